@@ -1,0 +1,80 @@
+/*
+ * common.h: the error record, allocation helpers and small utilities every
+ * module shares.
+ *
+ * Library code never prints and never exits on bad input: functions that
+ * can fail because of what a file or a person gave them return 0 or a
+ * negative errno and fill a struct sv_error with one line a person can act
+ * on.  Running out of memory is not such a failure: the sv_x* helpers
+ * abort through sv_die(), which first runs the hook the terminal backend
+ * registered, so the terminal is restored before the message is printed.
+ */
+#ifndef SCOPEVIEW_COMMON_H
+#define SCOPEVIEW_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SV_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define SV_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define SV_NORETURN     __attribute__((noreturn))
+#else
+#define SV_PRINTF(a, b)
+#define SV_NORETURN
+#endif
+
+/* 128-bit integers for exact products of nanoseconds and columns. */
+__extension__ typedef __int128 sv_i128;
+
+/* One failure, ready to print as "scopeview: <msg>". */
+struct sv_error {
+	int code;      /* 0, or a negative errno (-EIO, -EINVAL, ...) */
+	char msg[512]; /* one line, no trailing newline */
+};
+
+/* Fill err (if not NULL) with code and a printf-formatted message; returns
+ * code, so callers can write "return sv_error_set(err, -EIO, ...)". */
+int sv_error_set(struct sv_error *err, int code, const char *fmt, ...)
+	SV_PRINTF(3, 4);
+
+/* Print "scopeview: <msg>" to stderr after running the abort hook, then
+ * exit with status 70.  For impossible states and allocation failure. */
+SV_NORETURN void sv_die(const char *fmt, ...) SV_PRINTF(1, 2);
+
+/* Run before sv_die() prints: the terminal backend restores the screen
+ * here.  Pass NULL to clear. */
+void sv_set_die_hook(void (*hook)(void));
+
+/* Allocation that never returns NULL (it calls sv_die).  sv_xmalloc(0)
+ * and sv_xcalloc(0, x) return a valid, freeable pointer. */
+void *sv_xmalloc(size_t size);
+void *sv_xcalloc(size_t nmemb, size_t size);
+void *sv_xrealloc(void *ptr, size_t size);
+/* Overflow-checked nmemb * size reallocation. */
+void *sv_xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *sv_xstrdup(const char *s);
+char *sv_xstrndup(const char *s, size_t n);
+/* A newly allocated printf result. */
+char *sv_xasprintf(const char *fmt, ...) SV_PRINTF(1, 2);
+char *sv_xvasprintf(const char *fmt, va_list ap) SV_PRINTF(1, 0);
+
+/* Grow *buf (holding *cap elements of size elem) so it holds at least
+ * need elements; capacity doubles.  Never shrinks. */
+void sv_grow(void **buf, size_t *cap, size_t need, size_t elem);
+
+/*
+ * UTF-8 helpers.  sv_utf8_decode reads one code point from s (at most n
+ * bytes) into *cp and returns the number of bytes used (>= 1); an invalid
+ * or truncated sequence yields U+FFFD and consumes one byte.
+ */
+size_t sv_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Encode cp into out (4 bytes room); returns bytes written. */
+size_t sv_utf8_encode(uint32_t cp, char *out);
+/* A newly allocated copy of s[0..n) in which every invalid UTF-8 sequence
+ * is replaced by U+FFFD and NUL bytes are dropped. */
+char *sv_utf8_sanitize(const char *s, size_t n);
+
+#endif

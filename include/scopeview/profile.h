@@ -1,0 +1,278 @@
+/*
+ * profile.h: a scope-profiler profile in memory, columnar.
+ *
+ * The loader (load.h) fills a struct sv_profile through the builder calls
+ * below and then calls sv_profile_finish(), which rebuilds the nesting of
+ * every lane the way scope-profiler's call_stack.py does.  After that the
+ * profile is read-only: every other module takes `const struct sv_profile *`.
+ *
+ * Vocabulary (FORMAT.md):
+ *  - a *row* is one (rank, region) entry of /rank_region_index (or one
+ *    rank<N>/regions/<name> group in schema 1): the calls of one region on
+ *    one rank, in the file's storage order;
+ *  - a *call* is one event: start and end in int64 nanoseconds on the
+ *    profiler's clock (absolute perf_counter_ns values);
+ *  - a *lane* is where calls can nest: one thread, or one async task, of one
+ *    rank (FORMAT.md 1.6).  Calls of different lanes never nest.
+ *
+ * Calls are stored row after row (rows[i].first .. first+count-1), each
+ * row's calls in storage order, so per-row figures such as first/last are
+ * slices.  Per-call data are parallel arrays indexed by call number (a
+ * uint32_t: a profile holds at most SV_MAX_CALLS calls).  There is no heap
+ * object per call.  All strings are valid UTF-8 (invalid bytes were replaced
+ * by U+FFFD when loaded) but may contain control characters: whoever draws
+ * them on a terminal must escape them.
+ */
+#ifndef SCOPEVIEW_PROFILE_H
+#define SCOPEVIEW_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopeview/common.h"
+
+#define SV_MAX_CALLS ((uint64_t)UINT32_MAX - 1)
+#define SV_NO_CALL   UINT32_MAX /* "no such call" in parent[] and friends */
+#define SV_MAX_DEPTH UINT16_MAX
+
+enum sv_layout_kind {
+	SV_LAYOUT_COLUMNAR,  /* schema 2/3 "columnar" */
+	SV_LAYOUT_AGGREGATE, /* storage_layout = "aggregate": no calls */
+	SV_LAYOUT_GROUPS,    /* schema 1: rank<N>/regions/<name> */
+};
+
+/* The 88-byte summary_statistics record (FORMAT.md 1.7), in ns. */
+struct sv_summary {
+	int64_t total, minimum, maximum, first, last;
+	int64_t start_minimum, end_maximum;
+	uint64_t gpu_count;
+	int64_t gpu_total;
+	double mean, m2;
+};
+
+struct sv_row {
+	uint32_t rank;
+	uint32_t region;     /* index into sv_profile.regions */
+	uint64_t first;      /* first call (index into the call columns) */
+	uint64_t count;      /* calls in this row (aggregate: stored count) */
+	int64_t source_line; /* -1 = unknown */
+	char *source_file;   /* NULL = unknown (the file held "") */
+	char *source_text;   /* NULL = not captured */
+	char **tags;         /* ntags strings; see tags_raw */
+	size_t ntags;
+	bool tags_raw;           /* tag text was not a JSON array: tags[0]
+				    holds the raw text */
+	int64_t exclusive_total; /* stored exclusive ns; -1 = not stored */
+	bool has_summary;        /* summary holds the stored record (also set
+				    for aggregate rows, from their columns) */
+	struct sv_summary summary;
+	bool has_gpu; /* some call of the row has gpu_ns >= 0 (or, without
+			 calls, summary.gpu_count > 0) */
+};
+
+/* A /metadata attribute. */
+enum sv_meta_kind {
+	SV_META_INT,
+	SV_META_FLOAT,
+	SV_META_BOOL,
+	SV_META_STRING,
+	SV_META_STRINGS, /* 1-D string array */
+	SV_META_OTHER,   /* a type we do not decode; text says what */
+};
+
+struct sv_meta {
+	char *key;
+	enum sv_meta_kind kind;
+	int64_t i;   /* INT, BOOL (0/1) */
+	double f;    /* FLOAT (also INT as a double) */
+	char *text;  /* every kind: the value as scope-profiler would print it
+			 (arrays joined with ", ") */
+	char **strs; /* STRINGS: nstrs elements */
+	size_t nstrs;
+};
+
+/* A row of /thread_table (times relative to the run start, ns; -1 = none). */
+struct sv_thread {
+	uint32_t rank;
+	int64_t index, ident, native_id;
+	int8_t daemon;
+	char *name;
+	int64_t start_ns, end_ns, cpu_ns;
+};
+
+/* A row of /task_table. */
+struct sv_task {
+	uint32_t rank;
+	int64_t index, thread_index;
+	char *kind, *name, *coro_name;
+	int64_t created_ns, done_ns, steps, running_ns, suspended_ns;
+};
+
+/* An extra per-call column found under /events (FORMAT.md 8). */
+struct sv_column {
+	char *name;
+	bool is_float;
+	int64_t *i; /* one of these two, ncalls long */
+	double *f;
+};
+
+struct sv_lane {
+	uint32_t rank;
+	int64_t key;    /* scope-profiler's lane: task id (>= 0), -1 unknown,
+			   -2 - thread id */
+	int64_t thread; /* thread index of the lane (or of the task), -1 none */
+	int64_t task;   /* task index, -1 for a thread lane */
+	uint32_t ncalls;
+	uint32_t *calls;     /* call numbers sorted by start asc, end desc,
+				then call number */
+	uint32_t depth_rows; /* max depth + 1 (0 for an empty lane) */
+	char *label;         /* "r0 MainThread", "r0 Task-3 fetch() on
+				worker-1", "r2" */
+};
+
+struct sv_profile {
+	char *path;
+	int schema; /* version attribute read; 0 = absent */
+	enum sv_layout_kind layout;
+	bool has_calls; /* false for the aggregate layout */
+
+	/* Region names in base order (region_table index, or schema 1 first
+	 * appearance). */
+	char **regions;
+	uint32_t nregions;
+
+	struct sv_row *rows;
+	size_t nrows;
+
+	/* Per call, ncalls long.  The optional columns are NULL when the file
+	 * did not record them. */
+	uint32_t ncalls;
+	int64_t *start_ns, *end_ns;
+	uint32_t *row_of; /* call -> row */
+	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
+	struct sv_column *columns;
+	size_t ncolumns;
+
+	/* Filled by sv_profile_finish(). */
+	uint16_t *depth;       /* nesting depth, 0 = top of its lane */
+	uint32_t *parent;      /* enclosing call, SV_NO_CALL at top level */
+	int64_t *exclusive;    /* duration minus direct children's durations */
+	uint32_t *lane_of;     /* call -> index into lanes */
+	struct sv_lane *lanes; /* by rank, then thread, then task */
+	size_t nlanes;
+
+	struct sv_meta *meta; /* sorted by key (bytewise) */
+	size_t nmeta;
+	struct sv_thread *threads;
+	size_t nthreads;
+	struct sv_task *tasks;
+	size_t ntasks;
+
+	uint32_t num_ranks; /* scope-profiler's num_ranks (FORMAT.md 5.3) */
+	bool has_start_time;
+	int64_t start_time_ns; /* metadata start_time_ns */
+	bool has_finalize_time;
+	int64_t finalize_time_ns;
+
+	/* Loader and nesting warnings, one line each. */
+	char **warnings;
+	size_t nwarnings;
+
+	/* Builder state: private to profile.c. */
+	size_t call_cap, region_cap, row_cap, meta_cap, thread_cap, task_cap,
+		warn_cap;
+	struct {
+		int64_t **col;
+		int64_t fill;
+	} optional[8];
+	size_t noptional;
+};
+
+/* A new, empty profile for path (copied). */
+struct sv_profile *sv_profile_new(const char *path);
+/* NULL-safe. */
+void sv_profile_free(struct sv_profile *p);
+
+/* Append one warning line (printf format). */
+void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
+	SV_PRINTF(2, 3);
+
+/* Append a region name (copied, sanitised); returns its index. */
+uint32_t sv_profile_add_region(struct sv_profile *p, const char *name);
+/* Index of a region by exact name, or -1. Linear; for loaders and tests. */
+int64_t sv_profile_find_region(const struct sv_profile *p, const char *name);
+
+/*
+ * Append a row and room for its count calls; returns the row, zeroed but
+ * for rank, region, first (= calls so far), count, source_line = -1 and
+ * exclusive_total = -1.  With calls, the call columns grow by count; the
+ * caller fills start_ns/end_ns[first..first+count) (row_of is filled
+ * here).  Fails (returns NULL, fills err) past SV_MAX_CALLS.
+ */
+struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
+	uint32_t region, uint64_t count, struct sv_error *err);
+
+/* Reserve room for n calls in all, so rows added later do not reallocate
+ * the columns. */
+void sv_profile_reserve_calls(struct sv_profile *p, uint64_t n);
+
+/* Make an optional per-call column (e.g. &p->gpu_ns) exist, ncalls long,
+ * filled with fill for every call so far; later rows grow it too.  Returns
+ * the column. */
+int64_t *sv_profile_column(struct sv_profile *p, int64_t **col, int64_t fill);
+/* Add an extra named column (FORMAT.md 8), ncalls long and zeroed; the
+ * caller fills it.  Add extra columns only after the last row. */
+struct sv_column *sv_profile_add_extra(
+	struct sv_profile *p, const char *name, bool is_float);
+
+/* Add a metadata attribute (key copied).  The caller fills the value and
+ * must set text (malloc'd, owned by the profile); strs and its elements are
+ * owned by the profile too. */
+struct sv_meta *sv_profile_add_meta(
+	struct sv_profile *p, const char *key, enum sv_meta_kind kind);
+const struct sv_meta *sv_profile_meta(
+	const struct sv_profile *p, const char *key);
+
+struct sv_thread *sv_profile_add_thread(struct sv_profile *p);
+struct sv_task *sv_profile_add_task(struct sv_profile *p);
+
+/*
+ * Finish loading: sort metadata, set num_ranks if the loader left it 0,
+ * start/finalize times from metadata, build the lanes and the nesting of
+ * every lane (sort by start asc, end desc; zero-length calls open at their
+ * own start; depth; parent; exclusive = duration - direct children).  A
+ * partial overlap inside a lane, or a call ending before it starts, adds a
+ * warning naming the calls and never fails: every call is still placed.
+ * Returns 0.
+ */
+int sv_profile_finish(struct sv_profile *p, struct sv_error *err);
+
+/* Accessors. */
+static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
+{
+	return p->end_ns[c] - p->start_ns[c];
+}
+static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
+{
+	return p->rows[p->row_of[c]].region;
+}
+static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
+{
+	return p->rows[p->row_of[c]].rank;
+}
+
+/* Names of a thread / task of a rank, or NULL when the table has none. */
+const struct sv_thread *sv_profile_thread(
+	const struct sv_profile *p, uint32_t rank, int64_t index);
+const struct sv_task *sv_profile_task(
+	const struct sv_profile *p, uint32_t rank, int64_t index);
+
+/* The time origin: start_time_ns if present, else the minimum start of all
+ * calls (or of the rows' stored start_minimum), else 0. */
+int64_t sv_profile_time_origin(const struct sv_profile *p);
+/* Minimum start / maximum end over all calls (0 when there are none). */
+int64_t sv_profile_min_start(const struct sv_profile *p);
+int64_t sv_profile_max_end(const struct sv_profile *p);
+
+#endif

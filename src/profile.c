@@ -1,0 +1,880 @@
+/*
+ * profile.c: the columnar profile model and the rebuilding of nesting.
+ *
+ * Loaders append regions, rows and whole columns through the builder calls;
+ * sv_profile_finish() then groups calls into lanes (FORMAT.md 1.6), sorts
+ * each lane by (start asc, end desc) and rebuilds depth, parent and
+ * exclusive time with one stack pass, as scope-profiler's call_stack.py
+ * does.  Sorting is a radix sort on the start times followed by a fix-up of
+ * equal-start runs, so ten million calls sort in well under a second.
+ *
+ * Nothing here reads files or knows about HDF5, layout or terminals.
+ */
+#include "scopeview/profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* At most this many nesting warnings are spelled out; the rest are
+ * counted in one closing line. */
+#define PROFILE_MAX_NEST_WARNINGS 20
+
+struct sv_profile *sv_profile_new(const char *path)
+{
+	struct sv_profile *p = sv_xcalloc(1, sizeof *p);
+	p->path = sv_xstrdup(path ? path : "");
+	p->has_calls = true;
+	return p;
+}
+
+static void profile_free_strs(char **v, size_t n)
+{
+	size_t i;
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void sv_profile_free(struct sv_profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	free(p->path);
+	profile_free_strs(p->regions, p->nregions);
+	for (i = 0; i < p->nrows; i++) {
+		free(p->rows[i].source_file);
+		free(p->rows[i].source_text);
+		profile_free_strs(p->rows[i].tags, p->rows[i].ntags);
+	}
+	free(p->rows);
+	free(p->start_ns);
+	free(p->end_ns);
+	free(p->row_of);
+	free(p->gpu_ns);
+	free(p->call_id);
+	free(p->parent_id);
+	free(p->thread_id);
+	free(p->task_id);
+	free(p->await_ns);
+	for (i = 0; i < p->ncolumns; i++) {
+		free(p->columns[i].name);
+		free(p->columns[i].i);
+		free(p->columns[i].f);
+	}
+	free(p->columns);
+	free(p->depth);
+	free(p->parent);
+	free(p->exclusive);
+	free(p->lane_of);
+	for (i = 0; i < p->nlanes; i++) {
+		free(p->lanes[i].calls);
+		free(p->lanes[i].label);
+	}
+	free(p->lanes);
+	for (i = 0; i < p->nmeta; i++) {
+		free(p->meta[i].key);
+		free(p->meta[i].text);
+		profile_free_strs(p->meta[i].strs, p->meta[i].nstrs);
+	}
+	free(p->meta);
+	for (i = 0; i < p->nthreads; i++)
+		free(p->threads[i].name);
+	free(p->threads);
+	for (i = 0; i < p->ntasks; i++) {
+		free(p->tasks[i].kind);
+		free(p->tasks[i].name);
+		free(p->tasks[i].coro_name);
+	}
+	free(p->tasks);
+	profile_free_strs(p->warnings, p->nwarnings);
+	free(p);
+}
+
+void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
+{
+	va_list ap;
+	sv_grow((void **)&p->warnings, &p->warn_cap, p->nwarnings + 1,
+		sizeof *p->warnings);
+	va_start(ap, fmt);
+	p->warnings[p->nwarnings++] = sv_xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+uint32_t sv_profile_add_region(struct sv_profile *p, const char *name)
+{
+	sv_grow((void **)&p->regions, &p->region_cap, (size_t)p->nregions + 1,
+		sizeof *p->regions);
+	p->regions[p->nregions] = sv_utf8_sanitize(name, strlen(name));
+	return p->nregions++;
+}
+
+int64_t sv_profile_find_region(const struct sv_profile *p, const char *name)
+{
+	uint32_t i;
+	for (i = 0; i < p->nregions; i++)
+		if (!strcmp(p->regions[i], name))
+			return i;
+	return -1;
+}
+
+static void profile_resize_calls(struct sv_profile *p, size_t cap)
+{
+	size_t i;
+	p->start_ns = sv_xreallocarray(p->start_ns, cap, sizeof(int64_t));
+	p->end_ns = sv_xreallocarray(p->end_ns, cap, sizeof(int64_t));
+	p->row_of = sv_xreallocarray(p->row_of, cap, sizeof(uint32_t));
+	for (i = 0; i < p->noptional; i++)
+		*p->optional[i].col = sv_xreallocarray(
+			*p->optional[i].col, cap, sizeof(int64_t));
+	p->call_cap = cap;
+}
+
+void sv_profile_reserve_calls(struct sv_profile *p, uint64_t n)
+{
+	if (n > SV_MAX_CALLS)
+		n = SV_MAX_CALLS;
+	if (n > p->call_cap)
+		profile_resize_calls(p, (size_t)n);
+}
+
+struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
+	uint32_t region, uint64_t count, struct sv_error *err)
+{
+	struct sv_row *r;
+	uint64_t calls = p->has_calls ? count : 0;
+	size_t i, c;
+
+	if ((uint64_t)p->ncalls + calls > SV_MAX_CALLS) {
+		sv_error_set(err, -E2BIG,
+			"%s: more than %" PRIu64
+			" calls; scopeview cannot hold "
+			"this profile",
+			p->path, (uint64_t)SV_MAX_CALLS);
+		return NULL;
+	}
+	if (p->nrows >= UINT32_MAX) {
+		sv_error_set(err, -E2BIG, "%s: too many index rows", p->path);
+		return NULL;
+	}
+	sv_grow((void **)&p->rows, &p->row_cap, p->nrows + 1, sizeof *p->rows);
+	r = &p->rows[p->nrows];
+	memset(r, 0, sizeof *r);
+	r->rank = rank;
+	r->region = region;
+	r->first = p->ncalls;
+	r->count = count;
+	r->source_line = -1;
+	r->exclusive_total = -1;
+	if (calls) {
+		size_t need = (size_t)p->ncalls + (size_t)calls;
+		if (need > p->call_cap) {
+			size_t cap = p->call_cap ? p->call_cap : 1024;
+			while (cap < need)
+				cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+			profile_resize_calls(p, cap);
+		}
+		for (c = p->ncalls; c < need; c++)
+			p->row_of[c] = (uint32_t)p->nrows;
+		for (i = 0; i < p->noptional; i++)
+			for (c = p->ncalls; c < need; c++)
+				(*p->optional[i].col)[c] = p->optional[i].fill;
+		p->ncalls = (uint32_t)need;
+	}
+	p->nrows++;
+	return r;
+}
+
+int64_t *sv_profile_column(struct sv_profile *p, int64_t **col, int64_t fill)
+{
+	size_t c;
+	if (*col)
+		return *col;
+	if (p->noptional >= sizeof p->optional / sizeof p->optional[0])
+		sv_die("too many optional columns");
+	*col = sv_xmalloc((p->call_cap ? p->call_cap : 1) * sizeof(int64_t));
+	for (c = 0; c < p->ncalls; c++)
+		(*col)[c] = fill;
+	p->optional[p->noptional].col = col;
+	p->optional[p->noptional].fill = fill;
+	p->noptional++;
+	return *col;
+}
+
+struct sv_column *sv_profile_add_extra(
+	struct sv_profile *p, const char *name, bool is_float)
+{
+	struct sv_column *c;
+	p->columns = sv_xreallocarray(
+		p->columns, p->ncolumns + 1, sizeof *p->columns);
+	c = &p->columns[p->ncolumns++];
+	c->name = sv_utf8_sanitize(name, strlen(name));
+	c->is_float = is_float;
+	c->i = is_float ? NULL : sv_xcalloc(p->ncalls, sizeof(int64_t));
+	c->f = is_float ? sv_xcalloc(p->ncalls, sizeof(double)) : NULL;
+	return c;
+}
+
+struct sv_meta *sv_profile_add_meta(
+	struct sv_profile *p, const char *key, enum sv_meta_kind kind)
+{
+	struct sv_meta *m;
+	sv_grow((void **)&p->meta, &p->meta_cap, p->nmeta + 1, sizeof *p->meta);
+	m = &p->meta[p->nmeta++];
+	memset(m, 0, sizeof *m);
+	m->key = sv_utf8_sanitize(key, strlen(key));
+	m->kind = kind;
+	return m;
+}
+
+const struct sv_meta *sv_profile_meta(
+	const struct sv_profile *p, const char *key)
+{
+	size_t i;
+	for (i = 0; i < p->nmeta; i++)
+		if (!strcmp(p->meta[i].key, key))
+			return &p->meta[i];
+	return NULL;
+}
+
+struct sv_thread *sv_profile_add_thread(struct sv_profile *p)
+{
+	struct sv_thread *t;
+	sv_grow((void **)&p->threads, &p->thread_cap, p->nthreads + 1,
+		sizeof *p->threads);
+	t = &p->threads[p->nthreads++];
+	memset(t, 0, sizeof *t);
+	t->start_ns = t->end_ns = t->cpu_ns = -1;
+	return t;
+}
+
+struct sv_task *sv_profile_add_task(struct sv_profile *p)
+{
+	struct sv_task *t;
+	sv_grow((void **)&p->tasks, &p->task_cap, p->ntasks + 1,
+		sizeof *p->tasks);
+	t = &p->tasks[p->ntasks++];
+	memset(t, 0, sizeof *t);
+	t->thread_index = t->created_ns = t->done_ns = -1;
+	return t;
+}
+
+const struct sv_thread *sv_profile_thread(
+	const struct sv_profile *p, uint32_t rank, int64_t index)
+{
+	size_t i;
+	for (i = 0; i < p->nthreads; i++)
+		if (p->threads[i].rank == rank && p->threads[i].index == index)
+			return &p->threads[i];
+	return NULL;
+}
+
+const struct sv_task *sv_profile_task(
+	const struct sv_profile *p, uint32_t rank, int64_t index)
+{
+	size_t i;
+	for (i = 0; i < p->ntasks; i++)
+		if (p->tasks[i].rank == rank && p->tasks[i].index == index)
+			return &p->tasks[i];
+	return NULL;
+}
+
+int64_t sv_profile_min_start(const struct sv_profile *p)
+{
+	int64_t m = 0;
+	bool any = false;
+	uint32_t c;
+	for (c = 0; c < p->ncalls; c++)
+		if (!any || p->start_ns[c] < m) {
+			m = p->start_ns[c];
+			any = true;
+		}
+	return m;
+}
+
+int64_t sv_profile_max_end(const struct sv_profile *p)
+{
+	int64_t m = 0;
+	bool any = false;
+	uint32_t c;
+	for (c = 0; c < p->ncalls; c++)
+		if (!any || p->end_ns[c] > m) {
+			m = p->end_ns[c];
+			any = true;
+		}
+	return m;
+}
+
+int64_t sv_profile_time_origin(const struct sv_profile *p)
+{
+	size_t i;
+	int64_t m = 0;
+	bool any = false;
+
+	if (p->has_start_time)
+		return p->start_time_ns;
+	if (p->ncalls)
+		return sv_profile_min_start(p);
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].has_summary && p->rows[i].count &&
+			(!any || p->rows[i].summary.start_minimum < m)) {
+			m = p->rows[i].summary.start_minimum;
+			any = true;
+		}
+	return m;
+}
+
+/* ---- finishing: metadata ------------------------------------------------ */
+
+static int meta_cmp(const void *a, const void *b)
+{
+	const struct sv_meta *x = a, *y = b;
+	return strcmp(x->key, y->key);
+}
+
+/* A metadata time as Python's float() would take it, in ns. */
+static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
+{
+	const struct sv_meta *m = sv_profile_meta(p, key);
+	char *end;
+	double d;
+
+	if (!m)
+		return false;
+	switch (m->kind) {
+	case SV_META_INT:
+	case SV_META_BOOL:
+		*out = m->i;
+		return true;
+	case SV_META_FLOAT:
+		if (!(m->f > -9.2e18 && m->f < 9.2e18))
+			return false;
+		*out = (int64_t)m->f;
+		return true;
+	case SV_META_STRING:
+		if (!m->text)
+			return false;
+		d = strtod(m->text, &end);
+		while (*end == ' ' || *end == '\t' || *end == '\n')
+			end++;
+		if (end == m->text || *end || !(d > -9.2e18 && d < 9.2e18))
+			return false;
+		*out = (int64_t)d;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- finishing: lanes --------------------------------------------------- */
+
+/* scope-profiler's lane of a call (concurrency.py). */
+static int64_t lane_key(const struct sv_profile *p, uint32_t c)
+{
+	int64_t task = p->task_id ? p->task_id[c] : -1;
+	int64_t thread = p->thread_id ? p->thread_id[c] : -1;
+	if (task >= 0)
+		return task;
+	return thread < 0 ? -1 : -2 - thread;
+}
+
+struct lane_slot {
+	uint32_t rank;
+	int64_t key;
+	uint32_t lane; /* UINT32_MAX = empty slot */
+};
+
+static uint64_t lane_hash(uint32_t rank, int64_t key)
+{
+	uint64_t h = ((uint64_t)rank << 40) ^ (uint64_t)key;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Sort position of a lane: thread lanes before their tasks, unknown
+ * threads last. */
+static int lane_cmp(const void *a, const void *b)
+{
+	const struct sv_lane *x = a, *y = b;
+	uint64_t tx = (uint64_t)x->thread,
+		 ty = (uint64_t)y->thread; /* -1 last */
+	uint64_t kx = (uint64_t)x->task, ky = (uint64_t)y->task;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	/* the thread's own lane (task -1) first, then its tasks */
+	kx++;
+	ky++;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static const char *coro_tail(const char *coro)
+{
+	const char *dot = strrchr(coro, '.');
+	return dot ? dot + 1 : coro;
+}
+
+static char *lane_label(const struct sv_profile *p, const struct sv_lane *l)
+{
+	const struct sv_thread *th;
+	const struct sv_task *tk;
+	char *thread_name;
+	char *label;
+
+	if (!p->thread_id && !p->task_id)
+		return sv_xasprintf("r%" PRIu32, l->rank);
+	th = l->thread >= 0 ? sv_profile_thread(p, l->rank, l->thread) : NULL;
+	if (th && th->name && *th->name)
+		thread_name = sv_xstrdup(th->name);
+	else if (l->thread >= 0)
+		thread_name = sv_xasprintf("thread %" PRId64, l->thread);
+	else
+		thread_name = NULL;
+	if (l->task < 0) {
+		label = thread_name ? sv_xasprintf("r%" PRIu32 " %s", l->rank,
+					      thread_name)
+				    : sv_xasprintf("r%" PRIu32 " unknown lane",
+					      l->rank);
+		free(thread_name);
+		return label;
+	}
+	tk = sv_profile_task(p, l->rank, l->task);
+	if (tk && tk->name && *tk->name) {
+		const char *tail = tk->coro_name && *tk->coro_name
+					   ? coro_tail(tk->coro_name)
+					   : NULL;
+		label = sv_xasprintf("r%" PRIu32 " %s%s%s%s%s", l->rank,
+			tk->name, tail ? " " : "", tail ? tail : "",
+			tail ? "()" : "", thread_name ? " on " : "");
+	} else {
+		label = sv_xasprintf("r%" PRIu32 " task %" PRId64 "%s", l->rank,
+			l->task, thread_name ? " on " : "");
+	}
+	if (thread_name) {
+		char *full = sv_xasprintf("%s%s", label, thread_name);
+		free(label);
+		label = full;
+	}
+	free(thread_name);
+	return label;
+}
+
+/* Group the calls into lanes, in display order; fills lane_of and each
+ * lane's call list (unsorted). */
+static void profile_build_lanes(struct sv_profile *p)
+{
+	size_t cap = 64, mask, nlanes = 0, lane_cap = 0, i;
+	struct lane_slot *slots;
+	struct sv_lane *lanes = NULL;
+	uint32_t *remap, *fill;
+	uint32_t c;
+
+	while (cap < (size_t)p->nrows * 2 + 64)
+		cap *= 2;
+	slots = sv_xmalloc(cap * sizeof *slots);
+	for (i = 0; i < cap; i++)
+		slots[i].lane = UINT32_MAX;
+	mask = cap - 1;
+	p->lane_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof(uint32_t));
+
+	for (c = 0; c < p->ncalls; c++) {
+		uint32_t rank = sv_call_rank(p, c);
+		int64_t key = lane_key(p, c);
+		size_t h = (size_t)lane_hash(rank, key) & mask;
+		while (slots[h].lane != UINT32_MAX &&
+			(slots[h].rank != rank || slots[h].key != key))
+			h = (h + 1) & mask;
+		if (slots[h].lane == UINT32_MAX) {
+			struct sv_lane *l;
+			sv_grow((void **)&lanes, &lane_cap, nlanes + 1,
+				sizeof *lanes);
+			l = &lanes[nlanes];
+			memset(l, 0, sizeof *l);
+			l->rank = rank;
+			l->key = key;
+			l->task = key >= 0 ? key : -1;
+			l->thread = key <= -2 ? -2 - key : -1;
+			if (key >= 0) {
+				const struct sv_task *t =
+					sv_profile_task(p, rank, key);
+				if (t && t->thread_index >= 0)
+					l->thread = t->thread_index;
+				else if (p->thread_id && p->thread_id[c] >= 0)
+					l->thread = p->thread_id[c];
+			}
+			slots[h].rank = rank;
+			slots[h].key = key;
+			slots[h].lane = (uint32_t)nlanes++;
+			/* Keep the table at most half full. */
+			if (nlanes * 2 > cap) {
+				size_t ncap = cap * 2, j;
+				struct lane_slot *ns =
+					sv_xmalloc(ncap * sizeof *ns);
+				for (j = 0; j < ncap; j++)
+					ns[j].lane = UINT32_MAX;
+				for (j = 0; j < cap; j++) {
+					size_t g;
+					if (slots[j].lane == UINT32_MAX)
+						continue;
+					g = (size_t)lane_hash(slots[j].rank,
+						    slots[j].key) &
+					    (ncap - 1);
+					while (ns[g].lane != UINT32_MAX)
+						g = (g + 1) & (ncap - 1);
+					ns[g] = slots[j];
+				}
+				free(slots);
+				slots = ns;
+				cap = ncap;
+				mask = cap - 1;
+				h = (size_t)lane_hash(rank, key) & mask;
+				while (slots[h].rank != rank ||
+					slots[h].key != key)
+					h = (h + 1) & mask;
+			}
+		}
+		p->lane_of[c] = slots[h].lane;
+		lanes[slots[h].lane].ncalls++;
+	}
+	free(slots);
+
+	/* Sort the lanes for display and renumber lane_of. */
+	for (i = 0; i < nlanes; i++)
+		lanes[i].depth_rows = (uint32_t)i; /* remember the old index */
+	if (nlanes > 1)
+		qsort(lanes, nlanes, sizeof *lanes, lane_cmp);
+	remap = sv_xmalloc((nlanes ? nlanes : 1) * sizeof *remap);
+	for (i = 0; i < nlanes; i++) {
+		remap[lanes[i].depth_rows] = (uint32_t)i;
+		lanes[i].depth_rows = 0;
+		lanes[i].calls =
+			sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls : 1) *
+				   sizeof(uint32_t));
+		lanes[i].label = lane_label(p, &lanes[i]);
+	}
+	fill = sv_xcalloc(nlanes ? nlanes : 1, sizeof *fill);
+	for (c = 0; c < p->ncalls; c++) {
+		uint32_t l = remap[p->lane_of[c]];
+		p->lane_of[c] = l;
+		lanes[l].calls[fill[l]++] = c;
+	}
+	free(fill);
+	free(remap);
+	p->lanes = lanes;
+	p->nlanes = nlanes;
+}
+
+/* ---- finishing: sorting a lane ------------------------------------------ */
+
+struct sort_item {
+	uint64_t key; /* start - lane minimum */
+	uint32_t call;
+};
+
+/* Order of calls that start together: longer first (the parent), then by
+ * region display position, then storage order, as scope-profiler's stable
+ * lexsort over its display-ordered regions. */
+struct tie_ctx {
+	const struct sv_profile *p;
+	const uint32_t *region_pos;
+};
+
+static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
+{
+	const struct sv_profile *p = t->p;
+	uint32_t ra, rb;
+	if (p->end_ns[a] != p->end_ns[b])
+		return p->end_ns[a] > p->end_ns[b];
+	ra = t->region_pos[sv_call_region(p, a)];
+	rb = t->region_pos[sv_call_region(p, b)];
+	if (ra != rb)
+		return ra < rb;
+	return a < b;
+}
+
+static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
+{
+	size_t i, j;
+	/* Equal starts come in small groups (a parent and its first child);
+	 * insertion sort, with a merge sort fallback for large groups. */
+	if (n <= 32) {
+		for (i = 1; i < n; i++) {
+			uint32_t x = v[i];
+			for (j = i; j > 0 && tie_before(t, x, v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	} else {
+		size_t h = n / 2, a = 0, b = h, o = 0;
+		uint32_t *tmp = sv_xmalloc(n * sizeof *tmp);
+		tie_sort(t, v, h);
+		tie_sort(t, v + h, n - h);
+		while (a < h && b < n)
+			tmp[o++] = tie_before(t, v[b], v[a]) ? v[b++] : v[a++];
+		while (a < h)
+			tmp[o++] = v[a++];
+		while (b < n)
+			tmp[o++] = v[b++];
+		memcpy(v, tmp, n * sizeof *tmp);
+		free(tmp);
+	}
+}
+
+/* Sort calls[0..n) by start asc, then tie order; scratch holds 2n items. */
+static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
+	struct sort_item *a, struct sort_item *b)
+{
+	const struct sv_profile *p = t->p;
+	int64_t lo;
+	uint64_t span;
+	size_t i, start;
+	unsigned shift;
+	bool sorted = true;
+
+	if (n < 2)
+		return;
+	lo = p->start_ns[calls[0]];
+	for (i = 1; i < n; i++) {
+		int64_t s = p->start_ns[calls[i]];
+		if (s < lo)
+			lo = s;
+		if (sorted && s < p->start_ns[calls[i - 1]])
+			sorted = false;
+	}
+	if (!sorted) {
+		span = 0;
+		for (i = 0; i < n; i++) {
+			a[i].key =
+				(uint64_t)p->start_ns[calls[i]] - (uint64_t)lo;
+			a[i].call = calls[i];
+			if (a[i].key > span)
+				span = a[i].key;
+		}
+		/* LSD radix sort, 8 bits a pass, only as many passes as the
+		 * span needs; stable, so equal starts keep call order. */
+		for (shift = 0; shift < 64 && (span >> shift); shift += 8) {
+			size_t count[257] = {0};
+			struct sort_item *tmp;
+			for (i = 0; i < n; i++)
+				count[((a[i].key >> shift) & 0xFF) + 1]++;
+			for (i = 1; i < 257; i++)
+				count[i] += count[i - 1];
+			for (i = 0; i < n; i++)
+				b[count[(a[i].key >> shift) & 0xFF]++] = a[i];
+			tmp = a;
+			a = b;
+			b = tmp;
+		}
+		for (i = 0; i < n; i++)
+			calls[i] = a[i].call;
+	}
+	/* Order every run of equal starts. */
+	for (start = 0; start < n;) {
+		size_t end = start + 1;
+		int64_t s = p->start_ns[calls[start]];
+		while (end < n && p->start_ns[calls[end]] == s)
+			end++;
+		if (end - start > 1)
+			tie_sort(t, calls + start, end - start);
+		start = end;
+	}
+}
+
+/* ---- finishing: nesting ------------------------------------------------- */
+
+struct nest_ctx {
+	struct sv_profile *p;
+	size_t overlaps, reversed;
+};
+
+static void nest_describe(
+	const struct sv_profile *p, uint32_t c, char *buf, size_t n)
+{
+	const struct sv_row *r = &p->rows[p->row_of[c]];
+	snprintf(buf, n, "'%s' call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns",
+		p->regions[r->region], (uint64_t)c - r->first, p->start_ns[c],
+		p->end_ns[c]);
+}
+
+/* Effective end for nesting, doubled as scope-profiler does: a zero-length
+ * call stays open at its own start (end*2+1); a call ending before it
+ * starts is treated as zero-length. */
+static int64_t nest_end2(const struct sv_profile *p, uint32_t c)
+{
+	int64_t s = p->start_ns[c], e = p->end_ns[c];
+	if (e <= s)
+		return (int64_t)((uint64_t)s * 2 + 1);
+	return (int64_t)((uint64_t)e * 2);
+}
+
+static void lane_nest(
+	struct nest_ctx *n, const struct sv_lane *l, uint32_t *stack)
+{
+	struct sv_profile *p = n->p;
+	size_t depth = 0, i;
+
+	for (i = 0; i < l->ncalls; i++) {
+		uint32_t c = l->calls[i];
+		int64_t s2 = (int64_t)((uint64_t)p->start_ns[c] * 2);
+		while (depth && nest_end2(p, stack[depth - 1]) <= s2)
+			depth--;
+		p->depth[c] =
+			depth > SV_MAX_DEPTH ? SV_MAX_DEPTH : (uint16_t)depth;
+		p->exclusive[c] = p->end_ns[c] - p->start_ns[c];
+		if (depth) {
+			uint32_t par = stack[depth - 1];
+			int64_t covered = p->end_ns[c] - p->start_ns[c];
+			p->parent[c] = par;
+			if (p->end_ns[c] > p->end_ns[par] &&
+				p->end_ns[par] >= p->start_ns[par]) {
+				/* Partial overlap: scope-profiler's
+				 * NestingError.  Keep the call where it
+				 * starts and charge the parent only for the
+				 * part it covers. */
+				if (n->overlaps < PROFILE_MAX_NEST_WARNINGS) {
+					char a[256], b[256];
+					nest_describe(p, c, a, sizeof a);
+					nest_describe(p, par, b, sizeof b);
+					sv_profile_warn(p,
+						"rank %" PRIu32 ": %s starts "
+						"inside %s but ends after it "
+						"(calls not properly nested)",
+						l->rank, a, b);
+				}
+				n->overlaps++;
+				covered = p->end_ns[par] - p->start_ns[c];
+			}
+			if (covered > 0)
+				p->exclusive[par] -= covered;
+		} else {
+			p->parent[c] = SV_NO_CALL;
+		}
+		if (depth + 1 > l->depth_rows)
+			((struct sv_lane *)l)->depth_rows =
+				(uint32_t)(depth + 1 > SV_MAX_DEPTH + 1
+						   ? SV_MAX_DEPTH + 1
+						   : depth + 1);
+		stack[depth++] = c;
+	}
+}
+
+/* Display position of each region: stable by (min first start over ranks,
+ * base index), zero-call regions at 0 (FORMAT.md 5.3). */
+static uint32_t *region_positions(const struct sv_profile *p)
+{
+	int64_t *first =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *first);
+	uint32_t *order =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *order);
+	uint32_t *pos =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *pos);
+	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
+	uint32_t i, j;
+	size_t r;
+
+	for (i = 0; i < p->nregions; i++)
+		first[i] = 0;
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint64_t k;
+		for (k = 0; k < row->count && p->has_calls; k++) {
+			int64_t s = p->start_ns[row->first + k];
+			if (!seen[row->region] || s < first[row->region]) {
+				first[row->region] = s;
+				seen[row->region] = true;
+			}
+		}
+	}
+	/* insertion sort keeps ties in base order; regions are few */
+	for (i = 0; i < p->nregions; i++) {
+		uint32_t x = i;
+		for (j = i; j > 0 && first[order[j - 1]] > first[x]; j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
+	for (i = 0; i < p->nregions; i++)
+		pos[order[i]] = i;
+	free(first);
+	free(order);
+	free(seen);
+	return pos;
+}
+
+int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
+{
+	struct nest_ctx nest = {p, 0, 0};
+	struct tie_ctx tie;
+	struct sort_item *a, *b;
+	uint32_t *stack;
+	size_t i, maxlane = 0;
+	uint32_t c;
+
+	(void)err;
+	if (p->nmeta > 1)
+		qsort(p->meta, p->nmeta, sizeof *p->meta, meta_cmp);
+	p->has_start_time = meta_time(p, "start_time_ns", &p->start_time_ns);
+	p->has_finalize_time =
+		meta_time(p, "finalize_time_ns", &p->finalize_time_ns);
+
+	if (!p->has_calls)
+		p->ncalls = 0;
+	for (c = 0; c < p->ncalls; c++)
+		if (p->end_ns[c] < p->start_ns[c]) {
+			if (nest.reversed < PROFILE_MAX_NEST_WARNINGS) {
+				char a_[256];
+				nest_describe(p, c, a_, sizeof a_);
+				sv_profile_warn(p,
+					"rank %" PRIu32 ": %s ends before it "
+					"starts (figures kept as stored)",
+					sv_call_rank(p, c), a_);
+			}
+			nest.reversed++;
+		}
+	if (nest.reversed > PROFILE_MAX_NEST_WARNINGS)
+		sv_profile_warn(p, "%zu more calls end before they start",
+			nest.reversed - PROFILE_MAX_NEST_WARNINGS);
+
+	profile_build_lanes(p);
+	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
+	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
+	p->exclusive =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
+
+	for (i = 0; i < p->nlanes; i++)
+		if (p->lanes[i].ncalls > maxlane)
+			maxlane = p->lanes[i].ncalls;
+	tie.p = p;
+	tie.region_pos = region_positions(p);
+	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
+	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
+	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
+	for (i = 0; i < p->nlanes; i++) {
+		lane_sort(&tie, p->lanes[i].calls, p->lanes[i].ncalls, a, b);
+		lane_nest(&nest, &p->lanes[i], stack);
+	}
+	free(a);
+	free(b);
+	free(stack);
+	free((void *)tie.region_pos);
+	if (nest.overlaps > PROFILE_MAX_NEST_WARNINGS)
+		sv_profile_warn(p,
+			"%zu more calls start inside another call of their "
+			"lane but end after it",
+			nest.overlaps - PROFILE_MAX_NEST_WARNINGS);
+	return 0;
+}
