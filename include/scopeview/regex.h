@@ -1,0 +1,46 @@
+/*
+ * regex.h: Perl-compatible regular expressions (PCRE2, UTF mode with
+ * Unicode properties), as close to Python's re module as C gets.  Used for
+ * scope-profiler's --include / --exclude region filters (anchored at the
+ * start of the name, like re.match) and for the viewer's search
+ * (unanchored, like re.search).
+ *
+ * Patterns and subjects are UTF-8.  A compiled regex is immutable and may
+ * be used from several threads at once.  Nothing here prints.
+ */
+#ifndef SCOPEVIEW_REGEX_H
+#define SCOPEVIEW_REGEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scopeview/common.h"
+
+struct sv_regex;
+
+/*
+ * Compile pattern.  Returns a new regex (free with sv_regex_free), or NULL
+ * with err filled ("bad regex 'a(': missing closing parenthesis at offset
+ * 2"; code -EINVAL).  A NULL pattern is an error too.
+ */
+struct sv_regex *sv_regex_compile(const char *pattern, struct sv_error *err);
+
+/* NULL-safe. */
+void sv_regex_free(struct sv_regex *re);
+
+/* The pattern text the regex was compiled from (owned by re). */
+const char *sv_regex_pattern(const struct sv_regex *re);
+
+/* Whether re matches at the start of subject (Python's re.match).  False
+ * for a NULL subject or an invalid UTF-8 subject. */
+bool sv_regex_match(const struct sv_regex *re, const char *subject);
+
+/*
+ * Whether re matches anywhere in subject (Python's re.search).  When it
+ * does and start/end are not NULL, the first match is [*start, *end) in
+ * bytes.
+ */
+bool sv_regex_search(const struct sv_regex *re, const char *subject,
+	size_t *start, size_t *end);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * stats.h: per-region statistics with scope-profiler's exact semantics
+ * (FORMAT.md section 5).
+ *
+ * Three levels, as scope-profiler has them:
+ *  - one (rank, region) row: its Region object (FORMAT.md 5.1), optionally
+ *    restricted to some lanes or to one thread (scope-profiler's
+ *    for_thread);
+ *  - one region across the selected ranks: MPIRegion (FORMAT.md 5.2):
+ *    pooled per-call durations, first/last from the earliest-starting /
+ *    latest-ending rank, rank imbalance;
+ *  - the run (FORMAT.md 5.3): display order, minimum start, time origin,
+ *    total time.
+ *
+ * Units: every time is int64 nanoseconds (or a double of nanoseconds for
+ * means, standard deviations and percentiles); seconds appear only where
+ * figures are printed.  A figure the data cannot give (no calls, or an
+ * aggregate file without per-call data) has its has_ flag false and its
+ * value 0: it is never a zero posing as a measurement.
+ *
+ * Cost: each region's figures take O(n) over its calls, plus O(n) expected
+ * selection (not a sort) for percentiles, with one scratch buffer per
+ * table and no heap object per call.  Nothing here prints, knows about
+ * HDF5, or about the terminal.
+ */
+#ifndef SCOPEVIEW_STATS_H
+#define SCOPEVIEW_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopeview/common.h"
+#include "scopeview/profile.h"
+
+struct sv_regex; /* regex.h */
+
+/* The figures of one set of calls (a row, part of a row, or several rows
+ * pooled across ranks). */
+struct sv_stats {
+	uint64_t num_calls;
+	int64_t total_ns; /* sum of durations = inclusive; 0 without calls */
+
+	/* Stored exclusive_totals when >= 0 (whole rows only), else the sum of
+	 * the profile's per-call exclusive[]; summary-only rows without a
+	 * stored total fall back to total (as scope-profiler). */
+	bool has_exclusive;
+	int64_t exclusive_ns;
+
+	/* mean, min and max: there is at least one call. */
+	bool has_dist;
+	double mean_ns;
+	int64_t min_ns, max_ns;
+
+	/* Duration of the first / last call in storage order (not in time
+	 * order).  Absent without calls and for the aggregate layout. */
+	bool has_first_last;
+	int64_t first_ns, last_ns;
+
+	/* Population standard deviation (ddof 0); from the stored m2 for
+	 * summary-only rows; absent for the aggregate layout. */
+	bool has_std;
+	double std_ns;
+
+	/* numpy 'linear' percentiles: only with per-call durations. */
+	bool has_percentiles;
+	double p50_ns, p95_ns, p99_ns;
+
+	/* GPU device time: rows whose gpu_durations hold any value >= 0.  As
+	 * scope-profiler, every value of such a row is summed, including -1
+	 * ("no timing") entries of a partially filled row. */
+	bool has_gpu;
+	uint64_t gpu_count; /* calls counted in gpu_total_ns */
+	int64_t gpu_total_ns;
+	double gpu_mean_ns;
+
+	/* Sum of await_ns: only when the file has the await column. */
+	bool has_await;
+	int64_t await_total_ns;
+
+	/* Earliest start and latest end of the calls (summary-only rows: the
+	 * stored start_minimum / end_maximum; absent for the aggregate
+	 * layout and without calls). */
+	bool has_span;
+	int64_t first_start_ns, last_end_ns;
+};
+
+/*
+ * What to count.  A zeroed struct (or a NULL pointer) selects everything.
+ * Every array is borrowed for the duration of the call that takes the
+ * filter (sv_stats_table_compute copies what it keeps).
+ */
+struct sv_stats_filter {
+	/* Ranks: rank r is kept iff r < nrank_on && rank_on[r].  NULL keeps
+	 * every rank.  Everything (pooled figures, first/last, imbalance) is
+	 * recomputed over the kept ranks only. */
+	const bool *rank_on;
+	uint32_t nrank_on;
+	/* Lanes: p->nlanes flags; NULL keeps every lane.  Ignored for a
+	 * profile without per-call data.  Stored exclusive totals do not
+	 * apply to part of a row: the per-call exclusive[] values are summed. */
+	const bool *lane_on;
+	/* scope-profiler's Region.for_thread(thread): keep only calls with
+	 * thread_ids == thread (a profile without thread_ids has -1 for every
+	 * call). */
+	bool by_thread;
+	int64_t thread;
+	/* Region names: kept iff some include pattern matches (or ninclude is
+	 * 0) and no exclude pattern matches; matching is anchored at the start
+	 * of the name, like Python's re.match (sv_regex_match). */
+	struct sv_regex *const *include;
+	size_t ninclude;
+	struct sv_regex *const *exclude;
+	size_t nexclude;
+	/* Leave out regions with no call in the selection (the viewer's side
+	 * panel).  Without it every selected region is listed, with zero
+	 * calls where the selection has none (as scope-profiler's summary). */
+	bool skip_empty;
+};
+
+/* One rank of a region. */
+struct sv_stats_rank {
+	uint32_t rank;
+	size_t row; /* index into p->rows */
+	struct sv_stats s;
+};
+
+/* One region over the selected ranks (MPIRegion). */
+struct sv_stats_region {
+	uint32_t region;  /* index into p->regions */
+	const char *name; /* p->regions[region]: valid while the profile is */
+	struct sv_stats s;
+	/* (max / mean - 1) * 100 over the ranks with total > 0; 0.0 when fewer
+	 * than two such ranks. */
+	double rank_imbalance_pct;
+	/* The rank with the largest total (ties: the first in the file's row
+	 * order); absent when no selected rank has a call. */
+	bool has_slowest_rank;
+	uint32_t slowest_rank;
+	/* First non-null value in rank order (NULL / -1 when none). */
+	const char *source_file;
+	int64_t source_line;
+	const char *source_text;
+	/* The row whose tags stand for the region (the lowest selected rank,
+	 * as scope-profiler's first_captured("tags")); NULL without rows. */
+	const struct sv_row *tags_row;
+	/* Display-order key: min first start over the ranks with calls, 0 when
+	 * none (such regions sort first, as in scope-profiler). */
+	int64_t order_start_ns;
+	struct sv_stats_rank *ranks; /* by rank, ascending */
+	size_t nranks;
+};
+
+/* Sort keys (FORMAT.md 5.3 and scope-profiler's summary --sort).  "start"
+ * is ascending by order_start_ns (ties in base order), "name" ascending
+ * (bytewise = code point order), every other key descending with ties by
+ * name and absent figures last. */
+#define SV_STATS_KEY_TABLE(X)                                                \
+	X(START, "start", "first start, ascending (scope-profiler's order)") \
+	X(TOTAL, "total", "total (inclusive) time")                          \
+	X(CALLS, "calls", "number of calls")                                 \
+	X(AVG, "avg", "average duration")                                    \
+	X(MIN, "min", "shortest call")                                       \
+	X(MAX, "max", "longest call")                                        \
+	X(FIRST, "first", "duration of the first call")                      \
+	X(LAST, "last", "duration of the last call")                         \
+	X(STD, "std", "standard deviation")                                  \
+	X(P50, "p50", "median duration")                                     \
+	X(P95, "p95", "95th percentile")                                     \
+	X(P99, "p99", "99th percentile")                                     \
+	X(IMBALANCE, "imbalance", "rank imbalance in percent")               \
+	X(NAME, "name", "region name, ascending")                            \
+	X(EXCLUSIVE, "exclusive", "exclusive time")
+
+enum sv_stats_key {
+#define SV_STATS_KEY_ENUM(id, name, help) SV_STATS_KEY_##id,
+	SV_STATS_KEY_TABLE(SV_STATS_KEY_ENUM)
+#undef SV_STATS_KEY_ENUM
+		SV_STATS_KEY_COUNT
+};
+
+/* The key's name ("total") and one-line help; NULL for an invalid key. */
+const char *sv_stats_key_name(enum sv_stats_key key);
+const char *sv_stats_key_help(enum sv_stats_key key);
+/* The key called name, or -1. */
+int sv_stats_key_from_name(const char *name);
+
+/* The statistics of a run, for one selection. */
+struct sv_stats_table {
+	const struct sv_profile *p;      /* borrowed: must outlive the table */
+	struct sv_stats_region *regions; /* display order until sorted */
+	size_t nregions;
+
+	uint32_t num_ranks;   /* the profile's (not the selection's) */
+	bool per_call;        /* the profile holds per-call data */
+	bool has_min_start;   /* some selected row has a first start */
+	int64_t min_start_ns; /* minimum first start over those rows */
+	bool has_max_end;
+	int64_t max_end_ns;
+	int64_t time_origin_ns; /* start_time_ns, else min_start_ns, else 0 */
+	bool has_total_time;    /* finalize_time_ns and start_time_ns exist */
+	int64_t total_time_ns;  /* finalize - start */
+
+	enum sv_stats_key sorted_by;
+
+	/* Private: the selection, kept for sv_stats_percentile. */
+	bool *priv_rank_on;
+	uint32_t priv_nrank_on;
+	bool *priv_lane_on;
+	bool priv_by_thread;
+	int64_t priv_thread;
+};
+
+/*
+ * Compute the statistics of every selected region of p under filter f
+ * (NULL = everything) into t, in display order.  t is overwritten (call
+ * sv_stats_table_fini on a previous result first).  Returns 0; -EINVAL
+ * (with err) when p is NULL or f->lane_on is given for a profile whose
+ * lanes were not built.
+ */
+int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
+	const struct sv_stats_filter *f, struct sv_error *err);
+/* Free what t holds; NULL-safe, and t may be re-used after. */
+void sv_stats_table_fini(struct sv_stats_table *t);
+
+/* Reorder t->regions by key (see SV_STATS_KEY_TABLE). */
+void sv_stats_table_sort(struct sv_stats_table *t, enum sv_stats_key key);
+
+/* The region of t by region index, or NULL if not selected.  Linear. */
+const struct sv_stats_region *sv_stats_table_find(
+	const struct sv_stats_table *t, uint32_t region);
+
+/*
+ * Any percentile pct in [0, 100] of region t->regions[i] over the table's
+ * selection: over all its selected ranks pooled (rank_index < 0) or of
+ * one entry of its ranks[].  Stores ns in *out and returns 0; -EINVAL for
+ * a pct outside [0, 100] (or NaN) or a bad index; -ENODATA when there are
+ * no per-call durations (no calls, or an aggregate file).
+ */
+int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
+	long rank_index, double pct, double *out);
+
+/*
+ * The figures of one row p->rows[row] under the lane and thread parts of
+ * f (its rank and region parts are ignored; NULL = the whole row).
+ * Returns 0, or -EINVAL for a bad row index.
+ */
+int sv_stats_row(const struct sv_profile *p, size_t row,
+	const struct sv_stats_filter *f, struct sv_stats *out);
+
+/*
+ * Figure key of s as a double (ns for times, the count for CALLS); false
+ * when s does not have it.  START gives first_start_ns; NAME and
+ * IMBALANCE are not figures of a struct sv_stats (false).
+ */
+bool sv_stats_value(
+	const struct sv_stats *s, enum sv_stats_key key, double *out);
+
+/*
+ * numpy.percentile(v[0..n), pct) with the default 'linear' method, in the
+ * units of v.  Reorders v (selection, not a full sort).  n must be > 0
+ * and 0 <= pct <= 100.
+ */
+double sv_stats_percentile_of(int64_t *v, size_t n, double pct);
+
+/*
+ * The sorted distinct values of the per-call column col (e.g.
+ * p->thread_id, p->task_id) over row's calls: scope-profiler's
+ * Region.threads.  Returns the count and stores a malloc'd array in *out
+ * (NULL when the count is 0); returns 0 when col is NULL.
+ */
+size_t sv_stats_row_distinct(const struct sv_profile *p, size_t row,
+	const int64_t *col, int64_t **out);
+
+/*
+ * Parse a rank list such as "0,2-5" into flags: *on (malloc'd) gets
+ * *n = max rank + 1 flags.  Ranks are decimal, 0 .. UINT32_MAX - 1;
+ * ranges are inclusive and ascending; blanks around items are allowed.
+ * Returns 0, or -EINVAL with err ("bad rank list '3-1': ...").
+ */
+int sv_stats_parse_ranks(
+	const char *spec, bool **on, uint32_t *n, struct sv_error *err);
+
+#endif
