@@ -1,0 +1,348 @@
+/*
+ * test_profile.c: the columnar model and the rebuilding of nesting per
+ * lane (FORMAT.md 1.6 and 5.1), on profiles built in memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/profile.h"
+
+struct call_spec {
+	const char *region;
+	uint32_t rank;
+	int64_t start, end;
+	int64_t thread, task;
+};
+
+/* Build a profile with one row per (rank, region) in first-appearance
+ * order; calls keep the order given within their row. */
+static struct sv_profile *build(
+	const struct call_spec *calls, size_t n, bool lanes)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	size_t i, j;
+	uint32_t rank_seen[64];
+	int64_t region_seen[64];
+	size_t nrow = 0;
+
+	for (i = 0; i < n; i++) {
+		int64_t reg = sv_profile_find_region(p, calls[i].region);
+		bool have = false;
+		if (reg < 0)
+			reg = sv_profile_add_region(p, calls[i].region);
+		for (j = 0; j < nrow; j++)
+			if (rank_seen[j] == calls[i].rank &&
+				region_seen[j] == reg)
+				have = true;
+		if (!have) {
+			rank_seen[nrow] = calls[i].rank;
+			region_seen[nrow++] = reg;
+		}
+	}
+	for (j = 0; j < nrow; j++) {
+		uint64_t count = 0, k = 0;
+		struct sv_row *r;
+		for (i = 0; i < n; i++)
+			if (calls[i].rank == rank_seen[j] &&
+				sv_profile_find_region(p, calls[i].region) ==
+					region_seen[j])
+				count++;
+		r = sv_profile_add_row(
+			p, rank_seen[j], (uint32_t)region_seen[j], count, NULL);
+		ck_assert_ptr_nonnull(r);
+		if (lanes) {
+			sv_profile_column(p, &p->thread_id, -1);
+			sv_profile_column(p, &p->task_id, -1);
+		}
+		for (i = 0; i < n; i++)
+			if (calls[i].rank == rank_seen[j] &&
+				sv_profile_find_region(p, calls[i].region) ==
+					region_seen[j]) {
+				uint64_t c = p->rows[j].first + k++;
+				p->start_ns[c] = calls[i].start;
+				p->end_ns[c] = calls[i].end;
+				if (lanes) {
+					p->thread_id[c] = calls[i].thread;
+					p->task_id[c] = calls[i].task;
+				}
+			}
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+/* The call of region name number k (storage order) */
+static uint32_t call_of(const struct sv_profile *p, const char *region,
+	uint32_t rank, uint64_t k)
+{
+	size_t r;
+	for (r = 0; r < p->nrows; r++)
+		if (p->rows[r].rank == rank &&
+			!strcmp(p->regions[p->rows[r].region], region))
+			return (uint32_t)(p->rows[r].first + k);
+	ck_abort_msg("no row for %s", region);
+	return 0;
+}
+
+START_TEST(test_simple_nesting)
+{
+	/* given main > (a > b), a; when finished; then depths, parents and
+	 * exclusive time follow the containment */
+	static const struct call_spec calls[] = {
+		{"main", 0, 0, 100, -1, -1},
+		{"a", 0, 10, 40, -1, -1},
+		{"a", 0, 50, 60, -1, -1},
+		{"b", 0, 20, 30, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 4, false);
+	uint32_t m = call_of(p, "main", 0, 0), a0 = call_of(p, "a", 0, 0),
+		 a1 = call_of(p, "a", 0, 1), b = call_of(p, "b", 0, 0);
+
+	ck_assert_uint_eq(p->nlanes, 1);
+	ck_assert_str_eq(p->lanes[0].label, "r0");
+	ck_assert_uint_eq(p->lanes[0].depth_rows, 3);
+	ck_assert_uint_eq(p->depth[m], 0);
+	ck_assert_uint_eq(p->depth[a0], 1);
+	ck_assert_uint_eq(p->depth[a1], 1);
+	ck_assert_uint_eq(p->depth[b], 2);
+	ck_assert_uint_eq(p->parent[m], SV_NO_CALL);
+	ck_assert_uint_eq(p->parent[a0], m);
+	ck_assert_uint_eq(p->parent[b], a0);
+	ck_assert_int_eq(p->exclusive[m], 100 - 30 - 10);
+	ck_assert_int_eq(p->exclusive[a0], 30 - 10);
+	ck_assert_int_eq(p->exclusive[b], 10);
+	ck_assert_uint_eq(p->lanes[0].calls[0], m);
+	ck_assert_uint_eq(p->lanes[0].calls[1], a0);
+	ck_assert_uint_eq(p->lanes[0].calls[2], b);
+	ck_assert_uint_eq(p->lanes[0].calls[3], a1);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_recursion_and_ties)
+{
+	/* given fib inside fib with equal starts; then the longer call is the
+	 * parent and a call starting exactly at another's end is its
+	 * sibling */
+	static const struct call_spec calls[] = {
+		{"fib", 0, 0, 50, -1, -1},
+		{"fib", 0, 0, 20, -1, -1},
+		{"fib", 0, 20, 50, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 3, false);
+	ck_assert_uint_eq(p->depth[0], 0);
+	ck_assert_uint_eq(p->depth[1], 1);
+	ck_assert_uint_eq(p->depth[2], 1);
+	ck_assert_uint_eq(p->parent[2], 0);
+	ck_assert_int_eq(p->exclusive[0], 0);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_zero_length)
+{
+	/* given zero-length calls; then they are open at their own start: a
+	 * second zero-length call at the same instant nests in the first,
+	 * and a call starting at the same instant later is not inside */
+	static const struct call_spec calls[] = {
+		{"outer", 0, 0, 100, -1, -1},
+		{"z", 0, 10, 10, -1, -1},
+		{"z", 0, 10, 10, -1, -1},
+		{"after", 0, 11, 20, -1, -1},
+		{"edge", 0, 100, 100, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 5, false);
+	uint32_t o = call_of(p, "outer", 0, 0), z0 = call_of(p, "z", 0, 0),
+		 z1 = call_of(p, "z", 0, 1), af = call_of(p, "after", 0, 0),
+		 ed = call_of(p, "edge", 0, 0);
+	ck_assert_uint_eq(p->depth[z0], 1);
+	ck_assert_uint_eq(p->depth[z1], 2);
+	ck_assert_uint_eq(p->parent[z1], z0);
+	ck_assert_uint_eq(p->depth[af], 1);
+	ck_assert_uint_eq(p->parent[af], o);
+	/* a zero-length call at the parent's end is outside it */
+	ck_assert_uint_eq(p->depth[ed], 0);
+	ck_assert_int_eq(p->exclusive[o], 100 - 9);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_partial_overlap_warns)
+{
+	/* given a call that starts inside another and ends after it; then the
+	 * profile still places both and warns naming both calls */
+	static const struct call_spec calls[] = {
+		{"solve", 0, 0, 50, -1, -1},
+		{"io", 0, 40, 80, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 2, false);
+	ck_assert_uint_eq(p->nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(p->warnings[0], "'io' call 0 [40, 80]"));
+	ck_assert_ptr_nonnull(strstr(p->warnings[0], "'solve' call 0 [0, 50]"));
+	ck_assert_uint_eq(p->depth[1], 1);
+	ck_assert_int_eq(p->exclusive[0], 40);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_reversed_call_warns)
+{
+	static const struct call_spec calls[] = {
+		{"bad", 0, 50, 40, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 1, false);
+	ck_assert_uint_eq(p->nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(p->warnings[0], "ends before it starts"));
+	ck_assert_int_eq(p->exclusive[0], -10);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_lanes_overlap_each_other)
+{
+	/* given two threads and a task whose calls overlap across lanes but
+	 * nest within each lane; then no warning, and lanes are ordered by
+	 * rank, thread, then task */
+	static const struct call_spec calls[] = {
+		{"w", 1, 0, 100, 1, -1},
+		{"m", 0, 0, 100, 0, -1},
+		{"x", 0, 50, 150, 1, -1},
+		{"t", 0, 60, 70, 0, 0},
+		{"m", 0, 10, 20, 0, -1},
+		{"u", 0, 5, 6, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 6, true);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	ck_assert_uint_eq(p->nlanes, 5);
+	ck_assert_uint_eq(p->lanes[0].rank, 0);
+	ck_assert_int_eq(p->lanes[0].key, -2);
+	ck_assert_int_eq(p->lanes[1].key, 0); /* task 0 on thread 0 */
+	ck_assert_int_eq(p->lanes[2].key, -3);
+	ck_assert_int_eq(p->lanes[3].key, -1); /* unknown lane last */
+	ck_assert_uint_eq(p->lanes[4].rank, 1);
+	ck_assert_str_eq(p->lanes[0].label, "r0 thread 0");
+	ck_assert_str_eq(p->lanes[1].label, "r0 task 0 on thread 0");
+	ck_assert_str_eq(p->lanes[3].label, "r0 unknown lane");
+	ck_assert_uint_eq(p->lanes[0].ncalls, 2);
+	ck_assert_uint_eq(p->lanes[0].depth_rows, 2);
+	ck_assert_uint_eq(p->lanes[1].depth_rows, 1);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_lane_labels_from_tables)
+{
+	struct sv_profile *p = sv_profile_new("x.h5");
+	struct sv_thread *t;
+	struct sv_task *k;
+	struct sv_row *r;
+	uint32_t reg = sv_profile_add_region(p, "fetch");
+	t = sv_profile_add_thread(p);
+	t->rank = 0;
+	t->index = 1;
+	t->name = sv_xstrdup("worker-1");
+	k = sv_profile_add_task(p);
+	k->rank = 0;
+	k->index = 3;
+	k->thread_index = 1;
+	k->name = sv_xstrdup("Task-3");
+	k->coro_name = sv_xstrdup("main.<locals>.fetch");
+	r = sv_profile_add_row(p, 0, reg, 1, NULL);
+	ck_assert_ptr_nonnull(r);
+	sv_profile_column(p, &p->thread_id, -1);
+	sv_profile_column(p, &p->task_id, -1);
+	p->start_ns[0] = 1;
+	p->end_ns[0] = 2;
+	p->thread_id[0] = 1;
+	p->task_id[0] = 3;
+	sv_profile_finish(p, NULL);
+	ck_assert_str_eq(p->lanes[0].label, "r0 Task-3 fetch() on worker-1");
+	ck_assert_int_eq(p->lanes[0].thread, 1);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_large_unsorted_lane)
+{
+	/* given many calls stored out of order (negative deltas), then the
+	 * lane comes out sorted and nested */
+	enum { N = 20000 };
+	struct sv_profile *p = sv_profile_new("big.h5");
+	uint32_t reg = sv_profile_add_region(p, "k");
+	uint32_t i;
+	sv_profile_add_row(p, 0, reg, N, NULL);
+	for (i = 0; i < N; i++) {
+		uint32_t j = (i * 7919u) % N; /* a permutation */
+		p->start_ns[i] = (int64_t)j * 10 + 4000000000000000000LL;
+		p->end_ns[i] = p->start_ns[i] + (j % 2 ? 5 : 10);
+	}
+	sv_profile_finish(p, NULL);
+	for (i = 1; i < N; i++)
+		ck_assert_int_le(p->start_ns[p->lanes[0].calls[i - 1]],
+			p->start_ns[p->lanes[0].calls[i]]);
+	ck_assert_uint_eq(p->lanes[0].depth_rows, 1);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_meta_and_origin)
+{
+	struct sv_profile *p = sv_profile_new("m.h5");
+	struct sv_meta *m =
+		sv_profile_add_meta(p, "start_time_ns", SV_META_INT);
+	m->i = 1700;
+	m->text = sv_xstrdup("1700");
+	m = sv_profile_add_meta(p, "finalize_time_ns", SV_META_STRING);
+	m->text = sv_xstrdup("2700");
+	sv_profile_finish(p, NULL);
+	ck_assert(p->has_start_time);
+	ck_assert(p->has_finalize_time);
+	ck_assert_int_eq(p->finalize_time_ns, 2700);
+	ck_assert_str_eq(p->meta[0].key, "finalize_time_ns");
+	ck_assert_int_eq(sv_profile_time_origin(p), 1700);
+	ck_assert_uint_eq(p->nlanes, 0);
+	sv_profile_free(p);
+	sv_profile_free(NULL);
+}
+END_TEST
+
+START_TEST(test_utf8_names)
+{
+	struct sv_profile *p = sv_profile_new("u.h5");
+	uint32_t r = sv_profile_add_region(p, "pr\xc3\xa9"
+					      "cond\xff");
+	ck_assert_str_eq(p->regions[r], "pr\xc3\xa9"
+					"cond\xef\xbf\xbd");
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *t = tcase_create("nesting");
+	tcase_add_test(t, test_simple_nesting);
+	tcase_add_test(t, test_recursion_and_ties);
+	tcase_add_test(t, test_zero_length);
+	tcase_add_test(t, test_partial_overlap_warns);
+	tcase_add_test(t, test_reversed_call_warns);
+	tcase_add_test(t, test_large_unsorted_lane);
+	suite_add_tcase(s, t);
+	t = tcase_create("lanes");
+	tcase_add_test(t, test_lanes_overlap_each_other);
+	tcase_add_test(t, test_lane_labels_from_tables);
+	suite_add_tcase(s, t);
+	t = tcase_create("model");
+	tcase_add_test(t, test_meta_and_origin);
+	tcase_add_test(t, test_utf8_names);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
