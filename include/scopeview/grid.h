@@ -1,0 +1,161 @@
+/*
+ * grid.h: the screen in memory.  A grid is w x h cells of {code point,
+ * style, colour}; the renderer draws into it and a backend publishes it
+ * (curses in term.c, or text/ANSI/SVG in snapshot).  Nothing here knows
+ * about curses.
+ *
+ * Styles name a meaning, never a colour (SV_STYLE_TABLE); each has one
+ * letter for the style layer of golden screens.  The colour of a cell is a
+ * region colour index (1 .. SV_GRID_NCOLORS, from sv_grid_region_color())
+ * or 0 for none; the backend decides what a style and a colour look like,
+ * with sv_grid_style_attr() as the shared default.
+ *
+ * A wide character (CJK, emoji) takes two cells: the first holds the code
+ * point, the second SV_GRID_WIDE_TAIL.  Text written through sv_grid_text()
+ * never puts control characters into the grid: they are shown as visible
+ * escapes ("\x1b", "\n", "\x7f", "\u202e" for bidi controls).
+ *
+ * The cell buffer only grows (sv_grid_resize never shrinks the
+ * allocation), so redrawing every frame allocates nothing.
+ */
+#ifndef SCOPEVIEW_GRID_H
+#define SCOPEVIEW_GRID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* X(NAME, letter, meaning) */
+#define SV_STYLE_TABLE(X)                                                    \
+	X(DEFAULT, '.', "default text and empty timeline")                   \
+	X(RULER, 'r', "time axis and tick labels")                           \
+	X(LABEL, 'l', "lane labels")                                         \
+	X(LABEL_CURSOR, 'L', "the label of the lane under the cursor")       \
+	X(SPAN, 's', "a call bar, in its region colour")                     \
+	X(SPAN_AWAIT, 'a', "a call whose task was suspended for part of it") \
+	X(SPAN_GPU, 'g', "the GPU marker of a call with device time")        \
+	X(SPAN_MERGED, 'm', "one cell standing for several calls")           \
+	X(MATCH, 'M', "a call matching the search or the chosen region")     \
+	X(SELECTED, 'S', "the selected call")                                \
+	X(CURSOR, 'c', "the cursor cell on empty timeline")                  \
+	X(PANEL, 'p', "summary side panel")                                  \
+	X(PANEL_HEAD, 'h', "panel and popup headings")                       \
+	X(PANEL_CURSOR, 'P', "the panel row under the panel cursor")         \
+	X(PANEL_MARK, 'k', "the panel row of the selected call's region")    \
+	X(DETAILS, 'd', "details of the selected call")                      \
+	X(BORDER, '|', "borders between areas")                              \
+	X(STATUS, 'b', "status line")                                        \
+	X(PROMPT, 'i', "a prompt and the text typed into it")                \
+	X(POPUP, 'u', "popup windows (help, source, metadata, warnings)")    \
+	X(WARNING, 'w', "warnings and error messages")                       \
+	X(DIM, 'x', "secondary text")
+
+enum sv_style {
+#define SV_STYLE_ENUM(name, letter, help) SV_STYLE_##name,
+	SV_STYLE_TABLE(SV_STYLE_ENUM)
+#undef SV_STYLE_ENUM
+		SV_STYLE_COUNT
+};
+
+/* Number of region colours (colour indexes 1 .. SV_GRID_NCOLORS). */
+#define SV_GRID_NCOLORS 12
+
+/* The second cell of a wide character. */
+#define SV_GRID_WIDE_TAIL 0u
+
+struct sv_cell {
+	uint32_t ch;    /* Unicode code point; SV_GRID_WIDE_TAIL after a wide
+			   character */
+	uint16_t style; /* enum sv_style */
+	uint16_t color; /* 0 = none, else region colour 1 .. SV_GRID_NCOLORS */
+};
+
+struct sv_grid {
+	int w, h;              /* current size in cells, >= 0 */
+	struct sv_cell *cells; /* w * h, row-major */
+	size_t cap;            /* allocated cells; only grows */
+};
+
+/* How a style looks by default: ANSI colour numbers 0 .. 15 or -1 for the
+ * terminal default; fg_region / bg_region mean "use the cell's region
+ * colour".  Backends with fewer colours reduce these. */
+struct sv_style_attr {
+	int8_t fg, bg;
+	bool fg_region, bg_region;
+	bool bold, reverse, underline, dim;
+};
+
+/* One region colour in the three palettes a terminal may offer. */
+struct sv_palette {
+	uint8_t xterm256; /* index into the 256-colour palette */
+	uint8_t ansi16;   /* 0 .. 15 */
+	uint8_t ansi8;    /* 0 .. 7 */
+	uint32_t rgb;     /* 0xRRGGBB, for SVG */
+};
+
+void sv_grid_init(struct sv_grid *g);
+void sv_grid_fini(struct sv_grid *g);
+/* Set the size (each dimension clamped to 0 .. 4096) and clear to blank
+ * DEFAULT cells.  Allocates only when w * h exceeds the capacity. */
+void sv_grid_resize(struct sv_grid *g, int w, int h);
+/* Blank every cell with style DEFAULT. */
+void sv_grid_clear(struct sv_grid *g);
+
+/* The cell at (x, y), or NULL outside the grid. */
+struct sv_cell *sv_grid_at(struct sv_grid *g, int x, int y);
+const struct sv_cell *sv_grid_cell(const struct sv_grid *g, int x, int y);
+
+/* Put one code point (no escaping; a control character becomes '?').
+ * Clipped to the grid.  A wide code point also writes the tail cell when
+ * it fits, else a blank.  Returns the cells used (0, 1 or 2). */
+int sv_grid_put(
+	struct sv_grid *g, int x, int y, uint32_t ch, int style, int color);
+/* Fill [x0, x1) x [y0, y1) with ch, clipped. */
+void sv_grid_fill(struct sv_grid *g, int x0, int y0, int x1, int y1,
+	uint32_t ch, int style, int color);
+
+/*
+ * Write UTF-8 text at (x, y) into at most maxw cells, escaping control and
+ * bidi characters visibly, and return the cells used.  When the text does
+ * not fit and ellipsis is nonzero, the last cell used is that code point
+ * (e.g. U+2026 or '~').  maxw < 0 means "to the right edge".
+ */
+int sv_grid_text(struct sv_grid *g, int x, int y, int maxw, const char *s,
+	int style, int color, uint32_t ellipsis);
+/* printf into the grid (no ellipsis); returns cells used. */
+int sv_grid_textf(struct sv_grid *g, int x, int y, int maxw, int style,
+	int color, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Cells s would take through sv_grid_text (after escaping), at most
+ * limit (pass a large number for all). */
+int sv_grid_text_width(const char *s, int limit);
+/* Terminal columns of one code point: 0, 1 or 2. */
+int sv_grid_cp_width(uint32_t cp);
+
+/* A stable colour 1 .. SV_GRID_NCOLORS for a region name (FNV-1a hash):
+ * the same name has the same colour in every view and run. */
+int sv_grid_region_color(const char *name);
+const struct sv_palette *sv_grid_palette(int color);
+const struct sv_style_attr *sv_grid_style_attr(int style);
+/* The golden-file letter of a style, and the style of a letter (-1). */
+char sv_grid_style_letter(int style);
+int sv_grid_style_from_letter(char c);
+const char *sv_grid_style_name(int style);
+
+/* Should the screen use Unicode box drawing and block glyphs?  True when
+ * the LC_CTYPE locale's codeset is UTF-8.  Call setlocale(LC_CTYPE, "")
+ * first.  Never looks at TERM. */
+bool sv_grid_locale_is_utf8(void);
+
+enum sv_grid_format {
+	SV_GRID_TEXT,   /* h lines of characters, trailing blanks trimmed */
+	SV_GRID_STYLES, /* the text layer, then h lines of style letters */
+	SV_GRID_ANSI,   /* the text layer plus SGR sequences */
+	SV_GRID_SVG,    /* an SVG document for documentation */
+};
+
+/* Write the grid to out in the given format.  Returns 0 or -EIO. */
+int sv_grid_write(const struct sv_grid *g, FILE *out, enum sv_grid_format f);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * layout.h: where things go on the screen.  Three parts:
+ *
+ *  - the time map: a window [t0, t1) of nanoseconds onto w columns,
+ *    exactly (128-bit products, no overflow for any int64 times), monotonic,
+ *    with column k covering [tcol(k), tcol(k + 1)) where
+ *    tcol(k) = t0 + floor(k * (t1 - t0) / w).  A call [s, e) occupies every
+ *    column whose time range meets [s, max(e, s + 1)), so a call shorter
+ *    than a column still gets its column and no call is drawn outside its
+ *    true columns;
+ *  - the level-of-detail index, built once per profile (and per region
+ *    filter): for every lane and depth the calls in start order, their
+ *    starts, the running maximum of their ends and a sparse table of block
+ *    maxima of their durations.  One cell of one row is then two binary
+ *    searches and a range-maximum query, so a frame costs about
+ *    (visible cells) x log(calls in the lane) at any zoom;
+ *  - the rows (lanes in profile order = rank, thread, task; one row per
+ *    depth, or one when collapsed) and the screen geometry (ruler, lane
+ *    labels, timeline, panels, status line) for a terminal size.
+ *
+ * Nothing here draws or knows about curses; the index borrows the profile,
+ * which must outlive it.
+ */
+#ifndef SCOPEVIEW_LAYOUT_H
+#define SCOPEVIEW_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopeview/common.h"
+#include "scopeview/profile.h"
+
+/* ---- time map ---------------------------------------------------------- */
+
+struct sv_tmap {
+	int64_t t0, t1; /* window [t0, t1), t1 > t0 */
+	int x0, w;      /* columns [x0, x0 + w), w > 0 */
+};
+
+/* A valid map (t1 > t0, w > 0)? */
+bool sv_tmap_valid(const struct sv_tmap *m);
+/* tcol: the first time of column x (x clamped to [x0, x0 + w]; x0 + w
+ * gives t1). */
+int64_t sv_tmap_time(const struct sv_tmap *m, int x);
+/* The column whose range holds t; x0 - 1 for t < t0 and x0 + w for
+ * t >= t1.  Monotonic in t. */
+int sv_tmap_col(const struct sv_tmap *m, int64_t t);
+/* Columns [*x0, *x1) that the call [s, e) occupies, clipped to the map;
+ * false (outputs untouched) when it is outside the window. */
+bool sv_tmap_span(
+	const struct sv_tmap *m, int64_t s, int64_t e, int *x0, int *x1);
+/*
+ * The window t0' for a new span (> 0) such that time t stays in column x:
+ * returns t0' (the middle of column x's new range is t, rounded down).
+ * Saturates instead of overflowing.
+ */
+int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span);
+
+/* ---- level-of-detail index --------------------------------------------- */
+
+/* The calls of one lane at one depth, in start order. */
+struct sv_lod_level {
+	uint32_t n;
+	uint32_t *calls;  /* call numbers, n */
+	int64_t *start;   /* start_ns of calls[i], n */
+	int64_t *maxend;  /* max over j <= i of max(end, start + 1), n */
+	uint32_t nblocks; /* ceil(n / SV_LOD_BLOCK) */
+	uint32_t nlog;    /* levels of the sparse table */
+	uint32_t *sparse; /* sparse[k * nblocks + b]: position of the longest
+			     call in blocks [b, b + 2^k) */
+};
+#define SV_LOD_BLOCK 32
+
+struct sv_lod_lane {
+	uint32_t ndepth; /* levels (deepest depth + 1 among indexed calls) */
+	struct sv_lod_level *levels;
+};
+
+struct sv_layout_index {
+	const struct sv_profile *p; /* borrowed */
+	struct sv_lod_lane *lanes;  /* p->nlanes */
+	size_t nlanes;
+	uint64_t ncalls; /* calls indexed */
+};
+
+/*
+ * Build the index of every lane of p.  keep_region (p->nregions flags, or
+ * NULL for all) leaves out the calls of other regions: the filter is an
+ * index of its own, so hidden calls are never counted in a cell.  Replaces
+ * whatever ix held.  O(calls) time, about 20 bytes per call.  Returns 0;
+ * -EINVAL with err for a NULL profile.
+ */
+int sv_layout_index_build(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	struct sv_error *err);
+void sv_layout_index_fini(struct sv_layout_index *ix);
+
+/* The level of (lane, depth), or NULL when there is none. */
+const struct sv_lod_level *sv_layout_level(
+	const struct sv_layout_index *ix, size_t lane, uint32_t depth);
+
+/* Positions [*lo, *hi) of the calls of lv that may meet [t0, t1) (exact
+ * when the calls of the level do not overlap each other, as in a properly
+ * nested lane). */
+void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
+	uint32_t *lo, uint32_t *hi);
+/* Position of the longest call among positions [lo, hi) (hi > lo; ties:
+ * the earliest). */
+uint32_t sv_layout_longest(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi);
+
+/* One run of cells of a row: columns [x0, x1) show call (the only call
+ * there when count == 1, else the longest of count calls in one cell). */
+struct sv_layout_span {
+	int x0, x1;
+	uint32_t call;
+	uint32_t count;
+};
+
+/*
+ * Walk a row: starting at column *x (initially m->x0), store the next run
+ * of cells that holds calls in *out, advance *x past it and return true;
+ * false when the row has nothing more in the window.  A run of one call
+ * covers the columns only it occupies; a cell shared by several calls is a
+ * run of width 1 with count > 1.
+ */
+bool sv_layout_row_next(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
+	struct sv_layout_span *out);
+
+/* The call drawn at column x of (lane, depth), with the count of calls in
+ * that cell (0 and SV_NO_CALL when empty). */
+uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
+	uint32_t depth, const struct sv_tmap *m, int x, uint32_t *count);
+
+/* Next / previous call of the same lane in start order, or SV_NO_CALL.
+ * Linear in the lane only to find the call's position: O(log n). */
+uint32_t sv_layout_lane_step(
+	const struct sv_profile *p, uint32_t call, int dir);
+/* First child (earliest start) of call, or SV_NO_CALL. */
+uint32_t sv_layout_first_child(const struct sv_profile *p, uint32_t call);
+/* Longest direct child of call, or SV_NO_CALL. */
+uint32_t sv_layout_longest_child(const struct sv_profile *p, uint32_t call);
+/* Next / previous call with the same parent on the same lane, or
+ * SV_NO_CALL. */
+uint32_t sv_layout_sibling(const struct sv_profile *p, uint32_t call, int dir);
+/* Position of call in its lane's calls[] (O(log n)). */
+uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call);
+
+/* ---- rows -------------------------------------------------------------- */
+
+struct sv_layout_row {
+	uint32_t lane;
+	uint16_t depth;
+	bool lane_first; /* the lane's first row: its label goes here */
+	bool lane_last;
+};
+
+struct sv_layout_rows {
+	struct sv_layout_row *rows;
+	size_t n, cap; /* grows only */
+};
+
+/*
+ * Rows of the lanes of p that are not hidden (lane_hidden: p->nlanes
+ * flags, NULL = none hidden), in profile order: depth_rows rows per lane
+ * (at least one), or one when lane_collapsed says so (NULL = none).
+ */
+void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
+	const bool *lane_hidden, const bool *lane_collapsed);
+void sv_layout_rows_fini(struct sv_layout_rows *r);
+/* Index of the row of (lane, depth), or of the lane's nearest row;
+ * -1 when the lane has no row. */
+long sv_layout_rows_find(
+	const struct sv_layout_rows *r, uint32_t lane, uint32_t depth);
+
+/* ---- geometry ---------------------------------------------------------- */
+
+#define SV_LAYOUT_MIN_W 40
+#define SV_LAYOUT_MIN_H 10
+
+struct sv_layout_geom {
+	int w, h;
+	bool too_small; /* below SV_LAYOUT_MIN_W x SV_LAYOUT_MIN_H */
+	int ruler_y;    /* two rows: tick labels, then the axis */
+	int label_x, label_w;
+	int tl_x, tl_w;           /* timeline columns [tl_x, tl_x + tl_w) */
+	int lanes_y, lanes_h;     /* lane rows [lanes_y, lanes_y + lanes_h) */
+	int details_y, details_h; /* 0 height when hidden */
+	int panel_x, panel_w;     /* summary panel; 0 width when hidden */
+	int panel_y, panel_h;
+	int status_y;
+};
+
+/* Geometry of a w x h screen; panel and details say whether the summary
+ * and details panels are wanted (they are dropped when there is no room). */
+void sv_layout_geometry(
+	struct sv_layout_geom *g, int w, int h, bool panel, bool details);
+
+#endif
