@@ -1,0 +1,106 @@
+/*
+ * test_cli.c: the program's top level: --version, --help, usage errors and
+ * their exit status (2), run as a real process.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "helpers.h"
+#include "scopeview/cli.h"
+
+/* Run the built scopeview with args (a shell word list); capture stdout
+ * and stderr together into out; returns the exit status. */
+static int run_exe(const char *args, char *out, size_t n)
+{
+	const char *exe = getenv("SCOPEVIEW_EXE");
+	char *cmd;
+	FILE *f;
+	size_t got;
+	int st;
+
+	ck_assert_msg(exe != NULL, "SCOPEVIEW_EXE is not set");
+	cmd = sv_xasprintf("'%s' %s 2>&1 </dev/null", exe, args);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	got = fread(out, 1, n - 1, f);
+	out[got] = '\0';
+	st = pclose(f);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+START_TEST(test_version)
+{
+	char out[4096];
+	ck_assert_int_eq(run_exe("--version", out, sizeof out), 0);
+	ck_assert_str_eq(out, "scopeview " SV_VERSION "\n");
+}
+END_TEST
+
+START_TEST(test_help_lists_commands)
+{
+	char out[16384];
+	ck_assert_int_eq(run_exe("--help", out, sizeof out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: scopeview"));
+	ck_assert_ptr_nonnull(strstr(out, "summary"));
+	ck_assert_ptr_nonnull(strstr(out, "snapshot"));
+	ck_assert_ptr_nonnull(strstr(out, "gen"));
+}
+END_TEST
+
+static const struct {
+	const char *args;
+	int status;
+	const char *says;
+} usage_cases[] = {
+	{"summary", 2, "usage:"},
+	{"summary --format xml x.h5", 2, "usage:"},
+	{"summary --sort nonsense x.h5", 2, "usage:"},
+	{"summary --bogus x.h5", 2, "usage:"},
+	{"snapshot --size 0x0 x.h5", 2, "usage:"},
+	{"snapshot --keys NoSuchKey x.h5", 2, "usage:"},
+	{"gen", 2, "usage:"},
+	{"gen --ranks -3 out.h5", 2, "usage:"},
+	{"--bogus-option", 2, "usage:"},
+	{"summary /nonexistent/run.h5", 1, "/nonexistent/run.h5"},
+};
+
+START_TEST(test_usage_errors)
+{
+	char out[16384];
+	int st = run_exe(usage_cases[_i].args, out, sizeof out);
+	ck_assert_msg(st == usage_cases[_i].status,
+		"'scopeview %s' exited %d, wanted %d; said: %s",
+		usage_cases[_i].args, st, usage_cases[_i].status, out);
+	ck_assert_msg(strstr(out, usage_cases[_i].says) != NULL,
+		"'scopeview %s' said: %s", usage_cases[_i].args, out);
+	ck_assert_msg(!strncmp(out, "scopeview: ", 11),
+		"'scopeview %s' said: %s", usage_cases[_i].args, out);
+}
+END_TEST
+
+START_TEST(test_usage_error_helper)
+{
+	ck_assert_int_eq(sv_cli_usage_error(NULL, "test %d", 1), SV_EXIT_USAGE);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *t = tcase_create("top level");
+	tcase_add_test(t, test_version);
+	tcase_add_test(t, test_help_lists_commands);
+	tcase_add_test(t, test_usage_error_helper);
+	tcase_add_loop_test(t, test_usage_errors, 0,
+		sizeof usage_cases / sizeof usage_cases[0]);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
