@@ -1,0 +1,1096 @@
+/*
+ * test_stats.c: statistics with scope-profiler's semantics (FORMAT.md 5),
+ * on profiles built in memory.  Expected figures were computed by hand and
+ * checked with numpy (np.percentile default 'linear', np.std ddof 0).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/profile.h"
+#include "scopeview/regex.h"
+#include "scopeview/stats.h"
+
+/* ---- a small builder ------------------------------------------------------ */
+
+/*
+ * Add a row of region name on rank with the calls in spec: blank-separated
+ * "START:END" items, each optionally followed by "/tN" (thread id), "/kN"
+ * (task id), "/gN" (gpu ns) and "/aN" (await ns).  An empty spec makes a
+ * zero-call row.
+ */
+static struct sv_row *row(
+	struct sv_profile *p, uint32_t rank, const char *name, const char *spec)
+{
+	int64_t reg = sv_profile_find_region(p, name);
+	struct sv_row *r;
+	uint64_t n = 0, k = 0;
+	const char *s;
+	char *end;
+
+	if (reg < 0)
+		reg = sv_profile_add_region(p, name);
+	for (s = spec; *s; s++)
+		if (*s == ':')
+			n++;
+	r = sv_profile_add_row(p, rank, (uint32_t)reg, n, NULL);
+	ck_assert_ptr_nonnull(r);
+	s = spec;
+	while (k < n) {
+		uint64_t c = r->first + k++;
+		p->start_ns[c] = strtoll(s, &end, 10);
+		ck_assert_int_eq(*end, ':');
+		p->end_ns[c] = strtoll(end + 1, &end, 10);
+		while (*end == '/') {
+			char what = end[1];
+			int64_t v = strtoll(end + 2, &end, 10);
+			int64_t *col = NULL;
+			switch (what) {
+			case 't':
+				col = sv_profile_column(p, &p->thread_id, -1);
+				break;
+			case 'k':
+				col = sv_profile_column(p, &p->task_id, -1);
+				break;
+			case 'g':
+				col = sv_profile_column(p, &p->gpu_ns, -1);
+				r->has_gpu = r->has_gpu || v >= 0;
+				break;
+			case 'a':
+				col = sv_profile_column(p, &p->await_ns, 0);
+				break;
+			default:
+				ck_abort_msg("bad spec item %c", what);
+			}
+			col[c] = v;
+		}
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	return r;
+}
+
+static struct sv_profile *finish(struct sv_profile *p)
+{
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+static const struct sv_stats_region *region_of(
+	const struct sv_stats_table *t, const char *name)
+{
+	size_t i;
+	for (i = 0; i < t->nregions; i++)
+		if (!strcmp(t->regions[i].name, name))
+			return &t->regions[i];
+	ck_abort_msg("region %s not in table", name);
+	return NULL;
+}
+
+static const struct sv_stats *rank_of(
+	const struct sv_stats_region *g, uint32_t rank)
+{
+	size_t i;
+	for (i = 0; i < g->nranks; i++)
+		if (g->ranks[i].rank == rank)
+			return &g->ranks[i].s;
+	ck_abort_msg("rank %u not in %s", rank, g->name);
+	return NULL;
+}
+
+#define ck_near(a, b)                                                     \
+	do {                                                              \
+		double a_ = (a), b_ = (b);                                \
+		ck_assert_msg(fabs(a_ - b_) <= 1e-12 * fmax(1, fabs(b_)), \
+			"%s = %.17g, expected %.17g", #a, a_, b_);        \
+	} while (0)
+
+static void table(struct sv_stats_table *t, const struct sv_profile *p,
+	const struct sv_stats_filter *f)
+{
+	struct sv_error err = {0};
+	ck_assert_int_eq(sv_stats_table_compute(t, p, f, &err), 0);
+}
+
+/* ---- one call, zero calls --------------------------------------------------- */
+
+START_TEST(one_call)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const struct sv_stats *s;
+
+	row(p, 0, "solve", "100:130");
+	finish(p);
+	table(&t, p, NULL);
+	ck_assert_uint_eq(t.nregions, 1);
+	s = &t.regions[0].s;
+	ck_assert_uint_eq(s->num_calls, 1);
+	ck_assert_int_eq(s->total_ns, 30);
+	ck_assert(s->has_exclusive);
+	ck_assert_int_eq(s->exclusive_ns, 30);
+	ck_assert(s->has_dist && s->has_first_last && s->has_std);
+	ck_near(s->mean_ns, 30);
+	ck_assert_int_eq(s->min_ns, 30);
+	ck_assert_int_eq(s->max_ns, 30);
+	ck_assert_int_eq(s->first_ns, 30);
+	ck_assert_int_eq(s->last_ns, 30);
+	ck_near(s->std_ns, 0);
+	ck_assert(s->has_percentiles);
+	ck_near(s->p50_ns, 30);
+	ck_near(s->p95_ns, 30);
+	ck_near(s->p99_ns, 30);
+	ck_assert(!s->has_gpu);
+	ck_assert(!s->has_await);
+	ck_assert(s->has_span);
+	ck_assert_int_eq(s->first_start_ns, 100);
+	ck_assert_int_eq(s->last_end_ns, 130);
+	ck_near(t.regions[0].rank_imbalance_pct, 0.0);
+	ck_assert(t.regions[0].has_slowest_rank);
+	ck_assert_uint_eq(t.regions[0].slowest_rank, 0);
+	ck_assert(t.has_min_start);
+	ck_assert_int_eq(t.min_start_ns, 100);
+	ck_assert_int_eq(t.time_origin_ns, 100);
+	ck_assert(!t.has_total_time);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(zero_calls)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+	struct sv_stats_filter f = {0};
+	double v;
+
+	row(p, 0, "late", "500:600");
+	row(p, 0, "never", "");
+	finish(p);
+	table(&t, p, NULL);
+	ck_assert_uint_eq(t.nregions, 2);
+	/* A region without calls has first start 0 and sorts first. */
+	ck_assert_str_eq(t.regions[0].name, "never");
+	g = &t.regions[0];
+	ck_assert_uint_eq(g->s.num_calls, 0);
+	ck_assert_int_eq(g->s.total_ns, 0);
+	ck_assert(!g->s.has_dist);
+	ck_assert(!g->s.has_first_last);
+	ck_assert(!g->s.has_std);
+	ck_assert(!g->s.has_percentiles);
+	ck_assert(!g->s.has_span);
+	ck_assert(!g->has_slowest_rank);
+	ck_assert(!sv_stats_value(&g->s, SV_STATS_KEY_TOTAL, &v));
+	ck_assert(!sv_stats_value(&g->s, SV_STATS_KEY_AVG, &v));
+	ck_assert(sv_stats_value(&g->s, SV_STATS_KEY_CALLS, &v));
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, 50, &v), -ENODATA);
+	ck_assert_int_eq(t.min_start_ns, 500);
+	sv_stats_table_fini(&t);
+
+	f.skip_empty = true;
+	table(&t, p, &f);
+	ck_assert_uint_eq(t.nregions, 1);
+	ck_assert_str_eq(t.regions[0].name, "late");
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(empty_profile_and_nulls)
+{
+	struct sv_profile *p = finish(sv_profile_new("mem.h5"));
+	struct sv_stats_table t;
+	struct sv_error err = {0};
+	struct sv_stats s;
+
+	table(&t, p, NULL);
+	ck_assert_uint_eq(t.nregions, 0);
+	ck_assert(!t.has_min_start);
+	sv_stats_table_sort(&t, SV_STATS_KEY_TOTAL);
+	sv_stats_table_fini(&t);
+	ck_assert_int_eq(sv_stats_table_compute(&t, NULL, NULL, &err), -EINVAL);
+	ck_assert_int_eq(err.code, -EINVAL);
+	ck_assert_int_eq(sv_stats_row(p, 0, NULL, &s), -EINVAL);
+	ck_assert_int_eq(sv_stats_row(NULL, 0, NULL, &s), -EINVAL);
+	sv_stats_table_fini(NULL);
+	ck_assert_ptr_null(sv_stats_table_find(NULL, 0));
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- display order ------------------------------------------------------------ */
+
+START_TEST(display_order_ties)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const char *want[] = {"empty", "a", "c", "b", "b2", "d", "e"};
+	size_t i;
+
+	/* Base order: b a c d e b2 empty.  b and b2 first start at the same
+	 * ns (the tie keeps base order); a's earliest call is not its first
+	 * stored one; d's earliest call is on rank 2; a region without calls
+	 * has first start 0 and comes first. */
+	row(p, 0, "b", "1000:1010");
+	row(p, 0, "a", "1000:1005 900:2000");
+	row(p, 0, "c", "999:1000");
+	row(p, 1, "e", "3000:3001");
+	row(p, 1, "d", "3001:3002");
+	row(p, 2, "d", "1500:1600");
+	row(p, 1, "b2", "1000:1001");
+	row(p, 0, "empty", "");
+	finish(p);
+	table(&t, p, NULL);
+	ck_assert_uint_eq(t.nregions, 7);
+	for (i = 0; i < 7; i++)
+		ck_assert_str_eq(t.regions[i].name, want[i]);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+
+	/* Exact ties among many regions keep base order (qsort is not
+	 * stable: the base index must break them). */
+	p = sv_profile_new("mem.h5");
+	for (i = 0; i < 40; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "r%02zu", 39 - i);
+		row(p, (uint32_t)i, name, "5:6");
+	}
+	finish(p);
+	table(&t, p, NULL);
+	for (i = 0; i < 40; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "r%02zu", 39 - i);
+		ck_assert_str_eq(t.regions[i].name, name);
+	}
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- percentiles --------------------------------------------------------------- */
+
+static const struct {
+	int64_t v[12];
+	size_t n;
+	double pct, want; /* numpy.percentile(v, pct) */
+} pct_cases[] = {
+	{{1, 2, 3, 4, 10}, 5, 0, 1.0},
+	{{1, 2, 3, 4, 10}, 5, 25, 2.0},
+	{{1, 2, 3, 4, 10}, 5, 33.3, 2.332},
+	{{1, 2, 3, 4, 10}, 5, 50, 3.0},
+	{{1, 2, 3, 4, 10}, 5, 95, 8.799999999999999},
+	{{1, 2, 3, 4, 10}, 5, 99, 9.76},
+	{{1, 2, 3, 4, 10}, 5, 100, 10.0},
+	{{15, 5, 13}, 3, 95, 14.8},
+	{{15, 5, 13}, 3, 99, 14.96},
+	{{15, 5, 13}, 3, 33.3, 10.328},
+	{{7}, 1, 0, 7.0},
+	{{7}, 1, 99, 7.0},
+	{{0, 5, 0, 0}, 4, 95, 4.249999999999998},
+	{{0, 5, 0, 0}, 4, 99, 4.849999999999999},
+	{{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}, 11, 25, 2.5},
+	{{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}, 11, 99, 8.700000000000001},
+	{{-5, 5}, 2, 50, 0.0},
+};
+
+START_TEST(percentile_table)
+{
+	int64_t v[12];
+	double got;
+
+	memcpy(v, pct_cases[_i].v, sizeof v);
+	got = sv_stats_percentile_of(v, pct_cases[_i].n, pct_cases[_i].pct);
+	/* numpy's own rounding is reproduced: exact equality */
+	ck_assert_msg(got == pct_cases[_i].want,
+		"case %d: percentile %g = %.17g, numpy says %.17g", _i,
+		pct_cases[_i].pct, got, pct_cases[_i].want);
+}
+END_TEST
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Selection agrees with a full sort on random data with many repeats. */
+START_TEST(percentile_vs_sort)
+{
+	size_t n, i, trial;
+	unsigned seed = 12345;
+
+	for (trial = 0; trial < 200; trial++) {
+		int64_t *v, *sorted;
+		double pct = (double)(trial % 101);
+		n = 1 + (size_t)(rand_r(&seed) % 3000);
+		v = malloc(n * sizeof *v);
+		sorted = malloc(n * sizeof *v);
+		for (i = 0; i < n; i++)
+			v[i] = trial % 3 == 0   ? rand_r(&seed) % 4
+			       : trial % 3 == 1 ? (int64_t)i
+						: rand_r(&seed);
+		memcpy(sorted, v, n * sizeof *v);
+		qsort(sorted, n, sizeof *v, cmp64);
+		{
+			double pos = (double)(n - 1) * (pct / 100.0);
+			size_t lo = (size_t)floor(pos);
+			double g = pos - floor(pos), want;
+			if (lo + 1 >= n)
+				want = (double)sorted[n - 1];
+			else if (g >= 0.5)
+				want = (double)sorted[lo + 1] -
+				       (double)(sorted[lo + 1] - sorted[lo]) *
+					       (1 - g);
+			else
+				want = (double)sorted[lo] +
+				       (double)(sorted[lo + 1] - sorted[lo]) *
+					       g;
+			ck_assert_msg(sv_stats_percentile_of(v, n, pct) == want,
+				"trial %zu n %zu pct %g", trial, n, pct);
+		}
+		free(v);
+		free(sorted);
+	}
+}
+END_TEST
+
+START_TEST(percentile_query)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	double v;
+
+	row(p, 0, "x", "0:1 10:12 20:23 30:34");
+	row(p, 1, "x", "0:10");
+	finish(p);
+	table(&t, p, NULL);
+	/* pooled: 1 2 3 4 10 */
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, 95, &v), 0);
+	ck_assert(v == 8.799999999999999);
+	ck_near(t.regions[0].s.p95_ns, 8.799999999999999);
+	ck_near(t.regions[0].s.p50_ns, 3);
+	ck_near(t.regions[0].s.p99_ns, 9.76);
+	/* rank 1 alone */
+	ck_assert_uint_eq(t.regions[0].ranks[1].rank, 1);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, 1, 50, &v), 0);
+	ck_near(v, 10);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, 0, 50, &v), 0);
+	ck_near(v, 2.5);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, 100.5, &v), -EINVAL);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, -1, &v), -EINVAL);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, NAN, &v), -EINVAL);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, 2, 50, &v), -EINVAL);
+	ck_assert_int_eq(sv_stats_percentile(&t, 1, -1, 50, &v), -EINVAL);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- std, mean, first and last -------------------------------------------------- */
+
+START_TEST(row_figures)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats s;
+
+	/* Storage order is not time order: first/last follow storage. */
+	row(p, 0, "solve", "40:55 10:15 20:33");
+	finish(p);
+	ck_assert_int_eq(sv_stats_row(p, 0, NULL, &s), 0);
+	ck_assert_uint_eq(s.num_calls, 3);
+	ck_assert_int_eq(s.total_ns, 33);
+	ck_near(s.mean_ns, 11);
+	ck_near(s.std_ns, 4.320493798938574);
+	ck_assert_int_eq(s.first_ns, 15);
+	ck_assert_int_eq(s.last_ns, 13);
+	ck_assert_int_eq(s.min_ns, 5);
+	ck_assert_int_eq(s.max_ns, 15);
+	ck_near(s.p50_ns, 13);
+	ck_near(s.p95_ns, 14.8);
+	ck_near(s.p99_ns, 14.96);
+	ck_assert_int_eq(s.first_start_ns, 10);
+	ck_assert_int_eq(s.last_end_ns, 55);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- nesting: recursion, zero-length calls, lanes ------------------------------- */
+
+START_TEST(recursion)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *fib, *main_;
+
+	row(p, 0, "main", "0:200");
+	row(p, 0, "fib", "10:110 20:60 30:40 120:150");
+	finish(p);
+	table(&t, p, NULL);
+	fib = region_of(&t, "fib");
+	main_ = region_of(&t, "main");
+	/* inclusive counts every level: 100 + 40 + 10 + 30 */
+	ck_assert_int_eq(fib->s.total_ns, 180);
+	/* exclusive: 100-40, 40-10, 10, 30 */
+	ck_assert_int_eq(fib->s.exclusive_ns, 60 + 30 + 10 + 30);
+	ck_assert_int_eq(main_->s.exclusive_ns, 200 - 100 - 30);
+	ck_assert_str_eq(t.regions[0].name, "main");
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(stored_exclusive_wins)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	struct sv_stats_filter f = {0};
+	struct sv_row *r;
+
+	row(p, 0, "outer", "0:100");
+	r = row(p, 0, "inner", "10:20");
+	r->exclusive_total = 7; /* as stored, even if inconsistent */
+	p->rows[0].exclusive_total = 90;
+	finish(p);
+	table(&t, p, NULL);
+	ck_assert_int_eq(region_of(&t, "inner")->s.exclusive_ns, 7);
+	ck_assert_int_eq(region_of(&t, "outer")->s.exclusive_ns, 90);
+	sv_stats_table_fini(&t);
+	/* Part of a row: the stored total cannot apply; per call it is. */
+	f.by_thread = true;
+	f.thread = -1;
+	table(&t, p, &f);
+	ck_assert_int_eq(region_of(&t, "inner")->s.exclusive_ns, 10);
+	ck_assert_int_eq(region_of(&t, "outer")->s.exclusive_ns, 90);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(zero_length_calls)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+
+	row(p, 0, "outer", "0:20");
+	row(p, 0, "tick", "10:10 10:10 15:15 20:20");
+	finish(p);
+	table(&t, p, NULL);
+	g = region_of(&t, "tick");
+	ck_assert_uint_eq(g->s.num_calls, 4);
+	ck_assert_int_eq(g->s.total_ns, 0);
+	ck_assert(g->s.has_dist);
+	ck_assert_int_eq(g->s.min_ns, 0);
+	ck_assert_int_eq(g->s.max_ns, 0);
+	ck_near(g->s.std_ns, 0);
+	ck_near(g->s.p99_ns, 0);
+	ck_assert_int_eq(g->s.exclusive_ns, 0);
+	/* Zero-length children take nothing from their parent. */
+	ck_assert_int_eq(region_of(&t, "outer")->s.exclusive_ns, 20);
+	/* Zero total: not part of the imbalance, not a slowest rank. */
+	ck_assert(!g->has_slowest_rank);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(overlapping_lanes)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	struct sv_stats_filter f = {0};
+	bool *lane_on;
+	size_t i;
+
+	/* Thread 0: A [0,100) holding B [10,60).  Thread 1: C [50,150)
+	 * holding D [60,70): C overlaps A and B in time, which is fine. */
+	row(p, 0, "A", "0:100/t0");
+	row(p, 0, "B", "10:60/t0");
+	row(p, 0, "C", "50:150/t1");
+	row(p, 0, "D", "60:70/t1");
+	finish(p);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	table(&t, p, NULL);
+	ck_assert_int_eq(region_of(&t, "A")->s.exclusive_ns, 50);
+	ck_assert_int_eq(region_of(&t, "B")->s.exclusive_ns, 50);
+	ck_assert_int_eq(region_of(&t, "C")->s.exclusive_ns, 90);
+	ck_assert_int_eq(region_of(&t, "D")->s.exclusive_ns, 10);
+	sv_stats_table_fini(&t);
+
+	/* Solo the lane of thread 1. */
+	ck_assert_uint_eq(p->nlanes, 2);
+	lane_on = calloc(p->nlanes, sizeof *lane_on);
+	for (i = 0; i < p->nlanes; i++)
+		lane_on[i] = p->lanes[i].thread == 1;
+	f.lane_on = lane_on;
+	f.skip_empty = true;
+	table(&t, p, &f);
+	free(lane_on); /* the table keeps its own copy */
+	ck_assert_uint_eq(t.nregions, 2);
+	ck_assert_str_eq(t.regions[0].name, "C");
+	ck_assert_str_eq(t.regions[1].name, "D");
+	{
+		double v;
+		ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, 50, &v), 0);
+		ck_near(v, 100);
+	}
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- across ranks ------------------------------------------------------------- */
+
+START_TEST(rank_imbalance_and_filter)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	struct sv_stats_filter f = {0};
+	const struct sv_stats_region *g;
+	bool on[3] = {true, true, false};
+
+	row(p, 0, "x", "100:110");
+	row(p, 1, "x", "50:60 70:80");
+	row(p, 2, "x", "10:40");
+	p->num_ranks = 3;
+	finish(p);
+	table(&t, p, NULL);
+	g = &t.regions[0];
+	ck_assert_uint_eq(g->nranks, 3);
+	ck_assert_uint_eq(g->s.num_calls, 4);
+	ck_assert_int_eq(g->s.total_ns, 60);
+	/* totals 10 20 30: 30 / 20 - 1 */
+	ck_near(g->rank_imbalance_pct, 50.0);
+	ck_assert_uint_eq(g->slowest_rank, 2);
+	/* first: rank 2 starts earliest (10), its first call is 30 long;
+	 * last: rank 0 ends latest (110) */
+	ck_assert_int_eq(g->s.first_ns, 30);
+	ck_assert_int_eq(g->s.last_ns, 10);
+	ck_near(g->s.mean_ns, 15);
+	/* pooled 10 10 10 30: std = sqrt(75) */
+	ck_near(g->s.std_ns, sqrt(75.0));
+	ck_near(g->s.p50_ns, 10);
+	ck_assert_int_eq(g->s.first_start_ns, 10);
+	ck_assert_int_eq(g->s.last_end_ns, 110);
+	sv_stats_table_fini(&t);
+
+	f.rank_on = on;
+	f.nrank_on = 3;
+	table(&t, p, &f);
+	g = &t.regions[0];
+	ck_assert_uint_eq(g->nranks, 2);
+	ck_assert_uint_eq(g->s.num_calls, 3);
+	ck_assert_int_eq(g->s.total_ns, 30);
+	ck_near(g->rank_imbalance_pct, (20.0 / 15.0 - 1.0) * 100.0);
+	ck_assert_uint_eq(g->slowest_rank, 1);
+	ck_assert_int_eq(g->s.first_ns, 10); /* rank 1 starts at 50 */
+	ck_assert_int_eq(g->s.first_start_ns, 50);
+	ck_assert_int_eq(t.min_start_ns, 50);
+	/* the time origin belongs to the run, not the selection */
+	ck_assert_int_eq(t.time_origin_ns, 10);
+	sv_stats_table_fini(&t);
+
+	/* A filter that keeps no rank of the region. */
+	on[0] = on[1] = false;
+	on[2] = false;
+	table(&t, p, &f);
+	ck_assert_uint_eq(t.nregions, 1);
+	ck_assert_uint_eq(t.regions[0].nranks, 0);
+	ck_assert_uint_eq(t.regions[0].s.num_calls, 0);
+	ck_assert_ptr_null(t.regions[0].tags_row);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(cross_rank_ties)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+
+	/* Rows in file order: rank 2, rank 0, rank 1.  Ranks 2 and 0 start
+	 * at the same ns and ranks 0 and 1 end at the same ns: the first row
+	 * in file order wins each tie, not the lowest rank. */
+	row(p, 2, "x", "100:107 300:301");
+	row(p, 0, "x", "100:105 200:400");
+	row(p, 1, "x", "150:160 390:400");
+	row(p, 3, "x", ""); /* zero calls: never first or last */
+	finish(p);
+	table(&t, p, NULL);
+	g = &t.regions[0];
+	ck_assert_uint_eq(g->nranks, 4);
+	ck_assert_uint_eq(g->ranks[0].rank, 0);
+	ck_assert_uint_eq(g->ranks[3].rank, 3);
+	ck_assert_int_eq(g->s.first_ns, 7);  /* rank 2's first call */
+	ck_assert_int_eq(g->s.last_ns, 200); /* rank 0's last call */
+	/* totals 8, 205, 20: rank 0 is the slowest */
+	ck_assert_uint_eq(g->slowest_rank, 0);
+	ck_near(g->rank_imbalance_pct, (205.0 / (233.0 / 3.0) - 1.0) * 100.0);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(source_and_tags_first_in_rank_order)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	struct sv_row *r;
+	const struct sv_stats_region *g;
+
+	r = row(p, 1, "x", "0:1");
+	r->source_file = sv_xstrdup("b.py");
+	r->source_line = 9;
+	r->tags = calloc(1, sizeof *r->tags);
+	r->tags[0] = sv_xstrdup("one");
+	r->ntags = 1;
+	r = row(p, 0, "x", "0:1");
+	r->source_line = 3;
+	r->source_text = sv_xstrdup("with x:");
+	finish(p);
+	table(&t, p, NULL);
+	g = &t.regions[0];
+	ck_assert_str_eq(g->source_file, "b.py");
+	ck_assert_int_eq(g->source_line, 3);
+	ck_assert_str_eq(g->source_text, "with x:");
+	/* tags: the lowest rank's (it has none) */
+	ck_assert_ptr_nonnull(g->tags_row);
+	ck_assert_uint_eq(g->tags_row->rank, 0);
+	ck_assert_uint_eq(g->tags_row->ntags, 0);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(gpu_and_await)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+
+	row(p, 0, "cpu", "0:10");
+	row(p, 0, "kernel", "20:30/g4/a1 40:50/g6/a2");
+	row(p, 1, "kernel", "20:30/a5");
+	finish(p);
+	table(&t, p, NULL);
+	g = region_of(&t, "cpu");
+	ck_assert(!g->s.has_gpu);
+	ck_assert(g->s.has_await);
+	ck_assert_int_eq(g->s.await_total_ns, 0);
+	g = region_of(&t, "kernel");
+	ck_assert(g->s.has_gpu);
+	ck_assert_int_eq(g->s.gpu_total_ns, 10);
+	ck_assert_uint_eq(g->s.gpu_count, 2);
+	ck_near(g->s.gpu_mean_ns, 5);
+	ck_assert(rank_of(g, 0)->has_gpu);
+	ck_assert(!rank_of(g, 1)->has_gpu);
+	ck_assert_int_eq(g->s.await_total_ns, 8);
+	ck_assert_int_eq(rank_of(g, 1)->await_total_ns, 5);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(thread_filter)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_filter f = {0};
+	struct sv_stats s;
+	int64_t *d;
+	size_t n;
+
+	row(p, 0, "w", "0:10/t0 5:25/t1 30:60/t1/k3 70:71/t0");
+	finish(p);
+	f.by_thread = true;
+	f.thread = 1;
+	ck_assert_int_eq(sv_stats_row(p, 0, &f, &s), 0);
+	ck_assert_uint_eq(s.num_calls, 2);
+	ck_assert_int_eq(s.total_ns, 50);
+	ck_assert_int_eq(s.first_ns, 20);
+	ck_assert_int_eq(s.last_ns, 30);
+	ck_assert_int_eq(s.first_start_ns, 5);
+	f.thread = 7;
+	ck_assert_int_eq(sv_stats_row(p, 0, &f, &s), 0);
+	ck_assert_uint_eq(s.num_calls, 0);
+	ck_assert(!s.has_dist);
+
+	n = sv_stats_row_distinct(p, 0, p->thread_id, &d);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(d[0], 0);
+	ck_assert_int_eq(d[1], 1);
+	free(d);
+	n = sv_stats_row_distinct(p, 0, p->task_id, &d);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(d[0], -1);
+	ck_assert_int_eq(d[1], 3);
+	free(d);
+	ck_assert_uint_eq(sv_stats_row_distinct(p, 0, p->await_ns, &d), 0);
+	ck_assert_ptr_null(d);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- rows without calls ----------------------------------------------------------- */
+
+START_TEST(aggregate_rows)
+{
+	struct sv_profile *p = sv_profile_new("agg.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+	struct sv_row *r;
+	double v;
+
+	p->layout = SV_LAYOUT_AGGREGATE;
+	p->has_calls = false;
+	sv_profile_add_region(p, "solve");
+	r = sv_profile_add_row(p, 0, 0, 1000, NULL);
+	r->has_summary = true;
+	r->summary.total = 5000000;
+	r->summary.minimum = 4000;
+	r->summary.maximum = 9000;
+	r->exclusive_total = 4500000;
+	r = sv_profile_add_row(p, 1, 0, 10, NULL);
+	r->has_summary = true;
+	r->summary.total = 1000000;
+	r->summary.minimum = 3000;
+	r->summary.maximum = 8000;
+	r->exclusive_total = 500000;
+	finish(p);
+	table(&t, p, NULL);
+	g = &t.regions[0];
+	ck_assert(!t.per_call);
+	ck_assert_uint_eq(g->s.num_calls, 1010);
+	ck_assert_int_eq(g->s.total_ns, 6000000);
+	ck_assert_int_eq(g->s.exclusive_ns, 5000000);
+	ck_near(g->s.mean_ns, 6000000.0 / 1010.0);
+	ck_assert_int_eq(g->s.min_ns, 3000);
+	ck_assert_int_eq(g->s.max_ns, 9000);
+	/* what the file does not hold is absent, not zero */
+	ck_assert(!g->s.has_first_last);
+	ck_assert(!g->s.has_std);
+	ck_assert(!g->s.has_percentiles);
+	ck_assert(!g->s.has_span);
+	ck_assert(!rank_of(g, 0)->has_first_last);
+	ck_assert(!rank_of(g, 0)->has_std);
+	ck_near(rank_of(g, 0)->mean_ns, 5000);
+	ck_assert(!t.has_min_start);
+	ck_near(g->rank_imbalance_pct, (5.0 / 3.0 - 1.0) * 100.0);
+	ck_assert_int_eq(sv_stats_percentile(&t, 0, -1, 50, &v), -ENODATA);
+	ck_assert(!sv_stats_value(&g->s, SV_STATS_KEY_FIRST, &v));
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(summary_only_rows)
+{
+	struct sv_profile *p = sv_profile_new("sum.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+	struct sv_row *r;
+
+	p->layout = SV_LAYOUT_COLUMNAR;
+	p->has_calls = false;
+	sv_profile_add_region(p, "solve");
+	/* rank 0: durations 5 15 (mean 10, m2 50); rank 1: 10 (m2 0) */
+	r = sv_profile_add_row(p, 0, 0, 2, NULL);
+	r->has_summary = true;
+	r->summary = (struct sv_summary){.total = 20,
+		.minimum = 5,
+		.maximum = 15,
+		.first = 5,
+		.last = 15,
+		.start_minimum = 100,
+		.end_maximum = 200,
+		.mean = 10,
+		.m2 = 50};
+	r = sv_profile_add_row(p, 1, 0, 1, NULL);
+	r->has_summary = true;
+	r->summary = (struct sv_summary){.total = 10,
+		.minimum = 10,
+		.maximum = 10,
+		.first = 10,
+		.last = 10,
+		.start_minimum = 90,
+		.end_maximum = 200,
+		.gpu_count = 1,
+		.gpu_total = 4,
+		.mean = 10,
+		.m2 = 0};
+	finish(p);
+	table(&t, p, NULL);
+	g = &t.regions[0];
+	ck_assert_uint_eq(g->s.num_calls, 3);
+	ck_assert(g->s.has_std);
+	/* pooled 5 15 10: std = sqrt(50/3) */
+	ck_near(g->s.std_ns, sqrt(50.0 / 3.0));
+	ck_near(rank_of(g, 0)->std_ns, 5.0);
+	ck_assert(g->s.has_first_last);
+	ck_assert_int_eq(g->s.first_ns, 10); /* rank 1 starts first */
+	ck_assert_int_eq(g->s.last_ns, 15);  /* tie on end: row order */
+	ck_assert(!g->s.has_percentiles);
+	ck_assert(!g->s.has_exclusive); /* nothing stored, no calls */
+	ck_assert(g->s.has_gpu);
+	ck_assert_int_eq(g->s.gpu_total_ns, 4);
+	ck_assert(t.has_min_start);
+	ck_assert_int_eq(t.min_start_ns, 90);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- sorting and selection ------------------------------------------------------------ */
+
+START_TEST(sort_keys)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	size_t i;
+	static const struct {
+		enum sv_stats_key key;
+		const char *order; /* names joined by spaces */
+	} cases[] = {
+		{SV_STATS_KEY_START, "none b a c"},
+		{SV_STATS_KEY_TOTAL, "a b c none"},
+		{SV_STATS_KEY_CALLS, "a b c none"},
+		{SV_STATS_KEY_AVG, "c a b none"},
+		{SV_STATS_KEY_MIN, "c a b none"},
+		{SV_STATS_KEY_MAX, "a c b none"},
+		{SV_STATS_KEY_NAME, "a b c none"},
+		{SV_STATS_KEY_IMBALANCE, "a b c none"},
+		{SV_STATS_KEY_EXCLUSIVE, "b c a none"},
+		{SV_STATS_KEY_P95, "a c b none"},
+	};
+
+	/* a: one call of 50 on two ranks; b: two calls of 10 and 30 on one;
+	 * c: one call of 40; none: no calls.  b and c tie on total (40):
+	 * ties by name. */
+	row(p, 0, "b", "10:20 30:60");
+	row(p, 0, "a", "20:70");
+	row(p, 1, "a", "20:30");
+	row(p, 0, "c", "100:140");
+	row(p, 0, "none", "");
+	finish(p);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char got[64] = "";
+		size_t j;
+		table(&t, p, NULL);
+		sv_stats_table_sort(&t, cases[i].key);
+		for (j = 0; j < t.nregions; j++) {
+			if (j)
+				strcat(got, " ");
+			strcat(got, t.regions[j].name);
+		}
+		ck_assert_msg(!strcmp(got, cases[i].order),
+			"sort by %s: got '%s', want '%s'",
+			sv_stats_key_name(cases[i].key), got, cases[i].order);
+		ck_assert_int_eq(t.sorted_by, cases[i].key);
+		sv_stats_table_fini(&t);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(sort_key_names)
+{
+	int k;
+	const char *names[] = {"start", "total", "calls", "avg", "min", "max",
+		"first", "last", "std", "p50", "p95", "p99", "imbalance",
+		"name", "exclusive"};
+	ck_assert_int_eq(SV_STATS_KEY_COUNT, 15);
+	for (k = 0; k < SV_STATS_KEY_COUNT; k++) {
+		ck_assert_str_eq(sv_stats_key_name(k), names[k]);
+		ck_assert_int_eq(sv_stats_key_from_name(names[k]), k);
+		ck_assert_ptr_nonnull(sv_stats_key_help(k));
+	}
+	ck_assert_int_eq(sv_stats_key_from_name("bogus"), -1);
+	ck_assert_int_eq(sv_stats_key_from_name(NULL), -1);
+	ck_assert_ptr_null(sv_stats_key_name(SV_STATS_KEY_COUNT));
+}
+END_TEST
+
+START_TEST(region_regex_filter)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	struct sv_stats_filter f = {0};
+	struct sv_regex *inc[2], *exc[1];
+	struct sv_error err = {0};
+
+	row(p, 0, "mpi:send", "0:1");
+	row(p, 0, "mpi:recv", "1:2");
+	row(p, 0, "solve", "2:3");
+	row(p, 0, "xmpi", "3:4");
+	finish(p);
+	inc[0] = sv_regex_compile("mpi", &err);
+	inc[1] = sv_regex_compile("sol", &err);
+	exc[0] = sv_regex_compile(".*recv$", &err);
+	ck_assert(inc[0] && inc[1] && exc[0]);
+	f.include = inc;
+	f.ninclude = 2;
+	f.exclude = exc;
+	f.nexclude = 1;
+	table(&t, p, &f);
+	/* anchored like re.match: "xmpi" does not match "mpi" */
+	ck_assert_uint_eq(t.nregions, 2);
+	ck_assert_str_eq(t.regions[0].name, "mpi:send");
+	ck_assert_str_eq(t.regions[1].name, "solve");
+	sv_stats_table_fini(&t);
+	sv_regex_free(inc[0]);
+	sv_regex_free(inc[1]);
+	sv_regex_free(exc[0]);
+	sv_profile_free(p);
+}
+END_TEST
+
+static const struct {
+	const char *spec;
+	int rc;
+	uint32_t n;
+	const char *on; /* '1' per selected rank */
+} rank_cases[] = {
+	{"0,2-5", 0, 6, "101111"},
+	{" 3 ", 0, 4, "0001"},
+	{"1 - 2 , 0", 0, 3, "111"},
+	{"4,4,4", 0, 5, "00001"},
+	{"0", 0, 1, "1"},
+	{"", -EINVAL, 0, NULL},
+	{"3-1", -EINVAL, 0, NULL},
+	{"a", -EINVAL, 0, NULL},
+	{"1,", -EINVAL, 0, NULL},
+	{",1", -EINVAL, 0, NULL},
+	{"1-", -EINVAL, 0, NULL},
+	{"1;2", -EINVAL, 0, NULL},
+	{"-1", -EINVAL, 0, NULL},
+	{"99999999999", -EINVAL, 0, NULL},
+	{"2 3", -EINVAL, 0, NULL},
+};
+
+START_TEST(parse_ranks)
+{
+	bool *on = NULL;
+	uint32_t n = 0, r;
+	struct sv_error err = {0};
+	int rc = sv_stats_parse_ranks(rank_cases[_i].spec, &on, &n, &err);
+
+	ck_assert_msg(rc == rank_cases[_i].rc, "'%s': rc %d",
+		rank_cases[_i].spec, rc);
+	if (rc) {
+		ck_assert_ptr_null(on);
+		ck_assert_msg(strstr(err.msg, "bad rank list") != NULL,
+			"message: %s", err.msg);
+		return;
+	}
+	ck_assert_uint_eq(n, rank_cases[_i].n);
+	for (r = 0; r < n; r++)
+		ck_assert_int_eq(on[r], rank_cases[_i].on[r] == '1');
+	free(on);
+}
+END_TEST
+
+/* ---- size ----------------------------------------------------------------------------- */
+
+/* A million calls of one region in one row: linear time, and the figures
+ * agree with closed forms. */
+START_TEST(many_calls)
+{
+	struct sv_profile *p = sv_profile_new("big.h5");
+	struct sv_stats_table t;
+	struct sv_row *r;
+	const uint64_t n = 1000000;
+	uint64_t i;
+	double want_mean;
+
+	sv_profile_add_region(p, "tick");
+	r = sv_profile_add_row(p, 0, 0, n, NULL);
+	ck_assert_ptr_nonnull(r);
+	/* durations 0..999 repeating, back-to-back */
+	for (i = 0; i < n; i++) {
+		p->start_ns[i] = (int64_t)i * 1000;
+		p->end_ns[i] = (int64_t)i * 1000 + (int64_t)(i % 1000);
+	}
+	finish(p);
+	table(&t, p, NULL);
+	want_mean = 499.5;
+	ck_near(t.regions[0].s.mean_ns, want_mean);
+	ck_assert_int_eq(t.regions[0].s.total_ns, (int64_t)(499500 * 1000));
+	/* each value 1000 times: sorted[k] = k / 1000 */
+	ck_near(t.regions[0].s.p50_ns,
+		(double)(499999 / 1000) +
+			((double)(500000 / 1000) - (double)(499999 / 1000)) *
+				0.5);
+	ck_near(t.regions[0].s.p99_ns, 989.01);
+	ck_near(t.regions[0].s.std_ns, sqrt((1000.0 * 1000.0 - 1) / 12.0));
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc;
+
+	tc = tcase_create("basics");
+	tcase_add_test(tc, one_call);
+	tcase_add_test(tc, zero_calls);
+	tcase_add_test(tc, empty_profile_and_nulls);
+	tcase_add_test(tc, row_figures);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("order");
+	tcase_add_test(tc, display_order_ties);
+	tcase_add_test(tc, sort_keys);
+	tcase_add_test(tc, sort_key_names);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("percentiles");
+	tcase_add_loop_test(tc, percentile_table, 0,
+		sizeof pct_cases / sizeof pct_cases[0]);
+	tcase_add_test(tc, percentile_vs_sort);
+	tcase_add_test(tc, percentile_query);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("nesting");
+	tcase_add_test(tc, recursion);
+	tcase_add_test(tc, stored_exclusive_wins);
+	tcase_add_test(tc, zero_length_calls);
+	tcase_add_test(tc, overlapping_lanes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ranks");
+	tcase_add_test(tc, rank_imbalance_and_filter);
+	tcase_add_test(tc, cross_rank_ties);
+	tcase_add_test(tc, source_and_tags_first_in_rank_order);
+	tcase_add_test(tc, gpu_and_await);
+	tcase_add_test(tc, thread_filter);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stored");
+	tcase_add_test(tc, aggregate_rows);
+	tcase_add_test(tc, summary_only_rows);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("selection");
+	tcase_add_test(tc, region_regex_filter);
+	tcase_add_loop_test(
+		tc, parse_ranks, 0, sizeof rank_cases / sizeof rank_cases[0]);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("size");
+	tcase_add_test(tc, many_calls);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
