@@ -57,8 +57,8 @@ static herr_t last_error_walk(
 	unsigned n, const H5E_error2_t *e, void *client_data)
 {
 	(void)client_data;
-	if (n == 0 && e->desc)
-		snprintf(last_error, sizeof last_error, "%s", e->desc);
+	if (n == 0 && e->desc && *e->desc)
+		snprintf(last_error, sizeof last_error, " (HDF5: %s)", e->desc);
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int col_check_filters(struct sv_h5 *h, hid_t ds, const char *objpath)
 
 	if (dcpl < 0)
 		return sv_h5_fail(h, -EIO, objpath,
-			"cannot read its storage properties (%s)",
+			"cannot read its storage properties%s",
 			sv_h5_last_error());
 	nf = H5Pget_nfilters(dcpl);
 	for (i = 0; i < nf && rc == 0; i++) {
@@ -226,8 +226,8 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 	}
 	obj = H5Oopen(loc, name, H5P_DEFAULT);
 	if (obj < 0)
-		return sv_h5_fail(h, -EIO, objpath, "cannot open (%s)",
-			sv_h5_last_error());
+		return sv_h5_fail(
+			h, -EIO, objpath, "cannot open%s", sv_h5_last_error());
 	if (H5Iget_type(obj) != H5I_DATASET) {
 		H5Oclose(obj);
 		return col_problem(h, flags, objpath,
@@ -302,22 +302,24 @@ int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 		return 0;
 	fspace = H5Dget_space(ds);
 	if (fspace < 0)
-		return sv_h5_fail(h, -EIO, objpath, "cannot read (%s)",
-			sv_h5_last_error());
+		return sv_h5_fail(
+			h, -EIO, objpath, "cannot read%s", sv_h5_last_error());
 	if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &off, NULL, &n, NULL) <
 		0) {
 		H5Sclose(fspace);
-		return sv_h5_fail(h, -EIO, objpath, "cannot select (%s)",
+		return sv_h5_fail(h, -EIO, objpath, "cannot select%s",
 			sv_h5_last_error());
 	}
 	mspace = H5Screate_simple(1, &n, NULL);
 	st = H5Dread(ds, memtype, mspace, fspace, H5P_DEFAULT, buf);
+	if (st < 0)
+		sv_h5_fail(h, -EIO, objpath,
+			"cannot read: the file is truncated or damaged%s",
+			sv_h5_last_error());
 	H5Sclose(mspace);
 	H5Sclose(fspace);
 	if (st < 0)
-		return sv_h5_fail(h, -EIO, objpath,
-			"cannot read: the file is truncated or damaged (%s)",
-			sv_h5_last_error());
+		return -EIO;
 	return 0;
 }
 
@@ -393,11 +395,12 @@ int sv_h5_read_strings(
 	buf = sv_xcalloc(n ? (size_t)n : 1, size ? size : 1);
 	st = n ? H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
 	if (st < 0) {
+		sv_h5_fail(h, -EIO, objpath,
+			"cannot read: the file is truncated or damaged%s",
+			sv_h5_last_error());
 		free(buf);
 		H5Tclose(mtype);
-		return sv_h5_fail(h, -EIO, objpath,
-			"cannot read: the file is truncated or damaged (%s)",
-			sv_h5_last_error());
+		return -EIO;
 	}
 	*out = strings_decode(buf, (size_t)n, is_vlen, size, spacepad);
 	if (is_vlen && n) {
@@ -880,7 +883,7 @@ static int load_metadata(struct sv_h5 *h)
 		return 0;
 	g = H5Oopen(h->file, "metadata", H5P_DEFAULT);
 	if (g < 0)
-		return sv_h5_fail(h, -EIO, "/metadata", "cannot open (%s)",
+		return sv_h5_fail(h, -EIO, "/metadata", "cannot open%s",
 			sv_h5_last_error());
 	if (H5Iget_type(g) != H5I_GROUP) {
 		H5Oclose(g);
@@ -1159,7 +1162,7 @@ static int load_names(struct sv_h5 *h, struct index *ix)
 		hid_t g = H5Oopen(h->file, "region_table", H5P_DEFAULT);
 		if (g < 0)
 			return sv_h5_fail(h, -EIO, "/region_table",
-				"cannot open (%s)", sv_h5_last_error());
+				"cannot open%s", sv_h5_last_error());
 		if (H5Iget_type(g) != H5I_GROUP) {
 			H5Oclose(g);
 			return sv_h5_fail(h, -EINVAL, "/region_table",
@@ -1790,7 +1793,7 @@ static hid_t open_group(struct sv_h5 *h, const char *name, int *rc)
 	g = H5Oopen(h->file, name, H5P_DEFAULT);
 	if (g < 0) {
 		*rc = sv_h5_fail(
-			h, -EIO, obj, "cannot open (%s)", sv_h5_last_error());
+			h, -EIO, obj, "cannot open%s", sv_h5_last_error());
 		return H5I_INVALID_HID;
 	}
 	if (H5Iget_type(g) != H5I_GROUP) {
@@ -1957,7 +1960,7 @@ static int schema_attr(struct sv_h5 *h, int *schema)
 	*schema = 0;
 	if (a < 0) {
 		if (H5Aexists(h->file, "scope_profiler_schema") > 0)
-			return sv_h5_fail(h, -EIO, obj, "cannot read (%s)",
+			return sv_h5_fail(h, -EIO, obj, "cannot read%s",
 				sv_h5_last_error());
 		return 0;
 	}
@@ -1973,10 +1976,9 @@ static int schema_attr(struct sv_h5 *h, int *schema)
 		sv_h5_fail(h, -EINVAL, obj,
 			"the schema version must be an integer, but it is "
 			"%s%s%s%s%s",
-			scalar ? "" : "an array of ",
 			cls == H5T_ENUM ? "a bool" : class_name(cls),
-			text ? " (\"" : "", text ? text : "",
-			text ? "\")" : "");
+			scalar ? "" : " array", text ? " (\"" : "",
+			text ? text : "", text ? "\")" : "");
 		free(text);
 		return h->err ? h->err->code : -EINVAL;
 	}
@@ -1988,13 +1990,13 @@ static int schema_attr(struct sv_h5 *h, int *schema)
 			uint64_t u;
 			if (H5Aread(a, H5T_NATIVE_UINT64, &u) < 0) {
 				H5Aclose(a);
-				return sv_h5_fail(h, -EIO, obj,
-					"cannot read (%s)", sv_h5_last_error());
+				return sv_h5_fail(h, -EIO, obj, "cannot read%s",
+					sv_h5_last_error());
 			}
 			v = u > INT64_MAX ? INT64_MAX : (int64_t)u;
 		} else if (H5Aread(a, H5T_NATIVE_INT64, &v) < 0) {
 			H5Aclose(a);
-			return sv_h5_fail(h, -EIO, obj, "cannot read (%s)",
+			return sv_h5_fail(h, -EIO, obj, "cannot read%s",
 				sv_h5_last_error());
 		}
 	}
@@ -2162,6 +2164,7 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 {
 	struct sv_h5 h = {0};
 	struct sv_error local;
+	const char *why;
 	hid_t fapl;
 	int rc;
 
@@ -2186,13 +2189,14 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 	/* Closing the file closes whatever an error path left open. */
 	H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
 	h.file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	why = h.file < 0 ? sv_h5_last_error() : "";
 	H5Pclose(fapl);
 	if (h.file < 0)
 		return sv_h5_fail(&h, -EIO, NULL,
 			"not a readable HDF5 file: it is truncated or damaged "
 			"(a run interrupted while writing leaves a truncated "
-			"file behind) (%s)",
-			sv_h5_last_error());
+			"file behind)%s",
+			why);
 
 	h.p = sv_profile_new(path);
 	rc = sv_h5_step(&h, 0.0, "opening");

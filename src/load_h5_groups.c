@@ -168,7 +168,7 @@ static int groups_region(struct sv_h5 *h, hid_t regions, uint32_t rank,
 	rg = H5Gopen2(regions, rawname, H5P_DEFAULT);
 	if (rg < 0)
 		return sv_h5_fail(
-			h, -EIO, obj, "cannot open (%s)", sv_h5_last_error());
+			h, -EIO, obj, "cannot open%s", sv_h5_last_error());
 	snprintf(cobj, sizeof cobj, "%s/start_times", obj);
 	rc = sv_h5_col_open(h, rg, "start_times", cobj,
 		SV_H5_REQUIRED | SV_H5_INT, (hsize_t)-1, &cs);
@@ -285,7 +285,7 @@ int sv_load_h5_groups(struct sv_h5 *h)
 		snprintf(obj, sizeof obj, "/%s/regions", ranks[i].name);
 		rk = H5Gopen2(h->file, ranks[i].name, H5P_DEFAULT);
 		if (rk < 0) {
-			rc = sv_h5_fail(h, -EIO, obj + 0, "cannot open (%s)",
+			rc = sv_h5_fail(h, -EIO, obj + 0, "cannot open%s",
 				sv_h5_last_error());
 			break;
 		}

@@ -1,0 +1,1566 @@
+/*
+ * test_load.c: the HDF5 loader (load.h) on the shared fixtures and on files
+ * this test writes at run time with raw HDF5 calls: every layout, string
+ * kind, storage kind and metadata type, and every malformed input of
+ * issue 2's table (the right error code and message, or the right warning).
+ *
+ * The base file (base_write) is a small valid schema 3 profile; each case
+ * applies one mutation to it.
+ */
+#include <errno.h>
+#include <hdf5.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "scopeview/load.h"
+#include "scopeview/profile.h"
+
+/* ------------------------------------------------------------------ */
+/* Raw HDF5 writing helpers                                            */
+
+static hid_t h5_create(const char *path)
+{
+	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(f, 0);
+	return f;
+}
+
+static hid_t h5_group(hid_t loc, const char *name)
+{
+	hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(g, 0);
+	return g;
+}
+
+static hid_t utf8_vlen(void)
+{
+	hid_t t = H5Tcopy(H5T_C_S1);
+	H5Tset_size(t, H5T_VARIABLE);
+	H5Tset_cset(t, H5T_CSET_UTF8);
+	return t;
+}
+
+static void attr_num(
+	hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *v)
+{
+	hid_t s = H5Screate(H5S_SCALAR);
+	hid_t a = H5Acreate2(loc, name, ftype, s, H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_ge(H5Awrite(a, mtype, v), 0);
+	H5Aclose(a);
+	H5Sclose(s);
+}
+
+static void attr_i64(hid_t loc, const char *name, int64_t v)
+{
+	attr_num(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v);
+}
+
+static void attr_f64(hid_t loc, const char *name, double v)
+{
+	attr_num(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* h5py's bool: an int8 enum with FALSE = 0 and TRUE = 1. */
+static void attr_bool(hid_t loc, const char *name, bool v)
+{
+	hid_t t = H5Tenum_create(H5T_NATIVE_INT8);
+	int8_t f = 0, tr = 1, val = v;
+	H5Tenum_insert(t, "FALSE", &f);
+	H5Tenum_insert(t, "TRUE", &tr);
+	attr_num(loc, name, t, t, &val);
+	H5Tclose(t);
+}
+
+static void attr_str(hid_t loc, const char *name, const char *v)
+{
+	hid_t t = utf8_vlen();
+	attr_num(loc, name, t, t, &v);
+	H5Tclose(t);
+}
+
+static void attr_fixed_str(hid_t loc, const char *name, const char *v)
+{
+	hid_t t = H5Tcopy(H5T_C_S1);
+	H5Tset_size(t, strlen(v) + 4);
+	H5Tset_strpad(t, H5T_STR_NULLPAD);
+	char buf[64] = {0};
+	memcpy(buf, v, strlen(v));
+	attr_num(loc, name, t, t, buf);
+	H5Tclose(t);
+}
+
+static void attr_strs(hid_t loc, const char *name, const char **v, hsize_t n)
+{
+	hid_t t = utf8_vlen();
+	hid_t s = H5Screate_simple(1, &n, NULL);
+	hid_t a = H5Acreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(H5Awrite(a, t, v), 0);
+	H5Aclose(a);
+	H5Sclose(s);
+	H5Tclose(t);
+}
+
+static void attr_i64s(hid_t loc, const char *name, const int64_t *v, hsize_t n)
+{
+	hid_t s = H5Screate_simple(1, &n, NULL);
+	hid_t a = H5Acreate2(
+		loc, name, H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(H5Awrite(a, H5T_NATIVE_INT64, v), 0);
+	H5Aclose(a);
+	H5Sclose(s);
+}
+
+/* A 1-D dataset of n values given as int64, stored as ftype. */
+static void ds_ints_dcpl(hid_t loc, const char *name, hid_t ftype,
+	const int64_t *v, hsize_t n, hid_t dcpl)
+{
+	hid_t s = H5Screate_simple(1, &n, NULL);
+	hid_t d =
+		H5Dcreate2(loc, name, ftype, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	ck_assert_msg(d >= 0, "cannot create %s", name);
+	if (n)
+		ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL,
+					 H5P_DEFAULT, v),
+			0);
+	H5Dclose(d);
+	H5Sclose(s);
+}
+
+static void ds_ints(
+	hid_t loc, const char *name, hid_t ftype, const int64_t *v, hsize_t n)
+{
+	ds_ints_dcpl(loc, name, ftype, v, n, H5P_DEFAULT);
+}
+
+static void ds_f64(hid_t loc, const char *name, const double *v, hsize_t n)
+{
+	hid_t s = H5Screate_simple(1, &n, NULL);
+	hid_t d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, s, H5P_DEFAULT,
+		H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	if (n)
+		H5Dwrite(
+			d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+	H5Dclose(d);
+	H5Sclose(s);
+}
+
+/* Strings, variable length (fixed == 0) or fixed length of that size. */
+static void ds_strs(hid_t loc, const char *name, const char *const *v,
+	hsize_t n, size_t fixed)
+{
+	hid_t s = H5Screate_simple(1, &n, NULL);
+	hid_t t;
+	hid_t d;
+	if (fixed) {
+		char *buf = calloc(n ? n : 1, fixed);
+		hsize_t i;
+		t = H5Tcopy(H5T_C_S1);
+		H5Tset_size(t, fixed);
+		H5Tset_strpad(t, H5T_STR_NULLPAD);
+		H5Tset_cset(t, H5T_CSET_UTF8);
+		for (i = 0; i < n; i++)
+			strncpy(buf + i * fixed, v[i], fixed);
+		d = H5Dcreate2(
+			loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+		ck_assert_int_ge(d, 0);
+		if (n)
+			H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+		free(buf);
+	} else {
+		t = utf8_vlen();
+		d = H5Dcreate2(
+			loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+		ck_assert_int_ge(d, 0);
+		if (n)
+			H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+	}
+	H5Dclose(d);
+	H5Tclose(t);
+	H5Sclose(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* The base file: a small valid schema 3 profile, and its mutations    */
+
+enum mutation {
+	M_NONE,
+	/* errors */
+	M_SCHEMA_STR,
+	M_SCHEMA_FLOAT,
+	M_SCHEMA_BOOL,
+	M_SCHEMA_ARRAY,
+	M_SCHEMA_ZERO,
+	M_SCHEMA_NEG,
+	M_SCHEMA_4,
+	M_NO_EVENTS,
+	M_EVENTS_DATASET,
+	M_NO_REGION_TABLE,
+	M_NO_NAMES,
+	M_NAMES_INT,
+	M_NO_COUNTS,
+	M_NO_START,
+	M_NO_DURATIONS,
+	M_COUNTS_FLOAT,
+	M_COUNTS_2D,
+	M_RANKS_SHORT,
+	M_START_STRINGS,
+	M_ROW_PAST,
+	M_OFFSET_PAST,
+	M_OVERLAP,
+	M_REGION_RANGE,
+	M_REGION_NEG,
+	M_DUP_ROW,
+	M_SHORT_DURATIONS,
+	M_FILTER,
+	/* warnings or variants that load */
+	M_NO_SCHEMA,
+	M_LAYOUT_BOGUS,
+	M_TAGS_BAD,
+	M_GPU_SHORT,
+	M_CALLIDS_FLOAT,
+	M_AWAIT_2D,
+	M_END_BEFORE,
+	M_EXTRA_COLS,
+	M_EXTRA_BADLEN,
+	M_SUMMARY_FIELDS,
+	M_SCHEMA_U8,
+	M_SCHEMA2,
+	M_FIXED_STRINGS,
+	M_CHUNKED_DEFLATE,
+	M_ROWS_UNORDERED,
+	M_NO_ROWS,
+	M_LANES,
+};
+
+/*
+ * Rows (rank, region, offset, count): (0, solve, 0, 3), (0, io, 3, 2),
+ * (1, solve, 5, 1).  Row 0's calls are stored out of start order, so its
+ * second delta is negative.
+ */
+static const int64_t base_start[] = {100, 150, 130, 200, 210, 1000};
+static const int64_t base_end[] = {110, 170, 135, 205, 215, 1050};
+#define BASE_EVENTS 6
+
+struct summary88 {
+	int64_t total, minimum, maximum, first, last, start_minimum,
+		end_maximum;
+	uint64_t gpu_count;
+	int64_t gpu_total;
+	double mean, m2;
+};
+
+static void base_summaries(hid_t g, bool drop_m2)
+{
+	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct summary88));
+	struct summary88 v[3] = {
+		{35, 5, 20, 10, 5, 100, 170, 0, 0, 35.0 / 3, 116.666},
+		{10, 5, 5, 5, 5, 200, 215, 0, 0, 5.0, 0.0},
+		{50, 50, 50, 50, 50, 1000, 1050, 0, 0, 50.0, 0.0},
+	};
+	hsize_t n = 3;
+	hid_t s, d;
+#define F(name, type) \
+	H5Tinsert(t, #name, offsetof(struct summary88, name), type)
+	F(total, H5T_STD_I64LE);
+	F(minimum, H5T_STD_I64LE);
+	F(maximum, H5T_STD_I64LE);
+	F(first, H5T_STD_I64LE);
+	F(last, H5T_STD_I64LE);
+	F(start_minimum, H5T_STD_I64LE);
+	F(end_maximum, H5T_STD_I64LE);
+	F(gpu_count, H5T_STD_U64LE);
+	F(gpu_total, H5T_STD_I64LE);
+	F(mean, H5T_IEEE_F64LE);
+	if (!drop_m2)
+		F(m2, H5T_IEEE_F64LE);
+#undef F
+	s = H5Screate_simple(1, &n, NULL);
+	d = H5Dcreate2(g, "summary_statistics", t, s, H5P_DEFAULT, H5P_DEFAULT,
+		H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+	H5Dclose(d);
+	H5Sclose(s);
+	H5Tclose(t);
+}
+
+static char *base_write(const char *name, enum mutation m)
+{
+	char *path = svt_tmp_path(name);
+	hid_t f = h5_create(path);
+	hid_t g, ev;
+	int64_t region[] = {0, 1, 0}, rank[] = {0, 0, 1};
+	int64_t offset[] = {0, 3, 5}, count[] = {3, 2, 1};
+	int64_t lines[] = {7, -1, 7}, excl[] = {35, -1, 50};
+	const char *files[] = {"solver.py", "", "solver.py"};
+	const char *texts[] = {"with solve:", "", ""};
+	const char *tags[] = {"[\"golden\", \"hot\"]", "[]", ""};
+	const char *names[] = {"solve", "io"};
+	int64_t start[8], dur[8];
+	hsize_t nrows = 3, nev = BASE_EVENTS;
+	size_t fixed = m == M_FIXED_STRINGS ? 24 : 0;
+	int i;
+
+	if (m == M_ROWS_UNORDERED) {
+		/* Rows listed in another order than their event slices, with
+		 * a gap of one unused event between them. */
+		offset[0] = 3;
+		offset[1] = 0;
+		offset[2] = 6;
+		nev = 7;
+	}
+	if (m == M_NO_ROWS)
+		nrows = 0;
+
+	/* Root attributes. */
+	switch (m) {
+	case M_NO_SCHEMA:
+		break;
+	case M_SCHEMA_STR:
+		attr_str(f, "scope_profiler_schema", "3");
+		break;
+	case M_SCHEMA_FLOAT:
+		attr_f64(f, "scope_profiler_schema", 3.0);
+		break;
+	case M_SCHEMA_BOOL:
+		attr_bool(f, "scope_profiler_schema", true);
+		break;
+	case M_SCHEMA_ARRAY: {
+		int64_t v[] = {3};
+		attr_i64s(f, "scope_profiler_schema", v, 1);
+		break;
+	}
+	case M_SCHEMA_ZERO:
+		attr_i64(f, "scope_profiler_schema", 0);
+		break;
+	case M_SCHEMA_NEG:
+		attr_i64(f, "scope_profiler_schema", -1);
+		break;
+	case M_SCHEMA_4:
+		attr_i64(f, "scope_profiler_schema", 4);
+		break;
+	case M_SCHEMA_U8: {
+		uint8_t v = 3;
+		attr_num(f, "scope_profiler_schema", H5T_STD_U8LE,
+			H5T_NATIVE_UINT8, &v);
+		break;
+	}
+	case M_SCHEMA2:
+		attr_i64(f, "scope_profiler_schema", 2);
+		break;
+	default:
+		attr_i64(f, "scope_profiler_schema", 3);
+	}
+	attr_str(f, "storage_layout",
+		m == M_LAYOUT_BOGUS ? "bogus" : "columnar");
+
+	g = h5_group(f, "metadata");
+	attr_i64(g, "mpi_size", 2);
+	attr_i64(g, "start_time_ns", 50);
+	H5Gclose(g);
+
+	if (m != M_NO_REGION_TABLE) {
+		g = h5_group(f, "region_table");
+		if (m == M_NAMES_INT)
+			ds_ints(g, "names", H5T_STD_I64LE, region, 2);
+		else if (m != M_NO_NAMES)
+			ds_strs(g, "names", names, 2, fixed);
+		H5Gclose(g);
+	}
+
+	if (m == M_OFFSET_PAST)
+		offset[2] = 6;
+	if (m == M_ROW_PAST)
+		count[2] = 5;
+	if (m == M_OVERLAP)
+		offset[1] = 2;
+	if (m == M_REGION_RANGE)
+		region[1] = 7;
+	if (m == M_REGION_NEG)
+		region[1] = -1;
+	if (m == M_DUP_ROW)
+		rank[2] = 0;
+
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids",
+		m == M_REGION_NEG ? H5T_STD_I32LE : H5T_STD_U32LE, region,
+		nrows);
+	ds_ints(g, "ranks", H5T_STD_U32LE, rank,
+		m == M_RANKS_SHORT ? 2 : nrows);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, offset, nrows);
+	if (m == M_COUNTS_FLOAT) {
+		double c[] = {3, 2, 1};
+		ds_f64(g, "event_counts", c, 3);
+	} else if (m == M_COUNTS_2D) {
+		hsize_t dims[2] = {3, 1};
+		hid_t s = H5Screate_simple(2, dims, NULL);
+		hid_t d = H5Dcreate2(g, "event_counts", H5T_STD_U64LE, s,
+			H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			count);
+		H5Dclose(d);
+		H5Sclose(s);
+	} else if (m != M_NO_COUNTS) {
+		ds_ints(g, "event_counts", H5T_STD_U64LE, count, nrows);
+	}
+	ds_ints(g, "source_lines", H5T_STD_I64LE, lines, nrows);
+	ds_ints(g, "exclusive_totals", H5T_STD_I64LE, excl, nrows);
+	ds_strs(g, "source_files", files, nrows, fixed);
+	ds_strs(g, "source_texts", texts, nrows, fixed);
+	if (m == M_TAGS_BAD) {
+		const char *bad[] = {"golden", "{\"a\": 1}", "[1, \"x\"]"};
+		ds_strs(g, "tags", bad, nrows, 0);
+	} else {
+		ds_strs(g, "tags", tags, nrows, fixed);
+	}
+	if (nrows)
+		base_summaries(g, m == M_SUMMARY_FIELDS);
+	H5Gclose(g);
+
+	if (m == M_NO_EVENTS) {
+		H5Fclose(f);
+		return path;
+	}
+	if (m == M_EVENTS_DATASET) {
+		ds_ints(f, "events", H5T_STD_I64LE, base_start, 6);
+		H5Fclose(f);
+		return path;
+	}
+	ev = h5_group(f, "events");
+	/* Events in file order: row r's slice starts at offset[r]. */
+	for (i = 0; i < 8; i++)
+		start[i] = dur[i] = 0;
+	{
+		/* Each row's calls come from the base arrays in row order. */
+		int r, k, call = 0;
+		for (r = 0; r < 3 && m != M_ROW_PAST; r++) {
+			for (k = 0; k < count[r]; k++) {
+				int64_t s = base_start[call + k];
+				int64_t at = offset[r] + k;
+				if (at >= (int64_t)nev)
+					break;
+				start[at] =
+					m == M_SCHEMA2 || k == 0
+						? s
+						: s - base_start[call + k - 1];
+				dur[at] = m == M_SCHEMA2
+						  ? base_end[call + k]
+						  : base_end[call + k] - s;
+			}
+			call += (int)count[r];
+		}
+	}
+	if (m == M_END_BEFORE)
+		dur[5] = -10;
+	if (m == M_START_STRINGS) {
+		const char *s[] = {"a", "b", "c", "d", "e", "f"};
+		ds_strs(ev, "start_deltas", s, 6, 0);
+	} else if (m == M_FILTER) {
+		hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+		hsize_t chunk = 4;
+		unsigned cd[1] = {3};
+		H5Pset_chunk(dcpl, 1, &chunk);
+		/* Zstandard: optional, so HDF5 writes the data unfiltered;
+		 * the pipeline still names it. */
+		ck_assert_int_ge(
+			H5Pset_filter(dcpl, 32015, H5Z_FLAG_OPTIONAL, 1, cd),
+			0);
+		ds_ints_dcpl(
+			ev, "start_deltas", H5T_STD_I64LE, start, nev, dcpl);
+		H5Pclose(dcpl);
+	} else if (m == M_CHUNKED_DEFLATE) {
+		hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+		hsize_t chunk = 4, maxd = H5S_UNLIMITED;
+		hid_t s = H5Screate_simple(1, &nev, &maxd);
+		hid_t d;
+		H5Pset_chunk(dcpl, 1, &chunk);
+		H5Pset_shuffle(dcpl);
+		H5Pset_deflate(dcpl, 4);
+		d = H5Dcreate2(ev, "start_deltas", H5T_STD_I64LE, s,
+			H5P_DEFAULT, dcpl, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			start);
+		H5Dclose(d);
+		H5Sclose(s);
+		H5Pclose(dcpl);
+	} else if (m == M_SCHEMA2) {
+		ds_ints(ev, "start_times", H5T_STD_I64LE, start, nev);
+	} else if (m != M_NO_START) {
+		ds_ints(ev, "start_deltas", H5T_STD_I64LE, start, nev);
+	}
+	if (m == M_SCHEMA2)
+		ds_ints(ev, "end_times", H5T_STD_I64LE, dur, nev);
+	else if (m != M_NO_DURATIONS)
+		ds_ints(ev, "durations", H5T_STD_I64LE, dur,
+			m == M_SHORT_DURATIONS ? nev - 1 : nev);
+
+	if (m == M_GPU_SHORT) {
+		int64_t gpu[] = {5, -1, -1, -1, -1};
+		ds_ints(ev, "gpu_durations", H5T_STD_I64LE, gpu, 5);
+	} else {
+		/* Row 0 has one GPU time, the others none. */
+		int64_t gpu[] = {5, -1, -1, -1, -1, -1, -1, -1};
+		ds_ints(ev, "gpu_durations", H5T_STD_I64LE, gpu, nev);
+	}
+	if (m == M_CALLIDS_FLOAT) {
+		double ids[] = {0, 1, 2, 3, 4, 5, 0, 0};
+		ds_f64(ev, "call_ids", ids, nev);
+	} else {
+		int64_t ids[] = {0, 1, 2, 3, 4, 0, 0, 0};
+		ds_ints(ev, "call_ids", H5T_STD_I64LE, ids, nev);
+	}
+	if (m == M_AWAIT_2D) {
+		hsize_t dims[2] = {6, 1};
+		hid_t s = H5Screate_simple(2, dims, NULL);
+		hid_t d = H5Dcreate2(ev, "await_ns", H5T_STD_I64LE, s,
+			H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+		H5Dclose(d);
+		H5Sclose(s);
+	}
+	if (m == M_LANES) {
+		int64_t th[] = {0, 0, 1, 0, 0, 0, 0, 0};
+		int64_t tk[] = {-1, -1, -1, 0, 0, -1, -1, -1};
+		int64_t aw[] = {0, 0, 0, 2, 0, 0, 0, 0};
+		const char *tn[] = {"MainThread", "worker-1", "MainThread"};
+		const char *kinds[] = {"task"}, *tnames[] = {"Task-3"};
+		const char *coro[] = {"fetch()"};
+		int64_t trank[] = {0, 0, 1}, tidx[] = {0, 1, 0};
+		int64_t ident[] = {11, 12, 21}, daemon[] = {0, 1, 0};
+		int64_t kr[] = {0}, ki[] = {0}, kt[] = {0}, kc[] = {5};
+		int64_t kd[] = {-1};
+		ds_ints(ev, "thread_ids", H5T_STD_I64LE, th, nev);
+		ds_ints(ev, "task_ids", H5T_STD_I64LE, tk, nev);
+		ds_ints(ev, "await_ns", H5T_STD_I64LE, aw, nev);
+		g = h5_group(f, "thread_table");
+		ds_ints(g, "ranks", H5T_STD_U32LE, trank, 3);
+		ds_ints(g, "index", H5T_STD_I64LE, tidx, 3);
+		ds_ints(g, "ident", H5T_STD_I64LE, ident, 3);
+		ds_ints(g, "daemon", H5T_STD_I8LE, daemon, 3);
+		ds_strs(g, "name", tn, 3, 0);
+		H5Gclose(g);
+		g = h5_group(f, "task_table");
+		ds_ints(g, "ranks", H5T_STD_U32LE, kr, 1);
+		ds_ints(g, "index", H5T_STD_I64LE, ki, 1);
+		ds_ints(g, "thread_index", H5T_STD_I64LE, kt, 1);
+		ds_strs(g, "kind", kinds, 1, 0);
+		ds_strs(g, "name", tnames, 1, 0);
+		ds_strs(g, "coro_name", coro, 1, 0);
+		ds_ints(g, "created_ns", H5T_STD_I64LE, kc, 1);
+		ds_ints(g, "done_ns", H5T_STD_I64LE, kd, 1);
+		H5Gclose(g);
+	}
+	if (m == M_EXTRA_COLS) {
+		int64_t bytes[] = {8, 16, 32, 64, 128, 256, 0, 0};
+		double ratio[] = {0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 0, 0};
+		ds_ints(ev, "bytes", H5T_STD_U32LE, bytes, nev);
+		ds_f64(ev, "ratio", ratio, nev);
+	}
+	if (m == M_EXTRA_BADLEN) {
+		int64_t v[] = {1, 2, 3};
+		ds_ints(ev, "event_metadata", H5T_STD_I64LE, v, 3);
+	}
+	H5Gclose(ev);
+	H5Fclose(f);
+	return path;
+}
+
+/* ------------------------------------------------------------------ */
+/* Malformed input: errors                                             */
+
+struct fail_case {
+	enum mutation m;
+	int code;
+	const char *frag;
+};
+
+static const struct fail_case fail_cases[] = {
+	{M_SCHEMA_STR, -EINVAL, "must be an integer, but it is a string"},
+	{M_SCHEMA_FLOAT, -EINVAL, "must be an integer, but it is a float"},
+	{M_SCHEMA_BOOL, -EINVAL, "must be an integer, but it is a bool"},
+	{M_SCHEMA_ARRAY, -EINVAL,
+		"must be an integer, but it is an integer array"},
+	{M_SCHEMA_ZERO, -EINVAL, "versions must be positive"},
+	{M_SCHEMA_NEG, -EINVAL, "schema version -1 is invalid"},
+	{M_SCHEMA_4, -ENOTSUP, "schema version 4 is newer than this scopeview"},
+	{M_NO_EVENTS, -EINVAL, "/events: required group is missing"},
+	{M_EVENTS_DATASET, -EINVAL, "/events: is a dataset, but a group"},
+	{M_NO_REGION_TABLE, -EINVAL,
+		"/region_table: required group is missing"},
+	{M_NO_NAMES, -EINVAL,
+		"/region_table/names: required dataset is missing"},
+	{M_NAMES_INT, -EINVAL, "/region_table/names: has an integer type"},
+	{M_NO_COUNTS, -EINVAL,
+		"/rank_region_index/event_counts: required dataset is missing"},
+	{M_NO_START, -EINVAL,
+		"/events/start_times: required dataset is missing"},
+	{M_NO_DURATIONS, -EINVAL,
+		"/events/durations: required dataset is missing"},
+	{M_COUNTS_FLOAT, -EINVAL,
+		"/rank_region_index/event_counts: has a float type"},
+	{M_COUNTS_2D, -EINVAL, "must be one-dimensional, but has 2 dimensions"},
+	{M_RANKS_SHORT, -EINVAL,
+		"/rank_region_index/ranks: holds 2 values, but 3 were "
+		"expected"},
+	{M_START_STRINGS, -EINVAL, "/events/start_deltas: has a string type"},
+	{M_ROW_PAST, -EINVAL,
+		"/rank_region_index/event_counts: row 2 claims 5 calls at "
+		"offset "
+		"5, but /events/start_deltas holds 6"},
+	{M_OFFSET_PAST, -EINVAL, "row 2 claims 1 calls at offset 6"},
+	{M_OVERLAP, -EINVAL, "rows 0 and 1 overlap"},
+	{M_REGION_RANGE, -EINVAL,
+		"/rank_region_index/region_ids: row 1 names region 7, but "
+		"/region_table/names holds 2 names"},
+	{M_REGION_NEG, -EINVAL, "row 1 names region -1"},
+	{M_DUP_ROW, -EINVAL, "rows 0 and 2 both hold rank 0, region 'solve'"},
+	{M_SHORT_DURATIONS, -EINVAL,
+		"/events/durations: holds 5 values, but /events/start_deltas "
+		"holds 6 events"},
+	{M_FILTER, -ENOTSUP,
+		"/events/start_deltas: compressed with the Zstandard (zstd) "
+		"filter (HDF5 filter 32015)"},
+};
+
+static void expect_fail(const char *path, int code, const char *frag)
+{
+	struct sv_profile *p = (struct sv_profile *)&p;
+	struct sv_error e = {0};
+	int rc = sv_load(path, NULL, &p, &e);
+
+	if (getenv("SVT_VERBOSE"))
+		fprintf(stderr, "error %d: %s\n", rc, e.msg);
+	ck_assert_msg(rc == code, "%s: rc %d (%s), expected %d", path, rc,
+		e.msg, code);
+	ck_assert_int_eq(e.code, code);
+	ck_assert_msg(
+		strstr(e.msg, frag), "message '%s' lacks '%s'", e.msg, frag);
+	ck_assert_msg(!strncmp(e.msg, path, strlen(path)),
+		"message '%s' does not start with the file name", e.msg);
+	ck_assert_msg(!strchr(e.msg, '\n'), "message has a newline");
+	ck_assert_ptr_eq(p, (struct sv_profile *)&p); /* out untouched */
+}
+
+START_TEST(test_malformed)
+{
+	const struct fail_case *c = &fail_cases[_i];
+	char name[32];
+	char *path;
+
+	if (c->m == M_FILTER && H5Zfilter_avail(32015) > 0)
+		return; /* a zstd plugin is installed here */
+	snprintf(name, sizeof name, "bad%d.h5", _i);
+	path = base_write(name, c->m);
+	expect_fail(path, c->code, c->frag);
+	free(path);
+}
+END_TEST
+
+/* Files that are not profiles at all. */
+START_TEST(test_not_profiles)
+{
+	char *dir = svt_tmp_path("adir");
+	char *missing = svt_tmp_path("missing.h5");
+	char *empty = svt_tmp_path("empty.h5");
+	char *text = svt_tmp_path("text.h5");
+	char *sig = svt_tmp_path("sigonly.h5");
+	char *trunc = svt_tmp_path("truncated.h5");
+	char *good = base_write("good.h5", M_NONE);
+	FILE *f;
+	size_t len;
+	char *buf;
+
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	expect_fail(dir, -EISDIR, "is a directory");
+	expect_fail(missing, -ENOENT, "no such file");
+	f = fopen(empty, "w");
+	fclose(f);
+	expect_fail(empty, -EINVAL, "is empty (0 bytes)");
+	f = fopen(text, "w");
+	fputs("this is not HDF5\n", f);
+	fclose(f);
+	expect_fail(text, -EINVAL, "not an HDF5 file");
+	f = fopen(sig, "wb");
+	fwrite("\x89HDF\r\n\x1a\n", 1, 8, f);
+	fwrite("garbage garbage garbage garbage", 1, 31, f);
+	fclose(f);
+	expect_fail(sig, -EIO, "truncated or damaged");
+	/* Half of a real profile: what an interrupted writer leaves. */
+	buf = svt_read_file(good, &len);
+	ck_assert_ptr_nonnull(buf);
+	f = fopen(trunc, "wb");
+	fwrite(buf, 1, len / 2, f);
+	fclose(f);
+	free(buf);
+	expect_fail(trunc, -EIO, "truncated or damaged");
+	if (geteuid() != 0) {
+		chmod(good, 0);
+		expect_fail(good, -EACCES, "Permission denied");
+		chmod(good, 0600);
+	}
+	{
+		struct sv_profile *p = NULL;
+		ck_assert_int_eq(sv_load(NULL, NULL, &p, NULL), -EINVAL);
+		ck_assert_ptr_null(p);
+	}
+	rmdir(dir);
+	free(dir);
+	free(missing);
+	free(empty);
+	free(text);
+	free(sig);
+	free(trunc);
+	free(good);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Valid files                                                         */
+
+static struct sv_profile *load_ok(const char *path)
+{
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	int rc = sv_load(path, NULL, &p, &e);
+	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static bool has_warning(const struct sv_profile *p, const char *frag)
+{
+	size_t i;
+	for (i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], frag))
+			return true;
+	return false;
+}
+
+static void dump_warnings(const struct sv_profile *p)
+{
+	size_t i;
+	for (i = 0; i < p->nwarnings; i++)
+		fprintf(stderr, "warning: %s\n", p->warnings[i]);
+}
+
+/* The base profile's calls, whatever order its rows are stored in. */
+static void check_base_calls(const struct sv_profile *p)
+{
+	size_t i;
+
+	ck_assert_uint_eq(p->nrows, 3);
+	ck_assert_uint_eq(p->ncalls, BASE_EVENTS);
+	ck_assert_uint_eq(p->nregions, 2);
+	ck_assert_str_eq(p->regions[0], "solve");
+	ck_assert_str_eq(p->regions[1], "io");
+	ck_assert_uint_eq(p->rows[0].rank, 0);
+	ck_assert_uint_eq(p->rows[0].region, 0);
+	ck_assert_uint_eq(p->rows[0].count, 3);
+	ck_assert_uint_eq(p->rows[1].region, 1);
+	ck_assert_uint_eq(p->rows[1].count, 2);
+	ck_assert_uint_eq(p->rows[2].rank, 1);
+	ck_assert_uint_eq(p->rows[2].count, 1);
+	for (i = 0; i < BASE_EVENTS; i++) {
+		ck_assert_int_eq(p->start_ns[i], base_start[i]);
+		ck_assert_int_eq(p->end_ns[i], base_end[i]);
+	}
+}
+
+/* Everything of the base file, and negative deltas decoded. */
+START_TEST(test_schema3_base)
+{
+	char *path = base_write("base.h5", M_NONE);
+	struct sv_profile *p = load_ok(path);
+	const struct sv_row *r;
+
+	dump_warnings(p);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	ck_assert_int_eq(p->schema, 3);
+	ck_assert_int_eq(p->layout, SV_LAYOUT_COLUMNAR);
+	ck_assert(p->has_calls);
+	check_base_calls(p);
+	ck_assert_uint_eq(p->num_ranks, 2);
+	ck_assert(p->has_start_time);
+	ck_assert_int_eq(p->start_time_ns, 50);
+	r = &p->rows[0];
+	ck_assert_int_eq(r->source_line, 7);
+	ck_assert_str_eq(r->source_file, "solver.py");
+	ck_assert_str_eq(r->source_text, "with solve:");
+	ck_assert_uint_eq(r->ntags, 2);
+	ck_assert_str_eq(r->tags[0], "golden");
+	ck_assert_str_eq(r->tags[1], "hot");
+	ck_assert(!r->tags_raw);
+	ck_assert_int_eq(r->exclusive_total, 35);
+	ck_assert(r->has_summary);
+	ck_assert_int_eq(r->summary.total, 35);
+	ck_assert_int_eq(r->summary.end_maximum, 170);
+	ck_assert_double_eq_tol(r->summary.m2, 116.666, 1e-9);
+	ck_assert(r->has_gpu);
+	r = &p->rows[1];
+	ck_assert_int_eq(r->source_line, -1);
+	ck_assert_ptr_null(r->source_file);
+	ck_assert_ptr_null(r->source_text);
+	ck_assert_uint_eq(r->ntags, 0);
+	ck_assert_int_eq(r->exclusive_total, -1);
+	ck_assert(!r->has_gpu);
+	ck_assert_uint_eq(p->rows[2].ntags, 0); /* "" reads as [] */
+	ck_assert_ptr_nonnull(p->gpu_ns);
+	ck_assert_int_eq(p->gpu_ns[0], 5);
+	ck_assert_int_eq(p->gpu_ns[1], -1);
+	ck_assert_ptr_nonnull(p->call_id);
+	ck_assert_int_eq(p->call_id[4], 4);
+	ck_assert_ptr_null(p->parent_id);
+	ck_assert_ptr_null(p->thread_id);
+	ck_assert_uint_eq(p->ncolumns, 0);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* Variants that load, with their warnings. */
+struct ok_case {
+	enum mutation m;
+	const char *warning; /* NULL = none expected */
+};
+
+static const struct ok_case ok_cases[] = {
+	{M_NO_SCHEMA, "attribute missing, but the file has the columnar"},
+	{M_LAYOUT_BOGUS, "unknown layout \"bogus\""},
+	{M_TAGS_BAD, "tag text is not a JSON array"},
+	{M_GPU_SHORT, "/events/gpu_durations: holds 5 values, but 6 were "
+		      "expected; ignored"},
+	{M_CALLIDS_FLOAT, "/events/call_ids: has a float type"},
+	{M_AWAIT_2D, "/events/await_ns: must be one-dimensional"},
+	{M_END_BEFORE, "ends before it starts"},
+	{M_EXTRA_BADLEN, "/events/event_metadata: holds 3 values"},
+	{M_SUMMARY_FIELDS, "lacks field(s) m2"},
+	{M_SCHEMA_U8, NULL},
+	{M_SCHEMA2, NULL},
+	{M_FIXED_STRINGS, NULL},
+	{M_CHUNKED_DEFLATE, NULL},
+	{M_ROWS_UNORDERED, NULL},
+	{M_EXTRA_COLS, NULL},
+};
+
+START_TEST(test_loads_with_warning)
+{
+	const struct ok_case *c = &ok_cases[_i];
+	char name[32];
+	char *path;
+	struct sv_profile *p;
+
+	snprintf(name, sizeof name, "ok%d.h5", _i);
+	path = base_write(name, c->m);
+	p = load_ok(path);
+	if (c->warning) {
+		if (!has_warning(p, c->warning))
+			dump_warnings(p);
+		ck_assert_msg(has_warning(p, c->warning), "no warning '%s'",
+			c->warning);
+	} else {
+		dump_warnings(p);
+		ck_assert_uint_eq(p->nwarnings, 0);
+	}
+	ck_assert_int_eq(p->layout, SV_LAYOUT_COLUMNAR);
+	ck_assert_uint_eq(p->nrows, 3);
+	ck_assert_uint_eq(p->ncalls, BASE_EVENTS);
+	switch (c->m) {
+	case M_NO_SCHEMA:
+		ck_assert_int_eq(p->schema, 0);
+		check_base_calls(p);
+		break;
+	case M_TAGS_BAD:
+		ck_assert(p->rows[0].tags_raw);
+		ck_assert_uint_eq(p->rows[0].ntags, 1);
+		ck_assert_str_eq(p->rows[0].tags[0], "golden");
+		ck_assert(p->rows[1].tags_raw);
+		ck_assert(!p->rows[2].tags_raw);
+		ck_assert_uint_eq(p->rows[2].ntags, 2);
+		ck_assert_str_eq(p->rows[2].tags[0], "1");
+		ck_assert_str_eq(p->rows[2].tags[1], "x");
+		break;
+	case M_GPU_SHORT:
+		ck_assert_ptr_null(p->gpu_ns);
+		ck_assert(!p->rows[0].has_gpu);
+		check_base_calls(p);
+		break;
+	case M_CALLIDS_FLOAT:
+		ck_assert_ptr_null(p->call_id);
+		break;
+	case M_AWAIT_2D:
+		ck_assert_ptr_null(p->await_ns);
+		break;
+	case M_END_BEFORE:
+		ck_assert_int_eq(p->end_ns[5], 990); /* as stored */
+		break;
+	case M_EXTRA_BADLEN:
+		ck_assert_uint_eq(p->ncolumns, 0);
+		break;
+	case M_SUMMARY_FIELDS:
+		ck_assert(!p->rows[0].has_summary);
+		break;
+	case M_SCHEMA_U8:
+		ck_assert_int_eq(p->schema, 3);
+		check_base_calls(p);
+		break;
+	case M_SCHEMA2:
+		ck_assert_int_eq(p->schema, 2);
+		check_base_calls(p);
+		break;
+	case M_FIXED_STRINGS:
+		check_base_calls(p);
+		ck_assert_str_eq(p->rows[0].source_file, "solver.py");
+		ck_assert_str_eq(p->rows[0].tags[1], "hot");
+		ck_assert_ptr_null(p->rows[1].source_file);
+		break;
+	case M_CHUNKED_DEFLATE:
+	case M_ROWS_UNORDERED:
+		check_base_calls(p);
+		break;
+	case M_EXTRA_COLS:
+		check_base_calls(p);
+		ck_assert_uint_eq(p->ncolumns, 2);
+		ck_assert_str_eq(p->columns[0].name, "bytes");
+		ck_assert(!p->columns[0].is_float);
+		ck_assert_int_eq(p->columns[0].i[5], 256);
+		ck_assert_str_eq(p->columns[1].name, "ratio");
+		ck_assert(p->columns[1].is_float);
+		ck_assert_double_eq(p->columns[1].f[2], 2.5);
+		break;
+	default:
+		break;
+	}
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_no_rows)
+{
+	char *path = base_write("norows.h5", M_NO_ROWS);
+	struct sv_profile *p = load_ok(path);
+	ck_assert_uint_eq(p->nrows, 0);
+	ck_assert_uint_eq(p->ncalls, 0);
+	ck_assert_uint_eq(p->num_ranks, 0);
+	ck_assert_uint_eq(p->nregions, 2);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_lanes)
+{
+	char *path = base_write("lanes.h5", M_LANES);
+	struct sv_profile *p = load_ok(path);
+	const struct sv_thread *t;
+	const struct sv_task *k;
+
+	ck_assert_ptr_nonnull(p->thread_id);
+	ck_assert_ptr_nonnull(p->task_id);
+	ck_assert_ptr_nonnull(p->await_ns);
+	ck_assert_int_eq(p->thread_id[2], 1);
+	ck_assert_int_eq(p->task_id[3], 0);
+	ck_assert_int_eq(p->await_ns[3], 2);
+	ck_assert_uint_eq(p->nthreads, 3);
+	t = sv_profile_thread(p, 0, 1);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t->name, "worker-1");
+	ck_assert_int_eq(t->ident, 12);
+	ck_assert_int_eq(t->daemon, 1);
+	ck_assert_int_eq(t->native_id, -1); /* column absent: fill */
+	ck_assert_int_eq(t->end_ns, -1);
+	t = sv_profile_thread(p, 1, 0);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t->name, "MainThread");
+	ck_assert_uint_eq(p->ntasks, 1);
+	k = sv_profile_task(p, 0, 0);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(k->kind, "task");
+	ck_assert_str_eq(k->name, "Task-3");
+	ck_assert_str_eq(k->coro_name, "fetch()");
+	ck_assert_int_eq(k->created_ns, 5);
+	ck_assert_int_eq(k->done_ns, -1);
+	ck_assert_int_eq(k->steps, 0);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* summary_only: rows and stored figures, no event columns read (the
+ * events group may even be missing). */
+START_TEST(test_summary_only)
+{
+	char *path = base_write("sumonly.h5", M_NO_EVENTS);
+	struct sv_load_opts o = {0};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+
+	o.summary_only = true;
+	ck_assert_msg(sv_load(path, &o, &p, &e) == 0, "%s", e.msg);
+	ck_assert(!p->has_calls);
+	ck_assert_uint_eq(p->ncalls, 0);
+	ck_assert_uint_eq(p->nrows, 3);
+	ck_assert_uint_eq(p->rows[0].count, 3);
+	ck_assert(p->rows[0].has_summary);
+	ck_assert_int_eq(p->rows[0].summary.start_minimum, 100);
+	ck_assert_uint_eq(p->num_ranks, 2);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+struct progress_log {
+	int calls;
+	double last;
+	bool monotonic;
+	int cancel_after;
+};
+
+static void on_progress(void *ctx, double f, const char *what)
+{
+	struct progress_log *l = ctx;
+	ck_assert_ptr_nonnull(what);
+	if (f < l->last)
+		l->monotonic = false;
+	l->last = f;
+	l->calls++;
+}
+
+static int on_cancel(void *ctx)
+{
+	struct progress_log *l = ctx;
+	return l->cancel_after >= 0 && l->calls > l->cancel_after;
+}
+
+START_TEST(test_progress_cancel)
+{
+	char *path = base_write("progress.h5", M_NONE);
+	struct progress_log l = {0, 0, true, -1};
+	struct sv_load_opts o = {on_progress, on_cancel, &l, false};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+
+	ck_assert_int_eq(sv_load(path, &o, &p, &e), 0);
+	ck_assert_int_ge(l.calls, 3);
+	ck_assert(l.monotonic);
+	ck_assert_double_eq(l.last, 1.0);
+	sv_profile_free(p);
+	p = NULL;
+	l = (struct progress_log){0, 0, true, 2};
+	ck_assert_int_eq(sv_load(path, &o, &p, &e), -ECANCELED);
+	ck_assert_ptr_null(p);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cancelled"));
+	free(path);
+}
+END_TEST
+
+/* Invalid UTF-8 in names and strings becomes U+FFFD. */
+START_TEST(test_invalid_utf8)
+{
+	char *path = svt_tmp_path("utf8.h5");
+	hid_t f = h5_create(path), g;
+	const char *names[] = {"bad\xff name", "caf\xc3\xa9"};
+	const char *files[] = {"\xc3(.py", "ok.py"};
+	int64_t z[] = {0, 1}, c[] = {1, 1}, o[] = {0, 1}, s[] = {1, 2};
+	struct sv_profile *p;
+
+	attr_i64(f, "scope_profiler_schema", 2);
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 2, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids", H5T_STD_U32LE, z, 2);
+	ds_ints(g, "ranks", H5T_STD_U32LE, (int64_t[]){0, 0}, 2);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, o, 2);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, c, 2);
+	ds_strs(g, "source_files", files, 2, 8);
+	H5Gclose(g);
+	g = h5_group(f, "events");
+	ds_ints(g, "start_times", H5T_STD_I64LE, s, 2);
+	ds_ints(g, "end_times", H5T_STD_I64LE, s, 2);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert_str_eq(p->regions[0], "bad\xef\xbf\xbd name");
+	ck_assert_str_eq(p->regions[1], "caf\xc3\xa9");
+	ck_assert_str_eq(p->rows[0].source_file, "\xef\xbf\xbd(.py");
+	ck_assert_str_eq(p->rows[1].source_file, "ok.py");
+	/* No source_lines column: unknown. */
+	ck_assert_int_eq(p->rows[0].source_line, -1);
+	ck_assert_uint_eq(p->num_ranks, 1);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Metadata of every type                                              */
+
+START_TEST(test_metadata_types)
+{
+	char *path = base_write("meta.h5", M_NONE);
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t g = H5Gopen2(f, "metadata", H5P_DEFAULT);
+	const char *mods[] = {"gcc/12.3.0", "openmpi/4.1.5"};
+	int64_t ints[] = {1, 2, 3};
+	uint8_t u8 = 200;
+	uint64_t big = UINT64_MAX;
+	struct sv_profile *p;
+	static const struct {
+		const char *key;
+		enum sv_meta_kind kind;
+		const char *text;
+	} want[] = {
+		{"a_int", SV_META_INT, "-42"},
+		{"a_u8", SV_META_INT, "200"},
+		{"a_u64", SV_META_INT, "18446744073709551615"},
+		{"b_float", SV_META_FLOAT, "0.1"},
+		{"b_float_int", SV_META_FLOAT, "123.0"},
+		{"b_float_big", SV_META_FLOAT, "1e+20"},
+		{"b_float_small", SV_META_FLOAT, "1.5e-05"},
+		{"b_float_neg", SV_META_FLOAT, "-2.5"},
+		{"b_float_third", SV_META_FLOAT, "0.3333333333333333"},
+		{"b_float_1e16", SV_META_FLOAT, "1e+16"},
+		{"b_float_big_int", SV_META_FLOAT, "1234567890123456.0"},
+		{"c_true", SV_META_BOOL, "True"},
+		{"c_false", SV_META_BOOL, "False"},
+		{"d_str", SV_META_STRING, "node0"},
+		{"d_fixed", SV_META_STRING, "fixed"},
+		{"e_strs", SV_META_STRINGS, "gcc/12.3.0, openmpi/4.1.5"},
+		{"f_ints", SV_META_OTHER, "1, 2, 3"},
+		{"finalize_time_ns", SV_META_STRING, "1000"},
+		{"mpi_size", SV_META_INT, "2"},
+		{"start_time_ns", SV_META_INT, "50"},
+	};
+	size_t i;
+
+	attr_i64(g, "a_int", -42);
+	attr_num(g, "a_u8", H5T_STD_U8LE, H5T_NATIVE_UINT8, &u8);
+	attr_num(g, "a_u64", H5T_STD_U64LE, H5T_NATIVE_UINT64, &big);
+	attr_f64(g, "b_float", 0.1);
+	attr_f64(g, "b_float_int", 123.0);
+	attr_f64(g, "b_float_big", 1e20);
+	attr_f64(g, "b_float_small", 1.5e-5);
+	attr_f64(g, "b_float_neg", -2.5);
+	attr_f64(g, "b_float_third", 1.0 / 3);
+	attr_f64(g, "b_float_1e16", 1e16);
+	attr_f64(g, "b_float_big_int", 1234567890123456.0);
+	attr_bool(g, "c_true", true);
+	attr_bool(g, "c_false", false);
+	attr_str(g, "d_str", "node0");
+	attr_fixed_str(g, "d_fixed", "fixed");
+	attr_strs(g, "e_strs", mods, 2);
+	attr_i64s(g, "f_ints", ints, 3);
+	/* finalize_time_ns as a string: float()-convertible, so it counts. */
+	attr_str(g, "finalize_time_ns", "1000");
+	{
+		hid_t t = H5Tcreate(H5T_COMPOUND, 16);
+		char raw[16] = {0};
+		H5Tinsert(t, "x", 0, H5T_NATIVE_INT64);
+		H5Tinsert(t, "y", 8, H5T_NATIVE_INT64);
+		attr_num(g, "g_compound", t, t, raw);
+		H5Tclose(t);
+	}
+	H5Gclose(g);
+	H5Fclose(f);
+
+	p = load_ok(path);
+	ck_assert_uint_eq(p->nmeta, sizeof want / sizeof want[0] + 1);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct sv_meta *m = sv_profile_meta(p, want[i].key);
+		ck_assert_msg(m != NULL, "no %s", want[i].key);
+		ck_assert_msg(m->kind == want[i].kind, "%s: kind %d",
+			want[i].key, m->kind);
+		ck_assert_str_eq(m->text, want[i].text);
+	}
+	ck_assert_int_eq(sv_profile_meta(p, "a_int")->i, -42);
+	ck_assert_double_eq(sv_profile_meta(p, "b_float")->f, 0.1);
+	ck_assert_int_eq(sv_profile_meta(p, "c_true")->i, 1);
+	ck_assert_int_eq(sv_profile_meta(p, "c_false")->i, 0);
+	ck_assert_uint_eq(sv_profile_meta(p, "e_strs")->nstrs, 2);
+	ck_assert_str_eq(sv_profile_meta(p, "e_strs")->strs[1], mods[1]);
+	ck_assert_int_eq(sv_profile_meta(p, "g_compound")->kind, SV_META_OTHER);
+	ck_assert_ptr_nonnull(
+		strstr(sv_profile_meta(p, "g_compound")->text, "compound"));
+	/* Sorted by key. */
+	for (i = 1; i < p->nmeta; i++)
+		ck_assert_int_lt(strcmp(p->meta[i - 1].key, p->meta[i].key), 0);
+	ck_assert(p->has_finalize_time);
+	ck_assert_int_eq(p->finalize_time_ns, 1000);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Aggregate layout                                                    */
+
+START_TEST(test_aggregate)
+{
+	char *path = svt_tmp_path("agg.h5");
+	hid_t f = h5_create(path), g;
+	const char *names[] = {"main", "solve"};
+	int64_t region[] = {0, 1, 1}, rank[] = {0, 0, 1};
+	int64_t cnt[] = {1, 10, 12}, tot[] = {1000, 600, 700};
+	int64_t mn[] = {1000, 50, 40}, mx[] = {1000, 70, 90};
+	int64_t ex[] = {400, 600, -1};
+	struct sv_profile *p;
+
+	attr_i64(f, "scope_profiler_schema", 3);
+	attr_str(f, "storage_layout", "aggregate");
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 2, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids", H5T_STD_U32LE, region, 3);
+	ds_ints(g, "ranks", H5T_STD_U32LE, rank, 3);
+	ds_ints(g, "aggregate_counts", H5T_STD_U64LE, cnt, 3);
+	ds_ints(g, "aggregate_totals", H5T_STD_I64LE, tot, 3);
+	ds_ints(g, "aggregate_minimums", H5T_STD_I64LE, mn, 3);
+	ds_ints(g, "aggregate_maximums", H5T_STD_I64LE, mx, 3);
+	ds_ints(g, "aggregate_exclusives", H5T_STD_I64LE, ex, 3);
+	/* The per-call index columns exist with 0 rows (FORMAT.md 4). */
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, cnt, 0);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, cnt, 0);
+	H5Gclose(g);
+	g = h5_group(f, "events");
+	ds_ints(g, "start_deltas", H5T_STD_I64LE, cnt, 0);
+	ds_ints(g, "durations", H5T_STD_I64LE, cnt, 0);
+	H5Gclose(g);
+	H5Fclose(f);
+
+	p = load_ok(path);
+	ck_assert_int_eq(p->layout, SV_LAYOUT_AGGREGATE);
+	ck_assert(!p->has_calls);
+	ck_assert_uint_eq(p->ncalls, 0);
+	ck_assert_uint_eq(p->nrows, 3);
+	ck_assert_uint_eq(p->num_ranks, 2);
+	ck_assert_uint_eq(p->rows[1].count, 10);
+	ck_assert(p->rows[1].has_summary);
+	ck_assert_int_eq(p->rows[1].summary.total, 600);
+	ck_assert_int_eq(p->rows[1].summary.minimum, 50);
+	ck_assert_int_eq(p->rows[1].summary.maximum, 70);
+	ck_assert_double_eq(p->rows[1].summary.mean, 60.0);
+	ck_assert_int_eq(p->rows[0].exclusive_total, 400);
+	ck_assert_int_eq(p->rows[2].exclusive_total, -1);
+	sv_profile_free(p);
+
+	/* A missing aggregate column is an error. */
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	H5Ldelete(f, "rank_region_index/aggregate_totals", H5P_DEFAULT);
+	H5Fclose(f);
+	expect_fail(path, -EINVAL,
+		"/rank_region_index/aggregate_totals: required dataset is "
+		"missing");
+	free(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Schema 1                                                            */
+
+static void s1_region(hid_t regions, const char *name, const int64_t *s,
+	const int64_t *e, hsize_t n, const int64_t *gpu, bool attrs)
+{
+	hid_t g = h5_group(regions, name);
+	ds_ints(g, "start_times", H5T_STD_I64LE, s, n);
+	ds_ints(g, "end_times", H5T_STD_I64LE, e, n);
+	if (gpu)
+		ds_ints(g, "gpu_durations", H5T_STD_I64LE, gpu, n);
+	if (attrs) {
+		const char *tags[] = {"golden", "io"};
+		attr_str(g, "source_file", "app.py");
+		attr_i64(g, "source_lineno", 12);
+		attr_str(g, "source_text", "def b():");
+		attr_strs(g, "tags", tags, 2);
+	}
+	H5Gclose(g);
+}
+
+static char *s1_write(const char *name, bool short_end)
+{
+	char *path = svt_tmp_path(name);
+	hid_t f = h5_create(path), r, g;
+	int64_t s1[] = {10, 20}, e1[] = {15, 25}, s2[] = {30}, e2[] = {35};
+	int64_t gpu[] = {-1, 3};
+
+	g = h5_group(f, "metadata");
+	attr_i64(g, "mpi_size", 8);
+	H5Gclose(g);
+	/* rank10 sorts before rank2 by name, after it by number. */
+	r = h5_group(f, "rank10");
+	g = h5_group(r, "regions");
+	s1_region(g, "a", s2, e2, 1, NULL, false);
+	H5Gclose(g);
+	H5Gclose(r);
+	r = h5_group(f, "rank2");
+	g = h5_group(r, "regions");
+	s1_region(g, "b", s1, e1, short_end ? 2 : 2, gpu, true);
+	s1_region(g, "a", s1, e1, 2, NULL, false);
+	if (short_end) {
+		hid_t c = h5_group(g, "c");
+		ds_ints(c, "start_times", H5T_STD_I64LE, s1, 2);
+		ds_ints(c, "end_times", H5T_STD_I64LE, e1, 1);
+		H5Gclose(c);
+	}
+	H5Gclose(g);
+	H5Gclose(r);
+	H5Gclose(h5_group(f, "rank3")); /* no regions: still a rank */
+	H5Gclose(h5_group(f, "rankX")); /* not a rank group */
+	H5Fclose(f);
+	return path;
+}
+
+START_TEST(test_schema1)
+{
+	char *path = s1_write("s1.h5", false);
+	struct sv_profile *p = load_ok(path);
+
+	ck_assert_int_eq(p->schema, 0);
+	ck_assert_int_eq(p->layout, SV_LAYOUT_GROUPS);
+	ck_assert_uint_eq(p->num_ranks, 3);
+	/* Region order: rank2's groups in name order (a, b), then rank10. */
+	ck_assert_uint_eq(p->nregions, 2);
+	ck_assert_str_eq(p->regions[0], "a");
+	ck_assert_str_eq(p->regions[1], "b");
+	ck_assert_uint_eq(p->nrows, 3);
+	ck_assert_uint_eq(p->rows[0].rank, 2);
+	ck_assert_uint_eq(p->rows[0].region, 0);
+	ck_assert_uint_eq(p->rows[1].rank, 2);
+	ck_assert_uint_eq(p->rows[1].region, 1);
+	ck_assert_uint_eq(p->rows[2].rank, 10);
+	ck_assert_uint_eq(p->rows[2].region, 0);
+	ck_assert_uint_eq(p->ncalls, 5);
+	ck_assert_int_eq(p->start_ns[0], 10);
+	ck_assert_int_eq(p->end_ns[1], 25);
+	ck_assert_int_eq(p->start_ns[4], 30);
+	ck_assert_int_eq(p->end_ns[4], 35);
+	ck_assert_str_eq(p->rows[1].source_file, "app.py");
+	ck_assert_int_eq(p->rows[1].source_line, 12);
+	ck_assert_str_eq(p->rows[1].source_text, "def b():");
+	ck_assert_uint_eq(p->rows[1].ntags, 2);
+	ck_assert_str_eq(p->rows[1].tags[1], "io");
+	ck_assert_ptr_null(p->rows[0].source_file);
+	ck_assert_int_eq(p->rows[0].source_line, -1);
+	/* gpu only in b: a's calls filled with -1, rule per row. */
+	ck_assert_ptr_nonnull(p->gpu_ns);
+	ck_assert_int_eq(p->gpu_ns[0], -1);
+	ck_assert_int_eq(p->gpu_ns[3], 3);
+	ck_assert_int_eq(p->gpu_ns[4], -1);
+	ck_assert(!p->rows[0].has_gpu);
+	ck_assert(p->rows[1].has_gpu);
+	sv_profile_free(p);
+	free(path);
+
+	path = s1_write("s1bad.h5", true);
+	expect_fail(path, -EINVAL,
+		"/rank2/regions/c/end_times: holds 1 values, but start_times "
+		"holds 2 events");
+	free(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The shared fixtures                                                 */
+
+struct fixture_case {
+	const char *file;
+	int schema;
+	enum sv_layout_kind layout;
+	size_t nrows;
+	uint32_t ncalls, nregions, num_ranks;
+	int64_t first_start, last_start;
+};
+
+static const struct fixture_case fixtures[] = {
+	{"aggregate_layout.h5", 3, SV_LAYOUT_AGGREGATE, 2, 0, 2, 1, 0, 0},
+	{"four_ranks.h5", 3, SV_LAYOUT_COLUMNAR, 28, 84, 7, 4, 1700000001000,
+		1700000230803},
+	{"gpu_likwid_perf_lineprof.h5", 3, SV_LAYOUT_COLUMNAR, 7, 21, 7, 1,
+		1700000001000, 1700000061792},
+	{"hdf5-schema-1.h5", 0, SV_LAYOUT_GROUPS, 1, 3, 1, 1, 10, 40},
+	{"hdf5-schema-2.h5", 2, SV_LAYOUT_COLUMNAR, 1, 3, 1, 1, 10, 40},
+	{"hdf5-schema-3.h5", 3, SV_LAYOUT_COLUMNAR, 1, 3, 1, 1, 10, 40},
+	{"lanes_rebuilt_exclusive.h5", 3, SV_LAYOUT_COLUMNAR, 26, 2160, 13, 2,
+		567176400386488, 567176401340383},
+	{"large_auto_gzip.h5", 3, SV_LAYOUT_COLUMNAR, 1, 20000, 1, 1,
+		1700000000000, 1700019999000},
+	{"legacy_schema1.h5", 0, SV_LAYOUT_GROUPS, 14, 42, 7, 2, 1700000021029,
+		1700000048202},
+	{"no_call_ids.h5", 3, SV_LAYOUT_COLUMNAR, 7, 21, 7, 1, 1700000001000,
+		1700000061792},
+	{"schema2_ties_zero_length.h5", 2, SV_LAYOUT_COLUMNAR, 39, 600, 13, 3,
+		269689971199154, 269689971857892},
+	{"single_rank_nested.h5", 3, SV_LAYOUT_COLUMNAR, 7, 21, 7, 1,
+		1700000001000, 1700000061792},
+	{"threads_tasks.h5", 3, SV_LAYOUT_COLUMNAR, 5, 6, 5, 1, 1700000001000,
+		1700000053545},
+	{"unrepacked_chunked.h5", 3, SV_LAYOUT_COLUMNAR, 7, 21, 7, 1,
+		1700000001000, 1700000061792},
+};
+
+START_TEST(test_fixture)
+{
+	const struct fixture_case *c = &fixtures[_i];
+	char *path = svt_fixture(c->file);
+	struct sv_profile *p;
+
+	ck_assert_ptr_nonnull(path);
+	p = load_ok(path);
+	ck_assert_int_eq(p->schema, c->schema);
+	ck_assert_int_eq(p->layout, c->layout);
+	ck_assert_uint_eq(p->nrows, c->nrows);
+	ck_assert_uint_eq(p->ncalls, c->ncalls);
+	ck_assert_uint_eq(p->nregions, c->nregions);
+	ck_assert_uint_eq(p->num_ranks, c->num_ranks);
+	ck_assert(p->has_calls == (c->layout != SV_LAYOUT_AGGREGATE));
+	if (p->ncalls) {
+		ck_assert_int_eq(p->start_ns[0], c->first_start);
+		ck_assert_int_eq(p->start_ns[p->ncalls - 1], c->last_start);
+	}
+	/* Fixtures are valid: no loader warnings (nesting warnings from the
+	 * lanes of threads_tasks.h5 are profile.c's). */
+	{
+		size_t i;
+		for (i = 0; i < p->nwarnings; i++)
+			ck_assert_msg(!strncmp(p->warnings[i], "rank ", 5),
+				"%s: unexpected warning: %s", c->file,
+				p->warnings[i]);
+	}
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* Every fixture in the directory is in the table above. */
+START_TEST(test_fixture_table_complete)
+{
+	const char *dir = svt_fixtures_dir();
+	char cmd[4200];
+	FILE *ls;
+	char line[512];
+	int found = 0;
+
+	snprintf(cmd, sizeof cmd, "ls '%s'", dir);
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(line, sizeof line, ls)) {
+		size_t n = strlen(line), i;
+		bool known = false;
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n < 3 || strcmp(line + n - 3, ".h5"))
+			continue;
+		for (i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++)
+			if (!strcmp(fixtures[i].file, line))
+				known = true;
+		ck_assert_msg(
+			known, "fixture %s is not in test_load's table", line);
+		found++;
+	}
+	pclose(ls);
+	ck_assert_int_eq(found, (int)(sizeof fixtures / sizeof fixtures[0]));
+}
+END_TEST
+
+/* Extra: threads_tasks.h5's lane tables and gpu fixture's per-row rule. */
+START_TEST(test_fixture_details)
+{
+	char *path = svt_fixture("threads_tasks.h5");
+	struct sv_profile *p = load_ok(path);
+	size_t r;
+	bool any_gpu = false, any_nogpu = false;
+
+	ck_assert_uint_eq(p->nthreads, 2);
+	ck_assert_uint_eq(p->ntasks, 2);
+	ck_assert_ptr_nonnull(p->await_ns);
+	ck_assert_ptr_nonnull(sv_profile_meta(p, "modules"));
+	ck_assert_int_eq(sv_profile_meta(p, "modules")->kind, SV_META_STRINGS);
+	sv_profile_free(p);
+	free(path);
+
+	path = svt_fixture("gpu_likwid_perf_lineprof.h5");
+	p = load_ok(path);
+	ck_assert_ptr_nonnull(p->gpu_ns);
+	for (r = 0; r < p->nrows; r++) {
+		if (p->rows[r].has_gpu)
+			any_gpu = true;
+		else
+			any_nogpu = true;
+	}
+	ck_assert(any_gpu && any_nogpu);
+	sv_profile_free(p);
+	free(path);
+
+	path = svt_fixture("single_rank_nested.h5");
+	p = load_ok(path);
+	ck_assert_str_eq(p->regions[4], "solve");
+	ck_assert_uint_eq(p->rows[4].ntags, 2);
+	ck_assert(p->rows[4].has_summary);
+	ck_assert_int_ge(p->rows[4].exclusive_total, 0);
+	ck_assert_ptr_nonnull(p->rows[4].source_text);
+	ck_assert(p->has_start_time);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("load");
+	TCase *t;
+
+	t = tcase_create("malformed");
+	tcase_add_loop_test(t, test_malformed, 0,
+		(int)(sizeof fail_cases / sizeof fail_cases[0]));
+	tcase_add_test(t, test_not_profiles);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("columnar");
+	tcase_add_test(t, test_schema3_base);
+	tcase_add_loop_test(t, test_loads_with_warning, 0,
+		(int)(sizeof ok_cases / sizeof ok_cases[0]));
+	tcase_add_test(t, test_no_rows);
+	tcase_add_test(t, test_lanes);
+	tcase_add_test(t, test_summary_only);
+	tcase_add_test(t, test_progress_cancel);
+	tcase_add_test(t, test_invalid_utf8);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("metadata");
+	tcase_add_test(t, test_metadata_types);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("aggregate");
+	tcase_add_test(t, test_aggregate);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("schema1");
+	tcase_add_test(t, test_schema1);
+	suite_add_tcase(s, t);
+
+	if (svt_fixtures_dir()) {
+		t = tcase_create("fixtures");
+		tcase_add_loop_test(t, test_fixture, 0,
+			(int)(sizeof fixtures / sizeof fixtures[0]));
+		tcase_add_test(t, test_fixture_table_complete);
+		tcase_add_test(t, test_fixture_details);
+		suite_add_tcase(s, t);
+	} else {
+		fprintf(stderr, "test_load: no fixtures directory (set "
+				"SCOPEVIEW_FIXTURES); fixture tests skipped\n");
+	}
+	return s;
+}
+
+int main(void)
+{
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	return svt_run(suite());
+}
