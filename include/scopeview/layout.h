@@ -134,19 +134,26 @@ bool sv_layout_row_next(const struct sv_layout_index *ix,
 uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 	uint32_t depth, const struct sv_tmap *m, int x, uint32_t *count);
 
-/* Next / previous call of the same lane in start order, or SV_NO_CALL.
- * Linear in the lane only to find the call's position: O(log n). */
+/* Next / previous call of the same lane in start order (dir > 0 / < 0),
+ * or SV_NO_CALL.  O(log n). */
 uint32_t sv_layout_lane_step(
 	const struct sv_profile *p, uint32_t call, int dir);
-/* First child (earliest start) of call, or SV_NO_CALL. */
-uint32_t sv_layout_first_child(const struct sv_profile *p, uint32_t call);
-/* Longest direct child of call, or SV_NO_CALL. */
-uint32_t sv_layout_longest_child(const struct sv_profile *p, uint32_t call);
-/* Next / previous call with the same parent on the same lane, or
- * SV_NO_CALL. */
-uint32_t sv_layout_sibling(const struct sv_profile *p, uint32_t call, int dir);
-/* Position of call in its lane's calls[] (O(log n)). */
+/* Position of call in its lane's calls[] (O(log n)); UINT32_MAX if the
+ * profile does not hold it. */
 uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call);
+/* Position of call in its level of the index, or UINT32_MAX when the call
+ * is not indexed (filtered out). */
+uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call);
+/* First (earliest) indexed child of call, or SV_NO_CALL.  O(log n). */
+uint32_t sv_layout_first_child(const struct sv_layout_index *ix, uint32_t call);
+/* Longest indexed child of call (ties: the earliest), or SV_NO_CALL: a
+ * range-maximum query, O(log n). */
+uint32_t sv_layout_longest_child(
+	const struct sv_layout_index *ix, uint32_t call);
+/* Next / previous indexed call with the same parent and lane (dir > 0 /
+ * < 0), or SV_NO_CALL. */
+uint32_t sv_layout_sibling(
+	const struct sv_layout_index *ix, uint32_t call, int dir);
 
 /* ---- rows -------------------------------------------------------------- */
 

@@ -124,7 +124,9 @@ struct sv_view {
 
 	/* Region filter (\) and search (/). */
 	char filter_spec[SV_VIEW_PROMPT_MAX];
-	bool *region_keep; /* NULL = no filter */
+	bool *region_keep;           /* NULL = no filter */
+	struct sv_regex **filter_re; /* include patterns, then exclude */
+	size_t ninclude, nexclude;
 	char search_spec[SV_VIEW_PROMPT_MAX];
 	bool *region_match; /* NULL = no search */
 	uint32_t *matches;  /* matching calls of shown lanes, by start */
@@ -150,12 +152,12 @@ struct sv_view {
 
 	/* Panels. */
 	bool panel_shown, details_shown, panel_focus;
-	struct sv_stats_table stats; /* over the lanes on display */
+	/* The summary over the lanes on display, its rows sorted by the
+	 * panel's sort column (stats.regions is the panel's row order). */
+	struct sv_stats_table stats;
 	bool stats_valid;
-	size_t *panel_order; /* indexes into stats.regions, sorted */
-	size_t panel_n;
 	int sort_col;   /* enum sv_view_panel_col */
-	long panel_cur; /* row of panel_order under the panel cursor */
+	long panel_cur; /* row under the panel cursor */
 	long panel_top;
 
 	/* Mouse drag: the last drag column, -1 when not dragging. */

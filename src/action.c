@@ -1,0 +1,192 @@
+/*
+ * action.c: the action table (action.h) turned into lookups and documents:
+ * key -> action, the `--list-keys` text and the README's Markdown table.
+ * The key bindings are parsed from the table's tmux names once, on first
+ * use.  Nothing here knows about curses.
+ */
+#include "scopeview/action.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "scopeview/keys.h"
+
+static const struct sv_action_info action_rows[SV_ACTION_COUNT] = {
+	[SV_ACTION_NONE] = {"none", "", ""},
+#define ACTION_ROW(id, str, keys, help) [SV_ACTION_##id] = {str, keys, help},
+	SV_ACTION_TABLE(ACTION_ROW)
+#undef ACTION_ROW
+};
+
+/* The parsed default bindings. */
+#define ACTION_MAX_BINDINGS 128
+static struct {
+	int key;
+	int action;
+} action_bindings[ACTION_MAX_BINDINGS];
+static size_t action_nbindings;
+static bool action_bound;
+
+/* Split the table's key names and parse them; a name that does not parse
+ * is a programming error caught by test_action. */
+static void action_bind(void)
+{
+	int a;
+
+	if (action_bound)
+		return;
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		const char *s = action_rows[a].keys;
+		while (*s) {
+			char word[32];
+			size_t len;
+			int key;
+
+			while (*s == ' ')
+				s++;
+			len = strcspn(s, " ");
+			if (!len)
+				break;
+			if (len < sizeof word) {
+				memcpy(word, s, len);
+				word[len] = '\0';
+				if (!sv_key_parse(word, &key, NULL) &&
+					action_nbindings <
+						ACTION_MAX_BINDINGS) {
+					action_bindings[action_nbindings].key =
+						key;
+					action_bindings[action_nbindings++]
+						.action = a;
+				}
+			}
+			s += len;
+		}
+	}
+	action_bound = true;
+}
+
+const struct sv_action_info *sv_action_info(int action)
+{
+	if (action <= SV_ACTION_NONE || action >= SV_ACTION_COUNT)
+		return NULL;
+	return &action_rows[action];
+}
+
+int sv_action_for_key(int key)
+{
+	size_t i;
+
+	action_bind();
+	for (i = 0; i < action_nbindings; i++)
+		if (action_bindings[i].key == key)
+			return action_bindings[i].action;
+	return SV_ACTION_NONE;
+}
+
+int sv_action_by_name(const char *name)
+{
+	int a;
+
+	if (!name)
+		return SV_ACTION_NONE;
+	for (a = 1; a < SV_ACTION_COUNT; a++)
+		if (!strcmp(action_rows[a].name, name))
+			return a;
+	return SV_ACTION_NONE;
+}
+
+const char *sv_action_key_label(const char *tmux_name, char *buf, size_t n)
+{
+	static const struct {
+		const char *tmux, *label;
+	} labels[] = {
+		{"BTab", "Shift-Tab"},
+		{"BSpace", "Backspace"},
+		{"Escape", "Esc"},
+		{"PageUp", "PgUp"},
+		{"PageDown", "PgDn"},
+	};
+	size_t i;
+
+	if (!buf || !n)
+		return buf;
+	for (i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		if (!strcmp(tmux_name, labels[i].tmux)) {
+			snprintf(buf, n, "%s", labels[i].label);
+			return buf;
+		}
+	if (!strncmp(tmux_name, "C-", 2) && tmux_name[2])
+		snprintf(buf, n, "Ctrl-%s", tmux_name + 2);
+	else
+		snprintf(buf, n, "%s", tmux_name);
+	return buf;
+}
+
+/* "h, Left" style list of an action's keys, human spelling. */
+static void action_key_list(int a, char *out, size_t n, bool markdown)
+{
+	const char *s = action_rows[a].keys;
+	size_t used = 0;
+
+	out[0] = '\0';
+	while (*s) {
+		char word[32], label[40];
+		size_t len;
+
+		while (*s == ' ')
+			s++;
+		len = strcspn(s, " ");
+		if (!len)
+			break;
+		snprintf(word, sizeof word, "%.*s", (int)len, s);
+		sv_action_key_label(word, label, sizeof label);
+		if (markdown) {
+			/* A backquoted "\" or "|" must survive the table. */
+			if (!strcmp(label, "|"))
+				snprintf(label, sizeof label, "\\|");
+			used += (size_t)snprintf(out + used,
+				used < n ? n - used : 0, "%s`%s`",
+				used ? ", " : "", label);
+		} else {
+			used += (size_t)snprintf(out + used,
+				used < n ? n - used : 0, "%s%s",
+				used ? ", " : "", label);
+		}
+		if (used >= n)
+			break;
+		s += len;
+	}
+}
+
+int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
+{
+	int a;
+
+	if (doc == SV_ACTION_DOC_MARKDOWN) {
+		fputs("| Keys | Action | What it does |\n"
+		      "|---|---|---|\n",
+			out);
+	}
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		char keys[160];
+		action_key_list(
+			a, keys, sizeof keys, doc == SV_ACTION_DOC_MARKDOWN);
+		if (doc == SV_ACTION_DOC_MARKDOWN)
+			fprintf(out, "| %s | `%s` | %s |\n", keys,
+				action_rows[a].name, action_rows[a].help);
+		else
+			fprintf(out, "%-18s %-15s %s\n", keys,
+				action_rows[a].name, action_rows[a].help);
+	}
+	if (doc == SV_ACTION_DOC_MARKDOWN)
+		fputs("\nMouse: click selects a call, the wheel zooms around "
+		      "the pointer, dragging pans.\n",
+			out);
+	else
+		fputs("\nMouse: click selects a call, the wheel zooms around "
+		      "the pointer, dragging pans.\n"
+		      "In a prompt: type, BSpace deletes, Enter accepts, "
+		      "Escape cancels.\n",
+			out);
+	return ferror(out) ? -EIO : 0;
+}

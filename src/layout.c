@@ -1,0 +1,628 @@
+/*
+ * layout.c: the time map, the level-of-detail index, hit testing and
+ * navigation between calls, lane rows and screen geometry (layout.h).
+ *
+ * Invariants: every time-to-column product is computed in 128 bits; the
+ * index levels hold their calls in the lane's start order, so binary
+ * searches over start[] and maxend[] (both nondecreasing) find the calls
+ * of any time range, and the sparse table answers "longest call among
+ * positions [lo, hi)" with at most two partial block scans.  Nothing here
+ * draws, prints or knows about curses.
+ */
+#include "scopeview/layout.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- time map ------------------------------------------------------------ */
+
+bool sv_tmap_valid(const struct sv_tmap *m)
+{
+	return m && m->w > 0 && m->t1 > m->t0;
+}
+
+int64_t sv_tmap_time(const struct sv_tmap *m, int x)
+{
+	sv_i128 span = (sv_i128)m->t1 - m->t0;
+	long k = (long)x - m->x0;
+
+	if (k <= 0)
+		return m->t0;
+	if (k >= m->w)
+		return m->t1;
+	return (int64_t)((sv_i128)m->t0 + (sv_i128)k * span / m->w);
+}
+
+int sv_tmap_col(const struct sv_tmap *m, int64_t t)
+{
+	sv_i128 span = (sv_i128)m->t1 - m->t0, d;
+
+	if (t < m->t0)
+		return m->x0 - 1;
+	if (t >= m->t1)
+		return m->x0 + m->w;
+	/* The k with tcol(k) <= t < tcol(k + 1): ceil((d + 1) w / S) - 1. */
+	d = (sv_i128)t - m->t0;
+	return m->x0 + (int)(((d + 1) * m->w - 1) / span);
+}
+
+bool sv_tmap_span(
+	const struct sv_tmap *m, int64_t s, int64_t e, int *x0, int *x1)
+{
+	sv_i128 ee = (sv_i128)e > (sv_i128)s + 1 ? (sv_i128)e : (sv_i128)s + 1;
+	int64_t lo, hi;
+
+	if (!sv_tmap_valid(m) || s >= m->t1 || ee <= m->t0)
+		return false;
+	lo = s > m->t0 ? s : m->t0;
+	hi = ee < (sv_i128)m->t1 ? (int64_t)(ee - 1) : m->t1 - 1;
+	*x0 = sv_tmap_col(m, lo);
+	*x1 = sv_tmap_col(m, hi) + 1;
+	return true;
+}
+
+int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span)
+{
+	sv_i128 k, a, b, t0;
+
+	if (w <= 0)
+		w = 1;
+	if (span <= 0)
+		span = 1;
+	k = (sv_i128)x - x0;
+	if (k < 0)
+		k = 0;
+	if (k >= w)
+		k = w - 1;
+	a = k * span / w;
+	b = (k + 1) * span / w;
+	t0 = (sv_i128)t - (a + b) / 2;
+	if (t0 < INT64_MIN)
+		t0 = INT64_MIN;
+	if (t0 > (sv_i128)INT64_MAX - span)
+		t0 = (sv_i128)INT64_MAX - span;
+	return (int64_t)t0;
+}
+
+/* ---- level-of-detail index ----------------------------------------------- */
+
+static int64_t lod_eff_end(const struct sv_profile *p, uint32_t c)
+{
+	int64_t s = p->start_ns[c], e = p->end_ns[c];
+	if (e > s)
+		return e;
+	return s == INT64_MAX ? s : s + 1;
+}
+
+static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
+{
+	return p->end_ns[c] - p->start_ns[c];
+}
+
+/* The better (longer; ties: earlier) of positions a and b of lv. */
+static uint32_t lod_better(const struct sv_profile *p,
+	const struct sv_lod_level *lv, uint32_t a, uint32_t b)
+{
+	int64_t da = lod_dur(p, lv->calls[a]), db = lod_dur(p, lv->calls[b]);
+	if (db > da || (db == da && b < a))
+		return b;
+	return a;
+}
+
+static void lod_level_fini(struct sv_lod_level *lv)
+{
+	free(lv->calls);
+	free(lv->start);
+	free(lv->maxend);
+	free(lv->sparse);
+	memset(lv, 0, sizeof *lv);
+}
+
+/* Fill maxend and the sparse table of a level whose calls are set. */
+static void lod_level_finish(
+	const struct sv_profile *p, struct sv_lod_level *lv)
+{
+	uint32_t i, nb, k;
+	int64_t run = INT64_MIN;
+
+	for (i = 0; i < lv->n; i++) {
+		int64_t e = lod_eff_end(p, lv->calls[i]);
+		lv->start[i] = p->start_ns[lv->calls[i]];
+		if (e > run)
+			run = e;
+		lv->maxend[i] = run;
+	}
+	nb = (lv->n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
+	lv->nblocks = nb;
+	lv->nlog = 1;
+	while (nb && (1u << lv->nlog) <= nb)
+		lv->nlog++;
+	lv->sparse = sv_xmalloc(
+		(size_t)lv->nlog * (nb ? nb : 1) * sizeof *lv->sparse);
+	for (i = 0; i < nb; i++) {
+		uint32_t lo = i * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK, j,
+			 best = lo;
+		if (hi > lv->n)
+			hi = lv->n;
+		for (j = lo + 1; j < hi; j++)
+			best = lod_better(p, lv, best, j);
+		lv->sparse[i] = best;
+	}
+	for (k = 1; k < lv->nlog; k++) {
+		uint32_t half = 1u << (k - 1);
+		uint32_t *prev = lv->sparse + (size_t)(k - 1) * nb;
+		uint32_t *cur = lv->sparse + (size_t)k * nb;
+		for (i = 0; i + (1u << k) <= nb; i++)
+			cur[i] = lod_better(p, lv, prev[i], prev[i + half]);
+	}
+}
+
+void sv_layout_index_fini(struct sv_layout_index *ix)
+{
+	size_t l;
+	uint32_t d;
+
+	if (!ix)
+		return;
+	for (l = 0; l < ix->nlanes; l++) {
+		for (d = 0; d < ix->lanes[l].ndepth; d++)
+			lod_level_fini(&ix->lanes[l].levels[d]);
+		free(ix->lanes[l].levels);
+	}
+	free(ix->lanes);
+	memset(ix, 0, sizeof *ix);
+}
+
+int sv_layout_index_build(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	struct sv_error *err)
+{
+	size_t l;
+	uint32_t *count = NULL;
+	size_t count_cap = 0;
+
+	if (!ix)
+		return sv_error_set(err, -EINVAL, "layout: no index");
+	sv_layout_index_fini(ix);
+	if (!p)
+		return sv_error_set(err, -EINVAL, "layout: no profile");
+	ix->p = p;
+	ix->nlanes = p->has_calls ? p->nlanes : 0;
+	ix->lanes = sv_xcalloc(ix->nlanes ? ix->nlanes : 1, sizeof *ix->lanes);
+	for (l = 0; l < ix->nlanes; l++) {
+		const struct sv_lane *lane = &p->lanes[l];
+		struct sv_lod_lane *ll = &ix->lanes[l];
+		uint32_t i, d, ndepth = 0;
+
+		for (i = 0; i < lane->ncalls; i++) {
+			uint32_t c = lane->calls[i];
+			if (keep_region && !keep_region[sv_call_region(p, c)])
+				continue;
+			if ((uint32_t)p->depth[c] + 1 > ndepth)
+				ndepth = (uint32_t)p->depth[c] + 1;
+		}
+		ll->ndepth = ndepth;
+		if (!ndepth)
+			continue;
+		ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
+		sv_grow((void **)&count, &count_cap, ndepth, sizeof *count);
+		memset(count, 0, ndepth * sizeof *count);
+		for (i = 0; i < lane->ncalls; i++) {
+			uint32_t c = lane->calls[i];
+			if (keep_region && !keep_region[sv_call_region(p, c)])
+				continue;
+			count[p->depth[c]]++;
+		}
+		for (d = 0; d < ndepth; d++) {
+			struct sv_lod_level *lv = &ll->levels[d];
+			size_t n = count[d] ? count[d] : 1;
+			lv->calls = sv_xmalloc(n * sizeof *lv->calls);
+			lv->start = sv_xmalloc(n * sizeof *lv->start);
+			lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
+		}
+		for (i = 0; i < lane->ncalls; i++) {
+			uint32_t c = lane->calls[i];
+			struct sv_lod_level *lv;
+			if (keep_region && !keep_region[sv_call_region(p, c)])
+				continue;
+			lv = &ll->levels[p->depth[c]];
+			lv->calls[lv->n++] = c;
+		}
+		for (d = 0; d < ndepth; d++) {
+			lod_level_finish(p, &ll->levels[d]);
+			ix->ncalls += ll->levels[d].n;
+		}
+	}
+	free(count);
+	return 0;
+}
+
+const struct sv_lod_level *sv_layout_level(
+	const struct sv_layout_index *ix, size_t lane, uint32_t depth)
+{
+	if (!ix || lane >= ix->nlanes || depth >= ix->lanes[lane].ndepth)
+		return NULL;
+	return &ix->lanes[lane].levels[depth];
+}
+
+/* First position i of v[0 .. n) with v[i] > t (v nondecreasing). */
+static uint32_t lod_upper(const int64_t *v, uint32_t n, int64_t t)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* First position i of v[0 .. n) with v[i] >= t. */
+static uint32_t lod_lower(const int64_t *v, uint32_t n, int64_t t)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
+	uint32_t *lo, uint32_t *hi)
+{
+	uint32_t a, b;
+
+	if (!lv || !lv->n || t1 <= t0) {
+		*lo = *hi = 0;
+		return;
+	}
+	a = lod_upper(lv->maxend, lv->n, t0);
+	b = lod_lower(lv->start, lv->n, t1);
+	*lo = a;
+	*hi = b < a ? a : b;
+}
+
+uint32_t sv_layout_longest(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi)
+{
+	const struct sv_profile *p = ix->p;
+	uint32_t bl, bh, best, i;
+
+	bl = lo / SV_LOD_BLOCK;
+	bh = (hi - 1) / SV_LOD_BLOCK;
+	best = lo;
+	if (bl == bh || bh == bl + 1) {
+		uint32_t end = bl == bh ? hi : (bl + 1) * SV_LOD_BLOCK;
+		for (i = lo + 1; i < end; i++)
+			best = lod_better(p, lv, best, i);
+		if (bl == bh)
+			return best;
+	} else {
+		uint32_t a = bl + 1, c = bh - 1, k = 0, x, y;
+		for (i = lo + 1; i < (bl + 1) * SV_LOD_BLOCK; i++)
+			best = lod_better(p, lv, best, i);
+		while ((2u << k) <= c - a + 1)
+			k++;
+		x = lv->sparse[(size_t)k * lv->nblocks + a];
+		y = lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) + 1];
+		best = lod_better(p, lv, best, x);
+		best = lod_better(p, lv, best, y);
+	}
+	for (i = bh * SV_LOD_BLOCK; i < hi; i++)
+		best = lod_better(p, lv, best, i);
+	return best;
+}
+
+bool sv_layout_row_next(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
+	struct sv_layout_span *out)
+{
+	const struct sv_profile *p = ix->p;
+	int xend = m->x0 + m->w;
+
+	if (!lv || !lv->n || !sv_tmap_valid(m))
+		return false;
+	if (*x < m->x0)
+		*x = m->x0;
+	while (*x < xend) {
+		int64_t ct0 = sv_tmap_time(m, *x),
+			ct1 = sv_tmap_time(m, *x + 1);
+		uint32_t lo, hi, c;
+		int cend;
+
+		if (ct1 <= ct0) {
+			(*x)++;
+			continue;
+		}
+		sv_layout_range(lv, ct0, ct1, &lo, &hi);
+		if (lo >= lv->n)
+			return false;
+		if (hi == lo) {
+			int nx = sv_tmap_col(m, lv->start[lo]);
+			if (nx <= *x)
+				nx = *x + 1;
+			*x = nx;
+			continue;
+		}
+		if (hi - lo >= 2) {
+			out->x0 = *x;
+			out->x1 = *x + 1;
+			out->call =
+				lv->calls[sv_layout_longest(ix, lv, lo, hi)];
+			out->count = hi - lo;
+			(*x)++;
+			return true;
+		}
+		c = lv->calls[lo];
+		cend = sv_tmap_col(m, lod_eff_end(p, c) - 1) + 1;
+		if (cend > xend)
+			cend = xend;
+		if (lo + 1 < lv->n) {
+			int nx = sv_tmap_col(m, lv->start[lo + 1]);
+			if (nx < cend)
+				cend = nx;
+		}
+		if (cend <= *x)
+			cend = *x + 1;
+		out->x0 = *x;
+		out->x1 = cend;
+		out->call = c;
+		out->count = 1;
+		*x = cend;
+		return true;
+	}
+	return false;
+}
+
+uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
+	uint32_t depth, const struct sv_tmap *m, int x, uint32_t *count)
+{
+	const struct sv_lod_level *lv = sv_layout_level(ix, lane, depth);
+	uint32_t lo, hi;
+
+	if (count)
+		*count = 0;
+	if (!lv || !sv_tmap_valid(m) || x < m->x0 || x >= m->x0 + m->w)
+		return SV_NO_CALL;
+	sv_layout_range(
+		lv, sv_tmap_time(m, x), sv_tmap_time(m, x + 1), &lo, &hi);
+	if (hi <= lo)
+		return SV_NO_CALL;
+	if (count)
+		*count = hi - lo;
+	return lv->calls[sv_layout_longest(ix, lv, lo, hi)];
+}
+
+/* ---- navigation -------------------------------------------------------- */
+
+uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call)
+{
+	const struct sv_lane *l;
+	uint32_t lo = 0, hi, i;
+	int64_t s;
+
+	if (!p || !p->has_calls || call >= p->ncalls || !p->lane_of)
+		return UINT32_MAX;
+	l = &p->lanes[p->lane_of[call]];
+	s = p->start_ns[call];
+	hi = l->ncalls;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->start_ns[l->calls[mid]] >= s)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (i = lo; i < l->ncalls && p->start_ns[l->calls[i]] == s; i++)
+		if (l->calls[i] == call)
+			return i;
+	return UINT32_MAX;
+}
+
+uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
+{
+	uint32_t pos = sv_layout_lane_pos(p, call);
+	const struct sv_lane *l;
+
+	if (pos == UINT32_MAX)
+		return SV_NO_CALL;
+	l = &p->lanes[p->lane_of[call]];
+	if (dir > 0)
+		return pos + 1 < l->ncalls ? l->calls[pos + 1] : SV_NO_CALL;
+	return pos > 0 ? l->calls[pos - 1] : SV_NO_CALL;
+}
+
+uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
+{
+	const struct sv_profile *p;
+	const struct sv_lod_level *lv;
+	uint32_t i;
+
+	if (!ix || !ix->p || call >= ix->p->ncalls || !ix->p->lane_of)
+		return UINT32_MAX;
+	p = ix->p;
+	lv = sv_layout_level(ix, p->lane_of[call], p->depth[call]);
+	if (!lv)
+		return UINT32_MAX;
+	for (i = lod_lower(lv->start, lv->n, p->start_ns[call]);
+		i < lv->n && lv->start[i] == p->start_ns[call]; i++)
+		if (lv->calls[i] == call)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Positions [*lo, *hi) of the level below call that start inside it. */
+static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
+	uint32_t call, uint32_t *lo, uint32_t *hi)
+{
+	const struct sv_profile *p;
+	const struct sv_lod_level *lv;
+	int64_t s, e;
+
+	if (!ix || !ix->p || call >= ix->p->ncalls || !ix->p->lane_of)
+		return NULL;
+	p = ix->p;
+	lv = sv_layout_level(
+		ix, p->lane_of[call], (uint32_t)p->depth[call] + 1);
+	if (!lv)
+		return NULL;
+	s = p->start_ns[call];
+	e = lod_eff_end(p, call);
+	*lo = lod_lower(lv->start, lv->n, s);
+	*hi = lod_lower(lv->start, lv->n, e);
+	/* A zero-length child at the parent's end still belongs to it. */
+	while (*hi < lv->n && lv->start[*hi] == e &&
+		p->parent[lv->calls[*hi]] == call)
+		(*hi)++;
+	while (*lo < *hi && p->parent[lv->calls[*lo]] != call)
+		(*lo)++;
+	while (*hi > *lo && p->parent[lv->calls[*hi - 1]] != call)
+		(*hi)--;
+	return *hi > *lo ? lv : NULL;
+}
+
+uint32_t sv_layout_first_child(const struct sv_layout_index *ix, uint32_t call)
+{
+	uint32_t lo, hi;
+	const struct sv_lod_level *lv = lod_children(ix, call, &lo, &hi);
+	return lv ? lv->calls[lo] : SV_NO_CALL;
+}
+
+uint32_t sv_layout_longest_child(
+	const struct sv_layout_index *ix, uint32_t call)
+{
+	uint32_t lo, hi;
+	const struct sv_lod_level *lv = lod_children(ix, call, &lo, &hi);
+	return lv ? lv->calls[sv_layout_longest(ix, lv, lo, hi)] : SV_NO_CALL;
+}
+
+uint32_t sv_layout_sibling(
+	const struct sv_layout_index *ix, uint32_t call, int dir)
+{
+	uint32_t pos = sv_layout_level_pos(ix, call), other;
+	const struct sv_lod_level *lv;
+
+	if (pos == UINT32_MAX)
+		return SV_NO_CALL;
+	lv = sv_layout_level(ix, ix->p->lane_of[call], ix->p->depth[call]);
+	if (dir > 0) {
+		if (pos + 1 >= lv->n)
+			return SV_NO_CALL;
+		other = lv->calls[pos + 1];
+	} else {
+		if (pos == 0)
+			return SV_NO_CALL;
+		other = lv->calls[pos - 1];
+	}
+	return ix->p->parent[other] == ix->p->parent[call] ? other : SV_NO_CALL;
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
+	const bool *lane_hidden, const bool *lane_collapsed)
+{
+	size_t l;
+
+	r->n = 0;
+	if (!p || !p->has_calls)
+		return;
+	for (l = 0; l < p->nlanes; l++) {
+		uint32_t nrows = p->lanes[l].depth_rows ? p->lanes[l].depth_rows
+							: 1,
+			 d;
+		if (lane_hidden && lane_hidden[l])
+			continue;
+		if (lane_collapsed && lane_collapsed[l])
+			nrows = 1;
+		sv_grow((void **)&r->rows, &r->cap, r->n + nrows,
+			sizeof *r->rows);
+		for (d = 0; d < nrows; d++) {
+			struct sv_layout_row *row = &r->rows[r->n++];
+			row->lane = (uint32_t)l;
+			row->depth = (uint16_t)d;
+			row->lane_first = d == 0;
+			row->lane_last = d + 1 == nrows;
+		}
+	}
+}
+
+void sv_layout_rows_fini(struct sv_layout_rows *r)
+{
+	if (!r)
+		return;
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+long sv_layout_rows_find(
+	const struct sv_layout_rows *r, uint32_t lane, uint32_t depth)
+{
+	size_t i;
+	long last = -1;
+
+	if (!r)
+		return -1;
+	for (i = 0; i < r->n; i++) {
+		if (r->rows[i].lane != lane) {
+			if (last >= 0)
+				break;
+			continue;
+		}
+		last = (long)i;
+		if (r->rows[i].depth == depth)
+			return (long)i;
+	}
+	return last;
+}
+
+/* ---- geometry ---------------------------------------------------------- */
+
+void sv_layout_geometry(
+	struct sv_layout_geom *g, int w, int h, bool panel, bool details)
+{
+	int main_w;
+
+	memset(g, 0, sizeof *g);
+	g->w = w;
+	g->h = h;
+	g->too_small = w < SV_LAYOUT_MIN_W || h < SV_LAYOUT_MIN_H;
+	if (g->too_small)
+		return;
+	g->status_y = h - 1;
+	g->ruler_y = 0;
+	if (panel && w >= 100) {
+		g->panel_w = w * 2 / 5;
+		if (g->panel_w < 40)
+			g->panel_w = 40;
+		if (g->panel_w > 64)
+			g->panel_w = 64;
+		g->panel_x = w - g->panel_w;
+		g->panel_y = 0;
+		g->panel_h = h - 1;
+	}
+	main_w = w - g->panel_w;
+	g->label_w = main_w / 5;
+	if (g->label_w < 8)
+		g->label_w = 8;
+	if (g->label_w > 28)
+		g->label_w = 28;
+	g->label_x = 0;
+	g->tl_x = g->label_w;
+	g->tl_w = main_w - g->label_w;
+	if (details && h >= 18) {
+		g->details_h = h / 3;
+		if (g->details_h > 12)
+			g->details_h = 12;
+		g->details_y = h - 1 - g->details_h;
+	}
+	g->lanes_y = 2;
+	g->lanes_h = (g->details_h ? g->details_y : g->status_y) - g->lanes_y;
+}
