@@ -1,0 +1,93 @@
+/*
+ * app.h: the viewer's loop, talking to a backend.
+ *
+ * The loop owns the profile, the view (view.h) and one grid.  It loads the
+ * file in a background thread (so the window appears at once and `q`
+ * works while a large file loads), shows a progress bar over what is known
+ * so far (the regions and stored statistics of the index, read first),
+ * then hands every key to sv_view_handle_key() and redraws in one place
+ * when the returned flags say so.  `R` reloads in the background and keeps
+ * the view where it can.
+ *
+ * A backend is where the screen goes and the keys come from: the curses
+ * terminal (term.h) in the real viewer, or a key script (below) in tests,
+ * so the same keys give the same screens in both.  Nothing here includes
+ * curses or HDF5.
+ */
+#ifndef SCOPEVIEW_APP_H
+#define SCOPEVIEW_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scopeview/common.h"
+#include "scopeview/grid.h"
+#include "scopeview/view.h"
+
+struct sv_backend {
+	/* The screen size in cells. */
+	void (*size)(void *ctx, int *w, int *h);
+	/* The next key (keys.h).  timeout_ms < 0 waits as long as it takes;
+	 * otherwise SV_KEY_NONE when nothing came in time.  SV_KEY_EOF ends
+	 * the loop; SV_KEY_RESIZE means ask size() again. */
+	int (*getkey)(void *ctx, int timeout_ms);
+	/* Show the grid (which stays owned by the loop). */
+	void (*present)(void *ctx, const struct sv_grid *g);
+	/* A key did nothing (may be NULL). */
+	void (*beep)(void *ctx);
+	void *ctx;
+};
+
+struct sv_app_opts {
+	const char *path;    /* the profile to open (required) */
+	const char *title;   /* status line title; NULL = the path */
+	bool ascii;          /* ASCII glyphs (else by the locale) */
+	bool no_mouse;       /* ignore mouse keys */
+	int poll_ms;         /* how often to look at a running load; 0 = 100 */
+	bool load_in_thread; /* false: load before the loop (for tests) */
+};
+
+struct sv_app;
+
+/* A new app for opts (copied; the path is copied). */
+struct sv_app *sv_app_new(const struct sv_app_opts *opts);
+/* NULL-safe. */
+void sv_app_free(struct sv_app *a);
+
+/*
+ * Run the loop on backend b until a key quits, the keys end, or the first
+ * load fails.  Returns 0 (quit, also after `q` cancelled a load), or a
+ * negative errno with err when the profile could not be read (the caller
+ * prints err after the backend is gone).  A failed reload only puts its
+ * message in the status line.
+ */
+int sv_app_run(
+	struct sv_app *a, const struct sv_backend *b, struct sv_error *err);
+
+/* The view after sv_app_run (NULL when no profile was loaded); valid until
+ * sv_app_free(). */
+const struct sv_view *sv_app_view(const struct sv_app *a);
+/* The last grid presented; valid until sv_app_free(). */
+const struct sv_grid *sv_app_grid(const struct sv_app *a);
+
+/* ---- the key-script backend --------------------------------------------
+ *
+ * Feeds keys[0 .. nkeys) (not copied: keep them alive), then SV_KEY_EOF.
+ * The size starts at w x h; the script may change it: a key
+ * SV_KEY_RESIZE at keys[i] takes the next two entries as the new width
+ * and height.  While a load is running (getkey with a timeout) it returns
+ * SV_KEY_NONE without consuming a key, unless keys_during_load is set, so
+ * scripts are deterministic.  Counts presents. */
+struct sv_script {
+	const int *keys;
+	size_t nkeys, pos;
+	int w, h;
+	bool keys_during_load;
+	size_t presents;
+	size_t beeps;
+};
+
+/* Point b at script s. */
+void sv_script_backend(struct sv_backend *b, struct sv_script *s);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * test_term.c: the curses backend without a terminal.  curses writes to a
+ * file and reads keys from a file, with TERM pinned; the tests blit known
+ * grids and read the cells back from curses' virtual screen (characters,
+ * colours, attributes), check the colour levels a terminal type gets,
+ * count the bytes a small change sends compared with a full repaint, and
+ * decode keys and mouse reports typed as raw bytes.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "scopeview/grid.h"
+#include "scopeview/keys.h"
+#include "scopeview/term.h"
+
+struct fixture {
+	struct sv_term *t;
+	FILE *out, *in;
+	char *out_path, *in_path;
+};
+
+/* Open a terminal of type name, w x h, writing to a file and reading the
+ * bytes of input (may be NULL). */
+static void fx_open(struct fixture *f, const char *name, int w, int h,
+	int max_colors, const char *input, size_t input_len)
+{
+	struct sv_term_opts o;
+	struct sv_error err;
+	static int n;
+	char buf[64];
+
+	setlocale(LC_ALL, "");
+	memset(f, 0, sizeof *f);
+	snprintf(buf, sizeof buf, "term-out-%d", n);
+	f->out_path = svt_tmp_path(buf);
+	snprintf(buf, sizeof buf, "term-in-%d", n++);
+	f->in_path = svt_tmp_path(buf);
+	f->out = fopen(f->out_path, "w+");
+	ck_assert_ptr_nonnull(f->out);
+	f->in = fopen(f->in_path, "w+");
+	ck_assert_ptr_nonnull(f->in);
+	if (input)
+		ck_assert_uint_eq(
+			fwrite(input, 1, input_len, f->in), input_len);
+	fflush(f->in);
+	rewind(f->in);
+
+	sv_term_opts_default(&o);
+	o.in = f->in;
+	o.out = f->out;
+	o.term_name = name;
+	o.signals = false;
+	o.max_colors = max_colors;
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(sv_term_open(&o, &f->t, &err) == 0, "open %s: %s", name,
+		err.msg);
+	sv_term_resize(f->t, w, h);
+}
+
+static void fx_close(struct fixture *f)
+{
+	sv_term_close(f->t);
+	fclose(f->out);
+	fclose(f->in);
+	free(f->out_path);
+	free(f->in_path);
+}
+
+/* Bytes curses has written so far. */
+static long fx_bytes(struct fixture *f)
+{
+	struct stat st;
+	fflush(f->out);
+	ck_assert_int_eq(fstat(fileno(f->out), &st), 0);
+	return (long)st.st_size;
+}
+
+static void expect_cell(
+	struct fixture *f, int x, int y, uint32_t ch, int style, int color)
+{
+	struct sv_term_cell got, want;
+
+	ck_assert_int_eq(sv_term_peek(f->t, x, y, &got), 0);
+	sv_term_style_look(f->t, style, color, &want);
+	ck_assert_msg(got.ch == ch, "(%d,%d): U+%04X, wanted U+%04X", x, y,
+		got.ch, ch);
+	ck_assert_msg(got.fg == want.fg && got.bg == want.bg,
+		"(%d,%d) style %s colour %d: fg %d bg %d, wanted fg %d bg %d",
+		x, y, sv_grid_style_name(style), color, got.fg, got.bg, want.fg,
+		want.bg);
+	ck_assert_msg(got.bold == want.bold && got.reverse == want.reverse &&
+			      got.underline == want.underline,
+		"(%d,%d) style %s: attributes differ", x, y,
+		sv_grid_style_name(style));
+}
+
+START_TEST(test_blit_reads_back)
+{
+	struct fixture f;
+	struct sv_grid g;
+	int c;
+
+	/* given a grid with text in several styles, a region bar in every
+	 * colour, a box-drawing line, a wide character and a control
+	 * character */
+	fx_open(&f, "xterm-256color", 40, 6, -1, NULL, 0);
+	ck_assert_int_eq(sv_term_colors(f.t), 256);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 40, 6);
+	sv_grid_text(&g, 0, 0, -1, "ruler 10ms", SV_STYLE_RULER, 0, 0);
+	for (c = 1; c <= SV_GRID_NCOLORS; c++)
+		sv_grid_put(&g, c, 1, 'A' + (uint32_t)c, SV_STYLE_SPAN, c);
+	sv_grid_fill(&g, 0, 2, 40, 3, 0x2500, SV_STYLE_BORDER, 0);
+	sv_grid_put(&g, 3, 3, 0x65e5, SV_STYLE_LABEL, 0); /* 日: wide */
+	sv_grid_put(&g, 6, 3, 'x', SV_STYLE_SELECTED, 4);
+	sv_grid_at(&g, 8, 3)->ch = 0x1b; /* raw ESC forced into a cell */
+	sv_grid_text(&g, 0, 5, -1, "status", SV_STYLE_STATUS, 0, 0);
+
+	/* when it is presented */
+	sv_term_present(f.t, &g);
+
+	/* then curses holds the same characters, colours and attributes */
+	expect_cell(&f, 0, 0, 'r', SV_STYLE_RULER, 0);
+	expect_cell(&f, 9, 0, 's', SV_STYLE_RULER, 0);
+	for (c = 1; c <= SV_GRID_NCOLORS; c++) {
+		struct sv_term_cell got;
+		expect_cell(&f, c, 1, 'A' + (uint32_t)c, SV_STYLE_SPAN, c);
+		ck_assert_int_eq(sv_term_peek(f.t, c, 1, &got), 0);
+		ck_assert_int_eq(got.bg, sv_grid_palette(c)->xterm256);
+	}
+	expect_cell(&f, 0, 2, 0x2500, SV_STYLE_BORDER, 0);
+	expect_cell(&f, 39, 2, 0x2500, SV_STYLE_BORDER, 0);
+	expect_cell(&f, 3, 3, 0x65e5, SV_STYLE_LABEL, 0);
+	expect_cell(&f, 6, 3, 'x', SV_STYLE_SELECTED, 4);
+	expect_cell(&f, 8, 3, '?', SV_STYLE_DEFAULT, 0);
+	expect_cell(&f, 0, 5, 's', SV_STYLE_STATUS, 0);
+	expect_cell(&f, 39, 5, ' ', SV_STYLE_DEFAULT, 0);
+	ck_assert_int_eq(
+		sv_term_peek(f.t, 40, 0, &(struct sv_term_cell){0}), -EINVAL);
+
+	/* and a smaller grid blanks the rest of the screen */
+	sv_grid_resize(&g, 10, 2);
+	sv_grid_text(&g, 0, 0, -1, "small", SV_STYLE_DEFAULT, 0, 0);
+	sv_term_present(f.t, &g);
+	expect_cell(&f, 0, 0, 's', SV_STYLE_DEFAULT, 0);
+	expect_cell(&f, 20, 2, ' ', SV_STYLE_DEFAULT, 0);
+	expect_cell(&f, 1, 5, ' ', SV_STYLE_DEFAULT, 0);
+	sv_grid_fini(&g);
+	fx_close(&f);
+}
+END_TEST
+
+/* Colour levels: terminal type and limits -> colours in use, and the
+ * background of a region bar of colour 2. */
+static const struct {
+	const char *term;
+	int max_colors;
+	const char *no_color;
+	int colors;
+} level_cases[] = {
+	{"xterm-256color", -1, NULL, 256},
+	{"xterm-256color", 16, NULL, 16},
+	{"xterm-256color", 8, NULL, 8},
+	{"xterm-256color", 0, NULL, 0},
+	{"xterm-256color", -1, "1", 0},
+	{"xterm-256color", -1, "", 256}, /* empty NO_COLOR is unset */
+	{"xterm-color", -1, NULL, 8},
+	{"xterm-mono", -1, NULL, 0},
+	{"xterm", -1, NULL, 8},
+	{"vt100", -1, NULL, 0},
+};
+
+START_TEST(test_color_levels)
+{
+	struct fixture f;
+	struct sv_grid g;
+	struct sv_term_cell span, sel;
+	const struct sv_palette *pal = sv_grid_palette(2);
+
+	/* given a terminal type, a colour limit and NO_COLOR */
+	if (level_cases[_i].no_color)
+		setenv("NO_COLOR", level_cases[_i].no_color, 1);
+	else
+		unsetenv("NO_COLOR");
+	fx_open(&f, level_cases[_i].term, 20, 3, level_cases[_i].max_colors,
+		NULL, 0);
+	/* when a bar of region colour 2 and a selected call are drawn */
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 20, 3);
+	sv_grid_fill(&g, 0, 0, 10, 1, '=', SV_STYLE_SPAN, 2);
+	sv_grid_put(&g, 0, 1, 'S', SV_STYLE_SELECTED, 2);
+	sv_term_present(f.t, &g);
+	/* then the colours are those of the level */
+	ck_assert_int_eq(sv_term_colors(f.t), level_cases[_i].colors);
+	ck_assert_int_eq(sv_term_peek(f.t, 5, 0, &span), 0);
+	ck_assert_int_eq(sv_term_peek(f.t, 0, 1, &sel), 0);
+	switch (level_cases[_i].colors) {
+	case 256:
+		ck_assert_int_eq(span.bg, pal->xterm256);
+		break;
+	case 16:
+		ck_assert_int_eq(span.bg, pal->ansi16);
+		break;
+	case 8:
+		ck_assert_int_eq(span.bg, pal->ansi8);
+		break;
+	default:
+		/* monochrome: bars in reverse video, the selected call told
+		 * apart from them */
+		ck_assert_int_eq(span.fg, -1);
+		ck_assert_int_eq(span.bg, -1);
+		ck_assert(span.reverse);
+		ck_assert(sel.reverse != span.reverse ||
+			  sel.bold != span.bold ||
+			  sel.underline != span.underline);
+		break;
+	}
+	sv_grid_fini(&g);
+	fx_close(&f);
+	unsetenv("NO_COLOR");
+}
+END_TEST
+
+/* A timeline-like screen: rows of region bars with names. */
+static void draw_bars(struct sv_grid *g, int shift, int cursor_x)
+{
+	int y, x;
+
+	sv_grid_clear(g);
+	sv_grid_text(g, 0, 0, -1, "0 ms      10 ms      20 ms      30 ms",
+		SV_STYLE_RULER, 0, 0);
+	for (y = 1; y < g->h - 1; y++) {
+		sv_grid_textf(g, 0, y, 12, SV_STYLE_LABEL, 0, "r%d thread", y);
+		for (x = 12; x < g->w; x++) {
+			int k = (x + shift) / (12 + 3 * (y % 7));
+			if (k % 3 == 0)
+				continue;
+			sv_grid_put(g, x, y, 'a' + (uint32_t)(k % 26),
+				SV_STYLE_SPAN, 1 + k % SV_GRID_NCOLORS);
+		}
+	}
+	if (cursor_x >= 0)
+		sv_grid_at(g, cursor_x, 3)->style = SV_STYLE_SELECTED;
+	sv_grid_text(g, 0, g->h - 1, -1, "run.h5  span 40 ms", SV_STYLE_STATUS,
+		0, 0);
+}
+
+START_TEST(test_small_change_sends_few_bytes)
+{
+	struct fixture f;
+	struct sv_grid g;
+	long full, nothing, cursor, pan;
+
+	fx_open(&f, "xterm-256color", 100, 30, -1, NULL, 0);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 100, 30);
+
+	/* given a full first paint */
+	draw_bars(&g, 0, 40);
+	sv_term_present(f.t, &g);
+	full = fx_bytes(&f);
+
+	/* when the same screen is presented again, nothing is sent */
+	sv_term_present(f.t, &g);
+	nothing = fx_bytes(&f) - full;
+
+	/* when the cursor moves one cell */
+	draw_bars(&g, 0, 41);
+	sv_term_present(f.t, &g);
+	cursor = fx_bytes(&f) - full - nothing;
+
+	/* when the window pans by one column */
+	draw_bars(&g, 1, 41);
+	sv_term_present(f.t, &g);
+	pan = fx_bytes(&f) - full - nothing - cursor;
+
+	/* then a cursor move is tiny and a pan far below a repaint */
+	printf("bytes: full %ld, again %ld, cursor %ld, pan %ld\n", full,
+		nothing, cursor, pan);
+	ck_assert_msg(full > 3000, "full paint %ld bytes", full);
+	ck_assert_int_le(nothing, 16);
+	ck_assert_msg(cursor < 100, "cursor move %ld bytes", cursor);
+	ck_assert_msg(pan * 2 < full, "pan %ld bytes, full %ld", pan, full);
+	sv_grid_fini(&g);
+	fx_close(&f);
+}
+END_TEST
+
+static const struct {
+	const char *bytes;
+	int key;
+} key_cases[] = {
+	{"q", 'q'}, {"\t", SV_KEY_TAB}, {"\r", SV_KEY_ENTER},
+	{"\177", SV_KEY_BACKSPACE}, {"\033OA", SV_KEY_UP},
+	{"\033OB", SV_KEY_DOWN}, {"\033OD", SV_KEY_LEFT},
+	{"\033OC", SV_KEY_RIGHT}, {"\033[5~", SV_KEY_PAGEUP},
+	{"\033[6~", SV_KEY_PAGEDOWN}, {"\033OH", SV_KEY_HOME},
+	{"\033OF", SV_KEY_END}, {"\033[Z", SV_KEY_BTAB}, {"\033OP", SV_KEY_F1},
+	{"\303\251", 0xe9},   /* é in UTF-8 */
+	{"\033[<0;11;6M", 0}, /* click at (10, 5): see below */
+	{"\033[<64;3;4M", 1}, /* wheel up at (2, 3) */
+	{"\033[<65;3;4M", 2}, /* wheel down at (2, 3) */
+};
+
+START_TEST(test_keys_from_bytes)
+{
+	struct fixture f;
+	const char *in = key_cases[_i].bytes;
+	int want = key_cases[_i].key, got;
+
+	/* given the bytes a terminal sends for one key */
+	fx_open(&f, "xterm-256color", 80, 24, -1, in, strlen(in));
+	/* when the backend reads them */
+	got = sv_term_getkey(f.t, -1);
+	/* then it is the key, and the input ends after it */
+	if (in[0] == '\033' && in[1] == '[' && in[2] == '<') {
+		if (want == 0)
+			want = sv_key_mouse(SV_MOUSE_CLICK, 10, 5);
+		else if (want == 1)
+			want = sv_key_mouse(SV_MOUSE_WHEEL_UP, 2, 3);
+		else
+			want = sv_key_mouse(SV_MOUSE_WHEEL_DOWN, 2, 3);
+	}
+	ck_assert_msg(
+		got == want, "case %d: got %#x, wanted %#x", _i, got, want);
+	ck_assert_int_eq(sv_term_getkey(f.t, -1), SV_KEY_EOF);
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(test_drag_and_release)
+{
+	struct fixture f;
+	static const char *reports[] = {
+		"\033[<0;5;5M", "\033[<32;7;5M", "\033[<0;7;5m"};
+	int fds[2], i, want[3];
+	FILE *file_in;
+
+	/* given a terminal whose input is a pipe, as a real one arrives:
+	 * one report at a time */
+	fx_open(&f, "xterm-256color", 80, 24, -1, NULL, 0);
+	ck_assert_int_eq(sv_term_colors(f.t), 256);
+	sv_term_close(f.t);
+	ck_assert_int_eq(pipe(fds), 0);
+	file_in = f.in;
+	f.in = fdopen(fds[0], "r");
+	{
+		struct sv_term_opts o;
+		struct sv_error err;
+		sv_term_opts_default(&o);
+		o.in = f.in;
+		o.out = f.out;
+		o.term_name = "xterm-256color";
+		o.signals = false;
+		ck_assert_int_eq(sv_term_open(&o, &f.t, &err), 0);
+	}
+	fclose(file_in);
+	want[0] = sv_key_mouse(SV_MOUSE_CLICK, 4, 4);
+	want[1] = sv_key_mouse(SV_MOUSE_DRAG, 6, 4);
+	want[2] = sv_key_mouse(SV_MOUSE_RELEASE, 6, 4);
+	/* when a press, a motion with the button held and a release come
+	 * then they are a click, a drag and a release */
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(write(fds[1], reports[i], strlen(reports[i])),
+			(ssize_t)strlen(reports[i]));
+		ck_assert_int_eq(sv_term_getkey(f.t, 2000), want[i]);
+	}
+	/* and nothing more is a timeout, then the end of input */
+	ck_assert_int_eq(sv_term_getkey(f.t, 10), SV_KEY_NONE);
+	close(fds[1]);
+	ck_assert_int_eq(sv_term_getkey(f.t, -1), SV_KEY_EOF);
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(test_timeout_and_errors)
+{
+	struct fixture f;
+	struct sv_term *t2 = NULL;
+	struct sv_term_opts o;
+	struct sv_error err;
+
+	/* a second terminal while one is open is refused */
+	fx_open(&f, "xterm-256color", 80, 24, -1, NULL, 0);
+	sv_term_opts_default(&o);
+	o.signals = false;
+	o.in = f.in;
+	o.out = f.out;
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_term_open(&o, &t2, &err), -EBUSY);
+	ck_assert_ptr_null(t2);
+	ck_assert_str_ne(err.msg, "");
+	fx_close(&f);
+
+	/* an unknown terminal type is an error, not a crash */
+	o.term_name = "no-such-terminal-type";
+	o.in = stdin;
+	o.out = stdout;
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_term_open(&o, &t2, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no-such-terminal-type"));
+
+	/* and NULL is harmless */
+	sv_term_close(NULL);
+	sv_term_present(NULL, NULL);
+	ck_assert_int_eq(sv_term_colors(NULL), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("term");
+	TCase *t = tcase_create("blit");
+	tcase_add_test(t, test_blit_reads_back);
+	tcase_add_loop_test(t, test_color_levels, 0,
+		sizeof level_cases / sizeof level_cases[0]);
+	tcase_add_test(t, test_small_change_sends_few_bytes);
+	suite_add_tcase(s, t);
+	t = tcase_create("keys");
+	tcase_add_loop_test(t, test_keys_from_bytes, 0,
+		sizeof key_cases / sizeof key_cases[0]);
+	tcase_add_test(t, test_drag_and_release);
+	tcase_add_test(t, test_timeout_and_errors);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
