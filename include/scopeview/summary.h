@@ -1,0 +1,57 @@
+/*
+ * summary.h: `scopeview summary`, the statistics of a profile as a table
+ * for people, CSV for spreadsheets or JSON for scripts.
+ *
+ * The writers take a finished profile and a statistics table computed by
+ * stats.h (whatever selection and order it has) and print to a stream.
+ * They never exit.  Figures are printed in seconds (JSON, CSV) or in human
+ * units (table); absent figures are null (JSON), empty (CSV) or "-"
+ * (table), never zeros.  Names are written exactly as stored in JSON and
+ * CSV; the table shows control characters visibly (\xNN), because it goes
+ * to a terminal.
+ */
+#ifndef SCOPEVIEW_SUMMARY_H
+#define SCOPEVIEW_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "scopeview/profile.h"
+#include "scopeview/stats.h"
+
+enum sv_summary_format {
+	SV_SUMMARY_TABLE,
+	SV_SUMMARY_CSV,
+	SV_SUMMARY_JSON,
+};
+
+struct sv_summary_opts {
+	enum sv_summary_format format;
+	bool per_rank;    /* table and CSV: a row per rank under each region
+			     (JSON always carries the ranks) */
+	const char *file; /* the path as given on the command line (JSON
+			     "file", table header); NULL = p->path */
+};
+
+/*
+ * Write t (computed from p) to out in o->format.  Returns 0, or -EIO when
+ * the stream reported a write error.
+ */
+int sv_summary_write(FILE *out, const struct sv_profile *p,
+	const struct sv_stats_table *t, const struct sv_summary_opts *o);
+
+/*
+ * The shortest decimal text that reads back as exactly v (tries %.15g,
+ * %.16g, %.17g), with ".0" added when it would otherwise read as an
+ * integer; "null" for NaN and infinities.  Returns buf.
+ */
+char *sv_summary_number(char *buf, size_t size, double v);
+
+/*
+ * A duration in ns in human units, three significant digits: "850 ns",
+ * "12.3 us", "1.00 ms", "4.57 s" (and "-1.20 ms").  Returns buf.
+ */
+char *sv_summary_human(char *buf, size_t size, double ns);
+
+#endif

@@ -1,0 +1,859 @@
+/*
+ * summary.c: `scopeview summary` (see summary.h and cli.h).
+ *
+ * sv_summary_main parses the command line, loads the profile, computes the
+ * statistics with stats.h and hands them to one of three writers.  The
+ * writers only format: every figure comes from struct sv_stats, so the
+ * table, CSV and JSON always agree with each other and with the viewer.
+ * This is one of the few library files that print (cli.h).
+ */
+#include "scopeview/summary.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/cli.h"
+#include "scopeview/load.h"
+#include "scopeview/regex.h"
+
+#define SUMMARY_USAGE                                                      \
+	"scopeview summary [--format table|csv|json] [--sort KEY] "        \
+	"[--include RE]... [--exclude RE]... [--ranks LIST] [--per-rank] " \
+	"FILE"
+
+/* ---- numbers ------------------------------------------------------------ */
+
+char *sv_summary_number(char *buf, size_t size, double v)
+{
+	int prec;
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "null");
+		return buf;
+	}
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (!strpbrk(buf, ".eEn")) {
+		size_t n = strlen(buf);
+		if (n + 3 <= size)
+			memcpy(buf + n, ".0", 3);
+	}
+	return buf;
+}
+
+char *sv_summary_human(char *buf, size_t size, double ns)
+{
+	static const char *const units[] = {"ns", "us", "ms", "s"};
+	const char *sign = ns < 0 ? "-" : "";
+	double v = fabs(ns);
+	int u = 0, decimals;
+
+	if (!isfinite(ns)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	while (u < 3 && v >= 1000) {
+		v /= 1000;
+		u++;
+	}
+	for (;;) {
+		/* Three significant digits; whole nanoseconds as integers. */
+		if (v >= 100 || (u == 0 && v == floor(v)))
+			decimals = 0;
+		else if (v >= 10)
+			decimals = 1;
+		else
+			decimals = 2;
+		snprintf(buf, size, "%s%.*f %s", sign, decimals, v, units[u]);
+		/* Rounding can carry into the next unit ("1000 us"). */
+		if (u < 3 && !strncmp(buf + strlen(sign), "1000", 4)) {
+			v /= 1000;
+			u++;
+			continue;
+		}
+		return buf;
+	}
+}
+
+/* ---- the figures every format prints ----------------------------------------- */
+
+/* One printed column: a figure of struct sv_stats in ns (or the count). */
+#define SUMMARY_FIGURE_TABLE(X)                                   \
+	X(TOTAL, "total_duration", "total", SV_STATS_KEY_TOTAL)   \
+	X(AVG, "average_duration", "avg", SV_STATS_KEY_AVG)       \
+	X(MIN, "min_duration", "min", SV_STATS_KEY_MIN)           \
+	X(MAX, "max_duration", "max", SV_STATS_KEY_MAX)           \
+	X(FIRST, "first_duration", "first", SV_STATS_KEY_FIRST)   \
+	X(LAST, "last_duration", "last", SV_STATS_KEY_LAST)       \
+	X(STD, "std_duration", "std", SV_STATS_KEY_STD)           \
+	X(P50, "p50_duration", "p50", SV_STATS_KEY_P50)           \
+	X(P95, "p95_duration", "p95", SV_STATS_KEY_P95)           \
+	X(P99, "p99_duration", "p99", SV_STATS_KEY_P99)           \
+	X(INCL, "inclusive_duration", "incl", SV_STATS_KEY_TOTAL) \
+	X(EXCL, "exclusive_duration", "excl", SV_STATS_KEY_EXCLUSIVE)
+
+enum summary_fig {
+#define SUMMARY_FIG_ENUM(id, json, head, key) SUMMARY_FIG_##id,
+	SUMMARY_FIGURE_TABLE(SUMMARY_FIG_ENUM)
+#undef SUMMARY_FIG_ENUM
+		SUMMARY_FIG_GPU,
+	SUMMARY_FIG_AWAIT,
+	SUMMARY_FIG_COUNT
+};
+
+static const struct {
+	const char *json, *head;
+	int key;
+} summary_figs[] = {
+#define SUMMARY_FIG_ROW(id, json, head, key) {json, head, key},
+	SUMMARY_FIGURE_TABLE(SUMMARY_FIG_ROW)
+#undef SUMMARY_FIG_ROW
+		{"gpu_total_duration", "gpu", -1},
+	{"total_await_duration", "await", -1},
+};
+
+/* Figure f of s in ns; false when s does not have it. */
+static bool summary_fig(const struct sv_stats *s, int f, double *ns)
+{
+	switch (f) {
+	case SUMMARY_FIG_TOTAL:
+	case SUMMARY_FIG_INCL:
+		/* A sum over no calls is a true 0. */
+		*ns = (double)s->total_ns;
+		return true;
+	case SUMMARY_FIG_EXCL:
+		*ns = (double)s->exclusive_ns;
+		return s->has_exclusive;
+	case SUMMARY_FIG_GPU:
+		*ns = (double)s->gpu_total_ns;
+		return s->has_gpu;
+	case SUMMARY_FIG_AWAIT:
+		*ns = (double)s->await_total_ns;
+		return s->has_await;
+	default:
+		return sv_stats_value(s, summary_figs[f].key, ns);
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_str(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	fputc('"', out);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\b':
+			fputs("\\b", out);
+			break;
+		case '\f':
+			fputs("\\f", out);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+static void json_num(FILE *out, double v)
+{
+	char buf[64];
+	fputs(sv_summary_number(buf, sizeof buf, v), out);
+}
+
+static void json_tags(FILE *out, const struct sv_row *row)
+{
+	size_t i;
+	fputc('[', out);
+	for (i = 0; row && i < row->ntags; i++) {
+		if (i)
+			fputs(", ", out);
+		json_str(out, row->tags[i]);
+	}
+	fputc(']', out);
+}
+
+/* The duration figures, then await and GPU, as "key": seconds. */
+static void json_figures(FILE *out, const struct sv_stats *s, const char *ind)
+{
+	static const int order[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_AVG,
+		SUMMARY_FIG_MIN, SUMMARY_FIG_MAX, SUMMARY_FIG_FIRST,
+		SUMMARY_FIG_LAST, SUMMARY_FIG_STD, SUMMARY_FIG_P50,
+		SUMMARY_FIG_P95, SUMMARY_FIG_P99, SUMMARY_FIG_INCL,
+		SUMMARY_FIG_EXCL, SUMMARY_FIG_GPU, SUMMARY_FIG_AWAIT};
+	size_t i;
+
+	fprintf(out, "%s\"num_calls\": %" PRIu64, ind, s->num_calls);
+	for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+		double ns;
+		fprintf(out, ",\n%s\"%s\": ", ind, summary_figs[order[i]].json);
+		if (summary_fig(s, order[i], &ns))
+			json_num(out, ns / 1e9);
+		else
+			fputs("null", out);
+	}
+}
+
+static void json_source(
+	FILE *out, const char *file, int64_t line, const char *ind)
+{
+	fprintf(out, ",\n%s\"source_file\": ", ind);
+	if (file)
+		json_str(out, file);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n%s\"source_lineno\": ", ind);
+	if (line >= 0)
+		fprintf(out, "%" PRId64, line);
+	else
+		fputs("null", out);
+}
+
+static void json_meta_value(FILE *out, const struct sv_meta *m)
+{
+	size_t i;
+	switch (m->kind) {
+	case SV_META_INT:
+		fprintf(out, "%" PRId64, m->i);
+		break;
+	case SV_META_FLOAT:
+		json_num(out, m->f);
+		break;
+	case SV_META_BOOL:
+		fputs(m->i ? "true" : "false", out);
+		break;
+	case SV_META_STRINGS:
+		fputc('[', out);
+		for (i = 0; i < m->nstrs; i++) {
+			if (i)
+				fputs(", ", out);
+			json_str(out, m->strs[i]);
+		}
+		fputc(']', out);
+		break;
+	default:
+		json_str(out, m->text);
+	}
+}
+
+static const char *summary_layout_name(enum sv_layout_kind k)
+{
+	switch (k) {
+	case SV_LAYOUT_AGGREGATE:
+		return "aggregate";
+	case SV_LAYOUT_GROUPS:
+		return "groups";
+	default:
+		return "columnar";
+	}
+}
+
+static void summary_json(FILE *out, const struct sv_profile *p,
+	const struct sv_stats_table *t, const char *file)
+{
+	size_t i, k;
+
+	fputs("{\n  \"file\": ", out);
+	json_str(out, file);
+	fputs(",\n  \"schema\": ", out);
+	if (p->schema > 0)
+		fprintf(out, "%d", p->schema);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n  \"layout\": \"%s\"", summary_layout_name(p->layout));
+	fprintf(out, ",\n  \"num_ranks\": %" PRIu32, t->num_ranks);
+	fprintf(out, ",\n  \"time_origin_ns\": %" PRId64, t->time_origin_ns);
+	fputs(",\n  \"minimum_start_ns\": ", out);
+	if (t->has_min_start)
+		fprintf(out, "%" PRId64, t->min_start_ns);
+	else
+		fputs("null", out);
+	fputs(",\n  \"warnings\": [", out);
+	for (i = 0; i < p->nwarnings; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		json_str(out, p->warnings[i]);
+	}
+	fputs(p->nwarnings ? "\n  ]" : "]", out);
+	fputs(",\n  \"metadata\": {", out);
+	for (i = 0; i < p->nmeta; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		json_str(out, p->meta[i].key);
+		fputs(": ", out);
+		json_meta_value(out, &p->meta[i]);
+	}
+	fputs(p->nmeta ? "\n  }" : "}", out);
+	fputs(",\n  \"regions\": [", out);
+	for (i = 0; i < t->nregions; i++) {
+		const struct sv_stats_region *g = &t->regions[i];
+		fputs(i ? ",\n    {\n" : "\n    {\n", out);
+		fputs("      \"name\": ", out);
+		json_str(out, g->name);
+		fputs(",\n", out);
+		json_figures(out, &g->s, "      ");
+		fputs(",\n      \"rank_imbalance_pct\": ", out);
+		json_num(out, g->rank_imbalance_pct);
+		fputs(",\n      \"tags\": ", out);
+		json_tags(out, g->tags_row);
+		json_source(out, g->source_file, g->source_line, "      ");
+		fputs(",\n      \"ranks\": [", out);
+		for (k = 0; k < g->nranks; k++) {
+			const struct sv_stats_rank *rk = &g->ranks[k];
+			const struct sv_row *row = &p->rows[rk->row];
+			fputs(k ? ",\n        {\n" : "\n        {\n", out);
+			fprintf(out, "          \"rank\": %" PRIu32 ",\n",
+				rk->rank);
+			json_figures(out, &rk->s, "          ");
+			fputs(",\n          \"tags\": ", out);
+			json_tags(out, row);
+			json_source(out, row->source_file, row->source_line,
+				"          ");
+			fputs(",\n          \"first_start_ns\": ", out);
+			if (rk->s.has_span)
+				fprintf(out, "%" PRId64, rk->s.first_start_ns);
+			else
+				fputs("null", out);
+			fputs(",\n          \"last_end_ns\": ", out);
+			if (rk->s.has_span)
+				fprintf(out, "%" PRId64, rk->s.last_end_ns);
+			else
+				fputs("null", out);
+			fputs("\n        }", out);
+		}
+		fputs(g->nranks ? "\n      ]\n    }" : "]\n    }", out);
+	}
+	fputs(t->nregions ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+/* ---- CSV -------------------------------------------------------------------- */
+
+/* One field, quoted as RFC 4180 asks when it holds a comma, a quote or a
+ * line break. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static const int csv_figs[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_EXCL,
+	SUMMARY_FIG_AVG, SUMMARY_FIG_MIN, SUMMARY_FIG_MAX, SUMMARY_FIG_FIRST,
+	SUMMARY_FIG_LAST, SUMMARY_FIG_STD, SUMMARY_FIG_P50, SUMMARY_FIG_P95,
+	SUMMARY_FIG_P99, SUMMARY_FIG_GPU, SUMMARY_FIG_AWAIT};
+
+static void csv_row(FILE *out, const char *name, long rank, size_t nranks,
+	const struct sv_stats *s, const double *imbalance)
+{
+	char buf[64];
+	size_t i;
+
+	csv_field(out, name);
+	if (rank >= 0)
+		fprintf(out, ",%ld,", rank);
+	else
+		fprintf(out, ",,%zu", nranks);
+	fprintf(out, ",%" PRIu64, s->num_calls);
+	for (i = 0; i < sizeof csv_figs / sizeof csv_figs[0]; i++) {
+		double ns;
+		fputc(',', out);
+		if (summary_fig(s, csv_figs[i], &ns))
+			fputs(sv_summary_number(buf, sizeof buf, ns / 1e9),
+				out);
+	}
+	fputc(',', out);
+	if (imbalance)
+		fputs(sv_summary_number(buf, sizeof buf, *imbalance), out);
+	fputc('\n', out);
+}
+
+static void summary_csv(FILE *out, const struct sv_profile *p,
+	const struct sv_stats_table *t, bool per_rank)
+{
+	size_t i, k;
+
+	(void)p;
+	fputs("name,rank,ranks,num_calls", out);
+	for (i = 0; i < sizeof csv_figs / sizeof csv_figs[0]; i++)
+		fprintf(out, ",%s", summary_figs[csv_figs[i]].json);
+	fputs(",rank_imbalance_pct\n", out);
+	for (i = 0; i < t->nregions; i++) {
+		const struct sv_stats_region *g = &t->regions[i];
+		csv_row(out, g->name, -1, g->nranks, &g->s,
+			&g->rank_imbalance_pct);
+		for (k = 0; per_rank && k < g->nranks; k++)
+			csv_row(out, g->name, (long)g->ranks[k].rank, 0,
+				&g->ranks[k].s, NULL);
+	}
+}
+
+/* ---- table ------------------------------------------------------------------ */
+
+/* Text made safe for a terminal: control characters (C0, DEL, C1) become
+ * \xNN.  Returns a malloc'd string; *width gets its length in code
+ * points. */
+static char *table_safe(const char *s, size_t *width)
+{
+	size_t n = strlen(s), i = 0, len = 0, cap = n * 4 + 1, w = 0;
+	char *o = sv_xmalloc(cap);
+
+	while (i < n) {
+		uint32_t cp;
+		size_t used = sv_utf8_decode(s + i, n - i, &cp);
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+			len += (size_t)snprintf(
+				o + len, cap - len, "\\x%02x", (unsigned)cp);
+			w += 4;
+		} else {
+			len += sv_utf8_encode(cp, o + len);
+			w++;
+		}
+		i += used;
+		o[len] = '\0';
+	}
+	o[len] = '\0';
+	if (width)
+		*width = w;
+	return o;
+}
+
+static const int table_figs[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_EXCL,
+	SUMMARY_FIG_AVG, SUMMARY_FIG_MIN, SUMMARY_FIG_MAX, SUMMARY_FIG_FIRST,
+	SUMMARY_FIG_LAST, SUMMARY_FIG_STD, SUMMARY_FIG_P50, SUMMARY_FIG_P95,
+	SUMMARY_FIG_P99};
+#define TABLE_NFIGS (sizeof table_figs / sizeof table_figs[0])
+#define TABLE_NCOLS (3 + TABLE_NFIGS + 1) /* name ranks calls ... imb */
+#define TABLE_CELL  32
+
+/* One line of the table: cells as text, with the name's display width. */
+struct table_line {
+	char *name;
+	size_t name_w;
+	char cell[TABLE_NCOLS][TABLE_CELL];
+};
+
+static void table_fill(struct table_line *l, const char *name, bool indent,
+	const char *ranks, const struct sv_stats *s, const double *imbalance)
+{
+	size_t i, w;
+	char *safe = table_safe(name, &w);
+
+	if (indent) {
+		l->name = sv_xasprintf("  %s", safe);
+		free(safe);
+		l->name_w = w + 2;
+	} else {
+		l->name = safe;
+		l->name_w = w;
+	}
+	snprintf(l->cell[1], TABLE_CELL, "%s", ranks);
+	snprintf(l->cell[2], TABLE_CELL, "%" PRIu64, s->num_calls);
+	for (i = 0; i < TABLE_NFIGS; i++) {
+		double ns;
+		if (table_figs[i] == SUMMARY_FIG_TOTAL && s->num_calls == 0)
+			snprintf(l->cell[3 + i], TABLE_CELL, "-");
+		else if (summary_fig(s, table_figs[i], &ns))
+			sv_summary_human(l->cell[3 + i], TABLE_CELL, ns);
+		else
+			snprintf(l->cell[3 + i], TABLE_CELL, "-");
+	}
+	if (imbalance)
+		snprintf(l->cell[TABLE_NCOLS - 1], TABLE_CELL, "%.1f%%",
+			*imbalance);
+	else
+		l->cell[TABLE_NCOLS - 1][0] = '\0';
+}
+
+static void table_meta_line(FILE *out, const struct sv_profile *p,
+	const char *key, const char *label, bool *any)
+{
+	const struct sv_meta *m = sv_profile_meta(p, key);
+	char *safe;
+
+	if (!m || !m->text)
+		return;
+	safe = table_safe(m->text, NULL);
+	fprintf(out, "%s%s: %s", *any ? ", " : "  ", label, safe);
+	*any = true;
+	free(safe);
+}
+
+static void summary_table(FILE *out, const struct sv_profile *p,
+	const struct sv_stats_table *t, const char *file, bool per_rank)
+{
+	static const char *const heads[TABLE_NCOLS] = {"region", "ranks",
+		"calls", "total", "exclusive", "avg", "min", "max", "first",
+		"last", "std", "p50", "p95", "p99", "imbalance"};
+	struct table_line *lines;
+	size_t nlines = 0, i, k, c, width[TABLE_NCOLS], total_w = 0;
+	char *safe_file = table_safe(file, NULL);
+	char buf[64];
+	bool any = false;
+
+	/* Header: the file and the run's metadata. */
+	fprintf(out, "Profile %s\n", safe_file);
+	free(safe_file);
+	table_meta_line(out, p, "label", "label", &any);
+	table_meta_line(out, p, "timestamp", "timestamp", &any);
+	table_meta_line(out, p, "hostname", "hostname", &any);
+	table_meta_line(out, p, "mpi_size", "mpi_size", &any);
+	if (any)
+		fputc('\n', out);
+	fprintf(out, "  layout: %s", summary_layout_name(p->layout));
+	if (p->schema > 0)
+		fprintf(out, " (schema %d)", p->schema);
+	fprintf(out, ", ranks: %" PRIu32 ", regions: %zu", t->num_ranks,
+		t->nregions);
+	if (t->has_total_time)
+		fprintf(out, ", total time: %s",
+			sv_summary_human(
+				buf, sizeof buf, (double)t->total_time_ns));
+	fputc('\n', out);
+	if (p->nwarnings)
+		fprintf(out, "  warnings: %zu (printed above)\n", p->nwarnings);
+	fputc('\n', out);
+
+	if (t->nregions == 0) {
+		fputs("  (no regions)\n", out);
+		return;
+	}
+
+	for (i = 0; i < t->nregions; i++)
+		nlines += 1 + (per_rank ? t->regions[i].nranks : 0);
+	lines = sv_xcalloc(nlines, sizeof *lines);
+	nlines = 0;
+	for (i = 0; i < t->nregions; i++) {
+		const struct sv_stats_region *g = &t->regions[i];
+		char ranks[24];
+		snprintf(ranks, sizeof ranks, "%zu", g->nranks);
+		table_fill(&lines[nlines++], g->name, false, ranks, &g->s,
+			&g->rank_imbalance_pct);
+		for (k = 0; per_rank && k < g->nranks; k++) {
+			char label[32];
+			snprintf(label, sizeof label, "rank %" PRIu32,
+				g->ranks[k].rank);
+			table_fill(&lines[nlines++], label, true, "",
+				&g->ranks[k].s, NULL);
+		}
+	}
+	for (c = 0; c < TABLE_NCOLS; c++)
+		width[c] = strlen(heads[c]);
+	for (i = 0; i < nlines; i++) {
+		if (lines[i].name_w > width[0])
+			width[0] = lines[i].name_w;
+		for (c = 1; c < TABLE_NCOLS; c++)
+			if (strlen(lines[i].cell[c]) > width[c])
+				width[c] = strlen(lines[i].cell[c]);
+	}
+	for (c = 0; c < TABLE_NCOLS; c++)
+		total_w += width[c] + (c ? 2 : 0);
+
+	fprintf(out, "  %-*s", (int)width[0], heads[0]);
+	for (c = 1; c < TABLE_NCOLS; c++)
+		fprintf(out, "  %*s", (int)width[c], heads[c]);
+	fputs("\n  ", out);
+	for (c = 0; c < total_w; c++)
+		fputc('-', out);
+	fputc('\n', out);
+	for (i = 0; i < nlines; i++) {
+		fprintf(out, "  %s%*s", lines[i].name,
+			(int)(width[0] - lines[i].name_w), "");
+		for (c = 1; c < TABLE_NCOLS; c++)
+			fprintf(out, "  %*s", (int)width[c], lines[i].cell[c]);
+		fputc('\n', out);
+		free(lines[i].name);
+	}
+	free(lines);
+
+	fputs("\n  Durations in ns, us, ms and s; '-' = not recorded.\n", out);
+	if (t->nregions > 1)
+		fputs("  Regions may nest, so the summed totals can exceed the "
+		      "wall-clock time.\n",
+			out);
+	if (!t->per_call)
+		fputs("  This profile holds no per-call data (aggregate "
+		      "layout): "
+		      "first, last, std\n  and percentiles were not "
+		      "recorded.\n",
+			out);
+}
+
+int sv_summary_write(FILE *out, const struct sv_profile *p,
+	const struct sv_stats_table *t, const struct sv_summary_opts *o)
+{
+	const char *file;
+
+	if (!out || !p || !t || !o)
+		return -EINVAL;
+	file = o->file ? o->file : p->path;
+	switch (o->format) {
+	case SV_SUMMARY_JSON:
+		summary_json(out, p, t, file);
+		break;
+	case SV_SUMMARY_CSV:
+		summary_csv(out, p, t, o->per_rank);
+		break;
+	default:
+		summary_table(out, p, t, file, o->per_rank);
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -EIO;
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static void summary_help(void)
+{
+	int k;
+
+	printf("usage: %s\n\n"
+	       "Print the statistics of a scope-profiler profile, with the\n"
+	       "figures scope-profiler's own reader reports.\n\n"
+	       "Options:\n"
+	       "  --format FMT    table (default), csv or json\n"
+	       "  --sort KEY      order of the regions (default start)\n"
+	       "  --include RE    only regions whose name matches RE at its\n"
+	       "                  start (Perl-compatible, like Python's "
+	       "re.match);\n"
+	       "                  repeatable\n"
+	       "  --exclude RE    leave out regions matching RE; repeatable\n"
+	       "  --ranks LIST    figures over these ranks only, e.g. "
+	       "0,2-5\n"
+	       "  --per-rank      a row per rank in the table and CSV\n"
+	       "                  (JSON always carries the ranks)\n"
+	       "  -h, --help      show this help\n\n"
+	       "Sort keys:\n",
+		SUMMARY_USAGE);
+	for (k = 0; k < SV_STATS_KEY_COUNT; k++)
+		printf("  %-10s %s\n", sv_stats_key_name(k),
+			sv_stats_key_help(k));
+	printf("\nExit status: 0 success, 1 the profile could not be read,\n"
+	       "2 a command-line mistake.\n");
+}
+
+/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE");
+ * NULL when it is not that option.  *missing is set when the value is. */
+static const char *summary_opt(
+	int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+struct summary_args {
+	struct sv_summary_opts o;
+	int sort;
+	struct sv_regex **include, **exclude;
+	size_t ninclude, nexclude, cap_in, cap_ex;
+	bool *rank_on;
+	uint32_t nrank_on;
+	const char *file;
+};
+
+static void summary_args_free(struct summary_args *a)
+{
+	size_t i;
+	for (i = 0; i < a->ninclude; i++)
+		sv_regex_free(a->include[i]);
+	for (i = 0; i < a->nexclude; i++)
+		sv_regex_free(a->exclude[i]);
+	free(a->include);
+	free(a->exclude);
+	free(a->rank_on);
+}
+
+/* Compile pattern into the include or exclude list. */
+static bool summary_add_regex(struct summary_args *a, const char *pattern,
+	bool include, struct sv_error *err)
+{
+	struct sv_regex *re = sv_regex_compile(pattern, err);
+	if (!re)
+		return false;
+	if (include) {
+		sv_grow((void **)&a->include, &a->cap_in, a->ninclude + 1,
+			sizeof *a->include);
+		a->include[a->ninclude++] = re;
+	} else {
+		sv_grow((void **)&a->exclude, &a->cap_ex, a->nexclude + 1,
+			sizeof *a->exclude);
+		a->exclude[a->nexclude++] = re;
+	}
+	return true;
+}
+
+/* Parse argv; returns -1 to go on, else an exit status. */
+static int summary_parse(int argc, char **argv, struct summary_args *a)
+{
+	int i;
+	bool only_files = false;
+
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		bool missing = false;
+		struct sv_error err = {0};
+
+		if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
+			if (a->file)
+				return sv_cli_usage_error(SUMMARY_USAGE,
+					"summary: more than one FILE ('%s', "
+					"'%s')",
+					a->file, argv[i]);
+			a->file = argv[i];
+		} else if (!strcmp(argv[i], "--")) {
+			only_files = true;
+		} else if (!strcmp(argv[i], "-h") ||
+			   !strcmp(argv[i], "--help")) {
+			summary_help();
+			return SV_EXIT_OK;
+		} else if (!strcmp(argv[i], "--per-rank")) {
+			a->o.per_rank = true;
+		} else if ((v = summary_opt(
+				    argc, argv, &i, "--format", &missing))) {
+			if (!strcmp(v, "table"))
+				a->o.format = SV_SUMMARY_TABLE;
+			else if (!strcmp(v, "csv"))
+				a->o.format = SV_SUMMARY_CSV;
+			else if (!strcmp(v, "json"))
+				a->o.format = SV_SUMMARY_JSON;
+			else
+				return sv_cli_usage_error(SUMMARY_USAGE,
+					"summary: unknown format '%s' (table, "
+					"csv or json)",
+					v);
+		} else if ((v = summary_opt(
+				    argc, argv, &i, "--sort", &missing))) {
+			a->sort = sv_stats_key_from_name(v);
+			if (a->sort < 0)
+				return sv_cli_usage_error(SUMMARY_USAGE,
+					"summary: unknown sort key '%s' (see "
+					"--help)",
+					v);
+		} else if ((v = summary_opt(
+				    argc, argv, &i, "--include", &missing))) {
+			if (!summary_add_regex(a, v, true, &err))
+				return sv_cli_usage_error(
+					SUMMARY_USAGE, "summary: %s", err.msg);
+		} else if ((v = summary_opt(
+				    argc, argv, &i, "--exclude", &missing))) {
+			if (!summary_add_regex(a, v, false, &err))
+				return sv_cli_usage_error(
+					SUMMARY_USAGE, "summary: %s", err.msg);
+		} else if ((v = summary_opt(
+				    argc, argv, &i, "--ranks", &missing))) {
+			free(a->rank_on);
+			a->rank_on = NULL;
+			if (sv_stats_parse_ranks(
+				    v, &a->rank_on, &a->nrank_on, &err))
+				return sv_cli_usage_error(
+					SUMMARY_USAGE, "summary: %s", err.msg);
+		} else if (missing) {
+			return sv_cli_usage_error(SUMMARY_USAGE,
+				"summary: %s needs a value", argv[i]);
+		} else {
+			return sv_cli_usage_error(SUMMARY_USAGE,
+				"summary: unknown option '%s'", argv[i]);
+		}
+	}
+	if (!a->file)
+		return sv_cli_usage_error(
+			SUMMARY_USAGE, "summary: no FILE given");
+	return -1;
+}
+
+int sv_summary_main(int argc, char **argv)
+{
+	struct summary_args a;
+	struct sv_stats_filter f;
+	struct sv_stats_table t;
+	struct sv_profile *p = NULL;
+	struct sv_error err = {0};
+	size_t i;
+	int rc;
+
+	memset(&a, 0, sizeof a);
+	a.o.format = SV_SUMMARY_TABLE;
+	a.sort = SV_STATS_KEY_START;
+	rc = summary_parse(argc, argv, &a);
+	if (rc >= 0) {
+		summary_args_free(&a);
+		return rc;
+	}
+	if (sv_load(a.file, NULL, &p, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		summary_args_free(&a);
+		return SV_EXIT_LOAD;
+	}
+	for (i = 0; i < p->nwarnings; i++)
+		fprintf(stderr, "scopeview: warning: %s\n", p->warnings[i]);
+
+	memset(&f, 0, sizeof f);
+	f.rank_on = a.rank_on;
+	f.nrank_on = a.nrank_on;
+	f.include = a.include;
+	f.ninclude = a.ninclude;
+	f.exclude = a.exclude;
+	f.nexclude = a.nexclude;
+	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_profile_free(p);
+		summary_args_free(&a);
+		return SV_EXIT_LOAD;
+	}
+	if (a.sort != SV_STATS_KEY_START)
+		sv_stats_table_sort(&t, a.sort);
+	a.o.file = a.file;
+	rc = SV_EXIT_OK;
+	if (sv_summary_write(stdout, p, &t, &a.o) < 0) {
+		fprintf(stderr, "scopeview: cannot write the summary\n");
+		rc = SV_EXIT_LOAD;
+	}
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+	summary_args_free(&a);
+	return rc;
+}
