@@ -1,0 +1,116 @@
+#!/bin/bash
+# e2e_cli.sh: `scopeview summary` on files that are not readable profiles
+# exits 1 with exactly one line on stderr ("scopeview: FILE: what is
+# wrong") and nothing on stdout; a command-line mistake exits 2.
+#
+# Runs the built program in $SCOPEVIEW_EXE.  Fixtures come from
+# $SCOPEVIEW_FIXTURES or ../shared/fixtures next to the source tree; the
+# checks that need one say so and are skipped without them.
+set -u
+
+exe=${SCOPEVIEW_EXE:?SCOPEVIEW_EXE must name the built scopeview}
+src=${SCOPEVIEW_SOURCE_ROOT:-$(dirname "$0")/..}
+fixtures=${SCOPEVIEW_FIXTURES:-$src/../shared/fixtures}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scopeview-e2e-XXXXXX")
+trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+# expect STATUS FRAGMENT ARGS...: run `scopeview ARGS...`; the exit status
+# must be STATUS and the first stderr line must start with "scopeview: "
+# and contain FRAGMENT.  For status 1 stderr must be exactly one line and
+# stdout empty.
+expect() {
+	local want=$1 frag=$2 status lines
+	shift 2
+	"$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$status" -ne "$want" ]; then
+		fail "scopeview $*: exit $status, expected $want"
+		sed 's/^/  stderr: /' "$tmp/err"
+		return
+	fi
+	if ! head -n 1 "$tmp/err" | grep -q '^scopeview: '; then
+		fail "scopeview $*: stderr does not start with 'scopeview: '"
+		sed 's/^/  stderr: /' "$tmp/err"
+		return
+	fi
+	if ! head -n 1 "$tmp/err" | grep -qF -- "$frag"; then
+		fail "scopeview $*: stderr lacks '$frag'"
+		sed 's/^/  stderr: /' "$tmp/err"
+		return
+	fi
+	if [ "$want" -eq 1 ]; then
+		if [ "$lines" -ne 1 ]; then
+			fail "scopeview $*: $lines stderr lines, expected 1"
+			sed 's/^/  stderr: /' "$tmp/err"
+			return
+		fi
+		if [ -s "$tmp/out" ]; then
+			fail "scopeview $*: wrote to stdout on failure"
+			return
+		fi
+	fi
+	echo "ok: scopeview $* -> $status: $(head -n 1 "$tmp/err")"
+	passed=$((passed + 1))
+}
+
+mkdir "$tmp/adir"
+: >"$tmp/empty.h5"
+printf 'region,calls\nsolve,3\n' >"$tmp/text.h5"
+
+expect 1 "is a directory" summary "$tmp/adir"
+expect 1 "no such file" summary "$tmp/missing.h5"
+expect 1 "is empty (0 bytes)" summary "$tmp/empty.h5"
+expect 1 "not an HDF5 file" summary "$tmp/text.h5"
+expect 1 "$tmp/text.h5: " summary --format json "$tmp/text.h5"
+
+if [ "$(id -u)" -ne 0 ]; then
+	cp "$tmp/text.h5" "$tmp/secret.h5"
+	chmod 000 "$tmp/secret.h5"
+	expect 1 "Permission denied" summary "$tmp/secret.h5"
+fi
+
+if [ -f "$fixtures/single_rank_nested.h5" ]; then
+	size=$(stat -c %s "$fixtures/single_rank_nested.h5")
+	head -c $((size / 2)) "$fixtures/single_rank_nested.h5" \
+		>"$tmp/truncated.h5"
+	expect 1 "truncated or damaged" summary "$tmp/truncated.h5"
+	# A valid profile still works (the checks above are not vacuous).
+	if "$exe" summary "$fixtures/single_rank_nested.h5" >/dev/null \
+		2>"$tmp/err"; then
+		echo "ok: a valid fixture exits 0"
+		passed=$((passed + 1))
+	else
+		fail "summary of a valid fixture failed: $(cat "$tmp/err")"
+	fi
+	# A newer schema than this scopeview reads, made with h5py.
+	if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+		cp "$fixtures/hdf5-schema-3.h5" "$tmp/schema4.h5"
+		chmod u+w "$tmp/schema4.h5"
+		/usr/bin/python3 - "$tmp/schema4.h5" <<'EOF'
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "r+") as f:
+    f.attrs["scope_profiler_schema"] = numpy.int64(4)
+EOF
+		expect 1 "newer than this scopeview" summary "$tmp/schema4.h5"
+	else
+		echo "skip: no h5py for the schema 4 check"
+	fi
+else
+	echo "skip: no fixtures at $fixtures (truncated-profile checks)"
+fi
+
+expect 2 "unknown option" summary --no-such-option "$tmp/text.h5"
+expect 2 "" summary
+expect 2 "" summary --format yaml "$tmp/text.h5"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
