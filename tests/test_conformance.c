@@ -40,7 +40,7 @@ static int nfixtures;
 struct report {
 	char *text;
 	size_t len, cap;
-	int count;
+	int count, shown;
 };
 
 static void report_add(struct report *r, const char *fmt, ...) SV_PRINTF(2, 3);
@@ -51,11 +51,13 @@ static void report_add(struct report *r, const char *fmt, ...)
 	char line[1024];
 
 	r->count++;
-	if (r->count > 60)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	/* Check carries a failure message of at most 4 KiB. */
+	if (r->len + strlen(line) > 3000)
+		return;
+	r->shown++;
 	sv_grow((void **)&r->text, &r->cap, r->len + strlen(line) + 2, 1);
 	memcpy(r->text + r->len, line, strlen(line));
 	r->len += strlen(line);
@@ -66,8 +68,8 @@ static void report_add(struct report *r, const char *fmt, ...)
 static void report_finish(struct report *r, const char *what)
 {
 	if (r->count)
-		ck_abort_msg("%s: %d mismatches:\n%s", what, r->count,
-			r->text ? r->text : "");
+		ck_abort_msg("%s: %d mismatches (%d shown):\n%s", what,
+			r->count, r->shown, r->text ? r->text : "");
 	free(r->text);
 }
 
