@@ -1,0 +1,1276 @@
+/*
+ * gen.c: synthetic profiles (gen.h) and `scopeview gen`.
+ *
+ * Every rank is generated independently from (seed, rank) with a
+ * xoshiro256** generator seeded through splitmix64, and only integer
+ * arithmetic decides times, so the same options give the same calls on any
+ * machine.  A rank's calls are emitted lane by lane in preorder with a
+ * budget: each lane gets its share of the rank's events and emits exactly
+ * that many (a small budget truncates the structure, a large one adds
+ * kernels / work items), so --events is met exactly.
+ *
+ * Times: all ranks share one plan (step period, setup span, run end)
+ * computed from the options, so timesteps line up across ranks and the
+ * allreduce at the end of each step absorbs the difference between a fast
+ * rank and the slow one, as in a real bulk-synchronous run.
+ *
+ * Nothing here touches HDF5: files are written through write.h.
+ */
+#include "scopeview/gen.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scopeview/cli.h"
+
+#define GEN_NONE UINT32_MAX
+
+/* ------------------------------------------------------------------ */
+/* PRNG */
+
+struct gen_rng {
+	uint64_t s[4];
+};
+
+static uint64_t gen_splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void gen_rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ULL);
+	int i;
+	for (i = 0; i < 4; i++)
+		r->s[i] = gen_splitmix(&x);
+}
+
+static uint64_t gen_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t gen_next(struct gen_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = gen_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = gen_rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, n) (n > 0). */
+static uint64_t gen_below(struct gen_rng *r, uint64_t n)
+{
+	return (uint64_t)(((sv_i128)gen_next(r) * n) >> 64);
+}
+
+/* Uniform in [lo, hi]. */
+static int64_t gen_range(struct gen_rng *r, int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)gen_below(r, (uint64_t)(hi - lo) + 1);
+}
+
+/* A duration around mean ns: uniform in [mean/2, 3mean/2), and one call
+ * in 25 two to four times longer (the tail every real profile has). */
+static int64_t gen_dur(struct gen_rng *r, int64_t mean)
+{
+	int64_t d = mean * (512 + (int64_t)gen_below(r, 1024)) / 1024;
+	if (gen_below(r, 25) == 0)
+		d *= 2 + (int64_t)gen_below(r, 3);
+	return d > 1 ? d : 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Regions */
+
+enum gen_region {
+	G_MAIN,
+	G_SETUP,
+	G_FIB,
+	G_STEP,
+	G_ASSEMBLE,
+	G_KASM,
+	G_SOLVE,
+	G_PRECOND,
+	G_SPMV,
+	G_HALO,
+	G_SEND,
+	G_PROBE,
+	G_RECV,
+	G_ALLREDUCE,
+	G_IO,
+	G_CKPT,
+	G_FINALIZE,
+	G_WORKER,
+	G_COMPRESS,
+	G_CHECKSUM,
+	G_PREFETCH,
+	G_REQUEST,
+	G_FETCH,
+	G_PARSE,
+	G_NREGIONS
+};
+
+static const char *const tags_none[] = {NULL};
+static const char *const tags_hot[] = {"hot", "linear-algebra"};
+static const char *const tags_la[] = {"linear-algebra"};
+static const char *const tags_gpu[] = {"linear-algebra", "gpu"};
+static const char *const tags_rec[] = {"recursion"};
+static const char *const tags_send[] = {"mpi", "mpi.operation:send"};
+static const char *const tags_recv[] = {"mpi", "mpi.operation:recv"};
+static const char *const tags_probe[] = {"mpi", "mpi.operation:iprobe"};
+static const char *const tags_allred[] = {"mpi", "mpi.operation:allreduce"};
+static const char *const tags_io[] = {"io"};
+static const char *const tags_async[] = {"async", "network"};
+
+struct gen_region_info {
+	const char *name; /* NULL: built per rank */
+	const char *file;
+	int64_t line;
+	const char *text;
+	const char *const *tags;
+	size_t ntags;
+};
+
+#define SRC "/scratch/synth/app/"
+static const struct gen_region_info gen_regions[G_NREGIONS] = {
+	[G_MAIN] = {"main", SRC "run.py", 12,
+		"with sp.region(\"main\"):\n    run(config)", tags_none, 0},
+	[G_SETUP] = {"setup", SRC "run.py", 20,
+		"with sp.region(\"setup\"):\n    mesh = build_mesh(config)\n"
+		"    table = fib(config.depth)",
+		tags_none, 0},
+	[G_FIB] = {"fib", SRC "util.py", 7,
+		"@sp.profile(\"fib\")\ndef fib(n):\n"
+		"    return n if n < 2 else fib(n - 1) + fib(n - 2)",
+		tags_rec, 1},
+	[G_STEP] = {"timestep", SRC "run.py", 31,
+		"with sp.region(\"timestep\"):\n    assemble(mesh)\n"
+		"    solve(system)\n    exchange_halo(field)",
+		tags_none, 0},
+	[G_ASSEMBLE] = {"assemble", SRC "solver.py", 44,
+		"with sp.region(\"assemble\"):\n    for cell in mesh.cells:\n"
+		"        kernel(cell)",
+		tags_la, 1},
+	[G_KASM] = {"kernel:assemble_local", SRC "kernels.py", 10,
+		"@sp.profile(\"kernel:assemble_local\")\ndef assemble_local("
+		"cell):\n    ...",
+		tags_none, 0},
+	[G_SOLVE] = {"solve", SRC "solver.py", 71,
+		"with sp.region(\"solve\"):\n    precondition(system)\n"
+		"    for it in range(iterations):\n        spmv(a, x)",
+		tags_hot, 2},
+	[G_PRECOND] = {"kernel:precondition", SRC "kernels.py", 33,
+		"@sp.profile(\"kernel:precondition\")\ndef precondition(s):\n"
+		"    return ilu0(s.a)",
+		tags_la, 1},
+	[G_SPMV] = {"kernel:spmv", SRC "kernels.py", 58,
+		"@sp.profile(\"kernel:spmv\", gpu=True)\ndef spmv(a, x):\n"
+		"    return a @ x",
+		tags_gpu, 2},
+	[G_HALO] = {"halo_exchange", SRC "comm.py", 15,
+		"with sp.region(\"halo_exchange\"):\n    comm.Isend(...)\n"
+		"    comm.Recv(...)",
+		tags_none, 0},
+	[G_SEND] = {NULL, "", -1, NULL, tags_send, 2},
+	[G_PROBE] = {NULL, "", -1, NULL, tags_probe, 2},
+	[G_RECV] = {NULL, "", -1, NULL, tags_recv, 2},
+	[G_ALLREDUCE] = {"mpi:allreduce kind=collective bytes=8 root=-1 "
+			 "tag=-1 comm=0",
+		"", -1, NULL, tags_allred, 2},
+	[G_IO] = {"io", SRC "output.py", 9,
+		"with sp.region(\"io\"):\n    write_checkpoint(state)", tags_io,
+		1},
+	[G_CKPT] = {"write_checkpoint", SRC "output.py", 22,
+		"@sp.profile(\"write_checkpoint\")\ndef write_checkpoint(s):\n"
+		"    h5.write(s)",
+		tags_io, 1},
+	[G_FINALIZE] = {"finalize", SRC "run.py", 52,
+		"with sp.region(\"finalize\"):\n    report(results)", tags_none,
+		0},
+	[G_WORKER] = {"worker_loop", SRC "workers.py", 5,
+		"with sp.region(\"worker_loop\"):\n    while job := "
+		"queue.get():"
+		"\n        job()",
+		tags_none, 0},
+	[G_COMPRESS] = {"compress_block", SRC "workers.py", 18,
+		"with sp.region(\"compress_block\"):\n    zlib.compress(block)",
+		tags_io, 1},
+	[G_CHECKSUM] = {"checksum", SRC "workers.py", 26,
+		"with sp.region(\"checksum\"):\n    crc32(block)", tags_none,
+		0},
+	[G_PREFETCH] = {"prefetch", SRC "workers.py", 31,
+		"with sp.region(\"prefetch\"):\n    read_ahead(path)", tags_io,
+		1},
+	[G_REQUEST] = {"handle_request", SRC "service.py", 40,
+		"async def handle_request(req):\n"
+		"    with sp.region(\"handle_request\"):\n"
+		"        data = await fetch(req)\n        return parse(data)",
+		tags_async, 2},
+	[G_FETCH] = {"fetch", SRC "service.py", 55,
+		"async def fetch(req):\n    with sp.region(\"fetch\"):\n"
+		"        return await session.get(req.url)",
+		tags_async, 2},
+	[G_PARSE] = {"parse", SRC "service.py", 63,
+		"with sp.region(\"parse\"):\n    json.loads(body)", tags_none,
+		0},
+};
+
+/* ------------------------------------------------------------------ */
+/* Options and the shared plan */
+
+void sv_gen_opts_init(struct sv_gen_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->ranks = 4;
+	o->threads = 1;
+	o->tasks = 0;
+	o->events = 100000;
+	o->depth = 4;
+	o->imbalance = 0.3;
+	o->call_ids = true;
+	o->seed = 1;
+	sv_writer_opts_init(&o->writer);
+}
+
+int sv_gen_opts_check(const struct sv_gen_opts *o, struct sv_error *err)
+{
+	if (!o)
+		return sv_error_set(err, -EINVAL, "no options");
+	if (o->ranks < 1 || o->ranks > 65536)
+		return sv_error_set(
+			err, -EINVAL, "--ranks must be between 1 and 65536");
+	if (o->threads < 1 || o->threads > 1024)
+		return sv_error_set(
+			err, -EINVAL, "--threads must be between 1 and 1024");
+	if (o->tasks > 1024)
+		return sv_error_set(
+			err, -EINVAL, "--tasks must be between 0 and 1024");
+	if (o->depth < 1 || o->depth > 1000)
+		return sv_error_set(
+			err, -EINVAL, "--depth must be between 1 and 1000");
+	if (!(o->imbalance >= 0 && o->imbalance <= 10))
+		return sv_error_set(
+			err, -EINVAL, "--imbalance must be between 0 and 10");
+	if (o->events / o->ranks >= UINT32_MAX - 1)
+		return sv_error_set(err, -EINVAL,
+			"%" PRIu64 " events over %u ranks is more than one "
+			"rank can hold (4294967294); add ranks",
+			o->events, o->ranks);
+	if (o->writer.schema < 0 || o->writer.schema > 3)
+		return sv_error_set(err, -EINVAL, "--schema must be 1, 2 or 3");
+	return 0;
+}
+
+uint64_t sv_gen_rank_events(const struct sv_gen_opts *o, uint32_t rank)
+{
+	return o->events / o->ranks + (rank < o->events % o->ranks);
+}
+
+uint32_t sv_gen_slow_rank(const struct sv_gen_opts *o)
+{
+	uint64_t x = o->seed ^ 0x51077ULL;
+	return o->ranks > 1 ? (uint32_t)(gen_splitmix(&x) % o->ranks) : 0;
+}
+
+/* Mean durations (ns). */
+#define MEAN_KASM     3000
+#define MEAN_SPMV     4000
+#define MEAN_FIB_LEAF 600
+#define IO_SPAN       900000
+#define FINALIZE_SPAN 400000
+
+struct gen_plan {
+	int64_t t0;          /* main starts */
+	int64_t steps0;      /* first timestep starts */
+	int64_t period;      /* ns per timestep (without io) */
+	int64_t run_end;     /* main ends (about) */
+	uint64_t steps;      /* timesteps */
+	uint64_t fib_calls;  /* calls of the recursion */
+	uint64_t head;       /* main, setup, fib, finalize */
+	int64_t imb_milli;   /* 1000 * imbalance */
+	int64_t precond_pct; /* preconditioner mean, % of kernel time */
+};
+
+static uint32_t gen_lane_weight_total(const struct sv_gen_opts *o)
+{
+	return 4 + 2 * (o->threads - 1) + o->threads * o->tasks;
+}
+
+/* Calls of the main thread of a rank with `events` calls. */
+static uint64_t gen_main_budget(const struct sv_gen_opts *o, uint64_t events)
+{
+	uint32_t w = gen_lane_weight_total(o);
+	uint64_t others = 0, i;
+	for (i = 1; i < o->threads; i++)
+		others += events * 2 / w;
+	others += (uint64_t)o->threads * o->tasks * (events / w);
+	return events - others;
+}
+
+static uint64_t gen_fib_calls(uint32_t depth)
+{
+	return depth <= 3 ? ((uint64_t)1 << depth) - 1 : 7 + 4 * (depth - 3);
+}
+
+static uint64_t gen_io_steps_before(uint64_t s)
+{
+	return s / 10; /* steps 9, 19, ... do io */
+}
+
+static void gen_kernel_split(const struct gen_plan *p, uint64_t budget,
+	uint64_t s, uint64_t *ka, uint64_t *ks)
+{
+	uint64_t fixed =
+		p->head + p->steps * 9 + gen_io_steps_before(p->steps) * 2;
+	uint64_t k = budget > fixed ? budget - fixed : 0;
+	uint64_t per = k / p->steps + (s < k % p->steps);
+	*ka = per / 3;
+	*ks = per - *ka;
+}
+
+static void gen_plan_make(const struct sv_gen_opts *o, struct gen_plan *p)
+{
+	uint64_t x = o->seed, ka, ks, typical;
+	int64_t kernels, compute, setup;
+
+	memset(p, 0, sizeof *p);
+	p->t0 = 1000000000000LL +
+		(int64_t)(gen_splitmix(&x) % 1000) * 1000000000LL;
+	p->fib_calls = gen_fib_calls(o->depth);
+	p->head = 3 + p->fib_calls;
+	typical = gen_main_budget(o, o->events / o->ranks);
+	p->steps = typical / 64;
+	if (p->steps < 1)
+		p->steps = 1;
+	if (p->steps > 4000)
+		p->steps = 4000;
+	p->imb_milli = (int64_t)(o->imbalance * 1000 + 0.5);
+	p->precond_pct = 60;
+	gen_kernel_split(p, typical, 0, &ka, &ks);
+	kernels = (int64_t)ka * (MEAN_KASM + 200) +
+		  (int64_t)ks * (MEAN_SPMV + 200);
+	compute = kernels + kernels * p->precond_pct / 100 + 20000 + 3000;
+	p->period = compute * (1000 + p->imb_milli) / 1000 * 12 / 10 + 60000;
+	setup = (int64_t)p->fib_calls * 1500 + 200000;
+	p->steps0 = p->t0 + 1000 + setup + 2000;
+	p->run_end = p->steps0 + (int64_t)p->steps * p->period +
+		     (int64_t)gen_io_steps_before(p->steps) * IO_SPAN +
+		     FINALIZE_SPAN + 5000;
+}
+
+static int64_t gen_step_start(const struct gen_plan *p, uint64_t s)
+{
+	return p->steps0 + (int64_t)s * p->period +
+	       (int64_t)gen_io_steps_before(s) * IO_SPAN;
+}
+
+int64_t sv_gen_start_time(const struct sv_gen_opts *o)
+{
+	struct gen_plan p;
+	gen_plan_make(o, &p);
+	return p.t0 - 5000000;
+}
+
+int64_t sv_gen_finalize_time(const struct sv_gen_opts *o)
+{
+	struct gen_plan p;
+	gen_plan_make(o, &p);
+	/* Worker lanes may run a little past the plan when their items are
+	 * packed tightly; leave room. */
+	return p.run_end + 50000000;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building one rank */
+
+struct gen_ctx {
+	const struct sv_gen_opts *o;
+	const struct gen_plan *p;
+	struct sv_gen_rank *r;
+	struct gen_rng rng;
+	uint32_t rank, slow;
+	int64_t factor_milli; /* this rank's compute speed, 1000 = nominal */
+	uint64_t budget;      /* calls the current lane may still emit */
+	uint64_t n;           /* calls emitted */
+	int row_of[G_NREGIONS];
+	int64_t lane, thread, task; /* of the current lane */
+};
+
+static void gen_add_row(struct gen_ctx *g, enum gen_region k)
+{
+	struct sv_gen_rank *r = g->r;
+	const struct gen_region_info *info = &gen_regions[k];
+	struct sv_write_row *row;
+	const char *name = info->name;
+
+	if (!name) {
+		uint32_t next = (g->rank + 1) % g->o->ranks;
+		uint32_t prev = (g->rank + g->o->ranks - 1) % g->o->ranks;
+		char *s;
+		if (k == G_SEND)
+			s = sv_xasprintf("mpi:send kind=point-to-point "
+					 "bytes=32768 peer=%u root=-1 tag=7 "
+					 "comm=0",
+				next);
+		else if (k == G_RECV)
+			s = sv_xasprintf("mpi:recv kind=point-to-point "
+					 "bytes=32768 peer=%u root=-1 tag=7 "
+					 "comm=0",
+				prev);
+		else
+			s = sv_xasprintf("mpi:iprobe kind=point-to-point "
+					 "bytes=0 peer=%u root=-1 tag=7 comm=0",
+				prev);
+		r->row_names = sv_xreallocarray(
+			r->row_names, r->nrows + 1, sizeof *r->row_names);
+		r->row_names[r->nrows] = s;
+		name = s;
+	} else {
+		r->row_names = sv_xreallocarray(
+			r->row_names, r->nrows + 1, sizeof *r->row_names);
+		r->row_names[r->nrows] = NULL;
+	}
+	sv_grow((void **)&r->rows, &r->rows_cap, r->nrows + 1, sizeof *r->rows);
+	row = &r->rows[r->nrows];
+	memset(row, 0, sizeof *row);
+	row->name = name;
+	row->source_file = info->file;
+	row->source_line = info->line;
+	row->source_text = info->text;
+	row->tags = info->ntags ? info->tags : NULL;
+	row->ntags = info->ntags;
+	row->exclusive_total = -1;
+	g->row_of[k] = (int)r->nrows++;
+}
+
+/* Start a call of region k at t under parent (GEN_NONE = lane top).
+ * Returns the call, or GEN_NONE when the lane's budget is spent or the
+ * parent was not emitted (want_parent). */
+static uint32_t gen_emit(struct gen_ctx *g, enum gen_region k, int64_t t,
+	uint32_t parent, bool want_parent)
+{
+	struct sv_gen_rank *r = g->r;
+	uint32_t c;
+
+	if (g->budget == 0 || (want_parent && parent == GEN_NONE))
+		return GEN_NONE;
+	g->budget--;
+	if (g->row_of[k] < 0)
+		gen_add_row(g, k);
+	c = (uint32_t)g->n++;
+	r->row[c] = (uint32_t)g->row_of[k];
+	r->start[c] = t;
+	r->end[c] = t;
+	r->parent[c] = parent;
+	r->lane[c] = g->lane;
+	if (r->gpu)
+		r->gpu[c] = -1;
+	if (r->call_id) {
+		r->call_id[c] = c;
+		r->parent_id[c] = parent == GEN_NONE ? -1 : (int64_t)parent;
+	}
+	if (r->thread_id)
+		r->thread_id[c] = g->thread;
+	if (r->task_id)
+		r->task_id[c] = g->task;
+	if (r->await_ns)
+		r->await_ns[c] = 0;
+	return c;
+}
+
+static void gen_end(struct gen_ctx *g, uint32_t c, int64_t t)
+{
+	if (c != GEN_NONE)
+		g->r->end[c] = t;
+}
+
+/* A compute duration scaled by this rank's speed. */
+static int64_t gen_compute(struct gen_ctx *g, int64_t mean)
+{
+	return gen_dur(&g->rng, mean) * g->factor_milli / 1000 + 1;
+}
+
+/* The recursive region: two children per call near the top, one below,
+ * `depth` levels in all.  Returns the end time. */
+static int64_t gen_fib(
+	struct gen_ctx *g, uint32_t level, int64_t t, uint32_t parent)
+{
+	uint32_t c = gen_emit(g, G_FIB, t, parent, true);
+	int64_t u = t + gen_range(&g->rng, 40, 120);
+	if (level < g->o->depth) {
+		int kids = level < 3 ? 2 : 1, i;
+		for (i = 0; i < kids; i++)
+			u = gen_fib(g, level + 1, u, c) +
+			    gen_range(&g->rng, 20, 90);
+	} else {
+		u += gen_dur(&g->rng, MEAN_FIB_LEAF);
+	}
+	gen_end(g, c, u);
+	return u + 1;
+}
+
+static void gen_main_lane(struct gen_ctx *g)
+{
+	const struct gen_plan *p = g->p;
+	struct gen_rng *rng = &g->rng;
+	uint32_t m, setup, fin;
+	uint64_t s, i;
+	int64_t t = p->t0, end;
+
+	m = gen_emit(g, G_MAIN, t, GEN_NONE, false);
+	t += 1000;
+	setup = gen_emit(g, G_SETUP, t, m, true);
+	t = gen_fib(g, 1, t + 500, setup) + 300;
+	gen_end(g, setup, t);
+
+	for (s = 0; s < p->steps; s++) {
+		int64_t step_t0 = gen_step_start(p, s), sync, jitter;
+		uint32_t st, as, so, pc, ha, c, ar;
+		uint64_t ka, ks;
+
+		gen_kernel_split(p, g->budget + g->n, s, &ka, &ks);
+		jitter = step_t0 + gen_range(rng, 0, 2000);
+		t = jitter > t + 200 ? jitter : t + 200;
+		st = gen_emit(g, G_STEP, t, m, true);
+		t += 300;
+
+		as = gen_emit(g, G_ASSEMBLE, t, st, true);
+		t += 200;
+		for (i = 0; i < ka && as != GEN_NONE; i++) {
+			c = gen_emit(g, G_KASM, t, as, true);
+			t += gen_compute(g, MEAN_KASM);
+			gen_end(g, c, t);
+			t += gen_range(rng, 50, 300);
+		}
+		gen_end(g, as, t + 100);
+		t += 300;
+
+		so = gen_emit(g, G_SOLVE, t, st, true);
+		t += 200;
+		pc = gen_emit(g, G_PRECOND, t, so, true);
+		t += gen_compute(
+			g, ((int64_t)ka * MEAN_KASM + (int64_t)ks * MEAN_SPMV) *
+					   p->precond_pct / 100 +
+				   20000);
+		gen_end(g, pc, t);
+		t += 150;
+		for (i = 0; i < ks && so != GEN_NONE; i++) {
+			int64_t d;
+			c = gen_emit(g, G_SPMV, t, so, true);
+			d = gen_compute(g, MEAN_SPMV);
+			if (c != GEN_NONE && g->r->gpu)
+				g->r->gpu[c] =
+					d * gen_range(rng, 550, 900) / 1000;
+			t += d;
+			gen_end(g, c, t);
+			t += gen_range(rng, 50, 300);
+		}
+		gen_end(g, so, t + 100);
+		t += 300;
+
+		ha = gen_emit(g, G_HALO, t, st, true);
+		t += 200;
+		c = gen_emit(g, G_SEND, t, ha, true);
+		t += gen_range(rng, 2000, 6000);
+		gen_end(g, c, t);
+		t += gen_range(rng, 100, 300);
+		/* A zero-length call: starts and ends on the same ns. */
+		c = gen_emit(g, G_PROBE, t, ha, true);
+		t += gen_range(rng, 100, 300);
+		c = gen_emit(g, G_RECV, t, ha, true);
+		t += gen_range(rng, 3000, 15000);
+		gen_end(g, c, t);
+		gen_end(g, ha, t + 100);
+		t += 300;
+
+		/* The allreduce waits for the slowest rank. */
+		sync = step_t0 + p->period * 96 / 100 + gen_range(rng, 0, 1500);
+		ar = gen_emit(g, G_ALLREDUCE, t, st, true);
+		end = sync > t + 3000 ? sync
+				      : t + 3000 + gen_range(rng, 0, 500);
+		gen_end(g, ar, end);
+		t = end + 200;
+
+		if (s % 10 == 9) {
+			uint32_t io = gen_emit(g, G_IO, t, st, true), ck;
+			t += 500;
+			ck = gen_emit(g, G_CKPT, t, io, true);
+			t += IO_SPAN * (g->rank == 0 ? 80 : 50) / 100 +
+			     gen_range(rng, 0, 20000);
+			gen_end(g, ck, t);
+			gen_end(g, io, t + 300);
+			t += 600;
+		}
+		gen_end(g, st, t);
+		t += 100;
+	}
+	t += 1000;
+	fin = gen_emit(g, G_FINALIZE, t, m, true);
+	t += FINALIZE_SPAN * 8 / 10 + gen_range(rng, 0, 20000);
+	gen_end(g, fin, t);
+	gen_end(g, m, t + 1000);
+}
+
+/* A worker thread: worker_loop > compress_block > checksum, spread over
+ * the run.  Returns the loop's end. */
+static int64_t gen_worker_lane(struct gen_ctx *g, int64_t *busy)
+{
+	const struct gen_plan *p = g->p;
+	struct gen_rng *rng = &g->rng;
+	int64_t t0 = p->t0 + 40000 + gen_range(rng, 0, 10000);
+	int64_t span = p->run_end - 40000 - t0, spacing, t;
+	uint64_t items, i;
+	uint32_t loop;
+
+	if (g->budget == 0)
+		return t0;
+	loop = gen_emit(g, G_WORKER, t0, GEN_NONE, false);
+	items = g->budget / 2 + g->budget % 2;
+	spacing = span / (int64_t)(items ? items : 1);
+	if (spacing < 400)
+		spacing = 400;
+	t = t0 + 500;
+	*busy = 0;
+	for (i = 0; i < items; i++) {
+		int64_t at = t0 + 500 + (int64_t)i * spacing, d;
+		uint32_t c;
+		if (at < t)
+			at = t;
+		if (g->budget == 1) {
+			c = gen_emit(g, G_PREFETCH, at, loop, true);
+			d = spacing * gen_range(rng, 200, 500) / 1000 + 1;
+			gen_end(g, c, at + d);
+			t = at + d + 1;
+			*busy += d;
+			continue;
+		}
+		c = gen_emit(g, G_COMPRESS, at, loop, true);
+		d = spacing * gen_range(rng, 300, 700) / 1000 + 60;
+		{
+			uint32_t k = gen_emit(
+				g, G_CHECKSUM, at + d - d / 4 - 10, c, true);
+			gen_end(g, k, at + d - 10);
+		}
+		gen_end(g, c, at + d);
+		*busy += d;
+		t = at + d + 1;
+	}
+	gen_end(g, loop, t + 500);
+	return t + 500;
+}
+
+/* An asyncio task: handle_request > fetch (suspended most of the time) >
+ * parse, items spread over the run and offset per task so tasks of one
+ * thread interleave.  Fills the task table row. */
+static void gen_task_lane(
+	struct gen_ctx *g, uint32_t j, int64_t origin, struct sv_write_task *tk)
+{
+	const struct gen_plan *p = g->p;
+	struct gen_rng *rng = &g->rng;
+	int64_t t0 = p->t0 + 60000, span = p->run_end - 120000 - t0;
+	int64_t spacing, t = t0, first = -1, last = 0, run = 0, susp = 0;
+	uint64_t items = g->budget / 3 + (g->budget % 3 != 0), i;
+
+	spacing = span / (int64_t)(items ? items : 1);
+	if (spacing < 2000)
+		spacing = 2000;
+	for (i = 0; i < items; i++) {
+		int64_t at = t0 + (int64_t)i * spacing +
+			     spacing * j / (g->o->tasks ? g->o->tasks : 1);
+		int64_t fd, fa = 0, pd;
+		uint32_t rq, f, ps;
+		if (at < t)
+			at = t;
+		rq = gen_emit(g, G_REQUEST, at, GEN_NONE, false);
+		if (rq == GEN_NONE)
+			break;
+		if (first < 0)
+			first = at;
+		f = gen_emit(g, G_FETCH, at + 200, rq, true);
+		fd = spacing * gen_range(rng, 300, 600) / 1000 + 50;
+		if (f != GEN_NONE) {
+			fa = fd * gen_range(rng, 700, 950) / 1000;
+			gen_end(g, f, at + 200 + fd);
+			if (g->r->await_ns)
+				g->r->await_ns[f] = fa;
+		}
+		ps = gen_emit(g, G_PARSE, at + 300 + fd, rq, true);
+		pd = spacing * gen_range(rng, 40, 100) / 1000 + 20;
+		gen_end(g, ps, at + 300 + fd + pd);
+		t = at + 500 + fd + pd;
+		gen_end(g, rq, t);
+		if (g->r->await_ns)
+			g->r->await_ns[rq] = fa;
+		run += t - at - fa;
+		susp += fa;
+		last = t;
+		t += 1;
+	}
+	tk->created_ns = (first < 0 ? t0 : first) - origin - 500;
+	tk->done_ns = last ? last - origin + 500 : -1;
+	tk->steps = (int64_t)items * 2 + 1;
+	tk->running_ns = run;
+	tk->suspended_ns = susp;
+}
+
+static char *gen_keep(struct sv_gen_rank *r, char *s)
+{
+	r->strings = sv_xreallocarray(
+		r->strings, r->nstrings + 1, sizeof *r->strings);
+	r->strings[r->nstrings++] = s;
+	return s;
+}
+
+void sv_gen_rank_build(
+	const struct sv_gen_opts *o, uint32_t rank, struct sv_gen_rank *out)
+{
+	struct gen_plan p;
+	struct gen_ctx g;
+	struct sv_gen_rank *r = out;
+	uint64_t n = sv_gen_rank_events(o, rank), main_budget;
+	uint32_t w = gen_lane_weight_total(o), t, j;
+	bool lanes = o->threads > 1 || o->tasks > 0 || o->track_threads;
+	int64_t origin = sv_gen_start_time(o);
+	size_t sz = (size_t)(n ? n : 1);
+
+	gen_plan_make(o, &p);
+	memset(r, 0, sizeof *r);
+	memset(&g, 0, sizeof g);
+	g.o = o;
+	g.p = &p;
+	g.r = r;
+	g.rank = rank;
+	g.slow = sv_gen_slow_rank(o);
+	gen_rng_seed(&g.rng, o->seed, (uint64_t)rank + 1);
+	g.factor_milli = 1000 + (int64_t)gen_below(&g.rng, 30);
+	if (o->ranks > 1 && rank == g.slow)
+		g.factor_milli = 1000 + p.imb_milli;
+	for (t = 0; t < G_NREGIONS; t++)
+		g.row_of[t] = -1;
+
+	r->row = sv_xmalloc(sz * sizeof *r->row);
+	r->start = sv_xmalloc(sz * sizeof *r->start);
+	r->end = sv_xmalloc(sz * sizeof *r->end);
+	r->parent = sv_xmalloc(sz * sizeof *r->parent);
+	r->lane = sv_xmalloc(sz * sizeof *r->lane);
+	if (o->gpu)
+		r->gpu = sv_xmalloc(sz * sizeof *r->gpu);
+	if (o->call_ids) {
+		r->call_id = sv_xmalloc(sz * sizeof *r->call_id);
+		r->parent_id = sv_xmalloc(sz * sizeof *r->parent_id);
+	}
+	if (lanes)
+		r->thread_id = sv_xmalloc(sz * sizeof *r->thread_id);
+	if (o->tasks)
+		r->task_id = sv_xmalloc(sz * sizeof *r->task_id);
+	if (o->await)
+		r->await_ns = sv_xmalloc(sz * sizeof *r->await_ns);
+	if (lanes)
+		r->threads = sv_xcalloc(o->threads, sizeof *r->threads);
+	if (o->tasks)
+		r->tasks = sv_xcalloc(
+			(size_t)o->threads * o->tasks, sizeof *r->tasks);
+
+	/* Main thread. */
+	main_budget = gen_main_budget(o, n);
+	g.budget = main_budget;
+	g.thread = 0;
+	g.task = -1;
+	g.lane = lanes ? -2 : -1;
+	gen_main_lane(&g);
+	if (lanes) {
+		struct sv_write_thread *th = &r->threads[0];
+		th->index = 0;
+		th->ident = 139800000000000LL + (int64_t)rank * 65536;
+		th->native_id = 20000 + (int64_t)rank * 100;
+		th->daemon = 0;
+		th->name = "MainThread";
+		th->start_ns = 0;
+		th->end_ns = -1;
+		th->cpu_ns = (p.run_end - origin) * 85 / 100;
+	}
+
+	/* Worker threads. */
+	for (t = 1; t < o->threads; t++) {
+		struct sv_write_thread *th = &r->threads[t];
+		int64_t busy = 0, end;
+		g.budget = n * 2 / w;
+		g.thread = t;
+		g.task = -1;
+		g.lane = -2 - (int64_t)t;
+		end = gen_worker_lane(&g, &busy);
+		th->index = t;
+		th->ident = 139800000000000LL + (int64_t)rank * 65536 +
+			    (int64_t)t * 4096;
+		th->native_id = 20000 + (int64_t)rank * 100 + t;
+		th->daemon = 1;
+		th->name = gen_keep(r, sv_xasprintf("worker-%u", t));
+		th->start_ns = p.t0 + 30000 - origin;
+		th->end_ns = end + 2000 - origin;
+		th->cpu_ns = busy;
+	}
+
+	/* Tasks, on every thread. */
+	for (t = 0; t < o->threads; t++) {
+		for (j = 0; j < o->tasks; j++) {
+			uint32_t ti = t * o->tasks + j;
+			struct sv_write_task *tk = &r->tasks[ti];
+			g.budget = n / w;
+			g.thread = t;
+			g.task = ti;
+			g.lane = ti;
+			tk->index = ti;
+			tk->thread_index = t;
+			tk->kind = "task";
+			tk->name = gen_keep(r, sv_xasprintf("Task-%u", ti + 1));
+			tk->coro_name = "serve.<locals>.handle_request";
+			gen_task_lane(&g, j, origin, tk);
+			if (ti + 1 == o->threads * o->tasks)
+				tk->done_ns = -1; /* still pending at exit */
+		}
+	}
+	if (g.n != n)
+		sv_die("gen: rank %u emitted %" PRIu64 " of %" PRIu64 " calls",
+			rank, g.n, n);
+
+	r->w.rank = rank;
+	r->w.rows = r->rows;
+	r->w.nrows = r->nrows;
+	r->w.ncalls = n;
+	r->w.row = r->row;
+	r->w.start_ns = r->start;
+	r->w.end_ns = r->end;
+	r->w.gpu_ns = r->gpu;
+	r->w.call_id = r->call_id;
+	r->w.parent_id = r->parent_id;
+	r->w.thread_id = r->thread_id;
+	r->w.task_id = r->task_id;
+	r->w.await_ns = r->await_ns;
+	r->w.threads = r->threads;
+	r->w.nthreads = r->threads ? o->threads : 0;
+	r->w.tasks = r->tasks;
+	r->w.ntasks = r->tasks ? (size_t)o->threads * o->tasks : 0;
+}
+
+void sv_gen_rank_fini(struct sv_gen_rank *r)
+{
+	size_t i;
+	if (!r)
+		return;
+	for (i = 0; i < r->nrows; i++)
+		free(r->row_names ? r->row_names[i] : NULL);
+	free(r->row_names);
+	for (i = 0; i < r->nstrings; i++)
+		free(r->strings[i]);
+	free(r->strings);
+	free(r->rows);
+	free(r->threads);
+	free(r->tasks);
+	free(r->row);
+	free(r->start);
+	free(r->end);
+	free(r->parent);
+	free(r->lane);
+	free(r->gpu);
+	free(r->call_id);
+	free(r->parent_id);
+	free(r->thread_id);
+	free(r->task_id);
+	free(r->await_ns);
+	memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------------------ */
+/* The whole file */
+
+static int gen_metadata(
+	struct sv_writer *w, const struct sv_gen_opts *o, struct sv_error *err)
+{
+	uint64_t x = o->seed * 31 + 7, h = gen_splitmix(&x);
+	char host[32], ts[64], wd[96], job[32], ntasks[16];
+	const char *uname[5];
+	static const char *const modules[] = {
+		"gcc/12.3.0", "openmpi/4.1.5", "hdf5/1.14.3", "python/3.11.2"};
+	int rc = 0;
+
+	snprintf(host, sizeof host, "node%03u", (unsigned)(h % 1000));
+	snprintf(ts, sizeof ts, "2026-%02u-%02uT%02u:%02u:%02u+00:00",
+		(unsigned)(h >> 10) % 12 + 1, (unsigned)(h >> 14) % 28 + 1,
+		(unsigned)(h >> 19) % 24, (unsigned)(h >> 24) % 60,
+		(unsigned)(h >> 30) % 60);
+	snprintf(wd, sizeof wd, "/scratch/synth/run-%" PRIu64, o->seed);
+	snprintf(job, sizeof job, "%u",
+		(unsigned)(4000000 + (h >> 40) % 999999));
+	snprintf(ntasks, sizeof ntasks, "%u", o->ranks);
+	uname[0] = "Linux";
+	uname[1] = host;
+	uname[2] = "6.1.0-synthetic";
+	uname[3] = "#1 SMP PREEMPT_DYNAMIC";
+	uname[4] = "x86_64";
+
+#define M(call)                    \
+	do {                       \
+		if (!rc)           \
+			rc = call; \
+	} while (0)
+	M(sv_writer_meta_str(
+		w, "chip_information", "Synthetic CPU @ 3.00GHz", err));
+	M(sv_writer_meta_int(
+		w, "finalize_time_ns", sv_gen_finalize_time(o), err));
+	M(sv_writer_meta_str(w, "hostname", host, err));
+	M(sv_writer_meta_str(w, "label",
+		o->label ? o->label : "synthetic run (scopeview gen)", err));
+	M(sv_writer_meta_strs(w, "modules", modules, 4, err));
+	M(sv_writer_meta_int(w, "mpi_size", o->ranks, err));
+	M(sv_writer_meta_int(w, "omp_num_threads", o->threads, err));
+	M(sv_writer_meta_str(w, "platform",
+		"Linux-6.1.0-synthetic-x86_64-with-glibc2.36", err));
+	M(sv_writer_meta_str(w, "python_version", "3.11.2", err));
+	M(sv_writer_meta_str(w, "scope_profiler_version",
+		"0.5.0 (synthetic, scopeview " SV_VERSION ")", err));
+	M(sv_writer_meta_int(w, "start_time_ns", sv_gen_start_time(o), err));
+	M(sv_writer_meta_str(w, "timestamp", ts, err));
+	M(sv_writer_meta_int(w, "total_cores",
+		(int64_t)o->ranks * (o->threads > 4 ? o->threads : 4), err));
+	M(sv_writer_meta_strs(w, "uname", uname, 5, err));
+	M(sv_writer_meta_str(w, "user", "synth", err));
+	M(sv_writer_meta_str(w, "working_directory", wd, err));
+	M(sv_writer_meta_str(w, "SLURM_JOB_ID", job, err));
+	M(sv_writer_meta_str(w, "SLURM_NTASKS", ntasks, err));
+#undef M
+	return rc;
+}
+
+int sv_gen_write(const char *path, const struct sv_gen_opts *o,
+	sv_gen_progress_fn progress, void *ctx, struct sv_error *err)
+{
+	struct sv_writer *w;
+	uint32_t rank;
+	int rc;
+
+	rc = sv_gen_opts_check(o, err);
+	if (rc)
+		return rc;
+	rc = sv_writer_open(&w, path, &o->writer, err);
+	if (rc)
+		return rc;
+	rc = gen_metadata(w, o, err);
+	for (rank = 0; rank < o->ranks && !rc; rank++) {
+		struct sv_gen_rank r;
+		sv_gen_rank_build(o, rank, &r);
+		rc = sv_writer_add_rank(w, &r.w, err);
+		sv_gen_rank_fini(&r);
+		if (!rc && progress)
+			progress(ctx, rank + 1, sv_writer_events(w));
+	}
+	if (rc) {
+		sv_writer_abort(w);
+		return rc;
+	}
+	return sv_writer_close(w, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* scopeview gen */
+
+static const char gen_usage[] = "scopeview gen [OPTIONS] OUT.h5";
+
+static void gen_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Write a synthetic scope-profiler profile shaped like a real "
+	       "MPI run.\n\n"
+	       "  --ranks N          MPI ranks (default 4)\n"
+	       "  --threads N        threads per rank, main thread included "
+	       "(default 1)\n"
+	       "  --tasks N          asyncio tasks per thread (default 0)\n"
+	       "  --events N         calls in the whole file; k, M, G "
+	       "suffixes (default 100k)\n"
+	       "  --depth N          depth of the recursive region "
+	       "(default 4)\n"
+	       "  --imbalance F      the slow rank computes 1+F times longer "
+	       "(default 0.3)\n"
+	       "  --gpu              record GPU device times of the solver "
+	       "kernels\n"
+	       "  --await            record time tasks spend suspended "
+	       "(implies --tasks 2\n"
+	       "                     unless --tasks is given)\n"
+	       "  --no-call-ids      omit call_ids/parent_ids (as native "
+	       "traces do)\n"
+	       "  --track-threads    thread_ids and thread_table even for "
+	       "one thread\n"
+	       "  --schema 1|2|3     file layout (default 3, the current "
+	       "one)\n"
+	       "  --compression auto|none|gzip\n"
+	       "                     auto: shuffle+deflate from 16384 events "
+	       "(default)\n"
+	       "  --chunked          every dataset chunked (an unfinished "
+	       "file's layout)\n"
+	       "  --no-exclusive     store -1 exclusive totals (readers "
+	       "rebuild them)\n"
+	       "  --seed N           the same seed writes the same bytes "
+	       "(default 1)\n"
+	       "  --label TEXT       metadata label\n"
+	       "  --quiet            print nothing on success\n"
+	       "  --help             this text\n\n"
+	       "Exit status: 0 written, 1 the file could not be written, "
+	       "2 usage.\n",
+		gen_usage);
+}
+
+/* Parse an unsigned number with an optional k/M/G suffix. */
+static int gen_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000, end++;
+	else if (*end == 'M')
+		mul = 1000000, end++;
+	else if (*end == 'G')
+		mul = 1000000000, end++;
+	if (*end || (mul > 1 && v > UINT64_MAX / mul))
+		return -1;
+	*out = (uint64_t)v * mul;
+	return 0;
+}
+
+struct gen_progress {
+	struct timespec t0;
+	uint32_t ranks;
+	uint64_t events;
+	bool on;
+};
+
+static double gen_elapsed(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
+{
+	struct gen_progress *pg = ctx;
+	if (!pg->on)
+		return;
+	fprintf(stderr,
+		"scopeview gen: rank %u of %u written, %" PRIu64 " of %" PRIu64
+		" events (%.0f%%, %.1f s)\n",
+		done, pg->ranks, events, pg->events,
+		pg->events ? 100.0 * (double)events / (double)pg->events
+			   : 100.0,
+		gen_elapsed(&pg->t0));
+}
+
+int sv_gen_main(int argc, char **argv)
+{
+	enum {
+		O_RANKS = 256,
+		O_THREADS,
+		O_TASKS,
+		O_EVENTS,
+		O_DEPTH,
+		O_IMB,
+		O_GPU,
+		O_AWAIT,
+		O_NOIDS,
+		O_TRACK,
+		O_SCHEMA,
+		O_COMP,
+		O_CHUNKED,
+		O_NOEXCL,
+		O_SEED,
+		O_LABEL,
+		O_QUIET,
+		O_HELP
+	};
+	static const struct option longopts[] = {
+		{"ranks", required_argument, NULL, O_RANKS},
+		{"threads", required_argument, NULL, O_THREADS},
+		{"tasks", required_argument, NULL, O_TASKS},
+		{"events", required_argument, NULL, O_EVENTS},
+		{"depth", required_argument, NULL, O_DEPTH},
+		{"imbalance", required_argument, NULL, O_IMB},
+		{"gpu", no_argument, NULL, O_GPU},
+		{"await", no_argument, NULL, O_AWAIT},
+		{"no-call-ids", no_argument, NULL, O_NOIDS},
+		{"track-threads", no_argument, NULL, O_TRACK},
+		{"schema", required_argument, NULL, O_SCHEMA},
+		{"compression", required_argument, NULL, O_COMP},
+		{"chunked", no_argument, NULL, O_CHUNKED},
+		{"no-exclusive", no_argument, NULL, O_NOEXCL},
+		{"seed", required_argument, NULL, O_SEED},
+		{"label", required_argument, NULL, O_LABEL},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"help", no_argument, NULL, O_HELP},
+		{NULL, 0, NULL, 0},
+	};
+	struct sv_gen_opts o;
+	struct sv_error err = {0};
+	struct gen_progress pg;
+	bool quiet = false, tasks_given = false;
+	const char *out;
+	uint64_t v;
+	int opt, rc;
+
+	sv_gen_opts_init(&o);
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		const char *name =
+			optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+		if (opt >= O_RANKS && opt <= O_HELP)
+			name = longopts[opt - O_RANKS].name;
+		switch (opt) {
+		case O_RANKS:
+		case O_THREADS:
+		case O_TASKS:
+		case O_DEPTH:
+			if (gen_parse_u64(optarg, &v) || v > UINT32_MAX)
+				return sv_cli_usage_error(gen_usage,
+					"gen: --%s wants a number, not \"%s\"",
+					name, optarg);
+			if (opt == O_RANKS)
+				o.ranks = (uint32_t)v;
+			else if (opt == O_THREADS)
+				o.threads = (uint32_t)v;
+			else if (opt == O_TASKS)
+				o.tasks = (uint32_t)v, tasks_given = true;
+			else
+				o.depth = (uint32_t)v;
+			break;
+		case O_EVENTS:
+		case O_SEED:
+			if (gen_parse_u64(optarg, &v))
+				return sv_cli_usage_error(gen_usage,
+					"gen: --%s wants a number, not \"%s\"",
+					name, optarg);
+			if (opt == O_EVENTS)
+				o.events = v;
+			else
+				o.seed = v;
+			break;
+		case O_IMB: {
+			char *end;
+			o.imbalance = strtod(optarg, &end);
+			if (end == optarg || *end)
+				return sv_cli_usage_error(gen_usage,
+					"gen: --imbalance wants a number, "
+					"not \"%s\"",
+					optarg);
+			break;
+		}
+		case O_GPU:
+			o.gpu = true;
+			break;
+		case O_AWAIT:
+			o.await = true;
+			break;
+		case O_NOIDS:
+			o.call_ids = false;
+			break;
+		case O_TRACK:
+			o.track_threads = true;
+			break;
+		case O_SCHEMA:
+			if (!strcmp(optarg, "1") || !strcmp(optarg, "2") ||
+				!strcmp(optarg, "3"))
+				o.writer.schema = optarg[0] - '0';
+			else
+				return sv_cli_usage_error(gen_usage,
+					"gen: --schema must be 1, 2 or 3, not "
+					"\"%s\"",
+					optarg);
+			break;
+		case O_COMP:
+			if (!strcmp(optarg, "auto"))
+				o.writer.compression = SV_WRITE_COMPRESS_AUTO;
+			else if (!strcmp(optarg, "none"))
+				o.writer.compression = SV_WRITE_COMPRESS_NONE;
+			else if (!strcmp(optarg, "gzip"))
+				o.writer.compression = SV_WRITE_COMPRESS_GZIP;
+			else
+				return sv_cli_usage_error(gen_usage,
+					"gen: --compression must be auto, none "
+					"or gzip, not \"%s\"",
+					optarg);
+			break;
+		case O_CHUNKED:
+			o.writer.storage = SV_WRITE_CHUNKED;
+			break;
+		case O_NOEXCL:
+			o.writer.exclusive = SV_WRITE_EXCL_UNKNOWN;
+			break;
+		case O_LABEL:
+			o.label = optarg;
+			break;
+		case O_QUIET:
+			quiet = true;
+			break;
+		case O_HELP:
+			gen_help();
+			return SV_EXIT_OK;
+		case ':':
+			return sv_cli_usage_error(
+				gen_usage, "gen: %s needs a value", name);
+		default:
+			return sv_cli_usage_error(
+				gen_usage, "gen: unknown option \"%s\"", name);
+		}
+	}
+	if (optind >= argc)
+		return sv_cli_usage_error(gen_usage, "gen: no output file");
+	if (optind + 1 < argc)
+		return sv_cli_usage_error(gen_usage,
+			"gen: one output file only (got \"%s\" too)",
+			argv[optind + 1]);
+	out = argv[optind];
+	if (o.await && !tasks_given && o.tasks == 0)
+		o.tasks = 2;
+	if (sv_gen_opts_check(&o, &err))
+		return sv_cli_usage_error(gen_usage, "gen: %s", err.msg);
+
+	memset(&pg, 0, sizeof pg);
+	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+	pg.ranks = o.ranks;
+	pg.events = o.events;
+	pg.on = !quiet && o.events >= 1000000;
+	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
+	if (rc) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		return SV_EXIT_LOAD;
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"scopeview gen: wrote %s (%" PRIu64 " events, %u "
+			"ranks, schema %d, seed %" PRIu64 ") in %.1f s\n",
+			out, o.events, o.ranks,
+			o.writer.schema ? o.writer.schema : 3, o.seed,
+			gen_elapsed(&pg.t0));
+	return SV_EXIT_OK;
+}
