@@ -19,6 +19,7 @@
 #include "helpers.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
+#include "scopeview/write.h"
 
 /* ------------------------------------------------------------------ */
 /* Raw HDF5 writing helpers                                            */
@@ -231,7 +232,6 @@ enum mutation {
 	M_EXTRA_BADLEN,
 	M_SUMMARY_FIELDS,
 	M_SCHEMA_U8,
-	M_SCHEMA2,
 	M_FIXED_STRINGS,
 	M_CHUNKED_DEFLATE,
 	M_ROWS_UNORDERED,
@@ -352,9 +352,6 @@ static char *base_write(const char *name, enum mutation m)
 			H5T_NATIVE_UINT8, &v);
 		break;
 	}
-	case M_SCHEMA2:
-		attr_i64(f, "scope_profiler_schema", 2);
-		break;
 	default:
 		attr_i64(f, "scope_profiler_schema", 3);
 	}
@@ -447,12 +444,9 @@ static char *base_write(const char *name, enum mutation m)
 				if (at >= (int64_t)nev)
 					break;
 				start[at] =
-					m == M_SCHEMA2 || k == 0
-						? s
-						: s - base_start[call + k - 1];
-				dur[at] = m == M_SCHEMA2
-						  ? base_end[call + k]
-						  : base_end[call + k] - s;
+					k == 0 ? s
+					       : s - base_start[call + k - 1];
+				dur[at] = base_end[call + k] - s;
 			}
 			call += (int)count[r];
 		}
@@ -490,14 +484,10 @@ static char *base_write(const char *name, enum mutation m)
 		H5Dclose(d);
 		H5Sclose(s);
 		H5Pclose(dcpl);
-	} else if (m == M_SCHEMA2) {
-		ds_ints(ev, "start_times", H5T_STD_I64LE, start, nev);
 	} else if (m != M_NO_START) {
 		ds_ints(ev, "start_deltas", H5T_STD_I64LE, start, nev);
 	}
-	if (m == M_SCHEMA2)
-		ds_ints(ev, "end_times", H5T_STD_I64LE, dur, nev);
-	else if (m != M_NO_DURATIONS)
+	if (m != M_NO_DURATIONS)
 		ds_ints(ev, "durations", H5T_STD_I64LE, dur,
 			m == M_SHORT_DURATIONS ? nev - 1 : nev);
 
@@ -841,7 +831,6 @@ static const struct ok_case ok_cases[] = {
 	{M_EXTRA_BADLEN, "/events/event_metadata: holds 3 values"},
 	{M_SUMMARY_FIELDS, "lacks field(s) m2"},
 	{M_SCHEMA_U8, NULL},
-	{M_SCHEMA2, NULL},
 	{M_FIXED_STRINGS, NULL},
 	{M_CHUNKED_DEFLATE, NULL},
 	{M_ROWS_UNORDERED, NULL},
@@ -907,10 +896,6 @@ START_TEST(test_loads_with_warning)
 		break;
 	case M_SCHEMA_U8:
 		ck_assert_int_eq(p->schema, 3);
-		check_base_calls(p);
-		break;
-	case M_SCHEMA2:
-		ck_assert_int_eq(p->schema, 2);
 		check_base_calls(p);
 		break;
 	case M_FIXED_STRINGS:
@@ -1263,69 +1248,191 @@ START_TEST(test_aggregate)
 END_TEST
 
 /* ------------------------------------------------------------------ */
-/* Schema 1                                                            */
+/* Schema 1 and 2 through the writer (write.h), as issue 3 asks        */
 
-static void s1_region(hid_t regions, const char *name, const int64_t *s,
-	const int64_t *e, hsize_t n, const int64_t *gpu, bool attrs)
-{
-	hid_t g = h5_group(regions, name);
-	ds_ints(g, "start_times", H5T_STD_I64LE, s, n);
-	ds_ints(g, "end_times", H5T_STD_I64LE, e, n);
-	if (gpu)
-		ds_ints(g, "gpu_durations", H5T_STD_I64LE, gpu, n);
-	if (attrs) {
-		const char *tags[] = {"golden", "io"};
-		attr_str(g, "source_file", "app.py");
-		attr_i64(g, "source_lineno", 12);
-		attr_str(g, "source_text", "def b():");
-		attr_strs(g, "tags", tags, 2);
-	}
-	H5Gclose(g);
-}
+/*
+ * Rank 2: rows b (two calls, GPU time on the second, source and tags) and
+ * a (two calls nested in b's); rank 10: row a (one call).  Calls of a
+ * rank are given row after row.
+ */
+static const int64_t wr_start2[] = {10, 20, 12, 21},
+		     wr_end2[] = {15, 25, 14, 24};
+static const int64_t wr_gpu2[] = {-1, 3, -1, -1};
+static const int64_t wr_thread2[] = {0, 0, 0, 0}, wr_await2[] = {0, 0, 0, 1};
+static const int64_t wr_cid2[] = {0, 2, 1, 3}, wr_pid2[] = {-1, -1, 0, 2};
+static const int64_t wr_start10[] = {30}, wr_end10[] = {35};
 
-static char *s1_write(const char *name, bool short_end)
+static char *writer_file(const char *name, int schema)
 {
 	char *path = svt_tmp_path(name);
-	hid_t f = h5_create(path), r, g;
-	int64_t s1[] = {10, 20}, e1[] = {15, 25}, s2[] = {30}, e2[] = {35};
-	int64_t gpu[] = {-1, 3};
+	static const char *const tags[] = {"golden", "io"};
+	static const char *const mods[] = {"gcc/12", "mpi/4"};
+	struct sv_write_row rows2[] = {
+		{"b", 2, "app.py", 12, "def b():", tags, 2, 0},
+		{"a", 2, NULL, -1, NULL, NULL, 0, 0},
+	};
+	struct sv_write_row rows10[] = {{"a", 1, NULL, -1, NULL, NULL, 0, 0}};
+	struct sv_write_thread threads[] = {
+		{0, 140, 7001, 0, "MainThread", 0, -1, 900}};
+	struct sv_write_rank r2 = {0}, r10 = {0};
+	struct sv_writer_opts o;
+	struct sv_writer *w = NULL;
+	struct sv_error e = {0};
 
-	g = h5_group(f, "metadata");
-	attr_i64(g, "mpi_size", 8);
-	H5Gclose(g);
-	/* rank10 sorts before rank2 by name, after it by number. */
-	r = h5_group(f, "rank10");
-	g = h5_group(r, "regions");
-	s1_region(g, "a", s2, e2, 1, NULL, false);
-	H5Gclose(g);
-	H5Gclose(r);
-	r = h5_group(f, "rank2");
-	g = h5_group(r, "regions");
-	s1_region(g, "b", s1, e1, short_end ? 2 : 2, gpu, true);
-	s1_region(g, "a", s1, e1, 2, NULL, false);
-	if (short_end) {
-		hid_t c = h5_group(g, "c");
-		ds_ints(c, "start_times", H5T_STD_I64LE, s1, 2);
-		ds_ints(c, "end_times", H5T_STD_I64LE, e1, 1);
-		H5Gclose(c);
-	}
-	H5Gclose(g);
-	H5Gclose(r);
-	H5Gclose(h5_group(f, "rank3")); /* no regions: still a rank */
-	H5Gclose(h5_group(f, "rankX")); /* not a rank group */
-	H5Fclose(f);
+	sv_writer_opts_init(&o);
+	o.schema = schema;
+	ck_assert_msg(sv_writer_open(&w, path, &o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sv_writer_meta_int(w, "mpi_size", 4, &e), 0);
+	ck_assert_int_eq(sv_writer_meta_int(w, "start_time_ns", 5, &e), 0);
+	ck_assert_int_eq(sv_writer_meta_float(w, "load", 0.25, &e), 0);
+	ck_assert_int_eq(sv_writer_meta_bool(w, "gpu", true, &e), 0);
+	ck_assert_int_eq(sv_writer_meta_str(w, "hostname", "node0", &e), 0);
+	ck_assert_int_eq(sv_writer_meta_strs(w, "modules", mods, 2, &e), 0);
+	r2.rank = 2;
+	r2.rows = rows2;
+	r2.nrows = 2;
+	r2.ncalls = 4;
+	r2.start_ns = wr_start2;
+	r2.end_ns = wr_end2;
+	r2.gpu_ns = wr_gpu2;
+	r2.call_id = wr_cid2;
+	r2.parent_id = wr_pid2;
+	r2.thread_id = wr_thread2;
+	r2.await_ns = wr_await2;
+	r2.threads = threads;
+	r2.nthreads = 1;
+	ck_assert_msg(sv_writer_add_rank(w, &r2, &e) == 0, "%s", e.msg);
+	r10.rank = 10;
+	r10.rows = rows10;
+	r10.nrows = 1;
+	r10.ncalls = 1;
+	r10.start_ns = wr_start10;
+	r10.end_ns = wr_end10;
+	ck_assert_msg(sv_writer_add_rank(w, &r10, &e) == 0, "%s", e.msg);
+	ck_assert_msg(sv_writer_close(w, &e) == 0, "%s", e.msg);
 	return path;
 }
 
-START_TEST(test_schema1)
+static void check_writer_meta(const struct sv_profile *p)
 {
-	char *path = s1_write("s1.h5", false);
-	struct sv_profile *p = load_ok(path);
+	ck_assert_str_eq(sv_profile_meta(p, "mpi_size")->text, "4");
+	ck_assert_int_eq(sv_profile_meta(p, "load")->kind, SV_META_FLOAT);
+	ck_assert_str_eq(sv_profile_meta(p, "load")->text, "0.25");
+	ck_assert_int_eq(sv_profile_meta(p, "gpu")->kind, SV_META_BOOL);
+	ck_assert_str_eq(sv_profile_meta(p, "gpu")->text, "True");
+	ck_assert_str_eq(sv_profile_meta(p, "hostname")->text, "node0");
+	ck_assert_int_eq(sv_profile_meta(p, "modules")->kind, SV_META_STRINGS);
+	ck_assert_str_eq(sv_profile_meta(p, "modules")->text, "gcc/12, mpi/4");
+	ck_assert(p->has_start_time);
+	ck_assert_int_eq(p->start_time_ns, 5);
+}
 
+START_TEST(test_schema2_writer)
+{
+	char *path = writer_file("w2.h5", 2);
+	struct sv_profile *p = load_ok(path);
+	const struct sv_thread *t;
+	int i;
+
+	dump_warnings(p);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	ck_assert_int_eq(p->schema, 2);
+	ck_assert_int_eq(p->layout, SV_LAYOUT_COLUMNAR);
+	ck_assert_uint_eq(p->num_ranks, 11); /* max(mpi_size 4, 10 + 1) */
+	/* Region ids in order of first appearance: b, a. */
+	ck_assert_uint_eq(p->nregions, 2);
+	ck_assert_str_eq(p->regions[0], "b");
+	ck_assert_str_eq(p->regions[1], "a");
+	ck_assert_uint_eq(p->nrows, 3);
+	ck_assert_uint_eq(p->rows[0].rank, 2);
+	ck_assert_uint_eq(p->rows[0].region, 0);
+	ck_assert_uint_eq(p->rows[1].region, 1);
+	ck_assert_uint_eq(p->rows[2].rank, 10);
+	ck_assert_uint_eq(p->rows[2].region, 1);
+	ck_assert_uint_eq(p->ncalls, 5);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(p->start_ns[i], wr_start2[i]);
+		ck_assert_int_eq(p->end_ns[i], wr_end2[i]);
+		ck_assert_int_eq(p->gpu_ns[i], wr_gpu2[i]);
+		ck_assert_int_eq(p->call_id[i], wr_cid2[i]);
+		ck_assert_int_eq(p->parent_id[i], wr_pid2[i]);
+		ck_assert_int_eq(p->thread_id[i], wr_thread2[i]);
+		ck_assert_int_eq(p->await_ns[i], wr_await2[i]);
+	}
+	/* Rank 10 gave no optional columns: their fill values. */
+	ck_assert_int_eq(p->start_ns[4], 30);
+	ck_assert_int_eq(p->end_ns[4], 35);
+	ck_assert_int_eq(p->gpu_ns[4], -1);
+	ck_assert_int_eq(p->thread_id[4], -1);
+	ck_assert_int_eq(p->await_ns[4], 0);
+	ck_assert(p->rows[0].has_gpu);
+	ck_assert(!p->rows[1].has_gpu);
+	ck_assert(!p->rows[2].has_gpu);
+	ck_assert_str_eq(p->rows[0].source_file, "app.py");
+	ck_assert_int_eq(p->rows[0].source_line, 12);
+	ck_assert_str_eq(p->rows[0].source_text, "def b():");
+	ck_assert_uint_eq(p->rows[0].ntags, 2);
+	ck_assert_str_eq(p->rows[0].tags[1], "io");
+	ck_assert_ptr_null(p->rows[1].source_file);
+	ck_assert_uint_eq(p->rows[1].ntags, 0);
+	/* Stored by the writer: exclusive b = 10 - (2 + 3). */
+	ck_assert_int_eq(p->rows[0].exclusive_total, 5);
+	ck_assert(p->rows[0].has_summary);
+	ck_assert_int_eq(p->rows[0].summary.total, 10);
+	ck_assert_int_eq(p->rows[0].summary.start_minimum, 10);
+	ck_assert_uint_eq(p->rows[0].summary.gpu_count, 1);
+	t = sv_profile_thread(p, 2, 0);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t->name, "MainThread");
+	ck_assert_int_eq(t->cpu_ns, 900);
+	check_writer_meta(p);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* The writer's schema 3 round trip (delta-encoded events). */
+START_TEST(test_schema3_writer)
+{
+	char *path = writer_file("w3.h5", 3);
+	struct sv_profile *p = load_ok(path);
+	int i;
+
+	ck_assert_int_eq(p->schema, 3);
+	ck_assert_uint_eq(p->ncalls, 5);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(p->start_ns[i], wr_start2[i]);
+		ck_assert_int_eq(p->end_ns[i], wr_end2[i]);
+	}
+	ck_assert_int_eq(p->start_ns[4], 30);
+	ck_assert_int_eq(p->end_ns[4], 35);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_schema1_writer)
+{
+	char *path = writer_file("w1.h5", 1);
+	struct sv_profile *p;
+	hid_t f;
+	int i;
+
+	/* Groups scope-profiler's reader counts or skips: a rank without
+	 * regions still counts, a non-numeric "rankX" does not. */
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	ck_assert_int_ge(f, 0);
+	H5Gclose(h5_group(f, "rank3"));
+	H5Gclose(h5_group(f, "rankX"));
+	H5Fclose(f);
+
+	p = load_ok(path);
+	dump_warnings(p);
+	ck_assert_uint_eq(p->nwarnings, 0);
 	ck_assert_int_eq(p->schema, 0);
 	ck_assert_int_eq(p->layout, SV_LAYOUT_GROUPS);
-	ck_assert_uint_eq(p->num_ranks, 3);
-	/* Region order: rank2's groups in name order (a, b), then rank10. */
+	ck_assert_uint_eq(p->num_ranks, 3); /* rank2, rank3, rank10 */
+	/* Region order: rank2's groups in name order (a, b), then rank10's. */
 	ck_assert_uint_eq(p->nregions, 2);
 	ck_assert_str_eq(p->regions[0], "a");
 	ck_assert_str_eq(p->regions[1], "b");
@@ -1337,31 +1444,63 @@ START_TEST(test_schema1)
 	ck_assert_uint_eq(p->rows[2].rank, 10);
 	ck_assert_uint_eq(p->rows[2].region, 0);
 	ck_assert_uint_eq(p->ncalls, 5);
-	ck_assert_int_eq(p->start_ns[0], 10);
-	ck_assert_int_eq(p->end_ns[1], 25);
+	/* Row a of rank 2 holds calls 2 and 3 of the writer's rank. */
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(p->start_ns[i], wr_start2[2 + i]);
+		ck_assert_int_eq(p->end_ns[i], wr_end2[2 + i]);
+		ck_assert_int_eq(p->start_ns[2 + i], wr_start2[i]);
+		ck_assert_int_eq(p->end_ns[2 + i], wr_end2[i]);
+		ck_assert_int_eq(p->gpu_ns[2 + i], wr_gpu2[i]);
+		ck_assert_int_eq(p->call_id[2 + i], wr_cid2[i]);
+		ck_assert_int_eq(p->parent_id[2 + i], wr_pid2[i]);
+	}
 	ck_assert_int_eq(p->start_ns[4], 30);
 	ck_assert_int_eq(p->end_ns[4], 35);
+	ck_assert_ptr_null(p->thread_id); /* schema 1 has no lanes */
+	ck_assert(!p->rows[0].has_gpu);
+	ck_assert(p->rows[1].has_gpu);
 	ck_assert_str_eq(p->rows[1].source_file, "app.py");
 	ck_assert_int_eq(p->rows[1].source_line, 12);
 	ck_assert_str_eq(p->rows[1].source_text, "def b():");
 	ck_assert_uint_eq(p->rows[1].ntags, 2);
-	ck_assert_str_eq(p->rows[1].tags[1], "io");
+	ck_assert_str_eq(p->rows[1].tags[0], "golden");
 	ck_assert_ptr_null(p->rows[0].source_file);
 	ck_assert_int_eq(p->rows[0].source_line, -1);
-	/* gpu only in b: a's calls filled with -1, rule per row. */
-	ck_assert_ptr_nonnull(p->gpu_ns);
-	ck_assert_int_eq(p->gpu_ns[0], -1);
-	ck_assert_int_eq(p->gpu_ns[3], 3);
-	ck_assert_int_eq(p->gpu_ns[4], -1);
-	ck_assert(!p->rows[0].has_gpu);
-	ck_assert(p->rows[1].has_gpu);
+	check_writer_meta(p);
 	sv_profile_free(p);
 	free(path);
+}
+END_TEST
 
-	path = s1_write("s1bad.h5", true);
+/* A schema 1 file the writer cannot make: end_times shorter than
+ * start_times (raw HDF5). */
+START_TEST(test_schema1_short_end)
+{
+	char *path = svt_tmp_path("s1bad.h5");
+	hid_t f = h5_create(path), r, g, c;
+	int64_t s[] = {10, 20}, e[] = {15};
+
+	r = h5_group(f, "rank0");
+	g = h5_group(r, "regions");
+	c = h5_group(g, "c");
+	ds_ints(c, "start_times", H5T_STD_I64LE, s, 2);
+	ds_ints(c, "end_times", H5T_STD_I64LE, e, 1);
+	H5Gclose(c);
+	c = h5_group(g, "d");
+	ds_ints(c, "start_times", H5T_STD_I64LE, s, 2);
+	H5Gclose(c);
+	H5Gclose(g);
+	H5Gclose(r);
+	H5Fclose(f);
 	expect_fail(path, -EINVAL,
-		"/rank2/regions/c/end_times: holds 1 values, but start_times "
+		"/rank0/regions/c/end_times: holds 1 values, but start_times "
 		"holds 2 events");
+
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	H5Ldelete(f, "rank0/regions/c", H5P_DEFAULT);
+	H5Fclose(f);
+	expect_fail(path, -EINVAL,
+		"/rank0/regions/d/end_times: required dataset is missing");
 	free(path);
 }
 END_TEST
@@ -1541,8 +1680,11 @@ static Suite *suite(void)
 	tcase_add_test(t, test_aggregate);
 	suite_add_tcase(s, t);
 
-	t = tcase_create("schema1");
-	tcase_add_test(t, test_schema1);
+	t = tcase_create("writer");
+	tcase_add_test(t, test_schema1_writer);
+	tcase_add_test(t, test_schema1_short_end);
+	tcase_add_test(t, test_schema2_writer);
+	tcase_add_test(t, test_schema3_writer);
 	suite_add_tcase(s, t);
 
 	if (svt_fixtures_dir()) {
