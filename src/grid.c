@@ -483,7 +483,7 @@ static void grid_sgr_ansi(FILE *out, int c, int base)
 		fprintf(out, ";%d", base + 60 + c - 8);
 }
 
-static void grid_sgr(FILE *out, int style, int color)
+static void grid_sgr(FILE *out, int style, int color, bool bar)
 {
 	const struct sv_style_attr *a = sv_grid_style_attr(style);
 
@@ -496,8 +496,10 @@ static void grid_sgr(FILE *out, int style, int color)
 		fputs(";4", out);
 	if (a->reverse)
 		fputs(";7", out);
-	if (a->fg_region && color)
+	if ((a->fg_region || (bar && a->bg_region)) && color)
 		fprintf(out, ";38;5;%d", sv_grid_palette(color)->xterm256);
+	else if (bar && a->bg >= 0)
+		grid_sgr_ansi(out, a->bg, 30);
 	else if (a->fg >= 0)
 		grid_sgr_ansi(out, a->fg, 30);
 	if (a->bg_region && color)
@@ -512,7 +514,7 @@ static void grid_write_ansi(const struct sv_grid *g, FILE *out)
 	int x, y;
 
 	for (y = 0; y < g->h; y++) {
-		int cur_style = -1, cur_color = -1, n = g->w;
+		int cur_style = -1, cur_color = -1, cur_bar = -1, n = g->w;
 		/* Trim trailing blanks that look like the default. */
 		while (n > 0) {
 			const struct sv_cell *c =
@@ -527,8 +529,10 @@ static void grid_write_ansi(const struct sv_grid *g, FILE *out)
 				&g->cells[(size_t)y * (size_t)g->w + (size_t)x];
 			if (c->ch == SV_GRID_WIDE_TAIL)
 				continue;
-			if (c->style != cur_style || c->color != cur_color) {
-				grid_sgr(out, c->style, c->color);
+			if (c->style != cur_style || c->color != cur_color ||
+				(c->ch == SV_GRID_BAR) != cur_bar) {
+				cur_bar = c->ch == SV_GRID_BAR;
+				grid_sgr(out, c->style, c->color, cur_bar);
 				cur_style = c->style;
 				cur_color = c->color;
 			}
@@ -575,6 +579,8 @@ static void grid_svg_colors(const struct sv_cell *c, uint32_t *fg, uint32_t *bg,
 	}
 	if (a->dim)
 		f = 0x808080;
+	if (c->ch == SV_GRID_BAR && hb)
+		f = b;
 	*fg = f;
 	*bg = b;
 	*has_bg = hb;

@@ -609,11 +609,11 @@ void sv_layout_geometry(
 		g->panel_h = h - 1;
 	}
 	main_w = w - g->panel_w;
-	g->label_w = main_w / 5;
-	if (g->label_w < 8)
-		g->label_w = 8;
-	if (g->label_w > 28)
-		g->label_w = 28;
+	g->label_w = main_w / 4;
+	if (g->label_w < 10)
+		g->label_w = 10;
+	if (g->label_w > 32)
+		g->label_w = 32;
 	g->label_x = 0;
 	g->tl_x = g->label_w;
 	g->tl_w = main_w - g->label_w;

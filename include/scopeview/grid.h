@@ -8,7 +8,10 @@
  * letter for the style layer of golden screens.  The colour of a cell is a
  * region colour index (1 .. SV_GRID_NCOLORS, from sv_grid_region_color())
  * or 0 for none; the backend decides what a style and a colour look like,
- * with sv_grid_style_attr() as the shared default.
+ * with sv_grid_style_attr() as the shared default.  One rule every
+ * backend follows: a cell holding SV_GRID_BAR (U+2588 FULL BLOCK) is drawn
+ * with its background colour as foreground too, so a bar is one solid
+ * colour while the text layer still shows the bar.
  *
  * A wide character (CJK, emoji) takes two cells: the first holds the code
  * point, the second SV_GRID_WIDE_TAIL.  Text written through sv_grid_text()
@@ -60,6 +63,9 @@ enum sv_style {
 
 /* Number of region colours (colour indexes 1 .. SV_GRID_NCOLORS). */
 #define SV_GRID_NCOLORS 12
+
+/* The bar glyph (see above). */
+#define SV_GRID_BAR 0x2588u
 
 /* The second cell of a wide character. */
 #define SV_GRID_WIDE_TAIL 0u

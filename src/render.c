@@ -1,0 +1,1040 @@
+/*
+ * render.c: draw the view into the grid (render.h).
+ *
+ * Areas, top to bottom: the time ruler (two rows), the lanes (a label
+ * column, then the timeline), the details of the selected call, the status
+ * line or prompt; the summary panel on the right when there is room; a
+ * popup over everything.  Every string from the file goes through
+ * sv_grid_text(), which escapes control characters.  Invariants: a frame
+ * allocates nothing once the grid has its size; the timeline walks each
+ * visible row with sv_layout_row_next(), so its cost follows the screen,
+ * not the profile; nothing drawn depends on the clock.  Nothing here knows
+ * about curses, HDF5 or the loader.
+ */
+#include "scopeview/render.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/keys.h"
+#include "scopeview/layout.h"
+
+struct render_glyphs {
+	uint32_t bar, await, vline, hline, tick, cursor, ellipsis, gpu,
+		collapsed, expanded, many, tl, tr, bl, br, sortmark;
+};
+
+static const struct render_glyphs render_unicode = {
+	SV_GRID_BAR, 0x2591, /* ░ */
+	0x2502,              /* │ */
+	0x2500,              /* ─ */
+	0x252c,              /* ┬ */
+	0x250a,              /* ┊ */
+	0x2026,              /* … */
+	'G', 0x25b8,         /* ▸ */
+	0x25be,              /* ▾ */
+	'+', 0x250c,         /* ┌ */
+	0x2510,              /* ┐ */
+	0x2514,              /* └ */
+	0x2518,              /* ┘ */
+	0x25bc,              /* ▼ */
+};
+
+static const struct render_glyphs render_ascii = {
+	'=',
+	':',
+	'|',
+	'-',
+	'+',
+	'|',
+	'~',
+	'G',
+	'+',
+	'-',
+	'+',
+	'+',
+	'+',
+	'+',
+	'+',
+	'v',
+};
+
+struct render_ctx {
+	struct sv_grid *g;
+	const struct sv_view *v;
+	const struct sv_profile *p;
+	const struct sv_layout_geom *geom;
+	const struct render_glyphs *gl;
+};
+
+/* Compact duration for tables: at most 7 cells ("12.5ms", "830ns"). */
+static char *render_short(int64_t ns, char *buf, size_t n)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
+	double a = ns < 0 ? -(double)ns : (double)ns;
+	size_t i;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (a >= units[i].div * 0.9995) {
+			double x = a / units[i].div;
+			snprintf(buf, n, "%s%.*f%s", ns < 0 ? "-" : "",
+				x >= 99.95   ? 0
+				: x >= 9.995 ? 1
+					     : 2,
+				x, units[i].unit);
+			return buf;
+		}
+	snprintf(buf, n, "%" PRId64 "ns", ns);
+	return buf;
+}
+
+/* A relative time with a sign: "+12.500 ms". */
+static char *render_rel(int64_t ns, char *buf, size_t n)
+{
+	char d[48];
+	sv_view_fmt_dur(ns < 0 ? -ns : ns, d, sizeof d);
+	snprintf(buf, n, "%s%s", ns < 0 ? "-" : "+", d);
+	return buf;
+}
+
+/* ---- ruler ----------------------------------------------------------------- */
+
+/* The round step (1, 2 or 5 times a power of ten, ns) giving a tick about
+ * every 14 columns. */
+static int64_t ruler_pick_step(int64_t span, int cols)
+{
+	sv_i128 target = (sv_i128)span * 14 / (cols > 0 ? cols : 1);
+	int64_t p10 = 1;
+
+	for (;;) {
+		static const int mult[] = {1, 2, 5};
+		int i;
+		for (i = 0; i < 3; i++)
+			if ((sv_i128)p10 * mult[i] >= target)
+				return p10 * mult[i];
+		if (p10 > INT64_MAX / 100)
+			return p10 * 10;
+		p10 *= 10;
+	}
+}
+
+static void ruler_label(int64_t rel, int64_t step, char *buf, size_t n)
+{
+	int64_t div = step >= 1000000000 ? 1000000000
+		      : step >= 1000000  ? 1000000
+		      : step >= 1000     ? 1000
+					 : 1;
+	const char *unit = div == 1000000000 ? "s"
+			   : div == 1000000  ? "ms"
+			   : div == 1000     ? "us"
+					     : "ns";
+	snprintf(buf, n, "%" PRId64 "%s", rel / div, unit);
+}
+
+static void render_ruler(struct render_ctx *r)
+{
+	const struct sv_view *v = r->v;
+	const struct sv_layout_geom *g = r->geom;
+	struct sv_tmap m = sv_view_tmap(v);
+	int64_t step = ruler_pick_step(v->t1 - v->t0, g->tl_w);
+	sv_i128 rel0 = (sv_i128)v->t0 - v->origin, k;
+	int last_end = g->tl_x, x, cx;
+	char buf[48], span[32];
+
+	sv_grid_fill(r->g, 0, g->ruler_y, g->tl_x + g->tl_w, g->ruler_y + 2,
+		' ', SV_STYLE_RULER, 0);
+	sv_grid_fill(r->g, g->tl_x, g->ruler_y + 1, g->tl_x + g->tl_w,
+		g->ruler_y + 2, r->gl->hline, SV_STYLE_RULER, 0);
+	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	sv_grid_textf(r->g, 0, g->ruler_y, g->label_w - 1, SV_STYLE_RULER, 0,
+		"span %s", span);
+	sv_grid_text(r->g, 0, g->ruler_y + 1, g->label_w - 1,
+		v->p->has_start_time ? "t=0: run start" : "t=0: first call",
+		SV_STYLE_DIM, 0, r->gl->ellipsis);
+	/* First multiple of step at or after t0 (floor division). */
+	k = rel0 / step;
+	if (k * step < rel0)
+		k++;
+	for (; (sv_i128)v->origin + k * step < v->t1; k++) {
+		int64_t t = (int64_t)((sv_i128)v->origin + k * step);
+		int w;
+		x = sv_tmap_col(&m, t);
+		if (x < m.x0 || x >= m.x0 + m.w)
+			continue;
+		sv_grid_put(r->g, x, g->ruler_y + 1, r->gl->tick,
+			SV_STYLE_RULER, 0);
+		ruler_label((int64_t)(k * step), step, buf, sizeof buf);
+		w = (int)strlen(buf);
+		if (x >= last_end && x + w <= m.x0 + m.w) {
+			sv_grid_text(r->g, x, g->ruler_y, w, buf,
+				SV_STYLE_RULER, 0, 0);
+			last_end = x + w + 1;
+		}
+	}
+	/* The cursor's column. */
+	cx = sv_tmap_col(&m, v->cur_t);
+	if (cx >= m.x0 && cx < m.x0 + m.w)
+		sv_grid_put(r->g, cx, g->ruler_y + 1, r->gl->sortmark,
+			SV_STYLE_CURSOR, 0);
+}
+
+/* ---- lanes ----------------------------------------------------------------- */
+
+static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
+	int y, int sel_x0, int sel_x1, bool sel_row)
+{
+	const struct sv_profile *p = r->p;
+	uint32_t c = s->call;
+	uint32_t region = sv_call_region(p, c);
+	const char *name = p->regions[region];
+	int color = sv_grid_region_color(name);
+	bool await = p->await_ns && p->await_ns[c] > 0;
+	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
+	int style = await ? SV_STYLE_SPAN_AWAIT : SV_STYLE_SPAN;
+	int x, w = s->x1 - s->x0;
+	uint32_t fill = await ? r->gl->await : r->gl->bar;
+
+	if (s->count > 1) {
+		uint32_t ch = s->count < 10 ? '0' + s->count : r->gl->many;
+		int st = SV_STYLE_SPAN_MERGED;
+		if (sel_row && s->x0 >= sel_x0 && s->x0 < sel_x1)
+			st = SV_STYLE_SELECTED;
+		else if (sv_view_is_match(r->v, c))
+			st = SV_STYLE_MATCH;
+		sv_grid_put(r->g, s->x0, y, ch, st, color);
+		return;
+	}
+	if (c == r->v->sel)
+		style = SV_STYLE_SELECTED;
+	else if (sv_view_is_match(r->v, c))
+		style = SV_STYLE_MATCH;
+	for (x = s->x0; x < s->x1; x++)
+		sv_grid_put(r->g, x, y, fill, style, color);
+	if (w >= 4) {
+		/* The name where the bar is wide enough to show some of it. */
+		int tw = sv_grid_text_width(name, w);
+		if (tw > 0)
+			sv_grid_text(r->g, s->x0, y, w - (gpu ? 1 : 0), name,
+				style, color, r->gl->ellipsis);
+	}
+	if (gpu && w >= 2)
+		sv_grid_put(r->g, s->x1 - 1, y, r->gl->gpu,
+			style == SV_STYLE_SELECTED ? style : SV_STYLE_SPAN_GPU,
+			color);
+}
+
+static void render_lanes(struct render_ctx *r)
+{
+	const struct sv_view *v = r->v;
+	const struct sv_profile *p = r->p;
+	const struct sv_layout_geom *g = r->geom;
+	struct sv_tmap m = sv_view_tmap(v);
+	long i, cur_row = sv_view_cursor_row(v);
+	int sel_x0 = 0, sel_x1 = 0, cx = sv_tmap_col(&m, v->cur_t);
+	bool sel_vis = false;
+
+	if (v->sel != SV_NO_CALL)
+		sel_vis = sv_tmap_span(&m, p->start_ns[v->sel],
+			p->end_ns[v->sel], &sel_x0, &sel_x1);
+	if (!p->has_calls || !v->rows.n) {
+		const char *msg =
+			!p->has_calls
+				? "This profile holds summary statistics only "
+				  "(aggregate layout): no per-call timeline."
+			: p->ncalls ? "No lane on display (t restores a solo "
+				      "lane, r changes the rank filter)."
+				    : "This profile has no calls.";
+		sv_grid_text(r->g, g->tl_x + 1, g->lanes_y + 1, g->tl_w - 2,
+			msg, SV_STYLE_WARNING, 0, r->gl->ellipsis);
+		return;
+	}
+	for (i = 0; i < g->lanes_h; i++) {
+		long row = v->top_row + i;
+		const struct sv_layout_row *lr;
+		const struct sv_lane *lane;
+		const struct sv_lod_level *lv;
+		struct sv_layout_span s;
+		int y = g->lanes_y + (int)i, x, lstyle;
+		bool is_cur;
+
+		if (row >= (long)v->rows.n)
+			break;
+		lr = &v->rows.rows[row];
+		lane = &p->lanes[lr->lane];
+		is_cur = lr->lane == v->cur_lane;
+		lstyle = is_cur && row == cur_row ? SV_STYLE_LABEL_CURSOR
+						  : SV_STYLE_LABEL;
+		sv_grid_fill(r->g, 0, y, g->label_w - 1, y + 1, ' ', lstyle, 0);
+		if (lr->lane_first) {
+			uint32_t mark = ' ';
+			if (lane->depth_rows > 1)
+				mark = v->lane_collapsed[lr->lane]
+					       ? r->gl->collapsed
+					       : r->gl->expanded;
+			sv_grid_put(r->g, 0, y, mark, lstyle, 0);
+			sv_grid_text(r->g, 1, y, g->label_w - 2,
+				lane->label ? lane->label : "?", lstyle, 0,
+				r->gl->ellipsis);
+		} else if (row == cur_row) {
+			sv_grid_textf(r->g, 1, y, g->label_w - 2, lstyle, 0,
+				"  depth %u", (unsigned)lr->depth);
+		}
+		sv_grid_put(r->g, g->label_w - 1, y, r->gl->vline,
+			SV_STYLE_BORDER, 0);
+		lv = sv_layout_level(&v->index, lr->lane, lr->depth);
+		x = m.x0;
+		while (sv_layout_row_next(&v->index, lv, &m, &x, &s))
+			render_bar(r, &s, y,
+				sel_vis && p->lane_of[v->sel] == lr->lane &&
+						p->depth[v->sel] == lr->depth
+					? sel_x0
+					: 0,
+				sel_x1,
+				sel_vis && p->lane_of[v->sel] == lr->lane &&
+					p->depth[v->sel] == lr->depth);
+		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
+			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
+			if (c && c->ch == ' ')
+				sv_grid_put(r->g, cx, y, r->gl->cursor,
+					SV_STYLE_CURSOR, 0);
+		}
+	}
+	if ((long)v->rows.n > g->lanes_h && g->lanes_h > 0) {
+		/* Where the lane area is in the rows: "rows 5-20 of 64". */
+		char buf[48];
+		int w;
+		snprintf(buf, sizeof buf, " rows %ld-%ld of %zu ",
+			v->top_row + 1,
+			v->top_row + g->lanes_h < (long)v->rows.n
+				? v->top_row + g->lanes_h
+				: (long)v->rows.n,
+			v->rows.n);
+		w = (int)strlen(buf);
+		if (w < g->tl_w)
+			sv_grid_text(r->g, g->tl_x + g->tl_w - w, g->ruler_y, w,
+				buf, SV_STYLE_DIM, 0, 0);
+	}
+}
+
+/* ---- details --------------------------------------------------------------- */
+
+struct render_lines {
+	struct render_ctx *r;
+	int x, y, w, y_end;
+};
+
+static bool details_line(struct render_lines *d, int style, const char *fmt,
+	...) SV_PRINTF(3, 4);
+
+static bool details_line(
+	struct render_lines *d, int style, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (d->y >= d->y_end)
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sv_grid_text(
+		d->r->g, d->x, d->y, d->w, buf, style, 0, d->r->gl->ellipsis);
+	d->y++;
+	return true;
+}
+
+static void render_details(struct render_ctx *r)
+{
+	const struct sv_view *v = r->v;
+	const struct sv_profile *p = r->p;
+	const struct sv_layout_geom *g = r->geom;
+	int w = g->tl_x + g->tl_w;
+	struct render_lines d = {
+		r, 1, g->details_y + 1, w - 2, g->details_y + g->details_h};
+	uint32_t c = v->sel, region, par;
+	const struct sv_row *row;
+	const struct sv_lane *lane;
+	char a[64], b[64], e[64];
+	int64_t dur;
+
+	if (!g->details_h)
+		return;
+	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + g->details_h, ' ',
+		SV_STYLE_DETAILS, 0);
+	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + 1, r->gl->hline,
+		SV_STYLE_BORDER, 0);
+	sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
+		SV_STYLE_PANEL_HEAD, 0, 0);
+	if (c == SV_NO_CALL) {
+		details_line(&d, SV_STYLE_DIM,
+			"No call selected: move with h j k l or Tab, click a "
+			"call, or pick a region in the panel (p, Enter).");
+		return;
+	}
+	row = &p->rows[p->row_of[c]];
+	region = row->region;
+	lane = &p->lanes[p->lane_of[c]];
+	dur = sv_call_duration(p, c);
+	{
+		/* Region name, then where the call ran. */
+		int x = 1, color = sv_grid_region_color(p->regions[region]);
+		sv_grid_put(r->g, x, d.y, r->gl->bar, SV_STYLE_SPAN, color);
+		x += 2;
+		x += sv_grid_text(r->g, x, d.y, d.w - 2, p->regions[region],
+			SV_STYLE_PANEL_HEAD, 0, r->gl->ellipsis);
+		x += sv_grid_text(r->g, x, d.y, w - x - 1, "  on ",
+			SV_STYLE_DETAILS, 0, 0);
+		x += sv_grid_text(r->g, x, d.y, w - x - 1,
+			lane->label ? lane->label : "?", SV_STYLE_DETAILS, 0,
+			r->gl->ellipsis);
+		sv_grid_textf(r->g, x, d.y, w - x - 1, SV_STYLE_DETAILS, 0,
+			", depth %u", (unsigned)p->depth[c]);
+		d.y++;
+	}
+	details_line(&d, SV_STYLE_DETAILS,
+		"duration %s (%" PRId64 " ns)   exclusive %s (%" PRId64 " ns)",
+		sv_view_fmt_dur(dur, a, sizeof a), dur,
+		sv_view_fmt_dur(p->exclusive[c], b, sizeof b), p->exclusive[c]);
+	details_line(&d, SV_STYLE_DETAILS,
+		"start %s   end %s   (absolute %" PRId64 " .. %" PRId64 " ns)",
+		render_rel(p->start_ns[c] - v->origin, a, sizeof a),
+		render_rel(p->end_ns[c] - v->origin, b, sizeof b),
+		p->start_ns[c], p->end_ns[c]);
+	{
+		/* Parent chain, outermost first: "in main > solve > step". */
+		char chain[512];
+		size_t used = 0;
+		uint32_t stack[64];
+		int n = 0, i;
+		for (par = p->parent[c]; par != SV_NO_CALL && n < 64;
+			par = p->parent[par])
+			stack[n++] = par;
+		chain[0] = '\0';
+		for (i = n - 1; i >= 0 && used < sizeof chain; i--)
+			used += (size_t)snprintf(chain + used,
+				sizeof chain - used, "%s%s",
+				i == n - 1 ? "" : " > ",
+				p->regions[sv_call_region(p, stack[i])]);
+		details_line(&d, SV_STYLE_DETAILS, "in %s",
+			n ? chain : "(top level)");
+	}
+	{
+		char line[256] = "";
+		size_t used = 0;
+		if (p->gpu_ns && p->gpu_ns[c] >= 0)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used,
+				"GPU %s (%" PRId64 " ns)   ",
+				sv_view_fmt_dur(p->gpu_ns[c], a, sizeof a),
+				p->gpu_ns[c]);
+		if (p->await_ns && used < sizeof line)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used,
+				"await %s (%" PRId64 " ns, %.1f%% of the call)",
+				sv_view_fmt_dur(p->await_ns[c], e, sizeof e),
+				p->await_ns[c],
+				dur > 0 ? 100.0 * (double)p->await_ns[c] /
+						  (double)dur
+					: 0.0);
+		if (used)
+			details_line(&d, SV_STYLE_DETAILS, "%s", line);
+	}
+	{
+		const struct sv_thread *th =
+			lane->thread >= 0
+				? sv_profile_thread(p, lane->rank, lane->thread)
+				: NULL;
+		const struct sv_task *tk =
+			lane->task >= 0
+				? sv_profile_task(p, lane->rank, lane->task)
+				: NULL;
+		details_line(&d, SV_STYLE_DETAILS,
+			"rank %" PRIu32 "   thread %s   task %s%s%s",
+			lane->rank, th && th->name ? th->name : "-",
+			tk && tk->name ? tk->name : "-",
+			tk && tk->coro_name ? " " : "",
+			tk && tk->coro_name ? tk->coro_name : "");
+	}
+	{
+		char ids[256];
+		size_t used = (size_t)snprintf(ids, sizeof ids,
+			"call #%" PRIu32 " (the region's call %" PRIu64
+			" on rank %" PRIu32 ")",
+			c, (uint64_t)(c - row->first), row->rank);
+		if (p->call_id && used < sizeof ids)
+			used += (size_t)snprintf(ids + used, sizeof ids - used,
+				"   call id %" PRId64, p->call_id[c]);
+		if (p->parent_id && used < sizeof ids)
+			snprintf(ids + used, sizeof ids - used,
+				"   parent id %" PRId64, p->parent_id[c]);
+		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
+	}
+	if (row->source_file)
+		details_line(&d, SV_STYLE_DETAILS, "source %s:%" PRId64,
+			row->source_file, row->source_line);
+	{
+		size_t i;
+		for (i = 0; i < p->ncolumns; i++) {
+			const struct sv_column *col = &p->columns[i];
+			if (col->is_float && col->f)
+				details_line(&d, SV_STYLE_DETAILS, "%s = %g",
+					col->name, col->f[c]);
+			else if (col->i)
+				details_line(&d, SV_STYLE_DETAILS,
+					"%s = %" PRId64, col->name, col->i[c]);
+		}
+	}
+}
+
+/* ---- summary panel --------------------------------------------------------- */
+
+static const char *const panel_titles[SV_VIEW_COL_COUNT] = {
+#define PANEL_TITLE(id, title, key) [SV_VIEW_COL_##id] = title,
+	SV_VIEW_PANEL_COLS(PANEL_TITLE)
+#undef PANEL_TITLE
+};
+
+#define PANEL_NUM_W 7
+
+static void panel_value(
+	const struct sv_stats_region *sr, int col, char *buf, size_t n)
+{
+	const struct sv_stats *s = &sr->s;
+	switch (col) {
+	case SV_VIEW_COL_CALLS:
+		if (s->num_calls >= 10000000)
+			snprintf(
+				buf, n, "%" PRIu64 "M", s->num_calls / 1000000);
+		else if (s->num_calls >= 1000000)
+			snprintf(buf, n, "%" PRIu64 "k", s->num_calls / 1000);
+		else
+			snprintf(buf, n, "%" PRIu64, s->num_calls);
+		return;
+	case SV_VIEW_COL_TOTAL:
+		render_short(s->total_ns, buf, n);
+		return;
+	case SV_VIEW_COL_EXCL:
+		if (s->has_exclusive)
+			render_short(s->exclusive_ns, buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_VIEW_COL_AVG:
+		if (s->has_dist)
+			render_short((int64_t)(s->mean_ns + 0.5), buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_VIEW_COL_P95:
+		if (s->has_percentiles)
+			render_short((int64_t)(s->p95_ns + 0.5), buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_VIEW_COL_IMB:
+		snprintf(buf, n, "%.0f%%", sr->rank_imbalance_pct);
+		return;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static void render_panel(struct render_ctx *r)
+{
+	const struct sv_view *v = r->v;
+	const struct sv_profile *p = r->p;
+	const struct sv_layout_geom *g = r->geom;
+	int x0 = g->panel_x + 1, w = g->panel_w - 1, name_w, ncols, i, y,
+	    cols[SV_VIEW_COL_COUNT], nshown = 0;
+	/* Numeric columns in the order they are dropped last to first. */
+	static const int priority[] = {SV_VIEW_COL_TOTAL, SV_VIEW_COL_EXCL,
+		SV_VIEW_COL_CALLS, SV_VIEW_COL_AVG, SV_VIEW_COL_P95,
+		SV_VIEW_COL_IMB};
+	long sel_region =
+		v->sel != SV_NO_CALL ? (long)sv_call_region(p, v->sel) : -1;
+	long top, row, visible;
+	char buf[64];
+	const char *scope;
+
+	if (!g->panel_w)
+		return;
+	sv_grid_fill(r->g, g->panel_x, g->panel_y, g->panel_x + g->panel_w,
+		g->panel_y + g->panel_h, ' ', SV_STYLE_PANEL, 0);
+	for (y = g->panel_y; y < g->panel_y + g->panel_h; y++)
+		sv_grid_put(
+			r->g, g->panel_x, y, r->gl->vline, SV_STYLE_BORDER, 0);
+	ncols = (w - 12) / PANEL_NUM_W;
+	if (ncols > 6)
+		ncols = 6;
+	if (ncols < 0)
+		ncols = 0;
+	for (i = 0; i < ncols; i++)
+		cols[nshown++] = priority[i];
+	/* Show the sort column even when it would be dropped. */
+	if (v->sort_col != SV_VIEW_COL_NAME && nshown) {
+		bool in = false;
+		for (i = 0; i < nshown; i++)
+			in = in || cols[i] == v->sort_col;
+		if (!in)
+			cols[nshown - 1] = v->sort_col;
+	}
+	/* Display in table order. */
+	for (i = 1; i < nshown; i++) {
+		int k = cols[i], j = i;
+		while (j > 0 && cols[j - 1] > k) {
+			cols[j] = cols[j - 1];
+			j--;
+		}
+		cols[j] = k;
+	}
+	name_w = w - nshown * PANEL_NUM_W - 1;
+	scope = v->solo_lane >= 0 ? "solo lane"
+		: v->rank_spec[0] ? "ranks "
+				  : "all lanes";
+	sv_grid_textf(r->g, x0, g->panel_y, w, SV_STYLE_PANEL_HEAD, 0,
+		"Regions (%zu) %s%s%s", v->stats_valid ? v->stats.nregions : 0,
+		scope, v->solo_lane < 0 && v->rank_spec[0] ? v->rank_spec : "",
+		v->filter_spec[0] ? ", filtered" : "");
+	if (v->panel_focus)
+		sv_grid_text(r->g, x0 + w - 7, g->panel_y, 7, "[focus]",
+			SV_STYLE_PROMPT, 0, 0);
+	y = g->panel_y + 1;
+	sv_grid_fill(r->g, x0, y, x0 + w, y + 1, ' ', SV_STYLE_PANEL_HEAD, 0);
+	sv_grid_textf(r->g, x0 + 1, y, name_w - 1, SV_STYLE_PANEL_HEAD, 0,
+		"%s%s", panel_titles[SV_VIEW_COL_NAME],
+		v->sort_col == SV_VIEW_COL_NAME ? "*" : "");
+	for (i = 0; i < nshown; i++) {
+		int cx = x0 + name_w + i * PANEL_NUM_W, tw;
+		snprintf(buf, sizeof buf, "%s%s", panel_titles[cols[i]],
+			cols[i] == v->sort_col ? "*" : "");
+		tw = (int)strlen(buf);
+		sv_grid_text(r->g, cx + PANEL_NUM_W - tw, y, tw, buf,
+			SV_STYLE_PANEL_HEAD, 0, 0);
+	}
+	if (!v->stats_valid)
+		return;
+	visible = g->panel_h - 2;
+	if (visible < 1)
+		return;
+	top = v->panel_top;
+	if (v->panel_focus || v->panel_cur < top ||
+		v->panel_cur >= top + visible) {
+		if (v->panel_cur < top)
+			top = v->panel_cur;
+		if (v->panel_cur >= top + visible)
+			top = v->panel_cur - visible + 1;
+	}
+	if (top > (long)v->stats.nregions - visible)
+		top = (long)v->stats.nregions - visible;
+	if (top < 0)
+		top = 0;
+	for (row = top; row < (long)v->stats.nregions && row < top + visible;
+		row++) {
+		const struct sv_stats_region *sr = &v->stats.regions[row];
+		int style = SV_STYLE_PANEL, j;
+		y = g->panel_y + 2 + (int)(row - top);
+		if (v->panel_focus && row == v->panel_cur)
+			style = SV_STYLE_PANEL_CURSOR;
+		else if ((long)sr->region == sel_region ||
+			 (long)sr->region == v->mark_region)
+			style = SV_STYLE_PANEL_MARK;
+		sv_grid_fill(r->g, x0, y, x0 + w, y + 1, ' ', style, 0);
+		sv_grid_put(r->g, x0, y, r->gl->bar, SV_STYLE_SPAN,
+			sv_grid_region_color(sr->name));
+		sv_grid_text(r->g, x0 + 1, y, name_w - 2, sr->name, style, 0,
+			r->gl->ellipsis);
+		for (j = 0; j < nshown; j++) {
+			int cx = x0 + name_w + j * PANEL_NUM_W, tw;
+			panel_value(sr, cols[j], buf, sizeof buf);
+			tw = (int)strlen(buf);
+			if (tw > PANEL_NUM_W - 1)
+				tw = PANEL_NUM_W - 1;
+			sv_grid_text(r->g, cx + PANEL_NUM_W - tw, y, tw, buf,
+				style, 0, 0);
+		}
+	}
+	if (!v->stats.nregions)
+		sv_grid_text(r->g, x0 + 1, g->panel_y + 2, w - 2,
+			"no region on the lanes shown", SV_STYLE_DIM, 0, 0);
+}
+
+/* ---- status line ----------------------------------------------------------- */
+
+static void render_status(struct render_ctx *r)
+{
+	const struct sv_view *v = r->v;
+	int y = r->geom->status_y, w = r->geom->w, x;
+	char span[48], cur[64], line[512];
+	static const char *const prompts[] = {
+		[SV_PROMPT_SEARCH] = "/",
+		[SV_PROMPT_FILTER] = "filter (regex, !regex excludes): ",
+		[SV_PROMPT_RANKS] = "ranks (e.g. 0,2-5; empty = all): ",
+		[SV_PROMPT_COMMAND] = ":",
+	};
+
+	sv_grid_fill(r->g, 0, y, w, y + 1, ' ', SV_STYLE_STATUS, 0);
+	if (v->prompt != SV_PROMPT_NONE) {
+		char text[SV_VIEW_PROMPT_MAX];
+		sv_grid_fill(r->g, 0, y, w, y + 1, ' ', SV_STYLE_PROMPT, 0);
+		memcpy(text, v->prompt_buf, v->prompt_len);
+		text[v->prompt_len] = '\0';
+		x = sv_grid_text(r->g, 0, y, w, prompts[v->prompt],
+			SV_STYLE_PROMPT, 0, 0);
+		x += sv_grid_text(
+			r->g, x, y, w - x - 1, text, SV_STYLE_PROMPT, 0, 0);
+		sv_grid_put(r->g, x, y, r->gl->bar, SV_STYLE_CURSOR, 0);
+		return;
+	}
+	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	render_rel(v->cur_t - v->origin, cur, sizeof cur);
+	snprintf(line, sizeof line, " span %s  cursor %s%s%s", span, cur,
+		v->search_spec[0] ? "  /" : "", v->search_spec);
+	x = sv_grid_text(r->g, 0, y, w / 3, v->title, SV_STYLE_STATUS, 0,
+		r->gl->ellipsis);
+	x += sv_grid_text(
+		r->g, x, y, w - x, line, SV_STYLE_STATUS, 0, r->gl->ellipsis);
+	if (v->message[0]) {
+		int mw = sv_grid_text_width(v->message, w);
+		int mx = w - mw - 1 > x + 2 ? w - mw - 1 : x + 2;
+		sv_grid_text(r->g, mx, y, w - mx, v->message,
+			v->message_is_error ? SV_STYLE_WARNING
+					    : SV_STYLE_STATUS,
+			0, r->gl->ellipsis);
+	} else {
+		const char *hint =
+			v->panel_focus ? "j/k region  Enter jump  < > sort  "
+					 "p back  ? help"
+				       : "? help  q quit";
+		int hw = (int)strlen(hint);
+		if (w - hw - 1 > x + 2)
+			sv_grid_text(r->g, w - hw - 1, y, hw, hint,
+				SV_STYLE_STATUS, 0, 0);
+	}
+}
+
+/* ---- popups ---------------------------------------------------------------- */
+
+/* Metadata groups, like scope-profiler's inspect. */
+static const char *popup_meta_group(const char *key)
+{
+	static const struct {
+		const char *group;
+		const char *keys[16];
+	} groups[] = {
+		{"Run", {"label", "timestamp", "start_time_ns",
+				"finalize_time_ns", "scope_profiler_version",
+				"python_version", "working_directory", "source",
+				"source_language", "trace_format_version",
+				NULL}},
+		{"System", {"user", "hostname", "platform", "uname",
+				   "chip_information", "total_cores", NULL}},
+		{"Parallelism",
+			{"mpi_size", "mpi_rank", "omp_num_threads", NULL}},
+		{"Modules", {"modules", "LOADEDMODULES", "MODULEPATH", NULL}},
+	};
+	size_t i, j;
+
+	for (i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		for (j = 0; groups[i].keys[j]; j++)
+			if (!strcmp(groups[i].keys[j], key))
+				return groups[i].group;
+	if (!strncmp(key, "SLURM", 5))
+		return "Slurm";
+	return "Environment and other";
+}
+
+/* Emits popup lines one at a time; counts them and draws those in view. */
+struct popup_out {
+	struct render_ctx *r;
+	int x, y0, w, h; /* text area */
+	long top, n;
+};
+
+static void popup_line(struct popup_out *o, int style, const char *text)
+{
+	long i = o->n++ - o->top;
+	if (i >= 0 && i < o->h)
+		sv_grid_text(o->r->g, o->x, o->y0 + (int)i, o->w, text, style,
+			0, o->r->gl->ellipsis);
+}
+
+static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
+	SV_PRINTF(3, 4);
+
+static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	popup_line(o, style, buf);
+}
+
+static void popup_help(struct popup_out *o)
+{
+	int a;
+	popup_line(o, SV_STYLE_PANEL_HEAD, "Keys");
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		const struct sv_action_info *ai = sv_action_info(a);
+		char keys[64], label[24], word[24];
+		const char *s = ai->keys;
+		size_t used = 0;
+		keys[0] = '\0';
+		while (*s) {
+			size_t len = strcspn(s, " ");
+			snprintf(word, sizeof word, "%.*s", (int)len, s);
+			sv_action_key_label(word, label, sizeof label);
+			used += (size_t)snprintf(keys + used,
+				used < sizeof keys ? sizeof keys - used : 0,
+				"%s%s", used ? " " : "", label);
+			s += len;
+			while (*s == ' ')
+				s++;
+		}
+		popup_linef(o, SV_STYLE_POPUP, "%-16s %s", keys, ai->help);
+	}
+	popup_line(o, SV_STYLE_POPUP, "");
+	popup_line(o, SV_STYLE_POPUP,
+		"Mouse: click selects, wheel zooms at the pointer, drag pans.");
+	popup_line(o, SV_STYLE_POPUP,
+		"Summary panel (p): j/k move, Enter marks a region and cycles "
+		"its calls longest first, < > sort.");
+}
+
+static void popup_source(struct popup_out *o)
+{
+	const struct sv_view *v = o->r->v;
+	const struct sv_profile *p = o->r->p;
+	long region = v->sel != SV_NO_CALL ? (long)sv_call_region(p, v->sel)
+		      : v->panel_focus && v->stats_valid && v->stats.nregions
+			      ? (long)v->stats.regions[v->panel_cur].region
+			      : v->mark_region;
+	const struct sv_row *row = NULL;
+	size_t i;
+
+	if (region < 0) {
+		popup_line(o, SV_STYLE_POPUP, "No region selected.");
+		return;
+	}
+	if (v->sel != SV_NO_CALL)
+		row = &p->rows[p->row_of[v->sel]];
+	for (i = 0; !row && i < p->nrows; i++)
+		if ((long)p->rows[i].region == region)
+			row = &p->rows[i];
+	popup_line(o, SV_STYLE_PANEL_HEAD, p->regions[region]);
+	if (!row || !row->source_file)
+		popup_line(o, SV_STYLE_DIM, "source file: unknown");
+	else
+		popup_linef(o, SV_STYLE_POPUP, "%s:%" PRId64, row->source_file,
+			row->source_line);
+	popup_line(o, SV_STYLE_POPUP, "");
+	if (!row || !row->source_text) {
+		popup_line(o, SV_STYLE_DIM,
+			"The profile holds no source text for this region.");
+		return;
+	}
+	{
+		/* One popup line per source line, numbered from the call site. */
+		const char *s = row->source_text;
+		int64_t ln = row->source_line;
+		while (*s) {
+			size_t len = strcspn(s, "\n");
+			char text[512];
+			snprintf(text, sizeof text, "%.*s",
+				(int)(len < 400 ? len : 400), s);
+			if (ln >= 0)
+				popup_linef(o, SV_STYLE_POPUP,
+					"%5" PRId64 "  %s", ln++, text);
+			else
+				popup_line(o, SV_STYLE_POPUP, text);
+			s += len;
+			if (*s == '\n')
+				s++;
+		}
+	}
+}
+
+static void popup_metadata(struct popup_out *o)
+{
+	const struct sv_profile *p = o->r->p;
+	static const char *const order[] = {"Run", "System", "Parallelism",
+		"Slurm", "Modules", "Environment and other"};
+	size_t gi, i;
+
+	popup_linef(
+		o, SV_STYLE_POPUP, "file       %s", p->path ? p->path : "-");
+	popup_linef(o, SV_STYLE_POPUP,
+		"schema     %d (%s)   ranks %" PRIu32 "   regions %" PRIu32
+		"   calls %" PRIu32,
+		p->schema,
+		p->layout == SV_LAYOUT_AGGREGATE ? "aggregate"
+		: p->layout == SV_LAYOUT_GROUPS  ? "rank groups"
+						 : "columnar",
+		p->num_ranks, p->nregions, p->ncalls);
+	for (gi = 0; gi < sizeof order / sizeof order[0]; gi++) {
+		bool any = false;
+		for (i = 0; i < p->nmeta; i++) {
+			if (strcmp(popup_meta_group(p->meta[i].key), order[gi]))
+				continue;
+			if (!any) {
+				popup_line(o, SV_STYLE_POPUP, "");
+				popup_line(o, SV_STYLE_PANEL_HEAD, order[gi]);
+				any = true;
+			}
+			popup_linef(o, SV_STYLE_POPUP, "  %-22s %s",
+				p->meta[i].key,
+				p->meta[i].text ? p->meta[i].text : "");
+		}
+	}
+	if (!p->nmeta)
+		popup_line(o, SV_STYLE_DIM, "The profile has no metadata.");
+}
+
+static void popup_warnings(struct popup_out *o)
+{
+	const struct sv_profile *p = o->r->p;
+	size_t i;
+
+	if (!p->nwarnings)
+		popup_line(o, SV_STYLE_POPUP,
+			"No warnings: the file read "
+			"cleanly.");
+	for (i = 0; i < p->nwarnings; i++)
+		popup_line(o, SV_STYLE_WARNING, p->warnings[i]);
+}
+
+static void render_popup(struct render_ctx *r)
+{
+	const struct sv_view *v = r->v;
+	int w = r->geom->w, h = r->geom->h, pw = w - 8, ph = h - 4, px, py, y;
+	struct popup_out o;
+	static const char *const titles[] = {
+		[SV_POPUP_HELP] = " Help ",
+		[SV_POPUP_SOURCE] = " Source ",
+		[SV_POPUP_METADATA] = " Metadata ",
+		[SV_POPUP_WARNINGS] = " Warnings ",
+	};
+	char foot[64];
+
+	if (v->popup == SV_POPUP_NONE)
+		return;
+	if (pw > 110)
+		pw = 110;
+	px = (w - pw) / 2;
+	py = 2;
+	sv_grid_fill(r->g, px, py, px + pw, py + ph, ' ', SV_STYLE_POPUP, 0);
+	sv_grid_fill(
+		r->g, px, py, px + pw, py + 1, r->gl->hline, SV_STYLE_POPUP, 0);
+	sv_grid_fill(r->g, px, py + ph - 1, px + pw, py + ph, r->gl->hline,
+		SV_STYLE_POPUP, 0);
+	for (y = py; y < py + ph; y++) {
+		sv_grid_put(r->g, px, y, r->gl->vline, SV_STYLE_POPUP, 0);
+		sv_grid_put(
+			r->g, px + pw - 1, y, r->gl->vline, SV_STYLE_POPUP, 0);
+	}
+	sv_grid_put(r->g, px, py, r->gl->tl, SV_STYLE_POPUP, 0);
+	sv_grid_put(r->g, px + pw - 1, py, r->gl->tr, SV_STYLE_POPUP, 0);
+	sv_grid_put(r->g, px, py + ph - 1, r->gl->bl, SV_STYLE_POPUP, 0);
+	sv_grid_put(
+		r->g, px + pw - 1, py + ph - 1, r->gl->br, SV_STYLE_POPUP, 0);
+	sv_grid_text(r->g, px + 2, py, pw - 4, titles[v->popup],
+		SV_STYLE_PANEL_HEAD, 0, 0);
+	o.r = r;
+	o.x = px + 2;
+	o.y0 = py + 1;
+	o.w = pw - 4;
+	o.h = ph - 2;
+	o.n = 0;
+	/* Count first, then draw with the scroll position clamped. */
+	o.top = 1L << 30;
+	switch (v->popup) {
+	case SV_POPUP_HELP:
+		popup_help(&o);
+		break;
+	case SV_POPUP_SOURCE:
+		popup_source(&o);
+		break;
+	case SV_POPUP_METADATA:
+		popup_metadata(&o);
+		break;
+	case SV_POPUP_WARNINGS:
+		popup_warnings(&o);
+		break;
+	default:
+		break;
+	}
+	o.top = v->popup_top;
+	if (o.top > o.n - o.h)
+		o.top = o.n - o.h;
+	if (o.top < 0)
+		o.top = 0;
+	o.n = 0;
+	switch (v->popup) {
+	case SV_POPUP_HELP:
+		popup_help(&o);
+		break;
+	case SV_POPUP_SOURCE:
+		popup_source(&o);
+		break;
+	case SV_POPUP_METADATA:
+		popup_metadata(&o);
+		break;
+	case SV_POPUP_WARNINGS:
+		popup_warnings(&o);
+		break;
+	default:
+		break;
+	}
+	snprintf(foot, sizeof foot, " %ld-%ld of %ld  j/k scroll  q close ",
+		o.n ? o.top + 1 : 0, o.top + o.h < o.n ? o.top + o.h : o.n,
+		o.n);
+	sv_grid_text(r->g, px + pw - 2 - (int)strlen(foot), py + ph - 1,
+		(int)strlen(foot), foot, SV_STYLE_POPUP, 0, 0);
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+void sv_render_too_small(struct sv_grid *g, int w, int h)
+{
+	char buf[96];
+	int len;
+
+	sv_grid_resize(g, w, h);
+	snprintf(buf, sizeof buf, "terminal too small: %dx%d, need %dx%d", w, h,
+		SV_LAYOUT_MIN_W, SV_LAYOUT_MIN_H);
+	len = (int)strlen(buf);
+	if (len > w) {
+		snprintf(buf, sizeof buf, "too small");
+		len = (int)strlen(buf);
+	}
+	sv_grid_text(g, w > len ? (w - len) / 2 : 0, h / 2, w, buf,
+		SV_STYLE_WARNING, 0, 0);
+}
+
+void sv_render(struct sv_grid *g, const struct sv_view *v)
+{
+	struct render_ctx r;
+
+	if (v->geom.too_small || v->geom.w != v->w || v->geom.h != v->h) {
+		sv_render_too_small(g, v->w, v->h);
+		return;
+	}
+	sv_grid_resize(g, v->w, v->h);
+	r.g = g;
+	r.v = v;
+	r.p = v->p;
+	r.geom = &v->geom;
+	r.gl = v->opts.ascii ? &render_ascii : &render_unicode;
+	render_ruler(&r);
+	render_lanes(&r);
+	render_details(&r);
+	render_panel(&r);
+	render_status(&r);
+	render_popup(&r);
+}

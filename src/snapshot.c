@@ -1,0 +1,225 @@
+/*
+ * snapshot.c: `scopeview snapshot`, the viewer's screen without a terminal
+ * (snapshot.h, cli.h).  The key script drives the same struct sv_view the
+ * interactive viewer uses and the same sv_render() draws it, so the output
+ * is what the viewer shows after those keys.  Glyphs follow the locale or
+ * --ascii, never TERM.  Only sv_snapshot_main prints.
+ */
+#include "scopeview/snapshot.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/cli.h"
+#include "scopeview/keys.h"
+#include "scopeview/load.h"
+#include "scopeview/render.h"
+
+#define SNAPSHOT_USAGE                                   \
+	"scopeview snapshot [--size WxH] [--keys KEYS] " \
+	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE"
+
+int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
+	int h, const int *keys, size_t nkeys, const struct sv_view_opts *opts,
+	struct sv_error *err)
+{
+	struct sv_view v;
+	size_t i;
+	int rc;
+
+	if (!g || !p)
+		return sv_error_set(err, -EINVAL, "snapshot: no profile");
+	rc = sv_view_init(&v, p, opts, err);
+	if (rc < 0)
+		return rc;
+	sv_view_resize(&v, w, h);
+	for (i = 0; i < nkeys; i++) {
+		int flags = sv_view_handle_key(&v, keys[i]);
+		if (flags & SV_VIEW_QUIT)
+			break;
+	}
+	sv_render(g, &v);
+	sv_view_fini(&v);
+	return 0;
+}
+
+static void snapshot_help(void)
+{
+	fputs("usage: " SNAPSHOT_USAGE "\n\n"
+	      "Draw the viewer's screen for FILE after the keys KEYS, without "
+	      "a terminal.\n\n"
+	      "  --size WxH      screen size in cells (default 120x40)\n"
+	      "  --keys KEYS     keys separated by spaces, in tmux send-keys "
+	      "names:\n"
+	      "                  t + / Enter Escape Tab BTab Space BSpace Up "
+	      "Down Left\n"
+	      "                  Right PageUp PageDown Home End F1..F12 C-x\n"
+	      "                  Click:X,Y WheelUp:X,Y WheelDown:X,Y "
+	      "(0-based cells)\n"
+	      "  --format FMT    text (characters only, H lines), ansi (plus "
+	      "SGR colours)\n"
+	      "                  or svg\n"
+	      "  --ascii         ASCII glyphs (the default follows the "
+	      "locale)\n"
+	      "  --output PATH   write there instead of standard output\n",
+		stdout);
+}
+
+static int snapshot_parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long a, b;
+
+	a = strtol(s, &end, 10);
+	if (end == s || (*end != 'x' && *end != 'X'))
+		return -EINVAL;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || a < 1 || b < 1 || a > 4096 || b > 4096)
+		return -EINVAL;
+	*w = (int)a;
+	*h = (int)b;
+	return 0;
+}
+
+/* The value of option argv[*i] ("--opt=value" or "--opt value"). */
+static const char *snapshot_value(
+	int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (!strncmp(argv[*i], name, n) && argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (!strcmp(argv[*i], name) && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+int sv_snapshot_main(int argc, char **argv)
+{
+	const char *size = "120x40", *keys = NULL, *format = "text",
+		   *output = NULL, *file = NULL, *val;
+	char *keybuf = NULL;
+	bool ascii = false;
+	int w, h, i, rc, *keyv = NULL;
+	size_t nkeys = 0;
+	enum sv_grid_format fmt;
+	struct sv_error err = {0};
+	struct sv_profile *p = NULL;
+	struct sv_view_opts opts;
+	struct sv_grid g;
+	FILE *out = stdout;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			snapshot_help();
+			free(keybuf);
+			return SV_EXIT_OK;
+		} else if (!strcmp(argv[i], "--ascii")) {
+			ascii = true;
+		} else if ((val = snapshot_value(argc, argv, &i, "--size"))) {
+			size = val;
+		} else if ((val = snapshot_value(argc, argv, &i, "--keys"))) {
+			/* Repeated --keys append. */
+			char *joined = sv_xasprintf("%s%s%s",
+				keybuf ? keybuf : "", keybuf ? " " : "", val);
+			free(keybuf);
+			keybuf = joined;
+			keys = keybuf;
+		} else if ((val = snapshot_value(argc, argv, &i, "--format"))) {
+			format = val;
+		} else if ((val = snapshot_value(argc, argv, &i, "--output")) ||
+			   (val = snapshot_value(argc, argv, &i, "-o"))) {
+			output = val;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			free(keybuf);
+			return sv_cli_usage_error(SNAPSHOT_USAGE,
+				"snapshot: unknown option '%s' (or it needs a "
+				"value)",
+				argv[i]);
+		} else if (!file) {
+			file = argv[i];
+		} else {
+			free(keybuf);
+			return sv_cli_usage_error(SNAPSHOT_USAGE,
+				"snapshot: more than one FILE ('%s', '%s')",
+				file, argv[i]);
+		}
+	}
+	if (!file) {
+		free(keybuf);
+		return sv_cli_usage_error(
+			SNAPSHOT_USAGE, "snapshot: a FILE is required");
+	}
+	if (snapshot_parse_size(size, &w, &h) < 0) {
+		free(keybuf);
+		return sv_cli_usage_error(SNAPSHOT_USAGE,
+			"snapshot: bad --size '%s' (expected WxH, e.g. 120x40)",
+			size);
+	}
+	if (!strcmp(format, "text"))
+		fmt = SV_GRID_TEXT;
+	else if (!strcmp(format, "ansi"))
+		fmt = SV_GRID_ANSI;
+	else if (!strcmp(format, "svg"))
+		fmt = SV_GRID_SVG;
+	else {
+		free(keybuf);
+		return sv_cli_usage_error(SNAPSHOT_USAGE,
+			"snapshot: unknown --format '%s' (text, ansi or svg)",
+			format);
+	}
+	if (keys && sv_keys_parse_script(keys, &keyv, &nkeys, &err) < 0) {
+		free(keybuf);
+		return sv_cli_usage_error(
+			SNAPSHOT_USAGE, "snapshot: %s", err.msg);
+	}
+	free(keybuf);
+	setlocale(LC_CTYPE, "");
+	if (!ascii && !sv_grid_locale_is_utf8())
+		ascii = true;
+
+	rc = sv_load(file, NULL, &p, &err);
+	if (rc < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		free(keyv);
+		return SV_EXIT_LOAD;
+	}
+	memset(&opts, 0, sizeof opts);
+	opts.ascii = ascii;
+	opts.title = file;
+	sv_grid_init(&g);
+	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
+	free(keyv);
+	if (rc < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_grid_fini(&g);
+		sv_profile_free(p);
+		return SV_EXIT_LOAD;
+	}
+	if (output) {
+		out = fopen(output, "w");
+		if (!out) {
+			fprintf(stderr, "scopeview: %s: %s\n", output,
+				strerror(errno));
+			sv_grid_fini(&g);
+			sv_profile_free(p);
+			return SV_EXIT_LOAD;
+		}
+	}
+	rc = sv_grid_write(&g, out, fmt);
+	if (output && fclose(out) != 0)
+		rc = -EIO;
+	else if (!output && fflush(out) != 0)
+		rc = -EIO;
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+	if (rc < 0) {
+		fprintf(stderr, "scopeview: snapshot: cannot write %s\n",
+			output ? output : "standard output");
+		return SV_EXIT_LOAD;
+	}
+	return SV_EXIT_OK;
+}
