@@ -588,9 +588,15 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 		fputc('-', out);
 	fputc('\n', out);
 	for (i = 0; i < nlines; i++) {
-		fprintf(out, "  %s%*s", lines[i].name,
-			(int)(width[0] - lines[i].name_w), "");
-		for (c = 1; c < TABLE_NCOLS; c++)
+		size_t last = TABLE_NCOLS - 1;
+		/* No trailing blanks: stop after the last non-empty cell. */
+		while (last > 0 && !lines[i].cell[last][0])
+			last--;
+		fprintf(out, "  %s", lines[i].name);
+		if (last > 0)
+			fprintf(out, "%*s", (int)(width[0] - lines[i].name_w),
+				"");
+		for (c = 1; c <= last; c++)
 			fprintf(out, "  %*s", (int)width[c], lines[i].cell[c]);
 		fputc('\n', out);
 		free(lines[i].name);

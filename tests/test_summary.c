@@ -1,0 +1,641 @@
+/*
+ * test_summary.c: `scopeview summary`: number and unit formatting, the
+ * three output formats on a small profile built in memory (exact CSV and
+ * JSON text, the table's escaping and notes), and the command line (exit
+ * 0, 1 and 2).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "scopeview/cli.h"
+#include "scopeview/profile.h"
+#include "scopeview/stats.h"
+#include "scopeview/summary.h"
+
+/* ---- numbers and units ------------------------------------------------------ */
+
+static const struct {
+	double v;
+	const char *want;
+} number_cases[] = {
+	{0.0, "0.0"},
+	{5.0, "5.0"},
+	{-2.5, "-2.5"},
+	{0.1, "0.1"},
+	{1e-9, "1e-09"},
+	{3.3e-08, "3.3e-08"},
+	{1.1000000000000001e-08, "1.1000000000000001e-08"},
+	{1.0 / 3.0, "0.3333333333333333"},
+	{4.320493798938574e-09, "4.320493798938574e-09"},
+	{123456789012345680.0, "1.2345678901234568e+17"},
+	{1e300, "1e+300"},
+	{NAN, "null"},
+	{INFINITY, "null"},
+	{-INFINITY, "null"},
+};
+
+START_TEST(number_table)
+{
+	char buf[64];
+	sv_summary_number(buf, sizeof buf, number_cases[_i].v);
+	ck_assert_str_eq(buf, number_cases[_i].want);
+}
+END_TEST
+
+/* Every finite double reads back exactly. */
+START_TEST(number_round_trip)
+{
+	unsigned seed = 99;
+	int i;
+	for (i = 0; i < 20000; i++) {
+		uint64_t bits = ((uint64_t)rand_r(&seed) << 42) ^
+				((uint64_t)rand_r(&seed) << 21) ^
+				(uint64_t)rand_r(&seed);
+		double v;
+		char buf[64];
+		memcpy(&v, &bits, sizeof v);
+		if (!isfinite(v))
+			continue;
+		sv_summary_number(buf, sizeof buf, v);
+		ck_assert_msg(strtod(buf, NULL) == v, "%s", buf);
+	}
+}
+END_TEST
+
+static const struct {
+	double ns;
+	const char *want;
+} human_cases[] = {
+	{0, "0 ns"},
+	{5, "5 ns"},
+	{12.5, "12.5 ns"},
+	{2.25, "2.25 ns"},
+	{999, "999 ns"},
+	{999.6, "1.00 us"},
+	{1500, "1.50 us"},
+	{12345, "12.3 us"},
+	{123456, "123 us"},
+	{999999, "1.00 ms"},
+	{50e6, "50.0 ms"},
+	{4.567e9, "4.57 s"},
+	{5000e9, "5000 s"},
+	{-1.2e6, "-1.20 ms"},
+	{NAN, "-"},
+};
+
+START_TEST(human_table)
+{
+	char buf[64];
+	sv_summary_human(buf, sizeof buf, human_cases[_i].ns);
+	ck_assert_str_eq(buf, human_cases[_i].want);
+}
+END_TEST
+
+/* ---- a small profile ---------------------------------------------------------- */
+
+static void add_calls(struct sv_profile *p, uint32_t rank, const char *name,
+	const int64_t *se, size_t n)
+{
+	int64_t reg = sv_profile_find_region(p, name);
+	struct sv_row *r;
+	size_t i;
+
+	if (reg < 0)
+		reg = sv_profile_add_region(p, name);
+	r = sv_profile_add_row(p, rank, (uint32_t)reg, n, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < n; i++) {
+		p->start_ns[r->first + i] = se[2 * i];
+		p->end_ns[r->first + i] = se[2 * i + 1];
+	}
+}
+
+/*
+ * Two ranks; "solve" on both (rank 0: 10 and 30 ns, rank 1: 20 ns), a
+ * region whose name has a comma and a quote, one with an escape
+ * character, and metadata for the table's header.
+ */
+static struct sv_profile *small_profile(void)
+{
+	struct sv_profile *p = sv_profile_new("small.h5");
+	struct sv_meta *m;
+	static const int64_t s0[] = {100, 110, 200, 230};
+	static const int64_t s1[] = {150, 170};
+	static const int64_t q[] = {300, 301};
+	static const int64_t e[] = {400, 500};
+	struct sv_row *r;
+
+	p->schema = 3;
+	add_calls(p, 0, "solve", s0, 2);
+	add_calls(p, 1, "solve", s1, 1);
+	add_calls(p, 0, "a,b\"c", q, 1);
+	add_calls(p, 1, "red\x1b[31m", e, 1);
+	r = &p->rows[0];
+	r->source_file = sv_xstrdup("solver.py");
+	r->source_line = 7;
+	r->tags = calloc(1, sizeof *r->tags);
+	r->tags[0] = sv_xstrdup("golden");
+	r->ntags = 1;
+	m = sv_profile_add_meta(p, "label", SV_META_STRING);
+	m->text = sv_xstrdup("nightly\ttest");
+	m = sv_profile_add_meta(p, "mpi_size", SV_META_INT);
+	m->i = 2;
+	m->text = sv_xstrdup("2");
+	m = sv_profile_add_meta(p, "start_time_ns", SV_META_INT);
+	m->i = 50;
+	m->text = sv_xstrdup("50");
+	m = sv_profile_add_meta(p, "finalize_time_ns", SV_META_INT);
+	m->i = 1000050;
+	m->text = sv_xstrdup("1000050");
+	m = sv_profile_add_meta(p, "modules", SV_META_STRINGS);
+	m->strs = calloc(2, sizeof *m->strs);
+	m->strs[0] = sv_xstrdup("numpy");
+	m->strs[1] = sv_xstrdup("h5py");
+	m->nstrs = 2;
+	m->text = sv_xstrdup("numpy, h5py");
+	p->num_ranks = 2;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	sv_profile_warn(p, "a \"quoted\" warning\nwith a newline");
+	return p;
+}
+
+/* Write p in format (per rank or not) to memory; returns the text. */
+static char *render(const struct sv_profile *p, enum sv_summary_format fmt,
+	bool per_rank, enum sv_stats_key sort)
+{
+	struct sv_stats_table t;
+	struct sv_summary_opts o = {fmt, per_rank, "dir/small.h5"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	sv_stats_table_sort(&t, sort);
+	ck_assert_int_eq(sv_summary_write(f, p, &t, &o), 0);
+	fclose(f);
+	sv_stats_table_fini(&t);
+	return buf;
+}
+
+START_TEST(csv_exact)
+{
+	struct sv_profile *p = small_profile();
+	char *text = render(p, SV_SUMMARY_CSV, true, SV_STATS_KEY_START);
+	/* Figures checked with numpy: np.std([10, 30, 20]) = 8.16496580927726,
+	 * np.percentile([10, 20, 30], 99) = 29.8 (2.9800000000000002e-08 s),
+	 * imbalance (4e-08 / mean(4e-08, 2e-08) - 1) * 100 = 33.33333333333333. */
+	const char *want =
+		"name,rank,ranks,num_calls,total_duration,exclusive_duration,"
+		"average_duration,min_duration,max_duration,first_duration,"
+		"last_duration,std_duration,p50_duration,p95_duration,"
+		"p99_duration,gpu_total_duration,total_await_duration,"
+		"rank_imbalance_pct\n"
+		"solve,,2,3,6e-08,6e-08,2e-08,1e-08,3e-08,1e-08,3e-08,"
+		"8.16496580927726e-09,2e-08,2.9e-08,2.9800000000000002e-08,,,"
+		"33.33333333333333\n"
+		"solve,0,,2,4e-08,4e-08,2e-08,1e-08,3e-08,1e-08,3e-08,1e-08,"
+		"2e-08,2.9e-08,2.9800000000000002e-08,,,\n"
+		"solve,1,,1,2e-08,2e-08,2e-08,2e-08,2e-08,2e-08,2e-08,0.0,"
+		"2e-08,2e-08,2e-08,,,\n"
+		"\"a,b\"\"c\",,1,1,1e-09,1e-09,1e-09,1e-09,1e-09,1e-09,1e-09,"
+		"0.0,1e-09,1e-09,1e-09,,,0.0\n"
+		"\"a,b\"\"c\",0,,1,1e-09,1e-09,1e-09,1e-09,1e-09,1e-09,1e-09,"
+		"0.0,1e-09,1e-09,1e-09,,,\n"
+		"red\x1b[31m,,1,1,1e-07,1e-07,1e-07,1e-07,1e-07,1e-07,1e-07,"
+		"0.0,1e-07,1e-07,1e-07,,,0.0\n"
+		"red\x1b[31m,1,,1,1e-07,1e-07,1e-07,1e-07,1e-07,1e-07,1e-07,"
+		"0.0,1e-07,1e-07,1e-07,,,\n";
+
+	ck_assert_str_eq(text, want);
+	free(text);
+	/* Without --per-rank, one row per region. */
+	text = render(p, SV_SUMMARY_CSV, false, SV_STATS_KEY_START);
+	{
+		int lines = 0;
+		const char *c;
+		for (c = text; *c; c++)
+			lines += *c == '\n';
+		ck_assert_int_eq(lines, 4);
+	}
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(json_shape)
+{
+	struct sv_profile *p = small_profile();
+	char *text = render(p, SV_SUMMARY_JSON, false, SV_STATS_KEY_START);
+	json_error_t jerr;
+	json_t *j = json_loads(text, 0, &jerr), *g, *r, *meta;
+	static const char *const top[] = {"file", "schema", "layout",
+		"num_ranks", "time_origin_ns", "minimum_start_ns", "warnings",
+		"metadata", "regions"};
+	static const char *const reg[] = {"name", "num_calls", "total_duration",
+		"average_duration", "min_duration", "max_duration",
+		"first_duration", "last_duration", "std_duration",
+		"p50_duration", "p95_duration", "p99_duration",
+		"inclusive_duration", "exclusive_duration",
+		"gpu_total_duration", "total_await_duration",
+		"rank_imbalance_pct", "tags", "source_file", "source_lineno",
+		"ranks"};
+	size_t i;
+	const char *key;
+	json_t *v;
+
+	ck_assert_msg(j != NULL, "not JSON (%s):\n%s", jerr.text, text);
+	/* exactly the documented keys, in the documented order */
+	i = 0;
+	json_object_foreach(j, key, v)
+	{
+		(void)v;
+		ck_assert_uint_lt(i, sizeof top / sizeof top[0]);
+		ck_assert_str_eq(key, top[i++]);
+	}
+	ck_assert_str_eq(
+		json_string_value(json_object_get(j, "file")), "dir/small.h5");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "schema")), 3);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(j, "layout")), "columnar");
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(j, "num_ranks")), 2);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(j, "time_origin_ns")), 50);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(j, "minimum_start_ns")),
+		100);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 json_object_get(j, "warnings"), 0)),
+		"a \"quoted\" warning\nwith a newline");
+	meta = json_object_get(j, "metadata");
+	ck_assert_str_eq(json_string_value(json_object_get(meta, "label")),
+		"nightly\ttest");
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(meta, "mpi_size")), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 json_object_get(meta, "modules"), 1)),
+		"h5py");
+
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "regions")), 3);
+	g = json_array_get(json_object_get(j, "regions"), 0);
+	i = 0;
+	json_object_foreach(g, key, v)
+	{
+		(void)v;
+		ck_assert_uint_lt(i, sizeof reg / sizeof reg[0]);
+		ck_assert_str_eq(key, reg[i++]);
+	}
+	ck_assert_str_eq(
+		json_string_value(json_object_get(g, "name")), "solve");
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(g, "num_calls")), 3);
+	ck_assert(json_is_real(json_object_get(g, "total_duration")));
+	ck_assert_double_eq(
+		json_real_value(json_object_get(g, "total_duration")), 6e-08);
+	ck_assert(json_is_null(json_object_get(g, "gpu_total_duration")));
+	ck_assert(json_is_null(json_object_get(g, "total_await_duration")));
+	ck_assert_str_eq(json_string_value(
+				 json_array_get(json_object_get(g, "tags"), 0)),
+		"golden");
+	ck_assert_str_eq(json_string_value(json_object_get(g, "source_file")),
+		"solver.py");
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(g, "source_lineno")), 7);
+	ck_assert_uint_eq(json_array_size(json_object_get(g, "ranks")), 2);
+	r = json_array_get(json_object_get(g, "ranks"), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "rank")), 1);
+	ck_assert_ptr_null(json_object_get(r, "rank_imbalance_pct"));
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(r, "first_start_ns")), 150);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(r, "last_end_ns")), 170);
+	ck_assert(json_is_null(json_object_get(r, "source_file")));
+	ck_assert(json_is_null(json_object_get(r, "source_lineno")));
+	/* names exactly as stored: the escape character is only JSON-escaped */
+	g = json_array_get(json_object_get(j, "regions"), 2);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(g, "name")), "red\x1b[31m");
+	ck_assert_ptr_nonnull(strstr(text, "\"red\\u001b[31m\""));
+	ck_assert_ptr_null(strchr(text, '\x1b'));
+	json_decref(j);
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(json_sorted_and_nulls)
+{
+	struct sv_profile *p = sv_profile_new("agg.h5");
+	struct sv_row *r;
+	char *text;
+	json_t *j, *g;
+
+	p->layout = SV_LAYOUT_AGGREGATE;
+	p->has_calls = false;
+	sv_profile_add_region(p, "small");
+	sv_profile_add_region(p, "big");
+	r = sv_profile_add_row(p, 0, 0, 2, NULL);
+	r->has_summary = true;
+	r->summary.total = 10;
+	r->summary.minimum = 4;
+	r->summary.maximum = 6;
+	r->exclusive_total = 10;
+	r = sv_profile_add_row(p, 0, 1, 1, NULL);
+	r->has_summary = true;
+	r->summary.total = 90;
+	r->summary.minimum = r->summary.maximum = 90;
+	r->exclusive_total = 90;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	text = render(p, SV_SUMMARY_JSON, false, SV_STATS_KEY_TOTAL);
+	j = json_loads(text, 0, NULL);
+	ck_assert_ptr_nonnull(j);
+	ck_assert(json_is_null(json_object_get(j, "schema")));
+	ck_assert_str_eq(
+		json_string_value(json_object_get(j, "layout")), "aggregate");
+	ck_assert(json_is_null(json_object_get(j, "minimum_start_ns")));
+	g = json_array_get(json_object_get(j, "regions"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(g, "name")), "big");
+	ck_assert(json_is_null(json_object_get(g, "first_duration")));
+	ck_assert(json_is_null(json_object_get(g, "std_duration")));
+	ck_assert(json_is_null(json_object_get(g, "p95_duration")));
+	ck_assert(json_is_null(
+		json_object_get(json_array_get(json_object_get(g, "ranks"), 0),
+			"first_start_ns")));
+	ck_assert_double_eq(
+		json_real_value(json_object_get(g, "exclusive_duration")),
+		9e-08);
+	json_decref(j);
+	free(text);
+
+	text = render(p, SV_SUMMARY_TABLE, false, SV_STATS_KEY_START);
+	ck_assert_ptr_nonnull(strstr(text, "holds no per-call data"));
+	ck_assert_ptr_nonnull(strstr(text, "layout: aggregate,"));
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(table_text)
+{
+	struct sv_profile *p = small_profile();
+	char *text = render(p, SV_SUMMARY_TABLE, true, SV_STATS_KEY_START);
+	const char *line;
+
+	/* header: file, metadata (escaped), layout, total time */
+	ck_assert_msg(!strncmp(text, "Profile dir/small.h5\n", 21), "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "label: nightly\\x09test"));
+	ck_assert_ptr_nonnull(strstr(text, "mpi_size: 2"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"layout: columnar (schema 3), ranks: 2, regions: 3, "
+		"total time: 1.00 ms\n"));
+	ck_assert_ptr_nonnull(strstr(text, "warnings: 1"));
+	/* terminal-safe names */
+	ck_assert_ptr_null(strchr(text, '\x1b'));
+	ck_assert_ptr_nonnull(strstr(text, "  red\\x1b[31m  "));
+	/* the column heads and a row, aligned */
+	line = strstr(text, "  region ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "calls"));
+	ck_assert_ptr_nonnull(strstr(line, "exclusive"));
+	ck_assert_ptr_nonnull(strstr(line, "imbalance"));
+	line = strstr(text, "\n  solve ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "60 ns"));
+	ck_assert_ptr_nonnull(strstr(line, "33.3%"));
+	ck_assert_ptr_nonnull(strstr(text, "\n    rank 0 "));
+	ck_assert_ptr_nonnull(strstr(text, "\n    rank 1 "));
+	/* rows are aligned: every table line has the width of the rule
+	 * (lines with an imbalance) */
+	{
+		const char *rule = strstr(text, "\n  ---");
+		size_t w = strcspn(rule + 1, "\n");
+		const char *row = strstr(text, "\n  solve ");
+		ck_assert_uint_eq(strcspn(row + 1, "\n"), w);
+		ck_assert_uint_eq(strcspn(line - 0 + 1, "\n"), w);
+	}
+	/* no trailing blanks */
+	ck_assert_ptr_null(strstr(text, " \n"));
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(empty_profile_formats)
+{
+	struct sv_profile *p = sv_profile_new("empty.h5");
+	char *text;
+	json_t *j;
+
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	text = render(p, SV_SUMMARY_JSON, false, SV_STATS_KEY_START);
+	j = json_loads(text, 0, NULL);
+	ck_assert_msg(j != NULL, "%s", text);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "regions")), 0);
+	json_decref(j);
+	free(text);
+	text = render(p, SV_SUMMARY_TABLE, false, SV_STATS_KEY_START);
+	ck_assert_ptr_nonnull(strstr(text, "(no regions)"));
+	free(text);
+	text = render(p, SV_SUMMARY_CSV, false, SV_STATS_KEY_START);
+	ck_assert_uint_eq(strlen(text), strcspn(text, "\n") + 1);
+	free(text);
+	ck_assert_int_eq(sv_summary_write(NULL, p, NULL, NULL), -EINVAL);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* ---- the command line ---------------------------------------------------------- */
+
+/* Run sv_summary_main with args (NULL-terminated) with stdout and stderr
+ * sent to files; returns the exit status; *out and *err get the texts. */
+static int run_main(const char *const *args, char **out, char **err)
+{
+	char *argv[32];
+	int argc = 0, rc, o1, o2, fo, fe;
+	char *po = svt_tmp_path("stdout.txt"), *pe = svt_tmp_path("stderr.txt");
+
+	argv[argc++] = (char *)"summary";
+	while (args[argc - 1])
+		argv[argc] = (char *)args[argc - 1], argc++;
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	o1 = dup(1);
+	o2 = dup(2);
+	fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	rc = sv_summary_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(o1, 1);
+	dup2(o2, 2);
+	close(o1);
+	close(o2);
+	close(fo);
+	close(fe);
+	*out = svt_read_file(po, NULL);
+	*err = svt_read_file(pe, NULL);
+	free(po);
+	free(pe);
+	return rc;
+}
+
+static const struct {
+	const char *args[6];
+	int status;
+	const char *err; /* part of stderr */
+} cli_cases[] = {
+	{{"--bogus", "x.h5"}, 2, "unknown option '--bogus'"},
+	{{"--format", "xml", "x.h5"}, 2, "unknown format 'xml'"},
+	{{"--format=yaml", "x.h5"}, 2, "unknown format 'yaml'"},
+	{{"--sort", "speed", "x.h5"}, 2, "unknown sort key 'speed'"},
+	{{"--sort"}, 2, "--sort needs a value"},
+	{{"x.h5", "--include"}, 2, "--include needs a value"},
+	{{"--include", "a(", "x.h5"}, 2, "bad regex 'a('"},
+	{{"--exclude", "[", "x.h5"}, 2, "bad regex '['"},
+	{{"--ranks", "3-1", "x.h5"}, 2, "bad rank list '3-1'"},
+	{{"--ranks", "x", "x.h5"}, 2, "bad rank list"},
+	{{"a.h5", "b.h5"}, 2, "more than one FILE"},
+	{{"--per-rank"}, 2, "no FILE given"},
+	{{NULL}, 2, "no FILE given"},
+	{{"/nonexistent/run.h5"}, 1, "scopeview: "},
+	{{"--", "--per-rank"}, 1, "scopeview: "},
+};
+
+START_TEST(cli_errors)
+{
+	char *out, *err;
+	int rc = run_main(cli_cases[_i].args, &out, &err);
+
+	ck_assert_msg(rc == cli_cases[_i].status, "case %d: status %d", _i, rc);
+	ck_assert_msg(err && strstr(err, cli_cases[_i].err),
+		"case %d: stderr '%s' lacks '%s'", _i, err ? err : "",
+		cli_cases[_i].err);
+	if (rc == 2)
+		ck_assert_msg(strstr(err, "usage: scopeview summary") != NULL,
+			"no usage line: %s", err);
+	if (rc == 1) {
+		/* one line: "scopeview: <message>" */
+		ck_assert_uint_eq(strcspn(err, "\n") + 1, strlen(err));
+		ck_assert_msg(!strncmp(err, "scopeview: ", 11), "%s", err);
+	}
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(cli_help)
+{
+	static const char *const args[] = {"--help", NULL};
+	char *out, *err;
+
+	ck_assert_int_eq(run_main(args, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: scopeview summary"));
+	ck_assert_ptr_nonnull(strstr(out, "exclusive"));
+	ck_assert_ptr_nonnull(strstr(out, "imbalance"));
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* On a real file (a fixture): each format, and the options together. */
+START_TEST(cli_on_fixture)
+{
+	char *path = svt_fixture("four_ranks.h5");
+	char *out, *err;
+	json_t *j;
+
+	if (!path)
+		return; /* the conformance suite insists on fixtures */
+	{
+		const char *args[] = {"--format", "json", "--ranks", "1-2",
+			"--include", "s", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		j = json_loads(out, 0, NULL);
+		ck_assert_msg(j != NULL, "%s", out);
+		/* setup, solve: anchored matches only */
+		ck_assert_uint_eq(
+			json_array_size(json_object_get(j, "regions")), 2);
+		ck_assert_uint_eq(
+			json_array_size(json_object_get(
+				json_array_get(
+					json_object_get(j, "regions"), 0),
+				"ranks")),
+			2);
+		json_decref(j);
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--format=csv", "--per-rank", "--sort",
+			"name", "--exclude", "fib|io", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_msg(!strncmp(out, "name,rank,", 10), "%s", out);
+		ck_assert_ptr_nonnull(strstr(out, "\nassemble,,4,"));
+		ck_assert_ptr_nonnull(strstr(out, "\nassemble,3,,"));
+		ck_assert_ptr_null(strstr(out, "\nfib,"));
+		/* sorted by name: assemble first, timestep last */
+		ck_assert_ptr_nonnull(strstr(out, "\ntimestep,3,"));
+		ck_assert_ptr_null(
+			strstr(strstr(out, "\ntimestep,"), "\nmain"));
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_ptr_nonnull(strstr(out, "Profile "));
+		ck_assert_ptr_nonnull(strstr(out, "hostname: node0"));
+		free(out);
+		free(err);
+	}
+	free(path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("summary");
+	TCase *tc;
+
+	tc = tcase_create("numbers");
+	tcase_add_loop_test(tc, number_table, 0,
+		sizeof number_cases / sizeof number_cases[0]);
+	tcase_add_test(tc, number_round_trip);
+	tcase_add_loop_test(
+		tc, human_table, 0, sizeof human_cases / sizeof human_cases[0]);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("formats");
+	tcase_add_test(tc, csv_exact);
+	tcase_add_test(tc, json_shape);
+	tcase_add_test(tc, json_sorted_and_nulls);
+	tcase_add_test(tc, table_text);
+	tcase_add_test(tc, empty_profile_formats);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli");
+	tcase_add_loop_test(
+		tc, cli_errors, 0, sizeof cli_cases / sizeof cli_cases[0]);
+	tcase_add_test(tc, cli_help);
+	tcase_add_test(tc, cli_on_fixture);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
