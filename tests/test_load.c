@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -234,6 +235,7 @@ enum mutation {
 	M_SCHEMA_U8,
 	M_FIXED_STRINGS,
 	M_CHUNKED_DEFLATE,
+	M_COMPACT,
 	M_ROWS_UNORDERED,
 	M_NO_ROWS,
 	M_LANES,
@@ -483,6 +485,12 @@ static char *base_write(const char *name, enum mutation m)
 			start);
 		H5Dclose(d);
 		H5Sclose(s);
+		H5Pclose(dcpl);
+	} else if (m == M_COMPACT) {
+		hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+		H5Pset_layout(dcpl, H5D_COMPACT);
+		ds_ints_dcpl(
+			ev, "start_deltas", H5T_STD_I64LE, start, nev, dcpl);
 		H5Pclose(dcpl);
 	} else if (m != M_NO_START) {
 		ds_ints(ev, "start_deltas", H5T_STD_I64LE, start, nev);
@@ -833,6 +841,7 @@ static const struct ok_case ok_cases[] = {
 	{M_SCHEMA_U8, NULL},
 	{M_FIXED_STRINGS, NULL},
 	{M_CHUNKED_DEFLATE, NULL},
+	{M_COMPACT, NULL},
 	{M_ROWS_UNORDERED, NULL},
 	{M_EXTRA_COLS, NULL},
 };
@@ -905,6 +914,7 @@ START_TEST(test_loads_with_warning)
 		ck_assert_ptr_null(p->rows[1].source_file);
 		break;
 	case M_CHUNKED_DEFLATE:
+	case M_COMPACT:
 	case M_ROWS_UNORDERED:
 		check_base_calls(p);
 		break;
@@ -1080,6 +1090,78 @@ START_TEST(test_invalid_utf8)
 	ck_assert_int_eq(p->rows[0].source_line, -1);
 	ck_assert_uint_eq(p->num_ranks, 1);
 	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* A compressed chunk whose bytes were damaged: a read error naming the
+ * dataset, not a crash. */
+START_TEST(test_corrupt_chunk)
+{
+	char *path = base_write("corrupt.h5", M_CHUNKED_DEFLATE);
+	hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	hid_t d = H5Dopen2(f, "events/start_deltas", H5P_DEFAULT);
+	haddr_t addr = 0;
+	hsize_t size = 0, off[1];
+	unsigned mask;
+	unsigned char junk[64];
+	FILE *fp;
+
+	hid_t sp = H5Dget_space(d);
+	ck_assert_int_ge(
+		H5Dget_chunk_info(d, sp, 0, off, &mask, &addr, &size), 0);
+	H5Sclose(sp);
+	H5Dclose(d);
+	H5Fclose(f);
+	ck_assert_uint_gt(size, 0);
+	memset(junk, 0xA5, sizeof junk);
+	fp = fopen(path, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	fseek(fp, (long)addr, SEEK_SET);
+	fwrite(junk, 1, size < sizeof junk ? size : sizeof junk, fp);
+	fclose(fp);
+	expect_fail(path, -EIO, "/events/start_deltas: cannot read");
+	free(path);
+}
+END_TEST
+
+/* A writer holding the file open (and HDF5's lock) does not stop the
+ * viewer: the loader opens without locking (FORMAT.md 9). */
+START_TEST(test_no_file_lock)
+{
+	char *path = base_write("locked.h5", M_NONE);
+	int go[2], done[2];
+	char c = 0;
+	pid_t pid;
+	struct sv_profile *p;
+
+	ck_assert_int_eq(pipe(go), 0);
+	ck_assert_int_eq(pipe(done), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+		hid_t f;
+		H5Pset_file_locking(fapl, 1, 0);
+		f = H5Fopen(path, H5F_ACC_RDWR, fapl);
+		c = f >= 0 ? 'y' : 'n';
+		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(2);
+		if (f >= 0)
+			H5Fclose(f);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(go[0], &c, 1), 1);
+	ck_assert_int_eq(c, 'y');
+	p = load_ok(path);
+	ck_assert_uint_eq(p->ncalls, BASE_EVENTS);
+	sv_profile_free(p);
+	ck_assert_int_eq(write(done[1], &c, 1), 1);
+	waitpid(pid, NULL, 0);
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
 	free(path);
 }
 END_TEST
@@ -1670,6 +1752,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_summary_only);
 	tcase_add_test(t, test_progress_cancel);
 	tcase_add_test(t, test_invalid_utf8);
+	tcase_add_test(t, test_corrupt_chunk);
+	tcase_add_test(t, test_no_file_lock);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("metadata");
