@@ -1,0 +1,750 @@
+/*
+ * app.c: the interactive viewer's loop (app.h) and `scopeview [FILE]`.
+ *
+ * One loop, one place that draws: keys go to sv_view_handle_key(), which
+ * reports what changed; the loop renders the view into its grid and
+ * presents it only when a flag (or a resize, or load progress) says so.
+ * Idle, the loop sleeps in the backend's blocking getkey.
+ *
+ * Loading runs in a background thread (struct app_loader): first the
+ * index alone (summary_only: names and stored statistics, quick), then
+ * the whole file with progress and cancellation.  The thread only fills
+ * its own struct under a mutex; the loop polls it every poll_ms while it
+ * runs and adopts what it finds.  The thread never touches the view, the
+ * grid or the terminal.
+ *
+ * Nothing here includes curses (term.c) or HDF5 (load_h5*.c).
+ */
+#include "scopeview/app.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scopeview/action.h"
+#include "scopeview/cli.h"
+#include "scopeview/keys.h"
+#include "scopeview/load.h"
+#include "scopeview/profile.h"
+#include "scopeview/render.h"
+#include "scopeview/term.h"
+#include "scopeview/view.h"
+
+/* One background load.  Fields below mu are shared with the thread. */
+struct app_loader {
+	pthread_t thread;
+	bool started;
+	char *path;
+	bool want_index; /* read the index first (first load only) */
+	atomic_int cancel;
+
+	pthread_mutex_t mu;
+	double fraction;
+	char what[48];
+	unsigned progress_seq;    /* bumped on every progress report */
+	struct sv_profile *index; /* summary-only profile, until taken */
+	bool done;
+	int rc;
+	struct sv_error err;
+	struct sv_profile *result;
+};
+
+struct sv_app {
+	struct sv_app_opts opts;
+	char *path;
+	char *title;
+
+	struct sv_profile *profile; /* what the view shows */
+	struct sv_view view;
+	bool have_view;
+	struct sv_grid grid;
+
+	struct app_loader *loader; /* NULL when no load runs */
+	bool first_load;           /* the running load is the first one */
+	unsigned seen_seq;
+	double fraction;
+	char what[48];
+};
+
+/* ---- the loading thread ------------------------------------------------- */
+
+static void loader_progress(void *ctx, double fraction, const char *what)
+{
+	struct app_loader *l = ctx;
+
+	pthread_mutex_lock(&l->mu);
+	if (fraction < 0)
+		fraction = 0;
+	if (fraction > 1)
+		fraction = 1;
+	l->fraction = fraction;
+	snprintf(l->what, sizeof l->what, "%s", what ? what : "");
+	l->progress_seq++;
+	pthread_mutex_unlock(&l->mu);
+}
+
+static int loader_cancelled(void *ctx)
+{
+	struct app_loader *l = ctx;
+	return atomic_load(&l->cancel);
+}
+
+static void *loader_main(void *arg)
+{
+	struct app_loader *l = arg;
+	struct sv_load_opts o;
+	struct sv_profile *p = NULL;
+	struct sv_error err;
+	int rc;
+
+	sv_load_quiet_hdf5();
+	memset(&o, 0, sizeof o);
+	o.progress = loader_progress;
+	o.cancelled = loader_cancelled;
+	o.ctx = l;
+	if (l->want_index) {
+		/* Quick: names and stored statistics, shown while the calls
+     * load.  A failure here is reported by the full load. */
+		struct sv_load_opts io = o;
+		io.progress = NULL;
+		io.summary_only = true;
+		memset(&err, 0, sizeof err);
+		if (sv_load(l->path, &io, &p, &err) == 0) {
+			pthread_mutex_lock(&l->mu);
+			l->index = p;
+			l->progress_seq++;
+			pthread_mutex_unlock(&l->mu);
+			p = NULL;
+		}
+	}
+	memset(&err, 0, sizeof err);
+	rc = sv_load(l->path, &o, &p, &err);
+	pthread_mutex_lock(&l->mu);
+	l->rc = rc;
+	l->err = err;
+	l->result = rc == 0 ? p : NULL;
+	l->done = true;
+	l->progress_seq++;
+	pthread_mutex_unlock(&l->mu);
+	return NULL;
+}
+
+static struct app_loader *loader_start(const char *path, bool want_index)
+{
+	struct app_loader *l = sv_xcalloc(1, sizeof *l);
+	sigset_t all, old;
+
+	l->path = sv_xstrdup(path);
+	l->want_index = want_index;
+	atomic_init(&l->cancel, 0);
+	pthread_mutex_init(&l->mu, NULL);
+	snprintf(l->what, sizeof l->what, "opening");
+	/* Signals (Ctrl-C, Ctrl-Z, resize) belong to the loop's thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&l->thread, NULL, loader_main, l) == 0)
+		l->started = true;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!l->started)
+		loader_main(l); /* no thread: load here */
+	return l;
+}
+
+/* Wait for the thread and free the loader and anything it still holds. */
+static void loader_free(struct app_loader *l)
+{
+	if (!l)
+		return;
+	if (l->started)
+		pthread_join(l->thread, NULL);
+	sv_profile_free(l->index);
+	sv_profile_free(l->result);
+	pthread_mutex_destroy(&l->mu);
+	free(l->path);
+	free(l);
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+/* The load progress as a box in the middle of the screen. */
+static void app_draw_progress(struct sv_app *a)
+{
+	struct sv_grid *g = &a->grid;
+	bool ascii = a->opts.ascii || !sv_grid_locale_is_utf8();
+	int bw, x0, y0, barw, filled, i;
+	char line[160];
+
+	if (g->w < 10 || g->h < 4)
+		return;
+	bw = g->w - 4 < 60 ? g->w - 4 : 60;
+	x0 = (g->w - bw) / 2;
+	y0 = (g->h - 4) / 2;
+	sv_grid_fill(g, x0, y0, x0 + bw, y0 + 4, ' ', SV_STYLE_POPUP, 0);
+	snprintf(line, sizeof line, "%s %s",
+		a->first_load ? "Loading" : "Reloading", a->title);
+	sv_grid_text(g, x0 + 1, y0, bw - 2, line, SV_STYLE_POPUP, 0,
+		ascii ? '~' : 0x2026);
+	barw = bw - 9;
+	filled = (int)(a->fraction * barw + 0.5);
+	for (i = 0; i < barw; i++)
+		sv_grid_put(g, x0 + 1 + i, y0 + 1,
+			i < filled ? (ascii ? '#' : 0x2588)
+				   : (ascii ? '.' : 0x2591),
+			SV_STYLE_POPUP, 0);
+	sv_grid_textf(g, x0 + 2 + barw, y0 + 1, 6, SV_STYLE_POPUP, 0, "%3d%%",
+		(int)(a->fraction * 100 + 0.5));
+	snprintf(line, sizeof line, "%s%s", a->what[0] ? "reading " : "",
+		a->what);
+	sv_grid_text(g, x0 + 1, y0 + 2, bw - 2, line, SV_STYLE_POPUP, 0,
+		ascii ? '~' : 0x2026);
+	sv_grid_text(g, x0 + 1, y0 + 3, bw - 2, "q: stop and quit",
+		SV_STYLE_POPUP, 0, 0);
+}
+
+static void app_draw(struct sv_app *a, const struct sv_backend *b)
+{
+	int w = 0, h = 0;
+
+	b->size(b->ctx, &w, &h);
+	if (a->have_view) {
+		if (a->view.w != w || a->view.h != h)
+			sv_view_resize(&a->view, w, h);
+		sv_render(&a->grid, &a->view);
+	} else {
+		sv_grid_resize(&a->grid, w, h);
+		sv_grid_clear(&a->grid);
+	}
+	if (a->loader)
+		app_draw_progress(a);
+	b->present(b->ctx, &a->grid);
+}
+
+/* ---- profiles and views ------------------------------------------------- */
+
+/* One line for the status bar (truncated to fit the view's buffer). */
+static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
+	SV_PRINTF(3, 4);
+static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!a->have_view)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->view.message, sizeof a->view.message, fmt, ap);
+	va_end(ap);
+	a->view.message_is_error = is_error;
+}
+
+static void app_note_no_calls(struct sv_app *a)
+{
+	if (a->profile && !a->profile->has_calls) {
+		app_message(a, false, "%s",
+			"This profile holds no per-call data (aggregate "
+			"layout): statistics only");
+	}
+}
+
+/* Show p (owned by the app from now on) in a fresh view. */
+static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
+	struct sv_error *err)
+{
+	struct sv_view_opts vo;
+	int rc;
+
+	memset(&vo, 0, sizeof vo);
+	vo.ascii = a->opts.ascii || !sv_grid_locale_is_utf8();
+	vo.no_mouse = a->opts.no_mouse;
+	vo.title = a->title;
+	if (a->have_view) {
+		sv_view_fini(&a->view);
+		a->have_view = false;
+	}
+	rc = sv_view_init(&a->view, p, &vo, err);
+	if (rc < 0) {
+		sv_profile_free(p);
+		return rc;
+	}
+	sv_profile_free(a->profile);
+	a->profile = p;
+	a->have_view = true;
+	sv_view_resize(&a->view, w, h);
+	app_note_no_calls(a);
+	return 0;
+}
+
+/* Look at the running load; returns true when the screen should change,
+ * and sets *failed (with err) when the first load failed. */
+static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
+	bool *failed, struct sv_error *err)
+{
+	struct app_loader *l = a->loader;
+	struct sv_profile *index = NULL, *result = NULL;
+	bool done, changed = false;
+	int rc, w = 0, h = 0;
+	struct sv_error lerr;
+
+	pthread_mutex_lock(&l->mu);
+	if (l->progress_seq != a->seen_seq) {
+		a->seen_seq = l->progress_seq;
+		a->fraction = l->fraction;
+		snprintf(a->what, sizeof a->what, "%s", l->what);
+		changed = true;
+	}
+	index = l->index;
+	l->index = NULL;
+	done = l->done;
+	if (done) {
+		result = l->result;
+		l->result = NULL;
+		rc = l->rc;
+		lerr = l->err;
+	}
+	pthread_mutex_unlock(&l->mu);
+
+	b->size(b->ctx, &w, &h);
+	if (index && a->first_load && !a->have_view) {
+		/* What is known so far: the regions and their stored
+     * statistics, under the progress box. */
+		struct sv_error ierr;
+		memset(&ierr, 0, sizeof ierr);
+		if (app_show(a, index, w, h, &ierr) == 0)
+			app_message(a, false, "%s",
+				"Loading calls: the panel shows the stored "
+				"statistics");
+		changed = true;
+	} else {
+		sv_profile_free(index);
+	}
+	if (!done)
+		return changed;
+
+	loader_free(a->loader);
+	a->loader = NULL;
+	if (!result) {
+		if (a->first_load) {
+			*failed = true;
+			if (err)
+				*err = lerr;
+			if (rc == -ECANCELED && err)
+				err->code = rc;
+			return true;
+		}
+		if (a->have_view) {
+			app_message(a, true, "reload failed: %s", lerr.msg);
+		}
+		return true;
+	}
+	if (a->first_load) {
+		struct sv_error verr;
+		memset(&verr, 0, sizeof verr);
+		if (app_show(a, result, w, h, &verr) < 0) {
+			*failed = true;
+			if (err)
+				*err = verr;
+		}
+	} else {
+		/* Reload: the view keeps its window, lanes, search. */
+		struct sv_profile *old = a->profile;
+		struct sv_error verr;
+		memset(&verr, 0, sizeof verr);
+		if (sv_view_set_profile(&a->view, result, &verr) == 0) {
+			a->profile = result;
+			sv_profile_free(old);
+			app_message(a, false, "reloaded %s", a->title);
+			app_note_no_calls(a);
+		} else {
+			sv_profile_free(result);
+			app_message(a, true, "reload failed: %s", verr.msg);
+		}
+	}
+	a->first_load = false;
+	return true;
+}
+
+static void app_start_load(struct sv_app *a, bool first)
+{
+	a->first_load = first;
+	a->fraction = 0;
+	snprintf(a->what, sizeof a->what, "opening");
+	a->loader = loader_start(a->path, first);
+	a->seen_seq = 0;
+}
+
+/* The load the loop would run in a thread, done here and now (tests). */
+static int app_load_now(
+	struct sv_app *a, const struct sv_backend *b, struct sv_error *err)
+{
+	struct sv_profile *p = NULL;
+	int rc, w = 0, h = 0;
+
+	sv_load_quiet_hdf5();
+	rc = sv_load(a->path, NULL, &p, err);
+	if (rc < 0)
+		return rc;
+	b->size(b->ctx, &w, &h);
+	return app_show(a, p, w, h, err);
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+struct sv_app *sv_app_new(const struct sv_app_opts *opts)
+{
+	struct sv_app *a = sv_xcalloc(1, sizeof *a);
+
+	a->opts = *opts;
+	a->path = sv_xstrdup(opts->path ? opts->path : "");
+	a->title = sv_xstrdup(opts->title ? opts->title : a->path);
+	a->opts.path = a->path;
+	a->opts.title = a->title;
+	if (a->opts.poll_ms <= 0)
+		a->opts.poll_ms = 100;
+	sv_grid_init(&a->grid);
+	return a;
+}
+
+void sv_app_free(struct sv_app *a)
+{
+	if (!a)
+		return;
+	if (a->loader) {
+		atomic_store(&a->loader->cancel, 1);
+		loader_free(a->loader);
+	}
+	if (a->have_view)
+		sv_view_fini(&a->view);
+	sv_profile_free(a->profile);
+	sv_grid_fini(&a->grid);
+	free(a->path);
+	free(a->title);
+	free(a);
+}
+
+const struct sv_view *sv_app_view(const struct sv_app *a)
+{
+	return a && a->have_view ? &a->view : NULL;
+}
+
+const struct sv_grid *sv_app_grid(const struct sv_app *a)
+{
+	return a ? &a->grid : NULL;
+}
+
+/* Is key a request to stop the running load?  `q` and Ctrl-C, unless a
+ * popup of the interim view should close first. */
+static bool app_is_cancel(const struct sv_app *a, int key)
+{
+	if (key == SV_KEY_CTRL('c'))
+		return true;
+	if (key != 'q')
+		return false;
+	return !(a->have_view && (a->view.popup != SV_POPUP_NONE ||
+					 a->view.prompt != SV_PROMPT_NONE));
+}
+
+int sv_app_run(
+	struct sv_app *a, const struct sv_backend *b, struct sv_error *err)
+{
+	bool dirty = true;
+
+	if (!a || !b)
+		return sv_error_set(err, -EINVAL, "no app or no backend");
+	if (!a->opts.load_in_thread) {
+		int rc = app_load_now(a, b, err);
+		if (rc < 0)
+			return rc;
+	} else {
+		app_start_load(a, true);
+	}
+	for (;;) {
+		int key, flags;
+
+		if (dirty) {
+			app_draw(a, b);
+			dirty = false;
+		}
+		key = b->getkey(b->ctx, a->loader ? a->opts.poll_ms : -1);
+		if (a->loader) {
+			bool failed = false;
+			if (app_poll_loader(a, b, &failed, err))
+				dirty = true;
+			if (failed) {
+				if (err && err->code == -ECANCELED)
+					return 0;
+				return err && err->code ? err->code : -EIO;
+			}
+		}
+		if (key == SV_KEY_NONE)
+			continue;
+		if (key == SV_KEY_EOF)
+			break;
+		if (key == SV_KEY_RESIZE) {
+			dirty = true;
+			continue;
+		}
+		if (a->loader && app_is_cancel(a, key)) {
+			bool first = a->first_load;
+			atomic_store(&a->loader->cancel, 1);
+			loader_free(a->loader);
+			a->loader = NULL;
+			if (first)
+				return 0;
+			app_message(a, false, "%s", "reload stopped");
+			dirty = true;
+			continue;
+		}
+		if (!a->have_view) {
+			if (key == SV_KEY_CTRL('c'))
+				return 0;
+			continue;
+		}
+		if (key == SV_KEY_CTRL('c'))
+			break;
+		flags = sv_view_handle_key(&a->view, key);
+		if (flags & SV_VIEW_QUIT)
+			break;
+		/* While the first load runs, the view shows the index and
+     * the load is already under way. */
+		if ((flags & SV_VIEW_RELOAD) && !a->loader) {
+			app_start_load(a, false);
+			dirty = true;
+		}
+		if (flags & SV_VIEW_REDRAW)
+			dirty = true;
+		if ((flags & SV_VIEW_BELL) && b->beep)
+			b->beep(b->ctx);
+	}
+	return 0;
+}
+
+/* ---- the key-script backend ---------------------------------------------- */
+
+static void script_size(void *ctx, int *w, int *h)
+{
+	struct sv_script *s = ctx;
+	*w = s->w;
+	*h = s->h;
+}
+
+static int script_getkey(void *ctx, int timeout_ms)
+{
+	struct sv_script *s = ctx;
+	int key;
+
+	if (timeout_ms >= 0 && !s->keys_during_load) {
+		/* Let a running load finish before the script goes on. */
+		usleep((useconds_t)timeout_ms * 1000u);
+		return SV_KEY_NONE;
+	}
+	if (s->pos >= s->nkeys)
+		return SV_KEY_EOF;
+	key = s->keys[s->pos++];
+	if (key == SV_KEY_RESIZE && s->pos + 2 <= s->nkeys) {
+		s->w = s->keys[s->pos++];
+		s->h = s->keys[s->pos++];
+	}
+	return key;
+}
+
+static void script_present(void *ctx, const struct sv_grid *g)
+{
+	struct sv_script *s = ctx;
+	(void)g;
+	s->presents++;
+}
+
+static void script_beep(void *ctx)
+{
+	struct sv_script *s = ctx;
+	s->beeps++;
+}
+
+void sv_script_backend(struct sv_backend *b, struct sv_script *s)
+{
+	b->size = script_size;
+	b->getkey = script_getkey;
+	b->present = script_present;
+	b->beep = script_beep;
+	b->ctx = s;
+}
+
+/* ---- the curses backend ----------------------------------------------------
+ */
+
+static void term_b_size(void *ctx, int *w, int *h)
+{
+	sv_term_size(ctx, w, h);
+}
+
+static int term_b_getkey(void *ctx, int timeout_ms)
+{
+	return sv_term_getkey(ctx, timeout_ms);
+}
+
+static void term_b_present(void *ctx, const struct sv_grid *g)
+{
+	sv_term_present(ctx, g);
+}
+
+static void term_b_beep(void *ctx)
+{
+	sv_term_beep(ctx);
+}
+
+/* ---- scopeview [FILE] ------------------------------------------------------
+ */
+
+static const char view_usage[] =
+	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] [FILE]";
+
+static void view_help(FILE *out, bool with_usage)
+{
+	if (with_usage)
+		fprintf(out, "usage: %s\n\n", view_usage);
+	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
+	      "the built-in demo\n"
+	      "  --ascii            ASCII glyphs instead of Unicode box "
+	      "drawing and blocks\n"
+	      "                     (the default follows the locale, never "
+	      "TERM)\n"
+	      "  --no-mouse         do not ask the terminal for mouse "
+	      "reports\n"
+	      "  --list-keys        print the viewer's keys and exit "
+	      "(=markdown: as a table)\n"
+	      "  --help             print this help and exit\n\n"
+	      "Inside the viewer press ? or F1 for the keys, q to quit.\n"
+	      "NO_COLOR=1 draws without colours.  The viewer needs a "
+	      "terminal on standard\n"
+	      "output; 'scopeview snapshot' draws the same screen to a "
+	      "file.\n",
+		out);
+}
+
+/* The built-in demo's path, made on first use (demo.c). */
+__attribute__((weak)) int sv_demo_path(char **out, struct sv_error *err);
+
+int sv_view_main(int argc, char **argv)
+{
+	struct sv_app_opts ao;
+	struct sv_term_opts to;
+	struct sv_term *term = NULL;
+	struct sv_backend b;
+	struct sv_app *app;
+	struct sv_error err;
+	const char *file = NULL;
+	char *demo = NULL;
+	FILE *tty_in = NULL;
+	bool opts_done = false, help = false;
+	int i, rc, list_keys = 0;
+
+	memset(&ao, 0, sizeof ao);
+	sv_term_opts_default(&to);
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!opts_done && arg[0] == '-' && arg[1]) {
+			if (!strcmp(arg, "--")) {
+				opts_done = true;
+			} else if (!strcmp(arg, "--ascii")) {
+				ao.ascii = true;
+			} else if (!strcmp(arg, "--no-mouse")) {
+				ao.no_mouse = true;
+				to.mouse = false;
+			} else if (!strcmp(arg, "--help") ||
+				   !strcmp(arg, "-h")) {
+				help = true;
+			} else if (!strcmp(arg, "--list-keys")) {
+				list_keys = 1;
+			} else if (!strcmp(arg, "--list-keys=markdown")) {
+				list_keys = 2;
+			} else if (!strcmp(arg, "--list-keys=text")) {
+				list_keys = 1;
+			} else {
+				return sv_cli_usage_error(
+					view_usage, "unknown option '%s'", arg);
+			}
+			continue;
+		}
+		if (file)
+			return sv_cli_usage_error(view_usage,
+				"one profile at a time ('%s' and '%s')", file,
+				arg);
+		file = arg;
+	}
+	if (help) {
+		/* main.c has printed the general usage when --help came
+     * first. */
+		view_help(
+			stdout, !(argc > 1 && (!strcmp(argv[1], "--help") ||
+						      !strcmp(argv[1], "-h"))));
+		return SV_EXIT_OK;
+	}
+	if (list_keys)
+		return sv_action_write_keys(
+			       stdout, list_keys == 2 ? SV_ACTION_DOC_MARKDOWN
+						      : SV_ACTION_DOC_TEXT) < 0
+			       ? SV_EXIT_LOAD
+			       : SV_EXIT_OK;
+	if (!isatty(STDOUT_FILENO)) {
+		fputs("scopeview: standard output is not a terminal; use "
+		      "'scopeview snapshot' or 'scopeview summary'\n",
+			stderr);
+		return SV_EXIT_USAGE;
+	}
+	setlocale(LC_ALL, "");
+	memset(&err, 0, sizeof err);
+	if (!file) {
+		if (!sv_demo_path || sv_demo_path(&demo, &err) < 0) {
+			fprintf(stderr, "scopeview: %s\n",
+				err.msg[0] ? err.msg
+					   : "the built-in demo is not "
+					     "available; give a FILE");
+			return SV_EXIT_LOAD;
+		}
+		file = demo;
+	} else if (access(file, R_OK) != 0) {
+		/* Fail before the screen changes. */
+		fprintf(stderr, "scopeview: %s: %s\n", file, strerror(errno));
+		return SV_EXIT_LOAD;
+	}
+	/* Keys come from the terminal even when stdin is a pipe. */
+	if (!isatty(STDIN_FILENO)) {
+		tty_in = fopen("/dev/tty", "r");
+		to.in = tty_in;
+	}
+	if (sv_term_open(&to, &term, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		if (tty_in)
+			fclose(tty_in);
+		free(demo);
+		return SV_EXIT_USAGE;
+	}
+	ao.path = file;
+	ao.title = demo ? "demo" : NULL;
+	ao.load_in_thread = true;
+	app = sv_app_new(&ao);
+	b.size = term_b_size;
+	b.getkey = term_b_getkey;
+	b.present = term_b_present;
+	b.beep = term_b_beep;
+	b.ctx = term;
+	memset(&err, 0, sizeof err);
+	rc = sv_app_run(app, &b, &err);
+	sv_term_close(term);
+	sv_app_free(app);
+	if (tty_in)
+		fclose(tty_in);
+	free(demo);
+	if (rc < 0) {
+		fprintf(stderr, "scopeview: %s\n",
+			err.msg[0] ? err.msg : strerror(-rc));
+		return SV_EXIT_LOAD;
+	}
+	return SV_EXIT_OK;
+}

@@ -1,0 +1,895 @@
+/*
+ * test_app.c: the viewer's loop driven by the key-script backend.
+ *
+ * Every action of the action table, pressed through the loop, changes the
+ * view as it should (one table row per action: keys to get there, then
+ * what must differ).  The loop's screen equals `snapshot`'s for the same
+ * keys, with the file loaded in the background thread.  Loading shows a
+ * progress box at once, `q` stops a load, a failed load is reported, an
+ * aggregate profile says it has no per-call data, `R` keeps the window.
+ * And through the real curses backend writing into a file: a cursor move
+ * or a one-column pan sends far fewer bytes than the first full paint.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "helpers.h"
+#include "scopeview/action.h"
+#include "scopeview/app.h"
+#include "scopeview/gen.h"
+#include "scopeview/keys.h"
+#include "scopeview/load.h"
+#include "scopeview/snapshot.h"
+#include "scopeview/term.h"
+#include "scopeview/view.h"
+
+#define W 100
+#define H 30
+
+static char *profile_path;
+
+/* A generated profile, written once per test process. */
+static const char *profile(void)
+{
+	struct sv_gen_opts o;
+	struct sv_error err;
+
+	if (profile_path)
+		return profile_path;
+	setlocale(LC_ALL, "");
+	profile_path = svt_tmp_path("app.h5");
+	sv_gen_opts_init(&o);
+	o.ranks = 3;
+	o.threads = 2;
+	o.events = 4000;
+	o.seed = 7;
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(sv_gen_write(profile_path, &o, NULL, NULL, &err) == 0,
+		"gen: %s", err.msg);
+	return profile_path;
+}
+
+struct run {
+	struct sv_app *app;
+	struct sv_script script;
+	int *keys;
+	size_t nkeys;
+	int rc;
+	struct sv_error err;
+};
+
+/* Run the loop on path with a key script at W x H. */
+static void run_keys(
+	struct run *r, const char *path, const char *script, bool threaded)
+{
+	struct sv_app_opts o;
+	struct sv_backend b;
+	struct sv_error err;
+
+	memset(r, 0, sizeof *r);
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(
+		sv_keys_parse_script(script, &r->keys, &r->nkeys, &err) == 0,
+		"script '%s': %s", script, err.msg);
+	memset(&o, 0, sizeof o);
+	o.path = path;
+	o.load_in_thread = threaded;
+	o.poll_ms = 5;
+	r->app = sv_app_new(&o);
+	r->script.keys = r->keys;
+	r->script.nkeys = r->nkeys;
+	r->script.w = W;
+	r->script.h = H;
+	sv_script_backend(&b, &r->script);
+	r->rc = sv_app_run(r->app, &b, &r->err);
+}
+
+static void run_free(struct run *r)
+{
+	sv_app_free(r->app);
+	free(r->keys);
+}
+
+/* ---- every action changes the view as it should ------------------------ */
+
+typedef bool (*check_fn)(const struct sv_view *before,
+	const struct sv_view *after, char *why, size_t n);
+
+static int64_t span_of(const struct sv_view *v)
+{
+	return v->t1 - v->t0;
+}
+
+#define WHY(...) (snprintf(why, n, __VA_ARGS__), false)
+
+static bool cur_t_less(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->cur_t < b->cur_t ||
+	       WHY("cursor time %lld -> %lld", (long long)b->cur_t,
+		       (long long)a->cur_t);
+}
+static bool cur_t_more(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->cur_t > b->cur_t ||
+	       WHY("cursor time %lld -> %lld", (long long)b->cur_t,
+		       (long long)a->cur_t);
+}
+static bool row_less(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return sv_view_cursor_row(a) < sv_view_cursor_row(b) ||
+	       WHY("cursor row %ld -> %ld", sv_view_cursor_row(b),
+		       sv_view_cursor_row(a));
+}
+static bool row_more(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return sv_view_cursor_row(a) > sv_view_cursor_row(b) ||
+	       WHY("cursor row %ld -> %ld", sv_view_cursor_row(b),
+		       sv_view_cursor_row(a));
+}
+static bool span_less(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return span_of(a) < span_of(b) ||
+	       WHY("span %lld -> %lld", (long long)span_of(b),
+		       (long long)span_of(a));
+}
+static bool span_more(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return span_of(a) > span_of(b) ||
+	       WHY("span %lld -> %lld", (long long)span_of(b),
+		       (long long)span_of(a));
+}
+static bool t0_less(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->t0 < b->t0 && span_of(a) == span_of(b)) ||
+	       WHY("t0 %lld -> %lld", (long long)b->t0, (long long)a->t0);
+}
+static bool t0_more(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->t0 > b->t0 && span_of(a) == span_of(b)) ||
+	       WHY("t0 %lld -> %lld", (long long)b->t0, (long long)a->t0);
+}
+static bool at_start(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->t0 == a->run_t0 && b->t0 > b->run_t0) ||
+	       WHY("t0 %lld -> %lld, run starts at %lld", (long long)b->t0,
+		       (long long)a->t0, (long long)a->run_t0);
+}
+static bool at_end(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->t1 == a->run_t1 && b->t1 < b->run_t1) ||
+	       WHY("t1 %lld -> %lld, run ends at %lld", (long long)b->t1,
+		       (long long)a->t1, (long long)a->run_t1);
+}
+static bool fits_run(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->t0 <= a->run_t0 && a->t1 >= a->run_t1 &&
+		       span_of(b) < span_of(a)) ||
+	       WHY("window [%lld, %lld) of run [%lld, %lld)", (long long)a->t0,
+		       (long long)a->t1, (long long)a->run_t0,
+		       (long long)a->run_t1);
+}
+static bool zoomed_to_call(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->p;
+	return (a->sel != SV_NO_CALL && a->t0 <= p->start_ns[a->sel] &&
+		       a->t1 >= p->end_ns[a->sel] && span_of(a) < span_of(b)) ||
+	       WHY("window [%lld, %lld) does not frame the call",
+		       (long long)a->t0, (long long)a->t1);
+}
+static bool sel_later(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->p;
+	return (a->sel != SV_NO_CALL &&
+		       (b->sel == SV_NO_CALL ||
+			       p->start_ns[a->sel] > p->start_ns[b->sel])) ||
+	       WHY("selection %u -> %u", b->sel, a->sel);
+}
+static bool sel_earlier(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->p;
+	return (a->sel != SV_NO_CALL && b->sel != SV_NO_CALL &&
+		       p->start_ns[a->sel] < p->start_ns[b->sel]) ||
+	       WHY("selection %u -> %u", b->sel, a->sel);
+}
+static bool sel_parent(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (b->sel != SV_NO_CALL && a->sel == a->p->parent[b->sel]) ||
+	       WHY("selection %u -> %u", b->sel, a->sel);
+}
+static bool sel_child(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->sel != SV_NO_CALL && a->p->parent[a->sel] == b->sel) ||
+	       WHY("selection %u -> %u", b->sel, a->sel);
+}
+static bool sel_longest_child(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->p;
+	uint32_t c;
+	if (a->sel == SV_NO_CALL || p->parent[a->sel] != b->sel)
+		return WHY("selection %u -> %u", b->sel, a->sel);
+	for (c = 0; c < p->ncalls; c++)
+		if (p->parent[c] == b->sel &&
+			sv_call_duration(p, c) > sv_call_duration(p, a->sel))
+			return WHY("call %u is longer than %u", c, a->sel);
+	return true;
+}
+static bool sel_sibling_later(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->p;
+	return (a->sel != SV_NO_CALL && b->sel != SV_NO_CALL &&
+		       p->parent[a->sel] == p->parent[b->sel] &&
+		       p->start_ns[a->sel] > p->start_ns[b->sel]) ||
+	       WHY("selection %u -> %u", b->sel, a->sel);
+}
+static bool sel_sibling_earlier(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->p;
+	return (a->sel != SV_NO_CALL && b->sel != SV_NO_CALL &&
+		       p->parent[a->sel] == p->parent[b->sel] &&
+		       p->start_ns[a->sel] < p->start_ns[b->sel]) ||
+	       WHY("selection %u -> %u", b->sel, a->sel);
+}
+static bool solo_on(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	size_t l, shown = 0;
+	for (l = 0; l < a->p->nlanes; l++)
+		shown += !a->lane_hidden[l];
+	return (b->solo_lane < 0 && a->solo_lane >= 0 && shown == 1 &&
+		       a->rows.n == a->p->lanes[a->solo_lane].depth_rows) ||
+	       WHY("solo %ld -> %ld, %zu lanes shown, %zu rows", b->solo_lane,
+		       a->solo_lane, shown, (size_t)a->rows.n);
+}
+static bool lane_collapsed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (!b->lane_collapsed[b->cur_lane] &&
+		       a->lane_collapsed[b->cur_lane] &&
+		       a->rows.n < b->rows.n) ||
+	       WHY("lane %u: rows %zu -> %zu", b->cur_lane, (size_t)b->rows.n,
+		       (size_t)a->rows.n);
+}
+static bool all_collapsed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->rows.n < b->rows.n &&
+		       a->rows.n == a->p->nlanes - (size_t)0) ||
+	       WHY("rows %zu -> %zu for %zu lanes", (size_t)b->rows.n,
+		       (size_t)a->rows.n, a->p->nlanes);
+}
+static bool prompt_search(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->prompt == SV_PROMPT_SEARCH || WHY("prompt %d", a->prompt);
+}
+static bool prompt_filter(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->prompt == SV_PROMPT_FILTER || WHY("prompt %d", a->prompt);
+}
+static bool prompt_ranks(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->prompt == SV_PROMPT_RANKS || WHY("prompt %d", a->prompt);
+}
+static bool prompt_command(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->prompt == SV_PROMPT_COMMAND || WHY("prompt %d", a->prompt);
+}
+static bool match_next(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->match_pos == b->match_pos + 1 && a->sel != SV_NO_CALL &&
+		       sv_view_is_match(a, a->sel)) ||
+	       WHY("match %ld -> %ld", b->match_pos, a->match_pos);
+}
+static bool match_prev(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->match_pos == b->match_pos - 1 && a->sel != SV_NO_CALL &&
+		       sv_view_is_match(a, a->sel)) ||
+	       WHY("match %ld -> %ld", b->match_pos, a->match_pos);
+}
+static bool focus_toggled(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->panel_focus != b->panel_focus ||
+	       WHY("panel focus stays %d", a->panel_focus);
+}
+static bool panel_toggled(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->panel_shown != b->panel_shown &&
+		       (a->geom.panel_w == 0) != (b->geom.panel_w == 0)) ||
+	       WHY("panel shown %d -> %d", b->panel_shown, a->panel_shown);
+}
+static bool sort_prev(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->sort_col == (b->sort_col + SV_VIEW_COL_COUNT - 1) %
+				      SV_VIEW_COL_COUNT ||
+	       WHY("sort column %d -> %d", b->sort_col, a->sort_col);
+}
+static bool sort_next(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->sort_col == (b->sort_col + 1) % SV_VIEW_COL_COUNT ||
+	       WHY("sort column %d -> %d", b->sort_col, a->sort_col);
+}
+static bool details_toggled(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->details_shown != b->details_shown ||
+	       WHY("details stay %d", a->details_shown);
+}
+static bool popup_source(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->popup == SV_POPUP_SOURCE || WHY("popup %d", a->popup);
+}
+static bool popup_metadata(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->popup == SV_POPUP_METADATA || WHY("popup %d", a->popup);
+}
+static bool popup_warnings(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->popup == SV_POPUP_WARNINGS || WHY("popup %d", a->popup);
+}
+static bool popup_help(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->popup == SV_POPUP_HELP || WHY("popup %d", a->popup);
+}
+static bool reloaded(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->p != b->p && a->t0 == b->t0 && a->t1 == b->t1 &&
+		       a->cur_lane == b->cur_lane) ||
+	       WHY("window [%lld, %lld) -> [%lld, %lld)", (long long)b->t0,
+		       (long long)b->t1, (long long)a->t0, (long long)a->t1);
+}
+
+/* QUIT is checked by test_quit_stops_the_script (the keys after it are
+ * not read). */
+static const struct {
+	int action;
+	const char *setup; /* keys before the action's key */
+	check_fn check;
+} action_cases[] = {
+	{SV_ACTION_MOVE_LEFT, "l l", cur_t_less},
+	{SV_ACTION_MOVE_RIGHT, "", cur_t_more},
+	{SV_ACTION_MOVE_UP, "j", row_less},
+	{SV_ACTION_MOVE_DOWN, "", row_more},
+	{SV_ACTION_PAGE_UP, "PageDown", row_less},
+	{SV_ACTION_PAGE_DOWN, "", row_more},
+	{SV_ACTION_ZOOM_IN, "", span_less},
+	{SV_ACTION_ZOOM_OUT, "+ +", span_more},
+	{SV_ACTION_PAN_LEFT, "+ + d d", t0_less},
+	{SV_ACTION_PAN_RIGHT, "+ +", t0_more},
+	{SV_ACTION_GO_START, "+ + d d", at_start},
+	{SV_ACTION_GO_END, "+ +", at_end},
+	{SV_ACTION_ZOOM_CALL, "Tab J", zoomed_to_call},
+	{SV_ACTION_ZOOM_FIT, "+ +", fits_run},
+	{SV_ACTION_ZOOM_BACK, "+ +", span_more},
+	{SV_ACTION_NEXT_CALL, "Tab", sel_later},
+	{SV_ACTION_PREV_CALL, "Tab Tab", sel_earlier},
+	{SV_ACTION_PARENT, "Tab J", sel_parent},
+	{SV_ACTION_CHILD, "Tab", sel_child},
+	{SV_ACTION_NEXT_SIBLING, "Tab J", sel_sibling_later},
+	{SV_ACTION_PREV_SIBLING, "Tab J ]", sel_sibling_earlier},
+	{SV_ACTION_LONGEST_CHILD, "Tab", sel_longest_child},
+	{SV_ACTION_SOLO_LANE, "", solo_on},
+	{SV_ACTION_COLLAPSE_LANE, "", lane_collapsed},
+	{SV_ACTION_COLLAPSE_ALL, "", all_collapsed},
+	{SV_ACTION_SEARCH, "", prompt_search},
+	{SV_ACTION_SEARCH_NEXT, "/ s o l v e Enter", match_next},
+	{SV_ACTION_SEARCH_PREV, "/ s o l v e Enter n n", match_prev},
+	{SV_ACTION_FILTER, "", prompt_filter},
+	{SV_ACTION_RANK_FILTER, "", prompt_ranks},
+	{SV_ACTION_COMMAND, "", prompt_command},
+	{SV_ACTION_PANEL_FOCUS, "", focus_toggled},
+	{SV_ACTION_PANEL_TOGGLE, "", panel_toggled},
+	{SV_ACTION_SORT_PREV, "", sort_prev},
+	{SV_ACTION_SORT_NEXT, "", sort_next},
+	{SV_ACTION_DETAILS, "", details_toggled},
+	{SV_ACTION_SOURCE, "Tab", popup_source},
+	{SV_ACTION_METADATA, "", popup_metadata},
+	{SV_ACTION_WARNINGS, "", popup_warnings},
+	{SV_ACTION_HELP, "", popup_help},
+	{SV_ACTION_RELOAD, "+ + j", reloaded},
+};
+
+START_TEST(test_action_changes_view)
+{
+	const struct sv_action_info *info =
+		sv_action_info(action_cases[_i].action);
+	char key[32], script[256], why[256] = "";
+	struct run before, after;
+	const char *sp;
+	size_t kl;
+
+	ck_assert_ptr_nonnull(info);
+	/* the action's first key */
+	sp = strchr(info->keys, ' ');
+	kl = sp ? (size_t)(sp - info->keys) : strlen(info->keys);
+	ck_assert_uint_lt(kl, sizeof key);
+	memcpy(key, info->keys, kl);
+	key[kl] = '\0';
+	snprintf(script, sizeof script, "%s%s%s", action_cases[_i].setup,
+		*action_cases[_i].setup ? " " : "", key);
+
+	/* given the view after the setup keys */
+	run_keys(&before, profile(), action_cases[_i].setup, true);
+	ck_assert_int_eq(before.rc, 0);
+	ck_assert_ptr_nonnull(sv_app_view(before.app));
+	/* when the action's key is pressed too */
+	run_keys(&after, profile(), script, true);
+	ck_assert_int_eq(after.rc, 0);
+	ck_assert_ptr_nonnull(sv_app_view(after.app));
+	/* then the view changed as the action says */
+	ck_assert_msg(action_cases[_i].check(sv_app_view(before.app),
+			      sv_app_view(after.app), why, sizeof why),
+		"%s (%s after '%s'): %s", info->name, key,
+		action_cases[_i].setup, why);
+	ck_assert_uint_eq(after.script.pos, after.nkeys);
+	run_free(&before);
+	run_free(&after);
+}
+END_TEST
+
+START_TEST(test_every_action_has_a_case)
+{
+	int a;
+	size_t i;
+
+	for (a = SV_ACTION_NONE + 1; a < SV_ACTION_COUNT; a++) {
+		bool found = a == SV_ACTION_QUIT;
+		for (i = 0; i < sizeof action_cases / sizeof action_cases[0];
+			i++)
+			found |= action_cases[i].action == a;
+		ck_assert_msg(found, "action %s has no test case",
+			sv_action_info(a)->name);
+	}
+}
+END_TEST
+
+START_TEST(test_quit_stops_the_script)
+{
+	struct run r;
+
+	/* q closes a popup first, then quits: the keys after it are unread */
+	run_keys(&r, profile(), "? q j q j j", true);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.script.pos, 4);
+	ck_assert_int_eq(sv_app_view(r.app)->popup, SV_POPUP_NONE);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- the loop draws what snapshot draws --------------------------------- */
+
+static const char *same_screen_cases[] = {
+	"",
+	"j l l + + Tab",
+	"t Tab f D",
+	"/ s o l v e Enter n",
+	"< < p",
+	"?",
+	"Tab v",
+	"i",
+	"Click:40,6",
+	"WheelUp:50,8 WheelUp:50,8",
+	"z Z",
+	": g o t o Space 1 m s Enter",
+	"r 0 Enter",
+};
+
+START_TEST(test_loop_matches_snapshot)
+{
+	const char *script = same_screen_cases[_i];
+	struct sv_profile *p = NULL;
+	struct sv_grid want;
+	const struct sv_grid *got;
+	struct sv_error err;
+	struct run r;
+	int x, y;
+
+	/* given the loop run in the background-load mode with a script */
+	run_keys(&r, profile(), script, true);
+	ck_assert_int_eq(r.rc, 0);
+	/* and snapshot's drawing of the same keys */
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_load(profile(), NULL, &p, &err), 0);
+	sv_grid_init(&want);
+	ck_assert_int_eq(
+		sv_snapshot_draw(&want, p, W, H, r.keys, r.nkeys, NULL, &err),
+		0);
+	/* then every cell is the same */
+	got = sv_app_grid(r.app);
+	ck_assert_int_eq(got->w, want.w);
+	ck_assert_int_eq(got->h, want.h);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			const struct sv_cell *a = sv_grid_cell(got, x, y);
+			const struct sv_cell *b = sv_grid_cell(&want, x, y);
+			ck_assert_msg(a->ch == b->ch && a->style == b->style &&
+					      a->color == b->color,
+				"'%s': cell (%d,%d) is U+%04X/%s, snapshot "
+				"U+%04X/%s",
+				script, x, y, a->ch,
+				sv_grid_style_name(a->style), b->ch,
+				sv_grid_style_name(b->style));
+		}
+	sv_grid_fini(&want);
+	sv_profile_free(p);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- loading ------------------------------------------------------------ */
+
+/* A backend that remembers the text of the first screen. */
+struct first_screen {
+	struct sv_backend inner;
+	char text[W * H * 4 + H + 1];
+	size_t presents;
+};
+
+static void fs_size(void *ctx, int *w, int *h)
+{
+	struct first_screen *f = ctx;
+	f->inner.size(f->inner.ctx, w, h);
+}
+static int fs_getkey(void *ctx, int timeout_ms)
+{
+	struct first_screen *f = ctx;
+	return f->inner.getkey(f->inner.ctx, timeout_ms);
+}
+static void fs_present(void *ctx, const struct sv_grid *g)
+{
+	struct first_screen *f = ctx;
+	if (f->presents++ == 0) {
+		size_t n = 0;
+		int x, y;
+		for (y = 0; y < g->h; y++) {
+			for (x = 0; x < g->w; x++) {
+				uint32_t ch = sv_grid_cell(g, x, y)->ch;
+				f->text[n++] = ch >= 0x20 && ch < 0x7f
+						       ? (char)ch
+						       : '#';
+			}
+			f->text[n++] = '\n';
+		}
+		f->text[n] = '\0';
+	}
+}
+
+START_TEST(test_first_screen_is_progress)
+{
+	struct first_screen f;
+	struct sv_script s;
+	struct sv_app_opts o;
+	struct sv_backend b;
+	struct sv_error err;
+	struct sv_app *app;
+	static const int keys[] = {'j'};
+
+	/* given a script and a background load */
+	memset(&f, 0, sizeof f);
+	memset(&s, 0, sizeof s);
+	s.keys = keys;
+	s.nkeys = 1;
+	s.w = W;
+	s.h = H;
+	sv_script_backend(&f.inner, &s);
+	b.size = fs_size;
+	b.getkey = fs_getkey;
+	b.present = fs_present;
+	b.beep = NULL;
+	b.ctx = &f;
+	memset(&o, 0, sizeof o);
+	o.path = profile();
+	o.load_in_thread = true;
+	app = sv_app_new(&o);
+	/* when the loop runs */
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	/* then the first screen, drawn before anything is read, is the
+	 * progress box, and the load finished before the key was taken */
+	ck_assert_msg(strstr(f.text, "Loading ") != NULL, "%s", f.text);
+	ck_assert_ptr_nonnull(strstr(f.text, "q: stop and quit"));
+	ck_assert_uint_ge(f.presents, 2);
+	ck_assert_ptr_nonnull(sv_app_view(app));
+	ck_assert_int_eq(sv_view_cursor_row(sv_app_view(app)), 1);
+	sv_app_free(app);
+}
+END_TEST
+
+START_TEST(test_q_stops_a_load)
+{
+	struct sv_script s;
+	struct sv_app_opts o;
+	struct sv_backend b;
+	struct sv_error err;
+	struct sv_app *app;
+	static const int keys[] = {'q', 'j'};
+
+	/* given keys that arrive while the load runs */
+	memset(&s, 0, sizeof s);
+	s.keys = keys;
+	s.nkeys = 2;
+	s.w = W;
+	s.h = H;
+	s.keys_during_load = true;
+	sv_script_backend(&b, &s);
+	memset(&o, 0, sizeof o);
+	o.path = profile();
+	o.load_in_thread = true;
+	app = sv_app_new(&o);
+	/* when q is the first key, the loop ends at once with success */
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	ck_assert_uint_eq(s.pos, 1);
+	sv_app_free(app);
+}
+END_TEST
+
+START_TEST(test_failed_load_is_reported)
+{
+	struct run r;
+	bool threaded = _i == 1;
+
+	/* given a file that does not exist, loaded either way */
+	run_keys(&r, "/nonexistent/dir/run.h5", "j", threaded);
+	/* then the loop fails with the loader's message */
+	ck_assert_int_lt(r.rc, 0);
+	ck_assert_msg(strstr(r.err.msg, "/nonexistent/dir/run.h5") != NULL,
+		"message: %s", r.err.msg);
+	ck_assert_ptr_null(sv_app_view(r.app));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_aggregate_says_no_calls)
+{
+	char *path = svt_fixture("aggregate_layout.h5");
+	struct run r;
+
+	if (!path)
+		return; /* no fixtures in this checkout */
+	/* given an aggregate profile, then the view opens with its
+	 * statistics and says there is no per-call data */
+	run_keys(&r, path, "", true);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_nonnull(sv_app_view(r.app));
+	ck_assert(!sv_app_view(r.app)->p->has_calls);
+	ck_assert_ptr_nonnull(
+		strstr(sv_app_view(r.app)->message, "no per-call data"));
+	ck_assert(sv_app_view(r.app)->stats_valid);
+	ck_assert_uint_gt(sv_app_view(r.app)->stats.nregions, 0);
+	run_free(&r);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_resize_in_script)
+{
+	static const int keys[] = {SV_KEY_RESIZE, 80, 24, 'j'};
+	struct sv_script s;
+	struct sv_app_opts o;
+	struct sv_backend b;
+	struct sv_error err;
+	struct sv_app *app;
+
+	memset(&s, 0, sizeof s);
+	s.keys = keys;
+	s.nkeys = 4;
+	s.w = W;
+	s.h = H;
+	sv_script_backend(&b, &s);
+	memset(&o, 0, sizeof o);
+	o.path = profile();
+	app = sv_app_new(&o);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	/* the view and the grid follow the new size */
+	ck_assert_int_eq(sv_app_view(app)->w, 80);
+	ck_assert_int_eq(sv_app_view(app)->h, 24);
+	ck_assert_int_eq(sv_app_grid(app)->w, 80);
+	ck_assert_int_eq(sv_app_grid(app)->h, 24);
+	sv_app_free(app);
+}
+END_TEST
+
+/* ---- bytes on the wire ---------------------------------------------------- */
+
+struct wire {
+	struct sv_term *t;
+	FILE *out;
+	const int *keys;
+	size_t nkeys, pos;
+	long bytes[16];
+	size_t npresents;
+};
+
+static long wire_size(struct wire *w)
+{
+	struct stat st;
+	fflush(w->out);
+	ck_assert_int_eq(fstat(fileno(w->out), &st), 0);
+	return (long)st.st_size;
+}
+static void wire_b_size(void *ctx, int *w, int *h)
+{
+	struct wire *wi = ctx;
+	sv_term_size(wi->t, w, h);
+}
+static int wire_getkey(void *ctx, int timeout_ms)
+{
+	struct wire *w = ctx;
+	(void)timeout_ms;
+	return w->pos < w->nkeys ? w->keys[w->pos++] : SV_KEY_EOF;
+}
+static void wire_present(void *ctx, const struct sv_grid *g)
+{
+	struct wire *w = ctx;
+	sv_term_present(w->t, g);
+	if (w->npresents < 16)
+		w->bytes[w->npresents++] = wire_size(w);
+}
+
+/* Zoom levels to measure at: keys pressed before the measured steps. */
+static const struct {
+	const char *zoom;
+	int nzoom;
+} wire_cases[] = {
+	{"whole run", 0},
+	{"zoomed in 8x", 3},
+	{"zoomed in 64x", 6},
+};
+
+START_TEST(test_small_steps_send_few_bytes)
+{
+	struct wire w;
+	struct sv_term_opts to;
+	struct sv_app_opts o;
+	struct sv_backend b;
+	struct sv_error err;
+	struct sv_app *app;
+	char *out_path = svt_tmp_path("wire.out");
+	FILE *in = fopen("/dev/null", "r");
+	int nz = wire_cases[_i].nzoom, i, keys[16], nkeys = 0;
+	long full, cursor, drag, pan;
+	size_t k0;
+
+	/* zoom, then a cursor move, a one-column drag (a pan by one column)
+	 * and a quarter pan with d */
+	for (i = 0; i < nz; i++)
+		keys[nkeys++] = '+';
+	keys[nkeys++] = 'l';
+	keys[nkeys++] = sv_key_mouse(SV_MOUSE_CLICK, 50, 6);
+	keys[nkeys++] = sv_key_mouse(SV_MOUSE_DRAG, 49, 6);
+	keys[nkeys++] = sv_key_mouse(SV_MOUSE_RELEASE, 49, 6);
+	keys[nkeys++] = 'd';
+
+	/* given the real curses backend writing into a file */
+	memset(&w, 0, sizeof w);
+	w.out = fopen(out_path, "w+");
+	ck_assert_ptr_nonnull(w.out);
+	ck_assert_ptr_nonnull(in);
+	sv_term_opts_default(&to);
+	to.in = in;
+	to.out = w.out;
+	to.term_name = "xterm-256color";
+	to.signals = false;
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_term_open(&to, &w.t, &err), 0);
+	sv_term_resize(w.t, W, H);
+	w.keys = keys;
+	w.nkeys = (size_t)nkeys;
+	b.size = wire_b_size;
+	b.getkey = wire_getkey;
+	b.present = wire_present;
+	b.beep = NULL;
+	b.ctx = &w;
+	memset(&o, 0, sizeof o);
+	o.path = profile();
+	app = sv_app_new(&o);
+	/* when the loop draws the first screen and then the keys */
+	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	sv_term_close(w.t);
+	/* presents: first screen, one per zoom, after l, after the click,
+	 * after the drag, after d (the release changes nothing) */
+	ck_assert_uint_eq(w.npresents, (size_t)nz + 5);
+	k0 = (size_t)nz;
+	full = w.bytes[0];
+	cursor = w.bytes[k0 + 1] - w.bytes[k0];
+	drag = w.bytes[k0 + 3] - w.bytes[k0 + 2];
+	pan = w.bytes[k0 + 4] - w.bytes[k0 + 3];
+	printf("%s: bytes for the first paint %ld, a cursor move %ld, a "
+	       "one-column pan %ld, a quarter pan %ld\n",
+		wire_cases[_i].zoom, full, cursor, drag, pan);
+	fflush(stdout);
+	/* then a cursor move sends a small part of a full paint, and a
+	 * one-column pan clearly less than one */
+	ck_assert_msg(full > 2000, "full paint only %ld bytes", full);
+	ck_assert_msg(
+		cursor * 5 < full, "cursor move %ld of %ld", cursor, full);
+	ck_assert_msg(
+		drag * 4 < full * 3, "one-column pan %ld of %ld", drag, full);
+	sv_app_free(app);
+	fclose(w.out);
+	fclose(in);
+	free(out_path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("app");
+	TCase *t = tcase_create("actions");
+	tcase_set_timeout(t, 300);
+	tcase_add_loop_test(t, test_action_changes_view, 0,
+		sizeof action_cases / sizeof action_cases[0]);
+	tcase_add_test(t, test_every_action_has_a_case);
+	tcase_add_test(t, test_quit_stops_the_script);
+	suite_add_tcase(s, t);
+	t = tcase_create("screens");
+	tcase_set_timeout(t, 300);
+	tcase_add_loop_test(t, test_loop_matches_snapshot, 0,
+		sizeof same_screen_cases / sizeof same_screen_cases[0]);
+	tcase_add_test(t, test_resize_in_script);
+	suite_add_tcase(s, t);
+	t = tcase_create("loading");
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, test_first_screen_is_progress);
+	tcase_add_test(t, test_q_stops_a_load);
+	tcase_add_loop_test(t, test_failed_load_is_reported, 0, 2);
+	tcase_add_test(t, test_aggregate_says_no_calls);
+	suite_add_tcase(s, t);
+	t = tcase_create("wire");
+	tcase_set_timeout(t, 300);
+	tcase_add_loop_test(t, test_small_steps_send_few_bytes, 0,
+		sizeof wire_cases / sizeof wire_cases[0]);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
