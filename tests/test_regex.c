@@ -1,0 +1,102 @@
+/*
+ * test_regex.c: the PCRE2 wrapper: re.match-style anchoring, re.search
+ * with match bounds, UTF-8 and Unicode classes, and compile errors.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/regex.h"
+
+static const struct {
+	const char *pattern, *subject;
+	bool match;        /* re.match(pattern, subject) */
+	bool search;       /* re.search(pattern, subject) */
+	size_t start, end; /* bounds of the search match */
+} cases[] = {
+	{"mpi", "mpi:send", true, true, 0, 3},
+	{"mpi", "xmpi", false, true, 1, 4},
+	{"send$", "mpi:send", false, true, 4, 8},
+	{"^solve$", "solve", true, true, 0, 5},
+	{"sol", "Solve", false, false, 0, 0},
+	{"(?i)sol", "Solve", true, true, 0, 3},
+	{"a|b", "cab", false, true, 1, 2}, {"", "anything", true, true, 0, 0},
+	{"pr.cond",
+		"pr\xc3\xa9"
+		"cond",
+		true, true, 0, 8},
+	{"\\w+", "\xc3\xa9t\xc3\xa9 x", true, true, 0, 5},
+	{"\\d", "\xd9\xa3", true, true, 0, 2}, /* ARABIC-INDIC THREE */
+	{"dt:%d", "dt:%d", true, true, 0, 5},
+	{"a/b \\(slash\\)", "a/b (slash)", true, true, 0, 11},
+	{"kind=collective", "mpi:allreduce kind=collective bytes=64", false,
+		true, 14, 29},
+	{"x", "\xff\xfe", false, false, 0, 0}, /* invalid UTF-8 subject */
+};
+
+START_TEST(match_table)
+{
+	struct sv_error err = {0};
+	struct sv_regex *re = sv_regex_compile(cases[_i].pattern, &err);
+	size_t s = 99, e = 99;
+
+	ck_assert_msg(re != NULL, "%s: %s", cases[_i].pattern, err.msg);
+	ck_assert_str_eq(sv_regex_pattern(re), cases[_i].pattern);
+	ck_assert_msg(sv_regex_match(re, cases[_i].subject) == cases[_i].match,
+		"match %s on %s", cases[_i].pattern, cases[_i].subject);
+	ck_assert_msg(sv_regex_search(re, cases[_i].subject, &s, &e) ==
+			      cases[_i].search,
+		"search %s on %s", cases[_i].pattern, cases[_i].subject);
+	if (cases[_i].search) {
+		ck_assert_uint_eq(s, cases[_i].start);
+		ck_assert_uint_eq(e, cases[_i].end);
+	}
+	ck_assert(!sv_regex_match(re, NULL));
+	ck_assert(!sv_regex_search(re, NULL, NULL, NULL));
+	sv_regex_free(re);
+}
+END_TEST
+
+static const char *const bad[] = {
+	"a(", "[", "*x", "(?<", "a{2,1}", "\\", "\xff"};
+
+START_TEST(compile_errors)
+{
+	struct sv_error err = {0};
+	struct sv_regex *re = sv_regex_compile(bad[_i], &err);
+
+	ck_assert_ptr_null(re);
+	ck_assert_int_eq(err.code, -EINVAL);
+	ck_assert_msg(!strncmp(err.msg, "bad regex '", 11), "%s", err.msg);
+	ck_assert_msg(strstr(err.msg, "at offset") != NULL, "%s", err.msg);
+}
+END_TEST
+
+START_TEST(nulls)
+{
+	struct sv_error err = {0};
+	ck_assert_ptr_null(sv_regex_compile(NULL, &err));
+	ck_assert_int_eq(err.code, -EINVAL);
+	ck_assert_ptr_null(sv_regex_compile("(", NULL));
+	ck_assert(!sv_regex_match(NULL, "x"));
+	ck_assert_ptr_null(sv_regex_pattern(NULL));
+	sv_regex_free(NULL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("regex");
+	TCase *tc = tcase_create("regex");
+	tcase_add_loop_test(tc, match_table, 0, sizeof cases / sizeof cases[0]);
+	tcase_add_loop_test(tc, compile_errors, 0, sizeof bad / sizeof bad[0]);
+	tcase_add_test(tc, nulls);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
