@@ -271,25 +271,26 @@ static void stats_row_stored(
 
 /*
  * Figures of row r under sel.  With per-call data, the selected calls'
- * durations are appended to pool (when not NULL) and row_buf is used as
- * scratch for the row's own percentiles.
+ * durations are appended to pool; the row's own percentiles are selected
+ * within its slice of pool, which reorders only that slice (the pooled
+ * set stays the same), so one buffer serves the row and the region.
  */
 static void stats_row_compute(const struct sv_profile *p, size_t ri,
-	const struct stats_sel *sel, struct sv_stats *s, struct stats_buf *pool,
-	struct stats_buf *row_buf)
+	const struct stats_sel *sel, struct sv_stats *s, struct stats_buf *pool)
 {
 	const struct sv_row *r = &p->rows[ri];
 	uint64_t k, n = 0;
 	int64_t total = 0, excl = 0, gpu = 0, await = 0;
 	double mean, m2 = 0;
 	bool filtered = stats_sel_any(sel);
+	size_t from;
 
 	memset(s, 0, sizeof *s);
 	if (!p->has_calls) {
 		stats_row_stored(p, r, s);
 		return;
 	}
-	row_buf->n = 0;
+	from = pool->n;
 	for (k = 0; k < r->count; k++) {
 		uint32_t c = (uint32_t)(r->first + k);
 		int64_t d;
@@ -319,9 +320,7 @@ static void stats_row_compute(const struct sv_profile *p, size_t ri,
 			gpu += p->gpu_ns[c];
 		if (p->await_ns)
 			await += p->await_ns[c];
-		stats_buf_push(row_buf, d);
-		if (pool)
-			stats_buf_push(pool, d);
+		stats_buf_push(pool, d);
 		n++;
 	}
 	s->num_calls = n;
@@ -344,7 +343,7 @@ static void stats_row_compute(const struct sv_profile *p, size_t ri,
 	mean = (double)total / (double)n;
 	s->mean_ns = mean;
 	for (k = 0; k < n; k++) {
-		double e = (double)row_buf->v[k] - mean;
+		double e = (double)pool->v[from + k] - mean;
 		m2 += e * e;
 	}
 	s->has_std = true;
@@ -357,7 +356,8 @@ static void stats_row_compute(const struct sv_profile *p, size_t ri,
 	}
 	{
 		double out[3];
-		stats_percentiles(row_buf->v, (size_t)n, stats_ppct, out, 3);
+		stats_percentiles(
+			pool->v + from, (size_t)n, stats_ppct, out, 3);
 		s->has_percentiles = true;
 		s->p50_ns = out[0];
 		s->p95_ns = out[1];
@@ -378,7 +378,7 @@ int sv_stats_row(const struct sv_profile *p, size_t row,
 		sel.by_thread = f->by_thread;
 		sel.thread = f->thread;
 	}
-	stats_row_compute(p, row, &sel, out, NULL, &buf);
+	stats_row_compute(p, row, &sel, out, &buf);
 	free(buf.v);
 	return 0;
 }
@@ -681,7 +681,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err)
 {
 	struct stats_sel sel = {NULL, false, 0};
-	struct stats_buf pool = {NULL, 0, 0}, row_buf = {NULL, 0, 0};
+	struct stats_buf pool = {NULL, 0, 0};
 	size_t *row_start, *row_list, i, nsel = 0;
 	double *tmp;
 	uint32_t g;
@@ -763,8 +763,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 			struct sv_stats_rank *rk = &reg->ranks[k];
 			rk->row = row_list[a + k];
 			rk->rank = p->rows[rk->row].rank;
-			stats_row_compute(
-				p, rk->row, &sel, &rk->s, &pool, &row_buf);
+			stats_row_compute(p, rk->row, &sel, &rk->s, &pool);
 		}
 		qsort(reg->ranks, reg->nranks, sizeof *reg->ranks,
 			stats_rank_cmp);
@@ -790,7 +789,6 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	free(row_start);
 	free(row_list);
 	free(pool.v);
-	free(row_buf.v);
 
 	/* Display order: stable by first start (regions are in base order, and
 	 * the base index breaks ties). */
