@@ -18,6 +18,7 @@
 #include "scopeview/profile.h"
 #include "scopeview/stats.h"
 #include "scopeview/summary.h"
+#include "scopeview/write.h"
 
 /* ---- numbers and units ------------------------------------------------------ */
 
@@ -605,6 +606,57 @@ START_TEST(cli_on_fixture)
 }
 END_TEST
 
+/* A file whose lane holds a partial overlap: it loads, the warning goes to
+ * stderr (one line each, "scopeview: warning: ") and into JSON's
+ * "warnings", and the figures are still printed. */
+START_TEST(cli_warnings)
+{
+	char *path = svt_tmp_path("overlap.h5");
+	struct sv_writer_opts o;
+	struct sv_writer *w;
+	struct sv_error e = {0};
+	static const int64_t start[] = {10, 20, 100};
+	static const int64_t end[] = {30, 40, 150};
+	static const struct sv_write_row rows[] = {
+		{"solve", 2, NULL, -1, NULL, NULL, 0, 0},
+		{"io", 1, NULL, -1, NULL, NULL, 0, 0},
+	};
+	struct sv_write_rank r = {0};
+	char *out, *err;
+	json_t *j;
+	const char *args[] = {"--format", "json", path, NULL};
+
+	sv_writer_opts_init(&o);
+	o.exclusive = SV_WRITE_EXCL_UNKNOWN;
+	ck_assert_int_eq(sv_writer_open(&w, path, &o, &e), 0);
+	r.rows = rows;
+	r.nrows = 2;
+	r.ncalls = 3;
+	r.start_ns = start;
+	r.end_ns = end;
+	ck_assert_int_eq(sv_writer_add_rank(w, &r, &e), 0);
+	ck_assert_msg(sv_writer_close(w, &e) == 0, "%s", e.msg);
+
+	ck_assert_int_eq(run_main(args, &out, &err), 0);
+	ck_assert_msg(!strncmp(err, "scopeview: warning: ", 20), "%s", err);
+	{
+		/* every stderr line is a warning line */
+		const char *l;
+		for (l = err; *l; l = strchr(l, '\n') + 1)
+			ck_assert_msg(!strncmp(l, "scopeview: warning: ", 20),
+				"%s", l);
+	}
+	j = json_loads(out, 0, NULL);
+	ck_assert_msg(j != NULL, "%s", out);
+	ck_assert_uint_ge(json_array_size(json_object_get(j, "warnings")), 1);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "regions")), 2);
+	json_decref(j);
+	free(out);
+	free(err);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("summary");
@@ -631,6 +683,7 @@ static Suite *suite(void)
 		tc, cli_errors, 0, sizeof cli_cases / sizeof cli_cases[0]);
 	tcase_add_test(tc, cli_help);
 	tcase_add_test(tc, cli_on_fixture);
+	tcase_add_test(tc, cli_warnings);
 	suite_add_tcase(s, tc);
 	return s;
 }
