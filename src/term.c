@@ -401,6 +401,8 @@ static void term_suspend(struct sv_term *t)
 	term_sync_size(t);
 	clearok(curscr, TRUE);
 	t->motion_pending = t->mouse;
+	/* The interrupted read left an error in curses' input queue. */
+	flushinp();
 }
 
 static int term_curses_key(int k)
@@ -468,6 +470,8 @@ static int term_mouse_key(struct sv_term *t)
 
 int sv_term_getkey(struct sv_term *t, int timeout_ms)
 {
+	int errors = 0;
+
 	for (;;) {
 		wint_t wc = 0;
 		int r, key;
@@ -486,7 +490,11 @@ int sv_term_getkey(struct sv_term *t, int timeout_ms)
 				continue;
 			if (timeout_ms >= 0)
 				return SV_KEY_NONE;
-			/* A blocking read that fails: the input is gone. */
+			/* A blocking read that fails again and again: the
+			 * input is gone (one stale error may sit in curses'
+			 * queue after a signal). */
+			if (++errors < 3)
+				continue;
 			return SV_KEY_EOF;
 		}
 		if (r == KEY_CODE_YES) {

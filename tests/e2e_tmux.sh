@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# e2e_tmux.sh: the viewer in a real terminal (tmux), compared with the
+# headless `scopeview snapshot` for the same size and keys.
+#
+# A private tmux server (its own socket, no config) runs a plain shell in a
+# 100x30 window; the test types the viewer's command into it with TERM and
+# the locale pinned, sends keys with send-keys (and mouse reports as raw
+# SGR bytes with send-keys -H), and after each step waits until
+# capture-pane equals what `scopeview snapshot --size WxH --keys KEYS`
+# draws for all keys so far.  It also resizes the window, suspends with
+# Ctrl-Z and resumes with fg, and checks that q leaves a clean shell (no
+# alternate screen, no mouse mode, a prompt that answers).
+#
+# Exit 77 (skipped) when tmux is missing, unless SCOPEVIEW_REQUIRE_TMUX=1.
+set -u
+
+EXE=${SCOPEVIEW_EXE:?set SCOPEVIEW_EXE to the built scopeview}
+if ! command -v tmux >/dev/null 2>&1; then
+	if [ "${SCOPEVIEW_REQUIRE_TMUX:-0}" = 1 ]; then
+		echo "e2e_tmux: tmux is missing and SCOPEVIEW_REQUIRE_TMUX=1"
+		exit 1
+	fi
+	echo "e2e_tmux: tmux is missing: skipped"
+	exit 77
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/scopeview-tmux-XXXXXX")
+SOCK="$TMP/tmux.sock"
+export LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color
+unset NO_COLOR
+passed=0
+failed=0
+
+T() { tmux -S "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+	T kill-server >/dev/null 2>&1
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok: $*"
+}
+not_ok() {
+	failed=$((failed + 1))
+	echo "FAIL: $*"
+}
+
+# The pane's text, trailing blanks trimmed, as many lines as the pane has.
+capture() {
+	T capture-pane -p -t sv | sed 's/[[:space:]]*$//'
+}
+
+# snapshot W H KEYS: the expected screen, trimmed the same way.
+snapshot() {
+	"$EXE" snapshot --size "$1x$2" --keys "$3" --format text "$PROFILE" |
+		sed 's/[[:space:]]*$//'
+}
+
+# Wait (up to ~10 s) until the pane shows exactly the file $1.
+wait_screen() {
+	local want=$1 i
+	for i in $(seq 1 100); do
+		capture >"$TMP/got.txt"
+		if cmp -s "$TMP/got.txt" "$want"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# Wait until the pane's text contains the regex $1.
+wait_for() {
+	local i
+	for i in $(seq 1 100); do
+		if capture | grep -q -- "$1"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# step NAME W H KEYS: the pane equals the snapshot for all KEYS so far.
+step() {
+	local name=$1 w=$2 h=$3 keys=$4
+	snapshot "$w" "$h" "$keys" >"$TMP/want.txt"
+	if [ ! -s "$TMP/want.txt" ]; then
+		not_ok "$name: snapshot drew nothing"
+		return
+	fi
+	if wait_screen "$TMP/want.txt"; then
+		ok "$name"
+	else
+		not_ok "$name: the terminal differs from the snapshot for keys '$keys'"
+		diff -u "$TMP/want.txt" "$TMP/got.txt" | head -40
+	fi
+}
+
+# send KEY...: tmux key names, one send-keys each (so none is taken as
+# part of an escape sequence).
+send() {
+	local k
+	for k in "$@"; do
+		T send-keys -t sv "$k"
+		sleep 0.05
+	done
+}
+
+# mouse B X Y [m]: an SGR mouse report for button code B at the 0-based
+# cell (X, Y), typed as raw bytes; "m" makes it a release.
+mouse() {
+	local seq hex=()
+	seq=$(printf '\033[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "${4:-M}")
+	for b in $(printf '%s' "$seq" | od -An -tx1); do
+		hex+=("$b")
+	done
+	T send-keys -t sv -H "${hex[@]}"
+	sleep 0.05
+}
+
+PROFILE="$TMP/run.h5"
+if ! "$EXE" gen --ranks 3 --threads 2 --events 4000 --seed 7 --quiet \
+	"$PROFILE"; then
+	echo "e2e_tmux: scopeview gen failed"
+	exit 1
+fi
+
+T new-session -d -s sv -x 100 -y 30 \
+	"env -i PATH=/usr/bin:/bin HOME=$TMP TERM=xterm-256color LC_ALL=C.UTF-8 TZ=UTC PS1='$ ' bash --norc --noprofile"
+T set-option -t sv status off >/dev/null
+T set-option -t sv -g window-size manual >/dev/null 2>&1
+T resize-window -t sv -x 100 -y 30 >/dev/null 2>&1
+wait_for '^\$' || not_ok "the shell did not start"
+
+T send-keys -t sv "$EXE '$PROFILE'" Enter
+
+# 1. The first screen, once the load is done.
+step "first screen" 100 30 ""
+
+# 2. Resize: the viewer redraws at the new size, and back.
+T resize-window -t sv -x 80 -y 24
+step "resized to 80x24" 80 24 ""
+T resize-window -t sv -x 100 -y 30
+step "resized back to 100x30" 100 30 ""
+
+# 3. Keys, step by step, each compared with the snapshot.
+keys=""
+for k in j l l + + Tab Tab J c t D '<' '<' d a 0 Escape; do
+	send "$k"
+	keys="${keys:+$keys }$k"
+	step "after '$k'" 100 30 "$keys"
+done
+
+# 4. Search with highlighted matches and n through them.
+send / s o l v e Enter n
+keys="$keys / s o l v e Enter n"
+step "search 'solve' then n" 100 30 "$keys"
+
+# 5. Popups: help, metadata, source, closed with q.
+for k in '?' i v W; do
+	send "$k"
+	step "popup '$k'" 100 30 "$keys $k"
+	send q
+	step "popup '$k' closed" 100 30 "$keys $k q"
+	keys="$keys $k q"
+done
+
+# 6. The mouse: a click selects, the wheel zooms around the pointer, a
+#    drag pans.
+mouse 0 40 6
+mouse 0 40 6 m
+keys="$keys Click:40,6 Release:40,6"
+step "click at 40,6" 100 30 "$keys"
+mouse 64 50 8
+keys="$keys WheelUp:50,8"
+step "wheel up at 50,8" 100 30 "$keys"
+mouse 65 50 8
+keys="$keys WheelDown:50,8"
+step "wheel down at 50,8" 100 30 "$keys"
+mouse 0 60 7
+mouse 32 55 7
+mouse 0 55 7 m
+keys="$keys Click:60,7 Drag:55,7 Release:55,7"
+step "drag from 60 to 55" 100 30 "$keys"
+
+# 7. Ctrl-Z gives the shell back; fg brings the same screen.
+send C-z
+if wait_for 'Stopped'; then
+	ok "Ctrl-Z stops the viewer"
+else
+	not_ok "Ctrl-Z: no 'Stopped' in the shell"
+	capture | tail -5
+fi
+if [ "$(T display-message -p -t sv '#{alternate_on}')" = 0 ]; then
+	ok "Ctrl-Z leaves the alternate screen"
+else
+	not_ok "Ctrl-Z: still on the alternate screen"
+fi
+T send-keys -t sv "fg" Enter
+step "fg redraws" 100 30 "$keys"
+
+# 8. q leaves a clean shell.
+send q
+if wait_for '^\$'; then
+	ok "q returns to the shell"
+else
+	not_ok "q: no shell prompt"
+	capture | tail -5
+fi
+T send-keys -t sv 'echo "status=$?"' Enter
+if wait_for '^status=0$'; then
+	ok "the viewer exited 0 and the shell answers"
+else
+	not_ok "no 'status=0' after q"
+	capture | tail -5
+fi
+if [ "$(T display-message -p -t sv '#{alternate_on}')" = 0 ]; then
+	ok "q leaves the alternate screen"
+else
+	not_ok "q: still on the alternate screen"
+fi
+if [ "$(T display-message -p -t sv '#{mouse_any_flag}')" = 0 ]; then
+	ok "q turns the mouse reports off"
+else
+	not_ok "q: the terminal still sends mouse reports"
+fi
+if [ "$(T display-message -p -t sv '#{cursor_flag}')" = 1 ]; then
+	ok "q shows the cursor again"
+else
+	not_ok "q: the cursor is still hidden"
+fi
+
+# 9. Not a terminal: a clear message and exit 2.
+out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
+st=$?
+if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then
+	ok "stdout not a terminal: exit 2 with a message"
+else
+	not_ok "stdout not a terminal: exit $st, said '$out'"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
