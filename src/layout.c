@@ -327,7 +327,7 @@ bool sv_layout_row_next(const struct sv_layout_index *ix,
 	const struct sv_profile *p = ix->p;
 	int xend = m->x0 + m->w;
 
-	if (!lv || !lv->n || !sv_tmap_valid(m))
+	if (!lv || !lv->n || !sv_tmap_valid(m) || (sv_i128)m->t1 - m->t0 < m->w)
 		return false;
 	if (*x < m->x0)
 		*x = m->x0;
@@ -337,10 +337,6 @@ bool sv_layout_row_next(const struct sv_layout_index *ix,
 		uint32_t lo, hi, c;
 		int cend;
 
-		if (ct1 <= ct0) {
-			(*x)++;
-			continue;
-		}
 		sv_layout_range(lv, ct0, ct1, &lo, &hi);
 		if (lo >= lv->n)
 			return false;

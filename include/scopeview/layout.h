@@ -123,7 +123,9 @@ struct sv_layout_span {
  * of cells that holds calls in *out, advance *x past it and return true;
  * false when the row has nothing more in the window.  A run of one call
  * covers the columns only it occupies; a cell shared by several calls is a
- * run of width 1 with count > 1.
+ * run of width 1 with count > 1.  The map must give every column at least
+ * one nanosecond (t1 - t0 >= w, as the view keeps it); otherwise nothing
+ * is returned.
  */
 bool sv_layout_row_next(const struct sv_layout_index *ix,
 	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,

@@ -1,0 +1,145 @@
+/*
+ * test_action.c: the action table: every action has a name, help and a
+ * key that parses; no key is bound twice; the README key table equals the
+ * generated one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/action.h"
+#include "scopeview/keys.h"
+
+START_TEST(test_rows_complete)
+{
+	int a;
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		const struct sv_action_info *ai = sv_action_info(a);
+		ck_assert_ptr_nonnull(ai);
+		ck_assert_msg(ai->name[0] && ai->help[0] && ai->keys[0],
+			"action %d lacks a name, help or key", a);
+		ck_assert_int_eq(sv_action_by_name(ai->name), a);
+	}
+	ck_assert_ptr_null(sv_action_info(SV_ACTION_NONE));
+	ck_assert_ptr_null(sv_action_info(SV_ACTION_COUNT));
+	ck_assert_int_eq(sv_action_by_name("no-such"), SV_ACTION_NONE);
+	ck_assert_int_eq(sv_action_by_name(NULL), SV_ACTION_NONE);
+}
+END_TEST
+
+START_TEST(test_keys_parse_and_unique)
+{
+	int a, b;
+	/* every key name of the table parses and maps back to its action */
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		char buf[128], *save = NULL, *w;
+		snprintf(buf, sizeof buf, "%s", sv_action_info(a)->keys);
+		for (w = strtok_r(buf, " ", &save); w;
+			w = strtok_r(NULL, " ", &save)) {
+			int key;
+			struct sv_error err = {0};
+			ck_assert_msg(sv_key_parse(w, &key, &err) == 0,
+				"%s: %s", sv_action_info(a)->name, err.msg);
+			ck_assert_msg(sv_action_for_key(key) == a,
+				"key %s of %s is bound to %d", w,
+				sv_action_info(a)->name,
+				sv_action_for_key(key));
+			/* no other action lists the same key */
+			for (b = a + 1; b < SV_ACTION_COUNT; b++) {
+				char buf2[128], *s2 = NULL, *w2;
+				snprintf(buf2, sizeof buf2, "%s",
+					sv_action_info(b)->keys);
+				for (w2 = strtok_r(buf2, " ", &s2); w2;
+					w2 = strtok_r(NULL, " ", &s2)) {
+					int k2;
+					ck_assert_int_eq(
+						sv_key_parse(w2, &k2, NULL), 0);
+					ck_assert_msg(k2 != key,
+						"%s bound to %s and %s", w,
+						sv_action_info(a)->name,
+						sv_action_info(b)->name);
+				}
+			}
+		}
+	}
+	ck_assert_int_eq(sv_action_for_key('Q'), SV_ACTION_NONE);
+}
+END_TEST
+
+static char *action_doc(enum sv_action_doc doc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(sv_action_write_keys(f, doc), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_docs)
+{
+	char *text = action_doc(SV_ACTION_DOC_TEXT);
+	char *md = action_doc(SV_ACTION_DOC_MARKDOWN);
+	int a;
+
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		ck_assert_ptr_nonnull(strstr(text, sv_action_info(a)->name));
+		ck_assert_ptr_nonnull(strstr(text, sv_action_info(a)->help));
+		ck_assert_ptr_nonnull(strstr(md, sv_action_info(a)->help));
+	}
+	ck_assert_ptr_nonnull(strstr(text, "Shift-Tab"));
+	ck_assert_ptr_nonnull(strstr(md, "| Keys | Action | What it does |"));
+	free(text);
+	free(md);
+}
+END_TEST
+
+START_TEST(test_readme_table)
+{
+	/* The README's key table is the generated Markdown, verbatim (once
+	 * the README carries one). */
+	char *path = sv_xasprintf("%s/README.md", svt_source_root());
+	char *readme = svt_read_file(path, NULL);
+	char *md = action_doc(SV_ACTION_DOC_MARKDOWN);
+	char *table_end = strstr(md, "\n\n");
+
+	if (readme && strstr(readme, "| Keys | Action | What it does |")) {
+		*table_end = '\0';
+		ck_assert_msg(strstr(readme, md) != NULL,
+			"README key table differs from `scopeview --list-keys "
+			"--markdown`");
+	}
+	free(readme);
+	free(md);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_key_label)
+{
+	char buf[32];
+	ck_assert_str_eq(
+		sv_action_key_label("BTab", buf, sizeof buf), "Shift-Tab");
+	ck_assert_str_eq(sv_action_key_label("C-l", buf, sizeof buf), "Ctrl-l");
+	ck_assert_str_eq(sv_action_key_label("h", buf, sizeof buf), "h");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("action");
+	TCase *tc = tcase_create("table");
+	tcase_add_test(tc, test_rows_complete);
+	tcase_add_test(tc, test_keys_parse_and_unique);
+	tcase_add_test(tc, test_docs);
+	tcase_add_test(tc, test_readme_table);
+	tcase_add_test(tc, test_key_label);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}

@@ -1,0 +1,194 @@
+/*
+ * test_grid.c: cells, escaping of control characters, wide characters,
+ * ellipsis, region colours, the style table and the dumps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/grid.h"
+
+static char *grid_dump(const struct sv_grid *g, enum sv_grid_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	ck_assert_int_eq(sv_grid_write(g, out, f), 0);
+	fclose(out);
+	return buf;
+}
+
+static const struct {
+	const char *in;
+	int maxw;
+	const char *out; /* text layer of a 1-row grid of width 16 */
+	int used;
+} texts[] = {
+	{"plain", -1, "plain", 5},
+	{"esc\x1b[31m", -1, "esc\\x1b[31m", 11},
+	{"a\nb\tc", -1, "a\\nb\\tc", 7},
+	{"del\x7f", -1, "del\\x7f", 7},
+	{"bidi\xe2\x80\xaeX", -1, "bidi\\u202eX", 11},
+	{"c1\xc2\x85", -1, "c1\\x85", 6},
+	{"truncated text here", 8, "truncat~", 8},
+	{"exact", 5, "exact", 5},
+	{"\xe4\xb8\xad\xe6\x96\x87", -1, "\xe4\xb8\xad\xe6\x96\x87", 4},
+	{"\xe4\xb8\xad\xe6\x96\x87x", 4, "\xe4\xb8\xad~", 3},
+	{"e\xcc\x81", -1, "e", 1},
+	{"", -1, "", 0},
+};
+
+START_TEST(test_text)
+{
+	struct sv_grid g;
+	char *dump;
+	int used;
+
+	/* given a 16x1 grid, when text is written with '~' as ellipsis, then
+	 * control characters are visible escapes and nothing overflows */
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 16, 1);
+	used = sv_grid_text(
+		&g, 0, 0, texts[_i].maxw, texts[_i].in, SV_STYLE_LABEL, 0, '~');
+	dump = grid_dump(&g, SV_GRID_TEXT);
+	ck_assert_int_eq(used, texts[_i].used);
+	dump[strlen(dump) - 1] = '\0';
+	ck_assert_str_eq(dump, texts[_i].out);
+	free(dump);
+	sv_grid_fini(&g);
+}
+END_TEST
+
+START_TEST(test_put_and_clip)
+{
+	struct sv_grid g;
+	int x, y;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 4, 2);
+	ck_assert_int_eq(sv_grid_put(&g, -1, 0, 'x', 0, 0), 0);
+	ck_assert_int_eq(sv_grid_put(&g, 4, 0, 'x', 0, 0), 0);
+	ck_assert_int_eq(sv_grid_put(&g, 0, 2, 'x', 0, 0), 0);
+	ck_assert_int_eq(sv_grid_put(&g, 3, 1, 0x4e2d, 0, 0), 1);
+	ck_assert_uint_eq(sv_grid_cell(&g, 3, 1)->ch, ' ');
+	ck_assert_int_eq(sv_grid_put(&g, 0, 0, 0x1b, 0, 0), 1);
+	ck_assert_uint_eq(sv_grid_cell(&g, 0, 0)->ch, '?');
+	sv_grid_fill(&g, -5, -5, 50, 50, '#', SV_STYLE_SPAN, 3);
+	for (y = 0; y < 2; y++)
+		for (x = 0; x < 4; x++) {
+			ck_assert_uint_eq(sv_grid_cell(&g, x, y)->ch, '#');
+			ck_assert_uint_eq(sv_grid_cell(&g, x, y)->color, 3);
+		}
+	ck_assert_ptr_null(sv_grid_cell(&g, 4, 0));
+	ck_assert_ptr_null(sv_grid_at(NULL, 0, 0));
+	/* shrinking keeps the allocation, growing clears */
+	{
+		size_t cap = g.cap;
+		sv_grid_resize(&g, 2, 1);
+		ck_assert_uint_eq(g.cap, cap);
+		ck_assert_uint_eq(sv_grid_cell(&g, 0, 0)->ch, ' ');
+	}
+	sv_grid_resize(&g, 0, 0);
+	ck_assert_int_eq(sv_grid_text(&g, 0, 0, -1, "x", 0, 0, 0), 0);
+	sv_grid_fini(&g);
+	sv_grid_fini(NULL);
+}
+END_TEST
+
+START_TEST(test_region_colors)
+{
+	const char *names[] = {"main", "solve", "assemble", "io", "x", ""};
+	size_t i;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int c = sv_grid_region_color(names[i]);
+		ck_assert_int_ge(c, 1);
+		ck_assert_int_le(c, SV_GRID_NCOLORS);
+		ck_assert_int_eq(c, sv_grid_region_color(names[i]));
+	}
+	/* FNV-1a is fixed: the same name has the same colour in every run */
+	ck_assert_int_eq(
+		sv_grid_region_color("main"), sv_grid_region_color("main"));
+	ck_assert_int_ne(
+		sv_grid_palette(1)->xterm256, sv_grid_palette(2)->xterm256);
+	ck_assert_ptr_nonnull(sv_grid_palette(99));
+}
+END_TEST
+
+START_TEST(test_styles)
+{
+	int s, t;
+	for (s = 0; s < SV_STYLE_COUNT; s++) {
+		ck_assert_int_eq(
+			sv_grid_style_from_letter(sv_grid_style_letter(s)), s);
+		for (t = s + 1; t < SV_STYLE_COUNT; t++)
+			ck_assert_int_ne(sv_grid_style_letter(s),
+				sv_grid_style_letter(t));
+		ck_assert_ptr_nonnull(sv_grid_style_name(s));
+		ck_assert_ptr_nonnull(sv_grid_style_attr(s));
+	}
+	ck_assert_int_eq(sv_grid_style_from_letter('#'), -1);
+	ck_assert_int_eq(sv_grid_style_letter(SV_STYLE_COUNT), '?');
+}
+END_TEST
+
+START_TEST(test_dumps)
+{
+	struct sv_grid g;
+	char *text, *styles, *ansi, *svg;
+	const char *p;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 6, 2);
+	sv_grid_text(&g, 0, 0, -1, "ab<", SV_STYLE_RULER, 0, 0);
+	sv_grid_put(&g, 4, 1, SV_GRID_BAR, SV_STYLE_SPAN, 2);
+	text = grid_dump(&g, SV_GRID_TEXT);
+	styles = grid_dump(&g, SV_GRID_STYLES);
+	ansi = grid_dump(&g, SV_GRID_ANSI);
+	svg = grid_dump(&g, SV_GRID_SVG);
+	ck_assert_str_eq(text, "ab<\n    \xe2\x96\x88\n");
+	ck_assert_str_eq(styles, "ab<\n    \xe2\x96\x88\nrrr\n....s\n");
+	/* ANSI: only SGR sequences besides the text and newlines */
+	for (p = ansi; *p; p++) {
+		if (*p == 0x1b) {
+			ck_assert_int_eq(p[1], '[');
+			p += 2;
+			while (*p && ((*p >= '0' && *p <= '9') || *p == ';'))
+				p++;
+			ck_assert_int_eq(*p, 'm');
+		} else {
+			ck_assert((unsigned char)*p >= 0x20 || *p == '\n');
+		}
+	}
+	/* the bar glyph takes its background colour as foreground */
+	ck_assert_ptr_nonnull(strstr(ansi, "38;5;173"));
+	ck_assert_ptr_nonnull(strstr(svg, "<svg"));
+	ck_assert_ptr_nonnull(strstr(svg, "&lt;"));
+	ck_assert_int_eq(sv_grid_write(&g, NULL, SV_GRID_TEXT) < 0, 1);
+	free(text);
+	free(styles);
+	free(ansi);
+	free(svg);
+	sv_grid_fini(&g);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("grid");
+	TCase *tc = tcase_create("text");
+	tcase_add_loop_test(tc, test_text, 0, sizeof texts / sizeof texts[0]);
+	tcase_add_test(tc, test_put_and_clip);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("looks");
+	tcase_add_test(tc, test_region_colors);
+	tcase_add_test(tc, test_styles);
+	tcase_add_test(tc, test_dumps);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}

@@ -1,0 +1,555 @@
+/*
+ * test_layout.c: the exact time map, the level-of-detail walk (checked
+ * against a brute force over random profiles), hit testing, navigation,
+ * lane rows and labels, geometry.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/layout.h"
+#include "viewtest.h"
+
+/* ---- time map ------------------------------------------------------------ */
+
+static const struct sv_tmap maps[] = {
+	{0, 100, 0, 10},
+	{0, 7, 3, 7},
+	{0, 1000, 10, 3},
+	{-500, 500, 0, 80},
+	{4000000000000000000, 4000000000000001000, 5, 97},
+	{4000000000000000000, 4100000000000000000, 0, 300},
+	{INT64_MAX - 1000, INT64_MAX, 0, 7},
+	{INT64_MIN, INT64_MIN + 12345, 2, 13},
+	{-4000000000000000000, 4000000000000000000, 0, 211},
+	{1, 2, 0, 1},
+};
+
+START_TEST(test_tmap_props)
+{
+	const struct sv_tmap *m = &maps[_i];
+	int x, prev = m->x0 - 1;
+	int64_t span = m->t1 - m->t0, step, t;
+
+	/* both ends */
+	ck_assert_int_eq(sv_tmap_time(m, m->x0), m->t0);
+	ck_assert_int_eq(sv_tmap_time(m, m->x0 + m->w), m->t1);
+	ck_assert_int_eq(sv_tmap_col(m, m->t0), m->x0);
+	ck_assert_int_eq(sv_tmap_col(m, m->t1 - 1), m->x0 + m->w - 1);
+	ck_assert_int_eq(sv_tmap_col(m, m->t1), m->x0 + m->w);
+	if (m->t0 > INT64_MIN)
+		ck_assert_int_eq(sv_tmap_col(m, m->t0 - 1), m->x0 - 1);
+	/* every column's first time maps back to that column (when the
+	 * column is not empty) and times are monotonic */
+	for (x = m->x0; x < m->x0 + m->w; x++) {
+		int64_t a = sv_tmap_time(m, x), b = sv_tmap_time(m, x + 1);
+		ck_assert(a <= b);
+		if (a < b) {
+			ck_assert_int_eq(sv_tmap_col(m, a), x);
+			ck_assert_int_eq(sv_tmap_col(m, b - 1), x);
+		}
+	}
+	/* monotonic over a sweep of times */
+	step = span / 997 > 0 ? span / 997 : 1;
+	for (t = m->t0; t < m->t1 && t >= m->t0; t += step) {
+		int c = sv_tmap_col(m, t);
+		ck_assert_int_ge(c, prev);
+		ck_assert_int_ge(c, m->x0);
+		ck_assert_int_lt(c, m->x0 + m->w);
+		prev = c;
+		if (t > INT64_MAX - step)
+			break;
+	}
+}
+END_TEST
+
+static const struct {
+	int64_t s, e;
+	bool vis;
+	int x0, x1;
+} spans[] = {
+	/* window [0, 100) on 10 columns at x0 = 0 */
+	{0, 10, true, 0, 1},
+	{0, 11, true, 0, 2},
+	{5, 5, true, 0, 1},     /* zero length: its column */
+	{9, 10, true, 0, 1},    /* 1 ns at the end of column 0 */
+	{10, 11, true, 1, 2},   /* tiny call: one column */
+	{-50, 5, true, 0, 1},   /* clipped on the left */
+	{95, 500, true, 9, 10}, /* clipped on the right */
+	{-5, 500, true, 0, 10},
+	{100, 200, false, 0, 0},
+	{-20, 0, false, 0, 0},
+	{-20, -30, false, 0, 0}, /* ends before it starts, outside */
+	{50, 40, true, 5, 6},    /* ends before it starts: its column */
+	{99, 99, true, 9, 10},
+	{INT64_MIN, INT64_MAX, true, 0, 10},
+};
+
+START_TEST(test_tmap_span)
+{
+	struct sv_tmap m = {0, 100, 0, 10};
+	int x0 = -7, x1 = -7;
+	bool vis = sv_tmap_span(&m, spans[_i].s, spans[_i].e, &x0, &x1);
+
+	ck_assert_int_eq(vis, spans[_i].vis);
+	if (vis) {
+		ck_assert_int_eq(x0, spans[_i].x0);
+		ck_assert_int_eq(x1, spans[_i].x1);
+	} else {
+		ck_assert_int_eq(x0, -7);
+	}
+}
+END_TEST
+
+START_TEST(test_tmap_degenerate)
+{
+	struct sv_tmap zero_w = {0, 100, 0, 0}, empty = {5, 5, 0, 10};
+	int a, b;
+	ck_assert(!sv_tmap_valid(&zero_w));
+	ck_assert(!sv_tmap_valid(&empty));
+	ck_assert(!sv_tmap_valid(NULL));
+	ck_assert(!sv_tmap_span(&empty, 0, 10, &a, &b));
+}
+END_TEST
+
+/* Zoom keeps the time under the cursor in its column. */
+START_TEST(test_tmap_anchor)
+{
+	static const int64_t times[] = {
+		0, 12345, -999999, 4000000000000000123, INT64_MAX - 10};
+	static const int64_t spans_ns[] = {
+		80, 81, 1000, 1234567, 1000000007, 4611686018427387904};
+	size_t i, j;
+	int x;
+
+	for (i = 0; i < sizeof times / sizeof times[0]; i++)
+		for (j = 0; j < sizeof spans_ns / sizeof spans_ns[0]; j++)
+			for (x = 10; x < 90; x += 7) {
+				int64_t t0 = sv_tmap_anchor(
+					times[i], x, 10, 80, spans_ns[j]);
+				struct sv_tmap m = {
+					t0, t0 + spans_ns[j], 10, 80};
+				if (times[i] > INT64_MAX - spans_ns[j])
+					continue; /* saturated at the end */
+				ck_assert_msg(sv_tmap_col(&m, times[i]) == x,
+					"t=%lld span=%lld x=%d got %d",
+					(long long)times[i],
+					(long long)spans_ns[j], x,
+					sv_tmap_col(&m, times[i]));
+			}
+}
+END_TEST
+
+/* ---- level of detail ------------------------------------------------------ */
+
+/* Brute force: the calls of (lane, depth) meeting column x, and the
+ * longest of them (ties: the earliest in lane order). */
+static uint32_t brute_cell(const struct sv_profile *p, size_t lane,
+	uint32_t depth, const struct sv_tmap *m, int x, uint32_t *count)
+{
+	const struct sv_lane *l = &p->lanes[lane];
+	int64_t a = sv_tmap_time(m, x), b = sv_tmap_time(m, x + 1);
+	uint32_t i, best = SV_NO_CALL;
+
+	*count = 0;
+	for (i = 0; i < l->ncalls; i++) {
+		uint32_t c = l->calls[i];
+		int64_t e = p->end_ns[c] > p->start_ns[c] ? p->end_ns[c]
+							  : p->start_ns[c] + 1;
+		if (p->depth[c] != depth || p->start_ns[c] >= b || e <= a)
+			continue;
+		(*count)++;
+		if (best == SV_NO_CALL ||
+			sv_call_duration(p, c) > sv_call_duration(p, best))
+			best = c;
+	}
+	return best;
+}
+
+/* A random properly nested lane: recursive splitting of [0, T). */
+static void rand_calls(struct vt_call *out, size_t *n, size_t cap, int64_t s,
+	int64_t e, int depth, unsigned *seed)
+{
+	static const char *names[] = {"a", "b", "c", "d", "e"};
+	int64_t t = s;
+	while (t < e && *n < cap) {
+		int64_t len =
+			1 + (int64_t)(rand_r(seed) %
+				      (unsigned)((e - t) > 1 ? (e - t) : 1));
+		int64_t gap = rand_r(seed) % 3;
+		if (t + gap + len > e)
+			len = e - t - gap;
+		if (len <= 0)
+			break;
+		if (rand_r(seed) % 5 == 0)
+			len = 0; /* zero-length calls too */
+		out[*n] = (struct vt_call){0, names[rand_r(seed) % 5], t + gap,
+			t + gap + len, -1, -1, -1, 0};
+		(*n)++;
+		if (depth < 4 && len > 2)
+			rand_calls(out, n, cap, t + gap, t + gap + len,
+				depth + 1, seed);
+		t += gap + (len ? len : 1);
+	}
+}
+
+START_TEST(test_lod_brute)
+{
+	unsigned seed = 1234u + (unsigned)_i;
+	struct vt_call calls[3000];
+	size_t n = 0, lane;
+	struct sv_profile *p;
+	struct sv_layout_index ix = {0};
+	struct sv_error err;
+	static const int widths[] = {1, 7, 40, 133};
+	size_t wi;
+
+	rand_calls(calls, &n, 3000, 0, 5000 + 1000 * _i, 0, &seed);
+	p = vt_profile(calls, n, 0);
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
+	ck_assert_uint_eq(ix.ncalls, p->ncalls);
+	for (lane = 0; lane < p->nlanes; lane++)
+		for (wi = 0; wi < 4; wi++) {
+			int64_t t0s[] = {-100, 0, 777, 2500};
+			int64_t spans_ns[] = {7000, 5000, 300, 50};
+			size_t k;
+			for (k = 0; k < 4; k++) {
+				struct sv_tmap m = {t0s[k],
+					t0s[k] + spans_ns[k], 3, widths[wi]};
+				uint32_t d;
+				if (spans_ns[k] < widths[wi])
+					continue;
+				for (d = 0; d < p->lanes[lane].depth_rows;
+					d++) {
+					const struct sv_lod_level *lv =
+						sv_layout_level(&ix, lane, d);
+					struct sv_layout_span s;
+					int x = m.x0, cx, covered = m.x0;
+					/* walk: every column agrees with brute
+					 * force, runs cover exactly the cells
+					 * that hold calls */
+					while (sv_layout_row_next(
+						&ix, lv, &m, &x, &s)) {
+						ck_assert_int_ge(s.x0, covered);
+						for (cx = covered; cx < s.x0;
+							cx++) {
+							uint32_t cnt;
+							brute_cell(p, lane, d,
+								&m, cx, &cnt);
+							ck_assert_uint_eq(
+								cnt, 0);
+						}
+						for (cx = s.x0; cx < s.x1;
+							cx++) {
+							uint32_t cnt,
+								want = brute_cell(
+									p, lane,
+									d, &m,
+									cx,
+									&cnt);
+							ck_assert_uint_eq(
+								cnt, s.count);
+							ck_assert_int_eq(
+								sv_call_duration(
+									p,
+									want),
+								sv_call_duration(
+									p,
+									s.call));
+							ck_assert_uint_eq(
+								sv_layout_hit(
+									&ix,
+									lane, d,
+									&m, cx,
+									NULL),
+								s.call);
+						}
+						covered = s.x1;
+					}
+					for (cx = covered; cx < m.x0 + m.w;
+						cx++) {
+						uint32_t cnt;
+						brute_cell(p, lane, d, &m, cx,
+							&cnt);
+						ck_assert_uint_eq(cnt, 0);
+					}
+				}
+			}
+		}
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* Many tiny calls in one cell: one merged cell in the colour of the
+ * longest, with the count. */
+START_TEST(test_lod_dominant)
+{
+	struct vt_call calls[] = {
+		{0, "tiny", 0, 1, -1, -1, -1, 0},
+		{0, "tiny", 2, 3, -1, -1, -1, 0},
+		{0, "big", 4, 9, -1, -1, -1, 0},
+		{0, "tiny", 10, 11, -1, -1, -1, 0},
+		{0, "late", 500, 1000, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 5, 0);
+	struct sv_layout_index ix = {0};
+	struct sv_tmap m = {0, 1000, 0, 10}; /* 100 ns per column */
+	struct sv_layout_span s;
+	int x = 0;
+	uint32_t count;
+
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	ck_assert(sv_layout_row_next(
+		&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+	ck_assert_int_eq(s.x0, 0);
+	ck_assert_int_eq(s.x1, 1);
+	ck_assert_uint_eq(s.count, 4);
+	ck_assert_str_eq(p->regions[sv_call_region(p, s.call)], "big");
+	ck_assert(sv_layout_row_next(
+		&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+	ck_assert_int_eq(s.x0, 5);
+	ck_assert_int_eq(s.x1, 10);
+	ck_assert_uint_eq(s.count, 1);
+	ck_assert(!sv_layout_row_next(
+		&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+	ck_assert_uint_eq(sv_layout_hit(&ix, 0, 0, &m, 3, &count), SV_NO_CALL);
+	ck_assert_uint_eq(count, 0);
+	ck_assert_uint_eq(sv_layout_hit(&ix, 0, 1, &m, 3, &count), SV_NO_CALL);
+	ck_assert_uint_eq(sv_layout_hit(&ix, 9, 0, &m, 3, &count), SV_NO_CALL);
+	/* a region filter is an index of its own: hidden calls never count */
+	{
+		bool keep[3] = {true, false, true}; /* tiny, big, late */
+		ck_assert_int_eq(sv_layout_index_build(&ix, p, keep, NULL), 0);
+		x = 0;
+		ck_assert(sv_layout_row_next(
+			&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+		ck_assert_uint_eq(s.count, 3);
+		ck_assert_str_eq(p->regions[sv_call_region(p, s.call)], "tiny");
+	}
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* The range-maximum query agrees with a scan over long levels (several
+ * sparse-table levels). */
+START_TEST(test_lod_longest)
+{
+	enum { N = 5000 };
+	struct vt_call *calls = calloc(N, sizeof *calls);
+	struct sv_profile *p;
+	struct sv_layout_index ix = {0};
+	const struct sv_lod_level *lv;
+	unsigned seed = 99;
+	uint32_t lo, hi, i;
+
+	for (i = 0; i < N; i++)
+		calls[i] = (struct vt_call){0, "r", (int64_t)i * 100,
+			(int64_t)i * 100 + 1 + rand_r(&seed) % 90, -1, -1, -1,
+			0};
+	p = vt_profile(calls, N, 0);
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	lv = sv_layout_level(&ix, 0, 0);
+	ck_assert_uint_eq(lv->n, N);
+	for (i = 0; i < 400; i++) {
+		uint32_t best, j;
+		lo = (uint32_t)rand_r(&seed) % N;
+		hi = lo + 1 + (uint32_t)rand_r(&seed) % (N - lo);
+		best = lo;
+		for (j = lo + 1; j < hi; j++)
+			if (sv_call_duration(p, lv->calls[j]) >
+				sv_call_duration(p, lv->calls[best]))
+				best = j;
+		ck_assert_uint_eq(sv_layout_longest(&ix, lv, lo, hi), best);
+	}
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+	free(calls);
+}
+END_TEST
+
+/* ---- lanes, rows, navigation --------------------------------------------- */
+
+static const struct vt_call lanes_calls[] = {
+	{1, "r1main", 0, 100, 0, -1, -1, 0},
+	{0, "main", 0, 100, 0, -1, -1, 0},
+	{0, "child", 10, 50, 0, -1, -1, 0},
+	{0, "grandchild", 20, 30, 0, -1, -1, 0},
+	{0, "child", 60, 90, 0, -1, -1, 0},
+	{0, "work", 5, 40, 1, -1, -1, 0},
+	{0, "fetch", 10, 80, 0, 2, -1, 30},
+};
+
+START_TEST(test_lanes_order_labels)
+{
+	struct sv_profile *p =
+		vt_profile(lanes_calls, 7, VT_THREADS | VT_TASKS);
+	struct sv_layout_rows rows = {0};
+	bool collapsed[8] = {0}, hidden[8] = {0};
+	static const char *const want[] = {"r0 MainThread",
+		"r0 Task-3 fetch() on MainThread", "r0 worker-1",
+		"r1 MainThread"};
+	size_t i;
+
+	ck_assert_uint_eq(p->nlanes, 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_str_eq(p->lanes[i].label, want[i]);
+	sv_layout_rows_build(&rows, p, NULL, NULL);
+	/* MainThread has 3 depth rows, the others 1 */
+	ck_assert_uint_eq(rows.n, 6);
+	ck_assert_uint_eq(rows.rows[0].lane, 0);
+	ck_assert(rows.rows[0].lane_first);
+	ck_assert_uint_eq(rows.rows[2].depth, 2);
+	ck_assert(rows.rows[2].lane_last);
+	ck_assert_uint_eq(rows.rows[3].lane, 1);
+	/* a child sits exactly one row under its parent */
+	for (i = 0; i < p->ncalls; i++)
+		if (p->parent[i] != SV_NO_CALL)
+			ck_assert_int_eq(sv_layout_rows_find(&rows,
+						 p->lane_of[i], p->depth[i]),
+				sv_layout_rows_find(&rows,
+					p->lane_of[p->parent[i]],
+					p->depth[p->parent[i]]) +
+					1);
+	collapsed[0] = true;
+	hidden[2] = true;
+	sv_layout_rows_build(&rows, p, hidden, collapsed);
+	ck_assert_uint_eq(rows.n, 3);
+	ck_assert_int_eq(sv_layout_rows_find(&rows, 0, 2), 0);
+	ck_assert_int_eq(sv_layout_rows_find(&rows, 2, 0), -1);
+	ck_assert_int_eq(sv_layout_rows_find(&rows, 3, 0), 2);
+	sv_layout_rows_fini(&rows);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_navigation)
+{
+	struct sv_profile *p =
+		vt_profile(lanes_calls, 7, VT_THREADS | VT_TASKS);
+	struct sv_layout_index ix = {0};
+	uint32_t main_c, child1, grand, child2;
+	size_t i;
+
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	main_c = p->lanes[0].calls[0];
+	child1 = p->lanes[0].calls[1];
+	grand = p->lanes[0].calls[2];
+	child2 = p->lanes[0].calls[3];
+	ck_assert_str_eq(p->regions[sv_call_region(p, grand)], "grandchild");
+	ck_assert_uint_eq(sv_layout_lane_step(p, main_c, 1), child1);
+	ck_assert_uint_eq(sv_layout_lane_step(p, child1, -1), main_c);
+	ck_assert_uint_eq(sv_layout_lane_step(p, main_c, -1), SV_NO_CALL);
+	ck_assert_uint_eq(sv_layout_lane_step(p, child2, 1), SV_NO_CALL);
+	ck_assert_uint_eq(sv_layout_first_child(&ix, main_c), child1);
+	ck_assert_uint_eq(sv_layout_longest_child(&ix, main_c), child1);
+	ck_assert_uint_eq(sv_layout_first_child(&ix, grand), SV_NO_CALL);
+	ck_assert_uint_eq(sv_layout_sibling(&ix, child1, 1), child2);
+	ck_assert_uint_eq(sv_layout_sibling(&ix, child2, -1), child1);
+	ck_assert_uint_eq(sv_layout_sibling(&ix, child2, 1), SV_NO_CALL);
+	ck_assert_uint_eq(sv_layout_sibling(&ix, main_c, 1), SV_NO_CALL);
+	for (i = 0; i < p->ncalls; i++)
+		ck_assert_uint_eq(
+			p->lanes[p->lane_of[i]]
+				.calls[sv_layout_lane_pos(p, (uint32_t)i)],
+			i);
+	ck_assert_uint_eq(sv_layout_lane_pos(p, 999), UINT32_MAX);
+	ck_assert_uint_eq(sv_layout_level_pos(&ix, 999), UINT32_MAX);
+	ck_assert_uint_eq(sv_layout_first_child(NULL, 0), SV_NO_CALL);
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_index_degenerate)
+{
+	struct sv_layout_index ix = {0};
+	struct sv_error err = {0};
+	struct sv_profile *p = vt_profile(NULL, 0, 0);
+	struct sv_tmap m = {0, 10, 0, 5};
+	struct sv_layout_span s;
+	int x = 0;
+	uint32_t lo = 5, hi = 5;
+
+	ck_assert_int_lt(sv_layout_index_build(&ix, NULL, NULL, &err), 0);
+	ck_assert(err.msg[0]);
+	ck_assert_int_lt(sv_layout_index_build(NULL, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	ck_assert_ptr_null(sv_layout_level(&ix, 0, 0));
+	ck_assert(!sv_layout_row_next(&ix, NULL, &m, &x, &s));
+	sv_layout_range(NULL, 0, 10, &lo, &hi);
+	ck_assert_uint_eq(lo, 0);
+	ck_assert_uint_eq(hi, 0);
+	sv_layout_index_fini(&ix);
+	sv_layout_index_fini(NULL);
+	sv_profile_free(p);
+}
+END_TEST
+
+static const struct {
+	int w, h;
+	bool panel, details;
+	bool small, has_panel, has_details;
+} geoms[] = {
+	{120, 40, true, true, false, true, true},
+	{80, 24, true, true, false, false, true},
+	{300, 100, true, true, false, true, true},
+	{39, 24, true, true, true, false, false},
+	{80, 9, true, true, true, false, false},
+	{40, 10, true, true, false, false, false},
+	{120, 40, false, false, false, false, false},
+};
+
+START_TEST(test_geometry)
+{
+	struct sv_layout_geom g;
+	sv_layout_geometry(&g, geoms[_i].w, geoms[_i].h, geoms[_i].panel,
+		geoms[_i].details);
+	ck_assert_int_eq(g.too_small, geoms[_i].small);
+	if (g.too_small)
+		return;
+	ck_assert_int_eq(g.panel_w > 0, geoms[_i].has_panel);
+	ck_assert_int_eq(g.details_h > 0, geoms[_i].has_details);
+	/* areas tile the screen */
+	ck_assert_int_eq(g.tl_x, g.label_x + g.label_w);
+	ck_assert_int_eq(g.tl_x + g.tl_w + g.panel_w, g.w);
+	ck_assert_int_gt(g.tl_w, 10);
+	ck_assert_int_ge(g.lanes_h, 1);
+	ck_assert_int_eq(
+		g.lanes_y + g.lanes_h, g.details_h ? g.details_y : g.status_y);
+	ck_assert_int_eq(g.status_y, g.h - 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("layout");
+	TCase *tc = tcase_create("tmap");
+	tcase_add_loop_test(
+		tc, test_tmap_props, 0, sizeof maps / sizeof maps[0]);
+	tcase_add_loop_test(
+		tc, test_tmap_span, 0, sizeof spans / sizeof spans[0]);
+	tcase_add_test(tc, test_tmap_degenerate);
+	tcase_add_test(tc, test_tmap_anchor);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lod");
+	tcase_add_loop_test(tc, test_lod_brute, 0, 6);
+	tcase_add_test(tc, test_lod_dominant);
+	tcase_add_test(tc, test_lod_longest);
+	tcase_add_test(tc, test_index_degenerate);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rows");
+	tcase_add_test(tc, test_lanes_order_labels);
+	tcase_add_test(tc, test_navigation);
+	tcase_add_loop_test(
+		tc, test_geometry, 0, sizeof geoms / sizeof geoms[0]);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
