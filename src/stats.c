@@ -672,8 +672,13 @@ static bool stats_name_on(const struct sv_stats_filter *f, const char *name)
 static int stats_region_cmp_start(const void *a, const void *b)
 {
 	const struct sv_stats_region *x = a, *y = b;
-	if (x->order_start_ns != y->order_start_ns)
-		return x->order_start_ns < y->order_start_ns ? -1 : 1;
+	double sx = stats_secs(x->order_start_ns),
+	       sy = stats_secs(y->order_start_ns);
+
+	/* As float64 seconds, as Python sorts them: past 2^53 ns (104 days of
+	 * uptime) starts a few ns apart can tie, and ties keep base order. */
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
 	return (x->region > y->region) - (x->region < y->region);
 }
 
@@ -920,8 +925,10 @@ static int stats_sort_name(
 static int stats_sort_cmp_start(const void *a, const void *b)
 {
 	const struct stats_sort_item *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
+	double sx = stats_secs(x->start), sy = stats_secs(y->start);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
 	return (x->base > y->base) - (x->base < y->base);
 }
 

@@ -252,6 +252,21 @@ START_TEST(display_order_ties)
 	sv_stats_table_fini(&t);
 	sv_profile_free(p);
 
+	/* Past 2^53 ns, starts 1 ns apart are the same float64 seconds to
+	 * scope-profiler: a tie, kept in base order. */
+	p = sv_profile_new("mem.h5");
+	row(p, 0, "later", "18014398509481985:18014398509481990");
+	row(p, 0, "earlier", "18014398509481984:18014398509481985");
+	row(p, 0, "clearly", "18014398500000000:18014398500000001");
+	finish(p);
+	table(&t, p, NULL);
+	ck_assert_str_eq(t.regions[0].name, "clearly");
+	ck_assert_str_eq(t.regions[1].name, "later");
+	ck_assert_str_eq(t.regions[2].name, "earlier");
+	ck_assert_int_eq(t.min_start_ns, 18014398500000000);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+
 	/* Exact ties among many regions keep base order (qsort is not
 	 * stable: the base index must break them). */
 	p = sv_profile_new("mem.h5");
