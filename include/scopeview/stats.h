@@ -42,8 +42,10 @@ struct sv_stats {
 	int64_t total_ns; /* sum of durations = inclusive; 0 without calls */
 
 	/* Stored exclusive_totals when >= 0 (whole rows only), else the sum of
-	 * the profile's per-call exclusive[]; summary-only rows without a
-	 * stored total fall back to total (as scope-profiler). */
+	 * the profile's per-call exclusive[].  Absent for a row without calls
+	 * in memory and without a stored total (scope-profiler's summary-only
+	 * reader reports the inclusive total there: a guess, not a figure);
+	 * across ranks, absent when any rank's is. */
 	bool has_exclusive;
 	int64_t exclusive_ns;
 
@@ -250,8 +252,10 @@ int sv_stats_row(const struct sv_profile *p, size_t row,
 
 /*
  * Figure key of s as a double (ns for times, the count for CALLS); false
- * when s does not have it.  START gives first_start_ns; NAME and
- * IMBALANCE are not figures of a struct sv_stats (false).
+ * when s does not have it, and for TOTAL and EXCLUSIVE when there are no
+ * calls (as scope-profiler's summary, which shows "-" and sorts them
+ * last).  START gives first_start_ns; NAME and IMBALANCE are not figures
+ * of a struct sv_stats (false).
  */
 bool sv_stats_value(
 	const struct sv_stats *s, enum sv_stats_key key, double *out);
