@@ -34,7 +34,8 @@ failed=0
 T() { tmux -S "$SOCK" -f /dev/null "$@"; }
 cleanup() {
 	T kill-server >/dev/null 2>&1
-	rm -rf "$TMP"
+	# The pane's shell may still write its history as it goes.
+	rm -rf "$TMP" 2>/dev/null || { sleep 1; rm -rf "$TMP"; }
 }
 trap cleanup EXIT
 
@@ -233,7 +234,24 @@ else
 	not_ok "q: the cursor is still hidden"
 fi
 
-# 9. Not a terminal: a clear message and exit 2.
+# 9. Ctrl-C restores the terminal too (the viewer dies by SIGINT).
+T send-keys -t sv "clear; $EXE '$PROFILE'" Enter
+step "started again" 100 30 ""
+send C-c
+T send-keys -t sv 'echo "status=$?"' Enter
+if wait_for '^status=130$'; then
+	ok "Ctrl-C ends the viewer by SIGINT"
+else
+	not_ok "no 'status=130' after Ctrl-C"
+	capture | tail -5
+fi
+if [ "$(T display-message -p -t sv '#{alternate_on}#{mouse_any_flag}#{cursor_flag}')" = 001 ]; then
+	ok "Ctrl-C leaves the alternate screen, the mouse off, the cursor on"
+else
+	not_ok "Ctrl-C left the terminal in curses mode"
+fi
+
+# 10. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?
 if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then
