@@ -1,0 +1,479 @@
+/*
+ * test_view.c: every action of the table, driven through keys on an
+ * in-memory profile, changes the view as it should.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/action.h"
+#include "scopeview/keys.h"
+#include "scopeview/view.h"
+#include "viewtest.h"
+
+/* rank 0: MainThread main [0,1000) > child [100,500) > grandchild
+ * [200,300), child [600,900); worker-1 work [50,400); a task lane;
+ * rank 1: MainThread main [0,1200). */
+static const struct vt_call calls[] = {
+	{0, "main", 0, 1000, 0, -1, 100, 0},
+	{0, "child", 100, 500, 0, -1, -1, 0},
+	{0, "grandchild", 200, 300, 0, -1, -1, 0},
+	{0, "child", 600, 900, 0, -1, -1, 0},
+	{0, "work", 50, 400, 1, -1, -1, 0},
+	{0, "fetch", 100, 800, 0, 0, -1, 300},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+};
+
+static struct sv_profile *prof;
+static struct sv_view v;
+
+static void setup(void)
+{
+	struct sv_error err;
+	prof = vt_profile(calls, sizeof calls / sizeof calls[0],
+		VT_THREADS | VT_TASKS | VT_GPU | VT_START);
+	ck_assert_int_eq(sv_view_init(&v, prof, NULL, &err), 0);
+	sv_view_resize(&v, 120, 40);
+}
+
+static void teardown(void)
+{
+	sv_view_fini(&v);
+	sv_profile_free(prof);
+}
+
+/* Feed a key script; returns the OR of the flags. */
+static int keys(const char *script)
+{
+	int *kv = NULL, flags = 0;
+	size_t n = 0, i;
+	struct sv_error err;
+	ck_assert_msg(sv_keys_parse_script(script, &kv, &n, &err) == 0, "%s",
+		err.msg);
+	for (i = 0; i < n; i++)
+		flags |= sv_view_handle_key(&v, kv[i]);
+	free(kv);
+	return flags;
+}
+
+static const char *sel_region(void)
+{
+	return v.sel == SV_NO_CALL ? "(none)"
+				   : prof->regions[sv_call_region(prof, v.sel)];
+}
+
+static int cursor_col(void)
+{
+	struct sv_tmap m = sv_view_tmap(&v);
+	return sv_tmap_col(&m, v.cur_t);
+}
+
+START_TEST(test_initial)
+{
+	ck_assert_int_eq(v.t0, 0);
+	ck_assert_int_ge(v.t1, 1200);
+	ck_assert_uint_eq(v.sel, SV_NO_CALL);
+	ck_assert_int_eq(v.cur_lane, 0);
+	ck_assert(v.stats_valid);
+	ck_assert_uint_eq(v.stats.nregions, 5);
+	/* rows: MainThread 3, task 1, worker 1, r1 1 */
+	ck_assert_uint_eq(v.rows.n, 6);
+}
+END_TEST
+
+START_TEST(test_zoom_keeps_cursor)
+{
+	int64_t span = v.t1 - v.t0;
+	int col;
+
+	keys("l l l l l l l l l l l l l l l l l l l l");
+	col = cursor_col();
+	keys("+");
+	ck_assert_int_eq(v.t1 - v.t0, span / 2);
+	ck_assert_int_eq(cursor_col(), col);
+	keys("w");
+	ck_assert_int_eq(v.t1 - v.t0, span / 4);
+	ck_assert_int_eq(cursor_col(), col);
+	keys("-");
+	ck_assert_int_eq(v.t1 - v.t0, span / 2);
+	ck_assert_int_eq(cursor_col(), col);
+	keys("s");
+	ck_assert_int_eq(cursor_col(), col);
+	/* back through the history to the start */
+	keys("Escape BSpace Escape BSpace");
+	ck_assert_int_eq(v.t1 - v.t0, span);
+	ck_assert_int_eq(v.t0, 0);
+	ck_assert(keys("Escape") & SV_VIEW_BELL);
+}
+END_TEST
+
+START_TEST(test_zoom_limits)
+{
+	int i;
+	/* zooming in stops at one nanosecond per column */
+	for (i = 0; i < 40; i++)
+		keys("+");
+	ck_assert_int_eq(v.t1 - v.t0, v.geom.tl_w);
+	ck_assert(keys("+") & SV_VIEW_BELL);
+	keys("0");
+	ck_assert_int_eq(v.t0, 0);
+	ck_assert_int_eq(v.t1, 1200);
+}
+END_TEST
+
+START_TEST(test_pan)
+{
+	int64_t t0 = v.t0, span = v.t1 - v.t0;
+	keys("d");
+	ck_assert_int_eq(v.t0, t0 + span / 4);
+	keys("a a");
+	ck_assert_int_eq(v.t0, t0 - span / 4);
+	ck_assert_int_eq(v.t1 - v.t0, span);
+	keys("Home");
+	ck_assert_int_eq(v.t0, 0);
+	keys("+ End");
+	ck_assert_int_eq(v.t1, 1200);
+}
+END_TEST
+
+START_TEST(test_move_and_select)
+{
+	/* the cursor starts on main at t0: moving right selects it */
+	keys("l");
+	ck_assert_str_eq(sel_region(), "main");
+	keys("j");
+	ck_assert_int_eq(v.cur_depth, 1);
+	ck_assert_str_eq(sel_region(), "(none)");
+	keys("k k");
+	ck_assert_int_eq(v.cur_depth, 0);
+	ck_assert_int_eq(v.cur_lane, 0);
+	keys("Down Down Down");
+	ck_assert_int_eq(v.cur_lane, 1);
+	keys("PageDown");
+	ck_assert_int_eq(v.cur_lane, 3);
+	keys("PageUp");
+	ck_assert_int_eq(v.cur_lane, 0);
+}
+END_TEST
+
+START_TEST(test_tab_and_tree)
+{
+	keys("Tab");
+	ck_assert_str_eq(sel_region(), "main");
+	keys("Tab");
+	ck_assert_str_eq(sel_region(), "child");
+	keys("Tab");
+	ck_assert_str_eq(sel_region(), "grandchild");
+	ck_assert_int_eq(v.cur_depth, 2);
+	keys("BTab");
+	ck_assert_str_eq(sel_region(), "child");
+	keys("]");
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	keys("[");
+	ck_assert_int_eq(prof->start_ns[v.sel], 100);
+	keys("J");
+	ck_assert_str_eq(sel_region(), "grandchild");
+	keys("K K");
+	ck_assert_str_eq(sel_region(), "main");
+	ck_assert(keys("K") & SV_VIEW_BELL);
+	keys("c");
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_eq(prof->start_ns[v.sel], 100); /* 400 ns > 300 ns */
+	keys("c");
+	ck_assert_str_eq(sel_region(), "grandchild");
+	ck_assert(keys("c") & SV_VIEW_BELL);
+}
+END_TEST
+
+START_TEST(test_zoom_call)
+{
+	keys("Tab Tab f");
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_le(v.t0, 100);
+	ck_assert_int_ge(v.t1, 500);
+	ck_assert_int_le(v.t1 - v.t0, 440 + v.geom.tl_w);
+	keys("Escape");
+	ck_assert_int_eq(v.t0, 0);
+	keys("Escape");
+	keys("Tab Enter");
+	ck_assert_int_le(v.t1 - v.t0, 440 + v.geom.tl_w);
+}
+END_TEST
+
+START_TEST(test_solo_collapse)
+{
+	keys("Down Down Down");
+	ck_assert_int_eq(v.cur_lane, 1);
+	keys("t");
+	ck_assert_int_eq(v.solo_lane, 1);
+	ck_assert_uint_eq(v.rows.n, 1);
+	ck_assert_uint_eq(v.stats.nregions, 1); /* fetch */
+	keys("t");
+	ck_assert_int_eq(v.solo_lane, -1);
+	ck_assert_uint_eq(v.rows.n, 6);
+	keys("Up Up Up z");
+	ck_assert_int_eq(v.cur_lane, 0);
+	ck_assert_uint_eq(v.rows.n, 4);
+	keys("z");
+	ck_assert_uint_eq(v.rows.n, 6);
+	keys("Z");
+	ck_assert_uint_eq(v.rows.n, 4);
+	keys("Z");
+	ck_assert_uint_eq(v.rows.n, 6);
+}
+END_TEST
+
+START_TEST(test_search)
+{
+	int f = keys("/ c h i l d");
+	ck_assert_int_eq(v.prompt, SV_PROMPT_SEARCH);
+	ck_assert(f & SV_VIEW_REDRAW);
+	keys("BSpace d Enter");
+	ck_assert_int_eq(v.prompt, SV_PROMPT_NONE);
+	ck_assert_str_eq(v.search_spec, "child");
+	/* "child" matches child and grandchild (search is unanchored) */
+	ck_assert_uint_eq(v.nmatches, 3);
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert(sv_view_is_match(&v, v.sel));
+	keys("n");
+	ck_assert_str_eq(sel_region(), "grandchild");
+	keys("n");
+	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	keys("n");
+	ck_assert_int_eq(prof->start_ns[v.sel], 100); /* wraps */
+	keys("N");
+	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	/* a bad regex is a message, not a crash */
+	ck_assert(keys("/ ( Enter") & SV_VIEW_BELL);
+	ck_assert(v.message_is_error);
+	/* Escape cancels a prompt */
+	keys("/ x Escape");
+	ck_assert_int_eq(v.prompt, SV_PROMPT_NONE);
+}
+END_TEST
+
+START_TEST(test_filter)
+{
+	keys("\\ ! c h i l d Enter");
+	ck_assert_str_eq(v.filter_spec, "!child");
+	ck_assert_ptr_nonnull(v.region_keep);
+	/* child calls are gone from the index and the panel */
+	ck_assert_uint_eq(v.index.ncalls, 5);
+	ck_assert_ptr_null(sv_stats_table_find(&v.stats, 1));
+	keys("\\ C-u Enter");
+	ck_assert_ptr_null(v.region_keep);
+	ck_assert_uint_eq(v.index.ncalls, 7);
+	keys("\\ m a i n Enter");
+	ck_assert_uint_eq(v.index.ncalls, 2);
+}
+END_TEST
+
+START_TEST(test_ranks_and_commands)
+{
+	keys("r 1 Enter");
+	ck_assert_str_eq(v.rank_spec, "1");
+	ck_assert_uint_eq(v.rows.n, 1);
+	ck_assert_int_eq(v.cur_lane, 3);
+	keys("r BSpace Enter");
+	ck_assert_uint_eq(v.rows.n, 6);
+	keys(": r a n k Space 0 Enter");
+	ck_assert_uint_eq(v.rows.n, 5);
+	keys(": g o t o Space 2 5 0 n s Enter");
+	ck_assert_int_eq(v.cur_t, 250);
+	ck_assert_str_eq(sel_region(), "main");
+	keys(": r e g i o n Space g r a n d c h i l d Enter");
+	ck_assert_int_eq(v.mark_region, 2);
+	ck_assert_str_eq(sel_region(), "grandchild");
+	ck_assert(keys(": b o g u s Enter") & SV_VIEW_BELL);
+	ck_assert(v.message_is_error);
+	ck_assert(keys(": q u i t Enter") & SV_VIEW_QUIT);
+}
+END_TEST
+
+START_TEST(test_panel)
+{
+	long n;
+	keys("p");
+	ck_assert(v.panel_focus);
+	/* sorted by total: main (2200) first */
+	ck_assert_str_eq(v.stats.regions[0].name, "main");
+	keys("j Enter");
+	ck_assert_int_eq(v.mark_region, (long)v.stats.regions[1].region);
+	ck_assert_uint_eq(sv_call_region(prof, v.sel), v.mark_region);
+	n = (long)v.nmarked;
+	ck_assert_int_ge(n, 1);
+	keys("Escape");
+	ck_assert_int_eq(v.mark_region, -1);
+	keys("Escape");
+	ck_assert(!v.panel_focus);
+	keys(">");
+	ck_assert_int_eq(v.sort_col, SV_VIEW_COL_EXCL);
+	keys("< <");
+	ck_assert_int_eq(v.sort_col, SV_VIEW_COL_CALLS);
+	ck_assert_uint_ge(
+		v.stats.regions[0].s.num_calls, v.stats.regions[1].s.num_calls);
+	ck_assert_uint_ge(
+		v.stats.regions[1].s.num_calls, v.stats.regions[4].s.num_calls);
+	keys("P");
+	ck_assert(!v.panel_shown);
+	ck_assert_int_eq(v.geom.panel_w, 0);
+	keys("P D");
+	ck_assert_int_eq(v.geom.details_h, 0);
+}
+END_TEST
+
+START_TEST(test_popups)
+{
+	ck_assert(keys("v") & SV_VIEW_BELL); /* nothing selected */
+	keys("Tab v");
+	ck_assert_int_eq(v.popup, SV_POPUP_SOURCE);
+	keys("j j k");
+	ck_assert_int_eq(v.popup_top, 1);
+	keys("q");
+	ck_assert_int_eq(v.popup, SV_POPUP_NONE);
+	keys("i");
+	ck_assert_int_eq(v.popup, SV_POPUP_METADATA);
+	keys("W");
+	ck_assert_int_eq(v.popup, SV_POPUP_WARNINGS);
+	keys("?");
+	ck_assert_int_eq(v.popup, SV_POPUP_HELP);
+	keys("Escape F1");
+	ck_assert_int_eq(v.popup, SV_POPUP_HELP);
+	ck_assert(!(keys("q") & SV_VIEW_QUIT));
+	ck_assert(keys("R") & SV_VIEW_RELOAD);
+	ck_assert(keys("Q") & SV_VIEW_BELL);
+	ck_assert(keys("q") & SV_VIEW_QUIT);
+}
+END_TEST
+
+START_TEST(test_mouse)
+{
+	struct sv_tmap m = sv_view_tmap(&v);
+	int x = sv_tmap_col(&m, 700), y = v.geom.lanes_y;
+	char script[64];
+	int64_t t;
+
+	/* click on main's row at t=700 selects main */
+	snprintf(script, sizeof script, "Click:%d,%d", x, y);
+	keys(script);
+	ck_assert_str_eq(sel_region(), "main");
+	/* one row down: the second child */
+	snprintf(script, sizeof script, "Click:%d,%d", x, y + 1);
+	keys(script);
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	/* the wheel zooms keeping the time under the pointer */
+	t = sv_tmap_time(&m, x) +
+	    (sv_tmap_time(&m, x + 1) - sv_tmap_time(&m, x)) / 2;
+	snprintf(script, sizeof script, "WheelUp:%d,%d", x, y);
+	keys(script);
+	m = sv_view_tmap(&v);
+	ck_assert_int_eq(sv_tmap_col(&m, t), x);
+	/* drag pans by the columns moved */
+	{
+		int64_t t0 = v.t0;
+		int64_t dt = sv_tmap_time(&m, x) - sv_tmap_time(&m, x - 5);
+		snprintf(script, sizeof script, "Click:%d,%d Drag:%d,%d", x, y,
+			x - 5, y);
+		keys(script);
+		ck_assert_int_eq(v.t0, t0 + dt);
+	}
+}
+END_TEST
+
+START_TEST(test_degenerate)
+{
+	struct sv_view w;
+	struct sv_error err = {0};
+	struct sv_profile *empty = vt_profile(NULL, 0, 0);
+
+	ck_assert_int_lt(sv_view_init(&w, NULL, NULL, &err), 0);
+	ck_assert_int_eq(sv_view_init(&w, empty, NULL, &err), 0);
+	ck_assert_uint_eq(w.rows.n, 0);
+	ck_assert(sv_view_handle_key(&w, SV_KEY_TAB) & SV_VIEW_BELL);
+	ck_assert(sv_view_handle_key(&w, 't') & SV_VIEW_BELL);
+	sv_view_handle_key(&w, '+');
+	sv_view_handle_key(&w, 'j');
+	sv_view_resize(&w, 10, 5);
+	ck_assert(w.geom.too_small);
+	ck_assert_int_eq(sv_view_handle_key(&w, 'j'), 0);
+	ck_assert(sv_view_handle_key(&w, 'q') & SV_VIEW_QUIT);
+	ck_assert_int_eq(sv_view_handle_key(NULL, 'q'), 0);
+	sv_view_fini(&w);
+	sv_view_fini(NULL);
+	sv_profile_free(empty);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	int rc;
+	int64_t ns;
+} times[] = {
+	{"12.5ms", 0, 12500000},
+	{"3s", 0, 3000000000},
+	{"400us", 0, 400000},
+	{"1500", 0, 1500},
+	{"7 ns", 0, 7},
+	{"+2ms", 0, 2000000},
+	{"-1us", 0, -1000},
+	{"ms", -22, 0},
+	{"12x", -22, 0},
+	{"1e30s", -22, 0},
+	{"", -22, 0},
+};
+
+START_TEST(test_parse_time)
+{
+	int64_t ns = 0;
+	ck_assert_int_eq(sv_view_parse_time(times[_i].in, &ns), times[_i].rc);
+	if (!times[_i].rc)
+		ck_assert_int_eq(ns, times[_i].ns);
+}
+END_TEST
+
+START_TEST(test_fmt_dur)
+{
+	char buf[32];
+	ck_assert_str_eq(sv_view_fmt_dur(830, buf, sizeof buf), "830 ns");
+	ck_assert_str_eq(sv_view_fmt_dur(12500000, buf, sizeof buf), "12.5 ms");
+	ck_assert_str_eq(
+		sv_view_fmt_dur(1234000000, buf, sizeof buf), "1.23 s");
+	ck_assert_str_eq(sv_view_fmt_dur(250000, buf, sizeof buf), "250 us");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc = tcase_create("actions");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_initial);
+	tcase_add_test(tc, test_zoom_keeps_cursor);
+	tcase_add_test(tc, test_zoom_limits);
+	tcase_add_test(tc, test_pan);
+	tcase_add_test(tc, test_move_and_select);
+	tcase_add_test(tc, test_tab_and_tree);
+	tcase_add_test(tc, test_zoom_call);
+	tcase_add_test(tc, test_solo_collapse);
+	tcase_add_test(tc, test_search);
+	tcase_add_test(tc, test_filter);
+	tcase_add_test(tc, test_ranks_and_commands);
+	tcase_add_test(tc, test_panel);
+	tcase_add_test(tc, test_popups);
+	tcase_add_test(tc, test_mouse);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("misc");
+	tcase_add_test(tc, test_degenerate);
+	tcase_add_loop_test(
+		tc, test_parse_time, 0, sizeof times / sizeof times[0]);
+	tcase_add_test(tc, test_fmt_dur);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
