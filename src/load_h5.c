@@ -274,6 +274,26 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 			(unsigned long long)dims[0],
 			(unsigned long long)want_n);
 	}
+	/* A damaged header can claim any shape: no dataset holds more than
+	 * deflate's best ratio (about 1:1032) lets the file's bytes expand
+	 * to. */
+	{
+		hid_t t = H5Dget_type(obj);
+		size_t esize = t >= 0 ? H5Tget_size(t) : 1;
+		uint64_t limit = h->file_bytes * 1100 + ((uint64_t)1 << 20);
+		if (t < 0 || H5Tis_variable_str(t) > 0 || esize < 1)
+			esize = 1;
+		if (t >= 0)
+			H5Tclose(t);
+		if (dims[0] > limit / esize) {
+			H5Dclose(obj);
+			return sv_h5_fail(h, -EINVAL, objpath,
+				"claims %llu values, more than a file of %llu "
+				"bytes can hold; the file is damaged",
+				(unsigned long long)dims[0],
+				(unsigned long long)h->file_bytes);
+		}
+	}
 	rc = col_check_filters(h, obj, objpath);
 	if (rc) {
 		H5Dclose(obj);
@@ -2128,6 +2148,7 @@ static int precheck(struct sv_h5 *h)
 			return sv_h5_fail(h, -ENOENT, NULL, "no such file");
 		return sv_h5_fail(h, -e, NULL, "cannot open: %s", strerror(e));
 	}
+	h->file_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	if (S_ISDIR(st.st_mode))
 		return sv_h5_fail(h, -EISDIR, NULL,
 			"is a directory, not an HDF5 profile");

@@ -25,6 +25,7 @@ struct sv_h5 {
 	struct sv_profile *p;
 	struct sv_error *err;
 	const struct sv_load_opts *opts;
+	uint64_t file_bytes; /* size of the file, to reject absurd shapes */
 };
 
 /* An opened, validated 1-D dataset. */

@@ -221,6 +221,7 @@ enum mutation {
 	M_DUP_ROW,
 	M_SHORT_DURATIONS,
 	M_FILTER,
+	M_HUGE_DIMS,
 	/* warnings or variants that load */
 	M_NO_SCHEMA,
 	M_LAYOUT_BOGUS,
@@ -492,6 +493,20 @@ static char *base_write(const char *name, enum mutation m)
 		ds_ints_dcpl(
 			ev, "start_deltas", H5T_STD_I64LE, start, nev, dcpl);
 		H5Pclose(dcpl);
+	} else if (m == M_HUGE_DIMS) {
+		/* 2^40 values claimed, none written: chunks stay unallocated,
+		 * so the file stays small. */
+		hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+		hsize_t chunk = 1024, big = (hsize_t)1 << 40;
+		hid_t sp = H5Screate_simple(1, &big, NULL);
+		hid_t d;
+		H5Pset_chunk(dcpl, 1, &chunk);
+		d = H5Dcreate2(ev, "start_deltas", H5T_STD_I64LE, sp,
+			H5P_DEFAULT, dcpl, H5P_DEFAULT);
+		ck_assert_int_ge(d, 0);
+		H5Dclose(d);
+		H5Sclose(sp);
+		H5Pclose(dcpl);
 	} else if (m != M_NO_START) {
 		ds_ints(ev, "start_deltas", H5T_STD_I64LE, start, nev);
 	}
@@ -624,6 +639,9 @@ static const struct fail_case fail_cases[] = {
 	{M_FILTER, -ENOTSUP,
 		"/events/start_deltas: compressed with the Zstandard (zstd) "
 		"filter (HDF5 filter 32015)"},
+	{M_HUGE_DIMS, -EINVAL,
+		"/events/start_deltas: claims 1099511627776 values, more than "
+		"a file of"},
 };
 
 static void expect_fail(const char *path, int code, const char *frag)
