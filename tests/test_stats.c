@@ -215,6 +215,23 @@ START_TEST(empty_profile_and_nulls)
 	sv_stats_table_fini(&t);
 	ck_assert_int_eq(sv_stats_table_compute(&t, NULL, NULL, &err), -EINVAL);
 	ck_assert_int_eq(err.code, -EINVAL);
+	ck_assert(sv_stats_percentile_of(NULL, 0, 50) == 0);
+	ck_assert(!sv_stats_value(NULL, SV_STATS_KEY_TOTAL, NULL));
+	ck_assert(!sv_stats_value(&s, SV_STATS_KEY_NAME, NULL));
+	ck_assert(!sv_stats_value(&s, SV_STATS_KEY_COUNT, NULL));
+	sv_stats_table_sort(NULL, SV_STATS_KEY_TOTAL);
+	{
+		int64_t *d = (int64_t *)&err;
+		bool *on = (bool *)&err;
+		uint32_t n = 7;
+		ck_assert_uint_eq(sv_stats_row_distinct(NULL, 0, NULL, &d), 0);
+		ck_assert_ptr_null(d);
+		ck_assert_uint_eq(
+			sv_stats_row_distinct(p, 0, p->start_ns, &d), 0);
+		ck_assert_int_eq(
+			sv_stats_parse_ranks(NULL, &on, &n, &err), -EINVAL);
+		ck_assert_uint_eq(n, 7);
+	}
 	ck_assert_int_eq(sv_stats_row(p, 0, NULL, &s), -EINVAL);
 	ck_assert_int_eq(sv_stats_row(NULL, 0, NULL, &s), -EINVAL);
 	sv_stats_table_fini(NULL);
