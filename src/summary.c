@@ -811,6 +811,15 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 	return -1;
 }
 
+/* One line "scopeview: <what><text>" on stderr, with the text made safe
+ * for a terminal (it can quote region names from the file). */
+static void summary_stderr(const char *what, const char *text)
+{
+	char *safe = table_safe(text, NULL);
+	fprintf(stderr, "scopeview: %s%s\n", what, safe);
+	free(safe);
+}
+
 int sv_summary_main(int argc, char **argv)
 {
 	struct summary_args a;
@@ -830,12 +839,12 @@ int sv_summary_main(int argc, char **argv)
 		return rc;
 	}
 	if (sv_load(a.file, NULL, &p, &err) < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		summary_stderr("", err.msg);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
 	for (i = 0; i < p->nwarnings; i++)
-		fprintf(stderr, "scopeview: warning: %s\n", p->warnings[i]);
+		summary_stderr("warning: ", p->warnings[i]);
 
 	memset(&f, 0, sizeof f);
 	f.rank_on = a.rank_on;
@@ -845,7 +854,7 @@ int sv_summary_main(int argc, char **argv)
 	f.exclude = a.exclude;
 	f.nexclude = a.nexclude;
 	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		summary_stderr("", err.msg);
 		sv_profile_free(p);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;

@@ -618,7 +618,7 @@ START_TEST(cli_warnings)
 	static const int64_t start[] = {10, 20, 100};
 	static const int64_t end[] = {30, 40, 150};
 	static const struct sv_write_row rows[] = {
-		{"solve", 2, NULL, -1, NULL, NULL, 0, 0},
+		{"sol\x1b[2Jve\nx", 2, NULL, -1, NULL, NULL, 0, 0},
 		{"io", 1, NULL, -1, NULL, NULL, 0, 0},
 	};
 	struct sv_write_rank r = {0};
@@ -646,9 +646,17 @@ START_TEST(cli_warnings)
 			ck_assert_msg(!strncmp(l, "scopeview: warning: ", 20),
 				"%s", l);
 	}
+	/* the region name in the warning is shown safely on the terminal */
+	ck_assert_ptr_null(strchr(err, '\x1b'));
+	ck_assert_msg(strstr(err, "sol\\x1b[2Jve\\x0ax") != NULL, "%s", err);
 	j = json_loads(out, 0, NULL);
 	ck_assert_msg(j != NULL, "%s", out);
 	ck_assert_uint_ge(json_array_size(json_object_get(j, "warnings")), 1);
+	/* JSON keeps the text as it is */
+	ck_assert_ptr_nonnull(
+		strstr(json_string_value(json_array_get(
+			       json_object_get(j, "warnings"), 0)),
+			"sol\x1b[2Jve\nx"));
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "regions")), 2);
 	json_decref(j);
 	free(out);
