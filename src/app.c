@@ -145,7 +145,6 @@ static struct app_loader *loader_start(const char *path, bool want_index)
 	l->want_index = want_index;
 	atomic_init(&l->cancel, 0);
 	pthread_mutex_init(&l->mu, NULL);
-	snprintf(l->what, sizeof l->what, "opening");
 	/* Signals (Ctrl-C, Ctrl-Z, resize) belong to the loop's thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -200,8 +199,10 @@ static void app_draw_progress(struct sv_app *a)
 			SV_STYLE_POPUP, 0);
 	sv_grid_textf(g, x0 + 2 + barw, y0 + 1, 6, SV_STYLE_POPUP, 0, "%3d%%",
 		(int)(a->fraction * 100 + 0.5));
-	snprintf(line, sizeof line, "%s%s", a->what[0] ? "reading " : "",
-		a->what);
+	if (a->what[0])
+		snprintf(line, sizeof line, "reading %s", a->what);
+	else
+		snprintf(line, sizeof line, "opening the file");
 	sv_grid_text(g, x0 + 1, y0 + 2, bw - 2, line, SV_STYLE_POPUP, 0,
 		ascii ? '~' : 0x2026);
 	sv_grid_text(g, x0 + 1, y0 + 3, bw - 2, "q: stop and quit",
@@ -373,7 +374,7 @@ static void app_start_load(struct sv_app *a, bool first)
 {
 	a->first_load = first;
 	a->fraction = 0;
-	snprintf(a->what, sizeof a->what, "opening");
+	a->what[0] = '\0';
 	a->loader = loader_start(a->path, first);
 	a->seen_seq = 0;
 }

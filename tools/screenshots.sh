@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# screenshots.sh: regenerate the images in screenshots/ from
+# `scopeview snapshot` (SVG), converted to PNG with rsvg-convert (Debian
+# librsvg2-bin).  The same keys give the same screen in the live viewer, so
+# these are what a user sees after typing them.
+#
+# usage: tools/screenshots.sh [PROFILE]
+#   PROFILE  the profile to draw; default: the built-in demo profile
+#            (scopeview gen --demo), else a generated run of the same shape
+#   SCOPEVIEW_EXE  the scopeview to use (default: build/scopeview)
+#
+# Each shot is one line of the table below: name, size, keys, what it shows.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+exe=${SCOPEVIEW_EXE:-$root/build/scopeview}
+out=$root/screenshots
+if [ ! -x "$exe" ]; then
+	echo "screenshots: $exe is not built (set SCOPEVIEW_EXE)" >&2
+	exit 2
+fi
+command -v rsvg-convert >/dev/null || {
+	echo "screenshots: rsvg-convert is missing (apt-get install librsvg2-bin)" >&2
+	exit 2
+}
+
+# Pin everything a screen depends on.
+export LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color
+unset NO_COLOR
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/scopeview-shots-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The profile is copied to a short name so the status line reads "demo.h5".
+if [ $# -ge 1 ]; then
+	cp "$1" "$work/demo.h5"
+elif ! "$exe" gen --demo "$work/demo.h5" >/dev/null 2>&1; then
+	"$exe" gen --ranks 4 --threads 2 --tasks 1 --await --gpu \
+		--events 20000 --seed 3 --label "scopeview demo" --quiet \
+		"$work/demo.h5"
+fi
+
+mkdir -p "$out"
+cd "$work"
+
+# name | size | keys | what it shows
+shots=(
+	"overview|100x30||the whole run: every rank, thread and task lane, and the summary panel"
+	"solo-thread|100x30|t Tab J ] J ] f J ] ]|one thread alone (t), zoomed to single calls of one solve, with the selected call's details"
+	"summary-exclusive|100x30|p >|the summary panel focused (p) and sorted by exclusive time (>)"
+	"search|100x30|/ s o l v e Enter n|a regex search for 'solve': matching calls highlighted, n jumps to the first"
+	"source-popup|100x30|Tab J ] J ] v|the source of the selected call's region (v)"
+	"small-80x24|80x24||the overview on an 80x24 terminal"
+)
+
+for shot in "${shots[@]}"; do
+	IFS='|' read -r name size keys what <<<"$shot"
+	"$exe" snapshot --size "$size" --keys "$keys" --format svg \
+		--output "$out/$name.svg" demo.h5
+	rsvg-convert "$out/$name.svg" -o "$out/$name.png"
+	printf '%-18s %-8s %-26s %s\n' "$name" "$size" "${keys:-(none)}" "$what"
+done
+ls -l "$out"
