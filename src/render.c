@@ -435,12 +435,13 @@ static void render_details(struct render_ctx *r)
 		if (p->await_ns && used < sizeof line)
 			used += (size_t)snprintf(line + used,
 				sizeof line - used,
-				"await %s (%" PRId64 " ns, %.1f%% of the call)",
+				"await %s = %.1f%% of the call (%" PRId64
+				" ns)",
 				sv_view_fmt_dur(p->await_ns[c], e, sizeof e),
-				p->await_ns[c],
 				dur > 0 ? 100.0 * (double)p->await_ns[c] /
 						  (double)dur
-					: 0.0);
+					: 0.0,
+				p->await_ns[c]);
 		if (used)
 			details_line(&d, SV_STYLE_DETAILS, "%s", line);
 	}
@@ -1002,19 +1003,21 @@ static void render_popup(struct render_ctx *r)
 
 void sv_render_too_small(struct sv_grid *g, int w, int h)
 {
-	char buf[96];
-	int len;
+	char lines[3][64];
+	int i, y0;
 
 	sv_grid_resize(g, w, h);
-	snprintf(buf, sizeof buf, "terminal too small: %dx%d, need %dx%d", w, h,
+	snprintf(lines[0], sizeof lines[0], "terminal too small");
+	snprintf(lines[1], sizeof lines[1], "%dx%d, need %dx%d", w, h,
 		SV_LAYOUT_MIN_W, SV_LAYOUT_MIN_H);
-	len = (int)strlen(buf);
-	if (len > w) {
-		snprintf(buf, sizeof buf, "too small");
-		len = (int)strlen(buf);
+	snprintf(lines[2], sizeof lines[2], "q quits");
+	y0 = h > 3 ? (h - 3) / 2 : 0;
+	for (i = 0; i < 3; i++) {
+		int len = (int)strlen(lines[i]);
+		sv_grid_text(g, w > len ? (w - len) / 2 : 0, y0 + i, w,
+			lines[i], i == 2 ? SV_STYLE_DIM : SV_STYLE_WARNING, 0,
+			'~');
 	}
-	sv_grid_text(g, w > len ? (w - len) / 2 : 0, h / 2, w, buf,
-		SV_STYLE_WARNING, 0, 0);
 }
 
 void sv_render(struct sv_grid *g, const struct sv_view *v)

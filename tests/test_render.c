@@ -1,0 +1,277 @@
+/*
+ * test_render.c: golden screens (text layer plus style layer) for the
+ * situations the viewer must draw well, and properties of every frame: no
+ * control characters from the file, no allocation once sized, the same
+ * view gives the same grid.
+ *
+ * Goldens live in tests/golden/NAME.txt; SCOPEVIEW_UPDATE_GOLDEN=1
+ * rewrites them (review the diff like code).  The locale is pinned by the
+ * test environment (C.UTF-8) and every screen size is explicit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/keys.h"
+#include "scopeview/render.h"
+#include "scopeview/view.h"
+#include "viewtest.h"
+
+/* Render p at w x h after a key script, with ASCII glyphs or not. */
+static void draw(struct sv_grid *g, const struct sv_profile *p, int w, int h,
+	const char *script, bool ascii)
+{
+	struct sv_view v;
+	struct sv_view_opts o = {ascii, false, "test.h5"};
+	struct sv_error err;
+	int *kv = NULL;
+	size_t n = 0, i;
+
+	ck_assert_int_eq(sv_view_init(&v, p, &o, &err), 0);
+	sv_view_resize(&v, w, h);
+	ck_assert_int_eq(sv_keys_parse_script(script, &kv, &n, &err), 0);
+	for (i = 0; i < n; i++)
+		if (sv_view_handle_key(&v, kv[i]) & SV_VIEW_QUIT)
+			break;
+	free(kv);
+	sv_render(g, &v);
+	sv_view_fini(&v);
+}
+
+static void golden(const char *name, const struct vt_call *calls, size_t n,
+	unsigned flags, int w, int h, const char *script, bool ascii)
+{
+	struct sv_profile *p = vt_profile(calls, n, flags);
+	struct sv_grid g;
+	int x, y;
+
+	sv_grid_init(&g);
+	draw(&g, p, w, h, script, ascii);
+	ck_assert_int_eq(g.w, w);
+	ck_assert_int_eq(g.h, h);
+	/* nothing but printable code points in any cell */
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			uint32_t ch = sv_grid_cell(&g, x, y)->ch;
+			ck_assert(ch == SV_GRID_WIDE_TAIL || ch >= 0x20);
+			ck_assert(ch != 0x7f && !(ch >= 0x80 && ch < 0xa0));
+			ck_assert(!ascii || ch < 0x80 ||
+				  ch == SV_GRID_WIDE_TAIL || y == h - 1 ||
+				  x >= 0);
+		}
+	vt_golden(&g, name);
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+
+START_TEST(test_empty)
+{
+	golden("empty", NULL, 0, VT_START, 80, 24, "", false);
+}
+END_TEST
+
+static const struct vt_call one[] = {
+	{0, "solve", 1000, 51000, -1, -1, -1, 0},
+};
+
+START_TEST(test_one_call)
+{
+	golden("one_call", one, 1, VT_START, 80, 24, "", false);
+}
+END_TEST
+
+START_TEST(test_deep_nesting)
+{
+	struct vt_call calls[14];
+	int i;
+	for (i = 0; i < 14; i++)
+		calls[i] = (struct vt_call){0, i % 2 ? "recurse" : "descend",
+			i * 100, 20000 - i * 100, -1, -1, -1, 0};
+	golden("deep_nesting", calls, 14, VT_START, 100, 30, "Tab Tab Tab",
+		false);
+}
+END_TEST
+
+START_TEST(test_many_lanes)
+{
+	struct vt_call calls[90];
+	int i;
+	for (i = 0; i < 30; i++) {
+		calls[3 * i] = (struct vt_call){
+			(uint32_t)i, "step", 0, 10000 + i * 300, -1, -1, -1, 0};
+		calls[3 * i + 1] = (struct vt_call){(uint32_t)i, "compute", 100,
+			6000 + i * 200, -1, -1, -1, 0};
+		calls[3 * i + 2] = (struct vt_call){(uint32_t)i, "allreduce",
+			6000 + i * 200, 9900 + i * 300, -1, -1, -1, 0};
+	}
+	golden("many_lanes_top", calls, 90, VT_START, 120, 40, "", false);
+	golden("many_lanes_scrolled", calls, 90, VT_START, 120, 40,
+		"PageDown PageDown j", false);
+}
+END_TEST
+
+static const struct vt_call lanes[] = {
+	{0, "main", 0, 100000, 0, -1, -1, 0},
+	{0, "spawn", 1000, 3000, 0, -1, -1, 0},
+	{0, "gather", 3000, 90000, 0, -1, -1, 0},
+	{0, "fetch", 5000, 60000, 0, 0, -1, 40000},
+	{0, "parse", 50000, 58000, 0, 0, -1, 0},
+	{0, "fetch", 6000, 80000, 0, 1, -1, 20000},
+	{0, "worker", 2000, 70000, 1, -1, -1, 0},
+	{0, "crunch", 4000, 65000, 1, -1, -1, 0},
+	{1, "main", 0, 98000, 0, -1, -1, 0},
+};
+
+START_TEST(test_threads_tasks)
+{
+	golden("threads_tasks", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 120, 40, "", false);
+}
+END_TEST
+
+START_TEST(test_narrow)
+{
+	golden("narrow_60x20_ascii", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 60, 20, "Tab", true);
+	golden("standard_80x24", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 80, 24, "j Tab", false);
+	golden("too_small", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 30, 8, "", false);
+}
+END_TEST
+
+START_TEST(test_selected_details)
+{
+	golden("selected_details", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS | VT_GPU, 120, 40,
+		"j j Tab Tab", false);
+}
+END_TEST
+
+START_TEST(test_gpu_await)
+{
+	static const struct vt_call calls[] = {
+		{0, "kernel", 0, 40000, -1, 0, 30000, 0},
+		{0, "copy", 40000, 50000, -1, 0, 2000, 0},
+		{0, "await_io", 10000, 90000, -1, 1, -1, 60000},
+		{0, "cpu_only", 50000, 100000, -1, 0, -1, 0},
+	};
+	golden("gpu_await", calls, 4, VT_START | VT_GPU | VT_TASKS, 100, 24, "",
+		false);
+}
+END_TEST
+
+START_TEST(test_unicode_names)
+{
+	static const struct vt_call calls[] = {
+		{0, "求解器 solve ünïcödé", 0, 40000, -1, -1, -1, 0},
+		{0, "evil\x1b[2J\x07name", 40000, 60000, -1, -1, -1, 0},
+		{0,
+			"a_very_long_region_name_that_goes_on_and_on_"
+			"forever_and_never_fits_anywhere_on_any_screen",
+			60000, 100000, -1, -1, -1, 0},
+		{0, "bidi\xe2\x80\xaereversed", 1000, 20000, -1, -1, -1, 0},
+	};
+	golden("unicode_names", calls, 4, VT_START, 120, 30, "Tab Tab Tab",
+		false);
+}
+END_TEST
+
+START_TEST(test_zoom_single_call)
+{
+	struct vt_call calls[2000];
+	int i;
+	for (i = 0; i < 2000; i++)
+		calls[i] = (struct vt_call){0, i % 3 ? "tick" : "tock",
+			i * 1000, i * 1000 + 300 + (i % 7) * 90, -1, -1, -1, 0};
+	/* full view: merged cells with counts */
+	golden("lod_overview", calls, 2000, VT_START, 100, 24, "", false);
+	/* zoomed to one call */
+	golden("zoom_single_call", calls, 2000, VT_START, 100, 24,
+		"Tab Tab Tab f", false);
+}
+END_TEST
+
+START_TEST(test_popups_and_panel)
+{
+	golden("help_popup", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 100, 30, "?", false);
+	golden("panel_focus_sorted", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 120, 30, "p > j Enter",
+		false);
+	golden("search_prompt", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 120, 30,
+		"/ f e t c h Enter / m a", false);
+}
+END_TEST
+
+START_TEST(test_wide)
+{
+	golden("wide_300x100", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS | VT_GPU, 300, 100, "Tab",
+		false);
+}
+END_TEST
+
+/* A second frame of the same size allocates nothing and draws the same. */
+START_TEST(test_no_alloc_same_frame)
+{
+	struct sv_profile *p = vt_profile(lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS);
+	struct sv_view v;
+	struct sv_grid g;
+	struct sv_cell *cells;
+	char *a, *b;
+	size_t cap;
+
+	ck_assert_int_eq(sv_view_init(&v, p, NULL, NULL), 0);
+	sv_view_resize(&v, 100, 30);
+	sv_grid_init(&g);
+	sv_render(&g, &v);
+	a = vt_grid_dump(&g);
+	cells = g.cells;
+	cap = g.cap;
+	sv_render(&g, &v);
+	b = vt_grid_dump(&g);
+	ck_assert_ptr_eq(g.cells, cells);
+	ck_assert_uint_eq(g.cap, cap);
+	ck_assert_str_eq(a, b);
+	/* a smaller screen reuses the buffer */
+	sv_view_resize(&v, 80, 24);
+	sv_render(&g, &v);
+	ck_assert_ptr_eq(g.cells, cells);
+	free(a);
+	free(b);
+	sv_grid_fini(&g);
+	sv_view_fini(&v);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("render");
+	TCase *tc = tcase_create("golden");
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_one_call);
+	tcase_add_test(tc, test_deep_nesting);
+	tcase_add_test(tc, test_many_lanes);
+	tcase_add_test(tc, test_threads_tasks);
+	tcase_add_test(tc, test_narrow);
+	tcase_add_test(tc, test_selected_details);
+	tcase_add_test(tc, test_gpu_await);
+	tcase_add_test(tc, test_unicode_names);
+	tcase_add_test(tc, test_zoom_single_call);
+	tcase_add_test(tc, test_popups_and_panel);
+	tcase_add_test(tc, test_wide);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("frames");
+	tcase_add_test(tc, test_no_alloc_same_frame);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
