@@ -13,11 +13,13 @@
 #include "scopeview/profile.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* At most this many nesting warnings are spelled out; the rest are
  * counted in one closing line. */
@@ -481,7 +483,8 @@ static void profile_build_lanes(struct sv_profile *p)
 	struct lane_slot *slots;
 	struct sv_lane *lanes = NULL;
 	uint32_t *remap, *fill;
-	uint32_t c;
+	uint32_t c, last_rank = 0;
+	int64_t last_key = 0;
 
 	while (cap < (size_t)p->nrows * 2 + 64)
 		cap *= 2;
@@ -494,7 +497,16 @@ static void profile_build_lanes(struct sv_profile *p)
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t rank = sv_call_rank(p, c);
 		int64_t key = lane_key(p, c);
-		size_t h = (size_t)lane_hash(rank, key) & mask;
+		size_t h;
+		/* Neighbouring calls mostly share a lane: skip the lookup. */
+		if (c && rank == last_rank && key == last_key) {
+			p->lane_of[c] = p->lane_of[c - 1];
+			lanes[p->lane_of[c]].ncalls++;
+			continue;
+		}
+		last_rank = rank;
+		last_key = key;
+		h = (size_t)lane_hash(rank, key) & mask;
 		while (slots[h].lane != UINT32_MAX &&
 			(slots[h].rank != rank || slots[h].key != key))
 			h = (h + 1) & mask;
@@ -697,9 +709,12 @@ static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
 
 /* ---- finishing: nesting ------------------------------------------------- */
 
-struct nest_ctx {
-	struct sv_profile *p;
-	size_t overlaps, reversed;
+/* What nesting found in one lane: the first few overlap messages (to be
+ * merged in lane order, so the warnings do not depend on threads). */
+struct nest_out {
+	size_t overlaps;
+	char *msgs[PROFILE_MAX_NEST_WARNINGS];
+	size_t nmsgs;
 };
 
 static void nest_describe(
@@ -722,10 +737,9 @@ static int64_t nest_end2(const struct sv_profile *p, uint32_t c)
 	return (int64_t)((uint64_t)e * 2);
 }
 
-static void lane_nest(
-	struct nest_ctx *n, const struct sv_lane *l, uint32_t *stack)
+static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
+	struct nest_out *n)
 {
-	struct sv_profile *p = n->p;
 	size_t depth = 0, i;
 
 	for (i = 0; i < l->ncalls; i++) {
@@ -746,11 +760,11 @@ static void lane_nest(
 				 * NestingError.  Keep the call where it
 				 * starts and charge the parent only for the
 				 * part it covers. */
-				if (n->overlaps < PROFILE_MAX_NEST_WARNINGS) {
+				if (n->nmsgs < PROFILE_MAX_NEST_WARNINGS) {
 					char a[256], b[256];
 					nest_describe(p, c, a, sizeof a);
 					nest_describe(p, par, b, sizeof b);
-					sv_profile_warn(p,
+					n->msgs[n->nmsgs++] = sv_xasprintf(
 						"rank %" PRIu32 ": %s starts "
 						"inside %s but ends after it "
 						"(calls not properly nested)",
@@ -765,10 +779,9 @@ static void lane_nest(
 			p->parent[c] = SV_NO_CALL;
 		}
 		if (depth + 1 > l->depth_rows)
-			((struct sv_lane *)l)->depth_rows =
-				(uint32_t)(depth + 1 > SV_MAX_DEPTH + 1
-						   ? SV_MAX_DEPTH + 1
-						   : depth + 1);
+			l->depth_rows = (uint32_t)(depth + 1 > SV_MAX_DEPTH + 1
+							   ? SV_MAX_DEPTH + 1
+							   : depth + 1);
 		stack[depth++] = c;
 	}
 }
@@ -815,13 +828,124 @@ static uint32_t *region_positions(const struct sv_profile *p)
 	return pos;
 }
 
-int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
+/* One worker sorts and nests a share of the lanes. */
+struct finish_worker {
+	struct sv_profile *p;
+	const struct tie_ctx *tie;
+	size_t *lanes; /* indices of its lanes */
+	size_t nlanes;
+	struct nest_out *out; /* per lane of the profile */
+	pthread_t thread;
+	bool started;
+};
+
+static void *finish_work(void *arg)
 {
-	struct nest_ctx nest = {p, 0, 0};
-	struct tie_ctx tie;
+	struct finish_worker *w = arg;
+	size_t i, maxlane = 0;
 	struct sort_item *a, *b;
 	uint32_t *stack;
-	size_t i, maxlane = 0;
+
+	for (i = 0; i < w->nlanes; i++)
+		if (w->p->lanes[w->lanes[i]].ncalls > maxlane)
+			maxlane = w->p->lanes[w->lanes[i]].ncalls;
+	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
+	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
+	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
+	for (i = 0; i < w->nlanes; i++) {
+		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
+		lane_sort(w->tie, l->calls, l->ncalls, a, b);
+		lane_nest(w->p, l, stack, &w->out[w->lanes[i]]);
+	}
+	free(a);
+	free(b);
+	free(stack);
+	return NULL;
+}
+
+static int lane_size_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct sv_lane *lanes = ctx;
+	uint32_t a = lanes[*(const size_t *)x].ncalls;
+	uint32_t b = lanes[*(const size_t *)y].ncalls;
+	return a > b ? -1 : a < b;
+}
+
+/* Sort and nest every lane, on up to FINISH_MAX_THREADS threads when the
+ * profile is large: lanes are independent, so each is one piece of work,
+ * handed out largest first to the least loaded worker. */
+#define FINISH_MAX_THREADS      4
+#define FINISH_THREAD_MIN_CALLS 200000
+
+static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
+{
+	struct finish_worker w[FINISH_MAX_THREADS];
+	uint64_t load[FINISH_MAX_THREADS] = {0};
+	struct nest_out *out =
+		sv_xcalloc(p->nlanes ? p->nlanes : 1, sizeof *out);
+	size_t *order = sv_xmalloc((p->nlanes ? p->nlanes : 1) * sizeof *order);
+	size_t nw = 1, i, j, overlaps = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (p->ncalls >= FINISH_THREAD_MIN_CALLS && p->nlanes > 1 && ncpu > 1)
+		nw = (size_t)ncpu < FINISH_MAX_THREADS ? (size_t)ncpu
+						       : FINISH_MAX_THREADS;
+	if (nw > p->nlanes)
+		nw = p->nlanes ? p->nlanes : 1;
+	for (i = 0; i < nw; i++) {
+		w[i].p = p;
+		w[i].tie = tie;
+		w[i].lanes = sv_xmalloc(
+			(p->nlanes ? p->nlanes : 1) * sizeof *w[i].lanes);
+		w[i].nlanes = 0;
+		w[i].out = out;
+	}
+	for (i = 0; i < p->nlanes; i++)
+		order[i] = i;
+	qsort_r(order, p->nlanes, sizeof *order, lane_size_cmp, p->lanes);
+	for (i = 0; i < p->nlanes; i++) {
+		size_t best = 0;
+		for (j = 1; j < nw; j++)
+			if (load[j] < load[best])
+				best = j;
+		w[best].lanes[w[best].nlanes++] = order[i];
+		load[best] += p->lanes[order[i]].ncalls;
+	}
+	for (i = 1; i < nw; i++) {
+		w[i].started =
+			!pthread_create(&w[i].thread, NULL, finish_work, &w[i]);
+		if (!w[i].started)
+			finish_work(
+				&w[i]); /* no thread to be had: do it here */
+	}
+	finish_work(&w[0]);
+	for (i = 1; i < nw; i++)
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+
+	for (i = 0; i < p->nlanes; i++) {
+		for (j = 0; j < out[i].nmsgs; j++) {
+			if (overlaps + j < PROFILE_MAX_NEST_WARNINGS)
+				sv_profile_warn(p, "%s", out[i].msgs[j]);
+			free(out[i].msgs[j]);
+		}
+		overlaps += out[i].overlaps;
+	}
+	if (overlaps > PROFILE_MAX_NEST_WARNINGS)
+		sv_profile_warn(p,
+			"%zu more calls start inside another call of their "
+			"lane but end after it",
+			overlaps - PROFILE_MAX_NEST_WARNINGS);
+	for (i = 0; i < nw; i++)
+		free(w[i].lanes);
+	free(order);
+	free(out);
+}
+
+int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
+{
+	struct tie_ctx tie;
+	size_t reversed = 0;
 	uint32_t c;
 
 	(void)err;
@@ -835,46 +959,28 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 		p->ncalls = 0;
 	for (c = 0; c < p->ncalls; c++)
 		if (p->end_ns[c] < p->start_ns[c]) {
-			if (nest.reversed < PROFILE_MAX_NEST_WARNINGS) {
-				char a_[256];
-				nest_describe(p, c, a_, sizeof a_);
+			if (reversed < PROFILE_MAX_NEST_WARNINGS) {
+				char a[256];
+				nest_describe(p, c, a, sizeof a);
 				sv_profile_warn(p,
 					"rank %" PRIu32 ": %s ends before it "
 					"starts (figures kept as stored)",
-					sv_call_rank(p, c), a_);
+					sv_call_rank(p, c), a);
 			}
-			nest.reversed++;
+			reversed++;
 		}
-	if (nest.reversed > PROFILE_MAX_NEST_WARNINGS)
+	if (reversed > PROFILE_MAX_NEST_WARNINGS)
 		sv_profile_warn(p, "%zu more calls end before they start",
-			nest.reversed - PROFILE_MAX_NEST_WARNINGS);
+			reversed - PROFILE_MAX_NEST_WARNINGS);
 
 	profile_build_lanes(p);
 	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
 	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
 	p->exclusive =
 		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
-
-	for (i = 0; i < p->nlanes; i++)
-		if (p->lanes[i].ncalls > maxlane)
-			maxlane = p->lanes[i].ncalls;
 	tie.p = p;
 	tie.region_pos = region_positions(p);
-	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
-	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
-	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
-	for (i = 0; i < p->nlanes; i++) {
-		lane_sort(&tie, p->lanes[i].calls, p->lanes[i].ncalls, a, b);
-		lane_nest(&nest, &p->lanes[i], stack);
-	}
-	free(a);
-	free(b);
-	free(stack);
+	profile_nest_lanes(p, &tie);
 	free((void *)tie.region_pos);
-	if (nest.overlaps > PROFILE_MAX_NEST_WARNINGS)
-		sv_profile_warn(p,
-			"%zu more calls start inside another call of their "
-			"lane but end after it",
-			nest.overlaps - PROFILE_MAX_NEST_WARNINGS);
 	return 0;
 }
