@@ -456,17 +456,19 @@ static double stats_secs(int64_t ns)
 }
 
 /*
- * MPIRegion figures of g from its ranks (already computed) and the pooled
- * durations pool[0..n).  ranks are sorted by rank; rows[] gives the file's
- * row order for ties.
+ * MPIRegion figures of g from its ranks (already computed and sorted by
+ * rank; their row indexes give the file's order for ties), the pooled
+ * durations pool[0..npool) and the positive rank totals in seconds in row
+ * order, tmp[0..ntot).
  */
 static void stats_region_pool(const struct sv_profile *p,
-	struct sv_stats_region *g, int64_t *pool, size_t npool, double *tmp)
+	struct sv_stats_region *g, int64_t *pool, size_t npool,
+	const double *tmp, size_t ntot)
 {
 	struct sv_stats *s = &g->s;
 	const struct sv_stats_rank *first = NULL, *last = NULL, *slowest = NULL;
 	double count = 0, mean = 0, m2 = 0, max_total = 0;
-	size_t i, ntot = 0;
+	size_t i;
 	bool std_ok = true, excl_ok = true;
 
 	memset(s, 0, sizeof *s);
@@ -610,39 +612,16 @@ static void stats_region_pool(const struct sv_profile *p,
 		s->p99_ns = out[2];
 	}
 
-	/* Imbalance: totals in seconds, in the file's row order, > 0 only. */
-	{
-		size_t *order = NULL;
-		double mx = 0;
-		/* ranks[] is sorted by rank: visit it in row order. */
-		order = sv_xmalloc((g->nranks ? g->nranks : 1) * sizeof *order);
-		for (i = 0; i < g->nranks; i++)
-			order[i] = i;
-		for (i = 1; i < g->nranks; i++)
-			for (size_t j = i;
-				j > 0 && g->ranks[order[j - 1]].row >
-						 g->ranks[order[j]].row;
-				j--) {
-				size_t t = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = t;
-			}
-		for (i = 0; i < g->nranks; i++) {
-			const struct sv_stats *r = &g->ranks[order[i]].s;
-			double t = stats_secs(r->total_ns);
-			if (t > 0) {
-				tmp[ntot++] = t;
-				if (ntot == 1 || t > mx)
-					mx = t;
-			}
-		}
-		free(order);
-		if (ntot >= 2) {
-			double ratio = mx / (stats_pairwise_sum(tmp, ntot) /
-						    (double)ntot);
-			g->rank_imbalance_pct =
-				ratio != 0 ? (ratio - 1.0) * 100.0 : 0.0;
-		}
+	/* Imbalance: max / mean of the positive totals in seconds, which the
+	 * caller listed in the file's row order (numpy sums in that order). */
+	if (ntot >= 2) {
+		double mx = tmp[0], ratio;
+		for (i = 1; i < ntot; i++)
+			if (tmp[i] > mx)
+				mx = tmp[i];
+		ratio = mx / (stats_pairwise_sum(tmp, ntot) / (double)ntot);
+		g->rank_imbalance_pct =
+			ratio != 0 ? (ratio - 1.0) * 100.0 : 0.0;
 	}
 }
 
@@ -687,7 +666,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 {
 	struct stats_sel sel = {NULL, false, 0};
 	struct stats_buf pool = {NULL, 0, 0};
-	size_t *row_start, *row_list, i, nsel = 0;
+	size_t *row_start, *row_list, i, nsel = 0, ntot;
 	double *tmp;
 	uint32_t g;
 
@@ -770,9 +749,14 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 			rk->rank = p->rows[rk->row].rank;
 			stats_row_compute(p, rk->row, &sel, &rk->s, &pool);
 		}
+		ntot = 0;
+		for (k = 0; k < reg->nranks; k++)
+			if (reg->ranks[k].s.total_ns > 0)
+				tmp[ntot++] =
+					stats_secs(reg->ranks[k].s.total_ns);
 		qsort(reg->ranks, reg->nranks, sizeof *reg->ranks,
 			stats_rank_cmp);
-		stats_region_pool(p, reg, pool.v, pool.n, tmp);
+		stats_region_pool(p, reg, pool.v, pool.n, tmp, ntot);
 		if (f && f->skip_empty && reg->s.num_calls == 0) {
 			free(reg->ranks);
 			memset(reg, 0, sizeof *reg);
