@@ -54,9 +54,13 @@ capture() {
 }
 
 # snapshot W H KEYS: the expected screen, trimmed the same way.
+# SNAP_LC and SNAP_OPTS change the locale and add options (--ascii).
+SNAP_LC=C.UTF-8
+SNAP_OPTS=""
 snapshot() {
-	"$EXE" snapshot --size "$1x$2" --keys "$3" --format text "$PROFILE" |
-		sed 's/[[:space:]]*$//'
+	# shellcheck disable=SC2086
+	LC_ALL=$SNAP_LC "$EXE" snapshot $SNAP_OPTS --size "$1x$2" --keys "$3" \
+		--format text "$PROFILE" | sed 's/[[:space:]]*$//'
 }
 
 # Wait (up to ~10 s) until the pane shows exactly the file $1.
@@ -251,7 +255,27 @@ else
 	not_ok "Ctrl-C left the terminal in curses mode"
 fi
 
-# 10. Not a terminal: a clear message and exit 2.
+# 10. The glyphs follow the locale (or --ascii), never TERM: the viewer
+#     in the C locale, and with --ascii, draws what snapshot draws there.
+T send-keys -t sv "clear; LC_ALL=C $EXE '$PROFILE'" Enter
+SNAP_LC=C
+step "C locale: ASCII glyphs" 100 30 ""
+send Tab J
+step "C locale: after Tab J" 100 30 "Tab J"
+send q
+SNAP_LC=C.UTF-8
+SNAP_OPTS=--ascii
+T send-keys -t sv "clear; $EXE --ascii '$PROFILE'" Enter
+step "--ascii in a UTF-8 locale" 100 30 ""
+send q
+SNAP_OPTS=""
+if grep -q '[^ -~]' "$TMP/got.txt"; then
+	not_ok "--ascii: the screen holds non-ASCII characters"
+else
+	ok "--ascii: only ASCII on the screen"
+fi
+
+# 11. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?
 if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then
