@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "scopeview/cli.h"
+#include "scopeview/grid.h"
 #include "scopeview/load.h"
 #include "scopeview/regex.h"
 
@@ -421,12 +422,21 @@ static void summary_csv(FILE *out, const struct sv_profile *p,
 
 /* ---- table ------------------------------------------------------------------ */
 
+/* Bidirectional controls, which would reorder what follows them on a
+ * terminal. */
+static bool table_bidi(uint32_t cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Text made safe for a terminal: control characters (C0, DEL, C1) become
- * \xNN.  Returns a malloc'd string; *width gets its length in code
- * points. */
+ * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
+ * *width gets its width in terminal columns (as the viewer's grid counts
+ * them: wide characters take two, combining marks none). */
 static char *table_safe(const char *s, size_t *width)
 {
-	size_t n = strlen(s), i = 0, len = 0, cap = n * 4 + 1, w = 0;
+	size_t n = strlen(s), i = 0, len = 0, cap = n * 6 + 1, w = 0;
 	char *o = sv_xmalloc(cap);
 
 	while (i < n) {
@@ -436,12 +446,15 @@ static char *table_safe(const char *s, size_t *width)
 			len += (size_t)snprintf(
 				o + len, cap - len, "\\x%02x", (unsigned)cp);
 			w += 4;
+		} else if (table_bidi(cp)) {
+			len += (size_t)snprintf(
+				o + len, cap - len, "\\u%04x", (unsigned)cp);
+			w += 6;
 		} else {
 			len += sv_utf8_encode(cp, o + len);
-			w++;
+			w += (size_t)sv_grid_cp_width(cp);
 		}
 		i += used;
-		o[len] = '\0';
 	}
 	o[len] = '\0';
 	if (width)

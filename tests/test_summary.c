@@ -15,6 +15,7 @@
 
 #include "helpers.h"
 #include "scopeview/cli.h"
+#include "scopeview/grid.h"
 #include "scopeview/profile.h"
 #include "scopeview/stats.h"
 #include "scopeview/summary.h"
@@ -429,6 +430,46 @@ START_TEST(table_text)
 }
 END_TEST
 
+/* Display columns of the first line of s. */
+static size_t line_width(const char *s)
+{
+	size_t n = strcspn(s, "\n"), i = 0, w = 0;
+	while (i < n) {
+		uint32_t cp;
+		i += sv_utf8_decode(s + i, n - i, &cp);
+		w += (size_t)sv_grid_cp_width(cp);
+	}
+	return w;
+}
+
+/* Wide characters take two columns and bidi controls are shown, so the
+ * columns stay aligned on a terminal. */
+START_TEST(table_wide_and_bidi)
+{
+	struct sv_profile *p = sv_profile_new("wide.h5");
+	static const int64_t a[] = {0, 10}, b[] = {20, 30}, c[] = {40, 50};
+	const char *rule, *row;
+	char *text;
+
+	add_calls(p, 0, "ab", a, 1);
+	add_calls(p, 0, "\xe8\xa7\xa3\xe6\x9e\x90x", b, 1); /* 解析x */
+	add_calls(p, 0, "r\xe2\x80\xaeltx", c, 1);          /* U+202E */
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	text = render(p, SV_SUMMARY_TABLE, false, SV_STATS_KEY_START);
+	ck_assert_ptr_null(strstr(text, "\xe2\x80\xae"));
+	ck_assert_ptr_nonnull(strstr(text, "r\\u202eltx"));
+	rule = strstr(text, "\n  ---") + 1;
+	for (row = strchr(rule, '\n') + 1; row[0] == ' ' && row[2] != ' ';
+		row = strchr(row, '\n') + 1)
+		ck_assert_msg(line_width(row) == line_width(rule),
+			"row '%.*s' is %zu columns, the rule %zu",
+			(int)strcspn(row, "\n"), row, line_width(row),
+			line_width(rule));
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(empty_profile_formats)
 {
 	struct sv_profile *p = sv_profile_new("empty.h5");
@@ -683,6 +724,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, json_sorted_and_nulls);
 	tcase_add_test(tc, table_text);
+	tcase_add_test(tc, table_wide_and_bidi);
 	tcase_add_test(tc, empty_profile_formats);
 	suite_add_tcase(s, tc);
 
