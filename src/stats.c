@@ -186,6 +186,18 @@ double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
 	return out;
 }
 
+/* int64 arithmetic that wraps like numpy's instead of being undefined
+ * when a damaged file holds absurd times. */
+static int64_t stats_wadd(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t stats_wsub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 /* ---- one row ------------------------------------------------------------ */
 
 /* The selection applied inside rows: lanes and thread. */
@@ -297,7 +309,7 @@ static void stats_row_compute(const struct sv_profile *p, size_t ri,
 
 		if (filtered && !stats_call_on(p, sel, c))
 			continue;
-		d = p->end_ns[c] - p->start_ns[c];
+		d = stats_wsub(p->end_ns[c], p->start_ns[c]);
 		if (n == 0) {
 			s->min_ns = s->max_ns = s->first_ns = d;
 			s->first_start_ns = p->start_ns[c];
@@ -313,13 +325,13 @@ static void stats_row_compute(const struct sv_profile *p, size_t ri,
 				s->last_end_ns = p->end_ns[c];
 		}
 		s->last_ns = d;
-		total += d;
+		total = stats_wadd(total, d);
 		if (p->exclusive)
-			excl += p->exclusive[c];
+			excl = stats_wadd(excl, p->exclusive[c]);
 		if (p->gpu_ns)
-			gpu += p->gpu_ns[c];
+			gpu = stats_wadd(gpu, p->gpu_ns[c]);
 		if (p->await_ns)
-			await += p->await_ns[c];
+			await = stats_wadd(await, p->await_ns[c]);
 		stats_buf_push(pool, d);
 		n++;
 	}
@@ -493,19 +505,22 @@ static void stats_region_pool(const struct sv_profile *p,
 			g->source_text = row->source_text;
 
 		s->num_calls += r->num_calls;
-		s->total_ns += r->total_ns;
+		s->total_ns = stats_wadd(s->total_ns, r->total_ns);
 		if (r->has_exclusive)
-			s->exclusive_ns += r->exclusive_ns;
+			s->exclusive_ns =
+				stats_wadd(s->exclusive_ns, r->exclusive_ns);
 		else
 			excl_ok = false;
 		if (r->has_gpu) {
 			s->has_gpu = true;
-			s->gpu_total_ns += r->gpu_total_ns;
+			s->gpu_total_ns =
+				stats_wadd(s->gpu_total_ns, r->gpu_total_ns);
 			s->gpu_count += r->gpu_count;
 		}
 		if (r->has_await) {
 			s->has_await = true;
-			s->await_total_ns += r->await_total_ns;
+			s->await_total_ns = stats_wadd(
+				s->await_total_ns, r->await_total_ns);
 		}
 		if (r->num_calls == 0)
 			continue;
@@ -1000,8 +1015,8 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 		for (j = 0; j < r->count; j++) {
 			uint32_t c = (uint32_t)(r->first + j);
 			if (stats_call_on(p, &sel, c))
-				stats_buf_push(
-					&buf, p->end_ns[c] - p->start_ns[c]);
+				stats_buf_push(&buf, stats_wsub(p->end_ns[c],
+							     p->start_ns[c]));
 		}
 	}
 	if (buf.n == 0) {
