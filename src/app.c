@@ -30,6 +30,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/cli.h"
+#include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
@@ -603,7 +604,8 @@ static void term_b_beep(void *ctx)
  */
 
 static const char view_usage[] =
-	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] [FILE]";
+	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] "
+	"[--demo-path] [FILE]";
 
 static void view_help(FILE *out, bool with_usage)
 {
@@ -619,6 +621,8 @@ static void view_help(FILE *out, bool with_usage)
 	      "reports\n"
 	      "  --list-keys        print the viewer's keys and exit "
 	      "(=markdown: as a table)\n"
+	      "  --demo-path        write the built-in demo profile (once) and "
+	      "print its path\n"
 	      "  --help             print this help and exit\n\n"
 	      "Inside the viewer press ? or F1 for the keys, q to quit.\n"
 	      "NO_COLOR=1 draws without colours.  The viewer needs a "
@@ -627,9 +631,6 @@ static void view_help(FILE *out, bool with_usage)
 	      "file.\n",
 		out);
 }
-
-/* The built-in demo's path, made on first use (demo.c). */
-__attribute__((weak)) int sv_demo_path(char **out, struct sv_error *err);
 
 int sv_view_main(int argc, char **argv)
 {
@@ -640,9 +641,9 @@ int sv_view_main(int argc, char **argv)
 	struct sv_app *app;
 	struct sv_error err;
 	const char *file = NULL;
-	char *demo = NULL;
+	char demo[4096];
 	FILE *tty_in = NULL;
-	bool opts_done = false, help = false;
+	bool opts_done = false, help = false, demo_path = false;
 	int i, rc, list_keys = 0;
 
 	memset(&ao, 0, sizeof ao);
@@ -666,6 +667,8 @@ int sv_view_main(int argc, char **argv)
 				list_keys = 2;
 			} else if (!strcmp(arg, "--list-keys=text")) {
 				list_keys = 1;
+			} else if (!strcmp(arg, "--demo-path")) {
+				demo_path = true;
 			} else {
 				return sv_cli_usage_error(
 					view_usage, "unknown option '%s'", arg);
@@ -692,6 +695,16 @@ int sv_view_main(int argc, char **argv)
 						      : SV_ACTION_DOC_TEXT) < 0
 			       ? SV_EXIT_LOAD
 			       : SV_EXIT_OK;
+	memset(&err, 0, sizeof err);
+	if (demo_path) {
+		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
+			fprintf(stderr, "scopeview: the built-in demo: %s\n",
+				err.msg);
+			return SV_EXIT_LOAD;
+		}
+		printf("%s\n", demo);
+		return SV_EXIT_OK;
+	}
 	if (!isatty(STDOUT_FILENO)) {
 		fputs("scopeview: standard output is not a terminal; use "
 		      "'scopeview snapshot' or 'scopeview summary'\n",
@@ -700,12 +713,12 @@ int sv_view_main(int argc, char **argv)
 	}
 	setlocale(LC_ALL, "");
 	memset(&err, 0, sizeof err);
+	demo[0] = '\0';
 	if (!file) {
-		if (!sv_demo_path || sv_demo_path(&demo, &err) < 0) {
-			fprintf(stderr, "scopeview: %s\n",
-				err.msg[0] ? err.msg
-					   : "the built-in demo is not "
-					     "available; give a FILE");
+		/* Written once to a cache file, then loaded like any file. */
+		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
+			fprintf(stderr, "scopeview: the built-in demo: %s\n",
+				err.msg);
 			return SV_EXIT_LOAD;
 		}
 		file = demo;
@@ -723,11 +736,10 @@ int sv_view_main(int argc, char **argv)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
 		if (tty_in)
 			fclose(tty_in);
-		free(demo);
 		return SV_EXIT_USAGE;
 	}
 	ao.path = file;
-	ao.title = demo ? "demo" : NULL;
+	ao.title = demo[0] ? "demo" : NULL;
 	ao.load_in_thread = true;
 	app = sv_app_new(&ao);
 	b.size = term_b_size;
@@ -741,7 +753,6 @@ int sv_view_main(int argc, char **argv)
 	sv_app_free(app);
 	if (tty_in)
 		fclose(tty_in);
-	free(demo);
 	if (rc < 0) {
 		fprintf(stderr, "scopeview: %s\n",
 			err.msg[0] ? err.msg : strerror(-rc));

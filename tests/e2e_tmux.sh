@@ -275,7 +275,25 @@ else
 	ok "--ascii: only ASCII on the screen"
 fi
 
-# 11. Not a terminal: a clear message and exit 2.
+# 11. Without a FILE the viewer opens the built-in demo (written once to
+#     the cache directory; --demo-path names it).
+T send-keys -t sv "clear; XDG_CACHE_HOME='$TMP/cache' $EXE" Enter
+if wait_for '^demo span '; then
+	ok "no FILE: the demo opens"
+else
+	not_ok "no FILE: no demo on the screen"
+	capture | tail -3
+fi
+send q
+demo=$(XDG_CACHE_HOME="$TMP/cache" "$EXE" --demo-path)
+if [ "$demo" = "$TMP/cache/scopeview/demo-$("$EXE" --version | cut -d' ' -f2).h5" ] &&
+	"$EXE" summary "$demo" >/dev/null; then
+	ok "--demo-path names the cached demo, a readable profile"
+else
+	not_ok "--demo-path said '$demo'"
+fi
+
+# 12. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?
 if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then

@@ -6,7 +6,7 @@
 #
 # usage: tools/screenshots.sh [PROFILE]
 #   PROFILE  the profile to draw; default: the built-in demo profile
-#            (scopeview gen --demo), else a generated run of the same shape
+#            (scopeview --demo-path writes it)
 #   SCOPEVIEW_EXE  the scopeview to use (default: build/scopeview)
 #
 # Each shot is one line of the table below: name, size, keys, what it shows.
@@ -32,12 +32,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/scopeview-shots-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # The profile is copied to a short name so the status line reads "demo.h5".
+# The demo is written fresh into a private cache directory.
 if [ $# -ge 1 ]; then
 	cp "$1" "$work/demo.h5"
-elif ! "$exe" gen --demo "$work/demo.h5" >/dev/null 2>&1; then
-	"$exe" gen --ranks 4 --threads 2 --tasks 1 --await --gpu \
-		--events 20000 --seed 3 --label "scopeview demo" --quiet \
-		"$work/demo.h5"
+else
+	demo=$(XDG_CACHE_HOME="$work/cache" "$exe" --demo-path)
+	cp "$demo" "$work/demo.h5"
 fi
 
 mkdir -p "$out"
