@@ -50,7 +50,7 @@ int sv_h5_fail(struct sv_h5 *h, int code, const char *obj, const char *fmt, ...)
 	return sv_error_set(h->err, code, "%s: %s", h->path, what);
 }
 
-static char last_error[256];
+static _Thread_local char last_error[256];
 
 /* H5Ewalk2 walks from the most specific error upward: keep the first. */
 static herr_t last_error_walk(
@@ -67,6 +67,30 @@ const char *sv_h5_last_error(void)
 	last_error[0] = '\0';
 	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, last_error_walk, NULL);
 	return last_error;
+}
+
+char *sv_h5_show(const char *s)
+{
+	char *clean = sv_utf8_sanitize(s, strlen(s));
+	char *out = sv_xmalloc(strlen(clean) * 4 + 1), *o = out;
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)clean; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			snprintf(o, 5, "\\x%02x", *c);
+			o += 4;
+		} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			/* C1 controls (U+0080..U+009F) */
+			snprintf(o, 5, "\\x%02x", c[1]);
+			o += 4;
+			c++;
+		} else {
+			*o++ = (char)*c;
+		}
+	}
+	*o = '\0';
+	free(clean);
+	return out;
 }
 
 void sv_load_quiet_hdf5(void)
@@ -1243,11 +1267,13 @@ static int index_check_ids(struct sv_h5 *h, struct index *ix)
 	for (i = 1; i < ix->nrows; i++)
 		if (pairs[2 * i] == pairs[2 * i - 2]) {
 			uint64_t a = pairs[2 * i - 1], b = pairs[2 * i + 1];
+			char *name = sv_h5_show(h->p->regions[ix->region[a]]);
 			rc = sv_h5_fail(h, -EINVAL, "/rank_region_index",
 				"rows %llu and %llu both hold rank %" PRId64
 				", region '%s'",
 				(unsigned long long)a, (unsigned long long)b,
-				ix->rank[a], h->p->regions[ix->region[a]]);
+				ix->rank[a], name);
+			free(name);
 			break;
 		}
 	free(pairs);
@@ -1333,6 +1359,7 @@ static void row_tags(
 {
 	json_error_t jerr;
 	json_t *j;
+	char *name;
 	size_t i;
 
 	if (!*text)
@@ -1343,11 +1370,12 @@ static void row_tags(
 		row->tags[0] = sv_xstrdup(text);
 		row->ntags = 1;
 		row->tags_raw = true;
+		name = sv_h5_show(h->p->regions[row->region]);
 		sv_profile_warn(h->p,
 			"/rank_region_index/tags: row %llu (rank %u, '%s'): "
 			"tag text is not a JSON array; shown as is",
-			(unsigned long long)r, row->rank,
-			h->p->regions[row->region]);
+			(unsigned long long)r, row->rank, name);
+		free(name);
 		json_decref(j);
 		return;
 	}
@@ -1774,7 +1802,11 @@ static int load_events(struct sv_h5 *h, hid_t ev, struct index *ix)
 		if (event_known(extra.v[i]))
 			continue;
 		name = sv_utf8_sanitize(extra.v[i], strlen(extra.v[i]));
-		snprintf(obj, sizeof obj, "/events/%s", name);
+		{
+			char *shown = sv_h5_show(name);
+			snprintf(obj, sizeof obj, "/events/%s", shown);
+			free(shown);
+		}
 		rc = sv_h5_col_open(
 			h, ev, extra.v[i], obj, SV_H5_NUMBER, m, &c);
 		if (rc == 0) {
@@ -1989,9 +2021,13 @@ static int schema_attr(struct sv_h5 *h, int *schema)
 	H5Sclose(s);
 	if (cls != H5T_INTEGER || !scalar) {
 		char *text = NULL;
-		if (cls == H5T_STRING && scalar)
+		if (cls == H5T_STRING && scalar &&
 			sv_h5_attr_string(
-				h->file, "scope_profiler_schema", &text);
+				h->file, "scope_profiler_schema", &text) == 0) {
+			char *shown = sv_h5_show(text);
+			free(text);
+			text = shown;
+		}
 		H5Aclose(a);
 		sv_h5_fail(h, -EINVAL, obj,
 			"the schema version must be an integer, but it is "
@@ -2050,13 +2086,16 @@ static int layout_attr(struct sv_h5 *h)
 				      "reading the file as columnar");
 		return 1;
 	}
-	if (!strcmp(s, "aggregate"))
+	if (!strcmp(s, "aggregate")) {
 		kind = 2;
-	else if (strcmp(s, "columnar"))
+	} else if (strcmp(s, "columnar")) {
+		char *shown = sv_h5_show(s);
 		sv_profile_warn(h->p,
 			"/@storage_layout: unknown layout \"%s\"; reading the "
 			"file as columnar",
-			s);
+			shown);
+		free(shown);
+	}
 	free(s);
 	return kind;
 }

@@ -151,7 +151,11 @@ static int groups_region(struct sv_h5 *h, hid_t regions, uint32_t rank,
 	hid_t rg;
 	int rc;
 
-	snprintf(obj, sizeof obj, "/%s/regions/%s", rankname, name);
+	{
+		char *shown = sv_h5_show(name);
+		snprintf(obj, sizeof obj, "/%s/regions/%s", rankname, shown);
+		free(shown);
+	}
 	region = sv_profile_find_region(p, name);
 	if (region < 0)
 		region = sv_profile_add_region(p, name);
@@ -304,9 +308,11 @@ int sv_load_h5_groups(struct sv_h5 *h)
 			&regs);
 		for (j = 0; j < regs.n && rc == 0; j++) {
 			if (!groups_is_group(rs, regs.v[j])) {
+				char *shown = sv_h5_show(regs.v[j]);
 				sv_profile_warn(p,
 					"%s/%s: not a region group; ignored",
-					obj, regs.v[j]);
+					obj, shown);
+				free(shown);
 				continue;
 			}
 			rc = groups_region(h, rs, (uint32_t)ranks[i].rank,

@@ -57,6 +57,10 @@ int sv_h5_fail(struct sv_h5 *h, int code, const char *obj, const char *fmt, ...)
  * static buffer; valid until the next call). */
 const char *sv_h5_last_error(void);
 
+/* A copy of file text fit for a one-line message: invalid UTF-8 replaced,
+ * control characters shown as \xNN (malloc'd). */
+char *sv_h5_show(const char *s);
+
 /* Is there an object called name under loc (one path component)? */
 bool sv_h5_exists(hid_t loc, const char *name);
 

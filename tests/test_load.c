@@ -1112,6 +1112,35 @@ START_TEST(test_invalid_utf8)
 }
 END_TEST
 
+/* Text from the file reaches messages with its control characters shown,
+ * never raw (an escape sequence would reach the terminal via stderr). */
+START_TEST(test_message_escapes)
+{
+	char *path = svt_tmp_path("escape.h5");
+	hid_t f = h5_create(path), g;
+	const char *names[] = {"evil\x1b[2J\x07"};
+	int64_t z[] = {0, 0}, c[] = {1, 1}, o[] = {0, 1}, s[] = {1, 2};
+
+	attr_i64(f, "scope_profiler_schema", 3);
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 1, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids", H5T_STD_U32LE, z, 2);
+	ds_ints(g, "ranks", H5T_STD_U32LE, z, 2);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, o, 2);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, c, 2);
+	H5Gclose(g);
+	g = h5_group(f, "events");
+	ds_ints(g, "start_deltas", H5T_STD_I64LE, s, 2);
+	ds_ints(g, "durations", H5T_STD_I64LE, s, 2);
+	H5Gclose(g);
+	H5Fclose(f);
+	expect_fail(path, -EINVAL, "region 'evil\\x1b[2J\\x07'");
+	free(path);
+}
+END_TEST
+
 /* A compressed chunk whose bytes were damaged: a read error naming the
  * dataset, not a crash. */
 START_TEST(test_corrupt_chunk)
@@ -1771,6 +1800,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_progress_cancel);
 	tcase_add_test(t, test_invalid_utf8);
 	tcase_add_test(t, test_corrupt_chunk);
+	tcase_add_test(t, test_message_escapes);
 	tcase_add_test(t, test_no_file_lock);
 	suite_add_tcase(s, t);
 
