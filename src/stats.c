@@ -248,12 +248,14 @@ static void stats_row_stored(
 	const struct sv_summary *m = &r->summary;
 
 	s->num_calls = r->count;
+	s->has_total = r->count == 0;
 	if (r->exclusive_total >= 0) {
 		s->has_exclusive = true;
 		s->exclusive_ns = r->exclusive_total;
 	}
 	if (!r->has_summary)
 		return;
+	s->has_total = true;
 	s->total_ns = m->total;
 	if (r->count == 0) {
 		s->has_exclusive = true;
@@ -336,6 +338,7 @@ static void stats_row_compute(const struct sv_profile *p, size_t ri,
 		n++;
 	}
 	s->num_calls = n;
+	s->has_total = true;
 	s->total_ns = total;
 	s->has_exclusive = true;
 	if (!filtered && r->exclusive_total >= 0)
@@ -481,7 +484,7 @@ static void stats_region_pool(const struct sv_profile *p,
 	const struct sv_stats_rank *first = NULL, *last = NULL, *slowest = NULL;
 	double count = 0, mean = 0, m2 = 0, max_total = 0;
 	size_t i;
-	bool std_ok = true, excl_ok = true;
+	bool std_ok = true, excl_ok = true, total_ok = true, dist_ok = true;
 
 	memset(s, 0, sizeof *s);
 	g->rank_imbalance_pct = 0.0;
@@ -506,6 +509,7 @@ static void stats_region_pool(const struct sv_profile *p,
 
 		s->num_calls += r->num_calls;
 		s->total_ns = stats_wadd(s->total_ns, r->total_ns);
+		total_ok = total_ok && r->has_total;
 		if (r->has_exclusive)
 			s->exclusive_ns =
 				stats_wadd(s->exclusive_ns, r->exclusive_ns);
@@ -524,7 +528,9 @@ static void stats_region_pool(const struct sv_profile *p,
 		}
 		if (r->num_calls == 0)
 			continue;
-		if (!s->has_dist) {
+		if (!r->has_dist) {
+			dist_ok = false;
+		} else if (!s->has_dist) {
 			s->has_dist = true;
 			s->min_ns = r->min_ns;
 			s->max_ns = r->max_ns;
@@ -595,11 +601,16 @@ static void stats_region_pool(const struct sv_profile *p,
 			}
 		}
 	}
+	s->has_total = total_ok;
 	s->has_exclusive = excl_ok;
 	if (!excl_ok)
 		s->exclusive_ns = 0;
 	if (s->has_gpu && s->gpu_count)
 		s->gpu_mean_ns = (double)s->gpu_total_ns / (double)s->gpu_count;
+	if (!dist_ok || !total_ok) {
+		s->has_dist = false;
+		s->min_ns = s->max_ns = 0;
+	}
 	if (s->num_calls > 0 && s->has_dist) {
 		s->mean_ns = (double)s->total_ns / (double)s->num_calls;
 		if (std_ok && count > 0) {
@@ -848,7 +859,7 @@ bool sv_stats_value(
 		v = (double)s->first_start_ns;
 		break;
 	case SV_STATS_KEY_TOTAL:
-		has = s->num_calls > 0;
+		has = s->has_total && s->num_calls > 0;
 		v = (double)s->total_ns;
 		break;
 	case SV_STATS_KEY_CALLS:

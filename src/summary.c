@@ -128,7 +128,7 @@ static bool summary_fig(const struct sv_stats *s, int f, double *ns)
 	case SUMMARY_FIG_INCL:
 		/* A sum over no calls is a true 0. */
 		*ns = (double)s->total_ns;
-		return true;
+		return s->has_total;
 	case SUMMARY_FIG_EXCL:
 		*ns = (double)s->exclusive_ns;
 		return s->has_exclusive;

@@ -877,6 +877,51 @@ START_TEST(summary_only_rows)
 }
 END_TEST
 
+/* A summary-only load of a file without summary_statistics knows the call
+ * counts and nothing else: no zeros may pose as totals or durations. */
+START_TEST(rows_without_figures)
+{
+	struct sv_profile *p = sv_profile_new("bare.h5");
+	struct sv_stats_table t;
+	const struct sv_stats_region *g;
+	struct sv_row *r;
+	double v;
+
+	p->has_calls = false;
+	sv_profile_add_region(p, "solve");
+	sv_profile_add_row(p, 0, 0, 3, NULL);
+	r = sv_profile_add_row(p, 1, 0, 2, NULL);
+	r->has_summary = true;
+	r->summary = (struct sv_summary){.total = 30,
+		.minimum = 10,
+		.maximum = 20,
+		.first = 10,
+		.last = 20,
+		.start_minimum = 5,
+		.end_maximum = 50,
+		.mean = 15,
+		.m2 = 50};
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	table(&t, p, NULL);
+	g = &t.regions[0];
+	ck_assert_uint_eq(g->s.num_calls, 5);
+	ck_assert(!rank_of(g, 0)->has_total);
+	ck_assert(!rank_of(g, 0)->has_dist);
+	ck_assert(!rank_of(g, 0)->has_exclusive);
+	ck_assert(rank_of(g, 1)->has_total);
+	ck_assert(rank_of(g, 1)->has_dist);
+	/* one rank unknown: the pooled total, mean, min and max are too */
+	ck_assert(!g->s.has_total);
+	ck_assert(!g->s.has_dist);
+	ck_assert(!g->s.has_std);
+	ck_assert(!g->s.has_exclusive);
+	ck_assert(!sv_stats_value(&g->s, SV_STATS_KEY_TOTAL, &v));
+	ck_assert(!sv_stats_value(&g->s, SV_STATS_KEY_MIN, &v));
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* ---- sorting and selection ------------------------------------------------------------ */
 
 START_TEST(sort_keys)
@@ -1107,6 +1152,7 @@ static Suite *suite(void)
 	tc = tcase_create("stored");
 	tcase_add_test(tc, aggregate_rows);
 	tcase_add_test(tc, summary_only_rows);
+	tcase_add_test(tc, rows_without_figures);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("selection");

@@ -39,7 +39,12 @@ struct sv_regex; /* regex.h */
  * pooled across ranks). */
 struct sv_stats {
 	uint64_t num_calls;
-	int64_t total_ns; /* sum of durations = inclusive; 0 without calls */
+	/* Sum of durations = inclusive; 0 without calls.  has_total is false
+	 * only when the calls are not in memory and no stored statistics
+	 * give the total (a summary-only load of a file without
+	 * summary_statistics); across ranks, when any rank's is. */
+	bool has_total;
+	int64_t total_ns;
 
 	/* Stored exclusive_totals when >= 0 (whole rows only), else the sum of
 	 * the profile's per-call exclusive[].  Absent for a row without calls
