@@ -293,7 +293,16 @@ else
 	not_ok "--demo-path said '$demo'"
 fi
 
-# 12. Not a terminal: a clear message and exit 2.
+# 12. An unknown terminal type is a clear error, exit 2, terminal intact.
+T send-keys -t sv "clear; TERM=no-such-terminal $EXE '$PROFILE'; echo \"status=\$?\"" Enter
+if wait_for '^status=2$' && capture | grep -q "cannot use terminal type 'no-such-terminal'"; then
+	ok "unknown TERM: a message and exit 2"
+else
+	not_ok "unknown TERM"
+	capture | tail -3
+fi
+
+# 13. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?
 if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then
