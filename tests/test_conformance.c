@@ -477,6 +477,129 @@ START_TEST(fixture_stats)
 }
 END_TEST
 
+/* ---- summary-only loads ------------------------------------------------------ */
+
+/* One figure of a summary-only load against the full load's. */
+static void so_cmp(struct report *r, const char *fixture, const char *region,
+	long rank, const char *key, bool have_so, double so, bool have_full,
+	double full)
+{
+	char where[256];
+	snprintf(where, sizeof where, "[summary-only] %s: region '%s'%s%ld: %s",
+		fixture, region, rank >= 0 ? " rank " : "",
+		rank >= 0 ? rank : 0, key);
+	if (!have_so)
+		return; /* absent is honest; a figure must be right */
+	if (!have_full)
+		report_add(
+			r, "%s: %.17g where the full load has none", where, so);
+	else if (!near(so, full))
+		report_add(r, "%s: %.17g, the full load says %.17g", where, so,
+			full);
+}
+
+static void so_cmp_stats(struct report *r, const char *fixture,
+	const char *region, long rank, const struct sv_stats *so,
+	const struct sv_stats *full, bool with_summary, bool per_call)
+{
+	if (so->num_calls != full->num_calls)
+		report_add(r,
+			"[summary-only] %s: region '%s' rank %ld: %llu "
+			"calls, the full load has %llu",
+			fixture, region, rank,
+			(unsigned long long)so->num_calls,
+			(unsigned long long)full->num_calls);
+	if (so->has_percentiles && !per_call)
+		report_add(r,
+			"[summary-only] %s: region '%s': percentiles "
+			"without per-call data",
+			fixture, region);
+	/* With stored statistics the whole-run figures are all there. */
+	if (with_summary && (!so->has_total || !so->has_dist))
+		report_add(r,
+			"[summary-only] %s: region '%s' rank %ld: total "
+			"or mean missing",
+			fixture, region, rank);
+	so_cmp(r, fixture, region, rank, "total", so->has_total,
+		(double)so->total_ns, full->has_total, (double)full->total_ns);
+	so_cmp(r, fixture, region, rank, "mean", so->has_dist, so->mean_ns,
+		full->has_dist, full->mean_ns);
+	so_cmp(r, fixture, region, rank, "min", so->has_dist,
+		(double)so->min_ns, full->has_dist, (double)full->min_ns);
+	so_cmp(r, fixture, region, rank, "max", so->has_dist,
+		(double)so->max_ns, full->has_dist, (double)full->max_ns);
+	so_cmp(r, fixture, region, rank, "first", so->has_first_last,
+		(double)so->first_ns, full->has_first_last,
+		(double)full->first_ns);
+	so_cmp(r, fixture, region, rank, "last", so->has_first_last,
+		(double)so->last_ns, full->has_first_last,
+		(double)full->last_ns);
+	so_cmp(r, fixture, region, rank, "std", so->has_std, so->std_ns,
+		full->has_std, full->std_ns);
+	so_cmp(r, fixture, region, rank, "exclusive", so->has_exclusive,
+		(double)so->exclusive_ns, full->has_exclusive,
+		(double)full->exclusive_ns);
+	so_cmp(r, fixture, region, rank, "gpu", so->has_gpu,
+		(double)so->gpu_total_ns, full->has_gpu,
+		(double)full->gpu_total_ns);
+	so_cmp(r, fixture, region, rank, "first_start", so->has_span,
+		(double)so->first_start_ns, full->has_span,
+		(double)full->first_start_ns);
+	so_cmp(r, fixture, region, rank, "last_end", so->has_span,
+		(double)so->last_end_ns, full->has_span,
+		(double)full->last_end_ns);
+}
+
+/*
+ * What the viewer shows while a file loads (sv_load_opts.summary_only,
+ * figures from the stored summary statistics) must agree with the full
+ * load: every figure present is right, percentiles are absent, and
+ * nothing the file does not store appears as a zero.
+ */
+START_TEST(fixture_summary_only)
+{
+	const char *name = fixture_names[_i];
+	char *path = sv_xasprintf("%s/%s.h5", svt_fixtures_dir(), name);
+	struct sv_load_opts o = {0};
+	struct sv_profile *full = NULL, *so = NULL;
+	struct sv_error err = {0};
+	struct sv_stats_table tf, ts;
+	struct report rep = {0};
+	bool with_summary = true;
+	size_t i, k;
+
+	o.summary_only = true;
+	ck_assert_msg(sv_load(path, NULL, &full, &err) == 0, "%s", err.msg);
+	ck_assert_msg(
+		sv_load(path, &o, &so, &err) == 0, "%s: %s", name, err.msg);
+	for (i = 0; i < so->nrows; i++)
+		with_summary = with_summary && so->rows[i].has_summary;
+	ck_assert_int_eq(sv_stats_table_compute(&tf, full, NULL, &err), 0);
+	ck_assert_int_eq(sv_stats_table_compute(&ts, so, NULL, &err), 0);
+	ck_assert_uint_eq(ts.nregions, tf.nregions);
+	for (i = 0; i < ts.nregions; i++) {
+		const struct sv_stats_region *gs = &ts.regions[i];
+		const struct sv_stats_region *gf =
+			sv_stats_table_find(&tf, gs->region);
+		ck_assert_ptr_nonnull(gf);
+		ck_assert_uint_eq(gs->nranks, gf->nranks);
+		so_cmp_stats(&rep, name, gs->name, -1, &gs->s, &gf->s,
+			with_summary || so->has_calls, so->has_calls);
+		for (k = 0; k < gs->nranks; k++)
+			so_cmp_stats(&rep, name, gs->name,
+				(long)gs->ranks[k].rank, &gs->ranks[k].s,
+				&gf->ranks[k].s, with_summary || so->has_calls,
+				so->has_calls);
+	}
+	sv_stats_table_fini(&tf);
+	sv_stats_table_fini(&ts);
+	sv_profile_free(full);
+	sv_profile_free(so);
+	free(path);
+	report_finish(&rep, name);
+}
+END_TEST
+
 /* ---- the program route --------------------------------------------------------- */
 
 /* Run `scopeview summary --format json FILE`; returns its parsed stdout. */
@@ -752,6 +875,7 @@ static Suite *suite(void)
 	tc = tcase_create("fixtures");
 	tcase_add_test(tc, every_fixture_has_expectations);
 	tcase_add_loop_test(tc, fixture_stats, 0, nfixtures);
+	tcase_add_loop_test(tc, fixture_summary_only, 0, nfixtures);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("summary_json");
