@@ -282,6 +282,46 @@ static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 	return 0;
 }
 
+/* What the user set on the index view while the calls loaded: carried
+ * over to the full view, through the same actions the keys would run. */
+struct app_keep {
+	int sort_col;
+	bool panel_shown, details_shown, panel_focus;
+	enum sv_popup popup;
+};
+
+static void app_keep_save(const struct sv_app *a, struct app_keep *k)
+{
+	k->sort_col = a->view.sort_col;
+	k->panel_shown = a->view.panel_shown;
+	k->details_shown = a->view.details_shown;
+	k->panel_focus = a->view.panel_focus;
+	k->popup = a->view.popup;
+}
+
+static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
+{
+	struct sv_view *v = &a->view;
+	int guard;
+
+	for (guard = 0; v->sort_col != k->sort_col && guard < SV_VIEW_COL_COUNT;
+		guard++)
+		sv_view_apply(v, SV_ACTION_SORT_NEXT);
+	if (v->panel_shown != k->panel_shown)
+		sv_view_apply(v, SV_ACTION_PANEL_TOGGLE);
+	if (v->details_shown != k->details_shown)
+		sv_view_apply(v, SV_ACTION_DETAILS);
+	if (v->panel_focus != k->panel_focus)
+		sv_view_apply(v, SV_ACTION_PANEL_FOCUS);
+	if (k->popup == SV_POPUP_HELP)
+		sv_view_apply(v, SV_ACTION_HELP);
+	else if (k->popup == SV_POPUP_METADATA)
+		sv_view_apply(v, SV_ACTION_METADATA);
+	else if (k->popup == SV_POPUP_WARNINGS)
+		sv_view_apply(v, SV_ACTION_WARNINGS);
+	app_note_no_calls(a);
+}
+
 /* Look at the running load; returns true when the screen should change,
  * and sets *failed (with err) when the first load failed. */
 static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
@@ -346,11 +386,17 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	}
 	if (a->first_load) {
 		struct sv_error verr;
+		struct app_keep keep;
+		bool had_view = a->have_view;
+		if (had_view)
+			app_keep_save(a, &keep);
 		memset(&verr, 0, sizeof verr);
 		if (app_show(a, result, w, h, &verr) < 0) {
 			*failed = true;
 			if (err)
 				*err = verr;
+		} else if (had_view) {
+			app_keep_restore(a, &keep);
 		}
 	} else {
 		/* Reload: the view keeps its window, lanes, search. */
