@@ -484,10 +484,11 @@ static void so_cmp(struct report *r, const char *fixture, const char *region,
 	long rank, const char *key, bool have_so, double so, bool have_full,
 	double full)
 {
-	char where[256];
-	snprintf(where, sizeof where, "[summary-only] %s: region '%s'%s%ld: %s",
-		fixture, region, rank >= 0 ? " rank " : "",
-		rank >= 0 ? rank : 0, key);
+	char where[256], rk[32] = "";
+	if (rank >= 0)
+		snprintf(rk, sizeof rk, " rank %ld", rank);
+	snprintf(where, sizeof where, "[summary-only] %s: region '%s'%s: %s",
+		fixture, region, rk, key);
 	if (!have_so)
 		return; /* absent is honest; a figure must be right */
 	if (!have_full)
