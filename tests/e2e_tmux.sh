@@ -293,7 +293,26 @@ else
 	not_ok "--demo-path said '$demo'"
 fi
 
-# 12. An unknown terminal type is a clear error, exit 2, terminal intact.
+# 12. --no-mouse leaves the terminal's mouse alone; without it, the
+#     viewer asks for button and motion reports (xterm modes 1000/1002).
+T send-keys -t sv "clear; $EXE --no-mouse '$PROFILE'" Enter
+step "--no-mouse: the same first screen" 100 30 ""
+if [ "$(T display-message -p -t sv '#{mouse_any_flag}#{mouse_button_flag}')" = 00 ]; then
+	ok "--no-mouse: no mouse reports requested"
+else
+	not_ok "--no-mouse: the terminal was asked for mouse reports"
+fi
+send q
+T send-keys -t sv "clear; $EXE '$PROFILE'" Enter
+step "mouse on: the same first screen" 100 30 ""
+if [ "$(T display-message -p -t sv '#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}')" = 111 ]; then
+	ok "mouse on: button, drag and SGR reports requested"
+else
+	not_ok "mouse on: flags $(T display-message -p -t sv '#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}')"
+fi
+send q
+
+# 13. An unknown terminal type is a clear error, exit 2, terminal intact.
 T send-keys -t sv "clear; TERM=no-such-terminal $EXE '$PROFILE'; echo \"status=\$?\"" Enter
 if wait_for '^status=2$' && capture | grep -q "cannot use terminal type 'no-such-terminal'"; then
 	ok "unknown TERM: a message and exit 2"
@@ -302,7 +321,7 @@ else
 	capture | tail -3
 fi
 
-# 13. Not a terminal: a clear message and exit 2.
+# 14. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?
 if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then
