@@ -432,7 +432,8 @@ static void render_details(struct render_ctx *r)
 				"GPU %s (%" PRId64 " ns)   ",
 				sv_view_fmt_dur(p->gpu_ns[c], a, sizeof a),
 				p->gpu_ns[c]);
-		if (p->await_ns && used < sizeof line)
+		if (p->await_ns && (lane->task >= 0 || p->await_ns[c] > 0) &&
+			used < sizeof line)
 			used += (size_t)snprintf(line + used,
 				sizeof line - used,
 				"await %s = %.1f%% of the call (%" PRId64
@@ -474,6 +475,18 @@ static void render_details(struct render_ctx *r)
 			snprintf(ids + used, sizeof ids - used,
 				"   parent id %" PRId64, p->parent_id[c]);
 		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
+	}
+	if (v->stats_valid) {
+		/* The region over the lanes on display, with its slowest rank. */
+		const struct sv_stats_region *sr =
+			sv_stats_table_find(&v->stats, region);
+		if (sr && sr->has_slowest_rank)
+			details_line(&d, SV_STYLE_DETAILS,
+				"region: %" PRIu64 " calls, %s in all; slowest "
+				"rank %" PRIu32 ", imbalance %.1f%%",
+				sr->s.num_calls,
+				sv_view_fmt_dur(sr->s.total_ns, a, sizeof a),
+				sr->slowest_rank, sr->rank_imbalance_pct);
 	}
 	if (row->source_file)
 		details_line(&d, SV_STYLE_DETAILS, "source %s:%" PRId64,
