@@ -143,7 +143,7 @@ static void render_ruler(struct render_ctx *r)
 	struct sv_tmap m = sv_view_tmap(v);
 	int64_t step = ruler_pick_step(v->t1 - v->t0, g->tl_w);
 	sv_i128 rel0 = (sv_i128)v->t0 - v->origin, k;
-	int last_end = g->tl_x, x, cx;
+	int last_end = g->tl_x, x, cx, label_end = m.x0 + m.w;
 	char buf[48], span[32];
 
 	sv_grid_fill(r->g, 0, g->ruler_y, g->tl_x + g->tl_w, g->ruler_y + 2,
@@ -156,6 +156,23 @@ static void render_ruler(struct render_ctx *r)
 	sv_grid_text(r->g, 0, g->ruler_y + 1, g->label_w - 1,
 		v->p->has_start_time ? "t=0: run start" : "t=0: first call",
 		SV_STYLE_DIM, 0, r->gl->ellipsis);
+	if ((long)v->rows.n > g->lanes_h && g->lanes_h > 0) {
+		/* Where the lane area is in the rows: "rows 5-20 of 64". */
+		char rows[64];
+		int w;
+		snprintf(rows, sizeof rows, " rows %ld-%ld of %zu",
+			v->top_row + 1,
+			v->top_row + g->lanes_h < (long)v->rows.n
+				? v->top_row + g->lanes_h
+				: (long)v->rows.n,
+			v->rows.n);
+		w = (int)strlen(rows);
+		if (w < g->tl_w / 2) {
+			label_end = m.x0 + m.w - w;
+			sv_grid_text(r->g, label_end, g->ruler_y, w, rows,
+				SV_STYLE_DIM, 0, 0);
+		}
+	}
 	/* First multiple of step at or after t0 (floor division). */
 	k = rel0 / step;
 	if (k * step < rel0)
@@ -170,7 +187,7 @@ static void render_ruler(struct render_ctx *r)
 			SV_STYLE_RULER, 0);
 		ruler_label((int64_t)(k * step), step, buf, sizeof buf);
 		w = (int)strlen(buf);
-		if (x >= last_end && x + w <= m.x0 + m.w) {
+		if (x >= last_end && x + w < label_end) {
 			sv_grid_text(r->g, x, g->ruler_y, w, buf,
 				SV_STYLE_RULER, 0, 0);
 			last_end = x + w + 1;
@@ -303,21 +320,6 @@ static void render_lanes(struct render_ctx *r)
 				sv_grid_put(r->g, cx, y, r->gl->cursor,
 					SV_STYLE_CURSOR, 0);
 		}
-	}
-	if ((long)v->rows.n > g->lanes_h && g->lanes_h > 0) {
-		/* Where the lane area is in the rows: "rows 5-20 of 64". */
-		char buf[48];
-		int w;
-		snprintf(buf, sizeof buf, " rows %ld-%ld of %zu ",
-			v->top_row + 1,
-			v->top_row + g->lanes_h < (long)v->rows.n
-				? v->top_row + g->lanes_h
-				: (long)v->rows.n,
-			v->rows.n);
-		w = (int)strlen(buf);
-		if (w < g->tl_w)
-			sv_grid_text(r->g, g->tl_x + g->tl_w - w, g->ruler_y, w,
-				buf, SV_STYLE_DIM, 0, 0);
 	}
 }
 

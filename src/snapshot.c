@@ -14,13 +14,14 @@
 #include <string.h>
 
 #include "scopeview/cli.h"
+#include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/render.h"
 
 #define SNAPSHOT_USAGE                                   \
 	"scopeview snapshot [--size WxH] [--keys KEYS] " \
-	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE"
+	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE|--demo"
 
 int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 	int h, const int *keys, size_t nkeys, const struct sv_view_opts *opts,
@@ -64,7 +65,9 @@ static void snapshot_help(void)
 	      "                  or svg\n"
 	      "  --ascii         ASCII glyphs (the default follows the "
 	      "locale)\n"
-	      "  --output PATH   write there instead of standard output\n",
+	      "  --output PATH   write there instead of standard output\n"
+	      "  --demo          draw the built-in demo profile instead of "
+	      "FILE\n",
 		stdout);
 }
 
@@ -102,7 +105,8 @@ int sv_snapshot_main(int argc, char **argv)
 	const char *size = "120x40", *keys = NULL, *format = "text",
 		   *output = NULL, *file = NULL, *val;
 	char *keybuf = NULL;
-	bool ascii = false;
+	bool ascii = false, demo = false;
+	char demo_path[4096];
 	int w, h, i, rc, *keyv = NULL;
 	size_t nkeys = 0;
 	enum sv_grid_format fmt;
@@ -119,6 +123,8 @@ int sv_snapshot_main(int argc, char **argv)
 			return SV_EXIT_OK;
 		} else if (!strcmp(argv[i], "--ascii")) {
 			ascii = true;
+		} else if (!strcmp(argv[i], "--demo")) {
+			demo = true;
 		} else if ((val = snapshot_value(argc, argv, &i, "--size"))) {
 			size = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--keys"))) {
@@ -148,10 +154,15 @@ int sv_snapshot_main(int argc, char **argv)
 				file, argv[i]);
 		}
 	}
-	if (!file) {
+	if (demo && file) {
 		free(keybuf);
-		return sv_cli_usage_error(
-			SNAPSHOT_USAGE, "snapshot: a FILE is required");
+		return sv_cli_usage_error(SNAPSHOT_USAGE,
+			"snapshot: give a FILE or --demo, not both");
+	}
+	if (!file && !demo) {
+		free(keybuf);
+		return sv_cli_usage_error(SNAPSHOT_USAGE,
+			"snapshot: a FILE (or --demo) is required");
 	}
 	if (snapshot_parse_size(size, &w, &h) < 0) {
 		free(keybuf);
@@ -180,6 +191,15 @@ int sv_snapshot_main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	if (!ascii && !sv_grid_locale_is_utf8())
 		ascii = true;
+	if (demo) {
+		if (sv_demo_path(demo_path, sizeof demo_path, &err) < 0) {
+			fprintf(stderr, "scopeview: the built-in demo: %s\n",
+				err.msg);
+			free(keyv);
+			return SV_EXIT_LOAD;
+		}
+		file = demo_path;
+	}
 
 	rc = sv_load(file, NULL, &p, &err);
 	if (rc < 0) {
@@ -189,7 +209,7 @@ int sv_snapshot_main(int argc, char **argv)
 	}
 	memset(&opts, 0, sizeof opts);
 	opts.ascii = ascii;
-	opts.title = file;
+	opts.title = demo ? "demo" : file;
 	sv_grid_init(&g);
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);

@@ -180,6 +180,22 @@ START_TEST(test_help)
 }
 END_TEST
 
+START_TEST(test_demo)
+{
+	char *cache = svt_tmp_path("cache"), *out = NULL;
+	const char *args[] = {"--demo", "--size", "80x24", NULL};
+	const char *both[] = {"--demo", "x.h5", NULL};
+
+	setenv("XDG_CACHE_HOME", cache, 1);
+	ck_assert_int_eq(run(&out, args), 0);
+	ck_assert_int_eq(check_text(out, 80), 24);
+	ck_assert_ptr_nonnull(strstr(out, "demo"));
+	free(out);
+	ck_assert_int_eq(run(NULL, both), SV_EXIT_USAGE);
+	free(cache);
+}
+END_TEST
+
 static const char *const fixtures[] = {"aggregate_layout.h5", "four_ranks.h5",
 	"gpu_likwid_perf_lineprof.h5", "hdf5-schema-1.h5", "hdf5-schema-2.h5",
 	"hdf5-schema-3.h5", "lanes_rebuilt_exclusive.h5", "large_auto_gzip.h5",
@@ -244,6 +260,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		tc, test_mistakes, 0, sizeof mistakes / sizeof mistakes[0]);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_demo);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fixtures");
 	tcase_add_loop_test(tc, test_every_fixture, 0,
