@@ -4,9 +4,11 @@
  * files (exit 1), glyphs by locale or --ascii, and every fixture drawn at
  * several sizes and zooms.
  */
+#include <dirent.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/cli.h"
@@ -192,6 +194,25 @@ START_TEST(test_demo)
 	ck_assert_ptr_nonnull(strstr(out, "demo"));
 	free(out);
 	ck_assert_int_eq(run(NULL, both), SV_EXIT_USAGE);
+	{
+		/* The helpers remove files, not directories: clean up. */
+		char *dir = sv_xasprintf("%s/scopeview", cache);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			char *f;
+			if (e->d_name[0] == '.')
+				continue;
+			f = sv_xasprintf("%s/%s", dir, e->d_name);
+			remove(f);
+			free(f);
+		}
+		if (d)
+			closedir(d);
+		rmdir(dir);
+		rmdir(cache);
+		free(dir);
+	}
 	free(cache);
 }
 END_TEST
