@@ -1023,6 +1023,8 @@ static void gen_help(void)
 	       "file's layout)\n"
 	       "  --no-exclusive     store -1 exclusive totals (readers "
 	       "rebuild them)\n"
+	       "  --aggregate        per-rank totals only, no calls "
+	       "(aggregation mode)\n"
 	       "  --seed N           the same seed writes the same bytes "
 	       "(default 1)\n"
 	       "  --label TEXT       metadata label\n"
@@ -1104,6 +1106,7 @@ int sv_gen_main(int argc, char **argv)
 		O_COMP,
 		O_CHUNKED,
 		O_NOEXCL,
+		O_AGG,
 		O_SEED,
 		O_LABEL,
 		O_QUIET,
@@ -1124,6 +1127,7 @@ int sv_gen_main(int argc, char **argv)
 		{"compression", required_argument, NULL, O_COMP},
 		{"chunked", no_argument, NULL, O_CHUNKED},
 		{"no-exclusive", no_argument, NULL, O_NOEXCL},
+		{"aggregate", no_argument, NULL, O_AGG},
 		{"seed", required_argument, NULL, O_SEED},
 		{"label", required_argument, NULL, O_LABEL},
 		{"quiet", no_argument, NULL, O_QUIET},
@@ -1225,6 +1229,9 @@ int sv_gen_main(int argc, char **argv)
 			break;
 		case O_NOEXCL:
 			o.writer.exclusive = SV_WRITE_EXCL_UNKNOWN;
+			break;
+		case O_AGG:
+			o.writer.aggregate = true;
 			break;
 		case O_LABEL:
 			o.label = optarg;

@@ -609,6 +609,11 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 			"cannot write schema %d (only 1, 2 and 3)",
 			opts->schema);
 	}
+	if (w->opts.aggregate && w->opts.schema == 1) {
+		free(w);
+		return sv_error_set(err, -EINVAL,
+			"the aggregate layout needs schema 2 or 3");
+	}
 	for (c = 0; c < NCOLS; c++)
 		w->ds[c] = -1;
 	w->file = w->fapl = w->fcpl = w->gcpl = w->g_events = w->g_meta = -1;
@@ -638,7 +643,8 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 		int64_t v = w->opts.schema;
 		const char *layout = w->opts.storage_layout
 					     ? w->opts.storage_layout
-					     : "columnar";
+					     : (w->opts.aggregate ? "aggregate"
+								  : "columnar");
 		if (write_attr(w->file, "scope_profiler_schema", H5T_STD_I64LE,
 			    H5T_NATIVE_INT64, &v) < 0 ||
 			write_attr_str(w->file, "storage_layout", w->t_str,
@@ -1245,6 +1251,11 @@ int sv_writer_add_rank(struct sv_writer *w, const struct sv_write_rank *r,
 		goto index;
 	}
 
+	if (w->opts.aggregate) {
+		base = 0;
+		goto index;
+	}
+
 	/* Event columns: which this rank supplies, creating new ones. */
 	src[COL_A] = r->start_ns;
 	src[COL_B] = r->end_ns;
@@ -1327,7 +1338,7 @@ index:
 		write_summary_idx(r->start_ns, r->end_ns, r->gpu_ns,
 			perm + first[i], count[i], &x->summary);
 	}
-	if (w->opts.schema >= 2)
+	if (w->opts.schema >= 2 && !w->opts.aggregate)
 		write_copy_tables(w, r);
 	sv_grow((void **)&w->ranks_seen, &w->ranks_seen_cap, w->nranks_seen + 1,
 		sizeof *w->ranks_seen);
@@ -1400,7 +1411,7 @@ static int write_close_strs(struct sv_writer *w, hid_t g, const char *name,
 
 static int write_close_index(struct sv_writer *w, struct sv_error *err)
 {
-	size_t n = w->nrows;
+	size_t n = w->nrows, nev = n; /* rows of the event-parallel index */
 	hid_t g = -1, gt = -1, sum_f = -1, sum_m = -1;
 	uint32_t *u32 = sv_xmalloc((n ? n : 1) * sizeof *u32);
 	uint64_t *u64 = sv_xmalloc((n ? n : 1) * sizeof *u64);
@@ -1414,17 +1425,43 @@ static int write_close_index(struct sv_writer *w, struct sv_error *err)
 		rc = write_h5_fail(w, err, "/rank_region_index");
 		goto out;
 	}
+	if (w->opts.aggregate) {
+		/* Per-row figures in aggregate_*; the datasets that would be
+		 * parallel to the events hold no rows (FORMAT.md 4). */
+		static const char *const names[4] = {"aggregate_exclusives",
+			"aggregate_maximums", "aggregate_minimums",
+			"aggregate_totals"};
+		int k;
+		GATHER(u64, w->rows, n, count);
+		rc = write_close_ds(w, g, "aggregate_counts", H5T_STD_U64LE,
+			H5T_NATIVE_UINT64, 8, KIND_INDEX, n, u64, err);
+		for (k = 0; k < 4 && !rc; k++) {
+			if (k == 0)
+				GATHER(i64, w->rows, n, exclusive);
+			else if (k == 1)
+				GATHER(i64, w->rows, n, summary.maximum);
+			else if (k == 2)
+				GATHER(i64, w->rows, n, summary.minimum);
+			else
+				GATHER(i64, w->rows, n, summary.total);
+			rc = write_close_ds(w, g, names[k], H5T_STD_I64LE,
+				H5T_NATIVE_INT64, 8, KIND_INDEX, n, i64, err);
+		}
+		if (rc)
+			goto out;
+		nev = 0;
+	}
 	GATHER(u64, w->rows, n, count);
 	rc = write_close_ds(w, g, "event_counts", H5T_STD_U64LE,
-		H5T_NATIVE_UINT64, 8, KIND_INDEX, n, u64, err);
+		H5T_NATIVE_UINT64, 8, KIND_INDEX, nev, u64, err);
 	GATHER(u64, w->rows, n, offset);
 	if (!rc)
 		rc = write_close_ds(w, g, "event_offsets", H5T_STD_U64LE,
-			H5T_NATIVE_UINT64, 8, KIND_INDEX, n, u64, err);
+			H5T_NATIVE_UINT64, 8, KIND_INDEX, nev, u64, err);
 	GATHER(i64, w->rows, n, exclusive);
 	if (!rc && w->opts.exclusive != SV_WRITE_EXCL_OMIT)
 		rc = write_close_ds(w, g, "exclusive_totals", H5T_STD_I64LE,
-			H5T_NATIVE_INT64, 8, KIND_INDEX, n, i64, err);
+			H5T_NATIVE_INT64, 8, KIND_INDEX, nev, i64, err);
 	GATHER(u32, w->rows, n, rank);
 	if (!rc)
 		rc = write_close_ds(w, g, "ranks", H5T_STD_U32LE,
@@ -1436,25 +1473,25 @@ static int write_close_index(struct sv_writer *w, struct sv_error *err)
 	GATHER(strs, w->rows, n, source_file);
 	if (!rc)
 		rc = write_close_strs(
-			w, g, "source_files", KIND_INDEX, strs, n, err);
+			w, g, "source_files", KIND_INDEX, strs, nev, err);
 	GATHER(i64, w->rows, n, source_line);
 	if (!rc)
 		rc = write_close_ds(w, g, "source_lines", H5T_STD_I64LE,
-			H5T_NATIVE_INT64, 8, KIND_INDEX, n, i64, err);
+			H5T_NATIVE_INT64, 8, KIND_INDEX, nev, i64, err);
 	GATHER(strs, w->rows, n, source_text);
 	if (!rc)
 		rc = write_close_strs(
-			w, g, "source_texts", KIND_INDEX, strs, n, err);
+			w, g, "source_texts", KIND_INDEX, strs, nev, err);
 	if (!rc && !w->opts.no_summary) {
 		GATHER(sum, w->rows, n, summary);
 		sum_f = write_summary_type(true);
 		sum_m = write_summary_type(false);
 		rc = write_close_ds(w, g, "summary_statistics", sum_f, sum_m,
-			88, KIND_INDEX, n, sum, err);
+			88, KIND_INDEX, nev, sum, err);
 	}
 	GATHER(strs, w->rows, n, tags);
 	if (!rc)
-		rc = write_close_strs(w, g, "tags", KIND_INDEX, strs, n, err);
+		rc = write_close_strs(w, g, "tags", KIND_INDEX, strs, nev, err);
 	if (rc)
 		goto out;
 

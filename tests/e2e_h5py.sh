@@ -59,6 +59,8 @@ check "gen schema 2" gen --events 2500 --ranks 2 --schema 2 --gpu \
 	"$tmp/s2.h5"
 check "gen schema 1" gen --events 2500 --ranks 2 --schema 1 --gpu \
 	"$tmp/s1.h5"
+check "gen aggregate" gen --events 2000 --ranks 2 --aggregate \
+	"$tmp/agg.h5"
 check "gen no call ids, one rank" gen --events 500 --ranks 1 --no-call-ids \
 	"$tmp/noids.h5"
 
@@ -79,6 +81,8 @@ if [ -d "$fixtures" ]; then
 		"$fixtures/large_auto_gzip.h5" "$tmp/large.h5"
 	check "layout of hdf5-schema-2" "$PY" "$layout" compare \
 		"$fixtures/hdf5-schema-2.h5" "$tmp/s2.h5"
+	check "layout of aggregate_layout" "$PY" "$layout" compare \
+		"$fixtures/aggregate_layout.h5" "$tmp/agg.h5"
 	check "layout of legacy_schema1" "$PY" "$layout" compare \
 		"$fixtures/legacy_schema1.h5" "$tmp/s1.h5"
 else

@@ -476,6 +476,7 @@ static const struct cli_case cli_cases[] = {
 	{"gen --quiet --events 2k --ranks 3 OUT", 0},
 	{"gen --quiet --events 1000 --await --schema 2 OUT", 0},
 	{"gen --quiet --events 500 --schema 1 --gpu --no-call-ids OUT", 0},
+	{"gen --quiet --events 900 --ranks 2 --aggregate OUT", 0},
 	{"gen --quiet --events 700 --chunked --compression gzip "
 	 "--no-exclusive --track-threads --label hello OUT",
 		0},
@@ -514,6 +515,11 @@ START_TEST(test_cli)
 			ck_assert_int_eq(p->schema, 0);
 			ck_assert_ptr_nonnull(p->gpu_ns);
 			ck_assert_ptr_null(p->call_id);
+		}
+		if (strstr(tc->args, "--aggregate")) {
+			ck_assert_int_eq(p->layout, SV_LAYOUT_AGGREGATE);
+			ck_assert_uint_eq(p->ncalls, 0);
+			ck_assert_uint_eq(p->num_ranks, 2);
 		}
 		if (strstr(tc->args, "--label hello")) {
 			const struct sv_meta *m = sv_profile_meta(p, "label");

@@ -863,6 +863,71 @@ START_TEST(test_exclusive_modes)
 }
 END_TEST
 
+/* The aggregate layout keeps per-row figures only. */
+START_TEST(test_aggregate)
+{
+	struct tp_opts o = {true, true, true, true, 40};
+	struct tpay t[2];
+	struct sv_writer_opts wo;
+	struct sv_writer *w = NULL;
+	struct sv_error err = {0};
+	char *path = svt_tmp_path("aggregate.h5");
+	struct sv_profile *p;
+	int k;
+
+	sv_writer_opts_init(&wo);
+	wo.aggregate = true;
+	ck_assert_int_eq(sv_writer_open(&w, path, &wo, &err), 0);
+	for (k = 0; k < 2; k++) {
+		tp_build(&t[k], (uint32_t)k, 21 + (uint64_t)k, &o);
+		ck_assert_int_eq(sv_writer_add_rank(w, &t[k].w, &err), 0);
+	}
+	ck_assert_int_eq(sv_writer_events(w), 0);
+	ck_assert_int_eq(sv_writer_close(w, &err), 0);
+	p = load_ok(path);
+	ck_assert_int_eq(p->layout, SV_LAYOUT_AGGREGATE);
+	ck_assert(!p->has_calls);
+	ck_assert_uint_eq(p->ncalls, 0);
+	ck_assert_ptr_null(p->thread_id);
+	ck_assert_uint_eq(p->nthreads, 0);
+	for (k = 0; k < 2; k++) {
+		int64_t *truth = calloc(t[k].w.nrows, sizeof *truth);
+		size_t r;
+		tp_truth_exclusive(&t[k], truth);
+		for (r = 0; r < t[k].w.nrows; r++) {
+			const struct sv_row *lr =
+				find_row(p, (uint32_t)k, t[k].rows[r].name);
+			struct sv_write_summary s;
+			int64_t *st = malloc(t[k].n * sizeof *st);
+			int64_t *en = malloc(t[k].n * sizeof *en);
+			size_t i, m = 0;
+			for (i = 0; i < t[k].n; i++)
+				if (t[k].row[i] == r) {
+					st[m] = t[k].start[i];
+					en[m++] = t[k].end[i];
+				}
+			sv_write_summarize(st, en, NULL, m, &s);
+			ck_assert_ptr_nonnull(lr);
+			ck_assert_uint_eq(lr->count, m);
+			ck_assert(lr->has_summary);
+			ck_assert_int_eq(lr->summary.total, s.total);
+			ck_assert_int_eq(lr->summary.minimum, s.minimum);
+			ck_assert_int_eq(lr->summary.maximum, s.maximum);
+			ck_assert_int_eq(lr->exclusive_total, truth[r]);
+			free(st);
+			free(en);
+		}
+		free(truth);
+		tp_free(&t[k]);
+	}
+	sv_profile_free(p);
+
+	wo.schema = 1;
+	ck_assert_int_eq(sv_writer_open(&w, path, &wo, &err), -EINVAL);
+	free(path);
+}
+END_TEST
+
 /* A rank whose calls overlap partially gets -1 ("not computed"). */
 START_TEST(test_exclusive_overlap_unknown)
 {
@@ -1113,6 +1178,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_row_modes_same_bytes);
 	tcase_add_test(t, test_exclusive_modes);
 	tcase_add_test(t, test_exclusive_overlap_unknown);
+	tcase_add_test(t, test_aggregate);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("layout");

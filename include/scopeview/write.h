@@ -105,6 +105,13 @@ struct sv_writer_opts {
 	/* Write directly to the destination instead of a temporary sibling
 	 * renamed at close. */
 	bool in_place;
+	/* The aggregate layout (FORMAT.md 4, schema 2 and 3 only): per row
+	 * only the call count, total, minimum, maximum and exclusive time
+	 * (computed from the calls given, as opts.exclusive says; UNKNOWN and
+	 * OMIT store -1) in aggregate_* columns; every other index dataset
+	 * and the event columns exist with 0 rows; no lane tables.  Sets
+	 * storage_layout to "aggregate" unless storage_layout is given. */
+	bool aggregate;
 };
 
 /*
