@@ -623,7 +623,16 @@ static void stats_region_pool(const struct sv_profile *p,
 			s->first_ns = first->s.first_ns;
 			s->last_ns = last->s.last_ns;
 		}
-		g->order_start_ns = s->has_span ? s->first_start_ns : 0;
+	}
+	/* Display order key, as scope-profiler's get_regions(): the minimum of
+	 * every rank's first_start_time, which is 0.0 for a rank without calls
+	 * (or without stored starts), so one empty rank puts the region
+	 * first. */
+	for (i = 0; i < g->nranks; i++) {
+		const struct sv_stats *r = &g->ranks[i].s;
+		int64_t k = r->has_span ? r->first_start_ns : 0;
+		if (i == 0 || k < g->order_start_ns)
+			g->order_start_ns = k;
 	}
 	if (slowest) {
 		g->has_slowest_rank = true;

@@ -246,13 +246,13 @@ START_TEST(display_order_ties)
 {
 	struct sv_profile *p = sv_profile_new("mem.h5");
 	struct sv_stats_table t;
-	const char *want[] = {"empty", "a", "c", "b", "b2", "d", "e"};
+	const char *want[] = {"partly", "empty", "a", "c", "b", "b2", "d", "e"};
 	size_t i;
 
-	/* Base order: b a c d e b2 empty.  b and b2 first start at the same
-	 * ns (the tie keeps base order); a's earliest call is not its first
-	 * stored one; d's earliest call is on rank 2; a region without calls
-	 * has first start 0 and comes first. */
+	/* Base order: b a c d e b2 partly empty.  b and b2 first start at the
+	 * same ns (the tie keeps base order); a's earliest call is not its
+	 * first stored one; d's earliest call is on rank 2; a region without
+	 * calls has first start 0 and comes first. */
 	row(p, 0, "b", "1000:1010");
 	row(p, 0, "a", "1000:1005 900:2000");
 	row(p, 0, "c", "999:1000");
@@ -260,11 +260,15 @@ START_TEST(display_order_ties)
 	row(p, 1, "d", "3001:3002");
 	row(p, 2, "d", "1500:1600");
 	row(p, 1, "b2", "1000:1001");
+	/* a zero-call row on one rank counts as first start 0 for the whole
+	 * region (scope-profiler's min over every rank's first_start_time) */
+	row(p, 1, "partly", "5000:5001");
+	row(p, 0, "partly", "");
 	row(p, 0, "empty", "");
 	finish(p);
 	table(&t, p, NULL);
-	ck_assert_uint_eq(t.nregions, 7);
-	for (i = 0; i < 7; i++)
+	ck_assert_uint_eq(t.nregions, 8);
+	for (i = 0; i < 8; i++)
 		ck_assert_str_eq(t.regions[i].name, want[i]);
 	sv_stats_table_fini(&t);
 	sv_profile_free(p);

@@ -151,8 +151,10 @@ struct sv_stats_region {
 	/* The row whose tags stand for the region (the lowest selected rank,
 	 * as scope-profiler's first_captured("tags")); NULL without rows. */
 	const struct sv_row *tags_row;
-	/* Display-order key: min first start over the ranks with calls, 0 when
-	 * none (such regions sort first, as in scope-profiler). */
+	/* Display-order key, as scope-profiler's get_regions(): the minimum
+	 * over the selected ranks of each rank's first start, where a rank
+	 * without calls (or without stored starts) counts as 0, and 0 without
+	 * ranks: such regions sort first. */
 	int64_t order_start_ns;
 	struct sv_stats_rank *ranks; /* by rank, ascending */
 	size_t nranks;
