@@ -406,6 +406,43 @@ START_TEST(test_degenerate)
 }
 END_TEST
 
+START_TEST(test_reload_and_resize)
+{
+	struct sv_profile *again =
+		vt_profile(calls, sizeof calls / sizeof calls[0],
+			VT_THREADS | VT_TASKS | VT_GPU | VT_START);
+	struct sv_error err;
+	int64_t t0, t1;
+
+	keys("+ + / c h i l d Enter Tab z");
+	t0 = v.t0;
+	t1 = v.t1;
+	/* a reload keeps the window and the lane flags, drops selections
+	 * that point into the old profile */
+	ck_assert_int_eq(sv_view_set_profile(&v, again, &err), 0);
+	sv_profile_free(prof);
+	prof = again;
+	ck_assert_int_eq(v.t0, t0);
+	ck_assert_int_eq(v.t1, t1);
+	ck_assert_uint_eq(v.sel, SV_NO_CALL);
+	ck_assert(v.lane_collapsed[0]);
+	ck_assert_uint_eq(v.rows.n, 4);
+	ck_assert_ptr_eq(v.p, again);
+	ck_assert(v.stats_valid);
+	keys("Tab");
+	ck_assert_uint_ne(v.sel, SV_NO_CALL);
+	/* too small, then big again: the cursor row stays on screen */
+	sv_view_resize(&v, 20, 5);
+	ck_assert(v.geom.too_small);
+	sv_view_resize(&v, 80, 12);
+	ck_assert(!v.geom.too_small);
+	keys("Down Down Down Down Down");
+	ck_assert_int_ge(sv_view_cursor_row(&v), v.top_row);
+	ck_assert_int_lt(sv_view_cursor_row(&v), v.top_row + v.geom.lanes_h);
+	ck_assert_int_lt(sv_view_set_profile(&v, NULL, &err), 0);
+}
+END_TEST
+
 static const struct {
 	const char *in;
 	int rc;
@@ -463,6 +500,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_panel);
 	tcase_add_test(tc, test_popups);
 	tcase_add_test(tc, test_mouse);
+	tcase_add_test(tc, test_reload_and_resize);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("misc");
 	tcase_add_test(tc, test_degenerate);
