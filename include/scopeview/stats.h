@@ -54,7 +54,8 @@ struct sv_stats {
 	bool has_exclusive;
 	int64_t exclusive_ns;
 
-	/* mean, min and max: there is at least one call. */
+	/* mean, min and max: there is at least one call and its durations
+	 * (or stored statistics) are known. */
 	bool has_dist;
 	double mean_ns;
 	int64_t min_ns, max_ns;
