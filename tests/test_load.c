@@ -1112,6 +1112,85 @@ START_TEST(test_invalid_utf8)
 }
 END_TEST
 
+/* Long rows stored out of index order (and with a gap): each row's slice
+ * is read into place; chunk boundaries fall inside rows. */
+START_TEST(test_long_rows_unordered)
+{
+	enum { N = 1500, GAP = 7, TOTAL = 3 * N + GAP };
+	char *path = svt_tmp_path("longrows.h5");
+	hid_t f = h5_create(path), g, dcpl;
+	const char *names[] = {"a", "b", "c"};
+	/* Row r (region r) sits at file offset off[r]. */
+	int64_t region[] = {0, 1, 2}, rank[] = {0, 0, 0};
+	int64_t off[] = {2 * N + GAP, 0, N + GAP}, cnt[] = {N, N, N};
+	int64_t *deltas = calloc(TOTAL, 8), *dur = calloc(TOTAL, 8);
+	double *extra = calloc(TOTAL, sizeof(double));
+	hsize_t chunk = 1000;
+	struct sv_profile *p;
+	int r, k;
+
+	for (r = 0; r < 3; r++)
+		for (k = 0; k < N; k++) {
+			int64_t at = off[r] + k;
+			/* start of call k of row r: 1e6 r + 10 k, stored as
+			 * deltas; every 7th call goes back in time. */
+			int64_t st =
+				1000000 * r + 10 * k - (k % 7 == 3 ? 25 : 0);
+			int64_t prev =
+				k ? 1000000 * r + 10 * (k - 1) -
+						((k - 1) % 7 == 3 ? 25 : 0)
+				  : 0;
+			deltas[at] = st - prev;
+			dur[at] = r + 1;
+			extra[at] = r + k / 1000.0;
+		}
+	attr_i64(f, "scope_profiler_schema", 3);
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 3, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids", H5T_STD_U32LE, region, 3);
+	ds_ints(g, "ranks", H5T_STD_U32LE, rank, 3);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, off, 3);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, cnt, 3);
+	H5Gclose(g);
+	g = h5_group(f, "events");
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	H5Pset_chunk(dcpl, 1, &chunk);
+	H5Pset_shuffle(dcpl);
+	H5Pset_deflate(dcpl, 4);
+	ds_ints_dcpl(g, "start_deltas", H5T_STD_I64LE, deltas, TOTAL, dcpl);
+	ds_ints_dcpl(g, "durations", H5T_STD_I64LE, dur, TOTAL, dcpl);
+	ds_ints_dcpl(g, "await_ns", H5T_STD_I64LE, dur, TOTAL, dcpl);
+	H5Pclose(dcpl);
+	ds_f64(g, "weight", extra, TOTAL);
+	H5Gclose(g);
+	H5Fclose(f);
+
+	p = load_ok(path);
+	ck_assert_uint_eq(p->ncalls, 3 * N);
+	for (r = 0; r < 3; r++) {
+		const struct sv_row *row = &p->rows[r];
+		ck_assert_uint_eq(row->region, (uint32_t)r);
+		ck_assert_uint_eq(row->first, (uint64_t)r * N);
+		for (k = 0; k < N; k++) {
+			uint32_t c = (uint32_t)(row->first + (uint64_t)k);
+			int64_t st =
+				1000000 * r + 10 * k - (k % 7 == 3 ? 25 : 0);
+			ck_assert_int_eq(p->start_ns[c], st);
+			ck_assert_int_eq(p->end_ns[c], st + r + 1);
+			ck_assert_int_eq(p->await_ns[c], r + 1);
+			ck_assert_double_eq(p->columns[0].f[c], r + k / 1000.0);
+		}
+	}
+	sv_profile_free(p);
+	free(deltas);
+	free(dur);
+	free(extra);
+	free(path);
+}
+END_TEST
+
 /* Text from the file reaches messages with its control characters shown,
  * never raw (an escape sequence would reach the terminal via stderr). */
 START_TEST(test_message_escapes)
@@ -1799,6 +1878,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_summary_only);
 	tcase_add_test(t, test_progress_cancel);
 	tcase_add_test(t, test_invalid_utf8);
+	tcase_add_test(t, test_long_rows_unordered);
 	tcase_add_test(t, test_corrupt_chunk);
 	tcase_add_test(t, test_message_escapes);
 	tcase_add_test(t, test_no_file_lock);
