@@ -219,9 +219,13 @@ static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
 	if (s->count > 1) {
 		uint32_t ch = s->count < 10 ? '0' + s->count : r->gl->many;
 		int st = SV_STYLE_SPAN_MERGED;
+		struct sv_tmap m = sv_view_tmap(r->v);
 		if (sel_row && s->x0 >= sel_x0 && s->x0 < sel_x1)
 			st = SV_STYLE_SELECTED;
-		else if (sv_view_is_match(r->v, c))
+		else if (sv_view_is_match(r->v, c) ||
+			 sv_view_has_match(r->v, p->lane_of[c], p->depth[c],
+				 sv_tmap_time(&m, s->x0),
+				 sv_tmap_time(&m, s->x0 + 1)))
 			st = SV_STYLE_MATCH;
 		sv_grid_put(r->g, s->x0, y, ch, st, color);
 		return;

@@ -286,8 +286,30 @@ static size_t view_collect(const struct sv_view *v, const bool *region_on,
 	return n;
 }
 
+/* Rebuild the index of highlighted calls (search and chosen region). */
+static void view_update_match_index(struct sv_view *v)
+{
+	const struct sv_profile *p = v->p;
+	bool *keep;
+	uint32_t r;
+
+	sv_layout_index_fini(&v->match_index);
+	v->has_match_index = false;
+	if (!v->region_match && v->mark_region < 0)
+		return;
+	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
+	for (r = 0; r < p->nregions; r++)
+		keep[r] = ((v->region_match && v->region_match[r]) ||
+				  (long)r == v->mark_region) &&
+			  (!v->region_keep || v->region_keep[r]);
+	v->has_match_index =
+		sv_layout_index_build(&v->match_index, p, keep, NULL) == 0;
+	free(keep);
+}
+
 static void view_update_matches(struct sv_view *v)
 {
+	view_update_match_index(v);
 	free(v->matches);
 	v->matches = NULL;
 	v->nmatches = 0;
@@ -425,6 +447,7 @@ void sv_view_fini(struct sv_view *v)
 	if (!v)
 		return;
 	sv_layout_index_fini(&v->index);
+	sv_layout_index_fini(&v->match_index);
 	sv_layout_rows_fini(&v->rows);
 	if (v->stats_valid)
 		sv_stats_table_fini(&v->stats);
@@ -1528,4 +1551,19 @@ bool sv_view_is_match(const struct sv_view *v, uint32_t c)
 	r = sv_call_region(v->p, c);
 	return (v->region_match && v->region_match[r]) ||
 	       (long)r == v->mark_region;
+}
+
+bool sv_view_has_match(const struct sv_view *v, uint32_t lane, uint32_t depth,
+	int64_t t0, int64_t t1)
+{
+	const struct sv_lod_level *lv;
+	uint32_t lo, hi;
+
+	if (!v->has_match_index)
+		return false;
+	lv = sv_layout_level(&v->match_index, lane, depth);
+	if (!lv)
+		return false;
+	sv_layout_range(lv, t0, t1, &lo, &hi);
+	return hi > lo;
 }

@@ -213,6 +213,35 @@ START_TEST(test_wide)
 }
 END_TEST
 
+/* A merged cell whose longest call does not match, but a shorter one
+ * does, is still highlighted: the search never hides a match. */
+START_TEST(test_match_in_merged_cell)
+{
+	static const struct vt_call calls[] = {
+		{0, "needle", 0, 1, -1, -1, -1, 0},
+		{0, "hay", 2, 90, -1, -1, -1, 0},
+		{0, "hay", 1000000, 2000000, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 3, VT_START);
+	struct sv_grid g;
+	const struct sv_cell *c;
+	int x;
+
+	sv_grid_init(&g);
+	draw(&g, p, 100, 20, "", false);
+	x = 0;
+	while (x < g.w && sv_grid_cell(&g, x, 2)->style != SV_STYLE_SPAN_MERGED)
+		x++;
+	ck_assert_int_lt(x, g.w);
+	draw(&g, p, 100, 20, "/ n e e d l e Enter End", false);
+	c = sv_grid_cell(&g, x, 2);
+	ck_assert_uint_eq(c->ch, '2');
+	ck_assert_int_eq(c->style, SV_STYLE_MATCH);
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* A second frame of the same size allocates nothing and draws the same. */
 START_TEST(test_no_alloc_same_frame)
 {
@@ -267,6 +296,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("frames");
 	tcase_add_test(tc, test_no_alloc_same_frame);
+	tcase_add_test(tc, test_match_in_merged_cell);
 	suite_add_tcase(s, tc);
 	return s;
 }

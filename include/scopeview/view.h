@@ -133,6 +133,11 @@ struct sv_view {
 	size_t nmatches;
 	long match_pos;   /* index into matches of the last jump, -1 */
 	long mark_region; /* region chosen in the panel, -1 = none */
+	/* Index of the highlighted calls only (search matches and the chosen
+	 * region), so a merged cell can say it holds one; valid when
+	 * has_match_index. */
+	struct sv_layout_index match_index;
+	bool has_match_index;
 	uint32_t *marked; /* its calls on shown lanes, longest first */
 	size_t nmarked;
 	long marked_pos;
@@ -195,6 +200,9 @@ struct sv_tmap sv_view_tmap(const struct sv_view *v);
 long sv_view_cursor_row(const struct sv_view *v);
 /* Whether call c is highlighted by the search or the panel's region. */
 bool sv_view_is_match(const struct sv_view *v, uint32_t c);
+/* Whether some highlighted call of (lane, depth) meets [t0, t1). */
+bool sv_view_has_match(const struct sv_view *v, uint32_t lane, uint32_t depth,
+	int64_t t0, int64_t t1);
 
 /* Format a duration in human units into buf: "12.5 ms", "830 ns",
  * "1.234 s"; sig significant digits (3 typical). */
