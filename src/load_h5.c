@@ -1736,6 +1736,10 @@ static int load_events(struct sv_h5 *h, hid_t ev, struct index *ix)
 
 	snprintf(obj0, sizeof obj0, "/events/%s", n0);
 	snprintf(obj1, sizeof obj1, "/events/%s", n1);
+	if (!delta && !sv_h5_exists(ev, "start_times"))
+		return sv_h5_fail(h, -EINVAL, "/events",
+			"has neither start_deltas (schema 3) nor start_times "
+			"(schema 2): the event start times are missing");
 	rc = sv_h5_col_open(
 		h, ev, n0, obj0, SV_H5_REQUIRED | SV_H5_INT, (hsize_t)-1, &c0);
 	if (rc)

@@ -612,7 +612,7 @@ static const struct fail_case fail_cases[] = {
 	{M_NO_COUNTS, -EINVAL,
 		"/rank_region_index/event_counts: required dataset is missing"},
 	{M_NO_START, -EINVAL,
-		"/events/start_times: required dataset is missing"},
+		"/events: has neither start_deltas (schema 3) nor start_times"},
 	{M_NO_DURATIONS, -EINVAL,
 		"/events/durations: required dataset is missing"},
 	{M_COUNTS_FLOAT, -EINVAL,
