@@ -524,7 +524,8 @@ static void table_meta_line(FILE *out, const struct sv_profile *p,
 }
 
 static void summary_table(FILE *out, const struct sv_profile *p,
-	const struct sv_stats_table *t, const char *file, bool per_rank)
+	const struct sv_stats_table *t, const char *file, bool per_rank,
+	const char *rank_list)
 {
 	static const char *const heads[TABLE_NCOLS] = {"region", "ranks",
 		"calls", "total", "exclusive", "avg", "min", "max", "first",
@@ -554,6 +555,11 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 			sv_summary_human(
 				buf, sizeof buf, (double)t->total_time_ns));
 	fputc('\n', out);
+	if (rank_list) {
+		char *safe = table_safe(rank_list, NULL);
+		fprintf(out, "  figures over ranks %s only\n", safe);
+		free(safe);
+	}
 	if (p->nwarnings)
 		fprintf(out, "  warnings: %zu (printed above)\n", p->nwarnings);
 	fputc('\n', out);
@@ -645,7 +651,7 @@ int sv_summary_write(FILE *out, const struct sv_profile *p,
 		summary_csv(out, p, t, o->per_rank);
 		break;
 	default:
-		summary_table(out, p, t, file, o->per_rank);
+		summary_table(out, p, t, file, o->per_rank, o->ranks);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
@@ -711,6 +717,7 @@ struct summary_args {
 	size_t ninclude, nexclude, cap_in, cap_ex;
 	bool *rank_on;
 	uint32_t nrank_on;
+	const char *ranks_spec;
 	const char *file;
 };
 
@@ -810,6 +817,7 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 				    v, &a->rank_on, &a->nrank_on, &err))
 				return sv_cli_usage_error(
 					SUMMARY_USAGE, "summary: %s", err.msg);
+			a->ranks_spec = v;
 		} else if (missing) {
 			return sv_cli_usage_error(SUMMARY_USAGE,
 				"summary: %s needs a value", argv[i]);
@@ -875,6 +883,7 @@ int sv_summary_main(int argc, char **argv)
 	if (a.sort != SV_STATS_KEY_START)
 		sv_stats_table_sort(&t, a.sort);
 	a.o.file = a.file;
+	a.o.ranks = a.ranks_spec;
 	rc = SV_EXIT_OK;
 	if (sv_summary_write(stdout, p, &t, &a.o) < 0) {
 		fprintf(stderr, "scopeview: cannot write the summary\n");

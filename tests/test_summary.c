@@ -173,7 +173,7 @@ static char *render(const struct sv_profile *p, enum sv_summary_format fmt,
 	bool per_rank, enum sv_stats_key sort)
 {
 	struct sv_stats_table t;
-	struct sv_summary_opts o = {fmt, per_rank, "dir/small.h5"};
+	struct sv_summary_opts o = {fmt, per_rank, "dir/small.h5", NULL};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -640,6 +640,18 @@ START_TEST(cli_on_fixture)
 		ck_assert_int_eq(run_main(args, &out, &err), 0);
 		ck_assert_ptr_nonnull(strstr(out, "Profile "));
 		ck_assert_ptr_nonnull(strstr(out, "hostname: node0"));
+		ck_assert_ptr_null(strstr(out, "figures over ranks"));
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {
+			"--ranks", "0,2-3", "--per-rank", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_ptr_nonnull(
+			strstr(out, "figures over ranks 0,2-3 only"));
+		ck_assert_ptr_nonnull(strstr(out, "\n    rank 2 "));
+		ck_assert_ptr_null(strstr(out, "\n    rank 1 "));
 		free(out);
 		free(err);
 	}

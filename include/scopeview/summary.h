@@ -28,10 +28,12 @@ enum sv_summary_format {
 
 struct sv_summary_opts {
 	enum sv_summary_format format;
-	bool per_rank;    /* table and CSV: a row per rank under each region
+	bool per_rank;     /* table and CSV: a row per rank under each region
 			     (JSON always carries the ranks) */
-	const char *file; /* the path as given on the command line (JSON
+	const char *file;  /* the path as given on the command line (JSON
 			     "file", table header); NULL = p->path */
+	const char *ranks; /* the --ranks list, named in the table's header
+			      (NULL = every rank) */
 };
 
 /*
