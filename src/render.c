@@ -613,13 +613,19 @@ static void render_panel(struct render_ctx *r)
 		cols[j] = k;
 	}
 	name_w = w - nshown * PANEL_NUM_W - 1;
-	scope = v->solo_lane >= 0 ? "solo lane"
-		: v->rank_spec[0] ? "ranks "
-				  : "all lanes";
-	sv_grid_textf(r->g, x0, g->panel_y, w, SV_STYLE_PANEL_HEAD, 0,
-		"Regions (%zu) %s%s%s", v->stats_valid ? v->stats.nregions : 0,
-		scope, v->solo_lane < 0 && v->rank_spec[0] ? v->rank_spec : "",
-		v->filter_spec[0] ? ", filtered" : "");
+	{
+		char title[320];
+		scope = v->solo_lane >= 0 && p->lanes[v->solo_lane].label
+				? p->lanes[v->solo_lane].label
+			: v->rank_spec[0] ? v->rank_spec
+					  : "all lanes";
+		snprintf(title, sizeof title, "Regions (%zu) %s%s%s",
+			v->stats_valid ? v->stats.nregions : 0,
+			v->solo_lane < 0 && v->rank_spec[0] ? "ranks " : "",
+			scope, v->filter_spec[0] ? ", filtered" : "");
+		sv_grid_text(r->g, x0, g->panel_y, v->panel_focus ? w - 8 : w,
+			title, SV_STYLE_PANEL_HEAD, 0, r->gl->ellipsis);
+	}
 	if (v->panel_focus)
 		sv_grid_text(r->g, x0 + w - 7, g->panel_y, 7, "[focus]",
 			SV_STYLE_PROMPT, 0, 0);
