@@ -603,7 +603,7 @@ int sv_h5_attr_int(hid_t loc, const char *name, int64_t *out)
 
 /* Python's repr() of a float: the shortest text that reads back exactly,
  * in fixed notation for exponents -4..15, else d.ddde+XX. */
-static void py_float(double v, char *out, size_t cap)
+static void py_float(double v, bool single, char *out, size_t cap)
 {
 	char buf[40], digits[24];
 	int prec, exp10, nd;
@@ -618,9 +618,12 @@ static void py_float(double v, char *out, size_t cap)
 		snprintf(out, cap, v < 0 ? "-inf" : "inf");
 		return;
 	}
+	/* float32 values (numpy.float32) print with float32's shortest
+	 * round trip, as numpy does. */
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
-		if (strtod(buf, NULL) == v)
+		if (single ? (float)strtod(buf, NULL) == (float)v
+			   : strtod(buf, NULL) == v)
 			break;
 	}
 	if (prec > 17)
@@ -717,7 +720,8 @@ static char *numbers_text(
 	}
 	for (i = 0; i < n; i++) {
 		if (is_float)
-			py_float(v[i].f, buf, sizeof buf);
+			py_float(v[i].f, H5Tget_size(ftype) <= 4, buf,
+				sizeof buf);
 		else if (is_unsigned)
 			snprintf(buf, sizeof buf, "%" PRIu64, v[i].u);
 		else

@@ -1321,6 +1321,7 @@ START_TEST(test_metadata_types)
 		{"b_float_third", SV_META_FLOAT, "0.3333333333333333"},
 		{"b_float_1e16", SV_META_FLOAT, "1e+16"},
 		{"b_float_big_int", SV_META_FLOAT, "1234567890123456.0"},
+		{"b_float32", SV_META_FLOAT, "0.1"},
 		{"c_true", SV_META_BOOL, "True"},
 		{"c_false", SV_META_BOOL, "False"},
 		{"d_str", SV_META_STRING, "node0"},
@@ -1344,6 +1345,11 @@ START_TEST(test_metadata_types)
 	attr_f64(g, "b_float_third", 1.0 / 3);
 	attr_f64(g, "b_float_1e16", 1e16);
 	attr_f64(g, "b_float_big_int", 1234567890123456.0);
+	{
+		float f32 = 0.1f;
+		attr_num(
+			g, "b_float32", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, &f32);
+	}
 	attr_bool(g, "c_true", true);
 	attr_bool(g, "c_false", false);
 	attr_str(g, "d_str", "node0");
