@@ -1,6 +1,6 @@
 /*
- * test_gen.c: the generator (gen.h), `scopeview gen` and the demo
- * (demo.h).  Generated files are read back with the loader and compared
+ * test_gen.c: the generator (gen.h) and `scopeview gen` (the demo built
+ * on them is tested in test_demo.c).  Generated files are read back with the loader and compared
  * call by call with what the generator built; nesting, exclusive times and
  * statistics are checked against the generator's own parent links, which
  * never went through a sort.
@@ -9,13 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/cli.h"
-#include "scopeview/demo.h"
 #include "scopeview/gen.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
@@ -535,82 +532,6 @@ START_TEST(test_cli)
 }
 END_TEST
 
-/* ------------------------------------------------------------------ */
-/* The demo */
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-START_TEST(test_demo)
-{
-	char *xdg = svt_tmp_path("xdg"), *want;
-	char buf[4096];
-	struct sv_error err = {0};
-	struct stat st1, st2;
-	struct sv_profile *p;
-	uint32_t r;
-	double t0;
-	FILE *f;
-
-	setenv("XDG_CACHE_HOME", xdg, 1);
-	want = malloc(strlen(xdg) + 64);
-	sprintf(want, "%s/scopeview/demo-%s.h5", xdg, SV_VERSION);
-
-	t0 = now_s();
-	ck_assert_msg(sv_demo_path(buf, sizeof buf, &err) == 0, "%s", err.msg);
-	ck_assert_double_lt(now_s() - t0, 5.0);
-	ck_assert_str_eq(buf, want);
-	ck_assert_int_eq(stat(buf, &st1), 0);
-
-	p = load_ok(buf);
-	ck_assert_uint_eq(p->num_ranks, 4);
-	ck_assert_ptr_nonnull(p->gpu_ns);
-	ck_assert_ptr_nonnull(p->await_ns);
-	ck_assert_ptr_nonnull(p->task_id);
-	ck_assert_uint_ge(p->nthreads, 8);
-	ck_assert_uint_ge(p->ntasks, 8);
-	ck_assert_int_ge(sv_profile_find_region(p, "fib"), 0);
-	ck_assert_int_ge(sv_profile_find_region(p, "kernel:precondition"), 0);
-	for (r = 0; r < 4; r++) {
-		size_t i;
-		bool has = false;
-		for (i = 0; i < p->nrows; i++)
-			has |= p->rows[i].rank == r;
-		ck_assert(has);
-	}
-	sv_profile_free(p);
-
-	/* Reused, not rewritten. */
-	ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
-	ck_assert_int_eq(stat(buf, &st2), 0);
-	ck_assert_uint_eq(st1.st_ino, st2.st_ino);
-
-	/* A damaged cache file is replaced. */
-	f = fopen(buf, "w");
-	fputs("not hdf5", f);
-	fclose(f);
-	ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
-	p = load_ok(buf);
-	sv_profile_free(p);
-
-	/* Too small a buffer. */
-	ck_assert_int_eq(sv_demo_path(buf, 8, &err), -ENAMETOOLONG);
-
-	/* An unusable XDG_CACHE_HOME falls back to ~/.cache. */
-	setenv("XDG_CACHE_HOME", "/proc/no-such-dir", 1);
-	setenv("HOME", xdg, 1);
-	ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
-	sprintf(want, "%s/.cache/scopeview/demo-%s.h5", xdg, SV_VERSION);
-	ck_assert_str_eq(buf, want);
-	free(want);
-	free(xdg);
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gen");
@@ -629,10 +550,6 @@ static Suite *suite(void)
 	t = tcase_create("cli");
 	tcase_add_loop_test(
 		t, test_cli, 0, (int)(sizeof cli_cases / sizeof cli_cases[0]));
-	suite_add_tcase(s, t);
-
-	t = tcase_create("demo");
-	tcase_add_test(t, test_demo);
 	suite_add_tcase(s, t);
 	return s;
 }

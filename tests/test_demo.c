@@ -1,0 +1,148 @@
+/*
+ * test_demo.c: the built-in demo profile (demo.h): written once into the
+ * cache directory the environment names, keyed by version, reused while
+ * valid, replaced when damaged, and loadable with everything the viewer
+ * shows (ranks, threads, tasks, GPU and await data, recursion, a hot spot,
+ * a slow rank).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "scopeview/demo.h"
+#include "scopeview/load.h"
+#include "scopeview/profile.h"
+
+static struct sv_profile *load_ok(const char *path)
+{
+	struct sv_profile *p = NULL;
+	struct sv_error err = {0};
+	int rc = sv_load(path, NULL, &p, &err);
+	ck_assert_msg(rc == 0, "sv_load %s: %s", path, err.msg);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	return p;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+START_TEST(test_demo)
+{
+	char *xdg = svt_tmp_path("xdg"), *want;
+	char buf[4096];
+	struct sv_error err = {0};
+	struct stat st1, st2;
+	struct sv_profile *p;
+	uint32_t r;
+	double t0;
+	FILE *f;
+
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	want = malloc(strlen(xdg) + 64);
+	sprintf(want, "%s/scopeview/demo-%s.h5", xdg, SV_VERSION);
+
+	t0 = now_s();
+	ck_assert_msg(sv_demo_path(buf, sizeof buf, &err) == 0, "%s", err.msg);
+	ck_assert_double_lt(now_s() - t0, 5.0);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(stat(buf, &st1), 0);
+
+	p = load_ok(buf);
+	ck_assert_uint_eq(p->num_ranks, 4);
+	ck_assert_ptr_nonnull(p->gpu_ns);
+	ck_assert_ptr_nonnull(p->await_ns);
+	ck_assert_ptr_nonnull(p->task_id);
+	ck_assert_uint_ge(p->nthreads, 8);
+	ck_assert_uint_ge(p->ntasks, 8);
+	ck_assert_int_ge(sv_profile_find_region(p, "fib"), 0);
+	ck_assert_int_ge(sv_profile_find_region(p, "kernel:precondition"), 0);
+	for (r = 0; r < 4; r++) {
+		size_t i;
+		bool has = false;
+		for (i = 0; i < p->nrows; i++)
+			has |= p->rows[i].rank == r;
+		ck_assert(has);
+	}
+	sv_profile_free(p);
+
+	/* Reused, not rewritten. */
+	ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
+	ck_assert_int_eq(stat(buf, &st2), 0);
+	ck_assert_uint_eq(st1.st_ino, st2.st_ino);
+
+	/* A damaged cache file is replaced. */
+	f = fopen(buf, "w");
+	fputs("not hdf5", f);
+	fclose(f);
+	ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
+	p = load_ok(buf);
+	sv_profile_free(p);
+
+	/* Too small a buffer. */
+	ck_assert_int_eq(sv_demo_path(buf, 8, &err), -ENAMETOOLONG);
+
+	/* An unusable XDG_CACHE_HOME falls back to ~/.cache. */
+	setenv("XDG_CACHE_HOME", "/proc/no-such-dir", 1);
+	setenv("HOME", xdg, 1);
+	ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
+	sprintf(want, "%s/.cache/scopeview/demo-%s.h5", xdg, SV_VERSION);
+	ck_assert_str_eq(buf, want);
+	free(want);
+	free(xdg);
+}
+END_TEST
+
+/* The demo has one slow rank: its preconditioner takes longest. */
+START_TEST(test_demo_slow_rank)
+{
+	struct sv_gen_opts o;
+	char *path = svt_tmp_path("demo.h5");
+	struct sv_error err = {0};
+	struct sv_profile *p;
+	int64_t best = -1;
+	uint32_t best_rank = 0;
+	size_t i;
+
+	sv_demo_opts(&o);
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), 0);
+	ck_assert_int_eq(sv_demo_write(path, &err), 0);
+	p = load_ok(path);
+	for (i = 0; i < p->nrows; i++) {
+		if (strcmp(p->regions[p->rows[i].region],
+			    "kernel:precondition"))
+			continue;
+		if (p->rows[i].summary.total > best) {
+			best = p->rows[i].summary.total;
+			best_rank = p->rows[i].rank;
+		}
+	}
+	ck_assert_int_gt(best, 0);
+	ck_assert_uint_eq(best_rank, sv_gen_slow_rank(&o));
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("demo");
+	TCase *t = tcase_create("demo");
+	tcase_add_test(t, test_demo);
+	tcase_add_test(t, test_demo_slow_rank);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
