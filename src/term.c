@@ -253,6 +253,8 @@ static void term_setup_colors(struct sv_term *t, int max_colors)
 			term_make_look(t, s, c);
 }
 
+static bool term_known(const char *name, int fd);
+
 void sv_term_opts_default(struct sv_term_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -292,7 +294,10 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	 * disposition is still the default. */
 	if (t->signals)
 		term_install_signals(true);
-	t->screen = newterm(name, t->out, t->in);
+	/* newterm keeps half a screen when the type is unknown; ask first. */
+	t->screen = term_known(name, fileno(t->out))
+			    ? newterm(name, t->out, t->in)
+			    : NULL;
 	if (!t->screen) {
 		if (t->signals)
 			term_install_signals(false);
@@ -641,4 +646,23 @@ void sv_term_style_look(
 	term_attrs_to_cell(l->attrs, out);
 	out->fg = l->fg;
 	out->bg = l->bg;
+}
+
+/*
+ * Last in the file: <term.h> defines a macro for every terminfo capability
+ * (max_colors, lines, ...), which must not reach the code above.
+ */
+#include <term.h>
+
+/* Does terminfo know the terminal type?  Loads the entry and frees it. */
+static bool term_known(const char *name, int fd)
+{
+	TERMINAL *saved = cur_term;
+	int errret = 0;
+
+	if (setupterm(name, fd, &errret) != OK)
+		return false;
+	del_curterm(cur_term);
+	set_curterm(saved);
+	return true;
 }
