@@ -8,8 +8,10 @@
  * applies one mutation to it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1112,6 +1114,56 @@ START_TEST(test_invalid_utf8)
 }
 END_TEST
 
+/* In a thread of its own, HDF5 would print its error stack to stderr
+ * (the setting is per thread): sv_load switches that off itself. */
+static void *thread_load(void *arg)
+{
+	struct sv_profile *p = NULL;
+	struct sv_error e;
+	intptr_t rc = sv_load(arg, NULL, &p, &e);
+	sv_profile_free(p);
+	return (void *)rc;
+}
+
+START_TEST(test_thread_quiet)
+{
+	/* Half a profile: H5Fopen itself fails inside HDF5. */
+	char *good = base_write("thread.h5", M_NONE);
+	char *path = svt_tmp_path("thread_trunc.h5");
+	char *log = svt_tmp_path("stderr.txt");
+	int saved = dup(2), fd;
+	pthread_t t;
+	void *rc = NULL;
+	size_t len = 0;
+	char *text;
+
+	text = svt_read_file(good, &len);
+	ck_assert_ptr_nonnull(text);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_eq(write(fd, text, len / 2), (ssize_t)(len / 2));
+	close(fd);
+	free(text);
+	free(good);
+	fflush(stderr);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	dup2(fd, 2);
+	close(fd);
+	ck_assert_int_eq(pthread_create(&t, NULL, thread_load, path), 0);
+	pthread_join(t, &rc);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ck_assert_int_eq((intptr_t)rc, -EIO);
+	text = svt_read_file(log, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(len == 0, "HDF5 printed: %s", text);
+	free(text);
+	free(log);
+	free(path);
+}
+END_TEST
+
 /* Long rows stored out of index order (and with a gap): each row's slice
  * is read into place; chunk boundaries fall inside rows. */
 START_TEST(test_long_rows_unordered)
@@ -1885,6 +1937,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_progress_cancel);
 	tcase_add_test(t, test_invalid_utf8);
 	tcase_add_test(t, test_long_rows_unordered);
+	tcase_add_test(t, test_thread_quiet);
 	tcase_add_test(t, test_corrupt_chunk);
 	tcase_add_test(t, test_message_escapes);
 	tcase_add_test(t, test_no_file_lock);
