@@ -749,10 +749,11 @@ static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
 			depth--;
 		p->depth[c] =
 			depth > SV_MAX_DEPTH ? SV_MAX_DEPTH : (uint16_t)depth;
-		p->exclusive[c] = p->end_ns[c] - p->start_ns[c];
+		p->exclusive[c] = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
 		if (depth) {
 			uint32_t par = stack[depth - 1];
-			int64_t covered = p->end_ns[c] - p->start_ns[c];
+			int64_t covered =
+				sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
 			p->parent[c] = par;
 			if (p->end_ns[c] > p->end_ns[par] &&
 				p->end_ns[par] >= p->start_ns[par]) {
@@ -771,10 +772,12 @@ static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
 						l->rank, a, b);
 				}
 				n->overlaps++;
-				covered = p->end_ns[par] - p->start_ns[c];
+				covered = sv_sub_wrap(
+					p->end_ns[par], p->start_ns[c]);
 			}
 			if (covered > 0)
-				p->exclusive[par] -= covered;
+				p->exclusive[par] =
+					sv_sub_wrap(p->exclusive[par], covered);
 		} else {
 			p->parent[c] = SV_NO_CALL;
 		}

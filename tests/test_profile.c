@@ -320,6 +320,50 @@ START_TEST(test_utf8_names)
 }
 END_TEST
 
+START_TEST(test_absurd_times_do_not_overflow)
+{
+	/* given times at both ends of int64; then durations wrap like numpy
+	 * and nothing is undefined behaviour (the sanitizer build checks) */
+	static const struct call_spec calls[] = {
+		{"huge", 0, INT64_MIN + 1, INT64_MAX, -1, -1},
+		{"tiny", 0, -5, 5, -1, -1},
+		{"late", 0, INT64_MAX - 1, INT64_MIN, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 3, false);
+	ck_assert_int_eq(sv_call_duration(p, 0), -2);
+	ck_assert_int_eq(sv_call_duration(p, 1), 10);
+	ck_assert_uint_ge(p->nwarnings, 1);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_threads_warnings_deterministic)
+{
+	/* given a profile large enough to nest on several threads, with a
+	 * partial overlap in each of many lanes; then the warnings come in
+	 * lane order, capped, with a closing count */
+	enum { LANES = 40, PER = 8000 };
+	struct sv_profile *p = sv_profile_new("t.h5");
+	uint32_t reg = sv_profile_add_region(p, "r");
+	uint32_t l, k;
+	for (l = 0; l < LANES; l++) {
+		struct sv_row *r = sv_profile_add_row(p, l, reg, PER, NULL);
+		for (k = 0; k < PER; k++) {
+			uint64_t c = r->first + k;
+			p->start_ns[c] = (int64_t)k * 100;
+			p->end_ns[c] = (int64_t)k * 100 + (k == 7 ? 120 : 50);
+		}
+	}
+	sv_profile_finish(p, NULL);
+	ck_assert_uint_eq(p->nlanes, LANES);
+	ck_assert_uint_eq(p->nwarnings, 21);
+	ck_assert_ptr_nonnull(strstr(p->warnings[0], "rank 0:"));
+	ck_assert_ptr_nonnull(strstr(p->warnings[19], "rank 19:"));
+	ck_assert_ptr_nonnull(strstr(p->warnings[20], "20 more calls"));
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -330,6 +374,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_partial_overlap_warns);
 	tcase_add_test(t, test_reversed_call_warns);
 	tcase_add_test(t, test_large_unsorted_lane);
+	tcase_add_test(t, test_absurd_times_do_not_overflow);
+	tcase_add_test(t, test_threads_warnings_deterministic);
 	suite_add_tcase(s, t);
 	t = tcase_create("lanes");
 	tcase_add_test(t, test_lanes_overlap_each_other);

@@ -29,6 +29,18 @@
 /* 128-bit integers for exact products of nanoseconds and columns. */
 __extension__ typedef __int128 sv_i128;
 
+/* a - b and a + b wrapping around like numpy's int64 instead of
+ * overflowing: a damaged file with absurd times must not be undefined
+ * behaviour. */
+static inline int64_t sv_sub_wrap(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+static inline int64_t sv_add_wrap(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
 /* One failure, ready to print as "scopeview: <msg>". */
 struct sv_error {
 	int code;      /* 0, or a negative errno (-EIO, -EINVAL, ...) */

@@ -251,7 +251,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err);
 /* Accessors. */
 static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 {
-	return p->end_ns[c] - p->start_ns[c];
+	return sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
 }
 static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 {
