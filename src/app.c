@@ -206,7 +206,8 @@ static void app_draw_progress(struct sv_app *a)
 		snprintf(line, sizeof line, "opening the file");
 	sv_grid_text(g, x0 + 1, y0 + 2, bw - 2, line, SV_STYLE_POPUP, 0,
 		ascii ? '~' : 0x2026);
-	sv_grid_text(g, x0 + 1, y0 + 3, bw - 2, "q: stop and quit",
+	sv_grid_text(g, x0 + 1, y0 + 3, bw - 2,
+		a->first_load ? "q: stop and quit" : "q: stop reloading",
 		SV_STYLE_POPUP, 0, 0);
 }
 
