@@ -233,15 +233,24 @@ int sv_grid_put(
 			c->color = (uint16_t)color;
 			return 1;
 		}
+		if (sv_grid_cp_width(t->ch) == 2) {
+			struct sv_cell *t2 = sv_grid_at(g, x + 2, y);
+			if (t2 && t2->ch == SV_GRID_WIDE_TAIL)
+				t2->ch = ' ';
+		}
 		t->ch = SV_GRID_WIDE_TAIL;
 		t->style = (uint16_t)style;
 		t->color = (uint16_t)color;
 	}
-	/* Overwriting the tail of a wide character blanks its head. */
+	/* Overwriting half of a wide character blanks the other half. */
 	if (c->ch == SV_GRID_WIDE_TAIL && x > 0) {
 		struct sv_cell *h = sv_grid_at(g, x - 1, y);
 		if (h)
 			h->ch = ' ';
+	} else if (wd == 1 && sv_grid_cp_width(c->ch) == 2) {
+		struct sv_cell *t = sv_grid_at(g, x + 1, y);
+		if (t && t->ch == SV_GRID_WIDE_TAIL)
+			t->ch = ' ';
 	}
 	c->ch = ch;
 	c->style = (uint16_t)style;

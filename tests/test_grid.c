@@ -89,6 +89,21 @@ START_TEST(test_put_and_clip)
 		ck_assert_uint_eq(g.cap, cap);
 		ck_assert_uint_eq(sv_grid_cell(&g, 0, 0)->ch, ' ');
 	}
+	/* overwriting either half of a wide character keeps rows aligned */
+	sv_grid_resize(&g, 6, 1);
+	sv_grid_text(&g, 0, 0, -1, "\xe4\xb8\xad\xe4\xb8\xad", 0, 0, 0);
+	sv_grid_put(&g, 0, 0, 'a', 0, 0);
+	sv_grid_put(&g, 3, 0, 'b', 0, 0);
+	ck_assert_uint_eq(sv_grid_cell(&g, 0, 0)->ch, 'a');
+	ck_assert_uint_eq(sv_grid_cell(&g, 1, 0)->ch, ' ');
+	ck_assert_uint_eq(sv_grid_cell(&g, 2, 0)->ch, ' ');
+	ck_assert_uint_eq(sv_grid_cell(&g, 3, 0)->ch, 'b');
+	sv_grid_text(&g, 0, 0, -1, "\xe4\xb8\xad\xe4\xb8\xad", 0, 0, 0);
+	sv_grid_put(&g, 1, 0, 0x4e2d, 0, 0);
+	ck_assert_uint_eq(sv_grid_cell(&g, 0, 0)->ch, ' ');
+	ck_assert_uint_eq(sv_grid_cell(&g, 1, 0)->ch, 0x4e2d);
+	ck_assert_uint_eq(sv_grid_cell(&g, 2, 0)->ch, SV_GRID_WIDE_TAIL);
+	ck_assert_uint_eq(sv_grid_cell(&g, 3, 0)->ch, ' ');
 	sv_grid_resize(&g, 0, 0);
 	ck_assert_int_eq(sv_grid_text(&g, 0, 0, -1, "x", 0, 0, 0), 0);
 	sv_grid_fini(&g);
