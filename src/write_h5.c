@@ -167,58 +167,61 @@ static double write_pairwise(const double *a, size_t n)
 }
 
 /* np.add.reduce with dtype=float64 works through 8192-element buffers,
- * each summed pairwise, accumulated in order. */
-static double write_np_sum(const double *a, size_t n)
-{
-	double acc = 0.;
-	size_t i;
-	for (i = 0; i < n; i += 8192)
-		acc += write_pairwise(a + i, n - i < 8192 ? n - i : 8192);
-	return acc;
-}
+ * each summed pairwise, accumulated in order; so the statistics need only
+ * one buffer of that size, whatever the row's length. */
+#define NP_BUFSIZE 8192
 
 /* Summary of n calls given by index (idx == NULL: 0..n-1). */
 static void write_summary_idx(const int64_t *start, const int64_t *end,
 	const int64_t *gpu, const uint32_t *idx, size_t n,
 	struct sv_write_summary *s)
 {
-	double *x;
-	double mean;
-	size_t i;
+	double *x, mean, acc = 0.;
+	size_t i, b;
 
 	memset(s, 0, sizeof *s);
-	if (n) {
-		x = sv_xmalloc(n * sizeof *x);
-		for (i = 0; i < n; i++) {
-			size_t c = idx ? idx[i] : i;
+	if (!n)
+		return;
+	x = sv_xmalloc((n < NP_BUFSIZE ? n : NP_BUFSIZE) * sizeof *x);
+	for (b = 0; b < n; b += NP_BUFSIZE) {
+		size_t m = n - b < NP_BUFSIZE ? n - b : NP_BUFSIZE;
+		for (i = 0; i < m; i++) {
+			size_t c = idx ? idx[b + i] : b + i;
 			int64_t d = end[c] - start[c];
 			x[i] = (double)d;
 			s->total += d;
-			if (i == 0 || d < s->minimum)
+			if (b + i == 0 || d < s->minimum)
 				s->minimum = d;
-			if (i == 0 || d > s->maximum)
+			if (b + i == 0 || d > s->maximum)
 				s->maximum = d;
-			if (i == 0)
+			if (b + i == 0)
 				s->first = d;
 			s->last = d;
-			if (i == 0 || start[c] < s->start_minimum)
+			if (b + i == 0 || start[c] < s->start_minimum)
 				s->start_minimum = start[c];
-			if (i == 0 || end[c] > s->end_maximum)
+			if (b + i == 0 || end[c] > s->end_maximum)
 				s->end_maximum = end[c];
 			if (gpu && gpu[c] >= 0) {
 				s->gpu_count++;
 				s->gpu_total += gpu[c];
 			}
 		}
-		mean = write_np_sum(x, n) / (double)n;
-		for (i = 0; i < n; i++) {
-			x[i] -= mean;
-			x[i] *= x[i];
-		}
-		s->mean = mean;
-		s->m2 = write_np_sum(x, n) / (double)n * (double)n;
-		free(x);
+		acc += write_pairwise(x, m);
 	}
+	mean = acc / (double)n;
+	acc = 0.;
+	for (b = 0; b < n; b += NP_BUFSIZE) {
+		size_t m = n - b < NP_BUFSIZE ? n - b : NP_BUFSIZE;
+		for (i = 0; i < m; i++) {
+			size_t c = idx ? idx[b + i] : b + i;
+			double d = (double)(end[c] - start[c]) - mean;
+			x[i] = d * d;
+		}
+		acc += write_pairwise(x, m);
+	}
+	s->mean = mean;
+	s->m2 = acc / (double)n * (double)n;
+	free(x);
 }
 
 void sv_write_summarize(const int64_t *start_ns, const int64_t *end_ns,
@@ -231,16 +234,25 @@ void sv_write_summarize(const int64_t *start_ns, const int64_t *end_ns,
 /* Exclusive totals */
 
 struct excl_ctx {
-	const int64_t *start, *end, *lane;
+	const int64_t *start, *end, *thread, *task;
 	const uint32_t *row;
 };
+
+/* scope-profiler's lane of call c (concurrency.py lane_ids). */
+static int64_t excl_lane(const struct excl_ctx *x, uint32_t c)
+{
+	int64_t th = x->thread ? x->thread[c] : -1;
+	int64_t tk = x->task ? x->task[c] : -1;
+	return tk >= 0 ? tk : (th < 0 ? -1 : -2 - th);
+}
 
 static int excl_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct excl_ctx *x = arg;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	if (x->lane[a] != x->lane[b])
-		return x->lane[a] < x->lane[b] ? -1 : 1;
+	int64_t la = excl_lane(x, a), lb = excl_lane(x, b);
+	if (la != lb)
+		return la < lb ? -1 : 1;
 	if (x->start[a] != x->start[b])
 		return x->start[a] < x->start[b] ? -1 : 1;
 	if (x->end[a] != x->end[b])
@@ -264,10 +276,9 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 	const int64_t *thread_id, const int64_t *task_id,
 	const uint32_t *row_of, uint64_t ncalls, int64_t *totals, size_t nrows)
 {
-	struct excl_ctx x;
-	int64_t *lane;
-	uint32_t *order, *stack;
-	size_t depth = 0;
+	struct excl_ctx x = {start_ns, end_ns, thread_id, task_id, row_of};
+	uint32_t *order, *stack = NULL;
+	size_t depth = 0, stack_cap = 0;
 	uint64_t i;
 	int rc = 0;
 
@@ -276,25 +287,17 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 		return 0;
 	if (ncalls >= UINT32_MAX)
 		return -EINVAL;
-	lane = sv_xmalloc(ncalls * sizeof *lane);
-	order = sv_xmalloc(ncalls * sizeof *order);
-	stack = sv_xmalloc(ncalls * sizeof *stack);
-	for (i = 0; i < ncalls; i++) {
-		int64_t th = thread_id ? thread_id[i] : -1;
-		int64_t tk = task_id ? task_id[i] : -1;
-		lane[i] = tk >= 0 ? tk : (th < 0 ? -1 : -2 - th);
-		order[i] = (uint32_t)i;
+	for (i = 0; i < ncalls; i++)
 		if (end_ns[i] < start_ns[i])
-			rc = -EINVAL;
-	}
-	if (rc)
-		goto out;
-	x = (struct excl_ctx){start_ns, end_ns, lane, row_of};
+			return -EINVAL;
+	order = sv_xmalloc(ncalls * sizeof *order);
+	for (i = 0; i < ncalls; i++)
+		order[i] = (uint32_t)i;
 	qsort_r(order, ncalls, sizeof *order, excl_cmp, &x);
 	for (i = 0; i < ncalls; i++) {
 		uint32_t c = order[i];
 		int64_t d = end_ns[c] - start_ns[c];
-		if (i > 0 && lane[order[i - 1]] != lane[c])
+		if (i > 0 && excl_lane(&x, order[i - 1]) != excl_lane(&x, c))
 			depth = 0;
 		while (depth && excl_closed(start_ns, end_ns, stack[depth - 1],
 					start_ns[c]))
@@ -308,10 +311,10 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 			}
 			totals[row_of[p]] -= d;
 		}
+		sv_grow((void **)&stack, &stack_cap, depth + 1, sizeof *stack);
 		stack[depth++] = c;
 	}
 out:
-	free(lane);
 	free(order);
 	free(stack);
 	return rc;
@@ -1202,7 +1205,9 @@ int sv_writer_add_rank(struct sv_writer *w, const struct sv_write_rank *r,
 	count = sv_xcalloc(r->nrows + 1, sizeof *count);
 	first = sv_xcalloc(r->nrows + 1, sizeof *first);
 	perm = sv_xmalloc((r->ncalls ? r->ncalls : 1) * sizeof *perm);
-	row_of = sv_xmalloc((r->ncalls ? r->ncalls : 1) * sizeof *row_of);
+	if (!r->row)
+		row_of = sv_xmalloc(
+			(r->ncalls ? r->ncalls : 1) * sizeof *row_of);
 	if (r->row) {
 		for (c = 0; c < r->ncalls; c++)
 			count[r->row[c]]++;
@@ -1217,7 +1222,6 @@ int sv_writer_add_rank(struct sv_writer *w, const struct sv_write_rank *r,
 		memcpy(fill, first, (r->nrows + 1) * sizeof *fill);
 		for (c = 0; c < r->ncalls; c++) {
 			perm[fill[r->row[c]]++] = (uint32_t)c;
-			row_of[c] = r->row[c];
 		}
 		free(fill);
 	} else {
@@ -1232,8 +1236,9 @@ int sv_writer_add_rank(struct sv_writer *w, const struct sv_write_rank *r,
 	excl = sv_xmalloc((r->nrows + 1) * sizeof *excl);
 	if (w->opts.exclusive == SV_WRITE_EXCL_COMPUTE) {
 		excl_ok = sv_write_exclusive_totals(r->start_ns, r->end_ns,
-				  r->thread_id, r->task_id, row_of, r->ncalls,
-				  excl, r->nrows) == 0;
+				  r->thread_id, r->task_id,
+				  r->row ? r->row : row_of, r->ncalls, excl,
+				  r->nrows) == 0;
 	}
 	for (i = 0; i < r->nrows; i++) {
 		if (w->opts.exclusive == SV_WRITE_EXCL_GIVEN)
