@@ -112,7 +112,7 @@ static void *loader_main(void *arg)
 	o.ctx = l;
 	if (l->want_index) {
 		/* Quick: names and stored statistics, shown while the calls
-     * load.  A failure here is reported by the full load. */
+		 * load.  A failure here is reported by the full load. */
 		struct sv_load_opts io = o;
 		io.progress = NULL;
 		io.summary_only = true;
@@ -355,7 +355,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	b->size(b->ctx, &w, &h);
 	if (index && a->first_load && !a->have_view) {
 		/* What is known so far: the regions and their stored
-     * statistics, under the progress box. */
+		 * statistics, under the progress box. */
 		struct sv_error ierr;
 		memset(&ierr, 0, sizeof ierr);
 		if (app_show(a, index, w, h, &ierr) == 0)
@@ -374,10 +374,9 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	if (!result) {
 		if (a->first_load) {
 			*failed = true;
-			if (err)
-				*err = lerr;
-			if (rc == -ECANCELED && err)
-				err->code = rc;
+			*err = lerr;
+			if (err->code >= 0)
+				err->code = rc < 0 ? rc : -EIO;
 			return true;
 		}
 		if (a->have_view) {
@@ -394,8 +393,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		memset(&verr, 0, sizeof verr);
 		if (app_show(a, result, w, h, &verr) < 0) {
 			*failed = true;
-			if (err)
-				*err = verr;
+			*err = verr;
 		} else if (had_view) {
 			app_keep_restore(a, &keep);
 		}
@@ -501,8 +499,12 @@ static bool app_is_cancel(const struct sv_app *a, int key)
 int sv_app_run(
 	struct sv_app *a, const struct sv_backend *b, struct sv_error *err)
 {
+	struct sv_error local;
 	bool dirty = true;
 
+	if (!err)
+		err = &local;
+	memset(err, 0, sizeof *err);
 	if (!a || !b)
 		return sv_error_set(err, -EINVAL, "no app or no backend");
 	if (!a->opts.load_in_thread) {
@@ -524,11 +526,8 @@ int sv_app_run(
 			bool failed = false;
 			if (app_poll_loader(a, b, &failed, err))
 				dirty = true;
-			if (failed) {
-				if (err && err->code == -ECANCELED)
-					return 0;
-				return err && err->code ? err->code : -EIO;
-			}
+			if (failed)
+				return err->code < 0 ? err->code : -EIO;
 		}
 		if (key == SV_KEY_NONE)
 			continue;
@@ -560,7 +559,7 @@ int sv_app_run(
 		if (flags & SV_VIEW_QUIT)
 			break;
 		/* While the first load runs, the view shows the index and
-     * the load is already under way. */
+		 * the load is already under way. */
 		if ((flags & SV_VIEW_RELOAD) && !a->loader) {
 			app_start_load(a, false);
 			dirty = true;
@@ -730,7 +729,7 @@ int sv_view_main(int argc, char **argv)
 	}
 	if (help) {
 		/* main.c has printed the general usage when --help came
-     * first. */
+		 * first. */
 		view_help(
 			stdout, !(argc > 1 && (!strcmp(argv[1], "--help") ||
 						      !strcmp(argv[1], "-h"))));
