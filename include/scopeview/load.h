@@ -30,10 +30,38 @@ struct sv_load_opts {
 
 /*
  * Load path.  On success stores a finished profile (sv_profile_finish has
- * run) in *out and returns 0.  On failure returns a negative errno and
- * fills err with one line naming the file and the HDF5 object, e.g.
- * "run.h5: /rank_region_index/event_counts: row 3 claims 40 calls but
- * /events holds 12".  opts may be NULL.
+ * run) in *out and returns 0.  On failure returns a negative errno, leaves
+ * *out untouched and fills err with one line naming the file and the HDF5
+ * object, e.g. "run.h5: /rank_region_index/event_counts: row 3 claims 40
+ * calls at offset 0, but /events/start_deltas holds 12; ...".  Text taken
+ * from the file appears in messages with control characters as \xNN.
+ * opts may be NULL.
+ *
+ * Return codes:
+ *   -ENOENT, -EACCES, -EISDIR  the path is missing, unreadable, a directory;
+ *   -EINVAL  not an HDF5 file, an empty file, a bad schema attribute (not
+ *            an integer, < 1), a required group or dataset missing or of
+ *            the wrong type class or rank, rows past the event columns or
+ *            overlapping, a region id out of range, a (rank, region) pair
+ *            twice, a required column shorter than the events, a shape no
+ *            file of that size can hold;
+ *   -EIO     HDF5 cannot open or read it (truncated or damaged);
+ *   -ENOTSUP a schema newer than 3, or data behind a compression filter
+ *            this HDF5 lacks (the message names the filter);
+ *   -E2BIG   more calls than SV_MAX_CALLS;
+ *   -ECANCELED  opts->cancelled asked to stop.
+ *
+ * What only warns (the profile's warnings, the load goes on): a columnar
+ * file without its schema attribute (read as columnar), an unknown
+ * storage_layout (read as columnar), tag text that is not a JSON array
+ * (kept raw), an optional column of the wrong length, type or rank
+ * (dropped), an /events dataset that is neither a known column nor as long
+ * as the events (ignored), summary_statistics lacking fields (ignored), a
+ * lane-table column that cannot be used; profile.c adds calls that end
+ * before they start and partial overlaps inside a lane.
+ *
+ * summary_only reads no event column of a columnar or aggregate file; a
+ * schema 1 file holds no stored statistics, so its calls are read anyway.
  */
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err);
