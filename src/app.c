@@ -331,8 +331,8 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	struct app_loader *l = a->loader;
 	struct sv_profile *index = NULL, *result = NULL;
 	bool done, changed = false;
-	int rc, w = 0, h = 0;
-	struct sv_error lerr;
+	int rc = 0, w = 0, h = 0;
+	struct sv_error lerr = {0, ""};
 
 	pthread_mutex_lock(&l->mu);
 	if (l->progress_seq != a->seen_seq) {
