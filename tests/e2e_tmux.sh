@@ -207,7 +207,24 @@ fi
 T send-keys -t sv "fg" Enter
 step "fg redraws" 100 30 "$keys"
 
-# 8. q leaves a clean shell.
+# 8. Idle means idle: no CPU time and no bytes written for two seconds.
+pid=$(pgrep -n -f "scopeview $PROFILE" || pgrep -n -f "scopeview '$PROFILE'")
+if [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; then
+	cpu0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	w0=$(awk '/^wchar/ {print $2}' "/proc/$pid/io" 2>/dev/null || echo 0)
+	sleep 2
+	cpu1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	w1=$(awk '/^wchar/ {print $2}' "/proc/$pid/io" 2>/dev/null || echo 0)
+	if [ "$cpu1" = "$cpu0" ] && [ "$w1" = "$w0" ]; then
+		ok "idle: no CPU time, no output"
+	else
+		not_ok "idle: $((cpu1 - cpu0)) CPU ticks, $((w1 - w0)) bytes written in 2 s"
+	fi
+else
+	not_ok "idle: cannot find the viewer's process"
+fi
+
+# 9. q leaves a clean shell.
 send q
 if wait_for '^\$'; then
 	ok "q returns to the shell"
@@ -238,7 +255,7 @@ else
 	not_ok "q: the cursor is still hidden"
 fi
 
-# 9. Ctrl-C restores the terminal too (the viewer dies by SIGINT).
+# 10. Ctrl-C restores the terminal too (the viewer dies by SIGINT).
 T send-keys -t sv "clear; $EXE '$PROFILE'" Enter
 step "started again" 100 30 ""
 send C-c
@@ -255,7 +272,29 @@ else
 	not_ok "Ctrl-C left the terminal in curses mode"
 fi
 
-# 10. The glyphs follow the locale (or --ascii), never TERM: the viewer
+# 11. A crash (SIGSEGV) and SIGTERM restore the terminal, then the process
+#     dies of the signal as it would have.
+for sig in SEGV TERM; do
+	T send-keys -t sv "clear; $EXE '$PROFILE'" Enter
+	step "started for SIG$sig" 100 30 ""
+	pid=$(pgrep -n -f "scopeview '$PROFILE'" || pgrep -n -f "scopeview $PROFILE")
+	kill -s "$sig" "$pid"
+	want=$((128 + $(kill -l "$sig")))
+	T send-keys -t sv 'echo "status=$?"' Enter
+	if wait_for "^status=$want\$"; then
+		ok "SIG$sig: the viewer dies of it (status $want)"
+	else
+		not_ok "SIG$sig: no 'status=$want'"
+		capture | tail -3
+	fi
+	if [ "$(T display-message -p -t sv '#{alternate_on}#{mouse_any_flag}#{cursor_flag}')" = 001 ]; then
+		ok "SIG$sig: terminal restored"
+	else
+		not_ok "SIG$sig left the terminal in curses mode"
+	fi
+done
+
+# 12. The glyphs follow the locale (or --ascii), never TERM: the viewer
 #     in the C locale, and with --ascii, draws what snapshot draws there.
 T send-keys -t sv "clear; LC_ALL=C $EXE '$PROFILE'" Enter
 SNAP_LC=C
@@ -275,7 +314,7 @@ else
 	ok "--ascii: only ASCII on the screen"
 fi
 
-# 11. Without a FILE the viewer opens the built-in demo (written once to
+# 13. Without a FILE the viewer opens the built-in demo (written once to
 #     the cache directory; --demo-path names it).
 T send-keys -t sv "clear; XDG_CACHE_HOME='$TMP/cache' $EXE" Enter
 if wait_for '^demo span '; then
@@ -293,7 +332,7 @@ else
 	not_ok "--demo-path said '$demo'"
 fi
 
-# 12. --no-mouse leaves the terminal's mouse alone; without it, the
+# 14. --no-mouse leaves the terminal's mouse alone; without it, the
 #     viewer asks for button and motion reports (xterm modes 1000/1002).
 T send-keys -t sv "clear; $EXE --no-mouse '$PROFILE'" Enter
 step "--no-mouse: the same first screen" 100 30 ""
@@ -312,7 +351,7 @@ else
 fi
 send q
 
-# 13. An unknown terminal type is a clear error, exit 2, terminal intact.
+# 15. An unknown terminal type is a clear error, exit 2, terminal intact.
 T send-keys -t sv "clear; TERM=no-such-terminal $EXE '$PROFILE'; echo \"status=\$?\"" Enter
 if wait_for '^status=2$' && capture | grep -q "cannot use terminal type 'no-such-terminal'"; then
 	ok "unknown TERM: a message and exit 2"
@@ -321,7 +360,7 @@ else
 	capture | tail -3
 fi
 
-# 14. Not a terminal: a clear message and exit 2.
+# 16. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?
 if [ $st = 2 ] && echo "$out" | grep -q "standard output is not a terminal"; then
