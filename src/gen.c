@@ -115,7 +115,6 @@ enum gen_region {
 	G_IO,
 	G_CKPT,
 	G_FINALIZE,
-	G_WORKER,
 	G_COMPRESS,
 	G_CHECKSUM,
 	G_PREFETCH,
@@ -202,11 +201,6 @@ static const struct gen_region_info gen_regions[G_NREGIONS] = {
 	[G_FINALIZE] = {"finalize", SRC "run.py", 52,
 		"with sp.region(\"finalize\"):\n    report(results)", tags_none,
 		0},
-	[G_WORKER] = {"worker_loop", SRC "workers.py", 5,
-		"with sp.region(\"worker_loop\"):\n    while job := "
-		"queue.get():"
-		"\n        job()",
-		tags_none, 0},
 	[G_COMPRESS] = {"compress_block", SRC "workers.py", 18,
 		"with sp.region(\"compress_block\"):\n    zlib.compress(block)",
 		tags_io, 1},
@@ -360,7 +354,7 @@ static void gen_plan_make(const struct sv_gen_opts *o, struct gen_plan *p)
 	if (p->steps > 4000)
 		p->steps = 4000;
 	p->imb_milli = (int64_t)(o->imbalance * 1000 + 0.5);
-	p->precond_pct = 60;
+	p->precond_pct = 100;
 	gen_kernel_split(p, typical, 0, &ka, &ks);
 	kernels = (int64_t)ka * (MEAN_KASM + 200) +
 		  (int64_t)ks * (MEAN_SPMV + 200);
@@ -626,52 +620,42 @@ static void gen_main_lane(struct gen_ctx *g)
 	gen_end(g, m, t + 1000);
 }
 
-/* A worker thread: worker_loop > compress_block > checksum, spread over
- * the run.  Returns the loop's end. */
+/* A worker thread: jobs from a pool, each a top-level compress_block >
+ * checksum, every fifth a prefetch, spread over the run with the thread
+ * busy about a quarter of the time.  Returns the end of the last job. */
 static int64_t gen_worker_lane(struct gen_ctx *g, int64_t *busy)
 {
 	const struct gen_plan *p = g->p;
 	struct gen_rng *rng = &g->rng;
 	int64_t t0 = p->t0 + 40000 + gen_range(rng, 0, 10000);
-	int64_t span = p->run_end - 40000 - t0, spacing, t;
-	uint64_t items, i;
-	uint32_t loop;
+	int64_t span = p->run_end - 40000 - t0, spacing, t = t0;
+	uint64_t jobs = g->budget * 5 / 9 + 1, i;
 
-	if (g->budget == 0)
-		return t0;
-	loop = gen_emit(g, G_WORKER, t0, GEN_NONE, false);
-	items = g->budget / 2 + g->budget % 2;
-	spacing = span / (int64_t)(items ? items : 1);
+	spacing = span / (int64_t)jobs;
 	if (spacing < 400)
 		spacing = 400;
-	t = t0 + 500;
 	*busy = 0;
-	for (i = 0; i < items; i++) {
-		int64_t at = t0 + 500 + (int64_t)i * spacing, d;
+	for (i = 0; g->budget > 0; i++) {
+		int64_t at = t0 + (int64_t)i * spacing, d;
 		uint32_t c;
 		if (at < t)
 			at = t;
-		if (g->budget == 1) {
-			c = gen_emit(g, G_PREFETCH, at, loop, true);
-			d = spacing * gen_range(rng, 200, 500) / 1000 + 1;
+		d = spacing * gen_range(rng, 150, 350) / 1000 + 60;
+		if (i % 5 == 4) {
+			c = gen_emit(g, G_PREFETCH, at, GEN_NONE, false);
 			gen_end(g, c, at + d);
-			t = at + d + 1;
-			*busy += d;
-			continue;
-		}
-		c = gen_emit(g, G_COMPRESS, at, loop, true);
-		d = spacing * gen_range(rng, 300, 700) / 1000 + 60;
-		{
-			uint32_t k = gen_emit(
+		} else {
+			uint32_t k;
+			c = gen_emit(g, G_COMPRESS, at, GEN_NONE, false);
+			k = gen_emit(
 				g, G_CHECKSUM, at + d - d / 4 - 10, c, true);
 			gen_end(g, k, at + d - 10);
+			gen_end(g, c, at + d);
 		}
-		gen_end(g, c, at + d);
 		*busy += d;
 		t = at + d + 1;
 	}
-	gen_end(g, loop, t + 500);
-	return t + 500;
+	return t;
 }
 
 /* An asyncio task: handle_request > fetch (suspended most of the time) >
@@ -702,7 +686,7 @@ static void gen_task_lane(
 		if (first < 0)
 			first = at;
 		f = gen_emit(g, G_FETCH, at + 200, rq, true);
-		fd = spacing * gen_range(rng, 300, 600) / 1000 + 50;
+		fd = spacing * gen_range(rng, 80, 160) / 1000 + 50;
 		if (f != GEN_NONE) {
 			fa = fd * gen_range(rng, 700, 950) / 1000;
 			gen_end(g, f, at + 200 + fd);
@@ -710,7 +694,7 @@ static void gen_task_lane(
 				g->r->await_ns[f] = fa;
 		}
 		ps = gen_emit(g, G_PARSE, at + 300 + fd, rq, true);
-		pd = spacing * gen_range(rng, 40, 100) / 1000 + 20;
+		pd = spacing * gen_range(rng, 20, 40) / 1000 + 20;
 		gen_end(g, ps, at + 300 + fd + pd);
 		t = at + 500 + fd + pd;
 		gen_end(g, rq, t);

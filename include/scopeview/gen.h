@@ -6,10 +6,10 @@
  * `assemble` and `solve` (many short kernels, one long preconditioner: the
  * hot spot), a halo exchange of MPI point-to-point calls, an
  * `mpi:allreduce` that absorbs the imbalance of one slow rank, periodic
- * `io` > `write_checkpoint`, and `finalize`.  Optional worker threads run a
- * `worker_loop` of compression jobs; optional asyncio-style tasks on every
- * thread run `handle_request` > `fetch` (suspended for most of its time) >
- * `parse`.  With gpu, the solve kernels carry device times shorter than
+ * `io` > `write_checkpoint`, and `finalize`.  Optional worker threads run
+ * jobs (`compress_block` > `checksum`, `prefetch`); optional asyncio-style
+ * tasks on every thread run `handle_request` > `fetch` (suspended for most
+ * of its time) > `parse`.  With gpu, the solve kernels carry device times shorter than
  * their wall times.  Regions carry source file, line, text and tags.
  *
  * Everything is derived from the seed with a PRNG of our own and integer
