@@ -249,6 +249,37 @@ static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
 			color);
 }
 
+/* Word-wrap ASCII text into at most maxh lines of w cells. */
+static void render_wrapped(struct render_ctx *r, int x, int y, int w, int maxh,
+	const char *text, int style)
+{
+	char line[256];
+	int n = 0;
+
+	while (*text && n < maxh && w > 0) {
+		size_t len = strlen(text), cut = len;
+		while (*text == ' ')
+			text++;
+		len = strlen(text);
+		cut = len;
+		if ((int)len > w) {
+			cut = (size_t)w;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)w;
+		}
+		if (cut >= sizeof line)
+			cut = sizeof line - 1;
+		memcpy(line, text, cut);
+		line[cut] = '\0';
+		sv_grid_text(r->g, x, y + n, w, line, style, 0,
+			n + 1 == maxh && cut < len ? r->gl->ellipsis : 0);
+		text += cut;
+		n++;
+	}
+}
+
 static void render_lanes(struct render_ctx *r)
 {
 	const struct sv_view *v = r->v;
@@ -270,8 +301,8 @@ static void render_lanes(struct render_ctx *r)
 			: p->ncalls ? "No lane on display (t restores a solo "
 				      "lane, r changes the rank filter)."
 				    : "This profile has no calls.";
-		sv_grid_text(r->g, g->tl_x + 1, g->lanes_y + 1, g->tl_w - 2,
-			msg, SV_STYLE_WARNING, 0, r->gl->ellipsis);
+		render_wrapped(r, g->tl_x + 1, g->lanes_y + 1, g->tl_w - 2,
+			g->lanes_h - 1, msg, SV_STYLE_WARNING);
 		return;
 	}
 	for (i = 0; i < g->lanes_h; i++) {
