@@ -406,6 +406,22 @@ START_TEST(test_degenerate)
 }
 END_TEST
 
+/* Every row of the action table is wired: from a state with a selected
+ * call in the middle of the run, each action does something (redraw,
+ * quit or reload), never only the bell of an unhandled action. */
+START_TEST(test_every_action_wired)
+{
+	const struct sv_action_info *ai = sv_action_info(_i + 1);
+	int flags;
+
+	keys("+ Tab Tab");
+	ck_assert_uint_ne(v.sel, SV_NO_CALL);
+	flags = sv_view_apply(&v, _i + 1);
+	ck_assert_msg(flags & (SV_VIEW_REDRAW | SV_VIEW_QUIT | SV_VIEW_RELOAD),
+		"action %s returned %d", ai->name, flags);
+}
+END_TEST
+
 START_TEST(test_reload_and_resize)
 {
 	struct sv_profile *again =
@@ -501,6 +517,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_popups);
 	tcase_add_test(tc, test_mouse);
 	tcase_add_test(tc, test_reload_and_resize);
+	tcase_add_loop_test(
+		tc, test_every_action_wired, 0, SV_ACTION_COUNT - 1);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("misc");
 	tcase_add_test(tc, test_degenerate);
