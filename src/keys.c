@@ -96,13 +96,11 @@ static bool keys_parse_xy(const char *s, int *x, int *y)
 	return true;
 }
 
-/* C-x: a letter (either case), Space, or one of @[\]^_ and ?. */
+/* C-x: a letter (either case), or one of [\]^_ and ?. */
 static int keys_parse_ctrl(const char *s)
 {
 	if (!s[0])
 		return -1;
-	if (!strcmp(s, "Space"))
-		return 0; /* C-Space is NUL: not a usable key */
 	if (s[1])
 		return -1;
 	if (s[0] >= 'a' && s[0] <= 'z')

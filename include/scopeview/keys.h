@@ -95,7 +95,8 @@ int sv_key_from_byte(int c);
  * Parse one tmux send-keys name: a single character (UTF-8), Enter,
  * Escape, Tab, BTab, Space, BSpace, Up, Down, Left, Right, PageUp (PPage),
  * PageDown (NPage), Home, End, IC, DC, F1 .. F12, C-x (x a letter, or one
- * of @[\]^_ and Space), and the mouse forms Click:X,Y, Drag:X,Y,
+ * of [\]^_?; C-i, C-m, C-[ and C-? are Tab, Enter, Escape and BSpace),
+ * and the mouse forms Click:X,Y, Drag:X,Y,
  * Release:X,Y, WheelUp:X,Y, WheelDown:X,Y (0-based cells).  Names are case
  * sensitive, as in tmux.  Returns 0 and stores the key, or -EINVAL and
  * fills err ("unknown key name 'Foo'").
