@@ -173,19 +173,31 @@ static void loader_free(struct app_loader *l)
 
 /* ---- drawing ------------------------------------------------------------ */
 
-/* The load progress as a box in the middle of the screen. */
+/*
+ * The load progress as a box.  During the first load the view shows only
+ * the index (has_calls is false), so the timeline side would say "summary
+ * statistics only": that side is blanked and the box drawn in its middle,
+ * next to the panel of stored statistics.  A reload draws the box over
+ * the middle of the screen.
+ */
 static void app_draw_progress(struct sv_app *a)
 {
 	struct sv_grid *g = &a->grid;
 	bool ascii = a->opts.ascii || !sv_grid_locale_is_utf8();
-	int bw, x0, y0, barw, filled, i;
+	int bw, x0, y0, barw, filled, i, area_w = g->w, area_h = g->h;
 	char line[160];
 
-	if (g->w < 10 || g->h < 4)
+	if (a->first_load && a->have_view && !a->view.geom.too_small) {
+		const struct sv_layout_geom *geo = &a->view.geom;
+		area_w = geo->panel_w ? geo->panel_x : g->w;
+		area_h = geo->status_y;
+		sv_grid_fill(g, 0, 0, area_w, area_h, ' ', SV_STYLE_DEFAULT, 0);
+	}
+	if (area_w < 14 || area_h < 4)
 		return;
-	bw = g->w - 4 < 60 ? g->w - 4 : 60;
-	x0 = (g->w - bw) / 2;
-	y0 = (g->h - 4) / 2;
+	bw = area_w - 4 < 60 ? area_w - 4 : 60;
+	x0 = (area_w - bw) / 2;
+	y0 = (area_h - 4) / 2;
 	sv_grid_fill(g, x0, y0, x0 + bw, y0 + 4, ' ', SV_STYLE_POPUP, 0);
 	snprintf(line, sizeof line, "%s %s",
 		a->first_load ? "Loading" : "Reloading", a->title);
@@ -246,15 +258,6 @@ static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
 	a->view.message_is_error = is_error;
 }
 
-static void app_note_no_calls(struct sv_app *a)
-{
-	if (a->profile && !a->profile->has_calls) {
-		app_message(a, false, "%s",
-			"This profile holds no per-call data (aggregate "
-			"layout): statistics only");
-	}
-}
-
 /* Show p (owned by the app from now on) in a fresh view. */
 static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 	struct sv_error *err)
@@ -279,7 +282,6 @@ static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 	a->profile = p;
 	a->have_view = true;
 	sv_view_resize(&a->view, w, h);
-	app_note_no_calls(a);
 	return 0;
 }
 
@@ -320,7 +322,6 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 		sv_view_apply(v, SV_ACTION_METADATA);
 	else if (k->popup == SV_POPUP_WARNINGS)
 		sv_view_apply(v, SV_ACTION_WARNINGS);
-	app_note_no_calls(a);
 }
 
 /* Look at the running load; returns true when the screen should change,
@@ -406,7 +407,6 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 			a->profile = result;
 			sv_profile_free(old);
 			app_message(a, false, "reloaded %s", a->title);
-			app_note_no_calls(a);
 		} else {
 			sv_profile_free(result);
 			app_message(a, true, "reload failed: %s", verr.msg);
