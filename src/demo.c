@@ -14,6 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scopeview/load.h"
+
+#define DEMO_LABEL                                                             \
+	"scopeview demo: a synthetic 4-rank solver run (scopeview " SV_VERSION \
+	", generator r" SV_GEN_REVISION ")"
+
 void sv_demo_opts(struct sv_gen_opts *o)
 {
 	sv_gen_opts_init(o);
@@ -27,7 +33,7 @@ void sv_demo_opts(struct sv_gen_opts *o)
 	o->await = true;
 	o->call_ids = true;
 	o->seed = 2026;
-	o->label = "scopeview demo: a synthetic 4-rank solver run";
+	o->label = DEMO_LABEL;
 }
 
 int sv_demo_write(const char *path, struct sv_error *err)
@@ -64,19 +70,32 @@ static int demo_mkdirs(const char *dir)
 	return rc;
 }
 
-/* Whether path holds an HDF5 file (its signature at offset 0). */
-static int demo_is_hdf5(const char *path)
+/* Whether path holds a readable demo of this version and generator: an
+ * HDF5 file (signature at offset 0) whose index the loader reads and whose
+ * label is ours. */
+static int demo_is_current(const char *path)
 {
 	static const unsigned char sig[8] = {
 		0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+	struct sv_load_opts lo = {.summary_only = true};
+	struct sv_profile *p = NULL;
+	const struct sv_meta *m;
 	unsigned char buf[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
 	ssize_t got;
+
 	if (fd < 0)
 		return 0;
 	got = read(fd, buf, sizeof buf);
 	close(fd);
-	return got == (ssize_t)sizeof buf && !memcmp(buf, sig, sizeof sig);
+	if (got != (ssize_t)sizeof buf || memcmp(buf, sig, sizeof sig))
+		return 0;
+	if (sv_load(path, &lo, &p, NULL) != 0)
+		return 0;
+	m = sv_profile_meta(p, "label");
+	ok = m && m->text && !strcmp(m->text, DEMO_LABEL);
+	sv_profile_free(p);
+	return ok;
 }
 
 /* Candidate cache directories, best first; returns how many. */
@@ -110,7 +129,7 @@ int sv_demo_path(char *buf, size_t n, struct sv_error *err)
 			continue;
 		}
 		path = sv_xasprintf("%s/demo-%s.h5", dirs[i], SV_VERSION);
-		if (!demo_is_hdf5(path)) {
+		if (!demo_is_current(path)) {
 			rc = sv_demo_write(path, &last);
 			if (rc) {
 				free(path);

@@ -87,6 +87,24 @@ START_TEST(test_demo)
 	p = load_ok(buf);
 	sv_profile_free(p);
 
+	/* A readable profile that is not this generator's demo (an older
+	 * generator's, say) is replaced too. */
+	{
+		struct sv_gen_opts o;
+		const struct sv_meta *m;
+		sv_gen_opts_init(&o);
+		o.events = 100;
+		ck_assert_int_eq(sv_gen_write(buf, &o, NULL, NULL, &err), 0);
+		ck_assert_int_eq(sv_demo_path(buf, sizeof buf, &err), 0);
+		p = load_ok(buf);
+		m = sv_profile_meta(p, "label");
+		ck_assert_ptr_nonnull(m);
+		ck_assert_ptr_nonnull(strstr(m->text, "scopeview demo"));
+		ck_assert_ptr_nonnull(strstr(m->text, SV_VERSION));
+		ck_assert_uint_eq(p->num_ranks, 4);
+		sv_profile_free(p);
+	}
+
 	/* Too small a buffer. */
 	ck_assert_int_eq(sv_demo_path(buf, 8, &err), -ENAMETOOLONG);
 

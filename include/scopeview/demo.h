@@ -12,7 +12,9 @@
  * ~/.cache/scopeview/..., or a per-user directory under $TMPDIR or /tmp
  * when neither can be created), keyed by scopeview's version so an upgrade
  * never shows a stale demo.  It is written once, atomically (temporary file
- * + rename), and reused while it starts with the HDF5 signature.
+ * + rename), and reused while the loader reads it (index only) and its
+ * metadata label names this generator revision (SV_GEN_REVISION), so a
+ * damaged file or one from an older generator is written again.
  */
 #ifndef SCOPEVIEW_DEMO_H
 #define SCOPEVIEW_DEMO_H

@@ -28,6 +28,10 @@
 #include "scopeview/common.h"
 #include "scopeview/write.h"
 
+/* Bumped whenever the calls generated for given options change, so a
+ * cached demo from an older generator of the same version is replaced. */
+#define SV_GEN_REVISION "2"
+
 struct sv_gen_opts {
 	uint32_t ranks;     /* >= 1 (default 4) */
 	uint32_t threads;   /* threads per rank, main thread included, >= 1
