@@ -557,10 +557,12 @@ void sv_term_present(struct sv_term *t, const struct sv_grid *g)
 
 			l = &t->looks[style][color];
 			if (c->ch == SV_GRID_WIDE_TAIL) {
-				/* Covered by the wide character before it;
+				/* Covered by the wide character before it (as
+				 * sent: '?' in a non-UTF-8 locale is narrow);
 				 * a stray tail becomes a blank. */
 				if (x > 0 &&
-					sv_grid_cp_width(row[x - 1].ch) == 2)
+					sv_grid_cp_width((uint32_t)term_glyph(
+						t, row[x - 1].ch)) == 2)
 					continue;
 				wcs[0] = L' ';
 			} else {

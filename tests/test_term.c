@@ -19,6 +19,9 @@
 #include "scopeview/keys.h"
 #include "scopeview/term.h"
 
+/* The locale fx_open sets: "" = the environment's (C.UTF-8 in tests). */
+static const char *fx_locale = "";
+
 struct fixture {
 	struct sv_term *t;
 	FILE *out, *in;
@@ -35,7 +38,7 @@ static void fx_open(struct fixture *f, const char *name, int w, int h,
 	static int n;
 	char buf[64];
 
-	setlocale(LC_ALL, "");
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, fx_locale));
 	memset(f, 0, sizeof *f);
 	snprintf(buf, sizeof buf, "term-out-%d", n);
 	f->out_path = svt_tmp_path(buf);
@@ -153,6 +156,42 @@ START_TEST(test_blit_reads_back)
 	expect_cell(&f, 1, 5, ' ', SV_STYLE_DEFAULT, 0);
 	sv_grid_fini(&g);
 	fx_close(&f);
+}
+END_TEST
+
+START_TEST(test_non_utf8_locale)
+{
+	struct fixture f;
+	struct sv_grid g;
+
+	/* given the C locale, where the terminal cannot take UTF-8 */
+	fx_locale = "C";
+	fx_open(&f, "xterm-256color", 20, 2, -1, NULL, 0);
+	fx_locale = "";
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 20, 2);
+	sv_grid_text(&g, 0, 0, -1, "ab", SV_STYLE_LABEL, 0, 0);
+	sv_grid_put(&g, 2, 0, 0x65e5, SV_STYLE_LABEL, 0); /* wide, + tail */
+	sv_grid_put(&g, 4, 0, 0x2500, SV_STYLE_BORDER, 0);
+	sv_grid_put(&g, 5, 0, 'z', SV_STYLE_LABEL, 0);
+	/* when it is presented over a screen that held other text */
+	sv_grid_fill(&g, 0, 1, 20, 2, 'x', SV_STYLE_DEFAULT, 0);
+	sv_term_present(f.t, &g);
+	sv_grid_fill(&g, 0, 1, 20, 2, ' ', SV_STYLE_DEFAULT, 0);
+	sv_grid_put(&g, 0, 1, 0x65e5, SV_STYLE_LABEL, 0);
+	sv_term_present(f.t, &g);
+	/* then every code point above 0x7e is '?', one column wide, and the
+	 * cell after it is blank, not left over */
+	expect_cell(&f, 0, 0, 'a', SV_STYLE_LABEL, 0);
+	expect_cell(&f, 2, 0, '?', SV_STYLE_LABEL, 0);
+	expect_cell(&f, 3, 0, ' ', SV_STYLE_LABEL, 0);
+	expect_cell(&f, 4, 0, '?', SV_STYLE_BORDER, 0);
+	expect_cell(&f, 5, 0, 'z', SV_STYLE_LABEL, 0);
+	expect_cell(&f, 0, 1, '?', SV_STYLE_LABEL, 0);
+	expect_cell(&f, 1, 1, ' ', SV_STYLE_LABEL, 0);
+	sv_grid_fini(&g);
+	fx_close(&f);
+	setlocale(LC_ALL, "");
 }
 END_TEST
 
@@ -428,6 +467,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("term");
 	TCase *t = tcase_create("blit");
 	tcase_add_test(t, test_blit_reads_back);
+	tcase_add_test(t, test_non_utf8_locale);
 	tcase_add_loop_test(t, test_color_levels, 0,
 		sizeof level_cases / sizeof level_cases[0]);
 	tcase_add_test(t, test_small_change_sends_few_bytes);
