@@ -148,6 +148,8 @@ step "first screen" 100 30 ""
 # 2. Resize: the viewer redraws at the new size, and back.
 T resize-window -t sv -x 80 -y 24
 step "resized to 80x24" 80 24 ""
+T resize-window -t sv -x 30 -y 8
+step "resized to 30x8 (too small)" 30 8 ""
 T resize-window -t sv -x 100 -y 30
 step "resized back to 100x30" 100 30 ""
 
