@@ -763,14 +763,27 @@ static void render_status(struct render_ctx *r)
 					    : SV_STYLE_STATUS,
 			0, r->gl->ellipsis);
 	} else {
-		const char *hint =
-			v->panel_focus ? "j/k region  Enter jump  < > sort  "
-					 "p back  ? help"
-				       : "? help  q quit";
-		int hw = (int)strlen(hint);
-		if (w - hw - 1 > x + 2)
-			sv_grid_text(r->g, w - hw - 1, y, hw, hint,
-				SV_STYLE_STATUS, 0, 0);
+		/* The longest hint that fits. */
+		static const char *const timeline[] = {
+			"Tab next call  f zoom to it  t solo  / search  "
+			"p panel  ? help  q quit",
+			"Tab call  f zoom  t solo  p panel  ? help  q quit",
+			"? help  q quit",
+		};
+		static const char *const panel[] = {
+			"j/k region  Enter its calls  < > sort  p back  ? help",
+			"Enter calls  < > sort  p back",
+		};
+		const char *const *hints = v->panel_focus ? panel : timeline;
+		size_t n = v->panel_focus ? 2 : 3, i;
+		for (i = 0; i < n; i++) {
+			int hw = (int)strlen(hints[i]);
+			if (w - hw - 1 > x + 2) {
+				sv_grid_text(r->g, w - hw - 1, y, hw, hints[i],
+					SV_STYLE_STATUS, 0, 0);
+				break;
+			}
+		}
 	}
 }
 
