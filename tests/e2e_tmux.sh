@@ -65,25 +65,27 @@ snapshot() {
 
 # Wait (up to ~10 s) until the pane shows exactly the file $1.
 wait_screen() {
-	local want=$1 i
-	for i in $(seq 1 100); do
+	local want=$1 tries=100
+	while [ $tries -gt 0 ]; do
 		capture >"$TMP/got.txt"
 		if cmp -s "$TMP/got.txt" "$want"; then
 			return 0
 		fi
 		sleep 0.1
+		tries=$((tries - 1))
 	done
 	return 1
 }
 
 # Wait until the pane's text contains the regex $1.
 wait_for() {
-	local i
-	for i in $(seq 1 100); do
+	local tries=100
+	while [ $tries -gt 0 ]; do
 		if capture | grep -q -- "$1"; then
 			return 0
 		fi
 		sleep 0.1
+		tries=$((tries - 1))
 	done
 	return 1
 }
