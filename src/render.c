@@ -726,7 +726,7 @@ static void render_status(struct render_ctx *r)
 {
 	const struct sv_view *v = r->v;
 	int y = r->geom->status_y, w = r->geom->w, x;
-	char span[48], cur[64], line[512];
+	char span[48], cur[64], from[64], line[512];
 	static const char *const prompts[] = {
 		[SV_PROMPT_SEARCH] = "/",
 		[SV_PROMPT_FILTER] = "filter (regex, !regex excludes): ",
@@ -749,8 +749,9 @@ static void render_status(struct render_ctx *r)
 	}
 	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	render_rel(v->cur_t - v->origin, cur, sizeof cur);
-	snprintf(line, sizeof line, " span %s  cursor %s%s%s", span, cur,
-		v->search_spec[0] ? "  /" : "", v->search_spec);
+	render_rel(v->t0 - v->origin, from, sizeof from);
+	snprintf(line, sizeof line, " %s from %s  cursor %s%s%s", span, from,
+		cur, v->search_spec[0] ? "  /" : "", v->search_spec);
 	x = sv_grid_text(r->g, 0, y, w / 3, v->title, SV_STYLE_STATUS, 0,
 		r->gl->ellipsis);
 	x += sv_grid_text(
