@@ -904,6 +904,17 @@ static void popup_source(struct popup_out *o)
 	else
 		popup_linef(o, SV_STYLE_POPUP, "%s:%" PRId64, row->source_file,
 			row->source_line);
+	if (row && row->ntags) {
+		char tags[512];
+		size_t used = 0, i2;
+		tags[0] = '\0';
+		for (i2 = 0; i2 < row->ntags && used < sizeof tags; i2++)
+			used += (size_t)snprintf(tags + used,
+				sizeof tags - used, "%s%s", i2 ? ", " : "",
+				row->tags[i2]);
+		popup_linef(o, SV_STYLE_POPUP, "tags: %s%s", tags,
+			row->tags_raw ? " (not a JSON list)" : "");
+	}
 	popup_line(o, SV_STYLE_POPUP, "");
 	if (!row || !row->source_text) {
 		popup_line(o, SV_STYLE_DIM,
