@@ -1574,6 +1574,7 @@ struct event_map {
 	bool per_row;     /* not direct, but rows are long: read each row's
 			     slice into place (no scratch buffer) */
 	hsize_t base;     /* direct: first event of call 0 */
+	double f0, f1;    /* progress range of the column being read */
 	hsize_t lo, hi;   /* scratch: the event range rows cover */
 	struct index *ix; /* offsets and counts, by row */
 };
@@ -1624,30 +1625,64 @@ static void event_map_build(struct event_map *em, struct index *ix)
 
 /* Read one event column (elements of 8 bytes as memtype) into dst, one
  * value per call of the profile. */
+/* Elements per H5Dread while reading a column: progress is reported and
+ * cancellation honoured between blocks (a multiple of the writers' event
+ * chunk of 1024). */
+#define EVENT_BLOCK ((hsize_t)1 << 20)
+
+/* Read [off, off + n) into buf in blocks; done / total place the blocks
+ * in the column's progress range. */
+static int event_blocks(struct sv_h5 *h, const struct event_map *em, hid_t ds,
+	const char *objpath, hid_t memtype, hsize_t off, hsize_t n,
+	unsigned char *buf, hsize_t done, hsize_t total)
+{
+	hsize_t at = 0;
+	int rc = 0;
+
+	while (at < n && rc == 0) {
+		hsize_t k = n - at < EVENT_BLOCK ? n - at : EVENT_BLOCK;
+		rc = sv_h5_read_range(
+			h, ds, objpath, memtype, off + at, k, buf + at * 8);
+		at += k;
+		if (rc == 0 && (n > EVENT_BLOCK || at == n))
+			rc = sv_h5_step(h,
+				em->f0 + (em->f1 - em->f0) *
+						 (double)(done + at) /
+						 (double)(total ? total : 1),
+				"events");
+	}
+	return rc;
+}
+
+/* Read one event column (elements of 8 bytes as memtype) into dst, one
+ * value per call of the profile. */
 static int event_read(struct sv_h5 *h, const struct event_map *em, hid_t ds,
 	const char *objpath, hid_t memtype, void *dst)
 {
 	struct sv_profile *p = h->p;
 	unsigned char *scratch;
+	hsize_t done = 0;
 	size_t r;
-	int rc;
+	int rc = 0;
 
 	if (p->ncalls == 0)
 		return 0;
 	if (em->direct)
-		return sv_h5_read_range(
-			h, ds, objpath, memtype, em->base, p->ncalls, dst);
+		return event_blocks(h, em, ds, objpath, memtype, em->base,
+			p->ncalls, dst, 0, p->ncalls);
 	if (em->per_row) {
-		rc = 0;
-		for (r = 0; r < p->nrows && rc == 0; r++)
-			rc = sv_h5_read_range(h, ds, objpath, memtype,
+		for (r = 0; r < p->nrows && rc == 0; r++) {
+			rc = event_blocks(h, em, ds, objpath, memtype,
 				(hsize_t)em->ix->offset[r], p->rows[r].count,
-				(unsigned char *)dst + p->rows[r].first * 8);
+				(unsigned char *)dst + p->rows[r].first * 8,
+				done, p->ncalls);
+			done += p->rows[r].count;
+		}
 		return rc;
 	}
 	scratch = sv_xmalloc((size_t)(em->hi - em->lo) * 8);
-	rc = sv_h5_read_range(
-		h, ds, objpath, memtype, em->lo, em->hi - em->lo, scratch);
+	rc = event_blocks(h, em, ds, objpath, memtype, em->lo, em->hi - em->lo,
+		scratch, 0, em->hi - em->lo);
 	for (r = 0; r < p->nrows && rc == 0; r++) {
 		const struct sv_row *row = &p->rows[r];
 		if (row->count)
@@ -1785,14 +1820,18 @@ static int load_events(struct sv_h5 *h, hid_t ev, struct index *ix)
 			rc = row_fail(h, "/rank_region_index/event_counts");
 			goto out;
 		}
-	rc = sv_h5_step(h, 0.2, "events");
+	rc = sv_h5_step(h, 0.15, "events");
 	if (rc)
 		goto out;
 
+	/* Progress: starts 0.15-0.35, ends 0.35-0.55, the optional columns
+	 * 0.05 each up to 0.85, extra columns up to 0.9. */
 	event_map_build(&em, ix);
+	em.f0 = 0.15;
+	em.f1 = 0.35;
 	rc = event_read(h, &em, c0.ds, obj0, H5T_NATIVE_INT64, p->start_ns);
-	if (!rc)
-		rc = sv_h5_step(h, 0.4, "events");
+	em.f0 = 0.35;
+	em.f1 = 0.55;
 	if (!rc)
 		rc = event_read(
 			h, &em, c1.ds, obj1, H5T_NATIVE_INT64, p->end_ns);
@@ -1800,9 +1839,6 @@ static int load_events(struct sv_h5 *h, hid_t ev, struct index *ix)
 		goto out;
 	if (delta)
 		decode_deltas(p);
-	rc = sv_h5_step(h, 0.6, "events");
-	if (rc)
-		goto out;
 
 	for (i = 0; i < sizeof optional_cols / sizeof optional_cols[0]; i++) {
 		int64_t **col = (int64_t **)(void *)((char *)p +
@@ -1817,6 +1853,8 @@ static int load_events(struct sv_h5 *h, hid_t ev, struct index *ix)
 			continue;
 		}
 		sv_profile_column(p, col, optional_cols[i].fill);
+		em.f0 = 0.55 + 0.05 * (double)i;
+		em.f1 = em.f0 + 0.05;
 		rc = event_read(h, &em, c.ds, obj, H5T_NATIVE_INT64, *col);
 		sv_h5_col_close(&c);
 		if (rc)
@@ -1842,6 +1880,8 @@ static int load_events(struct sv_h5 *h, hid_t ev, struct index *ix)
 			h, ev, extra.v[i], obj, SV_H5_NUMBER, m, &c);
 		if (rc == 0) {
 			xc = sv_profile_add_extra(p, name, c.is_float);
+			em.f0 = 0.85 + 0.05 * (double)i / (double)extra.n;
+			em.f1 = 0.85 + 0.05 * (double)(i + 1) / (double)extra.n;
 			rc = event_read(h, &em, c.ds, obj,
 				c.is_float ? H5T_NATIVE_DOUBLE
 					   : H5T_NATIVE_INT64,

@@ -1075,6 +1075,74 @@ START_TEST(test_progress_cancel)
 }
 END_TEST
 
+/* A column of a few million events reports progress as it goes and can
+ * be cancelled in the middle. */
+struct block_log {
+	int events_steps;
+	double cancel_at;
+};
+
+static void block_progress(void *ctx, double f, const char *what)
+{
+	struct block_log *l = ctx;
+	if (!strcmp(what, "events") && f > 0.15 && f <= 0.35 + 1e-9)
+		l->events_steps++;
+}
+
+static int block_cancel(void *ctx)
+{
+	struct block_log *l = ctx;
+	return l->cancel_at > 0 && l->events_steps >= 2;
+}
+
+START_TEST(test_progress_blocks)
+{
+	enum { N = 2500000 };
+	char *path = svt_tmp_path("blocks.h5");
+	hid_t f = h5_create(path), g;
+	const char *names[] = {"tick"};
+	int64_t zero[] = {0}, cnt[] = {N};
+	int64_t *ones = malloc(N * sizeof *ones);
+	struct block_log l = {0, 0};
+	struct sv_load_opts o = {block_progress, block_cancel, &l, false};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		ones[i] = 1;
+	attr_i64(f, "scope_profiler_schema", 3);
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 1, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids", H5T_STD_U32LE, zero, 1);
+	ds_ints(g, "ranks", H5T_STD_U32LE, zero, 1);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, zero, 1);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, cnt, 1);
+	H5Gclose(g);
+	g = h5_group(f, "events");
+	ds_ints(g, "start_deltas", H5T_STD_I64LE, ones, N);
+	ds_ints(g, "durations", H5T_STD_I64LE, ones, N);
+	H5Gclose(g);
+	H5Fclose(f);
+	free(ones);
+
+	ck_assert_msg(sv_load(path, &o, &p, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(l.events_steps, 3); /* 1M + 1M + 0.5M */
+	ck_assert_uint_eq(p->ncalls, N);
+	ck_assert_int_eq(p->start_ns[N - 1], N);
+	ck_assert_int_eq(p->end_ns[N - 1], N + 1);
+	sv_profile_free(p);
+	p = NULL;
+	l = (struct block_log){0, 1};
+	ck_assert_int_eq(sv_load(path, &o, &p, &e), -ECANCELED);
+	ck_assert_ptr_null(p);
+	ck_assert_int_eq(l.events_steps, 2);
+	free(path);
+}
+END_TEST
+
 /* Invalid UTF-8 in names and strings becomes U+FFFD. */
 START_TEST(test_invalid_utf8)
 {
@@ -1935,6 +2003,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_lanes);
 	tcase_add_test(t, test_summary_only);
 	tcase_add_test(t, test_progress_cancel);
+	tcase_add_test(t, test_progress_blocks);
 	tcase_add_test(t, test_invalid_utf8);
 	tcase_add_test(t, test_long_rows_unordered);
 	tcase_add_test(t, test_thread_quiet);
