@@ -750,8 +750,8 @@ static void render_status(struct render_ctx *r)
 	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	render_rel(v->cur_t - v->origin, cur, sizeof cur);
 	render_rel(v->t0 - v->origin, from, sizeof from);
-	snprintf(line, sizeof line, " %s from %s  cursor %s%s%s", span, from,
-		cur, v->search_spec[0] ? "  /" : "", v->search_spec);
+	snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s", span,
+		from, cur, v->search_spec[0] ? "  /" : "", v->search_spec);
 	x = sv_grid_text(r->g, 0, y, w / 3, v->title, SV_STYLE_STATUS, 0,
 		r->gl->ellipsis);
 	x += sv_grid_text(
