@@ -1390,6 +1390,8 @@ START_TEST(test_no_file_lock)
 		hid_t f;
 		H5Pset_file_locking(fapl, 1, 0);
 		f = H5Fopen(path, H5F_ACC_RDWR, fapl);
+		free(path);
+		H5Pclose(fapl);
 		c = f >= 0 ? 'y' : 'n';
 		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
 			_exit(2);
