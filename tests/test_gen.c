@@ -177,7 +177,7 @@ static const struct rt_case rt_cases[] = {
 		SV_WRITE_PUBLISHED, SV_WRITE_EXCL_COMPUTE},
 	{"track threads, deep recursion", 3, 1, 0, 40, 4000, false, false, true,
 		true, 0.3, 3, SV_WRITE_PUBLISHED, SV_WRITE_EXCL_COMPUTE},
-	{"chunked, big imbalance", 2, 2, 3, 4, 30000, true, true, true, false,
+	{"chunked, big imbalance", 2, 2, 3, 4, 6000, true, true, true, false,
 		2.0, 3, SV_WRITE_CHUNKED, SV_WRITE_EXCL_COMPUTE},
 	{"no stored exclusive", 2, 2, 0, 4, 2000, false, false, false, false,
 		0.3, 3, SV_WRITE_PUBLISHED, SV_WRITE_EXCL_UNKNOWN},
