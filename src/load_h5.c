@@ -2262,6 +2262,10 @@ static int precheck(struct sv_h5 *h)
 	if (S_ISDIR(st.st_mode))
 		return sv_h5_fail(h, -EISDIR, NULL,
 			"is a directory, not an HDF5 profile");
+	/* Opening a FIFO would wait for a writer forever. */
+	if (!S_ISREG(st.st_mode))
+		return sv_h5_fail(h, -EINVAL, NULL,
+			"is not a regular file, so not an HDF5 profile");
 	fd = open(h->path, O_RDONLY);
 	if (fd < 0) {
 		e = errno;

@@ -29,7 +29,8 @@ fail() {
 expect() {
 	local want=$1 frag=$2 status lines
 	shift 2
-	"$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	# timeout: a FIFO or a bug must fail the test, not hang it.
+	timeout 60 "$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 	lines=$(wc -l <"$tmp/err")
 	if [ "$status" -ne "$want" ]; then
@@ -71,6 +72,8 @@ expect 1 "no such file" summary "$tmp/missing.h5"
 expect 1 "is empty (0 bytes)" summary "$tmp/empty.h5"
 expect 1 "not an HDF5 file" summary "$tmp/text.h5"
 expect 1 "$tmp/text.h5: " summary --format json "$tmp/text.h5"
+mkfifo "$tmp/fifo.h5"
+expect 1 "not a regular file" summary "$tmp/fifo.h5"
 
 if [ "$(id -u)" -ne 0 ]; then
 	cp "$tmp/text.h5" "$tmp/secret.h5"

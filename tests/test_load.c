@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "scopeview/common.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
 #include "scopeview/write.h"
@@ -717,6 +718,17 @@ START_TEST(test_not_profiles)
 	fclose(f);
 	free(buf);
 	expect_fail(trunc, -EIO, "truncated or damaged");
+	{
+		char *fifo = svt_tmp_path("fifo.h5");
+		char *under = sv_xasprintf("%s/x.h5", text);
+		ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+		expect_fail(fifo, -EINVAL, "is not a regular file");
+		/* A path through a file: unreadable whoever runs the test. */
+		expect_fail(under, -ENOTDIR, "cannot open: Not a directory");
+		unlink(fifo);
+		free(fifo);
+		free(under);
+	}
 	if (geteuid() != 0) {
 		chmod(good, 0);
 		expect_fail(good, -EACCES, "Permission denied");

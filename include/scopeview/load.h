@@ -38,9 +38,11 @@ struct sv_load_opts {
  * opts may be NULL.
  *
  * Return codes:
- *   -ENOENT, -EACCES, -EISDIR  the path is missing, unreadable, a directory;
- *   -EINVAL  not an HDF5 file, an empty file, a bad schema attribute (not
- *            an integer, < 1), a required group or dataset missing or of
+ *   -ENOENT, -EACCES, -EISDIR, -ENOTDIR (any errno of stat or open)
+ *            the path is missing, unreadable, a directory;
+ *   -EINVAL  not an HDF5 file, an empty file, not a regular file (a FIFO
+ *            would block), a bad schema attribute (not an integer, < 1),
+ *            a required group or dataset missing or of
  *            the wrong type class or rank, rows past the event columns or
  *            overlapping, a region id out of range, a (rank, region) pair
  *            twice, a required column shorter than the events, a shape no
