@@ -530,13 +530,17 @@ static int write_attr_strs(hid_t loc, const char *name, hid_t t_str,
 /* ------------------------------------------------------------------ */
 /* Open */
 
+/* "<dir>/.<name>.<pid>.<n>.tmp": unique per process and per writer, so
+ * writers of one path in several processes or threads never collide. */
 static char *write_tmp_name(const char *path)
 {
+	static unsigned long counter;
+	unsigned long n = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
 	const char *slash = strrchr(path, '/');
 	if (slash)
-		return sv_xasprintf("%.*s/.%s.%ld.tmp", (int)(slash - path),
-			path, slash + 1, (long)getpid());
-	return sv_xasprintf(".%s.%ld.tmp", path, (long)getpid());
+		return sv_xasprintf("%.*s/.%s.%ld.%lu.tmp", (int)(slash - path),
+			path, slash + 1, (long)getpid(), n);
+	return sv_xasprintf(".%s.%ld.%lu.tmp", path, (long)getpid(), n);
 }
 
 static void write_free(struct sv_writer *w)

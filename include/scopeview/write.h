@@ -22,9 +22,10 @@
  * region names and the lane tables, which hold one row per row or lane, are
  * kept in memory and written at close.
  *
- * The file is written to a temporary sibling ("<dir>/.<name>.<pid>.tmp") and
- * renamed over the destination by sv_writer_close(), so a reader never sees
- * a half-written profile and a failed write leaves any old file in place.
+ * The file is written to a temporary sibling ("<dir>/.<name>.<pid>.<n>.tmp")
+ * and renamed over the destination by sv_writer_close(), so a reader never
+ * sees a half-written profile and a failed write leaves any old file in
+ * place.
  *
  * Output is deterministic: the same calls in the same order give the same
  * bytes.  HDF5's object modification times are switched off and the file
