@@ -678,6 +678,15 @@ static void view_help(FILE *out, bool with_usage)
 		out);
 }
 
+/*
+ * `scopeview [OPTIONS] [FILE]`.  Exit status: 0 after q (also when q
+ * stopped the first load); 1 when the profile (or the built-in demo)
+ * could not be read, with one line "scopeview: <why>" on stderr after the
+ * terminal is restored; 2 for a command-line mistake, and also when the
+ * viewer cannot run where it was started (standard output is not a
+ * terminal, or TERM names no known terminal type): like a wrong option,
+ * the remedy is a different command line, not a different file.
+ */
 int sv_view_main(int argc, char **argv)
 {
 	struct sv_app_opts ao;
