@@ -16,6 +16,7 @@
 #include "scopeview/gen.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
+#include "scopeview/stats.h"
 
 static struct sv_profile *load_ok(const char *path)
 {
@@ -49,8 +50,32 @@ static bool str_same(const char *loaded, const char *written)
 /* Compare rank `rank` of profile p with what the generator builds for it:
  * rows, every call and column in storage order, lanes, parents, per-call
  * exclusive times and the stored per-row totals and statistics. */
-static void check_rank(
-	const struct sv_profile *p, const struct sv_gen_opts *o, uint32_t rank)
+/* Per-region figures summed over ranks from the generator's own calls. */
+struct truth {
+	char name[128];
+	uint64_t calls;
+	int64_t total, exclusive, gpu, await_ns;
+};
+
+struct truths {
+	struct truth v[256];
+	size_t n;
+};
+
+static struct truth *truth_of(struct truths *t, const char *name)
+{
+	size_t i;
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].name, name))
+			return &t->v[i];
+	ck_assert_uint_lt(t->n, 256);
+	memset(&t->v[t->n], 0, sizeof t->v[0]);
+	snprintf(t->v[t->n].name, sizeof t->v[0].name, "%s", name);
+	return &t->v[t->n++];
+}
+
+static void check_rank(const struct sv_profile *p, const struct sv_gen_opts *o,
+	uint32_t rank, struct truths *tr)
 {
 	struct sv_gen_rank g;
 	int schema = o->writer.schema ? o->writer.schema : 3;
@@ -114,6 +139,17 @@ static void check_rank(
 				schema >= 2 ? g.lane[i] : -1);
 			total += g.end[i] - g.start[i];
 			excl += g.end[i] - g.start[i] - child_sum[i];
+			{
+				struct truth *x = truth_of(tr, wr->name);
+				x->calls++;
+				x->total += g.end[i] - g.start[i];
+				x->exclusive +=
+					g.end[i] - g.start[i] - child_sum[i];
+				if (g.gpu && g.gpu[i] >= 0)
+					x->gpu += g.gpu[i];
+				if (g.await_ns)
+					x->await_ns += g.await_ns[i];
+			}
 		}
 		ck_assert_uint_eq(k, lr->count);
 		if (schema >= 2) {
@@ -249,8 +285,40 @@ START_TEST(test_round_trip)
 			ck_assert_int_gt(
 				p->finalize_time_ns, sv_profile_max_end(p));
 		}
-		for (r = 0; r < o.ranks; r++)
-			check_rank(p, &o, r);
+		{
+			struct truths *tr = calloc(1, sizeof *tr);
+			struct sv_stats_table st;
+			size_t k;
+			for (r = 0; r < o.ranks; r++)
+				check_rank(p, &o, r, tr);
+			/* The statistics module agrees with the generator. */
+			ck_assert_int_eq(
+				sv_stats_table_compute(&st, p, NULL, &err), 0);
+			ck_assert_uint_eq(st.nregions, tr->n);
+			for (k = 0; k < st.nregions; k++) {
+				const struct sv_stats_region *sr =
+					&st.regions[k];
+				struct truth *x = truth_of(tr, sr->name);
+				ck_assert_msg(sr->s.num_calls == x->calls,
+					"%s: %s calls", tc->name, sr->name);
+				ck_assert_int_eq(sr->s.total_ns, x->total);
+				ck_assert(sr->s.has_exclusive);
+				ck_assert_int_eq(
+					sr->s.exclusive_ns, x->exclusive);
+				if (x->gpu) {
+					ck_assert(sr->s.has_gpu);
+					ck_assert_int_eq(
+						sr->s.gpu_total_ns, x->gpu);
+				}
+				if (tc->schema >= 2 && o.await) {
+					ck_assert(sr->s.has_await);
+					ck_assert_int_eq(sr->s.await_total_ns,
+						x->await_ns);
+				}
+			}
+			sv_stats_table_fini(&st);
+			free(tr);
+		}
 		sv_profile_free(p);
 		free(path);
 	}
