@@ -236,30 +236,76 @@ static void view_compute_stats(struct sv_view *v)
 		v->panel_cur = 0;
 }
 
-static int view_cmp_start(const void *a, const void *b, void *ctx)
+struct view_kv {
+	uint64_t key;
+	uint32_t call;
+};
+
+/* Stable LSD radix sort of a[0 .. n) by key, 8 bits a pass, skipping the
+ * bytes on which every key agrees; tmp holds n items. */
+static void view_radix(struct view_kv *a, struct view_kv *tmp, size_t n)
 {
-	const struct sv_profile *p = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	if (p->start_ns[x] != p->start_ns[y])
-		return p->start_ns[x] < p->start_ns[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
+	struct view_kv *src = a, *dst = tmp, *t;
+	uint64_t diff = 0;
+	unsigned shift;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		diff |= a[i].key ^ a[0].key;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = {0};
+		if (!((diff >> shift) & 0xff))
+			continue;
+		for (i = 0; i < n; i++)
+			count[((src[i].key >> shift) & 0xff) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof *a);
 }
 
-static int view_cmp_longest(const void *a, const void *b, void *ctx)
+/* Sort calls by start (ties: the order given), or longest first (ties:
+ * earliest start).  O(n): a key press on millions of calls stays quick. */
+static void view_sort_calls(
+	const struct sv_profile *p, uint32_t *calls, size_t n, bool longest)
 {
-	const struct sv_profile *p = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int64_t dx = sv_call_duration(p, x), dy = sv_call_duration(p, y);
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return view_cmp_start(a, b, ctx);
+	const uint64_t sign = (uint64_t)1 << 63;
+	struct view_kv *kv, *tmp;
+	size_t i;
+
+	if (n < 2)
+		return;
+	kv = sv_xmalloc(n * sizeof *kv);
+	tmp = sv_xmalloc(n * sizeof *tmp);
+	for (i = 0; i < n; i++) {
+		kv[i].key = (uint64_t)p->start_ns[calls[i]] ^ sign;
+		kv[i].call = calls[i];
+	}
+	view_radix(kv, tmp, n);
+	if (longest) {
+		for (i = 0; i < n; i++)
+			kv[i].key =
+				~((uint64_t)sv_call_duration(p, kv[i].call) ^
+					sign);
+		view_radix(kv, tmp, n);
+	}
+	for (i = 0; i < n; i++)
+		calls[i] = kv[i].call;
+	free(kv);
+	free(tmp);
 }
 
 /* Calls of the lanes on display (and kept by the filter) whose region is
- * flagged, sorted by cmp.  Returns the count; *out is malloc'd. */
+ * flagged, by start or longest first.  Returns the count; *out is
+ * malloc'd. */
 static size_t view_collect(const struct sv_view *v, const bool *region_on,
-	long one_region, uint32_t **out,
-	int (*cmp)(const void *, const void *, void *))
+	long one_region, uint32_t **out, bool longest)
 {
 	const struct sv_profile *p = v->p;
 	uint32_t *calls = NULL;
@@ -280,8 +326,7 @@ static size_t view_collect(const struct sv_view *v, const bool *region_on,
 			calls[n++] = c;
 		}
 	}
-	if (n > 1)
-		qsort_r(calls, n, sizeof *calls, cmp, (void *)p);
+	view_sort_calls(p, calls, n, longest);
 	*out = calls;
 	return n;
 }
@@ -316,14 +361,14 @@ static void view_update_matches(struct sv_view *v)
 	v->match_pos = -1;
 	if (v->region_match)
 		v->nmatches = view_collect(
-			v, v->region_match, -1, &v->matches, view_cmp_start);
+			v, v->region_match, -1, &v->matches, false);
 	free(v->marked);
 	v->marked = NULL;
 	v->nmarked = 0;
 	v->marked_pos = -1;
 	if (v->mark_region >= 0)
-		v->nmarked = view_collect(
-			v, NULL, v->mark_region, &v->marked, view_cmp_longest);
+		v->nmarked =
+			view_collect(v, NULL, v->mark_region, &v->marked, true);
 }
 
 /* The lanes on display changed: rows, statistics, match lists. */
