@@ -462,6 +462,11 @@ int sv_h5_read_strings(
 
 /* Open an attribute and report its class and element count (scalar: 1,
  * -1 for a multi-dimensional or null dataspace). */
+/* Attributes live in object headers: each element takes at least a byte
+ * of the file, so a count above the file's size means a damaged header.
+ * Set per load (the thread's current file). */
+static _Thread_local uint64_t attr_max_count = UINT64_MAX;
+
 static hid_t attr_open(
 	hid_t loc, const char *name, H5T_class_t *cls, hssize_t *count)
 {
@@ -486,6 +491,8 @@ static hid_t attr_open(
 			*count = 1;
 		else if (sc == H5S_SIMPLE && nd == 1)
 			*count = H5Sget_simple_extent_npoints(s);
+		if (*count > 0 && (uint64_t)*count > attr_max_count)
+			*count = -1;
 		H5Sclose(s);
 	}
 	return a;
@@ -2317,6 +2324,7 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 	rc = precheck(&h);
 	if (rc)
 		return rc;
+	attr_max_count = h.file_bytes;
 
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	/* Never block a writer appending to the profile (FORMAT.md 9). */
