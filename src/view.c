@@ -29,6 +29,9 @@ static const enum sv_stats_key view_col_keys[SV_VIEW_COL_COUNT] = {
 
 static void view_message(struct sv_view *v, bool error, const char *fmt, ...)
 	SV_PRINTF(3, 4);
+static int view_set_filter(struct sv_view *v, const char *spec);
+static bool view_match_regions(
+	struct sv_view *v, const char *pat, struct sv_error *err);
 
 static void view_message(struct sv_view *v, bool error, const char *fmt, ...)
 {
@@ -512,6 +515,7 @@ int sv_view_set_profile(
 	struct sv_view *v, const struct sv_profile *p, struct sv_error *err)
 {
 	size_t old_lanes = v->p && v->p->has_calls ? v->p->nlanes : 0;
+	char filter[SV_VIEW_PROMPT_MAX], search[SV_VIEW_PROMPT_MAX];
 	int rc;
 
 	if (!p)
@@ -524,11 +528,12 @@ int sv_view_set_profile(
 		v->cur_lane = 0;
 		v->cur_depth = 0;
 	}
-	if (v->region_keep && p->nregions != 0) {
-		/* Region indexes may have changed: drop the filter. */
-		view_free_filter(v);
-		v->filter_spec[0] = '\0';
-	}
+	/* Region numbers may differ in the new file: keep the filter and the
+	 * search as typed and apply them again. */
+	snprintf(filter, sizeof filter, "%s", v->filter_spec);
+	snprintf(search, sizeof search, "%s", v->search_spec);
+	view_free_filter(v);
+	v->filter_spec[0] = '\0';
 	free(v->region_match);
 	v->region_match = NULL;
 	v->search_spec[0] = '\0';
@@ -539,6 +544,11 @@ int sv_view_set_profile(
 		return rc;
 	view_set_window(v, v->t0, view_span(v));
 	view_lanes_changed(v);
+	if (filter[0])
+		view_set_filter(v, filter);
+	if (search[0] && view_match_regions(v, search, err))
+		view_update_matches(v);
+	v->message[0] = '\0';
 	return 0;
 }
 
@@ -807,26 +817,23 @@ static int view_jump_list(struct sv_view *v, const uint32_t *list, size_t n,
 
 /* ---- prompts ------------------------------------------------------------- */
 
-static int view_set_search(struct sv_view *v, const char *pat)
+/* Set search_spec and region_match for pattern pat; false (with the
+ * error in err) when it does not compile. */
+static bool view_match_regions(
+	struct sv_view *v, const char *pat, struct sv_error *err)
 {
 	struct sv_regex *re;
-	struct sv_error err;
 	uint32_t r;
 
 	free(v->region_match);
 	v->region_match = NULL;
 	snprintf(v->search_spec, sizeof v->search_spec, "%s", pat);
-	if (!*pat) {
-		view_update_matches(v);
-		view_message(v, false, "search cleared");
-		return SV_VIEW_REDRAW;
-	}
-	re = sv_regex_compile(pat, &err);
+	if (!*pat)
+		return true;
+	re = sv_regex_compile(pat, err);
 	if (!re) {
 		v->search_spec[0] = '\0';
-		view_update_matches(v);
-		view_message(v, true, "%s", err.msg);
-		return SV_VIEW_REDRAW | SV_VIEW_BELL;
+		return false;
 	}
 	v->region_match =
 		sv_xcalloc(v->p->nregions ? v->p->nregions : 1, sizeof(bool));
@@ -834,6 +841,23 @@ static int view_set_search(struct sv_view *v, const char *pat)
 		v->region_match[r] =
 			sv_regex_search(re, v->p->regions[r], NULL, NULL);
 	sv_regex_free(re);
+	return true;
+}
+
+static int view_set_search(struct sv_view *v, const char *pat)
+{
+	struct sv_error err;
+
+	if (!view_match_regions(v, pat, &err)) {
+		view_update_matches(v);
+		view_message(v, true, "%s", err.msg);
+		return SV_VIEW_REDRAW | SV_VIEW_BELL;
+	}
+	if (!*pat) {
+		view_update_matches(v);
+		view_message(v, false, "search cleared");
+		return SV_VIEW_REDRAW;
+	}
 	view_update_matches(v);
 	if (!v->nmatches) {
 		view_message(v, true, "no call matches '%s'", pat);

@@ -430,7 +430,8 @@ START_TEST(test_reload_and_resize)
 	struct sv_error err;
 	int64_t t0, t1;
 
-	keys("+ + / c h i l d Enter Tab z");
+	keys("+ + / c h i l d Enter Tab z \\ ! w o r k Enter");
+	ck_assert_uint_eq(v.index.ncalls, 6);
 	t0 = v.t0;
 	t1 = v.t1;
 	/* a reload keeps the window and the lane flags, drops selections
@@ -445,6 +446,11 @@ START_TEST(test_reload_and_resize)
 	ck_assert_uint_eq(v.rows.n, 4);
 	ck_assert_ptr_eq(v.p, again);
 	ck_assert(v.stats_valid);
+	/* the filter and the search, as typed, apply to the new file */
+	ck_assert_str_eq(v.filter_spec, "!work");
+	ck_assert_uint_eq(v.index.ncalls, 6);
+	ck_assert_str_eq(v.search_spec, "child");
+	ck_assert_uint_eq(v.nmatches, 3);
 	keys("Tab");
 	ck_assert_uint_ne(v.sel, SV_NO_CALL);
 	/* too small, then big again: the cursor row stays on screen */
