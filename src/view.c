@@ -1436,8 +1436,14 @@ int sv_view_apply(struct sv_view *v, int action)
 	case SV_ACTION_PARENT:
 		if (v->sel == SV_NO_CALL)
 			return SV_VIEW_BELL;
-		return view_select_rel(
-			v, p->parent[v->sel], "a top-level call");
+		{
+			/* The nearest enclosing call the filter keeps. */
+			uint32_t par = p->parent[v->sel];
+			while (par != SV_NO_CALL && v->region_keep &&
+				!v->region_keep[sv_call_region(p, par)])
+				par = p->parent[par];
+			return view_select_rel(v, par, "a top-level call");
+		}
 	case SV_ACTION_CHILD:
 		if (v->sel == SV_NO_CALL)
 			return SV_VIEW_BELL;

@@ -261,6 +261,11 @@ START_TEST(test_filter)
 	/* child calls are gone from the index and the panel */
 	ck_assert_uint_eq(v.index.ncalls, 5);
 	ck_assert_ptr_null(sv_stats_table_find(&v.stats, 1));
+	/* the parent of a call skips the calls the filter hides */
+	keys("\\ C-u ! c h i l d Enter / g r a n d Enter");
+	ck_assert_str_eq(sel_region(), "grandchild");
+	keys("K");
+	ck_assert_str_eq(sel_region(), "main");
 	keys("\\ C-u Enter");
 	ck_assert_ptr_null(v.region_keep);
 	ck_assert_uint_eq(v.index.ncalls, 7);
