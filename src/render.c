@@ -928,8 +928,19 @@ static void popup_source(struct popup_out *o)
 		while (*s) {
 			size_t len = strcspn(s, "\n");
 			char text[512];
-			snprintf(text, sizeof text, "%.*s",
-				(int)(len < 400 ? len : 400), s);
+			size_t k, o2 = 0;
+			/* Tabs become spaces (to the next multiple of 4);
+			 * other control characters are escaped later. */
+			for (k = 0; k < len && o2 < 400; k++) {
+				if (s[k] == '\t') {
+					do
+						text[o2++] = ' ';
+					while (o2 % 4 && o2 < 400);
+				} else if (s[k] != '\r' || k + 1 < len) {
+					text[o2++] = s[k];
+				}
+			}
+			text[o2] = '\0';
 			if (ln >= 0)
 				popup_linef(o, SV_STYLE_POPUP,
 					"%5" PRId64 "  %s", ln++, text);

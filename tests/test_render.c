@@ -242,6 +242,33 @@ START_TEST(test_match_in_merged_cell)
 }
 END_TEST
 
+/* The source popup expands tabs, drops CR before LF and escapes the
+ * rest; numbered from the call site. */
+START_TEST(test_source_popup_text)
+{
+	static const struct vt_call calls[] = {
+		{0, "solve", 0, 100, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 1, VT_START);
+	struct sv_grid g;
+	char *dump;
+
+	p->rows[0].source_file = sv_xstrdup("app.py");
+	p->rows[0].source_line = 41;
+	p->rows[0].source_text =
+		sv_xstrdup("with region('solve'):\r\n\tx = 1\x1b[31m\n");
+	sv_grid_init(&g);
+	draw(&g, p, 100, 30, "Tab v", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(dump, "app.py:41"));
+	ck_assert_ptr_nonnull(strstr(dump, "   41  with region('solve'):  "));
+	ck_assert_ptr_nonnull(strstr(dump, "   42      x = 1\\x1b[31m"));
+	free(dump);
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* A second frame of the same size allocates nothing and draws the same. */
 START_TEST(test_no_alloc_same_frame)
 {
@@ -297,6 +324,7 @@ static Suite *suite(void)
 	tc = tcase_create("frames");
 	tcase_add_test(tc, test_no_alloc_same_frame);
 	tcase_add_test(tc, test_match_in_merged_cell);
+	tcase_add_test(tc, test_source_popup_text);
 	suite_add_tcase(s, tc);
 	return s;
 }
