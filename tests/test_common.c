@@ -1,0 +1,134 @@
+/*
+ * test_common.c: errors, allocation helpers, wrapping arithmetic and the
+ * UTF-8 helpers every module relies on for names read from files.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/common.h"
+
+START_TEST(test_error_set)
+{
+	struct sv_error err = {0, ""};
+	ck_assert_int_eq(sv_error_set(&err, -EIO, "%s: %d", "run.h5", 3), -EIO);
+	ck_assert_int_eq(err.code, -EIO);
+	ck_assert_str_eq(err.msg, "run.h5: 3");
+	ck_assert_int_eq(sv_error_set(NULL, -EINVAL, "x"), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_error_truncates)
+{
+	struct sv_error err;
+	char big[2000];
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	sv_error_set(&err, -EIO, "%s", big);
+	ck_assert_uint_eq(strlen(err.msg), sizeof err.msg - 1);
+}
+END_TEST
+
+START_TEST(test_grow_and_strings)
+{
+	int *v = NULL;
+	size_t cap = 0, i;
+	char *s;
+	for (i = 0; i < 1000; i++) {
+		sv_grow((void **)&v, &cap, i + 1, sizeof *v);
+		v[i] = (int)i;
+	}
+	ck_assert_uint_ge(cap, 1000);
+	ck_assert_int_eq(v[999], 999);
+	free(v);
+	s = sv_xasprintf("%d-%s", 42, "x");
+	ck_assert_str_eq(s, "42-x");
+	free(s);
+	s = sv_xstrndup("abcdef", 3);
+	ck_assert_str_eq(s, "abc");
+	free(s);
+	free(sv_xmalloc(0));
+	free(sv_xcalloc(0, 8));
+}
+END_TEST
+
+START_TEST(test_wrap)
+{
+	ck_assert_int_eq(sv_sub_wrap(INT64_MAX, INT64_MIN), -1);
+	ck_assert_int_eq(sv_add_wrap(INT64_MAX, 1), INT64_MIN);
+	ck_assert_int_eq(sv_sub_wrap(10, 3), 7);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	size_t len;
+	const char *out;
+} utf8_cases[] = {
+	{"plain", 5, "plain"},
+	{"pr\xc3\xa9"
+	 "cond",
+		8,
+		"pr\xc3\xa9"
+		"cond"},
+	{"\xff", 1, "\xef\xbf\xbd"},
+	{"a\xc3", 2, "a\xef\xbf\xbd"},               /* truncated */
+	{"\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd"}, /* overlong */
+	{"\xed\xa0\x80", 3,
+		"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* surrogate */
+	{"a\0b", 3, "ab"},                               /* NUL dropped */
+	{"\xf0\x9f\x94\xa5", 4, "\xf0\x9f\x94\xa5"},     /* 4-byte */
+	{"\x1b[31m", 5, "\x1b[31m"}, /* kept; escaping is the renderer's */
+};
+
+START_TEST(test_utf8_sanitize)
+{
+	char *s = sv_utf8_sanitize(utf8_cases[_i].in, utf8_cases[_i].len);
+	ck_assert_str_eq(s, utf8_cases[_i].out);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_utf8_round_trip)
+{
+	uint32_t cps[] = {0x41, 0xE9, 0x20AC, 0x1F525, 0x10FFFF};
+	size_t i;
+	for (i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+		char buf[4];
+		uint32_t back;
+		size_t n = sv_utf8_encode(cps[i], buf);
+		ck_assert_uint_eq(sv_utf8_decode(buf, n, &back), n);
+		ck_assert_uint_eq(back, cps[i]);
+	}
+	{
+		char buf[4];
+		uint32_t back;
+		size_t n = sv_utf8_encode(0xD800, buf);
+		sv_utf8_decode(buf, n, &back);
+		ck_assert_uint_eq(back, 0xFFFD);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("common");
+	TCase *t = tcase_create("errors and memory");
+	tcase_add_test(t, test_error_set);
+	tcase_add_test(t, test_error_truncates);
+	tcase_add_test(t, test_grow_and_strings);
+	tcase_add_test(t, test_wrap);
+	suite_add_tcase(s, t);
+	t = tcase_create("utf8");
+	tcase_add_loop_test(t, test_utf8_sanitize, 0,
+		sizeof utf8_cases / sizeof utf8_cases[0]);
+	tcase_add_test(t, test_utf8_round_trip);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
