@@ -122,6 +122,19 @@ struct sv_tmap sv_view_tmap(const struct sv_view *v)
 	return m;
 }
 
+uint32_t sv_view_call_at(const struct sv_view *v, int x, int y)
+{
+	struct sv_tmap m = sv_view_tmap(v);
+	long row = v->top_row + (y - v->geom.lanes_y);
+
+	if (v->geom.too_small || y < v->geom.lanes_y ||
+		y >= v->geom.lanes_y + v->geom.lanes_h || row < 0 ||
+		row >= (long)v->rows.n)
+		return SV_NO_CALL;
+	return sv_layout_hit(&v->index, v->rows.rows[row].lane,
+		v->rows.rows[row].depth, &m, x, NULL);
+}
+
 long sv_view_cursor_row(const struct sv_view *v)
 {
 	return sv_layout_rows_find(&v->rows, v->cur_lane, v->cur_depth);

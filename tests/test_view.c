@@ -359,6 +359,13 @@ START_TEST(test_mouse)
 	char script[64];
 	int64_t t;
 
+	/* hit testing by screen cell */
+	ck_assert_str_eq(prof->regions[sv_call_region(
+				 prof, sv_view_call_at(&v, x, y + 1))],
+		"child");
+	ck_assert_uint_eq(sv_view_call_at(&v, x, y + 2), SV_NO_CALL);
+	ck_assert_uint_eq(sv_view_call_at(&v, 0, y), SV_NO_CALL);
+	ck_assert_uint_eq(sv_view_call_at(&v, x, 0), SV_NO_CALL);
 	/* click on main's row at t=700 selects main */
 	snprintf(script, sizeof script, "Click:%d,%d", x, y);
 	keys(script);

@@ -196,6 +196,9 @@ int sv_view_apply(struct sv_view *v, int action);
 
 /* The time map of the timeline area for the current window. */
 struct sv_tmap sv_view_tmap(const struct sv_view *v);
+/* The call drawn at screen cell (x, y) of the timeline (the longest of
+ * the cell's calls), or SV_NO_CALL. */
+uint32_t sv_view_call_at(const struct sv_view *v, int x, int y);
 /* Index of the cursor row in v->rows (-1 when there are no rows). */
 long sv_view_cursor_row(const struct sv_view *v);
 /* Whether call c is highlighted by the search or the panel's region. */
