@@ -1,0 +1,17 @@
+"""The anchor for bench/load_bench: read a profile's raw columns with h5py.
+
+This is the least a Python user does to look at a profile: every /events
+column and every /rank_region_index column into numpy arrays, with no
+statistics and no nesting.  Prints the seconds it took on one line.
+"""
+import sys
+import time
+
+import h5py
+
+t0 = time.perf_counter()
+with h5py.File(sys.argv[1], "r") as f:
+    events = {k: f["events"][k][:] for k in f["events"]}
+    index = {k: f["rank_region_index"][k][:] for k in f["rank_region_index"]}
+    names = f["region_table/names"][:]
+print("%.6f" % (time.perf_counter() - t0))
