@@ -221,6 +221,7 @@ enum mutation {
 	M_OVERLAP,
 	M_REGION_RANGE,
 	M_REGION_NEG,
+	M_RANK_NEG,
 	M_DUP_ROW,
 	M_SHORT_DURATIONS,
 	M_FILTER,
@@ -390,13 +391,15 @@ static char *base_write(const char *name, enum mutation m)
 		region[1] = -1;
 	if (m == M_DUP_ROW)
 		rank[2] = 0;
+	if (m == M_RANK_NEG)
+		rank[1] = -3;
 
 	g = h5_group(f, "rank_region_index");
 	ds_ints(g, "region_ids",
 		m == M_REGION_NEG ? H5T_STD_I32LE : H5T_STD_U32LE, region,
 		nrows);
-	ds_ints(g, "ranks", H5T_STD_U32LE, rank,
-		m == M_RANKS_SHORT ? 2 : nrows);
+	ds_ints(g, "ranks", m == M_RANK_NEG ? H5T_STD_I64LE : H5T_STD_U32LE,
+		rank, m == M_RANKS_SHORT ? 2 : nrows);
 	ds_ints(g, "event_offsets", H5T_STD_U64LE, offset, nrows);
 	if (m == M_COUNTS_FLOAT) {
 		double c[] = {3, 2, 1};
@@ -635,6 +638,9 @@ static const struct fail_case fail_cases[] = {
 		"/rank_region_index/region_ids: row 1 names region 7, but "
 		"/region_table/names holds 2 names"},
 	{M_REGION_NEG, -EINVAL, "row 1 names region -1"},
+	{M_RANK_NEG, -EINVAL,
+		"/rank_region_index/ranks: row 1 has rank -3, which is out of "
+		"range"},
 	{M_DUP_ROW, -EINVAL, "rows 0 and 2 both hold rank 0, region 'solve'"},
 	{M_SHORT_DURATIONS, -EINVAL,
 		"/events/durations: holds 5 values, but /events/start_deltas "
