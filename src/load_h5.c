@@ -2327,8 +2327,11 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 	attr_max_count = h.file_bytes;
 
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	/* Never block a writer appending to the profile (FORMAT.md 9). */
+	/* Never block a writer appending to the profile (FORMAT.md 9).
+	 * Older HDF5 has no switch: HDF5_USE_FILE_LOCKING=FALSE does it. */
+#if H5_VERSION_GE(1, 10, 7)
 	H5Pset_file_locking(fapl, 0, 1);
+#endif
 	/* Closing the file closes whatever an error path left open. */
 	H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
 	h.file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
