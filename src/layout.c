@@ -101,10 +101,10 @@ static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */
-static uint32_t lod_better(const struct sv_profile *p,
+static uint32_t lod_better(
 	const struct sv_lod_level *lv, uint32_t a, uint32_t b)
 {
-	int64_t da = lod_dur(p, lv->calls[a]), db = lod_dur(p, lv->calls[b]);
+	int64_t da = lv->dur[a], db = lv->dur[b];
 	if (db > da || (db == da && b < a))
 		return b;
 	return a;
@@ -115,6 +115,7 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	free(lv->calls);
 	free(lv->start);
 	free(lv->maxend);
+	free(lv->dur);
 	free(lv->sparse);
 	memset(lv, 0, sizeof *lv);
 }
@@ -129,6 +130,7 @@ static void lod_level_finish(
 	for (i = 0; i < lv->n; i++) {
 		int64_t e = lod_eff_end(p, lv->calls[i]);
 		lv->start[i] = p->start_ns[lv->calls[i]];
+		lv->dur[i] = lod_dur(p, lv->calls[i]);
 		if (e > run)
 			run = e;
 		lv->maxend[i] = run;
@@ -146,7 +148,7 @@ static void lod_level_finish(
 		if (hi > lv->n)
 			hi = lv->n;
 		for (j = lo + 1; j < hi; j++)
-			best = lod_better(p, lv, best, j);
+			best = lod_better(lv, best, j);
 		lv->sparse[i] = best;
 	}
 	for (k = 1; k < lv->nlog; k++) {
@@ -154,7 +156,7 @@ static void lod_level_finish(
 		uint32_t *prev = lv->sparse + (size_t)(k - 1) * nb;
 		uint32_t *cur = lv->sparse + (size_t)k * nb;
 		for (i = 0; i + (1u << k) <= nb; i++)
-			cur[i] = lod_better(p, lv, prev[i], prev[i + half]);
+			cur[i] = lod_better(lv, prev[i], prev[i + half]);
 	}
 }
 
@@ -220,6 +222,7 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 			lv->calls = sv_xmalloc(n * sizeof *lv->calls);
 			lv->start = sv_xmalloc(n * sizeof *lv->start);
 			lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
+			lv->dur = sv_xmalloc(n * sizeof *lv->dur);
 		}
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
@@ -292,31 +295,31 @@ void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 uint32_t sv_layout_longest(const struct sv_layout_index *ix,
 	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi)
 {
-	const struct sv_profile *p = ix->p;
 	uint32_t bl, bh, best, i;
 
+	(void)ix; /* the durations live in the level */
 	bl = lo / SV_LOD_BLOCK;
 	bh = (hi - 1) / SV_LOD_BLOCK;
 	best = lo;
 	if (bl == bh || bh == bl + 1) {
 		uint32_t end = bl == bh ? hi : (bl + 1) * SV_LOD_BLOCK;
 		for (i = lo + 1; i < end; i++)
-			best = lod_better(p, lv, best, i);
+			best = lod_better(lv, best, i);
 		if (bl == bh)
 			return best;
 	} else {
 		uint32_t a = bl + 1, c = bh - 1, k = 0, x, y;
 		for (i = lo + 1; i < (bl + 1) * SV_LOD_BLOCK; i++)
-			best = lod_better(p, lv, best, i);
+			best = lod_better(lv, best, i);
 		while ((2u << k) <= c - a + 1)
 			k++;
 		x = lv->sparse[(size_t)k * lv->nblocks + a];
 		y = lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) + 1];
-		best = lod_better(p, lv, best, x);
-		best = lod_better(p, lv, best, y);
+		best = lod_better(lv, best, x);
+		best = lod_better(lv, best, y);
 	}
 	for (i = bh * SV_LOD_BLOCK; i < hi; i++)
-		best = lod_better(p, lv, best, i);
+		best = lod_better(lv, best, i);
 	return best;
 }
 

@@ -65,6 +65,8 @@ struct sv_lod_level {
 	uint32_t *calls;  /* call numbers, n */
 	int64_t *start;   /* start_ns of calls[i], n */
 	int64_t *maxend;  /* max over j <= i of max(end, start + 1), n */
+	int64_t *dur;     /* duration of calls[i], n (contiguous, for the
+			     block scans of range-maximum queries) */
 	uint32_t nblocks; /* ceil(n / SV_LOD_BLOCK) */
 	uint32_t nlog;    /* levels of the sparse table */
 	uint32_t *sparse; /* sparse[k * nblocks + b]: position of the longest
@@ -88,7 +90,7 @@ struct sv_layout_index {
  * Build the index of every lane of p.  keep_region (p->nregions flags, or
  * NULL for all) leaves out the calls of other regions: the filter is an
  * index of its own, so hidden calls are never counted in a cell.  Replaces
- * whatever ix held.  O(calls) time, about 20 bytes per call.  Returns 0;
+ * whatever ix held.  O(calls) time, about 28 bytes per call.  Returns 0;
  * -EINVAL with err for a NULL profile.
  */
 int sv_layout_index_build(struct sv_layout_index *ix,
