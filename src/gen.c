@@ -108,9 +108,9 @@ enum gen_region {
 	G_PRECOND,
 	G_SPMV,
 	G_HALO,
-	G_SEND,
-	G_PROBE,
-	G_RECV,
+	G_ISEND,
+	G_IRECV,
+	G_WAIT,
 	G_ALLREDUCE,
 	G_IO,
 	G_CKPT,
@@ -129,10 +129,6 @@ static const char *const tags_hot[] = {"hot", "linear-algebra"};
 static const char *const tags_la[] = {"linear-algebra"};
 static const char *const tags_gpu[] = {"linear-algebra", "gpu"};
 static const char *const tags_rec[] = {"recursion"};
-static const char *const tags_send[] = {"mpi", "mpi.operation:send"};
-static const char *const tags_recv[] = {"mpi", "mpi.operation:recv"};
-static const char *const tags_probe[] = {"mpi", "mpi.operation:iprobe"};
-static const char *const tags_allred[] = {"mpi", "mpi.operation:allreduce"};
 static const char *const tags_io[] = {"io"};
 static const char *const tags_async[] = {"async", "network"};
 
@@ -185,12 +181,11 @@ static const struct gen_region_info gen_regions[G_NREGIONS] = {
 		"with sp.region(\"halo_exchange\"):\n    comm.Isend(...)\n"
 		"    comm.Recv(...)",
 		tags_none, 0},
-	[G_SEND] = {NULL, "", -1, NULL, tags_send, 2},
-	[G_PROBE] = {NULL, "", -1, NULL, tags_probe, 2},
-	[G_RECV] = {NULL, "", -1, NULL, tags_recv, 2},
-	[G_ALLREDUCE] = {"mpi:allreduce kind=collective bytes=8 root=-1 "
-			 "tag=-1 comm=0",
-		"", -1, NULL, tags_allred, 2},
+	/* MPI wrappers: names and tags are built per rank (gen_mpi_row). */
+	[G_ISEND] = {NULL, "", -1, NULL, NULL, 0},
+	[G_IRECV] = {NULL, "", -1, NULL, NULL, 0},
+	[G_WAIT] = {NULL, "", -1, NULL, NULL, 0},
+	[G_ALLREDUCE] = {NULL, "", -1, NULL, NULL, 0},
 	[G_IO] = {"io", SRC "output.py", 9,
 		"with sp.region(\"io\"):\n    write_checkpoint(state)", tags_io,
 		1},
@@ -405,39 +400,70 @@ struct gen_ctx {
 	int64_t lane, thread, task; /* of the current lane */
 };
 
+static char *gen_keep(struct sv_gen_rank *r, char *s);
+
+/* Name and tags of an MPI call the way scope-profiler's mpi4py wrappers
+ * write them (format_mpi_region and _tags in mpi_wrappers.py). */
+static const char *gen_mpi_row(struct gen_ctx *g, enum gen_region k,
+	const char ***tags_out, size_t *ntags_out)
+{
+	struct sv_gen_rank *r = g->r;
+	uint32_t next = (g->rank + 1) % g->o->ranks;
+	uint32_t prev = (g->rank + g->o->ranks - 1) % g->o->ranks;
+	const char *op = "allreduce", *kind = "collective", *request = NULL;
+	long bytes = 8, peer = -1, tag = -1;
+	const char **tags = sv_xcalloc(9, sizeof *tags);
+	char *name;
+	size_t n = 0;
+
+	if (k == G_ISEND) {
+		op = "isend", kind = "point-to-point";
+		bytes = 32768, peer = next, tag = 7;
+	} else if (k == G_IRECV) {
+		op = "irecv", kind = "point-to-point";
+		bytes = 32768, peer = prev, tag = 7;
+	} else if (k == G_WAIT) {
+		op = "wait", kind = "wait", request = "irecv";
+		bytes = 32768, peer = prev, tag = 7;
+	}
+	name = sv_xasprintf("mpi:%s kind=%s bytes=%ld peer=%ld root=-1 "
+			    "tag=%ld comm=0%s%s",
+		op, kind, bytes, peer, tag, request ? " request=" : "",
+		request ? request : "");
+	tags[n++] = "mpi";
+	tags[n++] = gen_keep(r, sv_xasprintf("mpi.kind:%s", kind));
+	tags[n++] = gen_keep(r, sv_xasprintf("mpi.operation:%s", op));
+	tags[n++] = gen_keep(r, sv_xasprintf("mpi.bytes:%ld", bytes));
+	tags[n++] = gen_keep(r, sv_xasprintf("mpi.peer:%ld", peer));
+	tags[n++] = "mpi.root:-1";
+	tags[n++] = gen_keep(r, sv_xasprintf("mpi.tag:%ld", tag));
+	tags[n++] = "mpi.communicator:0";
+	if (request)
+		tags[n++] = "mpi.request:irecv";
+	*tags_out = tags;
+	*ntags_out = n;
+	return name;
+}
+
 static void gen_add_row(struct gen_ctx *g, enum gen_region k)
 {
 	struct sv_gen_rank *r = g->r;
 	const struct gen_region_info *info = &gen_regions[k];
 	struct sv_write_row *row;
 	const char *name = info->name;
+	const char **tags = NULL;
+	size_t ntags = info->ntags;
 
+	r->row_names = sv_xreallocarray(
+		r->row_names, r->nrows + 1, sizeof *r->row_names);
+	r->row_tags = sv_xreallocarray(
+		r->row_tags, r->nrows + 1, sizeof *r->row_tags);
+	r->row_names[r->nrows] = NULL;
+	r->row_tags[r->nrows] = NULL;
 	if (!name) {
-		uint32_t next = (g->rank + 1) % g->o->ranks;
-		uint32_t prev = (g->rank + g->o->ranks - 1) % g->o->ranks;
-		char *s;
-		if (k == G_SEND)
-			s = sv_xasprintf("mpi:send kind=point-to-point "
-					 "bytes=32768 peer=%u root=-1 tag=7 "
-					 "comm=0",
-				next);
-		else if (k == G_RECV)
-			s = sv_xasprintf("mpi:recv kind=point-to-point "
-					 "bytes=32768 peer=%u root=-1 tag=7 "
-					 "comm=0",
-				prev);
-		else
-			s = sv_xasprintf("mpi:iprobe kind=point-to-point "
-					 "bytes=0 peer=%u root=-1 tag=7 comm=0",
-				prev);
-		r->row_names = sv_xreallocarray(
-			r->row_names, r->nrows + 1, sizeof *r->row_names);
-		r->row_names[r->nrows] = s;
-		name = s;
-	} else {
-		r->row_names = sv_xreallocarray(
-			r->row_names, r->nrows + 1, sizeof *r->row_names);
-		r->row_names[r->nrows] = NULL;
+		name = gen_mpi_row(g, k, &tags, &ntags);
+		r->row_names[r->nrows] = (char *)name;
+		r->row_tags[r->nrows] = tags;
 	}
 	sv_grow((void **)&r->rows, &r->rows_cap, r->nrows + 1, sizeof *r->rows);
 	row = &r->rows[r->nrows];
@@ -446,8 +472,8 @@ static void gen_add_row(struct gen_ctx *g, enum gen_region k)
 	row->source_file = info->file;
 	row->source_line = info->line;
 	row->source_text = info->text;
-	row->tags = info->ntags ? info->tags : NULL;
-	row->ntags = info->ntags;
+	row->tags = tags ? tags : (ntags ? info->tags : NULL);
+	row->ntags = ntags;
 	row->exclusive_total = -1;
 	g->row_of[k] = (int)r->nrows++;
 }
@@ -579,14 +605,14 @@ static void gen_main_lane(struct gen_ctx *g)
 
 		ha = gen_emit(g, G_HALO, t, st, true);
 		t += 200;
-		c = gen_emit(g, G_SEND, t, ha, true);
+		c = gen_emit(g, G_ISEND, t, ha, true);
 		t += gen_range(rng, 2000, 6000);
 		gen_end(g, c, t);
 		t += gen_range(rng, 100, 300);
-		/* A zero-length call: starts and ends on the same ns. */
-		c = gen_emit(g, G_PROBE, t, ha, true);
+		/* Posting the receive takes no measurable time: a zero-length call. */
+		c = gen_emit(g, G_IRECV, t, ha, true);
 		t += gen_range(rng, 100, 300);
-		c = gen_emit(g, G_RECV, t, ha, true);
+		c = gen_emit(g, G_WAIT, t, ha, true);
 		t += gen_range(rng, 3000, 15000);
 		gen_end(g, c, t);
 		gen_end(g, ha, t + 100);
@@ -856,9 +882,12 @@ void sv_gen_rank_fini(struct sv_gen_rank *r)
 	size_t i;
 	if (!r)
 		return;
-	for (i = 0; i < r->nrows; i++)
+	for (i = 0; i < r->nrows; i++) {
 		free(r->row_names ? r->row_names[i] : NULL);
+		free(r->row_tags ? r->row_tags[i] : NULL);
+	}
 	free(r->row_names);
+	free(r->row_tags);
 	for (i = 0; i < r->nstrings; i++)
 		free(r->strings[i]);
 	free(r->strings);

@@ -30,7 +30,7 @@
 
 /* Bumped whenever the calls generated for given options change, so a
  * cached demo from an older generator of the same version is replaced. */
-#define SV_GEN_REVISION "2"
+#define SV_GEN_REVISION "3"
 
 struct sv_gen_opts {
 	uint32_t ranks;     /* >= 1 (default 4) */
@@ -80,7 +80,8 @@ struct sv_gen_rank {
 	/* owned storage behind w */
 	struct sv_write_row *rows;
 	size_t nrows, rows_cap;
-	char **row_names; /* names of rows whose name is built per rank */
+	char **row_names;       /* per row: a name built per rank, or NULL */
+	const char ***row_tags; /* per row: tags built per rank, or NULL */
 	struct sv_write_thread *threads;
 	struct sv_write_task *tasks;
 	char **strings; /* thread and task names */
