@@ -375,13 +375,38 @@ int64_t sv_gen_start_time(const struct sv_gen_opts *o)
 	return p.t0 - 5000000;
 }
 
+static int64_t gen_max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* After every call of every rank: the main thread can finish up to a few
+ * periods late (a step whose compute overran is absorbed over the next
+ * steps), and worker and task lanes packed at their minimum spacing can run
+ * past the plan.  Bounds follow gen_worker_lane and gen_task_lane. */
 int64_t sv_gen_finalize_time(const struct sv_gen_opts *o)
 {
 	struct gen_plan p;
+	uint64_t n = o->events / o->ranks + 1;
+	uint64_t w = gen_lane_weight_total(o);
+	int64_t end, span, jobs, items;
+
 	gen_plan_make(o, &p);
-	/* Worker lanes may run a little past the plan when their items are
-	 * packed tightly; leave room. */
-	return p.run_end + 50000000;
+	end = p.run_end + 3 * p.period;
+	if (o->threads > 1) {
+		jobs = (int64_t)((n * 2 / w) * 5 / 9 + 1);
+		span = p.run_end - 40000 - p.t0;
+		end = gen_max64(
+			end, p.t0 + 50000 + gen_max64(span, jobs * 400));
+	}
+	if (o->tasks) {
+		items = (int64_t)((n / w) / 3 + 1);
+		span = p.run_end - 180000 - p.t0;
+		end = gen_max64(end, p.t0 + 60000 +
+					     gen_max64(span, items * 2000) +
+					     2 * gen_max64(span / items, 2000));
+	}
+	return end + 1000000;
 }
 
 /* ------------------------------------------------------------------ */

@@ -325,83 +325,104 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
-/* Given small budgets of every shape, when a rank is built, then it has
- * exactly its share of the events and its calls nest properly on their
- * lanes (parents contain children, siblings do not overlap). */
+/* Build every rank of o and check it: exactly its share of the events;
+ * every call inside the run (after start_time_ns, before
+ * finalize_time_ns); parents come first, contain their children and share
+ * their lane; the writer's nesting rule accepts every lane. */
+static void check_built(const struct sv_gen_opts *o)
+{
+	int64_t t_start = sv_gen_start_time(o), t_end = sv_gen_finalize_time(o);
+	uint64_t sum = 0, i;
+	uint32_t r;
+
+	ck_assert_int_eq(sv_gen_opts_check(o, NULL), 0);
+	for (r = 0; r < o->ranks; r++) {
+		struct sv_gen_rank g;
+		int64_t *tot;
+		sv_gen_rank_build(o, r, &g);
+		sum += g.w.ncalls;
+		for (i = 0; i < g.w.ncalls; i++) {
+			uint32_t q = g.parent[i];
+			ck_assert_int_le(g.start[i], g.end[i]);
+			ck_assert_int_gt(g.start[i], t_start);
+			ck_assert_int_lt(g.end[i], t_end);
+			if (q == UINT32_MAX)
+				continue;
+			ck_assert_uint_lt(q, i);
+			ck_assert_int_le(g.start[q], g.start[i]);
+			ck_assert_int_ge(g.end[q], g.end[i]);
+			ck_assert_int_eq(g.lane[q], g.lane[i]);
+		}
+		tot = calloc(g.w.nrows + 1, sizeof *tot);
+		ck_assert_int_eq(
+			sv_write_exclusive_totals(g.start, g.end, g.thread_id,
+				g.task_id, g.row, g.w.ncalls, tot, g.w.nrows),
+			0);
+		free(tot);
+		sv_gen_rank_fini(&g);
+	}
+	ck_assert_uint_eq(sum, o->events);
+}
+
+/* Given small budgets of every shape, when ranks are built, then they
+ * hold exactly the events asked for and nest properly. */
 START_TEST(test_exact_counts_and_nesting)
 {
 	uint32_t threads, tasks, depth, ranks;
 	uint64_t events;
+	struct sv_gen_opts o;
 
+	sv_gen_opts_init(&o);
+	o.gpu = o.await = true;
 	for (threads = 1; threads <= 3; threads++)
 		for (tasks = 0; tasks <= 2; tasks++)
 			for (depth = 1; depth <= 5; depth += 2)
 				for (ranks = 1; ranks <= 3; ranks += 2)
 					for (events = 0; events <= 90;
 						events += 9) {
-						struct sv_gen_opts o;
-						uint64_t sum = 0;
-						uint32_t r;
-						sv_gen_opts_init(&o);
 						o.threads = threads;
 						o.tasks = tasks;
 						o.depth = depth;
 						o.ranks = ranks;
 						o.events = events;
-						o.gpu = o.await = true;
-						ck_assert_int_eq(
-							sv_gen_opts_check(
-								&o, NULL),
-							0);
-						for (r = 0; r < ranks; r++) {
-							struct sv_gen_rank g;
-							int64_t *tot;
-							uint64_t i;
-							sv_gen_rank_build(
-								&o, r, &g);
-							sum += g.w.ncalls;
-							for (i = 0;
-								i < g.w.ncalls;
-								i++) {
-								uint32_t q =
-									g.parent[i];
-								ck_assert_int_le(
-									g.start[i],
-									g.end[i]);
-								if (q ==
-									UINT32_MAX)
-									continue;
-								ck_assert_uint_lt(
-									q, i);
-								ck_assert_int_le(
-									g.start[q],
-									g.start[i]);
-								ck_assert_int_ge(
-									g.end[q],
-									g.end[i]);
-								ck_assert_int_eq(
-									g.lane[q],
-									g.lane[i]);
-							}
-							tot = calloc(
-								g.w.nrows + 1,
-								sizeof *tot);
-							ck_assert_int_eq(
-								sv_write_exclusive_totals(
-									g.start,
-									g.end,
-									g.thread_id,
-									g.task_id,
-									g.row,
-									g.w.ncalls,
-									tot,
-									g.w.nrows),
-								0);
-							free(tot);
-							sv_gen_rank_fini(&g);
-						}
-						ck_assert_uint_eq(sum, events);
+						check_built(&o);
 					}
+}
+END_TEST
+
+/* Larger runs of many shapes stay inside their start and finalize times
+ * (heavy-tailed steps, packed worker and task lanes, deep recursion). */
+START_TEST(test_shapes_within_run)
+{
+	static const struct {
+		uint32_t ranks, threads, tasks, depth;
+		uint64_t events;
+		double imbalance;
+	} cases[] = {
+		{2, 4, 3, 4, 20000, 0.3},
+		{3, 1, 0, 200, 5000, 0.0},
+		{2, 8, 0, 4, 30000, 3.0},
+		{1, 1, 16, 4, 20000, 10.0},
+		{4, 2, 1, 9, 50000, 1.0},
+		{7, 3, 2, 2, 777, 0.5},
+	};
+	size_t k;
+	uint64_t seed;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+		for (seed = 1; seed <= 4; seed++) {
+			struct sv_gen_opts o;
+			sv_gen_opts_init(&o);
+			o.ranks = cases[k].ranks;
+			o.threads = cases[k].threads;
+			o.tasks = cases[k].tasks;
+			o.depth = cases[k].depth;
+			o.events = cases[k].events;
+			o.imbalance = cases[k].imbalance;
+			o.gpu = o.await = true;
+			o.seed = seed * 7777;
+			check_built(&o);
+		}
 }
 END_TEST
 
@@ -607,6 +628,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_round_trip, 0,
 		(int)(sizeof rt_cases / sizeof rt_cases[0]));
 	tcase_add_test(t, test_exact_counts_and_nesting);
+	tcase_add_test(t, test_shapes_within_run);
 	tcase_add_test(t, test_slow_rank);
 	tcase_add_test(t, test_opts_check);
 	suite_add_tcase(s, t);
