@@ -30,7 +30,7 @@
 
 /* Bumped whenever the calls generated for given options change, so a
  * cached demo from an older generator of the same version is replaced. */
-#define SV_GEN_REVISION "3"
+#define SV_GEN_REVISION "4"
 
 struct sv_gen_opts {
 	uint32_t ranks;     /* >= 1 (default 4) */
