@@ -249,6 +249,52 @@ static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
 			color);
 }
 
+/* Consecutive merged cells dominated by one region: cells [x0, x1). */
+struct merged_run {
+	uint32_t region;
+	int x0, x1;
+};
+
+/* Zoomed out, a region's calls often fill a run of merged cells (a loop of
+ * short calls).  Write the dominant region's name over the run's count
+ * glyphs, keeping every cell's style (merged, match or selected) and the
+ * glyphs past the name, so the row reads like a flame graph and still
+ * says that each cell stands for several calls. */
+#define RENDER_MERGED_NAME_MIN 6
+#define RENDER_MAX_RUN         1024
+
+static void render_merged_name(
+	struct render_ctx *r, const struct merged_run *run, int y)
+{
+	uint16_t styles[RENDER_MAX_RUN];
+	uint32_t glyphs[RENDER_MAX_RUN];
+	const char *name;
+	int n = run->x1 - run->x0, x, tw;
+
+	if (n < RENDER_MERGED_NAME_MIN || n > RENDER_MAX_RUN)
+		return;
+	name = r->p->regions[run->region];
+	tw = sv_grid_text_width(name, n - 2);
+	if (tw <= 0)
+		return;
+	for (x = 0; x < n; x++) {
+		const struct sv_cell *c = sv_grid_cell(r->g, run->x0 + x, y);
+		styles[x] = c ? c->style : SV_STYLE_SPAN_MERGED;
+		glyphs[x] = c ? c->ch : ' ';
+	}
+	/* one count glyph stays visible before and after the name */
+	sv_grid_text(r->g, run->x0 + 1, y, n - 2, name, SV_STYLE_SPAN_MERGED,
+		sv_grid_region_color(name), r->gl->ellipsis);
+	for (x = 0; x < n; x++) {
+		struct sv_cell *c = sv_grid_at(r->g, run->x0 + x, y);
+		if (!c)
+			continue;
+		c->style = styles[x];
+		if (x == 0 || x > tw)
+			c->ch = glyphs[x];
+	}
+}
+
 /* Word-wrap ASCII text into at most maxh lines of w cells. */
 static void render_wrapped(struct render_ctx *r, int x, int y, int w, int maxh,
 	const char *text, int style)
@@ -311,6 +357,7 @@ static void render_lanes(struct render_ctx *r)
 		const struct sv_lane *lane;
 		const struct sv_lod_level *lv;
 		struct sv_layout_span s;
+		struct merged_run run = {0, 0, 0};
 		int y = g->lanes_y + (int)i, x, lstyle;
 		bool is_cur;
 
@@ -340,7 +387,8 @@ static void render_lanes(struct render_ctx *r)
 			SV_STYLE_BORDER, 0);
 		lv = sv_layout_level(&v->index, lr->lane, lr->depth);
 		x = m.x0;
-		while (sv_layout_row_next(&v->index, lv, &m, &x, &s))
+		run.x0 = run.x1 = 0;
+		while (sv_layout_row_next(&v->index, lv, &m, &x, &s)) {
 			render_bar(r, &s, y,
 				sel_vis && p->lane_of[v->sel] == lr->lane &&
 						p->depth[v->sel] == lr->depth
@@ -349,6 +397,20 @@ static void render_lanes(struct render_ctx *r)
 				sel_x1,
 				sel_vis && p->lane_of[v->sel] == lr->lane &&
 					p->depth[v->sel] == lr->depth);
+			if (s.count > 1 && s.x1 - s.x0 == 1 && run.x1 == s.x0 &&
+				run.region == sv_call_region(p, s.call)) {
+				run.x1 = s.x1;
+				continue;
+			}
+			render_merged_name(r, &run, y);
+			run.x0 = run.x1 = 0;
+			if (s.count > 1) {
+				run.region = sv_call_region(p, s.call);
+				run.x0 = s.x0;
+				run.x1 = s.x0 + 1;
+			}
+		}
+		render_merged_name(r, &run, y);
 		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
 			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
 			if (c && c->ch == ' ')
