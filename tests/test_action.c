@@ -106,9 +106,9 @@ START_TEST(test_readme_table)
 	ck_assert_msg(readme != NULL, "cannot read %s", path);
 	ck_assert_ptr_nonnull(table_end);
 	*table_end = '\0';
-	ck_assert_msg(
-		strstr(readme, md) != NULL, "README key table differs from "
-					    "`scopeview --list-keys=markdown`");
+	ck_assert_msg(strstr(readme, md) != NULL,
+		"README key table differs from "
+		"`scopeview --list-keys=markdown`");
 	free(readme);
 	free(md);
 	free(path);
