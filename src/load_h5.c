@@ -95,6 +95,9 @@ char *sv_h5_show(const char *s)
 
 void sv_load_quiet_hdf5(void)
 {
+	/* After a crash inside HDF5 its lock may be held for ever. */
+	if (sv_h5_guard_tripped())
+		return;
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
@@ -102,6 +105,9 @@ int sv_h5_step(struct sv_h5 *h, double fraction, const char *what)
 {
 	const struct sv_load_opts *o = h->opts;
 
+	/* The viewer may have put its own fault handler over ours since
+	 * the load began. */
+	sv_h5_guard_install();
 	if (!o)
 		return 0;
 	if (o->progress)
@@ -242,6 +248,7 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 	c->ds = H5I_INVALID_HID;
 	c->n = 0;
 	c->is_float = false;
+	sv_h5_at(objpath);
 	if (!sv_h5_exists(loc, name)) {
 		if (flags & SV_H5_REQUIRED)
 			return sv_h5_fail(h, -EINVAL, objpath,
@@ -344,6 +351,7 @@ int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 
 	if (n == 0)
 		return 0;
+	sv_h5_at(objpath);
 	fspace = H5Dget_space(ds);
 	if (fspace < 0)
 		return sv_h5_fail(
@@ -426,6 +434,7 @@ int sv_h5_read_strings(
 	char *buf;
 	herr_t st;
 
+	sv_h5_at(objpath);
 	ftype = H5Dget_type(ds);
 	if (ftype < 0)
 		return sv_h5_fail(h, -EIO, objpath, "cannot read its type");
@@ -467,12 +476,27 @@ int sv_h5_read_strings(
  * Set per load (the thread's current file). */
 static _Thread_local uint64_t attr_max_count = UINT64_MAX;
 
+/* Note "/group attribute 'name'" as the object being read. */
+static void attr_at(hid_t loc, const char *name)
+{
+	char where[128] = "", what[160];
+	char *shown = sv_h5_show(name);
+
+	if (H5Iget_name(loc, where, sizeof where) < 0)
+		where[0] = '\0';
+	snprintf(what, sizeof what, "%s attribute '%s'", where[0] ? where : "/",
+		shown);
+	free(shown);
+	sv_h5_at(what);
+}
+
 static hid_t attr_open(
 	hid_t loc, const char *name, H5T_class_t *cls, hssize_t *count)
 {
 	hid_t a, t, s;
 	int nd;
 
+	attr_at(loc, name);
 	if (H5Aexists(loc, name) <= 0)
 		return H5I_INVALID_HID;
 	a = H5Aopen(loc, name, H5P_DEFAULT);
@@ -934,6 +958,7 @@ static int load_metadata(struct sv_h5 *h)
 	hid_t g;
 	size_t i;
 
+	sv_h5_at("/metadata");
 	if (!sv_h5_exists(h->file, "metadata"))
 		return 0;
 	g = H5Oopen(h->file, "metadata", H5P_DEFAULT);
@@ -1644,8 +1669,16 @@ static int event_blocks(struct sv_h5 *h, const struct event_map *em, hid_t ds,
 	unsigned char *buf, hsize_t done, hsize_t total)
 {
 	hsize_t at = 0;
-	int rc = 0;
+	double span = em->f1 - em->f0, all = (double)(total ? total : 1);
+	int rc;
 
+	/* Compressed columns: inflate in parallel when the layout allows. */
+	rc = sv_h5_fast_read(h, ds, memtype, off, n, buf,
+		em->f0 + span * (double)done / all,
+		em->f0 + span * (double)(done + n) / all);
+	if (rc != SV_H5_FAST_NO)
+		return rc;
+	rc = 0;
 	while (at < n && rc == 0) {
 		hsize_t k = n - at < EVENT_BLOCK ? n - at : EVENT_BLOCK;
 		rc = sv_h5_read_range(
@@ -1915,6 +1948,7 @@ static hid_t open_group(struct sv_h5 *h, const char *name, int *rc)
 	hid_t g;
 
 	snprintf(obj, sizeof obj, "/%s", name);
+	sv_h5_at(obj);
 	*rc = 0;
 	if (!sv_h5_exists(h->file, name)) {
 		*rc = sv_h5_fail(h, -EINVAL, obj, "required group is missing");
@@ -2301,13 +2335,73 @@ static int precheck(struct sv_h5 *h)
 	return 0;
 }
 
+/* Everything between opening and closing the file: the section a crash
+ * inside HDF5 jumps out of.  Leaves the new profile in h->p. */
+static int load_file(struct sv_h5 *h)
+{
+	const char *why;
+	hid_t fapl;
+	int rc;
+
+	sv_h5_at("/");
+	fapl = H5Pcreate(H5P_FILE_ACCESS);
+	/* Never block a writer appending to the profile (FORMAT.md 9).
+	 * Older HDF5 has no switch: HDF5_USE_FILE_LOCKING=FALSE does it. */
+#if H5_VERSION_GE(1, 10, 7)
+	H5Pset_file_locking(fapl, 0, 1);
+#endif
+	/* Closing the file closes whatever an error path left open. */
+	H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+	h->file = H5Fopen(h->path, H5F_ACC_RDONLY, fapl);
+	why = h->file < 0 ? sv_h5_last_error() : "";
+	H5Pclose(fapl);
+	if (h->file < 0)
+		return sv_h5_fail(h, -EIO, NULL,
+			"not a readable HDF5 file: it is truncated or damaged "
+			"(a run interrupted while writing leaves a truncated "
+			"file behind)%s",
+			why);
+
+	h->p = sv_profile_new(h->path);
+	rc = sv_h5_step(h, 0.0, "opening");
+	if (!rc)
+		rc = load_dispatch(h);
+	sv_h5_at("/");
+	H5Fclose(h->file);
+	h->file = H5I_INVALID_HID;
+	return rc;
+}
+
+/* load_file under the guard against crashes inside HDF5 (FORMAT.md 9;
+ * load_h5_guard.c). */
+static int load_guarded(struct sv_h5 *h)
+{
+	struct sv_h5_guard guard;
+	int rc;
+
+	sv_h5_guard_begin(&guard);
+	if (sigsetjmp(guard.jb, 1) == 0) {
+		sv_h5_guard_arm(&guard);
+		rc = load_file(h);
+		sv_h5_guard_disarm();
+	} else {
+		/* HDF5 crashed: never call it again in this process. */
+		sv_h5_fast_abort();
+		h->err->code = 0;
+		rc = sv_h5_fail(h, -EIO, NULL,
+			"damaged: the HDF5 library crashed while reading %s "
+			"(the file is corrupt)",
+			sv_h5_guard_object());
+	}
+	sv_h5_guard_end(&guard);
+	return rc;
+}
+
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err)
 {
 	struct sv_h5 h = {0};
 	struct sv_error local;
-	const char *why;
-	hid_t fapl;
 	int rc;
 
 	if (!err)
@@ -2316,6 +2410,11 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 	err->msg[0] = '\0';
 	if (!path || !out)
 		return sv_error_set(err, -EINVAL, "sv_load: no path given");
+	if (sv_h5_guard_tripped())
+		return sv_error_set(err, -EIO,
+			"%s: not loaded: the HDF5 library is in an unknown "
+			"state after reading a damaged file; restart scopeview",
+			path);
 	sv_load_quiet_hdf5();
 	h.path = path;
 	h.err = err;
@@ -2326,29 +2425,7 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		return rc;
 	attr_max_count = h.file_bytes;
 
-	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	/* Never block a writer appending to the profile (FORMAT.md 9).
-	 * Older HDF5 has no switch: HDF5_USE_FILE_LOCKING=FALSE does it. */
-#if H5_VERSION_GE(1, 10, 7)
-	H5Pset_file_locking(fapl, 0, 1);
-#endif
-	/* Closing the file closes whatever an error path left open. */
-	H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-	h.file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-	why = h.file < 0 ? sv_h5_last_error() : "";
-	H5Pclose(fapl);
-	if (h.file < 0)
-		return sv_h5_fail(&h, -EIO, NULL,
-			"not a readable HDF5 file: it is truncated or damaged "
-			"(a run interrupted while writing leaves a truncated "
-			"file behind)%s",
-			why);
-
-	h.p = sv_profile_new(path);
-	rc = sv_h5_step(&h, 0.0, "opening");
-	if (!rc)
-		rc = load_dispatch(&h);
-	H5Fclose(h.file);
+	rc = load_guarded(&h);
 	if (!rc) {
 		set_num_ranks(h.p);
 		rc = sv_h5_step(&h, 0.9, "nesting");

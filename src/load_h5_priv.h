@@ -12,6 +12,7 @@
 #define SCOPEVIEW_LOAD_H5_PRIV_H
 
 #include <hdf5.h>
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -102,6 +103,65 @@ int sv_h5_attr_int(hid_t loc, const char *name, int64_t *out);
 /* Call the caller's progress hook, then its cancel hook: returns
  * -ECANCELED (error filled) when the caller asked to stop. */
 int sv_h5_step(struct sv_h5 *h, double fraction, const char *what);
+
+/* sv_h5_fast_read's result when it did not read the range: the caller
+ * reads it with H5Dread (the buffer may hold garbage meanwhile). */
+#define SV_H5_FAST_NO 1
+
+/*
+ * load_h5_fast.c: read elements [off, off + n) of a 1-D deflate (+
+ * shuffle) chunked dataset of 8-byte elements whose file type is memtype
+ * into buf, fetching raw chunks in this thread and decoding them in
+ * worker threads.  Reports progress from f0 to f1 ("events") and checks
+ * cancellation between chunks.  Returns 0, -ECANCELED (error filled), or
+ * SV_H5_FAST_NO: the dataset, the range or the options do not suit, or a
+ * chunk would not decode (nothing filled: H5Dread gives the real error).
+ */
+int sv_h5_fast_read(struct sv_h5 *h, hid_t ds, hid_t memtype, hsize_t off,
+	hsize_t n, void *buf, double f0, double f1);
+
+/* After a crash inside HDF5 jumped out of sv_h5_fast_read: stop and join
+ * its worker threads (they may still write to the destination). */
+void sv_h5_fast_abort(void);
+
+/* Chunks decoded by the parallel path so far in this process (for
+ * tests: did the parallel path run?). */
+uint64_t sv_h5_fast_chunks(void);
+
+/*
+ * load_h5_guard.c: a crash (SIGSEGV, SIGBUS) of libhdf5 while reading a
+ * damaged file.  sv_load does:
+ *
+ *     sv_h5_guard_begin(&g);
+ *     if (sigsetjmp(g.jb, 1) == 0) {
+ *             sv_h5_guard_arm(&g);
+ *             ... HDF5 calls ...
+ *             sv_h5_guard_disarm();
+ *     } else {
+ *             ... HDF5 crashed: fail, touch HDF5 no more ...
+ *     }
+ *     sv_h5_guard_end(&g);
+ *
+ * Only a fault in the armed thread jumps; any other goes to the handler
+ * installed before ours, or kills the process.
+ */
+struct sv_h5_guard {
+	sigjmp_buf jb;
+	void *stack; /* the alternate signal stack we gave the thread */
+};
+
+/* (Re)install the fault handler if someone replaced it. */
+void sv_h5_guard_install(void);
+void sv_h5_guard_begin(struct sv_h5_guard *g);
+void sv_h5_guard_arm(struct sv_h5_guard *g);
+void sv_h5_guard_disarm(void);
+void sv_h5_guard_end(struct sv_h5_guard *g);
+/* Has a guarded crash happened in this process? */
+bool sv_h5_guard_tripped(void);
+/* Note the HDF5 object this thread reads next (for the crash message). */
+void sv_h5_at(const char *obj);
+/* The last object noted in this thread ("/" when none). */
+const char *sv_h5_guard_object(void);
 
 /* Schema 1 (load_h5_groups.c): rank<N>/regions/<name>/... */
 int sv_load_h5_groups(struct sv_h5 *h);

@@ -1075,7 +1075,8 @@ START_TEST(test_progress_cancel)
 {
 	char *path = base_write("progress.h5", M_NONE);
 	struct progress_log l = {0, 0, true, -1};
-	struct sv_load_opts o = {on_progress, on_cancel, &l, false};
+	struct sv_load_opts o = {
+		.progress = on_progress, .cancelled = on_cancel, .ctx = &l};
 	struct sv_profile *p = NULL;
 	struct sv_error e = {0};
 
@@ -1122,7 +1123,9 @@ START_TEST(test_progress_blocks)
 	int64_t zero[] = {0}, cnt[] = {N};
 	int64_t *ones = malloc(N * sizeof *ones);
 	struct block_log l = {0, 0};
-	struct sv_load_opts o = {block_progress, block_cancel, &l, false};
+	struct sv_load_opts o = {.progress = block_progress,
+		.cancelled = block_cancel,
+		.ctx = &l};
 	struct sv_profile *p = NULL;
 	struct sv_error e = {0};
 	size_t i;

@@ -26,6 +26,11 @@ struct sv_load_opts {
 	/* Only read the index (rows, names, metadata, stored statistics), not
 	 * the event columns; the result has has_calls = false. */
 	bool summary_only;
+	/* Decode compressed event columns with HDF5 alone (H5Dread), not
+	 * with the parallel chunk decoder; the values are the same.  For
+	 * tests and benchmarks; the environment variable
+	 * SCOPEVIEW_NO_FAST_INFLATE=1 does the same for every load. */
+	bool slow_inflate;
 };
 
 /*

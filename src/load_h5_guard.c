@@ -1,0 +1,217 @@
+/*
+ * load_h5_guard.c: survive a crash of libhdf5 on a damaged file.
+ *
+ * libhdf5 1.10.8 itself can crash (SIGSEGV, SIGBUS) on some byte-flipped
+ * files, in code that reads corrupted strings or attribute lists.  While a
+ * thread is between sv_h5_guard_arm() and sv_h5_guard_disarm(), a fault in
+ * that thread jumps back to the sigsetjmp of its sv_load, which then fails
+ * cleanly.  A fault in any other thread, or outside the guarded section,
+ * goes to the handler that was installed before ours (the viewer's
+ * terminal restorer, a sanitizer's reporter) or, when there was none, kills
+ * the process as it always would.
+ *
+ * Our handler is (re)installed at the start of every load and at every
+ * progress step, so it works whichever of the viewer and the loader
+ * installs its handler first; the handler it replaces is remembered and
+ * called for faults that are not ours.
+ *
+ * After a guarded crash nothing about libhdf5 can be trusted (its global
+ * lock may be held, its caches half-updated), so the process is marked
+ * and every later load refuses (sv_h5_guard_tripped).
+ */
+#include "load_h5_priv.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scopeview/common.h"
+
+static const int guard_signals[] = {SIGSEGV, SIGBUS};
+#define GUARD_NSIG (sizeof guard_signals / sizeof guard_signals[0])
+
+/* The guard of the section this thread is in, or NULL. */
+static _Thread_local struct sv_h5_guard *volatile guard_current;
+/* The HDF5 object this thread is reading, for the message. */
+static _Thread_local char guard_object[160];
+/* Set once a guarded crash happened in this process. */
+static atomic_bool guard_poisoned;
+
+static pthread_mutex_t guard_mu = PTHREAD_MUTEX_INITIALIZER;
+/* The handlers ours replaced, by guard_signals index. */
+static struct sigaction guard_prev[GUARD_NSIG];
+
+static void guard_handler(int sig, siginfo_t *si, void *uc);
+
+/* Hand a fault that is not ours to whoever handled it before us. */
+static void guard_chain(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *p = &guard_prev[sig == SIGBUS ? 1 : 0];
+	struct sigaction dfl;
+
+	if ((p->sa_flags & SA_SIGINFO) && p->sa_sigaction &&
+		p->sa_sigaction != guard_handler) {
+		if (p->sa_flags & SA_RESETHAND)
+			signal(sig, SIG_DFL);
+		p->sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (!(p->sa_flags & SA_SIGINFO) && p->sa_handler != SIG_DFL &&
+		p->sa_handler != SIG_IGN) {
+		if (p->sa_flags & SA_RESETHAND)
+			signal(sig, SIG_DFL);
+		p->sa_handler(sig);
+		return;
+	}
+	/* Die of the signal: a fault happens again on return, a signal sent
+	 * with kill or raise is sent again. */
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	if (si && si->si_code <= 0)
+		raise(sig);
+}
+
+static void guard_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct sv_h5_guard *g = guard_current;
+
+	/* Only a fault raised by this thread's own code (not a signal sent
+	 * from outside) while it is inside HDF5 jumps. */
+	if (g && si && si->si_code > 0) {
+		guard_current = NULL;
+		atomic_store(&guard_poisoned, true);
+		siglongjmp(g->jb, sig);
+	}
+	guard_chain(sig, si, uc);
+}
+
+void sv_h5_guard_install(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&guard_mu);
+	for (i = 0; i < GUARD_NSIG; i++) {
+		struct sigaction cur, sa;
+		if (sigaction(guard_signals[i], NULL, &cur) != 0)
+			continue;
+		if ((cur.sa_flags & SA_SIGINFO) &&
+			cur.sa_sigaction == guard_handler)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = guard_handler;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+		sigemptyset(&sa.sa_mask);
+		guard_prev[i] = cur;
+		sigaction(guard_signals[i], &sa, NULL);
+	}
+	pthread_mutex_unlock(&guard_mu);
+}
+
+/* At exit after a guarded crash, libhdf5's own exit handler (registered
+ * when the library starts, so it runs after this one) would walk the
+ * damaged state and crash or wait forever for the lock the crashed call
+ * held.  Skip it and every handler registered before the first load:
+ * flush stdio and leave with the status exit() was given. */
+#ifdef __GLIBC__
+static void guard_at_exit(int status, void *arg)
+{
+	(void)arg;
+	if (atomic_load(&guard_poisoned)) {
+		fflush(NULL);
+		_exit(status);
+	}
+}
+#else
+static void guard_at_exit(void)
+{
+	if (atomic_load(&guard_poisoned)) {
+		fflush(NULL);
+		_exit(EXIT_FAILURE);
+	}
+}
+#endif
+
+static void guard_once(void)
+{
+	/* Start libhdf5 first, so that its exit handler runs after ours. */
+	H5open();
+#ifdef __GLIBC__
+	on_exit(guard_at_exit, NULL);
+#else
+	atexit(guard_at_exit);
+#endif
+}
+
+void sv_h5_guard_begin(struct sv_h5_guard *g)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	stack_t cur;
+
+	g->stack = NULL;
+	pthread_once(&once, guard_once);
+	sv_h5_guard_install();
+	/* A fault from a stack overflow needs a stack of its own; keep any
+	 * alternate stack the thread already has (a sanitizer's). */
+	if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+		long min = sysconf(_SC_SIGSTKSZ);
+		stack_t ss;
+		size_t size = min > 65536 ? (size_t)min : 65536;
+		ss.ss_sp = malloc(size);
+		ss.ss_size = size;
+		ss.ss_flags = 0;
+		if (ss.ss_sp && sigaltstack(&ss, NULL) == 0)
+			g->stack = ss.ss_sp;
+		else
+			free(ss.ss_sp);
+	}
+	guard_object[0] = '\0';
+}
+
+void sv_h5_guard_arm(struct sv_h5_guard *g)
+{
+	guard_current = g;
+}
+
+void sv_h5_guard_disarm(void)
+{
+	guard_current = NULL;
+}
+
+void sv_h5_guard_end(struct sv_h5_guard *g)
+{
+	guard_current = NULL;
+	if (g->stack) {
+		stack_t off;
+		memset(&off, 0, sizeof off);
+		off.ss_flags = SS_DISABLE;
+		if (sigaltstack(&off, NULL) == 0)
+			free(g->stack);
+		/* else the stack stays in use: leak it rather than free it */
+		g->stack = NULL;
+	}
+}
+
+bool sv_h5_guard_tripped(void)
+{
+	return atomic_load(&guard_poisoned);
+}
+
+void sv_h5_at(const char *obj)
+{
+	size_t n = strlen(obj);
+	if (n >= sizeof guard_object)
+		n = sizeof guard_object - 1;
+	memcpy(guard_object, obj, n);
+	guard_object[n] = '\0';
+}
+
+const char *sv_h5_guard_object(void)
+{
+	return guard_object[0] ? guard_object : "/";
+}
