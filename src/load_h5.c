@@ -2366,7 +2366,7 @@ static int load_file(struct sv_h5 *h)
 	rc = sv_h5_step(h, 0.0, "opening");
 	if (!rc)
 		rc = load_dispatch(h);
-	sv_h5_at("/");
+	sv_h5_at("/ (closing the file)");
 	H5Fclose(h->file);
 	h->file = H5I_INVALID_HID;
 	return rc;
@@ -2385,13 +2385,24 @@ static int load_guarded(struct sv_h5 *h)
 		rc = load_file(h);
 		sv_h5_guard_disarm();
 	} else {
-		/* HDF5 crashed: never call it again in this process. */
+		/* HDF5 crashed: never call it again in this process.  The
+		 * partial profile is left alone (leaked): HDF5 may have
+		 * written over the heap before it crashed, and freeing it
+		 * could abort. */
 		sv_h5_fast_abort();
+		h->p = NULL;
 		h->err->code = 0;
-		rc = sv_h5_fail(h, -EIO, NULL,
-			"damaged: the HDF5 library crashed while reading %s "
-			"(the file is corrupt)",
-			sv_h5_guard_object());
+		if (sv_h5_guard_is_watchdog(guard.sig))
+			rc = sv_h5_fail(h, -EIO, NULL,
+				"damaged: the HDF5 library went round in "
+				"circles while reading %s and was stopped "
+				"(the file is corrupt)",
+				sv_h5_guard_object());
+		else
+			rc = sv_h5_fail(h, -EIO, NULL,
+				"damaged: the HDF5 library crashed while "
+				"reading %s (the file is corrupt)",
+				sv_h5_guard_object());
 	}
 	sv_h5_guard_end(&guard);
 	return rc;

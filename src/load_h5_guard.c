@@ -2,7 +2,8 @@
  * load_h5_guard.c: survive a crash of libhdf5 on a damaged file.
  *
  * libhdf5 1.10.8 itself can crash (SIGSEGV, SIGBUS) on some byte-flipped
- * files, in code that reads corrupted strings or attribute lists.  While a
+ * files, in code that reads corrupted strings or attribute lists, or free
+ * a pointer it read from the file (glibc then aborts: SIGABRT).  While a
  * thread is between sv_h5_guard_arm() and sv_h5_guard_disarm(), a fault in
  * that thread jumps back to the sigsetjmp of its sv_load, which then fails
  * cleanly.  A fault in any other thread, or outside the guarded section,
@@ -27,11 +28,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scopeview/common.h"
 
-static const int guard_signals[] = {SIGSEGV, SIGBUS};
+/* SIGABRT too: glibc aborts when libhdf5 frees a pointer it read from
+ * the damaged file. */
+static const int guard_signals[] = {SIGSEGV, SIGBUS, SIGABRT};
 #define GUARD_NSIG (sizeof guard_signals / sizeof guard_signals[0])
 
 /* The guard of the section this thread is in, or NULL. */
@@ -47,10 +52,41 @@ static struct sigaction guard_prev[GUARD_NSIG];
 
 static void guard_handler(int sig, siginfo_t *si, void *uc);
 
+/* The watchdog: a timer on the loading thread's CPU clock, re-armed each
+ * time the loader moves on to another object or block (sv_h5_at).  When
+ * it expires the thread has computed for that long inside one HDF5 call
+ * without a step forward: libhdf5 loops for ever on some corrupted global
+ * heaps.  It only measures CPU time, so a slow disk never trips it. */
+#define GUARD_WATCHDOG_SIG       (SIGRTMAX - 3)
+#define GUARD_WATCHDOG_DEFAULT_S 20
+static _Thread_local timer_t guard_timer;
+static _Thread_local bool guard_timer_on;
+static _Thread_local long guard_timer_s;
+
+static size_t guard_index(int sig)
+{
+	size_t i;
+	for (i = 0; i + 1 < GUARD_NSIG; i++)
+		if (guard_signals[i] == sig)
+			break;
+	return i;
+}
+
+/* Is this signal one the guarded thread raised itself: a fault, or the
+ * abort() of the C library (sent with tgkill to itself)? */
+static bool guard_own(int sig, const siginfo_t *si)
+{
+	if (!si)
+		return false;
+	if (sig == SIGABRT)
+		return si->si_code == SI_TKILL && si->si_pid == getpid();
+	return si->si_code > 0;
+}
+
 /* Hand a fault that is not ours to whoever handled it before us. */
 static void guard_chain(int sig, siginfo_t *si, void *uc)
 {
-	const struct sigaction *p = &guard_prev[sig == SIGBUS ? 1 : 0];
+	const struct sigaction *p = &guard_prev[guard_index(sig)];
 	struct sigaction dfl;
 
 	if ((p->sa_flags & SA_SIGINFO) && p->sa_sigaction &&
@@ -73,7 +109,7 @@ static void guard_chain(int sig, siginfo_t *si, void *uc)
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(sig, &dfl, NULL);
-	if (si && si->si_code <= 0)
+	if (sig == SIGABRT || (si && si->si_code <= 0))
 		raise(sig);
 }
 
@@ -83,10 +119,21 @@ static void guard_handler(int sig, siginfo_t *si, void *uc)
 
 	/* Only a fault raised by this thread's own code (not a signal sent
 	 * from outside) while it is inside HDF5 jumps. */
-	if (g && si && si->si_code > 0) {
+	if (sig == GUARD_WATCHDOG_SIG) {
+		/* Ours alone: a late expiry outside the section is dropped. */
+		if (g && si && si->si_code == SI_TIMER) {
+			guard_current = NULL;
+			atomic_store(&guard_poisoned, true);
+			g->sig = sig;
+			siglongjmp(g->jb, 1);
+		}
+		return;
+	}
+	if (g && guard_own(sig, si)) {
 		guard_current = NULL;
 		atomic_store(&guard_poisoned, true);
-		siglongjmp(g->jb, sig);
+		g->sig = sig;
+		siglongjmp(g->jb, 1);
 	}
 	guard_chain(sig, si, uc);
 }
@@ -111,6 +158,56 @@ void sv_h5_guard_install(void)
 		sigaction(guard_signals[i], &sa, NULL);
 	}
 	pthread_mutex_unlock(&guard_mu);
+}
+
+static void guard_watchdog_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = guard_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	sigaction(GUARD_WATCHDOG_SIG, &sa, NULL);
+}
+
+/* Start this thread's watchdog (SCOPEVIEW_HDF5_WATCHDOG seconds of CPU,
+ * 0 = none). */
+static void guard_watchdog_start(void)
+{
+	const char *e = getenv("SCOPEVIEW_HDF5_WATCHDOG");
+	struct sigevent sev;
+
+	guard_timer_s =
+		e && *e ? strtol(e, NULL, 10) : GUARD_WATCHDOG_DEFAULT_S;
+	guard_timer_on = false;
+	if (guard_timer_s <= 0)
+		return;
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = GUARD_WATCHDOG_SIG;
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &guard_timer) == 0)
+		guard_timer_on = true;
+}
+
+/* Give the current step a fresh allowance of CPU time. */
+static void guard_watchdog_kick(void)
+{
+	struct itimerspec its;
+
+	if (!guard_timer_on)
+		return;
+	memset(&its, 0, sizeof its);
+	its.it_value.tv_sec = guard_timer_s;
+	timer_settime(guard_timer, 0, &its, NULL);
+}
+
+static void guard_watchdog_stop(void)
+{
+	if (guard_timer_on)
+		timer_delete(guard_timer);
+	guard_timer_on = false;
 }
 
 /* At exit after a guarded crash, libhdf5's own exit handler (registered
@@ -141,6 +238,7 @@ static void guard_once(void)
 {
 	/* Start libhdf5 first, so that its exit handler runs after ours. */
 	H5open();
+	guard_watchdog_install();
 #ifdef __GLIBC__
 	on_exit(guard_at_exit, NULL);
 #else
@@ -154,6 +252,7 @@ void sv_h5_guard_begin(struct sv_h5_guard *g)
 	stack_t cur;
 
 	g->stack = NULL;
+	g->sig = 0;
 	pthread_once(&once, guard_once);
 	sv_h5_guard_install();
 	/* A fault from a stack overflow needs a stack of its own; keep any
@@ -171,6 +270,8 @@ void sv_h5_guard_begin(struct sv_h5_guard *g)
 			free(ss.ss_sp);
 	}
 	guard_object[0] = '\0';
+	guard_watchdog_start();
+	guard_watchdog_kick();
 }
 
 void sv_h5_guard_arm(struct sv_h5_guard *g)
@@ -186,6 +287,7 @@ void sv_h5_guard_disarm(void)
 void sv_h5_guard_end(struct sv_h5_guard *g)
 {
 	guard_current = NULL;
+	guard_watchdog_stop();
 	if (g->stack) {
 		stack_t off;
 		memset(&off, 0, sizeof off);
@@ -195,6 +297,11 @@ void sv_h5_guard_end(struct sv_h5_guard *g)
 		/* else the stack stays in use: leak it rather than free it */
 		g->stack = NULL;
 	}
+}
+
+bool sv_h5_guard_is_watchdog(int sig)
+{
+	return sig == GUARD_WATCHDOG_SIG;
 }
 
 bool sv_h5_guard_tripped(void)
@@ -209,6 +316,7 @@ void sv_h5_at(const char *obj)
 		n = sizeof guard_object - 1;
 	memcpy(guard_object, obj, n);
 	guard_object[n] = '\0';
+	guard_watchdog_kick();
 }
 
 const char *sv_h5_guard_object(void)

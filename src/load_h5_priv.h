@@ -13,6 +13,7 @@
 
 #include <hdf5.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -148,6 +149,7 @@ uint64_t sv_h5_fast_chunks(void);
 struct sv_h5_guard {
 	sigjmp_buf jb;
 	void *stack; /* the alternate signal stack we gave the thread */
+	volatile sig_atomic_t sig; /* the signal that jumped */
 };
 
 /* (Re)install the fault handler if someone replaced it. */
@@ -156,6 +158,8 @@ void sv_h5_guard_begin(struct sv_h5_guard *g);
 void sv_h5_guard_arm(struct sv_h5_guard *g);
 void sv_h5_guard_disarm(void);
 void sv_h5_guard_end(struct sv_h5_guard *g);
+/* Was the signal that jumped (guard.sig) the watchdog's (a hang)? */
+bool sv_h5_guard_is_watchdog(int sig);
 /* Has a guarded crash happened in this process? */
 bool sv_h5_guard_tripped(void);
 /* Note the HDF5 object this thread reads next (for the crash message). */

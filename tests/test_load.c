@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/load_h5_priv.h" /* sv_h5_fast_chunks */
 #include "helpers.h"
 #include "scopeview/common.h"
 #include "scopeview/load.h"
@@ -2007,6 +2008,292 @@ START_TEST(test_fixture_details)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* The parallel inflate path (load_h5_fast.c)                          */
+
+/* A deterministic stream of 64-bit values (splitmix64). */
+static uint64_t mix_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+struct big_case {
+	const char *name;
+	hsize_t n;     /* events */
+	hsize_t chunk; /* chunk of the event columns */
+	bool shuffle;
+	int nrows;     /* rows of n / nrows calls (the last takes the rest) */
+	bool reversed; /* rows listed in reverse order of their slices */
+	bool fletcher; /* add a checksum filter: the parallel path steps aside */
+	bool contiguous; /* no chunks at all */
+};
+
+static const struct big_case big_cases[] = {
+	/* 69 chunks (more than threads), the last one partial */
+	{"big_shuffle.h5", 70000, 1024, true, 4, false, false, false},
+	/* deflate without shuffle, a prime length */
+	{"big_deflate.h5", 200003, 4096, false, 3, false, false, false},
+	/* rows out of order: ranges that start and end inside chunks */
+	{"big_rows.h5", 300000, 1536, true, 2, true, false, false},
+	/* one chunk holds everything but the tail */
+	{"big_onechunk.h5", 65537, 65536, true, 1, false, false, false},
+	{"big_fletcher.h5", 70000, 1024, true, 2, false, true, false},
+	{"big_contig.h5", 70000, 0, false, 2, false, false, true},
+};
+
+/* Write a schema 3 profile of c->n events with chunked, deflated event
+ * columns: start_deltas, durations, call_ids (random bits) and an extra
+ * float column "weights" (random bits).  Fills want_start with the decoded
+ * start times. */
+static char *big_write(const struct big_case *c, int64_t *want_start)
+{
+	char *path = svt_tmp_path(c->name);
+	hid_t f = h5_create(path), g, dcpl;
+	const char *names[] = {"solve", "io", "mpi.allreduce"};
+	int64_t *delta = malloc(c->n * 8), *dur = malloc(c->n * 8),
+		*cid = malloc(c->n * 8);
+	double *wts = malloc(c->n * 8);
+	int64_t rank[8], region[8], offset[8], count[8];
+	hsize_t per = c->n / (hsize_t)c->nrows, i, unlim = H5S_UNLIMITED;
+	uint64_t st = 42;
+	int r;
+
+	ck_assert_int_le(c->nrows, 8);
+	for (r = 0; r < c->nrows; r++) {
+		int slot = c->reversed ? c->nrows - 1 - r : r;
+		rank[r] = r;
+		region[r] = r % 3;
+		offset[r] = (int64_t)(per * (hsize_t)slot);
+		count[r] = (int64_t)(slot == c->nrows - 1
+					     ? c->n - per * (hsize_t)slot
+					     : per);
+	}
+	for (i = 0; i < c->n; i++) {
+		uint64_t v = mix_next(&st);
+		delta[i] = (int64_t)(v % 5000);
+		dur[i] = (int64_t)((v >> 20) % 4000);
+		cid[i] = (int64_t)mix_next(&st);
+		v = mix_next(&st);
+		memcpy(&wts[i], &v, 8);
+	}
+	for (r = 0; r < c->nrows; r++) {
+		hsize_t k, o = (hsize_t)offset[r];
+		delta[o] = 1000000 * (int64_t)r + 7; /* absolute first start */
+		want_start[o] = delta[o];
+		for (k = 1; k < (hsize_t)count[r]; k++)
+			want_start[o + k] =
+				want_start[o + k - 1] + delta[o + k];
+	}
+
+	attr_i64(f, "scope_profiler_schema", 3);
+	attr_str(f, "storage_layout", "columnar");
+	g = h5_group(f, "metadata");
+	attr_i64(g, "mpi_size", c->nrows);
+	H5Gclose(g);
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 3, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "ranks", H5T_STD_U32LE, rank, (hsize_t)c->nrows);
+	ds_ints(g, "region_ids", H5T_STD_U32LE, region, (hsize_t)c->nrows);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, offset, (hsize_t)c->nrows);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, count, (hsize_t)c->nrows);
+	H5Gclose(g);
+
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	if (!c->contiguous) {
+		H5Pset_chunk(dcpl, 1, &c->chunk);
+		if (c->fletcher)
+			H5Pset_fletcher32(dcpl);
+		if (c->shuffle)
+			H5Pset_shuffle(dcpl);
+		H5Pset_deflate(dcpl, 4);
+	}
+	g = h5_group(f, "events");
+	{
+		hsize_t n = c->n;
+		hid_t s =
+			H5Screate_simple(1, &n, c->contiguous ? NULL : &unlim);
+		hid_t d;
+		d = H5Dcreate2(g, "start_deltas", H5T_STD_I64LE, s, H5P_DEFAULT,
+			dcpl, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			delta);
+		H5Dclose(d);
+		d = H5Dcreate2(g, "durations", H5T_STD_I64LE, s, H5P_DEFAULT,
+			dcpl, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			dur);
+		H5Dclose(d);
+		d = H5Dcreate2(g, "call_ids", H5T_STD_I64LE, s, H5P_DEFAULT,
+			dcpl, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			cid);
+		H5Dclose(d);
+		d = H5Dcreate2(g, "weights", H5T_IEEE_F64LE, s, H5P_DEFAULT,
+			dcpl, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			wts);
+		H5Dclose(d);
+		H5Sclose(s);
+	}
+	H5Gclose(g);
+	H5Pclose(dcpl);
+	H5Fclose(f);
+	free(delta);
+	free(dur);
+	free(cid);
+	free(wts);
+	return path;
+}
+
+static struct sv_profile *load_with(const char *path, bool slow)
+{
+	struct sv_load_opts o = {.slow_inflate = slow};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	int rc = sv_load(path, &o, &p, &e);
+	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
+	return p;
+}
+
+static void same_col(const void *a, const void *b, size_t n, const char *what)
+{
+	ck_assert_msg((a == NULL) == (b == NULL), "%s: present in one", what);
+	if (a)
+		ck_assert_msg(!memcmp(a, b, n * 8), "%s differs", what);
+}
+
+START_TEST(test_fast_same_values)
+{
+	const struct big_case *c = &big_cases[_i];
+	int64_t *want = malloc(c->n * 8);
+	char *path = big_write(c, want);
+	uint64_t before = sv_h5_fast_chunks(), mid;
+	struct sv_profile *fast = load_with(path, false), *slow;
+	size_t k;
+	uint64_t i;
+
+	mid = sv_h5_fast_chunks();
+	slow = load_with(path, true);
+	ck_assert_uint_eq(sv_h5_fast_chunks(), mid);
+	if (c->fletcher || c->contiguous)
+		ck_assert_uint_eq(mid, before); /* not for it: H5Dread */
+	else
+		ck_assert_msg(
+			mid > before, "%s: parallel path not taken", c->name);
+	ck_assert_uint_eq(fast->ncalls, c->n);
+	ck_assert_uint_eq(slow->ncalls, c->n);
+	same_col(fast->start_ns, slow->start_ns, c->n, "start_ns");
+	same_col(fast->end_ns, slow->end_ns, c->n, "end_ns");
+	same_col(fast->call_id, slow->call_id, c->n, "call_id");
+	ck_assert_uint_eq(fast->ncolumns, 1);
+	ck_assert_uint_eq(slow->ncolumns, 1);
+	ck_assert(fast->columns[0].is_float);
+	same_col(fast->columns[0].f, slow->columns[0].f, c->n, "weights");
+	/* Schema 3's deltas decoded exactly, in both. */
+	for (k = 0; k < fast->nrows; k++) {
+		const struct sv_row *row = &fast->rows[k];
+		uint64_t base = 0;
+		size_t r;
+		/* the row's slice in the file: rows are added in index order */
+		for (r = 0; r < (size_t)c->nrows; r++)
+			if ((uint32_t)r == row->rank)
+				break;
+		{
+			hsize_t per = c->n / (hsize_t)c->nrows;
+			int slot = c->reversed ? c->nrows - 1 - (int)r : (int)r;
+			base = per * (hsize_t)slot;
+		}
+		for (i = 0; i < row->count; i++)
+			ck_assert_msg(fast->start_ns[row->first + i] ==
+					      want[base + i],
+				"%s: row %zu call %" PRIu64 ": start %" PRId64
+				", want %" PRId64,
+				c->name, k, i, fast->start_ns[row->first + i],
+				want[base + i]);
+	}
+	sv_profile_free(fast);
+	sv_profile_free(slow);
+	free(want);
+	free(path);
+}
+END_TEST
+
+/* A damaged chunk in the middle of a large compressed column: the
+ * parallel path gives way, and the error is the one H5Dread gives. */
+START_TEST(test_fast_damaged_chunk)
+{
+	const struct big_case *c = &big_cases[0];
+	int64_t *want = malloc(c->n * 8);
+	char *path = big_write(c, want);
+	hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	hid_t d = H5Dopen2(f, "events/durations", H5P_DEFAULT);
+	haddr_t addr = 0;
+	hsize_t size = 0, off[1];
+	unsigned mask;
+	unsigned char junk[64];
+	struct sv_load_opts fo = {0}, so = {.slow_inflate = true};
+	struct sv_profile *p = NULL;
+	struct sv_error fe = {0}, se = {0};
+	int frc, src;
+	FILE *fp;
+	hid_t sp = H5Dget_space(d);
+
+	ck_assert_int_ge(
+		H5Dget_chunk_info(d, sp, 40, off, &mask, &addr, &size), 0);
+	H5Sclose(sp);
+	H5Dclose(d);
+	H5Fclose(f);
+	memset(junk, 0xA5, sizeof junk);
+	fp = fopen(path, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	fseek(fp, (long)addr + 8, SEEK_SET);
+	fwrite(junk, 1, size - 8 < sizeof junk ? size - 8 : sizeof junk, fp);
+	fclose(fp);
+	frc = sv_load(path, &fo, &p, &fe);
+	src = sv_load(path, &so, &p, &se);
+	ck_assert_int_eq(frc, -EIO);
+	ck_assert_int_eq(src, -EIO);
+	ck_assert_str_eq(fe.msg, se.msg);
+	ck_assert_msg(strstr(fe.msg, "/events/durations: cannot read"),
+		"message: %s", fe.msg);
+	free(want);
+	free(path);
+}
+END_TEST
+
+static int cancel_on_events(void *ctx)
+{
+	int *calls = ctx;
+	return ++*calls > 8; /* some batches of chunks in */
+}
+
+/* Cancellation is checked between chunks of the parallel path. */
+START_TEST(test_fast_cancel)
+{
+	const struct big_case *c = &big_cases[2];
+	int64_t *want = malloc(c->n * 8);
+	char *path = big_write(c, want);
+	int calls = 0;
+	struct sv_load_opts o = {.cancelled = cancel_on_events, .ctx = &calls};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	uint64_t before = sv_h5_fast_chunks();
+
+	ck_assert_int_eq(sv_load(path, &o, &p, &e), -ECANCELED);
+	ck_assert_ptr_null(p);
+	/* Stopped part of the way: the four columns hold 4 * 196 chunks. */
+	ck_assert_uint_lt(sv_h5_fast_chunks() - before, 4 * 196);
+	ck_assert_int_eq(calls, 9);
+	free(want);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -2033,6 +2320,14 @@ static Suite *suite(void)
 	tcase_add_test(t, test_corrupt_chunk);
 	tcase_add_test(t, test_message_escapes);
 	tcase_add_test(t, test_no_file_lock);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("fast_inflate");
+	tcase_set_timeout(t, 60);
+	tcase_add_loop_test(t, test_fast_same_values, 0,
+		(int)(sizeof big_cases / sizeof big_cases[0]));
+	tcase_add_test(t, test_fast_damaged_chunk);
+	tcase_add_test(t, test_fast_cancel);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("metadata");
