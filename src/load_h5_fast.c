@@ -332,13 +332,20 @@ static void fast_finish(struct fast_job *j)
 void sv_h5_fast_abort(void)
 {
 	struct fast_job *j = fast_active;
+	int i;
 
 	if (!j)
 		return;
+	/* Stop and join the workers, but free nothing: the heap may be
+	 * damaged after the crash. */
 	pthread_mutex_lock(&j->mu);
 	j->failed = true;
+	j->end = true;
+	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
-	fast_finish(j);
+	for (i = 0; i < j->nth; i++)
+		pthread_join(j->th[i], NULL);
+	fast_active = NULL;
 }
 
 uint64_t sv_h5_fast_chunks(void)

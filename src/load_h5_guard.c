@@ -292,9 +292,11 @@ void sv_h5_guard_end(struct sv_h5_guard *g)
 		stack_t off;
 		memset(&off, 0, sizeof off);
 		off.ss_flags = SS_DISABLE;
-		if (sigaltstack(&off, NULL) == 0)
+		/* After a crash the heap may be damaged too (HDF5 wrote
+		 * through pointers from the file): leak the stack rather
+		 * than give the allocator a chance to abort. */
+		if (sigaltstack(&off, NULL) == 0 && !g->sig)
 			free(g->stack);
-		/* else the stack stays in use: leak it rather than free it */
 		g->stack = NULL;
 	}
 }

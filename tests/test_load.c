@@ -2294,6 +2294,156 @@ START_TEST(test_fast_cancel)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Damaged files: byte flips never crash the process (load_h5_guard.c) */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FUZZ_FILES 60
+#else
+#define FUZZ_FILES 300
+#endif
+
+/* What became of one damaged copy, as its child process reports it. */
+enum fuzz_outcome {
+	FUZZ_LOADED = 0,
+	FUZZ_FAILED = 1,  /* a clean one-line error from our checks */
+	FUZZ_GUARDED = 2, /* HDF5 crashed or looped, and the guard caught it */
+	FUZZ_BAD_MESSAGE = 3,
+};
+
+static int fuzz_child(const char *path)
+{
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	int rc;
+
+	alarm(20);
+	/* A loop inside HDF5 is stopped after 3 s of CPU, not 20. */
+	setenv("SCOPEVIEW_HDF5_WATCHDOG", "3", 1);
+	rc = sv_load(path, NULL, &p, &e);
+	if (rc == 0) {
+		sv_profile_free(p);
+		return FUZZ_LOADED;
+	}
+	if (rc > 0 || e.code != rc || !e.msg[0] || strchr(e.msg, '\n') ||
+		strncmp(e.msg, path, strlen(path)) != 0) {
+		fprintf(stderr, "bad failure %d: '%s'\n", rc, e.msg);
+		return FUZZ_BAD_MESSAGE;
+	}
+	if (strstr(e.msg, ": damaged: the HDF5 library")) {
+		/* Later loads refuse, with a clear message. */
+		memset(&e, 0, sizeof e);
+		if (sv_load(path, NULL, &p, &e) != -EIO ||
+			!strstr(e.msg, "unknown state after reading a "
+				       "damaged file; restart scopeview"))
+			return FUZZ_BAD_MESSAGE;
+		return FUZZ_GUARDED;
+	}
+	return FUZZ_FAILED;
+}
+
+START_TEST(test_damaged_fuzz)
+{
+	static const char *const fixture_names[] = {"hdf5-schema-1.h5",
+		"hdf5-schema-2.h5", "hdf5-schema-3.h5", "four_ranks.h5",
+		"threads_tasks.h5", "large_auto_gzip.h5", "legacy_schema1.h5",
+		"aggregate_layout.h5", "gpu_likwid_perf_lineprof.h5",
+		"unrepacked_chunked.h5", "schema2_ties_zero_length.h5",
+		"single_rank_nested.h5"};
+	char *srcs[24];
+	unsigned char *data[24];
+	size_t len[24], nsrc = 0, i;
+	int64_t *want = malloc(big_cases[0].n * 8);
+	char *dst = svt_tmp_path("fuzz.h5");
+	int counts[4] = {0, 0, 0, 0};
+	uint64_t st = 1; /* the fixed seed */
+	int k;
+
+	srcs[nsrc++] = base_write("fz_base.h5", M_NONE);
+	srcs[nsrc++] = base_write("fz_fixed.h5", M_FIXED_STRINGS);
+	srcs[nsrc++] = base_write("fz_deflate.h5", M_CHUNKED_DEFLATE);
+	srcs[nsrc++] = base_write("fz_lanes.h5", M_LANES);
+	srcs[nsrc++] = writer_file("fz_w1.h5", 1);
+	srcs[nsrc++] = writer_file("fz_w2.h5", 2);
+	srcs[nsrc++] = writer_file("fz_w3.h5", 3);
+	srcs[nsrc++] = big_write(&big_cases[0], want);
+	for (i = 0; svt_fixtures_dir() &&
+		    i < sizeof fixture_names / sizeof fixture_names[0];
+		i++) {
+		char *f = svt_fixture(fixture_names[i]);
+		if (f && access(f, R_OK) == 0)
+			srcs[nsrc++] = f;
+		else
+			free(f);
+	}
+	for (i = 0; i < nsrc; i++) {
+		data[i] = (unsigned char *)svt_read_file(srcs[i], &len[i]);
+		ck_assert_msg(data[i] && len[i] > 0, "cannot read %s", srcs[i]);
+	}
+
+	for (k = 0; k < FUZZ_FILES; k++) {
+		size_t which = (size_t)k % nsrc;
+		unsigned char *copy = malloc(len[which]);
+		int flips = 1 + (int)(mix_next(&st) % 20), j, status;
+		FILE *fp;
+		pid_t pid;
+
+		memcpy(copy, data[which], len[which]);
+		for (j = 0; j < flips; j++) {
+			uint64_t v = mix_next(&st);
+			copy[v % len[which]] ^=
+				(unsigned char)(1u << (v >> 60 & 7));
+		}
+		if (getenv("SVT_FUZZ_FROM") &&
+			k < atoi(getenv("SVT_FUZZ_FROM"))) {
+			free(copy); /* skipped while debugging one copy */
+			continue;
+		}
+		fp = fopen(dst, "wb");
+		ck_assert_ptr_nonnull(fp);
+		ck_assert_uint_eq(fwrite(copy, 1, len[which], fp), len[which]);
+		fclose(fp);
+		free(copy);
+		fflush(NULL);
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0)
+			exit(fuzz_child(dst));
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		if (getenv("SVT_FUZZ_SAVE") &&
+			(WIFSIGNALED(status) || WEXITSTATUS(status) > 2)) {
+			/* Keep the file that failed, to debug it. */
+			char keep[4096];
+			snprintf(keep, sizeof keep, "%s/fuzz%d.h5",
+				getenv("SVT_FUZZ_SAVE"), k);
+			rename(dst, keep);
+		}
+		ck_assert_msg(!WIFSIGNALED(status),
+			"damaged copy %d of %s (%d flips, seed 1) killed the "
+			"process with signal %d",
+			k, srcs[which], flips, WTERMSIG(status));
+		ck_assert_msg(WIFEXITED(status) &&
+				      WEXITSTATUS(status) < FUZZ_BAD_MESSAGE,
+			"damaged copy %d of %s (%d flips, seed 1): exit %d", k,
+			srcs[which], flips, WEXITSTATUS(status));
+		counts[WEXITSTATUS(status)]++;
+	}
+	fprintf(stderr,
+		"test_damaged_fuzz: %d damaged copies of %zu files: %d "
+		"loaded, %d clean errors, %d HDF5 crashes or loops caught\n",
+		FUZZ_FILES, nsrc, counts[FUZZ_LOADED], counts[FUZZ_FAILED],
+		counts[FUZZ_GUARDED]);
+	/* The fuzz reaches past the first checks. */
+	ck_assert_int_gt(counts[FUZZ_LOADED] + counts[FUZZ_FAILED], 0);
+	for (i = 0; i < nsrc; i++) {
+		free(data[i]);
+		free(srcs[i]);
+	}
+	free(dst);
+	free(want);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -2328,6 +2478,11 @@ static Suite *suite(void)
 		(int)(sizeof big_cases / sizeof big_cases[0]));
 	tcase_add_test(t, test_fast_damaged_chunk);
 	tcase_add_test(t, test_fast_cancel);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("damaged_fuzz");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_damaged_fuzz);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("metadata");
