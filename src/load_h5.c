@@ -1059,6 +1059,17 @@ static int64_t table_read(
 		sv_h5_col_close(&col);
 	}
 	H5Oclose(g);
+	if (rc < 0 || rc == 1) {
+		/* Every column read holds n values: free them here (the
+		 * caller frees with a count of 0). */
+		for (k = 0; k < ncols; k++) {
+			free(cols[k].i);
+			cols[k].i = NULL;
+			strings_free(
+				cols[k].s, n == (hsize_t)-1 ? 0 : (size_t)n);
+			cols[k].s = NULL;
+		}
+	}
 	if (rc < 0)
 		return rc;
 	if (rc == 1 || n == (hsize_t)-1)
