@@ -52,7 +52,9 @@ struct sv_load_opts {
  *            overlapping, a region id out of range, a (rank, region) pair
  *            twice, a required column shorter than the events, a shape no
  *            file of that size can hold;
- *   -EIO     HDF5 cannot open or read it (truncated or damaged);
+ *   -EIO     HDF5 cannot open or read it (truncated or damaged), or
+ *            libhdf5 itself crashed or looped on it (see "Damaged files"
+ *            below), or an earlier load did;
  *   -ENOTSUP a schema newer than 3, or data behind a compression filter
  *            this HDF5 lacks (the message names the filter);
  *   -E2BIG   more calls than SV_MAX_CALLS;
@@ -70,10 +72,52 @@ struct sv_load_opts {
  * summary_only reads no event column of a columnar or aggregate file; a
  * schema 1 file holds no stored statistics, so its calls are read anyway.
  */
+/*
+ * Speed.  Event columns stored chunked with deflate (and shuffle) are
+ * decoded in worker threads (one per online CPU, at most 8): the loading
+ * thread fetches raw chunks with H5Dread_chunk and the workers inflate and
+ * unshuffle them into the profile's arrays.  Any other storage, a short
+ * column, or any doubt about a chunk reads with H5Dread as before, so the
+ * values and the errors are the same either way (opts->slow_inflate or
+ * SCOPEVIEW_NO_FAST_INFLATE=1 forces H5Dread, for comparison).
+ *
+ * Damaged files.  libhdf5 1.10.8 itself can crash (SIGSEGV, SIGBUS, or
+ * glibc's abort on a bad free) or loop for ever on some corrupted files,
+ * in code that reads strings and attribute lists.  While the calling
+ * thread is inside HDF5, sv_load installs a handler for those signals (on
+ * an alternate signal stack of the thread) that jumps back and fails
+ * with -EIO and "FILE: damaged: the HDF5 library crashed while reading
+ * /object (the file is corrupt)".  A watchdog on the thread's CPU clock
+ * stops a call that computes for SCOPEVIEW_HDF5_WATCHDOG seconds (default
+ * 20; 0 = off) without moving on to another object: "... went round in
+ * circles while reading /object and was stopped ...".  Waiting for a slow
+ * disk never trips it.  Signals in other threads, or outside HDF5, go to
+ * the handler installed before (the viewer's terminal restorer) or kill
+ * the process as usual; the handler is re-installed at each progress step
+ * if someone replaced it, so the order of installation does not matter.
+ *
+ * After such a jump libhdf5's state is unknown (its global lock may stay
+ * held, its caches half-written), and the heap may be damaged too (libhdf5
+ * wrote through pointers taken from the file).  So:
+ *   - every later sv_load in the process fails at once with -EIO and
+ *     "FILE: not loaded: the HDF5 library is in an unknown state after
+ *     reading a damaged file; restart scopeview", and
+ *     sv_load_quiet_hdf5 does nothing;
+ *   - the partial profile and what the unwound calls held are leaked, not
+ *     freed;
+ *   - at exit, libhdf5's own exit handler (and every exit handler
+ *     registered before the first load) is skipped: stdio is flushed and
+ *     the process ends with the status given to exit();
+ *   - other HDF5 users in the same process (the writer) must not run;
+ *   - the process should be restarted: a damaged heap can still make a
+ *     later malloc abort, and only a separate process would prevent that.
+ * A hang that does not burn CPU (a blocking read) is not caught.
+ */
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err);
 
-/* Switch off HDF5's automatic error printing for the calling thread. */
+/* Switch off HDF5's automatic error printing for the calling thread (a
+ * no-op once a load has caught a crash inside HDF5). */
 void sv_load_quiet_hdf5(void);
 
 #endif
