@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2502,6 +2503,112 @@ START_TEST(test_damaged_fuzz)
 }
 END_TEST
 
+/* The handler someone installed before or after the loader's (the
+ * viewer's terminal restorer does this): faults that are not the guarded
+ * thread's must reach it. */
+static void prior_handler(int sig)
+{
+	(void)sig;
+	_exit(77);
+}
+
+static void prior_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = prior_handler;
+	sa.sa_flags = (int)SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+}
+
+/* An address no process maps (volatile: the compiler cannot see it). */
+static volatile uintptr_t fault_addr = 8;
+
+static void fault_now(void)
+{
+	*(volatile int *)fault_addr = 1;
+}
+
+static void *fault_thread(void *arg)
+{
+	(void)arg;
+	fault_now();
+	return NULL;
+}
+
+/* A progress hook runs inside the guarded section: faulting there stands
+ * in for libhdf5 crashing (variant 2: another thread faults instead). */
+static int guard_variant;
+
+static void fault_progress(void *ctx, double f, const char *what)
+{
+	(void)ctx;
+	if (f < 0.15 || strcmp(what, "events") != 0)
+		return;
+	if (guard_variant == 2) {
+		pthread_t t;
+		pthread_create(&t, NULL, fault_thread, NULL);
+		pthread_join(t, NULL);
+		_exit(3); /* not reached: the fault ends the process */
+	}
+	fault_now();
+}
+
+static int guard_child(const char *path)
+{
+	struct sv_load_opts o = {.progress = fault_progress};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+
+	if (guard_variant == 1) {
+		/* The loader's handler first, the other one over it. */
+		if (sv_load(path, NULL, &p, &e) != 0)
+			return 4;
+		sv_profile_free(p);
+		p = NULL;
+	}
+	prior_install();
+	if (sv_load(path, &o, &p, &e) != -EIO ||
+		!strstr(e.msg, ": damaged: the HDF5 library crashed while "
+			       "reading /") ||
+		!strstr(e.msg, "(the file is corrupt)") || p) {
+		fprintf(stderr, "guard: '%s'\n", e.msg);
+		return 5;
+	}
+	memset(&e, 0, sizeof e);
+	if (sv_load(path, NULL, &p, &e) != -EIO ||
+		!strstr(e.msg, "restart scopeview"))
+		return 6;
+	/* Outside the guarded section a fault is the prior handler's. */
+	fault_now();
+	return 7;
+}
+
+START_TEST(test_guard_handlers)
+{
+	char *path = base_write("guard.h5", M_NONE);
+	int status;
+	pid_t pid;
+
+	guard_variant = _i;
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		alarm(20);
+		_exit(guard_child(path));
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status), "variant %d: killed by signal %d", _i,
+		WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	ck_assert_msg(WEXITSTATUS(status) == 77,
+		"variant %d: exit %d, wanted the prior handler's 77", _i,
+		WEXITSTATUS(status));
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -2540,6 +2647,7 @@ static Suite *suite(void)
 
 	t = tcase_create("damaged_fuzz");
 	tcase_set_timeout(t, 120);
+	tcase_add_loop_test(t, test_guard_handlers, 0, 3);
 	tcase_add_test(t, test_damaged_fuzz);
 	suite_add_tcase(s, t);
 
