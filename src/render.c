@@ -123,17 +123,51 @@ static int64_t ruler_pick_step(int64_t span, int cols)
 	}
 }
 
-static void ruler_label(int64_t rel, int64_t step, char *buf, size_t n)
+/* The unit of every label on the ruler: the largest unit in which the
+ * window's far end (relative to the origin) is at least 1, so that labels
+ * read "5.3ms 5.4ms", never "5300us 5400us". */
+static int64_t ruler_unit(int64_t far, int64_t step)
 {
-	int64_t div = step >= 1000000000 ? 1000000000
-		      : step >= 1000000  ? 1000000
-		      : step >= 1000     ? 1000
-					 : 1;
+	int64_t a = far < 0 ? -far : far;
+	if (a < step)
+		a = step;
+	return a >= 1000000000 ? 1000000000
+	       : a >= 1000000  ? 1000000
+	       : a >= 1000     ? 1000
+			       : 1;
+}
+
+/* A tick label in the ruler's unit, with as many decimals as the step
+ * needs (a step of 100 us in ms: one decimal). */
+static void ruler_label(
+	int64_t rel, int64_t step, int64_t div, char *buf, size_t n)
+{
 	const char *unit = div == 1000000000 ? "s"
 			   : div == 1000000  ? "ms"
 			   : div == 1000     ? "us"
 					     : "ns";
-	snprintf(buf, n, "%" PRId64 "%s", rel / div, unit);
+	int dec = 0;
+	int64_t q = div, whole, frac, p10 = 1, i;
+
+	while (q > 1 && step % q != 0) {
+		q /= 10;
+		dec++;
+	}
+	for (i = 0; i < dec; i++)
+		p10 *= 10;
+	whole = rel / div;
+	frac = (rel < 0 ? -rel : rel) % div / (div / p10);
+	if (dec) {
+		char digits[12];
+		for (i = dec; i > 0; i--) {
+			digits[i - 1] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		digits[dec] = '\0';
+		snprintf(buf, n, "%s%" PRId64 ".%s%s",
+			rel < 0 && whole == 0 ? "-" : "", whole, digits, unit);
+	} else
+		snprintf(buf, n, "%" PRId64 "%s", whole, unit);
 }
 
 static void render_ruler(struct render_ctx *r)
@@ -142,6 +176,7 @@ static void render_ruler(struct render_ctx *r)
 	const struct sv_layout_geom *g = r->geom;
 	struct sv_tmap m = sv_view_tmap(v);
 	int64_t step = ruler_pick_step(v->t1 - v->t0, g->tl_w);
+	int64_t unit = ruler_unit(v->t1 - v->origin, step);
 	sv_i128 rel0 = (sv_i128)v->t0 - v->origin, k;
 	int last_end = g->tl_x, x, cx, label_end = m.x0 + m.w;
 	char buf[48], span[32];
@@ -185,7 +220,7 @@ static void render_ruler(struct render_ctx *r)
 			continue;
 		sv_grid_put(r->g, x, g->ruler_y + 1, r->gl->tick,
 			SV_STYLE_RULER, 0);
-		ruler_label((int64_t)(k * step), step, buf, sizeof buf);
+		ruler_label((int64_t)(k * step), step, unit, buf, sizeof buf);
 		w = (int)strlen(buf);
 		if (x >= last_end && x + w < label_end) {
 			sv_grid_text(r->g, x, g->ruler_y, w, buf,
