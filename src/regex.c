@@ -2,9 +2,20 @@
  * regex.c: a small PCRE2 wrapper (see regex.h).
  *
  * Patterns compile in UTF mode with PCRE2_UCP, so \w, \d, \s and \b are
- * Unicode-aware as in Python 3's re with str patterns.  Match data is made
- * per call, which keeps a compiled regex immutable and thread-safe; the
- * subjects here are region names, so that costs nothing measurable.
+ * Unicode-aware as in Python 3's re with str patterns, and with LF as the
+ * only newline whatever PCRE2's build default is (Python's '.' and '$'
+ * know no other).  Before compiling, the few pieces of Python syntax that
+ * PCRE2 (10.42) accepts but reads differently are rewritten to what
+ * Python means (regex_translate).  Python-only syntax PCRE2 rejects, or
+ * PCRE2-only syntax Python rejects (possessive quantifiers, \Q..\E), is
+ * left alone: such a pattern either fails to compile here or is accepted
+ * where Python would refuse it, never matched differently.  Known
+ * remaining differences: Python's \s also matches U+001C..U+001F and its
+ * \w follows str.isalnum(); a region name rarely tells them apart.
+ *
+ * Match data is made per call, which keeps a compiled regex immutable and
+ * thread-safe; the subjects here are region names, so that costs nothing
+ * measurable.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "scopeview/regex.h"
@@ -19,27 +30,111 @@ struct sv_regex {
 	char *pattern;
 };
 
+/*
+ * Python's re syntax that PCRE2 reads differently, rewritten for PCRE2
+ * (each case checked against CPython's re):
+ *  - "{,n}" and "{,}" are repeats in Python ({0,n}, {0,}) but literal text
+ *    to PCRE2 before 10.43: "{" gets a "0";
+ *  - "\Z" is the very end in Python, PCRE2's "\z" (PCRE2's "\Z" also
+ *    matches before a final newline);
+ *  - inside a set, "[" is a plain character in Python, so "[[:alpha:]]" is
+ *    the set "[:alph" followed by "]", not a POSIX class: it is escaped.
+ * Escapes are copied whole, so "\{,2}" and "\\Z" stay as they are.
+ * Returns the new pattern (malloc'd) and in *map, for each of its bytes,
+ * the offset of the byte of pattern it came from (for error messages).
+ */
+static char *regex_translate(const char *pattern, size_t **map)
+{
+	size_t n = strlen(pattern), i = 0, o = 0, j;
+	char *out = sv_xmalloc(2 * n + 1);
+	size_t *m = sv_xmalloc((2 * n + 1) * sizeof *m);
+	bool in_set = false;
+
+#define REGEX_EMIT(ch, from) (m[o] = (from), out[o++] = (ch))
+	while (i < n) {
+		char c = pattern[i];
+		if (c == '\\' && i + 1 < n) {
+			REGEX_EMIT('\\', i);
+			REGEX_EMIT(!in_set && pattern[i + 1] == 'Z'
+					   ? 'z'
+					   : pattern[i + 1],
+				i + 1);
+			i += 2;
+		} else if (in_set) {
+			if (c == ']')
+				in_set = false;
+			else if (c == '[')
+				REGEX_EMIT('\\', i);
+			REGEX_EMIT(c, i);
+			i++;
+		} else if (c == '[') {
+			REGEX_EMIT(c, i++);
+			if (i < n && pattern[i] == '^') {
+				REGEX_EMIT('^', i);
+				i++;
+			}
+			if (i < n && pattern[i] == ']') { /* a leading ']' */
+				REGEX_EMIT('\\', i);
+				REGEX_EMIT(']', i);
+				i++;
+			}
+			in_set = true;
+		} else {
+			REGEX_EMIT(c, i);
+			if (c == '{' && i + 1 < n && pattern[i + 1] == ',') {
+				for (j = i + 2; j < n && pattern[j] >= '0' &&
+						pattern[j] <= '9';
+					j++)
+					;
+				if (j < n && pattern[j] == '}')
+					REGEX_EMIT('0', i);
+			}
+			i++;
+		}
+	}
+#undef REGEX_EMIT
+	m[o] = n;
+	out[o] = '\0';
+	*map = m;
+	return out;
+}
+
 struct sv_regex *sv_regex_compile(const char *pattern, struct sv_error *err)
 {
 	struct sv_regex *re;
 	pcre2_code *code;
+	pcre2_compile_context *ctx;
 	int errcode;
 	PCRE2_SIZE erroff;
+	size_t *map;
+	char *pcre;
 
 	if (!pattern) {
 		sv_error_set(err, -EINVAL, "bad regex: no pattern");
 		return NULL;
 	}
-	code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-		PCRE2_UTF | PCRE2_UCP, &errcode, &erroff, NULL);
+	ctx = pcre2_compile_context_create(NULL);
+	if (!ctx)
+		sv_die("out of memory");
+	pcre2_set_newline(ctx, PCRE2_NEWLINE_LF);
+	pcre = regex_translate(pattern, &map);
+	code = pcre2_compile((PCRE2_SPTR)pcre, PCRE2_ZERO_TERMINATED,
+		PCRE2_UTF | PCRE2_UCP, &errcode, &erroff, ctx);
+	pcre2_compile_context_free(ctx);
 	if (!code) {
 		PCRE2_UCHAR msg[256];
+		size_t at =
+			erroff <= strlen(pcre) ? map[erroff] : strlen(pattern);
 		if (pcre2_get_error_message(errcode, msg, sizeof msg) < 0)
 			strcpy((char *)msg, "unknown error");
 		sv_error_set(err, -EINVAL, "bad regex '%s': %s at offset %zu",
-			pattern, (const char *)msg, (size_t)erroff);
+			pattern, (const char *)msg, at);
+		free(pcre);
+		free(map);
 		return NULL;
 	}
+	free(pcre);
+	free(map);
 	re = sv_xcalloc(1, sizeof *re);
 	re->code = code;
 	re->pattern = sv_xstrdup(pattern);

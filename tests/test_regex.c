@@ -21,7 +21,8 @@ static const struct {
 	{"^solve$", "solve", true, true, 0, 5},
 	{"sol", "Solve", false, false, 0, 0},
 	{"(?i)sol", "Solve", true, true, 0, 3},
-	{"a|b", "cab", false, true, 1, 2}, {"", "anything", true, true, 0, 0},
+	{"a|b", "cab", false, true, 1, 2},
+	{"", "anything", true, true, 0, 0},
 	{"pr.cond",
 		"pr\xc3\xa9"
 		"cond",
@@ -33,6 +34,24 @@ static const struct {
 	{"kind=collective", "mpi:allreduce kind=collective bytes=64", false,
 		true, 14, 29},
 	{"x", "\xff\xfe", false, false, 0, 0}, /* invalid UTF-8 subject */
+	/* Python's syntax where PCRE2 10.42 reads the same text otherwise
+	 * (each checked with CPython's re): {,n} is {0,n} and {,} is {0,},
+	 * \Z is the very end (PCRE2's \z, not "before a final newline"), and
+	 * '[' inside a set is a plain character (no POSIX [:classes:]). */
+	{"x{,2}s", "xxs", true, true, 0, 3},
+	{"a{,}b", "aaab", true, true, 0, 4},
+	{"s{,2}", "s{,2}", true, true, 0, 1},
+	{"x{,2", "x{,2", true, true, 0, 4},
+	{"a\\{,2}", "a{,2}", true, true, 0, 5},
+	{"[{,2}]+", "{,2}", true, true, 0, 4},
+	{"x{2,}", "xxx", true, true, 0, 3},
+	{"io\\Z", "io\n", false, false, 0, 0},
+	{"io$", "io\n", true, true, 0, 2},
+	{"a\\\\Z", "a\\Z", true, true, 0, 3},
+	{"[[:alpha:]]", "a]", true, true, 0, 2},
+	{"[]x]+", "]x]", true, true, 0, 3},
+	{"[^]x]", "]", false, false, 0, 0},
+	{"a.c", "a\rc", true, true, 0, 3},
 };
 
 START_TEST(match_table)
@@ -73,6 +92,28 @@ START_TEST(compile_errors)
 }
 END_TEST
 
+/* Error offsets count bytes of the pattern as given, not of the text the
+ * Python syntax was rewritten to. */
+START_TEST(error_offsets)
+{
+	static const struct {
+		const char *pattern, *where;
+	} t[] = {
+		{"a{,2}(", "at offset 6"},
+		{"[[x", "at offset 3"},
+		{"\\Zb)", "at offset 3"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct sv_error err = {0};
+		ck_assert_ptr_null(sv_regex_compile(t[i].pattern, &err));
+		ck_assert_msg(strstr(err.msg, t[i].where) != NULL, "%s: %s",
+			t[i].pattern, err.msg);
+	}
+}
+END_TEST
+
 START_TEST(nulls)
 {
 	struct sv_error err = {0};
@@ -91,6 +132,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("regex");
 	tcase_add_loop_test(tc, match_table, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_loop_test(tc, compile_errors, 0, sizeof bad / sizeof bad[0]);
+	tcase_add_test(tc, error_offsets);
 	tcase_add_test(tc, nulls);
 	suite_add_tcase(s, tc);
 	return s;
