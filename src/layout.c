@@ -601,8 +601,8 @@ void sv_layout_geometry(
 		g->panel_w = w * 2 / 5;
 		if (g->panel_w < 40)
 			g->panel_w = 40;
-		if (g->panel_w > 64)
-			g->panel_w = 64;
+		if (g->panel_w > 80)
+			g->panel_w = 80; /* wide terminals: room for names */
 		g->panel_x = w - g->panel_w;
 		g->panel_y = 0;
 		g->panel_h = h - 1;

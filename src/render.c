@@ -647,7 +647,8 @@ static const char *const panel_titles[SV_VIEW_COL_COUNT] = {
 #undef PANEL_TITLE
 };
 
-#define PANEL_NUM_W 7
+#define PANEL_NUM_W    7
+#define PANEL_NAME_MIN 17
 
 static void panel_value(
 	const struct sv_stats_region *sr, int col, char *buf, size_t n)
@@ -697,8 +698,8 @@ static void render_panel(struct render_ctx *r)
 	const struct sv_view *v = r->v;
 	const struct sv_profile *p = r->p;
 	const struct sv_layout_geom *g = r->geom;
-	int x0 = g->panel_x + 1, w = g->panel_w - 1, name_w, ncols, i, y,
-	    cols[SV_VIEW_COL_COUNT], nshown = 0;
+	int x0 = g->panel_x + 1, w = g->panel_w - 1, name_w, name_min, ncols, i,
+	    y, cols[SV_VIEW_COL_COUNT], nshown = 0;
 	/* Numeric columns in the order they are dropped last to first. */
 	static const int priority[] = {SV_VIEW_COL_TOTAL, SV_VIEW_COL_EXCL,
 		SV_VIEW_COL_CALLS, SV_VIEW_COL_AVG, SV_VIEW_COL_P95,
@@ -716,7 +717,22 @@ static void render_panel(struct render_ctx *r)
 	for (y = g->panel_y; y < g->panel_y + g->panel_h; y++)
 		sv_grid_put(
 			r->g, g->panel_x, y, r->gl->vline, SV_STYLE_BORDER, 0);
-	ncols = (w - 12) / PANEL_NUM_W;
+	/* Numbers never squeeze a region's name below PANEL_NAME_MIN cells:
+	 * names are what the panel is read by ("mpi:wait kind=w…" four times
+	 * over tells nothing). */
+	name_min = PANEL_NAME_MIN;
+	if (v->stats_valid) {
+		size_t longest = 0, k;
+		for (k = 0; k < v->stats.nregions && longest < PANEL_NAME_MIN;
+			k++) {
+			size_t len = strlen(v->stats.regions[k].name);
+			if (len > longest)
+				longest = len;
+		}
+		if ((int)longest + 3 < name_min)
+			name_min = (int)longest + 3;
+	}
+	ncols = (w - 1 - name_min) / PANEL_NUM_W;
 	if (ncols > 6)
 		ncols = 6;
 	if (ncols < 0)
