@@ -23,6 +23,8 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2384,8 +2386,8 @@ static int load_file(struct sv_h5 *h)
 }
 
 /* load_file under the guard against crashes inside HDF5 (FORMAT.md 9;
- * load_h5_guard.c). */
-static int load_guarded(struct sv_h5 *h)
+ * load_h5_guard.c).  *crashed tells whether the guard fired. */
+static int load_guarded(struct sv_h5 *h, bool *crashed)
 {
 	struct sv_h5_guard guard;
 	int rc;
@@ -2403,6 +2405,7 @@ static int load_guarded(struct sv_h5 *h)
 		sv_h5_fast_abort();
 		h->p = NULL;
 		h->err->code = 0;
+		*crashed = true;
 		if (sv_h5_guard_is_watchdog(guard.sig))
 			rc = sv_h5_fail(h, -EIO, NULL,
 				"damaged: the HDF5 library went round in "
@@ -2414,8 +2417,86 @@ static int load_guarded(struct sv_h5 *h)
 				"damaged: the HDF5 library crashed while "
 				"reading %s (the file is corrupt)",
 				sv_h5_guard_object());
+		sv_h5_guard_note(h->err->msg);
 	}
 	sv_h5_guard_end(&guard);
+	return rc;
+}
+
+/* One load's HDF5 work, on a thread of its own. */
+struct load_run {
+	struct sv_h5 *h;
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* done became true */
+	int rc;
+	bool done, crashed;
+};
+
+static void *load_run_main(void *arg)
+{
+	struct load_run *r = arg;
+	bool crashed = false;
+	int rc;
+
+	sv_load_quiet_hdf5();
+	attr_max_count = r->h->file_bytes;
+	rc = load_guarded(r->h, &crashed);
+	pthread_mutex_lock(&r->mu);
+	r->rc = rc;
+	r->crashed = crashed;
+	r->done = true;
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	/* After a crash inside HDF5 this thread's allocator caches may be
+	 * damaged, and a thread frees them when it ends: so it never ends. */
+	while (crashed)
+		pause();
+	return NULL;
+}
+
+/*
+ * Run the HDF5 part of a load on a new thread while the caller waits.
+ * Then what libhdf5 damages when it runs wild on a corrupted file is
+ * mostly that thread's own: its allocator arena and caches, its stack;
+ * after a crash the thread is parked for good instead of ending (ending
+ * would free its caches and could abort), and the caller carries on with
+ * a heap libhdf5 less likely touched.  The thread blocks every signal but
+ * the guard's.
+ */
+static int load_isolated(struct sv_h5 *h)
+{
+	struct load_run r;
+	sigset_t all, old;
+	pthread_t t;
+	bool started, crashed = false;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.h = h;
+	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.cv, NULL);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	started = pthread_create(&t, NULL, load_run_main, &r) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!started) {
+		/* No thread to spare: load here. */
+		pthread_cond_destroy(&r.cv);
+		pthread_mutex_destroy(&r.mu);
+		return load_guarded(h, &crashed);
+	}
+	pthread_mutex_lock(&r.mu);
+	while (!r.done)
+		pthread_cond_wait(&r.cv, &r.mu);
+	rc = r.rc;
+	crashed = r.crashed;
+	pthread_mutex_unlock(&r.mu);
+	if (crashed)
+		pthread_detach(t);
+	else
+		pthread_join(t, NULL);
+	pthread_cond_destroy(&r.cv);
+	pthread_mutex_destroy(&r.mu);
 	return rc;
 }
 
@@ -2435,8 +2516,9 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 	if (sv_h5_guard_tripped())
 		return sv_error_set(err, -EIO,
 			"%s: not loaded: the HDF5 library is in an unknown "
-			"state after reading a damaged file; restart scopeview",
-			path);
+			"state after reading a damaged file; restart scopeview "
+			"(%s)",
+			path, sv_h5_guard_first());
 	sv_load_quiet_hdf5();
 	h.path = path;
 	h.err = err;
@@ -2447,7 +2529,7 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		return rc;
 	attr_max_count = h.file_bytes;
 
-	rc = load_guarded(&h);
+	rc = load_isolated(&h);
 	if (!rc) {
 		set_num_ranks(h.p);
 		rc = sv_h5_step(&h, 0.9, "nesting");

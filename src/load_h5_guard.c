@@ -251,10 +251,21 @@ void sv_h5_guard_begin(struct sv_h5_guard *g)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	stack_t cur;
 
+	sigset_t ours;
+	size_t i;
+
 	g->stack = NULL;
 	g->sig = 0;
 	pthread_once(&once, guard_once);
 	sv_h5_guard_install();
+	/* A thread may block every signal (the viewer's loader thread does,
+	 * to leave keys and resizes to the main loop); a fault then kills
+	 * the process without calling any handler.  Unblock ours here. */
+	sigemptyset(&ours);
+	for (i = 0; i < GUARD_NSIG; i++)
+		sigaddset(&ours, guard_signals[i]);
+	sigaddset(&ours, GUARD_WATCHDOG_SIG);
+	pthread_sigmask(SIG_UNBLOCK, &ours, &g->old_mask);
 	/* A fault from a stack overflow needs a stack of its own; keep any
 	 * alternate stack the thread already has (a sanitizer's). */
 	if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
@@ -288,6 +299,7 @@ void sv_h5_guard_end(struct sv_h5_guard *g)
 {
 	guard_current = NULL;
 	guard_watchdog_stop();
+	pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
 	if (g->stack) {
 		stack_t off;
 		memset(&off, 0, sizeof off);
@@ -299,6 +311,22 @@ void sv_h5_guard_end(struct sv_h5_guard *g)
 			free(g->stack);
 		g->stack = NULL;
 	}
+}
+
+/* The message of the load that tripped the guard (the first one). */
+static char guard_first_msg[512];
+
+void sv_h5_guard_note(const char *msg)
+{
+	pthread_mutex_lock(&guard_mu);
+	if (!guard_first_msg[0])
+		snprintf(guard_first_msg, sizeof guard_first_msg, "%s", msg);
+	pthread_mutex_unlock(&guard_mu);
+}
+
+const char *sv_h5_guard_first(void)
+{
+	return guard_first_msg;
 }
 
 bool sv_h5_guard_is_watchdog(int sig)

@@ -150,6 +150,7 @@ struct sv_h5_guard {
 	sigjmp_buf jb;
 	void *stack; /* the alternate signal stack we gave the thread */
 	volatile sig_atomic_t sig; /* the signal that jumped */
+	sigset_t old_mask;         /* the thread's signal mask before */
 };
 
 /* (Re)install the fault handler if someone replaced it. */
@@ -160,6 +161,10 @@ void sv_h5_guard_disarm(void);
 void sv_h5_guard_end(struct sv_h5_guard *g);
 /* Was the signal that jumped (guard.sig) the watchdog's (a hang)? */
 bool sv_h5_guard_is_watchdog(int sig);
+/* Remember the message of the load that tripped the guard (the first
+ * call wins), and return it ("" before). */
+void sv_h5_guard_note(const char *msg);
+const char *sv_h5_guard_first(void);
 /* Has a guarded crash happened in this process? */
 bool sv_h5_guard_tripped(void);
 /* Note the HDF5 object this thread reads next (for the crash message). */
