@@ -15,8 +15,10 @@
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
 
-/* Optional progress reporting and cancellation, called from the loading
- * thread.  Any member may be NULL. */
+/* Optional progress reporting and cancellation.  Any member may be NULL.
+ * The hooks are called from a thread sv_load starts for the load while
+ * the calling thread waits (see "Damaged files" at sv_load), one call at
+ * a time. */
 struct sv_load_opts {
 	/* fraction in [0, 1]; what = a short phrase ("events", "nesting") */
 	void (*progress)(void *ctx, double fraction, const char *what);
@@ -96,12 +98,18 @@ struct sv_load_opts {
  * the process as usual; the handler is re-installed at each progress step
  * if someone replaced it, so the order of installation does not matter.
  *
+ * The HDF5 work of each load runs on a thread of its own (that blocks
+ * every other signal), so that what libhdf5 damages when it runs wild is
+ * mostly that thread's: after a crash the thread is parked for good rather
+ * than ended, since ending it would free its allocator caches.
+ *
  * After such a jump libhdf5's state is unknown (its global lock may stay
  * held, its caches half-written), and the heap may be damaged too (libhdf5
  * wrote through pointers taken from the file).  So:
  *   - every later sv_load in the process fails at once with -EIO and
  *     "FILE: not loaded: the HDF5 library is in an unknown state after
- *     reading a damaged file; restart scopeview", and
+ *     reading a damaged file; restart scopeview (the first message)",
+ *     and
  *     sv_load_quiet_hdf5 does nothing;
  *   - the partial profile and what the unwound calls held are leaked, not
  *     freed;
