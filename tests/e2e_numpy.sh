@@ -71,6 +71,13 @@ gen s3 --schema 3 --ranks 4 --threads 3 --tasks 2 --gpu --await \
 		check "$tmp/s3.h5" --include 's' --exclude 'solve'
 		check "$tmp/s3.h5" --include 'mpi:(isend|irecv)' \
 			--exclude '.*peer=0' --ranks 0-1
+		# Sort keys, ties by name (many regions share a call count).
+		for key in total calls avg min max first last std p50 p95 \
+			p99 imbalance name exclusive; do
+			check "$tmp/s3.h5" --sort "$key"
+		done
+		# A rank without data: every region listed with no calls.
+		check "$tmp/s3.h5" --sort total --ranks 9
 	}
 gen s3b --schema 3 --ranks 3 --threads 2 --track-threads --gpu \
 	--no-exclusive --no-call-ids --events 30k --seed 2 &&
@@ -92,6 +99,8 @@ gen agg --aggregate --ranks 3 --seed 4 &&
 	{
 		check "$tmp/agg.h5"
 		check "$tmp/agg.h5" --ranks 0,2
+		check "$tmp/agg.h5" --sort first
+		check "$tmp/agg.h5" --sort std --ranks 1
 	}
 # About a million calls, exclusive time rebuilt over four ranks' lanes.
 gen big --events 1M --ranks 4 --threads 2 --tasks 1 --await --gpu \

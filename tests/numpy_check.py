@@ -15,9 +15,13 @@ shallower; exclusive = duration - sum of direct children).  Then runs
 `EXE summary --format json [options] FILE.h5` and compares every field:
 integers exactly, seconds within 1e-9 relative.
 
-The options understood (and passed on) are --ranks LIST, --include RE and
---exclude RE; the filters are applied here with Python's re.match, the
-semantics scope-profiler's get_regions() has.
+The options understood (and passed on) are --ranks LIST, --include RE,
+--exclude RE and --sort KEY; the filters are applied here with Python's
+re.match, the semantics scope-profiler's get_regions() has, and the sort
+is scope-profiler's summary.region_rows(): by name, then a stable sort on
+(figure is not None, figure) descending, so ties go by name and regions
+without the figure come last ("name" ascending; "start" the display
+order).
 
 Where scopeview deliberately reports null instead of scope-profiler's 0.0
 (figures of a selection without calls, and first/last/std/percentiles of
@@ -418,6 +422,37 @@ def expected(prof, ranks_sel, include, exclude):
     return top, regions
 
 
+SORT_FIGURE = dict(total="total_duration", avg="average_duration",
+                   min="min_duration", max="max_duration",
+                   first="first_duration", last="last_duration",
+                   std="std_duration", p50="p50_duration",
+                   p95="p95_duration", p99="p99_duration",
+                   exclusive="exclusive_duration")
+
+
+def sort_regions(regions, key):
+    """scope-profiler's summary.region_rows() order for --sort key."""
+    if key == "start":
+        return
+    regions.sort(key=lambda g: g["name"])
+    if key == "name":
+        return
+
+    def value(g):
+        if key == "calls":
+            return g["num_calls"]
+        if key == "imbalance":
+            return g["rank_imbalance_pct"]
+        v = g[SORT_FIGURE[key]]
+        # A total over no calls is shown as "-" and sorts last.
+        if key in ("total", "exclusive") and not g["num_calls"]:
+            return None
+        return v
+
+    regions.sort(key=lambda g: (value(g) is not None, value(g) or 0),
+                 reverse=True)
+
+
 # ---- comparing -------------------------------------------------------------------
 
 bad = 0
@@ -453,20 +488,23 @@ def main():
         print(__doc__)
         return 2
     exe, path, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
-    ranks_sel, include, exclude = None, [], []
+    ranks_sel, include, exclude, sort = None, [], [], "start"
     i = 0
     while i < len(opts):
         o = opts[i]
-        if o in ("--ranks", "--include", "--exclude"):
+        if o in ("--ranks", "--include", "--exclude", "--sort"):
             v = opts[i + 1]
             i += 2
-        elif o.split("=", 1)[0] in ("--ranks", "--include", "--exclude"):
+        elif o.split("=", 1)[0] in ("--ranks", "--include", "--exclude",
+                                    "--sort"):
             o, v = o.split("=", 1)
             i += 1
         else:
             print(f"numpy_check: unknown option {o}")
             return 2
-        if o == "--ranks":
+        if o == "--sort":
+            sort = v
+        elif o == "--ranks":
             ranks_sel = parse_ranks(v)
         elif o == "--include":
             include.append(v)
@@ -481,6 +519,7 @@ def main():
     got = json.loads(run.stdout)
     prof = load(path)
     top, regions = expected(prof, ranks_sel, include, exclude)
+    sort_regions(regions, sort)
     for k, v in top.items():
         cmp("run", k, v, got.get(k))
     names_want = [g["name"] for g in regions]
