@@ -937,11 +937,15 @@ struct popup_out {
 	struct render_ctx *r;
 	int x, y0, w, h; /* text area */
 	long top, n;
+	int widest; /* bytes of the longest line, >= its cells */
 };
 
 static void popup_line(struct popup_out *o, int style, const char *text)
 {
 	long i = o->n++ - o->top;
+	int len = (int)strlen(text);
+	if (len > o->widest)
+		o->widest = len;
 	if (i >= 0 && i < o->h)
 		sv_grid_text(o->r->g, o->x, o->y0 + (int)i, o->w, text, style,
 			0, o->r->gl->ellipsis);
@@ -963,9 +967,28 @@ static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
 static void popup_help(struct popup_out *o)
 {
 	int a;
-	popup_line(o, SV_STYLE_PANEL_HEAD, "Keys");
+	/* The table's rows in groups, each under a heading. */
+	static const struct {
+		int first;
+		const char *title;
+	} groups[] = {
+		{SV_ACTION_MOVE_LEFT, "Move"},
+		{SV_ACTION_ZOOM_IN, "Zoom and pan"},
+		{SV_ACTION_NEXT_CALL, "Select calls"},
+		{SV_ACTION_SOLO_LANE, "Lanes"},
+		{SV_ACTION_SEARCH, "Search, filter, commands"},
+		{SV_ACTION_PANEL_FOCUS, "Panels and popups"},
+		{SV_ACTION_RELOAD, "File"},
+	};
+	size_t gi = 0;
 	for (a = 1; a < SV_ACTION_COUNT; a++) {
 		const struct sv_action_info *ai = sv_action_info(a);
+		if (gi < sizeof groups / sizeof groups[0] &&
+			groups[gi].first == a) {
+			if (gi)
+				popup_line(o, SV_STYLE_POPUP, "");
+			popup_line(o, SV_STYLE_PANEL_HEAD, groups[gi++].title);
+		}
 		char keys[64], label[24], word[24];
 		const char *s = ai->keys;
 		size_t used = 0;
@@ -981,7 +1004,7 @@ static void popup_help(struct popup_out *o)
 			while (*s == ' ')
 				s++;
 		}
-		popup_linef(o, SV_STYLE_POPUP, "%-16s %s", keys, ai->help);
+		popup_linef(o, SV_STYLE_POPUP, "  %-15s %s", keys, ai->help);
 	}
 	popup_line(o, SV_STYLE_POPUP, "");
 	popup_line(o, SV_STYLE_POPUP,
@@ -1115,10 +1138,30 @@ static void popup_warnings(struct popup_out *o)
 		popup_line(o, SV_STYLE_WARNING, p->warnings[i]);
 }
 
+static void popup_body(int popup, struct popup_out *o)
+{
+	switch (popup) {
+	case SV_POPUP_HELP:
+		popup_help(o);
+		break;
+	case SV_POPUP_SOURCE:
+		popup_source(o);
+		break;
+	case SV_POPUP_METADATA:
+		popup_metadata(o);
+		break;
+	case SV_POPUP_WARNINGS:
+		popup_warnings(o);
+		break;
+	default:
+		break;
+	}
+}
+
 static void render_popup(struct render_ctx *r)
 {
 	const struct sv_view *v = r->v;
-	int w = r->geom->w, h = r->geom->h, pw = w - 8, ph = h - 4, px, py, y;
+	int w = r->geom->w, h = r->geom->h, pw = w - 8, ph = h - 2, px, py, y;
 	struct popup_out o;
 	static const char *const titles[] = {
 		[SV_POPUP_HELP] = " Help ",
@@ -1126,14 +1169,33 @@ static void render_popup(struct render_ctx *r)
 		[SV_POPUP_METADATA] = " Metadata ",
 		[SV_POPUP_WARNINGS] = " Warnings ",
 	};
-	char foot[64];
+	char foot[128];
 
 	if (v->popup == SV_POPUP_NONE)
 		return;
 	if (pw > 110)
 		pw = 110;
+	/* Count and measure first (nothing is drawn with top this far), then
+	 * fit the box to its text: a one-line message gets a small box. */
+	o.r = r;
+	o.x = 0;
+	o.y0 = 0;
+	o.w = pw - 4;
+	o.h = 0;
+	o.n = 0;
+	o.widest = 0;
+	o.top = 1L << 30;
+	popup_body(v->popup, &o);
+	if (o.n + 2 < ph)
+		ph = (int)o.n + 2;
+	if (ph < 3)
+		ph = 3;
+	if (o.widest + 4 < pw)
+		pw = o.widest + 4 > 40 ? o.widest + 4 : 40;
+	if (pw > w)
+		pw = w;
 	px = (w - pw) / 2;
-	py = 2;
+	py = o.n + 2 < h - 2 ? (h - ph) / 3 : 1;
 	sv_grid_fill(r->g, px, py, px + pw, py + ph, ' ', SV_STYLE_POPUP, 0);
 	sv_grid_fill(
 		r->g, px, py, px + pw, py + 1, r->gl->hline, SV_STYLE_POPUP, 0);
@@ -1151,57 +1213,26 @@ static void render_popup(struct render_ctx *r)
 		r->g, px + pw - 1, py + ph - 1, r->gl->br, SV_STYLE_POPUP, 0);
 	sv_grid_text(r->g, px + 2, py, pw - 4, titles[v->popup],
 		SV_STYLE_PANEL_HEAD, 0, 0);
-	o.r = r;
 	o.x = px + 2;
 	o.y0 = py + 1;
 	o.w = pw - 4;
 	o.h = ph - 2;
-	o.n = 0;
-	/* Count first, then draw with the scroll position clamped. */
-	o.top = 1L << 30;
-	switch (v->popup) {
-	case SV_POPUP_HELP:
-		popup_help(&o);
-		break;
-	case SV_POPUP_SOURCE:
-		popup_source(&o);
-		break;
-	case SV_POPUP_METADATA:
-		popup_metadata(&o);
-		break;
-	case SV_POPUP_WARNINGS:
-		popup_warnings(&o);
-		break;
-	default:
-		break;
-	}
 	o.top = v->popup_top;
 	if (o.top > o.n - o.h)
 		o.top = o.n - o.h;
 	if (o.top < 0)
 		o.top = 0;
 	o.n = 0;
-	switch (v->popup) {
-	case SV_POPUP_HELP:
-		popup_help(&o);
-		break;
-	case SV_POPUP_SOURCE:
-		popup_source(&o);
-		break;
-	case SV_POPUP_METADATA:
-		popup_metadata(&o);
-		break;
-	case SV_POPUP_WARNINGS:
-		popup_warnings(&o);
-		break;
-	default:
-		break;
-	}
-	snprintf(foot, sizeof foot, " %ld-%ld of %ld  j/k scroll  q close ",
-		o.n ? o.top + 1 : 0, o.top + o.h < o.n ? o.top + o.h : o.n,
-		o.n);
-	sv_grid_text(r->g, px + pw - 2 - (int)strlen(foot), py + ph - 1,
-		(int)strlen(foot), foot, SV_STYLE_POPUP, 0, 0);
+	popup_body(v->popup, &o);
+	if (o.n > o.h)
+		snprintf(foot, sizeof foot,
+			" %ld-%ld of %ld  j/k scroll  q close ", o.top + 1,
+			o.top + o.h < o.n ? o.top + o.h : o.n, o.n);
+	else
+		snprintf(foot, sizeof foot, " q close ");
+	if ((int)strlen(foot) <= pw - 4)
+		sv_grid_text(r->g, px + pw - 2 - (int)strlen(foot), py + ph - 1,
+			(int)strlen(foot), foot, SV_STYLE_POPUP, 0, 0);
 }
 
 /* ---- entry points ---------------------------------------------------------- */
