@@ -1099,8 +1099,9 @@ int sv_stats_parse_ranks(
 			if (rc)
 				return sv_error_set(err, -EINVAL,
 					"bad rank list '%s': expected a rank "
-					"number at '%s'",
-					spec, s);
+					"number at %s%s%s",
+					spec, *s ? "'" : "the end", s,
+					*s ? "'" : "");
 			b = a;
 			s = stats_skip_blank(s);
 			if (*s == '-') {
@@ -1111,8 +1112,9 @@ int sv_stats_parse_ranks(
 				if (rc)
 					return sv_error_set(err, -EINVAL,
 						"bad rank list '%s': expected "
-						"the end of a range at '%s'",
-						spec, s);
+						"the end of a range at %s%s%s",
+						spec, *s ? "'" : "the end", s,
+						*s ? "'" : "");
 				if (b < a)
 					return sv_error_set(err, -EINVAL,
 						"bad rank list '%s': range "

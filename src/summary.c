@@ -495,7 +495,10 @@ static void table_fill(struct table_line *l, const char *name, bool indent,
 	snprintf(l->cell[2], TABLE_CELL, "%" PRIu64, s->num_calls);
 	for (i = 0; i < TABLE_NFIGS; i++) {
 		double ns;
-		if (table_figs[i] == SUMMARY_FIG_TOTAL && s->num_calls == 0)
+		/* Without calls every duration is '-', sums included, as
+		 * scope-profiler's table prints None (JSON and CSV keep the
+		 * true 0 of a sum over no calls). */
+		if (s->num_calls == 0)
 			snprintf(l->cell[3 + i], TABLE_CELL, "-");
 		else if (summary_fig(s, table_figs[i], &ns))
 			sv_summary_human(l->cell[3 + i], TABLE_CELL, ns);
@@ -626,6 +629,12 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 	if (t->nregions > 1)
 		fputs("  Regions may nest, so the summed totals can exceed the "
 		      "wall-clock time.\n",
+			out);
+	for (i = 0; i < t->nregions && t->regions[i].s.num_calls; i++)
+		;
+	if (i < t->nregions)
+		fputs("  Regions shown with '-' recorded no calls on the "
+		      "selected ranks.\n",
 			out);
 	if (!t->per_call)
 		fputs("  This profile holds no per-call data (aggregate "
@@ -841,6 +850,57 @@ static void summary_stderr(const char *what, const char *text)
 	free(safe);
 }
 
+/* Say which ranks of the --ranks list have no row in p ("9,11-12"): not
+ * an error (scope-profiler lists the regions with no calls then), but
+ * rarely what was meant. */
+static void summary_ranks_warning(
+	const struct sv_profile *p, const bool *on, uint32_t n)
+{
+	bool *has = sv_xcalloc(n ? n : 1, sizeof *has);
+	char *list = NULL, *piece, *joined;
+	uint32_t r, a, count = 0, items = 0;
+	size_t i;
+
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].rank < n)
+			has[p->rows[i].rank] = true;
+	for (r = 0; r < n; r++) {
+		if (!on[r] || has[r])
+			continue;
+		for (a = r; r + 1 < n && on[r + 1] && !has[r + 1]; r++)
+			;
+		count += r - a + 1;
+		if (++items > 8) /* the first few say enough */
+			piece = sv_xasprintf("...");
+		else if (a == r)
+			piece = sv_xasprintf("%" PRIu32, a);
+		else
+			piece = sv_xasprintf("%" PRIu32 "-%" PRIu32, a, r);
+		if (items <= 9) {
+			joined = sv_xasprintf("%s%s%s", list ? list : "",
+				list ? "," : "", piece);
+			free(list);
+			list = joined;
+		}
+		free(piece);
+	}
+	if (count) {
+		fprintf(stderr,
+			"scopeview: warning: --ranks: no data for rank%s %s ",
+			count > 1 ? "s" : "", list);
+		if (p->num_ranks == 0)
+			fprintf(stderr, "(the profile has no ranks)\n");
+		else if (p->num_ranks == 1)
+			fprintf(stderr, "(the profile has rank 0)\n");
+		else
+			fprintf(stderr,
+				"(the profile has ranks 0-%" PRIu32 ")\n",
+				p->num_ranks - 1);
+	}
+	free(list);
+	free(has);
+}
+
 int sv_summary_main(int argc, char **argv)
 {
 	struct summary_args a;
@@ -867,6 +927,8 @@ int sv_summary_main(int argc, char **argv)
 	for (i = 0; i < p->nwarnings; i++)
 		summary_stderr("warning: ", p->warnings[i]);
 
+	if (a.rank_on)
+		summary_ranks_warning(p, a.rank_on, a.nrank_on);
 	memset(&f, 0, sizeof f);
 	f.rank_on = a.rank_on;
 	f.nrank_on = a.nrank_on;

@@ -547,6 +547,9 @@ static const struct {
 	{{"--exclude", "[", "x.h5"}, 2, "bad regex '['"},
 	{{"--ranks", "3-1", "x.h5"}, 2, "bad rank list '3-1'"},
 	{{"--ranks", "x", "x.h5"}, 2, "bad rank list"},
+	{{"--ranks", "1,", "x.h5"}, 2, "expected a rank number at the end"},
+	{{"--ranks", "1-", "x.h5"}, 2,
+		"expected the end of a range at the end"},
 	{{"a.h5", "b.h5"}, 2, "more than one FILE"},
 	{{"--per-rank"}, 2, "no FILE given"},
 	{{NULL}, 2, "no FILE given"},
@@ -659,6 +662,55 @@ START_TEST(cli_on_fixture)
 }
 END_TEST
 
+/* --ranks naming ranks without data is no error (scope-profiler's summary
+ * lists the regions with no calls then), but it is said plainly: a
+ * warning on stderr naming them, and in the table every duration of a
+ * region without calls is '-' (exclusive too, as scope-profiler prints
+ * None), with scope-profiler's note under the table. */
+START_TEST(cli_ranks_without_data)
+{
+	char *path = svt_fixture("four_ranks.h5");
+	char *out, *err;
+
+	if (!path)
+		return;
+	{
+		const char *args[] = {"--ranks", "2,9,11-12", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_msg(strstr(err, "scopeview: warning: --ranks: no "
+					  "data for ranks 9,11-12 (the "
+					  "profile has ranks 0-3)") != NULL,
+			"%s", err);
+		ck_assert_ptr_null(strstr(out, "recorded no calls"));
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--ranks", "9", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_msg(
+			strstr(err, "no data for rank 9 (") != NULL, "%s", err);
+		ck_assert_msg(strstr(out, "\n  main          0      0      - "
+					  "         -    -") != NULL,
+			"%s", out);
+		ck_assert_ptr_null(strstr(out, "0 ns"));
+		ck_assert_ptr_nonnull(strstr(out,
+			"Regions shown with '-' recorded no calls on the "
+			"selected ranks."));
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--ranks", "0-3", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_str_eq(err, "");
+		free(out);
+		free(err);
+	}
+	free(path);
+}
+END_TEST
+
 /* A file whose lane holds a partial overlap: it loads, the warning goes to
  * stderr (one line each, "scopeview: warning: ") and into JSON's
  * "warnings", and the figures are still printed. */
@@ -745,6 +797,7 @@ static Suite *suite(void)
 		tc, cli_errors, 0, sizeof cli_cases / sizeof cli_cases[0]);
 	tcase_add_test(tc, cli_help);
 	tcase_add_test(tc, cli_on_fixture);
+	tcase_add_test(tc, cli_ranks_without_data);
 	tcase_add_test(tc, cli_warnings);
 	suite_add_tcase(s, tc);
 	return s;
