@@ -110,6 +110,89 @@ gen big --events 1M --ranks 4 --threads 2 --tasks 1 --await --gpu \
 		check "$tmp/big.h5" --ranks 3 --exclude 'mpi:'
 	}
 
+# ---- hand-made edge cases ------------------------------------------------------
+# Rows not in rank order (rank 1 first), so ties of first/last across ranks
+# go by row order, not rank; two regions with the same interval on one lane
+# (region order decides which encloses the other); zero-length calls at a
+# parent's start, inside and at its end; calls stored out of start order
+# (negative deltas); a row with no calls and a region with no rows; a rank
+# whose total is zero (left out of the imbalance); a partially filled GPU
+# column; threads and a task as separate lanes; mpi_size above the ranks;
+# start_time_ns a string, numeric (" 50 ") or not ("not a number").
+cat >"$tmp/edge.py" <<'PYEOF'
+import sys, h5py, numpy as np
+out, variant = sys.argv[1], sys.argv[2]
+S = h5py.string_dtype("utf-8")
+names = ["A", "B", "C", "D", "empty_region", "Z"]
+# (rank, region id, [(start, end, gpu, thread, task, await)])
+rows = [
+    (1, 1, [(100, 200, -1, 0, -1, 0)]),
+    (1, 0, [(400, 450, -1, 0, -1, 3), (100, 200, -1, 0, -1, 4)]),
+    (1, 2, [(100, 100, -1, 0, -1, 0), (200, 200, 7, 0, -1, 0),
+            (150, 150, -1, 0, -1, 0)]),
+    (1, 3, []),
+    (0, 0, [(100, 300, -1, 1, -1, 0), (350, 450, -1, 1, 0, 9)]),
+    (0, 5, [(500, 500, -1, 0, -1, 0)]),
+    (0, 2, [(120, 130, 5, 0, -1, 1)]),
+    (2, 5, [(600, 700, -1, -1, -1, 0)]),
+]
+if variant == "b":  # the same calls, rows in rank order, no lanes
+    rows.sort(key=lambda r: r[0])
+with h5py.File(out, "w") as f:
+    f.attrs["scope_profiler_schema"] = np.int64(3)
+    f.attrs.create("storage_layout", "columnar", dtype=S)
+    m = f.create_group("metadata")
+    m.attrs["mpi_size"] = np.int64(4)
+    if variant == "a":
+        m.attrs.create("start_time_ns", "not a number", dtype=S)
+    else:
+        m.attrs.create("start_time_ns", " 50 ", dtype=S)
+    f.create_dataset("region_table/names", data=names, dtype=S)
+    idx = f.create_group("rank_region_index")
+    off, cols = 0, {k: [] for k in ("sd", "du", "gpu", "th", "tk", "aw")}
+    offs, counts = [], []
+    for rank, rid, calls in rows:
+        offs.append(off); counts.append(len(calls)); off += len(calls)
+        prev = None
+        for s, e, g, th, tk, aw in calls:
+            cols["sd"].append(s if prev is None else s - prev); prev = s
+            cols["du"].append(e - s); cols["gpu"].append(g)
+            cols["th"].append(th); cols["tk"].append(tk); cols["aw"].append(aw)
+    R = len(rows)
+    idx["region_ids"] = np.array([r[1] for r in rows], dtype=np.uint32)
+    idx["ranks"] = np.array([r[0] for r in rows], dtype=np.uint32)
+    idx["event_offsets"] = np.array(offs, dtype=np.uint64)
+    idx["event_counts"] = np.array(counts, dtype=np.uint64)
+    idx["source_lines"] = np.array([7, -1, 3, -1, 9, -1, 5, 11][:R], dtype=np.int64)
+    idx["exclusive_totals"] = np.full(R, -1, dtype=np.int64)
+    idx.create_dataset("source_files", data=["", "b.py", "c.py", "", "a.py", "",
+                                             "c0.py", "z.py"][:R], dtype=S)
+    idx.create_dataset("source_texts", data=[""] * R, dtype=S)
+    idx.create_dataset("tags", data=['["t1"]', "[]", '["c"]', "", '["a0"]', "[]",
+                                     '["c0", "x"]', "[]"][:R], dtype=S)
+    ev = f.create_group("events")
+    ev["start_deltas"] = np.array(cols["sd"], dtype=np.int64)
+    ev["durations"] = np.array(cols["du"], dtype=np.int64)
+    ev["gpu_durations"] = np.array(cols["gpu"], dtype=np.int64)
+    ev["await_ns"] = np.array(cols["aw"], dtype=np.int64)
+    if variant == "a":
+        ev["thread_ids"] = np.array(cols["th"], dtype=np.int64)
+        ev["task_ids"] = np.array(cols["tk"], dtype=np.int64)
+PYEOF
+for v in a b; do
+	if "$PY" "$tmp/edge.py" "$tmp/edge_$v.h5" "$v" >"$tmp/out" 2>&1; then
+		check "$tmp/edge_$v.h5"
+		check "$tmp/edge_$v.h5" --ranks 1
+		check "$tmp/edge_$v.h5" --ranks 0,2 --sort first
+		check "$tmp/edge_$v.h5" --sort last --include '[AB]'
+		check "$tmp/edge_$v.h5" --sort imbalance --exclude 'D|e'
+	else
+		failed=$((failed + 1))
+		echo "FAIL writing edge_$v.h5"
+		sed 's/^/     /' "$tmp/out"
+	fi
+done
+
 # ---- the fixtures scope-profiler wrote -------------------------------------------
 
 if [ -d "$fixtures" ]; then
