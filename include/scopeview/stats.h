@@ -18,6 +18,41 @@
  * aggregate file without per-call data) has its has_ flag false and its
  * value 0: it is never a zero posing as a measurement.
  *
+ * Where the figures differ from scope-profiler's on purpose (audited
+ * against region.py, mpi_region.py, results.py, summary.py and h5reader.py;
+ * tests/e2e_numpy.sh recomputes every figure with numpy):
+ *  - A selection without calls has no mean, min, max, first, last, std or
+ *    percentiles (has_ false), where Region/MPIRegion say 0.0; scope-
+ *    profiler's own summary table (summary.region_row) says None there too.
+ *    Sums over no calls (total, exclusive, await) are a true 0.
+ *  - The aggregate layout has no first, last or std (scope-profiler: 0.0;
+ *    its summary table: None), and no span (its first_start_time is 0.0,
+ *    which still decides the display order: see order_start_ns).
+ *  - A summary-only row without a stored exclusive total has none, where
+ *    read_h5_summary() reports the inclusive total.
+ *  - A stored exclusive_totals value >= 0 is always used for a whole row.
+ *    scope-profiler uses it only until some region's per-call exclusive
+ *    times are rebuilt (then every region of every rank takes the rebuilt
+ *    ones); the writer computes both the same way, so only a file whose
+ *    stored totals disagree with its own calls can tell.
+ *  - A region named in region_table without rows is listed with no calls
+ *    (scope-profiler's get_regions() fails with "min() arg is an empty
+ *    sequence").
+ *  - Cross-rank sums are int64 ns, printed once as seconds; Python adds the
+ *    ranks' float seconds (a difference in the last bit at most).
+ *  - An empty include list selects every region, as no --include option
+ *    does; get_regions(include=[]) would select none, which the command
+ *    line cannot ask for.
+ *  - Display order under a rank filter uses the selected ranks' starts
+ *    (get_regions() takes every rank of the region; FORMAT.md 5.2 says a
+ *    rank filter recomputes everything over those ranks).  The newest
+ *    summary.py table instead nests rows by call path and sorts regions
+ *    without a call tree last; we list each region once, in get_regions()
+ *    order, and a region without calls first (its start counts as 0.0).
+ *  - Region.for_thread's source was not available to the audit: by_thread
+ *    follows FORMAT.md 5.1 (every column masked by thread_ids == thread),
+ *    and a thread with no calls in a row has no GPU figure.
+ *
  * Cost: each region's figures take O(n) over its calls, plus O(n) expected
  * selection (not a sort) for percentiles, with one scratch buffer per
  * table and no heap object per call.  Nothing here prints, knows about
@@ -114,8 +149,10 @@ struct sv_stats_filter {
 	bool by_thread;
 	int64_t thread;
 	/* Region names: kept iff some include pattern matches (or ninclude is
-	 * 0) and no exclude pattern matches; matching is anchored at the start
-	 * of the name, like Python's re.match (sv_regex_match). */
+	 * 0) and no exclude pattern matches, as get_regions() applies them
+	 * (include first; exclude wins over include); matching is anchored at
+	 * the start of the name only, like Python's re.match (sv_regex_match):
+	 * "solve" keeps "solver", "solve$" does not. */
 	struct sv_regex *const *include;
 	size_t ninclude;
 	struct sv_regex *const *exclude;
@@ -155,7 +192,8 @@ struct sv_stats_region {
 	/* Display-order key, as scope-profiler's get_regions(): the minimum
 	 * over the selected ranks of each rank's first start, where a rank
 	 * without calls (or without stored starts) counts as 0, and 0 without
-	 * ranks: such regions sort first. */
+	 * ranks: such regions sort first.  Compared as float64 seconds, as
+	 * Python sorts, with ties in base order. */
 	int64_t order_start_ns;
 	struct sv_stats_rank *ranks; /* by rank, ascending */
 	size_t nranks;
@@ -164,7 +202,10 @@ struct sv_stats_region {
 /* Sort keys (FORMAT.md 5.3 and scope-profiler's summary --sort).  "start"
  * is ascending by order_start_ns (ties in base order), "name" ascending
  * (bytewise = code point order), every other key descending with ties by
- * name and absent figures last. */
+ * name and absent figures last, exactly as summary.region_rows() sorts
+ * (by name, then stably by (figure is not None, figure), reversed).  A
+ * total or exclusive time over no calls counts as absent, as the table
+ * shows it as '-'.  "exclusive" is ours. */
 #define SV_STATS_KEY_TABLE(X)                                                \
 	X(START, "start", "first start, ascending (scope-profiler's order)") \
 	X(TOTAL, "total", "total (inclusive) time")                          \
