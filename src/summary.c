@@ -6,6 +6,23 @@
  * writers only format: every figure comes from struct sv_stats, so the
  * table, CSV and JSON always agree with each other and with the viewer.
  * This is one of the few library files that print (cli.h).
+ *
+ * Compared with scope-profiler's own summary (summary.py, audited; the
+ * figures themselves are stats.h's, whose header lists where they differ):
+ *  - the table prints durations in human units ("12.3 us") rather than
+ *    "%.1e" seconds, adds an exclusive column, and heads the table with the
+ *    file, its metadata, layout, rank count and total time; it has no
+ *    "% session" column and no TOTAL row (scope-profiler prints that row
+ *    only when finalize() supplies the run's wall time);
+ *  - every region appears once, in get_regions() order (scope-profiler's
+ *    newest table nests rows by call path instead);
+ *  - a region without calls on the selected ranks shows '-' for every
+ *    duration, with scope-profiler's note under the table, and --ranks
+ *    naming ranks without data says so on stderr;
+ *  - JSON "num_ranks" and "time_origin_ns" are the run's (results.py's
+ *    num_ranks and time_origin); "minimum_start_ns" is the earliest start
+ *    of what is shown (the run's minimum_start_time when nothing is
+ *    filtered), null when nothing shown has a start.
  */
 #include "scopeview/summary.h"
 
