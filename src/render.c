@@ -102,6 +102,26 @@ static char *render_rel(int64_t ns, char *buf, size_t n)
 	return buf;
 }
 
+/* Exact nanoseconds with thousands separators: "5,232,556 ns". */
+static char *render_ns(int64_t ns, char *buf, size_t n)
+{
+	char digits[32], out[48];
+	int len, i, o = 0;
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	len = snprintf(digits, sizeof digits, "%" PRIu64, a);
+	if (ns < 0)
+		out[o++] = '-';
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, n, "%s ns", out);
+	return buf;
+}
+
 /* ---- ruler ----------------------------------------------------------------- */
 
 /* The round step (1, 2 or 5 times a power of ten, ns) giving a tick about
@@ -530,15 +550,21 @@ static void render_details(struct render_ctx *r)
 			", depth %u", (unsigned)p->depth[c]);
 		d.y++;
 	}
-	details_line(&d, SV_STYLE_DETAILS,
-		"duration %s (%" PRId64 " ns)   exclusive %s (%" PRId64 " ns)",
-		sv_view_fmt_dur(dur, a, sizeof a), dur,
-		sv_view_fmt_dur(p->exclusive[c], b, sizeof b), p->exclusive[c]);
-	details_line(&d, SV_STYLE_DETAILS,
-		"start %s   end %s   (absolute %" PRId64 " .. %" PRId64 " ns)",
-		render_rel(p->start_ns[c] - v->origin, a, sizeof a),
-		render_rel(p->end_ns[c] - v->origin, b, sizeof b),
-		p->start_ns[c], p->end_ns[c]);
+	{
+		char x[48], y[48];
+		details_line(&d, SV_STYLE_DETAILS,
+			"duration %s = %s   exclusive %s = %s",
+			sv_view_fmt_dur(dur, a, sizeof a),
+			render_ns(dur, x, sizeof x),
+			sv_view_fmt_dur(p->exclusive[c], b, sizeof b),
+			render_ns(p->exclusive[c], y, sizeof y));
+		details_line(&d, SV_STYLE_DETAILS,
+			"start %s = %s   end %s = %s",
+			render_rel(p->start_ns[c] - v->origin, a, sizeof a),
+			render_ns(p->start_ns[c] - v->origin, x, sizeof x),
+			render_rel(p->end_ns[c] - v->origin, b, sizeof b),
+			render_ns(p->end_ns[c] - v->origin, y, sizeof y));
+	}
 	{
 		/* Parent chain, outermost first: "in main > solve > step". */
 		char chain[512];
@@ -598,16 +624,20 @@ static void render_details(struct render_ctx *r)
 	}
 	{
 		char ids[256];
-		size_t used = (size_t)snprintf(ids, sizeof ids,
-			"call #%" PRIu32 " (the region's call %" PRIu64
-			" on rank %" PRIu32 ")",
-			c, (uint64_t)(c - row->first), row->rank);
-		if (p->call_id && used < sizeof ids)
+		size_t used = 0;
+		ids[0] = '\0';
+		if (p->call_id)
 			used += (size_t)snprintf(ids + used, sizeof ids - used,
-				"   call id %" PRId64, p->call_id[c]);
+				"call id %" PRId64 "   ", p->call_id[c]);
 		if (p->parent_id && used < sizeof ids)
+			used += (size_t)snprintf(ids + used, sizeof ids - used,
+				"parent id %" PRId64 "   ", p->parent_id[c]);
+		if (used < sizeof ids)
 			snprintf(ids + used, sizeof ids - used,
-				"   parent id %" PRId64, p->parent_id[c]);
+				"the region's call %" PRIu64 " on rank %" PRIu32
+				"   absolute start %" PRId64 " ns",
+				(uint64_t)(c - row->first), row->rank,
+				p->start_ns[c]);
 		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
 	}
 	if (v->stats_valid) {
