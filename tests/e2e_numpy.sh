@@ -115,7 +115,8 @@ gen big --events 1M --ranks 4 --threads 2 --tasks 1 --await --gpu \
 # go by row order, not rank; two regions with the same interval on one lane
 # (region order decides which encloses the other); zero-length calls at a
 # parent's start, inside and at its end; calls stored out of start order
-# (negative deltas); a row with no calls and a region with no rows; a rank
+# (negative deltas); rows with no calls (one on a rank of a region that
+# has calls elsewhere) and a region with no rows; a rank
 # whose total is zero (left out of the imbalance); a partially filled GPU
 # column; threads and a task as separate lanes; mpi_size above the ranks;
 # start_time_ns a string, numeric (" 50 ") or not ("not a number").
@@ -135,6 +136,7 @@ rows = [
     (0, 5, [(500, 500, -1, 0, -1, 0)]),
     (0, 2, [(120, 130, 5, 0, -1, 1)]),
     (2, 5, [(600, 700, -1, -1, -1, 0)]),
+    (2, 0, []),  # no calls: no part in A's first/last, but its order key is 0
 ]
 if variant == "b":  # the same calls, rows in rank order, no lanes
     rows.sort(key=lambda r: r[0])
@@ -163,13 +165,15 @@ with h5py.File(out, "w") as f:
     idx["ranks"] = np.array([r[0] for r in rows], dtype=np.uint32)
     idx["event_offsets"] = np.array(offs, dtype=np.uint64)
     idx["event_counts"] = np.array(counts, dtype=np.uint64)
-    idx["source_lines"] = np.array([7, -1, 3, -1, 9, -1, 5, 11][:R], dtype=np.int64)
+    idx["source_lines"] = np.array([7, -1, 3, -1, 9, -1, 5, 11, 2][:R],
+                                   dtype=np.int64)
     idx["exclusive_totals"] = np.full(R, -1, dtype=np.int64)
     idx.create_dataset("source_files", data=["", "b.py", "c.py", "", "a.py", "",
-                                             "c0.py", "z.py"][:R], dtype=S)
+                                             "c0.py", "z.py", ""][:R], dtype=S)
     idx.create_dataset("source_texts", data=[""] * R, dtype=S)
     idx.create_dataset("tags", data=['["t1"]', "[]", '["c"]', "", '["a0"]', "[]",
-                                     '["c0", "x"]', "[]"][:R], dtype=S)
+                                     '["c0", "x"]', "[]", '["r2"]'][:R],
+                        dtype=S)
     ev = f.create_group("events")
     ev["start_deltas"] = np.array(cols["sd"], dtype=np.int64)
     ev["durations"] = np.array(cols["du"], dtype=np.int64)
