@@ -20,6 +20,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "scopeview/regex.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <pcre2.h>
 #include <stdlib.h>
@@ -38,7 +39,9 @@ struct sv_regex {
  *  - "\Z" is the very end in Python, PCRE2's "\z" (PCRE2's "\Z" also
  *    matches before a final newline);
  *  - inside a set, "[" is a plain character in Python, so "[[:alpha:]]" is
- *    the set "[:alph" followed by "]", not a POSIX class: it is escaped.
+ *    the set "[:alph" followed by "]", not a POSIX class: it is escaped;
+ *  - "\uXXXX" and "\UXXXXXXXX" (code points, in and out of sets), which
+ *    PCRE2 refuses, become "\x{XXXX}".
  * Escapes are copied whole, so "\{,2}" and "\\Z" stay as they are.
  * Returns the new pattern (malloc'd) and in *map, for each of its bytes,
  * the offset of the byte of pattern it came from (for error messages).
@@ -53,7 +56,23 @@ static char *regex_translate(const char *pattern, size_t **map)
 #define REGEX_EMIT(ch, from) (m[o] = (from), out[o++] = (ch))
 	while (i < n) {
 		char c = pattern[i];
-		if (c == '\\' && i + 1 < n) {
+		size_t hex = 0;
+		if (c == '\\' && i + 1 < n)
+			hex = pattern[i + 1] == 'u'   ? 4
+			      : pattern[i + 1] == 'U' ? 8
+						      : 0;
+		for (j = 0; j < hex; j++)
+			if (!isxdigit((unsigned char)pattern[i + 2 + j]))
+				hex = 0; /* stops at the terminating NUL too */
+		if (hex) {
+			REGEX_EMIT('\\', i);
+			REGEX_EMIT('x', i + 1);
+			REGEX_EMIT('{', i + 1);
+			for (j = 0; j < hex; j++)
+				REGEX_EMIT(pattern[i + 2 + j], i + 2 + j);
+			REGEX_EMIT('}', i + 1 + hex);
+			i += 2 + hex;
+		} else if (c == '\\' && i + 1 < n) {
 			REGEX_EMIT('\\', i);
 			REGEX_EMIT(!in_set && pattern[i + 1] == 'Z'
 					   ? 'z'

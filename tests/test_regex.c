@@ -52,6 +52,10 @@ static const struct {
 	{"[]x]+", "]x]", true, true, 0, 3},
 	{"[^]x]", "]", false, false, 0, 0},
 	{"a.c", "a\rc", true, true, 0, 3},
+	/* Python's \uXXXX and \UXXXXXXXX escapes (PCRE2 refuses both). */
+	{"caf\\u00e9", "caf\xc3\xa9", true, true, 0, 5},
+	{"\\U0001F600x", "\xf0\x9f\x98\x80x", true, true, 0, 5},
+	{"[\\u00e0-\\u00ff]+", "a\xc3\xa9\xc3\xa8", false, true, 1, 5},
 };
 
 START_TEST(match_table)

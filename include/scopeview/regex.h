@@ -6,7 +6,8 @@
  * (unanchored, like re.search).
  *
  * The pattern is read with Python's meaning where PCRE2 would read the
- * same text differently ("{,n}", "\Z", "[" inside a set; see regex.c).
+ * same text differently ("{,n}", "\Z", "[" inside a set) or refuses it
+ * ("\uXXXX"); see regex.c.
  * Patterns and subjects are UTF-8.  A compiled regex is immutable and may
  * be used from several threads at once.  Nothing here prints.
  */
