@@ -871,7 +871,7 @@ static void render_status(struct render_ctx *r)
 	int y = r->geom->status_y, w = r->geom->w, x;
 	char span[48], cur[64], from[64], line[512];
 	static const char *const prompts[] = {
-		[SV_PROMPT_SEARCH] = "/",
+		[SV_PROMPT_SEARCH] = "search /",
 		[SV_PROMPT_FILTER] = "filter (regex, !regex excludes): ",
 		[SV_PROMPT_RANKS] = "ranks (e.g. 0,2-5; empty = all): ",
 		[SV_PROMPT_COMMAND] = ":",
@@ -888,6 +888,36 @@ static void render_status(struct render_ctx *r)
 		x += sv_grid_text(
 			r->g, x, y, w - x - 1, text, SV_STYLE_PROMPT, 0, 0);
 		sv_grid_put(r->g, x, y, r->gl->bar, SV_STYLE_CURSOR, 0);
+		{
+			/* What the prompt takes, right-aligned while there
+			 * is room: the longest hint that fits. */
+			static const char *const hints[][2] = {
+				[SV_PROMPT_SEARCH] = {"regex over region names"
+						      "  Enter search  Esc "
+						      "cancel",
+					"Enter  Esc"},
+				[SV_PROMPT_FILTER] = {"Enter apply  empty "
+						      "clears  Esc cancel",
+					"Enter  Esc"},
+				[SV_PROMPT_RANKS] = {"Enter apply  Esc cancel",
+					"Enter  Esc"},
+				[SV_PROMPT_COMMAND] = {"goto 12.5ms  zoom 1ms  "
+						       "rank 0,2-5  region "
+						       "NAME  sort KEY  "
+						       "search RE  Esc cancel",
+					"goto T  rank N  region NAME  Esc"},
+			};
+			int i;
+			for (i = 0; i < 2; i++) {
+				const char *h = hints[v->prompt][i];
+				int hw = h ? (int)strlen(h) : 0;
+				if (hw && w - hw - 1 > x + 3) {
+					sv_grid_text(r->g, w - hw - 1, y, hw, h,
+						SV_STYLE_DIM, 0, 0);
+					break;
+				}
+			}
+		}
 		return;
 	}
 	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
@@ -895,8 +925,15 @@ static void render_status(struct render_ctx *r)
 	render_rel(v->t0 - v->origin, from, sizeof from);
 	snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s", span,
 		from, cur, v->search_spec[0] ? "  /" : "", v->search_spec);
-	x = sv_grid_text(r->g, 0, y, w / 3, v->title, SV_STYLE_STATUS, 0,
-		r->gl->ellipsis);
+	{
+		/* A path too long for its third of the line keeps its file
+		 * name, the part that tells runs apart. */
+		const char *title = v->title, *slash = strrchr(title, '/');
+		if (slash && slash[1] && sv_grid_text_width(title, w) > w / 3)
+			title = slash + 1;
+		x = sv_grid_text(r->g, 0, y, w / 3, title, SV_STYLE_STATUS, 0,
+			r->gl->ellipsis);
+	}
 	x += sv_grid_text(
 		r->g, x, y, w - x, line, SV_STYLE_STATUS, 0, r->gl->ellipsis);
 	if (v->message[0]) {
