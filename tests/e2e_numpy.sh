@@ -119,7 +119,8 @@ gen big --events 1M --ranks 4 --threads 2 --tasks 1 --await --gpu \
 # has calls elsewhere) and a region with no rows; a rank
 # whose total is zero (left out of the imbalance); a partially filled GPU
 # column; threads and a task as separate lanes; mpi_size above the ranks;
-# start_time_ns a string, numeric (" 50 ") or not ("not a number").
+# start_time_ns a string, numeric (" 50 ") or not ("not a number"); clock
+# values past 2^53 ns, where starts 1 ns apart tie as float64 seconds.
 cat >"$tmp/edge.py" <<'PYEOF'
 import sys, h5py, numpy as np
 out, variant = sys.argv[1], sys.argv[2]
@@ -140,12 +141,22 @@ rows = [
 ]
 if variant == "b":  # the same calls, rows in rank order, no lanes
     rows.sort(key=lambda r: r[0])
+if variant == "c":
+    # Clock values past 2^53 ns (104 days of uptime): rank 0's A starts 1 ns
+    # before rank 1's, but as float64 seconds, which scope-profiler
+    # compares, they tie and the first row in the file (rank 1) wins.
+    B = 1 << 54
+    rows[4] = (0, 0, [(99, 300, -1, 1, -1, 0), (350, 450, -1, 1, 0, 9)])
+    rows = [(rk, rid, [(s + B, e + B, *rest) for s, e, *rest in calls])
+            for rk, rid, calls in rows]
 with h5py.File(out, "w") as f:
     f.attrs["scope_profiler_schema"] = np.int64(3)
     f.attrs.create("storage_layout", "columnar", dtype=S)
     m = f.create_group("metadata")
     m.attrs["mpi_size"] = np.int64(4)
-    if variant == "a":
+    if variant == "c":
+        m.attrs["start_time_ns"] = np.int64(1 << 54)
+    elif variant == "a":
         m.attrs.create("start_time_ns", "not a number", dtype=S)
     else:
         m.attrs.create("start_time_ns", " 50 ", dtype=S)
@@ -179,11 +190,11 @@ with h5py.File(out, "w") as f:
     ev["durations"] = np.array(cols["du"], dtype=np.int64)
     ev["gpu_durations"] = np.array(cols["gpu"], dtype=np.int64)
     ev["await_ns"] = np.array(cols["aw"], dtype=np.int64)
-    if variant == "a":
+    if variant != "b":
         ev["thread_ids"] = np.array(cols["th"], dtype=np.int64)
         ev["task_ids"] = np.array(cols["tk"], dtype=np.int64)
 PYEOF
-for v in a b; do
+for v in a b c; do
 	if "$PY" "$tmp/edge.py" "$tmp/edge_$v.h5" "$v" >"$tmp/out" 2>&1; then
 		check "$tmp/edge_$v.h5"
 		check "$tmp/edge_$v.h5" --ranks 1
