@@ -1051,6 +1051,14 @@ static const struct {
 	{"-1", -EINVAL, 0, NULL},
 	{"99999999999", -EINVAL, 0, NULL},
 	{"2 3", -EINVAL, 0, NULL},
+	{"\t2\t", 0, 3, "001"},
+	{"2-2", 0, 3, "001"},
+	{"0-2,1", 0, 3, "111"},
+	{"0x1", -EINVAL, 0, NULL},
+	{"+1", -EINVAL, 0, NULL},
+	{"1--2", -EINVAL, 0, NULL},
+	{"1.5", -EINVAL, 0, NULL},
+	{"16777216", -EINVAL, 0, NULL},
 };
 
 START_TEST(parse_ranks)
