@@ -341,12 +341,56 @@ static int meta_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/*
+ * Python's float() of a string, as far as a time in ns needs it: ASCII
+ * white space around (space, \t \n \v \f \r), a sign, decimal digits
+ * with single underscores between digits, a point, an exponent.  Hex,
+ * inf and nan are refused (an origin must be a finite time), as is
+ * anything float() would refuse.  Fractions of a ns are truncated.
+ */
+static bool meta_parse_float(const char *text, int64_t *out)
+{
+	char buf[128];
+	const char *s = text;
+	size_t n = 0;
+	bool digit_before = false, any_digit = false;
+	char *end;
+	double d;
+
+	if (!text)
+		return false;
+	while (*s && strchr(" \t\n\v\f\r", *s))
+		s++;
+	for (; *s && !strchr(" \t\n\v\f\r", *s); s++) {
+		char c = *s;
+		if (c == '_') {
+			/* only between two digits */
+			if (!digit_before || !(s[1] >= '0' && s[1] <= '9'))
+				return false;
+			continue;
+		}
+		if (!strchr("0123456789+-.eE", c) || n + 1 >= sizeof buf)
+			return false;
+		digit_before = c >= '0' && c <= '9';
+		any_digit |= digit_before;
+		buf[n++] = c;
+	}
+	while (*s && strchr(" \t\n\v\f\r", *s))
+		s++;
+	if (*s || !any_digit)
+		return false;
+	buf[n] = '\0';
+	d = strtod(buf, &end);
+	if (*end || !(d > -9.2e18 && d < 9.2e18))
+		return false;
+	*out = (int64_t)d;
+	return true;
+}
+
 /* A metadata time as Python's float() would take it, in ns. */
 static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
 {
 	const struct sv_meta *m = sv_profile_meta(p, key);
-	char *end;
-	double d;
 
 	if (!m)
 		return false;
@@ -361,15 +405,7 @@ static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
 		*out = (int64_t)m->f;
 		return true;
 	case SV_META_STRING:
-		if (!m->text)
-			return false;
-		d = strtod(m->text, &end);
-		while (*end == ' ' || *end == '\t' || *end == '\n')
-			end++;
-		if (end == m->text || *end || !(d > -9.2e18 && d < 9.2e18))
-			return false;
-		*out = (int64_t)d;
-		return true;
+		return meta_parse_float(m->text, out);
 	default:
 		return false;
 	}

@@ -309,6 +309,46 @@ START_TEST(test_meta_and_origin)
 }
 END_TEST
 
+static const struct {
+	const char *text;
+	bool ok;
+	int64_t ns;
+} float_cases[] = {
+	{"1700", true, 1700},
+	{"  1700\n", true, 1700},
+	{"12\v", true, 12},
+	{"1_000", true, 1000},
+	{"1e3", true, 1000},
+	{"-5.9", true, -5},
+	{"+7", true, 7},
+	{"0x40", false, 0},
+	{"1__0", false, 0},
+	{"_1", false, 0},
+	{"1_", false, 0},
+	{"nan", false, 0},
+	{"inf", false, 0},
+	{"", false, 0},
+	{"12 34", false, 0},
+	{"1e400", false, 0},
+};
+
+START_TEST(test_start_time_as_python_float)
+{
+	/* given start_time_ns stored as text; then it is read as Python's
+	 * float() reads it, and an unreadable one leaves no run start */
+	struct sv_profile *p = sv_profile_new("f.h5");
+	struct sv_meta *m =
+		sv_profile_add_meta(p, "start_time_ns", SV_META_STRING);
+	m->text = sv_xstrdup(float_cases[_i].text);
+	sv_profile_finish(p, NULL);
+	ck_assert_msg(p->has_start_time == float_cases[_i].ok, "'%s'",
+		float_cases[_i].text);
+	if (float_cases[_i].ok)
+		ck_assert_int_eq(p->start_time_ns, float_cases[_i].ns);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_utf8_names)
 {
 	struct sv_profile *p = sv_profile_new("u.h5");
@@ -383,6 +423,8 @@ static Suite *suite(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("model");
 	tcase_add_test(t, test_meta_and_origin);
+	tcase_add_loop_test(t, test_start_time_as_python_float, 0,
+		sizeof float_cases / sizeof float_cases[0]);
 	tcase_add_test(t, test_utf8_names);
 	suite_add_tcase(s, t);
 	return s;
