@@ -923,8 +923,13 @@ static void render_status(struct render_ctx *r)
 	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	render_rel(v->cur_t - v->origin, cur, sizeof cur);
 	render_rel(v->t0 - v->origin, from, sizeof from);
-	snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s", span,
-		from, cur, v->search_spec[0] ? "  /" : "", v->search_spec);
+	if (v->p->layout != SV_LAYOUT_AGGREGATE)
+		snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s",
+			span, from, cur, v->search_spec[0] ? "  /" : "",
+			v->search_spec);
+	else
+		snprintf(line, sizeof line, "  aggregate: %zu regions",
+			v->stats_valid ? v->stats.nregions : 0);
 	{
 		/* A path too long for its third of the line keeps its file
 		 * name, the part that tells runs apart. */
@@ -955,8 +960,18 @@ static void render_status(struct render_ctx *r)
 			"j/k region  Enter its calls  < > sort  p back  ? help",
 			"Enter calls  < > sort  p back",
 		};
-		const char *const *hints = v->panel_focus ? panel : timeline;
-		size_t n = v->panel_focus ? 2 : 3, i;
+		static const char *const aggregate[] = {
+			"p panel  < > sort  i metadata  ? help  q quit",
+			"? help  q quit",
+		};
+		const char *const *hints = v->panel_focus ? panel
+					   : v->p->layout != SV_LAYOUT_AGGREGATE
+						   ? timeline
+						   : aggregate;
+		size_t n = v->panel_focus || v->p->layout == SV_LAYOUT_AGGREGATE
+				   ? 2
+				   : 3,
+		       i;
 		for (i = 0; i < n; i++) {
 			int hw = (int)strlen(hints[i]);
 			if (w - hw - 1 > x + 2) {
@@ -1323,6 +1338,22 @@ void sv_render_too_small(struct sv_grid *g, int w, int h)
 	}
 }
 
+/* A profile without calls (the aggregate layout): a note on top, and the
+ * summary panel (full width, from the view's geometry) below it. */
+static void render_no_calls(struct render_ctx *r)
+{
+	const struct sv_layout_geom *g = r->geom;
+	int w = g->w;
+
+	sv_grid_fill(r->g, 0, 0, w, 3, ' ', SV_STYLE_DEFAULT, 0);
+	render_wrapped(r, 1, 0, w - 2, 2,
+		"This profile holds summary statistics only (aggregate "
+		"layout): no per-call data, so no timeline. Below are the "
+		"figures the file stores.",
+		SV_STYLE_WARNING);
+	sv_grid_fill(r->g, 0, 2, w, 3, r->gl->hline, SV_STYLE_BORDER, 0);
+}
+
 void sv_render(struct sv_grid *g, const struct sv_view *v)
 {
 	struct render_ctx r;
@@ -1337,9 +1368,13 @@ void sv_render(struct sv_grid *g, const struct sv_view *v)
 	r.p = v->p;
 	r.geom = &v->geom;
 	r.gl = v->opts.ascii ? &render_ascii : &render_unicode;
-	render_ruler(&r);
-	render_lanes(&r);
-	render_details(&r);
+	if (v->p->layout == SV_LAYOUT_AGGREGATE) {
+		render_no_calls(&r);
+	} else {
+		render_ruler(&r);
+		render_lanes(&r);
+		render_details(&r);
+	}
 	render_panel(&r);
 	render_status(&r);
 	render_popup(&r);

@@ -404,11 +404,29 @@ static void view_lanes_changed(struct sv_view *v)
 	view_fix_rows(v);
 }
 
+/* The layout's geometry, except that a profile without calls (the
+ * aggregate layout) gives the whole screen below a three-row note to the
+ * summary panel: its statistics are all there is to see, at any width. */
+static void view_geometry(struct sv_view *v, bool panel, bool details)
+{
+	struct sv_layout_geom *g = &v->geom;
+	sv_layout_geometry(g, v->w, v->h, panel, details);
+	if (g->too_small || v->p->layout != SV_LAYOUT_AGGREGATE || !panel)
+		return;
+	g->panel_x = 0;
+	g->panel_w = v->w < 100 ? v->w : 100; /* names near their numbers */
+	g->panel_y = 3;
+	g->panel_h = v->h - 1 - 3;
+	g->details_y = 0;
+	g->details_h = 0;
+	g->lanes_h = 0;
+}
+
 void sv_view_resize(struct sv_view *v, int w, int h)
 {
 	v->w = w;
 	v->h = h;
-	sv_layout_geometry(&v->geom, w, h, v->panel_shown, v->details_shown);
+	view_geometry(v, v->panel_shown, v->details_shown);
 	if (!v->geom.too_small && view_span(v) < view_min_span(v))
 		view_set_window(v, v->t0, view_min_span(v));
 	view_fix_rows(v);
@@ -482,7 +500,7 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 	}
 	v->w = 120;
 	v->h = 40;
-	sv_layout_geometry(&v->geom, v->w, v->h, true, true);
+	view_geometry(v, true, true);
 	view_fit(v);
 	v->cur_t = v->t0;
 	if (p->has_calls && p->nlanes)

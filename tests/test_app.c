@@ -741,6 +741,9 @@ START_TEST(test_aggregate_says_no_calls)
 	text = grid_text(sv_app_grid(r.app));
 	ck_assert_msg(
 		strstr(text, "summary statistics only") != NULL, "%s", text);
+	/* the statistics take the screen: every column, no time axis */
+	ck_assert_msg(strstr(text, "imb%") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "cursor +") == NULL, "%s", text);
 	free(text);
 	run_free(&r);
 	free(path);
