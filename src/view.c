@@ -232,6 +232,7 @@ static void view_compute_stats(struct sv_view *v)
 {
 	struct sv_stats_filter f;
 	struct sv_error err;
+	bool all;
 
 	memset(&f, 0, sizeof f);
 	f.rank_on = v->rank_on;
@@ -243,9 +244,23 @@ static void view_compute_stats(struct sv_view *v)
 	f.exclude = v->filter_re ? v->filter_re + v->ninclude : NULL;
 	f.nexclude = v->nexclude;
 	f.skip_empty = v->p->has_calls;
-	if (v->stats_valid)
+	all = v->solo_lane < 0 && !v->rank_on && !v->ninclude && !v->nexclude;
+	if (v->stats_valid && v->stats_is_all) {
+		/* Keep the whole run's table for the way back. */
+		if (v->stats_all_valid)
+			sv_stats_table_fini(&v->stats_all);
+		v->stats_all = v->stats;
+		v->stats_all_valid = true;
+	} else if (v->stats_valid)
 		sv_stats_table_fini(&v->stats);
-	v->stats_valid = sv_stats_table_compute(&v->stats, v->p, &f, &err) == 0;
+	v->stats_is_all = all;
+	if (all && v->stats_all_valid) {
+		v->stats = v->stats_all;
+		v->stats_all_valid = false;
+		v->stats_valid = true;
+	} else
+		v->stats_valid =
+			sv_stats_table_compute(&v->stats, v->p, &f, &err) == 0;
 	if (v->stats_valid)
 		sv_stats_table_sort(&v->stats, view_col_keys[v->sort_col]);
 	if (!v->stats_valid || v->panel_cur >= (long)v->stats.nregions)
@@ -530,6 +545,8 @@ void sv_view_fini(struct sv_view *v)
 	sv_layout_rows_fini(&v->rows);
 	if (v->stats_valid)
 		sv_stats_table_fini(&v->stats);
+	if (v->stats_all_valid)
+		sv_stats_table_fini(&v->stats_all);
 	view_free_filter(v);
 	free(v->title);
 	free(v->lane_hidden);
@@ -552,6 +569,13 @@ int sv_view_set_profile(
 	if (!p)
 		return sv_error_set(err, -EINVAL, "view: no profile");
 	v->p = p;
+	/* Tables of the old profile are of no use for the new one. */
+	if (v->stats_all_valid)
+		sv_stats_table_fini(&v->stats_all);
+	v->stats_all_valid = false;
+	if (v->stats_valid)
+		sv_stats_table_fini(&v->stats);
+	v->stats_valid = false;
 	if ((p->has_calls ? p->nlanes : 0) != old_lanes) {
 		free(v->lane_collapsed);
 		v->lane_collapsed = NULL;

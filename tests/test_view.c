@@ -212,6 +212,34 @@ START_TEST(test_solo_collapse)
 	keys("t");
 	ck_assert_int_eq(v.solo_lane, -1);
 	ck_assert_uint_eq(v.rows.n, 6);
+	ck_assert_uint_eq(v.stats.nregions, 5);
+	ck_assert(v.stats_is_all);
+	{
+		/* the whole run's table is kept aside while a lane is solo
+		 * and comes back as it was, not computed again */
+		const bool *all = v.stats.priv_lane_on;
+		ck_assert_ptr_nonnull(all);
+		keys("t");
+		ck_assert(v.stats_all_valid);
+		ck_assert_ptr_eq(v.stats_all.priv_lane_on, all);
+		ck_assert_uint_eq(v.stats.nregions, 1);
+		keys("t");
+		ck_assert(!v.stats_all_valid);
+		ck_assert_ptr_eq(v.stats.priv_lane_on, all);
+		ck_assert_uint_eq(v.stats.nregions, 5);
+		/* a rank filter and back: the same */
+		keys("r 1 Enter");
+		ck_assert(!v.stats_is_all);
+		keys("r BSpace Enter");
+		ck_assert_ptr_eq(v.stats.priv_lane_on, all);
+		/* a region filter is a selection too */
+		keys("\\ m a i n Enter");
+		ck_assert(!v.stats_is_all);
+		ck_assert_uint_eq(v.stats.nregions, 1);
+		keys("\\ C-u Enter");
+		ck_assert_ptr_eq(v.stats.priv_lane_on, all);
+		ck_assert_uint_eq(v.stats.nregions, 5);
+	}
 	keys("Up Up Up z");
 	ck_assert_int_eq(v.cur_lane, 0);
 	ck_assert_uint_eq(v.rows.n, 4);

@@ -161,6 +161,12 @@ struct sv_view {
 	 * panel's sort column (stats.regions is the panel's row order). */
 	struct sv_stats_table stats;
 	bool stats_valid;
+	bool stats_is_all; /* stats is over every lane, unfiltered */
+	/* The whole run's table, kept aside while a selection (solo lane,
+	 * rank or region filter) is shown, so restoring it costs nothing:
+	 * on 10 million calls it takes a quarter of a second to compute. */
+	struct sv_stats_table stats_all;
+	bool stats_all_valid;
 	int sort_col;   /* enum sv_view_panel_col */
 	long panel_cur; /* row under the panel cursor */
 	long panel_top;
