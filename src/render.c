@@ -686,12 +686,16 @@ static void panel_value(
 	const struct sv_stats *s = &sr->s;
 	switch (col) {
 	case SV_VIEW_COL_CALLS:
-		if (s->num_calls >= 10000000)
-			snprintf(
-				buf, n, "%" PRIu64 "M", s->num_calls / 1000000);
-		else if (s->num_calls >= 1000000)
-			snprintf(buf, n, "%" PRIu64 "k", s->num_calls / 1000);
-		else
+		/* Exact up to six digits, then millions with three
+		 * significant digits ("1.33M", not "1333k"). */
+		if (s->num_calls >= 1000000) {
+			double m = (double)s->num_calls / 1e6;
+			snprintf(buf, n, "%.*fM",
+				m >= 99.95   ? 0
+				: m >= 9.995 ? 1
+					     : 2,
+				m);
+		} else
 			snprintf(buf, n, "%" PRIu64, s->num_calls);
 		return;
 	case SV_VIEW_COL_TOTAL:
