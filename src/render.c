@@ -206,8 +206,10 @@ static void render_ruler(struct render_ctx *r)
 	sv_grid_fill(r->g, g->tl_x, g->ruler_y + 1, g->tl_x + g->tl_w,
 		g->ruler_y + 2, r->gl->hline, SV_STYLE_RULER, 0);
 	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	/* "span 72.5 ms", or just "72.5 ms" when the label column is narrow. */
 	sv_grid_textf(r->g, 0, g->ruler_y, g->label_w - 1, SV_STYLE_RULER, 0,
-		"span %s", span);
+		"%s%s", (int)strlen(span) + 5 <= g->label_w - 1 ? "span " : "",
+		span);
 	sv_grid_text(r->g, 0, g->ruler_y + 1, g->label_w - 1,
 		v->p->has_start_time ? "t=0: run start" : "t=0: first call",
 		SV_STYLE_DIM, 0, r->gl->ellipsis);
