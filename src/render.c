@@ -527,9 +527,13 @@ static void render_details(struct render_ctx *r)
 	sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
 		SV_STYLE_PANEL_HEAD, 0, 0);
 	if (c == SV_NO_CALL) {
+		details_line(&d, SV_STYLE_DIM, "No call selected.");
 		details_line(&d, SV_STYLE_DIM,
-			"No call selected: move with h j k l or Tab, click a "
-			"call, or pick a region in the panel (p, Enter).");
+			"Tab or a click selects one; h j k l move the cursor.");
+		if (g->panel_w)
+			details_line(&d, SV_STYLE_DIM,
+				"In the panel (p), Enter goes to a region's "
+				"longest call.");
 		return;
 	}
 	row = &p->rows[p->row_of[c]];
