@@ -122,6 +122,22 @@ static char *render_ns(int64_t ns, char *buf, size_t n)
 	return buf;
 }
 
+/* A duration in human units and exact: "85.4 us = 85,360 ns", or just
+ * "801 ns" when the two would say the same. */
+static char *render_exact(int64_t ns, bool rel, char *buf, size_t n)
+{
+	char h[64], x[48];
+	if (rel)
+		render_rel(ns, h, sizeof h);
+	else
+		sv_view_fmt_dur(ns, h, sizeof h);
+	if (ns > -1000 && ns < 1000)
+		snprintf(buf, n, "%s", h);
+	else
+		snprintf(buf, n, "%s = %s", h, render_ns(ns, x, sizeof x));
+	return buf;
+}
+
 /* ---- ruler ----------------------------------------------------------------- */
 
 /* The round step (1, 2 or 5 times a power of ten, ns) giving a tick about
@@ -515,7 +531,7 @@ static void render_details(struct render_ctx *r)
 	uint32_t c = v->sel, region, par;
 	const struct sv_row *row;
 	const struct sv_lane *lane;
-	char a[64], b[64], e[64];
+	char a[64];
 	int64_t dur;
 
 	if (!g->details_h)
@@ -557,19 +573,15 @@ static void render_details(struct render_ctx *r)
 		d.y++;
 	}
 	{
-		char x[48], y[48];
-		details_line(&d, SV_STYLE_DETAILS,
-			"duration %s = %s   exclusive %s = %s",
-			sv_view_fmt_dur(dur, a, sizeof a),
-			render_ns(dur, x, sizeof x),
-			sv_view_fmt_dur(p->exclusive[c], b, sizeof b),
-			render_ns(p->exclusive[c], y, sizeof y));
-		details_line(&d, SV_STYLE_DETAILS,
-			"start %s = %s   end %s = %s",
-			render_rel(p->start_ns[c] - v->origin, a, sizeof a),
-			render_ns(p->start_ns[c] - v->origin, x, sizeof x),
-			render_rel(p->end_ns[c] - v->origin, b, sizeof b),
-			render_ns(p->end_ns[c] - v->origin, y, sizeof y));
+		char x[128], y[128];
+		details_line(&d, SV_STYLE_DETAILS, "duration %s   exclusive %s",
+			render_exact(dur, false, x, sizeof x),
+			render_exact(p->exclusive[c], false, y, sizeof y));
+		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
+			render_exact(
+				p->start_ns[c] - v->origin, true, x, sizeof x),
+			render_exact(
+				p->end_ns[c] - v->origin, true, y, sizeof y));
 	}
 	{
 		/* Parent chain, outermost first: "in main > solve > step". */
@@ -592,23 +604,21 @@ static void render_details(struct render_ctx *r)
 	{
 		char line[256] = "";
 		size_t used = 0;
+		char x[128];
 		if (p->gpu_ns && p->gpu_ns[c] >= 0)
 			used += (size_t)snprintf(line + used,
-				sizeof line - used,
-				"GPU %s (%" PRId64 " ns)   ",
-				sv_view_fmt_dur(p->gpu_ns[c], a, sizeof a),
-				p->gpu_ns[c]);
+				sizeof line - used, "GPU %s   ",
+				render_exact(p->gpu_ns[c], false, x, sizeof x));
 		if (p->await_ns && (lane->task >= 0 || p->await_ns[c] > 0) &&
 			used < sizeof line)
 			used += (size_t)snprintf(line + used,
 				sizeof line - used,
-				"await %s = %.1f%% of the call (%" PRId64
-				" ns)",
-				sv_view_fmt_dur(p->await_ns[c], e, sizeof e),
+				"await %s, %.1f%% of the call",
+				render_exact(
+					p->await_ns[c], false, x, sizeof x),
 				dur > 0 ? 100.0 * (double)p->await_ns[c] /
 						  (double)dur
-					: 0.0,
-				p->await_ns[c]);
+					: 0.0);
 		if (used)
 			details_line(&d, SV_STYLE_DETAILS, "%s", line);
 	}
