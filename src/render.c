@@ -1066,6 +1066,38 @@ static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
 	popup_line(o, style, buf);
 }
 
+/* A long line folded at spaces to the popup's width, the continuation
+ * lines indented, so that a warning is read whole, not cut. */
+static void popup_wrapped(struct popup_out *o, int style, const char *text)
+{
+	char line[512];
+	int indent = 0;
+
+	while (*text) {
+		int room = o->w - indent;
+		size_t len = strlen(text), cut = len;
+		if (room < 20)
+			room = 20;
+		if ((int)len > room) {
+			cut = (size_t)room;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)room;
+		}
+		if (cut + (size_t)indent >= sizeof line)
+			cut = sizeof line - 1 - (size_t)indent;
+		memset(line, ' ', (size_t)indent);
+		memcpy(line + indent, text, cut);
+		line[indent + (int)cut] = '\0';
+		popup_line(o, style, line);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		indent = 4;
+	}
+}
+
 static void popup_help(struct popup_out *o)
 {
 	int a;
@@ -1109,11 +1141,11 @@ static void popup_help(struct popup_out *o)
 		popup_linef(o, SV_STYLE_POPUP, "  %-15s %s", keys, ai->help);
 	}
 	popup_line(o, SV_STYLE_POPUP, "");
-	popup_line(o, SV_STYLE_POPUP,
+	popup_wrapped(o, SV_STYLE_POPUP,
 		"Mouse: click selects, wheel zooms at the pointer, drag pans.");
-	popup_line(o, SV_STYLE_POPUP,
-		"Summary panel (p): j/k move, Enter marks a region and cycles "
-		"its calls longest first, < > sort.");
+	popup_wrapped(o, SV_STYLE_POPUP,
+		"Summary panel (p): j/k move, <> sort, Enter marks a region "
+		"and cycles its calls longest first.");
 }
 
 static void popup_source(struct popup_out *o)
@@ -1237,7 +1269,7 @@ static void popup_warnings(struct popup_out *o)
 			"No warnings: the file read "
 			"cleanly.");
 	for (i = 0; i < p->nwarnings; i++)
-		popup_line(o, SV_STYLE_WARNING, p->warnings[i]);
+		popup_wrapped(o, SV_STYLE_WARNING, p->warnings[i]);
 }
 
 static void popup_body(int popup, struct popup_out *o)

@@ -202,6 +202,9 @@ START_TEST(test_popups_and_panel)
 	golden("search_prompt", lanes, sizeof lanes / sizeof lanes[0],
 		VT_START | VT_THREADS | VT_TASKS, 120, 30,
 		"/ f e t c h Enter / m a", false);
+	/* Long help lines fold at the popup's width instead of being cut. */
+	golden("help_popup_narrow_end", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 60, 20, "? End", false);
 	/* A one-line popup is a small box, not a screen-sized frame. */
 	golden("warnings_popup_small", lanes, sizeof lanes / sizeof lanes[0],
 		VT_START | VT_THREADS | VT_TASKS, 120, 30, "W", false);
