@@ -656,15 +656,21 @@ static void render_details(struct render_ctx *r)
 				p->start_ns[c]);
 		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
 	}
-	if (v->stats_valid) {
-		/* The region over the lanes on display, with its slowest rank. */
-		const struct sv_stats_region *sr =
-			sv_stats_table_find(&v->stats, region);
+	if (v->stats_valid || v->stats_all_valid) {
+		/* The region over the whole run when that table is at hand
+		 * (a solo lane's own table would always name its own rank
+		 * the slowest), else over the lanes on display. */
+		const struct sv_stats_region *sr = sv_stats_table_find(
+			v->stats_all_valid ? &v->stats_all : &v->stats, region);
 		if (sr && sr->has_slowest_rank)
 			details_line(&d, SV_STYLE_DETAILS,
-				"region: %" PRIu64 " calls, %s in all; slowest "
-				"rank %" PRIu32 ", imbalance %.1f%%",
+				"%s: %" PRIu64 " call%s, %s; slowest rank "
+				"%" PRIu32 ", imbalance %.1f%%",
+				v->stats_is_all || v->stats_all_valid
+					? "whole run"
+					: "these lanes",
 				sr->s.num_calls,
+				sr->s.num_calls == 1 ? "" : "s",
 				sv_view_fmt_dur(sr->s.total_ns, a, sizeof a),
 				sr->slowest_rank, sr->rank_imbalance_pct);
 	}

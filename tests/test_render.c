@@ -205,6 +205,11 @@ START_TEST(test_popups_and_panel)
 	/* Long help lines fold at the popup's width instead of being cut. */
 	golden("help_popup_narrow_end", lanes, sizeof lanes / sizeof lanes[0],
 		VT_START | VT_THREADS | VT_TASKS, 60, 20, "? End", false);
+	/* A solo lane's details give the region over the whole run (its
+	 * slowest rank among all), not over the one lane shown. */
+	golden("solo_details_whole_run", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 120, 30, "r 1 Enter Tab t",
+		false);
 	/* A one-line popup is a small box, not a screen-sized frame. */
 	golden("warnings_popup_small", lanes, sizeof lanes / sizeof lanes[0],
 		VT_START | VT_THREADS | VT_TASKS, 120, 30, "W", false);
