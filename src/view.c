@@ -704,15 +704,22 @@ static void view_pan(struct sv_view *v, int64_t dt)
 		v->cur_t = (int64_t)n;
 }
 
+/* A key that acts on the selected call, with none selected: say how to
+ * select one rather than only ringing the bell. */
+static int view_no_selection(struct sv_view *v)
+{
+	view_message(v, true,
+		"no call selected: Tab selects the next one, or click one");
+	return SV_VIEW_REDRAW | SV_VIEW_BELL;
+}
+
 static int view_zoom_call(struct sv_view *v)
 {
 	const struct sv_profile *p = v->p;
 	int64_t s, e, pad;
 
-	if (v->sel == SV_NO_CALL) {
-		view_message(v, true, "no call selected");
-		return SV_VIEW_REDRAW | SV_VIEW_BELL;
-	}
+	if (v->sel == SV_NO_CALL)
+		return view_no_selection(v);
 	s = p->start_ns[v->sel];
 	e = p->end_ns[v->sel] > s ? p->end_ns[v->sel] : s + 1;
 	pad = (e - s) / 20;
@@ -1490,7 +1497,7 @@ int sv_view_apply(struct sv_view *v, int action)
 		return view_step_call(v, -1);
 	case SV_ACTION_PARENT:
 		if (v->sel == SV_NO_CALL)
-			return SV_VIEW_BELL;
+			return view_no_selection(v);
 		{
 			/* The nearest enclosing call the filter keeps. */
 			uint32_t par = p->parent[v->sel];
@@ -1501,20 +1508,20 @@ int sv_view_apply(struct sv_view *v, int action)
 		}
 	case SV_ACTION_CHILD:
 		if (v->sel == SV_NO_CALL)
-			return SV_VIEW_BELL;
+			return view_no_selection(v);
 		return view_select_rel(v,
 			sv_layout_first_child(&v->index, v->sel),
 			"no call inside this one");
 	case SV_ACTION_LONGEST_CHILD:
 		if (v->sel == SV_NO_CALL)
-			return SV_VIEW_BELL;
+			return view_no_selection(v);
 		return view_select_rel(v,
 			sv_layout_longest_child(&v->index, v->sel),
 			"no call inside this one");
 	case SV_ACTION_NEXT_SIBLING:
 	case SV_ACTION_PREV_SIBLING:
 		if (v->sel == SV_NO_CALL)
-			return SV_VIEW_BELL;
+			return view_no_selection(v);
 		return view_select_rel(v,
 			sv_layout_sibling(&v->index, v->sel,
 				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),

@@ -78,6 +78,19 @@ START_TEST(test_initial)
 	ck_assert_uint_eq(v.stats.nregions, 5);
 	/* rows: MainThread 3, task 1, worker 1, r1 1 */
 	ck_assert_uint_eq(v.rows.n, 6);
+	/* keys that act on the selected call say how to select one */
+	{
+		static const char *const need_sel[] = {
+			"f", "K", "J", "c", "]", "["};
+		size_t i;
+		for (i = 0; i < sizeof need_sel / sizeof need_sel[0]; i++) {
+			v.message[0] = '\0';
+			ck_assert(keys(need_sel[i]) & SV_VIEW_BELL);
+			ck_assert_msg(strstr(v.message, "Tab selects") != NULL,
+				"%s: '%s'", need_sel[i], v.message);
+			ck_assert_uint_eq(v.sel, SV_NO_CALL);
+		}
+	}
 }
 END_TEST
 
