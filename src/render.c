@@ -765,6 +765,8 @@ static void render_panel(struct render_ctx *r)
 	long top, row, visible;
 	char buf[64];
 	const char *scope;
+	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
+	const char *sortmark = r->gl == &render_ascii ? "*" : "\xe2\x96\xbc";
 
 	if (!g->panel_w)
 		return;
@@ -833,12 +835,12 @@ static void render_panel(struct render_ctx *r)
 	sv_grid_fill(r->g, x0, y, x0 + w, y + 1, ' ', SV_STYLE_PANEL_HEAD, 0);
 	sv_grid_textf(r->g, x0 + 1, y, name_w - 1, SV_STYLE_PANEL_HEAD, 0,
 		"%s%s", panel_titles[SV_VIEW_COL_NAME],
-		v->sort_col == SV_VIEW_COL_NAME ? "*" : "");
+		v->sort_col == SV_VIEW_COL_NAME ? sortmark : "");
 	for (i = 0; i < nshown; i++) {
 		int cx = x0 + name_w + i * PANEL_NUM_W, tw;
 		snprintf(buf, sizeof buf, "%s%s", panel_titles[cols[i]],
-			cols[i] == v->sort_col ? "*" : "");
-		tw = (int)strlen(buf);
+			cols[i] == v->sort_col ? sortmark : "");
+		tw = sv_grid_text_width(buf, PANEL_NUM_W);
 		sv_grid_text(r->g, cx + PANEL_NUM_W - tw, y, tw, buf,
 			SV_STYLE_PANEL_HEAD, 0, 0);
 	}
