@@ -141,10 +141,10 @@ static char *render_exact(int64_t ns, bool rel, char *buf, size_t n)
 /* ---- ruler ----------------------------------------------------------------- */
 
 /* The round step (1, 2 or 5 times a power of ten, ns) giving a tick about
- * every 14 columns. */
+ * every 11 columns or more. */
 static int64_t ruler_pick_step(int64_t span, int cols)
 {
-	sv_i128 target = (sv_i128)span * 14 / (cols > 0 ? cols : 1);
+	sv_i128 target = (sv_i128)span * 11 / (cols > 0 ? cols : 1);
 	int64_t p10 = 1;
 
 	for (;;) {
@@ -212,7 +212,11 @@ static void render_ruler(struct render_ctx *r)
 	const struct sv_layout_geom *g = r->geom;
 	struct sv_tmap m = sv_view_tmap(v);
 	int64_t step = ruler_pick_step(v->t1 - v->t0, g->tl_w);
-	int64_t unit = ruler_unit(v->t1 - v->origin, step);
+	int64_t unit = ruler_unit(v->t1 - v->origin, step), base = 0;
+	/* Ticks finer than a thousandth of the unit would need long labels:
+	 * the first labelled tick gets its exact time in ns, the others
+	 * their offset from it. */
+	bool fine = step * 1000 < unit, have_base = false;
 	sv_i128 rel0 = (sv_i128)v->t0 - v->origin, k;
 	int last_end = g->tl_x, x, cx, label_end = m.x0 + m.w;
 	char buf[48], span[32];
@@ -258,12 +262,27 @@ static void render_ruler(struct render_ctx *r)
 			continue;
 		sv_grid_put(r->g, x, g->ruler_y + 1, r->gl->tick,
 			SV_STYLE_RULER, 0);
-		ruler_label((int64_t)(k * step), step, unit, buf, sizeof buf);
+		if (fine && have_base) {
+			/* Deep zoom: "+20ns" from the first labelled tick,
+			 * not "5.00002ms". */
+			int64_t off = (int64_t)(k * step) - base;
+			buf[0] = '+';
+			ruler_label(off, step, ruler_unit(off, step), buf + 1,
+				sizeof buf - 1);
+		} else if (fine)
+			render_ns((int64_t)(k * step), buf, sizeof buf);
+		else
+			ruler_label((int64_t)(k * step), step, unit, buf,
+				sizeof buf);
 		w = (int)strlen(buf);
 		if (x >= last_end && x + w < label_end) {
 			sv_grid_text(r->g, x, g->ruler_y, w, buf,
 				SV_STYLE_RULER, 0, 0);
 			last_end = x + w + 1;
+			if (fine && !have_base) {
+				base = (int64_t)(k * step);
+				have_base = true;
+			}
 		}
 	}
 	/* The cursor's column. */
