@@ -46,7 +46,7 @@ cd "$work"
 # name | size | keys | what it shows
 shots=(
 	"overview|100x30||the whole run: every rank, thread and task lane, and the summary panel"
-	"solo-thread|100x30|t Tab J ] J ] f J ] ]|one thread alone (t), zoomed to single calls of one solve, with the selected call's details"
+	"solo-thread|100x30|t Tab J ] J ] f J ] ] f -|one thread alone (t), zoomed to single kernel calls of one solve (f, then - once), with the selected call's details"
 	"summary-exclusive|100x30|p >|the summary panel focused (p) and sorted by exclusive time (>)"
 	"search|100x30|/ s o l v e Enter n|a regex search for 'solve': matching calls highlighted, n jumps to the first"
 	"source-popup|100x30|Tab J ] J ] v|the source of the selected call's region (v)"
