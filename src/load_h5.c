@@ -1982,6 +1982,27 @@ static hid_t open_group(struct sv_h5 *h, const char *name, int *rc)
 	return g;
 }
 
+/* The region names and the two index columns every layout with a
+ * /rank_region_index has: region_ids and ranks.  *g is the opened group
+ * (H5I_INVALID_HID when it could not be opened); the caller closes it and
+ * frees ix, also on failure. */
+static int index_open(struct sv_h5 *h, struct index *ix, hid_t *g)
+{
+	int rc = load_names(h, ix);
+
+	*g = H5I_INVALID_HID;
+	if (rc)
+		return rc;
+	*g = open_group(h, "rank_region_index", &rc);
+	if (rc)
+		return rc;
+	ix->nrows = (hsize_t)-1;
+	rc = index_ints(h, *g, "region_ids", &ix->nrows, &ix->region);
+	if (!rc)
+		rc = index_ints(h, *g, "ranks", &ix->nrows, &ix->rank);
+	return rc;
+}
+
 /* Schema 2/3 columnar layout (FORMAT.md 1, 2). */
 static int load_columnar(struct sv_h5 *h)
 {
@@ -1993,16 +2014,7 @@ static int load_columnar(struct sv_h5 *h)
 
 	p->layout = SV_LAYOUT_COLUMNAR;
 	p->has_calls = !(h->opts && h->opts->summary_only);
-	rc = load_names(h, &ix);
-	if (rc)
-		return rc;
-	g = open_group(h, "rank_region_index", &rc);
-	if (rc)
-		goto out;
-	ix.nrows = (hsize_t)-1;
-	rc = index_ints(h, g, "region_ids", &ix.nrows, &ix.region);
-	if (!rc)
-		rc = index_ints(h, g, "ranks", &ix.nrows, &ix.rank);
+	rc = index_open(h, &ix, &g);
 	if (!rc)
 		rc = index_ints(h, g, "event_offsets", &ix.nrows, &ix.offset);
 	if (!rc)
@@ -2067,16 +2079,7 @@ static int load_aggregate(struct sv_h5 *h)
 
 	p->layout = SV_LAYOUT_AGGREGATE;
 	p->has_calls = false;
-	rc = load_names(h, &ix);
-	if (rc)
-		return rc;
-	g = open_group(h, "rank_region_index", &rc);
-	if (rc)
-		return rc;
-	ix.nrows = (hsize_t)-1;
-	rc = index_ints(h, g, "region_ids", &ix.nrows, &ix.region);
-	if (!rc)
-		rc = index_ints(h, g, "ranks", &ix.nrows, &ix.rank);
+	rc = index_open(h, &ix, &g);
 	if (!rc)
 		rc = index_ints(h, g, "aggregate_counts", &ix.nrows, &ix.count);
 	if (!rc)
@@ -2112,7 +2115,8 @@ static int load_aggregate(struct sv_h5 *h)
 			ix.count[r] ? (double)tot[r] / (double)ix.count[r] : 0;
 		row->exclusive_total = ex[r] >= 0 ? ex[r] : -1;
 	}
-	H5Oclose(g);
+	if (g >= 0)
+		H5Oclose(g);
 	free(tot);
 	free(mn);
 	free(mx);
