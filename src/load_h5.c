@@ -471,8 +471,6 @@ int sv_h5_read_strings(
 /* ------------------------------------------------------------------ */
 /* Attributes                                                          */
 
-/* Open an attribute and report its class and element count (scalar: 1,
- * -1 for a multi-dimensional or null dataspace). */
 /* Attributes live in object headers: each element takes at least a byte
  * of the file, so a count above the file's size means a damaged header.
  * Set per load (the thread's current file). */
@@ -492,6 +490,8 @@ static void attr_at(hid_t loc, const char *name)
 	sv_h5_at(what);
 }
 
+/* Open an attribute and report its class and element count (scalar: 1,
+ * -1 for a multi-dimensional or null dataspace). */
 static hid_t attr_open(
 	hid_t loc, const char *name, H5T_class_t *cls, hssize_t *count)
 {
