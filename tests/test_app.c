@@ -77,6 +77,8 @@ static void run_keys(
 		"script '%s': %s", script, err.msg);
 	memset(&o, 0, sizeof o);
 	o.path = path;
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
 	o.load_in_thread = threaded;
 	o.poll_ms = 5;
 	r->app = sv_app_new(&o);
@@ -654,6 +656,8 @@ START_TEST(test_first_screen_is_progress)
 	b.ctx = &f;
 	memset(&o, 0, sizeof o);
 	o.path = big;
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
 	o.load_in_thread = true;
 	o.poll_ms = 1;
 	app = sv_app_new(&o);
@@ -696,6 +700,8 @@ START_TEST(test_q_stops_a_load)
 	sv_script_backend(&b, &s);
 	memset(&o, 0, sizeof o);
 	o.path = profile();
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
 	o.load_in_thread = true;
 	app = sv_app_new(&o);
 	/* when q is the first key, the loop ends at once with success */
@@ -767,6 +773,8 @@ START_TEST(test_resize_in_script)
 	sv_script_backend(&b, &s);
 	memset(&o, 0, sizeof o);
 	o.path = profile();
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
 	app = sv_app_new(&o);
 	memset(&err, 0, sizeof err);
 	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
@@ -878,6 +886,8 @@ START_TEST(test_small_steps_send_few_bytes)
 	b.ctx = &w;
 	memset(&o, 0, sizeof o);
 	o.path = profile();
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
 	app = sv_app_new(&o);
 	/* when the loop draws the first screen and then the keys */
 	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);

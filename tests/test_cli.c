@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "sv_version.h"
 #include "helpers.h"
 #include "scopeview/cli.h"
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sv_version.h"
 #include "helpers.h"
 #include "scopeview/demo.h"
 #include "scopeview/load.h"

@@ -52,7 +52,7 @@ static int check_text(const char *s, int w)
 		while (i < len) {
 			uint32_t cp;
 			i += sv_utf8_decode(s + i, len - i, &cp);
-			cells += sv_grid_cp_width(cp);
+			cells += sv_utf8_width(cp);
 			ck_assert(cp >= 0x20);
 		}
 		ck_assert_int_le(cells, w);

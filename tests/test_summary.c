@@ -437,7 +437,7 @@ static size_t line_width(const char *s)
 	while (i < n) {
 		uint32_t cp;
 		i += sv_utf8_decode(s + i, n - i, &cp);
-		w += (size_t)sv_grid_cp_width(cp);
+		w += (size_t)sv_utf8_width(cp);
 	}
 	return w;
 }

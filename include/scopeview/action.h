@@ -11,6 +11,11 @@
 #ifndef SCOPEVIEW_ACTION_H
 #define SCOPEVIEW_ACTION_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/action.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stdio.h>
 
 #define SV_ACTION_TABLE(X)                                                     \

@@ -17,11 +17,17 @@
 #ifndef SCOPEVIEW_APP_H
 #define SCOPEVIEW_APP_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/app.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "scopeview/common.h"
 #include "scopeview/grid.h"
+#include "scopeview/source.h"
 #include "scopeview/view.h"
 
 struct sv_backend {
@@ -39,10 +45,11 @@ struct sv_backend {
 };
 
 struct sv_app_opts {
-	const char *path;    /* the profile to open (required) */
-	const char *title;   /* status line title; NULL = the path */
-	bool ascii;          /* ASCII glyphs (else by the locale) */
-	bool no_mouse;       /* ignore mouse keys */
+	const char *path;        /* the profile to open (required) */
+	struct sv_source source; /* how to load it (required) */
+	const char *title;       /* status line title; NULL = the path */
+	bool ascii;              /* ASCII glyphs (else by the locale) */
+	bool no_mouse;           /* ignore mouse keys */
 	int poll_ms;         /* how often to look at a running load; 0 = 100 */
 	bool load_in_thread; /* false: load before the loop (for tests) */
 };

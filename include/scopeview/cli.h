@@ -8,6 +8,11 @@
 #ifndef SCOPEVIEW_CLI_H
 #define SCOPEVIEW_CLI_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_CLI)
+#error "scopeview/cli.h belongs to the cli layer, which this layer may not use"
+#endif
+
 #include <stdio.h>
 
 #include "scopeview/common.h"

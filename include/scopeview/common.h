@@ -12,11 +12,14 @@
 #ifndef SCOPEVIEW_COMMON_H
 #define SCOPEVIEW_COMMON_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_CORE)
+#error "scopeview/common.h belongs to the core layer, which this layer may not use"
+#endif
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define SV_VERSION "0.1.0"
 
 #if defined(__GNUC__)
 #define SV_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -88,5 +91,11 @@ size_t sv_utf8_encode(uint32_t cp, char *out);
 /* A newly allocated copy of s[0..n) in which every invalid UTF-8 sequence
  * is replaced by U+FFFD and NUL bytes are dropped. */
 char *sv_utf8_sanitize(const char *s, size_t n);
+/* Terminal columns of one code point: 0, 1 or 2. */
+int sv_utf8_width(uint32_t cp);
+/* Text made safe for a terminal: control characters (C0, DEL, C1) become
+ * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
+ * *width (may be NULL) gets its width in terminal columns. */
+char *sv_utf8_terminal_safe(const char *s, size_t *width);
 
 #endif

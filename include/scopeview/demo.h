@@ -19,6 +19,11 @@
 #ifndef SCOPEVIEW_DEMO_H
 #define SCOPEVIEW_DEMO_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_IO)
+#error "scopeview/demo.h belongs to the io layer, which this layer may not use"
+#endif
+
 #include <stddef.h>
 
 #include "scopeview/common.h"

@@ -21,6 +21,11 @@
 #ifndef SCOPEVIEW_GEN_H
 #define SCOPEVIEW_GEN_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_IO)
+#error "scopeview/gen.h belongs to the io layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

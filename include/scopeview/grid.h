@@ -24,6 +24,11 @@
 #ifndef SCOPEVIEW_GRID_H
 #define SCOPEVIEW_GRID_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/grid.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -136,8 +141,6 @@ int sv_grid_textf(struct sv_grid *g, int x, int y, int maxw, int style,
 /* Cells s would take through sv_grid_text (after escaping), at most
  * limit (pass a large number for all). */
 int sv_grid_text_width(const char *s, int limit);
-/* Terminal columns of one code point: 0, 1 or 2. */
-int sv_grid_cp_width(uint32_t cp);
 
 /* A stable colour 1 .. SV_GRID_NCOLORS for a region name (FNV-1a hash):
  * the same name has the same colour in every view and run. */

@@ -14,6 +14,11 @@
 #ifndef SCOPEVIEW_KEYS_H
 #define SCOPEVIEW_KEYS_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/keys.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 

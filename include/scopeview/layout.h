@@ -24,6 +24,11 @@
 #ifndef SCOPEVIEW_LAYOUT_H
 #define SCOPEVIEW_LAYOUT_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/layout.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

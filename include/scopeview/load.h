@@ -10,30 +10,16 @@
 #ifndef SCOPEVIEW_LOAD_H
 #define SCOPEVIEW_LOAD_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_IO)
+#error "scopeview/load.h belongs to the io layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
-
-/* Optional progress reporting and cancellation.  Any member may be NULL.
- * The hooks are called from a thread sv_load starts for the load while
- * the calling thread waits (see "Damaged files" at sv_load), one call at
- * a time. */
-struct sv_load_opts {
-	/* fraction in [0, 1]; what = a short phrase ("events", "nesting") */
-	void (*progress)(void *ctx, double fraction, const char *what);
-	/* return nonzero to stop: sv_load then fails with -ECANCELED */
-	int (*cancelled)(void *ctx);
-	void *ctx;
-	/* Only read the index (rows, names, metadata, stored statistics), not
-	 * the event columns; the result has has_calls = false. */
-	bool summary_only;
-	/* Decode compressed event columns with HDF5 alone (H5Dread), not
-	 * with the parallel chunk decoder; the values are the same.  For
-	 * tests and benchmarks; the environment variable
-	 * SCOPEVIEW_NO_FAST_INFLATE=1 does the same for every load. */
-	bool slow_inflate;
-};
+#include "scopeview/source.h"
 
 /*
  * Load path.  On success stores a finished profile (sv_profile_finish has

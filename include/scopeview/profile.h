@@ -26,6 +26,11 @@
 #ifndef SCOPEVIEW_PROFILE_H
 #define SCOPEVIEW_PROFILE_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MODEL)
+#error "scopeview/profile.h belongs to the model layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -14,6 +14,11 @@
 #ifndef SCOPEVIEW_REGEX_H
 #define SCOPEVIEW_REGEX_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MODEL)
+#error "scopeview/regex.h belongs to the model layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 

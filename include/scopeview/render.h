@@ -13,6 +13,11 @@
 #ifndef SCOPEVIEW_RENDER_H
 #define SCOPEVIEW_RENDER_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/render.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include "scopeview/grid.h"
 #include "scopeview/view.h"
 

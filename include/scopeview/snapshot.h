@@ -10,6 +10,11 @@
 #ifndef SCOPEVIEW_SNAPSHOT_H
 #define SCOPEVIEW_SNAPSHOT_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/snapshot.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stddef.h>
 
 #include "scopeview/common.h"

@@ -61,6 +61,11 @@
 #ifndef SCOPEVIEW_STATS_H
 #define SCOPEVIEW_STATS_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MODEL)
+#error "scopeview/stats.h belongs to the model layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -13,6 +13,11 @@
 #ifndef SCOPEVIEW_SUMMARY_H
 #define SCOPEVIEW_SUMMARY_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_REPORT)
+#error "scopeview/summary.h belongs to the report layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>

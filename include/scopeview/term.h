@@ -32,6 +32,11 @@
 #ifndef SCOPEVIEW_TERM_H
 #define SCOPEVIEW_TERM_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_TERM)
+#error "scopeview/term.h belongs to the term layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -22,6 +22,11 @@
 #ifndef SCOPEVIEW_VIEW_H
 #define SCOPEVIEW_VIEW_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/view.h belongs to the ui layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -45,6 +45,11 @@
 #ifndef SCOPEVIEW_WRITE_H
 #define SCOPEVIEW_WRITE_H
 
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_IO)
+#error "scopeview/write.h belongs to the io layer, which this layer may not use"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

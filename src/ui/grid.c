@@ -129,61 +129,6 @@ const struct sv_cell *sv_grid_cell(const struct sv_grid *g, int x, int y)
 	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
 }
 
-int sv_grid_cp_width(uint32_t cp)
-{
-	static const uint32_t zero[][2] = {
-		{0x0300, 0x036f},
-		{0x0483, 0x0489},
-		{0x0591, 0x05bd},
-		{0x0610, 0x061a},
-		{0x064b, 0x065f},
-		{0x0e31, 0x0e31},
-		{0x0e34, 0x0e3a},
-		{0x1ab0, 0x1aff},
-		{0x1dc0, 0x1dff},
-		{0x200b, 0x200d},
-		{0x20d0, 0x20ff},
-		{0xfe00, 0xfe0f},
-		{0xfe20, 0xfe2f},
-		{0xfeff, 0xfeff},
-		{0xe0100, 0xe01ef},
-	};
-	static const uint32_t wide[][2] = {
-		{0x1100, 0x115f},
-		{0x231a, 0x231b},
-		{0x2329, 0x232a},
-		{0x23e9, 0x23ec},
-		{0x2614, 0x2615},
-		{0x2e80, 0x303e},
-		{0x3041, 0x33ff},
-		{0x3400, 0x4dbf},
-		{0x4e00, 0x9fff},
-		{0xa000, 0xa4cf},
-		{0xa960, 0xa97f},
-		{0xac00, 0xd7a3},
-		{0xf900, 0xfaff},
-		{0xfe10, 0xfe19},
-		{0xfe30, 0xfe6f},
-		{0xff00, 0xff60},
-		{0xffe0, 0xffe6},
-		{0x1f300, 0x1f64f},
-		{0x1f680, 0x1f6ff},
-		{0x1f900, 0x1f9ff},
-		{0x20000, 0x3fffd},
-	};
-	size_t i;
-
-	if (cp < 0x300)
-		return 1;
-	for (i = 0; i < sizeof zero / sizeof zero[0]; i++)
-		if (cp >= zero[i][0] && cp <= zero[i][1])
-			return 0;
-	for (i = 0; i < sizeof wide / sizeof wide[0]; i++)
-		if (cp >= wide[i][0] && cp <= wide[i][1])
-			return 2;
-	return 1;
-}
-
 /* Characters that must not reach a terminal as themselves. */
 static bool grid_is_control(uint32_t cp)
 {
@@ -222,7 +167,7 @@ int sv_grid_put(
 		return 0;
 	if (grid_is_control(ch))
 		ch = '?';
-	wd = sv_grid_cp_width(ch);
+	wd = sv_utf8_width(ch);
 	if (wd == 0)
 		return 0;
 	if (wd == 2) {
@@ -233,7 +178,7 @@ int sv_grid_put(
 			c->color = (uint16_t)color;
 			return 1;
 		}
-		if (sv_grid_cp_width(t->ch) == 2) {
+		if (sv_utf8_width(t->ch) == 2) {
 			struct sv_cell *t2 = sv_grid_at(g, x + 2, y);
 			if (t2 && t2->ch == SV_GRID_WIDE_TAIL)
 				t2->ch = ' ';
@@ -247,7 +192,7 @@ int sv_grid_put(
 		struct sv_cell *h = sv_grid_at(g, x - 1, y);
 		if (h)
 			h->ch = ' ';
-	} else if (wd == 1 && sv_grid_cp_width(c->ch) == 2) {
+	} else if (wd == 1 && sv_utf8_width(c->ch) == 2) {
 		struct sv_cell *t = sv_grid_at(g, x + 1, y);
 		if (t && t->ch == SV_GRID_WIDE_TAIL)
 			t->ch = ' ';
@@ -304,7 +249,7 @@ static int grid_walk(const char *s, int limit,
 					emit(ctx, (uint32_t)esc[j], 1);
 			used += len;
 		} else {
-			int wd = sv_grid_cp_width(cp);
+			int wd = sv_utf8_width(cp);
 			if (used + wd > limit) {
 				*rest = true;
 				return used;

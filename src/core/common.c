@@ -7,6 +7,7 @@
 #include "scopeview/common.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,4 +226,99 @@ char *sv_utf8_sanitize(const char *s, size_t n)
 	}
 	out[o] = '\0';
 	return sv_xrealloc(out, o + 1);
+}
+
+int sv_utf8_width(uint32_t cp)
+{
+	static const uint32_t zero[][2] = {
+		{0x0300, 0x036f},
+		{0x0483, 0x0489},
+		{0x0591, 0x05bd},
+		{0x0610, 0x061a},
+		{0x064b, 0x065f},
+		{0x0e31, 0x0e31},
+		{0x0e34, 0x0e3a},
+		{0x1ab0, 0x1aff},
+		{0x1dc0, 0x1dff},
+		{0x200b, 0x200d},
+		{0x20d0, 0x20ff},
+		{0xfe00, 0xfe0f},
+		{0xfe20, 0xfe2f},
+		{0xfeff, 0xfeff},
+		{0xe0100, 0xe01ef},
+	};
+	static const uint32_t wide[][2] = {
+		{0x1100, 0x115f},
+		{0x231a, 0x231b},
+		{0x2329, 0x232a},
+		{0x23e9, 0x23ec},
+		{0x2614, 0x2615},
+		{0x2e80, 0x303e},
+		{0x3041, 0x33ff},
+		{0x3400, 0x4dbf},
+		{0x4e00, 0x9fff},
+		{0xa000, 0xa4cf},
+		{0xa960, 0xa97f},
+		{0xac00, 0xd7a3},
+		{0xf900, 0xfaff},
+		{0xfe10, 0xfe19},
+		{0xfe30, 0xfe6f},
+		{0xff00, 0xff60},
+		{0xffe0, 0xffe6},
+		{0x1f300, 0x1f64f},
+		{0x1f680, 0x1f6ff},
+		{0x1f900, 0x1f9ff},
+		{0x20000, 0x3fffd},
+	};
+	size_t i;
+
+	if (cp < 0x300)
+		return 1;
+	for (i = 0; i < sizeof zero / sizeof zero[0]; i++)
+		if (cp >= zero[i][0] && cp <= zero[i][1])
+			return 0;
+	for (i = 0; i < sizeof wide / sizeof wide[0]; i++)
+		if (cp >= wide[i][0] && cp <= wide[i][1])
+			return 2;
+	return 1;
+}
+
+/* Bidirectional controls, which would reorder what follows them on a
+ * terminal. */
+static bool utf8_bidi(uint32_t cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Text made safe for a terminal: control characters (C0, DEL, C1) become
+ * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
+ * *width gets its width in terminal columns (as the viewer's grid counts
+ * them: wide characters take two, combining marks none). */
+char *sv_utf8_terminal_safe(const char *s, size_t *width)
+{
+	size_t n = strlen(s), i = 0, len = 0, cap = n * 6 + 1, w = 0;
+	char *o = sv_xmalloc(cap);
+
+	while (i < n) {
+		uint32_t cp;
+		size_t used = sv_utf8_decode(s + i, n - i, &cp);
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+			len += (size_t)snprintf(
+				o + len, cap - len, "\\x%02x", (unsigned)cp);
+			w += 4;
+		} else if (utf8_bidi(cp)) {
+			len += (size_t)snprintf(
+				o + len, cap - len, "\\u%04x", (unsigned)cp);
+			w += 6;
+		} else {
+			len += sv_utf8_encode(cp, o + len);
+			w += (size_t)sv_utf8_width(cp);
+		}
+		i += used;
+	}
+	o[len] = '\0';
+	if (width)
+		*width = w;
+	return o;
 }

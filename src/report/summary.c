@@ -33,15 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scopeview/cli.h"
-#include "scopeview/grid.h"
-#include "scopeview/load.h"
+#include "scopeview/common.h"
 #include "scopeview/regex.h"
-
-#define SUMMARY_USAGE                                                      \
-	"scopeview summary [--format table|csv|json] [--sort KEY] "        \
-	"[--include RE]... [--exclude RE]... [--ranks LIST] [--per-rank] " \
-	"FILE"
 
 /* ---- numbers ------------------------------------------------------------ */
 
@@ -439,46 +432,6 @@ static void summary_csv(FILE *out, const struct sv_profile *p,
 
 /* ---- table ------------------------------------------------------------------ */
 
-/* Bidirectional controls, which would reorder what follows them on a
- * terminal. */
-static bool table_bidi(uint32_t cp)
-{
-	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* Text made safe for a terminal: control characters (C0, DEL, C1) become
- * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
- * *width gets its width in terminal columns (as the viewer's grid counts
- * them: wide characters take two, combining marks none). */
-static char *table_safe(const char *s, size_t *width)
-{
-	size_t n = strlen(s), i = 0, len = 0, cap = n * 6 + 1, w = 0;
-	char *o = sv_xmalloc(cap);
-
-	while (i < n) {
-		uint32_t cp;
-		size_t used = sv_utf8_decode(s + i, n - i, &cp);
-		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
-			len += (size_t)snprintf(
-				o + len, cap - len, "\\x%02x", (unsigned)cp);
-			w += 4;
-		} else if (table_bidi(cp)) {
-			len += (size_t)snprintf(
-				o + len, cap - len, "\\u%04x", (unsigned)cp);
-			w += 6;
-		} else {
-			len += sv_utf8_encode(cp, o + len);
-			w += (size_t)sv_grid_cp_width(cp);
-		}
-		i += used;
-	}
-	o[len] = '\0';
-	if (width)
-		*width = w;
-	return o;
-}
-
 static const int table_figs[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_EXCL,
 	SUMMARY_FIG_AVG, SUMMARY_FIG_MIN, SUMMARY_FIG_MAX, SUMMARY_FIG_FIRST,
 	SUMMARY_FIG_LAST, SUMMARY_FIG_STD, SUMMARY_FIG_P50, SUMMARY_FIG_P95,
@@ -498,7 +451,7 @@ static void table_fill(struct table_line *l, const char *name, bool indent,
 	const char *ranks, const struct sv_stats *s, const double *imbalance)
 {
 	size_t i, w;
-	char *safe = table_safe(name, &w);
+	char *safe = sv_utf8_terminal_safe(name, &w);
 
 	if (indent) {
 		l->name = sv_xasprintf("  %s", safe);
@@ -537,7 +490,7 @@ static void table_meta_line(FILE *out, const struct sv_profile *p,
 
 	if (!m || !m->text)
 		return;
-	safe = table_safe(m->text, NULL);
+	safe = sv_utf8_terminal_safe(m->text, NULL);
 	fprintf(out, "%s%s: %s", *any ? ", " : "  ", label, safe);
 	*any = true;
 	free(safe);
@@ -552,7 +505,7 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 		"last", "std", "p50", "p95", "p99", "imbalance"};
 	struct table_line *lines;
 	size_t nlines = 0, i, k, c, width[TABLE_NCOLS], total_w = 0;
-	char *safe_file = table_safe(file, NULL);
+	char *safe_file = sv_utf8_terminal_safe(file, NULL);
 	char buf[64];
 	bool any = false;
 
@@ -576,7 +529,7 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 				buf, sizeof buf, (double)t->total_time_ns));
 	fputc('\n', out);
 	if (rank_list) {
-		char *safe = table_safe(rank_list, NULL);
+		char *safe = sv_utf8_terminal_safe(rank_list, NULL);
 		fprintf(out, "  figures over ranks %s only\n", safe);
 		free(safe);
 	}
@@ -682,294 +635,4 @@ int sv_summary_write(FILE *out, const struct sv_profile *p,
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
 	return 0;
-}
-
-/* ---- the command ---------------------------------------------------------- */
-
-static void summary_help(void)
-{
-	int k;
-
-	printf("usage: %s\n\n"
-	       "Print the statistics of a scope-profiler profile, with the\n"
-	       "figures scope-profiler's own reader reports.\n\n"
-	       "Options:\n"
-	       "  --format FMT    table (default), csv or json\n"
-	       "  --sort KEY      order of the regions (default start)\n"
-	       "  --include RE    only regions whose name matches RE at its\n"
-	       "                  start (Perl-compatible, like Python's "
-	       "re.match);\n"
-	       "                  repeatable\n"
-	       "  --exclude RE    leave out regions matching RE; repeatable\n"
-	       "  --ranks LIST    figures over these ranks only, e.g. "
-	       "0,2-5\n"
-	       "  --per-rank      a row per rank in the table and CSV\n"
-	       "                  (JSON always carries the ranks)\n"
-	       "  -h, --help      show this help\n\n"
-	       "Sort keys:\n",
-		SUMMARY_USAGE);
-	for (k = 0; k < SV_STATS_KEY_COUNT; k++)
-		printf("  %-10s %s\n", sv_stats_key_name(k),
-			sv_stats_key_help(k));
-	printf("\nExit status: 0 success, 1 the profile could not be read,\n"
-	       "2 a command-line mistake.\n");
-}
-
-/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE");
- * NULL when it is not that option.  *missing is set when the value is. */
-static const char *summary_opt(
-	int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-struct summary_args {
-	struct sv_summary_opts o;
-	int sort;
-	struct sv_regex **include, **exclude;
-	size_t ninclude, nexclude, cap_in, cap_ex;
-	bool *rank_on;
-	uint32_t nrank_on;
-	const char *ranks_spec;
-	const char *file;
-};
-
-static void summary_args_free(struct summary_args *a)
-{
-	size_t i;
-	for (i = 0; i < a->ninclude; i++)
-		sv_regex_free(a->include[i]);
-	for (i = 0; i < a->nexclude; i++)
-		sv_regex_free(a->exclude[i]);
-	free(a->include);
-	free(a->exclude);
-	free(a->rank_on);
-}
-
-/* Compile pattern into the include or exclude list. */
-static bool summary_add_regex(struct summary_args *a, const char *pattern,
-	bool include, struct sv_error *err)
-{
-	struct sv_regex *re = sv_regex_compile(pattern, err);
-	if (!re)
-		return false;
-	if (include) {
-		sv_grow((void **)&a->include, &a->cap_in, a->ninclude + 1,
-			sizeof *a->include);
-		a->include[a->ninclude++] = re;
-	} else {
-		sv_grow((void **)&a->exclude, &a->cap_ex, a->nexclude + 1,
-			sizeof *a->exclude);
-		a->exclude[a->nexclude++] = re;
-	}
-	return true;
-}
-
-/* Parse argv; returns -1 to go on, else an exit status. */
-static int summary_parse(int argc, char **argv, struct summary_args *a)
-{
-	int i;
-	bool only_files = false;
-
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-		struct sv_error err = {0};
-
-		if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-			if (a->file)
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: more than one FILE ('%s', "
-					"'%s')",
-					a->file, argv[i]);
-			a->file = argv[i];
-		} else if (!strcmp(argv[i], "--")) {
-			only_files = true;
-		} else if (!strcmp(argv[i], "-h") ||
-			   !strcmp(argv[i], "--help")) {
-			summary_help();
-			return SV_EXIT_OK;
-		} else if (!strcmp(argv[i], "--per-rank")) {
-			a->o.per_rank = true;
-		} else if ((v = summary_opt(
-				    argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "table"))
-				a->o.format = SV_SUMMARY_TABLE;
-			else if (!strcmp(v, "csv"))
-				a->o.format = SV_SUMMARY_CSV;
-			else if (!strcmp(v, "json"))
-				a->o.format = SV_SUMMARY_JSON;
-			else
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: unknown format '%s' (table, "
-					"csv or json)",
-					v);
-		} else if ((v = summary_opt(
-				    argc, argv, &i, "--sort", &missing))) {
-			a->sort = sv_stats_key_from_name(v);
-			if (a->sort < 0)
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: unknown sort key '%s' (see "
-					"--help)",
-					v);
-		} else if ((v = summary_opt(
-				    argc, argv, &i, "--include", &missing))) {
-			if (!summary_add_regex(a, v, true, &err))
-				return sv_cli_usage_error(
-					SUMMARY_USAGE, "summary: %s", err.msg);
-		} else if ((v = summary_opt(
-				    argc, argv, &i, "--exclude", &missing))) {
-			if (!summary_add_regex(a, v, false, &err))
-				return sv_cli_usage_error(
-					SUMMARY_USAGE, "summary: %s", err.msg);
-		} else if ((v = summary_opt(
-				    argc, argv, &i, "--ranks", &missing))) {
-			free(a->rank_on);
-			a->rank_on = NULL;
-			if (sv_stats_parse_ranks(
-				    v, &a->rank_on, &a->nrank_on, &err))
-				return sv_cli_usage_error(
-					SUMMARY_USAGE, "summary: %s", err.msg);
-			a->ranks_spec = v;
-		} else if (missing) {
-			return sv_cli_usage_error(SUMMARY_USAGE,
-				"summary: %s needs a value", argv[i]);
-		} else {
-			return sv_cli_usage_error(SUMMARY_USAGE,
-				"summary: unknown option '%s'", argv[i]);
-		}
-	}
-	if (!a->file)
-		return sv_cli_usage_error(
-			SUMMARY_USAGE, "summary: no FILE given");
-	return -1;
-}
-
-/* One line "scopeview: <what><text>" on stderr, with the text made safe
- * for a terminal (it can quote region names from the file). */
-static void summary_stderr(const char *what, const char *text)
-{
-	char *safe = table_safe(text, NULL);
-	fprintf(stderr, "scopeview: %s%s\n", what, safe);
-	free(safe);
-}
-
-/* Say which ranks of the --ranks list have no row in p ("9,11-12"): not
- * an error (scope-profiler lists the regions with no calls then), but
- * rarely what was meant. */
-static void summary_ranks_warning(
-	const struct sv_profile *p, const bool *on, uint32_t n)
-{
-	bool *has = sv_xcalloc(n ? n : 1, sizeof *has);
-	char *list = NULL, *piece, *joined;
-	uint32_t r, a, count = 0, items = 0;
-	size_t i;
-
-	for (i = 0; i < p->nrows; i++)
-		if (p->rows[i].rank < n)
-			has[p->rows[i].rank] = true;
-	for (r = 0; r < n; r++) {
-		if (!on[r] || has[r])
-			continue;
-		for (a = r; r + 1 < n && on[r + 1] && !has[r + 1]; r++)
-			;
-		count += r - a + 1;
-		if (++items > 8) /* the first few say enough */
-			piece = sv_xasprintf("...");
-		else if (a == r)
-			piece = sv_xasprintf("%" PRIu32, a);
-		else
-			piece = sv_xasprintf("%" PRIu32 "-%" PRIu32, a, r);
-		if (items <= 9) {
-			joined = sv_xasprintf("%s%s%s", list ? list : "",
-				list ? "," : "", piece);
-			free(list);
-			list = joined;
-		}
-		free(piece);
-	}
-	if (count) {
-		fprintf(stderr,
-			"scopeview: warning: --ranks: no data for rank%s %s ",
-			count > 1 ? "s" : "", list);
-		if (p->num_ranks == 0)
-			fprintf(stderr, "(the profile has no ranks)\n");
-		else if (p->num_ranks == 1)
-			fprintf(stderr, "(the profile has rank 0)\n");
-		else
-			fprintf(stderr,
-				"(the profile has ranks 0-%" PRIu32 ")\n",
-				p->num_ranks - 1);
-	}
-	free(list);
-	free(has);
-}
-
-int sv_summary_main(int argc, char **argv)
-{
-	struct summary_args a;
-	struct sv_stats_filter f;
-	struct sv_stats_table t;
-	struct sv_profile *p = NULL;
-	struct sv_error err = {0};
-	size_t i;
-	int rc;
-
-	memset(&a, 0, sizeof a);
-	a.o.format = SV_SUMMARY_TABLE;
-	a.sort = SV_STATS_KEY_START;
-	rc = summary_parse(argc, argv, &a);
-	if (rc >= 0) {
-		summary_args_free(&a);
-		return rc;
-	}
-	if (sv_load(a.file, NULL, &p, &err) < 0) {
-		summary_stderr("", err.msg);
-		summary_args_free(&a);
-		return SV_EXIT_LOAD;
-	}
-	for (i = 0; i < p->nwarnings; i++)
-		summary_stderr("warning: ", p->warnings[i]);
-
-	if (a.rank_on)
-		summary_ranks_warning(p, a.rank_on, a.nrank_on);
-	memset(&f, 0, sizeof f);
-	f.rank_on = a.rank_on;
-	f.nrank_on = a.nrank_on;
-	f.include = a.include;
-	f.ninclude = a.ninclude;
-	f.exclude = a.exclude;
-	f.nexclude = a.nexclude;
-	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
-		summary_stderr("", err.msg);
-		sv_profile_free(p);
-		summary_args_free(&a);
-		return SV_EXIT_LOAD;
-	}
-	if (a.sort != SV_STATS_KEY_START)
-		sv_stats_table_sort(&t, a.sort);
-	a.o.file = a.file;
-	a.o.ranks = a.ranks_spec;
-	rc = SV_EXIT_OK;
-	if (sv_summary_write(stdout, p, &t, &a.o) < 0) {
-		fprintf(stderr, "scopeview: cannot write the summary\n");
-		rc = SV_EXIT_LOAD;
-	}
-	sv_stats_table_fini(&t);
-	sv_profile_free(p);
-	summary_args_free(&a);
-	return rc;
 }

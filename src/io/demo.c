@@ -4,6 +4,7 @@
  * cache directory; the file's content depends on nothing but the options
  * below.
  */
+#include "sv_version.h"
 #include "scopeview/demo.h"
 
 #include <errno.h>

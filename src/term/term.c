@@ -560,16 +560,15 @@ void sv_term_present(struct sv_term *t, const struct sv_grid *g)
 				/* Covered by the wide character before it (as
 				 * sent: '?' in a non-UTF-8 locale is narrow);
 				 * a stray tail becomes a blank. */
-				if (x > 0 &&
-					sv_grid_cp_width((uint32_t)term_glyph(
-						t, row[x - 1].ch)) == 2)
+				if (x > 0 && sv_utf8_width((uint32_t)term_glyph(
+						     t, row[x - 1].ch)) == 2)
 					continue;
 				wcs[0] = L' ';
 			} else {
 				wcs[0] = term_glyph(t, c->ch);
 				/* A wide character cut by the right edge. */
 				if (x == w - 1 &&
-					sv_grid_cp_width((uint32_t)wcs[0]) == 2)
+					sv_utf8_width((uint32_t)wcs[0]) == 2)
 					wcs[0] = L' ';
 			}
 			wcs[1] = L'\0';

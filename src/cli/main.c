@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sv_version.h"
 #include "scopeview/cli.h"
 #include "scopeview/common.h"
 

@@ -1,12 +1,8 @@
 /*
- * snapshot.c: `scopeview snapshot`, the viewer's screen without a terminal
- * (snapshot.h, cli.h).  The key script drives the same struct sv_view the
- * interactive viewer uses and the same sv_render() draws it, so the output
- * is what the viewer shows after those keys.  Glyphs follow the locale or
- * --ascii, never TERM.  Only sv_snapshot_main prints.
+ * cmd_snapshot.c: `scopeview snapshot`, its command line: the size, the
+ * keys and the output format, then sv_snapshot_draw (snapshot.h) and one
+ * of the grid's dumps (grid.h).
  */
-#include "scopeview/snapshot.h"
-
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
@@ -17,35 +13,11 @@
 #include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
-#include "scopeview/render.h"
+#include "scopeview/snapshot.h"
 
 #define SNAPSHOT_USAGE                                   \
 	"scopeview snapshot [--size WxH] [--keys KEYS] " \
 	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE|--demo"
-
-int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
-	int h, const int *keys, size_t nkeys, const struct sv_view_opts *opts,
-	struct sv_error *err)
-{
-	struct sv_view v;
-	size_t i;
-	int rc;
-
-	if (!g || !p)
-		return sv_error_set(err, -EINVAL, "snapshot: no profile");
-	rc = sv_view_init(&v, p, opts, err);
-	if (rc < 0)
-		return rc;
-	sv_view_resize(&v, w, h);
-	for (i = 0; i < nkeys; i++) {
-		int flags = sv_view_handle_key(&v, keys[i]);
-		if (flags & SV_VIEW_QUIT)
-			break;
-	}
-	sv_render(g, &v);
-	sv_view_fini(&v);
-	return 0;
-}
 
 static void snapshot_help(void)
 {

@@ -1,0 +1,56 @@
+/*
+ * source.h: where profiles come from, as the layers above the model see
+ * it.  The HDF5 loader (load.h, in io/) is one such source; the viewer's
+ * loop (app.h, in ui/) is handed a struct sv_source by the command line,
+ * so that nothing in ui/ links or includes HDF5, and tests can hand it a
+ * source of their own.
+ */
+#ifndef SCOPEVIEW_SOURCE_H
+#define SCOPEVIEW_SOURCE_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MODEL)
+#error "scopeview/source.h belongs to the model layer, which this layer may not use"
+#endif
+
+#include <stdbool.h>
+
+#include "scopeview/common.h"
+#include "scopeview/profile.h"
+
+/* Optional progress reporting and cancellation.  Any member may be NULL.
+ * The hooks are called from a thread sv_load starts for the load while
+ * the calling thread waits (see "Damaged files" at sv_load), one call at
+ * a time. */
+struct sv_load_opts {
+	/* fraction in [0, 1]; what = a short phrase ("events", "nesting") */
+	void (*progress)(void *ctx, double fraction, const char *what);
+	/* return nonzero to stop: sv_load then fails with -ECANCELED */
+	int (*cancelled)(void *ctx);
+	void *ctx;
+	/* Only read the index (rows, names, metadata, stored statistics), not
+	 * the event columns; the result has has_calls = false. */
+	bool summary_only;
+	/* Decode compressed event columns with HDF5 alone (H5Dread), not
+	 * with the parallel chunk decoder; the values are the same.  For
+	 * tests and benchmarks; the environment variable
+	 * SCOPEVIEW_NO_FAST_INFLATE=1 does the same for every load. */
+	bool slow_inflate;
+};
+
+/*
+ * A way to load a profile: load() behaves as sv_load (load.h) does: on
+ * success it stores a finished profile in *out (the caller frees it with
+ * sv_profile_free) and returns 0; on failure it returns a negative errno
+ * and fills err with one line.  It may be called from any thread, one
+ * call at a time per source.  thread_init (may be NULL) is called once in
+ * each thread before its first load() (HDF5 wants its error printing
+ * switched off per thread).
+ */
+struct sv_source {
+	int (*load)(const char *path, const struct sv_load_opts *opts,
+		struct sv_profile **out, struct sv_error *err);
+	void (*thread_init)(void);
+};
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * cmd_gen.c: `scopeview gen`, its command line: options into struct
+ * sv_gen_opts, then sv_gen_write (gen.h) with a progress line on stderr.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scopeview/cli.h"
+#include "scopeview/gen.h"
+
+/* ------------------------------------------------------------------ */
+/* scopeview gen */
+
+static const char gen_usage[] = "scopeview gen [OPTIONS] OUT.h5";
+
+static void gen_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Write a synthetic scope-profiler profile shaped like a real "
+	       "MPI run.\n\n"
+	       "  --ranks N          MPI ranks (default 4)\n"
+	       "  --threads N        threads per rank, main thread included "
+	       "(default 1)\n"
+	       "  --tasks N          asyncio tasks per thread (default 0)\n"
+	       "  --events N         calls in the whole file; k, M, G "
+	       "suffixes (default 100k)\n"
+	       "  --depth N          depth of the recursive region "
+	       "(default 4)\n"
+	       "  --imbalance F      the slow rank computes 1+F times longer "
+	       "(default 0.3)\n"
+	       "  --gpu              record GPU device times of the solver "
+	       "kernels\n"
+	       "  --await            record time tasks spend suspended "
+	       "(implies --tasks 2\n"
+	       "                     unless --tasks is given)\n"
+	       "  --no-call-ids      omit call_ids/parent_ids (as native "
+	       "traces do)\n"
+	       "  --track-threads    thread_ids and thread_table even for "
+	       "one thread\n"
+	       "  --schema 1|2|3     file layout (default 3, the current "
+	       "one)\n"
+	       "  --compression auto|none|gzip\n"
+	       "                     auto: shuffle+deflate from 16384 events "
+	       "(default)\n"
+	       "  --chunked          every dataset chunked (an unfinished "
+	       "file's layout)\n"
+	       "  --no-exclusive     store -1 exclusive totals (readers "
+	       "rebuild them)\n"
+	       "  --aggregate        per-rank totals only, no calls "
+	       "(aggregation mode)\n"
+	       "  --seed N           the same seed writes the same bytes "
+	       "(default 1)\n"
+	       "  --label TEXT       metadata label\n"
+	       "  --quiet            print nothing on success\n"
+	       "  --help             this text\n\n"
+	       "Exit status: 0 written, 1 the file could not be written, "
+	       "2 usage.\n",
+		gen_usage);
+}
+
+/* Parse an unsigned number with an optional k/M/G suffix. */
+static int gen_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000, end++;
+	else if (*end == 'M')
+		mul = 1000000, end++;
+	else if (*end == 'G')
+		mul = 1000000000, end++;
+	if (*end || (mul > 1 && v > UINT64_MAX / mul))
+		return -1;
+	*out = (uint64_t)v * mul;
+	return 0;
+}
+
+struct gen_progress {
+	struct timespec t0;
+	uint32_t ranks;
+	uint64_t events;
+	bool on;
+};
+
+static double gen_elapsed(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
+{
+	struct gen_progress *pg = ctx;
+	if (!pg->on)
+		return;
+	fprintf(stderr,
+		"scopeview gen: rank %u of %u written, %" PRIu64 " of %" PRIu64
+		" events (%.0f%%, %.1f s)\n",
+		done, pg->ranks, events, pg->events,
+		pg->events ? 100.0 * (double)events / (double)pg->events
+			   : 100.0,
+		gen_elapsed(&pg->t0));
+}
+
+int sv_gen_main(int argc, char **argv)
+{
+	enum {
+		O_RANKS = 256,
+		O_THREADS,
+		O_TASKS,
+		O_EVENTS,
+		O_DEPTH,
+		O_IMB,
+		O_GPU,
+		O_AWAIT,
+		O_NOIDS,
+		O_TRACK,
+		O_SCHEMA,
+		O_COMP,
+		O_CHUNKED,
+		O_NOEXCL,
+		O_AGG,
+		O_SEED,
+		O_LABEL,
+		O_QUIET,
+		O_HELP
+	};
+	static const struct option longopts[] = {
+		{"ranks", required_argument, NULL, O_RANKS},
+		{"threads", required_argument, NULL, O_THREADS},
+		{"tasks", required_argument, NULL, O_TASKS},
+		{"events", required_argument, NULL, O_EVENTS},
+		{"depth", required_argument, NULL, O_DEPTH},
+		{"imbalance", required_argument, NULL, O_IMB},
+		{"gpu", no_argument, NULL, O_GPU},
+		{"await", no_argument, NULL, O_AWAIT},
+		{"no-call-ids", no_argument, NULL, O_NOIDS},
+		{"track-threads", no_argument, NULL, O_TRACK},
+		{"schema", required_argument, NULL, O_SCHEMA},
+		{"compression", required_argument, NULL, O_COMP},
+		{"chunked", no_argument, NULL, O_CHUNKED},
+		{"no-exclusive", no_argument, NULL, O_NOEXCL},
+		{"aggregate", no_argument, NULL, O_AGG},
+		{"seed", required_argument, NULL, O_SEED},
+		{"label", required_argument, NULL, O_LABEL},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"help", no_argument, NULL, O_HELP},
+		{NULL, 0, NULL, 0},
+	};
+	struct sv_gen_opts o;
+	struct sv_error err = {0};
+	struct gen_progress pg;
+	bool quiet = false, tasks_given = false;
+	const char *out;
+	uint64_t v;
+	int opt, rc;
+
+	sv_gen_opts_init(&o);
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		const char *name =
+			optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+		if (opt >= O_RANKS && opt <= O_HELP)
+			name = longopts[opt - O_RANKS].name;
+		switch (opt) {
+		case O_RANKS:
+		case O_THREADS:
+		case O_TASKS:
+		case O_DEPTH:
+			if (gen_parse_u64(optarg, &v) || v > UINT32_MAX)
+				return sv_cli_usage_error(gen_usage,
+					"gen: --%s wants a number, not \"%s\"",
+					name, optarg);
+			if (opt == O_RANKS)
+				o.ranks = (uint32_t)v;
+			else if (opt == O_THREADS)
+				o.threads = (uint32_t)v;
+			else if (opt == O_TASKS)
+				o.tasks = (uint32_t)v, tasks_given = true;
+			else
+				o.depth = (uint32_t)v;
+			break;
+		case O_EVENTS:
+		case O_SEED:
+			if (gen_parse_u64(optarg, &v))
+				return sv_cli_usage_error(gen_usage,
+					"gen: --%s wants a number, not \"%s\"",
+					name, optarg);
+			if (opt == O_EVENTS)
+				o.events = v;
+			else
+				o.seed = v;
+			break;
+		case O_IMB: {
+			char *end;
+			o.imbalance = strtod(optarg, &end);
+			if (end == optarg || *end)
+				return sv_cli_usage_error(gen_usage,
+					"gen: --imbalance wants a number, "
+					"not \"%s\"",
+					optarg);
+			break;
+		}
+		case O_GPU:
+			o.gpu = true;
+			break;
+		case O_AWAIT:
+			o.await = true;
+			break;
+		case O_NOIDS:
+			o.call_ids = false;
+			break;
+		case O_TRACK:
+			o.track_threads = true;
+			break;
+		case O_SCHEMA:
+			if (!strcmp(optarg, "1") || !strcmp(optarg, "2") ||
+				!strcmp(optarg, "3"))
+				o.writer.schema = optarg[0] - '0';
+			else
+				return sv_cli_usage_error(gen_usage,
+					"gen: --schema must be 1, 2 or 3, not "
+					"\"%s\"",
+					optarg);
+			break;
+		case O_COMP:
+			if (!strcmp(optarg, "auto"))
+				o.writer.compression = SV_WRITE_COMPRESS_AUTO;
+			else if (!strcmp(optarg, "none"))
+				o.writer.compression = SV_WRITE_COMPRESS_NONE;
+			else if (!strcmp(optarg, "gzip"))
+				o.writer.compression = SV_WRITE_COMPRESS_GZIP;
+			else
+				return sv_cli_usage_error(gen_usage,
+					"gen: --compression must be auto, none "
+					"or gzip, not \"%s\"",
+					optarg);
+			break;
+		case O_CHUNKED:
+			o.writer.storage = SV_WRITE_CHUNKED;
+			break;
+		case O_NOEXCL:
+			o.writer.exclusive = SV_WRITE_EXCL_UNKNOWN;
+			break;
+		case O_AGG:
+			o.writer.aggregate = true;
+			break;
+		case O_LABEL:
+			o.label = optarg;
+			break;
+		case O_QUIET:
+			quiet = true;
+			break;
+		case O_HELP:
+			gen_help();
+			return SV_EXIT_OK;
+		case ':':
+			return sv_cli_usage_error(
+				gen_usage, "gen: %s needs a value", name);
+		default:
+			return sv_cli_usage_error(
+				gen_usage, "gen: unknown option \"%s\"", name);
+		}
+	}
+	if (optind >= argc)
+		return sv_cli_usage_error(gen_usage, "gen: no output file");
+	if (optind + 1 < argc)
+		return sv_cli_usage_error(gen_usage,
+			"gen: one output file only (got \"%s\" too)",
+			argv[optind + 1]);
+	out = argv[optind];
+	if (o.await && !tasks_given && o.tasks == 0)
+		o.tasks = 2;
+	if (sv_gen_opts_check(&o, &err))
+		return sv_cli_usage_error(gen_usage, "gen: %s", err.msg);
+
+	memset(&pg, 0, sizeof pg);
+	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+	pg.ranks = o.ranks;
+	pg.events = o.events;
+	pg.on = !quiet && o.events >= 1000000;
+	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
+	if (rc) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		return SV_EXIT_LOAD;
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"scopeview gen: wrote %s (%" PRIu64 " events, %u "
+			"ranks, schema %d, seed %" PRIu64 ") in %.1f s\n",
+			out, o.events, o.ranks,
+			o.writer.schema ? o.writer.schema : 3, o.seed,
+			gen_elapsed(&pg.t0));
+	return SV_EXIT_OK;
+}

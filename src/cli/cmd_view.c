@@ -1,0 +1,213 @@
+/*
+ * cmd_view.c: `scopeview [FILE]`, the interactive viewer's command line:
+ * options, the terminal (term.h), the loop (app.h) with the HDF5 loader
+ * (load.h) as its source of profiles.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scopeview/action.h"
+#include "scopeview/app.h"
+#include "scopeview/cli.h"
+#include "scopeview/demo.h"
+#include "scopeview/load.h"
+#include "scopeview/term.h"
+
+/* ---- the curses backend ----------------------------------------------------
+ */
+
+static void term_b_size(void *ctx, int *w, int *h)
+{
+	sv_term_size(ctx, w, h);
+}
+
+static int term_b_getkey(void *ctx, int timeout_ms)
+{
+	return sv_term_getkey(ctx, timeout_ms);
+}
+
+static void term_b_present(void *ctx, const struct sv_grid *g)
+{
+	sv_term_present(ctx, g);
+}
+
+static void term_b_beep(void *ctx)
+{
+	sv_term_beep(ctx);
+}
+
+/* ---- scopeview [FILE] ------------------------------------------------------
+ */
+
+static const char view_usage[] =
+	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] "
+	"[--demo-path] [FILE]";
+
+static void view_help(FILE *out, bool with_usage)
+{
+	if (with_usage)
+		fprintf(out, "usage: %s\n\n", view_usage);
+	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
+	      "the built-in demo\n"
+	      "  --ascii            ASCII glyphs instead of Unicode box "
+	      "drawing and blocks\n"
+	      "                     (the default follows the locale, never "
+	      "TERM)\n"
+	      "  --no-mouse         do not ask the terminal for mouse "
+	      "reports\n"
+	      "  --list-keys        print the viewer's keys and exit "
+	      "(=markdown: as a table)\n"
+	      "  --demo-path        write the built-in demo profile (once) and "
+	      "print its path\n"
+	      "  --help             print this help and exit\n\n"
+	      "Inside the viewer press ? or F1 for the keys, q to quit.\n"
+	      "NO_COLOR=1 draws without colours.  The viewer needs a "
+	      "terminal on standard\n"
+	      "output; 'scopeview snapshot' draws the same screen to a "
+	      "file.\n",
+		out);
+}
+
+/*
+ * `scopeview [OPTIONS] [FILE]`.  Exit status: 0 after q (also when q
+ * stopped the first load); 1 when the profile (or the built-in demo)
+ * could not be read, with one line "scopeview: <why>" on stderr after the
+ * terminal is restored; 2 for a command-line mistake, and also when the
+ * viewer cannot run where it was started (standard output is not a
+ * terminal, or TERM names no known terminal type): like a wrong option,
+ * the remedy is a different command line, not a different file.
+ */
+int sv_view_main(int argc, char **argv)
+{
+	struct sv_app_opts ao;
+	struct sv_term_opts to;
+	struct sv_term *term = NULL;
+	struct sv_backend b;
+	struct sv_app *app;
+	struct sv_error err;
+	const char *file = NULL;
+	char demo[4096];
+	FILE *tty_in = NULL;
+	bool opts_done = false, help = false, demo_path = false;
+	int i, rc, list_keys = 0;
+
+	memset(&ao, 0, sizeof ao);
+	sv_term_opts_default(&to);
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!opts_done && arg[0] == '-' && arg[1]) {
+			if (!strcmp(arg, "--")) {
+				opts_done = true;
+			} else if (!strcmp(arg, "--ascii")) {
+				ao.ascii = true;
+			} else if (!strcmp(arg, "--no-mouse")) {
+				ao.no_mouse = true;
+				to.mouse = false;
+			} else if (!strcmp(arg, "--help") ||
+				   !strcmp(arg, "-h")) {
+				help = true;
+			} else if (!strcmp(arg, "--list-keys")) {
+				list_keys = 1;
+			} else if (!strcmp(arg, "--list-keys=markdown")) {
+				list_keys = 2;
+			} else if (!strcmp(arg, "--list-keys=text")) {
+				list_keys = 1;
+			} else if (!strcmp(arg, "--demo-path")) {
+				demo_path = true;
+			} else {
+				return sv_cli_usage_error(
+					view_usage, "unknown option '%s'", arg);
+			}
+			continue;
+		}
+		if (file)
+			return sv_cli_usage_error(view_usage,
+				"one profile at a time ('%s' and '%s')", file,
+				arg);
+		file = arg;
+	}
+	if (help) {
+		/* main.c has printed the general usage when --help came
+		 * first. */
+		view_help(
+			stdout, !(argc > 1 && (!strcmp(argv[1], "--help") ||
+						      !strcmp(argv[1], "-h"))));
+		return SV_EXIT_OK;
+	}
+	if (list_keys)
+		return sv_action_write_keys(
+			       stdout, list_keys == 2 ? SV_ACTION_DOC_MARKDOWN
+						      : SV_ACTION_DOC_TEXT) < 0
+			       ? SV_EXIT_LOAD
+			       : SV_EXIT_OK;
+	memset(&err, 0, sizeof err);
+	if (demo_path) {
+		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
+			fprintf(stderr, "scopeview: the built-in demo: %s\n",
+				err.msg);
+			return SV_EXIT_LOAD;
+		}
+		printf("%s\n", demo);
+		return SV_EXIT_OK;
+	}
+	if (!isatty(STDOUT_FILENO)) {
+		fputs("scopeview: standard output is not a terminal; use "
+		      "'scopeview snapshot' or 'scopeview summary'\n",
+			stderr);
+		return SV_EXIT_USAGE;
+	}
+	setlocale(LC_ALL, "");
+	memset(&err, 0, sizeof err);
+	demo[0] = '\0';
+	if (!file) {
+		/* Written once to a cache file, then loaded like any file. */
+		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
+			fprintf(stderr, "scopeview: the built-in demo: %s\n",
+				err.msg);
+			return SV_EXIT_LOAD;
+		}
+		file = demo;
+	} else if (access(file, R_OK) != 0) {
+		/* Fail before the screen changes. */
+		fprintf(stderr, "scopeview: %s: %s\n", file, strerror(errno));
+		return SV_EXIT_LOAD;
+	}
+	/* Keys come from the terminal even when stdin is a pipe. */
+	if (!isatty(STDIN_FILENO)) {
+		tty_in = fopen("/dev/tty", "r");
+		to.in = tty_in;
+	}
+	if (sv_term_open(&to, &term, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		if (tty_in)
+			fclose(tty_in);
+		return SV_EXIT_USAGE;
+	}
+	ao.path = file;
+	ao.title = demo[0] ? "demo" : NULL;
+	ao.load_in_thread = true;
+	ao.source.load = sv_load;
+	ao.source.thread_init = sv_load_quiet_hdf5;
+	app = sv_app_new(&ao);
+	b.size = term_b_size;
+	b.getkey = term_b_getkey;
+	b.present = term_b_present;
+	b.beep = term_b_beep;
+	b.ctx = term;
+	memset(&err, 0, sizeof err);
+	rc = sv_app_run(app, &b, &err);
+	sv_term_close(term);
+	sv_app_free(app);
+	if (tty_in)
+		fclose(tty_in);
+	if (rc < 0) {
+		fprintf(stderr, "scopeview: %s\n",
+			err.msg[0] ? err.msg : strerror(-rc));
+		return SV_EXIT_LOAD;
+	}
+	return SV_EXIT_OK;
+}
