@@ -23,6 +23,12 @@
 #include "scopeview/load.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
+#include "scopeview/panel.h"
+#include "scopeview/timeline.h"
+#include "scopeview/view.h"
+
+/* The timeline mode's state of view v. */
+#define TL(v) sv_view_timeline(v)
 
 static double bench_now(void)
 {
@@ -82,26 +88,26 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 	printf(", view (index + summary) %.2f s\n", bench_now() - t);
 	sv_view_resize(&v, w, h);
 	sv_grid_init(&g);
-	run = v.run_t1 - v.run_t0;
+	run = v.s.run_t1 - v.s.run_t0;
 	spans[nspans++] = run;
 	for (k = 0; k < 7; k++) {
 		static const int64_t fixed[] = {1000000000, 100000000, 10000000,
 			1000000, 100000, 10000, 1000};
-		if (fixed[k] < run && fixed[k] >= v.geom.tl_w)
+		if (fixed[k] < run && fixed[k] >= TL(&v)->geom.tl_w)
 			spans[nspans++] = fixed[k];
 	}
 	for (k = 0; k < nspans; k++) {
 		double *ms = malloc((size_t)frames * sizeof *ms), sum = 0;
-		int64_t mid = v.run_t0 + run / 2;
+		int64_t mid = v.s.run_t0 + run / 2;
 		char sbuf[32];
-		v.t0 = mid - spans[k] / 2;
-		v.t1 = v.t0 + spans[k];
-		v.cur_t = mid;
+		TL(&v)->t0 = mid - spans[k] / 2;
+		TL(&v)->t1 = TL(&v)->t0 + spans[k];
+		TL(&v)->cur_t = mid;
 		for (i = 0; i < frames; i++) {
 			/* pan a little each frame so no two frames match */
 			int64_t shift = spans[k] / 97 * (i % 5);
-			v.t0 = mid - spans[k] / 2 + shift;
-			v.t1 = v.t0 + spans[k];
+			TL(&v)->t0 = mid - spans[k] / 2 + shift;
+			TL(&v)->t1 = TL(&v)->t0 + spans[k];
 			t = bench_now();
 			sv_render(&g, &v);
 			ms[i] = (bench_now() - t) * 1e3;

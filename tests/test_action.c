@@ -30,40 +30,63 @@ END_TEST
 
 START_TEST(test_keys_parse_and_unique)
 {
-	int a, b;
-	/* every key name of the table parses and maps back to its action */
+	int a, b, si;
+	/* every key name of the table parses and maps back to its action in
+	 * each of its scopes */
 	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		const struct sv_action_info *ai = sv_action_info(a);
 		char buf[128], *save = NULL, *w;
-		snprintf(buf, sizeof buf, "%s", sv_action_info(a)->keys);
+		ck_assert_msg(ai->scopes != 0, "%s has no scope", ai->name);
+		snprintf(buf, sizeof buf, "%s", ai->keys);
 		for (w = strtok_r(buf, " ", &save); w;
 			w = strtok_r(NULL, " ", &save)) {
 			int key;
 			struct sv_error err = {0};
 			ck_assert_msg(sv_key_parse(w, &key, &err) == 0,
-				"%s: %s", sv_action_info(a)->name, err.msg);
-			ck_assert_msg(sv_action_for_key(key) == a,
-				"key %s of %s is bound to %d", w,
-				sv_action_info(a)->name,
-				sv_action_for_key(key));
-			/* no other action lists the same key */
+				"%s: %s", ai->name, err.msg);
+			for (si = 0; si < SV_SCOPE_COUNT; si++) {
+				unsigned sc = 1u << si;
+				if (!(ai->scopes & sc))
+					continue;
+				ck_assert_msg(sv_action_for_key(sc, key) == a,
+					"key %s of %s in %s is bound to %d", w,
+					ai->name, sv_scope_name(sc),
+					sv_action_for_key(sc, key));
+			}
+			/* no other action of a shared scope lists it */
 			for (b = a + 1; b < SV_ACTION_COUNT; b++) {
+				const struct sv_action_info *bi =
+					sv_action_info(b);
 				char buf2[128], *s2 = NULL, *w2;
-				snprintf(buf2, sizeof buf2, "%s",
-					sv_action_info(b)->keys);
+				if (!(bi->scopes & ai->scopes))
+					continue;
+				snprintf(buf2, sizeof buf2, "%s", bi->keys);
 				for (w2 = strtok_r(buf2, " ", &s2); w2;
 					w2 = strtok_r(NULL, " ", &s2)) {
 					int k2;
 					ck_assert_int_eq(
 						sv_key_parse(w2, &k2, NULL), 0);
 					ck_assert_msg(k2 != key,
-						"%s bound to %s and %s", w,
-						sv_action_info(a)->name,
-						sv_action_info(b)->name);
+						"%s bound to %s and %s in one "
+						"scope",
+						w, ai->name, bi->name);
 				}
 			}
 		}
 	}
-	ck_assert_int_eq(sv_action_for_key('Q'), SV_ACTION_NONE);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_TIMELINE, 'Q'), SV_ACTION_NONE);
+	/* one key, a meaning per scope */
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_TIMELINE, 'j'), SV_ACTION_MOVE_DOWN);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_PANEL, 'j'), SV_ACTION_PANEL_DOWN);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_POPUP, 'j'), SV_ACTION_POPUP_DOWN);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_PROMPT, 'j'), SV_ACTION_NONE);
+	ck_assert_str_eq(sv_scope_name(SV_SCOPE_STATS), "stats");
+	ck_assert_ptr_null(sv_scope_name(3));
 }
 END_TEST
 
@@ -90,6 +113,11 @@ START_TEST(test_docs)
 	}
 	ck_assert_ptr_nonnull(strstr(text, "Shift-Tab"));
 	ck_assert_ptr_nonnull(strstr(md, "| Keys | Action | What it does |"));
+	/* a section per scope, in both */
+	for (a = 0; a < SV_SCOPE_COUNT; a++) {
+		ck_assert_ptr_nonnull(strstr(text, sv_scope_title(1u << a)));
+		ck_assert_ptr_nonnull(strstr(md, sv_scope_title(1u << a)));
+	}
 	free(text);
 	free(md);
 }
@@ -101,7 +129,7 @@ START_TEST(test_readme_table)
 	char *path = sv_xasprintf("%s/README.md", svt_source_root());
 	char *readme = svt_read_file(path, NULL);
 	char *md = action_doc(SV_ACTION_DOC_MARKDOWN);
-	char *table_end = strstr(md, "\n\n");
+	char *table_end = strstr(md, "\n\nMouse:");
 
 	ck_assert_msg(readme != NULL, "cannot read %s", path);
 	ck_assert_ptr_nonnull(table_end);

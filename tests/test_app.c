@@ -26,6 +26,12 @@
 #include "scopeview/snapshot.h"
 #include "scopeview/term.h"
 #include "scopeview/view.h"
+#include "scopeview/panel.h"
+#include "scopeview/timeline.h"
+#include "scopeview/view.h"
+
+/* The timeline mode's state of view v. */
+#define TL(v) sv_view_timeline(v)
 
 #define W 100
 #define H 30
@@ -103,7 +109,7 @@ typedef bool (*check_fn)(const struct sv_view *before,
 
 static int64_t span_of(const struct sv_view *v)
 {
-	return v->t1 - v->t0;
+	return TL(v)->t1 - TL(v)->t0;
 }
 
 #define WHY(...) (snprintf(why, n, __VA_ARGS__), false)
@@ -111,30 +117,30 @@ static int64_t span_of(const struct sv_view *v)
 static bool cur_t_less(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return a->cur_t < b->cur_t ||
-	       WHY("cursor time %lld -> %lld", (long long)b->cur_t,
-		       (long long)a->cur_t);
+	return TL(a)->cur_t < TL(b)->cur_t ||
+	       WHY("cursor time %lld -> %lld", (long long)TL(b)->cur_t,
+		       (long long)TL(a)->cur_t);
 }
 static bool cur_t_more(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return a->cur_t > b->cur_t ||
-	       WHY("cursor time %lld -> %lld", (long long)b->cur_t,
-		       (long long)a->cur_t);
+	return TL(a)->cur_t > TL(b)->cur_t ||
+	       WHY("cursor time %lld -> %lld", (long long)TL(b)->cur_t,
+		       (long long)TL(a)->cur_t);
 }
 static bool row_less(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return sv_view_cursor_row(a) < sv_view_cursor_row(b) ||
-	       WHY("cursor row %ld -> %ld", sv_view_cursor_row(b),
-		       sv_view_cursor_row(a));
+	return sv_timeline_cursor_row(TL(a)) < sv_timeline_cursor_row(TL(b)) ||
+	       WHY("cursor row %ld -> %ld", sv_timeline_cursor_row(TL(b)),
+		       sv_timeline_cursor_row(TL(a)));
 }
 static bool row_more(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return sv_view_cursor_row(a) > sv_view_cursor_row(b) ||
-	       WHY("cursor row %ld -> %ld", sv_view_cursor_row(b),
-		       sv_view_cursor_row(a));
+	return sv_timeline_cursor_row(TL(a)) > sv_timeline_cursor_row(TL(b)) ||
+	       WHY("cursor row %ld -> %ld", sv_timeline_cursor_row(TL(b)),
+		       sv_timeline_cursor_row(TL(a)));
 }
 static bool span_less(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -153,236 +159,368 @@ static bool span_more(
 static bool t0_less(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->t0 < b->t0 && span_of(a) == span_of(b)) ||
-	       WHY("t0 %lld -> %lld", (long long)b->t0, (long long)a->t0);
+	return (TL(a)->t0 < TL(b)->t0 && span_of(a) == span_of(b)) ||
+	       WHY("t0 %lld -> %lld", (long long)TL(b)->t0,
+		       (long long)TL(a)->t0);
 }
 static bool t0_more(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->t0 > b->t0 && span_of(a) == span_of(b)) ||
-	       WHY("t0 %lld -> %lld", (long long)b->t0, (long long)a->t0);
+	return (TL(a)->t0 > TL(b)->t0 && span_of(a) == span_of(b)) ||
+	       WHY("t0 %lld -> %lld", (long long)TL(b)->t0,
+		       (long long)TL(a)->t0);
 }
 static bool at_start(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->t0 == a->run_t0 && b->t0 > b->run_t0) ||
-	       WHY("t0 %lld -> %lld, run starts at %lld", (long long)b->t0,
-		       (long long)a->t0, (long long)a->run_t0);
+	return (TL(a)->t0 == a->s.run_t0 && TL(b)->t0 > b->s.run_t0) ||
+	       WHY("t0 %lld -> %lld, run starts at %lld", (long long)TL(b)->t0,
+		       (long long)TL(a)->t0, (long long)a->s.run_t0);
 }
 static bool at_end(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->t1 == a->run_t1 && b->t1 < b->run_t1) ||
-	       WHY("t1 %lld -> %lld, run ends at %lld", (long long)b->t1,
-		       (long long)a->t1, (long long)a->run_t1);
+	return (TL(a)->t1 == a->s.run_t1 && TL(b)->t1 < b->s.run_t1) ||
+	       WHY("t1 %lld -> %lld, run ends at %lld", (long long)TL(b)->t1,
+		       (long long)TL(a)->t1, (long long)a->s.run_t1);
 }
 static bool fits_run(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->t0 <= a->run_t0 && a->t1 >= a->run_t1 &&
+	return (TL(a)->t0 <= a->s.run_t0 && TL(a)->t1 >= a->s.run_t1 &&
 		       span_of(b) < span_of(a)) ||
-	       WHY("window [%lld, %lld) of run [%lld, %lld)", (long long)a->t0,
-		       (long long)a->t1, (long long)a->run_t0,
-		       (long long)a->run_t1);
+	       WHY("window [%lld, %lld) of run [%lld, %lld)",
+		       (long long)TL(a)->t0, (long long)TL(a)->t1,
+		       (long long)a->s.run_t0, (long long)a->s.run_t1);
 }
 static bool zoomed_to_call(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	const struct sv_profile *p = a->p;
-	return (a->sel != SV_NO_CALL && a->t0 <= p->start_ns[a->sel] &&
-		       a->t1 >= p->end_ns[a->sel] && span_of(a) < span_of(b)) ||
+	const struct sv_profile *p = a->s.p;
+	return (a->s.sel != SV_NO_CALL && TL(a)->t0 <= p->start_ns[a->s.sel] &&
+		       TL(a)->t1 >= p->end_ns[a->s.sel] &&
+		       span_of(a) < span_of(b)) ||
 	       WHY("window [%lld, %lld) does not frame the call",
-		       (long long)a->t0, (long long)a->t1);
+		       (long long)TL(a)->t0, (long long)TL(a)->t1);
 }
 static bool sel_later(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	const struct sv_profile *p = a->p;
-	return (a->sel != SV_NO_CALL &&
-		       (b->sel == SV_NO_CALL ||
-			       p->start_ns[a->sel] > p->start_ns[b->sel])) ||
-	       WHY("selection %u -> %u", b->sel, a->sel);
+	const struct sv_profile *p = a->s.p;
+	return (a->s.sel != SV_NO_CALL &&
+		       (b->s.sel == SV_NO_CALL ||
+			       p->start_ns[a->s.sel] >
+				       p->start_ns[b->s.sel])) ||
+	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_earlier(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	const struct sv_profile *p = a->p;
-	return (a->sel != SV_NO_CALL && b->sel != SV_NO_CALL &&
-		       p->start_ns[a->sel] < p->start_ns[b->sel]) ||
-	       WHY("selection %u -> %u", b->sel, a->sel);
+	const struct sv_profile *p = a->s.p;
+	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
+		       p->start_ns[a->s.sel] < p->start_ns[b->s.sel]) ||
+	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_parent(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (b->sel != SV_NO_CALL && a->sel == a->p->parent[b->sel]) ||
-	       WHY("selection %u -> %u", b->sel, a->sel);
+	return (b->s.sel != SV_NO_CALL &&
+		       a->s.sel == a->s.p->parent[b->s.sel]) ||
+	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_child(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->sel != SV_NO_CALL && a->p->parent[a->sel] == b->sel) ||
-	       WHY("selection %u -> %u", b->sel, a->sel);
+	return (a->s.sel != SV_NO_CALL &&
+		       a->s.p->parent[a->s.sel] == b->s.sel) ||
+	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_longest_child(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	const struct sv_profile *p = a->p;
+	const struct sv_profile *p = a->s.p;
 	uint32_t c;
-	if (a->sel == SV_NO_CALL || p->parent[a->sel] != b->sel)
-		return WHY("selection %u -> %u", b->sel, a->sel);
+	if (a->s.sel == SV_NO_CALL || p->parent[a->s.sel] != b->s.sel)
+		return WHY("selection %u -> %u", b->s.sel, a->s.sel);
 	for (c = 0; c < p->ncalls; c++)
-		if (p->parent[c] == b->sel &&
-			sv_call_duration(p, c) > sv_call_duration(p, a->sel))
-			return WHY("call %u is longer than %u", c, a->sel);
+		if (p->parent[c] == b->s.sel &&
+			sv_call_duration(p, c) > sv_call_duration(p, a->s.sel))
+			return WHY("call %u is longer than %u", c, a->s.sel);
 	return true;
 }
 static bool sel_sibling_later(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	const struct sv_profile *p = a->p;
-	return (a->sel != SV_NO_CALL && b->sel != SV_NO_CALL &&
-		       p->parent[a->sel] == p->parent[b->sel] &&
-		       p->start_ns[a->sel] > p->start_ns[b->sel]) ||
-	       WHY("selection %u -> %u", b->sel, a->sel);
+	const struct sv_profile *p = a->s.p;
+	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
+		       p->parent[a->s.sel] == p->parent[b->s.sel] &&
+		       p->start_ns[a->s.sel] > p->start_ns[b->s.sel]) ||
+	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_sibling_earlier(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	const struct sv_profile *p = a->p;
-	return (a->sel != SV_NO_CALL && b->sel != SV_NO_CALL &&
-		       p->parent[a->sel] == p->parent[b->sel] &&
-		       p->start_ns[a->sel] < p->start_ns[b->sel]) ||
-	       WHY("selection %u -> %u", b->sel, a->sel);
+	const struct sv_profile *p = a->s.p;
+	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
+		       p->parent[a->s.sel] == p->parent[b->s.sel] &&
+		       p->start_ns[a->s.sel] < p->start_ns[b->s.sel]) ||
+	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool solo_on(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	size_t l, shown = 0;
-	for (l = 0; l < a->p->nlanes; l++)
-		shown += !a->lane_hidden[l];
-	return (b->solo_lane < 0 && a->solo_lane >= 0 && shown == 1 &&
-		       a->rows.n == a->p->lanes[a->solo_lane].depth_rows) ||
-	       WHY("solo %ld -> %ld, %zu lanes shown, %zu rows", b->solo_lane,
-		       a->solo_lane, shown, (size_t)a->rows.n);
+	for (l = 0; l < a->s.p->nlanes; l++)
+		shown += !a->s.lane_hidden[l];
+	return (b->s.solo_lane < 0 && a->s.solo_lane >= 0 && shown == 1 &&
+		       TL(a)->rows.n ==
+			       a->s.p->lanes[a->s.solo_lane].depth_rows) ||
+	       WHY("solo %ld -> %ld, %zu lanes shown, %zu rows", b->s.solo_lane,
+		       a->s.solo_lane, shown, (size_t)TL(a)->rows.n);
 }
 static bool lane_collapsed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (!b->lane_collapsed[b->cur_lane] &&
-		       a->lane_collapsed[b->cur_lane] &&
-		       a->rows.n < b->rows.n) ||
-	       WHY("lane %u: rows %zu -> %zu", b->cur_lane, (size_t)b->rows.n,
-		       (size_t)a->rows.n);
+	return (!TL(b)->lane_collapsed[TL(b)->cur_lane] &&
+		       TL(a)->lane_collapsed[TL(b)->cur_lane] &&
+		       TL(a)->rows.n < TL(b)->rows.n) ||
+	       WHY("lane %u: rows %zu -> %zu", TL(b)->cur_lane,
+		       (size_t)TL(b)->rows.n, (size_t)TL(a)->rows.n);
 }
 static bool all_collapsed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->rows.n < b->rows.n &&
-		       a->rows.n == a->p->nlanes - (size_t)0) ||
-	       WHY("rows %zu -> %zu for %zu lanes", (size_t)b->rows.n,
-		       (size_t)a->rows.n, a->p->nlanes);
+	return (TL(a)->rows.n < TL(b)->rows.n &&
+		       TL(a)->rows.n == a->s.p->nlanes - (size_t)0) ||
+	       WHY("rows %zu -> %zu for %zu lanes", (size_t)TL(b)->rows.n,
+		       (size_t)TL(a)->rows.n, a->s.p->nlanes);
 }
 static bool prompt_search(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->prompt == SV_PROMPT_SEARCH || WHY("prompt %d", a->prompt);
+	return sv_view_prompt(a) == SV_PROMPT_SEARCH ||
+	       WHY("prompt %d", sv_view_prompt(a));
 }
 static bool prompt_filter(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->prompt == SV_PROMPT_FILTER || WHY("prompt %d", a->prompt);
+	return sv_view_prompt(a) == SV_PROMPT_FILTER ||
+	       WHY("prompt %d", sv_view_prompt(a));
 }
 static bool prompt_ranks(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->prompt == SV_PROMPT_RANKS || WHY("prompt %d", a->prompt);
+	return sv_view_prompt(a) == SV_PROMPT_RANKS ||
+	       WHY("prompt %d", sv_view_prompt(a));
 }
 static bool prompt_command(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->prompt == SV_PROMPT_COMMAND || WHY("prompt %d", a->prompt);
+	return sv_view_prompt(a) == SV_PROMPT_COMMAND ||
+	       WHY("prompt %d", sv_view_prompt(a));
 }
 static bool match_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->match_pos == b->match_pos + 1 && a->sel != SV_NO_CALL &&
-		       sv_view_is_match(a, a->sel)) ||
-	       WHY("match %ld -> %ld", b->match_pos, a->match_pos);
+	return (a->s.match_pos == b->s.match_pos + 1 &&
+		       a->s.sel != SV_NO_CALL &&
+		       sv_session_is_match(&a->s, a->s.sel)) ||
+	       WHY("match %ld -> %ld", b->s.match_pos, a->s.match_pos);
 }
 static bool match_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->match_pos == b->match_pos - 1 && a->sel != SV_NO_CALL &&
-		       sv_view_is_match(a, a->sel)) ||
-	       WHY("match %ld -> %ld", b->match_pos, a->match_pos);
+	return (a->s.match_pos == b->s.match_pos - 1 &&
+		       a->s.sel != SV_NO_CALL &&
+		       sv_session_is_match(&a->s, a->s.sel)) ||
+	       WHY("match %ld -> %ld", b->s.match_pos, a->s.match_pos);
 }
 static bool focus_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return a->panel_focus != b->panel_focus ||
-	       WHY("panel focus stays %d", a->panel_focus);
+	return TL(a)->panel.focus != TL(b)->panel.focus ||
+	       WHY("panel focus stays %d", TL(a)->panel.focus);
 }
 static bool panel_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->panel_shown != b->panel_shown &&
-		       (a->geom.panel_w == 0) != (b->geom.panel_w == 0)) ||
-	       WHY("panel shown %d -> %d", b->panel_shown, a->panel_shown);
+	return (TL(a)->panel_shown != TL(b)->panel_shown &&
+		       (TL(a)->geom.panel_w == 0) !=
+			       (TL(b)->geom.panel_w == 0)) ||
+	       WHY("panel shown %d -> %d", TL(b)->panel_shown,
+		       TL(a)->panel_shown);
 }
 static bool sort_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return a->sort_col == (b->sort_col + SV_VIEW_COL_COUNT - 1) %
-				      SV_VIEW_COL_COUNT ||
-	       WHY("sort column %d -> %d", b->sort_col, a->sort_col);
+	return sv_panel_key_col(a->s.sort_key) ==
+		       (sv_panel_key_col(b->s.sort_key) + SV_PANEL_COL_COUNT -
+			       1) %
+			       SV_PANEL_COL_COUNT ||
+	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
+		       sv_panel_key_col(a->s.sort_key));
 }
 static bool sort_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return a->sort_col == (b->sort_col + 1) % SV_VIEW_COL_COUNT ||
-	       WHY("sort column %d -> %d", b->sort_col, a->sort_col);
+	return sv_panel_key_col(a->s.sort_key) ==
+		       (sv_panel_key_col(b->s.sort_key) + 1) %
+			       SV_PANEL_COL_COUNT ||
+	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
+		       sv_panel_key_col(a->s.sort_key));
 }
 static bool details_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return a->details_shown != b->details_shown ||
-	       WHY("details stay %d", a->details_shown);
+	return TL(a)->details_shown != TL(b)->details_shown ||
+	       WHY("details stay %d", TL(a)->details_shown);
 }
 static bool popup_source(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->popup == SV_POPUP_SOURCE || WHY("popup %d", a->popup);
+	return sv_view_popup(a) == SV_POPUP_SOURCE ||
+	       WHY("popup %d", sv_view_popup(a));
 }
 static bool popup_metadata(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->popup == SV_POPUP_METADATA || WHY("popup %d", a->popup);
+	return sv_view_popup(a) == SV_POPUP_METADATA ||
+	       WHY("popup %d", sv_view_popup(a));
 }
 static bool popup_warnings(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->popup == SV_POPUP_WARNINGS || WHY("popup %d", a->popup);
+	return sv_view_popup(a) == SV_POPUP_WARNINGS ||
+	       WHY("popup %d", sv_view_popup(a));
 }
 static bool popup_help(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return a->popup == SV_POPUP_HELP || WHY("popup %d", a->popup);
+	return sv_view_popup(a) == SV_POPUP_HELP ||
+	       WHY("popup %d", sv_view_popup(a));
 }
 static bool reloaded(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->p != b->p && a->t0 == b->t0 && a->t1 == b->t1 &&
-		       a->cur_lane == b->cur_lane) ||
-	       WHY("window [%lld, %lld) -> [%lld, %lld)", (long long)b->t0,
-		       (long long)b->t1, (long long)a->t0, (long long)a->t1);
+	return (a->s.p != b->s.p && TL(a)->t0 == TL(b)->t0 &&
+		       TL(a)->t1 == TL(b)->t1 &&
+		       TL(a)->cur_lane == TL(b)->cur_lane) ||
+	       WHY("window [%lld, %lld) -> [%lld, %lld)", (long long)TL(b)->t0,
+		       (long long)TL(b)->t1, (long long)TL(a)->t0,
+		       (long long)TL(a)->t1);
+}
+
+/* The panel's, a popup's and a prompt's own state of a view. */
+static long pcur(const struct sv_view *v)
+{
+	return TL(v)->panel.cur;
+}
+static long ptop(const struct sv_view *v)
+{
+	return sv_mode_popup_top(sv_view_top((struct sv_view *)v));
+}
+static const char *ptext(const struct sv_view *v)
+{
+	return sv_view_prompt(v) != SV_PROMPT_NONE
+		       ? sv_mode_prompt_text(sv_view_top((struct sv_view *)v))
+		       : "(no prompt)";
+}
+static bool view_switched(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return a->main != b->main || WHY("main mode stays %d", a->main);
+}
+static bool panel_next(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return pcur(a) == pcur(b) + 1 ||
+	       WHY("panel row %ld -> %ld", pcur(b), pcur(a));
+}
+static bool panel_prev(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return pcur(a) == pcur(b) - 1 ||
+	       WHY("panel row %ld -> %ld", pcur(b), pcur(a));
+}
+static bool panel_later(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return pcur(a) > pcur(b) ||
+	       WHY("panel row %ld -> %ld", pcur(b), pcur(a));
+}
+static bool panel_earlier(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return pcur(a) < pcur(b) ||
+	       WHY("panel row %ld -> %ld", pcur(b), pcur(a));
+}
+static bool panel_marked(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (b->s.mark_region < 0 && a->s.mark_region >= 0 &&
+		       a->s.sel != SV_NO_CALL) ||
+	       WHY("marked region %ld -> %ld", b->s.mark_region,
+		       a->s.mark_region);
+}
+static bool panel_left(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (TL(b)->panel.focus && !TL(a)->panel.focus) ||
+	       WHY("focus %d -> %d", TL(b)->panel.focus, TL(a)->panel.focus);
+}
+static bool popup_closed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (sv_view_popup(b) != SV_POPUP_NONE &&
+		       sv_view_popup(a) == SV_POPUP_NONE) ||
+	       WHY("popup %d -> %d", sv_view_popup(b), sv_view_popup(a));
+}
+static bool popup_later(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return ptop(a) > ptop(b) || WHY("top %ld -> %ld", ptop(b), ptop(a));
+}
+static bool popup_earlier(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return ptop(a) < ptop(b) || WHY("top %ld -> %ld", ptop(b), ptop(a));
+}
+static bool prompt_entered(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return (sv_view_prompt(a) == SV_PROMPT_NONE &&
+		       !strcmp(a->s.search_spec, "a")) ||
+	       WHY("prompt %d, search '%s'", sv_view_prompt(a),
+		       a->s.search_spec);
+}
+static bool prompt_cancelled(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return (sv_view_prompt(a) == SV_PROMPT_NONE && !a->s.search_spec[0]) ||
+	       WHY("prompt %d, search '%s'", sv_view_prompt(a),
+		       a->s.search_spec);
+}
+static bool prompt_erased(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return !strcmp(ptext(a), "a") || WHY("text '%s'", ptext(a));
+}
+static bool prompt_emptied(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return !strcmp(ptext(a), "") || WHY("text '%s'", ptext(a));
 }
 
 /* QUIT is checked by test_quit_stops_the_script (the keys after it are
@@ -433,6 +571,26 @@ static const struct {
 	{SV_ACTION_WARNINGS, "", popup_warnings},
 	{SV_ACTION_HELP, "", popup_help},
 	{SV_ACTION_RELOAD, "+ + j", reloaded},
+	{SV_ACTION_VIEW_NEXT, "", view_switched},
+	{SV_ACTION_PANEL_DOWN, "p", panel_next},
+	{SV_ACTION_PANEL_UP, "p j j", panel_prev},
+	{SV_ACTION_PANEL_PAGE_DOWN, "p", panel_later},
+	{SV_ACTION_PANEL_PAGE_UP, "p End", panel_earlier},
+	{SV_ACTION_PANEL_FIRST, "p j j", panel_earlier},
+	{SV_ACTION_PANEL_LAST, "p", panel_later},
+	{SV_ACTION_PANEL_MARK, "p", panel_marked},
+	{SV_ACTION_PANEL_BACK, "p", panel_left},
+	{SV_ACTION_POPUP_CLOSE, "?", popup_closed},
+	{SV_ACTION_POPUP_DOWN, "?", popup_later},
+	{SV_ACTION_POPUP_UP, "? j j", popup_earlier},
+	{SV_ACTION_POPUP_PAGE_DOWN, "?", popup_later},
+	{SV_ACTION_POPUP_PAGE_UP, "? End", popup_earlier},
+	{SV_ACTION_POPUP_TOP, "? j", popup_earlier},
+	{SV_ACTION_POPUP_BOTTOM, "?", popup_later},
+	{SV_ACTION_PROMPT_ENTER, "/ a", prompt_entered},
+	{SV_ACTION_PROMPT_CANCEL, "/ a", prompt_cancelled},
+	{SV_ACTION_PROMPT_BACKSPACE, "/ a b", prompt_erased},
+	{SV_ACTION_PROMPT_CLEAR, "/ a b", prompt_emptied},
 };
 
 START_TEST(test_action_changes_view)
@@ -497,7 +655,7 @@ START_TEST(test_quit_stops_the_script)
 	run_keys(&r, profile(), "? q j q j j", true);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.script.pos, 4);
-	ck_assert_int_eq(sv_app_view(r.app)->popup, SV_POPUP_NONE);
+	ck_assert_int_eq(sv_view_popup(sv_app_view(r.app)), SV_POPUP_NONE);
 	run_free(&r);
 }
 END_TEST
@@ -673,8 +831,8 @@ START_TEST(test_first_screen_is_progress)
 		f.loading_with_panel, f.presents);
 	ck_assert_uint_ge(f.presents, 2);
 	ck_assert_ptr_nonnull(sv_app_view(app));
-	ck_assert(sv_app_view(app)->p->has_calls);
-	ck_assert_int_eq(sv_view_cursor_row(sv_app_view(app)), 1);
+	ck_assert(sv_app_view(app)->s.p->has_calls);
+	ck_assert_int_eq(sv_timeline_cursor_row(TL(sv_app_view(app))), 1);
 	free(f.first);
 	free(big);
 	sv_app_free(app);
@@ -741,9 +899,9 @@ START_TEST(test_aggregate_says_no_calls)
 	run_keys(&r, path, "", true);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_ptr_nonnull(sv_app_view(r.app));
-	ck_assert(!sv_app_view(r.app)->p->has_calls);
-	ck_assert(sv_app_view(r.app)->stats_valid);
-	ck_assert_uint_gt(sv_app_view(r.app)->stats.nregions, 0);
+	ck_assert(!sv_app_view(r.app)->s.p->has_calls);
+	ck_assert(sv_app_view(r.app)->s.stats_valid);
+	ck_assert_uint_gt(sv_app_view(r.app)->s.stats.nregions, 0);
 	text = grid_text(sv_app_grid(r.app));
 	ck_assert_msg(
 		strstr(text, "summary statistics only") != NULL, "%s", text);

@@ -31,7 +31,7 @@ static void draw(struct sv_grid *g, const struct sv_profile *p, int w, int h,
 	sv_view_resize(&v, w, h);
 	ck_assert_int_eq(sv_keys_parse_script(script, &kv, &n, &err), 0);
 	for (i = 0; i < n; i++)
-		if (sv_view_handle_key(&v, kv[i]) & SV_VIEW_QUIT)
+		if (sv_view_handle_key(&v, kv[i]) & SV_REACT_QUIT)
 			break;
 	free(kv);
 	sv_render(g, &v);

@@ -10,6 +10,12 @@
 #include "scopeview/keys.h"
 #include "scopeview/view.h"
 #include "viewtest.h"
+#include "scopeview/panel.h"
+#include "scopeview/timeline.h"
+#include "scopeview/view.h"
+
+/* The timeline mode's state of view v. */
+#define TL(v) sv_view_timeline(v)
 
 /* rank 0: MainThread main [0,1000) > child [100,500) > grandchild
  * [200,300), child [600,900); worker-1 work [50,400); a task lane;
@@ -58,37 +64,39 @@ static int keys(const char *script)
 
 static const char *sel_region(void)
 {
-	return v.sel == SV_NO_CALL ? "(none)"
-				   : prof->regions[sv_call_region(prof, v.sel)];
+	return v.s.sel == SV_NO_CALL
+		       ? "(none)"
+		       : prof->regions[sv_call_region(prof, v.s.sel)];
 }
 
 static int cursor_col(void)
 {
-	struct sv_tmap m = sv_view_tmap(&v);
-	return sv_tmap_col(&m, v.cur_t);
+	struct sv_tmap m = sv_timeline_tmap(TL(&v));
+	return sv_tmap_col(&m, TL(&v)->cur_t);
 }
 
 START_TEST(test_initial)
 {
-	ck_assert_int_eq(v.t0, 0);
-	ck_assert_int_ge(v.t1, 1200);
-	ck_assert_uint_eq(v.sel, SV_NO_CALL);
-	ck_assert_int_eq(v.cur_lane, 0);
-	ck_assert(v.stats_valid);
-	ck_assert_uint_eq(v.stats.nregions, 5);
+	ck_assert_int_eq(TL(&v)->t0, 0);
+	ck_assert_int_ge(TL(&v)->t1, 1200);
+	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
+	ck_assert_int_eq(TL(&v)->cur_lane, 0);
+	ck_assert(v.s.stats_valid);
+	ck_assert_uint_eq(v.s.stats.nregions, 5);
 	/* rows: MainThread 3, task 1, worker 1, r1 1 */
-	ck_assert_uint_eq(v.rows.n, 6);
+	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 	/* keys that act on the selected call say how to select one */
 	{
 		static const char *const need_sel[] = {
 			"f", "K", "J", "c", "]", "["};
 		size_t i;
 		for (i = 0; i < sizeof need_sel / sizeof need_sel[0]; i++) {
-			v.message[0] = '\0';
-			ck_assert(keys(need_sel[i]) & SV_VIEW_BELL);
-			ck_assert_msg(strstr(v.message, "Tab selects") != NULL,
-				"%s: '%s'", need_sel[i], v.message);
-			ck_assert_uint_eq(v.sel, SV_NO_CALL);
+			v.s.message[0] = '\0';
+			ck_assert(keys(need_sel[i]) & SV_REACT_BELL);
+			ck_assert_msg(
+				strstr(v.s.message, "Tab selects") != NULL,
+				"%s: '%s'", need_sel[i], v.s.message);
+			ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
 		}
 	}
 }
@@ -96,27 +104,27 @@ END_TEST
 
 START_TEST(test_zoom_keeps_cursor)
 {
-	int64_t span = v.t1 - v.t0;
+	int64_t span = TL(&v)->t1 - TL(&v)->t0;
 	int col;
 
 	keys("l l l l l l l l l l l l l l l l l l l l");
 	col = cursor_col();
 	keys("+");
-	ck_assert_int_eq(v.t1 - v.t0, span / 2);
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, span / 2);
 	ck_assert_int_eq(cursor_col(), col);
 	keys("w");
-	ck_assert_int_eq(v.t1 - v.t0, span / 4);
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, span / 4);
 	ck_assert_int_eq(cursor_col(), col);
 	keys("-");
-	ck_assert_int_eq(v.t1 - v.t0, span / 2);
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, span / 2);
 	ck_assert_int_eq(cursor_col(), col);
 	keys("s");
 	ck_assert_int_eq(cursor_col(), col);
 	/* back through the history to the start */
 	keys("Escape BSpace Escape BSpace");
-	ck_assert_int_eq(v.t1 - v.t0, span);
-	ck_assert_int_eq(v.t0, 0);
-	ck_assert(keys("Escape") & SV_VIEW_BELL);
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, span);
+	ck_assert_int_eq(TL(&v)->t0, 0);
+	ck_assert(keys("Escape") & SV_REACT_BELL);
 }
 END_TEST
 
@@ -126,26 +134,26 @@ START_TEST(test_zoom_limits)
 	/* zooming in stops at one nanosecond per column */
 	for (i = 0; i < 40; i++)
 		keys("+");
-	ck_assert_int_eq(v.t1 - v.t0, v.geom.tl_w);
-	ck_assert(keys("+") & SV_VIEW_BELL);
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, TL(&v)->geom.tl_w);
+	ck_assert(keys("+") & SV_REACT_BELL);
 	keys("0");
-	ck_assert_int_eq(v.t0, 0);
-	ck_assert_int_eq(v.t1, 1200);
+	ck_assert_int_eq(TL(&v)->t0, 0);
+	ck_assert_int_eq(TL(&v)->t1, 1200);
 }
 END_TEST
 
 START_TEST(test_pan)
 {
-	int64_t t0 = v.t0, span = v.t1 - v.t0;
+	int64_t t0 = TL(&v)->t0, span = TL(&v)->t1 - TL(&v)->t0;
 	keys("d");
-	ck_assert_int_eq(v.t0, t0 + span / 4);
+	ck_assert_int_eq(TL(&v)->t0, t0 + span / 4);
 	keys("a a");
-	ck_assert_int_eq(v.t0, t0 - span / 4);
-	ck_assert_int_eq(v.t1 - v.t0, span);
+	ck_assert_int_eq(TL(&v)->t0, t0 - span / 4);
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, span);
 	keys("Home");
-	ck_assert_int_eq(v.t0, 0);
+	ck_assert_int_eq(TL(&v)->t0, 0);
 	keys("+ End");
-	ck_assert_int_eq(v.t1, 1200);
+	ck_assert_int_eq(TL(&v)->t1, 1200);
 }
 END_TEST
 
@@ -155,17 +163,17 @@ START_TEST(test_move_and_select)
 	keys("l");
 	ck_assert_str_eq(sel_region(), "main");
 	keys("j");
-	ck_assert_int_eq(v.cur_depth, 1);
+	ck_assert_int_eq(TL(&v)->cur_depth, 1);
 	ck_assert_str_eq(sel_region(), "(none)");
 	keys("k k");
-	ck_assert_int_eq(v.cur_depth, 0);
-	ck_assert_int_eq(v.cur_lane, 0);
+	ck_assert_int_eq(TL(&v)->cur_depth, 0);
+	ck_assert_int_eq(TL(&v)->cur_lane, 0);
 	keys("Down Down Down");
-	ck_assert_int_eq(v.cur_lane, 1);
+	ck_assert_int_eq(TL(&v)->cur_lane, 1);
 	keys("PageDown");
-	ck_assert_int_eq(v.cur_lane, 3);
+	ck_assert_int_eq(TL(&v)->cur_lane, 3);
 	keys("PageUp");
-	ck_assert_int_eq(v.cur_lane, 0);
+	ck_assert_int_eq(TL(&v)->cur_lane, 0);
 }
 END_TEST
 
@@ -177,25 +185,25 @@ START_TEST(test_tab_and_tree)
 	ck_assert_str_eq(sel_region(), "child");
 	keys("Tab");
 	ck_assert_str_eq(sel_region(), "grandchild");
-	ck_assert_int_eq(v.cur_depth, 2);
+	ck_assert_int_eq(TL(&v)->cur_depth, 2);
 	keys("BTab");
 	ck_assert_str_eq(sel_region(), "child");
 	keys("]");
 	ck_assert_str_eq(sel_region(), "child");
-	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
 	keys("[");
-	ck_assert_int_eq(prof->start_ns[v.sel], 100);
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
 	keys("J");
 	ck_assert_str_eq(sel_region(), "grandchild");
 	keys("K K");
 	ck_assert_str_eq(sel_region(), "main");
-	ck_assert(keys("K") & SV_VIEW_BELL);
+	ck_assert(keys("K") & SV_REACT_BELL);
 	keys("c");
 	ck_assert_str_eq(sel_region(), "child");
-	ck_assert_int_eq(prof->start_ns[v.sel], 100); /* 400 ns > 300 ns */
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100); /* 400 ns > 300 ns */
 	keys("c");
 	ck_assert_str_eq(sel_region(), "grandchild");
-	ck_assert(keys("c") & SV_VIEW_BELL);
+	ck_assert(keys("c") & SV_REACT_BELL);
 }
 END_TEST
 
@@ -203,137 +211,137 @@ START_TEST(test_zoom_call)
 {
 	keys("Tab Tab f");
 	ck_assert_str_eq(sel_region(), "child");
-	ck_assert_int_le(v.t0, 100);
-	ck_assert_int_ge(v.t1, 500);
-	ck_assert_int_le(v.t1 - v.t0, 440 + v.geom.tl_w);
+	ck_assert_int_le(TL(&v)->t0, 100);
+	ck_assert_int_ge(TL(&v)->t1, 500);
+	ck_assert_int_le(TL(&v)->t1 - TL(&v)->t0, 440 + TL(&v)->geom.tl_w);
 	keys("Escape");
-	ck_assert_int_eq(v.t0, 0);
+	ck_assert_int_eq(TL(&v)->t0, 0);
 	keys("Escape");
 	keys("Tab Enter");
-	ck_assert_int_le(v.t1 - v.t0, 440 + v.geom.tl_w);
+	ck_assert_int_le(TL(&v)->t1 - TL(&v)->t0, 440 + TL(&v)->geom.tl_w);
 }
 END_TEST
 
 START_TEST(test_solo_collapse)
 {
 	keys("Down Down Down");
-	ck_assert_int_eq(v.cur_lane, 1);
+	ck_assert_int_eq(TL(&v)->cur_lane, 1);
 	keys("t");
-	ck_assert_int_eq(v.solo_lane, 1);
-	ck_assert_uint_eq(v.rows.n, 1);
-	ck_assert_uint_eq(v.stats.nregions, 1); /* fetch */
+	ck_assert_int_eq(v.s.solo_lane, 1);
+	ck_assert_uint_eq(TL(&v)->rows.n, 1);
+	ck_assert_uint_eq(v.s.stats.nregions, 1); /* fetch */
 	keys("t");
-	ck_assert_int_eq(v.solo_lane, -1);
-	ck_assert_uint_eq(v.rows.n, 6);
-	ck_assert_uint_eq(v.stats.nregions, 5);
-	ck_assert(v.stats_is_all);
+	ck_assert_int_eq(v.s.solo_lane, -1);
+	ck_assert_uint_eq(TL(&v)->rows.n, 6);
+	ck_assert_uint_eq(v.s.stats.nregions, 5);
+	ck_assert(v.s.stats_is_all);
 	{
 		/* the whole run's table is kept aside while a lane is solo
 		 * and comes back as it was, not computed again */
-		const bool *all = v.stats.priv_lane_on;
+		const bool *all = v.s.stats.priv_lane_on;
 		ck_assert_ptr_nonnull(all);
 		keys("t");
-		ck_assert(v.stats_all_valid);
-		ck_assert_ptr_eq(v.stats_all.priv_lane_on, all);
-		ck_assert_uint_eq(v.stats.nregions, 1);
+		ck_assert(v.s.stats_all_valid);
+		ck_assert_ptr_eq(v.s.stats_all.priv_lane_on, all);
+		ck_assert_uint_eq(v.s.stats.nregions, 1);
 		keys("t");
-		ck_assert(!v.stats_all_valid);
-		ck_assert_ptr_eq(v.stats.priv_lane_on, all);
-		ck_assert_uint_eq(v.stats.nregions, 5);
+		ck_assert(!v.s.stats_all_valid);
+		ck_assert_ptr_eq(v.s.stats.priv_lane_on, all);
+		ck_assert_uint_eq(v.s.stats.nregions, 5);
 		/* a rank filter and back: the same */
 		keys("r 1 Enter");
-		ck_assert(!v.stats_is_all);
+		ck_assert(!v.s.stats_is_all);
 		keys("r BSpace Enter");
-		ck_assert_ptr_eq(v.stats.priv_lane_on, all);
+		ck_assert_ptr_eq(v.s.stats.priv_lane_on, all);
 		/* a region filter is a selection too */
 		keys("\\ m a i n Enter");
-		ck_assert(!v.stats_is_all);
-		ck_assert_uint_eq(v.stats.nregions, 1);
+		ck_assert(!v.s.stats_is_all);
+		ck_assert_uint_eq(v.s.stats.nregions, 1);
 		keys("\\ C-u Enter");
-		ck_assert_ptr_eq(v.stats.priv_lane_on, all);
-		ck_assert_uint_eq(v.stats.nregions, 5);
+		ck_assert_ptr_eq(v.s.stats.priv_lane_on, all);
+		ck_assert_uint_eq(v.s.stats.nregions, 5);
 	}
 	keys("Up Up Up z");
-	ck_assert_int_eq(v.cur_lane, 0);
-	ck_assert_uint_eq(v.rows.n, 4);
+	ck_assert_int_eq(TL(&v)->cur_lane, 0);
+	ck_assert_uint_eq(TL(&v)->rows.n, 4);
 	keys("z");
-	ck_assert_uint_eq(v.rows.n, 6);
+	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 	keys("Z");
-	ck_assert_uint_eq(v.rows.n, 4);
+	ck_assert_uint_eq(TL(&v)->rows.n, 4);
 	keys("Z");
-	ck_assert_uint_eq(v.rows.n, 6);
+	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 }
 END_TEST
 
 START_TEST(test_search)
 {
 	int f = keys("/ c h i l d");
-	ck_assert_int_eq(v.prompt, SV_PROMPT_SEARCH);
-	ck_assert(f & SV_VIEW_REDRAW);
+	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_SEARCH);
+	ck_assert(f & SV_REACT_REDRAW);
 	keys("BSpace d Enter");
-	ck_assert_int_eq(v.prompt, SV_PROMPT_NONE);
-	ck_assert_str_eq(v.search_spec, "child");
+	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
+	ck_assert_str_eq(v.s.search_spec, "child");
 	/* "child" matches child and grandchild (search is unanchored) */
-	ck_assert_uint_eq(v.nmatches, 3);
+	ck_assert_uint_eq(v.s.nmatches, 3);
 	ck_assert_str_eq(sel_region(), "child");
-	ck_assert(sv_view_is_match(&v, v.sel));
+	ck_assert(sv_session_is_match(&v.s, v.s.sel));
 	keys("n");
 	ck_assert_str_eq(sel_region(), "grandchild");
 	keys("n");
-	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
 	keys("n");
-	ck_assert_int_eq(prof->start_ns[v.sel], 100); /* wraps */
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100); /* wraps */
 	keys("N");
-	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
 	/* a bad regex is a message, not a crash */
-	ck_assert(keys("/ ( Enter") & SV_VIEW_BELL);
-	ck_assert(v.message_is_error);
+	ck_assert(keys("/ ( Enter") & SV_REACT_BELL);
+	ck_assert(v.s.message_is_error);
 	/* Escape cancels a prompt */
 	keys("/ x Escape");
-	ck_assert_int_eq(v.prompt, SV_PROMPT_NONE);
+	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
 }
 END_TEST
 
 START_TEST(test_filter)
 {
 	keys("\\ ! c h i l d Enter");
-	ck_assert_str_eq(v.filter_spec, "!child");
-	ck_assert_ptr_nonnull(v.region_keep);
+	ck_assert_str_eq(v.s.filter_spec, "!child");
+	ck_assert_ptr_nonnull(v.s.region_keep);
 	/* child calls are gone from the index and the panel */
-	ck_assert_uint_eq(v.index.ncalls, 5);
-	ck_assert_ptr_null(sv_stats_table_find(&v.stats, 1));
+	ck_assert_uint_eq(v.s.index.ncalls, 5);
+	ck_assert_ptr_null(sv_stats_table_find(&v.s.stats, 1));
 	/* the parent of a call skips the calls the filter hides */
 	keys("\\ C-u ! c h i l d Enter / g r a n d Enter");
 	ck_assert_str_eq(sel_region(), "grandchild");
 	keys("K");
 	ck_assert_str_eq(sel_region(), "main");
 	keys("\\ C-u Enter");
-	ck_assert_ptr_null(v.region_keep);
-	ck_assert_uint_eq(v.index.ncalls, 7);
+	ck_assert_ptr_null(v.s.region_keep);
+	ck_assert_uint_eq(v.s.index.ncalls, 7);
 	keys("\\ m a i n Enter");
-	ck_assert_uint_eq(v.index.ncalls, 2);
+	ck_assert_uint_eq(v.s.index.ncalls, 2);
 }
 END_TEST
 
 START_TEST(test_ranks_and_commands)
 {
 	keys("r 1 Enter");
-	ck_assert_str_eq(v.rank_spec, "1");
-	ck_assert_uint_eq(v.rows.n, 1);
-	ck_assert_int_eq(v.cur_lane, 3);
+	ck_assert_str_eq(v.s.rank_spec, "1");
+	ck_assert_uint_eq(TL(&v)->rows.n, 1);
+	ck_assert_int_eq(TL(&v)->cur_lane, 3);
 	keys("r BSpace Enter");
-	ck_assert_uint_eq(v.rows.n, 6);
+	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 	keys(": r a n k Space 0 Enter");
-	ck_assert_uint_eq(v.rows.n, 5);
+	ck_assert_uint_eq(TL(&v)->rows.n, 5);
 	keys(": g o t o Space 2 5 0 n s Enter");
-	ck_assert_int_eq(v.cur_t, 250);
+	ck_assert_int_eq(TL(&v)->cur_t, 250);
 	ck_assert_str_eq(sel_region(), "main");
 	keys(": r e g i o n Space g r a n d c h i l d Enter");
-	ck_assert_int_eq(v.mark_region, 2);
+	ck_assert_int_eq(v.s.mark_region, 2);
 	ck_assert_str_eq(sel_region(), "grandchild");
-	ck_assert(keys(": b o g u s Enter") & SV_VIEW_BELL);
-	ck_assert(v.message_is_error);
-	ck_assert(keys(": q u i t Enter") & SV_VIEW_QUIT);
+	ck_assert(keys(": b o g u s Enter") & SV_REACT_BELL);
+	ck_assert(v.s.message_is_error);
+	ck_assert(keys(": q u i t Enter") & SV_REACT_QUIT);
 }
 END_TEST
 
@@ -341,72 +349,72 @@ START_TEST(test_panel)
 {
 	long n;
 	keys("p");
-	ck_assert(v.panel_focus);
+	ck_assert(TL(&v)->panel.focus);
 	/* sorted by total: main (2200) first */
-	ck_assert_str_eq(v.stats.regions[0].name, "main");
+	ck_assert_str_eq(v.s.stats.regions[0].name, "main");
 	keys("j Enter");
-	ck_assert_int_eq(v.mark_region, (long)v.stats.regions[1].region);
-	ck_assert_uint_eq(sv_call_region(prof, v.sel), v.mark_region);
-	n = (long)v.nmarked;
+	ck_assert_int_eq(v.s.mark_region, (long)v.s.stats.regions[1].region);
+	ck_assert_uint_eq(sv_call_region(prof, v.s.sel), v.s.mark_region);
+	n = (long)v.s.nmarked;
 	ck_assert_int_ge(n, 1);
 	keys("Escape");
-	ck_assert_int_eq(v.mark_region, -1);
+	ck_assert_int_eq(v.s.mark_region, -1);
 	keys("Escape");
-	ck_assert(!v.panel_focus);
+	ck_assert(!TL(&v)->panel.focus);
 	keys(">");
-	ck_assert_int_eq(v.sort_col, SV_VIEW_COL_EXCL);
+	ck_assert_int_eq(sv_panel_key_col(v.s.sort_key), SV_PANEL_COL_EXCL);
 	keys("< <");
-	ck_assert_int_eq(v.sort_col, SV_VIEW_COL_CALLS);
-	ck_assert_uint_ge(
-		v.stats.regions[0].s.num_calls, v.stats.regions[1].s.num_calls);
-	ck_assert_uint_ge(
-		v.stats.regions[1].s.num_calls, v.stats.regions[4].s.num_calls);
+	ck_assert_int_eq(sv_panel_key_col(v.s.sort_key), SV_PANEL_COL_CALLS);
+	ck_assert_uint_ge(v.s.stats.regions[0].s.num_calls,
+		v.s.stats.regions[1].s.num_calls);
+	ck_assert_uint_ge(v.s.stats.regions[1].s.num_calls,
+		v.s.stats.regions[4].s.num_calls);
 	keys("P");
-	ck_assert(!v.panel_shown);
-	ck_assert_int_eq(v.geom.panel_w, 0);
+	ck_assert(!TL(&v)->panel_shown);
+	ck_assert_int_eq(TL(&v)->geom.panel_w, 0);
 	keys("P D");
-	ck_assert_int_eq(v.geom.details_h, 0);
+	ck_assert_int_eq(TL(&v)->geom.details_h, 0);
 }
 END_TEST
 
 START_TEST(test_popups)
 {
-	ck_assert(keys("v") & SV_VIEW_BELL); /* nothing selected */
+	ck_assert(keys("v") & SV_REACT_BELL); /* nothing selected */
 	keys("Tab v");
-	ck_assert_int_eq(v.popup, SV_POPUP_SOURCE);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_SOURCE);
 	keys("j j k");
-	ck_assert_int_eq(v.popup_top, 1);
+	ck_assert_int_eq(sv_mode_popup_top(sv_view_top(&v)), 1);
 	keys("q");
-	ck_assert_int_eq(v.popup, SV_POPUP_NONE);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_NONE);
 	keys("i");
-	ck_assert_int_eq(v.popup, SV_POPUP_METADATA);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_METADATA);
 	keys("W");
-	ck_assert_int_eq(v.popup, SV_POPUP_WARNINGS);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_WARNINGS);
 	keys("?");
-	ck_assert_int_eq(v.popup, SV_POPUP_HELP);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_HELP);
 	keys("Escape F1");
-	ck_assert_int_eq(v.popup, SV_POPUP_HELP);
-	ck_assert(!(keys("q") & SV_VIEW_QUIT));
-	ck_assert(keys("R") & SV_VIEW_RELOAD);
-	ck_assert(keys("Q") & SV_VIEW_BELL);
-	ck_assert(keys("q") & SV_VIEW_QUIT);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_HELP);
+	ck_assert(!(keys("q") & SV_REACT_QUIT));
+	ck_assert(keys("R") & SV_REACT_RELOAD);
+	ck_assert(keys("Q") & SV_REACT_BELL);
+	ck_assert(keys("q") & SV_REACT_QUIT);
 }
 END_TEST
 
 START_TEST(test_mouse)
 {
-	struct sv_tmap m = sv_view_tmap(&v);
-	int x = sv_tmap_col(&m, 700), y = v.geom.lanes_y;
+	struct sv_tmap m = sv_timeline_tmap(TL(&v));
+	int x = sv_tmap_col(&m, 700), y = TL(&v)->geom.lanes_y;
 	char script[64];
 	int64_t t;
 
 	/* hit testing by screen cell */
 	ck_assert_str_eq(prof->regions[sv_call_region(
-				 prof, sv_view_call_at(&v, x, y + 1))],
+				 prof, sv_timeline_call_at(TL(&v), x, y + 1))],
 		"child");
-	ck_assert_uint_eq(sv_view_call_at(&v, x, y + 2), SV_NO_CALL);
-	ck_assert_uint_eq(sv_view_call_at(&v, 0, y), SV_NO_CALL);
-	ck_assert_uint_eq(sv_view_call_at(&v, x, 0), SV_NO_CALL);
+	ck_assert_uint_eq(sv_timeline_call_at(TL(&v), x, y + 2), SV_NO_CALL);
+	ck_assert_uint_eq(sv_timeline_call_at(TL(&v), 0, y), SV_NO_CALL);
+	ck_assert_uint_eq(sv_timeline_call_at(TL(&v), x, 0), SV_NO_CALL);
 	/* click on main's row at t=700 selects main */
 	snprintf(script, sizeof script, "Click:%d,%d", x, y);
 	keys(script);
@@ -415,22 +423,22 @@ START_TEST(test_mouse)
 	snprintf(script, sizeof script, "Click:%d,%d", x, y + 1);
 	keys(script);
 	ck_assert_str_eq(sel_region(), "child");
-	ck_assert_int_eq(prof->start_ns[v.sel], 600);
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
 	/* the wheel zooms keeping the time under the pointer */
 	t = sv_tmap_time(&m, x) +
 	    (sv_tmap_time(&m, x + 1) - sv_tmap_time(&m, x)) / 2;
 	snprintf(script, sizeof script, "WheelUp:%d,%d", x, y);
 	keys(script);
-	m = sv_view_tmap(&v);
+	m = sv_timeline_tmap(TL(&v));
 	ck_assert_int_eq(sv_tmap_col(&m, t), x);
 	/* drag pans by the columns moved */
 	{
-		int64_t t0 = v.t0;
+		int64_t t0 = TL(&v)->t0;
 		int64_t dt = sv_tmap_time(&m, x) - sv_tmap_time(&m, x - 5);
 		snprintf(script, sizeof script, "Click:%d,%d Drag:%d,%d", x, y,
 			x - 5, y);
 		keys(script);
-		ck_assert_int_eq(v.t0, t0 + dt);
+		ck_assert_int_eq(TL(&v)->t0, t0 + dt);
 	}
 }
 END_TEST
@@ -443,15 +451,15 @@ START_TEST(test_degenerate)
 
 	ck_assert_int_lt(sv_view_init(&w, NULL, NULL, &err), 0);
 	ck_assert_int_eq(sv_view_init(&w, empty, NULL, &err), 0);
-	ck_assert_uint_eq(w.rows.n, 0);
-	ck_assert(sv_view_handle_key(&w, SV_KEY_TAB) & SV_VIEW_BELL);
-	ck_assert(sv_view_handle_key(&w, 't') & SV_VIEW_BELL);
+	ck_assert_uint_eq(TL(&w)->rows.n, 0);
+	ck_assert(sv_view_handle_key(&w, SV_KEY_TAB) & SV_REACT_BELL);
+	ck_assert(sv_view_handle_key(&w, 't') & SV_REACT_BELL);
 	sv_view_handle_key(&w, '+');
 	sv_view_handle_key(&w, 'j');
 	sv_view_resize(&w, 10, 5);
-	ck_assert(w.geom.too_small);
+	ck_assert(TL(&w)->geom.too_small);
 	ck_assert_int_eq(sv_view_handle_key(&w, 'j'), 0);
-	ck_assert(sv_view_handle_key(&w, 'q') & SV_VIEW_QUIT);
+	ck_assert(sv_view_handle_key(&w, 'q') & SV_REACT_QUIT);
 	ck_assert_int_eq(sv_view_handle_key(NULL, 'q'), 0);
 	sv_view_fini(&w);
 	sv_view_fini(NULL);
@@ -460,17 +468,25 @@ START_TEST(test_degenerate)
 END_TEST
 
 /* Every row of the action table is wired: from a state with a selected
- * call in the middle of the run, each action does something (redraw,
- * quit or reload), never only the bell of an unhandled action. */
+ * call in the middle of the run, and the panel focused, a popup or a
+ * prompt open for the actions of those scopes, each action does something
+ * (redraw, quit or reload), never only the bell of an unhandled action. */
 START_TEST(test_every_action_wired)
 {
 	const struct sv_action_info *ai = sv_action_info(_i + 1);
 	int flags;
 
 	keys("+ Tab Tab");
-	ck_assert_uint_ne(v.sel, SV_NO_CALL);
+	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
+	if (ai->scopes == SV_SCOPE_PANEL)
+		keys("p");
+	else if (ai->scopes == SV_SCOPE_POPUP)
+		keys("?");
+	else if (ai->scopes == SV_SCOPE_PROMPT)
+		keys("/ c");
 	flags = sv_view_apply(&v, _i + 1);
-	ck_assert_msg(flags & (SV_VIEW_REDRAW | SV_VIEW_QUIT | SV_VIEW_RELOAD),
+	ck_assert_msg(
+		flags & (SV_REACT_REDRAW | SV_REACT_QUIT | SV_REACT_RELOAD),
 		"action %s returned %d", ai->name, flags);
 }
 END_TEST
@@ -484,36 +500,37 @@ START_TEST(test_reload_and_resize)
 	int64_t t0, t1;
 
 	keys("+ + / c h i l d Enter Tab z \\ ! w o r k Enter");
-	ck_assert_uint_eq(v.index.ncalls, 6);
-	t0 = v.t0;
-	t1 = v.t1;
+	ck_assert_uint_eq(v.s.index.ncalls, 6);
+	t0 = TL(&v)->t0;
+	t1 = TL(&v)->t1;
 	/* a reload keeps the window and the lane flags, drops selections
 	 * that point into the old profile */
 	ck_assert_int_eq(sv_view_set_profile(&v, again, &err), 0);
 	sv_profile_free(prof);
 	prof = again;
-	ck_assert_int_eq(v.t0, t0);
-	ck_assert_int_eq(v.t1, t1);
-	ck_assert_uint_eq(v.sel, SV_NO_CALL);
-	ck_assert(v.lane_collapsed[0]);
-	ck_assert_uint_eq(v.rows.n, 4);
-	ck_assert_ptr_eq(v.p, again);
-	ck_assert(v.stats_valid);
+	ck_assert_int_eq(TL(&v)->t0, t0);
+	ck_assert_int_eq(TL(&v)->t1, t1);
+	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
+	ck_assert(TL(&v)->lane_collapsed[0]);
+	ck_assert_uint_eq(TL(&v)->rows.n, 4);
+	ck_assert_ptr_eq(v.s.p, again);
+	ck_assert(v.s.stats_valid);
 	/* the filter and the search, as typed, apply to the new file */
-	ck_assert_str_eq(v.filter_spec, "!work");
-	ck_assert_uint_eq(v.index.ncalls, 6);
-	ck_assert_str_eq(v.search_spec, "child");
-	ck_assert_uint_eq(v.nmatches, 3);
+	ck_assert_str_eq(v.s.filter_spec, "!work");
+	ck_assert_uint_eq(v.s.index.ncalls, 6);
+	ck_assert_str_eq(v.s.search_spec, "child");
+	ck_assert_uint_eq(v.s.nmatches, 3);
 	keys("Tab");
-	ck_assert_uint_ne(v.sel, SV_NO_CALL);
+	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
 	/* too small, then big again: the cursor row stays on screen */
 	sv_view_resize(&v, 20, 5);
-	ck_assert(v.geom.too_small);
+	ck_assert(TL(&v)->geom.too_small);
 	sv_view_resize(&v, 80, 12);
-	ck_assert(!v.geom.too_small);
+	ck_assert(!TL(&v)->geom.too_small);
 	keys("Down Down Down Down Down");
-	ck_assert_int_ge(sv_view_cursor_row(&v), v.top_row);
-	ck_assert_int_lt(sv_view_cursor_row(&v), v.top_row + v.geom.lanes_h);
+	ck_assert_int_ge(sv_timeline_cursor_row(TL(&v)), TL(&v)->top_row);
+	ck_assert_int_lt(sv_timeline_cursor_row(TL(&v)),
+		TL(&v)->top_row + TL(&v)->geom.lanes_h);
 	ck_assert_int_lt(sv_view_set_profile(&v, NULL, &err), 0);
 }
 END_TEST

@@ -1,16 +1,23 @@
 /*
- * action.h: every thing a key can do, as one table.  The enum, the key
- * bindings, the help screen, `scopeview --list-keys` and the README key
- * table are all generated from SV_ACTION_TABLE, so they cannot drift.
+ * action.h: every thing a key can do, as one table with scopes.  The enum,
+ * the key bindings of every mode (the timeline, the statistics screen,
+ * the summary panel, popups and prompts), the help screen, `scopeview
+ * --list-keys` and the README key tables are all generated from
+ * SV_ACTION_TABLE, so they cannot drift and no key is handled where the
+ * help does not know about it.
  *
- * X(NAME, "name", "default keys", "help text"): the default keys are tmux
- * send-keys names (keys.h) separated by spaces; the first is the one shown
- * in short hints.  Keys only bind in the timeline; prompts and popups take
- * their keys first (view.c).  Nothing here knows about curses.
+ * X(NAME, "name", "default keys", scopes, "help text"): the default keys
+ * are tmux send-keys names (keys.h) separated by spaces, the first being
+ * the one shown in short hints; scopes are SV_SCOPE_* bits saying where
+ * the keys bind.  A mode looks a key up in its scopes in its own order
+ * (mode.h: the panel before the timeline, a popup before the global
+ * keys), so one key may mean different things in different scopes but
+ * only one thing in each.  Text typed into a prompt is not an action: the
+ * prompt mode takes it through its key() hook.  Nothing here knows about
+ * curses.
  */
 #ifndef SCOPEVIEW_ACTION_H
 #define SCOPEVIEW_ACTION_H
-
 #include "scopeview/layer.h"
 #if !(SV_LAYER_ALLOW & SV_LAYER_UI)
 #error "scopeview/action.h belongs to the ui layer, which this layer may not use"
@@ -18,73 +25,155 @@
 
 #include <stdio.h>
 
+/* Where an action's keys bind (bits), in the order the docs list them. */
+#define SV_SCOPE_TABLE(X)                                                \
+	X(TIMELINE, "timeline", "Timeline")                              \
+	X(STATS, "stats", "Statistics screen")                           \
+	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
+	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
+	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
+	X(GLOBAL, "global", "Every view")
+
+enum sv_scope_index {
+#define SV_SCOPE_INDEX(id, name, title) SV_SCOPE_INDEX_##id,
+	SV_SCOPE_TABLE(SV_SCOPE_INDEX)
+#undef SV_SCOPE_INDEX
+		SV_SCOPE_COUNT
+};
+
+enum {
+#define SV_SCOPE_BIT(id, name, title) SV_SCOPE_##id = 1u << SV_SCOPE_INDEX_##id,
+	SV_SCOPE_TABLE(SV_SCOPE_BIT)
+#undef SV_SCOPE_BIT
+};
+
+#define SV_SCOPE_VIEWS (SV_SCOPE_TIMELINE | SV_SCOPE_STATS)
+
 #define SV_ACTION_TABLE(X)                                                     \
-	X(MOVE_LEFT, "move-left", "h Left",                                    \
-		"Move the cursor one column "                                  \
-		"back in time")                                                \
-	X(MOVE_RIGHT, "move-right", "l Right",                                 \
+	X(MOVE_LEFT, "move-left", "h Left", SV_SCOPE_TIMELINE,                 \
+		"Move the cursor one column back in time")                     \
+	X(MOVE_RIGHT, "move-right", "l Right", SV_SCOPE_TIMELINE,              \
 		"Move the cursor one column forward in time")                  \
-	X(MOVE_UP, "move-up", "k Up", "Move the cursor up one row")            \
-	X(MOVE_DOWN, "move-down", "j Down", "Move the cursor down one row")    \
-	X(PAGE_UP, "page-up", "PageUp", "Scroll the lanes up one page")        \
-	X(PAGE_DOWN, "page-down", "PageDown",                                  \
+	X(MOVE_UP, "move-up", "k Up", SV_SCOPE_TIMELINE,                       \
+		"Move the cursor up one row")                                  \
+	X(MOVE_DOWN, "move-down", "j Down", SV_SCOPE_TIMELINE,                 \
+		"Move the cursor down one row")                                \
+	X(PAGE_UP, "page-up", "PageUp", SV_SCOPE_TIMELINE,                     \
+		"Scroll the lanes up one page")                                \
+	X(PAGE_DOWN, "page-down", "PageDown", SV_SCOPE_TIMELINE,               \
 		"Scroll the lanes down one page")                              \
-	X(ZOOM_IN, "zoom-in", "+ = w", "Zoom in around the cursor")            \
-	X(ZOOM_OUT, "zoom-out", "- s", "Zoom out around the cursor")           \
-	X(PAN_LEFT, "pan-left", "a", "Move the window back in time")           \
-	X(PAN_RIGHT, "pan-right", "d", "Move the window forward in time")      \
-	X(GO_START, "go-start", "Home", "Move the window to the run's start")  \
-	X(GO_END, "go-end", "End", "Move the window to the run's end")         \
-	X(ZOOM_CALL, "zoom-call", "f Enter", "Zoom to the selected call")      \
-	X(ZOOM_FIT, "zoom-fit", "0", "Fit the whole run")                      \
-	X(ZOOM_BACK, "zoom-back", "Escape BSpace",                             \
+	X(ZOOM_IN, "zoom-in", "+ = w", SV_SCOPE_TIMELINE,                      \
+		"Zoom in around the cursor")                                   \
+	X(ZOOM_OUT, "zoom-out", "- s", SV_SCOPE_TIMELINE,                      \
+		"Zoom out around the cursor")                                  \
+	X(PAN_LEFT, "pan-left", "a", SV_SCOPE_TIMELINE,                        \
+		"Move the window back in time")                                \
+	X(PAN_RIGHT, "pan-right", "d", SV_SCOPE_TIMELINE,                      \
+		"Move the window forward in time")                             \
+	X(GO_START, "go-start", "Home", SV_SCOPE_TIMELINE,                     \
+		"Move the window to the run's start")                          \
+	X(GO_END, "go-end", "End", SV_SCOPE_TIMELINE,                          \
+		"Move the window to the run's end")                            \
+	X(ZOOM_CALL, "zoom-call", "f Enter", SV_SCOPE_TIMELINE,                \
+		"Zoom to the selected call")                                   \
+	X(ZOOM_FIT, "zoom-fit", "0", SV_SCOPE_TIMELINE, "Fit the whole run")   \
+	X(ZOOM_BACK, "zoom-back", "Escape BSpace", SV_SCOPE_TIMELINE,          \
 		"Go back in the zoom history")                                 \
-	X(NEXT_CALL, "next-call", "Tab", "Select the next call on the lane")   \
-	X(PREV_CALL, "prev-call", "BTab",                                      \
+	X(NEXT_CALL, "next-call", "Tab", SV_SCOPE_TIMELINE,                    \
+		"Select the next call on the lane")                            \
+	X(PREV_CALL, "prev-call", "BTab", SV_SCOPE_TIMELINE,                   \
 		"Select the previous call on the lane")                        \
-	X(PARENT, "parent", "K", "Select the enclosing call")                  \
-	X(CHILD, "child", "J", "Select the first call inside this one")        \
-	X(NEXT_SIBLING, "next-sibling", "]",                                   \
+	X(PARENT, "parent", "K", SV_SCOPE_TIMELINE,                            \
+		"Select the enclosing call")                                   \
+	X(CHILD, "child", "J", SV_SCOPE_TIMELINE,                              \
+		"Select the first call inside this one")                       \
+	X(NEXT_SIBLING, "next-sibling", "]", SV_SCOPE_TIMELINE,                \
 		"Select the next call with the same parent")                   \
-	X(PREV_SIBLING, "prev-sibling", "[",                                   \
+	X(PREV_SIBLING, "prev-sibling", "[", SV_SCOPE_TIMELINE,                \
 		"Select the previous call with the same parent")               \
-	X(LONGEST_CHILD, "longest-child", "c",                                 \
+	X(LONGEST_CHILD, "longest-child", "c", SV_SCOPE_TIMELINE,              \
 		"Follow the longest child (a cheap critical path)")            \
-	X(SOLO_LANE, "solo-lane", "t",                                         \
+	X(SOLO_LANE, "solo-lane", "t", SV_SCOPE_TIMELINE,                      \
 		"Show only the lane under the cursor, fully expanded; "        \
 		"again to restore")                                            \
-	X(COLLAPSE_LANE, "collapse-lane", "z",                                 \
+	X(COLLAPSE_LANE, "collapse-lane", "z", SV_SCOPE_TIMELINE,              \
 		"Collapse or expand the lane under the cursor")                \
-	X(COLLAPSE_ALL, "collapse-all", "Z",                                   \
+	X(COLLAPSE_ALL, "collapse-all", "Z", SV_SCOPE_TIMELINE,                \
 		"Collapse every lane, or expand them all")                     \
-	X(SEARCH, "search", "/", "Search region names (regex)")                \
-	X(SEARCH_NEXT, "search-next", "n", "Next matching call in time")       \
-	X(SEARCH_PREV, "search-prev", "N", "Previous matching call in time")   \
-	X(FILTER, "filter", "\\",                                              \
+	X(SEARCH, "search", "/", SV_SCOPE_TIMELINE,                            \
+		"Search region names (regex)")                                 \
+	X(SEARCH_NEXT, "search-next", "n", SV_SCOPE_TIMELINE,                  \
+		"Next matching call in time")                                  \
+	X(SEARCH_PREV, "search-prev", "N", SV_SCOPE_TIMELINE,                  \
+		"Previous matching call in time")                              \
+	X(FILTER, "filter", "\\", SV_SCOPE_TIMELINE,                           \
 		"Filter regions (regex; a leading ! excludes)")                \
-	X(RANK_FILTER, "rank-filter", "r", "Show only some ranks (0,2-5)")     \
-	X(COMMAND, "command", ":",                                             \
-		"Command prompt: goto 12.5ms, rank 3, region NAME")            \
-	X(PANEL_FOCUS, "panel-focus", "p",                                     \
+	X(RANK_FILTER, "rank-filter", "r", SV_SCOPE_TIMELINE,                  \
+		"Show only some ranks (0,2-5)")                                \
+	X(COMMAND, "command", ":", SV_SCOPE_GLOBAL,                            \
+		"Command prompt: goto 12.5ms, rank 3, region NAME, view NAME") \
+	X(PANEL_FOCUS, "panel-focus", "p", SV_SCOPE_VIEWS,                     \
 		"Move the focus to the summary panel and back")                \
-	X(PANEL_TOGGLE, "panel-toggle", "P", "Show or hide the summary panel") \
-	X(SORT_PREV, "sort-prev", "<",                                         \
-		"Sort the panel by the column to "                             \
-		"the left")                                                    \
-	X(SORT_NEXT, "sort-next", ">",                                         \
-		"Sort the panel by the column to "                             \
-		"the right")                                                   \
-	X(DETAILS, "details", "D", "Show or hide the details panel")           \
-	X(SOURCE, "source", "v", "Show the selected region's source")          \
-	X(METADATA, "metadata", "i", "Show the run's metadata")                \
-	X(WARNINGS, "warnings", "W", "Show the loader's warnings")             \
-	X(RELOAD, "reload", "R", "Reload the file")                            \
-	X(HELP, "help", "? F1", "Show the keys")                               \
-	X(QUIT, "quit", "q", "Close the popup, or quit")
+	X(PANEL_TOGGLE, "panel-toggle", "P", SV_SCOPE_TIMELINE,                \
+		"Show or hide the summary panel")                              \
+	X(SORT_PREV, "sort-prev", "<", SV_SCOPE_VIEWS,                         \
+		"Sort the panel by the column to the left")                    \
+	X(SORT_NEXT, "sort-next", ">", SV_SCOPE_VIEWS,                         \
+		"Sort the panel by the column to the right")                   \
+	X(DETAILS, "details", "D", SV_SCOPE_TIMELINE,                          \
+		"Show or hide the details panel")                              \
+	X(SOURCE, "source", "v", SV_SCOPE_VIEWS | SV_SCOPE_POPUP,              \
+		"Show the selected region's source")                           \
+	X(METADATA, "metadata", "i", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
+		"Show the run's metadata")                                     \
+	X(WARNINGS, "warnings", "W", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
+		"Show the loader's warnings")                                  \
+	X(VIEW_NEXT, "view-next", "V", SV_SCOPE_GLOBAL,                        \
+		"Switch to the next view (timeline, stats)")                   \
+	X(RELOAD, "reload", "R", SV_SCOPE_GLOBAL, "Reload the file")           \
+	X(HELP, "help", "? F1", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,              \
+		"Show the keys")                                               \
+	X(QUIT, "quit", "q", SV_SCOPE_GLOBAL, "Quit the viewer")               \
+	X(PANEL_DOWN, "panel-down", "j Down", SV_SCOPE_PANEL,                  \
+		"Move to the next region")                                     \
+	X(PANEL_UP, "panel-up", "k Up", SV_SCOPE_PANEL,                        \
+		"Move to the previous region")                                 \
+	X(PANEL_PAGE_DOWN, "panel-page-down", "PageDown", SV_SCOPE_PANEL,      \
+		"Move one page down the regions")                              \
+	X(PANEL_PAGE_UP, "panel-page-up", "PageUp", SV_SCOPE_PANEL,            \
+		"Move one page up the regions")                                \
+	X(PANEL_FIRST, "panel-first", "Home", SV_SCOPE_PANEL,                  \
+		"Move to the first region")                                    \
+	X(PANEL_LAST, "panel-last", "End", SV_SCOPE_PANEL,                     \
+		"Move to the last region")                                     \
+	X(PANEL_MARK, "panel-mark", "Enter Space", SV_SCOPE_PANEL,             \
+		"Mark the region and cycle through its calls, longest first")  \
+	X(PANEL_BACK, "panel-back", "Escape", SV_SCOPE_PANEL,                  \
+		"Clear the marked region, or leave the panel")                 \
+	X(POPUP_CLOSE, "popup-close", "q Escape Enter BSpace", SV_SCOPE_POPUP, \
+		"Close the popup")                                             \
+	X(POPUP_DOWN, "popup-down", "j Down", SV_SCOPE_POPUP,                  \
+		"Scroll down one line")                                        \
+	X(POPUP_UP, "popup-up", "k Up", SV_SCOPE_POPUP, "Scroll up one line")  \
+	X(POPUP_PAGE_DOWN, "popup-page-down", "PageDown Space",                \
+		SV_SCOPE_POPUP, "Scroll down one page")                        \
+	X(POPUP_PAGE_UP, "popup-page-up", "PageUp", SV_SCOPE_POPUP,            \
+		"Scroll up one page")                                          \
+	X(POPUP_TOP, "popup-top", "Home", SV_SCOPE_POPUP, "Scroll to the top") \
+	X(POPUP_BOTTOM, "popup-bottom", "End", SV_SCOPE_POPUP,                 \
+		"Scroll to the end")                                           \
+	X(PROMPT_ENTER, "prompt-enter", "Enter", SV_SCOPE_PROMPT,              \
+		"Run what was typed")                                          \
+	X(PROMPT_CANCEL, "prompt-cancel", "Escape C-c C-g", SV_SCOPE_PROMPT,   \
+		"Close the prompt without running it")                         \
+	X(PROMPT_BACKSPACE, "prompt-backspace", "BSpace", SV_SCOPE_PROMPT,     \
+		"Delete the last character (on an empty prompt: close it)")    \
+	X(PROMPT_CLEAR, "prompt-clear", "C-u", SV_SCOPE_PROMPT,                \
+		"Delete everything typed")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,
-#define SV_ACTION_ENUM(name, str, keys, help) SV_ACTION_##name,
+#define SV_ACTION_ENUM(name, str, keys, scopes, help) SV_ACTION_##name,
 	SV_ACTION_TABLE(SV_ACTION_ENUM)
 #undef SV_ACTION_ENUM
 		SV_ACTION_COUNT
@@ -93,13 +182,18 @@ enum sv_action {
 struct sv_action_info {
 	const char *name; /* "zoom-in" */
 	const char *keys; /* "+ = w" (tmux names) */
+	unsigned scopes;  /* SV_SCOPE_* bits */
 	const char *help; /* "Zoom in around the cursor" */
 };
 
 /* The row of an action (SV_ACTION_NONE < a < SV_ACTION_COUNT), or NULL. */
 const struct sv_action_info *sv_action_info(int action);
-/* The action bound to key by default, or SV_ACTION_NONE. */
-int sv_action_for_key(int key);
+/* The action bound to key in scope (one SV_SCOPE_* bit), or
+ * SV_ACTION_NONE. */
+int sv_action_for_key(unsigned scope, int key);
+/* The name and title of scope bit s ("timeline", "Timeline"), or NULL. */
+const char *sv_scope_name(unsigned s);
+const char *sv_scope_title(unsigned s);
 /* Action by name ("zoom-in"), or SV_ACTION_NONE. */
 int sv_action_by_name(const char *name);
 
@@ -111,7 +205,10 @@ enum sv_action_doc {
 	SV_ACTION_DOC_TEXT,     /* `scopeview --list-keys`: aligned columns */
 	SV_ACTION_DOC_MARKDOWN, /* the README table */
 };
-/* Write the key table to out.  Returns 0 or -EIO. */
+/* Write the key tables of every scope to out, one section a scope (the
+ * order of SV_SCOPE_TABLE).  Returns 0 or -EIO. */
 int sv_action_write_keys(FILE *out, enum sv_action_doc doc);
+/* The keys of action a in human spelling, ", "-separated ("h, Left"). */
+void sv_action_key_list(int a, char *out, size_t n);
 
 #endif

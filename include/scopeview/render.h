@@ -1,14 +1,12 @@
 /*
- * render.h: draw the viewer's whole screen into a grid.
+ * render.h: what the modes' drawing code shares (draw.c).
  *
- * sv_render() reads the view (window, cursor, selection, panels, prompt,
- * popup) and its layout index and writes every cell of the grid: the time
- * ruler, lane labels, call bars with level of detail, the summary and
- * details panels, the status line or prompt, and a popup on top.  It
- * allocates nothing once the grid has reached the screen size, and costs
- * about (visible cells) x log(calls in a lane) whatever the zoom.  The same
- * view always gives the same grid: nothing time-dependent (a clock, a load
- * time) is drawn.  Nothing here knows about curses, HDF5 or the loader.
+ * The glyph sets (Unicode and ASCII), the compact and exact time formats
+ * of the screens, text folded into a box, the status line's layout and
+ * the "terminal too small" screen.  Every string from the file goes
+ * through sv_grid_text(), which escapes control characters.  Drawing
+ * allocates nothing once the grid has its size, and nothing drawn depends
+ * on the clock.  Nothing here knows about curses, HDF5 or the loader.
  */
 #ifndef SCOPEVIEW_RENDER_H
 #define SCOPEVIEW_RENDER_H
@@ -18,13 +16,43 @@
 #error "scopeview/render.h belongs to the ui layer, which this layer may not use"
 #endif
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "scopeview/grid.h"
-#include "scopeview/view.h"
+#include "scopeview/session.h"
 
-/* Resize g to v->w x v->h and draw v into it. */
-void sv_render(struct sv_grid *g, const struct sv_view *v);
+struct sv_glyphs {
+	uint32_t bar, await, vline, hline, tick, cursor, ellipsis, gpu,
+		collapsed, expanded, many, tl, tr, bl, br, sortmark;
+	bool ascii;
+};
 
-/* Draw only the "terminal too small" screen (used by sv_render too). */
+/* The Unicode or the ASCII glyphs. */
+const struct sv_glyphs *sv_render_glyphs(bool ascii);
+
+/* Compact duration for tables: at most 7 cells ("12.5ms", "830ns"). */
+char *sv_render_short(int64_t ns, char *buf, size_t n);
+/* A relative time with a sign: "+12.500 ms". */
+char *sv_render_rel(int64_t ns, char *buf, size_t n);
+/* Exact nanoseconds with thousands separators: "5,232,556 ns". */
+char *sv_render_ns(int64_t ns, char *buf, size_t n);
+/* A duration in human units and exact: "85.4 us = 85,360 ns", or just
+ * "801 ns" when the two would say the same; rel adds a sign. */
+char *sv_render_exact(int64_t ns, bool rel, char *buf, size_t n);
+
+/* Text folded at spaces into w cells and at most maxh rows from (x, y). */
+void sv_render_wrapped(struct sv_grid *g, const struct sv_glyphs *gl, int x,
+	int y, int w, int maxh, const char *text, int style);
+
+/* The status row y of a w-cell screen: the session's title (its file name
+ * when the path is long), then line, then the session's message on the
+ * right, or else the longest of hints[0 .. nhints) that fits. */
+void sv_render_status(struct sv_grid *g, const struct sv_session *s, int y,
+	int w, const char *line, const char *const *hints, size_t nhints);
+
+/* Draw only the "terminal too small" screen. */
 void sv_render_too_small(struct sv_grid *g, int w, int h);
 
 #endif

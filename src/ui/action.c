@@ -1,6 +1,7 @@
 /*
  * action.c: the action table (action.h) turned into lookups and documents:
- * key -> action, the `--list-keys` text and the README's Markdown table.
+ * (scope, key) -> action, the `--list-keys` text and the README's Markdown
+ * tables, one section per scope.
  * The key bindings are parsed from the table's tmux names once, on first
  * use.  Nothing here knows about curses.
  */
@@ -12,14 +13,23 @@
 #include "scopeview/keys.h"
 
 static const struct sv_action_info action_rows[SV_ACTION_COUNT] = {
-	[SV_ACTION_NONE] = {"none", "", ""},
-#define ACTION_ROW(id, str, keys, help) [SV_ACTION_##id] = {str, keys, help},
+	[SV_ACTION_NONE] = {"none", "", 0, ""},
+#define ACTION_ROW(id, str, keys, scopes, help) \
+	[SV_ACTION_##id] = {str, keys, scopes, help},
 	SV_ACTION_TABLE(ACTION_ROW)
 #undef ACTION_ROW
 };
 
 /* The parsed default bindings. */
-#define ACTION_MAX_BINDINGS 128
+#define ACTION_MAX_BINDINGS 256
+
+static const struct {
+	const char *name, *title;
+} action_scopes[SV_SCOPE_COUNT] = {
+#define ACTION_SCOPE(id, name, title) [SV_SCOPE_INDEX_##id] = {name, title},
+	SV_SCOPE_TABLE(ACTION_SCOPE)
+#undef ACTION_SCOPE
+};
 static struct {
 	int key;
 	int action;
@@ -72,15 +82,38 @@ const struct sv_action_info *sv_action_info(int action)
 	return &action_rows[action];
 }
 
-int sv_action_for_key(int key)
+int sv_action_for_key(unsigned scope, int key)
 {
 	size_t i;
 
 	action_bind();
 	for (i = 0; i < action_nbindings; i++)
-		if (action_bindings[i].key == key)
+		if (action_bindings[i].key == key &&
+			(action_rows[action_bindings[i].action].scopes & scope))
 			return action_bindings[i].action;
 	return SV_ACTION_NONE;
+}
+
+static int action_scope_index(unsigned s)
+{
+	int i;
+
+	for (i = 0; i < SV_SCOPE_COUNT; i++)
+		if (s == 1u << i)
+			return i;
+	return -1;
+}
+
+const char *sv_scope_name(unsigned s)
+{
+	int i = action_scope_index(s);
+	return i < 0 ? NULL : action_scopes[i].name;
+}
+
+const char *sv_scope_title(unsigned s)
+{
+	int i = action_scope_index(s);
+	return i < 0 ? NULL : action_scopes[i].title;
 }
 
 int sv_action_by_name(const char *name)
@@ -123,7 +156,7 @@ const char *sv_action_key_label(const char *tmux_name, char *buf, size_t n)
 }
 
 /* "h, Left" style list of an action's keys, human spelling. */
-static void action_key_list(int a, char *out, size_t n, bool markdown)
+static void action_keys(int a, char *out, size_t n, bool markdown)
 {
 	const char *s = action_rows[a].keys;
 	size_t used = 0;
@@ -158,35 +191,48 @@ static void action_key_list(int a, char *out, size_t n, bool markdown)
 	}
 }
 
+void sv_action_key_list(int a, char *out, size_t n)
+{
+	if (!out || !n)
+		return;
+	out[0] = '\0';
+	if (a > SV_ACTION_NONE && a < SV_ACTION_COUNT)
+		action_keys(a, out, n, false);
+}
+
 int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 {
-	int a;
+	bool md = doc == SV_ACTION_DOC_MARKDOWN;
+	int a, si;
 
-	if (doc == SV_ACTION_DOC_MARKDOWN) {
-		fputs("| Keys | Action | What it does |\n"
-		      "|---|---|---|\n",
-			out);
-	}
-	for (a = 1; a < SV_ACTION_COUNT; a++) {
-		char keys[160];
-		action_key_list(
-			a, keys, sizeof keys, doc == SV_ACTION_DOC_MARKDOWN);
-		if (doc == SV_ACTION_DOC_MARKDOWN)
-			fprintf(out, "| %s | `%s` | %s |\n", keys,
-				action_rows[a].name, action_rows[a].help);
+	for (si = 0; si < SV_SCOPE_COUNT; si++) {
+		if (md)
+			fprintf(out,
+				"%s%s:\n\n| Keys | Action | What it does |\n"
+				"|---|---|---|\n",
+				si ? "\n" : "", action_scopes[si].title);
 		else
-			fprintf(out, "%-18s %-15s %s\n", keys,
-				action_rows[a].name, action_rows[a].help);
+			fprintf(out, "%s%s\n", si ? "\n" : "",
+				action_scopes[si].title);
+		for (a = 1; a < SV_ACTION_COUNT; a++) {
+			char keys[160];
+			unsigned sc = action_rows[a].scopes;
+			if (!(sc & (1u << si)))
+				continue;
+			action_keys(a, keys, sizeof keys, md);
+			if (md)
+				fprintf(out, "| %s | `%s` | %s |\n", keys,
+					action_rows[a].name,
+					action_rows[a].help);
+			else
+				fprintf(out, "  %-18s %-17s %s\n", keys,
+					action_rows[a].name,
+					action_rows[a].help);
+		}
 	}
-	if (doc == SV_ACTION_DOC_MARKDOWN)
-		fputs("\nMouse: click selects a call, the wheel zooms around "
-		      "the pointer, dragging pans.\n",
-			out);
-	else
-		fputs("\nMouse: click selects a call, the wheel zooms around "
-		      "the pointer, dragging pans.\n"
-		      "In a prompt: type, BSpace deletes, Enter accepts, "
-		      "Escape cancels.\n",
-			out);
+	fputs("\nMouse: click selects a call, the wheel zooms around the "
+	      "pointer, dragging pans.\n"
+	      "In a prompt, other keys type text.\n",
+		out);
 	return ferror(out) ? -EIO : 0;
 }

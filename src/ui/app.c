@@ -32,6 +32,7 @@
 #include "scopeview/keys.h"
 #include "scopeview/profile.h"
 #include "scopeview/render.h"
+#include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
 /* One background load.  Fields below mu are shared with the thread. */
@@ -187,8 +188,11 @@ static void app_draw_progress(struct sv_app *a)
 	int bw, x0, y0, barw, filled, i, area_w = g->w, area_h = g->h;
 	char line[160];
 
-	if (a->first_load && a->have_view && !a->view.geom.too_small) {
-		const struct sv_layout_geom *geo = &a->view.geom;
+	const struct sv_timeline *tl =
+		a->have_view ? sv_view_timeline(&a->view) : NULL;
+
+	if (a->first_load && tl && !tl->geom.too_small) {
+		const struct sv_layout_geom *geo = &tl->geom;
 		area_w = geo->panel_w ? geo->panel_x : g->w;
 		area_h = geo->status_y;
 		sv_grid_fill(g, 0, 0, area_w, area_h, ' ', SV_STYLE_DEFAULT, 0);
@@ -253,9 +257,9 @@ static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
 	if (!a->have_view)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(a->view.message, sizeof a->view.message, fmt, ap);
+	vsnprintf(a->view.s.message, sizeof a->view.s.message, fmt, ap);
 	va_end(ap);
-	a->view.message_is_error = is_error;
+	a->view.s.message_is_error = is_error;
 }
 
 /* Show p (owned by the app from now on) in a fresh view. */
@@ -288,33 +292,38 @@ static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 /* What the user set on the index view while the calls loaded: carried
  * over to the full view, through the same actions the keys would run. */
 struct app_keep {
-	int sort_col;
+	enum sv_stats_key sort_key;
 	bool panel_shown, details_shown, panel_focus;
 	enum sv_popup popup;
 };
 
 static void app_keep_save(const struct sv_app *a, struct app_keep *k)
 {
-	k->sort_col = a->view.sort_col;
-	k->panel_shown = a->view.panel_shown;
-	k->details_shown = a->view.details_shown;
-	k->panel_focus = a->view.panel_focus;
-	k->popup = a->view.popup;
+	const struct sv_timeline *tl = sv_view_timeline(&a->view);
+
+	memset(k, 0, sizeof *k);
+	k->sort_key = a->view.s.sort_key;
+	k->panel_shown = !tl || tl->panel_shown;
+	k->details_shown = !tl || tl->details_shown;
+	k->panel_focus = tl && tl->panel.focus;
+	k->popup = (enum sv_popup)sv_view_popup(&a->view);
 }
 
 static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 {
 	struct sv_view *v = &a->view;
+	const struct sv_timeline *tl = sv_view_timeline(v);
 	int guard;
 
-	for (guard = 0; v->sort_col != k->sort_col && guard < SV_VIEW_COL_COUNT;
+	for (guard = 0;
+		v->s.sort_key != k->sort_key && guard < SV_PANEL_COL_COUNT;
 		guard++)
 		sv_view_apply(v, SV_ACTION_SORT_NEXT);
-	if (v->panel_shown != k->panel_shown)
+	if (tl && tl->panel_shown != k->panel_shown)
 		sv_view_apply(v, SV_ACTION_PANEL_TOGGLE);
-	if (v->details_shown != k->details_shown)
+	if (tl && tl->details_shown != k->details_shown)
 		sv_view_apply(v, SV_ACTION_DETAILS);
-	if (v->panel_focus != k->panel_focus)
+	if (tl && tl->panel.focus != k->panel_focus)
 		sv_view_apply(v, SV_ACTION_PANEL_FOCUS);
 	if (k->popup == SV_POPUP_HELP)
 		sv_view_apply(v, SV_ACTION_HELP);
@@ -493,8 +502,9 @@ static bool app_is_cancel(const struct sv_app *a, int key)
 		return true;
 	if (key != 'q')
 		return false;
-	return !(a->have_view && (a->view.popup != SV_POPUP_NONE ||
-					 a->view.prompt != SV_PROMPT_NONE));
+	return !(a->have_view &&
+		 (sv_view_popup(&a->view) != SV_POPUP_NONE ||
+			 sv_view_prompt(&a->view) != SV_PROMPT_NONE));
 }
 
 int sv_app_run(
@@ -557,17 +567,17 @@ int sv_app_run(
 		if (key == SV_KEY_CTRL('c'))
 			break;
 		flags = sv_view_handle_key(&a->view, key);
-		if (flags & SV_VIEW_QUIT)
+		if (flags & SV_REACT_QUIT)
 			break;
 		/* While the first load runs, the view shows the index and
 		 * the load is already under way. */
-		if ((flags & SV_VIEW_RELOAD) && !a->loader) {
+		if ((flags & SV_REACT_RELOAD) && !a->loader) {
 			app_start_load(a, false);
 			dirty = true;
 		}
-		if (flags & SV_VIEW_REDRAW)
+		if (flags & SV_REACT_REDRAW)
 			dirty = true;
-		if ((flags & SV_VIEW_BELL) && b->beep)
+		if ((flags & SV_REACT_BELL) && b->beep)
 			b->beep(b->ctx);
 	}
 	return 0;

@@ -32,7 +32,7 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 	sv_view_resize(&v, w, h);
 	for (i = 0; i < nkeys; i++) {
 		int flags = sv_view_handle_key(&v, keys[i]);
-		if (flags & SV_VIEW_QUIT)
+		if (flags & SV_REACT_QUIT)
 			break;
 	}
 	sv_render(g, &v);

@@ -1,0 +1,84 @@
+/*
+ * panel.h: the summary panel, the table of regions that the timeline
+ * shows beside its lanes and the statistics screen shows full width.
+ *
+ * The figures are the session's statistics (session.h), in the session's
+ * sort order; a panel only has a cursor, a scroll position and a focus of
+ * its own, so two modes can show the same table each with its own place
+ * in it.  Its keys are the SV_SCOPE_PANEL rows of the action table.
+ * Nothing here knows about curses or HDF5.
+ */
+#ifndef SCOPEVIEW_PANEL_H
+#define SCOPEVIEW_PANEL_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/panel.h belongs to the ui layer, which this layer may not use"
+#endif
+
+#include <stdbool.h>
+
+#include "scopeview/grid.h"
+#include "scopeview/session.h"
+#include "scopeview/stats.h"
+
+/* Summary panel columns, in the order < and > step through. */
+#define SV_PANEL_COLS(X)                        \
+	X(NAME, "region", SV_STATS_KEY_NAME)    \
+	X(CALLS, "calls", SV_STATS_KEY_CALLS)   \
+	X(TOTAL, "total", SV_STATS_KEY_TOTAL)   \
+	X(EXCL, "excl", SV_STATS_KEY_EXCLUSIVE) \
+	X(AVG, "avg", SV_STATS_KEY_AVG)         \
+	X(P95, "p95", SV_STATS_KEY_P95)         \
+	X(IMB, "imb%", SV_STATS_KEY_IMBALANCE)
+
+enum sv_panel_col {
+#define SV_PANEL_ENUM(id, title, key) SV_PANEL_COL_##id,
+	SV_PANEL_COLS(SV_PANEL_ENUM)
+#undef SV_PANEL_ENUM
+		SV_PANEL_COL_COUNT
+};
+
+struct sv_panel {
+	bool focus; /* keys go to the panel first */
+	long cur;   /* the row under the panel's cursor */
+	long top;   /* the first row on screen */
+};
+
+/* Where the panel is drawn: x, y, w, h of its box (rows y + 2 .. are the
+ * regions), and the glyphs to draw it with. */
+struct sv_panel_area {
+	int x, y, w, h;
+	bool ascii;
+};
+
+/* The statistics key of column col, and the column that sorts by key
+ * (SV_PANEL_COL_TOTAL when none does). */
+enum sv_stats_key sv_panel_col_key(int col);
+int sv_panel_key_col(enum sv_stats_key key);
+/* Column by its stats key name ("exclusive"), or -1. */
+int sv_panel_col_by_name(const char *name);
+
+/* Keep cur and top inside the session's table (after it changed). */
+void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s);
+
+/*
+ * Do panel action a (SV_ACTION_PANEL_*, SV_ACTION_SORT_*) with page rows
+ * a page.  Marking a region and jumping to its calls is the caller's
+ * (mark_region gets the region to mark, -1 for none, when the result has
+ * SV_PANEL_MARK); returns SV_REACT_* flags | SV_PANEL_MARK, or -1 when a
+ * is not a panel action.
+ */
+enum { SV_PANEL_MARK = 1 << 12 };
+int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
+	long *mark_region);
+
+/* Draw the panel into g inside area. */
+void sv_panel_draw(struct sv_grid *g, const struct sv_panel *pn,
+	const struct sv_session *s, const struct sv_panel_area *area);
+
+/* The region of the panel's row under (x, y) of area, or -1. */
+long sv_panel_row_at(const struct sv_panel *pn, const struct sv_session *s,
+	const struct sv_panel_area *area, int x, int y);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * session.h: the state that every view of the viewer shares.
+ *
+ * One struct sv_session lives as long as the viewer: the profile on show
+ * (and a slot for a second one, for a comparison of two runs), the
+ * selection (a call, a region, a time range), the filters (a soloed lane,
+ * the ranks, the region filter), the search, the statistics of the lanes
+ * on display and the message line.  Modes (mode.h) read it and change it
+ * only through the functions below, which keep the derived parts (which
+ * lanes are hidden, the level-of-detail index, the statistics, the search
+ * matches) in step and then tell every mode what changed through the
+ * notify hook, so a selection made in one view is the selection in the
+ * next without any glue between them.
+ *
+ * Work is done when an input changes, never per frame: the index when the
+ * profile or the region filter changes, the statistics when the lanes on
+ * display change, the match lists when the search or the lanes change.
+ *
+ * Nothing here knows about curses or HDF5.  The session borrows the
+ * profiles (const) until sv_session_fini() or sv_session_set_profile().
+ */
+#ifndef SCOPEVIEW_SESSION_H
+#define SCOPEVIEW_SESSION_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/session.h belongs to the ui layer, which this layer may not use"
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopeview/common.h"
+#include "scopeview/layout.h"
+#include "scopeview/profile.h"
+#include "scopeview/stats.h"
+
+struct sv_regex;
+
+#define SV_SESSION_TEXT_MAX 256
+
+/* What changed, for the notify hook (bits). */
+enum {
+	SV_SESSION_PROFILE = 1 << 0, /* a new profile (after a reload) */
+	SV_SESSION_LANES = 1 << 1,   /* the lanes on display */
+	SV_SESSION_FILTER = 1 << 2,  /* the region filter (and the index) */
+	SV_SESSION_SEARCH = 1 << 3,  /* the search or the marked region */
+	SV_SESSION_SORT = 1 << 4,    /* the statistics' order */
+};
+
+struct sv_session_opts {
+	bool ascii;        /* ASCII glyphs instead of Unicode */
+	bool no_mouse;     /* ignore mouse keys */
+	const char *title; /* shown in the status line; NULL = profile path */
+};
+
+struct sv_session {
+	const struct sv_profile *p;  /* borrowed; the profile on show */
+	const struct sv_profile *p2; /* borrowed; a second run, or NULL */
+	struct sv_session_opts opts;
+	char *title; /* owned copy */
+
+	/* The run's extent: min start, max end (origin.. when no calls),
+	 * and the time origin (the ruler's zero). */
+	int64_t run_t0, run_t1, origin;
+
+	/* The selection: a call (SV_NO_CALL for none), a region chosen in a
+	 * panel or by :region (-1 for none), and a time range (has_range). */
+	uint32_t sel;
+	long mark_region;
+	bool has_range;
+	int64_t range_t0, range_t1;
+
+	/* Lanes (p->nlanes flags each; derived from solo and ranks). */
+	bool *lane_hidden;
+	bool *lane_on; /* !lane_hidden, as the statistics want it */
+	long solo_lane;
+	bool *rank_on; /* NULL = all ranks */
+	uint32_t nrank_on;
+	char rank_spec[64]; /* as typed, "" = all */
+
+	/* The region filter (\): patterns as typed, compiled, and the
+	 * regions they keep (NULL = no filter). */
+	char filter_spec[SV_SESSION_TEXT_MAX];
+	bool *region_keep;
+	struct sv_regex **filter_re; /* include patterns, then exclude */
+	size_t ninclude, nexclude;
+	/* Level-of-detail index of the calls the filter keeps. */
+	struct sv_layout_index index;
+
+	/* The search (/): the pattern and the regions it matches (NULL = no
+	 * search); its calls on the lanes shown, by start; the marked
+	 * region's calls, longest first; and an index of the highlighted
+	 * calls only, so a merged cell can say it holds one. */
+	char search_spec[SV_SESSION_TEXT_MAX];
+	bool *region_match;
+	uint32_t *matches;
+	size_t nmatches;
+	long match_pos; /* index into matches of the last jump, -1 */
+	uint32_t *marked;
+	size_t nmarked;
+	long marked_pos;
+	struct sv_layout_index match_index;
+	bool has_match_index;
+
+	/* The summary over the lanes on display, its rows sorted by
+	 * sort_key; the whole run's table kept aside while a selection is
+	 * shown, so restoring it costs nothing (a quarter of a second on
+	 * 10 million calls otherwise). */
+	struct sv_stats_table stats;
+	bool stats_valid;
+	bool stats_is_all;
+	struct sv_stats_table stats_all;
+	bool stats_all_valid;
+	enum sv_stats_key sort_key;
+
+	/* One line for the status bar ("no match for 'x'", errors). */
+	char message[256];
+	bool message_is_error;
+
+	/* Told after every change, with SV_SESSION_* bits (may be NULL). */
+	void (*notify)(void *ctx, unsigned what);
+	void *notify_ctx;
+};
+
+/*
+ * Set up s for profile p (borrowed, finished) and opts (may be NULL): no
+ * selection, no filter, statistics of every lane.  Returns 0, or a
+ * negative errno with err.
+ */
+int sv_session_init(struct sv_session *s, const struct sv_profile *p,
+	const struct sv_session_opts *opts, struct sv_error *err);
+/* NULL-safe; the profiles are not freed. */
+void sv_session_fini(struct sv_session *s);
+
+/* Replace the profile (after a reload): keeps the filter and the search
+ * as typed (region numbers may differ), and the solo lane and ranks when
+ * the lane count is unchanged; drops the selection.  Notifies
+ * SV_SESSION_PROFILE.  Returns 0 or -errno with err. */
+int sv_session_set_profile(
+	struct sv_session *s, const struct sv_profile *p, struct sv_error *err);
+
+/* The message line; error messages are drawn as warnings. */
+void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)
+	SV_PRINTF(3, 4);
+
+/* Whether lane l passes the solo lane and the rank filter. */
+bool sv_session_lane_shown(const struct sv_session *s, size_t l);
+/* Solo lane l (-1 restores every lane); notifies SV_SESSION_LANES. */
+void sv_session_solo(struct sv_session *s, long l);
+/* Parse and apply a rank list ("0,2-5"; "" or "all" for every rank).
+ * Returns 0, or -EINVAL with the reason in the message line. */
+int sv_session_set_ranks(struct sv_session *s, const char *spec);
+/* Parse and apply a region filter (space-separated regexes matched at the
+ * start of the name; a leading ! excludes; "" clears).  Returns 0, or
+ * -EINVAL with the reason in the message line. */
+int sv_session_set_filter(struct sv_session *s, const char *spec);
+/* Set the search pattern (regex searched anywhere in region names; ""
+ * clears) and rebuild the match lists.  Returns 0, or -EINVAL with the
+ * regex error in err (nothing changed but the search being cleared). */
+int sv_session_set_search(
+	struct sv_session *s, const char *pat, struct sv_error *err);
+/* Mark region r (-1 clears) and rebuild its call list. */
+void sv_session_mark_region(struct sv_session *s, long r);
+/* Sort the statistics by key; notifies SV_SESSION_SORT. */
+void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
+
+/* Whether call c is highlighted by the search or the marked region. */
+bool sv_session_is_match(const struct sv_session *s, uint32_t c);
+/* Whether some highlighted call of (lane, depth) meets [t0, t1). */
+bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
+	uint32_t depth, int64_t t0, int64_t t1);
+/* Whether the filter keeps call c's region. */
+bool sv_session_keeps(const struct sv_session *s, uint32_t c);
+
+#endif

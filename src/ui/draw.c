@@ -1,0 +1,216 @@
+/*
+ * draw.c: what the modes' drawing code shares (render.h): glyphs, time
+ * formats, folded text, the status line and the "too small" screen.
+ * Nothing here knows about curses, HDF5 or the loader.
+ */
+#include "scopeview/render.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/layout.h"
+#include "scopeview/view.h"
+
+static const struct sv_glyphs render_unicode = {
+	SV_GRID_BAR,
+	0x2591, /* ░ */
+	0x2502, /* │ */
+	0x2500, /* ─ */
+	0x252c, /* ┬ */
+	0x250a, /* ┊ */
+	0x2026, /* … */
+	'G',
+	0x25b8, /* ▸ */
+	0x25be, /* ▾ */
+	'+',
+	0x250c, /* ┌ */
+	0x2510, /* ┐ */
+	0x2514, /* └ */
+	0x2518, /* ┘ */
+	0x25bc, /* ▼ */
+	false,
+};
+
+static const struct sv_glyphs render_ascii = {
+	'=',
+	':',
+	'|',
+	'-',
+	'+',
+	'|',
+	'~',
+	'G',
+	'+',
+	'-',
+	'+',
+	'+',
+	'+',
+	'+',
+	'+',
+	'v',
+	true,
+};
+
+/* Compact duration for tables: at most 7 cells ("12.5ms", "830ns"). */
+char *sv_render_short(int64_t ns, char *buf, size_t n)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
+	double a = ns < 0 ? -(double)ns : (double)ns;
+	size_t i;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (a >= units[i].div * 0.9995) {
+			double x = a / units[i].div;
+			snprintf(buf, n, "%s%.*f%s", ns < 0 ? "-" : "",
+				x >= 99.95   ? 0
+				: x >= 9.995 ? 1
+					     : 2,
+				x, units[i].unit);
+			return buf;
+		}
+	snprintf(buf, n, "%" PRId64 "ns", ns);
+	return buf;
+}
+
+/* A relative time with a sign: "+12.500 ms". */
+char *sv_render_rel(int64_t ns, char *buf, size_t n)
+{
+	char d[48];
+	sv_view_fmt_dur(ns < 0 ? -ns : ns, d, sizeof d);
+	snprintf(buf, n, "%s%s", ns < 0 ? "-" : "+", d);
+	return buf;
+}
+
+/* Exact nanoseconds with thousands separators: "5,232,556 ns". */
+char *sv_render_ns(int64_t ns, char *buf, size_t n)
+{
+	char digits[32], out[48];
+	int len, i, o = 0;
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	len = snprintf(digits, sizeof digits, "%" PRIu64, a);
+	if (ns < 0)
+		out[o++] = '-';
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, n, "%s ns", out);
+	return buf;
+}
+
+/* A duration in human units and exact: "85.4 us = 85,360 ns", or just
+ * "801 ns" when the two would say the same. */
+char *sv_render_exact(int64_t ns, bool rel, char *buf, size_t n)
+{
+	char h[64], x[48];
+	if (rel)
+		sv_render_rel(ns, h, sizeof h);
+	else
+		sv_view_fmt_dur(ns, h, sizeof h);
+	if (ns > -1000 && ns < 1000)
+		snprintf(buf, n, "%s", h);
+	else
+		snprintf(buf, n, "%s = %s", h, sv_render_ns(ns, x, sizeof x));
+	return buf;
+}
+
+/* Word-wrap ASCII text into at most maxh lines of w cells. */
+void sv_render_wrapped(struct sv_grid *g, const struct sv_glyphs *gl, int x,
+	int y, int w, int maxh, const char *text, int style)
+{
+	char line[256];
+	int n = 0;
+
+	while (*text && n < maxh && w > 0) {
+		size_t len = strlen(text), cut = len;
+		while (*text == ' ')
+			text++;
+		len = strlen(text);
+		cut = len;
+		if ((int)len > w) {
+			cut = (size_t)w;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)w;
+		}
+		if (cut >= sizeof line)
+			cut = sizeof line - 1;
+		memcpy(line, text, cut);
+		line[cut] = '\0';
+		sv_grid_text(g, x, y + n, w, line, style, 0,
+			n + 1 == maxh && cut < len ? gl->ellipsis : 0);
+		text += cut;
+		n++;
+	}
+}
+
+void sv_render_too_small(struct sv_grid *g, int w, int h)
+{
+	char lines[3][64];
+	int i, y0;
+
+	sv_grid_resize(g, w, h);
+	snprintf(lines[0], sizeof lines[0], "terminal too small");
+	snprintf(lines[1], sizeof lines[1], "%dx%d, need %dx%d", w, h,
+		SV_LAYOUT_MIN_W, SV_LAYOUT_MIN_H);
+	snprintf(lines[2], sizeof lines[2], "q quits");
+	y0 = h > 3 ? (h - 3) / 2 : 0;
+	for (i = 0; i < 3; i++) {
+		int len = (int)strlen(lines[i]);
+		sv_grid_text(g, w > len ? (w - len) / 2 : 0, y0 + i, w,
+			lines[i], i == 2 ? SV_STYLE_DIM : SV_STYLE_WARNING, 0,
+			'~');
+	}
+}
+
+const struct sv_glyphs *sv_render_glyphs(bool ascii)
+{
+	return ascii ? &render_ascii : &render_unicode;
+}
+
+void sv_render_status(struct sv_grid *g, const struct sv_session *s, int y,
+	int w, const char *line, const char *const *hints, size_t nhints)
+{
+	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
+	int x;
+	size_t i;
+
+	sv_grid_fill(g, 0, y, w, y + 1, ' ', SV_STYLE_STATUS, 0);
+	{
+		/* A path too long for its third of the line keeps its file
+		 * name, the part that tells runs apart. */
+		const char *title = s->title, *slash = strrchr(title, '/');
+		if (slash && slash[1] && sv_grid_text_width(title, w) > w / 3)
+			title = slash + 1;
+		x = sv_grid_text(g, 0, y, w / 3, title, SV_STYLE_STATUS, 0,
+			gl->ellipsis);
+	}
+	x += sv_grid_text(
+		g, x, y, w - x, line, SV_STYLE_STATUS, 0, gl->ellipsis);
+	if (s->message[0]) {
+		int mw = sv_grid_text_width(s->message, w);
+		int mx = w - mw - 1 > x + 2 ? w - mw - 1 : x + 2;
+		sv_grid_text(g, mx, y, w - mx, s->message,
+			s->message_is_error ? SV_STYLE_WARNING
+					    : SV_STYLE_STATUS,
+			0, gl->ellipsis);
+		return;
+	}
+	/* The longest hint that fits. */
+	for (i = 0; i < nhints; i++) {
+		int hw = (int)strlen(hints[i]);
+		if (w - hw - 1 > x + 2) {
+			sv_grid_text(g, w - hw - 1, y, hw, hints[i],
+				SV_STYLE_STATUS, 0, 0);
+			break;
+		}
+	}
+}

@@ -1,0 +1,609 @@
+/*
+ * draw_timeline.c: draw the timeline mode (timeline.h).
+ *
+ * Areas, top to bottom: the time ruler (two rows), the lanes (a label
+ * column, then the timeline), the details of the selected call, the status
+ * line; the summary panel (panel.h) on the right when there is room.
+ * Invariants: a frame allocates nothing once the grid has its size; the
+ * timeline walks each visible row with sv_layout_row_next(), so its cost
+ * follows the screen, not the profile; nothing drawn depends on the clock.
+ * Nothing here knows about curses, HDF5 or the loader.
+ */
+#include "scopeview/timeline.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/render.h"
+#include "scopeview/view.h"
+
+struct render_ctx {
+	struct sv_grid *g;
+	const struct sv_timeline *v;
+	const struct sv_session *s;
+	const struct sv_profile *p;
+	const struct sv_layout_geom *geom;
+	const struct sv_glyphs *gl;
+};
+
+/* The round step (1, 2 or 5 times a power of ten, ns) giving a tick about
+ * every 11 columns or more. */
+static int64_t ruler_pick_step(int64_t span, int cols)
+{
+	sv_i128 target = (sv_i128)span * 11 / (cols > 0 ? cols : 1);
+	int64_t p10 = 1;
+
+	for (;;) {
+		static const int mult[] = {1, 2, 5};
+		int i;
+		for (i = 0; i < 3; i++)
+			if ((sv_i128)p10 * mult[i] >= target)
+				return p10 * mult[i];
+		if (p10 > INT64_MAX / 100)
+			return p10 * 10;
+		p10 *= 10;
+	}
+}
+
+/* The unit of every label on the ruler: the largest unit in which the
+ * window's far end (relative to the origin) is at least 1, so that labels
+ * read "5.3ms 5.4ms", never "5300us 5400us". */
+static int64_t ruler_unit(int64_t far, int64_t step)
+{
+	int64_t a = far < 0 ? -far : far;
+	if (a < step)
+		a = step;
+	return a >= 1000000000 ? 1000000000
+	       : a >= 1000000  ? 1000000
+	       : a >= 1000     ? 1000
+			       : 1;
+}
+
+/* A tick label in the ruler's unit, with as many decimals as the step
+ * needs (a step of 100 us in ms: one decimal). */
+static void ruler_label(
+	int64_t rel, int64_t step, int64_t div, char *buf, size_t n)
+{
+	const char *unit = div == 1000000000 ? "s"
+			   : div == 1000000  ? "ms"
+			   : div == 1000     ? "us"
+					     : "ns";
+	int dec = 0;
+	int64_t q = div, whole, frac, p10 = 1, i;
+
+	while (q > 1 && step % q != 0) {
+		q /= 10;
+		dec++;
+	}
+	for (i = 0; i < dec; i++)
+		p10 *= 10;
+	whole = rel / div;
+	frac = (rel < 0 ? -rel : rel) % div / (div / p10);
+	if (dec) {
+		char digits[12];
+		for (i = dec; i > 0; i--) {
+			digits[i - 1] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		digits[dec] = '\0';
+		snprintf(buf, n, "%s%" PRId64 ".%s%s",
+			rel < 0 && whole == 0 ? "-" : "", whole, digits, unit);
+	} else
+		snprintf(buf, n, "%" PRId64 "%s", whole, unit);
+}
+
+static void render_ruler(struct render_ctx *r)
+{
+	const struct sv_timeline *v = r->v;
+	const struct sv_layout_geom *g = r->geom;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int64_t step = ruler_pick_step(v->t1 - v->t0, g->tl_w);
+	int64_t unit = ruler_unit(v->t1 - v->s->origin, step), base = 0;
+	/* Ticks finer than a thousandth of the unit would need long labels:
+	 * the first labelled tick gets its exact time in ns, the others
+	 * their offset from it. */
+	bool fine = step * 1000 < unit, have_base = false;
+	sv_i128 rel0 = (sv_i128)v->t0 - v->s->origin, k;
+	int last_end = g->tl_x, x, cx, label_end = m.x0 + m.w;
+	char buf[48], span[32];
+
+	sv_grid_fill(r->g, 0, g->ruler_y, g->tl_x + g->tl_w, g->ruler_y + 2,
+		' ', SV_STYLE_RULER, 0);
+	sv_grid_fill(r->g, g->tl_x, g->ruler_y + 1, g->tl_x + g->tl_w,
+		g->ruler_y + 2, r->gl->hline, SV_STYLE_RULER, 0);
+	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	/* "span 72.5 ms", or just "72.5 ms" when the label column is narrow. */
+	sv_grid_textf(r->g, 0, g->ruler_y, g->label_w - 1, SV_STYLE_RULER, 0,
+		"%s%s", (int)strlen(span) + 5 <= g->label_w - 1 ? "span " : "",
+		span);
+	sv_grid_text(r->g, 0, g->ruler_y + 1, g->label_w - 1,
+		v->s->p->has_start_time ? "t=0: run start" : "t=0: first call",
+		SV_STYLE_DIM, 0, r->gl->ellipsis);
+	if ((long)v->rows.n > g->lanes_h && g->lanes_h > 0) {
+		/* Where the lane area is in the rows: "rows 5-20 of 64". */
+		char rows[64];
+		int w;
+		snprintf(rows, sizeof rows, " rows %ld-%ld of %zu",
+			v->top_row + 1,
+			v->top_row + g->lanes_h < (long)v->rows.n
+				? v->top_row + g->lanes_h
+				: (long)v->rows.n,
+			v->rows.n);
+		w = (int)strlen(rows);
+		if (w < g->tl_w / 2) {
+			label_end = m.x0 + m.w - w;
+			sv_grid_text(r->g, label_end, g->ruler_y, w, rows,
+				SV_STYLE_DIM, 0, 0);
+		}
+	}
+	/* First multiple of step at or after t0 (floor division). */
+	k = rel0 / step;
+	if (k * step < rel0)
+		k++;
+	for (; (sv_i128)v->s->origin + k * step < v->t1; k++) {
+		int64_t t = (int64_t)((sv_i128)v->s->origin + k * step);
+		int w;
+		x = sv_tmap_col(&m, t);
+		if (x < m.x0 || x >= m.x0 + m.w)
+			continue;
+		sv_grid_put(r->g, x, g->ruler_y + 1, r->gl->tick,
+			SV_STYLE_RULER, 0);
+		if (fine && have_base) {
+			/* Deep zoom: "+20ns" from the first labelled tick,
+			 * not "5.00002ms". */
+			int64_t off = (int64_t)(k * step) - base;
+			buf[0] = '+';
+			ruler_label(off, step, ruler_unit(off, step), buf + 1,
+				sizeof buf - 1);
+		} else if (fine)
+			sv_render_ns((int64_t)(k * step), buf, sizeof buf);
+		else
+			ruler_label((int64_t)(k * step), step, unit, buf,
+				sizeof buf);
+		w = (int)strlen(buf);
+		if (x >= last_end && x + w < label_end) {
+			sv_grid_text(r->g, x, g->ruler_y, w, buf,
+				SV_STYLE_RULER, 0, 0);
+			last_end = x + w + 1;
+			if (fine && !have_base) {
+				base = (int64_t)(k * step);
+				have_base = true;
+			}
+		}
+	}
+	/* The cursor's column. */
+	cx = sv_tmap_col(&m, v->cur_t);
+	if (cx >= m.x0 && cx < m.x0 + m.w)
+		sv_grid_put(r->g, cx, g->ruler_y + 1, r->gl->sortmark,
+			SV_STYLE_CURSOR, 0);
+}
+
+static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
+	int y, int sel_x0, int sel_x1, bool sel_row)
+{
+	const struct sv_profile *p = r->p;
+	uint32_t c = s->call;
+	uint32_t region = sv_call_region(p, c);
+	const char *name = p->regions[region];
+	int color = sv_grid_region_color(name);
+	bool await = p->await_ns && p->await_ns[c] > 0;
+	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
+	int style = await ? SV_STYLE_SPAN_AWAIT : SV_STYLE_SPAN;
+	int x, w = s->x1 - s->x0;
+	uint32_t fill = await ? r->gl->await : r->gl->bar;
+
+	if (s->count > 1) {
+		uint32_t ch = s->count < 10 ? '0' + s->count : r->gl->many;
+		int st = SV_STYLE_SPAN_MERGED;
+		struct sv_tmap m = sv_timeline_tmap(r->v);
+		if (sel_row && s->x0 >= sel_x0 && s->x0 < sel_x1)
+			st = SV_STYLE_SELECTED;
+		else if (sv_session_is_match(r->s, c) ||
+			 sv_session_has_match(r->s, p->lane_of[c], p->depth[c],
+				 sv_tmap_time(&m, s->x0),
+				 sv_tmap_time(&m, s->x0 + 1)))
+			st = SV_STYLE_MATCH;
+		sv_grid_put(r->g, s->x0, y, ch, st, color);
+		return;
+	}
+	if (c == r->s->sel)
+		style = SV_STYLE_SELECTED;
+	else if (sv_session_is_match(r->s, c))
+		style = SV_STYLE_MATCH;
+	for (x = s->x0; x < s->x1; x++)
+		sv_grid_put(r->g, x, y, fill, style, color);
+	if (w >= 4) {
+		/* The name where the bar is wide enough to show some of it. */
+		int tw = sv_grid_text_width(name, w);
+		if (tw > 0)
+			sv_grid_text(r->g, s->x0, y, w - (gpu ? 1 : 0), name,
+				style, color, r->gl->ellipsis);
+	}
+	if (gpu && w >= 2)
+		sv_grid_put(r->g, s->x1 - 1, y, r->gl->gpu,
+			style == SV_STYLE_SELECTED ? style : SV_STYLE_SPAN_GPU,
+			color);
+}
+
+/* Consecutive merged cells dominated by one region: cells [x0, x1). */
+struct merged_run {
+	uint32_t region;
+	int x0, x1;
+};
+
+#define RENDER_MERGED_NAME_MIN 6
+#define RENDER_MAX_RUN         1024
+
+static void render_merged_name(
+	struct render_ctx *r, const struct merged_run *run, int y)
+{
+	uint16_t styles[RENDER_MAX_RUN];
+	uint32_t glyphs[RENDER_MAX_RUN];
+	const char *name;
+	int n = run->x1 - run->x0, x, tw;
+
+	if (n < RENDER_MERGED_NAME_MIN || n > RENDER_MAX_RUN)
+		return;
+	name = r->p->regions[run->region];
+	tw = sv_grid_text_width(name, n - 2);
+	if (tw <= 0)
+		return;
+	for (x = 0; x < n; x++) {
+		const struct sv_cell *c = sv_grid_cell(r->g, run->x0 + x, y);
+		styles[x] = c ? c->style : SV_STYLE_SPAN_MERGED;
+		glyphs[x] = c ? c->ch : ' ';
+	}
+	/* one count glyph stays visible before and after the name */
+	sv_grid_text(r->g, run->x0 + 1, y, n - 2, name, SV_STYLE_SPAN_MERGED,
+		sv_grid_region_color(name), r->gl->ellipsis);
+	for (x = 0; x < n; x++) {
+		struct sv_cell *c = sv_grid_at(r->g, run->x0 + x, y);
+		if (!c)
+			continue;
+		c->style = styles[x];
+		if (x == 0 || x > tw)
+			c->ch = glyphs[x];
+	}
+}
+
+static void render_lanes(struct render_ctx *r)
+{
+	const struct sv_timeline *v = r->v;
+	const struct sv_profile *p = r->p;
+	const struct sv_layout_geom *g = r->geom;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	long i, cur_row = sv_timeline_cursor_row(v);
+	int sel_x0 = 0, sel_x1 = 0, cx = sv_tmap_col(&m, v->cur_t);
+	bool sel_vis = false;
+
+	if (v->s->sel != SV_NO_CALL)
+		sel_vis = sv_tmap_span(&m, p->start_ns[v->s->sel],
+			p->end_ns[v->s->sel], &sel_x0, &sel_x1);
+	if (!p->has_calls || !v->rows.n) {
+		const char *msg =
+			!p->has_calls
+				? "This profile holds summary statistics only "
+				  "(aggregate layout): no per-call timeline."
+			: p->ncalls ? "No lane on display (t restores a solo "
+				      "lane, r changes the rank filter)."
+				    : "This profile has no calls.";
+		sv_render_wrapped(r->g, r->gl, g->tl_x + 1, g->lanes_y + 1,
+			g->tl_w - 2, g->lanes_h - 1, msg, SV_STYLE_WARNING);
+		return;
+	}
+	for (i = 0; i < g->lanes_h; i++) {
+		long row = v->top_row + i;
+		const struct sv_layout_row *lr;
+		const struct sv_lane *lane;
+		const struct sv_lod_level *lv;
+		struct sv_layout_span s;
+		struct merged_run run = {0, 0, 0};
+		int y = g->lanes_y + (int)i, x, lstyle;
+		bool is_cur;
+
+		if (row >= (long)v->rows.n)
+			break;
+		lr = &v->rows.rows[row];
+		lane = &p->lanes[lr->lane];
+		is_cur = lr->lane == v->cur_lane;
+		lstyle = is_cur && row == cur_row ? SV_STYLE_LABEL_CURSOR
+						  : SV_STYLE_LABEL;
+		sv_grid_fill(r->g, 0, y, g->label_w - 1, y + 1, ' ', lstyle, 0);
+		if (lr->lane_first) {
+			uint32_t mark = ' ';
+			if (lane->depth_rows > 1)
+				mark = v->lane_collapsed[lr->lane]
+					       ? r->gl->collapsed
+					       : r->gl->expanded;
+			sv_grid_put(r->g, 0, y, mark, lstyle, 0);
+			sv_grid_text(r->g, 1, y, g->label_w - 2,
+				lane->label ? lane->label : "?", lstyle, 0,
+				r->gl->ellipsis);
+		} else if (row == cur_row) {
+			sv_grid_textf(r->g, 1, y, g->label_w - 2, lstyle, 0,
+				"  depth %u", (unsigned)lr->depth);
+		}
+		sv_grid_put(r->g, g->label_w - 1, y, r->gl->vline,
+			SV_STYLE_BORDER, 0);
+		lv = sv_layout_level(&v->s->index, lr->lane, lr->depth);
+		x = m.x0;
+		run.x0 = run.x1 = 0;
+		while (sv_layout_row_next(&v->s->index, lv, &m, &x, &s)) {
+			render_bar(r, &s, y,
+				sel_vis && p->lane_of[v->s->sel] == lr->lane &&
+						p->depth[v->s->sel] == lr->depth
+					? sel_x0
+					: 0,
+				sel_x1,
+				sel_vis && p->lane_of[v->s->sel] == lr->lane &&
+					p->depth[v->s->sel] == lr->depth);
+			if (s.count > 1 && s.x1 - s.x0 == 1 && run.x1 == s.x0 &&
+				run.region == sv_call_region(p, s.call)) {
+				run.x1 = s.x1;
+				continue;
+			}
+			render_merged_name(r, &run, y);
+			run.x0 = run.x1 = 0;
+			if (s.count > 1) {
+				run.region = sv_call_region(p, s.call);
+				run.x0 = s.x0;
+				run.x1 = s.x0 + 1;
+			}
+		}
+		render_merged_name(r, &run, y);
+		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
+			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
+			if (c && c->ch == ' ')
+				sv_grid_put(r->g, cx, y, r->gl->cursor,
+					SV_STYLE_CURSOR, 0);
+		}
+	}
+}
+
+struct render_lines {
+	struct render_ctx *r;
+	int x, y, w, y_end;
+};
+
+static bool details_line(struct render_lines *d, int style, const char *fmt,
+	...) SV_PRINTF(3, 4);
+
+static bool details_line(
+	struct render_lines *d, int style, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (d->y >= d->y_end)
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sv_grid_text(
+		d->r->g, d->x, d->y, d->w, buf, style, 0, d->r->gl->ellipsis);
+	d->y++;
+	return true;
+}
+
+static void render_details(struct render_ctx *r)
+{
+	const struct sv_timeline *v = r->v;
+	const struct sv_profile *p = r->p;
+	const struct sv_layout_geom *g = r->geom;
+	int w = g->tl_x + g->tl_w;
+	struct render_lines d = {
+		r, 1, g->details_y + 1, w - 2, g->details_y + g->details_h};
+	uint32_t c = v->s->sel, region, par;
+	const struct sv_row *row;
+	const struct sv_lane *lane;
+	char a[64];
+	int64_t dur;
+
+	if (!g->details_h)
+		return;
+	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + g->details_h, ' ',
+		SV_STYLE_DETAILS, 0);
+	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + 1, r->gl->hline,
+		SV_STYLE_BORDER, 0);
+	sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
+		SV_STYLE_PANEL_HEAD, 0, 0);
+	if (c == SV_NO_CALL) {
+		details_line(&d, SV_STYLE_DIM, "No call selected.");
+		details_line(&d, SV_STYLE_DIM,
+			"Tab or a click selects one; h j k l move the cursor.");
+		if (g->panel_w)
+			details_line(&d, SV_STYLE_DIM,
+				"In the panel (p), Enter goes to a region's "
+				"longest call.");
+		return;
+	}
+	row = &p->rows[p->row_of[c]];
+	region = row->region;
+	lane = &p->lanes[p->lane_of[c]];
+	dur = sv_call_duration(p, c);
+	{
+		/* Region name, then where the call ran. */
+		int x = 1, color = sv_grid_region_color(p->regions[region]);
+		sv_grid_put(r->g, x, d.y, r->gl->bar, SV_STYLE_SPAN, color);
+		x += 2;
+		x += sv_grid_text(r->g, x, d.y, d.w - 2, p->regions[region],
+			SV_STYLE_PANEL_HEAD, 0, r->gl->ellipsis);
+		x += sv_grid_text(r->g, x, d.y, w - x - 1, "  on ",
+			SV_STYLE_DETAILS, 0, 0);
+		x += sv_grid_text(r->g, x, d.y, w - x - 1,
+			lane->label ? lane->label : "?", SV_STYLE_DETAILS, 0,
+			r->gl->ellipsis);
+		sv_grid_textf(r->g, x, d.y, w - x - 1, SV_STYLE_DETAILS, 0,
+			", depth %u", (unsigned)p->depth[c]);
+		d.y++;
+	}
+	{
+		char x[128], y[128];
+		details_line(&d, SV_STYLE_DETAILS, "duration %s   exclusive %s",
+			sv_render_exact(dur, false, x, sizeof x),
+			sv_render_exact(p->exclusive[c], false, y, sizeof y));
+		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
+			sv_render_exact(p->start_ns[c] - v->s->origin, true, x,
+				sizeof x),
+			sv_render_exact(p->end_ns[c] - v->s->origin, true, y,
+				sizeof y));
+	}
+	{
+		/* Parent chain, outermost first: "in main > solve > step". */
+		char chain[512];
+		size_t used = 0;
+		uint32_t stack[64];
+		int n = 0, i;
+		for (par = p->parent[c]; par != SV_NO_CALL && n < 64;
+			par = p->parent[par])
+			stack[n++] = par;
+		chain[0] = '\0';
+		for (i = n - 1; i >= 0 && used < sizeof chain; i--)
+			used += (size_t)snprintf(chain + used,
+				sizeof chain - used, "%s%s",
+				i == n - 1 ? "" : " > ",
+				p->regions[sv_call_region(p, stack[i])]);
+		details_line(&d, SV_STYLE_DETAILS, "in %s",
+			n ? chain : "(top level)");
+	}
+	{
+		char line[256] = "";
+		size_t used = 0;
+		char x[128];
+		if (p->gpu_ns && p->gpu_ns[c] >= 0)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "GPU %s   ",
+				sv_render_exact(
+					p->gpu_ns[c], false, x, sizeof x));
+		if (p->await_ns && (lane->task >= 0 || p->await_ns[c] > 0) &&
+			used < sizeof line)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used,
+				"await %s, %.1f%% of the call",
+				sv_render_exact(
+					p->await_ns[c], false, x, sizeof x),
+				dur > 0 ? 100.0 * (double)p->await_ns[c] /
+						  (double)dur
+					: 0.0);
+		if (used)
+			details_line(&d, SV_STYLE_DETAILS, "%s", line);
+	}
+	{
+		const struct sv_thread *th =
+			lane->thread >= 0
+				? sv_profile_thread(p, lane->rank, lane->thread)
+				: NULL;
+		const struct sv_task *tk =
+			lane->task >= 0
+				? sv_profile_task(p, lane->rank, lane->task)
+				: NULL;
+		details_line(&d, SV_STYLE_DETAILS,
+			"rank %" PRIu32 "   thread %s   task %s%s%s",
+			lane->rank, th && th->name ? th->name : "-",
+			tk && tk->name ? tk->name : "-",
+			tk && tk->coro_name ? " " : "",
+			tk && tk->coro_name ? tk->coro_name : "");
+	}
+	{
+		char ids[256];
+		size_t used = 0;
+		ids[0] = '\0';
+		if (p->call_id)
+			used += (size_t)snprintf(ids + used, sizeof ids - used,
+				"call id %" PRId64 "   ", p->call_id[c]);
+		if (p->parent_id && used < sizeof ids)
+			used += (size_t)snprintf(ids + used, sizeof ids - used,
+				"parent id %" PRId64 "   ", p->parent_id[c]);
+		if (used < sizeof ids)
+			snprintf(ids + used, sizeof ids - used,
+				"the region's call %" PRIu64 " on rank %" PRIu32
+				"   absolute start %" PRId64 " ns",
+				(uint64_t)(c - row->first), row->rank,
+				p->start_ns[c]);
+		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
+	}
+	if (v->s->stats_valid || v->s->stats_all_valid) {
+		/* The region over the whole run when that table is at hand
+		 * (a solo lane's own table would always name its own rank
+		 * the slowest), else over the lanes on display. */
+		const struct sv_stats_region *sr = sv_stats_table_find(
+			v->s->stats_all_valid ? &v->s->stats_all : &v->s->stats,
+			region);
+		if (sr && sr->has_slowest_rank)
+			details_line(&d, SV_STYLE_DETAILS,
+				"%s: %" PRIu64 " call%s, %s; slowest rank "
+				"%" PRIu32 ", imbalance %.1f%%",
+				v->s->stats_is_all || v->s->stats_all_valid
+					? "whole run"
+					: "these lanes",
+				sr->s.num_calls,
+				sr->s.num_calls == 1 ? "" : "s",
+				sv_view_fmt_dur(sr->s.total_ns, a, sizeof a),
+				sr->slowest_rank, sr->rank_imbalance_pct);
+	}
+	if (row->source_file)
+		details_line(&d, SV_STYLE_DETAILS, "source %s:%" PRId64,
+			row->source_file, row->source_line);
+	{
+		size_t i;
+		for (i = 0; i < p->ncolumns; i++) {
+			const struct sv_column *col = &p->columns[i];
+			if (col->is_float && col->f)
+				details_line(&d, SV_STYLE_DETAILS, "%s = %g",
+					col->name, col->f[c]);
+			else if (col->i)
+				details_line(&d, SV_STYLE_DETAILS,
+					"%s = %" PRId64, col->name, col->i[c]);
+		}
+	}
+}
+
+static void render_status(struct render_ctx *r)
+{
+	const struct sv_timeline *v = r->v;
+	char span[48], cur[64], from[64], line[512];
+	/* The longest hint that fits. */
+	static const char *const timeline[] = {
+		"Tab next call  f zoom to it  t solo  / search  "
+		"p panel  ? help  q quit",
+		"Tab call  f zoom  t solo  p panel  ? help  q quit",
+		"? help  q quit",
+	};
+	static const char *const panel[] = {
+		"j/k region  Enter its calls  < > sort  p back  ? help",
+		"Enter calls  < > sort  p back",
+	};
+
+	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
+	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
+	snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s", span,
+		from, cur, v->s->search_spec[0] ? "  /" : "",
+		v->s->search_spec);
+	if (v->panel.focus)
+		sv_render_status(r->g, r->s, r->geom->status_y, r->geom->w,
+			line, panel, 2);
+	else
+		sv_render_status(r->g, r->s, r->geom->status_y, r->geom->w,
+			line, timeline, 3);
+}
+
+void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
+{
+	struct render_ctx r;
+	struct sv_panel_area pa = sv_timeline_panel_area(v);
+
+	r.g = g;
+	r.v = v;
+	r.s = v->s;
+	r.p = v->s->p;
+	r.geom = &v->geom;
+	r.gl = sv_render_glyphs(v->s->opts.ascii);
+	render_ruler(&r);
+	render_lanes(&r);
+	render_details(&r);
+	sv_panel_draw(g, &v->panel, v->s, &pa);
+	render_status(&r);
+}

@@ -1,0 +1,486 @@
+/*
+ * mode_popup.c: the popups (help, source, metadata, warnings) as a mode.
+ *
+ * A popup is pushed over the main mode by sv_view_push_popup() (view.h)
+ * and draws a box over it that fits its text; j/k, the pages, Home and
+ * End scroll it; q, Esc, Enter, Backspace or a click close it; the key of
+ * another popup replaces it.  The help lists the keys of the scopes of
+ * the view below (and of the panel, popups and prompts), from the action
+ * table.  Nothing here knows about curses or HDF5.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/keys.h"
+#include "scopeview/mode.h"
+#include "scopeview/render.h"
+#include "scopeview/view.h"
+
+/* A popup's own state (set by sv_view_push_popup through
+ * sv_mode_popup_setup). */
+struct popup_data {
+	long top;        /* the first line shown */
+	long region;     /* the source popup's region, -1 for none */
+	unsigned scopes; /* the help's scopes */
+};
+
+void sv_mode_popup_setup(struct sv_mode *m, long region, unsigned scopes)
+{
+	struct popup_data *d = m->data;
+	d->top = 0;
+	d->region = region;
+	d->scopes = scopes;
+}
+
+long sv_mode_popup_top(const struct sv_mode *m)
+{
+	const struct popup_data *d =
+		m && m->ops == &sv_mode_popup ? m->data : NULL;
+	return d ? d->top : 0;
+}
+
+/* Metadata groups, like scope-profiler's inspect. */
+static const char *popup_meta_group(const char *key)
+{
+	static const struct {
+		const char *group;
+		const char *keys[16];
+	} groups[] = {
+		{"Run", {"label", "timestamp", "start_time_ns",
+				"finalize_time_ns", "scope_profiler_version",
+				"python_version", "working_directory", "source",
+				"source_language", "trace_format_version",
+				NULL}},
+		{"System", {"user", "hostname", "platform", "uname",
+				   "chip_information", "total_cores", NULL}},
+		{"Parallelism",
+			{"mpi_size", "mpi_rank", "omp_num_threads", NULL}},
+		{"Modules", {"modules", "LOADEDMODULES", "MODULEPATH", NULL}},
+	};
+	size_t i, j;
+
+	for (i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		for (j = 0; groups[i].keys[j]; j++)
+			if (!strcmp(groups[i].keys[j], key))
+				return groups[i].group;
+	if (!strncmp(key, "SLURM", 5))
+		return "Slurm";
+	return "Environment and other";
+}
+
+/* Emits popup lines one at a time; counts them and draws those in view. */
+struct popup_out {
+	struct sv_grid *g;
+	const struct sv_glyphs *gl;
+	const struct sv_session *s;
+	const struct popup_data *d;
+	int x, y0, w, h; /* text area */
+	long top, n;
+	int widest; /* bytes of the longest line, >= its cells */
+};
+
+static void popup_line(struct popup_out *o, int style, const char *text)
+{
+	long i = o->n++ - o->top;
+	int len = (int)strlen(text);
+	if (len > o->widest)
+		o->widest = len;
+	if (i >= 0 && i < o->h)
+		sv_grid_text(o->g, o->x, o->y0 + (int)i, o->w, text, style, 0,
+			o->gl->ellipsis);
+}
+
+static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
+	SV_PRINTF(3, 4);
+
+static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	popup_line(o, style, buf);
+}
+
+/* A long line folded at spaces to the popup's width, the continuation
+ * lines indented, so that a warning is read whole, not cut. */
+static void popup_wrapped(struct popup_out *o, int style, const char *text)
+{
+	char line[512];
+	int indent = 0;
+
+	while (*text) {
+		int room = o->w - indent;
+		size_t len = strlen(text), cut = len;
+		if (room < 20)
+			room = 20;
+		if ((int)len > room) {
+			cut = (size_t)room;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)room;
+		}
+		if (cut + (size_t)indent >= sizeof line)
+			cut = sizeof line - 1 - (size_t)indent;
+		memset(line, ' ', (size_t)indent);
+		memcpy(line + indent, text, cut);
+		line[indent + (int)cut] = '\0';
+		popup_line(o, style, line);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		indent = 4;
+	}
+}
+
+static void popup_help(struct popup_out *o)
+{
+	/* The table's rows in groups, each under a heading; only the rows
+	 * of the scopes of the view under the popup. */
+	static const struct {
+		int first;
+		const char *title;
+	} groups[] = {
+		{SV_ACTION_MOVE_LEFT, "Move"},
+		{SV_ACTION_ZOOM_IN, "Zoom and pan"},
+		{SV_ACTION_NEXT_CALL, "Select calls"},
+		{SV_ACTION_SOLO_LANE, "Lanes"},
+		{SV_ACTION_SEARCH, "Search, filter, commands"},
+		{SV_ACTION_PANEL_FOCUS, "Panels, popups and views"},
+		{SV_ACTION_RELOAD, "File"},
+		{SV_ACTION_PANEL_DOWN, "Summary panel (p)"},
+		{SV_ACTION_POPUP_CLOSE, "Popups"},
+		{SV_ACTION_PROMPT_ENTER, "Prompts"},
+	};
+	size_t gi, ng = sizeof groups / sizeof groups[0];
+	bool any_group = false;
+
+	for (gi = 0; gi < ng; gi++) {
+		int a, end = gi + 1 < ng ? groups[gi + 1].first
+					 : SV_ACTION_COUNT;
+		bool head = false;
+		for (a = groups[gi].first; a < end; a++) {
+			const struct sv_action_info *ai = sv_action_info(a);
+			char keys[64], label[24], word[24];
+			const char *k = ai->keys;
+			size_t used = 0;
+			if (!(ai->scopes & o->d->scopes))
+				continue;
+			if (!head) {
+				if (any_group)
+					popup_line(o, SV_STYLE_POPUP, "");
+				popup_line(o, SV_STYLE_PANEL_HEAD,
+					groups[gi].title);
+				head = any_group = true;
+			}
+			keys[0] = '\0';
+			while (*k) {
+				size_t len = strcspn(k, " ");
+				snprintf(
+					word, sizeof word, "%.*s", (int)len, k);
+				sv_action_key_label(word, label, sizeof label);
+				used += (size_t)snprintf(keys + used,
+					used < sizeof keys ? sizeof keys - used
+							   : 0,
+					"%s%s", used ? " " : "", label);
+				k += len;
+				while (*k == ' ')
+					k++;
+			}
+			popup_linef(o, SV_STYLE_POPUP, "  %-15s %s", keys,
+				ai->help);
+		}
+	}
+	popup_line(o, SV_STYLE_POPUP, "");
+	popup_wrapped(o, SV_STYLE_POPUP,
+		"Mouse: click selects, wheel zooms at the pointer, drag pans.");
+	popup_wrapped(o, SV_STYLE_POPUP, "In a prompt, other keys type text.");
+}
+
+static void popup_source(struct popup_out *o)
+{
+	const struct sv_session *ss = o->s;
+	const struct sv_profile *p = ss->p;
+	long region = o->d->region;
+	const struct sv_row *row = NULL;
+	size_t i;
+
+	if (region < 0) {
+		popup_line(o, SV_STYLE_POPUP, "No region selected.");
+		return;
+	}
+	if (ss->sel != SV_NO_CALL)
+		row = &p->rows[p->row_of[ss->sel]];
+	for (i = 0; !row && i < p->nrows; i++)
+		if ((long)p->rows[i].region == region)
+			row = &p->rows[i];
+	popup_line(o, SV_STYLE_PANEL_HEAD, p->regions[region]);
+	if (!row || !row->source_file)
+		popup_line(o, SV_STYLE_DIM, "source file: unknown");
+	else
+		popup_linef(o, SV_STYLE_POPUP, "%s:%" PRId64, row->source_file,
+			row->source_line);
+	if (row && row->ntags) {
+		char tags[512];
+		size_t used = 0, i2;
+		tags[0] = '\0';
+		for (i2 = 0; i2 < row->ntags && used < sizeof tags; i2++)
+			used += (size_t)snprintf(tags + used,
+				sizeof tags - used, "%s%s", i2 ? ", " : "",
+				row->tags[i2]);
+		popup_linef(o, SV_STYLE_POPUP, "tags: %s%s", tags,
+			row->tags_raw ? " (not a JSON list)" : "");
+	}
+	popup_line(o, SV_STYLE_POPUP, "");
+	if (!row || !row->source_text) {
+		popup_line(o, SV_STYLE_DIM,
+			"The profile holds no source text for this region.");
+		return;
+	}
+	{
+		/* One popup line per source line, numbered from the call site. */
+		const char *s = row->source_text;
+		int64_t ln = row->source_line;
+		while (*s) {
+			size_t len = strcspn(s, "\n");
+			char text[512];
+			size_t k, o2 = 0;
+			/* Tabs become spaces (to the next multiple of 4);
+			 * other control characters are escaped later. */
+			for (k = 0; k < len && o2 < 400; k++) {
+				if (s[k] == '\t') {
+					do
+						text[o2++] = ' ';
+					while (o2 % 4 && o2 < 400);
+				} else if (s[k] != '\r' || k + 1 < len) {
+					text[o2++] = s[k];
+				}
+			}
+			text[o2] = '\0';
+			if (ln >= 0)
+				popup_linef(o, SV_STYLE_POPUP,
+					"%5" PRId64 "  %s", ln++, text);
+			else
+				popup_line(o, SV_STYLE_POPUP, text);
+			s += len;
+			if (*s == '\n')
+				s++;
+		}
+	}
+}
+
+static void popup_metadata(struct popup_out *o)
+{
+	const struct sv_profile *p = o->s->p;
+	static const char *const order[] = {"Run", "System", "Parallelism",
+		"Slurm", "Modules", "Environment and other"};
+	size_t gi, i;
+
+	popup_linef(
+		o, SV_STYLE_POPUP, "file       %s", p->path ? p->path : "-");
+	popup_linef(o, SV_STYLE_POPUP,
+		"schema     %d (%s)   ranks %" PRIu32 "   regions %" PRIu32
+		"   calls %" PRIu32,
+		p->schema,
+		p->layout == SV_LAYOUT_AGGREGATE ? "aggregate"
+		: p->layout == SV_LAYOUT_GROUPS  ? "rank groups"
+						 : "columnar",
+		p->num_ranks, p->nregions, p->ncalls);
+	for (gi = 0; gi < sizeof order / sizeof order[0]; gi++) {
+		bool any = false;
+		for (i = 0; i < p->nmeta; i++) {
+			if (strcmp(popup_meta_group(p->meta[i].key), order[gi]))
+				continue;
+			if (!any) {
+				popup_line(o, SV_STYLE_POPUP, "");
+				popup_line(o, SV_STYLE_PANEL_HEAD, order[gi]);
+				any = true;
+			}
+			popup_linef(o, SV_STYLE_POPUP, "  %-22s %s",
+				p->meta[i].key,
+				p->meta[i].text ? p->meta[i].text : "");
+		}
+	}
+	if (!p->nmeta)
+		popup_line(o, SV_STYLE_DIM, "The profile has no metadata.");
+}
+
+static void popup_warnings(struct popup_out *o)
+{
+	const struct sv_profile *p = o->s->p;
+	size_t i;
+
+	if (!p->nwarnings)
+		popup_line(o, SV_STYLE_POPUP,
+			"No warnings: the file read "
+			"cleanly.");
+	for (i = 0; i < p->nwarnings; i++)
+		popup_wrapped(o, SV_STYLE_WARNING, p->warnings[i]);
+}
+
+static void popup_body(int popup, struct popup_out *o)
+{
+	switch (popup) {
+	case SV_POPUP_HELP:
+		popup_help(o);
+		break;
+	case SV_POPUP_SOURCE:
+		popup_source(o);
+		break;
+	case SV_POPUP_METADATA:
+		popup_metadata(o);
+		break;
+	case SV_POPUP_WARNINGS:
+		popup_warnings(o);
+		break;
+	default:
+		break;
+	}
+}
+
+static void popup_draw(
+	const struct sv_mode *m, struct sv_grid *gr, struct sv_rect rect)
+{
+	const struct popup_data *d = m->data;
+	const struct sv_glyphs *gl = sv_render_glyphs(m->s->opts.ascii);
+	int w = rect.w, h = rect.h, pw = w - 8, ph = h - 2, px, py, y;
+	struct popup_out o;
+	static const char *const titles[] = {
+		[SV_POPUP_HELP] = " Help ",
+		[SV_POPUP_SOURCE] = " Source ",
+		[SV_POPUP_METADATA] = " Metadata ",
+		[SV_POPUP_WARNINGS] = " Warnings ",
+	};
+	char foot[128];
+
+	if (pw > 110)
+		pw = 110;
+	/* Count and measure first (nothing is drawn with top this far), then
+	 * fit the box to its text: a one-line message gets a small box. */
+	o.g = gr;
+	o.gl = gl;
+	o.s = m->s;
+	o.d = d;
+	o.x = 0;
+	o.y0 = 0;
+	o.w = pw - 4;
+	o.h = 0;
+	o.n = 0;
+	o.widest = 0;
+	o.top = 1L << 30;
+	popup_body(m->kind, &o);
+	if (o.n + 2 < ph)
+		ph = (int)o.n + 2;
+	if (ph < 3)
+		ph = 3;
+	if (o.widest + 4 < pw)
+		pw = o.widest + 4 > 40 ? o.widest + 4 : 40;
+	if (pw > w)
+		pw = w;
+	px = (w - pw) / 2;
+	py = o.n + 2 < h - 2 ? (h - ph) / 3 : 1;
+	sv_grid_fill(gr, px, py, px + pw, py + ph, ' ', SV_STYLE_POPUP, 0);
+	sv_grid_fill(gr, px, py, px + pw, py + 1, gl->hline, SV_STYLE_POPUP, 0);
+	sv_grid_fill(gr, px, py + ph - 1, px + pw, py + ph, gl->hline,
+		SV_STYLE_POPUP, 0);
+	for (y = py; y < py + ph; y++) {
+		sv_grid_put(gr, px, y, gl->vline, SV_STYLE_POPUP, 0);
+		sv_grid_put(gr, px + pw - 1, y, gl->vline, SV_STYLE_POPUP, 0);
+	}
+	sv_grid_put(gr, px, py, gl->tl, SV_STYLE_POPUP, 0);
+	sv_grid_put(gr, px + pw - 1, py, gl->tr, SV_STYLE_POPUP, 0);
+	sv_grid_put(gr, px, py + ph - 1, gl->bl, SV_STYLE_POPUP, 0);
+	sv_grid_put(gr, px + pw - 1, py + ph - 1, gl->br, SV_STYLE_POPUP, 0);
+	sv_grid_text(gr, px + 2, py, pw - 4, titles[m->kind],
+		SV_STYLE_PANEL_HEAD, 0, 0);
+	o.x = px + 2;
+	o.y0 = py + 1;
+	o.w = pw - 4;
+	o.h = ph - 2;
+	o.top = d->top;
+	if (o.top > o.n - o.h)
+		o.top = o.n - o.h;
+	if (o.top < 0)
+		o.top = 0;
+	o.n = 0;
+	popup_body(m->kind, &o);
+	if (o.n > o.h)
+		snprintf(foot, sizeof foot,
+			" %ld-%ld of %ld  j/k scroll  q close ", o.top + 1,
+			o.top + o.h < o.n ? o.top + o.h : o.n, o.n);
+	else
+		snprintf(foot, sizeof foot, " q close ");
+	if ((int)strlen(foot) <= pw - 4)
+		sv_grid_text(gr, px + pw - 2 - (int)strlen(foot), py + ph - 1,
+			(int)strlen(foot), foot, SV_STYLE_POPUP, 0, 0);
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+static int popup_apply(struct sv_mode *m, int a)
+{
+	struct popup_data *d = m->data;
+	long page = m->h > 8 ? m->h - 8 : 1;
+
+	switch (a) {
+	case SV_ACTION_POPUP_CLOSE:
+		return SV_REACT_POP | SV_REACT_REDRAW;
+	case SV_ACTION_POPUP_DOWN:
+		d->top++;
+		break;
+	case SV_ACTION_POPUP_UP:
+		d->top--;
+		break;
+	case SV_ACTION_POPUP_PAGE_DOWN:
+		d->top += page;
+		break;
+	case SV_ACTION_POPUP_PAGE_UP:
+		d->top -= page;
+		break;
+	case SV_ACTION_POPUP_TOP:
+		d->top = 0;
+		break;
+	case SV_ACTION_POPUP_BOTTOM:
+		d->top = 1L << 20;
+		break;
+	case SV_ACTION_HELP:
+	case SV_ACTION_SOURCE:
+	case SV_ACTION_METADATA:
+	case SV_ACTION_WARNINGS:
+		/* Another popup: this one gives way to it. */
+		return SV_REACT_POP | SV_REACT_PASS;
+	default:
+		return SV_REACT_BELL;
+	}
+	if (d->top < 0)
+		d->top = 0;
+	if (d->top > 1L << 20)
+		d->top = 1L << 20;
+	return SV_REACT_REDRAW;
+}
+
+/* A click anywhere closes the popup; the wheel and drags go to the view
+ * below. */
+static int popup_key(struct sv_mode *m, int key)
+{
+	(void)m;
+	if (sv_key_is_mouse(key) && sv_key_mouse_kind(key) == SV_MOUSE_CLICK)
+		return SV_REACT_POP | SV_REACT_REDRAW;
+	return -1;
+}
+
+const struct sv_mode_ops sv_mode_popup = {
+	.name = "popup",
+	.title = "Popup",
+	.main = false,
+	.scopes = {SV_SCOPE_POPUP, 0},
+	.size = sizeof(struct popup_data),
+	.apply = popup_apply,
+	.key = popup_key,
+	.draw = popup_draw,
+};

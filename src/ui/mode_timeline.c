@@ -1,0 +1,696 @@
+/*
+ * mode_timeline.c: the timeline as a mode (timeline.h, mode.h).
+ *
+ * Keys only change state and report SV_REACT_* flags; drawing is
+ * draw_timeline.c's.  With the focus on the summary panel, the panel's
+ * keys (SV_SCOPE_PANEL) come before the timeline's.  Commands of the `:`
+ * prompt: goto, zoom, rank, region, search, filter, sort (the viewer
+ * takes view and quit first).  Nothing here knows about curses or HDF5.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/keys.h"
+#include "scopeview/mode.h"
+#include "scopeview/regex.h"
+#include "scopeview/timeline.h"
+#include "scopeview/view.h"
+
+static int timeline_zoom(struct sv_timeline *v, int factor_num, int factor_den)
+{
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int64_t span = sv_timeline_span(v), t = v->cur_t;
+	sv_i128 ns = (sv_i128)span * factor_num / factor_den;
+	int x = sv_tmap_col(&m, t);
+
+	if (x < m.x0 || x >= m.x0 + m.w) {
+		x = m.x0 + m.w / 2;
+		t = sv_tmap_time(&m, x);
+		v->cur_t = t;
+	}
+	if (ns > ((sv_i128)1 << 62))
+		ns = (sv_i128)1 << 62;
+	if ((factor_num < factor_den && span <= sv_timeline_min_span(v)) ||
+		(factor_num > factor_den && span >= sv_timeline_max_span(v)))
+		return SV_REACT_BELL;
+	sv_timeline_push_history(v);
+	sv_timeline_zoom_at(v, t, x, (int64_t)ns);
+	return SV_REACT_REDRAW;
+}
+
+/* A key that acts on the selected call, with none selected: say how to
+ * select one rather than only ringing the bell. */
+static int timeline_no_selection(struct sv_timeline *v)
+{
+	sv_session_message(v->s, true,
+		"no call selected: Tab selects the next one, or click one");
+	return SV_REACT_REDRAW | SV_REACT_BELL;
+}
+
+static int timeline_zoom_call(struct sv_timeline *v)
+{
+	const struct sv_profile *p = v->s->p;
+	int64_t s, e, pad;
+
+	if (v->s->sel == SV_NO_CALL)
+		return timeline_no_selection(v);
+	s = p->start_ns[v->s->sel];
+	e = p->end_ns[v->s->sel] > s ? p->end_ns[v->s->sel] : s + 1;
+	pad = (e - s) / 20;
+	sv_timeline_push_history(v);
+	sv_timeline_set_window(v, s - pad, e - s + 2 * pad);
+	if (sv_timeline_span(v) > e - s + 2 * pad)
+		sv_timeline_set_window(v,
+			s + (e - s) / 2 - sv_timeline_span(v) / 2,
+			sv_timeline_span(v));
+	v->cur_t = s + (e - s) / 2;
+	return SV_REACT_REDRAW;
+}
+
+static int timeline_move_col(struct sv_timeline *v, int dx)
+{
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int x = sv_tmap_col(&m, v->cur_t);
+
+	if (x < m.x0 || x >= m.x0 + m.w)
+		x = dx > 0 ? m.x0 - 1 : m.x0 + m.w;
+	x += dx;
+	if (x < m.x0 || x >= m.x0 + m.w) {
+		int64_t span = sv_timeline_span(v);
+		sv_timeline_pan(v, dx > 0 ? span / 8 : -(span / 8));
+		m = sv_timeline_tmap(v);
+		x = x < m.x0 ? m.x0 : m.x0 + m.w - 1;
+		x = sv_tmap_col(&m, v->cur_t) + dx;
+		if (x < m.x0)
+			x = m.x0;
+		if (x >= m.x0 + m.w)
+			x = m.x0 + m.w - 1;
+	}
+	v->cur_t = sv_tmap_time(&m, x) +
+		   (sv_tmap_time(&m, x + 1) - sv_tmap_time(&m, x)) / 2;
+	sv_timeline_select_at_cursor(v);
+	return SV_REACT_REDRAW;
+}
+
+static int timeline_move_row(struct sv_timeline *v, long dy)
+{
+	long row = sv_timeline_cursor_row(v), n = (long)v->rows.n;
+
+	if (n == 0)
+		return SV_REACT_BELL;
+	row += dy;
+	if (row < 0)
+		row = 0;
+	if (row >= n)
+		row = n - 1;
+	v->cur_lane = v->rows.rows[row].lane;
+	v->cur_depth = v->rows.rows[row].depth;
+	sv_timeline_fix_rows(v);
+	sv_timeline_select_at_cursor(v);
+	return SV_REACT_REDRAW;
+}
+
+/* Next/previous call on the cursor lane from the selection or cursor. */
+static int timeline_step_call(struct sv_timeline *v, int dir)
+{
+	const struct sv_profile *p = v->s->p;
+	const struct sv_lane *lane;
+	uint32_t c;
+
+	if (!p->has_calls || !p->nlanes)
+		return SV_REACT_BELL;
+	if (v->s->sel != SV_NO_CALL) {
+		c = v->s->sel;
+		do
+			c = sv_layout_lane_step(p, c, dir);
+		while (c != SV_NO_CALL && v->s->region_keep &&
+			!v->s->region_keep[sv_call_region(p, c)]);
+		return sv_timeline_select_rel(v, c,
+			dir > 0 ? "last call of the lane"
+				: "first call of the lane");
+	}
+	lane = &p->lanes[v->cur_lane];
+	{
+		/* First call starting after (before) the cursor time. */
+		uint32_t lo = 0, hi = lane->ncalls;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (p->start_ns[lane->calls[mid]] >= v->cur_t)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (dir > 0)
+			c = lo < lane->ncalls ? lane->calls[lo] : SV_NO_CALL;
+		else
+			c = lo > 0 ? lane->calls[lo - 1] : SV_NO_CALL;
+		while (c != SV_NO_CALL && v->s->region_keep &&
+			!v->s->region_keep[sv_call_region(p, c)])
+			c = sv_layout_lane_step(p, c, dir);
+	}
+	return sv_timeline_select_rel(v, c, "no more calls on this lane");
+}
+
+static int timeline_set_search(struct sv_timeline *v, const char *pat)
+{
+	struct sv_error err;
+
+	if (sv_session_set_search(v->s, pat, &err) < 0) {
+		sv_session_message(v->s, true, "%s", err.msg);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (!*pat) {
+		sv_session_message(v->s, false, "search cleared");
+		return SV_REACT_REDRAW;
+	}
+	if (!v->s->nmatches) {
+		sv_session_message(v->s, true, "no call matches '%s'", pat);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	return sv_timeline_jump_list(
+		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
+}
+
+static int timeline_command(struct sv_timeline *v, const char *cmd)
+{
+	char word[32];
+	const char *arg;
+	size_t len;
+
+	while (*cmd == ' ')
+		cmd++;
+	len = strcspn(cmd, " ");
+	snprintf(word, sizeof word, "%.*s", (int)len, cmd);
+	arg = cmd + len;
+	while (*arg == ' ')
+		arg++;
+	if (!strcmp(word, "goto") || !strcmp(word, "g")) {
+		int64_t t;
+		if (sv_view_parse_time(arg, &t) < 0) {
+			sv_session_message(v->s, true,
+				"goto: expected a time such as 12.5ms");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		t += v->s->origin;
+		if (t < v->t0 || t >= v->t1) {
+			sv_timeline_push_history(v);
+			sv_timeline_set_window(v, t - sv_timeline_span(v) / 2,
+				sv_timeline_span(v));
+		}
+		v->cur_t = t;
+		sv_timeline_select_at_cursor(v);
+		return SV_REACT_REDRAW;
+	}
+	if (!strcmp(word, "zoom")) {
+		int64_t span;
+		if (sv_view_parse_time(arg, &span) < 0 || span <= 0) {
+			sv_session_message(v->s, true,
+				"zoom: expected a span such as "
+				"1ms");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		sv_timeline_push_history(v);
+		{
+			struct sv_tmap m = sv_timeline_tmap(v);
+			int x = sv_tmap_col(&m, v->cur_t);
+			if (x < m.x0 || x >= m.x0 + m.w)
+				x = m.x0 + m.w / 2;
+			sv_timeline_zoom_at(v, v->cur_t, x, span);
+		}
+		return SV_REACT_REDRAW;
+	}
+	if (!strcmp(word, "rank") || !strcmp(word, "ranks"))
+		return sv_session_set_ranks(v->s, arg) < 0
+			       ? SV_REACT_REDRAW | SV_REACT_BELL
+			       : SV_REACT_REDRAW;
+	if (!strcmp(word, "region")) {
+		int64_t r = sv_profile_find_region(v->s->p, arg);
+		if (r < 0) {
+			struct sv_error err;
+			struct sv_regex *re = sv_regex_compile(arg, &err);
+			uint32_t i;
+			for (i = 0; re && i < v->s->p->nregions && r < 0; i++)
+				if (sv_regex_search(re, v->s->p->regions[i],
+					    NULL, NULL))
+					r = i;
+			sv_regex_free(re);
+		}
+		if (r < 0) {
+			sv_session_message(
+				v->s, true, "no region matches '%s'", arg);
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		return sv_timeline_mark_region(v, (long)r);
+	}
+	if (!strcmp(word, "search"))
+		return timeline_set_search(v, arg);
+	if (!strcmp(word, "filter"))
+		return sv_session_set_filter(v->s, arg) < 0
+			       ? SV_REACT_REDRAW | SV_REACT_BELL
+			       : SV_REACT_REDRAW;
+	if (!strcmp(word, "sort")) {
+		int k;
+		k = sv_panel_col_by_name(arg);
+		if (k < 0) {
+			sv_session_message(v->s, true,
+				"sort: expected name, calls, total, exclusive, "
+				"avg, p95 or imbalance");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		sv_session_sort(v->s, sv_panel_col_key(k));
+		return SV_REACT_REDRAW;
+	}
+	if (!strcmp(word, "q") || !strcmp(word, "quit"))
+		return SV_REACT_QUIT;
+	if (!*word)
+		return SV_REACT_REDRAW;
+	sv_session_message(v->s, true,
+		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
+		"search RE, filter RE, sort KEY, quit)",
+		word);
+	return SV_REACT_REDRAW | SV_REACT_BELL;
+}
+
+static int timeline_mouse(struct sv_timeline *v, int key)
+{
+	int x = sv_key_mouse_x(key), y = sv_key_mouse_y(key);
+	const struct sv_layout_geom *g = &v->geom;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	bool in_tl = x >= g->tl_x && x < g->tl_x + g->tl_w && y >= g->lanes_y &&
+		     y < g->lanes_y + g->lanes_h;
+	bool in_panel = g->panel_w && x > g->panel_x && y >= g->panel_y + 2 &&
+			y < g->panel_y + g->panel_h;
+
+	switch (sv_key_mouse_kind(key)) {
+	case SV_MOUSE_CLICK:
+		v->drag_x = x;
+		if (in_panel && v->s->stats_valid) {
+			long row = v->panel.top + (y - g->panel_y - 2);
+			if (row < (long)v->s->stats.nregions) {
+				v->panel.cur = row;
+				v->panel.focus = true;
+				return sv_timeline_mark_region(v,
+					(long)v->s->stats.regions[row].region);
+			}
+			return SV_REACT_BELL;
+		}
+		if (in_tl ||
+			(x >= g->label_x && x < g->tl_x && y >= g->lanes_y &&
+				y < g->lanes_y + g->lanes_h)) {
+			long row = v->top_row + (y - g->lanes_y);
+			if (row >= (long)v->rows.n)
+				return SV_REACT_BELL;
+			v->panel.focus = false;
+			v->cur_lane = v->rows.rows[row].lane;
+			v->cur_depth = v->rows.rows[row].depth;
+			if (!in_tl)
+				return SV_REACT_REDRAW;
+			v->cur_t = sv_tmap_time(&m, x) +
+				   (sv_tmap_time(&m, x + 1) -
+					   sv_tmap_time(&m, x)) /
+					   2;
+			sv_timeline_select_at_cursor(v);
+			return SV_REACT_REDRAW;
+		}
+		return 0;
+	case SV_MOUSE_DRAG:
+		if (v->drag_x >= 0 && x != v->drag_x && in_tl) {
+			int64_t dt = sv_tmap_time(&m, v->drag_x) -
+				     sv_tmap_time(&m, x);
+			v->drag_x = x;
+			sv_timeline_pan(v, dt);
+			return SV_REACT_REDRAW;
+		}
+		return 0;
+	case SV_MOUSE_RELEASE:
+		v->drag_x = -1;
+		return 0;
+	case SV_MOUSE_WHEEL_UP:
+	case SV_MOUSE_WHEEL_DOWN:
+		if (in_panel) {
+			v->panel.top +=
+				sv_key_mouse_kind(key) == SV_MOUSE_WHEEL_UP ? -3
+									    : 3;
+			if (v->panel.top < 0)
+				v->panel.top = 0;
+			return SV_REACT_REDRAW;
+		}
+		if (!in_tl)
+			return 0;
+		{
+			int64_t t = sv_tmap_time(&m, x) +
+				    (sv_tmap_time(&m, x + 1) -
+					    sv_tmap_time(&m, x)) /
+					    2;
+			sv_i128 span = sv_timeline_span(v);
+			span = sv_key_mouse_kind(key) == SV_MOUSE_WHEEL_UP
+				       ? span / 2
+				       : span * 2;
+			if (span > ((sv_i128)1 << 62))
+				span = (sv_i128)1 << 62;
+			sv_timeline_push_history(v);
+			sv_timeline_zoom_at(v, t, x, (int64_t)span);
+		}
+		return SV_REACT_REDRAW;
+	}
+	return 0;
+}
+
+/* The source popup shows the selected call's region, or the panel's
+ * region under the cursor, or the marked one. */
+static int timeline_source(struct sv_mode *mode)
+{
+	struct sv_timeline *v = mode->data;
+	struct sv_session *s = v->s;
+	long r = -1;
+
+	if (s->sel != SV_NO_CALL)
+		r = (long)sv_call_region(s->p, s->sel);
+	else if (v->panel.focus && s->stats_valid && s->stats.nregions)
+		r = (long)s->stats.regions[v->panel.cur].region;
+	else if (s->mark_region >= 0)
+		r = s->mark_region;
+	if (r < 0) {
+		sv_session_message(
+			s, true, "select a call or a region to see its source");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (s->mark_region != r && s->sel == SV_NO_CALL)
+		sv_session_mark_region(s, r);
+	return sv_view_push_popup(mode->view, SV_POPUP_SOURCE, r);
+}
+
+/* A panel key with the focus on the panel; -1 when a is not one. */
+static int timeline_panel_apply(struct sv_mode *mode, int a)
+{
+	struct sv_timeline *v = mode->data;
+	struct sv_session *s = v->s;
+	long page = v->geom.panel_h > 4 ? v->geom.panel_h - 3 : 1, region = -1;
+	int rc;
+
+	if (a == SV_ACTION_SORT_PREV || a == SV_ACTION_SORT_NEXT)
+		return -1;
+	rc = sv_panel_apply(&v->panel, s, a, page, &region);
+	if (rc < 0)
+		return -1;
+	if (rc & SV_PANEL_MARK) {
+		if (region >= 0 && s->mark_region == region)
+			rc = sv_timeline_jump_list(v, s->marked, s->nmarked,
+				&s->marked_pos, 1, false);
+		else
+			rc = sv_timeline_mark_region(v, region) |
+			     (rc & ~SV_PANEL_MARK);
+	}
+	if (v->panel.cur < v->panel.top)
+		v->panel.top = v->panel.cur;
+	return rc;
+}
+
+static int timeline_apply(struct sv_mode *mode, int action)
+{
+	struct sv_timeline *v = mode->data;
+	const struct sv_profile *p = v->s->p;
+	int64_t span = sv_timeline_span(v);
+
+	v->s->message[0] = '\0';
+	if (v->panel.focus) {
+		int rc = timeline_panel_apply(mode, action);
+		if (rc >= 0)
+			return rc;
+	}
+	switch (action) {
+	case SV_ACTION_MOVE_LEFT:
+		return timeline_move_col(v, -1);
+	case SV_ACTION_MOVE_RIGHT:
+		return timeline_move_col(v, 1);
+	case SV_ACTION_MOVE_UP:
+		return timeline_move_row(v, -1);
+	case SV_ACTION_MOVE_DOWN:
+		return timeline_move_row(v, 1);
+	case SV_ACTION_PAGE_UP:
+		return timeline_move_row(
+			v, -(long)(v->geom.lanes_h > 1 ? v->geom.lanes_h : 1));
+	case SV_ACTION_PAGE_DOWN:
+		return timeline_move_row(
+			v, (long)(v->geom.lanes_h > 1 ? v->geom.lanes_h : 1));
+	case SV_ACTION_ZOOM_IN:
+		return timeline_zoom(v, 1, 2);
+	case SV_ACTION_ZOOM_OUT:
+		return timeline_zoom(v, 2, 1);
+	case SV_ACTION_PAN_LEFT:
+		sv_timeline_pan(v, -(span / 4 > 0 ? span / 4 : 1));
+		return SV_REACT_REDRAW;
+	case SV_ACTION_PAN_RIGHT:
+		sv_timeline_pan(v, span / 4 > 0 ? span / 4 : 1);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_GO_START:
+		sv_timeline_pan(v, v->s->run_t0 - v->t0);
+		v->cur_t = v->t0;
+		sv_timeline_select_at_cursor(v);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_GO_END:
+		sv_timeline_pan(v, v->s->run_t1 - v->t1);
+		v->cur_t = v->t1 - 1;
+		sv_timeline_select_at_cursor(v);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_ZOOM_CALL:
+		return timeline_zoom_call(v);
+	case SV_ACTION_ZOOM_FIT:
+		sv_timeline_push_history(v);
+		sv_timeline_fit(v);
+		if (v->cur_t < v->t0 || v->cur_t >= v->t1)
+			v->cur_t = v->t0;
+		return SV_REACT_REDRAW;
+	case SV_ACTION_ZOOM_BACK:
+		if (!v->nhistory) {
+			sv_session_message(v->s, false, "no earlier zoom");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		v->nhistory--;
+		sv_timeline_set_window(v, v->history[v->nhistory].t0,
+			v->history[v->nhistory].t1 -
+				v->history[v->nhistory].t0);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_NEXT_CALL:
+		return timeline_step_call(v, 1);
+	case SV_ACTION_PREV_CALL:
+		return timeline_step_call(v, -1);
+	case SV_ACTION_PARENT:
+		if (v->s->sel == SV_NO_CALL)
+			return timeline_no_selection(v);
+		{
+			/* The nearest enclosing call the filter keeps. */
+			uint32_t par = p->parent[v->s->sel];
+			while (par != SV_NO_CALL && v->s->region_keep &&
+				!v->s->region_keep[sv_call_region(p, par)])
+				par = p->parent[par];
+			return sv_timeline_select_rel(
+				v, par, "a top-level call");
+		}
+	case SV_ACTION_CHILD:
+		if (v->s->sel == SV_NO_CALL)
+			return timeline_no_selection(v);
+		return sv_timeline_select_rel(v,
+			sv_layout_first_child(&v->s->index, v->s->sel),
+			"no call inside this one");
+	case SV_ACTION_LONGEST_CHILD:
+		if (v->s->sel == SV_NO_CALL)
+			return timeline_no_selection(v);
+		return sv_timeline_select_rel(v,
+			sv_layout_longest_child(&v->s->index, v->s->sel),
+			"no call inside this one");
+	case SV_ACTION_NEXT_SIBLING:
+	case SV_ACTION_PREV_SIBLING:
+		if (v->s->sel == SV_NO_CALL)
+			return timeline_no_selection(v);
+		return sv_timeline_select_rel(v,
+			sv_layout_sibling(&v->s->index, v->s->sel,
+				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),
+			"no more calls with the same parent");
+	case SV_ACTION_SOLO_LANE:
+		if (!p->has_calls || !p->nlanes)
+			return SV_REACT_BELL;
+		if (v->s->solo_lane >= 0) {
+			v->cur_lane = (uint32_t)v->s->solo_lane;
+			v->s->solo_lane = -1;
+		} else {
+			v->s->solo_lane = (long)v->cur_lane;
+			v->lane_collapsed[v->cur_lane] = false;
+		}
+		sv_session_solo(v->s, v->s->solo_lane);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_COLLAPSE_LANE:
+		if (!p->has_calls || !p->nlanes)
+			return SV_REACT_BELL;
+		v->lane_collapsed[v->cur_lane] =
+			!v->lane_collapsed[v->cur_lane];
+		if (v->lane_collapsed[v->cur_lane]) {
+			v->cur_depth = 0;
+			if (v->s->sel != SV_NO_CALL &&
+				p->depth[v->s->sel] > 0 &&
+				p->lane_of[v->s->sel] == v->cur_lane)
+				v->s->sel = SV_NO_CALL;
+		}
+		sv_layout_rows_build(
+			&v->rows, p, v->s->lane_hidden, v->lane_collapsed);
+		sv_timeline_fix_rows(v);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_COLLAPSE_ALL: {
+		size_t l;
+		bool any_open = false;
+		if (!p->has_calls || !p->nlanes)
+			return SV_REACT_BELL;
+		for (l = 0; l < p->nlanes; l++)
+			if (!v->lane_collapsed[l] && p->lanes[l].depth_rows > 1)
+				any_open = true;
+		for (l = 0; l < p->nlanes; l++)
+			v->lane_collapsed[l] = any_open;
+		if (any_open) {
+			v->cur_depth = 0;
+			if (v->s->sel != SV_NO_CALL && p->depth[v->s->sel] > 0)
+				v->s->sel = SV_NO_CALL;
+		}
+		sv_layout_rows_build(
+			&v->rows, p, v->s->lane_hidden, v->lane_collapsed);
+		sv_timeline_fix_rows(v);
+		return SV_REACT_REDRAW;
+	}
+	case SV_ACTION_SEARCH:
+		return sv_view_push_prompt(mode->view, SV_PROMPT_SEARCH, "");
+	case SV_ACTION_SEARCH_NEXT:
+	case SV_ACTION_SEARCH_PREV: {
+		int dir = action == SV_ACTION_SEARCH_NEXT ? 1 : -1;
+		if (v->s->region_match)
+			return sv_timeline_jump_list(v, v->s->matches,
+				v->s->nmatches, &v->s->match_pos, dir, true);
+		if (v->s->mark_region >= 0)
+			return sv_timeline_jump_list(v, v->s->marked,
+				v->s->nmarked, &v->s->marked_pos, dir, false);
+		sv_session_message(v->s, false, "no search: press / to search");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	case SV_ACTION_FILTER:
+		return sv_view_push_prompt(
+			mode->view, SV_PROMPT_FILTER, v->s->filter_spec);
+	case SV_ACTION_RANK_FILTER:
+		return sv_view_push_prompt(
+			mode->view, SV_PROMPT_RANKS, v->s->rank_spec);
+	case SV_ACTION_PANEL_FOCUS:
+		if (!v->geom.panel_w) {
+			sv_session_message(v->s, false,
+				"the summary panel is hidden (P shows it; it "
+				"needs 100 columns)");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		v->panel.focus = !v->panel.focus;
+		return SV_REACT_REDRAW;
+	case SV_ACTION_PANEL_TOGGLE:
+		v->panel_shown = !v->panel_shown;
+		if (!v->panel_shown)
+			v->panel.focus = false;
+		sv_timeline_resize(v, v->w, v->h);
+		if (v->panel_shown && !v->geom.panel_w)
+			sv_session_message(v->s, false,
+				"the summary panel needs 100 columns");
+		return SV_REACT_REDRAW;
+	case SV_ACTION_SORT_PREV:
+	case SV_ACTION_SORT_NEXT: {
+		long none;
+		return sv_panel_apply(&v->panel, v->s, action, 0, &none);
+	}
+	case SV_ACTION_DETAILS:
+		v->details_shown = !v->details_shown;
+		sv_timeline_resize(v, v->w, v->h);
+		return SV_REACT_REDRAW;
+	case SV_ACTION_SOURCE:
+		return timeline_source(mode);
+	default:
+		return SV_REACT_BELL;
+	}
+}
+
+static int timeline_init(struct sv_mode *m, struct sv_error *err)
+{
+	(void)err;
+	sv_timeline_init(m->data, m->s);
+	return 0;
+}
+
+static void timeline_fini(struct sv_mode *m)
+{
+	sv_timeline_fini(m->data);
+}
+
+static void timeline_notify(struct sv_mode *m, unsigned what)
+{
+	sv_timeline_notify(m->data, what);
+}
+
+static void timeline_resize(struct sv_mode *m, int w, int h)
+{
+	sv_timeline_resize(m->data, w, h);
+}
+
+static bool timeline_panel_focus(const struct sv_mode *m)
+{
+	const struct sv_timeline *v = m->data;
+	return v->panel.focus;
+}
+
+static int timeline_key(struct sv_mode *m, int key)
+{
+	if (sv_key_is_mouse(key))
+		return timeline_mouse(m->data, key);
+	return -1;
+}
+
+static void timeline_draw(
+	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
+{
+	(void)r;
+	sv_timeline_draw(m->data, g);
+}
+
+static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
+{
+	struct sv_timeline *v = m->data;
+
+	switch (kind) {
+	case SV_PROMPT_SEARCH:
+		return timeline_set_search(v, text);
+	case SV_PROMPT_FILTER:
+		return sv_session_set_filter(v->s, text) < 0
+			       ? SV_REACT_REDRAW | SV_REACT_BELL
+			       : SV_REACT_REDRAW;
+	case SV_PROMPT_RANKS:
+		return sv_session_set_ranks(v->s, text) < 0
+			       ? SV_REACT_REDRAW | SV_REACT_BELL
+			       : SV_REACT_REDRAW;
+	case SV_PROMPT_COMMAND:
+		return timeline_command(v, text);
+	default:
+		return SV_REACT_REDRAW;
+	}
+}
+
+const struct sv_mode_ops sv_mode_timeline = {
+	.name = "timeline",
+	.title = "Timeline",
+	.main = true,
+	.scopes = {SV_SCOPE_TIMELINE, SV_SCOPE_GLOBAL, 0},
+	.size = sizeof(struct sv_timeline),
+	.init = timeline_init,
+	.fini = timeline_fini,
+	.notify = timeline_notify,
+	.resize = timeline_resize,
+	.panel_focus = timeline_panel_focus,
+	.apply = timeline_apply,
+	.key = timeline_key,
+	.draw = timeline_draw,
+	.prompt = timeline_prompt,
+};

@@ -1,0 +1,319 @@
+/*
+ * panel.c: the summary panel (panel.h): its columns, its keys, drawing.
+ *
+ * Which numeric columns fit: total, then exclusive, calls, average, p95
+ * and imbalance as the width allows, the sort column always; region names
+ * never squeezed below PANEL_NAME_MIN cells.  Nothing here knows about
+ * curses or HDF5.
+ */
+#include "scopeview/panel.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/mode.h"
+#include "scopeview/render.h"
+
+#define PANEL_NUM_W    7
+#define PANEL_NAME_MIN 17
+
+static const enum sv_stats_key panel_col_keys[SV_PANEL_COL_COUNT] = {
+#define PANEL_COL_KEY(id, title, key) [SV_PANEL_COL_##id] = key,
+	SV_PANEL_COLS(PANEL_COL_KEY)
+#undef PANEL_COL_KEY
+};
+
+enum sv_stats_key sv_panel_col_key(int col)
+{
+	if (col < 0 || col >= SV_PANEL_COL_COUNT)
+		return SV_STATS_KEY_TOTAL;
+	return panel_col_keys[col];
+}
+
+int sv_panel_key_col(enum sv_stats_key key)
+{
+	int c;
+	for (c = 0; c < SV_PANEL_COL_COUNT; c++)
+		if (panel_col_keys[c] == key)
+			return c;
+	return SV_PANEL_COL_TOTAL;
+}
+
+int sv_panel_col_by_name(const char *name)
+{
+	int c;
+	for (c = 0; c < SV_PANEL_COL_COUNT; c++)
+		if (!strcmp(sv_stats_key_name(panel_col_keys[c]), name))
+			return c;
+	return -1;
+}
+
+void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s)
+{
+	if (!s->stats_valid || pn->cur >= (long)s->stats.nregions)
+		pn->cur = 0;
+}
+
+int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
+	long *mark_region)
+{
+	long n = s->stats_valid ? (long)s->stats.nregions : 0;
+
+	switch (a) {
+	case SV_ACTION_PANEL_DOWN:
+		pn->cur++;
+		break;
+	case SV_ACTION_PANEL_UP:
+		pn->cur--;
+		break;
+	case SV_ACTION_PANEL_PAGE_DOWN:
+		pn->cur += page;
+		break;
+	case SV_ACTION_PANEL_PAGE_UP:
+		pn->cur -= page;
+		break;
+	case SV_ACTION_PANEL_FIRST:
+		pn->cur = 0;
+		break;
+	case SV_ACTION_PANEL_LAST:
+		pn->cur = n - 1;
+		break;
+	case SV_ACTION_PANEL_MARK:
+		if (!n)
+			return SV_REACT_BELL;
+		*mark_region = (long)s->stats.regions[pn->cur].region;
+		return SV_PANEL_MARK;
+	case SV_ACTION_PANEL_BACK:
+		if (s->mark_region >= 0) {
+			*mark_region = -1;
+			return SV_PANEL_MARK | SV_REACT_REDRAW;
+		}
+		pn->focus = false;
+		return SV_REACT_REDRAW;
+	case SV_ACTION_SORT_PREV:
+	case SV_ACTION_SORT_NEXT: {
+		int col = sv_panel_key_col(s->sort_key);
+		col = (col + (a == SV_ACTION_SORT_NEXT ? 1 : -1) +
+			      SV_PANEL_COL_COUNT) %
+		      SV_PANEL_COL_COUNT;
+		sv_session_sort(s, panel_col_keys[col]);
+		pn->cur = 0;
+		pn->top = 0;
+		return SV_REACT_REDRAW;
+	}
+	default:
+		return -1;
+	}
+	if (pn->cur >= n)
+		pn->cur = n - 1;
+	if (pn->cur < 0)
+		pn->cur = 0;
+	return SV_REACT_REDRAW;
+}
+
+long sv_panel_row_at(const struct sv_panel *pn, const struct sv_session *s,
+	const struct sv_panel_area *g, int x, int y)
+{
+	long row;
+	if (!g->w || x <= g->x || y < g->y + 2 || y >= g->y + g->h ||
+		!s->stats_valid)
+		return -1;
+	row = pn->top + (y - g->y - 2);
+	return row < (long)s->stats.nregions ? row : -1;
+}
+
+static const char *const panel_titles[SV_PANEL_COL_COUNT] = {
+#define PANEL_TITLE(id, title, key) [SV_PANEL_COL_##id] = title,
+	SV_PANEL_COLS(PANEL_TITLE)
+#undef PANEL_TITLE
+};
+
+static void panel_value(
+	const struct sv_stats_region *sr, int col, char *buf, size_t n)
+{
+	const struct sv_stats *s = &sr->s;
+	switch (col) {
+	case SV_PANEL_COL_CALLS:
+		/* Exact up to six digits, then millions with three
+		 * significant digits ("1.33M", not "1333k"). */
+		if (s->num_calls >= 1000000) {
+			double m = (double)s->num_calls / 1e6;
+			snprintf(buf, n, "%.*fM",
+				m >= 99.95   ? 0
+				: m >= 9.995 ? 1
+					     : 2,
+				m);
+		} else
+			snprintf(buf, n, "%" PRIu64, s->num_calls);
+		return;
+	case SV_PANEL_COL_TOTAL:
+		sv_render_short(s->total_ns, buf, n);
+		return;
+	case SV_PANEL_COL_EXCL:
+		if (s->has_exclusive)
+			sv_render_short(s->exclusive_ns, buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_PANEL_COL_AVG:
+		if (s->has_dist)
+			sv_render_short((int64_t)(s->mean_ns + 0.5), buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_PANEL_COL_P95:
+		if (s->has_percentiles)
+			sv_render_short((int64_t)(s->p95_ns + 0.5), buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_PANEL_COL_IMB:
+		snprintf(buf, n, "%.0f%%", sr->rank_imbalance_pct);
+		return;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
+	const struct sv_session *s, const struct sv_panel_area *g)
+{
+	const struct sv_profile *p = s->p;
+	const struct sv_glyphs *gl = sv_render_glyphs(g->ascii);
+	int x0 = g->x + 1, w = g->w - 1, name_w, name_min, ncols, i, y,
+	    cols[SV_PANEL_COL_COUNT], nshown = 0;
+	/* Numeric columns in the order they are dropped last to first. */
+	static const int priority[] = {SV_PANEL_COL_TOTAL, SV_PANEL_COL_EXCL,
+		SV_PANEL_COL_CALLS, SV_PANEL_COL_AVG, SV_PANEL_COL_P95,
+		SV_PANEL_COL_IMB};
+	long sel_region =
+		s->sel != SV_NO_CALL ? (long)sv_call_region(p, s->sel) : -1;
+	long top, row, visible;
+	char buf[64];
+	const char *scope;
+	int sort_col = sv_panel_key_col(s->sort_key);
+	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
+	const char *sortmark = gl->ascii ? "*" : "\xe2\x96\xbc";
+
+	if (!g->w)
+		return;
+	sv_grid_fill(gr, g->x, g->y, g->x + g->w, g->y + g->h, ' ',
+		SV_STYLE_PANEL, 0);
+	for (y = g->y; y < g->y + g->h; y++)
+		sv_grid_put(gr, g->x, y, gl->vline, SV_STYLE_BORDER, 0);
+	/* Numbers never squeeze a region's name below PANEL_NAME_MIN cells:
+	 * names are what the panel is read by ("mpi:wait kind=w…" four times
+	 * over tells nothing). */
+	name_min = PANEL_NAME_MIN;
+	if (s->stats_valid) {
+		size_t longest = 0, k;
+		for (k = 0; k < s->stats.nregions && longest < PANEL_NAME_MIN;
+			k++) {
+			size_t len = strlen(s->stats.regions[k].name);
+			if (len > longest)
+				longest = len;
+		}
+		if ((int)longest + 3 < name_min)
+			name_min = (int)longest + 3;
+	}
+	ncols = (w - 1 - name_min) / PANEL_NUM_W;
+	if (ncols > 6)
+		ncols = 6;
+	if (ncols < 0)
+		ncols = 0;
+	for (i = 0; i < ncols; i++)
+		cols[nshown++] = priority[i];
+	/* Show the sort column even when it would be dropped. */
+	if (sort_col != SV_PANEL_COL_NAME && nshown) {
+		bool in = false;
+		for (i = 0; i < nshown; i++)
+			in = in || cols[i] == sort_col;
+		if (!in)
+			cols[nshown - 1] = sort_col;
+	}
+	/* Display in table order. */
+	for (i = 1; i < nshown; i++) {
+		int k = cols[i], j = i;
+		while (j > 0 && cols[j - 1] > k) {
+			cols[j] = cols[j - 1];
+			j--;
+		}
+		cols[j] = k;
+	}
+	name_w = w - nshown * PANEL_NUM_W - 1;
+	{
+		char title[320];
+		scope = s->solo_lane >= 0 && p->lanes[s->solo_lane].label
+				? p->lanes[s->solo_lane].label
+			: s->rank_spec[0] ? s->rank_spec
+					  : "all lanes";
+		snprintf(title, sizeof title, "Regions (%zu) %s%s%s",
+			s->stats_valid ? s->stats.nregions : 0,
+			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
+			scope, s->filter_spec[0] ? ", filtered" : "");
+		sv_grid_text(gr, x0, g->y, pn->focus ? w - 8 : w, title,
+			SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
+	}
+	if (pn->focus)
+		sv_grid_text(gr, x0 + w - 7, g->y, 7, "[focus]",
+			SV_STYLE_PROMPT, 0, 0);
+	y = g->y + 1;
+	sv_grid_fill(gr, x0, y, x0 + w, y + 1, ' ', SV_STYLE_PANEL_HEAD, 0);
+	sv_grid_textf(gr, x0 + 1, y, name_w - 1, SV_STYLE_PANEL_HEAD, 0, "%s%s",
+		panel_titles[SV_PANEL_COL_NAME],
+		sort_col == SV_PANEL_COL_NAME ? sortmark : "");
+	for (i = 0; i < nshown; i++) {
+		int cx = x0 + name_w + i * PANEL_NUM_W, tw;
+		snprintf(buf, sizeof buf, "%s%s", panel_titles[cols[i]],
+			cols[i] == sort_col ? sortmark : "");
+		tw = sv_grid_text_width(buf, PANEL_NUM_W);
+		sv_grid_text(gr, cx + PANEL_NUM_W - tw, y, tw, buf,
+			SV_STYLE_PANEL_HEAD, 0, 0);
+	}
+	if (!s->stats_valid)
+		return;
+	visible = g->h - 2;
+	if (visible < 1)
+		return;
+	top = pn->top;
+	if (pn->focus || pn->cur < top || pn->cur >= top + visible) {
+		if (pn->cur < top)
+			top = pn->cur;
+		if (pn->cur >= top + visible)
+			top = pn->cur - visible + 1;
+	}
+	if (top > (long)s->stats.nregions - visible)
+		top = (long)s->stats.nregions - visible;
+	if (top < 0)
+		top = 0;
+	for (row = top; row < (long)s->stats.nregions && row < top + visible;
+		row++) {
+		const struct sv_stats_region *sr = &s->stats.regions[row];
+		int style = SV_STYLE_PANEL, j;
+		y = g->y + 2 + (int)(row - top);
+		if (pn->focus && row == pn->cur)
+			style = SV_STYLE_PANEL_CURSOR;
+		else if ((long)sr->region == sel_region ||
+			 (long)sr->region == s->mark_region)
+			style = SV_STYLE_PANEL_MARK;
+		sv_grid_fill(gr, x0, y, x0 + w, y + 1, ' ', style, 0);
+		sv_grid_put(gr, x0, y, gl->bar, SV_STYLE_SPAN,
+			sv_grid_region_color(sr->name));
+		sv_grid_text(gr, x0 + 1, y, name_w - 2, sr->name, style, 0,
+			gl->ellipsis);
+		for (j = 0; j < nshown; j++) {
+			int cx = x0 + name_w + j * PANEL_NUM_W, tw;
+			panel_value(sr, cols[j], buf, sizeof buf);
+			tw = (int)strlen(buf);
+			if (tw > PANEL_NUM_W - 1)
+				tw = PANEL_NUM_W - 1;
+			sv_grid_text(gr, cx + PANEL_NUM_W - tw, y, tw, buf,
+				style, 0, 0);
+		}
+	}
+	if (!s->stats.nregions)
+		sv_grid_text(gr, x0 + 1, g->y + 2, w - 2,
+			"no region on the lanes shown", SV_STYLE_DIM, 0, 0);
+}

@@ -1,0 +1,573 @@
+/*
+ * session.c: the state every view shares (session.h).
+ *
+ * Invariants kept after every call: lane_hidden and lane_on match the
+ * solo lane and the rank filter; the index matches the region filter; the
+ * statistics match the lanes on display and are sorted by sort_key; the
+ * match lists match the search, the marked region and the lanes shown;
+ * the selected call, if any, is on a lane shown and kept by the filter.
+ * After a change the notify hook hears what changed, once.  Nothing here
+ * knows about curses or HDF5.
+ */
+#include "scopeview/session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/regex.h"
+
+static void session_notify(struct sv_session *s, unsigned what)
+{
+	if (s->notify)
+		s->notify(s->notify_ctx, what);
+}
+
+void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->message, sizeof s->message, fmt, ap);
+	va_end(ap);
+	s->message_is_error = error;
+}
+
+bool sv_session_lane_shown(const struct sv_session *s, size_t l)
+{
+	const struct sv_lane *lane = &s->p->lanes[l];
+	if (s->solo_lane >= 0 && (size_t)s->solo_lane != l)
+		return false;
+	if (s->rank_on &&
+		(lane->rank >= s->nrank_on || !s->rank_on[lane->rank]))
+		return false;
+	return true;
+}
+
+bool sv_session_keeps(const struct sv_session *s, uint32_t c)
+{
+	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+static void session_compute_stats(struct sv_session *s)
+{
+	struct sv_stats_filter f;
+	struct sv_error err;
+	bool all;
+
+	memset(&f, 0, sizeof f);
+	f.rank_on = s->rank_on;
+	f.nrank_on = s->nrank_on;
+	if (s->p->has_calls && s->p->nlanes)
+		f.lane_on = s->lane_on;
+	f.include = s->filter_re;
+	f.ninclude = s->ninclude;
+	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
+	f.nexclude = s->nexclude;
+	f.skip_empty = s->p->has_calls;
+	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude;
+	if (s->stats_valid && s->stats_is_all) {
+		/* Keep the whole run's table for the way back. */
+		if (s->stats_all_valid)
+			sv_stats_table_fini(&s->stats_all);
+		s->stats_all = s->stats;
+		s->stats_all_valid = true;
+	} else if (s->stats_valid)
+		sv_stats_table_fini(&s->stats);
+	s->stats_is_all = all;
+	if (all && s->stats_all_valid) {
+		s->stats = s->stats_all;
+		s->stats_all_valid = false;
+		s->stats_valid = true;
+	} else
+		s->stats_valid =
+			sv_stats_table_compute(&s->stats, s->p, &f, &err) == 0;
+	if (s->stats_valid)
+		sv_stats_table_sort(&s->stats, s->sort_key);
+}
+
+void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
+{
+	s->sort_key = key;
+	if (s->stats_valid)
+		sv_stats_table_sort(&s->stats, key);
+	session_notify(s, SV_SESSION_SORT);
+}
+
+/* ---- match lists --------------------------------------------------------- */
+
+struct session_kv {
+	uint64_t key;
+	uint32_t call;
+};
+
+/* Stable LSD radix sort of a[0 .. n) by key, 8 bits a pass, skipping the
+ * bytes on which every key agrees; tmp holds n items. */
+static void session_radix(
+	struct session_kv *a, struct session_kv *tmp, size_t n)
+{
+	struct session_kv *src = a, *dst = tmp, *t;
+	uint64_t diff = 0;
+	unsigned shift;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		diff |= a[i].key ^ a[0].key;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = {0};
+		if (!((diff >> shift) & 0xff))
+			continue;
+		for (i = 0; i < n; i++)
+			count[((src[i].key >> shift) & 0xff) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof *a);
+}
+
+/* Sort calls by start (ties: the order given), or longest first (ties:
+ * earliest start).  O(n): a key press on millions of calls stays quick. */
+static void session_sort_calls(
+	const struct sv_profile *p, uint32_t *calls, size_t n, bool longest)
+{
+	const uint64_t sign = (uint64_t)1 << 63;
+	struct session_kv *kv, *tmp;
+	size_t i;
+
+	if (n < 2)
+		return;
+	kv = sv_xmalloc(n * sizeof *kv);
+	tmp = sv_xmalloc(n * sizeof *tmp);
+	for (i = 0; i < n; i++) {
+		kv[i].key = (uint64_t)p->start_ns[calls[i]] ^ sign;
+		kv[i].call = calls[i];
+	}
+	session_radix(kv, tmp, n);
+	if (longest) {
+		for (i = 0; i < n; i++)
+			kv[i].key =
+				~((uint64_t)sv_call_duration(p, kv[i].call) ^
+					sign);
+		session_radix(kv, tmp, n);
+	}
+	for (i = 0; i < n; i++)
+		calls[i] = kv[i].call;
+	free(kv);
+	free(tmp);
+}
+
+/* Calls of the lanes on display (and kept by the filter) whose region is
+ * flagged, by start or longest first.  Returns the count; *out is
+ * malloc'd. */
+static size_t session_collect(const struct sv_session *s, const bool *region_on,
+	long one_region, uint32_t **out, bool longest)
+{
+	const struct sv_profile *p = s->p;
+	uint32_t *calls = NULL;
+	size_t n = 0, cap = 0, l;
+
+	for (l = 0; p->has_calls && l < p->nlanes; l++) {
+		const struct sv_lane *lane = &p->lanes[l];
+		uint32_t i;
+		if (s->lane_hidden[l])
+			continue;
+		for (i = 0; i < lane->ncalls; i++) {
+			uint32_t c = lane->calls[i], r = sv_call_region(p, c);
+			if (region_on ? !region_on[r] : (long)r != one_region)
+				continue;
+			if (s->region_keep && !s->region_keep[r])
+				continue;
+			sv_grow((void **)&calls, &cap, n + 1, sizeof *calls);
+			calls[n++] = c;
+		}
+	}
+	session_sort_calls(p, calls, n, longest);
+	*out = calls;
+	return n;
+}
+
+/* Rebuild the index of highlighted calls (search and marked region). */
+static void session_update_match_index(struct sv_session *s)
+{
+	const struct sv_profile *p = s->p;
+	bool *keep;
+	uint32_t r;
+
+	sv_layout_index_fini(&s->match_index);
+	s->has_match_index = false;
+	if (!s->region_match && s->mark_region < 0)
+		return;
+	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
+	for (r = 0; r < p->nregions; r++)
+		keep[r] = ((s->region_match && s->region_match[r]) ||
+				  (long)r == s->mark_region) &&
+			  (!s->region_keep || s->region_keep[r]);
+	s->has_match_index =
+		sv_layout_index_build(&s->match_index, p, keep, NULL) == 0;
+	free(keep);
+}
+
+static void session_update_matches(struct sv_session *s)
+{
+	session_update_match_index(s);
+	free(s->matches);
+	s->matches = NULL;
+	s->nmatches = 0;
+	s->match_pos = -1;
+	if (s->region_match)
+		s->nmatches = session_collect(
+			s, s->region_match, -1, &s->matches, false);
+	free(s->marked);
+	s->marked = NULL;
+	s->nmarked = 0;
+	s->marked_pos = -1;
+	if (s->mark_region >= 0)
+		s->nmarked = session_collect(
+			s, NULL, s->mark_region, &s->marked, true);
+}
+
+/* The lanes on display changed: flags, statistics, match lists, and the
+ * selection when its lane went out of view. */
+static void session_lanes_changed(struct sv_session *s)
+{
+	size_t l;
+
+	for (l = 0; s->p->has_calls && l < s->p->nlanes; l++) {
+		s->lane_hidden[l] = !sv_session_lane_shown(s, l);
+		s->lane_on[l] = !s->lane_hidden[l];
+	}
+	session_compute_stats(s);
+	session_update_matches(s);
+	if (s->sel != SV_NO_CALL && s->lane_hidden[s->p->lane_of[s->sel]])
+		s->sel = SV_NO_CALL;
+}
+
+void sv_session_solo(struct sv_session *s, long l)
+{
+	s->solo_lane = l;
+	session_lanes_changed(s);
+	session_notify(s, SV_SESSION_LANES);
+}
+
+int sv_session_set_ranks(struct sv_session *s, const char *spec)
+{
+	bool *on = NULL;
+	uint32_t n = 0;
+	struct sv_error err;
+
+	while (*spec == ' ')
+		spec++;
+	if (*spec && strcmp(spec, "all") &&
+		sv_stats_parse_ranks(spec, &on, &n, &err) < 0) {
+		sv_session_message(s, true, "%s", err.msg);
+		return -EINVAL;
+	}
+	free(s->rank_on);
+	s->rank_on = on;
+	s->nrank_on = n;
+	snprintf(s->rank_spec, sizeof s->rank_spec, "%s", on ? spec : "");
+	session_lanes_changed(s);
+	sv_session_message(s, false, on ? "ranks %s" : "all ranks", spec);
+	session_notify(s, SV_SESSION_LANES);
+	return 0;
+}
+
+/* ---- the region filter and the search ------------------------------------ */
+
+static void session_free_filter(struct sv_session *s)
+{
+	size_t i;
+	for (i = 0; i < s->ninclude + s->nexclude; i++)
+		sv_regex_free(s->filter_re[i]);
+	free(s->filter_re);
+	s->filter_re = NULL;
+	s->ninclude = s->nexclude = 0;
+	free(s->region_keep);
+	s->region_keep = NULL;
+}
+
+static void session_free_regexes(struct sv_regex **v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		sv_regex_free(v[i]);
+	free(v);
+}
+
+/* The filter without telling anyone; 0 or -EINVAL (message set). */
+static int session_filter(struct sv_session *s, const char *spec)
+{
+	struct sv_regex **inc = NULL, **exc = NULL;
+	size_t ni = 0, ne = 0, ci = 0, ce = 0, i;
+	struct sv_error err;
+	const char *q = spec;
+	uint32_t r;
+
+	while (*q) {
+		char pat[SV_SESSION_TEXT_MAX];
+		size_t len;
+		bool ex;
+		struct sv_regex *re;
+
+		while (*q == ' ')
+			q++;
+		if (!*q)
+			break;
+		len = strcspn(q, " ");
+		ex = *q == '!';
+		snprintf(pat, sizeof pat, "%.*s", (int)(len - ex), q + ex);
+		q += len;
+		if (!*pat)
+			continue;
+		re = sv_regex_compile(pat, &err);
+		if (!re) {
+			session_free_regexes(inc, ni);
+			session_free_regexes(exc, ne);
+			sv_session_message(s, true, "%s", err.msg);
+			return -EINVAL;
+		}
+		if (ex) {
+			sv_grow((void **)&exc, &ce, ne + 1, sizeof *exc);
+			exc[ne++] = re;
+		} else {
+			sv_grow((void **)&inc, &ci, ni + 1, sizeof *inc);
+			inc[ni++] = re;
+		}
+	}
+	session_free_filter(s);
+	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", spec);
+	if (ni + ne) {
+		s->filter_re = sv_xmalloc((ni + ne) * sizeof *s->filter_re);
+		for (i = 0; i < ni; i++)
+			s->filter_re[i] = inc[i];
+		for (i = 0; i < ne; i++)
+			s->filter_re[ni + i] = exc[i];
+		s->ninclude = ni;
+		s->nexclude = ne;
+		s->region_keep = sv_xcalloc(
+			s->p->nregions ? s->p->nregions : 1, sizeof(bool));
+		for (r = 0; r < s->p->nregions; r++) {
+			bool keep = ni == 0;
+			for (i = 0; i < ni && !keep; i++)
+				keep = sv_regex_match(inc[i], s->p->regions[r]);
+			for (i = 0; i < ne && keep; i++)
+				keep = !sv_regex_match(
+					exc[i], s->p->regions[r]);
+			s->region_keep[r] = keep;
+		}
+	}
+	free(inc);
+	free(exc);
+	sv_layout_index_build(&s->index, s->p, s->region_keep, &err);
+	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
+		s->sel = SV_NO_CALL;
+	session_lanes_changed(s);
+	sv_session_message(
+		s, false, "%s", ni + ne ? "filter set" : "filter cleared");
+	return 0;
+}
+
+int sv_session_set_filter(struct sv_session *s, const char *spec)
+{
+	int rc = session_filter(s, spec);
+	if (rc == 0)
+		session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
+	return rc;
+}
+
+/* Set search_spec and region_match for pattern pat; -EINVAL (with the
+ * error in err) when it does not compile. */
+static int session_match_regions(
+	struct sv_session *s, const char *pat, struct sv_error *err)
+{
+	struct sv_regex *re;
+	uint32_t r;
+
+	free(s->region_match);
+	s->region_match = NULL;
+	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
+	if (!*pat)
+		return 0;
+	re = sv_regex_compile(pat, err);
+	if (!re) {
+		s->search_spec[0] = '\0';
+		return -EINVAL;
+	}
+	s->region_match =
+		sv_xcalloc(s->p->nregions ? s->p->nregions : 1, sizeof(bool));
+	for (r = 0; r < s->p->nregions; r++)
+		s->region_match[r] =
+			sv_regex_search(re, s->p->regions[r], NULL, NULL);
+	sv_regex_free(re);
+	return 0;
+}
+
+int sv_session_set_search(
+	struct sv_session *s, const char *pat, struct sv_error *err)
+{
+	int rc = session_match_regions(s, pat, err);
+	session_update_matches(s);
+	session_notify(s, SV_SESSION_SEARCH);
+	return rc;
+}
+
+void sv_session_mark_region(struct sv_session *s, long r)
+{
+	s->mark_region = r;
+	session_update_matches(s);
+	session_notify(s, SV_SESSION_SEARCH);
+}
+
+bool sv_session_is_match(const struct sv_session *s, uint32_t c)
+{
+	uint32_t r;
+	if (c == SV_NO_CALL || c >= s->p->ncalls)
+		return false;
+	r = sv_call_region(s->p, c);
+	return (s->region_match && s->region_match[r]) ||
+	       (long)r == s->mark_region;
+}
+
+bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
+	uint32_t depth, int64_t t0, int64_t t1)
+{
+	const struct sv_lod_level *lv;
+	uint32_t lo, hi;
+
+	if (!s->has_match_index)
+		return false;
+	lv = sv_layout_level(&s->match_index, lane, depth);
+	if (!lv)
+		return false;
+	sv_layout_range(lv, t0, t1, &lo, &hi);
+	return hi > lo;
+}
+
+/* ---- the profile --------------------------------------------------------- */
+
+static int session_setup_profile(struct sv_session *s, struct sv_error *err)
+{
+	const struct sv_profile *p = s->p;
+	size_t nl = p->has_calls ? p->nlanes : 0;
+
+	s->origin = sv_profile_time_origin(p);
+	if (p->has_calls && p->ncalls) {
+		s->run_t0 = sv_profile_min_start(p);
+		s->run_t1 = sv_profile_max_end(p);
+		if (s->run_t1 <= s->run_t0)
+			s->run_t1 = s->run_t0 + 1;
+	} else {
+		s->run_t0 = s->origin;
+		s->run_t1 = s->origin + 1000;
+	}
+	free(s->lane_hidden);
+	free(s->lane_on);
+	s->lane_hidden = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_hidden);
+	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
+	return sv_layout_index_build(&s->index, p, s->region_keep, err);
+}
+
+int sv_session_init(struct sv_session *s, const struct sv_profile *p,
+	const struct sv_session_opts *opts, struct sv_error *err)
+{
+	int rc;
+
+	if (!s || !p)
+		return sv_error_set(err, -EINVAL, "view: no profile");
+	memset(s, 0, sizeof *s);
+	s->p = p;
+	if (opts)
+		s->opts = *opts;
+	s->title = sv_xstrdup(opts && opts->title ? opts->title
+			      : p->path           ? p->path
+						  : "");
+	s->opts.title = s->title;
+	s->sel = SV_NO_CALL;
+	s->solo_lane = -1;
+	s->mark_region = -1;
+	s->match_pos = -1;
+	s->marked_pos = -1;
+	s->sort_key = SV_STATS_KEY_TOTAL;
+	rc = session_setup_profile(s, err);
+	if (rc < 0) {
+		sv_session_fini(s);
+		return rc;
+	}
+	session_lanes_changed(s);
+	return 0;
+}
+
+void sv_session_fini(struct sv_session *s)
+{
+	if (!s)
+		return;
+	sv_layout_index_fini(&s->index);
+	sv_layout_index_fini(&s->match_index);
+	if (s->stats_valid)
+		sv_stats_table_fini(&s->stats);
+	if (s->stats_all_valid)
+		sv_stats_table_fini(&s->stats_all);
+	session_free_filter(s);
+	free(s->title);
+	free(s->lane_hidden);
+	free(s->lane_on);
+	free(s->rank_on);
+	free(s->region_match);
+	free(s->matches);
+	free(s->marked);
+	memset(s, 0, sizeof *s);
+}
+
+int sv_session_set_profile(
+	struct sv_session *s, const struct sv_profile *p, struct sv_error *err)
+{
+	size_t old_lanes = s->p && s->p->has_calls ? s->p->nlanes : 0;
+	char filter[SV_SESSION_TEXT_MAX], search[SV_SESSION_TEXT_MAX];
+	int rc;
+
+	if (!p)
+		return sv_error_set(err, -EINVAL, "view: no profile");
+	s->p = p;
+	/* Tables of the old profile are of no use for the new one. */
+	if (s->stats_all_valid)
+		sv_stats_table_fini(&s->stats_all);
+	s->stats_all_valid = false;
+	if (s->stats_valid)
+		sv_stats_table_fini(&s->stats);
+	s->stats_valid = false;
+	if ((p->has_calls ? p->nlanes : 0) != old_lanes)
+		s->solo_lane = -1;
+	/* Region numbers may differ in the new file: keep the filter and the
+	 * search as typed and apply them again. */
+	snprintf(filter, sizeof filter, "%s", s->filter_spec);
+	snprintf(search, sizeof search, "%s", s->search_spec);
+	session_free_filter(s);
+	s->filter_spec[0] = '\0';
+	free(s->region_match);
+	s->region_match = NULL;
+	s->search_spec[0] = '\0';
+	s->mark_region = -1;
+	s->sel = SV_NO_CALL;
+	s->has_range = false;
+	rc = session_setup_profile(s, err);
+	if (rc < 0)
+		return rc;
+	session_lanes_changed(s);
+	if (filter[0])
+		session_filter(s, filter);
+	if (search[0] && session_match_regions(s, search, err) == 0)
+		session_update_matches(s);
+	s->message[0] = '\0';
+	session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
+				  SV_SESSION_FILTER | SV_SESSION_SEARCH);
+	return 0;
+}

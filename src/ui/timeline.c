@@ -1,0 +1,364 @@
+/*
+ * timeline.c: the timeline's window, cursor and selection (timeline.h).
+ *
+ * The moves every timeline action is made of: set, zoom and pan the
+ * window within the spans allowed, keep the cursor row on display, select
+ * a call and bring it into view, step through a list of calls.  The
+ * keys that call them are mode_timeline.c's; drawing is draw_timeline.c's.
+ * Nothing here knows about curses or HDF5.
+ */
+#include "scopeview/timeline.h"
+
+#include "scopeview/mode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- set-up and the session's changes ------------------------------------ */
+
+static void timeline_geometry(struct sv_timeline *v)
+{
+	sv_layout_geometry(
+		&v->geom, v->w, v->h, v->panel_shown, v->details_shown);
+}
+
+static void timeline_alloc_lanes(struct sv_timeline *v)
+{
+	const struct sv_profile *p = v->s->p;
+	size_t nl = p->has_calls ? p->nlanes : 0;
+
+	free(v->lane_collapsed);
+	v->lane_collapsed = sv_xcalloc(nl ? nl : 1, sizeof *v->lane_collapsed);
+	v->nlanes = nl;
+}
+
+void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
+{
+	memset(v, 0, sizeof *v);
+	v->s = s;
+	v->drag_x = -1;
+	v->panel_shown = true;
+	v->details_shown = true;
+	timeline_alloc_lanes(v);
+	v->w = 120;
+	v->h = 40;
+	timeline_geometry(v);
+	sv_timeline_fit(v);
+	v->cur_t = v->t0;
+	sv_timeline_rows_changed(v);
+}
+
+void sv_timeline_fini(struct sv_timeline *v)
+{
+	if (!v)
+		return;
+	sv_layout_rows_fini(&v->rows);
+	free(v->lane_collapsed);
+	memset(v, 0, sizeof *v);
+}
+
+void sv_timeline_rows_changed(struct sv_timeline *v)
+{
+	sv_layout_rows_build(
+		&v->rows, v->s->p, v->s->lane_hidden, v->lane_collapsed);
+	sv_timeline_fix_rows(v);
+}
+
+void sv_timeline_notify(struct sv_timeline *v, unsigned what)
+{
+	const struct sv_profile *p = v->s->p;
+
+	if (what & SV_SESSION_PROFILE) {
+		if ((p->has_calls ? p->nlanes : 0) != v->nlanes) {
+			timeline_alloc_lanes(v);
+			v->cur_lane = 0;
+			v->cur_depth = 0;
+		}
+		sv_timeline_set_window(v, v->t0, sv_timeline_span(v));
+	}
+	if (what & (SV_SESSION_LANES | SV_SESSION_PROFILE))
+		sv_timeline_rows_changed(v);
+	if (what & (SV_SESSION_LANES | SV_SESSION_PROFILE | SV_SESSION_SORT))
+		sv_panel_clamp(&v->panel, v->s);
+}
+
+void sv_timeline_resize(struct sv_timeline *v, int w, int h)
+{
+	v->w = w;
+	v->h = h;
+	timeline_geometry(v);
+	if (!v->geom.too_small && sv_timeline_span(v) < sv_timeline_min_span(v))
+		sv_timeline_set_window(v, v->t0, sv_timeline_min_span(v));
+	sv_timeline_fix_rows(v);
+}
+
+struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *v)
+{
+	struct sv_panel_area a;
+	a.x = v->geom.panel_x;
+	a.y = v->geom.panel_y;
+	a.w = v->geom.panel_w;
+	a.h = v->geom.panel_h;
+	a.ascii = v->s->opts.ascii;
+	return a;
+}
+
+int sv_timeline_mark_region(struct sv_timeline *v, long region)
+{
+	sv_session_mark_region(v->s, region);
+	if (region < 0)
+		return SV_REACT_REDRAW;
+	if (!v->s->nmarked) {
+		sv_session_message(v->s, true,
+			"'%s' has no call on the lanes shown",
+			v->s->p->regions[region]);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	return sv_timeline_jump_list(
+		v, v->s->marked, v->s->nmarked, &v->s->marked_pos, 1, false);
+}
+
+/* ---- geometry, window and cursor ------------------------------------------ */
+
+struct sv_tmap sv_timeline_tmap(const struct sv_timeline *v)
+{
+	struct sv_tmap m;
+	m.t0 = v->t0;
+	m.t1 = v->t1;
+	m.x0 = v->geom.tl_x;
+	m.w = v->geom.tl_w > 0 ? v->geom.tl_w : 1;
+	return m;
+}
+
+uint32_t sv_timeline_call_at(const struct sv_timeline *v, int x, int y)
+{
+	struct sv_tmap m = sv_timeline_tmap(v);
+	long row = v->top_row + (y - v->geom.lanes_y);
+
+	if (v->geom.too_small || y < v->geom.lanes_y ||
+		y >= v->geom.lanes_y + v->geom.lanes_h || row < 0 ||
+		row >= (long)v->rows.n)
+		return SV_NO_CALL;
+	return sv_layout_hit(&v->s->index, v->rows.rows[row].lane,
+		v->rows.rows[row].depth, &m, x, NULL);
+}
+
+long sv_timeline_cursor_row(const struct sv_timeline *v)
+{
+	return sv_layout_rows_find(&v->rows, v->cur_lane, v->cur_depth);
+}
+
+int64_t sv_timeline_span(const struct sv_timeline *v)
+{
+	return v->t1 - v->t0;
+}
+
+int64_t sv_timeline_min_span(const struct sv_timeline *v)
+{
+	return v->geom.tl_w > 0 ? v->geom.tl_w : 1;
+}
+
+int64_t sv_timeline_max_span(const struct sv_timeline *v)
+{
+	sv_i128 run = (sv_i128)v->s->run_t1 - v->s->run_t0;
+	sv_i128 m = run * 4;
+	if (m < 1000000000)
+		m = 1000000000;
+	if (m > ((sv_i128)1 << 62))
+		m = (sv_i128)1 << 62;
+	return (int64_t)m;
+}
+
+/* Set the window to span ns with t0 (clamped so nothing overflows). */
+void sv_timeline_set_window(struct sv_timeline *v, int64_t t0, int64_t span)
+{
+	int64_t mn = sv_timeline_min_span(v), mx = sv_timeline_max_span(v);
+	if (span < mn)
+		span = mn;
+	if (span > mx)
+		span = mx;
+	if (t0 > INT64_MAX - span)
+		t0 = INT64_MAX - span;
+	v->t0 = t0;
+	v->t1 = t0 + span;
+}
+
+void sv_timeline_push_history(struct sv_timeline *v)
+{
+	if (v->nhistory == SV_TIMELINE_HISTORY) {
+		memmove(v->history, v->history + 1,
+			(SV_TIMELINE_HISTORY - 1) * sizeof v->history[0]);
+		v->nhistory--;
+	}
+	v->history[v->nhistory].t0 = v->t0;
+	v->history[v->nhistory].t1 = v->t1;
+	v->nhistory++;
+}
+
+/* Keep the cursor row on display and inside the lane area. */
+void sv_timeline_fix_rows(struct sv_timeline *v)
+{
+	long row, nrows = (long)v->rows.n, h = v->geom.lanes_h;
+
+	if (nrows == 0) {
+		v->top_row = 0;
+		return;
+	}
+	row = sv_timeline_cursor_row(v);
+	if (row < 0) {
+		row = 0;
+		v->cur_lane = v->rows.rows[0].lane;
+		v->cur_depth = 0;
+	}
+	v->cur_depth = v->rows.rows[row].depth;
+	if (h < 1)
+		h = 1;
+	if (row < v->top_row)
+		v->top_row = row;
+	if (row >= v->top_row + h)
+		v->top_row = row - h + 1;
+	if (v->top_row > nrows - h)
+		v->top_row = nrows - h;
+	if (v->top_row < 0)
+		v->top_row = 0;
+}
+
+void sv_timeline_fit(struct sv_timeline *v)
+{
+	int64_t span = v->s->run_t1 - v->s->run_t0;
+	sv_timeline_set_window(v, v->s->run_t0, span > 0 ? span : 1000);
+}
+
+/* Select the call under the cursor (or none). */
+void sv_timeline_select_at_cursor(struct sv_timeline *v)
+{
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int x = sv_tmap_col(&m, v->cur_t);
+	long row = sv_timeline_cursor_row(v);
+
+	v->s->sel = SV_NO_CALL;
+	if (row < 0 || x < m.x0 || x >= m.x0 + m.w)
+		return;
+	v->s->sel = sv_layout_hit(&v->s->index, v->rows.rows[row].lane,
+		v->rows.rows[row].depth, &m, x, NULL);
+}
+
+/* Select call c: the cursor goes to its row and into its visible part;
+ * the window moves (same span) when the call is not in it. */
+void sv_timeline_select(struct sv_timeline *v, uint32_t c)
+{
+	const struct sv_profile *p = v->s->p;
+	int64_t s, e, lo, hi, span = sv_timeline_span(v);
+	uint32_t lane;
+
+	if (c == SV_NO_CALL || c >= p->ncalls)
+		return;
+	lane = p->lane_of[c];
+	if (v->s->lane_hidden[lane])
+		return;
+	s = p->start_ns[c];
+	e = p->end_ns[c] > s ? p->end_ns[c] : s + 1;
+	if (e <= v->t0 || s >= v->t1)
+		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
+	if (v->lane_collapsed[lane] && p->depth[c] > 0) {
+		v->lane_collapsed[lane] = false;
+		sv_layout_rows_build(
+			&v->rows, p, v->s->lane_hidden, v->lane_collapsed);
+	}
+	lo = s > v->t0 ? s : v->t0;
+	hi = e < v->t1 ? e : v->t1;
+	v->s->sel = c;
+	v->cur_lane = lane;
+	v->cur_depth = p->depth[c];
+	v->cur_t = lo + (hi - lo) / 2;
+	sv_timeline_fix_rows(v);
+}
+
+/* Zoom to span ns keeping the time under column x (or the cursor). */
+void sv_timeline_zoom_at(struct sv_timeline *v, int64_t t, int x, int64_t span)
+{
+	int64_t mn = sv_timeline_min_span(v), mx = sv_timeline_max_span(v);
+	if (span < mn)
+		span = mn;
+	if (span > mx)
+		span = mx;
+	sv_timeline_set_window(v,
+		sv_tmap_anchor(t, x, v->geom.tl_x, v->geom.tl_w, span), span);
+}
+
+void sv_timeline_pan(struct sv_timeline *v, int64_t dt)
+{
+	int64_t t0 = v->t0, span = sv_timeline_span(v);
+	sv_i128 n = (sv_i128)t0 + dt;
+	if (n < INT64_MIN)
+		n = INT64_MIN;
+	if (n > (sv_i128)INT64_MAX - span)
+		n = (sv_i128)INT64_MAX - span;
+	sv_timeline_set_window(v, (int64_t)n, span);
+	n = (sv_i128)v->cur_t + (v->t0 - t0);
+	if (n >= v->t0 && n < v->t1)
+		v->cur_t = (int64_t)n;
+}
+
+int sv_timeline_select_rel(struct sv_timeline *v, uint32_t c, const char *none)
+{
+	if (c == SV_NO_CALL) {
+		sv_session_message(v->s, false, "%s", none);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	sv_timeline_select(v, c);
+	return SV_REACT_REDRAW;
+}
+
+int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
+	long *pos, int dir, bool by_time)
+{
+	size_t i;
+
+	if (!n) {
+		sv_session_message(
+			v->s, true, "no matching call on the lanes shown");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (by_time) {
+		/* The first match after (before) the selection or cursor. */
+		int64_t t = v->s->sel != SV_NO_CALL
+				    ? v->s->p->start_ns[v->s->sel]
+				    : v->cur_t;
+		long found = -1;
+		if (dir > 0) {
+			for (i = 0; i < n; i++) {
+				int64_t s = v->s->p->start_ns[list[i]];
+				if (s > t ||
+					(s == t && v->s->sel != SV_NO_CALL &&
+						list[i] > v->s->sel) ||
+					(s == t && v->s->sel == SV_NO_CALL)) {
+					found = (long)i;
+					break;
+				}
+			}
+			if (found < 0)
+				found = 0;
+		} else {
+			for (i = n; i-- > 0;) {
+				int64_t s = v->s->p->start_ns[list[i]];
+				if (s < t ||
+					(s == t && v->s->sel != SV_NO_CALL &&
+						list[i] < v->s->sel)) {
+					found = (long)i;
+					break;
+				}
+			}
+			if (found < 0)
+				found = (long)n - 1;
+		}
+		*pos = found;
+	} else {
+		*pos = *pos < 0 ? (dir > 0 ? 0 : (long)n - 1)
+				: (*pos + dir + (long)n) % (long)n;
+	}
+	sv_timeline_select(v, list[*pos]);
+	sv_session_message(v->s, false, "match %ld of %zu", *pos + 1, n);
+	return SV_REACT_REDRAW;
+}
