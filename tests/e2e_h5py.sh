@@ -15,7 +15,7 @@ set -u
 PY=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
 exe=${SCOPEVIEW_EXE:-$here/../build/scopeview}
-fixtures=${SCOPEVIEW_FIXTURES:-$here/../../shared/fixtures}
+fixtures=${SCOPEVIEW_FIXTURES:-$here/fixtures}
 layout="$here/h5layout.py"
 
 if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
@@ -86,7 +86,9 @@ if [ -d "$fixtures" ]; then
 	check "layout of legacy_schema1" "$PY" "$layout" compare \
 		"$fixtures/legacy_schema1.h5" "$tmp/s1.h5"
 else
-	echo "SKIP fixture comparisons: no $fixtures"
+	# The fixtures are part of the repository: missing is a failure.
+	echo "FAIL: no fixtures at $fixtures"
+	failed=$((failed + 1))
 fi
 
 # Same seed, same bytes, also more than a second apart.

@@ -70,7 +70,7 @@ const char *svt_fixtures_dir(void)
 
 	if (env && *env)
 		return stat(env, &st) == 0 && S_ISDIR(st.st_mode) ? env : NULL;
-	snprintf(buf, sizeof buf, "%s/../shared/fixtures", svt_source_root());
+	snprintf(buf, sizeof buf, "%s/tests/fixtures", svt_source_root());
 	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
 		return buf;
 	return NULL;

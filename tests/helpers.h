@@ -14,8 +14,9 @@
  * is malloc'd. */
 char *svt_tmp_path(const char *name);
 
-/* The fixtures directory: $SCOPEVIEW_FIXTURES, else ../shared/fixtures
- * next to the source tree; NULL when neither exists. */
+/* The fixtures directory: $SCOPEVIEW_FIXTURES, else tests/fixtures in
+ * the source tree (see tests/fixtures/README.md); NULL when it does not
+ * exist. */
 const char *svt_fixtures_dir(void);
 
 /* "<fixtures>/<name>", malloc'd, or NULL without fixtures. */
