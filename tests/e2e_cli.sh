@@ -134,7 +134,7 @@ EOF
 		else
 			fail "schema-less columnar file: $(cat "$tmp/err")"
 		fi
-	elif [ "${SCOPEVIEW_REQUIRE_H5PY:-0}" = 1 ]; then
+	elif [ "${SCOPEVIEW_REQUIRE_H5PY:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ]; then
 		fail "no h5py for the schema 4 and warning checks"
 	else
 		echo "skip: no h5py for the schema 4 and warning checks"

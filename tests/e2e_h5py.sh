@@ -9,7 +9,7 @@
 # the runs are more than a second apart.
 #
 # Exits 77 (skipped) when /usr/bin/python3 cannot import h5py, unless
-# SCOPEVIEW_REQUIRE_H5PY=1.
+# SCOPEVIEW_REQUIRE_H5PY=1 (or SCOPEVIEW_NO_SKIP=1).
 set -u
 
 PY=/usr/bin/python3
@@ -19,7 +19,7 @@ fixtures=${SCOPEVIEW_FIXTURES:-$here/fixtures}
 layout="$here/h5layout.py"
 
 if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
-	if [ "${SCOPEVIEW_REQUIRE_H5PY:-0}" = 1 ]; then
+	if [ "${SCOPEVIEW_REQUIRE_H5PY:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ]; then
 		echo "FAIL: $PY cannot import h5py (install python3-h5py)"
 		exit 1
 	fi

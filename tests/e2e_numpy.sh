@@ -10,7 +10,7 @@
 # in a million, so a checker that cannot fail does not pass silently.
 #
 # Exits 77 (skipped) when /usr/bin/python3 cannot import h5py and numpy,
-# unless SCOPEVIEW_REQUIRE_H5PY=1.
+# unless SCOPEVIEW_REQUIRE_H5PY=1 (or SCOPEVIEW_NO_SKIP=1).
 set -u
 
 PY=/usr/bin/python3
@@ -20,7 +20,7 @@ fixtures=${SCOPEVIEW_FIXTURES:-$here/fixtures}
 check_py="$here/numpy_check.py"
 
 if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
-	if [ "${SCOPEVIEW_REQUIRE_H5PY:-0}" = 1 ]; then
+	if [ "${SCOPEVIEW_REQUIRE_H5PY:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ]; then
 		echo "FAIL: $PY cannot import h5py and numpy (install python3-h5py)"
 		exit 1
 	fi
