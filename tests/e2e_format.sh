@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # e2e_format.sh: every C source and header is formatted with the
 # repository's .clang-format (clang-format --dry-run --Werror).  Skipped
-# (77) without clang-format unless SCOPEVIEW_REQUIRE_FORMAT=1.
+# (77) without clang-format unless SCOPEVIEW_REQUIRE_FORMAT=1 (or
+# SCOPEVIEW_NO_SKIP=1).
 set -u
 root=${SCOPEVIEW_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 if ! command -v clang-format >/dev/null; then
 	echo "clang-format is not installed: skipped"
-	[ "${SCOPEVIEW_REQUIRE_FORMAT:-0}" = 1 ] && exit 1
+	[ "${SCOPEVIEW_REQUIRE_FORMAT:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ] && exit 1
 	exit 77
 fi
 cd "$root" || exit 1

@@ -11,12 +11,12 @@
 # Ctrl-Z and resumes with fg, and checks that q leaves a clean shell (no
 # alternate screen, no mouse mode, a prompt that answers).
 #
-# Exit 77 (skipped) when tmux is missing, unless SCOPEVIEW_REQUIRE_TMUX=1.
+# Exit 77 (skipped) when tmux is missing, unless SCOPEVIEW_REQUIRE_TMUX=1 (or SCOPEVIEW_NO_SKIP=1).
 set -u
 
 EXE=${SCOPEVIEW_EXE:?set SCOPEVIEW_EXE to the built scopeview}
 if ! command -v tmux >/dev/null 2>&1; then
-	if [ "${SCOPEVIEW_REQUIRE_TMUX:-0}" = 1 ]; then
+	if [ "${SCOPEVIEW_REQUIRE_TMUX:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ]; then
 		echo "e2e_tmux: tmux is missing and SCOPEVIEW_REQUIRE_TMUX=1"
 		exit 1
 	fi

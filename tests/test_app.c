@@ -12,10 +12,12 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/action.h"
@@ -28,7 +30,7 @@
 #include "scopeview/view.h"
 #include "scopeview/panel.h"
 #include "scopeview/timeline.h"
-#include "scopeview/view.h"
+#include "viewtest.h"
 
 /* The timeline mode's state of view v. */
 #define TL(v) sv_view_timeline(v)
@@ -839,34 +841,209 @@ START_TEST(test_first_screen_is_progress)
 }
 END_TEST
 
-START_TEST(test_q_stops_a_load)
+/* ---- a source whose load blocks until it is cancelled ----------------------
+ *
+ * struct sv_source has no context pointer, so the one blocking load of a
+ * test lives in these statics (reset by blocking_reset).  The summary-only
+ * load (the index the loop reads first) reads index_path, or fails when
+ * it is NULL; the full load reports one progress step, says it is
+ * blocking, and waits until the loop cancels it: it can never finish by
+ * itself, so whatever the loop does next happens during the load.
+ */
+static struct {
+	pthread_mutex_t mu;
+	const char *index_path;
+	double fraction;
+	const char *what;
+	bool blocking;  /* the full load is waiting for cancellation */
+	bool cancelled; /* it saw cancelled() and returned -ECANCELED */
+	int full_loads;
+} blk = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void blocking_reset(
+	const char *index_path, double fraction, const char *what)
 {
-	struct sv_script s;
+	pthread_mutex_lock(&blk.mu);
+	blk.index_path = index_path;
+	blk.fraction = fraction;
+	blk.what = what;
+	blk.blocking = false;
+	blk.cancelled = false;
+	blk.full_loads = 0;
+	pthread_mutex_unlock(&blk.mu);
+}
+
+static bool blocking_get(bool *field)
+{
+	bool v;
+	pthread_mutex_lock(&blk.mu);
+	v = *field;
+	pthread_mutex_unlock(&blk.mu);
+	return v;
+}
+
+static int blocking_load(const char *path, const struct sv_load_opts *opts,
+	struct sv_profile **out, struct sv_error *err)
+{
+	int waited;
+
+	if (opts && opts->summary_only) {
+		if (!blk.index_path)
+			return sv_error_set(err, -ENOENT, "%s: no index", path);
+		return sv_load(blk.index_path, opts, out, err);
+	}
+	if (!opts || !opts->cancelled)
+		return sv_error_set(err, -EINVAL,
+			"%s: a load that cannot be cancelled", path);
+	if (blk.what && opts->progress)
+		opts->progress(opts->ctx, blk.fraction, blk.what);
+	pthread_mutex_lock(&blk.mu);
+	blk.full_loads++;
+	blk.blocking = true;
+	pthread_mutex_unlock(&blk.mu);
+	/* 20 s without a cancellation: give up, and the test fails on it */
+	for (waited = 0; !opts->cancelled(opts->ctx); waited++) {
+		if (waited > 20000)
+			return sv_error_set(
+				err, -ETIMEDOUT, "%s: never cancelled", path);
+		usleep(1000);
+	}
+	pthread_mutex_lock(&blk.mu);
+	blk.blocking = false;
+	blk.cancelled = true;
+	pthread_mutex_unlock(&blk.mu);
+	return sv_error_set(err, -ECANCELED, "%s: cancelled", path);
+}
+
+/* A backend over the script backend: while the load runs, it hands out no
+ * key until the source blocks; then one more SV_KEY_NONE (so the loop
+ * takes in the progress and the index and draws them), then the script's
+ * keys (keys_during_load). */
+struct blocked_keys {
+	struct sv_backend inner;
+	struct sv_script *script;
+	bool settled;
+};
+
+static void bk_size(void *ctx, int *w, int *h)
+{
+	struct blocked_keys *k = ctx;
+	k->inner.size(k->inner.ctx, w, h);
+}
+
+static int bk_getkey(void *ctx, int timeout_ms)
+{
+	struct blocked_keys *k = ctx;
+	int waited;
+
+	if (timeout_ms >= 0 && !k->settled) {
+		for (waited = 0; !blocking_get(&blk.blocking); waited++) {
+			if (waited > 20000)
+				return SV_KEY_EOF;
+			usleep(1000);
+		}
+		k->settled = true;
+		return SV_KEY_NONE;
+	}
+	return k->inner.getkey(k->inner.ctx, timeout_ms);
+}
+
+static void bk_present(void *ctx, const struct sv_grid *g)
+{
+	struct blocked_keys *k = ctx;
+	k->inner.present(k->inner.ctx, g);
+}
+
+/* Run the loop on the blocking source with keys (typed during the load)
+ * at W x H, titled run.h5. */
+static struct sv_app *run_blocking(struct sv_script *s, struct blocked_keys *k,
+	const int *keys, size_t nkeys, int *rc)
+{
 	struct sv_app_opts o;
 	struct sv_backend b;
 	struct sv_error err;
 	struct sv_app *app;
-	static const int keys[] = {'q', 'j'};
 
-	/* given keys that arrive while the load runs */
-	memset(&s, 0, sizeof s);
-	s.keys = keys;
-	s.nkeys = 2;
-	s.w = W;
-	s.h = H;
-	s.keys_during_load = true;
-	sv_script_backend(&b, &s);
+	setlocale(LC_ALL, "");
+	memset(s, 0, sizeof *s);
+	s->keys = keys;
+	s->nkeys = nkeys;
+	s->w = W;
+	s->h = H;
+	s->keys_during_load = true;
+	memset(k, 0, sizeof *k);
+	sv_script_backend(&k->inner, s);
+	k->script = s;
+	b.size = bk_size;
+	b.getkey = bk_getkey;
+	b.present = bk_present;
+	b.beep = NULL;
+	b.ctx = k;
 	memset(&o, 0, sizeof o);
-	o.path = profile();
-	o.source.load = sv_load;
-	o.source.thread_init = sv_load_quiet_hdf5;
+	o.path = "/nonexistent/run.h5";
+	o.title = "run.h5";
+	o.source.load = blocking_load;
 	o.load_in_thread = true;
+	o.poll_ms = 1;
 	app = sv_app_new(&o);
-	/* when q is the first key, the loop ends at once with success */
 	memset(&err, 0, sizeof err);
-	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	*rc = sv_app_run(app, &b, &err);
+	return app;
+}
+
+START_TEST(test_q_stops_a_load)
+{
+	struct sv_script s;
+	struct blocked_keys k;
+	struct sv_app *app;
+	static const int keys[] = {'q', 'j'};
+	int rc;
+
+	/* given a load that cannot finish unless cancelled, and q then j
+	 * typed while it runs */
+	blocking_reset(NULL, 0.5, "events");
+	app = run_blocking(&s, &k, keys, 2, &rc);
+	/* then the loop returned with success on q, without taking j, and
+	 * the load ended because it was cancelled (checked before
+	 * sv_app_free, which would cancel it anyway) */
+	ck_assert_int_eq(rc, 0);
+	ck_assert(k.settled);
 	ck_assert_uint_eq(s.pos, 1);
+	ck_assert_int_eq(blk.full_loads, 1);
+	ck_assert(blocking_get(&blk.cancelled));
+	ck_assert_ptr_null(sv_app_view(app));
 	sv_app_free(app);
+}
+END_TEST
+
+/* The loading screens, pinned: the progress box alone (no index yet), and
+ * over the stored statistics of the index. */
+START_TEST(test_loading_screens)
+{
+	struct sv_script s;
+	struct blocked_keys k;
+	struct sv_app *app;
+	static const int keys[] = {'q'};
+	char *index = svt_fixture("four_ranks.h5");
+	int rc;
+
+	blocking_reset(NULL, 0.42, "events");
+	app = run_blocking(&s, &k, keys, 1, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert(blocking_get(&blk.cancelled));
+	ck_assert_ptr_null(sv_app_view(app));
+	vt_golden(sv_app_grid(app), "loading_progress");
+	sv_app_free(app);
+
+	blocking_reset(index, 0.75, "nesting");
+	app = run_blocking(&s, &k, keys, 1, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert(blocking_get(&blk.cancelled));
+	ck_assert_ptr_nonnull(sv_app_view(app));
+	ck_assert(!sv_app_view(app)->s.p->has_calls);
+	vt_golden(sv_app_grid(app), "loading_over_index");
+	sv_app_free(app);
+	free(index);
 }
 END_TEST
 
@@ -892,8 +1069,6 @@ START_TEST(test_aggregate_says_no_calls)
 	char *text;
 	struct run r;
 
-	if (!path)
-		return; /* no fixtures in this checkout */
 	/* given an aggregate profile, then the view opens with its
 	 * statistics and says (as snapshot does) there are no calls */
 	run_keys(&r, path, "", true);
@@ -1097,6 +1272,7 @@ static Suite *suite(void)
 	tcase_set_timeout(t, 300);
 	tcase_add_test(t, test_first_screen_is_progress);
 	tcase_add_test(t, test_q_stops_a_load);
+	tcase_add_test(t, test_loading_screens);
 	tcase_add_loop_test(t, test_failed_load_is_reported, 0, 2);
 	tcase_add_test(t, test_aggregate_says_no_calls);
 	suite_add_tcase(s, t);

@@ -1,5 +1,5 @@
 /*
- * test_conformance.c: every sample profile in ../shared/fixtures loads and
+ * test_conformance.c: every sample profile in tests/fixtures loads and
  * its statistics agree with what scope-profiler's own reader reported
  * (NAME.expected.json, see fixtures/README.md): run level, region order,
  * and every figure per region and per rank, within 1e-9 relative (exact
@@ -14,8 +14,7 @@
  * minimum start of an aggregate file (no per-call starts exist), so an
  * expected 0.0 matches our null for those figures in that layout only.
  *
- * Without fixtures the suite is skipped (exit 77), unless
- * SCOPEVIEW_REQUIRE_FIXTURES=1 asks for them.
+ * The fixtures are part of the repository: without them the suite fails.
  */
 #include <dirent.h>
 #include <jansson.h>
@@ -23,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "helpers.h"
@@ -888,21 +888,16 @@ static Suite *suite(void)
 int main(void)
 {
 	const char *dir = svt_fixtures_dir();
-	const char *req = getenv("SCOPEVIEW_REQUIRE_FIXTURES");
+	struct stat st;
 	int rc, i;
 
-	if (!dir) {
-		if (req && !strcmp(req, "1")) {
-			fprintf(stderr,
-				"conformance: the fixtures are required "
-				"(SCOPEVIEW_REQUIRE_FIXTURES=1) but "
-				"neither $SCOPEVIEW_FIXTURES nor "
-				"../shared/fixtures exists\n");
-			return 1;
-		}
-		printf("conformance: no fixtures (set SCOPEVIEW_FIXTURES or "
-		       "provide ../shared/fixtures): skipped\n");
-		return 77;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		/* Part of the repository: missing is a failure, not a skip. */
+		fprintf(stderr,
+			"conformance: no fixtures directory %s (tests/fixtures "
+			"is part of the repository)\n",
+			dir);
+		return 1;
 	}
 	find_fixtures(dir);
 	rc = svt_run(suite());

@@ -322,10 +322,17 @@ static void check_module(const char *layer, const char *name, const char *text)
 
 	if (!has_suffix(name, ".c") || !strcmp(name, "main.c"))
 		return;
-	ck_assert_msg(
-		h != NULL, "src/%s/%s includes no public header", layer, name);
-	h += strlen("#include \"scopeview/");
-	len = strcspn(h, ".");
+	if (!h && strstr(text, "#include \"")) {
+		/* A part of a module behind a private header of its layer
+		 * (load_h5_groups.c): the module is its name's first word. */
+		h = name;
+		len = strcspn(h, "_.");
+	} else {
+		ck_assert_msg(
+			h != NULL, "src/%s/%s includes no header", layer, name);
+		h += strlen("#include \"scopeview/");
+		len = strcspn(h, ".");
+	}
 	ck_assert_uint_lt(len, sizeof base);
 	memcpy(base, h, len);
 	base[len] = '\0';

@@ -602,8 +602,6 @@ START_TEST(cli_on_fixture)
 	char *out, *err;
 	json_t *j;
 
-	if (!path)
-		return; /* the conformance suite insists on fixtures */
 	{
 		const char *args[] = {"--format", "json", "--ranks", "1-2",
 			"--include", "s", path, NULL};
@@ -672,8 +670,6 @@ START_TEST(cli_ranks_without_data)
 	char *path = svt_fixture("four_ranks.h5");
 	char *out, *err;
 
-	if (!path)
-		return;
 	{
 		const char *args[] = {"--ranks", "2,9,11-12", path, NULL};
 		ck_assert_int_eq(run_main(args, &out, &err), 0);

@@ -2,9 +2,27 @@
 # Build and run every test twice: in the plain build (./build) and under
 # AddressSanitizer + UndefinedBehaviorSanitizer (./build-asan, where any
 # UBSan finding aborts).  Prints Check's summary lines for every suite and
-# ends with one "N passed, N failed" line.
+# ends with one "tests: N passed, N failed, N skipped" line.
+#
+# A skipped test (exit 77: something it needs is missing here) is counted
+# apart, never as a pass.  Under SCOPEVIEW_NO_SKIP=1 (which .ci/run sets)
+# any skip fails the run, and the tests themselves fail instead of
+# skipping.  In CI (CI set, or SCOPEVIEW_NO_SKIP=1) the goldens are
+# compared, never rewritten: SCOPEVIEW_UPDATE_GOLDEN refuses to run.
 set -u
 cd "$(dirname "$0")/.."
+
+in_ci=0
+case "${CI:-}" in
+"" | false | 0) ;;
+*) in_ci=1 ;;
+esac
+[ "${SCOPEVIEW_NO_SKIP:-0}" = 1 ] && in_ci=1
+if [ "$in_ci" = 1 ] && [ -n "${SCOPEVIEW_UPDATE_GOLDEN:-}" ]; then
+	echo "tools/test.sh: SCOPEVIEW_UPDATE_GOLDEN is set in CI; CI" \
+		"compares the goldens and never rewrites them" >&2
+	exit 1
+fi
 
 setup() {
 	dir=$1
@@ -16,8 +34,18 @@ setup() {
 	fi
 }
 
+# No committed file may switch the golden rewrite on for everyone.
+if git rev-parse --git-dir >/dev/null 2>&1 &&
+	git grep -nE "(setenv\(\"|putenv\(\"|export |env\.set\(')SCOPEVIEW_UPDATE_GOLDEN" \
+		-- . ':!tools/test.sh'; then
+	echo "tools/test.sh: a committed file sets SCOPEVIEW_UPDATE_GOLDEN" \
+		"(above); goldens are rewritten by hand only" >&2
+	exit 1
+fi
+
 passed=0
 failed=0
+skipped=0
 run() {
 	dir=$1
 	shift
@@ -33,6 +61,7 @@ run() {
 		s=$(grep -c '"result": "SKIP"' "$log" || true)
 		t=$(grep -c '"result":' "$log" || true)
 		passed=$((passed + p))
+		skipped=$((skipped + s))
 		failed=$((failed + t - p - s))
 	fi
 }
@@ -43,5 +72,10 @@ setup build-asan -Dbuildtype=debug -Db_sanitize=address,undefined \
 	-Db_lundef=false -Dc_args=-fno-sanitize-recover=all || exit 1
 CK_TIMEOUT_MULTIPLIER=10 run build-asan
 
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+if [ "$skipped" -gt 0 ] && [ "${SCOPEVIEW_NO_SKIP:-0}" = 1 ]; then
+	echo "tools/test.sh: $skipped skipped, but SCOPEVIEW_NO_SKIP=1:" \
+		"nothing may skip here" >&2
+	exit 1
+fi
 [ "$failed" -eq 0 ]
