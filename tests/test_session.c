@@ -182,7 +182,6 @@ END_TEST
 START_TEST(test_solo_and_back)
 {
 	size_t r1 = lane_of(prof, 1, -1), l;
-	const struct sv_stats_region *all_regions = s.stats.regions;
 
 	/* when rank 1's lane is soloed */
 	sv_session_solo(&s, (long)r1);
@@ -200,14 +199,17 @@ START_TEST(test_solo_and_back)
 	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 1200);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
+	/* and the whole run's table is kept aside for the way back */
+	ck_assert(s.stats_all_valid);
+	ck_assert_uint_eq(s.stats_all.nregions, 5);
 
 	/* when un-soloed: every lane again, and the whole run's table is
-	 * the one kept aside (not a new one) */
+	 * the one kept aside (taken back, not computed again) */
 	sv_session_solo(&s, -1);
 	for (l = 0; l < prof->nlanes; l++)
 		ck_assert(!s.lane_hidden[l] && s.lane_on[l]);
 	ck_assert(s.stats_is_all);
-	ck_assert_ptr_eq(s.stats.regions, all_regions);
+	ck_assert(!s.stats_all_valid);
 	ck_assert_uint_eq(s.stats.nregions, 5);
 	ck_assert_int_eq(stats_of("main")->s.total_ns, 2200);
 	ck_assert_int_eq(heard.n, 2);
@@ -275,11 +277,11 @@ END_TEST
 
 START_TEST(test_hidden_lane_drops_selection)
 {
-	uint32_t c0 = call_of(prof, "child", 600), c1 = call_of(prof, "main", 0);
+	uint32_t c0 = call_of(prof, "child", 600), c1;
 
 	/* given a call of rank 0 selected: hiding rank 1 keeps it */
-	if (prof->lanes[prof->lane_of[c1]].rank != 1)
-		c1 = call_of(prof, "main", 0) + 1;
+	for (c1 = 0; sv_call_duration(prof, c1) != 1200; c1++)
+		;
 	ck_assert_uint_eq(prof->lanes[prof->lane_of[c1]].rank, 1);
 	s.sel = c0;
 	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
@@ -317,30 +319,418 @@ static const struct {
 	{"", "main child grandchild work fetch", NCALLS},
 };
 
+/* The first call of region r. */
+static uint32_t first_call(const struct sv_profile *p, uint32_t r)
+{
+	uint32_t c;
+	for (c = 0; c < p->ncalls; c++)
+		if (sv_call_region(p, c) == r)
+			return c;
+	ck_abort_msg("no call of region %u", r);
+	return SV_NO_CALL;
+}
+
 START_TEST(test_filter)
 {
 	char kept[128] = "";
+	size_t nkept = 0;
 	uint32_t r;
 
 	/* when the filter is set */
 	ck_assert_int_eq(sv_session_set_filter(&s, filters[_i].spec), 0);
 
 	/* then region_keep, the index and the statistics follow it */
-	for (r = 0; r < prof->nregions; r++)
-		if (sv_session_keeps(&s, call_of(prof, prof->regions[r],
-						 r == 0 ? 0 : -999)) ||
-			true) {
-			bool keep = !s.region_keep || s.region_keep[r];
-			if (keep)
-				snprintf(kept + strlen(kept),
-					sizeof kept - strlen(kept), "%s%s",
-					kept[0] ? " " : "", prof->regions[r]);
-		}
+	for (r = 0; r < prof->nregions; r++) {
+		bool keep = !s.region_keep || s.region_keep[r];
+		ck_assert(sv_session_keeps(&s, first_call(prof, r)) == keep);
+		if (!keep)
+			continue;
+		nkept++;
+		snprintf(kept + strlen(kept), sizeof kept - strlen(kept),
+			"%s%s", kept[0] ? " " : "", prof->regions[r]);
+	}
 	ck_assert_str_eq(kept, filters[_i].kept);
 	ck_assert_uint_eq(s.index.ncalls, filters[_i].ncalls);
+	ck_assert_uint_eq(s.stats.nregions, nkept);
+	ck_assert(
+		s.stats_is_all == (nkept == prof->nregions && !s.region_keep));
 	ck_assert_str_eq(s.filter_spec, filters[_i].spec);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
 	ck_assert(!s.message_is_error);
 }
 END_TEST
+
+START_TEST(test_filter_bad_regex)
+{
+	/* given a filter in force */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
+	hear_nothing();
+	/* when a pattern does not compile */
+	ck_assert_int_eq(sv_session_set_filter(&s, "main ("), -EINVAL);
+	/* then the old filter stays, the message says why, nobody is told */
+	ck_assert_str_eq(s.filter_spec, "ch");
+	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert(s.message_is_error);
+	ck_assert_str_ne(s.message, "");
+	ck_assert_int_eq(heard.n, 0);
+}
+END_TEST
+
+/* ---- the search and the marked region -------------------------------- */
+
+START_TEST(test_search)
+{
+	struct sv_error err = {0};
+	static const struct {
+		const char *name;
+		int64_t start;
+	} want[] = {{"child", 100}, {"grandchild", 200}, {"child", 600}};
+	size_t i;
+
+	/* when searching "child" (anywhere in the name) */
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+
+	/* then its calls, by start, and they are highlighted */
+	ck_assert_uint_eq(s.nmatches, 3);
+	for (i = 0; i < 3; i++) {
+		uint32_t c = s.matches[i];
+		ck_assert_str_eq(
+			prof->regions[sv_call_region(prof, c)], want[i].name);
+		ck_assert_int_eq(prof->start_ns[c], want[i].start);
+		ck_assert(sv_session_is_match(&s, c));
+	}
+	ck_assert(!sv_session_is_match(&s, call_of(prof, "work", 50)));
+	ck_assert(sv_session_has_match(&s, prof->lane_of[s.matches[0]],
+		prof->depth[s.matches[1]], 250, 260));
+	ck_assert(!sv_session_has_match(&s, prof->lane_of[s.matches[0]],
+		prof->depth[s.matches[1]], 400, 500));
+	ck_assert_str_eq(s.search_spec, "child");
+	ck_assert_int_eq(s.match_pos, -1);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
+
+	/* when rank 0's main lane is hidden: no match is left */
+	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
+	ck_assert_uint_eq(s.nmatches, 0);
+	sv_session_solo(&s, -1);
+	ck_assert_uint_eq(s.nmatches, 3);
+
+	/* when the pattern does not compile: -EINVAL, err says why, and the
+	 * search is cleared */
+	ck_assert_int_eq(sv_session_set_search(&s, "chi(", &err), -EINVAL);
+	ck_assert_int_eq(err.code, -EINVAL);
+	ck_assert_str_ne(err.msg, "");
+	ck_assert_str_eq(s.search_spec, "");
+	ck_assert_ptr_null(s.region_match);
+	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert(!sv_session_is_match(&s, call_of(prof, "child", 100)));
+
+	/* and "" clears without an error */
+	ck_assert_int_eq(sv_session_set_search(&s, "", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 0);
+}
+END_TEST
+
+/* Many calls of one lane, durations out of order (up to 2^20 ns so the
+ * sorts look at more than one byte): the match list is by start and the
+ * marked list longest first, ties by start. */
+START_TEST(test_sorted_lists)
+{
+	enum { N = 300 };
+	struct vt_call *many = calloc(N, sizeof *many);
+	struct sv_profile *p;
+	struct sv_session t;
+	struct sv_error err;
+	int64_t at = 0;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		int64_t dur = 1 + (int64_t)((i * 7919u) % 1024u) * 1024;
+		if (i % 50 == 0)
+			dur = 5000; /* ties */
+		many[i].rank = 0;
+		many[i].region = i % 3 ? "step" : "other";
+		many[i].start = at;
+		many[i].end = at + dur;
+		many[i].thread = many[i].task = -1;
+		many[i].gpu = -1;
+		at += dur + 10;
+	}
+	p = vt_profile(many, N, 0);
+	ck_assert_int_eq(sv_session_init(&t, p, NULL, &err), 0);
+
+	/* when searching and marking "step" */
+	ck_assert_int_eq(sv_session_set_search(&t, "^step$", &err), 0);
+	sv_session_mark_region(&t, sv_profile_find_region(p, "step"));
+
+	/* then both hold its 200 calls, in their orders */
+	ck_assert_uint_eq(t.nmatches, 200);
+	ck_assert_uint_eq(t.nmarked, 200);
+	for (i = 1; i < t.nmatches; i++)
+		ck_assert_int_lt(p->start_ns[t.matches[i - 1]],
+			p->start_ns[t.matches[i]]);
+	for (i = 1; i < t.nmarked; i++) {
+		int64_t a = sv_call_duration(p, t.marked[i - 1]),
+			b = sv_call_duration(p, t.marked[i]);
+		ck_assert_int_ge(a, b);
+		if (a == b)
+			ck_assert_int_lt(p->start_ns[t.marked[i - 1]],
+				p->start_ns[t.marked[i]]);
+	}
+	sv_session_fini(&t);
+	sv_profile_free(p);
+	free(many);
+}
+END_TEST
+
+START_TEST(test_mark_region)
+{
+	uint32_t ch = region("child"), mn = region("main");
+
+	/* when "child" is marked: its calls, longest first */
+	sv_session_mark_region(&s, ch);
+	ck_assert_int_eq(s.mark_region, ch);
+	ck_assert_uint_eq(s.nmarked, 2);
+	ck_assert_int_eq(prof->start_ns[s.marked[0]], 100); /* 400 ns */
+	ck_assert_int_eq(prof->start_ns[s.marked[1]], 600); /* 300 ns */
+	ck_assert(sv_session_is_match(&s, s.marked[1]));
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
+
+	/* when "main" is marked: rank 1's (1200 ns) before rank 0's */
+	sv_session_mark_region(&s, mn);
+	ck_assert_uint_eq(s.nmarked, 2);
+	ck_assert_int_eq(sv_call_duration(prof, s.marked[0]), 1200);
+	ck_assert_int_eq(sv_call_duration(prof, s.marked[1]), 1000);
+	ck_assert(!sv_session_is_match(&s, call_of(prof, "child", 100)));
+
+	/* when only rank 0 is shown: only its call */
+	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
+	ck_assert_uint_eq(s.nmarked, 1);
+	ck_assert_int_eq(sv_call_duration(prof, s.marked[0]), 1000);
+
+	/* when cleared: nothing marked */
+	sv_session_mark_region(&s, -1);
+	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert_ptr_null(s.marked);
+	ck_assert(!sv_session_is_match(&s, s.sel));
+	ck_assert_int_eq(heard.n, 4);
+}
+END_TEST
+
+/* ---- the notify hook --------------------------------------------------- */
+
+static void op_solo(void)
+{
+	sv_session_solo(&s, 0);
+}
+static void op_unsolo(void)
+{
+	sv_session_solo(&s, 0);
+	hear_nothing();
+	sv_session_solo(&s, -1);
+}
+static void op_ranks(void)
+{
+	sv_session_set_ranks(&s, "1");
+}
+static void op_ranks_bad(void)
+{
+	sv_session_set_ranks(&s, "x-");
+}
+static void op_filter(void)
+{
+	sv_session_set_filter(&s, "main");
+}
+static void op_filter_bad(void)
+{
+	sv_session_set_filter(&s, "(");
+}
+static void op_search(void)
+{
+	struct sv_error err;
+	sv_session_set_search(&s, "main", &err);
+}
+static void op_search_bad(void)
+{
+	struct sv_error err;
+	sv_session_set_search(&s, "(", &err);
+}
+static void op_mark(void)
+{
+	sv_session_mark_region(&s, 0);
+}
+static void op_sort(void)
+{
+	sv_session_sort(&s, SV_STATS_KEY_NAME);
+}
+static void op_profile(void)
+{
+	struct sv_error err;
+	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+}
+static void op_message(void)
+{
+	sv_session_message(&s, false, "hello %d", 1);
+	ck_assert_str_eq(s.message, "hello 1");
+}
+
+static const struct {
+	const char *name;
+	void (*op)(void);
+	int n;
+	unsigned what;
+} ops[] = {
+	{"solo", op_solo, 1, SV_SESSION_LANES},
+	{"unsolo", op_unsolo, 1, SV_SESSION_LANES},
+	{"ranks", op_ranks, 1, SV_SESSION_LANES},
+	{"bad ranks", op_ranks_bad, 0, 0},
+	{"filter", op_filter, 1, SV_SESSION_FILTER | SV_SESSION_LANES},
+	{"bad filter", op_filter_bad, 0, 0},
+	{"search", op_search, 1, SV_SESSION_SEARCH},
+	/* a bad search clears the search, which is a change */
+	{"bad search", op_search_bad, 1, SV_SESSION_SEARCH},
+	{"mark", op_mark, 1, SV_SESSION_SEARCH},
+	{"sort", op_sort, 1, SV_SESSION_SORT},
+	{"profile", op_profile, 1,
+		SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_FILTER |
+			SV_SESSION_SEARCH},
+	{"message", op_message, 0, 0},
+};
+
+START_TEST(test_notify_once)
+{
+	/* when one change is made */
+	ops[_i].op();
+	/* then the hook hears it once, with its bits */
+	ck_assert_msg(
+		heard.n == ops[_i].n, "%s: %d calls", ops[_i].name, heard.n);
+	ck_assert_msg(heard.all == ops[_i].what, "%s: bits %#x", ops[_i].name,
+		heard.all);
+}
+END_TEST
+
+/* ---- a new profile ----------------------------------------------------- */
+
+START_TEST(test_set_profile)
+{
+	/* the same run with its regions in another order, so that region
+	 * numbers differ */
+	static const struct vt_call again[] = {
+		{0, "work", 50, 400, 1, -1, -1, 0},
+		{0, "child", 100, 500, 0, -1, -1, 0},
+		{0, "main", 0, 1000, 0, -1, -1, 0},
+		{0, "fetch", 100, 800, 0, 0, -1, 300},
+		{1, "main", 0, 1200, 0, -1, -1, 0},
+		{1, "extra", 10, 20, 0, -1, -1, 0},
+	};
+	static const struct vt_call one[] = {
+		{0, "main", 0, 10, -1, -1, -1, 0},
+	};
+	struct sv_profile *p2 = vt_profile(again, 6, FLAGS), *p3;
+	struct sv_error err = {0};
+	uint32_t r;
+
+	/* given a filter, a search, a selection, a marked region, a range
+	 * and a soloed lane */
+	ck_assert_uint_eq(p2->nlanes, prof->nlanes);
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch ma"), 0);
+	ck_assert_int_eq(sv_session_set_search(&s, "ain", &err), 0);
+	s.sel = call_of(prof, "child", 600);
+	sv_session_mark_region(&s, region("child"));
+	s.has_range = true;
+	sv_session_solo(&s, 1);
+	hear_nothing();
+
+	/* when the profile is replaced by one with as many lanes */
+	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
+
+	/* then the filter and search are kept as typed and applied to the
+	 * new region numbers; the selection, mark and range are dropped */
+	ck_assert_ptr_eq(s.p, p2);
+	ck_assert_str_eq(s.filter_spec, "ch ma");
+	ck_assert_str_eq(s.search_spec, "ain");
+	for (r = 0; r < p2->nregions; r++) {
+		bool ch = !strcmp(p2->regions[r], "child") ||
+			  !strcmp(p2->regions[r], "main");
+		ck_assert_msg(s.region_keep[r] == ch, "%s", p2->regions[r]);
+		ck_assert(s.region_match[r] == !strcmp(p2->regions[r], "main"));
+	}
+	ck_assert_uint_eq(s.index.ncalls, 3);
+	ck_assert_uint_eq(s.sel, SV_NO_CALL);
+	ck_assert_int_eq(s.mark_region, -1);
+	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert(!s.has_range);
+	ck_assert_int_eq(s.solo_lane, 1);
+	ck_assert(s.stats.p == p2);
+	ck_assert_int_eq(s.run_t1, 1200);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert(heard.last & SV_SESSION_PROFILE);
+
+	/* when replaced by one with another lane count: the solo lane goes */
+	p3 = vt_profile(one, 1, 0);
+	ck_assert_uint_ne(p3->nlanes, p2->nlanes);
+	ck_assert_int_eq(sv_session_set_profile(&s, p3, &err), 0);
+	ck_assert_int_eq(s.solo_lane, -1);
+	ck_assert_str_eq(s.filter_spec, "ch ma");
+	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert_int_eq(s.run_t1, 10);
+
+	/* and no profile at all is refused */
+	ck_assert_int_eq(sv_session_set_profile(&s, NULL, &err), -EINVAL);
+	ck_assert_ptr_eq(s.p, p3);
+
+	/* back to the fixture's profile before the others go */
+	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+	sv_profile_free(p2);
+	sv_profile_free(p3);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *su = suite_create("session");
+	TCase *tc;
+
+	tc = tcase_create("setup");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_init_whole_run);
+	tcase_add_test(tc, test_init_degenerate);
+	tcase_add_test(tc, test_set_profile);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("lanes");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_solo_and_back);
+	tcase_add_loop_test(tc, test_ranks, 0, sizeof ranks / sizeof ranks[0]);
+	tcase_add_test(tc, test_ranks_bad_keeps_previous);
+	tcase_add_test(tc, test_hidden_lane_drops_selection);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("filter");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(
+		tc, test_filter, 0, sizeof filters / sizeof filters[0]);
+	tcase_add_test(tc, test_filter_bad_regex);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("search");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_search);
+	tcase_add_test(tc, test_sorted_lists);
+	tcase_add_test(tc, test_mark_region);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("notify");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(
+		tc, test_notify_once, 0, sizeof ops / sizeof ops[0]);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
