@@ -28,16 +28,6 @@
 #include "scopeview/layer.h"
 #if !(SV_LAYER_ALLOW & SV_LAYER_UI)
 #error "scopeview/mode.h belongs to the ui layer, which this layer may not use"
-/* Set up a popup just pushed: the source popup's region (-1 for none)
- * and the scopes whose keys the help lists. */
-void sv_mode_popup_setup(struct sv_mode *m, long region, unsigned scopes);
-/* The first line a popup shows (its scroll position). */
-long sv_mode_popup_top(const struct sv_mode *m);
-/* Set up a prompt just pushed with its initial text. */
-void sv_mode_prompt_setup(struct sv_mode *m, const char *initial);
-/* The text typed into prompt m (valid until the prompt is popped). */
-const char *sv_mode_prompt_text(const struct sv_mode *m);
-
 #endif
 
 #include <stdbool.h>
