@@ -8,6 +8,8 @@
  * the view below (and of the panel, popups and prompts), from the action
  * table.  Nothing here knows about curses or HDF5.
  */
+#include "scopeview/mode.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +17,6 @@
 
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
-#include "scopeview/mode.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 

@@ -9,12 +9,13 @@
  * which gives it to the main mode.  Nothing here knows about curses or
  * HDF5.
  */
+#include "scopeview/mode.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
-#include "scopeview/mode.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 

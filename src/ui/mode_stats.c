@@ -8,12 +8,13 @@
  * figures of the lanes on display.  Nothing here knows about curses or
  * HDF5.
  */
+#include "scopeview/mode.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "scopeview/action.h"
 #include "scopeview/layout.h"
-#include "scopeview/mode.h"
 #include "scopeview/panel.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"

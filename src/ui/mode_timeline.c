@@ -7,6 +7,8 @@
  * prompt: goto, zoom, rank, region, search, filter, sort (the viewer
  * takes view and quit first).  Nothing here knows about curses or HDF5.
  */
+#include "scopeview/timeline.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +20,6 @@
 #include "scopeview/keys.h"
 #include "scopeview/mode.h"
 #include "scopeview/regex.h"
-#include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
 static int timeline_zoom(struct sv_timeline *v, int factor_num, int factor_den)
