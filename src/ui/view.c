@@ -419,16 +419,14 @@ int sv_view_handle_key(struct sv_view *v, int key)
 		size_t i = v->depth + 1;
 		if (v->s.opts.no_mouse || view_too_small(v))
 			return 0;
-		/* Down the stack until a mode takes it. */
+		/* Down the stack until a mode takes it; the modes above
+		 * stay (a prompt stays open while the wheel zooms). */
 		while (i-- > 0) {
 			struct sv_mode *m =
 				i ? &v->stack[i - 1] : &v->mains[v->main];
 			rc = m->ops->key ? m->ops->key(m, key) : -1;
-			if (rc >= 0) {
-				while (v->depth > i)
-					view_pop(v);
+			if (rc >= 0)
 				return view_react(v, SV_ACTION_NONE, rc);
-			}
 		}
 		return 0;
 	}

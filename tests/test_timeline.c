@@ -1,0 +1,540 @@
+/*
+ * test_timeline.c: the timeline's window, cursor and selection moves
+ * (timeline.c): the window clamped between one nanosecond a column and
+ * the widest span, zooming about a column, panning with the cursor,
+ * selecting a call out of view, stepping through lists of calls, the
+ * cursor row kept on screen after a resize, and a new profile.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/mode.h"
+#include "scopeview/session.h"
+#include "scopeview/timeline.h"
+#include "viewtest.h"
+
+/* rank 0: MainThread main [0,1000) > child [100,500) > grandchild
+ * [200,300), child [600,900); worker-1 work [50,400); rank 1: main
+ * [0,1200). */
+static const struct vt_call calls[] = {
+	{0, "main", 0, 1000, 0, -1, -1, 0},
+	{0, "child", 100, 500, 0, -1, -1, 0},
+	{0, "grandchild", 200, 300, 0, -1, -1, 0},
+	{0, "child", 600, 900, 0, -1, -1, 0},
+	{0, "work", 50, 400, 1, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+};
+
+static struct sv_profile *prof;
+static struct sv_session s;
+static struct sv_timeline tl;
+
+/* The session tells the timeline, as the viewer does. */
+static void forward(void *ctx, unsigned what)
+{
+	sv_timeline_notify(ctx, what);
+}
+
+static void setup(void)
+{
+	struct sv_error err;
+	prof = vt_profile(
+		calls, sizeof calls / sizeof calls[0], VT_THREADS | VT_START);
+	ck_assert_int_eq(sv_session_init(&s, prof, NULL, &err), 0);
+	sv_timeline_init(&tl, &s);
+	s.notify = forward;
+	s.notify_ctx = &tl;
+	sv_timeline_resize(&tl, 120, 40);
+}
+
+static void teardown(void)
+{
+	sv_timeline_fini(&tl);
+	sv_session_fini(&s);
+	sv_profile_free(prof);
+}
+
+static uint32_t call_of(const char *name, int64_t start, int64_t end)
+{
+	uint32_t c;
+	for (c = 0; c < prof->ncalls; c++)
+		if (!strcmp(prof->regions[sv_call_region(prof, c)], name) &&
+			prof->start_ns[c] == start && prof->end_ns[c] == end)
+			return c;
+	ck_abort_msg("no call %s [%lld, %lld)", name, (long long)start,
+		(long long)end);
+	return SV_NO_CALL;
+}
+
+static int col_of(int64_t t)
+{
+	struct sv_tmap m = sv_timeline_tmap(&tl);
+	return sv_tmap_col(&m, t);
+}
+
+/* ---- the window -------------------------------------------------------- */
+
+START_TEST(test_initial_window)
+{
+	/* the whole run in view, the cursor at its start on the first lane */
+	ck_assert_int_eq(tl.t0, 0);
+	ck_assert_int_eq(tl.t1, 1200);
+	ck_assert_int_eq(tl.cur_t, 0);
+	ck_assert_uint_eq(tl.cur_lane, tl.rows.rows[0].lane);
+	ck_assert_int_eq(sv_timeline_cursor_row(&tl), 0);
+	ck_assert_int_gt(tl.geom.tl_w, 0);
+	ck_assert_int_eq(sv_timeline_min_span(&tl), tl.geom.tl_w);
+	/* at least a second wide, else four runs */
+	ck_assert_int_eq(sv_timeline_max_span(&tl), 1000000000);
+}
+END_TEST
+
+/* A window asked for and the span it gets: "min" and "max" stand for the
+ * allowed spans. */
+enum { MIN = -1, MAX = -2 };
+static const struct {
+	int64_t t0, span;
+	int64_t want;
+} windows[] = {
+	{0, 1, MIN},
+	{0, 0, MIN},
+	{100, -50, MIN},
+	{-500, INT64_MAX, MAX},
+	{0, 1000000001, MAX},
+	{0, 1000000000, MAX},
+	{300, 5000, 5000},
+	{-20, 1200, 1200},
+};
+
+START_TEST(test_set_window_clamps)
+{
+	int64_t want = windows[_i].want == MIN   ? sv_timeline_min_span(&tl)
+		       : windows[_i].want == MAX ? sv_timeline_max_span(&tl)
+						 : windows[_i].want;
+
+	/* when a window is set */
+	sv_timeline_set_window(&tl, windows[_i].t0, windows[_i].span);
+	/* then it starts where asked and spans what is allowed */
+	ck_assert_int_eq(tl.t0, windows[_i].t0);
+	ck_assert_int_eq(sv_timeline_span(&tl), want);
+	ck_assert_int_eq(tl.t1 - tl.t0, want);
+}
+END_TEST
+
+START_TEST(test_set_window_no_overflow)
+{
+	/* a window at the end of time ends there rather than wrapping */
+	sv_timeline_set_window(&tl, INT64_MAX - 10, 5000);
+	ck_assert_int_eq(tl.t1, INT64_MAX);
+	ck_assert_int_eq(sv_timeline_span(&tl), 5000);
+	/* and panning past it stays there */
+	sv_timeline_pan(&tl, INT64_MAX);
+	ck_assert_int_eq(tl.t1, INT64_MAX);
+	sv_timeline_set_window(&tl, INT64_MIN + 10, 5000);
+	sv_timeline_pan(&tl, INT64_MIN);
+	ck_assert_int_eq(tl.t0, INT64_MIN);
+	ck_assert_int_eq(sv_timeline_span(&tl), 5000);
+}
+END_TEST
+
+START_TEST(test_max_span_long_run)
+{
+	/* a run of 10 s: the widest window is four runs */
+	static const struct vt_call one[] = {
+		{0, "long", 0, 10000000000LL, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(one, 1, 0);
+	struct sv_session t;
+	struct sv_timeline w;
+	struct sv_error err;
+
+	ck_assert_int_eq(sv_session_init(&t, p, NULL, &err), 0);
+	sv_timeline_init(&w, &t);
+	ck_assert_int_eq(sv_timeline_max_span(&w), 40000000000LL);
+	sv_timeline_set_window(&w, 0, INT64_MAX);
+	ck_assert_int_eq(sv_timeline_span(&w), 40000000000LL);
+	sv_timeline_fini(&w);
+	sv_session_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* Zoom to span about time t at column tl_x + dx (dx < 0: from the right
+ * edge). */
+static const struct {
+	int64_t t;
+	int dx;
+	int64_t span;
+} zooms[] = {
+	{600, 0, 600},
+	{600, 10, 300},
+	{600, -1, 300},
+	{0, 5, 10000},
+	{1199, -1, 2400},
+	{777, 20, 1},              /* clamped to one nanosecond a column */
+	{123456, 3, 5000000000LL}, /* clamped to the widest */
+	{-4000, 7, 900},
+};
+
+START_TEST(test_zoom_at)
+{
+	int x = zooms[_i].dx >= 0 ? tl.geom.tl_x + zooms[_i].dx
+				  : tl.geom.tl_x + tl.geom.tl_w + zooms[_i].dx;
+	int64_t span = zooms[_i].span;
+
+	if (span < sv_timeline_min_span(&tl))
+		span = sv_timeline_min_span(&tl);
+	if (span > sv_timeline_max_span(&tl))
+		span = sv_timeline_max_span(&tl);
+	/* when zooming about (t, x) */
+	sv_timeline_zoom_at(&tl, zooms[_i].t, x, zooms[_i].span);
+	/* then t is still drawn in column x, at the span allowed */
+	ck_assert_int_eq(col_of(zooms[_i].t), x);
+	ck_assert_int_eq(sv_timeline_span(&tl), span);
+}
+END_TEST
+
+START_TEST(test_pan_moves_cursor)
+{
+	int64_t t0, span;
+
+	/* given a window of 600 ns with the cursor inside */
+	sv_timeline_set_window(&tl, 0, 600);
+	tl.cur_t = 300;
+	span = sv_timeline_span(&tl);
+	/* when panned forward and back: the cursor moves along */
+	sv_timeline_pan(&tl, 150);
+	ck_assert_int_eq(tl.t0, 150);
+	ck_assert_int_eq(sv_timeline_span(&tl), span);
+	ck_assert_int_eq(tl.cur_t, 450);
+	sv_timeline_pan(&tl, -400);
+	ck_assert_int_eq(tl.t0, -250);
+	ck_assert_int_eq(tl.cur_t, 50);
+
+	/* given the cursor outside the window: it stays where it is */
+	t0 = tl.t0;
+	tl.cur_t = 5000;
+	sv_timeline_pan(&tl, 100);
+	ck_assert_int_eq(tl.t0, t0 + 100);
+	ck_assert_int_eq(tl.cur_t, 5000);
+}
+END_TEST
+
+/* ---- selection --------------------------------------------------------- */
+
+START_TEST(test_select_out_of_window)
+{
+	uint32_t c = call_of("child", 600, 900);
+	int64_t span;
+
+	/* given a window [0, 200) */
+	sv_timeline_set_window(&tl, 0, 200);
+	span = sv_timeline_span(&tl);
+	/* when a call outside it is selected */
+	sv_timeline_select(&tl, c);
+	/* then the window moves, same span, to put the call in view; the
+	 * cursor goes to its row and into it */
+	ck_assert_int_eq(sv_timeline_span(&tl), span);
+	ck_assert(tl.t0 < 900 && tl.t1 > 600);
+	ck_assert_int_eq(tl.t0, 750 - span / 2);
+	ck_assert_uint_eq(s.sel, c);
+	ck_assert_uint_eq(tl.cur_lane, prof->lane_of[c]);
+	ck_assert_int_eq(tl.cur_depth, 1);
+	ck_assert(tl.cur_t >= 600 && tl.cur_t < 900);
+	ck_assert(tl.cur_t >= tl.t0 && tl.cur_t < tl.t1);
+	ck_assert_int_eq(tl.rows.rows[sv_timeline_cursor_row(&tl)].depth, 1);
+}
+END_TEST
+
+START_TEST(test_select_in_window)
+{
+	uint32_t c = call_of("work", 50, 400);
+
+	/* given a window that shows part of the call */
+	sv_timeline_set_window(&tl, 300, 600);
+	/* when selected: the window stays; the cursor is in the part shown */
+	sv_timeline_select(&tl, c);
+	ck_assert_int_eq(tl.t0, 300);
+	ck_assert_int_eq(tl.t1, 900);
+	ck_assert_int_eq(tl.cur_t, 350);
+	ck_assert_uint_eq(tl.cur_lane, prof->lane_of[c]);
+	ck_assert_int_eq(tl.cur_depth, 0);
+	ck_assert_uint_eq(s.sel, c);
+}
+END_TEST
+
+START_TEST(test_select_refused)
+{
+	uint32_t c = call_of("work", 50, 400), m = call_of("main", 0, 1000);
+
+	/* given main selected */
+	sv_timeline_select(&tl, m);
+	/* a call on a hidden lane, none, or a bad number change nothing */
+	sv_session_solo(&s, (long)prof->lane_of[m]);
+	sv_timeline_select(&tl, c);
+	sv_timeline_select(&tl, SV_NO_CALL);
+	sv_timeline_select(&tl, (uint32_t)prof->ncalls);
+	ck_assert_uint_eq(s.sel, m);
+	ck_assert_uint_eq(tl.cur_lane, prof->lane_of[m]);
+}
+END_TEST
+
+START_TEST(test_select_expands_lane)
+{
+	uint32_t g = call_of("grandchild", 200, 300);
+	uint32_t lane = prof->lane_of[g];
+	size_t nrows = tl.rows.n;
+
+	/* given its lane collapsed to one row */
+	tl.lane_collapsed[lane] = true;
+	sv_timeline_rows_changed(&tl);
+	ck_assert_uint_eq(tl.rows.n, nrows - 2);
+	/* when a nested call of it is selected: the lane opens */
+	sv_timeline_select(&tl, g);
+	ck_assert(!tl.lane_collapsed[lane]);
+	ck_assert_uint_eq(tl.rows.n, nrows);
+	ck_assert_int_eq(tl.cur_depth, 2);
+	ck_assert_int_eq(tl.rows.rows[sv_timeline_cursor_row(&tl)].depth, 2);
+}
+END_TEST
+
+/* ---- lists ------------------------------------------------------------- */
+
+START_TEST(test_jump_by_time)
+{
+	struct sv_error err;
+	static const int64_t fwd[] = {100, 200, 600, 100};
+	size_t i;
+	int rc;
+
+	/* given the matches of "child": starts 100, 200, 600 */
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 3);
+
+	/* when n is pressed from the cursor at 0: each next in time, then
+	 * round to the first */
+	for (i = 0; i < 4; i++) {
+		rc = sv_timeline_jump_list(
+			&tl, s.matches, s.nmatches, &s.match_pos, 1, true);
+		ck_assert_int_eq(rc, SV_REACT_REDRAW);
+		ck_assert_int_eq(prof->start_ns[s.sel], fwd[i]);
+	}
+	ck_assert_str_eq(s.message, "match 1 of 3");
+	/* backwards from the first: round to the last */
+	sv_timeline_jump_list(
+		&tl, s.matches, s.nmatches, &s.match_pos, -1, true);
+	ck_assert_int_eq(prof->start_ns[s.sel], 600);
+	ck_assert_str_eq(s.message, "match 3 of 3");
+
+	/* from the cursor (nothing selected) at 250: the next is at 600,
+	 * the previous at 200 */
+	s.sel = SV_NO_CALL;
+	tl.cur_t = 250;
+	sv_timeline_jump_list(
+		&tl, s.matches, s.nmatches, &s.match_pos, 1, true);
+	ck_assert_int_eq(prof->start_ns[s.sel], 600);
+	s.sel = SV_NO_CALL;
+	tl.cur_t = 250;
+	sv_timeline_jump_list(
+		&tl, s.matches, s.nmatches, &s.match_pos, -1, true);
+	ck_assert_int_eq(prof->start_ns[s.sel], 200);
+}
+END_TEST
+
+START_TEST(test_jump_cyclic)
+{
+	static const struct {
+		int dir;
+		long pos;
+	} steps[] = {{1, 0}, {1, 1}, {-1, 0}, {-1, 1}, {1, 0}};
+	size_t i;
+
+	/* given main marked: rank 1's (1200 ns), then rank 0's */
+	sv_session_mark_region(&s, sv_profile_find_region(prof, "main"));
+	ck_assert_uint_eq(s.nmarked, 2);
+	/* when stepped through: positions in the list, wrapping */
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		sv_timeline_jump_list(&tl, s.marked, s.nmarked, &s.marked_pos,
+			steps[i].dir, false);
+		ck_assert_int_eq(s.marked_pos, steps[i].pos);
+		ck_assert_uint_eq(s.sel, s.marked[steps[i].pos]);
+		ck_assert_uint_eq(tl.cur_lane, prof->lane_of[s.sel]);
+	}
+	/* and backwards from none: the last */
+	s.marked_pos = -1;
+	sv_timeline_jump_list(
+		&tl, s.marked, s.nmarked, &s.marked_pos, -1, false);
+	ck_assert_int_eq(s.marked_pos, 1);
+}
+END_TEST
+
+START_TEST(test_jump_empty)
+{
+	long pos = -1;
+	uint32_t none = 0;
+
+	/* an empty list rings the bell and says so */
+	ck_assert_int_eq(sv_timeline_jump_list(&tl, &none, 0, &pos, 1, true),
+		SV_REACT_REDRAW | SV_REACT_BELL);
+	ck_assert_int_eq(pos, -1);
+	ck_assert_uint_eq(s.sel, SV_NO_CALL);
+	ck_assert(s.message_is_error);
+	ck_assert_ptr_nonnull(strstr(s.message, "no matching call"));
+}
+END_TEST
+
+/* ---- rows -------------------------------------------------------------- */
+
+START_TEST(test_fix_rows_after_resize)
+{
+	enum { NRANKS = 40 };
+	struct vt_call many[NRANKS];
+	struct sv_profile *p;
+	struct sv_session t;
+	struct sv_timeline w;
+	struct sv_error err;
+	static const int heights[] = {40, 20, 12, 10, 30};
+	size_t i;
+
+	/* given 40 lanes (one rank each) and the cursor on the last */
+	for (i = 0; i < NRANKS; i++) {
+		struct vt_call c = {(uint32_t)i, "step", 0, 100, -1, -1, -1, 0};
+		many[i] = c;
+	}
+	p = vt_profile(many, NRANKS, 0);
+	ck_assert_int_eq(sv_session_init(&t, p, NULL, &err), 0);
+	sv_timeline_init(&w, &t);
+	ck_assert_uint_eq(w.rows.n, NRANKS);
+	w.cur_lane = NRANKS - 1;
+	sv_timeline_fix_rows(&w);
+
+	/* when the screen shrinks and grows */
+	for (i = 0; i < sizeof heights / sizeof heights[0]; i++) {
+		long row;
+		sv_timeline_resize(&w, 120, heights[i]);
+		row = sv_timeline_cursor_row(&w);
+		/* then the cursor row is still the last lane's and lies
+		 * inside the lane area, which is filled from the top row */
+		ck_assert_int_eq(row, NRANKS - 1);
+		ck_assert_int_ge(w.geom.lanes_h, 1);
+		ck_assert_int_ge(row, w.top_row);
+		ck_assert_int_lt(row, w.top_row + w.geom.lanes_h);
+		ck_assert_int_eq(w.top_row, NRANKS - w.geom.lanes_h);
+	}
+
+	/* and a cursor on a lane no longer shown goes to the first row */
+	sv_session_solo(&t, 3);
+	sv_timeline_rows_changed(&w);
+	ck_assert_uint_eq(w.rows.n, 1);
+	ck_assert_uint_eq(w.cur_lane, 3);
+	ck_assert_int_eq(w.top_row, 0);
+	sv_timeline_fini(&w);
+	sv_session_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_fix_rows_cursor_up)
+{
+	/* given the cursor scrolled off above the top row */
+	sv_timeline_resize(&tl, 120, 12);
+	tl.top_row = (long)tl.rows.n - 1;
+	tl.cur_lane = tl.rows.rows[0].lane;
+	tl.cur_depth = 0;
+	/* when fixed: the top row comes up to the cursor */
+	sv_timeline_fix_rows(&tl);
+	ck_assert_int_eq(tl.top_row, 0);
+}
+END_TEST
+
+/* ---- a new profile ----------------------------------------------------- */
+
+START_TEST(test_notify_profile)
+{
+	static const struct vt_call one[] = {
+		{0, "solo", 0, 100, -1, -1, -1, 0},
+	};
+	struct sv_profile *same = vt_profile(
+		calls, sizeof calls / sizeof calls[0], VT_THREADS | VT_START);
+	struct sv_profile *fewer = vt_profile(one, 1, 0);
+	struct sv_error err;
+	size_t l;
+
+	/* given a collapsed lane and the cursor on the last lane */
+	ck_assert_uint_eq(tl.nlanes, prof->nlanes);
+	tl.lane_collapsed[prof->nlanes - 1] = true;
+	tl.cur_lane = (uint32_t)prof->nlanes - 1;
+
+	/* when a profile with as many lanes comes: both are kept */
+	ck_assert_int_eq(sv_session_set_profile(&s, same, &err), 0);
+	ck_assert_uint_eq(tl.nlanes, same->nlanes);
+	ck_assert(tl.lane_collapsed[prof->nlanes - 1]);
+	ck_assert_uint_eq(tl.cur_lane, prof->nlanes - 1);
+
+	/* when one with another lane count comes: the flags are remade for
+	 * its lanes, none collapsed, the cursor on its first row */
+	ck_assert_int_eq(sv_session_set_profile(&s, fewer, &err), 0);
+	ck_assert_uint_ne(fewer->nlanes, prof->nlanes);
+	ck_assert_uint_eq(tl.nlanes, fewer->nlanes);
+	for (l = 0; l < tl.nlanes; l++)
+		ck_assert(!tl.lane_collapsed[l]);
+	ck_assert_uint_eq(tl.cur_lane, 0);
+	ck_assert_int_eq(tl.cur_depth, 0);
+	ck_assert_uint_eq(tl.rows.n, 1);
+	ck_assert_int_eq(sv_timeline_cursor_row(&tl), 0);
+	ck_assert_int_ge(sv_timeline_span(&tl), sv_timeline_min_span(&tl));
+
+	/* back to the fixture's profile before the others go */
+	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+	ck_assert_uint_eq(tl.nlanes, prof->nlanes);
+	sv_profile_free(same);
+	sv_profile_free(fewer);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *su = suite_create("timeline");
+	TCase *tc;
+
+	tc = tcase_create("window");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_initial_window);
+	tcase_add_loop_test(tc, test_set_window_clamps, 0,
+		sizeof windows / sizeof windows[0]);
+	tcase_add_test(tc, test_set_window_no_overflow);
+	tcase_add_test(tc, test_max_span_long_run);
+	tcase_add_loop_test(
+		tc, test_zoom_at, 0, sizeof zooms / sizeof zooms[0]);
+	tcase_add_test(tc, test_pan_moves_cursor);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("select");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_select_out_of_window);
+	tcase_add_test(tc, test_select_in_window);
+	tcase_add_test(tc, test_select_refused);
+	tcase_add_test(tc, test_select_expands_lane);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("lists");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_jump_by_time);
+	tcase_add_test(tc, test_jump_cyclic);
+	tcase_add_test(tc, test_jump_empty);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("rows");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fix_rows_after_resize);
+	tcase_add_test(tc, test_fix_rows_cursor_up);
+	tcase_add_test(tc, test_notify_profile);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
