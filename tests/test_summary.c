@@ -71,35 +71,6 @@ START_TEST(number_round_trip)
 }
 END_TEST
 
-static const struct {
-	double ns;
-	const char *want;
-} human_cases[] = {
-	{0, "0 ns"},
-	{5, "5 ns"},
-	{12.5, "12.5 ns"},
-	{2.25, "2.25 ns"},
-	{999, "999 ns"},
-	{999.6, "1.00 us"},
-	{1500, "1.50 us"},
-	{12345, "12.3 us"},
-	{123456, "123 us"},
-	{999999, "1.00 ms"},
-	{50e6, "50.0 ms"},
-	{4.567e9, "4.57 s"},
-	{5000e9, "5000 s"},
-	{-1.2e6, "-1.20 ms"},
-	{NAN, "-"},
-};
-
-START_TEST(human_table)
-{
-	char buf[64];
-	sv_summary_human(buf, sizeof buf, human_cases[_i].ns);
-	ck_assert_str_eq(buf, human_cases[_i].want);
-}
-END_TEST
-
 /* ---- a small profile ---------------------------------------------------------- */
 
 static void add_calls(struct sv_profile *p, uint32_t rank, const char *name,
@@ -779,8 +750,6 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, number_table, 0,
 		sizeof number_cases / sizeof number_cases[0]);
 	tcase_add_test(tc, number_round_trip);
-	tcase_add_loop_test(
-		tc, human_table, 0, sizeof human_cases / sizeof human_cases[0]);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("formats");

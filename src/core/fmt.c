@@ -1,5 +1,5 @@
 /*
- * fmt.c: Python's float repr (fmt.h).
+ * fmt.c: durations in human units and Python's float repr (fmt.h).
  *
  * Nothing here allocates or fails: output that does not fit is cut by
  * snprintf.
@@ -10,6 +10,68 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const double fmt_div[] = {1, 1e3, 1e6, 1e9};
+static const char *const fmt_unit[] = {"ns", "us", "ms", "s"};
+
+/* Digits before the point of x >= 0 as printed (1 for x < 10). */
+static int fmt_int_digits(double x)
+{
+	int d = 1;
+	double p = 10;
+
+	while (x >= p && d < 400) {
+		d++;
+		p *= 10;
+	}
+	return d;
+}
+
+char *sv_fmt_dur_ex(double ns, int sig, unsigned flags, char *buf, size_t n)
+{
+	const char *sign = ns < 0 ? "-" : (flags & SV_FMT_DUR_PLUS) ? "+" : "";
+	double a = fabs(ns), x, r;
+	char num[400];
+	int u = 0, d, id;
+
+	if (!isfinite(ns)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	if (sig < 1)
+		sig = 1;
+	if (sig > 17)
+		sig = 17;
+	while (u < 3 && a >= fmt_div[u + 1])
+		u++;
+	for (;;) {
+		x = a / fmt_div[u];
+		id = fmt_int_digits(x);
+		d = (u == 0 && x == floor(x)) ? 0 : sig > id ? sig - id : 0;
+		snprintf(num, sizeof num, "%.*f", d, x);
+		r = strtod(num, NULL);
+		/* Rounding carried into the next unit: "1000 ms" is 1.00 s. */
+		if (u < 3 && r >= 1000) {
+			u++;
+			continue;
+		}
+		/* Rounding carried into one more digit: "100.0 us" has four
+		 * significant digits. */
+		if (d > 0 && fmt_int_digits(r) > id) {
+			d = sig > id + 1 ? sig - id - 1 : 0;
+			snprintf(num, sizeof num, "%.*f", d, x);
+		}
+		break;
+	}
+	snprintf(buf, n, "%s%s%s%s", sign, num,
+		(flags & SV_FMT_DUR_COMPACT) ? "" : " ", fmt_unit[u]);
+	return buf;
+}
+
+char *sv_fmt_dur(int64_t ns, char *buf, size_t n)
+{
+	return sv_fmt_dur_ex((double)ns, 3, 0, buf, n);
+}
 
 void sv_fmt_py_float(double v, bool single, char *out, size_t cap)
 {
