@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scopeview/pairwise.h"
+
 /* Event column slots.  A and B are start_deltas/durations (schema 3) or
  * start_times/end_times (schema 2). */
 enum {
@@ -130,48 +132,10 @@ static int write_h5_fail(
 /* ------------------------------------------------------------------ */
 /* Statistics */
 
-/* numpy's pairwise summation (pairwise_sum in loops_utils.h). */
-static double write_pairwise(const double *a, size_t n)
-{
-	size_t i;
-	if (n < 8) {
-		double res = 0.;
-		for (i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8], res;
-		for (i = 0; i < 8; i++)
-			r[i] = a[i];
-		for (i = 8; i < n - (n % 8); i += 8) {
-			r[0] += a[i + 0];
-			r[1] += a[i + 1];
-			r[2] += a[i + 2];
-			r[3] += a[i + 3];
-			r[4] += a[i + 4];
-			r[5] += a[i + 5];
-			r[6] += a[i + 6];
-			r[7] += a[i + 7];
-		}
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		      ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	} else {
-		size_t n2 = n / 2;
-		n2 -= n2 % 8;
-		return write_pairwise(a, n2) + write_pairwise(a + n2, n - n2);
-	}
-}
-
-/* np.add.reduce with dtype=float64 works through 8192-element buffers,
- * each summed pairwise, accumulated in order; so the statistics need only
- * one buffer of that size, whatever the row's length. */
-#define NP_BUFSIZE 8192
-
-/* Summary of n calls given by index (idx == NULL: 0..n-1). */
+/* Summary of n calls given by index (idx == NULL: 0..n-1).  np.add.reduce
+ * with dtype=float64 works through buffers of SV_PAIRWISE_NP_BUFSIZE
+ * values, each summed pairwise, accumulated in order; so the statistics
+ * need only one buffer of that size, whatever the row's length. */
 static void write_summary_idx(const int64_t *start, const int64_t *end,
 	const int64_t *gpu, const uint32_t *idx, size_t n,
 	struct sv_write_summary *s)
@@ -182,9 +146,13 @@ static void write_summary_idx(const int64_t *start, const int64_t *end,
 	memset(s, 0, sizeof *s);
 	if (!n)
 		return;
-	x = sv_xmalloc((n < NP_BUFSIZE ? n : NP_BUFSIZE) * sizeof *x);
-	for (b = 0; b < n; b += NP_BUFSIZE) {
-		size_t m = n - b < NP_BUFSIZE ? n - b : NP_BUFSIZE;
+	x = sv_xmalloc(
+		(n < SV_PAIRWISE_NP_BUFSIZE ? n : SV_PAIRWISE_NP_BUFSIZE) *
+		sizeof *x);
+	for (b = 0; b < n; b += SV_PAIRWISE_NP_BUFSIZE) {
+		size_t m = n - b < SV_PAIRWISE_NP_BUFSIZE
+				   ? n - b
+				   : SV_PAIRWISE_NP_BUFSIZE;
 		for (i = 0; i < m; i++) {
 			size_t c = idx ? idx[b + i] : b + i;
 			int64_t d = end[c] - start[c];
@@ -206,18 +174,20 @@ static void write_summary_idx(const int64_t *start, const int64_t *end,
 				s->gpu_total += gpu[c];
 			}
 		}
-		acc += write_pairwise(x, m);
+		acc += sv_pairwise_sum(x, m);
 	}
 	mean = acc / (double)n;
 	acc = 0.;
-	for (b = 0; b < n; b += NP_BUFSIZE) {
-		size_t m = n - b < NP_BUFSIZE ? n - b : NP_BUFSIZE;
+	for (b = 0; b < n; b += SV_PAIRWISE_NP_BUFSIZE) {
+		size_t m = n - b < SV_PAIRWISE_NP_BUFSIZE
+				   ? n - b
+				   : SV_PAIRWISE_NP_BUFSIZE;
 		for (i = 0; i < m; i++) {
 			size_t c = idx ? idx[b + i] : b + i;
 			double d = (double)(end[c] - start[c]) - mean;
 			x[i] = d * d;
 		}
-		acc += write_pairwise(x, m);
+		acc += sv_pairwise_sum(x, m);
 	}
 	s->mean = mean;
 	s->m2 = acc / (double)n * (double)n;

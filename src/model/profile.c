@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scopeview/radix.h"
+
 /* At most this many nesting warnings are spelled out; the rest are
  * counted in one closing line. */
 #define PROFILE_MAX_NEST_WARNINGS 20
@@ -628,11 +630,6 @@ static void profile_build_lanes(struct sv_profile *p)
 
 /* ---- finishing: sorting a lane ------------------------------------------ */
 
-struct sort_item {
-	uint64_t key; /* start - lane minimum */
-	uint32_t call;
-};
-
 /* Order of calls that start together: longer first (the parent), then by
  * region display position, then storage order, as scope-profiler's stable
  * lexsort over its display-ordered regions. */
@@ -685,13 +682,11 @@ static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
 
 /* Sort calls[0..n) by start asc, then tie order; scratch holds 2n items. */
 static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
-	struct sort_item *a, struct sort_item *b)
+	struct sv_radix_kv *a, struct sv_radix_kv *b)
 {
 	const struct sv_profile *p = t->p;
 	int64_t lo;
-	uint64_t span;
 	size_t i, start;
-	unsigned shift;
 	bool sorted = true;
 
 	if (n < 2)
@@ -705,31 +700,15 @@ static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
 			sorted = false;
 	}
 	if (!sorted) {
-		span = 0;
 		for (i = 0; i < n; i++) {
 			a[i].key =
 				(uint64_t)p->start_ns[calls[i]] - (uint64_t)lo;
-			a[i].call = calls[i];
-			if (a[i].key > span)
-				span = a[i].key;
+			a[i].value = calls[i];
 		}
-		/* LSD radix sort, 8 bits a pass, only as many passes as the
-		 * span needs; stable, so equal starts keep call order. */
-		for (shift = 0; shift < 64 && (span >> shift); shift += 8) {
-			size_t count[257] = {0};
-			struct sort_item *tmp;
-			for (i = 0; i < n; i++)
-				count[((a[i].key >> shift) & 0xFF) + 1]++;
-			for (i = 1; i < 257; i++)
-				count[i] += count[i - 1];
-			for (i = 0; i < n; i++)
-				b[count[(a[i].key >> shift) & 0xFF]++] = a[i];
-			tmp = a;
-			a = b;
-			b = tmp;
-		}
+		/* Stable, so equal starts keep call order. */
+		sv_radix_sort(a, b, n);
 		for (i = 0; i < n; i++)
-			calls[i] = a[i].call;
+			calls[i] = a[i].value;
 	}
 	/* Order every run of equal starts. */
 	for (start = 0; start < n;) {
@@ -882,7 +861,7 @@ static void *finish_work(void *arg)
 {
 	struct finish_worker *w = arg;
 	size_t i, maxlane = 0;
-	struct sort_item *a, *b;
+	struct sv_radix_kv *a, *b;
 	uint32_t *stack;
 
 	for (i = 0; i < w->nlanes; i++)

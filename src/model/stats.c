@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/pairwise.h"
 #include "scopeview/regex.h"
 
 /* Largest rank a rank list may name: the flags array is that long. */
@@ -423,39 +424,6 @@ size_t sv_stats_row_distinct(const struct sv_profile *p, size_t row,
 
 /* ---- one region across ranks -------------------------------------------- */
 
-/* numpy's pairwise summation (as np.sum / np.mean on float64 use), so the
- * imbalance figure matches scope-profiler's to the last bit. */
-static double stats_pairwise_sum(const double *a, size_t n)
-{
-	if (n < 8) {
-		double res = 0.;
-		size_t i;
-		for (i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	} else if (n <= 128) {
-		double r[8], res;
-		size_t i;
-		for (i = 0; i < 8; i++)
-			r[i] = a[i];
-		for (i = 8; i < n - (n % 8); i += 8) {
-			size_t j;
-			for (j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		}
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		      ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	} else {
-		size_t n2 = n / 2;
-		n2 -= n2 % 8;
-		return stats_pairwise_sum(a, n2) +
-		       stats_pairwise_sum(a + n2, n - n2);
-	}
-}
-
 static int stats_rank_cmp(const void *a, const void *b)
 {
 	const struct sv_stats_rank *x = a, *y = b;
@@ -654,7 +622,8 @@ static void stats_region_pool(const struct sv_profile *p,
 		for (i = 1; i < ntot; i++)
 			if (tmp[i] > mx)
 				mx = tmp[i];
-		ratio = mx / (stats_pairwise_sum(tmp, ntot) / (double)ntot);
+		/* np.mean: pairwise, so the ratio matches scope-profiler's. */
+		ratio = mx / (sv_pairwise_sum(tmp, ntot) / (double)ntot);
 		g->rank_imbalance_pct =
 			ratio != 0 ? (ratio - 1.0) * 100.0 : 0.0;
 	}
