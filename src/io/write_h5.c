@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scopeview/nest.h"
 #include "scopeview/pairwise.h"
 
 /* Event column slots.  A and B are start_deltas/durations (schema 3) or
@@ -232,14 +233,13 @@ static int excl_cmp(const void *pa, const void *pb, void *arg)
 	return a < b ? -1 : a > b;
 }
 
-/* Whether call p, open on the stack, has closed by the time a call
- * starting at t opens: zero-length calls stay open at their own start. */
-static bool excl_closed(
-	const int64_t *start, const int64_t *end, uint32_t p, int64_t t)
+/* A partial overlap makes the totals undefined: remember that one
+ * happened. */
+static void excl_overlap(void *ctx, uint32_t call, uint32_t parent)
 {
-	if (end[p] < t)
-		return true;
-	return end[p] == t && end[p] != start[p];
+	(void)call;
+	(void)parent;
+	*(bool *)ctx = true;
 }
 
 int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
@@ -247,10 +247,11 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 	const uint32_t *row_of, uint64_t ncalls, int64_t *totals, size_t nrows)
 {
 	struct excl_ctx x = {start_ns, end_ns, thread_id, task_id, row_of};
-	uint32_t *order, *stack = NULL;
-	size_t depth = 0, stack_cap = 0;
-	uint64_t i;
-	int rc = 0;
+	bool overlap = false;
+	struct sv_nest nest = {
+		start_ns, end_ns, NULL, NULL, NULL, excl_overlap, &overlap};
+	uint32_t *order, *stack;
+	uint64_t i, lane_start;
 
 	memset(totals, 0, nrows * sizeof *totals);
 	if (ncalls == 0)
@@ -261,33 +262,31 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 		if (end_ns[i] < start_ns[i])
 			return -EINVAL;
 	order = sv_xmalloc(ncalls * sizeof *order);
+	stack = sv_xmalloc(ncalls * sizeof *stack);
+	nest.parent = sv_xmalloc(ncalls * sizeof *nest.parent);
 	for (i = 0; i < ncalls; i++)
 		order[i] = (uint32_t)i;
 	qsort_r(order, ncalls, sizeof *order, excl_cmp, &x);
-	for (i = 0; i < ncalls; i++) {
-		uint32_t c = order[i];
-		int64_t d = end_ns[c] - start_ns[c];
-		if (i > 0 && excl_lane(&x, order[i - 1]) != excl_lane(&x, c))
-			depth = 0;
-		while (depth && excl_closed(start_ns, end_ns, stack[depth - 1],
-					start_ns[c]))
-			depth--;
-		totals[row_of[c]] += d;
-		if (depth) {
-			uint32_t p = stack[depth - 1];
-			if (end_ns[c] > end_ns[p]) {
-				rc = -EINVAL;
-				goto out;
-			}
-			totals[row_of[p]] -= d;
+	/* Each lane is a run of the order; nest them one by one. */
+	for (lane_start = 0, i = 1; i <= ncalls && !overlap; i++)
+		if (i == ncalls || excl_lane(&x, order[i - 1]) !=
+					   excl_lane(&x, order[i])) {
+			sv_nest_lane(&nest, order + lane_start,
+				(size_t)(i - lane_start), stack);
+			lane_start = i;
 		}
-		sv_grow((void **)&stack, &stack_cap, depth + 1, sizeof *stack);
-		stack[depth++] = c;
+	/* A call's whole duration counts for its row and, without partial
+	 * overlaps, against its parent's. */
+	for (i = 0; i < ncalls && !overlap; i++) {
+		int64_t d = end_ns[i] - start_ns[i];
+		totals[row_of[i]] += d;
+		if (nest.parent[i] != SV_NO_CALL)
+			totals[row_of[nest.parent[i]]] -= d;
 	}
-out:
 	free(order);
 	free(stack);
-	return rc;
+	free(nest.parent);
+	return overlap ? -EINVAL : 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scopeview/nest.h"
 #include "scopeview/radix.h"
 
 /* At most this many nesting warnings are spelled out; the rest are
@@ -741,67 +742,45 @@ static void nest_describe(
 		p->end_ns[c]);
 }
 
-/* Effective end for nesting, doubled as scope-profiler does: a zero-length
- * call stays open at its own start (end*2+1); a call ending before it
- * starts is treated as zero-length. */
-static int64_t nest_end2(const struct sv_profile *p, uint32_t c)
+/* What nesting a lane needs besides the profile: where its overlap
+ * messages go. */
+struct nest_ctx {
+	const struct sv_profile *p;
+	const struct sv_lane *l;
+	struct nest_out *n;
+};
+
+/* A partial overlap: scope-profiler's NestingError.  sv_nest_lane keeps
+ * the call where it starts and charges the parent only for the part it
+ * covers; here it is counted and the first few are spelled out. */
+static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
 {
-	int64_t s = p->start_ns[c], e = p->end_ns[c];
-	if (e <= s)
-		return (int64_t)((uint64_t)s * 2 + 1);
-	return (int64_t)((uint64_t)e * 2);
+	struct nest_ctx *x = ctx;
+	struct nest_out *n = x->n;
+
+	if (n->nmsgs < PROFILE_MAX_NEST_WARNINGS) {
+		char a[256], b[256];
+		nest_describe(x->p, c, a, sizeof a);
+		nest_describe(x->p, par, b, sizeof b);
+		n->msgs[n->nmsgs++] =
+			sv_xasprintf("rank %" PRIu32 ": %s starts "
+				     "inside %s but ends after it "
+				     "(calls not properly nested)",
+				x->l->rank, a, b);
+	}
+	n->overlaps++;
 }
 
 static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
 	struct nest_out *n)
 {
-	size_t depth = 0, i;
+	struct nest_ctx x = {p, l, n};
+	struct sv_nest nest = {p->start_ns, p->end_ns, p->parent, p->depth,
+		p->exclusive, nest_overlap, &x};
+	uint32_t rows = sv_nest_lane(&nest, l->calls, l->ncalls, stack);
 
-	for (i = 0; i < l->ncalls; i++) {
-		uint32_t c = l->calls[i];
-		int64_t s2 = (int64_t)((uint64_t)p->start_ns[c] * 2);
-		while (depth && nest_end2(p, stack[depth - 1]) <= s2)
-			depth--;
-		p->depth[c] =
-			depth > SV_MAX_DEPTH ? SV_MAX_DEPTH : (uint16_t)depth;
-		p->exclusive[c] = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
-		if (depth) {
-			uint32_t par = stack[depth - 1];
-			int64_t covered =
-				sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
-			p->parent[c] = par;
-			if (p->end_ns[c] > p->end_ns[par] &&
-				p->end_ns[par] >= p->start_ns[par]) {
-				/* Partial overlap: scope-profiler's
-				 * NestingError.  Keep the call where it
-				 * starts and charge the parent only for the
-				 * part it covers. */
-				if (n->nmsgs < PROFILE_MAX_NEST_WARNINGS) {
-					char a[256], b[256];
-					nest_describe(p, c, a, sizeof a);
-					nest_describe(p, par, b, sizeof b);
-					n->msgs[n->nmsgs++] = sv_xasprintf(
-						"rank %" PRIu32 ": %s starts "
-						"inside %s but ends after it "
-						"(calls not properly nested)",
-						l->rank, a, b);
-				}
-				n->overlaps++;
-				covered = sv_sub_wrap(
-					p->end_ns[par], p->start_ns[c]);
-			}
-			if (covered > 0)
-				p->exclusive[par] =
-					sv_sub_wrap(p->exclusive[par], covered);
-		} else {
-			p->parent[c] = SV_NO_CALL;
-		}
-		if (depth + 1 > l->depth_rows)
-			l->depth_rows = (uint32_t)(depth + 1 > SV_MAX_DEPTH + 1
-							   ? SV_MAX_DEPTH + 1
-							   : depth + 1);
-		stack[depth++] = c;
-	}
+	if (rows > l->depth_rows)
+		l->depth_rows = rows;
 }
 
 /* Display position of each region: stable by (min first start over ranks,
