@@ -76,9 +76,7 @@ void sv_write_free(struct sv_writer *w)
 		H5Pclose(w->gcpl);
 	if (w->t_str > 0)
 		H5Tclose(w->t_str);
-	for (i = 0; i < w->nnames; i++)
-		free(w->names[i]);
-	free(w->names);
+	sv_strv_fini(&w->names);
 	free(w->hash);
 	for (i = 0; i < w->nrows; i++) {
 		free(w->rows[i].source_file);
@@ -281,14 +279,14 @@ uint32_t sv_write_region_id(struct sv_writer *w, const char *name)
 	size_t i, mask;
 	uint32_t id;
 
-	if (w->nnames * 2 >= w->hash_cap) {
+	if (w->names.n * 2 >= w->hash_cap) {
 		size_t cap = w->hash_cap ? w->hash_cap * 2 : 64, k;
 		free(w->hash);
 		w->hash = sv_xmalloc(cap * sizeof *w->hash);
 		memset(w->hash, 0xff, cap * sizeof *w->hash);
 		w->hash_cap = cap;
-		for (k = 0; k < w->nnames; k++) {
-			i = write_hash_str(w->names[k]) & (cap - 1);
+		for (k = 0; k < w->names.n; k++) {
+			i = write_hash_str(w->names.v[k]) & (cap - 1);
 			while (w->hash[i] != UINT32_MAX)
 				i = (i + 1) & (cap - 1);
 			w->hash[i] = (uint32_t)k;
@@ -297,14 +295,12 @@ uint32_t sv_write_region_id(struct sv_writer *w, const char *name)
 	mask = w->hash_cap - 1;
 	i = write_hash_str(name) & mask;
 	while (w->hash[i] != UINT32_MAX) {
-		if (!strcmp(w->names[w->hash[i]], name))
+		if (!strcmp(w->names.v[w->hash[i]], name))
 			return w->hash[i];
 		i = (i + 1) & mask;
 	}
-	id = (uint32_t)w->nnames;
-	sv_grow((void **)&w->names, &w->names_cap, w->nnames + 1,
-		sizeof *w->names);
-	w->names[w->nnames++] = sv_xstrdup(name);
+	id = (uint32_t)w->names.n;
+	sv_strv_push(&w->names, name);
 	w->string_bytes += strlen(name);
 	w->hash[i] = id;
 	return id;

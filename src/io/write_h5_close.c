@@ -153,7 +153,7 @@ static int write_close_index(struct sv_writer *w, struct sv_error *err)
 		goto out;
 	}
 	rc = write_close_strs(w, gt, "names", KIND_INDEX,
-		(const char *const *)w->names, w->nnames, err);
+		(const char *const *)w->names.v, w->names.n, err);
 out:
 	if (sum_f >= 0)
 		H5Tclose(sum_f);

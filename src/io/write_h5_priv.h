@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "scopeview/common.h"
+#include "scopeview/strv.h"
 #include "scopeview/write.h"
 
 /* Event column slots.  A and B are start_deltas/durations (schema 3) or
@@ -73,8 +74,7 @@ struct sv_writer {
 	bool failed;
 
 	/* Region names, with an open-addressing hash of their ids. */
-	char **names;
-	size_t nnames, names_cap;
+	struct sv_strv names;
 	uint32_t *hash; /* UINT32_MAX = empty */
 	size_t hash_cap;
 

@@ -88,7 +88,7 @@ static uint64_t write_payload_estimate(const struct sv_writer *w)
 		ncols += w->present[c];
 	bytes = w->nevents * 8 * ncols;
 	bytes += (uint64_t)w->nrows * (4 + 4 + 8 + 8 + 8 + 8 + 88 + 3 * 16);
-	bytes += (uint64_t)w->nnames * 16;
+	bytes += (uint64_t)w->names.n * 16;
 	bytes += (uint64_t)w->nthreads * 80 + (uint64_t)w->ntasks * 120;
 	bytes += w->string_bytes;
 	return bytes + 8192;
