@@ -644,3 +644,18 @@ void sv_h5_group_links(hid_t g, struct sv_strv *l)
 	hsize_t idx = 0;
 	H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, &idx, links_collect, l);
 }
+
+static herr_t attrs_collect(
+	hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+	(void)loc;
+	(void)info;
+	sv_strv_push(data, name);
+	return 0;
+}
+
+void sv_h5_attr_names(hid_t loc, struct sv_strv *l)
+{
+	hsize_t idx = 0;
+	H5Aiterate2(loc, H5_INDEX_NAME, H5_ITER_INC, &idx, attrs_collect, l);
+}

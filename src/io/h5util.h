@@ -135,6 +135,10 @@ hid_t sv_h5_open_group(struct sv_h5 *h, const char *name, int *rc);
  * leave what was collected). */
 void sv_h5_group_links(hid_t g, struct sv_strv *l);
 
+/* Append the names of loc's attributes to l, in HDF5's name order
+ * (failures leave what was collected). */
+void sv_h5_attr_names(hid_t loc, struct sv_strv *l);
+
 /* Call the caller's progress hook, then its cancel hook: returns
  * -ECANCELED (error filled) when the caller asked to stop. */
 int sv_h5_step(struct sv_h5 *h, double fraction, const char *what);

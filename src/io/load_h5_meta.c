@@ -193,15 +193,6 @@ static void meta_one(struct sv_profile *p, hid_t grp, const char *rawname)
 	free(key);
 }
 
-static herr_t names_collect_attr(
-	hid_t loc, const char *name, const H5A_info_t *info, void *data)
-{
-	(void)loc;
-	(void)info;
-	sv_strv_push(data, name);
-	return 0;
-}
-
 /* A metadata value Python's float() accepts: int, float, bool, or a
  * string holding a number. */
 static bool meta_number(const struct sv_meta *m, int64_t *out)
@@ -238,7 +229,6 @@ static bool meta_number(const struct sv_meta *m, int64_t *out)
 int sv_h5_meta_load(struct sv_h5 *h)
 {
 	struct sv_strv l = {0};
-	hsize_t idx = 0;
 	hid_t g;
 	size_t i;
 
@@ -254,8 +244,7 @@ int sv_h5_meta_load(struct sv_h5 *h)
 		sv_profile_warn(h->p, "/metadata: not a group; ignored");
 		return 0;
 	}
-	H5Aiterate2(
-		g, H5_INDEX_NAME, H5_ITER_INC, &idx, names_collect_attr, &l);
+	sv_h5_attr_names(g, &l);
 	for (i = 0; i < l.n; i++)
 		meta_one(h->p, g, l.v[i]);
 	sv_strv_fini(&l);
