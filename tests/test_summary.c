@@ -401,6 +401,29 @@ START_TEST(table_text)
 }
 END_TEST
 
+/* Durations in the table round before they pick the unit (fmt.h): a
+ * call of 999,999,500 ns is "1.00 s", never "1000 ms". */
+START_TEST(table_rounding_carry)
+{
+	struct sv_profile *p = sv_profile_new("carry.h5");
+	static const int64_t se[] = {0, 999999500, 2000000000, 2000099950};
+	char *text;
+
+	p->schema = 3;
+	add_calls(p, 0, "carry", se, 2);
+	p->num_ranks = 1;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	text = render(p, SV_SUMMARY_TABLE, true, SV_STATS_KEY_START);
+	ck_assert_msg(strstr(text, "1.00 s") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "1000 ms") == NULL, "%s", text);
+	/* the short call: 99,950 ns is "100 us", not "100.0 us" */
+	ck_assert_msg(strstr(text, "100 us") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "100.0 us") == NULL, "%s", text);
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* Display columns of the first line of s. */
 static size_t line_width(const char *s)
 {
@@ -757,6 +780,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, json_sorted_and_nulls);
 	tcase_add_test(tc, table_text);
+	tcase_add_test(tc, table_rounding_carry);
 	tcase_add_test(tc, table_wide_and_bidi);
 	tcase_add_test(tc, empty_profile_formats);
 	suite_add_tcase(s, tc);
