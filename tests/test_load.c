@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../src/io/load_h5_priv.h" /* sv_h5_fast_chunks */
+#include "../src/io/load_h5_fast.h" /* sv_h5_fast_chunks */
 #include "helpers.h"
 #include "scopeview/common.h"
 #include "scopeview/load.h"

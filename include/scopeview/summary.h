@@ -55,10 +55,4 @@ int sv_summary_write(FILE *out, const struct sv_profile *p,
  */
 char *sv_summary_number(char *buf, size_t size, double v);
 
-/*
- * A duration in ns in human units, three significant digits: "850 ns",
- * "12.3 us", "1.00 ms", "4.57 s" (and "-1.20 ms").  Returns buf.
- */
-char *sv_summary_human(char *buf, size_t size, double ns);
-
 #endif

@@ -265,9 +265,10 @@ void sv_write_summarize(const int64_t *start_ns, const int64_t *end_ns,
 /*
  * Exclusive totals of one rank, as scope-profiler's call_stack.py computes
  * them: calls grouped by lane (task id if >= 0, else -2 - thread id, or -1
- * with neither), sorted by start ascending, end descending, then by index;
- * zero-length calls are open at their own start; exclusive = duration minus
- * the durations of the direct children.  row_of[c] (< nrows) is call c's
+ * with neither), sorted by start ascending, end descending, then by row and
+ * index, and nested by sv_nest_lane (nest.h, the profile's own nesting:
+ * zero-length calls are open at their own start); exclusive = duration
+ * minus the durations of the direct children.  row_of[c] (< nrows) is call c's
  * row; thread_id / task_id may be NULL.  Adds each call's exclusive time to
  * totals[row_of[c]] (nrows long, zeroed here).  Returns 0, or -EINVAL when
  * a call ends before it starts or two calls of a lane overlap partially

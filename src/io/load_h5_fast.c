@@ -18,7 +18,7 @@
  * H5Dread, which gives the values or the error it always gave.  Only
  * cancellation is final.
  */
-#include "load_h5_priv.h"
+#include "load_h5_fast.h"
 
 #include <errno.h>
 #include <pthread.h>

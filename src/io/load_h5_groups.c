@@ -23,30 +23,6 @@ struct groups_rank {
 	char *name;
 };
 
-struct groups_names {
-	char **v;
-	size_t n, cap;
-};
-
-static herr_t groups_collect(
-	hid_t loc, const char *name, const H5L_info_t *info, void *data)
-{
-	struct groups_names *l = data;
-	(void)loc;
-	(void)info;
-	sv_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = sv_xstrdup(name);
-	return 0;
-}
-
-static void groups_names_free(struct groups_names *l)
-{
-	size_t i;
-	for (i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-}
-
 static int groups_cmp_rank(const void *a, const void *b)
 {
 	const struct groups_rank *x = a, *y = b;
@@ -244,19 +220,17 @@ out:
 	return rc;
 }
 
-int sv_load_h5_groups(struct sv_h5 *h)
+int sv_h5_groups_load(struct sv_h5 *h)
 {
 	struct sv_profile *p = h->p;
-	struct groups_names top = {0};
+	struct sv_strv top = {0};
 	struct groups_rank *ranks = NULL;
 	size_t nranks = 0, i, j;
-	hsize_t idx = 0;
 	int rc = 0;
 
 	p->layout = SV_LAYOUT_GROUPS;
 	p->has_calls = true;
-	H5Literate(h->file, H5_INDEX_NAME, H5_ITER_INC, &idx, groups_collect,
-		&top);
+	sv_h5_group_links(h->file, &top);
 	ranks = sv_xcalloc(top.n ? top.n : 1, sizeof *ranks);
 	for (i = 0; i < top.n; i++) {
 		uint64_t r;
@@ -271,7 +245,7 @@ int sv_load_h5_groups(struct sv_h5 *h)
 	p->num_ranks = nranks > UINT32_MAX ? UINT32_MAX : (uint32_t)nranks;
 
 	for (i = 0; i < nranks && rc == 0; i++) {
-		struct groups_names regs = {0};
+		struct sv_strv regs = {0};
 		char obj[300];
 		hid_t rk, rs;
 
@@ -303,9 +277,7 @@ int sv_load_h5_groups(struct sv_h5 *h)
 			continue;
 		}
 		rs = H5Gopen2(rk, "regions", H5P_DEFAULT);
-		idx = 0;
-		H5Literate(rs, H5_INDEX_NAME, H5_ITER_INC, &idx, groups_collect,
-			&regs);
+		sv_h5_group_links(rs, &regs);
 		for (j = 0; j < regs.n && rc == 0; j++) {
 			if (!groups_is_group(rs, regs.v[j])) {
 				char *shown = sv_h5_show(regs.v[j]);
@@ -318,13 +290,13 @@ int sv_load_h5_groups(struct sv_h5 *h)
 			rc = groups_region(h, rs, (uint32_t)ranks[i].rank,
 				ranks[i].name, regs.v[j]);
 		}
-		groups_names_free(&regs);
+		sv_strv_fini(&regs);
 		H5Gclose(rs);
 		H5Gclose(rk);
 	}
 	if (rc == 0)
-		sv_h5_rows_gpu(p);
+		sv_h5_events_rows_gpu(p);
 	free(ranks);
-	groups_names_free(&top);
+	sv_strv_fini(&top);
 	return rc;
 }

@@ -20,7 +20,9 @@
  * lock may be held, its caches half-updated), so the process is marked
  * and every later load refuses (sv_h5_guard_tripped).
  */
-#include "load_h5_priv.h"
+#include "load_h5_guard.h"
+
+#include <hdf5.h>
 
 #include <pthread.h>
 #include <signal.h>

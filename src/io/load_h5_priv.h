@@ -1,181 +1,86 @@
 /*
- * load_h5_priv.h: what the HDF5 loader's files (load_h5.c, the columnar and
- * aggregate layouts and everything shared; load_h5_groups.c, schema 1)
- * share.  Private to src/load_h5*.c: this is the only header besides the
- * writer's that may include <hdf5.h>.
+ * load_h5_priv.h: what the parts of the HDF5 loader share beyond the
+ * helpers of h5util.h.  Private to src/io/load_h5*.c.
  *
- * Every helper that can fail fills the context's sv_error with one line
- * "FILE: /hdf5/object: what is wrong" and returns a negative errno; helpers
- * that can only warn append to the profile's warnings instead.
+ * The parts, lowest first (each uses only those before it and h5util.h):
+ *   load_h5_meta.c    /metadata into the profile's metadata
+ *   load_h5_tables.c  /thread_table and /task_table (lane names)
+ *   load_h5_index.c   /region_table and /rank_region_index: rows
+ *   load_h5_events.c  /events: the per-call columns (load_h5_fast.c)
+ *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
+ *   load_h5_groups.c  schema 1, the per-rank groups
+ *   load_h5.c         opening, picking the layout, the guarded thread
  */
-#ifndef SCOPEVIEW_LOAD_H5_PRIV_H
-#define SCOPEVIEW_LOAD_H5_PRIV_H
+#ifndef SCOPEVIEW_IO_LOAD_H5_PRIV_H
+#define SCOPEVIEW_IO_LOAD_H5_PRIV_H
 
-#include <hdf5.h>
-#include <setjmp.h>
-#include <signal.h>
-#include <stdbool.h>
-#include <stdint.h>
+#include "h5util.h"
 
-#include "scopeview/load.h"
-#include "scopeview/profile.h"
+/* Read every attribute of /metadata into the profile (absent: nothing).
+ * Values the profile cannot hold become warnings. */
+int sv_h5_meta_load(struct sv_h5 *h);
 
-/* One load in progress. */
-struct sv_h5 {
-	hid_t file;
-	const char *path; /* as the caller gave it, for messages */
-	struct sv_profile *p;
-	struct sv_error *err;
-	const struct sv_load_opts *opts;
-	uint64_t file_bytes; /* size of the file, to reject absurd shapes */
+/* The profile's metadata key as an integer the way Python's float()
+ * reads it (int, float, bool or a numeric string); false when absent or
+ * not a number. */
+bool sv_h5_meta_int(const struct sv_profile *p, const char *key, int64_t *v);
+
+/* Read /thread_table and /task_table when present; a damaged table is
+ * dropped with a warning.  Returns 0 or a negative errno (a read
+ * failure). */
+int sv_h5_tables_load(struct sv_h5 *h);
+
+/* The index of a columnar or aggregate file: one entry per row. */
+struct sv_h5_index {
+	hsize_t nrows;
+	int64_t *region, *rank, *offset, *count; /* nrows each, malloc'd */
+	uint32_t nnames;                         /* region names read */
 };
 
-/* An opened, validated 1-D dataset. */
-struct sv_h5_col {
-	hid_t ds;  /* H5I_INVALID_HID when absent */
-	hsize_t n; /* number of elements */
-	bool is_float;
-};
+/* Read the region names into the profile and open /rank_region_index
+ * with its region_ids and ranks columns.  *g is the opened group
+ * (H5I_INVALID_HID when it could not be opened); the caller closes it and
+ * frees ix with sv_h5_index_free, also on failure. */
+int sv_h5_index_open(struct sv_h5 *h, struct sv_h5_index *ix, hid_t *g);
 
-/* Flags for sv_h5_col_open. */
-enum {
-	SV_H5_REQUIRED = 1 << 0, /* absent or unusable is an error */
-	SV_H5_INT = 1 << 1,      /* must be an integer */
-	SV_H5_NUMBER = 1 << 2,   /* integer or float */
-	SV_H5_STRING = 1 << 3,   /* a string (variable or fixed length) */
-	SV_H5_ANY = 1 << 4,      /* any type (compound for summaries) */
-};
+/* Read the required integer column g/name into a new int64 array of *n
+ * elements (*n == (hsize_t)-1: any length, which is stored in *n). */
+int sv_h5_index_ints(
+	struct sv_h5 *h, hid_t g, const char *name, hsize_t *n, int64_t **out);
 
-/* sv_h5_col_open's result besides 0 and a negative errno: the dataset is
- * absent, or optional and unusable (a warning was added). */
-#define SV_H5_ABSENT 1
+/* Check region ids and ranks: in range, each (rank, region) pair once. */
+int sv_h5_index_check_ids(struct sv_h5 *h, struct sv_h5_index *ix);
 
-/* Fill h->err with "FILE: obj: message" (or "FILE: message" when obj is
- * NULL) and return code. */
-int sv_h5_fail(struct sv_h5 *h, int code, const char *obj, const char *fmt, ...)
-	SV_PRINTF(4, 5);
+/* Check the event_offsets and event_counts of ix against event columns
+ * of m elements (colpath names one in messages): every range inside, no
+ * two rows sharing an event. */
+int sv_h5_index_check_events(struct sv_h5 *h, struct sv_h5_index *ix, hsize_t m,
+	const char *colpath);
 
-/* The most specific message on HDF5's error stack of this thread, or "" (a
- * static buffer; valid until the next call). */
-const char *sv_h5_last_error(void);
+/* Read the optional per-row columns (source, tags, summaries) onto the
+ * profile's rows, which must be the index's rows in order. */
+int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix);
 
-/* A copy of file text fit for a one-line message: invalid UTF-8 replaced,
- * control characters shown as \xNN (malloc'd). */
-char *sv_h5_show(const char *s);
+/* Free ix's columns (not ix). */
+void sv_h5_index_free(struct sv_h5_index *ix);
 
-/* Is there an object called name under loc (one path component)? */
-bool sv_h5_exists(hid_t loc, const char *name);
+/* sv_profile_add_row failed (too many calls): say so naming obj. */
+int sv_h5_index_row_fail(struct sv_h5 *h, const char *obj);
 
-/*
- * Open loc/name as a 1-D dataset of the kind flags ask for; objpath names
- * it in messages.  Checks the filter pipeline too (a filter this HDF5
- * lacks is always an error).  Returns 0 (c filled; close with
- * sv_h5_col_close), SV_H5_ABSENT, or a negative errno.  want_n, when not
- * (hsize_t)-1, is the required length: a mismatch is an error for a
- * required column and a warning plus SV_H5_ABSENT for an optional one.
- */
-int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
-	const char *objpath, unsigned flags, hsize_t want_n,
-	struct sv_h5_col *c);
-void sv_h5_col_close(struct sv_h5_col *c);
-
-/* Read elements [off, off + n) of a 1-D dataset into buf, converted to
- * memtype.  n == 0 reads nothing. */
-int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
-	hid_t memtype, hsize_t off, hsize_t n, void *buf);
-
-/* Read all n elements of a 1-D string dataset (variable or fixed length)
- * into a new array of n sanitised, malloc'd strings. */
-int sv_h5_read_strings(
-	struct sv_h5 *h, hid_t ds, const char *objpath, hsize_t n, char ***out);
-
-/* Read a scalar string attribute (variable or fixed length) as a
- * sanitised, malloc'd string.  Returns 0, SV_H5_ABSENT when there is no
- * such attribute, or -EINVAL when it is not a scalar string (no error
- * filled: the caller decides). */
-int sv_h5_attr_string(hid_t loc, const char *name, char **out);
-
-/* Read a 1-D (or scalar) string attribute as n strings. Same returns. */
-int sv_h5_attr_strings(hid_t loc, const char *name, char ***out, size_t *n);
-
-/* Read a scalar integer attribute.  Same returns. */
-int sv_h5_attr_int(hid_t loc, const char *name, int64_t *out);
-
-/* Call the caller's progress hook, then its cancel hook: returns
- * -ECANCELED (error filled) when the caller asked to stop. */
-int sv_h5_step(struct sv_h5 *h, double fraction, const char *what);
-
-/* sv_h5_fast_read's result when it did not read the range: the caller
- * reads it with H5Dread (the buffer may hold garbage meanwhile). */
-#define SV_H5_FAST_NO 1
-
-/*
- * load_h5_fast.c: read elements [off, off + n) of a 1-D deflate (+
- * shuffle) chunked dataset of 8-byte elements whose file type is memtype
- * into buf, fetching raw chunks in this thread and decoding them in
- * worker threads.  Reports progress from f0 to f1 ("events") and checks
- * cancellation between chunks.  Returns 0, -ECANCELED (error filled), or
- * SV_H5_FAST_NO: the dataset, the range or the options do not suit, or a
- * chunk would not decode (nothing filled: H5Dread gives the real error).
- */
-int sv_h5_fast_read(struct sv_h5 *h, hid_t ds, hid_t memtype, hsize_t off,
-	hsize_t n, void *buf, double f0, double f1);
-
-/* After a crash inside HDF5 jumped out of sv_h5_fast_read: stop and join
- * its worker threads (they may still write to the destination). */
-void sv_h5_fast_abort(void);
-
-/* Chunks decoded by the parallel path so far in this process (for
- * tests: did the parallel path run?). */
-uint64_t sv_h5_fast_chunks(void);
-
-/*
- * load_h5_guard.c: a crash (SIGSEGV, SIGBUS) of libhdf5 while reading a
- * damaged file.  sv_load does:
- *
- *     sv_h5_guard_begin(&g);
- *     if (sigsetjmp(g.jb, 1) == 0) {
- *             sv_h5_guard_arm(&g);
- *             ... HDF5 calls ...
- *             sv_h5_guard_disarm();
- *     } else {
- *             ... HDF5 crashed: fail, touch HDF5 no more ...
- *     }
- *     sv_h5_guard_end(&g);
- *
- * Only a fault in the armed thread jumps; any other goes to the handler
- * installed before ours, or kills the process.
- */
-struct sv_h5_guard {
-	sigjmp_buf jb;
-	void *stack; /* the alternate signal stack we gave the thread */
-	volatile sig_atomic_t sig; /* the signal that jumped */
-	sigset_t old_mask;         /* the thread's signal mask before */
-};
-
-/* (Re)install the fault handler if someone replaced it. */
-void sv_h5_guard_install(void);
-void sv_h5_guard_begin(struct sv_h5_guard *g);
-void sv_h5_guard_arm(struct sv_h5_guard *g);
-void sv_h5_guard_disarm(void);
-void sv_h5_guard_end(struct sv_h5_guard *g);
-/* Was the signal that jumped (guard.sig) the watchdog's (a hang)? */
-bool sv_h5_guard_is_watchdog(int sig);
-/* Remember the message of the load that tripped the guard (the first
- * call wins), and return it ("" before). */
-void sv_h5_guard_note(const char *msg);
-const char *sv_h5_guard_first(void);
-/* Has a guarded crash happened in this process? */
-bool sv_h5_guard_tripped(void);
-/* Note the HDF5 object this thread reads next (for the crash message). */
-void sv_h5_at(const char *obj);
-/* The last object noted in this thread ("/" when none). */
-const char *sv_h5_guard_object(void);
-
-/* Schema 1 (load_h5_groups.c): rank<N>/regions/<name>/... */
-int sv_load_h5_groups(struct sv_h5 *h);
+/* Read the event columns of group ev for the rows of ix into the profile
+ * (FORMAT.md 1.2, 2): adds the rows, checks their event ranges. */
+int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix);
 
 /* Set row->has_gpu from the call column (FORMAT.md 1.5: any value >= 0). */
-void sv_h5_rows_gpu(struct sv_profile *p);
+void sv_h5_events_rows_gpu(struct sv_profile *p);
+
+/* Schema 2/3 columnar layout (FORMAT.md 1, 2). */
+int sv_h5_layout_columnar(struct sv_h5 *h);
+
+/* Aggregate layout (FORMAT.md 4): per-row totals, no calls. */
+int sv_h5_layout_aggregate(struct sv_h5 *h);
+
+/* Schema 1 (load_h5_groups.c): rank<N>/regions/<name>/... */
+int sv_h5_groups_load(struct sv_h5 *h);
 
 #endif

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "scopeview/common.h"
+#include "scopeview/fmt.h"
 #include "scopeview/regex.h"
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -57,40 +58,6 @@ char *sv_summary_number(char *buf, size_t size, double v)
 			memcpy(buf + n, ".0", 3);
 	}
 	return buf;
-}
-
-char *sv_summary_human(char *buf, size_t size, double ns)
-{
-	static const char *const units[] = {"ns", "us", "ms", "s"};
-	const char *sign = ns < 0 ? "-" : "";
-	double v = fabs(ns);
-	int u = 0, decimals;
-
-	if (!isfinite(ns)) {
-		snprintf(buf, size, "-");
-		return buf;
-	}
-	while (u < 3 && v >= 1000) {
-		v /= 1000;
-		u++;
-	}
-	for (;;) {
-		/* Three significant digits; whole nanoseconds as integers. */
-		if (v >= 100 || (u == 0 && v == floor(v)))
-			decimals = 0;
-		else if (v >= 10)
-			decimals = 1;
-		else
-			decimals = 2;
-		snprintf(buf, size, "%s%.*f %s", sign, decimals, v, units[u]);
-		/* Rounding can carry into the next unit ("1000 us"). */
-		if (u < 3 && !strncmp(buf + strlen(sign), "1000", 4)) {
-			v /= 1000;
-			u++;
-			continue;
-		}
-		return buf;
-	}
 }
 
 /* ---- the figures every format prints ----------------------------------------- */
@@ -471,7 +438,7 @@ static void table_fill(struct table_line *l, const char *name, bool indent,
 		if (s->num_calls == 0)
 			snprintf(l->cell[3 + i], TABLE_CELL, "-");
 		else if (summary_fig(s, table_figs[i], &ns))
-			sv_summary_human(l->cell[3 + i], TABLE_CELL, ns);
+			sv_fmt_dur_ex(ns, 3, 0, l->cell[3 + i], TABLE_CELL);
 		else
 			snprintf(l->cell[3 + i], TABLE_CELL, "-");
 	}
@@ -525,8 +492,7 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 		t->nregions);
 	if (t->has_total_time)
 		fprintf(out, ", total time: %s",
-			sv_summary_human(
-				buf, sizeof buf, (double)t->total_time_ns));
+			sv_fmt_dur(t->total_time_ns, buf, sizeof buf));
 	fputc('\n', out);
 	if (rank_list) {
 		char *safe = sv_utf8_terminal_safe(rank_list, NULL);

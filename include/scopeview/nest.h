@@ -1,0 +1,52 @@
+/*
+ * nest.h: how the calls of one lane nest, computed once for everyone who
+ * needs it: sv_profile_finish() (depth, parent and exclusive time of every
+ * call) and the writer's per-row exclusive totals (write.h).
+ *
+ * The rule is scope-profiler's call_stack.py: walk the lane's calls in
+ * order of start ascending, end descending, with a stack of the calls
+ * still open; a call is the child of the top of the stack.  A call closes
+ * at its end, except that a zero-length call (and one that ends before it
+ * starts) stays open at its own start, so a call starting at that instant
+ * is its child.  A child that ends after its parent (a partial overlap,
+ * scope-profiler's NestingError) stays where it starts; its parent is
+ * charged only for the part it covers, and the caller hears of it.
+ */
+#ifndef SCOPEVIEW_NEST_H
+#define SCOPEVIEW_NEST_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MODEL)
+#error "scopeview/nest.h belongs to the model layer, which this layer may not use"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopeview/profile.h"
+
+/* The calls' times and where to put what nesting finds.  Every array is
+ * indexed by call number; the output arrays may each be NULL. */
+struct sv_nest {
+	const int64_t *start_ns,
+		*end_ns;    /* ns, any values (arithmetic wraps) */
+	uint32_t *parent;   /* enclosing call, SV_NO_CALL for a root */
+	uint16_t *depth;    /* 0 for a root, capped at SV_MAX_DEPTH */
+	int64_t *exclusive; /* duration minus what its direct children cover */
+	/* Called for each partial overlap, in lane order (NULL: not told). */
+	void (*overlap)(void *ctx, uint32_t call, uint32_t parent);
+	void *ctx;
+};
+
+/*
+ * Nest the n calls of one lane, calls[0 .. n) in order of start ascending,
+ * end descending (the order among calls equal in both is the caller's:
+ * the earlier is the parent).  stack is scratch room for n call numbers.
+ * Writes the outputs of every call listed (and no other).  Returns the
+ * rows the lane needs to be drawn: 1 + its deepest depth, at most
+ * SV_MAX_DEPTH + 1; 0 when n is 0.
+ */
+uint32_t sv_nest_lane(const struct sv_nest *nest, const uint32_t *calls,
+	size_t n, uint32_t *stack);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * radix.h: a stable O(n) sort of (uint64_t key, uint32_t value) pairs, for
+ * the millions of calls a lane or a view orders by start or duration.
+ *
+ * Signed keys sort correctly once their sign bit is flipped
+ * ((uint64_t)x ^ (1ull << 63)); descending order is ~key.
+ */
+#ifndef SCOPEVIEW_RADIX_H
+#define SCOPEVIEW_RADIX_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_CORE)
+#error "scopeview/radix.h belongs to the core layer, which this layer may not use"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sv_radix_kv {
+	uint64_t key;   /* sorted ascending */
+	uint32_t value; /* carried along: a call index, usually */
+};
+
+/*
+ * Sort a[0 .. n) by key, ascending and stable (equal keys keep their
+ * order), in place.  tmp is scratch of n items (its contents are left
+ * undefined).  LSD radix, 8 bits a pass, skipping the bytes on which every
+ * key agrees: keys spanning a small range take one or two passes.  n == 0
+ * and n == 1 do nothing (a and tmp may then be NULL).
+ */
+void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n);
+
+#endif

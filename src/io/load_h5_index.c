@@ -1,0 +1,442 @@
+/*
+ * load_h5_index.c: /region_table and /rank_region_index (FORMAT.md 1.1,
+ * 1.3, 1.4): the region names, one row per (rank, region) with its event
+ * range, and the optional per-row columns (source, tags, summaries).
+ *
+ * Every id, rank and range read here is checked before the event reader
+ * or the profile use it.
+ */
+#include "load_h5_priv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* The index: /region_table and /rank_region_index                     */
+
+void sv_h5_index_free(struct sv_h5_index *ix)
+{
+	free(ix->region);
+	free(ix->rank);
+	free(ix->offset);
+	free(ix->count);
+}
+
+int sv_h5_index_ints(
+	struct sv_h5 *h, hid_t g, const char *name, hsize_t *n, int64_t **out)
+{
+	char obj[128];
+	struct sv_h5_col c;
+	int rc;
+
+	snprintf(obj, sizeof obj, "/rank_region_index/%s", name);
+	rc = sv_h5_col_open(
+		h, g, name, obj, SV_H5_REQUIRED | SV_H5_INT, *n, &c);
+	if (rc)
+		return rc;
+	*n = c.n;
+	*out = sv_xcalloc(c.n ? c.n : 1, sizeof **out);
+	rc = sv_h5_read_range(h, c.ds, obj, H5T_NATIVE_INT64, 0, c.n, *out);
+	sv_h5_col_close(&c);
+	return rc;
+}
+
+static int index_cmp_pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Region names (/region_table/names) into the profile. */
+static int index_load_names(struct sv_h5 *h, struct sv_h5_index *ix)
+{
+	struct sv_h5_col c;
+	char **names = NULL;
+	hsize_t i;
+	int rc;
+
+	if (!sv_h5_exists(h->file, "region_table"))
+		return sv_h5_fail(h, -EINVAL, "/region_table",
+			"required group is missing");
+	{
+		hid_t g = H5Oopen(h->file, "region_table", H5P_DEFAULT);
+		if (g < 0)
+			return sv_h5_fail(h, -EIO, "/region_table",
+				"cannot open%s", sv_h5_last_error());
+		if (H5Iget_type(g) != H5I_GROUP) {
+			H5Oclose(g);
+			return sv_h5_fail(h, -EINVAL, "/region_table",
+				"is a dataset, but a group was expected");
+		}
+		rc = sv_h5_col_open(h, g, "names", "/region_table/names",
+			SV_H5_REQUIRED | SV_H5_STRING, (hsize_t)-1, &c);
+		H5Oclose(g);
+	}
+	if (rc)
+		return rc;
+	if (c.n >= UINT32_MAX) {
+		sv_h5_col_close(&c);
+		return sv_h5_fail(h, -EINVAL, "/region_table/names",
+			"holds too many names");
+	}
+	rc = sv_h5_read_strings(h, c.ds, "/region_table/names", c.n, &names);
+	sv_h5_col_close(&c);
+	if (rc)
+		return rc;
+	for (i = 0; i < c.n; i++)
+		sv_profile_add_region(h->p, names[i]);
+	sv_strv_free_array(names, (size_t)c.n);
+	ix->nnames = (uint32_t)c.n;
+	return 0;
+}
+
+/* region_ids, ranks: present, in range, no (rank, region) twice. */
+int sv_h5_index_check_ids(struct sv_h5 *h, struct sv_h5_index *ix)
+{
+	hsize_t i;
+	uint64_t *pairs;
+	int rc = 0;
+
+	for (i = 0; i < ix->nrows; i++) {
+		if (ix->region[i] < 0 || ix->region[i] >= ix->nnames)
+			return sv_h5_fail(h, -EINVAL,
+				"/rank_region_index/region_ids",
+				"row %llu names region %" PRId64
+				", but /region_table/names holds %u names",
+				(unsigned long long)i, ix->region[i],
+				ix->nnames);
+		if (ix->rank[i] < 0 || ix->rank[i] >= (int64_t)UINT32_MAX)
+			return sv_h5_fail(h, -EINVAL,
+				"/rank_region_index/ranks",
+				"row %llu has rank %" PRId64
+				", which is out of range",
+				(unsigned long long)i, ix->rank[i]);
+	}
+	/* Sort (rank << 32 | region, row) pairs to find duplicates. */
+	pairs = sv_xcalloc(ix->nrows ? ix->nrows * 2 : 2, sizeof *pairs);
+	for (i = 0; i < ix->nrows; i++) {
+		pairs[2 * i] =
+			(uint64_t)ix->rank[i] << 32 | (uint64_t)ix->region[i];
+		pairs[2 * i + 1] = i;
+	}
+	qsort(pairs, ix->nrows, 2 * sizeof *pairs, index_cmp_pair);
+	for (i = 1; i < ix->nrows; i++)
+		if (pairs[2 * i] == pairs[2 * i - 2]) {
+			uint64_t a = pairs[2 * i - 1], b = pairs[2 * i + 1];
+			char *name = sv_h5_show(h->p->regions[ix->region[a]]);
+			rc = sv_h5_fail(h, -EINVAL, "/rank_region_index",
+				"rows %llu and %llu both hold rank %" PRId64
+				", region '%s'",
+				(unsigned long long)a, (unsigned long long)b,
+				ix->rank[a], name);
+			free(name);
+			break;
+		}
+	free(pairs);
+	return rc;
+}
+
+int sv_h5_index_check_events(
+	struct sv_h5 *h, struct sv_h5_index *ix, hsize_t m, const char *colpath)
+{
+	hsize_t i, k = 0;
+	uint64_t *spans;
+	int rc = 0;
+
+	for (i = 0; i < ix->nrows; i++) {
+		int64_t off = ix->offset[i], cnt = ix->count[i];
+		if (cnt < 0 || cnt == INT64_MAX)
+			return sv_h5_fail(h, -EINVAL,
+				"/rank_region_index/event_counts",
+				"row %llu claims %" PRId64
+				" calls, which is not a valid count",
+				(unsigned long long)i, cnt);
+		if (off < 0 || off == INT64_MAX)
+			return sv_h5_fail(h, -EINVAL,
+				"/rank_region_index/event_offsets",
+				"row %llu has offset %" PRId64
+				", which is not a valid offset",
+				(unsigned long long)i, off);
+		if ((uint64_t)cnt > m || (uint64_t)off > m - (uint64_t)cnt)
+			return sv_h5_fail(h, -EINVAL,
+				"/rank_region_index/event_counts",
+				"row %llu claims %" PRId64
+				" calls at offset %" PRId64
+				", but %s holds %llu; the file is truncated "
+				"or damaged",
+				(unsigned long long)i, cnt, off, colpath,
+				(unsigned long long)m);
+	}
+	spans = sv_xcalloc(ix->nrows ? ix->nrows * 2 : 2, sizeof *spans);
+	for (i = 0; i < ix->nrows; i++)
+		if (ix->count[i] > 0) {
+			spans[2 * k] = (uint64_t)ix->offset[i];
+			spans[2 * k + 1] = i;
+			k++;
+		}
+	qsort(spans, k, 2 * sizeof *spans, index_cmp_pair);
+	for (i = 1; i < k; i++) {
+		uint64_t a = spans[2 * i - 1], b = spans[2 * i + 1];
+		if ((uint64_t)ix->offset[a] + (uint64_t)ix->count[a] >
+			(uint64_t)ix->offset[b]) {
+			rc = sv_h5_fail(h, -EINVAL,
+				"/rank_region_index/event_offsets",
+				"rows %llu and %llu overlap: their event "
+				"slices [%" PRId64 ", %" PRId64
+				") and [%" PRId64 ", %" PRId64 ") share events",
+				(unsigned long long)a, (unsigned long long)b,
+				ix->offset[a], ix->offset[a] + ix->count[a],
+				ix->offset[b], ix->offset[b] + ix->count[b]);
+			break;
+		}
+	}
+	free(spans);
+	return rc;
+}
+
+/* sv_profile_add_row failed (too many calls): name the file. */
+int sv_h5_index_row_fail(struct sv_h5 *h, const char *obj)
+{
+	char msg[sizeof h->err->msg];
+	int code = h->err->code ? h->err->code : -EFBIG;
+
+	snprintf(msg, sizeof msg, "%s", h->err->msg);
+	return sv_h5_fail(h, code, obj, "%s", msg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-row optional index columns                                      */
+
+/* Parse a row's JSON tag text (FORMAT.md 1.4) into row->tags. */
+static void index_row_tags(
+	struct sv_h5 *h, struct sv_row *row, hsize_t r, const char *text)
+{
+	json_error_t jerr;
+	json_t *j;
+	char *name;
+	size_t i;
+
+	if (!*text)
+		return; /* "" reads as [] */
+	j = json_loads(text, JSON_DECODE_ANY, &jerr);
+	if (!j || !json_is_array(j)) {
+		row->tags = sv_xcalloc(1, sizeof *row->tags);
+		row->tags[0] = sv_xstrdup(text);
+		row->ntags = 1;
+		row->tags_raw = true;
+		name = sv_h5_show(h->p->regions[row->region]);
+		sv_profile_warn(h->p,
+			"/rank_region_index/tags: row %llu (rank %u, '%s'): "
+			"tag text is not a JSON array; shown as is",
+			(unsigned long long)r, row->rank, name);
+		free(name);
+		json_decref(j);
+		return;
+	}
+	row->ntags = json_array_size(j);
+	row->tags = sv_xcalloc(row->ntags ? row->ntags : 1, sizeof *row->tags);
+	for (i = 0; i < row->ntags; i++) {
+		json_t *v = json_array_get(j, i);
+		if (json_is_string(v)) {
+			row->tags[i] = sv_utf8_sanitize(
+				json_string_value(v), json_string_length(v));
+		} else {
+			char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			row->tags[i] = sv_xstrdup(d ? d : "?");
+			free(d);
+		}
+	}
+	json_decref(j);
+}
+
+static int index_strings(
+	struct sv_h5 *h, hid_t g, const char *name, hsize_t nrows, char ***out)
+{
+	char obj[128];
+	struct sv_h5_col c;
+	int rc;
+
+	*out = NULL;
+	snprintf(obj, sizeof obj, "/rank_region_index/%s", name);
+	rc = sv_h5_col_open(h, g, name, obj, SV_H5_STRING, nrows, &c);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	rc = sv_h5_read_strings(h, c.ds, obj, c.n, out);
+	sv_h5_col_close(&c);
+	return rc;
+}
+
+static int index_opt_ints(struct sv_h5 *h, hid_t g, const char *name,
+	hsize_t nrows, int64_t **out)
+{
+	char obj[128];
+	struct sv_h5_col c;
+	int rc;
+
+	*out = NULL;
+	snprintf(obj, sizeof obj, "/rank_region_index/%s", name);
+	rc = sv_h5_col_open(h, g, name, obj, SV_H5_INT, nrows, &c);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	*out = sv_xcalloc(c.n ? c.n : 1, sizeof **out);
+	rc = sv_h5_read_range(h, c.ds, obj, H5T_NATIVE_INT64, 0, c.n, *out);
+	sv_h5_col_close(&c);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* summary_statistics, read by field name into struct sv_summary. */
+static int index_summaries(
+	struct sv_h5 *h, hid_t g, hsize_t nrows, struct sv_summary **out)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		int kind; /* 0 int64, 1 uint64, 2 double */
+	} fields[] = {
+		{"total", offsetof(struct sv_summary, total), 0},
+		{"minimum", offsetof(struct sv_summary, minimum), 0},
+		{"maximum", offsetof(struct sv_summary, maximum), 0},
+		{"first", offsetof(struct sv_summary, first), 0},
+		{"last", offsetof(struct sv_summary, last), 0},
+		{"start_minimum", offsetof(struct sv_summary, start_minimum),
+			0},
+		{"end_maximum", offsetof(struct sv_summary, end_maximum), 0},
+		{"gpu_count", offsetof(struct sv_summary, gpu_count), 1},
+		{"gpu_total", offsetof(struct sv_summary, gpu_total), 0},
+		{"mean", offsetof(struct sv_summary, mean), 2},
+		{"m2", offsetof(struct sv_summary, m2), 2},
+	};
+	const char *obj = "/rank_region_index/summary_statistics";
+	struct sv_h5_col c;
+	hid_t ftype, mtype;
+	char missing[200] = "";
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	rc = sv_h5_col_open(
+		h, g, "summary_statistics", obj, SV_H5_ANY, nrows, &c);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	ftype = H5Dget_type(c.ds);
+	if (H5Tget_class(ftype) != H5T_COMPOUND) {
+		sv_profile_warn(h->p,
+			"%s: has %s type, not a compound; "
+			"ignored",
+			obj, sv_h5_class_name(H5Tget_class(ftype)));
+		H5Tclose(ftype);
+		sv_h5_col_close(&c);
+		return 0;
+	}
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (H5Tget_member_index(ftype, fields[i].name) < 0) {
+			size_t l = strlen(missing);
+			snprintf(missing + l, sizeof missing - l, "%s%s",
+				l ? ", " : "", fields[i].name);
+		}
+	H5Tclose(ftype);
+	if (*missing) {
+		sv_profile_warn(h->p,
+			"%s: lacks field(s) %s; stored statistics ignored", obj,
+			missing);
+		sv_h5_col_close(&c);
+		return 0;
+	}
+	mtype = H5Tcreate(H5T_COMPOUND, sizeof(struct sv_summary));
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		H5Tinsert(mtype, fields[i].name, fields[i].off,
+			fields[i].kind == 0   ? H5T_NATIVE_INT64
+			: fields[i].kind == 1 ? H5T_NATIVE_UINT64
+					      : H5T_NATIVE_DOUBLE);
+	*out = sv_xcalloc(c.n ? c.n : 1, sizeof **out);
+	rc = sv_h5_read_range(h, c.ds, obj, mtype, 0, c.n, *out);
+	H5Tclose(mtype);
+	sv_h5_col_close(&c);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* Source lines, files, texts, tags, exclusive totals and stored summaries
+ * of every row (all optional). */
+int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
+{
+	char **files = NULL, **texts = NULL, **tags = NULL;
+	int64_t *lines = NULL, *excl = NULL;
+	struct sv_summary *sums = NULL;
+	hsize_t r;
+	int rc;
+
+	rc = index_opt_ints(h, g, "source_lines", ix->nrows, &lines);
+	if (!rc)
+		rc = index_opt_ints(h, g, "exclusive_totals", ix->nrows, &excl);
+	if (!rc)
+		rc = index_strings(h, g, "source_files", ix->nrows, &files);
+	if (!rc)
+		rc = index_strings(h, g, "source_texts", ix->nrows, &texts);
+	if (!rc)
+		rc = index_strings(h, g, "tags", ix->nrows, &tags);
+	if (!rc)
+		rc = index_summaries(h, g, ix->nrows, &sums);
+	for (r = 0; r < ix->nrows && !rc; r++) {
+		struct sv_row *row = &h->p->rows[r];
+		if (lines)
+			row->source_line = lines[r] >= 0 ? lines[r] : -1;
+		if (excl)
+			row->exclusive_total = excl[r] >= 0 ? excl[r] : -1;
+		if (files && *files[r]) {
+			row->source_file = files[r];
+			files[r] = NULL;
+		}
+		if (texts && *texts[r]) {
+			row->source_text = texts[r];
+			texts[r] = NULL;
+		}
+		if (tags)
+			index_row_tags(h, row, r, tags[r]);
+		if (sums) {
+			row->has_summary = true;
+			row->summary = sums[r];
+		}
+	}
+	sv_strv_free_array(files, files ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(texts, texts ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(tags, tags ? (size_t)ix->nrows : 0);
+	free(lines);
+	free(excl);
+	free(sums);
+	return rc;
+}
+
+/* The region names and the two index columns every layout with a
+ * /rank_region_index has: region_ids and ranks.  *g is the opened group
+ * (H5I_INVALID_HID when it could not be opened); the caller closes it and
+ * frees ix, also on failure. */
+int sv_h5_index_open(struct sv_h5 *h, struct sv_h5_index *ix, hid_t *g)
+{
+	int rc = index_load_names(h, ix);
+
+	*g = H5I_INVALID_HID;
+	if (rc)
+		return rc;
+	*g = sv_h5_open_group(h, "rank_region_index", &rc);
+	if (rc)
+		return rc;
+	ix->nrows = (hsize_t)-1;
+	rc = sv_h5_index_ints(h, *g, "region_ids", &ix->nrows, &ix->region);
+	if (!rc)
+		rc = sv_h5_index_ints(h, *g, "ranks", &ix->nrows, &ix->rank);
+	return rc;
+}

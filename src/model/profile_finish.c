@@ -1,0 +1,458 @@
+/*
+ * profile_finish.c: sv_profile_finish(), the step between loading and
+ * looking: it sorts the metadata, reads the run's start and finalize
+ * times from it, groups calls into lanes (profile_lanes.c), sorts each
+ * lane by (start asc, end desc, then scope-profiler's tie order) and
+ * nests it with sv_nest_lane (nest.h) for depth, parent and exclusive
+ * time, as scope-profiler's call_stack.py does.  Sorting is a radix sort
+ * on the start times followed by a fix-up of equal-start runs, so ten
+ * million calls sort in well under a second; large profiles nest their
+ * lanes on up to four threads, with warnings merged in lane order so they
+ * do not depend on the threads.
+ */
+#include "profile_priv.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scopeview/nest.h"
+#include "scopeview/radix.h"
+
+/* At most this many nesting warnings are spelled out; the rest are
+ * counted in one closing line. */
+#define PROFILE_MAX_NEST_WARNINGS 20
+
+/* ---- finishing: metadata ------------------------------------------------ */
+
+static int meta_cmp(const void *a, const void *b)
+{
+	const struct sv_meta *x = a, *y = b;
+	return strcmp(x->key, y->key);
+}
+
+/*
+ * Python's float() of a string, as far as a time in ns needs it: ASCII
+ * white space around (space, \t \n \v \f \r), a sign, decimal digits
+ * with single underscores between digits, a point, an exponent.  Hex,
+ * inf and nan are refused (an origin must be a finite time), as is
+ * anything float() would refuse.  Fractions of a ns are truncated.
+ */
+static bool meta_parse_float(const char *text, int64_t *out)
+{
+	char buf[128];
+	const char *s = text;
+	size_t n = 0;
+	bool digit_before = false, any_digit = false;
+	char *end;
+	double d;
+
+	if (!text)
+		return false;
+	while (*s && strchr(" \t\n\v\f\r", *s))
+		s++;
+	for (; *s && !strchr(" \t\n\v\f\r", *s); s++) {
+		char c = *s;
+		if (c == '_') {
+			/* only between two digits */
+			if (!digit_before || !(s[1] >= '0' && s[1] <= '9'))
+				return false;
+			continue;
+		}
+		if (!strchr("0123456789+-.eE", c) || n + 1 >= sizeof buf)
+			return false;
+		digit_before = c >= '0' && c <= '9';
+		any_digit |= digit_before;
+		buf[n++] = c;
+	}
+	while (*s && strchr(" \t\n\v\f\r", *s))
+		s++;
+	if (*s || !any_digit)
+		return false;
+	buf[n] = '\0';
+	d = strtod(buf, &end);
+	if (*end || !(d > -9.2e18 && d < 9.2e18))
+		return false;
+	*out = (int64_t)d;
+	return true;
+}
+
+/* A metadata time as Python's float() would take it, in ns. */
+static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
+{
+	const struct sv_meta *m = sv_profile_meta(p, key);
+
+	if (!m)
+		return false;
+	switch (m->kind) {
+	case SV_META_INT:
+	case SV_META_BOOL:
+		*out = m->i;
+		return true;
+	case SV_META_FLOAT:
+		if (!(m->f > -9.2e18 && m->f < 9.2e18))
+			return false;
+		*out = (int64_t)m->f;
+		return true;
+	case SV_META_STRING:
+		return meta_parse_float(m->text, out);
+	default:
+		return false;
+	}
+}
+
+/* ---- finishing: sorting a lane ------------------------------------------ */
+
+/* Order of calls that start together: longer first (the parent), then by
+ * region display position, then storage order, as scope-profiler's stable
+ * lexsort over its display-ordered regions. */
+struct tie_ctx {
+	const struct sv_profile *p;
+	const uint32_t *region_pos;
+};
+
+static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
+{
+	const struct sv_profile *p = t->p;
+	uint32_t ra, rb;
+	if (p->end_ns[a] != p->end_ns[b])
+		return p->end_ns[a] > p->end_ns[b];
+	ra = t->region_pos[sv_call_region(p, a)];
+	rb = t->region_pos[sv_call_region(p, b)];
+	if (ra != rb)
+		return ra < rb;
+	return a < b;
+}
+
+static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
+{
+	size_t i, j;
+	/* Equal starts come in small groups (a parent and its first child);
+	 * insertion sort, with a merge sort fallback for large groups. */
+	if (n <= 32) {
+		for (i = 1; i < n; i++) {
+			uint32_t x = v[i];
+			for (j = i; j > 0 && tie_before(t, x, v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	} else {
+		size_t h = n / 2, a = 0, b = h, o = 0;
+		uint32_t *tmp = sv_xmalloc(n * sizeof *tmp);
+		tie_sort(t, v, h);
+		tie_sort(t, v + h, n - h);
+		while (a < h && b < n)
+			tmp[o++] = tie_before(t, v[b], v[a]) ? v[b++] : v[a++];
+		while (a < h)
+			tmp[o++] = v[a++];
+		while (b < n)
+			tmp[o++] = v[b++];
+		memcpy(v, tmp, n * sizeof *tmp);
+		free(tmp);
+	}
+}
+
+/* Sort calls[0..n) by start asc, then tie order; scratch holds 2n items. */
+static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
+	struct sv_radix_kv *a, struct sv_radix_kv *b)
+{
+	const struct sv_profile *p = t->p;
+	int64_t lo;
+	size_t i, start;
+	bool sorted = true;
+
+	if (n < 2)
+		return;
+	lo = p->start_ns[calls[0]];
+	for (i = 1; i < n; i++) {
+		int64_t s = p->start_ns[calls[i]];
+		if (s < lo)
+			lo = s;
+		if (sorted && s < p->start_ns[calls[i - 1]])
+			sorted = false;
+	}
+	if (!sorted) {
+		for (i = 0; i < n; i++) {
+			a[i].key =
+				(uint64_t)p->start_ns[calls[i]] - (uint64_t)lo;
+			a[i].value = calls[i];
+		}
+		/* Stable, so equal starts keep call order. */
+		sv_radix_sort(a, b, n);
+		for (i = 0; i < n; i++)
+			calls[i] = a[i].value;
+	}
+	/* Order every run of equal starts. */
+	for (start = 0; start < n;) {
+		size_t end = start + 1;
+		int64_t s = p->start_ns[calls[start]];
+		while (end < n && p->start_ns[calls[end]] == s)
+			end++;
+		if (end - start > 1)
+			tie_sort(t, calls + start, end - start);
+		start = end;
+	}
+}
+
+/* ---- finishing: nesting ------------------------------------------------- */
+
+/* What nesting found in one lane: the first few overlap messages (to be
+ * merged in lane order, so the warnings do not depend on threads). */
+struct nest_out {
+	size_t overlaps;
+	char *msgs[PROFILE_MAX_NEST_WARNINGS];
+	size_t nmsgs;
+};
+
+static void nest_describe(
+	const struct sv_profile *p, uint32_t c, char *buf, size_t n)
+{
+	const struct sv_row *r = &p->rows[p->row_of[c]];
+	snprintf(buf, n, "'%s' call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns",
+		p->regions[r->region], (uint64_t)c - r->first, p->start_ns[c],
+		p->end_ns[c]);
+}
+
+/* What nesting a lane needs besides the profile: where its overlap
+ * messages go. */
+struct nest_ctx {
+	const struct sv_profile *p;
+	const struct sv_lane *l;
+	struct nest_out *n;
+};
+
+/* A partial overlap: scope-profiler's NestingError.  sv_nest_lane keeps
+ * the call where it starts and charges the parent only for the part it
+ * covers; here it is counted and the first few are spelled out. */
+static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
+{
+	struct nest_ctx *x = ctx;
+	struct nest_out *n = x->n;
+
+	if (n->nmsgs < PROFILE_MAX_NEST_WARNINGS) {
+		char a[256], b[256];
+		nest_describe(x->p, c, a, sizeof a);
+		nest_describe(x->p, par, b, sizeof b);
+		n->msgs[n->nmsgs++] =
+			sv_xasprintf("rank %" PRIu32 ": %s starts "
+				     "inside %s but ends after it "
+				     "(calls not properly nested)",
+				x->l->rank, a, b);
+	}
+	n->overlaps++;
+}
+
+static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
+	struct nest_out *n)
+{
+	struct nest_ctx x = {p, l, n};
+	struct sv_nest nest = {p->start_ns, p->end_ns, p->parent, p->depth,
+		p->exclusive, nest_overlap, &x};
+	uint32_t rows = sv_nest_lane(&nest, l->calls, l->ncalls, stack);
+
+	if (rows > l->depth_rows)
+		l->depth_rows = rows;
+}
+
+/* Display position of each region: stable by (min first start over ranks,
+ * base index), zero-call regions at 0 (FORMAT.md 5.3). */
+static uint32_t *region_positions(const struct sv_profile *p)
+{
+	int64_t *first =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *first);
+	uint32_t *order =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *order);
+	uint32_t *pos =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *pos);
+	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
+	uint32_t i, j;
+	size_t r;
+
+	for (i = 0; i < p->nregions; i++)
+		first[i] = 0;
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint64_t k;
+		for (k = 0; k < row->count && p->has_calls; k++) {
+			int64_t s = p->start_ns[row->first + k];
+			if (!seen[row->region] || s < first[row->region]) {
+				first[row->region] = s;
+				seen[row->region] = true;
+			}
+		}
+	}
+	/* insertion sort keeps ties in base order; regions are few */
+	for (i = 0; i < p->nregions; i++) {
+		uint32_t x = i;
+		for (j = i; j > 0 && first[order[j - 1]] > first[x]; j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
+	for (i = 0; i < p->nregions; i++)
+		pos[order[i]] = i;
+	free(first);
+	free(order);
+	free(seen);
+	return pos;
+}
+
+/* One worker sorts and nests a share of the lanes. */
+struct finish_worker {
+	struct sv_profile *p;
+	const struct tie_ctx *tie;
+	size_t *lanes; /* indices of its lanes */
+	size_t nlanes;
+	struct nest_out *out; /* per lane of the profile */
+	pthread_t thread;
+	bool started;
+};
+
+static void *finish_work(void *arg)
+{
+	struct finish_worker *w = arg;
+	size_t i, maxlane = 0;
+	struct sv_radix_kv *a, *b;
+	uint32_t *stack;
+
+	for (i = 0; i < w->nlanes; i++)
+		if (w->p->lanes[w->lanes[i]].ncalls > maxlane)
+			maxlane = w->p->lanes[w->lanes[i]].ncalls;
+	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
+	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
+	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
+	for (i = 0; i < w->nlanes; i++) {
+		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
+		lane_sort(w->tie, l->calls, l->ncalls, a, b);
+		lane_nest(w->p, l, stack, &w->out[w->lanes[i]]);
+	}
+	free(a);
+	free(b);
+	free(stack);
+	return NULL;
+}
+
+static int lane_size_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct sv_lane *lanes = ctx;
+	uint32_t a = lanes[*(const size_t *)x].ncalls;
+	uint32_t b = lanes[*(const size_t *)y].ncalls;
+	return a > b ? -1 : a < b;
+}
+
+/* Sort and nest every lane, on up to FINISH_MAX_THREADS threads when the
+ * profile is large: lanes are independent, so each is one piece of work,
+ * handed out largest first to the least loaded worker. */
+#define FINISH_MAX_THREADS      4
+#define FINISH_THREAD_MIN_CALLS 200000
+
+static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
+{
+	struct finish_worker w[FINISH_MAX_THREADS];
+	uint64_t load[FINISH_MAX_THREADS] = {0};
+	struct nest_out *out =
+		sv_xcalloc(p->nlanes ? p->nlanes : 1, sizeof *out);
+	size_t *order = sv_xmalloc((p->nlanes ? p->nlanes : 1) * sizeof *order);
+	size_t nw = 1, i, j, overlaps = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (p->ncalls >= FINISH_THREAD_MIN_CALLS && p->nlanes > 1 && ncpu > 1)
+		nw = (size_t)ncpu < FINISH_MAX_THREADS ? (size_t)ncpu
+						       : FINISH_MAX_THREADS;
+	if (nw > p->nlanes)
+		nw = p->nlanes ? p->nlanes : 1;
+	for (i = 0; i < nw; i++) {
+		w[i].p = p;
+		w[i].tie = tie;
+		w[i].lanes = sv_xmalloc(
+			(p->nlanes ? p->nlanes : 1) * sizeof *w[i].lanes);
+		w[i].nlanes = 0;
+		w[i].out = out;
+	}
+	for (i = 0; i < p->nlanes; i++)
+		order[i] = i;
+	qsort_r(order, p->nlanes, sizeof *order, lane_size_cmp, p->lanes);
+	for (i = 0; i < p->nlanes; i++) {
+		size_t best = 0;
+		for (j = 1; j < nw; j++)
+			if (load[j] < load[best])
+				best = j;
+		w[best].lanes[w[best].nlanes++] = order[i];
+		load[best] += p->lanes[order[i]].ncalls;
+	}
+	for (i = 1; i < nw; i++) {
+		w[i].started =
+			!pthread_create(&w[i].thread, NULL, finish_work, &w[i]);
+		if (!w[i].started)
+			finish_work(
+				&w[i]); /* no thread to be had: do it here */
+	}
+	finish_work(&w[0]);
+	for (i = 1; i < nw; i++)
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+
+	for (i = 0; i < p->nlanes; i++) {
+		for (j = 0; j < out[i].nmsgs; j++) {
+			if (overlaps + j < PROFILE_MAX_NEST_WARNINGS)
+				sv_profile_warn(p, "%s", out[i].msgs[j]);
+			free(out[i].msgs[j]);
+		}
+		overlaps += out[i].overlaps;
+	}
+	if (overlaps > PROFILE_MAX_NEST_WARNINGS)
+		sv_profile_warn(p,
+			"%zu more calls start inside another call of their "
+			"lane but end after it",
+			overlaps - PROFILE_MAX_NEST_WARNINGS);
+	for (i = 0; i < nw; i++)
+		free(w[i].lanes);
+	free(order);
+	free(out);
+}
+
+int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
+{
+	struct tie_ctx tie;
+	size_t reversed = 0;
+	uint32_t c;
+
+	(void)err;
+	if (p->nmeta > 1)
+		qsort(p->meta, p->nmeta, sizeof *p->meta, meta_cmp);
+	p->has_start_time = meta_time(p, "start_time_ns", &p->start_time_ns);
+	p->has_finalize_time =
+		meta_time(p, "finalize_time_ns", &p->finalize_time_ns);
+
+	if (!p->has_calls)
+		p->ncalls = 0;
+	for (c = 0; c < p->ncalls; c++)
+		if (p->end_ns[c] < p->start_ns[c]) {
+			if (reversed < PROFILE_MAX_NEST_WARNINGS) {
+				char a[256];
+				nest_describe(p, c, a, sizeof a);
+				sv_profile_warn(p,
+					"rank %" PRIu32 ": %s ends before it "
+					"starts (figures kept as stored)",
+					sv_call_rank(p, c), a);
+			}
+			reversed++;
+		}
+	if (reversed > PROFILE_MAX_NEST_WARNINGS)
+		sv_profile_warn(p, "%zu more calls end before they start",
+			reversed - PROFILE_MAX_NEST_WARNINGS);
+
+	sv_profile_lanes_build(p);
+	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
+	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
+	p->exclusive =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
+	tie.p = p;
+	tie.region_pos = region_positions(p);
+	profile_nest_lanes(p, &tie);
+	free((void *)tie.region_pos);
+	return 0;
+}

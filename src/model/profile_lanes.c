@@ -1,0 +1,227 @@
+/*
+ * profile_lanes.c: grouping a finished profile's calls into lanes
+ * (FORMAT.md 1.6): one per thread or async task of each rank, or one per
+ * rank when the file names neither, with a label for each and in a stable
+ * order.  Calls of different lanes never nest.
+ *
+ * Part of sv_profile_finish() (profile_priv.h); nothing else calls it.
+ */
+#include "profile_priv.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* scope-profiler's lane of a call (concurrency.py). */
+static int64_t lane_key(const struct sv_profile *p, uint32_t c)
+{
+	int64_t task = p->task_id ? p->task_id[c] : -1;
+	int64_t thread = p->thread_id ? p->thread_id[c] : -1;
+	if (task >= 0)
+		return task;
+	return thread < 0 ? -1 : -2 - thread;
+}
+
+struct lane_slot {
+	uint32_t rank;
+	int64_t key;
+	uint32_t lane; /* UINT32_MAX = empty slot */
+};
+
+static uint64_t lane_hash(uint32_t rank, int64_t key)
+{
+	uint64_t h = ((uint64_t)rank << 40) ^ (uint64_t)key;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Sort position of a lane: thread lanes before their tasks, unknown
+ * threads last. */
+static int lane_cmp(const void *a, const void *b)
+{
+	const struct sv_lane *x = a, *y = b;
+	uint64_t tx = (uint64_t)x->thread,
+		 ty = (uint64_t)y->thread; /* -1 last */
+	uint64_t kx = (uint64_t)x->task, ky = (uint64_t)y->task;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	/* the thread's own lane (task -1) first, then its tasks */
+	kx++;
+	ky++;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static const char *lane_coro_tail(const char *coro)
+{
+	const char *dot = strrchr(coro, '.');
+	return dot ? dot + 1 : coro;
+}
+
+static char *lane_label(const struct sv_profile *p, const struct sv_lane *l)
+{
+	const struct sv_thread *th;
+	const struct sv_task *tk;
+	char *thread_name;
+	char *label;
+
+	if (!p->thread_id && !p->task_id)
+		return sv_xasprintf("r%" PRIu32, l->rank);
+	th = l->thread >= 0 ? sv_profile_thread(p, l->rank, l->thread) : NULL;
+	if (th && th->name && *th->name)
+		thread_name = sv_xstrdup(th->name);
+	else if (l->thread >= 0)
+		thread_name = sv_xasprintf("thread %" PRId64, l->thread);
+	else
+		thread_name = NULL;
+	if (l->task < 0) {
+		label = thread_name ? sv_xasprintf("r%" PRIu32 " %s", l->rank,
+					      thread_name)
+				    : sv_xasprintf("r%" PRIu32 " unknown lane",
+					      l->rank);
+		free(thread_name);
+		return label;
+	}
+	tk = sv_profile_task(p, l->rank, l->task);
+	if (tk && tk->name && *tk->name) {
+		const char *tail = tk->coro_name && *tk->coro_name
+					   ? lane_coro_tail(tk->coro_name)
+					   : NULL;
+		label = sv_xasprintf("r%" PRIu32 " %s%s%s%s%s", l->rank,
+			tk->name, tail ? " " : "", tail ? tail : "",
+			tail ? "()" : "", thread_name ? " on " : "");
+	} else {
+		label = sv_xasprintf("r%" PRIu32 " task %" PRId64 "%s", l->rank,
+			l->task, thread_name ? " on " : "");
+	}
+	if (thread_name) {
+		char *full = sv_xasprintf("%s%s", label, thread_name);
+		free(label);
+		label = full;
+	}
+	free(thread_name);
+	return label;
+}
+
+/* Group the calls into lanes, in display order; fills lane_of and each
+ * lane's call list (unsorted). */
+void sv_profile_lanes_build(struct sv_profile *p)
+{
+	size_t cap = 64, mask, nlanes = 0, lane_cap = 0, i;
+	struct lane_slot *slots;
+	struct sv_lane *lanes = NULL;
+	uint32_t *remap, *fill;
+	uint32_t c, last_rank = 0;
+	int64_t last_key = 0;
+
+	while (cap < (size_t)p->nrows * 2 + 64)
+		cap *= 2;
+	slots = sv_xmalloc(cap * sizeof *slots);
+	for (i = 0; i < cap; i++)
+		slots[i].lane = UINT32_MAX;
+	mask = cap - 1;
+	p->lane_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof(uint32_t));
+
+	for (c = 0; c < p->ncalls; c++) {
+		uint32_t rank = sv_call_rank(p, c);
+		int64_t key = lane_key(p, c);
+		size_t h;
+		/* Neighbouring calls mostly share a lane: skip the lookup. */
+		if (c && rank == last_rank && key == last_key) {
+			p->lane_of[c] = p->lane_of[c - 1];
+			lanes[p->lane_of[c]].ncalls++;
+			continue;
+		}
+		last_rank = rank;
+		last_key = key;
+		h = (size_t)lane_hash(rank, key) & mask;
+		while (slots[h].lane != UINT32_MAX &&
+			(slots[h].rank != rank || slots[h].key != key))
+			h = (h + 1) & mask;
+		if (slots[h].lane == UINT32_MAX) {
+			struct sv_lane *l;
+			sv_grow((void **)&lanes, &lane_cap, nlanes + 1,
+				sizeof *lanes);
+			l = &lanes[nlanes];
+			memset(l, 0, sizeof *l);
+			l->rank = rank;
+			l->key = key;
+			l->task = key >= 0 ? key : -1;
+			l->thread = key <= -2 ? -2 - key : -1;
+			if (key >= 0) {
+				const struct sv_task *t =
+					sv_profile_task(p, rank, key);
+				if (t && t->thread_index >= 0)
+					l->thread = t->thread_index;
+				else if (p->thread_id && p->thread_id[c] >= 0)
+					l->thread = p->thread_id[c];
+			}
+			slots[h].rank = rank;
+			slots[h].key = key;
+			slots[h].lane = (uint32_t)nlanes++;
+			/* Keep the table at most half full. */
+			if (nlanes * 2 > cap) {
+				size_t ncap = cap * 2, j;
+				struct lane_slot *ns =
+					sv_xmalloc(ncap * sizeof *ns);
+				for (j = 0; j < ncap; j++)
+					ns[j].lane = UINT32_MAX;
+				for (j = 0; j < cap; j++) {
+					size_t g;
+					if (slots[j].lane == UINT32_MAX)
+						continue;
+					g = (size_t)lane_hash(slots[j].rank,
+						    slots[j].key) &
+					    (ncap - 1);
+					while (ns[g].lane != UINT32_MAX)
+						g = (g + 1) & (ncap - 1);
+					ns[g] = slots[j];
+				}
+				free(slots);
+				slots = ns;
+				cap = ncap;
+				mask = cap - 1;
+				h = (size_t)lane_hash(rank, key) & mask;
+				while (slots[h].rank != rank ||
+					slots[h].key != key)
+					h = (h + 1) & mask;
+			}
+		}
+		p->lane_of[c] = slots[h].lane;
+		lanes[slots[h].lane].ncalls++;
+	}
+	free(slots);
+
+	/* Sort the lanes for display and renumber lane_of. */
+	for (i = 0; i < nlanes; i++)
+		lanes[i].depth_rows = (uint32_t)i; /* remember the old index */
+	if (nlanes > 1)
+		qsort(lanes, nlanes, sizeof *lanes, lane_cmp);
+	remap = sv_xmalloc((nlanes ? nlanes : 1) * sizeof *remap);
+	for (i = 0; i < nlanes; i++) {
+		remap[lanes[i].depth_rows] = (uint32_t)i;
+		lanes[i].depth_rows = 0;
+		lanes[i].calls =
+			sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls : 1) *
+				   sizeof(uint32_t));
+		lanes[i].label = lane_label(p, &lanes[i]);
+	}
+	fill = sv_xcalloc(nlanes ? nlanes : 1, sizeof *fill);
+	for (c = 0; c < p->ncalls; c++) {
+		uint32_t l = remap[p->lane_of[c]];
+		p->lane_of[c] = l;
+		lanes[l].calls[fill[l]++] = c;
+	}
+	free(fill);
+	free(remap);
+	p->lanes = lanes;
+	p->nlanes = nlanes;
+}

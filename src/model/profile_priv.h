@@ -1,0 +1,17 @@
+/*
+ * profile_priv.h: what the parts of the profile model share beyond
+ * profile.h.  Private to src/model/profile*.c.
+ */
+#ifndef SCOPEVIEW_MODEL_PROFILE_PRIV_H
+#define SCOPEVIEW_MODEL_PROFILE_PRIV_H
+
+#include "scopeview/common.h"
+#include "scopeview/profile.h"
+
+/* profile_lanes.c: group p's calls into p->lanes (FORMAT.md 1.6), in
+ * display order, each with its label and its calls in storage order
+ * (unsorted: sorting and nesting follow in sv_profile_finish), and fill
+ * p->lane_of. */
+void sv_profile_lanes_build(struct sv_profile *p);
+
+#endif

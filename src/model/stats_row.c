@@ -1,0 +1,362 @@
+/*
+ * stats_row.c: the figures of one row (one region on one rank): count,
+ * total, min, max, mean, std, first, last, exclusive and percentiles,
+ * from the calls (restricted to lanes or a thread when asked) or, without
+ * per-call data, from what the file stored.  Also the selection of order
+ * statistics every percentile here and in stats_region.c uses.
+ *
+ * O(n) over the row's calls plus an expected-O(n) selection; the
+ * durations go to one scratch buffer shared with the region's figures.
+ */
+#include "stats_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- percentiles -------------------------------------------------------- */
+
+static int stats_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void stats_swap(int64_t *v, size_t i, size_t j)
+{
+	int64_t t = v[i];
+	v[i] = v[j];
+	v[j] = t;
+}
+
+/* Put the k-th smallest of v[lo..hi) at v[k], smaller ones before it and
+ * larger ones after (quickselect with a median-of-three pivot and a
+ * three-way partition, so runs of equal durations cost nothing; falls back
+ * to a sort if the pivots keep being bad). */
+static void stats_select(int64_t *v, size_t lo, size_t hi, size_t k)
+{
+	unsigned budget = 64;
+
+	while (hi - lo > 16) {
+		size_t mid = lo + (hi - lo) / 2, i, lt, gt;
+		int64_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
+
+		if (budget-- == 0) {
+			qsort(v + lo, hi - lo, sizeof *v, stats_cmp_i64);
+			return;
+		}
+		if ((a <= b && b <= c) || (c <= b && b <= a))
+			pivot = b;
+		else if ((b <= a && a <= c) || (c <= a && a <= b))
+			pivot = a;
+		else
+			pivot = c;
+		i = lt = lo;
+		gt = hi;
+		while (i < gt) {
+			if (v[i] < pivot)
+				stats_swap(v, lt++, i++);
+			else if (v[i] > pivot)
+				stats_swap(v, i, --gt);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+	/* Insertion sort of the small rest. */
+	for (size_t i = lo + 1; i < hi; i++) {
+		int64_t x = v[i];
+		size_t j = i;
+		while (j > lo && v[j - 1] > x) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* numpy's _lerp(a, b, t): a + (b - a) * t, computed from b for t >= 0.5. */
+static double stats_lerp(int64_t a, int64_t b, double t)
+{
+	double diff;
+	int64_t d;
+
+	if (__builtin_sub_overflow(b, a, &d))
+		diff = (double)b - (double)a;
+	else
+		diff = (double)d;
+	if (t >= 0.5)
+		return (double)b - diff * (1.0 - t);
+	return (double)a + diff * t;
+}
+
+/*
+ * Several percentiles of v[0..n) at once, numpy 'linear': position
+ * (n - 1) * pct / 100, interpolated between its neighbours.  The order
+ * statistics needed are selected in ascending order, each in the part of
+ * the array right of the previous one.
+ */
+void sv_stats_percentiles(
+	int64_t *v, size_t n, const double *pct, double *out, size_t npct)
+{
+	size_t need[16], nneed = 0, i, j, from = 0;
+	size_t lo[8];
+	double gamma[8];
+
+	for (i = 0; i < npct && i < 8; i++) {
+		double vi = (double)(n - 1) * (pct[i] / 100.0);
+		double fl = floor(vi);
+		lo[i] = fl < 0 ? 0 : (size_t)fl;
+		if (lo[i] > n - 1)
+			lo[i] = n - 1;
+		gamma[i] = vi - fl;
+		need[nneed++] = lo[i];
+		if (lo[i] + 1 < n)
+			need[nneed++] = lo[i] + 1;
+	}
+	/* Sort the wanted ranks (a handful) and drop repeats. */
+	for (i = 1; i < nneed; i++)
+		for (j = i; j > 0 && need[j - 1] > need[j]; j--) {
+			size_t t = need[j];
+			need[j] = need[j - 1];
+			need[j - 1] = t;
+		}
+	for (i = 0; i < nneed; i++) {
+		if (i > 0 && need[i] == need[i - 1])
+			continue;
+		stats_select(v, from, n, need[i]);
+		from = need[i] + 1;
+	}
+	for (i = 0; i < npct && i < 8; i++) {
+		if (lo[i] + 1 >= n)
+			out[i] = (double)v[n - 1];
+		else
+			out[i] = stats_lerp(v[lo[i]], v[lo[i] + 1], gamma[i]);
+	}
+}
+
+double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
+{
+	double out = 0;
+	if (!v || n == 0)
+		return 0;
+	sv_stats_percentiles(v, n, &pct, &out, 1);
+	return out;
+}
+
+/* ---- one row ------------------------------------------------------------ */
+
+static bool stats_sel_any(const struct sv_stats_sel *sel)
+{
+	return sel && (sel->lane_on || sel->by_thread);
+}
+
+bool sv_stats_call_on(
+	const struct sv_profile *p, const struct sv_stats_sel *sel, uint32_t c)
+{
+	if (!sel)
+		return true;
+	if (sel->lane_on && p->lane_of && !sel->lane_on[p->lane_of[c]])
+		return false;
+	if (sel->by_thread &&
+		(p->thread_id ? p->thread_id[c] : -1) != sel->thread)
+		return false;
+	return true;
+}
+
+void sv_stats_buf_push(struct sv_stats_buf *b, int64_t x)
+{
+	if (b->n == b->cap)
+		sv_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
+	b->v[b->n++] = x;
+}
+
+const double sv_stats_ppct[3] = {50.0, 95.0, 99.0};
+
+/* Figures of a row without per-call data (aggregate or summary-only). */
+static void stats_row_stored(
+	const struct sv_profile *p, const struct sv_row *r, struct sv_stats *s)
+{
+	bool aggregate = p->layout == SV_LAYOUT_AGGREGATE;
+	const struct sv_summary *m = &r->summary;
+
+	s->num_calls = r->count;
+	s->has_total = r->count == 0;
+	if (r->exclusive_total >= 0) {
+		s->has_exclusive = true;
+		s->exclusive_ns = r->exclusive_total;
+	}
+	if (!r->has_summary)
+		return;
+	s->has_total = true;
+	s->total_ns = m->total;
+	if (r->count == 0) {
+		s->has_exclusive = true;
+		return;
+	}
+	s->has_dist = true;
+	s->mean_ns = (double)m->total / (double)r->count;
+	s->min_ns = m->minimum;
+	s->max_ns = m->maximum;
+	if (!aggregate) {
+		s->has_first_last = true;
+		s->first_ns = m->first;
+		s->last_ns = m->last;
+		s->has_std = true;
+		s->std_ns = sqrt((m->m2 > 0 ? m->m2 : 0.0) / (double)r->count);
+		s->has_span = true;
+		s->first_start_ns = m->start_minimum;
+		s->last_end_ns = m->end_maximum;
+	}
+	if (m->gpu_count > 0) {
+		s->has_gpu = true;
+		s->gpu_count = m->gpu_count;
+		s->gpu_total_ns = m->gpu_total;
+		s->gpu_mean_ns = (double)m->gpu_total / (double)m->gpu_count;
+	}
+}
+
+/*
+ * Figures of row r under sel.  With per-call data, the selected calls'
+ * durations are appended to pool; the row's own percentiles are selected
+ * within its slice of pool, which reorders only that slice (the pooled
+ * set stays the same), so one buffer serves the row and the region.
+ */
+void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
+	const struct sv_stats_sel *sel, struct sv_stats *s,
+	struct sv_stats_buf *pool)
+{
+	const struct sv_row *r = &p->rows[ri];
+	uint64_t k, n = 0;
+	int64_t total = 0, excl = 0, gpu = 0, await = 0;
+	double mean, m2 = 0;
+	bool filtered = stats_sel_any(sel);
+	size_t from;
+
+	memset(s, 0, sizeof *s);
+	if (!p->has_calls) {
+		stats_row_stored(p, r, s);
+		return;
+	}
+	from = pool->n;
+	for (k = 0; k < r->count; k++) {
+		uint32_t c = (uint32_t)(r->first + k);
+		int64_t d;
+
+		if (filtered && !sv_stats_call_on(p, sel, c))
+			continue;
+		d = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+		if (n == 0) {
+			s->min_ns = s->max_ns = s->first_ns = d;
+			s->first_start_ns = p->start_ns[c];
+			s->last_end_ns = p->end_ns[c];
+		} else {
+			if (d < s->min_ns)
+				s->min_ns = d;
+			if (d > s->max_ns)
+				s->max_ns = d;
+			if (p->start_ns[c] < s->first_start_ns)
+				s->first_start_ns = p->start_ns[c];
+			if (p->end_ns[c] > s->last_end_ns)
+				s->last_end_ns = p->end_ns[c];
+		}
+		s->last_ns = d;
+		total = sv_add_wrap(total, d);
+		if (p->exclusive)
+			excl = sv_add_wrap(excl, p->exclusive[c]);
+		if (p->gpu_ns)
+			gpu = sv_add_wrap(gpu, p->gpu_ns[c]);
+		if (p->await_ns)
+			await = sv_add_wrap(await, p->await_ns[c]);
+		sv_stats_buf_push(pool, d);
+		n++;
+	}
+	s->num_calls = n;
+	s->has_total = true;
+	s->total_ns = total;
+	s->has_exclusive = true;
+	if (!filtered && r->exclusive_total >= 0)
+		s->exclusive_ns = r->exclusive_total;
+	else if (p->exclusive)
+		s->exclusive_ns = excl;
+	else
+		s->has_exclusive = false;
+	s->has_await = p->await_ns != NULL;
+	s->await_total_ns = await;
+	if (n == 0) {
+		s->min_ns = s->max_ns = s->first_ns = s->last_ns = 0;
+		s->first_start_ns = s->last_end_ns = 0;
+		return;
+	}
+	s->has_dist = s->has_first_last = s->has_span = true;
+	mean = (double)total / (double)n;
+	s->mean_ns = mean;
+	for (k = 0; k < n; k++) {
+		double e = (double)pool->v[from + k] - mean;
+		m2 += e * e;
+	}
+	s->has_std = true;
+	s->std_ns = sqrt(m2 / (double)n);
+	if (r->has_gpu && p->gpu_ns) {
+		s->has_gpu = true;
+		s->gpu_count = n;
+		s->gpu_total_ns = gpu;
+		s->gpu_mean_ns = (double)gpu / (double)n;
+	}
+	{
+		double out[3];
+		sv_stats_percentiles(
+			pool->v + from, (size_t)n, sv_stats_ppct, out, 3);
+		s->has_percentiles = true;
+		s->p50_ns = out[0];
+		s->p95_ns = out[1];
+		s->p99_ns = out[2];
+	}
+}
+
+int sv_stats_row(const struct sv_profile *p, size_t row,
+	const struct sv_stats_filter *f, struct sv_stats *out)
+{
+	struct sv_stats_sel sel = {NULL, false, 0};
+	struct sv_stats_buf buf = {NULL, 0, 0};
+
+	if (!p || !out || row >= p->nrows)
+		return -EINVAL;
+	if (f) {
+		sel.lane_on = f->lane_on;
+		sel.by_thread = f->by_thread;
+		sel.thread = f->thread;
+	}
+	sv_stats_row_compute(p, row, &sel, out, &buf);
+	free(buf.v);
+	return 0;
+}
+
+size_t sv_stats_row_distinct(const struct sv_profile *p, size_t row,
+	const int64_t *col, int64_t **out)
+{
+	const struct sv_row *r;
+	int64_t *v;
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (!p || !col || row >= p->nrows || !p->has_calls)
+		return 0;
+	r = &p->rows[row];
+	if (r->count == 0)
+		return 0;
+	v = sv_xmalloc(r->count * sizeof *v);
+	memcpy(v, col + r->first, r->count * sizeof *v);
+	qsort(v, r->count, sizeof *v, stats_cmp_i64);
+	for (i = 0; i < r->count; i++)
+		if (n == 0 || v[i] != v[n - 1])
+			v[n++] = v[i];
+	*out = v;
+	return n;
+}

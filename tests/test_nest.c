@@ -1,0 +1,115 @@
+/*
+ * test_nest.c: nesting one lane's calls (nest.h): parents, depths,
+ * exclusive times and the rows a lane needs, for proper nesting,
+ * zero-length calls, partial overlaps and degenerate input.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/nest.h"
+
+#define NEST_MAX 6
+#define NO       SV_NO_CALL
+
+struct nest_case {
+	const char *what;
+	size_t n;
+	int64_t s[NEST_MAX], e[NEST_MAX]; /* by call */
+	uint32_t order[NEST_MAX];         /* start asc, end desc */
+	uint32_t parent[NEST_MAX];
+	uint16_t depth[NEST_MAX];
+	int64_t excl[NEST_MAX];
+	uint32_t rows;
+	int overlaps;
+};
+
+static const struct nest_case nest_cases[] = {
+	{"nested", 3, {0, 10, 20}, {100, 15, 40}, {0, 1, 2}, {NO, 0, 0},
+		{0, 1, 1}, {75, 5, 20}, 2, 0},
+	{"chain", 3, {0, 10, 12}, {100, 50, 20}, {0, 1, 2}, {NO, 0, 1},
+		{0, 1, 2}, {60, 32, 8}, 3, 0},
+	{"siblings touch: the first has closed", 3, {0, 0, 10}, {20, 10, 20},
+		{0, 1, 2}, {NO, 0, 0}, {0, 1, 1}, {0, 10, 10}, 2, 0},
+	{"zero-length call is open at its start", 2, {10, 10}, {10, 10}, {0, 1},
+		{NO, 0}, {0, 1}, {0, 0}, 2, 0},
+	{"zero-length call closes after its start", 2, {10, 11}, {10, 12},
+		{0, 1}, {NO, NO}, {0, 0}, {0, 1}, 1, 0},
+	{"end before start is zero-length", 2, {10, 10}, {5, 3}, {0, 1},
+		{NO, 0}, {0, 1}, {-5, -7}, 2, 0},
+	{"order given by the caller", 2, {5, 5}, {9, 9}, {1, 0}, {1, NO},
+		{1, 0}, {4, 0}, 2, 0},
+	{"partial overlap charges the covered part", 2, {0, 50}, {100, 150},
+		{0, 1}, {NO, 0}, {0, 1}, {50, 100}, 2, 1},
+	{"absurd times wrap", 2, {INT64_MIN, 0}, {INT64_MAX, 1}, {0, 1},
+		{NO, 0}, {0, 1}, {-2, 1}, 2, 0},
+	{"empty lane", 0, {0}, {0}, {0}, {0}, {0}, {0}, 0, 0},
+};
+
+static void nest_count(void *ctx, uint32_t call, uint32_t parent)
+{
+	(void)call;
+	(void)parent;
+	(*(int *)ctx)++;
+}
+
+START_TEST(test_nest_table)
+{
+	const struct nest_case *tc = &nest_cases[_i];
+	uint32_t parent[NEST_MAX], stack[NEST_MAX];
+	uint16_t depth[NEST_MAX];
+	int64_t excl[NEST_MAX];
+	int overlaps = 0;
+	struct sv_nest nest = {
+		tc->s, tc->e, parent, depth, excl, nest_count, &overlaps};
+	size_t i;
+
+	/* given one lane in nesting order, when it is nested */
+	uint32_t rows = sv_nest_lane(&nest, tc->order, tc->n, stack);
+
+	/* then every call has its parent, depth and exclusive time */
+	ck_assert_msg(rows == tc->rows, "%s: rows %u", tc->what, rows);
+	ck_assert_int_eq(overlaps, tc->overlaps);
+	for (i = 0; i < tc->n; i++) {
+		ck_assert_msg(parent[i] == tc->parent[i], "%s: parent of %zu",
+			tc->what, i);
+		ck_assert_msg(depth[i] == tc->depth[i], "%s: depth of %zu",
+			tc->what, i);
+		ck_assert_msg(excl[i] == tc->excl[i],
+			"%s: exclusive of %zu: %lld", tc->what, i,
+			(long long)excl[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_nest_outputs_optional)
+{
+	const int64_t s[] = {0, 10}, e[] = {100, 20};
+	const uint32_t order[] = {0, 1};
+	uint32_t stack[2], parent[2] = {7, 7};
+	struct sv_nest nest = {s, e, NULL, NULL, NULL, NULL, NULL};
+
+	/* with no outputs it only counts rows; with one, it fills just that */
+	ck_assert_uint_eq(sv_nest_lane(&nest, order, 2, stack), 2);
+	nest.parent = parent;
+	ck_assert_uint_eq(sv_nest_lane(&nest, order + 1, 1, stack), 1);
+	ck_assert_uint_eq(parent[1], SV_NO_CALL);
+	ck_assert_uint_eq(parent[0], 7); /* not in the list: untouched */
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("nest");
+	TCase *t = tcase_create("lane");
+	tcase_add_loop_test(t, test_nest_table, 0,
+		sizeof nest_cases / sizeof nest_cases[0]);
+	tcase_add_test(t, test_nest_outputs_optional);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}

@@ -1,0 +1,121 @@
+/*
+ * test_radix.c: the stable radix sort of (key, value) pairs (radix.h):
+ * agreement with a stable comparison sort, stability, keys that differ
+ * only in high or low bytes, signed keys, and the degenerate sizes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/common.h"
+#include "scopeview/radix.h"
+
+static int radix_ref_cmp(const void *x, const void *y)
+{
+	const struct sv_radix_kv *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	/* values are the original positions: this makes qsort stable */
+	return a->value < b->value ? -1 : a->value > b->value;
+}
+
+/* Keys of n pairs drawn from a few shapes; values are the positions. */
+static void radix_fill(struct sv_radix_kv *a, size_t n, int shape)
+{
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (shape) {
+		case 0: /* anything */
+			a[i].key = x;
+			break;
+		case 1: /* few distinct keys: stability matters */
+			a[i].key = x % 5;
+			break;
+		case 2: /* only the top byte differs */
+			a[i].key = (x & 0xff00000000000000ull) | 0x1234;
+			break;
+		case 3: /* all equal */
+			a[i].key = 42;
+			break;
+		default: /* signed times around 0, sign bit flipped */
+			a[i].key = (uint64_t)((int64_t)(x % 2001) - 1000) ^
+				   (1ull << 63);
+			break;
+		}
+		a[i].value = (uint32_t)i;
+	}
+}
+
+START_TEST(test_radix_matches_stable_sort)
+{
+	static const size_t sizes[] = {2, 3, 17, 256, 1000, 65537};
+	size_t s;
+
+	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		size_t n = sizes[s];
+		struct sv_radix_kv *a = sv_xmalloc(n * sizeof *a);
+		struct sv_radix_kv *ref = sv_xmalloc(n * sizeof *ref);
+		struct sv_radix_kv *tmp = sv_xmalloc(n * sizeof *tmp);
+
+		/* given pairs of one shape, when radix- and reference-sorted,
+		 * then both orders agree pair for pair */
+		radix_fill(a, n, _i);
+		memcpy(ref, a, n * sizeof *a);
+		sv_radix_sort(a, tmp, n);
+		qsort(ref, n, sizeof *ref, radix_ref_cmp);
+		ck_assert_mem_eq(a, ref, n * sizeof *a);
+		free(a);
+		free(ref);
+		free(tmp);
+	}
+}
+END_TEST
+
+START_TEST(test_radix_signed_order)
+{
+	const int64_t in[] = {5, -3, 0, INT64_MIN, INT64_MAX, -3, 7};
+	const uint32_t want[] = {3, 1, 5, 2, 0, 6, 4};
+	struct sv_radix_kv a[7], tmp[7];
+	size_t i;
+
+	for (i = 0; i < 7; i++) {
+		a[i].key = (uint64_t)in[i] ^ (1ull << 63);
+		a[i].value = (uint32_t)i;
+	}
+	sv_radix_sort(a, tmp, 7);
+	for (i = 0; i < 7; i++)
+		ck_assert_uint_eq(a[i].value, want[i]);
+}
+END_TEST
+
+START_TEST(test_radix_degenerate)
+{
+	struct sv_radix_kv one = {7, 3};
+
+	sv_radix_sort(NULL, NULL, 0);
+	sv_radix_sort(&one, NULL, 1);
+	ck_assert_uint_eq(one.key, 7);
+	ck_assert_uint_eq(one.value, 3);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("radix");
+	TCase *t = tcase_create("sort");
+	tcase_add_loop_test(t, test_radix_matches_stable_sort, 0, 5);
+	tcase_add_test(t, test_radix_signed_order);
+	tcase_add_test(t, test_radix_degenerate);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
