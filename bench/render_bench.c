@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "scopeview/fmt.h"
 #include "scopeview/gen.h"
 #include "scopeview/grid.h"
 #include "scopeview/load.h"
@@ -116,7 +117,7 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 		qsort(ms, (size_t)frames, sizeof *ms, bench_cmp_double);
 		printf("  %dx%d  span %-10s  frame median %7.3f ms  "
 		       "max %7.3f ms  mean %7.3f ms\n",
-			w, h, sv_view_fmt_dur(spans[k], sbuf, sizeof sbuf),
+			w, h, sv_fmt_dur(spans[k], sbuf, sizeof sbuf),
 			ms[frames / 2], ms[frames - 1], sum / frames);
 		free(ms);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "scopeview/fmt.h"
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
 #include "scopeview/view.h"
@@ -565,11 +566,10 @@ END_TEST
 START_TEST(test_fmt_dur)
 {
 	char buf[32];
-	ck_assert_str_eq(sv_view_fmt_dur(830, buf, sizeof buf), "830 ns");
-	ck_assert_str_eq(sv_view_fmt_dur(12500000, buf, sizeof buf), "12.5 ms");
-	ck_assert_str_eq(
-		sv_view_fmt_dur(1234000000, buf, sizeof buf), "1.23 s");
-	ck_assert_str_eq(sv_view_fmt_dur(250000, buf, sizeof buf), "250 us");
+	ck_assert_str_eq(sv_fmt_dur(830, buf, sizeof buf), "830 ns");
+	ck_assert_str_eq(sv_fmt_dur(12500000, buf, sizeof buf), "12.5 ms");
+	ck_assert_str_eq(sv_fmt_dur(1234000000, buf, sizeof buf), "1.23 s");
+	ck_assert_str_eq(sv_fmt_dur(250000, buf, sizeof buf), "250 us");
 }
 END_TEST
 

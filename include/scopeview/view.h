@@ -125,9 +125,6 @@ int sv_view_prompt(const struct sv_view *v);
  * is too small. */
 void sv_render(struct sv_grid *g, const struct sv_view *v);
 
-/* Format a duration in human units into buf: "12.5 ms", "830 ns",
- * "1.234 s"; sig significant digits (3 typical). */
-char *sv_view_fmt_dur(int64_t ns, char *buf, size_t n);
 /* Parse a time such as "12.5ms", "3s", "400us", "1500" (ns) into ns;
  * returns 0 or -EINVAL. */
 int sv_view_parse_time(const char *s, int64_t *ns);

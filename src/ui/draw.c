@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scopeview/fmt.h"
 #include "scopeview/layout.h"
 #include "scopeview/view.h"
 
@@ -52,37 +53,14 @@ static const struct sv_glyphs render_ascii = {
 	true,
 };
 
-/* Compact duration for tables: at most 7 cells ("12.5ms", "830ns"). */
 char *sv_render_short(int64_t ns, char *buf, size_t n)
 {
-	static const struct {
-		double div;
-		const char *unit;
-	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
-	double a = ns < 0 ? -(double)ns : (double)ns;
-	size_t i;
-
-	for (i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (a >= units[i].div * 0.9995) {
-			double x = a / units[i].div;
-			snprintf(buf, n, "%s%.*f%s", ns < 0 ? "-" : "",
-				x >= 99.95   ? 0
-				: x >= 9.995 ? 1
-					     : 2,
-				x, units[i].unit);
-			return buf;
-		}
-	snprintf(buf, n, "%" PRId64 "ns", ns);
-	return buf;
+	return sv_fmt_dur_ex((double)ns, 3, SV_FMT_DUR_COMPACT, buf, n);
 }
 
-/* A relative time with a sign: "+12.500 ms". */
 char *sv_render_rel(int64_t ns, char *buf, size_t n)
 {
-	char d[48];
-	sv_view_fmt_dur(ns < 0 ? -ns : ns, d, sizeof d);
-	snprintf(buf, n, "%s%s", ns < 0 ? "-" : "+", d);
-	return buf;
+	return sv_fmt_dur_ex((double)ns, 3, SV_FMT_DUR_PLUS, buf, n);
 }
 
 /* Exact nanoseconds with thousands separators: "5,232,556 ns". */
@@ -113,7 +91,7 @@ char *sv_render_exact(int64_t ns, bool rel, char *buf, size_t n)
 	if (rel)
 		sv_render_rel(ns, h, sizeof h);
 	else
-		sv_view_fmt_dur(ns, h, sizeof h);
+		sv_fmt_dur(ns, h, sizeof h);
 	if (ns > -1000 && ns < 1000)
 		snprintf(buf, n, "%s", h);
 	else

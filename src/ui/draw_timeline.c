@@ -9,6 +9,7 @@
  * follows the screen, not the profile; nothing drawn depends on the clock.
  * Nothing here knows about curses, HDF5 or the loader.
  */
+#include "scopeview/fmt.h"
 #include "scopeview/timeline.h"
 
 #include <inttypes.h>
@@ -113,7 +114,7 @@ static void render_ruler(struct render_ctx *r)
 		' ', SV_STYLE_RULER, 0);
 	sv_grid_fill(r->g, g->tl_x, g->ruler_y + 1, g->tl_x + g->tl_w,
 		g->ruler_y + 2, r->gl->hline, SV_STYLE_RULER, 0);
-	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	sv_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	/* "span 72.5 ms", or just "72.5 ms" when the label column is narrow. */
 	sv_grid_textf(r->g, 0, g->ruler_y, g->label_w - 1, SV_STYLE_RULER, 0,
 		"%s%s", (int)strlen(span) + 5 <= g->label_w - 1 ? "span " : "",
@@ -540,7 +541,7 @@ static void render_details(struct render_ctx *r)
 					: "these lanes",
 				sr->s.num_calls,
 				sr->s.num_calls == 1 ? "" : "s",
-				sv_view_fmt_dur(sr->s.total_ns, a, sizeof a),
+				sv_fmt_dur(sr->s.total_ns, a, sizeof a),
 				sr->slowest_rank, sr->rank_imbalance_pct);
 	}
 	if (row->source_file)
@@ -576,7 +577,7 @@ static void render_status(struct render_ctx *r)
 		"Enter calls  < > sort  p back",
 	};
 
-	sv_view_fmt_dur(v->t1 - v->t0, span, sizeof span);
+	sv_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
 	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
 	snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s", span,

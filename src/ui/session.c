@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/radix.h"
 #include "scopeview/regex.h"
 
 static void session_notify(struct sv_session *s, unsigned what)
@@ -99,48 +100,13 @@ void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
 
 /* ---- match lists --------------------------------------------------------- */
 
-struct session_kv {
-	uint64_t key;
-	uint32_t call;
-};
-
-/* Stable LSD radix sort of a[0 .. n) by key, 8 bits a pass, skipping the
- * bytes on which every key agrees; tmp holds n items. */
-static void session_radix(
-	struct session_kv *a, struct session_kv *tmp, size_t n)
-{
-	struct session_kv *src = a, *dst = tmp, *t;
-	uint64_t diff = 0;
-	unsigned shift;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		diff |= a[i].key ^ a[0].key;
-	for (shift = 0; shift < 64; shift += 8) {
-		size_t count[257] = {0};
-		if (!((diff >> shift) & 0xff))
-			continue;
-		for (i = 0; i < n; i++)
-			count[((src[i].key >> shift) & 0xff) + 1]++;
-		for (i = 1; i < 257; i++)
-			count[i] += count[i - 1];
-		for (i = 0; i < n; i++)
-			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof *a);
-}
-
 /* Sort calls by start (ties: the order given), or longest first (ties:
  * earliest start).  O(n): a key press on millions of calls stays quick. */
 static void session_sort_calls(
 	const struct sv_profile *p, uint32_t *calls, size_t n, bool longest)
 {
 	const uint64_t sign = (uint64_t)1 << 63;
-	struct session_kv *kv, *tmp;
+	struct sv_radix_kv *kv, *tmp;
 	size_t i;
 
 	if (n < 2)
@@ -149,18 +115,18 @@ static void session_sort_calls(
 	tmp = sv_xmalloc(n * sizeof *tmp);
 	for (i = 0; i < n; i++) {
 		kv[i].key = (uint64_t)p->start_ns[calls[i]] ^ sign;
-		kv[i].call = calls[i];
+		kv[i].value = calls[i];
 	}
-	session_radix(kv, tmp, n);
+	sv_radix_sort(kv, tmp, n);
 	if (longest) {
 		for (i = 0; i < n; i++)
 			kv[i].key =
-				~((uint64_t)sv_call_duration(p, kv[i].call) ^
+				~((uint64_t)sv_call_duration(p, kv[i].value) ^
 					sign);
-		session_radix(kv, tmp, n);
+		sv_radix_sort(kv, tmp, n);
 	}
 	for (i = 0; i < n; i++)
-		calls[i] = kv[i].call;
+		calls[i] = kv[i].value;
 	free(kv);
 	free(tmp);
 }

@@ -53,31 +53,6 @@ static int view_mode_index(const struct sv_mode_ops *ops)
 
 /* ---- formatting ---------------------------------------------------------- */
 
-char *sv_view_fmt_dur(int64_t ns, char *buf, size_t n)
-{
-	static const struct {
-		double div;
-		const char *unit;
-	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
-	double a = ns < 0 ? -(double)ns : (double)ns;
-	size_t i;
-
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		if (a >= units[i].div) {
-			double x = (double)ns / units[i].div;
-			double ax = a / units[i].div;
-			snprintf(buf, n, "%.*f %s",
-				ax >= 100  ? 0
-				: ax >= 10 ? 1
-					   : 2,
-				x, units[i].unit);
-			return buf;
-		}
-	}
-	snprintf(buf, n, "%" PRId64 " ns", ns);
-	return buf;
-}
-
 int sv_view_parse_time(const char *s, int64_t *ns)
 {
 	static const struct {
