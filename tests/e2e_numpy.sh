@@ -1,7 +1,7 @@
 #!/bin/bash
 # e2e_numpy.sh: every figure of `scopeview summary --format json` checked
 # against an independent numpy computation from the raw HDF5 columns
-# (tests/numpy_check.py, following FORMAT.md section 5), on files written
+# (tests/numpy_check.py, following doc/format.md section 10), on files written
 # by `scopeview gen` (schemas 1, 2 and 3; threads, tasks, GPU, await; stored
 # exclusive totals left out so they must be rebuilt per lane; several
 # seeds; one file of a million calls; the aggregate layout) and on the

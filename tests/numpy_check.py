@@ -3,7 +3,7 @@
 Usage: /usr/bin/python3 numpy_check.py EXE FILE.h5 [summary options...]
 
 Reads FILE.h5's raw columns with h5py and computes every figure of the
-summary from them with numpy, following FORMAT.md section 5 (what
+summary from them with numpy, following doc/format.md section 10 (what
 scope-profiler's reader does), without any of scopeview's C code: per
 (rank, region) row, per region across the selected ranks, the display
 order and the run-level fields.  Exclusive time is the stored

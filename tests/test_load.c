@@ -1398,7 +1398,7 @@ START_TEST(test_corrupt_chunk)
 END_TEST
 
 /* A writer holding the file open (and HDF5's lock) does not stop the
- * viewer: the loader opens without locking (FORMAT.md 9). */
+ * viewer: the loader opens without locking (doc/format.md 13). */
 START_TEST(test_no_file_lock)
 {
 	char *path = base_write("locked.h5", M_NONE);
@@ -1572,7 +1572,7 @@ START_TEST(test_aggregate)
 	ds_ints(g, "aggregate_minimums", H5T_STD_I64LE, mn, 3);
 	ds_ints(g, "aggregate_maximums", H5T_STD_I64LE, mx, 3);
 	ds_ints(g, "aggregate_exclusives", H5T_STD_I64LE, ex, 3);
-	/* The per-call index columns exist with 0 rows (FORMAT.md 4). */
+	/* The per-call index columns exist with 0 rows (doc/format.md 7). */
 	ds_ints(g, "event_offsets", H5T_STD_U64LE, cnt, 0);
 	ds_ints(g, "event_counts", H5T_STD_U64LE, cnt, 0);
 	H5Gclose(g);

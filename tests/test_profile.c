@@ -1,6 +1,6 @@
 /*
  * test_profile.c: the columnar model and the rebuilding of nesting per
- * lane (FORMAT.md 1.6 and 5.1), on profiles built in memory.
+ * lane (doc/format.md 9.1 and 10.1), on profiles built in memory.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * test_stats.c: statistics with scope-profiler's semantics (FORMAT.md 5),
+ * test_stats.c: statistics with scope-profiler's semantics (doc/format.md 10),
  * on profiles built in memory.  Expected figures were computed by hand and
  * checked with numpy (np.percentile default 'linear', np.std ddof 0).
  */

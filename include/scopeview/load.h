@@ -1,5 +1,5 @@
 /*
- * load.h: read a scope-profiler HDF5 profile (every layout of FORMAT.md)
+ * load.h: read a scope-profiler HDF5 profile (every layout of doc/format.md)
  * into a struct sv_profile.  Declares no HDF5 types: only load_h5*.c
  * include <hdf5.h>.
  *

@@ -6,14 +6,14 @@
  * every lane the way scope-profiler's call_stack.py does.  After that the
  * profile is read-only: every other module takes `const struct sv_profile *`.
  *
- * Vocabulary (FORMAT.md):
+ * Vocabulary (doc/format.md section 0):
  *  - a *row* is one (rank, region) entry of /rank_region_index (or one
  *    rank<N>/regions/<name> group in schema 1): the calls of one region on
  *    one rank, in the file's storage order;
  *  - a *call* is one event: start and end in int64 nanoseconds on the
  *    profiler's clock (absolute perf_counter_ns values);
  *  - a *lane* is where calls can nest: one thread, or one async task, of one
- *    rank (FORMAT.md 1.6).  Calls of different lanes never nest.
+ *    rank (doc/format.md 9.1).  Calls of different lanes never nest.
  *
  * Calls are stored row after row (rows[i].first .. first+count-1), each
  * row's calls in storage order, so per-row figures such as first/last are
@@ -47,7 +47,7 @@ enum sv_layout_kind {
 	SV_LAYOUT_GROUPS,    /* schema 1: rank<N>/regions/<name> */
 };
 
-/* The 88-byte summary_statistics record (FORMAT.md 1.7), in ns. */
+/* The 88-byte summary_statistics record (doc/format.md 4.4), in ns. */
 struct sv_summary {
 	int64_t total, minimum, maximum, first, last;
 	int64_t start_minimum, end_maximum;
@@ -114,7 +114,7 @@ struct sv_task {
 	int64_t created_ns, done_ns, steps, running_ns, suspended_ns;
 };
 
-/* An extra per-call column found under /events (FORMAT.md 8). */
+/* An extra per-call column found under /events (doc/format.md 4.8). */
 struct sv_column {
 	char *name;
 	bool is_float;
@@ -174,7 +174,8 @@ struct sv_profile {
 	struct sv_task *tasks;
 	size_t ntasks;
 
-	uint32_t num_ranks; /* scope-profiler's num_ranks (FORMAT.md 5.3) */
+	uint32_t
+		num_ranks; /* scope-profiler's num_ranks (doc/format.md 10.4) */
 	bool has_start_time;
 	int64_t start_time_ns; /* metadata start_time_ns */
 	bool has_finalize_time;
@@ -226,7 +227,7 @@ void sv_profile_reserve_calls(struct sv_profile *p, uint64_t n);
  * filled with fill for every call so far; later rows grow it too.  Returns
  * the column. */
 int64_t *sv_profile_column(struct sv_profile *p, int64_t **col, int64_t fill);
-/* Add an extra named column (FORMAT.md 8), ncalls long and zeroed; the
+/* Add an extra named column (doc/format.md 4.8), ncalls long and zeroed; the
  * caller fills it.  Add extra columns only after the last row. */
 struct sv_column *sv_profile_add_extra(
 	struct sv_profile *p, const char *name, bool is_float);

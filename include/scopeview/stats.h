@@ -1,15 +1,15 @@
 /*
  * stats.h: per-region statistics with scope-profiler's exact semantics
- * (FORMAT.md section 5).
+ * (doc/format.md section 10).
  *
  * Three levels, as scope-profiler has them:
- *  - one (rank, region) row: its Region object (FORMAT.md 5.1), optionally
+ *  - one (rank, region) row: its Region object (doc/format.md 10.1), optionally
  *    restricted to some lanes or to one thread (scope-profiler's
  *    for_thread);
- *  - one region across the selected ranks: MPIRegion (FORMAT.md 5.2):
+ *  - one region across the selected ranks: MPIRegion (doc/format.md 10.3):
  *    pooled per-call durations, first/last from the earliest-starting /
  *    latest-ending rank, rank imbalance;
- *  - the run (FORMAT.md 5.3): display order, minimum start, time origin,
+ *  - the run (doc/format.md 10.4): display order, minimum start, time origin,
  *    total time.
  *
  * Units: every time is int64 nanoseconds (or a double of nanoseconds for
@@ -44,13 +44,13 @@
  *    does; get_regions(include=[]) would select none, which the command
  *    line cannot ask for.
  *  - Display order under a rank filter uses the selected ranks' starts
- *    (get_regions() takes every rank of the region; FORMAT.md 5.2 says a
+ *    (get_regions() takes every rank of the region; doc/format.md 10.3 says a
  *    rank filter recomputes everything over those ranks).  The newest
  *    summary.py table instead nests rows by call path and sorts regions
  *    without a call tree last; we list each region once, in get_regions()
  *    order, and a region without calls first (its start counts as 0.0).
  *  - Region.for_thread's source was not available to the audit: by_thread
- *    follows FORMAT.md 5.1 (every column masked by thread_ids == thread),
+ *    follows doc/format.md 10.1 (every column masked by thread_ids == thread),
  *    and a thread with no calls in a row has no GPU figure.
  *
  * Cost: each region's figures take O(n) over its calls, plus O(n) expected
@@ -204,7 +204,7 @@ struct sv_stats_region {
 	size_t nranks;
 };
 
-/* Sort keys (FORMAT.md 5.3 and scope-profiler's summary --sort).  "start"
+/* Sort keys (doc/format.md 10.4 and scope-profiler's summary --sort).  "start"
  * is ascending by order_start_ns (ties in base order), "name" ascending
  * (bytewise = code point order), every other key descending with ties by
  * name and absent figures last, exactly as summary.region_rows() sorts

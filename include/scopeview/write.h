@@ -1,5 +1,5 @@
 /*
- * write.h: write scope-profiler HDF5 profiles (FORMAT.md sections 1-3).
+ * write.h: write scope-profiler HDF5 profiles (doc/format.md section 14).
  *
  * The writer produces files laid out the way scope-profiler's own writer
  * leaves them after its publish step: schema 3 (delta-encoded starts and
@@ -56,7 +56,7 @@
 
 #include "scopeview/common.h"
 
-/* Fill values of the optional per-call columns (FORMAT.md 1.5). */
+/* Fill values of the optional per-call columns (doc/format.md 4.7). */
 #define SV_WRITE_NO_GPU    (-1) /* gpu_durations */
 #define SV_WRITE_NO_ID     (-1) /* call_ids, parent_ids */
 #define SV_WRITE_NO_THREAD (-1) /* thread_ids */
@@ -111,7 +111,7 @@ struct sv_writer_opts {
 	/* Write directly to the destination instead of a temporary sibling
 	 * renamed at close. */
 	bool in_place;
-	/* The aggregate layout (FORMAT.md 4, schema 2 and 3 only): per row
+	/* The aggregate layout (doc/format.md 7, schema 2 and 3 only): per row
 	 * only the call count, total, minimum, maximum and exclusive time
 	 * (computed from the calls given, as opts.exclusive says; UNKNOWN and
 	 * OMIT store -1) in aggregate_* columns; every other index dataset
@@ -205,7 +205,7 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 	const struct sv_writer_opts *opts, struct sv_error *err);
 
 /*
- * Metadata attributes of /metadata (FORMAT.md 1.2), written as scope-profiler
+ * Metadata attributes of /metadata (doc/format.md 3.1), written as scope-profiler
  * writes them: int64, float64, HDF5 bool enum (as h5py stores a Python
  * bool), variable-length UTF-8 string, and 1-D variable-length UTF-8 string
  * array.  Call them before sv_writer_close(); a key may be set once.
@@ -247,8 +247,8 @@ int sv_writer_close(struct sv_writer *w, struct sv_error *err);
 void sv_writer_abort(struct sv_writer *w);
 
 /*
- * Per-row statistics as scope-profiler's writer computes them (FORMAT.md
- * 1.7), for calls with the given starts, ends and (optional) GPU times, n
+ * Per-row statistics as scope-profiler's writer computes them (doc/format.md
+ * 4.4), for calls with the given starts, ends and (optional) GPU times, n
  * long, in storage order.  mean and m2 reproduce numpy's float64 summation
  * (np.mean / np.var) bit for bit.  All zero when n == 0.
  */

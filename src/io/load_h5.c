@@ -1,6 +1,6 @@
 /*
  * load_h5.c: read a scope-profiler HDF5 profile into a struct sv_profile
- * (FORMAT.md sections 0-9): sv_load() checks the file, opens it, picks
+ * (doc/format.md sections 1-13): sv_load() checks the file, opens it, picks
  * the layout from its schema and storage_layout attributes and hands it
  * to the reader of that layout (load_h5_priv.h lists them), all on a
  * thread of its own under the crash guard (load_h5_guard.c).
@@ -188,7 +188,7 @@ static int load_dispatch(struct sv_h5 *h)
 	return sv_h5_layout_columnar(h);
 }
 
-/* num_ranks for schema >= 2 (FORMAT.md 5.3). */
+/* num_ranks for schema >= 2 (doc/format.md 10.4). */
 static void set_num_ranks(struct sv_profile *p)
 {
 	int64_t size = 1, maxr = -1;
@@ -276,7 +276,7 @@ static int load_file(struct sv_h5 *h)
 
 	sv_h5_at("/");
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	/* Never block a writer appending to the profile (FORMAT.md 9).
+	/* Never block a writer appending to the profile (doc/format.md 13).
 	 * Older HDF5 has no switch: HDF5_USE_FILE_LOCKING=FALSE does it. */
 #if H5_VERSION_GE(1, 10, 7)
 	H5Pset_file_locking(fapl, 0, 1);
@@ -303,7 +303,7 @@ static int load_file(struct sv_h5 *h)
 	return rc;
 }
 
-/* load_file under the guard against crashes inside HDF5 (FORMAT.md 9;
+/* load_file under the guard against crashes inside HDF5 (doc/format.md 12;
  * load_h5_guard.c).  *crashed tells whether the guard fired. */
 static int load_guarded(struct sv_h5 *h, bool *crashed)
 {

@@ -1,6 +1,6 @@
 /*
- * load_h5_events.c: the per-call event columns under /events (FORMAT.md
- * 1.2, 2) into the profile's call arrays.
+ * load_h5_events.c: the per-call event columns under /events (doc/format.md
+ * 4.5-4.8) into the profile's call arrays.
  *
  * When the rows tile the event columns in index order (what every writer
  * produces) each column is read with one H5Dread, or load_h5_fast.c's
@@ -327,7 +327,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	sv_h5_events_rows_gpu(p);
 
 	/* Every other 1-D numeric dataset as long as the events: a named
-	 * extra column (FORMAT.md 8). */
+	 * extra column (doc/format.md 4.8). */
 	sv_h5_group_links(ev, &extra);
 	for (i = 0; i < extra.n && rc == 0; i++) {
 		struct sv_column *xc;

@@ -1,6 +1,6 @@
 /*
  * load_h5_fast.c: read a deflate (+ shuffle) compressed event column with
- * both cores (FORMAT.md 1.9 and 9).
+ * both cores (doc/format.md 8).
  *
  * libhdf5's thread-safe build serialises every call, and inflating the
  * chunks is most of the time a large profile takes to load.  So the

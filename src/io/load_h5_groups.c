@@ -1,5 +1,5 @@
 /*
- * load_h5_groups.c: schema 1, the legacy per-rank layout (FORMAT.md 3):
+ * load_h5_groups.c: schema 1, the legacy per-rank layout (doc/format.md 6):
  * /rank<N>/regions/<name>/{start_times,end_times} plus optional
  * gpu_durations, call_ids and parent_ids datasets and source/tags
  * attributes on each region group.
@@ -42,7 +42,7 @@ static bool groups_is_group(hid_t loc, const char *name)
 	return info.type == H5O_TYPE_GROUP;
 }
 
-/* "rank" + digits: the rank number (FORMAT.md 3, name[4:].isdigit()). */
+/* "rank" + digits: the rank number (doc/format.md 6, name[4:].isdigit()). */
 static bool groups_rank_name(const char *name, uint64_t *rank)
 {
 	const char *d = name + 4;

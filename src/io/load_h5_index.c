@@ -1,6 +1,6 @@
 /*
- * load_h5_index.c: /region_table and /rank_region_index (FORMAT.md 1.1,
- * 1.3, 1.4): the region names, one row per (rank, region) with its event
+ * load_h5_index.c: /region_table and /rank_region_index (doc/format.md
+ * 4.1-4.4): the region names, one row per (rank, region) with its event
  * range, and the optional per-row columns (source, tags, summaries).
  *
  * Every id, rank and range read here is checked before the event reader
@@ -213,7 +213,7 @@ int sv_h5_index_row_fail(struct sv_h5 *h, const char *obj)
 /* ------------------------------------------------------------------ */
 /* Per-row optional index columns                                      */
 
-/* Parse a row's JSON tag text (FORMAT.md 1.4) into row->tags. */
+/* Parse a row's JSON tag text (doc/format.md 4.3) into row->tags. */
 static void index_row_tags(
 	struct sv_h5 *h, struct sv_row *row, hsize_t r, const char *text)
 {

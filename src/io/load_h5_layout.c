@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-/* Schema 2/3 columnar layout (FORMAT.md 1, 2). */
+/* Schema 2/3 columnar layout (doc/format.md 4). */
 int sv_h5_layout_columnar(struct sv_h5 *h)
 {
 	struct sv_profile *p = h->p;
@@ -77,7 +77,7 @@ out:
 	return rc;
 }
 
-/* Aggregate layout (FORMAT.md 4): per-row totals, no calls. */
+/* Aggregate layout (doc/format.md 7): per-row totals, no calls. */
 int sv_h5_layout_aggregate(struct sv_h5 *h)
 {
 	struct sv_profile *p = h->p;

@@ -1,5 +1,5 @@
 /*
- * load_h5_meta.c: /metadata (FORMAT.md 5) into the profile's metadata.
+ * load_h5_meta.c: /metadata (doc/format.md 3) into the profile's metadata.
  *
  * Every attribute becomes one entry, its value shown the way Python's
  * str() shows what h5py returns: numbers with repr(), arrays as lists,

@@ -68,16 +68,16 @@ void sv_h5_index_free(struct sv_h5_index *ix);
 int sv_h5_index_row_fail(struct sv_h5 *h, const char *obj);
 
 /* Read the event columns of group ev for the rows of ix into the profile
- * (FORMAT.md 1.2, 2): adds the rows, checks their event ranges. */
+ * (doc/format.md 3.1, 2): adds the rows, checks their event ranges. */
 int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix);
 
-/* Set row->has_gpu from the call column (FORMAT.md 1.5: any value >= 0). */
+/* Set row->has_gpu from the call column (doc/format.md 4.7: any value >= 0). */
 void sv_h5_events_rows_gpu(struct sv_profile *p);
 
-/* Schema 2/3 columnar layout (FORMAT.md 1, 2). */
+/* Schema 2/3 columnar layout (doc/format.md 4). */
 int sv_h5_layout_columnar(struct sv_h5 *h);
 
-/* Aggregate layout (FORMAT.md 4): per-row totals, no calls. */
+/* Aggregate layout (doc/format.md 7): per-row totals, no calls. */
 int sv_h5_layout_aggregate(struct sv_h5 *h);
 
 /* Schema 1 (load_h5_groups.c): rank<N>/regions/<name>/... */

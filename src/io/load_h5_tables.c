@@ -1,6 +1,6 @@
 /*
  * load_h5_tables.c: the lane tables /thread_table and /task_table
- * (FORMAT.md 1.6) into the profile's thread and task names.
+ * (doc/format.md 9.1) into the profile's thread and task names.
  *
  * A table is optional: one that is absent, short or of the wrong types is
  * dropped with a warning; only a read failure is an error.

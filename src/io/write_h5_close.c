@@ -79,7 +79,7 @@ static int write_close_index(struct sv_writer *w, struct sv_error *err)
 	}
 	if (w->opts.aggregate) {
 		/* Per-row figures in aggregate_*; the datasets that would be
-		 * parallel to the events hold no rows (FORMAT.md 4). */
+		 * parallel to the events hold no rows (doc/format.md 7). */
 		static const char *const names[4] = {"aggregate_exclusives",
 			"aggregate_maximums", "aggregate_minimums",
 			"aggregate_totals"};

@@ -259,7 +259,7 @@ static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
 }
 
 /* Display position of each region: stable by (min first start over ranks,
- * base index), zero-call regions at 0 (FORMAT.md 5.3). */
+ * base index), zero-call regions at 0 (doc/format.md 10.4). */
 static uint32_t *region_positions(const struct sv_profile *p)
 {
 	int64_t *first =

@@ -1,6 +1,6 @@
 /*
  * profile_lanes.c: grouping a finished profile's calls into lanes
- * (FORMAT.md 1.6): one per thread or async task of each rank, or one per
+ * (doc/format.md 9.1): one per thread or async task of each rank, or one per
  * rank when the file names neither, with a label for each and in a stable
  * order.  Calls of different lanes never nest.
  *

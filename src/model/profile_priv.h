@@ -8,7 +8,7 @@
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
 
-/* profile_lanes.c: group p's calls into p->lanes (FORMAT.md 1.6), in
+/* profile_lanes.c: group p's calls into p->lanes (doc/format.md 9.1), in
  * display order, each with its label and its calls in storage order
  * (unsorted: sorting and nesting follow in sv_profile_finish), and fill
  * p->lane_of. */

@@ -1,6 +1,6 @@
 /*
  * stats.c: per-row, per-region and run statistics with scope-profiler's
- * semantics (FORMAT.md section 5; see stats.h): the figure keys, the
+ * semantics (doc/format.md section 10; see stats.h): the figure keys, the
  * table of regions (filters, computing, sorting) and percentile queries.
  * One row's figures are stats_row.c's, one region's across ranks
  * stats_region.c's, rank lists stats_ranks.c's.
