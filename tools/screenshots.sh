@@ -51,6 +51,7 @@ shots=(
 	"search|100x30|/ s o l v e Enter n|a regex search for 'solve': matching calls highlighted, n jumps to the first"
 	"source-popup|100x30|Tab J ] J ] v|the source of the selected call's region (v)"
 	"small-80x24|80x24||the overview on an 80x24 terminal"
+	"stats-view|100x30|V p >|the statistics screen (V): the panel across the screen, focused (p) and sorted by exclusive time (>)"
 )
 
 for shot in "${shots[@]}"; do
