@@ -89,8 +89,14 @@ struct sv_mode_ops {
 	/* Draw into the grid (of the screen's size) inside r. */
 	void (*draw)(
 		const struct sv_mode *m, struct sv_grid *g, struct sv_rect r);
-	/* The mode's part of the status line (may be NULL). */
-	void (*status)(const struct sv_mode *m, char *buf, size_t n);
+	/* The status line of a main mode: its text after the session's
+	 * title into line (n bytes), and the hints it offers for the right
+	 * end, longest first (*hints may stay NULL).  The viewer draws the
+	 * row after draw(): the title, the text, then the message line or
+	 * the longest hint that fits.  May be NULL: the mode draws its own
+	 * status row, or has none. */
+	void (*status)(const struct sv_mode *m, char *line, size_t n,
+		const char *const **hints, size_t *nhints);
 	/* A prompt over this main mode was entered (kind: enum sv_prompt,
 	 * view.h; the viewer has already taken the commands it knows).
 	 * Returns SV_REACT_* flags, or -1 for an unknown command.  May be

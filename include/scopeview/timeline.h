@@ -127,8 +127,11 @@ struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *tl);
 
 /* ---- draw_timeline.c ----------------------------------------------------- */
 
-/* The ruler, lanes, details, panel and status line of tl into g (of the
- * screen's size). */
+/* The ruler, lanes, details and panel of tl into g (of the screen's
+ * size). */
 void sv_timeline_draw(const struct sv_timeline *tl, struct sv_grid *g);
+/* The status line's text and hints (mode.h, sv_mode_ops.status). */
+void sv_timeline_status(const struct sv_timeline *tl, char *line, size_t n,
+	const char *const **hints, size_t *nhints);
 
 #endif

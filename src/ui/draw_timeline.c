@@ -3,7 +3,8 @@
  *
  * Areas, top to bottom: the time ruler (two rows), the lanes (a label
  * column, then the timeline), the details of the selected call, the status
- * line; the summary panel (panel.h) on the right when there is room.
+ * line (its text and hints: sv_timeline_status; the viewer draws it); the
+ * summary panel (panel.h) on the right when there is room.
  * Invariants: a frame allocates nothing once the grid has its size; the
  * timeline walks each visible row with sv_layout_row_next(), so its cost
  * follows the screen, not the profile; nothing drawn depends on the clock.
@@ -561,11 +562,10 @@ static void render_details(struct render_ctx *r)
 	}
 }
 
-static void render_status(struct render_ctx *r)
+void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
+	const char *const **hints, size_t *nhints)
 {
-	const struct sv_timeline *v = r->v;
-	char span[48], cur[64], from[64], line[512];
-	/* The longest hint that fits. */
+	char span[48], cur[64], from[64];
 	static const char *const timeline[] = {
 		"Tab next call  f zoom to it  t solo  / search  "
 		"p panel  ? help  q quit",
@@ -580,15 +580,10 @@ static void render_status(struct render_ctx *r)
 	sv_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
 	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
-	snprintf(line, sizeof line, " span %s from %s  cursor %s%s%s", span,
-		from, cur, v->s->search_spec[0] ? "  /" : "",
-		v->s->search_spec);
-	if (v->panel.focus)
-		sv_render_status(r->g, r->s, r->geom->status_y, r->geom->w,
-			line, panel, 2);
-	else
-		sv_render_status(r->g, r->s, r->geom->status_y, r->geom->w,
-			line, timeline, 3);
+	snprintf(line, n, " span %s from %s  cursor %s%s%s", span, from, cur,
+		v->s->search_spec[0] ? "  /" : "", v->s->search_spec);
+	*hints = v->panel.focus ? panel : timeline;
+	*nhints = v->panel.focus ? 2 : 3;
 }
 
 void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
@@ -606,5 +601,4 @@ void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 	render_lanes(&r);
 	render_details(&r);
 	sv_panel_draw(g, &v->panel, v->s, &pa);
-	render_status(&r);
 }

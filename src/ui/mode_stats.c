@@ -137,15 +137,6 @@ static void stats_draw(
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
 	struct sv_panel_area a = stats_area(m);
 	bool aggregate = s->p->layout == SV_LAYOUT_AGGREGATE;
-	char line[96];
-	static const char *const hints[] = {
-		"p panel  < > sort  i metadata  ? help  q quit",
-		"? help  q quit",
-	};
-	static const char *const panel_hints[] = {
-		"j/k region  Enter its calls  < > sort  p back  ? help",
-		"Enter calls  < > sort  p back",
-	};
 
 	sv_grid_fill(g, r.x, r.y, r.x + r.w, r.y + 3, ' ', SV_STYLE_DEFAULT, 0);
 	sv_render_wrapped(g, gl, r.x + 1, r.y, r.w - 2, 2,
@@ -159,11 +150,27 @@ static void stats_draw(
 	sv_grid_fill(g, r.x, r.y + 2, r.x + r.w, r.y + 3, gl->hline,
 		SV_STYLE_BORDER, 0);
 	sv_panel_draw(g, &d->panel, s, &a);
-	snprintf(line, sizeof line, "  %s%zu regions",
-		aggregate ? "aggregate: " : "",
+}
+
+static void stats_status(const struct sv_mode *m, char *line, size_t n,
+	const char *const **hints, size_t *nhints)
+{
+	const struct stats_data *d = m->data;
+	const struct sv_session *s = m->s;
+	static const char *const plain[] = {
+		"p panel  < > sort  i metadata  ? help  q quit",
+		"? help  q quit",
+	};
+	static const char *const panel[] = {
+		"j/k region  Enter its calls  < > sort  p back  ? help",
+		"Enter calls  < > sort  p back",
+	};
+
+	snprintf(line, n, "  %s%zu regions",
+		s->p->layout == SV_LAYOUT_AGGREGATE ? "aggregate: " : "",
 		s->stats_valid ? s->stats.nregions : 0);
-	sv_render_status(g, s, d->geom.status_y, r.w, line,
-		d->panel.focus ? panel_hints : hints, 2);
+	*hints = d->panel.focus ? panel : plain;
+	*nhints = 2;
 }
 
 const struct sv_mode_ops sv_mode_stats = {
@@ -178,4 +185,5 @@ const struct sv_mode_ops sv_mode_stats = {
 	.panel_focus = stats_panel_focus,
 	.apply = stats_apply,
 	.draw = stats_draw,
+	.status = stats_status,
 };

@@ -272,7 +272,7 @@ static int timeline_command(struct sv_timeline *v, const char *cmd)
 		return SV_REACT_REDRAW;
 	sv_session_message(v->s, true,
 		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
-		"search RE, filter RE, sort KEY, quit)",
+		"search RE, filter RE, sort KEY, view NAME, quit)",
 		word);
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
@@ -657,6 +657,12 @@ static void timeline_draw(
 	sv_timeline_draw(m->data, g);
 }
 
+static void timeline_status(const struct sv_mode *m, char *line, size_t n,
+	const char *const **hints, size_t *nhints)
+{
+	sv_timeline_status(m->data, line, n, hints, nhints);
+}
+
 static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
 {
 	struct sv_timeline *v = m->data;
@@ -693,5 +699,6 @@ const struct sv_mode_ops sv_mode_timeline = {
 	.apply = timeline_apply,
 	.key = timeline_key,
 	.draw = timeline_draw,
+	.status = timeline_status,
 	.prompt = timeline_prompt,
 };

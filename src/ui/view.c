@@ -500,6 +500,7 @@ void sv_view_resize(struct sv_view *v, int w, int h)
 
 void sv_render(struct sv_grid *g, const struct sv_view *v)
 {
+	const struct sv_mode *main = &v->mains[v->main];
 	struct sv_rect r;
 	size_t i;
 
@@ -512,7 +513,14 @@ void sv_render(struct sv_grid *g, const struct sv_view *v)
 	r.y = 0;
 	r.w = v->w;
 	r.h = v->h;
-	v->mains[v->main].ops->draw(&v->mains[v->main], g, r);
+	main->ops->draw(main, g, r);
+	if (main->ops->status) {
+		char line[512];
+		const char *const *hints = NULL;
+		size_t nhints = 0;
+		main->ops->status(main, line, sizeof line, &hints, &nhints);
+		sv_render_status(g, &v->s, v->h - 1, v->w, line, hints, nhints);
+	}
 	for (i = 0; i < v->depth; i++)
 		v->stack[i].ops->draw(&v->stack[i], g, r);
 }
