@@ -51,15 +51,7 @@ static void teardown(void)
 /* Feed a key script to v; returns the OR of the flags. */
 static int keys(const char *script)
 {
-	int *kv = NULL, flags = 0;
-	size_t n = 0, i;
-	struct sv_error err;
-	ck_assert_msg(sv_keys_parse_script(script, &kv, &n, &err) == 0, "%s",
-		err.msg);
-	for (i = 0; i < n; i++)
-		flags |= sv_view_handle_key(&v, kv[i]);
-	free(kv);
-	return flags;
+	return vt_keys(&v, script);
 }
 
 static const struct sv_mode_ops *main_ops(void)

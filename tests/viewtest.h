@@ -13,7 +13,9 @@
 
 #include "helpers.h"
 #include "scopeview/grid.h"
+#include "scopeview/keys.h"
 #include "scopeview/profile.h"
+#include "scopeview/view.h"
 
 /* One call: rank, region name, [start, end) ns, lane (thread index or -1,
  * task index or -1), GPU ns (-1 none) and await ns. */
@@ -137,6 +139,21 @@ static inline struct sv_profile *vt_profile(
 }
 
 /* The grid as golden text: the characters, then the style letters. */
+/* Feed a key script (keys.h names) to view v; returns the OR of the
+ * flags. */
+static inline int vt_keys(struct sv_view *v, const char *script)
+{
+	int *kv = NULL, flags = 0;
+	size_t n = 0, i;
+	struct sv_error err;
+	ck_assert_msg(sv_keys_parse_script(script, &kv, &n, &err) == 0, "%s",
+		err.msg);
+	for (i = 0; i < n; i++)
+		flags |= sv_view_handle_key(v, kv[i]);
+	free(kv);
+	return flags;
+}
+
 static inline char *vt_grid_dump(const struct sv_grid *g)
 {
 	char *buf = NULL;
