@@ -169,6 +169,11 @@ static int timeline_set_search(struct sv_timeline *v, const char *pat)
 		sv_session_message(v->s, false, "search cleared");
 		return SV_REACT_REDRAW;
 	}
+	if (v->s->search_limit_hits) {
+		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
+		if (!v->s->nmatches)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
 	if (!v->s->nmatches) {
 		sv_session_message(v->s, true, "no call matches '%s'", pat);
 		return SV_REACT_REDRAW | SV_REACT_BELL;
