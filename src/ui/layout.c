@@ -97,7 +97,7 @@ static int64_t lod_eff_end(const struct sv_profile *p, uint32_t c)
 
 static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 {
-	return p->end_ns[c] - p->start_ns[c];
+	return sv_sub_sat(p->end_ns[c], p->start_ns[c]);
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */

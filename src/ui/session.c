@@ -441,10 +441,15 @@ static int session_setup_profile(struct sv_session *s, struct sv_error *err)
 	const struct sv_profile *p = s->p;
 	size_t nl = p->has_calls ? p->nlanes : 0;
 
-	s->origin = sv_profile_time_origin(p);
+	s->origin = sv_time_clamp(sv_profile_time_origin(p));
 	if (p->has_calls && p->ncalls) {
-		s->run_t0 = sv_profile_min_start(p);
-		s->run_t1 = sv_profile_max_end(p);
+		s->run_t0 = sv_time_clamp(sv_profile_min_start(p));
+		s->run_t1 = sv_time_clamp(sv_profile_max_end(p));
+		if (s->run_t0 != sv_profile_min_start(p) ||
+			s->run_t1 != sv_profile_max_end(p))
+			sv_session_message(s, true,
+				"times out of range: calls beyond +-2^61 ns "
+				"are drawn clipped");
 		if (s->run_t1 <= s->run_t0)
 			s->run_t1 = s->run_t0 + 1;
 	} else {
