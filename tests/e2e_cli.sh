@@ -150,20 +150,20 @@ expect 2 "" summary
 expect 2 "" summary --format yaml "$tmp/text.h5"
 
 # gen never replaces what is not a regular file (issue 16, defect 6): a
-# FIFO, a symlink (even to a regular file) or a character device is left
-# as it is, with one line and exit 2; no temporary file stays behind.
+# FIFO or a symlink (even to a regular file) is left as it is, with one
+# line and exit 2; no temporary file stays behind.  (Never a real device
+# here: a broken gen run as root would replace it for the whole machine.)
 mkdir "$tmp/gen"
 mkfifo "$tmp/gen/fifo"
 echo keep >"$tmp/gen/target"
 ln -s target "$tmp/gen/link"
-for out in "$tmp/gen/fifo" "$tmp/gen/link" /dev/null; do
+for out in "$tmp/gen/fifo" "$tmp/gen/link"; do
 	expect 2 "not a regular file" gen --events 10 "$out"
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "gen $out: more than one line"
 done
 [ -p "$tmp/gen/fifo" ] || fail "gen replaced a FIFO"
 [ -L "$tmp/gen/link" ] || fail "gen replaced a symlink"
 [ "$(cat "$tmp/gen/target")" = keep ] || fail "gen wrote through a symlink"
-[ -c /dev/null ] || fail "gen replaced /dev/null"
 # interrupted: the temporary file is removed
 "$exe" gen --events 20000000 --quiet "$tmp/gen/big.h5" 2>/dev/null &
 gpid=$!
