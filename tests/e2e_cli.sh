@@ -149,5 +149,35 @@ expect 2 "unknown option" summary --no-such-option "$tmp/text.h5"
 expect 2 "" summary
 expect 2 "" summary --format yaml "$tmp/text.h5"
 
+# gen never replaces what is not a regular file (issue 16, defect 6): a
+# FIFO or a symlink (even to a regular file) is left as it is, with one
+# line and exit 2; no temporary file stays behind.  (Never a real device
+# here: a broken gen run as root would replace it for the whole machine.)
+mkdir "$tmp/gen"
+mkfifo "$tmp/gen/fifo"
+echo keep >"$tmp/gen/target"
+ln -s target "$tmp/gen/link"
+for out in "$tmp/gen/fifo" "$tmp/gen/link"; do
+	expect 2 "not a regular file" gen --events 10 "$out"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "gen $out: more than one line"
+done
+[ -p "$tmp/gen/fifo" ] || fail "gen replaced a FIFO"
+[ -L "$tmp/gen/link" ] || fail "gen replaced a symlink"
+[ "$(cat "$tmp/gen/target")" = keep ] || fail "gen wrote through a symlink"
+# interrupted: the temporary file is removed
+"$exe" gen --events 20000000 --quiet "$tmp/gen/big.h5" 2>/dev/null &
+gpid=$!
+for _ in $(seq 50); do
+	ls -a "$tmp/gen" | grep -q '\.tmp$' && break
+	sleep 0.1
+done
+kill -TERM "$gpid" 2>/dev/null
+wait "$gpid" 2>/dev/null
+if ls -a "$tmp/gen" | grep '\.tmp$'; then
+	fail "gen left its temporary file after SIGTERM"
+fi
+[ -e "$tmp/gen/big.h5" ] && fail "gen wrote big.h5 although interrupted"
+passed=$((passed + 1))
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

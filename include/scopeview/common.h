@@ -44,6 +44,28 @@ static inline int64_t sv_add_wrap(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/* b - a saturated to int64's range (never undefined): the length of a
+ * call or span whatever the times. */
+static inline int64_t sv_sub_sat(int64_t b, int64_t a)
+{
+	int64_t d;
+	if (__builtin_sub_overflow(b, a, &d))
+		return b > a ? INT64_MAX : INT64_MIN;
+	return d;
+}
+
+/* The times the viewer's window arithmetic works in: |t| <= 2^61, so that
+ * a span and a midpoint of two of them never overflow.  Calls outside are
+ * drawn clipped at the edge (the session warns that times are out of
+ * range). */
+#define SV_TIME_LIMIT ((int64_t)1 << 61)
+static inline int64_t sv_time_clamp(int64_t t)
+{
+	return t > SV_TIME_LIMIT    ? SV_TIME_LIMIT
+	       : t < -SV_TIME_LIMIT ? -SV_TIME_LIMIT
+				    : t;
+}
+
 /* One failure, ready to print as "scopeview: <msg>". */
 struct sv_error {
 	int code;      /* 0, or a negative errno (-EIO, -EINVAL, ...) */

@@ -89,13 +89,15 @@ struct sv_layout_index {
 	struct sv_lod_lane *lanes;  /* p->nlanes */
 	size_t nlanes;
 	uint64_t ncalls; /* calls indexed */
+	uint32_t *pos;   /* p->ncalls: call -> its position in its level,
+			    UINT32_MAX when not indexed */
 };
 
 /*
  * Build the index of every lane of p.  keep_region (p->nregions flags, or
  * NULL for all) leaves out the calls of other regions: the filter is an
  * index of its own, so hidden calls are never counted in a cell.  Replaces
- * whatever ix held.  O(calls) time, about 28 bytes per call.  Returns 0;
+ * whatever ix held.  O(calls) time, about 32 bytes per call.  Returns 0;
  * -EINVAL with err for a NULL profile.
  */
 int sv_layout_index_build(struct sv_layout_index *ix,

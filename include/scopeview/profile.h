@@ -164,6 +164,7 @@ struct sv_profile {
 	uint32_t *parent;      /* enclosing call, SV_NO_CALL at top level */
 	int64_t *exclusive;    /* duration minus direct children's durations */
 	uint32_t *lane_of;     /* call -> index into lanes */
+	uint32_t *lane_pos;    /* call -> its position in its lane's calls */
 	struct sv_lane *lanes; /* by rank, then thread, then task */
 	size_t nlanes;
 
@@ -173,6 +174,10 @@ struct sv_profile {
 	size_t nthreads;
 	struct sv_task *tasks;
 	size_t ntasks;
+	/* Filled by sv_profile_finish(): threads[] and tasks[] positions
+	 * sorted by (rank, index, position), for sv_profile_thread() and
+	 * sv_profile_task() in O(log n). */
+	uint32_t *thread_order, *task_order;
 
 	uint32_t
 		num_ranks; /* scope-profiler's num_ranks (doc/format.md 10.4) */

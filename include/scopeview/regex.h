@@ -39,6 +39,24 @@ void sv_regex_free(struct sv_regex *re);
 /* The pattern text the regex was compiled from (owned by re). */
 const char *sv_regex_pattern(const struct sv_regex *re);
 
+/*
+ * The work one match may take: PCRE2's match limit (backtracking steps)
+ * and depth limit (nested backtracking points).  A match that hits either
+ * counts as no match and adds one to sv_regex_limit_hits(); names and
+ * patterns that need more are not region filters anyone writes.
+ */
+#define SV_REGEX_MATCH_LIMIT 100000u
+#define SV_REGEX_DEPTH_LIMIT 5000u
+
+/* How many matches of re stopped at a limit so far (0 for NULL). */
+unsigned long sv_regex_limit_hits(const struct sv_regex *re);
+
+/* The message for n subjects (n > 0) that hit a limit, e.g. "regex
+ * '(a+)+$' gave up on 3 names (PCRE2 match limit reached; counted as not
+ * matching)". */
+void sv_regex_limit_message(
+	const struct sv_regex *re, unsigned long n, char *buf, size_t size);
+
 /* Whether re matches at the start of subject (Python's re.match).  False
  * for a NULL subject or an invalid UTF-8 subject. */
 bool sv_regex_match(const struct sv_regex *re, const char *subject);

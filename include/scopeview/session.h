@@ -94,6 +94,10 @@ struct sv_session {
 	 * region's calls, longest first; and an index of the highlighted
 	 * calls only, so a merged cell can say it holds one. */
 	char search_spec[SV_SESSION_TEXT_MAX];
+	/* Region names the search's regex gave up on (regex.h's limits), and
+	 * the message saying so ("" when none). */
+	unsigned long search_limit_hits;
+	char search_limit_msg[SV_SESSION_TEXT_MAX];
 	bool *region_match;
 	uint32_t *matches;
 	size_t nmatches;

@@ -205,6 +205,13 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 	const struct sv_writer_opts *opts, struct sv_error *err);
 
 /*
+ * Remove every temporary file a writer of this process is writing (at most
+ * 8 at once are tracked).  Async-signal-safe: for a SIGINT/SIGTERM handler
+ * that then ends the process.
+ */
+void sv_write_unlink_temps(void);
+
+/*
  * Metadata attributes of /metadata (doc/format.md 3.1), written as scope-profiler
  * writes them: int64, float64, HDF5 bool enum (as h5py stores a Python
  * bool), variable-length UTF-8 string, and 1-D variable-length UTF-8 string

@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "scopeview/cli.h"
 #include "scopeview/gen.h"
+#include "scopeview/write.h"
 
 /* ------------------------------------------------------------------ */
 /* scopeview gen */
@@ -116,6 +119,15 @@ static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
 		pg->events ? 100.0 * (double)events / (double)pg->events
 			   : 100.0,
 		gen_elapsed(&pg->t0));
+}
+
+/* SIGINT/SIGTERM while writing: remove the temporary file, then die of
+ * the signal as before. */
+static void gen_on_signal(int sig)
+{
+	sv_write_unlink_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 int sv_gen_main(int argc, char **argv)
@@ -291,6 +303,19 @@ int sv_gen_main(int argc, char **argv)
 	if (sv_gen_opts_check(&o, &err))
 		return sv_cli_usage_error(gen_usage, "gen: %s", err.msg);
 
+	{
+		/* Only a regular file or a new name is ever replaced. */
+		struct stat st;
+		if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+			fprintf(stderr,
+				"scopeview: gen: %s exists and is not a "
+				"regular file; not replacing it\n",
+				out);
+			return SV_EXIT_USAGE;
+		}
+	}
+	signal(SIGINT, gen_on_signal);
+	signal(SIGTERM, gen_on_signal);
 	memset(&pg, 0, sizeof pg);
 	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
 	pg.ranks = o.ranks;

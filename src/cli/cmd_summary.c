@@ -296,6 +296,17 @@ int sv_summary_main(int argc, char **argv)
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
+	for (i = 0; i < a.ninclude + a.nexclude; i++) {
+		const struct sv_regex *re = i < a.ninclude
+						    ? a.include[i]
+						    : a.exclude[i - a.ninclude];
+		if (sv_regex_limit_hits(re)) {
+			char msg[512];
+			sv_regex_limit_message(
+				re, sv_regex_limit_hits(re), msg, sizeof msg);
+			summary_stderr("warning: ", msg);
+		}
+	}
 	if (a.sort != SV_STATS_KEY_START)
 		sv_stats_table_sort(&t, a.sort);
 	a.o.file = a.file;

@@ -8,6 +8,7 @@
  *
  * Nothing here reads files or knows about HDF5, layout or terminals.
  */
+#include "profile_priv.h"
 #include "scopeview/profile.h"
 
 #include <errno.h>
@@ -80,6 +81,9 @@ void sv_profile_free(struct sv_profile *p)
 		free(p->tasks[i].coro_name);
 	}
 	free(p->tasks);
+	free(p->lane_pos);
+	free(p->thread_order);
+	free(p->task_order);
 	sv_strv_free_array(p->warnings, p->nwarnings);
 	free(p);
 }
@@ -252,10 +256,55 @@ struct sv_task *sv_profile_add_task(struct sv_profile *p)
 	return t;
 }
 
+/* Binary search of order[0 .. n) (positions sorted by (rank, index, position))
+ * for the first item equal to (rank, index); pair(base, i, &r, &x) reads
+ * item i.  SIZE_MAX when absent. */
+static size_t profile_find(const void *base, const uint32_t *order, size_t n,
+	uint32_t rank, int64_t index,
+	void (*pair)(const void *, uint32_t, uint32_t *, int64_t *))
+{
+	size_t lo = 0, hi = n;
+	uint32_t r;
+	int64_t x;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		pair(base, order[mid], &r, &x);
+		if (r < rank || (r == rank && x < index))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n)
+		return SIZE_MAX;
+	pair(base, order[lo], &r, &x);
+	return r == rank && x == index ? order[lo] : SIZE_MAX;
+}
+
+static void profile_thread_pair(
+	const void *base, uint32_t i, uint32_t *rank, int64_t *index)
+{
+	const struct sv_thread *t = (const struct sv_thread *)base + i;
+	*rank = t->rank;
+	*index = t->index;
+}
+
+static void profile_task_pair(
+	const void *base, uint32_t i, uint32_t *rank, int64_t *index)
+{
+	const struct sv_task *t = (const struct sv_task *)base + i;
+	*rank = t->rank;
+	*index = t->index;
+}
+
 const struct sv_thread *sv_profile_thread(
 	const struct sv_profile *p, uint32_t rank, int64_t index)
 {
 	size_t i;
+	if (p->thread_order) {
+		i = profile_find(p->threads, p->thread_order, p->nthreads, rank,
+			index, profile_thread_pair);
+		return i == SIZE_MAX ? NULL : &p->threads[i];
+	}
 	for (i = 0; i < p->nthreads; i++)
 		if (p->threads[i].rank == rank && p->threads[i].index == index)
 			return &p->threads[i];
@@ -266,10 +315,56 @@ const struct sv_task *sv_profile_task(
 	const struct sv_profile *p, uint32_t rank, int64_t index)
 {
 	size_t i;
+	if (p->task_order) {
+		i = profile_find(p->tasks, p->task_order, p->ntasks, rank,
+			index, profile_task_pair);
+		return i == SIZE_MAX ? NULL : &p->tasks[i];
+	}
 	for (i = 0; i < p->ntasks; i++)
 		if (p->tasks[i].rank == rank && p->tasks[i].index == index)
 			return &p->tasks[i];
 	return NULL;
+}
+
+struct profile_order_ctx {
+	const void *base;
+	void (*pair)(const void *, uint32_t, uint32_t *, int64_t *);
+};
+
+/* qsort_r comparator over positions: (rank, index, position). */
+static int profile_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct profile_order_ctx *ctx = arg;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b, ri, rj;
+	int64_t xi, xj;
+	ctx->pair(ctx->base, i, &ri, &xi);
+	ctx->pair(ctx->base, j, &rj, &xj);
+	if (ri != rj)
+		return ri < rj ? -1 : 1;
+	if (xi != xj)
+		return xi < xj ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static uint32_t *profile_order(const void *base, size_t n,
+	void (*pair)(const void *, uint32_t, uint32_t *, int64_t *))
+{
+	struct profile_order_ctx ctx = {base, pair};
+	uint32_t *order = sv_xmalloc((n ? n : 1) * sizeof *order);
+	size_t i;
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, n, sizeof *order, profile_order_cmp, &ctx);
+	return order;
+}
+
+void sv_profile_index_build(struct sv_profile *p)
+{
+	free(p->thread_order);
+	free(p->task_order);
+	p->thread_order =
+		profile_order(p->threads, p->nthreads, profile_thread_pair);
+	p->task_order = profile_order(p->tasks, p->ntasks, profile_task_pair);
 }
 
 int64_t sv_profile_min_start(const struct sv_profile *p)

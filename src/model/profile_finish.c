@@ -269,7 +269,8 @@ static uint32_t *region_positions(const struct sv_profile *p)
 	uint32_t *pos =
 		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *pos);
 	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
-	uint32_t i, j;
+	struct sv_radix_kv *kv, *tmp;
+	uint32_t i;
 	size_t r;
 
 	for (i = 0; i < p->nregions; i++)
@@ -285,13 +286,18 @@ static uint32_t *region_positions(const struct sv_profile *p)
 			}
 		}
 	}
-	/* insertion sort keeps ties in base order; regions are few */
+	/* a stable sort keeps ties in base order: O(n) for any region count */
+	kv = sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *kv);
+	tmp = sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *tmp);
 	for (i = 0; i < p->nregions; i++) {
-		uint32_t x = i;
-		for (j = i; j > 0 && first[order[j - 1]] > first[x]; j--)
-			order[j] = order[j - 1];
-		order[j] = x;
+		kv[i].key = (uint64_t)first[i] ^ (1ull << 63);
+		kv[i].value = i;
 	}
+	sv_radix_sort(kv, tmp, p->nregions);
+	for (i = 0; i < p->nregions; i++)
+		order[i] = kv[i].value;
+	free(kv);
+	free(tmp);
 	for (i = 0; i < p->nregions; i++)
 		pos[order[i]] = i;
 	free(first);
@@ -417,7 +423,7 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
-	size_t reversed = 0;
+	size_t reversed = 0, i;
 	uint32_t c;
 
 	(void)err;
@@ -445,6 +451,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 		sv_profile_warn(p, "%zu more calls end before they start",
 			reversed - PROFILE_MAX_NEST_WARNINGS);
 
+	sv_profile_index_build(p);
 	sv_profile_lanes_build(p);
 	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
 	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
@@ -454,5 +461,12 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	tie.region_pos = region_positions(p);
 	profile_nest_lanes(p, &tie);
 	free((void *)tie.region_pos);
+	p->lane_pos =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->lane_pos);
+	for (i = 0; i < p->nlanes; i++) {
+		uint32_t k;
+		for (k = 0; k < p->lanes[i].ncalls; k++)
+			p->lane_pos[p->lanes[i].calls[k]] = k;
+	}
 	return 0;
 }

@@ -13,20 +13,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* scope-profiler's lane of a call (concurrency.py). */
-static int64_t lane_key(const struct sv_profile *p, uint32_t c)
+/* scope-profiler's lane of a call (concurrency.py): a task id (>= 0), -1
+ * unknown, or -2 - thread id.  *thread_out gets the call's thread id (-1
+ * none), which stays the lane's identity where -2 - thread id would pass
+ * INT64_MIN (thread id INT64_MAX: the key saturates there). */
+static int64_t lane_key(
+	const struct sv_profile *p, uint32_t c, int64_t *thread_out)
 {
 	int64_t task = p->task_id ? p->task_id[c] : -1;
 	int64_t thread = p->thread_id ? p->thread_id[c] : -1;
+	*thread_out = thread < 0 ? -1 : thread;
 	if (task >= 0)
 		return task;
-	return thread < 0 ? -1 : -2 - thread;
+	if (thread < 0)
+		return -1;
+	return thread == INT64_MAX ? INT64_MIN : -2 - thread;
 }
 
 struct lane_slot {
 	uint32_t rank;
 	int64_t key;
-	uint32_t lane; /* UINT32_MAX = empty slot */
+	int64_t thread; /* with key < 0: tells thread INT64_MAX from the rest */
+	uint32_t lane;  /* UINT32_MAX = empty slot */
 };
 
 static uint64_t lane_hash(uint32_t rank, int64_t key)
@@ -120,7 +128,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	struct sv_lane *lanes = NULL;
 	uint32_t *remap, *fill;
 	uint32_t c, last_rank = 0;
-	int64_t last_key = 0;
+	int64_t last_key = 0, last_thread = -1;
 
 	while (cap < (size_t)p->nrows * 2 + 64)
 		cap *= 2;
@@ -132,19 +140,26 @@ void sv_profile_lanes_build(struct sv_profile *p)
 
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t rank = sv_call_rank(p, c);
-		int64_t key = lane_key(p, c);
+		int64_t thread;
+		int64_t key = lane_key(p, c, &thread);
 		size_t h;
 		/* Neighbouring calls mostly share a lane: skip the lookup. */
-		if (c && rank == last_rank && key == last_key) {
+		if (key >= 0)
+			thread =
+				-1; /* a task's lane: its thread does not split it */
+		if (c && rank == last_rank && key == last_key &&
+			thread == last_thread) {
 			p->lane_of[c] = p->lane_of[c - 1];
 			lanes[p->lane_of[c]].ncalls++;
 			continue;
 		}
 		last_rank = rank;
 		last_key = key;
+		last_thread = thread;
 		h = (size_t)lane_hash(rank, key) & mask;
 		while (slots[h].lane != UINT32_MAX &&
-			(slots[h].rank != rank || slots[h].key != key))
+			(slots[h].rank != rank || slots[h].key != key ||
+				slots[h].thread != thread))
 			h = (h + 1) & mask;
 		if (slots[h].lane == UINT32_MAX) {
 			struct sv_lane *l;
@@ -155,7 +170,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 			l->rank = rank;
 			l->key = key;
 			l->task = key >= 0 ? key : -1;
-			l->thread = key <= -2 ? -2 - key : -1;
+			l->thread = key < 0 ? thread : -1;
 			if (key >= 0) {
 				const struct sv_task *t =
 					sv_profile_task(p, rank, key);
@@ -166,6 +181,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 			}
 			slots[h].rank = rank;
 			slots[h].key = key;
+			slots[h].thread = thread;
 			slots[h].lane = (uint32_t)nlanes++;
 			/* Keep the table at most half full. */
 			if (nlanes * 2 > cap) {
@@ -191,7 +207,8 @@ void sv_profile_lanes_build(struct sv_profile *p)
 				mask = cap - 1;
 				h = (size_t)lane_hash(rank, key) & mask;
 				while (slots[h].rank != rank ||
-					slots[h].key != key)
+					slots[h].key != key ||
+					slots[h].thread != thread)
 					h = (h + 1) & mask;
 			}
 		}

@@ -14,4 +14,8 @@
  * p->lane_of. */
 void sv_profile_lanes_build(struct sv_profile *p);
 
+/* profile.c: sort p->threads' and p->tasks' positions into p->thread_order
+ * and p->task_order, so that the lookups by (rank, index) take O(log n). */
+void sv_profile_index_build(struct sv_profile *p);
+
 #endif

@@ -15,12 +15,18 @@
  *
  * Match data is made per call, which keeps a compiled regex immutable and
  * thread-safe; the subjects here are region names, so that costs nothing
- * measurable.
+ * measurable.  Every match runs under SV_REGEX_MATCH_LIMIT and
+ * SV_REGEX_DEPTH_LIMIT (a match context made once per regex and only read
+ * afterwards), so a catastrophic pattern such as "(a+)+$" costs a bounded
+ * amount of work per name instead of PCRE2's default ten million steps;
+ * the subjects where a limit stopped the match are counted (atomically)
+ * for the caller's message.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "scopeview/regex.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <pcre2.h>
 #include <stdlib.h>
@@ -28,7 +34,9 @@
 
 struct sv_regex {
 	pcre2_code *code;
+	pcre2_match_context *mctx;
 	char *pattern;
+	unsigned long limit_hits; /* updated with __atomic builtins */
 };
 
 /*
@@ -156,6 +164,11 @@ struct sv_regex *sv_regex_compile(const char *pattern, struct sv_error *err)
 	free(map);
 	re = sv_xcalloc(1, sizeof *re);
 	re->code = code;
+	re->mctx = pcre2_match_context_create(NULL);
+	if (!re->mctx)
+		sv_die("out of memory");
+	pcre2_set_match_limit(re->mctx, SV_REGEX_MATCH_LIMIT);
+	pcre2_set_depth_limit(re->mctx, SV_REGEX_DEPTH_LIMIT);
 	re->pattern = sv_xstrdup(pattern);
 	return re;
 }
@@ -165,6 +178,7 @@ void sv_regex_free(struct sv_regex *re)
 	if (!re)
 		return;
 	pcre2_code_free(re->code);
+	pcre2_match_context_free(re->mctx);
 	free(re->pattern);
 	free(re);
 }
@@ -172,6 +186,11 @@ void sv_regex_free(struct sv_regex *re)
 const char *sv_regex_pattern(const struct sv_regex *re)
 {
 	return re ? re->pattern : NULL;
+}
+
+unsigned long sv_regex_limit_hits(const struct sv_regex *re)
+{
+	return re ? __atomic_load_n(&re->limit_hits, __ATOMIC_RELAXED) : 0;
 }
 
 /* Run re on subject with options; on a match store the first match's
@@ -188,7 +207,11 @@ static bool regex_run(const struct sv_regex *re, const char *subject,
 	if (!md)
 		sv_die("out of memory");
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, strlen(subject), 0,
-		options, md, NULL);
+		options, md, re->mctx);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+		rc == PCRE2_ERROR_HEAPLIMIT)
+		__atomic_fetch_add(
+			(unsigned long *)&re->limit_hits, 1, __ATOMIC_RELAXED);
 	if (rc >= 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		if (start)
@@ -209,4 +232,13 @@ bool sv_regex_search(const struct sv_regex *re, const char *subject,
 	size_t *start, size_t *end)
 {
 	return regex_run(re, subject, 0, start, end);
+}
+
+void sv_regex_limit_message(
+	const struct sv_regex *re, unsigned long n, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		"regex '%s' gave up on %lu name%s (PCRE2 match limit reached; "
+		"counted as not matching)",
+		re ? re->pattern : "", n, n == 1 ? "" : "s");
 }

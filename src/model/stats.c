@@ -212,8 +212,9 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 
 	t->time_origin_ns = sv_profile_time_origin(p);
 	if (p->has_start_time && p->has_finalize_time) {
-		t->has_total_time = true;
-		t->total_time_ns = p->finalize_time_ns - p->start_time_ns;
+		/* out of int64's range: no total rather than a wrapped one */
+		t->has_total_time = !__builtin_sub_overflow(p->finalize_time_ns,
+			p->start_time_ns, &t->total_time_ns);
 	}
 	return 0;
 }

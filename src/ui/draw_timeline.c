@@ -106,7 +106,7 @@ static void render_ruler(struct render_ctx *r)
 	/* Ticks finer than a thousandth of the unit would need long labels:
 	 * the first labelled tick gets its exact time in ns, the others
 	 * their offset from it. */
-	bool fine = step * 1000 < unit, have_base = false;
+	bool fine = (sv_i128)step * 1000 < unit, have_base = false;
 	sv_i128 rel0 = (sv_i128)v->t0 - v->s->origin, k;
 	int last_end = g->tl_x, x, cx, label_end = m.x0 + m.w;
 	char buf[48], span[32];
@@ -180,6 +180,18 @@ static void render_ruler(struct render_ctx *r)
 	if (cx >= m.x0 && cx < m.x0 + m.w)
 		sv_grid_put(r->g, cx, g->ruler_y + 1, r->gl->sortmark,
 			SV_STYLE_CURSOR, 0);
+}
+
+/* t relative to origin, exactly, or "out of range" when the difference
+ * leaves int64 (times near INT64_MIN and INT64_MAX). */
+static char *details_rel(int64_t t, int64_t origin, char *buf, size_t n)
+{
+	int64_t rel;
+	if (__builtin_sub_overflow(t, origin, &rel)) {
+		snprintf(buf, n, "out of range");
+		return buf;
+	}
+	return sv_render_exact(rel, true, buf, n);
 }
 
 static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
@@ -447,10 +459,8 @@ static void render_details(struct render_ctx *r)
 			sv_render_exact(dur, false, x, sizeof x),
 			sv_render_exact(p->exclusive[c], false, y, sizeof y));
 		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
-			sv_render_exact(p->start_ns[c] - v->s->origin, true, x,
-				sizeof x),
-			sv_render_exact(p->end_ns[c] - v->s->origin, true, y,
-				sizeof y));
+			details_rel(p->start_ns[c], v->s->origin, x, sizeof x),
+			details_rel(p->end_ns[c], v->s->origin, y, sizeof y));
 	}
 	{
 		/* Parent chain, outermost first: "in main > solve > step". */

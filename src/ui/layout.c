@@ -97,7 +97,7 @@ static int64_t lod_eff_end(const struct sv_profile *p, uint32_t c)
 
 static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 {
-	return p->end_ns[c] - p->start_ns[c];
+	return sv_sub_sat(p->end_ns[c], p->start_ns[c]);
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */
@@ -173,6 +173,7 @@ void sv_layout_index_fini(struct sv_layout_index *ix)
 		free(ix->lanes[l].levels);
 	}
 	free(ix->lanes);
+	free(ix->pos);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -192,6 +193,10 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 	ix->p = p;
 	ix->nlanes = p->has_calls ? p->nlanes : 0;
 	ix->lanes = sv_xcalloc(ix->nlanes ? ix->nlanes : 1, sizeof *ix->lanes);
+	ix->pos = sv_xmalloc(
+		(p->has_calls && p->ncalls ? p->ncalls : 1) * sizeof *ix->pos);
+	memset(ix->pos, 0xff,
+		(p->has_calls && p->ncalls ? p->ncalls : 1) * sizeof *ix->pos);
 	for (l = 0; l < ix->nlanes; l++) {
 		const struct sv_lane *lane = &p->lanes[l];
 		struct sv_lod_lane *ll = &ix->lanes[l];
@@ -230,6 +235,7 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 			if (keep_region && !keep_region[sv_call_region(p, c)])
 				continue;
 			lv = &ll->levels[p->depth[c]];
+			ix->pos[c] = lv->n;
 			lv->calls[lv->n++] = c;
 		}
 		for (d = 0; d < ndepth; d++) {
@@ -403,26 +409,10 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 
 uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call)
 {
-	const struct sv_lane *l;
-	uint32_t lo = 0, hi, i;
-	int64_t s;
-
-	if (!p || !p->has_calls || call >= p->ncalls || !p->lane_of)
+	if (!p || !p->has_calls || call >= p->ncalls || !p->lane_of ||
+		!p->lane_pos)
 		return UINT32_MAX;
-	l = &p->lanes[p->lane_of[call]];
-	s = p->start_ns[call];
-	hi = l->ncalls;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (p->start_ns[l->calls[mid]] >= s)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	for (i = lo; i < l->ncalls && p->start_ns[l->calls[i]] == s; i++)
-		if (l->calls[i] == call)
-			return i;
-	return UINT32_MAX;
+	return p->lane_pos[call];
 }
 
 uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
@@ -440,21 +430,10 @@ uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
 {
-	const struct sv_profile *p;
-	const struct sv_lod_level *lv;
-	uint32_t i;
-
-	if (!ix || !ix->p || call >= ix->p->ncalls || !ix->p->lane_of)
+	if (!ix || !ix->p || !ix->pos || call >= ix->p->ncalls ||
+		!ix->p->lane_of)
 		return UINT32_MAX;
-	p = ix->p;
-	lv = sv_layout_level(ix, p->lane_of[call], p->depth[call]);
-	if (!lv)
-		return UINT32_MAX;
-	for (i = lod_lower(lv->start, lv->n, p->start_ns[call]);
-		i < lv->n && lv->start[i] == p->start_ns[call]; i++)
-		if (lv->calls[i] == call)
-			return i;
-	return UINT32_MAX;
+	return ix->pos[call];
 }
 
 /* Positions [*lo, *hi) of the level below call that start inside it. */

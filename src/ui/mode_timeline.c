@@ -60,8 +60,9 @@ static int timeline_zoom_call(struct sv_timeline *v)
 
 	if (v->s->sel == SV_NO_CALL)
 		return timeline_no_selection(v);
-	s = p->start_ns[v->s->sel];
-	e = p->end_ns[v->s->sel] > s ? p->end_ns[v->s->sel] : s + 1;
+	s = sv_time_clamp(p->start_ns[v->s->sel]);
+	e = sv_time_clamp(p->end_ns[v->s->sel]);
+	e = e > s ? e : s + 1;
 	pad = (e - s) / 20;
 	sv_timeline_push_history(v);
 	sv_timeline_set_window(v, s - pad, e - s + 2 * pad);
@@ -168,6 +169,11 @@ static int timeline_set_search(struct sv_timeline *v, const char *pat)
 	if (!*pat) {
 		sv_session_message(v->s, false, "search cleared");
 		return SV_REACT_REDRAW;
+	}
+	if (v->s->search_limit_hits) {
+		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
+		if (!v->s->nmatches)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	if (!v->s->nmatches) {
 		sv_session_message(v->s, true, "no call matches '%s'", pat);

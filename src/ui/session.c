@@ -339,6 +339,16 @@ static int session_filter(struct sv_session *s, const char *spec)
 	session_lanes_changed(s);
 	sv_session_message(
 		s, false, "%s", ni + ne ? "filter set" : "filter cleared");
+	for (i = 0; i < ni + ne; i++) {
+		unsigned long hits = sv_regex_limit_hits(s->filter_re[i]);
+		if (hits) {
+			char msg[SV_SESSION_TEXT_MAX];
+			sv_regex_limit_message(
+				s->filter_re[i], hits, msg, sizeof msg);
+			sv_session_message(s, true, "filter set, but %s", msg);
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -360,6 +370,8 @@ static int session_match_regions(
 
 	free(s->region_match);
 	s->region_match = NULL;
+	s->search_limit_hits = 0;
+	s->search_limit_msg[0] = '\0';
 	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
 	if (!*pat)
 		return 0;
@@ -373,6 +385,10 @@ static int session_match_regions(
 	for (r = 0; r < s->p->nregions; r++)
 		s->region_match[r] =
 			sv_regex_search(re, s->p->regions[r], NULL, NULL);
+	s->search_limit_hits = sv_regex_limit_hits(re);
+	if (s->search_limit_hits)
+		sv_regex_limit_message(re, s->search_limit_hits,
+			s->search_limit_msg, sizeof s->search_limit_msg);
 	sv_regex_free(re);
 	return 0;
 }
@@ -425,10 +441,15 @@ static int session_setup_profile(struct sv_session *s, struct sv_error *err)
 	const struct sv_profile *p = s->p;
 	size_t nl = p->has_calls ? p->nlanes : 0;
 
-	s->origin = sv_profile_time_origin(p);
+	s->origin = sv_time_clamp(sv_profile_time_origin(p));
 	if (p->has_calls && p->ncalls) {
-		s->run_t0 = sv_profile_min_start(p);
-		s->run_t1 = sv_profile_max_end(p);
+		s->run_t0 = sv_time_clamp(sv_profile_min_start(p));
+		s->run_t1 = sv_time_clamp(sv_profile_max_end(p));
+		if (s->run_t0 != sv_profile_min_start(p) ||
+			s->run_t1 != sv_profile_max_end(p))
+			sv_session_message(s, true,
+				"times out of range: calls beyond +-2^61 ns "
+				"are drawn clipped");
 		if (s->run_t1 <= s->run_t0)
 			s->run_t1 = s->run_t0 + 1;
 	} else {

@@ -257,8 +257,9 @@ void sv_timeline_select(struct sv_timeline *v, uint32_t c)
 	lane = p->lane_of[c];
 	if (v->s->lane_hidden[lane])
 		return;
-	s = p->start_ns[c];
-	e = p->end_ns[c] > s ? p->end_ns[c] : s + 1;
+	s = sv_time_clamp(p->start_ns[c]);
+	e = sv_time_clamp(p->end_ns[c]);
+	e = e > s ? e : s + 1;
 	if (e <= v->t0 || s >= v->t1)
 		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
 	if (v->lane_collapsed[lane] && p->depth[c] > 0) {
