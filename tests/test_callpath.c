@@ -93,7 +93,7 @@ static const struct cp_case cp_cases[] = {
 	{"recursion collapsed into one node",
 		{{"0", "fib", "0:100 10:90 20:80"}, {"0", "leaf", "30:40"}},
 		false, false, 0, 0,
-		"fib 3 100 90 60 100 R\n"
+		"fib 3 100 90 100 100 R\n"
 		"fib>leaf 1 10 10 10 10\n"},
 	{"recursion expanded",
 		{{"0", "fib", "0:100 10:90 20:80"}, {"0", "leaf", "30:40"}},
@@ -105,8 +105,8 @@ static const struct cp_case cp_cases[] = {
 	{"mutual recursion joins the outermost calls",
 		{{"0", "a", "0:100 20:80"}, {"0", "b", "10:90 30:70"}}, false,
 		false, 0, 0,
-		"a 2 100 40 60 100 R\n"
-		"a>b 2 80 60 40 80 R\n"},
+		"a 2 100 40 100 100 R\n"
+		"a>b 2 80 60 80 80 R\n"},
 	{"lanes and ranks merge",
 		{{"0", "main", "0:100/t0 0:50/t1"}, {"0", "k", "10:20/t1"},
 			{"1", "main", "0:30/t0"}},

@@ -51,10 +51,12 @@ struct sv_callpath_node {
 			    the same region here (collapsed into this node,
 			    or, expanded, below a node of its region) */
 	uint64_t calls;    /* calls merged into this node that meet the scope */
-	int64_t inclusive; /* time covered by the node's outermost calls */
-	int64_t exclusive; /* sum of the calls' exclusive times */
-	int64_t min, max;  /* of the calls' (clipped) durations; 0 if none */
-	uint32_t longest;  /* the call of duration max (SV_NO_CALL if none) */
+	uint64_t entries;  /* of which outermost: not inside a call of the
+			     node (== calls unless recursion collapsed) */
+	int64_t inclusive; /* sum of the entries' (clipped) durations */
+	int64_t exclusive; /* sum of every call's exclusive time */
+	int64_t min, max;  /* of the entries' durations; 0 if none */
+	uint32_t longest;  /* the entry of duration max (SV_NO_CALL if none) */
 	/* Children: child[first_child .. first_child + nchildren) of the
 	 * tree, in the tree's sort order (largest inclusive first). */
 	uint32_t first_child, nchildren;
@@ -133,7 +135,8 @@ int sv_callpath_key_from_name(const char *name);
 int64_t sv_callpath_figure(
 	const struct sv_callpath *t, uint32_t n, enum sv_callpath_key key);
 
-/* Node n's average time a call: inclusive / calls (0 without calls). */
+/* Node n's average time a call: inclusive / entries (0 without), so a
+ * collapsed recursive node averages its outermost calls. */
 int64_t sv_callpath_avg(const struct sv_callpath *t, uint32_t n);
 /* Node n's inclusive time as a percentage of the scope's time. */
 double sv_callpath_pct(const struct sv_callpath *t, uint32_t n);

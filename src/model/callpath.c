@@ -150,15 +150,17 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 	if (counted) {
 		int64_t s = p->start_ns[c], e = p->end_ns[c];
 		int64_t d = cp_clip(b, s, e);
-		if (!n->calls || d < n->min)
-			n->min = d;
-		if (!n->calls || d > n->max) {
-			n->max = d;
-			n->longest = c;
-		}
 		n->calls++;
-		if (!nested || b->expand)
+		if (!nested || b->expand) {
+			if (!n->entries || d < n->min)
+				n->min = d;
+			if (!n->entries || d > n->max) {
+				n->max = d;
+				n->longest = c;
+			}
+			n->entries++;
 			n->inclusive += d;
+		}
 		n->exclusive += b->range ? d : p->exclusive[c];
 		if (b->range && b->depth) {
 			uint32_t pc = b->st_call[b->depth - 1];
@@ -260,7 +262,7 @@ static int cp_lane(struct cp_build *b, const struct sv_lane *l,
 int64_t sv_callpath_avg(const struct sv_callpath *t, uint32_t n)
 {
 	const struct sv_callpath_node *x = &t->nodes[n];
-	return x->calls ? x->inclusive / (int64_t)x->calls : 0;
+	return x->entries ? x->inclusive / (int64_t)x->entries : 0;
 }
 
 int64_t sv_callpath_figure(
