@@ -377,10 +377,46 @@ int sv_callpath_key_from_name(const char *name)
 
 /* ---- building ------------------------------------------------------------ */
 
+/* Drop the nodes that neither hold a call of the scope nor lead to one
+ * (the enclosing calls of a range's first calls that end before it),
+ * keeping the order, parents first. */
+static void cp_prune(struct sv_callpath *t)
+{
+	uint32_t *map, i, k = 0;
+	bool *keep;
+
+	if (!t->nnodes)
+		return;
+	keep = sv_xcalloc(t->nnodes, sizeof *keep);
+	map = sv_xmalloc((size_t)t->nnodes * sizeof *map);
+	i = t->nnodes;
+	while (i--) {
+		uint32_t par = t->nodes[i].parent;
+		keep[i] = keep[i] || t->nodes[i].calls > 0;
+		if (keep[i] && par != SV_CALLPATH_NONE)
+			keep[par] = true;
+	}
+	for (i = 0; i < t->nnodes; i++) {
+		struct sv_callpath_node n = t->nodes[i];
+		map[i] = SV_CALLPATH_NONE;
+		if (!keep[i])
+			continue;
+		if (n.parent != SV_CALLPATH_NONE)
+			n.parent = map[n.parent];
+		map[i] = k;
+		t->nodes[k++] = n;
+	}
+	t->nnodes = k;
+	free(map);
+	free(keep);
+}
+
 /* The children lists, from the nodes' parents; then the totals. */
 static void cp_link(struct sv_callpath *t)
 {
 	uint32_t i, nroots = 0, off = 0;
+
+	cp_prune(t);
 
 	for (i = 0; i < t->nnodes; i++) {
 		struct sv_callpath_node *n = &t->nodes[i];
