@@ -620,9 +620,15 @@ static void render_range(struct render_ctx *r)
 			SV_STYLE_PANEL_MARK, 0);
 	snprintf(label, sizeof label, "range %s",
 		sv_fmt_dur(v->s->range_t1 - v->s->range_t0, span, sizeof span));
-	if ((int)strlen(label) <= x1 - x0)
+	if ((int)strlen(label) <= x1 - x0) {
+		int lw = (int)strlen(label) + 1 < x1 - x0
+				 ? (int)strlen(label) + 1
+				 : x1 - x0;
+		sv_grid_fill(r->g, x0, g->ruler_y, x0 + lw, g->ruler_y + 1, ' ',
+			SV_STYLE_RULER, 0);
 		sv_grid_text(r->g, x0, g->ruler_y, x1 - x0, label,
 			SV_STYLE_PANEL_MARK, 0, 0);
+	}
 }
 
 void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)

@@ -7,7 +7,7 @@
  * frame: the call tree's nodes).  Names are written inside the frames
  * where they fit; the search's regions are highlighted; the arrows move
  * the selected frame (up to the caller, down to the widest callee, left
- * and right among siblings), Enter zooms into it and Backspace out; the
+ * and right round its siblings), Enter zooms into it and Backspace out; the
  * selected frame's figures are on the line below.  A frame visits only
  * the frames at least one column wide, so it costs the cells on screen.
  * Nothing here knows about curses or HDF5.
@@ -175,10 +175,10 @@ static int flame_apply(struct sv_mode *m, int a)
 	case SV_ACTION_FLAME_RIGHT:
 		if (n == d->zoom)
 			return SV_REACT_BELL;
+		/* Round the siblings, so the widest is one step away. */
 		sib = flame_siblings(t, n, &cnt, &at);
-		if (a == SV_ACTION_FLAME_LEFT ? at == 0 : at + 1 >= cnt)
-			return SV_REACT_BELL;
-		d->sel = sib[a == SV_ACTION_FLAME_LEFT ? at - 1 : at + 1];
+		d->sel = sib[(at + (a == SV_ACTION_FLAME_LEFT ? cnt - 1 : 1)) %
+			     cnt];
 		return SV_REACT_REDRAW;
 	case SV_ACTION_FLAME_ZOOM:
 		d->zoom = n;
