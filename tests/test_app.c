@@ -656,6 +656,12 @@ static const struct {
 	{SV_ACTION_FLAME_RIGHT, "F j", screen_changed},
 	{SV_ACTION_FLAME_ZOOM, "F j", screen_changed},
 	{SV_ACTION_FLAME_OUT, "F j Enter", screen_changed},
+	{SV_ACTION_VIEW_CALLERS, "", view_switched},
+	{SV_ACTION_TREE_CALLERS, "T j", view_switched},
+	{SV_ACTION_CALLERS_DOWN, "T j c", screen_changed},
+	{SV_ACTION_CALLERS_UP, "T j c j", screen_changed},
+	{SV_ACTION_CALLERS_FOCUS, "T j c j", screen_changed},
+	{SV_ACTION_CALLERS_BACK, "T j c", view_switched},
 };
 
 START_TEST(test_action_changes_view)

@@ -131,7 +131,7 @@ START_TEST(test_table_entries)
 		for (j = 0; j < i; j++)
 			ck_assert_str_ne(sv_mode_table[j]->name, m->name);
 	}
-	ck_assert_uint_eq(i, 4);
+	ck_assert_uint_eq(i, 5);
 	/* popups and prompts are not main modes */
 	ck_assert(!sv_mode_popup.main);
 	ck_assert(!sv_mode_prompt.main);
@@ -465,6 +465,8 @@ static const struct {
 		"l l l l l l l l l l m l l l l l l l l l l l l l l "
 		"l l l l l l M",
 		100, 20},
+	{"callers_solve", "T j c", 100, 14},
+	{"callers_kernel_focus", "T j c j j Enter", 100, 14},
 	{"tree_range",
 		"l l l l l l l l l l m l l l l l l l l l l l l l l "
 		"l l l l l l M T *",

@@ -489,6 +489,8 @@ START_TEST(test_every_action_wired)
 		keys("T j");
 	else if (ai->scopes & SV_SCOPE_FLAME)
 		keys("F j");
+	else if (ai->scopes & SV_SCOPE_CALLERS)
+		keys(_i + 1 == SV_ACTION_CALLERS_UP ? "T j c j" : "T j c");
 	else if (_i + 1 == SV_ACTION_RANGE_CLEAR)
 		keys("m");
 	flags = sv_view_apply(&v, _i + 1);

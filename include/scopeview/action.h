@@ -31,6 +31,7 @@
 	X(STATS, "stats", "Statistics screen")                           \
 	X(TREE, "tree", "Call tree")                                     \
 	X(FLAME, "flame", "Flame graph")                                 \
+	X(CALLERS, "callers", "Callers and callees")                     \
 	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
 	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
 	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
@@ -131,7 +132,8 @@ enum {
 	X(WARNINGS, "warnings", "W", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
 		"Show the loader's warnings")                                  \
 	X(VIEW_NEXT, "view-next", "V", SV_SCOPE_GLOBAL,                        \
-		"Switch to the next view (timeline, stats, tree, flame)")      \
+		"Switch to the next view (timeline, stats, tree, flame, "      \
+		"callers)")                                                    \
 	X(RELOAD, "reload", "R", SV_SCOPE_GLOBAL, "Reload the file")           \
 	X(HELP, "help", "? F1", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,              \
 		"Show the keys")                                               \
@@ -226,7 +228,20 @@ enum {
 	X(FLAME_ZOOM, "flame-zoom", "Enter", SV_SCOPE_FLAME,                   \
 		"Zoom into the selected frame")                                \
 	X(FLAME_OUT, "flame-out", "BSpace Escape", SV_SCOPE_FLAME,             \
-		"Zoom out one level (or stop a build under way)")
+		"Zoom out one level (or stop a build under way)")              \
+	X(VIEW_CALLERS, "view-callers", "C", SV_SCOPE_GLOBAL,                  \
+		"Show the callers and callees of the marked or selected "      \
+		"region")                                                      \
+	X(TREE_CALLERS, "tree-callers", "c", SV_SCOPE_TREE,                    \
+		"Show the callers and callees of the path's region")           \
+	X(CALLERS_DOWN, "callers-down", "j Down", SV_SCOPE_CALLERS,            \
+		"Move to the next row")                                        \
+	X(CALLERS_UP, "callers-up", "k Up", SV_SCOPE_CALLERS,                  \
+		"Move to the previous row")                                    \
+	X(CALLERS_FOCUS, "callers-focus", "Enter", SV_SCOPE_CALLERS,           \
+		"Show the row's region (the caller, or the callee)")           \
+	X(CALLERS_BACK, "callers-back", "Escape", SV_SCOPE_CALLERS,            \
+		"Go back to the call tree (or stop a build under way)")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

@@ -128,6 +128,7 @@ extern const struct sv_mode_ops sv_mode_timeline;
 extern const struct sv_mode_ops sv_mode_stats;
 extern const struct sv_mode_ops sv_mode_tree;
 extern const struct sv_mode_ops sv_mode_flame;
+extern const struct sv_mode_ops sv_mode_callers;
 extern const struct sv_mode_ops sv_mode_popup;
 extern const struct sv_mode_ops sv_mode_prompt;
 

@@ -392,6 +392,9 @@ static int tree_apply_action(struct sv_mode *m, int a)
 		return SV_REACT_REDRAW;
 	case SV_ACTION_TREE_SELECT:
 		return tree_select(m, n);
+	case SV_ACTION_TREE_CALLERS:
+		sv_session_mark_region(m->s, (long)t->nodes[n].region);
+		return sv_view_switch(m->view, "callers");
 	default:
 		return SV_REACT_BELL;
 	}

@@ -32,6 +32,7 @@ const struct sv_mode_ops *const sv_mode_table[] = {
 	&sv_mode_stats,
 	&sv_mode_tree,
 	&sv_mode_flame,
+	&sv_mode_callers,
 	NULL,
 };
 
@@ -321,6 +322,8 @@ static int view_global(struct sv_view *v, int a)
 		return sv_view_switch(v, "tree");
 	case SV_ACTION_VIEW_FLAME:
 		return sv_view_switch(v, "flame");
+	case SV_ACTION_VIEW_CALLERS:
+		return sv_view_switch(v, "callers");
 	case SV_ACTION_RELOAD:
 		sv_session_message(&v->s, false, "reloading");
 		return SV_REACT_REDRAW | SV_REACT_RELOAD;
