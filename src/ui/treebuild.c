@@ -85,6 +85,7 @@ void sv_treebuild_start(
 		pthread_create(&b->thread, NULL, treebuild_thread, b)) {
 		sv_callpath_fini(&b->tree);
 		sv_callpath_build(&b->tree, p, &b->scope, NULL);
+		b->tree.scope.lane_on = NULL; /* freed by the next start */
 		b->ready = true;
 		return;
 	}
@@ -125,6 +126,7 @@ bool sv_treebuild_poll(struct sv_treebuild *b)
 	}
 	sv_callpath_fini(&b->tree);
 	b->tree = b->result;
+	b->tree.scope.lane_on = NULL;
 	memset(&b->result, 0, sizeof b->result);
 	b->ready = true;
 	return true;
