@@ -241,7 +241,9 @@ enum {
 	X(CALLERS_FOCUS, "callers-focus", "Enter", SV_SCOPE_CALLERS,           \
 		"Show the row's region (the caller, or the callee)")           \
 	X(CALLERS_BACK, "callers-back", "Escape", SV_SCOPE_CALLERS,            \
-		"Go back to the call tree (or stop a build under way)")
+		"Go back to the call tree (or stop a build under way)")        \
+	X(RANGE_CALL, "range-call", "o", SV_SCOPE_TIMELINE,                    \
+		"Mark the selected call's time as the range")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

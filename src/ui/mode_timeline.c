@@ -366,7 +366,7 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 /* The source popup shows the selected call's region, or the panel's
  * region under the cursor, or the marked one. */
 /* Mark the range's start or end at the cursor (the other end stays if it
- * can, else it is the run's), or clear it. */
+ * can, else it is the run's), the selected call's time, or clear it. */
 static int timeline_range(struct sv_timeline *v, int action)
 {
 	struct sv_session *s = v->s;
@@ -380,7 +380,12 @@ static int timeline_range(struct sv_timeline *v, int action)
 		sv_session_message(s, false, "range cleared");
 		return SV_REACT_REDRAW;
 	}
-	if (action == SV_ACTION_RANGE_START) {
+	if (action == SV_ACTION_RANGE_CALL) {
+		if (s->sel == SV_NO_CALL)
+			return timeline_no_selection(v);
+		a = s->p->start_ns[s->sel];
+		b = s->p->end_ns[s->sel];
+	} else if (action == SV_ACTION_RANGE_START) {
 		a = t;
 		if (s->has_range && s->range_t1 > t)
 			b = s->range_t1;
@@ -650,6 +655,7 @@ static int timeline_apply(struct sv_mode *mode, int action)
 	case SV_ACTION_RANGE_START:
 	case SV_ACTION_RANGE_END:
 	case SV_ACTION_RANGE_CLEAR:
+	case SV_ACTION_RANGE_CALL:
 		return timeline_range(v, action);
 	default:
 		return SV_REACT_BELL;
