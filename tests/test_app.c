@@ -663,6 +663,7 @@ static const struct {
 	{SV_ACTION_CALLERS_FOCUS, "T j c j", screen_changed},
 	{SV_ACTION_CALLERS_BACK, "T j c", view_switched},
 	{SV_ACTION_RANGE_CALL, "Tab", range_set},
+	{SV_ACTION_RANGE_WINDOW, "+ +", range_set},
 };
 
 START_TEST(test_action_changes_view)

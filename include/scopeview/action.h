@@ -243,7 +243,9 @@ enum {
 	X(CALLERS_BACK, "callers-back", "Escape", SV_SCOPE_CALLERS,            \
 		"Go back to the call tree (or stop a build under way)")        \
 	X(RANGE_CALL, "range-call", "o", SV_SCOPE_TIMELINE,                    \
-		"Mark the selected call's time as the range")
+		"Mark the selected call's time as the range")                  \
+	X(RANGE_WINDOW, "range-window", "O", SV_SCOPE_TIMELINE,                \
+		"Mark the visible window as the range")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

@@ -366,7 +366,8 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 /* The source popup shows the selected call's region, or the panel's
  * region under the cursor, or the marked one. */
 /* Mark the range's start or end at the cursor (the other end stays if it
- * can, else it is the run's), the selected call's time, or clear it. */
+ * can, else it is the run's), the selected call's time, the visible
+ * window, or clear it. */
 static int timeline_range(struct sv_timeline *v, int action)
 {
 	struct sv_session *s = v->s;
@@ -380,7 +381,10 @@ static int timeline_range(struct sv_timeline *v, int action)
 		sv_session_message(s, false, "range cleared");
 		return SV_REACT_REDRAW;
 	}
-	if (action == SV_ACTION_RANGE_CALL) {
+	if (action == SV_ACTION_RANGE_WINDOW) {
+		a = v->t0;
+		b = v->t1;
+	} else if (action == SV_ACTION_RANGE_CALL) {
 		if (s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		a = s->p->start_ns[s->sel];
@@ -656,6 +660,7 @@ static int timeline_apply(struct sv_mode *mode, int action)
 	case SV_ACTION_RANGE_END:
 	case SV_ACTION_RANGE_CLEAR:
 	case SV_ACTION_RANGE_CALL:
+	case SV_ACTION_RANGE_WINDOW:
 		return timeline_range(v, action);
 	default:
 		return SV_REACT_BELL;
