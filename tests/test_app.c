@@ -525,6 +525,42 @@ static bool prompt_emptied(
 	return !strcmp(ptext(a), "") || WHY("text '%s'", ptext(a));
 }
 
+/* Whether the two views draw different screens (for the views whose
+ * state is their own: the call tree, the flame graph). */
+static bool screen_changed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	struct sv_grid gb, ga;
+	char *x, *y;
+	bool diff;
+
+	sv_grid_init(&gb);
+	sv_grid_init(&ga);
+	sv_render(&gb, b);
+	sv_render(&ga, a);
+	x = vt_grid_dump(&gb);
+	y = vt_grid_dump(&ga);
+	diff = strcmp(x, y) != 0;
+	free(x);
+	free(y);
+	sv_grid_fini(&gb);
+	sv_grid_fini(&ga);
+	return diff || WHY("the screen stays the same");
+}
+static bool range_set(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (!b->s.has_range && a->s.has_range &&
+		       a->s.range_t0 < a->s.range_t1) ||
+	       WHY("range %d -> %d", b->s.has_range, a->s.has_range);
+}
+static bool range_cleared(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (b->s.has_range && !a->s.has_range) ||
+	       WHY("range %d -> %d", b->s.has_range, a->s.has_range);
+}
+
 /* QUIT is checked by test_quit_stops_the_script (the keys after it are
  * not read). */
 static const struct {
@@ -593,6 +629,41 @@ static const struct {
 	{SV_ACTION_PROMPT_CANCEL, "/ a", prompt_cancelled},
 	{SV_ACTION_PROMPT_BACKSPACE, "/ a b", prompt_erased},
 	{SV_ACTION_PROMPT_CLEAR, "/ a b", prompt_emptied},
+	{SV_ACTION_VIEW_TREE, "", view_switched},
+	{SV_ACTION_VIEW_FLAME, "", view_switched},
+	{SV_ACTION_RANGE_START, "", range_set},
+	{SV_ACTION_RANGE_END, "l l l l", range_set},
+	{SV_ACTION_RANGE_CLEAR, "m", range_cleared},
+	{SV_ACTION_TREE_DOWN, "T", screen_changed},
+	{SV_ACTION_TREE_UP, "T j", screen_changed},
+	{SV_ACTION_TREE_PAGE_DOWN, "T", screen_changed},
+	{SV_ACTION_TREE_PAGE_UP, "T End", screen_changed},
+	{SV_ACTION_TREE_FIRST, "T j", screen_changed},
+	{SV_ACTION_TREE_LAST, "T", screen_changed},
+	{SV_ACTION_TREE_EXPAND, "T j", screen_changed},
+	{SV_ACTION_TREE_COLLAPSE, "T", screen_changed},
+	{SV_ACTION_TREE_ALL, "T", screen_changed},
+	{SV_ACTION_TREE_SORT_PREV, "T", screen_changed},
+	{SV_ACTION_TREE_SORT_NEXT, "T", screen_changed},
+	{SV_ACTION_TREE_RECURSION, "T", screen_changed},
+	{SV_ACTION_TREE_SELECT, "T j", view_switched},
+	{SV_ACTION_TREE_SEARCH, "T", screen_changed},
+	{SV_ACTION_TREE_MATCH_NEXT, "T / s o l v e Enter j", screen_changed},
+	{SV_ACTION_TREE_BACK, "T", view_switched},
+	{SV_ACTION_FLAME_UP, "F j", screen_changed},
+	{SV_ACTION_FLAME_DOWN, "F", screen_changed},
+	{SV_ACTION_FLAME_LEFT, "F j", screen_changed},
+	{SV_ACTION_FLAME_RIGHT, "F j", screen_changed},
+	{SV_ACTION_FLAME_ZOOM, "F j", screen_changed},
+	{SV_ACTION_FLAME_OUT, "F j Enter", screen_changed},
+	{SV_ACTION_VIEW_CALLERS, "", view_switched},
+	{SV_ACTION_TREE_CALLERS, "T j", view_switched},
+	{SV_ACTION_CALLERS_DOWN, "T j c", screen_changed},
+	{SV_ACTION_CALLERS_UP, "T j c j", screen_changed},
+	{SV_ACTION_CALLERS_FOCUS, "T j c j", screen_changed},
+	{SV_ACTION_CALLERS_BACK, "T j c", view_switched},
+	{SV_ACTION_RANGE_CALL, "Tab", range_set},
+	{SV_ACTION_RANGE_WINDOW, "+ +", range_set},
 };
 
 START_TEST(test_action_changes_view)

@@ -3,7 +3,8 @@
  * (view.c): which main mode a profile starts on, switching main modes
  * with `:view` and V while the session's state carries over, popups and
  * prompts pushed, replaced and popped by their keys, the bell for keys
- * nobody binds, the mouse, and a screen too small for anything but q.
+ * nobody binds, the mouse, and a screen too small for anything but q;
+ * golden screens of the call tree, the flame graph and a marked range.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -122,7 +123,7 @@ START_TEST(test_table_entries)
 		for (j = 0; j < i; j++)
 			ck_assert_str_ne(sv_mode_table[j]->name, m->name);
 	}
-	ck_assert_uint_eq(i, 2);
+	ck_assert_uint_eq(i, 5);
 	/* popups and prompts are not main modes */
 	ck_assert(!sv_mode_popup.main);
 	ck_assert(!sv_mode_prompt.main);
@@ -208,9 +209,9 @@ START_TEST(test_view_next_keeps_state)
 	keys("p Enter");
 	ck_assert_int_ge(v.s.mark_region, 0);
 
-	/* when V goes back: the same timeline, window and selection, and
-	 * the marked region is still marked */
-	keys("V");
+	/* when the view goes back: the same timeline, window and
+	 * selection, and the marked region is still marked */
+	keys(": v i e w Space t i m e l i n e Enter");
 	ck_assert_ptr_eq(main_ops(), &sv_mode_timeline);
 	ck_assert_ptr_eq(TL(&v), tl);
 	ck_assert_int_eq(tl->t0, t0);
@@ -426,6 +427,104 @@ START_TEST(test_too_small)
 }
 END_TEST
 
+/* ---- where the time goes: the tree and flame views ---------------------- */
+
+/* rank 0: main > solve > kernel (twice), main > fib > fib > fib; rank 1:
+ * main > solve. */
+static const struct vt_call where_calls[] = {
+	{0, "main", 0, 1000, 0, -1, -1, 0},
+	{0, "solve", 100, 600, 0, -1, -1, 0},
+	{0, "kernel", 150, 400, 0, -1, -1, 0},
+	{0, "solve", 650, 900, 0, -1, -1, 0},
+	{0, "kernel", 700, 800, 0, -1, -1, 0},
+	{0, "fib", 920, 990, 0, -1, -1, 0},
+	{0, "fib", 930, 980, 0, -1, -1, 0},
+	{0, "fib", 940, 960, 0, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+	{1, "solve", 100, 1100, 0, -1, -1, 0},
+};
+
+static const struct {
+	const char *golden, *keys;
+	int w, h;
+} where_screens[] = {
+	{"tree_view", "T", 100, 16},
+	{"tree_all_search", "T * / k e r n Enter", 100, 16},
+	{"tree_recursion_sorted", "T * e > >", 80, 14},
+	{"flame_view", "F j", 100, 12},
+	{"flame_zoomed_search", "F j Enter / k e r Enter", 100, 12},
+	{"range_marked",
+		"l l l l l l l l l l m l l l l l l l l l l l l l l "
+		"l l l l l l M",
+		100, 20},
+	{"callers_solve", "T j c", 100, 14},
+	{"callers_kernel_focus", "T j c j j Enter", 100, 14},
+	{"tree_range",
+		"l l l l l l l l l l m l l l l l l l l l l l l l l "
+		"l l l l l l M T *",
+		100, 16},
+};
+
+START_TEST(test_where_screens)
+{
+	struct sv_profile *p = vt_profile(where_calls,
+		sizeof where_calls / sizeof where_calls[0],
+		VT_THREADS | VT_START);
+	struct sv_view w;
+	struct sv_grid g;
+	struct sv_error err;
+	int *kv = NULL;
+	size_t n = 0, i;
+
+	/* given the profile at the screen's size */
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, where_screens[_i].w, where_screens[_i].h);
+
+	/* when the keys are pressed */
+	ck_assert_int_eq(
+		sv_keys_parse_script(where_screens[_i].keys, &kv, &n, &err), 0);
+	for (i = 0; i < n; i++)
+		sv_view_handle_key(&w, kv[i]);
+	free(kv);
+
+	/* then the screen is the golden one */
+	sv_grid_init(&g);
+	sv_render(&g, &w);
+	vt_golden(&g, where_screens[_i].golden);
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_tree_enter_selects)
+{
+	struct sv_profile *p = vt_profile(where_calls,
+		sizeof where_calls / sizeof where_calls[0],
+		VT_THREADS | VT_START);
+	struct sv_view w;
+	struct sv_error err;
+	int *kv = NULL;
+	size_t n = 0, i;
+
+	/* given the tree on main > solve (the widest child of main) */
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 100, 20);
+	ck_assert_int_eq(sv_keys_parse_script("T j Enter", &kv, &n, &err), 0);
+	for (i = 0; i < n; i++)
+		sv_view_handle_key(&w, kv[i]);
+	free(kv);
+
+	/* then Enter shows the timeline with the path's longest call */
+	ck_assert_ptr_eq(sv_view_main_mode(&w)->ops, &sv_mode_timeline);
+	ck_assert_uint_ne(w.s.sel, SV_NO_CALL);
+	ck_assert_str_eq(p->regions[sv_call_region(p, w.s.sel)], "solve");
+	ck_assert_int_eq(sv_call_duration(p, w.s.sel), 1000);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mode");
@@ -458,6 +557,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_click_closes_popup);
 	tcase_add_test(tc, test_no_mouse);
 	tcase_add_test(tc, test_too_small);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("where");
+	tcase_add_loop_test(tc, test_where_screens, 0,
+		sizeof where_screens / sizeof where_screens[0]);
+	tcase_add_test(tc, test_tree_enter_selects);
 	suite_add_tcase(s, tc);
 	return s;
 }

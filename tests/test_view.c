@@ -477,6 +477,14 @@ START_TEST(test_every_action_wired)
 		keys("?");
 	else if (ai->scopes == SV_SCOPE_PROMPT)
 		keys("/ c");
+	else if (ai->scopes & SV_SCOPE_TREE)
+		keys("T j");
+	else if (ai->scopes & SV_SCOPE_FLAME)
+		keys("F j");
+	else if (ai->scopes & SV_SCOPE_CALLERS)
+		keys(_i + 1 == SV_ACTION_CALLERS_UP ? "T j c j" : "T j c");
+	else if (_i + 1 == SV_ACTION_RANGE_CLEAR)
+		keys("m");
 	flags = sv_view_apply(&v, _i + 1);
 	ck_assert_msg(
 		flags & (SV_REACT_REDRAW | SV_REACT_QUIT | SV_REACT_RELOAD),

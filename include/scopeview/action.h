@@ -29,6 +29,9 @@
 #define SV_SCOPE_TABLE(X)                                                \
 	X(TIMELINE, "timeline", "Timeline")                              \
 	X(STATS, "stats", "Statistics screen")                           \
+	X(TREE, "tree", "Call tree")                                     \
+	X(FLAME, "flame", "Flame graph")                                 \
+	X(CALLERS, "callers", "Callers and callees")                     \
 	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
 	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
 	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
@@ -129,7 +132,8 @@ enum {
 	X(WARNINGS, "warnings", "W", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
 		"Show the loader's warnings")                                  \
 	X(VIEW_NEXT, "view-next", "V", SV_SCOPE_GLOBAL,                        \
-		"Switch to the next view (timeline, stats)")                   \
+		"Switch to the next view (timeline, stats, tree, flame, "      \
+		"callers)")                                                    \
 	X(RELOAD, "reload", "R", SV_SCOPE_GLOBAL, "Reload the file")           \
 	X(HELP, "help", "? F1", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,              \
 		"Show the keys")                                               \
@@ -169,7 +173,79 @@ enum {
 	X(PROMPT_BACKSPACE, "prompt-backspace", "BSpace", SV_SCOPE_PROMPT,     \
 		"Delete the last character (on an empty prompt: close it)")    \
 	X(PROMPT_CLEAR, "prompt-clear", "C-u", SV_SCOPE_PROMPT,                \
-		"Delete everything typed")
+		"Delete everything typed")                                     \
+	X(VIEW_TREE, "view-tree", "T", SV_SCOPE_GLOBAL,                        \
+		"Show the call tree: where the time goes")                     \
+	X(VIEW_FLAME, "view-flame", "F", SV_SCOPE_GLOBAL,                      \
+		"Show the flame graph")                                        \
+	X(RANGE_START, "range-start", "m", SV_SCOPE_TIMELINE,                  \
+		"Mark the start of a time range at the cursor")                \
+	X(RANGE_END, "range-end", "M", SV_SCOPE_TIMELINE,                      \
+		"Mark the end of the time range at the cursor")                \
+	X(RANGE_CLEAR, "range-clear", "X", SV_SCOPE_TIMELINE,                  \
+		"Clear the marked time range")                                 \
+	X(TREE_DOWN, "tree-down", "j Down", SV_SCOPE_TREE,                     \
+		"Move to the next path")                                       \
+	X(TREE_UP, "tree-up", "k Up", SV_SCOPE_TREE,                           \
+		"Move to the previous path")                                   \
+	X(TREE_PAGE_DOWN, "tree-page-down", "PageDown", SV_SCOPE_TREE,         \
+		"Move one page down")                                          \
+	X(TREE_PAGE_UP, "tree-page-up", "PageUp", SV_SCOPE_TREE,               \
+		"Move one page up")                                            \
+	X(TREE_FIRST, "tree-first", "Home", SV_SCOPE_TREE,                     \
+		"Move to the first path")                                      \
+	X(TREE_LAST, "tree-last", "End", SV_SCOPE_TREE,                        \
+		"Move to the last path")                                       \
+	X(TREE_EXPAND, "tree-expand", "l Right", SV_SCOPE_TREE,                \
+		"Expand the path one level")                                   \
+	X(TREE_COLLAPSE, "tree-collapse", "h Left", SV_SCOPE_TREE,             \
+		"Collapse the path, or move to its caller")                    \
+	X(TREE_ALL, "tree-all", "*", SV_SCOPE_TREE,                            \
+		"Expand every path, or collapse them all")                     \
+	X(TREE_SORT_PREV, "tree-sort-prev", "<", SV_SCOPE_TREE,                \
+		"Sort siblings by the column to the left")                     \
+	X(TREE_SORT_NEXT, "tree-sort-next", ">", SV_SCOPE_TREE,                \
+		"Sort siblings by the column to the right")                    \
+	X(TREE_RECURSION, "tree-recursion", "e",                               \
+		SV_SCOPE_TREE | SV_SCOPE_FLAME,                                \
+		"Show recursion level by level, or collapsed into one node")   \
+	X(TREE_SELECT, "tree-select", "Enter", SV_SCOPE_TREE,                  \
+		"Select the path's longest call on the timeline")              \
+	X(TREE_SEARCH, "tree-search", "/", SV_SCOPE_TREE | SV_SCOPE_FLAME,     \
+		"Search region names (regex): matches are highlighted")        \
+	X(TREE_MATCH_NEXT, "tree-match-next", "n",                             \
+		SV_SCOPE_TREE | SV_SCOPE_FLAME, "Go to the next match")        \
+	X(TREE_BACK, "tree-back", "Escape", SV_SCOPE_TREE,                     \
+		"Stop a build under way, or go back to the timeline")          \
+	X(FLAME_UP, "flame-up", "k Up", SV_SCOPE_FLAME,                        \
+		"Select the calling frame")                                    \
+	X(FLAME_DOWN, "flame-down", "j Down", SV_SCOPE_FLAME,                  \
+		"Select the widest frame it calls")                            \
+	X(FLAME_LEFT, "flame-left", "h Left", SV_SCOPE_FLAME,                  \
+		"Select the frame to the left")                                \
+	X(FLAME_RIGHT, "flame-right", "l Right", SV_SCOPE_FLAME,               \
+		"Select the frame to the right")                               \
+	X(FLAME_ZOOM, "flame-zoom", "Enter", SV_SCOPE_FLAME,                   \
+		"Zoom into the selected frame")                                \
+	X(FLAME_OUT, "flame-out", "BSpace Escape", SV_SCOPE_FLAME,             \
+		"Zoom out one level (or stop a build under way)")              \
+	X(VIEW_CALLERS, "view-callers", "C", SV_SCOPE_GLOBAL,                  \
+		"Show the callers and callees of the marked or selected "      \
+		"region")                                                      \
+	X(TREE_CALLERS, "tree-callers", "c", SV_SCOPE_TREE,                    \
+		"Show the callers and callees of the path's region")           \
+	X(CALLERS_DOWN, "callers-down", "j Down", SV_SCOPE_CALLERS,            \
+		"Move to the next row")                                        \
+	X(CALLERS_UP, "callers-up", "k Up", SV_SCOPE_CALLERS,                  \
+		"Move to the previous row")                                    \
+	X(CALLERS_FOCUS, "callers-focus", "Enter", SV_SCOPE_CALLERS,           \
+		"Show the row's region (the caller, or the callee)")           \
+	X(CALLERS_BACK, "callers-back", "Escape", SV_SCOPE_CALLERS,            \
+		"Go back to the call tree (or stop a build under way)")        \
+	X(RANGE_CALL, "range-call", "o", SV_SCOPE_TIMELINE,                    \
+		"Mark the selected call's time as the range")                  \
+	X(RANGE_WINDOW, "range-window", "O", SV_SCOPE_TIMELINE,                \
+		"Mark the visible window as the range")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

@@ -13,9 +13,12 @@
 #error "scopeview/cli.h belongs to the cli layer, which this layer may not use"
 #endif
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "scopeview/common.h"
+#include "scopeview/profile.h"
 
 #define SV_EXIT_OK    0
 #define SV_EXIT_LOAD  1
@@ -25,9 +28,21 @@
  * SV_EXIT_USAGE. */
 int sv_cli_usage_error(const char *usage, const char *fmt, ...) SV_PRINTF(2, 3);
 
+/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE";
+ * *i moves past VALUE); NULL when argv[*i] is not that option, and then
+ * *missing is set when it is but its value is not there. */
+const char *sv_cli_opt(
+	int argc, char **argv, int *i, const char *name, bool *missing);
+/* The lanes of p on the ranks of a rank list (sv_stats_parse_ranks), as
+ * p->nlanes flags in a new array; NULL (every lane) for rank_on NULL. */
+bool *sv_cli_lanes_of_ranks(
+	const struct sv_profile *p, const bool *rank_on, uint32_t nrank_on);
+
 int sv_summary_main(int argc, char **argv);  /* summary.c */
 int sv_gen_main(int argc, char **argv);      /* gen.c */
 int sv_snapshot_main(int argc, char **argv); /* snapshot.c */
 int sv_view_main(int argc, char **argv);     /* app.c: the viewer */
+int sv_tree_main(int argc, char **argv);     /* cmd_tree.c */
+int sv_export_main(int argc, char **argv);   /* cmd_export.c */
 
 #endif

@@ -102,6 +102,14 @@ struct sv_mode_ops {
 	 * Returns SV_REACT_* flags, or -1 for an unknown command.  May be
 	 * NULL. */
 	int (*prompt)(struct sv_mode *m, int kind, const char *text);
+	/* The mode became the main mode shown (again).  May be NULL. */
+	void (*show)(struct sv_mode *m);
+	/* Whether work of the mode runs in the background (the loop then
+	 * wakes up every poll interval and calls poll).  May be NULL. */
+	bool (*busy)(const struct sv_mode *m);
+	/* Take what background work has done; SV_REACT_* flags (REDRAW when
+	 * the screen changed).  May be NULL. */
+	int (*poll)(struct sv_mode *m);
 };
 
 struct sv_mode {
@@ -124,6 +132,9 @@ const struct sv_mode_ops *sv_mode_find(const char *name);
 /* The modes of the table (mode_*.c). */
 extern const struct sv_mode_ops sv_mode_timeline;
 extern const struct sv_mode_ops sv_mode_stats;
+extern const struct sv_mode_ops sv_mode_tree;
+extern const struct sv_mode_ops sv_mode_flame;
+extern const struct sv_mode_ops sv_mode_callers;
 extern const struct sv_mode_ops sv_mode_popup;
 extern const struct sv_mode_ops sv_mode_prompt;
 

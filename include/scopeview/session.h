@@ -47,6 +47,7 @@ enum {
 	SV_SESSION_FILTER = 1 << 2,  /* the region filter (and the index) */
 	SV_SESSION_SEARCH = 1 << 3,  /* the search or the marked region */
 	SV_SESSION_SORT = 1 << 4,    /* the statistics' order */
+	SV_SESSION_RANGE = 1 << 5,   /* the marked time range */
 };
 
 struct sv_session_opts {
@@ -167,6 +168,10 @@ int sv_session_set_search(
 	struct sv_session *s, const char *pat, struct sv_error *err);
 /* Mark region r (-1 clears) and rebuild its call list. */
 void sv_session_mark_region(struct sv_session *s, long r);
+/* Mark the time range [t0, t1) (ends in either order; on == false
+ * clears it); notifies SV_SESSION_RANGE. */
+void sv_session_set_range(
+	struct sv_session *s, bool on, int64_t t0, int64_t t1);
 /* Sort the statistics by key; notifies SV_SESSION_SORT. */
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
 

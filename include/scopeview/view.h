@@ -54,7 +54,7 @@ enum sv_prompt {
 };
 
 #define SV_VIEW_PROMPT_MAX SV_SESSION_TEXT_MAX
-#define SV_VIEW_MAINS      4 /* main modes at most */
+#define SV_VIEW_MAINS      8 /* main modes at most */
 #define SV_VIEW_STACK      4 /* popups and prompts at most */
 
 struct sv_view_opts {
@@ -119,6 +119,11 @@ struct sv_timeline *sv_view_timeline(const struct sv_view *v);
 /* The popup or prompt on top (SV_POPUP_NONE / SV_PROMPT_NONE if none). */
 int sv_view_popup(const struct sv_view *v);
 int sv_view_prompt(const struct sv_view *v);
+
+/* Whether the main mode works in the background, and what it has done
+ * (SV_REACT_* flags): the loop polls while it is busy. */
+bool sv_view_busy(const struct sv_view *v);
+int sv_view_poll(struct sv_view *v);
 
 /* Draw the whole screen: every mode from the bottom up (resizes g to the
  * view's size); a screen below SV_LAYOUT_MIN_W x SV_LAYOUT_MIN_H says it

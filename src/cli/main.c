@@ -17,6 +17,8 @@ static const struct {
 	{"summary", sv_summary_main, "print the statistics of a profile"},
 	{"snapshot", sv_snapshot_main, "draw the viewer's screen to a file"},
 	{"gen", sv_gen_main, "write a synthetic profile"},
+	{"tree", sv_tree_main, "print the call tree of a profile"},
+	{"export", sv_export_main, "write a profile in another tool's format"},
 };
 
 static void main_usage(FILE *out)

@@ -532,7 +532,12 @@ int sv_app_run(
 			app_draw(a, b);
 			dirty = false;
 		}
-		key = b->getkey(b->ctx, a->loader ? a->opts.poll_ms : -1);
+		key = b->getkey(b->ctx,
+			a->loader || (a->have_view && sv_view_busy(&a->view))
+				? a->opts.poll_ms
+				: -1);
+		if (a->have_view && (sv_view_poll(&a->view) & SV_REACT_REDRAW))
+			dirty = true;
 		if (a->loader) {
 			bool failed = false;
 			if (app_poll_loader(a, b, &failed, err))

@@ -596,6 +596,46 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	*nhints = v->panel.focus ? 2 : 3;
 }
 
+/* The marked range: its empty timeline cells shaded, its columns on the
+ * ruler's axis and its span above them. */
+static void render_range(struct render_ctx *r)
+{
+	const struct sv_timeline *v = r->v;
+	const struct sv_layout_geom *g = r->geom;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int x0, x1, x, y;
+	char span[32], label[48];
+
+	if (!v->s->has_range ||
+		!sv_tmap_span(&m, v->s->range_t0, v->s->range_t1, &x0, &x1))
+		return;
+	for (y = g->lanes_y; y < g->lanes_y + g->lanes_h; y++)
+		for (x = x0; x < x1; x++) {
+			struct sv_cell *c = sv_grid_at(r->g, x, y);
+			if (c && c->ch == ' ' && c->style == SV_STYLE_DEFAULT) {
+				c->ch = r->gl->ascii ? '.' : 0x2591;
+				c->style = SV_STYLE_DIM;
+			}
+		}
+	sv_grid_fill(r->g, x0, g->ruler_y + 1, x1, g->ruler_y + 2, r->gl->hline,
+		SV_STYLE_PANEL_MARK, 0);
+	sv_grid_put(r->g, x0, g->ruler_y + 1, '[', SV_STYLE_PANEL_MARK, 0);
+	if (x1 - 1 > x0)
+		sv_grid_put(r->g, x1 - 1, g->ruler_y + 1, ']',
+			SV_STYLE_PANEL_MARK, 0);
+	snprintf(label, sizeof label, "range %s",
+		sv_fmt_dur(v->s->range_t1 - v->s->range_t0, span, sizeof span));
+	if ((int)strlen(label) <= x1 - x0) {
+		int lw = (int)strlen(label) + 1 < x1 - x0
+				 ? (int)strlen(label) + 1
+				 : x1 - x0;
+		sv_grid_fill(r->g, x0, g->ruler_y, x0 + lw, g->ruler_y + 1, ' ',
+			SV_STYLE_RULER, 0);
+		sv_grid_text(r->g, x0, g->ruler_y, x1 - x0, label,
+			SV_STYLE_PANEL_MARK, 0, 0);
+	}
+}
+
 void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 {
 	struct render_ctx r;
@@ -609,6 +649,7 @@ void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 	r.gl = sv_render_glyphs(v->s->opts.ascii);
 	render_ruler(&r);
 	render_lanes(&r);
+	render_range(&r);
 	render_details(&r);
 	sv_panel_draw(g, &v->panel, v->s, &pa);
 }

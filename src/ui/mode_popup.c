@@ -157,6 +157,10 @@ static void popup_help(struct popup_out *o)
 		{SV_ACTION_PANEL_DOWN, "Summary panel (p)"},
 		{SV_ACTION_POPUP_CLOSE, "Popups"},
 		{SV_ACTION_PROMPT_ENTER, "Prompts"},
+		{SV_ACTION_VIEW_TREE, "Where the time goes"},
+		{SV_ACTION_TREE_DOWN, "Call tree"},
+		{SV_ACTION_FLAME_UP, "Flame graph"},
+		{SV_ACTION_VIEW_CALLERS, "Callers and callees"},
 	};
 	size_t gi, ng = sizeof groups / sizeof groups[0];
 	bool any_group = false;

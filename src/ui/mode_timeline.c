@@ -18,6 +18,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
+#include "scopeview/render.h"
 #include "scopeview/mode.h"
 #include "scopeview/regex.h"
 #include "scopeview/view.h"
@@ -370,6 +371,51 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 
 /* The source popup shows the selected call's region, or the panel's
  * region under the cursor, or the marked one. */
+/* Mark the range's start or end at the cursor (the other end stays if it
+ * can, else it is the run's), the selected call's time, the visible
+ * window, or clear it. */
+static int timeline_range(struct sv_timeline *v, int action)
+{
+	struct sv_session *s = v->s;
+	int64_t t = v->cur_t, a = s->run_t0, b = s->run_t1;
+	char x[32], y[32], span[32];
+
+	if (action == SV_ACTION_RANGE_CLEAR) {
+		if (!s->has_range)
+			return SV_REACT_BELL;
+		sv_session_set_range(s, false, 0, 0);
+		sv_session_message(s, false, "range cleared");
+		return SV_REACT_REDRAW;
+	}
+	if (action == SV_ACTION_RANGE_WINDOW) {
+		a = v->t0;
+		b = v->t1;
+	} else if (action == SV_ACTION_RANGE_CALL) {
+		if (s->sel == SV_NO_CALL)
+			return timeline_no_selection(v);
+		a = s->p->start_ns[s->sel];
+		b = s->p->end_ns[s->sel];
+	} else if (action == SV_ACTION_RANGE_START) {
+		a = t;
+		if (s->has_range && s->range_t1 > t)
+			b = s->range_t1;
+	} else {
+		b = t;
+		if (s->has_range && s->range_t0 < t)
+			a = s->range_t0;
+	}
+	if (a == b) {
+		sv_session_message(s, true, "the range would be empty");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	sv_session_set_range(s, true, a, b);
+	sv_session_message(s, false, "range %s .. %s (%s): T tree, F flame",
+		sv_render_rel(s->range_t0 - s->origin, x, sizeof x),
+		sv_render_rel(s->range_t1 - s->origin, y, sizeof y),
+		sv_render_short(s->range_t1 - s->range_t0, span, sizeof span));
+	return SV_REACT_REDRAW;
+}
+
 static int timeline_source(struct sv_mode *mode)
 {
 	struct sv_timeline *v = mode->data;
@@ -616,6 +662,12 @@ static int timeline_apply(struct sv_mode *mode, int action)
 		return SV_REACT_REDRAW;
 	case SV_ACTION_SOURCE:
 		return timeline_source(mode);
+	case SV_ACTION_RANGE_START:
+	case SV_ACTION_RANGE_END:
+	case SV_ACTION_RANGE_CLEAR:
+	case SV_ACTION_RANGE_CALL:
+	case SV_ACTION_RANGE_WINDOW:
+		return timeline_range(v, action);
 	default:
 		return SV_REACT_BELL;
 	}

@@ -217,6 +217,14 @@ static void session_lanes_changed(struct sv_session *s)
 		s->sel = SV_NO_CALL;
 }
 
+void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
+{
+	s->has_range = on;
+	s->range_t0 = on ? (t0 < t1 ? t0 : t1) : 0;
+	s->range_t1 = on ? (t0 < t1 ? t1 : t0) : 0;
+	session_notify(s, SV_SESSION_RANGE);
+}
+
 void sv_session_solo(struct sv_session *s, long l)
 {
 	s->solo_lane = l;

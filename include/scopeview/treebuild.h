@@ -1,0 +1,79 @@
+/*
+ * treebuild.h: a call tree (callpath.h) of the session's scope, built off
+ * the UI thread, for the tree, callers and flame views.
+ *
+ * The scope is the lanes on display (the rank filter and a soloed lane)
+ * and the session's marked time range, if any.  A small scope (at most
+ * sync_max calls) is built at once, so a key script sees the finished
+ * tree; a larger one in a thread, with progress, while the views draw the
+ * last tree they had.  Starting again cancels a build under way; the
+ * views start one when their input changes, so the next key that changes
+ * it cancels the old one.  A view draws only from `tree` (valid when
+ * `ready`), which the thread never touches: sv_treebuild_poll() swaps a
+ * finished build in.  Nothing here knows about curses or HDF5.
+ */
+#ifndef SCOPEVIEW_TREEBUILD_H
+#define SCOPEVIEW_TREEBUILD_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/treebuild.h belongs to the ui layer, which this layer may not use"
+#endif
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scopeview/callpath.h"
+#include "scopeview/session.h"
+
+#define SV_TREEBUILD_SYNC_MAX 200000 /* calls built on the UI thread */
+
+struct sv_treebuild {
+	struct sv_callpath tree; /* the finished tree the views draw */
+	bool ready;              /* tree holds a build */
+	bool cancelled;          /* the last build was cancelled */
+	size_t sync_max;         /* see SV_TREEBUILD_SYNC_MAX */
+
+	/* The build under way (shared with its thread). */
+	pthread_t thread;
+	bool running;
+	atomic_int cancel, done;
+	atomic_uint_fast64_t progress;
+	uint64_t work; /* calls of the lanes in scope, for the fraction */
+	const struct sv_profile *p;
+	struct sv_callpath_scope scope;
+	bool *lane_on;
+	struct sv_callpath result;
+	int rc;
+};
+
+/* An idle builder with no tree. */
+void sv_treebuild_init(struct sv_treebuild *b);
+/* Cancel and wait for a build under way; free the trees. */
+void sv_treebuild_fini(struct sv_treebuild *b);
+
+/* Build the tree of s's scope (expand: recursion expanded), cancelling a
+ * build under way.  The tree is ready at once when the scope holds at most
+ * sync_max calls. */
+void sv_treebuild_start(
+	struct sv_treebuild *b, const struct sv_session *s, bool expand);
+/* Cancel the build under way (the old tree stays). */
+void sv_treebuild_cancel(struct sv_treebuild *b);
+/* Whether a build is under way, and how far it is (0 .. 1). */
+bool sv_treebuild_busy(const struct sv_treebuild *b);
+double sv_treebuild_fraction(const struct sv_treebuild *b);
+/* Take a finished build: returns true when the tree changed. */
+bool sv_treebuild_poll(struct sv_treebuild *b);
+
+/* The scope of s in words for a view's title: "all ranks, whole run",
+ * "ranks 0-3, lane r0 main, range +1.20 ms .. +3.40 ms (range: calls
+ * count with their time inside)". */
+void sv_treebuild_scope_text(const struct sv_session *s, char *buf, size_t n);
+/* A progress line for a build under way: "building the call tree of
+ * 1,200,000 calls: 45% (Esc stops)". */
+void sv_treebuild_progress_text(
+	const struct sv_treebuild *b, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * treebuild.c: call trees built off the UI thread (treebuild.h).
+ *
+ * One thread per build, joined when it is done (poll) or cancelled (the
+ * next start, or fini).  The thread reads the profile (read-only) and
+ * writes only result, rc and done; the UI thread reads them after done.
+ */
+#include "scopeview/treebuild.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/render.h"
+
+void sv_treebuild_init(struct sv_treebuild *b)
+{
+	memset(b, 0, sizeof *b);
+	b->sync_max = SV_TREEBUILD_SYNC_MAX;
+	atomic_init(&b->cancel, 0);
+	atomic_init(&b->done, 0);
+	atomic_init(&b->progress, 0);
+}
+
+static void *treebuild_thread(void *arg)
+{
+	struct sv_treebuild *b = arg;
+	b->rc = sv_callpath_build(&b->result, b->p, &b->scope, NULL);
+	atomic_store(&b->done, 1);
+	return NULL;
+}
+
+/* Wait for the thread and drop its result. */
+static void treebuild_stop(struct sv_treebuild *b)
+{
+	if (!b->running)
+		return;
+	atomic_store(&b->cancel, 1);
+	pthread_join(b->thread, NULL);
+	sv_callpath_fini(&b->result);
+	b->running = false;
+}
+
+void sv_treebuild_fini(struct sv_treebuild *b)
+{
+	if (!b)
+		return;
+	treebuild_stop(b);
+	sv_callpath_fini(&b->tree);
+	free(b->lane_on);
+	b->lane_on = NULL;
+	b->ready = false;
+}
+
+void sv_treebuild_start(
+	struct sv_treebuild *b, const struct sv_session *s, bool expand)
+{
+	const struct sv_profile *p = s->p;
+	size_t l;
+
+	treebuild_stop(b);
+	free(b->lane_on);
+	b->lane_on = sv_xcalloc(p->nlanes + 1, sizeof *b->lane_on);
+	b->work = 0;
+	for (l = 0; l < p->nlanes; l++) {
+		b->lane_on[l] = sv_session_lane_shown(s, l);
+		if (b->lane_on[l])
+			b->work += p->lanes[l].ncalls;
+	}
+	memset(&b->scope, 0, sizeof b->scope);
+	b->scope.lane_on = b->lane_on;
+	b->scope.has_range = s->has_range;
+	b->scope.t0 = s->range_t0;
+	b->scope.t1 = s->range_t1;
+	b->scope.expand_recursion = expand;
+	b->p = p;
+	b->cancelled = false;
+	atomic_store(&b->cancel, 0);
+	atomic_store(&b->done, 0);
+	atomic_store(&b->progress, 0);
+	b->scope.cancel = &b->cancel;
+	b->scope.progress = &b->progress;
+	if (b->work <= b->sync_max ||
+		pthread_create(&b->thread, NULL, treebuild_thread, b)) {
+		sv_callpath_fini(&b->tree);
+		sv_callpath_build(&b->tree, p, &b->scope, NULL);
+		b->tree.scope.lane_on = NULL; /* freed by the next start */
+		b->ready = true;
+		return;
+	}
+	b->running = true;
+}
+
+void sv_treebuild_cancel(struct sv_treebuild *b)
+{
+	if (!b->running)
+		return;
+	treebuild_stop(b);
+	b->cancelled = true;
+}
+
+bool sv_treebuild_busy(const struct sv_treebuild *b)
+{
+	return b->running;
+}
+
+double sv_treebuild_fraction(const struct sv_treebuild *b)
+{
+	uint64_t done = atomic_load((atomic_uint_fast64_t *)&b->progress);
+	if (!b->work)
+		return 0;
+	return done >= b->work ? 1.0 : (double)done / (double)b->work;
+}
+
+bool sv_treebuild_poll(struct sv_treebuild *b)
+{
+	if (!b->running || !atomic_load(&b->done))
+		return false;
+	pthread_join(b->thread, NULL);
+	b->running = false;
+	if (b->rc < 0) {
+		sv_callpath_fini(&b->result);
+		b->cancelled = true;
+		return true;
+	}
+	sv_callpath_fini(&b->tree);
+	b->tree = b->result;
+	b->tree.scope.lane_on = NULL;
+	memset(&b->result, 0, sizeof b->result);
+	b->ready = true;
+	return true;
+}
+
+void sv_treebuild_scope_text(const struct sv_session *s, char *buf, size_t n)
+{
+	size_t used;
+	char a[32], b[32];
+
+	snprintf(buf, n, "%s%s", s->rank_spec[0] ? "ranks " : "all ranks",
+		s->rank_spec);
+	used = strlen(buf);
+	if (s->solo_lane >= 0 && (size_t)s->solo_lane < s->p->nlanes &&
+		used < n)
+		used += (size_t)snprintf(buf + used, n - used, ", lane %s",
+			s->p->lanes[s->solo_lane].label);
+	if (used >= n)
+		return;
+	if (s->has_range)
+		snprintf(buf + used, n - used,
+			", range %s .. %s (range: calls count with their time "
+			"inside)",
+			sv_render_rel(s->range_t0 - s->origin, a, sizeof a),
+			sv_render_rel(s->range_t1 - s->origin, b, sizeof b));
+	else
+		snprintf(buf + used, n - used, ", whole run");
+}
+
+void sv_treebuild_progress_text(
+	const struct sv_treebuild *b, char *buf, size_t n)
+{
+	snprintf(buf, n,
+		"building the tree of %" PRIu64 " calls: %d%% (Esc stops)",
+		b->work, (int)(100.0 * sv_treebuild_fraction(b)));
+}

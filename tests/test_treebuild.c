@@ -1,0 +1,103 @@
+/*
+ * test_treebuild.c: call trees built off the UI thread (treebuild.h): a
+ * small scope built at once, a large one in a thread that poll() adopts,
+ * a build cancelled by the next start or by cancel(), the session's scope
+ * (rank filter, solo lane, range) and its words for the views' titles.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "scopeview/session.h"
+#include "scopeview/treebuild.h"
+#include "viewtest.h"
+
+static const struct vt_call calls[] = {
+	{0, "main", 0, 1000, 0, -1, -1, 0},
+	{0, "child", 100, 500, 0, -1, -1, 0},
+	{0, "child", 600, 900, 0, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+};
+
+static void wait_done(struct sv_treebuild *b)
+{
+	int i;
+	for (i = 0; i < 5000 && !sv_treebuild_poll(b); i++)
+		usleep(1000);
+}
+
+START_TEST(test_treebuild_sync_and_thread)
+{
+	struct sv_profile *p = vt_profile(calls, 4, VT_THREADS | VT_START);
+	struct sv_session s;
+	struct sv_treebuild b;
+	struct sv_error err;
+	char text[256];
+
+	ck_assert_int_eq(sv_session_init(&s, p, NULL, &err), 0);
+	sv_treebuild_init(&b);
+
+	/* a small scope is ready at once */
+	sv_treebuild_start(&b, &s, false);
+	ck_assert(b.ready);
+	ck_assert(!sv_treebuild_busy(&b));
+	ck_assert_int_eq(b.tree.total, 2200);
+
+	/* forced into a thread: busy until poll takes the result */
+	b.sync_max = 0;
+	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
+	sv_treebuild_start(&b, &s, false);
+	ck_assert(sv_treebuild_busy(&b));
+	ck_assert_int_eq(b.tree.total, 2200); /* the old tree meanwhile */
+	wait_done(&b);
+	ck_assert(!sv_treebuild_busy(&b));
+	ck_assert_int_eq(b.tree.total, 1200);
+	ck_assert(sv_treebuild_fraction(&b) == 1.0);
+
+	/* a range: the clipped time, and the title says the rule */
+	sv_session_set_range(&s, true, 900, 100);
+	ck_assert_int_eq(s.range_t0, 100);
+	sv_treebuild_start(&b, &s, false);
+	wait_done(&b);
+	ck_assert_int_eq(b.tree.total, 800);
+	sv_treebuild_scope_text(&s, text, sizeof text);
+	ck_assert_msg(strstr(text, "ranks 1, range") &&
+			      strstr(text, "(range: calls count with their "
+					   "time inside)"),
+		"%s", text);
+
+	/* a restart or cancel stops the thread; the old tree stays */
+	sv_treebuild_start(&b, &s, true);
+	sv_treebuild_start(&b, &s, false);
+	sv_treebuild_cancel(&b);
+	ck_assert(!sv_treebuild_busy(&b));
+	ck_assert(b.cancelled);
+	ck_assert_int_eq(b.tree.total, 800);
+	sv_treebuild_progress_text(&b, text, sizeof text);
+	ck_assert(strstr(text, "Esc stops"));
+	sv_session_set_range(&s, false, 0, 0);
+	sv_treebuild_scope_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "ranks 1, whole run");
+
+	/* fini with a build under way */
+	sv_treebuild_start(&b, &s, false);
+	sv_treebuild_fini(&b);
+	sv_treebuild_fini(NULL);
+	sv_session_fini(&s);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *treebuild_suite(void)
+{
+	Suite *s = suite_create("treebuild");
+	TCase *tc = tcase_create("builds");
+	tcase_add_test(tc, test_treebuild_sync_and_thread);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(treebuild_suite());
+}
