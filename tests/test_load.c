@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "../src/io/load_h5_fast.h" /* sv_h5_fast_chunks */
+#include <lzf.h>
+#include <zstd.h>
 #include "helpers.h"
 #include "scopeview/common.h"
 #include "scopeview/load.h"
@@ -473,10 +475,11 @@ static char *base_write(const char *name, enum mutation m)
 		hsize_t chunk = 4;
 		unsigned cd[1] = {3};
 		H5Pset_chunk(dcpl, 1, &chunk);
-		/* Zstandard: optional, so HDF5 writes the data unfiltered;
-		 * the pipeline still names it. */
+		/* LZ4 (scopeview brings LZF and zstd, not LZ4): optional,
+		 * so HDF5 writes the data unfiltered; the pipeline still
+		 * names it. */
 		ck_assert_int_ge(
-			H5Pset_filter(dcpl, 32015, H5Z_FLAG_OPTIONAL, 1, cd),
+			H5Pset_filter(dcpl, 32004, H5Z_FLAG_OPTIONAL, 1, cd),
 			0);
 		ds_ints_dcpl(
 			ev, "start_deltas", H5T_STD_I64LE, start, nev, dcpl);
@@ -649,8 +652,8 @@ static const struct fail_case fail_cases[] = {
 		"/events/durations: holds 5 values, but /events/start_deltas "
 		"holds 6 events"},
 	{M_FILTER, -ENOTSUP,
-		"/events/start_deltas: compressed with the Zstandard (zstd) "
-		"filter (HDF5 filter 32015)"},
+		"/events/start_deltas: compressed with the LZ4 filter (HDF5 "
+		"filter 32004)"},
 	{M_HUGE_DIMS, -EINVAL,
 		"/events/start_deltas: claims 1099511627776 values, more than "
 		"a file of"},
@@ -681,8 +684,8 @@ START_TEST(test_malformed)
 	char name[32];
 	char *path;
 
-	if (c->m == M_FILTER && H5Zfilter_avail(32015) > 0)
-		SVT_SKIP("case %d: a zstd plugin is installed here, so the "
+	if (c->m == M_FILTER && H5Zfilter_avail(32004) > 0)
+		SVT_SKIP("case %d: an LZ4 plugin is installed here, so the "
 			 "missing-filter error cannot happen",
 			_i);
 	snprintf(name, sizeof name, "bad%d.h5", _i);
@@ -2141,20 +2144,107 @@ struct big_case {
 	bool reversed; /* rows listed in reverse order of their slices */
 	bool fletcher; /* add a checksum filter: the parallel path steps aside */
 	bool contiguous; /* no chunks at all */
+	int codec;       /* BIG_DEFLATE, BIG_LZF or BIG_ZSTD */
 };
+
+enum { BIG_DEFLATE, BIG_LZF, BIG_ZSTD };
 
 static const struct big_case big_cases[] = {
 	/* 69 chunks (more than threads), the last one partial */
-	{"big_shuffle.h5", 70000, 1024, true, 4, false, false, false},
+	{"big_shuffle.h5", 70000, 1024, true, 4, false, false, false,
+		BIG_DEFLATE},
 	/* deflate without shuffle, a prime length */
-	{"big_deflate.h5", 200003, 4096, false, 3, false, false, false},
+	{"big_deflate.h5", 200003, 4096, false, 3, false, false, false,
+		BIG_DEFLATE},
 	/* rows out of order: ranges that start and end inside chunks */
-	{"big_rows.h5", 300000, 1536, true, 2, true, false, false},
+	{"big_rows.h5", 300000, 1536, true, 2, true, false, false, BIG_DEFLATE},
 	/* one chunk holds everything but the tail */
-	{"big_onechunk.h5", 65537, 65536, true, 1, false, false, false},
-	{"big_fletcher.h5", 70000, 1024, true, 2, false, true, false},
-	{"big_contig.h5", 70000, 0, false, 2, false, false, true},
+	{"big_onechunk.h5", 65537, 65536, true, 1, false, false, false,
+		BIG_DEFLATE},
+	{"big_fletcher.h5", 70000, 1024, true, 2, false, true, false,
+		BIG_DEFLATE},
+	{"big_contig.h5", 70000, 0, false, 2, false, false, true, BIG_DEFLATE},
+	/* LZF (h5py's filter 32000) and zstd (hdf5plugin's 32015), with
+	 * and without shuffle, written as raw chunks (big_raw_column) */
+	{"big_lzf_shuffle.h5", 70000, 1024, true, 4, false, false, false,
+		BIG_LZF},
+	{"big_lzf.h5", 200003, 4096, false, 3, true, false, false, BIG_LZF},
+	{"big_zstd_shuffle.h5", 70000, 1024, true, 2, false, false, false,
+		BIG_ZSTD},
+	{"big_zstd.h5", 200003, 4096, false, 3, true, false, false, BIG_ZSTD},
 };
+
+/* Write column name of n 8-byte little-endian values as raw chunks
+ * compressed the way the filter plugins do: shuffled (when asked) then
+ * one LZF stream or zstd frame per chunk, the last one padded with
+ * zeros.  A chunk LZF cannot shrink is stored as it is, with the LZF bit
+ * of its filter mask set, as HDF5 stores it for an optional filter. */
+static void big_raw_column(hid_t g, const char *name, hid_t type,
+	const void *vals, const struct big_case *c)
+{
+	hsize_t n = c->n, unlim = H5S_UNLIMITED, k, nchunks;
+	size_t cb = (size_t)c->chunk * 8, cap = ZSTD_compressBound(cb);
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	hid_t s = H5Screate_simple(1, &n, &unlim), d;
+	unsigned char *plain = malloc(cb), *shuf = malloc(cb);
+	unsigned char *packed = malloc(cap);
+	unsigned lzf_cd[3] = {4, 0x0105, (unsigned)cb}, zstd_cd[1] = {3};
+
+	H5Pset_chunk(dcpl, 1, &c->chunk);
+	if (c->shuffle)
+		H5Pset_shuffle(dcpl);
+	if (c->codec == BIG_LZF)
+		ck_assert_int_ge(H5Pset_filter(dcpl, 32000, H5Z_FLAG_OPTIONAL,
+					 3, lzf_cd),
+			0);
+	else
+		ck_assert_int_ge(H5Pset_filter(dcpl, 32015, H5Z_FLAG_OPTIONAL,
+					 1, zstd_cd),
+			0);
+	d = H5Dcreate2(g, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	nchunks = (n + c->chunk - 1) / c->chunk;
+	for (k = 0; k < nchunks; k++) {
+		hsize_t first = k * c->chunk, have = n - first,
+			off[1] = {first};
+		const unsigned char *in = plain;
+		uint32_t mask = 0;
+		size_t len, i, b;
+		if (have > c->chunk)
+			have = c->chunk;
+		memset(plain, 0, cb);
+		memcpy(plain, (const unsigned char *)vals + first * 8,
+			(size_t)have * 8);
+		if (c->shuffle) {
+			for (i = 0; i < (size_t)c->chunk; i++)
+				for (b = 0; b < 8; b++)
+					shuf[b * (size_t)c->chunk + i] =
+						plain[i * 8 + b];
+			in = shuf;
+		}
+		if (c->codec == BIG_LZF) {
+			len = lzf_compress(
+				in, (unsigned)cb, packed, (unsigned)cb - 1);
+			if (len == 0) {
+				memcpy(packed, in, cb);
+				len = cb;
+				mask = c->shuffle ? 2u : 1u;
+			}
+		} else {
+			len = ZSTD_compress(packed, cap, in, cb, 3);
+			ck_assert(!ZSTD_isError(len));
+		}
+		ck_assert_int_ge(
+			H5Dwrite_chunk(d, H5P_DEFAULT, mask, off, len, packed),
+			0);
+	}
+	H5Dclose(d);
+	H5Sclose(s);
+	H5Pclose(dcpl);
+	free(plain);
+	free(shuf);
+	free(packed);
+}
 
 /* Write a schema 3 profile of c->n events with chunked, deflated event
  * columns: start_deltas, durations, call_ids (random bits) and an extra
@@ -2215,6 +2305,20 @@ static char *big_write(const struct big_case *c, int64_t *want_start)
 	ds_ints(g, "event_counts", H5T_STD_U64LE, count, (hsize_t)c->nrows);
 	H5Gclose(g);
 
+	if (c->codec != BIG_DEFLATE) {
+		g = h5_group(f, "events");
+		big_raw_column(g, "start_deltas", H5T_STD_I64LE, delta, c);
+		big_raw_column(g, "durations", H5T_STD_I64LE, dur, c);
+		big_raw_column(g, "call_ids", H5T_STD_I64LE, cid, c);
+		big_raw_column(g, "weights", H5T_IEEE_F64LE, wts, c);
+		H5Gclose(g);
+		H5Fclose(f);
+		free(delta);
+		free(dur);
+		free(cid);
+		free(wts);
+		return path;
+	}
 	dcpl = H5Pcreate(H5P_DATASET_CREATE);
 	if (!c->contiguous) {
 		H5Pset_chunk(dcpl, 1, &c->chunk);
