@@ -25,6 +25,7 @@
 #include <lzf.h>
 #include <zstd.h>
 #include "helpers.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/common.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
@@ -2827,6 +2828,149 @@ START_TEST(test_guard_handlers)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Per-call event metadata (doc/format.md 4.11)                        */
+
+/* The base file's rows: row 0 (rank 0, solve) calls 0-2, row 1 (rank 0,
+ * io) calls 3-4, row 2 (rank 1, solve) call 5. */
+struct meta_case {
+	const char *name;
+	const char *rows[3]; /* NULL: an unwritten element */
+	size_t fixed;        /* fixed-length strings of this size, or 0 */
+	const char *want[6]; /* each call's stored text, NULL = none */
+	const char *warn;    /* a warning that must appear, or NULL: none */
+};
+
+static const char *const meta_rich =
+	"[{\"phase\": \"steady\", \"iter\": 12}, {}, {\"phase\": "
+	"\"warm\\u00e9 \\ud83d\\ude00\", \"x\": NaN, \"y\": -Infinity, "
+	"\"z\": Infinity, \"n\": {\"a\": [1, 2.5e3, null, true]}}]";
+static const char *const meta_rich_call0 = "{\"phase\":\"steady\",\"iter\":12}";
+static const char *const meta_rich_call2 =
+	"{\"phase\":\"warm\\u00e9 \\ud83d\\ude00\",\"x\":NaN,\"y\":-Infinity,"
+	"\"z\":Infinity,\"n\":{\"a\":[1,2.5e3,null,true]}}";
+
+static const struct meta_case meta_cases[] = {
+	{"variable length, [], empty", {meta_rich, "[]", ""}, 0,
+		{meta_rich_call0, NULL, meta_rich_call2}, NULL},
+	{"unwritten element", {meta_rich, "[]", NULL}, 0,
+		{meta_rich_call0, NULL, meta_rich_call2}, NULL},
+	{"fixed length", {meta_rich, "[]", "[{\"status\": \"ok\"}]"}, 300,
+		{meta_rich_call0, NULL, meta_rich_call2, NULL, NULL,
+			"{\"status\":\"ok\"}"},
+		NULL},
+	{"wrong length", {"[{}, {}]", "[{\"a\": 1}, {\"a\": 1}]", "[]"}, 0,
+		{NULL, NULL, NULL, "{\"a\":1}", "{\"a\":1}"},
+		"/rank_region_index/event_metadata: row 0 (rank 0, region "
+		"'solve') holds 2 entries for 3 calls"},
+	{"bad JSON", {"[]", "[{\"a\": 1}, {\"a\": }]", "[{\"b\": [1, 2]}]"}, 0,
+		{NULL, NULL, NULL, NULL, NULL, "{\"b\":[1,2]}"},
+		"row 1 (rank 0, region 'io') not JSON: unexpected character"},
+	{"not an object", {"[]", "[]", "[\"x\"]"}, 0, {NULL},
+		"row 2 (rank 1, region 'solve') entry 0 is a string, not an "
+		"object"},
+	{"not a list", {"{\"a\": 1}", "[]", "[]"}, 0, {NULL},
+		"row 0 (rank 0, region 'solve') is an object"},
+};
+
+START_TEST(test_event_metadata)
+{
+	const struct meta_case *c = &meta_cases[_i];
+	char name[32];
+	char *path;
+	hid_t f, g;
+	struct sv_profile *p;
+	uint32_t k;
+	size_t w;
+	bool seen = false;
+
+	snprintf(name, sizeof name, "meta%d.h5", _i);
+	path = base_write(name, M_NONE);
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	ds_strs(g, "event_metadata", c->rows, 3, c->fixed);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert_uint_eq(p->ncalls, 6);
+	for (k = 0; k < 6; k++) {
+		const char *got = sv_callmeta_of(p, k);
+		ck_assert_msg((got == NULL) == (c->want[k] == NULL) &&
+				      (!got || !strcmp(got, c->want[k])),
+			"%s: call %u: '%s', want '%s'", c->name, k,
+			got ? got : "(none)",
+			c->want[k] ? c->want[k] : "(none)");
+	}
+	for (w = 0; w < p->nwarnings; w++) {
+		bool meta = strstr(p->warnings[w], "event_metadata") != NULL;
+		ck_assert_msg(!meta || c->warn, "%s: warned '%s'", c->name,
+			p->warnings[w]);
+		if (c->warn && strstr(p->warnings[w], c->warn))
+			seen = true;
+	}
+	ck_assert_msg(!c->warn || seen, "%s: no warning '%s'", c->name,
+		c->warn ? c->warn : "");
+	/* a file without metadata costs nothing */
+	if (!c->want[0] && !c->want[3] && !c->want[5])
+		ck_assert_ptr_null(p->call_meta);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* The shown values: escapes and surrogate pairs decoded, nested values
+ * folded to one line. */
+START_TEST(test_event_metadata_shown)
+{
+	char *path = base_write("meta_shown.h5", M_NONE);
+	const char *rows[3] = {meta_rich, "[]", "[]"};
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	struct sv_profile *p;
+	struct sv_callmeta_kv kv;
+	char buf[128];
+
+	ds_strs(g, "event_metadata", rows, 3, 0);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert(sv_callmeta_find(sv_callmeta_of(p, 2), "phase", &kv));
+	sv_callmeta_show(kv.val, kv.val_len, buf, sizeof buf);
+	ck_assert_str_eq(buf, "warm\xc3\xa9 \xf0\x9f\x98\x80");
+	ck_assert(sv_callmeta_find(sv_callmeta_of(p, 2), "n", &kv));
+	sv_callmeta_show(kv.val, kv.val_len, buf, sizeof buf);
+	ck_assert_str_eq(buf, "{\"a\":[1,2.5e3,null,true]}");
+	ck_assert(!sv_callmeta_find(sv_callmeta_of(p, 0), "x", &kv));
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* An index column of the wrong length is dropped with a warning. */
+START_TEST(test_event_metadata_short)
+{
+	char *path = base_write("meta_short.h5", M_NONE);
+	const char *rows[2] = {"[]", "[]"};
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	struct sv_profile *p;
+	size_t w;
+	bool seen = false;
+
+	ds_strs(g, "event_metadata", rows, 2, 0);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert_ptr_null(p->call_meta);
+	for (w = 0; w < p->nwarnings; w++)
+		if (strstr(p->warnings[w], "/rank_region_index/event_metadata"))
+			seen = true;
+	ck_assert(seen);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -2869,6 +3013,12 @@ static Suite *suite(void)
 	tcase_add_test(t, test_damaged_fuzz);
 	suite_add_tcase(s, t);
 
+	t = tcase_create("event_metadata");
+	tcase_add_loop_test(t, test_event_metadata, 0,
+		(int)(sizeof meta_cases / sizeof meta_cases[0]));
+	tcase_add_test(t, test_event_metadata_shown);
+	tcase_add_test(t, test_event_metadata_short);
+	suite_add_tcase(s, t);
 	t = tcase_create("metadata");
 	tcase_add_test(t, test_metadata_types);
 	suite_add_tcase(s, t);

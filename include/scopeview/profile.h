@@ -158,6 +158,12 @@ struct sv_profile {
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
 	struct sv_column *columns;
 	size_t ncolumns;
+	/* Per-call event metadata (callmeta.h, doc/format.md 4.11): NULL
+	 * when the file has none; else ncalls offsets into meta_arena (0 =
+	 * none), set once every row is added. */
+	uint64_t *call_meta;
+	char *meta_arena;
+	size_t meta_arena_len, meta_arena_cap;
 
 	/* Filled by sv_profile_finish(). */
 	uint16_t *depth;       /* nesting depth, 0 = top of its lane */

@@ -15,6 +15,7 @@
 #define SCOPEVIEW_IO_LOAD_H5_PRIV_H
 
 #include "h5util.h"
+#include "scopeview/callmeta.h"
 
 /* Read every attribute of /metadata into the profile (absent: nothing).
  * Values the profile cannot hold become warnings. */

@@ -56,6 +56,8 @@ void sv_profile_free(struct sv_profile *p)
 		free(p->columns[i].f);
 	}
 	free(p->columns);
+	free(p->call_meta);
+	free(p->meta_arena);
 	free(p->depth);
 	free(p->parent);
 	free(p->exclusive);
