@@ -16,6 +16,7 @@
 #include "scopeview/load.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
+#include "scopeview/callmeta.h"
 #include "viewtest.h"
 
 /* Render p at w x h after a key script, with ASCII glyphs or not. */
@@ -335,6 +336,40 @@ START_TEST(test_match_in_merged_cell)
 }
 END_TEST
 
+/* The details of a call with event metadata: every member as key=value,
+ * escapes decoded, nested values folded to one line, packed to the width. */
+START_TEST(test_details_callmeta)
+{
+	static const struct vt_call calls[] = {
+		{0, "solve", 0, 100, -1, -1, -1, 0},
+		{0, "solve", 200, 300, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 2, VT_START);
+	struct sv_grid g;
+	char why[128], *dump;
+
+	ck_assert_int_eq(
+		sv_callmeta_set_row(p, 0, 2,
+			"[{\"phase\": \"steady\", \"iter\": 12, \"status\": "
+			"\"ok\", \"grid\": {\"nx\": [64, 64], \"bc\": null}, "
+			"\"who\": \"caf\\u00e9 \\ud83d\\ude00\", "
+			"\"note\": \"a long value that does not fit beside the "
+			"others on one line of the details\"}, {}]",
+			why, sizeof why),
+		0);
+	sv_grid_init(&g);
+	draw(&g, p, 100, 30, "Tab", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(dump, "metadata  phase=steady   iter=12"));
+	ck_assert_ptr_nonnull(
+		strstr(dump, "grid={\"nx\":[64,64],\"bc\":null}"));
+	free(dump);
+	vt_golden(&g, "details_callmeta");
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* The source popup expands tabs, drops CR before LF and escapes the
  * rest; numbered from the call site. */
 START_TEST(test_source_popup_text)
@@ -423,6 +458,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_alloc_same_frame);
 	tcase_add_test(tc, test_match_in_merged_cell);
 	tcase_add_test(tc, test_source_popup_text);
+	tcase_add_test(tc, test_details_callmeta);
 	suite_add_tcase(s, tc);
 	return s;
 }
