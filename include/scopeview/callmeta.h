@@ -74,6 +74,21 @@ bool sv_callmeta_find(
  */
 size_t sv_callmeta_show(const char *val, size_t len, char *out, size_t n);
 
+/* group_of's value for a call without the key. */
+#define SV_CALLMETA_NO_GROUP UINT32_MAX
+
+/*
+ * The distinct values of key over p's calls (summary --group-by), as
+ * compact JSON texts in order of first appearance (call order), and each
+ * call's group: (*group_of)[c] indexes *values, or is
+ * SV_CALLMETA_NO_GROUP when c has no such key.  Values are told apart by
+ * their compact text (1 and 1.0 are two values).  Returns the number of
+ * values; the caller frees *values (sv_strv_free_array) and *group_of
+ * (p->ncalls long, also when no call has the key).
+ */
+size_t sv_callmeta_groups(const struct sv_profile *p, const char *key,
+	char ***values, uint32_t **group_of);
+
 /* A search term on metadata: "key=value" (the shown value equals value)
  * or "key~regex" (regex found anywhere in the shown value). */
 struct sv_callmeta_term {

@@ -497,6 +497,73 @@ bool sv_callmeta_find(
 	return found;
 }
 
+static uint64_t callmeta_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return h;
+}
+
+size_t sv_callmeta_groups(const struct sv_profile *p, const char *key,
+	char ***values, uint32_t **group_of)
+{
+	uint32_t *slot = NULL, c, last_g = SV_CALLMETA_NO_GROUP;
+	size_t nslot = 0, nval = 0, cap = 0, i;
+	uint64_t last_off = 0;
+	char **val = NULL;
+
+	*group_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof **group_of);
+	for (c = 0; c < p->ncalls; c++) {
+		const char *obj = sv_callmeta_of(p, c);
+		struct sv_callmeta_kv kv;
+		uint32_t g = SV_CALLMETA_NO_GROUP;
+		if (obj && p->call_meta[c] == last_off) {
+			(*group_of)[c] = last_g; /* the same object again */
+			continue;
+		}
+		if (obj && sv_callmeta_find(obj, key, &kv)) {
+			uint64_t h = callmeta_hash(kv.val, kv.val_len);
+			if (2 * (nval + 1) > nslot) {
+				/* Grow the table and put the values back. */
+				nslot = nslot ? nslot * 2 : 64;
+				free(slot);
+				slot = sv_xmalloc(nslot * sizeof *slot);
+				memset(slot, 0xff, nslot * sizeof *slot);
+				for (i = 0; i < nval; i++) {
+					size_t at = callmeta_hash(val[i],
+							    strlen(val[i])) %
+						    nslot;
+					while (slot[at] != UINT32_MAX)
+						at = (at + 1) % nslot;
+					slot[at] = (uint32_t)i;
+				}
+			}
+			for (i = h % nslot; slot[i] != UINT32_MAX;
+				i = (i + 1) % nslot) {
+				const char *v = val[slot[i]];
+				if (strlen(v) == kv.val_len &&
+					!memcmp(v, kv.val, kv.val_len))
+					break;
+			}
+			if (slot[i] == UINT32_MAX) {
+				sv_grow((void **)&val, &cap, nval + 1,
+					sizeof *val);
+				val[nval] = sv_xstrndup(kv.val, kv.val_len);
+				slot[i] = (uint32_t)nval++;
+			}
+			g = slot[i];
+		}
+		(*group_of)[c] = g;
+		last_off = obj ? p->call_meta[c] : 0;
+		last_g = g;
+	}
+	free(slot);
+	*values = val;
+	return nval;
+}
+
 int sv_callmeta_term_parse(
 	const char *spec, struct sv_callmeta_term *t, struct sv_error *err)
 {
