@@ -122,6 +122,37 @@ struct sv_column {
 	double *f;
 };
 
+/* One rank's hardware counters of one region (doc/format.md 4.12):
+ * rank<N>/perf_events/<region> or rank<N>/likwid/regions/<tag>. */
+struct sv_counters {
+	uint32_t rank;
+	char *region;  /* the region (tag) as the file names it */
+	bool likwid;   /* LIKWID; else perf_events */
+	char *group;   /* LIKWID's group_name ("CLOCK"), NULL for perf */
+	int64_t calls; /* perf: calls; LIKWID: summed call_counts; -1 = none */
+	double time_s; /* LIKWID: the longest thread's time (s); -1 = none */
+	uint32_t nthreads; /* LIKWID's threads (columns), 1 for perf */
+	size_t nevents;
+	char **events;   /* unique labels (a repeated name gets ":counter") */
+	double *values;  /* per event, summed over the threads */
+	size_t nmetrics; /* LIKWID's derived metrics */
+	char **metrics;
+	double *metric_values; /* per metric, averaged over the threads */
+};
+
+/* A line profile (rank<N>/line_profile/<i>, doc/format.md 4.12). */
+struct sv_line_profile {
+	uint32_t rank;
+	char *region, *filename, *function; /* NULL when not stored */
+	int64_t first_lineno;               /* -1 = not stored */
+	double unit;                        /* seconds per time unit */
+	char *source;                /* 0.7: the function's text, or NULL */
+	int64_t source_first_lineno; /* its first line's number, -1 */
+	size_t nlines;
+	int64_t *line, *hits; /* nlines each */
+	double *time;         /* in units; nlines */
+};
+
 struct sv_lane {
 	uint32_t rank;
 	int64_t key;    /* scope-profiler's lane: task id (>= 0), -1 unknown,
@@ -172,6 +203,16 @@ struct sv_profile {
 	uint32_t *lane_of;     /* call -> index into lanes */
 	struct sv_lane *lanes; /* by rank, then thread, then task */
 	size_t nlanes;
+
+	/* Hardware counters and line profiles of the rank groups (NULL / 0
+	 * when the file has none), and the paths of groups the loader saw
+	 * there but does not show. */
+	struct sv_counters *counters;
+	size_t ncounters;
+	struct sv_line_profile *lineprofs;
+	size_t nlineprofs;
+	char **unshown;
+	size_t nunshown;
 
 	struct sv_meta *meta; /* sorted by key (bytewise) */
 	size_t nmeta;

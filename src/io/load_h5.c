@@ -183,10 +183,15 @@ static int load_dispatch(struct sv_h5 *h)
 		schema = 2;
 	}
 	if (schema <= 1)
-		return sv_h5_groups_load(h);
-	if (layout_attr(h) == 2)
-		return sv_h5_layout_aggregate(h);
-	return sv_h5_layout_columnar(h);
+		rc = sv_h5_groups_load(h);
+	else if (layout_attr(h) == 2)
+		rc = sv_h5_layout_aggregate(h);
+	else
+		rc = sv_h5_layout_columnar(h);
+	/* Counters, line profiles and what no layout reads (4.12). */
+	if (!rc)
+		rc = sv_h5_ranks_load(h);
+	return rc;
 }
 
 /* num_ranks for schema >= 2 (doc/format.md 10.4). */
