@@ -111,7 +111,7 @@ START_TEST(test_line_profiles)
 	ck_assert(fabs(sv_counters_line_total(l) - 3530e-6) < 1e-15);
 	ck_assert(sv_counters_line_hot(l, 2));
 	ck_assert(sv_counters_line_hot(l, 4));
-	ck_assert(sv_counters_line_hot(l, 1));
+	ck_assert(!sv_counters_line_hot(l, 1)); /* 0.6% of the time */
 	ck_assert(!sv_counters_line_hot(l, 0));
 	ck_assert(!sv_counters_line_hot(l, 3));
 	ck_assert(!sv_counters_line_hot(l, 9));

@@ -49,7 +49,7 @@ const struct sv_line_profile *sv_counters_line_profile(
 double sv_counters_line_total(const struct sv_line_profile *l);
 
 /* Whether entry i of l is among its (up to) three hottest lines by
- * time (those with no time never are). */
+ * time and holds at least 5% of l's time. */
 bool sv_counters_line_hot(const struct sv_line_profile *l, size_t i);
 
 #endif

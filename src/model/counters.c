@@ -108,9 +108,14 @@ double sv_counters_line_total(const struct sv_line_profile *l)
 bool sv_counters_line_hot(const struct sv_line_profile *l, size_t i)
 {
 	size_t j, above = 0;
+	double total = 0;
 
 	if (i >= l->nlines || !(l->time[i] > 0))
 		return false;
+	for (j = 0; j < l->nlines; j++)
+		total += l->time[j];
+	if (l->time[i] < 0.05 * total)
+		return false; /* a small share is never hot */
 	for (j = 0; j < l->nlines; j++)
 		if (l->time[j] > l->time[i] ||
 			(l->time[j] == l->time[i] && j < i))

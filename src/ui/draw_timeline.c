@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "scopeview/callmeta.h"
+#include "scopeview/counters.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 
@@ -450,6 +451,39 @@ static void details_callmeta(
 		details_line(d, SV_STYLE_DETAILS, "%s", line);
 }
 
+/* The hardware counters of the call's region on its rank (counters.h):
+ * one line per set, events, LIKWID's metrics and the derived rates. */
+static void details_counters(struct render_lines *d, const struct sv_profile *p,
+	uint32_t region, uint32_t rank)
+{
+	const struct sv_counters *sets[4];
+	size_t n = sv_counters_of(p, p->regions[region], (long)rank, sets, 4),
+	       i, e;
+
+	for (i = 0; i < n && i < 4; i++) {
+		const struct sv_counters *k = sets[i];
+		struct sv_counter_rate rates[4];
+		size_t nr = sv_counters_rates(k, rates, 4);
+		char line[1024];
+		size_t used = (size_t)snprintf(line, sizeof line, "%s%s%s ",
+			k->likwid ? "likwid" : "perf", k->group ? " " : "",
+			k->group ? k->group : "");
+		for (e = 0; e < k->nevents && used < sizeof line; e++)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "  %s %.6g", k->events[e],
+				k->values[e]);
+		for (e = 0; e < k->nmetrics && used < sizeof line; e++)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "  %s %.4g", k->metrics[e],
+				k->metric_values[e]);
+		for (e = 0; e < nr && e < 4 && used < sizeof line; e++)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "  %s %.3f", rates[e].name,
+				rates[e].value);
+		details_line(d, SV_STYLE_DETAILS, "%s", line);
+	}
+}
+
 static void render_details(struct render_ctx *r)
 {
 	const struct sv_timeline *v = r->v;
@@ -589,6 +623,7 @@ static void render_details(struct render_ctx *r)
 	}
 	d.meta_y = d.y;
 	details_callmeta(&d, p, c);
+	details_counters(&d, p, region, row->rank);
 	if (v->s->stats_valid || v->s->stats_all_valid) {
 		/* The region over the whole run when that table is at hand
 		 * (a solo lane's own table would always name its own rank
