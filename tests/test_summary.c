@@ -688,6 +688,85 @@ START_TEST(cli_help)
 END_TEST
 
 /* On a real file (a fixture): each format, and the options together. */
+/* --counters: perf and LIKWID sets with their IPC (the fixture holds
+ * both for "solve"); --group-by on a file without metadata: every call
+ * in the null group. */
+START_TEST(cli_counters_and_group_by)
+{
+	char *path = svt_fixture("gpu_likwid_perf_lineprof.h5");
+	char *out, *err;
+	json_t *j, *solve = NULL, *c;
+	size_t i;
+
+	{
+		const char *args[] = {
+			"--format", "json", "--counters", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		j = json_loads(out, 0, NULL);
+		ck_assert_msg(j != NULL, "%s", out);
+		for (i = 0; i < json_array_size(json_object_get(j, "regions"));
+			i++) {
+			json_t *r = json_array_get(
+				json_object_get(j, "regions"), i);
+			if (!strcmp(json_string_value(
+					    json_object_get(r, "name")),
+				    "solve"))
+				solve = r;
+		}
+		ck_assert_ptr_nonnull(solve);
+		c = json_object_get(solve, "counters");
+		ck_assert_uint_eq(json_array_size(c), 2);
+		ck_assert_str_eq(json_string_value(json_object_get(
+					 json_array_get(c, 1), "source")),
+			"perf_events");
+		ck_assert(fabs(json_real_value(json_object_get(
+				       json_object_get(
+					       json_array_get(c, 1), "rates"),
+				       "IPC")) -
+				  234567.0 / 123456.0) < 1e-12);
+		json_decref(j);
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--counters", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_ptr_nonnull(strstr(out,
+			"    solve  rank 0  perf  calls 3  cycles 123456  "
+			"instructions 234567  IPC 1.900\n"));
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {
+			"--format", "json", "--group-by", "phase", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		j = json_loads(out, 0, NULL);
+		ck_assert_msg(j != NULL, "%s", out);
+		ck_assert_str_eq(
+			json_string_value(json_object_get(j, "group_by")),
+			"phase");
+		solve = json_array_get(json_object_get(j, "regions"), 0);
+		c = json_array_get(json_object_get(solve, "groups"), 0);
+		ck_assert(json_is_null(json_object_get(c, "value")));
+		ck_assert_int_eq(
+			json_integer_value(json_object_get(c, "num_calls")),
+			json_integer_value(
+				json_object_get(solve, "num_calls")));
+		json_decref(j);
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--group-by", "", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 2);
+		free(out);
+		free(err);
+	}
+	free(path);
+}
+END_TEST
+
 START_TEST(cli_on_fixture)
 {
 	char *path = svt_fixture("four_ranks.h5");
@@ -885,6 +964,7 @@ static Suite *suite(void)
 		tc, cli_errors, 0, sizeof cli_cases / sizeof cli_cases[0]);
 	tcase_add_test(tc, cli_help);
 	tcase_add_test(tc, cli_on_fixture);
+	tcase_add_test(tc, cli_counters_and_group_by);
 	tcase_add_test(tc, cli_ranks_without_data);
 	tcase_add_test(tc, cli_warnings);
 	suite_add_tcase(s, tc);

@@ -51,6 +51,9 @@ struct sv_summary_opts {
 	const char *group_by;
 	const struct sv_summary_group *groups;
 	size_t ngroups;
+	/* --counters: each region's hardware counters (JSON "counters",
+	 * a section after the table; CSV has none). */
+	bool counters;
 };
 
 /*

@@ -21,7 +21,7 @@
 #define SUMMARY_USAGE                                                      \
 	"scopeview summary [--format table|csv|json] [--sort KEY] "        \
 	"[--include RE]... [--exclude RE]... [--ranks LIST] [--per-rank] " \
-	"[--group-by KEY] FILE"
+	"[--group-by KEY] [--counters] FILE"
 
 /* More values of the --group-by key than this are refused: each group
  * costs a pass over every call. */
@@ -51,6 +51,8 @@ static void summary_help(void)
 	       "  --group-by KEY  every figure per value of the calls' event\n"
 	       "                  metadata KEY under each region (calls\n"
 	       "                  without KEY: '-', null in JSON)\n"
+	       "  --counters      each region's hardware counters (perf,\n"
+	       "                  LIKWID) and their rates such as IPC\n"
 	       "  -h, --help      show this help\n\n"
 	       "Sort keys:\n",
 		SUMMARY_USAGE);
@@ -149,6 +151,8 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 			   !strcmp(argv[i], "--help")) {
 			summary_help();
 			return SV_EXIT_OK;
+		} else if (!strcmp(argv[i], "--counters")) {
+			a->o.counters = true;
 		} else if (!strcmp(argv[i], "--per-rank")) {
 			a->o.per_rank = true;
 		} else if ((v = summary_opt(

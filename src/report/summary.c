@@ -26,6 +26,8 @@
  */
 #include "scopeview/summary.h"
 
+#include "summary_priv.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -164,6 +166,16 @@ static void json_num(FILE *out, double v)
 {
 	char buf[64];
 	fputs(sv_summary_number(buf, sizeof buf, v), out);
+}
+
+void sv_summary_json_str(FILE *out, const char *s)
+{
+	json_str(out, s);
+}
+
+void sv_summary_json_num(FILE *out, double v)
+{
+	json_num(out, v);
 }
 
 static void json_tags(FILE *out, const struct sv_row *row)
@@ -384,6 +396,8 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 		fputs(g->nranks ? "\n      ]" : "]", out);
 		if (o->group_by)
 			json_groups(out, g, o);
+		if (o->counters)
+			sv_summary_counters_json(out, p, g);
 		fputs("\n    }", out);
 	}
 	fputs(t->nregions ? "\n  ]\n}\n" : "]\n}\n", out);
@@ -660,6 +674,8 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 	}
 	free(lines);
 
+	if (o->counters)
+		sv_summary_counters_table(out, p, t);
 	fputs("\n  Durations in ns, us, ms and s; '-' = not recorded.\n", out);
 	if (t->nregions > 1)
 		fputs("  Regions may nest, so the summed totals can exceed the "

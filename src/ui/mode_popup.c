@@ -59,8 +59,8 @@ static const char *popup_meta_group(const char *key)
 				NULL}},
 		{"System", {"user", "hostname", "platform", "uname",
 				   "chip_information", "total_cores", NULL}},
-		{"Parallelism",
-			{"mpi_size", "mpi_rank", "omp_num_threads", NULL}},
+		{"Parallelism", {"mpi_size", "mpi_rank", "num_nodes",
+					"omp_num_threads", NULL}},
 		{"Modules", {"modules", "LOADEDMODULES", "MODULEPATH", NULL}},
 	};
 	size_t i, j;
