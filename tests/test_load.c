@@ -2410,6 +2410,20 @@ START_TEST(test_fast_same_values)
 	same_col(fast->call_id, slow->call_id, c->n, "call_id");
 	ck_assert_uint_eq(fast->ncolumns, 1);
 	ck_assert_uint_eq(slow->ncolumns, 1);
+	/* the file contents list names the pipeline */
+	for (k = 0; k < fast->nnodes; k++)
+		if (!strcmp(fast->nodes[k].path, "/events/start_deltas"))
+			break;
+	ck_assert_uint_lt(k, fast->nnodes);
+	if (!c->contiguous)
+		ck_assert_msg(
+			strstr(fast->nodes[k].what,
+				c->codec == BIG_LZF    ? "LZF"
+				: c->codec == BIG_ZSTD ? "Zstandard (zstd)"
+						       : "deflate (gzip)") &&
+				(!c->shuffle || strstr(fast->nodes[k].what,
+							"shuffle + ")),
+			"%s: %s", c->name, fast->nodes[k].what);
 	ck_assert(fast->columns[0].is_float);
 	same_col(fast->columns[0].f, slow->columns[0].f, c->n, "weights");
 	/* Schema 3's deltas decoded exactly, in both. */

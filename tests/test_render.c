@@ -413,6 +413,30 @@ START_TEST(test_source_popup_lineprof)
 }
 END_TEST
 
+/* The file contents popup lists every group and dataset the loader
+ * found, with shape, type, layout and filters. */
+START_TEST(test_contents_popup)
+{
+	char *path = svt_fixture("gpu_likwid_perf_lineprof.h5");
+	struct sv_profile *p = NULL;
+	struct sv_error e;
+	struct sv_grid g;
+	char *dump;
+
+	ck_assert_int_eq(sv_load(path, NULL, &p, &e), 0);
+	sv_grid_init(&g);
+	draw(&g, p, 120, 40, "H j j", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(
+		dump, "/rank0/likwid/regions/solve/events  {2, 2} float64"));
+	free(dump);
+	vt_golden(&g, "contents_popup");
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 /* The warnings popup does not call a file clean when it holds objects
  * the viewer does not show. */
 START_TEST(test_warnings_unshown)
@@ -564,6 +588,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_details_callmeta);
 	tcase_add_test(tc, test_source_popup_lineprof);
 	tcase_add_test(tc, test_warnings_unshown);
+	tcase_add_test(tc, test_contents_popup);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -213,6 +213,14 @@ struct sv_profile {
 	size_t nlineprofs;
 	char **unshown;
 	size_t nunshown;
+	/* Every group and dataset of the file, in HDF5's visiting order
+	 * (doc/format.md 4.13): path, and "group" or the dataset's shape,
+	 * type, layout and filters, as one line of text. */
+	struct sv_node {
+		char *path, *what;
+	} * nodes;
+	size_t nnodes;
+	bool nodes_cut; /* more objects than were listed */
 
 	struct sv_meta *meta; /* sorted by key (bytewise) */
 	size_t nmeta;

@@ -191,6 +191,8 @@ static int load_dispatch(struct sv_h5 *h)
 	/* Counters, line profiles and what no layout reads (4.12). */
 	if (!rc)
 		rc = sv_h5_ranks_load(h);
+	if (!rc)
+		rc = sv_h5_contents_load(h);
 	return rc;
 }
 

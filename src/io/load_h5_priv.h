@@ -10,6 +10,7 @@
  *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
  *   load_h5_groups.c  schema 1, the per-rank groups
  *   load_h5_ranks.c   counters and line profiles of the rank groups
+ *   load_h5_contents.c  the list of every object of the file
  *   load_h5.c         opening, picking the layout, the guarded thread
  */
 #ifndef SCOPEVIEW_IO_LOAD_H5_PRIV_H
@@ -89,5 +90,9 @@ int sv_h5_groups_load(struct sv_h5 *h);
  * and line profiles of the rank<N> groups into the profile, and the paths
  * of objects no part of the loader reads into p->unshown.  Only warns. */
 int sv_h5_ranks_load(struct sv_h5 *h);
+
+/* Every group and dataset of the file into p->nodes
+ * (load_h5_contents.c, doc/format.md 4.13).  Only warns. */
+int sv_h5_contents_load(struct sv_h5 *h);
 
 #endif

@@ -80,6 +80,11 @@ void sv_profile_free(struct sv_profile *p)
 	}
 	free(p->lineprofs);
 	sv_strv_free_array(p->unshown, p->nunshown);
+	for (i = 0; i < p->nnodes; i++) {
+		free(p->nodes[i].path);
+		free(p->nodes[i].what);
+	}
+	free(p->nodes);
 	free(p->depth);
 	free(p->parent);
 	free(p->exclusive);

@@ -1,5 +1,6 @@
 /*
- * mode_popup.c: the popups (help, source, metadata, warnings) as a mode.
+ * mode_popup.c: the popups (help, source, metadata, warnings, file
+ * contents) as a mode.
  *
  * A popup is pushed over the main mode by sv_view_push_popup() (view.h)
  * and draws a box over it that fits its text; j/k, the pages, Home and
@@ -428,6 +429,25 @@ static void popup_warnings(struct popup_out *o)
 	}
 }
 
+/* Every group and dataset of the file, as the loader listed it. */
+static void popup_contents(struct popup_out *o)
+{
+	const struct sv_profile *p = o->s->p;
+	size_t i;
+
+	if (!p->nnodes) {
+		popup_line(o, SV_STYLE_DIM, "The loader listed no objects.");
+		return;
+	}
+	popup_linef(o, SV_STYLE_PANEL_HEAD, "%zu objects%s", p->nnodes,
+		p->nodes_cut ? " (the rest left out)" : "");
+	for (i = 0; i < p->nnodes; i++)
+		popup_linef(o,
+			strcmp(p->nodes[i].what, "group") ? SV_STYLE_POPUP
+							  : SV_STYLE_PANEL_HEAD,
+			"%s  %s", p->nodes[i].path, p->nodes[i].what);
+}
+
 static void popup_body(int popup, struct popup_out *o)
 {
 	switch (popup) {
@@ -442,6 +462,9 @@ static void popup_body(int popup, struct popup_out *o)
 		break;
 	case SV_POPUP_WARNINGS:
 		popup_warnings(o);
+		break;
+	case SV_POPUP_CONTENTS:
+		popup_contents(o);
 		break;
 	default:
 		break;
@@ -460,6 +483,7 @@ static void popup_draw(
 		[SV_POPUP_SOURCE] = " Source ",
 		[SV_POPUP_METADATA] = " Metadata ",
 		[SV_POPUP_WARNINGS] = " Warnings ",
+		[SV_POPUP_CONTENTS] = " File contents ",
 	};
 	char foot[128];
 
@@ -557,6 +581,7 @@ static int popup_apply(struct sv_mode *m, int a)
 	case SV_ACTION_SOURCE:
 	case SV_ACTION_METADATA:
 	case SV_ACTION_WARNINGS:
+	case SV_ACTION_CONTENTS:
 		/* Another popup: this one gives way to it. */
 		return SV_REACT_POP | SV_REACT_PASS;
 	default:
