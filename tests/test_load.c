@@ -2455,6 +2455,88 @@ START_TEST(test_fast_same_values)
 }
 END_TEST
 
+/* Issue 13's "done when": a 0.7 file with zstd-compressed (and shuffled)
+ * event columns, per-call event metadata, perf counters and a line
+ * profile opens with no set-up, through both decoding paths. */
+START_TEST(test_done_when_07)
+{
+	const struct big_case *c = &big_cases[8]; /* big_zstd_shuffle.h5 */
+	int64_t *want = malloc(c->n * 8);
+	char *path = big_write(c, want);
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), g, r, k;
+	hsize_t per = c->n / 2, i;
+	char *rows[2];
+	const char *names[] = {"cycles", "instructions"};
+	int64_t vals[] = {1000, 2500}, lines[] = {7, 8}, hits[] = {1, 9};
+	double times[] = {1.0, 9.0};
+	int slow;
+
+	ck_assert_str_eq(c->name, "big_zstd_shuffle.h5");
+	for (int row = 0; row < 2; row++) {
+		hsize_t n = row ? c->n - per : per;
+		size_t len = 2, at = 1;
+		rows[row] = malloc(n * 24 + 4);
+		rows[row][0] = '[';
+		for (i = 0; i < n; i++) {
+			at += (size_t)sprintf(rows[row] + at, "%s{\"it\": %d}",
+				i ? ", " : "", (int)(i % 3));
+			len = at;
+		}
+		rows[row][len] = ']';
+		rows[row][len + 1] = '\0';
+	}
+	g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	ds_strs(g, "event_metadata", (const char *const *)rows, 2, 0);
+	H5Gclose(g);
+	r = h5_group(f, "rank0");
+	g = h5_group(r, "perf_events");
+	k = h5_group(g, "solve");
+	attr_strs(k, "event_names", names, 2);
+	attr_i64(k, "calls", (int64_t)per);
+	ds_ints(k, "values", H5T_STD_U64LE, vals, 2);
+	H5Gclose(k);
+	H5Gclose(g);
+	g = h5_group(r, "line_profile");
+	k = h5_group(g, "0");
+	attr_str(k, "region", "solve");
+	attr_str(k, "source", "def solve():\n    a = 1\n    b = 2\n");
+	attr_i64(k, "source_first_lineno", 6);
+	ds_ints(k, "line_numbers", H5T_STD_I64LE, lines, 2);
+	ds_ints(k, "hits", H5T_STD_I64LE, hits, 2);
+	ds_f64(k, "times", times, 2);
+	H5Gclose(k);
+	H5Gclose(g);
+	H5Gclose(r);
+	H5Fclose(f);
+	free(rows[0]);
+	free(rows[1]);
+
+	for (slow = 0; slow < 2; slow++) {
+		uint64_t before = sv_h5_fast_chunks();
+		struct sv_profile *p = load_with(path, slow);
+		ck_assert_uint_eq(p->ncalls, c->n);
+		if (!slow)
+			ck_assert_uint_gt(sv_h5_fast_chunks(), before);
+		for (i = 0; i < per; i++)
+			ck_assert_int_eq(p->start_ns[i], want[i]);
+		ck_assert_str_eq(sv_callmeta_of(p, 0), "{\"it\":0}");
+		ck_assert_str_eq(sv_callmeta_of(p, 4), "{\"it\":1}");
+		ck_assert_str_eq(
+			sv_callmeta_of(p, (uint32_t)(per + 2)), "{\"it\":2}");
+		ck_assert_uint_eq(p->ncounters, 1);
+		ck_assert(p->counters[0].values[1] == 2500);
+		ck_assert_uint_eq(p->nlineprofs, 1);
+		ck_assert_int_eq(p->lineprofs[0].hits[1], 9);
+		for (i = 0; i < p->nwarnings; i++)
+			ck_assert_msg(!strstr(p->warnings[i], "event_metadata"),
+				"%s", p->warnings[i]);
+		sv_profile_free(p);
+	}
+	free(want);
+	free(path);
+}
+END_TEST
+
 /* A damaged chunk in the middle of a large compressed column: the
  * parallel path gives way, and the error is the one H5Dread gives. */
 START_TEST(test_fast_damaged_chunk)
@@ -3153,6 +3235,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_fast_same_values, 0,
 		(int)(sizeof big_cases / sizeof big_cases[0]));
 	tcase_add_test(t, test_fast_damaged_chunk);
+	tcase_add_test(t, test_done_when_07);
 	tcase_add_test(t, test_fast_cancel);
 	suite_add_tcase(s, t);
 
