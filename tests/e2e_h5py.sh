@@ -6,7 +6,9 @@
 # statistics and exclusive totals must be what scope-profiler's writer would
 # store (numpy's figures, nesting rebuilt per lane); storage must follow the
 # publish step.  Also checks that the same seed writes the same bytes when
-# the runs are more than a second apart.
+# the runs are more than a second apart, and that a file h5py recompresses
+# with LZF (with and without shuffle) reads the same as the original in
+# both decoding paths, with no plugin set-up.
 #
 # Exits 77 (skipped) when /usr/bin/python3 cannot import h5py, unless
 # SCOPEVIEW_REQUIRE_H5PY=1 (or SCOPEVIEW_NO_SKIP=1).
@@ -90,6 +92,23 @@ else
 	echo "FAIL: no fixtures at $fixtures"
 	failed=$((failed + 1))
 fi
+
+# LZF as h5py writes it (compression="lzf"), with and without shuffle,
+# opens without plugin set-up and reads the same as the original: 70000
+# events take the parallel chunk path, SCOPEVIEW_NO_FAST_INFLATE=1 H5Dread.
+check "gen 70000 events" gen --events 70000 --ranks 2 --threads 2 --seed 9 \
+	"$tmp/lzfsrc.h5"
+"$exe" summary --format json "$tmp/lzfsrc.h5" >"$tmp/lzfsrc.json" 2>&1
+for sh in "" --shuffle; do
+	check "h5py recompress lzf $sh" "$PY" "$layout" recompress \
+		"$tmp/lzfsrc.h5" "$tmp/lzf$sh.h5" $sh
+	for fast in 0 1; do
+		check "summary of lzf $sh (no fast path: $fast)" bash -c \
+			"SCOPEVIEW_NO_FAST_INFLATE=$fast '$exe' summary \
+			--format json '$tmp/lzf$sh.h5' | sed 's|lzf$sh.h5|lzfsrc.h5|g' |
+			cmp - '$tmp/lzfsrc.json'"
+	done
+done
 
 # Same seed, same bytes, also more than a second apart.
 check "gen determinism run 1" gen --events 5000 --ranks 2 --threads 2 \

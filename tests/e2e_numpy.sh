@@ -5,7 +5,9 @@
 # by `scopeview gen` (schemas 1, 2 and 3; threads, tasks, GPU, await; stored
 # exclusive totals left out so they must be rebuilt per lane; several
 # seeds; one file of a million calls; the aggregate layout) and on the
-# fixtures in tests/fixtures, with --ranks and --include/--exclude variants.  Also
+# fixtures in tests/fixtures, with --ranks and --include/--exclude variants,
+# and `summary --group-by` over per-call event metadata h5py adds
+# (tests/groupby_check.py).  Also
 # checks that the checker itself notices a figure that is off by one part
 # in a million, so a checker that cannot fail does not pass silently.
 #
@@ -255,6 +257,46 @@ if [ -f "$tmp/s3.h5" ]; then
 	else
 		passed=$((passed + 1))
 		echo "ok   numpy_check rejects an exclusive time off by 1e-6"
+	fi
+fi
+
+# ---- summary --group-by on per-call event metadata (tests/groupby_check.py)
+
+if gen gb --schema 3 --ranks 3 --threads 2 --events 20k --seed 5; then
+	if "$PY" "$here/groupby_check.py" "$exe" "$tmp/gb.h5" "$tmp" \
+		>"$tmp/out" 2>&1; then
+		passed=$((passed + 1))
+		tail -n 1 "$tmp/out"
+	else
+		failed=$((failed + 1))
+		echo "FAIL groupby_check"
+		sed 's/^/     /' "$tmp/out"
+	fi
+	# and the checker notices a figure that is off
+	cat >"$tmp/liar_gb.sh" <<EOF
+#!/bin/sh
+"$exe" "\$@" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+for g in d["regions"]:
+    if g.get("groups"):
+        g["groups"][0]["p95_duration"] *= 1 + 1e-6
+        break
+json.dump(d, sys.stdout)
+'
+EOF
+	chmod +x "$tmp/liar_gb.sh"
+	if "$PY" "$here/groupby_check.py" "$tmp/liar_gb.sh" "$tmp/gb.h5" \
+		"$tmp" >"$tmp/out" 2>&1; then
+		failed=$((failed + 1))
+		echo "FAIL groupby_check accepted a p95 off by 1e-6"
+	elif ! grep -q 'p95_duration' "$tmp/out"; then
+		failed=$((failed + 1))
+		echo "FAIL groupby_check failed for another reason:"
+		sed 's/^/     /' "$tmp/out"
+	else
+		passed=$((passed + 1))
+		echo "ok   groupby_check rejects a p95 off by 1e-6"
 	fi
 fi
 

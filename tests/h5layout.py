@@ -15,6 +15,11 @@
         publish step (<= 64 KiB contiguous and fixed, larger chunked and
         unlimited; with --compressed the event columns carry shuffle +
         deflate 4, with --uncompressed no filter at all).
+    h5layout.py recompress IN.h5 OUT.h5 [--shuffle]
+        copy IN to OUT with every dataset of more than one element stored
+        chunked and compressed with h5py's own LZF filter (HDF5 filter
+        32000), shuffled first with --shuffle: what a user gets from
+        scope-profiler's compression="lzf".
 
 Prints one line per problem and exits 1 if there was any.
 """
@@ -296,8 +301,40 @@ def verify(path, compressed):
               f"{'checked' if stored_any else 'not stored'}")
 
 
+def recompress(src, dst, shuffle):
+    with h5py.File(src, "r") as fin, h5py.File(dst, "w") as fout:
+        def copy_attrs(a, b):
+            for k, v in a.attrs.items():
+                b.attrs.create(k, v, dtype=a.attrs.get_id(k).dtype)
+
+        def visit(name, obj):
+            if isinstance(obj, h5py.Group):
+                copy_attrs(obj, fout.require_group(name))
+                return
+            data = obj[()]
+            opts = {}
+            if obj.shape and obj.size > 1:
+                opts = {"compression": "lzf", "shuffle": shuffle,
+                        "chunks": True}
+            d = fout.create_dataset(name, data=data, dtype=obj.dtype,
+                                    **opts)
+            copy_attrs(obj, d)
+
+        copy_attrs(fin, fout)
+        fin.visititems(visit)
+        lzf = []
+        def count(name, obj):
+            if isinstance(obj, h5py.Dataset) and obj.compression == "lzf":
+                lzf.append(name)
+        fout.visititems(count)
+        if not lzf:
+            bad(f"{dst}: no dataset came out LZF-compressed")
+
+
 def main(argv):
-    if len(argv) >= 4 and argv[1] == "compare":
+    if len(argv) >= 4 and argv[1] == "recompress":
+        recompress(argv[2], argv[3], "--shuffle" in argv[4:])
+    elif len(argv) >= 4 and argv[1] == "compare":
         compare(argv[2], argv[3], "--skip-rank-groups" in argv[4:])
     elif len(argv) >= 3 and argv[1] == "verify":
         compressed = None

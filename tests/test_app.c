@@ -395,6 +395,13 @@ static bool popup_metadata(
 	return sv_view_popup(a) == SV_POPUP_METADATA ||
 	       WHY("popup %d", sv_view_popup(a));
 }
+static bool popup_contents(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return sv_view_popup(a) == SV_POPUP_CONTENTS ||
+	       WHY("popup %d", sv_view_popup(a));
+}
 static bool popup_warnings(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
@@ -607,6 +614,7 @@ static const struct {
 	{SV_ACTION_SOURCE, "Tab", popup_source},
 	{SV_ACTION_METADATA, "", popup_metadata},
 	{SV_ACTION_WARNINGS, "", popup_warnings},
+	{SV_ACTION_CONTENTS, "", popup_contents},
 	{SV_ACTION_HELP, "", popup_help},
 	{SV_ACTION_RELOAD, "+ + j", reloaded},
 	{SV_ACTION_VIEW_NEXT, "", view_switched},

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,7 +23,10 @@
 #include <unistd.h>
 
 #include "../src/io/load_h5_fast.h" /* sv_h5_fast_chunks */
+#include <lzf.h>
+#include <zstd.h>
 #include "helpers.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/common.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
@@ -473,10 +477,11 @@ static char *base_write(const char *name, enum mutation m)
 		hsize_t chunk = 4;
 		unsigned cd[1] = {3};
 		H5Pset_chunk(dcpl, 1, &chunk);
-		/* Zstandard: optional, so HDF5 writes the data unfiltered;
-		 * the pipeline still names it. */
+		/* LZ4 (scopeview brings LZF and zstd, not LZ4): optional,
+		 * so HDF5 writes the data unfiltered; the pipeline still
+		 * names it. */
 		ck_assert_int_ge(
-			H5Pset_filter(dcpl, 32015, H5Z_FLAG_OPTIONAL, 1, cd),
+			H5Pset_filter(dcpl, 32004, H5Z_FLAG_OPTIONAL, 1, cd),
 			0);
 		ds_ints_dcpl(
 			ev, "start_deltas", H5T_STD_I64LE, start, nev, dcpl);
@@ -649,8 +654,8 @@ static const struct fail_case fail_cases[] = {
 		"/events/durations: holds 5 values, but /events/start_deltas "
 		"holds 6 events"},
 	{M_FILTER, -ENOTSUP,
-		"/events/start_deltas: compressed with the Zstandard (zstd) "
-		"filter (HDF5 filter 32015)"},
+		"/events/start_deltas: compressed with the LZ4 filter (HDF5 "
+		"filter 32004)"},
 	{M_HUGE_DIMS, -EINVAL,
 		"/events/start_deltas: claims 1099511627776 values, more than "
 		"a file of"},
@@ -681,8 +686,8 @@ START_TEST(test_malformed)
 	char name[32];
 	char *path;
 
-	if (c->m == M_FILTER && H5Zfilter_avail(32015) > 0)
-		SVT_SKIP("case %d: a zstd plugin is installed here, so the "
+	if (c->m == M_FILTER && H5Zfilter_avail(32004) > 0)
+		SVT_SKIP("case %d: an LZ4 plugin is installed here, so the "
 			 "missing-filter error cannot happen",
 			_i);
 	snprintf(name, sizeof name, "bad%d.h5", _i);
@@ -2141,20 +2146,107 @@ struct big_case {
 	bool reversed; /* rows listed in reverse order of their slices */
 	bool fletcher; /* add a checksum filter: the parallel path steps aside */
 	bool contiguous; /* no chunks at all */
+	int codec;       /* BIG_DEFLATE, BIG_LZF or BIG_ZSTD */
 };
+
+enum { BIG_DEFLATE, BIG_LZF, BIG_ZSTD };
 
 static const struct big_case big_cases[] = {
 	/* 69 chunks (more than threads), the last one partial */
-	{"big_shuffle.h5", 70000, 1024, true, 4, false, false, false},
+	{"big_shuffle.h5", 70000, 1024, true, 4, false, false, false,
+		BIG_DEFLATE},
 	/* deflate without shuffle, a prime length */
-	{"big_deflate.h5", 200003, 4096, false, 3, false, false, false},
+	{"big_deflate.h5", 200003, 4096, false, 3, false, false, false,
+		BIG_DEFLATE},
 	/* rows out of order: ranges that start and end inside chunks */
-	{"big_rows.h5", 300000, 1536, true, 2, true, false, false},
+	{"big_rows.h5", 300000, 1536, true, 2, true, false, false, BIG_DEFLATE},
 	/* one chunk holds everything but the tail */
-	{"big_onechunk.h5", 65537, 65536, true, 1, false, false, false},
-	{"big_fletcher.h5", 70000, 1024, true, 2, false, true, false},
-	{"big_contig.h5", 70000, 0, false, 2, false, false, true},
+	{"big_onechunk.h5", 65537, 65536, true, 1, false, false, false,
+		BIG_DEFLATE},
+	{"big_fletcher.h5", 70000, 1024, true, 2, false, true, false,
+		BIG_DEFLATE},
+	{"big_contig.h5", 70000, 0, false, 2, false, false, true, BIG_DEFLATE},
+	/* LZF (h5py's filter 32000) and zstd (hdf5plugin's 32015), with
+	 * and without shuffle, written as raw chunks (big_raw_column) */
+	{"big_lzf_shuffle.h5", 70000, 1024, true, 4, false, false, false,
+		BIG_LZF},
+	{"big_lzf.h5", 200003, 4096, false, 3, true, false, false, BIG_LZF},
+	{"big_zstd_shuffle.h5", 70000, 1024, true, 2, false, false, false,
+		BIG_ZSTD},
+	{"big_zstd.h5", 200003, 4096, false, 3, true, false, false, BIG_ZSTD},
 };
+
+/* Write column name of n 8-byte little-endian values as raw chunks
+ * compressed the way the filter plugins do: shuffled (when asked) then
+ * one LZF stream or zstd frame per chunk, the last one padded with
+ * zeros.  A chunk LZF cannot shrink is stored as it is, with the LZF bit
+ * of its filter mask set, as HDF5 stores it for an optional filter. */
+static void big_raw_column(hid_t g, const char *name, hid_t type,
+	const void *vals, const struct big_case *c)
+{
+	hsize_t n = c->n, unlim = H5S_UNLIMITED, k, nchunks;
+	size_t cb = (size_t)c->chunk * 8, cap = ZSTD_compressBound(cb);
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	hid_t s = H5Screate_simple(1, &n, &unlim), d;
+	unsigned char *plain = malloc(cb), *shuf = malloc(cb);
+	unsigned char *packed = malloc(cap);
+	unsigned lzf_cd[3] = {4, 0x0105, (unsigned)cb}, zstd_cd[1] = {3};
+
+	H5Pset_chunk(dcpl, 1, &c->chunk);
+	if (c->shuffle)
+		H5Pset_shuffle(dcpl);
+	if (c->codec == BIG_LZF)
+		ck_assert_int_ge(H5Pset_filter(dcpl, 32000, H5Z_FLAG_OPTIONAL,
+					 3, lzf_cd),
+			0);
+	else
+		ck_assert_int_ge(H5Pset_filter(dcpl, 32015, H5Z_FLAG_OPTIONAL,
+					 1, zstd_cd),
+			0);
+	d = H5Dcreate2(g, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	nchunks = (n + c->chunk - 1) / c->chunk;
+	for (k = 0; k < nchunks; k++) {
+		hsize_t first = k * c->chunk, have = n - first,
+			off[1] = {first};
+		const unsigned char *in = plain;
+		uint32_t mask = 0;
+		size_t len, i, b;
+		if (have > c->chunk)
+			have = c->chunk;
+		memset(plain, 0, cb);
+		memcpy(plain, (const unsigned char *)vals + first * 8,
+			(size_t)have * 8);
+		if (c->shuffle) {
+			for (i = 0; i < (size_t)c->chunk; i++)
+				for (b = 0; b < 8; b++)
+					shuf[b * (size_t)c->chunk + i] =
+						plain[i * 8 + b];
+			in = shuf;
+		}
+		if (c->codec == BIG_LZF) {
+			len = lzf_compress(
+				in, (unsigned)cb, packed, (unsigned)cb - 1);
+			if (len == 0) {
+				memcpy(packed, in, cb);
+				len = cb;
+				mask = c->shuffle ? 2u : 1u;
+			}
+		} else {
+			len = ZSTD_compress(packed, cap, in, cb, 3);
+			ck_assert(!ZSTD_isError(len));
+		}
+		ck_assert_int_ge(
+			H5Dwrite_chunk(d, H5P_DEFAULT, mask, off, len, packed),
+			0);
+	}
+	H5Dclose(d);
+	H5Sclose(s);
+	H5Pclose(dcpl);
+	free(plain);
+	free(shuf);
+	free(packed);
+}
 
 /* Write a schema 3 profile of c->n events with chunked, deflated event
  * columns: start_deltas, durations, call_ids (random bits) and an extra
@@ -2215,6 +2307,20 @@ static char *big_write(const struct big_case *c, int64_t *want_start)
 	ds_ints(g, "event_counts", H5T_STD_U64LE, count, (hsize_t)c->nrows);
 	H5Gclose(g);
 
+	if (c->codec != BIG_DEFLATE) {
+		g = h5_group(f, "events");
+		big_raw_column(g, "start_deltas", H5T_STD_I64LE, delta, c);
+		big_raw_column(g, "durations", H5T_STD_I64LE, dur, c);
+		big_raw_column(g, "call_ids", H5T_STD_I64LE, cid, c);
+		big_raw_column(g, "weights", H5T_IEEE_F64LE, wts, c);
+		H5Gclose(g);
+		H5Fclose(f);
+		free(delta);
+		free(dur);
+		free(cid);
+		free(wts);
+		return path;
+	}
 	dcpl = H5Pcreate(H5P_DATASET_CREATE);
 	if (!c->contiguous) {
 		H5Pset_chunk(dcpl, 1, &c->chunk);
@@ -2304,6 +2410,20 @@ START_TEST(test_fast_same_values)
 	same_col(fast->call_id, slow->call_id, c->n, "call_id");
 	ck_assert_uint_eq(fast->ncolumns, 1);
 	ck_assert_uint_eq(slow->ncolumns, 1);
+	/* the file contents list names the pipeline */
+	for (k = 0; k < fast->nnodes; k++)
+		if (!strcmp(fast->nodes[k].path, "/events/start_deltas"))
+			break;
+	ck_assert_uint_lt(k, fast->nnodes);
+	if (!c->contiguous)
+		ck_assert_msg(
+			strstr(fast->nodes[k].what,
+				c->codec == BIG_LZF    ? "LZF"
+				: c->codec == BIG_ZSTD ? "Zstandard (zstd)"
+						       : "deflate (gzip)") &&
+				(!c->shuffle || strstr(fast->nodes[k].what,
+							"shuffle + ")),
+			"%s: %s", c->name, fast->nodes[k].what);
 	ck_assert(fast->columns[0].is_float);
 	same_col(fast->columns[0].f, slow->columns[0].f, c->n, "weights");
 	/* Schema 3's deltas decoded exactly, in both. */
@@ -2330,6 +2450,88 @@ START_TEST(test_fast_same_values)
 	}
 	sv_profile_free(fast);
 	sv_profile_free(slow);
+	free(want);
+	free(path);
+}
+END_TEST
+
+/* Issue 13's "done when": a 0.7 file with zstd-compressed (and shuffled)
+ * event columns, per-call event metadata, perf counters and a line
+ * profile opens with no set-up, through both decoding paths. */
+START_TEST(test_done_when_07)
+{
+	const struct big_case *c = &big_cases[8]; /* big_zstd_shuffle.h5 */
+	int64_t *want = malloc(c->n * 8);
+	char *path = big_write(c, want);
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), g, r, k;
+	hsize_t per = c->n / 2, i;
+	char *rows[2];
+	const char *names[] = {"cycles", "instructions"};
+	int64_t vals[] = {1000, 2500}, lines[] = {7, 8}, hits[] = {1, 9};
+	double times[] = {1.0, 9.0};
+	int slow;
+
+	ck_assert_str_eq(c->name, "big_zstd_shuffle.h5");
+	for (int row = 0; row < 2; row++) {
+		hsize_t n = row ? c->n - per : per;
+		size_t len = 2, at = 1;
+		rows[row] = malloc(n * 24 + 4);
+		rows[row][0] = '[';
+		for (i = 0; i < n; i++) {
+			at += (size_t)sprintf(rows[row] + at, "%s{\"it\": %d}",
+				i ? ", " : "", (int)(i % 3));
+			len = at;
+		}
+		rows[row][len] = ']';
+		rows[row][len + 1] = '\0';
+	}
+	g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	ds_strs(g, "event_metadata", (const char *const *)rows, 2, 0);
+	H5Gclose(g);
+	r = h5_group(f, "rank0");
+	g = h5_group(r, "perf_events");
+	k = h5_group(g, "solve");
+	attr_strs(k, "event_names", names, 2);
+	attr_i64(k, "calls", (int64_t)per);
+	ds_ints(k, "values", H5T_STD_U64LE, vals, 2);
+	H5Gclose(k);
+	H5Gclose(g);
+	g = h5_group(r, "line_profile");
+	k = h5_group(g, "0");
+	attr_str(k, "region", "solve");
+	attr_str(k, "source", "def solve():\n    a = 1\n    b = 2\n");
+	attr_i64(k, "source_first_lineno", 6);
+	ds_ints(k, "line_numbers", H5T_STD_I64LE, lines, 2);
+	ds_ints(k, "hits", H5T_STD_I64LE, hits, 2);
+	ds_f64(k, "times", times, 2);
+	H5Gclose(k);
+	H5Gclose(g);
+	H5Gclose(r);
+	H5Fclose(f);
+	free(rows[0]);
+	free(rows[1]);
+
+	for (slow = 0; slow < 2; slow++) {
+		uint64_t before = sv_h5_fast_chunks();
+		struct sv_profile *p = load_with(path, slow);
+		ck_assert_uint_eq(p->ncalls, c->n);
+		if (!slow)
+			ck_assert_uint_gt(sv_h5_fast_chunks(), before);
+		for (i = 0; i < per; i++)
+			ck_assert_int_eq(p->start_ns[i], want[i]);
+		ck_assert_str_eq(sv_callmeta_of(p, 0), "{\"it\":0}");
+		ck_assert_str_eq(sv_callmeta_of(p, 4), "{\"it\":1}");
+		ck_assert_str_eq(
+			sv_callmeta_of(p, (uint32_t)(per + 2)), "{\"it\":2}");
+		ck_assert_uint_eq(p->ncounters, 1);
+		ck_assert(p->counters[0].values[1] == 2500);
+		ck_assert_uint_eq(p->nlineprofs, 1);
+		ck_assert_int_eq(p->lineprofs[0].hits[1], 9);
+		for (i = 0; i < p->nwarnings; i++)
+			ck_assert_msg(!strstr(p->warnings[i], "event_metadata"),
+				"%s", p->warnings[i]);
+		sv_profile_free(p);
+	}
 	free(want);
 	free(path);
 }
@@ -2723,6 +2925,283 @@ START_TEST(test_guard_handlers)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Per-call event metadata (doc/format.md 4.11)                        */
+
+/* The base file's rows: row 0 (rank 0, solve) calls 0-2, row 1 (rank 0,
+ * io) calls 3-4, row 2 (rank 1, solve) call 5. */
+struct meta_case {
+	const char *name;
+	const char *rows[3]; /* NULL: an unwritten element */
+	size_t fixed;        /* fixed-length strings of this size, or 0 */
+	const char *want[6]; /* each call's stored text, NULL = none */
+	const char *warn;    /* a warning that must appear, or NULL: none */
+};
+
+static const char *const meta_rich =
+	"[{\"phase\": \"steady\", \"iter\": 12}, {}, {\"phase\": "
+	"\"warm\\u00e9 \\ud83d\\ude00\", \"x\": NaN, \"y\": -Infinity, "
+	"\"z\": Infinity, \"n\": {\"a\": [1, 2.5e3, null, true]}}]";
+static const char *const meta_rich_call0 = "{\"phase\":\"steady\",\"iter\":12}";
+static const char *const meta_rich_call2 =
+	"{\"phase\":\"warm\\u00e9 \\ud83d\\ude00\",\"x\":NaN,\"y\":-Infinity,"
+	"\"z\":Infinity,\"n\":{\"a\":[1,2.5e3,null,true]}}";
+
+static const struct meta_case meta_cases[] = {
+	{"variable length, [], empty", {meta_rich, "[]", ""}, 0,
+		{meta_rich_call0, NULL, meta_rich_call2}, NULL},
+	{"unwritten element", {meta_rich, "[]", NULL}, 0,
+		{meta_rich_call0, NULL, meta_rich_call2}, NULL},
+	{"fixed length", {meta_rich, "[]", "[{\"status\": \"ok\"}]"}, 300,
+		{meta_rich_call0, NULL, meta_rich_call2, NULL, NULL,
+			"{\"status\":\"ok\"}"},
+		NULL},
+	{"wrong length", {"[{}, {}]", "[{\"a\": 1}, {\"a\": 1}]", "[]"}, 0,
+		{NULL, NULL, NULL, "{\"a\":1}", "{\"a\":1}"},
+		"/rank_region_index/event_metadata: row 0 (rank 0, region "
+		"'solve') holds 2 entries for 3 calls"},
+	{"bad JSON", {"[]", "[{\"a\": 1}, {\"a\": }]", "[{\"b\": [1, 2]}]"}, 0,
+		{NULL, NULL, NULL, NULL, NULL, "{\"b\":[1,2]}"},
+		"row 1 (rank 0, region 'io') not JSON: unexpected character"},
+	{"not an object", {"[]", "[]", "[\"x\"]"}, 0, {NULL},
+		"row 2 (rank 1, region 'solve') entry 0 is a string, not an "
+		"object"},
+	{"not a list", {"{\"a\": 1}", "[]", "[]"}, 0, {NULL},
+		"row 0 (rank 0, region 'solve') is an object"},
+};
+
+START_TEST(test_event_metadata)
+{
+	const struct meta_case *c = &meta_cases[_i];
+	char name[32];
+	char *path;
+	hid_t f, g;
+	struct sv_profile *p;
+	uint32_t k;
+	size_t w;
+	bool seen = false;
+
+	snprintf(name, sizeof name, "meta%d.h5", _i);
+	path = base_write(name, M_NONE);
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	ds_strs(g, "event_metadata", c->rows, 3, c->fixed);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert_uint_eq(p->ncalls, 6);
+	for (k = 0; k < 6; k++) {
+		const char *got = sv_callmeta_of(p, k);
+		ck_assert_msg((got == NULL) == (c->want[k] == NULL) &&
+				      (!got || !strcmp(got, c->want[k])),
+			"%s: call %u: '%s', want '%s'", c->name, k,
+			got ? got : "(none)",
+			c->want[k] ? c->want[k] : "(none)");
+	}
+	for (w = 0; w < p->nwarnings; w++) {
+		bool meta = strstr(p->warnings[w], "event_metadata") != NULL;
+		ck_assert_msg(!meta || c->warn, "%s: warned '%s'", c->name,
+			p->warnings[w]);
+		if (c->warn && strstr(p->warnings[w], c->warn))
+			seen = true;
+	}
+	ck_assert_msg(!c->warn || seen, "%s: no warning '%s'", c->name,
+		c->warn ? c->warn : "");
+	/* a file without metadata costs nothing */
+	if (!c->want[0] && !c->want[3] && !c->want[5])
+		ck_assert_ptr_null(p->call_meta);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* The shown values: escapes and surrogate pairs decoded, nested values
+ * folded to one line. */
+START_TEST(test_event_metadata_shown)
+{
+	char *path = base_write("meta_shown.h5", M_NONE);
+	const char *rows[3] = {meta_rich, "[]", "[]"};
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	struct sv_profile *p;
+	struct sv_callmeta_kv kv;
+	char buf[128];
+
+	ds_strs(g, "event_metadata", rows, 3, 0);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert(sv_callmeta_find(sv_callmeta_of(p, 2), "phase", &kv));
+	sv_callmeta_show(kv.val, kv.val_len, buf, sizeof buf);
+	ck_assert_str_eq(buf, "warm\xc3\xa9 \xf0\x9f\x98\x80");
+	ck_assert(sv_callmeta_find(sv_callmeta_of(p, 2), "n", &kv));
+	sv_callmeta_show(kv.val, kv.val_len, buf, sizeof buf);
+	ck_assert_str_eq(buf, "{\"a\":[1,2.5e3,null,true]}");
+	ck_assert(!sv_callmeta_find(sv_callmeta_of(p, 0), "x", &kv));
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* An index column of the wrong length is dropped with a warning. */
+START_TEST(test_event_metadata_short)
+{
+	char *path = base_write("meta_short.h5", M_NONE);
+	const char *rows[2] = {"[]", "[]"};
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t g = H5Gopen2(f, "rank_region_index", H5P_DEFAULT);
+	struct sv_profile *p;
+	size_t w;
+	bool seen = false;
+
+	ds_strs(g, "event_metadata", rows, 2, 0);
+	H5Gclose(g);
+	H5Fclose(f);
+	p = load_ok(path);
+	ck_assert_ptr_null(p->call_meta);
+	for (w = 0; w < p->nwarnings; w++)
+		if (strstr(p->warnings[w], "/rank_region_index/event_metadata"))
+			seen = true;
+	ck_assert(seen);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Counters and line profiles of the rank groups (doc/format.md 4.12)  */
+
+START_TEST(test_fixture_counters_lineprof)
+{
+	char *path = svt_fixture("gpu_likwid_perf_lineprof.h5");
+	struct sv_profile *p = load_ok(path);
+	const struct sv_counters *perf = NULL, *lk = NULL;
+	const struct sv_line_profile *l;
+	size_t i;
+
+	for (i = 0; i < p->ncounters; i++) {
+		if (p->counters[i].likwid)
+			lk = &p->counters[i];
+		else
+			perf = &p->counters[i];
+	}
+	ck_assert_uint_eq(p->ncounters, 2);
+	ck_assert_ptr_nonnull(perf);
+	ck_assert_ptr_nonnull(lk);
+	ck_assert_str_eq(perf->region, "solve");
+	ck_assert_int_eq(perf->calls, 3);
+	ck_assert_uint_eq(perf->nevents, 2);
+	ck_assert_str_eq(perf->events[0], "cycles");
+	ck_assert_str_eq(perf->events[1], "instructions");
+	ck_assert(perf->values[0] == 123456 && perf->values[1] == 234567);
+	/* LIKWID: events[e, t] summed over the two threads */
+	ck_assert_str_eq(lk->region, "solve");
+	ck_assert_str_eq(lk->group, "CLOCK");
+	ck_assert_uint_eq(lk->nthreads, 2);
+	ck_assert_int_eq(lk->calls, 6);
+	ck_assert(lk->time_s == 0.5);
+	ck_assert_str_eq(lk->events[0], "INSTR_RETIRED_ANY");
+	ck_assert(lk->values[0] == 1.9e6 && lk->values[1] == 3.9e6);
+	ck_assert_uint_eq(lk->nmetrics, 1);
+	ck_assert_str_eq(lk->metrics[0], "CPI");
+	ck_assert(fabs(lk->metric_values[0] - 2.05) < 1e-12);
+	/* the line profile */
+	ck_assert_uint_eq(p->nlineprofs, 1);
+	l = &p->lineprofs[0];
+	ck_assert_str_eq(l->region, "solve");
+	ck_assert_str_eq(l->filename, "/tmp/run/app.py");
+	ck_assert_str_eq(l->function, "solve");
+	ck_assert_int_eq(l->first_lineno, 40);
+	ck_assert(l->unit == 1e-6);
+	ck_assert_uint_eq(l->nlines, 3);
+	ck_assert(l->line[2] == 43 && l->hits[2] == 300 && l->time[2] == 3000);
+	ck_assert_int_eq(l->source_first_lineno, -1);
+	ck_assert_uint_eq(p->nunshown, 0);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* Damaged or unknown rank groups only warn, or are listed as unshown. */
+START_TEST(test_rank_groups_damaged)
+{
+	char *path = base_write("rankgroups.h5", M_NONE);
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t r = h5_group(f, "rank0"), g, k;
+	const char *names[] = {"cycles", "instructions"};
+	const char *lk_names[] = {"INSTR_RETIRED_ANY", "INSTR_RETIRED_ANY"};
+	const char *regs[] = {"FIXC0", "PMC0"};
+	int64_t one[] = {7}, lines[] = {3, 4}, hits[] = {1, 2};
+	double times[] = {5.0, 15.0};
+	struct sv_profile *p;
+	size_t i;
+	bool warned = false;
+
+	g = h5_group(r, "perf_events");
+	k = h5_group(g, "solve");
+	attr_strs(k, "event_names", names, 2);
+	ds_ints(k, "values", H5T_STD_U64LE, one, 1); /* one value, two names */
+	H5Gclose(k);
+	H5Gclose(g);
+	g = h5_group(r, "likwid");
+	k = h5_group(g, "regions");
+	H5Gclose(g);
+	g = h5_group(k, "io");
+	attr_strs(g, "event_names", lk_names, 2);
+	attr_strs(g, "counter_names", regs, 2);
+	{
+		hsize_t dims[2] = {2, 1};
+		double ev[] = {10, 20};
+		hid_t s = H5Screate_simple(2, dims, NULL);
+		hid_t d = H5Dcreate2(g, "events", H5T_IEEE_F64LE, s,
+			H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+		H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			ev);
+		H5Dclose(d);
+		H5Sclose(s);
+	}
+	H5Gclose(g);
+	H5Gclose(k);
+	g = h5_group(r, "line_profile");
+	k = h5_group(g, "0");
+	ds_ints(k, "line_numbers", H5T_STD_I64LE, lines, 2);
+	ds_ints(k, "hits", H5T_STD_I64LE, hits, 2);
+	ds_f64(k, "times", times, 2);
+	attr_fixed_str(k, "region", "solve"); /* fixed-length strings */
+	attr_fixed_str(k, "source", "def solve():\n    x = 1\n");
+	attr_i64(k, "source_first_lineno", 2);
+	H5Gclose(k);
+	H5Gclose(g);
+	H5Gclose(h5_group(r, "memray"));
+	H5Gclose(r);
+	H5Gclose(h5_group(f, "extra_things"));
+	H5Fclose(f);
+
+	p = load_ok(path);
+	ck_assert_uint_eq(p->ncounters, 1); /* perf dropped */
+	for (i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], "/rank0/perf_events/solve/values: "
+					   "holds 1 values, but 2"))
+			warned = true;
+	ck_assert(warned);
+	ck_assert(p->counters[0].likwid);
+	ck_assert_str_eq(p->counters[0].region, "io");
+	ck_assert_int_eq(p->counters[0].calls, -1);
+	ck_assert_str_eq(p->counters[0].events[0], "INSTR_RETIRED_ANY:FIXC0");
+	ck_assert_str_eq(p->counters[0].events[1], "INSTR_RETIRED_ANY:PMC0");
+	ck_assert_uint_eq(p->nlineprofs, 1);
+	ck_assert_str_eq(p->lineprofs[0].region, "solve");
+	ck_assert_str_eq(p->lineprofs[0].source, "def solve():\n    x = 1\n");
+	ck_assert_int_eq(p->lineprofs[0].source_first_lineno, 2);
+	ck_assert(p->lineprofs[0].unit == 1e-6);
+	ck_assert_uint_eq(p->nunshown, 2);
+	ck_assert_str_eq(p->unshown[0], "/extra_things");
+	ck_assert_str_eq(p->unshown[1], "/rank0/memray");
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -2756,6 +3235,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_fast_same_values, 0,
 		(int)(sizeof big_cases / sizeof big_cases[0]));
 	tcase_add_test(t, test_fast_damaged_chunk);
+	tcase_add_test(t, test_done_when_07);
 	tcase_add_test(t, test_fast_cancel);
 	suite_add_tcase(s, t);
 
@@ -2765,6 +3245,16 @@ static Suite *suite(void)
 	tcase_add_test(t, test_damaged_fuzz);
 	suite_add_tcase(s, t);
 
+	t = tcase_create("rank_groups");
+	tcase_add_test(t, test_fixture_counters_lineprof);
+	tcase_add_test(t, test_rank_groups_damaged);
+	suite_add_tcase(s, t);
+	t = tcase_create("event_metadata");
+	tcase_add_loop_test(t, test_event_metadata, 0,
+		(int)(sizeof meta_cases / sizeof meta_cases[0]));
+	tcase_add_test(t, test_event_metadata_shown);
+	tcase_add_test(t, test_event_metadata_short);
+	suite_add_tcase(s, t);
 	t = tcase_create("metadata");
 	tcase_add_test(t, test_metadata_types);
 	suite_add_tcase(s, t);

@@ -16,6 +16,7 @@
 #include "scopeview/load.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
+#include "scopeview/callmeta.h"
 #include "viewtest.h"
 
 /* Render p at w x h after a key script, with ASCII glyphs or not. */
@@ -335,6 +336,167 @@ START_TEST(test_match_in_merged_cell)
 }
 END_TEST
 
+/* A line profile and counters for the region "solve" of rank 0. */
+static void add_lineprof_counters(struct sv_profile *p)
+{
+	struct sv_line_profile *l;
+	struct sv_counters *k;
+	static const int64_t lines[] = {41, 42, 43}, hits[] = {3, 3, 300};
+	static const double times[] = {10, 20, 3000};
+
+	p->lineprofs = sv_xcalloc(1, sizeof *p->lineprofs);
+	p->nlineprofs = 1;
+	l = &p->lineprofs[0];
+	l->region = sv_xstrdup("solve");
+	l->function = sv_xstrdup("solve");
+	l->filename = sv_xstrdup("/tmp/run/app.py");
+	l->first_lineno = 40;
+	l->unit = 1e-6;
+	l->source = sv_xstrdup("def solve():\n    x = 1\n    y = 2\n"
+			       "    for i in range(300): x += i\n"
+			       "    return x\n");
+	l->source_first_lineno = 40;
+	l->nlines = 3;
+	l->line = sv_xmalloc(sizeof lines);
+	memcpy(l->line, lines, sizeof lines);
+	l->hits = sv_xmalloc(sizeof hits);
+	memcpy(l->hits, hits, sizeof hits);
+	l->time = sv_xmalloc(sizeof times);
+	memcpy(l->time, times, sizeof times);
+	p->counters = sv_xcalloc(1, sizeof *p->counters);
+	p->ncounters = 1;
+	k = &p->counters[0];
+	k->region = sv_xstrdup("solve");
+	k->calls = 1;
+	k->time_s = -1;
+	k->nthreads = 1;
+	k->nevents = 2;
+	k->events = sv_xcalloc(2, sizeof *k->events);
+	k->events[0] = sv_xstrdup("cycles");
+	k->events[1] = sv_xstrdup("instructions");
+	k->values = sv_xcalloc(2, sizeof *k->values);
+	k->values[0] = 123456;
+	k->values[1] = 234567;
+}
+
+/* The source popup with a line profile: hits, time, per hit and share
+ * of the time beside each source line, the hottest lines highlighted;
+ * the details list the region's counters with their IPC. */
+START_TEST(test_source_popup_lineprof)
+{
+	static const struct vt_call calls[] = {
+		{0, "solve", 0, 100, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 1, VT_START);
+	struct sv_grid g;
+	char *dump;
+
+	add_lineprof_counters(p);
+	sv_grid_init(&g);
+	draw(&g, p, 100, 30, "Tab", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(
+		dump, "perf   cycles 123456  instructions 234567  IPC 1.900"));
+	free(dump);
+	draw(&g, p, 100, 30, "Tab v", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(dump, "Line profile of solve() in "
+					   "/tmp/run/app.py, rank 0: 3.03 ms"));
+	ck_assert_ptr_nonnull(strstr(dump, "    43       300    3.00 ms    "
+					   "10.0 us    99.0%      for i in"));
+	ck_assert_ptr_nonnull(
+		strstr(dump, "    40                            "));
+	free(dump);
+	vt_golden(&g, "source_lineprof");
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* The file contents popup lists every group and dataset the loader
+ * found, with shape, type, layout and filters. */
+START_TEST(test_contents_popup)
+{
+	char *path = svt_fixture("gpu_likwid_perf_lineprof.h5");
+	struct sv_profile *p = NULL;
+	struct sv_error e;
+	struct sv_grid g;
+	char *dump;
+
+	ck_assert_int_eq(sv_load(path, NULL, &p, &e), 0);
+	sv_grid_init(&g);
+	draw(&g, p, 120, 40, "H j j", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(
+		dump, "/rank0/likwid/regions/solve/events  {2, 2} float64"));
+	free(dump);
+	vt_golden(&g, "contents_popup");
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* The warnings popup does not call a file clean when it holds objects
+ * the viewer does not show. */
+START_TEST(test_warnings_unshown)
+{
+	static const struct vt_call calls[] = {
+		{0, "solve", 0, 100, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 1, VT_START);
+	struct sv_grid g;
+	char *dump;
+
+	p->unshown = sv_xcalloc(1, sizeof *p->unshown);
+	p->unshown[0] = sv_xstrdup("/rank0/memray");
+	p->nunshown = 1;
+	sv_grid_init(&g);
+	draw(&g, p, 100, 30, "W", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_null(strstr(dump, "cleanly"));
+	ck_assert_ptr_nonnull(strstr(dump, "No warnings."));
+	ck_assert_ptr_nonnull(strstr(dump, "  /rank0/memray"));
+	free(dump);
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* The details of a call with event metadata: every member as key=value,
+ * escapes decoded, nested values folded to one line, packed to the width. */
+START_TEST(test_details_callmeta)
+{
+	static const struct vt_call calls[] = {
+		{0, "solve", 0, 100, -1, -1, -1, 0},
+		{0, "solve", 200, 300, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 2, VT_START);
+	struct sv_grid g;
+	char why[128], *dump;
+
+	ck_assert_int_eq(
+		sv_callmeta_set_row(p, 0, 2,
+			"[{\"phase\": \"steady\", \"iter\": 12, \"status\": "
+			"\"ok\", \"grid\": {\"nx\": [64, 64], \"bc\": null}, "
+			"\"who\": \"caf\\u00e9 \\ud83d\\ude00\", "
+			"\"note\": \"a long value that does not fit beside the "
+			"others on one line of the details\"}, {}]",
+			why, sizeof why),
+		0);
+	sv_grid_init(&g);
+	draw(&g, p, 100, 30, "Tab", false);
+	dump = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(dump, "metadata  phase=steady   iter=12"));
+	ck_assert_ptr_nonnull(
+		strstr(dump, "grid={\"nx\":[64,64],\"bc\":null}"));
+	free(dump);
+	vt_golden(&g, "details_callmeta");
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* The source popup expands tabs, drops CR before LF and escapes the
  * rest; numbered from the call site. */
 START_TEST(test_source_popup_text)
@@ -423,6 +585,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_alloc_same_frame);
 	tcase_add_test(tc, test_match_in_merged_cell);
 	tcase_add_test(tc, test_source_popup_text);
+	tcase_add_test(tc, test_details_callmeta);
+	tcase_add_test(tc, test_source_popup_lineprof);
+	tcase_add_test(tc, test_warnings_unshown);
+	tcase_add_test(tc, test_contents_popup);
 	suite_add_tcase(s, tc);
 	return s;
 }

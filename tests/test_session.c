@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/session.h"
 #include "viewtest.h"
 
@@ -379,6 +380,52 @@ END_TEST
 
 /* ---- the search and the marked region -------------------------------- */
 
+/* "key=value" and "key~regex" match calls by their event metadata
+ * (callmeta.h), as well as region names. */
+START_TEST(test_search_metadata)
+{
+	struct sv_error err = {0};
+	uint32_t c100 = call_of(prof, "child", 100);
+	uint32_t c600 = call_of(prof, "child", 600);
+	const struct sv_row *row = &prof->rows[prof->row_of[c100]];
+	char why[64];
+
+	/* given the two child calls tagged phase=steady and phase=warm */
+	ck_assert_uint_eq(row->count, 2);
+	ck_assert_int_eq(sv_callmeta_set_row(prof, row->first, 2,
+				 c100 < c600 ? "[{\"phase\": \"steady\"}, "
+					       "{\"phase\": \"warm\"}]"
+					     : "[{\"phase\": \"warm\"}, "
+					       "{\"phase\": \"steady\"}]",
+				 why, sizeof why),
+		0);
+	/* when searching phase=steady: the one call, highlighted */
+	ck_assert_int_eq(sv_session_set_search(&s, "phase=steady", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_uint_eq(s.matches[0], c100);
+	ck_assert(sv_session_is_match(&s, c100));
+	ck_assert(!sv_session_is_match(&s, c600));
+	ck_assert(sv_session_has_match(
+		&s, prof->lane_of[c100], prof->depth[c100], 150, 160));
+	ck_assert(!sv_session_has_match(
+		&s, prof->lane_of[c600], prof->depth[c600], 650, 660));
+	/* a regex on the value: both, by start */
+	ck_assert_int_eq(
+		sv_session_set_search(&s, "phase~^(steady|warm)$", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 2);
+	ck_assert_uint_eq(s.matches[1], c600);
+	/* a term whose text is no regex still searches the metadata */
+	ck_assert_int_eq(sv_session_set_search(&s, "phase=[", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 0);
+	/* a bad regex after ~ is an error */
+	ck_assert_int_eq(sv_session_set_search(&s, "phase~(", &err), -EINVAL);
+	/* names still match as before */
+	ck_assert_int_eq(sv_session_set_search(&s, "work", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_ptr_null(s.call_match);
+}
+END_TEST
+
 START_TEST(test_search)
 {
 	struct sv_error err = {0};
@@ -718,6 +765,7 @@ static Suite *suite(void)
 	tc = tcase_create("search");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_search);
+	tcase_add_test(tc, test_search_metadata);
 	tcase_add_test(tc, test_sorted_lists);
 	tcase_add_test(tc, test_mark_region);
 	suite_add_tcase(su, tc);

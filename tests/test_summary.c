@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/cli.h"
 #include "scopeview/grid.h"
 #include "scopeview/profile.h"
 #include "scopeview/stats.h"
+#include "scopeview/strv.h"
 #include "scopeview/summary.h"
 #include "scopeview/write.h"
 
@@ -144,7 +146,8 @@ static char *render(const struct sv_profile *p, enum sv_summary_format fmt,
 	bool per_rank, enum sv_stats_key sort)
 {
 	struct sv_stats_table t;
-	struct sv_summary_opts o = {fmt, per_rank, "dir/small.h5", NULL};
+	struct sv_summary_opts o = {
+		.format = fmt, .per_rank = per_rank, .file = "dir/small.h5"};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -403,6 +406,101 @@ END_TEST
 
 /* Durations in the table round before they pick the unit (fmt.h): a
  * call of 999,999,500 ns is "1.00 s", never "1000 ms". */
+/* --group-by: every figure per value of a metadata key under each region
+ * (issue 13), in the three formats. */
+START_TEST(group_by_formats)
+{
+	struct sv_profile *p = small_profile();
+	struct sv_stats_table t, gt[3];
+	struct sv_summary_group groups[3];
+	struct sv_stats_filter f = {0};
+	char **values, why[64], *buf[3];
+	uint32_t *group_of, c;
+	bool *on = malloc(p->ncalls);
+	size_t nv, k, len;
+	json_t *root, *solve;
+	int fmt;
+
+	ck_assert_int_eq(sv_callmeta_set_row(p, p->rows[0].first, 2,
+				 "[{\"phase\": \"steady\"}, {\"phase\": "
+				 "\"warm\\u00e9\"}]",
+				 why, sizeof why),
+		0);
+	ck_assert_int_eq(
+		sv_callmeta_set_row(p, p->rows[1].first, 1,
+			"[{\"phase\": \"steady\", \"n\": 1}]", why, sizeof why),
+		0);
+	nv = sv_callmeta_groups(p, "phase", &values, &group_of);
+	ck_assert_uint_eq(nv, 2);
+	ck_assert_str_eq(values[0], "\"steady\"");
+	ck_assert_str_eq(values[1], "\"warm\\u00e9\"");
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	f.call_on = on;
+	for (k = 0; k <= nv; k++) {
+		for (c = 0; c < p->ncalls; c++)
+			on[c] = group_of[c] ==
+				(k < nv ? (uint32_t)k : SV_CALLMETA_NO_GROUP);
+		ck_assert_int_eq(
+			sv_stats_table_compute(&gt[k], p, &f, NULL), 0);
+		groups[k].value = k < nv ? values[k] : NULL;
+		groups[k].t = &gt[k];
+	}
+	for (fmt = 0; fmt < 3; fmt++) {
+		struct sv_summary_opts o = {
+			.format = (enum sv_summary_format)fmt,
+			.file = "g.h5",
+			.group_by = "phase",
+			.groups = groups,
+			.ngroups = nv + 1};
+		FILE *mf = open_memstream(&buf[fmt], &len);
+		ck_assert_int_eq(sv_summary_write(mf, p, &t, &o), 0);
+		fclose(mf);
+	}
+	ck_assert_ptr_nonnull(
+		strstr(buf[SV_SUMMARY_TABLE], "\n    phase=steady "));
+	ck_assert_ptr_nonnull(
+		strstr(buf[SV_SUMMARY_TABLE], "\n    phase=warm\xc3\xa9 "));
+	ck_assert_ptr_nonnull(strstr(buf[SV_SUMMARY_TABLE], "\n    phase=- "));
+	ck_assert_ptr_nonnull(strstr(
+		buf[SV_SUMMARY_CSV], "name,group,rank,ranks,num_calls,"));
+	ck_assert_ptr_nonnull(strstr(
+		buf[SV_SUMMARY_CSV], "\nsolve,phase=steady,,2,2,3e-08,"));
+	ck_assert_ptr_nonnull(strstr(
+		buf[SV_SUMMARY_CSV], "\nsolve,phase=warm\xc3\xa9,,2,1,3e-08,"));
+	root = json_loads(buf[SV_SUMMARY_JSON], 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(root, "group_by")), "phase");
+	solve = json_array_get(json_object_get(root, "regions"), 0);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(solve, "name")), "solve");
+	ck_assert_uint_eq(json_array_size(json_object_get(solve, "groups")), 2);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(solve, "groups"), 1),
+			"value")),
+		"warm\xc3\xa9");
+	ck_assert(json_is_null(json_object_get(
+		json_array_get(
+			json_object_get(
+				json_array_get(
+					json_object_get(root, "regions"), 1),
+				"groups"),
+			0),
+		"value")));
+	json_decref(root);
+	for (k = 0; k <= nv; k++)
+		sv_stats_table_fini(&gt[k]);
+	for (fmt = 0; fmt < 3; fmt++)
+		free(buf[fmt]);
+	sv_stats_table_fini(&t);
+	sv_strv_free_array(values, nv);
+	free(group_of);
+	free(on);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(table_rounding_carry)
 {
 	struct sv_profile *p = sv_profile_new("carry.h5");
@@ -590,6 +688,85 @@ START_TEST(cli_help)
 END_TEST
 
 /* On a real file (a fixture): each format, and the options together. */
+/* --counters: perf and LIKWID sets with their IPC (the fixture holds
+ * both for "solve"); --group-by on a file without metadata: every call
+ * in the null group. */
+START_TEST(cli_counters_and_group_by)
+{
+	char *path = svt_fixture("gpu_likwid_perf_lineprof.h5");
+	char *out, *err;
+	json_t *j, *solve = NULL, *c;
+	size_t i;
+
+	{
+		const char *args[] = {
+			"--format", "json", "--counters", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		j = json_loads(out, 0, NULL);
+		ck_assert_msg(j != NULL, "%s", out);
+		for (i = 0; i < json_array_size(json_object_get(j, "regions"));
+			i++) {
+			json_t *r = json_array_get(
+				json_object_get(j, "regions"), i);
+			if (!strcmp(json_string_value(
+					    json_object_get(r, "name")),
+				    "solve"))
+				solve = r;
+		}
+		ck_assert_ptr_nonnull(solve);
+		c = json_object_get(solve, "counters");
+		ck_assert_uint_eq(json_array_size(c), 2);
+		ck_assert_str_eq(json_string_value(json_object_get(
+					 json_array_get(c, 1), "source")),
+			"perf_events");
+		ck_assert(fabs(json_real_value(json_object_get(
+				       json_object_get(
+					       json_array_get(c, 1), "rates"),
+				       "IPC")) -
+				  234567.0 / 123456.0) < 1e-12);
+		json_decref(j);
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--counters", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_ptr_nonnull(strstr(out,
+			"    solve  rank 0  perf  calls 3  cycles 123456  "
+			"instructions 234567  IPC 1.900\n"));
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {
+			"--format", "json", "--group-by", "phase", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		j = json_loads(out, 0, NULL);
+		ck_assert_msg(j != NULL, "%s", out);
+		ck_assert_str_eq(
+			json_string_value(json_object_get(j, "group_by")),
+			"phase");
+		solve = json_array_get(json_object_get(j, "regions"), 0);
+		c = json_array_get(json_object_get(solve, "groups"), 0);
+		ck_assert(json_is_null(json_object_get(c, "value")));
+		ck_assert_int_eq(
+			json_integer_value(json_object_get(c, "num_calls")),
+			json_integer_value(
+				json_object_get(solve, "num_calls")));
+		json_decref(j);
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = {"--group-by", "", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 2);
+		free(out);
+		free(err);
+	}
+	free(path);
+}
+END_TEST
+
 START_TEST(cli_on_fixture)
 {
 	char *path = svt_fixture("four_ranks.h5");
@@ -777,6 +954,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_sorted_and_nulls);
 	tcase_add_test(tc, table_text);
 	tcase_add_test(tc, table_rounding_carry);
+	tcase_add_test(tc, group_by_formats);
 	tcase_add_test(tc, table_wide_and_bidi);
 	tcase_add_test(tc, empty_profile_formats);
 	suite_add_tcase(s, tc);
@@ -786,6 +964,7 @@ static Suite *suite(void)
 		tc, cli_errors, 0, sizeof cli_cases / sizeof cli_cases[0]);
 	tcase_add_test(tc, cli_help);
 	tcase_add_test(tc, cli_on_fixture);
+	tcase_add_test(tc, cli_counters_and_group_by);
 	tcase_add_test(tc, cli_ranks_without_data);
 	tcase_add_test(tc, cli_warnings);
 	suite_add_tcase(s, tc);

@@ -131,6 +131,8 @@ enum {
 		"Show the run's metadata")                                     \
 	X(WARNINGS, "warnings", "W", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
 		"Show the loader's warnings")                                  \
+	X(CONTENTS, "contents", "H", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
+		"Show every group and dataset of the file")                    \
 	X(VIEW_NEXT, "view-next", "V", SV_SCOPE_GLOBAL,                        \
 		"Switch to the next view (timeline, stats, tree, flame, "      \
 		"callers)")                                                    \

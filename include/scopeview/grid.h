@@ -57,7 +57,8 @@
 	X(PROMPT, 'i', "a prompt and the text typed into it")                \
 	X(POPUP, 'u', "popup windows (help, source, metadata, warnings)")    \
 	X(WARNING, 'w', "warnings and error messages")                       \
-	X(DIM, 'x', "secondary text")
+	X(DIM, 'x', "secondary text")                                        \
+	X(HOT, 't', "the hottest lines of a line profile in a popup")
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help) SV_STYLE_##name,

@@ -103,6 +103,11 @@ struct sv_layout_index {
 int sv_layout_index_build(struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_region,
 	struct sv_error *err);
+/* The same with a flag per call (p->ncalls flags): only flagged calls
+ * are indexed (the search's matches by event metadata, callmeta.h). */
+int sv_layout_index_build_calls(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_call,
+	struct sv_error *err);
 void sv_layout_index_fini(struct sv_layout_index *ix);
 
 /* The level of (lane, depth), or NULL when there is none. */

@@ -122,6 +122,37 @@ struct sv_column {
 	double *f;
 };
 
+/* One rank's hardware counters of one region (doc/format.md 4.12):
+ * rank<N>/perf_events/<region> or rank<N>/likwid/regions/<tag>. */
+struct sv_counters {
+	uint32_t rank;
+	char *region;  /* the region (tag) as the file names it */
+	bool likwid;   /* LIKWID; else perf_events */
+	char *group;   /* LIKWID's group_name ("CLOCK"), NULL for perf */
+	int64_t calls; /* perf: calls; LIKWID: summed call_counts; -1 = none */
+	double time_s; /* LIKWID: the longest thread's time (s); -1 = none */
+	uint32_t nthreads; /* LIKWID's threads (columns), 1 for perf */
+	size_t nevents;
+	char **events;   /* unique labels (a repeated name gets ":counter") */
+	double *values;  /* per event, summed over the threads */
+	size_t nmetrics; /* LIKWID's derived metrics */
+	char **metrics;
+	double *metric_values; /* per metric, averaged over the threads */
+};
+
+/* A line profile (rank<N>/line_profile/<i>, doc/format.md 4.12). */
+struct sv_line_profile {
+	uint32_t rank;
+	char *region, *filename, *function; /* NULL when not stored */
+	int64_t first_lineno;               /* -1 = not stored */
+	double unit;                        /* seconds per time unit */
+	char *source;                /* 0.7: the function's text, or NULL */
+	int64_t source_first_lineno; /* its first line's number, -1 */
+	size_t nlines;
+	int64_t *line, *hits; /* nlines each */
+	double *time;         /* in units; nlines */
+};
+
 struct sv_lane {
 	uint32_t rank;
 	int64_t key;    /* scope-profiler's lane: task id (>= 0), -1 unknown,
@@ -158,6 +189,12 @@ struct sv_profile {
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
 	struct sv_column *columns;
 	size_t ncolumns;
+	/* Per-call event metadata (callmeta.h, doc/format.md 4.11): NULL
+	 * when the file has none; else ncalls offsets into meta_arena (0 =
+	 * none), set once every row is added. */
+	uint64_t *call_meta;
+	char *meta_arena;
+	size_t meta_arena_len, meta_arena_cap;
 
 	/* Filled by sv_profile_finish(). */
 	uint16_t *depth;       /* nesting depth, 0 = top of its lane */
@@ -167,6 +204,24 @@ struct sv_profile {
 	uint32_t *lane_pos;    /* call -> its position in its lane's calls */
 	struct sv_lane *lanes; /* by rank, then thread, then task */
 	size_t nlanes;
+
+	/* Hardware counters and line profiles of the rank groups (NULL / 0
+	 * when the file has none), and the paths of groups the loader saw
+	 * there but does not show. */
+	struct sv_counters *counters;
+	size_t ncounters;
+	struct sv_line_profile *lineprofs;
+	size_t nlineprofs;
+	char **unshown;
+	size_t nunshown;
+	/* Every group and dataset of the file, in HDF5's visiting order
+	 * (doc/format.md 4.13): path, and "group" or the dataset's shape,
+	 * type, layout and filters, as one line of text. */
+	struct sv_node {
+		char *path, *what;
+	} * nodes;
+	size_t nnodes;
+	bool nodes_cut; /* more objects than were listed */
 
 	struct sv_meta *meta; /* sorted by key (bytewise) */
 	size_t nmeta;

@@ -100,6 +100,9 @@ struct sv_session {
 	unsigned long search_limit_hits;
 	char search_limit_msg[SV_SESSION_TEXT_MAX];
 	bool *region_match;
+	/* Calls a metadata term (key=value, key~regex: callmeta.h) of the
+	 * search matches, p->ncalls flags; NULL when the search is none. */
+	bool *call_match;
 	uint32_t *matches;
 	size_t nmatches;
 	long match_pos; /* index into matches of the last jump, -1 */
@@ -162,8 +165,10 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec);
  * -EINVAL with the reason in the message line. */
 int sv_session_set_filter(struct sv_session *s, const char *spec);
 /* Set the search pattern (regex searched anywhere in region names; ""
- * clears) and rebuild the match lists.  Returns 0, or -EINVAL with the
- * regex error in err (nothing changed but the search being cleared). */
+ * clears; "key=value" or "key~regex" also matches the calls whose event
+ * metadata has key with that value, or a value the regex finds) and
+ * rebuild the match lists.  Returns 0, or -EINVAL with the regex error in
+ * err (nothing changed but the search being cleared). */
 int sv_session_set_search(
 	struct sv_session *s, const char *pat, struct sv_error *err);
 /* Mark region r (-1 clears) and rebuild its call list. */

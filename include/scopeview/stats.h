@@ -153,6 +153,11 @@ struct sv_stats_filter {
 	 * call). */
 	bool by_thread;
 	int64_t thread;
+	/* Calls: p->ncalls flags; NULL keeps every call (summary --group-by
+	 * keeps the calls of one metadata value).  Not copied: it is
+	 * borrowed for as long as the table lives.  Like lanes, stored
+	 * exclusive totals then do not apply. */
+	const bool *call_on;
 	/* Region names: kept iff some include pattern matches (or ninclude is
 	 * 0) and no exclude pattern matches, as get_regions() applies them
 	 * (include first; exclude wins over include); matching is anchored at
@@ -265,6 +270,7 @@ struct sv_stats_table {
 	bool *priv_lane_on;
 	bool priv_by_thread;
 	int64_t priv_thread;
+	const bool *priv_call_on;
 };
 
 /*

@@ -31,6 +31,13 @@ enum sv_summary_format {
 	SV_SUMMARY_JSON,
 };
 
+/* One value of the --group-by key: the statistics of the calls that
+ * have it (sv_stats_filter.call_on), over the same selection. */
+struct sv_summary_group {
+	const char *value; /* compact JSON text; NULL = calls without it */
+	const struct sv_stats_table *t;
+};
+
 struct sv_summary_opts {
 	enum sv_summary_format format;
 	bool per_rank;     /* table and CSV: a row per rank under each region
@@ -39,6 +46,14 @@ struct sv_summary_opts {
 			     "file", table header); NULL = p->path */
 	const char *ranks; /* the --ranks list, named in the table's header
 			      (NULL = every rank) */
+	/* --group-by KEY: the key and its groups (those without calls in a
+	 * region are left out there); NULL / 0 = no grouping. */
+	const char *group_by;
+	const struct sv_summary_group *groups;
+	size_t ngroups;
+	/* --counters: each region's hardware counters (JSON "counters",
+	 * a section after the table; CSV has none). */
+	bool counters;
 };
 
 /*

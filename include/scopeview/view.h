@@ -43,6 +43,7 @@ enum sv_popup {
 	SV_POPUP_SOURCE,
 	SV_POPUP_METADATA,
 	SV_POPUP_WARNINGS,
+	SV_POPUP_CONTENTS, /* every group and dataset of the file */
 };
 
 enum sv_prompt {

@@ -10,16 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/callmeta.h"
 #include "scopeview/cli.h"
 #include "scopeview/load.h"
 #include "scopeview/regex.h"
 #include "scopeview/stats.h"
+#include "scopeview/strv.h"
 #include "scopeview/summary.h"
 
 #define SUMMARY_USAGE                                                      \
 	"scopeview summary [--format table|csv|json] [--sort KEY] "        \
 	"[--include RE]... [--exclude RE]... [--ranks LIST] [--per-rank] " \
-	"FILE"
+	"[--group-by KEY] [--counters] FILE"
+
+/* More values of the --group-by key than this are refused: each group
+ * costs a pass over every call. */
+#define SUMMARY_MAX_GROUPS 1000
 
 /* ---- the command ---------------------------------------------------------- */
 
@@ -42,6 +48,11 @@ static void summary_help(void)
 	       "0,2-5\n"
 	       "  --per-rank      a row per rank in the table and CSV\n"
 	       "                  (JSON always carries the ranks)\n"
+	       "  --group-by KEY  every figure per value of the calls' event\n"
+	       "                  metadata KEY under each region (calls\n"
+	       "                  without KEY: '-', null in JSON)\n"
+	       "  --counters      each region's hardware counters (perf,\n"
+	       "                  LIKWID) and their rates such as IPC\n"
 	       "  -h, --help      show this help\n\n"
 	       "Sort keys:\n",
 		SUMMARY_USAGE);
@@ -81,6 +92,7 @@ struct summary_args {
 	bool *rank_on;
 	uint32_t nrank_on;
 	const char *ranks_spec;
+	const char *group_by;
 	const char *file;
 };
 
@@ -139,6 +151,8 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 			   !strcmp(argv[i], "--help")) {
 			summary_help();
 			return SV_EXIT_OK;
+		} else if (!strcmp(argv[i], "--counters")) {
+			a->o.counters = true;
 		} else if (!strcmp(argv[i], "--per-rank")) {
 			a->o.per_rank = true;
 		} else if ((v = summary_opt(
@@ -154,6 +168,12 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 					"summary: unknown format '%s' (table, "
 					"csv or json)",
 					v);
+		} else if ((v = summary_opt(
+				    argc, argv, &i, "--group-by", &missing))) {
+			if (!*v)
+				return sv_cli_usage_error(SUMMARY_USAGE,
+					"summary: --group-by needs a key");
+			a->group_by = v;
 		} else if ((v = summary_opt(
 				    argc, argv, &i, "--sort", &missing))) {
 			a->sort = sv_stats_key_from_name(v);
@@ -255,8 +275,78 @@ static void summary_ranks_warning(
 	free(has);
 }
 
+/* The groups of --group-by: one table per value of the key, then one for
+ * the calls without it, each over the selection of f.  The tables share
+ * one call_on buffer, refilled for each: sv_stats_percentile, which would
+ * read it again, is never called on them.  Returns the number of groups
+ * (*groups and their tables malloc'd), or -1 with err. */
+static long summary_groups(const struct sv_profile *p,
+	const struct sv_stats_filter *base, const char *key, int sort,
+	struct sv_summary_group **groups, char ***values, size_t *nvalues,
+	struct sv_error *err)
+{
+	uint32_t *group_of, c;
+	size_t n = sv_callmeta_groups(p, key, values, &group_of), k;
+	bool *on;
+	struct sv_stats_filter f = *base;
+	struct sv_stats_table *tables;
+
+	*nvalues = n;
+	*groups = NULL;
+	if (n + 1 > SUMMARY_MAX_GROUPS) {
+		free(group_of);
+		sv_error_set(err, -E2BIG,
+			"--group-by %s: the calls hold %zu values of it, more "
+			"than the %d this summary groups by",
+			key, n, SUMMARY_MAX_GROUPS - 1);
+		return -1;
+	}
+	on = sv_xmalloc(p->ncalls ? p->ncalls : 1);
+	tables = sv_xcalloc(n + 1, sizeof *tables);
+	*groups = sv_xcalloc(n + 1, sizeof **groups);
+	f.call_on = on;
+	for (k = 0; k <= n; k++) {
+		uint32_t want = k < n ? (uint32_t)k : SV_CALLMETA_NO_GROUP;
+		for (c = 0; c < p->ncalls; c++)
+			on[c] = group_of[c] == want;
+		if (sv_stats_table_compute(&tables[k], p, &f, err) < 0) {
+			while (k-- > 0)
+				sv_stats_table_fini(&tables[k]);
+			free(tables);
+			free(*groups);
+			*groups = NULL;
+			free(on);
+			free(group_of);
+			return -1;
+		}
+		if (sort != SV_STATS_KEY_START)
+			sv_stats_table_sort(&tables[k], sort);
+		(*groups)[k].value = k < n ? (*values)[k] : NULL;
+		(*groups)[k].t = &tables[k];
+	}
+	free(on);
+	free(group_of);
+	return (long)n + 1;
+}
+
+static void summary_groups_free(
+	struct sv_summary_group *groups, size_t n, char **values, size_t nv)
+{
+	size_t k;
+	for (k = 0; k < n; k++)
+		sv_stats_table_fini((struct sv_stats_table *)groups[k].t);
+	if (n)
+		free((void *)groups[0].t);
+	free(groups);
+	sv_strv_free_array(values, nv);
+}
+
 int sv_summary_main(int argc, char **argv)
 {
+	struct sv_summary_group *groups = NULL;
+	char **values = NULL;
+	size_t nvalues = 0;
+	long ngroups = 0;
 	struct summary_args a;
 	struct sv_stats_filter f;
 	struct sv_stats_table t;
@@ -309,6 +399,21 @@ int sv_summary_main(int argc, char **argv)
 	}
 	if (a.sort != SV_STATS_KEY_START)
 		sv_stats_table_sort(&t, a.sort);
+	if (a.group_by) {
+		ngroups = summary_groups(p, &f, a.group_by, a.sort, &groups,
+			&values, &nvalues, &err);
+		if (ngroups < 0) {
+			summary_stderr("", err.msg);
+			sv_strv_free_array(values, nvalues);
+			sv_stats_table_fini(&t);
+			sv_profile_free(p);
+			summary_args_free(&a);
+			return SV_EXIT_LOAD;
+		}
+		a.o.group_by = a.group_by;
+		a.o.groups = groups;
+		a.o.ngroups = (size_t)ngroups;
+	}
 	a.o.file = a.file;
 	a.o.ranks = a.ranks_spec;
 	rc = SV_EXIT_OK;
@@ -316,6 +421,7 @@ int sv_summary_main(int argc, char **argv)
 		fprintf(stderr, "scopeview: cannot write the summary\n");
 		rc = SV_EXIT_LOAD;
 	}
+	summary_groups_free(groups, (size_t)ngroups, values, nvalues);
 	sv_stats_table_fini(&t);
 	sv_profile_free(p);
 	summary_args_free(&a);

@@ -134,6 +134,11 @@ static const char *filter_name(H5Z_filter_t id, const char *stored)
 	return stored && *stored ? stored : "unknown";
 }
 
+const char *sv_h5_filter_name(H5Z_filter_t id, const char *stored)
+{
+	return filter_name(id, stored);
+}
+
 static int col_check_filters(struct sv_h5 *h, hid_t ds, const char *objpath)
 {
 	hid_t dcpl = H5Dget_create_plist(ds);

@@ -68,6 +68,10 @@ const char *sv_h5_last_error(void);
  * control characters shown as \xNN (malloc'd). */
 char *sv_h5_show(const char *s);
 
+/* The name of HDF5 filter id as messages give it ("deflate (gzip)",
+ * "LZF"), else stored (the name in the file), else "unknown". */
+const char *sv_h5_filter_name(H5Z_filter_t id, const char *stored);
+
 /* Is there an object called name under loc (one path component)? */
 bool sv_h5_exists(hid_t loc, const char *name);
 

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "load_h5_fast.h"
+#include "load_h5_filters.h"
 #include "load_h5_guard.h"
 
 void sv_load_quiet_hdf5(void)
@@ -182,10 +183,17 @@ static int load_dispatch(struct sv_h5 *h)
 		schema = 2;
 	}
 	if (schema <= 1)
-		return sv_h5_groups_load(h);
-	if (layout_attr(h) == 2)
-		return sv_h5_layout_aggregate(h);
-	return sv_h5_layout_columnar(h);
+		rc = sv_h5_groups_load(h);
+	else if (layout_attr(h) == 2)
+		rc = sv_h5_layout_aggregate(h);
+	else
+		rc = sv_h5_layout_columnar(h);
+	/* Counters, line profiles and what no layout reads (4.12). */
+	if (!rc)
+		rc = sv_h5_ranks_load(h);
+	if (!rc)
+		rc = sv_h5_contents_load(h);
+	return rc;
 }
 
 /* num_ranks for schema >= 2 (doc/format.md 10.4). */
@@ -438,6 +446,9 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 			"(%s)",
 			path, sv_h5_guard_first());
 	sv_load_quiet_hdf5();
+	/* LZF and zstd without plugin set-up (doc/format.md 8.2); should
+	 * HDF5 refuse them, their files fail as for any missing filter. */
+	(void)sv_h5_filters_register();
 	h.path = path;
 	h.err = err;
 	h.opts = opts;

@@ -1,6 +1,6 @@
 /*
- * load_h5_fast.c: read a deflate (+ shuffle) compressed event column with
- * both cores (doc/format.md 8).
+ * load_h5_fast.c: read a deflate, LZF or zstd (+ shuffle) compressed event
+ * column with both cores (doc/format.md 8).
  *
  * libhdf5's thread-safe build serialises every call, and inflating the
  * chunks is most of the time a large profile takes to load.  So the
@@ -11,7 +11,8 @@
  *
  * This is an optimisation only: when the dataset is not exactly what it
  * handles (a 1-D chunked dataset of 8-byte elements stored in the memory
- * type, filtered by shuffle (optional) then deflate, every chunk present),
+ * type, filtered by shuffle (optional) then one of deflate, LZF or
+ * Zstandard, every chunk present),
  * when the range is small, or when anything goes wrong on the way (a
  * chunk that does not inflate to exactly one chunk of values, an HDF5
  * error), it reports SV_H5_FAST_NO and the caller reads the range with
@@ -28,6 +29,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "load_h5_filters.h"
 #include "scopeview/common.h"
 
 /* Below this many elements one H5Dread is as quick as starting threads. */
@@ -54,6 +56,9 @@ struct fast_slot {
 	bool full; /* fetched, not yet decoded */
 };
 
+/* The compressor at the end of the pipeline. */
+enum fast_codec { FAST_DEFLATE, FAST_LZF, FAST_ZSTD };
+
 /* One column range being read. */
 struct fast_job {
 	pthread_mutex_t mu;
@@ -70,8 +75,9 @@ struct fast_job {
 	hsize_t chunk_elems;
 	size_t chunk_bytes; /* decoded bytes of one chunk */
 	bool shuffle;       /* the pipeline starts with shuffle */
-	unsigned deflate_bit, shuffle_bit; /* bits of the filter mask */
-	unsigned char *dst;                /* element off goes here */
+	enum fast_codec codec;
+	unsigned codec_bit, shuffle_bit; /* bits of the filter mask */
+	unsigned char *dst;              /* element off goes here */
 	pthread_t th[FAST_MAX_THREADS];
 	int nth; /* workers running */
 };
@@ -129,7 +135,7 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 	     H5Pget_chunk(dcpl, 1, &cdim) == 1 && cdim > 0 &&
 	     cdim <= FAST_MAX_CHUNK_BYTES / 8;
 	nf = ok ? H5Pget_nfilters(dcpl) : -1;
-	/* Exactly deflate, or shuffle of 8-byte elements then deflate. */
+	/* Exactly a compressor, or shuffle of 8-byte elements then one. */
 	ok = ok && (nf == 1 || nf == 2);
 	j->shuffle = nf == 2;
 	for (i = 0; ok && i < nf; i++) {
@@ -138,9 +144,13 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 		char name[64];
 		H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags,
 			&ncd, cd, sizeof name, name, NULL);
-		if (i == nf - 1)
-			ok = id == H5Z_FILTER_DEFLATE;
-		else
+		if (i == nf - 1) {
+			ok = id == H5Z_FILTER_DEFLATE ||
+			     id == SV_H5_FILTER_LZF || id == SV_H5_FILTER_ZSTD;
+			j->codec = id == SV_H5_FILTER_LZF    ? FAST_LZF
+				   : id == SV_H5_FILTER_ZSTD ? FAST_ZSTD
+							     : FAST_DEFLATE;
+		} else
 			ok = id == H5Z_FILTER_SHUFFLE &&
 			     (ncd == 0 || cd[0] == 8);
 	}
@@ -150,7 +160,7 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 	j->chunk_elems = cdim;
 	j->chunk_bytes = (size_t)cdim * 8;
 	j->shuffle_bit = j->shuffle ? 1u : 0u;
-	j->deflate_bit = j->shuffle ? 2u : 1u;
+	j->codec_bit = j->shuffle ? 2u : 1u;
 	return true;
 }
 
@@ -182,7 +192,7 @@ static void fast_unshuffle(
 
 /* Decode chunk number c, stored as raw[0, len) with filters mask skipped,
  * into the destination.  scratch holds two chunks.  Returns false when
- * the chunk is not one chunk of deflated values. */
+ * the chunk is not one chunk of compressed values. */
 static bool fast_decode(const struct fast_job *j, hsize_t c,
 	const unsigned char *raw, size_t len, uint32_t mask,
 	unsigned char *scratch)
@@ -201,10 +211,16 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 	whole = lo == first && hi == first + j->chunk_elems;
 	/* Where the inflated bytes go: into place when nothing follows. */
 	out = whole && !shuffled ? j->dst + (first - j->off) * 8 : scratch;
-	if (mask & j->deflate_bit) {
+	if (mask & j->codec_bit) {
 		if (len != j->chunk_bytes)
 			return false;
 		memcpy(out, raw, j->chunk_bytes);
+	} else if (j->codec == FAST_LZF) {
+		if (!sv_h5_lzf_decode(raw, len, out, j->chunk_bytes))
+			return false;
+	} else if (j->codec == FAST_ZSTD) {
+		if (!sv_h5_zstd_decode(raw, len, out, j->chunk_bytes))
+			return false;
 	} else {
 		uLongf got = (uLongf)j->chunk_bytes;
 		if (uncompress(out, &got, raw, (uLong)len) != Z_OK ||

@@ -371,9 +371,26 @@ static int index_summaries(
 
 /* Source lines, files, texts, tags, exclusive totals and stored summaries
  * of every row (all optional). */
+/* One row's event_metadata (doc/format.md 4.11): a list that does not
+ * fit the row's calls is dropped with a warning naming the row. */
+static void index_row_meta(
+	struct sv_h5 *h, const struct sv_row *row, hsize_t r, const char *text)
+{
+	char why[160];
+
+	if (sv_callmeta_set_row(
+		    h->p, row->first, row->count, text, why, sizeof why) < 0)
+		sv_profile_warn(h->p,
+			"/rank_region_index/event_metadata: row %llu (rank "
+			"%" PRIu32 ", region '%s') %s; its calls' metadata is "
+			"ignored",
+			(unsigned long long)r, row->rank,
+			h->p->regions[row->region], why);
+}
+
 int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 {
-	char **files = NULL, **texts = NULL, **tags = NULL;
+	char **files = NULL, **texts = NULL, **tags = NULL, **meta = NULL;
 	int64_t *lines = NULL, *excl = NULL;
 	struct sv_summary *sums = NULL;
 	hsize_t r;
@@ -390,6 +407,8 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 		rc = index_strings(h, g, "tags", ix->nrows, &tags);
 	if (!rc)
 		rc = index_summaries(h, g, ix->nrows, &sums);
+	if (!rc && h->p->has_calls)
+		rc = index_strings(h, g, "event_metadata", ix->nrows, &meta);
 	for (r = 0; r < ix->nrows && !rc; r++) {
 		struct sv_row *row = &h->p->rows[r];
 		if (lines)
@@ -410,7 +429,10 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 			row->has_summary = true;
 			row->summary = sums[r];
 		}
+		if (meta)
+			index_row_meta(h, row, r, meta[r]);
 	}
+	sv_strv_free_array(meta, meta ? (size_t)ix->nrows : 0);
 	sv_strv_free_array(files, files ? (size_t)ix->nrows : 0);
 	sv_strv_free_array(texts, texts ? (size_t)ix->nrows : 0);
 	sv_strv_free_array(tags, tags ? (size_t)ix->nrows : 0);

@@ -9,12 +9,15 @@
  *   load_h5_events.c  /events: the per-call columns (load_h5_fast.c)
  *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
  *   load_h5_groups.c  schema 1, the per-rank groups
+ *   load_h5_ranks.c   counters and line profiles of the rank groups
+ *   load_h5_contents.c  the list of every object of the file
  *   load_h5.c         opening, picking the layout, the guarded thread
  */
 #ifndef SCOPEVIEW_IO_LOAD_H5_PRIV_H
 #define SCOPEVIEW_IO_LOAD_H5_PRIV_H
 
 #include "h5util.h"
+#include "scopeview/callmeta.h"
 
 /* Read every attribute of /metadata into the profile (absent: nothing).
  * Values the profile cannot hold become warnings. */
@@ -82,5 +85,14 @@ int sv_h5_layout_aggregate(struct sv_h5 *h);
 
 /* Schema 1 (load_h5_groups.c): rank<N>/regions/<name>/... */
 int sv_h5_groups_load(struct sv_h5 *h);
+
+/* After the layout (load_h5_ranks.c, doc/format.md 4.12): the counters
+ * and line profiles of the rank<N> groups into the profile, and the paths
+ * of objects no part of the loader reads into p->unshown.  Only warns. */
+int sv_h5_ranks_load(struct sv_h5 *h);
+
+/* Every group and dataset of the file into p->nodes
+ * (load_h5_contents.c, doc/format.md 4.13).  Only warns. */
+int sv_h5_contents_load(struct sv_h5 *h);
 
 #endif

@@ -57,6 +57,35 @@ void sv_profile_free(struct sv_profile *p)
 		free(p->columns[i].f);
 	}
 	free(p->columns);
+	free(p->call_meta);
+	free(p->meta_arena);
+	for (i = 0; i < p->ncounters; i++) {
+		struct sv_counters *k = &p->counters[i];
+		free(k->region);
+		free(k->group);
+		sv_strv_free_array(k->events, k->nevents);
+		free(k->values);
+		sv_strv_free_array(k->metrics, k->nmetrics);
+		free(k->metric_values);
+	}
+	free(p->counters);
+	for (i = 0; i < p->nlineprofs; i++) {
+		struct sv_line_profile *l = &p->lineprofs[i];
+		free(l->region);
+		free(l->filename);
+		free(l->function);
+		free(l->source);
+		free(l->line);
+		free(l->hits);
+		free(l->time);
+	}
+	free(p->lineprofs);
+	sv_strv_free_array(p->unshown, p->nunshown);
+	for (i = 0; i < p->nnodes; i++) {
+		free(p->nodes[i].path);
+		free(p->nodes[i].what);
+	}
+	free(p->nodes);
 	free(p->depth);
 	free(p->parent);
 	free(p->exclusive);

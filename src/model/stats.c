@@ -90,7 +90,7 @@ static int stats_region_cmp_start(const void *a, const void *b)
 int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err)
 {
-	struct sv_stats_sel sel = {NULL, false, 0};
+	struct sv_stats_sel sel = {NULL, false, 0, NULL};
 	struct sv_stats_buf pool = {NULL, 0, 0};
 	size_t *row_start, *row_list, i, nsel = 0, ntot;
 	double *tmp;
@@ -128,6 +128,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 		if (p->has_calls) {
 			t->priv_by_thread = sel.by_thread = f->by_thread;
 			t->priv_thread = sel.thread = f->thread;
+			t->priv_call_on = sel.call_on = f->call_on;
 		}
 	}
 
@@ -419,6 +420,7 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 	sel.lane_on = t->priv_lane_on;
 	sel.by_thread = t->priv_by_thread;
 	sel.thread = t->priv_thread;
+	sel.call_on = t->priv_call_on;
 	from = rank_index >= 0 ? (size_t)rank_index : 0;
 	to = rank_index >= 0 ? (size_t)rank_index + 1 : g->nranks;
 	for (k = from; k < to; k++) {

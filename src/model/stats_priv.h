@@ -24,6 +24,7 @@ struct sv_stats_sel {
 	const bool *lane_on; /* by lane, or NULL: every lane */
 	bool by_thread;      /* only calls of thread (-1: no thread id) */
 	int64_t thread;
+	const bool *call_on; /* by call, or NULL: every call */
 };
 
 /* Whether call c of p is selected by sel. */

@@ -154,7 +154,7 @@ double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
 
 static bool stats_sel_any(const struct sv_stats_sel *sel)
 {
-	return sel && (sel->lane_on || sel->by_thread);
+	return sel && (sel->lane_on || sel->by_thread || sel->call_on);
 }
 
 bool sv_stats_call_on(
@@ -166,6 +166,8 @@ bool sv_stats_call_on(
 		return false;
 	if (sel->by_thread &&
 		(p->thread_id ? p->thread_id[c] : -1) != sel->thread)
+		return false;
+	if (sel->call_on && !sel->call_on[c])
 		return false;
 	return true;
 }
@@ -323,7 +325,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 int sv_stats_row(const struct sv_profile *p, size_t row,
 	const struct sv_stats_filter *f, struct sv_stats *out)
 {
-	struct sv_stats_sel sel = {NULL, false, 0};
+	struct sv_stats_sel sel = {NULL, false, 0, NULL};
 	struct sv_stats_buf buf = {NULL, 0, 0};
 
 	if (!p || !out || row >= p->nrows)
@@ -332,6 +334,7 @@ int sv_stats_row(const struct sv_profile *p, size_t row,
 		sel.lane_on = f->lane_on;
 		sel.by_thread = f->by_thread;
 		sel.thread = f->thread;
+		sel.call_on = p->has_calls ? f->call_on : NULL;
 	}
 	sv_stats_row_compute(p, row, &sel, out, &buf);
 	free(buf.v);

@@ -26,6 +26,8 @@
  */
 #include "scopeview/summary.h"
 
+#include "summary_priv.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -33,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/callmeta.h"
 #include "scopeview/common.h"
 #include "scopeview/fmt.h"
 #include "scopeview/regex.h"
@@ -165,6 +168,16 @@ static void json_num(FILE *out, double v)
 	fputs(sv_summary_number(buf, sizeof buf, v), out);
 }
 
+void sv_summary_json_str(FILE *out, const char *s)
+{
+	json_str(out, s);
+}
+
+void sv_summary_json_num(FILE *out, double v)
+{
+	json_num(out, v);
+}
+
 static void json_tags(FILE *out, const struct sv_row *row)
 {
 	size_t i;
@@ -240,6 +253,58 @@ static void json_meta_value(FILE *out, const struct sv_meta *m)
 	}
 }
 
+/* Region r in group k of o, or NULL when the group has no call there. */
+static const struct sv_stats_region *summary_group_region(
+	const struct sv_summary_opts *o, size_t k, uint32_t r)
+{
+	const struct sv_stats_region *g =
+		sv_stats_table_find(o->groups[k].t, r);
+	return g && g->s.num_calls ? g : NULL;
+}
+
+/* "key=value" of group k as a person reads it ("key=-" without it). */
+static char *summary_group_label(const struct sv_summary_opts *o, size_t k)
+{
+	const char *v = o->groups[k].value;
+	size_t n;
+	char *shown, *label, probe[1];
+
+	if (!v)
+		return sv_xasprintf("%s=-", o->group_by);
+	n = sv_callmeta_show(v, strlen(v), probe, sizeof probe);
+	shown = sv_xmalloc(n + 1);
+	sv_callmeta_show(v, strlen(v), shown, n + 1);
+	label = sv_xasprintf("%s=%s", o->group_by, shown);
+	free(shown);
+	return label;
+}
+
+/* The "groups" list of region g (--group-by). */
+static void json_groups(FILE *out, const struct sv_stats_region *g,
+	const struct sv_summary_opts *o)
+{
+	size_t k;
+	bool any = false;
+
+	fputs(",\n      \"groups\": [", out);
+	for (k = 0; k < o->ngroups; k++) {
+		const struct sv_stats_region *gg =
+			summary_group_region(o, k, g->region);
+		if (!gg)
+			continue;
+		fputs(any ? ",\n        {\n" : "\n        {\n", out);
+		any = true;
+		/* The value as the file wrote it (Python's JSON). */
+		fprintf(out, "          \"value\": %s,\n",
+			o->groups[k].value ? o->groups[k].value : "null");
+		json_figures(out, &gg->s, "          ");
+		fputs(",\n          \"rank_imbalance_pct\": ", out);
+		json_num(out, gg->rank_imbalance_pct);
+		fputs("\n        }", out);
+	}
+	fputs(any ? "\n      ]" : "]", out);
+}
+
 static const char *summary_layout_name(enum sv_layout_kind k)
 {
 	switch (k) {
@@ -253,7 +318,8 @@ static const char *summary_layout_name(enum sv_layout_kind k)
 }
 
 static void summary_json(FILE *out, const struct sv_profile *p,
-	const struct sv_stats_table *t, const char *file)
+	const struct sv_stats_table *t, const char *file,
+	const struct sv_summary_opts *o)
 {
 	size_t i, k;
 
@@ -272,6 +338,10 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 		fprintf(out, "%" PRId64, t->min_start_ns);
 	else
 		fputs("null", out);
+	if (o->group_by) {
+		fputs(",\n  \"group_by\": ", out);
+		json_str(out, o->group_by);
+	}
 	fputs(",\n  \"warnings\": [", out);
 	for (i = 0; i < p->nwarnings; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
@@ -323,7 +393,12 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 				fputs("null", out);
 			fputs("\n        }", out);
 		}
-		fputs(g->nranks ? "\n      ]\n    }" : "]\n    }", out);
+		fputs(g->nranks ? "\n      ]" : "]", out);
+		if (o->group_by)
+			json_groups(out, g, o);
+		if (o->counters)
+			sv_summary_counters_json(out, p, g);
+		fputs("\n    }", out);
 	}
 	fputs(t->nregions ? "\n  ]\n}\n" : "]\n}\n", out);
 }
@@ -352,13 +427,17 @@ static const int csv_figs[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_EXCL,
 	SUMMARY_FIG_LAST, SUMMARY_FIG_STD, SUMMARY_FIG_P50, SUMMARY_FIG_P95,
 	SUMMARY_FIG_P99, SUMMARY_FIG_GPU, SUMMARY_FIG_AWAIT};
 
-static void csv_row(FILE *out, const char *name, long rank, size_t nranks,
-	const struct sv_stats *s, const double *imbalance)
+static void csv_row(FILE *out, const char *name, const char *group, long rank,
+	size_t nranks, const struct sv_stats *s, const double *imbalance)
 {
 	char buf[64];
 	size_t i;
 
 	csv_field(out, name);
+	if (group) {
+		fputc(',', out);
+		csv_field(out, group);
+	}
 	if (rank >= 0)
 		fprintf(out, ",%ld,", rank);
 	else
@@ -378,22 +457,39 @@ static void csv_row(FILE *out, const char *name, long rank, size_t nranks,
 }
 
 static void summary_csv(FILE *out, const struct sv_profile *p,
-	const struct sv_stats_table *t, bool per_rank)
+	const struct sv_stats_table *t, const struct sv_summary_opts *o)
 {
+	bool per_rank = o->per_rank;
 	size_t i, k;
 
 	(void)p;
-	fputs("name,rank,ranks,num_calls", out);
+	/* With --group-by a "group" column: empty on a region's own rows,
+	 * key=value on the rows of its groups. */
+	fputs(o->group_by ? "name,group,rank,ranks,num_calls"
+			  : "name,rank,ranks,num_calls",
+		out);
 	for (i = 0; i < sizeof csv_figs / sizeof csv_figs[0]; i++)
 		fprintf(out, ",%s", summary_figs[csv_figs[i]].json);
 	fputs(",rank_imbalance_pct\n", out);
 	for (i = 0; i < t->nregions; i++) {
 		const struct sv_stats_region *g = &t->regions[i];
-		csv_row(out, g->name, -1, g->nranks, &g->s,
-			&g->rank_imbalance_pct);
+		csv_row(out, g->name, o->group_by ? "" : NULL, -1, g->nranks,
+			&g->s, &g->rank_imbalance_pct);
 		for (k = 0; per_rank && k < g->nranks; k++)
-			csv_row(out, g->name, (long)g->ranks[k].rank, 0,
-				&g->ranks[k].s, NULL);
+			csv_row(out, g->name, o->group_by ? "" : NULL,
+				(long)g->ranks[k].rank, 0, &g->ranks[k].s,
+				NULL);
+		for (k = 0; o->group_by && k < o->ngroups; k++) {
+			const struct sv_stats_region *gg =
+				summary_group_region(o, k, g->region);
+			char *label;
+			if (!gg)
+				continue;
+			label = summary_group_label(o, k);
+			csv_row(out, g->name, label, -1, gg->nranks, &gg->s,
+				&gg->rank_imbalance_pct);
+			free(label);
+		}
 	}
 }
 
@@ -464,9 +560,11 @@ static void table_meta_line(FILE *out, const struct sv_profile *p,
 }
 
 static void summary_table(FILE *out, const struct sv_profile *p,
-	const struct sv_stats_table *t, const char *file, bool per_rank,
-	const char *rank_list)
+	const struct sv_stats_table *t, const char *file,
+	const struct sv_summary_opts *o)
 {
+	bool per_rank = o->per_rank;
+	const char *rank_list = o->ranks;
 	static const char *const heads[TABLE_NCOLS] = {"region", "ranks",
 		"calls", "total", "exclusive", "avg", "min", "max", "first",
 		"last", "std", "p50", "p95", "p99", "imbalance"};
@@ -483,6 +581,8 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 	table_meta_line(out, p, "timestamp", "timestamp", &any);
 	table_meta_line(out, p, "hostname", "hostname", &any);
 	table_meta_line(out, p, "mpi_size", "mpi_size", &any);
+	table_meta_line(out, p, "num_nodes", "num_nodes", &any);
+	table_meta_line(out, p, "omp_num_threads", "omp_num_threads", &any);
 	if (any)
 		fputc('\n', out);
 	fprintf(out, "  layout: %s", summary_layout_name(p->layout));
@@ -509,7 +609,8 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 	}
 
 	for (i = 0; i < t->nregions; i++)
-		nlines += 1 + (per_rank ? t->regions[i].nranks : 0);
+		nlines += 1 + (per_rank ? t->regions[i].nranks : 0) +
+			  (o->group_by ? o->ngroups : 0);
 	lines = sv_xcalloc(nlines, sizeof *lines);
 	nlines = 0;
 	for (i = 0; i < t->nregions; i++) {
@@ -524,6 +625,18 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 				g->ranks[k].rank);
 			table_fill(&lines[nlines++], label, true, "",
 				&g->ranks[k].s, NULL);
+		}
+		for (k = 0; o->group_by && k < o->ngroups; k++) {
+			const struct sv_stats_region *gg =
+				summary_group_region(o, k, g->region);
+			char *label;
+			if (!gg)
+				continue;
+			label = summary_group_label(o, k);
+			snprintf(ranks, sizeof ranks, "%zu", gg->nranks);
+			table_fill(&lines[nlines++], label, true, ranks, &gg->s,
+				&gg->rank_imbalance_pct);
+			free(label);
 		}
 	}
 	for (c = 0; c < TABLE_NCOLS; c++)
@@ -561,6 +674,8 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 	}
 	free(lines);
 
+	if (o->counters)
+		sv_summary_counters_table(out, p, t);
 	fputs("\n  Durations in ns, us, ms and s; '-' = not recorded.\n", out);
 	if (t->nregions > 1)
 		fputs("  Regions may nest, so the summed totals can exceed the "
@@ -590,13 +705,13 @@ int sv_summary_write(FILE *out, const struct sv_profile *p,
 	file = o->file ? o->file : p->path;
 	switch (o->format) {
 	case SV_SUMMARY_JSON:
-		summary_json(out, p, t, file);
+		summary_json(out, p, t, file, o);
 		break;
 	case SV_SUMMARY_CSV:
-		summary_csv(out, p, t, o->per_rank);
+		summary_csv(out, p, t, o);
 		break;
 	default:
-		summary_table(out, p, t, file, o->per_rank, o->ranks);
+		summary_table(out, p, t, file, o);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;

@@ -331,6 +331,8 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 		sv_view_apply(v, SV_ACTION_METADATA);
 	else if (k->popup == SV_POPUP_WARNINGS)
 		sv_view_apply(v, SV_ACTION_WARNINGS);
+	else if (k->popup == SV_POPUP_CONTENTS)
+		sv_view_apply(v, SV_ACTION_CONTENTS);
 }
 
 /* Look at the running load; returns true when the screen should change,

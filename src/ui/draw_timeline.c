@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scopeview/callmeta.h"
+#include "scopeview/counters.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 
@@ -379,6 +381,7 @@ static void render_lanes(struct render_ctx *r)
 struct render_lines {
 	struct render_ctx *r;
 	int x, y, w, y_end;
+	int meta_y; /* the first line of the metadata */
 };
 
 static bool details_line(struct render_lines *d, int style, const char *fmt,
@@ -401,6 +404,99 @@ static bool details_line(
 	return true;
 }
 
+/* Terminal columns of UTF-8 text s (control characters count one). */
+static int details_cols(const char *s)
+{
+	size_t n = strlen(s), i = 0;
+	int cols = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		i += sv_utf8_decode(s + i, n - i, &cp);
+		cols += sv_utf8_width(cp) ? sv_utf8_width(cp) : 1;
+	}
+	return cols;
+}
+
+/* The call's event metadata (callmeta.h): every member as key=value,
+ * nested values folded to one line, packed onto as few lines as fit. */
+static void details_callmeta(
+	struct render_lines *d, const struct sv_profile *p, uint32_t c)
+{
+	const char *cur = sv_callmeta_of(p, c);
+	struct sv_callmeta_kv kv;
+	char line[1024], item[512];
+	size_t used = 0;
+	int cols = 0;
+
+	while (cur && sv_callmeta_next(&cur, &kv)) {
+		size_t k = sv_callmeta_show(
+			kv.key, kv.key_len, item, sizeof item - 2);
+		int iw;
+		if (k > sizeof item - 3)
+			k = sizeof item - 3;
+		item[k++] = '=';
+		sv_callmeta_show(kv.val, kv.val_len, item + k, sizeof item - k);
+		iw = details_cols(item);
+		if (used && cols + 3 + iw > d->w) {
+			details_line(d, SV_STYLE_DETAILS, "%s", line);
+			used = 0;
+			cols = 0;
+		}
+		if (!used) {
+			used = (size_t)snprintf(line, sizeof line, "%s",
+				d->y == d->meta_y ? "metadata  "
+						  : "          ");
+			cols = 10;
+		} else {
+			used += (size_t)snprintf(
+				line + used, sizeof line - used, "   ");
+			cols += 3;
+		}
+		if (used < sizeof line)
+			used += (size_t)snprintf(
+				line + used, sizeof line - used, "%s", item);
+		if (used >= sizeof line)
+			used = sizeof line - 1;
+		cols += iw;
+	}
+	if (used)
+		details_line(d, SV_STYLE_DETAILS, "%s", line);
+}
+
+/* The hardware counters of the call's region on its rank (counters.h):
+ * one line per set, events, LIKWID's metrics and the derived rates. */
+static void details_counters(struct render_lines *d, const struct sv_profile *p,
+	uint32_t region, uint32_t rank)
+{
+	const struct sv_counters *sets[4];
+	size_t n = sv_counters_of(p, p->regions[region], (long)rank, sets, 4),
+	       i, e;
+
+	for (i = 0; i < n && i < 4; i++) {
+		const struct sv_counters *k = sets[i];
+		struct sv_counter_rate rates[4];
+		size_t nr = sv_counters_rates(k, rates, 4);
+		char line[1024];
+		size_t used = (size_t)snprintf(line, sizeof line, "%s%s%s ",
+			k->likwid ? "likwid" : "perf", k->group ? " " : "",
+			k->group ? k->group : "");
+		for (e = 0; e < k->nevents && used < sizeof line; e++)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "  %s %.6g", k->events[e],
+				k->values[e]);
+		for (e = 0; e < k->nmetrics && used < sizeof line; e++)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "  %s %.4g", k->metrics[e],
+				k->metric_values[e]);
+		for (e = 0; e < nr && e < 4 && used < sizeof line; e++)
+			used += (size_t)snprintf(line + used,
+				sizeof line - used, "  %s %.3f", rates[e].name,
+				rates[e].value);
+		details_line(d, SV_STYLE_DETAILS, "%s", line);
+	}
+}
+
 static void render_details(struct render_ctx *r)
 {
 	const struct sv_timeline *v = r->v;
@@ -408,7 +504,7 @@ static void render_details(struct render_ctx *r)
 	const struct sv_layout_geom *g = r->geom;
 	int w = g->tl_x + g->tl_w;
 	struct render_lines d = {
-		r, 1, g->details_y + 1, w - 2, g->details_y + g->details_h};
+		r, 1, g->details_y + 1, w - 2, g->details_y + g->details_h, -1};
 	uint32_t c = v->s->sel, region, par;
 	const struct sv_row *row;
 	const struct sv_lane *lane;
@@ -536,6 +632,9 @@ static void render_details(struct render_ctx *r)
 				p->start_ns[c]);
 		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
 	}
+	d.meta_y = d.y;
+	details_callmeta(&d, p, c);
+	details_counters(&d, p, region, row->rank);
 	if (v->s->stats_valid || v->s->stats_all_valid) {
 		/* The region over the whole run when that table is at hand
 		 * (a solo lane's own table would always name its own rank

@@ -177,9 +177,18 @@ void sv_layout_index_fini(struct sv_layout_index *ix)
 	memset(ix, 0, sizeof *ix);
 }
 
-int sv_layout_index_build(struct sv_layout_index *ix,
-	const struct sv_profile *p, const bool *keep_region,
-	struct sv_error *err)
+/* Whether call c goes into the index: by its own flag when there are
+ * per-call flags, else by its region's. */
+static bool lod_kept(const struct sv_profile *p, const bool *keep_region,
+	const bool *keep_call, uint32_t c)
+{
+	if (keep_call)
+		return keep_call[c];
+	return !keep_region || keep_region[sv_call_region(p, c)];
+}
+
+static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
+	const bool *keep_region, const bool *keep_call, struct sv_error *err)
 {
 	size_t l;
 	uint32_t *count = NULL;
@@ -204,7 +213,7 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
-			if (keep_region && !keep_region[sv_call_region(p, c)])
+			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
 			if ((uint32_t)p->depth[c] + 1 > ndepth)
 				ndepth = (uint32_t)p->depth[c] + 1;
@@ -217,7 +226,7 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 		memset(count, 0, ndepth * sizeof *count);
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
-			if (keep_region && !keep_region[sv_call_region(p, c)])
+			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
 			count[p->depth[c]]++;
 		}
@@ -232,7 +241,7 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
 			struct sv_lod_level *lv;
-			if (keep_region && !keep_region[sv_call_region(p, c)])
+			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
 			lv = &ll->levels[p->depth[c]];
 			ix->pos[c] = lv->n;
@@ -245,6 +254,19 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 	}
 	free(count);
 	return 0;
+}
+
+int sv_layout_index_build(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	struct sv_error *err)
+{
+	return lod_build(ix, p, keep_region, NULL, err);
+}
+
+int sv_layout_index_build_calls(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_call, struct sv_error *err)
+{
+	return lod_build(ix, p, NULL, keep_call, err);
 }
 
 const struct sv_lod_level *sv_layout_level(

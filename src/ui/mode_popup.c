@@ -1,5 +1,6 @@
 /*
- * mode_popup.c: the popups (help, source, metadata, warnings) as a mode.
+ * mode_popup.c: the popups (help, source, metadata, warnings, file
+ * contents) as a mode.
  *
  * A popup is pushed over the main mode by sv_view_push_popup() (view.h)
  * and draws a box over it that fits its text; j/k, the pages, Home and
@@ -16,6 +17,8 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/counters.h"
+#include "scopeview/fmt.h"
 #include "scopeview/keys.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
@@ -57,8 +60,8 @@ static const char *popup_meta_group(const char *key)
 				NULL}},
 		{"System", {"user", "hostname", "platform", "uname",
 				   "chip_information", "total_cores", NULL}},
-		{"Parallelism",
-			{"mpi_size", "mpi_rank", "omp_num_threads", NULL}},
+		{"Parallelism", {"mpi_size", "mpi_rank", "num_nodes",
+					"omp_num_threads", NULL}},
 		{"Modules", {"modules", "LOADEDMODULES", "MODULEPATH", NULL}},
 	};
 	size_t i, j;
@@ -207,6 +210,101 @@ static void popup_help(struct popup_out *o)
 	popup_wrapped(o, SV_STYLE_POPUP, "In a prompt, other keys type text.");
 }
 
+/* Source line text: tabs to spaces (to the next multiple of 4), a CR
+ * before the end dropped; other control characters are escaped later. */
+static void popup_untab(const char *s, size_t len, char *text)
+{
+	size_t k, o2 = 0;
+
+	for (k = 0; k < len && o2 < 400; k++) {
+		if (s[k] == '\t') {
+			do
+				text[o2++] = ' ';
+			while (o2 % 4 && o2 < 400);
+		} else if (s[k] != '\r' || k + 1 < len) {
+			text[o2++] = s[k];
+		}
+	}
+	text[o2] = '\0';
+}
+
+/* One line of the line profile table: entry i of l (or none: -1) and the
+ * source text; the hottest lines stand out. */
+static void popup_lineprof_row(struct popup_out *o,
+	const struct sv_line_profile *l, long i, int64_t ln, const char *text,
+	double total)
+{
+	char t[32], per[32];
+	double sec;
+
+	if (i < 0) {
+		popup_linef(o, SV_STYLE_POPUP, "%6" PRId64 "%41s  %s", ln, "",
+			text);
+		return;
+	}
+	sec = l->time[i] * l->unit;
+	sv_fmt_dur_ex(sec * 1e9, 3, 0, t, sizeof t);
+	if (l->hits[i] > 0)
+		sv_fmt_dur_ex(
+			sec * 1e9 / (double)l->hits[i], 3, 0, per, sizeof per);
+	else
+		snprintf(per, sizeof per, "-");
+	popup_linef(o,
+		sv_counters_line_hot(l, (size_t)i) ? SV_STYLE_HOT
+						   : SV_STYLE_POPUP,
+		"%6" PRId64 " %9" PRId64 " %10s %10s %7.1f%%  %s", ln,
+		l->hits[i], t, per, total > 0 ? 100.0 * sec / total : 0.0,
+		text);
+}
+
+/* The region's line profile beside its source, as line_profiler's report
+ * shows it: hits, time, time per hit and share of the time per line. */
+static void popup_lineprof(struct popup_out *o, const struct sv_line_profile *l,
+	const struct sv_row *row)
+{
+	double total = sv_counters_line_total(l);
+	const char *src = l->source;
+	int64_t ln = l->source_first_lineno;
+	char t[32];
+	size_t i;
+
+	if (!src && row && row->source_text && row->source_line >= 0) {
+		src = row->source_text;
+		ln = row->source_line;
+	}
+	if (src && ln < 0)
+		ln = l->first_lineno >= 0 ? l->first_lineno : 1;
+	sv_fmt_dur_ex(total * 1e9, 3, 0, t, sizeof t);
+	popup_linef(o, SV_STYLE_PANEL_HEAD,
+		"Line profile of %s() in %s, rank %" PRIu32 ": %s",
+		l->function ? l->function : "?",
+		l->filename ? l->filename : "?", l->rank, t);
+	popup_linef(o, SV_STYLE_PANEL_HEAD, "%6s %9s %10s %10s %8s  %s", "Line",
+		"Hits", "Time", "Per hit", "% Time", "Line contents");
+	/* Profiled lines before the text, the text, profiled lines after. */
+	for (i = 0; i < l->nlines; i++)
+		if (!src || l->line[i] < ln)
+			popup_lineprof_row(
+				o, l, (long)i, l->line[i], "", total);
+	while (src && *src) {
+		size_t len = strcspn(src, "\n");
+		char text[512];
+		long at = -1;
+		for (i = 0; i < l->nlines && at < 0; i++)
+			if (l->line[i] == ln)
+				at = (long)i;
+		popup_untab(src, len, text);
+		popup_lineprof_row(o, l, at, ln++, text, total);
+		src += len;
+		if (*src == '\n')
+			src++;
+	}
+	for (i = 0; src && i < l->nlines; i++)
+		if (l->line[i] >= ln)
+			popup_lineprof_row(
+				o, l, (long)i, l->line[i], "", total);
+}
+
 static void popup_source(struct popup_out *o)
 {
 	const struct sv_session *ss = o->s;
@@ -242,6 +340,14 @@ static void popup_source(struct popup_out *o)
 			row->tags_raw ? " (not a JSON list)" : "");
 	}
 	popup_line(o, SV_STYLE_POPUP, "");
+	{
+		const struct sv_line_profile *l = sv_counters_line_profile(
+			p, p->regions[region], row ? (long)row->rank : -1);
+		if (l) {
+			popup_lineprof(o, l, row);
+			return;
+		}
+	}
 	if (!row || !row->source_text) {
 		popup_line(o, SV_STYLE_DIM,
 			"The profile holds no source text for this region.");
@@ -254,19 +360,7 @@ static void popup_source(struct popup_out *o)
 		while (*s) {
 			size_t len = strcspn(s, "\n");
 			char text[512];
-			size_t k, o2 = 0;
-			/* Tabs become spaces (to the next multiple of 4);
-			 * other control characters are escaped later. */
-			for (k = 0; k < len && o2 < 400; k++) {
-				if (s[k] == '\t') {
-					do
-						text[o2++] = ' ';
-					while (o2 % 4 && o2 < 400);
-				} else if (s[k] != '\r' || k + 1 < len) {
-					text[o2++] = s[k];
-				}
-			}
-			text[o2] = '\0';
+			popup_untab(s, len, text);
 			if (ln >= 0)
 				popup_linef(o, SV_STYLE_POPUP,
 					"%5" PRId64 "  %s", ln++, text);
@@ -320,12 +414,42 @@ static void popup_warnings(struct popup_out *o)
 	const struct sv_profile *p = o->s->p;
 	size_t i;
 
-	if (!p->nwarnings)
+	if (!p->nwarnings && !p->nunshown)
 		popup_line(o, SV_STYLE_POPUP,
 			"No warnings: the file read "
 			"cleanly.");
+	else if (!p->nwarnings)
+		popup_line(o, SV_STYLE_POPUP, "No warnings.");
 	for (i = 0; i < p->nwarnings; i++)
 		popup_wrapped(o, SV_STYLE_WARNING, p->warnings[i]);
+	if (p->nunshown) {
+		/* Not a clean read: parts of the file are not shown. */
+		popup_line(o, SV_STYLE_POPUP, "");
+		popup_wrapped(o, SV_STYLE_POPUP,
+			"The file holds objects scopeview does not "
+			"show:");
+		for (i = 0; i < p->nunshown; i++)
+			popup_linef(o, SV_STYLE_POPUP, "  %s", p->unshown[i]);
+	}
+}
+
+/* Every group and dataset of the file, as the loader listed it. */
+static void popup_contents(struct popup_out *o)
+{
+	const struct sv_profile *p = o->s->p;
+	size_t i;
+
+	if (!p->nnodes) {
+		popup_line(o, SV_STYLE_DIM, "The loader listed no objects.");
+		return;
+	}
+	popup_linef(o, SV_STYLE_PANEL_HEAD, "%zu objects%s", p->nnodes,
+		p->nodes_cut ? " (the rest left out)" : "");
+	for (i = 0; i < p->nnodes; i++)
+		popup_linef(o,
+			strcmp(p->nodes[i].what, "group") ? SV_STYLE_POPUP
+							  : SV_STYLE_PANEL_HEAD,
+			"%s  %s", p->nodes[i].path, p->nodes[i].what);
 }
 
 static void popup_body(int popup, struct popup_out *o)
@@ -342,6 +466,9 @@ static void popup_body(int popup, struct popup_out *o)
 		break;
 	case SV_POPUP_WARNINGS:
 		popup_warnings(o);
+		break;
+	case SV_POPUP_CONTENTS:
+		popup_contents(o);
 		break;
 	default:
 		break;
@@ -360,6 +487,7 @@ static void popup_draw(
 		[SV_POPUP_SOURCE] = " Source ",
 		[SV_POPUP_METADATA] = " Metadata ",
 		[SV_POPUP_WARNINGS] = " Warnings ",
+		[SV_POPUP_CONTENTS] = " File contents ",
 	};
 	char foot[128];
 
@@ -457,6 +585,7 @@ static int popup_apply(struct sv_mode *m, int a)
 	case SV_ACTION_SOURCE:
 	case SV_ACTION_METADATA:
 	case SV_ACTION_WARNINGS:
+	case SV_ACTION_CONTENTS:
 		/* Another popup: this one gives way to it. */
 		return SV_REACT_POP | SV_REACT_PASS;
 	default:

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/callmeta.h"
 #include "scopeview/radix.h"
 #include "scopeview/regex.h"
 
@@ -135,7 +136,7 @@ static void session_sort_calls(
  * flagged, by start or longest first.  Returns the count; *out is
  * malloc'd. */
 static size_t session_collect(const struct sv_session *s, const bool *region_on,
-	long one_region, uint32_t **out, bool longest)
+	const bool *call_on, long one_region, uint32_t **out, bool longest)
 {
 	const struct sv_profile *p = s->p;
 	uint32_t *calls = NULL;
@@ -148,7 +149,9 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 			continue;
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i], r = sv_call_region(p, c);
-			if (region_on ? !region_on[r] : (long)r != one_region)
+			if (region_on ? !region_on[r] &&
+						!(call_on && call_on[c])
+				      : (long)r != one_region)
 				continue;
 			if (s->region_keep && !s->region_keep[r])
 				continue;
@@ -177,8 +180,22 @@ static void session_update_match_index(struct sv_session *s)
 		keep[r] = ((s->region_match && s->region_match[r]) ||
 				  (long)r == s->mark_region) &&
 			  (!s->region_keep || s->region_keep[r]);
-	s->has_match_index =
-		sv_layout_index_build(&s->match_index, p, keep, NULL) == 0;
+	if (s->call_match) {
+		/* Metadata matches are per call: index by call. */
+		bool *kc = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof *kc);
+		uint32_t c;
+		for (c = 0; c < p->ncalls; c++)
+			kc[c] = (keep[sv_call_region(p, c)] ||
+					s->call_match[c]) &&
+				(!s->region_keep ||
+					s->region_keep[sv_call_region(p, c)]);
+		s->has_match_index = sv_layout_index_build_calls(
+					     &s->match_index, p, kc, NULL) == 0;
+		free(kc);
+	} else {
+		s->has_match_index = sv_layout_index_build(&s->match_index, p,
+					     keep, NULL) == 0;
+	}
 	free(keep);
 }
 
@@ -190,15 +207,15 @@ static void session_update_matches(struct sv_session *s)
 	s->nmatches = 0;
 	s->match_pos = -1;
 	if (s->region_match)
-		s->nmatches = session_collect(
-			s, s->region_match, -1, &s->matches, false);
+		s->nmatches = session_collect(s, s->region_match, s->call_match,
+			-1, &s->matches, false);
 	free(s->marked);
 	s->marked = NULL;
 	s->nmarked = 0;
 	s->marked_pos = -1;
 	if (s->mark_region >= 0)
 		s->nmarked = session_collect(
-			s, NULL, s->mark_region, &s->marked, true);
+			s, NULL, NULL, s->mark_region, &s->marked, true);
 }
 
 /* The lanes on display changed: flags, statistics, match lists, and the
@@ -374,23 +391,34 @@ static int session_match_regions(
 	struct sv_session *s, const char *pat, struct sv_error *err)
 {
 	struct sv_regex *re;
-	uint32_t r;
+	struct sv_callmeta_term term;
+	struct sv_error name_err;
+	uint32_t r, c;
+	int is_term;
 
 	free(s->region_match);
 	s->region_match = NULL;
 	s->search_limit_hits = 0;
 	s->search_limit_msg[0] = '\0';
+	free(s->call_match);
+	s->call_match = NULL;
 	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
 	if (!*pat)
 		return 0;
-	re = sv_regex_compile(pat, err);
-	if (!re) {
+	is_term = sv_callmeta_term_parse(pat, &term, err);
+	if (is_term < 0) {
+		s->search_spec[0] = '\0';
+		return -EINVAL;
+	}
+	/* A term that is no regex ("iter=[3") still searches metadata. */
+	re = sv_regex_compile(pat, is_term ? &name_err : err);
+	if (!re && !is_term) {
 		s->search_spec[0] = '\0';
 		return -EINVAL;
 	}
 	s->region_match =
 		sv_xcalloc(s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-	for (r = 0; r < s->p->nregions; r++)
+	for (r = 0; re && r < s->p->nregions; r++)
 		s->region_match[r] =
 			sv_regex_search(re, s->p->regions[r], NULL, NULL);
 	s->search_limit_hits = sv_regex_limit_hits(re);
@@ -398,6 +426,14 @@ static int session_match_regions(
 		sv_regex_limit_message(re, s->search_limit_hits,
 			s->search_limit_msg, sizeof s->search_limit_msg);
 	sv_regex_free(re);
+	if (is_term && s->p->call_meta) {
+		s->call_match = sv_xcalloc(
+			s->p->ncalls ? s->p->ncalls : 1, sizeof(bool));
+		for (c = 0; c < s->p->ncalls; c++)
+			s->call_match[c] =
+				sv_callmeta_term_match(s->p, &term, c);
+	}
+	sv_callmeta_term_fini(&term);
 	return 0;
 }
 
@@ -424,7 +460,7 @@ bool sv_session_is_match(const struct sv_session *s, uint32_t c)
 		return false;
 	r = sv_call_region(s->p, c);
 	return (s->region_match && s->region_match[r]) ||
-	       (long)r == s->mark_region;
+	       (s->call_match && s->call_match[c]) || (long)r == s->mark_region;
 }
 
 bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
@@ -517,6 +553,7 @@ void sv_session_fini(struct sv_session *s)
 	free(s->lane_on);
 	free(s->rank_on);
 	free(s->region_match);
+	free(s->call_match);
 	free(s->matches);
 	free(s->marked);
 	memset(s, 0, sizeof *s);
@@ -549,6 +586,8 @@ int sv_session_set_profile(
 	s->filter_spec[0] = '\0';
 	free(s->region_match);
 	s->region_match = NULL;
+	free(s->call_match);
+	s->call_match = NULL;
 	s->search_spec[0] = '\0';
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;

@@ -311,6 +311,8 @@ static int view_global(struct sv_view *v, int a)
 		return sv_view_push_popup(v, SV_POPUP_METADATA, -1);
 	case SV_ACTION_WARNINGS:
 		return sv_view_push_popup(v, SV_POPUP_WARNINGS, -1);
+	case SV_ACTION_CONTENTS:
+		return sv_view_push_popup(v, SV_POPUP_CONTENTS, -1);
 	case SV_ACTION_COMMAND:
 		return sv_view_push_prompt(v, SV_PROMPT_COMMAND, "");
 	case SV_ACTION_VIEW_NEXT:

@@ -1,0 +1,464 @@
+/*
+ * load_h5_ranks.c: what the rank<N> groups of a columnar file hold
+ * besides schema 1's regions (doc/format.md 4.12): hardware counters
+ * (rank<N>/perf_events/<region>, rank<N>/likwid/regions/<tag>) and line
+ * profiles (rank<N>/line_profile/<i>).  Everything here is optional: a
+ * damaged or unexpected group becomes a warning, never a failed load, and
+ * a group this file does not know is listed in the profile's unshown.
+ */
+#include "load_h5_priv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_h5_guard.h"
+
+/* A failure of a helper that fills h->err: keep its text as a warning
+ * and carry on. */
+static void ranks_soft(struct sv_h5 *h, int rc)
+{
+	if (rc < 0 && h->err->code) {
+		sv_profile_warn(h->p, "%s; ignored", h->err->msg);
+		h->err->code = 0;
+		h->err->msg[0] = '\0';
+	}
+}
+
+static bool ranks_is_group(hid_t loc, const char *name)
+{
+	H5O_info_t info;
+	if (!sv_h5_exists(loc, name) ||
+		H5Oget_info_by_name(loc, name, &info, H5P_DEFAULT) < 0)
+		return false;
+	return info.type == H5O_TYPE_GROUP;
+}
+
+static void ranks_unshown(struct sv_h5 *h, const char *path)
+{
+	struct sv_profile *p = h->p;
+	p->unshown = sv_xreallocarray(
+		p->unshown, p->nunshown + 1, sizeof *p->unshown);
+	p->unshown[p->nunshown++] = sv_h5_show(path);
+}
+
+/* A numeric scalar attribute as a double; false when absent or not one. */
+static bool ranks_attr_double(hid_t loc, const char *name, double *out)
+{
+	H5T_class_t cls;
+	hssize_t count;
+	hid_t a = sv_h5_attr_open(loc, name, &cls, &count);
+	bool ok;
+
+	if (a < 0)
+		return false;
+	ok = count == 1 && (cls == H5T_FLOAT || cls == H5T_INTEGER) &&
+	     H5Aread(a, H5T_NATIVE_DOUBLE, out) >= 0;
+	H5Aclose(a);
+	return ok;
+}
+
+/* A 1-D numeric dataset g/name of want elements ((hsize_t)-1: any, then
+ * stored in *n) into a new array of memtype (8-byte) elements. */
+static void *ranks_col(struct sv_h5 *h, hid_t g, const char *name,
+	const char *obj, hid_t memtype, hsize_t *n)
+{
+	char path[512];
+	struct sv_h5_col c;
+	void *buf;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/%s", obj, name);
+	rc = sv_h5_col_open(h, g, name, path, SV_H5_NUMBER, *n, &c);
+	if (rc) {
+		if (rc == SV_H5_ABSENT && !sv_h5_exists(g, name))
+			sv_profile_warn(
+				h->p, "%s: missing; group ignored", path);
+		ranks_soft(h, rc);
+		return NULL;
+	}
+	buf = sv_xcalloc(c.n ? (size_t)c.n : 1, 8);
+	rc = sv_h5_read_range(h, c.ds, path, memtype, 0, c.n, buf);
+	*n = c.n;
+	sv_h5_col_close(&c);
+	if (rc) {
+		ranks_soft(h, rc);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A 2-D float dataset of rows x cols ((hsize_t)-1: any) as doubles. */
+static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
+	const char *obj, hsize_t *rows, hsize_t *cols)
+{
+	hid_t ds, sp;
+	hsize_t dims[2] = {0, 0};
+	double *buf = NULL;
+	bool ok;
+
+	if (!sv_h5_exists(g, name))
+		return NULL;
+	ds = H5Dopen2(g, name, H5P_DEFAULT);
+	if (ds < 0)
+		return NULL;
+	sp = H5Dget_space(ds);
+	ok = H5Sget_simple_extent_ndims(sp) == 2 &&
+	     H5Sget_simple_extent_dims(sp, dims, NULL) == 2 &&
+	     (*rows == (hsize_t)-1 || dims[0] == *rows) &&
+	     (*cols == (hsize_t)-1 || dims[1] == *cols) &&
+	     dims[0] * dims[1] <= h->file_bytes;
+	H5Sclose(sp);
+	if (ok) {
+		size_t cells = (size_t)(dims[0] * dims[1]);
+		buf = sv_xcalloc(cells ? cells : 1, sizeof *buf);
+		if (cells != 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
+					  H5S_ALL, H5P_DEFAULT, buf) < 0) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	H5Dclose(ds);
+	if (!buf)
+		sv_profile_warn(h->p,
+			"%s/%s: not a readable %llu x %llu array; ignored", obj,
+			name, (unsigned long long)*rows,
+			(unsigned long long)*cols);
+	*rows = dims[0];
+	*cols = dims[1];
+	return buf;
+}
+
+static struct sv_counters *ranks_add_counters(struct sv_profile *p)
+{
+	struct sv_counters *k;
+	p->counters = sv_xreallocarray(
+		p->counters, p->ncounters + 1, sizeof *p->counters);
+	k = &p->counters[p->ncounters++];
+	memset(k, 0, sizeof *k);
+	k->calls = -1;
+	k->time_s = -1;
+	k->nthreads = 1;
+	return k;
+}
+
+/* rank<N>/perf_events/<region>: attributes calls and event_names, one
+ * uint64 value per event. */
+static void ranks_perf(struct sv_h5 *h, hid_t g, uint32_t rank,
+	const char *name, const char *obj)
+{
+	char **names = NULL;
+	size_t nnames = 0, i;
+	int64_t calls = -1;
+	uint64_t *vals;
+	hsize_t n;
+	struct sv_counters *k;
+
+	if (sv_h5_attr_strings(g, "event_names", &names, &nnames) != 0) {
+		sv_profile_warn(h->p,
+			"%s: no event_names attribute; group ignored", obj);
+		return;
+	}
+	n = (hsize_t)nnames;
+	vals = ranks_col(h, g, "values", obj, H5T_NATIVE_UINT64, &n);
+	if (!vals) {
+		sv_strv_free_array(names, nnames);
+		return;
+	}
+	(void)sv_h5_attr_int(g, "calls", &calls);
+	k = ranks_add_counters(h->p);
+	k->rank = rank;
+	k->region = sv_xstrdup(name);
+	k->calls = calls;
+	k->nevents = nnames;
+	k->events = names;
+	k->values = sv_xcalloc(nnames ? nnames : 1, sizeof *k->values);
+	for (i = 0; i < nnames; i++)
+		k->values[i] = (double)vals[i];
+	free(vals);
+}
+
+/* LIKWID's event_labels: a name given twice gets its counter register. */
+static void ranks_labels(char **names, size_t n, char **regs, size_t nregs)
+{
+	size_t i, j;
+	bool *dup = sv_xcalloc(n ? n : 1, sizeof *dup);
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && !strcmp(names[i], names[j]))
+				dup[i] = true;
+	for (i = 0; i < n; i++) {
+		char *l;
+		if (!dup[i])
+			continue;
+		l = i < nregs ? sv_xasprintf("%s:%s", names[i], regs[i])
+			      : sv_xasprintf("%s#%zu", names[i], i);
+		free(names[i]);
+		names[i] = l;
+	}
+	free(dup);
+}
+
+/* rank<N>/likwid/regions/<tag>: events[e, t], metrics[m, t], times[t],
+ * call_counts[t] over the region's threads t. */
+static void ranks_likwid(struct sv_h5 *h, hid_t g, uint32_t rank,
+	const char *name, const char *obj)
+{
+	char **ev = NULL, **regs = NULL, **mn = NULL, *tag = NULL;
+	size_t nev = 0, nregs = 0, nmn = 0, e, t;
+	hsize_t rows, cols = (hsize_t)-1, nt = (hsize_t)-1;
+	double *events, *metrics = NULL, *times = NULL;
+	int64_t *counts;
+	struct sv_counters *k;
+
+	if (sv_h5_attr_strings(g, "event_names", &ev, &nev) != 0) {
+		sv_profile_warn(h->p,
+			"%s: no event_names attribute; group ignored", obj);
+		return;
+	}
+	rows = (hsize_t)nev;
+	events = ranks_matrix(h, g, "events", obj, &rows, &cols);
+	if (!events) {
+		sv_strv_free_array(ev, nev);
+		return;
+	}
+	nt = cols;
+	counts = sv_h5_exists(g, "call_counts")
+			 ? ranks_col(h, g, "call_counts", obj, H5T_NATIVE_INT64,
+				   &nt)
+			 : NULL;
+	if (sv_h5_exists(g, "times")) {
+		nt = cols;
+		times = ranks_col(h, g, "times", obj, H5T_NATIVE_DOUBLE, &nt);
+	}
+	if (sv_h5_attr_strings(g, "metric_names", &mn, &nmn) == 0 && nmn) {
+		hsize_t mr = (hsize_t)nmn, mc = cols;
+		metrics = ranks_matrix(h, g, "metrics", obj, &mr, &mc);
+	}
+	if (sv_h5_attr_strings(g, "counter_names", &regs, &nregs) != 0)
+		nregs = 0;
+	ranks_labels(ev, nev, regs, nregs);
+	sv_strv_free_array(regs, nregs);
+	k = ranks_add_counters(h->p);
+	k->rank = rank;
+	k->likwid = true;
+	if (sv_h5_attr_string(g, "tag", &tag) == 0 && *tag)
+		k->region = tag;
+	else {
+		free(tag);
+		k->region = sv_xstrdup(name);
+	}
+	if (sv_h5_attr_string(g, "group_name", &k->group) != 0)
+		k->group = NULL;
+	k->nthreads = (uint32_t)cols;
+	k->nevents = nev;
+	k->events = ev;
+	k->values = sv_xcalloc(nev ? nev : 1, sizeof *k->values);
+	for (e = 0; e < nev; e++)
+		for (t = 0; t < cols; t++)
+			k->values[e] += events[e * cols + t];
+	if (counts) {
+		k->calls = 0;
+		for (t = 0; t < cols; t++)
+			k->calls += counts[t];
+	}
+	for (t = 0; times && t < cols; t++)
+		if (times[t] > k->time_s)
+			k->time_s = times[t];
+	if (metrics) {
+		k->nmetrics = nmn;
+		k->metrics = mn;
+		mn = NULL;
+		k->metric_values =
+			sv_xcalloc(nmn ? nmn : 1, sizeof *k->metric_values);
+		for (e = 0; e < nmn && cols; e++) {
+			for (t = 0; t < cols; t++)
+				k->metric_values[e] += metrics[e * cols + t];
+			k->metric_values[e] /= (double)cols;
+		}
+	}
+	sv_strv_free_array(mn, mn ? nmn : 0);
+	free(events);
+	free(metrics);
+	free(times);
+	free(counts);
+}
+
+/* rank<N>/line_profile/<i>: line_numbers, hits, times and attributes. */
+static void ranks_lineprof(
+	struct sv_h5 *h, hid_t g, uint32_t rank, const char *obj)
+{
+	struct sv_profile *p = h->p;
+	struct sv_line_profile *l;
+	hsize_t n = (hsize_t)-1, m;
+	int64_t *line, *hits = NULL;
+	double *time = NULL, unit = 1e-6;
+
+	line = ranks_col(h, g, "line_numbers", obj, H5T_NATIVE_INT64, &n);
+	m = n;
+	if (line)
+		hits = ranks_col(h, g, "hits", obj, H5T_NATIVE_INT64, &m);
+	m = n;
+	if (hits)
+		time = ranks_col(h, g, "times", obj, H5T_NATIVE_DOUBLE, &m);
+	if (!time) {
+		free(line);
+		free(hits);
+		return;
+	}
+	p->lineprofs = sv_xreallocarray(
+		p->lineprofs, p->nlineprofs + 1, sizeof *p->lineprofs);
+	l = &p->lineprofs[p->nlineprofs++];
+	memset(l, 0, sizeof *l);
+	l->rank = rank;
+	l->nlines = (size_t)n;
+	l->line = line;
+	l->hits = hits;
+	l->time = time;
+	if (sv_h5_attr_string(g, "region", &l->region) != 0)
+		l->region = NULL;
+	if (sv_h5_attr_string(g, "filename", &l->filename) != 0)
+		l->filename = NULL;
+	if (sv_h5_attr_string(g, "function", &l->function) != 0)
+		l->function = NULL;
+	if (sv_h5_attr_string(g, "source", &l->source) != 0)
+		l->source = NULL;
+	if (sv_h5_attr_int(g, "first_lineno", &l->first_lineno) != 0)
+		l->first_lineno = -1;
+	if (sv_h5_attr_int(g, "source_first_lineno", &l->source_first_lineno) !=
+		0)
+		l->source_first_lineno = -1;
+	if (ranks_attr_double(g, "unit", &unit) && unit > 0)
+		l->unit = unit;
+	else
+		l->unit = 1e-6; /* line_profiler's default timer unit */
+}
+
+/* Each subgroup of loc (at obj) through fn. */
+static void ranks_each(struct sv_h5 *h, hid_t loc, const char *obj,
+	uint32_t rank,
+	void (*fn)(struct sv_h5 *, hid_t, uint32_t, const char *, const char *))
+{
+	struct sv_strv names = {0};
+	size_t i;
+
+	sv_h5_group_links(loc, &names);
+	for (i = 0; i < names.n; i++) {
+		char path[512];
+		char *shown = sv_h5_show(names.v[i]);
+		hid_t g;
+		snprintf(path, sizeof path, "%s/%s", obj, shown);
+		free(shown);
+		if (!ranks_is_group(loc, names.v[i])) {
+			ranks_unshown(h, path);
+			continue;
+		}
+		g = H5Gopen2(loc, names.v[i], H5P_DEFAULT);
+		if (g < 0) {
+			sv_profile_warn(h->p, "%s: cannot open; ignored", path);
+			continue;
+		}
+		fn(h, g, rank, names.v[i], path);
+		H5Gclose(g);
+	}
+	sv_strv_fini(&names);
+}
+
+static void ranks_lineprof_each(struct sv_h5 *h, hid_t g, uint32_t rank,
+	const char *name, const char *obj)
+{
+	(void)name;
+	ranks_lineprof(h, g, rank, obj);
+}
+
+/* One rank<N> group: its known parts, the rest listed as unshown. */
+static void ranks_one(struct sv_h5 *h, hid_t rg, uint32_t rank, bool groups)
+{
+	struct sv_strv names = {0};
+	size_t i;
+	char obj[512];
+
+	sv_h5_group_links(rg, &names);
+	for (i = 0; i < names.n; i++) {
+		const char *n = names.v[i];
+		char *shown = sv_h5_show(n);
+		hid_t g = H5I_INVALID_HID;
+		snprintf(obj, sizeof obj, "/rank%" PRIu32 "/%s", rank, shown);
+		free(shown);
+		if (groups && !strcmp(n, "regions"))
+			continue; /* schema 1: load_h5_groups.c */
+		if ((!strcmp(n, "perf_events") || !strcmp(n, "likwid") ||
+			    !strcmp(n, "line_profile")) &&
+			ranks_is_group(rg, n))
+			g = H5Gopen2(rg, n, H5P_DEFAULT);
+		if (g < 0) {
+			ranks_unshown(h, obj);
+			continue;
+		}
+		if (!strcmp(n, "perf_events")) {
+			ranks_each(h, g, obj, rank, ranks_perf);
+		} else if (!strcmp(n, "line_profile")) {
+			ranks_each(h, g, obj, rank, ranks_lineprof_each);
+		} else if (ranks_is_group(g, "regions")) {
+			hid_t r = H5Gopen2(g, "regions", H5P_DEFAULT);
+			char sub[540];
+			snprintf(sub, sizeof sub, "%s/regions", obj);
+			if (r >= 0) {
+				ranks_each(h, r, sub, rank, ranks_likwid);
+				H5Gclose(r);
+			}
+		} else {
+			ranks_unshown(h, obj);
+		}
+		H5Gclose(g);
+	}
+	sv_strv_fini(&names);
+}
+
+int sv_h5_ranks_load(struct sv_h5 *h)
+{
+	struct sv_strv top = {0};
+	size_t i;
+	bool groups = h->p->layout == SV_LAYOUT_GROUPS;
+
+	sv_h5_group_links(h->file, &top);
+	for (i = 0; i < top.n; i++) {
+		const char *n = top.v[i], *d = n + 4;
+		uint64_t rank = 0;
+		hid_t rg;
+		if (strncmp(n, "rank", 4) || !*d ||
+			!ranks_is_group(h->file, n)) {
+			static const char *const known[] = {"events",
+				"metadata", "region_table", "rank_region_index",
+				"thread_table", "task_table"};
+			size_t k;
+			char path[300];
+			for (k = 0; k < sizeof known / sizeof known[0]; k++)
+				if (!strcmp(n, known[k]))
+					break;
+			if (k == sizeof known / sizeof known[0]) {
+				char *shown = sv_h5_show(n);
+				snprintf(path, sizeof path, "/%s", shown);
+				free(shown);
+				ranks_unshown(h, path);
+			}
+			continue;
+		}
+		for (; *d >= '0' && *d <= '9' && rank < UINT32_MAX; d++)
+			rank = rank * 10 + (uint64_t)(*d - '0');
+		if (*d || rank >= UINT32_MAX)
+			continue;
+		rg = H5Gopen2(h->file, n, H5P_DEFAULT);
+		if (rg < 0)
+			continue;
+		sv_h5_at(n);
+		ranks_one(h, rg, (uint32_t)rank, groups);
+		H5Gclose(rg);
+	}
+	sv_strv_fini(&top);
+	return 0;
+}
