@@ -19,28 +19,42 @@
 	"scopeview snapshot [--size WxH] [--keys KEYS] " \
 	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE|--demo"
 
+static const struct sv_cli_option snapshot_options[] = {
+	{"--size", NULL, "WxH", NULL, "screen size in cells (default 120x40)"},
+	{"--keys", NULL, "KEYS", NULL,
+		"keys separated by spaces, in tmux send-keys names:\n"
+		"t + / Enter Escape Tab BTab Space BSpace Up Down Left\n"
+		"Right PageUp PageDown Home End F1..F12 C-x\n"
+		"Click:X,Y WheelUp:X,Y WheelDown:X,Y (0-based cells)"},
+	{"--format", NULL, "FMT", "text ansi svg",
+		"text (characters only, H lines), ansi (plus SGR colours)\n"
+		"or svg"},
+	{"--ascii", NULL, NULL, NULL,
+		"ASCII glyphs (the default follows the locale)"},
+	{"--output", "-o", "PATH", "@file",
+		"write there instead of standard output"},
+	{"--demo", NULL, NULL, NULL,
+		"draw the built-in demo profile instead of FILE"},
+	{"--help", "-h", NULL, NULL, "show this help"},
+};
+
+const struct sv_cli_command sv_cli_snapshot_cmd = {
+	"snapshot",
+	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
+	"[--output PATH] FILE|--demo",
+	"draw the viewer's screen to a file",
+	true,
+	snapshot_options,
+	sizeof snapshot_options / sizeof snapshot_options[0],
+};
+
 static void snapshot_help(void)
 {
 	fputs("usage: " SNAPSHOT_USAGE "\n\n"
 	      "Draw the viewer's screen for FILE after the keys KEYS, without "
-	      "a terminal.\n\n"
-	      "  --size WxH      screen size in cells (default 120x40)\n"
-	      "  --keys KEYS     keys separated by spaces, in tmux send-keys "
-	      "names:\n"
-	      "                  t + / Enter Escape Tab BTab Space BSpace Up "
-	      "Down Left\n"
-	      "                  Right PageUp PageDown Home End F1..F12 C-x\n"
-	      "                  Click:X,Y WheelUp:X,Y WheelDown:X,Y "
-	      "(0-based cells)\n"
-	      "  --format FMT    text (characters only, H lines), ansi (plus "
-	      "SGR colours)\n"
-	      "                  or svg\n"
-	      "  --ascii         ASCII glyphs (the default follows the "
-	      "locale)\n"
-	      "  --output PATH   write there instead of standard output\n"
-	      "  --demo          draw the built-in demo profile instead of "
-	      "FILE\n",
+	      "a terminal.\n\n",
 		stdout);
+	sv_cli_write_options(stdout, &sv_cli_snapshot_cmd);
 }
 
 static int snapshot_parse_size(const char *s, int *w, int *h)

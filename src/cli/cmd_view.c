@@ -47,24 +47,44 @@ static const char view_usage[] =
 	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] "
 	"[--demo-path] [FILE]";
 
+static const struct sv_cli_option view_options[] = {
+	{"--ascii", NULL, NULL, NULL,
+		"ASCII glyphs instead of Unicode box drawing and blocks\n"
+		"(the default follows the locale, never TERM)"},
+	{"--no-mouse", NULL, NULL, NULL,
+		"do not ask the terminal for mouse reports"},
+	{"--list-keys", NULL, "[=FMT]", "text markdown scdoc",
+		"print the viewer's keys and exit (=markdown: as a table,\n"
+		"=scdoc: as the man page's section)"},
+	{"--demo-path", NULL, NULL, NULL,
+		"write the built-in demo profile (once) and print its path"},
+	{"--completion", NULL, "=SHELL", "bash zsh fish",
+		"print the completion script for bash, zsh or fish"},
+	{"--list-options", NULL, "=scdoc", "scdoc",
+		"print the commands and options as man page sections"},
+	{"--version", "-V", NULL, NULL, "print the version and exit"},
+	{"--help", "-h", NULL, NULL, "print this help and exit"},
+};
+
+const struct sv_cli_command sv_cli_view_cmd = {
+	"",
+	"[OPTIONS] [FILE]",
+	"open the interactive viewer on FILE, a scope-profiler HDF5 profile "
+	"(without FILE, the built-in demo)",
+	true,
+	view_options,
+	sizeof view_options / sizeof view_options[0],
+};
+
 static void view_help(FILE *out, bool with_usage)
 {
 	if (with_usage)
 		fprintf(out, "usage: %s\n\n", view_usage);
 	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
-	      "the built-in demo\n"
-	      "  --ascii            ASCII glyphs instead of Unicode box "
-	      "drawing and blocks\n"
-	      "                     (the default follows the locale, never "
-	      "TERM)\n"
-	      "  --no-mouse         do not ask the terminal for mouse "
-	      "reports\n"
-	      "  --list-keys        print the viewer's keys and exit "
-	      "(=markdown: as a table)\n"
-	      "  --demo-path        write the built-in demo profile (once) and "
-	      "print its path\n"
-	      "  --help             print this help and exit\n\n"
-	      "Inside the viewer press ? or F1 for the keys, q to quit.\n"
+	      "the built-in demo\n",
+		out);
+	sv_cli_write_options(out, &sv_cli_view_cmd);
+	fputs("\nInside the viewer press ? or F1 for the keys, q to quit.\n"
 	      "NO_COLOR=1 draws without colours.  The viewer needs a "
 	      "terminal on standard\n"
 	      "output; 'scopeview snapshot' draws the same screen to a "
@@ -116,6 +136,8 @@ int sv_view_main(int argc, char **argv)
 				list_keys = 2;
 			} else if (!strcmp(arg, "--list-keys=text")) {
 				list_keys = 1;
+			} else if (!strcmp(arg, "--list-keys=scdoc")) {
+				list_keys = 3;
 			} else if (!strcmp(arg, "--demo-path")) {
 				demo_path = true;
 			} else {
@@ -139,9 +161,10 @@ int sv_view_main(int argc, char **argv)
 		return SV_EXIT_OK;
 	}
 	if (list_keys)
-		return sv_action_write_keys(
-			       stdout, list_keys == 2 ? SV_ACTION_DOC_MARKDOWN
-						      : SV_ACTION_DOC_TEXT) < 0
+		return sv_action_write_keys(stdout,
+			       list_keys == 2   ? SV_ACTION_DOC_MARKDOWN
+			       : list_keys == 3 ? SV_ACTION_DOC_SCDOC
+						: SV_ACTION_DOC_TEXT) < 0
 			       ? SV_EXIT_LOAD
 			       : SV_EXIT_OK;
 	memset(&err, 0, sizeof err);
