@@ -123,6 +123,32 @@ START_TEST(test_docs)
 }
 END_TEST
 
+/* The man page's section: every action as "*KEY* (name)" and its help,
+ * a "## Title" per scope, the backslash key escaped for scdoc. */
+START_TEST(test_docs_scdoc)
+{
+	char *man = action_doc(SV_ACTION_DOC_SCDOC);
+	char *line;
+	int a;
+
+	ck_assert_int_eq(strncmp(man, "# KEYS\n\n", 8), 0);
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		line = sv_xasprintf("(%s)\n\t%s\n", sv_action_info(a)->name,
+			sv_action_info(a)->help);
+		ck_assert_msg(strstr(man, line), "no %s", line);
+		free(line);
+	}
+	for (a = 0; a < SV_SCOPE_COUNT; a++) {
+		line = sv_xasprintf("## %s\n", sv_scope_title(1u << a));
+		ck_assert_ptr_nonnull(strstr(man, line));
+		free(line);
+	}
+	ck_assert_ptr_nonnull(strstr(man, "*\\\\* (filter)"));
+	ck_assert_ptr_nonnull(strstr(man, "*Shift-Tab* (prev-call)"));
+	free(man);
+}
+END_TEST
+
 START_TEST(test_readme_table)
 {
 	/* The README's key table is the generated Markdown, verbatim. */
@@ -160,6 +186,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_rows_complete);
 	tcase_add_test(tc, test_keys_parse_and_unique);
 	tcase_add_test(tc, test_docs);
+	tcase_add_test(tc, test_docs_scdoc);
 	tcase_add_test(tc, test_readme_table);
 	tcase_add_test(tc, test_key_label);
 	suite_add_tcase(s, tc);

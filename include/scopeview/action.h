@@ -204,6 +204,7 @@ const char *sv_action_key_label(const char *tmux_name, char *buf, size_t n);
 enum sv_action_doc {
 	SV_ACTION_DOC_TEXT,     /* `scopeview --list-keys`: aligned columns */
 	SV_ACTION_DOC_MARKDOWN, /* the README table */
+	SV_ACTION_DOC_SCDOC,    /* the man page's KEYS section (scdoc) */
 };
 /* Write the key tables of every scope to out, one section a scope (the
  * order of SV_SCOPE_TABLE).  Returns 0 or -EIO. */

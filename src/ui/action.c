@@ -155,9 +155,28 @@ const char *sv_action_key_label(const char *tmux_name, char *buf, size_t n)
 	return buf;
 }
 
-/* "h, Left" style list of an action's keys, human spelling. */
-static void action_keys(int a, char *out, size_t n, bool markdown)
+/* label made bold for scdoc, its markup characters escaped: the key
+ * "\\" is written "*\\\\*". */
+static void action_scdoc_key(char *label, size_t n)
 {
+	char tmp[40];
+	size_t i, o = 0;
+
+	tmp[o++] = '*';
+	for (i = 0; label[i] && o + 4 < sizeof tmp; i++) {
+		if (strchr("\\*_", label[i]))
+			tmp[o++] = '\\';
+		tmp[o++] = label[i];
+	}
+	tmp[o++] = '*';
+	tmp[o] = '\0';
+	snprintf(label, n, "%s", tmp);
+}
+
+/* "h, Left" style list of an action's keys, human spelling. */
+static void action_keys(int a, char *out, size_t n, enum sv_action_doc doc)
+{
+	bool markdown = doc == SV_ACTION_DOC_MARKDOWN;
 	const char *s = action_rows[a].keys;
 	size_t used = 0;
 
@@ -173,6 +192,8 @@ static void action_keys(int a, char *out, size_t n, bool markdown)
 			break;
 		snprintf(word, sizeof word, "%.*s", (int)len, s);
 		sv_action_key_label(word, label, sizeof label);
+		if (doc == SV_ACTION_DOC_SCDOC)
+			action_scdoc_key(label, sizeof label);
 		if (markdown) {
 			/* A backquoted "\" or "|" must survive the table. */
 			if (!strcmp(label, "|"))
@@ -197,16 +218,21 @@ void sv_action_key_list(int a, char *out, size_t n)
 		return;
 	out[0] = '\0';
 	if (a > SV_ACTION_NONE && a < SV_ACTION_COUNT)
-		action_keys(a, out, n, false);
+		action_keys(a, out, n, SV_ACTION_DOC_TEXT);
 }
 
 int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 {
 	bool md = doc == SV_ACTION_DOC_MARKDOWN;
+	bool scdoc = doc == SV_ACTION_DOC_SCDOC;
 	int a, si;
 
+	if (scdoc)
+		fputs("# KEYS\n\n", out);
 	for (si = 0; si < SV_SCOPE_COUNT; si++) {
-		if (md)
+		if (scdoc)
+			fprintf(out, "## %s\n\n", action_scopes[si].title);
+		else if (md)
 			fprintf(out,
 				"%s%s:\n\n| Keys | Action | What it does |\n"
 				"|---|---|---|\n",
@@ -219,8 +245,17 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 			unsigned sc = action_rows[a].scopes;
 			if (!(sc & (1u << si)))
 				continue;
-			action_keys(a, keys, sizeof keys, md);
-			if (md)
+			action_keys(a, keys, sizeof keys, doc);
+			if (scdoc) {
+				const char *h = action_rows[a].help;
+				fprintf(out, "%s (%s)\n\t", keys,
+					action_rows[a].name);
+				for (; *h; h++)
+					fprintf(out, "%s%c",
+						strchr("\\*_", *h) ? "\\" : "",
+						*h);
+				fputs("\n\n", out);
+			} else if (md)
 				fprintf(out, "| %s | `%s` | %s |\n", keys,
 					action_rows[a].name,
 					action_rows[a].help);
@@ -230,7 +265,8 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 					action_rows[a].help);
 		}
 	}
-	fputs("\nMouse: click selects a call, the wheel zooms around the "
+	fputs(scdoc ? "## Mouse\n\n" : "\n", out);
+	fputs("Mouse: click selects a call, the wheel zooms around the "
 	      "pointer, dragging pans.\n"
 	      "In a prompt, other keys type text.\n",
 		out);
