@@ -54,10 +54,15 @@ struct sv_term_opts {
 	/* Use at most this many colours: 256, 16, 8, or 0 / 1 for
 	 * monochrome; -1 = as the terminal reports (the normal case). */
 	int max_colors;
+	/* The look of the styles and region colours: enum sv_theme (grid.h),
+	 * and, when not NULL, SV_STYLE_COUNT attributes that replace the
+	 * theme's (a config file's `color` lines), copied at open. */
+	int theme;
+	const struct sv_style_attr *styles;
 };
 
 /* Defaults: stdin/stdout, $TERM, mouse on, signals on, colours as
- * reported. */
+ * reported, the dark theme. */
 void sv_term_opts_default(struct sv_term_opts *o);
 
 /*

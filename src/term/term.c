@@ -47,6 +47,8 @@ struct sv_term {
 		short fg, bg;
 	} pairs[256];
 	struct term_look looks[SV_STYLE_COUNT][SV_GRID_NCOLORS + 1];
+	int theme;
+	struct sv_style_attr styles[SV_STYLE_COUNT];
 };
 
 static struct sv_term *term_current;
@@ -143,7 +145,7 @@ static int term_fixed_color(const struct sv_term *t, int n, bool *bright)
 
 static int term_region_color(const struct sv_term *t, int color)
 {
-	const struct sv_palette *pal = sv_grid_palette(color);
+	const struct sv_palette *pal = sv_grid_theme_palette(t->theme, color);
 
 	if (!pal)
 		return -1;
@@ -182,7 +184,7 @@ static short term_pair(struct sv_term *t, int fg, int bg)
 
 static void term_make_look(struct sv_term *t, int style, int color)
 {
-	const struct sv_style_attr *a = sv_grid_style_attr(style);
+	const struct sv_style_attr *a = &t->styles[style];
 	struct term_look *l = &t->looks[style][color];
 	bool bright = false;
 	int fg = -1, bg = -1;
@@ -270,6 +272,7 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	struct sv_term *t;
 	const char *name;
 	const char *kmous;
+	int i;
 
 	if (!out)
 		return sv_error_set(err, -EINVAL, "no place for the terminal");
@@ -284,6 +287,10 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	t->out = o->out ? o->out : stdout;
 	t->signals = o->signals;
 	t->utf8 = sv_grid_locale_is_utf8();
+	t->theme = o->theme == SV_THEME_LIGHT ? SV_THEME_LIGHT : SV_THEME_DARK;
+	for (i = 0; i < SV_STYLE_COUNT; i++)
+		t->styles[i] = o->styles ? o->styles[i]
+					 : *sv_grid_theme_attr(t->theme, i);
 	name = o->term_name ? o->term_name : getenv("TERM");
 	if (!name || !*name) {
 		free(t);
