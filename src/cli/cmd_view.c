@@ -13,6 +13,7 @@
 #include "scopeview/action.h"
 #include "scopeview/app.h"
 #include "scopeview/cli.h"
+#include "scopeview/config.h"
 #include "scopeview/demo.h"
 #include "scopeview/load.h"
 #include "scopeview/term.h"
@@ -44,8 +45,8 @@ static void term_b_beep(void *ctx)
  */
 
 static const char view_usage[] =
-	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] "
-	"[--demo-path] [FILE]";
+	"scopeview [--ascii] [--no-mouse] [--config FILE | --no-config] "
+	"[--list-keys[=markdown]] [--dump-config] [--demo-path] [FILE]";
 
 static const struct sv_cli_option view_options[] = {
 	{"--ascii", NULL, NULL, NULL,
@@ -53,6 +54,13 @@ static const struct sv_cli_option view_options[] = {
 		"(the default follows the locale, never TERM)"},
 	{"--no-mouse", NULL, NULL, NULL,
 		"do not ask the terminal for mouse reports"},
+	{"--config", NULL, "FILE", "@file",
+		"read this configuration file instead of\n"
+		"$XDG_CONFIG_HOME/scopeview/config"},
+	{"--no-config", NULL, NULL, NULL,
+		"read no configuration file: the built-in defaults"},
+	{"--dump-config", NULL, NULL, NULL,
+		"print the configuration in effect, with comments, and exit"},
 	{"--list-keys", NULL, "[=FMT]", "text markdown scdoc",
 		"print the viewer's keys and exit (=markdown: as a table,\n"
 		"=scdoc: as the man page's section)"},
@@ -93,6 +101,33 @@ static void view_help(FILE *out, bool with_usage)
 }
 
 /*
+ * Read the configuration (--config FILE, else the default path unless
+ * --no-config) into c and make its key bindings current.  Each bad line
+ * is reported on stderr as "scopeview: FILE:LINE: problem" and left out;
+ * returns false only when a --config FILE cannot be read.
+ */
+static bool view_config(struct sv_config *c, const char *path, bool none)
+{
+	struct sv_error err = {0};
+	char def[4096];
+	size_t i;
+
+	sv_config_init(c);
+	if (none)
+		return true;
+	if (!path)
+		path = sv_config_default_path(def, sizeof def);
+	if (path && sv_config_load(c, path, path != def, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		return false;
+	}
+	for (i = 0; i < c->errors.n; i++)
+		fprintf(stderr, "scopeview: %s\n", c->errors.v[i]);
+	sv_config_apply_bindings(c);
+	return true;
+}
+
+/*
  * `scopeview [OPTIONS] [FILE]`.  Exit status: 0 after q (also when q
  * stopped the first load); 1 when the profile (or the built-in demo)
  * could not be read, with one line "scopeview: <why>" on stderr after the
@@ -113,6 +148,10 @@ int sv_view_main(int argc, char **argv)
 	char demo[4096];
 	FILE *tty_in = NULL;
 	bool opts_done = false, help = false, demo_path = false;
+	bool no_config = false, dump_config = false;
+	const char *config_path = NULL;
+	struct sv_config cfg;
+	struct sv_style_attr styles[SV_STYLE_COUNT];
 	int i, rc, list_keys = 0;
 
 	memset(&ao, 0, sizeof ao);
@@ -140,6 +179,17 @@ int sv_view_main(int argc, char **argv)
 				list_keys = 3;
 			} else if (!strcmp(arg, "--demo-path")) {
 				demo_path = true;
+			} else if (!strcmp(arg, "--no-config")) {
+				no_config = true;
+			} else if (!strcmp(arg, "--dump-config")) {
+				dump_config = true;
+			} else if (!strncmp(arg, "--config=", 9)) {
+				config_path = arg + 9;
+			} else if (!strcmp(arg, "--config")) {
+				if (i + 1 >= argc)
+					return sv_cli_usage_error(view_usage,
+						"--config needs a FILE");
+				config_path = argv[++i];
 			} else {
 				return sv_cli_usage_error(
 					view_usage, "unknown option '%s'", arg);
@@ -160,6 +210,30 @@ int sv_view_main(int argc, char **argv)
 						      !strcmp(argv[1], "-h"))));
 		return SV_EXIT_OK;
 	}
+	if (config_path && no_config)
+		return sv_cli_usage_error(view_usage,
+			"--config and --no-config contradict each other");
+	if (!view_config(&cfg, config_path, no_config)) {
+		sv_config_fini(&cfg);
+		return SV_EXIT_LOAD;
+	}
+	if (dump_config) {
+		rc = sv_config_write(&cfg, stdout) < 0 || fflush(stdout) != 0;
+		sv_config_fini(&cfg);
+		return rc ? SV_EXIT_LOAD : SV_EXIT_OK;
+	}
+	/* What the terminal and the loop take from it. */
+	to.mouse = to.mouse && cfg.mouse;
+	ao.no_mouse = ao.no_mouse || !cfg.mouse;
+	to.max_colors = cfg.colors;
+	to.theme = cfg.theme;
+	for (i = 0; i < SV_STYLE_COUNT; i++)
+		styles[i] = *sv_config_style(&cfg, i);
+	to.styles = styles;
+	ao.panel_width = cfg.panel_width;
+	ao.sort_set = true;
+	ao.sort_key = cfg.sort_key;
+	sv_config_fini(&cfg);
 	if (list_keys)
 		return sv_action_write_keys(stdout,
 			       list_keys == 2   ? SV_ACTION_DOC_MARKDOWN
