@@ -28,6 +28,11 @@ struct fixture {
 	char *out_path, *in_path;
 };
 
+/* The theme and style overrides the next fx_open passes (the light-theme
+ * test sets them). */
+static int fx_theme = SV_THEME_DARK;
+static const struct sv_style_attr *fx_styles;
+
 /* Open a terminal of type name, w x h, writing to a file and reading the
  * bytes of input (may be NULL). */
 static void fx_open(struct fixture *f, const char *name, int w, int h,
@@ -60,6 +65,8 @@ static void fx_open(struct fixture *f, const char *name, int w, int h,
 	o.term_name = name;
 	o.signals = false;
 	o.max_colors = max_colors;
+	o.theme = fx_theme;
+	o.styles = fx_styles;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(sv_term_open(&o, &f->t, &err) == 0, "open %s: %s", name,
 		err.msg);
@@ -263,6 +270,50 @@ START_TEST(test_color_levels)
 	sv_grid_fini(&g);
 	fx_close(&f);
 	unsetenv("NO_COLOR");
+}
+END_TEST
+
+/* The light theme's looks reach the terminal, its region palette
+ * included, and a config file's style overrides replace them. */
+START_TEST(test_theme_and_overrides)
+{
+	struct fixture f;
+	struct sv_grid g;
+	struct sv_term_cell ruler, span;
+	struct sv_style_attr styles[SV_STYLE_COUNT];
+	int i;
+
+	unsetenv("NO_COLOR");
+	fx_theme = SV_THEME_LIGHT;
+	fx_open(&f, "xterm-256color", 20, 3, -1, NULL, 0);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 20, 3);
+	sv_grid_text(&g, 0, 0, -1, "0 ms", SV_STYLE_RULER, 0, 0);
+	sv_grid_fill(&g, 0, 1, 10, 2, '=', SV_STYLE_SPAN, 2);
+	sv_term_present(f.t, &g);
+	ck_assert_int_eq(sv_term_peek(f.t, 0, 0, &ruler), 0);
+	ck_assert_int_eq(sv_term_peek(f.t, 5, 1, &span), 0);
+	ck_assert_int_eq(ruler.fg,
+		sv_grid_theme_attr(SV_THEME_LIGHT, SV_STYLE_RULER)->fg);
+	ck_assert_int_eq(
+		span.bg, sv_grid_theme_palette(SV_THEME_LIGHT, 2)->xterm256);
+	ck_assert_int_ne(span.bg, sv_grid_palette(2)->xterm256);
+	fx_close(&f);
+
+	for (i = 0; i < SV_STYLE_COUNT; i++)
+		styles[i] = *sv_grid_theme_attr(SV_THEME_LIGHT, i);
+	styles[SV_STYLE_RULER].fg = 1;
+	styles[SV_STYLE_RULER].underline = true;
+	fx_styles = styles;
+	fx_open(&f, "xterm-256color", 20, 3, -1, NULL, 0);
+	sv_term_present(f.t, &g);
+	ck_assert_int_eq(sv_term_peek(f.t, 0, 0, &ruler), 0);
+	ck_assert_int_eq(ruler.fg, 1);
+	ck_assert(ruler.underline);
+	fx_close(&f);
+	fx_styles = NULL;
+	fx_theme = SV_THEME_DARK;
+	sv_grid_fini(&g);
 }
 END_TEST
 
@@ -471,6 +522,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_color_levels, 0,
 		sizeof level_cases / sizeof level_cases[0]);
 	tcase_add_test(t, test_small_change_sends_few_bytes);
+	tcase_add_test(t, test_theme_and_overrides);
 	suite_add_tcase(s, t);
 	t = tcase_create("keys");
 	tcase_add_loop_test(t, test_keys_from_bytes, 0,

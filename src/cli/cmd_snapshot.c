@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scopeview/cli.h"
+#include "scopeview/config.h"
 #include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
@@ -31,6 +32,11 @@ static const struct sv_cli_option snapshot_options[] = {
 		"or svg"},
 	{"--ascii", NULL, NULL, NULL,
 		"ASCII glyphs (the default follows the locale)"},
+	{"--theme", NULL, "NAME", "dark light",
+		"the colours of ansi and svg: dark (default) or light"},
+	{"--config", NULL, "FILE", "@file",
+		"take the key bindings and theme of this configuration\n"
+		"file (snapshot reads none by itself)"},
 	{"--output", "-o", "PATH", "@file",
 		"write there instead of standard output"},
 	{"--demo", NULL, NULL, NULL,
@@ -41,7 +47,7 @@ static const struct sv_cli_option snapshot_options[] = {
 const struct sv_cli_command sv_cli_snapshot_cmd = {
 	"snapshot",
 	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
-	"[--output PATH] FILE|--demo",
+	"[--theme dark|light] [--config FILE] [--output PATH] FILE|--demo",
 	"draw the viewer's screen to a file",
 	true,
 	snapshot_options,
@@ -89,11 +95,12 @@ static const char *snapshot_value(
 int sv_snapshot_main(int argc, char **argv)
 {
 	const char *size = "120x40", *keys = NULL, *format = "text",
-		   *output = NULL, *file = NULL, *val;
+		   *output = NULL, *file = NULL, *val, *theme_name = NULL,
+		   *config = NULL;
 	char *keybuf = NULL;
 	bool ascii = false, demo = false;
 	char demo_path[4096];
-	int w, h, i, rc, *keyv = NULL;
+	int w, h, i, rc, theme = -1, *keyv = NULL;
 	size_t nkeys = 0;
 	enum sv_grid_format fmt;
 	struct sv_error err = {0};
@@ -120,6 +127,10 @@ int sv_snapshot_main(int argc, char **argv)
 			free(keybuf);
 			keybuf = joined;
 			keys = keybuf;
+		} else if ((val = snapshot_value(argc, argv, &i, "--theme"))) {
+			theme_name = val;
+		} else if ((val = snapshot_value(argc, argv, &i, "--config"))) {
+			config = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--format"))) {
 			format = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--output")) ||
@@ -168,6 +179,33 @@ int sv_snapshot_main(int argc, char **argv)
 			"snapshot: unknown --format '%s' (text, ansi or svg)",
 			format);
 	}
+	if (theme_name && (theme = sv_grid_theme_from_name(theme_name)) < 0) {
+		free(keybuf);
+		return sv_cli_usage_error(SNAPSHOT_USAGE,
+			"snapshot: unknown --theme '%s' (dark or light)",
+			theme_name);
+	}
+	if (config) {
+		/* Its bindings before the keys are read; its theme unless
+		 * --theme says otherwise.  Bad lines are reported and left
+		 * out, as in the viewer. */
+		struct sv_config cfg;
+		sv_config_init(&cfg);
+		if (sv_config_load(&cfg, config, true, &err) < 0) {
+			fprintf(stderr, "scopeview: %s\n", err.msg);
+			sv_config_fini(&cfg);
+			free(keybuf);
+			return SV_EXIT_LOAD;
+		}
+		for (i = 0; i < (int)cfg.errors.n; i++)
+			fprintf(stderr, "scopeview: %s\n", cfg.errors.v[i]);
+		sv_config_apply_bindings(&cfg);
+		if (theme < 0)
+			theme = cfg.theme;
+		sv_config_fini(&cfg);
+	}
+	if (theme < 0)
+		theme = SV_THEME_DARK;
 	if (keys && sv_keys_parse_script(keys, &keyv, &nkeys, &err) < 0) {
 		free(keybuf);
 		return sv_cli_usage_error(
@@ -215,7 +253,7 @@ int sv_snapshot_main(int argc, char **argv)
 			return SV_EXIT_LOAD;
 		}
 	}
-	rc = sv_grid_write(&g, out, fmt);
+	rc = sv_grid_write_theme(&g, out, fmt, theme);
 	if (output && fclose(out) != 0)
 		rc = -EIO;
 	else if (!output && fflush(out) != 0)
