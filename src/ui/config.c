@@ -414,7 +414,7 @@ int sv_config_load(struct sv_config *c, const char *path, bool must_exist,
 	f = fopen(path, "r");
 	if (!f) {
 		int e = errno;
-		if (e == ENOENT && !must_exist)
+		if ((e == ENOENT || e == ENOTDIR) && !must_exist)
 			return 0;
 		return sv_error_set(err, -e, "%s: %s", path, strerror(e));
 	}
