@@ -35,7 +35,7 @@ START_TEST(test_defaults)
 	int s;
 
 	sv_config_init(&c);
-	ck_assert_int_eq(c.theme, SV_THEME_DARK);
+	ck_assert_int_eq(c.theme, SV_THEME_AUTO);
 	ck_assert_int_eq(c.colors, -1);
 	ck_assert(c.mouse);
 	ck_assert_int_eq(c.panel_width, 0);
@@ -59,18 +59,20 @@ static const struct {
 } setting_cases[] = {
 	{"theme light", SV_THEME_LIGHT, -1, 1, 0, SV_STATS_KEY_TOTAL},
 	{"theme dark", SV_THEME_DARK, -1, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set colors none", SV_THEME_DARK, 0, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set colors 8", SV_THEME_DARK, 8, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set colours 16", SV_THEME_DARK, 16, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set colors 256", SV_THEME_DARK, 256, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set colors auto", SV_THEME_DARK, -1, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set mouse off", SV_THEME_DARK, -1, 0, 0, SV_STATS_KEY_TOTAL},
-	{"  set mouse on  # trailing comment", SV_THEME_DARK, -1, 1, 0,
+	{"theme light\ntheme auto", SV_THEME_AUTO, -1, 1, 0,
 		SV_STATS_KEY_TOTAL},
-	{"set panel-width 50", SV_THEME_DARK, -1, 1, 50, SV_STATS_KEY_TOTAL},
-	{"set panel-width 0", SV_THEME_DARK, -1, 1, 0, SV_STATS_KEY_TOTAL},
-	{"set sort exclusive", SV_THEME_DARK, -1, 1, 0, SV_STATS_KEY_EXCLUSIVE},
-	{"set sort name\r", SV_THEME_DARK, -1, 1, 0, SV_STATS_KEY_NAME},
+	{"set colors none", SV_THEME_AUTO, 0, 1, 0, SV_STATS_KEY_TOTAL},
+	{"set colors 8", SV_THEME_AUTO, 8, 1, 0, SV_STATS_KEY_TOTAL},
+	{"set colours 16", SV_THEME_AUTO, 16, 1, 0, SV_STATS_KEY_TOTAL},
+	{"set colors 256", SV_THEME_AUTO, 256, 1, 0, SV_STATS_KEY_TOTAL},
+	{"set colors auto", SV_THEME_AUTO, -1, 1, 0, SV_STATS_KEY_TOTAL},
+	{"set mouse off", SV_THEME_AUTO, -1, 0, 0, SV_STATS_KEY_TOTAL},
+	{"  set mouse on  # trailing comment", SV_THEME_AUTO, -1, 1, 0,
+		SV_STATS_KEY_TOTAL},
+	{"set panel-width 50", SV_THEME_AUTO, -1, 1, 50, SV_STATS_KEY_TOTAL},
+	{"set panel-width 0", SV_THEME_AUTO, -1, 1, 0, SV_STATS_KEY_TOTAL},
+	{"set sort exclusive", SV_THEME_AUTO, -1, 1, 0, SV_STATS_KEY_EXCLUSIVE},
+	{"set sort name\r", SV_THEME_AUTO, -1, 1, 0, SV_STATS_KEY_NAME},
 };
 
 START_TEST(test_settings)
@@ -94,8 +96,8 @@ static const struct {
 	const char *line, *says;
 } error_cases[] = {
 	{"frobnicate 1", "unknown directive 'frobnicate'"},
-	{"theme", "theme is dark or light"},
-	{"theme sepia", "theme is dark or light"},
+	{"theme", "theme is auto, dark or light"},
+	{"theme sepia", "theme is auto, dark or light"},
 	{"set mouse", "set wants NAME VALUE"},
 	{"set mouse maybe", "mouse is on or off, not 'maybe'"},
 	{"set colors 12", "colors is auto, none, 8, 16 or 256"},
@@ -374,7 +376,7 @@ START_TEST(test_dump_roundtrip)
 	f = open_memstream(&text, &n);
 	ck_assert_int_eq(sv_config_write(NULL, f), 0);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text, "theme dark\n"));
+	ck_assert_ptr_nonnull(strstr(text, "theme auto\n"));
 	ck_assert_ptr_nonnull(strstr(text, "set colors auto\n# Clicks"));
 	free(text);
 	ck_assert_int_eq(sv_config_write(NULL, NULL), -EINVAL);

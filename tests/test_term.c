@@ -317,6 +317,97 @@ START_TEST(test_theme_and_overrides)
 }
 END_TEST
 
+/* Given an OSC 11 reply (or none), then the theme it reports. */
+static const struct {
+	const char *reply;
+	int theme;
+} bg_cases[] = {
+	{"\033]11;rgb:ffff/ffff/ffff\033\\", SV_THEME_LIGHT},
+	{"\033]11;rgb:0000/0000/0000\007", SV_THEME_DARK},
+	{"\033]11;rgb:1e1e/1e1e/1e1e\033\\", SV_THEME_DARK},
+	{"\033]11;rgb:fd/f6/e3\007", SV_THEME_LIGHT}, /* solarized light */
+	{"\033]11;rgb:0/2/3\007", SV_THEME_DARK},
+	{"\033]11;rgb:00/2b/36\007", SV_THEME_DARK}, /* solarized dark */
+	{"noise\033]11;rgb:eeee/eeee/eeee\007", SV_THEME_LIGHT},
+	{"\033]11;rgb:ffff/ffff\007", -1},
+	{"\033]11;rgb:zz/00/00\007", -1},
+	{"\033]11;?\033\\", -1},
+	{"\033[?62;22c", -1},
+	{"", -1},
+};
+
+START_TEST(test_parse_background)
+{
+	const char *r = bg_cases[_i].reply;
+	ck_assert_int_eq(
+		sv_term_parse_background(r, strlen(r)), bg_cases[_i].theme);
+	ck_assert_int_eq(sv_term_parse_background(NULL, 3), -1);
+}
+END_TEST
+
+/* The query over pipes: what is asked, what is answered, what is left
+ * over for the keys, and no wait past the DA1 reply. */
+START_TEST(test_query_background)
+{
+	static const char answer[] = "ab\033]11;rgb:ffff/ffff/ffff\033\\"
+				     "\033[?62;22cxy";
+	int to_term[2], from_term[2];
+	char rest[512], asked[64];
+	size_t nrest = 99;
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(to_term), 0);
+	ck_assert_int_eq(pipe(from_term), 0);
+	ck_assert_int_eq(write(from_term[1], answer, sizeof answer - 1),
+		(ssize_t)(sizeof answer - 1));
+	ck_assert_int_eq(sv_term_query_background(
+				 from_term[0], to_term[1], 5000, rest, &nrest),
+		SV_THEME_LIGHT);
+	ck_assert_uint_eq(nrest, 4);
+	ck_assert_int_eq(memcmp(rest, "abxy", 4), 0);
+	n = read(to_term[0], asked, sizeof asked);
+	ck_assert_int_eq(n, 11);
+	ck_assert_int_eq(memcmp(asked, "\033]11;?\033\\\033[c", 11), 0);
+
+	/* A terminal that ignores OSC 11 answers DA1 only. */
+	ck_assert_int_eq(write(from_term[1], "\033[?1;2c", 7), 7);
+	ck_assert_int_eq(sv_term_query_background(
+				 from_term[0], to_term[1], 5000, rest, &nrest),
+		-1);
+	ck_assert_uint_eq(nrest, 0);
+	/* One that answers nothing: the timeout. */
+	ck_assert_int_eq(sv_term_query_background(
+				 from_term[0], to_term[1], 20, rest, &nrest),
+		-1);
+	close(to_term[0]);
+	close(to_term[1]);
+	close(from_term[0]);
+	close(from_term[1]);
+}
+END_TEST
+
+/* theme auto off a real terminal asks nothing and is dark. */
+START_TEST(test_auto_theme_off_a_tty)
+{
+	struct fixture f;
+
+	fx_theme = SV_THEME_AUTO;
+	fx_open(&f, "xterm-256color", 20, 3, -1, NULL, 0);
+	ck_assert_int_eq(sv_term_theme(f.t), SV_THEME_DARK);
+	{
+		char *sent;
+		fflush(f.out);
+		sent = svt_read_file(f.out_path, NULL);
+		ck_assert_ptr_nonnull(sent);
+		ck_assert_ptr_null(strstr(sent, "\033]11;?"));
+		free(sent);
+	}
+	fx_close(&f);
+	fx_theme = SV_THEME_DARK;
+	ck_assert_int_eq(sv_term_theme(NULL), SV_THEME_DARK);
+}
+END_TEST
+
 /* A timeline-like screen: rows of region bars with names. */
 static void draw_bars(struct sv_grid *g, int shift, int cursor_x)
 {
@@ -523,6 +614,10 @@ static Suite *suite(void)
 		sizeof level_cases / sizeof level_cases[0]);
 	tcase_add_test(t, test_small_change_sends_few_bytes);
 	tcase_add_test(t, test_theme_and_overrides);
+	tcase_add_loop_test(t, test_parse_background, 0,
+		sizeof bg_cases / sizeof bg_cases[0]);
+	tcase_add_test(t, test_query_background);
+	tcase_add_test(t, test_auto_theme_off_a_tty);
 	suite_add_tcase(s, t);
 	t = tcase_create("keys");
 	tcase_add_loop_test(t, test_keys_from_bytes, 0,

@@ -14,7 +14,9 @@
  *                               bright-white, 0 .. 15, or region (the
  *                               call's region colour); attributes bold,
  *                               underline, reverse, dim, normal
- *   theme dark|light            the defaults the colour lines change
+ *   theme auto|dark|light       the defaults the colour lines change;
+ *                               auto: by the terminal's answer to the
+ *                               OSC 11 query, dark without one
  *   set colors auto|none|8|16|256
  *   set mouse on|off
  *   set panel-width N           the summary panel's columns (0: by the
@@ -55,7 +57,7 @@ struct sv_config_bind {
 };
 
 struct sv_config {
-	int theme;       /* enum sv_theme; default dark */
+	int theme;       /* enum sv_theme; default SV_THEME_AUTO */
 	int colors;      /* -1 as the terminal reports (auto), 0 none, 8,
 			    16 or 256: what sv_term_opts.max_colors takes */
 	bool mouse;      /* default on */
@@ -94,7 +96,8 @@ int sv_config_load(struct sv_config *c, const char *path, bool must_exist,
  * NULL when neither is set to an absolute directory. */
 const char *sv_config_default_path(char *buf, size_t n);
 
-/* The look of style in c: its `color` line, else the theme's. */
+/* The look of style in c: its `color` line, else the theme's (the dark
+ * one's for auto). */
 const struct sv_style_attr *sv_config_style(
 	const struct sv_config *c, int style);
 

@@ -106,8 +106,14 @@ struct sv_palette {
 };
 
 /* The looks of the styles and region colours: for a dark terminal
- * background (the default) or a light one. */
-enum sv_theme { SV_THEME_DARK, SV_THEME_LIGHT, SV_THEME_COUNT };
+ * background (the default) or a light one.  SV_THEME_AUTO is not a
+ * theme but a wish: ask the terminal (term.h), dark when it does not say. */
+enum sv_theme {
+	SV_THEME_AUTO = -1,
+	SV_THEME_DARK,
+	SV_THEME_LIGHT,
+	SV_THEME_COUNT
+};
 
 void sv_grid_init(struct sv_grid *g);
 void sv_grid_fini(struct sv_grid *g);

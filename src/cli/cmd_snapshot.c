@@ -200,7 +200,7 @@ int sv_snapshot_main(int argc, char **argv)
 		for (i = 0; i < (int)cfg.errors.n; i++)
 			fprintf(stderr, "scopeview: %s\n", cfg.errors.v[i]);
 		sv_config_apply_bindings(&cfg);
-		if (theme < 0)
+		if (theme < 0 && cfg.theme != SV_THEME_AUTO)
 			theme = cfg.theme;
 		sv_config_fini(&cfg);
 	}

@@ -152,6 +152,7 @@ int sv_view_main(int argc, char **argv)
 	const char *config_path = NULL;
 	struct sv_config cfg;
 	struct sv_style_attr styles[SV_STYLE_COUNT];
+	bool style_set[SV_STYLE_COUNT];
 	int i, rc, list_keys = 0;
 
 	memset(&ao, 0, sizeof ao);
@@ -227,9 +228,12 @@ int sv_view_main(int argc, char **argv)
 	ao.no_mouse = ao.no_mouse || !cfg.mouse;
 	to.max_colors = cfg.colors;
 	to.theme = cfg.theme;
-	for (i = 0; i < SV_STYLE_COUNT; i++)
-		styles[i] = *sv_config_style(&cfg, i);
+	/* Only the styles the file sets: the rest follow the theme, which
+	 * the terminal may pick (theme auto). */
+	memcpy(styles, cfg.styles, sizeof styles);
+	memcpy(style_set, cfg.style_set, sizeof style_set);
 	to.styles = styles;
+	to.style_set = style_set;
 	ao.panel_width = cfg.panel_width;
 	ao.sort_set = true;
 	ao.sort_key = cfg.sort_key;

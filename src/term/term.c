@@ -257,6 +257,30 @@ static void term_setup_colors(struct sv_term *t, int max_colors)
 
 static bool term_known(const char *name, int fd);
 
+/* The theme by the terminal's background (term_bg.c), only on a real
+ * terminal; keys typed while it answered go back into curses' input. */
+static void term_ask_theme(struct sv_term *t)
+{
+	char rest[512];
+	size_t nrest = 0;
+	int theme = -1;
+
+	if (!isatty(fileno(t->out)) || !isatty(fileno(t->in)))
+		return;
+	fflush(t->out);
+	theme = sv_term_query_background(
+		fileno(t->in), fileno(t->out), 300, rest, &nrest);
+	if (theme == SV_THEME_LIGHT)
+		t->theme = SV_THEME_LIGHT;
+	while (nrest > 0)
+		ungetch((unsigned char)rest[--nrest]);
+}
+
+int sv_term_theme(const struct sv_term *t)
+{
+	return t ? t->theme : SV_THEME_DARK;
+}
+
 void sv_term_opts_default(struct sv_term_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -288,9 +312,6 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	t->signals = o->signals;
 	t->utf8 = sv_grid_locale_is_utf8();
 	t->theme = o->theme == SV_THEME_LIGHT ? SV_THEME_LIGHT : SV_THEME_DARK;
-	for (i = 0; i < SV_STYLE_COUNT; i++)
-		t->styles[i] = o->styles ? o->styles[i]
-					 : *sv_grid_theme_attr(t->theme, i);
 	name = o->term_name ? o->term_name : getenv("TERM");
 	if (!name || !*name) {
 		free(t);
@@ -328,6 +349,12 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	idlok(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	if (o->theme == SV_THEME_AUTO)
+		term_ask_theme(t);
+	for (i = 0; i < SV_STYLE_COUNT; i++)
+		t->styles[i] = o->styles && (!o->style_set || o->style_set[i])
+				       ? o->styles[i]
+				       : *sv_grid_theme_attr(t->theme, i);
 	term_setup_colors(t, o->max_colors);
 
 	if (o->mouse) {

@@ -27,7 +27,7 @@ static const char *const config_color_names[16] = {"black", "red", "green",
 void sv_config_init(struct sv_config *c)
 {
 	memset(c, 0, sizeof *c);
-	c->theme = SV_THEME_DARK;
+	c->theme = SV_THEME_AUTO;
 	c->colors = -1;
 	c->mouse = true;
 	c->sort_key = SV_STATS_KEY_TOTAL;
@@ -389,10 +389,14 @@ size_t sv_config_parse(struct sv_config *c, const char *name, const char *text)
 		else if (!strcmp(words[0], "set"))
 			config_set(c, name, ln, words, n);
 		else if (!strcmp(words[0], "theme") && n == 2 &&
+			 !strcmp(words[1], "auto"))
+			c->theme = SV_THEME_AUTO;
+		else if (!strcmp(words[0], "theme") && n == 2 &&
 			 sv_grid_theme_from_name(words[1]) >= 0)
 			c->theme = sv_grid_theme_from_name(words[1]);
 		else if (!strcmp(words[0], "theme"))
-			config_error(c, name, ln, "theme is dark or light");
+			config_error(
+				c, name, ln, "theme is auto, dark or light");
 		else
 			config_error(c, name, ln,
 				"unknown directive '%s' (bind, color, theme, "
@@ -527,9 +531,13 @@ int sv_config_write(const struct sv_config *c, FILE *out)
 	      "~/.config/scopeview/config) and edit.\n"
 	      "# One directive a line; '#' starts a comment.  See "
 	      "scopeview(1), CONFIGURATION.\n\n"
-	      "# The colours for a dark or a light terminal background.\n",
+	      "# The colours for a dark or a light terminal background; "
+	      "auto asks the\n# terminal (OSC 11), dark when it does not "
+	      "answer.\n",
 		out);
-	fprintf(out, "theme %s\n", sv_grid_theme_name(c->theme));
+	fprintf(out, "theme %s\n",
+		c->theme == SV_THEME_AUTO ? "auto"
+					  : sv_grid_theme_name(c->theme));
 	fputs("# How many colours to use: auto (what the terminal says), "
 	      "none, 8, 16, 256.\n",
 		out);
