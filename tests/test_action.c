@@ -3,6 +3,7 @@
  * key that parses; no key is bound twice; the README key table equals the
  * generated one.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,96 @@ START_TEST(test_docs)
 }
 END_TEST
 
+/* The man page's section: every action as "*KEY* (name)" and its help,
+ * a "## Title" per scope, the backslash key escaped for scdoc. */
+START_TEST(test_docs_scdoc)
+{
+	char *man = action_doc(SV_ACTION_DOC_SCDOC);
+	char *line;
+	int a;
+
+	ck_assert_int_eq(strncmp(man, "# KEYS\n\n", 8), 0);
+	for (a = 1; a < SV_ACTION_COUNT; a++) {
+		line = sv_xasprintf("(%s)\n\t%s\n", sv_action_info(a)->name,
+			sv_action_info(a)->help);
+		ck_assert_msg(strstr(man, line), "no %s", line);
+		free(line);
+	}
+	for (a = 0; a < SV_SCOPE_COUNT; a++) {
+		line = sv_xasprintf("## %s\n", sv_scope_title(1u << a));
+		ck_assert_ptr_nonnull(strstr(man, line));
+		free(line);
+	}
+	ck_assert_ptr_nonnull(strstr(man, "*\\\\* (filter)"));
+	ck_assert_ptr_nonnull(strstr(man, "*Shift-Tab* (prev-call)"));
+	free(man);
+}
+END_TEST
+
+/* Rebinding at run time: per scope, refused where the action does not
+ * bind, undone by a reset. */
+START_TEST(test_rebind)
+{
+	char keys[64];
+	int key = 0, action = 0;
+	unsigned scopes = 0;
+
+	ck_assert_int_eq(
+		sv_action_bind(SV_SCOPE_TIMELINE, 'j', SV_ACTION_ZOOM_IN), 0);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_TIMELINE, 'j'), SV_ACTION_ZOOM_IN);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_PANEL, 'j'), SV_ACTION_PANEL_DOWN);
+	/* twice is the same as once */
+	ck_assert_int_eq(
+		sv_action_bind(SV_SCOPE_TIMELINE, 'j', SV_ACTION_ZOOM_IN), 0);
+	sv_action_key_list_in(
+		SV_ACTION_ZOOM_IN, SV_SCOPE_TIMELINE, " ", keys, sizeof keys);
+	ck_assert_str_eq(keys, "+ = w j");
+	sv_action_key_list(SV_ACTION_MOVE_DOWN, keys, sizeof keys);
+	ck_assert_str_eq(keys, "Down");
+	/* 0 scopes: every scope of the action */
+	ck_assert_int_eq(sv_action_bind(0, 'x', SV_ACTION_SOURCE), 0);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_POPUP, 'x'), SV_ACTION_SOURCE);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_STATS, 'x'), SV_ACTION_SOURCE);
+	/* unbinding */
+	ck_assert_int_eq(
+		sv_action_bind(SV_SCOPE_GLOBAL, 'q', SV_ACTION_NONE), 0);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_GLOBAL, 'q'), SV_ACTION_NONE);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_POPUP, 'q'), SV_ACTION_POPUP_CLOSE);
+	/* refused */
+	ck_assert_int_eq(sv_action_bind(SV_SCOPE_TIMELINE, 'y', SV_ACTION_QUIT),
+		-EINVAL);
+	ck_assert_int_eq(sv_action_bind(0, 'y', SV_ACTION_NONE), -EINVAL);
+	ck_assert_int_eq(sv_action_bind(0, 'y', SV_ACTION_COUNT), -EINVAL);
+	ck_assert_int_eq(sv_action_bind(0, 'y', -1), -EINVAL);
+	ck_assert_int_eq(
+		sv_action_bind(1u << 30, 'y', SV_ACTION_NONE), -EINVAL);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_TIMELINE, 'y'), SV_ACTION_NONE);
+	/* the bindings in effect, then the table's again */
+	ck_assert_int_eq(sv_action_binding(0, &key, &action, &scopes), 0);
+	ck_assert_int_eq(action, SV_ACTION_MOVE_LEFT);
+	ck_assert_int_eq(key, 'h');
+	ck_assert_uint_eq(scopes, SV_SCOPE_TIMELINE);
+	ck_assert_int_eq(sv_action_binding(100000, NULL, NULL, NULL), -ENOENT);
+	sv_action_reset_bindings();
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_TIMELINE, 'j'), SV_ACTION_MOVE_DOWN);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_GLOBAL, 'q'), SV_ACTION_QUIT);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_STATS, 'x'), SV_ACTION_NONE);
+	sv_action_key_list_in(SV_ACTION_NONE, ~0u, NULL, keys, sizeof keys);
+	ck_assert_str_eq(keys, "");
+	sv_action_key_list_in(SV_ACTION_QUIT, ~0u, NULL, NULL, 0);
+}
+END_TEST
+
 START_TEST(test_readme_table)
 {
 	/* The README's key table is the generated Markdown, verbatim. */
@@ -160,6 +251,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_rows_complete);
 	tcase_add_test(tc, test_keys_parse_and_unique);
 	tcase_add_test(tc, test_docs);
+	tcase_add_test(tc, test_docs_scdoc);
+	tcase_add_test(tc, test_rebind);
 	tcase_add_test(tc, test_readme_table);
 	tcase_add_test(tc, test_key_label);
 	suite_add_tcase(s, tc);

@@ -1199,6 +1199,38 @@ START_TEST(test_resize_in_script)
 }
 END_TEST
 
+/* A config file's panel width and first order reach the view. */
+START_TEST(test_config_panel_and_sort)
+{
+	static const int keys[] = {'j'};
+	struct sv_script s;
+	struct sv_app_opts o;
+	struct sv_backend b;
+	struct sv_error err;
+	struct sv_app *app;
+
+	memset(&s, 0, sizeof s);
+	s.keys = keys;
+	s.nkeys = 1;
+	s.w = W;
+	s.h = H;
+	sv_script_backend(&b, &s);
+	memset(&o, 0, sizeof o);
+	o.path = profile();
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
+	o.panel_width = 50;
+	o.sort_set = true;
+	o.sort_key = SV_STATS_KEY_EXCLUSIVE;
+	app = sv_app_new(&o);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	ck_assert_int_eq(sv_app_view(app)->s.panel_width, 50);
+	ck_assert_int_eq(sv_app_view(app)->s.sort_key, SV_STATS_KEY_EXCLUSIVE);
+	sv_app_free(app);
+}
+END_TEST
+
 /* ---- bytes on the wire ---------------------------------------------------- */
 
 struct wire {
@@ -1346,6 +1378,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_loop_matches_snapshot, 0,
 		sizeof same_screen_cases / sizeof same_screen_cases[0]);
 	tcase_add_test(t, test_resize_in_script);
+	tcase_add_test(t, test_config_panel_and_sort);
 	suite_add_tcase(s, t);
 	t = tcase_create("loading");
 	tcase_set_timeout(t, 300);

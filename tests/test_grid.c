@@ -147,6 +147,47 @@ START_TEST(test_styles)
 }
 END_TEST
 
+/* Two themes, each with a look for every style and a palette for every
+ * colour; the dark one is the default's. */
+START_TEST(test_themes)
+{
+	int s, c, differ = 0;
+
+	ck_assert_str_eq(sv_grid_theme_name(SV_THEME_DARK), "dark");
+	ck_assert_str_eq(sv_grid_theme_name(SV_THEME_LIGHT), "light");
+	ck_assert_ptr_null(sv_grid_theme_name(SV_THEME_COUNT));
+	ck_assert_ptr_null(sv_grid_theme_name(-1));
+	ck_assert_int_eq(sv_grid_theme_from_name("light"), SV_THEME_LIGHT);
+	ck_assert_int_eq(sv_grid_theme_from_name("sepia"), -1);
+	ck_assert_int_eq(sv_grid_theme_from_name(NULL), -1);
+	for (s = 0; s < SV_STYLE_COUNT; s++) {
+		ck_assert_ptr_eq(sv_grid_theme_attr(SV_THEME_DARK, s),
+			sv_grid_style_attr(s));
+		differ += memcmp(sv_grid_theme_attr(SV_THEME_LIGHT, s),
+				  sv_grid_style_attr(s),
+				  sizeof(struct sv_style_attr)) != 0;
+	}
+	ck_assert_int_gt(differ, 3);
+	for (c = 0; c <= SV_GRID_NCOLORS; c++) {
+		ck_assert_ptr_eq(sv_grid_theme_palette(SV_THEME_DARK, c),
+			sv_grid_palette(c));
+		ck_assert_ptr_nonnull(sv_grid_theme_palette(SV_THEME_LIGHT, c));
+	}
+	/* The light palette's colours stay distinct in 256 colours. */
+	for (c = 1; c <= SV_GRID_NCOLORS; c++)
+		for (s = c + 1; s <= SV_GRID_NCOLORS; s++)
+			ck_assert_int_ne(
+				sv_grid_theme_palette(SV_THEME_LIGHT, c)
+					->xterm256,
+				sv_grid_theme_palette(SV_THEME_LIGHT, s)
+					->xterm256);
+	ck_assert_ptr_eq(sv_grid_theme_palette(SV_THEME_LIGHT, 99),
+		sv_grid_theme_palette(SV_THEME_LIGHT, 0));
+	ck_assert_ptr_eq(sv_grid_theme_attr(SV_THEME_LIGHT, 999),
+		sv_grid_theme_attr(SV_THEME_LIGHT, SV_STYLE_DEFAULT));
+}
+END_TEST
+
 START_TEST(test_dumps)
 {
 	struct sv_grid g;
@@ -198,6 +239,7 @@ static Suite *suite(void)
 	tc = tcase_create("looks");
 	tcase_add_test(tc, test_region_colors);
 	tcase_add_test(tc, test_styles);
+	tcase_add_test(tc, test_themes);
 	tcase_add_test(tc, test_dumps);
 	suite_add_tcase(s, tc);
 	return s;

@@ -523,6 +523,27 @@ START_TEST(test_geometry)
 }
 END_TEST
 
+/* A panel width asked for (a config file's) is kept while the timeline
+ * keeps 60 columns; 0 sizes it by the screen as before. */
+START_TEST(test_geometry_panel_width)
+{
+	struct sv_layout_geom g, d;
+
+	sv_layout_geometry_panel(&g, 160, 40, true, true, 30);
+	ck_assert_int_eq(g.panel_w, 30);
+	ck_assert_int_eq(g.tl_x + g.tl_w + g.panel_w, g.w);
+	sv_layout_geometry_panel(&g, 120, 40, true, true, 90);
+	ck_assert_int_eq(g.panel_w, 60);
+	sv_layout_geometry_panel(&g, 80, 24, true, true, 50);
+	ck_assert_int_eq(g.panel_w, 0); /* no room, as without a width */
+	sv_layout_geometry_panel(&g, 160, 40, false, true, 30);
+	ck_assert_int_eq(g.panel_w, 0);
+	sv_layout_geometry_panel(&g, 160, 40, true, true, 0);
+	sv_layout_geometry(&d, 160, 40, true, true);
+	ck_assert_int_eq(memcmp(&g, &d, sizeof g), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -545,6 +566,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_navigation);
 	tcase_add_loop_test(
 		tc, test_geometry, 0, sizeof geoms / sizeof geoms[0]);
+	tcase_add_test(tc, test_geometry_panel_width);
 	suite_add_tcase(s, tc);
 	return s;
 }

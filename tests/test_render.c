@@ -8,6 +8,8 @@
  * rewrites them (review the diff like code).  The locale is pinned by the
  * test environment (C.UTF-8) and every screen size is explicit.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,41 @@ static void golden(const char *name, const struct vt_call *calls, size_t n,
 				(unsigned)ch, x, y);
 		}
 	vt_golden(&g, name);
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+}
+
+/* The screen of the golden above in a theme, as ANSI (the text layer is
+ * the same in every theme; the colours are what the theme changes). */
+static void golden_theme(const char *name, int theme,
+	const struct vt_call *calls, size_t n, unsigned flags, int w, int h,
+	const char *script)
+{
+	struct sv_profile *p = vt_profile(calls, n, flags);
+	struct sv_grid g;
+	char *dark = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	sv_grid_init(&g);
+	draw(&g, p, w, h, script, false);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(sv_grid_write_theme(&g, f, SV_GRID_ANSI, theme), 0);
+	fclose(f);
+	f = open_memstream(&dark, &len);
+	ck_assert_int_eq(sv_grid_write(&g, f, SV_GRID_ANSI), 0);
+	fclose(f);
+	ck_assert_msg(
+		(theme == SV_THEME_DARK) == !strcmp(dark, text), "%s", name);
+	vt_golden_text(text, name);
+	f = fopen("/dev/null", "w");
+	ck_assert_int_eq(sv_grid_write_theme(&g, f, SV_GRID_SVG, theme), 0);
+	ck_assert_int_eq(
+		sv_grid_write_theme(&g, f, SV_GRID_ANSI, SV_THEME_COUNT),
+		-EINVAL);
+	fclose(f);
+	free(text);
+	free(dark);
 	sv_grid_fini(&g);
 	sv_profile_free(p);
 }
@@ -193,6 +230,21 @@ START_TEST(test_zoom_single_call)
 	/* zoomed to one call */
 	golden("zoom_single_call", calls, 2000, VT_START, 100, 24,
 		"Tab Tab Tab f", false);
+}
+END_TEST
+
+START_TEST(test_light_theme)
+{
+	golden_theme("light_standard_80x24", SV_THEME_LIGHT, lanes,
+		sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 80, 24, "j Tab");
+	golden_theme("light_help_popup", SV_THEME_LIGHT, lanes,
+		sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 100, 30, "?");
+	golden_theme("light_panel_search", SV_THEME_LIGHT, lanes,
+		sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 120, 30,
+		"/ f e t c h Enter p j Enter");
 }
 END_TEST
 
@@ -575,6 +627,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_unicode_names);
 	tcase_add_test(tc, test_zoom_single_call);
 	tcase_add_test(tc, test_popups_and_panel);
+	tcase_add_test(tc, test_light_theme);
 	tcase_add_test(tc, test_wide);
 	tcase_add_test(tc, test_metadata_popup);
 	tcase_add_test(tc, test_prompts);

@@ -28,6 +28,11 @@ struct fixture {
 	char *out_path, *in_path;
 };
 
+/* The theme and style overrides the next fx_open passes (the light-theme
+ * test sets them). */
+static int fx_theme = SV_THEME_DARK;
+static const struct sv_style_attr *fx_styles;
+
 /* Open a terminal of type name, w x h, writing to a file and reading the
  * bytes of input (may be NULL). */
 static void fx_open(struct fixture *f, const char *name, int w, int h,
@@ -60,6 +65,8 @@ static void fx_open(struct fixture *f, const char *name, int w, int h,
 	o.term_name = name;
 	o.signals = false;
 	o.max_colors = max_colors;
+	o.theme = fx_theme;
+	o.styles = fx_styles;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(sv_term_open(&o, &f->t, &err) == 0, "open %s: %s", name,
 		err.msg);
@@ -263,6 +270,141 @@ START_TEST(test_color_levels)
 	sv_grid_fini(&g);
 	fx_close(&f);
 	unsetenv("NO_COLOR");
+}
+END_TEST
+
+/* The light theme's looks reach the terminal, its region palette
+ * included, and a config file's style overrides replace them. */
+START_TEST(test_theme_and_overrides)
+{
+	struct fixture f;
+	struct sv_grid g;
+	struct sv_term_cell ruler, span;
+	struct sv_style_attr styles[SV_STYLE_COUNT];
+	int i;
+
+	unsetenv("NO_COLOR");
+	fx_theme = SV_THEME_LIGHT;
+	fx_open(&f, "xterm-256color", 20, 3, -1, NULL, 0);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 20, 3);
+	sv_grid_text(&g, 0, 0, -1, "0 ms", SV_STYLE_RULER, 0, 0);
+	sv_grid_fill(&g, 0, 1, 10, 2, '=', SV_STYLE_SPAN, 2);
+	sv_term_present(f.t, &g);
+	ck_assert_int_eq(sv_term_peek(f.t, 0, 0, &ruler), 0);
+	ck_assert_int_eq(sv_term_peek(f.t, 5, 1, &span), 0);
+	ck_assert_int_eq(ruler.fg,
+		sv_grid_theme_attr(SV_THEME_LIGHT, SV_STYLE_RULER)->fg);
+	ck_assert_int_eq(
+		span.bg, sv_grid_theme_palette(SV_THEME_LIGHT, 2)->xterm256);
+	ck_assert_int_ne(span.bg, sv_grid_palette(2)->xterm256);
+	fx_close(&f);
+
+	for (i = 0; i < SV_STYLE_COUNT; i++)
+		styles[i] = *sv_grid_theme_attr(SV_THEME_LIGHT, i);
+	styles[SV_STYLE_RULER].fg = 1;
+	styles[SV_STYLE_RULER].underline = true;
+	fx_styles = styles;
+	fx_open(&f, "xterm-256color", 20, 3, -1, NULL, 0);
+	sv_term_present(f.t, &g);
+	ck_assert_int_eq(sv_term_peek(f.t, 0, 0, &ruler), 0);
+	ck_assert_int_eq(ruler.fg, 1);
+	ck_assert(ruler.underline);
+	fx_close(&f);
+	fx_styles = NULL;
+	fx_theme = SV_THEME_DARK;
+	sv_grid_fini(&g);
+}
+END_TEST
+
+/* Given an OSC 11 reply (or none), then the theme it reports. */
+static const struct {
+	const char *reply;
+	int theme;
+} bg_cases[] = {
+	{"\033]11;rgb:ffff/ffff/ffff\033\\", SV_THEME_LIGHT},
+	{"\033]11;rgb:0000/0000/0000\007", SV_THEME_DARK},
+	{"\033]11;rgb:1e1e/1e1e/1e1e\033\\", SV_THEME_DARK},
+	{"\033]11;rgb:fd/f6/e3\007", SV_THEME_LIGHT}, /* solarized light */
+	{"\033]11;rgb:0/2/3\007", SV_THEME_DARK},
+	{"\033]11;rgb:00/2b/36\007", SV_THEME_DARK}, /* solarized dark */
+	{"noise\033]11;rgb:eeee/eeee/eeee\007", SV_THEME_LIGHT},
+	{"\033]11;rgb:ffff/ffff\007", -1},
+	{"\033]11;rgb:zz/00/00\007", -1},
+	{"\033]11;?\033\\", -1},
+	{"\033[?62;22c", -1},
+	{"", -1},
+};
+
+START_TEST(test_parse_background)
+{
+	const char *r = bg_cases[_i].reply;
+	ck_assert_int_eq(
+		sv_term_parse_background(r, strlen(r)), bg_cases[_i].theme);
+	ck_assert_int_eq(sv_term_parse_background(NULL, 3), -1);
+}
+END_TEST
+
+/* The query over pipes: what is asked, what is answered, what is left
+ * over for the keys, and no wait past the DA1 reply. */
+START_TEST(test_query_background)
+{
+	static const char answer[] = "ab\033]11;rgb:ffff/ffff/ffff\033\\"
+				     "\033[?62;22cxy";
+	int to_term[2], from_term[2];
+	char rest[512], asked[64];
+	size_t nrest = 99;
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(to_term), 0);
+	ck_assert_int_eq(pipe(from_term), 0);
+	ck_assert_int_eq(write(from_term[1], answer, sizeof answer - 1),
+		(ssize_t)(sizeof answer - 1));
+	ck_assert_int_eq(sv_term_query_background(
+				 from_term[0], to_term[1], 5000, rest, &nrest),
+		SV_THEME_LIGHT);
+	ck_assert_uint_eq(nrest, 4);
+	ck_assert_int_eq(memcmp(rest, "abxy", 4), 0);
+	n = read(to_term[0], asked, sizeof asked);
+	ck_assert_int_eq(n, 11);
+	ck_assert_int_eq(memcmp(asked, "\033]11;?\033\\\033[c", 11), 0);
+
+	/* A terminal that ignores OSC 11 answers DA1 only. */
+	ck_assert_int_eq(write(from_term[1], "\033[?1;2c", 7), 7);
+	ck_assert_int_eq(sv_term_query_background(
+				 from_term[0], to_term[1], 5000, rest, &nrest),
+		-1);
+	ck_assert_uint_eq(nrest, 0);
+	/* One that answers nothing: the timeout. */
+	ck_assert_int_eq(sv_term_query_background(
+				 from_term[0], to_term[1], 20, rest, &nrest),
+		-1);
+	close(to_term[0]);
+	close(to_term[1]);
+	close(from_term[0]);
+	close(from_term[1]);
+}
+END_TEST
+
+/* theme auto off a real terminal asks nothing and is dark. */
+START_TEST(test_auto_theme_off_a_tty)
+{
+	struct fixture f;
+
+	fx_theme = SV_THEME_AUTO;
+	fx_open(&f, "xterm-256color", 20, 3, -1, NULL, 0);
+	ck_assert_int_eq(sv_term_theme(f.t), SV_THEME_DARK);
+	{
+		char *sent;
+		fflush(f.out);
+		sent = svt_read_file(f.out_path, NULL);
+		ck_assert_ptr_nonnull(sent);
+		ck_assert_ptr_null(strstr(sent, "\033]11;?"));
+		free(sent);
+	}
+	fx_close(&f);
+	fx_theme = SV_THEME_DARK;
+	ck_assert_int_eq(sv_term_theme(NULL), SV_THEME_DARK);
 }
 END_TEST
 
@@ -471,6 +613,11 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_color_levels, 0,
 		sizeof level_cases / sizeof level_cases[0]);
 	tcase_add_test(t, test_small_change_sends_few_bytes);
+	tcase_add_test(t, test_theme_and_overrides);
+	tcase_add_loop_test(t, test_parse_background, 0,
+		sizeof bg_cases / sizeof bg_cases[0]);
+	tcase_add_test(t, test_query_background);
+	tcase_add_test(t, test_auto_theme_off_a_tty);
 	suite_add_tcase(s, t);
 	t = tcase_create("keys");
 	tcase_add_loop_test(t, test_keys_from_bytes, 0,

@@ -213,4 +213,43 @@ static inline void vt_golden(const struct sv_grid *g, const char *name)
 	free(actual);
 }
 
+/* The same comparison for any text (an ANSI or SVG dump in a theme):
+ * text against tests/golden/NAME.txt, NAME.actual on a mismatch,
+ * SCOPEVIEW_UPDATE_GOLDEN=1 rewrites it. */
+static inline void vt_golden_text(const char *text, const char *name)
+{
+	char *path =
+		sv_xasprintf("%s/tests/golden/%s.txt", svt_source_root(), name);
+	char *actual = sv_xasprintf(
+		"%s/tests/golden/%s.actual", svt_source_root(), name);
+	const char *upd = getenv("SCOPEVIEW_UPDATE_GOLDEN");
+	char *want = svt_read_file(path, NULL);
+	FILE *f;
+
+	if (upd && *upd && vt_in_ci())
+		ck_abort_msg("SCOPEVIEW_UPDATE_GOLDEN is set in CI, which "
+			     "compares the goldens and never rewrites them");
+	if (upd && !strcmp(upd, "1")) {
+		f = fopen(path, "w");
+		ck_assert_msg(f != NULL, "cannot write %s", path);
+		fputs(text, f);
+		fclose(f);
+		remove(actual);
+	} else if (!want || strcmp(want, text) != 0) {
+		f = fopen(actual, "w");
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+		ck_abort_msg("output differs from the golden: diff -u %s %s "
+			     "(SCOPEVIEW_UPDATE_GOLDEN=1 rewrites it)",
+			path, actual);
+	} else {
+		remove(actual);
+	}
+	free(want);
+	free(path);
+	free(actual);
+}
+
 #endif

@@ -282,11 +282,35 @@ const char *sv_action_key_label(const char *tmux_name, char *buf, size_t n);
 enum sv_action_doc {
 	SV_ACTION_DOC_TEXT,     /* `scopeview --list-keys`: aligned columns */
 	SV_ACTION_DOC_MARKDOWN, /* the README table */
+	SV_ACTION_DOC_SCDOC,    /* the man page's KEYS section (scdoc) */
 };
 /* Write the key tables of every scope to out, one section a scope (the
  * order of SV_SCOPE_TABLE).  Returns 0 or -EIO. */
 int sv_action_write_keys(FILE *out, enum sv_action_doc doc);
-/* The keys of action a in human spelling, ", "-separated ("h, Left"). */
+/* The keys bound to action a in human spelling, ", "-separated ("h,
+ * Left"): the table's defaults, or what sv_action_bind() made of them. */
 void sv_action_key_list(int a, char *out, size_t n);
+/* The same for the keys a has in any of scopes (SV_SCOPE_* bits),
+ * separated by sep (NULL: ", "). */
+void sv_action_key_list_in(
+	int a, unsigned scopes, const char *sep, char *out, size_t n);
+
+/*
+ * Rebind at run time (a config file's `bind`): from now on key means
+ * action in every scope of scopes (SV_SCOPE_* bits; 0 = all the scopes of
+ * the action's row), and whatever the key did there before is gone.
+ * action SV_ACTION_NONE unbinds key in scopes (then nonzero).  The lookup,
+ * the help popup and --list-keys all follow.  Returns 0, or -EINVAL when
+ * the action does not bind in one of scopes (its row's scopes say where
+ * it can), -ENOSPC when too many bindings were made.  Not thread-safe:
+ * rebind before the viewer starts.
+ */
+int sv_action_bind(unsigned scopes, int key, int action);
+/* Forget every rebinding: the table's defaults again. */
+void sv_action_reset_bindings(void);
+/* The i-th binding in effect (0 .. until -ENOENT): a key, its action and
+ * the scopes (SV_SCOPE_* bits, possibly 0 after a rebinding took them
+ * all), the table's defaults first.  Returns 0 or -ENOENT. */
+int sv_action_binding(size_t i, int *key, int *action, unsigned *scopes);
 
 #endif

@@ -50,6 +50,9 @@ struct sv_app_opts {
 	const char *title;       /* status line title; NULL = the path */
 	bool ascii;              /* ASCII glyphs (else by the locale) */
 	bool no_mouse;           /* ignore mouse keys */
+	int panel_width;         /* summary panel columns; 0 = by the screen */
+	bool sort_set;           /* sort_key is the panel's first order */
+	int sort_key;            /* enum sv_stats_key */
 	int poll_ms;         /* how often to look at a running load; 0 = 100 */
 	bool load_in_thread; /* false: load before the loop (for tests) */
 };

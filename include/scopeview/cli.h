@@ -45,4 +45,53 @@ int sv_view_main(int argc, char **argv);     /* app.c: the viewer */
 int sv_tree_main(int argc, char **argv);     /* cmd_tree.c */
 int sv_export_main(int argc, char **argv);   /* cmd_export.c */
 
+/*
+ * The command-line tables.  Each subcommand describes its options as an
+ * array of rows; its --help prints them with sv_cli_write_options, and the
+ * man page's command sections and the bash, zsh and fish completions are
+ * generated from the same rows (sv_cli_write_doc), so they cannot drift.
+ */
+struct sv_cli_option {
+	const char *name;   /* "--format" */
+	const char *alias;  /* "-h", or NULL */
+	const char *arg;    /* "FMT" when the option takes a value, else NULL */
+	const char *values; /* completions of the value: "table csv json",
+			       "@file" for a file name, NULL for free text */
+	const char *help;   /* lines separated by '\n', no final newline */
+};
+
+struct sv_cli_command {
+	const char *name;     /* "summary"; "" for the viewer itself */
+	const char *synopsis; /* what follows the name in a usage line */
+	const char *what;  /* one line: "print the statistics of a profile" */
+	bool file_operand; /* non-option words are file names */
+	const struct sv_cli_option *opts;
+	size_t nopts;
+};
+
+enum sv_cli_doc {
+	SV_CLI_DOC_SCDOC, /* the man page's SYNOPSIS and COMMANDS sections */
+	SV_CLI_DOC_BASH,  /* a bash-completion script */
+	SV_CLI_DOC_ZSH,   /* a zsh #compdef script */
+	SV_CLI_DOC_FISH,  /* fish `complete` lines */
+};
+
+/* The --help lines of cmd's options: "  --name ARG   help", the help's
+ * further lines aligned under its first. */
+void sv_cli_write_options(FILE *out, const struct sv_cli_command *cmd);
+/* Write one document about the commands cmds[0..n) (cmds[0] is the
+ * viewer) to out.  Returns 0, -EINVAL for an unknown kind, or -EIO. */
+int sv_cli_write_doc(FILE *out, enum sv_cli_doc kind,
+	const struct sv_cli_command *const *cmds, size_t n);
+/* The document kind named "scdoc", "bash", "zsh" or "fish", or -1. */
+int sv_cli_doc_from_name(const char *name);
+
+/* The tables of the built-in commands (cmd_*.c). */
+extern const struct sv_cli_command sv_cli_view_cmd;
+extern const struct sv_cli_command sv_cli_summary_cmd;
+extern const struct sv_cli_command sv_cli_snapshot_cmd;
+extern const struct sv_cli_command sv_cli_gen_cmd;
+extern const struct sv_cli_command sv_cli_tree_cmd;
+extern const struct sv_cli_command sv_cli_export_cmd;
+
 #endif

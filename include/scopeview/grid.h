@@ -106,6 +106,16 @@ struct sv_palette {
 	uint32_t rgb;     /* 0xRRGGBB, for SVG */
 };
 
+/* The looks of the styles and region colours: for a dark terminal
+ * background (the default) or a light one.  SV_THEME_AUTO is not a
+ * theme but a wish: ask the terminal (term.h), dark when it does not say. */
+enum sv_theme {
+	SV_THEME_AUTO = -1,
+	SV_THEME_DARK,
+	SV_THEME_LIGHT,
+	SV_THEME_COUNT
+};
+
 void sv_grid_init(struct sv_grid *g);
 void sv_grid_fini(struct sv_grid *g);
 /* Set the size (each dimension clamped to 0 .. 4096) and clear to blank
@@ -148,6 +158,13 @@ int sv_grid_text_width(const char *s, int limit);
 int sv_grid_region_color(const char *name);
 const struct sv_palette *sv_grid_palette(int color);
 const struct sv_style_attr *sv_grid_style_attr(int style);
+/* The same in a theme (enum sv_theme; out of range: dark).
+ * sv_grid_palette and sv_grid_style_attr are the dark theme's. */
+const struct sv_palette *sv_grid_theme_palette(int theme, int color);
+const struct sv_style_attr *sv_grid_theme_attr(int theme, int style);
+/* "dark" / "light", or NULL; the theme of a name, or -1. */
+const char *sv_grid_theme_name(int theme);
+int sv_grid_theme_from_name(const char *name);
 /* The golden-file letter of a style, and the style of a letter (-1). */
 char sv_grid_style_letter(int style);
 int sv_grid_style_from_letter(char c);
@@ -167,5 +184,9 @@ enum sv_grid_format {
 
 /* Write the grid to out in the given format.  Returns 0 or -EIO. */
 int sv_grid_write(const struct sv_grid *g, FILE *out, enum sv_grid_format f);
+/* The same with the colours of a theme (ANSI and SVG differ; -EINVAL for
+ * an unknown theme). */
+int sv_grid_write_theme(
+	const struct sv_grid *g, FILE *out, enum sv_grid_format f, int theme);
 
 #endif

@@ -220,5 +220,10 @@ struct sv_layout_geom {
  * and details panels are wanted (they are dropped when there is no room). */
 void sv_layout_geometry(
 	struct sv_layout_geom *g, int w, int h, bool panel, bool details);
+/* The same with the summary panel panel_w columns wide (a config file's
+ * panel-width; 0 = by the screen width), leaving the timeline at least 60
+ * columns. */
+void sv_layout_geometry_panel(struct sv_layout_geom *g, int w, int h,
+	bool panel, bool details, int panel_w);
 
 #endif

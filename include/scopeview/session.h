@@ -130,6 +130,11 @@ struct sv_session {
 	/* Told after every change, with SV_SESSION_* bits (may be NULL). */
 	void (*notify)(void *ctx, unsigned what);
 	void *notify_ctx;
+
+	/* The summary panel's width beside the timeline (a config file's
+	 * panel-width; 0 = by the screen width).  Set after init; the next
+	 * resize uses it. */
+	int panel_width;
 };
 
 /*

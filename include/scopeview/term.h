@@ -54,10 +54,18 @@ struct sv_term_opts {
 	/* Use at most this many colours: 256, 16, 8, or 0 / 1 for
 	 * monochrome; -1 = as the terminal reports (the normal case). */
 	int max_colors;
+	/* The look of the styles and region colours: enum sv_theme (grid.h;
+	 * SV_THEME_AUTO asks the terminal, see sv_term_query_background),
+	 * and, when not NULL, SV_STYLE_COUNT attributes that replace the
+	 * theme's (a config file's `color` lines), only those whose
+	 * style_set is true when style_set is not NULL; copied at open. */
+	int theme;
+	const struct sv_style_attr *styles;
+	const bool *style_set;
 };
 
 /* Defaults: stdin/stdout, $TERM, mouse on, signals on, colours as
- * reported. */
+ * reported, the dark theme. */
 void sv_term_opts_default(struct sv_term_opts *o);
 
 /*
@@ -99,6 +107,24 @@ void sv_term_present(struct sv_term *t, const struct sv_grid *g);
 
 /* Ring the bell (or flash) for a key that did nothing. */
 void sv_term_beep(struct sv_term *t);
+
+/* The theme in use (SV_THEME_DARK or SV_THEME_LIGHT, never AUTO). */
+int sv_term_theme(const struct sv_term *t);
+
+/*
+ * Ask the terminal on out_fd / in_fd (in the mode curses sets: no echo,
+ * no line buffering) for its background colour: the OSC 11 query, then
+ * DA1, whose reply ends the wait; at most timeout_ms.  Returns
+ * SV_THEME_LIGHT or SV_THEME_DARK by the colour's luminance, or -1 when
+ * the terminal did not say.  Bytes that came but are not replies (keys
+ * typed meanwhile) are copied to rest (at least 512 bytes) and their
+ * number to *nrest, for the caller to read as input.
+ */
+int sv_term_query_background(
+	int in_fd, int out_fd, int timeout_ms, char *rest, size_t *nrest);
+/* The theme an OSC 11 reply in s[0..n) reports ("ESC ] 11 ; rgb:ffff/
+ * ffff/ffff BEL" is light), or -1 when s holds none. */
+int sv_term_parse_background(const char *s, size_t n);
 
 /* The colours in use: 256, 16, 8, or 0 for monochrome. */
 int sv_term_colors(const struct sv_term *t);

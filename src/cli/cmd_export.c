@@ -75,19 +75,33 @@ static const struct {
 
 #define EXPORT_NFORMATS (sizeof export_formats / sizeof export_formats[0])
 
+static const struct sv_cli_option export_options[] = {
+	{"--format", NULL, "FMT", "collapsed", "the format (below; required)"},
+	{"--ranks", NULL, "LIST", NULL,
+		"calls of these ranks only, e.g. 0,2-5"},
+	{"-o", NULL, "OUT", "@file", "write to OUT instead of standard output"},
+	{"--help", "-h", NULL, NULL, "show this help"},
+};
+
+const struct sv_cli_command sv_cli_export_cmd = {
+	"export",
+	"--format FMT [--ranks LIST] [-o OUT] FILE",
+	"write a profile in another tool's format",
+	true,
+	export_options,
+	sizeof export_options / sizeof export_options[0],
+};
+
 static void export_help(void)
 {
 	size_t i;
 
 	printf("usage: %s\n\n"
 	       "Write a scope-profiler profile in another tool's format.\n\n"
-	       "Options:\n"
-	       "  --format FMT  the format (below; required)\n"
-	       "  --ranks LIST  calls of these ranks only, e.g. 0,2-5\n"
-	       "  -o OUT        write to OUT instead of standard output\n"
-	       "  -h, --help    show this help\n\n"
-	       "Formats:\n",
+	       "Options:\n",
 		EXPORT_USAGE);
+	sv_cli_write_options(stdout, &sv_cli_export_cmd);
+	printf("\nFormats:\n");
 	for (i = 0; i < EXPORT_NFORMATS; i++)
 		printf("  %-10s  %s\n", export_formats[i].name,
 			export_formats[i].help);

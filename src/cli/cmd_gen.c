@@ -22,49 +22,62 @@
 
 static const char gen_usage[] = "scopeview gen [OPTIONS] OUT.h5";
 
+static const struct sv_cli_option gen_options[] = {
+	{"--ranks", NULL, "N", NULL, "MPI ranks (default 4)"},
+	{"--threads", NULL, "N", NULL,
+		"threads per rank, main thread included (default 1)"},
+	{"--tasks", NULL, "N", NULL, "asyncio tasks per thread (default 0)"},
+	{"--events", NULL, "N", NULL,
+		"calls in the whole file; k, M, G suffixes (default 100k)"},
+	{"--depth", NULL, "N", NULL,
+		"depth of the recursive region (default 4)"},
+	{"--imbalance", NULL, "F", NULL,
+		"the slow rank computes 1+F times longer (default 0.3)"},
+	{"--gpu", NULL, NULL, NULL,
+		"record GPU device times of the solver kernels"},
+	{"--await", NULL, NULL, NULL,
+		"record time tasks spend suspended (implies --tasks 2\n"
+		"unless --tasks is given)"},
+	{"--no-call-ids", NULL, NULL, NULL,
+		"omit call_ids/parent_ids (as native traces do)"},
+	{"--track-threads", NULL, NULL, NULL,
+		"thread_ids and thread_table even for one thread"},
+	{"--schema", NULL, "N", "1 2 3",
+		"file layout 1, 2 or 3 (default 3, the current one)"},
+	{"--compression", NULL, "MODE", "auto none gzip",
+		"auto (default): shuffle+deflate from 16384 events;\n"
+		"none or gzip"},
+	{"--chunked", NULL, NULL, NULL,
+		"every dataset chunked (an unfinished file's layout)"},
+	{"--no-exclusive", NULL, NULL, NULL,
+		"store -1 exclusive totals (readers rebuild them)"},
+	{"--aggregate", NULL, NULL, NULL,
+		"per-rank totals only, no calls (aggregation mode)"},
+	{"--seed", NULL, "N", NULL,
+		"the same seed writes the same bytes (default 1)"},
+	{"--label", NULL, "TEXT", NULL, "metadata label"},
+	{"--quiet", NULL, NULL, NULL, "print nothing on success"},
+	{"--help", NULL, NULL, NULL, "this text"},
+};
+
+const struct sv_cli_command sv_cli_gen_cmd = {
+	"gen",
+	"[OPTIONS] OUT.h5",
+	"write a synthetic profile",
+	true,
+	gen_options,
+	sizeof gen_options / sizeof gen_options[0],
+};
+
 static void gen_help(void)
 {
 	printf("usage: %s\n\n"
 	       "Write a synthetic scope-profiler profile shaped like a real "
-	       "MPI run.\n\n"
-	       "  --ranks N          MPI ranks (default 4)\n"
-	       "  --threads N        threads per rank, main thread included "
-	       "(default 1)\n"
-	       "  --tasks N          asyncio tasks per thread (default 0)\n"
-	       "  --events N         calls in the whole file; k, M, G "
-	       "suffixes (default 100k)\n"
-	       "  --depth N          depth of the recursive region "
-	       "(default 4)\n"
-	       "  --imbalance F      the slow rank computes 1+F times longer "
-	       "(default 0.3)\n"
-	       "  --gpu              record GPU device times of the solver "
-	       "kernels\n"
-	       "  --await            record time tasks spend suspended "
-	       "(implies --tasks 2\n"
-	       "                     unless --tasks is given)\n"
-	       "  --no-call-ids      omit call_ids/parent_ids (as native "
-	       "traces do)\n"
-	       "  --track-threads    thread_ids and thread_table even for "
-	       "one thread\n"
-	       "  --schema 1|2|3     file layout (default 3, the current "
-	       "one)\n"
-	       "  --compression auto|none|gzip\n"
-	       "                     auto: shuffle+deflate from 16384 events "
-	       "(default)\n"
-	       "  --chunked          every dataset chunked (an unfinished "
-	       "file's layout)\n"
-	       "  --no-exclusive     store -1 exclusive totals (readers "
-	       "rebuild them)\n"
-	       "  --aggregate        per-rank totals only, no calls "
-	       "(aggregation mode)\n"
-	       "  --seed N           the same seed writes the same bytes "
-	       "(default 1)\n"
-	       "  --label TEXT       metadata label\n"
-	       "  --quiet            print nothing on success\n"
-	       "  --help             this text\n\n"
-	       "Exit status: 0 written, 1 the file could not be written, "
-	       "2 usage.\n",
+	       "MPI run.\n\n",
 		gen_usage);
+	sv_cli_write_options(stdout, &sv_cli_gen_cmd);
+	printf("\nExit status: 0 written, 1 the file could not be written, "
+	       "2 usage.\n");
 }
 
 /* Parse an unsigned number with an optional k/M/G suffix. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scopeview/cli.h"
+#include "scopeview/config.h"
 #include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
@@ -19,28 +20,47 @@
 	"scopeview snapshot [--size WxH] [--keys KEYS] " \
 	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE|--demo"
 
+static const struct sv_cli_option snapshot_options[] = {
+	{"--size", NULL, "WxH", NULL, "screen size in cells (default 120x40)"},
+	{"--keys", NULL, "KEYS", NULL,
+		"keys separated by spaces, in tmux send-keys names:\n"
+		"t + / Enter Escape Tab BTab Space BSpace Up Down Left\n"
+		"Right PageUp PageDown Home End F1..F12 C-x\n"
+		"Click:X,Y WheelUp:X,Y WheelDown:X,Y (0-based cells)"},
+	{"--format", NULL, "FMT", "text ansi svg",
+		"text (characters only, H lines), ansi (plus SGR colours)\n"
+		"or svg"},
+	{"--ascii", NULL, NULL, NULL,
+		"ASCII glyphs (the default follows the locale)"},
+	{"--theme", NULL, "NAME", "dark light",
+		"the colours of ansi and svg: dark (default) or light"},
+	{"--config", NULL, "FILE", "@file",
+		"take the key bindings and theme of this configuration\n"
+		"file (snapshot reads none by itself)"},
+	{"--output", "-o", "PATH", "@file",
+		"write there instead of standard output"},
+	{"--demo", NULL, NULL, NULL,
+		"draw the built-in demo profile instead of FILE"},
+	{"--help", "-h", NULL, NULL, "show this help"},
+};
+
+const struct sv_cli_command sv_cli_snapshot_cmd = {
+	"snapshot",
+	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
+	"[--theme dark|light] [--config FILE] [--output PATH] FILE|--demo",
+	"draw the viewer's screen to a file",
+	true,
+	snapshot_options,
+	sizeof snapshot_options / sizeof snapshot_options[0],
+};
+
 static void snapshot_help(void)
 {
 	fputs("usage: " SNAPSHOT_USAGE "\n\n"
 	      "Draw the viewer's screen for FILE after the keys KEYS, without "
-	      "a terminal.\n\n"
-	      "  --size WxH      screen size in cells (default 120x40)\n"
-	      "  --keys KEYS     keys separated by spaces, in tmux send-keys "
-	      "names:\n"
-	      "                  t + / Enter Escape Tab BTab Space BSpace Up "
-	      "Down Left\n"
-	      "                  Right PageUp PageDown Home End F1..F12 C-x\n"
-	      "                  Click:X,Y WheelUp:X,Y WheelDown:X,Y "
-	      "(0-based cells)\n"
-	      "  --format FMT    text (characters only, H lines), ansi (plus "
-	      "SGR colours)\n"
-	      "                  or svg\n"
-	      "  --ascii         ASCII glyphs (the default follows the "
-	      "locale)\n"
-	      "  --output PATH   write there instead of standard output\n"
-	      "  --demo          draw the built-in demo profile instead of "
-	      "FILE\n",
+	      "a terminal.\n\n",
 		stdout);
+	sv_cli_write_options(stdout, &sv_cli_snapshot_cmd);
 }
 
 static int snapshot_parse_size(const char *s, int *w, int *h)
@@ -75,11 +95,12 @@ static const char *snapshot_value(
 int sv_snapshot_main(int argc, char **argv)
 {
 	const char *size = "120x40", *keys = NULL, *format = "text",
-		   *output = NULL, *file = NULL, *val;
+		   *output = NULL, *file = NULL, *val, *theme_name = NULL,
+		   *config = NULL;
 	char *keybuf = NULL;
 	bool ascii = false, demo = false;
 	char demo_path[4096];
-	int w, h, i, rc, *keyv = NULL;
+	int w, h, i, rc, theme = -1, *keyv = NULL;
 	size_t nkeys = 0;
 	enum sv_grid_format fmt;
 	struct sv_error err = {0};
@@ -106,6 +127,10 @@ int sv_snapshot_main(int argc, char **argv)
 			free(keybuf);
 			keybuf = joined;
 			keys = keybuf;
+		} else if ((val = snapshot_value(argc, argv, &i, "--theme"))) {
+			theme_name = val;
+		} else if ((val = snapshot_value(argc, argv, &i, "--config"))) {
+			config = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--format"))) {
 			format = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--output")) ||
@@ -154,6 +179,33 @@ int sv_snapshot_main(int argc, char **argv)
 			"snapshot: unknown --format '%s' (text, ansi or svg)",
 			format);
 	}
+	if (theme_name && (theme = sv_grid_theme_from_name(theme_name)) < 0) {
+		free(keybuf);
+		return sv_cli_usage_error(SNAPSHOT_USAGE,
+			"snapshot: unknown --theme '%s' (dark or light)",
+			theme_name);
+	}
+	if (config) {
+		/* Its bindings before the keys are read; its theme unless
+		 * --theme says otherwise.  Bad lines are reported and left
+		 * out, as in the viewer. */
+		struct sv_config cfg;
+		sv_config_init(&cfg);
+		if (sv_config_load(&cfg, config, true, &err) < 0) {
+			fprintf(stderr, "scopeview: %s\n", err.msg);
+			sv_config_fini(&cfg);
+			free(keybuf);
+			return SV_EXIT_LOAD;
+		}
+		for (i = 0; i < (int)cfg.errors.n; i++)
+			fprintf(stderr, "scopeview: %s\n", cfg.errors.v[i]);
+		sv_config_apply_bindings(&cfg);
+		if (theme < 0 && cfg.theme != SV_THEME_AUTO)
+			theme = cfg.theme;
+		sv_config_fini(&cfg);
+	}
+	if (theme < 0)
+		theme = SV_THEME_DARK;
 	if (keys && sv_keys_parse_script(keys, &keyv, &nkeys, &err) < 0) {
 		free(keybuf);
 		return sv_cli_usage_error(
@@ -201,7 +253,7 @@ int sv_snapshot_main(int argc, char **argv)
 			return SV_EXIT_LOAD;
 		}
 	}
-	rc = sv_grid_write(&g, out, fmt);
+	rc = sv_grid_write_theme(&g, out, fmt, theme);
 	if (output && fclose(out) != 0)
 		rc = -EIO;
 	else if (!output && fflush(out) != 0)

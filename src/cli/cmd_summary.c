@@ -29,6 +29,41 @@
 
 /* ---- the command ---------------------------------------------------------- */
 
+static const struct sv_cli_option summary_options[] = {
+	{"--format", NULL, "FMT", "table csv json",
+		"table (default), csv or json"},
+	{"--sort", NULL, "KEY", NULL, "order of the regions (default start)"},
+	{"--include", NULL, "RE", NULL,
+		"only regions whose name matches RE at its\n"
+		"start (Perl-compatible, like Python's re.match);\n"
+		"repeatable"},
+	{"--exclude", NULL, "RE", NULL,
+		"leave out regions matching RE; repeatable"},
+	{"--ranks", NULL, "LIST", NULL,
+		"figures over these ranks only, e.g. 0,2-5"},
+	{"--per-rank", NULL, NULL, NULL,
+		"a row per rank in the table and CSV\n"
+		"(JSON always carries the ranks)"},
+	{"--group-by", NULL, "KEY", NULL,
+		"every figure per value of the calls' event\n"
+		"metadata KEY under each region (calls\n"
+		"without KEY: '-', null in JSON)"},
+	{"--counters", NULL, NULL, NULL,
+		"each region's hardware counters (perf,\n"
+		"LIKWID) and their rates such as IPC"},
+	{"--help", "-h", NULL, NULL, "show this help"},
+};
+
+const struct sv_cli_command sv_cli_summary_cmd = {
+	"summary",
+	"[--format table|csv|json] [--sort KEY] [--include RE]... "
+	"[--exclude RE]... [--ranks LIST] [--per-rank] FILE",
+	"print the statistics of a profile",
+	true,
+	summary_options,
+	sizeof summary_options / sizeof summary_options[0],
+};
+
 static void summary_help(void)
 {
 	int k;
@@ -36,26 +71,10 @@ static void summary_help(void)
 	printf("usage: %s\n\n"
 	       "Print the statistics of a scope-profiler profile, with the\n"
 	       "figures scope-profiler's own reader reports.\n\n"
-	       "Options:\n"
-	       "  --format FMT    table (default), csv or json\n"
-	       "  --sort KEY      order of the regions (default start)\n"
-	       "  --include RE    only regions whose name matches RE at its\n"
-	       "                  start (Perl-compatible, like Python's "
-	       "re.match);\n"
-	       "                  repeatable\n"
-	       "  --exclude RE    leave out regions matching RE; repeatable\n"
-	       "  --ranks LIST    figures over these ranks only, e.g. "
-	       "0,2-5\n"
-	       "  --per-rank      a row per rank in the table and CSV\n"
-	       "                  (JSON always carries the ranks)\n"
-	       "  --group-by KEY  every figure per value of the calls' event\n"
-	       "                  metadata KEY under each region (calls\n"
-	       "                  without KEY: '-', null in JSON)\n"
-	       "  --counters      each region's hardware counters (perf,\n"
-	       "                  LIKWID) and their rates such as IPC\n"
-	       "  -h, --help      show this help\n\n"
-	       "Sort keys:\n",
+	       "Options:\n",
 		SUMMARY_USAGE);
+	sv_cli_write_options(stdout, &sv_cli_summary_cmd);
+	printf("\nSort keys:\n");
 	for (k = 0; k < SV_STATS_KEY_COUNT; k++)
 		printf("  %-10s %s\n", sv_stats_key_name(k),
 			sv_stats_key_help(k));

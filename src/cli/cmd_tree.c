@@ -23,6 +23,40 @@
 	"[--range T0:T1] [--include RE]... [--exclude RE]... [--sort KEY] " \
 	"[--expand-recursion] FILE"
 
+static const struct sv_cli_option tree_options[] = {
+	{"--format", NULL, "FMT", "text json csv",
+		"text (default), json or csv"},
+	{"--ranks", NULL, "LIST", NULL,
+		"calls of these ranks only, e.g. 0,2-5"},
+	{"--range", NULL, "T0:T1", NULL,
+		"only [T0, T1), times from the run's\n"
+		"origin as the viewer's ruler shows them\n"
+		"(\"1.5ms:2s\"; ns without a unit); a call\n"
+		"counts with its time inside the range"},
+	{"--include", NULL, "RE", NULL,
+		"only paths through a region matching RE\n"
+		"at its start; repeatable"},
+	{"--exclude", NULL, "RE", NULL,
+		"leave out regions matching RE and what\n"
+		"they call; repeatable"},
+	{"--sort", NULL, "KEY", "name calls incl excl avg min max",
+		"order of siblings (default incl)"},
+	{"--expand-recursion", NULL, NULL, NULL,
+		"a node for every level of recursion"},
+	{"--help", "-h", NULL, NULL, "show this help"},
+};
+
+const struct sv_cli_command sv_cli_tree_cmd = {
+	"tree",
+	"[--format text|json|csv] [--ranks LIST] [--range T0:T1] "
+	"[--include RE]... [--exclude RE]... [--sort KEY] "
+	"[--expand-recursion] FILE",
+	"print the call tree of a profile",
+	true,
+	tree_options,
+	sizeof tree_options / sizeof tree_options[0],
+};
+
 static void tree_help(void)
 {
 	int k;
@@ -35,23 +69,10 @@ static void tree_help(void)
 	       "of the scope's time (the sum of the roots' inclusive time).\n"
 	       "Recursion (a region called inside itself) is collapsed into\n"
 	       "one node, marked recursive, unless --expand-recursion.\n\n"
-	       "Options:\n"
-	       "  --format FMT        text (default), json or csv\n"
-	       "  --ranks LIST        calls of these ranks only, e.g. 0,2-5\n"
-	       "  --range T0:T1       only [T0, T1), times from the run's\n"
-	       "                      origin as the viewer's ruler shows them\n"
-	       "                      (\"1.5ms:2s\"; ns without a unit); a "
-	       "call\n"
-	       "                      counts with its time inside the range\n"
-	       "  --include RE        only paths through a region matching RE\n"
-	       "                      at its start; repeatable\n"
-	       "  --exclude RE        leave out regions matching RE and what\n"
-	       "                      they call; repeatable\n"
-	       "  --sort KEY          order of siblings (default incl)\n"
-	       "  --expand-recursion  a node for every level of recursion\n"
-	       "  -h, --help          show this help\n\n"
-	       "Sort keys:\n",
+	       "Options:\n",
 		TREE_USAGE);
+	sv_cli_write_options(stdout, &sv_cli_tree_cmd);
+	printf("\nSort keys:\n");
 	for (k = 0; k < SV_CALLPATH_KEY_COUNT; k++)
 		printf("  %-6s %s\n", sv_callpath_key_name(k),
 			sv_callpath_key_help(k));

@@ -13,6 +13,7 @@
 #include "scopeview/action.h"
 #include "scopeview/app.h"
 #include "scopeview/cli.h"
+#include "scopeview/config.h"
 #include "scopeview/demo.h"
 #include "scopeview/load.h"
 #include "scopeview/term.h"
@@ -44,32 +45,86 @@ static void term_b_beep(void *ctx)
  */
 
 static const char view_usage[] =
-	"scopeview [--ascii] [--no-mouse] [--list-keys[=markdown]] "
-	"[--demo-path] [FILE]";
+	"scopeview [--ascii] [--no-mouse] [--config FILE | --no-config] "
+	"[--list-keys[=markdown]] [--dump-config] [--demo-path] [FILE]";
+
+static const struct sv_cli_option view_options[] = {
+	{"--ascii", NULL, NULL, NULL,
+		"ASCII glyphs instead of Unicode box drawing and blocks\n"
+		"(the default follows the locale, never TERM)"},
+	{"--no-mouse", NULL, NULL, NULL,
+		"do not ask the terminal for mouse reports"},
+	{"--config", NULL, "FILE", "@file",
+		"read this configuration file instead of\n"
+		"$XDG_CONFIG_HOME/scopeview/config"},
+	{"--no-config", NULL, NULL, NULL,
+		"read no configuration file: the built-in defaults"},
+	{"--dump-config", NULL, NULL, NULL,
+		"print the configuration in effect, with comments, and exit"},
+	{"--list-keys", NULL, "[=FMT]", "text markdown scdoc",
+		"print the viewer's keys and exit (=markdown: as a table,\n"
+		"=scdoc: as the man page's section)"},
+	{"--demo-path", NULL, NULL, NULL,
+		"write the built-in demo profile (once) and print its path"},
+	{"--completion", NULL, "=SHELL", "bash zsh fish",
+		"print the completion script for bash, zsh or fish"},
+	{"--list-options", NULL, "=scdoc", "scdoc",
+		"print the commands and options as man page sections"},
+	{"--version", "-V", NULL, NULL, "print the version and exit"},
+	{"--help", "-h", NULL, NULL, "print this help and exit"},
+};
+
+const struct sv_cli_command sv_cli_view_cmd = {
+	"",
+	"[OPTIONS] [FILE]",
+	"open the interactive viewer on FILE, a scope-profiler HDF5 profile "
+	"(without FILE, the built-in demo)",
+	true,
+	view_options,
+	sizeof view_options / sizeof view_options[0],
+};
 
 static void view_help(FILE *out, bool with_usage)
 {
 	if (with_usage)
 		fprintf(out, "usage: %s\n\n", view_usage);
 	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
-	      "the built-in demo\n"
-	      "  --ascii            ASCII glyphs instead of Unicode box "
-	      "drawing and blocks\n"
-	      "                     (the default follows the locale, never "
-	      "TERM)\n"
-	      "  --no-mouse         do not ask the terminal for mouse "
-	      "reports\n"
-	      "  --list-keys        print the viewer's keys and exit "
-	      "(=markdown: as a table)\n"
-	      "  --demo-path        write the built-in demo profile (once) and "
-	      "print its path\n"
-	      "  --help             print this help and exit\n\n"
-	      "Inside the viewer press ? or F1 for the keys, q to quit.\n"
+	      "the built-in demo\n",
+		out);
+	sv_cli_write_options(out, &sv_cli_view_cmd);
+	fputs("\nInside the viewer press ? or F1 for the keys, q to quit.\n"
 	      "NO_COLOR=1 draws without colours.  The viewer needs a "
 	      "terminal on standard\n"
 	      "output; 'scopeview snapshot' draws the same screen to a "
 	      "file.\n",
 		out);
+}
+
+/*
+ * Read the configuration (--config FILE, else the default path unless
+ * --no-config) into c and make its key bindings current.  Each bad line
+ * is reported on stderr as "scopeview: FILE:LINE: problem" and left out;
+ * returns false only when a --config FILE cannot be read.
+ */
+static bool view_config(struct sv_config *c, const char *path, bool none)
+{
+	struct sv_error err = {0};
+	char def[4096];
+	size_t i;
+
+	sv_config_init(c);
+	if (none)
+		return true;
+	if (!path)
+		path = sv_config_default_path(def, sizeof def);
+	if (path && sv_config_load(c, path, path != def, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		return false;
+	}
+	for (i = 0; i < c->errors.n; i++)
+		fprintf(stderr, "scopeview: %s\n", c->errors.v[i]);
+	sv_config_apply_bindings(c);
+	return true;
 }
 
 /*
@@ -93,6 +148,11 @@ int sv_view_main(int argc, char **argv)
 	char demo[4096];
 	FILE *tty_in = NULL;
 	bool opts_done = false, help = false, demo_path = false;
+	bool no_config = false, dump_config = false;
+	const char *config_path = NULL;
+	struct sv_config cfg;
+	struct sv_style_attr styles[SV_STYLE_COUNT];
+	bool style_set[SV_STYLE_COUNT];
 	int i, rc, list_keys = 0;
 
 	memset(&ao, 0, sizeof ao);
@@ -116,8 +176,21 @@ int sv_view_main(int argc, char **argv)
 				list_keys = 2;
 			} else if (!strcmp(arg, "--list-keys=text")) {
 				list_keys = 1;
+			} else if (!strcmp(arg, "--list-keys=scdoc")) {
+				list_keys = 3;
 			} else if (!strcmp(arg, "--demo-path")) {
 				demo_path = true;
+			} else if (!strcmp(arg, "--no-config")) {
+				no_config = true;
+			} else if (!strcmp(arg, "--dump-config")) {
+				dump_config = true;
+			} else if (!strncmp(arg, "--config=", 9)) {
+				config_path = arg + 9;
+			} else if (!strcmp(arg, "--config")) {
+				if (i + 1 >= argc)
+					return sv_cli_usage_error(view_usage,
+						"--config needs a FILE");
+				config_path = argv[++i];
 			} else {
 				return sv_cli_usage_error(
 					view_usage, "unknown option '%s'", arg);
@@ -138,10 +211,38 @@ int sv_view_main(int argc, char **argv)
 						      !strcmp(argv[1], "-h"))));
 		return SV_EXIT_OK;
 	}
+	if (config_path && no_config)
+		return sv_cli_usage_error(view_usage,
+			"--config and --no-config contradict each other");
+	if (!view_config(&cfg, config_path, no_config)) {
+		sv_config_fini(&cfg);
+		return SV_EXIT_LOAD;
+	}
+	if (dump_config) {
+		rc = sv_config_write(&cfg, stdout) < 0 || fflush(stdout) != 0;
+		sv_config_fini(&cfg);
+		return rc ? SV_EXIT_LOAD : SV_EXIT_OK;
+	}
+	/* What the terminal and the loop take from it. */
+	to.mouse = to.mouse && cfg.mouse;
+	ao.no_mouse = ao.no_mouse || !cfg.mouse;
+	to.max_colors = cfg.colors;
+	to.theme = cfg.theme;
+	/* Only the styles the file sets: the rest follow the theme, which
+	 * the terminal may pick (theme auto). */
+	memcpy(styles, cfg.styles, sizeof styles);
+	memcpy(style_set, cfg.style_set, sizeof style_set);
+	to.styles = styles;
+	to.style_set = style_set;
+	ao.panel_width = cfg.panel_width;
+	ao.sort_set = true;
+	ao.sort_key = cfg.sort_key;
+	sv_config_fini(&cfg);
 	if (list_keys)
-		return sv_action_write_keys(
-			       stdout, list_keys == 2 ? SV_ACTION_DOC_MARKDOWN
-						      : SV_ACTION_DOC_TEXT) < 0
+		return sv_action_write_keys(stdout,
+			       list_keys == 2   ? SV_ACTION_DOC_MARKDOWN
+			       : list_keys == 3 ? SV_ACTION_DOC_SCDOC
+						: SV_ACTION_DOC_TEXT) < 0
 			       ? SV_EXIT_LOAD
 			       : SV_EXIT_OK;
 	memset(&err, 0, sizeof err);

@@ -47,6 +47,8 @@ struct sv_term {
 		short fg, bg;
 	} pairs[256];
 	struct term_look looks[SV_STYLE_COUNT][SV_GRID_NCOLORS + 1];
+	int theme;
+	struct sv_style_attr styles[SV_STYLE_COUNT];
 };
 
 static struct sv_term *term_current;
@@ -143,7 +145,7 @@ static int term_fixed_color(const struct sv_term *t, int n, bool *bright)
 
 static int term_region_color(const struct sv_term *t, int color)
 {
-	const struct sv_palette *pal = sv_grid_palette(color);
+	const struct sv_palette *pal = sv_grid_theme_palette(t->theme, color);
 
 	if (!pal)
 		return -1;
@@ -182,7 +184,7 @@ static short term_pair(struct sv_term *t, int fg, int bg)
 
 static void term_make_look(struct sv_term *t, int style, int color)
 {
-	const struct sv_style_attr *a = sv_grid_style_attr(style);
+	const struct sv_style_attr *a = &t->styles[style];
 	struct term_look *l = &t->looks[style][color];
 	bool bright = false;
 	int fg = -1, bg = -1;
@@ -255,6 +257,30 @@ static void term_setup_colors(struct sv_term *t, int max_colors)
 
 static bool term_known(const char *name, int fd);
 
+/* The theme by the terminal's background (term_bg.c), only on a real
+ * terminal; keys typed while it answered go back into curses' input. */
+static void term_ask_theme(struct sv_term *t)
+{
+	char rest[512];
+	size_t nrest = 0;
+	int theme = -1;
+
+	if (!isatty(fileno(t->out)) || !isatty(fileno(t->in)))
+		return;
+	fflush(t->out);
+	theme = sv_term_query_background(
+		fileno(t->in), fileno(t->out), 300, rest, &nrest);
+	if (theme == SV_THEME_LIGHT)
+		t->theme = SV_THEME_LIGHT;
+	while (nrest > 0)
+		ungetch((unsigned char)rest[--nrest]);
+}
+
+int sv_term_theme(const struct sv_term *t)
+{
+	return t ? t->theme : SV_THEME_DARK;
+}
+
 void sv_term_opts_default(struct sv_term_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -270,6 +296,7 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	struct sv_term *t;
 	const char *name;
 	const char *kmous;
+	int i;
 
 	if (!out)
 		return sv_error_set(err, -EINVAL, "no place for the terminal");
@@ -284,6 +311,7 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	t->out = o->out ? o->out : stdout;
 	t->signals = o->signals;
 	t->utf8 = sv_grid_locale_is_utf8();
+	t->theme = o->theme == SV_THEME_LIGHT ? SV_THEME_LIGHT : SV_THEME_DARK;
 	name = o->term_name ? o->term_name : getenv("TERM");
 	if (!name || !*name) {
 		free(t);
@@ -321,6 +349,12 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	idlok(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	if (o->theme == SV_THEME_AUTO)
+		term_ask_theme(t);
+	for (i = 0; i < SV_STYLE_COUNT; i++)
+		t->styles[i] = o->styles && (!o->style_set || o->style_set[i])
+				       ? o->styles[i]
+				       : *sv_grid_theme_attr(t->theme, i);
 	term_setup_colors(t, o->max_colors);
 
 	if (o->mouse) {

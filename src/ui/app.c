@@ -285,6 +285,12 @@ static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 	sv_profile_free(a->profile);
 	a->profile = p;
 	a->have_view = true;
+	/* The config file's panel width and first order. */
+	a->view.s.panel_width = a->opts.panel_width;
+	if (a->opts.sort_set && a->opts.sort_key >= 0 &&
+		a->opts.sort_key < SV_STATS_KEY_COUNT)
+		sv_session_sort(
+			&a->view.s, (enum sv_stats_key)a->opts.sort_key);
 	sv_view_resize(&a->view, w, h);
 	return 0;
 }

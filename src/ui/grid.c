@@ -78,6 +78,60 @@ static const struct sv_palette grid_palette[SV_GRID_NCOLORS + 1] = {
 	{137, 9, 1, 0xaf875f},
 };
 
+/* The light theme: for a terminal with a light background.  Text that is
+ * bright yellow, white or cyan on the dark theme's black becomes blue,
+ * black or magenta; the selected call is white on black; the region
+ * colours are lighter, so black text on a bar stays readable and bars
+ * still stand apart from the white background. */
+static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
+	[SV_STYLE_DEFAULT] = {-1, -1, false, false, false, false, false, false},
+	[SV_STYLE_RULER] = {4, -1, false, false, false, false, false, false},
+	[SV_STYLE_LABEL] = {-1, -1, false, false, false, false, false, false},
+	[SV_STYLE_LABEL_CURSOR] = {-1, -1, false, false, true, true, false,
+		false},
+	[SV_STYLE_SPAN] = {0, -1, false, true, false, false, false, false},
+	[SV_STYLE_SPAN_AWAIT] = {-1, -1, true, false, false, false, false,
+		false},
+	[SV_STYLE_SPAN_GPU] = {15, 5, false, false, true, false, false, false},
+	[SV_STYLE_SPAN_MERGED] = {0, -1, false, true, true, false, false,
+		false},
+	[SV_STYLE_MATCH] = {0, 11, false, false, true, false, false, false},
+	[SV_STYLE_SELECTED] = {15, 0, false, false, true, false, true, false},
+	[SV_STYLE_CURSOR] = {-1, -1, false, false, false, true, false, false},
+	[SV_STYLE_PANEL] = {-1, -1, false, false, false, false, false, false},
+	[SV_STYLE_PANEL_HEAD] = {-1, -1, false, false, true, false, true,
+		false},
+	[SV_STYLE_PANEL_CURSOR] = {-1, -1, false, false, false, true, false,
+		false},
+	[SV_STYLE_PANEL_MARK] = {5, -1, false, false, true, false, false,
+		false},
+	[SV_STYLE_DETAILS] = {-1, -1, false, false, false, false, false, false},
+	[SV_STYLE_BORDER] = {8, -1, false, false, false, false, false, false},
+	[SV_STYLE_STATUS] = {15, 4, false, false, false, false, false, false},
+	[SV_STYLE_PROMPT] = {4, -1, false, false, true, false, false, false},
+	[SV_STYLE_POPUP] = {0, 7, false, false, false, false, false, false},
+	[SV_STYLE_WARNING] = {1, -1, false, false, true, false, false, false},
+	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
+};
+
+static const struct sv_palette grid_palette_light[SV_GRID_NCOLORS + 1] = {
+	{250, 7, 7, 0xbcbcbc},
+	{111, 12, 4, 0x87afff},
+	{216, 11, 3, 0xffaf87},
+	{150, 10, 2, 0xafd787},
+	{183, 13, 5, 0xd7afff},
+	{222, 11, 3, 0xffd787},
+	{116, 14, 6, 0x87d7d7},
+	{211, 9, 1, 0xff87af},
+	{153, 14, 6, 0xafd7ff},
+	{186, 10, 2, 0xd7d787},
+	{115, 10, 2, 0x87d7af},
+	{218, 13, 5, 0xffafd7},
+	{180, 9, 1, 0xd7af87},
+};
+
+static const char *const grid_theme_names[SV_THEME_COUNT] = {"dark", "light"};
+
 void sv_grid_init(struct sv_grid *g)
 {
 	memset(g, 0, sizeof *g);
@@ -334,6 +388,37 @@ const struct sv_palette *sv_grid_palette(int color)
 	return &grid_palette[color];
 }
 
+const struct sv_palette *sv_grid_theme_palette(int theme, int color)
+{
+	if (color < 0 || color > SV_GRID_NCOLORS)
+		color = 0;
+	return theme == SV_THEME_LIGHT ? &grid_palette_light[color]
+				       : &grid_palette[color];
+}
+
+const struct sv_style_attr *sv_grid_theme_attr(int theme, int style)
+{
+	if (style < 0 || style >= SV_STYLE_COUNT)
+		style = SV_STYLE_DEFAULT;
+	return theme == SV_THEME_LIGHT ? &grid_attrs_light[style]
+				       : &grid_attrs[style];
+}
+
+const char *sv_grid_theme_name(int theme)
+{
+	return theme >= 0 && theme < SV_THEME_COUNT ? grid_theme_names[theme]
+						    : NULL;
+}
+
+int sv_grid_theme_from_name(const char *name)
+{
+	int t;
+	for (t = 0; name && t < SV_THEME_COUNT; t++)
+		if (!strcmp(name, grid_theme_names[t]))
+			return t;
+	return -1;
+}
+
 const struct sv_style_attr *sv_grid_style_attr(int style)
 {
 	if (style < 0 || style >= SV_STYLE_COUNT)
@@ -438,9 +523,10 @@ static void grid_sgr_ansi(FILE *out, int c, int base)
 		fprintf(out, ";%d", base + 60 + c - 8);
 }
 
-static void grid_sgr(FILE *out, int style, int color, bool bar)
+static void grid_sgr(FILE *out, int theme, int style, int color, bool bar)
 {
-	const struct sv_style_attr *a = sv_grid_style_attr(style);
+	const struct sv_style_attr *a = sv_grid_theme_attr(theme, style);
+	int c256 = sv_grid_theme_palette(theme, color)->xterm256;
 
 	fputs("\x1b[0", out);
 	if (a->bold)
@@ -452,19 +538,19 @@ static void grid_sgr(FILE *out, int style, int color, bool bar)
 	if (a->reverse)
 		fputs(";7", out);
 	if ((a->fg_region || (bar && a->bg_region)) && color)
-		fprintf(out, ";38;5;%d", sv_grid_palette(color)->xterm256);
+		fprintf(out, ";38;5;%d", c256);
 	else if (bar && a->bg >= 0)
 		grid_sgr_ansi(out, a->bg, 30);
 	else if (a->fg >= 0)
 		grid_sgr_ansi(out, a->fg, 30);
 	if (a->bg_region && color)
-		fprintf(out, ";48;5;%d", sv_grid_palette(color)->xterm256);
+		fprintf(out, ";48;5;%d", c256);
 	else if (a->bg >= 0)
 		grid_sgr_ansi(out, a->bg, 40);
 	fputc('m', out);
 }
 
-static void grid_write_ansi(const struct sv_grid *g, FILE *out)
+static void grid_write_ansi(const struct sv_grid *g, FILE *out, int theme)
 {
 	int x, y;
 
@@ -487,7 +573,8 @@ static void grid_write_ansi(const struct sv_grid *g, FILE *out)
 			if (c->style != cur_style || c->color != cur_color ||
 				(c->ch == SV_GRID_BAR) != cur_bar) {
 				cur_bar = c->ch == SV_GRID_BAR;
-				grid_sgr(out, c->style, c->color, cur_bar);
+				grid_sgr(out, theme, c->style, c->color,
+					cur_bar);
 				cur_style = c->style;
 				cur_color = c->color;
 			}
@@ -508,19 +595,23 @@ static uint32_t grid_ansi_rgb(int c)
 	return rgb[c & 15];
 }
 
-static void grid_svg_colors(const struct sv_cell *c, uint32_t *fg, uint32_t *bg,
-	bool *has_bg, bool *bold)
+/* The SVG page's default foreground and background per theme. */
+static const uint32_t grid_svg_default[SV_THEME_COUNT][2] = {
+	{0xd4d4d4, 0x1e1e1e}, {0x1e1e1e, 0xffffff}};
+
+static void grid_svg_colors(int theme, const struct sv_cell *c, uint32_t *fg,
+	uint32_t *bg, bool *has_bg, bool *bold)
 {
-	const struct sv_style_attr *a = sv_grid_style_attr(c->style);
-	uint32_t f = 0xd4d4d4, b = 0x1e1e1e;
+	const struct sv_style_attr *a = sv_grid_theme_attr(theme, c->style);
+	uint32_t f = grid_svg_default[theme][0], b = grid_svg_default[theme][1];
 	bool hb = false;
 
 	if (a->fg_region && c->color)
-		f = sv_grid_palette(c->color)->rgb;
+		f = sv_grid_theme_palette(theme, c->color)->rgb;
 	else if (a->fg >= 0)
 		f = grid_ansi_rgb(a->fg);
 	if (a->bg_region && c->color) {
-		b = sv_grid_palette(c->color)->rgb;
+		b = sv_grid_theme_palette(theme, c->color)->rgb;
 		hb = true;
 	} else if (a->bg >= 0) {
 		b = grid_ansi_rgb(a->bg);
@@ -542,7 +633,7 @@ static void grid_svg_colors(const struct sv_cell *c, uint32_t *fg, uint32_t *bg,
 	*bold = a->bold;
 }
 
-static void grid_write_svg(const struct sv_grid *g, FILE *out)
+static void grid_write_svg(const struct sv_grid *g, FILE *out, int theme)
 {
 	const double cw = 8.4, ch = 17.0;
 	int x, y;
@@ -550,10 +641,11 @@ static void grid_write_svg(const struct sv_grid *g, FILE *out)
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		"height=\"%.0f\" viewBox=\"0 0 %.1f %.1f\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#1e1e1e\"/>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#%06x\"/>\n"
 		"<g font-family=\"DejaVu Sans Mono, Menlo, Consolas, "
 		"monospace\" font-size=\"14px\">\n",
-		g->w * cw, g->h * ch, g->w * cw, g->h * ch);
+		g->w * cw, g->h * ch, g->w * cw, g->h * ch,
+		grid_svg_default[theme][1]);
 	for (y = 0; y < g->h; y++) {
 		/* Backgrounds: one rect per run of equal colour. */
 		x = 0;
@@ -561,7 +653,7 @@ static void grid_write_svg(const struct sv_grid *g, FILE *out)
 			uint32_t fg, bg;
 			bool hb, bold;
 			int x1 = x + 1;
-			grid_svg_colors(
+			grid_svg_colors(theme,
 				&g->cells[(size_t)y * (size_t)g->w + (size_t)x],
 				&fg, &bg, &hb, &bold);
 			if (!hb) {
@@ -571,7 +663,7 @@ static void grid_write_svg(const struct sv_grid *g, FILE *out)
 			while (x1 < g->w) {
 				uint32_t f2, b2;
 				bool h2, bo2;
-				grid_svg_colors(
+				grid_svg_colors(theme,
 					&g->cells[(size_t)y * (size_t)g->w +
 						  (size_t)x1],
 					&f2, &b2, &h2, &bo2);
@@ -594,7 +686,7 @@ static void grid_write_svg(const struct sv_grid *g, FILE *out)
 			bool hb, bold;
 			if (c->ch == ' ' || c->ch == SV_GRID_WIDE_TAIL)
 				continue;
-			grid_svg_colors(c, &fg, &bg, &hb, &bold);
+			grid_svg_colors(theme, c, &fg, &bg, &hb, &bold);
 			fprintf(out,
 				"<text x=\"%.1f\" y=\"%.1f\" fill=\"#%06x\"%s>",
 				x * cw, y * ch + ch * 0.78, fg,
@@ -615,7 +707,13 @@ static void grid_write_svg(const struct sv_grid *g, FILE *out)
 
 int sv_grid_write(const struct sv_grid *g, FILE *out, enum sv_grid_format f)
 {
-	if (!g || !out)
+	return sv_grid_write_theme(g, out, f, SV_THEME_DARK);
+}
+
+int sv_grid_write_theme(
+	const struct sv_grid *g, FILE *out, enum sv_grid_format f, int theme)
+{
+	if (!g || !out || theme < 0 || theme >= SV_THEME_COUNT)
 		return -EINVAL;
 	switch (f) {
 	case SV_GRID_TEXT:
@@ -625,10 +723,10 @@ int sv_grid_write(const struct sv_grid *g, FILE *out, enum sv_grid_format f)
 		grid_write_styles(g, out);
 		break;
 	case SV_GRID_ANSI:
-		grid_write_ansi(g, out);
+		grid_write_ansi(g, out, theme);
 		break;
 	case SV_GRID_SVG:
-		grid_write_svg(g, out);
+		grid_write_svg(g, out, theme);
 		break;
 	default:
 		return -EINVAL;

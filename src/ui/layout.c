@@ -588,6 +588,12 @@ long sv_layout_rows_find(
 void sv_layout_geometry(
 	struct sv_layout_geom *g, int w, int h, bool panel, bool details)
 {
+	sv_layout_geometry_panel(g, w, h, panel, details, 0);
+}
+
+void sv_layout_geometry_panel(struct sv_layout_geom *g, int w, int h,
+	bool panel, bool details, int panel_w)
+{
 	int main_w;
 
 	memset(g, 0, sizeof *g);
@@ -604,6 +610,8 @@ void sv_layout_geometry(
 			g->panel_w = 40;
 		if (g->panel_w > 80)
 			g->panel_w = 80; /* wide terminals: room for names */
+		if (panel_w > 0)         /* asked for; the timeline keeps 60 */
+			g->panel_w = panel_w < w - 60 ? panel_w : w - 60;
 		g->panel_x = w - g->panel_w;
 		g->panel_y = 0;
 		g->panel_h = h - 1;

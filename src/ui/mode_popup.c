@@ -174,9 +174,7 @@ static void popup_help(struct popup_out *o)
 		bool head = false;
 		for (a = groups[gi].first; a < end; a++) {
 			const struct sv_action_info *ai = sv_action_info(a);
-			char keys[64], label[24], word[24];
-			const char *k = ai->keys;
-			size_t used = 0;
+			char keys[64];
 			if (!(ai->scopes & o->d->scopes))
 				continue;
 			if (!head) {
@@ -186,20 +184,9 @@ static void popup_help(struct popup_out *o)
 					groups[gi].title);
 				head = any_group = true;
 			}
-			keys[0] = '\0';
-			while (*k) {
-				size_t len = strcspn(k, " ");
-				snprintf(
-					word, sizeof word, "%.*s", (int)len, k);
-				sv_action_key_label(word, label, sizeof label);
-				used += (size_t)snprintf(keys + used,
-					used < sizeof keys ? sizeof keys - used
-							   : 0,
-					"%s%s", used ? " " : "", label);
-				k += len;
-				while (*k == ' ')
-					k++;
-			}
+			/* The keys in effect (a config file may rebind). */
+			sv_action_key_list_in(
+				a, o->d->scopes, " ", keys, sizeof keys);
 			popup_linef(o, SV_STYLE_POPUP, "  %-15s %s", keys,
 				ai->help);
 		}

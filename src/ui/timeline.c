@@ -19,8 +19,8 @@
 
 static void timeline_geometry(struct sv_timeline *v)
 {
-	sv_layout_geometry(
-		&v->geom, v->w, v->h, v->panel_shown, v->details_shown);
+	sv_layout_geometry_panel(&v->geom, v->w, v->h, v->panel_shown,
+		v->details_shown, v->s->panel_width);
 }
 
 static void timeline_alloc_lanes(struct sv_timeline *v)
