@@ -13,6 +13,7 @@
 #error "scopeview/cli.h belongs to the cli layer, which this layer may not use"
 #endif
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "scopeview/common.h"
@@ -25,7 +26,15 @@
  * SV_EXIT_USAGE. */
 int sv_cli_usage_error(const char *usage, const char *fmt, ...) SV_PRINTF(2, 3);
 
+/* The value of option name at argv[*i] ("--name VALUE" or
+ * "--name=VALUE", advancing *i past VALUE); NULL when argv[*i] is not that
+ * option, with *missing set when it is but its value is not there. */
+const char *sv_cli_opt(
+	int argc, char **argv, int *i, const char *name, bool *missing);
+
 int sv_summary_main(int argc, char **argv);  /* summary.c */
+int sv_ranks_main(int argc, char **argv);    /* cmd_ranks.c */
+int sv_calls_main(int argc, char **argv);    /* cmd_calls.c */
 int sv_gen_main(int argc, char **argv);      /* gen.c */
 int sv_snapshot_main(int argc, char **argv); /* snapshot.c */
 int sv_view_main(int argc, char **argv);     /* app.c: the viewer */

@@ -17,6 +17,8 @@ static const struct {
 	{"summary", sv_summary_main, "print the statistics of a profile"},
 	{"snapshot", sv_snapshot_main, "draw the viewer's screen to a file"},
 	{"gen", sv_gen_main, "write a synthetic profile"},
+	{"ranks", sv_ranks_main, "print the rank x region load balance"},
+	{"calls", sv_calls_main, "list the calls of a region"},
 };
 
 static void main_usage(FILE *out)
