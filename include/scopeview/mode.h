@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scopeview/common.h"
 #include "scopeview/grid.h"
@@ -96,6 +97,13 @@ struct sv_mode_ops {
 	 * Returns SV_REACT_* flags, or -1 for an unknown command.  May be
 	 * NULL. */
 	int (*prompt)(struct sv_mode *m, int kind, const char *text);
+	/* The mode was just made the main mode (after init the first time):
+	 * take the session's selection as its input.  May be NULL. */
+	void (*show)(struct sv_mode *m);
+	/* Whether work of the mode runs off the UI thread: the viewer's
+	 * loop then redraws every poll interval until it returns false.
+	 * May poll (join a finished worker).  May be NULL (never busy). */
+	bool (*busy)(struct sv_mode *m);
 };
 
 struct sv_mode {
@@ -120,6 +128,15 @@ extern const struct sv_mode_ops sv_mode_timeline;
 extern const struct sv_mode_ops sv_mode_stats;
 extern const struct sv_mode_ops sv_mode_popup;
 extern const struct sv_mode_ops sv_mode_prompt;
+extern const struct sv_mode_ops sv_mode_ranks;
+extern const struct sv_mode_ops sv_mode_histogram;
+extern const struct sv_mode_ops sv_mode_calls;
+
+/* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
+ * several regions), titled title (a bin, a search): it sorts and shows
+ * them. */
+void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
+	long region, const char *title);
 
 /* Set up a popup just pushed: the source popup's region (-1 for none)
  * and the scopes whose keys the help lists. */

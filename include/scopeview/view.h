@@ -54,7 +54,7 @@ enum sv_prompt {
 };
 
 #define SV_VIEW_PROMPT_MAX SV_SESSION_TEXT_MAX
-#define SV_VIEW_MAINS      4 /* main modes at most */
+#define SV_VIEW_MAINS      8 /* main modes at most */
 #define SV_VIEW_STACK      4 /* popups and prompts at most */
 
 struct sv_view_opts {
@@ -114,6 +114,9 @@ int sv_view_command(struct sv_view *v, const char *cmd);
 /* The mode on top, the main mode, and the timeline's state (NULL when
  * the timeline has not been shown). */
 struct sv_mode *sv_view_top(struct sv_view *v);
+/* Whether the main mode has work running off the UI thread (mode.h's
+ * busy): the loop should redraw every poll interval until it has not. */
+bool sv_view_busy(struct sv_view *v);
 struct sv_mode *sv_view_main_mode(struct sv_view *v);
 struct sv_timeline *sv_view_timeline(const struct sv_view *v);
 /* The popup or prompt on top (SV_POPUP_NONE / SV_PROMPT_NONE if none). */

@@ -30,6 +30,9 @@
 const struct sv_mode_ops *const sv_mode_table[] = {
 	&sv_mode_timeline,
 	&sv_mode_stats,
+	&sv_mode_ranks,
+	&sv_mode_histogram,
+	&sv_mode_calls,
 	NULL,
 };
 
@@ -230,7 +233,15 @@ static int view_show_main(struct sv_view *v, int i)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	v->main = i;
+	if (v->mains[i].ops->show)
+		v->mains[i].ops->show(&v->mains[i]);
 	return SV_REACT_REDRAW;
+}
+
+bool sv_view_busy(struct sv_view *v)
+{
+	struct sv_mode *m = &v->mains[v->main];
+	return m->ops && m->ops->busy && m->ops->busy(m);
 }
 
 int sv_view_switch(struct sv_view *v, const char *name)
@@ -301,6 +312,12 @@ static int view_global(struct sv_view *v, int a)
 		if (!sv_mode_table[i])
 			i = 0;
 		return view_show_main(v, i);
+	case SV_ACTION_VIEW_RANKS:
+		return sv_view_switch(v, "ranks");
+	case SV_ACTION_VIEW_HISTOGRAM:
+		return sv_view_switch(v, "histogram");
+	case SV_ACTION_VIEW_CALLS:
+		return sv_view_switch(v, "calls");
 	case SV_ACTION_RELOAD:
 		sv_session_message(&v->s, false, "reloading");
 		return SV_REACT_REDRAW | SV_REACT_RELOAD;
