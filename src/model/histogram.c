@@ -45,6 +45,29 @@ long sv_hist_bin_of(const struct sv_hist *h, int64_t ns)
 	return (long)lo;
 }
 
+/* sv_hist_bin_of by the logarithm, then corrected against the edges so
+ * the rule is exactly the edges' (a binary search per call is several
+ * times slower on millions of calls). */
+static long hist_bin_fast(
+	const struct sv_hist *h, int64_t ns, double llo, double inv)
+{
+	double d = (double)ns;
+	long b, last = (long)h->nbins - 1;
+
+	if (ns <= 0 || d < h->edges[0] || d > h->edges[h->nbins])
+		return -1;
+	b = (long)((log(d) - llo) * inv);
+	if (b > last)
+		b = last;
+	if (b < 0)
+		b = 0;
+	while (b > 0 && d < h->edges[b])
+		b--;
+	while (b < last && d >= h->edges[b + 1])
+		b++;
+	return b;
+}
+
 static bool hist_cancelled(const atomic_bool *cancel)
 {
 	return cancel && atomic_load_explicit(cancel, memory_order_relaxed);
@@ -58,13 +81,24 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 	bool any = false;
 	uint8_t *bin;
 	uint64_t *fill;
+	double llo, inv;
+	int64_t *dur;
 	size_t i;
 
 	if (!h || !p || (n && !calls) || nbins < 1 || nbins > SV_HIST_MAX_BINS)
 		return -EINVAL;
 	memset(h, 0, sizeof *h);
+	/* One pass over the call columns, in the list's order (a list
+	 * sorted by duration reads them at random: that is the cost), then
+	 * only the gathered durations. */
+	dur = sv_xmalloc((n ? n : 1) * sizeof *dur);
 	for (i = 0; i < n; i++) {
 		int64_t d = sv_call_duration(p, calls[i]);
+		if ((i & (HIST_POLL - 1)) == 0 && hist_cancelled(cancel)) {
+			free(dur);
+			return -ECANCELED;
+		}
+		dur[i] = d;
 		if (d <= 0)
 			continue;
 		if (!any || d < lo)
@@ -77,6 +111,7 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 	if (!any) {
 		h->nzero = n;
 		h->first = sv_xcalloc(1, sizeof *h->first);
+		free(dur);
 		return 0;
 	}
 	if (lo == hi)
@@ -95,11 +130,14 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 	h->counts = sv_xcalloc(nbins, sizeof *h->counts);
 	h->first = sv_xcalloc(nbins + 1, sizeof *h->first);
 	bin = sv_xmalloc(n ? n : 1);
+	llo = log((double)lo);
+	inv = lo == hi ? 0 : (double)nbins / (log((double)hi) - llo);
 	for (i = 0; i < n; i++) {
-		long b = sv_hist_bin_of(h, sv_call_duration(p, calls[i]));
+		long b = hist_bin_fast(h, dur[i], llo, inv);
 		if ((i & (HIST_POLL - 1)) == 0) {
 			if (hist_cancelled(cancel)) {
 				free(bin);
+				free(dur);
 				sv_hist_fini(h);
 				return -ECANCELED;
 			}
@@ -128,5 +166,6 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 		atomic_store(progress, (uint64_t)n);
 	free(fill);
 	free(bin);
+	free(dur);
 	return 0;
 }
