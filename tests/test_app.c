@@ -24,6 +24,7 @@
 #include "scopeview/app.h"
 #include "scopeview/gen.h"
 #include "scopeview/keys.h"
+#include "scopeview/mode.h"
 #include "scopeview/load.h"
 #include "scopeview/snapshot.h"
 #include "scopeview/term.h"
@@ -568,6 +569,107 @@ static bool range_cleared(
 	       WHY("range %d -> %d", b->s.has_range, a->s.has_range);
 }
 
+/* The ranks, histogram and call-list modes: a field "key=N" of the main
+ * mode's own state (describe). */
+static long mode_field(const struct sv_view *v, const char *key)
+{
+	const struct sv_mode *m = sv_view_main_mode((struct sv_view *)v);
+	char buf[256], pat[32];
+	const char *at;
+	buf[0] = '\0';
+	if (m->ops->describe)
+		m->ops->describe(m, buf, sizeof buf);
+	snprintf(pat, sizeof pat, "%s=", key);
+	at = strstr(buf, pat);
+	return at ? strtol(at + strlen(pat), NULL, 10) : -999;
+}
+#define FIELD_CHECK(fn, key, op)                                         \
+	static bool fn(const struct sv_view *b, const struct sv_view *a, \
+		char *why, size_t n)                                     \
+	{                                                                \
+		return mode_field(a, key) op mode_field(b, key) ||       \
+		       WHY("%s %ld -> %ld", key, mode_field(b, key),     \
+			       mode_field(a, key));                      \
+	}
+FIELD_CHECK(ranks_row_more, "row", >)
+FIELD_CHECK(ranks_row_less, "row", <)
+FIELD_CHECK(ranks_col_more, "col", >)
+FIELD_CHECK(ranks_col_less, "col", <)
+FIELD_CHECK(ranks_metric_changed, "metric", !=)
+FIELD_CHECK(ranks_order_changed, "order", !=)
+FIELD_CHECK(hist_bin_more, "bin", >)
+FIELD_CHECK(hist_bin_less, "bin", <)
+FIELD_CHECK(hist_anchor_changed, "anchor", !=)
+FIELD_CHECK(hist_bins_more, "bins", >)
+FIELD_CHECK(hist_bins_less, "bins", <)
+FIELD_CHECK(hist_source_changed, "source", !=)
+FIELD_CHECK(calls_cur_more, "cur", >)
+FIELD_CHECK(calls_cur_less, "cur", <)
+FIELD_CHECK(calls_key_changed, "key", !=)
+FIELD_CHECK(calls_reverse_changed, "reverse", !=)
+
+static bool main_is(const struct sv_view *a, const struct sv_mode_ops *ops,
+	char *why, size_t n)
+{
+	const struct sv_mode_ops *got =
+		sv_view_main_mode((struct sv_view *)a)->ops;
+	return got == ops || WHY("main mode %s", got->name);
+}
+static bool shows_ranks(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return main_is(a, &sv_mode_ranks, why, n);
+}
+static bool shows_histogram(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return main_is(a, &sv_mode_histogram, why, n);
+}
+static bool shows_calls(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return main_is(a, &sv_mode_calls, why, n);
+}
+static bool ranks_soloed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return (main_is(a, &sv_mode_timeline, why, n) && a->s.rank_spec[0] &&
+		       a->s.mark_region >= 0) ||
+	       WHY("ranks '%s', marked %ld", a->s.rank_spec, a->s.mark_region);
+}
+static bool ranks_all_again(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (b->s.rank_spec[0] && !a->s.rank_spec[0]) ||
+	       WHY("ranks '%s' -> '%s'", b->s.rank_spec, a->s.rank_spec);
+}
+static bool region_marked(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (b->s.mark_region < 0 && a->s.mark_region >= 0) ||
+	       WHY("marked %ld -> %ld", b->s.mark_region, a->s.mark_region);
+}
+static bool says_something(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return a->s.message[0] || WHY("no message");
+}
+static bool call_on_timeline(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return (main_is(a, &sv_mode_timeline, why, n) &&
+		       a->s.sel != SV_NO_CALL &&
+		       TL(a)->t0 <= a->s.p->start_ns[a->s.sel] &&
+		       TL(a)->t1 >= a->s.p->end_ns[a->s.sel]) ||
+	       WHY("selection %u not in view", (unsigned)a->s.sel);
+}
+
 /* QUIT is checked by test_quit_stops_the_script (the keys after it are
  * not read). */
 static const struct {
@@ -672,6 +774,39 @@ static const struct {
 	{SV_ACTION_CALLERS_BACK, "T j c", view_switched},
 	{SV_ACTION_RANGE_CALL, "Tab", range_set},
 	{SV_ACTION_RANGE_WINDOW, "+ +", range_set},
+	{SV_ACTION_VIEW_RANKS, "", shows_ranks},
+	{SV_ACTION_VIEW_HISTOGRAM, "Tab", shows_histogram},
+	{SV_ACTION_VIEW_CALLS, "Tab", shows_calls},
+	{SV_ACTION_RANKS_DOWN, "B", ranks_row_more},
+	{SV_ACTION_RANKS_UP, "B j", ranks_row_less},
+	{SV_ACTION_RANKS_RIGHT, "B", ranks_col_more},
+	{SV_ACTION_RANKS_LEFT, "B l", ranks_col_less},
+	{SV_ACTION_RANKS_PAGE_DOWN, "B", ranks_row_more},
+	{SV_ACTION_RANKS_PAGE_UP, "B PageDown", ranks_row_less},
+	{SV_ACTION_RANKS_SOLO, "B j", ranks_soloed},
+	{SV_ACTION_RANKS_METRIC, "B", ranks_metric_changed},
+	{SV_ACTION_RANKS_SORT, "B", ranks_order_changed},
+	{SV_ACTION_RANKS_WORST, "B", region_marked},
+	{SV_ACTION_RANKS_EXPAND, "B", says_something},
+	{SV_ACTION_RANKS_ALL, "B j Enter B", ranks_all_again},
+	{SV_ACTION_RANKS_MARK, "B", region_marked},
+	{SV_ACTION_HIST_DOWN, "Tab H", hist_bin_more},
+	{SV_ACTION_HIST_UP, "Tab H j", hist_bin_less},
+	{SV_ACTION_HIST_RANGE, "Tab H", hist_anchor_changed},
+	{SV_ACTION_HIST_LIST, "Tab H", shows_calls},
+	{SV_ACTION_HIST_MORE, "Tab H", hist_bins_more},
+	{SV_ACTION_HIST_FEWER, "Tab H", hist_bins_less},
+	{SV_ACTION_HIST_SOURCE, "/ s o l v e Enter H", hist_source_changed},
+	{SV_ACTION_CALLS_DOWN, "Tab L", calls_cur_more},
+	{SV_ACTION_CALLS_UP, "Tab L j", calls_cur_less},
+	{SV_ACTION_CALLS_PAGE_DOWN, "Tab L", calls_cur_more},
+	{SV_ACTION_CALLS_PAGE_UP, "Tab L End", calls_cur_less},
+	{SV_ACTION_CALLS_FIRST, "Tab L End", calls_cur_less},
+	{SV_ACTION_CALLS_LAST, "Tab L", calls_cur_more},
+	{SV_ACTION_CALLS_SORT_NEXT, "Tab L", calls_key_changed},
+	{SV_ACTION_CALLS_SORT_PREV, "Tab L", calls_key_changed},
+	{SV_ACTION_CALLS_REVERSE, "Tab L", calls_reverse_changed},
+	{SV_ACTION_CALLS_SHOW, "Tab L j", call_on_timeline},
 };
 
 START_TEST(test_action_changes_view)
@@ -789,7 +924,8 @@ START_TEST(test_loop_matches_snapshot)
 			const struct sv_cell *b = sv_grid_cell(&want, x, y);
 			ck_assert_msg(a->ch == b->ch && a->style == b->style &&
 					      a->color == b->color,
-				"'%s': cell (%d,%d) is U+%04X/%s, snapshot "
+				"'%s': cell (%d,%d) is U+%04X/%s, "
+				"snapshot "
 				"U+%04X/%s",
 				script, x, y, a->ch,
 				sv_grid_style_name(a->style), b->ch,
@@ -908,7 +1044,8 @@ START_TEST(test_first_screen_is_progress)
 	ck_assert_msg(strstr(f.first, "Loading ") != NULL, "%s", f.first);
 	ck_assert_ptr_nonnull(strstr(f.first, "q: stop and quit"));
 	ck_assert_uint_eq(f.misleading, 0);
-	printf("loading screens with the stored statistics: %zu of %zu\n",
+	printf("loading screens with the stored statistics: %zu of "
+	       "%zu\n",
 		f.loading_with_panel, f.presents);
 	ck_assert_uint_ge(f.presents, 2);
 	ck_assert_ptr_nonnull(sv_app_view(app));
@@ -1344,7 +1481,8 @@ START_TEST(test_small_steps_send_few_bytes)
 	cursor = w.bytes[k0 + 1] - w.bytes[k0];
 	drag = w.bytes[k0 + 3] - w.bytes[k0 + 2];
 	pan = w.bytes[k0 + 4] - w.bytes[k0 + 3];
-	printf("%s: bytes for the first paint %ld, a cursor move %ld, a "
+	printf("%s: bytes for the first paint %ld, a cursor move %ld, "
+	       "a "
 	       "one-column pan %ld, a quarter pan %ld\n",
 		wire_cases[_i].zoom, full, cursor, drag, pan);
 	fflush(stdout);

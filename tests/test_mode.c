@@ -87,6 +87,9 @@ static const struct {
 } finds[] = {
 	{"timeline", &sv_mode_timeline},
 	{"stats", &sv_mode_stats},
+	{"ranks", &sv_mode_ranks},
+	{"histogram", &sv_mode_histogram},
+	{"calls", &sv_mode_calls},
 	{"nope", NULL},
 	{"popup", NULL}, /* not a main mode */
 	{"prompt", NULL},
@@ -123,7 +126,7 @@ START_TEST(test_table_entries)
 		for (j = 0; j < i; j++)
 			ck_assert_str_ne(sv_mode_table[j]->name, m->name);
 	}
-	ck_assert_uint_eq(i, 5);
+	ck_assert_uint_eq(i, 8);
 	/* popups and prompts are not main modes */
 	ck_assert(!sv_mode_popup.main);
 	ck_assert(!sv_mode_prompt.main);
@@ -525,6 +528,265 @@ START_TEST(test_tree_enter_selects)
 }
 END_TEST
 
+/* ---- the ranks, histogram and call-list views --------------------------- */
+
+/* Four ranks of "step" > "solve"; rank 2's solve takes three times as
+ * long; "io" only on ranks 0 and 3. */
+static const struct vt_call rank_calls[] = {
+	{0, "step", 0, 1000, -1, -1, -1, 0},
+	{0, "solve", 100, 400, -1, -1, -1, 0},
+	{0, "io", 500, 520, -1, -1, -1, 0},
+	{1, "step", 0, 1000, -1, -1, -1, 0},
+	{1, "solve", 100, 420, -1, -1, -1, 0},
+	{2, "step", 0, 1100, -1, -1, -1, 0},
+	{2, "solve", 100, 1000, -1, -1, -1, 0},
+	{3, "step", 0, 1000, -1, -1, -1, 0},
+	{3, "solve", 100, 380, -1, -1, -1, 0},
+	{3, "io", 500, 560, -1, -1, -1, 0},
+	{0, "solve", 2000, 2100, -1, -1, -1, 0},
+	{0, "solve", 2200, 2210, -1, -1, -1, 0},
+};
+
+static struct sv_view rv;
+static struct sv_profile *rprof;
+
+static void rsetup(void)
+{
+	struct sv_error err;
+	rprof = vt_profile(
+		rank_calls, sizeof rank_calls / sizeof rank_calls[0], VT_START);
+	ck_assert_int_eq(sv_view_init(&rv, rprof, NULL, &err), 0);
+	sv_view_resize(&rv, 100, 24);
+}
+
+static void rteardown(void)
+{
+	sv_view_fini(&rv);
+	sv_profile_free(rprof);
+}
+
+static int rkeys(const char *script)
+{
+	int *kv = NULL, flags = 0;
+	size_t n = 0, i;
+	struct sv_error err;
+	ck_assert_msg(sv_keys_parse_script(script, &kv, &n, &err) == 0, "%s",
+		err.msg);
+	for (i = 0; i < n; i++)
+		flags |= sv_view_handle_key(&rv, kv[i]);
+	free(kv);
+	return flags;
+}
+
+static const char *rstatus(void)
+{
+	static char buf[256];
+	const struct sv_mode *m = sv_view_main_mode(&rv);
+	buf[0] = '\0';
+	if (m->ops->describe)
+		m->ops->describe(m, buf, sizeof buf);
+	return buf;
+}
+
+static void rgolden(const char *name)
+{
+	struct sv_grid g;
+	sv_grid_init(&g);
+	sv_grid_resize(&g, rv.w, rv.h);
+	sv_render(&g, &rv);
+	vt_golden(&g, name);
+	sv_grid_fini(&g);
+}
+
+START_TEST(test_ranks_view)
+{
+	/* B shows the matrix; s goes to rank 2's solve and marks it */
+	rkeys("B");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_ranks);
+	rgolden("ranks_matrix");
+	rkeys("s");
+	ck_assert_str_eq(rprof->regions[rv.s.mark_region], "solve");
+	ck_assert_ptr_nonnull(strstr(rstatus(), "row=2 "));
+	rgolden("ranks_worst");
+	/* x shows exclusive times; o orders by imbalance */
+	rkeys("x o");
+	ck_assert_ptr_nonnull(strstr(rstatus(), "metric=1 order=1"));
+	rgolden("ranks_exclusive_by_imbalance");
+	/* Enter: the timeline with rank 2 only and solve marked */
+	rkeys("x o s Enter");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
+	ck_assert_str_eq(rv.s.rank_spec, "2");
+	ck_assert_str_eq(rprof->regions[rv.s.mark_region], "solve");
+	ck_assert_uint_ne(rv.s.sel, SV_NO_CALL);
+	ck_assert_uint_eq(sv_call_rank(rprof, rv.s.sel), 2);
+	/* back in the matrix, a shows every rank again */
+	rkeys("B a");
+	ck_assert_str_eq(rv.s.rank_spec, "");
+}
+END_TEST
+
+START_TEST(test_ranks_grouped)
+{
+	struct vt_call *many = calloc(3000, sizeof *many);
+	struct sv_profile *p;
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_grid g;
+	const struct sv_mode *m;
+	char buf[256];
+	uint32_t r;
+
+	/* 1,000 ranks, rank 777 slow in "solve" */
+	for (r = 0; r < 1000; r++) {
+		many[3 * r] =
+			(struct vt_call){r, "step", 0, 1000, -1, -1, -1, 0};
+		many[3 * r + 1] = (struct vt_call){r, "solve", 10,
+			r == 777 ? 990 : 500 + r % 7, -1, -1, -1, 0};
+		many[3 * r + 2] =
+			(struct vt_call){r, "io", 995, 999, -1, -1, -1, 0};
+	}
+	p = vt_profile(many, 3000, VT_START);
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 100, 30);
+	sv_view_switch(&w, "ranks");
+	m = sv_view_main_mode(&w);
+	m->ops->describe(m, buf, sizeof buf);
+	/* 20 rows fit: groups of 50 ranks */
+	ck_assert_msg(strstr(buf, "group=50 expanded=-1"), "%s", buf);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 100, 30);
+	sv_render(&g, &w);
+	vt_golden(&g, "ranks_grouped");
+	/* s expands rank 777's group and puts the cursor on it */
+	sv_view_apply(&w, SV_ACTION_RANKS_WORST);
+	m->ops->describe(m, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "group=50 expanded=15"), "%s", buf);
+	sv_grid_clear(&g);
+	sv_render(&g, &w);
+	vt_golden(&g, "ranks_grouped_expanded");
+	/* e groups again */
+	sv_view_apply(&w, SV_ACTION_RANKS_EXPAND);
+	m->ops->describe(m, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "expanded=-1"), "%s", buf);
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+	free(many);
+}
+END_TEST
+
+START_TEST(test_histogram_and_calls)
+{
+	/* given solve marked, H shows its histogram */
+	rkeys("B s H");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_histogram);
+	rgolden("histogram_solve");
+	/* a range of every bin, Enter: its calls, longest first */
+	rkeys("Space j j j j j j j j j j j j j j j j j j j j j j j j Enter");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_calls);
+	ck_assert_ptr_nonnull(strstr(rstatus(), "cur=0 top=0 n=6 key=0"));
+	rgolden("calls_solve_bins");
+	/* > sorts by start, r reverses */
+	rkeys("> r");
+	ck_assert_ptr_nonnull(strstr(rstatus(), "key=1 reverse=1"));
+	rgolden("calls_by_start_reversed");
+	/* L lists the marked region; Enter selects the longest call and
+	 * zooms to it on the timeline */
+	rkeys("L Home Enter");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
+	ck_assert_int_eq(rprof->start_ns[rv.s.sel], 100);
+	ck_assert_int_eq(rprof->end_ns[rv.s.sel], 1000);
+	ck_assert_int_le(TL(&rv)->t0, 100);
+	ck_assert_int_ge(TL(&rv)->t1, 1000);
+	ck_assert_int_lt(TL(&rv)->t1 - TL(&rv)->t0, 2210);
+}
+END_TEST
+
+START_TEST(test_histogram_search_and_empty)
+{
+	/* nothing marked or selected: the views say what to do */
+	rkeys("H");
+	rgolden("histogram_empty");
+	ck_assert(rkeys("Enter") & SV_REACT_BELL);
+	rkeys("L");
+	ck_assert(rkeys("Enter") & SV_REACT_BELL);
+	/* a search: m switches the histogram to its matches */
+	rkeys(": v i e w Space t i m e l i n e Enter / i o Enter");
+	sv_session_mark_region(&rv.s, -1);
+	rv.s.sel = SV_NO_CALL;
+	rkeys("H");
+	ck_assert_ptr_nonnull(strstr(rstatus(), "source=1"));
+	ck_assert(rkeys("m") & SV_REACT_BELL); /* no region to go back to */
+	rkeys("+ -");
+	ck_assert_ptr_nonnull(strstr(rstatus(), "bins=24"));
+}
+END_TEST
+
+/* Over HIST_SYNC calls the histogram and the list are built on a worker:
+ * busy at first, then the same figures. */
+START_TEST(test_views_in_background)
+{
+	size_t n = 300000, i;
+	struct vt_call *many = calloc(n, sizeof *many);
+	struct sv_profile *p;
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_mode *m;
+	char buf[256];
+	int spins = 0;
+
+	for (i = 0; i < n; i++)
+		many[i] = (struct vt_call){0, "k", (int64_t)i * 100,
+			(int64_t)i * 100 + 1 + (int64_t)(i % 50), -1, -1, -1,
+			0};
+	p = vt_profile(many, n, VT_START);
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 100, 30);
+	sv_session_mark_region(&w.s, 0);
+	sv_view_switch(&w, "histogram");
+	m = sv_view_main_mode(&w);
+	while (sv_view_busy(&w) && spins++ < 100000) {
+		struct sv_grid g;
+		sv_grid_init(&g);
+		sv_grid_resize(&g, 100, 30);
+		sv_render(&g, &w); /* the progress line, never a wait */
+		sv_grid_fini(&g);
+	}
+	ck_assert(!sv_view_busy(&w));
+	m->ops->describe(m, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "busy=0"), "%s", buf);
+	/* a key changing the input while the worker runs cancels it */
+	sv_view_apply(&w, SV_ACTION_HIST_MORE);
+	sv_view_apply(&w, SV_ACTION_HIST_MORE);
+	while (sv_view_busy(&w))
+		;
+	m->ops->describe(m, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "bins=40"), "%s", buf);
+	sv_view_switch(&w, "calls");
+	sv_view_apply(&w, SV_ACTION_CALLS_SORT_NEXT); /* cancels, restarts */
+	while (sv_view_busy(&w))
+		;
+	m = sv_view_main_mode(&w);
+	m->ops->describe(m, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "n=300000 key=1"), "%s", buf);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+	free(many);
+}
+END_TEST
+
+static void mode_views_tcases(Suite *s)
+{
+	TCase *tc = tcase_create("views");
+	tcase_add_checked_fixture(tc, rsetup, rteardown);
+	tcase_add_test(tc, test_ranks_view);
+	tcase_add_test(tc, test_ranks_grouped);
+	tcase_add_test(tc, test_histogram_and_calls);
+	tcase_add_test(tc, test_histogram_search_and_empty);
+	tcase_add_test(tc, test_views_in_background);
+	suite_add_tcase(s, tc);
+}
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mode");
@@ -564,6 +826,7 @@ static Suite *suite(void)
 		sizeof where_screens / sizeof where_screens[0]);
 	tcase_add_test(tc, test_tree_enter_selects);
 	suite_add_tcase(s, tc);
+	mode_views_tcases(s);
 	return s;
 }
 

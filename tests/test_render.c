@@ -477,7 +477,7 @@ START_TEST(test_contents_popup)
 
 	ck_assert_int_eq(sv_load(path, NULL, &p, &e), 0);
 	sv_grid_init(&g);
-	draw(&g, p, 120, 40, "H j j", false);
+	draw(&g, p, 120, 40, "I j j", false);
 	dump = vt_grid_dump(&g);
 	ck_assert_ptr_nonnull(strstr(
 		dump, "/rank0/likwid/regions/solve/events  {2, 2} float64"));

@@ -485,6 +485,12 @@ START_TEST(test_every_action_wired)
 		keys(_i + 1 == SV_ACTION_CALLERS_UP ? "T j c j" : "T j c");
 	else if (_i + 1 == SV_ACTION_RANGE_CLEAR)
 		keys("m");
+	else if (ai->scopes == SV_SCOPE_RANKS)
+		keys("B");
+	else if (ai->scopes == SV_SCOPE_HISTOGRAM)
+		keys("H");
+	else if (ai->scopes == SV_SCOPE_CALLS)
+		keys("L");
 	flags = sv_view_apply(&v, _i + 1);
 	ck_assert_msg(
 		flags & (SV_REACT_REDRAW | SV_REACT_QUIT | SV_REACT_RELOAD),

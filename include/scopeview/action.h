@@ -32,6 +32,9 @@
 	X(TREE, "tree", "Call tree")                                     \
 	X(FLAME, "flame", "Flame graph")                                 \
 	X(CALLERS, "callers", "Callers and callees")                     \
+	X(RANKS, "ranks", "Ranks matrix")                                \
+	X(HISTOGRAM, "histogram", "Histogram of durations")              \
+	X(CALLS, "calls", "Call list")                                   \
 	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
 	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
 	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
@@ -131,11 +134,11 @@ enum {
 		"Show the run's metadata")                                     \
 	X(WARNINGS, "warnings", "W", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
 		"Show the loader's warnings")                                  \
-	X(CONTENTS, "contents", "H", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
+	X(CONTENTS, "contents", "I", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
 		"Show every group and dataset of the file")                    \
 	X(VIEW_NEXT, "view-next", "V", SV_SCOPE_GLOBAL,                        \
 		"Switch to the next view (timeline, stats, tree, flame, "      \
-		"callers)")                                                    \
+		"callers, ranks, histogram, calls)")                           \
 	X(RELOAD, "reload", "R", SV_SCOPE_GLOBAL, "Reload the file")           \
 	X(HELP, "help", "? F1", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,              \
 		"Show the keys")                                               \
@@ -247,7 +250,74 @@ enum {
 	X(RANGE_CALL, "range-call", "o", SV_SCOPE_TIMELINE,                    \
 		"Mark the selected call's time as the range")                  \
 	X(RANGE_WINDOW, "range-window", "O", SV_SCOPE_TIMELINE,                \
-		"Mark the visible window as the range")
+		"Mark the visible window as the range")                        \
+	X(VIEW_RANKS, "view-ranks", "B", SV_SCOPE_GLOBAL,                      \
+		"Show the rank x region matrix (:view ranks)")                 \
+	X(VIEW_HISTOGRAM, "view-histogram", "H", SV_SCOPE_GLOBAL,              \
+		"Show the histogram of the marked region (:view histogram)")   \
+	X(VIEW_CALLS, "view-calls", "L", SV_SCOPE_GLOBAL,                      \
+		"List the calls of the marked region (:view calls)")           \
+	X(RANKS_DOWN, "ranks-down", "j Down", SV_SCOPE_RANKS,                  \
+		"Move to the next rank")                                       \
+	X(RANKS_UP, "ranks-up", "k Up", SV_SCOPE_RANKS,                        \
+		"Move to the previous rank")                                   \
+	X(RANKS_RIGHT, "ranks-right", "l Right", SV_SCOPE_RANKS,               \
+		"Move to the next region")                                     \
+	X(RANKS_LEFT, "ranks-left", "h Left", SV_SCOPE_RANKS,                  \
+		"Move to the previous region")                                 \
+	X(RANKS_PAGE_DOWN, "ranks-page-down", "PageDown", SV_SCOPE_RANKS,      \
+		"Move one page down the ranks")                                \
+	X(RANKS_PAGE_UP, "ranks-page-up", "PageUp", SV_SCOPE_RANKS,            \
+		"Move one page up the ranks")                                  \
+	X(RANKS_SOLO, "ranks-solo", "Enter", SV_SCOPE_RANKS,                   \
+		"Show only this rank on the timeline, the region marked")      \
+	X(RANKS_METRIC, "ranks-metric", "x", SV_SCOPE_RANKS,                   \
+		"Switch the cells between total and exclusive time")           \
+	X(RANKS_SORT, "ranks-sort", "o", SV_SCOPE_RANKS,                       \
+		"Order the regions by imbalance, or as the panel does")        \
+	X(RANKS_WORST, "ranks-worst", "s", SV_SCOPE_RANKS,                     \
+		"Go to the slowest rank of the region it loses most time in, " \
+		"marked")                                                      \
+	X(RANKS_EXPAND, "ranks-expand", "e", SV_SCOPE_RANKS,                   \
+		"Expand the group of ranks under the cursor, or group again")  \
+	X(RANKS_ALL, "ranks-all", "a", SV_SCOPE_RANKS,                         \
+		"Show every rank again (after Enter showed one)")              \
+	X(RANKS_MARK, "ranks-mark", "m", SV_SCOPE_RANKS,                       \
+		"Mark the region under the cursor (H, L then show it)")        \
+	X(HIST_DOWN, "hist-down", "j Down", SV_SCOPE_HISTOGRAM,                \
+		"Move to the next (longer) bin")                               \
+	X(HIST_UP, "hist-up", "k Up", SV_SCOPE_HISTOGRAM,                      \
+		"Move to the previous (shorter) bin")                          \
+	X(HIST_RANGE, "hist-range", "Space", SV_SCOPE_HISTOGRAM,               \
+		"Start a range of bins here, or drop it")                      \
+	X(HIST_LIST, "hist-list", "Enter", SV_SCOPE_HISTOGRAM,                 \
+		"List the calls of the bin (or range)")                        \
+	X(HIST_MORE, "hist-more", "+ =", SV_SCOPE_HISTOGRAM,                   \
+		"More, narrower bins")                                         \
+	X(HIST_FEWER, "hist-fewer", "-", SV_SCOPE_HISTOGRAM,                   \
+		"Fewer, wider bins")                                           \
+	X(HIST_SOURCE, "hist-source", "m", SV_SCOPE_HISTOGRAM,                 \
+		"Switch between the marked region and the search matches")     \
+	X(CALLS_DOWN, "calls-down", "j Down", SV_SCOPE_CALLS,                  \
+		"Move to the next call")                                       \
+	X(CALLS_UP, "calls-up", "k Up", SV_SCOPE_CALLS,                        \
+		"Move to the previous call")                                   \
+	X(CALLS_PAGE_DOWN, "calls-page-down", "PageDown", SV_SCOPE_CALLS,      \
+		"Move one page down the calls")                                \
+	X(CALLS_PAGE_UP, "calls-page-up", "PageUp", SV_SCOPE_CALLS,            \
+		"Move one page up the calls")                                  \
+	X(CALLS_FIRST, "calls-first", "Home", SV_SCOPE_CALLS,                  \
+		"Move to the first call")                                      \
+	X(CALLS_LAST, "calls-last", "End", SV_SCOPE_CALLS,                     \
+		"Move to the last call")                                       \
+	X(CALLS_SORT_NEXT, "calls-sort-next", ">", SV_SCOPE_CALLS,             \
+		"Sort by the column to the right")                             \
+	X(CALLS_SORT_PREV, "calls-sort-prev", "<", SV_SCOPE_CALLS,             \
+		"Sort by the column to the left")                              \
+	X(CALLS_REVERSE, "calls-reverse", "r", SV_SCOPE_CALLS,                 \
+		"Reverse the order")                                           \
+	X(CALLS_SHOW, "calls-show", "Enter", SV_SCOPE_CALLS,                   \
+		"Select the call on the timeline, zoomed into view")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

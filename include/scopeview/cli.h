@@ -39,6 +39,8 @@ bool *sv_cli_lanes_of_ranks(
 	const struct sv_profile *p, const bool *rank_on, uint32_t nrank_on);
 
 int sv_summary_main(int argc, char **argv);  /* summary.c */
+int sv_ranks_main(int argc, char **argv);    /* cmd_ranks.c */
+int sv_calls_main(int argc, char **argv);    /* cmd_calls.c */
 int sv_gen_main(int argc, char **argv);      /* gen.c */
 int sv_snapshot_main(int argc, char **argv); /* snapshot.c */
 int sv_view_main(int argc, char **argv);     /* app.c: the viewer */
@@ -93,5 +95,7 @@ extern const struct sv_cli_command sv_cli_snapshot_cmd;
 extern const struct sv_cli_command sv_cli_gen_cmd;
 extern const struct sv_cli_command sv_cli_tree_cmd;
 extern const struct sv_cli_command sv_cli_export_cmd;
+extern const struct sv_cli_command sv_cli_ranks_cmd;
+extern const struct sv_cli_command sv_cli_calls_cmd;
 
 #endif

@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scopeview/common.h"
 #include "scopeview/grid.h"
@@ -97,16 +98,23 @@ struct sv_mode_ops {
 	 * status row, or has none. */
 	void (*status)(const struct sv_mode *m, char *line, size_t n,
 		const char *const **hints, size_t *nhints);
+	/* The mode's own state as "key=value" words ("row=3 col=1"), for
+	 * tests and debugging; never drawn.  May be NULL. */
+	void (*describe)(const struct sv_mode *m, char *buf, size_t n);
 	/* A prompt over this main mode was entered (kind: enum sv_prompt,
 	 * view.h; the viewer has already taken the commands it knows).
 	 * Returns SV_REACT_* flags, or -1 for an unknown command.  May be
 	 * NULL. */
 	int (*prompt)(struct sv_mode *m, int kind, const char *text);
-	/* The mode became the main mode shown (again).  May be NULL. */
+	/* The mode was just made the main mode (after init the first time,
+	 * and on every return to it): take the session's selection as its
+	 * input.  May be NULL. */
 	void (*show)(struct sv_mode *m);
-	/* Whether work of the mode runs in the background (the loop then
-	 * wakes up every poll interval and calls poll).  May be NULL. */
-	bool (*busy)(const struct sv_mode *m);
+	/* Whether work of the mode runs off the UI thread: the viewer's
+	 * loop then wakes every poll interval, calls poll and redraws until
+	 * it returns false.  May join a finished worker.  May be NULL
+	 * (never busy). */
+	bool (*busy)(struct sv_mode *m);
 	/* Take what background work has done; SV_REACT_* flags (REDRAW when
 	 * the screen changed).  May be NULL. */
 	int (*poll)(struct sv_mode *m);
@@ -137,6 +145,15 @@ extern const struct sv_mode_ops sv_mode_flame;
 extern const struct sv_mode_ops sv_mode_callers;
 extern const struct sv_mode_ops sv_mode_popup;
 extern const struct sv_mode_ops sv_mode_prompt;
+extern const struct sv_mode_ops sv_mode_ranks;
+extern const struct sv_mode_ops sv_mode_histogram;
+extern const struct sv_mode_ops sv_mode_calls;
+
+/* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
+ * several regions), titled title (a bin, a search): it sorts and shows
+ * them. */
+void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
+	long region, const char *title);
 
 /* Set up a popup just pushed: the source popup's region (-1 for none)
  * and the scopes whose keys the help lists. */

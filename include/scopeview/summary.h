@@ -16,6 +16,12 @@
 #include "scopeview/layer.h"
 #if !(SV_LAYER_ALLOW & SV_LAYER_REPORT)
 #error "scopeview/summary.h belongs to the report layer, which this layer may not use"
+/* s (NULL: "") as a JSON string, quotes included, control characters
+ * escaped; the other writers of the report layer share it. */
+void sv_summary_json_str(FILE *out, const char *s);
+/* s as one CSV field, quoted as RFC 4180 asks when it must be. */
+void sv_summary_csv_field(FILE *out, const char *s);
+
 #endif
 
 #include <stdbool.h>
@@ -69,5 +75,11 @@ int sv_summary_write(FILE *out, const struct sv_profile *p,
  * integer; "null" for NaN and infinities.  Returns buf.
  */
 char *sv_summary_number(char *buf, size_t size, double v);
+
+/* s (NULL: "") as a JSON string, quotes included, control characters
+ * escaped; the other writers of the report layer share it. */
+void sv_summary_json_str(FILE *out, const char *s);
+/* s as one CSV field, quoted as RFC 4180 asks when it must be. */
+void sv_summary_csv_field(FILE *out, const char *s);
 
 #endif

@@ -19,6 +19,8 @@ static const struct {
 	{"gen", sv_gen_main, "write a synthetic profile"},
 	{"tree", sv_tree_main, "print the call tree of a profile"},
 	{"export", sv_export_main, "write a profile in another tool's format"},
+	{"ranks", sv_ranks_main, "print the rank x region load balance"},
+	{"calls", sv_calls_main, "list the calls of a region"},
 };
 
 /* The option tables of the commands above, for the man page and the
@@ -30,6 +32,8 @@ static const struct sv_cli_command *const command_docs[] = {
 	&sv_cli_gen_cmd,
 	&sv_cli_tree_cmd,
 	&sv_cli_export_cmd,
+	&sv_cli_ranks_cmd,
+	&sv_cli_calls_cmd,
 };
 
 #define MAIN_NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -125,7 +125,7 @@ static bool summary_fig(const struct sv_stats *s, int f, double *ns)
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static void json_str(FILE *out, const char *s)
+void sv_summary_json_str(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	fputc('"', out);
@@ -168,11 +168,6 @@ static void json_num(FILE *out, double v)
 	fputs(sv_summary_number(buf, sizeof buf, v), out);
 }
 
-void sv_summary_json_str(FILE *out, const char *s)
-{
-	json_str(out, s);
-}
-
 void sv_summary_json_num(FILE *out, double v)
 {
 	json_num(out, v);
@@ -185,7 +180,7 @@ static void json_tags(FILE *out, const struct sv_row *row)
 	for (i = 0; row && i < row->ntags; i++) {
 		if (i)
 			fputs(", ", out);
-		json_str(out, row->tags[i]);
+		sv_summary_json_str(out, row->tags[i]);
 	}
 	fputc(']', out);
 }
@@ -216,7 +211,7 @@ static void json_source(
 {
 	fprintf(out, ",\n%s\"source_file\": ", ind);
 	if (file)
-		json_str(out, file);
+		sv_summary_json_str(out, file);
 	else
 		fputs("null", out);
 	fprintf(out, ",\n%s\"source_lineno\": ", ind);
@@ -244,12 +239,12 @@ static void json_meta_value(FILE *out, const struct sv_meta *m)
 		for (i = 0; i < m->nstrs; i++) {
 			if (i)
 				fputs(", ", out);
-			json_str(out, m->strs[i]);
+			sv_summary_json_str(out, m->strs[i]);
 		}
 		fputc(']', out);
 		break;
 	default:
-		json_str(out, m->text);
+		sv_summary_json_str(out, m->text);
 	}
 }
 
@@ -324,7 +319,7 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 	size_t i, k;
 
 	fputs("{\n  \"file\": ", out);
-	json_str(out, file);
+	sv_summary_json_str(out, file);
 	fputs(",\n  \"schema\": ", out);
 	if (p->schema > 0)
 		fprintf(out, "%d", p->schema);
@@ -340,18 +335,18 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 		fputs("null", out);
 	if (o->group_by) {
 		fputs(",\n  \"group_by\": ", out);
-		json_str(out, o->group_by);
+		sv_summary_json_str(out, o->group_by);
 	}
 	fputs(",\n  \"warnings\": [", out);
 	for (i = 0; i < p->nwarnings; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
-		json_str(out, p->warnings[i]);
+		sv_summary_json_str(out, p->warnings[i]);
 	}
 	fputs(p->nwarnings ? "\n  ]" : "]", out);
 	fputs(",\n  \"metadata\": {", out);
 	for (i = 0; i < p->nmeta; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
-		json_str(out, p->meta[i].key);
+		sv_summary_json_str(out, p->meta[i].key);
 		fputs(": ", out);
 		json_meta_value(out, &p->meta[i]);
 	}
@@ -361,7 +356,7 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 		const struct sv_stats_region *g = &t->regions[i];
 		fputs(i ? ",\n    {\n" : "\n    {\n", out);
 		fputs("      \"name\": ", out);
-		json_str(out, g->name);
+		sv_summary_json_str(out, g->name);
 		fputs(",\n", out);
 		json_figures(out, &g->s, "      ");
 		fputs(",\n      \"rank_imbalance_pct\": ", out);
@@ -407,7 +402,7 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 
 /* One field, quoted as RFC 4180 asks when it holds a comma, a quote or a
  * line break. */
-static void csv_field(FILE *out, const char *s)
+void sv_summary_csv_field(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
@@ -433,10 +428,10 @@ static void csv_row(FILE *out, const char *name, const char *group, long rank,
 	char buf[64];
 	size_t i;
 
-	csv_field(out, name);
+	sv_summary_csv_field(out, name);
 	if (group) {
 		fputc(',', out);
-		csv_field(out, group);
+		sv_summary_csv_field(out, group);
 	}
 	if (rank >= 0)
 		fprintf(out, ",%ld,", rank);

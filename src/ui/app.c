@@ -519,7 +519,7 @@ int sv_app_run(
 	struct sv_app *a, const struct sv_backend *b, struct sv_error *err)
 {
 	struct sv_error local;
-	bool dirty = true;
+	bool dirty = true, busy;
 
 	if (!err)
 		err = &local;
@@ -540,11 +540,12 @@ int sv_app_run(
 			app_draw(a, b);
 			dirty = false;
 		}
-		key = b->getkey(b->ctx,
-			a->loader || (a->have_view && sv_view_busy(&a->view))
-				? a->opts.poll_ms
-				: -1);
-		if (a->have_view && (sv_view_poll(&a->view) & SV_REACT_REDRAW))
+		busy = a->have_view && sv_view_busy(&a->view);
+		key = b->getkey(
+			b->ctx, a->loader || busy ? a->opts.poll_ms : -1);
+		/* Work of a mode went on meanwhile: show its progress. */
+		if (busy || (a->have_view &&
+				    (sv_view_poll(&a->view) & SV_REACT_REDRAW)))
 			dirty = true;
 		if (a->loader) {
 			bool failed = false;

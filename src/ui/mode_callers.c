@@ -176,7 +176,7 @@ static void callers_show(struct sv_mode *m)
 	}
 }
 
-static bool callers_busy(const struct sv_mode *m)
+static bool callers_busy(struct sv_mode *m)
 {
 	const struct callers_data *d = m->data;
 	return sv_treebuild_busy(&d->b);

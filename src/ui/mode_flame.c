@@ -91,7 +91,7 @@ static void flame_show(struct sv_mode *m)
 		flame_start(m);
 }
 
-static bool flame_busy(const struct sv_mode *m)
+static bool flame_busy(struct sv_mode *m)
 {
 	const struct flame_data *d = m->data;
 	return sv_treebuild_busy(&d->b);

@@ -164,6 +164,10 @@ static void popup_help(struct popup_out *o)
 		{SV_ACTION_TREE_DOWN, "Call tree"},
 		{SV_ACTION_FLAME_UP, "Flame graph"},
 		{SV_ACTION_VIEW_CALLERS, "Callers and callees"},
+		{SV_ACTION_VIEW_RANKS, "Ranks, histograms and calls"},
+		{SV_ACTION_RANKS_DOWN, "Ranks matrix"},
+		{SV_ACTION_HIST_DOWN, "Histogram"},
+		{SV_ACTION_CALLS_DOWN, "Call list"},
 	};
 	size_t gi, ng = sizeof groups / sizeof groups[0];
 	bool any_group = false;

@@ -210,7 +210,7 @@ static void tree_show(struct sv_mode *m)
 		tree_start(m);
 }
 
-static bool tree_busy(const struct sv_mode *m)
+static bool tree_busy(struct sv_mode *m)
 {
 	const struct tree_data *d = m->data;
 	return sv_treebuild_busy(&d->b);

@@ -33,6 +33,9 @@ const struct sv_mode_ops *const sv_mode_table[] = {
 	&sv_mode_tree,
 	&sv_mode_flame,
 	&sv_mode_callers,
+	&sv_mode_ranks,
+	&sv_mode_histogram,
+	&sv_mode_calls,
 	NULL,
 };
 
@@ -238,9 +241,9 @@ static int view_show_main(struct sv_view *v, int i)
 	return SV_REACT_REDRAW;
 }
 
-bool sv_view_busy(const struct sv_view *v)
+bool sv_view_busy(struct sv_view *v)
 {
-	const struct sv_mode *m = &v->mains[v->main];
+	struct sv_mode *m = &v->mains[v->main];
 	return m->ops && m->ops->busy && m->ops->busy(m);
 }
 
@@ -326,6 +329,12 @@ static int view_global(struct sv_view *v, int a)
 		return sv_view_switch(v, "flame");
 	case SV_ACTION_VIEW_CALLERS:
 		return sv_view_switch(v, "callers");
+	case SV_ACTION_VIEW_RANKS:
+		return sv_view_switch(v, "ranks");
+	case SV_ACTION_VIEW_HISTOGRAM:
+		return sv_view_switch(v, "histogram");
+	case SV_ACTION_VIEW_CALLS:
+		return sv_view_switch(v, "calls");
 	case SV_ACTION_RELOAD:
 		sv_session_message(&v->s, false, "reloading");
 		return SV_REACT_REDRAW | SV_REACT_RELOAD;

@@ -1,0 +1,171 @@
+/*
+ * ranks_bench.c: the speed figures of issue 11.  For the region with the
+ * most calls of a profile (default /tmp/big10m.h5, written by `scopeview
+ * gen --events 10M --ranks 16 --seed 1`, generated here when missing):
+ * the time to collect and sort its call list (longest first) and to bin
+ * its histogram, each once as the call-list and histogram views do it;
+ * then, for a 1,000-rank profile built in memory, the time to draw the
+ * ranks view's frame once the matrix is computed.
+ *
+ * usage: ranks_bench [FILE]
+ * Prints one line per figure with the target.  Not a test: nothing here
+ * fails on a slow machine.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "scopeview/action.h"
+#include "scopeview/calls.h"
+#include "scopeview/gen.h"
+#include "scopeview/grid.h"
+#include "scopeview/histogram.h"
+#include "scopeview/load.h"
+#include "scopeview/view.h"
+
+static double bench_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench_big(const char *path)
+{
+	struct sv_profile *p = NULL;
+	struct sv_error err = {0};
+	struct sv_hist h;
+	uint64_t *count;
+	uint32_t *calls = NULL, best = 0, r;
+	size_t i;
+	long n;
+	double t0, t1, t2, t3;
+
+	if (sv_load(path, NULL, &p, &err) < 0) {
+		fprintf(stderr, "ranks_bench: %s\n", err.msg);
+		return 1;
+	}
+	count = calloc(p->nregions + 1, sizeof *count);
+	for (i = 0; i < p->nrows; i++)
+		count[p->rows[i].region] += p->rows[i].count;
+	for (r = 0; r < p->nregions; r++)
+		if (count[r] > count[best])
+			best = r;
+	printf("%s: %" PRIu32 " calls; region '%s' has %" PRIu64 " calls\n",
+		path, p->ncalls, p->regions[best], count[best]);
+	t0 = bench_now();
+	n = sv_calls_of_region(p, best, NULL, 0, &calls, NULL);
+	t1 = bench_now();
+	sv_calls_sort(p, calls, (size_t)n, SV_CALLS_KEY_DURATION, false, NULL);
+	t2 = bench_now();
+	printf("call list: collect %.3f s + sort longest first %.3f s = "
+	       "%.3f s (target <= 0.3 s)\n",
+		t1 - t0, t2 - t1, t2 - t0);
+	t2 = bench_now();
+	sv_hist_build(&h, p, calls, (size_t)n, 24, NULL, NULL);
+	t3 = bench_now();
+	printf("histogram: 24 bins of %ld calls with their call lists %.3f s "
+	       "(target <= 0.3 s)\n",
+		n, t3 - t2);
+	sv_hist_fini(&h);
+	free(calls);
+	free(count);
+	sv_profile_free(p);
+	return 0;
+}
+
+/* 1,000 ranks x 20 regions, one call of each region per rank. */
+static int bench_matrix(void)
+{
+	struct sv_profile *p = sv_profile_new("ranks1000");
+	struct sv_view v;
+	struct sv_error err;
+	struct sv_grid g;
+	uint32_t rank, reg;
+	char name[32];
+	double t0, t1, best = 1e9;
+	int k;
+
+	p->has_calls = true;
+	for (reg = 0; reg < 20; reg++) {
+		snprintf(name, sizeof name, "region_%02" PRIu32, reg);
+		sv_profile_add_region(p, name);
+	}
+	for (rank = 0; rank < 1000; rank++)
+		for (reg = 0; reg < 20; reg++) {
+			struct sv_row *row =
+				sv_profile_add_row(p, rank, reg, 1, NULL);
+			p->start_ns[row->first] = (int64_t)reg * 1000000;
+			p->end_ns[row->first] =
+				(int64_t)reg * 1000000 + 1000 +
+				(int64_t)((rank * 7919 + reg) % 997);
+		}
+	sv_profile_finish(p, NULL);
+	if (sv_view_init(&v, p, NULL, &err) < 0) {
+		fprintf(stderr, "ranks_bench: %s\n", err.msg);
+		return 1;
+	}
+	sv_view_resize(&v, 200, 60);
+	t0 = bench_now();
+	sv_view_switch(&v, "ranks");
+	t1 = bench_now();
+	printf("ranks matrix of 1000 ranks x 20 regions: computed in %.2f ms\n",
+		(t1 - t0) * 1e3);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 200, 60);
+	for (k = 0; k < 50; k++) {
+		sv_grid_clear(&g);
+		t0 = bench_now();
+		sv_render(&g, &v);
+		t1 = bench_now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("ranks view frame (200x60, grouped rows): best of 50 %.3f ms "
+	       "(target < 2 ms)\n",
+		best * 1e3);
+	sv_view_apply(&v, SV_ACTION_RANKS_WORST); /* a group expanded */
+	best = 1e9;
+	for (k = 0; k < 50; k++) {
+		sv_grid_clear(&g);
+		t0 = bench_now();
+		sv_render(&g, &v);
+		t1 = bench_now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("ranks view frame, a group expanded: best of 50 %.3f ms "
+	       "(target < 2 ms)\n",
+		best * 1e3);
+	sv_grid_fini(&g);
+	sv_view_fini(&v);
+	sv_profile_free(p);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : "/tmp/big10m.h5";
+	struct stat st;
+	int rc = 0;
+
+	if (stat(path, &st) != 0) {
+		struct sv_gen_opts o;
+		struct sv_error err = {0};
+		sv_gen_opts_init(&o);
+		o.events = 10000000;
+		o.ranks = 16;
+		o.seed = 1;
+		printf("writing %s\n", path);
+		if (sv_gen_write(path, &o, NULL, NULL, &err) < 0) {
+			fprintf(stderr, "ranks_bench: %s\n", err.msg);
+			return 1;
+		}
+	}
+	rc |= bench_big(path);
+	rc |= bench_matrix();
+	return rc;
+}

@@ -1,0 +1,60 @@
+/*
+ * job.h: one piece of heavy work for a mode (a histogram, a sorted call
+ * list over millions of calls) on a worker thread, so no key waits for
+ * it.
+ *
+ * The owner starts a job with a function and an argument; the function
+ * runs on its own thread, polls j->cancel now and then and stores its
+ * progress (0 .. j->total) in j->progress.  The owner polls with
+ * sv_job_poll() from the UI thread (each frame while busy) and reads the
+ * results only once it said done, after which the thread has been joined.
+ * sv_job_cancel() asks the function to stop and joins it: the next key
+ * that changes the job's input calls it before starting another.  Nothing
+ * here knows about curses or HDF5.
+ */
+#ifndef SCOPEVIEW_JOB_H
+#define SCOPEVIEW_JOB_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/job.h belongs to the ui layer, which this layer may not use"
+#endif
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sv_job {
+	void (*run)(struct sv_job *j); /* on the worker thread */
+	void *arg;                     /* the owner's, for run */
+	atomic_bool cancel;            /* set by sv_job_cancel */
+	atomic_bool done;              /* set when run returned */
+	_Atomic uint64_t progress;     /* 0 .. total, stored by run */
+	uint64_t total;
+	int rc; /* run's result, read after done */
+
+	/* Private. */
+	pthread_t thread;
+	bool started;
+};
+
+/*
+ * Run run(j) on a new thread with j->arg = arg and j->total = total; j
+ * must not have a job running (cancel or poll it to done first).  When no
+ * thread can be made, runs it here.  Returns 0.
+ */
+int sv_job_start(struct sv_job *j, void (*run)(struct sv_job *), void *arg,
+	uint64_t total);
+/* Whether j is running (started and not yet joined). */
+bool sv_job_running(const struct sv_job *j);
+/* True once the job finished, and joins it (then j->rc holds its result);
+ * false while it runs, and when none was started. */
+bool sv_job_poll(struct sv_job *j);
+/* Ask the job to stop and wait for it; nothing when none runs.  Safe to
+ * call on a zeroed struct. */
+void sv_job_cancel(struct sv_job *j);
+/* Progress in percent, 0 .. 100. */
+int sv_job_percent(const struct sv_job *j);
+
+#endif

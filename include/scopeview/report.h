@@ -1,0 +1,61 @@
+/*
+ * report.h: `scopeview ranks` and `scopeview calls`, the rank x region
+ * matrix and call lists for scripts (JSON, CSV) and people (a table).
+ *
+ * The writers take what the model computed (ranks.h, calls.h,
+ * histogram.h) and only format it, so the numbers are the viewer's.
+ * Times are exact integer nanoseconds in JSON and CSV (a mean or an
+ * excess over a mean is a float of ns); the table uses human units.
+ * Absent figures are null (JSON), empty (CSV) or "-" (table).  Names are
+ * written as stored in JSON and CSV and escaped in the table.  They never
+ * exit; they return 0, or -EIO when the stream reported a write error.
+ *
+ * JSON shapes:
+ *   ranks: {"file", "metric", "num_ranks", "regions": [{"name", "ranks":
+ *     [{"rank", "total_ns", "exclusive_ns", "num_calls"}], "min_ns",
+ *     "mean_ns", "max_ns", "slowest_rank", "excess_ns",
+ *     "rank_imbalance_pct"}]}, regions in the table's order;
+ *   calls: {"file", "region", "calls": [{"rank", "lane", "start_ns",
+ *     "end_ns", "duration_ns", "exclusive_ns", "gpu_ns", "await_ns",
+ *     "metadata"}]}, start_ns and end_ns absolute as stored, gpu_ns and
+ *     await_ns as stored or null without the column, metadata an object
+ *     of the file's extra per-call columns or null without any;
+ *   histogram: {"file", "region", "num_calls", "nonpositive", "edges_ns",
+ *     "counts", "mean_ns", "p50_ns", "p95_ns", "p99_ns"}.
+ */
+#ifndef SCOPEVIEW_REPORT_H
+#define SCOPEVIEW_REPORT_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_REPORT)
+#error "scopeview/report.h belongs to the report layer, which this layer may not use"
+#endif
+
+#include <stdio.h>
+
+#include "scopeview/histogram.h"
+#include "scopeview/profile.h"
+#include "scopeview/ranks.h"
+#include "scopeview/stats.h"
+
+enum sv_report_format {
+	SV_REPORT_TABLE,
+	SV_REPORT_CSV,
+	SV_REPORT_JSON,
+};
+
+/* The matrix m of profile p; file is the path as given (NULL: p->path). */
+int sv_report_ranks(FILE *out, const struct sv_profile *p,
+	const struct sv_ranks *m, const char *file, enum sv_report_format fmt);
+
+/* calls[0..n) of p, in that order, as calls of region (the name shown). */
+int sv_report_calls(FILE *out, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, const char *region, const char *file,
+	enum sv_report_format fmt);
+
+/* Histogram h of region; g (may be NULL) gives mean and percentiles. */
+int sv_report_histogram(FILE *out, const struct sv_hist *h,
+	const struct sv_stats_region *g, const char *region, const char *file,
+	enum sv_report_format fmt);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * histogram.c: log-spaced duration histograms (see histogram.h).  Two
+ * passes over the calls: the first finds the ends and each call's bin (a
+ * byte per call), the second scatters the calls into their bins.
+ */
+#include "scopeview/histogram.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/common.h"
+
+#define HIST_POLL 65536
+
+void sv_hist_fini(struct sv_hist *h)
+{
+	if (!h)
+		return;
+	free(h->edges);
+	free(h->counts);
+	free(h->first);
+	free(h->order);
+	memset(h, 0, sizeof *h);
+}
+
+long sv_hist_bin_of(const struct sv_hist *h, int64_t ns)
+{
+	double d = (double)ns;
+	size_t lo = 0, hi;
+
+	if (!h || !h->nbins || ns <= 0 || d < h->edges[0] ||
+		d > h->edges[h->nbins])
+		return -1;
+	/* The last i with edges[i] <= d, capped at the last bin. */
+	hi = h->nbins;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->edges[mid] <= d)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (long)lo;
+}
+
+/* sv_hist_bin_of by the logarithm, then corrected against the edges so
+ * the rule is exactly the edges' (a binary search per call is several
+ * times slower on millions of calls). */
+static long hist_bin_fast(
+	const struct sv_hist *h, int64_t ns, double llo, double inv)
+{
+	double d = (double)ns;
+	long b, last = (long)h->nbins - 1;
+
+	if (ns <= 0 || d < h->edges[0] || d > h->edges[h->nbins])
+		return -1;
+	b = (long)((log(d) - llo) * inv);
+	if (b > last)
+		b = last;
+	if (b < 0)
+		b = 0;
+	while (b > 0 && d < h->edges[b])
+		b--;
+	while (b < last && d >= h->edges[b + 1])
+		b++;
+	return b;
+}
+
+static bool hist_cancelled(const atomic_bool *cancel)
+{
+	return cancel && atomic_load_explicit(cancel, memory_order_relaxed);
+}
+
+int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, size_t nbins,
+	const atomic_bool *cancel, _Atomic uint64_t *progress)
+{
+	int64_t lo = 0, hi = 0;
+	bool any = false;
+	uint8_t *bin;
+	uint64_t *fill;
+	double llo, inv;
+	int64_t *dur;
+	size_t i;
+
+	if (!h || !p || (n && !calls) || nbins < 1 || nbins > SV_HIST_MAX_BINS)
+		return -EINVAL;
+	memset(h, 0, sizeof *h);
+	/* One pass over the call columns, in the list's order (a list
+	 * sorted by duration reads them at random: that is the cost), then
+	 * only the gathered durations. */
+	dur = sv_xmalloc((n ? n : 1) * sizeof *dur);
+	for (i = 0; i < n; i++) {
+		int64_t d = sv_call_duration(p, calls[i]);
+		if ((i & (HIST_POLL - 1)) == 0 && hist_cancelled(cancel)) {
+			free(dur);
+			return -ECANCELED;
+		}
+		dur[i] = d;
+		if (d <= 0)
+			continue;
+		if (!any || d < lo)
+			lo = d;
+		if (!any || d > hi)
+			hi = d;
+		any = true;
+	}
+	h->ncalls = n;
+	if (!any) {
+		h->nzero = n;
+		h->first = sv_xcalloc(1, sizeof *h->first);
+		free(dur);
+		return 0;
+	}
+	if (lo == hi)
+		nbins = 1;
+	h->nbins = nbins;
+	h->min_ns = lo;
+	h->max_ns = hi;
+	h->edges = sv_xmalloc((nbins + 1) * sizeof *h->edges);
+	for (i = 0; i <= nbins; i++)
+		h->edges[i] = exp(log((double)lo) +
+				  (double)i *
+					  (log((double)hi) - log((double)lo)) /
+					  (double)nbins);
+	h->edges[0] = (double)lo;
+	h->edges[nbins] = (double)hi;
+	h->counts = sv_xcalloc(nbins, sizeof *h->counts);
+	h->first = sv_xcalloc(nbins + 1, sizeof *h->first);
+	bin = sv_xmalloc(n ? n : 1);
+	llo = log((double)lo);
+	inv = lo == hi ? 0 : (double)nbins / (log((double)hi) - llo);
+	for (i = 0; i < n; i++) {
+		long b = hist_bin_fast(h, dur[i], llo, inv);
+		if ((i & (HIST_POLL - 1)) == 0) {
+			if (hist_cancelled(cancel)) {
+				free(bin);
+				free(dur);
+				sv_hist_fini(h);
+				return -ECANCELED;
+			}
+			if (progress)
+				atomic_store(progress, (uint64_t)i / 2);
+		}
+		bin[i] = b < 0 ? 0xff : (uint8_t)b;
+		if (b < 0)
+			h->nzero++;
+		else
+			h->counts[b]++;
+	}
+	for (i = 0; i < nbins; i++)
+		h->first[i + 1] = h->first[i] + h->counts[i];
+	h->order = sv_xmalloc(
+		(h->first[nbins] ? h->first[nbins] : 1) * sizeof *h->order);
+	fill = sv_xmalloc(nbins * sizeof *fill);
+	memcpy(fill, h->first, nbins * sizeof *fill);
+	for (i = 0; i < n; i++) {
+		if ((i & (HIST_POLL - 1)) == 0 && progress)
+			atomic_store(progress, (uint64_t)(n + i) / 2);
+		if (bin[i] != 0xff)
+			h->order[fill[bin[i]]++] = calls[i];
+	}
+	if (progress)
+		atomic_store(progress, (uint64_t)n);
+	free(fill);
+	free(bin);
+	free(dur);
+	return 0;
+}

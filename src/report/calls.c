@@ -1,0 +1,255 @@
+/*
+ * calls.c: `scopeview calls` output, a call list or a histogram of one
+ * region (see report.h).  Formats only: the list's order is the caller's
+ * (calls.h), the bins histogram.h's, the percentiles stats.h's.
+ */
+#include "scopeview/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/common.h"
+#include "scopeview/fmt.h"
+#include "scopeview/summary.h"
+
+static const char *calls_lane(const struct sv_profile *p, uint32_t c)
+{
+	if (!p->lane_of || !p->lanes)
+		return "";
+	return p->lanes[p->lane_of[c]].label;
+}
+
+static void calls_opt(FILE *out, const int64_t *col, uint32_t c)
+{
+	if (col)
+		fprintf(out, "%" PRId64, col[c]);
+	else
+		fputs("null", out);
+}
+
+static void calls_json_meta(FILE *out, const struct sv_profile *p, uint32_t c)
+{
+	char buf[64];
+	size_t k;
+
+	if (!p->ncolumns) {
+		fputs("null", out);
+		return;
+	}
+	fputc('{', out);
+	for (k = 0; k < p->ncolumns; k++) {
+		const struct sv_column *col = &p->columns[k];
+		if (k)
+			fputs(", ", out);
+		sv_summary_json_str(out, col->name);
+		fputs(": ", out);
+		if (col->is_float)
+			fputs(sv_summary_number(buf, sizeof buf, col->f[c]),
+				out);
+		else
+			fprintf(out, "%" PRId64, col->i[c]);
+	}
+	fputc('}', out);
+}
+
+static void calls_json(FILE *out, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, const char *region, const char *file)
+{
+	size_t i;
+
+	fputs("{\n  \"file\": ", out);
+	sv_summary_json_str(out, file);
+	fputs(",\n  \"region\": ", out);
+	sv_summary_json_str(out, region);
+	fputs(",\n  \"calls\": [", out);
+	for (i = 0; i < n; i++) {
+		uint32_t c = calls[i];
+		fprintf(out, "%s\n    {\"rank\": %" PRIu32 ", \"lane\": ",
+			i ? "," : "", sv_call_rank(p, c));
+		sv_summary_json_str(out, calls_lane(p, c));
+		fprintf(out,
+			", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64
+			", \"duration_ns\": %" PRId64 ", \"exclusive_ns\": ",
+			p->start_ns[c], p->end_ns[c], sv_call_duration(p, c));
+		calls_opt(out, p->exclusive, c);
+		fputs(", \"gpu_ns\": ", out);
+		calls_opt(out, p->gpu_ns, c);
+		fputs(", \"await_ns\": ", out);
+		calls_opt(out, p->await_ns, c);
+		fputs(", \"metadata\": ", out);
+		calls_json_meta(out, p, c);
+		fputc('}', out);
+	}
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+static void calls_csv_opt(FILE *out, const int64_t *col, uint32_t c)
+{
+	fputc(',', out);
+	if (col)
+		fprintf(out, "%" PRId64, col[c]);
+}
+
+static void calls_csv(
+	FILE *out, const struct sv_profile *p, const uint32_t *calls, size_t n)
+{
+	char buf[64];
+	size_t i, k;
+
+	fputs("rank,lane,start_ns,end_ns,duration_ns,exclusive_ns,gpu_ns,"
+	      "await_ns",
+		out);
+	for (k = 0; k < p->ncolumns; k++) {
+		fputc(',', out);
+		sv_summary_csv_field(out, p->columns[k].name);
+	}
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		uint32_t c = calls[i];
+		fprintf(out, "%" PRIu32 ",", sv_call_rank(p, c));
+		sv_summary_csv_field(out, calls_lane(p, c));
+		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64,
+			p->start_ns[c], p->end_ns[c], sv_call_duration(p, c));
+		calls_csv_opt(out, p->exclusive, c);
+		calls_csv_opt(out, p->gpu_ns, c);
+		calls_csv_opt(out, p->await_ns, c);
+		for (k = 0; k < p->ncolumns; k++) {
+			const struct sv_column *col = &p->columns[k];
+			if (col->is_float)
+				fprintf(out, ",%s",
+					sv_summary_number(
+						buf, sizeof buf, col->f[c]));
+			else
+				fprintf(out, ",%" PRId64, col->i[c]);
+		}
+		fputc('\n', out);
+	}
+}
+
+static const char *calls_dur(
+	const int64_t *col, uint32_t c, char *buf, size_t n)
+{
+	if (!col || col[c] < 0)
+		return "-";
+	return sv_fmt_dur(col[c], buf, n);
+}
+
+static void calls_table(FILE *out, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, const char *region, const char *file)
+{
+	char *sf = sv_utf8_terminal_safe(file, NULL);
+	char *sr = sv_utf8_terminal_safe(region, NULL);
+	int64_t origin = sv_profile_time_origin(p);
+	char a[32], b[32], d[32], e[32], g[32];
+	size_t i;
+
+	fprintf(out, "%s: %zu calls of %s\n\n", sf, n, sr);
+	free(sf);
+	free(sr);
+	fprintf(out, "%5s  %-20s %12s %10s %10s %10s %10s\n", "rank", "lane",
+		"start", "duration", "exclusive", "gpu", "await");
+	for (i = 0; i < n; i++) {
+		uint32_t c = calls[i];
+		char *lane = sv_utf8_terminal_safe(calls_lane(p, c), NULL);
+		fprintf(out,
+			"%5" PRIu32 "  %-20.20s %12s %10s %10s %10s %10s\n",
+			sv_call_rank(p, c), lane,
+			sv_fmt_dur(sv_sub_wrap(p->start_ns[c], origin), a,
+				sizeof a),
+			sv_fmt_dur(sv_call_duration(p, c), b, sizeof b),
+			calls_dur(p->exclusive, c, d, sizeof d),
+			calls_dur(p->gpu_ns, c, e, sizeof e),
+			calls_dur(p->await_ns, c, g, sizeof g));
+		free(lane);
+	}
+}
+
+int sv_report_calls(FILE *out, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, const char *region, const char *file,
+	enum sv_report_format fmt)
+{
+	if (!out || !p || (n && !calls))
+		return -EINVAL;
+	if (!file)
+		file = p->path;
+	switch (fmt) {
+	case SV_REPORT_JSON:
+		calls_json(out, p, calls, n, region, file);
+		break;
+	case SV_REPORT_CSV:
+		calls_csv(out, p, calls, n);
+		break;
+	default:
+		calls_table(out, p, calls, n, region, file);
+		break;
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- histogram -------------------------------------------------------------- */
+
+static void calls_hist_fig(FILE *out, const char *name, bool has, double v)
+{
+	char buf[64];
+	fprintf(out, ",\n  \"%s\": %s", name,
+		has ? sv_summary_number(buf, sizeof buf, v) : "null");
+}
+
+int sv_report_histogram(FILE *out, const struct sv_hist *h,
+	const struct sv_stats_region *g, const char *region, const char *file,
+	enum sv_report_format fmt)
+{
+	char buf[64], lo[32], hi[32];
+	bool dist = g && g->s.has_dist, pct = g && g->s.has_percentiles;
+	size_t i;
+
+	if (!out || !h)
+		return -EINVAL;
+	if (fmt == SV_REPORT_JSON) {
+		fputs("{\n  \"file\": ", out);
+		sv_summary_json_str(out, file);
+		fputs(",\n  \"region\": ", out);
+		sv_summary_json_str(out, region);
+		fprintf(out,
+			",\n  \"num_calls\": %" PRIu64
+			",\n  \"nonpositive\": %" PRIu64 ",\n  \"edges_ns\": [",
+			h->ncalls, h->nzero);
+		for (i = 0; h->nbins && i <= h->nbins; i++)
+			fprintf(out, "%s%s", i ? ", " : "",
+				sv_summary_number(
+					buf, sizeof buf, h->edges[i]));
+		fputs("],\n  \"counts\": [", out);
+		for (i = 0; i < h->nbins; i++)
+			fprintf(out, "%s%" PRIu64, i ? ", " : "", h->counts[i]);
+		fputc(']', out);
+		calls_hist_fig(out, "mean_ns", dist, dist ? g->s.mean_ns : 0);
+		calls_hist_fig(out, "p50_ns", pct, pct ? g->s.p50_ns : 0);
+		calls_hist_fig(out, "p95_ns", pct, pct ? g->s.p95_ns : 0);
+		calls_hist_fig(out, "p99_ns", pct, pct ? g->s.p99_ns : 0);
+		fputs("\n}\n", out);
+	} else if (fmt == SV_REPORT_CSV) {
+		fputs("bin,lo_ns,hi_ns,count\n", out);
+		for (i = 0; i < h->nbins; i++) {
+			fprintf(out, "%zu,%s,", i,
+				sv_summary_number(
+					buf, sizeof buf, h->edges[i]));
+			fprintf(out, "%s,%" PRIu64 "\n",
+				sv_summary_number(
+					buf, sizeof buf, h->edges[i + 1]),
+				h->counts[i]);
+		}
+	} else {
+		for (i = 0; i < h->nbins; i++)
+			fprintf(out, "%10s .. %10s %12" PRIu64 "\n",
+				sv_fmt_dur_ex(h->edges[i], 3, 0, lo, sizeof lo),
+				sv_fmt_dur_ex(
+					h->edges[i + 1], 3, 0, hi, sizeof hi),
+				h->counts[i]);
+		if (h->nzero)
+			fprintf(out, "%24s %12" PRIu64 "\n", "<= 0 ns",
+				h->nzero);
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,496 @@
+/*
+ * mode_calls.c: the call list (`:view calls`), one call a row: rank,
+ * lane, start (from the run's start), duration, exclusive, GPU and await
+ * time, and the file's extra per-call columns; sortable by any column
+ * (calls.h), longest first at first; calls above the region's p99 (the
+ * statistics table's figure) are marked as outliers.  Enter selects the
+ * call on the timeline, scrolled and zoomed into view.
+ *
+ * Its input is the marked region's calls on the lanes shown (the
+ * session's list), or the search's matches, or a list handed over by the
+ * histogram (a bin or a range of bins, sv_mode_calls_set), kept until
+ * the view is shown again or the session's selection changes.  Up to CALLS_SYNC calls are sorted at
+ * once; more on a worker thread (job.h) with a progress line, cancelled
+ * by the next change of the order or the input.  A frame draws the rows
+ * on screen only and allocates nothing.  Nothing here knows about curses
+ * or HDF5.
+ */
+#include "scopeview/mode.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/calls.h"
+#include "scopeview/job.h"
+#include "scopeview/render.h"
+#include "scopeview/timeline.h"
+#include "scopeview/view.h"
+
+#define CALLS_SYNC   200000 /* calls sorted on the UI thread */
+#define CALLS_HEAD_H 2
+
+struct calls_data {
+	uint32_t *calls; /* shown, in order */
+	size_t n;
+	long region; /* -1: several regions */
+	char title[SV_SESSION_TEXT_MAX + 160];
+	int key;
+	bool reverse;
+	long cur, top;
+	/* The worker sorts work[0 .. nwork) by key. */
+	struct sv_job job;
+	bool busy;
+	uint32_t *work;
+	size_t nwork;
+	int work_key;
+	bool work_reverse;
+	const struct sv_profile *p;
+	bool rebuilding;
+};
+
+static void calls_job(struct sv_job *j)
+{
+	struct calls_data *d = j->arg;
+	j->rc = sv_calls_sort(d->p, d->work, d->nwork, d->work_key,
+		d->work_reverse, &j->cancel);
+	atomic_store(&j->progress, j->total);
+}
+
+static void calls_stop(struct calls_data *d)
+{
+	sv_job_cancel(&d->job);
+	free(d->work);
+	d->work = NULL;
+	d->nwork = 0;
+	d->busy = false;
+}
+
+static void calls_take(struct calls_data *d)
+{
+	if (d->job.rc == 0) {
+		free(d->calls);
+		d->calls = d->work;
+		d->n = d->nwork;
+	} else {
+		free(d->work);
+	}
+	d->work = NULL;
+	d->nwork = 0;
+	d->busy = false;
+}
+
+/* Sort list[0 .. n) (taken over) by the current key, at once or on the
+ * worker. */
+static void calls_sort_list(struct calls_data *d, uint32_t *list, size_t n)
+{
+	calls_stop(d);
+	d->work = list;
+	d->nwork = n;
+	d->work_key = d->key;
+	d->work_reverse = d->reverse;
+	d->cur = d->top = 0;
+	if (n <= CALLS_SYNC) {
+		d->job.rc =
+			sv_calls_sort(d->p, list, n, d->key, d->reverse, NULL);
+		calls_take(d);
+		return;
+	}
+	/* What was shown goes: its order is not the one asked for. */
+	free(d->calls);
+	d->calls = NULL;
+	d->n = 0;
+	d->busy = true;
+	sv_job_start(&d->job, calls_job, d, n);
+	if (!sv_job_running(&d->job))
+		calls_take(d);
+}
+
+/* Copy list[0 .. n) and sort it. */
+static void calls_take_list(
+	struct calls_data *d, const uint32_t *list, size_t n)
+{
+	uint32_t *copy = sv_xmalloc((n ? n : 1) * sizeof *copy);
+	if (n)
+		memcpy(copy, list, n * sizeof *copy);
+	calls_sort_list(d, copy, n);
+}
+
+/* The session's input: the marked region, else the search, else the
+ * selected call's region. */
+static void calls_from_session(struct sv_mode *m)
+{
+	struct calls_data *d = m->data;
+	struct sv_session *s = m->s;
+
+	d->p = s->p;
+	d->key = SV_CALLS_KEY_DURATION; /* a new input: longest first */
+	d->reverse = false;
+	if (s->mark_region < 0 && !s->nmatches && s->sel != SV_NO_CALL) {
+		d->rebuilding = true;
+		sv_session_mark_region(s, (long)sv_call_region(s->p, s->sel));
+		d->rebuilding = false;
+	}
+	if (s->mark_region >= 0) {
+		d->region = s->mark_region;
+		snprintf(d->title, sizeof d->title, "%s",
+			s->p->regions[s->mark_region]);
+		calls_take_list(d, s->marked, s->nmarked);
+	} else if (s->nmatches) {
+		d->region = -1;
+		snprintf(d->title, sizeof d->title, "search '%s'",
+			s->search_spec);
+		calls_take_list(d, s->matches, s->nmatches);
+	} else {
+		calls_stop(d);
+		free(d->calls);
+		d->calls = NULL;
+		d->n = 0;
+		d->region = -1;
+		d->title[0] = '\0';
+	}
+}
+
+void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
+	long region, const char *title)
+{
+	struct calls_data *d = m->data;
+	d->p = m->s->p;
+	d->region = region;
+	snprintf(d->title, sizeof d->title, "%s%s%s",
+		region >= 0 ? m->s->p->regions[region] : "",
+		region >= 0 && title ? ", " : "", title ? title : "");
+	calls_take_list(d, calls, n);
+}
+
+static bool calls_busy(struct sv_mode *m)
+{
+	struct calls_data *d = m->data;
+	if (d->busy && (sv_job_poll(&d->job) || !sv_job_running(&d->job)))
+		calls_take(d);
+	return d->busy;
+}
+
+static int calls_init(struct sv_mode *m, struct sv_error *err)
+{
+	struct calls_data *d = m->data;
+	(void)err;
+	m->w = m->w ? m->w : 120;
+	m->h = m->h ? m->h : 40;
+	d->key = SV_CALLS_KEY_DURATION;
+	d->region = -1;
+	return 0;
+}
+
+static void calls_fini(struct sv_mode *m)
+{
+	struct calls_data *d = m->data;
+	calls_stop(d);
+	free(d->calls);
+}
+
+static void calls_show(struct sv_mode *m)
+{
+	/* The session's list; the histogram hands over a bin's calls
+	 * right after (sv_mode_calls_set). */
+	calls_from_session(m);
+}
+
+static void calls_notify(struct sv_mode *m, unsigned what)
+{
+	struct calls_data *d = m->data;
+	if (d->rebuilding ||
+		!(what & (SV_SESSION_LANES | SV_SESSION_PROFILE |
+				 SV_SESSION_SEARCH | SV_SESSION_FILTER)))
+		return;
+	if (what & SV_SESSION_PROFILE) {
+		calls_stop(d);
+		free(d->calls);
+		d->calls = NULL;
+		d->n = 0;
+	}
+	if (sv_view_main_mode(m->view) == m)
+		calls_from_session(m);
+}
+
+static void calls_resize(struct sv_mode *m, int w, int h)
+{
+	m->w = w;
+	m->h = h;
+}
+
+static long calls_rows(const struct sv_mode *m)
+{
+	long h = m->h - CALLS_HEAD_H - 1;
+	return h > 1 ? h : 1;
+}
+
+static void calls_clamp(struct sv_mode *m)
+{
+	struct calls_data *d = m->data;
+	long h = calls_rows(m);
+	if (d->cur >= (long)d->n)
+		d->cur = (long)d->n - 1;
+	if (d->cur < 0)
+		d->cur = 0;
+	if (d->top > d->cur)
+		d->top = d->cur;
+	if (d->cur >= d->top + h)
+		d->top = d->cur - h + 1;
+	if (d->top < 0)
+		d->top = 0;
+}
+
+/* Select the cursor's call on the timeline and zoom to it. */
+static int calls_show_call(struct sv_mode *m)
+{
+	struct calls_data *d = m->data;
+	struct sv_view *v = m->view;
+	struct sv_timeline *tl;
+	uint32_t c;
+	int rc;
+
+	if (d->busy || !d->n)
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	c = d->calls[d->cur];
+	if (!sv_session_lane_shown(m->s, m->s->p->lane_of[c])) {
+		sv_session_message(m->s, true,
+			"the call's lane is hidden (:rank all shows every "
+			"rank)");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	rc = sv_view_switch(v, "timeline");
+	tl = sv_view_timeline(v);
+	if (!tl)
+		return rc;
+	sv_timeline_select(tl, c);
+	return rc | sv_view_apply(v, SV_ACTION_ZOOM_CALL);
+}
+
+static int calls_apply(struct sv_mode *m, int a)
+{
+	struct calls_data *d = m->data;
+	long page = calls_rows(m);
+
+	switch (a) {
+	case SV_ACTION_CALLS_DOWN:
+		if (d->cur + 1 >= (long)d->n)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		d->cur++;
+		break;
+	case SV_ACTION_CALLS_UP:
+		if (d->cur <= 0)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		d->cur--;
+		break;
+	case SV_ACTION_CALLS_PAGE_DOWN:
+		d->cur += page;
+		d->top += page;
+		break;
+	case SV_ACTION_CALLS_PAGE_UP:
+		d->cur -= page;
+		d->top -= page;
+		break;
+	case SV_ACTION_CALLS_FIRST:
+		d->cur = 0;
+		break;
+	case SV_ACTION_CALLS_LAST:
+		d->cur = (long)d->n - 1;
+		break;
+	case SV_ACTION_CALLS_SORT_NEXT:
+	case SV_ACTION_CALLS_SORT_PREV:
+	case SV_ACTION_CALLS_REVERSE: {
+		uint32_t *list;
+		size_t n;
+		if (a == SV_ACTION_CALLS_REVERSE) {
+			d->reverse = !d->reverse;
+		} else {
+			d->key =
+				(d->key + (a == SV_ACTION_CALLS_SORT_NEXT
+							  ? 1
+							  : SV_CALLS_KEY_COUNT -
+								    1)) %
+				SV_CALLS_KEY_COUNT;
+			d->reverse = false;
+		}
+		/* Re-sort what is shown, or what the worker was sorting. */
+		if (d->busy) {
+			sv_job_cancel(&d->job);
+			list = d->work;
+			n = d->nwork;
+			d->work = NULL;
+			d->nwork = 0;
+			d->busy = false;
+		} else {
+			list = d->calls;
+			n = d->n;
+			d->calls = NULL;
+			d->n = 0;
+		}
+		calls_sort_list(d, list, n);
+		sv_session_message(m->s, false, "sorted by %s%s",
+			sv_calls_key_name(d->key),
+			d->reverse ? ", reversed" : "");
+		break;
+	}
+	case SV_ACTION_CALLS_SHOW:
+		return calls_show_call(m);
+	default:
+		return SV_REACT_BELL;
+	}
+	calls_clamp(m);
+	return SV_REACT_REDRAW;
+}
+
+/* Column headings in SV_CALLS_KEY order, each with its width. */
+static const struct {
+	const char *head;
+	int w;
+} calls_cols[SV_CALLS_KEY_COUNT] = {
+	{"duration", 10},
+	{"start", 11},
+	{"end", 11},
+	{"rank", 6},
+	{"lane", 18},
+	{"exclusive", 10},
+	{"gpu", 9},
+	{"await", 9},
+};
+
+/* Screen order of the columns. */
+static const int calls_screen[] = {SV_CALLS_KEY_RANK, SV_CALLS_KEY_LANE,
+	SV_CALLS_KEY_START, SV_CALLS_KEY_END, SV_CALLS_KEY_DURATION,
+	SV_CALLS_KEY_EXCLUSIVE, SV_CALLS_KEY_GPU, SV_CALLS_KEY_AWAIT};
+
+static void calls_cell(const struct sv_mode *m, struct sv_grid *g, int x, int y,
+	int k, uint32_t c, int style)
+{
+	const struct sv_profile *p = m->s->p;
+	int w = calls_cols[k].w;
+	char buf[40];
+	int64_t v;
+
+	if (k == SV_CALLS_KEY_LANE) {
+		sv_grid_fill(g, x, y, x + w, y + 1, ' ', style, 0);
+		sv_grid_text(g, x + 1, y, w - 1, p->lanes[p->lane_of[c]].label,
+			style, 0, sv_render_glyphs(m->s->opts.ascii)->ellipsis);
+		return;
+	}
+	if (!sv_calls_value(p, c, k, &v))
+		snprintf(buf, sizeof buf, "-");
+	else if (k == SV_CALLS_KEY_RANK)
+		snprintf(buf, sizeof buf, "%" PRId64, v);
+	else if (k == SV_CALLS_KEY_START || k == SV_CALLS_KEY_END)
+		sv_render_short(sv_sub_wrap(v, m->s->origin), buf, sizeof buf);
+	else
+		sv_render_short(v, buf, sizeof buf);
+	sv_grid_textf(g, x, y, w, style, 0, "%*s", w - 1, buf);
+}
+
+static void calls_draw(
+	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
+{
+	const struct calls_data *d = m->data;
+	const struct sv_session *s = m->s;
+	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
+	const struct sv_stats_region *reg =
+		d->region >= 0 && s->stats_valid
+			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
+			: NULL;
+	bool has_p99 = reg && reg->s.has_percentiles;
+	long i, rows = calls_rows(m);
+	size_t k;
+	int x;
+	char line[96], p99[32];
+	static const char *const hints[] = {
+		"j/k call  Enter on timeline  < > sort  r reverse  ? help",
+		"Enter timeline  ? help",
+	};
+
+	if (r.w < 60 || r.h < CALLS_HEAD_H + 3) {
+		sv_render_too_small(g, r.w, r.h);
+		return;
+	}
+	if (!d->title[0])
+		sv_grid_text(g, r.x, r.y, r.w,
+			" No calls: mark a region (p, Enter), select a call, "
+			"or search (/).",
+			SV_STYLE_DIM, 0, 0);
+	else
+		sv_grid_textf(g, r.x, r.y, r.w, SV_STYLE_PANEL_HEAD, 0,
+			" %s: %zu calls, by %s%s%s%s", d->title,
+			d->busy ? d->nwork : d->n, sv_calls_key_name(d->key),
+			d->reverse ? " (reversed)" : "",
+			has_p99 ? ", ! above p99 = " : "",
+			has_p99 ? sv_render_short((int64_t)reg->s.p99_ns, p99,
+					  sizeof p99)
+				: "");
+	x = r.x + 1;
+	for (k = 0; k < sizeof calls_screen / sizeof calls_screen[0]; k++) {
+		int c = calls_screen[k], w = calls_cols[c].w;
+		int st = c == d->key ? SV_STYLE_PANEL_CURSOR
+				     : SV_STYLE_PANEL_HEAD;
+		if (c == SV_CALLS_KEY_LANE)
+			sv_grid_textf(g, x, r.y + 1, w, st, 0, " %s",
+				calls_cols[c].head);
+		else
+			sv_grid_textf(g, x, r.y + 1, w, st, 0, "%*s", w - 1,
+				calls_cols[c].head);
+		x += w;
+	}
+	if (d->busy) {
+		sv_grid_textf(g, r.x, r.y + CALLS_HEAD_H, r.w, SV_STYLE_WARNING,
+			0, " sorting %zu calls by %s: %d%%", d->nwork,
+			sv_calls_key_name(d->work_key),
+			sv_job_percent(&d->job));
+	}
+	for (i = 0; !d->busy && i < rows && d->top + i < (long)d->n; i++) {
+		long row = d->top + i;
+		uint32_t c = d->calls[row];
+		int y = r.y + CALLS_HEAD_H + (int)i;
+		bool outlier = has_p99 && (double)sv_call_duration(s->p, c) >
+						  reg->s.p99_ns;
+		int st = row == d->cur ? SV_STYLE_PANEL_CURSOR
+			 : outlier     ? SV_STYLE_WARNING
+				       : SV_STYLE_PANEL;
+		sv_grid_put(g, r.x, y, outlier ? '!' : ' ', st, 0);
+		x = r.x + 1;
+		for (k = 0; k < sizeof calls_screen / sizeof calls_screen[0];
+			k++) {
+			calls_cell(m, g, x, y, calls_screen[k], c, st);
+			x += calls_cols[calls_screen[k]].w;
+		}
+		if (x < r.x + r.w)
+			sv_grid_fill(g, x, y, r.x + r.w, y + 1, ' ', st, 0);
+	}
+	(void)gl;
+	snprintf(line, sizeof line, "  calls %ld/%zu", d->n ? d->cur + 1 : 0,
+		d->n);
+	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
+}
+
+static void calls_describe(const struct sv_mode *m, char *buf, size_t n)
+{
+	const struct calls_data *d = m->data;
+	snprintf(buf, n, "cur=%ld top=%ld n=%zu key=%d reverse=%d busy=%d",
+		d->cur, d->top, d->n, d->key, (int)d->reverse, (int)d->busy);
+}
+
+const struct sv_mode_ops sv_mode_calls = {
+	.name = "calls",
+	.title = "Call list",
+	.main = true,
+	.scopes = {SV_SCOPE_CALLS, SV_SCOPE_GLOBAL, 0},
+	.size = sizeof(struct calls_data),
+	.init = calls_init,
+	.fini = calls_fini,
+	.notify = calls_notify,
+	.resize = calls_resize,
+	.apply = calls_apply,
+	.draw = calls_draw,
+	.describe = calls_describe,
+	.show = calls_show,
+	.busy = calls_busy,
+};

@@ -1,0 +1,445 @@
+/*
+ * mode_histogram.c: the histogram view (`:view histogram`), the durations
+ * of the marked region's calls (or of the search's matches) on the lanes
+ * shown, in log-spaced bins (histogram.h), one bin a row drawn with block
+ * characters, with its count; the bins holding the region's mean, p50,
+ * p95 and p99 (the statistics table's figures, as summary prints them)
+ * are marked.  Enter lists the calls of the bin under the cursor, or of
+ * the range started with Space, in the call list.
+ *
+ * The input is the session's list (marked calls or matches), copied when
+ * the histogram is built, so a later change of the session cannot pull
+ * it from under the worker.  Up to HIST_SYNC calls are binned at once;
+ * more go to a worker thread (job.h), with a progress line, and the next
+ * change of the input (a key that marks another region, changes the bins
+ * or the lanes) cancels it.  Nothing here knows about curses or HDF5.
+ */
+#include "scopeview/mode.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/histogram.h"
+#include "scopeview/job.h"
+#include "scopeview/render.h"
+#include "scopeview/view.h"
+
+#define HIST_SYNC     200000 /* calls binned on the UI thread */
+#define HIST_HEAD_H   3
+#define HIST_LABEL_W  22
+#define HIST_COUNT_W  11
+#define HIST_DEF_BINS 24
+
+enum { HIST_REGION, HIST_SEARCH };
+
+struct hist_data {
+	int source;  /* HIST_REGION or HIST_SEARCH */
+	long region; /* the region shown (HIST_REGION), -1 */
+	size_t nbins;
+	struct sv_hist h; /* what is shown */
+	bool valid;
+	uint64_t ncalls; /* calls of the input */
+	long cur, anchor, top;
+	/* The worker: its input and result. */
+	struct sv_job job;
+	bool busy;
+	uint32_t *in;
+	size_t nin;
+	struct sv_hist out;
+	const struct sv_profile *p; /* the input's profile */
+	bool stale;                 /* the session changed while not shown */
+	bool rebuilding; /* inside hist_rebuild (which may mark a region) */
+};
+
+static void hist_job(struct sv_job *j)
+{
+	struct hist_data *d = j->arg;
+	j->rc = sv_hist_build(&d->out, d->p, d->in, d->nin, d->nbins,
+		&j->cancel, &j->progress);
+}
+
+/* Stop the worker and drop its input. */
+static void hist_stop(struct hist_data *d)
+{
+	sv_job_cancel(&d->job);
+	sv_hist_fini(&d->out);
+	free(d->in);
+	d->in = NULL;
+	d->nin = 0;
+	d->busy = false;
+}
+
+/* The worker's result becomes the histogram on show. */
+static void hist_take(struct hist_data *d)
+{
+	sv_hist_fini(&d->h);
+	if (d->job.rc == 0) {
+		d->h = d->out;
+		memset(&d->out, 0, sizeof d->out);
+		d->valid = true;
+	}
+	free(d->in);
+	d->in = NULL;
+	d->busy = false;
+	if (d->cur >= (long)d->h.nbins)
+		d->cur = d->h.nbins ? (long)d->h.nbins - 1 : 0;
+}
+
+/* Build the histogram of the session's current input. */
+static void hist_rebuild(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	struct sv_session *s = m->s;
+	const uint32_t *list = NULL;
+	size_t n = 0;
+
+	hist_stop(d);
+	sv_hist_fini(&d->h);
+	d->valid = false;
+	d->stale = false;
+	d->anchor = -1;
+	d->p = s->p;
+	if (d->source == HIST_REGION && s->mark_region < 0 &&
+		s->sel != SV_NO_CALL) {
+		d->rebuilding = true;
+		sv_session_mark_region(s, (long)sv_call_region(s->p, s->sel));
+		d->rebuilding = false;
+	}
+	if (d->source == HIST_REGION && s->mark_region < 0 && s->nmatches)
+		d->source = HIST_SEARCH;
+	if (d->source == HIST_REGION) {
+		d->region = s->mark_region;
+		list = s->marked;
+		n = s->nmarked;
+	} else {
+		d->region = -1;
+		list = s->matches;
+		n = s->nmatches;
+	}
+	d->ncalls = n;
+	if (d->source == HIST_REGION && d->region < 0)
+		return;
+	d->in = sv_xmalloc((n ? n : 1) * sizeof *d->in);
+	if (n)
+		memcpy(d->in, list, n * sizeof *d->in);
+	d->nin = n;
+	if (n <= HIST_SYNC) {
+		d->job.rc = sv_hist_build(
+			&d->out, d->p, d->in, n, d->nbins, NULL, NULL);
+		hist_take(d);
+		return;
+	}
+	d->busy = true;
+	sv_job_start(&d->job, hist_job, d, n);
+	if (!sv_job_running(&d->job))
+		hist_take(d);
+}
+
+static bool hist_busy(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	if (d->busy && (sv_job_poll(&d->job) || !sv_job_running(&d->job)))
+		hist_take(d);
+	return d->busy;
+}
+
+static int hist_init(struct sv_mode *m, struct sv_error *err)
+{
+	struct hist_data *d = m->data;
+	(void)err;
+	m->w = m->w ? m->w : 120;
+	m->h = m->h ? m->h : 40;
+	d->nbins = HIST_DEF_BINS;
+	d->anchor = -1;
+	d->region = -1;
+	d->stale = true;
+	return 0;
+}
+
+static void hist_fini(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	hist_stop(d);
+	sv_hist_fini(&d->h);
+}
+
+static void hist_show(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	if (d->stale || d->region != m->s->mark_region ||
+		(d->source == HIST_REGION && m->s->mark_region < 0))
+		hist_rebuild(m);
+}
+
+static void hist_notify(struct sv_mode *m, unsigned what)
+{
+	struct hist_data *d = m->data;
+	if (d->rebuilding)
+		return;
+	if (!(what & (SV_SESSION_LANES | SV_SESSION_PROFILE |
+			     SV_SESSION_SEARCH | SV_SESSION_FILTER)))
+		return;
+	if (what & SV_SESSION_PROFILE) {
+		/* The old profile goes: nothing may point into it. */
+		hist_stop(d);
+		sv_hist_fini(&d->h);
+		d->valid = false;
+	}
+	if (sv_view_main_mode(m->view) == m)
+		hist_rebuild(m);
+	else
+		d->stale = true;
+}
+
+static void hist_resize(struct sv_mode *m, int w, int h)
+{
+	m->w = w;
+	m->h = h;
+}
+
+/* Give the calls of bins [lo, hi] to the call list and show it. */
+static int hist_list(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	long lo = d->anchor >= 0 && d->anchor < d->cur ? d->anchor : d->cur;
+	long hi = d->anchor >= 0 && d->anchor > d->cur ? d->anchor : d->cur;
+	char title[128], a[32], b[32];
+	struct sv_view *v = m->view;
+	const uint32_t *calls;
+	uint64_t n;
+	int rc;
+
+	if (!d->valid || !d->h.nbins)
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	calls = d->h.order + d->h.first[lo];
+	n = d->h.first[hi + 1] - d->h.first[lo];
+	snprintf(title, sizeof title, "%s .. %s",
+		sv_render_short((int64_t)d->h.edges[lo], a, sizeof a),
+		sv_render_short((int64_t)d->h.edges[hi + 1], b, sizeof b));
+	rc = sv_view_switch(v, "calls");
+	if (sv_view_main_mode(v)->ops == &sv_mode_calls)
+		sv_mode_calls_set(sv_view_main_mode(v), calls, (size_t)n,
+			d->region, title);
+	return rc | SV_REACT_REDRAW;
+}
+
+static int hist_apply(struct sv_mode *m, int a)
+{
+	struct hist_data *d = m->data;
+
+	switch (a) {
+	case SV_ACTION_HIST_DOWN:
+		if (d->cur + 1 >= (long)d->h.nbins)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		d->cur++;
+		return SV_REACT_REDRAW;
+	case SV_ACTION_HIST_UP:
+		if (d->cur <= 0)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		d->cur--;
+		return SV_REACT_REDRAW;
+	case SV_ACTION_HIST_RANGE:
+		d->anchor = d->anchor >= 0 ? -1 : d->cur;
+		return SV_REACT_REDRAW;
+	case SV_ACTION_HIST_LIST:
+		return hist_list(m);
+	case SV_ACTION_HIST_MORE:
+	case SV_ACTION_HIST_FEWER: {
+		size_t nb = a == SV_ACTION_HIST_MORE ? d->nbins + 8
+			    : d->nbins > 8           ? d->nbins - 8
+						     : 1;
+		if (nb > SV_HIST_MAX_BINS)
+			nb = SV_HIST_MAX_BINS;
+		if (nb == d->nbins)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		d->nbins = nb;
+		hist_rebuild(m);
+		return SV_REACT_REDRAW;
+	}
+	case SV_ACTION_HIST_SOURCE:
+		if (d->source == HIST_REGION && !m->s->nmatches) {
+			sv_session_message(
+				m->s, true, "no search matches (/ searches)");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		if (d->source == HIST_SEARCH && m->s->mark_region < 0 &&
+			m->s->sel == SV_NO_CALL) {
+			sv_session_message(
+				m->s, true, "no marked region (p, Enter)");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		d->source =
+			d->source == HIST_REGION ? HIST_SEARCH : HIST_REGION;
+		hist_rebuild(m);
+		return SV_REACT_REDRAW;
+	default:
+		return SV_REACT_BELL;
+	}
+}
+
+/* A bar of frac (0 .. 1) of w cells in eighths. */
+static void hist_bar(struct sv_grid *g, int x, int y, int w, double frac,
+	bool ascii, int style, int color)
+{
+	static const uint32_t eighths[] = {
+		0x258f, 0x258e, 0x258d, 0x258c, 0x258b, 0x258a, 0x2589};
+	long units = (long)(frac * w * 8 + 0.5);
+	int i;
+
+	if (frac > 0 && units == 0)
+		units = 1;
+	for (i = 0; i < w && units >= 8; i++, units -= 8)
+		sv_grid_put(g, x + i, y, ascii ? '#' : 0x2588, style, color);
+	if (i < w && units > 0)
+		sv_grid_put(g, x + i, y, ascii ? '#' : eighths[units - 1],
+			style, color);
+}
+
+/* "mean p50" etc.: the figures of the region falling in bin b. */
+static void hist_marks(const struct hist_data *d,
+	const struct sv_stats_region *g, long b, char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (!g)
+		return;
+	if (g->s.has_dist && sv_hist_bin_of(&d->h, (int64_t)g->s.mean_ns) == b)
+		used += (size_t)snprintf(buf + used, n - used, " mean");
+	if (g->s.has_percentiles) {
+		if (sv_hist_bin_of(&d->h, (int64_t)g->s.p50_ns) == b)
+			used += (size_t)snprintf(buf + used, n - used, " p50");
+		if (sv_hist_bin_of(&d->h, (int64_t)g->s.p95_ns) == b)
+			used += (size_t)snprintf(buf + used, n - used, " p95");
+		if (sv_hist_bin_of(&d->h, (int64_t)g->s.p99_ns) == b &&
+			used < n)
+			snprintf(buf + used, n - used, " p99");
+	}
+}
+
+static void hist_draw(
+	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
+{
+	const struct hist_data *d = m->data;
+	const struct sv_session *s = m->s;
+	const struct sv_stats_region *reg =
+		d->region >= 0 && s->stats_valid
+			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
+			: NULL;
+	int barw = r.w - HIST_LABEL_W - HIST_COUNT_W - 16, y;
+	uint64_t maxc = 1;
+	long i, rows = r.h - HIST_HEAD_H - 1, top;
+	char a[32], b[32], c[32], e[32], line[96], marks[32];
+	static const char *const hints[] = {
+		"j/k bin  Space range  Enter its calls  + - bins  m source  "
+		"? help",
+		"Enter calls  ? help",
+	};
+
+	if (r.w < 50 || r.h < HIST_HEAD_H + 3) {
+		sv_render_too_small(g, r.w, r.h);
+		return;
+	}
+	if (d->source == HIST_REGION && d->region >= 0)
+		sv_grid_textf(g, r.x, r.y, r.w, SV_STYLE_PANEL_HEAD, 0,
+			" %s: %" PRIu64 " calls on the lanes shown",
+			s->p->regions[d->region], d->ncalls);
+	else if (d->source == HIST_SEARCH)
+		sv_grid_textf(g, r.x, r.y, r.w, SV_STYLE_PANEL_HEAD, 0,
+			" search '%s': %" PRIu64 " matching calls",
+			s->search_spec, d->ncalls);
+	else
+		sv_grid_text(g, r.x, r.y, r.w,
+			" No region marked: mark one in the panel (p, Enter) "
+			"or select a call, or search (/).",
+			SV_STYLE_DIM, 0, 0);
+	if (reg && reg->s.has_percentiles)
+		sv_grid_textf(g, r.x, r.y + 1, r.w, SV_STYLE_DIM, 0,
+			" mean %s  p50 %s  p95 %s  p99 %s  (summary's figures)",
+			sv_render_short((int64_t)reg->s.mean_ns, a, sizeof a),
+			sv_render_short((int64_t)reg->s.p50_ns, b, sizeof b),
+			sv_render_short((int64_t)reg->s.p95_ns, c, sizeof c),
+			sv_render_short((int64_t)reg->s.p99_ns, e, sizeof e));
+	if (d->busy) {
+		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
+			0, " binning %" PRIu64 " calls: %d%%", d->ncalls,
+			sv_job_percent(&d->job));
+	} else if (d->valid && d->h.nbins) {
+		for (i = 0; i < (long)d->h.nbins; i++)
+			if (d->h.counts[i] > maxc)
+				maxc = d->h.counts[i];
+		top = d->cur >= rows ? d->cur - rows + 1 : 0;
+		for (i = 0; i < rows && top + i < (long)d->h.nbins; i++) {
+			long bi = top + i;
+			bool in_range =
+				d->anchor >= 0 &&
+				((bi >= d->anchor && bi <= d->cur) ||
+					(bi <= d->anchor && bi >= d->cur));
+			int st = bi == d->cur ? SV_STYLE_PANEL_CURSOR
+				 : in_range   ? SV_STYLE_PANEL_MARK
+					      : SV_STYLE_PANEL;
+			y = r.y + HIST_HEAD_H + (int)i;
+			sv_grid_textf(g, r.x, y, HIST_LABEL_W, st, 0,
+				" %9s .. %-9s",
+				sv_render_short(
+					(int64_t)d->h.edges[bi], a, sizeof a),
+				sv_render_short((int64_t)d->h.edges[bi + 1], b,
+					sizeof b));
+			sv_grid_textf(g, r.x + HIST_LABEL_W, y, HIST_COUNT_W,
+				st, 0, "%10" PRIu64, d->h.counts[bi]);
+			if (barw > 0)
+				hist_bar(g,
+					r.x + HIST_LABEL_W + HIST_COUNT_W + 1,
+					y, barw,
+					(double)d->h.counts[bi] / (double)maxc,
+					s->opts.ascii, SV_STYLE_SPAN,
+					d->region >= 0
+						? sv_grid_region_color(
+							  s->p->regions
+								  [d->region])
+						: 0);
+			hist_marks(d, reg, bi, marks, sizeof marks);
+			if (marks[0])
+				sv_grid_text(g, r.x + r.w - 16, y, 16, marks,
+					SV_STYLE_WARNING, 0, 0);
+		}
+		if (d->h.nzero)
+			sv_grid_textf(g, r.x, r.y + 2, r.w, SV_STYLE_DIM, 0,
+				" %" PRIu64 " calls of 0 ns are in no bin",
+				d->h.nzero);
+	} else if (d->valid || d->source == HIST_SEARCH) {
+		sv_grid_text(g, r.x + 1, r.y + HIST_HEAD_H, r.w - 2,
+			"No call with a positive duration.", SV_STYLE_DIM, 0,
+			0);
+	}
+	snprintf(line, sizeof line, "  histogram  %zu bins", d->h.nbins);
+	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
+}
+
+static void hist_describe(const struct sv_mode *m, char *buf, size_t n)
+{
+	const struct hist_data *d = m->data;
+	snprintf(buf, n,
+		"bin=%ld anchor=%ld bins=%zu source=%d region=%ld busy=%d",
+		d->cur, d->anchor, d->nbins, d->source, d->region,
+		(int)d->busy);
+}
+
+const struct sv_mode_ops sv_mode_histogram = {
+	.name = "histogram",
+	.title = "Histogram",
+	.main = true,
+	.scopes = {SV_SCOPE_HISTOGRAM, SV_SCOPE_GLOBAL, 0},
+	.size = sizeof(struct hist_data),
+	.init = hist_init,
+	.fini = hist_fini,
+	.notify = hist_notify,
+	.resize = hist_resize,
+	.apply = hist_apply,
+	.draw = hist_draw,
+	.describe = hist_describe,
+	.show = hist_show,
+	.busy = hist_busy,
+};

@@ -1,0 +1,144 @@
+/*
+ * test_calls.c: call lists (calls.h): collecting a region's calls with a
+ * rank filter, every sort key in both directions, stable ties, absent
+ * columns last, key names, cancellation and bad arguments.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/calls.h"
+#include "scopeview/profile.h"
+
+/* Region "a": rank 0 calls [0,30) [100,110) [200,230); rank 1 [50,90);
+ * region "b": rank 1 [300,301).  Calls 0..2 have GPU times 5, -1, 7. */
+static struct sv_profile *sample(void)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	uint32_t a = sv_profile_add_region(p, "a");
+	uint32_t b = sv_profile_add_region(p, "b");
+	static const int64_t se[][2] = {
+		{0, 30}, {100, 110}, {200, 230}, {50, 90}, {300, 301}};
+	struct sv_row *r;
+	int64_t *gpu;
+	int i;
+
+	r = sv_profile_add_row(p, 0, a, 3, NULL);
+	(void)r;
+	sv_profile_add_row(p, 1, a, 1, NULL);
+	sv_profile_add_row(p, 1, b, 1, NULL);
+	for (i = 0; i < 5; i++) {
+		p->start_ns[i] = se[i][0];
+		p->end_ns[i] = se[i][1];
+	}
+	gpu = sv_profile_column(p, &p->gpu_ns, -1);
+	gpu[0] = 5;
+	gpu[2] = 7;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+START_TEST(calls_collect)
+{
+	struct sv_profile *p = sample();
+	uint32_t *c = NULL;
+	bool only1[2] = {false, true};
+
+	ck_assert_int_eq(sv_calls_of_region(p, 0, NULL, 0, &c, NULL), 4);
+	ck_assert_uint_eq(c[0], 0);
+	ck_assert_uint_eq(c[3], 3);
+	free(c);
+	ck_assert_int_eq(sv_calls_of_region(p, 0, only1, 2, &c, NULL), 1);
+	ck_assert_uint_eq(c[0], 3);
+	free(c);
+	ck_assert_int_eq(sv_calls_of_region(p, 0, only1, 1, &c, NULL), 0);
+	ck_assert_ptr_null(c);
+	ck_assert_int_eq(sv_calls_of_region(p, 9, NULL, 0, &c, NULL), -EINVAL);
+	ck_assert_int_eq(
+		sv_calls_of_region(NULL, 0, NULL, 0, &c, NULL), -EINVAL);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* Order of calls 0..3 (region "a") by key: [key][reverse][i]. */
+static const struct {
+	int key;
+	uint32_t want[2][4];
+} calls_orders[] = {
+	{SV_CALLS_KEY_DURATION, {{3, 0, 2, 1}, {1, 0, 2, 3}}},
+	{SV_CALLS_KEY_START, {{0, 3, 1, 2}, {2, 1, 3, 0}}},
+	{SV_CALLS_KEY_END, {{0, 3, 1, 2}, {2, 1, 3, 0}}},
+	{SV_CALLS_KEY_RANK, {{0, 1, 2, 3}, {3, 0, 1, 2}}},
+	/* GPU: 7, 5, then the call without timing and the one without a
+	 * value last, in input order, whatever the direction. */
+	{SV_CALLS_KEY_GPU, {{2, 0, 1, 3}, {0, 2, 1, 3}}},
+};
+
+START_TEST(calls_sort_keys)
+{
+	struct sv_profile *p = sample();
+	int rev;
+
+	for (rev = 0; rev < 2; rev++) {
+		uint32_t c[4] = {0, 1, 2, 3};
+		ck_assert_int_eq(
+			sv_calls_sort(p, c, 4, calls_orders[_i].key, rev, NULL),
+			0);
+		ck_assert_mem_eq(c, calls_orders[_i].want[rev], sizeof c);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(calls_names_and_bad_input)
+{
+	struct sv_profile *p = sample();
+	uint32_t c[4] = {0, 1, 2, 3};
+	atomic_bool cancel = true;
+	int64_t v;
+	int k;
+
+	for (k = 0; k < SV_CALLS_KEY_COUNT; k++) {
+		ck_assert_int_eq(
+			sv_calls_key_from_name(sv_calls_key_name(k)), k);
+		ck_assert_ptr_nonnull(sv_calls_key_help(k));
+	}
+	ck_assert_ptr_null(sv_calls_key_name(SV_CALLS_KEY_COUNT));
+	ck_assert_int_eq(sv_calls_key_from_name("nope"), -1);
+	ck_assert_int_eq(sv_calls_key_from_name(NULL), -1);
+	ck_assert(sv_calls_key_descending(SV_CALLS_KEY_DURATION));
+	ck_assert(!sv_calls_key_descending(SV_CALLS_KEY_START));
+	ck_assert_int_eq(
+		sv_calls_sort(p, c, 4, SV_CALLS_KEY_COUNT, false, NULL),
+		-EINVAL);
+	ck_assert_int_eq(sv_calls_sort(NULL, c, 4, 0, false, NULL), -EINVAL);
+	ck_assert_int_eq(sv_calls_sort(p, c, 0, 0, false, NULL), 0);
+	ck_assert_int_eq(
+		sv_calls_sort(p, c, 4, SV_CALLS_KEY_START, false, &cancel),
+		-ECANCELED);
+	ck_assert_uint_eq(c[1], 1); /* unchanged */
+	ck_assert(!sv_calls_value(p, 0, SV_CALLS_KEY_AWAIT, &v));
+	ck_assert(!sv_calls_value(p, 1, SV_CALLS_KEY_GPU, &v));
+	ck_assert(sv_calls_value(p, 0, SV_CALLS_KEY_EXCLUSIVE, &v));
+	ck_assert_int_eq(v, 30);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("calls");
+	TCase *t = tcase_create("lists");
+	tcase_add_test(t, calls_collect);
+	tcase_add_loop_test(t, calls_sort_keys, 0,
+		(int)(sizeof calls_orders / sizeof calls_orders[0]));
+	tcase_add_test(t, calls_names_and_bad_input);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}

@@ -1,0 +1,150 @@
+/*
+ * test_histogram.c: log-spaced histograms (histogram.h): edges, the bin
+ * rule at the edges, per-bin call lists, non-positive durations,
+ * cancellation and bad arguments.  Edges were checked with
+ * numpy.logspace; e2e_ranks.sh checks generated files against numpy.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "scopeview/histogram.h"
+#include "scopeview/profile.h"
+
+/* A one-row profile whose calls last durs[0..n) ns. */
+static struct sv_profile *with_durations(const int64_t *durs, size_t n)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	uint32_t reg = sv_profile_add_region(p, "r");
+	struct sv_row *r = sv_profile_add_row(p, 0, reg, n, NULL);
+	size_t i;
+	for (i = 0; i < n; i++) {
+		p->start_ns[r->first + i] = (int64_t)i * 100000;
+		p->end_ns[r->first + i] = (int64_t)i * 100000 + durs[i];
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+static uint32_t *all_calls(const struct sv_profile *p)
+{
+	uint32_t *c = malloc(p->ncalls * sizeof *c), i;
+	for (i = 0; i < p->ncalls; i++)
+		c[i] = i;
+	return c;
+}
+
+START_TEST(hist_edges_and_counts)
+{
+	/* 10 .. 10000 ns in 3 bins: edges 10, 100, 1000, 10000. */
+	static const int64_t d[] = {10, 99, 100, 500, 1000, 9999, 10000, 0};
+	struct sv_profile *p = with_durations(d, 8);
+	uint32_t *c = all_calls(p);
+	struct sv_hist h;
+	uint64_t k;
+
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 8, 3, NULL, NULL), 0);
+	ck_assert_uint_eq(h.nbins, 3);
+	ck_assert_double_eq_tol(h.edges[1], 100.0, 1e-9);
+	ck_assert_double_eq_tol(h.edges[2], 1000.0, 1e-9);
+	ck_assert(h.edges[0] == 10.0 && h.edges[3] == 10000.0);
+	ck_assert_uint_eq(h.nzero, 1);
+	ck_assert_uint_eq(h.ncalls, 8);
+	/* 100 opens bin 1 only if edges[1] <= 100 exactly: compare with the
+	 * edges the histogram itself holds. */
+	ck_assert_uint_eq(h.counts[0] + h.counts[1] + h.counts[2], 7);
+	ck_assert_uint_eq(h.counts[2], h.edges[2] <= 1000.0 ? 3 : 2);
+	/* The last bin holds the maximum. */
+	ck_assert_int_eq(sv_hist_bin_of(&h, 10000), 2);
+	ck_assert_int_eq(sv_hist_bin_of(&h, 10001), -1);
+	ck_assert_int_eq(sv_hist_bin_of(&h, 0), -1);
+	ck_assert_int_eq(sv_hist_bin_of(&h, 10), 0);
+	/* Every call of a bin is in that bin. */
+	for (k = 0; k < 3; k++) {
+		uint64_t i;
+		ck_assert_uint_eq(h.first[k + 1] - h.first[k], h.counts[k]);
+		for (i = h.first[k]; i < h.first[k + 1]; i++)
+			ck_assert_int_eq(
+				sv_hist_bin_of(
+					&h, sv_call_duration(p, h.order[i])),
+				(long)k);
+	}
+	sv_hist_fini(&h);
+	sv_hist_fini(&h);
+	free(c);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(hist_single_value_and_empty)
+{
+	static const int64_t d[] = {42, 42, 42, -5};
+	struct sv_profile *p = with_durations(d, 4);
+	uint32_t *c = all_calls(p);
+	struct sv_hist h;
+
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 4, 20, NULL, NULL), 0);
+	ck_assert_uint_eq(h.nbins, 1);
+	ck_assert_uint_eq(h.counts[0], 3);
+	ck_assert_uint_eq(h.nzero, 1);
+	sv_hist_fini(&h);
+	/* Only the non-positive call: no bins. */
+	ck_assert_int_eq(sv_hist_build(&h, p, c + 3, 1, 20, NULL, NULL), 0);
+	ck_assert_uint_eq(h.nbins, 0);
+	ck_assert_uint_eq(h.nzero, 1);
+	ck_assert_int_eq(sv_hist_bin_of(&h, 42), -1);
+	sv_hist_fini(&h);
+	ck_assert_int_eq(sv_hist_build(&h, p, NULL, 0, 5, NULL, NULL), 0);
+	ck_assert_uint_eq(h.nbins, 0);
+	sv_hist_fini(&h);
+	free(c);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(hist_bad_arguments_and_cancel)
+{
+	static const int64_t d[] = {1, 2, 3};
+	struct sv_profile *p = with_durations(d, 3);
+	uint32_t *c = all_calls(p);
+	struct sv_hist h;
+	atomic_bool cancel = true;
+	_Atomic uint64_t done = 0;
+
+	ck_assert_int_eq(sv_hist_build(NULL, p, c, 3, 4, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(sv_hist_build(&h, NULL, c, 3, 4, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 3, 0, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(
+		sv_hist_build(&h, p, c, 3, SV_HIST_MAX_BINS + 1, NULL, NULL),
+		-EINVAL);
+	ck_assert_int_eq(sv_hist_build(&h, p, NULL, 3, 4, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(
+		sv_hist_build(&h, p, c, 3, 4, &cancel, &done), -ECANCELED);
+	ck_assert_uint_eq(h.nbins, 0);
+	cancel = false;
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 3, 4, &cancel, &done), 0);
+	ck_assert_uint_eq(done, 3);
+	sv_hist_fini(&h);
+	sv_hist_fini(NULL);
+	ck_assert_int_eq(sv_hist_bin_of(NULL, 1), -1);
+	free(c);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("histogram");
+	TCase *t = tcase_create("bins");
+	tcase_add_test(t, hist_edges_and_counts);
+	tcase_add_test(t, hist_single_value_and_empty);
+	tcase_add_test(t, hist_bad_arguments_and_cancel);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}

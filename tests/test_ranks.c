@@ -1,0 +1,193 @@
+/*
+ * test_ranks.c: the rank x region matrix (ranks.h) on profiles built in
+ * memory: cells against the statistics table's per-rank figures, the
+ * load-balance figures by hand, absent ranks, grouping, imbalance order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/profile.h"
+#include "scopeview/ranks.h"
+#include "scopeview/stats.h"
+
+/* One row of region name on rank with n calls of dur ns each, spaced. */
+static void add(struct sv_profile *p, uint32_t rank, const char *name, int n,
+	int64_t dur)
+{
+	int64_t reg = sv_profile_find_region(p, name);
+	struct sv_row *r;
+	int k;
+	if (reg < 0)
+		reg = sv_profile_add_region(p, name);
+	r = sv_profile_add_row(p, rank, (uint32_t)reg, (uint64_t)n, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (k = 0; k < n; k++) {
+		p->start_ns[r->first + k] = 1000 + (int64_t)k * 100000;
+		p->end_ns[r->first + k] = 1000 + (int64_t)k * 100000 + dur;
+	}
+}
+
+/* Given: "a" on ranks 0, 1, 3 (rank 2 has none), "b" on rank 2 only. */
+static struct sv_profile *sample(void)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	add(p, 0, "a", 2, 100);
+	add(p, 1, "a", 1, 400);
+	add(p, 3, "a", 3, 100);
+	add(p, 2, "b", 1, 50);
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+START_TEST(matrix_cells_and_figures)
+{
+	struct sv_profile *p = sample();
+	struct sv_stats_table t;
+	struct sv_ranks m;
+	const struct sv_ranks_cell *c;
+	int64_t v;
+
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_ranks_compute(&m, &t, SV_RANKS_TOTAL), 0);
+	ck_assert_uint_eq(m.nranks, 4);
+	ck_assert_uint_eq(m.nregions, 2);
+	ck_assert_str_eq(t.regions[0].name, "a");
+	/* Rank 0: two calls of 100 ns. */
+	c = sv_ranks_cell_at(&m, 0, 0);
+	ck_assert(c->has);
+	ck_assert_uint_eq(c->num_calls, 2);
+	ck_assert_int_eq(c->total_ns, 200);
+	ck_assert(c->has_exclusive);
+	ck_assert_int_eq(c->exclusive_ns, 200);
+	/* Rank 2 has no call of "a": absent, not a zero. */
+	c = sv_ranks_cell_at(&m, (size_t)sv_ranks_row_of(&m, 2), 0);
+	ck_assert(!c->has);
+	ck_assert(!sv_ranks_value(&m, c, &v));
+	/* min 200, mean (200 + 400 + 300) / 3, max 400 on rank 1. */
+	ck_assert(m.fig[0].has);
+	ck_assert_uint_eq(m.fig[0].nranks, 3);
+	ck_assert_int_eq(m.fig[0].min_ns, 200);
+	ck_assert_int_eq(m.fig[0].max_ns, 400);
+	ck_assert_double_eq_tol(m.fig[0].mean_ns, 300.0, 1e-9);
+	ck_assert_uint_eq(m.fig[0].slowest_rank, 1);
+	ck_assert_double_eq_tol(m.fig[0].excess_ns, 100.0, 1e-9);
+	/* The imbalance is summary's, copied. */
+	ck_assert(
+		m.fig[0].rank_imbalance_pct == t.regions[0].rank_imbalance_pct);
+	ck_assert_double_eq_tol(m.fig[0].rank_imbalance_pct, 100.0 / 3, 1e-9);
+	ck_assert_uint_eq(m.fig[1].nranks, 1);
+	ck_assert_uint_eq(m.fig[1].slowest_rank, 2);
+	sv_ranks_fini(&m);
+	sv_ranks_fini(&m); /* idempotent */
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(matrix_exclusive_metric)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	struct sv_stats_table t;
+	struct sv_ranks m;
+	struct sv_row *r;
+	uint32_t reg;
+
+	/* Given: "outer" [0, 100) holding "inner" [10, 70) on rank 0. */
+	reg = sv_profile_add_region(p, "outer");
+	r = sv_profile_add_row(p, 0, reg, 1, NULL);
+	p->start_ns[r->first] = 0;
+	p->end_ns[r->first] = 100;
+	reg = sv_profile_add_region(p, "inner");
+	r = sv_profile_add_row(p, 0, reg, 1, NULL);
+	p->start_ns[r->first] = 10;
+	p->end_ns[r->first] = 70;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_ranks_compute(&m, &t, SV_RANKS_EXCLUSIVE), 0);
+	ck_assert_int_eq(m.fig[0].max_ns, 40);
+	sv_ranks_set_metric(&m, SV_RANKS_TOTAL);
+	ck_assert_int_eq(m.fig[0].max_ns, 100);
+	sv_ranks_fini(&m);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(matrix_group_and_order)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	struct sv_stats_table t;
+	struct sv_ranks m;
+	int64_t scratch[8], lo, med, hi;
+	size_t order[2];
+	uint32_t r;
+
+	/* "even" is balanced; "skew" has rank r take (r + 1) * 10 ns. */
+	for (r = 0; r < 8; r++) {
+		add(p, r, "even", 1, 10);
+		add(p, r, "skew", 1, (int64_t)(r + 1) * 10);
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_ranks_compute(&m, &t, SV_RANKS_TOTAL), 0);
+	ck_assert_uint_eq(
+		sv_ranks_group(&m, 1, 2, 6, scratch, &lo, &med, &hi), 4);
+	ck_assert_int_eq(lo, 30);
+	ck_assert_int_eq(med, 40); /* lower median of 30, 40, 50, 60 */
+	ck_assert_int_eq(hi, 60);
+	/* Past the end is clamped; an empty group stores nothing. */
+	ck_assert_uint_eq(
+		sv_ranks_group(&m, 1, 6, 100, scratch, &lo, &med, &hi), 2);
+	ck_assert_uint_eq(
+		sv_ranks_group(&m, 1, 8, 8, scratch, &lo, &med, &hi), 0);
+	sv_ranks_order_by_imbalance(&m, order);
+	ck_assert_str_eq(t.regions[order[0]].name, "skew");
+	ck_assert_str_eq(t.regions[order[1]].name, "even");
+	ck_assert_int_eq(sv_ranks_row_of(&m, 7), 7);
+	ck_assert_int_eq(sv_ranks_row_of(&m, 9), -1);
+	sv_ranks_fini(&m);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(matrix_degenerate)
+{
+	struct sv_profile *p = sv_profile_new("empty");
+	struct sv_stats_table t;
+	struct sv_ranks m;
+
+	ck_assert_int_eq(sv_ranks_compute(NULL, NULL, SV_RANKS_TOTAL), -EINVAL);
+	ck_assert_int_eq(sv_ranks_compute(&m, NULL, SV_RANKS_TOTAL), -EINVAL);
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_ranks_compute(&m, &t, SV_RANKS_TOTAL), 0);
+	ck_assert_uint_eq(m.nranks, 0);
+	ck_assert_uint_eq(m.nregions, 0);
+	ck_assert_int_eq(sv_ranks_row_of(&m, 0), -1);
+	ck_assert_int_eq(sv_ranks_row_of(NULL, 0), -1);
+	sv_ranks_fini(&m);
+	sv_ranks_fini(NULL);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("ranks");
+	TCase *t = tcase_create("matrix");
+	tcase_add_test(t, matrix_cells_and_figures);
+	tcase_add_test(t, matrix_exclusive_metric);
+	tcase_add_test(t, matrix_group_and_order);
+	tcase_add_test(t, matrix_degenerate);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}

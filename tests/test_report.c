@@ -1,0 +1,183 @@
+/*
+ * test_report.c: the writers of `scopeview ranks` and `scopeview calls`
+ * (report.h): the JSON shapes parsed back with jansson, CSV rows, the
+ * table's '-' for absent cells, and bad arguments.  The figures
+ * themselves are checked against numpy by e2e_ranks.sh.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/calls.h"
+#include "scopeview/histogram.h"
+#include "scopeview/profile.h"
+#include "scopeview/ranks.h"
+#include "scopeview/report.h"
+#include "scopeview/stats.h"
+
+static struct sv_profile *sample(void)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	uint32_t a = sv_profile_add_region(p, "a\"q");
+	uint32_t b = sv_profile_add_region(p, "b");
+	sv_profile_add_row(p, 0, a, 2, NULL);
+	sv_profile_add_row(p, 1, a, 1, NULL);
+	sv_profile_add_row(p, 1, b, 1, NULL);
+	p->start_ns[0] = 10;
+	p->end_ns[0] = 20;
+	p->start_ns[1] = 30;
+	p->end_ns[1] = 60;
+	p->start_ns[2] = 5;
+	p->end_ns[2] = 105;
+	p->start_ns[3] = 200;
+	p->end_ns[3] = 201;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+/* What writer wrote to a temporary file, parsed as JSON. */
+static char *report_text(FILE *f)
+{
+	long n;
+	char *s;
+	fflush(f);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, (size_t)n + 1);
+	ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return s;
+}
+
+START_TEST(report_ranks_json)
+{
+	struct sv_profile *p = sample();
+	struct sv_stats_table t;
+	struct sv_ranks m;
+	FILE *f = tmpfile();
+	json_error_t je;
+	json_t *root, *reg, *rk;
+	char *s;
+
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_ranks_compute(&m, &t, SV_RANKS_TOTAL), 0);
+	ck_assert_int_eq(sv_report_ranks(f, p, &m, "x.h5", SV_REPORT_JSON), 0);
+	s = report_text(f);
+	root = json_loads(s, 0, &je);
+	ck_assert_msg(root, "%s: %s", je.text, s);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(root, "file")), "x.h5");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(root, "metric")), "total");
+	reg = json_array_get(json_object_get(root, "regions"), 0);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(reg, "name")), "a\"q");
+	rk = json_array_get(json_object_get(reg, "ranks"), 0);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(rk, "total_ns")), 40);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(rk, "num_calls")), 2);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(reg, "max_ns")), 100);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(reg, "slowest_rank")), 1);
+	ck_assert_double_eq_tol(
+		json_real_value(json_object_get(reg, "excess_ns")), 30.0, 1e-9);
+	/* Region "b": rank 0 is absent from its list. */
+	reg = json_array_get(json_object_get(root, "regions"), 1);
+	ck_assert_uint_eq(json_array_size(json_object_get(reg, "ranks")), 1);
+	json_decref(root);
+	free(s);
+	f = tmpfile();
+	ck_assert_int_eq(sv_report_ranks(f, p, &m, NULL, SV_REPORT_TABLE), 0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(s, "mem.h5: "));
+	ck_assert_ptr_nonnull(strstr(s, "      -")); /* rank 0 of "b" */
+	free(s);
+	f = tmpfile();
+	ck_assert_int_eq(sv_report_ranks(f, p, &m, NULL, SV_REPORT_CSV), 0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(s, "\"a\"\"q\",0,2,40,40,"));
+	free(s);
+	ck_assert_int_eq(
+		sv_report_ranks(NULL, p, &m, NULL, SV_REPORT_CSV), -EINVAL);
+	sv_ranks_fini(&m);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(report_calls_and_histogram)
+{
+	struct sv_profile *p = sample();
+	uint32_t c[3] = {2, 1, 0};
+	struct sv_hist h;
+	FILE *f = tmpfile();
+	json_error_t je;
+	json_t *root, *call;
+	char *s;
+
+	ck_assert_int_eq(
+		sv_report_calls(f, p, c, 3, "a", "x.h5", SV_REPORT_JSON), 0);
+	s = report_text(f);
+	root = json_loads(s, 0, &je);
+	ck_assert_msg(root, "%s: %s", je.text, s);
+	call = json_array_get(json_object_get(root, "calls"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(call, "rank")), 1);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(call, "start_ns")), 5);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(call, "duration_ns")), 100);
+	ck_assert(json_is_null(json_object_get(call, "gpu_ns")));
+	ck_assert(json_is_null(json_object_get(call, "metadata")));
+	ck_assert_str_eq(
+		json_string_value(json_object_get(call, "lane")), "r1");
+	json_decref(root);
+	free(s);
+	f = tmpfile();
+	ck_assert_int_eq(
+		sv_report_calls(f, p, c, 3, "a", "x.h5", SV_REPORT_CSV), 0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(s, "\n1,r1,5,105,100,100,,\n"));
+	free(s);
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 3, 2, NULL, NULL), 0);
+	f = tmpfile();
+	ck_assert_int_eq(
+		sv_report_histogram(f, &h, NULL, "a", "x.h5", SV_REPORT_JSON),
+		0);
+	s = report_text(f);
+	root = json_loads(s, 0, &je);
+	ck_assert_msg(root, "%s: %s", je.text, s);
+	ck_assert_uint_eq(
+		json_array_size(json_object_get(root, "edges_ns")), 3);
+	ck_assert(json_is_null(json_object_get(root, "p99_ns")));
+	json_decref(root);
+	free(s);
+	sv_hist_fini(&h);
+	ck_assert_int_eq(
+		sv_report_calls(stdout, p, NULL, 1, "a", NULL, SV_REPORT_CSV),
+		-EINVAL);
+	ck_assert_int_eq(sv_report_histogram(
+				 stdout, NULL, NULL, "a", NULL, SV_REPORT_CSV),
+		-EINVAL);
+	sv_profile_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *t = tcase_create("writers");
+	tcase_add_test(t, report_ranks_json);
+	tcase_add_test(t, report_calls_and_histogram);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return svt_run(suite());
+}
