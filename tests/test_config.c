@@ -14,6 +14,7 @@
 #include "scopeview/action.h"
 #include "scopeview/config.h"
 #include "scopeview/keys.h"
+#include "scopeview/panel.h"
 #include "scopeview/snapshot.h"
 #include "scopeview/stats.h"
 
@@ -105,6 +106,8 @@ static const struct {
 	{"set panel-width 300", "panel-width is 0"},
 	{"set panel-width wide", "panel-width is 0"},
 	{"set sort bogus", "unknown sort key 'bogus'"},
+	{"set panel-columns calls,speed", "unknown panel column 'speed'"},
+	{"set panel-columns region", "unknown panel column 'region'"},
 	{"set volume 11", "unknown setting 'volume'"},
 	{"bind x", "bind wants [MODE] KEY ACTION"},
 	{"bind a b c d e", "bind wants [MODE] KEY ACTION"},
@@ -431,6 +434,34 @@ START_TEST(test_default_path)
 }
 END_TEST
 
+START_TEST(test_panel_columns)
+{
+	struct sv_config c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* given a column list in any order, then those columns, as bits */
+	sv_config_init(&c);
+	ck_assert_uint_eq(c.panel_cols, 0);
+	ck_assert_uint_eq(
+		sv_config_parse(&c, "cfg", "set panel-columns p95,calls\n"), 0);
+	ck_assert_uint_eq(c.panel_cols,
+		(1u << SV_PANEL_COL_P95) | (1u << SV_PANEL_COL_CALLS));
+	/* and the dump writes them back in table order */
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(sv_config_write(&c, f), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "set panel-columns calls,p95\n"));
+	free(buf);
+	/* auto goes back to as many as fit */
+	ck_assert_uint_eq(
+		sv_config_parse(&c, "cfg", "set panel-columns auto\n"), 0);
+	ck_assert_uint_eq(c.panel_cols, 0);
+	sv_config_fini(&c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("config");
@@ -440,6 +471,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(t, config_setup, config_teardown);
 	tcase_add_checked_fixture(k, config_setup, config_teardown);
 	tcase_add_test(t, test_defaults);
+	tcase_add_test(t, test_panel_columns);
 	tcase_add_loop_test(t, test_settings, 0,
 		sizeof setting_cases / sizeof setting_cases[0]);
 	tcase_add_loop_test(

@@ -383,6 +383,37 @@ START_TEST(test_stats_view_golden)
 }
 END_TEST
 
+/* The panel-columns setting: only the columns asked for are drawn, the
+ * sort column always. */
+START_TEST(test_chosen_columns)
+{
+	struct sv_view v;
+	struct sv_error err;
+	struct sv_grid g;
+	char *text;
+
+	ck_assert_int_eq(sv_view_init(&v, prof, NULL, &err), 0);
+	sv_view_resize(&v, 160, 30);
+	v.s.panel_cols = 1u << SV_PANEL_COL_CALLS;
+	sv_grid_init(&g);
+	sv_render(&g, &v);
+	text = vt_grid_dump(&g);
+	ck_assert_msg(strstr(text, "calls") != NULL, "%.300s", text);
+	ck_assert_ptr_nonnull(strstr(text, "total")); /* the sort column */
+	ck_assert_ptr_null(strstr(text, "excl"));
+	ck_assert_ptr_null(strstr(text, "p95"));
+	free(text);
+	/* and with every column asked for, the width decides */
+	v.s.panel_cols = 0;
+	sv_render(&g, &v);
+	text = vt_grid_dump(&g);
+	ck_assert_ptr_nonnull(strstr(text, "excl"));
+	free(text);
+	sv_grid_fini(&g);
+	sv_view_fini(&v);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("panel");
@@ -398,6 +429,7 @@ static Suite *suite(void)
 	tc = tcase_create("moves");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_moves, 0, sizeof moves / sizeof moves[0]);
+	tcase_add_test(tc, test_chosen_columns);
 	tcase_add_test(tc, test_moves_empty_table);
 	tcase_add_test(tc, test_clamp);
 	tcase_add_test(tc, test_mark);

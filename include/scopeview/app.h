@@ -51,6 +51,7 @@ struct sv_app_opts {
 	bool ascii;              /* ASCII glyphs (else by the locale) */
 	bool no_mouse;           /* ignore mouse keys */
 	int panel_width;         /* summary panel columns; 0 = by the screen */
+	unsigned panel_cols;     /* its numeric columns; 0 = as many as fit */
 	bool sort_set;           /* sort_key is the panel's first order */
 	int sort_key;            /* enum sv_stats_key */
 	int poll_ms;         /* how often to look at a running load; 0 = 100 */

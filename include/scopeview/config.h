@@ -19,6 +19,8 @@
  *                               OSC 11 query, dark without one
  *   set colors auto|none|8|16|256
  *   set mouse on|off
+ *   set panel-columns LIST      the panel's numeric columns (calls,total,
+ *                               exclusive,avg,p95,imbalance; "auto")
  *   set panel-width N           the summary panel's columns (0: by the
  *                               screen width; else 20 .. 200)
  *   set sort KEY                the panel's first order (a summary --sort
@@ -57,12 +59,14 @@ struct sv_config_bind {
 };
 
 struct sv_config {
-	int theme;       /* enum sv_theme; default SV_THEME_AUTO */
-	int colors;      /* -1 as the terminal reports (auto), 0 none, 8,
+	int theme;           /* enum sv_theme; default SV_THEME_AUTO */
+	int colors;          /* -1 as the terminal reports (auto), 0 none, 8,
 			    16 or 256: what sv_term_opts.max_colors takes */
-	bool mouse;      /* default on */
-	int panel_width; /* 0 = by the screen width */
-	int sort_key;    /* enum sv_stats_key; default total */
+	bool mouse;          /* default on */
+	int panel_width;     /* 0 = by the screen width */
+	unsigned panel_cols; /* 1 << SV_PANEL_COL_* of the numeric columns
+				to show; 0 = as many as fit */
+	int sort_key;        /* enum sv_stats_key; default total */
 	/* `color` lines: the styles they set, over the theme's. */
 	bool style_set[SV_STYLE_COUNT];
 	struct sv_style_attr styles[SV_STYLE_COUNT];

@@ -135,6 +135,9 @@ struct sv_session {
 	 * panel-width; 0 = by the screen width).  Set after init; the next
 	 * resize uses it. */
 	int panel_width;
+	/* The panel's numeric columns (1 << SV_PANEL_COL_*, config
+	 * panel-columns); 0 = as many as fit.  Set after init. */
+	unsigned panel_cols;
 };
 
 /*

@@ -235,6 +235,7 @@ int sv_view_main(int argc, char **argv)
 	to.styles = styles;
 	to.style_set = style_set;
 	ao.panel_width = cfg.panel_width;
+	ao.panel_cols = cfg.panel_cols;
 	ao.sort_set = true;
 	ao.sort_key = cfg.sort_key;
 	sv_config_fini(&cfg);

@@ -287,6 +287,7 @@ static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 	a->have_view = true;
 	/* The config file's panel width and first order. */
 	a->view.s.panel_width = a->opts.panel_width;
+	a->view.s.panel_cols = a->opts.panel_cols;
 	if (a->opts.sort_set && a->opts.sort_key >= 0 &&
 		a->opts.sort_key < SV_STATS_KEY_COUNT)
 		sv_session_sort(

@@ -14,6 +14,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
+#include "scopeview/panel.h"
 #include "scopeview/stats.h"
 
 #define CONFIG_MAX_WORDS 8
@@ -335,6 +336,32 @@ static void config_set(struct sv_config *c, const char *name, size_t ln,
 				SV_CONFIG_PANEL_MIN, SV_CONFIG_PANEL_MAX, v);
 		else
 			c->panel_width = (int)num;
+	} else if (!strcmp(w[1], "panel-columns")) {
+		unsigned cols = 0;
+		char item[32];
+		const char *p = v;
+		bool bad = false;
+		while (*p && !bad && strcmp(v, "auto")) {
+			size_t len = strcspn(p, ",");
+			int col;
+			snprintf(item, sizeof item, "%.*s", (int)len, p);
+			col = len < sizeof item ? sv_panel_col_by_name(item)
+						: -1;
+			if (col <= SV_PANEL_COL_NAME) {
+				config_error(c, name, ln,
+					"unknown panel column '%s' (calls, "
+					"total, exclusive, avg, p95, "
+					"imbalance, or auto)",
+					item);
+				bad = true;
+			}
+			cols |= 1u << (col > 0 ? col : 0);
+			p += len;
+			if (*p == ',')
+				p++;
+		}
+		if (!bad)
+			c->panel_cols = cols;
 	} else if (!strcmp(w[1], "sort")) {
 		int k = sv_stats_key_from_name(v);
 		if (k < 0)
@@ -347,7 +374,7 @@ static void config_set(struct sv_config *c, const char *name, size_t ln,
 	} else {
 		config_error(c, name, ln,
 			"unknown setting '%s' (colors, mouse, panel-width, "
-			"sort)",
+			"panel-columns, sort)",
 			w[1]);
 	}
 }
@@ -518,6 +545,7 @@ int sv_config_write(const struct sv_config *c, FILE *out)
 {
 	struct sv_config def;
 	int s;
+	bool first;
 
 	if (!out)
 		return -EINVAL;
@@ -555,6 +583,19 @@ int sv_config_write(const struct sv_config *c, FILE *out)
 		"summary --sort).\nset sort %s\n",
 		c->mouse ? "on" : "off", c->panel_width,
 		sv_stats_key_name((enum sv_stats_key)c->sort_key));
+	fputs("# The panel's numeric columns, in any order (auto: as many as "
+	      "fit).\nset panel-columns ",
+		out);
+	if (!c->panel_cols)
+		fputs("auto", out);
+	for (s = SV_PANEL_COL_NAME + 1, first = true; s < SV_PANEL_COL_COUNT;
+		s++)
+		if (c->panel_cols & (1u << s)) {
+			fprintf(out, "%s%s", first ? "" : ",",
+				sv_stats_key_name(sv_panel_col_key(s)));
+			first = false;
+		}
+	fputc('\n', out);
 	fputs("\n# color STYLE FG BG [ATTR...]: colours default, region, "
 	      "black .. white,\n"
 	      "# bright-black .. bright-white or 0 .. 15; attributes bold, "

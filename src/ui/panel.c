@@ -223,14 +223,19 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		ncols = 6;
 	if (ncols < 0)
 		ncols = 0;
-	for (i = 0; i < ncols; i++)
-		cols[nshown++] = priority[i];
-	/* Show the sort column even when it would be dropped. */
-	if (sort_col != SV_PANEL_COL_NAME && nshown) {
+	for (i = 0; i < 6 && nshown < ncols; i++)
+		if (!s->panel_cols || (s->panel_cols & (1u << priority[i])))
+			cols[nshown++] = priority[i];
+	/* Show the sort column even when it would be dropped: beside the
+	 * columns asked for while there is room, else in the last one's
+	 * place. */
+	if (sort_col != SV_PANEL_COL_NAME && ncols > 0) {
 		bool in = false;
 		for (i = 0; i < nshown; i++)
 			in = in || cols[i] == sort_col;
-		if (!in)
+		if (!in && nshown < ncols)
+			cols[nshown++] = sort_col;
+		else if (!in)
 			cols[nshown - 1] = sort_col;
 	}
 	/* Display in table order. */
