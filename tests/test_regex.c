@@ -130,6 +130,26 @@ START_TEST(nulls)
 }
 END_TEST
 
+START_TEST(test_list)
+{
+	struct sv_regex_list l = {0};
+	struct sv_error err = {0};
+
+	/* given two patterns and a bad one, then two compiled, in order */
+	ck_assert(sv_regex_list_add(&l, "mpi:", &err));
+	ck_assert(sv_regex_list_add(&l, "kernel", &err));
+	ck_assert(!sv_regex_list_add(&l, "(", &err));
+	ck_assert(err.msg[0] != '\0');
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert(sv_regex_match(l.re[0], "mpi:wait"));
+	ck_assert(sv_regex_match(l.re[1], "kernel:spmv"));
+	sv_regex_list_fini(&l);
+	ck_assert_uint_eq(l.n, 0);
+	ck_assert_ptr_null(l.re);
+	sv_regex_list_fini(NULL);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("regex");
@@ -137,6 +157,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, match_table, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_loop_test(tc, compile_errors, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, error_offsets);
+	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, nulls);
 	suite_add_tcase(s, tc);
 	return s;

@@ -36,6 +36,19 @@ struct sv_regex *sv_regex_compile(const char *pattern, struct sv_error *err);
 /* NULL-safe. */
 void sv_regex_free(struct sv_regex *re);
 
+/* A growable list of compiled regexes (a command line's repeated
+ * --include or --exclude).  Zero-initialised is empty. */
+struct sv_regex_list {
+	struct sv_regex **re;
+	size_t n, cap;
+};
+/* Compile pattern and append it; false (with err) when it does not
+ * compile. */
+bool sv_regex_list_add(
+	struct sv_regex_list *l, const char *pattern, struct sv_error *err);
+/* Free every regex and the list's array; NULL-safe. */
+void sv_regex_list_fini(struct sv_regex_list *l);
+
 /* The pattern text the regex was compiled from (owned by re). */
 const char *sv_regex_pattern(const struct sv_regex *re);
 

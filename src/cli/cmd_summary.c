@@ -82,32 +82,10 @@ static void summary_help(void)
 	       "2 a command-line mistake.\n");
 }
 
-/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE");
- * NULL when it is not that option.  *missing is set when the value is. */
-static const char *summary_opt(
-	int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 struct summary_args {
 	struct sv_summary_opts o;
 	int sort;
-	struct sv_regex **include, **exclude;
-	size_t ninclude, nexclude, cap_in, cap_ex;
+	struct sv_regex_list include, exclude;
 	bool *rank_on;
 	uint32_t nrank_on;
 	const char *ranks_spec;
@@ -117,33 +95,9 @@ struct summary_args {
 
 static void summary_args_free(struct summary_args *a)
 {
-	size_t i;
-	for (i = 0; i < a->ninclude; i++)
-		sv_regex_free(a->include[i]);
-	for (i = 0; i < a->nexclude; i++)
-		sv_regex_free(a->exclude[i]);
-	free(a->include);
-	free(a->exclude);
+	sv_regex_list_fini(&a->include);
+	sv_regex_list_fini(&a->exclude);
 	free(a->rank_on);
-}
-
-/* Compile pattern into the include or exclude list. */
-static bool summary_add_regex(struct summary_args *a, const char *pattern,
-	bool include, struct sv_error *err)
-{
-	struct sv_regex *re = sv_regex_compile(pattern, err);
-	if (!re)
-		return false;
-	if (include) {
-		sv_grow((void **)&a->include, &a->cap_in, a->ninclude + 1,
-			sizeof *a->include);
-		a->include[a->ninclude++] = re;
-	} else {
-		sv_grow((void **)&a->exclude, &a->cap_ex, a->nexclude + 1,
-			sizeof *a->exclude);
-		a->exclude[a->nexclude++] = re;
-	}
-	return true;
 }
 
 /* Parse argv; returns -1 to go on, else an exit status. */
@@ -174,7 +128,7 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 			a->o.counters = true;
 		} else if (!strcmp(argv[i], "--per-rank")) {
 			a->o.per_rank = true;
-		} else if ((v = summary_opt(
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "table"))
 				a->o.format = SV_SUMMARY_TABLE;
@@ -187,13 +141,13 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 					"summary: unknown format '%s' (table, "
 					"csv or json)",
 					v);
-		} else if ((v = summary_opt(
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--group-by", &missing))) {
 			if (!*v)
 				return sv_cli_usage_error(SUMMARY_USAGE,
 					"summary: --group-by needs a key");
 			a->group_by = v;
-		} else if ((v = summary_opt(
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--sort", &missing))) {
 			a->sort = sv_stats_key_from_name(v);
 			if (a->sort < 0)
@@ -201,17 +155,17 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 					"summary: unknown sort key '%s' (see "
 					"--help)",
 					v);
-		} else if ((v = summary_opt(
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--include", &missing))) {
-			if (!summary_add_regex(a, v, true, &err))
+			if (!sv_regex_list_add(&a->include, v, &err))
 				return sv_cli_usage_error(
 					SUMMARY_USAGE, "summary: %s", err.msg);
-		} else if ((v = summary_opt(
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--exclude", &missing))) {
-			if (!summary_add_regex(a, v, false, &err))
+			if (!sv_regex_list_add(&a->exclude, v, &err))
 				return sv_cli_usage_error(
 					SUMMARY_USAGE, "summary: %s", err.msg);
-		} else if ((v = summary_opt(
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--ranks", &missing))) {
 			free(a->rank_on);
 			a->rank_on = NULL;
@@ -395,20 +349,20 @@ int sv_summary_main(int argc, char **argv)
 	memset(&f, 0, sizeof f);
 	f.rank_on = a.rank_on;
 	f.nrank_on = a.nrank_on;
-	f.include = a.include;
-	f.ninclude = a.ninclude;
-	f.exclude = a.exclude;
-	f.nexclude = a.nexclude;
+	f.include = a.include.re;
+	f.ninclude = a.include.n;
+	f.exclude = a.exclude.re;
+	f.nexclude = a.exclude.n;
 	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
 		summary_stderr("", err.msg);
 		sv_profile_free(p);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
-	for (i = 0; i < a.ninclude + a.nexclude; i++) {
-		const struct sv_regex *re = i < a.ninclude
-						    ? a.include[i]
-						    : a.exclude[i - a.ninclude];
+	for (i = 0; i < a.include.n + a.exclude.n; i++) {
+		const struct sv_regex *re =
+			i < a.include.n ? a.include.re[i]
+					: a.exclude.re[i - a.include.n];
 		if (sv_regex_limit_hits(re)) {
 			char msg[512];
 			sv_regex_limit_message(

@@ -90,8 +90,7 @@ struct tree_args {
 	int sort;
 	bool expand;
 	const char *range;
-	struct sv_regex **re[2]; /* include, exclude */
-	size_t nre[2], cap[2];
+	struct sv_regex_list re[2]; /* include, exclude */
 	bool *rank_on;
 	uint32_t nrank_on;
 	const char *file;
@@ -99,25 +98,9 @@ struct tree_args {
 
 static void tree_args_free(struct tree_args *a)
 {
-	size_t i, k;
-	for (k = 0; k < 2; k++) {
-		for (i = 0; i < a->nre[k]; i++)
-			sv_regex_free(a->re[k][i]);
-		free(a->re[k]);
-	}
+	sv_regex_list_fini(&a->re[0]);
+	sv_regex_list_fini(&a->re[1]);
 	free(a->rank_on);
-}
-
-static bool tree_add_regex(
-	struct tree_args *a, const char *pattern, int k, struct sv_error *err)
-{
-	struct sv_regex *re = sv_regex_compile(pattern, err);
-	if (!re)
-		return false;
-	sv_grow((void **)&a->re[k], &a->cap[k], a->nre[k] + 1,
-		sizeof *a->re[k]);
-	a->re[k][a->nre[k]++] = re;
-	return true;
 }
 
 /* Parse argv; returns -1 to go on, else an exit status. */
@@ -172,12 +155,12 @@ static int tree_parse(int argc, char **argv, struct tree_args *a)
 			a->range = v;
 		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--include", &missing))) {
-			if (!tree_add_regex(a, v, 0, &err))
+			if (!sv_regex_list_add(&a->re[0], v, &err))
 				return sv_cli_usage_error(
 					TREE_USAGE, "tree: %s", err.msg);
 		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--exclude", &missing))) {
-			if (!tree_add_regex(a, v, 1, &err))
+			if (!sv_regex_list_add(&a->re[1], v, &err))
 				return sv_cli_usage_error(
 					TREE_USAGE, "tree: %s", err.msg);
 		} else if ((v = sv_cli_opt(
@@ -225,12 +208,12 @@ static bool *tree_region_flags(
 	uint32_t r;
 	size_t i;
 
-	if (!a->nre[k])
+	if (!a->re[k].n)
 		return NULL;
 	on = sv_xcalloc((size_t)p->nregions + 1, sizeof *on);
 	for (r = 0; r < p->nregions; r++)
-		for (i = 0; i < a->nre[k] && !on[r]; i++)
-			on[r] = sv_regex_match(a->re[k][i], p->regions[r]);
+		for (i = 0; i < a->re[k].n && !on[r]; i++)
+			on[r] = sv_regex_match(a->re[k].re[i], p->regions[r]);
 	return on;
 }
 

@@ -242,3 +242,25 @@ void sv_regex_limit_message(
 		"counted as not matching)",
 		re ? re->pattern : "", n, n == 1 ? "" : "s");
 }
+
+bool sv_regex_list_add(
+	struct sv_regex_list *l, const char *pattern, struct sv_error *err)
+{
+	struct sv_regex *re = sv_regex_compile(pattern, err);
+	if (!re)
+		return false;
+	sv_grow((void **)&l->re, &l->cap, l->n + 1, sizeof *l->re);
+	l->re[l->n++] = re;
+	return true;
+}
+
+void sv_regex_list_fini(struct sv_regex_list *l)
+{
+	size_t i;
+	if (!l)
+		return;
+	for (i = 0; i < l->n; i++)
+		sv_regex_free(l->re[i]);
+	free(l->re);
+	memset(l, 0, sizeof *l);
+}
