@@ -167,6 +167,23 @@ START_TEST(test_terms)
 }
 END_TEST
 
+/* One line of key=value members, cut to the buffer. */
+START_TEST(test_line)
+{
+	char out[64], small[8];
+
+	ck_assert_uint_eq(sv_callmeta_line(NULL, out, sizeof out), 0);
+	ck_assert_str_eq(out, "");
+	sv_callmeta_line("{\"phase\":\"steady\",\"iter\":12,\"x\":[1,2]}", out,
+		sizeof out);
+	ck_assert_str_eq(out, "phase=steady  iter=12  x=[1,2]");
+	ck_assert_uint_eq(
+		sv_callmeta_line("{\"phase\":\"steady\"}", small, sizeof small),
+		7);
+	ck_assert_str_eq(small, "phase=s");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("callmeta");
@@ -175,6 +192,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		t, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
 	tcase_add_test(t, test_shared_text);
+	tcase_add_test(t, test_line);
 	tcase_add_test(t, test_members_and_show);
 	tcase_add_test(t, test_terms);
 	suite_add_tcase(s, t);

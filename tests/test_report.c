@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/calls.h"
 #include "scopeview/histogram.h"
 #include "scopeview/profile.h"
@@ -34,6 +35,28 @@ static struct sv_profile *sample(void)
 	p->end_ns[2] = 105;
 	p->start_ns[3] = 200;
 	p->end_ns[3] = 201;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+/* sample() with event metadata on rank 0's two calls of a. */
+static struct sv_profile *sample_meta(void)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	uint32_t a = sv_profile_add_region(p, "a");
+	char why[64];
+	sv_profile_add_row(p, 0, a, 2, NULL);
+	sv_profile_add_row(p, 1, a, 1, NULL);
+	p->start_ns[0] = 10;
+	p->end_ns[0] = 20;
+	p->start_ns[1] = 30;
+	p->end_ns[1] = 60;
+	p->start_ns[2] = 5;
+	p->end_ns[2] = 105;
+	ck_assert_int_eq(sv_callmeta_set_row(p, 0, 2,
+				 "[{\"phase\": \"steady\", \"iter\": 12}, {}]",
+				 why, sizeof why),
+		0);
 	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
 	return p;
 }
@@ -167,12 +190,45 @@ START_TEST(report_calls_and_histogram)
 }
 END_TEST
 
+/* The call list's metadata is the call's event metadata object ({}
+ * for a call without any). */
+START_TEST(report_calls_metadata)
+{
+	struct sv_profile *p = sample_meta();
+	uint32_t c[3] = {0, 1, 2};
+	FILE *f = tmpfile();
+	json_error_t je;
+	json_t *root, *calls, *m;
+	char *s;
+
+	ck_assert_int_eq(
+		sv_report_calls(f, p, c, 3, "a", "x.h5", SV_REPORT_JSON), 0);
+	s = report_text(f);
+	root = json_loads(s, 0, &je);
+	ck_assert_msg(root, "%s: %s", je.text, s);
+	calls = json_object_get(root, "calls");
+	m = json_object_get(json_array_get(calls, 0), "metadata");
+	ck_assert(json_is_object(m));
+	ck_assert_str_eq(
+		json_string_value(json_object_get(m, "phase")), "steady");
+	ck_assert_int_eq(json_integer_value(json_object_get(m, "iter")), 12);
+	m = json_object_get(json_array_get(calls, 1), "metadata");
+	ck_assert(json_is_object(m) && json_object_size(m) == 0);
+	m = json_object_get(json_array_get(calls, 2), "metadata");
+	ck_assert(json_is_object(m) && json_object_size(m) == 0);
+	json_decref(root);
+	free(s);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *t = tcase_create("writers");
 	tcase_add_test(t, report_ranks_json);
 	tcase_add_test(t, report_calls_and_histogram);
+	tcase_add_test(t, report_calls_metadata);
 	suite_add_tcase(s, t);
 	return s;
 }

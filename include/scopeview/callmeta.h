@@ -74,6 +74,11 @@ bool sv_callmeta_find(
  */
 size_t sv_callmeta_show(const char *val, size_t len, char *out, size_t n);
 
+/* A call's metadata object obj (may be NULL) on one line, its members as
+ * key=value (sv_callmeta_show) two spaces apart, into out (n > 0 bytes,
+ * cut at n - 1).  Returns the length written. */
+size_t sv_callmeta_line(const char *obj, char *out, size_t n);
+
 /* group_of's value for a call without the key. */
 #define SV_CALLMETA_NO_GROUP UINT32_MAX
 

@@ -618,3 +618,31 @@ void sv_callmeta_term_fini(struct sv_callmeta_term *t)
 	sv_regex_free(t->re);
 	memset(t, 0, sizeof *t);
 }
+
+size_t sv_callmeta_line(const char *obj, char *out, size_t n)
+{
+	const char *cur = obj;
+	struct sv_callmeta_kv kv;
+	size_t used = 0;
+
+	if (!out || !n)
+		return 0;
+	out[0] = '\0';
+	while (cur && used + 1 < n && sv_callmeta_next(&cur, &kv)) {
+		size_t k;
+		if (used && used + 2 < n) {
+			out[used++] = ' ';
+			out[used++] = ' ';
+		}
+		k = sv_callmeta_show(kv.key, kv.key_len, out + used, n - used);
+		used = used + k < n - 1 ? used + k : n - 1;
+		if (used + 1 < n) {
+			out[used++] = '=';
+			k = sv_callmeta_show(
+				kv.val, kv.val_len, out + used, n - used);
+			used = used + k < n - 1 ? used + k : n - 1;
+		}
+		out[used] = '\0';
+	}
+	return used;
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/callmeta.h"
 #include "scopeview/common.h"
 #include "scopeview/fmt.h"
 #include "scopeview/summary.h"
@@ -29,20 +30,36 @@ static void calls_opt(FILE *out, const int64_t *col, uint32_t c)
 		fputs("null", out);
 }
 
+/* A call's metadata as one JSON object: its event metadata's members
+ * (callmeta.h) and then the extra /events columns; null when the file has
+ * neither. */
 static void calls_json_meta(FILE *out, const struct sv_profile *p, uint32_t c)
 {
+	const char *meta = p->call_meta ? sv_callmeta_of(p, c) : NULL;
 	char buf[64];
 	size_t k;
+	bool any = false;
 
-	if (!p->ncolumns) {
+	if (!p->ncolumns && !p->call_meta) {
 		fputs("null", out);
 		return;
 	}
 	fputc('{', out);
+	if (meta) {
+		const char *cur = meta;
+		struct sv_callmeta_kv kv;
+		while (sv_callmeta_next(&cur, &kv)) {
+			fprintf(out, "%s%.*s: %.*s", any ? ", " : "",
+				(int)kv.key_len, kv.key, (int)kv.val_len,
+				kv.val);
+			any = true;
+		}
+	}
 	for (k = 0; k < p->ncolumns; k++) {
 		const struct sv_column *col = &p->columns[k];
-		if (k)
+		if (any)
 			fputs(", ", out);
+		any = true;
 		sv_summary_json_str(out, col->name);
 		fputs(": ", out);
 		if (col->is_float)

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/calls.h"
 #include "scopeview/job.h"
 #include "scopeview/render.h"
@@ -440,6 +441,9 @@ static void calls_draw(
 				calls_cols[c].head);
 		x += w;
 	}
+	if (s->p->call_meta && x + 2 < r.x + r.w)
+		sv_grid_text(g, x + 2, r.y + 1, r.x + r.w - x - 2, "metadata",
+			SV_STYLE_PANEL_HEAD, 0, 0);
 	if (d->busy) {
 		sv_grid_textf(g, r.x, r.y + CALLS_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " sorting %zu calls by %s: %d%%", d->nwork,
@@ -464,8 +468,15 @@ static void calls_draw(
 		}
 		if (x < r.x + r.w)
 			sv_grid_fill(g, x, y, r.x + r.w, y + 1, ' ', st, 0);
+		if (s->p->call_meta && x + 2 < r.x + r.w) {
+			char meta[512];
+			sv_callmeta_line(
+				sv_callmeta_of(s->p, c), meta, sizeof meta);
+			sv_grid_text(g, x + 2, y, r.x + r.w - x - 2, meta, st,
+				0, gl->ellipsis);
+		}
 	}
-	(void)gl;
+
 	snprintf(line, sizeof line, "  calls %ld/%zu", d->n ? d->cur + 1 : 0,
 		d->n);
 	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
