@@ -52,6 +52,9 @@ shots=(
 	"source-popup|100x30|Tab J ] J ] v|the source of the selected call's region (v)"
 	"small-80x24|80x24||the overview on an 80x24 terminal"
 	"stats-view|100x30|V p >|the statistics screen (V): the panel across the screen, focused (p) and sorted by exclusive time (>)"
+	"call-tree|100x30|T * >|the call tree (T), every path open (*), siblings sorted by exclusive time (>)"
+	"flame-graph|100x30|F|the flame graph (F) of the whole run, widest first"
+	"ranks-matrix|100x30|B|the rank x region matrix (B) with each region's load-balance figures"
 )
 
 for shot in "${shots[@]}"; do
