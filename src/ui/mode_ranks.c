@@ -454,6 +454,7 @@ static void ranks_draw_details(
 	size_t r0, r1, j = d->order[d->col];
 	const char *name = d->m.t->regions[j].name;
 	int64_t lo, med, hi, v;
+	double pct;
 	char a[32], b[32], c[32];
 
 	if (ranks_row_span(d, d->cur, &r0, &r1)) {
@@ -481,13 +482,16 @@ static void ranks_draw_details(
 			d->m.ranks[r0]);
 		return;
 	}
+	pct = d->m.fig[j].mean_ns > 0
+		      ? ((double)v / d->m.fig[j].mean_ns - 1) * 100
+		      : 0.0;
+	/* What rounds to zero reads +0.0%, never -0.0%. */
+	if (pct > -0.05 && pct < 0.05)
+		pct = 0.0;
 	sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
 		" rank %" PRIu32 ": %s, %+.1f%% of the mean (Enter: on the "
 		"timeline)",
-		d->m.ranks[r0], sv_render_short(v, a, sizeof a),
-		d->m.fig[j].mean_ns > 0
-			? ((double)v / d->m.fig[j].mean_ns - 1) * 100
-			: 0.0);
+		d->m.ranks[r0], sv_render_short(v, a, sizeof a), pct);
 	(void)name;
 }
 
