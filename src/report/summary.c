@@ -162,15 +162,10 @@ void sv_summary_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void json_num(FILE *out, double v)
+void sv_summary_json_num(FILE *out, double v)
 {
 	char buf[64];
 	fputs(sv_summary_number(buf, sizeof buf, v), out);
-}
-
-void sv_summary_json_num(FILE *out, double v)
-{
-	json_num(out, v);
 }
 
 static void json_tags(FILE *out, const struct sv_row *row)
@@ -200,7 +195,7 @@ static void json_figures(FILE *out, const struct sv_stats *s, const char *ind)
 		double ns;
 		fprintf(out, ",\n%s\"%s\": ", ind, summary_figs[order[i]].json);
 		if (summary_fig(s, order[i], &ns))
-			json_num(out, ns / 1e9);
+			sv_summary_json_num(out, ns / 1e9);
 		else
 			fputs("null", out);
 	}
@@ -229,7 +224,7 @@ static void json_meta_value(FILE *out, const struct sv_meta *m)
 		fprintf(out, "%" PRId64, m->i);
 		break;
 	case SV_META_FLOAT:
-		json_num(out, m->f);
+		sv_summary_json_num(out, m->f);
 		break;
 	case SV_META_BOOL:
 		fputs(m->i ? "true" : "false", out);
@@ -294,7 +289,7 @@ static void json_groups(FILE *out, const struct sv_stats_region *g,
 			o->groups[k].value ? o->groups[k].value : "null");
 		json_figures(out, &gg->s, "          ");
 		fputs(",\n          \"rank_imbalance_pct\": ", out);
-		json_num(out, gg->rank_imbalance_pct);
+		sv_summary_json_num(out, gg->rank_imbalance_pct);
 		fputs("\n        }", out);
 	}
 	fputs(any ? "\n      ]" : "]", out);
@@ -360,7 +355,7 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 		fputs(",\n", out);
 		json_figures(out, &g->s, "      ");
 		fputs(",\n      \"rank_imbalance_pct\": ", out);
-		json_num(out, g->rank_imbalance_pct);
+		sv_summary_json_num(out, g->rank_imbalance_pct);
 		fputs(",\n      \"tags\": ", out);
 		json_tags(out, g->tags_row);
 		json_source(out, g->source_file, g->source_line, "      ");

@@ -35,25 +35,6 @@ static uint32_t *tree_path(const struct sv_callpath *t, uint32_t n, size_t *np)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void tree_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static void tree_json_sec(FILE *out, const char *key, int64_t ns)
 {
 	char buf[64];
@@ -73,12 +54,12 @@ static void tree_json_node(FILE *out, const struct sv_callpath *t, uint32_t n,
 
 	path = tree_path(t, n, &np);
 	fprintf(out, "%*s{\"name\": ", ind, "");
-	tree_json_str(out, sv_callpath_name(t, n));
+	sv_summary_json_str(out, sv_callpath_name(t, n));
 	fputs(", \"path\": [", out);
 	for (i = 0; i < np; i++) {
 		if (i)
 			fputs(", ", out);
-		tree_json_str(out, sv_callpath_name(t, path[i]));
+		sv_summary_json_str(out, sv_callpath_name(t, path[i]));
 	}
 	free(path);
 	fprintf(out, "], \"num_calls\": %" PRIu64 ", ", x->calls);
@@ -114,10 +95,10 @@ static void tree_json(
 	bool first = true;
 
 	fputs("{\"file\": ", out);
-	tree_json_str(out, o->file ? o->file : t->p->path);
+	sv_summary_json_str(out, o->file ? o->file : t->p->path);
 	fputs(",\n \"scope\": {\"ranks\": ", out);
 	if (o->ranks)
-		tree_json_str(out, o->ranks);
+		sv_summary_json_str(out, o->ranks);
 	else
 		fputs("null", out);
 	fputs(", \"range\": ", out);
@@ -149,21 +130,6 @@ static void tree_json(
 
 /* ---- CSV ----------------------------------------------------------------- */
 
-static void tree_csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void tree_csv_node(
 	FILE *out, const struct sv_callpath *t, uint32_t n, const bool *show)
 {
@@ -183,9 +149,9 @@ static void tree_csv_node(
 	}
 	free(path);
 	fprintf(out, "%" PRIu32 ",", x->depth);
-	tree_csv_field(out, sv_callpath_name(t, n));
+	sv_summary_csv_field(out, sv_callpath_name(t, n));
 	fputc(',', out);
-	tree_csv_field(out, joined);
+	sv_summary_csv_field(out, joined);
 	fprintf(out,
 		",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 		",%" PRId64 ",%s,%s\n",
