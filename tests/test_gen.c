@@ -487,6 +487,14 @@ START_TEST(test_opts_check)
 	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "add ranks"));
 	sv_gen_opts_init(&o);
+	o.slow_region = "fib"; /* recursion: nothing the generator slows */
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "kernel:spmv"));
+	o.slow_region = "kernel:spmv";
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), 0);
+	o.slow_factor = 0.01;
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
+	sv_gen_opts_init(&o);
 	o.writer.schema = 7;
 	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
 	{

@@ -53,8 +53,21 @@ struct sv_gen_opts {
 			       and no tasks */
 	uint64_t seed;      /* default 1 */
 	const char *label;  /* metadata label; NULL = "synthetic run" */
+	/* --slow-region NAME[:FACTOR]: the computation inside calls of
+	 * region NAME (one of the main thread's computing regions, see
+	 * sv_gen_slow_regions) takes slow_factor times as long, on every
+	 * rank; the allreduce absorbs what fits in a step, as for the slow
+	 * rank.  Two runs with the same seed differ there, in what waits for
+	 * it, and after a step that overran (the allreduce then draws its
+	 * jitter).  NULL = none. */
+	const char *slow_region;
+	double slow_factor;           /* 0.1 .. 100 (default 2) */
 	struct sv_writer_opts writer; /* schema, storage, compression */
 };
+
+/* The regions --slow-region can name, space-separated ("main timestep
+ * ..."): a static string. */
+const char *sv_gen_slow_regions(void);
 
 /* The defaults listed above. */
 void sv_gen_opts_init(struct sv_gen_opts *o);

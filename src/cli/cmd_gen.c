@@ -56,6 +56,11 @@ static const struct sv_cli_option gen_options[] = {
 	{"--seed", NULL, "N", NULL,
 		"the same seed writes the same bytes (default 1)"},
 	{"--label", NULL, "TEXT", NULL, "metadata label"},
+	{"--slow-region", NULL, "NAME[:F]", NULL,
+		"the computation inside region NAME takes F times\n"
+		"as long (default 2; 0.1-100) on every rank: a\n"
+		"second run to compare with scopeview diff;\n"
+		"NAME: main, timestep, assemble, solve or a kernel"},
 	{"--quiet", NULL, NULL, NULL, "print nothing on success"},
 	{"--help", NULL, NULL, NULL, "this text"},
 };
@@ -103,6 +108,27 @@ static int gen_parse_u64(const char *s, uint64_t *out)
 		return -1;
 	*out = (uint64_t)v * mul;
 	return 0;
+}
+
+/* --slow-region NAME[:FACTOR] into o (NAME points into s; the last ':'
+ * separates the factor, since names such as "kernel:spmv" hold one).
+ * A ':' followed by something that is not a number belongs to the
+ * name. */
+static int gen_parse_slow(char *s, struct sv_gen_opts *o)
+{
+	char *colon = strrchr(s, ':'), *end;
+	double f;
+
+	o->slow_region = s;
+	o->slow_factor = 2.0;
+	if (colon && colon[1]) {
+		f = strtod(colon + 1, &end);
+		if (end != colon + 1 && !*end) {
+			*colon = '\0';
+			o->slow_factor = f;
+		}
+	}
+	return *o->slow_region ? 0 : -1;
 }
 
 struct gen_progress {
@@ -163,6 +189,7 @@ int sv_gen_main(int argc, char **argv)
 		O_AGG,
 		O_SEED,
 		O_LABEL,
+		O_SLOW,
 		O_QUIET,
 		O_HELP
 	};
@@ -184,6 +211,7 @@ int sv_gen_main(int argc, char **argv)
 		{"aggregate", no_argument, NULL, O_AGG},
 		{"seed", required_argument, NULL, O_SEED},
 		{"label", required_argument, NULL, O_LABEL},
+		{"slow-region", required_argument, NULL, O_SLOW},
 		{"quiet", no_argument, NULL, O_QUIET},
 		{"help", no_argument, NULL, O_HELP},
 		{NULL, 0, NULL, 0},
@@ -289,6 +317,13 @@ int sv_gen_main(int argc, char **argv)
 			break;
 		case O_LABEL:
 			o.label = optarg;
+			break;
+		case O_SLOW:
+			if (gen_parse_slow(optarg, &o))
+				return sv_cli_usage_error(gen_usage,
+					"gen: --slow-region wants NAME or "
+					"NAME:FACTOR, not \"%s\"",
+					optarg);
 			break;
 		case O_QUIET:
 			quiet = true;

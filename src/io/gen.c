@@ -42,6 +42,7 @@ void sv_gen_opts_init(struct sv_gen_opts *o)
 	o->imbalance = 0.3;
 	o->call_ids = true;
 	o->seed = 1;
+	o->slow_factor = 2.0;
 	sv_writer_opts_init(&o->writer);
 }
 
@@ -71,6 +72,15 @@ int sv_gen_opts_check(const struct sv_gen_opts *o, struct sv_error *err)
 			o->events, o->ranks);
 	if (o->writer.schema < 0 || o->writer.schema > 3)
 		return sv_error_set(err, -EINVAL, "--schema must be 1, 2 or 3");
+	if (o->slow_region && sv_gen_slow_index(o->slow_region) < 0)
+		return sv_error_set(err, -EINVAL,
+			"--slow-region: '%s' is not a region the generator "
+			"computes in (one of: %s)",
+			o->slow_region, sv_gen_slow_regions());
+	if (o->slow_region && !(o->slow_factor >= 0.1 && o->slow_factor <= 100))
+		return sv_error_set(err, -EINVAL,
+			"--slow-region: the factor must be between 0.1 and "
+			"100");
 	return 0;
 }
 
@@ -140,6 +150,8 @@ void sv_gen_plan_make(const struct sv_gen_opts *o, struct gen_plan *p)
 		p->steps = 4000;
 	p->imb_milli = (int64_t)(o->imbalance * 1000 + 0.5);
 	p->precond_pct = 100;
+	p->slow_milli =
+		o->slow_region ? (int64_t)(o->slow_factor * 1000 + 0.5) : 1000;
 	sv_gen_kernel_split(p, typical, 0, &ka, &ks);
 	kernels = (int64_t)ka * (MEAN_KASM + 200) +
 		  (int64_t)ks * (MEAN_SPMV + 200);
@@ -183,6 +195,12 @@ int64_t sv_gen_finalize_time(const struct sv_gen_opts *o)
 
 	sv_gen_plan_make(o, &p);
 	end = p.run_end + 3 * p.period;
+	/* A slowed region can overrun every step by up to the slowed share
+	 * of the step's compute (the period is 1.2 times the compute plus
+	 * 60 us). */
+	if (p.slow_milli > 1000)
+		end += (int64_t)p.steps * ((p.period - 60000) * 10 / 12) *
+		       (p.slow_milli - 1000) / 1000;
 	if (o->threads > 1) {
 		jobs = (int64_t)((n * 2 / w) * 5 / 9 + 1);
 		span = p.run_end - 40000 - p.t0;

@@ -102,7 +102,12 @@ struct gen_plan {
 	uint64_t head;       /* main, setup, fib, finalize */
 	int64_t imb_milli;   /* 1000 * imbalance */
 	int64_t precond_pct; /* preconditioner mean, % of kernel time */
+	int64_t slow_milli;  /* 1000 * --slow-region's factor, 1000 = none */
 };
+
+/* The index (enum gen_region in gen_rank.c) of a region --slow-region
+ * may name, or -1. */
+int sv_gen_slow_index(const char *name);
 
 uint32_t sv_gen_lane_weight_total(const struct sv_gen_opts *o);
 

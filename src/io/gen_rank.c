@@ -148,7 +148,8 @@ struct gen_ctx {
 	const struct gen_plan *p;
 	struct sv_gen_rank *r;
 	struct gen_rng rng;
-	uint32_t rank, slow;
+	uint32_t rank, slow_rank;
+	int slow;             /* --slow-region's enum gen_region, or -1 */
 	int64_t factor_milli; /* this rank's compute speed, 1000 = nominal */
 	uint64_t budget;      /* calls the current lane may still emit */
 	uint64_t n;           /* calls emitted */
@@ -275,10 +276,49 @@ static void gen_end(struct gen_ctx *g, uint32_t c, int64_t t)
 		g->r->end[c] = t;
 }
 
-/* A compute duration scaled by this rank's speed. */
-static int64_t gen_compute(struct gen_ctx *g, int64_t mean)
+/* The regions that compute (the kernels) and the ones around them: a
+ * region --slow-region names slows the kernels it encloses. */
+static const enum gen_region gen_kernel_path[][4] = {
+	{G_KASM, G_ASSEMBLE, G_STEP, G_MAIN},
+	{G_PRECOND, G_SOLVE, G_STEP, G_MAIN},
+	{G_SPMV, G_SOLVE, G_STEP, G_MAIN},
+};
+#define GEN_NKERNELS (sizeof gen_kernel_path / sizeof gen_kernel_path[0])
+
+int sv_gen_slow_index(const char *name)
 {
-	return gen_dur(&g->rng, mean) * g->factor_milli / 1000 + 1;
+	size_t i, j;
+	for (i = 0; name && i < GEN_NKERNELS; i++)
+		for (j = 0; j < 4; j++)
+			if (!strcmp(gen_regions[gen_kernel_path[i][j]].name,
+				    name))
+				return (int)gen_kernel_path[i][j];
+	return -1;
+}
+
+const char *sv_gen_slow_regions(void)
+{
+	return "main timestep assemble kernel:assemble_local solve "
+	       "kernel:precondition kernel:spmv";
+}
+
+/* A compute duration of kernel k scaled by this rank's speed, and by
+ * --slow-region's factor when k or a region around it is the slow one. */
+static int64_t gen_compute(struct gen_ctx *g, enum gen_region k, int64_t mean)
+{
+	int64_t d = gen_dur(&g->rng, mean) * g->factor_milli / 1000 + 1;
+	size_t i, j;
+
+	if (g->slow < 0)
+		return d;
+	for (i = 0; i < GEN_NKERNELS; i++)
+		if (gen_kernel_path[i][0] == k)
+			for (j = 0; j < 4; j++)
+				if ((int)gen_kernel_path[i][j] == g->slow) {
+					d = d * g->p->slow_milli / 1000;
+					return d > 1 ? d : 1;
+				}
+	return d;
 }
 
 /* The recursive region: two children per call near the top, one below,
@@ -329,7 +369,7 @@ static void gen_main_lane(struct gen_ctx *g)
 		t += 200;
 		for (i = 0; i < ka && as != GEN_NONE; i++) {
 			c = gen_emit(g, G_KASM, t, as, true);
-			t += gen_compute(g, MEAN_KASM);
+			t += gen_compute(g, G_KASM, MEAN_KASM);
 			gen_end(g, c, t);
 			t += gen_range(rng, 50, 300);
 		}
@@ -339,16 +379,16 @@ static void gen_main_lane(struct gen_ctx *g)
 		so = gen_emit(g, G_SOLVE, t, st, true);
 		t += 200;
 		pc = gen_emit(g, G_PRECOND, t, so, true);
-		t += gen_compute(
-			g, ((int64_t)ka * MEAN_KASM + (int64_t)ks * MEAN_SPMV) *
-					   p->precond_pct / 100 +
-				   20000);
+		t += gen_compute(g, G_PRECOND,
+			((int64_t)ka * MEAN_KASM + (int64_t)ks * MEAN_SPMV) *
+					p->precond_pct / 100 +
+				20000);
 		gen_end(g, pc, t);
 		t += 150;
 		for (i = 0; i < ks && so != GEN_NONE; i++) {
 			int64_t d;
 			c = gen_emit(g, G_SPMV, t, so, true);
-			d = gen_compute(g, MEAN_SPMV);
+			d = gen_compute(g, G_SPMV, MEAN_SPMV);
 			if (c != GEN_NONE && g->r->gpu)
 				g->r->gpu[c] =
 					d * gen_range(rng, 550, 900) / 1000;
@@ -521,10 +561,11 @@ void sv_gen_rank_build(
 	g.p = &p;
 	g.r = r;
 	g.rank = rank;
-	g.slow = sv_gen_slow_rank(o);
+	g.slow_rank = sv_gen_slow_rank(o);
+	g.slow = o->slow_region ? sv_gen_slow_index(o->slow_region) : -1;
 	gen_rng_seed(&g.rng, o->seed, (uint64_t)rank + 1);
 	g.factor_milli = 1000 + (int64_t)gen_below(&g.rng, 30);
-	if (o->ranks > 1 && rank == g.slow)
+	if (o->ranks > 1 && rank == g.slow_rank)
 		g.factor_milli = 1000 + p.imb_milli;
 	for (t = 0; t < G_NREGIONS; t++)
 		g.row_of[t] = -1;
