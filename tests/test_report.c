@@ -12,6 +12,7 @@
 
 #include "helpers.h"
 #include "scopeview/callmeta.h"
+#include "scopeview/diff.h"
 #include "scopeview/calls.h"
 #include "scopeview/histogram.h"
 #include "scopeview/profile.h"
@@ -222,6 +223,117 @@ START_TEST(report_calls_metadata)
 }
 END_TEST
 
+/* sample() a little slower in "a\"q" (10 -> 20 ns: 140 -> 150 in all),
+ * without "b", with "c\x1b" (a name a terminal must not get raw). */
+static struct sv_profile *sample_later(void)
+{
+	struct sv_profile *p = sv_profile_new("later.h5");
+	uint32_t a = sv_profile_add_region(p, "a\"q");
+	uint32_t c = sv_profile_add_region(p, "c\x1b");
+	sv_profile_add_row(p, 0, a, 2, NULL);
+	sv_profile_add_row(p, 1, a, 1, NULL);
+	sv_profile_add_row(p, 1, c, 1, NULL);
+	p->start_ns[0] = 10;
+	p->end_ns[0] = 30;
+	p->start_ns[1] = 40;
+	p->end_ns[1] = 70;
+	p->start_ns[2] = 5;
+	p->end_ns[2] = 105;
+	p->start_ns[3] = 200;
+	p->end_ns[3] = 207;
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+START_TEST(report_diff_formats)
+{
+	struct sv_profile *pa = sample(), *pb = sample_later();
+	struct sv_stats_table ta, tb;
+	struct sv_diff d;
+	FILE *f = tmpfile();
+	json_error_t je;
+	json_t *root, *reg;
+	char *s;
+
+	ck_assert_int_eq(sv_stats_table_compute(&ta, pa, NULL, NULL), 0);
+	ck_assert_int_eq(sv_stats_table_compute(&tb, pb, NULL, NULL), 0);
+	ck_assert_int_eq(sv_diff_compute(&d, &ta, &tb, SV_DIFF_TOTAL,
+				 SV_DIFF_SORT_DELTA, 0, NULL),
+		0);
+	ck_assert_int_eq(
+		sv_report_diff(f, &d, "a.h5", "b.h5", 0, SV_REPORT_JSON), 0);
+	s = report_text(f);
+	root = json_loads(s, 0, &je);
+	ck_assert_msg(root, "%s: %s", je.text, s);
+	ck_assert_str_eq(json_string_value(json_object_get(root, "a")), "a.h5");
+	ck_assert_str_eq(json_string_value(json_object_get(root, "b")), "b.h5");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(root, "metric")), "total");
+	ck_assert_uint_eq(json_array_size(json_object_get(root, "regions")), 1);
+	reg = json_array_get(json_object_get(root, "regions"), 0);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(reg, "name")), "a\"q");
+	/* Seconds, as summary gives them. */
+	ck_assert_double_eq_tol(
+		json_real_value(json_object_get(reg, "a")), 140e-9, 1e-20);
+	ck_assert_double_eq_tol(
+		json_real_value(json_object_get(reg, "b")), 150e-9, 1e-20);
+	ck_assert_double_eq_tol(
+		json_real_value(json_object_get(reg, "delta")), 10e-9, 1e-20);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(reg, "pct")),
+		100.0 / 14, 1e-12);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 json_object_get(root, "only_in_a"), 0)),
+		"b");
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 json_object_get(root, "only_in_b"), 0)),
+		"c\x1b");
+	json_decref(root);
+	free(s);
+
+	f = tmpfile();
+	ck_assert_int_eq(
+		sv_report_diff(f, &d, "a.h5", "b.h5", 0, SV_REPORT_TABLE), 0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(s, "140 ns"));
+	ck_assert_ptr_nonnull(strstr(s, "+10 ns"));
+	ck_assert_ptr_nonnull(strstr(s, "+7.1%"));
+	ck_assert_ptr_nonnull(strstr(s, "Only in A (1):\n  b  1 ns"));
+	ck_assert_ptr_nonnull(strstr(s, "Only in B (1):\n  c\\x1b  7 ns"));
+	ck_assert_ptr_null(strchr(s, 0x1b));
+	free(s);
+
+	f = tmpfile();
+	ck_assert_int_eq(
+		sv_report_diff(f, &d, "a.h5", "b.h5", 0, SV_REPORT_CSV), 0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(
+		strstr(s, "region,in,a,b,delta,pct\n"
+			  "\"a\"\"q\",both,1.4e-07,1.5e-07,1e-08,"));
+	ck_assert_ptr_nonnull(strstr(s, "\nb,a,1e-09,,,\n"));
+	free(s);
+
+	/* The gate names what failed, a name made safe. */
+	f = tmpfile();
+	ck_assert_uint_eq(sv_report_diff_gate(f, &d, "x: ", true, 5, true), 2);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(s, "x: regression: a\"q: total +7.1% "
+					"(140 ns -> 150 ns)"));
+	ck_assert_ptr_nonnull(strstr(s, "x: new region: c\\x1b"));
+	free(s);
+	f = tmpfile();
+	ck_assert_uint_eq(sv_report_diff_gate(f, &d, "", true, 7.2, false), 0);
+	fclose(f);
+	ck_assert_int_eq(
+		sv_report_diff(NULL, &d, "a", "b", 0, SV_REPORT_CSV), -EINVAL);
+	sv_diff_fini(&d);
+	sv_stats_table_fini(&ta);
+	sv_stats_table_fini(&tb);
+	sv_profile_free(pa);
+	sv_profile_free(pb);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -229,6 +341,7 @@ static Suite *suite(void)
 	tcase_add_test(t, report_ranks_json);
 	tcase_add_test(t, report_calls_and_histogram);
 	tcase_add_test(t, report_calls_metadata);
+	tcase_add_test(t, report_diff_formats);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -2,7 +2,8 @@
  * cli.h: the subcommands of the scopeview program.  main.c picks one by
  * its first argument; each takes the arguments after the subcommand name
  * (argv[0] is the subcommand) and returns the process exit status:
- * 0 success, 1 a profile could not be read, 2 a command-line mistake.
+ * 0 success, 1 a profile could not be read, 2 a command-line mistake,
+ * 3 `diff`'s gate found a regression (--fail-above, --fail-on-new).
  * These are the only library functions that print.
  */
 #ifndef SCOPEVIEW_CLI_H
@@ -19,10 +20,13 @@
 
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
+#include "scopeview/regex.h"
+#include "scopeview/stats.h"
 
-#define SV_EXIT_OK    0
-#define SV_EXIT_LOAD  1
-#define SV_EXIT_USAGE 2
+#define SV_EXIT_OK         0
+#define SV_EXIT_LOAD       1
+#define SV_EXIT_USAGE      2
+#define SV_EXIT_REGRESSION 3
 
 /* Print "scopeview: <message>" and "usage: ..." to stderr; returns
  * SV_EXIT_USAGE. */
@@ -33,6 +37,34 @@ int sv_cli_usage_error(const char *usage, const char *fmt, ...) SV_PRINTF(2, 3);
  * *missing is set when it is but its value is not there. */
 const char *sv_cli_opt(
 	int argc, char **argv, int *i, const char *name, bool *missing);
+/* The selection options several commands share: --include RE and
+ * --exclude RE (repeatable) and --ranks LIST.  Zero it before use. */
+struct sv_cli_select {
+	struct sv_regex_list include, exclude;
+	bool *rank_on; /* sv_stats_parse_ranks; NULL: every rank */
+	uint32_t nrank_on;
+	const char *ranks; /* the --ranks text as given, or NULL */
+};
+
+/* Take argv[*i] when it is one of the selection options: returns 1 (and
+ * *i moves past its value), 0 when it is not one (*missing set when it
+ * is but its value is missing), or -1 after printing the usage error
+ * for a bad value ("<cmd>: ..."): the caller then exits SV_EXIT_USAGE. */
+int sv_cli_select_opt(struct sv_cli_select *s, int argc, char **argv, int *i,
+	bool *missing, const char *usage, const char *cmd);
+/* The selection as the rank and region parts of a stats filter (the
+ * rest of f is left as it is); s must outlive the filter's use. */
+void sv_cli_select_filter(
+	const struct sv_cli_select *s, struct sv_stats_filter *f);
+void sv_cli_select_fini(struct sv_cli_select *s);
+/* After the selection was used: a warning on stderr for each pattern
+ * that hit PCRE2's match limit on some name. */
+void sv_cli_select_warnings(const struct sv_cli_select *s);
+
+/* One line "scopeview: <what><text>" on stderr, the text made safe for a
+ * terminal (messages quote names from files). */
+void sv_cli_stderr(const char *what, const char *text);
+
 /* The lanes of p on the ranks of a rank list (sv_stats_parse_ranks), as
  * p->nlanes flags in a new array; NULL (every lane) for rank_on NULL. */
 bool *sv_cli_lanes_of_ranks(
@@ -46,6 +78,7 @@ int sv_snapshot_main(int argc, char **argv); /* snapshot.c */
 int sv_view_main(int argc, char **argv);     /* app.c: the viewer */
 int sv_tree_main(int argc, char **argv);     /* cmd_tree.c */
 int sv_export_main(int argc, char **argv);   /* cmd_export.c */
+int sv_diff_main(int argc, char **argv);     /* cmd_diff.c */
 
 /*
  * The command-line tables.  Each subcommand describes its options as an
@@ -97,5 +130,6 @@ extern const struct sv_cli_command sv_cli_tree_cmd;
 extern const struct sv_cli_command sv_cli_export_cmd;
 extern const struct sv_cli_command sv_cli_ranks_cmd;
 extern const struct sv_cli_command sv_cli_calls_cmd;
+extern const struct sv_cli_command sv_cli_diff_cmd;
 
 #endif

@@ -21,7 +21,11 @@
  *     await_ns as stored or null without the column, metadata an object
  *     of the file's extra per-call columns or null without any;
  *   histogram: {"file", "region", "num_calls", "nonpositive", "edges_ns",
- *     "counts", "mean_ns", "p50_ns", "p95_ns", "p99_ns"}.
+ *     "counts", "mean_ns", "p50_ns", "p95_ns", "p99_ns"};
+ *   diff: {"a", "b", "metric", "regions": [{"name", "a", "b", "delta",
+ *     "pct"}], "only_in_a": [names], "only_in_b": [names]}, regions in
+ *     the diff's order, time metrics in seconds (as summary's JSON), pct
+ *     null where A is 0.
  */
 #ifndef SCOPEVIEW_REPORT_H
 #define SCOPEVIEW_REPORT_H
@@ -29,10 +33,25 @@
 #include "scopeview/layer.h"
 #if !(SV_LAYER_ALLOW & SV_LAYER_REPORT)
 #error "scopeview/report.h belongs to the report layer, which this layer may not use"
+/* The comparison d of runs file_a and file_b (paths as given), leaving
+ * out the rows its threshold hid (threshold_pct: the one it was computed
+ * with, named in the table). */
+int sv_report_diff(FILE *out, const struct sv_diff *d, const char *file_a,
+	const char *file_b, double threshold_pct, enum sv_report_format fmt);
+
+/* The CI gate: one line "<prefix>regression: NAME: ..." for each row of d
+ * that regressed by more than above_pct (sv_diff_row_regressed; hidden
+ * rows too) when fail_above, and "<prefix>new region: NAME ..." for each
+ * region only in B when fail_on_new.  Returns the number of lines. */
+size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
+	const char *prefix, bool fail_above, double above_pct,
+	bool fail_on_new);
+
 #endif
 
 #include <stdio.h>
 
+#include "scopeview/diff.h"
 #include "scopeview/histogram.h"
 #include "scopeview/profile.h"
 #include "scopeview/ranks.h"
@@ -57,5 +76,19 @@ int sv_report_calls(FILE *out, const struct sv_profile *p,
 int sv_report_histogram(FILE *out, const struct sv_hist *h,
 	const struct sv_stats_region *g, const char *region, const char *file,
 	enum sv_report_format fmt);
+
+/* The comparison d of runs file_a and file_b (paths as given), leaving
+ * out the rows its threshold hid (threshold_pct: the one it was computed
+ * with, named in the table). */
+int sv_report_diff(FILE *out, const struct sv_diff *d, const char *file_a,
+	const char *file_b, double threshold_pct, enum sv_report_format fmt);
+
+/* The CI gate: one line "<prefix>regression: NAME: ..." for each row of d
+ * that regressed by more than above_pct (sv_diff_row_regressed; hidden
+ * rows too) when fail_above, and "<prefix>new region: NAME ..." for each
+ * region only in B when fail_on_new.  Returns the number of lines. */
+size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
+	const char *prefix, bool fail_above, double above_pct,
+	bool fail_on_new);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int sv_cli_usage_error(const char *usage, const char *fmt, ...)
@@ -53,4 +54,72 @@ bool *sv_cli_lanes_of_ranks(
 		on[l] = p->lanes[l].rank < nrank_on &&
 			rank_on[p->lanes[l].rank];
 	return on;
+}
+
+int sv_cli_select_opt(struct sv_cli_select *s, int argc, char **argv, int *i,
+	bool *missing, const char *usage, const char *cmd)
+{
+	struct sv_error err = {0};
+	const char *v;
+	bool ok;
+
+	if ((v = sv_cli_opt(argc, argv, i, "--include", missing)))
+		ok = sv_regex_list_add(&s->include, v, &err);
+	else if ((v = sv_cli_opt(argc, argv, i, "--exclude", missing)))
+		ok = sv_regex_list_add(&s->exclude, v, &err);
+	else if ((v = sv_cli_opt(argc, argv, i, "--ranks", missing))) {
+		free(s->rank_on);
+		s->rank_on = NULL;
+		s->nrank_on = 0;
+		ok = sv_stats_parse_ranks(v, &s->rank_on, &s->nrank_on, &err) ==
+		     0;
+		s->ranks = v;
+	} else
+		return 0;
+	if (ok)
+		return 1;
+	sv_cli_usage_error(usage, "%s: %s", cmd, err.msg);
+	return -1;
+}
+
+void sv_cli_select_filter(
+	const struct sv_cli_select *s, struct sv_stats_filter *f)
+{
+	f->rank_on = s->rank_on;
+	f->nrank_on = s->nrank_on;
+	f->include = s->include.re;
+	f->ninclude = s->include.n;
+	f->exclude = s->exclude.re;
+	f->nexclude = s->exclude.n;
+}
+
+void sv_cli_select_fini(struct sv_cli_select *s)
+{
+	sv_regex_list_fini(&s->include);
+	sv_regex_list_fini(&s->exclude);
+	free(s->rank_on);
+	memset(s, 0, sizeof *s);
+}
+
+void sv_cli_select_warnings(const struct sv_cli_select *s)
+{
+	size_t i;
+	for (i = 0; i < s->include.n + s->exclude.n; i++) {
+		const struct sv_regex *re =
+			i < s->include.n ? s->include.re[i]
+					 : s->exclude.re[i - s->include.n];
+		if (sv_regex_limit_hits(re)) {
+			char msg[512];
+			sv_regex_limit_message(
+				re, sv_regex_limit_hits(re), msg, sizeof msg);
+			sv_cli_stderr("warning: ", msg);
+		}
+	}
+}
+
+void sv_cli_stderr(const char *what, const char *text)
+{
+	char *safe = sv_utf8_terminal_safe(text, NULL);
+	fprintf(stderr, "scopeview: %s%s\n", what, safe);
+	free(safe);
 }

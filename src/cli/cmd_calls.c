@@ -168,13 +168,6 @@ static int calls_parse(int argc, char **argv, struct calls_args *a)
 	return -1;
 }
 
-static void calls_stderr(const char *what, const char *text)
-{
-	char *safe = sv_utf8_terminal_safe(text, NULL);
-	fprintf(stderr, "scopeview: %s%s\n", what, safe);
-	free(safe);
-}
-
 /* The histogram of calls[0..n) with the region's figures from stats.h. */
 static int calls_histogram(const struct calls_args *a,
 	const struct sv_profile *p, uint32_t region, const uint32_t *calls,
@@ -219,18 +212,19 @@ int sv_calls_main(int argc, char **argv)
 	}
 	rc = SV_EXIT_OK;
 	if (sv_load(a.file, NULL, &p, &err) < 0) {
-		calls_stderr("", err.msg);
+		sv_cli_stderr("", err.msg);
 		free(a.rank_on);
 		return SV_EXIT_LOAD;
 	}
 	region = sv_profile_find_region(p, a.region);
 	if (region < 0) {
-		calls_stderr("calls: no region named ", a.region);
+		sv_cli_stderr("calls: no region named ", a.region);
 		rc = SV_EXIT_LOAD;
 		goto out;
 	}
 	if (!p->has_calls)
-		calls_stderr("warning: ", "the profile holds no per-call data");
+		sv_cli_stderr(
+			"warning: ", "the profile holds no per-call data");
 	n = sv_calls_of_region(
 		p, (uint32_t)region, a.rank_on, a.nrank_on, &calls, NULL);
 	if (n < 0) {

@@ -85,19 +85,14 @@ static void summary_help(void)
 struct summary_args {
 	struct sv_summary_opts o;
 	int sort;
-	struct sv_regex_list include, exclude;
-	bool *rank_on;
-	uint32_t nrank_on;
-	const char *ranks_spec;
+	struct sv_cli_select sel;
 	const char *group_by;
 	const char *file;
 };
 
 static void summary_args_free(struct summary_args *a)
 {
-	sv_regex_list_fini(&a->include);
-	sv_regex_list_fini(&a->exclude);
-	free(a->rank_on);
+	sv_cli_select_fini(&a->sel);
 }
 
 /* Parse argv; returns -1 to go on, else an exit status. */
@@ -109,7 +104,7 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		bool missing = false;
-		struct sv_error err = {0};
+		int taken;
 
 		if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
 			if (a->file)
@@ -128,6 +123,10 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 			a->o.counters = true;
 		} else if (!strcmp(argv[i], "--per-rank")) {
 			a->o.per_rank = true;
+		} else if ((taken = sv_cli_select_opt(&a->sel, argc, argv, &i,
+				    &missing, SUMMARY_USAGE, "summary"))) {
+			if (taken < 0)
+				return SV_EXIT_USAGE;
 		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--format", &missing))) {
 			if (!strcmp(v, "table"))
@@ -155,25 +154,6 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 					"summary: unknown sort key '%s' (see "
 					"--help)",
 					v);
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--include", &missing))) {
-			if (!sv_regex_list_add(&a->include, v, &err))
-				return sv_cli_usage_error(
-					SUMMARY_USAGE, "summary: %s", err.msg);
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--exclude", &missing))) {
-			if (!sv_regex_list_add(&a->exclude, v, &err))
-				return sv_cli_usage_error(
-					SUMMARY_USAGE, "summary: %s", err.msg);
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--ranks", &missing))) {
-			free(a->rank_on);
-			a->rank_on = NULL;
-			if (sv_stats_parse_ranks(
-				    v, &a->rank_on, &a->nrank_on, &err))
-				return sv_cli_usage_error(
-					SUMMARY_USAGE, "summary: %s", err.msg);
-			a->ranks_spec = v;
 		} else if (missing) {
 			return sv_cli_usage_error(SUMMARY_USAGE,
 				"summary: %s needs a value", argv[i]);
@@ -186,15 +166,6 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 		return sv_cli_usage_error(
 			SUMMARY_USAGE, "summary: no FILE given");
 	return -1;
-}
-
-/* One line "scopeview: <what><text>" on stderr, with the text made safe
- * for a terminal (it can quote region names from the file). */
-static void summary_stderr(const char *what, const char *text)
-{
-	char *safe = sv_utf8_terminal_safe(text, NULL);
-	fprintf(stderr, "scopeview: %s%s\n", what, safe);
-	free(safe);
 }
 
 /* Say which ranks of the --ranks list have no row in p ("9,11-12"): not
@@ -337,46 +308,31 @@ int sv_summary_main(int argc, char **argv)
 		return rc;
 	}
 	if (sv_load(a.file, NULL, &p, &err) < 0) {
-		summary_stderr("", err.msg);
+		sv_cli_stderr("", err.msg);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
 	for (i = 0; i < p->nwarnings; i++)
-		summary_stderr("warning: ", p->warnings[i]);
+		sv_cli_stderr("warning: ", p->warnings[i]);
 
-	if (a.rank_on)
-		summary_ranks_warning(p, a.rank_on, a.nrank_on);
+	if (a.sel.rank_on)
+		summary_ranks_warning(p, a.sel.rank_on, a.sel.nrank_on);
 	memset(&f, 0, sizeof f);
-	f.rank_on = a.rank_on;
-	f.nrank_on = a.nrank_on;
-	f.include = a.include.re;
-	f.ninclude = a.include.n;
-	f.exclude = a.exclude.re;
-	f.nexclude = a.exclude.n;
+	sv_cli_select_filter(&a.sel, &f);
 	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
-		summary_stderr("", err.msg);
+		sv_cli_stderr("", err.msg);
 		sv_profile_free(p);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
-	for (i = 0; i < a.include.n + a.exclude.n; i++) {
-		const struct sv_regex *re =
-			i < a.include.n ? a.include.re[i]
-					: a.exclude.re[i - a.include.n];
-		if (sv_regex_limit_hits(re)) {
-			char msg[512];
-			sv_regex_limit_message(
-				re, sv_regex_limit_hits(re), msg, sizeof msg);
-			summary_stderr("warning: ", msg);
-		}
-	}
+	sv_cli_select_warnings(&a.sel);
 	if (a.sort != SV_STATS_KEY_START)
 		sv_stats_table_sort(&t, a.sort);
 	if (a.group_by) {
 		ngroups = summary_groups(p, &f, a.group_by, a.sort, &groups,
 			&values, &nvalues, &err);
 		if (ngroups < 0) {
-			summary_stderr("", err.msg);
+			sv_cli_stderr("", err.msg);
 			sv_strv_free_array(values, nvalues);
 			sv_stats_table_fini(&t);
 			sv_profile_free(p);
@@ -388,7 +344,7 @@ int sv_summary_main(int argc, char **argv)
 		a.o.ngroups = (size_t)ngroups;
 	}
 	a.o.file = a.file;
-	a.o.ranks = a.ranks_spec;
+	a.o.ranks = a.sel.ranks;
 	rc = SV_EXIT_OK;
 	if (sv_summary_write(stdout, p, &t, &a.o) < 0) {
 		fprintf(stderr, "scopeview: cannot write the summary\n");

@@ -21,6 +21,7 @@ static const struct {
 	{"export", sv_export_main, "write a profile in another tool's format"},
 	{"ranks", sv_ranks_main, "print the rank x region load balance"},
 	{"calls", sv_calls_main, "list the calls of a region"},
+	{"diff", sv_diff_main, "compare two profiles region by region"},
 };
 
 /* The option tables of the commands above, for the man page and the
@@ -34,6 +35,7 @@ static const struct sv_cli_command *const command_docs[] = {
 	&sv_cli_export_cmd,
 	&sv_cli_ranks_cmd,
 	&sv_cli_calls_cmd,
+	&sv_cli_diff_cmd,
 };
 
 #define MAIN_NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -91,7 +93,8 @@ static void main_usage(FILE *out)
 	fputs("\nRun 'scopeview COMMAND --help' for a command's options,\n"
 	      "'scopeview --list-keys' for the viewer's keys.\n"
 	      "Exit status: 0 success, 1 a profile could not be read,\n"
-	      "2 a command-line mistake.\n",
+	      "2 a command-line mistake, 3 'diff --fail-above' or\n"
+	      "'--fail-on-new' found a regression.\n",
 		out);
 }
 
