@@ -8,6 +8,7 @@
 
 #include "helpers.h"
 #include "scopeview/grid.h"
+#include "scopeview/palette.h"
 
 static char *grid_dump(const struct sv_grid *g, enum sv_grid_format f)
 {
@@ -188,6 +189,69 @@ START_TEST(test_themes)
 }
 END_TEST
 
+/* The dump of g for a number of colours. */
+static char *grid_dump_colors(
+	const struct sv_grid *g, enum sv_grid_format f, int colors)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	ck_assert_int_eq(
+		sv_grid_write_colors(g, out, f, SV_THEME_DARK, colors), 0);
+	fclose(out);
+	return buf;
+}
+
+START_TEST(test_dump_colors)
+{
+	/* given a bar of two regions, a boundary half block of both and
+	 * a heading */
+	struct sv_grid g;
+	char *a;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 8, 1);
+	sv_grid_fill(&g, 0, 0, 3, 1, SV_GRID_BAR, SV_STYLE_SPAN, 1);
+	sv_grid_put2(&g, 3, 0, 0x258c, SV_STYLE_SPAN, 1, 14);
+	sv_grid_fill(&g, 4, 0, 6, 1, SV_GRID_BAR, SV_STYLE_SPAN, 14);
+	sv_grid_put(&g, 6, 0, 'x', SV_STYLE_PANEL_HEAD, 0);
+	ck_assert_int_eq(sv_grid_cell(&g, 3, 0)->color2, 14);
+	/* a put over the boundary forgets its second colour */
+	sv_grid_put(&g, 7, 0, 'y', SV_STYLE_DEFAULT, 0);
+	ck_assert_int_eq(sv_grid_cell(&g, 7, 0)->color2, 0);
+	/* when written in 256 colours: both colours, the half block's as
+	 * foreground and background */
+	a = grid_dump_colors(&g, SV_GRID_ANSI, 256);
+	ck_assert_ptr_nonnull(strstr(a, ";38;5;167;48;5;167m"));
+	ck_assert_ptr_nonnull(strstr(a, ";38;5;167;48;5;168m\xe2\x96\x8c"));
+	free(a);
+	/* in 16 colours: ANSI colours only, no 256-colour sequence */
+	a = grid_dump_colors(&g, SV_GRID_ANSI, 16);
+	ck_assert_ptr_null(strstr(a, "38;5"));
+	ck_assert_ptr_nonnull(strstr(a, ";31"));
+	free(a);
+	/* with none (NO_COLOR): no colour at all, the heading still bold,
+	 * and the two regions' bars in different fill patterns */
+	a = grid_dump_colors(&g, SV_GRID_ANSI, 0);
+	ck_assert_ptr_null(strstr(a, ";3"));
+	ck_assert_ptr_null(strstr(a, ";4;"));
+	ck_assert_ptr_null(strstr(a, "48;"));
+	ck_assert_ptr_nonnull(strstr(a, "\x1b[0;1;4m"));
+	ck_assert_int_ne(sv_palette_fill(1, 0), sv_palette_fill(14, 0));
+	ck_assert_ptr_nonnull(strstr(a, "\xe2\x96\x88\xe2\x96\x88"));
+	free(a);
+	/* and an SVG without colours has only greys */
+	a = grid_dump_colors(&g, SV_GRID_SVG, 0);
+	ck_assert_ptr_null(strstr(a, "#d75f5f"));
+	ck_assert_ptr_null(strstr(a, "#d75f87"));
+	free(a);
+	a = grid_dump_colors(&g, SV_GRID_SVG, 256);
+	ck_assert_ptr_nonnull(strstr(a, "#d75f5f"));
+	free(a);
+	sv_grid_fini(&g);
+}
+END_TEST
+
 START_TEST(test_dumps)
 {
 	struct sv_grid g;
@@ -241,6 +305,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_styles);
 	tcase_add_test(tc, test_themes);
 	tcase_add_test(tc, test_dumps);
+	tcase_add_test(tc, test_dump_colors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -67,8 +67,9 @@ enum sv_style {
 		SV_STYLE_COUNT
 };
 
-/* Number of region colours (colour indexes 1 .. SV_GRID_NCOLORS). */
-#define SV_GRID_NCOLORS 12
+/* Number of colours (colour indexes 1 .. SV_GRID_NCOLORS): the region
+ * colours and the heat ramp of palette.h. */
+#define SV_GRID_NCOLORS 32
 
 /* The bar glyph (see above). */
 #define SV_GRID_BAR 0x2588u
@@ -77,10 +78,13 @@ enum sv_style {
 #define SV_GRID_WIDE_TAIL 0u
 
 struct sv_cell {
-	uint32_t ch;    /* Unicode code point; SV_GRID_WIDE_TAIL after a wide
+	uint32_t ch;     /* Unicode code point; SV_GRID_WIDE_TAIL after a wide
 			   character */
-	uint16_t style; /* enum sv_style */
-	uint16_t color; /* 0 = none, else region colour 1 .. SV_GRID_NCOLORS */
+	uint16_t style;  /* enum sv_style */
+	uint16_t color;  /* 0 = none, else region colour 1 .. SV_GRID_NCOLORS */
+	uint16_t color2; /* 0 = none, else the colour of the cell's background
+			    (a boundary glyph such as U+258C between two calls:
+			    color for the left half, color2 for the right) */
 };
 
 struct sv_grid {
@@ -133,6 +137,10 @@ const struct sv_cell *sv_grid_cell(const struct sv_grid *g, int x, int y);
  * it fits, else a blank.  Returns the cells used (0, 1 or 2). */
 int sv_grid_put(
 	struct sv_grid *g, int x, int y, uint32_t ch, int style, int color);
+/* sv_grid_put, then the cell's background colour color2 (grid.h's
+ * struct sv_cell); returns the cells used. */
+int sv_grid_put2(struct sv_grid *g, int x, int y, uint32_t ch, int style,
+	int color, int color2);
 /* Fill [x0, x1) x [y0, y1) with ch, clipped. */
 void sv_grid_fill(struct sv_grid *g, int x0, int y0, int x1, int y1,
 	uint32_t ch, int style, int color);
@@ -153,8 +161,10 @@ int sv_grid_textf(struct sv_grid *g, int x, int y, int maxw, int style,
  * limit (pass a large number for all). */
 int sv_grid_text_width(const char *s, int limit);
 
-/* A stable colour 1 .. SV_GRID_NCOLORS for a region name (FNV-1a hash):
- * the same name has the same colour in every view and run. */
+/* A stable region colour 1 .. SV_PALETTE_NREGION (palette.h) for a region
+ * name (FNV-1a hash): the same name has the same colour in every run.
+ * Views with a session use its map (sv_session_region_color), which also
+ * keeps callers, callees and the heaviest regions apart. */
 int sv_grid_region_color(const char *name);
 const struct sv_palette *sv_grid_palette(int color);
 const struct sv_style_attr *sv_grid_style_attr(int style);
@@ -188,5 +198,11 @@ int sv_grid_write(const struct sv_grid *g, FILE *out, enum sv_grid_format f);
  * an unknown theme). */
 int sv_grid_write_theme(
 	const struct sv_grid *g, FILE *out, enum sv_grid_format f, int theme);
+/* The same for a terminal of `colors` colours: 256 (as above), 16 or 8
+ * (ANSI: the reduced palette; bars in the fill patterns of palette.h),
+ * or 0 (NO_COLOR: no colour at all, only bold, dim, underline and
+ * reverse; SVG in grey).  -EINVAL for an unknown theme. */
+int sv_grid_write_colors(const struct sv_grid *g, FILE *out,
+	enum sv_grid_format f, int theme, int colors);
 
 #endif

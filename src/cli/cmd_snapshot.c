@@ -34,6 +34,9 @@ static const struct sv_cli_option snapshot_options[] = {
 		"ASCII glyphs (the default follows the locale)"},
 	{"--theme", NULL, "NAME", "dark light",
 		"the colours of ansi and svg: dark (default) or light"},
+	{"--colors", NULL, "N", "256 16 8 none",
+		"draw ansi and svg as a terminal of N colours would\n"
+		"(default 256; none when NO_COLOR is set)"},
 	{"--config", NULL, "FILE", "@file",
 		"take the key bindings and theme of this configuration\n"
 		"file (snapshot reads none by itself)"},
@@ -47,7 +50,8 @@ static const struct sv_cli_option snapshot_options[] = {
 const struct sv_cli_command sv_cli_snapshot_cmd = {
 	"snapshot",
 	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
-	"[--theme dark|light] [--config FILE] [--output PATH] FILE|--demo",
+	"[--theme dark|light] [--colors N] [--config FILE] [--output PATH] "
+	"FILE|--demo",
 	"draw the viewer's screen to a file",
 	true,
 	snapshot_options,
@@ -96,11 +100,11 @@ int sv_snapshot_main(int argc, char **argv)
 {
 	const char *size = "120x40", *keys = NULL, *format = "text",
 		   *output = NULL, *file = NULL, *val, *theme_name = NULL,
-		   *config = NULL;
+		   *config = NULL, *colors_name = NULL, *nc;
 	char *keybuf = NULL;
 	bool ascii = false, demo = false;
 	char demo_path[4096];
-	int w, h, i, rc, theme = -1, *keyv = NULL;
+	int w, h, i, rc, theme = -1, *keyv = NULL, colors = 256;
 	size_t nkeys = 0;
 	enum sv_grid_format fmt;
 	struct sv_error err = {0};
@@ -129,6 +133,8 @@ int sv_snapshot_main(int argc, char **argv)
 			keys = keybuf;
 		} else if ((val = snapshot_value(argc, argv, &i, "--theme"))) {
 			theme_name = val;
+		} else if ((val = snapshot_value(argc, argv, &i, "--colors"))) {
+			colors_name = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--config"))) {
 			config = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--format"))) {
@@ -206,6 +212,24 @@ int sv_snapshot_main(int argc, char **argv)
 	}
 	if (theme < 0)
 		theme = SV_THEME_DARK;
+	/* NO_COLOR (set and not empty) means none unless --colors says. */
+	nc = getenv("NO_COLOR");
+	if (!colors_name && nc && *nc)
+		colors = 0;
+	else if (colors_name && !strcmp(colors_name, "none"))
+		colors = 0;
+	else if (colors_name) {
+		char *end;
+		long n = strtol(colors_name, &end, 10);
+		if (*end || (n != 256 && n != 16 && n != 8)) {
+			free(keybuf);
+			return sv_cli_usage_error(SNAPSHOT_USAGE,
+				"snapshot: unknown --colors '%s' (256, 16, 8 "
+				"or none)",
+				colors_name);
+		}
+		colors = (int)n;
+	}
 	if (keys && sv_keys_parse_script(keys, &keyv, &nkeys, &err) < 0) {
 		free(keybuf);
 		return sv_cli_usage_error(
@@ -253,7 +277,7 @@ int sv_snapshot_main(int argc, char **argv)
 			return SV_EXIT_LOAD;
 		}
 	}
-	rc = sv_grid_write_theme(&g, out, fmt, theme);
+	rc = sv_grid_write_colors(&g, out, fmt, theme, colors);
 	if (output && fclose(out) != 0)
 		rc = -EIO;
 	else if (!output && fflush(out) != 0)

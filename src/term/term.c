@@ -22,6 +22,7 @@
 #include <wchar.h>
 
 #include "scopeview/keys.h"
+#include "scopeview/palette.h"
 
 /* How one (style, colour) pair is drawn. */
 struct term_look {
@@ -45,8 +46,15 @@ struct sv_term {
 	int npairs; /* pairs allocated so far (pair 0 is fixed) */
 	struct {
 		short fg, bg;
-	} pairs[256];
+	} pairs[2048];
 	struct term_look looks[SV_STYLE_COUNT][SV_GRID_NCOLORS + 1];
+	/* A bar cell (SV_GRID_BAR) of a style and colour: one solid colour
+	 * in 256 colours, else the region's fill pattern (palette.h) in its
+	 * colour on the default background. */
+	struct term_look bars[SV_STYLE_COUNT][SV_GRID_NCOLORS + 1];
+	/* The pair of a cell with two region colours (color, color2), made
+	 * on first use; -1 not yet. */
+	short pairs2[SV_GRID_NCOLORS + 1][SV_GRID_NCOLORS + 1];
 	int theme;
 	struct sv_style_attr styles[SV_STYLE_COUNT];
 };
@@ -230,6 +238,32 @@ static void term_make_look(struct sv_term *t, int style, int color)
 	}
 }
 
+/* The look of a bar cell (see struct sv_term's bars). */
+static void term_make_bar(struct sv_term *t, int style, int color)
+{
+	const struct sv_style_attr *a = &t->styles[style];
+	struct term_look *l = &t->bars[style][color];
+	int c;
+
+	*l = t->looks[style][color];
+	if (t->colors == 0 || !(a->bg_region && color > 0)) {
+		/* No colours, or a style with a fixed background: the
+		 * pattern (or bar) in the style's own look; reverse video
+		 * for a bar would hide it, so it goes. */
+		if (t->colors == 0)
+			l->attrs &= ~(attr_t)A_REVERSE;
+		return;
+	}
+	c = term_region_color(t, color);
+	l->attrs &= ~(attr_t)A_REVERSE;
+	if (t->colors >= 256)
+		l->pair = term_pair(t, c, c);
+	else
+		l->pair = term_pair(t, c, -1);
+	l->fg = c;
+	l->bg = t->colors >= 256 ? c : -1;
+}
+
 static void term_setup_colors(struct sv_term *t, int max_colors)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -253,6 +287,22 @@ static void term_setup_colors(struct sv_term *t, int max_colors)
 	for (s = 0; s < SV_STYLE_COUNT; s++)
 		for (c = 0; c <= SV_GRID_NCOLORS; c++)
 			term_make_look(t, s, c);
+	for (s = 0; s < SV_STYLE_COUNT; s++)
+		for (c = 0; c <= SV_GRID_NCOLORS; c++)
+			term_make_bar(t, s, c);
+	memset(t->pairs2, 0xff, sizeof t->pairs2);
+}
+
+/* The pair for a cell of two region colours, or 0. */
+static short term_pair2(struct sv_term *t, int color, int color2)
+{
+	if (t->colors == 0)
+		return 0;
+	if (t->pairs2[color][color2] < 0)
+		t->pairs2[color][color2] =
+			term_pair(t, term_region_color(t, color),
+				term_region_color(t, color2));
+	return t->pairs2[color][color2];
 }
 
 static bool term_known(const char *name, int fd);
@@ -589,8 +639,17 @@ void sv_term_present(struct sv_term *t, const struct sv_grid *g)
 			int style = c->style < SV_STYLE_COUNT ? c->style : 0;
 			int color = c->color <= SV_GRID_NCOLORS ? c->color : 0;
 
+			uint32_t ch = c->ch;
+			short pair;
 			l = &t->looks[style][color];
-			if (c->ch == SV_GRID_WIDE_TAIL) {
+			if (ch == SV_GRID_BAR && color) {
+				l = &t->bars[style][color];
+				ch = sv_palette_fill(color, t->colors);
+			}
+			pair = l->pair;
+			if (c->color2 && color && c->color2 <= SV_GRID_NCOLORS)
+				pair = term_pair2(t, color, c->color2);
+			if (ch == SV_GRID_WIDE_TAIL) {
 				/* Covered by the wide character before it (as
 				 * sent: '?' in a non-UTF-8 locale is narrow);
 				 * a stray tail becomes a blank. */
@@ -599,14 +658,14 @@ void sv_term_present(struct sv_term *t, const struct sv_grid *g)
 					continue;
 				wcs[0] = L' ';
 			} else {
-				wcs[0] = term_glyph(t, c->ch);
+				wcs[0] = term_glyph(t, ch);
 				/* A wide character cut by the right edge. */
 				if (x == w - 1 &&
 					sv_utf8_width((uint32_t)wcs[0]) == 2)
 					wcs[0] = L' ';
 			}
 			wcs[1] = L'\0';
-			setcchar(&cc, wcs, l->attrs, l->pair, NULL);
+			setcchar(&cc, wcs, l->attrs, pair, NULL);
 			mvwadd_wch(stdscr, y, x, &cc);
 		}
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "scopeview/common.h"
+#include "scopeview/palette.h"
 
 #define GRID_MAX_DIM 4096
 
@@ -61,23 +62,6 @@ static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
 	[SV_STYLE_HOT] = {11, 4, false, false, true, false, false, false},
 };
 
-/* Twelve region colours, distinct in 256 colours and reduced to 16/8. */
-static const struct sv_palette grid_palette[SV_GRID_NCOLORS + 1] = {
-	{0, 7, 7, 0xc0c0c0},
-	{68, 12, 4, 0x5f87d7},
-	{173, 3, 3, 0xd7875f},
-	{107, 2, 2, 0x87af5f},
-	{140, 13, 5, 0xaf87d7},
-	{179, 11, 3, 0xd7af5f},
-	{73, 6, 6, 0x5fafaf},
-	{168, 1, 1, 0xd75f87},
-	{110, 14, 6, 0x87afd7},
-	{143, 10, 2, 0xafaf5f},
-	{72, 2, 2, 0x5faf87},
-	{175, 5, 5, 0xd787af},
-	{137, 9, 1, 0xaf875f},
-};
-
 /* The light theme: for a terminal with a light background.  Text that is
  * bright yellow, white or cyan on the dark theme's black becomes blue,
  * black or magenta; the selected call is white on black; the region
@@ -114,22 +98,6 @@ static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
 };
 
-static const struct sv_palette grid_palette_light[SV_GRID_NCOLORS + 1] = {
-	{250, 7, 7, 0xbcbcbc},
-	{111, 12, 4, 0x87afff},
-	{216, 11, 3, 0xffaf87},
-	{150, 10, 2, 0xafd787},
-	{183, 13, 5, 0xd7afff},
-	{222, 11, 3, 0xffd787},
-	{116, 14, 6, 0x87d7d7},
-	{211, 9, 1, 0xff87af},
-	{153, 14, 6, 0xafd7ff},
-	{186, 10, 2, 0xd7d787},
-	{115, 10, 2, 0x87d7af},
-	{218, 13, 5, 0xffafd7},
-	{180, 9, 1, 0xd7af87},
-};
-
 static const char *const grid_theme_names[SV_THEME_COUNT] = {"dark", "light"};
 
 void sv_grid_init(struct sv_grid *g)
@@ -153,6 +121,7 @@ void sv_grid_clear(struct sv_grid *g)
 		g->cells[i].ch = ' ';
 		g->cells[i].style = SV_STYLE_DEFAULT;
 		g->cells[i].color = 0;
+		g->cells[i].color2 = 0;
 	}
 }
 
@@ -241,6 +210,7 @@ int sv_grid_put(
 		t->ch = SV_GRID_WIDE_TAIL;
 		t->style = (uint16_t)style;
 		t->color = (uint16_t)color;
+		t->color2 = 0;
 	}
 	/* Overwriting half of a wide character blanks the other half. */
 	if (c->ch == SV_GRID_WIDE_TAIL && x > 0) {
@@ -255,6 +225,18 @@ int sv_grid_put(
 	c->ch = ch;
 	c->style = (uint16_t)style;
 	c->color = (uint16_t)color;
+	c->color2 = 0;
+	return wd;
+}
+
+int sv_grid_put2(struct sv_grid *g, int x, int y, uint32_t ch, int style,
+	int color, int color2)
+{
+	int wd = sv_grid_put(g, x, y, ch, style, color);
+	struct sv_cell *c = sv_grid_at(g, x, y);
+
+	if (wd && c && color2 >= 0 && color2 <= SV_GRID_NCOLORS)
+		c->color2 = (uint16_t)color2;
 	return wd;
 }
 
@@ -371,29 +353,17 @@ int sv_grid_textf(struct sv_grid *g, int x, int y, int maxw, int style,
 
 int sv_grid_region_color(const char *name)
 {
-	uint32_t h = 2166136261u;
-	const unsigned char *s = (const unsigned char *)(name ? name : "");
-
-	while (*s) {
-		h ^= *s++;
-		h *= 16777619u;
-	}
-	return 1 + (int)(h % SV_GRID_NCOLORS);
+	return sv_palette_hash(name);
 }
 
 const struct sv_palette *sv_grid_palette(int color)
 {
-	if (color < 0 || color > SV_GRID_NCOLORS)
-		color = 0;
-	return &grid_palette[color];
+	return sv_palette_entry(SV_THEME_DARK, color);
 }
 
 const struct sv_palette *sv_grid_theme_palette(int theme, int color)
 {
-	if (color < 0 || color > SV_GRID_NCOLORS)
-		color = 0;
-	return theme == SV_THEME_LIGHT ? &grid_palette_light[color]
-				       : &grid_palette[color];
+	return sv_palette_entry(theme, color);
 }
 
 const struct sv_style_attr *sv_grid_theme_attr(int theme, int style)
@@ -453,283 +423,4 @@ bool sv_grid_locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
-}
-
-/* Length of row y without trailing blank DEFAULT-looking cells (for text
- * only the character matters). */
-static int grid_row_len(const struct sv_grid *g, int y)
-{
-	int n = g->w;
-	while (n > 0 &&
-		g->cells[(size_t)y * (size_t)g->w + (size_t)n - 1].ch == ' ')
-		n--;
-	return n;
-}
-
-static void grid_put_utf8(FILE *out, uint32_t cp)
-{
-	char buf[5];
-	size_t n = sv_utf8_encode(cp, buf);
-	fwrite(buf, 1, n, out);
-}
-
-static void grid_write_text(const struct sv_grid *g, FILE *out)
-{
-	int x, y;
-
-	for (y = 0; y < g->h; y++) {
-		int n = grid_row_len(g, y);
-		for (x = 0; x < n; x++) {
-			uint32_t ch =
-				g->cells[(size_t)y * (size_t)g->w + (size_t)x]
-					.ch;
-			if (ch != SV_GRID_WIDE_TAIL)
-				grid_put_utf8(out, ch);
-		}
-		fputc('\n', out);
-	}
-}
-
-static void grid_write_styles(const struct sv_grid *g, FILE *out)
-{
-	int x, y;
-
-	grid_write_text(g, out);
-	for (y = 0; y < g->h; y++) {
-		int n = g->w;
-		while (n > 0 &&
-			g->cells[(size_t)y * (size_t)g->w + (size_t)n - 1]
-					.style == SV_STYLE_DEFAULT &&
-			g->cells[(size_t)y * (size_t)g->w + (size_t)n - 1].ch ==
-				' ')
-			n--;
-		for (x = 0; x < n; x++)
-			fputc(sv_grid_style_letter(
-				      g->cells[(size_t)y * (size_t)g->w +
-					       (size_t)x]
-					      .style),
-				out);
-		fputc('\n', out);
-	}
-}
-
-/* SGR parameters for one ANSI colour as foreground (base 30) or
- * background (base 40). */
-static void grid_sgr_ansi(FILE *out, int c, int base)
-{
-	if (c < 8)
-		fprintf(out, ";%d", base + c);
-	else
-		fprintf(out, ";%d", base + 60 + c - 8);
-}
-
-static void grid_sgr(FILE *out, int theme, int style, int color, bool bar)
-{
-	const struct sv_style_attr *a = sv_grid_theme_attr(theme, style);
-	int c256 = sv_grid_theme_palette(theme, color)->xterm256;
-
-	fputs("\x1b[0", out);
-	if (a->bold)
-		fputs(";1", out);
-	if (a->dim)
-		fputs(";2", out);
-	if (a->underline)
-		fputs(";4", out);
-	if (a->reverse)
-		fputs(";7", out);
-	if ((a->fg_region || (bar && a->bg_region)) && color)
-		fprintf(out, ";38;5;%d", c256);
-	else if (bar && a->bg >= 0)
-		grid_sgr_ansi(out, a->bg, 30);
-	else if (a->fg >= 0)
-		grid_sgr_ansi(out, a->fg, 30);
-	if (a->bg_region && color)
-		fprintf(out, ";48;5;%d", c256);
-	else if (a->bg >= 0)
-		grid_sgr_ansi(out, a->bg, 40);
-	fputc('m', out);
-}
-
-static void grid_write_ansi(const struct sv_grid *g, FILE *out, int theme)
-{
-	int x, y;
-
-	for (y = 0; y < g->h; y++) {
-		int cur_style = -1, cur_color = -1, cur_bar = -1, n = g->w;
-		/* Trim trailing blanks that look like the default. */
-		while (n > 0) {
-			const struct sv_cell *c =
-				&g->cells[(size_t)y * (size_t)g->w + (size_t)n -
-					  1];
-			if (c->ch != ' ' || c->style != SV_STYLE_DEFAULT)
-				break;
-			n--;
-		}
-		for (x = 0; x < n; x++) {
-			const struct sv_cell *c =
-				&g->cells[(size_t)y * (size_t)g->w + (size_t)x];
-			if (c->ch == SV_GRID_WIDE_TAIL)
-				continue;
-			if (c->style != cur_style || c->color != cur_color ||
-				(c->ch == SV_GRID_BAR) != cur_bar) {
-				cur_bar = c->ch == SV_GRID_BAR;
-				grid_sgr(out, theme, c->style, c->color,
-					cur_bar);
-				cur_style = c->style;
-				cur_color = c->color;
-			}
-			grid_put_utf8(out, c->ch);
-		}
-		if (cur_style >= 0)
-			fputs("\x1b[0m", out);
-		fputc('\n', out);
-	}
-}
-
-/* The 16 ANSI colours as RGB, for SVG. */
-static uint32_t grid_ansi_rgb(int c)
-{
-	static const uint32_t rgb[16] = {0x000000, 0xcd3131, 0x0dbc79, 0xe5e510,
-		0x2472c8, 0xbc3fbc, 0x11a8cd, 0xe5e5e5, 0x666666, 0xf14c4c,
-		0x23d18b, 0xf5f543, 0x3b8eea, 0xd670d6, 0x29b8db, 0xffffff};
-	return rgb[c & 15];
-}
-
-/* The SVG page's default foreground and background per theme. */
-static const uint32_t grid_svg_default[SV_THEME_COUNT][2] = {
-	{0xd4d4d4, 0x1e1e1e}, {0x1e1e1e, 0xffffff}};
-
-static void grid_svg_colors(int theme, const struct sv_cell *c, uint32_t *fg,
-	uint32_t *bg, bool *has_bg, bool *bold)
-{
-	const struct sv_style_attr *a = sv_grid_theme_attr(theme, c->style);
-	uint32_t f = grid_svg_default[theme][0], b = grid_svg_default[theme][1];
-	bool hb = false;
-
-	if (a->fg_region && c->color)
-		f = sv_grid_theme_palette(theme, c->color)->rgb;
-	else if (a->fg >= 0)
-		f = grid_ansi_rgb(a->fg);
-	if (a->bg_region && c->color) {
-		b = sv_grid_theme_palette(theme, c->color)->rgb;
-		hb = true;
-	} else if (a->bg >= 0) {
-		b = grid_ansi_rgb(a->bg);
-		hb = true;
-	}
-	if (a->reverse) {
-		uint32_t t = f;
-		f = b;
-		b = t;
-		hb = true;
-	}
-	if (a->dim)
-		f = 0x808080;
-	if (c->ch == SV_GRID_BAR && hb)
-		f = b;
-	*fg = f;
-	*bg = b;
-	*has_bg = hb;
-	*bold = a->bold;
-}
-
-static void grid_write_svg(const struct sv_grid *g, FILE *out, int theme)
-{
-	const double cw = 8.4, ch = 17.0;
-	int x, y;
-
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.1f %.1f\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#%06x\"/>\n"
-		"<g font-family=\"DejaVu Sans Mono, Menlo, Consolas, "
-		"monospace\" font-size=\"14px\">\n",
-		g->w * cw, g->h * ch, g->w * cw, g->h * ch,
-		grid_svg_default[theme][1]);
-	for (y = 0; y < g->h; y++) {
-		/* Backgrounds: one rect per run of equal colour. */
-		x = 0;
-		while (x < g->w) {
-			uint32_t fg, bg;
-			bool hb, bold;
-			int x1 = x + 1;
-			grid_svg_colors(theme,
-				&g->cells[(size_t)y * (size_t)g->w + (size_t)x],
-				&fg, &bg, &hb, &bold);
-			if (!hb) {
-				x++;
-				continue;
-			}
-			while (x1 < g->w) {
-				uint32_t f2, b2;
-				bool h2, bo2;
-				grid_svg_colors(theme,
-					&g->cells[(size_t)y * (size_t)g->w +
-						  (size_t)x1],
-					&f2, &b2, &h2, &bo2);
-				if (!h2 || b2 != bg)
-					break;
-				x1++;
-			}
-			fprintf(out,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.1f\" fill=\"#%06x\"/>\n",
-				x * cw, y * ch, (x1 - x) * cw, ch, bg);
-			x = x1;
-		}
-		/* Text: one element per cell with a visible glyph, so wide and
-		 * narrow glyphs stay on the grid. */
-		for (x = 0; x < g->w; x++) {
-			const struct sv_cell *c =
-				&g->cells[(size_t)y * (size_t)g->w + (size_t)x];
-			uint32_t fg, bg;
-			bool hb, bold;
-			if (c->ch == ' ' || c->ch == SV_GRID_WIDE_TAIL)
-				continue;
-			grid_svg_colors(theme, c, &fg, &bg, &hb, &bold);
-			fprintf(out,
-				"<text x=\"%.1f\" y=\"%.1f\" fill=\"#%06x\"%s>",
-				x * cw, y * ch + ch * 0.78, fg,
-				bold ? " font-weight=\"bold\"" : "");
-			if (c->ch == '<')
-				fputs("&lt;", out);
-			else if (c->ch == '>')
-				fputs("&gt;", out);
-			else if (c->ch == '&')
-				fputs("&amp;", out);
-			else
-				grid_put_utf8(out, c->ch);
-			fputs("</text>\n", out);
-		}
-	}
-	fputs("</g>\n</svg>\n", out);
-}
-
-int sv_grid_write(const struct sv_grid *g, FILE *out, enum sv_grid_format f)
-{
-	return sv_grid_write_theme(g, out, f, SV_THEME_DARK);
-}
-
-int sv_grid_write_theme(
-	const struct sv_grid *g, FILE *out, enum sv_grid_format f, int theme)
-{
-	if (!g || !out || theme < 0 || theme >= SV_THEME_COUNT)
-		return -EINVAL;
-	switch (f) {
-	case SV_GRID_TEXT:
-		grid_write_text(g, out);
-		break;
-	case SV_GRID_STYLES:
-		grid_write_styles(g, out);
-		break;
-	case SV_GRID_ANSI:
-		grid_write_ansi(g, out, theme);
-		break;
-	case SV_GRID_SVG:
-		grid_write_svg(g, out, theme);
-		break;
-	default:
-		return -EINVAL;
-	}
-	return ferror(out) ? -EIO : 0;
 }
