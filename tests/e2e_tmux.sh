@@ -364,6 +364,16 @@ else
 	capture | tail -3
 fi
 
+# 15b. TERM=dumb cannot move the cursor: refused with the commands that
+# work there, exit 2, not a blank screen.
+T send-keys -t sv "clear; TERM=dumb $EXE '$PROFILE'; echo \"status=\$?\"" Enter
+if wait_for '^status=2$' && capture | grep -q "'dumb' cannot move the cursor: use 'scopeview summary"; then
+	ok "TERM=dumb: a message naming summary and snapshot, exit 2"
+else
+	not_ok "TERM=dumb"
+	capture | tail -3
+fi
+
 # 16. Not a terminal: a clear message and exit 2.
 out=$("$EXE" "$PROFILE" 2>&1 >/dev/null </dev/null)
 st=$?

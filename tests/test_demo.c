@@ -18,6 +18,9 @@
 #include "scopeview/demo.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
+#include "scopeview/keys.h"
+#include "scopeview/snapshot.h"
+#include "viewtest.h"
 
 static struct sv_profile *load_ok(const char *path)
 {
@@ -151,12 +154,83 @@ START_TEST(test_demo_slow_rank)
 }
 END_TEST
 
+/* Screens of navigation on the demo at 160x45 (file NULL) or on a
+ * fixture, after keys: each a golden in tests/golden/NAME.txt. */
+static const struct {
+	const char *name, *file, *keys;
+	int w, h;
+} screens[] = {
+	/* PgDn scrolls a page, not a row */
+	{"nav_page_down", NULL, "PageDown", 160, 45},
+	/* with one lane soloed, a search says the calls on hidden lanes */
+	{"nav_solo_search", NULL, "j j j j j j j j j t / c h e c k s u m Enter",
+		160, 45},
+	/* zooming out stops at the whole run; d does not pan past its end */
+	{"nav_zoom_out_stops", NULL, "- - - d", 160, 45},
+	/* an aggregate file: marking a region says the file has no calls */
+	{"nav_aggregate_mark", "aggregate_layout.h5", "p j Enter", 100, 24},
+};
+
+static struct sv_profile *demo_profile;
+
+static void screens_setup(void)
+{
+	char *xdg = svt_tmp_path("xdg-screens");
+	char buf[4096];
+	struct sv_error err = {0};
+
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	ck_assert_msg(sv_demo_path(buf, sizeof buf, &err) == 0, "%s", err.msg);
+	demo_profile = load_ok(buf);
+	free(xdg);
+}
+
+static void screens_teardown(void)
+{
+	sv_profile_free(demo_profile);
+	demo_profile = NULL;
+}
+
+START_TEST(test_screens)
+{
+	struct sv_profile *p = demo_profile;
+	struct sv_view_opts o = {false, false, "demo"};
+	struct sv_error err = {0};
+	struct sv_grid g;
+	int *keys = NULL;
+	size_t n = 0;
+
+	if (screens[_i].file) {
+		char *fx = svt_fixture(screens[_i].file);
+		p = NULL;
+		ck_assert_msg(sv_load(fx, NULL, &p, &err) == 0, "%s", err.msg);
+		free(fx);
+	}
+	ck_assert_int_eq(
+		sv_keys_parse_script(screens[_i].keys, &keys, &n, &err), 0);
+	sv_grid_init(&g);
+	ck_assert_int_eq(sv_snapshot_draw(&g, p, screens[_i].w, screens[_i].h,
+				 keys, n, &o, &err),
+		0);
+	vt_golden(&g, screens[_i].name);
+	sv_grid_fini(&g);
+	free(keys);
+	if (p != demo_profile)
+		sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("demo");
 	TCase *t = tcase_create("demo");
 	tcase_add_test(t, test_demo);
 	tcase_add_test(t, test_demo_slow_rank);
+	suite_add_tcase(s, t);
+	t = tcase_create("screens");
+	tcase_add_unchecked_fixture(t, screens_setup, screens_teardown);
+	tcase_add_loop_test(
+		t, test_screens, 0, sizeof screens / sizeof screens[0]);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -589,6 +589,16 @@ START_TEST(test_timeout_and_errors)
 	ck_assert_ptr_null(t2);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no-such-terminal-type"));
 
+	/* a terminal that cannot move the cursor (TERM=dumb) is refused
+	 * with the commands that work there, not drawn blank */
+	o.term_name = "dumb";
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(sv_term_open(&o, &t2, &err), -EINVAL);
+	ck_assert_ptr_null(t2);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'dumb' cannot move the cursor"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "scopeview summary"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "scopeview snapshot"));
+
 	/* and a known one still opens after that */
 	o.term_name = "xterm-256color";
 	o.in = f.in;

@@ -85,26 +85,29 @@ START_TEST(test_initial_window)
 	ck_assert_int_eq(sv_timeline_cursor_row(&tl), 0);
 	ck_assert_int_gt(tl.geom.tl_w, 0);
 	ck_assert_int_eq(sv_timeline_min_span(&tl), tl.geom.tl_w);
-	/* at least a second wide, else four runs */
-	ck_assert_int_eq(sv_timeline_max_span(&tl), 1000000000);
+	/* never wider than the run */
+	ck_assert_int_eq(sv_timeline_max_span(&tl), 1200);
 }
 END_TEST
 
-/* A window asked for and the span it gets: "min" and "max" stand for the
- * allowed spans. */
+/* A window asked for, the span it gets ("min" and "max" stand for the
+ * allowed spans) and where it starts: inside the run [0, 1200). */
 enum { MIN = -1, MAX = -2 };
 static const struct {
 	int64_t t0, span;
-	int64_t want;
+	int64_t want, want_t0;
 } windows[] = {
-	{0, 1, MIN},
-	{0, 0, MIN},
-	{100, -50, MIN},
-	{-500, INT64_MAX, MAX},
-	{0, 1000000001, MAX},
-	{0, 1000000000, MAX},
-	{300, 5000, 5000},
-	{-20, 1200, 1200},
+	{0, 1, MIN, 0},
+	{0, 0, MIN, 0},
+	{100, -50, MIN, 100},
+	{-500, INT64_MAX, MAX, 0},
+	{0, 1000000001, MAX, 0},
+	{300, 5000, MAX, 0},
+	{-20, 1200, 1200, 0},
+	{-20, 600, 600, 0},
+	{900, 600, 600, 600},
+	{5000, 600, 600, 600},
+	{200, 600, 600, 200},
 };
 
 START_TEST(test_set_window_clamps)
@@ -115,8 +118,8 @@ START_TEST(test_set_window_clamps)
 
 	/* when a window is set */
 	sv_timeline_set_window(&tl, windows[_i].t0, windows[_i].span);
-	/* then it starts where asked and spans what is allowed */
-	ck_assert_int_eq(tl.t0, windows[_i].t0);
+	/* then it spans what is allowed, inside the run */
+	ck_assert_int_eq(tl.t0, windows[_i].want_t0);
 	ck_assert_int_eq(sv_timeline_span(&tl), want);
 	ck_assert_int_eq(tl.t1 - tl.t0, want);
 }
@@ -124,23 +127,24 @@ END_TEST
 
 START_TEST(test_set_window_no_overflow)
 {
-	/* a window at the end of time ends there rather than wrapping */
-	sv_timeline_set_window(&tl, INT64_MAX - 10, 5000);
-	ck_assert_int_eq(tl.t1, INT64_MAX);
-	ck_assert_int_eq(sv_timeline_span(&tl), 5000);
-	/* and panning past it stays there */
+	/* a window asked for at the ends of time lands inside the run */
+	sv_timeline_set_window(&tl, INT64_MAX - 10, 500);
+	ck_assert_int_eq(tl.t1, 1200);
+	ck_assert_int_eq(sv_timeline_span(&tl), 500);
+	/* and panning past either end stays there */
 	sv_timeline_pan(&tl, INT64_MAX);
-	ck_assert_int_eq(tl.t1, INT64_MAX);
-	sv_timeline_set_window(&tl, INT64_MIN + 10, 5000);
+	ck_assert_int_eq(tl.t1, 1200);
+	sv_timeline_set_window(&tl, INT64_MIN + 10, 500);
+	ck_assert_int_eq(tl.t0, 0);
 	sv_timeline_pan(&tl, INT64_MIN);
-	ck_assert_int_eq(tl.t0, INT64_MIN);
-	ck_assert_int_eq(sv_timeline_span(&tl), 5000);
+	ck_assert_int_eq(tl.t0, 0);
+	ck_assert_int_eq(sv_timeline_span(&tl), 500);
 }
 END_TEST
 
 START_TEST(test_max_span_long_run)
 {
-	/* a run of 10 s: the widest window is four runs */
+	/* a run of 10 s: the widest window is the run */
 	static const struct vt_call one[] = {
 		{0, "long", 0, 10000000000LL, -1, -1, -1, 0},
 	};
@@ -151,9 +155,10 @@ START_TEST(test_max_span_long_run)
 
 	ck_assert_int_eq(sv_session_init(&t, p, NULL, &err), 0);
 	sv_timeline_init(&w, &t);
-	ck_assert_int_eq(sv_timeline_max_span(&w), 40000000000LL);
-	sv_timeline_set_window(&w, 0, INT64_MAX);
-	ck_assert_int_eq(sv_timeline_span(&w), 40000000000LL);
+	ck_assert_int_eq(sv_timeline_max_span(&w), 10000000000LL);
+	sv_timeline_set_window(&w, -5, INT64_MAX);
+	ck_assert_int_eq(sv_timeline_span(&w), 10000000000LL);
+	ck_assert_int_eq(w.t0, 0);
 	sv_timeline_fini(&w);
 	sv_session_fini(&t);
 	sv_profile_free(p);
@@ -166,15 +171,16 @@ static const struct {
 	int64_t t;
 	int dx;
 	int64_t span;
+	bool edge; /* the window meets the run's edge: t moves off x */
 } zooms[] = {
-	{600, 0, 600},
-	{600, 10, 300},
-	{600, -1, 300},
-	{0, 5, 10000},
-	{1199, -1, 2400},
-	{777, 20, 1},              /* clamped to one nanosecond a column */
-	{123456, 3, 5000000000LL}, /* clamped to the widest */
-	{-4000, 7, 900},
+	{600, 0, 600, false},
+	{600, 10, 300, false},
+	{600, -1, 300, false},
+	{0, 5, 10000, true},
+	{1199, -1, 2400, false},
+	{777, 20, 1, false},             /* one nanosecond a column */
+	{123456, 3, 5000000000LL, true}, /* clamped to the widest */
+	{10, 7, 900, true},
 };
 
 START_TEST(test_zoom_at)
@@ -189,9 +195,13 @@ START_TEST(test_zoom_at)
 		span = sv_timeline_max_span(&tl);
 	/* when zooming about (t, x) */
 	sv_timeline_zoom_at(&tl, zooms[_i].t, x, zooms[_i].span);
-	/* then t is still drawn in column x, at the span allowed */
-	ck_assert_int_eq(col_of(zooms[_i].t), x);
+	/* then t is still drawn in column x, at the span allowed, unless
+	 * that would show time outside the run */
+	if (!zooms[_i].edge)
+		ck_assert_int_eq(col_of(zooms[_i].t), x);
 	ck_assert_int_eq(sv_timeline_span(&tl), span);
+	ck_assert_int_ge(tl.t0, 0);
+	ck_assert_int_le(tl.t1, 1200);
 }
 END_TEST
 
@@ -208,9 +218,13 @@ START_TEST(test_pan_moves_cursor)
 	ck_assert_int_eq(tl.t0, 150);
 	ck_assert_int_eq(sv_timeline_span(&tl), span);
 	ck_assert_int_eq(tl.cur_t, 450);
+	sv_timeline_pan(&tl, -100);
+	ck_assert_int_eq(tl.t0, 50);
+	ck_assert_int_eq(tl.cur_t, 350);
+	/* past the run's start it stops there, the cursor moved as far */
 	sv_timeline_pan(&tl, -400);
-	ck_assert_int_eq(tl.t0, -250);
-	ck_assert_int_eq(tl.cur_t, 50);
+	ck_assert_int_eq(tl.t0, 0);
+	ck_assert_int_eq(tl.cur_t, 300);
 
 	/* given the cursor outside the window: it stays where it is */
 	t0 = tl.t0;
@@ -493,6 +507,41 @@ START_TEST(test_notify_profile)
 }
 END_TEST
 
+START_TEST(test_notify_profile_window)
+{
+	/* rank 0's main is now [0, 500), its child [100, 300): the file
+	 * was replaced by a shorter run */
+	static const struct vt_call shorter[] = {
+		{0, "main", 0, 500, 0, -1, -1, 0},
+		{0, "child", 100, 300, 0, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(shorter, 2, VT_THREADS | VT_START);
+	struct sv_error err;
+
+	/* given a window of 200 ns that overlaps the new run */
+	sv_timeline_set_window(&tl, 400, 200);
+	tl.cur_t = 450;
+	/* when the profile is replaced: the window is kept, clamped into
+	 * the run, and the cursor stays in it */
+	ck_assert_int_eq(sv_session_set_profile(&s, p, &err), 0);
+	ck_assert_int_eq(tl.t0, 300);
+	ck_assert_int_eq(tl.t1, 500);
+	ck_assert_int_eq(tl.cur_t, 450);
+	/* given a window entirely past the new run's end */
+	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+	sv_timeline_set_window(&tl, 900, 200);
+	tl.cur_t = 1000;
+	/* when replaced: the whole new run is shown, the cursor at its
+	 * start */
+	ck_assert_int_eq(sv_session_set_profile(&s, p, &err), 0);
+	ck_assert_int_eq(tl.t0, 0);
+	ck_assert_int_eq(tl.t1, 500);
+	ck_assert_int_eq(tl.cur_t, 0);
+	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("timeline");
@@ -530,6 +579,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fix_rows_after_resize);
 	tcase_add_test(tc, test_fix_rows_cursor_up);
 	tcase_add_test(tc, test_notify_profile);
+	tcase_add_test(tc, test_notify_profile_window);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -137,12 +137,24 @@ END_TEST
 
 START_TEST(test_pan)
 {
-	int64_t t0 = TL(&v)->t0, span = TL(&v)->t1 - TL(&v)->t0;
+	int64_t t0, span;
+	/* the whole run in view: d and a have nowhere to go */
+	ck_assert(keys("d") & SV_REACT_BELL);
+	ck_assert_str_eq(v.s.message, "at the run's end");
+	ck_assert(keys("a") & SV_REACT_BELL);
+	ck_assert_int_eq(TL(&v)->t0, 0);
+	keys("+ + Home");
+	t0 = TL(&v)->t0;
+	span = TL(&v)->t1 - TL(&v)->t0;
 	keys("d");
 	ck_assert_int_eq(TL(&v)->t0, t0 + span / 4);
 	keys("a a");
-	ck_assert_int_eq(TL(&v)->t0, t0 - span / 4);
+	ck_assert_int_eq(TL(&v)->t0, 0);
 	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, span);
+	/* zooming out stops at the whole run */
+	keys("- - - -");
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, 1200);
+	ck_assert_str_eq(v.s.message, "the whole run is in view");
 	keys("Home");
 	ck_assert_int_eq(TL(&v)->t0, 0);
 	keys("+ End");

@@ -110,6 +110,13 @@
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err);
 
+/* The checks sv_load makes before HDF5 opens path (it exists, is a
+ * regular file, is readable, starts with an HDF5 signature), with the
+ * same one-line messages ("run.h5: no such file"), so that a command can
+ * fail before it changes the screen and still say what `summary` says.
+ * Returns 0 or a negative errno with err filled. */
+int sv_load_probe(const char *path, struct sv_error *err);
+
 /* Switch off HDF5's automatic error printing for the calling thread (a
  * no-op once a load has caught a crash inside HDF5). */
 void sv_load_quiet_hdf5(void);

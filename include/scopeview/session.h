@@ -181,6 +181,10 @@ int sv_session_set_search(
 	struct sv_session *s, const char *pat, struct sv_error *err);
 /* Mark region r (-1 clears) and rebuild its call list. */
 void sv_session_mark_region(struct sv_session *s, long r);
+/* Say on the message line (a warning) why region r, just marked, has no
+ * call to go to: the profile has no calls at all (an aggregate file
+ * stores statistics only), or none of its calls is on the lanes shown. */
+void sv_session_say_no_marked(struct sv_session *s, long r);
 /* Mark the time range [t0, t1) (ends in either order; on == false
  * clears it); notifies SV_SESSION_RANGE. */
 void sv_session_set_range(

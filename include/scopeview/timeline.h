@@ -10,7 +10,8 @@
  * cursor, which lanes are collapsed, the rows on display, the panels.
  *
  * Invariants kept after every action: the window spans at least one
- * nanosecond per timeline column; the cursor row is a row on display (or
+ * nanosecond per timeline column and lies inside the run (unless the run
+ * is narrower than that); the cursor row is a row on display (or
  * there are none) and lies inside the lane area; rows match the session's
  * hidden lanes and this mode's collapsed ones.
  *
@@ -91,10 +92,12 @@ uint32_t sv_timeline_call_at(const struct sv_timeline *tl, int x, int y);
 long sv_timeline_cursor_row(const struct sv_timeline *tl);
 
 int64_t sv_timeline_span(const struct sv_timeline *tl);
-/* The narrowest (a nanosecond a column) and widest window allowed. */
+/* The narrowest (a nanosecond a column) and widest (the run's span)
+ * window allowed. */
 int64_t sv_timeline_min_span(const struct sv_timeline *tl);
 int64_t sv_timeline_max_span(const struct sv_timeline *tl);
-/* Set the window to span ns from t0, clamped to the allowed spans. */
+/* Set the window to span ns from t0, clamped to the allowed spans and
+ * moved inside the run. */
 void sv_timeline_set_window(struct sv_timeline *tl, int64_t t0, int64_t span);
 void sv_timeline_push_history(struct sv_timeline *tl);
 /* Fit the whole run. */
@@ -124,6 +127,15 @@ int sv_timeline_jump_list(struct sv_timeline *tl, const uint32_t *list,
 int sv_timeline_mark_region(struct sv_timeline *tl, long r);
 /* The panel's area on screen. */
 struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *tl);
+
+/* ---- timeline_cmd.c ------------------------------------------------------ */
+
+/* Search region names for pat (regex; "" clears) and jump to the first
+ * match after the cursor, or say why there is none.  SV_REACT_* flags. */
+int sv_timeline_set_search(struct sv_timeline *tl, const char *pat);
+/* Run a `:` command (goto, zoom, rank, region, search, filter, sort,
+ * quit).  SV_REACT_* flags. */
+int sv_timeline_command(struct sv_timeline *tl, const char *cmd);
 
 /* ---- draw_timeline.c ----------------------------------------------------- */
 

@@ -46,7 +46,8 @@ static void term_b_beep(void *ctx)
 
 static const char view_usage[] =
 	"scopeview [--ascii] [--no-mouse] [--config FILE | --no-config] "
-	"[--list-keys[=markdown]] [--dump-config] [--demo-path] [FILE]";
+	"[--list-keys[=markdown]] [--dump-config] [--demo | --demo-path] "
+	"[FILE]";
 
 static const struct sv_cli_option view_options[] = {
 	{"--ascii", NULL, NULL, NULL,
@@ -64,6 +65,8 @@ static const struct sv_cli_option view_options[] = {
 	{"--list-keys", NULL, "[=FMT]", "text markdown scdoc",
 		"print the viewer's keys and exit (=markdown: as a table,\n"
 		"=scdoc: as the man page's section)"},
+	{"--demo", NULL, NULL, NULL,
+		"open the built-in demo profile (as without FILE)"},
 	{"--demo-path", NULL, NULL, NULL,
 		"write the built-in demo profile (once) and print its path"},
 	{"--completion", NULL, "=SHELL", "bash zsh fish",
@@ -148,6 +151,7 @@ int sv_view_main(int argc, char **argv)
 	char demo[4096];
 	FILE *tty_in = NULL;
 	bool opts_done = false, help = false, demo_path = false;
+	bool demo_opt = false;
 	bool no_config = false, dump_config = false;
 	const char *config_path = NULL;
 	struct sv_config cfg;
@@ -178,6 +182,8 @@ int sv_view_main(int argc, char **argv)
 				list_keys = 1;
 			} else if (!strcmp(arg, "--list-keys=scdoc")) {
 				list_keys = 3;
+			} else if (!strcmp(arg, "--demo")) {
+				demo_opt = true;
 			} else if (!strcmp(arg, "--demo-path")) {
 				demo_path = true;
 			} else if (!strcmp(arg, "--no-config")) {
@@ -211,6 +217,9 @@ int sv_view_main(int argc, char **argv)
 						      !strcmp(argv[1], "-h"))));
 		return SV_EXIT_OK;
 	}
+	if (demo_opt && file)
+		return sv_cli_usage_error(view_usage,
+			"--demo opens the built-in demo, not '%s'", file);
 	if (config_path && no_config)
 		return sv_cli_usage_error(view_usage,
 			"--config and --no-config contradict each other");
@@ -256,6 +265,12 @@ int sv_view_main(int argc, char **argv)
 		printf("%s\n", demo);
 		return SV_EXIT_OK;
 	}
+	/* A missing file fails first, before the screen changes, in
+	 * summary's words. */
+	if (file && sv_load_probe(file, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		return SV_EXIT_LOAD;
+	}
 	if (!isatty(STDOUT_FILENO)) {
 		fputs("scopeview: standard output is not a terminal; use "
 		      "'scopeview snapshot' or 'scopeview summary'\n",
@@ -273,10 +288,6 @@ int sv_view_main(int argc, char **argv)
 			return SV_EXIT_LOAD;
 		}
 		file = demo;
-	} else if (access(file, R_OK) != 0) {
-		/* Fail before the screen changes. */
-		fprintf(stderr, "scopeview: %s: %s\n", file, strerror(errno));
-		return SV_EXIT_LOAD;
 	}
 	/* Keys come from the terminal even when stdin is a pipe. */
 	if (!isatty(STDIN_FILENO)) {

@@ -426,6 +426,19 @@ static int load_isolated(struct sv_h5 *h)
 	return rc;
 }
 
+int sv_load_probe(const char *path, struct sv_error *err)
+{
+	struct sv_h5 h;
+
+	if (!path)
+		return sv_error_set(err, -EINVAL, "sv_load: no path given");
+	memset(&h, 0, sizeof h);
+	h.path = path;
+	h.err = err;
+	h.file = H5I_INVALID_HID;
+	return precheck(&h);
+}
+
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err)
 {

@@ -305,7 +305,10 @@ static short term_pair2(struct sv_term *t, int color, int color2)
 	return t->pairs2[color][color2];
 }
 
-static bool term_known(const char *name, int fd);
+/* 1 when curses knows the terminal type and it can move the cursor, 0
+ * when it does not know it, -1 when it cannot address the cursor (dumb,
+ * a printing terminal). */
+static int term_known(const char *name, int fd);
 
 /* The theme by the terminal's background (term_bg.c), only on a real
  * terminal; keys typed while it answered go back into curses' input. */
@@ -346,7 +349,7 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	struct sv_term *t;
 	const char *name;
 	const char *kmous;
-	int i;
+	int i, known;
 
 	if (!out)
 		return sv_error_set(err, -EINVAL, "no place for the terminal");
@@ -373,9 +376,17 @@ int sv_term_open(const struct sv_term_opts *o, struct sv_term **out,
 	if (t->signals)
 		term_install_signals(true);
 	/* newterm keeps half a screen when the type is unknown; ask first. */
-	t->screen = term_known(name, fileno(t->out))
-			    ? newterm(name, t->out, t->in)
-			    : NULL;
+	known = term_known(name, fileno(t->out));
+	t->screen = known > 0 ? newterm(name, t->out, t->in) : NULL;
+	if (!t->screen && known < 0) {
+		if (t->signals)
+			term_install_signals(false);
+		free(t);
+		return sv_error_set(err, -EINVAL,
+			"terminal type '%s' cannot move the cursor: use "
+			"'scopeview summary FILE' or 'scopeview snapshot FILE'",
+			name);
+	}
 	if (!t->screen) {
 		if (t->signals)
 			term_install_signals(false);
@@ -749,14 +760,16 @@ void sv_term_style_look(
 #include <term.h>
 
 /* Does terminfo know the terminal type?  Loads the entry and frees it. */
-static bool term_known(const char *name, int fd)
+static int term_known(const char *name, int fd)
 {
 	TERMINAL *saved = cur_term;
 	int errret = 0;
+	char *cup;
 
 	if (setupterm(name, fd, &errret) != OK)
-		return false;
+		return 0;
+	cup = tigetstr("cup");
 	del_curterm(cur_term);
 	set_curterm(saved);
-	return true;
+	return cup && cup != (char *)-1 ? 1 : -1;
 }

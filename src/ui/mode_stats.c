@@ -118,9 +118,7 @@ static int stats_apply(struct sv_mode *m, int a)
 		rc &= ~SV_PANEL_MARK;
 		rc |= SV_REACT_REDRAW;
 		if (region >= 0 && !s->nmarked) {
-			sv_session_message(s, true,
-				"'%s' has no call on the lanes shown",
-				s->p->regions[region]);
+			sv_session_say_no_marked(s, region);
 			rc |= SV_REACT_BELL;
 		}
 	}

@@ -3,9 +3,9 @@
  *
  * Keys only change state and report SV_REACT_* flags; drawing is
  * draw_timeline.c's.  With the focus on the summary panel, the panel's
- * keys (SV_SCOPE_PANEL) come before the timeline's.  Commands of the `:`
- * prompt: goto, zoom, rank, region, search, filter, sort (the viewer
- * takes view and quit first).  Nothing here knows about curses or HDF5.
+ * keys (SV_SCOPE_PANEL) come before the timeline's.  The `:` commands
+ * and the search are timeline_cmd.c's.  Nothing here knows about curses
+ * or HDF5.
  */
 #include "scopeview/timeline.h"
 
@@ -37,9 +37,12 @@ static int timeline_zoom(struct sv_timeline *v, int factor_num, int factor_den)
 	}
 	if (ns > ((sv_i128)1 << 62))
 		ns = (sv_i128)1 << 62;
-	if ((factor_num < factor_den && span <= sv_timeline_min_span(v)) ||
-		(factor_num > factor_den && span >= sv_timeline_max_span(v)))
+	if (factor_num < factor_den && span <= sv_timeline_min_span(v))
 		return SV_REACT_BELL;
+	if (factor_num > factor_den && span >= sv_timeline_max_span(v)) {
+		sv_session_message(v->s, false, "the whole run is in view");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
 	sv_timeline_push_history(v);
 	sv_timeline_zoom_at(v, t, x, (int64_t)ns);
 	return SV_REACT_REDRAW;
@@ -118,6 +121,36 @@ static int timeline_move_row(struct sv_timeline *v, long dy)
 	return SV_REACT_REDRAW;
 }
 
+/* a/d: a quarter of the window, never past the run's ends. */
+static int timeline_pan_key(struct sv_timeline *v, int64_t dt)
+{
+	int64_t t0 = v->t0;
+
+	sv_timeline_pan(v, dt);
+	if (v->t0 != t0)
+		return SV_REACT_REDRAW;
+	sv_session_message(v->s, false, "%s",
+		dt < 0 ? "at the run's start" : "at the run's end");
+	return SV_REACT_REDRAW | SV_REACT_BELL;
+}
+
+/* PgUp/PgDn: the lanes scroll a page (the cursor row moves with them, so
+ * the first PgDn shows the next page, not one more row). */
+static int timeline_page(struct sv_timeline *v, int dir)
+{
+	long h = v->geom.lanes_h > 1 ? v->geom.lanes_h : 1;
+	long n = (long)v->rows.n, top = v->top_row + dir * h;
+
+	if (n == 0)
+		return SV_REACT_BELL;
+	if (top > n - h)
+		top = n - h;
+	if (top < 0)
+		top = 0;
+	v->top_row = top;
+	return timeline_move_row(v, dir * h);
+}
+
 /* Next/previous call on the cursor lane from the selection or cursor. */
 static int timeline_step_call(struct sv_timeline *v, int dir)
 {
@@ -157,131 +190,6 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 			c = sv_layout_lane_step(p, c, dir);
 	}
 	return sv_timeline_select_rel(v, c, "no more calls on this lane");
-}
-
-static int timeline_set_search(struct sv_timeline *v, const char *pat)
-{
-	struct sv_error err;
-
-	if (sv_session_set_search(v->s, pat, &err) < 0) {
-		sv_session_message(v->s, true, "%s", err.msg);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	if (!*pat) {
-		sv_session_message(v->s, false, "search cleared");
-		return SV_REACT_REDRAW;
-	}
-	if (v->s->search_limit_hits) {
-		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
-		if (!v->s->nmatches)
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	if (!v->s->nmatches) {
-		sv_session_message(v->s, true, "no call matches '%s'", pat);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	return sv_timeline_jump_list(
-		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
-}
-
-static int timeline_command(struct sv_timeline *v, const char *cmd)
-{
-	char word[32];
-	const char *arg;
-	size_t len;
-
-	while (*cmd == ' ')
-		cmd++;
-	len = strcspn(cmd, " ");
-	snprintf(word, sizeof word, "%.*s", (int)len, cmd);
-	arg = cmd + len;
-	while (*arg == ' ')
-		arg++;
-	if (!strcmp(word, "goto") || !strcmp(word, "g")) {
-		int64_t t;
-		if (sv_view_parse_time(arg, &t) < 0) {
-			sv_session_message(v->s, true,
-				"goto: expected a time such as 12.5ms");
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		t += v->s->origin;
-		if (t < v->t0 || t >= v->t1) {
-			sv_timeline_push_history(v);
-			sv_timeline_set_window(v, t - sv_timeline_span(v) / 2,
-				sv_timeline_span(v));
-		}
-		v->cur_t = t;
-		sv_timeline_select_at_cursor(v);
-		return SV_REACT_REDRAW;
-	}
-	if (!strcmp(word, "zoom")) {
-		int64_t span;
-		if (sv_view_parse_time(arg, &span) < 0 || span <= 0) {
-			sv_session_message(v->s, true,
-				"zoom: expected a span such as "
-				"1ms");
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		sv_timeline_push_history(v);
-		{
-			struct sv_tmap m = sv_timeline_tmap(v);
-			int x = sv_tmap_col(&m, v->cur_t);
-			if (x < m.x0 || x >= m.x0 + m.w)
-				x = m.x0 + m.w / 2;
-			sv_timeline_zoom_at(v, v->cur_t, x, span);
-		}
-		return SV_REACT_REDRAW;
-	}
-	if (!strcmp(word, "rank") || !strcmp(word, "ranks"))
-		return sv_session_set_ranks(v->s, arg) < 0
-			       ? SV_REACT_REDRAW | SV_REACT_BELL
-			       : SV_REACT_REDRAW;
-	if (!strcmp(word, "region")) {
-		int64_t r = sv_profile_find_region(v->s->p, arg);
-		if (r < 0) {
-			struct sv_error err;
-			struct sv_regex *re = sv_regex_compile(arg, &err);
-			uint32_t i;
-			for (i = 0; re && i < v->s->p->nregions && r < 0; i++)
-				if (sv_regex_search(re, v->s->p->regions[i],
-					    NULL, NULL))
-					r = i;
-			sv_regex_free(re);
-		}
-		if (r < 0) {
-			sv_session_message(
-				v->s, true, "no region matches '%s'", arg);
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		return sv_timeline_mark_region(v, (long)r);
-	}
-	if (!strcmp(word, "search"))
-		return timeline_set_search(v, arg);
-	if (!strcmp(word, "filter"))
-		return sv_session_set_filter(v->s, arg) < 0
-			       ? SV_REACT_REDRAW | SV_REACT_BELL
-			       : SV_REACT_REDRAW;
-	if (!strcmp(word, "sort")) {
-		int k;
-		k = sv_panel_col_by_name(arg);
-		if (k < 0) {
-			sv_session_message(v->s, true,
-				"sort: expected name, calls, total, exclusive, "
-				"avg, p95 or imbalance");
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		sv_session_sort(v->s, sv_panel_col_key(k));
-		return SV_REACT_REDRAW;
-	}
-	if (!strcmp(word, "q") || !strcmp(word, "quit"))
-		return SV_REACT_QUIT;
-	if (!*word)
-		return SV_REACT_REDRAW;
-	sv_session_message(v->s, true,
-		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
-		"search RE, filter RE, sort KEY, view NAME, quit)",
-		word);
-	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
 
 static int timeline_mouse(struct sv_timeline *v, int key)
@@ -486,21 +394,18 @@ static int timeline_apply(struct sv_mode *mode, int action)
 	case SV_ACTION_MOVE_DOWN:
 		return timeline_move_row(v, 1);
 	case SV_ACTION_PAGE_UP:
-		return timeline_move_row(
-			v, -(long)(v->geom.lanes_h > 1 ? v->geom.lanes_h : 1));
+		return timeline_page(v, -1);
 	case SV_ACTION_PAGE_DOWN:
-		return timeline_move_row(
-			v, (long)(v->geom.lanes_h > 1 ? v->geom.lanes_h : 1));
+		return timeline_page(v, 1);
 	case SV_ACTION_ZOOM_IN:
 		return timeline_zoom(v, 1, 2);
 	case SV_ACTION_ZOOM_OUT:
 		return timeline_zoom(v, 2, 1);
 	case SV_ACTION_PAN_LEFT:
-		sv_timeline_pan(v, -(span / 4 > 0 ? span / 4 : 1));
-		return SV_REACT_REDRAW;
 	case SV_ACTION_PAN_RIGHT:
-		sv_timeline_pan(v, span / 4 > 0 ? span / 4 : 1);
-		return SV_REACT_REDRAW;
+		return timeline_pan_key(
+			v, (action == SV_ACTION_PAN_LEFT ? -1 : 1) *
+				   (span / 4 > 0 ? span / 4 : 1));
 	case SV_ACTION_GO_START:
 		sv_timeline_pan(v, v->s->run_t0 - v->t0);
 		v->cur_t = v->t0;
@@ -727,7 +632,7 @@ static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
 
 	switch (kind) {
 	case SV_PROMPT_SEARCH:
-		return timeline_set_search(v, text);
+		return sv_timeline_set_search(v, text);
 	case SV_PROMPT_FILTER:
 		return sv_session_set_filter(v->s, text) < 0
 			       ? SV_REACT_REDRAW | SV_REACT_BELL
@@ -737,7 +642,7 @@ static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
 			       ? SV_REACT_REDRAW | SV_REACT_BELL
 			       : SV_REACT_REDRAW;
 	case SV_PROMPT_COMMAND:
-		return timeline_command(v, text);
+		return sv_timeline_command(v, text);
 	default:
 		return SV_REACT_REDRAW;
 	}

@@ -453,6 +453,21 @@ void sv_session_mark_region(struct sv_session *s, long r)
 	session_notify(s, SV_SESSION_SEARCH);
 }
 
+void sv_session_say_no_marked(struct sv_session *s, long r)
+{
+	if (r < 0 || (uint32_t)r >= s->p->nregions)
+		return;
+	if (!s->p->has_calls || !s->p->ncalls)
+		sv_session_message(s, true,
+			"'%s' marked; the profile has no calls (statistics "
+			"only)",
+			s->p->regions[r]);
+	else
+		sv_session_message(s, true,
+			"'%s' has no call on the lanes shown",
+			s->p->regions[r]);
+}
+
 bool sv_session_is_match(const struct sv_session *s, uint32_t c)
 {
 	uint32_t r;

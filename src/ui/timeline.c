@@ -75,7 +75,14 @@ void sv_timeline_notify(struct sv_timeline *v, unsigned what)
 			v->cur_lane = 0;
 			v->cur_depth = 0;
 		}
-		sv_timeline_set_window(v, v->t0, sv_timeline_span(v));
+		/* A reload keeps the window where it still overlaps the
+		 * new run (clamped into it), else shows the whole run. */
+		if (v->t1 <= v->s->run_t0 || v->t0 >= v->s->run_t1)
+			sv_timeline_fit(v);
+		else
+			sv_timeline_set_window(v, v->t0, sv_timeline_span(v));
+		if (v->cur_t < v->t0 || v->cur_t >= v->t1)
+			v->cur_t = v->t0;
 	}
 	if (what & (SV_SESSION_LANES | SV_SESSION_PROFILE))
 		sv_timeline_rows_changed(v);
@@ -110,9 +117,7 @@ int sv_timeline_mark_region(struct sv_timeline *v, long region)
 	if (region < 0)
 		return SV_REACT_REDRAW;
 	if (!v->s->nmarked) {
-		sv_session_message(v->s, true,
-			"'%s' has no call on the lanes shown",
-			v->s->p->regions[region]);
+		sv_session_say_no_marked(v->s, region);
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	return sv_timeline_jump_list(
@@ -159,25 +164,34 @@ int64_t sv_timeline_min_span(const struct sv_timeline *v)
 	return v->geom.tl_w > 0 ? v->geom.tl_w : 1;
 }
 
+/* The run's span, at least one nanosecond a column. */
 int64_t sv_timeline_max_span(const struct sv_timeline *v)
 {
 	sv_i128 run = (sv_i128)v->s->run_t1 - v->s->run_t0;
-	sv_i128 m = run * 4;
-	if (m < 1000000000)
-		m = 1000000000;
-	if (m > ((sv_i128)1 << 62))
-		m = (sv_i128)1 << 62;
-	return (int64_t)m;
+	int64_t mn = sv_timeline_min_span(v);
+
+	if (run > ((sv_i128)1 << 62))
+		run = (sv_i128)1 << 62;
+	return run > mn ? (int64_t)run : mn;
 }
 
-/* Set the window to span ns with t0 (clamped so nothing overflows). */
+/* Set the window to span ns from t0, inside the run: the span between
+ * the allowed ones, the start moved so that the window does not reach
+ * past either end of the run (when the run is narrower than a
+ * nanosecond a column, the window starts at the run's start). */
 void sv_timeline_set_window(struct sv_timeline *v, int64_t t0, int64_t span)
 {
 	int64_t mn = sv_timeline_min_span(v), mx = sv_timeline_max_span(v);
+	int64_t r0 = v->s->run_t0, r1 = v->s->run_t1;
+
 	if (span < mn)
 		span = mn;
 	if (span > mx)
 		span = mx;
+	if ((sv_i128)r1 - span < t0)
+		t0 = (sv_i128)r1 - span < r0 ? r0 : r1 - span;
+	if (t0 < r0)
+		t0 = r0;
 	if (t0 > INT64_MAX - span)
 		t0 = INT64_MAX - span;
 	v->t0 = t0;

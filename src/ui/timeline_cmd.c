@@ -1,0 +1,163 @@
+/*
+ * timeline_cmd.c: the timeline's `:` commands and its search (timeline.h):
+ * goto, zoom, rank, region, search, filter and sort, each a message on
+ * what it did or why it could not.  Nothing here knows about curses or
+ * HDF5.
+ */
+#include "scopeview/timeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/mode.h"
+#include "scopeview/regex.h"
+#include "scopeview/view.h"
+
+/* No match on the lanes shown: say whether calls match on the lanes
+ * hidden (a soloed lane, the rank filter) and how to show them. */
+static void timeline_no_match(struct sv_timeline *v, const char *pat)
+{
+	const struct sv_session *s = v->s;
+	const struct sv_profile *p = s->p;
+	size_t hidden = 0;
+	uint32_t c;
+
+	for (c = 0; s->region_match && p->has_calls && c < p->ncalls; c++)
+		if (s->region_match[sv_call_region(p, c)] &&
+			s->lane_hidden[p->lane_of[c]])
+			hidden++;
+	if (!hidden) {
+		sv_session_message(v->s, true, "no call matches '%s'", pat);
+		return;
+	}
+	sv_session_message(v->s, true,
+		"'%s': no match on the lanes shown, %zu on hidden lanes (%s)",
+		pat, hidden,
+		s->solo_lane >= 0 ? "t shows them"
+				  : "r Enter shows every rank");
+}
+
+int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
+{
+	struct sv_error err;
+
+	if (sv_session_set_search(v->s, pat, &err) < 0) {
+		sv_session_message(v->s, true, "%s", err.msg);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (!*pat) {
+		sv_session_message(v->s, false, "search cleared");
+		return SV_REACT_REDRAW;
+	}
+	if (v->s->search_limit_hits) {
+		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
+		if (!v->s->nmatches)
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (!v->s->nmatches) {
+		timeline_no_match(v, pat);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	return sv_timeline_jump_list(
+		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
+}
+
+int sv_timeline_command(struct sv_timeline *v, const char *cmd)
+{
+	char word[32];
+	const char *arg;
+	size_t len;
+
+	while (*cmd == ' ')
+		cmd++;
+	len = strcspn(cmd, " ");
+	snprintf(word, sizeof word, "%.*s", (int)len, cmd);
+	arg = cmd + len;
+	while (*arg == ' ')
+		arg++;
+	if (!strcmp(word, "goto") || !strcmp(word, "g")) {
+		int64_t t;
+		if (sv_view_parse_time(arg, &t) < 0) {
+			sv_session_message(v->s, true,
+				"goto: expected a time such as 12.5ms");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		t += v->s->origin;
+		if (t < v->t0 || t >= v->t1) {
+			sv_timeline_push_history(v);
+			sv_timeline_set_window(v, t - sv_timeline_span(v) / 2,
+				sv_timeline_span(v));
+		}
+		v->cur_t = t;
+		sv_timeline_select_at_cursor(v);
+		return SV_REACT_REDRAW;
+	}
+	if (!strcmp(word, "zoom")) {
+		int64_t span;
+		if (sv_view_parse_time(arg, &span) < 0 || span <= 0) {
+			sv_session_message(v->s, true,
+				"zoom: expected a span such as "
+				"1ms");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		sv_timeline_push_history(v);
+		{
+			struct sv_tmap m = sv_timeline_tmap(v);
+			int x = sv_tmap_col(&m, v->cur_t);
+			if (x < m.x0 || x >= m.x0 + m.w)
+				x = m.x0 + m.w / 2;
+			sv_timeline_zoom_at(v, v->cur_t, x, span);
+		}
+		return SV_REACT_REDRAW;
+	}
+	if (!strcmp(word, "rank") || !strcmp(word, "ranks"))
+		return sv_session_set_ranks(v->s, arg) < 0
+			       ? SV_REACT_REDRAW | SV_REACT_BELL
+			       : SV_REACT_REDRAW;
+	if (!strcmp(word, "region")) {
+		int64_t r = sv_profile_find_region(v->s->p, arg);
+		if (r < 0) {
+			struct sv_error err;
+			struct sv_regex *re = sv_regex_compile(arg, &err);
+			uint32_t i;
+			for (i = 0; re && i < v->s->p->nregions && r < 0; i++)
+				if (sv_regex_search(re, v->s->p->regions[i],
+					    NULL, NULL))
+					r = i;
+			sv_regex_free(re);
+		}
+		if (r < 0) {
+			sv_session_message(
+				v->s, true, "no region matches '%s'", arg);
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		return sv_timeline_mark_region(v, (long)r);
+	}
+	if (!strcmp(word, "search"))
+		return sv_timeline_set_search(v, arg);
+	if (!strcmp(word, "filter"))
+		return sv_session_set_filter(v->s, arg) < 0
+			       ? SV_REACT_REDRAW | SV_REACT_BELL
+			       : SV_REACT_REDRAW;
+	if (!strcmp(word, "sort")) {
+		int k;
+		k = sv_panel_col_by_name(arg);
+		if (k < 0) {
+			sv_session_message(v->s, true,
+				"sort: expected name, calls, total, exclusive, "
+				"avg, p95 or imbalance");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		sv_session_sort(v->s, sv_panel_col_key(k));
+		return SV_REACT_REDRAW;
+	}
+	if (!strcmp(word, "q") || !strcmp(word, "quit"))
+		return SV_REACT_QUIT;
+	if (!*word)
+		return SV_REACT_REDRAW;
+	sv_session_message(v->s, true,
+		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
+		"search RE, filter RE, sort KEY, view NAME, quit)",
+		word);
+	return SV_REACT_REDRAW | SV_REACT_BELL;
+}
