@@ -175,6 +175,156 @@ START_TEST(matrix_degenerate)
 }
 END_TEST
 
+/* ---- ranks inside a region ---------------------------------------------- */
+
+/* One call of name on rank [s, e) at the profile's end. */
+static void add1(struct sv_profile *p, uint32_t rank, const char *name,
+	int64_t s, int64_t e)
+{
+	int64_t reg = sv_profile_find_region(p, name);
+	struct sv_row *r;
+	if (reg < 0)
+		reg = sv_profile_add_region(p, name);
+	r = sv_profile_add_row(p, rank, (uint32_t)reg, 1, NULL);
+	ck_assert_ptr_nonnull(r);
+	p->start_ns[r->first] = s;
+	p->end_ns[r->first] = e;
+}
+
+/* Given: "r" on rank 0 [0,150) with [50,100) inside it and [300,400);
+ * on rank 1, stored out of order, [500,600), [200,250) and a call of no
+ * length at 700; "x" on rank 2 only. */
+static struct sv_profile *inside_sample(void)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	p->has_calls = true;
+	add1(p, 0, "r", 0, 150);
+	add1(p, 0, "r", 50, 100);
+	add1(p, 0, "r", 300, 400);
+	add1(p, 1, "r", 500, 600);
+	add1(p, 1, "r", 200, 250);
+	add1(p, 1, "r", 700, 700);
+	add1(p, 2, "x", 0, 1000);
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+static const struct {
+	int64_t t0, t1;
+	uint32_t want;
+} inside_counts[] = {
+	{0, 10, 1},    /* rank 0's first call */
+	{120, 210, 2}, /* rank 0 leaving, rank 1 arriving */
+	{150, 200, 0}, /* between them: the ends are open */
+	{250, 300, 0}, {350, 550, 2},
+	{700, 701, 1}, /* the call of no length has its nanosecond */
+	{1000, 2000, 0}, {10, 10, 0}, /* an empty range */
+	{20, 10, 0},                  /* end < start */
+};
+
+START_TEST(inside_counts_ranks)
+{
+	struct sv_profile *p = inside_sample();
+	struct sv_ranks_inside ri;
+
+	/* given the ranks inside "r" */
+	ck_assert_int_eq(sv_ranks_inside_build(&ri, p,
+				 (uint32_t)sv_profile_find_region(p, "r"), NULL,
+				 0, NULL, NULL),
+		0);
+	/* then ranks 0 and 1 have it, and the range counts as listed */
+	ck_assert_uint_eq(ri.nranks, 2);
+	ck_assert_uint_eq(ri.ranks[0], 0);
+	ck_assert_uint_eq(ri.ranks[1], 1);
+	ck_assert_uint_eq(ri.ncalls, 6);
+	ck_assert_uint_eq(sv_ranks_inside_count(&ri, inside_counts[_i].t0,
+				  inside_counts[_i].t1),
+		inside_counts[_i].want);
+	sv_ranks_inside_fini(&ri);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(inside_intervals_depth_lane)
+{
+	struct sv_profile *p = inside_sample();
+	struct sv_ranks_inside ri;
+	bool only1[] = {false, true};
+
+	ck_assert_int_eq(sv_ranks_inside_build(&ri, p,
+				 (uint32_t)sv_profile_find_region(p, "r"), NULL,
+				 0, NULL, NULL),
+		0);
+	/* the union on rank 0 is [0,150) and [300,400), sorted on rank 1 */
+	ck_assert_uint_eq(ri.off[1] - ri.off[0], 2);
+	ck_assert_int_eq(ri.t0[0], 0);
+	ck_assert_int_eq(ri.t1[0], 150);
+	ck_assert_int_eq(ri.t0[1], 300);
+	ck_assert_uint_eq(ri.off[2] - ri.off[1], 3);
+	ck_assert_int_eq(ri.t0[ri.off[1]], 200);
+	ck_assert_int_eq(ri.t1[ri.off[2] - 1], 701);
+	/* five calls at depth 0, one at depth 1 */
+	ck_assert_uint_eq(ri.depth, 0);
+	ck_assert_uint_eq(p->lanes[ri.lane[1]].rank, 1);
+	ck_assert_int_eq(sv_ranks_inside_find(&ri, 1), 1);
+	ck_assert_int_eq(sv_ranks_inside_find(&ri, 2), -1);
+	sv_ranks_inside_fini(&ri);
+	/* a rank filter keeps rank 1 only; ranks past it are off */
+	ck_assert_int_eq(sv_ranks_inside_build(&ri, p,
+				 (uint32_t)sv_profile_find_region(p, "r"),
+				 only1, 2, NULL, NULL),
+		0);
+	ck_assert_uint_eq(ri.nranks, 1);
+	ck_assert_uint_eq(ri.ranks[0], 1);
+	sv_ranks_inside_fini(&ri);
+	sv_profile_free(p);
+}
+END_TEST
+
+static bool inside_cancel(void *ctx, uint64_t done)
+{
+	*(uint64_t *)ctx = done;
+	return true;
+}
+
+START_TEST(inside_cancel_and_degenerate)
+{
+	struct sv_profile *p = sv_profile_new("mem"), *agg;
+	struct sv_ranks_inside ri;
+	uint64_t seen = 0;
+
+	/* given a region of 70000 calls and a poll that says stop */
+	p->has_calls = true;
+	add(p, 0, "r", 70000, 10);
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	/* then the build stops with nothing kept */
+	ck_assert_int_eq(
+		sv_ranks_inside_build(&ri, p, 0, NULL, 0, inside_cancel, &seen),
+		-ECANCELED);
+	ck_assert_uint_gt(seen, 0);
+	ck_assert_uint_eq(ri.nranks, 0);
+	ck_assert_ptr_null(ri.t0);
+	/* and bad arguments are refused */
+	ck_assert_int_eq(sv_ranks_inside_build(NULL, p, 0, NULL, 0, NULL, NULL),
+		-EINVAL);
+	ck_assert_int_eq(
+		sv_ranks_inside_build(&ri, NULL, 0, NULL, 0, NULL, NULL),
+		-EINVAL);
+	ck_assert_int_eq(
+		sv_ranks_inside_build(&ri, p, 7, NULL, 0, NULL, NULL), -EINVAL);
+	agg = sv_profile_new("agg");
+	ck_assert_int_eq(
+		sv_ranks_inside_build(&ri, agg, 0, NULL, 0, NULL, NULL),
+		-EINVAL);
+	ck_assert_uint_eq(sv_ranks_inside_count(NULL, 0, 10), 0);
+	ck_assert_int_eq(sv_ranks_inside_find(NULL, 0), -1);
+	ck_assert_int_eq(sv_ranks_find(NULL, 0, 0), -1);
+	sv_ranks_inside_fini(NULL);
+	sv_profile_free(agg);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ranks");
@@ -183,6 +333,12 @@ static Suite *suite(void)
 	tcase_add_test(t, matrix_exclusive_metric);
 	tcase_add_test(t, matrix_group_and_order);
 	tcase_add_test(t, matrix_degenerate);
+	suite_add_tcase(s, t);
+	t = tcase_create("inside");
+	tcase_add_loop_test(t, inside_counts_ranks, 0,
+		sizeof inside_counts / sizeof inside_counts[0]);
+	tcase_add_test(t, inside_intervals_depth_lane);
+	tcase_add_test(t, inside_cancel_and_degenerate);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopeview/profile.h"
 #include "scopeview/stats.h"
 
 enum sv_ranks_metric {
@@ -84,6 +85,8 @@ static inline const struct sv_ranks_cell *sv_ranks_cell_at(
 /* The metric's value of a cell; false when the cell has none. */
 bool sv_ranks_value(
 	const struct sv_ranks *m, const struct sv_ranks_cell *c, int64_t *ns);
+/* Position of rank in ranks[0 .. n) (ascending), or -1. */
+long sv_ranks_find(const uint32_t *ranks, size_t n, uint32_t rank);
 /* Matrix row of rank number rank, or -1. */
 long sv_ranks_row_of(const struct sv_ranks *m, uint32_t rank);
 
@@ -101,5 +104,49 @@ void sv_ranks_order_by_imbalance(const struct sv_ranks *m, size_t *order);
  */
 size_t sv_ranks_group(const struct sv_ranks *m, size_t j, size_t r0, size_t r1,
 	int64_t *scratch, int64_t *min, int64_t *median, int64_t *max);
+
+/*
+ * Ranks inside a region, over time (ranks_inside.c): for one region, per
+ * rank, the union of the time its calls cover, as disjoint intervals
+ * sorted by start; so "how many ranks are inside the region during
+ * [t0, t1)" is one binary search a rank.  Built from the region's rows
+ * (every call of the region on a rank counts, at any depth; a call of
+ * zero length covers [start, start + 1)), the ranks limited to rank_on
+ * (p's rank numbers as flags, NULL for all; ranks past nrank_on are off).
+ * Also kept: the lane of each rank holding most of the region's calls
+ * (ties: the first lane) and the region's most common nesting depth
+ * (ties: the shallowest), for the timeline's rank rows.
+ */
+struct sv_ranks_inside {
+	uint32_t region;
+	uint32_t nranks;  /* ranks with at least one call of the region */
+	uint32_t *ranks;  /* their numbers, ascending */
+	uint32_t *lane;   /* per rank: the lane with most of its calls */
+	uint64_t *off;    /* nranks + 1: rank k's intervals are
+			     [off[k], off[k + 1]) */
+	int64_t *t0, *t1; /* the intervals [t0[i], t1[i]) */
+	uint64_t ncalls;  /* calls of the region counted */
+	uint16_t depth;   /* most common depth of those calls */
+};
+
+/*
+ * Build ri for region of p (which must hold calls).  poll (may be NULL)
+ * is called now and then with ctx and the calls done so far; when it
+ * returns true the build stops and returns -ECANCELED with ri empty.
+ * Returns 0, -EINVAL for a NULL argument or a region
+ * out of range.  O(n log n) in the region's calls (O(n) when each rank's
+ * calls are stored in start order, as scope-profiler writes them).
+ */
+int sv_ranks_inside_build(struct sv_ranks_inside *ri,
+	const struct sv_profile *p, uint32_t region, const bool *rank_on,
+	uint32_t nrank_on, bool (*poll)(void *ctx, uint64_t done), void *ctx);
+/* NULL-safe; ri may be re-used. */
+void sv_ranks_inside_fini(struct sv_ranks_inside *ri);
+/* How many of ri's ranks have region time meeting [t0, t1).  O(ranks x
+ * log intervals). */
+uint32_t sv_ranks_inside_count(
+	const struct sv_ranks_inside *ri, int64_t t0, int64_t t1);
+/* Index of rank number rank in ri->ranks, or -1. */
+long sv_ranks_inside_find(const struct sv_ranks_inside *ri, uint32_t rank);
 
 #endif

@@ -52,6 +52,11 @@ void sv_render_wrapped(struct sv_grid *g, const struct sv_glyphs *gl, int x,
 void sv_render_status(struct sv_grid *g, const struct sv_session *s, int y,
 	int w, const char *line, const char *const *hints, size_t nhints);
 
+/* A bar of frac (0 .. 1) of w cells from (x, y), in eighths of a cell
+ * ('#' cells when ascii); a fraction above 0 shows at least an eighth. */
+void sv_render_bar(struct sv_grid *g, int x, int y, int w, double frac,
+	bool ascii, int style, int color);
+
 /* Draw only the "terminal too small" screen. */
 void sv_render_too_small(struct sv_grid *g, int w, int h);
 

@@ -23,21 +23,25 @@ static int ranks_cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-long sv_ranks_row_of(const struct sv_ranks *m, uint32_t rank)
+long sv_ranks_find(const uint32_t *ranks, size_t n, uint32_t rank)
 {
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = n;
 
-	if (!m || !m->ranks)
+	if (!ranks)
 		return -1;
-	hi = m->nranks;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (m->ranks[mid] < rank)
+		if (ranks[mid] < rank)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < m->nranks && m->ranks[lo] == rank ? (long)lo : -1;
+	return lo < n && ranks[lo] == rank ? (long)lo : -1;
+}
+
+long sv_ranks_row_of(const struct sv_ranks *m, uint32_t rank)
+{
+	return m ? sv_ranks_find(m->ranks, m->nranks, rank) : -1;
 }
 
 bool sv_ranks_value(

@@ -192,3 +192,20 @@ void sv_render_status(struct sv_grid *g, const struct sv_session *s, int y,
 		}
 	}
 }
+
+void sv_render_bar(struct sv_grid *g, int x, int y, int w, double frac,
+	bool ascii, int style, int color)
+{
+	static const uint32_t eighths[] = {
+		0x258f, 0x258e, 0x258d, 0x258c, 0x258b, 0x258a, 0x2589};
+	long units = (long)(frac * w * 8 + 0.5);
+	int i;
+
+	if (frac > 0 && units == 0)
+		units = 1;
+	for (i = 0; i < w && units >= 8; i++, units -= 8)
+		sv_grid_put(g, x + i, y, ascii ? '#' : 0x2588, style, color);
+	if (i < w && units > 0)
+		sv_grid_put(g, x + i, y, ascii ? '#' : eighths[units - 1],
+			style, color);
+}

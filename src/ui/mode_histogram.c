@@ -280,24 +280,6 @@ static int hist_apply(struct sv_mode *m, int a)
 	}
 }
 
-/* A bar of frac (0 .. 1) of w cells in eighths. */
-static void hist_bar(struct sv_grid *g, int x, int y, int w, double frac,
-	bool ascii, int style, int color)
-{
-	static const uint32_t eighths[] = {
-		0x258f, 0x258e, 0x258d, 0x258c, 0x258b, 0x258a, 0x2589};
-	long units = (long)(frac * w * 8 + 0.5);
-	int i;
-
-	if (frac > 0 && units == 0)
-		units = 1;
-	for (i = 0; i < w && units >= 8; i++, units -= 8)
-		sv_grid_put(g, x + i, y, ascii ? '#' : 0x2588, style, color);
-	if (i < w && units > 0)
-		sv_grid_put(g, x + i, y, ascii ? '#' : eighths[units - 1],
-			style, color);
-}
-
 /* "mean p50" etc.: the figures of the region falling in bin b. */
 static void hist_marks(const struct hist_data *d,
 	const struct sv_stats_region *g, long b, char *buf, size_t n)
@@ -390,7 +372,7 @@ static void hist_draw(
 			sv_grid_textf(g, r.x + HIST_LABEL_W, y, HIST_COUNT_W,
 				st, 0, "%10" PRIu64, d->h.counts[bi]);
 			if (barw > 0)
-				hist_bar(g,
+				sv_render_bar(g,
 					r.x + HIST_LABEL_W + HIST_COUNT_W + 1,
 					y, barw,
 					(double)d->h.counts[bi] / (double)maxc,
