@@ -20,12 +20,7 @@
 
 #include "scopeview/gen.h"
 
-static double bench_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "bench_clock.h"
 
 static void bench_progress(void *ctx, uint32_t ranks, uint64_t events)
 {

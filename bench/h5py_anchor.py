@@ -2,8 +2,11 @@
 
 This is the least a Python user does to look at a profile: every /events
 column and every /rank_region_index column into numpy arrays, with no
-statistics and no nesting.  Prints the seconds it took on one line.
+statistics and no nesting.  Prints one line: the seconds it took and the
+peak resident set size of the process in KiB (load_bench reads the first,
+scale_bench both).
 """
+import resource
 import sys
 import time
 
@@ -14,4 +17,5 @@ with h5py.File(sys.argv[1], "r") as f:
     events = {k: f["events"][k][:] for k in f["events"]}
     index = {k: f["rank_region_index"][k][:] for k in f["rank_region_index"]}
     names = f["region_table/names"][:]
-print("%.6f" % (time.perf_counter() - t0))
+print("%.6f %d" % (time.perf_counter() - t0,
+                  resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))

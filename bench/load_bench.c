@@ -19,16 +19,11 @@
 
 #include "scopeview/load.h"
 
+#include "bench_clock.h"
+
 #ifndef SV_BENCH_DIR
 #define SV_BENCH_DIR "bench"
 #endif
-
-static double bench_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static double bench_anchor(const char *path)
 {

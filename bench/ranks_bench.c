@@ -26,12 +26,7 @@
 #include "scopeview/load.h"
 #include "scopeview/view.h"
 
-static double bench_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_clock.h"
 
 static int bench_big(const char *path)
 {

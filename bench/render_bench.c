@@ -28,15 +28,10 @@
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
+#include "bench_clock.h"
+
 /* The timeline mode's state of view v. */
 #define TL(v) sv_view_timeline(v)
-
-static double bench_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int bench_cmp_double(const void *a, const void *b)
 {

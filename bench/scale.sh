@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# bench/scale.sh: the viewer at 1M, 10M and 100M calls against the bare
+# h5py read of the same files, as one table with issue 14's targets.
+#
+#     bench/scale.sh [--sizes 1M,10M,100M] [--dir DIR] [--build DIR]
+#                    [--runs N] [--no-anchor]
+#
+# Writes each size twice with `scopeview gen` (16 ranks, schema 3): a
+# two-column file (start deltas and durations only, --no-call-ids) and a
+# five-column one (with call ids, parent ids and thread ids, --threads 2),
+# into DIR (default /tmp/scopeview-scale; kept and reused, so delete it
+# when done: 100M calls take about 1.5 GB a file), then runs
+# build/bench/scale_bench on them (see bench/scale_bench.c for what each
+# figure means).  Default sizes: 1M,10M.  100M needs about a minute to
+# write a file, several GB of memory and a quiet machine.  The meson test
+# bench_scale runs it at 1M and only checks the table is printed.
+set -euo pipefail
+
+sizes=1M,10M
+dir=/tmp/scopeview-scale
+build=
+runs=1
+anchor=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--sizes) sizes=$2; shift 2 ;;
+	--dir) dir=$2; shift 2 ;;
+	--build) build=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
+	--no-anchor) anchor=(--no-anchor); shift ;;
+	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "scale.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+[ -n "$build" ] || build=$here/../build
+exe=$build/scopeview
+bench=$build/bench/scale_bench
+for f in "$exe" "$bench"; do
+	if [ ! -x "$f" ]; then
+		echo "scale.sh: $f is not built (ninja -C $build)" >&2
+		exit 1
+	fi
+done
+mkdir -p "$dir"
+args=()
+IFS=, read -r -a list <<<"$sizes"
+for size in "${list[@]}"; do
+	for kind in 2 5; do
+		f=$dir/calls-$size-$kind.h5
+		if [ ! -s "$f" ]; then
+			if [ "$kind" = 2 ]; then
+				extra=(--no-call-ids)
+			else
+				extra=(--threads 2)
+			fi
+			echo "scale.sh: writing $f" >&2
+			"$exe" gen --quiet --ranks 16 --events "$size" \
+				"${extra[@]}" "$f.tmp"
+			mv "$f.tmp" "$f"
+		fi
+		args+=("$size $kind-col=$f")
+	done
+done
+uptime >&2 || true
+exec "$bench" --runs "$runs" "${anchor[@]}" "${args[@]}"

@@ -1,0 +1,751 @@
+/*
+ * scale_bench.c: the viewer at scale, against the h5py read of the same
+ * file, as one table with the targets of issue 14.  Run through
+ * bench/scale.sh (which writes the profiles), or by hand:
+ *
+ *     build/bench/scale_bench [--runs N] [--no-anchor] LABEL=FILE...
+ *
+ * For each FILE it runs bench/h5py_anchor.py (the bare h5py read of every
+ * column: seconds and peak RSS), then the real viewer loop (sv_app_run,
+ * the loader thread, the view, the renderer: everything but curses) in a
+ * child process of its own, driven by a timing backend:
+ *
+ * - first frame: the first screen that shows the file (the index view);
+ *   ready: the first screen of the full view (nesting, index, statistics);
+ *   load: when the loader thread handed the profile over;
+ * - RSS at ready (VmRSS) and the peak so far (VmHWM), in bytes per call;
+ * - frame times (sv_render, median of 30) at the whole run, a middle zoom
+ *   and the narrowest zoom;
+ * - key latencies: the time from a key to the loop asking for the next
+ *   one (what a user waits for the screen to answer).  During the load:
+ *   the longest the loop went without reading a key, zoom keys, and q
+ *   (in a second run that quits half-way through the load); after it:
+ *   zoom, search Enter, solo and un-solo (with the time until their
+ *   results are on screen), and q.
+ *
+ * Prints one markdown table: each measure, its target and whether every
+ * file met it; a cell marked * missed its target.  Figures are read, not
+ * asserted: the exit status is 0 whenever every file could be measured.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scopeview/app.h"
+#include "scopeview/keys.h"
+#include "scopeview/load.h"
+#include "scopeview/render.h"
+#include "scopeview/timeline.h"
+#include "scopeview/view.h"
+
+#include "bench_clock.h"
+
+#ifndef SV_BENCH_DIR
+#define SV_BENCH_DIR "bench"
+#endif
+
+#define SB_W      200
+#define SB_H      60
+#define SB_FRAMES 30
+#define SB_FILES  16
+
+/* What one file measured (in the child; sent to the parent whole). */
+struct sb_result {
+	int ok;
+	uint64_t calls;
+	double h5py_s, h5py_rss;                  /* s, bytes */
+	double index_s, load_s, first_s, ready_s; /* s from the start */
+	double ready_rss, peak_rss;               /* bytes */
+	double frame_ms[3];                       /* full, middle, narrowest */
+	double stall_ms;     /* longest gap between key reads
+					      until ready */
+	double zoom_load_ms; /* zoom keys during the load */
+	double q_load_ms;    /* q half-way through the load */
+	double zoom_ms, search_ms, solo_ms, unsolo_ms, q_ms; /* after */
+	double search_done_s, solo_done_s, unsolo_done_s;
+};
+
+/* VmRSS or VmHWM of this process in bytes (0 when unknown). */
+static double sb_status_bytes(const char *field)
+{
+	char line[256];
+	double kb = 0;
+	size_t n = strlen(field);
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, field, n) && line[n] == ':')
+			kb = atof(line + n + 1);
+	fclose(f);
+	return kb * 1024.0;
+}
+
+/* ---- the timing backend ---------------------------------------------- */
+
+enum sb_step {
+	SB_LOADING,
+	SB_ZOOM,
+	SB_FIT,
+	SB_SEARCH,
+	SB_SOLO,
+	SB_UNSOLO,
+	SB_QUIT,
+	SB_STEPS
+};
+
+struct sb_run {
+	struct sb_result *r;
+	struct sv_app *app;
+	double t0;
+	double quit_at;    /* > 0: press q at this time during the load */
+	double returned;   /* when getkey last returned */
+	double key_at;     /* when the key being timed was returned, or 0 */
+	double *key_slot;  /* where its latency goes (max) */
+	double *done_slot; /* where the time to its result goes, or NULL */
+	double done_from;
+	double next_load_key;
+	int load_key;
+	bool ready;
+	enum sb_step step;
+	const char *typing; /* keys still to type for the current step */
+};
+
+static struct sb_run sb;
+
+static struct sv_view *sb_view(void)
+{
+	/* The app's own view: the bench reads and times it on the loop's
+	 * thread, between keys, as a key handler would. */
+	return (struct sv_view *)sv_app_view(sb.app);
+}
+
+static bool sb_view_ready(const struct sv_view *v)
+{
+	return v && v->s.p && v->s.p->has_calls && v->s.p->ncalls;
+}
+
+static void sb_size(void *ctx, int *w, int *h)
+{
+	(void)ctx;
+	*w = SB_W;
+	*h = SB_H;
+}
+
+static int sb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median frame time of the view at a window of span ns in the middle of
+ * the run (panned a little each frame so no two frames match). */
+static double sb_frames(struct sv_view *v, int64_t span)
+{
+	struct sv_timeline *tl = sv_view_timeline(v);
+	int64_t mid = v->s.run_t0 + (v->s.run_t1 - v->s.run_t0) / 2;
+	double ms[SB_FRAMES];
+	struct sv_grid g;
+	int i;
+
+	sv_grid_init(&g);
+	for (i = 0; i < SB_FRAMES; i++) {
+		double t;
+		sv_timeline_set_window(
+			tl, mid - span / 2 + span / 97 * (i % 5), span);
+		t = bench_now();
+		sv_render(&g, v);
+		ms[i] = (bench_now() - t) * 1e3;
+	}
+	sv_grid_fini(&g);
+	qsort(ms, SB_FRAMES, sizeof *ms, sb_cmp_double);
+	return ms[SB_FRAMES / 2];
+}
+
+static void sb_measure_ready(struct sv_view *v)
+{
+	struct sv_timeline *tl = sv_view_timeline(v);
+	int64_t run = v->s.run_t1 - v->s.run_t0, narrow;
+
+	sb.r->ready_s = bench_now() - sb.t0;
+	sb.r->ready_rss = sb_status_bytes("VmRSS");
+	sb.r->peak_rss = sb_status_bytes("VmHWM");
+	sb.r->calls = v->s.p->ncalls;
+	if (!tl)
+		return;
+	narrow = sv_timeline_min_span(tl);
+	sb.r->frame_ms[0] = sb_frames(v, run);
+	sb.r->frame_ms[1] =
+		sb_frames(v, (int64_t)sqrt((double)run * (double)narrow));
+	sb.r->frame_ms[2] = sb_frames(v, narrow);
+	sv_timeline_fit(tl);
+}
+
+/* Start timing the key about to be returned. */
+static int sb_key(int key, double *slot, double *done)
+{
+	sb.key_slot = slot;
+	sb.done_slot = done;
+	sb.key_at = 1; /* set for real when getkey returns */
+	return key;
+}
+
+/* The next key of the script after the load (SV_KEY_NONE: wait). */
+static int sb_script(bool idle)
+{
+	if (sb.typing && *sb.typing)
+		return *sb.typing++;
+	if (!idle)
+		return SV_KEY_NONE; /* a result is still being made */
+	switch (sb.step) {
+	case SB_LOADING:
+		sb.step = SB_ZOOM;
+		return sb_key('+', &sb.r->zoom_ms, NULL);
+	case SB_ZOOM:
+		sb.step = SB_FIT;
+		return '0';
+	case SB_FIT:
+		/* Search: the prompt, then Enter is the timed key. */
+		if (!sb.typing) {
+			sb.typing = "/kernel";
+			return *sb.typing++;
+		}
+		sb.step = SB_SEARCH;
+		sb.typing = NULL;
+		return sb_key(
+			SV_KEY_ENTER, &sb.r->search_ms, &sb.r->search_done_s);
+	case SB_SEARCH:
+		sb.step = SB_SOLO;
+		return sb_key('t', &sb.r->solo_ms, &sb.r->solo_done_s);
+	case SB_SOLO:
+		sb.step = SB_UNSOLO;
+		return sb_key('t', &sb.r->unsolo_ms, &sb.r->unsolo_done_s);
+	case SB_UNSOLO:
+		sb.step = SB_QUIT;
+		return sb_key('q', &sb.r->q_ms, NULL);
+	default:
+		return SV_KEY_EOF;
+	}
+}
+
+static int sb_getkey(void *ctx, int timeout_ms)
+{
+	struct sv_view *v = sb_view();
+	double now = bench_now();
+	bool idle = timeout_ms < 0;
+	int key = SV_KEY_NONE;
+
+	(void)ctx;
+	if (sb.key_at > 0) {
+		double ms = (now - sb.key_at) * 1e3;
+		if (ms > *sb.key_slot)
+			*sb.key_slot = ms;
+		sb.key_at = 0;
+		if (sb.done_slot)
+			sb.done_from = sb.returned;
+	}
+	if (sb.done_slot && idle) {
+		*sb.done_slot = now - sb.done_from;
+		sb.done_slot = NULL;
+	}
+	if (!sb.ready && sb.returned > 0 &&
+		(now - sb.returned) * 1e3 > sb.r->stall_ms)
+		sb.r->stall_ms = (now - sb.returned) * 1e3;
+	if (!sb.ready && sb_view_ready(v)) {
+		sb.ready = true;
+		sb_measure_ready(v);
+		now = bench_now();
+	}
+	if (!sb.ready) {
+		if (sb.quit_at > 0 && now - sb.t0 >= sb.quit_at) {
+			sb.quit_at = 0;
+			key = sb_key('q', &sb.r->q_load_ms, NULL);
+		} else if (v && now >= sb.next_load_key) {
+			/* Zoom in and out on the index view, 5 times a
+			 * second: the stored statistics answer them. */
+			sb.next_load_key = now + 0.2;
+			key = sb_key(sb.load_key++ % 2 ? '-' : '+',
+				&sb.r->zoom_load_ms, NULL);
+		} else {
+			struct timespec ts = {0, 0};
+			if (timeout_ms > 0) {
+				ts.tv_nsec =
+					(long)(timeout_ms > 20 ? 20
+							       : timeout_ms) *
+					1000000L;
+				nanosleep(&ts, NULL);
+			}
+		}
+	} else {
+		key = sb_script(idle);
+		if (key == SV_KEY_NONE && timeout_ms > 0) {
+			struct timespec ts = {0, 2000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+	sb.returned = bench_now();
+	if (sb.key_at > 0)
+		sb.key_at = sb.returned;
+	return key;
+}
+
+static void sb_present(void *ctx, const struct sv_grid *g)
+{
+	(void)ctx;
+	(void)g;
+	if (sb.r->first_s <= 0 && sb_view())
+		sb.r->first_s = bench_now() - sb.t0;
+}
+
+/* sv_load, noting when the index and the whole profile are read. */
+static int sb_load(const char *path, const struct sv_load_opts *o,
+	struct sv_profile **out, struct sv_error *err)
+{
+	int rc = sv_load(path, o, out, err);
+	if (o && o->summary_only)
+		sb.r->index_s = bench_now() - sb.t0;
+	else
+		sb.r->load_s = bench_now() - sb.t0;
+	return rc;
+}
+
+/* One run of the viewer on path; quit_at > 0 presses q then. */
+static int sb_view_run(const char *path, double quit_at, struct sb_result *r)
+{
+	struct sv_app_opts ao;
+	struct sv_backend b;
+	struct sv_error err = {0, ""};
+	double q0;
+	int rc;
+
+	memset(&sb, 0, sizeof sb);
+	memset(&ao, 0, sizeof ao);
+	sb.r = r;
+	sb.quit_at = quit_at;
+	ao.path = path;
+	ao.load_in_thread = true;
+	ao.poll_ms = 20;
+	ao.source.load = sb_load;
+	ao.source.thread_init = sv_load_quiet_hdf5;
+	b.size = sb_size;
+	b.getkey = sb_getkey;
+	b.present = sb_present;
+	b.beep = NULL;
+	b.ctx = NULL;
+	sb.app = sv_app_new(&ao);
+	sb.t0 = bench_now();
+	rc = sv_app_run(sb.app, &b, &err);
+	q0 = sb.returned;
+	/* q ends the loop: its latency is until the loop returned. */
+	if (quit_at > 0)
+		r->q_load_ms = (bench_now() - q0) * 1e3;
+	else if (sb.step == SB_QUIT)
+		r->q_ms = (bench_now() - q0) * 1e3;
+	sv_app_free(sb.app);
+	if (rc < 0) {
+		fprintf(stderr, "scale_bench: %s: %s\n", path, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one file, in a child process of its own --------------------------- */
+
+static void sb_anchor(const char *path, struct sb_result *r)
+{
+	char cmd[4096], out[128] = "";
+	double s = -1, kb = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s/h5py_anchor.py' '%s'",
+		SV_BENCH_DIR, path);
+	f = popen(cmd, "r");
+	if (f) {
+		if (fgets(out, sizeof out, f))
+			sscanf(out, "%lf %lf", &s, &kb);
+		if (pclose(f) != 0)
+			s = -1;
+	}
+	if (s > 0 && (r->h5py_s <= 0 || s < r->h5py_s)) {
+		r->h5py_s = s;
+		r->h5py_rss = kb * 1024.0;
+	}
+}
+
+/* Run fn(path, quit_at, r) in a child so each run's memory is its own. */
+static int sb_child(const char *path, double quit_at, struct sb_result *r)
+{
+	int fd[2], status = 0;
+	pid_t pid;
+	ssize_t got;
+
+	if (pipe(fd) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		struct sb_result c = *r;
+		close(fd[0]);
+		c.ok = sb_view_run(path, quit_at, &c) == 0;
+		if (write(fd[1], &c, sizeof c) != (ssize_t)sizeof c)
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	{
+		struct sb_result c;
+		got = read(fd[0], &c, sizeof c);
+		if (got == (ssize_t)sizeof c)
+			*r = c;
+	}
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	return got == (ssize_t)sizeof *r && r->ok ? 0 : -1;
+}
+
+static int sb_file(
+	const char *path, int runs, bool anchor, struct sb_result *out)
+{
+	struct sb_result best;
+	int i;
+
+	memset(&best, 0, sizeof best);
+	for (i = 0; i < runs; i++) {
+		struct sb_result r;
+		if (anchor)
+			sb_anchor(path, &best);
+		memset(&r, 0, sizeof r);
+		if (sb_child(path, 0, &r) < 0)
+			return -1;
+		if (i == 0 || r.ready_s < best.ready_s) {
+			double hs = best.h5py_s, hr = best.h5py_rss;
+			best = r;
+			best.h5py_s = hs;
+			best.h5py_rss = hr;
+		}
+	}
+	/* q half-way through the load, in a run of its own. */
+	{
+		struct sb_result q;
+		memset(&q, 0, sizeof q);
+		if (sb_child(path, best.load_s / 2, &q) == 0)
+			best.q_load_ms = q.q_load_ms;
+		else
+			best.q_load_ms = -1;
+	}
+	*out = best;
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+struct sb_file {
+	char label[64];
+	const char *path;
+	struct sb_result r;
+};
+
+static struct sb_file sb_files[SB_FILES];
+static int sb_nfiles;
+
+/* The file of the same kind (label after the size) ten times smaller. */
+static const struct sb_result *sb_tenth(int k)
+{
+	const char *kind = strchr(sb_files[k].label, ' ');
+	int i;
+
+	for (i = 0; i < sb_nfiles; i++) {
+		const char *ki = strchr(sb_files[i].label, ' ');
+		if (i != k && kind && ki && !strcmp(kind, ki) &&
+			sb_files[i].r.calls * 10 == sb_files[k].r.calls)
+			return &sb_files[i].r;
+	}
+	return NULL;
+}
+
+/* The smallest file of the same kind, for the flat-frame target. */
+static const struct sb_result *sb_smallest(int k)
+{
+	const char *kind = strchr(sb_files[k].label, ' ');
+	const struct sb_result *m = NULL;
+	int i;
+
+	for (i = 0; i < sb_nfiles; i++) {
+		const char *ki = strchr(sb_files[i].label, ' ');
+		if (kind && ki && !strcmp(kind, ki) &&
+			(!m || sb_files[i].r.calls < m->calls))
+			m = &sb_files[i].r;
+	}
+	return m;
+}
+
+enum sb_verdict { SB_NA, SB_MET, SB_MISSED };
+
+/* Row measure m of file k: its text in buf and whether it met. */
+typedef enum sb_verdict (*sb_cell_fn)(int k, char *buf, size_t n);
+
+static enum sb_verdict sb_ms_cell(double ms, double limit, char *buf, size_t n)
+{
+	if (ms < 0) {
+		snprintf(buf, n, "n/a");
+		return SB_NA;
+	}
+	snprintf(buf, n, "%.1f ms", ms);
+	return limit <= 0 ? SB_NA : ms <= limit ? SB_MET : SB_MISSED;
+}
+
+#define R (&sb_files[k].r)
+
+static enum sb_verdict c_h5py(int k, char *b, size_t n)
+{
+	if (R->h5py_s <= 0) {
+		snprintf(b, n, "n/a");
+		return SB_NA;
+	}
+	snprintf(b, n, "%.2f s, %.0f B/call", R->h5py_s,
+		R->h5py_rss / (double)R->calls);
+	return SB_NA;
+}
+
+static enum sb_verdict c_load(int k, char *b, size_t n)
+{
+	if (R->h5py_s > 0)
+		snprintf(b, n, "%.2f s (%.2fx)", R->load_s,
+			R->load_s / R->h5py_s);
+	else
+		snprintf(b, n, "%.2f s", R->load_s);
+	return SB_NA;
+}
+
+static enum sb_verdict c_first(int k, char *b, size_t n)
+{
+	snprintf(b, n, "%.3f s", R->first_s);
+	return R->first_s < 0.2 ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_ready(int k, char *b, size_t n)
+{
+	if (R->h5py_s <= 0) {
+		snprintf(b, n, "%.2f s", R->ready_s);
+		return SB_NA;
+	}
+	snprintf(b, n, "%.2f s (%.2fx)", R->ready_s, R->ready_s / R->h5py_s);
+	return R->ready_s <= R->h5py_s ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_rss(int k, char *b, size_t n)
+{
+	double limit = 24.0 * (double)R->calls + 64.0 * 1048576.0;
+	snprintf(b, n, "%.0f MB, %.1f B/call", R->ready_rss / 1048576.0,
+		R->ready_rss / (double)R->calls);
+	return R->ready_rss <= limit ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_peak(int k, char *b, size_t n)
+{
+	snprintf(b, n, "%.0f MB (%.2fx)", R->peak_rss / 1048576.0,
+		R->peak_rss / R->ready_rss);
+	return R->peak_rss <= 1.5 * R->ready_rss ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_frame_full(int k, char *b, size_t n)
+{
+	const struct sb_result *s = sb_smallest(k);
+	double ms = R->frame_ms[0];
+	snprintf(b, n, "%.2f ms", ms);
+	if (s && s != R && s->frame_ms[0] > 0) {
+		size_t len = strlen(b);
+		snprintf(b + len, n - len, " (%.2fx)", ms / s->frame_ms[0]);
+		if (ms > 1.5 * s->frame_ms[0])
+			return SB_MISSED;
+	}
+	return ms < 2.0 ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_frame_mid(int k, char *b, size_t n)
+{
+	snprintf(b, n, "%.2f ms", R->frame_ms[1]);
+	return R->frame_ms[1] < 2.0 ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_frame_narrow(int k, char *b, size_t n)
+{
+	snprintf(b, n, "%.2f ms", R->frame_ms[2]);
+	return R->frame_ms[2] < 2.0 ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_stall(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->stall_ms, 50, b, n);
+}
+static enum sb_verdict c_zoom_load(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->zoom_load_ms, 50, b, n);
+}
+static enum sb_verdict c_q_load(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->q_load_ms, 50, b, n);
+}
+static enum sb_verdict c_zoom(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->zoom_ms, 50, b, n);
+}
+
+/* A key that may hand its work to the background: its answer and, when
+ * the result came later, the time to the result. */
+static enum sb_verdict sb_bg_cell(double ms, double done_s, char *b, size_t n)
+{
+	enum sb_verdict v = sb_ms_cell(ms, 50, b, n);
+	size_t len = strlen(b);
+	if (done_s * 1e3 > ms + 1)
+		snprintf(b + len, n - len, ", result %.2f s", done_s);
+	return v;
+}
+
+static enum sb_verdict c_search(int k, char *b, size_t n)
+{
+	return sb_bg_cell(R->search_ms, R->search_done_s, b, n);
+}
+static enum sb_verdict c_solo(int k, char *b, size_t n)
+{
+	return sb_bg_cell(R->solo_ms, R->solo_done_s, b, n);
+}
+static enum sb_verdict c_unsolo(int k, char *b, size_t n)
+{
+	return sb_bg_cell(R->unsolo_ms, R->unsolo_done_s, b, n);
+}
+static enum sb_verdict c_q(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->q_ms, 50, b, n);
+}
+
+static enum sb_verdict sb_ratio_cell(
+	double now, double before, char *b, size_t n)
+{
+	if (before <= 0) {
+		snprintf(b, n, "-");
+		return SB_NA;
+	}
+	snprintf(b, n, "%.1fx", now / before);
+	return now / before <= 11.0 ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_lin_time(int k, char *b, size_t n)
+{
+	const struct sb_result *t = sb_tenth(k);
+	return sb_ratio_cell(R->ready_s, t ? t->ready_s : 0, b, n);
+}
+
+static enum sb_verdict c_lin_mem(int k, char *b, size_t n)
+{
+	const struct sb_result *t = sb_tenth(k);
+	return sb_ratio_cell(R->ready_rss, t ? t->ready_rss : 0, b, n);
+}
+
+#undef R
+
+static const struct {
+	const char *measure, *target;
+	sb_cell_fn cell;
+} sb_rows[] = {
+	{"h5py read of every column (peak RSS)", "baseline", c_h5py},
+	{"load (x h5py)", "-", c_load},
+	{"first frame", "< 0.2 s", c_first},
+	{"ready: nesting, index, statistics (x h5py)", "<= 1.0x h5py", c_ready},
+	{"RSS when ready", "<= 24 B/call + 64 MB", c_rss},
+	{"peak RSS (x ready)", "<= 1.5x ready", c_peak},
+	{"frame, whole run (x smallest file)", "< 2 ms, <= 1.5x", c_frame_full},
+	{"frame, middle zoom", "< 2 ms", c_frame_mid},
+	{"frame, narrowest zoom", "< 2 ms", c_frame_narrow},
+	{"load: longest wait for a key", "<= 50 ms", c_stall},
+	{"load: zoom", "<= 50 ms", c_zoom_load},
+	{"load: q", "<= 50 ms", c_q_load},
+	{"ready: zoom", "<= 50 ms", c_zoom},
+	{"ready: search Enter (/kernel)", "<= 50 ms", c_search},
+	{"ready: solo lane (t)", "<= 50 ms", c_solo},
+	{"ready: un-solo (t)", "<= 50 ms", c_unsolo},
+	{"ready: q", "<= 50 ms", c_q},
+	{"ready time, 10x calls", "<= 11x", c_lin_time},
+	{"RSS, 10x calls", "<= 11x", c_lin_mem},
+};
+
+static void sb_table(void)
+{
+	size_t i;
+	int k;
+
+	printf("| measure | target |");
+	for (k = 0; k < sb_nfiles; k++)
+		printf(" %s |", sb_files[k].label);
+	printf(" met |\n|---|---|");
+	for (k = 0; k < sb_nfiles; k++)
+		printf("---|");
+	printf("---|\n");
+	for (i = 0; i < sizeof sb_rows / sizeof sb_rows[0]; i++) {
+		bool any = false, missed = false;
+		printf("| %s | %s |", sb_rows[i].measure, sb_rows[i].target);
+		for (k = 0; k < sb_nfiles; k++) {
+			char cell[96];
+			enum sb_verdict v =
+				sb_rows[i].cell(k, cell, sizeof cell);
+			any = any || v != SB_NA;
+			missed = missed || v == SB_MISSED;
+			printf(" %s%s |", cell, v == SB_MISSED ? " *" : "");
+		}
+		printf(" %s |\n", !any ? "-" : missed ? "no" : "yes");
+	}
+	printf("\n* missed its target.  Key latencies: from the key to the "
+	       "loop reading the next one;\n\"result\": until the work "
+	       "handed to the background was on screen.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int runs = 1, i;
+	bool anchor = true;
+
+	for (i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+			runs = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--no-anchor")) {
+			anchor = false;
+		} else if (eq && eq != argv[i] && sb_nfiles < SB_FILES &&
+			   argv[i][0] != '-') {
+			struct sb_file *f = &sb_files[sb_nfiles++];
+			snprintf(f->label, sizeof f->label, "%.*s",
+				(int)(eq - argv[i]), argv[i]);
+			f->path = eq + 1;
+		} else {
+			fprintf(stderr, "usage: scale_bench [--runs N] "
+					"[--no-anchor] LABEL=FILE...\n");
+			return 2;
+		}
+	}
+	if (!sb_nfiles || runs < 1) {
+		fprintf(stderr, "usage: scale_bench [--runs N] [--no-anchor] "
+				"LABEL=FILE...\n");
+		return 2;
+	}
+	for (i = 0; i < sb_nfiles; i++) {
+		fprintf(stderr, "scale_bench: %s (%s) ...\n", sb_files[i].label,
+			sb_files[i].path);
+		if (sb_file(sb_files[i].path, runs, anchor, &sb_files[i].r) <
+			0) {
+			fprintf(stderr, "scale_bench: %s: not measured\n",
+				sb_files[i].path);
+			return 1;
+		}
+	}
+	sb_table();
+	return 0;
+}
