@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "load_h5_guard.h"
+#include "load_h5_vlen.h"
 
 /* ------------------------------------------------------------------ */
 /* Errors, progress                                                    */
@@ -217,6 +218,44 @@ static int col_problem(struct sv_h5 *h, unsigned flags, const char *objpath,
 	return SV_H5_ABSENT;
 }
 
+/* libhdf5 inflates a whole chunk to read any value of it: a chunk far
+ * larger than the dataset (a damaged or hostile header) would make a
+ * three-value column cost a gigabyte.  Writers pick chunks of at most a
+ * few MiB (scope-profiler 1024 elements, h5py at most 1 MiB). */
+#define COL_MAX_SPARE_CHUNK ((uint64_t)16 << 20)
+
+static int col_check_chunk(struct sv_h5 *h, hid_t ds, const char *objpath,
+	unsigned flags, hsize_t n)
+{
+	hid_t dcpl = H5Dget_create_plist(ds), t;
+	hsize_t chunk = 0;
+	uint64_t esize, bytes;
+	bool chunked;
+
+	if (dcpl < 0)
+		return 0;
+	chunked = H5Pget_layout(dcpl) == H5D_CHUNKED &&
+		  H5Pget_chunk(dcpl, 1, &chunk) == 1;
+	H5Pclose(dcpl);
+	if (!chunked || chunk <= n)
+		return 0;
+	t = H5Dget_type(ds);
+	esize = t >= 0 ? H5Tget_size(t) : 1;
+	if (t >= 0)
+		H5Tclose(t);
+	if (esize < 1)
+		esize = 1;
+	bytes = chunk > UINT64_MAX / esize ? UINT64_MAX : chunk * esize;
+	if (bytes <= COL_MAX_SPARE_CHUNK)
+		return 0;
+	return col_problem(h, flags, objpath,
+		"is stored in chunks of %llu values (%llu MiB each) for its "
+		"%llu values: the header is damaged, and reading it would "
+		"inflate that much",
+		(unsigned long long)chunk, (unsigned long long)(bytes >> 20),
+		(unsigned long long)n);
+}
+
 int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 	const char *objpath, unsigned flags, hsize_t want_n,
 	struct sv_h5_col *c)
@@ -307,6 +346,8 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 		}
 	}
 	rc = col_check_filters(h, obj, objpath);
+	if (!rc)
+		rc = col_check_chunk(h, obj, objpath, flags, dims[0]);
 	if (rc) {
 		H5Dclose(obj);
 		return rc;
@@ -426,6 +467,14 @@ int sv_h5_read_strings(
 		H5Tclose(mtype);
 		return sv_h5_fail(h, -EINVAL, objpath, "is too large");
 	}
+	if (is_vlen && n) {
+		char why[200];
+		if (sv_h5_vlen_check(ds, 0, why, sizeof why)) {
+			H5Tclose(mtype);
+			return sv_h5_fail(h, -EIO, objpath,
+				"damaged: %s (the file is corrupt)", why);
+		}
+	}
 	buf = sv_xcalloc(n ? (size_t)n : 1, size ? size : 1);
 	st = n ? H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
 	if (st < 0) {
@@ -521,6 +570,13 @@ int sv_h5_attr_read_strings(hid_t a, size_t n, char ***out)
 	mtype = string_memtype(ftype, &is_vlen, &size);
 	spacepad = H5Tget_strpad(ftype) == H5T_STR_SPACEPAD;
 	H5Tclose(ftype);
+	if (is_vlen && n) {
+		char why[200];
+		if (sv_h5_vlen_check(a, 1, why, sizeof why)) {
+			H5Tclose(mtype);
+			return -EIO;
+		}
+	}
 	buf = sv_xcalloc(n ? n : 1, size ? size : 1);
 	if (n && H5Aread(a, mtype, buf) < 0) {
 		free(buf);

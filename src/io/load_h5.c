@@ -304,6 +304,8 @@ static int load_file(struct sv_h5 *h)
 	h->p = sv_profile_new(h->path);
 	rc = sv_h5_step(h, 0.0, "opening");
 	if (!rc)
+		rc = sv_h5_links_check(h);
+	if (!rc)
 		rc = load_dispatch(h);
 	sv_h5_at("/ (closing the file)");
 	H5Fclose(h->file);

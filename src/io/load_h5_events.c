@@ -232,6 +232,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	struct sv_h5_col c0, c1, c;
 	struct event_map em;
 	struct sv_strv extra = {0};
+	struct sv_h5_objects seen = {0};
 	size_t i;
 	hsize_t m;
 	int rc;
@@ -329,11 +330,24 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	/* Every other 1-D numeric dataset as long as the events: a named
 	 * extra column (doc/format.md 4.8). */
 	sv_h5_group_links(ev, &extra);
+	/* Each column once, however many names (hard links) it has. */
+	for (i = 0; i < extra.n; i++)
+		if (event_known(extra.v[i]))
+			(void)sv_h5_objects_again(&seen, ev, extra.v[i]);
 	for (i = 0; i < extra.n && rc == 0; i++) {
 		struct sv_column *xc;
 		char *name;
 		if (event_known(extra.v[i]))
 			continue;
+		if (sv_h5_objects_again(&seen, ev, extra.v[i])) {
+			char *shown = sv_h5_show(extra.v[i]);
+			sv_profile_warn(p,
+				"/events/%s: another name for a column "
+				"already read (a hard link); read once",
+				shown);
+			free(shown);
+			continue;
+		}
 		name = sv_utf8_sanitize(extra.v[i], strlen(extra.v[i]));
 		{
 			char *shown = sv_h5_show(name);
@@ -357,6 +371,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		free(name);
 	}
 	sv_strv_fini(&extra);
+	sv_h5_objects_fini(&seen);
 out:
 	sv_h5_col_close(&c0);
 	sv_h5_col_close(&c1);

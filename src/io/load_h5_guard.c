@@ -2,11 +2,16 @@
  * load_h5_guard.c: survive a crash of libhdf5 on a damaged file.
  *
  * libhdf5 1.10.8 itself can crash (SIGSEGV, SIGBUS) on some byte-flipped
- * files, in code that reads corrupted strings or attribute lists, or free
- * a pointer it read from the file (glibc then aborts: SIGABRT).  While a
+ * files, in code that reads corrupted strings or attribute lists.  While a
  * thread is between sv_h5_guard_arm() and sv_h5_guard_disarm(), a fault in
  * that thread jumps back to the sigsetjmp of its sv_load, which then fails
- * cleanly.  A fault in any other thread, or outside the guarded section,
+ * cleanly.  An abort() of the C library (libhdf5 overran or freed a heap
+ * block) is not jumped out of: glibc aborts with its allocator lock held,
+ * and the process would then sleep for ever in the next malloc.  It ends
+ * the process through the handler installed before ours (the viewer's
+ * terminal restorer).  The known cause, a variable-length string that
+ * understates its heap object, is refused before libhdf5 reads it
+ * (load_h5_vlen.c).  A fault in any other thread, or outside the guarded section,
  * goes to the handler that was installed before ours (the viewer's
  * terminal restorer, a sanitizer's reporter) or, when there was none, kills
  * the process as it always would.
@@ -36,8 +41,7 @@
 
 #include "scopeview/common.h"
 
-/* SIGABRT too: glibc aborts when libhdf5 frees a pointer it read from
- * the damaged file. */
+/* SIGABRT too, only to pass it on (see guard_handler). */
 static const int guard_signals[] = {SIGSEGV, SIGBUS, SIGABRT};
 #define GUARD_NSIG (sizeof guard_signals / sizeof guard_signals[0])
 
@@ -131,7 +135,13 @@ static void guard_handler(int sig, siginfo_t *si, void *uc)
 		}
 		return;
 	}
-	if (g && guard_own(sig, si)) {
+	/* An abort() of the C library (heap corruption) is never jumped
+	 * out of: glibc holds its allocator's lock then, and the process
+	 * would sleep for ever at the next malloc.  It goes on to the
+	 * terminal restorer and ends the process, with the message the C
+	 * library printed.  The strings that caused it are checked before
+	 * libhdf5 reads them (load_h5_vlen.c). */
+	if (g && sig != SIGABRT && guard_own(sig, si)) {
 		guard_current = NULL;
 		atomic_store(&guard_poisoned, true);
 		g->sig = sig;

@@ -11,6 +11,8 @@
  *   load_h5_groups.c  schema 1, the per-rank groups
  *   load_h5_ranks.c   counters and line profiles of the rank groups
  *   load_h5_contents.c  the list of every object of the file
+ *   load_h5_links.c   refusing external links and virtual datasets; a
+ *                     set of object addresses
  *   load_h5.c         opening, picking the layout, the guarded thread
  */
 #ifndef SCOPEVIEW_IO_LOAD_H5_PRIV_H
@@ -94,5 +96,23 @@ int sv_h5_ranks_load(struct sv_h5 *h);
 /* Every group and dataset of the file into p->nodes
  * (load_h5_contents.c, doc/format.md 4.13).  Only warns. */
 int sv_h5_contents_load(struct sv_h5 *h);
+
+/* Fail (-ENOTSUP, a message naming it) on the first external or
+ * user-defined link or virtual dataset anywhere in h->file; see
+ * load_h5_links.c.  Returns 0 or a negative errno. */
+int sv_h5_links_check(struct sv_h5 *h);
+
+/* A set of HDF5 object addresses: one object reached by several names
+ * (hard links) is read once.  Zero-initialise; sv_h5_objects_fini frees. */
+struct sv_h5_objects {
+	haddr_t *addr; /* cap slots, HADDR_UNDEF when empty */
+	size_t n, cap;
+};
+/* Add a; false when it was there already. */
+bool sv_h5_objects_add(struct sv_h5_objects *o, haddr_t a);
+/* Is loc/name an object already added?  Adds it when not (and answers
+ * false when its address cannot be read). */
+bool sv_h5_objects_again(struct sv_h5_objects *o, hid_t loc, const char *name);
+void sv_h5_objects_fini(struct sv_h5_objects *o);
 
 #endif
