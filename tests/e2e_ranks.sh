@@ -5,7 +5,8 @@
 # exclusive times, rank_imbalance_pct) and against the fixtures' expected
 # values, on the fixtures and on files written by `scopeview gen` (one
 # with a slow rank, GPU and await columns; a 1,000-rank one).  Also checks
-# the table and CSV formats and the command lines' mistakes.
+# the table and CSV formats and the command lines' mistakes, and the call
+# list's metadata column against a golden screen.
 #
 # Exits 77 (skipped) when /usr/bin/python3 cannot import h5py and numpy,
 # unless SCOPEVIEW_REQUIRE_H5PY=1 (or SCOPEVIEW_NO_SKIP=1).
@@ -118,6 +119,33 @@ sys.exit(0 if got == want else 1)' "$tmp/r.csv" "$tmp/r.json"; then
 else
 	failed=$((failed + 1))
 	echo "FAIL ranks CSV disagrees with JSON"
+fi
+
+# The call list's metadata column, on a file with event metadata (a gen
+# file with /rank_region_index/event_metadata added by h5py as scope-
+# profiler 0.7 writes it): a golden screen, rewritten with
+# SCOPEVIEW_UPDATE_GOLDEN=1 (then read the diff by eye).
+golden="$here/golden/calls_metadata_file.txt"
+if "$exe" gen --quiet --ranks 2 --events 2k --seed 3 "$tmp/m0.h5" &&
+	(cd "$here" && "$PY" -c 'import sys, groupby_check
+groupby_check.write_metadata(sys.argv[1], sys.argv[2], False)' \
+		"$tmp/m0.h5" "$tmp/meta.h5") &&
+	"$exe" snapshot --size 120x16 \
+		--keys ': r e g i o n Space s o l v e Enter L' "$tmp/meta.h5" |
+	sed "s|$tmp/||" >"$tmp/calls_meta.txt"; then
+	if [ "${SCOPEVIEW_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$tmp/calls_meta.txt" "$golden"
+	fi
+	if cmp -s "$tmp/calls_meta.txt" "$golden"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		cp "$tmp/calls_meta.txt" "${golden%.txt}.actual"
+		echo "FAIL call list with metadata: diff -u $golden ${golden%.txt}.actual"
+	fi
+else
+	failed=$((failed + 1))
+	echo "FAIL call list with metadata: the file or the snapshot failed"
 fi
 
 echo "$passed passed, $failed failed"

@@ -4,7 +4,7 @@
 # call paths from the raw HDF5 columns (tests/tree_check.py) on files
 # written by `scopeview gen` (schemas 1, 2 and 3; threads, tasks, deep
 # recursion; several seeds) and on the fixtures in tests/fixtures, with
-# --ranks, --range and --expand-recursion.  Also checks that the checker
+# --ranks, --range, --expand-recursion, --include and --exclude.  Also checks that the checker
 # notices an exclusive time off by one nanosecond.
 #
 # Exits 77 (skipped) when /usr/bin/python3 cannot import h5py and numpy,
@@ -62,6 +62,13 @@ gen s3 --schema 3 --ranks 3 --threads 2 --tasks 1 --await --no-exclusive \
 		check "$tmp/s3.h5" --range 5ms:9ms
 		check "$tmp/s3.h5" --range 6.5ms:6.6ms --ranks 0
 		check "$tmp/s3.h5" --range 0:1s --expand-recursion
+		check "$tmp/s3.h5" --include solve
+		check "$tmp/s3.h5" --exclude kernel --exclude 'mpi:(wait|isend)'
+		check "$tmp/s3.h5" --include 'kernel:p' --include fetch \
+			--exclude timestep
+		check "$tmp/s3.h5" --include 'mpi:' --exclude halo \
+			--range 5ms:9ms --ranks 0-1
+		check "$tmp/s3.h5" --include fib --expand-recursion
 	}
 gen deep --schema 3 --ranks 2 --depth 7 --events 10k --seed 19 &&
 	{
@@ -81,6 +88,7 @@ if [ -d "$fixtures" ]; then
 	check "$fixtures/four_ranks.h5" --ranks 1-2
 	check "$fixtures/schema2_ties_zero_length.h5" --expand-recursion
 	check "$fixtures/single_rank_nested.h5" --range 0:50ms
+	check "$fixtures/four_ranks.h5" --exclude comp --range 0:1s
 else
 	echo "FAIL: no fixtures at $fixtures"
 	failed=$((failed + 1))

@@ -307,6 +307,12 @@ START_TEST(test_callpath_sort_and_filter)
 		ck_assert(show[n] ==
 			  (strcmp(sv_callpath_name(&t, n), "a") &&
 				  strcmp(sv_callpath_name(&t, n), "k")));
+	/* include k, exclude a: k is hidden under a, so main is not kept
+	 * for it: nothing is shown */
+	sv_callpath_visible(&t, inc, exc, show);
+	for (n = 0; n < t.nnodes; n++)
+		ck_assert_msg(!show[n], "include k, exclude a: %s",
+			sv_callpath_name(&t, n));
 	sv_callpath_fini(&t);
 	sv_profile_free(p);
 }

@@ -690,15 +690,47 @@ START_TEST(test_histogram_and_calls)
 	rkeys("> r");
 	ck_assert_ptr_nonnull(strstr(rstatus(), "key=1 reverse=1"));
 	rgolden("calls_by_start_reversed");
-	/* L lists the marked region; Enter selects the longest call and
-	 * zooms to it on the timeline */
-	rkeys("L Home Enter");
+	/* longest first again; Enter selects the longest call and zooms to
+	 * it on the timeline */
+	rkeys("< Home Enter");
 	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
 	ck_assert_int_eq(rprof->start_ns[rv.s.sel], 100);
 	ck_assert_int_eq(rprof->end_ns[rv.s.sel], 1000);
 	ck_assert_int_le(TL(&rv)->t0, 100);
 	ck_assert_int_ge(TL(&rv)->t1, 1000);
 	ck_assert_int_lt(TL(&rv)->t1 - TL(&rv)->t0, 2210);
+}
+END_TEST
+
+/* A bin handed to the call list stays there while its input does: after
+ * Enter on the timeline, L shows the same bin; marking another region
+ * (here while the list is not shown) gives that region's calls. */
+START_TEST(test_calls_bin_lasts)
+{
+	rkeys("B s H j j j j j j j j j j j j j j j j j j j j j j j Enter");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_calls);
+	ck_assert_msg(strstr(rstatus(), "n=1 key=0"), "%s", rstatus());
+	rkeys("Enter");
+	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
+	ck_assert_int_eq(rprof->end_ns[rv.s.sel], 1000);
+	rkeys("L");
+	ck_assert_msg(strstr(rstatus(), "n=1 key=0"), "%s", rstatus());
+	rgolden("calls_bin_again");
+	/* the same walk with the order changed keeps the order too */
+	rkeys(">");
+	ck_assert_msg(strstr(rstatus(), "n=1 key=1"), "%s", rstatus());
+	rkeys("Enter L");
+	ck_assert_msg(strstr(rstatus(), "n=1 key=1"), "%s", rstatus());
+	/* a new input while not shown: the session's list on the next L */
+	rkeys(": v i e w Space t i m e l i n e Enter");
+	sv_session_mark_region(&rv.s, sv_profile_find_region(rprof, "io"));
+	rkeys("L");
+	ck_assert_msg(strstr(rstatus(), "n=2 key=0"), "%s", rstatus());
+	/* and a change while shown replaces a handed list at once */
+	rkeys("H Space k k k k k k k k k k k k k k k k k k k k k k k Enter");
+	ck_assert_msg(strstr(rstatus(), "n=2 key=0"), "%s", rstatus());
+	sv_session_mark_region(&rv.s, sv_profile_find_region(rprof, "solve"));
+	ck_assert_msg(strstr(rstatus(), "n=6 key=0"), "%s", rstatus());
 }
 END_TEST
 
@@ -782,6 +814,7 @@ static void mode_views_tcases(Suite *s)
 	tcase_add_test(tc, test_ranks_view);
 	tcase_add_test(tc, test_ranks_grouped);
 	tcase_add_test(tc, test_histogram_and_calls);
+	tcase_add_test(tc, test_calls_bin_lasts);
 	tcase_add_test(tc, test_histogram_search_and_empty);
 	tcase_add_test(tc, test_views_in_background);
 	suite_add_tcase(s, tc);

@@ -380,17 +380,13 @@ END_TEST
 
 /* ---- the search and the marked region -------------------------------- */
 
-/* "key=value" and "key~regex" match calls by their event metadata
- * (callmeta.h), as well as region names. */
-START_TEST(test_search_metadata)
+/* Tag the two child calls (c100 starts at 100, c600 at 600, one row)
+ * phase=steady and phase=warm. */
+static void tag_children(uint32_t c100, uint32_t c600)
 {
-	struct sv_error err = {0};
-	uint32_t c100 = call_of(prof, "child", 100);
-	uint32_t c600 = call_of(prof, "child", 600);
 	const struct sv_row *row = &prof->rows[prof->row_of[c100]];
 	char why[64];
 
-	/* given the two child calls tagged phase=steady and phase=warm */
 	ck_assert_uint_eq(row->count, 2);
 	ck_assert_int_eq(sv_callmeta_set_row(prof, row->first, 2,
 				 c100 < c600 ? "[{\"phase\": \"steady\"}, "
@@ -399,6 +395,18 @@ START_TEST(test_search_metadata)
 					       "{\"phase\": \"steady\"}]",
 				 why, sizeof why),
 		0);
+}
+
+/* "key=value" and "key~regex" match calls by their event metadata
+ * (callmeta.h), as well as region names. */
+START_TEST(test_search_metadata)
+{
+	struct sv_error err = {0};
+	uint32_t c100 = call_of(prof, "child", 100);
+	uint32_t c600 = call_of(prof, "child", 600);
+
+	/* given the two child calls tagged phase=steady and phase=warm */
+	tag_children(c100, c600);
 	/* when searching phase=steady: the one call, highlighted */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=steady", &err), 0);
 	ck_assert_uint_eq(s.nmatches, 1);
@@ -423,6 +431,57 @@ START_TEST(test_search_metadata)
 	ck_assert_int_eq(sv_session_set_search(&s, "work", &err), 0);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert_ptr_null(s.call_match);
+}
+END_TEST
+
+/* The filter takes metadata terms as the search does: "key=value" and
+ * "key~regex" keep (with !, drop) calls by their event metadata, names
+ * still match by name, and the index, the statistics, the match lists
+ * and sv_session_keeps() all follow the calls kept. */
+START_TEST(test_filter_metadata)
+{
+	struct sv_error err = {0};
+	uint32_t c100 = call_of(prof, "child", 100);
+	uint32_t c600 = call_of(prof, "child", 600);
+	const struct sv_stats_region *g;
+
+	ck_assert_int_eq(sv_session_set_filter(&s, "phase=steady"), 0);
+	ck_assert_ptr_null(s.call_keep); /* no metadata yet: names only */
+	ck_assert_uint_eq(s.index.ncalls, 0);
+	tag_children(c100, c600);
+	/* one term: the one call */
+	ck_assert_int_eq(sv_session_set_filter(&s, "phase=steady"), 0);
+	ck_assert_ptr_nonnull(s.call_keep);
+	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert(sv_session_keeps(&s, c100));
+	ck_assert(!sv_session_keeps(&s, c600));
+	ck_assert_uint_eq(s.stats.nregions, 1);
+	ck_assert_str_eq(s.stats.regions[0].name, "child");
+	ck_assert_uint_eq(s.stats.regions[0].s.num_calls, 1);
+	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 400);
+	ck_assert(!s.stats_is_all);
+	/* a name and a term: main's two calls and the tagged one */
+	ck_assert_int_eq(sv_session_set_filter(&s, "main phase~^st"), 0);
+	ck_assert_uint_eq(s.index.ncalls, 3);
+	ck_assert(sv_session_keeps(&s, call_of(prof, "main", 0)));
+	/* an excluded term: everything but the warm call */
+	ck_assert_int_eq(sv_session_set_filter(&s, "!phase=warm"), 0);
+	ck_assert_uint_eq(s.index.ncalls, NCALLS - 1);
+	ck_assert(!sv_session_keeps(&s, c600));
+	g = sv_stats_table_find(&s.stats, sv_call_region(prof, c100));
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->s.num_calls, 1);
+	/* the search's lists keep to the calls kept */
+	ck_assert_int_eq(sv_session_set_search(&s, "^child", &err), 0);
+	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_uint_eq(s.matches[0], c100);
+	/* a bad regex after ~ is an error, and the filter stays */
+	ck_assert_int_eq(sv_session_set_filter(&s, "phase~("), -EINVAL);
+	ck_assert_str_eq(s.filter_spec, "!phase=warm");
+	/* cleared: every call again */
+	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
+	ck_assert_ptr_null(s.call_keep);
+	ck_assert_uint_eq(s.index.ncalls, NCALLS);
 }
 END_TEST
 
@@ -766,6 +825,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_search);
 	tcase_add_test(tc, test_search_metadata);
+	tcase_add_test(tc, test_filter_metadata);
 	tcase_add_test(tc, test_sorted_lists);
 	tcase_add_test(tc, test_mark_region);
 	suite_add_tcase(su, tc);

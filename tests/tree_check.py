@@ -2,7 +2,8 @@
 and `scopeview export --format collapsed`.
 
 Usage: /usr/bin/python3 tree_check.py EXE FILE.h5 [--ranks LIST]
-           [--range T0:T1] [--expand-recursion]
+           [--range T0:T1] [--expand-recursion] [--include RE]...
+           [--exclude RE]...
 
 Reads FILE.h5's raw columns with h5py (numpy_check.load_raw), nests every
 lane's calls with scope-profiler's rule (doc/format.md 9.3: sort by start
@@ -22,7 +23,12 @@ scopeview's C code:
    when it meets the range (a zero-length one when it lies inside), and
    exclusive is the clipped time minus the clipped parts its children
    cover;
- - pct is 100 * inclusive / the sum of the roots' inclusive time.
+ - pct is 100 * inclusive / the sum of the roots' inclusive time;
+ - --include and --exclude (Python's re.match on region names: anchored at
+   the start) only choose which nodes are printed, never their figures: a
+   node is left out when a region on its path matches an exclude pattern,
+   and, given includes, kept only when a region on its path or on the path
+   of a node below it that is not left out matches one.
 
 Then compares every node of the JSON (paths, figures exactly, pct within
 1e-9, the recursive flag without a range, children by inclusive time
@@ -35,6 +41,7 @@ Exit status: 0 all agree, 1 a mismatch (each printed), 2 usage.
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -162,6 +169,20 @@ def build(prof, ranks, expand, rng):
     return nodes, total
 
 
+def shown(path, nodes, inc, exc):
+    """Whether the node of path passes --include / --exclude."""
+    def hit(pats, names):
+        return any(r.match(x) for r in pats for x in names)
+
+    if hit(exc, path):
+        return False
+    if not inc or hit(inc, path):
+        return True
+    n = len(path)
+    return any(len(q) > n and q[:n] == path and hit(inc, q[n:]) and
+               not hit(exc, q) for q in nodes)
+
+
 def escape(name):
     return (name.replace("\\", "\\\\").replace(";", "\\x3b")
             .replace("\n", "\\n").replace("\r", "\\r"))
@@ -173,6 +194,7 @@ def main():
         return 2
     exe, path, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
     ranks, expand, rng_spec = None, False, None
+    inc, exc = [], []
     i = 0
     while i < len(opts):
         if opts[i] == "--ranks":
@@ -180,6 +202,10 @@ def main():
             i += 2
         elif opts[i] == "--range":
             rng_spec = opts[i + 1]
+            i += 2
+        elif opts[i] in ("--include", "--exclude"):
+            (inc if opts[i] == "--include" else exc).append(
+                re.compile(opts[i + 1]))
             i += 2
         elif opts[i] == "--expand-recursion":
             expand = True
@@ -195,6 +221,8 @@ def main():
     if rng_spec is not None:
         rng = (got["scope"]["range"]["t0_ns"], got["scope"]["range"]["t1_ns"])
     want, total = build(prof, ranks, expand, rng)
+    if inc or exc:
+        want = {p: w for p, w in want.items() if shown(p, want, inc, exc)}
     bad = []
 
     def walk(n, parent_incl):
@@ -233,7 +261,7 @@ def main():
         bad.append("MISMATCH total: want %d got %d" % (total,
                                                        got["scope"]["total_ns"]))
     checked = len(want)
-    if rng is None and not expand:
+    if rng is None and not expand and not inc and not exc:
         cmd = [exe, "export", "--format", "collapsed"]
         if ranks is not None:
             cmd += opts[opts.index("--ranks"):opts.index("--ranks") + 2]

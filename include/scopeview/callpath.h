@@ -155,7 +155,8 @@ size_t sv_callpath_path(
  * Which nodes to show under region filters (flags of p->nregions each,
  * NULL = no filter): a node is shown unless it or an ancestor has an
  * excluded region, and, with include flags, only when it or an ancestor
- * or a descendant has an included region.  Fills show[0 .. nnodes).
+ * or a shown descendant has an included region.  Fills show[0 ..
+ * nnodes).
  */
 void sv_callpath_visible(const struct sv_callpath *t, const bool *include,
 	const bool *exclude, bool *show);

@@ -150,8 +150,9 @@ extern const struct sv_mode_ops sv_mode_histogram;
 extern const struct sv_mode_ops sv_mode_calls;
 
 /* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
- * several regions), titled title (a bin, a search): it sorts and shows
- * them. */
+ * several regions), titled title (a bin, a search): it sorts them and
+ * shows them, also when shown again later, until the marked region, the
+ * search, the lanes shown, the filter or the profile change. */
 void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
 	long region, const char *title);
 

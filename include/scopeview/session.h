@@ -87,6 +87,11 @@ struct sv_session {
 	bool *region_keep;
 	struct sv_regex **filter_re; /* include patterns, then exclude */
 	size_t ninclude, nexclude;
+	/* With metadata terms (key=value, key~regex) in the filter and a
+	 * file with event metadata: the calls it keeps, p->ncalls flags, and
+	 * region_keep says which regions keep some call; NULL otherwise.
+	 * Ask sv_session_keeps() rather than either array. */
+	bool *call_keep;
 	/* Level-of-detail index of the calls the filter keeps. */
 	struct sv_layout_index index;
 
@@ -169,8 +174,13 @@ void sv_session_solo(struct sv_session *s, long l);
  * Returns 0, or -EINVAL with the reason in the message line. */
 int sv_session_set_ranks(struct sv_session *s, const char *spec);
 /* Parse and apply a region filter (space-separated regexes matched at the
- * start of the name; a leading ! excludes; "" clears).  Returns 0, or
- * -EINVAL with the reason in the message line. */
+ * start of the name; a leading ! excludes; "" clears).  A pattern
+ * "key=value" or "key~regex" also keeps (or with !, drops) the calls
+ * whose event metadata has key with that value, or a value the regex
+ * finds, as the search's terms do: a call is kept when its region or its
+ * metadata matches an include pattern (or there is none) and neither
+ * matches an exclude one.  Returns 0, or -EINVAL with the reason in the
+ * message line. */
 int sv_session_set_filter(struct sv_session *s, const char *spec);
 /* Set the search pattern (regex searched anywhere in region names; ""
  * clears; "key=value" or "key~regex" also matches the calls whose event

@@ -116,6 +116,10 @@ int sv_view_command(struct sv_view *v, const char *cmd);
  * the timeline has not been shown). */
 struct sv_mode *sv_view_top(struct sv_view *v);
 struct sv_mode *sv_view_main_mode(struct sv_view *v);
+/* The instance of the main mode called name, started (not shown) if it
+ * was not yet; NULL for an unknown name or a mode that fails to start
+ * (the message line says why).  Valid as long as the view. */
+struct sv_mode *sv_view_mode(struct sv_view *v, const char *name);
 struct sv_timeline *sv_view_timeline(const struct sv_view *v);
 /* The popup or prompt on top (SV_POPUP_NONE / SV_PROMPT_NONE if none). */
 int sv_view_popup(const struct sv_view *v);

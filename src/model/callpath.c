@@ -582,11 +582,12 @@ void sv_callpath_visible(const struct sv_callpath *t, const bool *include,
 	}
 	if (!include)
 		return;
-	/* Children come last: a descendant's match flows up. */
+	/* Children come last: a descendant's match flows up, unless the
+	 * exclude patterns hide that descendant. */
 	i = t->nnodes;
 	while (i--) {
 		uint32_t par = t->nodes[i].parent;
-		up[i] = up[i] || include[t->nodes[i].region];
+		up[i] = show[i] && (up[i] || include[t->nodes[i].region]);
 		if (up[i] && par != SV_CALLPATH_NONE)
 			up[par] = true;
 	}

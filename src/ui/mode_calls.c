@@ -8,10 +8,14 @@
  *
  * Its input is the marked region's calls on the lanes shown (the
  * session's list), or the search's matches, or a list handed over by the
- * histogram (a bin or a range of bins, sv_mode_calls_set), kept until
- * the view is shown again or the session's selection changes.  Up to CALLS_SYNC calls are sorted at
- * once; more on a worker thread (job.h) with a progress line, cancelled
- * by the next change of the order or the input.  A frame draws the rows
+ * histogram (a bin or a range of bins, sv_mode_calls_set).  A handed
+ * list stays while what it was cut from stays: going to the timeline
+ * (Enter) and coming back shows the same bin; a change of the marked
+ * region, the search, the lanes shown, the filter or the profile (what
+ * the histogram was built from) replaces it with the session's list.  Up
+ * to CALLS_SYNC calls are sorted at once; more on a worker thread
+ * (job.h) with a progress line, cancelled by the next change of the
+ * order or the input.  A frame draws the rows
  * on screen only and allocates nothing.  Nothing here knows about curses
  * or HDF5.
  */
@@ -50,6 +54,9 @@ struct calls_data {
 	bool work_reverse;
 	const struct sv_profile *p;
 	bool rebuilding;
+	/* The list was handed over (sv_mode_calls_set), and the session's
+	 * input changed while the view was not shown. */
+	bool handed, stale;
 };
 
 static void calls_job(struct sv_job *j)
@@ -129,6 +136,7 @@ static void calls_from_session(struct sv_mode *m)
 	d->p = s->p;
 	d->key = SV_CALLS_KEY_DURATION; /* a new input: longest first */
 	d->reverse = false;
+	d->handed = d->stale = false;
 	if (s->mark_region < 0 && !s->nmatches && s->sel != SV_NO_CALL) {
 		d->rebuilding = true;
 		sv_session_mark_region(s, (long)sv_call_region(s->p, s->sel));
@@ -164,6 +172,8 @@ void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
 		region >= 0 ? m->s->p->regions[region] : "",
 		region >= 0 && title ? ", " : "", title ? title : "");
 	calls_take_list(d, calls, n);
+	d->handed = true;
+	d->stale = false;
 }
 
 static bool calls_busy(struct sv_mode *m)
@@ -194,9 +204,11 @@ static void calls_fini(struct sv_mode *m)
 
 static void calls_show(struct sv_mode *m)
 {
-	/* The session's list; the histogram hands over a bin's calls
-	 * right after (sv_mode_calls_set). */
-	calls_from_session(m);
+	struct calls_data *d = m->data;
+	/* A handed list whose input did not change stays; else the
+	 * session's list, which follows the selected call too. */
+	if (!d->handed || d->stale)
+		calls_from_session(m);
 }
 
 static void calls_notify(struct sv_mode *m, unsigned what)
@@ -214,6 +226,8 @@ static void calls_notify(struct sv_mode *m, unsigned what)
 	}
 	if (sv_view_main_mode(m->view) == m)
 		calls_from_session(m);
+	else
+		d->stale = true;
 }
 
 static void calls_resize(struct sv_mode *m, int w, int h)

@@ -208,6 +208,7 @@ static int hist_list(struct sv_mode *m)
 	long hi = d->anchor >= 0 && d->anchor > d->cur ? d->anchor : d->cur;
 	char title[128], a[32], b[32];
 	struct sv_view *v = m->view;
+	struct sv_mode *cm;
 	const uint32_t *calls;
 	uint64_t n;
 	int rc;
@@ -219,10 +220,13 @@ static int hist_list(struct sv_mode *m)
 	snprintf(title, sizeof title, "%s .. %s",
 		sv_render_short((int64_t)d->h.edges[lo], a, sizeof a),
 		sv_render_short((int64_t)d->h.edges[hi + 1], b, sizeof b));
+	/* Handed over before the list is shown, which then keeps it rather
+	 * than sorting the whole region first. */
+	cm = sv_view_mode(v, "calls");
+	if (!cm)
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	sv_mode_calls_set(cm, calls, (size_t)n, d->region, title);
 	rc = sv_view_switch(v, "calls");
-	if (sv_view_main_mode(v)->ops == &sv_mode_calls)
-		sv_mode_calls_set(sv_view_main_mode(v), calls, (size_t)n,
-			d->region, title);
 	return rc | SV_REACT_REDRAW;
 }
 

@@ -164,8 +164,7 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 		c = v->s->sel;
 		do
 			c = sv_layout_lane_step(p, c, dir);
-		while (c != SV_NO_CALL && v->s->region_keep &&
-			!v->s->region_keep[sv_call_region(p, c)]);
+		while (c != SV_NO_CALL && !sv_session_keeps(v->s, c));
 		return sv_timeline_select_rel(v, c,
 			dir > 0 ? "last call of the lane"
 				: "first call of the lane");
@@ -185,8 +184,7 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 			c = lo < lane->ncalls ? lane->calls[lo] : SV_NO_CALL;
 		else
 			c = lo > 0 ? lane->calls[lo - 1] : SV_NO_CALL;
-		while (c != SV_NO_CALL && v->s->region_keep &&
-			!v->s->region_keep[sv_call_region(p, c)])
+		while (c != SV_NO_CALL && !sv_session_keeps(v->s, c))
 			c = sv_layout_lane_step(p, c, dir);
 	}
 	return sv_timeline_select_rel(v, c, "no more calls on this lane");
@@ -444,8 +442,8 @@ static int timeline_apply(struct sv_mode *mode, int action)
 		{
 			/* The nearest enclosing call the filter keeps. */
 			uint32_t par = p->parent[v->s->sel];
-			while (par != SV_NO_CALL && v->s->region_keep &&
-				!v->s->region_keep[sv_call_region(p, par)])
+			while (par != SV_NO_CALL &&
+				!sv_session_keeps(v->s, par))
 				par = p->parent[par];
 			return sv_timeline_select_rel(
 				v, par, "a top-level call");

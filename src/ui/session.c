@@ -49,6 +49,8 @@ bool sv_session_lane_shown(const struct sv_session *s, size_t l)
 
 bool sv_session_keeps(const struct sv_session *s, uint32_t c)
 {
+	if (s->call_keep)
+		return s->call_keep[c];
 	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
 }
 
@@ -65,12 +67,18 @@ static void session_compute_stats(struct sv_session *s)
 	f.nrank_on = s->nrank_on;
 	if (s->p->has_calls && s->p->nlanes)
 		f.lane_on = s->lane_on;
-	f.include = s->filter_re;
-	f.ninclude = s->ninclude;
-	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-	f.nexclude = s->nexclude;
+	if (s->call_keep) {
+		/* Names and metadata terms together: the calls kept. */
+		f.call_on = s->call_keep;
+	} else {
+		f.include = s->filter_re;
+		f.ninclude = s->ninclude;
+		f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
+		f.nexclude = s->nexclude;
+	}
 	f.skip_empty = s->p->has_calls;
-	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude;
+	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
+	      !s->call_keep;
 	if (s->stats_valid && s->stats_is_all) {
 		/* Keep the whole run's table for the way back. */
 		if (s->stats_all_valid)
@@ -153,7 +161,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 						!(call_on && call_on[c])
 				      : (long)r != one_region)
 				continue;
-			if (s->region_keep && !s->region_keep[r])
+			if (!sv_session_keeps(s, c))
 				continue;
 			sv_grow((void **)&calls, &cap, n + 1, sizeof *calls);
 			calls[n++] = c;
@@ -180,15 +188,15 @@ static void session_update_match_index(struct sv_session *s)
 		keep[r] = ((s->region_match && s->region_match[r]) ||
 				  (long)r == s->mark_region) &&
 			  (!s->region_keep || s->region_keep[r]);
-	if (s->call_match) {
-		/* Metadata matches are per call: index by call. */
+	if (s->call_match || s->call_keep) {
+		/* Metadata matches or a metadata filter are per call: index
+		 * by call. */
 		bool *kc = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof *kc);
 		uint32_t c;
 		for (c = 0; c < p->ncalls; c++)
 			kc[c] = (keep[sv_call_region(p, c)] ||
-					s->call_match[c]) &&
-				(!s->region_keep ||
-					s->region_keep[sv_call_region(p, c)]);
+					(s->call_match && s->call_match[c])) &&
+				sv_session_keeps(s, c);
 		s->has_match_index = sv_layout_index_build_calls(
 					     &s->match_index, p, kc, NULL) == 0;
 		free(kc);
@@ -284,30 +292,106 @@ static void session_free_filter(struct sv_session *s)
 	s->ninclude = s->nexclude = 0;
 	free(s->region_keep);
 	s->region_keep = NULL;
+	free(s->call_keep);
+	s->call_keep = NULL;
 }
 
-static void session_free_regexes(struct sv_regex **v, size_t n)
+/* One pattern of the search or the filter: a regex on region names and,
+ * for "key=value" or "key~regex", a metadata term too.  A term need not
+ * be a regex ("iter=[3" still matches metadata): re is then NULL. */
+struct session_pat {
+	struct sv_regex *re;
+	struct sv_callmeta_term term;
+	bool is_term;
+};
+
+/* Read pat; 0, or -EINVAL with err (nothing to free then). */
+static int session_pat_compile(
+	const char *pat, struct session_pat *sp, struct sv_error *err)
+{
+	struct sv_error name_err;
+	int is_term;
+
+	memset(sp, 0, sizeof *sp);
+	is_term = sv_callmeta_term_parse(pat, &sp->term, err);
+	if (is_term < 0)
+		return -EINVAL;
+	sp->is_term = is_term > 0;
+	sp->re = sv_regex_compile(pat, sp->is_term ? &name_err : err);
+	if (!sp->re && !sp->is_term)
+		return -EINVAL;
+	return 0;
+}
+
+static void session_pat_fini(struct session_pat *sp)
+{
+	sv_regex_free(sp->re);
+	sv_callmeta_term_fini(&sp->term);
+}
+
+/* Whether call c's metadata satisfies some term of pats[0 .. n). */
+static bool session_pats_call(const struct sv_profile *p,
+	const struct session_pat *pats, size_t n, uint32_t c)
 {
 	size_t i;
 	for (i = 0; i < n; i++)
-		sv_regex_free(v[i]);
-	free(v);
+		if (pats[i].is_term &&
+			sv_callmeta_term_match(p, &pats[i].term, c))
+			return true;
+	return false;
+}
+
+/* The calls the filter keeps when some of its patterns are metadata
+ * terms (pats: the include patterns, then the exclude ones): a call is
+ * kept when its region or its metadata matches an include pattern (or
+ * there is none), and neither matches an exclude one.  region_keep then
+ * says which regions keep some call. */
+static void session_filter_calls(struct sv_session *s,
+	const struct session_pat *pats, size_t ni, size_t ne)
+{
+	const struct sv_profile *p = s->p;
+	bool *name_in = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_in);
+	bool *name_out = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_out);
+	uint32_t r, c;
+	size_t i;
+
+	for (r = 0; r < p->nregions; r++) {
+		name_in[r] = ni == 0;
+		for (i = 0; i < ni + ne; i++)
+			if (pats[i].re &&
+				sv_regex_match(pats[i].re, p->regions[r]))
+				*(i < ni ? &name_in[r] : &name_out[r]) = true;
+		s->region_keep[r] = false;
+	}
+	s->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
+	for (c = 0; c < p->ncalls; c++) {
+		r = sv_call_region(p, c);
+		s->call_keep[c] =
+			!name_out[r] &&
+			(name_in[r] || session_pats_call(p, pats, ni, c)) &&
+			!session_pats_call(p, pats + ni, ne, c);
+		if (s->call_keep[c])
+			s->region_keep[r] = true;
+	}
+	free(name_in);
+	free(name_out);
 }
 
 /* The filter without telling anyone; 0 or -EINVAL (message set). */
 static int session_filter(struct sv_session *s, const char *spec)
 {
-	struct sv_regex **inc = NULL, **exc = NULL;
-	size_t ni = 0, ne = 0, ci = 0, ce = 0, i;
+	struct session_pat *pats = NULL, pat_in;
+	bool *excl = NULL;
+	size_t n = 0, cap = 0, ecap = 0, ni = 0, ne = 0, i, k;
 	struct sv_error err;
 	const char *q = spec;
+	bool terms = false;
 	uint32_t r;
 
 	while (*q) {
 		char pat[SV_SESSION_TEXT_MAX];
 		size_t len;
 		bool ex;
-		struct sv_regex *re;
 
 		while (*q == ' ')
 			q++;
@@ -319,52 +403,80 @@ static int session_filter(struct sv_session *s, const char *spec)
 		q += len;
 		if (!*pat)
 			continue;
-		re = sv_regex_compile(pat, &err);
-		if (!re) {
-			session_free_regexes(inc, ni);
-			session_free_regexes(exc, ne);
+		if (session_pat_compile(pat, &pat_in, &err) < 0) {
+			for (i = 0; i < n; i++)
+				session_pat_fini(&pats[i]);
+			free(pats);
+			free(excl);
 			sv_session_message(s, true, "%s", err.msg);
 			return -EINVAL;
 		}
-		if (ex) {
-			sv_grow((void **)&exc, &ce, ne + 1, sizeof *exc);
-			exc[ne++] = re;
-		} else {
-			sv_grow((void **)&inc, &ci, ni + 1, sizeof *inc);
-			inc[ni++] = re;
-		}
+		sv_grow((void **)&pats, &cap, n + 1, sizeof *pats);
+		sv_grow((void **)&excl, &ecap, n + 1, sizeof *excl);
+		pats[n] = pat_in;
+		excl[n++] = ex;
+		ne += ex;
+		terms = terms || pat_in.is_term;
 	}
+	ni = n - ne;
+	/* Includes first, then excludes, each in the order typed. */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && excl[k - 1] && !excl[k]; k--) {
+			struct session_pat t = pats[k];
+			bool e = excl[k];
+			pats[k] = pats[k - 1];
+			pats[k - 1] = t;
+			excl[k] = excl[k - 1];
+			excl[k - 1] = e;
+		}
+	free(excl);
 	session_free_filter(s);
 	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", spec);
-	if (ni + ne) {
-		s->filter_re = sv_xmalloc((ni + ne) * sizeof *s->filter_re);
-		for (i = 0; i < ni; i++)
-			s->filter_re[i] = inc[i];
-		for (i = 0; i < ne; i++)
-			s->filter_re[ni + i] = exc[i];
-		s->ninclude = ni;
-		s->nexclude = ne;
+	if (n) {
+		size_t nre = 0;
+		s->filter_re = sv_xmalloc(n * sizeof *s->filter_re);
+		for (i = 0; i < n; i++) {
+			if (pats[i].re) {
+				s->filter_re[nre++] = pats[i].re;
+				if (i < ni)
+					s->ninclude++;
+				else
+					s->nexclude++;
+			}
+		}
 		s->region_keep = sv_xcalloc(
 			s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-		for (r = 0; r < s->p->nregions; r++) {
-			bool keep = ni == 0;
-			for (i = 0; i < ni && !keep; i++)
-				keep = sv_regex_match(inc[i], s->p->regions[r]);
-			for (i = 0; i < ne && keep; i++)
-				keep = !sv_regex_match(
-					exc[i], s->p->regions[r]);
-			s->region_keep[r] = keep;
+		if (terms && s->p->call_meta) {
+			session_filter_calls(s, pats, ni, ne);
+		} else {
+			for (r = 0; r < s->p->nregions; r++) {
+				bool keep = s->ninclude == 0;
+				for (i = 0; i < s->ninclude && !keep; i++)
+					keep = sv_regex_match(s->filter_re[i],
+						s->p->regions[r]);
+				for (i = 0; i < s->nexclude && keep; i++)
+					keep = !sv_regex_match(
+						s->filter_re[s->ninclude + i],
+						s->p->regions[r]);
+				s->region_keep[r] = keep;
+			}
 		}
 	}
-	free(inc);
-	free(exc);
-	sv_layout_index_build(&s->index, s->p, s->region_keep, &err);
+	for (i = 0; i < n; i++) {
+		pats[i].re = NULL; /* owned by filter_re now */
+		session_pat_fini(&pats[i]);
+	}
+	free(pats);
+	if (s->call_keep)
+		sv_layout_index_build_calls(
+			&s->index, s->p, s->call_keep, &err);
+	else
+		sv_layout_index_build(&s->index, s->p, s->region_keep, &err);
 	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
 		s->sel = SV_NO_CALL;
 	session_lanes_changed(s);
-	sv_session_message(
-		s, false, "%s", ni + ne ? "filter set" : "filter cleared");
-	for (i = 0; i < ni + ne; i++) {
+	sv_session_message(s, false, "%s", n ? "filter set" : "filter cleared");
+	for (i = 0; i < s->ninclude + s->nexclude; i++) {
 		unsigned long hits = sv_regex_limit_hits(s->filter_re[i]);
 		if (hits) {
 			char msg[SV_SESSION_TEXT_MAX];
@@ -390,11 +502,8 @@ int sv_session_set_filter(struct sv_session *s, const char *spec)
 static int session_match_regions(
 	struct sv_session *s, const char *pat, struct sv_error *err)
 {
-	struct sv_regex *re;
-	struct sv_callmeta_term term;
-	struct sv_error name_err;
+	struct session_pat sp;
 	uint32_t r, c;
-	int is_term;
 
 	free(s->region_match);
 	s->region_match = NULL;
@@ -405,35 +514,26 @@ static int session_match_regions(
 	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
 	if (!*pat)
 		return 0;
-	is_term = sv_callmeta_term_parse(pat, &term, err);
-	if (is_term < 0) {
-		s->search_spec[0] = '\0';
-		return -EINVAL;
-	}
-	/* A term that is no regex ("iter=[3") still searches metadata. */
-	re = sv_regex_compile(pat, is_term ? &name_err : err);
-	if (!re && !is_term) {
+	if (session_pat_compile(pat, &sp, err) < 0) {
 		s->search_spec[0] = '\0';
 		return -EINVAL;
 	}
 	s->region_match =
 		sv_xcalloc(s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-	for (r = 0; re && r < s->p->nregions; r++)
+	for (r = 0; sp.re && r < s->p->nregions; r++)
 		s->region_match[r] =
-			sv_regex_search(re, s->p->regions[r], NULL, NULL);
-	s->search_limit_hits = sv_regex_limit_hits(re);
+			sv_regex_search(sp.re, s->p->regions[r], NULL, NULL);
+	s->search_limit_hits = sv_regex_limit_hits(sp.re);
 	if (s->search_limit_hits)
-		sv_regex_limit_message(re, s->search_limit_hits,
+		sv_regex_limit_message(sp.re, s->search_limit_hits,
 			s->search_limit_msg, sizeof s->search_limit_msg);
-	sv_regex_free(re);
-	if (is_term && s->p->call_meta) {
+	if (sp.is_term && s->p->call_meta) {
 		s->call_match = sv_xcalloc(
 			s->p->ncalls ? s->p->ncalls : 1, sizeof(bool));
 		for (c = 0; c < s->p->ncalls; c++)
-			s->call_match[c] =
-				sv_callmeta_term_match(s->p, &term, c);
+			s->call_match[c] = session_pats_call(s->p, &sp, 1, c);
 	}
-	sv_callmeta_term_fini(&term);
+	session_pat_fini(&sp);
 	return 0;
 }
 

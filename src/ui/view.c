@@ -226,15 +226,34 @@ int sv_view_push_prompt(struct sv_view *v, int kind, const char *initial)
 	return SV_REACT_REDRAW;
 }
 
-static int view_show_main(struct sv_view *v, int i)
+/* Start main mode i if it has not been; false (message set) on failure. */
+static bool view_main_started(struct sv_view *v, int i)
 {
 	struct sv_error err;
 
 	if (!v->mains[i].ops && view_mode_start(v, &v->mains[i],
 					sv_mode_table[i], 0, &err) < 0) {
 		sv_session_message(&v->s, true, "%s", err.msg);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
+		return false;
 	}
+	return true;
+}
+
+struct sv_mode *sv_view_mode(struct sv_view *v, const char *name)
+{
+	const struct sv_mode_ops *ops = sv_mode_find(name);
+	int i;
+
+	if (!ops || !ops->main)
+		return NULL;
+	i = view_mode_index(ops);
+	return view_main_started(v, i) ? &v->mains[i] : NULL;
+}
+
+static int view_show_main(struct sv_view *v, int i)
+{
+	if (!view_main_started(v, i))
+		return SV_REACT_REDRAW | SV_REACT_BELL;
 	v->main = i;
 	if (v->mains[i].ops->show)
 		v->mains[i].ops->show(&v->mains[i]);
