@@ -46,7 +46,7 @@ static void term_b_beep(void *ctx)
 
 static const char view_usage[] =
 	"scopeview [--ascii] [--no-mouse] [--config FILE | --no-config] "
-	"[--list-keys[=markdown]] [--dump-config] [--demo-path] [FILE]";
+	"[--list-keys[=markdown]] [--dump-config] [--demo-path] [FILE [FILE2]]";
 
 static const struct sv_cli_option view_options[] = {
 	{"--ascii", NULL, NULL, NULL,
@@ -76,9 +76,9 @@ static const struct sv_cli_option view_options[] = {
 
 const struct sv_cli_command sv_cli_view_cmd = {
 	"",
-	"[OPTIONS] [FILE]",
+	"[OPTIONS] [FILE [FILE2]]",
 	"open the interactive viewer on FILE, a scope-profiler HDF5 profile "
-	"(without FILE, the built-in demo)",
+	"(without FILE, the built-in demo); with FILE2, compare the two runs",
 	true,
 	view_options,
 	sizeof view_options / sizeof view_options[0],
@@ -89,7 +89,12 @@ static void view_help(FILE *out, bool with_usage)
 	if (with_usage)
 		fprintf(out, "usage: %s\n\n", view_usage);
 	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
-	      "the built-in demo\n",
+	      "the built-in demo\n"
+	      "  FILE2              a second run to compare FILE with (also "
+	      ":open FILE2\n"
+	      "                     inside): B and change columns in the "
+	      "panel, frames\n"
+	      "                     coloured by change in the flame graph\n",
 		out);
 	sv_cli_write_options(out, &sv_cli_view_cmd);
 	fputs("\nInside the viewer press ? or F1 for the keys, q to quit.\n"
@@ -144,7 +149,7 @@ int sv_view_main(int argc, char **argv)
 	struct sv_backend b;
 	struct sv_app *app;
 	struct sv_error err;
-	const char *file = NULL;
+	const char *file = NULL, *file2 = NULL;
 	char demo[4096];
 	FILE *tty_in = NULL;
 	bool opts_done = false, help = false, demo_path = false;
@@ -197,11 +202,15 @@ int sv_view_main(int argc, char **argv)
 			}
 			continue;
 		}
-		if (file)
+		if (file2)
 			return sv_cli_usage_error(view_usage,
-				"one profile at a time ('%s' and '%s')", file,
+				"two profiles at most (A.h5 B.h5; '%s' is a "
+				"third)",
 				arg);
-		file = arg;
+		if (file)
+			file2 = arg;
+		else
+			file = arg;
 	}
 	if (help) {
 		/* main.c has printed the general usage when --help came
@@ -273,9 +282,11 @@ int sv_view_main(int argc, char **argv)
 			return SV_EXIT_LOAD;
 		}
 		file = demo;
-	} else if (access(file, R_OK) != 0) {
+	} else if (access(file, R_OK) != 0 ||
+		   (file2 && access(file2, R_OK) != 0)) {
 		/* Fail before the screen changes. */
-		fprintf(stderr, "scopeview: %s: %s\n", file, strerror(errno));
+		const char *bad = access(file, R_OK) != 0 ? file : file2;
+		fprintf(stderr, "scopeview: %s: %s\n", bad, strerror(errno));
 		return SV_EXIT_LOAD;
 	}
 	/* Keys come from the terminal even when stdin is a pipe. */
@@ -290,6 +301,7 @@ int sv_view_main(int argc, char **argv)
 		return SV_EXIT_USAGE;
 	}
 	ao.path = file;
+	ao.path2 = file2;
 	ao.title = demo[0] ? "demo" : NULL;
 	ao.load_in_thread = true;
 	ao.source.load = sv_load;

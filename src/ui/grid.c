@@ -27,6 +27,21 @@ static const struct {
 #undef GRID_STYLE_ROW
 };
 
+/* The looks of a change between two runs, the same in both themes: the
+ * colours of a frame or a figure, grey, light or full red and blue, with
+ * text that reads on them. */
+#define GRID_DIFF_LOOKS                                                     \
+	[SV_STYLE_DIFF_SAME] = {0, 7, false, false, false, false, false,    \
+		false},                                                     \
+	[SV_STYLE_DIFF_SLOWER] = {0, 9, false, false, false, false, false,  \
+		false},                                                     \
+	[SV_STYLE_DIFF_SLOWER_MUCH] = {15, 1, false, false, true, false,    \
+		false, false},                                              \
+	[SV_STYLE_DIFF_FASTER] = {0, 12, false, false, false, false, false, \
+		false},                                                     \
+	[SV_STYLE_DIFF_FASTER_MUCH] = {                                     \
+		15, 4, false, false, true, false, false, false},
+
 /* How each style looks by default: {fg, bg, fg_region, bg_region, bold,
  * reverse, underline, dim}.  Colours are ANSI 0 .. 15. */
 static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
@@ -59,7 +74,7 @@ static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
 	[SV_STYLE_WARNING] = {9, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
 	[SV_STYLE_HOT] = {11, 4, false, false, true, false, false, false},
-};
+	GRID_DIFF_LOOKS};
 
 /* Twelve region colours, distinct in 256 colours and reduced to 16/8. */
 static const struct sv_palette grid_palette[SV_GRID_NCOLORS + 1] = {
@@ -112,7 +127,7 @@ static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
 	[SV_STYLE_POPUP] = {0, 7, false, false, false, false, false, false},
 	[SV_STYLE_WARNING] = {1, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
-};
+	GRID_DIFF_LOOKS};
 
 static const struct sv_palette grid_palette_light[SV_GRID_NCOLORS + 1] = {
 	{250, 7, 7, 0xbcbcbc},
@@ -732,4 +747,16 @@ int sv_grid_write_theme(
 		return -EINVAL;
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+int sv_grid_diff_style(int level)
+{
+	static const int styles[5] = {SV_STYLE_DIFF_FASTER_MUCH,
+		SV_STYLE_DIFF_FASTER, SV_STYLE_DIFF_SAME, SV_STYLE_DIFF_SLOWER,
+		SV_STYLE_DIFF_SLOWER_MUCH};
+	if (level < -2)
+		level = -2;
+	if (level > 2)
+		level = 2;
+	return styles[level + 2];
 }
