@@ -810,6 +810,7 @@ static const struct {
 	{"two_runs_flame", "F j", 100, 12},
 	{"two_runs_flame_gone", "F j l", 100, 12},
 	{"two_runs_stats_by_excl", "V > >", 100, 12},
+	{"two_runs_tree", "T *", 100, 12},
 };
 
 START_TEST(test_two_run_screens)
