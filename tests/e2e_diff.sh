@@ -37,6 +37,7 @@ expect() { # expect WHAT STATUS COMMAND...: the exit status, and no crash
 "$exe" gen --quiet --events 20000 --slow-region solve:1.5 "$tmp/b.h5" ||
 	exit 1
 "$exe" gen --quiet --events 20000 --threads 2 "$tmp/c.h5" || exit 1
+printf 'not hdf5' >"$tmp/bad.h5"
 
 # The slowed region on top, the gate failing on it.
 expect "diff A B" 0 "$exe" diff --sort delta "$tmp/a.h5" "$tmp/b.h5"
@@ -60,6 +61,33 @@ expect "A against A" 0 "$exe" diff --fail-above 0 --fail-on-new \
 	"$tmp/a.h5" "$tmp/a.h5"
 expect "B against A: faster" 0 "$exe" diff --fail-above 5 --include \
 	'solve|kernel' "$tmp/b.h5" "$tmp/a.h5"
+
+# The viewer on both runs: the panel's B and change columns, and the
+# differential flame graph with solve red (white on red: slower by 10%
+# or more; the style's look in tests/../src/ui/grid.c).
+expect "snapshot A B" 0 "$exe" snapshot --size 120x12 --format ansi \
+	--keys 'F j' "$tmp/a.h5" "$tmp/b.h5"
+if grep -q $'\e\\[0;1;97;41m solve ' "$tmp/out"; then ok; else
+	fail "solve is not drawn red (much slower) in the flame graph"
+	cat -v "$tmp/out"
+fi
+expect "snapshot solve" 0 "$exe" snapshot --size 120x12 --keys 'F j j' \
+	"$tmp/a.h5" "$tmp/b.h5"
+if grep -q 'compared with .*b.h5' "$tmp/out" &&
+	grep -q '^solve: incl .*, B: .*(+5[0-9].[0-9]%' "$tmp/out"; then ok; else
+	fail "the flame graph does not name B or give solve's B figure"
+	cat "$tmp/out"
+fi
+expect "snapshot panel" 0 "$exe" snapshot --size 140x30 "$tmp/a.h5" "$tmp/b.h5"
+if grep -q 'B: .*b.h5' "$tmp/out" && grep -q 'solve .* +51%' "$tmp/out"; then
+	ok
+else
+	fail "the panel lacks B's column or solve's +51%"
+	cat "$tmp/out"
+fi
+expect "snapshot three files" 2 "$exe" snapshot "$tmp/a.h5" "$tmp/b.h5" \
+	"$tmp/c.h5"
+expect "snapshot unreadable B" 1 "$exe" snapshot "$tmp/a.h5" "$tmp/bad.h5"
 
 # Regions only in B.
 expect "--fail-on-new" 3 "$exe" diff --fail-on-new "$tmp/a.h5" "$tmp/c.h5"
@@ -100,7 +128,6 @@ if head -n 1 "$tmp/out" | grep -qx 'region,in,a,b,delta,pct' &&
 fi
 
 # Mistakes and unreadable files.
-printf 'not hdf5' >"$tmp/bad.h5"
 expect "unreadable B" 1 "$exe" diff "$tmp/a.h5" "$tmp/bad.h5"
 if [ "$(wc -l <"$tmp/err")" = 1 ]; then ok; else
 	fail "unreadable B: not one line on stderr"

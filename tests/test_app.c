@@ -1336,6 +1336,67 @@ START_TEST(test_resize_in_script)
 }
 END_TEST
 
+/* A second run: FILE2 on the command line (loaded after the first, in
+ * the thread or not) and :open FILE from the viewer. */
+START_TEST(test_two_runs)
+{
+	struct run r;
+	char script[2048] = ": o p e n Space ";
+	const char *c;
+	size_t n = strlen(script);
+	int threaded;
+
+	for (threaded = 0; threaded < 2; threaded++) {
+		struct sv_app_opts o;
+		struct sv_backend b;
+		int *keys = NULL;
+		size_t nkeys = 0;
+		struct sv_error err = {0};
+
+		memset(&r, 0, sizeof r);
+		memset(&o, 0, sizeof o);
+		o.path = profile();
+		o.path2 = profile();
+		o.source.load = sv_load;
+		o.source.thread_init = sv_load_quiet_hdf5;
+		o.load_in_thread = threaded;
+		o.poll_ms = 5;
+		ck_assert_int_eq(
+			sv_keys_parse_script("", &keys, &nkeys, &err), 0);
+		r.app = sv_app_new(&o);
+		r.script.keys = keys;
+		r.script.nkeys = nkeys;
+		r.script.w = W;
+		r.script.h = H;
+		sv_script_backend(&b, &r.script);
+		ck_assert_int_eq(sv_app_run(r.app, &b, &r.err), 0);
+		ck_assert_ptr_nonnull(sv_app_view(r.app)->s.p2);
+		ck_assert(sv_app_view(r.app)->s.stats2_valid);
+		ck_assert_ptr_nonnull(strstr(
+			sv_app_view(r.app)->s.message, "comparing with"));
+		sv_app_free(r.app);
+		free(keys);
+	}
+
+	/* :open PATH in the viewer, and a file that cannot be read */
+	for (c = profile(); *c && n + 4 < sizeof script; c++) {
+		script[n++] = *c;
+		script[n++] = ' ';
+	}
+	snprintf(script + n, sizeof script - n, "Enter");
+	run_keys(&r, profile(), script, true);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_nonnull(sv_app_view(r.app)->s.p2);
+	run_free(&r);
+	run_keys(&r, profile(), ": o p e n Space n o p e Enter", true);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_null(sv_app_view(r.app)->s.p2);
+	ck_assert_ptr_nonnull(
+		strstr(sv_app_view(r.app)->s.message, "cannot compare"));
+	run_free(&r);
+}
+END_TEST
+
 /* A config file's panel width and first order reach the view. */
 START_TEST(test_config_panel_and_sort)
 {
@@ -1517,6 +1578,7 @@ static Suite *suite(void)
 		sizeof same_screen_cases / sizeof same_screen_cases[0]);
 	tcase_add_test(t, test_resize_in_script);
 	tcase_add_test(t, test_config_panel_and_sort);
+	tcase_add_test(t, test_two_runs);
 	suite_add_tcase(s, t);
 	t = tcase_create("loading");
 	tcase_set_timeout(t, 300);

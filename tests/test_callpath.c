@@ -318,6 +318,60 @@ START_TEST(test_callpath_sort_and_filter)
 }
 END_TEST
 
+/* Two runs' trees: paths matched by names, whatever the region numbers
+ * and the sibling order. */
+START_TEST(test_callpath_match_two_runs)
+{
+	struct sv_profile *a = sv_profile_new("a.h5"),
+			  *b = sv_profile_new("b.h5");
+	struct sv_callpath ta, tb;
+	uint32_t *m, n;
+
+	/* A: main > solve > kernel, main > io; B: main > io (first, with
+	 * another region number), main > solve (no kernel), top > solve. */
+	row(a, 0, "main", "0:100");
+	row(a, 0, "solve", "10:50");
+	row(a, 0, "kernel", "20:30");
+	row(a, 0, "io", "60:70");
+	row(b, 0, "io", "60:95");
+	row(b, 0, "main", "0:100");
+	row(b, 0, "solve", "10:50");
+	row(b, 0, "top", "200:300");
+	row(b, 0, "solve", "210:220");
+	ck_assert_int_eq(sv_profile_finish(a, NULL), 0);
+	ck_assert_int_eq(sv_profile_finish(b, NULL), 0);
+	ck_assert_int_eq(sv_callpath_build(&ta, a, NULL, NULL), 0);
+	ck_assert_int_eq(sv_callpath_build(&tb, b, NULL, NULL), 0);
+	m = malloc(ta.nnodes * sizeof *m);
+	sv_callpath_match(&ta, &tb, m);
+	for (n = 0; n < ta.nnodes; n++) {
+		char pa[128] = "", pb[128] = "";
+		uint32_t path[8], k;
+		size_t np = sv_callpath_path(&ta, n, path, 8);
+		for (k = 0; k < np; k++)
+			strcat(strcat(pa, ">"), sv_callpath_name(&ta, path[k]));
+		if (!strcmp(pa, ">main>solve>kernel")) {
+			ck_assert_uint_eq(m[n], SV_CALLPATH_NONE);
+			continue;
+		}
+		ck_assert_uint_ne(m[n], SV_CALLPATH_NONE);
+		np = sv_callpath_path(&tb, m[n], path, 8);
+		for (k = 0; k < np; k++)
+			strcat(strcat(pb, ">"), sv_callpath_name(&tb, path[k]));
+		ck_assert_str_eq(pa, pb);
+	}
+	/* main > io took 35 ns in B, 10 in A */
+	for (n = 0; n < ta.nnodes; n++)
+		if (!strcmp(sv_callpath_name(&ta, n), "io"))
+			ck_assert_int_eq(tb.nodes[m[n]].inclusive, 35);
+	free(m);
+	sv_callpath_fini(&ta);
+	sv_callpath_fini(&tb);
+	sv_profile_free(a);
+	sv_profile_free(b);
+}
+END_TEST
+
 START_TEST(test_callpath_degenerate)
 {
 	struct sv_profile *p = sv_profile_new("mem.h5");
@@ -375,6 +429,7 @@ static Suite *callpath_suite(void)
 	tcase_add_loop_test(tc, test_callpath_properties, 0, 8);
 	tcase_add_test(tc, test_callpath_sort_and_filter);
 	tcase_add_test(tc, test_callpath_degenerate);
+	tcase_add_test(tc, test_callpath_match_two_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -194,7 +194,7 @@ static void screens_teardown(void)
 START_TEST(test_screens)
 {
 	struct sv_profile *p = demo_profile;
-	struct sv_view_opts o = {false, false, "demo"};
+	struct sv_view_opts o = {.title = "demo"};
 	struct sv_error err = {0};
 	struct sv_grid g;
 	int *keys = NULL;

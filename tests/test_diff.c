@@ -402,6 +402,19 @@ START_TEST(names_of_metrics_and_sorts)
 	ck_assert(!sv_diff_metric_is_time(SV_DIFF_IMBALANCE));
 	ck_assert_ptr_null(sv_diff_metric_name(SV_DIFF_METRIC_COUNT));
 	ck_assert_int_eq(sv_diff_sort_from_name("pct"), SV_DIFF_SORT_PCT);
+	ck_assert_int_eq(sv_diff_metric_of_key(SV_STATS_KEY_EXCLUSIVE),
+		SV_DIFF_EXCLUSIVE);
+	ck_assert_int_eq(sv_diff_metric_of_key(SV_STATS_KEY_START), -1);
+	/* The colour levels: 1% and 10% steps, growth from 0, one side. */
+	ck_assert_int_eq(sv_diff_level(true, 100, true, 100.9), 0);
+	ck_assert_int_eq(sv_diff_level(true, 100, true, 101), 1);
+	ck_assert_int_eq(sv_diff_level(true, 100, true, 110), 2);
+	ck_assert_int_eq(sv_diff_level(true, 100, true, 95), -1);
+	ck_assert_int_eq(sv_diff_level(true, 100, true, 90), -2);
+	ck_assert_int_eq(sv_diff_level(true, 0, true, 5), 2);
+	ck_assert_int_eq(sv_diff_level(true, 0, true, 0), 0);
+	ck_assert_int_eq(sv_diff_level(false, 0, true, 5), 2);
+	ck_assert_int_eq(sv_diff_level(true, 5, false, 0), -2);
 	ck_assert_int_eq(sv_diff_sort_from_name("start"), -1);
 }
 END_TEST

@@ -394,7 +394,7 @@ END_TEST
 START_TEST(test_no_mouse)
 {
 	struct sv_view w;
-	struct sv_view_opts o = {false, true, NULL};
+	struct sv_view_opts o = {false, true, NULL, NULL, NULL};
 	struct sv_error err;
 
 	/* with the mouse off, a click on an open popup does nothing */
@@ -820,6 +820,101 @@ static void mode_views_tcases(Suite *s)
 	suite_add_tcase(s, tc);
 }
 
+/* ---- two runs ----------------------------------------------------------- */
+
+/* where_calls again, later: rank 0's first solve twice as long (its kernel
+ * too), the second kernel faster, no fib, a new io; rank 1 the same. */
+static const struct vt_call later_calls[] = {
+	{0, "main", 0, 1500, 0, -1, -1, 0},
+	{0, "solve", 100, 1100, 0, -1, -1, 0},
+	{0, "kernel", 150, 650, 0, -1, -1, 0},
+	{0, "solve", 1150, 1400, 0, -1, -1, 0},
+	{0, "kernel", 1200, 1250, 0, -1, -1, 0},
+	{0, "io", 1420, 1490, 0, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+	{1, "solve", 100, 1100, 0, -1, -1, 0},
+};
+
+static const struct {
+	const char *golden, *keys;
+	int w, h;
+} two_run_screens[] = {
+	{"two_runs_panel", "", 110, 16},
+	{"two_runs_flame", "F j", 100, 12},
+	{"two_runs_flame_gone", "F j l", 100, 12},
+	{"two_runs_stats_by_excl", "V > >", 100, 12},
+	{"two_runs_tree", "T *", 100, 12},
+};
+
+START_TEST(test_two_run_screens)
+{
+	struct sv_profile *a = vt_profile(where_calls,
+		sizeof where_calls / sizeof where_calls[0],
+		VT_THREADS | VT_START);
+	struct sv_profile *b = vt_profile(later_calls,
+		sizeof later_calls / sizeof later_calls[0],
+		VT_THREADS | VT_START);
+	struct sv_view_opts o = {false, false, "a.h5", b, "b.h5"};
+	struct sv_view w;
+	struct sv_grid g;
+	struct sv_error err;
+
+	/* given the two runs at the screen's size */
+	ck_assert_int_eq(sv_view_init(&w, a, &o, &err), 0);
+	sv_view_resize(&w, two_run_screens[_i].w, two_run_screens[_i].h);
+	/* when the keys are pressed, then the screen is the golden one */
+	vt_keys(&w, two_run_screens[_i].keys);
+	sv_grid_init(&g);
+	sv_render(&g, &w);
+	vt_golden(&g, two_run_screens[_i].golden);
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(a);
+	sv_profile_free(b);
+}
+END_TEST
+
+START_TEST(test_two_runs_figures)
+{
+	struct sv_profile *a = vt_profile(where_calls,
+		sizeof where_calls / sizeof where_calls[0],
+		VT_THREADS | VT_START);
+	struct sv_profile *b = vt_profile(later_calls,
+		sizeof later_calls / sizeof later_calls[0],
+		VT_THREADS | VT_START);
+	struct sv_view w;
+	struct sv_error err;
+	const struct sv_stats_region *rb;
+	int64_t solve = sv_profile_find_region(a, "solve");
+
+	ck_assert_int_eq(sv_view_init(&w, a, NULL, &err), 0);
+	ck_assert_ptr_null(sv_session_second_of(&w.s, (uint32_t)solve));
+	ck_assert_int_eq(sv_view_set_second(&w, b, "b.h5", &err), 0);
+	/* B's solve: 1000 + 250 + 1000 ns, A's 500 + 250 + 1000. */
+	rb = sv_session_second_of(&w.s, (uint32_t)solve);
+	ck_assert_ptr_nonnull(rb);
+	ck_assert_int_eq(rb->s.total_ns, 2250);
+	/* fib is not in B */
+	ck_assert_ptr_null(sv_session_second_of(
+		&w.s, (uint32_t)sv_profile_find_region(a, "fib")));
+	/* a rank filter applies to both runs: rank 1's solve is 1000 */
+	ck_assert_int_eq(sv_session_set_ranks(&w.s, "1"), 0);
+	rb = sv_session_second_of(&w.s, (uint32_t)solve);
+	ck_assert_int_eq(rb->s.total_ns, 1000);
+	/* the same run twice is refused; NULL ends the comparison */
+	ck_assert_int_eq(sv_view_set_second(&w, a, NULL, &err), -EINVAL);
+	ck_assert_int_eq(sv_view_set_second(&w, NULL, NULL, &err), 0);
+	ck_assert_ptr_null(sv_session_second_of(&w.s, (uint32_t)solve));
+	/* :open asks the loop for a load */
+	ck_assert(vt_keys(&w, ": o p e n Space b . h 5 Enter") & SV_REACT_OPEN);
+	ck_assert_str_eq(w.open_path, "b.h5");
+	ck_assert(!(vt_keys(&w, ": o p e n Enter") & SV_REACT_OPEN));
+	sv_view_fini(&w);
+	sv_profile_free(a);
+	sv_profile_free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mode");
@@ -855,6 +950,9 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("where");
+	tcase_add_loop_test(tc, test_two_run_screens, 0,
+		sizeof two_run_screens / sizeof two_run_screens[0]);
+	tcase_add_test(tc, test_two_runs_figures);
 	tcase_add_loop_test(tc, test_where_screens, 0,
 		sizeof where_screens / sizeof where_screens[0]);
 	tcase_add_test(tc, test_tree_enter_selects);

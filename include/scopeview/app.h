@@ -46,6 +46,7 @@ struct sv_backend {
 
 struct sv_app_opts {
 	const char *path;        /* the profile to open (required) */
+	const char *path2;       /* a second run to compare with, or NULL */
 	struct sv_source source; /* how to load it (required) */
 	const char *title;       /* status line title; NULL = the path */
 	bool ascii;              /* ASCII glyphs (else by the locale) */

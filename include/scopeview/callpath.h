@@ -142,6 +142,12 @@ int64_t sv_callpath_avg(const struct sv_callpath *t, uint32_t n);
 double sv_callpath_pct(const struct sv_callpath *t, uint32_t n);
 /* The region name of node n (a pointer into the profile). */
 const char *sv_callpath_name(const struct sv_callpath *t, uint32_t n);
+/* For a comparison of two runs: out[n] (a->nnodes entries) gets the node
+ * of b with the same path of region names as node n of a, or
+ * SV_CALLPATH_NONE when b has no such path.  The trees may come from
+ * different profiles. */
+void sv_callpath_match(const struct sv_callpath *a, const struct sv_callpath *b,
+	uint32_t *out);
 /* The children of n (n == SV_CALLPATH_NONE: the roots); *count gets how
  * many.  A pointer into t, valid until sv_callpath_sort or _fini. */
 const uint32_t *sv_callpath_children(

@@ -62,6 +62,15 @@ const char *sv_diff_metric_help(enum sv_diff_metric m);
 bool sv_diff_metric_is_time(enum sv_diff_metric m);
 /* The metric called name, or -1. */
 int sv_diff_metric_from_name(const char *name);
+/* The metric of a statistics key (SV_STATS_KEY_TOTAL -> SV_DIFF_TOTAL),
+ * or -1 for keys that are not one (start, name, first, ...). */
+int sv_diff_metric_of_key(enum sv_stats_key key);
+
+/* How much a figure changed, for colours: -2 faster by 10% or more, -1
+ * faster by 1% to 10%, 0 within 1%, 1 and 2 the same slower.  has_a
+ * false (only in B) counts as 2, has_b false (only in A) as -2; a growth
+ * from 0 as 2. */
+int sv_diff_level(bool has_a, double a, bool has_b, double b);
 
 /* Row orders: delta and pct descending (the largest regression first,
  * rows without the figure last), name ascending; ties by name. */

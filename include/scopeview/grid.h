@@ -58,7 +58,12 @@
 	X(POPUP, 'u', "popup windows (help, source, metadata, warnings)")    \
 	X(WARNING, 'w', "warnings and error messages")                       \
 	X(DIM, 'x', "secondary text")                                        \
-	X(HOT, 't', "the hottest lines of a line profile in a popup")
+	X(HOT, 't', "the hottest lines of a line profile in a popup")        \
+	X(DIFF_SAME, '~', "a frame or figure the second run did not change") \
+	X(DIFF_SLOWER, '+', "slower in the second run (by 1% to 10%)")       \
+	X(DIFF_SLOWER_MUCH, '*', "slower in the second run by 10% or more")  \
+	X(DIFF_FASTER, '-', "faster in the second run (by 1% to 10%)")       \
+	X(DIFF_FASTER_MUCH, '=', "faster in the second run by 10% or more")
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help) SV_STYLE_##name,
@@ -166,6 +171,9 @@ int sv_grid_text_width(const char *s, int limit);
  * Views with a session use its map (sv_session_region_color), which also
  * keeps callers, callees and the heaviest regions apart. */
 int sv_grid_region_color(const char *name);
+/* The style of a change between two runs of level -2 .. 2 (diff.h's
+ * sv_diff_level: much faster .. much slower). */
+int sv_grid_diff_style(int level);
 const struct sv_palette *sv_grid_palette(int color);
 const struct sv_style_attr *sv_grid_style_attr(int style);
 /* The same in a theme (enum sv_theme; out of range: dark).

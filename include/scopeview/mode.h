@@ -51,6 +51,8 @@ enum {
 				     below (another popup's key) */
 	SV_REACT_COMMIT = 1 << 6, /* a prompt was entered: pop it and give
 				     its text to the main mode */
+	SV_REACT_OPEN = 1 << 7,   /* :open PATH: load a second run to
+				     compare with (the path in the view) */
 };
 
 /* A rectangle of the screen, [x, x + w) x [y, y + h). */

@@ -48,6 +48,7 @@ enum {
 	SV_SESSION_SEARCH = 1 << 3,  /* the search or the marked region */
 	SV_SESSION_SORT = 1 << 4,    /* the statistics' order */
 	SV_SESSION_RANGE = 1 << 5,   /* the marked time range */
+	SV_SESSION_SECOND = 1 << 6,  /* a second run came (or went) */
 };
 
 struct sv_session_opts {
@@ -128,6 +129,15 @@ struct sv_session {
 	bool stats_all_valid;
 	enum sv_stats_key sort_key;
 
+	/* The second run (p2, a comparison): its statistics over the same
+	 * ranks and region filter as stats (not the solo lane: its lanes are
+	 * its own), and for each region of p the row of stats2 with the same
+	 * name, or -1 (row2, p->nregions entries).  name2 is its title. */
+	struct sv_stats_table stats2;
+	bool stats2_valid;
+	long *row2;
+	char *name2;
+
 	/* One line for the status bar ("no match for 'x'", errors). */
 	char message[256];
 	bool message_is_error;
@@ -161,6 +171,17 @@ void sv_session_fini(struct sv_session *s);
  * SV_SESSION_PROFILE.  Returns 0 or -errno with err. */
 int sv_session_set_profile(
 	struct sv_session *s, const struct sv_profile *p, struct sv_error *err);
+
+/* Compare with a second run p2 (borrowed like p, until fini or the next
+ * call; NULL ends the comparison), called name (copied; NULL: its path).
+ * Its statistics follow the rank and region filters from now on.
+ * Notifies SV_SESSION_SECOND.  Returns 0, or -errno with err. */
+int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
+	const char *name, struct sv_error *err);
+/* The second run's figures of region r of p (the region of the same
+ * name), or NULL: no second run, or no call of it there. */
+const struct sv_stats_region *sv_session_second_of(
+	const struct sv_session *s, uint32_t r);
 
 /* The message line; error messages are drawn as warnings. */
 void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)

@@ -47,6 +47,16 @@ struct sv_treebuild {
 	bool *lane_on;
 	struct sv_callpath result;
 	int rc;
+
+	/* A comparison (the session's second run, without a marked range:
+	 * the runs' times do not line up): the second run's tree over the
+	 * ranks on display, built on the UI thread with each start, and for
+	 * every node of tree the node of tree2 with the same path of names
+	 * (match2, SV_CALLPATH_NONE: not in the second run). */
+	bool has2;
+	struct sv_callpath tree2;
+	uint32_t *match2;
+	bool *lane2_on;
 };
 
 /* An idle builder with no tree. */
@@ -66,6 +76,21 @@ bool sv_treebuild_busy(const struct sv_treebuild *b);
 double sv_treebuild_fraction(const struct sv_treebuild *b);
 /* Take a finished build: returns true when the tree changed. */
 bool sv_treebuild_poll(struct sv_treebuild *b);
+
+/* Node n of tree in the second run (NULL: no comparison, or the path is
+ * not in it). */
+const struct sv_callpath_node *sv_treebuild_second(
+	const struct sv_treebuild *b, uint32_t n);
+/* The grid style of node n's change in inclusive time (grid.h's
+ * SV_STYLE_DIFF_*: slower red, faster blue, the stronger for 10% or
+ * more), or -1 without a comparison. */
+int sv_treebuild_diff_style(const struct sv_treebuild *b, uint32_t n);
+/* With a comparison, append node n's second-run inclusive time and calls
+ * to the text in buf (size bytes): ", B: 2.10ms (+51.5%, 312 calls)", or
+ * ", B: none" when the path is not in the second run; nothing without
+ * one. */
+void sv_treebuild_second_text(
+	const struct sv_treebuild *b, uint32_t n, char *buf, size_t size);
 
 /* The scope of s in words for a view's title: "all ranks, whole run",
  * "ranks 0-3, lane r0 main, range +1.20 ms .. +3.40 ms (range: calls

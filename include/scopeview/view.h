@@ -62,6 +62,10 @@ struct sv_view_opts {
 	bool ascii;        /* ASCII glyphs instead of Unicode */
 	bool no_mouse;     /* ignore mouse keys */
 	const char *title; /* shown in the status line; NULL = profile path */
+	/* A second run to compare with from the start (sv_view_set_second;
+	 * borrowed), and its title; NULL = none. */
+	const struct sv_profile *second;
+	const char *second_title;
 };
 
 struct sv_view {
@@ -74,6 +78,9 @@ struct sv_view {
 	/* Popups and prompts over the main mode, bottom first. */
 	struct sv_mode stack[SV_VIEW_STACK];
 	size_t depth;
+	/* The path of the last `:open PATH` (SV_REACT_OPEN), for the loop
+	 * that loads it. */
+	char open_path[1024];
 };
 
 /*
@@ -92,6 +99,11 @@ void sv_view_fini(struct sv_view *v);
  * The old profile may be freed after this returns.  Returns 0 or -errno. */
 int sv_view_set_profile(
 	struct sv_view *v, const struct sv_profile *p, struct sv_error *err);
+
+/* Compare with a second run p2 (borrowed until fini or the next call;
+ * NULL ends the comparison): sv_session_set_second, every mode told. */
+int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
+	const char *name, struct sv_error *err);
 
 /* The terminal is now w x h cells. */
 void sv_view_resize(struct sv_view *v, int w, int h);

@@ -16,9 +16,10 @@
 #include "scopeview/load.h"
 #include "scopeview/snapshot.h"
 
-#define SNAPSHOT_USAGE                                   \
-	"scopeview snapshot [--size WxH] [--keys KEYS] " \
-	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE|--demo"
+#define SNAPSHOT_USAGE                                             \
+	"scopeview snapshot [--size WxH] [--keys KEYS] "           \
+	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE " \
+	"[FILE2]|--demo"
 
 static const struct sv_cli_option snapshot_options[] = {
 	{"--size", NULL, "WxH", NULL, "screen size in cells (default 120x40)"},
@@ -51,7 +52,7 @@ const struct sv_cli_command sv_cli_snapshot_cmd = {
 	"snapshot",
 	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
 	"[--theme dark|light] [--colors N] [--config FILE] [--output PATH] "
-	"FILE|--demo",
+	"FILE [FILE2]|--demo",
 	"draw the viewer's screen to a file",
 	true,
 	snapshot_options,
@@ -99,8 +100,8 @@ static const char *snapshot_value(
 int sv_snapshot_main(int argc, char **argv)
 {
 	const char *size = "120x40", *keys = NULL, *format = "text",
-		   *output = NULL, *file = NULL, *val, *theme_name = NULL,
-		   *config = NULL, *colors_name = NULL, *nc;
+		   *output = NULL, *file = NULL, *file2 = NULL, *val,
+		   *theme_name = NULL, *config = NULL, *colors_name = NULL, *nc;
 	char *keybuf = NULL;
 	bool ascii = false, demo = false;
 	char demo_path[4096];
@@ -108,7 +109,7 @@ int sv_snapshot_main(int argc, char **argv)
 	size_t nkeys = 0;
 	enum sv_grid_format fmt;
 	struct sv_error err = {0};
-	struct sv_profile *p = NULL;
+	struct sv_profile *p = NULL, *p2 = NULL;
 	struct sv_view_opts opts;
 	struct sv_grid g;
 	FILE *out = stdout;
@@ -150,11 +151,13 @@ int sv_snapshot_main(int argc, char **argv)
 				argv[i]);
 		} else if (!file) {
 			file = argv[i];
+		} else if (!file2) {
+			file2 = argv[i];
 		} else {
 			free(keybuf);
 			return sv_cli_usage_error(SNAPSHOT_USAGE,
-				"snapshot: more than one FILE ('%s', '%s')",
-				file, argv[i]);
+				"snapshot: more than two FILEs ('%s')",
+				argv[i]);
 		}
 	}
 	if (demo && file) {
@@ -255,9 +258,17 @@ int sv_snapshot_main(int argc, char **argv)
 		free(keyv);
 		return SV_EXIT_LOAD;
 	}
+	if (file2 && sv_load(file2, NULL, &p2, &err) < 0) {
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+		free(keyv);
+		sv_profile_free(p);
+		return SV_EXIT_LOAD;
+	}
 	memset(&opts, 0, sizeof opts);
 	opts.ascii = ascii;
 	opts.title = demo ? "demo" : file;
+	opts.second = p2;
+	opts.second_title = file2;
 	sv_grid_init(&g);
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);
@@ -265,6 +276,7 @@ int sv_snapshot_main(int argc, char **argv)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
 		sv_grid_fini(&g);
 		sv_profile_free(p);
+		sv_profile_free(p2);
 		return SV_EXIT_LOAD;
 	}
 	if (output) {
@@ -274,6 +286,7 @@ int sv_snapshot_main(int argc, char **argv)
 				strerror(errno));
 			sv_grid_fini(&g);
 			sv_profile_free(p);
+			sv_profile_free(p2);
 			return SV_EXIT_LOAD;
 		}
 	}
@@ -284,6 +297,7 @@ int sv_snapshot_main(int argc, char **argv)
 		rc = -EIO;
 	sv_grid_fini(&g);
 	sv_profile_free(p);
+	sv_profile_free(p2);
 	if (rc < 0) {
 		fprintf(stderr, "scopeview: snapshot: cannot write %s\n",
 			output ? output : "standard output");

@@ -47,7 +47,7 @@ static void term_b_beep(void *ctx)
 static const char view_usage[] =
 	"scopeview [--ascii] [--no-mouse] [--config FILE | --no-config] "
 	"[--list-keys[=markdown]] [--dump-config] [--demo | --demo-path] "
-	"[FILE]";
+	"[FILE [FILE2]]";
 
 static const struct sv_cli_option view_options[] = {
 	{"--ascii", NULL, NULL, NULL,
@@ -79,9 +79,9 @@ static const struct sv_cli_option view_options[] = {
 
 const struct sv_cli_command sv_cli_view_cmd = {
 	"",
-	"[OPTIONS] [FILE]",
+	"[OPTIONS] [FILE [FILE2]]",
 	"open the interactive viewer on FILE, a scope-profiler HDF5 profile "
-	"(without FILE, the built-in demo)",
+	"(without FILE, the built-in demo); with FILE2, compare the two runs",
 	true,
 	view_options,
 	sizeof view_options / sizeof view_options[0],
@@ -92,7 +92,12 @@ static void view_help(FILE *out, bool with_usage)
 	if (with_usage)
 		fprintf(out, "usage: %s\n\n", view_usage);
 	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
-	      "the built-in demo\n",
+	      "the built-in demo\n"
+	      "  FILE2              a second run to compare FILE with (also "
+	      ":open FILE2\n"
+	      "                     inside): B and change columns in the "
+	      "panel, frames\n"
+	      "                     coloured by change in the flame graph\n",
 		out);
 	sv_cli_write_options(out, &sv_cli_view_cmd);
 	fputs("\nInside the viewer press ? or F1 for the keys, q to quit.\n"
@@ -147,7 +152,7 @@ int sv_view_main(int argc, char **argv)
 	struct sv_backend b;
 	struct sv_app *app;
 	struct sv_error err;
-	const char *file = NULL;
+	const char *file = NULL, *file2 = NULL;
 	char demo[4096];
 	FILE *tty_in = NULL;
 	bool opts_done = false, help = false, demo_path = false;
@@ -203,11 +208,15 @@ int sv_view_main(int argc, char **argv)
 			}
 			continue;
 		}
-		if (file)
+		if (file2)
 			return sv_cli_usage_error(view_usage,
-				"one profile at a time ('%s' and '%s')", file,
+				"two profiles at most (A.h5 B.h5; '%s' is a "
+				"third)",
 				arg);
-		file = arg;
+		if (file)
+			file2 = arg;
+		else
+			file = arg;
 	}
 	if (help) {
 		/* main.c has printed the general usage when --help came
@@ -267,7 +276,8 @@ int sv_view_main(int argc, char **argv)
 	}
 	/* A missing file fails first, before the screen changes, in
 	 * summary's words. */
-	if (file && sv_load_probe(file, &err) < 0) {
+	if ((file && sv_load_probe(file, &err) < 0) ||
+		(file2 && sv_load_probe(file2, &err) < 0)) {
 		fprintf(stderr, "scopeview: %s\n", err.msg);
 		return SV_EXIT_LOAD;
 	}
@@ -301,6 +311,7 @@ int sv_view_main(int argc, char **argv)
 		return SV_EXIT_USAGE;
 	}
 	ao.path = file;
+	ao.path2 = file2;
 	ao.title = demo[0] ? "demo" : NULL;
 	ao.load_in_thread = true;
 	ao.source.load = sv_load;

@@ -596,3 +596,48 @@ void sv_callpath_visible(const struct sv_callpath *t, const bool *include,
 	free(down);
 	free(up);
 }
+
+/* Everything below a's node n has no match. */
+static void callpath_match_none(
+	const struct sv_callpath *a, uint32_t n, uint32_t *out)
+{
+	uint32_t k, i;
+	const uint32_t *c = sv_callpath_children(a, n, &k);
+	for (i = 0; i < k; i++) {
+		out[c[i]] = SV_CALLPATH_NONE;
+		callpath_match_none(a, c[i], out);
+	}
+}
+
+/* Match the children of a's node na (a root list for NONE) among those of
+ * b's node nb. */
+static void callpath_match_below(const struct sv_callpath *a, uint32_t na,
+	const struct sv_callpath *b, uint32_t nb, uint32_t *out)
+{
+	uint32_t ka, kb, i, j;
+	const uint32_t *ca = sv_callpath_children(a, na, &ka);
+	const uint32_t *cb = nb == SV_CALLPATH_NONE && na != SV_CALLPATH_NONE
+				     ? NULL
+				     : sv_callpath_children(b, nb, &kb);
+
+	for (i = 0; i < ka; i++) {
+		const char *name = sv_callpath_name(a, ca[i]);
+		uint32_t hit = SV_CALLPATH_NONE;
+		for (j = 0; cb && j < kb; j++)
+			if (!strcmp(sv_callpath_name(b, cb[j]), name)) {
+				hit = cb[j];
+				break;
+			}
+		out[ca[i]] = hit;
+		if (hit == SV_CALLPATH_NONE)
+			callpath_match_none(a, ca[i], out);
+		else
+			callpath_match_below(a, ca[i], b, hit, out);
+	}
+}
+
+void sv_callpath_match(
+	const struct sv_callpath *a, const struct sv_callpath *b, uint32_t *out)
+{
+	callpath_match_below(a, SV_CALLPATH_NONE, b, SV_CALLPATH_NONE, out);
+}

@@ -47,6 +47,38 @@ int sv_diff_metric_from_name(const char *name)
 	return -1;
 }
 
+int sv_diff_metric_of_key(enum sv_stats_key key)
+{
+	int m;
+	for (m = 0; m < SV_DIFF_METRIC_COUNT; m++)
+		if (diff_metrics[m].key == key)
+			return m;
+	return -1;
+}
+
+int sv_diff_level(bool has_a, double a, bool has_b, double b)
+{
+	double pct;
+	if (!has_a && !has_b)
+		return 0;
+	if (!has_a)
+		return 2;
+	if (!has_b)
+		return -2;
+	if (a == 0)
+		return b > 0 ? 2 : b < 0 ? -2 : 0;
+	pct = (b - a) / fabs(a) * 100.0;
+	if (pct >= 10)
+		return 2;
+	if (pct >= 1)
+		return 1;
+	if (pct <= -10)
+		return -2;
+	if (pct <= -1)
+		return -1;
+	return 0;
+}
+
 int sv_diff_sort_from_name(const char *name)
 {
 	if (!name)

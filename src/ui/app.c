@@ -60,13 +60,16 @@ struct sv_app {
 	char *path;
 	char *title;
 
-	struct sv_profile *profile; /* what the view shows */
+	struct sv_profile *profile;  /* what the view shows */
+	struct sv_profile *profile2; /* the second run compared, or NULL */
+	char *path2;                 /* its path (NULL: none asked for) */
 	struct sv_view view;
 	bool have_view;
 	struct sv_grid grid;
 
 	struct app_loader *loader; /* NULL when no load runs */
 	bool first_load;           /* the running load is the first one */
+	bool second_load;          /* the running load is the second run */
 	unsigned seen_seq;
 	double fraction;
 	char what[48];
@@ -342,6 +345,44 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 		sv_view_apply(v, SV_ACTION_CONTENTS);
 }
 
+/* Take the second run p2 (owned from now on; NULL: its load failed with
+ * err) into the view. */
+static void app_adopt_second(
+	struct sv_app *a, struct sv_profile *p2, const struct sv_error *err)
+{
+	struct sv_error verr;
+
+	a->second_load = false;
+	if (!p2) {
+		app_message(a, true, "cannot compare: %s", err->msg);
+		return;
+	}
+	memset(&verr, 0, sizeof verr);
+	if (!a->have_view || sv_view_set_second(&a->view, p2, NULL, &verr)) {
+		app_message(a, true, "cannot compare: %s", verr.msg);
+		sv_profile_free(p2);
+		return;
+	}
+	sv_profile_free(a->profile2);
+	a->profile2 = p2;
+	app_message(a, false, "comparing with %s", p2->path);
+}
+
+/* Load path in the background as the second run (:open, or the second
+ * FILE on the command line). */
+static void app_start_second(struct sv_app *a, const char *path)
+{
+	char *copy = sv_xstrdup(path);
+	free(a->path2);
+	a->path2 = copy;
+	a->first_load = false;
+	a->second_load = true;
+	a->fraction = 0;
+	a->what[0] = '\0';
+	a->loader = loader_start(&a->opts.source, a->path2, false);
+	a->seen_seq = 0;
+}
+
 /* Look at the running load; returns true when the screen should change,
  * and sets *failed (with err) when the first load failed. */
 static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
@@ -390,6 +431,10 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 
 	loader_free(a->loader);
 	a->loader = NULL;
+	if (a->second_load) {
+		app_adopt_second(a, result, &lerr);
+		return true;
+	}
 	if (!result) {
 		if (a->first_load) {
 			*failed = true;
@@ -416,6 +461,11 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		} else if (had_view) {
 			app_keep_restore(a, &keep);
 		}
+		if (!*failed && a->path2) {
+			a->first_load = false;
+			app_start_second(a, a->path2);
+			return true;
+		}
 	} else {
 		/* Reload: the view keeps its window, lanes, search. */
 		struct sv_profile *old = a->profile;
@@ -437,6 +487,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 static void app_start_load(struct sv_app *a, bool first)
 {
 	a->first_load = first;
+	a->second_load = false;
 	a->fraction = 0;
 	a->what[0] = '\0';
 	a->loader = loader_start(&a->opts.source, a->path, first);
@@ -456,7 +507,15 @@ static int app_load_now(
 	if (rc < 0)
 		return rc;
 	b->size(b->ctx, &w, &h);
-	return app_show(a, p, w, h, err);
+	rc = app_show(a, p, w, h, err);
+	if (rc == 0 && a->path2) {
+		struct sv_profile *p2 = NULL;
+		struct sv_error lerr = {0, ""};
+		a->second_load = true;
+		a->opts.source.load(a->path2, NULL, &p2, &lerr);
+		app_adopt_second(a, p2, &lerr);
+	}
+	return rc;
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -467,6 +526,8 @@ struct sv_app *sv_app_new(const struct sv_app_opts *opts)
 
 	a->opts = *opts;
 	a->path = sv_xstrdup(opts->path ? opts->path : "");
+	a->path2 = opts->path2 ? sv_xstrdup(opts->path2) : NULL;
+	a->opts.path2 = NULL; /* a->path2 from now on */
 	a->title = sv_xstrdup(opts->title ? opts->title : a->path);
 	a->opts.path = a->path;
 	a->opts.title = a->title;
@@ -487,8 +548,10 @@ void sv_app_free(struct sv_app *a)
 	if (a->have_view)
 		sv_view_fini(&a->view);
 	sv_profile_free(a->profile);
+	sv_profile_free(a->profile2);
 	sv_grid_fini(&a->grid);
 	free(a->path);
+	free(a->path2);
 	free(a->title);
 	free(a);
 }
@@ -570,7 +633,11 @@ int sv_app_run(
 			a->loader = NULL;
 			if (first)
 				return 0;
-			app_message(a, false, "%s", "reload stopped");
+			app_message(a, false, "%s",
+				a->second_load ? "stopped loading the run to "
+						 "compare with"
+					       : "reload stopped");
+			a->second_load = false;
 			dirty = true;
 			continue;
 		}
@@ -588,6 +655,15 @@ int sv_app_run(
 		 * the load is already under way. */
 		if ((flags & SV_REACT_RELOAD) && !a->loader) {
 			app_start_load(a, false);
+			dirty = true;
+		}
+		if (flags & SV_REACT_OPEN) {
+			if (a->loader)
+				app_message(a, true, "%s",
+					"a load is under way: open again "
+					"when it is done");
+			else
+				app_start_second(a, a->view.open_path);
 			dirty = true;
 		}
 		if (flags & SV_REACT_REDRAW)

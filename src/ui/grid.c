@@ -28,6 +28,21 @@ static const struct {
 #undef GRID_STYLE_ROW
 };
 
+/* The looks of a change between two runs, the same in both themes: the
+ * colours of a frame or a figure, grey, light or full red and blue, with
+ * text that reads on them. */
+#define GRID_DIFF_LOOKS                                                     \
+	[SV_STYLE_DIFF_SAME] = {0, 7, false, false, false, false, false,    \
+		false},                                                     \
+	[SV_STYLE_DIFF_SLOWER] = {0, 9, false, false, false, false, false,  \
+		false},                                                     \
+	[SV_STYLE_DIFF_SLOWER_MUCH] = {15, 1, false, false, true, false,    \
+		false, false},                                              \
+	[SV_STYLE_DIFF_FASTER] = {0, 12, false, false, false, false, false, \
+		false},                                                     \
+	[SV_STYLE_DIFF_FASTER_MUCH] = {                                     \
+		15, 4, false, false, true, false, false, false},
+
 /* How each style looks by default: {fg, bg, fg_region, bg_region, bold,
  * reverse, underline, dim}.  Colours are ANSI 0 .. 15. */
 static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
@@ -60,7 +75,7 @@ static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
 	[SV_STYLE_WARNING] = {9, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
 	[SV_STYLE_HOT] = {11, 4, false, false, true, false, false, false},
-};
+	GRID_DIFF_LOOKS};
 
 /* The light theme: for a terminal with a light background.  Text that is
  * bright yellow, white or cyan on the dark theme's black becomes blue,
@@ -96,7 +111,7 @@ static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
 	[SV_STYLE_POPUP] = {0, 7, false, false, false, false, false, false},
 	[SV_STYLE_WARNING] = {1, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
-};
+	GRID_DIFF_LOOKS};
 
 static const char *const grid_theme_names[SV_THEME_COUNT] = {"dark", "light"};
 
@@ -423,4 +438,16 @@ bool sv_grid_locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+int sv_grid_diff_style(int level)
+{
+	static const int styles[5] = {SV_STYLE_DIFF_FASTER_MUCH,
+		SV_STYLE_DIFF_FASTER, SV_STYLE_DIFF_SAME, SV_STYLE_DIFF_SLOWER,
+		SV_STYLE_DIFF_SLOWER_MUCH};
+	if (level < -2)
+		level = -2;
+	if (level > 2)
+		level = 2;
+	return styles[level + 2];
 }

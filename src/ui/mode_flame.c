@@ -70,8 +70,8 @@ static void flame_fini(struct sv_mode *m)
 static void flame_notify(struct sv_mode *m, unsigned what)
 {
 	struct flame_data *d = m->data;
-	if (!(what &
-		    (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE)))
+	if (!(what & (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE |
+			     SV_SESSION_SECOND)))
 		return;
 	if (what & SV_SESSION_PROFILE) {
 		sv_treebuild_fini(&d->b);
@@ -235,10 +235,13 @@ static void flame_frame(
 	int64_t coff = off;
 	const char *name = sv_callpath_name(t, n);
 	bool match = fp->s->region_match && fp->s->region_match[x->region];
+	int diff = sv_treebuild_diff_style(&fp->d->b, n);
 	int style = n == fp->d->sel ? SV_STYLE_SELECTED
 		    : match         ? SV_STYLE_MATCH
+		    : diff >= 0     ? diff
 				    : SV_STYLE_SPAN;
-	int color = sv_grid_region_color(name);
+	/* Compared with a second run, the colour is the change's. */
+	int color = diff >= 0 ? 0 : sv_grid_region_color(name);
 
 	if (row >= fp->rows || b <= a)
 		return;
@@ -275,7 +278,8 @@ static void flame_draw(
 	sv_grid_fill(g, r.x, r.y, r.x + r.w, r.y + r.h - 1, ' ',
 		SV_STYLE_DEFAULT, 0);
 	sv_treebuild_scope_text(s, scope, sizeof scope);
-	snprintf(line, sizeof line, "Flame graph: %s%s%s%s", scope,
+	snprintf(line, sizeof line, "Flame graph: %s%s%s%s%s%s", scope,
+		d->b.has2 ? ", compared with " : "", d->b.has2 ? s->name2 : "",
 		d->expand ? ", recursion level by level" : "",
 		t && d->zoom != SV_CALLPATH_NONE ? ", zoomed into " : "",
 		t && d->zoom != SV_CALLPATH_NONE ? sv_callpath_name(t, d->zoom)
@@ -311,12 +315,14 @@ static void flame_draw(
 			SV_STYLE_WARNING, 0, 0);
 	} else if (t && d->sel != SV_CALLPATH_NONE) {
 		const struct sv_callpath_node *x = &t->nodes[d->sel];
+		char second[96] = "";
+		sv_treebuild_second_text(&d->b, d->sel, second, sizeof second);
 		snprintf(line, sizeof line,
-			"%s: incl %s (%.1f%%)  excl %s  calls %llu  avg %s  "
+			"%s: incl %s (%.1f%%)%s  excl %s  calls %llu  avg %s  "
 			"min %s  max %s%s",
 			sv_callpath_name(t, d->sel),
 			sv_render_short(x->inclusive, f[0], sizeof f[0]),
-			sv_callpath_pct(t, d->sel),
+			sv_callpath_pct(t, d->sel), second,
 			sv_render_short(x->exclusive, f[1], sizeof f[1]),
 			(unsigned long long)x->calls,
 			sv_render_short(

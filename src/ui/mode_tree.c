@@ -187,8 +187,8 @@ static void tree_fini(struct sv_mode *m)
 static void tree_notify(struct sv_mode *m, unsigned what)
 {
 	struct tree_data *d = m->data;
-	if (!(what &
-		    (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE)))
+	if (!(what & (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE |
+			     SV_SESSION_SECOND)))
 		return;
 	if (what & SV_SESSION_PROFILE) {
 		/* The old tree points into the old profile. */
@@ -503,7 +503,8 @@ static void tree_draw(
 	sv_grid_fill(g, r.x, r.y, r.x + r.w, r.y + r.h - 1, ' ',
 		SV_STYLE_DEFAULT, 0);
 	sv_treebuild_scope_text(s, scope, sizeof scope);
-	snprintf(line, sizeof line, "Call tree: %s%s", scope,
+	snprintf(line, sizeof line, "Call tree: %s%s%s%s", scope,
+		d->b.has2 ? ", compared with " : "", d->b.has2 ? s->name2 : "",
 		d->expand ? ", recursion level by level" : "");
 	sv_grid_text(
 		g, r.x, r.y, r.w, line, SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
@@ -540,8 +541,15 @@ static void tree_draw(
 		for (c = 0; c < TREE_NCOLS; c++) {
 			if (r.w < tree_cols[c].min_w)
 				continue;
+			int cs = style;
 			tree_cell(t, n, c, cell, sizeof cell);
-			sv_grid_textf(g, x, y, TREE_COL_W, style, 0, "%*s ",
+			/* Compared with a second run: the change's colour on
+			 * the inclusive time. */
+			if (tree_cols[c].key == SV_CALLPATH_KEY_INCL &&
+				style == SV_STYLE_PANEL &&
+				sv_treebuild_diff_style(&d->b, n) >= 0)
+				cs = sv_treebuild_diff_style(&d->b, n);
+			sv_grid_textf(g, x, y, TREE_COL_W, cs, 0, "%*s ",
 				TREE_COL_W - 1, cell);
 			x += TREE_COL_W;
 		}
@@ -557,8 +565,16 @@ static void tree_draw(
 			sv_grid_region_color(sv_callpath_name(t, n)),
 			gl->ellipsis);
 		if (nd->recursive)
-			sv_grid_text(g, x, y, r.x + r.w - x, " (recursive)",
-				style, 0, gl->ellipsis);
+			x += sv_grid_text(g, x, y, r.x + r.w - x,
+				" (recursive)", style, 0, gl->ellipsis);
+		if (d->b.has2 && x < r.x + r.w) {
+			char second[96] = "";
+			sv_treebuild_second_text(
+				&d->b, n, second, sizeof second);
+			sv_grid_text(g, x, y, r.x + r.w - x, second,
+				style == SV_STYLE_PANEL ? SV_STYLE_DIM : style,
+				0, gl->ellipsis);
+		}
 	}
 	if (sv_treebuild_busy(&d->b)) {
 		sv_treebuild_progress_text(&d->b, line, sizeof line);

@@ -9,10 +9,12 @@
 #include "scopeview/panel.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/diff.h"
 #include "scopeview/mode.h"
 #include "scopeview/render.h"
 
@@ -177,13 +179,51 @@ static void panel_value(
 	}
 }
 
+/* With a second run: the column compared (the sort column when it is a
+ * figure, else total). */
+static int panel_diff_col(int sort_col)
+{
+	if (sort_col != SV_PANEL_COL_NAME &&
+		sv_diff_metric_of_key(sv_panel_col_key(sort_col)) >= 0)
+		return sort_col;
+	return SV_PANEL_COL_TOTAL;
+}
+
+/* The second run's cells of row sr: B's figure of column col and the
+ * change in percent, with the change's style. */
+static void panel_second_cells(const struct sv_session *s,
+	const struct sv_stats_region *sr, int col, char *b, char *d, size_t n,
+	int *style)
+{
+	const struct sv_stats_region *rb = sv_session_second_of(s, sr->region);
+	int m = sv_diff_metric_of_key(sv_panel_col_key(col));
+	double va = 0, vb = 0;
+	bool ha = sv_diff_value(sr, m, &va), hb = sv_diff_value(rb, m, &vb);
+
+	if (rb)
+		panel_value(rb, col, b, n);
+	else
+		snprintf(b, n, "-");
+	*style = sv_grid_diff_style(sv_diff_level(ha, va, hb, vb));
+	if (!rb)
+		snprintf(d, n, "gone");
+	else if (!ha || !hb)
+		snprintf(d, n, "-");
+	else if (va == 0)
+		snprintf(d, n, vb == 0 ? "0%%" : "new");
+	else if (fabs((vb - va) / va * 100.0) < 0.5)
+		snprintf(d, n, "0%%");
+	else
+		snprintf(d, n, "%+.0f%%", (vb - va) / va * 100.0);
+}
+
 void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	const struct sv_session *s, const struct sv_panel_area *g)
 {
 	const struct sv_profile *p = s->p;
 	const struct sv_glyphs *gl = sv_render_glyphs(g->ascii);
 	int x0 = g->x + 1, w = g->w - 1, name_w, name_min, ncols, i, y,
-	    cols[SV_PANEL_COL_COUNT], nshown = 0;
+	    cols[SV_PANEL_COL_COUNT], nshown = 0, extra, dcol;
 	/* Numeric columns in the order they are dropped last to first. */
 	static const int priority[] = {SV_PANEL_COL_TOTAL, SV_PANEL_COL_EXCL,
 		SV_PANEL_COL_CALLS, SV_PANEL_COL_AVG, SV_PANEL_COL_P95,
@@ -218,7 +258,11 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		if ((int)longest + 3 < name_min)
 			name_min = (int)longest + 3;
 	}
-	ncols = (w - 1 - name_min) / PANEL_NUM_W;
+	/* A second run takes two columns: its figure and the change. */
+	extra = s->stats2_valid ? 2 : 0;
+	if (extra && w - 1 - name_min < 2 * PANEL_NUM_W)
+		extra = 0;
+	ncols = (w - 1 - name_min) / PANEL_NUM_W - extra;
 	if (ncols > 6)
 		ncols = 6;
 	if (ncols < 0)
@@ -247,17 +291,19 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		}
 		cols[j] = k;
 	}
-	name_w = w - nshown * PANEL_NUM_W - 1;
+	name_w = w - (nshown + extra) * PANEL_NUM_W - 1;
+	dcol = panel_diff_col(sort_col);
 	{
 		char title[320];
 		scope = s->solo_lane >= 0 && p->lanes[s->solo_lane].label
 				? p->lanes[s->solo_lane].label
 			: s->rank_spec[0] ? s->rank_spec
 					  : "all lanes";
-		snprintf(title, sizeof title, "Regions (%zu) %s%s%s",
+		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s",
 			s->stats_valid ? s->stats.nregions : 0,
 			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
-			scope, s->filter_spec[0] ? ", filtered" : "");
+			scope, s->filter_spec[0] ? ", filtered" : "",
+			extra ? ", B: " : "", extra ? s->name2 : "");
 		sv_grid_text(gr, x0, g->y, pn->focus ? w - 8 : w, title,
 			SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
 	}
@@ -275,6 +321,14 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 			cols[i] == sort_col ? sortmark : "");
 		tw = sv_grid_text_width(buf, PANEL_NUM_W);
 		sv_grid_text(gr, cx + PANEL_NUM_W - tw, y, tw, buf,
+			SV_STYLE_PANEL_HEAD, 0, 0);
+	}
+	if (extra) {
+		int cx = x0 + name_w + nshown * PANEL_NUM_W;
+		sv_grid_text(gr, cx + PANEL_NUM_W - 1, y, 1, "B",
+			SV_STYLE_PANEL_HEAD, 0, 0);
+		sv_grid_text(gr, cx + PANEL_NUM_W + 1, y, PANEL_NUM_W - 1,
+			gl->ascii ? "  chg" : "  \xce\x94%",
 			SV_STYLE_PANEL_HEAD, 0, 0);
 	}
 	if (!s->stats_valid)
@@ -316,6 +370,21 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 				tw = PANEL_NUM_W - 1;
 			sv_grid_text(gr, cx + PANEL_NUM_W - tw, y, tw, buf,
 				style, 0, 0);
+		}
+		if (extra) {
+			char b[16], d[16];
+			int cx = x0 + name_w + nshown * PANEL_NUM_W, ds, tw;
+			panel_second_cells(s, sr, dcol, b, d, sizeof b, &ds);
+			tw = (int)strlen(b);
+			if (tw > PANEL_NUM_W - 1)
+				tw = PANEL_NUM_W - 1;
+			sv_grid_text(gr, cx + PANEL_NUM_W - tw, y, tw, b, style,
+				0, 0);
+			tw = (int)strlen(d);
+			if (tw > PANEL_NUM_W - 1)
+				tw = PANEL_NUM_W - 1;
+			sv_grid_text(gr, cx + 2 * PANEL_NUM_W - tw, y, tw, d,
+				style == SV_STYLE_PANEL ? ds : style, 0, 0);
 		}
 	}
 	if (!s->stats.nregions)

@@ -56,6 +56,68 @@ bool sv_session_keeps(const struct sv_session *s, uint32_t c)
 
 /* ---- statistics ---------------------------------------------------------- */
 
+/* The second run's table over the ranks and region filter of the first,
+ * and the map from the first run's regions to its rows. */
+static void session_compute_second(struct sv_session *s)
+{
+	struct sv_stats_filter f;
+	struct sv_error err;
+	uint32_t r;
+	size_t i;
+
+	if (s->stats2_valid)
+		sv_stats_table_fini(&s->stats2);
+	s->stats2_valid = false;
+	free(s->row2);
+	s->row2 = NULL;
+	if (!s->p2)
+		return;
+	memset(&f, 0, sizeof f);
+	f.rank_on = s->rank_on;
+	f.nrank_on = s->nrank_on;
+	f.include = s->filter_re;
+	f.ninclude = s->ninclude;
+	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
+	f.nexclude = s->nexclude;
+	f.skip_empty = true;
+	if (sv_stats_table_compute(&s->stats2, s->p2, &f, &err) < 0)
+		return;
+	s->stats2_valid = true;
+	s->row2 = sv_xmalloc(
+		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
+	for (r = 0; r < s->p->nregions; r++)
+		s->row2[r] = -1;
+	for (i = 0; i < s->stats2.nregions; i++) {
+		int64_t a =
+			sv_profile_find_region(s->p, s->stats2.regions[i].name);
+		if (a >= 0)
+			s->row2[a] = (long)i;
+	}
+}
+
+const struct sv_stats_region *sv_session_second_of(
+	const struct sv_session *s, uint32_t r)
+{
+	if (!s->stats2_valid || !s->row2 || r >= s->p->nregions ||
+		s->row2[r] < 0)
+		return NULL;
+	return &s->stats2.regions[s->row2[r]];
+}
+
+int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
+	const char *name, struct sv_error *err)
+{
+	if (p2 && p2 == s->p)
+		return sv_error_set(
+			err, -EINVAL, "the second run is the one on show");
+	s->p2 = p2;
+	free(s->name2);
+	s->name2 = p2 ? sv_xstrdup(name ? name : p2->path) : NULL;
+	session_compute_second(s);
+	session_notify(s, SV_SESSION_SECOND);
+	return 0;
+}
+
 static void session_compute_stats(struct sv_session *s)
 {
 	struct sv_stats_filter f;
@@ -97,6 +159,7 @@ static void session_compute_stats(struct sv_session *s)
 			sv_stats_table_compute(&s->stats, s->p, &f, &err) == 0;
 	if (s->stats_valid)
 		sv_stats_table_sort(&s->stats, s->sort_key);
+	session_compute_second(s);
 }
 
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
@@ -662,6 +725,10 @@ void sv_session_fini(struct sv_session *s)
 		sv_stats_table_fini(&s->stats);
 	if (s->stats_all_valid)
 		sv_stats_table_fini(&s->stats_all);
+	if (s->stats2_valid)
+		sv_stats_table_fini(&s->stats2);
+	free(s->row2);
+	free(s->name2);
 	session_free_filter(s);
 	free(s->title);
 	free(s->lane_hidden);

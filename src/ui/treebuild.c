@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/diff.h"
+#include "scopeview/grid.h"
 #include "scopeview/render.h"
 
 void sv_treebuild_init(struct sv_treebuild *b)
@@ -42,6 +44,102 @@ static void treebuild_stop(struct sv_treebuild *b)
 	b->running = false;
 }
 
+/* Drop the second run's tree. */
+static void treebuild_drop_second(struct sv_treebuild *b)
+{
+	sv_callpath_fini(&b->tree2);
+	free(b->match2);
+	free(b->lane2_on);
+	b->match2 = NULL;
+	b->lane2_on = NULL;
+	b->has2 = false;
+}
+
+/* The second run's tree over the ranks s shows (same recursion rule). */
+static void treebuild_second(
+	struct sv_treebuild *b, const struct sv_session *s, bool expand)
+{
+	const struct sv_profile *p2 = s->p2;
+	struct sv_callpath_scope sc;
+	size_t l;
+
+	treebuild_drop_second(b);
+	if (!p2 || !p2->has_calls || s->has_range)
+		return;
+	b->lane2_on = sv_xcalloc(p2->nlanes + 1, sizeof *b->lane2_on);
+	for (l = 0; l < p2->nlanes; l++) {
+		uint32_t r = p2->lanes[l].rank;
+		b->lane2_on[l] =
+			!s->rank_on || (r < s->nrank_on && s->rank_on[r]);
+	}
+	memset(&sc, 0, sizeof sc);
+	sc.lane_on = b->lane2_on;
+	sc.expand_recursion = expand;
+	if (sv_callpath_build(&b->tree2, p2, &sc, NULL) < 0) {
+		treebuild_drop_second(b);
+		return;
+	}
+	b->tree2.scope.lane_on = NULL;
+	b->has2 = true;
+}
+
+/* Match the finished tree's nodes with the second run's. */
+static void treebuild_match(struct sv_treebuild *b)
+{
+	free(b->match2);
+	b->match2 = NULL;
+	if (!b->has2)
+		return;
+	b->match2 = sv_xmalloc(
+		(b->tree.nnodes ? b->tree.nnodes : 1) * sizeof *b->match2);
+	sv_callpath_match(&b->tree, &b->tree2, b->match2);
+}
+
+const struct sv_callpath_node *sv_treebuild_second(
+	const struct sv_treebuild *b, uint32_t n)
+{
+	if (!b->has2 || !b->match2 || !b->ready || n >= b->tree.nnodes ||
+		b->match2[n] == SV_CALLPATH_NONE)
+		return NULL;
+	return &b->tree2.nodes[b->match2[n]];
+}
+
+int sv_treebuild_diff_style(const struct sv_treebuild *b, uint32_t n)
+{
+	const struct sv_callpath_node *x2 = sv_treebuild_second(b, n);
+
+	if (!b->has2 || !b->match2 || !b->ready || n >= b->tree.nnodes)
+		return -1;
+	return sv_grid_diff_style(
+		sv_diff_level(true, (double)b->tree.nodes[n].inclusive,
+			x2 != NULL, x2 ? (double)x2->inclusive : 0));
+}
+
+void sv_treebuild_second_text(
+	const struct sv_treebuild *b, uint32_t n, char *buf, size_t size)
+{
+	const struct sv_callpath_node *x2 = sv_treebuild_second(b, n);
+	size_t used = strlen(buf);
+	int64_t a;
+	char f[16], pct[24];
+
+	if (!b->has2 || !b->ready || n >= b->tree.nnodes || used >= size)
+		return;
+	if (!x2) {
+		snprintf(buf + used, size - used, ", B: none");
+		return;
+	}
+	a = b->tree.nodes[n].inclusive;
+	if (a)
+		snprintf(pct, sizeof pct, "%+.1f%%",
+			(double)(x2->inclusive - a) / (double)a * 100.0);
+	else
+		snprintf(pct, sizeof pct, x2->inclusive ? "new" : "0%%");
+	snprintf(buf + used, size - used, ", B: %s (%s, %llu calls)",
+		sv_render_short(x2->inclusive, f, sizeof f), pct,
+		(unsigned long long)x2->calls);
+}
+
 void sv_treebuild_fini(struct sv_treebuild *b)
 {
 	if (!b)
@@ -51,6 +149,7 @@ void sv_treebuild_fini(struct sv_treebuild *b)
 	free(b->lane_on);
 	b->lane_on = NULL;
 	b->ready = false;
+	treebuild_drop_second(b);
 }
 
 void sv_treebuild_start(
@@ -81,12 +180,14 @@ void sv_treebuild_start(
 	atomic_store(&b->progress, 0);
 	b->scope.cancel = &b->cancel;
 	b->scope.progress = &b->progress;
+	treebuild_second(b, s, expand);
 	if (b->work <= b->sync_max ||
 		pthread_create(&b->thread, NULL, treebuild_thread, b)) {
 		sv_callpath_fini(&b->tree);
 		sv_callpath_build(&b->tree, p, &b->scope, NULL);
 		b->tree.scope.lane_on = NULL; /* freed by the next start */
 		b->ready = true;
+		treebuild_match(b);
 		return;
 	}
 	b->running = true;
@@ -129,6 +230,7 @@ bool sv_treebuild_poll(struct sv_treebuild *b)
 	b->tree.scope.lane_on = NULL;
 	memset(&b->result, 0, sizeof b->result);
 	b->ready = true;
+	treebuild_match(b);
 	return true;
 }
 

@@ -308,14 +308,23 @@ int sv_view_command(struct sv_view *v, const char *cmd)
 		return sv_view_switch(v, arg);
 	if (!strcmp(word, "q") || !strcmp(word, "quit"))
 		return SV_REACT_QUIT;
+	if (!strcmp(word, "open")) {
+		if (!*arg) {
+			sv_session_message(&v->s, true, "%s",
+				"open FILE: a second run to compare with");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		snprintf(v->open_path, sizeof v->open_path, "%s", arg);
+		return SV_REACT_REDRAW | SV_REACT_OPEN;
+	}
 	if (!*word)
 		return SV_REACT_REDRAW;
 	rc = main->ops->prompt ? main->ops->prompt(main, SV_PROMPT_COMMAND, cmd)
 			       : -1;
 	if (rc >= 0)
 		return rc;
-	sv_session_message(
-		&v->s, true, "unknown command '%s' (view NAME, quit)", word);
+	sv_session_message(&v->s, true,
+		"unknown command '%s' (view NAME, open FILE, quit)", word);
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
 
@@ -505,6 +514,14 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 		sv_session_fini(&v->s);
 		return rc;
 	}
+	if (opts && opts->second) {
+		rc = sv_view_set_second(
+			v, opts->second, opts->second_title, err);
+		if (rc < 0) {
+			sv_view_fini(v);
+			return rc;
+		}
+	}
 	return 0;
 }
 
@@ -526,6 +543,12 @@ int sv_view_set_profile(
 	struct sv_view *v, const struct sv_profile *p, struct sv_error *err)
 {
 	return sv_session_set_profile(&v->s, p, err);
+}
+
+int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
+	const char *name, struct sv_error *err)
+{
+	return sv_session_set_second(&v->s, p2, name, err);
 }
 
 void sv_view_resize(struct sv_view *v, int w, int h)
