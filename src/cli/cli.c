@@ -1,12 +1,15 @@
 /*
  * cli.c: what the subcommands share: usage errors, option values, the
- * lanes of a rank list.
+ * lanes of a rank list, a time range.
  */
 #include "scopeview/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "scopeview/view.h"
 
 int sv_cli_usage_error(const char *usage, const char *fmt, ...)
 {
@@ -53,4 +56,18 @@ bool *sv_cli_lanes_of_ranks(
 		on[l] = p->lanes[l].rank < nrank_on &&
 			rank_on[p->lanes[l].rank];
 	return on;
+}
+
+int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)
+{
+	const char *colon = strchr(spec, ':');
+	char first[64];
+
+	if (!colon || (size_t)(colon - spec) >= sizeof first)
+		return -EINVAL;
+	snprintf(first, sizeof first, "%.*s", (int)(colon - spec), spec);
+	if (sv_view_parse_time(first, t0) < 0 ||
+		sv_view_parse_time(colon + 1, t1) < 0 || *t1 < *t0)
+		return -EINVAL;
+	return 0;
 }
