@@ -394,7 +394,7 @@ END_TEST
 START_TEST(test_no_mouse)
 {
 	struct sv_view w;
-	struct sv_view_opts o = {false, true, NULL};
+	struct sv_view_opts o = {false, true, NULL, NULL};
 	struct sv_error err;
 
 	/* with the mouse off, a click on an open popup does nothing */

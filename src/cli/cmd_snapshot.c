@@ -234,6 +234,7 @@ int sv_snapshot_main(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.ascii = ascii;
 	opts.title = demo ? "demo" : file;
+	opts.sink = &sv_cli_export_sink;
 	sv_grid_init(&g);
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);
