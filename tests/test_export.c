@@ -433,6 +433,14 @@ START_TEST(export_lanes_and_errors)
 
 	ck_assert_int_eq(sv_export_csv(NULL, p, NULL, NULL, &err), -EINVAL);
 	ck_assert_int_eq(
+		sv_export_collapsed(stdout, NULL, NULL, NULL, &err), -EINVAL);
+	{
+		/* the folded stacks of one lane: rank 1's one call, 200 ns */
+		char *text = export_text(sv_export_collapsed, p, &sc);
+		ck_assert_str_eq(text, "\x01 ctl\\x3bx\\\\y 200\n");
+		free(text);
+	}
+	ck_assert_int_eq(
 		sv_export_chrome(stdout, NULL, NULL, NULL, &err), -EINVAL);
 	full = fopen("/dev/full", "w");
 	if (full) {

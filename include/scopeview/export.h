@@ -1,8 +1,8 @@
 /*
  * export.h: a profile's calls in other tools' formats, for `scopeview
  * export` and the viewer's :export (through sink.h): Chrome's trace-event
- * JSON (Perfetto, chrome://tracing), speedscope's file format and CSV.
- * The folded stacks (`--format collapsed`) are the call tree's (tree.h).
+ * JSON (Perfetto, chrome://tracing), speedscope's file format and CSV,
+ * and the folded stacks of the call tree (tree.h).
  *
  * Every writer streams: it walks the lanes of the scope (sink.h) in
  * order, each lane's calls by start, and writes call by call through a
@@ -71,6 +71,11 @@ int sv_export_speedscope(FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err);
 int sv_export_csv(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err);
+/* The folded stacks of the call tree of sc, recursion expanded
+ * (sv_tree_write_collapsed); with a range, each call's time inside it. */
+int sv_export_collapsed(FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err);
 

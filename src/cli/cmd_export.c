@@ -14,11 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scopeview/callpath.h"
 #include "scopeview/export.h"
 #include "scopeview/load.h"
 #include "scopeview/stats.h"
-#include "scopeview/tree.h"
 
 #define EXPORT_USAGE                                                    \
 	"scopeview export --format FMT [--ranks LIST] [--range T0:T1] " \
@@ -29,29 +27,6 @@ struct export_args {
 	bool *rank_on;
 	uint32_t nrank_on;
 };
-
-/* Folded stacks, expanded recursion: every stack as it happened. */
-static int export_collapsed(FILE *out, const struct sv_profile *p,
-	const struct sv_export_scope *sc, const char *file,
-	struct sv_error *err)
-{
-	struct sv_callpath_scope cs;
-	struct sv_callpath t;
-	int rc;
-
-	(void)file;
-	memset(&cs, 0, sizeof cs);
-	cs.lane_on = sc->lane_on;
-	cs.has_range = sc->has_range;
-	cs.t0 = sc->t0;
-	cs.t1 = sc->t1;
-	cs.expand_recursion = true;
-	rc = sv_callpath_build(&t, p, &cs, err);
-	if (rc == 0 && sv_tree_write_collapsed(out, &t, NULL) < 0)
-		rc = sv_error_set(err, -EIO, "cannot write the stacks");
-	sv_callpath_fini(&t);
-	return rc;
-}
 
 static const struct {
 	const char *name;
@@ -86,7 +61,7 @@ static const struct {
 		"written \\\\, ; as \\x3b, a newline as \\n and a carriage\n"
 		"return as \\r, so readers split frames at ; and lines\n"
 		"at newlines; with --range, the time inside the range",
-		export_collapsed},
+		sv_export_collapsed},
 	{"csv",
 		"a row per call, RFC 4180 quoting, a header row: call,\n"
 		"rank, lane, region, start_ns, end_ns, duration_ns,\n"

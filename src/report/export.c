@@ -13,9 +13,11 @@
 #include <sys/stat.h>
 
 #include "export_priv.h"
+#include "scopeview/callpath.h"
 #include "scopeview/report.h"
 #include "scopeview/strv.h"
 #include "scopeview/summary.h"
+#include "scopeview/tree.h"
 
 void sv_export_buf_init(struct sv_export_buf *w, FILE *out)
 {
@@ -32,7 +34,7 @@ int sv_export_buf_flush(struct sv_export_buf *w)
 	return w->failed ? -EIO : 0;
 }
 
-void sv_export_put(struct sv_export_buf *w, const char *s, size_t n)
+void sv_export_put_slow(struct sv_export_buf *w, const char *s, size_t n)
 {
 	while (n) {
 		size_t k = sizeof w->b - w->n;
@@ -49,14 +51,29 @@ void sv_export_put(struct sv_export_buf *w, const char *s, size_t n)
 	}
 }
 
-/* The decimal digits of u, at the end of buf[24]; returns the first. */
+/* The decimal digits of u, at the end of buf[24]; returns the first.
+ * Two digits at a time, from a table of the pairs 00 .. 99. */
 static char *export_digits(uint64_t u, char *buf)
 {
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char *d = buf + 24;
-	do {
-		*--d = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+
+	while (u >= 100) {
+		unsigned k = (unsigned)(u % 100) * 2;
+		u /= 100;
+		*--d = pairs[k + 1];
+		*--d = pairs[k];
+	}
+	if (u >= 10) {
+		*--d = pairs[u * 2 + 1];
+		*--d = pairs[u * 2];
+	} else {
+		*--d = (char)('0' + u);
+	}
 	return d;
 }
 
@@ -258,6 +275,34 @@ void sv_export_times(struct sv_export_buf *w, const struct sv_profile *p,
 	sv_export_i64(w, p->end_ns[c]);
 	sv_export_puts(w, pre[2]);
 	sv_export_i64(w, sv_call_duration(p, c));
+}
+
+/* ---- folded stacks ------------------------------------------------------- */
+
+int sv_export_collapsed(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err)
+{
+	struct sv_callpath_scope cs;
+	struct sv_callpath t;
+	int rc;
+
+	(void)file;
+	if (!out || !p)
+		return sv_error_set(err, -EINVAL, "nothing to export");
+	memset(&cs, 0, sizeof cs);
+	if (sc) {
+		cs.lane_on = sc->lane_on;
+		cs.has_range = sc->has_range;
+		cs.t0 = sc->t0;
+		cs.t1 = sc->t1;
+	}
+	cs.expand_recursion = true;
+	rc = sv_callpath_build(&t, p, &cs, err);
+	if (rc == 0 && sv_tree_write_collapsed(out, &t, NULL) < 0)
+		rc = sv_error_set(err, -EIO, "cannot write the stacks");
+	sv_callpath_fini(&t);
+	return rc;
 }
 
 /* ---- CSV ------------------------------------------------------------------ */

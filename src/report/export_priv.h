@@ -29,7 +29,19 @@ struct sv_export_buf {
 void sv_export_buf_init(struct sv_export_buf *w, FILE *out);
 /* Write what is buffered; 0 or -EIO (also for an earlier failure). */
 int sv_export_buf_flush(struct sv_export_buf *w);
-void sv_export_put(struct sv_export_buf *w, const char *s, size_t n);
+/* The slow path of sv_export_put: s does not fit what is left. */
+void sv_export_put_slow(struct sv_export_buf *w, const char *s, size_t n);
+
+static inline void sv_export_put(
+	struct sv_export_buf *w, const char *s, size_t n)
+{
+	if (n <= sizeof w->b - w->n) {
+		memcpy(w->b + w->n, s, n);
+		w->n += n;
+	} else {
+		sv_export_put_slow(w, s, n);
+	}
+}
 /* v in decimal. */
 void sv_export_i64(struct sv_export_buf *w, int64_t v);
 /* ns as microseconds with three decimals, exact ("-1.250" for -1250). */
