@@ -394,7 +394,7 @@ END_TEST
 START_TEST(test_no_mouse)
 {
 	struct sv_view w;
-	struct sv_view_opts o = {false, true, NULL, NULL, NULL};
+	struct sv_view_opts o = {.no_mouse = true};
 	struct sv_error err;
 
 	/* with the mouse off, a click on an open popup does nothing */
@@ -854,7 +854,7 @@ START_TEST(test_two_run_screens)
 	struct sv_profile *b = vt_profile(later_calls,
 		sizeof later_calls / sizeof later_calls[0],
 		VT_THREADS | VT_START);
-	struct sv_view_opts o = {false, false, "a.h5", b, "b.h5"};
+	struct sv_view_opts o = {.title = "a.h5", .second = b, .second_title = "b.h5"};
 	struct sv_view w;
 	struct sv_grid g;
 	struct sv_error err;

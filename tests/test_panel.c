@@ -356,7 +356,7 @@ END_TEST
 START_TEST(test_stats_view_golden)
 {
 	struct sv_view v;
-	struct sv_view_opts o = {false, false, "test.h5", NULL, NULL};
+	struct sv_view_opts o = {.title = "test.h5"};
 	struct sv_error err;
 	struct sv_grid g;
 	int *kv = NULL;

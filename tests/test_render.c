@@ -26,7 +26,7 @@ static void draw(struct sv_grid *g, const struct sv_profile *p, int w, int h,
 	const char *script, bool ascii)
 {
 	struct sv_view v;
-	struct sv_view_opts o = {ascii, false, "test.h5", NULL, NULL};
+	struct sv_view_opts o = {.ascii = ascii, .title = "test.h5"};
 	struct sv_error err;
 	int *kv = NULL;
 	size_t n = 0, i;
@@ -333,8 +333,7 @@ START_TEST(test_statistics_only)
 	char *path = svt_fixture("aggregate_layout.h5");
 	struct sv_profile *p = NULL;
 	struct sv_view v;
-	struct sv_view_opts o = {
-		false, false, "aggregate_layout.h5", NULL, NULL};
+	struct sv_view_opts o = {.title = "aggregate_layout.h5"};
 	struct sv_error err;
 	struct sv_grid g;
 

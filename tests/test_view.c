@@ -11,6 +11,8 @@
 #include "scopeview/keys.h"
 #include "scopeview/view.h"
 #include "viewtest.h"
+#include "scopeview/cli.h"
+#include "scopeview/export.h"
 #include "scopeview/panel.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
@@ -591,6 +593,99 @@ START_TEST(test_fmt_dur)
 }
 END_TEST
 
+/* The X events of a Chrome export, or -1 when it is not there. */
+static long export_events(const char *path)
+{
+	char *text = svt_read_file(path, NULL);
+	const char *at = text;
+	long n = 0;
+
+	if (!text)
+		return -1;
+	while ((at = strstr(at, "\"ph\":\"X\"")))
+		n++, at++;
+	free(text);
+	return n;
+}
+
+/* The calls of prof that a scope keeps, counted with export.h's rule. */
+static long export_expected(const bool *lane_on, int64_t t0, int64_t t1)
+{
+	struct sv_export_scope sc = {lane_on, true, t0, t1};
+	uint32_t c;
+	long n = 0;
+
+	for (c = 0; c < prof->ncalls; c++)
+		n += sv_export_call_in(prof, &sc, c);
+	return n;
+}
+
+START_TEST(test_export_command)
+{
+	struct sv_view_opts o = {.sink = &sv_cli_export_sink};
+	struct sv_view w;
+	struct sv_error err;
+	char *self = svt_tmp_path("self.h5"), *out = svt_tmp_path("v.json");
+	char cmd[512], *before;
+	FILE *f = fopen(self, "w");
+
+	/* the profile's file: a stand-in the sink can recognise */
+	fputs("profile", f);
+	fclose(f);
+	free(prof->path);
+	prof->path = sv_xstrdup(self);
+	ck_assert_int_eq(sv_view_init(&w, prof, &o, &err), 0);
+	sv_view_resize(&w, 120, 40);
+
+	/* the visible window: zoomed in, some calls are outside it */
+	sv_timeline_set_window(TL(&w), 450, 300);
+	snprintf(cmd, sizeof cmd, "export chrome %s", out);
+	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
+	ck_assert_msg(!w.s.message_is_error, "%s", w.s.message);
+	ck_assert_ptr_nonnull(strstr(w.s.message, "visible window"));
+	ck_assert_int_eq(export_events(out),
+		export_expected(w.s.lane_on, TL(&w)->t0, TL(&w)->t1));
+	ck_assert_int_lt(export_events(out), (long)prof->ncalls);
+
+	/* the marked range, on one soloed lane */
+	sv_session_set_range(&w.s, true, 550, 950);
+	sv_session_solo(&w.s, 0);
+	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
+	ck_assert_ptr_nonnull(strstr(w.s.message, "marked range"));
+	ck_assert_int_eq(
+		export_events(out), export_expected(w.s.lane_on, 550, 950));
+	ck_assert_int_eq(export_events(out), 2); /* main, child [600, 900) */
+
+	/* never over the profile itself; a bad format; no file */
+	before = svt_read_file(self, NULL);
+	snprintf(cmd, sizeof cmd, "export csv %s", self);
+	ck_assert(sv_view_command(&w, cmd) & SV_REACT_BELL);
+	ck_assert(w.s.message_is_error);
+	ck_assert_ptr_nonnull(strstr(w.s.message, "not overwriting"));
+	{
+		char *after = svt_read_file(self, NULL);
+		ck_assert_str_eq(after, before);
+		free(after);
+	}
+	free(before);
+	snprintf(cmd, sizeof cmd, "export perfetto %s", out);
+	ck_assert(sv_view_command(&w, cmd) & SV_REACT_BELL);
+	ck_assert_ptr_nonnull(strstr(w.s.message, "unknown export format"));
+	ck_assert(sv_view_command(&w, "export csv") & SV_REACT_BELL);
+	ck_assert_ptr_nonnull(strstr(w.s.message, "usage: export"));
+	/* through the : prompt, as typed */
+	vt_keys(&w, ": e x p o r t Space c s v Space / d e v / n u l l Enter");
+	ck_assert_msg(!w.s.message_is_error, "%s", w.s.message);
+	sv_view_fini(&w);
+
+	/* a view without a sink says so */
+	ck_assert(sv_view_command(&v, "export csv /dev/null") & SV_REACT_BELL);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "not available"));
+	free(self);
+	free(out);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("view");
@@ -619,6 +714,10 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		tc, test_parse_time, 0, sizeof times / sizeof times[0]);
 	tcase_add_test(tc, test_fmt_dur);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("export");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_export_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

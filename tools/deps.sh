@@ -6,7 +6,11 @@ set -eu
 PKGS="build-essential meson ninja-build pkg-config libhdf5-dev \
 libncurses-dev libpcre2-dev zlib1g-dev liblzf-dev libzstd-dev libjansson-dev check python3 python3-h5py \
 python3-numpy hdf5-tools tmux librsvg2-bin locales clang-format \
-scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian"
+scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian nodejs"
+# npm fetches speedscope's schema and a validator for e2e_speedscope.sh;
+# a Node.js from elsewhere (NodeSource) brings its own npm, which Debian's
+# npm package would conflict with.
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
 missing=""
 for p in $PKGS; do

@@ -57,6 +57,7 @@ struct sv_app_opts {
 	int sort_key;            /* enum sv_stats_key */
 	int poll_ms;         /* how often to look at a running load; 0 = 100 */
 	bool load_in_thread; /* false: load before the loop (for tests) */
+	const struct sv_sink *sink; /* :export's writer (sink.h); NULL = none */
 };
 
 struct sv_app;

@@ -22,6 +22,7 @@
 #include "scopeview/profile.h"
 #include "scopeview/regex.h"
 #include "scopeview/stats.h"
+#include "scopeview/sink.h"
 
 #define SV_EXIT_OK         0
 #define SV_EXIT_LOAD       1
@@ -69,6 +70,14 @@ void sv_cli_stderr(const char *what, const char *text);
  * p->nlanes flags in a new array; NULL (every lane) for rank_on NULL. */
 bool *sv_cli_lanes_of_ranks(
 	const struct sv_profile *p, const bool *rank_on, uint32_t nrank_on);
+
+/* "T0:T1" (--range: times from the run's origin as the viewer's ruler
+ * shows them, sv_view_parse_time) into ns from the origin; 0, or -EINVAL
+ * when either end is not a time or T1 < T0. */
+int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1);
+
+/* The viewer's :export (sink.h): the formats of `scopeview export`. */
+extern const struct sv_sink sv_cli_export_sink;
 
 int sv_summary_main(int argc, char **argv);  /* summary.c */
 int sv_ranks_main(int argc, char **argv);    /* cmd_ranks.c */

@@ -18,8 +18,8 @@
  *   calls: {"file", "region", "calls": [{"rank", "lane", "start_ns",
  *     "end_ns", "duration_ns", "exclusive_ns", "gpu_ns", "await_ns",
  *     "metadata"}]}, start_ns and end_ns absolute as stored, gpu_ns and
- *     await_ns as stored or null without the column, metadata an object
- *     of the file's extra per-call columns or null without any;
+ *     await_ns as stored or null without the column, metadata
+ *     (sv_report_call_metadata) or null when the file has none;
  *   histogram: {"file", "region", "num_calls", "nonpositive", "edges_ns",
  *     "counts", "mean_ns", "p50_ns", "p95_ns", "p99_ns"};
  *   diff: {"a", "b", "metric", "regions": [{"name", "a", "b", "delta",
@@ -71,6 +71,13 @@ int sv_report_ranks(FILE *out, const struct sv_profile *p,
 int sv_report_calls(FILE *out, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, const char *region, const char *file,
 	enum sv_report_format fmt);
+
+/* Call c's metadata as one JSON object: its event metadata's members
+ * (callmeta.h, values as stored but NaN and infinities as null, which
+ * JSON cannot say) and then the file's extra per-call /events columns;
+ * null when the file has neither, {} for a call without any.  The call
+ * list, the exports and `scopeview calls` share it. */
+void sv_report_call_metadata(FILE *out, const struct sv_profile *p, uint32_t c);
 
 /* Histogram h of region; g (may be NULL) gives mean and percentiles. */
 int sv_report_histogram(FILE *out, const struct sv_hist *h,

@@ -11,8 +11,9 @@
  * caller (app.c, or snapshot's key-script loop) redraws with sv_render()
  * in one place.
  *
- * Commands (the `:` prompt): `view NAME` and `quit` are the viewer's;
- * every other command goes to the main mode.
+ * Commands (the `:` prompt): `view NAME`, `export FORMAT FILE` (through
+ * the sink of the options, sink.h) and `quit` are the viewer's; every
+ * other command goes to the main mode.
  *
  * Nothing here knows about curses or HDF5.  The view borrows the profile
  * (const) until sv_view_fini() or sv_view_set_profile().
@@ -34,6 +35,7 @@
 #include "scopeview/mode.h"
 #include "scopeview/profile.h"
 #include "scopeview/session.h"
+#include "scopeview/sink.h"
 
 struct sv_timeline;
 
@@ -66,6 +68,9 @@ struct sv_view_opts {
 	 * borrowed), and its title; NULL = none. */
 	const struct sv_profile *second;
 	const char *second_title;
+	/* :export's writer (borrowed, outlives the view); NULL: the
+	 * command says it is not available */
+	const struct sv_sink *sink;
 };
 
 struct sv_view {
@@ -81,6 +86,7 @@ struct sv_view {
 	/* The path of the last `:open PATH` (SV_REACT_OPEN), for the loop
 	 * that loads it. */
 	char open_path[1024];
+	const struct sv_sink *sink; /* from the options */
 };
 
 /*
@@ -120,8 +126,10 @@ int sv_view_switch(struct sv_view *v, const char *name);
  * initial text) over the main mode; SV_REACT_* flags. */
 int sv_view_push_popup(struct sv_view *v, int kind, long region);
 int sv_view_push_prompt(struct sv_view *v, int kind, const char *initial);
-/* The `:` commands the viewer itself knows (view, quit); anything else
- * goes to the main mode.  SV_REACT_* flags. */
+/* The `:` commands the viewer itself knows (view, export, quit); anything
+ * else goes to the main mode.  SV_REACT_* flags.  `export FORMAT FILE`
+ * writes the calls of the lanes on display that meet the marked range, or
+ * without one the timeline's window, and says so in the message line. */
 int sv_view_command(struct sv_view *v, const char *cmd);
 
 /* The mode on top, the main mode, and the timeline's state (NULL when

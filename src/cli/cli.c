@@ -1,13 +1,16 @@
 /*
  * cli.c: what the subcommands share: usage errors, option values, the
- * lanes of a rank list.
+ * lanes of a rank list, a time range.
  */
 #include "scopeview/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "scopeview/view.h"
 
 int sv_cli_usage_error(const char *usage, const char *fmt, ...)
 {
@@ -122,4 +125,18 @@ void sv_cli_stderr(const char *what, const char *text)
 	char *safe = sv_utf8_terminal_safe(text, NULL);
 	fprintf(stderr, "scopeview: %s%s\n", what, safe);
 	free(safe);
+}
+
+int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)
+{
+	const char *colon = strchr(spec, ':');
+	char first[64];
+
+	if (!colon || (size_t)(colon - spec) >= sizeof first)
+		return -EINVAL;
+	snprintf(first, sizeof first, "%.*s", (int)(colon - spec), spec);
+	if (sv_view_parse_time(first, t0) < 0 ||
+		sv_view_parse_time(colon + 1, t1) < 0 || *t1 < *t0)
+		return -EINVAL;
+	return 0;
 }

@@ -2,9 +2,10 @@
  * cmd_export.c: `scopeview export`, its command line: a profile written
  * in another tool's format.  The formats are one table (export_formats),
  * each row a name, a line of help and a writer; a new format is a row and
- * its writer.  Parses the options, loads the profile, opens the output
- * and hands both to the format's writer.  Prints, and returns the exit
- * status (cli.h).
+ * its writer (export.h; the folded stacks are the call tree's).  Parses
+ * the options, loads the profile, opens the output and hands both to the
+ * format's writer; the same table serves the viewer's :export
+ * (sv_cli_export_sink).  Prints, and returns the exit status (cli.h).
  */
 #include "scopeview/cli.h"
 
@@ -13,79 +14,139 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scopeview/callpath.h"
+#include "scopeview/export.h"
 #include "scopeview/load.h"
 #include "scopeview/stats.h"
-#include "scopeview/tree.h"
 
-#define EXPORT_USAGE \
-	"scopeview export --format FMT [--ranks LIST] [-o OUT] FILE"
+#define EXPORT_USAGE                                                    \
+	"scopeview export --format FMT [--ranks LIST] [--range T0:T1] " \
+	"[-o OUT] FILE"
 
 struct export_args {
-	const char *format, *out, *file, *ranks;
+	const char *format, *out, *file, *ranks, *range;
 	bool *rank_on;
 	uint32_t nrank_on;
 };
-
-/* Folded stacks, expanded recursion: every stack as it happened. */
-static int export_collapsed(FILE *out, const struct sv_profile *p,
-	const struct export_args *a, struct sv_error *err)
-{
-	struct sv_callpath_scope sc;
-	struct sv_callpath t;
-	bool *lanes = sv_cli_lanes_of_ranks(p, a->rank_on, a->nrank_on);
-	int rc;
-
-	memset(&sc, 0, sizeof sc);
-	sc.lane_on = lanes;
-	sc.expand_recursion = true;
-	rc = sv_callpath_build(&t, p, &sc, err);
-	if (rc == 0 && sv_tree_write_collapsed(out, &t, NULL) < 0)
-		rc = sv_error_set(err, -EIO, "cannot write the stacks");
-	sv_callpath_fini(&t);
-	free(lanes);
-	return rc;
-}
 
 static const struct {
 	const char *name;
 	const char *help;
 	int (*write)(FILE *out, const struct sv_profile *p,
-		const struct export_args *a, struct sv_error *err);
+		const struct sv_export_scope *sc, const char *file,
+		struct sv_error *err);
 } export_formats[] = {
+	{"chrome",
+		"Chrome trace-event JSON for Perfetto (ui.perfetto.dev)\n"
+		"and chrome://tracing: a complete event (\"ph\": \"X\") per\n"
+		"call, pid the rank, tid the lane, process and thread\n"
+		"names as metadata events, ts and dur in microseconds\n"
+		"(ts from the run's origin); args hold the exact\n"
+		"start_ns, end_ns, duration_ns, exclusive_ns, depth,\n"
+		"call and parent (call numbers), gpu_ns, await_ns,\n"
+		"call_id, parent_id (when the file has them) and the\n"
+		"call's metadata",
+		sv_export_chrome},
+	{"speedscope",
+		"speedscope's file format (www.speedscope.app): a frame\n"
+		"per region, an evented profile per lane named like\n"
+		"the lane, open and close events balanced and ordered,\n"
+		"unit nanoseconds, times from the run's origin",
+		sv_export_speedscope},
 	{"collapsed",
 		"folded stacks for flamegraph.pl and inferno: a line per\n"
-		"              distinct stack, \"root;child;leaf VALUE\", "
-		"VALUE "
-		"the\n"
-		"              summed exclusive (self) time in integer ns "
-		"over\n"
-		"              the ranks selected and every lane; recursion "
-		"as\n"
-		"              it happened (fib;fib;fib); stacks with no self\n"
-		"              time are left out.  In names \\ is written "
-		"\\\\,\n"
-		"              ; as \\x3b, a newline as \\n and a carriage "
-		"return\n"
-		"              as \\r, so readers split frames at ; and lines "
-		"at\n"
-		"              newlines",
-		export_collapsed},
+		"distinct stack, \"root;child;leaf VALUE\", VALUE the\n"
+		"summed exclusive (self) time in integer ns over the\n"
+		"calls selected; recursion as it happened (fib;fib;fib);\n"
+		"stacks with no self time are left out.  In names \\ is\n"
+		"written \\\\, ; as \\x3b, a newline as \\n and a carriage\n"
+		"return as \\r, so readers split frames at ; and lines\n"
+		"at newlines; with --range, the time inside the range",
+		sv_export_collapsed},
+	{"csv",
+		"a row per call, RFC 4180 quoting, a header row: call,\n"
+		"rank, lane, region, start_ns, end_ns, duration_ns,\n"
+		"exclusive_ns, depth, parent (call numbers), gpu_ns,\n"
+		"await_ns (empty without the column) and metadata (the\n"
+		"call's metadata as a JSON object)",
+		sv_export_csv},
 };
 
 #define EXPORT_NFORMATS (sizeof export_formats / sizeof export_formats[0])
 
+static long export_find(const char *name)
+{
+	size_t f;
+	for (f = 0; name && f < EXPORT_NFORMATS; f++)
+		if (!strcmp(export_formats[f].name, name))
+			return (long)f;
+	return -1;
+}
+
+/* Format f of p's calls in sc to out; an aggregate file has none. */
+static int export_run(long f, FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err)
+{
+	if (!p->has_calls)
+		return sv_error_set(err, -EINVAL,
+			"%s: the aggregate layout holds per-rank totals, no "
+			"calls to export",
+			file ? file : p->path);
+	return export_formats[f].write(out, p, sc, file, err);
+}
+
+/* The viewer's (and -o's) export to a file: refuses the profile's own. */
+static int export_to_path(const char *format, const char *path,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	struct sv_error *err)
+{
+	long f = export_find(format);
+	FILE *out;
+	int rc;
+
+	if (f < 0)
+		return sv_error_set(err, -EINVAL,
+			"unknown export format '%s' (chrome, speedscope, "
+			"collapsed, csv)",
+			format ? format : "");
+	if (sv_export_is_source(p, path))
+		return sv_error_set(err, -EEXIST,
+			"%s is the profile being exported; not overwriting it",
+			path);
+	if (!p->has_calls)
+		return export_run(f, NULL, p, sc, NULL, err);
+	out = fopen(path, "w");
+	if (!out)
+		return sv_error_set(
+			err, -errno, "%s: %s", path, strerror(errno));
+	rc = export_run(f, out, p, sc, NULL, err);
+	if (fclose(out) && rc == 0)
+		rc = sv_error_set(err, -EIO, "%s: cannot write", path);
+	return rc;
+}
+
+const struct sv_sink sv_cli_export_sink = {
+	export_to_path,
+	"chrome speedscope collapsed csv",
+};
+
 static const struct sv_cli_option export_options[] = {
-	{"--format", NULL, "FMT", "collapsed", "the format (below; required)"},
+	{"--format", NULL, "FMT", "chrome speedscope collapsed csv",
+		"the format (below; required)"},
 	{"--ranks", NULL, "LIST", NULL,
 		"calls of these ranks only, e.g. 0,2-5"},
+	{"--range", NULL, "T0:T1", NULL,
+		"only calls that meet [T0, T1), times from the\n"
+		"run's origin as the viewer's ruler shows them\n"
+		"(\"1.5ms:2s\"; ns without a unit); each call\n"
+		"whole, with its exact times"},
 	{"-o", NULL, "OUT", "@file", "write to OUT instead of standard output"},
 	{"--help", "-h", NULL, NULL, "show this help"},
 };
 
 const struct sv_cli_command sv_cli_export_cmd = {
 	"export",
-	"--format FMT [--ranks LIST] [-o OUT] FILE",
+	"--format FMT [--ranks LIST] [--range T0:T1] [-o OUT] FILE",
 	"write a profile in another tool's format",
 	true,
 	export_options,
@@ -102,10 +163,24 @@ static void export_help(void)
 		EXPORT_USAGE);
 	sv_cli_write_options(stdout, &sv_cli_export_cmd);
 	printf("\nFormats:\n");
-	for (i = 0; i < EXPORT_NFORMATS; i++)
-		printf("  %-10s  %s\n", export_formats[i].name,
-			export_formats[i].help);
-	printf("\nExit status: 0 success, 1 the profile could not be read "
+	for (i = 0; i < EXPORT_NFORMATS; i++) {
+		const char *h = export_formats[i].help;
+		bool first = true;
+		while (*h) {
+			size_t len = strcspn(h, "\n");
+			printf("  %-10s  %.*s\n",
+				first ? export_formats[i].name : "", (int)len,
+				h);
+			first = false;
+			h += len + (h[len] == '\n');
+		}
+	}
+	printf("\nEvery call of the lanes selected that meets the range is\n"
+	       "one event (chrome), one open and one close event\n"
+	       "(speedscope) or one row (csv), written as it is read: the\n"
+	       "export needs little memory beyond the profile.  OUT is never\n"
+	       "FILE itself.\n\n"
+	       "Exit status: 0 success, 1 the profile could not be read "
 	       "or\nOUT written, 2 a command-line mistake.\n");
 }
 
@@ -137,6 +212,9 @@ static int export_parse(int argc, char **argv, struct export_args *a)
 				    argc, argv, &i, "--output", &missing))) {
 			a->out = v;
 		} else if ((v = sv_cli_opt(
+				    argc, argv, &i, "--range", &missing))) {
+			a->range = v;
+		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--ranks", &missing))) {
 			free(a->rank_on);
 			a->rank_on = NULL;
@@ -165,20 +243,23 @@ static int export_parse(int argc, char **argv, struct export_args *a)
 int sv_export_main(int argc, char **argv)
 {
 	struct export_args a;
+	struct sv_export_scope sc;
 	struct sv_profile *p = NULL;
 	struct sv_error err = {0};
-	FILE *out = stdout;
-	size_t f;
+	bool *lanes = NULL;
+	int64_t r0 = 0, r1 = 0;
+	long f = -1;
 	int rc;
 
 	memset(&a, 0, sizeof a);
 	rc = export_parse(argc, argv, &a);
-	for (f = 0; rc < 0 && f < EXPORT_NFORMATS; f++)
-		if (!strcmp(export_formats[f].name, a.format))
-			break;
-	if (rc < 0 && f == EXPORT_NFORMATS)
+	if (rc < 0 && (f = export_find(a.format)) < 0)
 		rc = sv_cli_usage_error(EXPORT_USAGE,
 			"export: unknown format '%s' (see --help)", a.format);
+	if (rc < 0 && a.range && sv_cli_parse_range(a.range, &r0, &r1) < 0)
+		rc = sv_cli_usage_error(EXPORT_USAGE,
+			"export: bad range '%s' (T0:T1, e.g. 1.5ms:2ms)",
+			a.range);
 	if (rc >= 0) {
 		free(a.rank_on);
 		return rc;
@@ -190,25 +271,27 @@ int sv_export_main(int argc, char **argv)
 		free(a.rank_on);
 		return SV_EXIT_LOAD;
 	}
-	if (a.out && strcmp(a.out, "-")) {
-		out = fopen(a.out, "w");
-		if (!out) {
-			fprintf(stderr, "scopeview: %s: %s\n", a.out,
-				strerror(errno));
-			sv_profile_free(p);
-			free(a.rank_on);
-			return SV_EXIT_LOAD;
-		}
+	lanes = sv_cli_lanes_of_ranks(p, a.rank_on, a.nrank_on);
+	memset(&sc, 0, sizeof sc);
+	sc.lane_on = lanes;
+	if (a.range) {
+		int64_t origin = sv_profile_time_origin(p);
+		sc.has_range = true;
+		sc.t0 = sv_add_wrap(origin, r0);
+		sc.t1 = sv_add_wrap(origin, r1);
 	}
-	rc = export_formats[f].write(out, p, &a, &err) < 0 ? SV_EXIT_LOAD
-							   : SV_EXIT_OK;
-	if (out != stdout && fclose(out) && rc == SV_EXIT_OK) {
-		sv_error_set(&err, -EIO, "%s: cannot write", a.out);
-		rc = SV_EXIT_LOAD;
+	if (a.out && strcmp(a.out, "-"))
+		rc = export_to_path(a.format, a.out, p, &sc, &err);
+	else
+		rc = export_run(f, stdout, p, &sc, a.file, &err);
+	if (rc < 0) {
+		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
+		fprintf(stderr, "scopeview: %s\n", safe);
+		free(safe);
 	}
-	if (rc != SV_EXIT_OK)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+	rc = rc == -EEXIST ? SV_EXIT_USAGE : rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
 	sv_profile_free(p);
+	free(lanes);
 	free(a.rank_on);
 	return rc;
 }

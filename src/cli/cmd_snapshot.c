@@ -269,6 +269,7 @@ int sv_snapshot_main(int argc, char **argv)
 	opts.title = demo ? "demo" : file;
 	opts.second = p2;
 	opts.second_title = file2;
+	opts.sink = &sv_cli_export_sink;
 	sv_grid_init(&g);
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);

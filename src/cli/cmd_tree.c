@@ -185,21 +185,6 @@ static int tree_parse(int argc, char **argv, struct tree_args *a)
 	return -1;
 }
 
-/* "T0:T1" into ns from the origin; 0 or -EINVAL. */
-static int tree_parse_range(const char *spec, int64_t *t0, int64_t *t1)
-{
-	const char *colon = strchr(spec, ':');
-	char first[64];
-
-	if (!colon || (size_t)(colon - spec) >= sizeof first)
-		return -EINVAL;
-	snprintf(first, sizeof first, "%.*s", (int)(colon - spec), spec);
-	if (sv_view_parse_time(first, t0) < 0 ||
-		sv_view_parse_time(colon + 1, t1) < 0 || *t1 < *t0)
-		return -EINVAL;
-	return 0;
-}
-
 /* Region flags of the patterns of list k (NULL when it is empty). */
 static bool *tree_region_flags(
 	const struct sv_profile *p, const struct tree_args *a, int k)
@@ -231,7 +216,7 @@ int sv_tree_main(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	a.sort = SV_CALLPATH_KEY_INCL;
 	rc = tree_parse(argc, argv, &a);
-	if (rc < 0 && a.range && tree_parse_range(a.range, &r0, &r1) < 0)
+	if (rc < 0 && a.range && sv_cli_parse_range(a.range, &r0, &r1) < 0)
 		rc = sv_cli_usage_error(TREE_USAGE,
 			"tree: bad range '%s' (T0:T1, e.g. 1.5ms:2ms)",
 			a.range);

@@ -316,6 +316,7 @@ int sv_view_main(int argc, char **argv)
 	ao.load_in_thread = true;
 	ao.source.load = sv_load;
 	ao.source.thread_init = sv_load_quiet_hdf5;
+	ao.sink = &sv_cli_export_sink;
 	app = sv_app_new(&ao);
 	b.size = term_b_size;
 	b.getkey = term_b_getkey;

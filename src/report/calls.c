@@ -30,10 +30,35 @@ static void calls_opt(FILE *out, const int64_t *col, uint32_t c)
 		fputs("null", out);
 }
 
-/* A call's metadata as one JSON object: its event metadata's members
- * (callmeta.h) and then the extra /events columns; null when the file has
- * neither. */
-static void calls_json_meta(FILE *out, const struct sv_profile *p, uint32_t c)
+/* A compact JSON value (callmeta.h) as strict JSON: Python's bare NaN,
+ * Infinity and -Infinity, which JSON has no words for, become null (as
+ * sv_summary_number writes them); anything else is copied. */
+static void calls_json_value(FILE *out, const char *v, size_t n)
+{
+	size_t i = 0, from = 0;
+
+	while (i < n) {
+		if (v[i] == '"') {
+			for (i++; i < n && v[i] != '"'; i++)
+				if (v[i] == '\\')
+					i++;
+			i++;
+		} else if (v[i] == 'N' || v[i] == 'I' ||
+			   (v[i] == '-' && i + 1 < n && v[i + 1] == 'I')) {
+			size_t end = i + (v[i] == 'N'          ? 3
+						 : v[i] == '-' ? 9
+							       : 8);
+			fwrite(v + from, 1, i - from, out);
+			fputs("null", out);
+			i = from = end < n ? end : n;
+		} else {
+			i++;
+		}
+	}
+	fwrite(v + from, 1, n - from, out);
+}
+
+void sv_report_call_metadata(FILE *out, const struct sv_profile *p, uint32_t c)
 {
 	const char *meta = p->call_meta ? sv_callmeta_of(p, c) : NULL;
 	char buf[64];
@@ -49,9 +74,9 @@ static void calls_json_meta(FILE *out, const struct sv_profile *p, uint32_t c)
 		const char *cur = meta;
 		struct sv_callmeta_kv kv;
 		while (sv_callmeta_next(&cur, &kv)) {
-			fprintf(out, "%s%.*s: %.*s", any ? ", " : "",
-				(int)kv.key_len, kv.key, (int)kv.val_len,
-				kv.val);
+			fprintf(out, "%s%.*s: ", any ? ", " : "",
+				(int)kv.key_len, kv.key);
+			calls_json_value(out, kv.val, kv.val_len);
 			any = true;
 		}
 	}
@@ -96,7 +121,7 @@ static void calls_json(FILE *out, const struct sv_profile *p,
 		fputs(", \"await_ns\": ", out);
 		calls_opt(out, p->await_ns, c);
 		fputs(", \"metadata\": ", out);
-		calls_json_meta(out, p, c);
+		sv_report_call_metadata(out, p, c);
 		fputc('}', out);
 	}
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);

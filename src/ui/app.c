@@ -276,6 +276,7 @@ static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
 	vo.ascii = a->opts.ascii || !sv_grid_locale_is_utf8();
 	vo.no_mouse = a->opts.no_mouse;
 	vo.title = a->title;
+	vo.sink = a->opts.sink;
 	if (a->have_view) {
 		sv_view_fini(&a->view);
 		a->have_view = false;

@@ -157,7 +157,8 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 		return SV_REACT_REDRAW;
 	sv_session_message(v->s, true,
 		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
-		"search RE, filter RE, sort KEY, view NAME, quit)",
+		"search RE, filter RE, sort KEY, view NAME, open FILE, "
+		"export FORMAT FILE, quit)",
 		word);
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }

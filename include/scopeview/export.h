@@ -1,0 +1,86 @@
+/*
+ * export.h: a profile's calls in other tools' formats, for `scopeview
+ * export` and the viewer's :export (through sink.h): Chrome's trace-event
+ * JSON (Perfetto, chrome://tracing), speedscope's file format and CSV,
+ * and the folded stacks of the call tree (tree.h).
+ *
+ * Every writer streams: it walks the lanes of the scope (sink.h) in
+ * order, each lane's calls by start, and writes call by call through a
+ * buffer of its own, so what it holds beyond the profile is that buffer,
+ * the region names and lane labels escaped once, and one lane's stack of
+ * open calls.  One call is one event (chrome), one open and one close
+ * event (speedscope) or one row (csv).  Names from the file are written
+ * as stored, escaped as JSON strings (RFC 8259) or quoted as CSV fields
+ * (RFC 4180).  A call's metadata is the object `scopeview calls` gives
+ * (sv_report_call_metadata), NaN and infinities as null.
+ *
+ * Chrome: {"traceEvents": [...], "displayTimeUnit": "ns", "otherData":
+ *   {"file", "exporter"}}: per rank a process_name metadata event
+ *   ("rank N"), per lane a thread_name (the lane's label) and a
+ *   thread_sort_index, then per call {"ph": "X", "name": REGION, "cat":
+ *   "region", "pid": RANK, "tid": LANE, "ts", "dur", "args"}: ts (from the
+ *   profile's time origin) and dur in microseconds, exact to the ns (three
+ *   decimals), LANE the lane's index in the profile; args {"start_ns",
+ *   "end_ns" (absolute, as stored), "duration_ns", "exclusive_ns",
+ *   "depth", "call", "parent" (call numbers: the call's index in the
+ *   profile, storage order, and its enclosing call's, null at the top),
+ *   "gpu_ns", "await_ns", "call_id", "parent_id" (each when the file has
+ *   the column), "metadata" (when the file has any)}.
+ * Speedscope: {"$schema", "exporter", "name", "activeProfileIndex",
+ *   "shared": {"frames": [{"name", "file", "line"}]} (a frame per region,
+ *   file and line when the file gives a source), "profiles": [...]}, a
+ *   profile {"type": "evented", "name": LANE LABEL, "unit": "nanoseconds",
+ *   "events": [{"type": "O" or "C", "frame", "at"}], "startValue",
+ *   "endValue"} per lane with calls in scope; at in ns from the time
+ *   origin; events ordered by at and balanced (every open closed, a
+ *   close always of the innermost open frame).  A call that overlaps the
+ *   end of its enclosing call (a nesting warning) is closed with it.
+ * CSV: a header row "call,rank,lane,region,start_ns,end_ns,duration_ns,
+ *   exclusive_ns,depth,parent,gpu_ns,await_ns,metadata", then a row per
+ *   call; call and parent as in Chrome's args, empty when absent; the
+ *   metadata a JSON object (empty when the file has none).
+ *
+ * The writers never print to the terminal and never exit; they return 0,
+ * or -EIO (with err) when the stream reported a write error.
+ */
+#ifndef SCOPEVIEW_EXPORT_H
+#define SCOPEVIEW_EXPORT_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_REPORT)
+#error "scopeview/export.h belongs to the report layer, which this layer may not use"
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scopeview/common.h"
+#include "scopeview/profile.h"
+#include "scopeview/sink.h"
+
+/* Whether call c of p is in sc (sink.h; sc NULL keeps every call). */
+bool sv_export_call_in(const struct sv_profile *p,
+	const struct sv_export_scope *sc, uint32_t c);
+
+/* The writers; file is the path named in the output (NULL: p->path). */
+int sv_export_chrome(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err);
+int sv_export_speedscope(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err);
+int sv_export_csv(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err);
+/* The folded stacks of the call tree of sc, recursion expanded
+ * (sv_tree_write_collapsed); with a range, each call's time inside it. */
+int sv_export_collapsed(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err);
+
+/* Whether path names the file p was loaded from (the same file, not just
+ * the same name); false when either does not exist. */
+bool sv_export_is_source(const struct sv_profile *p, const char *path);
+
+#endif
