@@ -238,7 +238,7 @@ static void flame_frame(
 	int style = n == fp->d->sel ? SV_STYLE_SELECTED
 		    : match         ? SV_STYLE_MATCH
 				    : SV_STYLE_SPAN;
-	int color = sv_grid_region_color(name);
+	int color = sv_session_region_color(fp->s, x->region);
 
 	if (row >= fp->rows || b <= a)
 		return;
