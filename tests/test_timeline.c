@@ -534,6 +534,26 @@ START_TEST(test_cell_summary)
 }
 END_TEST
 
+/* The README's legend holds every entry of the timeline's legend. */
+START_TEST(test_legend_in_readme)
+{
+	size_t n, i, len;
+	const struct sv_timeline_glyph *lg = sv_timeline_legend(&n);
+	char *path = sv_xasprintf("%s/README.md", svt_source_root());
+	char *readme = svt_read_file(path, &len);
+
+	ck_assert_ptr_nonnull(readme);
+	ck_assert_uint_ge(n, 8);
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_nonnull(lg[i].meaning);
+		ck_assert_msg(strstr(readme, lg[i].meaning),
+			"README.md lacks the legend line '%s'", lg[i].meaning);
+	}
+	free(readme);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("timeline");
@@ -575,6 +595,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("cells");
 	tcase_add_test(tc, test_cell_summary);
+	tcase_add_test(tc, test_legend_in_readme);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -199,6 +199,9 @@ bool sv_session_is_match(const struct sv_session *s, uint32_t c);
 /* The colour of call c in the session's colour mode, and of region r
  * (palette.h: the same in every view). */
 int sv_session_call_color(const struct sv_session *s, uint32_t c);
+/* Colour calls in mode (enum sv_palette_mode; out of range: by region)
+ * and say so in the message line ("colours by duration (heat: ...)"). */
+void sv_session_set_color_mode(struct sv_session *s, int mode);
 int sv_session_region_color(const struct sv_session *s, uint32_t r);
 /* Whether some highlighted call of (lane, depth) meets [t0, t1). */
 bool sv_session_has_match(const struct sv_session *s, uint32_t lane,

@@ -153,4 +153,14 @@ void sv_timeline_draw_row(const struct sv_timeline *tl, struct sv_grid *g,
 size_t sv_timeline_cell_summary(
 	const struct sv_timeline *tl, int x, char *buf, size_t n);
 
+/* One glyph of the timeline and what it means, for the help popup and
+ * the README's legend: the Unicode and the ASCII glyph (0 when there is
+ * none, for a line of text). */
+struct sv_timeline_glyph {
+	uint32_t uni, ascii;
+	const char *meaning;
+};
+/* The legend, *n entries. */
+const struct sv_timeline_glyph *sv_timeline_legend(size_t *n);
+
 #endif

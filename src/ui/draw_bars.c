@@ -302,3 +302,38 @@ size_t sv_timeline_cell_summary(
 			100.0 * (double)other / (double)total);
 	return used < n ? used : n - 1;
 }
+
+static const struct sv_timeline_glyph bars_legend[] = {
+	{SV_GRID_BAR, '=',
+		"a call, in its region's colour (y colours by duration, self "
+		"time or rank); its name where it fits"},
+	{0x258c, '|',
+		"a cell of two calls: the one ending there on the left, the "
+		"one starting there on the right, each in its colour"},
+	{0x2590, '[',
+		"the first cell of a call right after one of the same colour"},
+	{0x2593, '#',
+		"a cell of several calls covering half of it or more, in the "
+		"colour of the longest; a region's name spans the cells it "
+		"dominates; the status line says what the cursor's cell holds"},
+	{0x2592, '*', "a cell of several calls covering less than half"},
+	{0x2591, ':',
+		"the share of a call its task spent awaiting, at the call's "
+		"end (a fraction: the file stores how long, not when)"},
+	{'G', 'G', "the call has GPU time (the details say how much)"},
+	{0x250a, '|', "the cursor, on an empty cell"},
+	{0x25bc, 'v', "the cursor's column, on the time axis"},
+	{0x25be, '-', "a lane shown a row per depth (z collapses it)"},
+	{0x25b8, '+', "a collapsed lane"},
+	{0, 0,
+		"Dimmed grey: a call the search does not match.  In 16 or 8 "
+		"colours, and with no colour (NO_COLOR), regions whose colours "
+		"coincide are told apart by their fill patterns (full, shaded, "
+		"quartered, half blocks)."},
+};
+
+const struct sv_timeline_glyph *sv_timeline_legend(size_t *n)
+{
+	*n = sizeof bars_legend / sizeof bars_legend[0];
+	return bars_legend;
+}

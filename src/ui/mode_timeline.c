@@ -668,6 +668,10 @@ static int timeline_apply(struct sv_mode *mode, int action)
 	case SV_ACTION_RANGE_CALL:
 	case SV_ACTION_RANGE_WINDOW:
 		return timeline_range(v, action);
+	case SV_ACTION_COLOR_MODE:
+		sv_session_set_color_mode(
+			v->s, (v->s->color_mode + 1) % SV_PALETTE_MODE_COUNT);
+		return SV_REACT_REDRAW;
 	default:
 		return SV_REACT_BELL;
 	}

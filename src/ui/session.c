@@ -617,3 +617,12 @@ int sv_session_region_color(const struct sv_session *s, uint32_t r)
 {
 	return sv_palette_region(&s->colors, s->p, r);
 }
+
+void sv_session_set_color_mode(struct sv_session *s, int mode)
+{
+	s->color_mode = mode >= 0 && mode < SV_PALETTE_MODE_COUNT
+				? mode
+				: SV_PALETTE_MODE_REGION;
+	sv_session_message(
+		s, false, "colours %s", sv_palette_mode_help(s->color_mode));
+}
