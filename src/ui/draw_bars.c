@@ -325,6 +325,13 @@ static const struct sv_timeline_glyph bars_legend[] = {
 	{0x25bc, 'v', "the cursor's column, on the time axis"},
 	{0x25be, '-', "a lane shown a row per depth (z collapses it)"},
 	{0x25b8, '+', "a collapsed lane"},
+	{0x2584, ':',
+		"overview strip (the row above the lanes): how busy the lanes "
+		"on display are over the whole run, from a low bar (little) to "
+		"a full one"},
+	{'[', '[',
+		"overview strip: the window's columns, highlighted between "
+		"brackets; a click there moves the window"},
 	{0, 0,
 		"Dimmed grey: a call the search does not match.  In 16 or 8 "
 		"colours, and with no colour (NO_COLOR), regions whose colours "

@@ -20,6 +20,7 @@
 
 #include "scopeview/callmeta.h"
 #include "scopeview/counters.h"
+#include "scopeview/overview.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 
@@ -636,6 +637,9 @@ void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 	r.gl = sv_render_glyphs(v->s->opts.ascii);
 	render_ruler(&r);
 	render_lanes(&r);
+	if (v->geom.overview_y)
+		sv_overview_draw(g, v->s, v->geom.tl_x, v->geom.tl_w,
+			v->geom.overview_y, v->t0, v->t1);
 	render_range(&r);
 	render_details(&r);
 	sv_panel_draw(g, &v->panel, v->s, &pa);
