@@ -186,15 +186,15 @@ START_TEST(test_rebind)
 	ck_assert_int_eq(
 		sv_action_for_key(SV_SCOPE_POPUP, 'q'), SV_ACTION_POPUP_CLOSE);
 	/* refused */
-	ck_assert_int_eq(sv_action_bind(SV_SCOPE_TIMELINE, 'y', SV_ACTION_QUIT),
+	ck_assert_int_eq(sv_action_bind(SV_SCOPE_TIMELINE, 'Q', SV_ACTION_QUIT),
 		-EINVAL);
-	ck_assert_int_eq(sv_action_bind(0, 'y', SV_ACTION_NONE), -EINVAL);
-	ck_assert_int_eq(sv_action_bind(0, 'y', SV_ACTION_COUNT), -EINVAL);
-	ck_assert_int_eq(sv_action_bind(0, 'y', -1), -EINVAL);
+	ck_assert_int_eq(sv_action_bind(0, 'Q', SV_ACTION_NONE), -EINVAL);
+	ck_assert_int_eq(sv_action_bind(0, 'Q', SV_ACTION_COUNT), -EINVAL);
+	ck_assert_int_eq(sv_action_bind(0, 'Q', -1), -EINVAL);
 	ck_assert_int_eq(
-		sv_action_bind(1u << 30, 'y', SV_ACTION_NONE), -EINVAL);
+		sv_action_bind(1u << 30, 'Q', SV_ACTION_NONE), -EINVAL);
 	ck_assert_int_eq(
-		sv_action_for_key(SV_SCOPE_TIMELINE, 'y'), SV_ACTION_NONE);
+		sv_action_for_key(SV_SCOPE_TIMELINE, 'Q'), SV_ACTION_NONE);
 	/* the bindings in effect, then the table's again */
 	ck_assert_int_eq(sv_action_binding(0, &key, &action, &scopes), 0);
 	ck_assert_int_eq(action, SV_ACTION_MOVE_LEFT);

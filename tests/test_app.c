@@ -562,6 +562,15 @@ static bool range_set(
 		       a->s.range_t0 < a->s.range_t1) ||
 	       WHY("range %d -> %d", b->s.has_range, a->s.has_range);
 }
+static bool color_mode_changed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->s.color_mode ==
+			       (b->s.color_mode + 1) % SV_PALETTE_MODE_COUNT &&
+		       strstr(a->s.message, "duration")) ||
+	       WHY("colour mode %d -> %d (%s)", b->s.color_mode,
+		       a->s.color_mode, a->s.message);
+}
 static bool range_cleared(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
@@ -807,6 +816,7 @@ static const struct {
 	{SV_ACTION_CALLS_SORT_PREV, "Tab L", calls_key_changed},
 	{SV_ACTION_CALLS_REVERSE, "Tab L", calls_reverse_changed},
 	{SV_ACTION_CALLS_SHOW, "Tab L j", call_on_timeline},
+	{SV_ACTION_COLOR_MODE, "", color_mode_changed},
 };
 
 START_TEST(test_action_changes_view)

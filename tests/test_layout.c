@@ -463,6 +463,41 @@ START_TEST(test_navigation)
 }
 END_TEST
 
+/* How busy a range is: the calls' nanoseconds in it, clipped. */
+START_TEST(test_lod_busy)
+{
+	static const struct vt_call calls[] = {
+		{0, "a", 0, 10, -1, -1, -1, 0},
+		{0, "b", 20, 30, -1, -1, -1, 0},
+		{0, "c", 40, 100, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 3, VT_START);
+	struct sv_layout_index ix = {0};
+	const struct sv_lod_level *lv;
+	uint32_t lo, hi;
+
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	lv = sv_layout_level(&ix, 0, 0);
+	ck_assert_ptr_nonnull(lv);
+	ck_assert_int_eq(lv->cumdur[3], 80);
+	/* when the range cuts the last call, it counts in part */
+	sv_layout_range(lv, 0, 50, &lo, &hi);
+	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, lo, hi), 30);
+	/* and cuts on both sides */
+	sv_layout_range(lv, 5, 45, &lo, &hi);
+	ck_assert_int_eq(sv_layout_busy(lv, 5, 45, lo, hi), 20);
+	/* one call wider than the range fills it */
+	ck_assert_int_eq(sv_layout_busy(lv, 50, 60, 2, 3), 10);
+	/* degenerate input */
+	ck_assert_int_eq(sv_layout_busy(NULL, 0, 50, 0, 3), 0);
+	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, 2, 1), 0);
+	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, 0, 9), 0);
+	ck_assert_int_eq(sv_layout_busy(lv, 50, 50, 0, 3), 0);
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_index_degenerate)
 {
 	struct sv_layout_index ix = {0};
@@ -560,6 +595,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_lod_dominant);
 	tcase_add_test(tc, test_lod_longest);
 	tcase_add_test(tc, test_index_degenerate);
+	tcase_add_test(tc, test_lod_busy);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rows");
 	tcase_add_test(tc, test_lanes_order_labels);

@@ -376,13 +376,24 @@ START_TEST(test_match_in_merged_cell)
 	sv_grid_init(&g);
 	draw(&g, p, 100, 20, "", false);
 	x = 0;
-	while (x < g.w && sv_grid_cell(&g, x, 2)->style != SV_STYLE_SPAN_MERGED)
+	/* the cell of both is a boundary: a half block in two colours, no
+	 * count digit */
+	while (x < g.w && sv_grid_cell(&g, x, 3)->ch != 0x258c)
 		x++;
 	ck_assert_int_lt(x, g.w);
+	ck_assert_int_ne(sv_grid_cell(&g, x, 3)->color2, 0);
+	ck_assert_int_ne(
+		sv_grid_cell(&g, x, 3)->color2, sv_grid_cell(&g, x, 3)->color);
 	draw(&g, p, 100, 20, "/ n e e d l e Enter End", false);
-	c = sv_grid_cell(&g, x, 2);
-	ck_assert_uint_eq(c->ch, '2');
+	c = sv_grid_cell(&g, x, 3);
+	ck_assert_uint_eq(c->ch, 0x258c);
 	ck_assert_int_eq(c->style, SV_STYLE_MATCH);
+	/* and the call the search does not match is dimmed */
+	draw(&g, p, 100, 20, "/ n e e d l e Enter", false);
+	for (x = 0; x < g.w; x++)
+		if (sv_grid_cell(&g, x, 3)->style == SV_STYLE_SPAN_DIM)
+			break;
+	ck_assert_int_lt(x, g.w);
 	sv_grid_fini(&g);
 	sv_profile_free(p);
 }

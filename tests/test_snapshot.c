@@ -16,6 +16,7 @@
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/snapshot.h"
+#include "viewtest.h"
 
 /* Run snapshot with args (NULL-terminated, after "snapshot") writing to a
  * temporary file; returns the exit status and the output in *out. */
@@ -264,6 +265,102 @@ START_TEST(test_every_fixture)
 }
 END_TEST
 
+/* NO_COLOR and --colors: ansi and svg without colour, or reduced. */
+START_TEST(test_no_color)
+{
+	char *cache = svt_tmp_path("cache"), *out = NULL;
+	const char *ansi[] = {
+		"--demo", "--size", "100x30", "--format", "ansi", NULL};
+	const char *svg[] = {
+		"--demo", "--size", "100x30", "--format", "svg", NULL};
+	const char *c16[] = {"--demo", "--size", "100x30", "--format", "ansi",
+		"--colors", "16", NULL};
+	const char *c256[] = {"--demo", "--size", "100x30", "--format", "ansi",
+		"--colors", "256", NULL};
+	const char *bad[] = {"--demo", "--colors", "7", NULL};
+
+	setenv("XDG_CACHE_HOME", cache, 1);
+	/* given colours by default */
+	unsetenv("NO_COLOR");
+	ck_assert_int_eq(run(&out, ansi), 0);
+	ck_assert_ptr_nonnull(strstr(out, "38;5;"));
+	free(out);
+	/* when NO_COLOR is set: no colour sequence at all, but the bars
+	 * are still there (as fill patterns) and bold stays */
+	setenv("NO_COLOR", "1", 1);
+	ck_assert_int_eq(run(&out, ansi), 0);
+	ck_assert_ptr_null(strstr(out, "38;5;"));
+	ck_assert_ptr_null(strstr(out, "48;5;"));
+	ck_assert_ptr_null(strstr(out, ";3"));
+	ck_assert_ptr_null(strstr(out, ";4;"));
+	ck_assert_ptr_null(strstr(out, ";9"));
+	ck_assert_ptr_nonnull(strstr(out, "\x1b[0;1"));
+	free(out);
+	ck_assert_int_eq(run(&out, svg), 0);
+	ck_assert_ptr_nonnull(strstr(out, "<svg"));
+	ck_assert_ptr_null(strstr(out, "#d75f5f"));
+	ck_assert_ptr_null(strstr(out, "#5f87d7"));
+	free(out);
+	/* --colors says otherwise */
+	ck_assert_int_eq(run(&out, c256), 0);
+	ck_assert_ptr_nonnull(strstr(out, "38;5;"));
+	free(out);
+	unsetenv("NO_COLOR");
+	/* 16 colours: only the 16 ANSI colours */
+	ck_assert_int_eq(run(&out, c16), 0);
+	ck_assert_ptr_null(strstr(out, "38;5;"));
+	ck_assert_ptr_nonnull(strstr(out, "\x1b[0"));
+	free(out);
+	ck_assert_int_eq(run(NULL, bad), SV_EXIT_USAGE);
+	free(cache);
+}
+END_TEST
+
+/* The demo at 160x45, as a new user first sees it and zoomed into one
+ * thread: no count digit in any bar. */
+static const struct {
+	const char *name, *keys;
+} demo_screens[] = {
+	{"demo_whole_run", ""},
+	{"demo_solo_zoomed", "t + + + + + j j j"},
+	{"demo_search_dims", "/ k e r n e l Enter"},
+	{"demo_help_legend", "? End"},
+};
+
+START_TEST(test_demo_screens)
+{
+	char *cache = svt_tmp_path("cache"), *out = NULL, *p;
+	const char *args[] = {"--demo", "--size", "160x45", "--keys",
+		demo_screens[_i].keys, NULL};
+
+	setenv("XDG_CACHE_HOME", cache, 1);
+	unsetenv("NO_COLOR");
+	ck_assert_int_eq(run(&out, args), 0);
+	vt_golden_text(out, demo_screens[_i].name);
+	/* the lanes' columns (left of the panel) hold no digit, but for
+	 * the help screen's text */
+	for (p = out; *p && demo_screens[_i].keys[0] != '?'; p++) {
+		const char *eol = strchr(p, '\n'),
+			   *bar = strstr(p, "\xe2\x94\x82");
+		if (!eol)
+			break;
+		if (bar && bar < eol && p != out) {
+			/* between the label's border and the panel's */
+			const char *q = bar + 3,
+				   *end = strstr(q, "\xe2\x94\x82");
+			if (end && end < eol && p - out > 2 * 161)
+				for (; q < end; q++)
+					ck_assert_msg(*q < '0' || *q > '9',
+						"a digit in a bar: %.*s",
+						(int)(eol - p), p);
+		}
+		p = (char *)eol;
+	}
+	free(out);
+	free(cache);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("snapshot");
@@ -275,6 +372,9 @@ static Suite *suite(void)
 		tc, test_mistakes, 0, sizeof mistakes / sizeof mistakes[0]);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_demo);
+	tcase_add_test(tc, test_no_color);
+	tcase_add_loop_test(tc, test_demo_screens, 0,
+		sizeof demo_screens / sizeof demo_screens[0]);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fixtures");
 	tcase_add_loop_test(tc, test_every_fixture, 0,

@@ -542,6 +542,67 @@ START_TEST(test_notify_profile_window)
 }
 END_TEST
 
+/* What the cursor's cell holds: its calls and their shares. */
+START_TEST(test_cell_summary)
+{
+	static const struct vt_call cell[] = {
+		{0, "a", 0, 10, -1, -1, -1, 0},
+		{0, "a", 20, 30, -1, -1, -1, 0},
+		{0, "a", 40, 50, -1, -1, -1, 0},
+		{0, "b", 60, 100, -1, -1, -1, 0},
+		{0, "long", 5000, 100000, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(cell, 5, VT_START);
+	struct sv_session ss;
+	struct sv_timeline t;
+	struct sv_error err;
+	struct sv_tmap m;
+	char buf[128];
+
+	ck_assert_int_eq(sv_session_init(&ss, p, NULL, &err), 0);
+	sv_timeline_init(&t, &ss);
+	sv_timeline_resize(&t, 120, 40);
+	m = sv_timeline_tmap(&t);
+	/* the first cell holds four calls: 40 ns of b, 30 of a */
+	ck_assert_uint_gt(
+		sv_timeline_cell_summary(&t, m.x0, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "4 calls: 57% b, 43% a");
+	/* a cell of one call says nothing, nor a column off the map */
+	ck_assert_uint_eq(
+		sv_timeline_cell_summary(&t, m.x0 + m.w / 2, buf, sizeof buf),
+		0);
+	ck_assert_str_eq(buf, "");
+	ck_assert_uint_eq(sv_timeline_cell_summary(&t, -5, buf, sizeof buf), 0);
+	ck_assert_uint_eq(sv_timeline_cell_summary(&t, m.x0, buf, 0), 0);
+	/* and a short buffer is cut, terminated */
+	ck_assert_uint_eq(sv_timeline_cell_summary(&t, m.x0, buf, 6), 5);
+	ck_assert_str_eq(buf, "4 cal");
+	sv_timeline_fini(&t);
+	sv_session_fini(&ss);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* The README's legend holds every entry of the timeline's legend. */
+START_TEST(test_legend_in_readme)
+{
+	size_t n, i, len;
+	const struct sv_timeline_glyph *lg = sv_timeline_legend(&n);
+	char *path = sv_xasprintf("%s/README.md", svt_source_root());
+	char *readme = svt_read_file(path, &len);
+
+	ck_assert_ptr_nonnull(readme);
+	ck_assert_uint_ge(n, 8);
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_nonnull(lg[i].meaning);
+		ck_assert_msg(strstr(readme, lg[i].meaning),
+			"README.md lacks the legend line '%s'", lg[i].meaning);
+	}
+	free(readme);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("timeline");
@@ -580,6 +641,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fix_rows_cursor_up);
 	tcase_add_test(tc, test_notify_profile);
 	tcase_add_test(tc, test_notify_profile_window);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("cells");
+	tcase_add_test(tc, test_cell_summary);
+	tcase_add_test(tc, test_legend_in_readme);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -55,6 +55,8 @@ shots=(
 	"call-tree|100x30|T * >|the call tree (T), every path open (*), siblings sorted by exclusive time (>)"
 	"flame-graph|100x30|F|the flame graph (F) of the whole run, widest first"
 	"ranks-matrix|100x30|B|the rank x region matrix (B) with each region's load-balance figures"
+	"heat-duration|100x30|y|calls coloured by duration (y): a heat ramp from the shortest call to the longest"
+	"legend|100x30|? End|the end of the help (?): the legend of every glyph of the timeline"
 )
 
 for shot in "${shots[@]}"; do

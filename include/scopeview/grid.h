@@ -44,6 +44,7 @@
 	X(SPAN_AWAIT, 'a', "a call whose task was suspended for part of it") \
 	X(SPAN_GPU, 'g', "the GPU marker of a call with device time")        \
 	X(SPAN_MERGED, 'm', "one cell standing for several calls")           \
+	X(SPAN_DIM, 'n', "a call the search does not match, dimmed")         \
 	X(MATCH, 'M', "a call matching the search or the chosen region")     \
 	X(SELECTED, 'S', "the selected call")                                \
 	X(CURSOR, 'c', "the cursor cell on empty timeline")                  \

@@ -72,6 +72,8 @@ struct sv_lod_level {
 	int64_t *maxend;  /* max over j <= i of max(end, start + 1), n */
 	int64_t *dur;     /* duration of calls[i], n (contiguous, for the
 			     block scans of range-maximum queries) */
+	int64_t *cumdur;  /* n + 1: cumdur[i] = sum of dur[0 .. i), saturated
+			     (how busy a cell is, in O(1)) */
 	uint32_t nblocks; /* ceil(n / SV_LOD_BLOCK) */
 	uint32_t nlog;    /* levels of the sparse table */
 	uint32_t *sparse; /* sparse[k * nblocks + b]: position of the longest
@@ -123,6 +125,12 @@ void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
  * the earliest). */
 uint32_t sv_layout_longest(const struct sv_layout_index *ix,
 	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi);
+
+/* The nanoseconds of [t0, t1) that the calls at positions [lo, hi) of lv
+ * cover, each clipped to the range (exact for calls that do not overlap
+ * each other, as in a nested lane).  O(1). */
+int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
+	uint32_t lo, uint32_t hi);
 
 /* One run of cells of a row: columns [x0, x1) show call (the only call
  * there when count == 1, else the longest of count calls in one cell). */
@@ -210,6 +218,8 @@ struct sv_layout_geom {
 	int label_x, label_w;
 	int tl_x, tl_w;           /* timeline columns [tl_x, tl_x + tl_w) */
 	int lanes_y, lanes_h;     /* lane rows [lanes_y, lanes_y + lanes_h) */
+	int overview_y;           /* the timeline's overview strip (overview.h),
+				     0 when there is none */
 	int details_y, details_h; /* 0 height when hidden */
 	int panel_x, panel_w;     /* summary panel; 0 width when hidden */
 	int panel_y, panel_h;

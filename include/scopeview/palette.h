@@ -66,8 +66,8 @@ struct sv_palette_map {
 int sv_palette_hash(const char *name);
 
 /*
- * Colour the regions of p (see above).  weight (p->nregions values, e.g.
- * each region's inclusive ns over the run; NULL: none) orders them,
+ * Colour the regions of p (see above).  weight (p->nregions values; NULL:
+ * each region's inclusive ns over the run, from the calls) orders them,
  * heaviest first, ties by region number.  Replaces what m held.  O(calls
  * + regions x log regions); the caller/callee relation is kept for the
  * 1024 heaviest regions (the rest avoid only heavier regions' colours).

@@ -33,6 +33,7 @@
 
 #include "scopeview/common.h"
 #include "scopeview/layout.h"
+#include "scopeview/palette.h"
 #include "scopeview/profile.h"
 #include "scopeview/stats.h"
 
@@ -153,6 +154,11 @@ struct sv_session {
 	/* The panel's numeric columns (1 << SV_PANEL_COL_*, config
 	 * panel-columns); 0 = as many as fit.  Set after init. */
 	unsigned panel_cols;
+
+	/* Every region's colour (palette.h), made with the profile, and how
+	 * the timeline colours calls (enum sv_palette_mode). */
+	struct sv_palette_map colors;
+	int color_mode;
 };
 
 /*
@@ -225,6 +231,13 @@ void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);
+/* The colour of call c in the session's colour mode, and of region r
+ * (palette.h: the same in every view). */
+int sv_session_call_color(const struct sv_session *s, uint32_t c);
+/* Colour calls in mode (enum sv_palette_mode; out of range: by region)
+ * and say so in the message line ("colours by duration (heat: ...)"). */
+void sv_session_set_color_mode(struct sv_session *s, int mode);
+int sv_session_region_color(const struct sv_session *s, uint32_t r);
 /* Whether some highlighted call of (lane, depth) meets [t0, t1). */
 bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 	uint32_t depth, int64_t t0, int64_t t1);

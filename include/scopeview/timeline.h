@@ -146,4 +146,33 @@ void sv_timeline_draw(const struct sv_timeline *tl, struct sv_grid *g);
 void sv_timeline_status(const struct sv_timeline *tl, char *line, size_t n,
 	const char *const **hints, size_t *nhints);
 
+/* ---- draw_bars.c --------------------------------------------------------- */
+
+/* The longest run of cells that gets one name; the regions a cell's
+ * summary tells apart, and the calls it sums at most. */
+#define SV_BARS_MAX_RUN         1024
+#define SV_BARS_SUMMARY_REGIONS 16
+#define SV_BARS_SUMMARY_MAX     1000000
+
+/* The calls of (lane, depth) in the window, on screen row y of g: bars,
+ * boundaries, shaded cells and names (see draw_bars.c). */
+void sv_timeline_draw_row(const struct sv_timeline *tl, struct sv_grid *g,
+	uint32_t lane, uint16_t depth, int y);
+/* What the cursor row's cell at column x holds, when it holds several
+ * calls: "37 calls: 54% kernel:spmv, 30% kernel:precondition, 16% other"
+ * (shares of the cell's busy time), into buf; returns its length, 0 (and
+ * "") for a cell of one call or none. */
+size_t sv_timeline_cell_summary(
+	const struct sv_timeline *tl, int x, char *buf, size_t n);
+
+/* One glyph of the timeline and what it means, for the help popup and
+ * the README's legend: the Unicode and the ASCII glyph (0 when there is
+ * none, for a line of text). */
+struct sv_timeline_glyph {
+	uint32_t uni, ascii;
+	const char *meaning;
+};
+/* The legend, *n entries. */
+const struct sv_timeline_glyph *sv_timeline_legend(size_t *n);
+
 #endif

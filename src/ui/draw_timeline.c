@@ -20,6 +20,7 @@
 
 #include "scopeview/callmeta.h"
 #include "scopeview/counters.h"
+#include "scopeview/overview.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 
@@ -196,94 +197,6 @@ static char *details_rel(int64_t t, int64_t origin, char *buf, size_t n)
 	return sv_render_exact(rel, true, buf, n);
 }
 
-static void render_bar(struct render_ctx *r, const struct sv_layout_span *s,
-	int y, int sel_x0, int sel_x1, bool sel_row)
-{
-	const struct sv_profile *p = r->p;
-	uint32_t c = s->call;
-	uint32_t region = sv_call_region(p, c);
-	const char *name = p->regions[region];
-	int color = sv_grid_region_color(name);
-	bool await = p->await_ns && p->await_ns[c] > 0;
-	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
-	int style = await ? SV_STYLE_SPAN_AWAIT : SV_STYLE_SPAN;
-	int x, w = s->x1 - s->x0;
-	uint32_t fill = await ? r->gl->await : r->gl->bar;
-
-	if (s->count > 1) {
-		uint32_t ch = s->count < 10 ? '0' + s->count : r->gl->many;
-		int st = SV_STYLE_SPAN_MERGED;
-		struct sv_tmap m = sv_timeline_tmap(r->v);
-		if (sel_row && s->x0 >= sel_x0 && s->x0 < sel_x1)
-			st = SV_STYLE_SELECTED;
-		else if (sv_session_is_match(r->s, c) ||
-			 sv_session_has_match(r->s, p->lane_of[c], p->depth[c],
-				 sv_tmap_time(&m, s->x0),
-				 sv_tmap_time(&m, s->x0 + 1)))
-			st = SV_STYLE_MATCH;
-		sv_grid_put(r->g, s->x0, y, ch, st, color);
-		return;
-	}
-	if (c == r->s->sel)
-		style = SV_STYLE_SELECTED;
-	else if (sv_session_is_match(r->s, c))
-		style = SV_STYLE_MATCH;
-	for (x = s->x0; x < s->x1; x++)
-		sv_grid_put(r->g, x, y, fill, style, color);
-	if (w >= 4) {
-		/* The name where the bar is wide enough to show some of it. */
-		int tw = sv_grid_text_width(name, w);
-		if (tw > 0)
-			sv_grid_text(r->g, s->x0, y, w - (gpu ? 1 : 0), name,
-				style, color, r->gl->ellipsis);
-	}
-	if (gpu && w >= 2)
-		sv_grid_put(r->g, s->x1 - 1, y, r->gl->gpu,
-			style == SV_STYLE_SELECTED ? style : SV_STYLE_SPAN_GPU,
-			color);
-}
-
-/* Consecutive merged cells dominated by one region: cells [x0, x1). */
-struct merged_run {
-	uint32_t region;
-	int x0, x1;
-};
-
-#define RENDER_MERGED_NAME_MIN 6
-#define RENDER_MAX_RUN         1024
-
-static void render_merged_name(
-	struct render_ctx *r, const struct merged_run *run, int y)
-{
-	uint16_t styles[RENDER_MAX_RUN];
-	uint32_t glyphs[RENDER_MAX_RUN];
-	const char *name;
-	int n = run->x1 - run->x0, x, tw;
-
-	if (n < RENDER_MERGED_NAME_MIN || n > RENDER_MAX_RUN)
-		return;
-	name = r->p->regions[run->region];
-	tw = sv_grid_text_width(name, n - 2);
-	if (tw <= 0)
-		return;
-	for (x = 0; x < n; x++) {
-		const struct sv_cell *c = sv_grid_cell(r->g, run->x0 + x, y);
-		styles[x] = c ? c->style : SV_STYLE_SPAN_MERGED;
-		glyphs[x] = c ? c->ch : ' ';
-	}
-	/* one count glyph stays visible before and after the name */
-	sv_grid_text(r->g, run->x0 + 1, y, n - 2, name, SV_STYLE_SPAN_MERGED,
-		sv_grid_region_color(name), r->gl->ellipsis);
-	for (x = 0; x < n; x++) {
-		struct sv_cell *c = sv_grid_at(r->g, run->x0 + x, y);
-		if (!c)
-			continue;
-		c->style = styles[x];
-		if (x == 0 || x > tw)
-			c->ch = glyphs[x];
-	}
-}
-
 static void render_lanes(struct render_ctx *r)
 {
 	const struct sv_timeline *v = r->v;
@@ -291,12 +204,8 @@ static void render_lanes(struct render_ctx *r)
 	const struct sv_layout_geom *g = r->geom;
 	struct sv_tmap m = sv_timeline_tmap(v);
 	long i, cur_row = sv_timeline_cursor_row(v);
-	int sel_x0 = 0, sel_x1 = 0, cx = sv_tmap_col(&m, v->cur_t);
-	bool sel_vis = false;
+	int cx = sv_tmap_col(&m, v->cur_t);
 
-	if (v->s->sel != SV_NO_CALL)
-		sel_vis = sv_tmap_span(&m, p->start_ns[v->s->sel],
-			p->end_ns[v->s->sel], &sel_x0, &sel_x1);
 	if (!p->has_calls || !v->rows.n) {
 		const char *msg =
 			!p->has_calls
@@ -313,10 +222,7 @@ static void render_lanes(struct render_ctx *r)
 		long row = v->top_row + i;
 		const struct sv_layout_row *lr;
 		const struct sv_lane *lane;
-		const struct sv_lod_level *lv;
-		struct sv_layout_span s;
-		struct merged_run run = {0, 0, 0};
-		int y = g->lanes_y + (int)i, x, lstyle;
+		int y = g->lanes_y + (int)i, lstyle;
 		bool is_cur;
 
 		if (row >= (long)v->rows.n)
@@ -343,32 +249,7 @@ static void render_lanes(struct render_ctx *r)
 		}
 		sv_grid_put(r->g, g->label_w - 1, y, r->gl->vline,
 			SV_STYLE_BORDER, 0);
-		lv = sv_layout_level(&v->s->index, lr->lane, lr->depth);
-		x = m.x0;
-		run.x0 = run.x1 = 0;
-		while (sv_layout_row_next(&v->s->index, lv, &m, &x, &s)) {
-			render_bar(r, &s, y,
-				sel_vis && p->lane_of[v->s->sel] == lr->lane &&
-						p->depth[v->s->sel] == lr->depth
-					? sel_x0
-					: 0,
-				sel_x1,
-				sel_vis && p->lane_of[v->s->sel] == lr->lane &&
-					p->depth[v->s->sel] == lr->depth);
-			if (s.count > 1 && s.x1 - s.x0 == 1 && run.x1 == s.x0 &&
-				run.region == sv_call_region(p, s.call)) {
-				run.x1 = s.x1;
-				continue;
-			}
-			render_merged_name(r, &run, y);
-			run.x0 = run.x1 = 0;
-			if (s.count > 1) {
-				run.region = sv_call_region(p, s.call);
-				run.x0 = s.x0;
-				run.x1 = s.x0 + 1;
-			}
-		}
-		render_merged_name(r, &run, y);
+		sv_timeline_draw_row(v, r->g, lr->lane, lr->depth, y);
 		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
 			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
 			if (c && c->ch == ' ')
@@ -689,8 +570,16 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	sv_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
 	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
-	snprintf(line, n, " span %s from %s  cursor %s%s%s", span, from, cur,
-		v->s->search_spec[0] ? "  /" : "", v->s->search_spec);
+	{
+		/* What the cursor's cell holds when it holds several calls. */
+		struct sv_tmap m = sv_timeline_tmap(v);
+		char cell[160];
+		sv_timeline_cell_summary(
+			v, sv_tmap_col(&m, v->cur_t), cell, sizeof cell);
+		snprintf(line, n, " span %s from %s  cursor %s%s%s%s%s", span,
+			from, cur, v->s->search_spec[0] ? "  /" : "",
+			v->s->search_spec, cell[0] ? "  " : "", cell);
+	}
 	*hints = v->panel.focus ? panel : timeline;
 	*nhints = v->panel.focus ? 2 : 3;
 }
@@ -748,6 +637,9 @@ void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 	r.gl = sv_render_glyphs(v->s->opts.ascii);
 	render_ruler(&r);
 	render_lanes(&r);
+	if (v->geom.overview_y)
+		sv_overview_draw(g, v->s, v->geom.tl_x, v->geom.tl_w,
+			v->geom.overview_y, v->t0, v->t1);
 	render_range(&r);
 	render_details(&r);
 	sv_panel_draw(g, &v->panel, v->s, &pa);

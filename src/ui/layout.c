@@ -95,6 +95,14 @@ static int64_t lod_eff_end(const struct sv_profile *p, uint32_t c)
 	return s == INT64_MAX ? s : s + 1;
 }
 
+static int64_t lod_add_sat(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 {
 	return sv_sub_sat(p->end_ns[c], p->start_ns[c]);
@@ -116,6 +124,7 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	free(lv->start);
 	free(lv->maxend);
 	free(lv->dur);
+	free(lv->cumdur);
 	free(lv->sparse);
 	memset(lv, 0, sizeof *lv);
 }
@@ -127,10 +136,13 @@ static void lod_level_finish(
 	uint32_t i, nb, k;
 	int64_t run = INT64_MIN;
 
+	lv->cumdur = sv_xmalloc(((size_t)lv->n + 1) * sizeof *lv->cumdur);
+	lv->cumdur[0] = 0;
 	for (i = 0; i < lv->n; i++) {
 		int64_t e = lod_eff_end(p, lv->calls[i]);
 		lv->start[i] = p->start_ns[lv->calls[i]];
 		lv->dur[i] = lod_dur(p, lv->calls[i]);
+		lv->cumdur[i + 1] = lod_add_sat(lv->cumdur[i], lv->dur[i]);
 		if (e > run)
 			run = e;
 		lv->maxend[i] = run;
@@ -318,6 +330,28 @@ void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	b = lod_lower(lv->start, lv->n, t1);
 	*lo = a;
 	*hi = b < a ? a : b;
+}
+
+int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
+	uint32_t lo, uint32_t hi)
+{
+	int64_t sum, cut;
+	uint32_t k;
+
+	if (!lv || !lv->cumdur || hi <= lo || hi > lv->n || t1 <= t0)
+		return 0;
+	sum = sv_sub_sat(lv->cumdur[hi], lv->cumdur[lo]);
+	/* Only the first and last calls can stick out of the range. */
+	for (k = lo; k < hi; k = k + 1 < hi ? hi - 1 : hi) {
+		int64_t s = lv->start[k], e = lod_add_sat(s, lv->dur[k]);
+		cut = 0;
+		if (s < t0)
+			cut += (e < t0 ? e : t0) - s;
+		if (e > t1)
+			cut += e - (s > t1 ? s : t1);
+		sum -= cut < lv->dur[k] ? cut : lv->dur[k];
+	}
+	return sum < 0 ? 0 : sum > t1 - t0 ? t1 - t0 : sum;
 }
 
 uint32_t sv_layout_longest(const struct sv_layout_index *ix,

@@ -241,7 +241,7 @@ static void flame_frame(
 		    : diff >= 0     ? diff
 				    : SV_STYLE_SPAN;
 	/* Compared with a second run, the colour is the change's. */
-	int color = diff >= 0 ? 0 : sv_grid_region_color(name);
+	int color = diff >= 0 ? 0 : sv_session_region_color(fp->s, x->region);
 
 	if (row >= fp->rows || b <= a)
 		return;

@@ -382,9 +382,8 @@ static void hist_draw(
 					(double)d->h.counts[bi] / (double)maxc,
 					s->opts.ascii, SV_STYLE_SPAN,
 					d->region >= 0
-						? sv_grid_region_color(
-							  s->p->regions
-								  [d->region])
+						? sv_session_region_color(s,
+							  (uint32_t)d->region)
 						: 0);
 			hist_marks(d, reg, bi, marks, sizeof marks);
 			if (marks[0])

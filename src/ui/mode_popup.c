@@ -21,6 +21,7 @@
 #include "scopeview/fmt.h"
 #include "scopeview/keys.h"
 #include "scopeview/render.h"
+#include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
 /* A popup's own state (set by sv_view_push_popup through
@@ -168,6 +169,7 @@ static void popup_help(struct popup_out *o)
 		{SV_ACTION_RANKS_DOWN, "Ranks matrix"},
 		{SV_ACTION_HIST_DOWN, "Histogram"},
 		{SV_ACTION_CALLS_DOWN, "Call list"},
+		{SV_ACTION_COLOR_MODE, "Colours"},
 	};
 	size_t gi, ng = sizeof groups / sizeof groups[0];
 	bool any_group = false;
@@ -193,6 +195,26 @@ static void popup_help(struct popup_out *o)
 				a, o->d->scopes, " ", keys, sizeof keys);
 			popup_linef(o, SV_STYLE_POPUP, "  %-15s %s", keys,
 				ai->help);
+		}
+	}
+	if (o->d->scopes & SV_SCOPE_TIMELINE) {
+		/* What the timeline's glyphs mean. */
+		size_t n, i;
+		const struct sv_timeline_glyph *lg = sv_timeline_legend(&n);
+		popup_line(o, SV_STYLE_POPUP, "");
+		popup_line(o, SV_STYLE_PANEL_HEAD, "Glyphs");
+		for (i = 0; i < n; i++) {
+			char line[512], g[8];
+			uint32_t cp = o->gl->ascii ? lg[i].ascii : lg[i].uni;
+			size_t k = cp ? sv_utf8_encode(cp, g) : 0;
+			g[k] = '\0';
+			if (cp)
+				snprintf(line, sizeof line, "  %s  %s", g,
+					lg[i].meaning);
+			else
+				snprintf(line, sizeof line, "  %s",
+					lg[i].meaning);
+			popup_wrapped(o, SV_STYLE_POPUP, line);
 		}
 	}
 	popup_line(o, SV_STYLE_POPUP, "");

@@ -420,7 +420,8 @@ static void ranks_draw_head(
 		char buf[32];
 		sv_grid_put(g, x, r.y + 1, ' ', st, 0);
 		sv_grid_text(g, x + 1, r.y + 1, RANKS_CELL_W - 1, name, st,
-			sv_grid_region_color(name),
+			sv_session_region_color(
+				m->s, d->m.t->regions[j].region),
 			sv_render_glyphs(m->s->opts.ascii)->ellipsis);
 		ranks_cell(g, x, r.y + 2, f->has, f->min_ns, SV_STYLE_DEFAULT);
 		ranks_cell(g, x, r.y + 3, f->has, (int64_t)f->mean_ns,

@@ -20,6 +20,7 @@
 #include "scopeview/keys.h"
 #include "scopeview/render.h"
 #include "scopeview/mode.h"
+#include "scopeview/overview.h"
 #include "scopeview/regex.h"
 #include "scopeview/view.h"
 
@@ -203,6 +204,24 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 	switch (sv_key_mouse_kind(key)) {
 	case SV_MOUSE_CLICK:
 		v->drag_x = x;
+		if (g->overview_y && y == g->overview_y && x >= g->tl_x &&
+			x < g->tl_x + g->tl_w) {
+			/* The overview strip: centre the window there. */
+			struct sv_tmap om =
+				sv_overview_tmap(v->s, g->tl_x, g->tl_w);
+			int64_t t = sv_tmap_time(&om, x) +
+				    (sv_tmap_time(&om, x + 1) -
+					    sv_tmap_time(&om, x)) /
+					    2,
+				span = v->t1 - v->t0;
+			v->drag_x = -1;
+			sv_timeline_push_history(v);
+			sv_timeline_set_window(v, t - span / 2, span);
+			v->cur_t = t < v->t0    ? v->t0
+				   : t >= v->t1 ? v->t1 - 1
+						: t;
+			return SV_REACT_REDRAW;
+		}
 		if (in_panel && v->s->stats_valid) {
 			long row = v->panel.top + (y - g->panel_y - 2);
 			if (row < (long)v->s->stats.nregions) {
@@ -571,6 +590,10 @@ static int timeline_apply(struct sv_mode *mode, int action)
 	case SV_ACTION_RANGE_CALL:
 	case SV_ACTION_RANGE_WINDOW:
 		return timeline_range(v, action);
+	case SV_ACTION_COLOR_MODE:
+		sv_session_set_color_mode(
+			v->s, (v->s->color_mode + 1) % SV_PALETTE_MODE_COUNT);
+		return SV_REACT_REDRAW;
 	default:
 		return SV_REACT_BELL;
 	}

@@ -562,7 +562,7 @@ static void tree_draw(
 			style, 0);
 		x += sv_grid_text(g, x, y, r.x + r.w - x,
 			sv_callpath_name(t, n), style,
-			sv_grid_region_color(sv_callpath_name(t, n)),
+			sv_session_region_color(m->s, nd->region),
 			gl->ellipsis);
 		if (nd->recursive)
 			x += sv_grid_text(g, x, y, r.x + r.w - x,

@@ -210,6 +210,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	uint32_t *order, *rank_of, i, nedge;
 	uint8_t *edges;
 	bool used[SV_PALETTE_NREGION + 1], *selfrec;
+	int64_t *mine = NULL;
 	size_t n;
 	uint64_t c;
 
@@ -224,6 +225,19 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	rank_of = sv_xcalloc(n, sizeof *rank_of);
 	for (i = 0; i < n; i++)
 		order[i] = i;
+	if (!weight) {
+		/* Each region's inclusive time: its calls not inside a call
+		 * of the same region. */
+		int64_t *own = sv_xcalloc(n, sizeof *own);
+		for (c = 0; c < p->ncalls; c++) {
+			uint32_t r = sv_call_region(p, (uint32_t)c);
+			if (p->parent[c] == SV_NO_CALL ||
+				sv_call_region(p, p->parent[c]) != r)
+				own[r] += sv_call_duration(p, (uint32_t)c);
+		}
+		weight = own;
+		mine = own;
+	}
 	/* qsort has no context argument in C11: one static, set and reset
 	 * around the call (the map is built on the UI thread only). */
 	palette_sort_weight = weight;
@@ -290,6 +304,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 			near);
 		m->alt[r] = (uint8_t)(k ? k : 1 + got % SV_PALETTE_NREGION);
 	}
+	free(mine);
 	free(selfrec);
 	free(edges);
 	free(rank_of);

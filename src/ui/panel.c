@@ -359,7 +359,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 			style = SV_STYLE_PANEL_MARK;
 		sv_grid_fill(gr, x0, y, x0 + w, y + 1, ' ', style, 0);
 		sv_grid_put(gr, x0, y, gl->bar, SV_STYLE_SPAN,
-			sv_grid_region_color(sr->name));
+			sv_session_region_color(s, sr->region));
 		sv_grid_text(gr, x0 + 1, y, name_w - 2, sr->name, style, 0,
 			gl->ellipsis);
 		for (j = 0; j < nshown; j++) {

@@ -682,6 +682,7 @@ static int session_setup_profile(struct sv_session *s, struct sv_error *err)
 	free(s->lane_on);
 	s->lane_hidden = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_hidden);
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
+	sv_palette_map_build(&s->colors, p, NULL);
 	return sv_layout_index_build(&s->index, p, s->region_keep, err);
 }
 
@@ -721,6 +722,7 @@ void sv_session_fini(struct sv_session *s)
 		return;
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
+	sv_palette_map_fini(&s->colors);
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
 	if (s->stats_all_valid)
@@ -786,4 +788,23 @@ int sv_session_set_profile(
 	session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
 				  SV_SESSION_FILTER | SV_SESSION_SEARCH);
 	return 0;
+}
+
+int sv_session_call_color(const struct sv_session *s, uint32_t c)
+{
+	return sv_palette_call(&s->colors, s->p, c, s->color_mode);
+}
+
+int sv_session_region_color(const struct sv_session *s, uint32_t r)
+{
+	return sv_palette_region(&s->colors, s->p, r);
+}
+
+void sv_session_set_color_mode(struct sv_session *s, int mode)
+{
+	s->color_mode = mode >= 0 && mode < SV_PALETTE_MODE_COUNT
+				? mode
+				: SV_PALETTE_MODE_REGION;
+	sv_session_message(
+		s, false, "colours %s", sv_palette_mode_help(s->color_mode));
 }

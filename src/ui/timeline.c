@@ -21,6 +21,14 @@ static void timeline_geometry(struct sv_timeline *v)
 {
 	sv_layout_geometry_panel(&v->geom, v->w, v->h, v->panel_shown,
 		v->details_shown, v->s->panel_width);
+	/* The overview strip takes the lanes' first row, when they have
+	 * room to spare and there are calls to show. */
+	if (!v->geom.too_small && v->geom.lanes_h >= 8 && v->s->p->has_calls &&
+		v->s->p->ncalls) {
+		v->geom.overview_y = v->geom.lanes_y;
+		v->geom.lanes_y++;
+		v->geom.lanes_h--;
+	}
 }
 
 static void timeline_alloc_lanes(struct sv_timeline *v)

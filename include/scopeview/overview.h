@@ -1,0 +1,46 @@
+/*
+ * overview.h: the overview strip, one line above the lanes that shows the
+ * whole run: how busy the lanes on display are over time (a bar of eighth
+ * blocks per column: the share of the lanes' time their top-level calls
+ * cover there) and where the timeline's window sits in it (its columns
+ * highlighted, brackets at its ends).  A click on the strip moves the
+ * window there (the timeline mode's mouse handler).
+ *
+ * A frame of the strip costs (columns) x (lanes on display) x log(calls
+ * in a lane), through the level-of-detail index; nothing is allocated.
+ * Nothing here knows about curses.
+ */
+#ifndef SCOPEVIEW_OVERVIEW_H
+#define SCOPEVIEW_OVERVIEW_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
+#error "scopeview/overview.h belongs to the ui layer, which this layer may not use"
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scopeview/grid.h"
+#include "scopeview/layout.h"
+#include "scopeview/session.h"
+
+/* The time map of the strip: the session's whole run [run_t0, run_t1)
+ * over columns [x0, x0 + w).  w < 1 gives an invalid map. */
+struct sv_tmap sv_overview_tmap(const struct sv_session *s, int x0, int w);
+
+/*
+ * How busy the lanes on display (s->lane_hidden) are over [t0, t1): the
+ * mean over those lanes of the share of the range their depth-0 calls
+ * cover, 0 .. 1 (0 when no lane is on display).
+ */
+double sv_overview_activity(const struct sv_session *s, int64_t t0, int64_t t1);
+
+/*
+ * Draw the strip on row y, columns [x0, x0 + w) of g, with the window
+ * [t0, t1) marked, and "overview" in the label cells [0, x0 - 1).
+ */
+void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
+	int w, int y, int64_t t0, int64_t t1);
+
+#endif

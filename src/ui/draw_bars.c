@@ -1,0 +1,346 @@
+/*
+ * draw_bars.c: the timeline's bars, one row at a time (timeline.h), and
+ * what the cell under the cursor holds.
+ *
+ * A run of cells that one call alone occupies is a bar in the call's
+ * colour with its name where it fits; the share of the call its task
+ * spent awaiting is shaded at the bar's end, in proportion (the file
+ * stores how long, not when).  A cell holding two calls is a boundary,
+ * a half block in the colours of both; a cell holding more is shaded by
+ * how much of it calls cover, in the colour of the longest.  A run of
+ * cells that one region dominates carries that region's name.  No digit
+ * is drawn in a bar; no call is drawn outside its true columns and a cell
+ * that holds a call never looks empty.
+ *
+ * Nothing here allocates, knows about curses or depends on the clock.
+ */
+#include "scopeview/timeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "scopeview/render.h"
+
+/* The glyphs of this file, Unicode and ASCII: a boundary between two
+ * calls (the left one's colour, then the right one's), the left edge of a
+ * call next to one of the same colour, a dense and a sparse cell. */
+struct bars_glyphs {
+	uint32_t edge, edge_r, dense, sparse;
+};
+
+static const struct bars_glyphs bars_unicode = {0x258c, 0x2590, 0x2593, 0x2592};
+static const struct bars_glyphs bars_ascii = {'|', '[', '#', '*'};
+
+/* A run of consecutive cells of one dominating region: [x0, x1). */
+struct bars_run {
+	uint32_t region;
+	int x0, x1;
+	bool named; /* the run holds a bar that shows its own name */
+};
+
+#define BARS_NAME_MIN 4
+
+struct bars_ctx {
+	const struct sv_timeline *v;
+	const struct sv_session *s;
+	const struct sv_profile *p;
+	struct sv_grid *g;
+	const struct sv_glyphs *gl;
+	const struct bars_glyphs *bg;
+	const struct sv_lod_level *lv;
+	struct sv_tmap m;
+	int y;
+	bool dim_others; /* a search is on: calls it does not match dim */
+	bool sel_row;
+	int sel_x0, sel_x1;
+};
+
+/* The style of a bar of call c: selected, matching, dimmed or plain. */
+static int bars_style(const struct bars_ctx *b, uint32_t c, int plain)
+{
+	if (c == b->s->sel)
+		return SV_STYLE_SELECTED;
+	if (sv_session_is_match(b->s, c))
+		return SV_STYLE_MATCH;
+	if (b->dim_others)
+		return SV_STYLE_SPAN_DIM;
+	return plain;
+}
+
+/* A run of one call, columns [x0, x1); prev_color is the colour of the
+ * bar that ends at x0 (0 when none). */
+static void bars_single(
+	struct bars_ctx *b, const struct sv_layout_span *s, int prev_color)
+{
+	const struct sv_profile *p = b->p;
+	uint32_t c = s->call;
+	const char *name = p->regions[sv_call_region(p, c)];
+	int color = sv_session_call_color(b->s, c);
+	int64_t dur = sv_call_duration(p, c);
+	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
+	int style = bars_style(b, c, SV_STYLE_SPAN), x, w = s->x1 - s->x0,
+	    nawait = 0;
+
+	if (p->await_ns && p->await_ns[c] > 0 && dur > 0) {
+		/* The awaited share, in cells, rounded; at least one. */
+		sv_i128 k = ((sv_i128)p->await_ns[c] * w * 2 + dur) / (dur * 2);
+		nawait = k < 1 ? 1 : k > w ? w : (int)k;
+	}
+	for (x = s->x0; x < s->x1; x++) {
+		bool aw = x >= s->x1 - nawait;
+		sv_grid_put(b->g, x, b->y, aw ? b->gl->await : b->gl->bar,
+			aw && style == SV_STYLE_SPAN ? SV_STYLE_SPAN_AWAIT
+						     : style,
+			color);
+	}
+	if (w >= 4) {
+		if (sv_grid_text_width(name, w) > 0)
+			sv_grid_text(b->g, s->x0, b->y,
+				w - (gpu ? 1 : 0) - (nawait && w > 5 ? 1 : 0),
+				name, style, color, b->gl->ellipsis);
+	} else if (prev_color == color) {
+		/* Next to a bar of the same colour: a notch shows where
+		 * this call begins. */
+		sv_grid_put(b->g, s->x0, b->y, b->bg->edge_r, style, color);
+	}
+	if (gpu && w >= 2)
+		sv_grid_put(b->g, s->x1 - 1, b->y, b->gl->gpu,
+			style == SV_STYLE_SELECTED ? style : SV_STYLE_SPAN_GPU,
+			color);
+}
+
+/* A cell of several calls (s->count > 1, one column). */
+static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
+{
+	const struct sv_profile *p = b->p;
+	int64_t ta = sv_tmap_time(&b->m, s->x0),
+		tb = sv_tmap_time(&b->m, s->x0 + 1);
+	uint32_t lo, hi, c = s->call;
+	int color = sv_session_call_color(b->s, c), st = SV_STYLE_SPAN_MERGED;
+
+	if (b->sel_row && s->x0 >= b->sel_x0 && s->x0 < b->sel_x1)
+		st = SV_STYLE_SELECTED;
+	else if (sv_session_is_match(b->s, c) ||
+		 sv_session_has_match(b->s, p->lane_of[c], p->depth[c], ta, tb))
+		st = SV_STYLE_MATCH;
+	else if (b->dim_others)
+		st = SV_STYLE_SPAN_DIM;
+	sv_layout_range(b->lv, ta, tb, &lo, &hi);
+	if (s->count == 2 && hi - lo == 2) {
+		/* A boundary between two colours: the call that ends here
+		 * on the left half, the one that begins here on the right
+		 * (two calls of one colour are shaded like any cell). */
+		int c1 = sv_session_call_color(b->s, b->lv->calls[lo]),
+		    c2 = sv_session_call_color(b->s, b->lv->calls[lo + 1]);
+		if (c1 != c2 && st != SV_STYLE_SPAN_DIM) {
+			if (st == SV_STYLE_SPAN_MERGED)
+				st = SV_STYLE_SPAN;
+			sv_grid_put2(b->g, s->x0, b->y, b->bg->edge, st, c1,
+				st == SV_STYLE_SPAN ? c2 : 0);
+			return;
+		}
+	}
+	sv_grid_put(b->g, s->x0, b->y,
+		sv_layout_busy(b->lv, ta, tb, lo, hi) * 2 >= tb - ta
+			? b->bg->dense
+			: b->bg->sparse,
+		st, color);
+}
+
+/* The name of a run's region over the run, keeping each cell's style and
+ * colour (a name over a bar, over shaded cells). */
+static void bars_run_name(struct bars_ctx *b, const struct bars_run *run)
+{
+	const char *name;
+	int n = run->x1 - run->x0, x, tw;
+	uint16_t styles[SV_BARS_MAX_RUN], colors[SV_BARS_MAX_RUN];
+
+	if (run->named || n < BARS_NAME_MIN || n > SV_BARS_MAX_RUN)
+		return;
+	name = b->p->regions[run->region];
+	tw = sv_grid_text_width(name, n);
+	if (tw <= 0)
+		return;
+	for (x = 0; x < n; x++) {
+		const struct sv_cell *c = sv_grid_cell(b->g, run->x0 + x, b->y);
+		styles[x] = c ? c->style : SV_STYLE_SPAN_MERGED;
+		colors[x] = c ? c->color : 0;
+	}
+	sv_grid_text(b->g, run->x0, b->y, n, name, SV_STYLE_SPAN_MERGED, 0,
+		b->gl->ellipsis);
+	for (x = 0; x < n && x <= tw; x++) {
+		struct sv_cell *c = sv_grid_at(b->g, run->x0 + x, b->y);
+		if (!c || c->ch == SV_GRID_WIDE_TAIL)
+			continue;
+		c->style = styles[x];
+		c->color = colors[x];
+	}
+}
+
+void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
+	uint32_t lane, uint16_t depth, int y)
+{
+	const struct sv_session *s = v->s;
+	const struct sv_profile *p = s->p;
+	struct bars_ctx b;
+	struct bars_run run = {0, 0, 0, false};
+	struct sv_layout_span sp;
+	int x, prev_end = -1, prev_color = 0;
+
+	memset(&b, 0, sizeof b);
+	b.v = v;
+	b.s = s;
+	b.p = p;
+	b.g = g;
+	b.gl = sv_render_glyphs(s->opts.ascii);
+	b.bg = s->opts.ascii ? &bars_ascii : &bars_unicode;
+	b.lv = sv_layout_level(&s->index, lane, depth);
+	b.m = sv_timeline_tmap(v);
+	b.y = y;
+	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
+	if (s->sel != SV_NO_CALL && p->lane_of[s->sel] == lane &&
+		p->depth[s->sel] == depth)
+		b.sel_row = sv_tmap_span(&b.m, p->start_ns[s->sel],
+			p->end_ns[s->sel], &b.sel_x0, &b.sel_x1);
+	x = b.m.x0;
+	while (sv_layout_row_next(&s->index, b.lv, &b.m, &x, &sp)) {
+		uint32_t region = sv_call_region(p, sp.call);
+		bool own_name = sp.count == 1 && sp.x1 - sp.x0 >= 4;
+		if (sp.count > 1)
+			bars_merged(&b, &sp);
+		else
+			bars_single(
+				&b, &sp, prev_end == sp.x0 ? prev_color : 0);
+		prev_end = sp.x1;
+		prev_color =
+			sp.count == 1 ? sv_session_call_color(s, sp.call) : 0;
+		if (run.x1 == sp.x0 && run.x1 > run.x0 &&
+			run.region == region) {
+			run.x1 = sp.x1;
+			run.named |= own_name;
+			continue;
+		}
+		bars_run_name(&b, &run);
+		run.region = region;
+		run.x0 = sp.x0;
+		run.x1 = sp.x1;
+		run.named = own_name;
+	}
+	bars_run_name(&b, &run);
+}
+
+size_t sv_timeline_cell_summary(
+	const struct sv_timeline *v, int x, char *buf, size_t n)
+{
+	const struct sv_session *s = v->s;
+	const struct sv_profile *p = s->p;
+	const struct sv_lod_level *lv;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int64_t ta, tb, total = 0;
+	uint32_t lo, hi, k;
+	struct {
+		uint32_t region;
+		int64_t ns;
+	} top[SV_BARS_SUMMARY_REGIONS];
+	size_t ntop = 0, used = 0, i, j;
+	int64_t other = 0;
+
+	if (n)
+		buf[0] = '\0';
+	if (!n || !p->has_calls || x < m.x0 || x >= m.x0 + m.w)
+		return 0;
+	lv = sv_layout_level(&s->index, v->cur_lane, v->cur_depth);
+	if (!lv)
+		return 0;
+	ta = sv_tmap_time(&m, x);
+	tb = sv_tmap_time(&m, x + 1);
+	sv_layout_range(lv, ta, tb, &lo, &hi);
+	/* Only calls that meet the cell (the range may hold a few that
+	 * end before it). */
+	while (lo < hi && sv_sub_sat(ta, lv->start[lo]) >=
+				  (lv->dur[lo] ? lv->dur[lo] : 1))
+		lo++;
+	if (hi - lo < 2)
+		return 0;
+	/* Time per region, clipped to the cell; a cell of millions of
+	 * calls is summed by the first SV_BARS_SUMMARY_MAX. */
+	for (k = lo; k < hi && k - lo < SV_BARS_SUMMARY_MAX; k++) {
+		uint32_t r = sv_call_region(p, lv->calls[k]);
+		int64_t ns = sv_layout_busy(lv, ta, tb, k, k + 1);
+		if (ns <= 0)
+			ns = 1;
+		total += ns;
+		for (i = 0; i < ntop && top[i].region != r; i++)
+			;
+		if (i < ntop)
+			top[i].ns += ns;
+		else if (ntop < SV_BARS_SUMMARY_REGIONS) {
+			top[ntop].region = r;
+			top[ntop++].ns = ns;
+		} else
+			other += ns;
+	}
+	/* Largest first (a handful of entries). */
+	for (i = 0; i < ntop; i++)
+		for (j = i + 1; j < ntop; j++)
+			if (top[j].ns > top[i].ns) {
+				uint32_t tr = top[i].region;
+				int64_t tn = top[i].ns;
+				top[i] = top[j];
+				top[j].region = tr;
+				top[j].ns = tn;
+			}
+	used = (size_t)snprintf(buf, n, "%u calls:", (unsigned)(hi - lo));
+	for (i = 0; i < ntop && i < 3 && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s %.0f%% %s",
+			i ? "," : "", 100.0 * (double)top[i].ns / (double)total,
+			p->regions[top[i].region]);
+	for (; i < ntop; i++)
+		other += top[i].ns;
+	if (other && used < n)
+		used += (size_t)snprintf(buf + used, n - used, ", %.0f%% other",
+			100.0 * (double)other / (double)total);
+	return used < n ? used : n - 1;
+}
+
+static const struct sv_timeline_glyph bars_legend[] = {
+	{SV_GRID_BAR, '=',
+		"a call, in its region's colour (y colours by duration, self "
+		"time or rank); its name where it fits"},
+	{0x258c, '|',
+		"a cell of two calls: the one ending there on the left, the "
+		"one starting there on the right, each in its colour"},
+	{0x2590, '[',
+		"the first cell of a call right after one of the same colour"},
+	{0x2593, '#',
+		"a cell of several calls covering half of it or more, in the "
+		"colour of the longest; a region's name spans the cells it "
+		"dominates; the status line says what the cursor's cell holds"},
+	{0x2592, '*', "a cell of several calls covering less than half"},
+	{0x2591, ':',
+		"the share of a call its task spent awaiting, at the call's "
+		"end (a fraction: the file stores how long, not when)"},
+	{'G', 'G', "the call has GPU time (the details say how much)"},
+	{0x250a, '|', "the cursor, on an empty cell"},
+	{0x25bc, 'v', "the cursor's column, on the time axis"},
+	{0x25be, '-', "a lane shown a row per depth (z collapses it)"},
+	{0x25b8, '+', "a collapsed lane"},
+	{0x2584, ':',
+		"overview strip (the row above the lanes): how busy the lanes "
+		"on display are over the whole run, from a low bar (little) to "
+		"a full one"},
+	{'[', '[',
+		"overview strip: the window's columns, highlighted between "
+		"brackets; a click there moves the window"},
+	{0, 0,
+		"Dimmed grey: a call the search does not match.  In 16 or 8 "
+		"colours, and with no colour (NO_COLOR), regions whose colours "
+		"coincide are told apart by their fill patterns (full, shaded, "
+		"quartered, half blocks)."},
+};
+
+const struct sv_timeline_glyph *sv_timeline_legend(size_t *n)
+{
+	*n = sizeof bars_legend / sizeof bars_legend[0];
+	return bars_legend;
+}

@@ -1,0 +1,82 @@
+/*
+ * overview.c: the overview strip (overview.h): the whole run's activity
+ * on the lanes on display, one column at a time, and the window over it.
+ * Invariants: the strip always maps the whole run, whatever the window;
+ * a column with any call is never blank (at least the lowest eighth).
+ * Nothing here allocates or knows about curses.
+ */
+#include "scopeview/overview.h"
+
+#include "scopeview/render.h"
+
+struct sv_tmap sv_overview_tmap(const struct sv_session *s, int x0, int w)
+{
+	struct sv_tmap m = {s->run_t0, s->run_t1, x0, w};
+	if (m.t1 - m.t0 < w && w > 0)
+		m.t1 = m.t0 + w;
+	return m;
+}
+
+double sv_overview_activity(const struct sv_session *s, int64_t t0, int64_t t1)
+{
+	const struct sv_profile *p = s->p;
+	double sum = 0;
+	size_t l, n = 0;
+
+	if (!p->has_calls || t1 <= t0)
+		return 0;
+	for (l = 0; l < p->nlanes; l++) {
+		const struct sv_lod_level *lv;
+		uint32_t lo, hi;
+		if (s->lane_hidden && s->lane_hidden[l])
+			continue;
+		n++;
+		lv = sv_layout_level(&s->index, l, 0);
+		if (!lv)
+			continue;
+		sv_layout_range(lv, t0, t1, &lo, &hi);
+		sum += (double)sv_layout_busy(lv, t0, t1, lo, hi) /
+		       (double)(t1 - t0);
+	}
+	return n ? sum / (double)n : 0;
+}
+
+void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
+	int w, int y, int64_t t0, int64_t t1)
+{
+	/* Eighths: lower one eighth block .. full block. */
+	static const uint32_t uni[8] = {
+		0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
+	static const char ascii[8] = {'.', '.', ':', ':', '+', '+', '#', '#'};
+	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
+	struct sv_tmap m = sv_overview_tmap(s, x0, w);
+	int x, wx0 = 0, wx1 = 0;
+	bool win;
+
+	if (w < 1 || !sv_tmap_valid(&m))
+		return;
+	sv_grid_fill(g, 0, y, x0 - 1, y + 1, ' ', SV_STYLE_LABEL, 0);
+	sv_grid_text(
+		g, 1, y, x0 - 2, "overview", SV_STYLE_DIM, 0, gl->ellipsis);
+	sv_grid_put(g, x0 - 1, y, gl->vline, SV_STYLE_BORDER, 0);
+	win = sv_tmap_span(&m, t0, t1, &wx0, &wx1);
+	for (x = x0; x < x0 + w; x++) {
+		double a = sv_overview_activity(
+			s, sv_tmap_time(&m, x), sv_tmap_time(&m, x + 1));
+		bool in = win && x >= wx0 && x < wx1;
+		uint32_t ch = ' ';
+		if (a > 0) {
+			int k = (int)(a * 8);
+			k = k < 0 ? 0 : k > 7 ? 7 : k;
+			ch = s->opts.ascii ? (uint32_t)ascii[k] : uni[k];
+		}
+		if (in && ch == ' ')
+			ch = gl->hline;
+		sv_grid_put(g, x, y, ch,
+			in ? SV_STYLE_PANEL_MARK : SV_STYLE_DIM, 0);
+	}
+	if (win && wx1 - wx0 >= 3) {
+		sv_grid_put(g, wx0, y, '[', SV_STYLE_PANEL_MARK, 0);
+		sv_grid_put(g, wx1 - 1, y, ']', SV_STYLE_PANEL_MARK, 0);
+	}
+}
