@@ -167,6 +167,17 @@ static const struct {
 		160, 45},
 	/* zooming out stops at the whole run; d does not pan past its end */
 	{"nav_zoom_out_stops", NULL, "- - - d", 160, 45},
+	/* a count repeats a move: 20 columns right, 3 rows down */
+	{"nav_count_prefix", NULL, "2 0 l 3 j", 160, 45},
+	/* G: the window at the run's end */
+	{"nav_go_end", NULL, "+ + G", 160, 45},
+	/* :goto without a unit is refused and says why */
+	{"nav_goto_no_unit", NULL, ": g o t o Space 3 0 Enter", 160, 45},
+	/* :goto past the end lands at the end and says so */
+	{"nav_goto_clamped", NULL, ": g o t o Space 9 0 m s Enter", 160, 45},
+	/* the panel's Enter lands on the region's longest call, zoomed in
+	 * until it is readable */
+	{"nav_jump_readable", NULL, "p j Enter", 160, 45},
 	/* an aggregate file: marking a region says the file has no calls */
 	{"nav_aggregate_mark", "aggregate_layout.h5", "p j Enter", 100, 24},
 };

@@ -379,7 +379,7 @@ START_TEST(test_match_in_merged_cell)
 	while (x < g.w && sv_grid_cell(&g, x, 2)->style != SV_STYLE_SPAN_MERGED)
 		x++;
 	ck_assert_int_lt(x, g.w);
-	draw(&g, p, 100, 20, "/ n e e d l e Enter End", false);
+	draw(&g, p, 100, 20, "/ n e e d l e Enter 0 End", false);
 	c = sv_grid_cell(&g, x, 2);
 	ck_assert_uint_eq(c->ch, '2');
 	ck_assert_int_eq(c->style, SV_STYLE_MATCH);

@@ -182,6 +182,64 @@ START_TEST(test_move_and_select)
 }
 END_TEST
 
+START_TEST(test_tab_from_cursor)
+{
+	/* given the cursor on depth 1 at t=0, where no call is */
+	keys("j");
+	ck_assert_str_eq(sel_region(), "(none)");
+	/* Tab selects the call after the cursor on that row, not main */
+	keys("Tab");
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
+	/* with nothing selected between the two children, Shift-Tab takes
+	 * the one before the cursor */
+	v.s.sel = SV_NO_CALL;
+	TL(&v)->cur_t = 550;
+	keys("BTab");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
+	v.s.sel = SV_NO_CALL;
+	TL(&v)->cur_t = 550;
+	keys("Tab");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
+	/* under the cursor: that call */
+	v.s.sel = SV_NO_CALL;
+	TL(&v)->cur_t = 700;
+	keys("Tab");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
+}
+END_TEST
+
+START_TEST(test_count_and_ends)
+{
+	int64_t t;
+	/* a count repeats a move: 5l is five l */
+	keys("l l l l l");
+	t = TL(&v)->cur_t;
+	keys("0 Home");
+	ck_assert_int_eq(TL(&v)->cur_t, 0);
+	ck_assert(keys("5") & SV_REACT_REDRAW);
+	ck_assert_str_eq(v.s.message, "5");
+	keys("l");
+	ck_assert_int_eq(TL(&v)->cur_t, t);
+	ck_assert_int_eq(v.count, 0);
+	/* 0 alone keeps its action (fit), after a digit it is a digit */
+	keys("+ + 1 0 l");
+	ck_assert_int_eq(v.count, 0);
+	keys("0");
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, 1200);
+	/* a count does not repeat a toggle */
+	keys("3 D");
+	ck_assert(!TL(&v)->details_shown);
+	keys("D");
+	/* g and G: the run's start and end */
+	keys("+ + G");
+	ck_assert_int_eq(TL(&v)->t1, 1200);
+	keys("g");
+	ck_assert_int_eq(TL(&v)->t0, 0);
+	ck_assert_int_eq(TL(&v)->cur_t, 0);
+}
+END_TEST
+
 START_TEST(test_tab_and_tree)
 {
 	keys("Tab");
@@ -602,6 +660,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_pan);
 	tcase_add_test(tc, test_move_and_select);
 	tcase_add_test(tc, test_tab_and_tree);
+	tcase_add_test(tc, test_tab_from_cursor);
+	tcase_add_test(tc, test_count_and_ends);
 	tcase_add_test(tc, test_zoom_call);
 	tcase_add_test(tc, test_solo_collapse);
 	tcase_add_test(tc, test_search);

@@ -76,9 +76,9 @@ enum {
 		"Move the window back in time")                                \
 	X(PAN_RIGHT, "pan-right", "d", SV_SCOPE_TIMELINE,                      \
 		"Move the window forward in time")                             \
-	X(GO_START, "go-start", "Home", SV_SCOPE_TIMELINE,                     \
+	X(GO_START, "go-start", "Home g", SV_SCOPE_TIMELINE,                   \
 		"Move the window to the run's start")                          \
-	X(GO_END, "go-end", "End", SV_SCOPE_TIMELINE,                          \
+	X(GO_END, "go-end", "End G", SV_SCOPE_TIMELINE,                        \
 		"Move the window to the run's end")                            \
 	X(ZOOM_CALL, "zoom-call", "f Enter", SV_SCOPE_TIMELINE,                \
 		"Zoom to the selected call")                                   \
@@ -86,9 +86,11 @@ enum {
 	X(ZOOM_BACK, "zoom-back", "Escape BSpace", SV_SCOPE_TIMELINE,          \
 		"Go back in the zoom history")                                 \
 	X(NEXT_CALL, "next-call", "Tab", SV_SCOPE_TIMELINE,                    \
-		"Select the next call on the lane")                            \
+		"Select the next call on the lane (or the call at the "        \
+		"cursor)")                                                     \
 	X(PREV_CALL, "prev-call", "BTab", SV_SCOPE_TIMELINE,                   \
-		"Select the previous call on the lane")                        \
+		"Select the previous call on the lane (or the one at the "     \
+		"cursor)")                                                     \
 	X(PARENT, "parent", "K", SV_SCOPE_TIMELINE,                            \
 		"Select the enclosing call")                                   \
 	X(CHILD, "child", "J", SV_SCOPE_TIMELINE,                              \

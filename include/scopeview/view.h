@@ -74,7 +74,13 @@ struct sv_view {
 	/* Popups and prompts over the main mode, bottom first. */
 	struct sv_mode stack[SV_VIEW_STACK];
 	size_t depth;
+	/* A count typed before a key (vim's 20l): the digits so far, 0 for
+	 * none.  The next action that moves is done that many times. */
+	long count;
 };
+
+/* The largest count a key takes. */
+#define SV_VIEW_COUNT_MAX 9999
 
 /*
  * Set up v for profile p (borrowed, finished) and opts (may be NULL):

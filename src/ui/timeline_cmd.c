@@ -6,11 +6,15 @@
  */
 #include "scopeview/timeline.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/mode.h"
 #include "scopeview/regex.h"
+#include "scopeview/render.h"
 #include "scopeview/view.h"
 
 /* No match on the lanes shown: say whether calls match on the lanes
@@ -62,6 +66,67 @@ int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
 		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
 }
 
+/* Whether a time as typed has a unit after its number ("30" has none). */
+static bool timeline_has_unit(const char *arg)
+{
+	char *end;
+
+	(void)strtod(arg, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	return end != arg && *end;
+}
+
+/* :goto T, a time since the run's t=0 with a unit (12.5ms, +3s) or a
+ * share of the run (50%): the cursor goes there, inside the run, the
+ * window follows when it is not in view, and the message says where it
+ * went. */
+static int timeline_goto(struct sv_timeline *v, const char *arg)
+{
+	struct sv_session *s = v->s;
+	char at[32], *end;
+	const char *clamped = "";
+	int64_t t;
+	double pct = strtod(arg, &end);
+
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end != arg && *end == '%' && !end[1] && pct >= 0 && pct <= 100) {
+		t = s->run_t0 +
+		    (int64_t)((double)(s->run_t1 - s->run_t0) * pct / 100);
+	} else if (!timeline_has_unit(arg) || sv_view_parse_time(arg, &t) < 0) {
+		if (end != arg && !*end)
+			sv_session_message(s, true,
+				"goto: '%s' needs a unit: ns, us, ms or s "
+				"(12.5ms), or a share of the run (50%%)",
+				arg);
+		else
+			sv_session_message(s, true,
+				"goto: expected a time such as 12.5ms, or a "
+				"share of the run (50%%)");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	} else {
+		t = sv_time_clamp(t + s->origin);
+	}
+	if (t < s->run_t0) {
+		t = s->run_t0;
+		clamped = " (the run's start)";
+	} else if (t >= s->run_t1) {
+		t = s->run_t1 - 1;
+		clamped = " (the run's end)";
+	}
+	if (t < v->t0 || t >= v->t1) {
+		sv_timeline_push_history(v);
+		sv_timeline_set_window(
+			v, t - sv_timeline_span(v) / 2, sv_timeline_span(v));
+	}
+	v->cur_t = t;
+	sv_timeline_select_at_cursor(v);
+	sv_session_message(s, false, "cursor at %s%s",
+		sv_render_rel(t - s->origin, at, sizeof at), clamped);
+	return SV_REACT_REDRAW;
+}
+
 int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 {
 	char word[32];
@@ -75,29 +140,15 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 	arg = cmd + len;
 	while (*arg == ' ')
 		arg++;
-	if (!strcmp(word, "goto") || !strcmp(word, "g")) {
-		int64_t t;
-		if (sv_view_parse_time(arg, &t) < 0) {
-			sv_session_message(v->s, true,
-				"goto: expected a time such as 12.5ms");
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		t += v->s->origin;
-		if (t < v->t0 || t >= v->t1) {
-			sv_timeline_push_history(v);
-			sv_timeline_set_window(v, t - sv_timeline_span(v) / 2,
-				sv_timeline_span(v));
-		}
-		v->cur_t = t;
-		sv_timeline_select_at_cursor(v);
-		return SV_REACT_REDRAW;
-	}
+	if (!strcmp(word, "goto") || !strcmp(word, "g"))
+		return timeline_goto(v, arg);
 	if (!strcmp(word, "zoom")) {
 		int64_t span;
-		if (sv_view_parse_time(arg, &span) < 0 || span <= 0) {
+		if (!timeline_has_unit(arg) ||
+			sv_view_parse_time(arg, &span) < 0 || span <= 0) {
 			sv_session_message(v->s, true,
-				"zoom: expected a span such as "
-				"1ms");
+				"zoom: expected a span with a unit, such as "
+				"1ms, 20us or 2s");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
 		sv_timeline_push_history(v);
