@@ -178,6 +178,17 @@ static const struct {
 	/* the panel's Enter lands on the region's longest call, zoomed in
 	 * until it is readable */
 	{"nav_jump_readable", NULL, "p j Enter", 160, 45},
+	/* prompts edit at the cursor (typed two characters from the end) */
+	{"nav_prompt_cursor", NULL, "/ f e t c h Left Left X", 160, 45},
+	/* a pre-filled prompt shows its text selected: typing replaces it */
+	{"nav_prompt_prefilled", NULL, "\\ f e t c h Enter \\", 160, 45},
+	/* Up brings back what was entered at that prompt */
+	{"nav_prompt_history", NULL,
+		": g o t o Space 3 0 m s Enter : z o o m Space 1 m s Enter : "
+		"Up Up",
+		160, 45},
+	/* Esc closes the prompt, and the zoom stays */
+	{"nav_escape_prompt_first", NULL, "+ / a Escape", 160, 45},
 	/* an aggregate file: marking a region says the file has no calls */
 	{"nav_aggregate_mark", "aggregate_layout.h5", "p j Enter", 100, 24},
 };

@@ -180,7 +180,21 @@ enum {
 	X(PROMPT_BACKSPACE, "prompt-backspace", "BSpace", SV_SCOPE_PROMPT,     \
 		"Delete the last character (on an empty prompt: close it)")    \
 	X(PROMPT_CLEAR, "prompt-clear", "C-u", SV_SCOPE_PROMPT,                \
-		"Delete everything typed")                                     \
+		"Delete everything before the cursor")                         \
+	X(PROMPT_LEFT, "prompt-left", "Left C-b", SV_SCOPE_PROMPT,             \
+		"Move the cursor one character left")                          \
+	X(PROMPT_RIGHT, "prompt-right", "Right C-f", SV_SCOPE_PROMPT,          \
+		"Move the cursor one character right")                         \
+	X(PROMPT_HOME, "prompt-home", "Home C-a", SV_SCOPE_PROMPT,             \
+		"Move the cursor to the start")                                \
+	X(PROMPT_END, "prompt-end", "End C-e", SV_SCOPE_PROMPT,                \
+		"Move the cursor to the end")                                  \
+	X(PROMPT_DELETE_WORD, "prompt-delete-word", "C-w", SV_SCOPE_PROMPT,    \
+		"Delete the word before the cursor")                           \
+	X(PROMPT_HISTORY_PREV, "prompt-history-prev", "Up C-p",                \
+		SV_SCOPE_PROMPT, "The previous line entered at this prompt")   \
+	X(PROMPT_HISTORY_NEXT, "prompt-history-next", "Down C-n",              \
+		SV_SCOPE_PROMPT, "The next line entered at this prompt")       \
 	X(VIEW_TREE, "view-tree", "T", SV_SCOPE_GLOBAL,                        \
 		"Show the call tree: where the time goes")                     \
 	X(VIEW_FLAME, "view-flame", "F", SV_SCOPE_GLOBAL,                      \

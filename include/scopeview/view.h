@@ -31,6 +31,7 @@
 
 #include "scopeview/common.h"
 #include "scopeview/grid.h"
+#include "scopeview/lineedit.h"
 #include "scopeview/mode.h"
 #include "scopeview/profile.h"
 #include "scopeview/session.h"
@@ -52,6 +53,7 @@ enum sv_prompt {
 	SV_PROMPT_FILTER,  /* "\" */
 	SV_PROMPT_RANKS,   /* "rank filter" */
 	SV_PROMPT_COMMAND, /* ":" */
+	SV_PROMPT_COUNT
 };
 
 #define SV_VIEW_PROMPT_MAX SV_SESSION_TEXT_MAX
@@ -77,6 +79,9 @@ struct sv_view {
 	/* A count typed before a key (vim's 20l): the digits so far, 0 for
 	 * none.  The next action that moves is done that many times. */
 	long count;
+	/* What was entered at each kind of prompt (SV_PROMPT_*), for Up and
+	 * Down. */
+	struct sv_lineedit_history history[SV_PROMPT_COUNT];
 };
 
 /* The largest count a key takes. */

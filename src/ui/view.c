@@ -509,6 +509,12 @@ int sv_view_handle_key(struct sv_view *v, int key)
 		return key == 'q' ? SV_REACT_QUIT : 0;
 	if (view_count_digit(v, key))
 		return SV_REACT_REDRAW;
+	if (v->count && key == SV_KEY_ESCAPE) {
+		/* Esc drops a count typed, and does nothing else */
+		v->count = 0;
+		v->s.message[0] = '\0';
+		return SV_REACT_REDRAW;
+	}
 	top = sv_view_top(v);
 	a = view_lookup(top, key);
 	if (a != SV_ACTION_NONE)
@@ -568,6 +574,8 @@ void sv_view_fini(struct sv_view *v)
 		view_pop(v);
 	for (i = 0; i < SV_VIEW_MAINS; i++)
 		view_mode_stop(&v->mains[i]);
+	for (i = 0; i < SV_PROMPT_COUNT; i++)
+		sv_lineedit_history_fini(&v->history[i]);
 	sv_session_fini(&v->s);
 	memset(v, 0, sizeof *v);
 }
