@@ -443,6 +443,20 @@ static const char *ptext(const struct sv_view *v)
 		       ? sv_mode_prompt_text(sv_view_top((struct sv_view *)v))
 		       : "(no prompt)";
 }
+static bool names_right(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return TL(a)->panel.name_x > TL(b)->panel.name_x ||
+	       WHY("names at %d -> %d", TL(b)->panel.name_x,
+		       TL(a)->panel.name_x);
+}
+static bool names_left(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return TL(a)->panel.name_x < TL(b)->panel.name_x ||
+	       WHY("names at %d -> %d", TL(b)->panel.name_x,
+		       TL(a)->panel.name_x);
+}
 static size_t pcursor(const struct sv_view *v)
 {
 	return sv_view_prompt(v) != SV_PROMPT_NONE
@@ -776,6 +790,8 @@ static const struct {
 	{SV_ACTION_PANEL_LAST, "p", panel_later},
 	{SV_ACTION_PANEL_MARK, "p", panel_marked},
 	{SV_ACTION_PANEL_BACK, "p", panel_left},
+	{SV_ACTION_PANEL_NAMES_RIGHT, "p", names_right},
+	{SV_ACTION_PANEL_NAMES_LEFT, "p l", names_left},
 	{SV_ACTION_POPUP_CLOSE, "?", popup_closed},
 	{SV_ACTION_POPUP_DOWN, "?", popup_later},
 	{SV_ACTION_POPUP_UP, "? j j", popup_earlier},

@@ -189,6 +189,13 @@ static const struct {
 		160, 45},
 	/* Esc closes the prompt, and the zoom stays */
 	{"nav_escape_prompt_first", NULL, "+ / a Escape", 160, 45},
+	/* the panel's names cut where they differ (peer=N), then scrolled
+	 * sideways in the panel */
+	{"nav_panel_names", NULL, "", 160, 45},
+	{"nav_panel_names_scrolled", NULL, "p l l l l l", 160, 45},
+	/* :region with a prefix of several names lists them */
+	{"nav_region_candidates", NULL, ": r e g i o n Space m p i : w Enter",
+		160, 45},
 	/* an aggregate file: marking a region says the file has no calls */
 	{"nav_aggregate_mark", "aggregate_layout.h5", "p j Enter", 100, 24},
 };

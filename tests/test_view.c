@@ -541,7 +541,9 @@ START_TEST(test_every_action_wired)
 
 	keys("+ Tab Tab");
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
-	if (ai->scopes == SV_SCOPE_PANEL)
+	if (_i + 1 == SV_ACTION_PANEL_NAMES_LEFT)
+		keys("p l");
+	else if (ai->scopes == SV_SCOPE_PANEL)
 		keys("p");
 	else if (ai->scopes == SV_SCOPE_POPUP)
 		keys("?");

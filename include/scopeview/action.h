@@ -161,6 +161,10 @@ enum {
 		"Mark the region and cycle through its calls, longest first")  \
 	X(PANEL_BACK, "panel-back", "Escape", SV_SCOPE_PANEL,                  \
 		"Clear the marked region, or leave the panel")                 \
+	X(PANEL_NAMES_LEFT, "panel-names-left", "h Left", SV_SCOPE_PANEL,      \
+		"Scroll the region names back to their start")                 \
+	X(PANEL_NAMES_RIGHT, "panel-names-right", "l Right", SV_SCOPE_PANEL,   \
+		"Scroll the region names sideways, to their ends")             \
 	X(POPUP_CLOSE, "popup-close", "q Escape Enter BSpace", SV_SCOPE_POPUP, \
 		"Close the popup")                                             \
 	X(POPUP_DOWN, "popup-down", "j Down", SV_SCOPE_POPUP,                  \
@@ -178,7 +182,8 @@ enum {
 	X(PROMPT_CANCEL, "prompt-cancel", "Escape C-c C-g", SV_SCOPE_PROMPT,   \
 		"Close the prompt without running it")                         \
 	X(PROMPT_BACKSPACE, "prompt-backspace", "BSpace", SV_SCOPE_PROMPT,     \
-		"Delete the last character (on an empty prompt: close it)")    \
+		"Delete the character before the cursor (on an empty prompt: " \
+		"close it)")                                                   \
 	X(PROMPT_CLEAR, "prompt-clear", "C-u", SV_SCOPE_PROMPT,                \
 		"Delete everything before the cursor")                         \
 	X(PROMPT_LEFT, "prompt-left", "Left C-b", SV_SCOPE_PROMPT,             \

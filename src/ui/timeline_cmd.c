@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/elide.h"
 #include "scopeview/mode.h"
 #include "scopeview/regex.h"
 #include "scopeview/render.h"
@@ -127,6 +128,72 @@ static int timeline_goto(struct sv_timeline *v, const char *arg)
 	return SV_REACT_REDRAW;
 }
 
+/* The regions :region NAME means: the one named so; else those whose
+ * name starts with it; else those its regex finds.  Fills found[0 ..
+ * max) and returns how many there are (possibly more than max). */
+static size_t timeline_region_candidates(const struct sv_profile *p,
+	const char *arg, uint32_t *found, size_t max)
+{
+	size_t n = 0, len = strlen(arg);
+	int64_t r = sv_profile_find_region(p, arg);
+	struct sv_regex *re;
+	struct sv_error err;
+	uint32_t i;
+
+	if (r >= 0) {
+		found[0] = (uint32_t)r;
+		return 1;
+	}
+	for (i = 0; i < p->nregions; i++)
+		if (!strncmp(p->regions[i], arg, len) && n++ < max)
+			found[n - 1] = i;
+	if (n)
+		return n;
+	re = sv_regex_compile(arg, &err);
+	for (i = 0; re && i < p->nregions; i++)
+		if (sv_regex_search(re, p->regions[i], NULL, NULL) && n++ < max)
+			found[n - 1] = i;
+	sv_regex_free(re);
+	return n;
+}
+
+/* :region NAME: mark the region and go to its longest call; when NAME
+ * could be several, list them instead (each cut where it differs from
+ * the others, elide.h). */
+static int timeline_region(struct sv_timeline *v, const char *arg)
+{
+	const struct sv_profile *p = v->s->p;
+	uint32_t found[6];
+	size_t n = timeline_region_candidates(p, arg, found, 6), i, j, used;
+	char list[SV_SESSION_TEXT_MAX], one[128];
+
+	if (!n) {
+		sv_session_message(v->s, true, "no region matches '%s'", arg);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (n == 1)
+		return sv_timeline_mark_region(v, (long)found[0]);
+	used = (size_t)snprintf(
+		list, sizeof list, "'%s' matches %zu regions: ", arg, n);
+	for (i = 0; i < n && i < 6 && used < sizeof list; i++) {
+		size_t differ = 0;
+		for (j = 0; j < n && j < 6; j++)
+			if (j != i) {
+				size_t k = sv_elide_common(p->regions[found[i]],
+					p->regions[found[j]]);
+				differ = k > differ ? k : differ;
+			}
+		sv_elide(p->regions[found[i]], differ, 18, "\xe2\x80\xa6", one,
+			sizeof one);
+		used += (size_t)snprintf(list + used, sizeof list - used,
+			"%s%s", i ? ", " : "", one);
+	}
+	if (n > 6 && used < sizeof list)
+		snprintf(list + used, sizeof list - used, ", ...");
+	sv_session_message(v->s, true, "%s", list);
+	return SV_REACT_REDRAW | SV_REACT_BELL;
+}
+
 int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 {
 	char word[32];
@@ -165,25 +232,8 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 		return sv_session_set_ranks(v->s, arg) < 0
 			       ? SV_REACT_REDRAW | SV_REACT_BELL
 			       : SV_REACT_REDRAW;
-	if (!strcmp(word, "region")) {
-		int64_t r = sv_profile_find_region(v->s->p, arg);
-		if (r < 0) {
-			struct sv_error err;
-			struct sv_regex *re = sv_regex_compile(arg, &err);
-			uint32_t i;
-			for (i = 0; re && i < v->s->p->nregions && r < 0; i++)
-				if (sv_regex_search(re, v->s->p->regions[i],
-					    NULL, NULL))
-					r = i;
-			sv_regex_free(re);
-		}
-		if (r < 0) {
-			sv_session_message(
-				v->s, true, "no region matches '%s'", arg);
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		return sv_timeline_mark_region(v, (long)r);
-	}
+	if (!strcmp(word, "region"))
+		return timeline_region(v, arg);
 	if (!strcmp(word, "search"))
 		return sv_timeline_set_search(v, arg);
 	if (!strcmp(word, "filter"))
