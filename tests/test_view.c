@@ -240,6 +240,29 @@ START_TEST(test_count_and_ends)
 }
 END_TEST
 
+START_TEST(test_goto_units)
+{
+	/* a number without a unit is refused, and says so */
+	ck_assert(keys(": g o t o Space 3 0 Enter") & SV_REACT_BELL);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "needs a unit"));
+	/* a share of the run */
+	keys(": g o t o Space 5 0 % Enter");
+	ck_assert_int_eq(TL(&v)->cur_t, 600);
+	ck_assert_str_eq(v.s.message, "cursor at +600 ns");
+	/* past either end (even near 2^63): the run's end or start */
+	keys(": g o t o Space 9 e 9 s Enter");
+	ck_assert_int_eq(TL(&v)->cur_t, 1199);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "the run's end"));
+	keys(": g o t o Space - 5 m s Enter");
+	ck_assert_int_eq(TL(&v)->cur_t, 0);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "the run's start"));
+	/* :zoom wants a unit too */
+	ck_assert(keys(": z o o m Space 3 0 0 Enter") & SV_REACT_BELL);
+	keys(": z o o m Space 3 0 0 n s Enter");
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, 300);
+}
+END_TEST
+
 START_TEST(test_tab_and_tree)
 {
 	keys("Tab");
@@ -664,6 +687,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_tab_and_tree);
 	tcase_add_test(tc, test_tab_from_cursor);
 	tcase_add_test(tc, test_count_and_ends);
+	tcase_add_test(tc, test_goto_units);
 	tcase_add_test(tc, test_zoom_call);
 	tcase_add_test(tc, test_solo_collapse);
 	tcase_add_test(tc, test_search);

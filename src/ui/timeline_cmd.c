@@ -107,7 +107,11 @@ static int timeline_goto(struct sv_timeline *v, const char *arg)
 				"share of the run (50%%)");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	} else {
-		t = sv_time_clamp(t + s->origin);
+		/* In 128 bits: a time typed near 2^63 must not overflow. */
+		sv_i128 x = (sv_i128)t + s->origin;
+		t = x < s->run_t0    ? s->run_t0 - 1
+		    : x >= s->run_t1 ? s->run_t1
+				     : (int64_t)x;
 	}
 	if (t < s->run_t0) {
 		t = s->run_t0;
