@@ -443,6 +443,68 @@ static const char *ptext(const struct sv_view *v)
 		       ? sv_mode_prompt_text(sv_view_top((struct sv_view *)v))
 		       : "(no prompt)";
 }
+static bool names_right(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return TL(a)->panel.name_x > TL(b)->panel.name_x ||
+	       WHY("names at %d -> %d", TL(b)->panel.name_x,
+		       TL(a)->panel.name_x);
+}
+static bool names_left(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return TL(a)->panel.name_x < TL(b)->panel.name_x ||
+	       WHY("names at %d -> %d", TL(b)->panel.name_x,
+		       TL(a)->panel.name_x);
+}
+static size_t pcursor(const struct sv_view *v)
+{
+	return sv_view_prompt(v) != SV_PROMPT_NONE
+		       ? sv_mode_prompt_cursor(sv_view_top((struct sv_view *)v))
+		       : (size_t)-1;
+}
+static bool prompt_cursor_left(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (pcursor(a) + 1 == pcursor(b) && !strcmp(ptext(a), ptext(b))) ||
+	       WHY("cursor %zu -> %zu", pcursor(b), pcursor(a));
+}
+static bool prompt_cursor_right(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (pcursor(a) == pcursor(b) + 1 && !strcmp(ptext(a), ptext(b))) ||
+	       WHY("cursor %zu -> %zu", pcursor(b), pcursor(a));
+}
+static bool prompt_cursor_home(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return pcursor(a) == 0 || WHY("cursor %zu", pcursor(a));
+}
+static bool prompt_cursor_end(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return pcursor(a) == strlen(ptext(a)) || WHY("cursor %zu", pcursor(a));
+}
+static bool prompt_word_gone(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return !strcmp(ptext(a), "ab ") || WHY("text '%s'", ptext(a));
+}
+static bool prompt_recalled(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return !strcmp(ptext(a), "a") || WHY("text '%s'", ptext(a));
+}
+static bool prompt_back_to_typed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (!strcmp(ptext(b), "a") && !strcmp(ptext(a), "x")) ||
+	       WHY("text '%s' -> '%s'", ptext(b), ptext(a));
+}
 static bool view_switched(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
@@ -737,6 +799,8 @@ static const struct {
 	{SV_ACTION_PANEL_LAST, "p", panel_later},
 	{SV_ACTION_PANEL_MARK, "p", panel_marked},
 	{SV_ACTION_PANEL_BACK, "p", panel_left},
+	{SV_ACTION_PANEL_NAMES_RIGHT, "p", names_right},
+	{SV_ACTION_PANEL_NAMES_LEFT, "p l", names_left},
 	{SV_ACTION_POPUP_CLOSE, "?", popup_closed},
 	{SV_ACTION_POPUP_DOWN, "?", popup_later},
 	{SV_ACTION_POPUP_UP, "? j j", popup_earlier},
@@ -748,6 +812,14 @@ static const struct {
 	{SV_ACTION_PROMPT_CANCEL, "/ a", prompt_cancelled},
 	{SV_ACTION_PROMPT_BACKSPACE, "/ a b", prompt_erased},
 	{SV_ACTION_PROMPT_CLEAR, "/ a b", prompt_emptied},
+	{SV_ACTION_PROMPT_LEFT, "/ a b", prompt_cursor_left},
+	{SV_ACTION_PROMPT_RIGHT, "/ a b Left", prompt_cursor_right},
+	{SV_ACTION_PROMPT_HOME, "/ a b", prompt_cursor_home},
+	{SV_ACTION_PROMPT_END, "/ a b Home", prompt_cursor_end},
+	{SV_ACTION_PROMPT_DELETE_WORD, "/ a b Space c d", prompt_word_gone},
+	{SV_ACTION_PROMPT_HISTORY_PREV, "/ a Enter /", prompt_recalled},
+	{SV_ACTION_PROMPT_HISTORY_NEXT, "/ a Enter / x Up",
+		prompt_back_to_typed},
 	{SV_ACTION_VIEW_TREE, "", view_switched},
 	{SV_ACTION_VIEW_FLAME, "", view_switched},
 	{SV_ACTION_RANGE_START, "", range_set},

@@ -167,6 +167,35 @@ static const struct {
 		160, 45},
 	/* zooming out stops at the whole run; d does not pan past its end */
 	{"nav_zoom_out_stops", NULL, "- - - d", 160, 45},
+	/* a count repeats a move: 20 columns right, 3 rows down */
+	{"nav_count_prefix", NULL, "2 0 l 3 j", 160, 45},
+	/* G: the window at the run's end */
+	{"nav_go_end", NULL, "+ + G", 160, 45},
+	/* :goto without a unit is refused and says why */
+	{"nav_goto_no_unit", NULL, ": g o t o Space 3 0 Enter", 160, 45},
+	/* :goto past the end lands at the end and says so */
+	{"nav_goto_clamped", NULL, ": g o t o Space 9 0 m s Enter", 160, 45},
+	/* the panel's Enter lands on the region's longest call, zoomed in
+	 * until it is readable */
+	{"nav_jump_readable", NULL, "p j Enter", 160, 45},
+	/* prompts edit at the cursor (typed two characters from the end) */
+	{"nav_prompt_cursor", NULL, "/ f e t c h Left Left X", 160, 45},
+	/* a pre-filled prompt shows its text selected: typing replaces it */
+	{"nav_prompt_prefilled", NULL, "\\ f e t c h Enter \\", 160, 45},
+	/* Up brings back what was entered at that prompt */
+	{"nav_prompt_history", NULL,
+		": g o t o Space 3 0 m s Enter : z o o m Space 1 m s Enter : "
+		"Up Up",
+		160, 45},
+	/* Esc closes the prompt, and the zoom stays */
+	{"nav_escape_prompt_first", NULL, "+ / a Escape", 160, 45},
+	/* the panel's names cut where they differ (peer=N), then scrolled
+	 * sideways in the panel */
+	{"nav_panel_names", NULL, "", 160, 45},
+	{"nav_panel_names_scrolled", NULL, "p l l l l l", 160, 45},
+	/* :region with a prefix of several names lists them */
+	{"nav_region_candidates", NULL, ": r e g i o n Space m p i : w Enter",
+		160, 45},
 	/* an aggregate file: marking a region says the file has no calls */
 	{"nav_aggregate_mark", "aggregate_layout.h5", "p j Enter", 100, 24},
 };

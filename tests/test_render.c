@@ -384,7 +384,7 @@ START_TEST(test_match_in_merged_cell)
 	ck_assert_int_ne(sv_grid_cell(&g, x, 3)->color2, 0);
 	ck_assert_int_ne(
 		sv_grid_cell(&g, x, 3)->color2, sv_grid_cell(&g, x, 3)->color);
-	draw(&g, p, 100, 20, "/ n e e d l e Enter End", false);
+	draw(&g, p, 100, 20, "/ n e e d l e Enter 0 End", false);
 	c = sv_grid_cell(&g, x, 3);
 	ck_assert_uint_eq(c->ch, 0x258c);
 	ck_assert_int_eq(c->style, SV_STYLE_MATCH);

@@ -261,6 +261,38 @@ START_TEST(test_select_out_of_window)
 }
 END_TEST
 
+START_TEST(test_show_call_readable)
+{
+	uint32_t g = call_of("grandchild", 200, 300);
+	uint32_t m = call_of("main", 0, 1000);
+	struct sv_tmap mp;
+	int64_t span;
+
+	/* given the whole run, where grandchild is narrower than readable */
+	mp = sv_timeline_tmap(&tl);
+	ck_assert_int_lt(sv_tmap_col(&mp, 300) - sv_tmap_col(&mp, 200),
+		SV_TIMELINE_READABLE);
+	/* when a jump lands on it: zoomed in until it is readable, whole */
+	sv_timeline_show_call(&tl, g);
+	mp = sv_timeline_tmap(&tl);
+	ck_assert_uint_eq(s.sel, g);
+	ck_assert_int_ge(sv_tmap_col(&mp, 300) - sv_tmap_col(&mp, 200),
+		SV_TIMELINE_READABLE);
+	ck_assert_int_le(tl.t0, 200);
+	ck_assert_int_ge(tl.t1, 300);
+	ck_assert_uint_eq(tl.nhistory, 1);
+	/* a call readable at this zoom keeps it: the window only scrolls */
+	span = sv_timeline_span(&tl);
+	sv_timeline_show_call(&tl, call_of("child", 100, 500));
+	ck_assert_int_eq(sv_timeline_span(&tl), span);
+	ck_assert_uint_eq(tl.nhistory, 1);
+	/* a call wider than the window keeps the zoom too */
+	sv_timeline_show_call(&tl, m);
+	ck_assert_int_eq(sv_timeline_span(&tl), span);
+	ck_assert_uint_eq(s.sel, m);
+}
+END_TEST
+
 START_TEST(test_select_in_window)
 {
 	uint32_t c = call_of("work", 50, 400);
@@ -624,6 +656,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_select_out_of_window);
 	tcase_add_test(tc, test_select_in_window);
+	tcase_add_test(tc, test_show_call_readable);
 	tcase_add_test(tc, test_select_refused);
 	tcase_add_test(tc, test_select_expands_lane);
 	suite_add_tcase(su, tc);

@@ -184,6 +184,87 @@ START_TEST(test_move_and_select)
 }
 END_TEST
 
+START_TEST(test_tab_from_cursor)
+{
+	/* given the cursor on depth 1 at t=0, where no call is */
+	keys("j");
+	ck_assert_str_eq(sel_region(), "(none)");
+	/* Tab selects the call after the cursor on that row, not main */
+	keys("Tab");
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
+	/* with nothing selected between the two children, Shift-Tab takes
+	 * the one before the cursor */
+	v.s.sel = SV_NO_CALL;
+	TL(&v)->cur_t = 550;
+	keys("BTab");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
+	v.s.sel = SV_NO_CALL;
+	TL(&v)->cur_t = 550;
+	keys("Tab");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
+	/* under the cursor: that call */
+	v.s.sel = SV_NO_CALL;
+	TL(&v)->cur_t = 700;
+	keys("Tab");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
+}
+END_TEST
+
+START_TEST(test_count_and_ends)
+{
+	int64_t t;
+	/* a count repeats a move: 5l is five l */
+	keys("l l l l l");
+	t = TL(&v)->cur_t;
+	keys("0 Home");
+	ck_assert_int_eq(TL(&v)->cur_t, 0);
+	ck_assert(keys("5") & SV_REACT_REDRAW);
+	ck_assert_str_eq(v.s.message, "5");
+	keys("l");
+	ck_assert_int_eq(TL(&v)->cur_t, t);
+	ck_assert_int_eq(v.count, 0);
+	/* 0 alone keeps its action (fit), after a digit it is a digit */
+	keys("+ + 1 0 l");
+	ck_assert_int_eq(v.count, 0);
+	keys("0");
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, 1200);
+	/* a count does not repeat a toggle */
+	keys("3 D");
+	ck_assert(!TL(&v)->details_shown);
+	keys("D");
+	/* g and G: the run's start and end */
+	keys("+ + G");
+	ck_assert_int_eq(TL(&v)->t1, 1200);
+	keys("g");
+	ck_assert_int_eq(TL(&v)->t0, 0);
+	ck_assert_int_eq(TL(&v)->cur_t, 0);
+}
+END_TEST
+
+START_TEST(test_goto_units)
+{
+	/* a number without a unit is refused, and says so */
+	ck_assert(keys(": g o t o Space 3 0 Enter") & SV_REACT_BELL);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "needs a unit"));
+	/* a share of the run */
+	keys(": g o t o Space 5 0 % Enter");
+	ck_assert_int_eq(TL(&v)->cur_t, 600);
+	ck_assert_str_eq(v.s.message, "cursor at +600 ns");
+	/* past either end (even near 2^63): the run's end or start */
+	keys(": g o t o Space 9 e 9 s Enter");
+	ck_assert_int_eq(TL(&v)->cur_t, 1199);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "the run's end"));
+	keys(": g o t o Space - 5 m s Enter");
+	ck_assert_int_eq(TL(&v)->cur_t, 0);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "the run's start"));
+	/* :zoom wants a unit too */
+	ck_assert(keys(": z o o m Space 3 0 0 Enter") & SV_REACT_BELL);
+	keys(": z o o m Space 3 0 0 n s Enter");
+	ck_assert_int_eq(TL(&v)->t1 - TL(&v)->t0, 300);
+}
+END_TEST
+
 START_TEST(test_tab_and_tree)
 {
 	keys("Tab");
@@ -485,7 +566,9 @@ START_TEST(test_every_action_wired)
 
 	keys("+ Tab Tab");
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
-	if (ai->scopes == SV_SCOPE_PANEL)
+	if (_i + 1 == SV_ACTION_PANEL_NAMES_LEFT)
+		keys("p l");
+	else if (ai->scopes == SV_SCOPE_PANEL)
 		keys("p");
 	else if (ai->scopes == SV_SCOPE_POPUP)
 		keys("?");
@@ -697,6 +780,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_pan);
 	tcase_add_test(tc, test_move_and_select);
 	tcase_add_test(tc, test_tab_and_tree);
+	tcase_add_test(tc, test_tab_from_cursor);
+	tcase_add_test(tc, test_count_and_ends);
+	tcase_add_test(tc, test_goto_units);
 	tcase_add_test(tc, test_zoom_call);
 	tcase_add_test(tc, test_solo_collapse);
 	tcase_add_test(tc, test_search);

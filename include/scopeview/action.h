@@ -76,9 +76,9 @@ enum {
 		"Move the window back in time")                                \
 	X(PAN_RIGHT, "pan-right", "d", SV_SCOPE_TIMELINE,                      \
 		"Move the window forward in time")                             \
-	X(GO_START, "go-start", "Home", SV_SCOPE_TIMELINE,                     \
+	X(GO_START, "go-start", "Home g", SV_SCOPE_TIMELINE,                   \
 		"Move the window to the run's start")                          \
-	X(GO_END, "go-end", "End", SV_SCOPE_TIMELINE,                          \
+	X(GO_END, "go-end", "End G", SV_SCOPE_TIMELINE,                        \
 		"Move the window to the run's end")                            \
 	X(ZOOM_CALL, "zoom-call", "f Enter", SV_SCOPE_TIMELINE,                \
 		"Zoom to the selected call")                                   \
@@ -86,9 +86,11 @@ enum {
 	X(ZOOM_BACK, "zoom-back", "Escape BSpace", SV_SCOPE_TIMELINE,          \
 		"Go back in the zoom history")                                 \
 	X(NEXT_CALL, "next-call", "Tab", SV_SCOPE_TIMELINE,                    \
-		"Select the next call on the lane")                            \
+		"Select the next call on the lane (or the call at the "        \
+		"cursor)")                                                     \
 	X(PREV_CALL, "prev-call", "BTab", SV_SCOPE_TIMELINE,                   \
-		"Select the previous call on the lane")                        \
+		"Select the previous call on the lane (or the one at the "     \
+		"cursor)")                                                     \
 	X(PARENT, "parent", "K", SV_SCOPE_TIMELINE,                            \
 		"Select the enclosing call")                                   \
 	X(CHILD, "child", "J", SV_SCOPE_TIMELINE,                              \
@@ -160,6 +162,10 @@ enum {
 		"Mark the region and cycle through its calls, longest first")  \
 	X(PANEL_BACK, "panel-back", "Escape", SV_SCOPE_PANEL,                  \
 		"Clear the marked region, or leave the panel")                 \
+	X(PANEL_NAMES_LEFT, "panel-names-left", "h Left", SV_SCOPE_PANEL,      \
+		"Scroll the region names back to their start")                 \
+	X(PANEL_NAMES_RIGHT, "panel-names-right", "l Right", SV_SCOPE_PANEL,   \
+		"Scroll the region names sideways, to their ends")             \
 	X(POPUP_CLOSE, "popup-close", "q Escape Enter BSpace", SV_SCOPE_POPUP, \
 		"Close the popup")                                             \
 	X(POPUP_DOWN, "popup-down", "j Down", SV_SCOPE_POPUP,                  \
@@ -177,9 +183,24 @@ enum {
 	X(PROMPT_CANCEL, "prompt-cancel", "Escape C-c C-g", SV_SCOPE_PROMPT,   \
 		"Close the prompt without running it")                         \
 	X(PROMPT_BACKSPACE, "prompt-backspace", "BSpace", SV_SCOPE_PROMPT,     \
-		"Delete the last character (on an empty prompt: close it)")    \
+		"Delete the character before the cursor (on an empty prompt: " \
+		"close it)")                                                   \
 	X(PROMPT_CLEAR, "prompt-clear", "C-u", SV_SCOPE_PROMPT,                \
-		"Delete everything typed")                                     \
+		"Delete everything before the cursor")                         \
+	X(PROMPT_LEFT, "prompt-left", "Left C-b", SV_SCOPE_PROMPT,             \
+		"Move the cursor one character left")                          \
+	X(PROMPT_RIGHT, "prompt-right", "Right C-f", SV_SCOPE_PROMPT,          \
+		"Move the cursor one character right")                         \
+	X(PROMPT_HOME, "prompt-home", "Home C-a", SV_SCOPE_PROMPT,             \
+		"Move the cursor to the start")                                \
+	X(PROMPT_END, "prompt-end", "End C-e", SV_SCOPE_PROMPT,                \
+		"Move the cursor to the end")                                  \
+	X(PROMPT_DELETE_WORD, "prompt-delete-word", "C-w", SV_SCOPE_PROMPT,    \
+		"Delete the word before the cursor")                           \
+	X(PROMPT_HISTORY_PREV, "prompt-history-prev", "Up C-p",                \
+		SV_SCOPE_PROMPT, "The previous line entered at this prompt")   \
+	X(PROMPT_HISTORY_NEXT, "prompt-history-next", "Down C-n",              \
+		SV_SCOPE_PROMPT, "The next line entered at this prompt")       \
 	X(VIEW_TREE, "view-tree", "T", SV_SCOPE_GLOBAL,                        \
 		"Show the call tree: where the time goes")                     \
 	X(VIEW_FLAME, "view-flame", "F", SV_SCOPE_GLOBAL,                      \

@@ -167,5 +167,7 @@ long sv_mode_popup_top(const struct sv_mode *m);
 void sv_mode_prompt_setup(struct sv_mode *m, const char *initial);
 /* The text typed into prompt m (valid until the prompt is popped). */
 const char *sv_mode_prompt_text(const struct sv_mode *m);
+/* The byte offset of the cursor in that text. */
+size_t sv_mode_prompt_cursor(const struct sv_mode *m);
 
 #endif

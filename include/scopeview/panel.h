@@ -43,7 +43,11 @@ struct sv_panel {
 	bool focus; /* keys go to the panel first */
 	long cur;   /* the row under the panel's cursor */
 	long top;   /* the first row on screen */
+	int name_x; /* cells of the names scrolled out on the left (h, l) */
 };
+
+/* Cells a sideways step of the name column moves (h, l in the panel). */
+#define SV_PANEL_NAME_STEP 8
 
 /* Where the panel is drawn: x, y, w, h of its box (rows y + 2 .. are the
  * regions), and the glyphs to draw it with. */

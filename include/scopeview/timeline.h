@@ -38,6 +38,8 @@
 #include "scopeview/session.h"
 
 #define SV_TIMELINE_HISTORY 64
+/* The width in columns at which a call a jump lands on is readable. */
+#define SV_TIMELINE_READABLE 12
 
 struct sv_timeline {
 	struct sv_session *s; /* borrowed from the mode */
@@ -116,11 +118,17 @@ void sv_timeline_select_at_cursor(struct sv_timeline *tl);
 /* Select call c: the cursor goes to its row and into its visible part;
  * the window moves (same span) when the call is not in it. */
 void sv_timeline_select(struct sv_timeline *tl, uint32_t c);
+/* Select call c for a jump (n, the panel's Enter, :region): as
+ * sv_timeline_select, and zoomed in until it is SV_TIMELINE_READABLE
+ * columns wide or more (a quarter of the timeline), the zoom kept when it
+ * already is, the window scrolled to show it whole. */
+void sv_timeline_show_call(struct sv_timeline *tl, uint32_t c);
 /* Select c, or say none (not an error) and ring the bell; SV_REACT_*. */
 int sv_timeline_select_rel(
 	struct sv_timeline *tl, uint32_t c, const char *none);
-/* Jump through list[0 .. n): by time from the selection or cursor, or
- * cyclically from *pos; says "match K of N".  SV_REACT_* flags. */
+/* Jump through list[0 .. n) (sv_timeline_show_call): by time from the
+ * selection or cursor, or cyclically from *pos; says "match K of N".
+ * SV_REACT_* flags. */
 int sv_timeline_jump_list(struct sv_timeline *tl, const uint32_t *list,
 	size_t n, long *pos, int dir, bool by_time);
 /* Mark region r (-1 clears) and jump to its longest call. */

@@ -32,6 +32,7 @@
 
 #include "scopeview/common.h"
 #include "scopeview/grid.h"
+#include "scopeview/lineedit.h"
 #include "scopeview/mode.h"
 #include "scopeview/profile.h"
 #include "scopeview/session.h"
@@ -54,6 +55,7 @@ enum sv_prompt {
 	SV_PROMPT_FILTER,  /* "\" */
 	SV_PROMPT_RANKS,   /* "rank filter" */
 	SV_PROMPT_COMMAND, /* ":" */
+	SV_PROMPT_COUNT
 };
 
 #define SV_VIEW_PROMPT_MAX SV_SESSION_TEXT_MAX
@@ -87,7 +89,16 @@ struct sv_view {
 	 * that loads it. */
 	char open_path[1024];
 	const struct sv_sink *sink; /* from the options */
+	/* A count typed before a key (vim's 20l): the digits so far, 0 for
+	 * none.  The next action that moves is done that many times. */
+	long count;
+	/* What was entered at each kind of prompt (SV_PROMPT_*), for Up and
+	 * Down. */
+	struct sv_lineedit_history history[SV_PROMPT_COUNT];
 };
+
+/* The largest count a key takes. */
+#define SV_VIEW_COUNT_MAX 9999
 
 /*
  * Set up v for profile p (borrowed, finished) and opts (may be NULL):

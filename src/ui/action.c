@@ -329,6 +329,7 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 	fputs(scdoc ? "## Mouse\n\n" : "\n", out);
 	fputs("Mouse: click selects a call, the wheel zooms around the "
 	      "pointer, dragging pans.\n"
+	      "A count before a move repeats it (20l, 5j, 3n).\n"
 	      "In a prompt, other keys type text.\n",
 		out);
 	return ferror(out) ? -EIO : 0;

@@ -220,6 +220,9 @@ static void popup_help(struct popup_out *o)
 	popup_line(o, SV_STYLE_POPUP, "");
 	popup_wrapped(o, SV_STYLE_POPUP,
 		"Mouse: click selects, wheel zooms at the pointer, drag pans.");
+	popup_wrapped(o, SV_STYLE_POPUP,
+		"A count before a move repeats it (20l, 5j, 3n); Esc drops "
+		"it.");
 	popup_wrapped(o, SV_STYLE_POPUP, "In a prompt, other keys type text.");
 }
 

@@ -152,11 +152,12 @@ static int timeline_page(struct sv_timeline *v, int dir)
 	return timeline_move_row(v, dir * h);
 }
 
-/* Next/previous call on the cursor lane from the selection or cursor. */
+/* Next/previous call on the cursor lane from the selection, or with none
+ * the call under (after, before) the cursor on its row. */
 static int timeline_step_call(struct sv_timeline *v, int dir)
 {
 	const struct sv_profile *p = v->s->p;
-	const struct sv_lane *lane;
+	const struct sv_lod_level *lv;
 	uint32_t c;
 
 	if (!p->has_calls || !p->nlanes)
@@ -170,25 +171,21 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 			dir > 0 ? "last call of the lane"
 				: "first call of the lane");
 	}
-	lane = &p->lanes[v->cur_lane];
-	{
-		/* First call starting after (before) the cursor time. */
-		uint32_t lo = 0, hi = lane->ncalls;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (p->start_ns[lane->calls[mid]] >= v->cur_t)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		if (dir > 0)
-			c = lo < lane->ncalls ? lane->calls[lo] : SV_NO_CALL;
-		else
-			c = lo > 0 ? lane->calls[lo - 1] : SV_NO_CALL;
-		while (c != SV_NO_CALL && !sv_session_keeps(v->s, c))
-			c = sv_layout_lane_step(p, c, dir);
+	/* Nothing selected: the call under the cursor on its row, else the
+	 * first after it (before it, backwards), as the filter keeps them. */
+	lv = sv_layout_level(&v->s->index, v->cur_lane, v->cur_depth);
+	c = SV_NO_CALL;
+	if (lv && lv->n) {
+		uint32_t lo, hi;
+		sv_layout_range(lv, v->cur_t, INT64_MAX, &lo, &hi);
+		if (dir > 0 && lo < lv->n)
+			c = lv->calls[lo];
+		else if (dir < 0 && lo < lv->n && lv->start[lo] <= v->cur_t)
+			c = lv->calls[lo];
+		else if (dir < 0 && lo > 0)
+			c = lv->calls[lo - 1];
 	}
-	return sv_timeline_select_rel(v, c, "no more calls on this lane");
+	return sv_timeline_select_rel(v, c, "no more calls on this row");
 }
 
 static int timeline_mouse(struct sv_timeline *v, int key)

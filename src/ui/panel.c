@@ -15,6 +15,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/diff.h"
+#include "scopeview/elide.h"
 #include "scopeview/mode.h"
 #include "scopeview/render.h"
 
@@ -58,6 +59,57 @@ void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s)
 		pn->cur = 0;
 }
 
+/* h/l: the name column a step sideways, until the longest name's last
+ * cells show. */
+static int panel_scroll_names(
+	struct sv_panel *pn, const struct sv_session *s, int dir)
+{
+	int longest = 0, x = pn->name_x + dir * SV_PANEL_NAME_STEP;
+	size_t k;
+
+	for (k = 0; s->stats_valid && k < s->stats.nregions; k++) {
+		int w = sv_grid_text_width(s->stats.regions[k].name, 1 << 20);
+		if (w > longest)
+			longest = w;
+	}
+	if (x > longest - SV_PANEL_NAME_STEP)
+		x = longest - SV_PANEL_NAME_STEP;
+	if (x < 0)
+		x = 0;
+	if (x == pn->name_x)
+		return SV_REACT_BELL;
+	pn->name_x = x;
+	return SV_REACT_REDRAW;
+}
+
+/* The name of row row fitted into w cells: scrolled sideways by name_x,
+ * else cut where it still differs from the rows around it (elide.h). */
+static void panel_name(const struct sv_panel *pn, const struct sv_session *s,
+	long row, long top, long bottom, int w, uint32_t ellipsis, char *out,
+	size_t n)
+{
+	const char *name = s->stats.regions[row].name;
+	char ell[8];
+	size_t differ = 0, k;
+	long r;
+
+	ell[sv_utf8_encode(ellipsis, ell)] = '\0';
+	if (pn->name_x > 0) {
+		snprintf(out, n, "%s%s", ell, sv_elide_skip(name, pn->name_x));
+		return;
+	}
+	if (bottom > (long)s->stats.nregions)
+		bottom = (long)s->stats.nregions;
+	for (r = top; r < bottom; r++) {
+		if (r == row)
+			continue;
+		k = sv_elide_common(name, s->stats.regions[r].name);
+		if (k > differ)
+			differ = k;
+	}
+	sv_elide(name, differ, w, ell, out, n);
+}
+
 int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
 	long *mark_region)
 {
@@ -94,6 +146,10 @@ int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
 		}
 		pn->focus = false;
 		return SV_REACT_REDRAW;
+	case SV_ACTION_PANEL_NAMES_LEFT:
+	case SV_ACTION_PANEL_NAMES_RIGHT:
+		return panel_scroll_names(
+			pn, s, a == SV_ACTION_PANEL_NAMES_LEFT ? -1 : 1);
 	case SV_ACTION_SORT_PREV:
 	case SV_ACTION_SORT_NEXT: {
 		int col = sv_panel_key_col(s->sort_key);
@@ -231,7 +287,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	long sel_region =
 		s->sel != SV_NO_CALL ? (long)sv_call_region(p, s->sel) : -1;
 	long top, row, visible;
-	char buf[64];
+	char buf[64], name[1024];
 	const char *scope;
 	int sort_col = sv_panel_key_col(s->sort_key);
 	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
@@ -360,7 +416,9 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		sv_grid_fill(gr, x0, y, x0 + w, y + 1, ' ', style, 0);
 		sv_grid_put(gr, x0, y, gl->bar, SV_STYLE_SPAN,
 			sv_session_region_color(s, sr->region));
-		sv_grid_text(gr, x0 + 1, y, name_w - 2, sr->name, style, 0,
+		panel_name(pn, s, row, top, top + visible, name_w - 2,
+			gl->ellipsis, name, sizeof name);
+		sv_grid_text(gr, x0 + 1, y, name_w - 2, name, style, 0,
 			gl->ellipsis);
 		for (j = 0; j < nshown; j++) {
 			int cx = x0 + name_w + j * PANEL_NUM_W, tw;

@@ -298,6 +298,35 @@ void sv_timeline_select(struct sv_timeline *v, uint32_t c)
 	sv_timeline_fix_rows(v);
 }
 
+/* Select call c and make it readable: the zoom stays when the call is
+ * at least SV_TIMELINE_READABLE columns wide (the window scrolls to show
+ * it whole when it fits), else the window zooms in until the call takes
+ * a quarter of the timeline (at least that many columns), centred. */
+void sv_timeline_show_call(struct sv_timeline *v, uint32_t c)
+{
+	const struct sv_profile *p = v->s->p;
+	int64_t s, e, span = sv_timeline_span(v), want;
+	int w = v->geom.tl_w > 0 ? v->geom.tl_w : 1;
+	int cols = w / 4 > SV_TIMELINE_READABLE ? w / 4 : SV_TIMELINE_READABLE;
+	sv_i128 wide;
+
+	if (c == SV_NO_CALL || c >= p->ncalls ||
+		v->s->lane_hidden[p->lane_of[c]])
+		return;
+	s = sv_time_clamp(p->start_ns[c]);
+	e = sv_time_clamp(p->end_ns[c]);
+	e = e > s ? e : s + 1;
+	wide = (sv_i128)(e - s) * w / span;
+	if (wide < SV_TIMELINE_READABLE) {
+		want = (int64_t)((sv_i128)(e - s) * w / (cols < w ? cols : w));
+		sv_timeline_push_history(v);
+		sv_timeline_set_window(v, s + (e - s) / 2 - want / 2, want);
+	} else if ((s < v->t0 || e > v->t1) && e - s <= span) {
+		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
+	}
+	sv_timeline_select(v, c);
+}
+
 /* Zoom to span ns keeping the time under column x (or the cursor). */
 void sv_timeline_zoom_at(struct sv_timeline *v, int64_t t, int x, int64_t span)
 {
@@ -381,7 +410,7 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 		*pos = *pos < 0 ? (dir > 0 ? 0 : (long)n - 1)
 				: (*pos + dir + (long)n) % (long)n;
 	}
-	sv_timeline_select(v, list[*pos]);
+	sv_timeline_show_call(v, list[*pos]);
 	sv_session_message(v->s, false, "match %ld of %zu", *pos + 1, n);
 	return SV_REACT_REDRAW;
 }

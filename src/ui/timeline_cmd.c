@@ -6,11 +6,16 @@
  */
 #include "scopeview/timeline.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/elide.h"
 #include "scopeview/mode.h"
 #include "scopeview/regex.h"
+#include "scopeview/render.h"
 #include "scopeview/view.h"
 
 /* No match on the lanes shown: say whether calls match on the lanes
@@ -62,6 +67,137 @@ int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
 		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
 }
 
+/* Whether a time as typed has a unit after its number ("30" has none). */
+static bool timeline_has_unit(const char *arg)
+{
+	char *end;
+
+	(void)strtod(arg, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	return end != arg && *end;
+}
+
+/* :goto T, a time since the run's t=0 with a unit (12.5ms, +3s) or a
+ * share of the run (50%): the cursor goes there, inside the run, the
+ * window follows when it is not in view, and the message says where it
+ * went. */
+static int timeline_goto(struct sv_timeline *v, const char *arg)
+{
+	struct sv_session *s = v->s;
+	char at[32], *end;
+	const char *clamped = "";
+	int64_t t;
+	double pct = strtod(arg, &end);
+
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end != arg && *end == '%' && !end[1] && pct >= 0 && pct <= 100) {
+		t = s->run_t0 +
+		    (int64_t)((double)(s->run_t1 - s->run_t0) * pct / 100);
+	} else if (!timeline_has_unit(arg) || sv_view_parse_time(arg, &t) < 0) {
+		if (end != arg && !*end)
+			sv_session_message(s, true,
+				"goto: '%s' needs a unit: ns, us, ms or s "
+				"(12.5ms), or a share of the run (50%%)",
+				arg);
+		else
+			sv_session_message(s, true,
+				"goto: expected a time such as 12.5ms, or a "
+				"share of the run (50%%)");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	} else {
+		/* In 128 bits: a time typed near 2^63 must not overflow. */
+		sv_i128 x = (sv_i128)t + s->origin;
+		t = x < s->run_t0    ? s->run_t0 - 1
+		    : x >= s->run_t1 ? s->run_t1
+				     : (int64_t)x;
+	}
+	if (t < s->run_t0) {
+		t = s->run_t0;
+		clamped = " (the run's start)";
+	} else if (t >= s->run_t1) {
+		t = s->run_t1 - 1;
+		clamped = " (the run's end)";
+	}
+	if (t < v->t0 || t >= v->t1) {
+		sv_timeline_push_history(v);
+		sv_timeline_set_window(
+			v, t - sv_timeline_span(v) / 2, sv_timeline_span(v));
+	}
+	v->cur_t = t;
+	sv_timeline_select_at_cursor(v);
+	sv_session_message(s, false, "cursor at %s%s",
+		sv_render_rel(t - s->origin, at, sizeof at), clamped);
+	return SV_REACT_REDRAW;
+}
+
+/* The regions :region NAME means: the one named so; else those whose
+ * name starts with it; else those its regex finds.  Fills found[0 ..
+ * max) and returns how many there are (possibly more than max). */
+static size_t timeline_region_candidates(const struct sv_profile *p,
+	const char *arg, uint32_t *found, size_t max)
+{
+	size_t n = 0, len = strlen(arg);
+	int64_t r = sv_profile_find_region(p, arg);
+	struct sv_regex *re;
+	struct sv_error err;
+	uint32_t i;
+
+	if (r >= 0) {
+		found[0] = (uint32_t)r;
+		return 1;
+	}
+	for (i = 0; i < p->nregions; i++)
+		if (!strncmp(p->regions[i], arg, len) && n++ < max)
+			found[n - 1] = i;
+	if (n)
+		return n;
+	re = sv_regex_compile(arg, &err);
+	for (i = 0; re && i < p->nregions; i++)
+		if (sv_regex_search(re, p->regions[i], NULL, NULL) && n++ < max)
+			found[n - 1] = i;
+	sv_regex_free(re);
+	return n;
+}
+
+/* :region NAME: mark the region and go to its longest call; when NAME
+ * could be several, list them instead (each cut where it differs from
+ * the others, elide.h). */
+static int timeline_region(struct sv_timeline *v, const char *arg)
+{
+	const struct sv_profile *p = v->s->p;
+	uint32_t found[6];
+	size_t n = timeline_region_candidates(p, arg, found, 6), i, j, used;
+	char list[SV_SESSION_TEXT_MAX], one[128];
+
+	if (!n) {
+		sv_session_message(v->s, true, "no region matches '%s'", arg);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (n == 1)
+		return sv_timeline_mark_region(v, (long)found[0]);
+	used = (size_t)snprintf(
+		list, sizeof list, "'%s' matches %zu regions: ", arg, n);
+	for (i = 0; i < n && i < 6 && used < sizeof list; i++) {
+		size_t differ = 0;
+		for (j = 0; j < n && j < 6; j++)
+			if (j != i) {
+				size_t k = sv_elide_common(p->regions[found[i]],
+					p->regions[found[j]]);
+				differ = k > differ ? k : differ;
+			}
+		sv_elide(p->regions[found[i]], differ, 18, "\xe2\x80\xa6", one,
+			sizeof one);
+		used += (size_t)snprintf(list + used, sizeof list - used,
+			"%s%s", i ? ", " : "", one);
+	}
+	if (n > 6 && used < sizeof list)
+		snprintf(list + used, sizeof list - used, ", ...");
+	sv_session_message(v->s, true, "%s", list);
+	return SV_REACT_REDRAW | SV_REACT_BELL;
+}
+
 int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 {
 	char word[32];
@@ -75,29 +211,15 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 	arg = cmd + len;
 	while (*arg == ' ')
 		arg++;
-	if (!strcmp(word, "goto") || !strcmp(word, "g")) {
-		int64_t t;
-		if (sv_view_parse_time(arg, &t) < 0) {
-			sv_session_message(v->s, true,
-				"goto: expected a time such as 12.5ms");
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		t += v->s->origin;
-		if (t < v->t0 || t >= v->t1) {
-			sv_timeline_push_history(v);
-			sv_timeline_set_window(v, t - sv_timeline_span(v) / 2,
-				sv_timeline_span(v));
-		}
-		v->cur_t = t;
-		sv_timeline_select_at_cursor(v);
-		return SV_REACT_REDRAW;
-	}
+	if (!strcmp(word, "goto") || !strcmp(word, "g"))
+		return timeline_goto(v, arg);
 	if (!strcmp(word, "zoom")) {
 		int64_t span;
-		if (sv_view_parse_time(arg, &span) < 0 || span <= 0) {
+		if (!timeline_has_unit(arg) ||
+			sv_view_parse_time(arg, &span) < 0 || span <= 0) {
 			sv_session_message(v->s, true,
-				"zoom: expected a span such as "
-				"1ms");
+				"zoom: expected a span with a unit, such as "
+				"1ms, 20us or 2s");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
 		sv_timeline_push_history(v);
@@ -114,25 +236,8 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 		return sv_session_set_ranks(v->s, arg) < 0
 			       ? SV_REACT_REDRAW | SV_REACT_BELL
 			       : SV_REACT_REDRAW;
-	if (!strcmp(word, "region")) {
-		int64_t r = sv_profile_find_region(v->s->p, arg);
-		if (r < 0) {
-			struct sv_error err;
-			struct sv_regex *re = sv_regex_compile(arg, &err);
-			uint32_t i;
-			for (i = 0; re && i < v->s->p->nregions && r < 0; i++)
-				if (sv_regex_search(re, v->s->p->regions[i],
-					    NULL, NULL))
-					r = i;
-			sv_regex_free(re);
-		}
-		if (r < 0) {
-			sv_session_message(
-				v->s, true, "no region matches '%s'", arg);
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		return sv_timeline_mark_region(v, (long)r);
-	}
+	if (!strcmp(word, "region"))
+		return timeline_region(v, arg);
 	if (!strcmp(word, "search"))
 		return sv_timeline_set_search(v, arg);
 	if (!strcmp(word, "filter"))

@@ -486,6 +486,72 @@ static int view_lookup(const struct sv_mode *m, int key)
 	return SV_ACTION_NONE;
 }
 
+/* The actions a count repeats: moves and steps, not toggles or prompts. */
+static bool view_counted(int a)
+{
+	switch (a) {
+	case SV_ACTION_MOVE_LEFT:
+	case SV_ACTION_MOVE_RIGHT:
+	case SV_ACTION_MOVE_UP:
+	case SV_ACTION_MOVE_DOWN:
+	case SV_ACTION_PAGE_UP:
+	case SV_ACTION_PAGE_DOWN:
+	case SV_ACTION_ZOOM_IN:
+	case SV_ACTION_ZOOM_OUT:
+	case SV_ACTION_PAN_LEFT:
+	case SV_ACTION_PAN_RIGHT:
+	case SV_ACTION_ZOOM_BACK:
+	case SV_ACTION_NEXT_CALL:
+	case SV_ACTION_PREV_CALL:
+	case SV_ACTION_PARENT:
+	case SV_ACTION_CHILD:
+	case SV_ACTION_NEXT_SIBLING:
+	case SV_ACTION_PREV_SIBLING:
+	case SV_ACTION_LONGEST_CHILD:
+	case SV_ACTION_SEARCH_NEXT:
+	case SV_ACTION_SEARCH_PREV:
+	case SV_ACTION_PANEL_DOWN:
+	case SV_ACTION_PANEL_UP:
+	case SV_ACTION_PANEL_PAGE_DOWN:
+	case SV_ACTION_PANEL_PAGE_UP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A digit typed on a main mode: part of a count (a 0 only after another
+ * digit, so that 0 alone keeps its action).  Returns whether it was. */
+static bool view_count_digit(struct sv_view *v, int key)
+{
+	if (v->depth || key < '0' || key > '9' || (key == '0' && !v->count))
+		return false;
+	v->count = v->count * 10 + (key - '0');
+	if (v->count > SV_VIEW_COUNT_MAX)
+		v->count = SV_VIEW_COUNT_MAX;
+	sv_session_message(&v->s, false, "%ld", v->count);
+	return true;
+}
+
+/* Action a, count times when a count was typed and a repeats (stopping
+ * at the first bell, a popup or prompt, or quit). */
+static int view_dispatch_counted(struct sv_view *v, int a)
+{
+	long n = v->count, i;
+	int rc = 0;
+
+	v->count = 0;
+	if (n <= 1 || !view_counted(a))
+		return view_dispatch(v, a);
+	for (i = 0; i < n; i++) {
+		int r = view_dispatch(v, a);
+		rc |= r;
+		if ((r & (SV_REACT_BELL | SV_REACT_QUIT)) || v->depth)
+			break;
+	}
+	return rc;
+}
+
 static bool view_too_small(const struct sv_view *v)
 {
 	return v->w < SV_LAYOUT_MIN_W || v->h < SV_LAYOUT_MIN_H;
@@ -517,10 +583,19 @@ int sv_view_handle_key(struct sv_view *v, int key)
 	}
 	if (view_too_small(v))
 		return key == 'q' ? SV_REACT_QUIT : 0;
+	if (view_count_digit(v, key))
+		return SV_REACT_REDRAW;
+	if (v->count && key == SV_KEY_ESCAPE) {
+		/* Esc drops a count typed, and does nothing else */
+		v->count = 0;
+		v->s.message[0] = '\0';
+		return SV_REACT_REDRAW;
+	}
 	top = sv_view_top(v);
 	a = view_lookup(top, key);
 	if (a != SV_ACTION_NONE)
-		return view_dispatch(v, a);
+		return view_dispatch_counted(v, a);
+	v->count = 0;
 	if (top->ops->key) {
 		rc = top->ops->key(top, key);
 		if (rc >= 0)
@@ -584,6 +659,8 @@ void sv_view_fini(struct sv_view *v)
 		view_pop(v);
 	for (i = 0; i < SV_VIEW_MAINS; i++)
 		view_mode_stop(&v->mains[i]);
+	for (i = 0; i < SV_PROMPT_COUNT; i++)
+		sv_lineedit_history_fini(&v->history[i]);
 	sv_session_fini(&v->s);
 	memset(v, 0, sizeof *v);
 }
