@@ -210,6 +210,8 @@ struct sv_layout_geom {
 	int label_x, label_w;
 	int tl_x, tl_w;           /* timeline columns [tl_x, tl_x + tl_w) */
 	int lanes_y, lanes_h;     /* lane rows [lanes_y, lanes_y + lanes_h) */
+	int strip_y, strip_h;     /* a strip below the lanes; 0 height when
+				     none (the timeline's ranks strip) */
 	int details_y, details_h; /* 0 height when hidden */
 	int panel_x, panel_w;     /* summary panel; 0 width when hidden */
 	int panel_y, panel_h;

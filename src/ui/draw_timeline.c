@@ -327,7 +327,10 @@ static void render_lanes(struct render_ctx *r)
 		lstyle = is_cur && row == cur_row ? SV_STYLE_LABEL_CURSOR
 						  : SV_STYLE_LABEL;
 		sv_grid_fill(r->g, 0, y, g->label_w - 1, y + 1, ' ', lstyle, 0);
-		if (lr->lane_first) {
+		if (v->ranks.on) {
+			sv_timeline_draw_rank_label(
+				v, r->g, row, y, g->label_w - 1, lstyle);
+		} else if (lr->lane_first) {
 			uint32_t mark = ' ';
 			if (lane->depth_rows > 1)
 				mark = v->lane_collapsed[lr->lane]
@@ -511,7 +514,9 @@ static void render_details(struct render_ctx *r)
 	char a[64];
 	int64_t dur;
 
-	if (!g->details_h)
+	/* The box takes room only while a call is selected (the geometry
+	 * follows the selection: sv_timeline_sync). */
+	if (!g->details_h || c == SV_NO_CALL)
 		return;
 	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + g->details_h, ' ',
 		SV_STYLE_DETAILS, 0);
@@ -519,16 +524,6 @@ static void render_details(struct render_ctx *r)
 		SV_STYLE_BORDER, 0);
 	sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
 		SV_STYLE_PANEL_HEAD, 0, 0);
-	if (c == SV_NO_CALL) {
-		details_line(&d, SV_STYLE_DIM, "No call selected.");
-		details_line(&d, SV_STYLE_DIM,
-			"Tab or a click selects one; h j k l move the cursor.");
-		if (g->panel_w)
-			details_line(&d, SV_STYLE_DIM,
-				"In the panel (p), Enter goes to a region's "
-				"longest call.");
-		return;
-	}
 	row = &p->rows[p->row_of[c]];
 	region = row->region;
 	lane = &p->lanes[p->lane_of[c]];
@@ -674,7 +669,7 @@ static void render_details(struct render_ctx *r)
 void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	const char *const **hints, size_t *nhints)
 {
-	char span[48], cur[64], from[64];
+	char span[48], cur[64], from[64], rows[96];
 	static const char *const timeline[] = {
 		"Tab next call  f zoom to it  t solo  / search  "
 		"p panel  ? help  q quit",
@@ -689,8 +684,9 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	sv_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
 	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
-	snprintf(line, n, " span %s from %s  cursor %s%s%s", span, from, cur,
-		v->s->search_spec[0] ? "  /" : "", v->s->search_spec);
+	sv_timeline_ranks_status(v, rows, sizeof rows);
+	snprintf(line, n, " span %s from %s  cursor %s%s%s%s", span, from, cur,
+		v->s->search_spec[0] ? "  /" : "", v->s->search_spec, rows);
 	*hints = v->panel.focus ? panel : timeline;
 	*nhints = v->panel.focus ? 2 : 3;
 }
@@ -748,6 +744,7 @@ void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 	r.gl = sv_render_glyphs(v->s->opts.ascii);
 	render_ruler(&r);
 	render_lanes(&r);
+	sv_timeline_draw_strip(v, g);
 	render_range(&r);
 	render_details(&r);
 	sv_panel_draw(g, &v->panel, v->s, &pa);

@@ -17,10 +17,20 @@
 
 /* ---- set-up and the session's changes ------------------------------------ */
 
+/* The geometry for what sv_timeline_sync laid out: the details box only
+ * while a call is selected, and a row for the ranks strip. */
 static void timeline_geometry(struct sv_timeline *v)
 {
-	sv_layout_geometry_panel(&v->geom, v->w, v->h, v->panel_shown,
-		v->details_shown, v->s->panel_width);
+	struct sv_layout_geom *g = &v->geom;
+
+	sv_layout_geometry_panel(g, v->w, v->h, v->panel_shown, v->laid_details,
+		v->s->panel_width);
+	if (v->laid_strip && !g->too_small && g->lanes_h > 2) {
+		/* Below the lanes, so that they stay where they were. */
+		g->lanes_h--;
+		g->strip_y = g->lanes_y + g->lanes_h;
+		g->strip_h = 1;
+	}
 }
 
 static void timeline_alloc_lanes(struct sv_timeline *v)
@@ -38,6 +48,9 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	memset(v, 0, sizeof *v);
 	v->s = s;
 	v->drag_x = -1;
+	v->ranks.region = -1;
+	v->ranks.depth_set = -1;
+	v->ranks.m_col = -1;
 	v->panel_shown = true;
 	v->details_shown = true;
 	timeline_alloc_lanes(v);
@@ -53,6 +66,7 @@ void sv_timeline_fini(struct sv_timeline *v)
 {
 	if (!v)
 		return;
+	sv_timeline_ranks_fini(v);
 	sv_layout_rows_fini(&v->rows);
 	free(v->lane_collapsed);
 	memset(v, 0, sizeof *v);
@@ -60,8 +74,7 @@ void sv_timeline_fini(struct sv_timeline *v)
 
 void sv_timeline_rows_changed(struct sv_timeline *v)
 {
-	sv_layout_rows_build(
-		&v->rows, v->s->p, v->s->lane_hidden, v->lane_collapsed);
+	sv_timeline_build_rows(v);
 	sv_timeline_fix_rows(v);
 }
 
@@ -69,6 +82,12 @@ void sv_timeline_notify(struct sv_timeline *v, unsigned what)
 {
 	const struct sv_profile *p = v->s->p;
 
+	if (what & SV_SESSION_PROFILE)
+		sv_timeline_ranks_fini(v); /* the worker read the old one */
+	if (what & (SV_SESSION_PROFILE | SV_SESSION_LANES))
+		v->ranks.stale = true;
+	if (what & SV_SESSION_SORT)
+		v->ranks.stale_m = true;
 	if (what & SV_SESSION_PROFILE) {
 		if ((p->has_calls ? p->nlanes : 0) != v->nlanes) {
 			timeline_alloc_lanes(v);
