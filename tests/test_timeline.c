@@ -710,7 +710,7 @@ START_TEST(test_panel_border_drag)
 		rtl()->geom.panel_x);
 	vt_keys(&rv, script);
 	ck_assert_int_eq(rtl()->geom.panel_w, 160 - 60);
-	/* and { narrows it by four, down to 24 */
+	/* and { narrows it by four, down to 20 */
 	vt_keys(&rv, "{");
 	ck_assert_int_eq(rtl()->geom.panel_w, 160 - 64);
 	ck_assert_ptr_nonnull(strstr(rv.s.message, "96 columns"));
@@ -765,6 +765,71 @@ START_TEST(test_strip_on_worker)
 }
 END_TEST
 
+/* Three ranks whose recursion a > b > c sits in the first column of the
+ * whole run: on a screen too short for every row, each lane's depths 1-3
+ * fold into one row, whose cell shows (and selects) the shallowest. */
+START_TEST(test_sparse_rows_fold_when_short)
+{
+	static const struct vt_call deep[] = {
+		{0, "main", 0, 10000, 0, -1, -1, 0},
+		{0, "a", 0, 10, 0, -1, -1, 0},
+		{0, "b", 1, 9, 0, -1, -1, 0},
+		{0, "c", 2, 8, 0, -1, -1, 0},
+		{1, "main", 0, 10000, 0, -1, -1, 0},
+		{1, "a", 0, 10, 0, -1, -1, 0},
+		{1, "b", 1, 9, 0, -1, -1, 0},
+		{1, "c", 2, 8, 0, -1, -1, 0},
+		{2, "main", 0, 10000, 0, -1, -1, 0},
+		{2, "a", 0, 10, 0, -1, -1, 0},
+		{2, "b", 1, 9, 0, -1, -1, 0},
+		{2, "c", 2, 8, 0, -1, -1, 0},
+	};
+	struct sv_profile *p =
+		vt_profile(deep, sizeof deep / sizeof deep[0], VT_START);
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_timeline *t;
+	struct sv_grid g;
+	uint32_t c;
+	size_t i;
+
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	/* given room for every row: twelve */
+	sv_view_resize(&w, 100, 30);
+	t = sv_view_timeline(&w);
+	ck_assert_uint_eq(t->rows.n, 12);
+	/* when the screen is too short: two a lane */
+	sv_view_resize(&w, 100, 10);
+	ck_assert_uint_eq(t->rows.n, 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(t->rows.rows[i].depth, i % 2 ? 1 : 0);
+		ck_assert_uint_eq(t->rows.rows[i].depth_last, i % 2 ? 3 : 0);
+	}
+	/* then the folded row's first cell is a, and says so in its label */
+	c = sv_timeline_call_at(t, t->geom.tl_x, t->geom.lanes_y + 1);
+	ck_assert_str_eq(p->regions[sv_call_region(p, c)], "a");
+	sv_grid_init(&g);
+	sv_render(&g, &w);
+	ck_assert_uint_ne(
+		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y + 1)->ch, ' ');
+	ck_assert_uint_eq(
+		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y + 1)->ch,
+		0x2588);
+	ck_assert_uint_eq(sv_grid_cell(&g, 3, t->geom.lanes_y + 1)->ch, 'd');
+	/* and c, selected, is on that row */
+	for (c = 0; c < p->ncalls; c++)
+		if (!strcmp(p->regions[sv_call_region(p, c)], "c") &&
+			p->lanes[p->lane_of[c]].rank == 1)
+			break;
+	sv_timeline_select(t, c);
+	sv_timeline_sync(t);
+	ck_assert_int_eq(sv_timeline_cursor_row(t), 3);
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("timeline");
@@ -803,6 +868,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fix_rows_cursor_up);
 	tcase_add_test(tc, test_notify_profile);
 	tcase_add_test(tc, test_empty_rows_fold);
+	tcase_add_test(tc, test_sparse_rows_fold_when_short);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("ranks");

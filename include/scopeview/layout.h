@@ -176,7 +176,9 @@ uint32_t sv_layout_sibling(
 struct sv_layout_row {
 	uint32_t lane;
 	uint16_t depth;
-	bool lane_first; /* the lane's first row: its label goes here */
+	uint16_t depth_last; /* the deepest depth the row shows: depth, or
+				deeper when sparse rows fold into it */
+	bool lane_first;     /* the lane's first row: its label goes here */
 	bool lane_last;
 };
 

@@ -15,9 +15,11 @@
  * hidden lanes and this mode's collapsed ones.
  *
  * mode_timeline.c holds the mode's ops (keys, mouse, commands),
- * timeline.c the window, cursor and selection moves they use, and
- * draw_timeline.c the ruler, the lanes and the details.  Nothing here
- * knows about curses or HDF5.
+ * timeline.c the window, cursor and selection moves they use,
+ * draw_timeline.c the ruler, the lanes and the details, and
+ * timeline_ranks.c the rank rows, the ranks strip, the rows and geometry
+ * that follow the selection and the window (sv_timeline_sync) and the
+ * panel's width.  Nothing here knows about curses or HDF5.
  */
 #ifndef SCOPEVIEW_TIMELINE_H
 #define SCOPEVIEW_TIMELINE_H
@@ -175,8 +177,18 @@ struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *tl);
  * hook of the mode calls it last. */
 void sv_timeline_sync(struct sv_timeline *tl);
 /* Build tl->rows: the rank rows, or the lanes' rows (one when collapsed)
- * less the depth rows below the first with no call in the window. */
+ * less the depth rows below the first with no call in the window; when
+ * they do not fit the lane area, a lane's last rows whose calls fill at
+ * most two cells each fold into one (depth .. depth_last). */
 void sv_timeline_build_rows(struct sv_timeline *tl);
+/* The call drawn at column x of row r: the shallowest of a folded row's
+ * depths that has one there (sv_layout_hit), or SV_NO_CALL. */
+uint32_t sv_timeline_row_hit(const struct sv_timeline *tl,
+	const struct sv_layout_row *r, const struct sv_tmap *m, int x);
+/* Draw a row that sparse depth rows folded into (depth_last > depth):
+ * every cell holding a call of one of its depths, the shallowest on top. */
+void sv_timeline_draw_folded(const struct sv_timeline *tl, struct sv_grid *g,
+	const struct sv_layout_row *r, int y);
 /* The region the rank figures are for (-1 = none). */
 long sv_timeline_ranks_region(const struct sv_timeline *tl);
 /* The depth of the rank rows. */

@@ -340,13 +340,22 @@ static void render_lanes(struct render_ctx *r)
 			sv_grid_text(r->g, 1, y, g->label_w - 2,
 				lane->label ? lane->label : "?", lstyle, 0,
 				r->gl->ellipsis);
+		} else if (lr->depth_last > lr->depth) {
+			sv_grid_textf(r->g, 1, y, g->label_w - 2,
+				row == cur_row ? lstyle : SV_STYLE_DIM, 0,
+				"  depths %u-%u", (unsigned)lr->depth,
+				(unsigned)lr->depth_last);
 		} else if (row == cur_row) {
 			sv_grid_textf(r->g, 1, y, g->label_w - 2, lstyle, 0,
 				"  depth %u", (unsigned)lr->depth);
 		}
 		sv_grid_put(r->g, g->label_w - 1, y, r->gl->vline,
 			SV_STYLE_BORDER, 0);
-		lv = sv_layout_level(&v->s->index, lr->lane, lr->depth);
+		lv = NULL;
+		if (lr->depth_last > lr->depth)
+			sv_timeline_draw_folded(v, r->g, lr, y);
+		else
+			lv = sv_layout_level(&v->s->index, lr->lane, lr->depth);
 		x = m.x0;
 		run.x0 = run.x1 = 0;
 		while (sv_layout_row_next(&v->s->index, lv, &m, &x, &s)) {

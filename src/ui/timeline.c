@@ -159,8 +159,7 @@ uint32_t sv_timeline_call_at(const struct sv_timeline *v, int x, int y)
 		y >= v->geom.lanes_y + v->geom.lanes_h || row < 0 ||
 		row >= (long)v->rows.n)
 		return SV_NO_CALL;
-	return sv_layout_hit(&v->s->index, v->rows.rows[row].lane,
-		v->rows.rows[row].depth, &m, x, NULL);
+	return sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
 }
 
 long sv_timeline_cursor_row(const struct sv_timeline *v)
@@ -259,8 +258,7 @@ void sv_timeline_select_at_cursor(struct sv_timeline *v)
 	v->s->sel = SV_NO_CALL;
 	if (row < 0 || x < m.x0 || x >= m.x0 + m.w)
 		return;
-	v->s->sel = sv_layout_hit(&v->s->index, v->rows.rows[row].lane,
-		v->rows.rows[row].depth, &m, x, NULL);
+	v->s->sel = sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
 }
 
 /* Select call c: the cursor goes to its row and into its visible part;

@@ -31,7 +31,7 @@
 #define TLRANKS_SYNC_CALLS 200000
 /* The panel's width: the step of a key, and the narrowest. */
 #define TLRANKS_PANEL_STEP 4
-#define TLRANKS_PANEL_MIN  24
+#define TLRANKS_PANEL_MIN  20 /* as the config file's panel-width */
 
 long sv_timeline_ranks_region(const struct sv_timeline *v)
 {
@@ -247,7 +247,7 @@ static void tlranks_rank_rows(struct sv_timeline *v)
 		sv_grow((void **)&r->rows, &r->cap, r->n + 1, sizeof *r->rows);
 		row = &r->rows[r->n++];
 		row->lane = use;
-		row->depth = depth;
+		row->depth = row->depth_last = depth;
 		row->lane_first = row->lane_last = true;
 	}
 }
@@ -278,6 +278,102 @@ static void tlranks_fold_rows(struct sv_timeline *v)
 	if (k)
 		r->rows[k - 1].lane_last = true;
 	r->n = k;
+}
+
+/* Rows whose calls in the window fill at most this many cells are
+ * sparse: a lane's last rows, when sparse, fold into one. */
+#define TLRANKS_SPARSE_CELLS 2
+
+/* Whether the calls of (lane, depth) fill at most TLRANKS_SPARSE_CELLS
+ * cells of the window (stops counting past that). */
+static bool tlranks_sparse(const struct sv_timeline *v, const struct sv_tmap *m,
+	uint32_t lane, uint32_t depth)
+{
+	const struct sv_lod_level *lv =
+		sv_layout_level(&v->s->index, lane, depth);
+	struct sv_layout_span sp;
+	int x = m->x0, cells = 0;
+
+	while (sv_layout_row_next(&v->s->index, lv, m, &x, &sp)) {
+		cells += sp.x1 - sp.x0;
+		if (cells > TLRANKS_SPARSE_CELLS)
+			return false;
+	}
+	return true;
+}
+
+/* Fold each lane's last rows, two or more of them sparse, into one row
+ * (the first of them, depth_last the deepest): a lane whose deep
+ * recursion shows in a cell or two takes one row for it, not one a
+ * depth, when the screen has too few rows for all. */
+static void tlranks_fold_sparse(struct sv_timeline *v)
+{
+	struct sv_layout_rows *r = &v->rows;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	size_t i = 0, k = 0;
+
+	while (i < r->n) {
+		size_t end = i, first;
+		while (end < r->n && r->rows[end].lane == r->rows[i].lane)
+			end++;
+		/* Rows [i, end) are one lane's; find its sparse tail. */
+		first = end;
+		while (first > i + 1 && r->rows[first - 1].depth > 0 &&
+			tlranks_sparse(v, &m, r->rows[first - 1].lane,
+				r->rows[first - 1].depth))
+			first--;
+		if (end - first < 2)
+			first = end;
+		for (; i < first; i++)
+			r->rows[k++] = r->rows[i];
+		if (first < end) {
+			struct sv_layout_row row = r->rows[first];
+			row.depth_last = r->rows[end - 1].depth_last;
+			row.lane_last = true;
+			r->rows[k++] = row;
+		}
+		i = end;
+	}
+	r->n = k;
+}
+
+uint32_t sv_timeline_row_hit(const struct sv_timeline *v,
+	const struct sv_layout_row *r, const struct sv_tmap *m, int x)
+{
+	uint32_t d, c = SV_NO_CALL;
+
+	for (d = r->depth; d <= r->depth_last && c == SV_NO_CALL; d++)
+		c = sv_layout_hit(&v->s->index, r->lane, d, m, x, NULL);
+	return c;
+}
+
+void sv_timeline_draw_folded(const struct sv_timeline *v, struct sv_grid *g,
+	const struct sv_layout_row *r, int y)
+{
+	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
+	const struct sv_profile *p = v->s->p;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	uint32_t d = r->depth_last + 1u;
+
+	while (d-- > r->depth) {
+		const struct sv_lod_level *lv =
+			sv_layout_level(&v->s->index, r->lane, d);
+		struct sv_layout_span sp;
+		int x = m.x0, cx;
+		while (sv_layout_row_next(&v->s->index, lv, &m, &x, &sp)) {
+			int style = sp.count > 1 ? SV_STYLE_SPAN_MERGED
+						 : SV_STYLE_SPAN;
+			if (sp.call == v->s->sel)
+				style = SV_STYLE_SELECTED;
+			else if (sv_session_is_match(v->s, sp.call))
+				style = SV_STYLE_MATCH;
+			for (cx = sp.x0; cx < sp.x1; cx++)
+				sv_grid_put(g, cx, y, gl->bar, style,
+					sv_grid_region_color(
+						p->regions[sv_call_region(
+							p, sp.call)]));
+		}
+	}
 }
 
 void sv_timeline_sync(struct sv_timeline *v)
@@ -313,6 +409,10 @@ void sv_timeline_build_rows(struct sv_timeline *v)
 	sv_layout_rows_build(
 		&v->rows, v->s->p, v->s->lane_hidden, v->lane_collapsed);
 	tlranks_fold_rows(v);
+	/* Sparse rows fold only when the rows do not fit (a soloed lane
+	 * shows every depth that has a call in the window). */
+	if ((long)v->rows.n > (long)v->geom.lanes_h)
+		tlranks_fold_sparse(v);
 }
 
 /* ---- keys and the mouse -------------------------------------------------- */
