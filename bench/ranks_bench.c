@@ -4,8 +4,10 @@
  * gen --events 10M --ranks 16 --seed 1`, generated here when missing):
  * the time to collect and sort its call list (longest first) and to bin
  * its histogram, each once as the call-list and histogram views do it;
- * then, for a 1,000-rank profile built in memory, the time to draw the
- * ranks view's frame once the matrix is computed.
+ * then the time to build the ranks inside it (the timeline's strip) and
+ * to count them for 160 columns; then, for a 1,000-rank profile built in
+ * memory, the time to draw the ranks view's frame once the matrix is
+ * computed, and the timeline's rank rows with the strip.
  *
  * usage: ranks_bench [FILE]
  * Prints one line per figure with the target.  Not a test: nothing here
@@ -24,6 +26,8 @@
 #include "scopeview/grid.h"
 #include "scopeview/histogram.h"
 #include "scopeview/load.h"
+#include "scopeview/ranks.h"
+#include "scopeview/session.h"
 #include "scopeview/view.h"
 
 static double bench_now(void)
@@ -71,6 +75,35 @@ static int bench_big(const char *path)
 	       "(target <= 0.3 s)\n",
 		n, t3 - t2);
 	sv_hist_fini(&h);
+	{
+		/* The timeline's strip: the ranks inside the region, built
+		 * once per selection, then counted per column each frame. */
+		struct sv_ranks_inside ri;
+		uint32_t sum = 0;
+		double bestc = 0;
+		int x, k;
+		t2 = bench_now();
+		sv_ranks_inside_build(&ri, p, best, NULL, 0, NULL, NULL);
+		t3 = bench_now();
+		printf("ranks inside '%s': built in %.3f s for %" PRIu32
+		       " ranks (once per selection, on a worker)\n",
+			p->regions[best], t3 - t2, ri.nranks);
+		for (k = 0; k < 10; k++) {
+			sum = 0;
+			t2 = bench_now();
+			for (x = 0; x < 160; x++)
+				sum += sv_ranks_inside_count(&ri,
+					ri.t0[0] + (int64_t)x * 4000000,
+					ri.t0[0] + (int64_t)(x + 1) * 4000000);
+			t3 = bench_now();
+			if (!k || t3 - t2 < bestc)
+				bestc = t3 - t2;
+		}
+		printf("ranks strip of 160 columns counted in %.3f ms, best of "
+		       "10 (%" PRIu32 " rank-columns inside)\n",
+			bestc * 1e3, sum);
+		sv_ranks_inside_fini(&ri);
+	}
 	free(calls);
 	free(count);
 	sv_profile_free(p);
@@ -139,6 +172,23 @@ static int bench_matrix(void)
 	}
 	printf("ranks view frame, a group expanded: best of 50 %.3f ms "
 	       "(target < 2 ms)\n",
+		best * 1e3);
+	/* The timeline's rank rows of the same ranks, region_00 marked: a
+	 * label bar and a row a rank, and the strip below them. */
+	sv_view_switch(&v, "timeline");
+	sv_session_mark_region(&v.s, 0);
+	sv_view_apply(&v, SV_ACTION_RANK_ROWS);
+	best = 1e9;
+	for (k = 0; k < 50; k++) {
+		sv_grid_clear(&g);
+		t0 = bench_now();
+		sv_render(&g, &v);
+		t1 = bench_now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("timeline rank rows of 1000 ranks with the strip (200x60): "
+	       "best of 50 %.3f ms\n",
 		best * 1e3);
 	sv_grid_fini(&g);
 	sv_view_fini(&v);
