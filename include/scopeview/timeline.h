@@ -60,12 +60,13 @@ struct sv_tlranks {
 	long m_col;                /* the region's column of m, -1 */
 	struct sv_ranks_inside ri; /* valid when ri_valid */
 	bool ri_valid;
-	/* The worker building job_out for job_region (ranks of job_rank_on,
-	 * a copy). */
+	/* The worker building job_out for job_region of job_p (ranks of
+	 * job_rank_on, a copy; the worker reads nothing else). */
 	struct sv_job job;
 	bool busy;
 	bool undrawn; /* taken from the worker, not drawn yet */
 	struct sv_ranks_inside job_out;
+	const struct sv_profile *job_p;
 	uint32_t job_region;
 	bool *job_rank_on;
 	uint32_t job_nrank_on;

@@ -84,7 +84,7 @@ static void tlranks_job(struct sv_job *j)
 	struct sv_timeline *v = j->arg;
 	struct sv_tlranks *t = &v->ranks;
 
-	t->job_rc = sv_ranks_inside_build(&t->job_out, v->s->p, t->job_region,
+	t->job_rc = sv_ranks_inside_build(&t->job_out, t->job_p, t->job_region,
 		t->job_rank_on, t->job_nrank_on, tlranks_poll_job, j);
 }
 
@@ -194,6 +194,7 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 	for (i = 0; i < p->nrows; i++)
 		if ((long)p->rows[i].region == region)
 			n += p->rows[i].count;
+	t->job_p = p;
 	t->job_region = (uint32_t)region;
 	/* The ranks of the rank filter (a copy: it may change while the
 	 * worker runs). */
