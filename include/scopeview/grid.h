@@ -58,7 +58,8 @@
 	X(POPUP, 'u', "popup windows (help, source, metadata, warnings)")    \
 	X(WARNING, 'w', "warnings and error messages")                       \
 	X(DIM, 'x', "secondary text")                                        \
-	X(HOT, 't', "the hottest lines of a line profile in a popup")
+	X(HOT, 't', "the hottest lines of a line profile in a popup")        \
+	X(BAR, 'v', "a bar of a figure (a rank's time), in a region colour")
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help) SV_STYLE_##name,

@@ -59,6 +59,7 @@ static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
 	[SV_STYLE_WARNING] = {9, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
 	[SV_STYLE_HOT] = {11, 4, false, false, true, false, false, false},
+	[SV_STYLE_BAR] = {-1, -1, true, false, false, false, false, false},
 };
 
 /* Twelve region colours, distinct in 256 colours and reduced to 16/8. */
@@ -112,6 +113,7 @@ static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
 	[SV_STYLE_POPUP] = {0, 7, false, false, false, false, false, false},
 	[SV_STYLE_WARNING] = {1, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
+	[SV_STYLE_BAR] = {-1, -1, true, false, false, false, false, false},
 };
 
 static const struct sv_palette grid_palette_light[SV_GRID_NCOLORS + 1] = {

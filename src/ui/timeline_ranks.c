@@ -523,7 +523,7 @@ void sv_timeline_draw_rank_label(const struct sv_timeline *v, struct sv_grid *g,
 	char rank[16], val[16];
 	int64_t ns = 0, max = 0;
 	long r;
-	int x, rw, bw;
+	int x, rw, bw, figure = SV_STYLE_BAR;
 	bool has = false;
 
 	snprintf(rank, sizeof rank, "r%" PRIu32, lane->rank);
@@ -535,10 +535,14 @@ void sv_timeline_draw_rank_label(const struct sv_timeline *v, struct sv_grid *g,
 						(size_t)t->m_col),
 					&ns);
 		max = f->has ? f->max_ns : 0;
+		/* The slowest rank's bar and time stand out, on the cursor's
+		 * row too; its name too elsewhere. */
 		if (has && f->has && f->nranks > 1 &&
-			f->slowest_rank == lane->rank &&
-			style != SV_STYLE_LABEL_CURSOR)
-			style = SV_STYLE_WARNING;
+			f->slowest_rank == lane->rank) {
+			figure = SV_STYLE_WARNING;
+			if (style != SV_STYLE_LABEL_CURSOR)
+				style = SV_STYLE_WARNING;
+		}
 	}
 	sv_grid_fill(g, 0, y, w, y + 1, ' ', style, 0);
 	/* "r12 ██████▍  1.23ms": the rank, its bar, its time. */
@@ -563,12 +567,10 @@ void sv_timeline_draw_rank_label(const struct sv_timeline *v, struct sv_grid *g,
 	if (bw >= 2)
 		sv_render_bar(g, x, y, bw,
 			max > 0 ? (double)ns / (double)max : 0,
-			v->s->opts.ascii,
-			style == SV_STYLE_WARNING ? SV_STYLE_WARNING
-						  : SV_STYLE_SPAN,
+			v->s->opts.ascii, figure,
 			sv_grid_region_color(p->regions[t->region]));
-	sv_grid_text(
-		g, w - (int)strlen(val), y, (int)strlen(val), val, style, 0, 0);
+	sv_grid_text(g, w - (int)strlen(val), y, (int)strlen(val), val,
+		figure == SV_STYLE_WARNING ? figure : style, 0, 0);
 }
 
 void sv_timeline_draw_strip(const struct sv_timeline *v, struct sv_grid *g)
