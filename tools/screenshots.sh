@@ -55,6 +55,7 @@ shots=(
 	"call-tree|100x30|T * >|the call tree (T), every path open (*), siblings sorted by exclusive time (>)"
 	"flame-graph|100x30|F|the flame graph (F) of the whole run, widest first"
 	"ranks-matrix|100x30|B|the rank x region matrix (B) with each region's load-balance figures"
+	"rank-rows|100x30|p j j Enter p b|solve marked from the panel, then a row a rank (b): each rank's time in solve as a bar, the slowest highlighted, and below the lanes how many ranks are inside solve in each column"
 )
 
 for shot in "${shots[@]}"; do
