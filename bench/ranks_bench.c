@@ -4,8 +4,10 @@
  * gen --events 10M --ranks 16 --seed 1`, generated here when missing):
  * the time to collect and sort its call list (longest first) and to bin
  * its histogram, each once as the call-list and histogram views do it;
- * then, for a 1,000-rank profile built in memory, the time to draw the
- * ranks view's frame once the matrix is computed.
+ * then the time to build the ranks inside it (the timeline's strip) and
+ * to count them for 160 columns; then, for a 1,000-rank profile built in
+ * memory, the time to draw the ranks view's frame once the matrix is
+ * computed, and the timeline's rank rows with the strip.
  *
  * usage: ranks_bench [FILE]
  * Prints one line per figure with the target.  Not a test: nothing here
@@ -24,6 +26,8 @@
 #include "scopeview/grid.h"
 #include "scopeview/histogram.h"
 #include "scopeview/load.h"
+#include "scopeview/ranks.h"
+#include "scopeview/session.h"
 #include "scopeview/view.h"
 
 #include "bench_clock.h"
@@ -66,10 +70,56 @@ static int bench_big(const char *path)
 	       "(target <= 0.3 s)\n",
 		n, t3 - t2);
 	sv_hist_fini(&h);
+	{
+		/* The timeline's strip: the ranks inside the region, built
+		 * once per selection, then counted per column each frame. */
+		struct sv_ranks_inside ri;
+		uint32_t sum = 0;
+		double bestc = 0;
+		int x, k;
+		t2 = bench_now();
+		sv_ranks_inside_build(&ri, p, best, NULL, 0, NULL, NULL);
+		t3 = bench_now();
+		printf("ranks inside '%s': built in %.3f s for %" PRIu32
+		       " ranks (once per selection, on a worker)\n",
+			p->regions[best], t3 - t2, ri.nranks);
+		for (k = 0; k < 10; k++) {
+			sum = 0;
+			t2 = bench_now();
+			for (x = 0; x < 160; x++)
+				sum += sv_ranks_inside_count(&ri,
+					ri.t0[0] + (int64_t)x * 4000000,
+					ri.t0[0] + (int64_t)(x + 1) * 4000000);
+			t3 = bench_now();
+			if (!k || t3 - t2 < bestc)
+				bestc = t3 - t2;
+		}
+		printf("ranks strip of 160 columns counted in %.3f ms, best of "
+		       "10 (%" PRIu32 " rank-columns inside)\n",
+			bestc * 1e3, sum);
+		sv_ranks_inside_fini(&ri);
+	}
 	free(calls);
 	free(count);
 	sv_profile_free(p);
 	return 0;
+}
+
+/* The best of 50 frames of v into g, in seconds. */
+static double bench_frame(struct sv_grid *g, struct sv_view *v)
+{
+	double t0, t1, best = 1e9;
+	int k;
+
+	for (k = 0; k < 50; k++) {
+		sv_grid_clear(g);
+		t0 = bench_now();
+		sv_render(g, v);
+		t1 = bench_now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
 }
 
 /* 1,000 ranks x 20 regions, one call of each region per rank. */
@@ -81,8 +131,7 @@ static int bench_matrix(void)
 	struct sv_grid g;
 	uint32_t rank, reg;
 	char name[32];
-	double t0, t1, best = 1e9;
-	int k;
+	double t0, t1, best;
 
 	p->has_calls = true;
 	for (reg = 0; reg < 20; reg++) {
@@ -111,29 +160,23 @@ static int bench_matrix(void)
 		(t1 - t0) * 1e3);
 	sv_grid_init(&g);
 	sv_grid_resize(&g, 200, 60);
-	for (k = 0; k < 50; k++) {
-		sv_grid_clear(&g);
-		t0 = bench_now();
-		sv_render(&g, &v);
-		t1 = bench_now();
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
+	best = bench_frame(&g, &v);
 	printf("ranks view frame (200x60, grouped rows): best of 50 %.3f ms "
 	       "(target < 2 ms)\n",
 		best * 1e3);
 	sv_view_apply(&v, SV_ACTION_RANKS_WORST); /* a group expanded */
-	best = 1e9;
-	for (k = 0; k < 50; k++) {
-		sv_grid_clear(&g);
-		t0 = bench_now();
-		sv_render(&g, &v);
-		t1 = bench_now();
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
+	best = bench_frame(&g, &v);
 	printf("ranks view frame, a group expanded: best of 50 %.3f ms "
 	       "(target < 2 ms)\n",
+		best * 1e3);
+	/* The timeline's rank rows of the same ranks, region_00 marked: a
+	 * label bar and a row a rank, and the strip below them. */
+	sv_view_switch(&v, "timeline");
+	sv_session_mark_region(&v.s, 0);
+	sv_view_apply(&v, SV_ACTION_RANK_ROWS);
+	best = bench_frame(&g, &v);
+	printf("timeline rank rows of 1000 ranks with the strip (200x60): "
+	       "best of 50 %.3f ms\n",
 		best * 1e3);
 	sv_grid_fini(&g);
 	sv_view_fini(&v);

@@ -741,6 +741,43 @@ static bool call_on_timeline(
 	       WHY("selection %u not in view", (unsigned)a->s.sel);
 }
 
+static bool rank_rows_on(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	const struct sv_profile *p = a->s.p;
+	size_t l, nranks = 0;
+	for (l = 0; l < p->nlanes; l++)
+		nranks += !l || p->lanes[l].rank != p->lanes[l - 1].rank;
+	return (!TL(b)->ranks.on && TL(a)->ranks.on &&
+		       TL(a)->rows.n == nranks) ||
+	       WHY("rank rows %d -> %d, %zu rows for %zu ranks",
+		       TL(b)->ranks.on, TL(a)->ranks.on, TL(a)->rows.n, nranks);
+}
+static bool rank_depth_less(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return sv_timeline_ranks_depth(TL(a)) <
+		       sv_timeline_ranks_depth(TL(b)) ||
+	       WHY("depth %u -> %u", sv_timeline_ranks_depth(TL(b)),
+		       sv_timeline_ranks_depth(TL(a)));
+}
+static bool rank_depth_more(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return rank_depth_less(a, b, why, n);
+}
+static bool panel_wider(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return TL(a)->geom.panel_w > TL(b)->geom.panel_w ||
+	       WHY("panel %d -> %d", TL(b)->geom.panel_w, TL(a)->geom.panel_w);
+}
+static bool panel_narrower(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return panel_wider(a, b, why, n);
+}
+
 /* QUIT is checked by test_quit_stops_the_script (the keys after it are
  * not read). */
 static const struct {
@@ -889,6 +926,11 @@ static const struct {
 	{SV_ACTION_CALLS_REVERSE, "Tab L", calls_reverse_changed},
 	{SV_ACTION_CALLS_SHOW, "Tab L j", call_on_timeline},
 	{SV_ACTION_COLOR_MODE, "", color_mode_changed},
+	{SV_ACTION_RANK_ROWS, "", rank_rows_on},
+	{SV_ACTION_RANK_DEPTH_UP, "b ) )", rank_depth_less},
+	{SV_ACTION_RANK_DEPTH_DOWN, "b", rank_depth_more},
+	{SV_ACTION_PANEL_WIDER, "{ {", panel_wider},
+	{SV_ACTION_PANEL_NARROWER, "", panel_narrower},
 };
 
 START_TEST(test_action_changes_view)
@@ -1578,8 +1620,10 @@ START_TEST(test_small_steps_send_few_bytes)
 	long full, cursor, drag, pan;
 	size_t k0;
 
-	/* zoom, then a cursor move, a one-column drag (a pan by one column)
-	 * and a quarter pan with d */
+	/* a call selected first (the details box takes its room then), zoom,
+	 * then a cursor move, a one-column drag (a pan by one column) and a
+	 * quarter pan with d */
+	keys[nkeys++] = 'l';
 	for (i = 0; i < nz; i++)
 		keys[nkeys++] = '+';
 	keys[nkeys++] = 'l';
@@ -1616,10 +1660,11 @@ START_TEST(test_small_steps_send_few_bytes)
 	/* when the loop draws the first screen and then the keys */
 	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
 	sv_term_close(w.t);
-	/* presents: first screen, one per zoom, after l, after the click,
-	 * after the drag, after d (the release changes nothing) */
-	ck_assert_uint_eq(w.npresents, (size_t)nz + 5);
-	k0 = (size_t)nz;
+	/* presents: first screen, after the first l, one per zoom, after l,
+	 * after the click, after the drag, after d (the release changes
+	 * nothing) */
+	ck_assert_uint_eq(w.npresents, (size_t)nz + 6);
+	k0 = (size_t)nz + 1;
 	full = w.bytes[0];
 	cursor = w.bytes[k0 + 1] - w.bytes[k0];
 	drag = w.bytes[k0 + 3] - w.bytes[k0 + 2];

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
+#include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/render.h"
@@ -623,6 +625,65 @@ START_TEST(test_no_alloc_same_frame)
 }
 END_TEST
 
+/* Rank rows (b) and the strip of ranks inside the marked region: three
+ * ranks, rank 1 the slowest in solve; then the demo profile at 160x45. */
+static const struct vt_call rank_calls[] = {
+	{0, "main", 0, 1000, 0, -1, -1, 0},
+	{0, "solve", 100, 400, 0, -1, -1, 0},
+	{0, "kernel", 150, 300, 0, -1, -1, 0},
+	{0, "solve", 500, 900, 0, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+	{1, "solve", 100, 1100, 0, -1, -1, 0},
+	{1, "kernel", 200, 1000, 0, -1, -1, 0},
+	{2, "main", 0, 800, 0, -1, -1, 0},
+	{2, "solve", 300, 500, 0, -1, -1, 0},
+};
+
+START_TEST(test_rank_rows_golden)
+{
+	golden("rank_rows", rank_calls,
+		sizeof rank_calls / sizeof rank_calls[0], VT_START | VT_THREADS,
+		120, 30, ": r e g i o n Space s o l v e Enter b j", false);
+	golden("rank_rows_deeper_ascii", rank_calls,
+		sizeof rank_calls / sizeof rank_calls[0], VT_START | VT_THREADS,
+		100, 24, ": r e g i o n Space s o l v e Enter b ) k", true);
+	golden("ranks_strip", rank_calls,
+		sizeof rank_calls / sizeof rank_calls[0], VT_START | VT_THREADS,
+		120, 30, ": r e g i o n Space s o l v e Enter", false);
+}
+END_TEST
+
+static void demo_golden(const char *name, const char *script)
+{
+	char *path = svt_tmp_path("demo.h5");
+	struct sv_profile *p = NULL;
+	struct sv_error err;
+	struct sv_grid g;
+
+	ck_assert_int_eq(sv_demo_write(path, &err), 0);
+	ck_assert_int_eq(sv_load(path, NULL, &p, &err), 0);
+	sv_grid_init(&g);
+	draw(&g, p, 160, 45, script, false);
+	vt_golden(&g, name);
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+	unlink(path);
+	free(path);
+}
+
+START_TEST(test_demo_rank_rows)
+{
+	/* the whole run: no details box, deep rows with calls kept */
+	demo_golden("demo_whole_run", "");
+	/* zoomed in: the depth rows empty in the window fold away */
+	demo_golden("demo_rows_folded", "+ + + d d");
+	/* solve's rank rows, the strip below them */
+	demo_golden("demo_rank_rows", "p j j Enter p b");
+	/* the panel two steps narrower */
+	demo_golden("demo_panel_narrower", "{ {");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("render");
@@ -640,6 +701,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_popups_and_panel);
 	tcase_add_test(tc, test_light_theme);
 	tcase_add_test(tc, test_wide);
+	tcase_add_test(tc, test_rank_rows_golden);
+	tcase_add_test(tc, test_demo_rank_rows);
 	tcase_add_test(tc, test_metadata_popup);
 	tcase_add_test(tc, test_prompts);
 	tcase_add_test(tc, test_collapsed_lanes);

@@ -7,9 +7,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/mode.h"
+#include "scopeview/render.h"
 #include "scopeview/session.h"
 #include "scopeview/timeline.h"
 #include "viewtest.h"
@@ -635,6 +637,341 @@ START_TEST(test_legend_in_readme)
 }
 END_TEST
 
+/* ---- ranks: rank rows, the strip, the details' room, the panel ----------- */
+
+/* Three ranks: solve (depth 1) takes rank 0 700 ns in two calls, rank 1
+ * 1000 ns (the slowest), rank 2 200 ns. */
+static const struct vt_call rank_calls[] = {
+	{0, "main", 0, 1000, 0, -1, -1, 0},
+	{0, "solve", 100, 400, 0, -1, -1, 0},
+	{0, "solve", 500, 900, 0, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+	{1, "solve", 100, 1100, 0, -1, -1, 0},
+	{2, "main", 0, 800, 0, -1, -1, 0},
+	{2, "solve", 300, 500, 0, -1, -1, 0},
+};
+
+static struct sv_profile *rprof;
+static struct sv_view rv;
+static struct sv_grid rg;
+
+static void rsetup(void)
+{
+	struct sv_error err;
+	rprof = vt_profile(rank_calls, sizeof rank_calls / sizeof rank_calls[0],
+		VT_THREADS | VT_START);
+	ck_assert_int_eq(sv_view_init(&rv, rprof, NULL, &err), 0);
+	sv_view_resize(&rv, 160, 45);
+	sv_grid_init(&rg);
+}
+
+static void rteardown(void)
+{
+	sv_grid_fini(&rg);
+	sv_view_fini(&rv);
+	sv_profile_free(rprof);
+}
+
+static struct sv_timeline *rtl(void)
+{
+	return sv_view_timeline(&rv);
+}
+
+/* The label cells of screen row y as text. */
+static void row_text(int y, int x0, int x1, char *buf, size_t n)
+{
+	size_t used = 0;
+	int x;
+	for (x = x0; x < x1 && used + 4 < n; x++) {
+		uint32_t ch = sv_grid_cell(&rg, x, y)->ch;
+		used += sv_utf8_encode(ch, buf + used);
+	}
+	buf[used] = '\0';
+}
+
+START_TEST(test_rank_rows)
+{
+	struct sv_timeline *t;
+	const struct sv_layout_geom *g;
+	char text[256], line[256];
+	const char *const *hints;
+	size_t nh, i;
+
+	/* given solve marked, when b shows the rank rows */
+	vt_keys(&rv, ": r e g i o n Space s o l v e Enter b");
+	t = rtl();
+	/* then one row a rank, at solve's depth */
+	ck_assert(t->ranks.on);
+	ck_assert_uint_eq(t->rows.n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(rprof->lanes[t->rows.rows[i].lane].rank, i);
+		ck_assert_uint_eq(t->rows.rows[i].depth, 1);
+	}
+	/* (the cursor is on the slowest rank's row, where :region went: j
+	 * moves it off, for the highlight to show) */
+	ck_assert_int_eq(sv_timeline_cursor_row(t), 1);
+	vt_keys(&rv, "j");
+	sv_render(&rg, &rv);
+	g = &t->geom;
+	/* each label names the rank and its time, the slowest highlighted */
+	row_text(g->lanes_y + 1, 0, g->label_w - 1, text, sizeof text);
+	ck_assert_msg(strstr(text, "r1") && strstr(text, "1.00us"), "%s", text);
+	ck_assert_int_eq(
+		sv_grid_cell(&rg, 1, g->lanes_y + 1)->style, SV_STYLE_WARNING);
+	ck_assert_int_ne(
+		sv_grid_cell(&rg, 1, g->lanes_y + 2)->style, SV_STYLE_WARNING);
+	row_text(g->lanes_y + 2, 0, g->label_w - 1, text, sizeof text);
+	ck_assert_msg(strstr(text, "r2") && strstr(text, "200ns"), "%s", text);
+	/* the slowest rank's bar is the longest */
+	ck_assert_uint_eq(
+		sv_grid_cell(&rg, g->label_w - 10, g->lanes_y + 1)->ch, 0x2588);
+	ck_assert_uint_ne(
+		sv_grid_cell(&rg, g->label_w - 10, g->lanes_y + 2)->ch, 0x2588);
+	/* the status line says by how much: 1000 over a mean of 633.3 */
+	sv_timeline_status(t, line, sizeof line, &hints, &nh);
+	ck_assert_msg(strstr(line, "slowest r1 1.00us, +57.9% of the mean"),
+		"%s", line);
+	/* ) and ( change the depth; none above 0 */
+	vt_keys(&rv, ")");
+	ck_assert_uint_eq(sv_timeline_ranks_depth(rtl()), 2);
+	ck_assert_uint_eq(rtl()->rows.rows[0].depth, 2);
+	vt_keys(&rv, "( (");
+	ck_assert_uint_eq(sv_timeline_ranks_depth(rtl()), 0);
+	ck_assert(vt_keys(&rv, "(") & SV_REACT_BELL);
+	/* and b again gives every lane's rows */
+	vt_keys(&rv, "b");
+	ck_assert(!rtl()->ranks.on);
+	ck_assert_uint_eq(rtl()->rows.n, 6);
+}
+END_TEST
+
+START_TEST(test_rank_depth_needs_rows)
+{
+	/* ( without the rank rows says what it is for */
+	ck_assert(vt_keys(&rv, "(") & SV_REACT_BELL);
+	ck_assert_ptr_nonnull(strstr(rv.s.message, "rank rows"));
+}
+END_TEST
+
+START_TEST(test_strip_counts_ranks)
+{
+	struct sv_timeline *t;
+	struct sv_tmap m;
+	static const struct {
+		int64_t t;
+		uint32_t ch;
+	} cols[] = {
+		{150, 0x2586}, /* ranks 0 and 1 of 3 */
+		{350, 0x2588}, /* all three */
+		{950, 0x2583}, /* rank 1 alone */
+		{1150, ' '},   /* none */
+	};
+	size_t i;
+	char text[256];
+
+	/* given no region: no strip */
+	ck_assert_int_eq(rtl()->geom.strip_h, 0);
+	/* when solve is marked */
+	vt_keys(&rv, ": r e g i o n Space s o l v e Enter");
+	t = rtl();
+	ck_assert_int_eq(t->geom.strip_h, 1);
+	ck_assert(t->ranks.ri_valid);
+	sv_render(&rg, &rv);
+	m = sv_timeline_tmap(t);
+	/* then each column's glyph rises with the ranks inside solve */
+	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+		int x = sv_tmap_col(&m, cols[i].t);
+		ck_assert_msg(
+			sv_grid_cell(&rg, x, t->geom.strip_y)->ch == cols[i].ch,
+			"t=%lld: U+%04X", (long long)cols[i].t,
+			(unsigned)sv_grid_cell(&rg, x, t->geom.strip_y)->ch);
+	}
+	/* the label counts them at the cursor */
+	row_text(t->geom.strip_y, 0, t->geom.label_w - 1, text, sizeof text);
+	ck_assert_msg(strstr(text, " in solve"), "%s", text);
+	/* the strip sits below the lanes: they have not moved */
+	ck_assert_int_eq(t->geom.lanes_y, 2);
+	ck_assert_int_eq(t->geom.strip_y, t->geom.lanes_y + t->geom.lanes_h);
+}
+END_TEST
+
+START_TEST(test_details_take_room_when_selected)
+{
+	/* given nothing selected: no details box */
+	ck_assert_int_eq(rtl()->geom.details_h, 0);
+	ck_assert_int_eq(rtl()->geom.lanes_h, 45 - 3);
+	/* Tab selects a call: the box appears */
+	vt_keys(&rv, "Tab");
+	ck_assert_uint_ne(rv.s.sel, SV_NO_CALL);
+	ck_assert_int_gt(rtl()->geom.details_h, 0);
+	/* D hides it, D shows it again */
+	vt_keys(&rv, "D");
+	ck_assert_int_eq(rtl()->geom.details_h, 0);
+	vt_keys(&rv, "D");
+	ck_assert_int_gt(rtl()->geom.details_h, 0);
+}
+END_TEST
+
+START_TEST(test_empty_rows_fold)
+{
+	long n0 = (long)tl.rows.n;
+	size_t i;
+
+	/* given the whole run: main, child, grandchild on rank 0's thread */
+	ck_assert_int_eq(n0, 5);
+	/* when the window leaves grandchild [200, 300) out */
+	sv_timeline_set_window(&tl, 600, 400);
+	sv_timeline_sync(&tl);
+	/* then its row folds away; every lane keeps its first row */
+	ck_assert_int_eq((long)tl.rows.n, n0 - 1);
+	for (i = 0; i < tl.rows.n; i++)
+		ck_assert_uint_lt(tl.rows.rows[i].depth, 2);
+	ck_assert(tl.rows.rows[0].lane_first);
+	ck_assert(tl.rows.rows[1].lane_last);
+	/* and back in view, it is back */
+	sv_timeline_set_window(&tl, 0, 1200);
+	sv_timeline_sync(&tl);
+	ck_assert_int_eq((long)tl.rows.n, n0);
+}
+END_TEST
+
+START_TEST(test_panel_border_drag)
+{
+	struct sv_timeline *t = rtl();
+	int w0 = t->geom.panel_w, x = t->geom.panel_x;
+	char script[96];
+
+	/* dragging the border ten columns left widens the panel by ten */
+	snprintf(script, sizeof script, "Click:%d,5 Drag:%d,5 Release:%d,5", x,
+		x - 10, x - 10);
+	vt_keys(&rv, script);
+	ck_assert_int_eq(rtl()->geom.panel_w, w0 + 10);
+	ck_assert_int_eq(rv.s.panel_width, w0 + 10);
+	/* the timeline keeps 60 columns however far it goes */
+	snprintf(script, sizeof script, "Click:%d,5 Drag:3,5 Release:3,5",
+		rtl()->geom.panel_x);
+	vt_keys(&rv, script);
+	ck_assert_int_eq(rtl()->geom.panel_w, 160 - 60);
+	/* and { narrows it by four, down to 20 */
+	vt_keys(&rv, "{");
+	ck_assert_int_eq(rtl()->geom.panel_w, 160 - 64);
+	ck_assert_ptr_nonnull(strstr(rv.s.message, "96 columns"));
+	/* a click elsewhere still pans and selects as before */
+	vt_keys(&rv, "Click:40,2");
+	ck_assert(!rtl()->drag_border);
+}
+END_TEST
+
+/* A region of more calls than the timeline counts at once: the ranks
+ * inside it are counted on a worker, the strip says so meanwhile, and
+ * the figures arrive by the busy and poll hooks. */
+START_TEST(test_strip_on_worker)
+{
+	enum { N = 240000 };
+	struct vt_call *c = calloc(N + 2, sizeof *c);
+	struct sv_profile *p;
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_mode *m;
+	int i, spins = 0;
+
+	ck_assert_ptr_nonnull(c);
+	c[0] = (struct vt_call){0, "main", 0, 10 * N, 0, -1, -1, 0};
+	c[1] = (struct vt_call){1, "main", 0, 10 * N, 0, -1, -1, 0};
+	for (i = 0; i < N; i++)
+		c[i + 2] = (struct vt_call){(uint32_t)(i & 1), "k",
+			10 * (int64_t)i, 10 * (int64_t)i + 5, 0, -1, -1, 0};
+	p = vt_profile(c, N + 2, VT_THREADS | VT_START);
+	free(c);
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 120, 40);
+	/* when k is marked: the worker runs */
+	vt_keys(&w, ": r e g i o n Space k Enter");
+	m = sv_view_main_mode(&w);
+	/* then the view is busy until the figures are taken, once drawn */
+	while (sv_view_busy(&w) && spins++ < 100000)
+		usleep(1000);
+	ck_assert(!sv_view_busy(&w));
+	ck_assert(sv_view_timeline(&w)->ranks.ri_valid);
+	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
+	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.ncalls, N);
+	ck_assert_int_eq(m->ops->poll(m), 0);
+	/* and marking another region while it runs stops it cleanly */
+	vt_keys(&w, ": r e g i o n Space m a i n Enter");
+	vt_keys(&w, ": r e g i o n Space k Enter");
+	vt_keys(&w, ": r e g i o n Space m a i n Enter");
+	ck_assert(!sv_view_timeline(&w)->ranks.busy);
+	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* Three ranks whose recursion a > b > c sits in the first column of the
+ * whole run: on a screen too short for every row, each lane's depths 1-3
+ * fold into one row, whose cell shows (and selects) the shallowest. */
+START_TEST(test_sparse_rows_fold_when_short)
+{
+	static const struct vt_call deep[] = {
+		{0, "main", 0, 10000, 0, -1, -1, 0},
+		{0, "a", 0, 10, 0, -1, -1, 0},
+		{0, "b", 1, 9, 0, -1, -1, 0},
+		{0, "c", 2, 8, 0, -1, -1, 0},
+		{1, "main", 0, 10000, 0, -1, -1, 0},
+		{1, "a", 0, 10, 0, -1, -1, 0},
+		{1, "b", 1, 9, 0, -1, -1, 0},
+		{1, "c", 2, 8, 0, -1, -1, 0},
+		{2, "main", 0, 10000, 0, -1, -1, 0},
+		{2, "a", 0, 10, 0, -1, -1, 0},
+		{2, "b", 1, 9, 0, -1, -1, 0},
+		{2, "c", 2, 8, 0, -1, -1, 0},
+	};
+	struct sv_profile *p =
+		vt_profile(deep, sizeof deep / sizeof deep[0], VT_START);
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_timeline *t;
+	struct sv_grid g;
+	uint32_t c;
+	size_t i;
+
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	/* given room for every row: twelve */
+	sv_view_resize(&w, 100, 30);
+	t = sv_view_timeline(&w);
+	ck_assert_uint_eq(t->rows.n, 12);
+	/* when the screen is too short: two a lane */
+	sv_view_resize(&w, 100, 10);
+	ck_assert_uint_eq(t->rows.n, 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(t->rows.rows[i].depth, i % 2 ? 1 : 0);
+		ck_assert_uint_eq(t->rows.rows[i].depth_last, i % 2 ? 3 : 0);
+	}
+	/* then the folded row's first cell is a, and says so in its label */
+	c = sv_timeline_call_at(t, t->geom.tl_x, t->geom.lanes_y + 1);
+	ck_assert_str_eq(p->regions[sv_call_region(p, c)], "a");
+	sv_grid_init(&g);
+	sv_render(&g, &w);
+	ck_assert_uint_ne(
+		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y + 1)->ch, ' ');
+	ck_assert_uint_eq(
+		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y + 1)->ch,
+		0x2588);
+	ck_assert_uint_eq(sv_grid_cell(&g, 3, t->geom.lanes_y + 1)->ch, 'd');
+	/* and c, selected, is on that row */
+	for (c = 0; c < p->ncalls; c++)
+		if (!strcmp(p->regions[sv_call_region(p, c)], "c") &&
+			p->lanes[p->lane_of[c]].rank == 1)
+			break;
+	sv_timeline_select(t, c);
+	sv_timeline_sync(t);
+	ck_assert_int_eq(sv_timeline_cursor_row(t), 3);
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("timeline");
@@ -679,6 +1016,18 @@ static Suite *suite(void)
 	tc = tcase_create("cells");
 	tcase_add_test(tc, test_cell_summary);
 	tcase_add_test(tc, test_legend_in_readme);
+	tcase_add_test(tc, test_empty_rows_fold);
+	tcase_add_test(tc, test_sparse_rows_fold_when_short);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("ranks");
+	tcase_add_checked_fixture(tc, rsetup, rteardown);
+	tcase_add_test(tc, test_rank_rows);
+	tcase_add_test(tc, test_rank_depth_needs_rows);
+	tcase_add_test(tc, test_strip_counts_ranks);
+	tcase_add_test(tc, test_details_take_room_when_selected);
+	tcase_add_test(tc, test_panel_border_drag);
+	tcase_add_test(tc, test_strip_on_worker);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -57,6 +57,7 @@ shots=(
 	"ranks-matrix|100x30|B|the rank x region matrix (B) with each region's load-balance figures"
 	"heat-duration|100x30|y|calls coloured by duration (y): a heat ramp from the shortest call to the longest"
 	"legend|100x30|? End|the end of the help (?): the legend of every glyph of the timeline"
+	"rank-rows|100x30|p j j Enter p b|solve marked from the panel, then a row a rank (b): each rank's time in solve as a bar, the slowest highlighted, and below the lanes how many ranks are inside solve in each column"
 )
 
 for shot in "${shots[@]}"; do

@@ -341,7 +341,18 @@ enum {
 	X(CALLS_SHOW, "calls-show", "Enter", SV_SCOPE_CALLS,                   \
 		"Select the call on the timeline, zoomed into view")           \
 	X(COLOR_MODE, "color-mode", "y", SV_SCOPE_TIMELINE,                    \
-		"Colour calls by region, duration, self time or rank, in turn")
+		"Colour calls by region, duration, self time or rank, in turn") \
+	X(RANK_ROWS, "rank-rows", "b", SV_SCOPE_TIMELINE,                      \
+		"One row a rank at the region's depth, its time in the "       \
+		"region as a bar; again for every lane's rows")                \
+	X(RANK_DEPTH_UP, "rank-depth-up", "(", SV_SCOPE_TIMELINE,              \
+		"Show the rank rows one depth shallower")                      \
+	X(RANK_DEPTH_DOWN, "rank-depth-down", ")", SV_SCOPE_TIMELINE,          \
+		"Show the rank rows one depth deeper")                         \
+	X(PANEL_WIDER, "panel-wider", "}", SV_SCOPE_TIMELINE,                  \
+		"Widen the summary panel (or drag its border)")                \
+	X(PANEL_NARROWER, "panel-narrower", "{", SV_SCOPE_TIMELINE,            \
+		"Narrow the summary panel (or drag its border)")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

@@ -64,7 +64,8 @@
 	X(DIFF_SLOWER, '+', "slower in the second run (by 1% to 10%)")       \
 	X(DIFF_SLOWER_MUCH, '*', "slower in the second run by 10% or more")  \
 	X(DIFF_FASTER, '-', "faster in the second run (by 1% to 10%)")       \
-	X(DIFF_FASTER_MUCH, '=', "faster in the second run by 10% or more")
+	X(DIFF_FASTER_MUCH, '=', "faster in the second run by 10% or more")  \
+	X(BAR, 'v', "a bar of a figure (a rank's time), in a region colour")
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help) SV_STYLE_##name,

@@ -184,7 +184,9 @@ uint32_t sv_layout_sibling(
 struct sv_layout_row {
 	uint32_t lane;
 	uint16_t depth;
-	bool lane_first; /* the lane's first row: its label goes here */
+	uint16_t depth_last; /* the deepest depth the row shows: depth, or
+				deeper when sparse rows fold into it */
+	bool lane_first;     /* the lane's first row: its label goes here */
 	bool lane_last;
 };
 
@@ -220,6 +222,8 @@ struct sv_layout_geom {
 	int lanes_y, lanes_h;     /* lane rows [lanes_y, lanes_y + lanes_h) */
 	int overview_y;           /* the timeline's overview strip (overview.h),
 				     0 when there is none */
+	int strip_y, strip_h;     /* a strip below the lanes; 0 height when
+				     none (the timeline's ranks strip) */
 	int details_y, details_h; /* 0 height when hidden */
 	int panel_x, panel_w;     /* summary panel; 0 width when hidden */
 	int panel_y, panel_h;

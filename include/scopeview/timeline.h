@@ -16,9 +16,11 @@
  * hidden lanes and this mode's collapsed ones.
  *
  * mode_timeline.c holds the mode's ops (keys, mouse, commands),
- * timeline.c the window, cursor and selection moves they use, and
- * draw_timeline.c the ruler, the lanes and the details.  Nothing here
- * knows about curses or HDF5.
+ * timeline.c the window, cursor and selection moves they use,
+ * draw_timeline.c the ruler, the lanes and the details, and
+ * timeline_ranks.c the rank rows, the ranks strip, the rows and geometry
+ * that follow the selection and the window (sv_timeline_sync) and the
+ * panel's width.  Nothing here knows about curses or HDF5.
  */
 #ifndef SCOPEVIEW_TIMELINE_H
 #define SCOPEVIEW_TIMELINE_H
@@ -33,13 +35,46 @@
 #include <stdint.h>
 
 #include "scopeview/grid.h"
+#include "scopeview/job.h"
 #include "scopeview/layout.h"
 #include "scopeview/panel.h"
+#include "scopeview/ranks.h"
 #include "scopeview/session.h"
 
 #define SV_TIMELINE_HISTORY 64
 /* The width in columns at which a call a jump lands on is readable. */
 #define SV_TIMELINE_READABLE 12
+
+/*
+ * The selected region's ranks (timeline_ranks.c): the region (the marked
+ * one, else the selected call's), each rank's time in it (a ranks matrix
+ * of the session's statistics) and the ranks inside it over time
+ * (ranks.h), computed once per selection, on a worker thread when the
+ * region has many calls; and the rank rows: one row a rank at one depth.
+ */
+struct sv_tlranks {
+	bool on;           /* rank rows instead of every lane's depth rows */
+	long depth_set;    /* the depth asked for, -1 = the region's */
+	long region;       /* the figures' region, -1 = none */
+	bool stale;        /* recompute at the next sync */
+	bool stale_m;      /* only the matrix (the statistics were sorted) */
+	struct sv_ranks m; /* each rank's time, from the session's stats */
+	bool m_valid;
+	long m_col;                /* the region's column of m, -1 */
+	struct sv_ranks_inside ri; /* valid when ri_valid */
+	bool ri_valid;
+	/* The worker building job_out for job_region of job_p (ranks of
+	 * job_rank_on, a copy; the worker reads nothing else). */
+	struct sv_job job;
+	bool busy;
+	bool undrawn; /* taken from the worker, not drawn yet */
+	struct sv_ranks_inside job_out;
+	const struct sv_profile *job_p;
+	uint32_t job_region;
+	bool *job_rank_on;
+	uint32_t job_nrank_on;
+	int job_rc;
+};
 
 struct sv_timeline {
 	struct sv_session *s; /* borrowed from the mode */
@@ -71,8 +106,16 @@ struct sv_timeline {
 	bool panel_shown, details_shown;
 	struct sv_panel panel;
 
-	/* Mouse drag: the last drag column, -1 when not dragging. */
+	/* Mouse drag: the last drag column, -1 when not dragging; whether
+	 * the drag moves the panel's border. */
 	int drag_x;
+	bool drag_border;
+
+	/* What the geometry was laid out for: the details box (only while
+	 * a call is selected) and the ranks strip (while a region is). */
+	bool laid_details, laid_strip;
+
+	struct sv_tlranks ranks;
 };
 
 /* ---- timeline.c ---------------------------------------------------------- */
@@ -144,6 +187,54 @@ int sv_timeline_set_search(struct sv_timeline *tl, const char *pat);
 /* Run a `:` command (goto, zoom, rank, region, search, filter, sort,
  * quit).  SV_REACT_* flags. */
 int sv_timeline_command(struct sv_timeline *tl, const char *cmd);
+/* ---- timeline_ranks.c --------------------------------------------------- */
+
+/* Bring what follows the selection and the window up to date: the
+ * region's rank figures (starting the worker when needed), the geometry
+ * (the details box and the ranks strip take room only when they have
+ * something to show) and the rows (rank rows, or the lanes' depth rows
+ * without those empty in the window).  Cheap when nothing changed; every
+ * hook of the mode calls it last. */
+void sv_timeline_sync(struct sv_timeline *tl);
+/* Build tl->rows: the rank rows, or the lanes' rows (one when collapsed)
+ * less the depth rows below the first with no call in the window; when
+ * they do not fit the lane area, a lane's last rows whose calls fill at
+ * most two cells each fold into one (depth .. depth_last). */
+void sv_timeline_build_rows(struct sv_timeline *tl);
+/* The call drawn at column x of row r: the shallowest of a folded row's
+ * depths that has one there (sv_layout_hit), or SV_NO_CALL. */
+uint32_t sv_timeline_row_hit(const struct sv_timeline *tl,
+	const struct sv_layout_row *r, const struct sv_tmap *m, int x);
+/* Draw a row that sparse depth rows folded into (depth_last > depth):
+ * every cell holding a call of one of its depths, the shallowest on top. */
+void sv_timeline_draw_folded(const struct sv_timeline *tl, struct sv_grid *g,
+	const struct sv_layout_row *r, int y);
+/* The region the rank figures are for (-1 = none). */
+long sv_timeline_ranks_region(const struct sv_timeline *tl);
+/* The depth of the rank rows. */
+unsigned sv_timeline_ranks_depth(const struct sv_timeline *tl);
+/* The mode's show, busy and poll hooks (mode.h): sync, and adopt the
+ * worker's figures. */
+struct sv_mode;
+void sv_timeline_mode_show(struct sv_mode *m);
+bool sv_timeline_mode_busy(struct sv_mode *m);
+int sv_timeline_mode_poll(struct sv_mode *m);
+/* Stop the worker and free the figures. */
+void sv_timeline_ranks_fini(struct sv_timeline *tl);
+/* The rank keys: rank rows on and off, their depth, the panel's width;
+ * SV_REACT_* flags, or -1 when a is none of them. */
+int sv_timeline_ranks_apply(struct sv_timeline *tl, int a);
+/* Start dragging the panel's border at screen column x, move it, stop:
+ * SV_REACT_* flags, or -1 when the event is not the border's. */
+int sv_timeline_border_mouse(struct sv_timeline *tl, int kind, int x, int y);
+/* A rank row's label at row y (lane area), w cells wide. */
+void sv_timeline_draw_rank_label(const struct sv_timeline *tl,
+	struct sv_grid *g, long row, int y, int w, int style);
+/* The strip of ranks inside the region along the timeline. */
+void sv_timeline_draw_strip(const struct sv_timeline *tl, struct sv_grid *g);
+/* What the status line adds for the rank rows ("" when off). */
+void sv_timeline_ranks_status(
+	const struct sv_timeline *tl, char *buf, size_t n);
 
 /* ---- draw_timeline.c ----------------------------------------------------- */
 

@@ -233,7 +233,10 @@ static void render_lanes(struct render_ctx *r)
 		lstyle = is_cur && row == cur_row ? SV_STYLE_LABEL_CURSOR
 						  : SV_STYLE_LABEL;
 		sv_grid_fill(r->g, 0, y, g->label_w - 1, y + 1, ' ', lstyle, 0);
-		if (lr->lane_first) {
+		if (v->ranks.on) {
+			sv_timeline_draw_rank_label(
+				v, r->g, row, y, g->label_w - 1, lstyle);
+		} else if (lr->lane_first) {
 			uint32_t mark = ' ';
 			if (lane->depth_rows > 1)
 				mark = v->lane_collapsed[lr->lane]
@@ -243,13 +246,21 @@ static void render_lanes(struct render_ctx *r)
 			sv_grid_text(r->g, 1, y, g->label_w - 2,
 				lane->label ? lane->label : "?", lstyle, 0,
 				r->gl->ellipsis);
+		} else if (lr->depth_last > lr->depth) {
+			sv_grid_textf(r->g, 1, y, g->label_w - 2,
+				row == cur_row ? lstyle : SV_STYLE_DIM, 0,
+				"  depths %u-%u", (unsigned)lr->depth,
+				(unsigned)lr->depth_last);
 		} else if (row == cur_row) {
 			sv_grid_textf(r->g, 1, y, g->label_w - 2, lstyle, 0,
 				"  depth %u", (unsigned)lr->depth);
 		}
 		sv_grid_put(r->g, g->label_w - 1, y, r->gl->vline,
 			SV_STYLE_BORDER, 0);
-		sv_timeline_draw_row(v, r->g, lr->lane, lr->depth, y);
+		if (lr->depth_last > lr->depth)
+			sv_timeline_draw_folded(v, r->g, lr, y);
+		else
+			sv_timeline_draw_row(v, r->g, lr->lane, lr->depth, y);
 		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
 			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
 			if (c && c->ch == ' ')
@@ -392,7 +403,9 @@ static void render_details(struct render_ctx *r)
 	char a[64];
 	int64_t dur;
 
-	if (!g->details_h)
+	/* The box takes room only while a call is selected (the geometry
+	 * follows the selection: sv_timeline_sync). */
+	if (!g->details_h || c == SV_NO_CALL)
 		return;
 	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + g->details_h, ' ',
 		SV_STYLE_DETAILS, 0);
@@ -400,16 +413,6 @@ static void render_details(struct render_ctx *r)
 		SV_STYLE_BORDER, 0);
 	sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
 		SV_STYLE_PANEL_HEAD, 0, 0);
-	if (c == SV_NO_CALL) {
-		details_line(&d, SV_STYLE_DIM, "No call selected.");
-		details_line(&d, SV_STYLE_DIM,
-			"Tab or a click selects one; h j k l move the cursor.");
-		if (g->panel_w)
-			details_line(&d, SV_STYLE_DIM,
-				"In the panel (p), Enter goes to a region's "
-				"longest call.");
-		return;
-	}
 	row = &p->rows[p->row_of[c]];
 	region = row->region;
 	lane = &p->lanes[p->lane_of[c]];
@@ -555,7 +558,7 @@ static void render_details(struct render_ctx *r)
 void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	const char *const **hints, size_t *nhints)
 {
-	char span[48], cur[64], from[64];
+	char span[48], cur[64], from[64], rows[96];
 	static const char *const timeline[] = {
 		"Tab next call  f zoom to it  t solo  / search  "
 		"p panel  ? help  q quit",
@@ -570,15 +573,16 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	sv_fmt_dur(v->t1 - v->t0, span, sizeof span);
 	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
 	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
+	sv_timeline_ranks_status(v, rows, sizeof rows);
 	{
 		/* What the cursor's cell holds when it holds several calls. */
 		struct sv_tmap m = sv_timeline_tmap(v);
 		char cell[160];
 		sv_timeline_cell_summary(
 			v, sv_tmap_col(&m, v->cur_t), cell, sizeof cell);
-		snprintf(line, n, " span %s from %s  cursor %s%s%s%s%s", span,
+		snprintf(line, n, " span %s from %s  cursor %s%s%s%s%s%s", span,
 			from, cur, v->s->search_spec[0] ? "  /" : "",
-			v->s->search_spec, cell[0] ? "  " : "", cell);
+			v->s->search_spec, rows, cell[0] ? "  " : "", cell);
 	}
 	*hints = v->panel.focus ? panel : timeline;
 	*nhints = v->panel.focus ? 2 : 3;
@@ -640,6 +644,7 @@ void sv_timeline_draw(const struct sv_timeline *v, struct sv_grid *g)
 	if (v->geom.overview_y)
 		sv_overview_draw(g, v->s, v->geom.tl_x, v->geom.tl_w,
 			v->geom.overview_y, v->t0, v->t1);
+	sv_timeline_draw_strip(v, g);
 	render_range(&r);
 	render_details(&r);
 	sv_panel_draw(g, &v->panel, v->s, &pa);

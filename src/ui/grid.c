@@ -76,6 +76,7 @@ static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
 	[SV_STYLE_WARNING] = {9, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
 	[SV_STYLE_HOT] = {11, 4, false, false, true, false, false, false},
+	[SV_STYLE_BAR] = {-1, -1, true, false, false, false, false, false},
 	GRID_DIFF_LOOKS};
 
 /* The light theme: for a terminal with a light background.  Text that is
@@ -113,6 +114,7 @@ static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
 	[SV_STYLE_POPUP] = {0, 7, false, false, false, false, false, false},
 	[SV_STYLE_WARNING] = {1, -1, false, false, true, false, false, false},
 	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
+	[SV_STYLE_BAR] = {-1, -1, true, false, false, false, false, false},
 	GRID_DIFF_LOOKS};
 
 static const char *const grid_theme_names[SV_THEME_COUNT] = {"dark", "light"};

@@ -582,6 +582,7 @@ void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
 			struct sv_layout_row *row = &r->rows[r->n++];
 			row->lane = (uint32_t)l;
 			row->depth = (uint16_t)d;
+			row->depth_last = (uint16_t)d;
 			row->lane_first = d == 0;
 			row->lane_last = d + 1 == nrows;
 		}

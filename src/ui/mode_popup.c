@@ -170,6 +170,8 @@ static void popup_help(struct popup_out *o)
 		{SV_ACTION_HIST_DOWN, "Histogram"},
 		{SV_ACTION_CALLS_DOWN, "Call list"},
 		{SV_ACTION_COLOR_MODE, "Colours"},
+		{SV_ACTION_RANK_ROWS,
+			"Ranks on the timeline, the panel's width"},
 	};
 	size_t gi, ng = sizeof groups / sizeof groups[0];
 	bool any_group = false;

@@ -198,6 +198,10 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 	bool in_panel = g->panel_w && x > g->panel_x && y >= g->panel_y + 2 &&
 			y < g->panel_y + g->panel_h;
 
+	int rc = sv_timeline_border_mouse(v, sv_key_mouse_kind(key), x, y);
+
+	if (rc >= 0)
+		return rc;
 	switch (sv_key_mouse_kind(key)) {
 	case SV_MOUSE_CLICK:
 		v->drag_x = x;
@@ -386,7 +390,7 @@ static int timeline_panel_apply(struct sv_mode *mode, int a)
 	return rc;
 }
 
-static int timeline_apply(struct sv_mode *mode, int action)
+static int timeline_do(struct sv_mode *mode, int action)
 {
 	struct sv_timeline *v = mode->data;
 	const struct sv_profile *p = v->s->p;
@@ -591,15 +595,25 @@ static int timeline_apply(struct sv_mode *mode, int action)
 		sv_session_set_color_mode(
 			v->s, (v->s->color_mode + 1) % SV_PALETTE_MODE_COUNT);
 		return SV_REACT_REDRAW;
-	default:
-		return SV_REACT_BELL;
+	default: {
+		int rc = sv_timeline_ranks_apply(v, action);
+		return rc >= 0 ? rc : SV_REACT_BELL;
 	}
+	}
+}
+
+static int timeline_apply(struct sv_mode *m, int action)
+{
+	int rc = timeline_do(m, action);
+	sv_timeline_sync(m->data);
+	return rc;
 }
 
 static int timeline_init(struct sv_mode *m, struct sv_error *err)
 {
 	(void)err;
 	sv_timeline_init(m->data, m->s);
+	sv_timeline_sync(m->data);
 	return 0;
 }
 
@@ -611,11 +625,13 @@ static void timeline_fini(struct sv_mode *m)
 static void timeline_notify(struct sv_mode *m, unsigned what)
 {
 	sv_timeline_notify(m->data, what);
+	sv_timeline_sync(m->data);
 }
 
 static void timeline_resize(struct sv_mode *m, int w, int h)
 {
 	sv_timeline_resize(m->data, w, h);
+	sv_timeline_sync(m->data);
 }
 
 static bool timeline_panel_focus(const struct sv_mode *m)
@@ -626,9 +642,9 @@ static bool timeline_panel_focus(const struct sv_mode *m)
 
 static int timeline_key(struct sv_mode *m, int key)
 {
-	if (sv_key_is_mouse(key))
-		return timeline_mouse(m->data, key);
-	return -1;
+	int rc = sv_key_is_mouse(key) ? timeline_mouse(m->data, key) : -1;
+	sv_timeline_sync(m->data);
+	return rc;
 }
 
 static void timeline_draw(
@@ -644,7 +660,7 @@ static void timeline_status(const struct sv_mode *m, char *line, size_t n,
 	sv_timeline_status(m->data, line, n, hints, nhints);
 }
 
-static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
+static int timeline_prompt_do(struct sv_mode *m, int kind, const char *text)
 {
 	struct sv_timeline *v = m->data;
 
@@ -666,6 +682,13 @@ static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
 	}
 }
 
+static int timeline_prompt(struct sv_mode *m, int kind, const char *text)
+{
+	int rc = timeline_prompt_do(m, kind, text);
+	sv_timeline_sync(m->data);
+	return rc;
+}
+
 const struct sv_mode_ops sv_mode_timeline = {
 	.name = "timeline",
 	.title = "Timeline",
@@ -682,4 +705,7 @@ const struct sv_mode_ops sv_mode_timeline = {
 	.draw = timeline_draw,
 	.status = timeline_status,
 	.prompt = timeline_prompt,
+	.show = sv_timeline_mode_show,
+	.busy = sv_timeline_mode_busy,
+	.poll = sv_timeline_mode_poll,
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scopeview/keys.h"
 #include "scopeview/render.h"
@@ -34,6 +35,13 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 		int flags = sv_view_handle_key(&v, keys[i]);
 		if (flags & SV_REACT_QUIT)
 			break;
+		/* Work a key started on a worker (a histogram, the ranks
+		 * inside a region) is done before the next key, as a user
+		 * would see it: the same keys, the same screen. */
+		while (sv_view_busy(&v)) {
+			nanosleep(&(struct timespec){0, 1000000}, NULL);
+			sv_view_poll(&v);
+		}
 	}
 	sv_render(g, &v);
 	sv_view_fini(&v);

@@ -17,17 +17,27 @@
 
 /* ---- set-up and the session's changes ------------------------------------ */
 
+/* The geometry for what sv_timeline_sync laid out: the details box only
+ * while a call is selected, and a row for the ranks strip. */
 static void timeline_geometry(struct sv_timeline *v)
 {
-	sv_layout_geometry_panel(&v->geom, v->w, v->h, v->panel_shown,
-		v->details_shown, v->s->panel_width);
+	struct sv_layout_geom *g = &v->geom;
+
+	sv_layout_geometry_panel(g, v->w, v->h, v->panel_shown, v->laid_details,
+		v->s->panel_width);
 	/* The overview strip takes the lanes' first row, when they have
 	 * room to spare and there are calls to show. */
-	if (!v->geom.too_small && v->geom.lanes_h >= 8 && v->s->p->has_calls &&
+	if (!g->too_small && g->lanes_h >= 8 && v->s->p->has_calls &&
 		v->s->p->ncalls) {
-		v->geom.overview_y = v->geom.lanes_y;
-		v->geom.lanes_y++;
-		v->geom.lanes_h--;
+		g->overview_y = g->lanes_y;
+		g->lanes_y++;
+		g->lanes_h--;
+	}
+	if (v->laid_strip && !g->too_small && g->lanes_h > 2) {
+		/* Below the lanes, so that they stay where they were. */
+		g->lanes_h--;
+		g->strip_y = g->lanes_y + g->lanes_h;
+		g->strip_h = 1;
 	}
 }
 
@@ -46,6 +56,9 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	memset(v, 0, sizeof *v);
 	v->s = s;
 	v->drag_x = -1;
+	v->ranks.region = -1;
+	v->ranks.depth_set = -1;
+	v->ranks.m_col = -1;
 	v->panel_shown = true;
 	v->details_shown = true;
 	timeline_alloc_lanes(v);
@@ -61,6 +74,7 @@ void sv_timeline_fini(struct sv_timeline *v)
 {
 	if (!v)
 		return;
+	sv_timeline_ranks_fini(v);
 	sv_layout_rows_fini(&v->rows);
 	free(v->lane_collapsed);
 	memset(v, 0, sizeof *v);
@@ -68,8 +82,7 @@ void sv_timeline_fini(struct sv_timeline *v)
 
 void sv_timeline_rows_changed(struct sv_timeline *v)
 {
-	sv_layout_rows_build(
-		&v->rows, v->s->p, v->s->lane_hidden, v->lane_collapsed);
+	sv_timeline_build_rows(v);
 	sv_timeline_fix_rows(v);
 }
 
@@ -77,6 +90,12 @@ void sv_timeline_notify(struct sv_timeline *v, unsigned what)
 {
 	const struct sv_profile *p = v->s->p;
 
+	if (what & SV_SESSION_PROFILE)
+		sv_timeline_ranks_fini(v); /* the worker read the old one */
+	if (what & (SV_SESSION_PROFILE | SV_SESSION_LANES))
+		v->ranks.stale = true;
+	if (what & SV_SESSION_SORT)
+		v->ranks.stale_m = true;
 	if (what & SV_SESSION_PROFILE) {
 		if ((p->has_calls ? p->nlanes : 0) != v->nlanes) {
 			timeline_alloc_lanes(v);
@@ -153,8 +172,7 @@ uint32_t sv_timeline_call_at(const struct sv_timeline *v, int x, int y)
 		y >= v->geom.lanes_y + v->geom.lanes_h || row < 0 ||
 		row >= (long)v->rows.n)
 		return SV_NO_CALL;
-	return sv_layout_hit(&v->s->index, v->rows.rows[row].lane,
-		v->rows.rows[row].depth, &m, x, NULL);
+	return sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
 }
 
 long sv_timeline_cursor_row(const struct sv_timeline *v)
@@ -262,8 +280,7 @@ void sv_timeline_select_at_cursor(struct sv_timeline *v)
 	v->s->sel = SV_NO_CALL;
 	if (row < 0 || x < m.x0 || x >= m.x0 + m.w)
 		return;
-	v->s->sel = sv_layout_hit(&v->s->index, v->rows.rows[row].lane,
-		v->rows.rows[row].depth, &m, x, NULL);
+	v->s->sel = sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
 }
 
 /* Select call c: the cursor goes to its row and into its visible part;

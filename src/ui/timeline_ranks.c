@@ -1,0 +1,655 @@
+/*
+ * timeline_ranks.c: the timeline's view of ranks (timeline.h).
+ *
+ * For the selected region (the marked one, else the selected call's):
+ * each rank's time in it, read from a ranks matrix (ranks.h) of the
+ * session's statistics, so the figures are summary's; and the ranks
+ * inside it over time, built once per selection (on a worker thread,
+ * job.h, when the region has many calls) and counted per column while
+ * drawing, one binary search a rank and column.  From these: the rank
+ * rows (one row a rank, at the region's depth or one chosen, the label a
+ * bar of the rank's time with the slowest rank highlighted), the strip
+ * of how many ranks are inside the region in each column, and the rows
+ * of the ordinary timeline without the depth rows empty in the window.
+ * Also here: the panel's width (keys and dragging its border), and the
+ * geometry that gives the details box room only while a call is
+ * selected.  Nothing here knows about curses or HDF5.
+ */
+#include "scopeview/timeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/action.h"
+#include "scopeview/keys.h"
+#include "scopeview/mode.h"
+#include "scopeview/render.h"
+
+/* Regions with more calls than this build their figures on a worker. */
+#define TLRANKS_SYNC_CALLS 200000
+/* The panel's width: the step of a key, and the narrowest. */
+#define TLRANKS_PANEL_STEP 4
+#define TLRANKS_PANEL_MIN  20 /* as the config file's panel-width */
+
+long sv_timeline_ranks_region(const struct sv_timeline *v)
+{
+	const struct sv_session *s = v->s;
+
+	if (!s->p->has_calls)
+		return -1;
+	if (s->mark_region >= 0)
+		return s->mark_region;
+	if (s->sel != SV_NO_CALL)
+		return (long)sv_call_region(s->p, s->sel);
+	return -1;
+}
+
+unsigned sv_timeline_ranks_depth(const struct sv_timeline *v)
+{
+	const struct sv_tlranks *t = &v->ranks;
+
+	if (t->depth_set >= 0)
+		return (unsigned)t->depth_set;
+	if (t->ri_valid && t->ri.ncalls)
+		return t->ri.depth;
+	if (v->s->sel != SV_NO_CALL)
+		return v->s->p->depth[v->s->sel];
+	return 0;
+}
+
+/* Whether the profile's lanes span two ranks or more. */
+static bool tlranks_multi_rank(const struct sv_profile *p)
+{
+	size_t l;
+
+	for (l = 1; p->has_calls && l < p->nlanes; l++)
+		if (p->lanes[l].rank != p->lanes[0].rank)
+			return true;
+	return false;
+}
+
+/* ---- the figures: once per selection ------------------------------------ */
+
+static bool tlranks_poll_job(void *ctx, uint64_t done)
+{
+	struct sv_job *j = ctx;
+	atomic_store(&j->progress, done);
+	return atomic_load(&j->cancel);
+}
+
+static void tlranks_job(struct sv_job *j)
+{
+	struct sv_timeline *v = j->arg;
+	struct sv_tlranks *t = &v->ranks;
+
+	t->job_rc = sv_ranks_inside_build(&t->job_out, t->job_p, t->job_region,
+		t->job_rank_on, t->job_nrank_on, tlranks_poll_job, j);
+}
+
+static void tlranks_stop(struct sv_tlranks *t)
+{
+	sv_job_cancel(&t->job);
+	if (t->busy && t->job_rc == 0)
+		sv_ranks_inside_fini(&t->job_out);
+	t->busy = false;
+	free(t->job_rank_on);
+	t->job_rank_on = NULL;
+}
+
+void sv_timeline_ranks_fini(struct sv_timeline *v)
+{
+	struct sv_tlranks *t = &v->ranks;
+
+	tlranks_stop(t);
+	sv_ranks_inside_fini(&t->ri);
+	t->ri_valid = false;
+	sv_ranks_fini(&t->m);
+	t->m_valid = false;
+}
+
+/* Adopt the worker's result once it is done. */
+static bool tlranks_take(struct sv_tlranks *t)
+{
+	if (!t->busy || (!sv_job_poll(&t->job) && sv_job_running(&t->job)))
+		return false;
+	t->busy = false;
+	free(t->job_rank_on);
+	t->job_rank_on = NULL;
+	if (t->job_rc == 0) {
+		sv_ranks_inside_fini(&t->ri);
+		t->ri = t->job_out;
+		memset(&t->job_out, 0, sizeof t->job_out);
+		t->ri_valid = true;
+	}
+	return true;
+}
+
+void sv_timeline_mode_show(struct sv_mode *m)
+{
+	sv_timeline_sync(m->data);
+}
+
+bool sv_timeline_mode_busy(struct sv_mode *m)
+{
+	struct sv_timeline *v = m->data;
+	/* Busy once more after the result is taken, so that the loop draws
+	 * it before it waits for a key. */
+	if (tlranks_take(&v->ranks)) {
+		sv_timeline_sync(v);
+		v->ranks.undrawn = true;
+		return true;
+	}
+	if (v->ranks.undrawn && !v->ranks.busy) {
+		v->ranks.undrawn = false;
+		return false;
+	}
+	return v->ranks.busy;
+}
+
+int sv_timeline_mode_poll(struct sv_mode *m)
+{
+	struct sv_timeline *v = m->data;
+	if (!tlranks_take(&v->ranks))
+		return 0;
+	sv_timeline_sync(v);
+	return SV_REACT_REDRAW;
+}
+
+/* The matrix of each rank's time, and the region's column of it. */
+static void tlranks_matrix(struct sv_timeline *v)
+{
+	struct sv_tlranks *t = &v->ranks;
+	const struct sv_session *s = v->s;
+	size_t j;
+
+	sv_ranks_fini(&t->m);
+	t->m_valid = false;
+	t->m_col = -1;
+	if (t->region < 0 || !s->stats_valid)
+		return;
+	t->m_valid = sv_ranks_compute(&t->m, &s->stats, SV_RANKS_TOTAL) == 0;
+	for (j = 0; t->m_valid && j < s->stats.nregions; j++)
+		if ((long)s->stats.regions[j].region == t->region)
+			t->m_col = (long)j;
+}
+
+/* Start over for the current region: the matrix now, the ranks inside
+ * it now or on the worker. */
+static void tlranks_recompute(struct sv_timeline *v, long region)
+{
+	struct sv_tlranks *t = &v->ranks;
+	const struct sv_session *s = v->s;
+	const struct sv_profile *p = s->p;
+	uint64_t n = 0;
+	size_t i;
+
+	sv_timeline_ranks_fini(v);
+	t->region = region;
+	t->stale = false;
+	tlranks_matrix(v);
+	if (region < 0)
+		return;
+	for (i = 0; i < p->nrows; i++)
+		if ((long)p->rows[i].region == region)
+			n += p->rows[i].count;
+	t->job_p = p;
+	t->job_region = (uint32_t)region;
+	/* The ranks of the rank filter (a copy: it may change while the
+	 * worker runs). */
+	t->job_nrank_on = s->rank_on ? s->nrank_on : 0;
+	if (s->rank_on) {
+		t->job_rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
+		memcpy(t->job_rank_on, s->rank_on, s->nrank_on);
+	}
+	if (n <= TLRANKS_SYNC_CALLS) {
+		t->job_rc = sv_ranks_inside_build(&t->ri, p, t->job_region,
+			t->job_rank_on, t->job_nrank_on, NULL, NULL);
+		t->ri_valid = t->job_rc == 0;
+		free(t->job_rank_on);
+		t->job_rank_on = NULL;
+		return;
+	}
+	t->busy = true;
+	t->job_rc = 0;
+	sv_job_start(&t->job, tlranks_job, v, n);
+	tlranks_take(t);
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+/* One row a rank of the lanes shown, at the rank rows' depth: the rank's
+ * lane holding most of the region's calls, else its first lane shown. */
+static void tlranks_rank_rows(struct sv_timeline *v)
+{
+	const struct sv_profile *p = v->s->p;
+	struct sv_layout_rows *r = &v->rows;
+	uint16_t depth = (uint16_t)sv_timeline_ranks_depth(v);
+	size_t l;
+	bool have = false;
+	uint32_t last = 0;
+
+	r->n = 0;
+	for (l = 0; p->has_calls && l < p->nlanes; l++) {
+		const struct sv_lane *lane = &p->lanes[l];
+		struct sv_layout_row *row;
+		uint32_t use = (uint32_t)l;
+		long k;
+		if (v->s->lane_hidden[l] || (have && lane->rank == last))
+			continue;
+		have = true;
+		last = lane->rank;
+		k = v->ranks.ri_valid
+			    ? sv_ranks_inside_find(&v->ranks.ri, lane->rank)
+			    : -1;
+		if (k >= 0 && !v->s->lane_hidden[v->ranks.ri.lane[k]])
+			use = v->ranks.ri.lane[k];
+		sv_grow((void **)&r->rows, &r->cap, r->n + 1, sizeof *r->rows);
+		row = &r->rows[r->n++];
+		row->lane = use;
+		row->depth = row->depth_last = depth;
+		row->lane_first = row->lane_last = true;
+	}
+}
+
+/* Drop the depth rows below a lane's first that hold no call meeting the
+ * window (the lane keeps its first row, with its label). */
+static void tlranks_fold_rows(struct sv_timeline *v)
+{
+	struct sv_layout_rows *r = &v->rows;
+	size_t i, k = 0;
+
+	for (i = 0; i < r->n; i++) {
+		struct sv_layout_row row = r->rows[i];
+		if (row.depth > 0) {
+			const struct sv_lod_level *lv = sv_layout_level(
+				&v->s->index, row.lane, row.depth);
+			uint32_t lo, hi;
+			sv_layout_range(lv, v->t0, v->t1, &lo, &hi);
+			if (hi <= lo)
+				continue;
+		}
+		row.lane_first = !k || r->rows[k - 1].lane != row.lane;
+		row.lane_last = false;
+		if (k && r->rows[k - 1].lane != row.lane)
+			r->rows[k - 1].lane_last = true;
+		r->rows[k++] = row;
+	}
+	if (k)
+		r->rows[k - 1].lane_last = true;
+	r->n = k;
+}
+
+/* Rows whose calls in the window fill at most this many cells are
+ * sparse: a lane's last rows, when sparse, fold into one. */
+#define TLRANKS_SPARSE_CELLS 2
+
+/* Whether the calls of (lane, depth) fill at most TLRANKS_SPARSE_CELLS
+ * cells of the window (stops counting past that). */
+static bool tlranks_sparse(const struct sv_timeline *v, const struct sv_tmap *m,
+	uint32_t lane, uint32_t depth)
+{
+	const struct sv_lod_level *lv =
+		sv_layout_level(&v->s->index, lane, depth);
+	struct sv_layout_span sp;
+	int x = m->x0, cells = 0;
+
+	while (sv_layout_row_next(&v->s->index, lv, m, &x, &sp)) {
+		cells += sp.x1 - sp.x0;
+		if (cells > TLRANKS_SPARSE_CELLS)
+			return false;
+	}
+	return true;
+}
+
+/* Fold each lane's last rows, two or more of them sparse, into one row
+ * (the first of them, depth_last the deepest): a lane whose deep
+ * recursion shows in a cell or two takes one row for it, not one a
+ * depth, when the screen has too few rows for all. */
+static void tlranks_fold_sparse(struct sv_timeline *v)
+{
+	struct sv_layout_rows *r = &v->rows;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	size_t i = 0, k = 0;
+
+	while (i < r->n) {
+		size_t end = i, first;
+		while (end < r->n && r->rows[end].lane == r->rows[i].lane)
+			end++;
+		/* Rows [i, end) are one lane's; find its sparse tail. */
+		first = end;
+		while (first > i + 1 && r->rows[first - 1].depth > 0 &&
+			tlranks_sparse(v, &m, r->rows[first - 1].lane,
+				r->rows[first - 1].depth))
+			first--;
+		if (end - first < 2)
+			first = end;
+		for (; i < first; i++)
+			r->rows[k++] = r->rows[i];
+		if (first < end) {
+			struct sv_layout_row row = r->rows[first];
+			row.depth_last = r->rows[end - 1].depth_last;
+			row.lane_last = true;
+			r->rows[k++] = row;
+		}
+		i = end;
+	}
+	r->n = k;
+}
+
+uint32_t sv_timeline_row_hit(const struct sv_timeline *v,
+	const struct sv_layout_row *r, const struct sv_tmap *m, int x)
+{
+	uint32_t d, c = SV_NO_CALL;
+
+	for (d = r->depth; d <= r->depth_last && c == SV_NO_CALL; d++)
+		c = sv_layout_hit(&v->s->index, r->lane, d, m, x, NULL);
+	return c;
+}
+
+void sv_timeline_draw_folded(const struct sv_timeline *v, struct sv_grid *g,
+	const struct sv_layout_row *r, int y)
+{
+	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
+	const struct sv_profile *p = v->s->p;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	uint32_t d = r->depth_last + 1u;
+
+	while (d-- > r->depth) {
+		const struct sv_lod_level *lv =
+			sv_layout_level(&v->s->index, r->lane, d);
+		struct sv_layout_span sp;
+		int x = m.x0, cx;
+		while (sv_layout_row_next(&v->s->index, lv, &m, &x, &sp)) {
+			int style = sp.count > 1 ? SV_STYLE_SPAN_MERGED
+						 : SV_STYLE_SPAN;
+			if (sp.call == v->s->sel)
+				style = SV_STYLE_SELECTED;
+			else if (sv_session_is_match(v->s, sp.call))
+				style = SV_STYLE_MATCH;
+			for (cx = sp.x0; cx < sp.x1; cx++)
+				sv_grid_put(g, cx, y, gl->bar, style,
+					sv_grid_region_color(
+						p->regions[sv_call_region(
+							p, sp.call)]));
+		}
+	}
+}
+
+void sv_timeline_sync(struct sv_timeline *v)
+{
+	struct sv_tlranks *t = &v->ranks;
+	long region = sv_timeline_ranks_region(v);
+	bool details, strip;
+
+	if (region != t->region || t->stale)
+		tlranks_recompute(v, region);
+	else if (t->stale_m)
+		tlranks_matrix(v);
+	t->stale_m = false;
+	details = v->details_shown && v->s->sel != SV_NO_CALL;
+	/* The strip tells something when two ranks or more have calls of
+	 * the region (or while that is being found out). */
+	strip = t->region >= 0 && tlranks_multi_rank(v->s->p) &&
+		(t->busy || (t->ri_valid && t->ri.nranks > 1));
+	if (details != v->laid_details || strip != v->laid_strip) {
+		v->laid_details = details;
+		v->laid_strip = strip;
+		sv_timeline_resize(v, v->w, v->h);
+	}
+	sv_timeline_rows_changed(v);
+}
+
+void sv_timeline_build_rows(struct sv_timeline *v)
+{
+	if (v->ranks.on) {
+		tlranks_rank_rows(v);
+		return;
+	}
+	sv_layout_rows_build(
+		&v->rows, v->s->p, v->s->lane_hidden, v->lane_collapsed);
+	tlranks_fold_rows(v);
+	/* Sparse rows fold only when the rows do not fit (a soloed lane
+	 * shows every depth that has a call in the window). */
+	if ((long)v->rows.n > (long)v->geom.lanes_h)
+		tlranks_fold_sparse(v);
+}
+
+/* ---- keys and the mouse -------------------------------------------------- */
+
+static int tlranks_panel_width(struct sv_timeline *v, int want)
+{
+	if (!v->geom.panel_w) {
+		sv_session_message(v->s, false,
+			"the summary panel is hidden (P shows it; it needs "
+			"100 columns)");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (want < TLRANKS_PANEL_MIN)
+		want = TLRANKS_PANEL_MIN;
+	if (want > v->w - 60)
+		want = v->w - 60;
+	if (want == v->geom.panel_w)
+		return SV_REACT_BELL;
+	v->s->panel_width = want;
+	sv_timeline_resize(v, v->w, v->h);
+	sv_session_message(
+		v->s, false, "panel %d columns wide", v->geom.panel_w);
+	return SV_REACT_REDRAW;
+}
+
+int sv_timeline_ranks_apply(struct sv_timeline *v, int a)
+{
+	struct sv_tlranks *t = &v->ranks;
+	char name[64] = "";
+
+	switch (a) {
+	case SV_ACTION_RANK_ROWS:
+		if (!v->s->p->has_calls || !v->s->p->nlanes)
+			return SV_REACT_BELL;
+		t->on = !t->on;
+		if (!t->on) {
+			sv_session_message(v->s, false, "every lane's rows");
+			return SV_REACT_REDRAW;
+		}
+		break;
+	case SV_ACTION_RANK_DEPTH_UP:
+	case SV_ACTION_RANK_DEPTH_DOWN: {
+		long d = (long)sv_timeline_ranks_depth(v);
+		if (!t->on) {
+			sv_session_message(v->s, false,
+				"b shows the rank rows, whose depth this "
+				"changes");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		}
+		d += a == SV_ACTION_RANK_DEPTH_DOWN ? 1 : -1;
+		if (d < 0 || d > SV_MAX_DEPTH)
+			return SV_REACT_BELL;
+		t->depth_set = d;
+		break;
+	}
+	case SV_ACTION_PANEL_WIDER:
+		return tlranks_panel_width(
+			v, v->geom.panel_w + TLRANKS_PANEL_STEP);
+	case SV_ACTION_PANEL_NARROWER:
+		return tlranks_panel_width(
+			v, v->geom.panel_w - TLRANKS_PANEL_STEP);
+	default:
+		return -1;
+	}
+	if (t->region >= 0)
+		snprintf(name, sizeof name, ", %s's time as bars",
+			v->s->p->regions[t->region]);
+	sv_session_message(v->s, false, "a row a rank at depth %u%s",
+		sv_timeline_ranks_depth(v), name);
+	return SV_REACT_REDRAW;
+}
+
+int sv_timeline_border_mouse(struct sv_timeline *v, int kind, int x, int y)
+{
+	const struct sv_layout_geom *g = &v->geom;
+
+	switch (kind) {
+	case SV_MOUSE_CLICK:
+		if (!g->panel_w || x != g->panel_x || y < g->panel_y ||
+			y >= g->panel_y + g->panel_h)
+			return -1;
+		v->drag_border = true;
+		return 0;
+	case SV_MOUSE_DRAG:
+		if (!v->drag_border)
+			return -1;
+		return tlranks_panel_width(v, v->w - x) & ~SV_REACT_BELL;
+	case SV_MOUSE_RELEASE:
+		if (!v->drag_border)
+			return -1;
+		v->drag_border = false;
+		return SV_REACT_REDRAW;
+	default:
+		return -1;
+	}
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+void sv_timeline_draw_rank_label(const struct sv_timeline *v, struct sv_grid *g,
+	long row, int y, int w, int style)
+{
+	const struct sv_tlranks *t = &v->ranks;
+	const struct sv_profile *p = v->s->p;
+	const struct sv_lane *lane = &p->lanes[v->rows.rows[row].lane];
+	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
+	char rank[16], val[16];
+	int64_t ns = 0, max = 0;
+	long r;
+	int x, rw, bw, figure = SV_STYLE_BAR;
+	bool has = false;
+
+	snprintf(rank, sizeof rank, "r%" PRIu32, lane->rank);
+	if (t->m_valid && t->m_col >= 0) {
+		const struct sv_ranks_fig *f = &t->m.fig[t->m_col];
+		r = sv_ranks_row_of(&t->m, lane->rank);
+		has = r >= 0 && sv_ranks_value(&t->m,
+					sv_ranks_cell_at(&t->m, (size_t)r,
+						(size_t)t->m_col),
+					&ns);
+		max = f->has ? f->max_ns : 0;
+		/* The slowest rank's bar and time stand out, on the cursor's
+		 * row too; its name too elsewhere. */
+		if (has && f->has && f->nranks > 1 &&
+			f->slowest_rank == lane->rank) {
+			figure = SV_STYLE_WARNING;
+			if (style != SV_STYLE_LABEL_CURSOR)
+				style = SV_STYLE_WARNING;
+		}
+	}
+	sv_grid_fill(g, 0, y, w, y + 1, ' ', style, 0);
+	/* "r12 ██████▍  1.23ms": the rank, its bar, its time. */
+	rw = sv_grid_text(g, 1, y, 6, rank, style, 0, gl->ellipsis);
+	{
+		/* Bars start in one column: after the widest rank's name. */
+		char widest[16];
+		int ww = snprintf(widest, sizeof widest, "r%" PRIu32,
+			p->lanes[p->nlanes - 1].rank);
+		if (ww > rw && ww <= 6)
+			rw = ww;
+	}
+	if (!has) {
+		if (t->m_col >= 0)
+			sv_grid_text(g, 1 + rw + 1, y, w - rw - 2, "-",
+				SV_STYLE_DIM, 0, 0);
+		return;
+	}
+	sv_render_short(ns, val, sizeof val);
+	x = 1 + rw + 1;
+	bw = w - x - (int)strlen(val) - 1;
+	if (bw >= 2)
+		sv_render_bar(g, x, y, bw,
+			max > 0 ? (double)ns / (double)max : 0,
+			v->s->opts.ascii, figure,
+			sv_grid_region_color(p->regions[t->region]));
+	sv_grid_text(g, w - (int)strlen(val), y, (int)strlen(val), val,
+		figure == SV_STYLE_WARNING ? figure : style, 0, 0);
+}
+
+void sv_timeline_draw_strip(const struct sv_timeline *v, struct sv_grid *g)
+{
+	static const uint32_t levels[] = {
+		0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
+	static const char ascii_levels[] = "._-=+*%#";
+	const struct sv_tlranks *t = &v->ranks;
+	const struct sv_layout_geom *geo = &v->geom;
+	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int y = geo->strip_y, x, color, cx = sv_tmap_col(&m, v->cur_t);
+	uint32_t n, at_cursor = 0;
+	const char *name;
+	char label[32];
+
+	if (!geo->strip_h || t->region < 0)
+		return;
+	name = v->s->p->regions[t->region];
+	color = sv_grid_region_color(name);
+	sv_grid_fill(g, 0, y, geo->tl_x + geo->tl_w, y + 1, ' ',
+		SV_STYLE_DEFAULT, 0);
+	sv_grid_put(g, geo->label_w - 1, y, gl->vline, SV_STYLE_BORDER, 0);
+	if (t->busy) {
+		sv_grid_textf(g, 1, y, geo->label_w - 2, SV_STYLE_DIM, 0,
+			"ranks inside: %d%%", sv_job_percent(&t->job));
+		return;
+	}
+	if (!t->ri_valid)
+		return;
+	n = t->ri.nranks;
+	for (x = m.x0; n && x < m.x0 + m.w; x++) {
+		uint32_t k = sv_ranks_inside_count(
+			&t->ri, sv_tmap_time(&m, x), sv_tmap_time(&m, x + 1));
+		int lv;
+		if (x == cx)
+			at_cursor = k;
+		if (!k)
+			continue;
+		lv = (int)(((uint64_t)k * 8 + n - 1) / n) - 1;
+		sv_grid_put(g, x, y,
+			v->s->opts.ascii ? (uint32_t)ascii_levels[lv]
+					 : levels[lv],
+			k == n ? SV_STYLE_SPAN : SV_STYLE_SPAN_MERGED, color);
+	}
+	/* "12/16 in solve": the ranks inside it at the cursor's column. */
+	if (cx >= m.x0 && cx < m.x0 + m.w)
+		snprintf(label, sizeof label, "%" PRIu32 "/%" PRIu32 " in ",
+			at_cursor, n);
+	else
+		snprintf(label, sizeof label, "%" PRIu32 " ranks in ", n);
+	x = 1 + sv_grid_text(
+			g, 1, y, geo->label_w - 2, label, SV_STYLE_LABEL, 0, 0);
+	sv_grid_text(g, x, y, geo->label_w - 1 - x, name, SV_STYLE_LABEL, 0,
+		gl->ellipsis);
+}
+
+void sv_timeline_ranks_status(const struct sv_timeline *v, char *buf, size_t n)
+{
+	const struct sv_tlranks *t = &v->ranks;
+	size_t used;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (!t->on)
+		return;
+	used = (size_t)snprintf(
+		buf, n, "  rank rows, depth %u", sv_timeline_ranks_depth(v));
+	if (used < n && t->m_valid && t->m_col >= 0 && t->m.fig[t->m_col].has &&
+		t->m.fig[t->m_col].nranks > 1) {
+		/* The answer to "which rank is slowest, by how much". */
+		const struct sv_ranks_fig *f = &t->m.fig[t->m_col];
+		char max[16];
+		snprintf(buf + used, n - used,
+			"; slowest r%" PRIu32 " %s, +%.1f%% of the mean",
+			f->slowest_rank,
+			sv_render_short(f->max_ns, max, sizeof max),
+			f->mean_ns > 0 ? 100.0 * f->excess_ns / f->mean_ns
+				       : 0.0);
+	}
+}
