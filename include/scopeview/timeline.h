@@ -70,6 +70,11 @@ struct sv_timeline {
 
 	/* Mouse drag: the last drag column, -1 when not dragging. */
 	int drag_x;
+
+	/* A search runs on a worker thread (session.h, matches_pending):
+	 * jump to its first match when its lists are in. */
+	bool search_wait;
+	char search_pat[SV_SESSION_TEXT_MAX]; /* as typed */
 };
 
 /* ---- timeline.c ---------------------------------------------------------- */

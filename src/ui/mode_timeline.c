@@ -159,18 +159,9 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 	return sv_timeline_select_rel(v, c, "no more calls on this lane");
 }
 
-static int timeline_set_search(struct sv_timeline *v, const char *pat)
+/* The search pat has its match lists: say so and jump to the first. */
+static int timeline_search_found(struct sv_timeline *v, const char *pat)
 {
-	struct sv_error err;
-
-	if (sv_session_set_search(v->s, pat, &err) < 0) {
-		sv_session_message(v->s, true, "%s", err.msg);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	if (!*pat) {
-		sv_session_message(v->s, false, "search cleared");
-		return SV_REACT_REDRAW;
-	}
 	if (v->s->search_limit_hits) {
 		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
 		if (!v->s->nmatches)
@@ -182,6 +173,29 @@ static int timeline_set_search(struct sv_timeline *v, const char *pat)
 	}
 	return sv_timeline_jump_list(
 		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
+}
+
+static int timeline_set_search(struct sv_timeline *v, const char *pat)
+{
+	struct sv_error err;
+
+	v->search_wait = false;
+	if (sv_session_set_search(v->s, pat, &err) < 0) {
+		sv_session_message(v->s, true, "%s", err.msg);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (!*pat) {
+		sv_session_message(v->s, false, "search cleared");
+		return SV_REACT_REDRAW;
+	}
+	if (v->s->matches_pending) {
+		/* The lists come later (sv_session_poll): the message line
+		 * shows the progress meanwhile. */
+		v->search_wait = true;
+		snprintf(v->search_pat, sizeof v->search_pat, "%s", pat);
+		return SV_REACT_REDRAW;
+	}
+	return timeline_search_found(v, pat);
 }
 
 static int timeline_command(struct sv_timeline *v, const char *cmd)
@@ -687,7 +701,14 @@ static void timeline_fini(struct sv_mode *m)
 
 static void timeline_notify(struct sv_mode *m, unsigned what)
 {
-	sv_timeline_notify(m->data, what);
+	struct sv_timeline *v = m->data;
+
+	sv_timeline_notify(v, what);
+	if ((what & SV_SESSION_SEARCH) && v->search_wait &&
+		!v->s->matches_pending) {
+		v->search_wait = false;
+		timeline_search_found(v, v->search_pat);
+	}
 }
 
 static void timeline_resize(struct sv_mode *m, int w, int h)
