@@ -54,6 +54,8 @@
 #define SB_H      60
 #define SB_FRAMES 30
 #define SB_FILES  16
+/* The longest the script waits for a key's result. */
+#define SB_STEP_MAX_S 120.0
 
 /* What one file measured (in the child; sent to the parent whole). */
 struct sb_result {
@@ -105,11 +107,12 @@ struct sb_run {
 	struct sb_result *r;
 	struct sv_app *app;
 	double t0;
-	double quit_at;    /* > 0: press q at this time during the load */
-	double returned;   /* when getkey last returned */
-	double key_at;     /* when the key being timed was returned, or 0 */
-	double *key_slot;  /* where its latency goes (max) */
-	double *done_slot; /* where the time to its result goes, or NULL */
+	double quit_at;      /* > 0: press q at this time during the load */
+	double returned;     /* when getkey last returned */
+	double key_at;       /* when the key being timed was returned, or 0 */
+	double returned_key; /* when the last key (not NONE) was returned */
+	double *key_slot;    /* where its latency goes (max) */
+	double *done_slot;   /* where the time to its result goes, or NULL */
 	double done_from;
 	double next_load_key;
 	int load_key;
@@ -202,8 +205,12 @@ static int sb_script(bool idle)
 {
 	if (sb.typing && *sb.typing)
 		return *sb.typing++;
-	if (!idle)
+	if (!idle && bench_now() - sb.returned_key < SB_STEP_MAX_S)
 		return SV_KEY_NONE; /* a result is still being made */
+	if (!idle && sb.done_slot) {
+		*sb.done_slot = -1; /* gave up waiting */
+		sb.done_slot = NULL;
+	}
 	switch (sb.step) {
 	case SB_LOADING:
 		sb.step = SB_ZOOM;
@@ -291,6 +298,8 @@ static int sb_getkey(void *ctx, int timeout_ms)
 		}
 	}
 	sb.returned = bench_now();
+	if (key != SV_KEY_NONE)
+		sb.returned_key = sb.returned;
 	if (sb.key_at > 0)
 		sb.key_at = sb.returned;
 	return key;
@@ -606,7 +615,10 @@ static enum sb_verdict sb_bg_cell(double ms, double done_s, char *b, size_t n)
 {
 	enum sb_verdict v = sb_ms_cell(ms, 50, b, n);
 	size_t len = strlen(b);
-	if (done_s * 1e3 > ms + 1)
+	if (done_s < 0)
+		snprintf(b + len, n - len, ", no result in %.0f s *",
+			SB_STEP_MAX_S);
+	else if (done_s * 1e3 > ms + 1)
 		snprintf(b + len, n - len, ", result %.2f s", done_s);
 	return v;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/callmeta.h"
@@ -538,6 +539,66 @@ START_TEST(test_search)
 }
 END_TEST
 
+/* Wait for a background search to be taken in (sv_session_poll). */
+static void wait_matches(struct sv_session *ss)
+{
+	int guard;
+	for (guard = 0; sv_session_busy(ss) && guard < 10000; guard++) {
+		sv_session_poll(ss);
+		usleep(1000);
+	}
+	ck_assert(!sv_session_busy(ss));
+}
+
+/* The search made on a worker thread (bg_calls reached) gives the same
+ * lists and highlights as the one made in place, announces itself once
+ * when its lists are in, and a new search or a solo lane while it runs
+ * starts it again on the new input. */
+START_TEST(test_search_background)
+{
+	struct sv_error err = {0};
+	size_t i;
+	uint32_t want[3];
+
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+	ck_assert(!sv_session_busy(&s));
+	ck_assert_uint_eq(s.nmatches, 3);
+	memcpy(want, s.matches, sizeof want);
+
+	/* when the profile counts as large */
+	s.bg_calls = 1;
+	hear_nothing();
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+	/* then the lists come later: empty meanwhile, then the same */
+	ck_assert(s.matches_pending);
+	ck_assert_uint_eq(s.nmatches, 0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(s.matches[i], want[i]);
+	ck_assert(s.has_match_index);
+	ck_assert(sv_session_has_match(
+		&s, prof->lane_of[want[0]], prof->depth[want[1]], 250, 260));
+	ck_assert(sv_session_is_match(&s, want[2]));
+	ck_assert_int_eq(heard.n, 2);
+	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
+	ck_assert(!sv_session_poll(&s));
+
+	/* a solo lane and a new pattern while one runs: the last wins */
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 0);
+	sv_session_solo(&s, -1);
+	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 3);
+	/* and fini stops a running one */
+	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
+}
+END_TEST
+
 /* Many calls of one lane, durations out of order (up to 2^20 ns so the
  * sorts look at more than one byte): the match list is by start and the
  * marked list longest first, ties by start. */
@@ -802,6 +863,7 @@ static Suite *suite(void)
 	tc = tcase_create("setup");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_init_whole_run);
+	tcase_add_test(tc, test_search_background);
 	tcase_add_test(tc, test_init_degenerate);
 	tcase_add_test(tc, test_set_profile);
 	suite_add_tcase(su, tc);

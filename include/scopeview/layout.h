@@ -29,6 +29,7 @@
 #error "scopeview/layout.h belongs to the ui layer, which this layer may not use"
 #endif
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,6 +112,19 @@ int sv_layout_index_build_calls(struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_call,
 	struct sv_error *err);
 void sv_layout_index_fini(struct sv_layout_index *ix);
+/* Stopping a build on another thread: it looks at *cancel before each
+ * lane (and fails with -ECANCELED, ix empty, once set) and adds each
+ * lane's call count to *progress.  Either may be NULL. */
+struct sv_layout_stop {
+	const atomic_bool *cancel;
+	_Atomic uint64_t *progress;
+};
+/* sv_layout_index_build (keep_call NULL) or sv_layout_index_build_calls
+ * (keep_call set), stoppable. */
+int sv_layout_index_build_stop(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	const bool *keep_call, const struct sv_layout_stop *stop,
+	struct sv_error *err);
 
 /* The level of (lane, depth), or NULL when there is none. */
 const struct sv_lod_level *sv_layout_level(

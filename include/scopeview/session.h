@@ -27,11 +27,13 @@
 #error "scopeview/session.h belongs to the ui layer, which this layer may not use"
 #endif
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "scopeview/common.h"
+#include "scopeview/job.h"
 #include "scopeview/layout.h"
 #include "scopeview/palette.h"
 #include "scopeview/profile.h"
@@ -40,6 +42,8 @@
 struct sv_regex;
 
 #define SV_SESSION_TEXT_MAX 256
+/* Profiles with at least this many calls search on a worker thread. */
+#define SV_SESSION_BG_CALLS 500000
 
 /* What changed, for the notify hook (bits). */
 enum {
@@ -118,6 +122,18 @@ struct sv_session {
 	long marked_pos;
 	struct sv_layout_index match_index;
 	bool has_match_index;
+	/* The search's lists and index are made on a worker thread when the
+	 * profile has at least bg_calls calls (set by init to
+	 * SV_SESSION_BG_CALLS; 0 = always here) and no region is marked:
+	 * until they are in, matches_pending is set, the lists are empty
+	 * and the message line shows the progress.  A change of the search
+	 * or of the lanes stops the work and starts it again. */
+	uint64_t bg_calls;
+	bool matches_pending;
+	struct sv_job match_job;
+	struct session_match_work *match_work; /* private */
+	const atomic_bool *match_cancel;  /* private: a worker's stop flag */
+	_Atomic uint64_t *match_progress; /* private: a worker's progress */
 
 	/* The summary over the lanes on display, its rows sorted by
 	 * sort_key; the whole run's table kept aside while a selection is
@@ -228,6 +244,13 @@ void sv_session_set_range(
 	struct sv_session *s, bool on, int64_t t0, int64_t t1);
 /* Sort the statistics by key; notifies SV_SESSION_SORT. */
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
+
+/* Whether the search's lists are still being made (matches_pending). */
+bool sv_session_busy(const struct sv_session *s);
+/* Take in the lists of a finished background search (notifies
+ * SV_SESSION_SEARCH) and update the progress line; true when the screen
+ * should change.  Called by the view's loop while busy. */
+bool sv_session_poll(struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);

@@ -116,6 +116,11 @@ struct sv_timeline {
 	bool laid_details, laid_strip;
 
 	struct sv_tlranks ranks;
+
+	/* A search runs on a worker thread (session.h, matches_pending):
+	 * jump to its first match when its lists are in. */
+	bool search_wait;
+	char search_pat[SV_SESSION_TEXT_MAX]; /* as typed */
 };
 
 /* ---- timeline.c ---------------------------------------------------------- */
@@ -184,6 +189,9 @@ struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *tl);
 /* Search region names for pat (regex; "" clears) and jump to the first
  * match after the cursor, or say why there is none.  SV_REACT_* flags. */
 int sv_timeline_set_search(struct sv_timeline *tl, const char *pat);
+/* A search's match lists are in (at once, or from the worker): say so
+ * and jump to the first match.  SV_REACT_* flags. */
+int sv_timeline_search_found(struct sv_timeline *tl, const char *pat);
 /* Run a `:` command (goto, zoom, rank, region, search, filter, sort,
  * quit).  SV_REACT_* flags. */
 int sv_timeline_command(struct sv_timeline *tl, const char *cmd);

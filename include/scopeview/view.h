@@ -156,9 +156,10 @@ struct sv_timeline *sv_view_timeline(const struct sv_view *v);
 int sv_view_popup(const struct sv_view *v);
 int sv_view_prompt(const struct sv_view *v);
 
-/* Whether the main mode has work running off the UI thread (mode.h's
- * busy), and what it has done (poll: SV_REACT_* flags): the loop polls
- * and redraws every poll interval while it is busy. */
+/* Whether the main mode (mode.h's busy) or the session (a search,
+ * session.h) has work running off the UI thread, and what it has done
+ * (poll: SV_REACT_* flags): the loop polls and redraws every poll
+ * interval while it is busy. */
 bool sv_view_busy(struct sv_view *v);
 int sv_view_poll(struct sv_view *v);
 

@@ -41,7 +41,10 @@ struct app_loader {
 	bool started;
 	char *path;
 	struct sv_source source;
-	bool want_index; /* read the index first (first load only) */
+	bool want_index;        /* read the index first (first load only) */
+	bool want_view;         /* build the view of the result here too */
+	struct sv_view_opts vo; /* for that view (title: a copy) */
+	char *title;
 	atomic_int cancel;
 
 	pthread_mutex_t mu;
@@ -53,6 +56,9 @@ struct app_loader {
 	int rc;
 	struct sv_error err;
 	struct sv_profile *result;
+	struct sv_view *view; /* of result, when want_view */
+	bool building_view;   /* past the file: only memory work is left */
+	bool abandoned;       /* nobody waits: the thread frees it all */
 };
 
 struct sv_app {
@@ -63,8 +69,7 @@ struct sv_app {
 	struct sv_profile *profile;  /* what the view shows */
 	struct sv_profile *profile2; /* the second run compared, or NULL */
 	char *path2;                 /* its path (NULL: none asked for) */
-	struct sv_view view;
-	bool have_view;
+	struct sv_view *view;        /* NULL until a profile is shown */
 	struct sv_grid grid;
 
 	struct app_loader *loader; /* NULL when no load runs */
@@ -75,7 +80,42 @@ struct sv_app {
 	char what[48];
 };
 
+/* ---- views ------------------------------------------------------------ */
+
+/* A new view of p, or NULL with err. */
+static struct sv_view *app_view_new(const struct sv_profile *p,
+	const struct sv_view_opts *vo, struct sv_error *err)
+{
+	struct sv_view *v = sv_xcalloc(1, sizeof *v);
+
+	if (sv_view_init(v, p, vo, err) < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static void app_view_free(struct sv_view *v)
+{
+	if (!v)
+		return;
+	sv_view_fini(v);
+	free(v);
+}
+
 /* ---- the loading thread ------------------------------------------------- */
+
+/* Free the loader and anything it still holds (its thread is gone). */
+static void loader_destroy(struct app_loader *l)
+{
+	sv_profile_free(l->index);
+	app_view_free(l->view);
+	sv_profile_free(l->result);
+	pthread_mutex_destroy(&l->mu);
+	free(l->title);
+	free(l->path);
+	free(l);
+}
 
 static void loader_progress(void *ctx, double fraction, const char *what)
 {
@@ -102,6 +142,7 @@ static void *loader_main(void *arg)
 {
 	struct app_loader *l = arg;
 	struct sv_load_opts o;
+	struct sv_view *view = NULL;
 	struct sv_profile *p = NULL;
 	struct sv_error err;
 	int rc;
@@ -129,18 +170,38 @@ static void *loader_main(void *arg)
 	}
 	memset(&err, 0, sizeof err);
 	rc = l->source.load(l->path, &o, &p, &err);
+	if (rc == 0 && l->want_view && !atomic_load(&l->cancel)) {
+		/* The layout index and the statistics, off the loop's
+		 * thread: keys keep answering on the index view meanwhile. */
+		loader_progress(l, 1.0, "the index and statistics");
+		pthread_mutex_lock(&l->mu);
+		l->building_view = true;
+		pthread_mutex_unlock(&l->mu);
+		view = app_view_new(p, &l->vo, &err);
+		if (!view) {
+			rc = err.code < 0 ? err.code : -EIO;
+			sv_profile_free(p);
+			p = NULL;
+		}
+	}
 	pthread_mutex_lock(&l->mu);
 	l->rc = rc;
 	l->err = err;
 	l->result = rc == 0 ? p : NULL;
+	l->view = view;
 	l->done = true;
 	l->progress_seq++;
+	if (l->abandoned) {
+		pthread_mutex_unlock(&l->mu);
+		loader_destroy(l);
+		return NULL;
+	}
 	pthread_mutex_unlock(&l->mu);
 	return NULL;
 }
 
-static struct app_loader *loader_start(
-	const struct sv_source *source, const char *path, bool want_index)
+static struct app_loader *loader_start(const struct sv_source *source,
+	const char *path, bool want_index, const struct sv_view_opts *vo)
 {
 	struct app_loader *l = sv_xcalloc(1, sizeof *l);
 	sigset_t all, old;
@@ -148,6 +209,12 @@ static struct app_loader *loader_start(
 	l->path = sv_xstrdup(path);
 	l->source = *source;
 	l->want_index = want_index;
+	l->want_view = vo != NULL;
+	if (vo) {
+		l->vo = *vo;
+		l->title = vo->title ? sv_xstrdup(vo->title) : NULL;
+		l->vo.title = l->title;
+	}
 	atomic_init(&l->cancel, 0);
 	pthread_mutex_init(&l->mu, NULL);
 	/* Signals (Ctrl-C, Ctrl-Z, resize) belong to the loop's thread. */
@@ -168,11 +235,29 @@ static void loader_free(struct app_loader *l)
 		return;
 	if (l->started)
 		pthread_join(l->thread, NULL);
-	sv_profile_free(l->index);
-	sv_profile_free(l->result);
-	pthread_mutex_destroy(&l->mu);
-	free(l->path);
-	free(l);
+	loader_destroy(l);
+}
+
+/*
+ * Stop the load for good (q): cancel it and wait for the thread, unless
+ * it is past the file and building the view, which no flag stops: then
+ * nobody waits, and the thread frees everything when it is done (or the
+ * process ends first), so q answers at once at every stage.
+ */
+static void loader_stop(struct app_loader *l)
+{
+	if (!l)
+		return;
+	atomic_store(&l->cancel, 1);
+	pthread_mutex_lock(&l->mu);
+	if (l->started && l->building_view && !l->done) {
+		l->abandoned = true;
+		pthread_mutex_unlock(&l->mu);
+		pthread_detach(l->thread);
+		return;
+	}
+	pthread_mutex_unlock(&l->mu);
+	loader_free(l);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -192,7 +277,7 @@ static void app_draw_progress(struct sv_app *a)
 	char line[160];
 
 	const struct sv_timeline *tl =
-		a->have_view ? sv_view_timeline(&a->view) : NULL;
+		a->view ? sv_view_timeline(a->view) : NULL;
 
 	if (a->first_load && tl && !tl->geom.too_small) {
 		const struct sv_layout_geom *geo = &tl->geom;
@@ -235,10 +320,10 @@ static void app_draw(struct sv_app *a, const struct sv_backend *b)
 	int w = 0, h = 0;
 
 	b->size(b->ctx, &w, &h);
-	if (a->have_view) {
-		if (a->view.w != w || a->view.h != h)
-			sv_view_resize(&a->view, w, h);
-		sv_render(&a->grid, &a->view);
+	if (a->view) {
+		if (a->view->w != w || a->view->h != h)
+			sv_view_resize(a->view, w, h);
+		sv_render(&a->grid, a->view);
 	} else {
 		sv_grid_resize(&a->grid, w, h);
 		sv_grid_clear(&a->grid);
@@ -257,46 +342,52 @@ static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!a->have_view)
+	if (!a->view)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(a->view.s.message, sizeof a->view.s.message, fmt, ap);
+	vsnprintf(a->view->s.message, sizeof a->view->s.message, fmt, ap);
 	va_end(ap);
-	a->view.s.message_is_error = is_error;
+	a->view->s.message_is_error = is_error;
 }
 
-/* Show p (owned by the app from now on) in a fresh view. */
-static int app_show(struct sv_app *a, struct sv_profile *p, int w, int h,
-	struct sv_error *err)
+/* The view options of the app. */
+static void app_view_opts(const struct sv_app *a, struct sv_view_opts *vo)
+{
+	memset(vo, 0, sizeof *vo);
+	vo->ascii = a->opts.ascii || !sv_grid_locale_is_utf8();
+	vo->no_mouse = a->opts.no_mouse;
+	vo->title = a->title;
+	vo->sink = a->opts.sink;
+}
+
+/* Show p (owned by the app from now on) in a fresh view: built already
+ * (by the loading thread) when v is given, else here. */
+static int app_show(struct sv_app *a, struct sv_profile *p, struct sv_view *v,
+	int w, int h, struct sv_error *err)
 {
 	struct sv_view_opts vo;
-	int rc;
 
-	memset(&vo, 0, sizeof vo);
-	vo.ascii = a->opts.ascii || !sv_grid_locale_is_utf8();
-	vo.no_mouse = a->opts.no_mouse;
-	vo.title = a->title;
-	vo.sink = a->opts.sink;
-	if (a->have_view) {
-		sv_view_fini(&a->view);
-		a->have_view = false;
+	app_view_free(a->view);
+	a->view = NULL;
+	if (!v) {
+		app_view_opts(a, &vo);
+		v = app_view_new(p, &vo, err);
 	}
-	rc = sv_view_init(&a->view, p, &vo, err);
-	if (rc < 0) {
+	if (!v) {
 		sv_profile_free(p);
-		return rc;
+		return err->code < 0 ? err->code : -EIO;
 	}
 	sv_profile_free(a->profile);
 	a->profile = p;
-	a->have_view = true;
+	a->view = v;
 	/* The config file's panel width and first order. */
-	a->view.s.panel_width = a->opts.panel_width;
-	a->view.s.panel_cols = a->opts.panel_cols;
+	a->view->s.panel_width = a->opts.panel_width;
+	a->view->s.panel_cols = a->opts.panel_cols;
 	if (a->opts.sort_set && a->opts.sort_key >= 0 &&
 		a->opts.sort_key < SV_STATS_KEY_COUNT)
 		sv_session_sort(
-			&a->view.s, (enum sv_stats_key)a->opts.sort_key);
-	sv_view_resize(&a->view, w, h);
+			&a->view->s, (enum sv_stats_key)a->opts.sort_key);
+	sv_view_resize(a->view, w, h);
 	return 0;
 }
 
@@ -310,19 +401,19 @@ struct app_keep {
 
 static void app_keep_save(const struct sv_app *a, struct app_keep *k)
 {
-	const struct sv_timeline *tl = sv_view_timeline(&a->view);
+	const struct sv_timeline *tl = sv_view_timeline(a->view);
 
 	memset(k, 0, sizeof *k);
-	k->sort_key = a->view.s.sort_key;
+	k->sort_key = a->view->s.sort_key;
 	k->panel_shown = !tl || tl->panel_shown;
 	k->details_shown = !tl || tl->details_shown;
 	k->panel_focus = tl && tl->panel.focus;
-	k->popup = (enum sv_popup)sv_view_popup(&a->view);
+	k->popup = (enum sv_popup)sv_view_popup(a->view);
 }
 
 static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 {
-	struct sv_view *v = &a->view;
+	struct sv_view *v = a->view;
 	const struct sv_timeline *tl = sv_view_timeline(v);
 	int guard;
 
@@ -359,7 +450,7 @@ static void app_adopt_second(
 		return;
 	}
 	memset(&verr, 0, sizeof verr);
-	if (!a->have_view || sv_view_set_second(&a->view, p2, NULL, &verr)) {
+	if (!a->view || sv_view_set_second(a->view, p2, NULL, &verr)) {
 		app_message(a, true, "cannot compare: %s", verr.msg);
 		sv_profile_free(p2);
 		return;
@@ -380,7 +471,7 @@ static void app_start_second(struct sv_app *a, const char *path)
 	a->second_load = true;
 	a->fraction = 0;
 	a->what[0] = '\0';
-	a->loader = loader_start(&a->opts.source, a->path2, false);
+	a->loader = loader_start(&a->opts.source, a->path2, false, NULL);
 	a->seen_seq = 0;
 }
 
@@ -391,6 +482,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 {
 	struct app_loader *l = a->loader;
 	struct sv_profile *index = NULL, *result = NULL;
+	struct sv_view *view = NULL;
 	bool done, changed = false;
 	int rc = 0, w = 0, h = 0;
 	struct sv_error lerr = {0, ""};
@@ -408,18 +500,20 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	if (done) {
 		result = l->result;
 		l->result = NULL;
+		view = l->view;
+		l->view = NULL;
 		rc = l->rc;
 		lerr = l->err;
 	}
 	pthread_mutex_unlock(&l->mu);
 
 	b->size(b->ctx, &w, &h);
-	if (index && a->first_load && !a->have_view) {
+	if (index && a->first_load && !a->view) {
 		/* What is known so far: the regions and their stored
 		 * statistics, under the progress box. */
 		struct sv_error ierr;
 		memset(&ierr, 0, sizeof ierr);
-		if (app_show(a, index, w, h, &ierr) == 0)
+		if (app_show(a, index, NULL, w, h, &ierr) == 0)
 			app_message(a, false, "%s",
 				"Loading calls: the panel shows the stored "
 				"statistics");
@@ -433,6 +527,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	loader_free(a->loader);
 	a->loader = NULL;
 	if (a->second_load) {
+		app_view_free(view); /* none is built for a second run */
 		app_adopt_second(a, result, &lerr);
 		return true;
 	}
@@ -444,7 +539,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 				err->code = rc < 0 ? rc : -EIO;
 			return true;
 		}
-		if (a->have_view) {
+		if (a->view) {
 			app_message(a, true, "reload failed: %s", lerr.msg);
 		}
 		return true;
@@ -452,11 +547,11 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	if (a->first_load) {
 		struct sv_error verr;
 		struct app_keep keep;
-		bool had_view = a->have_view;
+		bool had_view = a->view;
 		if (had_view)
 			app_keep_save(a, &keep);
 		memset(&verr, 0, sizeof verr);
-		if (app_show(a, result, w, h, &verr) < 0) {
+		if (app_show(a, result, view, w, h, &verr) < 0) {
 			*failed = true;
 			*err = verr;
 		} else if (had_view) {
@@ -472,7 +567,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		struct sv_profile *old = a->profile;
 		struct sv_error verr;
 		memset(&verr, 0, sizeof verr);
-		if (sv_view_set_profile(&a->view, result, &verr) == 0) {
+		if (sv_view_set_profile(a->view, result, &verr) == 0) {
 			a->profile = result;
 			sv_profile_free(old);
 			app_message(a, false, "reloaded %s", a->title);
@@ -487,11 +582,17 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 
 static void app_start_load(struct sv_app *a, bool first)
 {
+	struct sv_view_opts vo;
+
 	a->first_load = first;
 	a->second_load = false;
 	a->fraction = 0;
 	a->what[0] = '\0';
-	a->loader = loader_start(&a->opts.source, a->path, first);
+	app_view_opts(a, &vo);
+	/* Key bindings are set up here, before the thread reads them. */
+	sv_action_for_key(0, 0);
+	a->loader = loader_start(
+		&a->opts.source, a->path, first, first ? &vo : NULL);
 	a->seen_seq = 0;
 }
 
@@ -508,7 +609,7 @@ static int app_load_now(
 	if (rc < 0)
 		return rc;
 	b->size(b->ctx, &w, &h);
-	rc = app_show(a, p, w, h, err);
+	rc = app_show(a, p, NULL, w, h, err);
 	if (rc == 0 && a->path2) {
 		struct sv_profile *p2 = NULL;
 		struct sv_error lerr = {0, ""};
@@ -542,12 +643,8 @@ void sv_app_free(struct sv_app *a)
 {
 	if (!a)
 		return;
-	if (a->loader) {
-		atomic_store(&a->loader->cancel, 1);
-		loader_free(a->loader);
-	}
-	if (a->have_view)
-		sv_view_fini(&a->view);
+	loader_stop(a->loader);
+	app_view_free(a->view);
 	sv_profile_free(a->profile);
 	sv_profile_free(a->profile2);
 	sv_grid_fini(&a->grid);
@@ -559,7 +656,7 @@ void sv_app_free(struct sv_app *a)
 
 const struct sv_view *sv_app_view(const struct sv_app *a)
 {
-	return a && a->have_view ? &a->view : NULL;
+	return a && a->view ? a->view : NULL;
 }
 
 const struct sv_grid *sv_app_grid(const struct sv_app *a)
@@ -575,9 +672,8 @@ static bool app_is_cancel(const struct sv_app *a, int key)
 		return true;
 	if (key != 'q')
 		return false;
-	return !(a->have_view &&
-		 (sv_view_popup(&a->view) != SV_POPUP_NONE ||
-			 sv_view_prompt(&a->view) != SV_PROMPT_NONE));
+	return !(a->view && (sv_view_popup(a->view) != SV_POPUP_NONE ||
+				    sv_view_prompt(a->view) != SV_PROMPT_NONE));
 }
 
 int sv_app_run(
@@ -605,12 +701,12 @@ int sv_app_run(
 			app_draw(a, b);
 			dirty = false;
 		}
-		busy = a->have_view && sv_view_busy(&a->view);
+		busy = a->view && sv_view_busy(a->view);
 		key = b->getkey(
 			b->ctx, a->loader || busy ? a->opts.poll_ms : -1);
 		/* Work of a mode went on meanwhile: show its progress. */
-		if (busy || (a->have_view &&
-				    (sv_view_poll(&a->view) & SV_REACT_REDRAW)))
+		if (busy ||
+			(a->view && (sv_view_poll(a->view) & SV_REACT_REDRAW)))
 			dirty = true;
 		if (a->loader) {
 			bool failed = false;
@@ -629,8 +725,7 @@ int sv_app_run(
 		}
 		if (a->loader && app_is_cancel(a, key)) {
 			bool first = a->first_load;
-			atomic_store(&a->loader->cancel, 1);
-			loader_free(a->loader);
+			loader_stop(a->loader);
 			a->loader = NULL;
 			if (first)
 				return 0;
@@ -642,14 +737,14 @@ int sv_app_run(
 			dirty = true;
 			continue;
 		}
-		if (!a->have_view) {
+		if (!a->view) {
 			if (key == SV_KEY_CTRL('c'))
 				return 0;
 			continue;
 		}
 		if (key == SV_KEY_CTRL('c'))
 			break;
-		flags = sv_view_handle_key(&a->view, key);
+		flags = sv_view_handle_key(a->view, key);
 		if (flags & SV_REACT_QUIT)
 			break;
 		/* While the first load runs, the view shows the index and
@@ -664,7 +759,7 @@ int sv_app_run(
 					"a load is under way: open again "
 					"when it is done");
 			else
-				app_start_second(a, a->view.open_path);
+				app_start_second(a, a->view->open_path);
 			dirty = true;
 		}
 		if (flags & SV_REACT_REDRAW)

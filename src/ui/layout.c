@@ -200,7 +200,8 @@ static bool lod_kept(const struct sv_profile *p, const bool *keep_region,
 }
 
 static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
-	const bool *keep_region, const bool *keep_call, struct sv_error *err)
+	const bool *keep_region, const bool *keep_call,
+	const struct sv_layout_stop *stop, struct sv_error *err)
 {
 	size_t l;
 	uint32_t *count = NULL;
@@ -222,6 +223,14 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 		const struct sv_lane *lane = &p->lanes[l];
 		struct sv_lod_lane *ll = &ix->lanes[l];
 		uint32_t i, d, ndepth = 0;
+
+		if (stop && stop->cancel && atomic_load(stop->cancel)) {
+			free(count);
+			sv_layout_index_fini(ix);
+			return sv_error_set(err, -ECANCELED, "layout: stopped");
+		}
+		if (stop && stop->progress)
+			atomic_fetch_add(stop->progress, lane->ncalls);
 
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
@@ -272,13 +281,21 @@ int sv_layout_index_build(struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_region,
 	struct sv_error *err)
 {
-	return lod_build(ix, p, keep_region, NULL, err);
+	return lod_build(ix, p, keep_region, NULL, NULL, err);
+}
+
+int sv_layout_index_build_stop(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	const bool *keep_call, const struct sv_layout_stop *stop,
+	struct sv_error *err)
+{
+	return lod_build(ix, p, keep_region, keep_call, stop, err);
 }
 
 int sv_layout_index_build_calls(struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_call, struct sv_error *err)
 {
-	return lod_build(ix, p, NULL, keep_call, err);
+	return lod_build(ix, p, NULL, keep_call, NULL, err);
 }
 
 const struct sv_lod_level *sv_layout_level(

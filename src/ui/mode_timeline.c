@@ -624,8 +624,15 @@ static void timeline_fini(struct sv_mode *m)
 
 static void timeline_notify(struct sv_mode *m, unsigned what)
 {
-	sv_timeline_notify(m->data, what);
-	sv_timeline_sync(m->data);
+	struct sv_timeline *v = m->data;
+
+	sv_timeline_notify(v, what);
+	if ((what & SV_SESSION_SEARCH) && v->search_wait &&
+		!v->s->matches_pending) {
+		v->search_wait = false;
+		sv_timeline_search_found(v, v->search_pat);
+	}
+	sv_timeline_sync(v);
 }
 
 static void timeline_resize(struct sv_mode *m, int w, int h)

@@ -12,6 +12,7 @@
 #include "scopeview/session.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,10 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 		uint32_t i;
 		if (s->lane_hidden[l])
 			continue;
+		if (s->match_cancel && atomic_load(s->match_cancel))
+			break;
+		if (s->match_progress)
+			atomic_fetch_add(s->match_progress, lane->ncalls);
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i], r = sv_call_region(p, c);
 			if (region_on ? !region_on[r] &&
@@ -239,6 +244,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 static void session_update_match_index(struct sv_session *s)
 {
 	const struct sv_profile *p = s->p;
+	struct sv_layout_stop stop = {s->match_cancel, s->match_progress};
 	bool *keep;
 	uint32_t r;
 
@@ -260,33 +266,154 @@ static void session_update_match_index(struct sv_session *s)
 			kc[c] = (keep[sv_call_region(p, c)] ||
 					(s->call_match && s->call_match[c])) &&
 				sv_session_keeps(s, c);
-		s->has_match_index = sv_layout_index_build_calls(
-					     &s->match_index, p, kc, NULL) == 0;
+		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
+					     p, NULL, kc, &stop, NULL) == 0;
 		free(kc);
 	} else {
-		s->has_match_index = sv_layout_index_build(&s->match_index, p,
-					     keep, NULL) == 0;
+		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
+					     p, keep, NULL, &stop, NULL) == 0;
 	}
 	free(keep);
 }
 
-static void session_update_matches(struct sv_session *s)
+/* Empty match lists and index (until the new ones are made). */
+static void session_clear_matches(struct sv_session *s)
 {
-	session_update_match_index(s);
+	sv_layout_index_fini(&s->match_index);
+	s->has_match_index = false;
 	free(s->matches);
 	s->matches = NULL;
 	s->nmatches = 0;
 	s->match_pos = -1;
-	if (s->region_match)
-		s->nmatches = session_collect(s, s->region_match, s->call_match,
-			-1, &s->matches, false);
 	free(s->marked);
 	s->marked = NULL;
 	s->nmarked = 0;
 	s->marked_pos = -1;
+}
+
+static void session_compute_matches(struct sv_session *s)
+{
+	session_clear_matches(s);
+	session_update_match_index(s);
+	if (s->region_match)
+		s->nmatches = session_collect(s, s->region_match, s->call_match,
+			-1, &s->matches, false);
 	if (s->mark_region >= 0)
 		s->nmarked = session_collect(
 			s, NULL, NULL, s->mark_region, &s->marked, true);
+}
+
+/* ---- the search on a worker thread --------------------------------------- */
+
+/* A worker's copy of what the match lists are made of, and its results:
+ * a session of its own, so the same code makes them. */
+struct session_match_work {
+	struct sv_session shadow;
+};
+
+static bool *session_copy_flags(const bool *v, size_t n)
+{
+	bool *c;
+	if (!v)
+		return NULL;
+	c = sv_xmalloc(n ? n : 1);
+	memcpy(c, v, n);
+	return c;
+}
+
+static void session_work_free(struct session_match_work *w)
+{
+	if (!w)
+		return;
+	free(w->shadow.region_match);
+	free(w->shadow.call_match);
+	free(w->shadow.region_keep);
+	free(w->shadow.lane_hidden);
+	sv_layout_index_fini(&w->shadow.match_index);
+	free(w->shadow.matches);
+	free(w->shadow.marked);
+	free(w);
+}
+
+static void session_match_run(struct sv_job *j)
+{
+	struct session_match_work *w = j->arg;
+	w->shadow.match_cancel = &j->cancel;
+	w->shadow.match_progress = &j->progress;
+	session_compute_matches(&w->shadow);
+	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
+}
+
+/* Stop the worker, if any, and drop what it made. */
+static void session_cancel_matches(struct sv_session *s)
+{
+	sv_job_cancel(&s->match_job);
+	session_work_free(s->match_work);
+	s->match_work = NULL;
+	s->matches_pending = false;
+}
+
+static void session_update_matches(struct sv_session *s)
+{
+	const struct sv_profile *p = s->p;
+	struct session_match_work *w;
+	size_t nl = p->has_calls ? p->nlanes : 0;
+
+	session_cancel_matches(s);
+	if (!s->bg_calls || !p->has_calls || p->ncalls < s->bg_calls ||
+		!s->region_match || s->mark_region >= 0) {
+		session_compute_matches(s);
+		return;
+	}
+	session_clear_matches(s);
+	w = sv_xcalloc(1, sizeof *w);
+	w->shadow.p = p;
+	w->shadow.mark_region = -1;
+	w->shadow.region_match =
+		session_copy_flags(s->region_match, p->nregions * sizeof(bool));
+	w->shadow.call_match =
+		session_copy_flags(s->call_match, p->ncalls * sizeof(bool));
+	w->shadow.region_keep =
+		session_copy_flags(s->region_keep, p->nregions * sizeof(bool));
+	w->shadow.lane_hidden =
+		session_copy_flags(s->lane_hidden, nl * sizeof(bool));
+	s->match_work = w;
+	s->matches_pending = true;
+	sv_session_message(s, false, "searching '%s'", s->search_spec);
+	sv_job_start(
+		&s->match_job, session_match_run, w, 2 * (uint64_t)p->ncalls);
+}
+
+bool sv_session_busy(const struct sv_session *s)
+{
+	return s->matches_pending;
+}
+
+bool sv_session_poll(struct sv_session *s)
+{
+	struct session_match_work *w = s->match_work;
+
+	if (!s->matches_pending || !w)
+		return false;
+	if (!sv_job_poll(&s->match_job) && sv_job_running(&s->match_job)) {
+		sv_session_message(s, false, "searching '%s': %d%%",
+			s->search_spec, sv_job_percent(&s->match_job));
+		return true;
+	}
+	session_clear_matches(s);
+	s->match_index = w->shadow.match_index;
+	s->has_match_index = w->shadow.has_match_index;
+	s->matches = w->shadow.matches;
+	s->nmatches = w->shadow.nmatches;
+	memset(&w->shadow.match_index, 0, sizeof w->shadow.match_index);
+	w->shadow.matches = NULL;
+	session_work_free(w);
+	s->match_work = NULL;
+	s->matches_pending = false;
+	sv_session_message(
+		s, false, "%zu calls match '%s'", s->nmatches, s->search_spec);
+	session_notify(s, SV_SESSION_SEARCH);
+	return true;
 }
 
 /* The lanes on display changed: flags, statistics, match lists, and the
@@ -658,7 +785,7 @@ bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 
 /* ---- the profile --------------------------------------------------------- */
 
-static int session_setup_profile(struct sv_session *s, struct sv_error *err)
+static void session_setup_profile(struct sv_session *s)
 {
 	const struct sv_profile *p = s->p;
 	size_t nl = p->has_calls ? p->nlanes : 0;
@@ -683,7 +810,44 @@ static int session_setup_profile(struct sv_session *s, struct sv_error *err)
 	s->lane_hidden = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_hidden);
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
 	sv_palette_map_build(&s->colors, p, NULL);
-	return sv_layout_index_build(&s->index, p, s->region_keep, err);
+}
+
+/* The level-of-detail index, built beside the statistics. */
+struct session_index_build {
+	struct sv_session *s;
+	struct sv_error err;
+	int rc;
+};
+
+static void *session_index_main(void *arg)
+{
+	struct session_index_build *b = arg;
+	b->rc = sv_layout_index_build(
+		&b->s->index, b->s->p, b->s->region_keep, &b->err);
+	return NULL;
+}
+
+/* The index of the new profile, and its lanes, statistics and match
+ * lists (session_lanes_changed): on two threads when there are calls, as
+ * neither reads what the other makes. */
+static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
+{
+	struct session_index_build b;
+	pthread_t t;
+	bool threaded;
+
+	memset(&b, 0, sizeof b);
+	b.s = s;
+	threaded = s->p->has_calls && s->p->ncalls >= SV_SESSION_BG_CALLS &&
+		   pthread_create(&t, NULL, session_index_main, &b) == 0;
+	if (!threaded)
+		session_index_main(&b);
+	session_lanes_changed(s);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (b.rc < 0 && err)
+		*err = b.err;
+	return b.rc;
 }
 
 int sv_session_init(struct sv_session *s, const struct sv_profile *p,
@@ -707,12 +871,13 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->match_pos = -1;
 	s->marked_pos = -1;
 	s->sort_key = SV_STATS_KEY_TOTAL;
-	rc = session_setup_profile(s, err);
+	s->bg_calls = SV_SESSION_BG_CALLS;
+	session_setup_profile(s);
+	rc = session_index_and_lanes(s, err);
 	if (rc < 0) {
 		sv_session_fini(s);
 		return rc;
 	}
-	session_lanes_changed(s);
 	return 0;
 }
 
@@ -720,6 +885,7 @@ void sv_session_fini(struct sv_session *s)
 {
 	if (!s)
 		return;
+	session_cancel_matches(s);
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
 	sv_palette_map_fini(&s->colors);
@@ -752,6 +918,7 @@ int sv_session_set_profile(
 
 	if (!p)
 		return sv_error_set(err, -EINVAL, "view: no profile");
+	session_cancel_matches(s);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
 	if (s->stats_all_valid)
@@ -776,10 +943,10 @@ int sv_session_set_profile(
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;
 	s->has_range = false;
-	rc = session_setup_profile(s, err);
+	session_setup_profile(s);
+	rc = session_index_and_lanes(s, err);
 	if (rc < 0)
 		return rc;
-	session_lanes_changed(s);
 	if (filter[0])
 		session_filter(s, filter);
 	if (search[0] && session_match_regions(s, search, err) == 0)

@@ -42,18 +42,9 @@ static void timeline_no_match(struct sv_timeline *v, const char *pat)
 				  : "r Enter shows every rank");
 }
 
-int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
+/* The search pat has its match lists: say so and jump to the first. */
+int sv_timeline_search_found(struct sv_timeline *v, const char *pat)
 {
-	struct sv_error err;
-
-	if (sv_session_set_search(v->s, pat, &err) < 0) {
-		sv_session_message(v->s, true, "%s", err.msg);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	if (!*pat) {
-		sv_session_message(v->s, false, "search cleared");
-		return SV_REACT_REDRAW;
-	}
 	if (v->s->search_limit_hits) {
 		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
 		if (!v->s->nmatches)
@@ -65,6 +56,29 @@ int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
 	}
 	return sv_timeline_jump_list(
 		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
+}
+
+int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
+{
+	struct sv_error err;
+
+	v->search_wait = false;
+	if (sv_session_set_search(v->s, pat, &err) < 0) {
+		sv_session_message(v->s, true, "%s", err.msg);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	if (!*pat) {
+		sv_session_message(v->s, false, "search cleared");
+		return SV_REACT_REDRAW;
+	}
+	if (v->s->matches_pending) {
+		/* The lists come later (sv_session_poll): the message line
+		 * shows the progress meanwhile. */
+		v->search_wait = true;
+		snprintf(v->search_pat, sizeof v->search_pat, "%s", pat);
+		return SV_REACT_REDRAW;
+	}
+	return sv_timeline_search_found(v, pat);
 }
 
 /* Whether a time as typed has a unit after its number ("30" has none). */

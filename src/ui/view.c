@@ -263,13 +263,19 @@ static int view_show_main(struct sv_view *v, int i)
 bool sv_view_busy(struct sv_view *v)
 {
 	struct sv_mode *m = &v->mains[v->main];
-	return m->ops && m->ops->busy && m->ops->busy(m);
+	/* The loop asks this each time round and polls only when it is
+	 * false: take in a finished search here. */
+	if (sv_session_busy(&v->s))
+		sv_session_poll(&v->s);
+	return sv_session_busy(&v->s) ||
+	       (m->ops && m->ops->busy && m->ops->busy(m));
 }
 
 int sv_view_poll(struct sv_view *v)
 {
 	struct sv_mode *m = &v->mains[v->main];
-	return m->ops && m->ops->poll ? m->ops->poll(m) : 0;
+	int flags = sv_session_poll(&v->s) ? SV_REACT_REDRAW : 0;
+	return flags | (m->ops && m->ops->poll ? m->ops->poll(m) : 0);
 }
 
 int sv_view_switch(struct sv_view *v, const char *name)
