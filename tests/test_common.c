@@ -184,6 +184,21 @@ START_TEST(test_utf8_width_is_wcwidth)
 }
 END_TEST
 
+/* Line and paragraph separators would break a table row: escaped like
+ * the bidirectional controls, and counted as the cells of the escape. */
+START_TEST(test_terminal_safe_separators)
+{
+	size_t w = 0;
+	char *s = sv_utf8_terminal_safe("a\xe2\x80\xa8"
+					"b\xe2\x80\xa9\xe2\x80\xae"
+					"c\x1b",
+		&w);
+	ck_assert_str_eq(s, "a\\u2028b\\u2029\\u202ec\\x1b");
+	ck_assert_uint_eq(w, strlen(s));
+	free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("common");
@@ -200,6 +215,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_utf8_width_cases, 0,
 		sizeof width_cases / sizeof width_cases[0]);
 	tcase_add_test(t, test_utf8_width_is_wcwidth);
+	tcase_add_test(t, test_terminal_safe_separators);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -260,6 +260,26 @@ START_TEST(test_text_widths)
 }
 END_TEST
 
+/* U+FFFE and U+FFFF are not XML characters: the SVG shows U+FFFD. */
+START_TEST(test_svg_noncharacters)
+{
+	struct sv_grid g;
+	char *svg;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 4, 1);
+	sv_grid_clear(&g);
+	sv_grid_text(&g, 0, 0, 4, "\xef\xbf\xbe\xef\xbf\xbfok",
+		SV_STYLE_DEFAULT, 0, 0);
+	svg = grid_dump(&g, SV_GRID_SVG);
+	ck_assert_ptr_null(strstr(svg, "\xef\xbf\xbe"));
+	ck_assert_ptr_null(strstr(svg, "\xef\xbf\xbf"));
+	ck_assert_ptr_nonnull(strstr(svg, ">\xef\xbf\xbd</text>"));
+	free(svg);
+	sv_grid_fini(&g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("grid");
@@ -267,6 +287,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_text, 0, sizeof texts / sizeof texts[0]);
 	tcase_add_test(tc, test_put_and_clip);
 	tcase_add_test(tc, test_text_widths);
+	tcase_add_test(tc, test_svg_noncharacters);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("looks");
 	tcase_add_test(tc, test_region_colors);

@@ -18,6 +18,7 @@
 #endif
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -116,6 +117,10 @@ size_t sv_utf8_encode(uint32_t cp, char *out);
 /* A newly allocated copy of s[0..n) in which every invalid UTF-8 sequence
  * is replaced by U+FFFD and NUL bytes are dropped. */
 char *sv_utf8_sanitize(const char *s, size_t n);
+/* Is cp a bidirectional control (which reorders what follows it on a
+ * terminal) or U+2028/U+2029 (which break a line)?  Text from a file shows
+ * these escaped, as \uNNNN. */
+bool sv_utf8_format_control(uint32_t cp);
 /* Terminal columns of one code point: 0, 1 or 2, as the C library's
  * wcwidth() says in the environment's LC_CTYPE when that is UTF-8 (what
  * the terminal uses), else in C.UTF-8; a code point wcwidth() calls not

@@ -275,16 +275,14 @@ int sv_utf8_width(uint32_t cp)
 	return w < 0 ? 1 : w > 2 ? 2 : w;
 }
 
-/* Bidirectional controls, which would reorder what follows them on a
- * terminal. */
-static bool utf8_bidi(uint32_t cp)
+bool sv_utf8_format_control(uint32_t cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Text made safe for a terminal: control characters (C0, DEL, C1) become
- * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
+ * \xNN, bidirectional controls and line separators \uNNNN.  Returns a malloc'd string;
  * *width gets its width in terminal columns (as the viewer's grid counts
  * them: wide characters take two, combining marks none). */
 char *sv_utf8_terminal_safe(const char *s, size_t *width)
@@ -299,7 +297,7 @@ char *sv_utf8_terminal_safe(const char *s, size_t *width)
 			len += (size_t)snprintf(
 				o + len, cap - len, "\\x%02x", (unsigned)cp);
 			w += 4;
-		} else if (utf8_bidi(cp)) {
+		} else if (sv_utf8_format_control(cp)) {
 			len += (size_t)snprintf(
 				o + len, cap - len, "\\u%04x", (unsigned)cp);
 			w += 6;

@@ -188,9 +188,7 @@ const struct sv_cell *sv_grid_cell(const struct sv_grid *g, int x, int y)
 static bool grid_is_control(uint32_t cp)
 {
 	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-	       cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xd800 && cp < 0xe000);
+	       sv_utf8_format_control(cp) || (cp >= 0xd800 && cp < 0xe000);
 }
 
 /* The visible spelling of a control character into out (ASCII, NUL
@@ -633,6 +631,15 @@ static void grid_svg_colors(int theme, const struct sv_cell *c, uint32_t *fg,
 	*bold = a->bold;
 }
 
+/* A code point XML 1.0 allows in text (its Char production): others,
+ * U+FFFE and U+FFFF among them, would make the SVG ill-formed. */
+static bool grid_xml_char(uint32_t cp)
+{
+	return cp == 0x9 || cp == 0xA || cp == 0xD ||
+	       (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+	       (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
 static void grid_write_svg(const struct sv_grid *g, FILE *out, int theme)
 {
 	const double cw = 8.4, ch = 17.0;
@@ -697,6 +704,8 @@ static void grid_write_svg(const struct sv_grid *g, FILE *out, int theme)
 				fputs("&gt;", out);
 			else if (c->ch == '&')
 				fputs("&amp;", out);
+			else if (!grid_xml_char(c->ch))
+				grid_put_utf8(out, 0xFFFD);
 			else
 				grid_put_utf8(out, c->ch);
 			fputs("</text>\n", out);
