@@ -6,7 +6,8 @@ set -eu
 PKGS="build-essential meson ninja-build pkg-config libhdf5-dev \
 libncurses-dev libpcre2-dev zlib1g-dev liblzf-dev libzstd-dev libjansson-dev check python3 python3-h5py \
 python3-numpy hdf5-tools tmux librsvg2-bin locales clang-format \
-scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian"
+scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian \
+valgrind clang libclang-rt-dev"
 
 missing=""
 for p in $PKGS; do
