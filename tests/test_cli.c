@@ -67,6 +67,11 @@ static const struct {
 	{"gen --ranks -3 out.h5", 2, "usage:"},
 	{"--bogus-option", 2, "usage:"},
 	{"summary /nonexistent/run.h5", 1, "/nonexistent/run.h5"},
+	/* After --, a FILE may start with '-'; C-@ is a key (issue 16). */
+	{"snapshot -- -nonexistent.h5", 1, "-nonexistent.h5: no such file"},
+	{"snapshot --keys C-@ -- /nonexistent/run.h5", 1,
+		"/nonexistent/run.h5"},
+	{"snapshot -- a.h5 b.h5", 2, "more than one FILE"},
 };
 
 START_TEST(test_usage_errors)

@@ -249,12 +249,43 @@ START_TEST(test_screens)
 }
 END_TEST
 
+/* A cache directory others can write (a shared /tmp/scopeview-<uid> made
+ * by someone else, say) is passed over, as ssh passes over such a
+ * ~/.ssh: the demo goes to the next candidate. */
+START_TEST(test_demo_untrusted_dir)
+{
+	char *xdg = svt_tmp_path("xdg-shared"), *home = svt_tmp_path("home");
+	char *dir = malloc(strlen(xdg) + 32), *want = malloc(strlen(home) + 64);
+	char buf[4096];
+	struct sv_error err = {0};
+
+	sprintf(dir, "%s/scopeview", xdg);
+	ck_assert_int_eq(mkdir(xdg, 0700), 0);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	setenv("HOME", home, 1);
+	sprintf(want, "%s/.cache/scopeview/demo-%s.h5", home, SV_VERSION);
+	ck_assert_msg(sv_demo_path(buf, sizeof buf, &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(buf, want);
+	/* Made ours alone again, it is used. */
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	ck_assert_msg(sv_demo_path(buf, sizeof buf, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_eq(strstr(buf, dir), buf);
+	free(dir);
+	free(want);
+	free(xdg);
+	free(home);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("demo");
 	TCase *t = tcase_create("demo");
 	tcase_add_test(t, test_demo);
 	tcase_add_test(t, test_demo_slow_rank);
+	tcase_add_test(t, test_demo_untrusted_dir);
 	suite_add_tcase(s, t);
 	t = tcase_create("screens");
 	tcase_add_unchecked_fixture(t, screens_setup, screens_teardown);

@@ -293,12 +293,65 @@ START_TEST(test_dumps)
 }
 END_TEST
 
+/* The grid lays text out with the widths of sv_utf8_width (wcwidth):
+ * the characters issue 16 found overdrawn take their true cells, and a
+ * border after them stays in its column. */
+START_TEST(test_text_widths)
+{
+	static const struct {
+		const char *s;
+		int cells;
+	} w[] = {
+		{"\xe2\x9c\x85|", 3},      /* U+2705 */
+		{"\xe2\xad\x90|", 3},      /* U+2B50 */
+		{"\xf0\x9f\xa9\xb0|", 3},  /* U+1FA70 */
+		{"a\xe3\x82\x99|", 2},     /* U+3099 combining */
+		{"a\xe2\x81\xa0|", 2},     /* U+2060 word joiner */
+		{"a\xf3\xa0\x81\x81|", 2}, /* U+E0041 tag */
+	};
+	struct sv_grid g;
+	size_t i;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 10, 1);
+	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+		ck_assert_int_eq(sv_grid_text_width(w[i].s, 100), w[i].cells);
+		sv_grid_clear(&g);
+		sv_grid_text(&g, 0, 0, 10, w[i].s, SV_STYLE_DEFAULT, 0, 0);
+		ck_assert_uint_eq(sv_grid_at(&g, w[i].cells - 1, 0)->ch, '|');
+	}
+	sv_grid_fini(&g);
+}
+END_TEST
+
+/* U+FFFE and U+FFFF are not XML characters: the SVG shows U+FFFD. */
+START_TEST(test_svg_noncharacters)
+{
+	struct sv_grid g;
+	char *svg;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 4, 1);
+	sv_grid_clear(&g);
+	sv_grid_text(&g, 0, 0, 4, "\xef\xbf\xbe\xef\xbf\xbfok",
+		SV_STYLE_DEFAULT, 0, 0);
+	svg = grid_dump(&g, SV_GRID_SVG);
+	ck_assert_ptr_null(strstr(svg, "\xef\xbf\xbe"));
+	ck_assert_ptr_null(strstr(svg, "\xef\xbf\xbf"));
+	ck_assert_ptr_nonnull(strstr(svg, ">\xef\xbf\xbd</text>"));
+	free(svg);
+	sv_grid_fini(&g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("grid");
 	TCase *tc = tcase_create("text");
 	tcase_add_loop_test(tc, test_text, 0, sizeof texts / sizeof texts[0]);
 	tcase_add_test(tc, test_put_and_clip);
+	tcase_add_test(tc, test_text_widths);
+	tcase_add_test(tc, test_svg_noncharacters);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("looks");
 	tcase_add_test(tc, test_region_colors);

@@ -140,31 +140,43 @@ static char *hostile_long_string(size_t n, char c)
 	return s;
 }
 
-/* /region_table/names rewritten with a 5000-byte first name. */
-static void hostile_long_name(const char *path)
+/* /region_table/names with name idx replaced by value (a variable-length
+ * string, as the writer stores them). */
+static void hostile_set_name(const char *path, hssize_t idx, const char *value)
 {
 	hid_t f = hostile_open(path), d, t, sp;
 	hssize_t n;
 	char **names;
+	char *old;
 
 	d = H5Dopen2(f, "/region_table/names", H5P_DEFAULT);
 	ck_assert_int_ge(d, 0);
 	t = H5Dget_type(d);
 	sp = H5Dget_space(d);
 	n = H5Sget_simple_extent_npoints(sp);
-	ck_assert_int_ge(n, 1);
+	ck_assert_int_gt(n, idx);
 	names = calloc((size_t)n, sizeof *names);
 	ck_assert_int_ge(
 		H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, names), 0);
-	names[0] = hostile_long_string(5000, 'x'); /* the old one leaks */
+	old = names[idx];
+	names[idx] = (char *)value;
 	ck_assert_int_ge(
 		H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, names), 0);
-	free(names[0]);
+	names[idx] = old;
+	H5Dvlen_reclaim(t, sp, H5P_DEFAULT, names);
 	free(names);
 	H5Sclose(sp);
 	H5Tclose(t);
 	H5Dclose(d);
 	H5Fclose(f);
+}
+
+/* /region_table/names rewritten with a 5000-byte first name. */
+static void hostile_long_name(const char *path)
+{
+	char *v = hostile_long_string(5000, 'x');
+	hostile_set_name(path, 0, v);
+	free(v);
 }
 
 START_TEST(test_vlen_understated_dataset)
@@ -402,6 +414,56 @@ START_TEST(test_chunk_bomb)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Defect 8: duplicate region names                                    */
+
+START_TEST(test_duplicate_names)
+{
+	char *path = hostile_base("dupnames.h5");
+	struct sv_profile *p;
+
+	hostile_set_name(path, 1, "dup");
+	hostile_set_name(path, 2, "dup");
+	p = hostile_loads(path);
+	ck_assert(hostile_warned(p, "/region_table/names: 1 name is given "
+				    "more than once (\"dup\" among them)"));
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* A writer rewriting the file while it is read: the error says so
+ * (issue 16: it failed as "corrupt" after the watchdog's 20 s). */
+static const char *rewrite_path;
+
+static void hostile_rewrite_progress(void *ctx, double f, const char *what)
+{
+	(void)ctx;
+	(void)what;
+	if (f > 0.1 && rewrite_path) {
+		ck_assert_int_eq(truncate(rewrite_path, 4096), 0);
+		rewrite_path = NULL;
+	}
+}
+
+START_TEST(test_changed_while_read)
+{
+	char *path = hostile_base("rewritten.h5");
+	struct sv_load_opts lo = {.progress = hostile_rewrite_progress};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	int rc;
+
+	rewrite_path = path;
+	rc = sv_load(path, &lo, &p, &e);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strstr(e.msg, ": changed while being read"), "%s", e.msg);
+	ck_assert_ptr_null(strchr(e.msg, '\n'));
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -422,6 +484,8 @@ static Suite *suite(void)
 	tcase_add_test(l, test_vds_fifo_source);
 	tcase_add_test(a, test_hard_links_read_once);
 	tcase_add_test(a, test_chunk_bomb);
+	tcase_add_test(a, test_duplicate_names);
+	tcase_add_test(a, test_changed_while_read);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, l);
 	suite_add_tcase(s, a);

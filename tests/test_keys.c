@@ -21,8 +21,8 @@ static const struct {
 	{"NPage", SV_KEY_PAGEDOWN}, {"Home", SV_KEY_HOME}, {"End", SV_KEY_END},
 	{"F1", SV_KEY_F1}, {"F10", SV_KEY_F1 + 9}, {"F12", SV_KEY_F12},
 	{"C-x", 24}, {"C-a", 1}, {"C-i", SV_KEY_TAB}, {"C-m", SV_KEY_ENTER},
-	{"C-[", SV_KEY_ESCAPE}, {"é", 0xe9},
-	{"Click:3,4", 0}, /* checked below */
+	{"C-[", SV_KEY_ESCAPE}, {"é", 0xe9}, {"C-@", SV_KEY_NUL},
+	{"C-Space", SV_KEY_NUL}, {"Click:3,4", 0}, /* checked below */
 };
 
 START_TEST(test_parse_good)

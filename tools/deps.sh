@@ -6,7 +6,8 @@ set -eu
 PKGS="build-essential meson ninja-build pkg-config libhdf5-dev \
 libncurses-dev libpcre2-dev zlib1g-dev liblzf-dev libzstd-dev libjansson-dev check python3 python3-h5py \
 python3-numpy hdf5-tools tmux librsvg2-bin locales clang-format \
-scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian nodejs"
+scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian nodejs \
+valgrind clang libclang-rt-dev"
 # npm fetches speedscope's schema and a validator for e2e_speedscope.sh;
 # a Node.js from elsewhere (NodeSource) brings its own npm, which Debian's
 # npm package would conflict with.

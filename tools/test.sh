@@ -1,7 +1,10 @@
 #!/bin/sh
 # Build and run every test twice: in the plain build (./build) and under
 # AddressSanitizer + UndefinedBehaviorSanitizer (./build-asan, where any
-# UBSan finding aborts).  Prints Check's summary lines for every suite and
+# UBSan finding aborts); then the model and loader suites under valgrind's
+# memcheck (meson test --setup=valgrind), and each libFuzzer harness for a
+# minute (tools/fuzz.sh: clang, ./build-fuzz; SCOPEVIEW_FUZZ_SECONDS
+# changes the time).  Prints Check's summary lines for every suite and
 # ends with one "tests: N passed, N failed, N skipped" line.
 #
 # A skipped test (exit 77: something it needs is missing here) is counted
@@ -46,16 +49,9 @@ fi
 passed=0
 failed=0
 skipped=0
-run() {
-	dir=$1
-	shift
-	echo "=== meson test in $dir"
-	if ! meson compile -C "$dir"; then
-		failed=$((failed + 1))
-		return
-	fi
-	meson test -C "$dir" -v --print-errorlogs "$@"
-	log="$dir/meson-logs/testlog.json"
+# count LOG: add the results of a meson test log to the totals.
+count() {
+	log=$1
 	if [ -f "$log" ]; then
 		p=$(grep -c '"result": "OK"' "$log" || true)
 		s=$(grep -c '"result": "SKIP"' "$log" || true)
@@ -66,11 +62,61 @@ run() {
 	fi
 }
 
+run() {
+	dir=$1
+	shift
+	echo "=== meson test in $dir"
+	if ! meson compile -C "$dir"; then
+		failed=$((failed + 1))
+		return
+	fi
+	meson test -C "$dir" -v --print-errorlogs "$@"
+	count "$dir/meson-logs/testlog.json"
+}
+
+# The model and loader suites under memcheck (meson.build's valgrind
+# setup); any error report fails the suite.  The loader's two slowest
+# cases stay with the sanitizer build: its large-file decoding (a minute
+# and more under valgrind) and its byte-flip fuzzing, whose children crash
+# libhdf5 on purpose.
+VALGRIND_SUITES="profile nest stats regex callpath load hostile"
+VALGRIND_EXCLUDE="fast_inflate damaged_fuzz"
+run_valgrind() {
+	echo "=== meson test --setup=valgrind in build"
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "tools/test.sh: valgrind is not installed (tools/deps.sh)"
+		skipped=$((skipped + 1))
+		return
+	fi
+	rm -f build/meson-logs/testlog-valgrind.json
+	# shellcheck disable=SC2086
+	CK_EXCLUDE_CASES=$VALGRIND_EXCLUDE \
+		meson test -C build --setup=valgrind -v --print-errorlogs \
+		$VALGRIND_SUITES
+	count build/meson-logs/testlog-valgrind.json
+}
+
+run_fuzz() {
+	echo "=== tools/fuzz.sh ${SCOPEVIEW_FUZZ_SECONDS:-60}"
+	rm -f build-fuzz/meson-logs/testlog.json
+	./tools/fuzz.sh "${SCOPEVIEW_FUZZ_SECONDS:-60}"
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		skipped=$((skipped + 1))
+	elif [ -f build-fuzz/meson-logs/testlog.json ]; then
+		count build-fuzz/meson-logs/testlog.json
+	else
+		failed=$((failed + 1))
+	fi
+}
+
 setup build || exit 1
 run build
 setup build-asan -Dbuildtype=debug -Db_sanitize=address,undefined \
 	-Db_lundef=false -Dc_args=-fno-sanitize-recover=all || exit 1
 CK_TIMEOUT_MULTIPLIER=10 run build-asan
+run_valgrind
+run_fuzz
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$skipped" -gt 0 ] && [ "${SCOPEVIEW_NO_SKIP:-0}" = 1 ]; then

@@ -18,6 +18,7 @@
 #endif
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -105,7 +106,10 @@ void sv_grow(void **buf, size_t *cap, size_t need, size_t elem);
 /*
  * UTF-8 helpers.  sv_utf8_decode reads one code point from s (at most n
  * bytes) into *cp and returns the number of bytes used (>= 1); an invalid
- * or truncated sequence yields U+FFFD and consumes one byte.
+ * or truncated sequence yields U+FFFD and consumes its maximal subpart
+ * (the longest prefix of a well-formed sequence, at least one byte), so
+ * that text gets one U+FFFD where Python's decode(errors="replace") puts
+ * one.
  */
 size_t sv_utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* Encode cp into out (4 bytes room); returns bytes written. */
@@ -113,7 +117,14 @@ size_t sv_utf8_encode(uint32_t cp, char *out);
 /* A newly allocated copy of s[0..n) in which every invalid UTF-8 sequence
  * is replaced by U+FFFD and NUL bytes are dropped. */
 char *sv_utf8_sanitize(const char *s, size_t n);
-/* Terminal columns of one code point: 0, 1 or 2. */
+/* Is cp a bidirectional control (which reorders what follows it on a
+ * terminal) or U+2028/U+2029 (which break a line)?  Text from a file shows
+ * these escaped, as \uNNNN. */
+bool sv_utf8_format_control(uint32_t cp);
+/* Terminal columns of one code point: 0, 1 or 2, as the C library's
+ * wcwidth() says in the environment's LC_CTYPE when that is UTF-8 (what
+ * the terminal uses), else in C.UTF-8; a code point wcwidth() calls not
+ * printable counts 1.  Thread-safe; setlocale() is not needed. */
 int sv_utf8_width(uint32_t cp);
 /* Text made safe for a terminal: control characters (C0, DEL, C1) become
  * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;

@@ -32,14 +32,15 @@ enum {
  * us, ms and s that keeps the rounded value at or above 1, with a '-'
  * before negative values: "830 ns", "12.5 ms", "1.00 s", "-3.14 us".
  * Whole nanoseconds print without decimals ("830 ns", also for sig 4);
- * seconds never carry on, so 5400 s is "5400 s".  The value is rounded
+ * seconds carry on only past 100000 s, into days, so 5400 s is "5400 s"
+ * and two days "2.00 d".  The value is rounded
  * once, as printf rounds the value scaled to the unit.  A NaN or an
  * infinity prints "-".  Returns buf.
  */
 char *sv_fmt_dur_ex(double ns, int sig, unsigned flags, char *buf, size_t n);
 
 /* sv_fmt_dur_ex(ns, 3, 0, buf, n): "12.5 ms".  Exact for every int64_t
- * (INT64_MIN is "-9223372037 s"). */
+ * (INT64_MIN is "-106751.991 d" rounded to "-106752 d"). */
 char *sv_fmt_dur(int64_t ns, char *buf, size_t n);
 
 /*

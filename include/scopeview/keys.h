@@ -46,6 +46,7 @@ enum {
 	SV_KEY_F12 = SV_KEY_F1 + 11,
 	SV_KEY_RESIZE, /* the terminal changed size */
 	SV_KEY_EOF,    /* no more keys: the loop ends */
+	SV_KEY_NUL,    /* C-@ (C-Space): the NUL byte, which is not 0 here */
 	SV_KEY_LAST
 };
 

@@ -103,7 +103,7 @@ int sv_snapshot_main(int argc, char **argv)
 		   *output = NULL, *file = NULL, *file2 = NULL, *val,
 		   *theme_name = NULL, *config = NULL, *colors_name = NULL, *nc;
 	char *keybuf = NULL;
-	bool ascii = false, demo = false;
+	bool ascii = false, demo = false, dashdash = false;
 	char demo_path[4096];
 	int w, h, i, rc, theme = -1, *keyv = NULL, colors = 256;
 	size_t nkeys = 0;
@@ -115,7 +115,22 @@ int sv_snapshot_main(int argc, char **argv)
 	FILE *out = stdout;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		if (!strcmp(argv[i], "--") && !dashdash) {
+			/* What follows is FILE, even if it starts with '-'. */
+			dashdash = true;
+			continue;
+		}
+		if (dashdash) {
+			if (file) {
+				free(keybuf);
+				return sv_cli_usage_error(SNAPSHOT_USAGE,
+					"snapshot: more than one FILE ('%s', "
+					"'%s')",
+					file, argv[i]);
+			}
+			file = argv[i];
+		} else if (!strcmp(argv[i], "--help") ||
+			   !strcmp(argv[i], "-h")) {
 			snapshot_help();
 			free(keybuf);
 			return SV_EXIT_OK;

@@ -7,10 +7,14 @@
 #include "scopeview/common.h"
 
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 static void (*die_hook)(void);
 
@@ -132,50 +136,56 @@ void sv_grow(void **buf, size_t *cap, size_t need, size_t elem)
 	*cap = n;
 }
 
+/* The well-formed sequences (Unicode 15, table 3-7): the range of the
+ * second byte depends on the first; later bytes are 80..BF. */
+static bool utf8_second_ok(unsigned char lead, unsigned char b)
+{
+	switch (lead) {
+	case 0xE0:
+		return b >= 0xA0 && b <= 0xBF;
+	case 0xED:
+		return b >= 0x80 && b <= 0x9F;
+	case 0xF0:
+		return b >= 0x90 && b <= 0xBF;
+	case 0xF4:
+		return b >= 0x80 && b <= 0x8F;
+	default:
+		return b >= 0x80 && b <= 0xBF;
+	}
+}
+
 size_t sv_utf8_decode(const char *s, size_t n, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	uint32_t c, min;
+	uint32_t c;
 	size_t len, i;
 
-	if (n == 0) {
-		*cp = 0xFFFD;
+	*cp = 0xFFFD;
+	if (n == 0)
 		return 1;
-	}
 	c = u[0];
 	if (c < 0x80) {
 		*cp = c;
 		return 1;
-	} else if ((c & 0xE0) == 0xC0) {
+	}
+	if (c >= 0xC2 && c <= 0xDF)
 		len = 2;
-		c &= 0x1F;
-		min = 0x80;
-	} else if ((c & 0xF0) == 0xE0) {
+	else if (c >= 0xE0 && c <= 0xEF)
 		len = 3;
-		c &= 0x0F;
-		min = 0x800;
-	} else if ((c & 0xF8) == 0xF0) {
+	else if (c >= 0xF0 && c <= 0xF4)
 		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		*cp = 0xFFFD;
-		return 1;
-	}
-	if (len > n) {
-		*cp = 0xFFFD;
-		return 1;
-	}
+	else
+		return 1; /* never a lead byte */
+	c &= len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07;
+	/* An invalid sequence is replaced by one U+FFFD per maximal
+	 * subpart, as Python's decode(errors="replace") does: the longest
+	 * prefix of a well-formed sequence is consumed whole. */
 	for (i = 1; i < len; i++) {
-		if ((u[i] & 0xC0) != 0x80) {
-			*cp = 0xFFFD;
-			return 1;
-		}
+		bool ok = i < n && (i == 1 ? utf8_second_ok(u[0], u[1])
+					   : (u[i] & 0xC0) == 0x80);
+		if (!ok)
+			return i;
 		c = (c << 6) | (u[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-		*cp = 0xFFFD;
-		return 1;
 	}
 	*cp = c;
 	return len;
@@ -228,71 +238,51 @@ char *sv_utf8_sanitize(const char *s, size_t n)
 	return sv_xrealloc(out, o + 1);
 }
 
+/* The locale whose wcwidth() the widths come from: the environment's
+ * LC_CTYPE when it is UTF-8 (the terminal's), else C.UTF-8; (locale_t)0
+ * when neither exists. */
+static locale_t utf8_width_locale;
+
+static void utf8_width_init(void)
+{
+	locale_t l = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+
+	if (l && strcmp(nl_langinfo_l(CODESET, l), "UTF-8") != 0) {
+		freelocale(l);
+		l = (locale_t)0;
+	}
+	if (!l)
+		l = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	utf8_width_locale = l;
+}
+
 int sv_utf8_width(uint32_t cp)
 {
-	static const uint32_t zero[][2] = {
-		{0x0300, 0x036f},
-		{0x0483, 0x0489},
-		{0x0591, 0x05bd},
-		{0x0610, 0x061a},
-		{0x064b, 0x065f},
-		{0x0e31, 0x0e31},
-		{0x0e34, 0x0e3a},
-		{0x1ab0, 0x1aff},
-		{0x1dc0, 0x1dff},
-		{0x200b, 0x200d},
-		{0x20d0, 0x20ff},
-		{0xfe00, 0xfe0f},
-		{0xfe20, 0xfe2f},
-		{0xfeff, 0xfeff},
-		{0xe0100, 0xe01ef},
-	};
-	static const uint32_t wide[][2] = {
-		{0x1100, 0x115f},
-		{0x231a, 0x231b},
-		{0x2329, 0x232a},
-		{0x23e9, 0x23ec},
-		{0x2614, 0x2615},
-		{0x2e80, 0x303e},
-		{0x3041, 0x33ff},
-		{0x3400, 0x4dbf},
-		{0x4e00, 0x9fff},
-		{0xa000, 0xa4cf},
-		{0xa960, 0xa97f},
-		{0xac00, 0xd7a3},
-		{0xf900, 0xfaff},
-		{0xfe10, 0xfe19},
-		{0xfe30, 0xfe6f},
-		{0xff00, 0xff60},
-		{0xffe0, 0xffe6},
-		{0x1f300, 0x1f64f},
-		{0x1f680, 0x1f6ff},
-		{0x1f900, 0x1f9ff},
-		{0x20000, 0x3fffd},
-	};
-	size_t i;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	locale_t old;
+	int w;
 
 	if (cp < 0x300)
 		return 1;
-	for (i = 0; i < sizeof zero / sizeof zero[0]; i++)
-		if (cp >= zero[i][0] && cp <= zero[i][1])
-			return 0;
-	for (i = 0; i < sizeof wide / sizeof wide[0]; i++)
-		if (cp >= wide[i][0] && cp <= wide[i][1])
-			return 2;
-	return 1;
+	pthread_once(&once, utf8_width_init);
+	if (!utf8_width_locale)
+		return 1;
+	old = uselocale(utf8_width_locale);
+	w = wcwidth((wchar_t)cp);
+	uselocale(old);
+	/* Not printable (unassigned, a noncharacter): terminals give such a
+	 * code point one column (its replacement glyph). */
+	return w < 0 ? 1 : w > 2 ? 2 : w;
 }
 
-/* Bidirectional controls, which would reorder what follows them on a
- * terminal. */
-static bool utf8_bidi(uint32_t cp)
+bool sv_utf8_format_control(uint32_t cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Text made safe for a terminal: control characters (C0, DEL, C1) become
- * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
+ * \xNN, bidirectional controls and line separators \uNNNN.  Returns a malloc'd string;
  * *width gets its width in terminal columns (as the viewer's grid counts
  * them: wide characters take two, combining marks none). */
 char *sv_utf8_terminal_safe(const char *s, size_t *width)
@@ -307,7 +297,7 @@ char *sv_utf8_terminal_safe(const char *s, size_t *width)
 			len += (size_t)snprintf(
 				o + len, cap - len, "\\x%02x", (unsigned)cp);
 			w += 4;
-		} else if (utf8_bidi(cp)) {
+		} else if (sv_utf8_format_control(cp)) {
 			len += (size_t)snprintf(
 				o + len, cap - len, "\\u%04x", (unsigned)cp);
 			w += 6;

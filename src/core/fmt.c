@@ -11,8 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double fmt_div[] = {1, 1e3, 1e6, 1e9};
-static const char *const fmt_unit[] = {"ns", "us", "ms", "s"};
+static const double fmt_div[] = {1, 1e3, 1e6, 1e9, 86400e9};
+static const char *const fmt_unit[] = {"ns", "us", "ms", "s", "d"};
+/* Seconds carry on into days only from this many on (27.8 hours): a
+ * figure in a narrow column keeps its unit, and an hour's run still
+ * reads in seconds. */
+#define FMT_DAYS_FROM_NS 1e14
 
 /* Digits before the point of x >= 0 as printed (1 for x < 10). */
 static int fmt_int_digits(double x)
@@ -44,6 +48,8 @@ char *sv_fmt_dur_ex(double ns, int sig, unsigned flags, char *buf, size_t n)
 		sig = 17;
 	while (u < 3 && a >= fmt_div[u + 1])
 		u++;
+	if (a >= FMT_DAYS_FROM_NS)
+		u = 4;
 	for (;;) {
 		x = a / fmt_div[u];
 		id = fmt_int_digits(x);

@@ -8,6 +8,7 @@
 #include "scopeview/demo.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,26 @@ static int demo_mkdirs(const char *dir)
 	return rc;
 }
 
+/* Is dir ours alone, as ssh wants of ~/.ssh: not a symbolic link, owned
+ * by this user, writable by nobody else (and the file in it a regular
+ * file of ours)?  A shared
+ * /tmp lets anyone create /tmp/scopeview-<uid> first and put a profile
+ * of their choosing in it.  Returns 0 or a negative errno. */
+static int demo_trusted(const char *path, bool dir)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return -errno;
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return dir ? -ENOTDIR : -EINVAL;
+	/* Inside a directory only we can write, the file's mode is ours to
+	 * choose (the umask may leave it group-writable). */
+	if (st.st_uid != getuid() || (dir && (st.st_mode & 022)))
+		return -EPERM;
+	return 0;
+}
+
 /* Whether path holds a readable demo of this version and generator: an
  * HDF5 file (signature at offset 0) whose index the loader reads and whose
  * label is ours. */
@@ -87,6 +108,10 @@ static int demo_is_current(const char *path)
 
 	if (fd < 0)
 		return 0;
+	if (demo_trusted(path, false)) {
+		close(fd);
+		return 0;
+	}
 	got = read(fd, buf, sizeof buf);
 	close(fd);
 	if (got != (ssize_t)sizeof buf || memcmp(buf, sig, sizeof sig))
@@ -124,6 +149,14 @@ int sv_demo_path(char *buf, size_t n, struct sv_error *err)
 	for (i = 0; i < ndirs; i++) {
 		char *path;
 		rc = demo_mkdirs(dirs[i]);
+		if (!rc && demo_trusted(dirs[i], true)) {
+			rc = -EPERM;
+			sv_error_set(&last, rc,
+				"cannot use %s: it is not a directory of "
+				"this user's that only this user can write",
+				dirs[i]);
+			continue;
+		}
 		if (rc) {
 			sv_error_set(&last, rc, "cannot use %s: %s", dirs[i],
 				strerror(-rc));

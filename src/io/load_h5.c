@@ -441,11 +441,54 @@ int sv_load_probe(const char *path, struct sv_error *err)
 	return precheck(&h);
 }
 
+/* Did the file at path change since *before?  A profile being written
+ * while it is read fails in odd ways, or makes libhdf5 spin until the
+ * watchdog stops it: after a failure any change counts (rewritten in
+ * place, replaced).  After a success only a file that shrank in place
+ * does: libhdf5 reads the part that is gone as zeros, while a writer
+ * appending (scope-profiler adds rank after rank) or a file replaced by
+ * rename leaves what was read intact. */
+static bool load_changed(
+	const char *path, const struct stat *before, bool failed)
+{
+	struct stat now;
+
+	if (stat(path, &now) != 0)
+		return failed;
+	if (!failed)
+		return now.st_ino == before->st_ino &&
+		       now.st_dev == before->st_dev &&
+		       now.st_size < before->st_size;
+	return now.st_ino != before->st_ino || now.st_dev != before->st_dev ||
+	       now.st_size != before->st_size ||
+	       now.st_mtim.tv_sec != before->st_mtim.tv_sec ||
+	       now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
+}
+
+static int load_changed_fail(struct sv_h5 *h, int rc)
+{
+	char was[sizeof h->err->msg];
+	size_t n = strlen(h->path);
+
+	/* The reader's message without the file name it starts with. */
+	snprintf(was, sizeof was, "%s",
+		!strncmp(h->err->msg, h->path, n) && h->err->msg[n] == ':'
+			? h->err->msg + n + 2
+			: h->err->msg);
+	sv_h5_fail(h, rc, NULL,
+		"changed while being read (is it being written?); open it "
+		"again once the writer is done (while reading: %s)",
+		was);
+	return rc;
+}
+
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err)
 {
 	struct sv_h5 h = {0};
 	struct sv_error local;
+	struct stat before;
+	bool have_before;
 	int rc;
 
 	if (!err)
@@ -468,12 +511,25 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 	h.err = err;
 	h.opts = opts;
 	h.file = H5I_INVALID_HID;
+	have_before = stat(path, &before) == 0;
 	rc = precheck(&h);
 	if (rc)
 		return rc;
 	sv_h5_attr_limit(h.file_bytes);
 
 	rc = load_isolated(&h);
+	if (rc != -ECANCELED && have_before &&
+		load_changed(path, &before, rc != 0)) {
+		if (!rc) {
+			/* The profile read is not what the file holds now. */
+			sv_profile_free(h.p);
+			h.p = NULL;
+			snprintf(err->msg, sizeof err->msg,
+				"%s: it shrank from %lld bytes", path,
+				(long long)before.st_size);
+		}
+		rc = load_changed_fail(&h, rc ? rc : -EIO);
+	}
 	if (!rc) {
 		set_num_ranks(h.p);
 		rc = sv_h5_step(&h, 0.9, "nesting");

@@ -53,6 +53,39 @@ static int index_cmp_pair(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+static int index_name_cmp(const void *a, const void *b)
+{
+	const char *const *x = a, *const *y = b;
+	return strcmp(*x, *y);
+}
+
+/* Warn once about names that appear more than once (O(n log n)). */
+static void index_warn_duplicate_names(struct sv_h5 *h, char **names, size_t n)
+{
+	const char **sorted;
+	size_t i, dups = 0, first = 0;
+
+	if (n < 2)
+		return;
+	sorted = sv_xmalloc(n * sizeof *sorted);
+	for (i = 0; i < n; i++)
+		sorted[i] = names[i];
+	qsort(sorted, n, sizeof *sorted, index_name_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(sorted[i - 1], sorted[i]) && dups++ == 0)
+			first = i;
+	if (dups) {
+		char *shown = sv_h5_show(sorted[first]);
+		sv_profile_warn(h->p,
+			"/region_table/names: %zu name%s given more than once "
+			"(\"%s\" among them); they stay separate regions, as "
+			"their ids say",
+			dups, dups == 1 ? " is" : "s are", shown);
+		free(shown);
+	}
+	free(sorted);
+}
+
 /* Region names (/region_table/names) into the profile. */
 static int index_load_names(struct sv_h5 *h, struct sv_h5_index *ix)
 {
@@ -91,6 +124,7 @@ static int index_load_names(struct sv_h5 *h, struct sv_h5_index *ix)
 		return rc;
 	for (i = 0; i < c.n; i++)
 		sv_profile_add_region(h->p, names[i]);
+	index_warn_duplicate_names(h, names, (size_t)c.n);
 	sv_strv_free_array(names, (size_t)c.n);
 	ix->nnames = (uint32_t)c.n;
 	return 0;

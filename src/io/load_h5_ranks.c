@@ -110,7 +110,7 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	     H5Sget_simple_extent_dims(sp, dims, NULL) == 2 &&
 	     (*rows == (hsize_t)-1 || dims[0] == *rows) &&
 	     (*cols == (hsize_t)-1 || dims[1] == *cols) &&
-	     dims[0] * dims[1] <= h->file_bytes;
+	     (dims[1] == 0 || dims[0] <= h->file_bytes / dims[1]);
 	H5Sclose(sp);
 	if (ok) {
 		size_t cells = (size_t)(dims[0] * dims[1]);

@@ -176,9 +176,7 @@ const struct sv_cell *sv_grid_cell(const struct sv_grid *g, int x, int y)
 static bool grid_is_control(uint32_t cp)
 {
 	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-	       cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xd800 && cp < 0xe000);
+	       sv_utf8_format_control(cp) || (cp >= 0xd800 && cp < 0xe000);
 }
 
 /* The visible spelling of a control character into out (ASCII, NUL

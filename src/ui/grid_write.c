@@ -251,6 +251,15 @@ static void grid_svg_colors(int theme, int colors, const struct sv_cell *c,
 	*ch = l.ch;
 }
 
+/* A code point XML 1.0 allows in text (its Char production): others,
+ * U+FFFE and U+FFFF among them, would make the SVG ill-formed. */
+static bool grid_xml_char(uint32_t cp)
+{
+	return cp == 0x9 || cp == 0xA || cp == 0xD ||
+	       (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+	       (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
 static void grid_write_svg(
 	const struct sv_grid *g, FILE *out, int theme, int colors)
 {
@@ -317,6 +326,8 @@ static void grid_write_svg(
 				fputs("&gt;", out);
 			else if (gl == '&')
 				fputs("&amp;", out);
+			else if (!grid_xml_char(gl))
+				grid_put_utf8(out, 0xFFFD);
 			else
 				grid_put_utf8(out, gl);
 			fputs("</text>\n", out);

@@ -38,6 +38,8 @@ static const struct {
 	{"Insert", SV_KEY_INSERT},
 	{"DC", SV_KEY_DELETE},
 	{"Delete", SV_KEY_DELETE},
+	{"C-@", SV_KEY_NUL},
+	{"C-Space", SV_KEY_NUL},
 };
 
 static const struct {
@@ -62,6 +64,8 @@ bool sv_key_is_text(int key)
 int sv_key_from_byte(int c)
 {
 	switch (c) {
+	case 0:
+		return SV_KEY_NUL;
 	case 9:
 		return SV_KEY_TAB;
 	case 10:
@@ -96,7 +100,7 @@ static bool keys_parse_xy(const char *s, int *x, int *y)
 	return true;
 }
 
-/* C-x: a letter (either case), or one of [\]^_ and ?. */
+/* C-x: a letter (either case), or one of @[\]^_ and ?. */
 static int keys_parse_ctrl(const char *s)
 {
 	if (!s[0])
@@ -109,7 +113,7 @@ static int keys_parse_ctrl(const char *s)
 		return sv_key_from_byte(s[0] - 'A' + 1);
 	if (s[0] == '?')
 		return SV_KEY_BACKSPACE;
-	if (strchr("@[\\]^_", s[0]) && (s[0] & 0x1f))
+	if (s[0] && strchr("@[\\]^_", s[0]))
 		return sv_key_from_byte(s[0] & 0x1f);
 	return -1;
 }
