@@ -6,10 +6,13 @@
  * statistics match the lanes on display and are sorted by sort_key; the
  * match lists match the search, the marked region and the lanes shown;
  * the selected call, if any, is on a lane shown and kept by the filter.
- * After a change the notify hook hears what changed, once.  Nothing here
- * knows about curses or HDF5.
+ * After a change the notify hook hears what changed, once.  The
+ * statistics are session_stats.c's.  Nothing here knows about curses or
+ * HDF5.
  */
 #include "scopeview/session.h"
+
+#include "session_priv.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -21,7 +24,7 @@
 #include "scopeview/radix.h"
 #include "scopeview/regex.h"
 
-static void session_notify(struct sv_session *s, unsigned what)
+void sv_session_notify(struct sv_session *s, unsigned what)
 {
 	if (s->notify)
 		s->notify(s->notify_ctx, what);
@@ -52,59 +55,6 @@ bool sv_session_keeps(const struct sv_session *s, uint32_t c)
 	if (s->call_keep)
 		return s->call_keep[c];
 	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
-}
-
-/* ---- statistics ---------------------------------------------------------- */
-
-static void session_compute_stats(struct sv_session *s)
-{
-	struct sv_stats_filter f;
-	struct sv_error err;
-	bool all;
-
-	memset(&f, 0, sizeof f);
-	f.rank_on = s->rank_on;
-	f.nrank_on = s->nrank_on;
-	if (s->p->has_calls && s->p->nlanes)
-		f.lane_on = s->lane_on;
-	if (s->call_keep) {
-		/* Names and metadata terms together: the calls kept. */
-		f.call_on = s->call_keep;
-	} else {
-		f.include = s->filter_re;
-		f.ninclude = s->ninclude;
-		f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-		f.nexclude = s->nexclude;
-	}
-	f.skip_empty = s->p->has_calls;
-	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
-	      !s->call_keep;
-	if (s->stats_valid && s->stats_is_all) {
-		/* Keep the whole run's table for the way back. */
-		if (s->stats_all_valid)
-			sv_stats_table_fini(&s->stats_all);
-		s->stats_all = s->stats;
-		s->stats_all_valid = true;
-	} else if (s->stats_valid)
-		sv_stats_table_fini(&s->stats);
-	s->stats_is_all = all;
-	if (all && s->stats_all_valid) {
-		s->stats = s->stats_all;
-		s->stats_all_valid = false;
-		s->stats_valid = true;
-	} else
-		s->stats_valid =
-			sv_stats_table_compute(&s->stats, s->p, &f, &err) == 0;
-	if (s->stats_valid)
-		sv_stats_table_sort(&s->stats, s->sort_key);
-}
-
-void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
-{
-	s->sort_key = key;
-	if (s->stats_valid)
-		sv_stats_table_sort(&s->stats, key);
-	session_notify(s, SV_SESSION_SORT);
 }
 
 /* ---- match lists --------------------------------------------------------- */
@@ -236,7 +186,7 @@ static void session_lanes_changed(struct sv_session *s)
 		s->lane_hidden[l] = !sv_session_lane_shown(s, l);
 		s->lane_on[l] = !s->lane_hidden[l];
 	}
-	session_compute_stats(s);
+	sv_session_compute_stats(s);
 	session_update_matches(s);
 	if (s->sel != SV_NO_CALL && s->lane_hidden[s->p->lane_of[s->sel]])
 		s->sel = SV_NO_CALL;
@@ -247,14 +197,19 @@ void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
 	s->has_range = on;
 	s->range_t0 = on ? (t0 < t1 ? t0 : t1) : 0;
 	s->range_t1 = on ? (t0 < t1 ? t1 : t0) : 0;
-	session_notify(s, SV_SESSION_RANGE);
+	/* The statistics follow a range marked, and the run when it goes. */
+	if (on || s->stats_span == SV_SPAN_RANGE) {
+		s->stats_span = on ? SV_SPAN_RANGE : SV_SPAN_RUN;
+		sv_session_compute_stats(s);
+	}
+	sv_session_notify(s, SV_SESSION_RANGE | SV_SESSION_SORT);
 }
 
 void sv_session_solo(struct sv_session *s, long l)
 {
 	s->solo_lane = l;
 	session_lanes_changed(s);
-	session_notify(s, SV_SESSION_LANES);
+	sv_session_notify(s, SV_SESSION_LANES);
 }
 
 int sv_session_set_ranks(struct sv_session *s, const char *spec)
@@ -276,7 +231,7 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 	snprintf(s->rank_spec, sizeof s->rank_spec, "%s", on ? spec : "");
 	session_lanes_changed(s);
 	sv_session_message(s, false, on ? "ranks %s" : "all ranks", spec);
-	session_notify(s, SV_SESSION_LANES);
+	sv_session_notify(s, SV_SESSION_LANES);
 	return 0;
 }
 
@@ -285,6 +240,7 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 static void session_free_filter(struct sv_session *s)
 {
 	size_t i;
+	sv_session_stats_stop(s); /* it may read the patterns */
 	for (i = 0; i < s->ninclude + s->nexclude; i++)
 		sv_regex_free(s->filter_re[i]);
 	free(s->filter_re);
@@ -493,7 +449,7 @@ int sv_session_set_filter(struct sv_session *s, const char *spec)
 {
 	int rc = session_filter(s, spec);
 	if (rc == 0)
-		session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
+		sv_session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
 	return rc;
 }
 
@@ -542,7 +498,7 @@ int sv_session_set_search(
 {
 	int rc = session_match_regions(s, pat, err);
 	session_update_matches(s);
-	session_notify(s, SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_SEARCH);
 	return rc;
 }
 
@@ -550,7 +506,7 @@ void sv_session_mark_region(struct sv_session *s, long r)
 {
 	s->mark_region = r;
 	session_update_matches(s);
-	session_notify(s, SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_SEARCH);
 }
 
 bool sv_session_is_match(const struct sv_session *s, uint32_t c)
@@ -641,6 +597,7 @@ void sv_session_fini(struct sv_session *s)
 {
 	if (!s)
 		return;
+	sv_session_stats_stop(s);
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
 	if (s->stats_valid)
@@ -668,6 +625,7 @@ int sv_session_set_profile(
 
 	if (!p)
 		return sv_error_set(err, -EINVAL, "view: no profile");
+	sv_session_stats_stop(s);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
 	if (s->stats_all_valid)
@@ -692,6 +650,8 @@ int sv_session_set_profile(
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;
 	s->has_range = false;
+	if (s->stats_span == SV_SPAN_RANGE)
+		s->stats_span = SV_SPAN_RUN;
 	rc = session_setup_profile(s, err);
 	if (rc < 0)
 		return rc;
@@ -701,7 +661,7 @@ int sv_session_set_profile(
 	if (search[0] && session_match_regions(s, search, err) == 0)
 		session_update_matches(s);
 	s->message[0] = '\0';
-	session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
-				  SV_SESSION_FILTER | SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
+				     SV_SESSION_FILTER | SV_SESSION_SEARCH);
 	return 0;
 }
