@@ -68,8 +68,10 @@ struct sv_timeline {
 	bool panel_shown, details_shown;
 	struct sv_panel panel;
 
-	/* Mouse drag: the last drag column, -1 when not dragging. */
+	/* Mouse drag: the last drag column, -1 when not dragging; a drag
+	 * along the ruler marks a time range: its first column, else -1. */
 	int drag_x;
+	int range_x;
 };
 
 /* ---- timeline.c ---------------------------------------------------------- */

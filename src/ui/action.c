@@ -328,7 +328,8 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 	}
 	fputs(scdoc ? "## Mouse\n\n" : "\n", out);
 	fputs("Mouse: click selects a call, the wheel zooms around the "
-	      "pointer, dragging pans.\n"
+	      "pointer, dragging pans; dragging along the time ruler marks "
+	      "that time as the range.\n"
 	      "In a prompt, other keys type text.\n",
 		out);
 	return ferror(out) ? -EIO : 0;

@@ -38,6 +38,7 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	memset(v, 0, sizeof *v);
 	v->s = s;
 	v->drag_x = -1;
+	v->range_x = -1;
 	v->panel_shown = true;
 	v->details_shown = true;
 	timeline_alloc_lanes(v);
