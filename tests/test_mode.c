@@ -466,6 +466,9 @@ static const struct {
 		"l l l l l l l l l l m l l l l l l l l l l l l l l "
 		"l l l l l l M T *",
 		100, 16},
+	/* solve opened, then the tree rebuilt (recursion expanded): solve
+	 * is still open, fib (never opened) still closed */
+	{"tree_rebuilt_keeps_open", "T j l e", 100, 12},
 };
 
 START_TEST(test_where_screens)
