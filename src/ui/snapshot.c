@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scopeview/keys.h"
 #include "scopeview/render.h"
@@ -34,6 +35,12 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 		int flags = sv_view_handle_key(&v, keys[i]);
 		if (flags & SV_REACT_QUIT)
 			break;
+	}
+	/* The statistics of a window or range of a large profile: the
+	 * picture shows them done, as a person would after a moment. */
+	while (sv_session_busy(&v.s) && !sv_session_poll(&v.s)) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
 	}
 	sv_render(g, &v);
 	sv_view_fini(&v);
