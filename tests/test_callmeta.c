@@ -233,8 +233,8 @@ START_TEST(test_groups_by_value)
 		snprintf(text + strlen(text), 4096 - strlen(text),
 			"%s{\"k\": %s}", i ? ", " : "", vals[i].v);
 	strcat(text, ", {\"other\": 1}]");
-	ck_assert_msg(sv_callmeta_set_row(p, 0, n + 1, text, why, sizeof why) ==
-			0,
+	ck_assert_msg(
+		sv_callmeta_set_row(p, 0, n + 1, text, why, sizeof why) == 0,
 		"%s", why);
 	nv = sv_callmeta_groups(p, "k", &values, &group_of);
 	ck_assert_uint_eq(nv, 14);

@@ -44,18 +44,17 @@ struct sv_stats_sel {
 
 /* Whether the call [s, e) meets sel's range (a zero-length call when it
  * lies inside), and the part of it inside. */
-bool sv_stats_range_meets(
-	const struct sv_stats_sel *sel, int64_t s, int64_t e);
+bool sv_stats_range_meets(const struct sv_stats_sel *sel, int64_t s, int64_t e);
 int64_t sv_stats_range_clip(
 	const struct sv_stats_sel *sel, int64_t s, int64_t e);
 /* Find the calls of the lanes lane_on keeps (NULL: all) open across an
  * edge of sel's range and clip their exclusive times: fills sel->edges
  * (malloc'd, NULL when none) and sel->nedges. */
-void sv_stats_range_edges(const struct sv_profile *p,
-	const bool *lane_on, struct sv_stats_sel *sel);
+void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
+	struct sv_stats_sel *sel);
 /* Call c's exclusive time inside sel's range (c meets it). */
-int64_t sv_stats_range_exclusive(const struct sv_profile *p,
-	const struct sv_stats_sel *sel, uint32_t c);
+int64_t sv_stats_range_exclusive(
+	const struct sv_profile *p, const struct sv_stats_sel *sel, uint32_t c);
 
 /* Whether call c of p is selected by sel. */
 bool sv_stats_call_on(
