@@ -86,6 +86,10 @@ void sv_timeline_resize(struct sv_timeline *tl, int w, int h);
 
 /* The time map of the timeline area for the current window. */
 struct sv_tmap sv_timeline_tmap(const struct sv_timeline *tl);
+/* A mouse key (keys.h) of a press on the ruler and a drag along it: the
+ * columns swept (both ends' included) become the marked range; the
+ * release ends it.  SV_REACT_* flags. */
+int sv_timeline_mouse_range(struct sv_timeline *v, int key);
 /* The call drawn at screen cell (x, y) (the longest of the cell's
  * calls), or SV_NO_CALL. */
 uint32_t sv_timeline_call_at(const struct sv_timeline *tl, int x, int y);

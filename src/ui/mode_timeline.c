@@ -282,43 +282,6 @@ static int timeline_command(struct sv_timeline *v, const char *cmd)
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
 
-/* A press on the ruler and a drag along it mark the columns swept as the
- * time range (both ends' columns included); the release ends it. */
-static int timeline_mouse_range(struct sv_timeline *v, int key)
-{
-	const struct sv_layout_geom *g = &v->geom;
-	struct sv_tmap m = sv_timeline_tmap(v);
-	int x = sv_key_mouse_x(key), a, b;
-	char s0[32], s1[32];
-
-	if (x < g->tl_x)
-		x = g->tl_x;
-	if (x >= g->tl_x + g->tl_w)
-		x = g->tl_x + g->tl_w - 1;
-	switch (sv_key_mouse_kind(key)) {
-	case SV_MOUSE_CLICK:
-		v->range_x = x;
-		v->drag_x = -1;
-		return SV_REACT_REDRAW;
-	case SV_MOUSE_DRAG:
-		a = x < v->range_x ? x : v->range_x;
-		b = x < v->range_x ? v->range_x : x;
-		sv_session_set_range(v->s, true, sv_tmap_time(&m, a),
-			sv_tmap_time(&m, b + 1));
-		sv_session_message(v->s, false, "range %s .. %s",
-			sv_render_rel(
-				v->s->range_t0 - v->s->origin, s0, sizeof s0),
-			sv_render_rel(
-				v->s->range_t1 - v->s->origin, s1, sizeof s1));
-		return SV_REACT_REDRAW;
-	case SV_MOUSE_RELEASE:
-		v->range_x = -1;
-		return SV_REACT_REDRAW;
-	default:
-		return 0;
-	}
-}
-
 static int timeline_mouse(struct sv_timeline *v, int key)
 {
 	int x = sv_key_mouse_x(key), y = sv_key_mouse_y(key);
@@ -333,7 +296,7 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 
 	if (v->range_x >= 0 ||
 		(on_ruler && sv_key_mouse_kind(key) == SV_MOUSE_CLICK))
-		return timeline_mouse_range(v, key);
+		return sv_timeline_mouse_range(v, key);
 	switch (sv_key_mouse_kind(key)) {
 	case SV_MOUSE_CLICK:
 		v->drag_x = x;
