@@ -12,7 +12,9 @@ json --group-by KEY` for a string key, an integer key and a key most calls
 lack, and checks every group of every region against numpy over the raw
 columns: the group values, num_calls, total, average, min, max, std
 (ddof 0) and the 50/95/99th percentiles (numpy 'linear'), with the calls
-without the key in the group whose value is null.
+without the key in the group whose value is null.  Groups are the keys of
+a Python dict (1, 1.0 and true are one group; the key "level" mixes such
+values).
 
 Prints one line per problem and exits 1 if there was any.
 """
@@ -33,7 +35,14 @@ def bad(msg):
     print("FAIL:", msg)
 
 
-def write_metadata(src, dst, fixed):
+# Values of the "level" key (with mixed=True): numbers and booleans that
+# Python's dict takes as one key (1, 1.0, True; 0, -0.0, False) and ones it
+# does not (2, 2.5, "1").
+LEVELS = ["1", "1.0", "true", "2", "2.5", "\"1\"", "0", "-0.0", "false",
+          "1e0"]
+
+
+def write_metadata(src, dst, fixed, mixed=False):
     shutil.copy(src, dst)
     rng = np.random.default_rng(11)
     texts = []
@@ -55,6 +64,8 @@ def write_metadata(src, dst, fixed):
                 m["iter"] = int(k % 4)
                 if rng.random() < 0.1:
                     m["rare"] = {"x": [1, None]}
+                if mixed:
+                    m["level"] = json.loads(LEVELS[(k + r) % len(LEVELS)])
                 calls.append(m)
             texts.append(json.dumps(calls))
         g = f["rank_region_index"]
@@ -69,8 +80,22 @@ def write_metadata(src, dst, fixed):
     return texts
 
 
+MISSING = ("missing",)
+
+
+def group_key(v):
+    """The key a value is grouped by: the value itself, as a Python dict
+    takes it (1 == 1.0 == True), or its JSON text when it cannot be a key
+    (lists, objects)."""
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return ("json", json.dumps(v, separators=(",", ":")))
+
+
 def expected(path, texts, key):
-    """region name -> {value JSON text or None: durations (ns)}"""
+    """region name -> {group_key(value) or MISSING: durations (ns)}"""
     with h5py.File(path, "r") as f:
         names = [n.decode() if isinstance(n, bytes) else n
                  for n in f["region_table/names"][()]]
@@ -85,9 +110,8 @@ def expected(path, texts, key):
         d = dur[offsets[r]:offsets[r] + counts[r]]
         groups = out.setdefault(names[regions[r]], {})
         for k in range(int(counts[r])):
-            v = lst[k].get(key, None) if lst else None
-            vk = None if v is None and (not lst or key not in lst[k]) \
-                else json.dumps(v, separators=(",", ":"))
+            vk = group_key(lst[k][key]) if lst and key in lst[k] \
+                else MISSING
             groups.setdefault(vk, []).append(int(d[k]))
     return out
 
@@ -112,8 +136,10 @@ def check(exe, path, texts, key):
     n = 0
     for reg in got["regions"]:
         w = want.get(reg["name"], {})
-        gg = {json.dumps(g["value"], separators=(",", ":"))
-              if g["value"] is not None else None: g for g in reg["groups"]}
+        gg = {group_key(g["value"]) if g["value"] is not None else MISSING: g
+              for g in reg["groups"]}
+        if len(gg) != len(reg["groups"]):
+            bad(f"{reg['name']} by {key}: two groups of one value")
         if set(gg) != set(w):
             bad(f"{reg['name']} by {key}: groups {sorted(map(str, gg))}, "
                 f"want {sorted(map(str, w))}")
@@ -149,8 +175,8 @@ def main(argv):
     groups = 0
     for fixed in (False, True):
         dst = f"{work}/groupby_{'fixed' if fixed else 'vlen'}.h5"
-        texts = write_metadata(src, dst, fixed)
-        for key in ("phase", "iter", "rare"):
+        texts = write_metadata(src, dst, fixed, mixed=True)
+        for key in ("phase", "iter", "rare", "level"):
             groups += check(exe, dst, texts, key)
     if groups < 20:
         bad(f"only {groups} groups checked")

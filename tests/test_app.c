@@ -724,6 +724,12 @@ static bool region_marked(
 	return (b->s.mark_region < 0 && a->s.mark_region >= 0) ||
 	       WHY("marked %ld -> %ld", b->s.mark_region, a->s.mark_region);
 }
+static bool span_changed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return (a->s.stats_span != b->s.stats_span && a->s.message[0]) ||
+	       WHY("span %d -> %d", (int)b->s.stats_span, (int)a->s.stats_span);
+}
 static bool says_something(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
@@ -892,6 +898,7 @@ static const struct {
 	{SV_ACTION_CALLERS_BACK, "T j c", view_switched},
 	{SV_ACTION_RANGE_CALL, "Tab", range_set},
 	{SV_ACTION_RANGE_WINDOW, "+ +", range_set},
+	{SV_ACTION_STATS_SPAN, "+ +", span_changed},
 	{SV_ACTION_VIEW_RANKS, "", shows_ranks},
 	{SV_ACTION_VIEW_HISTOGRAM, "Tab", shows_histogram},
 	{SV_ACTION_VIEW_CALLS, "Tab", shows_calls},

@@ -5,6 +5,7 @@
  * the key=value / key~regex search terms.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,76 @@ START_TEST(test_line)
 }
 END_TEST
 
+/* --group-by's groups are the keys of a Python dict after json.loads:
+ * numbers (and booleans) by value, NaN one key, strings decoded, lists
+ * and null by their text; each group shown as first written. */
+START_TEST(test_groups_by_value)
+{
+	static const struct {
+		const char *v;
+		uint32_t group;
+	} vals[] = {
+		{"1", 0},
+		{"1.0", 0},
+		{"true", 0},
+		{"1e0", 0},
+		{"\"1\"", 1},
+		{"\"\\u00e9\"", 2},
+		{"\"\xc3\xa9\"", 2},
+		{"0", 3},
+		{"-0.0", 3},
+		{"false", 3},
+		{"-0", 3},
+		{"NaN", 4},
+		{"NaN", 4},
+		{"0.1", 5},
+		{"0.10", 5},
+		{"[1]", 6},
+		{"[1]", 6},
+		{"null", 7},
+		{"100000000000000000000", 8},
+		{"1e20", 8},
+		{"Infinity", 9},
+		{"1e400", 9},
+		{"-Infinity", 10},
+		{"2", 11},
+		{"1E0", 0},
+		{"123456789012345678901234567890", 12},
+		{"-7", 13},
+		{"-7.0", 13},
+	};
+	size_t n = sizeof vals / sizeof vals[0], i, nv;
+	struct sv_profile *p = one_row(n + 1);
+	char *text = sv_xmalloc(4096), why[128], **values;
+	uint32_t *group_of;
+
+	strcpy(text, "[");
+	for (i = 0; i < n; i++)
+		snprintf(text + strlen(text), 4096 - strlen(text),
+			"%s{\"k\": %s}", i ? ", " : "", vals[i].v);
+	strcat(text, ", {\"other\": 1}]");
+	ck_assert_msg(
+		sv_callmeta_set_row(p, 0, n + 1, text, why, sizeof why) == 0,
+		"%s", why);
+	nv = sv_callmeta_groups(p, "k", &values, &group_of);
+	ck_assert_uint_eq(nv, 14);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(group_of[i] == vals[i].group, "%s: group %u",
+			vals[i].v, (unsigned)group_of[i]);
+	ck_assert_uint_eq(group_of[n], SV_CALLMETA_NO_GROUP);
+	ck_assert_str_eq(values[0], "1");
+	ck_assert_str_eq(values[2], "\"\\u00e9\"");
+	ck_assert_str_eq(values[3], "0");
+	ck_assert_str_eq(values[13], "-7");
+	for (i = 0; i < nv; i++)
+		free(values[i]);
+	free(values);
+	free(group_of);
+	free(text);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("callmeta");
@@ -195,6 +266,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_line);
 	tcase_add_test(t, test_members_and_show);
 	tcase_add_test(t, test_terms);
+	tcase_add_test(t, test_groups_by_value);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -466,6 +466,9 @@ static const struct {
 		"l l l l l l l l l l m l l l l l l l l l l l l l l "
 		"l l l l l l M T *",
 		100, 16},
+	/* solve opened, then the tree rebuilt (recursion expanded): solve
+	 * is still open, fib (never opened) still closed */
+	{"tree_rebuilt_keeps_open", "T j l e", 100, 12},
 };
 
 START_TEST(test_where_screens)
@@ -734,6 +737,41 @@ START_TEST(test_calls_bin_lasts)
 }
 END_TEST
 
+/* A press on the ruler and a drag along it mark the columns swept as the
+ * range (the statistics then cover it); a drag on the lanes still pans. */
+START_TEST(test_mouse_marks_range)
+{
+	const struct sv_timeline *tl;
+	struct sv_tmap m;
+	int y, x0, x1;
+
+	sv_view_handle_key(&rv, 'l'); /* the timeline, sized */
+	tl = TL(&rv);
+	m = sv_timeline_tmap(tl);
+	y = tl->geom.ruler_y + 1;
+	x0 = tl->geom.tl_x + 10;
+	x1 = tl->geom.tl_x + 20;
+	sv_view_handle_key(&rv, sv_key_mouse(SV_MOUSE_CLICK, x1, y));
+	ck_assert(!rv.s.has_range);
+	sv_view_handle_key(&rv, sv_key_mouse(SV_MOUSE_DRAG, x0 + 3, y + 5));
+	sv_view_handle_key(&rv, sv_key_mouse(SV_MOUSE_DRAG, x0, y + 5));
+	sv_view_handle_key(&rv, sv_key_mouse(SV_MOUSE_RELEASE, x0, y + 5));
+	ck_assert(rv.s.has_range);
+	ck_assert_int_eq(rv.s.range_t0, sv_tmap_time(&m, x0));
+	ck_assert_int_eq(rv.s.range_t1, sv_tmap_time(&m, x1 + 1));
+	ck_assert_int_eq(rv.s.stats_span, SV_SPAN_RANGE);
+	ck_assert_int_eq(tl->t0, m.t0); /* no pan */
+	ck_assert_int_eq(tl->range_x, -1);
+	/* the lanes: a drag pans, the range stays */
+	sv_view_handle_key(
+		&rv, sv_key_mouse(SV_MOUSE_CLICK, x1, tl->geom.lanes_y));
+	sv_view_handle_key(
+		&rv, sv_key_mouse(SV_MOUSE_DRAG, x0, tl->geom.lanes_y));
+	ck_assert_int_ne(tl->t0, m.t0);
+	ck_assert_int_eq(rv.s.range_t1, sv_tmap_time(&m, x1 + 1));
+}
+END_TEST
+
 START_TEST(test_histogram_search_and_empty)
 {
 	/* nothing marked or selected: the views say what to do */
@@ -815,6 +853,7 @@ static void mode_views_tcases(Suite *s)
 	tcase_add_test(tc, test_ranks_grouped);
 	tcase_add_test(tc, test_histogram_and_calls);
 	tcase_add_test(tc, test_calls_bin_lasts);
+	tcase_add_test(tc, test_mouse_marks_range);
 	tcase_add_test(tc, test_histogram_search_and_empty);
 	tcase_add_test(tc, test_views_in_background);
 	suite_add_tcase(s, tc);

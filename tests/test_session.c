@@ -486,6 +486,95 @@ START_TEST(test_filter_metadata)
 }
 END_TEST
 
+/* The statistics follow the span: a marked range (calls clipped to it),
+ * the window, the run; back on the run the kept table returns. */
+START_TEST(test_stats_span)
+{
+	const struct sv_stats_region *g;
+	char text[160];
+
+	/* a range marked: the statistics are its, and the title says so */
+	sv_session_set_range(&s, true, 150, 450);
+	ck_assert_int_eq(s.stats_span, SV_SPAN_RANGE);
+	g = sv_stats_table_find(
+		&s.stats, (uint32_t)sv_profile_find_region(prof, "child"));
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->s.num_calls, 1);
+	ck_assert_int_eq(g->s.total_ns, 300); /* 150 .. 450 of 100 .. 500 */
+	ck_assert_int_eq(g->s.exclusive_ns, 300 - 100);
+	ck_assert(!s.stats_is_all);
+	sv_session_span_text(&s, text, sizeof text);
+	ck_assert_msg(
+		strstr(text, "range") && strstr(text, "clipped"), "%s", text);
+	/* the window: told by the timeline */
+	sv_session_set_window(&s, 0, 100);
+	sv_session_set_span(&s, SV_SPAN_WINDOW);
+	ck_assert(sv_stats_table_find(&s.stats,
+			  (uint32_t)sv_profile_find_region(prof, "child")) ==
+		  NULL);
+	g = sv_stats_table_find(
+		&s.stats, (uint32_t)sv_profile_find_region(prof, "main"));
+	ck_assert_int_eq(g->s.total_ns, 200);
+	sv_session_set_window(&s, 0, 1200);
+	g = sv_stats_table_find(
+		&s.stats, (uint32_t)sv_profile_find_region(prof, "main"));
+	ck_assert_int_eq(g->s.total_ns, 2200);
+	/* clearing the range while the window is shown keeps the window */
+	sv_session_set_range(&s, false, 0, 0);
+	ck_assert_int_eq(s.stats_span, SV_SPAN_WINDOW);
+	/* the run again: the whole table */
+	sv_session_set_span(&s, SV_SPAN_RUN);
+	ck_assert(s.stats_is_all);
+	/* no range: asking for one gives the run */
+	sv_session_set_span(&s, SV_SPAN_RANGE);
+	ck_assert_int_eq(s.stats_span, SV_SPAN_RUN);
+}
+END_TEST
+
+/* Over SV_SESSION_STATS_SYNC calls a range's statistics are computed on a
+ * worker: the old table stays until poll takes the new one; a filter set
+ * meanwhile stops it first. */
+START_TEST(test_stats_span_background)
+{
+	size_t n = SV_SESSION_STATS_SYNC + 1000, i;
+	struct vt_call *many = calloc(n, sizeof *many);
+	struct sv_profile *p;
+	struct sv_session b;
+	struct sv_error err;
+	int spins = 0;
+
+	for (i = 0; i < n; i++)
+		many[i] = (struct vt_call){0, i % 2 ? "a" : "b",
+			(int64_t)i * 10, (int64_t)i * 10 + 8, -1, -1, -1, 0};
+	p = vt_profile(many, n, VT_START);
+	ck_assert_int_eq(sv_session_init(&b, p, NULL, &err), 0);
+	sv_session_set_range(&b, true, 0, 10 * 1000 + 4);
+	ck_assert(sv_session_busy(&b));
+	ck_assert(b.stats_valid); /* the run's table meanwhile */
+	while (!sv_session_poll(&b) && spins++ < 10000000)
+		;
+	ck_assert(!sv_session_busy(&b));
+	ck_assert_uint_eq(b.stats.nregions, 2);
+	ck_assert_uint_eq(
+		b.stats.regions[0].s.num_calls + b.stats.regions[1].s.num_calls,
+		1001);
+	/* the last call is cut to 4 ns */
+	ck_assert_int_eq(
+		b.stats.regions[0].s.total_ns + b.stats.regions[1].s.total_ns,
+		1000 * 8 + 4);
+	/* started again, then stopped by a filter */
+	sv_session_set_range(&b, true, 0, 20000);
+	ck_assert(sv_session_busy(&b));
+	ck_assert_int_eq(sv_session_set_filter(&b, "a"), 0);
+	while (!sv_session_poll(&b) && spins++ < 20000000)
+		;
+	ck_assert_uint_eq(b.stats.nregions, 1);
+	sv_session_fini(&b);
+	sv_profile_free(p);
+	free(many);
+}
+END_TEST
+
 START_TEST(test_search)
 {
 	struct sv_error err = {0};
@@ -888,6 +977,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_search);
 	tcase_add_test(tc, test_search_metadata);
 	tcase_add_test(tc, test_filter_metadata);
+	tcase_add_test(tc, test_stats_span);
+	tcase_add_test(tc, test_stats_span_background);
 	tcase_add_test(tc, test_sorted_lists);
 	tcase_add_test(tc, test_mark_region);
 	suite_add_tcase(su, tc);

@@ -457,6 +457,94 @@ END_TEST
 
 /* ---- nesting: recursion, zero-length calls, lanes ------------------------------- */
 
+/* A time range: each call counts with its part inside (clipped at both
+ * edges), exclusive time is that part minus its children's parts inside,
+ * and the exclusive times of all regions add up to the time the lanes'
+ * calls cover inside the range. */
+START_TEST(time_range)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_stats_table t;
+	struct sv_stats_filter f = {0};
+	const struct sv_stats_region *g;
+	struct sv_error err = {0};
+	atomic_bool stop = true;
+	double med;
+	size_t i;
+
+	row(p, 0, "main", "0:1000");
+	row(p, 0, "step", "100:400 500:900");
+	row(p, 0, "kernel", "150:250 300:390 550:650 800:880");
+	row(p, 0, "mark", "600:600 950:950");
+	row(p, 1, "main", "0:1000/t1");
+	row(p, 0, "gone", "10:20");
+	finish(p);
+	f.has_range = true;
+	f.t0_ns = 200;
+	f.t1_ns = 820;
+	f.skip_empty = true;
+	table(&t, p, &f);
+	g = region_of(&t, "main");
+	ck_assert_uint_eq(g->s.num_calls, 2);
+	ck_assert_int_eq(g->s.total_ns, 1240);
+	ck_assert_int_eq(g->s.exclusive_ns, 100 + 620);
+	ck_assert_int_eq(g->s.min_ns, 620);
+	ck_assert_int_eq(g->s.first_start_ns, 200);
+	ck_assert_int_eq(g->s.last_end_ns, 820);
+	g = region_of(&t, "step");
+	ck_assert_int_eq(g->s.total_ns, 200 + 320);
+	ck_assert_int_eq(g->s.exclusive_ns, (200 - 50 - 90) + (320 - 100 - 20));
+	ck_assert_int_eq(g->s.min_ns, 200);
+	ck_assert_int_eq(g->s.max_ns, 320);
+	g = region_of(&t, "kernel");
+	ck_assert_uint_eq(g->s.num_calls, 4);
+	ck_assert_int_eq(g->s.total_ns, 50 + 90 + 100 + 20);
+	ck_assert_int_eq(g->s.exclusive_ns, 260);
+	ck_assert_int_eq(g->s.first_ns, 50);
+	ck_assert_int_eq(g->s.last_ns, 20);
+	ck_assert_int_eq(g->s.min_ns, 20);
+	ck_near(g->s.p50_ns, 70.0);
+	ck_assert(!g->s.has_gpu && !g->s.has_await);
+	for (i = 0; i < t.nregions && t.regions + i != g; i++)
+		;
+	ck_assert_int_eq(sv_stats_percentile(&t, i, -1, 50, &med), 0);
+	ck_near(med, 70.0);
+	/* the zero-length call inside counts, the one outside does not */
+	ck_assert_uint_eq(region_of(&t, "mark")->s.num_calls, 1);
+	ck_assert_int_eq(region_of(&t, "mark")->s.total_ns, 0);
+	/* no call of "gone" meets the range */
+	for (i = 0; i < t.nregions; i++)
+		ck_assert_str_ne(t.regions[i].name, "gone");
+	/* exclusive adds up to the covered time: 620 on each lane */
+	{
+		int64_t sum = 0;
+		for (i = 0; i < t.nregions; i++)
+			sum += t.regions[i].s.exclusive_ns;
+		ck_assert_int_eq(sum, 2 * 620);
+	}
+	sv_stats_table_fini(&t);
+	/* the whole run as a range: the figures of no range */
+	f.t0_ns = 0;
+	f.t1_ns = 1000;
+	table(&t, p, &f);
+	ck_assert_int_eq(region_of(&t, "step")->s.exclusive_ns,
+		(300 - 100 - 90) + (400 - 100 - 80));
+	ck_assert_int_eq(region_of(&t, "main")->s.exclusive_ns,
+		(1000 - 700 - 10) + 1000);
+	sv_stats_table_fini(&t);
+	/* a range ending before it starts; a cancelled computation */
+	f.t0_ns = 10;
+	f.t1_ns = 5;
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, &f, &err), -EINVAL);
+	f.t1_ns = 500;
+	f.cancel = &stop;
+	ck_assert_int_eq(sv_stats_table_compute(&t, p, &f, &err), -ECANCELED);
+	ck_assert_uint_eq(t.nregions, 0);
+	sv_stats_table_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(recursion)
 {
 	struct sv_profile *p = sv_profile_new("mem.h5");
@@ -1131,6 +1219,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, zero_calls);
 	tcase_add_test(tc, empty_profile_and_nulls);
 	tcase_add_test(tc, row_figures);
+	tcase_add_test(tc, time_range);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("order");

@@ -273,6 +273,9 @@ enum {
 		"Mark the selected call's time as the range")                  \
 	X(RANGE_WINDOW, "range-window", "O", SV_SCOPE_TIMELINE,                \
 		"Mark the visible window as the range")                        \
+	X(STATS_SPAN, "stats-span", "S", SV_SCOPE_GLOBAL,                      \
+		"Statistics of the whole run, the visible window or the "      \
+		"marked range")                                                \
 	X(VIEW_RANKS, "view-ranks", "B", SV_SCOPE_GLOBAL,                      \
 		"Show the rank x region matrix (:view ranks)")                 \
 	X(VIEW_HISTOGRAM, "view-histogram", "H", SV_SCOPE_GLOBAL,              \

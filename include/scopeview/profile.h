@@ -328,6 +328,11 @@ static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 	return p->rows[p->row_of[c]].rank;
 }
 
+/* The first position of lane l (of finished profile p) whose call starts
+ * at or after t; l->ncalls when none does.  O(log n). */
+size_t sv_profile_lane_lower(
+	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
+
 /* Names of a thread / task of a rank, or NULL when the table has none. */
 const struct sv_thread *sv_profile_thread(
 	const struct sv_profile *p, uint32_t rank, int64_t index);

@@ -24,9 +24,9 @@ struct sv_radix_kv {
 /*
  * Sort a[0 .. n) by key, ascending and stable (equal keys keep their
  * order), in place.  tmp is scratch of n items (its contents are left
- * undefined).  LSD radix, 8 bits a pass, skipping the bytes on which every
- * key agrees: keys spanning a small range take one or two passes.  n == 0
- * and n == 1 do nothing (a and tmp may then be NULL).
+ * undefined).  LSD radix, 11 bits a pass, over the bits where some keys
+ * differ only: keys spanning a small range take one or two passes.  n
+ * below 2^32; n == 0 and n == 1 do nothing (a and tmp may then be NULL).
  */
 void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n);
 

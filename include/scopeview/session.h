@@ -56,6 +56,17 @@ enum {
 	SV_SESSION_SECOND = 1 << 6,  /* a second run came (or went) */
 };
 
+/* The time the statistics cover. */
+enum sv_session_span {
+	SV_SPAN_RUN,    /* the whole run */
+	SV_SPAN_WINDOW, /* the window the timeline shows */
+	SV_SPAN_RANGE,  /* the marked time range */
+};
+
+/* Calls in a profile above which the statistics of a window or a range
+ * are computed on a worker thread. */
+#define SV_SESSION_STATS_SYNC 200000
+
 struct sv_session_opts {
 	bool ascii;        /* ASCII glyphs instead of Unicode */
 	bool no_mouse;     /* ignore mouse keys */
@@ -145,6 +156,19 @@ struct sv_session {
 	struct sv_stats_table stats_all;
 	bool stats_all_valid;
 	enum sv_stats_key sort_key;
+	/* The time they cover (a range or window: every call with its part
+	 * inside, stats.h's has_range), and the timeline's window as last
+	 * told (sv_session_set_window). */
+	enum sv_session_span stats_span;
+	int64_t win_t0, win_t1;
+	/* Statistics of a window or range of a large profile are computed on
+	 * a worker (stats_busy): the table shown stays until the new one is
+	 * taken by sv_session_poll().  Private to session.c. */
+	bool stats_busy;
+	struct sv_job stats_job;
+	struct sv_stats_filter stats_f;
+	struct sv_stats_table stats_next;
+	bool *stats_lane_copy, *stats_rank_copy;
 
 	/* The second run (p2, a comparison): its statistics over the same
 	 * ranks and region filter as stats (not the solo lane: its lanes are
@@ -244,11 +268,24 @@ void sv_session_set_range(
 	struct sv_session *s, bool on, int64_t t0, int64_t t1);
 /* Sort the statistics by key; notifies SV_SESSION_SORT. */
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
+/* What the statistics cover (SV_SPAN_RANGE only with a marked range;
+ * marking a range chooses it, clearing one goes back to the run);
+ * recomputes them and notifies SV_SESSION_SORT. */
+void sv_session_set_span(struct sv_session *s, enum sv_session_span span);
+/* The window [t0, t1) the timeline shows: with SV_SPAN_WINDOW, a new
+ * window recomputes the statistics (and notifies SV_SESSION_SORT). */
+void sv_session_set_window(struct sv_session *s, int64_t t0, int64_t t1);
+/* What the statistics cover, for a title: "whole run", "window 1.20ms ..
+ * 3.40ms (calls clipped)", "range ... (calls clipped)" (+ ", computing"
+ * while busy). */
+void sv_session_span_text(const struct sv_session *s, char *buf, size_t n);
 
-/* Whether the search's lists are still being made (matches_pending). */
+/* Whether the search's lists are still being made (matches_pending) or
+ * statistics are being computed on a worker. */
 bool sv_session_busy(const struct sv_session *s);
 /* Take in the lists of a finished background search (notifies
- * SV_SESSION_SEARCH) and update the progress line; true when the screen
+ * SV_SESSION_SEARCH) and the statistics of a finished worker (notifies
+ * SV_SESSION_SORT), and update the progress line; true when the screen
  * should change.  Called by the view's loop while busy. */
 bool sv_session_poll(struct sv_session *s);
 

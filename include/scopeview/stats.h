@@ -66,6 +66,7 @@
 #error "scopeview/stats.h belongs to the model layer, which this layer may not use"
 #endif
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@
 #include "scopeview/profile.h"
 
 struct sv_regex; /* regex.h */
+struct sv_stats_edge;
 
 /* The figures of one set of calls (a row, part of a row, or several rows
  * pooled across ranks). */
@@ -171,6 +173,19 @@ struct sv_stats_filter {
 	 * panel).  Without it every selected region is listed, with zero
 	 * calls where the selection has none (as scope-profiler's summary). */
 	bool skip_empty;
+	/* A time range [t0_ns, t1_ns) (absolute ns, t0_ns <= t1_ns), as
+	 * Tracy and Perfetto count one: only calls that meet it (a zero-
+	 * length one when it lies inside), each with the part of its time
+	 * inside (duration, min, max, mean, std, percentiles, first, last,
+	 * span), and exclusive time as that part minus the parts its direct
+	 * children cover inside.  Stored exclusive totals then do not apply,
+	 * and there is no GPU or await figure (that time cannot be placed in
+	 * the range).  Ignored for a profile without per-call data. */
+	bool has_range;
+	int64_t t0_ns, t1_ns;
+	/* Polled once per row: set, the computation stops and returns
+	 * -ECANCELED (the table is then empty).  NULL: never. */
+	const atomic_bool *cancel;
 };
 
 /* One rank of a region. */
@@ -271,14 +286,19 @@ struct sv_stats_table {
 	bool priv_by_thread;
 	int64_t priv_thread;
 	const bool *priv_call_on;
+	bool priv_range;
+	int64_t priv_t0, priv_t1;
+	struct sv_stats_edge *priv_edges;
+	size_t priv_nedges;
 };
 
 /*
  * Compute the statistics of every selected region of p under filter f
  * (NULL = everything) into t, in display order.  t is overwritten (call
  * sv_stats_table_fini on a previous result first).  Returns 0; -EINVAL
- * (with err) when p is NULL or f->lane_on is given for a profile whose
- * lanes were not built.
+ * (with err) when p is NULL, f->lane_on is given for a profile whose
+ * lanes were not built, or a range ends before it starts; -ECANCELED when
+ * f->cancel was set (t is then empty, and may be finished as usual).
  */
 int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err);

@@ -107,9 +107,11 @@ struct sv_timeline {
 	struct sv_panel panel;
 
 	/* Mouse drag: the last drag column, -1 when not dragging; whether
-	 * the drag moves the panel's border. */
+	 * the drag moves the panel's border; a drag along the ruler marks a
+	 * time range: its first column, else -1. */
 	int drag_x;
 	bool drag_border;
+	int range_x;
 
 	/* What the geometry was laid out for: the details box (only while
 	 * a call is selected) and the ranks strip (while a region is). */
@@ -135,6 +137,10 @@ void sv_timeline_resize(struct sv_timeline *tl, int w, int h);
 
 /* The time map of the timeline area for the current window. */
 struct sv_tmap sv_timeline_tmap(const struct sv_timeline *tl);
+/* A mouse key (keys.h) of a press on the ruler and a drag along it: the
+ * columns swept (both ends' included) become the marked range; the
+ * release ends it.  SV_REACT_* flags. */
+int sv_timeline_mouse_range(struct sv_timeline *v, int key);
 /* The call drawn at screen cell (x, y) (the longest of the cell's
  * calls), or SV_NO_CALL. */
 uint32_t sv_timeline_call_at(const struct sv_timeline *tl, int x, int y);

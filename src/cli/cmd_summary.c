@@ -23,8 +23,13 @@
 	"[--include RE]... [--exclude RE]... [--ranks LIST] [--per-rank] " \
 	"[--group-by KEY] [--counters] FILE"
 
-/* More values of the --group-by key than this are refused: each group
- * costs a pass over every call. */
+/* More values of the --group-by key than this are refused.  Each value
+ * gets a whole summary table (every figure of every region on every rank,
+ * percentiles included), computed in a pass over every call: 999 values
+ * of 10 million calls are already 10^10 steps and a table of 999 lines
+ * per region.  A key with more values is an identifier (a request id, a
+ * timestamp), not a grouping: the viewer's search (/ key=value) finds its
+ * calls instead. */
 #define SUMMARY_MAX_GROUPS 1000
 
 /* ---- the command ---------------------------------------------------------- */
@@ -47,7 +52,9 @@ static const struct sv_cli_option summary_options[] = {
 	{"--group-by", NULL, "KEY", NULL,
 		"every figure per value of the calls' event\n"
 		"metadata KEY under each region (calls\n"
-		"without KEY: '-', null in JSON)"},
+		"without KEY: '-', null in JSON); values\n"
+		"equal in Python (1, 1.0, true) are one\n"
+		"group; at most 999 values"},
 	{"--counters", NULL, NULL, NULL,
 		"each region's hardware counters (perf,\n"
 		"LIKWID) and their rates such as IPC"},
@@ -241,7 +248,8 @@ static long summary_groups(const struct sv_profile *p,
 		free(group_of);
 		sv_error_set(err, -E2BIG,
 			"--group-by %s: the calls hold %zu values of it, more "
-			"than the %d this summary groups by",
+			"than the %d this summary groups by (a key of that "
+			"many values names calls rather than groups them)",
 			key, n, SUMMARY_MAX_GROUPS - 1);
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include "scopeview/callmeta.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,13 +507,79 @@ static uint64_t callmeta_hash(const char *s, size_t n)
 	return h;
 }
 
+/*
+ * The key a group of --group-by is told apart by: values equal as keys of
+ * a Python dict after json.loads are one group.  Numbers (and true and
+ * false, which Python's bool makes 1 and 0) by their exact value: 1, 1.0,
+ * 1e0 and true are one key, 0, -0.0 and false another, 0.1 and 0.10
+ * another; NaN is one key (json.loads gives the same NaN object every
+ * time); strings by their decoded text ("\u00e9" and "é" are one).
+ * Lists and objects, which Python cannot use as keys, and null by their
+ * compact text.  Writes the key into *buf (grown; *cap its size) and
+ * returns its length.
+ */
+static size_t callmeta_group_key(
+	const char *val, size_t len, char **buf, size_t *cap)
+{
+	char num[64], *end;
+	bool is_int = true;
+	double d;
+	size_t i;
+
+	sv_grow((void **)buf, cap, len + 400, 1); /* %.0f of 1e308 */
+	if (len >= 2 && val[0] == '"') {
+		/* Decoded text is never longer than its JSON. */
+		(*buf)[0] = 's';
+		return 1 + callmeta_unquote(val, len, *buf + 1, *cap - 1);
+	}
+	if ((len == 4 && !memcmp(val, "true", 4)) ||
+		(len == 5 && !memcmp(val, "false", 5)))
+		return (size_t)snprintf(*buf, *cap, "n%d", val[0] == 't');
+	if (len == 3 && !memcmp(val, "NaN", 3))
+		return (size_t)snprintf(*buf, *cap, "nnan");
+	if (len == 0 || !(val[0] == '-' || (val[0] >= '0' && val[0] <= '9') ||
+				val[0] == 'I')) {
+		(*buf)[0] = 'x';
+		memcpy(*buf + 1, val, len);
+		(*buf)[len + 1] = '\0';
+		return len + 1;
+	}
+	for (i = 0; i < len; i++)
+		if (val[i] == '.' || val[i] == 'e' || val[i] == 'E' ||
+			val[i] == 'I')
+			is_int = false;
+	if (is_int) {
+		/* Exact digits, whatever their count: no sign on a zero. */
+		bool neg = val[0] == '-';
+		size_t at = neg;
+		while (at + 1 < len && val[at] == '0')
+			at++;
+		if (len - at == 1 && val[at] == '0')
+			neg = false;
+		return (size_t)snprintf(*buf, *cap, "n%s%.*s", neg ? "-" : "",
+			(int)(len - at), val + at);
+	}
+	snprintf(num, sizeof num, "%.*s",
+		(int)(len < sizeof num ? len : sizeof num - 1), val);
+	d = strcmp(num, "Infinity")
+		    ? strcmp(num, "-Infinity") ? strtod(num, &end) : -HUGE_VAL
+		    : HUGE_VAL;
+	if (isinf(d))
+		return (size_t)snprintf(*buf, *cap, "n%sinf", d < 0 ? "-" : "");
+	if (d == floor(d))
+		/* An integer value: its exact digits, as an int literal
+		 * would give them (glibc prints a double exactly). */
+		return (size_t)snprintf(*buf, *cap, "n%.0f", d == 0 ? 0.0 : d);
+	return (size_t)snprintf(*buf, *cap, "n%.17g", d);
+}
+
 size_t sv_callmeta_groups(const struct sv_profile *p, const char *key,
 	char ***values, uint32_t **group_of)
 {
 	uint32_t *slot = NULL, c, last_g = SV_CALLMETA_NO_GROUP;
-	size_t nslot = 0, nval = 0, cap = 0, i;
+	size_t nslot = 0, nval = 0, cap = 0, kcap = 0, bcap = 0, i, klen;
 	uint64_t last_off = 0;
-	char **val = NULL;
+	char **val = NULL, **keys = NULL, *kbuf = NULL;
 
 	*group_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof **group_of);
 	for (c = 0; c < p->ncalls; c++) {
@@ -524,16 +591,19 @@ size_t sv_callmeta_groups(const struct sv_profile *p, const char *key,
 			continue;
 		}
 		if (obj && sv_callmeta_find(obj, key, &kv)) {
-			uint64_t h = callmeta_hash(kv.val, kv.val_len);
+			uint64_t h;
+			klen = callmeta_group_key(
+				kv.val, kv.val_len, &kbuf, &bcap);
+			h = callmeta_hash(kbuf, klen);
 			if (2 * (nval + 1) > nslot) {
-				/* Grow the table and put the values back. */
+				/* Grow the table and put the keys back. */
 				nslot = nslot ? nslot * 2 : 64;
 				free(slot);
 				slot = sv_xmalloc(nslot * sizeof *slot);
 				memset(slot, 0xff, nslot * sizeof *slot);
 				for (i = 0; i < nval; i++) {
-					size_t at = callmeta_hash(val[i],
-							    strlen(val[i])) %
+					size_t at = callmeta_hash(keys[i],
+							    strlen(keys[i])) %
 						    nslot;
 					while (slot[at] != UINT32_MAX)
 						at = (at + 1) % nslot;
@@ -542,15 +612,19 @@ size_t sv_callmeta_groups(const struct sv_profile *p, const char *key,
 			}
 			for (i = h % nslot; slot[i] != UINT32_MAX;
 				i = (i + 1) % nslot) {
-				const char *v = val[slot[i]];
-				if (strlen(v) == kv.val_len &&
-					!memcmp(v, kv.val, kv.val_len))
+				const char *k = keys[slot[i]];
+				if (strlen(k) == klen && !memcmp(k, kbuf, klen))
 					break;
 			}
 			if (slot[i] == UINT32_MAX) {
+				/* A new group, shown as its first value was
+				 * written (as a dict keeps its first key). */
 				sv_grow((void **)&val, &cap, nval + 1,
 					sizeof *val);
+				sv_grow((void **)&keys, &kcap, nval + 1,
+					sizeof *keys);
 				val[nval] = sv_xstrndup(kv.val, kv.val_len);
+				keys[nval] = sv_xstrndup(kbuf, klen);
 				slot[i] = (uint32_t)nval++;
 			}
 			g = slot[i];
@@ -559,6 +633,10 @@ size_t sv_callmeta_groups(const struct sv_profile *p, const char *key,
 		last_off = obj ? p->call_meta[c] : 0;
 		last_g = g;
 	}
+	for (i = 0; i < nval; i++)
+		free(keys[i]);
+	free(keys);
+	free(kbuf);
 	free(slot);
 	*values = val;
 	return nval;

@@ -209,21 +209,6 @@ static void cp_push_chain(struct cp_build *b, uint32_t c, bool count)
 		cp_push(b, b->chain[n], count && cp_meets(b, b->chain[n]));
 }
 
-/* The first position of the lane whose call starts at or after t. */
-static size_t cp_lower(
-	const struct sv_profile *p, const struct sv_lane *l, int64_t t)
-{
-	size_t lo = 0, hi = l->ncalls;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->start_ns[l->calls[mid]] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int cp_lane(struct cp_build *b, const struct sv_lane *l,
 	const struct sv_callpath_scope *sc)
 {
@@ -231,8 +216,8 @@ static int cp_lane(struct cp_build *b, const struct sv_lane *l,
 	size_t i0 = 0, i1 = l->ncalls, i;
 
 	if (b->range) {
-		i0 = cp_lower(p, l, b->t0);
-		i1 = cp_lower(p, l, b->t1);
+		i0 = sv_profile_lane_lower(p, l, b->t0);
+		i1 = sv_profile_lane_lower(p, l, b->t1);
 		if (i0 > 0)
 			cp_push_chain(b, l->calls[i0 - 1], true);
 	}

@@ -4,7 +4,8 @@
  * rank when the file names neither, with a label for each and in a stable
  * order.  Calls of different lanes never nest.
  *
- * Part of sv_profile_finish() (profile_priv.h); nothing else calls it.
+ * Part of sv_profile_finish() (profile_priv.h); nothing else calls it,
+ * but for sv_profile_lane_lower(), the search of a lane by time.
  */
 #include "profile_priv.h"
 
@@ -241,4 +242,18 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	free(remap);
 	p->lanes = lanes;
 	p->nlanes = nlanes;
+}
+
+size_t sv_profile_lane_lower(
+	const struct sv_profile *p, const struct sv_lane *l, int64_t t)
+{
+	size_t lo = 0, hi = l->ncalls;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->start_ns[l->calls[mid]] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

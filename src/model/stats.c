@@ -90,11 +90,12 @@ static int stats_region_cmp_start(const void *a, const void *b)
 int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err)
 {
-	struct sv_stats_sel sel = {NULL, false, 0, NULL};
+	struct sv_stats_sel sel = {0};
 	struct sv_stats_buf pool = {NULL, 0, 0};
 	size_t *row_start, *row_list, i, nsel = 0, ntot;
 	double *tmp;
 	uint32_t g;
+	bool cancelled = false;
 
 	if (!t)
 		return sv_error_set(err, -EINVAL, "statistics: no table");
@@ -104,6 +105,9 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	if (f && f->lane_on && p->has_calls && p->ncalls && !p->lane_of)
 		return sv_error_set(err, -EINVAL,
 			"statistics: lane filter on a profile without lanes");
+	if (f && f->has_range && f->t1_ns < f->t0_ns)
+		return sv_error_set(err, -EINVAL,
+			"statistics: the range ends before it starts");
 	t->p = p;
 	t->num_ranks = p->num_ranks;
 	t->per_call = p->has_calls;
@@ -129,6 +133,14 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 			t->priv_by_thread = sel.by_thread = f->by_thread;
 			t->priv_thread = sel.thread = f->thread;
 			t->priv_call_on = sel.call_on = f->call_on;
+		}
+		if (f->has_range && p->has_calls) {
+			t->priv_range = sel.range = true;
+			t->priv_t0 = sel.t0 = f->t0_ns;
+			t->priv_t1 = sel.t1 = f->t1_ns;
+			sv_stats_range_edges(p, sel.lane_on, &sel);
+			t->priv_edges = sel.edges;
+			t->priv_nedges = sel.nedges;
 		}
 	}
 
@@ -170,6 +182,12 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 		reg->ranks = sv_xcalloc(
 			reg->nranks ? reg->nranks : 1, sizeof *reg->ranks);
 		pool.n = 0;
+		if (f && f->cancel && atomic_load(f->cancel)) {
+			cancelled = true;
+			free(reg->ranks);
+			memset(reg, 0, sizeof *reg);
+			break;
+		}
 		for (k = 0; k < reg->nranks; k++) {
 			struct sv_stats_rank *rk = &reg->ranks[k];
 			rk->row = row_list[a + k];
@@ -211,6 +229,10 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	qsort(t->regions, t->nregions, sizeof *t->regions,
 		stats_region_cmp_start);
 
+	if (cancelled) {
+		sv_stats_table_fini(t);
+		return sv_error_set(err, -ECANCELED, "statistics: cancelled");
+	}
 	t->time_origin_ns = sv_profile_time_origin(p);
 	if (p->has_start_time && p->has_finalize_time) {
 		/* out of int64's range: no total rather than a wrapped one */
@@ -230,6 +252,7 @@ void sv_stats_table_fini(struct sv_stats_table *t)
 	free(t->regions);
 	free(t->priv_rank_on);
 	free(t->priv_lane_on);
+	free(t->priv_edges);
 	memset(t, 0, sizeof *t);
 }
 
@@ -421,6 +444,11 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 	sel.by_thread = t->priv_by_thread;
 	sel.thread = t->priv_thread;
 	sel.call_on = t->priv_call_on;
+	sel.range = t->priv_range;
+	sel.t0 = t->priv_t0;
+	sel.t1 = t->priv_t1;
+	sel.edges = t->priv_edges;
+	sel.nedges = t->priv_nedges;
 	from = rank_index >= 0 ? (size_t)rank_index : 0;
 	to = rank_index >= 0 ? (size_t)rank_index + 1 : g->nranks;
 	for (k = from; k < to; k++) {
@@ -429,9 +457,12 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 		for (j = 0; j < r->count; j++) {
 			uint32_t c = (uint32_t)(r->first + j);
 			if (sv_stats_call_on(p, &sel, c))
-				sv_stats_buf_push(
-					&buf, sv_sub_wrap(p->end_ns[c],
-						      p->start_ns[c]));
+				sv_stats_buf_push(&buf,
+					sel.range ? sv_stats_range_clip(&sel,
+							    p->start_ns[c],
+							    p->end_ns[c])
+						  : sv_sub_wrap(p->end_ns[c],
+							    p->start_ns[c]));
 		}
 	}
 	if (buf.n == 0) {

@@ -5,6 +5,7 @@
  *   stats_row.c     one row's figures, and percentile selection
  *   stats_region.c  one region's figures across its ranks
  *   stats_ranks.c   rank lists
+ *   stats_range.c   the clipping of a time range
  *   stats.c         keys, the table, sorting, percentile queries
  */
 #ifndef SCOPEVIEW_MODEL_STATS_PRIV_H
@@ -18,6 +19,13 @@
 #include "scopeview/profile.h"
 #include "scopeview/stats.h"
 
+/* A call open across an edge of the range and its clipped exclusive
+ * time. */
+struct sv_stats_edge {
+	uint32_t call;
+	int64_t exclusive_ns;
+};
+
 /* The selection applied inside rows: lanes and thread.  NULL selects
  * every call. */
 struct sv_stats_sel {
@@ -25,7 +33,28 @@ struct sv_stats_sel {
 	bool by_thread;      /* only calls of thread (-1: no thread id) */
 	int64_t thread;
 	const bool *call_on; /* by call, or NULL: every call */
+	/* A time range [t0, t1): calls count with their time inside it;
+	 * edges (sorted by call) hold the clipped exclusive times of the
+	 * calls across an edge (sv_stats_range_edges). */
+	bool range;
+	int64_t t0, t1;
+	struct sv_stats_edge *edges;
+	size_t nedges;
 };
+
+/* Whether the call [s, e) meets sel's range (a zero-length call when it
+ * lies inside), and the part of it inside. */
+bool sv_stats_range_meets(const struct sv_stats_sel *sel, int64_t s, int64_t e);
+int64_t sv_stats_range_clip(
+	const struct sv_stats_sel *sel, int64_t s, int64_t e);
+/* Find the calls of the lanes lane_on keeps (NULL: all) open across an
+ * edge of sel's range and clip their exclusive times: fills sel->edges
+ * (malloc'd, NULL when none) and sel->nedges. */
+void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
+	struct sv_stats_sel *sel);
+/* Call c's exclusive time inside sel's range (c meets it). */
+int64_t sv_stats_range_exclusive(
+	const struct sv_profile *p, const struct sv_stats_sel *sel, uint32_t c);
 
 /* Whether call c of p is selected by sel. */
 bool sv_stats_call_on(

@@ -154,7 +154,8 @@ double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
 
 static bool stats_sel_any(const struct sv_stats_sel *sel)
 {
-	return sel && (sel->lane_on || sel->by_thread || sel->call_on);
+	return sel &&
+	       (sel->lane_on || sel->by_thread || sel->call_on || sel->range);
 }
 
 bool sv_stats_call_on(
@@ -168,6 +169,9 @@ bool sv_stats_call_on(
 		(p->thread_id ? p->thread_id[c] : -1) != sel->thread)
 		return false;
 	if (sel->call_on && !sel->call_on[c])
+		return false;
+	if (sel->range &&
+		!sv_stats_range_meets(sel, p->start_ns[c], p->end_ns[c]))
 		return false;
 	return true;
 }
@@ -239,6 +243,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	int64_t total = 0, excl = 0, gpu = 0, await = 0;
 	double mean, m2 = 0;
 	bool filtered = stats_sel_any(sel);
+	bool range = sel && sel->range;
 	size_t from;
 
 	memset(s, 0, sizeof *s);
@@ -251,26 +256,37 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		uint32_t c = (uint32_t)(r->first + k);
 		int64_t d;
 
+		int64_t cs = p->start_ns[c], ce = p->end_ns[c];
+
 		if (filtered && !sv_stats_call_on(p, sel, c))
 			continue;
-		d = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+		if (range) {
+			/* The part inside the range. */
+			cs = cs > sel->t0 ? cs : sel->t0;
+			ce = ce < sel->t1 ? ce : sel->t1;
+			ce = ce > cs ? ce : cs;
+		}
+		d = sv_sub_wrap(ce, cs);
 		if (n == 0) {
 			s->min_ns = s->max_ns = s->first_ns = d;
-			s->first_start_ns = p->start_ns[c];
-			s->last_end_ns = p->end_ns[c];
+			s->first_start_ns = cs;
+			s->last_end_ns = ce;
 		} else {
 			if (d < s->min_ns)
 				s->min_ns = d;
 			if (d > s->max_ns)
 				s->max_ns = d;
-			if (p->start_ns[c] < s->first_start_ns)
-				s->first_start_ns = p->start_ns[c];
-			if (p->end_ns[c] > s->last_end_ns)
-				s->last_end_ns = p->end_ns[c];
+			if (cs < s->first_start_ns)
+				s->first_start_ns = cs;
+			if (ce > s->last_end_ns)
+				s->last_end_ns = ce;
 		}
 		s->last_ns = d;
 		total = sv_add_wrap(total, d);
-		if (p->exclusive)
+		if (range)
+			excl = sv_add_wrap(
+				excl, sv_stats_range_exclusive(p, sel, c));
+		else if (p->exclusive)
 			excl = sv_add_wrap(excl, p->exclusive[c]);
 		if (p->gpu_ns)
 			gpu = sv_add_wrap(gpu, p->gpu_ns[c]);
@@ -285,11 +301,12 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	s->has_exclusive = true;
 	if (!filtered && r->exclusive_total >= 0)
 		s->exclusive_ns = r->exclusive_total;
-	else if (p->exclusive)
+	else if (p->exclusive || range)
 		s->exclusive_ns = excl;
 	else
 		s->has_exclusive = false;
-	s->has_await = p->await_ns != NULL;
+	/* GPU and await time cannot be placed inside a range. */
+	s->has_await = p->await_ns != NULL && !range;
 	s->await_total_ns = await;
 	if (n == 0) {
 		s->min_ns = s->max_ns = s->first_ns = s->last_ns = 0;
@@ -305,7 +322,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	}
 	s->has_std = true;
 	s->std_ns = sqrt(m2 / (double)n);
-	if (r->has_gpu && p->gpu_ns) {
+	if (r->has_gpu && p->gpu_ns && !range) {
 		s->has_gpu = true;
 		s->gpu_count = n;
 		s->gpu_total_ns = gpu;
@@ -325,7 +342,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 int sv_stats_row(const struct sv_profile *p, size_t row,
 	const struct sv_stats_filter *f, struct sv_stats *out)
 {
-	struct sv_stats_sel sel = {NULL, false, 0, NULL};
+	struct sv_stats_sel sel = {0};
 	struct sv_stats_buf buf = {NULL, 0, 0};
 
 	if (!p || !out || row >= p->nrows)

@@ -329,7 +329,8 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 	fputs(scdoc ? "## Mouse\n\n" : "\n", out);
 	fputs("Mouse: click selects a call, the wheel zooms around the "
 	      "pointer, dragging pans; dragging the summary panel's border "
-	      "sets its width.\n"
+	      "sets its width; dragging along the time ruler marks that "
+	      "time as the range.\n"
 	      "A count before a move repeats it (20l, 5j, 3n).\n"
 	      "In a prompt, other keys type text.\n",
 		out);

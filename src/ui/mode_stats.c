@@ -136,14 +136,20 @@ static void stats_draw(
 	struct sv_panel_area a = stats_area(m);
 	bool aggregate = s->p->layout == SV_LAYOUT_AGGREGATE;
 
+	char head[320], span[160];
+
+	sv_session_span_text(s, span, sizeof span);
+	snprintf(head, sizeof head,
+		"The statistics of the lanes on display, over the %s (S: "
+		"run, window, range; V or :view timeline goes back to the "
+		"timeline).",
+		span);
 	sv_grid_fill(g, r.x, r.y, r.x + r.w, r.y + 3, ' ', SV_STYLE_DEFAULT, 0);
 	sv_render_wrapped(g, gl, r.x + 1, r.y, r.w - 2, 2,
 		aggregate ? "This profile holds summary statistics only "
 			    "(aggregate layout): no per-call data, so no "
 			    "timeline. Below are the figures the file stores."
-			  : "The statistics of the lanes on display, over the "
-			    "whole run (V or :view timeline goes back to the "
-			    "timeline).",
+			  : head,
 		aggregate ? SV_STYLE_WARNING : SV_STYLE_DIM);
 	sv_grid_fill(g, r.x, r.y + 2, r.x + r.w, r.y + 3, gl->hline,
 		SV_STYLE_BORDER, 0);

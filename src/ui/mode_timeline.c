@@ -197,11 +197,16 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 		     y < g->lanes_y + g->lanes_h;
 	bool in_panel = g->panel_w && x > g->panel_x && y >= g->panel_y + 2 &&
 			y < g->panel_y + g->panel_h;
+	bool on_ruler = x >= g->tl_x && x < g->tl_x + g->tl_w &&
+			y >= g->ruler_y && y < g->ruler_y + 2;
 
 	int rc = sv_timeline_border_mouse(v, sv_key_mouse_kind(key), x, y);
 
 	if (rc >= 0)
 		return rc;
+	if (v->range_x >= 0 ||
+		(on_ruler && sv_key_mouse_kind(key) == SV_MOUSE_CLICK))
+		return sv_timeline_mouse_range(v, key);
 	switch (sv_key_mouse_kind(key)) {
 	case SV_MOUSE_CLICK:
 		v->drag_x = x;

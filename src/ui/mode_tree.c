@@ -54,9 +54,14 @@ struct tree_data {
 	uint32_t *rows; /* the nodes on display, in order */
 	uint32_t nrows;
 	long cur, top;
-	/* The cursor's path as regions, to find it again after a rebuild. */
+	/* The cursor's path as regions, to find it again after a rebuild,
+	 * and the open paths (tree_path_keys), sorted, to open them again;
+	 * had_tree: a tree was shown before (else the first levels open). */
 	uint32_t want[64];
 	size_t nwant;
+	uint64_t *open_keys;
+	size_t nopen_keys;
+	bool had_tree;
 };
 
 static const struct sv_callpath *tree_of(const struct tree_data *d)
@@ -101,12 +106,50 @@ static uint32_t tree_cur_node(const struct tree_data *d)
 	return d->nrows ? d->rows[d->cur] : SV_CALLPATH_NONE;
 }
 
-/* Remember the cursor's path by its regions. */
+/* A key per node of t for its path (the regions root to node), the same
+ * in every tree built from the profile: a mix of the parent's key and
+ * the region, in node order (parents come first).  malloc'd. */
+static uint64_t *tree_path_keys(const struct sv_callpath *t)
+{
+	uint64_t *k = sv_xmalloc(((size_t)t->nnodes + 1) * sizeof *k);
+	uint32_t i;
+
+	for (i = 0; i < t->nnodes; i++) {
+		uint32_t par = t->nodes[i].parent;
+		uint64_t h = par == SV_CALLPATH_NONE ? 0x9E3779B97F4A7C15ull
+						     : k[par];
+		h ^= (uint64_t)t->nodes[i].region + 0x632BE59BD9B4E019ull +
+		     (h << 6) + (h >> 2);
+		k[i] = h * 0xFF51AFD7ED558CCDull;
+	}
+	return k;
+}
+
+static int tree_key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Remember the cursor's path by its regions, and the open paths. */
 static void tree_remember(struct tree_data *d)
 {
 	uint32_t n = tree_cur_node(d), path[64];
 	size_t k, i;
+	const struct sv_callpath *t = &d->b.tree;
 
+	free(d->open_keys);
+	d->open_keys = NULL;
+	d->nopen_keys = 0;
+	if (d->open && t->nnodes) {
+		uint64_t *keys = tree_path_keys(t);
+		for (i = 0; i < t->nnodes; i++)
+			if (d->open[i])
+				keys[d->nopen_keys++] = keys[i];
+		qsort(keys, d->nopen_keys, sizeof *keys, tree_key_cmp);
+		d->open_keys = keys;
+		d->had_tree = true;
+	}
 	d->nwant = 0;
 	if (n == SV_CALLPATH_NONE)
 		return;
@@ -116,7 +159,8 @@ static void tree_remember(struct tree_data *d)
 	d->nwant = k;
 }
 
-/* A new tree: the first two levels open, and the remembered path. */
+/* A new tree: the paths open in the last one (the first two levels in
+ * the first), and the remembered path. */
 static void tree_adopt(struct tree_data *d)
 {
 	const struct sv_callpath *t = &d->b.tree;
@@ -129,8 +173,22 @@ static void tree_adopt(struct tree_data *d)
 	d->open = sv_xcalloc((size_t)t->nnodes + 1, sizeof *d->open);
 	d->last = sv_xcalloc((size_t)t->nnodes + 1, sizeof *d->last);
 	d->rows = sv_xmalloc(((size_t)t->nnodes + 1) * sizeof *d->rows);
-	for (i = 0; i < t->nnodes; i++)
-		d->open[i] = t->nodes[i].depth < 1;
+	if (d->had_tree) {
+		/* The paths open before stay open (by path: node numbers
+		 * differ in a new tree); the others stay closed. */
+		uint64_t *keys = tree_path_keys(t);
+		for (i = 0; i < t->nnodes; i++)
+			d->open[i] =
+				d->all_open ||
+				(d->nopen_keys &&
+					bsearch(&keys[i], d->open_keys,
+						d->nopen_keys, sizeof *keys,
+						tree_key_cmp));
+		free(keys);
+	} else {
+		for (i = 0; i < t->nnodes; i++)
+			d->open[i] = t->nodes[i].depth < 1;
+	}
 	for (k = 0; k < d->nwant; k++) {
 		uint32_t cnt, j, next = SV_CALLPATH_NONE;
 		const uint32_t *kids = sv_callpath_children(t, node, &cnt);
@@ -179,6 +237,7 @@ static void tree_fini(struct sv_mode *m)
 {
 	struct tree_data *d = m->data;
 	sv_treebuild_fini(&d->b);
+	free(d->open_keys);
 	free(d->open);
 	free(d->last);
 	free(d->rows);

@@ -350,15 +350,20 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	name_w = w - (nshown + extra) * PANEL_NUM_W - 1;
 	dcol = panel_diff_col(sort_col);
 	{
-		char title[320];
+		char title[320], span[160];
 		scope = s->solo_lane >= 0 && p->lanes[s->solo_lane].label
 				? p->lanes[s->solo_lane].label
 			: s->rank_spec[0] ? s->rank_spec
 					  : "all lanes";
-		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s",
+		sv_session_span_text(s, span, sizeof span);
+		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s%s%s",
 			s->stats_valid ? s->stats.nregions : 0,
 			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
 			scope, s->filter_spec[0] ? ", filtered" : "",
+			s->stats_span != SV_SPAN_RUN || s->stats_busy ? ", "
+								      : "",
+			s->stats_span != SV_SPAN_RUN || s->stats_busy ? span
+								      : "",
 			extra ? ", B: " : "", extra ? s->name2 : "");
 		sv_grid_text(gr, x0, g->y, pn->focus ? w - 8 : w, title,
 			SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);

@@ -6,10 +6,13 @@
  * statistics match the lanes on display and are sorted by sort_key; the
  * match lists match the search, the marked region and the lanes shown;
  * the selected call, if any, is on a lane shown and kept by the filter.
- * After a change the notify hook hears what changed, once.  Nothing here
- * knows about curses or HDF5.
+ * After a change the notify hook hears what changed, once.  The
+ * statistics are session_stats.c's.  Nothing here knows about curses or
+ * HDF5.
  */
 #include "scopeview/session.h"
+
+#include "session_priv.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -22,7 +25,7 @@
 #include "scopeview/radix.h"
 #include "scopeview/regex.h"
 
-static void session_notify(struct sv_session *s, unsigned what)
+void sv_session_notify(struct sv_session *s, unsigned what)
 {
 	if (s->notify)
 		s->notify(s->notify_ctx, what);
@@ -53,122 +56,6 @@ bool sv_session_keeps(const struct sv_session *s, uint32_t c)
 	if (s->call_keep)
 		return s->call_keep[c];
 	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
-}
-
-/* ---- statistics ---------------------------------------------------------- */
-
-/* The second run's table over the ranks and region filter of the first,
- * and the map from the first run's regions to its rows. */
-static void session_compute_second(struct sv_session *s)
-{
-	struct sv_stats_filter f;
-	struct sv_error err;
-	uint32_t r;
-	size_t i;
-
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	s->stats2_valid = false;
-	free(s->row2);
-	s->row2 = NULL;
-	if (!s->p2)
-		return;
-	memset(&f, 0, sizeof f);
-	f.rank_on = s->rank_on;
-	f.nrank_on = s->nrank_on;
-	f.include = s->filter_re;
-	f.ninclude = s->ninclude;
-	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-	f.nexclude = s->nexclude;
-	f.skip_empty = true;
-	if (sv_stats_table_compute(&s->stats2, s->p2, &f, &err) < 0)
-		return;
-	s->stats2_valid = true;
-	s->row2 = sv_xmalloc(
-		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
-	for (r = 0; r < s->p->nregions; r++)
-		s->row2[r] = -1;
-	for (i = 0; i < s->stats2.nregions; i++) {
-		int64_t a =
-			sv_profile_find_region(s->p, s->stats2.regions[i].name);
-		if (a >= 0)
-			s->row2[a] = (long)i;
-	}
-}
-
-const struct sv_stats_region *sv_session_second_of(
-	const struct sv_session *s, uint32_t r)
-{
-	if (!s->stats2_valid || !s->row2 || r >= s->p->nregions ||
-		s->row2[r] < 0)
-		return NULL;
-	return &s->stats2.regions[s->row2[r]];
-}
-
-int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
-	const char *name, struct sv_error *err)
-{
-	if (p2 && p2 == s->p)
-		return sv_error_set(
-			err, -EINVAL, "the second run is the one on show");
-	s->p2 = p2;
-	free(s->name2);
-	s->name2 = p2 ? sv_xstrdup(name ? name : p2->path) : NULL;
-	session_compute_second(s);
-	session_notify(s, SV_SESSION_SECOND);
-	return 0;
-}
-
-static void session_compute_stats(struct sv_session *s)
-{
-	struct sv_stats_filter f;
-	struct sv_error err;
-	bool all;
-
-	memset(&f, 0, sizeof f);
-	f.rank_on = s->rank_on;
-	f.nrank_on = s->nrank_on;
-	if (s->p->has_calls && s->p->nlanes)
-		f.lane_on = s->lane_on;
-	if (s->call_keep) {
-		/* Names and metadata terms together: the calls kept. */
-		f.call_on = s->call_keep;
-	} else {
-		f.include = s->filter_re;
-		f.ninclude = s->ninclude;
-		f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-		f.nexclude = s->nexclude;
-	}
-	f.skip_empty = s->p->has_calls;
-	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
-	      !s->call_keep;
-	if (s->stats_valid && s->stats_is_all) {
-		/* Keep the whole run's table for the way back. */
-		if (s->stats_all_valid)
-			sv_stats_table_fini(&s->stats_all);
-		s->stats_all = s->stats;
-		s->stats_all_valid = true;
-	} else if (s->stats_valid)
-		sv_stats_table_fini(&s->stats);
-	s->stats_is_all = all;
-	if (all && s->stats_all_valid) {
-		s->stats = s->stats_all;
-		s->stats_all_valid = false;
-		s->stats_valid = true;
-	} else
-		s->stats_valid =
-			sv_stats_table_compute(&s->stats, s->p, &f, &err) == 0;
-	if (s->stats_valid)
-		sv_stats_table_sort(&s->stats, s->sort_key);
-	session_compute_second(s);
-}
-
-void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
-{
-	s->sort_key = key;
-	if (s->stats_valid)
-		sv_stats_table_sort(&s->stats, key);
-	session_notify(s, SV_SESSION_SORT);
 }
 
 /* ---- match lists --------------------------------------------------------- */
@@ -386,15 +273,16 @@ static void session_update_matches(struct sv_session *s)
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return s->matches_pending;
+	return s->matches_pending || sv_session_stats_busy(s);
 }
 
 bool sv_session_poll(struct sv_session *s)
 {
 	struct session_match_work *w = s->match_work;
+	bool stats = sv_session_stats_poll(s);
 
 	if (!s->matches_pending || !w)
-		return false;
+		return stats;
 	if (!sv_job_poll(&s->match_job) && sv_job_running(&s->match_job)) {
 		sv_session_message(s, false, "searching '%s': %d%%",
 			s->search_spec, sv_job_percent(&s->match_job));
@@ -412,7 +300,7 @@ bool sv_session_poll(struct sv_session *s)
 	s->matches_pending = false;
 	sv_session_message(
 		s, false, "%zu calls match '%s'", s->nmatches, s->search_spec);
-	session_notify(s, SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_SEARCH);
 	return true;
 }
 
@@ -426,7 +314,7 @@ static void session_lanes_changed(struct sv_session *s)
 		s->lane_hidden[l] = !sv_session_lane_shown(s, l);
 		s->lane_on[l] = !s->lane_hidden[l];
 	}
-	session_compute_stats(s);
+	sv_session_compute_stats(s);
 	session_update_matches(s);
 	if (s->sel != SV_NO_CALL && s->lane_hidden[s->p->lane_of[s->sel]])
 		s->sel = SV_NO_CALL;
@@ -437,14 +325,19 @@ void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
 	s->has_range = on;
 	s->range_t0 = on ? (t0 < t1 ? t0 : t1) : 0;
 	s->range_t1 = on ? (t0 < t1 ? t1 : t0) : 0;
-	session_notify(s, SV_SESSION_RANGE);
+	/* The statistics follow a range marked, and the run when it goes. */
+	if (on || s->stats_span == SV_SPAN_RANGE) {
+		s->stats_span = on ? SV_SPAN_RANGE : SV_SPAN_RUN;
+		sv_session_compute_stats(s);
+	}
+	sv_session_notify(s, SV_SESSION_RANGE | SV_SESSION_SORT);
 }
 
 void sv_session_solo(struct sv_session *s, long l)
 {
 	s->solo_lane = l;
 	session_lanes_changed(s);
-	session_notify(s, SV_SESSION_LANES);
+	sv_session_notify(s, SV_SESSION_LANES);
 }
 
 int sv_session_set_ranks(struct sv_session *s, const char *spec)
@@ -466,7 +359,7 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 	snprintf(s->rank_spec, sizeof s->rank_spec, "%s", on ? spec : "");
 	session_lanes_changed(s);
 	sv_session_message(s, false, on ? "ranks %s" : "all ranks", spec);
-	session_notify(s, SV_SESSION_LANES);
+	sv_session_notify(s, SV_SESSION_LANES);
 	return 0;
 }
 
@@ -475,6 +368,7 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 static void session_free_filter(struct sv_session *s)
 {
 	size_t i;
+	sv_session_stats_stop(s); /* it may read the patterns */
 	for (i = 0; i < s->ninclude + s->nexclude; i++)
 		sv_regex_free(s->filter_re[i]);
 	free(s->filter_re);
@@ -683,7 +577,7 @@ int sv_session_set_filter(struct sv_session *s, const char *spec)
 {
 	int rc = session_filter(s, spec);
 	if (rc == 0)
-		session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
+		sv_session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
 	return rc;
 }
 
@@ -732,7 +626,7 @@ int sv_session_set_search(
 {
 	int rc = session_match_regions(s, pat, err);
 	session_update_matches(s);
-	session_notify(s, SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_SEARCH);
 	return rc;
 }
 
@@ -740,7 +634,7 @@ void sv_session_mark_region(struct sv_session *s, long r)
 {
 	s->mark_region = r;
 	session_update_matches(s);
-	session_notify(s, SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_SEARCH);
 }
 
 void sv_session_say_no_marked(struct sv_session *s, long r)
@@ -886,6 +780,7 @@ void sv_session_fini(struct sv_session *s)
 	if (!s)
 		return;
 	session_cancel_matches(s);
+	sv_session_stats_stop(s);
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
 	sv_palette_map_fini(&s->colors);
@@ -919,6 +814,7 @@ int sv_session_set_profile(
 	if (!p)
 		return sv_error_set(err, -EINVAL, "view: no profile");
 	session_cancel_matches(s);
+	sv_session_stats_stop(s);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
 	if (s->stats_all_valid)
@@ -943,6 +839,8 @@ int sv_session_set_profile(
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;
 	s->has_range = false;
+	if (s->stats_span == SV_SPAN_RANGE)
+		s->stats_span = SV_SPAN_RUN;
 	session_setup_profile(s);
 	rc = session_index_and_lanes(s, err);
 	if (rc < 0)
@@ -952,8 +850,8 @@ int sv_session_set_profile(
 	if (search[0] && session_match_regions(s, search, err) == 0)
 		session_update_matches(s);
 	s->message[0] = '\0';
-	session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
-				  SV_SESSION_FILTER | SV_SESSION_SEARCH);
+	sv_session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
+				     SV_SESSION_FILTER | SV_SESSION_SEARCH);
 	return 0;
 }
 

@@ -43,6 +43,12 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 			sv_view_poll(&v);
 		}
 	}
+	/* The statistics of a window or range of a large profile: the
+	 * picture shows them done, as a person would after a moment. */
+	while (sv_session_busy(&v.s) && !sv_session_poll(&v.s)) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+	}
 	sv_render(g, &v);
 	sv_view_fini(&v);
 	return 0;

@@ -3,7 +3,8 @@
  *
  * The moves every timeline action is made of: set, zoom and pan the
  * window within the spans allowed, keep the cursor row on display, select
- * a call and bring it into view, step through a list of calls.  The
+ * a call and bring it into view, step through a list of calls, mark the
+ * range a drag along the ruler sweeps.  The
  * keys that call them are mode_timeline.c's; drawing is draw_timeline.c's.
  * Nothing here knows about curses or HDF5.
  */
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "scopeview/keys.h"
+#include "scopeview/render.h"
 
 /* ---- set-up and the session's changes ------------------------------------ */
 
@@ -59,6 +63,7 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	v->ranks.region = -1;
 	v->ranks.depth_set = -1;
 	v->ranks.m_col = -1;
+	v->range_x = -1;
 	v->panel_shown = true;
 	v->details_shown = true;
 	timeline_alloc_lanes(v);
@@ -430,4 +435,39 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 	sv_timeline_show_call(v, list[*pos]);
 	sv_session_message(v->s, false, "match %ld of %zu", *pos + 1, n);
 	return SV_REACT_REDRAW;
+}
+
+int sv_timeline_mouse_range(struct sv_timeline *v, int key)
+{
+	const struct sv_layout_geom *g = &v->geom;
+	struct sv_tmap m = sv_timeline_tmap(v);
+	int x = sv_key_mouse_x(key), a, b;
+	char s0[32], s1[32];
+
+	if (x < g->tl_x)
+		x = g->tl_x;
+	if (x >= g->tl_x + g->tl_w)
+		x = g->tl_x + g->tl_w - 1;
+	switch (sv_key_mouse_kind(key)) {
+	case SV_MOUSE_CLICK:
+		v->range_x = x;
+		v->drag_x = -1;
+		return SV_REACT_REDRAW;
+	case SV_MOUSE_DRAG:
+		a = x < v->range_x ? x : v->range_x;
+		b = x < v->range_x ? v->range_x : x;
+		sv_session_set_range(v->s, true, sv_tmap_time(&m, a),
+			sv_tmap_time(&m, b + 1));
+		sv_session_message(v->s, false, "range %s .. %s",
+			sv_render_rel(
+				v->s->range_t0 - v->s->origin, s0, sizeof s0),
+			sv_render_rel(
+				v->s->range_t1 - v->s->origin, s1, sizeof s1));
+		return SV_REACT_REDRAW;
+	case SV_MOUSE_RELEASE:
+		v->range_x = -1;
+		return SV_REACT_REDRAW;
+	default:
+		return 0;
+	}
 }

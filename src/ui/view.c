@@ -384,6 +384,14 @@ int sv_view_command(struct sv_view *v, const char *cmd)
 
 /* ---- keys ---------------------------------------------------------------- */
 
+/* Tell the session the timeline's window (the statistics may cover it). */
+static void view_sync_window(struct sv_view *v)
+{
+	const struct sv_timeline *tl = sv_view_timeline(v);
+	if (tl)
+		sv_session_set_window(&v->s, tl->t0, tl->t1);
+}
+
 /* The keys every view shares, done by the viewer for the main mode. */
 static int view_global(struct sv_view *v, int a)
 {
@@ -417,6 +425,20 @@ static int view_global(struct sv_view *v, int a)
 		return sv_view_switch(v, "histogram");
 	case SV_ACTION_VIEW_CALLS:
 		return sv_view_switch(v, "calls");
+	case SV_ACTION_STATS_SPAN: {
+		/* The whole run, the window, the range (when marked), and
+		 * round again. */
+		enum sv_session_span next =
+			v->s.stats_span == SV_SPAN_RUN      ? SV_SPAN_WINDOW
+			: v->s.stats_span == SV_SPAN_WINDOW ? SV_SPAN_RANGE
+							    : SV_SPAN_RUN;
+		char what[160];
+		view_sync_window(v);
+		sv_session_set_span(&v->s, next);
+		sv_session_span_text(&v->s, what, sizeof what);
+		sv_session_message(&v->s, false, "statistics: %s", what);
+		return SV_REACT_REDRAW;
+	}
 	case SV_ACTION_RELOAD:
 		sv_session_message(&v->s, false, "reloading");
 		return SV_REACT_REDRAW | SV_REACT_RELOAD;
@@ -468,9 +490,12 @@ static int view_dispatch(struct sv_view *v, int a)
 
 int sv_view_apply(struct sv_view *v, int action)
 {
+	int rc;
 	if (!v || action <= SV_ACTION_NONE || action >= SV_ACTION_COUNT)
 		return SV_REACT_BELL;
-	return view_dispatch(v, action);
+	rc = view_dispatch(v, action);
+	view_sync_window(v);
+	return rc;
 }
 
 /* The action key binds in m's scopes, in their order. */
@@ -563,7 +588,17 @@ static bool view_too_small(const struct sv_view *v)
 	return v->w < SV_LAYOUT_MIN_W || v->h < SV_LAYOUT_MIN_H;
 }
 
+static int view_handle_key(struct sv_view *v, int key);
+
 int sv_view_handle_key(struct sv_view *v, int key)
+{
+	int rc = view_handle_key(v, key);
+	if (v)
+		view_sync_window(v);
+	return rc;
+}
+
+static int view_handle_key(struct sv_view *v, int key)
 {
 	struct sv_mode *top;
 	int a, rc;

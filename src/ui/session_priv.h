@@ -1,0 +1,22 @@
+/*
+ * session_priv.h: what the session's files (session.c, session_stats.c)
+ * share beyond session.h.  Private to src/ui/session*.c.
+ */
+#ifndef SCOPEVIEW_UI_SESSION_PRIV_H
+#define SCOPEVIEW_UI_SESSION_PRIV_H
+
+#include "scopeview/session.h"
+
+/* Tell the notify hook what changed (SV_SESSION_* bits). */
+void sv_session_notify(struct sv_session *s, unsigned what);
+/* Recompute the statistics for the lanes, filter and span in force (on a
+ * worker for a window or range of a large profile). */
+void sv_session_compute_stats(struct sv_session *s);
+/* Stop a worker computing statistics, if any. */
+void sv_session_stats_stop(struct sv_session *s);
+/* Whether a worker computes statistics; take its table in when it is
+ * done (true: the table changed). */
+bool sv_session_stats_busy(const struct sv_session *s);
+bool sv_session_stats_poll(struct sv_session *s);
+
+#endif

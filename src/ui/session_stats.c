@@ -1,0 +1,288 @@
+/*
+ * session_stats.c: the session's statistics (session.h): the table of the
+ * lanes on display over the whole run, a window or the marked range,
+ * sorted by the session's key; the whole run's table kept aside while
+ * another is shown; a window's or range's table of a large profile
+ * computed on a worker thread (job.h) while the old one stays on screen,
+ * stopped before anything it reads changes.  Nothing here knows about
+ * curses or HDF5.
+ */
+#include "scopeview/session.h"
+
+#include "session_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/render.h"
+
+/* The second run's table over the ranks and region filter of the first,
+ * and the map from the first run's regions to its rows. */
+static void session_compute_second(struct sv_session *s)
+{
+	struct sv_stats_filter f;
+	struct sv_error err;
+	uint32_t r;
+	size_t i;
+
+	if (s->stats2_valid)
+		sv_stats_table_fini(&s->stats2);
+	s->stats2_valid = false;
+	free(s->row2);
+	s->row2 = NULL;
+	if (!s->p2)
+		return;
+	memset(&f, 0, sizeof f);
+	f.rank_on = s->rank_on;
+	f.nrank_on = s->nrank_on;
+	f.include = s->filter_re;
+	f.ninclude = s->ninclude;
+	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
+	f.nexclude = s->nexclude;
+	f.skip_empty = true;
+	if (sv_stats_table_compute(&s->stats2, s->p2, &f, &err) < 0)
+		return;
+	s->stats2_valid = true;
+	s->row2 = sv_xmalloc(
+		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
+	for (r = 0; r < s->p->nregions; r++)
+		s->row2[r] = -1;
+	for (i = 0; i < s->stats2.nregions; i++) {
+		int64_t a =
+			sv_profile_find_region(s->p, s->stats2.regions[i].name);
+		if (a >= 0)
+			s->row2[a] = (long)i;
+	}
+}
+
+const struct sv_stats_region *sv_session_second_of(
+	const struct sv_session *s, uint32_t r)
+{
+	if (!s->stats2_valid || !s->row2 || r >= s->p->nregions ||
+		s->row2[r] < 0)
+		return NULL;
+	return &s->stats2.regions[s->row2[r]];
+}
+
+int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
+	const char *name, struct sv_error *err)
+{
+	if (p2 && p2 == s->p)
+		return sv_error_set(
+			err, -EINVAL, "the second run is the one on show");
+	s->p2 = p2;
+	free(s->name2);
+	s->name2 = p2 ? sv_xstrdup(name ? name : p2->path) : NULL;
+	session_compute_second(s);
+	sv_session_notify(s, SV_SESSION_SECOND);
+	return 0;
+}
+
+/* Stop the worker computing statistics, if any, and drop its copies. */
+void sv_session_stats_stop(struct sv_session *s)
+{
+	if (s->stats_busy) {
+		sv_job_cancel(&s->stats_job);
+		sv_stats_table_fini(&s->stats_next);
+		s->stats_busy = false;
+	}
+	free(s->stats_lane_copy);
+	free(s->stats_rank_copy);
+	s->stats_lane_copy = s->stats_rank_copy = NULL;
+}
+
+/* Stop showing the table: the whole run's is kept aside for the way
+ * back. */
+static void session_drop_stats(struct sv_session *s)
+{
+	if (s->stats_valid && s->stats_is_all) {
+		if (s->stats_all_valid)
+			sv_stats_table_fini(&s->stats_all);
+		s->stats_all = s->stats;
+		s->stats_all_valid = true;
+	} else if (s->stats_valid) {
+		sv_stats_table_fini(&s->stats);
+	}
+	s->stats_valid = false;
+}
+
+/* Show table t (taken over). */
+static void session_adopt_stats(
+	struct sv_session *s, struct sv_stats_table *t, bool all)
+{
+	session_drop_stats(s);
+	s->stats = *t;
+	s->stats_valid = true;
+	s->stats_is_all = all;
+	sv_stats_table_sort(&s->stats, s->sort_key);
+}
+
+static void session_stats_job(struct sv_job *j)
+{
+	struct sv_session *s = j->arg;
+	j->rc = sv_stats_table_compute(&s->stats_next, s->p, &s->stats_f, NULL);
+	atomic_store(&j->progress, j->total);
+}
+
+/* The span's time range, if any: false for the whole run. */
+static bool session_span_range(
+	const struct sv_session *s, int64_t *t0, int64_t *t1)
+{
+	if (s->stats_span == SV_SPAN_RANGE && s->has_range) {
+		*t0 = s->range_t0;
+		*t1 = s->range_t1;
+		return true;
+	}
+	if (s->stats_span == SV_SPAN_WINDOW && s->win_t1 > s->win_t0) {
+		*t0 = s->win_t0;
+		*t1 = s->win_t1;
+		return true;
+	}
+	return false;
+}
+
+static void session_compute_first(struct sv_session *s)
+{
+	struct sv_stats_filter f;
+	struct sv_stats_table t;
+	struct sv_error err;
+	bool all;
+
+	sv_session_stats_stop(s);
+	memset(&f, 0, sizeof f);
+	f.rank_on = s->rank_on;
+	f.nrank_on = s->nrank_on;
+	if (s->p->has_calls && s->p->nlanes)
+		f.lane_on = s->lane_on;
+	if (s->call_keep) {
+		/* Names and metadata terms together: the calls kept. */
+		f.call_on = s->call_keep;
+	} else {
+		f.include = s->filter_re;
+		f.ninclude = s->ninclude;
+		f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
+		f.nexclude = s->nexclude;
+	}
+	f.skip_empty = s->p->has_calls;
+	f.has_range =
+		s->p->has_calls && session_span_range(s, &f.t0_ns, &f.t1_ns);
+	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
+	      !s->call_keep && !f.has_range;
+	if (all && s->stats_valid && s->stats_is_all)
+		return;
+	if (all && s->stats_all_valid) {
+		t = s->stats_all;
+		s->stats_all_valid = false;
+		session_adopt_stats(s, &t, true);
+		return;
+	}
+	if (f.has_range && s->p->ncalls > SV_SESSION_STATS_SYNC) {
+		/* On a worker, with its own copies of the lane and rank
+		 * flags (the filter's arrays outlive it: changing them stops
+		 * it first). */
+		size_t nl = s->p->nlanes ? s->p->nlanes : 1;
+		if (f.lane_on) {
+			s->stats_lane_copy = sv_xmalloc(nl * sizeof(bool));
+			memcpy(s->stats_lane_copy, f.lane_on,
+				s->p->nlanes * sizeof(bool));
+			f.lane_on = s->stats_lane_copy;
+		}
+		if (f.rank_on) {
+			s->stats_rank_copy = sv_xmalloc(
+				(f.nrank_on ? f.nrank_on : 1) * sizeof(bool));
+			memcpy(s->stats_rank_copy, f.rank_on,
+				f.nrank_on * sizeof(bool));
+			f.rank_on = s->stats_rank_copy;
+		}
+		f.cancel = &s->stats_job.cancel;
+		s->stats_f = f;
+		memset(&s->stats_next, 0, sizeof s->stats_next);
+		s->stats_busy = true;
+		sv_job_start(&s->stats_job, session_stats_job, s, s->p->ncalls);
+		return;
+	}
+	if (sv_stats_table_compute(&t, s->p, &f, &err) == 0) {
+		session_adopt_stats(s, &t, all);
+		return;
+	}
+	session_drop_stats(s);
+}
+
+void sv_session_compute_stats(struct sv_session *s)
+{
+	session_compute_first(s);
+	session_compute_second(s);
+}
+
+bool sv_session_stats_busy(const struct sv_session *s)
+{
+	return s->stats_busy;
+}
+
+bool sv_session_stats_poll(struct sv_session *s)
+{
+	struct sv_stats_table t;
+
+	if (!s->stats_busy || !sv_job_poll(&s->stats_job))
+		return false;
+	s->stats_busy = false;
+	if (s->stats_job.rc == 0) {
+		t = s->stats_next;
+		memset(&s->stats_next, 0, sizeof s->stats_next);
+		session_adopt_stats(s, &t, false);
+	} else {
+		sv_stats_table_fini(&s->stats_next);
+	}
+	free(s->stats_lane_copy);
+	free(s->stats_rank_copy);
+	s->stats_lane_copy = s->stats_rank_copy = NULL;
+	sv_session_notify(s, SV_SESSION_SORT);
+	return true;
+}
+
+void sv_session_set_span(struct sv_session *s, enum sv_session_span span)
+{
+	if (span == SV_SPAN_RANGE && !s->has_range)
+		span = SV_SPAN_RUN;
+	s->stats_span = span;
+	sv_session_compute_stats(s);
+	sv_session_notify(s, SV_SESSION_SORT);
+}
+
+void sv_session_set_window(struct sv_session *s, int64_t t0, int64_t t1)
+{
+	if (s->win_t0 == t0 && s->win_t1 == t1)
+		return;
+	s->win_t0 = t0;
+	s->win_t1 = t1;
+	if (s->stats_span != SV_SPAN_WINDOW)
+		return;
+	sv_session_compute_stats(s);
+	sv_session_notify(s, SV_SESSION_SORT);
+}
+
+void sv_session_span_text(const struct sv_session *s, char *buf, size_t n)
+{
+	char a[32], b[32];
+	int64_t t0, t1;
+
+	if (!session_span_range(s, &t0, &t1))
+		snprintf(buf, n, "whole run%s",
+			s->stats_busy ? ", computing" : "");
+	else
+		snprintf(buf, n, "%s %s .. %s (calls clipped)%s",
+			s->stats_span == SV_SPAN_RANGE ? "range" : "window",
+			sv_render_rel(t0 - s->origin, a, sizeof a),
+			sv_render_rel(t1 - s->origin, b, sizeof b),
+			s->stats_busy ? ", computing" : "");
+}
+
+void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
+{
+	s->sort_key = key;
+	if (s->stats_valid)
+		sv_stats_table_sort(&s->stats, key);
+	sv_session_notify(s, SV_SESSION_SORT);
+}
