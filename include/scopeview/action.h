@@ -319,7 +319,8 @@ enum {
 	X(CALLS_SHOW, "calls-show", "Enter", SV_SCOPE_CALLS,                   \
 		"Select the call on the timeline, zoomed into view")           \
 	X(COLOR_MODE, "color-mode", "y", SV_SCOPE_TIMELINE,                    \
-		"Colour calls by region, duration, self time or rank, in turn")
+		"Colour calls by region, duration, self time or rank, in "     \
+		"turn")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,
