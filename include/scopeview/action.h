@@ -344,7 +344,8 @@ enum {
 	X(CALLS_SHOW, "calls-show", "Enter", SV_SCOPE_CALLS,                   \
 		"Select the call on the timeline, zoomed into view")           \
 	X(COLOR_MODE, "color-mode", "y", SV_SCOPE_TIMELINE,                    \
-		"Colour calls by region, duration, self time or rank, in turn") \
+		"Colour calls by region, duration, self time or rank, in "     \
+		"turn")                                                        \
 	X(RANK_ROWS, "rank-rows", "b", SV_SCOPE_TIMELINE,                      \
 		"One row a rank at the region's depth, its time in the "       \
 		"region as a bar; again for every lane's rows")                \

@@ -24,6 +24,7 @@
 #include "scopeview/grid.h"
 #include "scopeview/layout.h"
 #include "scopeview/session.h"
+#include "scopeview/timeline.h"
 
 /* The time map of the strip: the session's whole run [run_t0, run_t1)
  * over columns [x0, x0 + w).  w < 1 gives an invalid map. */
@@ -42,5 +43,10 @@ double sv_overview_activity(const struct sv_session *s, int64_t t0, int64_t t1);
  */
 void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
 	int w, int y, int64_t t0, int64_t t1);
+
+/* A click on the strip of timeline tl at column x: the window, same span,
+ * centred on that time (in the zoom history, so Esc goes back), the cursor
+ * there.  Returns SV_REACT_* flags. */
+int sv_overview_click(struct sv_timeline *tl, int x);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * grid.c: the screen in memory (grid.h): cells, safe text, the region
- * palette, the default look of each style, and the text / golden / ANSI /
- * SVG dumps.  Invariants: every cell holds a printable code point or
+ * grid.c: the screen in memory (grid.h): cells, safe text and the default
+ * look of each style (the region colours are palette.c's, the dumps
+ * grid_write.c's).  Invariants: every cell holds a printable code point or
  * SV_GRID_WIDE_TAIL after a wide one; text from a file is escaped before it
  * lands here; the cell buffer never shrinks.  Nothing here knows about
  * curses.

@@ -212,21 +212,8 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 		v->drag_x = x;
 		if (g->overview_y && y == g->overview_y && x >= g->tl_x &&
 			x < g->tl_x + g->tl_w) {
-			/* The overview strip: centre the window there. */
-			struct sv_tmap om =
-				sv_overview_tmap(v->s, g->tl_x, g->tl_w);
-			int64_t t = sv_tmap_time(&om, x) +
-				    (sv_tmap_time(&om, x + 1) -
-					    sv_tmap_time(&om, x)) /
-					    2,
-				span = v->t1 - v->t0;
 			v->drag_x = -1;
-			sv_timeline_push_history(v);
-			sv_timeline_set_window(v, t - span / 2, span);
-			v->cur_t = t < v->t0    ? v->t0
-				   : t >= v->t1 ? v->t1 - 1
-						: t;
-			return SV_REACT_REDRAW;
+			return sv_overview_click(v, x);
 		}
 		if (in_panel && v->s->stats_valid) {
 			long row = v->panel.top + (y - g->panel_y - 2);

@@ -7,6 +7,7 @@
  */
 #include "scopeview/overview.h"
 
+#include "scopeview/mode.h"
 #include "scopeview/render.h"
 
 struct sv_tmap sv_overview_tmap(const struct sv_session *s, int x0, int w)
@@ -79,4 +80,18 @@ void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
 		sv_grid_put(g, wx0, y, '[', SV_STYLE_PANEL_MARK, 0);
 		sv_grid_put(g, wx1 - 1, y, ']', SV_STYLE_PANEL_MARK, 0);
 	}
+}
+
+int sv_overview_click(struct sv_timeline *v, int x)
+{
+	const struct sv_layout_geom *g = &v->geom;
+	struct sv_tmap om = sv_overview_tmap(v->s, g->tl_x, g->tl_w);
+	int64_t t = sv_tmap_time(&om, x) +
+		    (sv_tmap_time(&om, x + 1) - sv_tmap_time(&om, x)) / 2,
+		span = v->t1 - v->t0;
+
+	sv_timeline_push_history(v);
+	sv_timeline_set_window(v, t - span / 2, span);
+	v->cur_t = t < v->t0 ? v->t0 : t >= v->t1 ? v->t1 - 1 : t;
+	return SV_REACT_REDRAW;
 }
