@@ -893,7 +893,8 @@ START_TEST(test_two_run_screens)
 	struct sv_profile *b = vt_profile(later_calls,
 		sizeof later_calls / sizeof later_calls[0],
 		VT_THREADS | VT_START);
-	struct sv_view_opts o = {.title = "a.h5", .second = b, .second_title = "b.h5"};
+	struct sv_view_opts o = {
+		.title = "a.h5", .second = b, .second_title = "b.h5"};
 	struct sv_view w;
 	struct sv_grid g;
 	struct sv_error err;

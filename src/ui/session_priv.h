@@ -19,4 +19,10 @@ void sv_session_stats_stop(struct sv_session *s);
 bool sv_session_stats_busy(const struct sv_session *s);
 bool sv_session_stats_poll(struct sv_session *s);
 
+/* Remake the match lists and their index for the search, the marked
+ * region and the lanes shown (on a worker for a large profile). */
+void sv_session_update_matches(struct sv_session *s);
+/* Stop a worker making match lists, if any. */
+void sv_session_cancel_matches(struct sv_session *s);
+
 #endif

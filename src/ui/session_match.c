@@ -1,0 +1,265 @@
+/*
+ * session_match.c: the session's match lists (session.h): the calls of
+ * the search and of the marked region on the lanes shown, in time order,
+ * and the index that highlights them; on a large profile made by a
+ * worker thread on a copy of what they are made of (job.h), taken in by
+ * sv_session_poll() and stopped by the next change of their input.
+ * Nothing here knows about curses or HDF5.
+ */
+#include "scopeview/session.h"
+
+#include "session_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/callmeta.h"
+#include "scopeview/radix.h"
+
+/* ---- match lists --------------------------------------------------------- */
+
+/* Sort calls by start (ties: the order given), or longest first (ties:
+ * earliest start).  O(n): a key press on millions of calls stays quick. */
+static void session_sort_calls(
+	const struct sv_profile *p, uint32_t *calls, size_t n, bool longest)
+{
+	const uint64_t sign = (uint64_t)1 << 63;
+	struct sv_radix_kv *kv, *tmp;
+	size_t i;
+
+	if (n < 2)
+		return;
+	kv = sv_xmalloc(n * sizeof *kv);
+	tmp = sv_xmalloc(n * sizeof *tmp);
+	for (i = 0; i < n; i++) {
+		kv[i].key = (uint64_t)p->start_ns[calls[i]] ^ sign;
+		kv[i].value = calls[i];
+	}
+	sv_radix_sort(kv, tmp, n);
+	if (longest) {
+		for (i = 0; i < n; i++)
+			kv[i].key =
+				~((uint64_t)sv_call_duration(p, kv[i].value) ^
+					sign);
+		sv_radix_sort(kv, tmp, n);
+	}
+	for (i = 0; i < n; i++)
+		calls[i] = kv[i].value;
+	free(kv);
+	free(tmp);
+}
+
+/* Calls of the lanes on display (and kept by the filter) whose region is
+ * flagged, by start or longest first.  Returns the count; *out is
+ * malloc'd. */
+static size_t session_collect(const struct sv_session *s, const bool *region_on,
+	const bool *call_on, long one_region, uint32_t **out, bool longest)
+{
+	const struct sv_profile *p = s->p;
+	uint32_t *calls = NULL;
+	size_t n = 0, cap = 0, l;
+
+	for (l = 0; p->has_calls && l < p->nlanes; l++) {
+		const struct sv_lane *lane = &p->lanes[l];
+		uint32_t i;
+		if (s->lane_hidden[l])
+			continue;
+		if (s->match_cancel && atomic_load(s->match_cancel))
+			break;
+		if (s->match_progress)
+			atomic_fetch_add(s->match_progress, lane->ncalls);
+		for (i = 0; i < lane->ncalls; i++) {
+			uint32_t c = lane->calls[i], r = sv_call_region(p, c);
+			if (region_on ? !region_on[r] &&
+						!(call_on && call_on[c])
+				      : (long)r != one_region)
+				continue;
+			if (!sv_session_keeps(s, c))
+				continue;
+			sv_grow((void **)&calls, &cap, n + 1, sizeof *calls);
+			calls[n++] = c;
+		}
+	}
+	session_sort_calls(p, calls, n, longest);
+	*out = calls;
+	return n;
+}
+
+/* Rebuild the index of highlighted calls (search and marked region). */
+static void session_update_match_index(struct sv_session *s)
+{
+	const struct sv_profile *p = s->p;
+	struct sv_layout_stop stop = {s->match_cancel, s->match_progress};
+	bool *keep;
+	uint32_t r;
+
+	sv_layout_index_fini(&s->match_index);
+	s->has_match_index = false;
+	if (!s->region_match && s->mark_region < 0)
+		return;
+	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
+	for (r = 0; r < p->nregions; r++)
+		keep[r] = ((s->region_match && s->region_match[r]) ||
+				  (long)r == s->mark_region) &&
+			  (!s->region_keep || s->region_keep[r]);
+	if (s->call_match || s->call_keep) {
+		/* Metadata matches or a metadata filter are per call: index
+		 * by call. */
+		bool *kc = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof *kc);
+		uint32_t c;
+		for (c = 0; c < p->ncalls; c++)
+			kc[c] = (keep[sv_call_region(p, c)] ||
+					(s->call_match && s->call_match[c])) &&
+				sv_session_keeps(s, c);
+		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
+					     p, NULL, kc, &stop, NULL) == 0;
+		free(kc);
+	} else {
+		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
+					     p, keep, NULL, &stop, NULL) == 0;
+	}
+	free(keep);
+}
+
+/* Empty match lists and index (until the new ones are made). */
+static void session_clear_matches(struct sv_session *s)
+{
+	sv_layout_index_fini(&s->match_index);
+	s->has_match_index = false;
+	free(s->matches);
+	s->matches = NULL;
+	s->nmatches = 0;
+	s->match_pos = -1;
+	free(s->marked);
+	s->marked = NULL;
+	s->nmarked = 0;
+	s->marked_pos = -1;
+}
+
+static void session_compute_matches(struct sv_session *s)
+{
+	session_clear_matches(s);
+	session_update_match_index(s);
+	if (s->region_match)
+		s->nmatches = session_collect(s, s->region_match, s->call_match,
+			-1, &s->matches, false);
+	if (s->mark_region >= 0)
+		s->nmarked = session_collect(
+			s, NULL, NULL, s->mark_region, &s->marked, true);
+}
+
+/* ---- the search on a worker thread --------------------------------------- */
+
+/* A worker's copy of what the match lists are made of, and its results:
+ * a session of its own, so the same code makes them. */
+struct session_match_work {
+	struct sv_session shadow;
+};
+
+static bool *session_copy_flags(const bool *v, size_t n)
+{
+	bool *c;
+	if (!v)
+		return NULL;
+	c = sv_xmalloc(n ? n : 1);
+	memcpy(c, v, n);
+	return c;
+}
+
+static void session_work_free(struct session_match_work *w)
+{
+	if (!w)
+		return;
+	free(w->shadow.region_match);
+	free(w->shadow.call_match);
+	free(w->shadow.region_keep);
+	free(w->shadow.lane_hidden);
+	sv_layout_index_fini(&w->shadow.match_index);
+	free(w->shadow.matches);
+	free(w->shadow.marked);
+	free(w);
+}
+
+static void session_match_run(struct sv_job *j)
+{
+	struct session_match_work *w = j->arg;
+	w->shadow.match_cancel = &j->cancel;
+	w->shadow.match_progress = &j->progress;
+	session_compute_matches(&w->shadow);
+	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
+}
+
+/* Stop the worker, if any, and drop what it made. */
+void sv_session_cancel_matches(struct sv_session *s)
+{
+	sv_job_cancel(&s->match_job);
+	session_work_free(s->match_work);
+	s->match_work = NULL;
+	s->matches_pending = false;
+}
+
+void sv_session_update_matches(struct sv_session *s)
+{
+	const struct sv_profile *p = s->p;
+	struct session_match_work *w;
+	size_t nl = p->has_calls ? p->nlanes : 0;
+
+	sv_session_cancel_matches(s);
+	if (!s->bg_calls || !p->has_calls || p->ncalls < s->bg_calls ||
+		!s->region_match || s->mark_region >= 0) {
+		session_compute_matches(s);
+		return;
+	}
+	session_clear_matches(s);
+	w = sv_xcalloc(1, sizeof *w);
+	w->shadow.p = p;
+	w->shadow.mark_region = -1;
+	w->shadow.region_match =
+		session_copy_flags(s->region_match, p->nregions * sizeof(bool));
+	w->shadow.call_match =
+		session_copy_flags(s->call_match, p->ncalls * sizeof(bool));
+	w->shadow.region_keep =
+		session_copy_flags(s->region_keep, p->nregions * sizeof(bool));
+	w->shadow.lane_hidden =
+		session_copy_flags(s->lane_hidden, nl * sizeof(bool));
+	s->match_work = w;
+	s->matches_pending = true;
+	sv_session_message(s, false, "searching '%s'", s->search_spec);
+	sv_job_start(
+		&s->match_job, session_match_run, w, 2 * (uint64_t)p->ncalls);
+}
+
+bool sv_session_busy(const struct sv_session *s)
+{
+	return s->matches_pending || sv_session_stats_busy(s);
+}
+
+bool sv_session_poll(struct sv_session *s)
+{
+	struct session_match_work *w = s->match_work;
+	bool stats = sv_session_stats_poll(s);
+
+	if (!s->matches_pending || !w)
+		return stats;
+	if (!sv_job_poll(&s->match_job) && sv_job_running(&s->match_job)) {
+		sv_session_message(s, false, "searching '%s': %d%%",
+			s->search_spec, sv_job_percent(&s->match_job));
+		return true;
+	}
+	session_clear_matches(s);
+	s->match_index = w->shadow.match_index;
+	s->has_match_index = w->shadow.has_match_index;
+	s->matches = w->shadow.matches;
+	s->nmatches = w->shadow.nmatches;
+	memset(&w->shadow.match_index, 0, sizeof w->shadow.match_index);
+	w->shadow.matches = NULL;
+	session_work_free(w);
+	s->match_work = NULL;
+	s->matches_pending = false;
+	sv_session_message(
+		s, false, "%zu calls match '%s'", s->nmatches, s->search_spec);
+	sv_session_notify(s, SV_SESSION_SEARCH);
+	return true;
+}
