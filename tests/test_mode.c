@@ -746,6 +746,8 @@ START_TEST(test_mouse_marks_range)
 	int y, x0, x1;
 
 	sv_view_handle_key(&rv, 'l'); /* the timeline, sized */
+	/* zoomed in, so that the window has room to pan inside the run */
+	sv_view_handle_key(&rv, '+');
 	tl = TL(&rv);
 	m = sv_timeline_tmap(tl);
 	y = tl->geom.ruler_y + 1;

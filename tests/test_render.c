@@ -674,7 +674,7 @@ static void demo_golden(const char *name, const char *script)
 START_TEST(test_demo_rank_rows)
 {
 	/* the whole run: no details box, deep rows with calls kept */
-	demo_golden("demo_whole_run", "");
+	demo_golden("demo_timeline_whole_run", "");
 	/* zoomed in: the depth rows empty in the window fold away */
 	demo_golden("demo_rows_folded", "+ + + d d");
 	/* solve's rank rows, the strip below them */

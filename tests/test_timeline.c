@@ -789,8 +789,10 @@ START_TEST(test_strip_counts_ranks)
 	/* the label counts them at the cursor */
 	row_text(t->geom.strip_y, 0, t->geom.label_w - 1, text, sizeof text);
 	ck_assert_msg(strstr(text, " in solve"), "%s", text);
-	/* the strip sits below the lanes: they have not moved */
-	ck_assert_int_eq(t->geom.lanes_y, 2);
+	/* the strip sits below the lanes: they have not moved (the ruler's
+	 * two rows, then the overview strip) */
+	ck_assert_int_eq(t->geom.lanes_y, 3);
+	ck_assert_int_eq(t->geom.overview_y, 2);
 	ck_assert_int_eq(t->geom.strip_y, t->geom.lanes_y + t->geom.lanes_h);
 }
 END_TEST
@@ -799,7 +801,8 @@ START_TEST(test_details_take_room_when_selected)
 {
 	/* given nothing selected: no details box */
 	ck_assert_int_eq(rtl()->geom.details_h, 0);
-	ck_assert_int_eq(rtl()->geom.lanes_h, 45 - 3);
+	/* (the ruler's two rows, the overview strip, the status line) */
+	ck_assert_int_eq(rtl()->geom.lanes_h, 45 - 4);
 	/* Tab selects a call: the box appears */
 	vt_keys(&rv, "Tab");
 	ck_assert_uint_ne(rv.s.sel, SV_NO_CALL);
@@ -1011,13 +1014,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fix_rows_cursor_up);
 	tcase_add_test(tc, test_notify_profile);
 	tcase_add_test(tc, test_notify_profile_window);
+	tcase_add_test(tc, test_empty_rows_fold);
+	tcase_add_test(tc, test_sparse_rows_fold_when_short);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("cells");
 	tcase_add_test(tc, test_cell_summary);
 	tcase_add_test(tc, test_legend_in_readme);
-	tcase_add_test(tc, test_empty_rows_fold);
-	tcase_add_test(tc, test_sparse_rows_fold_when_short);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("ranks");
