@@ -8,20 +8,28 @@ libncurses-dev libpcre2-dev zlib1g-dev liblzf-dev libzstd-dev libjansson-dev che
 python3-numpy hdf5-tools tmux librsvg2-bin locales clang-format \
 scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian nodejs \
 valgrind clang libclang-rt-dev"
-# npm fetches speedscope's schema and a validator for e2e_speedscope.sh;
-# a Node.js from elsewhere (NodeSource) brings its own npm, which Debian's
-# npm package would conflict with.
-command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
-missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+updated=0
+install_missing() {
+	missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "ok installed" || missing="$missing $p"
+	done
+	[ -n "$missing" ] || return 0
 	echo "installing:$missing"
-	$SUDO apt-get update -q
+	if [ "$updated" = 0 ]; then
+		$SUDO apt-get update -q
+		updated=1
+	fi
+	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
-fi
+}
+# shellcheck disable=SC2086
+install_missing $PKGS
+# npm fetches speedscope's schema and a validator for e2e_speedscope.sh.
+# Asked for only once nodejs is in: a Node.js from elsewhere (NodeSource)
+# brings its own npm, which Debian's npm package conflicts with.
+command -v npm >/dev/null 2>&1 || install_missing npm
