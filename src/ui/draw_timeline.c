@@ -560,8 +560,10 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 {
 	char span[48], cur[64], from[64], rows[96];
 	static const char *const timeline[] = {
-		"Tab next call  f zoom to it  t solo  / search  "
-		"p panel  ? help  q quit",
+		/* (in parentheses: one element, for clang's
+		 * -Wstring-concatenation) */
+		("Tab next call  f zoom to it  t solo  / search  "
+		 "p panel  ? help  q quit"),
 		"Tab call  f zoom  t solo  p panel  ? help  q quit",
 		"? help  q quit",
 	};
