@@ -3231,6 +3231,8 @@ static Suite *suite(void)
 	suite_add_tcase(s, t);
 
 	t = tcase_create("fast_inflate");
+	/* tools/test.sh leaves the tag out under valgrind (too slow there) */
+	tcase_set_tags(t, "no-valgrind");
 	tcase_set_timeout(t, 60);
 	tcase_add_loop_test(t, test_fast_same_values, 0,
 		(int)(sizeof big_cases / sizeof big_cases[0]));
@@ -3240,6 +3242,8 @@ static Suite *suite(void)
 	suite_add_tcase(s, t);
 
 	t = tcase_create("damaged_fuzz");
+	/* its children crash libhdf5 on purpose: not under valgrind */
+	tcase_set_tags(t, "no-valgrind");
 	tcase_set_timeout(t, 120);
 	tcase_add_loop_test(t, test_guard_handlers, 0, 4);
 	tcase_add_test(t, test_damaged_fuzz);
