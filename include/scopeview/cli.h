@@ -21,6 +21,7 @@
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
 #include "scopeview/regex.h"
+#include "scopeview/report.h"
 #include "scopeview/stats.h"
 #include "scopeview/sink.h"
 
@@ -75,6 +76,12 @@ bool *sv_cli_lanes_of_ranks(
  * shows them, sv_view_parse_time) into ns from the origin; 0, or -EINVAL
  * when either end is not a time or T1 < T0. */
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1);
+
+/* --format's value for the commands that print a report (table, csv or
+ * json) into *fmt: 0, or the usage error's exit status after saying
+ * "CMD: unknown format 'V' (table, csv or json)" with usage. */
+int sv_cli_report_format(const char *v, enum sv_report_format *fmt,
+	const char *usage, const char *cmd);
 
 /* The viewer's :export (sink.h): the formats of `scopeview export`. */
 extern const struct sv_sink sv_cli_export_sink;

@@ -140,3 +140,18 @@ int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)
 		return -EINVAL;
 	return 0;
 }
+
+int sv_cli_report_format(const char *v, enum sv_report_format *fmt,
+	const char *usage, const char *cmd)
+{
+	if (!strcmp(v, "table"))
+		*fmt = SV_REPORT_TABLE;
+	else if (!strcmp(v, "csv"))
+		*fmt = SV_REPORT_CSV;
+	else if (!strcmp(v, "json"))
+		*fmt = SV_REPORT_JSON;
+	else
+		return sv_cli_usage_error(usage,
+			"%s: unknown format '%s' (table, csv or json)", cmd, v);
+	return 0;
+}

@@ -141,17 +141,10 @@ static int calls_parse(int argc, char **argv, struct calls_args *a)
 					CALLS_USAGE, "calls: %s", err.msg);
 		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "table"))
-				a->fmt = SV_REPORT_TABLE;
-			else if (!strcmp(v, "csv"))
-				a->fmt = SV_REPORT_CSV;
-			else if (!strcmp(v, "json"))
-				a->fmt = SV_REPORT_JSON;
-			else
-				return sv_cli_usage_error(CALLS_USAGE,
-					"calls: unknown format '%s' (table, "
-					"csv or json)",
-					v);
+			int bad = sv_cli_report_format(
+				v, &a->fmt, CALLS_USAGE, "calls");
+			if (bad)
+				return bad;
 		} else if (missing) {
 			return sv_cli_usage_error(CALLS_USAGE,
 				"calls: %s needs a value", argv[i]);

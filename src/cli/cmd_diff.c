@@ -175,17 +175,10 @@ static int diff_parse(int argc, char **argv, struct diff_args *a)
 			a->has_fail_above = true;
 		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "table"))
-				a->fmt = SV_REPORT_TABLE;
-			else if (!strcmp(v, "csv"))
-				a->fmt = SV_REPORT_CSV;
-			else if (!strcmp(v, "json"))
-				a->fmt = SV_REPORT_JSON;
-			else
-				return sv_cli_usage_error(DIFF_USAGE,
-					"diff: unknown format '%s' (table, "
-					"csv or json)",
-					v);
+			int bad = sv_cli_report_format(
+				v, &a->fmt, DIFF_USAGE, "diff");
+			if (bad)
+				return bad;
 		} else if (missing) {
 			return sv_cli_usage_error(
 				DIFF_USAGE, "diff: %s needs a value", argv[i]);

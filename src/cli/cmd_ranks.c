@@ -85,17 +85,10 @@ int sv_ranks_main(int argc, char **argv)
 					v);
 		} else if ((v = sv_cli_opt(
 				    argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "table"))
-				fmt = SV_REPORT_TABLE;
-			else if (!strcmp(v, "csv"))
-				fmt = SV_REPORT_CSV;
-			else if (!strcmp(v, "json"))
-				fmt = SV_REPORT_JSON;
-			else
-				return sv_cli_usage_error(RANKS_USAGE,
-					"ranks: unknown format '%s' (table, "
-					"csv or json)",
-					v);
+			int bad = sv_cli_report_format(
+				v, &fmt, RANKS_USAGE, "ranks");
+			if (bad)
+				return bad;
 		} else if (missing) {
 			return sv_cli_usage_error(RANKS_USAGE,
 				"ranks: %s needs a value", argv[i]);
