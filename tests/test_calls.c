@@ -1,7 +1,9 @@
 /*
  * test_calls.c: call lists (calls.h): collecting a region's calls with a
- * rank filter, every sort key in both directions, stable ties, absent
- * columns last, key names, cancellation and bad arguments.
+ * rank filter, every sort key in both directions, ties in call-number
+ * order whatever the input order, absent columns last (against a
+ * comparison sort on random profiles, both the one-word and the pair
+ * paths), key names, cancellation and bad arguments.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -91,6 +93,100 @@ START_TEST(calls_sort_keys)
 }
 END_TEST
 
+/* A random profile: 3 ranks x 2 regions, n calls a row, durations in
+ * [0, spread) (some equal), GPU times on some calls. */
+static struct sv_profile *random_profile(
+	uint32_t n, int64_t spread, unsigned seed)
+{
+	struct sv_profile *p = sv_profile_new("rnd");
+	uint32_t reg[2], c = 0;
+	int64_t *gpu;
+	int rank, r;
+
+	srand(seed);
+	reg[0] = sv_profile_add_region(p, "x");
+	reg[1] = sv_profile_add_region(p, "y");
+	for (rank = 0; rank < 3; rank++)
+		for (r = 0; r < 2; r++)
+			sv_profile_add_row(p, (uint32_t)rank, reg[r], n, NULL);
+	gpu = sv_profile_column(p, &p->gpu_ns, -1);
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t s0 = (int64_t)(rand() % 1000) * (spread / 1000 + 1);
+		p->start_ns[c] = s0;
+		p->end_ns[c] =
+			s0 + (rand() % 4 ? rand() % 50 : 7) * (spread / 50 + 1);
+		if (rand() % 3 == 0)
+			gpu[c] = rand() % 5;
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+static const struct sv_profile *cmp_p;
+static int cmp_key, cmp_desc;
+
+/* The order sv_calls_sort promises: by key (absent last), then rank and
+ * lane by start, then call number. */
+static int calls_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int64_t va = 0, vb = 0;
+	bool ha = sv_calls_value(cmp_p, a, cmp_key, &va);
+	bool hb = sv_calls_value(cmp_p, b, cmp_key, &vb);
+	if (ha != hb)
+		return ha ? -1 : 1;
+	if (ha && va != vb)
+		return (va < vb) == !cmp_desc ? -1 : 1;
+	if (cmp_key == SV_CALLS_KEY_RANK || cmp_key == SV_CALLS_KEY_LANE) {
+		int64_t sa = cmp_p->start_ns[a], sb = cmp_p->start_ns[b];
+		if (sa != sb)
+			return sa < sb ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+START_TEST(calls_sort_random)
+{
+	/* Small spreads take the one-word path, 2^40 the pairs. */
+	static const int64_t spreads[] = {100, 1000000, 1ll << 40};
+	int s, key, rev;
+
+	for (s = 0; s < 3; s++) {
+		struct sv_profile *p =
+			random_profile(700, spreads[s], (unsigned)s + 1);
+		uint32_t n = p->ncalls, i;
+		uint32_t *got = malloc(n * sizeof *got);
+		uint32_t *want = malloc(n * sizeof *want);
+		for (key = 0; key < SV_CALLS_KEY_COUNT; key++)
+			for (rev = 0; rev < 2; rev++) {
+				/* Any input order: reversed, then shuffled
+				 * by a stride. */
+				for (i = 0; i < n; i++)
+					got[i] =
+						(uint32_t)(((uint64_t)i * 7919 +
+								   (uint64_t)
+									   rev) %
+							   n);
+				memcpy(want, got, n * sizeof *want);
+				cmp_p = p;
+				cmp_key = key;
+				cmp_desc = sv_calls_key_descending(key) != rev;
+				qsort(want, n, sizeof *want, calls_cmp);
+				ck_assert_int_eq(sv_calls_sort(p, got, n, key,
+							 rev, NULL),
+					0);
+				ck_assert_mem_eq(got, want, n * sizeof *got);
+				/* Sorting again changes nothing. */
+				sv_calls_sort(p, got, n, key, rev, NULL);
+				ck_assert_mem_eq(got, want, n * sizeof *got);
+			}
+		free(got);
+		free(want);
+		sv_profile_free(p);
+	}
+}
+END_TEST
+
 START_TEST(calls_names_and_bad_input)
 {
 	struct sv_profile *p = sample();
@@ -133,6 +229,7 @@ static Suite *suite(void)
 	tcase_add_test(t, calls_collect);
 	tcase_add_loop_test(t, calls_sort_keys, 0,
 		(int)(sizeof calls_orders / sizeof calls_orders[0]));
+	tcase_add_test(t, calls_sort_random);
 	tcase_add_test(t, calls_names_and_bad_input);
 	suite_add_tcase(s, t);
 	return s;

@@ -5,7 +5,7 @@
  * A list holds call numbers of one profile.  Collecting the calls of a
  * region walks its rows (each a slice of the call columns), so it costs
  * O(calls of the region); sorting uses the radix sort (radix.h), O(n),
- * stable, so equal keys keep call-number order.  Columns the file does
+ * with ties in call-number order (storage order).  Columns the file does
  * not have (gpu, await) sort as absent: after every present value,
  * whatever the direction.  Both can be cancelled by a flag polled every
  * 64 Ki calls.  Nothing here prints or knows about the terminal.
@@ -60,7 +60,10 @@ long sv_calls_of_region(const struct sv_profile *p, uint32_t region,
 
 /*
  * Sort calls[0..n) of p by key, in the key's default direction or its
- * reverse (reverse true).  Ties keep their order (stable).  Returns 0,
+ * reverse (reverse true).  Ties come in call-number order, whatever
+ * their order in calls (rank and lane: by start, then call number), so
+ * sorting a list twice, or two lists of the same calls, gives one
+ * order.  Returns 0,
  * -ECANCELED (calls then unchanged) or -EINVAL.
  */
 int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,

@@ -30,4 +30,12 @@ struct sv_radix_kv {
  */
 void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n);
 
+/*
+ * Sort the words w[0 .. n) by their high 32 bits, ascending and stable,
+ * in place (the low 32 bits are carried: a call number, usually).  tmp is
+ * scratch of n words.  Half the memory per pass of sv_radix_sort, for
+ * keys that fit in 32 bits once their common part is taken off.
+ */
+void sv_radix_sort_hi(uint64_t *w, uint64_t *tmp, size_t n);
+
 #endif

@@ -20,17 +20,18 @@
 #define RADIX_SIZE   (1u << RADIX_BITS)
 #define RADIX_DIGITS ((64 + RADIX_BITS - 1) / RADIX_BITS)
 
-/* The passes over packed words w[0 .. n) (key bits from bit 32 up, nd
- * digits), with scratch s; returns where the sorted words are. */
-static uint64_t *radix_packed(uint64_t *w, uint64_t *s, size_t n, unsigned nd,
-	uint32_t (*count)[RADIX_SIZE])
+/* The passes over packed words w[0 .. n) (key digits from bit base up,
+ * nd of them, counted in count), with scratch s; returns where the sorted
+ * words are. */
+static uint64_t *radix_packed(uint64_t *w, uint64_t *s, size_t n, unsigned base,
+	unsigned nd, uint32_t (*count)[RADIX_SIZE])
 {
 	uint64_t *t;
 	unsigned d;
 	size_t i;
 
 	for (d = 0; d < nd; d++) {
-		unsigned shift = 32 + d * RADIX_BITS;
+		unsigned shift = base + d * RADIX_BITS;
 		uint32_t sum = 0, c;
 		size_t b;
 		for (b = 0; b < RADIX_SIZE; b++) {
@@ -78,7 +79,7 @@ void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n)
 				count[d][(k >> (d * RADIX_BITS)) & mask]++;
 			w[i] = k << 32 | a[i].value;
 		}
-		out = radix_packed(w, w + n, n, nd, count);
+		out = radix_packed(w, w + n, n, 32, nd, count);
 		for (i = 0; i < n; i++) {
 			a[i].key = base | (out[i] >> 32) << low;
 			a[i].value = (uint32_t)out[i];
@@ -107,4 +108,33 @@ void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n)
 	}
 	if (src != a)
 		memcpy(a, src, n * sizeof *a);
+}
+
+void sv_radix_sort_hi(uint64_t *w, uint64_t *tmp, size_t n)
+{
+	uint32_t count[RADIX_DIGITS][RADIX_SIZE];
+	uint32_t diff = 0, first, mask = RADIX_SIZE - 1;
+	unsigned low, high, nd, d;
+	uint64_t *out;
+	size_t i;
+
+	if (n < 2)
+		return;
+	first = (uint32_t)(w[0] >> 32);
+	for (i = 1; i < n; i++)
+		diff |= (uint32_t)(w[i] >> 32) ^ first;
+	if (!diff)
+		return;
+	low = (unsigned)__builtin_ctz(diff);
+	high = 32 - (unsigned)__builtin_clz(diff);
+	nd = (high - low + RADIX_BITS - 1) / RADIX_BITS;
+	memset(count, 0, nd * sizeof count[0]);
+	for (i = 0; i < n; i++) {
+		uint32_t k = (uint32_t)(w[i] >> (32 + low));
+		for (d = 0; d < nd; d++)
+			count[d][(k >> (d * RADIX_BITS)) & mask]++;
+	}
+	out = radix_packed(w, tmp, n, 32 + low, nd, count);
+	if (out != w)
+		memcpy(w, out, n * sizeof *w);
 }

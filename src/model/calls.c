@@ -1,7 +1,10 @@
 /*
  * calls.c: call lists by region, sorted by any column (see calls.h).
- * Sorting maps each key to an order-preserving uint64_t and runs the
- * radix sort; absent values get the largest key, so they come last.
+ * Sorting puts the list in call-number order first (so the columns are
+ * read in order, and ties come out in that order whatever the list's
+ * order was), maps each key to an order-preserving integer and runs the
+ * radix sort, one word a call when the keys span less than 2^32; absent
+ * values come last.
  */
 #include "scopeview/calls.h"
 
@@ -134,64 +137,146 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 	}
 }
 
+/* The sort key of call c: order-preserving, descending keys inverted;
+ * false when absent. */
+static bool calls_key(const struct sv_profile *p, uint32_t c,
+	enum sv_calls_key key, bool desc, uint64_t *k)
+{
+	int64_t v;
+	if (!sv_calls_value(p, c, key, &v))
+		return false;
+	*k = (uint64_t)v ^ (1ull << 63);
+	if (desc)
+		*k = ~*k;
+	return true;
+}
+
+/* Put calls[0 .. n) in call-number order, so that what the keys are read
+ * from is read in order rather than at random (the cost of sorting a list
+ * that came longest first): a bitmap of the calls when none repeats, the
+ * radix sort otherwise. */
+static void calls_by_number(uint32_t *calls, size_t n)
+{
+	uint32_t top = 0;
+	uint64_t *bits;
+	size_t i, k = 0, nw;
+	bool dup = false;
+
+	for (i = 1; i < n && calls[i - 1] < calls[i]; i++)
+		;
+	if (i >= n)
+		return;
+	for (i = 0; i < n; i++)
+		top = calls[i] > top ? calls[i] : top;
+	nw = (size_t)top / 64 + 1;
+	bits = sv_xcalloc(nw, sizeof *bits);
+	for (i = 0; i < n && !dup; i++) {
+		uint64_t b = 1ull << (calls[i] % 64);
+		dup = bits[calls[i] / 64] & b;
+		bits[calls[i] / 64] |= b;
+	}
+	if (dup) {
+		uint64_t *w = sv_xmalloc(2 * n * sizeof *w);
+		for (i = 0; i < n; i++)
+			w[i] = (uint64_t)calls[i] << 32;
+		sv_radix_sort_hi(w, w + n, n);
+		for (i = 0; i < n; i++)
+			calls[i] = (uint32_t)(w[i] >> 32);
+		free(w);
+	} else {
+		for (i = 0; i < nw; i++)
+			for (uint64_t b = bits[i]; b; b &= b - 1)
+				calls[k++] =
+					(uint32_t)(i * 64 +
+						   (unsigned)__builtin_ctzll(
+							   b));
+	}
+	free(bits);
+}
+
+/* Sort calls[0 .. n) (in call-number order) by key: packed into one word
+ * each (key above, call below) when the keys span less than 2^32, as the
+ * durations of one region do; else as (key, call) pairs.  Absent values
+ * come after every present one.  The keys are read once, into the words
+ * the sort then moves. */
+static int calls_sort_keyed(const struct sv_profile *p, uint32_t *calls,
+	size_t n, enum sv_calls_key key, bool desc, const atomic_bool *cancel)
+{
+	uint64_t kmin = UINT64_MAX, kmax = 0, none, *w;
+	struct sv_radix_kv *a;
+	size_t i;
+
+	w = sv_xmalloc(2 * n * sizeof *w);
+	for (i = 0; i < n; i++) {
+		uint64_t k;
+		if ((i & (CALLS_POLL - 1)) == 0 && calls_cancelled(cancel)) {
+			free(w);
+			return -ECANCELED;
+		}
+		if (!calls_key(p, calls[i], key, desc, &k)) {
+			w[i] = UINT64_MAX;
+			continue;
+		}
+		k -= k == UINT64_MAX; /* present values come first */
+		w[i] = k;
+		kmin = k < kmin ? k : kmin;
+		kmax = k > kmax ? k : kmax;
+	}
+	if (kmin > kmax || kmax - kmin < UINT32_MAX) {
+		none = kmin > kmax ? 0 : kmax - kmin + 1;
+		for (i = 0; i < n; i++)
+			w[i] = (w[i] == UINT64_MAX ? none : w[i] - kmin) << 32 |
+			       calls[i];
+		sv_radix_sort_hi(w, w + n, n);
+		for (i = 0; i < n; i++)
+			calls[i] = (uint32_t)w[i];
+		free(w);
+		return 0;
+	}
+	/* 2n words are the n pairs' room (a pair is padded to 16 bytes). */
+	a = (struct sv_radix_kv *)(void *)w;
+	for (i = n; i-- > 0;) {
+		uint64_t k = w[i];
+		a[i].value = calls[i];
+		a[i].key = k;
+	}
+	a = sv_xrealloc(a, 2 * n * sizeof *a);
+	sv_radix_sort(a, a + n, n);
+	for (i = 0; i < n; i++)
+		calls[i] = a[i].value;
+	free(a);
+	return 0;
+}
+
 int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,
 	enum sv_calls_key key, bool reverse, const atomic_bool *cancel)
 {
-	struct sv_radix_kv *a, *tmp;
 	bool desc;
-	size_t i;
+	uint32_t *copy;
+	int rc;
 
 	if (!p || (n && !calls) || (unsigned)key >= SV_CALLS_KEY_COUNT)
 		return -EINVAL;
 	if (n < 2)
 		return 0;
-	desc = sv_calls_key_descending(key) != reverse;
-	a = sv_xmalloc(n * sizeof *a);
-	tmp = sv_xmalloc(n * sizeof *tmp);
-	for (i = 0; i < n; i++) {
-		int64_t v;
-		uint64_t k;
-		if ((i & (CALLS_POLL - 1)) == 0 && calls_cancelled(cancel)) {
-			free(a);
-			free(tmp);
-			return -ECANCELED;
-		}
-		if (sv_calls_value(p, calls[i], key, &v)) {
-			k = (uint64_t)v ^ (1ull << 63);
-			if (desc)
-				k = ~k;
-			/* Present values never take the largest key. */
-			if (k == UINT64_MAX)
-				k--;
-		} else {
-			k = UINT64_MAX;
-		}
-		a[i].key = k;
-		a[i].value = calls[i];
-	}
-	if (key == SV_CALLS_KEY_RANK || key == SV_CALLS_KEY_LANE) {
-		/* Sort by start first; the stable sort by key keeps it. */
-		struct sv_radix_kv *b = sv_xmalloc(n * sizeof *b);
-		for (i = 0; i < n; i++) {
-			b[i].key =
-				(uint64_t)p->start_ns[calls[i]] ^ (1ull << 63);
-			b[i].value = (uint32_t)i;
-		}
-		sv_radix_sort(b, tmp, n);
-		for (i = 0; i < n; i++)
-			tmp[i] = a[b[i].value];
-		memcpy(a, tmp, n * sizeof *a);
-		free(b);
-	}
-	if (calls_cancelled(cancel)) {
-		free(a);
-		free(tmp);
+	if (calls_cancelled(cancel))
 		return -ECANCELED;
+	desc = sv_calls_key_descending(key) != reverse;
+	/* Work on a copy: calls is unchanged when cancelled. */
+	copy = sv_xmalloc(n * sizeof *copy);
+	memcpy(copy, calls, n * sizeof *copy);
+	calls_by_number(copy, n);
+	if (key == SV_CALLS_KEY_RANK || key == SV_CALLS_KEY_LANE) {
+		/* By start first; the stable sort by key keeps it. */
+		rc = calls_sort_keyed(
+			p, copy, n, SV_CALLS_KEY_START, false, cancel);
+		if (rc == 0)
+			rc = calls_sort_keyed(p, copy, n, key, desc, cancel);
+	} else {
+		rc = calls_sort_keyed(p, copy, n, key, desc, cancel);
 	}
-	sv_radix_sort(a, tmp, n);
-	for (i = 0; i < n; i++)
-		calls[i] = a[i].value;
-	free(a);
-	free(tmp);
-	return 0;
+	if (rc == 0)
+		memcpy(calls, copy, n * sizeof *calls);
+	free(copy);
+	return rc;
 }
