@@ -40,39 +40,57 @@ static double bench_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* What the viewer does when the region is selected: the session marks
- * it (its calls on the lanes shown, longest first, and the index that
- * highlights them), then the call list and the histogram take the
- * session's list. */
+/* Wait for v's background work, polling as the viewer's loop does. */
+static void bench_settle(struct sv_view *v)
+{
+	while (sv_view_busy(v)) {
+		struct timespec ts = {0, 200000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* What the viewer does from a selection, through its own code: the region
+ * marked (its calls on the lanes shown collected and sorted longest first
+ * on a worker, the highlight index beside them) and the call list shown;
+ * then the histogram shown; then a bin's calls listed (Enter). */
 static void bench_session(const struct sv_profile *p, uint32_t best)
 {
-	struct sv_session s;
+	struct sv_view v;
 	struct sv_error err = {0};
-	struct sv_hist h;
-	uint32_t *copy;
-	double t0, t1, t2, t3;
+	struct sv_grid g;
+	double t0, t1, t2, t3, t4;
+	int k;
 
-	if (sv_session_init(&s, p, NULL, &err) < 0) {
+	if (sv_view_init(&v, p, NULL, &err) < 0) {
 		fprintf(stderr, "ranks_bench: %s\n", err.msg);
 		return;
 	}
-	s.bg_calls = 0; /* in place, to time it */
+	sv_view_resize(&v, 160, 45);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 160, 45);
 	t0 = bench_now();
-	sv_session_mark_region(&s, (long)best);
+	sv_session_mark_region(&v.s, (long)best);
+	sv_view_switch(&v, "calls");
+	bench_settle(&v);
+	sv_render(&g, &v);
 	t1 = bench_now();
-	copy = malloc((s.nmarked ? s.nmarked : 1) * sizeof *copy);
-	memcpy(copy, s.marked, s.nmarked * sizeof *copy);
-	sv_calls_sort(p, copy, s.nmarked, SV_CALLS_KEY_DURATION, false, NULL);
+	sv_view_switch(&v, "histogram");
+	bench_settle(&v);
+	sv_render(&g, &v);
 	t2 = bench_now();
-	sv_hist_build(&h, p, s.marked, s.nmarked, 24, NULL, NULL);
+	for (k = 0; k < 8; k++) /* a bin in the middle: the fullest */
+		sv_view_apply(&v, SV_ACTION_HIST_DOWN);
 	t3 = bench_now();
-	printf("session: region marked (%zu calls, longest first, and their "
-	       "index) %.3f s; then the call list %.3f s, the histogram "
-	       "%.3f s (target <= 0.3 s each, from the selection)\n",
-		s.nmarked, t1 - t0, t2 - t1, t3 - t2);
-	sv_hist_fini(&h);
-	free(copy);
-	sv_session_fini(&s);
+	sv_view_apply(&v, SV_ACTION_HIST_LIST);
+	bench_settle(&v);
+	sv_render(&g, &v);
+	t4 = bench_now();
+	printf("viewer: region marked and its call list drawn (%zu calls, "
+	       "longest first) %.3f s; histogram drawn %.3f s; a bin's calls "
+	       "listed %.3f s (target <= 0.3 s each)\n",
+		v.s.nmarked, t1 - t0, t2 - t1, t4 - t3);
+	sv_grid_fini(&g);
+	sv_view_fini(&v);
 }
 
 static int bench_big(const char *path)

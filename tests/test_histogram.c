@@ -1,7 +1,8 @@
 /*
  * test_histogram.c: log-spaced histograms (histogram.h): edges, the bin
  * rule at the edges, per-bin call lists, non-positive durations,
- * cancellation and bad arguments.  Edges were checked with
+ * cancellation and bad arguments; the longest-first path against the
+ * general one on random lists.  Edges were checked with
  * numpy.logspace; e2e_ranks.sh checks generated files against numpy.
  */
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
+#include "scopeview/calls.h"
 #include "scopeview/histogram.h"
 #include "scopeview/profile.h"
 
@@ -103,6 +105,61 @@ START_TEST(hist_single_value_and_empty)
 }
 END_TEST
 
+/* sv_hist_build_longest gives what sv_hist_build gives, on lists sorted
+ * longest first: random durations with zeros, negatives and repeats, one
+ * value only, none positive, one call, none. */
+START_TEST(hist_longest_first_matches)
+{
+	static const struct {
+		size_t n;
+		int64_t lo, span;
+	} cases[] = {{5000, -20, 100000}, {3000, 7, 1}, {400, -5, 6}, {1, 9, 1},
+		{2000, 1, 3}, {0, 1, 1}, {64, -9, 9}};
+	size_t k, bins;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+		for (bins = 1; bins <= 40; bins += 13) {
+			size_t n = cases[k].n, i;
+			int64_t *d = malloc((n ? n : 1) * sizeof *d);
+			struct sv_profile *p;
+			struct sv_hist a, b;
+			uint32_t *c;
+			srand((unsigned)(k * 100 + bins));
+			for (i = 0; i < n; i++)
+				d[i] = cases[k].lo + rand() % cases[k].span;
+			p = with_durations(d, n);
+			c = all_calls(p);
+			sv_calls_sort(
+				p, c, n, SV_CALLS_KEY_DURATION, false, NULL);
+			ck_assert_int_eq(
+				sv_hist_build(&a, p, c, n, bins, NULL, NULL),
+				0);
+			ck_assert_int_eq(
+				sv_hist_build_longest(&b, p, c, n, bins), 0);
+			ck_assert_uint_eq(a.nbins, b.nbins);
+			ck_assert_uint_eq(a.nzero, b.nzero);
+			ck_assert_uint_eq(a.ncalls, b.ncalls);
+			ck_assert_mem_eq(a.first, b.first,
+				(a.nbins + 1) * sizeof *a.first);
+			if (a.nbins) {
+				ck_assert_int_eq(a.min_ns, b.min_ns);
+				ck_assert_int_eq(a.max_ns, b.max_ns);
+				ck_assert_mem_eq(a.edges, b.edges,
+					(a.nbins + 1) * sizeof *a.edges);
+				ck_assert_mem_eq(a.counts, b.counts,
+					a.nbins * sizeof *a.counts);
+				ck_assert_mem_eq(a.order, b.order,
+					a.first[a.nbins] * sizeof *a.order);
+			}
+			sv_hist_fini(&a);
+			sv_hist_fini(&b);
+			free(c);
+			free(d);
+			sv_profile_free(p);
+		}
+}
+END_TEST
+
 START_TEST(hist_bad_arguments_and_cancel)
 {
 	static const int64_t d[] = {1, 2, 3};
@@ -139,6 +196,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("bins");
 	tcase_add_test(t, hist_edges_and_counts);
 	tcase_add_test(t, hist_single_value_and_empty);
+	tcase_add_test(t, hist_longest_first_matches);
 	tcase_add_test(t, hist_bad_arguments_and_cancel);
 	suite_add_tcase(s, t);
 	return s;

@@ -690,7 +690,7 @@ END_TEST
 
 /* Many calls of one lane, durations out of order (up to 2^20 ns so the
  * sorts look at more than one byte): the match list is by start and the
- * marked list longest first, ties by start. */
+ * marked list longest first, ties in call-number order. */
 START_TEST(test_sorted_lists)
 {
 	enum { N = 300 };
@@ -731,12 +731,61 @@ START_TEST(test_sorted_lists)
 			b = sv_call_duration(p, t.marked[i]);
 		ck_assert_int_ge(a, b);
 		if (a == b)
-			ck_assert_int_lt(p->start_ns[t.marked[i - 1]],
-				p->start_ns[t.marked[i]]);
+			ck_assert_uint_lt(t.marked[i - 1], t.marked[i]);
 	}
 	sv_session_fini(&t);
 	sv_profile_free(p);
 	free(many);
+}
+END_TEST
+
+/* Marking a region on a large profile (bg_calls reached) collects its
+ * calls on a worker: the list is empty and pending meanwhile, then the
+ * same as made in place, announced once; a region marked while one runs
+ * wins; a region without calls on the lanes shown says so when done. */
+START_TEST(test_mark_background)
+{
+	uint32_t ch = region("child"), mn = region("main");
+	uint32_t want[2];
+
+	sv_session_mark_region(&s, ch);
+	ck_assert_uint_eq(s.nmarked, 2);
+	memcpy(want, s.marked, sizeof want);
+
+	/* when the profile counts as large */
+	s.bg_calls = 1;
+	hear_nothing();
+	sv_session_mark_region(&s, ch);
+	ck_assert(s.matches_pending);
+	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert_str_eq(s.message, "collecting the calls of 'child'");
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmarked, 2);
+	ck_assert_mem_eq(s.marked, want, sizeof want);
+	ck_assert(s.has_match_index);
+	ck_assert(sv_session_is_match(&s, want[1]));
+	ck_assert_str_eq(s.message, "2 calls of 'child', longest first");
+	ck_assert_int_eq(heard.n, 2);
+	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
+
+	/* another region while it runs: the last wins */
+	sv_session_mark_region(&s, mn);
+	sv_session_mark_region(&s, ch);
+	wait_matches(&s);
+	ck_assert_int_eq(s.mark_region, ch);
+	ck_assert_mem_eq(s.marked, want, sizeof want);
+
+	/* none on the lanes shown: said when the work is done */
+	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
+	wait_matches(&s);
+	sv_session_mark_region(&s, ch);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert(s.message_is_error);
+	ck_assert_str_eq(s.message, "'child' has no call on the lanes shown");
+	/* and fini stops a running one */
+	sv_session_solo(&s, -1);
+	sv_session_mark_region(&s, mn);
 }
 END_TEST
 
@@ -981,6 +1030,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stats_span_background);
 	tcase_add_test(tc, test_sorted_lists);
 	tcase_add_test(tc, test_mark_region);
+	tcase_add_test(tc, test_mark_background);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("notify");

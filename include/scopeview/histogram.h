@@ -53,6 +53,15 @@ struct sv_hist {
 int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, size_t nbins,
 	const atomic_bool *cancel, _Atomic uint64_t *progress);
+/*
+ * The same histogram as sv_hist_build gives, for calls[0..n) given longest
+ * first (as the session's marked list and the call list's default order
+ * are): O(nbins log n) reads of the columns and a copy of the list, where
+ * sv_hist_build reads every call's columns (at random, for such a list).
+ * A list in another order gives a wrong histogram.  Returns 0 or -EINVAL.
+ */
+int sv_hist_build_longest(struct sv_hist *h, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, size_t nbins);
 /* NULL-safe; h may be re-used. */
 void sv_hist_fini(struct sv_hist *h);
 /* The bin holding duration ns, or -1 (<= 0, or outside the edges). */

@@ -154,9 +154,11 @@ extern const struct sv_mode_ops sv_mode_calls;
 /* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
  * several regions), titled title (a bin, a search): it sorts them and
  * shows them, also when shown again later, until the marked region, the
- * search, the lanes shown, the filter or the profile change. */
+ * search, the lanes shown, the filter or the profile change.  longest:
+ * the calls come longest first (ties in call-number order, calls.h), so
+ * the default order needs no sort. */
 void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
-	long region, const char *title);
+	long region, const char *title, bool longest);
 
 /* Set up a popup just pushed: the source popup's region (-1 for none)
  * and the scopes whose keys the help lists. */

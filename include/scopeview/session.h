@@ -114,7 +114,8 @@ struct sv_session {
 
 	/* The search (/): the pattern and the regions it matches (NULL = no
 	 * search); its calls on the lanes shown, by start; the marked
-	 * region's calls, longest first; and an index of the highlighted
+	 * region's calls, longest first (ties in call-number order, as
+	 * sv_calls_sort gives them); and an index of the highlighted
 	 * calls only, so a merged cell can say it holds one. */
 	char search_spec[SV_SESSION_TEXT_MAX];
 	/* Region names the search's regex gave up on (regex.h's limits), and
@@ -133,14 +134,19 @@ struct sv_session {
 	long marked_pos;
 	struct sv_layout_index match_index;
 	bool has_match_index;
-	/* The search's lists and index are made on a worker thread when the
+	/* The lists and the index of the search and the marked region are
+	 * made on a worker thread (the index on a second one) when the
 	 * profile has at least bg_calls calls (set by init to
-	 * SV_SESSION_BG_CALLS; 0 = always here) and no region is marked:
-	 * until they are in, matches_pending is set, the lists are empty
-	 * and the message line shows the progress.  A change of the search
-	 * or of the lanes stops the work and starts it again. */
+	 * SV_SESSION_BG_CALLS; 0 = always here): until they are in,
+	 * matches_pending is set, the lists are empty and the message line
+	 * shows the progress; SV_SESSION_SEARCH is notified when they come,
+	 * which may be before the index (index_pending until then).
+	 * A change of the search, the marked region or the lanes stops the
+	 * work and starts it again. */
 	uint64_t bg_calls;
 	bool matches_pending;
+	/* The lists are in and the highlight index is still being made. */
+	bool index_pending;
 	struct sv_job match_job;
 	struct session_match_work *match_work; /* private */
 	const atomic_bool *match_cancel;  /* private: a worker's stop flag */

@@ -122,6 +122,9 @@ struct sv_timeline {
 	/* A search runs on a worker thread (session.h, matches_pending):
 	 * jump to its first match when its lists are in. */
 	bool search_wait;
+	/* A region was marked; jump to its longest call once its calls are
+	 * in (sv_session_poll). */
+	bool mark_wait;
 	char search_pat[SV_SESSION_TEXT_MAX]; /* as typed */
 };
 

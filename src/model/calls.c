@@ -253,6 +253,7 @@ int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,
 {
 	bool desc;
 	uint32_t *copy;
+	size_t i;
 	int rc;
 
 	if (!p || (n && !calls) || (unsigned)key >= SV_CALLS_KEY_COUNT)
@@ -262,10 +263,17 @@ int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,
 	if (calls_cancelled(cancel))
 		return -ECANCELED;
 	desc = sv_calls_key_descending(key) != reverse;
-	/* Work on a copy: calls is unchanged when cancelled. */
-	copy = sv_xmalloc(n * sizeof *copy);
-	memcpy(copy, calls, n * sizeof *copy);
-	calls_by_number(copy, n);
+	/* A list out of call-number order is put in order in a copy (as
+	 * are the two sorts by rank or lane), so that calls is unchanged
+	 * when cancelled; one sort writes calls only once done. */
+	for (i = 1; i < n && calls[i - 1] < calls[i]; i++)
+		;
+	copy = calls;
+	if (i < n || key == SV_CALLS_KEY_RANK || key == SV_CALLS_KEY_LANE) {
+		copy = sv_xmalloc(n * sizeof *copy);
+		memcpy(copy, calls, n * sizeof *copy);
+		calls_by_number(copy, n);
+	}
 	if (key == SV_CALLS_KEY_RANK || key == SV_CALLS_KEY_LANE) {
 		/* By start first; the stable sort by key keeps it. */
 		rc = calls_sort_keyed(
@@ -275,8 +283,10 @@ int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,
 	} else {
 		rc = calls_sort_keyed(p, copy, n, key, desc, cancel);
 	}
-	if (rc == 0)
-		memcpy(calls, copy, n * sizeof *calls);
-	free(copy);
+	if (copy != calls) {
+		if (rc == 0)
+			memcpy(calls, copy, n * sizeof *calls);
+		free(copy);
+	}
 	return rc;
 }

@@ -1,7 +1,9 @@
 /*
  * histogram.c: log-spaced duration histograms (see histogram.h).  Two
  * passes over the calls: the first finds the ends and each call's bin (a
- * byte per call), the second scatters the calls into their bins.
+ * byte per call), the second scatters the calls into their bins.  A list
+ * given longest first needs neither: its bins are runs of it, found by a
+ * binary search per bin.
  */
 #include "scopeview/histogram.h"
 
@@ -105,6 +107,37 @@ static bool hist_cancelled(const atomic_bool *cancel)
 	return cancel && atomic_load_explicit(cancel, memory_order_relaxed);
 }
 
+/* Set up h's bins over [lo, hi] for n calls (any: some duration is
+ * positive); false when there is none (h then holds the zero calls). */
+static bool hist_setup(struct sv_hist *h, size_t n, bool any, int64_t lo,
+	int64_t hi, size_t nbins)
+{
+	size_t i;
+
+	h->ncalls = n;
+	if (!any) {
+		h->nzero = n;
+		h->first = sv_xcalloc(1, sizeof *h->first);
+		return false;
+	}
+	if (lo == hi)
+		nbins = 1;
+	h->nbins = nbins;
+	h->min_ns = lo;
+	h->max_ns = hi;
+	h->edges = sv_xmalloc((nbins + 1) * sizeof *h->edges);
+	for (i = 0; i <= nbins; i++)
+		h->edges[i] = exp(log((double)lo) +
+				  (double)i *
+					  (log((double)hi) - log((double)lo)) /
+					  (double)nbins);
+	h->edges[0] = (double)lo;
+	h->edges[nbins] = (double)hi;
+	h->counts = sv_xcalloc(nbins, sizeof *h->counts);
+	h->first = sv_xcalloc(nbins + 1, sizeof *h->first);
+	return true;
+}
+
 int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, size_t nbins,
 	const atomic_bool *cancel, _Atomic uint64_t *progress)
@@ -139,28 +172,11 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 			hi = d;
 		any = true;
 	}
-	h->ncalls = n;
-	if (!any) {
-		h->nzero = n;
-		h->first = sv_xcalloc(1, sizeof *h->first);
+	if (!hist_setup(h, n, any, lo, hi, nbins)) {
 		free(dur);
 		return 0;
 	}
-	if (lo == hi)
-		nbins = 1;
-	h->nbins = nbins;
-	h->min_ns = lo;
-	h->max_ns = hi;
-	h->edges = sv_xmalloc((nbins + 1) * sizeof *h->edges);
-	for (i = 0; i <= nbins; i++)
-		h->edges[i] = exp(log((double)lo) +
-				  (double)i *
-					  (log((double)hi) - log((double)lo)) /
-					  (double)nbins);
-	h->edges[0] = (double)lo;
-	h->edges[nbins] = (double)hi;
-	h->counts = sv_xcalloc(nbins, sizeof *h->counts);
-	h->first = sv_xcalloc(nbins + 1, sizeof *h->first);
+	nbins = h->nbins;
 	bin = sv_xmalloc(n ? n : 1);
 	hist_table_build(&tab, h);
 	for (i = 0; i < n; i++) {
@@ -200,5 +216,72 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
 	free(fill);
 	free(bin);
 	free(dur);
+	return 0;
+}
+
+/* The first position i in [lo, hi) of calls (longest first) whose bin is
+ * below b (bins only fall along the list), or hi. */
+static size_t hist_first_below(const struct sv_hist *h,
+	const struct hist_table *t, const struct sv_profile *p,
+	const uint32_t *calls, size_t lo, size_t hi, long b)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (hist_bin_fast(h, t, sv_call_duration(p, calls[mid])) < b)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+int sv_hist_build_longest(struct sv_hist *h, const struct sv_profile *p,
+	const uint32_t *calls, size_t n, size_t nbins)
+{
+	struct hist_table tab;
+	size_t npos, at, b;
+	int64_t hi;
+
+	if (!h || !p || (n && !calls) || nbins < 1 || nbins > SV_HIST_MAX_BINS)
+		return -EINVAL;
+	memset(h, 0, sizeof *h);
+	/* The positive durations are a prefix: the first is the longest,
+	 * the last of the prefix the shortest. */
+	hi = n ? sv_call_duration(p, calls[0]) : 0;
+	{
+		size_t lo = 0, up = n;
+		while (lo < up) {
+			size_t mid = lo + (up - lo) / 2;
+			if (sv_call_duration(p, calls[mid]) > 0)
+				lo = mid + 1;
+			else
+				up = mid;
+		}
+		npos = lo;
+	}
+	if (!hist_setup(h, n, npos > 0,
+		    npos ? sv_call_duration(p, calls[npos - 1]) : 0, hi, nbins))
+		return 0;
+	h->nzero = n - npos;
+	hist_table_build(&tab, h);
+	/* Bin b is the run of positions whose bin is b, the highest bin
+	 * first; order holds the bins lowest first, each run as given. */
+	h->order = sv_xmalloc((npos ? npos : 1) * sizeof *h->order);
+	at = 0;
+	for (b = h->nbins; b-- > 0;) {
+		size_t end =
+			hist_first_below(h, &tab, p, calls, at, npos, (long)b);
+		h->counts[b] = end - at;
+		at = end;
+	}
+	for (b = 0; b < h->nbins; b++)
+		h->first[b + 1] = h->first[b] + h->counts[b];
+	at = 0;
+	for (b = h->nbins; b-- > 0;) {
+		memcpy(h->order + h->first[b], calls + at,
+			h->counts[b] * sizeof *calls);
+		at += h->counts[b];
+	}
+	free(tab.bin);
 	return 0;
 }

@@ -91,8 +91,10 @@ static void calls_take(struct calls_data *d)
 }
 
 /* Sort list[0 .. n) (taken over) by the current key, at once or on the
- * worker. */
-static void calls_sort_list(struct calls_data *d, uint32_t *list, size_t n)
+ * worker; nothing to do for a list that came longest first when that is
+ * the order asked for (sv_calls_sort would give it back unchanged). */
+static void calls_sort_list(
+	struct calls_data *d, uint32_t *list, size_t n, bool longest)
 {
 	calls_stop(d);
 	d->work = list;
@@ -100,6 +102,11 @@ static void calls_sort_list(struct calls_data *d, uint32_t *list, size_t n)
 	d->work_key = d->key;
 	d->work_reverse = d->reverse;
 	d->cur = d->top = 0;
+	if (longest && d->key == SV_CALLS_KEY_DURATION && !d->reverse) {
+		d->job.rc = 0;
+		calls_take(d);
+		return;
+	}
 	if (n <= CALLS_SYNC) {
 		d->job.rc =
 			sv_calls_sort(d->p, list, n, d->key, d->reverse, NULL);
@@ -118,12 +125,12 @@ static void calls_sort_list(struct calls_data *d, uint32_t *list, size_t n)
 
 /* Copy list[0 .. n) and sort it. */
 static void calls_take_list(
-	struct calls_data *d, const uint32_t *list, size_t n)
+	struct calls_data *d, const uint32_t *list, size_t n, bool longest)
 {
 	uint32_t *copy = sv_xmalloc((n ? n : 1) * sizeof *copy);
 	if (n)
 		memcpy(copy, list, n * sizeof *copy);
-	calls_sort_list(d, copy, n);
+	calls_sort_list(d, copy, n, longest);
 }
 
 /* The session's input: the marked region, else the search, else the
@@ -146,12 +153,12 @@ static void calls_from_session(struct sv_mode *m)
 		d->region = s->mark_region;
 		snprintf(d->title, sizeof d->title, "%s",
 			s->p->regions[s->mark_region]);
-		calls_take_list(d, s->marked, s->nmarked);
+		calls_take_list(d, s->marked, s->nmarked, true);
 	} else if (s->nmatches) {
 		d->region = -1;
 		snprintf(d->title, sizeof d->title, "search '%s'",
 			s->search_spec);
-		calls_take_list(d, s->matches, s->nmatches);
+		calls_take_list(d, s->matches, s->nmatches, false);
 	} else {
 		calls_stop(d);
 		free(d->calls);
@@ -163,7 +170,7 @@ static void calls_from_session(struct sv_mode *m)
 }
 
 void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
-	long region, const char *title)
+	long region, const char *title, bool longest)
 {
 	struct calls_data *d = m->data;
 	d->p = m->s->p;
@@ -171,7 +178,7 @@ void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
 	snprintf(d->title, sizeof d->title, "%s%s%s",
 		region >= 0 ? m->s->p->regions[region] : "",
 		region >= 0 && title ? ", " : "", title ? title : "");
-	calls_take_list(d, calls, n);
+	calls_take_list(d, calls, n, longest);
 	d->handed = true;
 	d->stale = false;
 }
@@ -344,7 +351,7 @@ static int calls_apply(struct sv_mode *m, int a)
 			d->calls = NULL;
 			d->n = 0;
 		}
-		calls_sort_list(d, list, n);
+		calls_sort_list(d, list, n, false);
 		sv_session_message(m->s, false, "sorted by %s%s",
 			sv_calls_key_name(d->key),
 			d->reverse ? ", reversed" : "");
@@ -463,6 +470,10 @@ static void calls_draw(
 			0, " sorting %zu calls by %s: %d%%", d->nwork,
 			sv_calls_key_name(d->work_key),
 			sv_job_percent(&d->job));
+	} else if (!d->n && s->matches_pending) {
+		sv_grid_textf(g, r.x, r.y + CALLS_HEAD_H, r.w, SV_STYLE_WARNING,
+			0, " collecting the calls: %d%%",
+			sv_job_percent(&s->match_job));
 	}
 	for (i = 0; !d->busy && i < rows && d->top + i < (long)d->n; i++) {
 		long row = d->top + i;

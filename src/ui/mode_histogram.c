@@ -7,9 +7,11 @@
  * are marked.  Enter lists the calls of the bin under the cursor, or of
  * the range started with Space, in the call list.
  *
- * The input is the session's list (marked calls or matches), copied when
- * the histogram is built, so a later change of the session cannot pull
- * it from under the worker.  Up to HIST_SYNC calls are binned at once;
+ * The marked region's list comes longest first, so its bins are runs of
+ * it, found at once whatever its size (sv_hist_build_longest).  The
+ * search's matches come by start: they are copied when the histogram is
+ * built, so a later change of the session cannot pull them from under
+ * the worker.  Up to HIST_SYNC calls are binned at once;
  * more go to a worker thread (job.h), with a progress line, and the next
  * change of the input (a key that marks another region, changes the bins
  * or the lanes) cancels it.  Nothing here knows about curses or HDF5.
@@ -50,7 +52,8 @@ struct hist_data {
 	size_t nin;
 	struct sv_hist out;
 	const struct sv_profile *p; /* the input's profile */
-	bool stale;                 /* the session changed while not shown */
+	bool longest;    /* the input came longest first (the marked region) */
+	bool stale;      /* the session changed while not shown */
 	bool rebuilding; /* inside hist_rebuild (which may mark a region) */
 };
 
@@ -122,6 +125,14 @@ static void hist_rebuild(struct sv_mode *m)
 	d->ncalls = n;
 	if (d->source == HIST_REGION && d->region < 0)
 		return;
+	d->longest = d->source == HIST_REGION;
+	if (d->longest) {
+		/* Its bins are runs of the list: a binary search each. */
+		d->job.rc =
+			sv_hist_build_longest(&d->out, d->p, list, n, d->nbins);
+		hist_take(d);
+		return;
+	}
 	d->in = sv_xmalloc((n ? n : 1) * sizeof *d->in);
 	if (n)
 		memcpy(d->in, list, n * sizeof *d->in);
@@ -225,7 +236,9 @@ static int hist_list(struct sv_mode *m)
 	cm = sv_view_mode(v, "calls");
 	if (!cm)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
-	sv_mode_calls_set(cm, calls, (size_t)n, d->region, title);
+	/* One bin of a longest-first list is a run of it, longest first. */
+	sv_mode_calls_set(
+		cm, calls, (size_t)n, d->region, title, d->longest && lo == hi);
 	rc = sv_view_switch(v, "calls");
 	return rc | SV_REACT_REDRAW;
 }
@@ -352,6 +365,10 @@ static void hist_draw(
 		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " binning %" PRIu64 " calls: %d%%", d->ncalls,
 			sv_job_percent(&d->job));
+	} else if (m->s->matches_pending) {
+		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
+			0, " collecting the calls: %d%%",
+			sv_job_percent(&m->s->match_job));
 	} else if (d->valid && d->h.nbins) {
 		for (i = 0; i < (long)d->h.nbins; i++)
 			if (d->h.counts[i] > maxc)

@@ -117,7 +117,7 @@ static int stats_apply(struct sv_mode *m, int a)
 		sv_session_mark_region(s, region);
 		rc &= ~SV_PANEL_MARK;
 		rc |= SV_REACT_REDRAW;
-		if (region >= 0 && !s->nmarked) {
+		if (region >= 0 && !s->nmarked && !s->matches_pending) {
 			sv_session_say_no_marked(s, region);
 			rc |= SV_REACT_BELL;
 		}

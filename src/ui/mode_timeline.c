@@ -624,6 +624,13 @@ static void timeline_notify(struct sv_mode *m, unsigned what)
 		v->search_wait = false;
 		sv_timeline_search_found(v, v->search_pat);
 	}
+	if ((what & SV_SESSION_SEARCH) && v->mark_wait &&
+		!v->s->matches_pending) {
+		v->mark_wait = false;
+		if (v->s->nmarked && v->s->mark_region >= 0)
+			sv_timeline_jump_list(v, v->s->marked, v->s->nmarked,
+				&v->s->marked_pos, 1, false);
+	}
 	sv_timeline_sync(v);
 }
 

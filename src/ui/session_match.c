@@ -11,19 +11,22 @@
 #include "session_priv.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/callmeta.h"
+#include "scopeview/calls.h"
 #include "scopeview/radix.h"
 
 /* ---- match lists --------------------------------------------------------- */
 
 /* Sort calls by start (ties: the order given), or longest first (ties:
- * earliest start).  O(n): a key press on millions of calls stays quick. */
+ * call number, as the call list orders them: calls.h).  O(n): a key press
+ * on millions of calls stays quick. */
 static void session_sort_calls(
-	const struct sv_profile *p, uint32_t *calls, size_t n, bool longest)
+	const struct sv_session *s, uint32_t *calls, size_t n, bool longest)
 {
 	const uint64_t sign = (uint64_t)1 << 63;
 	struct sv_radix_kv *kv, *tmp;
@@ -31,20 +34,18 @@ static void session_sort_calls(
 
 	if (n < 2)
 		return;
+	if (longest) {
+		sv_calls_sort(s->p, calls, n, SV_CALLS_KEY_DURATION, false,
+			s->match_cancel);
+		return;
+	}
 	kv = sv_xmalloc(n * sizeof *kv);
 	tmp = sv_xmalloc(n * sizeof *tmp);
 	for (i = 0; i < n; i++) {
-		kv[i].key = (uint64_t)p->start_ns[calls[i]] ^ sign;
+		kv[i].key = (uint64_t)s->p->start_ns[calls[i]] ^ sign;
 		kv[i].value = calls[i];
 	}
 	sv_radix_sort(kv, tmp, n);
-	if (longest) {
-		for (i = 0; i < n; i++)
-			kv[i].key =
-				~((uint64_t)sv_call_duration(p, kv[i].value) ^
-					sign);
-		sv_radix_sort(kv, tmp, n);
-	}
 	for (i = 0; i < n; i++)
 		calls[i] = kv[i].value;
 	free(kv);
@@ -61,6 +62,32 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 	uint32_t *calls = NULL;
 	size_t n = 0, cap = 0, l;
 
+	if (one_region >= 0 && p->has_calls && p->lane_of) {
+		/* One region: its rows, in call-number order (what the sort
+		 * by duration reads in order), sized once. */
+		size_t r, k = 0;
+		for (r = 0; r < p->nrows; r++)
+			if ((long)p->rows[r].region == one_region)
+				k += p->rows[r].count;
+		calls = sv_xmalloc((k ? k : 1) * sizeof *calls);
+		for (r = 0; r < p->nrows; r++) {
+			const struct sv_row *row = &p->rows[r];
+			uint64_t c;
+			if ((long)row->region != one_region)
+				continue;
+			if (s->match_cancel && atomic_load(s->match_cancel))
+				break;
+			if (s->match_progress)
+				atomic_fetch_add(s->match_progress, row->count);
+			for (c = row->first; c < row->first + row->count; c++)
+				if (!s->lane_hidden[p->lane_of[c]] &&
+					sv_session_keeps(s, (uint32_t)c))
+					calls[n++] = (uint32_t)c;
+		}
+		session_sort_calls(s, calls, n, longest);
+		*out = calls;
+		return n;
+	}
 	for (l = 0; p->has_calls && l < p->nlanes; l++) {
 		const struct sv_lane *lane = &p->lanes[l];
 		uint32_t i;
@@ -82,7 +109,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 			calls[n++] = c;
 		}
 	}
-	session_sort_calls(p, calls, n, longest);
+	session_sort_calls(s, calls, n, longest);
 	*out = calls;
 	return n;
 }
@@ -138,10 +165,9 @@ static void session_clear_matches(struct sv_session *s)
 	s->marked_pos = -1;
 }
 
-static void session_compute_matches(struct sv_session *s)
+/* The search's matches and the marked region's calls. */
+static void session_compute_lists(struct sv_session *s)
 {
-	session_clear_matches(s);
-	session_update_match_index(s);
 	if (s->region_match)
 		s->nmatches = session_collect(s, s->region_match, s->call_match,
 			-1, &s->matches, false);
@@ -150,12 +176,22 @@ static void session_compute_matches(struct sv_session *s)
 			s, NULL, NULL, s->mark_region, &s->marked, true);
 }
 
+static void session_compute_matches(struct sv_session *s)
+{
+	session_clear_matches(s);
+	session_update_match_index(s);
+	session_compute_lists(s);
+}
+
 /* ---- the search on a worker thread --------------------------------------- */
 
 /* A worker's copy of what the match lists are made of, and its results:
  * a session of its own, so the same code makes them. */
 struct session_match_work {
 	struct sv_session shadow;
+	/* Set by the worker once the lists are made (the index may still
+	 * be coming); from then on the lists are the UI thread's. */
+	atomic_bool lists_done;
 };
 
 static bool *session_copy_flags(const bool *v, size_t n)
@@ -174,6 +210,7 @@ static void session_work_free(struct session_match_work *w)
 		return;
 	free(w->shadow.region_match);
 	free(w->shadow.call_match);
+	free(w->shadow.call_keep);
 	free(w->shadow.region_keep);
 	free(w->shadow.lane_hidden);
 	sv_layout_index_fini(&w->shadow.match_index);
@@ -182,13 +219,46 @@ static void session_work_free(struct session_match_work *w)
 	free(w);
 }
 
+static void *session_index_main(void *arg)
+{
+	session_update_match_index(arg);
+	return NULL;
+}
+
+/* The lists on this thread and the highlight index on a second one: on
+ * two cores the marked region's calls are in as soon as they are
+ * sorted. */
 static void session_match_run(struct sv_job *j)
 {
 	struct session_match_work *w = j->arg;
+	pthread_t index;
+	bool two;
+
 	w->shadow.match_cancel = &j->cancel;
 	w->shadow.match_progress = &j->progress;
-	session_compute_matches(&w->shadow);
+	session_clear_matches(&w->shadow);
+	two = pthread_create(&index, NULL, session_index_main, &w->shadow) == 0;
+	if (!two)
+		session_update_match_index(&w->shadow);
+	session_compute_lists(&w->shadow);
+	atomic_store_explicit(&w->lists_done, true, memory_order_release);
+	if (two)
+		pthread_join(index, NULL);
 	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
+}
+
+/* What the message line says while the lists are made. */
+static void session_say_pending(struct sv_session *s, int pct)
+{
+	char p[16] = "";
+	if (pct >= 0)
+		snprintf(p, sizeof p, ": %d%%", pct);
+	if (s->region_match)
+		sv_session_message(
+			s, false, "searching '%s'%s", s->search_spec, p);
+	else
+		sv_session_message(s, false, "collecting the calls of '%s'%s",
+			s->p->regions[s->mark_region], p);
 }
 
 /* Stop the worker, if any, and drop what it made. */
@@ -198,6 +268,7 @@ void sv_session_cancel_matches(struct sv_session *s)
 	session_work_free(s->match_work);
 	s->match_work = NULL;
 	s->matches_pending = false;
+	s->index_pending = false;
 }
 
 void sv_session_update_matches(struct sv_session *s)
@@ -208,58 +279,86 @@ void sv_session_update_matches(struct sv_session *s)
 
 	sv_session_cancel_matches(s);
 	if (!s->bg_calls || !p->has_calls || p->ncalls < s->bg_calls ||
-		!s->region_match || s->mark_region >= 0) {
+		(!s->region_match && s->mark_region < 0)) {
 		session_compute_matches(s);
 		return;
 	}
 	session_clear_matches(s);
 	w = sv_xcalloc(1, sizeof *w);
 	w->shadow.p = p;
-	w->shadow.mark_region = -1;
+	w->shadow.mark_region = s->mark_region;
 	w->shadow.region_match =
 		session_copy_flags(s->region_match, p->nregions * sizeof(bool));
 	w->shadow.call_match =
 		session_copy_flags(s->call_match, p->ncalls * sizeof(bool));
+	w->shadow.call_keep =
+		session_copy_flags(s->call_keep, p->ncalls * sizeof(bool));
 	w->shadow.region_keep =
 		session_copy_flags(s->region_keep, p->nregions * sizeof(bool));
 	w->shadow.lane_hidden =
 		session_copy_flags(s->lane_hidden, nl * sizeof(bool));
 	s->match_work = w;
 	s->matches_pending = true;
-	sv_session_message(s, false, "searching '%s'", s->search_spec);
+	session_say_pending(s, -1);
 	sv_job_start(
 		&s->match_job, session_match_run, w, 2 * (uint64_t)p->ncalls);
 }
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return s->matches_pending || sv_session_stats_busy(s);
+	return s->matches_pending || s->index_pending ||
+	       sv_session_stats_busy(s);
+}
+
+/* The worker's lists become the session's, announced. */
+static void session_take_lists(struct sv_session *s)
+{
+	struct session_match_work *w = s->match_work;
+
+	session_clear_matches(s);
+	s->matches = w->shadow.matches;
+	s->nmatches = w->shadow.nmatches;
+	s->marked = w->shadow.marked;
+	s->nmarked = w->shadow.nmarked;
+	w->shadow.matches = NULL;
+	w->shadow.marked = NULL;
+	s->matches_pending = false;
+	s->index_pending = true;
+	if (s->region_match)
+		sv_session_message(s, false, "%zu calls match '%s'",
+			s->nmatches, s->search_spec);
+	else if (s->nmarked)
+		sv_session_message(s, false, "%zu calls of '%s', longest first",
+			s->nmarked, s->p->regions[s->mark_region]);
+	else
+		sv_session_say_no_marked(s, s->mark_region);
+	sv_session_notify(s, SV_SESSION_SEARCH);
 }
 
 bool sv_session_poll(struct sv_session *s)
 {
 	struct session_match_work *w = s->match_work;
-	bool stats = sv_session_stats_poll(s);
+	bool stats = sv_session_stats_poll(s), done;
 
-	if (!s->matches_pending || !w)
+	if (!w || (!s->matches_pending && !s->index_pending))
 		return stats;
-	if (!sv_job_poll(&s->match_job) && sv_job_running(&s->match_job)) {
-		sv_session_message(s, false, "searching '%s': %d%%",
-			s->search_spec, sv_job_percent(&s->match_job));
+	done = sv_job_poll(&s->match_job) || !sv_job_running(&s->match_job);
+	if (s->matches_pending && !done &&
+		!atomic_load_explicit(&w->lists_done, memory_order_acquire)) {
+		session_say_pending(s, sv_job_percent(&s->match_job));
 		return true;
 	}
-	session_clear_matches(s);
+	if (s->matches_pending)
+		session_take_lists(s);
+	if (!done)
+		return true; /* the lists are in; the highlights follow */
+	/* The highlight index: drawn from the next frame, no notice (the
+	 * views that follow the lists have them already). */
 	s->match_index = w->shadow.match_index;
 	s->has_match_index = w->shadow.has_match_index;
-	s->matches = w->shadow.matches;
-	s->nmatches = w->shadow.nmatches;
 	memset(&w->shadow.match_index, 0, sizeof w->shadow.match_index);
-	w->shadow.matches = NULL;
 	session_work_free(w);
 	s->match_work = NULL;
-	s->matches_pending = false;
-	sv_session_message(
-		s, false, "%zu calls match '%s'", s->nmatches, s->search_spec);
-	sv_session_notify(s, SV_SESSION_SEARCH);
+	s->index_pending = false;
 	return true;
 }

@@ -146,7 +146,8 @@ struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *v)
 int sv_timeline_mark_region(struct sv_timeline *v, long region)
 {
 	sv_session_mark_region(v->s, region);
-	if (region < 0)
+	v->mark_wait = region >= 0 && v->s->matches_pending;
+	if (region < 0 || v->mark_wait)
 		return SV_REACT_REDRAW;
 	if (!v->s->nmarked) {
 		sv_session_say_no_marked(v->s, region);
@@ -390,6 +391,11 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 {
 	size_t i;
 
+	if (!n && v->s->matches_pending) {
+		sv_session_message(
+			v->s, false, "the calls are still coming in");
+		return SV_REACT_REDRAW;
+	}
 	if (!n) {
 		sv_session_message(
 			v->s, true, "no matching call on the lanes shown");
