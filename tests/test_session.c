@@ -531,9 +531,10 @@ START_TEST(test_stats_span)
 }
 END_TEST
 
-/* Over SV_SESSION_STATS_SYNC calls a range's statistics are computed on a
- * worker: the old table stays until poll takes the new one; a filter set
- * meanwhile stops it first. */
+/* Over SV_SESSION_STATS_SYNC calls the statistics of a range, a filter,
+ * a solo lane or ranks are computed on a worker: the old table stays
+ * until poll takes the new one; a filter set meanwhile stops it first;
+ * the whole run's table comes back at once. */
 START_TEST(test_stats_span_background)
 {
 	size_t n = SV_SESSION_STATS_SYNC + 1000, i;
@@ -569,7 +570,28 @@ START_TEST(test_stats_span_background)
 	while (!sv_session_poll(&b) && spins++ < 20000000)
 		;
 	ck_assert_uint_eq(b.stats.nregions, 1);
-	sv_session_fini(&b);
+	/* a solo lane and ranks too: the old table meanwhile; back to
+	 * every lane, the run's table kept aside comes back at once */
+	ck_assert_int_eq(sv_session_set_filter(&b, ""), 0);
+	sv_session_set_range(&b, false, 0, 0);
+	while (sv_session_busy(&b) && spins++ < 30000000)
+		sv_session_poll(&b);
+	ck_assert(b.stats_is_all);
+	sv_session_solo(&b, 0);
+	ck_assert(sv_session_busy(&b));
+	ck_assert(b.stats_valid && b.stats_is_all);
+	while (!sv_session_poll(&b) && spins++ < 40000000)
+		;
+	ck_assert(!b.stats_is_all);
+	ck_assert_uint_eq(
+		b.stats.regions[0].s.num_calls + b.stats.regions[1].s.num_calls,
+		n);
+	sv_session_solo(&b, -1);
+	ck_assert(!sv_session_busy(&b));
+	ck_assert(b.stats_is_all);
+	ck_assert_int_eq(sv_session_set_ranks(&b, "0"), 0);
+	ck_assert(sv_session_busy(&b));
+	sv_session_fini(&b); /* stops it */
 	sv_profile_free(p);
 	free(many);
 }

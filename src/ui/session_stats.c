@@ -2,9 +2,10 @@
  * session_stats.c: the session's statistics (session.h): the table of the
  * lanes on display over the whole run, a window or the marked range,
  * sorted by the session's key; the whole run's table kept aside while
- * another is shown; a window's or range's table of a large profile
- * computed on a worker thread (job.h) while the old one stays on screen,
- * stopped before anything it reads changes.  Nothing here knows about
+ * another is shown; the table of any other selection (a window, a range,
+ * a solo lane, ranks, a filter) of a large profile computed on a worker
+ * thread (job.h) while the old one stays on screen ("computing" in its
+ * title), stopped before anything it reads changes.  Nothing here knows about
  * curses or HDF5.
  */
 #include "scopeview/session.h"
@@ -178,7 +179,7 @@ static void session_compute_first(struct sv_session *s)
 		session_adopt_stats(s, &t, true);
 		return;
 	}
-	if (f.has_range && s->p->ncalls > SV_SESSION_STATS_SYNC) {
+	if (!all && s->p->ncalls > SV_SESSION_STATS_SYNC) {
 		/* On a worker, with its own copies of the lane and rank
 		 * flags (the filter's arrays outlive it: changing them stops
 		 * it first). */
