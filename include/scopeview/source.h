@@ -27,6 +27,10 @@ struct sv_load_opts {
 	void (*progress)(void *ctx, double fraction, const char *what);
 	/* return nonzero to stop: sv_load then fails with -ECANCELED */
 	int (*cancelled)(void *ctx);
+	/* Called once the file is read and closed, before the work in
+	 * memory (nesting, lanes) that follows: from then on the load calls
+	 * nothing of HDF5, so a caller quitting need not wait for it. */
+	void (*file_done)(void *ctx);
 	void *ctx;
 	/* Only read the index (rows, names, metadata, stored statistics), not
 	 * the event columns; the result has has_calls = false. */

@@ -530,6 +530,8 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		}
 		rc = load_changed_fail(&h, rc ? rc : -EIO);
 	}
+	if (!rc && opts && opts->file_done)
+		opts->file_done(opts->ctx);
 	if (!rc) {
 		set_num_ranks(h.p);
 		rc = sv_h5_step(&h, 0.9, "nesting");

@@ -57,7 +57,8 @@ struct app_loader {
 	struct sv_error err;
 	struct sv_profile *result;
 	struct sv_view *view; /* of result, when want_view */
-	bool building_view;   /* past the file: only memory work is left */
+	bool past_file;       /* the file is closed: memory work is left */
+	bool building_view;   /* the view is being built */
 	bool abandoned;       /* nobody waits: the thread frees it all */
 };
 
@@ -138,6 +139,15 @@ static int loader_cancelled(void *ctx)
 	return atomic_load(&l->cancel);
 }
 
+/* Past the file: q need not wait for the rest (loader_stop). */
+static void loader_file_done(void *ctx)
+{
+	struct app_loader *l = ctx;
+	pthread_mutex_lock(&l->mu);
+	l->past_file = true;
+	pthread_mutex_unlock(&l->mu);
+}
+
 static void *loader_main(void *arg)
 {
 	struct app_loader *l = arg;
@@ -153,11 +163,13 @@ static void *loader_main(void *arg)
 	o.progress = loader_progress;
 	o.cancelled = loader_cancelled;
 	o.ctx = l;
+	o.file_done = loader_file_done;
 	if (l->want_index) {
 		/* Quick: names and stored statistics, shown while the calls
 		 * load.  A failure here is reported by the full load. */
 		struct sv_load_opts io = o;
 		io.progress = NULL;
+		io.file_done = NULL;
 		io.summary_only = true;
 		memset(&err, 0, sizeof err);
 		if (l->source.load(l->path, &io, &p, &err) == 0) {
@@ -240,8 +252,8 @@ static void loader_free(struct app_loader *l)
 
 /*
  * Stop the load for good (q): cancel it and wait for the thread, unless
- * it is past the file and building the view, which no flag stops: then
- * nobody waits, and the thread frees everything when it is done (or the
+ * it is past the file (nesting, building the view: work no flag stops,
+ * and nothing of HDF5 any more): then nobody waits, and the thread frees everything when it is done (or the
  * process ends first), so q answers at once at every stage.
  */
 static void loader_stop(struct app_loader *l)
@@ -250,7 +262,7 @@ static void loader_stop(struct app_loader *l)
 		return;
 	atomic_store(&l->cancel, 1);
 	pthread_mutex_lock(&l->mu);
-	if (l->started && l->building_view && !l->done) {
+	if (l->started && (l->past_file || l->building_view) && !l->done) {
 		l->abandoned = true;
 		pthread_mutex_unlock(&l->mu);
 		pthread_detach(l->thread);
