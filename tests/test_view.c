@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/fmt.h"
@@ -387,6 +388,37 @@ START_TEST(test_search)
 	/* Escape cancels a prompt */
 	keys("/ x Escape");
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
+}
+END_TEST
+
+/* Marking a region on a profile counted as large: its calls come from a
+ * worker; meanwhile n says so; once in, the timeline is on its longest
+ * call and n steps through the rest longest first; the call list and
+ * the histogram take the list as it is. */
+START_TEST(test_mark_background)
+{
+	int guard = 0;
+
+	v.s.bg_calls = 1;
+	ck_assert_int_eq(
+		sv_view_command(&v, "region child") & SV_REACT_BELL, 0);
+	ck_assert(v.s.matches_pending);
+	ck_assert_uint_eq(v.s.nmarked, 0);
+	ck_assert_int_eq(keys("n") & SV_REACT_BELL, 0);
+	ck_assert_str_eq(v.s.message, "the calls are still coming in");
+	while (sv_view_busy(&v) && guard++ < 100000)
+		usleep(100);
+	ck_assert(!sv_view_busy(&v));
+	ck_assert_uint_eq(v.s.nmarked, 2);
+	/* the longest first: [100, 500) */
+	ck_assert_str_eq(sel_region(), "child");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
+	keys("n");
+	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
+	ck_assert_int_eq(sv_view_switch(&v, "calls") & SV_REACT_BELL, 0);
+	ck_assert(!sv_view_busy(&v));
+	ck_assert_int_eq(sv_view_switch(&v, "histogram") & SV_REACT_BELL, 0);
+	ck_assert(!sv_view_busy(&v));
 }
 END_TEST
 
@@ -786,6 +818,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_zoom_call);
 	tcase_add_test(tc, test_solo_collapse);
 	tcase_add_test(tc, test_search);
+	tcase_add_test(tc, test_mark_background);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_ranks_and_commands);
 	tcase_add_test(tc, test_panel);
