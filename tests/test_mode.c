@@ -885,6 +885,13 @@ static const struct {
 	{"two_runs_flame_gone", "F j l", 100, 12},
 	{"two_runs_stats_by_excl", "V > >", 100, 12},
 	{"two_runs_tree", "T *", 100, 12},
+	/* the cursor on run B's rank 0 (after A's four rows), Tab selects
+	 * its first call: the details name run B */
+	{"two_runs_select_b", "j j j j Tab", 110, 26},
+	/* the search lights solve on both runs' rows */
+	{"two_runs_search", "/ s o l v e Enter", 110, 16},
+	/* B's rows hidden: A's alone, as without B */
+	{"two_runs_b_hidden", ": s e c o n d Enter", 110, 16},
 };
 
 START_TEST(test_two_run_screens)

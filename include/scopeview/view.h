@@ -121,6 +121,10 @@ int sv_view_set_profile(
  * NULL ends the comparison): sv_session_set_second, every mode told. */
 int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
 	const char *name, struct sv_error *err);
+/* The same with a run prepared off the UI thread (session.h's
+ * sv_second_prepare: its index is taken over). */
+int sv_view_set_second_prepared(struct sv_view *v, struct sv_second_prep *sp,
+	const char *name, struct sv_error *err);
 
 /* The terminal is now w x h cells. */
 void sv_view_resize(struct sv_view *v, int w, int h);

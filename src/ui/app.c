@@ -43,6 +43,7 @@ struct app_loader {
 	struct sv_source source;
 	bool want_index;        /* read the index first (first load only) */
 	bool want_view;         /* build the view of the result here too */
+	bool want_second;       /* a second run: prepare it here too */
 	struct sv_view_opts vo; /* for that view (title: a copy) */
 	char *title;
 	atomic_int cancel;
@@ -56,9 +57,10 @@ struct app_loader {
 	int rc;
 	struct sv_error err;
 	struct sv_profile *result;
-	struct sv_view *view; /* of result, when want_view */
-	bool building_view;   /* past the file: only memory work is left */
-	bool abandoned;       /* nobody waits: the thread frees it all */
+	struct sv_view *view;         /* of result, when want_view */
+	struct sv_second_prep second; /* of result, when want_second */
+	bool building_view; /* past the file: only memory work is left */
+	bool abandoned;     /* nobody waits: the thread frees it all */
 };
 
 struct sv_app {
@@ -110,6 +112,7 @@ static void loader_destroy(struct app_loader *l)
 {
 	sv_profile_free(l->index);
 	app_view_free(l->view);
+	sv_second_prep_fini(&l->second);
 	sv_profile_free(l->result);
 	pthread_mutex_destroy(&l->mu);
 	free(l->title);
@@ -183,6 +186,17 @@ static void *loader_main(void *arg)
 			sv_profile_free(p);
 			p = NULL;
 		}
+	} else if (rc == 0 && l->want_second && !atomic_load(&l->cancel)) {
+		/* The second run's layout index, off the loop's thread. */
+		loader_progress(l, 1.0, "the index");
+		pthread_mutex_lock(&l->mu);
+		l->building_view = true;
+		pthread_mutex_unlock(&l->mu);
+		rc = sv_second_prepare(&l->second, p, &err);
+		if (rc < 0) {
+			sv_profile_free(p);
+			p = NULL;
+		}
 	}
 	pthread_mutex_lock(&l->mu);
 	l->rc = rc;
@@ -201,7 +215,8 @@ static void *loader_main(void *arg)
 }
 
 static struct app_loader *loader_start(const struct sv_source *source,
-	const char *path, bool want_index, const struct sv_view_opts *vo)
+	const char *path, bool want_index, const struct sv_view_opts *vo,
+	bool want_second)
 {
 	struct app_loader *l = sv_xcalloc(1, sizeof *l);
 	sigset_t all, old;
@@ -210,6 +225,7 @@ static struct app_loader *loader_start(const struct sv_source *source,
 	l->source = *source;
 	l->want_index = want_index;
 	l->want_view = vo != NULL;
+	l->want_second = want_second;
 	if (vo) {
 		l->vo = *vo;
 		l->title = vo->title ? sv_xstrdup(vo->title) : NULL;
@@ -438,11 +454,13 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 }
 
 /* Take the second run p2 (owned from now on; NULL: its load failed with
- * err) into the view. */
-static void app_adopt_second(
-	struct sv_app *a, struct sv_profile *p2, const struct sv_error *err)
+ * err) into the view, with what sp prepared of it (its index; sp->p2
+ * NULL: prepared here). */
+static void app_adopt_second(struct sv_app *a, struct sv_profile *p2,
+	struct sv_second_prep *sp, const struct sv_error *err)
 {
 	struct sv_error verr;
+	int rc = -EINVAL;
 
 	a->second_load = false;
 	if (!p2) {
@@ -450,7 +468,14 @@ static void app_adopt_second(
 		return;
 	}
 	memset(&verr, 0, sizeof verr);
-	if (!a->view || sv_view_set_second(a->view, p2, NULL, &verr)) {
+	if (a->view && sp->p2 == p2)
+		rc = sv_view_set_second_prepared(a->view, sp, NULL, &verr);
+	else if (a->view)
+		rc = sv_view_set_second(a->view, p2, NULL, &verr);
+	else
+		sv_error_set(&verr, -EINVAL, "no run on show");
+	sv_second_prep_fini(sp);
+	if (rc < 0) {
 		app_message(a, true, "cannot compare: %s", verr.msg);
 		sv_profile_free(p2);
 		return;
@@ -471,7 +496,7 @@ static void app_start_second(struct sv_app *a, const char *path)
 	a->second_load = true;
 	a->fraction = 0;
 	a->what[0] = '\0';
-	a->loader = loader_start(&a->opts.source, a->path2, false, NULL);
+	a->loader = loader_start(&a->opts.source, a->path2, false, NULL, true);
 	a->seen_seq = 0;
 }
 
@@ -483,6 +508,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	struct app_loader *l = a->loader;
 	struct sv_profile *index = NULL, *result = NULL;
 	struct sv_view *view = NULL;
+	struct sv_second_prep second = {.p2 = NULL};
 	bool done, changed = false;
 	int rc = 0, w = 0, h = 0;
 	struct sv_error lerr = {0, ""};
@@ -502,6 +528,8 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		l->result = NULL;
 		view = l->view;
 		l->view = NULL;
+		second = l->second;
+		memset(&l->second, 0, sizeof l->second);
 		rc = l->rc;
 		lerr = l->err;
 	}
@@ -528,7 +556,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	a->loader = NULL;
 	if (a->second_load) {
 		app_view_free(view); /* none is built for a second run */
-		app_adopt_second(a, result, &lerr);
+		app_adopt_second(a, result, &second, &lerr);
 		return true;
 	}
 	if (!result) {
@@ -592,7 +620,7 @@ static void app_start_load(struct sv_app *a, bool first)
 	/* Key bindings are set up here, before the thread reads them. */
 	sv_action_for_key(0, 0);
 	a->loader = loader_start(
-		&a->opts.source, a->path, first, first ? &vo : NULL);
+		&a->opts.source, a->path, first, first ? &vo : NULL, false);
 	a->seen_seq = 0;
 }
 
@@ -612,10 +640,11 @@ static int app_load_now(
 	rc = app_show(a, p, NULL, w, h, err);
 	if (rc == 0 && a->path2) {
 		struct sv_profile *p2 = NULL;
+		struct sv_second_prep sp = {.p2 = NULL};
 		struct sv_error lerr = {0, ""};
 		a->second_load = true;
 		a->opts.source.load(a->path2, NULL, &p2, &lerr);
-		app_adopt_second(a, p2, &lerr);
+		app_adopt_second(a, p2, &sp, &lerr);
 	}
 	return rc;
 }

@@ -20,7 +20,7 @@
 
 /* The second run's table over the ranks and region filter of the first,
  * and the map from the first run's regions to its rows. */
-static void session_compute_second(struct sv_session *s)
+void sv_session_compute_second(struct sv_session *s)
 {
 	struct sv_stats_filter f;
 	struct sv_error err;
@@ -64,20 +64,6 @@ const struct sv_stats_region *sv_session_second_of(
 		s->row2[r] < 0)
 		return NULL;
 	return &s->stats2.regions[s->row2[r]];
-}
-
-int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
-	const char *name, struct sv_error *err)
-{
-	if (p2 && p2 == s->p)
-		return sv_error_set(
-			err, -EINVAL, "the second run is the one on show");
-	s->p2 = p2;
-	free(s->name2);
-	s->name2 = p2 ? sv_xstrdup(name ? name : p2->path) : NULL;
-	session_compute_second(s);
-	sv_session_notify(s, SV_SESSION_SECOND);
-	return 0;
 }
 
 /* Stop the worker computing statistics, if any, and drop its copies. */
@@ -213,7 +199,7 @@ static void session_compute_first(struct sv_session *s)
 void sv_session_compute_stats(struct sv_session *s)
 {
 	session_compute_first(s);
-	session_compute_second(s);
+	sv_session_compute_second(s);
 }
 
 bool sv_session_stats_busy(const struct sv_session *s)

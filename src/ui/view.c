@@ -718,6 +718,12 @@ int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
 	return sv_session_set_second(&v->s, p2, name, err);
 }
 
+int sv_view_set_second_prepared(struct sv_view *v, struct sv_second_prep *sp,
+	const char *name, struct sv_error *err)
+{
+	return sv_session_set_second_prepared(&v->s, sp, name, err);
+}
+
 void sv_view_resize(struct sv_view *v, int w, int h)
 {
 	size_t i;
