@@ -943,6 +943,10 @@ START_TEST(test_two_runs_figures)
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);
 	ck_assert_ptr_nonnull(rb);
 	ck_assert_int_eq(rb->s.total_ns, 2250);
+	/* io is only in B: listed apart, for the panel's rows after A's */
+	ck_assert_uint_eq(w.s.nonly2, 1);
+	ck_assert_str_eq(w.s.stats2.regions[w.s.only2[0]].name, "io");
+	ck_assert_int_eq(w.s.stats2.regions[w.s.only2[0]].s.total_ns, 70);
 	/* fib is not in B */
 	ck_assert_ptr_null(sv_session_second_of(
 		&w.s, (uint32_t)sv_profile_find_region(a, "fib")));
@@ -950,6 +954,7 @@ START_TEST(test_two_runs_figures)
 	ck_assert_int_eq(sv_session_set_ranks(&w.s, "1"), 0);
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);
 	ck_assert_int_eq(rb->s.total_ns, 1000);
+	ck_assert_uint_eq(w.s.nonly2, 0); /* rank 1 has no io */
 	/* the same run twice is refused; NULL ends the comparison */
 	ck_assert_int_eq(sv_view_set_second(&w, a, NULL, &err), -EINVAL);
 	ck_assert_int_eq(sv_view_set_second(&w, NULL, NULL, &err), 0);

@@ -178,6 +178,10 @@ struct sv_session {
 	bool stats2_valid;
 	long *row2;
 	char *name2;
+	/* The rows of stats2 whose region p lacks (only in the second run),
+	 * the largest total first, ties by name: nonly2 entries. */
+	size_t *only2;
+	size_t nonly2;
 	/* The second run on the timeline (session_two.c): its level-of-
 	 * detail index (the calls the region filter keeps, by name); its
 	 * time origin and shift2 = origin2 - origin, so that a time t of the

@@ -553,6 +553,7 @@ void sv_session_fini(struct sv_session *s)
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
 	free(s->row2);
+	free(s->only2);
 	free(s->name2);
 	session_free_filter(s);
 	free(s->title);

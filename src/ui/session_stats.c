@@ -31,7 +31,10 @@ void sv_session_compute_second(struct sv_session *s)
 		sv_stats_table_fini(&s->stats2);
 	s->stats2_valid = false;
 	free(s->row2);
+	free(s->only2);
 	s->row2 = NULL;
+	s->only2 = NULL;
+	s->nonly2 = 0;
 	if (!s->p2)
 		return;
 	memset(&f, 0, sizeof f);
@@ -49,11 +52,31 @@ void sv_session_compute_second(struct sv_session *s)
 		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
 	for (r = 0; r < s->p->nregions; r++)
 		s->row2[r] = -1;
+	s->only2 = sv_xmalloc((s->stats2.nregions ? s->stats2.nregions : 1) *
+			      sizeof *s->only2);
 	for (i = 0; i < s->stats2.nregions; i++) {
 		int64_t a =
 			sv_profile_find_region(s->p, s->stats2.regions[i].name);
 		if (a >= 0)
 			s->row2[a] = (long)i;
+		else
+			s->only2[s->nonly2++] = i;
+	}
+	/* The largest first, ties by name (a handful of rows). */
+	for (i = 1; i < s->nonly2; i++) {
+		size_t k = s->only2[i], j = i;
+		const struct sv_stats_region *rk = &s->stats2.regions[k];
+		while (j > 0) {
+			const struct sv_stats_region *rj =
+				&s->stats2.regions[s->only2[j - 1]];
+			if (rj->s.total_ns > rk->s.total_ns ||
+				(rj->s.total_ns == rk->s.total_ns &&
+					strcmp(rj->name, rk->name) <= 0))
+				break;
+			s->only2[j] = s->only2[j - 1];
+			j--;
+		}
+		s->only2[j] = k;
 	}
 }
 
