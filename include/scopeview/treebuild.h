@@ -55,6 +55,7 @@ struct sv_treebuild {
 	 * for every node of tree the node of tree2 with the same path of
 	 * names (match2, SV_CALLPATH_NONE: not in the second run). */
 	bool want2, has2;
+	bool built2; /* written by the build, read once it is done */
 	const struct sv_profile *p2;
 	struct sv_callpath_scope scope2;
 	struct sv_callpath tree2;

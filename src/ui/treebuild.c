@@ -27,9 +27,11 @@ void sv_treebuild_init(struct sv_treebuild *b)
 }
 
 /* The second run's tree (when one is wanted) after the first's, into
- * tree2: a failure or a cancel leaves the comparison out. */
+ * tree2, built2 saying whether it was made (read on the UI thread once
+ * the build is done; a failure or a cancel leaves the comparison out). */
 static void treebuild_build_second(struct sv_treebuild *b)
 {
+	b->built2 = false;
 	if (!b->want2)
 		return;
 	if (sv_callpath_build(&b->tree2, b->p2, &b->scope2, NULL) < 0) {
@@ -37,7 +39,7 @@ static void treebuild_build_second(struct sv_treebuild *b)
 		return;
 	}
 	b->tree2.scope.lane_on = NULL;
-	b->has2 = true;
+	b->built2 = true;
 }
 
 static void *treebuild_thread(void *arg)
@@ -60,6 +62,7 @@ static void treebuild_drop_second(struct sv_treebuild *b)
 	b->lane2_on = NULL;
 	b->has2 = false;
 	b->want2 = false;
+	b->built2 = false;
 }
 
 /* Wait for the thread and drop its result. */
@@ -209,6 +212,7 @@ void sv_treebuild_start(
 		sv_callpath_build(&b->tree, p, &b->scope, NULL);
 		b->tree.scope.lane_on = NULL; /* freed by the next start */
 		treebuild_build_second(b);
+		b->has2 = b->built2;
 		b->ready = true;
 		treebuild_match(b);
 		return;
@@ -254,6 +258,7 @@ bool sv_treebuild_poll(struct sv_treebuild *b)
 	b->tree = b->result;
 	b->tree.scope.lane_on = NULL;
 	memset(&b->result, 0, sizeof b->result);
+	b->has2 = b->built2;
 	b->ready = true;
 	treebuild_match(b);
 	return true;
