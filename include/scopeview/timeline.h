@@ -146,7 +146,7 @@ struct sv_tmap sv_timeline_tmap(const struct sv_timeline *tl);
  * release ends it.  SV_REACT_* flags. */
 int sv_timeline_mouse_range(struct sv_timeline *v, int key);
 /* The call drawn at screen cell (x, y) (the longest of the cell's
- * calls), or SV_NO_CALL. */
+ * calls; a call of the second run on its rows), or SV_NO_CALL. */
 uint32_t sv_timeline_call_at(const struct sv_timeline *tl, int x, int y);
 /* Index of the cursor row in tl->rows (-1 when there are no rows). */
 long sv_timeline_cursor_row(const struct sv_timeline *tl);
@@ -221,8 +221,9 @@ void sv_timeline_sync(struct sv_timeline *tl);
  * they do not fit the lane area, a lane's last rows whose calls fill at
  * most two cells each fold into one (depth .. depth_last). */
 void sv_timeline_build_rows(struct sv_timeline *tl);
-/* The call drawn at column x of row r: the shallowest of a folded row's
- * depths that has one there (sv_layout_hit), or SV_NO_CALL. */
+/* The call drawn at column x of row r (of r's run; m is the first run's
+ * map): the shallowest of a folded row's depths that has one there
+ * (sv_layout_hit), or SV_NO_CALL. */
 uint32_t sv_timeline_row_hit(const struct sv_timeline *tl,
 	const struct sv_layout_row *r, const struct sv_tmap *m, int x);
 /* Draw a row that sparse depth rows folded into (depth_last > depth):
