@@ -69,6 +69,15 @@ static void export_say(struct sv_view *v, const struct view_export *x, int rc)
 		sv_session_message(&v->s, false, "%s", x->done);
 }
 
+/* The progress line of x. */
+static void export_progress(struct sv_view *v, struct view_export *x, int pct)
+{
+	x->shown = pct;
+	sv_session_message(&v->s, false,
+		"exporting %s to %s: %d%% (:export stop stops it)", x->fmt,
+		x->path, pct);
+}
+
 int sv_view_export_poll(struct sv_view *v)
 {
 	struct view_export *x = v->export_work;
@@ -85,10 +94,7 @@ int sv_view_export_poll(struct sv_view *v)
 	pct = sv_job_percent(&x->job);
 	if (pct == x->shown && v->s.message[0])
 		return 0;
-	x->shown = pct;
-	sv_session_message(&v->s, false,
-		"exporting %s to %s: %d%% (:export stop stops it)", x->fmt,
-		x->path, pct);
+	export_progress(v, x, pct);
 	return SV_REACT_REDRAW;
 }
 
@@ -172,5 +178,7 @@ int sv_view_export(struct sv_view *v, const char *arg)
 	x->sc.progress = &x->job.progress;
 	v->export_work = x;
 	sv_job_start(&x->job, export_job, x, work);
-	return SV_REACT_REDRAW | sv_view_export_poll(v);
+	/* Taken in by the next poll, even when it is done already. */
+	export_progress(v, x, 0);
+	return SV_REACT_REDRAW;
 }
