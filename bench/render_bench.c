@@ -4,13 +4,19 @@
  * same whatever the profile's size and the zoom (the level-of-detail index
  * makes it (visible cells) x log(calls in a lane)).
  *
- * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [CALLS...]
+ * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [--two]
+ *                     [CALLS...]
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
  * Profiles are written with the gen module (as `scopeview gen` does) into
  * DIR (default /tmp) once and reused.  Prints one line per profile and
- * zoom level.  Not a test: nothing here fails on a slow machine.
+ * zoom level.  With --two the file is loaded a second time as the run
+ * compared with: the time of its index (made on the loader's thread in
+ * the viewer) and of taking it into the view (the UI thread's part) are
+ * printed, and the frames draw both runs' rows.  Not a test: nothing here
+ * fails on a slow machine.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,12 +45,45 @@ static int bench_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
+/* Load path again as the second run of v and say what it cost; *p2 is
+ * freed by the caller after the view. */
+static int bench_second(
+	struct sv_view *v, const char *path, struct sv_profile **p2)
+{
+	struct sv_second_prep sp;
+	struct sv_error err;
+	double t;
+
+	if (sv_load(path, NULL, p2, &err) < 0) {
+		fprintf(stderr, "render_bench: %s\n", err.msg);
+		return 1;
+	}
+	t = bench_now();
+	if (sv_second_prepare(&sp, *p2, &err) < 0) {
+		fprintf(stderr, "render_bench: %s\n", err.msg);
+		return 1;
+	}
+	printf("  second run: its index %.2f s (loader's thread)",
+		bench_now() - t);
+	t = bench_now();
+	if (sv_view_set_second_prepared(v, &sp, "B", &err) < 0) {
+		fprintf(stderr, "render_bench: %s\n", err.msg);
+		sv_second_prep_fini(&sp);
+		return 1;
+	}
+	sv_second_prep_fini(&sp);
+	printf(", taken in %.3f s (UI thread: statistics, maps, rows)\n",
+		bench_now() - t);
+	return 0;
+}
+
+static int bench_one(
+	const char *dir, uint64_t calls, int w, int h, int frames, bool two)
 {
 	char path[512];
 	struct stat st;
 	struct sv_error err;
-	struct sv_profile *p = NULL;
+	struct sv_profile *p = NULL, *p2 = NULL;
 	struct sv_view v;
 	struct sv_grid g;
 	double t;
@@ -83,6 +122,12 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 	}
 	printf(", view (index + summary) %.2f s\n", bench_now() - t);
 	sv_view_resize(&v, w, h);
+	if (two && bench_second(&v, path, &p2)) {
+		sv_view_fini(&v);
+		sv_profile_free(p2);
+		sv_profile_free(p);
+		return 1;
+	}
 	sv_grid_init(&g);
 	run = v.s.run_t1 - v.s.run_t0;
 	spans[nspans++] = run;
@@ -118,6 +163,7 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 	}
 	sv_grid_fini(&g);
 	sv_view_fini(&v);
+	sv_profile_free(p2);
 	sv_profile_free(p);
 	return 0;
 }
@@ -127,6 +173,7 @@ int main(int argc, char **argv)
 	const char *dir = "/tmp";
 	int w = 200, h = 60, frames = 30, i, rc = 0, ncounts = 0;
 	uint64_t counts[16];
+	bool two = false;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
@@ -136,6 +183,8 @@ int main(int argc, char **argv)
 			frames = atoi(argv[++i]);
 			if (frames < 1)
 				frames = 1;
+		} else if (!strcmp(argv[i], "--two")) {
+			two = true;
 		} else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (ncounts < 16) {
@@ -147,6 +196,6 @@ int main(int argc, char **argv)
 		counts[ncounts++] = 10000000;
 	}
 	for (i = 0; i < ncounts; i++)
-		rc |= bench_one(dir, counts[i], w, h, frames);
+		rc |= bench_one(dir, counts[i], w, h, frames, two);
 	return rc;
 }

@@ -4,7 +4,8 @@
 # --sort delta and fail --fail-above 5 with exit 3, naming it on stderr;
 # a run against itself passes any gate; --fail-on-new catches regions only
 # B has; the JSON parses with the contract's keys; and the exit codes 0,
-# 1 (a profile that cannot be read) and 2 (command-line mistakes).
+# 1 (a profile that cannot be read) and 2 (command-line mistakes); the
+# viewer's timeline of two runs against a golden screen.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -84,6 +85,25 @@ if grep -q 'B: .*b.h5' "$tmp/out" && grep -q 'solve .* +51%' "$tmp/out"; then
 else
 	fail "the panel lacks B's column or solve's +51%"
 	cat "$tmp/out"
+fi
+# The timeline of both runs, rank by rank (A's lanes, then B's, marked B
+# with a dotted border), from each run's start: a golden screen,
+# rewritten with SCOPEVIEW_UPDATE_GOLDEN=1 (then read the diff by eye).
+golden="$here/golden/two_runs_timeline.txt"
+if "$exe" gen --quiet --events 20k --ranks 2 --seed 1 "$tmp/ta.h5" &&
+	"$exe" gen --quiet --events 20k --ranks 2 --seed 1 \
+		--slow-region solve:1.5 "$tmp/tb.h5" &&
+	(cd "$tmp" && "$exe" snapshot --size 120x30 ta.h5 tb.h5) \
+		>"$tmp/two.txt"; then
+	if [ "${SCOPEVIEW_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$tmp/two.txt" "$golden"
+	fi
+	if cmp -s "$tmp/two.txt" "$golden"; then ok; else
+		cp "$tmp/two.txt" "${golden%.txt}.actual"
+		fail "two-run timeline: diff -u $golden ${golden%.txt}.actual"
+	fi
+else
+	fail "two-run timeline: gen or snapshot failed"
 fi
 expect "snapshot three files" 2 "$exe" snapshot "$tmp/a.h5" "$tmp/b.h5" \
 	"$tmp/c.h5"

@@ -10,6 +10,7 @@
  * e2e_speedscope.sh's.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,7 +376,8 @@ static const struct {
 START_TEST(export_range_rule)
 {
 	struct sv_profile *p = sample();
-	struct sv_export_scope sc = {NULL, true, ranges[_i].t0, ranges[_i].t1};
+	struct sv_export_scope sc = {
+		.has_range = true, .t0 = ranges[_i].t0, .t1 = ranges[_i].t1};
 	char got[6];
 	uint32_t c;
 	char *text;
@@ -414,7 +416,7 @@ START_TEST(export_lanes_and_errors)
 {
 	struct sv_profile *p = sample();
 	bool lane_on[8] = {false};
-	struct sv_export_scope sc = {lane_on, false, 0, 0};
+	struct sv_export_scope sc = {.lane_on = lane_on};
 	struct sv_error err = {0};
 	FILE *full;
 	json_t *root;
@@ -442,6 +444,32 @@ START_TEST(export_lanes_and_errors)
 	}
 	ck_assert_int_eq(
 		sv_export_chrome(stdout, NULL, NULL, NULL, &err), -EINVAL);
+	{
+		/* on a worker: every call looked at counts; a stop flag set
+		 * stops each streaming writer with -ECANCELED */
+		atomic_bool stop;
+		_Atomic uint64_t seen;
+		struct sv_export_scope w = {.cancel = &stop, .progress = &seen};
+		FILE *null = fopen("/dev/null", "w");
+		int (*writers[])(FILE *, const struct sv_profile *,
+			const struct sv_export_scope *, const char *,
+			struct sv_error *) = {
+			sv_export_chrome, sv_export_speedscope, sv_export_csv};
+		size_t k;
+		ck_assert_ptr_nonnull(null);
+		for (k = 0; k < 3; k++) {
+			atomic_init(&stop, false);
+			atomic_init(&seen, 0);
+			ck_assert_int_eq(
+				writers[k](null, p, &w, NULL, &err), 0);
+			ck_assert_uint_ge(atomic_load(&seen), p->ncalls);
+			atomic_store(&stop, true);
+			ck_assert_int_eq(writers[k](null, p, &w, NULL, &err),
+				-ECANCELED);
+			ck_assert_ptr_nonnull(strstr(err.msg, "stopped"));
+		}
+		fclose(null);
+	}
 	full = fopen("/dev/full", "w");
 	if (full) {
 		ck_assert_int_eq(

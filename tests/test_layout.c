@@ -579,6 +579,63 @@ START_TEST(test_geometry_panel_width)
 }
 END_TEST
 
+/* Two runs' rows: rank by rank, A's lanes then B's (its own hidden and
+ * collapsed flags), a rank only in B after A's last; found by run. */
+START_TEST(test_rows_two_runs)
+{
+	static const struct vt_call ca[] = {
+		{0, "main", 0, 100, 0, -1, -1, 0},
+		{0, "child", 10, 50, 0, -1, -1, 0},
+		{0, "work", 0, 30, 1, -1, -1, 0},
+		{1, "main", 0, 100, 0, -1, -1, 0},
+	};
+	static const struct vt_call cb[] = {
+		{0, "main", 0, 100, 0, -1, -1, 0},
+		{1, "main", 0, 90, 0, -1, -1, 0},
+		{1, "child", 5, 60, 0, -1, -1, 0},
+		{3, "main", 0, 10, 0, -1, -1, 0},
+	};
+	struct sv_profile *a = vt_profile(ca, 4, VT_THREADS);
+	struct sv_profile *b = vt_profile(cb, 4, VT_THREADS);
+	struct sv_layout_rows r = {0};
+	/* (run, rank, depth) of each row */
+	static const int want[][3] = {{0, 0, 0}, {0, 0, 1}, {0, 0, 0},
+		{1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {1, 1, 1}, {1, 3, 0}};
+	bool hidden2[3] = {false, false, true}, coll2[3] = {false, true};
+	size_t i;
+
+	/* given both runs, when their rows are built, then rank by rank */
+	sv_layout_rows_build_two(&r, a, NULL, NULL, b, NULL, NULL);
+	ck_assert_uint_eq(r.n, sizeof want / sizeof want[0]);
+	for (i = 0; i < r.n; i++) {
+		const struct sv_profile *p = r.rows[i].run ? b : a;
+		ck_assert_int_eq(r.rows[i].run, want[i][0]);
+		ck_assert_int_eq(p->lanes[r.rows[i].lane].rank, want[i][1]);
+		ck_assert_int_eq(r.rows[i].depth, want[i][2]);
+		ck_assert(r.rows[i].lane_first == (want[i][2] == 0));
+	}
+	/* the same lane number in either run is told apart by the run */
+	ck_assert_int_eq(sv_layout_rows_find_run(&r, 1, 0, 0), 3);
+	ck_assert_int_eq(sv_layout_rows_find_run(&r, 0, 0, 0), 0);
+	ck_assert_int_eq(sv_layout_rows_find(&r, 0, 1), 1);
+	ck_assert_int_eq(sv_layout_rows_find_run(&r, 1, 1, 5), 6);
+	/* B's flags: rank 3 hidden, rank 1 collapsed */
+	sv_layout_rows_build_two(&r, a, NULL, NULL, b, hidden2, coll2);
+	ck_assert_uint_eq(r.n, 6);
+	ck_assert_int_eq(r.rows[5].run, 1);
+	ck_assert(r.rows[5].lane_first && r.rows[5].lane_last);
+	ck_assert_int_eq(sv_layout_rows_find_run(&r, 1, 2, 0), -1);
+	/* without B: the first run's rows alone, as before */
+	sv_layout_rows_build_two(&r, a, NULL, NULL, NULL, NULL, NULL);
+	ck_assert_uint_eq(r.n, 4);
+	for (i = 0; i < r.n; i++)
+		ck_assert_int_eq(r.rows[i].run, 0);
+	sv_layout_rows_fini(&r);
+	sv_profile_free(a);
+	sv_profile_free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -600,6 +657,7 @@ static Suite *suite(void)
 	tc = tcase_create("rows");
 	tcase_add_test(tc, test_lanes_order_labels);
 	tcase_add_test(tc, test_navigation);
+	tcase_add_test(tc, test_rows_two_runs);
 	tcase_add_loop_test(
 		tc, test_geometry, 0, sizeof geoms / sizeof geoms[0]);
 	tcase_add_test(tc, test_geometry_panel_width);

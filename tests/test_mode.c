@@ -885,6 +885,13 @@ static const struct {
 	{"two_runs_flame_gone", "F j l", 100, 12},
 	{"two_runs_stats_by_excl", "V > >", 100, 12},
 	{"two_runs_tree", "T *", 100, 12},
+	/* the cursor on run B's rank 0 (after A's four rows), Tab selects
+	 * its first call: the details name run B */
+	{"two_runs_select_b", "j j j j Tab", 110, 26},
+	/* the search lights solve on both runs' rows */
+	{"two_runs_search", "/ s o l v e Enter", 110, 16},
+	/* B's rows hidden: A's alone, as without B */
+	{"two_runs_b_hidden", ": s e c o n d Enter", 110, 16},
 };
 
 START_TEST(test_two_run_screens)
@@ -936,6 +943,10 @@ START_TEST(test_two_runs_figures)
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);
 	ck_assert_ptr_nonnull(rb);
 	ck_assert_int_eq(rb->s.total_ns, 2250);
+	/* io is only in B: listed apart, for the panel's rows after A's */
+	ck_assert_uint_eq(w.s.nonly2, 1);
+	ck_assert_str_eq(w.s.stats2.regions[w.s.only2[0]].name, "io");
+	ck_assert_int_eq(w.s.stats2.regions[w.s.only2[0]].s.total_ns, 70);
 	/* fib is not in B */
 	ck_assert_ptr_null(sv_session_second_of(
 		&w.s, (uint32_t)sv_profile_find_region(a, "fib")));
@@ -943,6 +954,7 @@ START_TEST(test_two_runs_figures)
 	ck_assert_int_eq(sv_session_set_ranks(&w.s, "1"), 0);
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);
 	ck_assert_int_eq(rb->s.total_ns, 1000);
+	ck_assert_uint_eq(w.s.nonly2, 0); /* rank 1 has no io */
 	/* the same run twice is refused; NULL ends the comparison */
 	ck_assert_int_eq(sv_view_set_second(&w, a, NULL, &err), -EINVAL);
 	ck_assert_int_eq(sv_view_set_second(&w, NULL, NULL, &err), 0);

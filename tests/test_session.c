@@ -1015,6 +1015,89 @@ START_TEST(test_set_profile)
 }
 END_TEST
 
+/* The second run's parts: its regions matched by name (colours, the
+ * search, the marked region), its index following the region filter and
+ * its lanes the rank filter and the solo lane's rank. */
+START_TEST(test_second_run_parts)
+{
+	static const struct vt_call ca[] = {
+		{0, "main", 0, 1000, 0, -1, -1, 0},
+		{0, "solve", 100, 500, 0, -1, -1, 0},
+		{1, "main", 0, 900, 0, -1, -1, 0},
+	};
+	static const struct vt_call cb[] = {
+		{0, "main", 50, 2050, 0, -1, -1, 0},
+		{0, "io", 100, 200, 0, -1, -1, 0},
+		{0, "solve", 300, 900, 0, -1, -1, 0},
+		{1, "main", 50, 950, 0, -1, -1, 0},
+	};
+	struct sv_profile *a = vt_profile(ca, 3, VT_THREADS);
+	struct sv_profile *b = vt_profile(cb, 4, VT_THREADS);
+	struct sv_session ss;
+	struct sv_second_prep sp;
+	struct sv_error err;
+	uint32_t solve_b = 2, io_b = 1, r;
+
+	ck_assert_int_eq(sv_session_init(&ss, a, NULL, &err), 0);
+	/* given B prepared as the loader's thread does, when it is taken */
+	ck_assert_int_eq(sv_second_prepare(&sp, b, &err), 0);
+	ck_assert(sp.has_index);
+	ck_assert_int_eq(
+		sv_session_set_second_prepared(&ss, &sp, "b", &err), 0);
+	ck_assert(!sp.has_index); /* taken over */
+	sv_second_prep_fini(&sp);
+	ck_assert(sv_session_two_rows(&ss));
+	/* then each run starts at zero: B's origin is its first call */
+	ck_assert_int_eq(ss.shift2, 50);
+	ck_assert_int_eq(ss.run2_t1, 2000);
+	/* B's solve is A's solve: the same colour; io is B's own */
+	ck_assert_str_eq(b->regions[sv_call_region(b, solve_b)], "solve");
+	r = sv_call_region(b, solve_b);
+	ck_assert_int_eq(ss.region1[r], sv_profile_find_region(a, "solve"));
+	ck_assert_int_eq(ss.region1[sv_call_region(b, io_b)], -1);
+	ck_assert_int_eq(sv_session_call2_color(&ss, solve_b),
+		sv_session_call_color(&ss, 1));
+	/* the search and the marked region light B's calls by name */
+	ck_assert(!sv_session_is_match2(&ss, solve_b));
+	ck_assert_int_eq(sv_session_set_search(&ss, "sol", &err), 0);
+	ck_assert(sv_session_is_match2(&ss, solve_b));
+	ck_assert(!sv_session_is_match2(&ss, io_b));
+	ck_assert_int_eq(sv_session_set_search(&ss, "", &err), 0);
+	sv_session_mark_region(&ss, sv_profile_find_region(a, "main"));
+	ck_assert(sv_session_is_match2(&ss, 0));
+	ck_assert(!sv_session_is_match2(&ss, solve_b));
+	sv_session_mark_region(&ss, -1);
+	/* the region filter leaves B's filtered calls out of its index */
+	ck_assert(sv_layout_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	ss.sel2 = io_b;
+	ck_assert_int_eq(sv_session_set_filter(&ss, "!io"), 0);
+	ck_assert_uint_eq(sv_layout_level_pos(&ss.index2, io_b), UINT32_MAX);
+	ck_assert(sv_layout_level_pos(&ss.index2, solve_b) != UINT32_MAX);
+	ck_assert_uint_eq(ss.sel2, SV_NO_CALL); /* filtered away */
+	ck_assert_int_eq(sv_session_set_filter(&ss, ""), 0);
+	ck_assert(sv_layout_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	/* the rank filter and a solo lane hide B's lanes of other ranks */
+	ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
+	ck_assert(ss.lane2_hidden[0] && !ss.lane2_hidden[1]);
+	ck_assert_int_eq(sv_session_set_ranks(&ss, ""), 0);
+	sv_session_solo(&ss, 0);
+	ck_assert(!ss.lane2_hidden[0] && ss.lane2_hidden[1]);
+	sv_session_solo(&ss, -1);
+	/* hidden altogether, and back */
+	sv_session_show_second(&ss, false);
+	ck_assert(!sv_session_two_rows(&ss));
+	ck_assert(ss.lane2_hidden[0] && ss.lane2_hidden[1]);
+	sv_session_show_second(&ss, true);
+	ck_assert(!ss.lane2_hidden[0]);
+	/* a reload of A keeps B, matched again */
+	ck_assert_int_eq(sv_session_set_profile(&ss, a, &err), 0);
+	ck_assert_int_eq(ss.region1[r], sv_profile_find_region(a, "solve"));
+	sv_session_fini(&ss);
+	sv_profile_free(a);
+	sv_profile_free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("session");
@@ -1026,6 +1109,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_search_background);
 	tcase_add_test(tc, test_init_degenerate);
 	tcase_add_test(tc, test_set_profile);
+	tcase_add_test(tc, test_second_run_parts);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("lanes");

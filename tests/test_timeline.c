@@ -3,13 +3,16 @@
  * (timeline.c): the window clamped between one nanosecond a column and
  * the widest span, zooming about a column, panning with the cursor,
  * selecting a call out of view, stepping through lists of calls, the
- * cursor row kept on screen after a resize, and a new profile.
+ * cursor row kept on screen after a resize, and a new profile; two runs
+ * one above the other (timeline_two.c): rows rank by rank, A's then B's,
+ * each run from its start, one window for both, B's calls selected.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "helpers.h"
+#include "scopeview/action.h"
 #include "scopeview/mode.h"
 #include "scopeview/render.h"
 #include "scopeview/session.h"
@@ -975,10 +978,139 @@ START_TEST(test_sparse_rows_fold_when_short)
 }
 END_TEST
 
+/* ---- two runs ------------------------------------------------------------ */
+
+/* A: rank 0 main [0,1000) > child [100,500), rank 1 main [0,1200); B, 10
+ * us later on its clock: rank 0 main [10000,12000) > child [10100,10300),
+ * rank 1 main [10000,10500), rank 2 (only in B) main [10000,10100). */
+static const struct vt_call two_a[] = {
+	{0, "main", 0, 1000, 0, -1, -1, 0},
+	{0, "child", 100, 500, 0, -1, -1, 0},
+	{1, "main", 0, 1200, 0, -1, -1, 0},
+};
+static const struct vt_call two_b[] = {
+	{0, "main", 10000, 12000, 0, -1, -1, 0},
+	{0, "child", 10100, 10300, 0, -1, -1, 0},
+	{1, "main", 10000, 10500, 0, -1, -1, 0},
+	{2, "main", 10000, 10100, 0, -1, -1, 0},
+};
+
+START_TEST(test_two_runs_rows_and_window)
+{
+	struct sv_profile *a = vt_profile(two_a, 3, VT_THREADS);
+	struct sv_profile *b = vt_profile(two_b, 4, VT_THREADS);
+	struct sv_session ss;
+	struct sv_timeline t;
+	struct sv_error err;
+	struct sv_tmap m, m2;
+	static const struct {
+		uint8_t run;
+		uint32_t rank;
+		uint16_t depth;
+	} want[] = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}, {0, 1, 0},
+		{1, 1, 0}, {1, 2, 0}};
+	size_t i;
+	long row;
+	uint32_t c;
+
+	/* given run A, then run B as the second run */
+	ck_assert_int_eq(sv_session_init(&ss, a, NULL, &err), 0);
+	sv_timeline_init(&t, &ss);
+	ss.notify = forward;
+	ss.notify_ctx = &t;
+	sv_timeline_resize(&t, 120, 40);
+	ck_assert_uint_eq(t.rows.n, 3);
+	ck_assert_int_eq(sv_session_set_second(&ss, b, "b.h5", &err), 0);
+
+	/* then the rows go rank by rank, A's lanes then B's */
+	ck_assert_uint_eq(t.rows.n, sizeof want / sizeof want[0]);
+	for (i = 0; i < t.rows.n; i++) {
+		const struct sv_layout_row *r = &t.rows.rows[i];
+		const struct sv_profile *p = r->run ? b : a;
+		ck_assert_uint_eq(r->run, want[i].run);
+		ck_assert_uint_eq(p->lanes[r->lane].rank, want[i].rank);
+		ck_assert_uint_eq(r->depth, want[i].depth);
+	}
+	/* each run from its start: B's clock is 10 us ahead, and the
+	 * window fits both (B's 2 us rank 0 is the longer) */
+	ck_assert_int_eq(ss.shift2, 10000);
+	ck_assert_int_eq(t.t0, 0);
+	ck_assert_int_eq(t.t1, 2000);
+	/* one window for both: a zoom moves B's rows' window along */
+	sv_timeline_set_window(&t, 100, 400);
+	m = sv_timeline_tmap(&t);
+	m2 = sv_timeline_tmap_run(&t, 1);
+	ck_assert_int_eq(m2.t0, 10100);
+	ck_assert_int_eq(m2.t1, 10500);
+	ck_assert_int_eq(m2.w, m.w);
+	/* B's child [10100,10300) is drawn at A's [100,300): the same
+	 * columns as A's child [100,500) starts at */
+	row = sv_layout_rows_find_run(&t.rows, 1, 0, 1);
+	ck_assert_int_eq(row, 3);
+	c = sv_timeline_row_hit(&t, &t.rows.rows[row], &m, m.x0);
+	ck_assert_uint_ne(c, SV_NO_CALL);
+	ck_assert_str_eq(b->regions[sv_call_region(b, c)], "child");
+	ck_assert_int_eq(b->start_ns[c], 10100);
+	ck_assert_uint_eq(sv_timeline_row_hit(&t, &t.rows.rows[row], &m,
+				  sv_tmap_col(&m, 350)),
+		SV_NO_CALL);
+
+	/* when the cursor is on that row, the call under it is B's */
+	t.cur_run = 1;
+	t.cur_lane = t.rows.rows[row].lane;
+	t.cur_depth = 1;
+	t.cur_t = 150;
+	sv_timeline_select_at_cursor(&t);
+	ck_assert_uint_eq(ss.sel, SV_NO_CALL);
+	ck_assert_uint_eq(ss.sel2, c);
+	/* Tab from it: B's next call of the lane (none after child) */
+	ck_assert(
+		sv_timeline_two_apply(&t, SV_ACTION_NEXT_CALL) & SV_REACT_BELL);
+	ck_assert(sv_timeline_two_apply(&t, SV_ACTION_PREV_CALL) &
+		  SV_REACT_REDRAW);
+	ck_assert_int_eq(b->start_ns[ss.sel2], 10000); /* main */
+	ck_assert_uint_eq(t.cur_depth, 0);
+	/* selecting a call of A takes B's away */
+	sv_timeline_select(&t, 0);
+	ck_assert_uint_eq(ss.sel2, SV_NO_CALL);
+	ck_assert_uint_eq(t.cur_run, 0);
+
+	/* a rank filter applies to B's rows too */
+	ck_assert_int_eq(sv_session_set_ranks(&ss, "1-2"), 0);
+	ck_assert_uint_eq(t.rows.n, 3);
+	ck_assert_uint_eq(t.rows.rows[2].run, 1);
+	ck_assert_uint_eq(b->lanes[t.rows.rows[2].lane].rank, 2);
+	ck_assert_int_eq(sv_session_set_ranks(&ss, ""), 0);
+
+	/* :second off hides B's rows and the window is A's run again;
+	 * :second on shows them */
+	sv_timeline_fit(&t);
+	ck_assert(sv_timeline_command(&t, "second off") & SV_REACT_REDRAW);
+	ck_assert_uint_eq(t.rows.n, 3);
+	ck_assert_int_eq(t.t1, 1200);
+	ck_assert(sv_timeline_command(&t, "second") & SV_REACT_REDRAW);
+	ck_assert_uint_eq(t.rows.n, 7);
+	ck_assert_int_eq(t.t1, 2000);
+	ck_assert(sv_timeline_command(&t, "second maybe") & SV_REACT_BELL);
+	/* no second run: B's rows go, and so does the command */
+	ck_assert_int_eq(sv_session_set_second(&ss, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(t.rows.n, 3);
+	ck_assert(sv_timeline_command(&t, "second") & SV_REACT_BELL);
+	sv_timeline_fini(&t);
+	sv_session_fini(&ss);
+	sv_profile_free(a);
+	sv_profile_free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("timeline");
 	TCase *tc;
+
+	tc = tcase_create("two runs");
+	tcase_add_test(tc, test_two_runs_rows_and_window);
+	suite_add_tcase(su, tc);
 
 	tc = tcase_create("window");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -2,7 +2,8 @@
  * test_treebuild.c: call trees built off the UI thread (treebuild.h): a
  * small scope built at once, a large one in a thread that poll() adopts,
  * a build cancelled by the next start or by cancel(), the session's scope
- * (rank filter, solo lane, range) and its words for the views' titles.
+ * (rank filter, solo lane, range) and its words for the views' titles;
+ * a second run's tree built on the same thread as the first's.
  */
 #include <string.h>
 #include <unistd.h>
@@ -88,11 +89,55 @@ START_TEST(test_treebuild_sync_and_thread)
 }
 END_TEST
 
+/* The second run: rank 0's main only, 700 ns. */
+static const struct vt_call calls_b[] = {
+	{0, "main", 0, 700, 0, -1, -1, 0},
+};
+
+START_TEST(test_treebuild_second_on_thread)
+{
+	struct sv_profile *p = vt_profile(calls, 4, VT_THREADS | VT_START);
+	struct sv_profile *p2 = vt_profile(calls_b, 1, VT_THREADS | VT_START);
+	struct sv_session s;
+	struct sv_treebuild b;
+	struct sv_error err;
+	char text[256] = "";
+
+	ck_assert_int_eq(sv_session_init(&s, p, NULL, &err), 0);
+	ck_assert_int_eq(sv_session_set_second(&s, p2, "b.h5", &err), 0);
+	sv_treebuild_init(&b);
+	/* given a build forced into a thread, when it starts, then the
+	 * second run's tree is not there yet: it comes with the first's */
+	b.sync_max = 0;
+	sv_treebuild_start(&b, &s, false);
+	ck_assert(sv_treebuild_busy(&b));
+	ck_assert(!b.has2);
+	ck_assert_uint_eq(b.work, 5); /* both runs' calls */
+	wait_done(&b);
+	ck_assert(b.has2);
+	ck_assert_int_eq(b.tree2.total, 700);
+	ck_assert(sv_treebuild_fraction(&b) == 1.0);
+	/* node 0's B figure: main 700 ns against A's 2200 */
+	sv_treebuild_second_text(
+		&b, b.tree.roots ? b.tree.roots[0] : 0, text, sizeof text);
+	ck_assert_msg(strstr(text, "B: 700ns"), "%s", text);
+	/* a cancelled build leaves no half-made second tree */
+	sv_treebuild_start(&b, &s, false);
+	sv_treebuild_cancel(&b);
+	ck_assert(!b.has2);
+	sv_treebuild_fini(&b);
+	sv_session_fini(&s);
+	sv_profile_free(p2);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *treebuild_suite(void)
 {
 	Suite *s = suite_create("treebuild");
 	TCase *tc = tcase_create("builds");
 	tcase_add_test(tc, test_treebuild_sync_and_thread);
+	tcase_add_test(tc, test_treebuild_second_on_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -726,7 +726,8 @@ static long export_events(const char *path)
 /* The calls of prof that a scope keeps, counted with export.h's rule. */
 static long export_expected(const bool *lane_on, int64_t t0, int64_t t1)
 {
-	struct sv_export_scope sc = {lane_on, true, t0, t1};
+	struct sv_export_scope sc = {
+		.lane_on = lane_on, .has_range = true, .t0 = t0, .t1 = t1};
 	uint32_t c;
 	long n = 0;
 
@@ -791,6 +792,37 @@ START_TEST(test_export_command)
 	/* through the : prompt, as typed */
 	vt_keys(&w, ": e x p o r t Space c s v Space / d e v / n u l l Enter");
 	ck_assert_msg(!w.s.message_is_error, "%s", w.s.message);
+
+	/* on a worker (every export, here): the progress line while it
+	 * runs, keys still answered, the same file once polled in */
+	w.export_bg_calls = 0;
+	snprintf(cmd, sizeof cmd, "export chrome %s", out);
+	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
+	ck_assert(sv_view_export_running(&w));
+	ck_assert(sv_view_busy(&w));
+	ck_assert_ptr_nonnull(strstr(w.s.message, "exporting chrome to"));
+	ck_assert(sv_view_command(&w, cmd) & SV_REACT_BELL); /* one at once */
+	ck_assert_ptr_nonnull(strstr(w.s.message, "being written"));
+	vt_keys(&w, "j");
+	{
+		int i;
+		for (i = 0; i < 5000 && sv_view_export_running(&w); i++) {
+			sv_view_poll(&w);
+			usleep(1000);
+		}
+	}
+	ck_assert(!sv_view_export_running(&w));
+	ck_assert_msg(strstr(w.s.message, "written to"), "%s", w.s.message);
+	ck_assert_int_eq(
+		export_events(out), export_expected(w.s.lane_on, 550, 950));
+	/* stopped: nothing runs any more, and it says so */
+	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
+	ck_assert(!(sv_view_command(&w, "export stop") & SV_REACT_BELL));
+	ck_assert(!sv_view_export_running(&w));
+	ck_assert_ptr_nonnull(strstr(w.s.message, "export stopped"));
+	ck_assert(sv_view_command(&w, "export stop") & SV_REACT_BELL);
+	/* quitting with one under way stops it */
+	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
 	sv_view_fini(&w);
 
 	/* a view without a sink says so */

@@ -120,7 +120,7 @@ enum {
 		"Show only some ranks (0,2-5)")                                \
 	X(COMMAND, "command", ":", SV_SCOPE_GLOBAL,                            \
 		"Command prompt: goto 12.5ms, rank 3, region NAME, view "      \
-		"NAME, open B.h5, export FORMAT FILE")                         \
+		"NAME, open B.h5, second off, export FORMAT FILE")             \
 	X(PANEL_FOCUS, "panel-focus", "p", SV_SCOPE_VIEWS,                     \
 		"Move the focus to the summary panel and back")                \
 	X(PANEL_TOGGLE, "panel-toggle", "P", SV_SCOPE_TIMELINE,                \

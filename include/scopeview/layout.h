@@ -15,7 +15,8 @@
  *    searches and a range-maximum query, so a frame costs about
  *    (visible cells) x log(calls in the lane) at any zoom;
  *  - the rows (lanes in profile order = rank, thread, task; one row per
- *    depth, or one when collapsed) and the screen geometry (ruler, lane
+ *    depth, or one when collapsed; with a second run, each rank's lanes
+ *    of the first run, then the second's) and the screen geometry (ruler, lane
  *    labels, timeline, panels, status line) for a terminal size.
  *
  * Nothing here draws or knows about curses; the index borrows the profile,
@@ -202,6 +203,7 @@ struct sv_layout_row {
 				deeper when sparse rows fold into it */
 	bool lane_first;     /* the lane's first row: its label goes here */
 	bool lane_last;
+	uint8_t run; /* 0: the profile's lane; 1: the second run's */
 };
 
 struct sv_layout_rows {
@@ -216,11 +218,22 @@ struct sv_layout_rows {
  */
 void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
 	const bool *lane_hidden, const bool *lane_collapsed);
+/*
+ * The rows of two runs (p2 NULL: as sv_layout_rows_build): rank by rank
+ * in increasing order, the lanes of p of that rank, then those of p2
+ * (run 1, lane numbers of p2) with their own hidden and collapsed flags.
+ */
+void sv_layout_rows_build_two(struct sv_layout_rows *r,
+	const struct sv_profile *p, const bool *lane_hidden,
+	const bool *lane_collapsed, const struct sv_profile *p2,
+	const bool *lane2_hidden, const bool *lane2_collapsed);
 void sv_layout_rows_fini(struct sv_layout_rows *r);
 /* Index of the row of (lane, depth), or of the lane's nearest row;
- * -1 when the lane has no row. */
+ * -1 when the lane has no row.  _run: of a lane of run 0 or 1. */
 long sv_layout_rows_find(
 	const struct sv_layout_rows *r, uint32_t lane, uint32_t depth);
+long sv_layout_rows_find_run(const struct sv_layout_rows *r, unsigned run,
+	uint32_t lane, uint32_t depth);
 
 /* ---- geometry ---------------------------------------------------------- */
 

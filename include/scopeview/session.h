@@ -184,6 +184,29 @@ struct sv_session {
 	bool stats2_valid;
 	long *row2;
 	char *name2;
+	/* The rows of stats2 whose region p lacks (only in the second run),
+	 * the largest total first, ties by name: nonly2 entries. */
+	size_t *only2;
+	size_t nonly2;
+	/* The second run on the timeline (session_two.c): its level-of-
+	 * detail index (the calls the region filter keeps, by name); its
+	 * time origin and shift2 = origin2 - origin, so that a time t of the
+	 * first run and t + shift2 of the second are as far from their
+	 * runs' starts (each run starts at the ruler's zero), and its extent
+	 * in the first run's times (run2_t0, run2_t1); show2: its rows are
+	 * on the timeline; its lanes hidden (p2->nlanes flags: the rank
+	 * filter, the solo lane's rank, show2 off); its selected call
+	 * (SV_NO_CALL; at most one of sel and sel2 is set); each of its
+	 * regions' region of the same name in p, or -1 (region1); and its
+	 * colours, the first run's for the regions of the same name. */
+	struct sv_layout_index index2;
+	bool has_index2;
+	int64_t origin2, shift2, run2_t0, run2_t1;
+	bool show2;
+	bool *lane2_hidden;
+	uint32_t sel2;
+	long *region1;
+	struct sv_palette_map colors2;
 
 	/* One line for the status bar ("no match for 'x'", errors). */
 	char message[256];
@@ -230,6 +253,31 @@ int sv_session_set_profile(
  * Notifies SV_SESSION_SECOND.  Returns 0, or -errno with err. */
 int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
 	const char *name, struct sv_error *err);
+/* What a second run needs before a session takes it, made on any thread
+ * (the loader's), as it reads only p2: its level-of-detail index. */
+struct sv_second_prep {
+	const struct sv_profile *p2;
+	struct sv_layout_index index;
+	bool has_index;
+};
+/* Prepare p2 (NULL: nothing to make).  Returns 0 or -errno with err. */
+int sv_second_prepare(struct sv_second_prep *sp, const struct sv_profile *p2,
+	struct sv_error *err);
+void sv_second_prep_fini(struct sv_second_prep *sp);
+/* sv_session_set_second with the run and index of sp (the index is taken
+ * over; sp still needs sv_second_prep_fini).  B's rows are shown. */
+int sv_session_set_second_prepared(struct sv_session *s,
+	struct sv_second_prep *sp, const char *name, struct sv_error *err);
+/* Whether the timeline shows the second run's rows. */
+bool sv_session_two_rows(const struct sv_session *s);
+/* Show (on) or hide the second run's rows; notifies SV_SESSION_LANES. */
+void sv_session_show_second(struct sv_session *s, bool on);
+/* Call c of the second run: its colour (the first run's colour of its
+ * region's name) and whether the search or the marked region highlights
+ * it (a region of the same name matches, or is marked). */
+int sv_session_call2_color(const struct sv_session *s, uint32_t c);
+bool sv_session_is_match2(const struct sv_session *s, uint32_t c);
+
 /* The second run's figures of region r of p (the region of the same
  * name), or NULL: no second run, or no call of it there. */
 const struct sv_stats_region *sv_session_second_of(

@@ -14,6 +14,7 @@
 #error "scopeview/sink.h belongs to the model layer, which this layer may not use"
 #endif
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -28,11 +29,18 @@
  * (so an empty range, t1 <= t0, keeps none).  A
  * call in the range is exported whole, with its exact times, not cut at
  * the range's ends.
+ *
+ * An export on another thread (the viewer's): each call looked at adds
+ * one to *progress, and a write stops (-ECANCELED, the file left
+ * incomplete) soon after *cancel is set.  Either may be NULL; the folded
+ * stacks (collapsed) neither count nor stop before they are written.
  */
 struct sv_export_scope {
 	const bool *lane_on;
 	bool has_range;
 	int64_t t0, t1;
+	const atomic_bool *cancel;
+	_Atomic uint64_t *progress;
 };
 
 /*

@@ -95,12 +95,16 @@ struct sv_timeline {
 	 * time; the first row on screen. */
 	uint32_t cur_lane;
 	uint16_t cur_depth;
+	uint8_t cur_run; /* the cursor row's run: 0, or 1 (the second) */
 	int64_t cur_t;
 	long top_row;
 
-	/* Lanes collapsed by the user (nlanes flags). */
+	/* Lanes collapsed by the user (nlanes flags), and the second run's
+	 * (nlanes2 flags). */
 	bool *lane_collapsed;
 	size_t nlanes;
+	bool *lane2_collapsed;
+	size_t nlanes2;
 
 	/* Panels. */
 	bool panel_shown, details_shown;
@@ -145,7 +149,7 @@ struct sv_tmap sv_timeline_tmap(const struct sv_timeline *tl);
  * release ends it.  SV_REACT_* flags. */
 int sv_timeline_mouse_range(struct sv_timeline *v, int key);
 /* The call drawn at screen cell (x, y) (the longest of the cell's
- * calls), or SV_NO_CALL. */
+ * calls; a call of the second run on its rows), or SV_NO_CALL. */
 uint32_t sv_timeline_call_at(const struct sv_timeline *tl, int x, int y);
 /* Index of the cursor row in tl->rows (-1 when there are no rows). */
 long sv_timeline_cursor_row(const struct sv_timeline *tl);
@@ -175,6 +179,8 @@ void sv_timeline_select_at_cursor(struct sv_timeline *tl);
 /* Select call c: the cursor goes to its row and into its visible part;
  * the window moves (same span) when the call is not in it. */
 void sv_timeline_select(struct sv_timeline *tl, uint32_t c);
+/* The same for call c of run (0, or 1: the second run's; sets sel2). */
+void sv_timeline_select_run(struct sv_timeline *tl, unsigned run, uint32_t c);
 /* Select call c for a jump (n, the panel's Enter, :region): as
  * sv_timeline_select, and zoomed in until it is SV_TIMELINE_READABLE
  * columns wide or more (a quarter of the timeline), the zoom kept when it
@@ -218,8 +224,9 @@ void sv_timeline_sync(struct sv_timeline *tl);
  * they do not fit the lane area, a lane's last rows whose calls fill at
  * most two cells each fold into one (depth .. depth_last). */
 void sv_timeline_build_rows(struct sv_timeline *tl);
-/* The call drawn at column x of row r: the shallowest of a folded row's
- * depths that has one there (sv_layout_hit), or SV_NO_CALL. */
+/* The call drawn at column x of row r (of r's run; m is the first run's
+ * map): the shallowest of a folded row's depths that has one there
+ * (sv_layout_hit), or SV_NO_CALL. */
 uint32_t sv_timeline_row_hit(const struct sv_timeline *tl,
 	const struct sv_layout_row *r, const struct sv_tmap *m, int x);
 /* Draw a row that sparse depth rows folded into (depth_last > depth):
@@ -253,6 +260,53 @@ void sv_timeline_draw_strip(const struct sv_timeline *tl, struct sv_grid *g);
 void sv_timeline_ranks_status(
 	const struct sv_timeline *tl, char *buf, size_t n);
 
+/* ---- timeline_two.c ------------------------------------------------------ */
+
+/* What the rows of a run (0: the profile, 1: the second run) draw: its
+ * profile and index, the time added to the window's for its clock
+ * (session.h's shift2), its selected call. */
+struct sv_timeline_src {
+	const struct sv_profile *p;
+	const struct sv_layout_index *ix;
+	int64_t shift;
+	uint32_t sel;
+	unsigned run;
+};
+struct sv_timeline_src sv_timeline_src(
+	const struct sv_timeline *tl, unsigned run);
+/* The time map of run's rows: the window in its clock. */
+struct sv_tmap sv_timeline_tmap_run(const struct sv_timeline *tl, unsigned run);
+/* Call c of src: its colour, and whether the search or the marked
+ * region highlights it. */
+int sv_timeline_src_color(const struct sv_timeline *tl,
+	const struct sv_timeline_src *src, uint32_t c);
+bool sv_timeline_src_match(const struct sv_timeline *tl,
+	const struct sv_timeline_src *src, uint32_t c);
+/* Whether rows a and b show the same lane (of the same run). */
+bool sv_timeline_same_lane(
+	const struct sv_layout_row *a, const struct sv_layout_row *b);
+/* The extent the window may cover: the run's, and with the second run's
+ * rows on display the union with its extent (in the first's clock). */
+void sv_timeline_extent(const struct sv_timeline *tl, int64_t *t0, int64_t *t1);
+/* Keep the second run's collapsed flags the size of its lanes. */
+void sv_timeline_two_lanes(struct sv_timeline *tl);
+/* Tab / S-Tab on a row of the second run: its next or previous call
+ * (SV_REACT_* flags). */
+int sv_timeline_step_call2(struct sv_timeline *tl, int dir);
+/* The label of the first row of a lane of the second run: "B r0 main"
+ * (the letter marked), w cells from x. */
+void sv_timeline_draw_run_label(const struct sv_timeline *tl, struct sv_grid *g,
+	const struct sv_layout_row *r, int x, int y, int w, int style);
+/* The keys that act on the second run's rows (the cursor on one) or
+ * call (sel2): Tab and S-Tab, the parent, child and sibling moves, z, t
+ * (which solos lanes of the first run only) and collapsing every lane
+ * (both runs').  SV_REACT_* flags, or -1 for another action or when
+ * neither is the case. */
+int sv_timeline_two_apply(struct sv_timeline *tl, int action);
+/* `:second [on|off]`: show or hide the second run's rows (toggles
+ * without an argument).  SV_REACT_* flags. */
+int sv_timeline_second_command(struct sv_timeline *tl, const char *arg);
+
 /* ---- draw_timeline.c ----------------------------------------------------- */
 
 /* The ruler, lanes, details and panel of tl into g (of the screen's
@@ -270,10 +324,11 @@ void sv_timeline_status(const struct sv_timeline *tl, char *line, size_t n,
 #define SV_BARS_SUMMARY_REGIONS 16
 #define SV_BARS_SUMMARY_MAX     1000000
 
-/* The calls of (lane, depth) in the window, on screen row y of g: bars,
- * boundaries, shaded cells and names (see draw_bars.c). */
+/* The calls of (lane, depth) of run (0, or 1: the second run) in the
+ * window, on screen row y of g: bars, boundaries, shaded cells and names
+ * (see draw_bars.c). */
 void sv_timeline_draw_row(const struct sv_timeline *tl, struct sv_grid *g,
-	uint32_t lane, uint16_t depth, int y);
+	unsigned run, uint32_t lane, uint16_t depth, int y);
 /* What the cursor row's cell at column x holds, when it holds several
  * calls: "37 calls: 54% kernel:spmv, 30% kernel:precondition, 16% other"
  * (shares of the cell's busy time), into buf; returns its length, 0 (and

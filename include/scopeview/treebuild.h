@@ -40,7 +40,7 @@ struct sv_treebuild {
 	pthread_t thread;
 	bool running;
 	atomic_int cancel, done;
-	atomic_uint_fast64_t progress;
+	atomic_uint_fast64_t progress, progress2; /* the second run's */
 	uint64_t work; /* calls of the lanes in scope, for the fraction */
 	const struct sv_profile *p;
 	struct sv_callpath_scope scope;
@@ -50,10 +50,14 @@ struct sv_treebuild {
 
 	/* A comparison (the session's second run, without a marked range:
 	 * the runs' times do not line up): the second run's tree over the
-	 * ranks on display, built on the UI thread with each start, and for
-	 * every node of tree the node of tree2 with the same path of names
-	 * (match2, SV_CALLPATH_NONE: not in the second run). */
-	bool has2;
+	 * ranks on display, built with the first's (on its thread when the
+	 * two hold more than sync_max calls; has2 once it is built), and
+	 * for every node of tree the node of tree2 with the same path of
+	 * names (match2, SV_CALLPATH_NONE: not in the second run). */
+	bool want2, has2;
+	bool built2; /* written by the build, read once it is done */
+	const struct sv_profile *p2;
+	struct sv_callpath_scope scope2;
 	struct sv_callpath tree2;
 	uint32_t *match2;
 	bool *lane2_on;

@@ -89,6 +89,11 @@ struct sv_view {
 	 * that loads it. */
 	char open_path[1024];
 	const struct sv_sink *sink; /* from the options */
+	/* An `:export` of at least export_bg_calls calls (set by init to
+	 * SV_VIEW_EXPORT_BG_CALLS; 0 = every one) runs on a worker
+	 * (view_export.c), with its progress on the message line. */
+	struct view_export *export_work; /* private; NULL when none runs */
+	uint64_t export_bg_calls;
 	/* A count typed before a key (vim's 20l): the digits so far, 0 for
 	 * none.  The next action that moves is done that many times. */
 	long count;
@@ -96,6 +101,21 @@ struct sv_view {
 	 * Down. */
 	struct sv_lineedit_history history[SV_PROMPT_COUNT];
 };
+
+/* Exports of at least this many calls run on a worker thread. */
+#define SV_VIEW_EXPORT_BG_CALLS 200000
+
+/* `:export FORMAT FILE` (the calls of the lanes on display that meet the
+ * marked range, else the timeline's window) and `:export stop`.
+ * SV_REACT_* flags. */
+int sv_view_export(struct sv_view *v, const char *arg);
+/* Whether an export runs on its worker; take a finished one in (its
+ * message) or show its progress: SV_REACT_REDRAW when the line changed. */
+bool sv_view_export_running(const struct sv_view *v);
+int sv_view_export_poll(struct sv_view *v);
+/* Stop an export under way and wait for its worker (nothing when none
+ * runs). */
+void sv_view_export_stop(struct sv_view *v);
 
 /* The largest count a key takes. */
 #define SV_VIEW_COUNT_MAX 9999
@@ -120,6 +140,10 @@ int sv_view_set_profile(
 /* Compare with a second run p2 (borrowed until fini or the next call;
  * NULL ends the comparison): sv_session_set_second, every mode told. */
 int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
+	const char *name, struct sv_error *err);
+/* The same with a run prepared off the UI thread (session.h's
+ * sv_second_prepare: its index is taken over). */
+int sv_view_set_second_prepared(struct sv_view *v, struct sv_second_prep *sp,
 	const char *name, struct sv_error *err);
 
 /* The terminal is now w x h cells. */

@@ -96,8 +96,12 @@ static void view_help(FILE *out, bool with_usage)
 	      "  FILE2              a second run to compare FILE with (also "
 	      ":open FILE2\n"
 	      "                     inside): B and change columns in the "
-	      "panel, frames\n"
-	      "                     coloured by change in the flame graph\n",
+	      "panel, B's lanes\n"
+	      "                     under A's on the timeline (rank by rank, "
+	      "each from its\n"
+	      "                     start; :second off hides them), frames "
+	      "coloured by\n"
+	      "                     change in the flame graph\n",
 		out);
 	sv_cli_write_options(out, &sv_cli_view_cmd);
 	fputs("\nInside the viewer press ? or F1 for the keys, q to quit.\n"

@@ -24,14 +24,18 @@ void sv_export_buf_init(struct sv_export_buf *w, FILE *out)
 	w->out = out;
 	w->n = 0;
 	w->failed = false;
+	w->cancelled = false;
+	w->cancel = NULL;
 }
 
 int sv_export_buf_flush(struct sv_export_buf *w)
 {
+	if (w->cancel && !w->failed && atomic_load(w->cancel))
+		w->failed = w->cancelled = true;
 	if (w->n && !w->failed && fwrite(w->b, 1, w->n, w->out) != w->n)
 		w->failed = true;
 	w->n = 0;
-	return w->failed ? -EIO : 0;
+	return w->cancelled ? -ECANCELED : w->failed ? -EIO : 0;
 }
 
 void sv_export_put_slow(struct sv_export_buf *w, const char *s, size_t n)
@@ -176,6 +180,13 @@ bool sv_export_call_in(const struct sv_profile *p,
 		return false;
 	if (!sc)
 		return true;
+	if (sc->progress)
+		atomic_fetch_add_explicit(
+			sc->progress, 1, memory_order_relaxed);
+	/* Stopped: no more calls, and the last flush says so. */
+	if (sc->cancel &&
+		atomic_load_explicit(sc->cancel, memory_order_relaxed))
+		return false;
 	if (sc->lane_on && p->lane_of && !sc->lane_on[p->lane_of[c]])
 		return false;
 	if (!sc->has_range)
@@ -206,13 +217,15 @@ void sv_export_metadata(
 }
 
 int sv_export_begin(struct sv_export_ctx *c, FILE *out,
-	const struct sv_profile *p, bool json, struct sv_error *err)
+	const struct sv_profile *p, const struct sv_export_scope *sc, bool json,
+	struct sv_error *err)
 {
 	memset(c, 0, sizeof *c);
 	if (!out || !p)
 		return sv_error_set(err, -EINVAL, "nothing to export");
 	c->w = sv_xmalloc(sizeof *c->w);
 	sv_export_buf_init(c->w, out);
+	c->w->cancel = sc ? sc->cancel : NULL;
 	c->p = p;
 	c->region = json ? sv_export_json_names(p->regions, p->nregions)
 			 : sv_export_csv_names(p->regions, p->nregions);
@@ -225,10 +238,12 @@ int sv_export_begin(struct sv_export_ctx *c, FILE *out,
 int sv_export_end(
 	struct sv_export_ctx *c, const char *what, struct sv_error *err)
 {
-	int rc = 0;
+	int rc = 0, fl = sv_export_buf_flush(c->w);
 
-	if (sv_export_buf_flush(c->w) < 0 || fflush(c->w->out) ||
-		ferror(c->w->out))
+	if (fl == -ECANCELED)
+		rc = sv_error_set(
+			err, -ECANCELED, "the %s export was stopped", what);
+	else if (fl < 0 || fflush(c->w->out) || ferror(c->w->out))
 		rc = sv_error_set(
 			err, -EIO, "cannot write the %s export", what);
 	sv_strv_free_array(c->region, c->p->nregions);
@@ -335,7 +350,7 @@ int sv_export_csv(FILE *out, const struct sv_profile *p,
 	int rc;
 
 	(void)file;
-	if ((rc = sv_export_begin(&x, out, p, false, err)) < 0)
+	if ((rc = sv_export_begin(&x, out, p, sc, false, err)) < 0)
 		return rc;
 	w = x.w;
 	if (x.meta && !(tmp = open_memstream(&text, &len)))

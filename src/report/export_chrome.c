@@ -106,7 +106,7 @@ int sv_export_chrome(FILE *out, const struct sv_profile *p,
 	size_t l;
 	int rc;
 
-	if ((rc = sv_export_begin(&x, out, p, true, err)) < 0)
+	if ((rc = sv_export_begin(&x, out, p, sc, true, err)) < 0)
 		return rc;
 	w = x.w;
 	sv_export_puts(w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{"

@@ -18,16 +18,19 @@
 #define SV_EXPORT_BUF 65536
 
 /* Bytes for out, written SV_EXPORT_BUF at a time; failed once a write
- * did not go through (later writes are dropped). */
+ * did not go through or *cancel was set (cancelled; later writes are
+ * dropped). */
 struct sv_export_buf {
 	FILE *out;
 	size_t n;
-	bool failed;
+	bool failed, cancelled;
+	const atomic_bool *cancel;
 	char b[SV_EXPORT_BUF];
 };
 
 void sv_export_buf_init(struct sv_export_buf *w, FILE *out);
-/* Write what is buffered; 0 or -EIO (also for an earlier failure). */
+/* Write what is buffered; 0 or -EIO (also for an earlier failure), or
+ * -ECANCELED once the scope's cancel flag is set. */
 int sv_export_buf_flush(struct sv_export_buf *w);
 /* The slow path of sv_export_put: s does not fit what is left. */
 void sv_export_put_slow(struct sv_export_buf *w, const char *s, size_t n);
@@ -89,12 +92,14 @@ struct sv_export_ctx {
 	bool meta;
 };
 
-/* Set up c for writing p to out (names escaped for JSON or CSV);
- * -EINVAL (with err) for a NULL out or p. */
+/* Set up c for writing p's calls of sc to out (names escaped for JSON or
+ * CSV; stopped by sc's cancel flag); -EINVAL (with err) for a NULL out or
+ * p. */
 int sv_export_begin(struct sv_export_ctx *c, FILE *out,
-	const struct sv_profile *p, bool json, struct sv_error *err);
+	const struct sv_profile *p, const struct sv_export_scope *sc, bool json,
+	struct sv_error *err);
 /* Flush and free c; a failed stream is -EIO with err ("cannot write the
- * <what> export"), else 0. */
+ * <what> export"), a cancelled one -ECANCELED, else 0. */
 int sv_export_end(
 	struct sv_export_ctx *c, const char *what, struct sv_error *err);
 

@@ -143,7 +143,7 @@ int sv_export_speedscope(FILE *out, const struct sv_profile *p,
 	bool any = false;
 	int rc;
 
-	if ((rc = sv_export_begin(&x, out, p, true, err)) < 0)
+	if ((rc = sv_export_begin(&x, out, p, sc, true, err)) < 0)
 		return rc;
 	w = x.w;
 	sv_export_puts(w, "{\"$schema\":\"https://www.speedscope.app/"

@@ -6,7 +6,7 @@
  * presents it only when a flag (or a resize, or load progress) says so.
  * Idle, the loop sleeps in the backend's blocking getkey.
  *
- * Loading runs in a background thread (struct app_loader): first the
+ * Loading runs in a background thread (app_loader.c): first the
  * index alone (summary_only: names and stored statistics, quick), then
  * the whole file with progress and cancellation.  The thread only fills
  * its own struct under a mutex; the loop polls it every poll_ms while it
@@ -35,32 +35,7 @@
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
-/* One background load.  Fields below mu are shared with the thread. */
-struct app_loader {
-	pthread_t thread;
-	bool started;
-	char *path;
-	struct sv_source source;
-	bool want_index;        /* read the index first (first load only) */
-	bool want_view;         /* build the view of the result here too */
-	struct sv_view_opts vo; /* for that view (title: a copy) */
-	char *title;
-	atomic_int cancel;
-
-	pthread_mutex_t mu;
-	double fraction;
-	char what[48];
-	unsigned progress_seq;    /* bumped on every progress report */
-	struct sv_profile *index; /* summary-only profile, until taken */
-	bool done;
-	int rc;
-	struct sv_error err;
-	struct sv_profile *result;
-	struct sv_view *view; /* of result, when want_view */
-	bool past_file;       /* the file is closed: memory work is left */
-	bool building_view;   /* the view is being built */
-	bool abandoned;       /* nobody waits: the thread frees it all */
-};
+#include "app_priv.h"
 
 struct sv_app {
 	struct sv_app_opts opts;
@@ -80,197 +55,6 @@ struct sv_app {
 	double fraction;
 	char what[48];
 };
-
-/* ---- views ------------------------------------------------------------ */
-
-/* A new view of p, or NULL with err. */
-static struct sv_view *app_view_new(const struct sv_profile *p,
-	const struct sv_view_opts *vo, struct sv_error *err)
-{
-	struct sv_view *v = sv_xcalloc(1, sizeof *v);
-
-	if (sv_view_init(v, p, vo, err) < 0) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
-static void app_view_free(struct sv_view *v)
-{
-	if (!v)
-		return;
-	sv_view_fini(v);
-	free(v);
-}
-
-/* ---- the loading thread ------------------------------------------------- */
-
-/* Free the loader and anything it still holds (its thread is gone). */
-static void loader_destroy(struct app_loader *l)
-{
-	sv_profile_free(l->index);
-	app_view_free(l->view);
-	sv_profile_free(l->result);
-	pthread_mutex_destroy(&l->mu);
-	free(l->title);
-	free(l->path);
-	free(l);
-}
-
-static void loader_progress(void *ctx, double fraction, const char *what)
-{
-	struct app_loader *l = ctx;
-
-	pthread_mutex_lock(&l->mu);
-	if (fraction < 0)
-		fraction = 0;
-	if (fraction > 1)
-		fraction = 1;
-	l->fraction = fraction;
-	snprintf(l->what, sizeof l->what, "%s", what ? what : "");
-	l->progress_seq++;
-	pthread_mutex_unlock(&l->mu);
-}
-
-static int loader_cancelled(void *ctx)
-{
-	struct app_loader *l = ctx;
-	return atomic_load(&l->cancel);
-}
-
-/* Past the file: q need not wait for the rest (loader_stop). */
-static void loader_file_done(void *ctx)
-{
-	struct app_loader *l = ctx;
-	pthread_mutex_lock(&l->mu);
-	l->past_file = true;
-	pthread_mutex_unlock(&l->mu);
-}
-
-static void *loader_main(void *arg)
-{
-	struct app_loader *l = arg;
-	struct sv_load_opts o;
-	struct sv_view *view = NULL;
-	struct sv_profile *p = NULL;
-	struct sv_error err;
-	int rc;
-
-	if (l->source.thread_init)
-		l->source.thread_init();
-	memset(&o, 0, sizeof o);
-	o.progress = loader_progress;
-	o.cancelled = loader_cancelled;
-	o.ctx = l;
-	o.file_done = loader_file_done;
-	if (l->want_index) {
-		/* Quick: names and stored statistics, shown while the calls
-		 * load.  A failure here is reported by the full load. */
-		struct sv_load_opts io = o;
-		io.progress = NULL;
-		io.file_done = NULL;
-		io.summary_only = true;
-		memset(&err, 0, sizeof err);
-		if (l->source.load(l->path, &io, &p, &err) == 0) {
-			pthread_mutex_lock(&l->mu);
-			l->index = p;
-			l->progress_seq++;
-			pthread_mutex_unlock(&l->mu);
-			p = NULL;
-		}
-	}
-	memset(&err, 0, sizeof err);
-	rc = l->source.load(l->path, &o, &p, &err);
-	if (rc == 0 && l->want_view && !atomic_load(&l->cancel)) {
-		/* The layout index and the statistics, off the loop's
-		 * thread: keys keep answering on the index view meanwhile. */
-		loader_progress(l, 1.0, "the index and statistics");
-		pthread_mutex_lock(&l->mu);
-		l->building_view = true;
-		pthread_mutex_unlock(&l->mu);
-		view = app_view_new(p, &l->vo, &err);
-		if (!view) {
-			rc = err.code < 0 ? err.code : -EIO;
-			sv_profile_free(p);
-			p = NULL;
-		}
-	}
-	pthread_mutex_lock(&l->mu);
-	l->rc = rc;
-	l->err = err;
-	l->result = rc == 0 ? p : NULL;
-	l->view = view;
-	l->done = true;
-	l->progress_seq++;
-	if (l->abandoned) {
-		pthread_mutex_unlock(&l->mu);
-		loader_destroy(l);
-		return NULL;
-	}
-	pthread_mutex_unlock(&l->mu);
-	return NULL;
-}
-
-static struct app_loader *loader_start(const struct sv_source *source,
-	const char *path, bool want_index, const struct sv_view_opts *vo)
-{
-	struct app_loader *l = sv_xcalloc(1, sizeof *l);
-	sigset_t all, old;
-
-	l->path = sv_xstrdup(path);
-	l->source = *source;
-	l->want_index = want_index;
-	l->want_view = vo != NULL;
-	if (vo) {
-		l->vo = *vo;
-		l->title = vo->title ? sv_xstrdup(vo->title) : NULL;
-		l->vo.title = l->title;
-	}
-	atomic_init(&l->cancel, 0);
-	pthread_mutex_init(&l->mu, NULL);
-	/* Signals (Ctrl-C, Ctrl-Z, resize) belong to the loop's thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	if (pthread_create(&l->thread, NULL, loader_main, l) == 0)
-		l->started = true;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!l->started)
-		loader_main(l); /* no thread: load here */
-	return l;
-}
-
-/* Wait for the thread and free the loader and anything it still holds. */
-static void loader_free(struct app_loader *l)
-{
-	if (!l)
-		return;
-	if (l->started)
-		pthread_join(l->thread, NULL);
-	loader_destroy(l);
-}
-
-/*
- * Stop the load for good (q): cancel it and wait for the thread, unless
- * it is past the file (nesting, building the view: work no flag stops,
- * and nothing of HDF5 any more): then nobody waits, and the thread frees everything when it is done (or the
- * process ends first), so q answers at once at every stage.
- */
-static void loader_stop(struct app_loader *l)
-{
-	if (!l)
-		return;
-	atomic_store(&l->cancel, 1);
-	pthread_mutex_lock(&l->mu);
-	if (l->started && (l->past_file || l->building_view) && !l->done) {
-		l->abandoned = true;
-		pthread_mutex_unlock(&l->mu);
-		pthread_detach(l->thread);
-		return;
-	}
-	pthread_mutex_unlock(&l->mu);
-	loader_free(l);
-}
 
 /* ---- drawing ------------------------------------------------------------ */
 
@@ -450,11 +234,13 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 }
 
 /* Take the second run p2 (owned from now on; NULL: its load failed with
- * err) into the view. */
-static void app_adopt_second(
-	struct sv_app *a, struct sv_profile *p2, const struct sv_error *err)
+ * err) into the view, with what sp prepared of it (its index; sp->p2
+ * NULL: prepared here). */
+static void app_adopt_second(struct sv_app *a, struct sv_profile *p2,
+	struct sv_second_prep *sp, const struct sv_error *err)
 {
 	struct sv_error verr;
+	int rc = -EINVAL;
 
 	a->second_load = false;
 	if (!p2) {
@@ -462,7 +248,14 @@ static void app_adopt_second(
 		return;
 	}
 	memset(&verr, 0, sizeof verr);
-	if (!a->view || sv_view_set_second(a->view, p2, NULL, &verr)) {
+	if (a->view && sp->p2 == p2)
+		rc = sv_view_set_second_prepared(a->view, sp, NULL, &verr);
+	else if (a->view)
+		rc = sv_view_set_second(a->view, p2, NULL, &verr);
+	else
+		sv_error_set(&verr, -EINVAL, "no run on show");
+	sv_second_prep_fini(sp);
+	if (rc < 0) {
 		app_message(a, true, "cannot compare: %s", verr.msg);
 		sv_profile_free(p2);
 		return;
@@ -483,7 +276,8 @@ static void app_start_second(struct sv_app *a, const char *path)
 	a->second_load = true;
 	a->fraction = 0;
 	a->what[0] = '\0';
-	a->loader = loader_start(&a->opts.source, a->path2, false, NULL);
+	a->loader =
+		app_loader_start(&a->opts.source, a->path2, false, NULL, true);
 	a->seen_seq = 0;
 }
 
@@ -495,6 +289,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	struct app_loader *l = a->loader;
 	struct sv_profile *index = NULL, *result = NULL;
 	struct sv_view *view = NULL;
+	struct sv_second_prep second = {.p2 = NULL};
 	bool done, changed = false;
 	int rc = 0, w = 0, h = 0;
 	struct sv_error lerr = {0, ""};
@@ -514,6 +309,8 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		l->result = NULL;
 		view = l->view;
 		l->view = NULL;
+		second = l->second;
+		memset(&l->second, 0, sizeof l->second);
 		rc = l->rc;
 		lerr = l->err;
 	}
@@ -536,11 +333,11 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	if (!done)
 		return changed;
 
-	loader_free(a->loader);
+	app_loader_free(a->loader);
 	a->loader = NULL;
 	if (a->second_load) {
 		app_view_free(view); /* none is built for a second run */
-		app_adopt_second(a, result, &lerr);
+		app_adopt_second(a, result, &second, &lerr);
 		return true;
 	}
 	if (!result) {
@@ -603,8 +400,8 @@ static void app_start_load(struct sv_app *a, bool first)
 	app_view_opts(a, &vo);
 	/* Key bindings are set up here, before the thread reads them. */
 	sv_action_for_key(0, 0);
-	a->loader = loader_start(
-		&a->opts.source, a->path, first, first ? &vo : NULL);
+	a->loader = app_loader_start(
+		&a->opts.source, a->path, first, first ? &vo : NULL, false);
 	a->seen_seq = 0;
 }
 
@@ -624,10 +421,11 @@ static int app_load_now(
 	rc = app_show(a, p, NULL, w, h, err);
 	if (rc == 0 && a->path2) {
 		struct sv_profile *p2 = NULL;
+		struct sv_second_prep sp = {.p2 = NULL};
 		struct sv_error lerr = {0, ""};
 		a->second_load = true;
 		a->opts.source.load(a->path2, NULL, &p2, &lerr);
-		app_adopt_second(a, p2, &lerr);
+		app_adopt_second(a, p2, &sp, &lerr);
 	}
 	return rc;
 }
@@ -655,7 +453,7 @@ void sv_app_free(struct sv_app *a)
 {
 	if (!a)
 		return;
-	loader_stop(a->loader);
+	app_loader_stop(a->loader);
 	app_view_free(a->view);
 	sv_profile_free(a->profile);
 	sv_profile_free(a->profile2);
@@ -737,7 +535,7 @@ int sv_app_run(
 		}
 		if (a->loader && app_is_cancel(a, key)) {
 			bool first = a->first_load;
-			loader_stop(a->loader);
+			app_loader_stop(a->loader);
 			a->loader = NULL;
 			if (first)
 				return 0;

@@ -44,6 +44,7 @@ struct bars_ctx {
 	const struct sv_timeline *v;
 	const struct sv_session *s;
 	const struct sv_profile *p;
+	struct sv_timeline_src src; /* the row's run */
 	struct sv_grid *g;
 	const struct sv_glyphs *gl;
 	const struct bars_glyphs *bg;
@@ -58,9 +59,9 @@ struct bars_ctx {
 /* The style of a bar of call c: selected, matching, dimmed or plain. */
 static int bars_style(const struct bars_ctx *b, uint32_t c, int plain)
 {
-	if (c == b->s->sel)
+	if (c == b->src.sel)
 		return SV_STYLE_SELECTED;
-	if (sv_session_is_match(b->s, c))
+	if (sv_timeline_src_match(b->v, &b->src, c))
 		return SV_STYLE_MATCH;
 	if (b->dim_others)
 		return SV_STYLE_SPAN_DIM;
@@ -75,7 +76,7 @@ static void bars_single(
 	const struct sv_profile *p = b->p;
 	uint32_t c = s->call;
 	const char *name = p->regions[sv_call_region(p, c)];
-	int color = sv_session_call_color(b->s, c);
+	int color = sv_timeline_src_color(b->v, &b->src, c);
 	int64_t dur = sv_call_duration(p, c);
 	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
 	int style = bars_style(b, c, SV_STYLE_SPAN), x, w = s->x1 - s->x0,
@@ -116,12 +117,14 @@ static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
 	int64_t ta = sv_tmap_time(&b->m, s->x0),
 		tb = sv_tmap_time(&b->m, s->x0 + 1);
 	uint32_t lo, hi, c = s->call;
-	int color = sv_session_call_color(b->s, c), st = SV_STYLE_SPAN_MERGED;
+	int color = sv_timeline_src_color(b->v, &b->src, c),
+	    st = SV_STYLE_SPAN_MERGED;
 
 	if (b->sel_row && s->x0 >= b->sel_x0 && s->x0 < b->sel_x1)
 		st = SV_STYLE_SELECTED;
-	else if (sv_session_is_match(b->s, c) ||
-		 sv_session_has_match(b->s, p->lane_of[c], p->depth[c], ta, tb))
+	else if (sv_timeline_src_match(b->v, &b->src, c) ||
+		 (!b->src.run && sv_session_has_match(b->s, p->lane_of[c],
+					 p->depth[c], ta, tb)))
 		st = SV_STYLE_MATCH;
 	else if (b->dim_others)
 		st = SV_STYLE_SPAN_DIM;
@@ -130,8 +133,9 @@ static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
 		/* A boundary between two colours: the call that ends here
 		 * on the left half, the one that begins here on the right
 		 * (two calls of one colour are shaded like any cell). */
-		int c1 = sv_session_call_color(b->s, b->lv->calls[lo]),
-		    c2 = sv_session_call_color(b->s, b->lv->calls[lo + 1]);
+		int c1 = sv_timeline_src_color(b->v, &b->src, b->lv->calls[lo]),
+		    c2 = sv_timeline_src_color(
+			    b->v, &b->src, b->lv->calls[lo + 1]);
 		if (c1 != c2 && st != SV_STYLE_SPAN_DIM) {
 			if (st == SV_STYLE_SPAN_MERGED)
 				st = SV_STYLE_SPAN;
@@ -178,10 +182,11 @@ static void bars_run_name(struct bars_ctx *b, const struct bars_run *run)
 }
 
 void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
-	uint32_t lane, uint16_t depth, int y)
+	unsigned row_run, uint32_t lane, uint16_t depth, int y)
 {
 	const struct sv_session *s = v->s;
-	const struct sv_profile *p = s->p;
+	const struct sv_timeline_src src = sv_timeline_src(v, row_run);
+	const struct sv_profile *p = src.p;
 	struct bars_ctx b;
 	struct bars_run run = {0, 0, 0, false};
 	struct sv_layout_span sp;
@@ -191,19 +196,20 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.v = v;
 	b.s = s;
 	b.p = p;
+	b.src = src;
 	b.g = g;
 	b.gl = sv_render_glyphs(s->opts.ascii);
 	b.bg = s->opts.ascii ? &bars_ascii : &bars_unicode;
-	b.lv = sv_layout_level(&s->index, lane, depth);
-	b.m = sv_timeline_tmap(v);
+	b.lv = sv_layout_level(src.ix, lane, depth);
+	b.m = sv_timeline_tmap_run(v, row_run);
 	b.y = y;
 	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
-	if (s->sel != SV_NO_CALL && p->lane_of[s->sel] == lane &&
-		p->depth[s->sel] == depth)
-		b.sel_row = sv_tmap_span(&b.m, p->start_ns[s->sel],
-			p->end_ns[s->sel], &b.sel_x0, &b.sel_x1);
+	if (src.sel != SV_NO_CALL && p->lane_of[src.sel] == lane &&
+		p->depth[src.sel] == depth)
+		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
+			p->end_ns[src.sel], &b.sel_x0, &b.sel_x1);
 	x = b.m.x0;
-	while (sv_layout_row_next(&s->index, b.lv, &b.m, &x, &sp)) {
+	while (sv_layout_row_next(src.ix, b.lv, &b.m, &x, &sp)) {
 		uint32_t region = sv_call_region(p, sp.call);
 		bool own_name = sp.count == 1 && sp.x1 - sp.x0 >= 4;
 		if (sp.count > 1)
@@ -212,8 +218,9 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 			bars_single(
 				&b, &sp, prev_end == sp.x0 ? prev_color : 0);
 		prev_end = sp.x1;
-		prev_color =
-			sp.count == 1 ? sv_session_call_color(s, sp.call) : 0;
+		prev_color = sp.count == 1
+				     ? sv_timeline_src_color(v, &src, sp.call)
+				     : 0;
 		if (run.x1 == sp.x0 && run.x1 > run.x0 &&
 			run.region == region) {
 			run.x1 = sp.x1;
@@ -232,10 +239,10 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 size_t sv_timeline_cell_summary(
 	const struct sv_timeline *v, int x, char *buf, size_t n)
 {
-	const struct sv_session *s = v->s;
-	const struct sv_profile *p = s->p;
+	const struct sv_timeline_src src = sv_timeline_src(v, v->cur_run);
+	const struct sv_profile *p = src.p;
 	const struct sv_lod_level *lv;
-	struct sv_tmap m = sv_timeline_tmap(v);
+	struct sv_tmap m = sv_timeline_tmap_run(v, v->cur_run);
 	int64_t ta, tb, total = 0;
 	uint32_t lo, hi, k;
 	struct {
@@ -249,7 +256,7 @@ size_t sv_timeline_cell_summary(
 		buf[0] = '\0';
 	if (!n || !p->has_calls || x < m.x0 || x >= m.x0 + m.w)
 		return 0;
-	lv = sv_layout_level(&s->index, v->cur_lane, v->cur_depth);
+	lv = sv_layout_level(src.ix, v->cur_lane, v->cur_depth);
 	if (!lv)
 		return 0;
 	ta = sv_tmap_time(&m, x);

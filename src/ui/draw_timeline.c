@@ -228,8 +228,8 @@ static void render_lanes(struct render_ctx *r)
 		if (row >= (long)v->rows.n)
 			break;
 		lr = &v->rows.rows[row];
-		lane = &p->lanes[lr->lane];
-		is_cur = lr->lane == v->cur_lane;
+		lane = &sv_timeline_src(v, lr->run).p->lanes[lr->lane];
+		is_cur = lr->lane == v->cur_lane && lr->run == v->cur_run;
 		lstyle = is_cur && row == cur_row ? SV_STYLE_LABEL_CURSOR
 						  : SV_STYLE_LABEL;
 		sv_grid_fill(r->g, 0, y, g->label_w - 1, y + 1, ' ', lstyle, 0);
@@ -238,14 +238,19 @@ static void render_lanes(struct render_ctx *r)
 				v, r->g, row, y, g->label_w - 1, lstyle);
 		} else if (lr->lane_first) {
 			uint32_t mark = ' ';
+			const bool *coll = lr->run ? v->lane2_collapsed
+						   : v->lane_collapsed;
 			if (lane->depth_rows > 1)
-				mark = v->lane_collapsed[lr->lane]
-					       ? r->gl->collapsed
-					       : r->gl->expanded;
+				mark = coll[lr->lane] ? r->gl->collapsed
+						      : r->gl->expanded;
 			sv_grid_put(r->g, 0, y, mark, lstyle, 0);
-			sv_grid_text(r->g, 1, y, g->label_w - 2,
-				lane->label ? lane->label : "?", lstyle, 0,
-				r->gl->ellipsis);
+			if (lr->run)
+				sv_timeline_draw_run_label(v, r->g, lr, 1, y,
+					g->label_w - 2, lstyle);
+			else
+				sv_grid_text(r->g, 1, y, g->label_w - 2,
+					lane->label ? lane->label : "?", lstyle,
+					0, r->gl->ellipsis);
 		} else if (lr->depth_last > lr->depth) {
 			sv_grid_textf(r->g, 1, y, g->label_w - 2,
 				row == cur_row ? lstyle : SV_STYLE_DIM, 0,
@@ -255,12 +260,15 @@ static void render_lanes(struct render_ctx *r)
 			sv_grid_textf(r->g, 1, y, g->label_w - 2, lstyle, 0,
 				"  depth %u", (unsigned)lr->depth);
 		}
-		sv_grid_put(r->g, g->label_w - 1, y, r->gl->vline,
+		/* The second run's rows: a dotted border. */
+		sv_grid_put(r->g, g->label_w - 1, y,
+			lr->run ? (r->gl->ascii ? ':' : 0x250a) : r->gl->vline,
 			SV_STYLE_BORDER, 0);
 		if (lr->depth_last > lr->depth)
 			sv_timeline_draw_folded(v, r->g, lr, y);
 		else
-			sv_timeline_draw_row(v, r->g, lr->lane, lr->depth, y);
+			sv_timeline_draw_row(
+				v, r->g, lr->run, lr->lane, lr->depth, y);
 		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
 			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
 			if (c && c->ch == ' ')
@@ -392,12 +400,16 @@ static void details_counters(struct render_lines *d, const struct sv_profile *p,
 static void render_details(struct render_ctx *r)
 {
 	const struct sv_timeline *v = r->v;
-	const struct sv_profile *p = r->p;
+	/* The selected call's run: the second's when sel2 is set. */
+	const struct sv_timeline_src src =
+		sv_timeline_src(v, v->s->sel2 != SV_NO_CALL);
+	const struct sv_profile *p = src.p;
 	const struct sv_layout_geom *g = r->geom;
+	int64_t origin = src.run ? v->s->origin2 : v->s->origin;
 	int w = g->tl_x + g->tl_w;
 	struct render_lines d = {
 		r, 1, g->details_y + 1, w - 2, g->details_y + g->details_h, -1};
-	uint32_t c = v->s->sel, region, par;
+	uint32_t c = src.sel, region, par;
 	const struct sv_row *row;
 	const struct sv_lane *lane;
 	char a[64];
@@ -411,8 +423,13 @@ static void render_details(struct render_ctx *r)
 		SV_STYLE_DETAILS, 0);
 	sv_grid_fill(r->g, 0, g->details_y, w, g->details_y + 1, r->gl->hline,
 		SV_STYLE_BORDER, 0);
-	sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
-		SV_STYLE_PANEL_HEAD, 0, 0);
+	if (v->s->p2)
+		sv_grid_textf(r->g, 2, g->details_y, w - 4, SV_STYLE_PANEL_HEAD,
+			0, " Selected call, run %s (%s) ", src.run ? "B" : "A",
+			src.run ? v->s->name2 : v->s->title);
+	else
+		sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
+			SV_STYLE_PANEL_HEAD, 0, 0);
 	row = &p->rows[p->row_of[c]];
 	region = row->region;
 	lane = &p->lanes[p->lane_of[c]];
@@ -439,8 +456,8 @@ static void render_details(struct render_ctx *r)
 			sv_render_exact(dur, false, x, sizeof x),
 			sv_render_exact(p->exclusive[c], false, y, sizeof y));
 		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
-			details_rel(p->start_ns[c], v->s->origin, x, sizeof x),
-			details_rel(p->end_ns[c], v->s->origin, y, sizeof y));
+			details_rel(p->start_ns[c], origin, x, sizeof x),
+			details_rel(p->end_ns[c], origin, y, sizeof y));
 	}
 	{
 		/* Parent chain, outermost first: "in main > solve > step". */
@@ -519,18 +536,23 @@ static void render_details(struct render_ctx *r)
 	d.meta_y = d.y;
 	details_callmeta(&d, p, c);
 	details_counters(&d, p, region, row->rank);
-	if (v->s->stats_valid || v->s->stats_all_valid) {
+	if (src.run ? v->s->stats2_valid
+		    : v->s->stats_valid || v->s->stats_all_valid) {
 		/* The region over the whole run when that table is at hand
 		 * (a solo lane's own table would always name its own rank
-		 * the slowest), else over the lanes on display. */
+		 * the slowest), else over the lanes on display; the second
+		 * run's table over the ranks shown. */
 		const struct sv_stats_region *sr = sv_stats_table_find(
-			v->s->stats_all_valid ? &v->s->stats_all : &v->s->stats,
+			src.run                 ? &v->s->stats2
+			: v->s->stats_all_valid ? &v->s->stats_all
+						: &v->s->stats,
 			region);
 		if (sr && sr->has_slowest_rank)
 			details_line(&d, SV_STYLE_DETAILS,
 				"%s: %" PRIu64 " call%s, %s; slowest rank "
 				"%" PRIu32 ", imbalance %.1f%%",
-				v->s->stats_is_all || v->s->stats_all_valid
+				src.run ? "run B, these ranks"
+				: v->s->stats_is_all || v->s->stats_all_valid
 					? "whole run"
 					: "these lanes",
 				sr->s.num_calls,

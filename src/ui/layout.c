@@ -577,32 +577,72 @@ uint32_t sv_layout_sibling(
 
 /* ---- rows -------------------------------------------------------------- */
 
+/* Append lane l of p (run 0 or 1): depth_rows rows, or one when
+ * collapsed. */
+static void rows_add_lane(struct sv_layout_rows *r, const struct sv_profile *p,
+	size_t l, bool collapsed, uint8_t run)
+{
+	uint32_t nrows = p->lanes[l].depth_rows ? p->lanes[l].depth_rows : 1, d;
+
+	if (collapsed)
+		nrows = 1;
+	sv_grow((void **)&r->rows, &r->cap, r->n + nrows, sizeof *r->rows);
+	for (d = 0; d < nrows; d++)
+		r->rows[r->n++] = (struct sv_layout_row){
+			.lane = (uint32_t)l,
+			.depth = (uint16_t)d,
+			.depth_last = (uint16_t)d,
+			.lane_first = d == 0,
+			.lane_last = d + 1 == nrows,
+			.run = run,
+		};
+}
+
+/* Append the lanes of p from *l on whose rank is rank (run run), moving
+ * *l past them. */
+static void rows_add_rank(struct sv_layout_rows *r, const struct sv_profile *p,
+	size_t *l, uint32_t rank, const bool *hidden, const bool *collapsed,
+	uint8_t run)
+{
+	for (; *l < p->nlanes && p->lanes[*l].rank == rank; (*l)++)
+		if (!hidden || !hidden[*l])
+			rows_add_lane(
+				r, p, *l, collapsed && collapsed[*l], run);
+}
+
 void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
 	const bool *lane_hidden, const bool *lane_collapsed)
 {
-	size_t l;
+	sv_layout_rows_build_two(
+		r, p, lane_hidden, lane_collapsed, NULL, NULL, NULL);
+}
+
+void sv_layout_rows_build_two(struct sv_layout_rows *r,
+	const struct sv_profile *p, const bool *lane_hidden,
+	const bool *lane_collapsed, const struct sv_profile *p2,
+	const bool *lane2_hidden, const bool *lane2_collapsed)
+{
+	size_t l = 0, l2 = 0;
+	bool two = p2 && p2->has_calls;
 
 	r->n = 0;
 	if (!p || !p->has_calls)
 		return;
-	for (l = 0; l < p->nlanes; l++) {
-		uint32_t nrows = p->lanes[l].depth_rows ? p->lanes[l].depth_rows
-							: 1,
-			 d;
-		if (lane_hidden && lane_hidden[l])
-			continue;
-		if (lane_collapsed && lane_collapsed[l])
-			nrows = 1;
-		sv_grow((void **)&r->rows, &r->cap, r->n + nrows,
-			sizeof *r->rows);
-		for (d = 0; d < nrows; d++) {
-			struct sv_layout_row *row = &r->rows[r->n++];
-			row->lane = (uint32_t)l;
-			row->depth = (uint16_t)d;
-			row->depth_last = (uint16_t)d;
-			row->lane_first = d == 0;
-			row->lane_last = d + 1 == nrows;
-		}
+	if (!two) {
+		for (; l < p->nlanes; l++)
+			if (!lane_hidden || !lane_hidden[l])
+				rows_add_lane(r, p, l,
+					lane_collapsed && lane_collapsed[l], 0);
+		return;
+	}
+	/* Rank by rank (lanes are in rank order): A's, then B's. */
+	while (l < p->nlanes || l2 < p2->nlanes) {
+		uint32_t ra = l < p->nlanes ? p->lanes[l].rank : UINT32_MAX,
+			 rb = l2 < p2->nlanes ? p2->lanes[l2].rank : UINT32_MAX,
+			 rank = ra < rb ? ra : rb;
+		rows_add_rank(r, p, &l, rank, lane_hidden, lane_collapsed, 0);
+		rows_add_rank(
+			r, p2, &l2, rank, lane2_hidden, lane2_collapsed, 1);
 	}
 }
 
@@ -617,13 +657,19 @@ void sv_layout_rows_fini(struct sv_layout_rows *r)
 long sv_layout_rows_find(
 	const struct sv_layout_rows *r, uint32_t lane, uint32_t depth)
 {
+	return sv_layout_rows_find_run(r, 0, lane, depth);
+}
+
+long sv_layout_rows_find_run(const struct sv_layout_rows *r, unsigned run,
+	uint32_t lane, uint32_t depth)
+{
 	size_t i;
 	long last = -1;
 
 	if (!r)
 		return -1;
 	for (i = 0; i < r->n; i++) {
-		if (r->rows[i].lane != lane) {
+		if (r->rows[i].lane != lane || r->rows[i].run != run) {
 			if (last >= 0)
 				break;
 			continue;

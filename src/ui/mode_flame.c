@@ -73,7 +73,9 @@ static void flame_notify(struct sv_mode *m, unsigned what)
 	if (!(what & (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE |
 			     SV_SESSION_SECOND)))
 		return;
-	if (what & SV_SESSION_PROFILE) {
+	if (what & (SV_SESSION_PROFILE | SV_SESSION_SECOND)) {
+		/* The old trees point into the old profiles (and a build
+		 * under way reads the second run's). */
 		sv_treebuild_fini(&d->b);
 		sv_treebuild_init(&d->b);
 		d->zoom = d->sel = SV_CALLPATH_NONE;

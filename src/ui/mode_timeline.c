@@ -60,13 +60,15 @@ static int timeline_no_selection(struct sv_timeline *v)
 
 static int timeline_zoom_call(struct sv_timeline *v)
 {
-	const struct sv_profile *p = v->s->p;
+	/* The selected call, of either run, in the first run's clock. */
+	struct sv_timeline_src src =
+		sv_timeline_src(v, v->s->sel2 != SV_NO_CALL);
 	int64_t s, e, pad;
 
-	if (v->s->sel == SV_NO_CALL)
+	if (src.sel == SV_NO_CALL)
 		return timeline_no_selection(v);
-	s = sv_time_clamp(p->start_ns[v->s->sel]);
-	e = sv_time_clamp(p->end_ns[v->s->sel]);
+	s = sv_sub_sat(sv_time_clamp(src.p->start_ns[src.sel]), src.shift);
+	e = sv_sub_sat(sv_time_clamp(src.p->end_ns[src.sel]), src.shift);
 	e = e > s ? e : s + 1;
 	pad = (e - s) / 20;
 	sv_timeline_push_history(v);
@@ -116,6 +118,7 @@ static int timeline_move_row(struct sv_timeline *v, long dy)
 	if (row >= n)
 		row = n - 1;
 	v->cur_lane = v->rows.rows[row].lane;
+	v->cur_run = v->rows.rows[row].run;
 	v->cur_depth = v->rows.rows[row].depth;
 	sv_timeline_fix_rows(v);
 	sv_timeline_select_at_cursor(v);
@@ -233,6 +236,7 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 				return SV_REACT_BELL;
 			v->panel.focus = false;
 			v->cur_lane = v->rows.rows[row].lane;
+			v->cur_run = v->rows.rows[row].run;
 			v->cur_depth = v->rows.rows[row].depth;
 			if (!in_tl)
 				return SV_REACT_REDRAW;
@@ -393,6 +397,11 @@ static int timeline_do(struct sv_mode *mode, int action)
 		int rc = timeline_panel_apply(mode, action);
 		if (rc >= 0)
 			return rc;
+	} else {
+		/* The second run's row or call: its own moves. */
+		int rc = sv_timeline_two_apply(v, action);
+		if (rc >= 0)
+			return rc;
 	}
 	switch (action) {
 	case SV_ACTION_MOVE_LEFT:
@@ -504,8 +513,7 @@ static int timeline_do(struct sv_mode *mode, int action)
 				p->lane_of[v->s->sel] == v->cur_lane)
 				v->s->sel = SV_NO_CALL;
 		}
-		sv_layout_rows_build(
-			&v->rows, p, v->s->lane_hidden, v->lane_collapsed);
+		sv_timeline_build_rows(v);
 		sv_timeline_fix_rows(v);
 		return SV_REACT_REDRAW;
 	case SV_ACTION_COLLAPSE_ALL: {
@@ -518,13 +526,15 @@ static int timeline_do(struct sv_mode *mode, int action)
 				any_open = true;
 		for (l = 0; l < p->nlanes; l++)
 			v->lane_collapsed[l] = any_open;
+		for (l = 0; l < v->nlanes2; l++)
+			v->lane2_collapsed[l] = any_open;
 		if (any_open) {
 			v->cur_depth = 0;
 			if (v->s->sel != SV_NO_CALL && p->depth[v->s->sel] > 0)
 				v->s->sel = SV_NO_CALL;
+			v->s->sel2 = SV_NO_CALL;
 		}
-		sv_layout_rows_build(
-			&v->rows, p, v->s->lane_hidden, v->lane_collapsed);
+		sv_timeline_build_rows(v);
 		sv_timeline_fix_rows(v);
 		return SV_REACT_REDRAW;
 	}

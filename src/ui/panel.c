@@ -273,6 +273,53 @@ static void panel_second_cells(const struct sv_session *s,
 		snprintf(d, n, "%+.0f%%", (vb - va) / va * 100.0);
 }
 
+/* Where the rows of regions only in the second run go: n rows from
+ * screen row y, the columns as the first run's rows have them. */
+struct panel_rows {
+	int x0, y, w, name_w, nshown, dcol, n;
+	uint32_t ellipsis, bar;
+};
+
+/* A right-aligned cell of at most PANEL_NUM_W - 1 cells ending at x. */
+static void panel_cell(
+	struct sv_grid *gr, int x, int y, const char *text, int style)
+{
+	int tw = (int)strlen(text);
+	if (tw > PANEL_NUM_W - 1)
+		tw = PANEL_NUM_W - 1;
+	sv_grid_text(gr, x - tw, y, tw, text, style, 0, 0);
+}
+
+/* After the first run's rows, the regions only the second run has: its
+ * colour and name, "-" in the first run's columns, its figure of the
+ * compared column, "new" as the change. */
+static void panel_only_in_b(struct sv_grid *gr, const struct sv_session *s,
+	const struct panel_rows *pr)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < s->nonly2 && (int)i < pr->n; i++) {
+		const struct sv_stats_region *rb =
+			&s->stats2.regions[s->only2[i]];
+		int y = pr->y + (int)i,
+		    cx = pr->x0 + pr->name_w + pr->nshown * PANEL_NUM_W;
+		char b[16];
+		sv_grid_put(gr, pr->x0, y, pr->bar, SV_STYLE_SPAN,
+			sv_palette_region(&s->colors2, s->p2, rb->region));
+		sv_grid_text(gr, pr->x0 + 1, y, pr->name_w - 2, rb->name,
+			SV_STYLE_PANEL, 0, pr->ellipsis);
+		for (j = 0; j < pr->nshown; j++)
+			panel_cell(gr,
+				pr->x0 + pr->name_w + (j + 1) * PANEL_NUM_W, y,
+				"-", SV_STYLE_DIM);
+		panel_value(rb, pr->dcol, b, sizeof b);
+		panel_cell(gr, cx + PANEL_NUM_W, y, b, SV_STYLE_PANEL);
+		panel_cell(gr, cx + 2 * PANEL_NUM_W, y, "new",
+			sv_grid_diff_style(sv_diff_level(false, 0, true, 1)));
+	}
+}
+
 void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	const struct sv_session *s, const struct sv_panel_area *g)
 {
@@ -404,8 +451,15 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		if (pn->cur >= top + visible)
 			top = pn->cur - visible + 1;
 	}
-	if (top > (long)s->stats.nregions - visible)
-		top = (long)s->stats.nregions - visible;
+	/* At the last row, the regions only in the second run come into
+	 * view below it. */
+	if (extra && s->nonly2 && pn->cur == (long)s->stats.nregions - 1) {
+		long want = (long)(s->stats.nregions + s->nonly2) - visible;
+		top = want > pn->cur ? pn->cur : want > top ? want : top;
+	}
+	if (top > (long)(s->stats.nregions + (extra ? s->nonly2 : 0)) - visible)
+		top = (long)(s->stats.nregions + (extra ? s->nonly2 : 0)) -
+		      visible;
 	if (top < 0)
 		top = 0;
 	for (row = top; row < (long)s->stats.nregions && row < top + visible;
@@ -450,7 +504,18 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 				style == SV_STYLE_PANEL ? ds : style, 0, 0);
 		}
 	}
-	if (!s->stats.nregions)
+	if (extra && row < top + visible)
+		panel_only_in_b(gr, s,
+			&(struct panel_rows){.x0 = x0,
+				.y = g->y + 2 + (int)(row - top),
+				.w = w,
+				.name_w = name_w,
+				.nshown = nshown,
+				.dcol = dcol,
+				.n = (int)(top + visible - row),
+				.ellipsis = gl->ellipsis,
+				.bar = gl->bar});
+	else if (!s->stats.nregions)
 		sv_grid_text(gr, x0 + 1, g->y + 2, w - 2,
 			"no region on the lanes shown", SV_STYLE_DIM, 0, 0);
 }

@@ -67,6 +67,7 @@ static void session_lanes_changed(struct sv_session *s)
 		s->lane_hidden[l] = !sv_session_lane_shown(s, l);
 		s->lane_on[l] = !s->lane_hidden[l];
 	}
+	sv_session_second_lanes(s);
 	sv_session_compute_stats(s);
 	sv_session_update_matches(s);
 	if (s->sel != SV_NO_CALL && s->lane_hidden[s->p->lane_of[s->sel]])
@@ -117,6 +118,18 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 }
 
 /* ---- the region filter and the search ------------------------------------ */
+
+bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name)
+{
+	bool keep = s->ninclude == 0;
+	size_t i;
+
+	for (i = 0; i < s->ninclude && !keep; i++)
+		keep = sv_regex_match(s->filter_re[i], name);
+	for (i = 0; i < s->nexclude && keep; i++)
+		keep = !sv_regex_match(s->filter_re[s->ninclude + i], name);
+	return keep;
+}
 
 static void session_free_filter(struct sv_session *s)
 {
@@ -286,17 +299,10 @@ static int session_filter(struct sv_session *s, const char *spec)
 		if (terms && s->p->call_meta) {
 			session_filter_calls(s, pats, ni, ne);
 		} else {
-			for (r = 0; r < s->p->nregions; r++) {
-				bool keep = s->ninclude == 0;
-				for (i = 0; i < s->ninclude && !keep; i++)
-					keep = sv_regex_match(s->filter_re[i],
-						s->p->regions[r]);
-				for (i = 0; i < s->nexclude && keep; i++)
-					keep = !sv_regex_match(
-						s->filter_re[s->ninclude + i],
-						s->p->regions[r]);
-				s->region_keep[r] = keep;
-			}
+			for (r = 0; r < s->p->nregions; r++)
+				s->region_keep[r] =
+					sv_session_filter_keeps_name(
+						s, s->p->regions[r]);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -311,6 +317,7 @@ static int session_filter(struct sv_session *s, const char *spec)
 		sv_layout_index_build(&s->index, s->p, s->region_keep, &err);
 	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
 		s->sel = SV_NO_CALL;
+	sv_session_second_filter(s);
 	session_lanes_changed(s);
 	sv_session_message(s, false, "%s", n ? "filter set" : "filter cleared");
 	for (i = 0; i < s->ninclude + s->nexclude; i++) {
@@ -519,6 +526,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->marked_pos = -1;
 	s->sort_key = SV_STATS_KEY_TOTAL;
 	s->bg_calls = SV_SESSION_BG_CALLS;
+	s->sel2 = SV_NO_CALL;
 	session_setup_profile(s);
 	rc = session_index_and_lanes(s, err);
 	if (rc < 0) {
@@ -536,6 +544,7 @@ void sv_session_fini(struct sv_session *s)
 	sv_session_stats_stop(s);
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
+	sv_session_second_fini(s);
 	sv_palette_map_fini(&s->colors);
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
@@ -544,6 +553,7 @@ void sv_session_fini(struct sv_session *s)
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
 	free(s->row2);
+	free(s->only2);
 	free(s->name2);
 	session_free_filter(s);
 	free(s->title);
@@ -591,10 +601,12 @@ int sv_session_set_profile(
 	s->search_spec[0] = '\0';
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;
+	s->sel2 = SV_NO_CALL;
 	s->has_range = false;
 	if (s->stats_span == SV_SPAN_RANGE)
 		s->stats_span = SV_SPAN_RUN;
 	session_setup_profile(s);
+	sv_session_second_profile(s);
 	rc = session_index_and_lanes(s, err);
 	if (rc < 0)
 		return rc;

@@ -1,5 +1,5 @@
 /*
- * session_priv.h: what the session's files (session.c, session_stats.c)
+ * session_priv.h: what the session's files (session.c, session_stats.c, session_two.c)
  * share beyond session.h.  Private to src/ui/session*.c.
  */
 #ifndef SCOPEVIEW_UI_SESSION_PRIV_H
@@ -24,5 +24,17 @@ bool sv_session_stats_poll(struct sv_session *s);
 void sv_session_update_matches(struct sv_session *s);
 /* Stop a worker making match lists, if any. */
 void sv_session_cancel_matches(struct sv_session *s);
+
+/* The second run's statistics and row2 (session_stats.c). */
+void sv_session_compute_second(struct sv_session *s);
+/* Whether the region filter keeps a region called name (session.c). */
+bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name);
+/* The second run's parts (session_two.c): its hidden lanes after the
+ * lanes changed, its index after the filter changed, its maps after the
+ * first run was replaced, and freeing them. */
+void sv_session_second_lanes(struct sv_session *s);
+void sv_session_second_filter(struct sv_session *s);
+void sv_session_second_profile(struct sv_session *s);
+void sv_session_second_fini(struct sv_session *s);
 
 #endif

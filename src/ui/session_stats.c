@@ -21,7 +21,7 @@
 
 /* The second run's table over the ranks and region filter of the first,
  * and the map from the first run's regions to its rows. */
-static void session_compute_second(struct sv_session *s)
+void sv_session_compute_second(struct sv_session *s)
 {
 	struct sv_stats_filter f;
 	struct sv_error err;
@@ -32,7 +32,10 @@ static void session_compute_second(struct sv_session *s)
 		sv_stats_table_fini(&s->stats2);
 	s->stats2_valid = false;
 	free(s->row2);
+	free(s->only2);
 	s->row2 = NULL;
+	s->only2 = NULL;
+	s->nonly2 = 0;
 	if (!s->p2)
 		return;
 	memset(&f, 0, sizeof f);
@@ -50,11 +53,31 @@ static void session_compute_second(struct sv_session *s)
 		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
 	for (r = 0; r < s->p->nregions; r++)
 		s->row2[r] = -1;
+	s->only2 = sv_xmalloc((s->stats2.nregions ? s->stats2.nregions : 1) *
+			      sizeof *s->only2);
 	for (i = 0; i < s->stats2.nregions; i++) {
 		int64_t a =
 			sv_profile_find_region(s->p, s->stats2.regions[i].name);
 		if (a >= 0)
 			s->row2[a] = (long)i;
+		else
+			s->only2[s->nonly2++] = i;
+	}
+	/* The largest first, ties by name (a handful of rows). */
+	for (i = 1; i < s->nonly2; i++) {
+		size_t k = s->only2[i], j = i;
+		const struct sv_stats_region *rk = &s->stats2.regions[k];
+		while (j > 0) {
+			const struct sv_stats_region *rj =
+				&s->stats2.regions[s->only2[j - 1]];
+			if (rj->s.total_ns > rk->s.total_ns ||
+				(rj->s.total_ns == rk->s.total_ns &&
+					strcmp(rj->name, rk->name) <= 0))
+				break;
+			s->only2[j] = s->only2[j - 1];
+			j--;
+		}
+		s->only2[j] = k;
 	}
 }
 
@@ -65,20 +88,6 @@ const struct sv_stats_region *sv_session_second_of(
 		s->row2[r] < 0)
 		return NULL;
 	return &s->stats2.regions[s->row2[r]];
-}
-
-int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
-	const char *name, struct sv_error *err)
-{
-	if (p2 && p2 == s->p)
-		return sv_error_set(
-			err, -EINVAL, "the second run is the one on show");
-	s->p2 = p2;
-	free(s->name2);
-	s->name2 = p2 ? sv_xstrdup(name ? name : p2->path) : NULL;
-	session_compute_second(s);
-	sv_session_notify(s, SV_SESSION_SECOND);
-	return 0;
 }
 
 /* Stop the worker computing statistics, if any, and drop its copies. */
@@ -214,7 +223,7 @@ static void session_compute_first(struct sv_session *s)
 void sv_session_compute_stats(struct sv_session *s)
 {
 	session_compute_first(s);
-	session_compute_second(s);
+	sv_session_compute_second(s);
 }
 
 bool sv_session_stats_busy(const struct sv_session *s)

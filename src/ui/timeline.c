@@ -82,6 +82,7 @@ void sv_timeline_fini(struct sv_timeline *v)
 	sv_timeline_ranks_fini(v);
 	sv_layout_rows_fini(&v->rows);
 	free(v->lane_collapsed);
+	free(v->lane2_collapsed);
 	memset(v, 0, sizeof *v);
 }
 
@@ -116,6 +117,9 @@ void sv_timeline_notify(struct sv_timeline *v, unsigned what)
 		if (v->cur_t < v->t0 || v->cur_t >= v->t1)
 			v->cur_t = v->t0;
 	}
+	if ((what & SV_SESSION_SECOND) && v->t0 <= v->s->run_t0 &&
+		v->t1 >= v->s->run_t1)
+		sv_timeline_fit(v); /* the whole run: both, when B shows */
 	if (what & (SV_SESSION_LANES | SV_SESSION_PROFILE))
 		sv_timeline_rows_changed(v);
 	if (what & (SV_SESSION_LANES | SV_SESSION_PROFILE | SV_SESSION_SORT))
@@ -183,7 +187,8 @@ uint32_t sv_timeline_call_at(const struct sv_timeline *v, int x, int y)
 
 long sv_timeline_cursor_row(const struct sv_timeline *v)
 {
-	return sv_layout_rows_find(&v->rows, v->cur_lane, v->cur_depth);
+	return sv_layout_rows_find_run(
+		&v->rows, v->cur_run, v->cur_lane, v->cur_depth);
 }
 
 int64_t sv_timeline_span(const struct sv_timeline *v)
@@ -196,10 +201,15 @@ int64_t sv_timeline_min_span(const struct sv_timeline *v)
 	return v->geom.tl_w > 0 ? v->geom.tl_w : 1;
 }
 
-/* The run's span, at least one nanosecond a column. */
+/* The run's span (both runs' with the second's rows), at least one
+ * nanosecond a column. */
 int64_t sv_timeline_max_span(const struct sv_timeline *v)
 {
-	sv_i128 run = (sv_i128)v->s->run_t1 - v->s->run_t0;
+	int64_t r0, r1;
+	sv_i128 run;
+
+	sv_timeline_extent(v, &r0, &r1);
+	run = (sv_i128)r1 - r0;
 	int64_t mn = sv_timeline_min_span(v);
 
 	if (run > ((sv_i128)1 << 62))
@@ -214,8 +224,9 @@ int64_t sv_timeline_max_span(const struct sv_timeline *v)
 void sv_timeline_set_window(struct sv_timeline *v, int64_t t0, int64_t span)
 {
 	int64_t mn = sv_timeline_min_span(v), mx = sv_timeline_max_span(v);
-	int64_t r0 = v->s->run_t0, r1 = v->s->run_t1;
+	int64_t r0, r1;
 
+	sv_timeline_extent(v, &r0, &r1);
 	if (span < mn)
 		span = mn;
 	if (span > mx)
@@ -255,6 +266,7 @@ void sv_timeline_fix_rows(struct sv_timeline *v)
 	if (row < 0) {
 		row = 0;
 		v->cur_lane = v->rows.rows[0].lane;
+		v->cur_run = v->rows.rows[0].run;
 		v->cur_depth = 0;
 	}
 	v->cur_depth = v->rows.rows[row].depth;
@@ -272,8 +284,11 @@ void sv_timeline_fix_rows(struct sv_timeline *v)
 
 void sv_timeline_fit(struct sv_timeline *v)
 {
-	int64_t span = v->s->run_t1 - v->s->run_t0;
-	sv_timeline_set_window(v, v->s->run_t0, span > 0 ? span : 1000);
+	int64_t r0, r1, span;
+
+	sv_timeline_extent(v, &r0, &r1);
+	span = r1 - r0;
+	sv_timeline_set_window(v, r0, span > 0 ? span : 1000);
 }
 
 /* Select the call under the cursor (or none). */
@@ -282,39 +297,55 @@ void sv_timeline_select_at_cursor(struct sv_timeline *v)
 	struct sv_tmap m = sv_timeline_tmap(v);
 	int x = sv_tmap_col(&m, v->cur_t);
 	long row = sv_timeline_cursor_row(v);
+	uint32_t c;
 
 	v->s->sel = SV_NO_CALL;
+	v->s->sel2 = SV_NO_CALL;
 	if (row < 0 || x < m.x0 || x >= m.x0 + m.w)
 		return;
-	v->s->sel = sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
+	c = sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
+	if (v->rows.rows[row].run)
+		v->s->sel2 = c;
+	else
+		v->s->sel = c;
 }
 
 /* Select call c: the cursor goes to its row and into its visible part;
  * the window moves (same span) when the call is not in it. */
 void sv_timeline_select(struct sv_timeline *v, uint32_t c)
 {
-	const struct sv_profile *p = v->s->p;
+	sv_timeline_select_run(v, 0, c);
+}
+
+void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
+{
+	const struct sv_timeline_src src = sv_timeline_src(v, run);
+	const struct sv_profile *p = src.p;
+	const bool *hidden = src.run ? v->s->lane2_hidden : v->s->lane_hidden;
+	bool *collapsed = src.run ? v->lane2_collapsed : v->lane_collapsed;
 	int64_t s, e, lo, hi, span = sv_timeline_span(v);
 	uint32_t lane;
 
 	if (c == SV_NO_CALL || c >= p->ncalls)
 		return;
 	lane = p->lane_of[c];
-	if (v->s->lane_hidden[lane])
+	if (!hidden || hidden[lane])
 		return;
-	s = sv_time_clamp(p->start_ns[c]);
-	e = sv_time_clamp(p->end_ns[c]);
+	/* In the first run's clock. */
+	s = sv_sub_sat(sv_time_clamp(p->start_ns[c]), src.shift);
+	e = sv_sub_sat(sv_time_clamp(p->end_ns[c]), src.shift);
 	e = e > s ? e : s + 1;
 	if (e <= v->t0 || s >= v->t1)
 		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
-	if (v->lane_collapsed[lane] && p->depth[c] > 0) {
-		v->lane_collapsed[lane] = false;
-		sv_layout_rows_build(
-			&v->rows, p, v->s->lane_hidden, v->lane_collapsed);
+	if (collapsed[lane] && p->depth[c] > 0) {
+		collapsed[lane] = false;
+		sv_timeline_build_rows(v);
 	}
 	lo = s > v->t0 ? s : v->t0;
 	hi = e < v->t1 ? e : v->t1;
-	v->s->sel = c;
+	v->s->sel = src.run ? SV_NO_CALL : c;
+	v->s->sel2 = src.run ? c : SV_NO_CALL;
+	v->cur_run = (uint8_t)src.run;
 	v->cur_lane = lane;
 	v->cur_depth = p->depth[c];
 	v->cur_t = lo + (hi - lo) / 2;

@@ -270,14 +270,16 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 		sv_session_sort(v->s, sv_panel_col_key(k));
 		return SV_REACT_REDRAW;
 	}
+	if (!strcmp(word, "second"))
+		return sv_timeline_second_command(v, arg);
 	if (!strcmp(word, "q") || !strcmp(word, "quit"))
 		return SV_REACT_QUIT;
 	if (!*word)
 		return SV_REACT_REDRAW;
 	sv_session_message(v->s, true,
 		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
-		"search RE, filter RE, sort KEY, view NAME, open FILE, "
-		"export FORMAT FILE, quit)",
+		"search RE, filter RE, sort KEY, second [on|off], view NAME, "
+		"open FILE, export FORMAT FILE, quit)",
 		word);
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }

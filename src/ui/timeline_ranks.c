@@ -263,16 +263,20 @@ static void tlranks_fold_rows(struct sv_timeline *v)
 	for (i = 0; i < r->n; i++) {
 		struct sv_layout_row row = r->rows[i];
 		if (row.depth > 0) {
-			const struct sv_lod_level *lv = sv_layout_level(
-				&v->s->index, row.lane, row.depth);
+			struct sv_timeline_src src =
+				sv_timeline_src(v, row.run);
+			struct sv_tmap m = sv_timeline_tmap_run(v, row.run);
+			const struct sv_lod_level *lv =
+				sv_layout_level(src.ix, row.lane, row.depth);
 			uint32_t lo, hi;
-			sv_layout_range(lv, v->t0, v->t1, &lo, &hi);
+			sv_layout_range(lv, m.t0, m.t1, &lo, &hi);
 			if (hi <= lo)
 				continue;
 		}
-		row.lane_first = !k || r->rows[k - 1].lane != row.lane;
+		row.lane_first =
+			!k || !sv_timeline_same_lane(&r->rows[k - 1], &row);
 		row.lane_last = false;
-		if (k && r->rows[k - 1].lane != row.lane)
+		if (k && !sv_timeline_same_lane(&r->rows[k - 1], &row))
 			r->rows[k - 1].lane_last = true;
 		r->rows[k++] = row;
 	}
@@ -287,15 +291,17 @@ static void tlranks_fold_rows(struct sv_timeline *v)
 
 /* Whether the calls of (lane, depth) fill at most TLRANKS_SPARSE_CELLS
  * cells of the window (stops counting past that). */
-static bool tlranks_sparse(const struct sv_timeline *v, const struct sv_tmap *m,
-	uint32_t lane, uint32_t depth)
+static bool tlranks_sparse(
+	const struct sv_timeline *v, const struct sv_layout_row *row)
 {
+	struct sv_timeline_src src = sv_timeline_src(v, row->run);
+	struct sv_tmap m = sv_timeline_tmap_run(v, row->run);
 	const struct sv_lod_level *lv =
-		sv_layout_level(&v->s->index, lane, depth);
+		sv_layout_level(src.ix, row->lane, row->depth);
 	struct sv_layout_span sp;
-	int x = m->x0, cells = 0;
+	int x = m.x0, cells = 0;
 
-	while (sv_layout_row_next(&v->s->index, lv, m, &x, &sp)) {
+	while (sv_layout_row_next(src.ix, lv, &m, &x, &sp)) {
 		cells += sp.x1 - sp.x0;
 		if (cells > TLRANKS_SPARSE_CELLS)
 			return false;
@@ -310,18 +316,17 @@ static bool tlranks_sparse(const struct sv_timeline *v, const struct sv_tmap *m,
 static void tlranks_fold_sparse(struct sv_timeline *v)
 {
 	struct sv_layout_rows *r = &v->rows;
-	struct sv_tmap m = sv_timeline_tmap(v);
 	size_t i = 0, k = 0;
 
 	while (i < r->n) {
 		size_t end = i, first;
-		while (end < r->n && r->rows[end].lane == r->rows[i].lane)
+		while (end < r->n &&
+			sv_timeline_same_lane(&r->rows[end], &r->rows[i]))
 			end++;
 		/* Rows [i, end) are one lane's; find its sparse tail. */
 		first = end;
 		while (first > i + 1 && r->rows[first - 1].depth > 0 &&
-			tlranks_sparse(v, &m, r->rows[first - 1].lane,
-				r->rows[first - 1].depth))
+			tlranks_sparse(v, &r->rows[first - 1]))
 			first--;
 		if (end - first < 2)
 			first = end;
@@ -341,10 +346,15 @@ static void tlranks_fold_sparse(struct sv_timeline *v)
 uint32_t sv_timeline_row_hit(const struct sv_timeline *v,
 	const struct sv_layout_row *r, const struct sv_tmap *m, int x)
 {
+	struct sv_timeline_src src = sv_timeline_src(v, r->run);
+	struct sv_tmap mr = *m;
 	uint32_t d, c = SV_NO_CALL;
 
+	/* The row's run's clock: the same columns, times moved. */
+	mr.t0 = sv_timeline_tmap_run(v, r->run).t0 + (m->t0 - v->t0);
+	mr.t1 = mr.t0 + (m->t1 - m->t0);
 	for (d = r->depth; d <= r->depth_last && c == SV_NO_CALL; d++)
-		c = sv_layout_hit(&v->s->index, r->lane, d, m, x, NULL);
+		c = sv_layout_hit(src.ix, r->lane, d, &mr, x, NULL);
 	return c;
 }
 
@@ -352,21 +362,22 @@ void sv_timeline_draw_folded(const struct sv_timeline *v, struct sv_grid *g,
 	const struct sv_layout_row *r, int y)
 {
 	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
-	const struct sv_profile *p = v->s->p;
-	struct sv_tmap m = sv_timeline_tmap(v);
+	struct sv_timeline_src src = sv_timeline_src(v, r->run);
+	const struct sv_profile *p = src.p;
+	struct sv_tmap m = sv_timeline_tmap_run(v, r->run);
 	uint32_t d = r->depth_last + 1u;
 
 	while (d-- > r->depth) {
 		const struct sv_lod_level *lv =
-			sv_layout_level(&v->s->index, r->lane, d);
+			sv_layout_level(src.ix, r->lane, d);
 		struct sv_layout_span sp;
 		int x = m.x0, cx;
-		while (sv_layout_row_next(&v->s->index, lv, &m, &x, &sp)) {
+		while (sv_layout_row_next(src.ix, lv, &m, &x, &sp)) {
 			int style = sp.count > 1 ? SV_STYLE_SPAN_MERGED
 						 : SV_STYLE_SPAN;
-			if (sp.call == v->s->sel)
+			if (sp.call == src.sel)
 				style = SV_STYLE_SELECTED;
-			else if (sv_session_is_match(v->s, sp.call))
+			else if (sv_timeline_src_match(v, &src, sp.call))
 				style = SV_STYLE_MATCH;
 			for (cx = sp.x0; cx < sp.x1; cx++)
 				sv_grid_put(g, cx, y, gl->bar, style,
@@ -388,7 +399,8 @@ void sv_timeline_sync(struct sv_timeline *v)
 	else if (t->stale_m)
 		tlranks_matrix(v);
 	t->stale_m = false;
-	details = v->details_shown && v->s->sel != SV_NO_CALL;
+	details = v->details_shown &&
+		  (v->s->sel != SV_NO_CALL || v->s->sel2 != SV_NO_CALL);
 	/* The strip tells something when two ranks or more have calls of
 	 * the region (or while that is being found out). */
 	strip = t->region >= 0 && tlranks_multi_rank(v->s->p) &&
@@ -407,8 +419,10 @@ void sv_timeline_build_rows(struct sv_timeline *v)
 		tlranks_rank_rows(v);
 		return;
 	}
-	sv_layout_rows_build(
-		&v->rows, v->s->p, v->s->lane_hidden, v->lane_collapsed);
+	sv_timeline_two_lanes(v);
+	sv_layout_rows_build_two(&v->rows, v->s->p, v->s->lane_hidden,
+		v->lane_collapsed, sv_session_two_rows(v->s) ? v->s->p2 : NULL,
+		v->s->lane2_hidden, v->lane2_collapsed);
 	tlranks_fold_rows(v);
 	/* Sparse rows fold only when the rows do not fit (a soloed lane
 	 * shows every depth that has a call in the window). */

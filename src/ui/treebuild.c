@@ -23,25 +23,33 @@ void sv_treebuild_init(struct sv_treebuild *b)
 	atomic_init(&b->cancel, 0);
 	atomic_init(&b->done, 0);
 	atomic_init(&b->progress, 0);
+	atomic_init(&b->progress2, 0);
+}
+
+/* The second run's tree (when one is wanted) after the first's, into
+ * tree2, built2 saying whether it was made (read on the UI thread once
+ * the build is done; a failure or a cancel leaves the comparison out). */
+static void treebuild_build_second(struct sv_treebuild *b)
+{
+	b->built2 = false;
+	if (!b->want2)
+		return;
+	if (sv_callpath_build(&b->tree2, b->p2, &b->scope2, NULL) < 0) {
+		sv_callpath_fini(&b->tree2);
+		return;
+	}
+	b->tree2.scope.lane_on = NULL;
+	b->built2 = true;
 }
 
 static void *treebuild_thread(void *arg)
 {
 	struct sv_treebuild *b = arg;
 	b->rc = sv_callpath_build(&b->result, b->p, &b->scope, NULL);
+	if (b->rc >= 0)
+		treebuild_build_second(b);
 	atomic_store(&b->done, 1);
 	return NULL;
-}
-
-/* Wait for the thread and drop its result. */
-static void treebuild_stop(struct sv_treebuild *b)
-{
-	if (!b->running)
-		return;
-	atomic_store(&b->cancel, 1);
-	pthread_join(b->thread, NULL);
-	sv_callpath_fini(&b->result);
-	b->running = false;
 }
 
 /* Drop the second run's tree. */
@@ -53,14 +61,29 @@ static void treebuild_drop_second(struct sv_treebuild *b)
 	b->match2 = NULL;
 	b->lane2_on = NULL;
 	b->has2 = false;
+	b->want2 = false;
+	b->built2 = false;
 }
 
-/* The second run's tree over the ranks s shows (same recursion rule). */
+/* Wait for the thread and drop its result. */
+static void treebuild_stop(struct sv_treebuild *b)
+{
+	if (!b->running)
+		return;
+	atomic_store(&b->cancel, 1);
+	pthread_join(b->thread, NULL);
+	sv_callpath_fini(&b->result);
+	treebuild_drop_second(b);
+	b->running = false;
+}
+
+/* Set up the second run's tree over the ranks s shows (same recursion
+ * rule), built with the first's (treebuild_build_second); its calls count
+ * in the work. */
 static void treebuild_second(
 	struct sv_treebuild *b, const struct sv_session *s, bool expand)
 {
 	const struct sv_profile *p2 = s->p2;
-	struct sv_callpath_scope sc;
 	size_t l;
 
 	treebuild_drop_second(b);
@@ -71,16 +94,17 @@ static void treebuild_second(
 		uint32_t r = p2->lanes[l].rank;
 		b->lane2_on[l] =
 			!s->rank_on || (r < s->nrank_on && s->rank_on[r]);
+		if (b->lane2_on[l])
+			b->work += p2->lanes[l].ncalls;
 	}
-	memset(&sc, 0, sizeof sc);
-	sc.lane_on = b->lane2_on;
-	sc.expand_recursion = expand;
-	if (sv_callpath_build(&b->tree2, p2, &sc, NULL) < 0) {
-		treebuild_drop_second(b);
-		return;
-	}
-	b->tree2.scope.lane_on = NULL;
-	b->has2 = true;
+	b->scope2 = (struct sv_callpath_scope){
+		.lane_on = b->lane2_on,
+		.expand_recursion = expand,
+		.cancel = &b->cancel,
+		.progress = &b->progress2,
+	};
+	b->p2 = p2;
+	b->want2 = true;
 }
 
 /* Match the finished tree's nodes with the second run's. */
@@ -178,6 +202,7 @@ void sv_treebuild_start(
 	atomic_store(&b->cancel, 0);
 	atomic_store(&b->done, 0);
 	atomic_store(&b->progress, 0);
+	atomic_store(&b->progress2, 0);
 	b->scope.cancel = &b->cancel;
 	b->scope.progress = &b->progress;
 	treebuild_second(b, s, expand);
@@ -186,6 +211,8 @@ void sv_treebuild_start(
 		sv_callpath_fini(&b->tree);
 		sv_callpath_build(&b->tree, p, &b->scope, NULL);
 		b->tree.scope.lane_on = NULL; /* freed by the next start */
+		treebuild_build_second(b);
+		b->has2 = b->built2;
 		b->ready = true;
 		treebuild_match(b);
 		return;
@@ -208,7 +235,8 @@ bool sv_treebuild_busy(const struct sv_treebuild *b)
 
 double sv_treebuild_fraction(const struct sv_treebuild *b)
 {
-	uint64_t done = atomic_load((atomic_uint_fast64_t *)&b->progress);
+	uint64_t done = atomic_load((atomic_uint_fast64_t *)&b->progress) +
+			atomic_load((atomic_uint_fast64_t *)&b->progress2);
 	if (!b->work)
 		return 0;
 	return done >= b->work ? 1.0 : (double)done / (double)b->work;
@@ -222,6 +250,7 @@ bool sv_treebuild_poll(struct sv_treebuild *b)
 	b->running = false;
 	if (b->rc < 0) {
 		sv_callpath_fini(&b->result);
+		treebuild_drop_second(b);
 		b->cancelled = true;
 		return true;
 	}
@@ -229,6 +258,7 @@ bool sv_treebuild_poll(struct sv_treebuild *b)
 	b->tree = b->result;
 	b->tree.scope.lane_on = NULL;
 	memset(&b->result, 0, sizeof b->result);
+	b->has2 = b->built2;
 	b->ready = true;
 	treebuild_match(b);
 	return true;

@@ -267,7 +267,7 @@ bool sv_view_busy(struct sv_view *v)
 	 * false: take in a finished search here. */
 	if (sv_session_busy(&v->s))
 		sv_session_poll(&v->s);
-	return sv_session_busy(&v->s) ||
+	return sv_session_busy(&v->s) || sv_view_export_running(v) ||
 	       (m->ops && m->ops->busy && m->ops->busy(m));
 }
 
@@ -275,6 +275,7 @@ int sv_view_poll(struct sv_view *v)
 {
 	struct sv_mode *m = &v->mains[v->main];
 	int flags = sv_session_poll(&v->s) ? SV_REACT_REDRAW : 0;
+	flags |= sv_view_export_poll(v);
 	return flags | (m->ops && m->ops->poll ? m->ops->poll(m) : 0);
 }
 
@@ -295,50 +296,6 @@ int sv_view_switch(struct sv_view *v, const char *name)
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
 
-/* :export FORMAT FILE: the calls of the lanes on display that meet the
- * marked range, else the timeline's window (the whole run before the
- * timeline was shown), written by the sink the viewer was given, which
- * refuses the profile's own file. */
-static int view_export(struct sv_view *v, const char *arg)
-{
-	const struct sv_timeline *tl = sv_view_timeline(v);
-	struct sv_export_scope sc;
-	struct sv_error err = {0};
-	char fmt[32], span[32];
-	const char *path, *what = "the whole run";
-	size_t n = strcspn(arg, " ");
-
-	path = arg + n;
-	while (*path == ' ')
-		path++;
-	if (!v->sink || !n || n >= sizeof fmt || !*path) {
-		sv_session_message(&v->s, true,
-			v->sink ? "usage: export FORMAT FILE (FORMAT: %s)"
-				: "export: not available here%s",
-			v->sink ? v->sink->formats : "");
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	snprintf(fmt, sizeof fmt, "%.*s", (int)n, arg);
-	memset(&sc, 0, sizeof sc);
-	sc.lane_on = v->s.lane_on;
-	span[0] = '\0';
-	if (v->s.has_range || tl) {
-		sc.has_range = true;
-		sc.t0 = v->s.has_range ? v->s.range_t0 : tl->t0;
-		sc.t1 = v->s.has_range ? v->s.range_t1 : tl->t1;
-		what = v->s.has_range ? "the marked range"
-				      : "the visible window";
-		sv_render_short(sc.t1 - sc.t0, span, sizeof span);
-	}
-	if (v->sink->write(fmt, path, v->s.p, &sc, &err) < 0) {
-		sv_session_message(&v->s, true, "export: %s", err.msg);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	sv_session_message(&v->s, false, "%s of %s%s%s%s written to %s", fmt,
-		what, *span ? " (" : "", span, *span ? ")" : "", path);
-	return SV_REACT_REDRAW;
-}
-
 int sv_view_command(struct sv_view *v, const char *cmd)
 {
 	struct sv_mode *main = &v->mains[v->main];
@@ -357,7 +314,7 @@ int sv_view_command(struct sv_view *v, const char *cmd)
 	if (!strcmp(word, "view"))
 		return sv_view_switch(v, arg);
 	if (!strcmp(word, "export"))
-		return view_export(v, arg);
+		return sv_view_export(v, arg);
 	if (!strcmp(word, "q") || !strcmp(word, "quit"))
 		return SV_REACT_QUIT;
 	if (!strcmp(word, "open")) {
@@ -658,6 +615,7 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 	memset(v, 0, sizeof *v);
 	memset(&so, 0, sizeof so);
 	v->sink = opts ? opts->sink : NULL;
+	v->export_bg_calls = SV_VIEW_EXPORT_BG_CALLS;
 	if (opts) {
 		so.ascii = opts->ascii;
 		so.no_mouse = opts->no_mouse;
@@ -696,6 +654,7 @@ void sv_view_fini(struct sv_view *v)
 
 	if (!v)
 		return;
+	sv_view_export_stop(v);
 	while (v->depth)
 		view_pop(v);
 	for (i = 0; i < SV_VIEW_MAINS; i++)
@@ -716,6 +675,12 @@ int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
 	const char *name, struct sv_error *err)
 {
 	return sv_session_set_second(&v->s, p2, name, err);
+}
+
+int sv_view_set_second_prepared(struct sv_view *v, struct sv_second_prep *sp,
+	const char *name, struct sv_error *err)
+{
+	return sv_session_set_second_prepared(&v->s, sp, name, err);
 }
 
 void sv_view_resize(struct sv_view *v, int w, int h)

@@ -1,0 +1,220 @@
+/*
+ * app_loader.c: the viewer's background load (app_priv.h): first the
+ * index alone (summary_only: names and stored statistics, quick), then
+ * the whole file with progress and cancellation, then the view (or the
+ * second run's index) built on the same thread.  The thread only fills
+ * its own struct under a mutex; the loop (app.c) polls it and adopts
+ * what it finds.  The thread never touches the loop's view, grid or
+ * terminal.  Nothing here includes curses or HDF5.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/profile.h"
+
+#include "app_priv.h"
+
+/* ---- views ------------------------------------------------------------ */
+
+/* A new view of p, or NULL with err. */
+struct sv_view *app_view_new(const struct sv_profile *p,
+	const struct sv_view_opts *vo, struct sv_error *err)
+{
+	struct sv_view *v = sv_xcalloc(1, sizeof *v);
+
+	if (sv_view_init(v, p, vo, err) < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void app_view_free(struct sv_view *v)
+{
+	if (!v)
+		return;
+	sv_view_fini(v);
+	free(v);
+}
+
+/* ---- the loading thread ------------------------------------------------- */
+
+/* Free the loader and anything it still holds (its thread is gone). */
+static void loader_destroy(struct app_loader *l)
+{
+	sv_profile_free(l->index);
+	app_view_free(l->view);
+	sv_second_prep_fini(&l->second);
+	sv_profile_free(l->result);
+	pthread_mutex_destroy(&l->mu);
+	free(l->title);
+	free(l->path);
+	free(l);
+}
+
+static void loader_progress(void *ctx, double fraction, const char *what)
+{
+	struct app_loader *l = ctx;
+
+	pthread_mutex_lock(&l->mu);
+	if (fraction < 0)
+		fraction = 0;
+	if (fraction > 1)
+		fraction = 1;
+	l->fraction = fraction;
+	snprintf(l->what, sizeof l->what, "%s", what ? what : "");
+	l->progress_seq++;
+	pthread_mutex_unlock(&l->mu);
+}
+
+static int loader_cancelled(void *ctx)
+{
+	struct app_loader *l = ctx;
+	return atomic_load(&l->cancel);
+}
+
+/* Past the file: q need not wait for the rest (loader_stop). */
+static void loader_file_done(void *ctx)
+{
+	struct app_loader *l = ctx;
+	pthread_mutex_lock(&l->mu);
+	l->past_file = true;
+	pthread_mutex_unlock(&l->mu);
+}
+
+static void *loader_main(void *arg)
+{
+	struct app_loader *l = arg;
+	struct sv_load_opts o;
+	struct sv_view *view = NULL;
+	struct sv_profile *p = NULL;
+	struct sv_error err;
+	int rc;
+
+	if (l->source.thread_init)
+		l->source.thread_init();
+	memset(&o, 0, sizeof o);
+	o.progress = loader_progress;
+	o.cancelled = loader_cancelled;
+	o.ctx = l;
+	o.file_done = loader_file_done;
+	if (l->want_index) {
+		/* Quick: names and stored statistics, shown while the calls
+		 * load.  A failure here is reported by the full load. */
+		struct sv_load_opts io = o;
+		io.progress = NULL;
+		io.file_done = NULL;
+		io.summary_only = true;
+		memset(&err, 0, sizeof err);
+		if (l->source.load(l->path, &io, &p, &err) == 0) {
+			pthread_mutex_lock(&l->mu);
+			l->index = p;
+			l->progress_seq++;
+			pthread_mutex_unlock(&l->mu);
+			p = NULL;
+		}
+	}
+	memset(&err, 0, sizeof err);
+	rc = l->source.load(l->path, &o, &p, &err);
+	if (rc == 0 && (l->want_view || l->want_second) &&
+		!atomic_load(&l->cancel)) {
+		/* The view (the layout index and the statistics), or the
+		 * second run's index, off the loop's thread: keys keep
+		 * answering meanwhile. */
+		loader_progress(l, 1.0,
+			l->want_view ? "the index and statistics"
+				     : "the index");
+		pthread_mutex_lock(&l->mu);
+		l->building_view = true;
+		pthread_mutex_unlock(&l->mu);
+		if (l->want_view) {
+			view = app_view_new(p, &l->vo, &err);
+			rc = view ? 0 : err.code < 0 ? err.code : -EIO;
+		} else {
+			rc = sv_second_prepare(&l->second, p, &err);
+		}
+		if (rc < 0) {
+			sv_profile_free(p);
+			p = NULL;
+		}
+	}
+	pthread_mutex_lock(&l->mu);
+	l->rc = rc;
+	l->err = err;
+	l->result = rc == 0 ? p : NULL;
+	l->view = view;
+	l->done = true;
+	l->progress_seq++;
+	if (l->abandoned) {
+		pthread_mutex_unlock(&l->mu);
+		loader_destroy(l);
+		return NULL;
+	}
+	pthread_mutex_unlock(&l->mu);
+	return NULL;
+}
+
+struct app_loader *app_loader_start(const struct sv_source *source,
+	const char *path, bool want_index, const struct sv_view_opts *vo,
+	bool want_second)
+{
+	struct app_loader *l = sv_xcalloc(1, sizeof *l);
+	sigset_t all, old;
+
+	l->path = sv_xstrdup(path);
+	l->source = *source;
+	l->want_index = want_index;
+	l->want_view = vo != NULL;
+	l->want_second = want_second;
+	if (vo) {
+		l->vo = *vo;
+		l->title = vo->title ? sv_xstrdup(vo->title) : NULL;
+		l->vo.title = l->title;
+	}
+	atomic_init(&l->cancel, 0);
+	pthread_mutex_init(&l->mu, NULL);
+	/* Signals (Ctrl-C, Ctrl-Z, resize) belong to the loop's thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&l->thread, NULL, loader_main, l) == 0)
+		l->started = true;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!l->started)
+		loader_main(l); /* no thread: load here */
+	return l;
+}
+
+/* Wait for the thread and free the loader and anything it still holds. */
+void app_loader_free(struct app_loader *l)
+{
+	if (!l)
+		return;
+	if (l->started)
+		pthread_join(l->thread, NULL);
+	loader_destroy(l);
+}
+
+/*
+ * Stop the load for good (q): cancel it and wait for the thread, unless
+ * it is past the file (nesting, building the view: work no flag stops,
+ * and nothing of HDF5 any more): then nobody waits, and the thread frees everything when it is done (or the
+ * process ends first), so q answers at once at every stage.
+ */
+void app_loader_stop(struct app_loader *l)
+{
+	if (!l)
+		return;
+	atomic_store(&l->cancel, 1);
+	pthread_mutex_lock(&l->mu);
+	if (l->started && (l->past_file || l->building_view) && !l->done) {
+		l->abandoned = true;
+		pthread_mutex_unlock(&l->mu);
+		pthread_detach(l->thread);
+		return;
+	}
+	pthread_mutex_unlock(&l->mu);
+	app_loader_free(l);
+}
