@@ -36,6 +36,14 @@ struct sv_load_opts {
 	 * tests and benchmarks; the environment variable
 	 * SCOPEVIEW_NO_FAST_INFLATE=1 does the same for every load. */
 	bool slow_inflate;
+	/* Read only the calls of the ranks r with r < nrank_on and
+	 * rank_on[r] (sv_stats_parse_ranks' form); NULL: every rank.  Where
+	 * the layout allows (doc/format.md 4.14) the other ranks' rows are
+	 * left out and their events never read, and the profile says so
+	 * (sv_profile.rank_subset); elsewhere every rank is read and the
+	 * caller's own rank filter does the rest. */
+	const bool *rank_on;
+	uint32_t nrank_on;
 };
 
 /*

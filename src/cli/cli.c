@@ -96,6 +96,20 @@ void sv_cli_select_filter(
 	f->nexclude = s->exclude.n;
 }
 
+void sv_cli_ranks_load_opts(
+	const bool *rank_on, uint32_t nrank_on, struct sv_load_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->rank_on = rank_on;
+	o->nrank_on = nrank_on;
+}
+
+void sv_cli_select_load_opts(
+	const struct sv_cli_select *s, struct sv_load_opts *o)
+{
+	sv_cli_ranks_load_opts(s->rank_on, s->nrank_on, o);
+}
+
 void sv_cli_select_fini(struct sv_cli_select *s)
 {
 	sv_regex_list_fini(&s->include);

@@ -296,6 +296,7 @@ static void summary_groups_free(
 int sv_summary_main(int argc, char **argv)
 {
 	struct sv_summary_group *groups = NULL;
+	struct sv_load_opts lo;
 	char **values = NULL;
 	size_t nvalues = 0;
 	long ngroups = 0;
@@ -315,7 +316,8 @@ int sv_summary_main(int argc, char **argv)
 		summary_args_free(&a);
 		return rc;
 	}
-	if (sv_load(a.file, NULL, &p, &err) < 0) {
+	sv_cli_select_load_opts(&a.sel, &lo);
+	if (sv_load(a.file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;

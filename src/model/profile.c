@@ -430,13 +430,19 @@ int64_t sv_profile_time_origin(const struct sv_profile *p)
 
 	if (p->has_start_time)
 		return p->start_time_ns;
-	if (p->ncalls)
-		return sv_profile_min_start(p);
-	for (i = 0; i < p->nrows; i++)
-		if (p->rows[i].has_summary && p->rows[i].count &&
-			(!any || p->rows[i].summary.start_minimum < m)) {
-			m = p->rows[i].summary.start_minimum;
-			any = true;
-		}
+	if (p->ncalls) {
+		m = sv_profile_min_start(p);
+		any = true;
+	} else {
+		for (i = 0; i < p->nrows; i++)
+			if (p->rows[i].has_summary && p->rows[i].count &&
+				(!any ||
+					p->rows[i].summary.start_minimum < m)) {
+				m = p->rows[i].summary.start_minimum;
+				any = true;
+			}
+	}
+	if (p->rank_subset && p->has_run_start && (!any || p->run_start_ns < m))
+		m = p->run_start_ns;
 	return m;
 }
