@@ -346,6 +346,15 @@ static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
 
+/* The ranks r < n with on[r] as a list ("0-7,9,12-15", malloc'd; "" when
+ * none): after max_items items (0: no limit) one more, "...", ends it. */
+char *sv_rank_list_text(const bool *on, uint32_t n, size_t max_items);
+
+/* For a rank-subset load, what the status line says of it: "ranks 0-7 of
+ * 16" (the ranks with rows, and num_ranks), malloc'd; NULL for a profile
+ * of every rank. */
+char *sv_profile_subset_label(const struct sv_profile *p);
+
 /* Names of a thread / task of a rank, or NULL when the table has none. */
 const struct sv_thread *sv_profile_thread(
 	const struct sv_profile *p, uint32_t rank, int64_t index);

@@ -53,12 +53,17 @@ struct sv_load_opts {
  * and fills err with one line.  It may be called from any thread, one
  * call at a time per source.  thread_init (may be NULL) is called once in
  * each thread before its first load() (HDF5 wants its error printing
- * switched off per thread).
+ * switched off per thread).  A rank list (rank_on) applies to every
+ * profile loaded through the source, the second run compared too.
  */
 struct sv_source {
 	int (*load)(const char *path, const struct sv_load_opts *opts,
 		struct sv_profile **out, struct sv_error *err);
 	void (*thread_init)(void);
+	/* Ranks to read (sv_load_opts.rank_on, borrowed; NULL: every
+	 * rank): handed to every load() through this source. */
+	const bool *rank_on;
+	uint32_t nrank_on;
 };
 
 #endif

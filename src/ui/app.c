@@ -153,6 +153,8 @@ static void *loader_main(void *arg)
 	o.progress = loader_progress;
 	o.cancelled = loader_cancelled;
 	o.ctx = l;
+	o.rank_on = l->source.rank_on;
+	o.nrank_on = l->source.nrank_on;
 	if (l->want_index) {
 		/* Quick: names and stored statistics, shown while the calls
 		 * load.  A failure here is reported by the full load. */
@@ -358,6 +360,7 @@ static void app_view_opts(const struct sv_app *a, struct sv_view_opts *vo)
 	vo->no_mouse = a->opts.no_mouse;
 	vo->title = a->title;
 	vo->sink = a->opts.sink;
+	vo->ranks = a->opts.ranks;
 }
 
 /* Show p (owned by the app from now on) in a fresh view: built already
