@@ -2,7 +2,7 @@
 # e2e_ranksub.sh: --ranks reads only the chosen ranks' rows (the rank-subset
 # load, doc/format.md 4.14), and every command prints exactly what the full
 # read filtered afterwards prints (SCOPEVIEW_NO_RANK_SUBSET=1, the oracle):
-# summary (table with --per-rank, CSV, JSON), calls, tree and export
+# summary (table with --per-rank, CSV, JSON), calls, tree, diff and export
 # (chrome, speedscope), standard output, standard error and exit status,
 # on every fixture in tests/fixtures and on `scopeview gen` files of
 # schemas 1, 2 and 3 (threads, tasks, GPU and await columns, uncompressed
@@ -90,6 +90,14 @@ for f in "${files[@]}"; do
 				--format csv "$f"
 		fi
 	done
+done
+
+# diff of two runs over the same ranks.
+gen "$tmp/slow.h5" --schema 3 --ranks 4 --events 20k --threads 2 --seed 3 \
+	--slow-region solve:1.5
+for r in 0 1,3 99; do
+	same diff diff --ranks "$r" "$tmp/s3.h5" "$tmp/slow.h5"
+	same diff diff --format json --ranks "$r" "$tmp/s3.h5" "$tmp/slow.h5"
 done
 
 # The subset is really read as one: the viewer's status line says so for
