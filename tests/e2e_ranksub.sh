@@ -37,7 +37,11 @@ same() {
 	echo "exit $?" >>"$tmp/full.out"
 	"$exe" "$@" >"$tmp/sub.out" 2>"$tmp/sub.err"
 	echo "exit $?" >>"$tmp/sub.out"
-	if cmp -s "$tmp/full.out" "$tmp/sub.out" &&
+	if grep -q 'Sanitizer\|runtime error' "$tmp/full.err" "$tmp/sub.err"; then
+		fail "$name: $* (a sanitizer report)"
+		grep -h -m 3 'Sanitizer\|runtime error' "$tmp/full.err" \
+			"$tmp/sub.err" | sed 's/^/     /'
+	elif cmp -s "$tmp/full.out" "$tmp/sub.out" &&
 		cmp -s "$tmp/full.err" "$tmp/sub.err"; then
 		passed=$((passed + 1))
 	else
