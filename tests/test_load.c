@@ -28,6 +28,7 @@
 #include "helpers.h"
 #include "scopeview/callmeta.h"
 #include "scopeview/common.h"
+#include "scopeview/gen.h"
 #include "scopeview/load.h"
 #include "scopeview/profile.h"
 #include "scopeview/write.h"
@@ -3202,6 +3203,237 @@ START_TEST(test_rank_groups_damaged)
 }
 END_TEST
 
+/* ---- rank subsets (load_h5_subset.c) ------------------------------------ */
+
+static struct sv_profile *load_ranks(
+	const char *path, const bool *on, uint32_t n, bool slow)
+{
+	struct sv_load_opts o = {.slow_inflate = slow};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	int rc;
+
+	o.rank_on = on;
+	o.nrank_on = n;
+	rc = sv_load(path, &o, &p, &e);
+	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
+	return p;
+}
+
+/* summary_statistics for rows of the calls st/en (total, minimum, maximum,
+ * first, last, start_minimum, end_maximum; no GPU; mean and m2 left 0). */
+static void subset_summaries(hid_t g, const int64_t *off, const int64_t *cnt,
+	size_t rows, const int64_t *st, const int64_t *en)
+{
+	static const char *f64[] = {"total", "minimum", "maximum", "first",
+		"last", "start_minimum", "end_maximum", "gpu_count",
+		"gpu_total"};
+	struct sv_summary *v = calloc(rows, sizeof *v);
+	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof *v), sp, ds;
+	hsize_t n = rows;
+	size_t r, i;
+	int64_t k;
+
+	for (i = 0; i < 9; i++)
+		H5Tinsert(t, f64[i], i * 8, H5T_NATIVE_INT64);
+	H5Tinsert(t, "mean", offsetof(struct sv_summary, mean),
+		H5T_NATIVE_DOUBLE);
+	H5Tinsert(t, "m2", offsetof(struct sv_summary, m2), H5T_NATIVE_DOUBLE);
+	for (r = 0; r < rows; r++) {
+		struct sv_summary *m = &v[r];
+		for (k = off[r]; k < off[r] + cnt[r]; k++) {
+			int64_t d = en[k] - st[k];
+			bool one = k == off[r];
+			m->total += d;
+			m->minimum = one || d < m->minimum ? d : m->minimum;
+			m->maximum = one || d > m->maximum ? d : m->maximum;
+			m->first = one ? d : m->first;
+			m->last = d;
+			m->start_minimum = one || st[k] < m->start_minimum
+						   ? st[k]
+						   : m->start_minimum;
+			m->end_maximum = one || en[k] > m->end_maximum
+						 ? en[k]
+						 : m->end_maximum;
+		}
+	}
+	sp = H5Screate_simple(1, &n, NULL);
+	ds = H5Dcreate2(g, "summary_statistics", t, sp, H5P_DEFAULT,
+		H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(ds, 0);
+	H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+	H5Dclose(ds);
+	H5Sclose(sp);
+	H5Tclose(t);
+	free(v);
+}
+
+/* Five rows of three ranks; ranks 0 and 2 are the rows 0, 2, 3, 4, at file
+ * offsets 0, 7, 9 and 14: two ranges, [0, 3) and [7, 15), read with one
+ * union of hyperslabs.  _i = 0: the metadata gives start_time_ns, so the
+ * subset is read; _i = 1: neither it nor stored statistics, so every rank
+ * is read (the origin of the rows left out would be unknown); _i = 2:
+ * stored statistics, whose start_minimum of rank 1's row (the earliest
+ * call of the file) keeps the whole run's origin. */
+START_TEST(test_rank_subset_rows)
+{
+	enum { ROWS = 5, TOTAL = 15 };
+	char *path = svt_tmp_path("subset.h5");
+	hid_t f = h5_create(path), g;
+	const char *names[] = {"a", "b"};
+	int64_t region[ROWS] = {0, 0, 0, 1, 1}, rank[ROWS] = {0, 1, 2, 0, 2};
+	int64_t off[ROWS] = {0, 3, 7, 9, 14}, cnt[ROWS] = {3, 4, 2, 5, 1};
+	int64_t st[TOTAL], en[TOTAL];
+	static const bool on[3] = {true, false, true};
+	static const size_t kept[] = {0, 2, 3, 4};
+	struct sv_profile *p, *full;
+	size_t r;
+	uint64_t k;
+	int i;
+
+	for (i = 0; i < TOTAL; i++) {
+		/* Rank 1's calls start first: the origin is theirs. */
+		st[i] = i >= 3 && i < 7 ? 10 + i : 1000 + 100 * i;
+		en[i] = st[i] + 5;
+	}
+	attr_i64(f, "scope_profiler_schema", 2);
+	g = h5_group(f, "metadata");
+	if (_i == 0)
+		attr_i64(g, "start_time_ns", 7);
+	H5Gclose(g);
+	g = h5_group(f, "region_table");
+	ds_strs(g, "names", names, 2, 0);
+	H5Gclose(g);
+	g = h5_group(f, "rank_region_index");
+	ds_ints(g, "region_ids", H5T_STD_U32LE, region, ROWS);
+	ds_ints(g, "ranks", H5T_STD_U32LE, rank, ROWS);
+	ds_ints(g, "event_offsets", H5T_STD_U64LE, off, ROWS);
+	ds_ints(g, "event_counts", H5T_STD_U64LE, cnt, ROWS);
+	if (_i == 2)
+		subset_summaries(g, off, cnt, ROWS, st, en);
+	H5Gclose(g);
+	g = h5_group(f, "events");
+	ds_ints(g, "start_times", H5T_STD_I64LE, st, TOTAL);
+	ds_ints(g, "end_times", H5T_STD_I64LE, en, TOTAL);
+	ds_ints(g, "call_ids", H5T_STD_I64LE, st, TOTAL);
+	H5Gclose(g);
+	H5Fclose(f);
+
+	full = load_ok(path);
+	p = load_ranks(path, on, 3, false);
+	ck_assert_uint_eq(p->num_ranks, 3);
+	ck_assert_int_eq(
+		sv_profile_time_origin(p), sv_profile_time_origin(full));
+	ck_assert_int_eq(sv_profile_time_origin(p), _i == 0 ? 7 : 13);
+	if (_i == 1) {
+		ck_assert(!p->rank_subset);
+		ck_assert_uint_eq(p->nrows, ROWS);
+		ck_assert_uint_eq(p->ncalls, TOTAL);
+		ck_assert_ptr_null(sv_profile_subset_label(p));
+		goto out;
+	}
+	ck_assert(p->rank_subset);
+	ck_assert_uint_eq(p->file_rows, ROWS);
+	ck_assert_uint_eq(p->file_calls, TOTAL);
+	ck_assert_uint_eq(p->file_ranks, 3);
+	ck_assert_uint_eq(p->nrows, 4);
+	ck_assert_uint_eq(p->ncalls, 3 + 2 + 5 + 1);
+	for (r = 0; r < 4; r++) {
+		const struct sv_row *row = &p->rows[r];
+		const struct sv_row *want = &full->rows[kept[r]];
+		ck_assert_uint_eq(row->rank, want->rank);
+		ck_assert_uint_eq(row->region, want->region);
+		ck_assert_uint_eq(row->count, want->count);
+		for (k = 0; k < row->count; k++) {
+			uint32_t c = (uint32_t)(row->first + k);
+			uint32_t w = (uint32_t)(want->first + k);
+			/* the call at file offset off + k */
+			ck_assert_int_eq(p->start_ns[c], st[off[kept[r]] + k]);
+			ck_assert_int_eq(p->start_ns[c], full->start_ns[w]);
+			ck_assert_int_eq(p->end_ns[c], full->end_ns[w]);
+			ck_assert_int_eq(p->call_id[c], full->call_id[w]);
+			ck_assert_uint_eq(p->row_of[c], r);
+		}
+	}
+	{
+		char *label = sv_profile_subset_label(p);
+		ck_assert_str_eq(label, "ranks 0,2 of 3");
+		free(label);
+	}
+out:
+	sv_profile_free(p);
+	sv_profile_free(full);
+	free(path);
+}
+END_TEST
+
+/* A generated file (compressed, 4 ranks): --ranks 1 gives rank 1's rows
+ * and calls exactly as the full load has them, whole-run origin and
+ * ranks, and the parallel decoder fetches only the chunks of rank 1's
+ * range (about a quarter); the H5Dread path gives the same. */
+START_TEST(test_rank_subset_gen)
+{
+	char *path = svt_tmp_path("subset_gen.h5");
+	struct sv_gen_opts go;
+	struct sv_error e = {0};
+	static const bool on[2] = {false, true};
+	struct sv_profile *full, *p, *slow;
+	uint64_t c0, c1, c2;
+	size_t r, kr = 0;
+	uint64_t k;
+
+	sv_gen_opts_init(&go);
+	go.ranks = 4;
+	go.events = 400000;
+	go.seed = 11;
+	ck_assert_msg(
+		sv_gen_write(path, &go, NULL, NULL, &e) == 0, "%s", e.msg);
+	c0 = sv_h5_fast_chunks();
+	full = load_ranks(path, NULL, 0, false);
+	c1 = sv_h5_fast_chunks();
+	p = load_ranks(path, on, 2, false);
+	c2 = sv_h5_fast_chunks();
+	slow = load_ranks(path, on, 2, true);
+	ck_assert(p->rank_subset);
+	ck_assert_uint_gt(c2, c1);
+	ck_assert_msg((c2 - c1) * 3 < c1 - c0,
+		"subset decoded %" PRIu64 " chunks, full %" PRIu64, c2 - c1,
+		c1 - c0);
+	ck_assert_uint_eq(p->num_ranks, full->num_ranks);
+	ck_assert_int_eq(
+		sv_profile_time_origin(p), sv_profile_time_origin(full));
+	ck_assert_uint_eq(p->ncalls, slow->ncalls);
+	same_col(p->start_ns, slow->start_ns, p->ncalls, "start_ns");
+	same_col(p->end_ns, slow->end_ns, p->ncalls, "end_ns");
+	for (r = 0; r < full->nrows; r++) {
+		const struct sv_row *w = &full->rows[r], *row;
+		if (w->rank != 1)
+			continue;
+		ck_assert_uint_lt(kr, p->nrows);
+		row = &p->rows[kr++];
+		ck_assert_uint_eq(row->region, w->region);
+		ck_assert_uint_eq(row->count, w->count);
+		ck_assert(row->has_summary && w->has_summary);
+		ck_assert_int_eq(row->exclusive_total, w->exclusive_total);
+		for (k = 0; k < row->count; k++) {
+			uint32_t c = (uint32_t)(row->first + k);
+			uint32_t d = (uint32_t)(w->first + k);
+			ck_assert_int_eq(p->start_ns[c], full->start_ns[d]);
+			ck_assert_int_eq(p->end_ns[c], full->end_ns[d]);
+			/* nesting rebuilt per lane: the same on rank 1 */
+			ck_assert_int_eq(p->exclusive[c], full->exclusive[d]);
+			ck_assert_uint_eq(p->depth[c], full->depth[d]);
+		}
+	}
+	ck_assert_uint_eq(kr, p->nrows);
+	sv_profile_free(full);
+	sv_profile_free(p);
+	sv_profile_free(slow);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -3249,6 +3481,10 @@ static Suite *suite(void)
 	tcase_add_test(t, test_damaged_fuzz);
 	suite_add_tcase(s, t);
 
+	t = tcase_create("rank_subset");
+	tcase_add_loop_test(t, test_rank_subset_rows, 0, 3);
+	tcase_add_test(t, test_rank_subset_gen);
+	suite_add_tcase(s, t);
 	t = tcase_create("rank_groups");
 	tcase_add_test(t, test_fixture_counters_lineprof);
 	tcase_add_test(t, test_rank_groups_damaged);

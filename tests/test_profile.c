@@ -404,6 +404,56 @@ START_TEST(test_threads_warnings_deterministic)
 }
 END_TEST
 
+/* Rank lists as the warnings and the status line write them; a rank
+ * subset's origin counts the rows left out. */
+START_TEST(test_rank_lists_and_subset)
+{
+	bool on[20] = {false};
+	struct sv_profile *p = sv_profile_new("x.h5");
+	char *t;
+	int i;
+
+	t = sv_rank_list_text(on, 20, 0);
+	ck_assert_str_eq(t, "");
+	free(t);
+	on[0] = on[1] = on[2] = on[5] = on[7] = on[8] = on[19] = true;
+	t = sv_rank_list_text(on, 20, 0);
+	ck_assert_str_eq(t, "0-2,5,7-8,19");
+	free(t);
+	t = sv_rank_list_text(on, 20, 2);
+	ck_assert_str_eq(t, "0-2,5,...");
+	free(t);
+	for (i = 0; i < 20; i++)
+		on[i] = i % 2 == 0;
+	t = sv_rank_list_text(on, 20, 8);
+	ck_assert_str_eq(t, "0,2,4,6,8,10,12,14,...");
+	free(t);
+
+	/* Two rows of ranks 1 and 3 read out of 6 ranks; the rows left out
+	 * started at 40, before any call read. */
+	ck_assert_ptr_nonnull(sv_profile_add_row(
+		p, 1, sv_profile_add_region(p, "a"), 1, NULL));
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 3, 0, 1, NULL));
+	p->start_ns[0] = 100;
+	p->end_ns[0] = 110;
+	p->start_ns[1] = 90;
+	p->end_ns[1] = 95;
+	p->num_ranks = 6;
+	ck_assert_ptr_null(sv_profile_subset_label(p));
+	ck_assert_int_eq(sv_profile_time_origin(p), 90);
+	p->rank_subset = true;
+	p->has_run_start = true;
+	p->run_start_ns = 40;
+	ck_assert_int_eq(sv_profile_time_origin(p), 40);
+	p->run_start_ns = 95;
+	ck_assert_int_eq(sv_profile_time_origin(p), 90);
+	t = sv_profile_subset_label(p);
+	ck_assert_str_eq(t, "ranks 1,3 of 6");
+	free(t);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -426,6 +476,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_start_time_as_python_float, 0,
 		sizeof float_cases / sizeof float_cases[0]);
 	tcase_add_test(t, test_utf8_names);
+	tcase_add_test(t, test_rank_lists_and_subset);
 	suite_add_tcase(s, t);
 	return s;
 }

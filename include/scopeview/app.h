@@ -58,6 +58,8 @@ struct sv_app_opts {
 	int poll_ms;         /* how often to look at a running load; 0 = 100 */
 	bool load_in_thread; /* false: load before the loop (for tests) */
 	const struct sv_sink *sink; /* :export's writer (sink.h); NULL = none */
+	const char *ranks; /* --ranks as given (sv_view_opts.ranks), with
+			      source.rank_on parsed from it; NULL = all */
 };
 
 struct sv_app;

@@ -24,6 +24,7 @@
 #include "scopeview/report.h"
 #include "scopeview/stats.h"
 #include "scopeview/sink.h"
+#include "scopeview/source.h"
 
 #define SV_EXIT_OK         0
 #define SV_EXIT_LOAD       1
@@ -59,6 +60,27 @@ int sv_cli_select_opt(struct sv_cli_select *s, int argc, char **argv, int *i,
 void sv_cli_select_filter(
 	const struct sv_cli_select *s, struct sv_stats_filter *f);
 void sv_cli_select_fini(struct sv_cli_select *s);
+/* Load options that read only the ranks of a --ranks list (rank_on NULL:
+ * every rank), the rest of *o zeroed: the loader then leaves the other
+ * ranks' calls unread where the layout allows (sv_load_opts.rank_on),
+ * and the command's own rank filter gives the same figures either way. */
+void sv_cli_ranks_load_opts(
+	const bool *rank_on, uint32_t nrank_on, struct sv_load_opts *o);
+void sv_cli_select_load_opts(
+	const struct sv_cli_select *s, struct sv_load_opts *o);
+/* Which ranks of a --ranks list have no row in p: "--ranks: no data for
+ * ranks 9,11-12 (the profile has ranks 0-3)" (malloc'd), or NULL when
+ * each has some.  *none (may be NULL) says whether no listed rank has a
+ * row.  Not an error for the reports (scope-profiler lists the regions
+ * with no calls then), but rarely what was meant. */
+char *sv_cli_ranks_missing(
+	const struct sv_profile *p, const bool *on, uint32_t n, bool *none);
+/* For the viewer and snapshot, which have nothing to show then: when no
+ * rank of the list has a row in file (read from its index), print
+ * "scopeview: FILE: --ranks: no data for rank 99 (the profile has ranks
+ * 0-3)" and return -EINVAL; else 0 (also when the index cannot be read:
+ * the load proper says why). */
+int sv_cli_ranks_check(const char *file, const bool *on, uint32_t n);
 /* After the selection was used: a warning on stderr for each pattern
  * that hit PCRE2's match limit on some name. */
 void sv_cli_select_warnings(const struct sv_cli_select *s);

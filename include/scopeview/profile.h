@@ -241,6 +241,19 @@ struct sv_profile {
 	bool has_finalize_time;
 	int64_t finalize_time_ns;
 
+	/* A rank-subset load (sv_load_opts.rank_on honoured): rows holds
+	 * only the chosen ranks' rows; file_rows and file_calls count the
+	 * whole file's index, file_ranks is its highest rank + 1 (0: no
+	 * rows), and run_start_ns the earliest start of the rows left out
+	 * (their stored start_minimum; has_run_start false when none), so
+	 * that num_ranks and the time origin stay the whole run's. */
+	bool rank_subset;
+	size_t file_rows;
+	uint64_t file_calls;
+	uint32_t file_ranks;
+	bool has_run_start;
+	int64_t run_start_ns;
+
 	/* Loader and nesting warnings, one line each. */
 	char **warnings;
 	size_t nwarnings;
@@ -333,6 +346,15 @@ static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
 
+/* The ranks r < n with on[r] as a list ("0-7,9,12-15", malloc'd; "" when
+ * none): after max_items items (0: no limit) one more, "...", ends it. */
+char *sv_rank_list_text(const bool *on, uint32_t n, size_t max_items);
+
+/* For a rank-subset load, what the status line says of it: "ranks 0-7 of
+ * 16" (the ranks with rows, and num_ranks), malloc'd; NULL for a profile
+ * of every rank. */
+char *sv_profile_subset_label(const struct sv_profile *p);
+
 /* Names of a thread / task of a rank, or NULL when the table has none. */
 const struct sv_thread *sv_profile_thread(
 	const struct sv_profile *p, uint32_t rank, int64_t index);
@@ -340,7 +362,8 @@ const struct sv_task *sv_profile_task(
 	const struct sv_profile *p, uint32_t rank, int64_t index);
 
 /* The time origin: start_time_ns if present, else the minimum start of all
- * calls (or of the rows' stored start_minimum), else 0. */
+ * calls (or of the rows' stored start_minimum), else 0.  For a rank
+ * subset the rows left out count through run_start_ns. */
 int64_t sv_profile_time_origin(const struct sv_profile *p);
 /* Minimum start / maximum end over all calls (0 when there are none). */
 int64_t sv_profile_min_start(const struct sv_profile *p);

@@ -40,6 +40,14 @@ struct sv_load_opts {
 	 * tests and benchmarks; the environment variable
 	 * SCOPEVIEW_NO_FAST_INFLATE=1 does the same for every load. */
 	bool slow_inflate;
+	/* Read only the calls of the ranks r with r < nrank_on and
+	 * rank_on[r] (sv_stats_parse_ranks' form); NULL: every rank.  Where
+	 * the layout allows (doc/format.md 4.14) the other ranks' rows are
+	 * left out and their events never read, and the profile says so
+	 * (sv_profile.rank_subset); elsewhere every rank is read and the
+	 * caller's own rank filter does the rest. */
+	const bool *rank_on;
+	uint32_t nrank_on;
 };
 
 /*
@@ -49,12 +57,17 @@ struct sv_load_opts {
  * and fills err with one line.  It may be called from any thread, one
  * call at a time per source.  thread_init (may be NULL) is called once in
  * each thread before its first load() (HDF5 wants its error printing
- * switched off per thread).
+ * switched off per thread).  A rank list (rank_on) applies to every
+ * profile loaded through the source, the second run compared too.
  */
 struct sv_source {
 	int (*load)(const char *path, const struct sv_load_opts *opts,
 		struct sv_profile **out, struct sv_error *err);
 	void (*thread_init)(void);
+	/* Ranks to read (sv_load_opts.rank_on, borrowed; NULL: every
+	 * rank): handed to every load() through this source. */
+	const bool *rank_on;
+	uint32_t nrank_on;
 };
 
 #endif

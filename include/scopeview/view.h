@@ -73,6 +73,10 @@ struct sv_view_opts {
 	/* :export's writer (borrowed, outlives the view); NULL: the
 	 * command says it is not available */
 	const struct sv_sink *sink;
+	/* --ranks as given (sv_session_set_ranks' form), applied as the rank
+	 * filter when the profile holds every rank (a layout the loader
+	 * cannot read a subset of); NULL = none. */
+	const char *ranks;
 };
 
 struct sv_view {

@@ -5,11 +5,13 @@
 #include "scopeview/cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/load.h"
 #include "scopeview/view.h"
 
 int sv_cli_usage_error(const char *usage, const char *fmt, ...)
@@ -94,6 +96,81 @@ void sv_cli_select_filter(
 	f->ninclude = s->include.n;
 	f->exclude = s->exclude.re;
 	f->nexclude = s->exclude.n;
+}
+
+void sv_cli_ranks_load_opts(
+	const bool *rank_on, uint32_t nrank_on, struct sv_load_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->rank_on = rank_on;
+	o->nrank_on = nrank_on;
+}
+
+void sv_cli_select_load_opts(
+	const struct sv_cli_select *s, struct sv_load_opts *o)
+{
+	sv_cli_ranks_load_opts(s->rank_on, s->nrank_on, o);
+}
+
+char *sv_cli_ranks_missing(
+	const struct sv_profile *p, const bool *on, uint32_t n, bool *none)
+{
+	bool *gone = sv_xcalloc(n ? n : 1, sizeof *gone), any = false;
+	char *list, *why = NULL;
+	uint32_t r, count = 0;
+	size_t i;
+
+	for (r = 0; r < n; r++)
+		gone[r] = on[r];
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].rank < n) {
+			any = any || on[p->rows[i].rank];
+			gone[p->rows[i].rank] = false;
+		}
+	for (r = 0; r < n; r++)
+		count += gone[r];
+	if (none)
+		*none = !any;
+	if (count) {
+		list = sv_rank_list_text(gone, n, 8); /* a few say enough */
+		if (p->num_ranks == 0)
+			why = sv_xasprintf("--ranks: no data for rank%s %s "
+					   "(the profile has no ranks)",
+				count > 1 ? "s" : "", list);
+		else if (p->num_ranks == 1)
+			why = sv_xasprintf("--ranks: no data for rank%s %s "
+					   "(the profile has rank 0)",
+				count > 1 ? "s" : "", list);
+		else
+			why = sv_xasprintf("--ranks: no data for rank%s %s "
+					   "(the profile has ranks 0-%" PRIu32
+					   ")",
+				count > 1 ? "s" : "", list, p->num_ranks - 1);
+		free(list);
+	}
+	free(gone);
+	return why;
+}
+
+int sv_cli_ranks_check(const char *file, const bool *on, uint32_t n)
+{
+	struct sv_load_opts o = {.summary_only = true};
+	struct sv_profile *p = NULL;
+	struct sv_error err = {0};
+	bool none = false;
+	char *why;
+
+	if (sv_load(file, &o, &p, &err) < 0)
+		return 0; /* the load proper says why */
+	why = sv_cli_ranks_missing(p, on, n, &none);
+	if (why && none) {
+		char *line = sv_xasprintf("%s: %s", file, why);
+		sv_cli_stderr("", line);
+		free(line);
+	}
+	free(why);
+	sv_profile_free(p);
+	return none ? -EINVAL : 0;
 }
 
 void sv_cli_select_fini(struct sv_cli_select *s)

@@ -189,6 +189,7 @@ int sv_calls_main(int argc, char **argv)
 {
 	struct calls_args a;
 	struct sv_profile *p = NULL;
+	struct sv_load_opts lo;
 	struct sv_error err = {0};
 	uint32_t *calls = NULL;
 	int64_t region;
@@ -204,7 +205,8 @@ int sv_calls_main(int argc, char **argv)
 		return rc;
 	}
 	rc = SV_EXIT_OK;
-	if (sv_load(a.file, NULL, &p, &err) < 0) {
+	sv_cli_ranks_load_opts(a.rank_on, a.nrank_on, &lo);
+	if (sv_load(a.file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		free(a.rank_on);
 		return SV_EXIT_LOAD;

@@ -199,10 +199,12 @@ static int diff_load(const struct diff_args *a, const char *file,
 	struct sv_profile **p, struct sv_stats_table *t)
 {
 	struct sv_stats_filter f;
+	struct sv_load_opts lo;
 	struct sv_error err = {0};
 	size_t i;
 
-	if (sv_load(file, NULL, p, &err) < 0) {
+	sv_cli_select_load_opts(&a->sel, &lo);
+	if (sv_load(file, &lo, p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		return -1;
 	}

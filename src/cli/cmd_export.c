@@ -264,6 +264,10 @@ int sv_export_main(int argc, char **argv)
 		free(a.rank_on);
 		return rc;
 	}
+	/* Every rank is read even with --ranks: chrome's tid is the lane's
+	 * number and "call" the call's, both over the whole file, and
+	 * speedscope's frames take a region's source from any rank's row,
+	 * so a rank-subset load (sv_load_opts.rank_on) would change them. */
 	if (sv_load(a.file, NULL, &p, &err) < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);

@@ -16,10 +16,10 @@
 #include "scopeview/load.h"
 #include "scopeview/snapshot.h"
 
-#define SNAPSHOT_USAGE                                             \
-	"scopeview snapshot [--size WxH] [--keys KEYS] "           \
-	"[--format text|ansi|svg] [--ascii] [--output PATH] FILE " \
-	"[FILE2]|--demo"
+#define SNAPSHOT_USAGE                                       \
+	"scopeview snapshot [--size WxH] [--keys KEYS] "     \
+	"[--format text|ansi|svg] [--ascii] [--ranks LIST] " \
+	"[--output PATH] FILE [FILE2]|--demo"
 
 static const struct sv_cli_option snapshot_options[] = {
 	{"--size", NULL, "WxH", NULL, "screen size in cells (default 120x40)"},
@@ -41,6 +41,9 @@ static const struct sv_cli_option snapshot_options[] = {
 	{"--config", NULL, "FILE", "@file",
 		"take the key bindings and theme of this configuration\n"
 		"file (snapshot reads none by itself)"},
+	{"--ranks", NULL, "LIST", NULL,
+		"read and show only these ranks' calls (as the\n"
+		"viewer does with --ranks)"},
 	{"--output", "-o", "PATH", "@file",
 		"write there instead of standard output"},
 	{"--demo", NULL, NULL, NULL,
@@ -51,7 +54,8 @@ static const struct sv_cli_option snapshot_options[] = {
 const struct sv_cli_command sv_cli_snapshot_cmd = {
 	"snapshot",
 	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
-	"[--theme dark|light] [--colors N] [--config FILE] [--output PATH] "
+	"[--theme dark|light] [--colors N] [--config FILE] [--ranks LIST] "
+	"[--output PATH] "
 	"FILE [FILE2]|--demo",
 	"draw the viewer's screen to a file",
 	true,
@@ -111,6 +115,10 @@ int sv_snapshot_main(int argc, char **argv)
 	struct sv_error err = {0};
 	struct sv_profile *p = NULL, *p2 = NULL;
 	struct sv_view_opts opts;
+	struct sv_load_opts lo;
+	const char *ranks = NULL;
+	bool *rank_on = NULL;
+	uint32_t nrank_on = 0;
 	struct sv_grid g;
 	FILE *out = stdout;
 
@@ -153,6 +161,8 @@ int sv_snapshot_main(int argc, char **argv)
 			colors_name = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--config"))) {
 			config = val;
+		} else if ((val = snapshot_value(argc, argv, &i, "--ranks"))) {
+			ranks = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--format"))) {
 			format = val;
 		} else if ((val = snapshot_value(argc, argv, &i, "--output")) ||
@@ -267,14 +277,21 @@ int sv_snapshot_main(int argc, char **argv)
 		file = demo_path;
 	}
 
-	rc = sv_load(file, NULL, &p, &err);
-	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+	if (ranks &&
+		sv_stats_parse_ranks(ranks, &rank_on, &nrank_on, &err) < 0) {
 		free(keyv);
-		return SV_EXIT_LOAD;
+		return sv_cli_usage_error(
+			SNAPSHOT_USAGE, "snapshot: --ranks: %s", err.msg);
 	}
-	if (file2 && sv_load(file2, NULL, &p2, &err) < 0) {
+	sv_cli_ranks_load_opts(rank_on, nrank_on, &lo);
+	if (rank_on && sv_cli_ranks_check(file, rank_on, nrank_on) < 0)
+		rc = -EINVAL;
+	else if ((rc = sv_load(file, &lo, &p, &err)) < 0)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
+	else if (file2 && (rc = sv_load(file2, &lo, &p2, &err)) < 0)
+		fprintf(stderr, "scopeview: %s\n", err.msg);
+	free(rank_on);
+	if (rc < 0) {
 		free(keyv);
 		sv_profile_free(p);
 		return SV_EXIT_LOAD;
@@ -285,6 +302,7 @@ int sv_snapshot_main(int argc, char **argv)
 	opts.second = p2;
 	opts.second_title = file2;
 	opts.sink = &sv_cli_export_sink;
+	opts.ranks = ranks;
 	sv_grid_init(&g);
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);

@@ -175,57 +175,6 @@ static int summary_parse(int argc, char **argv, struct summary_args *a)
 	return -1;
 }
 
-/* Say which ranks of the --ranks list have no row in p ("9,11-12"): not
- * an error (scope-profiler lists the regions with no calls then), but
- * rarely what was meant. */
-static void summary_ranks_warning(
-	const struct sv_profile *p, const bool *on, uint32_t n)
-{
-	bool *has = sv_xcalloc(n ? n : 1, sizeof *has);
-	char *list = NULL, *piece, *joined;
-	uint32_t r, a, count = 0, items = 0;
-	size_t i;
-
-	for (i = 0; i < p->nrows; i++)
-		if (p->rows[i].rank < n)
-			has[p->rows[i].rank] = true;
-	for (r = 0; r < n; r++) {
-		if (!on[r] || has[r])
-			continue;
-		for (a = r; r + 1 < n && on[r + 1] && !has[r + 1]; r++)
-			;
-		count += r - a + 1;
-		if (++items > 8) /* the first few say enough */
-			piece = sv_xasprintf("...");
-		else if (a == r)
-			piece = sv_xasprintf("%" PRIu32, a);
-		else
-			piece = sv_xasprintf("%" PRIu32 "-%" PRIu32, a, r);
-		if (items <= 9) {
-			joined = sv_xasprintf("%s%s%s", list ? list : "",
-				list ? "," : "", piece);
-			free(list);
-			list = joined;
-		}
-		free(piece);
-	}
-	if (count) {
-		fprintf(stderr,
-			"scopeview: warning: --ranks: no data for rank%s %s ",
-			count > 1 ? "s" : "", list);
-		if (p->num_ranks == 0)
-			fprintf(stderr, "(the profile has no ranks)\n");
-		else if (p->num_ranks == 1)
-			fprintf(stderr, "(the profile has rank 0)\n");
-		else
-			fprintf(stderr,
-				"(the profile has ranks 0-%" PRIu32 ")\n",
-				p->num_ranks - 1);
-	}
-	free(list);
-	free(has);
-}
-
 /* The groups of --group-by: one table per value of the key, then one for
  * the calls without it, each over the selection of f.  The tables share
  * one call_on buffer, refilled for each: sv_stats_percentile, which would
@@ -296,6 +245,7 @@ static void summary_groups_free(
 int sv_summary_main(int argc, char **argv)
 {
 	struct sv_summary_group *groups = NULL;
+	struct sv_load_opts lo;
 	char **values = NULL;
 	size_t nvalues = 0;
 	long ngroups = 0;
@@ -315,7 +265,8 @@ int sv_summary_main(int argc, char **argv)
 		summary_args_free(&a);
 		return rc;
 	}
-	if (sv_load(a.file, NULL, &p, &err) < 0) {
+	sv_cli_select_load_opts(&a.sel, &lo);
+	if (sv_load(a.file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		summary_args_free(&a);
 		return SV_EXIT_LOAD;
@@ -323,8 +274,13 @@ int sv_summary_main(int argc, char **argv)
 	for (i = 0; i < p->nwarnings; i++)
 		sv_cli_stderr("warning: ", p->warnings[i]);
 
-	if (a.sel.rank_on)
-		summary_ranks_warning(p, a.sel.rank_on, a.sel.nrank_on);
+	if (a.sel.rank_on) {
+		char *why = sv_cli_ranks_missing(
+			p, a.sel.rank_on, a.sel.nrank_on, NULL);
+		if (why)
+			fprintf(stderr, "scopeview: warning: %s\n", why);
+		free(why);
+	}
 	memset(&f, 0, sizeof f);
 	sv_cli_select_filter(&a.sel, &f);
 	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {

@@ -208,6 +208,7 @@ int sv_tree_main(int argc, char **argv)
 	struct sv_callpath_scope sc;
 	struct sv_callpath t;
 	struct sv_profile *p = NULL;
+	struct sv_load_opts lo;
 	struct sv_error err = {0};
 	bool *lanes, *inc, *exc, *show = NULL;
 	int64_t r0 = 0, r1 = 0;
@@ -224,7 +225,8 @@ int sv_tree_main(int argc, char **argv)
 		tree_args_free(&a);
 		return rc;
 	}
-	if (sv_load(a.file, NULL, &p, &err) < 0) {
+	sv_cli_ranks_load_opts(a.rank_on, a.nrank_on, &lo);
+	if (sv_load(a.file, &lo, &p, &err) < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);
 		free(safe);

@@ -45,7 +45,8 @@ static void term_b_beep(void *ctx)
  */
 
 static const char view_usage[] =
-	"scopeview [--ascii] [--no-mouse] [--config FILE | --no-config] "
+	"scopeview [--ascii] [--no-mouse] [--ranks LIST] "
+	"[--config FILE | --no-config] "
 	"[--list-keys[=markdown]] [--dump-config] [--demo | --demo-path] "
 	"[FILE [FILE2]]";
 
@@ -55,6 +56,9 @@ static const struct sv_cli_option view_options[] = {
 		"(the default follows the locale, never TERM)"},
 	{"--no-mouse", NULL, NULL, NULL,
 		"do not ask the terminal for mouse reports"},
+	{"--ranks", NULL, "LIST", NULL,
+		"read and show only these ranks' calls, e.g. 0-63\n"
+		"(the status line says \"ranks 0-63 of 1024\")"},
 	{"--config", NULL, "FILE", "@file",
 		"read this configuration file instead of\n"
 		"$XDG_CONFIG_HOME/scopeview/config"},
@@ -148,7 +152,7 @@ static bool view_config(struct sv_config *c, const char *path, bool none)
  * terminal, or TERM names no known terminal type): like a wrong option,
  * the remedy is a different command line, not a different file.
  */
-int sv_view_main(int argc, char **argv)
+static int view_main(int argc, char **argv, bool **rank_on)
 {
 	struct sv_app_opts ao;
 	struct sv_term_opts to;
@@ -167,8 +171,12 @@ int sv_view_main(int argc, char **argv)
 	struct sv_style_attr styles[SV_STYLE_COUNT];
 	bool style_set[SV_STYLE_COUNT];
 	int i, rc, list_keys = 0;
+	const char *v, *ranks = NULL;
+	bool missing = false;
+	uint32_t nrank_on = 0;
 
 	memset(&ao, 0, sizeof ao);
+	memset(&err, 0, sizeof err);
 	sv_term_opts_default(&to);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -199,6 +207,18 @@ int sv_view_main(int argc, char **argv)
 				no_config = true;
 			} else if (!strcmp(arg, "--dump-config")) {
 				dump_config = true;
+			} else if ((v = sv_cli_opt(argc, argv, &i, "--ranks",
+					    &missing))) {
+				free(*rank_on);
+				*rank_on = NULL;
+				if (sv_stats_parse_ranks(
+					    v, rank_on, &nrank_on, &err) < 0)
+					return sv_cli_usage_error(view_usage,
+						"--ranks: %s", err.msg);
+				ranks = v;
+			} else if (missing) {
+				return sv_cli_usage_error(
+					view_usage, "%s needs a value", arg);
 			} else if (!strncmp(arg, "--config=", 9)) {
 				config_path = arg + 9;
 			} else if (!strcmp(arg, "--config")) {
@@ -285,6 +305,8 @@ int sv_view_main(int argc, char **argv)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
 		return SV_EXIT_LOAD;
 	}
+	if (file && *rank_on && sv_cli_ranks_check(file, *rank_on, nrank_on))
+		return SV_EXIT_LOAD;
 	if (!isatty(STDOUT_FILENO)) {
 		fputs("scopeview: standard output is not a terminal; use "
 		      "'scopeview snapshot' or 'scopeview summary'\n",
@@ -321,6 +343,9 @@ int sv_view_main(int argc, char **argv)
 	ao.source.load = sv_load;
 	ao.source.thread_init = sv_load_quiet_hdf5;
 	ao.sink = &sv_cli_export_sink;
+	ao.ranks = ranks;
+	ao.source.rank_on = *rank_on;
+	ao.source.nrank_on = nrank_on;
 	app = sv_app_new(&ao);
 	b.size = term_b_size;
 	b.getkey = term_b_getkey;
@@ -339,4 +364,12 @@ int sv_view_main(int argc, char **argv)
 		return SV_EXIT_LOAD;
 	}
 	return SV_EXIT_OK;
+}
+
+int sv_view_main(int argc, char **argv)
+{
+	bool *rank_on = NULL;
+	int rc = view_main(argc, argv, &rank_on);
+	free(rank_on);
+	return rc;
 }

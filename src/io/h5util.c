@@ -365,26 +365,39 @@ void sv_h5_col_close(struct sv_h5_col *c)
 	c->ds = H5I_INVALID_HID;
 }
 
-int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
-	hid_t memtype, hsize_t off, hsize_t n, void *buf)
+int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
+	hid_t memtype, const hsize_t *off, const hsize_t *n, size_t nranges,
+	void *buf)
 {
 	hid_t fspace, mspace;
-	herr_t st;
+	hsize_t total = 0;
+	herr_t st = 0;
+	size_t i;
 
-	if (n == 0)
-		return 0;
 	sv_h5_at(objpath);
 	fspace = H5Dget_space(ds);
 	if (fspace < 0)
 		return sv_h5_fail(
 			h, -EIO, objpath, "cannot read%s", sv_h5_last_error());
-	if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &off, NULL, &n, NULL) <
-		0) {
+	if (H5Sselect_none(fspace) < 0)
+		st = -1;
+	for (i = 0; i < nranges && st >= 0; i++) {
+		if (n[i] == 0)
+			continue;
+		st = H5Sselect_hyperslab(
+			fspace, H5S_SELECT_OR, &off[i], NULL, &n[i], NULL);
+		total += n[i];
+	}
+	if (st < 0) {
 		H5Sclose(fspace);
 		return sv_h5_fail(h, -EIO, objpath, "cannot select%s",
 			sv_h5_last_error());
 	}
-	mspace = H5Screate_simple(1, &n, NULL);
+	if (total == 0) {
+		H5Sclose(fspace);
+		return 0;
+	}
+	mspace = H5Screate_simple(1, &total, NULL);
 	st = H5Dread(ds, memtype, mspace, fspace, H5P_DEFAULT, buf);
 	if (st < 0)
 		sv_h5_fail(h, -EIO, objpath,
@@ -392,9 +405,13 @@ int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 			sv_h5_last_error());
 	H5Sclose(mspace);
 	H5Sclose(fspace);
-	if (st < 0)
-		return -EIO;
-	return 0;
+	return st < 0 ? -EIO : 0;
+}
+
+int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
+	hid_t memtype, hsize_t off, hsize_t n, void *buf)
+{
+	return sv_h5_read_ranges(h, ds, objpath, memtype, &off, &n, 1, buf);
 }
 
 /* A memory string type matching a file string type: variable length stays

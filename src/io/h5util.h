@@ -88,6 +88,14 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 	struct sv_h5_col *c);
 void sv_h5_col_close(struct sv_h5_col *c);
 
+/* Read the ranges [off[i], off[i] + n[i]) (ascending, not overlapping)
+ * of the 1-D dataset ds, one after another, into buf with one H5Dread
+ * of their union (an OR of hyperslabs).  Returns 0 or a negative errno
+ * (error filled, naming objpath). */
+int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
+	hid_t memtype, const hsize_t *off, const hsize_t *n, size_t nranges,
+	void *buf);
+
 /* Read elements [off, off + n) of a 1-D dataset into buf, converted to
  * memtype.  n == 0 reads nothing. */
 int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,

@@ -204,7 +204,7 @@ static void set_num_ranks(struct sv_profile *p)
 
 	if (p->layout == SV_LAYOUT_GROUPS)
 		return; /* load_h5_groups.c counted the rank groups */
-	if (p->nrows == 0) {
+	if ((p->rank_subset ? p->file_rows : p->nrows) == 0) {
 		p->num_ranks = 0;
 		return;
 	}
@@ -213,6 +213,8 @@ static void set_num_ranks(struct sv_profile *p)
 	for (r = 0; r < p->nrows; r++)
 		if ((int64_t)p->rows[r].rank > maxr)
 			maxr = p->rows[r].rank;
+	if (p->rank_subset && (int64_t)p->file_ranks - 1 > maxr)
+		maxr = (int64_t)p->file_ranks - 1; /* the rows left out */
 	if (maxr + 1 > size)
 		size = maxr + 1;
 	if (size < 1)

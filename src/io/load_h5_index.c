@@ -24,6 +24,9 @@ void sv_h5_index_free(struct sv_h5_index *ix)
 	free(ix->rank);
 	free(ix->offset);
 	free(ix->count);
+	free(ix->keep);
+	free(ix->src);
+	free(ix->sums);
 }
 
 int sv_h5_index_ints(
@@ -329,7 +332,7 @@ static int index_opt_ints(struct sv_h5 *h, hid_t g, const char *name,
 }
 
 /* summary_statistics, read by field name into struct sv_summary. */
-static int index_summaries(
+int sv_h5_index_summaries(
 	struct sv_h5 *h, hid_t g, hsize_t nrows, struct sv_summary **out)
 {
 	static const struct {
@@ -427,49 +430,54 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	char **files = NULL, **texts = NULL, **tags = NULL, **meta = NULL;
 	int64_t *lines = NULL, *excl = NULL;
 	struct sv_summary *sums = NULL;
-	hsize_t r;
+	hsize_t r, n = ix->src ? ix->file_nrows : ix->nrows;
 	int rc;
 
-	rc = index_opt_ints(h, g, "source_lines", ix->nrows, &lines);
+	rc = index_opt_ints(h, g, "source_lines", n, &lines);
 	if (!rc)
-		rc = index_opt_ints(h, g, "exclusive_totals", ix->nrows, &excl);
+		rc = index_opt_ints(h, g, "exclusive_totals", n, &excl);
 	if (!rc)
-		rc = index_strings(h, g, "source_files", ix->nrows, &files);
+		rc = index_strings(h, g, "source_files", n, &files);
 	if (!rc)
-		rc = index_strings(h, g, "source_texts", ix->nrows, &texts);
+		rc = index_strings(h, g, "source_texts", n, &texts);
 	if (!rc)
-		rc = index_strings(h, g, "tags", ix->nrows, &tags);
-	if (!rc)
-		rc = index_summaries(h, g, ix->nrows, &sums);
+		rc = index_strings(h, g, "tags", n, &tags);
+	if (!rc && ix->sums_read) {
+		sums = ix->sums;
+		ix->sums = NULL;
+	} else if (!rc) {
+		rc = sv_h5_index_summaries(h, g, n, &sums);
+	}
 	if (!rc && h->p->has_calls)
-		rc = index_strings(h, g, "event_metadata", ix->nrows, &meta);
+		rc = index_strings(h, g, "event_metadata", n, &meta);
 	for (r = 0; r < ix->nrows && !rc; r++) {
 		struct sv_row *row = &h->p->rows[r];
+		hsize_t i = sv_h5_index_src(ix, r);
 		if (lines)
-			row->source_line = lines[r] >= 0 ? lines[r] : -1;
+			row->source_line = lines[i] >= 0 ? lines[i] : -1;
 		if (excl)
-			row->exclusive_total = excl[r] >= 0 ? excl[r] : -1;
-		if (files && *files[r]) {
-			row->source_file = files[r];
-			files[r] = NULL;
+			row->exclusive_total = excl[i] >= 0 ? excl[i] : -1;
+		if (files && *files[i]) {
+			row->source_file = files[i];
+			files[i] = NULL;
 		}
-		if (texts && *texts[r]) {
-			row->source_text = texts[r];
-			texts[r] = NULL;
+		if (texts && *texts[i]) {
+			row->source_text = texts[i];
+			texts[i] = NULL;
 		}
 		if (tags)
-			index_row_tags(h, row, r, tags[r]);
+			index_row_tags(h, row, i, tags[i]);
 		if (sums) {
 			row->has_summary = true;
-			row->summary = sums[r];
+			row->summary = sums[i];
 		}
 		if (meta)
-			index_row_meta(h, row, r, meta[r]);
+			index_row_meta(h, row, i, meta[i]);
 	}
-	sv_strv_free_array(meta, meta ? (size_t)ix->nrows : 0);
-	sv_strv_free_array(files, files ? (size_t)ix->nrows : 0);
-	sv_strv_free_array(texts, texts ? (size_t)ix->nrows : 0);
-	sv_strv_free_array(tags, tags ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(meta, meta ? (size_t)n : 0);
+	sv_strv_free_array(files, files ? (size_t)n : 0);
+	sv_strv_free_array(texts, texts ? (size_t)n : 0);
+	sv_strv_free_array(tags, tags ? (size_t)n : 0);
 	free(lines);
 	free(excl);
 	free(sums);

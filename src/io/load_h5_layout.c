@@ -54,6 +54,9 @@ int sv_h5_layout_columnar(struct sv_h5 *h)
 			}
 		}
 	} else {
+		rc = sv_h5_subset_plan(h, g, &ix);
+		if (rc)
+			goto out;
 		ev = sv_h5_open_group(h, "events", &rc);
 		if (rc)
 			goto out;

@@ -6,6 +6,7 @@
  *   load_h5_meta.c    /metadata into the profile's metadata
  *   load_h5_tables.c  /thread_table and /task_table (lane names)
  *   load_h5_index.c   /region_table and /rank_region_index: rows
+ *   load_h5_subset.c  the rows of some ranks only (sv_load_opts.rank_on)
  *   load_h5_events.c  /events: the per-call columns (load_h5_fast.c)
  *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
  *   load_h5_groups.c  schema 1, the per-rank groups
@@ -40,7 +41,22 @@ struct sv_h5_index {
 	hsize_t nrows;
 	int64_t *region, *rank, *offset, *count; /* nrows each, malloc'd */
 	uint32_t nnames;                         /* region names read */
+	/* A rank subset (load_h5_subset.c): keep[r] for each index row
+	 * (NULL: no subset), and once applied the index row each row came
+	 * from (src, NULL when every row is kept) and the index's length. */
+	bool *keep;
+	hsize_t *src, file_nrows;
+	/* summary_statistics when read before the rows (the subset needs
+	 * them): sums_read, and sums (NULL when absent or unusable). */
+	bool sums_read;
+	struct sv_summary *sums;
 };
+
+/* The index row of row r of ix (ix->src when a subset was applied). */
+static inline hsize_t sv_h5_index_src(const struct sv_h5_index *ix, hsize_t r)
+{
+	return ix->src ? ix->src[r] : r;
+}
 
 /* Read the region names into the profile and open /rank_region_index
  * with its region_ids and ranks columns.  *g is the opened group
@@ -61,6 +77,24 @@ int sv_h5_index_check_ids(struct sv_h5 *h, struct sv_h5_index *ix);
  * two rows sharing an event. */
 int sv_h5_index_check_events(struct sv_h5 *h, struct sv_h5_index *ix, hsize_t m,
 	const char *colpath);
+
+/* summary_statistics of the index (nrows records) into a new array *out,
+ * NULL when absent or unusable (a warning says which). */
+int sv_h5_index_summaries(
+	struct sv_h5 *h, hid_t g, hsize_t nrows, struct sv_summary **out);
+
+/* Plan a rank-subset load (h->opts->rank_on) of a columnar file whose
+ * offsets and counts are read: sets ix->keep when the subset can be read
+ * exactly, which needs the stored start of every row left out (their
+ * summary_statistics, read here into ix->sums) or a start_time_ns in the
+ * metadata; otherwise every row is read.  Also fills the profile's
+ * file_* figures.  Returns 0 or a negative errno. */
+int sv_h5_subset_plan(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix);
+
+/* Apply ix->keep once the index is checked: drop the other rows from ix
+ * (ix->src records where each kept row came from) and mark the profile a
+ * rank subset. */
+void sv_h5_subset_apply(struct sv_h5 *h, struct sv_h5_index *ix);
 
 /* Read the optional per-row columns (source, tags, summaries) onto the
  * profile's rows, which must be the index's rows in order. */

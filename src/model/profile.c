@@ -430,13 +430,67 @@ int64_t sv_profile_time_origin(const struct sv_profile *p)
 
 	if (p->has_start_time)
 		return p->start_time_ns;
-	if (p->ncalls)
-		return sv_profile_min_start(p);
-	for (i = 0; i < p->nrows; i++)
-		if (p->rows[i].has_summary && p->rows[i].count &&
-			(!any || p->rows[i].summary.start_minimum < m)) {
-			m = p->rows[i].summary.start_minimum;
-			any = true;
-		}
+	if (p->ncalls) {
+		m = sv_profile_min_start(p);
+		any = true;
+	} else {
+		for (i = 0; i < p->nrows; i++)
+			if (p->rows[i].has_summary && p->rows[i].count &&
+				(!any ||
+					p->rows[i].summary.start_minimum < m)) {
+				m = p->rows[i].summary.start_minimum;
+				any = true;
+			}
+	}
+	if (p->rank_subset && p->has_run_start && (!any || p->run_start_ns < m))
+		m = p->run_start_ns;
 	return m;
+}
+
+char *sv_rank_list_text(const bool *on, uint32_t n, size_t max_items)
+{
+	char *list = sv_xstrdup(""), *joined;
+	size_t items = 0;
+	uint32_t r, a;
+
+	for (r = 0; r < n; r++) {
+		if (!on[r])
+			continue;
+		for (a = r; r + 1 < n && on[r + 1]; r++)
+			;
+		if (max_items && items == max_items)
+			joined = sv_xasprintf("%s,...", list);
+		else if (a == r)
+			joined = sv_xasprintf(
+				"%s%s%" PRIu32, list, items ? "," : "", a);
+		else
+			joined = sv_xasprintf("%s%s%" PRIu32 "-%" PRIu32, list,
+				items ? "," : "", a, r);
+		free(list);
+		list = joined;
+		if (max_items && items == max_items)
+			break;
+		items++;
+	}
+	return list;
+}
+
+char *sv_profile_subset_label(const struct sv_profile *p)
+{
+	bool *on;
+	char *list, *label;
+	size_t i;
+
+	if (!p->rank_subset)
+		return NULL;
+	on = sv_xcalloc(p->num_ranks ? p->num_ranks : 1, sizeof *on);
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].rank < p->num_ranks)
+			on[p->rows[i].rank] = true;
+	list = sv_rank_list_text(on, p->num_ranks, 0);
+	label = sv_xasprintf(
+		"ranks %s of %" PRIu32, *list ? list : "none", p->num_ranks);
+	free(list);
+	free(on);
+	return label;
 }

@@ -154,6 +154,7 @@ static void app_view_opts(const struct sv_app *a, struct sv_view_opts *vo)
 	vo->no_mouse = a->opts.no_mouse;
 	vo->title = a->title;
 	vo->sink = a->opts.sink;
+	vo->ranks = a->opts.ranks;
 }
 
 /* Show p (owned by the app from now on) in a fresh view: built already

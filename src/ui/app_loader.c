@@ -101,6 +101,8 @@ static void *loader_main(void *arg)
 	o.cancelled = loader_cancelled;
 	o.ctx = l;
 	o.file_done = loader_file_done;
+	o.rank_on = l->source.rank_on;
+	o.nrank_on = l->source.nrank_on;
 	if (l->want_index) {
 		/* Quick: names and stored statistics, shown while the calls
 		 * load.  A failure here is reported by the full load. */

@@ -515,9 +515,16 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->p = p;
 	if (opts)
 		s->opts = *opts;
-	s->title = sv_xstrdup(opts && opts->title ? opts->title
-			      : p->path           ? p->path
-						  : "");
+	{
+		/* A rank subset says so: "run.h5 [ranks 0-7 of 16]". */
+		const char *t = opts && opts->title ? opts->title
+				: p->path           ? p->path
+						    : "";
+		char *subset = sv_profile_subset_label(p);
+		s->title = subset ? sv_xasprintf("%s [%s]", t, subset)
+				  : sv_xstrdup(t);
+		free(subset);
+	}
 	s->opts.title = s->title;
 	s->sel = SV_NO_CALL;
 	s->solo_lane = -1;

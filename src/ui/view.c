@@ -637,6 +637,9 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 		sv_session_fini(&v->s);
 		return rc;
 	}
+	/* --ranks on a file read whole: the rank filter shows the ranks. */
+	if (opts && opts->ranks && !p->rank_subset && p->has_calls)
+		(void)sv_session_set_ranks(&v->s, opts->ranks);
 	if (opts && opts->second) {
 		rc = sv_view_set_second(
 			v, opts->second, opts->second_title, err);
