@@ -81,7 +81,9 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 		sv_profile_free(p);
 		return 1;
 	}
-	printf(", view (index + summary) %.2f s\n", bench_now() - t);
+	printf(", view (index + summary) %.2f s, index %.1f B/call\n",
+		bench_now() - t,
+		(double)v.s.index.bytes / (double)(p->ncalls ? p->ncalls : 1));
 	sv_view_resize(&v, w, h);
 	sv_grid_init(&g);
 	run = v.s.run_t1 - v.s.run_t0;
