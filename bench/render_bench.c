@@ -8,7 +8,9 @@
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
  * Profiles are written with the gen module (as `scopeview gen` does) into
  * DIR (default /tmp) once and reused.  Prints one line per profile and
- * zoom level.  Not a test: nothing here fails on a slow machine.
+ * zoom level (the minimum is the figure least disturbed by other work on
+ * a shared machine), and the bytes per call the layout index allocated.
+ * Not a test: nothing here fails on a slow machine.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -113,9 +115,9 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 		}
 		qsort(ms, (size_t)frames, sizeof *ms, bench_cmp_double);
 		printf("  %dx%d  span %-10s  frame median %7.3f ms  "
-		       "max %7.3f ms  mean %7.3f ms\n",
+		       "min %7.3f ms  max %7.3f ms  mean %7.3f ms\n",
 			w, h, sv_fmt_dur(spans[k], sbuf, sizeof sbuf),
-			ms[frames / 2], ms[frames - 1], sum / frames);
+			ms[frames / 2], ms[0], ms[frames - 1], sum / frames);
 		free(ms);
 	}
 	sv_grid_fini(&g);
