@@ -373,8 +373,11 @@ START_TEST(test_lod_walk_reference)
 		int64_t run = INT64_MIN;
 		uint32_t i;
 		ck_assert_ptr_null(lv->dur);
+		ck_assert_ptr_null(lv->start); /* packed: a short run */
 		for (i = 0; i < lv->n; i++) {
 			int64_t e = sv_layout_call_end(p, lv->calls[i]);
+			ck_assert_int_eq(
+				sv_lod_start(lv, i), p->start_ns[lv->calls[i]]);
 			run = e > run ? e : run;
 			ck_assert_int_eq(sv_lod_maxend(lv, i), run);
 			ck_assert_int_eq(sv_lod_dur(lv, i),
@@ -427,9 +430,10 @@ START_TEST(test_lod_walk_reference)
 }
 END_TEST
 
-/* Durations whose sums saturate, a duration that saturates: the level
- * keeps what its starts and sums cannot give, and the longest call and
- * the ends are those of the calls. */
+/* Durations whose sums saturate, a duration that saturates, starts too
+ * far apart for 32-bit offsets: the level keeps what its starts and sums
+ * cannot give, and the starts, the longest call and the ends are those
+ * of the calls. */
 START_TEST(test_lod_kept_columns)
 {
 	const int64_t big = INT64_MAX / 2 - 10;
@@ -452,8 +456,10 @@ START_TEST(test_lod_kept_columns)
 	ck_assert_uint_eq(lv->n, 4);
 	ck_assert_ptr_nonnull(lv->dur);
 	ck_assert_ptr_null(lv->maxend);
+	ck_assert_ptr_nonnull(lv->start); /* a block spans 2^62 ns */
 	for (i = 0; i < lv->n; i++) {
 		uint32_t c = lv->calls[i];
+		ck_assert_int_eq(sv_lod_start(lv, i), p->start_ns[c]);
 		ck_assert_int_eq(sv_lod_dur(lv, i), sv_call_duration(p, c));
 		ck_assert_int_eq(sv_lod_maxend(lv, i), p->end_ns[c]);
 	}
@@ -470,6 +476,8 @@ START_TEST(test_lod_kept_columns)
 	ck_assert_ptr_nonnull(lv->maxend);
 	ck_assert_int_eq(sv_lod_dur(lv, 0), INT64_MAX);
 	ck_assert_int_eq(sv_lod_maxend(lv, 0), INT64_MAX - 10);
+	ck_assert_ptr_null(lv->start);
+	ck_assert_int_eq(sv_lod_start(lv, 0), INT64_MIN + 10);
 	sv_layout_index_fini(&ix);
 	sv_profile_free(p);
 }

@@ -67,16 +67,22 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span);
 
 /* ---- level-of-detail index --------------------------------------------- */
 
-/* The calls of one lane at one depth, in start order.  What the starts
- * and the sums of durations give is not stored again: a call's duration
+/* The calls of one lane at one depth, in start order.  The starts are
+ * 32-bit offsets above a base per block of SV_LOD_BLOCK calls where they
+ * fit.  What the starts and the sums of durations give is not stored
+ * again: a call's duration
  * is the difference of two sums, and the running maximum of the ends is
  * the call's own end, unless a sum saturated (then dur is kept) or calls
  * of the level overlap (then maxend is kept).  Read them with
- * sv_lod_dur() and sv_lod_maxend(). */
+ * sv_lod_start(), sv_lod_dur() and sv_lod_maxend(). */
 struct sv_lod_level {
 	uint32_t n;
 	uint32_t *calls;  /* call numbers, n */
-	int64_t *start;   /* start_ns of calls[i], n */
+	int64_t *start;   /* NULL, or n: start_ns of calls[i] when the
+			     starts of a block span 2^32 ns or more */
+	int64_t *sbase;   /* nblocks: the first start of each block ... */
+	uint32_t *soff;   /* n: ... and each start above it (NULL when
+			     start is kept) */
 	int64_t *cumdur;  /* n + 1: cumdur[i] = sum of the durations of
 			     calls[0 .. i), saturated (how busy a cell is,
 			     in O(1)) */
@@ -95,6 +101,12 @@ struct sv_lod_level {
 };
 #define SV_LOD_BLOCK 32
 
+/* The start of the call at position i of lv. */
+static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->start ? lv->start[i]
+			 : lv->sbase[i / SV_LOD_BLOCK] + (int64_t)lv->soff[i];
+}
 /* The duration of the call at position i of lv. */
 static inline int64_t sv_lod_dur(const struct sv_lod_level *lv, uint32_t i)
 {
@@ -106,7 +118,7 @@ static inline int64_t sv_lod_maxend(const struct sv_lod_level *lv, uint32_t i)
 	int64_t s, d;
 	if (lv->maxend)
 		return lv->maxend[i];
-	s = lv->start[i];
+	s = sv_lod_start(lv, i);
 	d = sv_lod_dur(lv, i);
 	return d > 0 ? s + d : s == INT64_MAX ? s : s + 1;
 }

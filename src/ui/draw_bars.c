@@ -257,7 +257,7 @@ size_t sv_timeline_cell_summary(
 	sv_layout_range(lv, ta, tb, &lo, &hi);
 	/* Only calls that meet the cell (the range may hold a few that
 	 * end before it). */
-	while (lo < hi && sv_sub_sat(ta, lv->start[lo]) >=
+	while (lo < hi && sv_sub_sat(ta, sv_lod_start(lv, lo)) >=
 				  (sv_lod_dur(lv, lo) ? sv_lod_dur(lv, lo) : 1))
 		lo++;
 	if (hi - lo < 2)

@@ -124,6 +124,8 @@ static void lod_level_fini(struct sv_lod_level *lv)
 {
 	free(lv->calls);
 	free(lv->start);
+	free(lv->sbase);
+	free(lv->soff);
 	free(lv->maxend);
 	free(lv->dur);
 	free(lv->cumdur);
@@ -136,7 +138,11 @@ static void lod_level_fini(struct sv_lod_level *lv)
 static size_t lod_level_bytes(const struct sv_lod_level *lv)
 {
 	size_t n = lv->n ? lv->n : 1;
-	return n * (sizeof *lv->calls + sizeof *lv->start + 2) +
+	return n * (sizeof *lv->calls + 2) +
+	       (lv->start ? n * sizeof *lv->start
+			  : n * sizeof *lv->soff +
+				       (lv->nblocks ? lv->nblocks : 1) *
+					       sizeof *lv->sbase) +
 	       (n + 1) * sizeof *lv->cumdur +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0) +
@@ -171,7 +177,7 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	exact = true;
 	for (i = 0; i < lv->n && exact; i++) {
 		int64_t e = sv_layout_call_end(p, lv->calls[i]),
-			s = lv->start[i], d = sv_lod_dur(lv, i), own;
+			s = sv_lod_start(lv, i), d = sv_lod_dur(lv, i), own;
 		if (e > run)
 			run = e;
 		if (d > 0)
@@ -192,8 +198,38 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	}
 }
 
+/* The starts as offsets above the first start of their block, when no
+ * block spans 2^32 ns (about 4.3 s) or more; else they stay as they are. */
+static void lod_level_pack_starts(struct sv_lod_level *lv)
+{
+	uint32_t b, i;
+
+	for (b = 0; b < lv->nblocks; b++) {
+		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
+		int64_t d;
+		if (hi > lv->n)
+			hi = lv->n;
+		if (__builtin_sub_overflow(
+			    lv->start[hi - 1], lv->start[lo], &d) ||
+			d < 0 || d > (int64_t)UINT32_MAX)
+			return;
+	}
+	lv->sbase =
+		sv_xmalloc((lv->nblocks ? lv->nblocks : 1) * sizeof *lv->sbase);
+	lv->soff = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->soff);
+	for (i = 0; i < lv->n; i++) {
+		if (i % SV_LOD_BLOCK == 0)
+			lv->sbase[i / SV_LOD_BLOCK] = lv->start[i];
+		lv->soff[i] =
+			(uint32_t)(lv->start[i] - lv->sbase[i / SV_LOD_BLOCK]);
+	}
+	free(lv->start);
+	lv->start = NULL;
+}
+
 /* The ends, the longest call of each block's prefixes and suffixes and
- * the sparse table of a level whose calls and starts are set. */
+ * the sparse table of a level whose calls and starts are set; then the
+ * starts packed. */
 static void lod_level_finish(
 	const struct sv_profile *p, struct sv_lod_level *lv)
 {
@@ -231,6 +267,7 @@ static void lod_level_finish(
 		for (i = 0; i + (1u << k) <= nb; i++)
 			cur[i] = lod_better(lv, prev[i], prev[i + half]);
 	}
+	lod_level_pack_starts(lv);
 }
 
 void sv_layout_index_fini(struct sv_layout_index *ix)
@@ -384,13 +421,13 @@ static uint32_t lod_upper_end(const struct sv_lod_level *lv, int64_t t)
 	return lo;
 }
 
-/* First position i of v[0 .. n) with v[i] >= t. */
-static uint32_t lod_lower(const int64_t *v, uint32_t n, int64_t t)
+/* First position i of lv with sv_lod_start(lv, i) >= t. */
+static uint32_t lod_lower_start(const struct sv_lod_level *lv, int64_t t)
 {
-	uint32_t lo = 0, hi = n;
+	uint32_t lo = 0, hi = lv->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (v[mid] >= t)
+		if (sv_lod_start(lv, mid) >= t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -408,7 +445,7 @@ void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 		return;
 	}
 	a = lod_upper_end(lv, t0);
-	b = lod_lower(lv->start, lv->n, t1);
+	b = lod_lower_start(lv, t1);
 	*lo = a;
 	*hi = b < a ? a : b;
 }
@@ -424,7 +461,7 @@ int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	sum = sv_sub_sat(lv->cumdur[hi], lv->cumdur[lo]);
 	/* Only the first and last calls can stick out of the range. */
 	for (k = lo; k < hi; k = k + 1 < hi ? hi - 1 : hi) {
-		int64_t s = lv->start[k], d = sv_lod_dur(lv, k),
+		int64_t s = sv_lod_start(lv, k), d = sv_lod_dur(lv, k),
 			e = lod_add_sat(s, d);
 		cut = 0;
 		if (s < t0)
@@ -535,10 +572,10 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 		return NULL;
 	s = p->start_ns[call];
 	e = sv_layout_call_end(p, call);
-	*lo = lod_lower(lv->start, lv->n, s);
-	*hi = lod_lower(lv->start, lv->n, e);
+	*lo = lod_lower_start(lv, s);
+	*hi = lod_lower_start(lv, e);
 	/* A zero-length child at the parent's end still belongs to it. */
-	while (*hi < lv->n && lv->start[*hi] == e &&
+	while (*hi < lv->n && sv_lod_start(lv, *hi) == e &&
 		p->parent[lv->calls[*hi]] == call)
 		(*hi)++;
 	while (*lo < *hi && p->parent[lv->calls[*lo]] != call)

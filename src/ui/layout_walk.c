@@ -20,7 +20,7 @@ enum walk_key { WALK_START, WALK_END };
 static int64_t walk_key_at(
 	const struct sv_lod_level *lv, enum walk_key k, uint32_t i)
 {
-	return k == WALK_START ? lv->start[i] : sv_lod_maxend(lv, i);
+	return k == WALK_START ? sv_lod_start(lv, i) : sv_lod_maxend(lv, i);
 }
 
 /* First position i of [lo, hi) with key(i) > t, or hi. */
@@ -121,7 +121,7 @@ bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out)
 		if (lo >= lv->n)
 			return false;
 		if (hi == lo) {
-			int nx = sv_tmap_col(m, lv->start[lo]);
+			int nx = sv_tmap_col(m, sv_lod_start(lv, lo));
 			w->x = nx <= w->x ? w->x + 1 : nx;
 			continue;
 		}
@@ -141,7 +141,7 @@ bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out)
 		if (cend > xend)
 			cend = xend;
 		if (lo + 1 < lv->n) {
-			int nx = sv_tmap_col(m, lv->start[lo + 1]);
+			int nx = sv_tmap_col(m, sv_lod_start(lv, lo + 1));
 			if (nx < cend)
 				cend = nx;
 		}
