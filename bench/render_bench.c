@@ -1,8 +1,9 @@
 /*
  * render_bench.c: frame time of the renderer at several zoom levels on
  * generated profiles of growing size, to show that a frame costs about the
- * same whatever the profile's size and the zoom (the level-of-detail index
- * makes it (visible cells) x log(calls in a lane)).
+ * same whatever the profile's size and the zoom (rows are walked through
+ * the level-of-detail index with cursors: a cell costs O(log) of how far
+ * its calls are from where the previous cell's predicted them).
  *
  * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [CALLS...]
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
