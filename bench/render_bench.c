@@ -5,7 +5,9 @@
  * the level-of-detail index with cursors: a cell costs O(log) of how far
  * its calls are from where the previous cell's predicted them).
  *
- * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [CALLS...]
+ * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [--full]
+ *                     [CALLS...]
+ * --full: only the whole run's frame (for a profiler).
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
  * Profiles are written with the gen module (as `scopeview gen` does) into
  * DIR (default /tmp) once and reused.  Prints one line per profile and
@@ -15,6 +17,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +45,8 @@ static int bench_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
+static int bench_one(
+	const char *dir, uint64_t calls, int w, int h, int frames, bool full)
 {
 	char path[512];
 	struct stat st;
@@ -91,7 +95,7 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames)
 	sv_grid_init(&g);
 	run = v.s.run_t1 - v.s.run_t0;
 	spans[nspans++] = run;
-	for (k = 0; k < 7; k++) {
+	for (k = 0; k < 7 && !full; k++) {
 		static const int64_t fixed[] = {1000000000, 100000000, 10000000,
 			1000000, 100000, 10000, 1000};
 		if (fixed[k] < run && fixed[k] >= TL(&v)->geom.tl_w)
@@ -131,6 +135,7 @@ int main(int argc, char **argv)
 {
 	const char *dir = "/tmp";
 	int w = 200, h = 60, frames = 30, i, rc = 0, ncounts = 0;
+	bool full = false;
 	uint64_t counts[16];
 
 	for (i = 1; i < argc; i++) {
@@ -143,6 +148,8 @@ int main(int argc, char **argv)
 				frames = 1;
 		} else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			dir = argv[++i];
+		} else if (!strcmp(argv[i], "--full")) {
+			full = true;
 		} else if (ncounts < 16) {
 			counts[ncounts++] = strtoull(argv[i], NULL, 10);
 		}
@@ -152,6 +159,6 @@ int main(int argc, char **argv)
 		counts[ncounts++] = 10000000;
 	}
 	for (i = 0; i < ncounts; i++)
-		rc |= bench_one(dir, counts[i], w, h, frames);
+		rc |= bench_one(dir, counts[i], w, h, frames, full);
 	return rc;
 }
