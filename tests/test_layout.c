@@ -374,6 +374,7 @@ START_TEST(test_lod_walk_reference)
 		uint32_t i;
 		ck_assert_ptr_null(lv->dur);
 		ck_assert_ptr_null(lv->start); /* packed: a short run */
+		ck_assert_ptr_null(lv->cumdur);
 		for (i = 0; i < lv->n; i++) {
 			int64_t e = sv_layout_call_end(p, lv->calls[i]);
 			ck_assert_int_eq(
@@ -382,12 +383,14 @@ START_TEST(test_lod_walk_reference)
 			ck_assert_int_eq(sv_lod_maxend(lv, i), run);
 			ck_assert_int_eq(sv_lod_dur(lv, i),
 				sv_call_duration(p, lv->calls[i]));
+			ck_assert_int_eq(sv_lod_cumdur(lv, i + 1),
+				sv_lod_cumdur(lv, i) + sv_lod_dur(lv, i));
 		}
 	}
-	/* about 26 bytes a call, plus what each level holds whatever its
+	/* about 20 bytes a call, plus what each level holds whatever its
 	 * size */
 	ck_assert_uint_le(ix.bytes,
-		27 * (size_t)p->ncalls + 160 * (size_t)ix.lanes[0].ndepth);
+		23 * (size_t)p->ncalls + 160 * (size_t)ix.lanes[0].ndepth);
 	for (trial = 0; trial < 300; trial++) {
 		struct sv_tmap m;
 		uint32_t d;
@@ -457,6 +460,7 @@ START_TEST(test_lod_kept_columns)
 	ck_assert_ptr_nonnull(lv->dur);
 	ck_assert_ptr_null(lv->maxend);
 	ck_assert_ptr_nonnull(lv->start); /* a block spans 2^62 ns */
+	ck_assert_ptr_nonnull(lv->cumdur);
 	for (i = 0; i < lv->n; i++) {
 		uint32_t c = lv->calls[i];
 		ck_assert_int_eq(sv_lod_start(lv, i), p->start_ns[c]);
@@ -680,7 +684,7 @@ START_TEST(test_lod_busy)
 	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
 	lv = sv_layout_level(&ix, 0, 0);
 	ck_assert_ptr_nonnull(lv);
-	ck_assert_int_eq(lv->cumdur[3], 80);
+	ck_assert_int_eq(sv_lod_cumdur(lv, 3), 80);
 	/* when the range cuts the last call, it counts in part */
 	sv_layout_range(lv, 0, 50, &lo, &hi);
 	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, lo, hi), 30);

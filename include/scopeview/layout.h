@@ -67,14 +67,14 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span);
 
 /* ---- level-of-detail index --------------------------------------------- */
 
-/* The calls of one lane at one depth, in start order.  The starts are
- * 32-bit offsets above a base per block of SV_LOD_BLOCK calls where they
- * fit.  What the starts and the sums of durations give is not stored
+/* The calls of one lane at one depth, in start order.  The starts and
+ * the prefix sums of durations are 32-bit offsets above a base per block
+ * of SV_LOD_BLOCK calls where they fit.  What the starts and the sums of durations give is not stored
  * again: a call's duration
  * is the difference of two sums, and the running maximum of the ends is
  * the call's own end, unless a sum saturated (then dur is kept) or calls
  * of the level overlap (then maxend is kept).  Read them with
- * sv_lod_start(), sv_lod_dur() and sv_lod_maxend(). */
+ * sv_lod_start(), sv_lod_cumdur(), sv_lod_dur() and sv_lod_maxend(). */
 struct sv_lod_level {
 	uint32_t n;
 	uint32_t *calls;  /* call numbers, n */
@@ -83,9 +83,14 @@ struct sv_lod_level {
 	int64_t *sbase;   /* nblocks: the first start of each block ... */
 	uint32_t *soff;   /* n: ... and each start above it (NULL when
 			     start is kept) */
-	int64_t *cumdur;  /* n + 1: cumdur[i] = sum of the durations of
-			     calls[0 .. i), saturated (how busy a cell is,
-			     in O(1)) */
+	int64_t *cumdur;  /* NULL, or n + 1: cumdur[i] = sum of the
+			     durations of calls[0 .. i), saturated (how busy
+			     a cell is, in O(1)), when the sums of a block
+			     span 2^32 ns or more */
+	int64_t *cbase;   /* n / SV_LOD_BLOCK + 1: the smallest sum of each
+			     block ... */
+	uint32_t *coff;   /* n + 1: ... and each sum above it (NULL when
+			     cumdur is kept) */
 	int64_t *maxend;  /* NULL, or n: max over j <= i of
 			     max(end, start + 1) */
 	int64_t *dur;     /* NULL, or n: duration of calls[i] */
@@ -107,10 +112,18 @@ static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)
 	return lv->start ? lv->start[i]
 			 : lv->sbase[i / SV_LOD_BLOCK] + (int64_t)lv->soff[i];
 }
+/* The sum of the durations of the calls before position i of lv (i <=
+ * lv->n). */
+static inline int64_t sv_lod_cumdur(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->cumdur ? lv->cumdur[i]
+			  : lv->cbase[i / SV_LOD_BLOCK] + (int64_t)lv->coff[i];
+}
 /* The duration of the call at position i of lv. */
 static inline int64_t sv_lod_dur(const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->dur ? lv->dur[i] : lv->cumdur[i + 1] - lv->cumdur[i];
+	return lv->dur ? lv->dur[i]
+		       : sv_lod_cumdur(lv, i + 1) - sv_lod_cumdur(lv, i);
 }
 /* max over j <= i of max(end, start + 1) of the calls of lv. */
 static inline int64_t sv_lod_maxend(const struct sv_lod_level *lv, uint32_t i)
@@ -142,7 +155,7 @@ struct sv_layout_index {
  * Build the index of every lane of p.  keep_region (p->nregions flags, or
  * NULL for all) leaves out the calls of other regions: the filter is an
  * index of its own, so hidden calls are never counted in a cell.  Replaces
- * whatever ix held.  O(calls) time, about 26 bytes per call.  Returns 0;
+ * whatever ix held.  O(calls) time, about 20 bytes per call.  Returns 0;
  * -EINVAL with err for a NULL profile.
  */
 int sv_layout_index_build(struct sv_layout_index *ix,

@@ -129,21 +129,28 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	free(lv->maxend);
 	free(lv->dur);
 	free(lv->cumdur);
+	free(lv->cbase);
+	free(lv->coff);
 	free(lv->pre);
 	free(lv->sparse);
 	memset(lv, 0, sizeof *lv);
+}
+
+/* The bytes of an array of n int64 values, packed (lod_pack) or not. */
+static size_t lod_col_bytes(size_t n, bool packed)
+{
+	if (!packed)
+		return n * sizeof(int64_t);
+	return n * sizeof(uint32_t) +
+	       (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK * sizeof(int64_t);
 }
 
 /* The bytes the level holds. */
 static size_t lod_level_bytes(const struct sv_lod_level *lv)
 {
 	size_t n = lv->n ? lv->n : 1;
-	return n * (sizeof *lv->calls + 2) +
-	       (lv->start ? n * sizeof *lv->start
-			  : n * sizeof *lv->soff +
-				       (lv->nblocks ? lv->nblocks : 1) *
-					       sizeof *lv->sbase) +
-	       (n + 1) * sizeof *lv->cumdur +
+	return n * (sizeof *lv->calls + 2) + lod_col_bytes(n, !lv->start) +
+	       lod_col_bytes(n + 1, !lv->cumdur) +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0) +
 	       (size_t)lv->nlog * (lv->nblocks ? lv->nblocks : 1) *
@@ -198,38 +205,46 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	}
 }
 
-/* The starts as offsets above the first start of their block, when no
- * block spans 2^32 ns (about 4.3 s) or more; else they stay as they are. */
-static void lod_level_pack_starts(struct sv_lod_level *lv)
+/* v[0 .. n) as offsets above the smallest value of each block of
+ * SV_LOD_BLOCK, when every block's values lie less than 2^32 above it:
+ * *base (one a block) and *off (n) set, *v freed and NULL, true; else
+ * false and nothing changed. */
+static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
 {
-	uint32_t b, i;
+	size_t nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK, b, i;
+	int64_t *mins;
 
-	for (b = 0; b < lv->nblocks; b++) {
-		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
-		int64_t d;
-		if (hi > lv->n)
-			hi = lv->n;
-		if (__builtin_sub_overflow(
-			    lv->start[hi - 1], lv->start[lo], &d) ||
-			d < 0 || d > (int64_t)UINT32_MAX)
-			return;
+	if (!n)
+		return false;
+	mins = sv_xmalloc(nb * sizeof *mins);
+	for (b = 0; b < nb; b++) {
+		size_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
+		int64_t mn = (*v)[lo], mx = mn, d;
+		if (hi > n)
+			hi = n;
+		for (i = lo + 1; i < hi; i++) {
+			mn = (*v)[i] < mn ? (*v)[i] : mn;
+			mx = (*v)[i] > mx ? (*v)[i] : mx;
+		}
+		if (__builtin_sub_overflow(mx, mn, &d) ||
+			d > (int64_t)UINT32_MAX) {
+			free(mins);
+			return false;
+		}
+		mins[b] = mn;
 	}
-	lv->sbase =
-		sv_xmalloc((lv->nblocks ? lv->nblocks : 1) * sizeof *lv->sbase);
-	lv->soff = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->soff);
-	for (i = 0; i < lv->n; i++) {
-		if (i % SV_LOD_BLOCK == 0)
-			lv->sbase[i / SV_LOD_BLOCK] = lv->start[i];
-		lv->soff[i] =
-			(uint32_t)(lv->start[i] - lv->sbase[i / SV_LOD_BLOCK]);
-	}
-	free(lv->start);
-	lv->start = NULL;
+	*off = sv_xmalloc(n * sizeof **off);
+	for (i = 0; i < n; i++)
+		(*off)[i] = (uint32_t)((*v)[i] - mins[i / SV_LOD_BLOCK]);
+	*base = mins;
+	free(*v);
+	*v = NULL;
+	return true;
 }
 
 /* The ends, the longest call of each block's prefixes and suffixes and
  * the sparse table of a level whose calls and starts are set; then the
- * starts packed. */
+ * starts and the sums packed. */
 static void lod_level_finish(
 	const struct sv_profile *p, struct sv_lod_level *lv)
 {
@@ -267,7 +282,8 @@ static void lod_level_finish(
 		for (i = 0; i + (1u << k) <= nb; i++)
 			cur[i] = lod_better(lv, prev[i], prev[i + half]);
 	}
-	lod_level_pack_starts(lv);
+	lod_pack(&lv->start, lv->n, &lv->sbase, &lv->soff);
+	lod_pack(&lv->cumdur, (size_t)lv->n + 1, &lv->cbase, &lv->coff);
 }
 
 void sv_layout_index_fini(struct sv_layout_index *ix)
@@ -456,9 +472,9 @@ int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	int64_t sum, cut;
 	uint32_t k;
 
-	if (!lv || !lv->cumdur || hi <= lo || hi > lv->n || t1 <= t0)
+	if (!lv || hi <= lo || hi > lv->n || t1 <= t0)
 		return 0;
-	sum = sv_sub_sat(lv->cumdur[hi], lv->cumdur[lo]);
+	sum = sv_sub_sat(sv_lod_cumdur(lv, hi), sv_lod_cumdur(lv, lo));
 	/* Only the first and last calls can stick out of the range. */
 	for (k = lo; k < hi; k = k + 1 < hi ? hi - 1 : hi) {
 		int64_t s = sv_lod_start(lv, k), d = sv_lod_dur(lv, k),
