@@ -46,6 +46,8 @@ static uint32_t walk_seek(const struct sv_lod_level *lv, enum walk_key k,
 
 	if (lo >= hi)
 		return hi;
+	if (g <= lo && lo == 0) /* a row's first search: nothing to go by */
+		return walk_bsearch(lv, k, 0, hi, t);
 	if (g < lo)
 		g = lo;
 	else if (g >= hi)
