@@ -1,23 +1,27 @@
 /*
  * render_bench.c: frame time of the renderer at several zoom levels on
  * generated profiles of growing size, to show that a frame costs about the
- * same whatever the profile's size and the zoom (the level-of-detail index
- * makes it (visible cells) x log(calls in a lane)).
+ * same whatever the profile's size and the zoom (rows are walked through
+ * the level-of-detail index with cursors: a cell costs O(log) of how far
+ * its calls are from where the previous cell's predicted them).
  *
  * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [--two]
- *                     [CALLS...]
+ *                     [--full] [CALLS...]
+ * --full: only the whole run's frame (for a profiler).
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
  * Profiles are written with the gen module (as `scopeview gen` does) into
  * DIR (default /tmp) once and reused.  Prints one line per profile and
- * zoom level.  With --two the file is loaded a second time as the run
- * compared with: the time of its index (made on the loader's thread in
- * the viewer) and of taking it into the view (the UI thread's part) are
- * printed, and the frames draw both runs' rows.  Not a test: nothing here
- * fails on a slow machine.
+ * zoom level (the minimum is the figure least disturbed by other work on
+ * a shared machine), and the bytes per call the layout index allocated.
+ * With --two the file is loaded a second time as the run compared with:
+ * the time of its index (made on the loader's thread in the viewer) and
+ * of taking it into the view (the UI thread's part) are printed, and the
+ * frames draw both runs' rows.  Not a test: nothing here fails on a slow
+ * machine.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +81,8 @@ static int bench_second(
 	return 0;
 }
 
-static int bench_one(
-	const char *dir, uint64_t calls, int w, int h, int frames, bool two)
+static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames,
+	bool two, bool full)
 {
 	char path[512];
 	struct stat st;
@@ -120,7 +124,9 @@ static int bench_one(
 		sv_profile_free(p);
 		return 1;
 	}
-	printf(", view (index + summary) %.2f s\n", bench_now() - t);
+	printf(", view (index + summary) %.2f s, index %.1f B/call\n",
+		bench_now() - t,
+		(double)v.s.index.bytes / (double)(p->ncalls ? p->ncalls : 1));
 	sv_view_resize(&v, w, h);
 	if (two && bench_second(&v, path, &p2)) {
 		sv_view_fini(&v);
@@ -131,7 +137,7 @@ static int bench_one(
 	sv_grid_init(&g);
 	run = v.s.run_t1 - v.s.run_t0;
 	spans[nspans++] = run;
-	for (k = 0; k < 7; k++) {
+	for (k = 0; k < 7 && !full; k++) {
 		static const int64_t fixed[] = {1000000000, 100000000, 10000000,
 			1000000, 100000, 10000, 1000};
 		if (fixed[k] < run && fixed[k] >= TL(&v)->geom.tl_w)
@@ -156,9 +162,9 @@ static int bench_one(
 		}
 		qsort(ms, (size_t)frames, sizeof *ms, bench_cmp_double);
 		printf("  %dx%d  span %-10s  frame median %7.3f ms  "
-		       "max %7.3f ms  mean %7.3f ms\n",
+		       "min %7.3f ms  max %7.3f ms  mean %7.3f ms\n",
 			w, h, sv_fmt_dur(spans[k], sbuf, sizeof sbuf),
-			ms[frames / 2], ms[frames - 1], sum / frames);
+			ms[frames / 2], ms[0], ms[frames - 1], sum / frames);
 		free(ms);
 	}
 	sv_grid_fini(&g);
@@ -172,6 +178,7 @@ int main(int argc, char **argv)
 {
 	const char *dir = "/tmp";
 	int w = 200, h = 60, frames = 30, i, rc = 0, ncounts = 0;
+	bool full = false;
 	uint64_t counts[16];
 	bool two = false;
 
@@ -187,6 +194,8 @@ int main(int argc, char **argv)
 			two = true;
 		} else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			dir = argv[++i];
+		} else if (!strcmp(argv[i], "--full")) {
+			full = true;
 		} else if (ncounts < 16) {
 			counts[ncounts++] = strtoull(argv[i], NULL, 10);
 		}
@@ -196,6 +205,6 @@ int main(int argc, char **argv)
 		counts[ncounts++] = 10000000;
 	}
 	for (i = 0; i < ncounts; i++)
-		rc |= bench_one(dir, counts[i], w, h, frames, two);
+		rc |= bench_one(dir, counts[i], w, h, frames, two, full);
 	return rc;
 }

@@ -282,6 +282,211 @@ START_TEST(test_lod_brute)
 }
 END_TEST
 
+/* The walk as it was before its cursors: every cell's calls found by
+ * sv_layout_range's two binary searches (the reference for the cursor
+ * walk). */
+static bool ref_row_next(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
+	struct sv_layout_span *out)
+{
+	const struct sv_profile *p = ix->p;
+	int xend = m->x0 + m->w;
+
+	if (!lv || !lv->n || !sv_tmap_valid(m) || (sv_i128)m->t1 - m->t0 < m->w)
+		return false;
+	if (*x < m->x0)
+		*x = m->x0;
+	while (*x < xend) {
+		int64_t ct0 = sv_tmap_time(m, *x),
+			ct1 = sv_tmap_time(m, *x + 1);
+		uint32_t lo, hi, c;
+		int cend;
+
+		sv_layout_range(lv, ct0, ct1, &lo, &hi);
+		if (lo >= lv->n)
+			return false;
+		out->lo = lo;
+		out->hi = hi;
+		if (hi == lo) {
+			int nx = sv_tmap_col(m, p->start_ns[lv->calls[lo]]);
+			*x = nx <= *x ? *x + 1 : nx;
+			continue;
+		}
+		if (hi - lo >= 2) {
+			out->x0 = *x;
+			out->x1 = *x + 1;
+			out->call =
+				lv->calls[sv_layout_longest(ix, lv, lo, hi)];
+			out->count = hi - lo;
+			(*x)++;
+			return true;
+		}
+		c = lv->calls[lo];
+		cend = sv_tmap_col(m, sv_layout_call_end(p, c) - 1) + 1;
+		if (cend > xend)
+			cend = xend;
+		if (lo + 1 < lv->n) {
+			int nx = sv_tmap_col(m, p->start_ns[lv->calls[lo + 1]]);
+			if (nx < cend)
+				cend = nx;
+		}
+		if (cend <= *x)
+			cend = *x + 1;
+		out->x0 = *x;
+		out->x1 = cend;
+		out->call = c;
+		out->count = 1;
+		*x = cend;
+		return true;
+	}
+	return false;
+}
+
+/* A random lane with many calls per cell at the whole run, some of them
+ * overlapping their neighbours (a lane that does not nest), some very
+ * long: the cursor walk gives exactly the runs of the reference at
+ * random windows, widths and offsets. */
+START_TEST(test_lod_walk_reference)
+{
+	unsigned seed = 99u + 7u * (unsigned)_i;
+	size_t cap = 6000, n = 0, k, extra;
+	struct vt_call *calls = calloc(cap + 40, sizeof *calls);
+	struct sv_profile *p;
+	struct sv_layout_index ix = {0};
+	struct sv_error err;
+	int trial;
+
+	ck_assert_ptr_nonnull(calls);
+	rand_calls(calls, &n, cap, 0, 20000 + 40000 * _i, 0, &seed);
+	extra = _i % 2 ? 40 : 0;
+	for (k = 0; k < extra; k++) {
+		int64_t s = rand_r(&seed) % 60000, len = rand_r(&seed) % 9000;
+		calls[n++] =
+			(struct vt_call){0, "x", s, s + len, -1, -1, -1, 0};
+	}
+	p = vt_profile(calls, n, 0);
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
+	/* The levels keep no durations (no sum saturates) and their ends,
+	 * derived or kept, are the running maxima of the calls' ends. */
+	for (k = 0; k < ix.lanes[0].ndepth; k++) {
+		const struct sv_lod_level *lv = &ix.lanes[0].levels[k];
+		int64_t run = INT64_MIN;
+		uint32_t i;
+		ck_assert_ptr_null(lv->dur);
+		ck_assert_ptr_null(lv->start); /* packed: a short run */
+		ck_assert_ptr_null(lv->cumdur);
+		for (i = 0; i < lv->n; i++) {
+			int64_t e = sv_layout_call_end(p, lv->calls[i]);
+			ck_assert_int_eq(
+				sv_lod_start(lv, i), p->start_ns[lv->calls[i]]);
+			run = e > run ? e : run;
+			ck_assert_int_eq(sv_lod_maxend(lv, i), run);
+			ck_assert_int_eq(sv_lod_dur(lv, i),
+				sv_call_duration(p, lv->calls[i]));
+			ck_assert_int_eq(sv_lod_cumdur(lv, i + 1),
+				sv_lod_cumdur(lv, i) + sv_lod_dur(lv, i));
+		}
+	}
+	/* about 20 bytes a call, plus what each level holds whatever its
+	 * size */
+	ck_assert_uint_le(ix.bytes,
+		23 * (size_t)p->ncalls + 160 * (size_t)ix.lanes[0].ndepth);
+	for (trial = 0; trial < 300; trial++) {
+		struct sv_tmap m;
+		uint32_t d;
+		m.w = 1 + rand_r(&seed) % 220;
+		m.x0 = rand_r(&seed) % 30;
+		m.t0 = (int64_t)(rand_r(&seed) % 80000) - 10000;
+		m.t1 = m.t0 + m.w + rand_r(&seed) % (trial % 3 ? 90000 : 900);
+		for (d = 0; d < p->lanes[0].depth_rows; d++) {
+			const struct sv_lod_level *lv =
+				sv_layout_level(&ix, 0, d);
+			struct sv_layout_walk w;
+			struct sv_layout_span a, b;
+			int x = m.x0, y = m.x0;
+			bool more;
+			sv_layout_walk_init(&w, &ix, lv, &m);
+			do {
+				more = ref_row_next(&ix, lv, &m, &x, &a);
+				ck_assert_int_eq(
+					sv_layout_walk_next(&w, &b), more);
+				if (!more)
+					break;
+				ck_assert_int_eq(a.x0, b.x0);
+				ck_assert_int_eq(a.x1, b.x1);
+				ck_assert_uint_eq(a.call, b.call);
+				ck_assert_uint_eq(a.count, b.count);
+				ck_assert_uint_eq(a.lo, b.lo);
+				ck_assert_uint_eq(a.hi, b.hi);
+				/* the one-call form agrees from any column */
+				ck_assert(sv_layout_row_next(
+					&ix, lv, &m, &y, &b));
+				ck_assert_int_eq(a.x1, b.x1);
+				ck_assert_uint_eq(a.call, b.call);
+				ck_assert_int_eq(y, x);
+			} while (more);
+		}
+	}
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+	free(calls);
+}
+END_TEST
+
+/* Durations whose sums saturate, a duration that saturates, starts too
+ * far apart for 32-bit offsets: the level keeps what its starts and sums
+ * cannot give, and the starts, the longest call and the ends are those
+ * of the calls. */
+START_TEST(test_lod_kept_columns)
+{
+	const int64_t big = INT64_MAX / 2 - 10;
+	struct vt_call calls[] = {
+		{0, "a", -big, 0, -1, -1, -1, 0},
+		{0, "b", 0, big, -1, -1, -1, 0},
+		{0, "c", big, 2 * big, -1, -1, -1, 0},
+		{0, "d", 2 * big, 2 * big + 5, -1, -1, -1, 0},
+		{1, "a", INT64_MIN + 10, INT64_MAX - 10, -1, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(calls, 5, 0);
+	struct sv_layout_index ix = {0};
+	struct sv_error err;
+	const struct sv_lod_level *lv;
+	uint32_t i;
+
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
+	lv = sv_layout_level(&ix, 0, 0);
+	ck_assert_ptr_nonnull(lv);
+	ck_assert_uint_eq(lv->n, 4);
+	ck_assert_ptr_nonnull(lv->dur);
+	ck_assert_ptr_null(lv->maxend);
+	ck_assert_ptr_nonnull(lv->start); /* a block spans 2^62 ns */
+	ck_assert_ptr_nonnull(lv->cumdur);
+	for (i = 0; i < lv->n; i++) {
+		uint32_t c = lv->calls[i];
+		ck_assert_int_eq(sv_lod_start(lv, i), p->start_ns[c]);
+		ck_assert_int_eq(sv_lod_dur(lv, i), sv_call_duration(p, c));
+		ck_assert_int_eq(sv_lod_maxend(lv, i), p->end_ns[c]);
+	}
+	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 0, 4), 0);
+	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 1, 4), 1);
+	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 2, 4), 2);
+	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 3, 4), 3);
+	/* rank 1's call is longer than INT64_MAX: its saturated duration
+	 * no longer gives its end */
+	lv = sv_layout_level(&ix, 1, 0);
+	ck_assert_ptr_nonnull(lv);
+	ck_assert_uint_eq(lv->n, 1);
+	ck_assert_ptr_null(lv->dur);
+	ck_assert_ptr_nonnull(lv->maxend);
+	ck_assert_int_eq(sv_lod_dur(lv, 0), INT64_MAX);
+	ck_assert_int_eq(sv_lod_maxend(lv, 0), INT64_MAX - 10);
+	ck_assert_ptr_null(lv->start);
+	ck_assert_int_eq(sv_lod_start(lv, 0), INT64_MIN + 10);
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* Many tiny calls in one cell: one merged cell in the colour of the
  * longest, with the count. */
 START_TEST(test_lod_dominant)
@@ -479,7 +684,7 @@ START_TEST(test_lod_busy)
 	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
 	lv = sv_layout_level(&ix, 0, 0);
 	ck_assert_ptr_nonnull(lv);
-	ck_assert_int_eq(lv->cumdur[3], 80);
+	ck_assert_int_eq(sv_lod_cumdur(lv, 3), 80);
 	/* when the range cuts the last call, it counts in part */
 	sv_layout_range(lv, 0, 50, &lo, &hi);
 	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, lo, hi), 30);
@@ -649,6 +854,8 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("lod");
 	tcase_add_loop_test(tc, test_lod_brute, 0, 6);
+	tcase_add_loop_test(tc, test_lod_walk_reference, 0, 4);
+	tcase_add_test(tc, test_lod_kept_columns);
 	tcase_add_test(tc, test_lod_dominant);
 	tcase_add_test(tc, test_lod_longest);
 	tcase_add_test(tc, test_index_degenerate);

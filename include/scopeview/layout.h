@@ -10,10 +10,12 @@
  *    true columns;
  *  - the level-of-detail index, built once per profile (and per region
  *    filter): for every lane and depth the calls in start order, their
- *    starts, the running maximum of their ends and a sparse table of block
- *    maxima of their durations.  One cell of one row is then two binary
- *    searches and a range-maximum query, so a frame costs about
- *    (visible cells) x log(calls in the lane) at any zoom;
+ *    starts, the prefix sums of their durations, the longest call of each
+ *    block's prefixes and suffixes and a sparse table of block maxima.
+ *    One cell of one row is then two searches and a range-maximum query
+ *    (O(1)); walked left to right (sv_layout_walk) the searches start at
+ *    the previous cell's answer, so a frame costs about the same at any
+ *    zoom and any number of calls;
  *  - the rows (lanes in profile order = rank, thread, task; one row per
  *    depth, or one when collapsed; with a second run, each rank's lanes
  *    of the first run, then the second's) and the screen geometry (ruler, lane
@@ -66,22 +68,74 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span);
 
 /* ---- level-of-detail index --------------------------------------------- */
 
-/* The calls of one lane at one depth, in start order. */
+/* The calls of one lane at one depth, in start order.  The starts and
+ * the prefix sums of durations are 32-bit offsets above a base per block
+ * of SV_LOD_BLOCK calls where they fit.  What the starts and the sums of durations give is not stored
+ * again: a call's duration
+ * is the difference of two sums, and the running maximum of the ends is
+ * the call's own end, unless a sum saturated (then dur is kept) or calls
+ * of the level overlap (then maxend is kept).  Read them with
+ * sv_lod_start(), sv_lod_cumdur(), sv_lod_dur() and sv_lod_maxend(). */
 struct sv_lod_level {
 	uint32_t n;
 	uint32_t *calls;  /* call numbers, n */
-	int64_t *start;   /* start_ns of calls[i], n */
-	int64_t *maxend;  /* max over j <= i of max(end, start + 1), n */
-	int64_t *dur;     /* duration of calls[i], n (contiguous, for the
-			     block scans of range-maximum queries) */
-	int64_t *cumdur;  /* n + 1: cumdur[i] = sum of dur[0 .. i), saturated
-			     (how busy a cell is, in O(1)) */
+	int64_t *start;   /* NULL, or n: start_ns of calls[i] when the
+			     starts of a block span 2^32 ns or more */
+	int64_t *sbase;   /* nblocks: the first start of each block ... */
+	uint32_t *soff;   /* n: ... and each start above it (NULL when
+			     start is kept) */
+	int64_t *cumdur;  /* NULL, or n + 1: cumdur[i] = sum of the
+			     durations of calls[0 .. i), saturated (how busy
+			     a cell is, in O(1)), when the sums of a block
+			     span 2^32 ns or more */
+	int64_t *cbase;   /* n / SV_LOD_BLOCK + 1: the smallest sum of each
+			     block ... */
+	uint32_t *coff;   /* n + 1: ... and each sum above it (NULL when
+			     cumdur is kept) */
+	int64_t *maxend;  /* NULL, or n: max over j <= i of
+			     max(end, start + 1) */
+	int64_t *dur;     /* NULL, or n: duration of calls[i] */
+	uint8_t *pre;     /* n: the longest call of positions [block start,
+			     i], as an offset in i's block (ties: the
+			     earliest) */
+	uint8_t *suf;     /* n (in pre's allocation): the same for
+			     [i, block end) */
 	uint32_t nblocks; /* ceil(n / SV_LOD_BLOCK) */
 	uint32_t nlog;    /* levels of the sparse table */
 	uint32_t *sparse; /* sparse[k * nblocks + b]: position of the longest
 			     call in blocks [b, b + 2^k) */
 };
 #define SV_LOD_BLOCK 32
+
+/* The start of the call at position i of lv. */
+static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->start ? lv->start[i]
+			 : lv->sbase[i / SV_LOD_BLOCK] + (int64_t)lv->soff[i];
+}
+/* The sum of the durations of the calls before position i of lv (i <=
+ * lv->n). */
+static inline int64_t sv_lod_cumdur(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->cumdur ? lv->cumdur[i]
+			  : lv->cbase[i / SV_LOD_BLOCK] + (int64_t)lv->coff[i];
+}
+/* The duration of the call at position i of lv. */
+static inline int64_t sv_lod_dur(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->dur ? lv->dur[i]
+		       : sv_lod_cumdur(lv, i + 1) - sv_lod_cumdur(lv, i);
+}
+/* max over j <= i of max(end, start + 1) of the calls of lv. */
+static inline int64_t sv_lod_maxend(const struct sv_lod_level *lv, uint32_t i)
+{
+	int64_t s, d;
+	if (lv->maxend)
+		return lv->maxend[i];
+	s = sv_lod_start(lv, i);
+	d = sv_lod_dur(lv, i);
+	return d > 0 ? s + d : s == INT64_MAX ? s : s + 1;
+}
 
 struct sv_lod_lane {
 	uint32_t ndepth; /* levels (deepest depth + 1 among indexed calls) */
@@ -95,13 +149,14 @@ struct sv_layout_index {
 	uint64_t ncalls; /* calls indexed */
 	uint32_t *pos;   /* p->ncalls: call -> its position in its level,
 			    UINT32_MAX when not indexed */
+	size_t bytes;    /* what the index allocated */
 };
 
 /*
  * Build the index of every lane of p.  keep_region (p->nregions flags, or
  * NULL for all) leaves out the calls of other regions: the filter is an
  * index of its own, so hidden calls are never counted in a cell.  Replaces
- * whatever ix held.  O(calls) time, about 32 bytes per call.  Returns 0;
+ * whatever ix held.  O(calls) time, about 20 bytes per call.  Returns 0;
  * -EINVAL with err for a NULL profile.
  */
 int sv_layout_index_build(struct sv_layout_index *ix,
@@ -147,12 +202,19 @@ uint32_t sv_layout_longest(const struct sv_layout_index *ix,
 int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	uint32_t lo, uint32_t hi);
 
+/* The end a call is drawn to: its end, or its start + 1 when it is not
+ * longer than that (saturated at INT64_MAX). */
+int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c);
+
 /* One run of cells of a row: columns [x0, x1) show call (the only call
- * there when count == 1, else the longest of count calls in one cell). */
+ * there when count == 1, else the longest of count calls in one cell);
+ * lo, hi: the positions sv_layout_range gives for the run's first cell
+ * (hi - lo == count for a cell of several calls). */
 struct sv_layout_span {
 	int x0, x1;
 	uint32_t call;
 	uint32_t count;
+	uint32_t lo, hi;
 };
 
 /*
@@ -167,6 +229,27 @@ struct sv_layout_span {
 bool sv_layout_row_next(const struct sv_layout_index *ix,
 	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
 	struct sv_layout_span *out);
+
+/*
+ * A row walked left to right with cursors: sv_layout_walk_next gives the
+ * same runs as repeated sv_layout_row_next, but each cell's search starts
+ * where the previous cell's ended (a gallop from the cursor, at the
+ * position the previous cell's count predicts), so a cell costs
+ * O(log of how far the prediction was off), not O(log calls in the
+ * level): whole-run frames cost the same at any profile size.
+ */
+struct sv_layout_walk {
+	const struct sv_layout_index *ix;
+	const struct sv_lod_level *lv;
+	struct sv_tmap m;
+	int x;           /* the next column */
+	uint32_t lo, hi; /* the last cell's positions (sv_layout_range) */
+	uint32_t step;   /* how many calls began in the last cell */
+};
+void sv_layout_walk_init(struct sv_layout_walk *w,
+	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
+	const struct sv_tmap *m);
+bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out);
 
 /* The call drawn at column x of (lane, depth), with the count of calls in
  * that cell (0 and SV_NO_CALL when empty). */

@@ -116,7 +116,7 @@ static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
 	const struct sv_profile *p = b->p;
 	int64_t ta = sv_tmap_time(&b->m, s->x0),
 		tb = sv_tmap_time(&b->m, s->x0 + 1);
-	uint32_t lo, hi, c = s->call;
+	uint32_t lo = s->lo, hi = s->hi, c = s->call;
 	int color = sv_timeline_src_color(b->v, &b->src, c),
 	    st = SV_STYLE_SPAN_MERGED;
 
@@ -128,7 +128,6 @@ static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
 		st = SV_STYLE_MATCH;
 	else if (b->dim_others)
 		st = SV_STYLE_SPAN_DIM;
-	sv_layout_range(b->lv, ta, tb, &lo, &hi);
 	if (s->count == 2 && hi - lo == 2) {
 		/* A boundary between two colours: the call that ends here
 		 * on the left half, the one that begins here on the right
@@ -190,7 +189,8 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	struct bars_ctx b;
 	struct bars_run run = {0, 0, 0, false};
 	struct sv_layout_span sp;
-	int x, prev_end = -1, prev_color = 0;
+	struct sv_layout_walk walk;
+	int prev_end = -1, prev_color = 0;
 
 	memset(&b, 0, sizeof b);
 	b.v = v;
@@ -208,8 +208,8 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 		p->depth[src.sel] == depth)
 		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
 			p->end_ns[src.sel], &b.sel_x0, &b.sel_x1);
-	x = b.m.x0;
-	while (sv_layout_row_next(src.ix, b.lv, &b.m, &x, &sp)) {
+	sv_layout_walk_init(&walk, src.ix, b.lv, &b.m);
+	while (sv_layout_walk_next(&walk, &sp)) {
 		uint32_t region = sv_call_region(p, sp.call);
 		bool own_name = sp.count == 1 && sp.x1 - sp.x0 >= 4;
 		if (sp.count > 1)
@@ -264,8 +264,8 @@ size_t sv_timeline_cell_summary(
 	sv_layout_range(lv, ta, tb, &lo, &hi);
 	/* Only calls that meet the cell (the range may hold a few that
 	 * end before it). */
-	while (lo < hi && sv_sub_sat(ta, lv->start[lo]) >=
-				  (lv->dur[lo] ? lv->dur[lo] : 1))
+	while (lo < hi && sv_sub_sat(ta, sv_lod_start(lv, lo)) >=
+				  (sv_lod_dur(lv, lo) ? sv_lod_dur(lv, lo) : 1))
 		lo++;
 	if (hi - lo < 2)
 		return 0;

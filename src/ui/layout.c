@@ -4,10 +4,12 @@
  *
  * Invariants: every time-to-column product is computed in 128 bits; the
  * index levels hold their calls in the lane's start order, so binary
- * searches over start[] and maxend[] (both nondecreasing) find the calls
- * of any time range, and the sparse table answers "longest call among
- * positions [lo, hi)" with at most two partial block scans.  Nothing here
- * draws, prints or knows about curses.
+ * searches over the starts and the running maxima of the ends (both
+ * nondecreasing) find the calls of any time range, and the longest call
+ * of each block's prefixes and suffixes with the sparse table of whole
+ * blocks answer "longest call among positions [lo, hi)" in O(1) (a scan
+ * only inside one block).  The walk of a row is layout_walk.c.  Nothing
+ * here draws, prints or knows about curses.
  */
 #include "scopeview/layout.h"
 
@@ -87,7 +89,7 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span)
 
 /* ---- level-of-detail index ----------------------------------------------- */
 
-static int64_t lod_eff_end(const struct sv_profile *p, uint32_t c)
+int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
 {
 	int64_t s = p->start_ns[c], e = p->end_ns[c];
 	if (e > s)
@@ -112,7 +114,7 @@ static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 static uint32_t lod_better(
 	const struct sv_lod_level *lv, uint32_t a, uint32_t b)
 {
-	int64_t da = lv->dur[a], db = lv->dur[b];
+	int64_t da = sv_lod_dur(lv, a), db = sv_lod_dur(lv, b);
 	if (db > da || (db == da && b < a))
 		return b;
 	return a;
@@ -122,31 +124,133 @@ static void lod_level_fini(struct sv_lod_level *lv)
 {
 	free(lv->calls);
 	free(lv->start);
+	free(lv->sbase);
+	free(lv->soff);
 	free(lv->maxend);
 	free(lv->dur);
 	free(lv->cumdur);
+	free(lv->cbase);
+	free(lv->coff);
+	free(lv->pre);
 	free(lv->sparse);
 	memset(lv, 0, sizeof *lv);
 }
 
-/* Fill maxend and the sparse table of a level whose calls are set. */
-static void lod_level_finish(
-	const struct sv_profile *p, struct sv_lod_level *lv)
+/* The bytes of an array of n int64 values, packed (lod_pack) or not. */
+static size_t lod_col_bytes(size_t n, bool packed)
 {
-	uint32_t i, nb, k;
+	if (!packed)
+		return n * sizeof(int64_t);
+	return n * sizeof(uint32_t) +
+	       (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK * sizeof(int64_t);
+}
+
+/* The bytes the level holds. */
+static size_t lod_level_bytes(const struct sv_lod_level *lv)
+{
+	size_t n = lv->n ? lv->n : 1;
+	return n * (sizeof *lv->calls + 2) + lod_col_bytes(n, !lv->start) +
+	       lod_col_bytes(n + 1, !lv->cumdur) +
+	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
+	       (lv->dur ? n * sizeof *lv->dur : 0) +
+	       (size_t)lv->nlog * (lv->nblocks ? lv->nblocks : 1) *
+		       sizeof *lv->sparse;
+}
+
+/* The durations and running maxima of the ends, kept only when the
+ * starts and the sums of durations do not give them (a sum that
+ * saturated; calls of the level that overlap). */
+static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
+{
+	uint32_t i;
 	int64_t run = INT64_MIN;
+	bool exact = true;
 
 	lv->cumdur = sv_xmalloc(((size_t)lv->n + 1) * sizeof *lv->cumdur);
 	lv->cumdur[0] = 0;
 	for (i = 0; i < lv->n; i++) {
-		int64_t e = lod_eff_end(p, lv->calls[i]);
-		lv->start[i] = p->start_ns[lv->calls[i]];
-		lv->dur[i] = lod_dur(p, lv->calls[i]);
-		lv->cumdur[i + 1] = lod_add_sat(lv->cumdur[i], lv->dur[i]);
+		int64_t d = lod_dur(p, lv->calls[i]);
+		if (__builtin_add_overflow(
+			    lv->cumdur[i], d, &lv->cumdur[i + 1])) {
+			lv->cumdur[i + 1] = lod_add_sat(lv->cumdur[i], d);
+			exact = false;
+		}
+	}
+	if (!exact) {
+		lv->dur = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->dur);
+		for (i = 0; i < lv->n; i++)
+			lv->dur[i] = lod_dur(p, lv->calls[i]);
+	}
+	exact = true;
+	for (i = 0; i < lv->n && exact; i++) {
+		int64_t e = sv_layout_call_end(p, lv->calls[i]),
+			s = sv_lod_start(lv, i), d = sv_lod_dur(lv, i), own;
+		if (e > run)
+			run = e;
+		if (d > 0)
+			exact = !__builtin_add_overflow(s, d, &own) &&
+				own == run;
+		else
+			exact = (s == INT64_MAX ? s : s + 1) == run;
+	}
+	if (exact)
+		return;
+	lv->maxend = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->maxend);
+	run = INT64_MIN;
+	for (i = 0; i < lv->n; i++) {
+		int64_t e = sv_layout_call_end(p, lv->calls[i]);
 		if (e > run)
 			run = e;
 		lv->maxend[i] = run;
 	}
+}
+
+/* v[0 .. n) as offsets above the smallest value of each block of
+ * SV_LOD_BLOCK, when every block's values lie less than 2^32 above it:
+ * *base (one a block) and *off (n) set, *v freed and NULL, true; else
+ * false and nothing changed. */
+static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
+{
+	size_t nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK, b, i;
+	int64_t *mins;
+
+	if (!n)
+		return false;
+	mins = sv_xmalloc(nb * sizeof *mins);
+	for (b = 0; b < nb; b++) {
+		size_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
+		int64_t mn = (*v)[lo], mx = mn, d;
+		if (hi > n)
+			hi = n;
+		for (i = lo + 1; i < hi; i++) {
+			mn = (*v)[i] < mn ? (*v)[i] : mn;
+			mx = (*v)[i] > mx ? (*v)[i] : mx;
+		}
+		if (__builtin_sub_overflow(mx, mn, &d) ||
+			d > (int64_t)UINT32_MAX) {
+			free(mins);
+			return false;
+		}
+		mins[b] = mn;
+	}
+	*off = sv_xmalloc(n * sizeof **off);
+	for (i = 0; i < n; i++)
+		(*off)[i] = (uint32_t)((*v)[i] - mins[i / SV_LOD_BLOCK]);
+	*base = mins;
+	free(*v);
+	*v = NULL;
+	return true;
+}
+
+/* The ends, the longest call of each block's prefixes and suffixes and
+ * the sparse table of a level whose calls and starts are set; then the
+ * starts and the sums packed. */
+static void lod_level_finish(
+	const struct sv_profile *p, struct sv_lod_level *lv)
+{
+	uint32_t i, nb, k;
+
+	lod_level_ends(p, lv);
 	nb = (lv->n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 	lv->nblocks = nb;
 	lv->nlog = 1;
@@ -154,14 +258,22 @@ static void lod_level_finish(
 		lv->nlog++;
 	lv->sparse = sv_xmalloc(
 		(size_t)lv->nlog * (nb ? nb : 1) * sizeof *lv->sparse);
+	lv->pre = sv_xmalloc(2 * (size_t)(lv->n ? lv->n : 1));
+	lv->suf = lv->pre + lv->n;
 	for (i = 0; i < nb; i++) {
 		uint32_t lo = i * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK, j,
 			 best = lo;
 		if (hi > lv->n)
 			hi = lv->n;
-		for (j = lo + 1; j < hi; j++)
+		for (j = lo; j < hi; j++) {
 			best = lod_better(lv, best, j);
+			lv->pre[j] = (uint8_t)(best - lo);
+		}
 		lv->sparse[i] = best;
+		for (j = hi, best = hi - 1; j-- > lo;) {
+			best = lod_better(lv, j, best);
+			lv->suf[j] = (uint8_t)(best - lo);
+		}
 	}
 	for (k = 1; k < lv->nlog; k++) {
 		uint32_t half = 1u << (k - 1);
@@ -170,6 +282,8 @@ static void lod_level_finish(
 		for (i = 0; i + (1u << k) <= nb; i++)
 			cur[i] = lod_better(lv, prev[i], prev[i + half]);
 	}
+	lod_pack(&lv->start, lv->n, &lv->sbase, &lv->soff);
+	lod_pack(&lv->cumdur, (size_t)lv->n + 1, &lv->cbase, &lv->coff);
 }
 
 void sv_layout_index_fini(struct sv_layout_index *ix)
@@ -219,6 +333,8 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 		(p->has_calls && p->ncalls ? p->ncalls : 1) * sizeof *ix->pos);
 	memset(ix->pos, 0xff,
 		(p->has_calls && p->ncalls ? p->ncalls : 1) * sizeof *ix->pos);
+	ix->bytes = (p->has_calls ? p->ncalls : 0) * sizeof *ix->pos +
+		    ix->nlanes * sizeof *ix->lanes;
 	for (l = 0; l < ix->nlanes; l++) {
 		const struct sv_lane *lane = &p->lanes[l];
 		struct sv_lod_lane *ll = &ix->lanes[l];
@@ -256,8 +372,6 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 			size_t n = count[d] ? count[d] : 1;
 			lv->calls = sv_xmalloc(n * sizeof *lv->calls);
 			lv->start = sv_xmalloc(n * sizeof *lv->start);
-			lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
-			lv->dur = sv_xmalloc(n * sizeof *lv->dur);
 		}
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
@@ -266,12 +380,15 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 				continue;
 			lv = &ll->levels[p->depth[c]];
 			ix->pos[c] = lv->n;
+			lv->start[lv->n] = p->start_ns[c];
 			lv->calls[lv->n++] = c;
 		}
 		for (d = 0; d < ndepth; d++) {
 			lod_level_finish(p, &ll->levels[d]);
 			ix->ncalls += ll->levels[d].n;
+			ix->bytes += lod_level_bytes(&ll->levels[d]);
 		}
+		ix->bytes += ndepth * sizeof *ll->levels;
 	}
 	free(count);
 	return 0;
@@ -306,13 +423,13 @@ const struct sv_lod_level *sv_layout_level(
 	return &ix->lanes[lane].levels[depth];
 }
 
-/* First position i of v[0 .. n) with v[i] > t (v nondecreasing). */
-static uint32_t lod_upper(const int64_t *v, uint32_t n, int64_t t)
+/* First position i of lv with sv_lod_maxend(lv, i) > t. */
+static uint32_t lod_upper_end(const struct sv_lod_level *lv, int64_t t)
 {
-	uint32_t lo = 0, hi = n;
+	uint32_t lo = 0, hi = lv->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (v[mid] > t)
+		if (sv_lod_maxend(lv, mid) > t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -320,13 +437,13 @@ static uint32_t lod_upper(const int64_t *v, uint32_t n, int64_t t)
 	return lo;
 }
 
-/* First position i of v[0 .. n) with v[i] >= t. */
-static uint32_t lod_lower(const int64_t *v, uint32_t n, int64_t t)
+/* First position i of lv with sv_lod_start(lv, i) >= t. */
+static uint32_t lod_lower_start(const struct sv_lod_level *lv, int64_t t)
 {
-	uint32_t lo = 0, hi = n;
+	uint32_t lo = 0, hi = lv->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (v[mid] >= t)
+		if (sv_lod_start(lv, mid) >= t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -343,8 +460,8 @@ void sv_layout_range(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 		*lo = *hi = 0;
 		return;
 	}
-	a = lod_upper(lv->maxend, lv->n, t0);
-	b = lod_lower(lv->start, lv->n, t1);
+	a = lod_upper_end(lv, t0);
+	b = lod_lower_start(lv, t1);
 	*lo = a;
 	*hi = b < a ? a : b;
 }
@@ -355,18 +472,19 @@ int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	int64_t sum, cut;
 	uint32_t k;
 
-	if (!lv || !lv->cumdur || hi <= lo || hi > lv->n || t1 <= t0)
+	if (!lv || hi <= lo || hi > lv->n || t1 <= t0)
 		return 0;
-	sum = sv_sub_sat(lv->cumdur[hi], lv->cumdur[lo]);
+	sum = sv_sub_sat(sv_lod_cumdur(lv, hi), sv_lod_cumdur(lv, lo));
 	/* Only the first and last calls can stick out of the range. */
 	for (k = lo; k < hi; k = k + 1 < hi ? hi - 1 : hi) {
-		int64_t s = lv->start[k], e = lod_add_sat(s, lv->dur[k]);
+		int64_t s = sv_lod_start(lv, k), d = sv_lod_dur(lv, k),
+			e = lod_add_sat(s, d);
 		cut = 0;
 		if (s < t0)
 			cut += (e < t0 ? e : t0) - s;
 		if (e > t1)
 			cut += e - (s > t1 ? s : t1);
-		sum -= cut < lv->dur[k] ? cut : lv->dur[k];
+		sum -= cut < d ? cut : d;
 	}
 	return sum < 0 ? 0 : sum > t1 - t0 ? t1 - t0 : sum;
 }
@@ -374,89 +492,33 @@ int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 uint32_t sv_layout_longest(const struct sv_layout_index *ix,
 	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi)
 {
-	uint32_t bl, bh, best, i;
+	uint32_t bl = lo / SV_LOD_BLOCK, bh = (hi - 1) / SV_LOD_BLOCK, best, i;
 
 	(void)ix; /* the durations live in the level */
-	bl = lo / SV_LOD_BLOCK;
-	bh = (hi - 1) / SV_LOD_BLOCK;
-	best = lo;
-	if (bl == bh || bh == bl + 1) {
-		uint32_t end = bl == bh ? hi : (bl + 1) * SV_LOD_BLOCK;
-		for (i = lo + 1; i < end; i++)
+	if (bl == bh) {
+		/* One block: a prefix or suffix of it, or a scan. */
+		if (lo == bl * SV_LOD_BLOCK)
+			return lo + lv->pre[hi - 1];
+		if (hi == lv->n || hi == (bl + 1) * SV_LOD_BLOCK)
+			return bl * SV_LOD_BLOCK + lv->suf[lo];
+		for (best = lo, i = lo + 1; i < hi; i++)
 			best = lod_better(lv, best, i);
-		if (bl == bh)
-			return best;
-	} else {
-		uint32_t a = bl + 1, c = bh - 1, k = 0, x, y;
-		for (i = lo + 1; i < (bl + 1) * SV_LOD_BLOCK; i++)
-			best = lod_better(lv, best, i);
+		return best;
+	}
+	/* The suffix of lo's block, the whole blocks between (two
+	 * overlapping powers of two), the prefix of hi - 1's block. */
+	best = bl * SV_LOD_BLOCK + lv->suf[lo];
+	if (bh > bl + 1) {
+		uint32_t a = bl + 1, c = bh - 1, k = 0;
 		while ((2u << k) <= c - a + 1)
 			k++;
-		x = lv->sparse[(size_t)k * lv->nblocks + a];
-		y = lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) + 1];
-		best = lod_better(lv, best, x);
-		best = lod_better(lv, best, y);
+		best = lod_better(
+			lv, best, lv->sparse[(size_t)k * lv->nblocks + a]);
+		best = lod_better(lv, best,
+			lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) +
+				   1]);
 	}
-	for (i = bh * SV_LOD_BLOCK; i < hi; i++)
-		best = lod_better(lv, best, i);
-	return best;
-}
-
-bool sv_layout_row_next(const struct sv_layout_index *ix,
-	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
-	struct sv_layout_span *out)
-{
-	const struct sv_profile *p = ix->p;
-	int xend = m->x0 + m->w;
-
-	if (!lv || !lv->n || !sv_tmap_valid(m) || (sv_i128)m->t1 - m->t0 < m->w)
-		return false;
-	if (*x < m->x0)
-		*x = m->x0;
-	while (*x < xend) {
-		int64_t ct0 = sv_tmap_time(m, *x),
-			ct1 = sv_tmap_time(m, *x + 1);
-		uint32_t lo, hi, c;
-		int cend;
-
-		sv_layout_range(lv, ct0, ct1, &lo, &hi);
-		if (lo >= lv->n)
-			return false;
-		if (hi == lo) {
-			int nx = sv_tmap_col(m, lv->start[lo]);
-			if (nx <= *x)
-				nx = *x + 1;
-			*x = nx;
-			continue;
-		}
-		if (hi - lo >= 2) {
-			out->x0 = *x;
-			out->x1 = *x + 1;
-			out->call =
-				lv->calls[sv_layout_longest(ix, lv, lo, hi)];
-			out->count = hi - lo;
-			(*x)++;
-			return true;
-		}
-		c = lv->calls[lo];
-		cend = sv_tmap_col(m, lod_eff_end(p, c) - 1) + 1;
-		if (cend > xend)
-			cend = xend;
-		if (lo + 1 < lv->n) {
-			int nx = sv_tmap_col(m, lv->start[lo + 1]);
-			if (nx < cend)
-				cend = nx;
-		}
-		if (cend <= *x)
-			cend = *x + 1;
-		out->x0 = *x;
-		out->x1 = cend;
-		out->call = c;
-		out->count = 1;
-		*x = cend;
-		return true;
-	}
-	return false;
+	return lod_better(lv, best, bh * SV_LOD_BLOCK + lv->pre[hi - 1]);
 }
 
 uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
@@ -525,11 +587,11 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 	if (!lv)
 		return NULL;
 	s = p->start_ns[call];
-	e = lod_eff_end(p, call);
-	*lo = lod_lower(lv->start, lv->n, s);
-	*hi = lod_lower(lv->start, lv->n, e);
+	e = sv_layout_call_end(p, call);
+	*lo = lod_lower_start(lv, s);
+	*hi = lod_lower_start(lv, e);
 	/* A zero-length child at the parent's end still belongs to it. */
-	while (*hi < lv->n && lv->start[*hi] == e &&
+	while (*hi < lv->n && sv_lod_start(lv, *hi) == e &&
 		p->parent[lv->calls[*hi]] == call)
 		(*hi)++;
 	while (*lo < *hi && p->parent[lv->calls[*lo]] != call)

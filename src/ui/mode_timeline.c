@@ -183,7 +183,8 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 		sv_layout_range(lv, v->cur_t, INT64_MAX, &lo, &hi);
 		if (dir > 0 && lo < lv->n)
 			c = lv->calls[lo];
-		else if (dir < 0 && lo < lv->n && lv->start[lo] <= v->cur_t)
+		else if (dir < 0 && lo < lv->n &&
+			 sv_lod_start(lv, lo) <= v->cur_t)
 			c = lv->calls[lo];
 		else if (dir < 0 && lo > 0)
 			c = lv->calls[lo - 1];

@@ -1,0 +1,174 @@
+/*
+ * layout_walk.c: a row of the level-of-detail index walked left to right
+ * (layout.h): sv_layout_walk_next and the one-call form sv_layout_row_next.
+ *
+ * Cells come left to right, so the two positions a cell needs (the first
+ * call that ends after the cell begins, the first call that starts at or
+ * after its end) never move back.  Each search starts from the last
+ * cell's answer and gallops (steps of 1, 2, 4, ... then a binary search
+ * inside the last step) from a guess: for the first position, just below
+ * where the last cell's calls ended; for the second, as many calls on as
+ * began in the last cell.  A cell then costs O(log of the guess's error)
+ * whatever the size of the level.  Nothing here allocates.
+ */
+#include "scopeview/layout.h"
+
+/* The nondecreasing keys a walk searches: starts, or running maxima of
+ * the ends. */
+enum walk_key { WALK_START, WALK_END };
+
+static int64_t walk_key_at(
+	const struct sv_lod_level *lv, enum walk_key k, uint32_t i)
+{
+	return k == WALK_START ? sv_lod_start(lv, i) : sv_lod_maxend(lv, i);
+}
+
+/* First position i of [lo, hi) with key(i) > t, or hi. */
+static uint32_t walk_bsearch(const struct sv_lod_level *lv, enum walk_key k,
+	uint32_t lo, uint32_t hi, int64_t t)
+{
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (walk_key_at(lv, k, mid) > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* First position i >= lo with key(i) > t (lv->n when none), all keys
+ * before lo being <= t: a gallop from guess g, up or down. */
+static uint32_t walk_seek(const struct sv_lod_level *lv, enum walk_key k,
+	uint32_t lo, uint32_t g, int64_t t)
+{
+	uint32_t hi = lv->n, step = 1;
+
+	if (lo >= hi)
+		return hi;
+	if (g <= lo && lo == 0) /* a row's first search: nothing to go by */
+		return walk_bsearch(lv, k, 0, hi, t);
+	if (g < lo)
+		g = lo;
+	else if (g >= hi)
+		g = hi - 1;
+	if (walk_key_at(lv, k, g) > t) {
+		/* The answer is in [lo, g]. */
+		hi = g;
+		while (hi - lo >= step) {
+			uint32_t q = hi - step;
+			if (walk_key_at(lv, k, q) <= t) {
+				lo = q + 1;
+				break;
+			}
+			hi = q;
+			step <<= 1;
+		}
+	} else {
+		/* The answer is in (g, n]. */
+		uint32_t l = g;
+		while (hi - l > step) {
+			uint32_t q = l + step;
+			if (walk_key_at(lv, k, q) > t) {
+				hi = q;
+				break;
+			}
+			l = q;
+			step <<= 1;
+		}
+		lo = l + 1;
+	}
+	return walk_bsearch(lv, k, lo, hi, t);
+}
+
+void sv_layout_walk_init(struct sv_layout_walk *w,
+	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
+	const struct sv_tmap *m)
+{
+	w->ix = ix;
+	w->lv = lv;
+	w->m = *m;
+	w->x = m->x0;
+	w->lo = w->hi = 0;
+	w->step = 0;
+}
+
+bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out)
+{
+	const struct sv_lod_level *lv = w->lv;
+	const struct sv_tmap *m = &w->m;
+	int xend = m->x0 + m->w;
+
+	if (!lv || !lv->n || !sv_tmap_valid(m) || (sv_i128)m->t1 - m->t0 < m->w)
+		return false;
+	if (w->x < m->x0)
+		w->x = m->x0;
+	while (w->x < xend) {
+		int64_t ct0 = sv_tmap_time(m, w->x),
+			ct1 = sv_tmap_time(m, w->x + 1);
+		uint32_t lo, hi, c;
+		int cend;
+
+		/* The calls of [ct0, ct1): [lo, hi), as sv_layout_range. */
+		lo = walk_seek(lv, WALK_END, w->lo, w->hi ? w->hi - 1 : 0, ct0);
+		hi = w->hi;
+		if (ct1 != INT64_MIN) /* first start >= ct1 */
+			hi = walk_seek(
+				lv, WALK_START, hi, hi + w->step, ct1 - 1);
+		w->step = hi - w->hi;
+		w->lo = lo;
+		w->hi = hi;
+		if (hi < lo)
+			hi = lo;
+		if (lo >= lv->n)
+			return false;
+		if (hi == lo) {
+			int nx = sv_tmap_col(m, sv_lod_start(lv, lo));
+			w->x = nx <= w->x ? w->x + 1 : nx;
+			continue;
+		}
+		out->x0 = w->x;
+		out->lo = lo;
+		out->hi = hi;
+		if (hi - lo >= 2) {
+			out->x1 = w->x + 1;
+			out->call =
+				lv->calls[sv_layout_longest(w->ix, lv, lo, hi)];
+			out->count = hi - lo;
+			w->x++;
+			return true;
+		}
+		c = lv->calls[lo];
+		cend = sv_tmap_col(m, sv_layout_call_end(w->ix->p, c) - 1) + 1;
+		if (cend > xend)
+			cend = xend;
+		if (lo + 1 < lv->n) {
+			int nx = sv_tmap_col(m, sv_lod_start(lv, lo + 1));
+			if (nx < cend)
+				cend = nx;
+		}
+		if (cend <= w->x)
+			cend = w->x + 1;
+		out->x1 = cend;
+		out->call = c;
+		out->count = 1;
+		w->x = cend;
+		return true;
+	}
+	return false;
+}
+
+bool sv_layout_row_next(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
+	struct sv_layout_span *out)
+{
+	struct sv_layout_walk w;
+	bool more;
+
+	sv_layout_walk_init(&w, ix, lv, m);
+	w.x = *x;
+	more = sv_layout_walk_next(&w, out);
+	if (more)
+		*x = w.x;
+	return more;
+}
