@@ -187,6 +187,40 @@ START_TEST(calls_sort_random)
 }
 END_TEST
 
+/* A list long enough to be sorted in two halves side by side gives the
+ * same order (durations: one word a call; starts 2^40 apart: pairs). */
+START_TEST(calls_sort_two_halves)
+{
+	static const int64_t spreads[] = {100000, 1ll << 40};
+	int s, rev;
+
+	for (s = 0; s < 2; s++) {
+		struct sv_profile *p =
+			random_profile(170000, spreads[s], (unsigned)s + 7);
+		uint32_t n = p->ncalls, i;
+		uint32_t *got = malloc(n * sizeof *got);
+		uint32_t *want = malloc(n * sizeof *want);
+		int key = s ? SV_CALLS_KEY_START : SV_CALLS_KEY_DURATION;
+		ck_assert_uint_ge(n, 1000000);
+		for (rev = 0; rev < 2; rev++) {
+			for (i = 0; i < n; i++)
+				got[i] = (uint32_t)(((uint64_t)i * 7919) % n);
+			memcpy(want, got, n * sizeof *want);
+			cmp_p = p;
+			cmp_key = key;
+			cmp_desc = sv_calls_key_descending(key) != rev;
+			qsort(want, n, sizeof *want, calls_cmp);
+			ck_assert_int_eq(
+				sv_calls_sort(p, got, n, key, rev, NULL), 0);
+			ck_assert_mem_eq(got, want, n * sizeof *got);
+		}
+		free(got);
+		free(want);
+		sv_profile_free(p);
+	}
+}
+END_TEST
+
 START_TEST(calls_names_and_bad_input)
 {
 	struct sv_profile *p = sample();
@@ -230,6 +264,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, calls_sort_keys, 0,
 		(int)(sizeof calls_orders / sizeof calls_orders[0]));
 	tcase_add_test(t, calls_sort_random);
+	tcase_add_test(t, calls_sort_two_halves);
 	tcase_add_test(t, calls_names_and_bad_input);
 	suite_add_tcase(s, t);
 	return s;

@@ -9,6 +9,7 @@
 #include "scopeview/calls.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,51 +195,139 @@ static void calls_by_number(uint32_t *calls, size_t n)
 	free(bits);
 }
 
-/* Sort calls[0 .. n) (in call-number order) by key: packed into one word
- * each (key above, call below) when the keys span less than 2^32, as the
- * durations of one region do; else as (key, call) pairs.  Absent values
- * come after every present one.  The keys are read once, into the words
- * the sort then moves. */
-static int calls_sort_keyed(const struct sv_profile *p, uint32_t *calls,
-	size_t n, enum sv_calls_key key, bool desc, const atomic_bool *cancel)
+/* Lists of at least this many calls are sorted in two halves side by
+ * side (a thread each), then merged. */
+#define CALLS_PAR_MIN 1000000
+
+/* One half of a sort: calls[0 .. n) into words w (scratch tmp). */
+struct calls_half {
+	const struct sv_profile *p;
+	const uint32_t *calls;
+	uint64_t *w, *tmp;
+	size_t n;
+	enum sv_calls_key key;
+	bool desc;
+	const atomic_bool *cancel;
+	int phase;           /* 1: read the keys; 2: pack and sort */
+	bool cancelled;      /* phase 1 saw the flag */
+	uint64_t kmin, kmax; /* phase 1: of the present keys */
+	uint64_t base, none; /* phase 2: subtracted; the absent's key */
+};
+
+/* Phase 1: the keys into w (absent ones UINT64_MAX), their range. */
+static void half_keys(struct calls_half *h)
 {
-	uint64_t kmin = UINT64_MAX, kmax = 0, none, *w;
-	struct sv_radix_kv *a;
 	size_t i;
 
-	w = sv_xmalloc(2 * n * sizeof *w);
-	for (i = 0; i < n; i++) {
+	h->kmin = UINT64_MAX;
+	h->kmax = 0;
+	for (i = 0; i < h->n; i++) {
 		uint64_t k;
-		if ((i & (CALLS_POLL - 1)) == 0 && calls_cancelled(cancel)) {
-			free(w);
-			return -ECANCELED;
+		if ((i & (CALLS_POLL - 1)) == 0 && calls_cancelled(h->cancel)) {
+			h->cancelled = true;
+			return;
 		}
-		if (!calls_key(p, calls[i], key, desc, &k)) {
-			w[i] = UINT64_MAX;
+		if (!calls_key(h->p, h->calls[i], h->key, h->desc, &k)) {
+			h->w[i] = UINT64_MAX;
 			continue;
 		}
 		k -= k == UINT64_MAX; /* present values come first */
-		w[i] = k;
-		kmin = k < kmin ? k : kmin;
-		kmax = k > kmax ? k : kmax;
+		h->w[i] = k;
+		h->kmin = k < h->kmin ? k : h->kmin;
+		h->kmax = k > h->kmax ? k : h->kmax;
 	}
+}
+
+/* Phase 2: each word becomes its key above its call, then the half is
+ * sorted by key (stable: its calls are in call-number order). */
+static void half_sort(struct calls_half *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		h->w[i] = (h->w[i] == UINT64_MAX ? h->none : h->w[i] - h->base)
+				  << 32 |
+			  h->calls[i];
+	sv_radix_sort_hi(h->w, h->tmp, h->n);
+}
+
+static void *half_main(void *arg)
+{
+	struct calls_half *h = arg;
+	if (h->phase == 1)
+		half_keys(h);
+	else
+		half_sort(h);
+	return NULL;
+}
+
+/* Run the phase on both halves, the second on a thread of its own. */
+static void halves_run(struct calls_half *h, int phase)
+{
+	pthread_t t;
+	bool threaded;
+
+	h[0].phase = h[1].phase = phase;
+	threaded = h[1].n && pthread_create(&t, NULL, half_main, &h[1]) == 0;
+	half_main(&h[0]);
+	if (threaded)
+		pthread_join(t, NULL);
+	else if (h[1].n)
+		half_main(&h[1]);
+}
+
+/* Sort calls[0 .. n) (in call-number order) by key: packed into one word
+ * each (key above, call below) when the keys span less than 2^32, as the
+ * durations of one region do, each half of a long list on its own core
+ * and the halves merged (the first half's calls are the lower numbers,
+ * so comparing whole words keeps ties in call-number order); else as
+ * (key, call) pairs.  Absent values come after every present one.  The
+ * keys are read once, into the words the sort then moves. */
+static int calls_sort_keyed(const struct sv_profile *p, uint32_t *calls,
+	size_t n, enum sv_calls_key key, bool desc, const atomic_bool *cancel)
+{
+	struct calls_half h[2];
+	uint64_t kmin, kmax, *w;
+	struct sv_radix_kv *a;
+	size_t i, j, k, n0 = n >= CALLS_PAR_MIN ? n / 2 : n;
+
+	w = sv_xmalloc(2 * n * sizeof *w);
+	for (k = 0; k < 2; k++)
+		h[k] = (struct calls_half){.p = p,
+			.calls = calls + (k ? n0 : 0),
+			.w = w + (k ? n0 : 0),
+			.tmp = w + n + (k ? n0 : 0),
+			.n = k ? n - n0 : n0,
+			.key = key,
+			.desc = desc,
+			.cancel = cancel,
+			.kmin = UINT64_MAX};
+	halves_run(h, 1);
+	if (h[0].cancelled || h[1].cancelled) {
+		free(w);
+		return -ECANCELED;
+	}
+	kmin = h[0].kmin < h[1].kmin ? h[0].kmin : h[1].kmin;
+	kmax = h[0].kmax > h[1].kmax ? h[0].kmax : h[1].kmax;
 	if (kmin > kmax || kmax - kmin < UINT32_MAX) {
-		none = kmin > kmax ? 0 : kmax - kmin + 1;
-		for (i = 0; i < n; i++)
-			w[i] = (w[i] == UINT64_MAX ? none : w[i] - kmin) << 32 |
-			       calls[i];
-		sv_radix_sort_hi(w, w + n, n);
-		for (i = 0; i < n; i++)
-			calls[i] = (uint32_t)w[i];
+		for (k = 0; k < 2; k++) {
+			h[k].base = kmin;
+			h[k].none = kmin > kmax ? 0 : kmax - kmin + 1;
+		}
+		halves_run(h, 2);
+		for (i = 0, j = n0, k = 0; k < n; k++)
+			calls[k] = (uint32_t)(j >= n || (i < n0 && w[i] < w[j])
+						      ? w[i++]
+						      : w[j++]);
 		free(w);
 		return 0;
 	}
 	/* 2n words are the n pairs' room (a pair is padded to 16 bytes). */
 	a = (struct sv_radix_kv *)(void *)w;
 	for (i = n; i-- > 0;) {
-		uint64_t k = w[i];
+		uint64_t kv = w[i];
 		a[i].value = calls[i];
-		a[i].key = k;
+		a[i].key = kv;
 	}
 	a = sv_xrealloc(a, 2 * n * sizeof *a);
 	sv_radix_sort(a, a + n, n);

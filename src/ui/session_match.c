@@ -11,7 +11,6 @@
 #include "session_priv.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,31 +218,19 @@ static void session_work_free(struct session_match_work *w)
 	free(w);
 }
 
-static void *session_index_main(void *arg)
-{
-	session_update_match_index(arg);
-	return NULL;
-}
-
-/* The lists on this thread and the highlight index on a second one: on
- * two cores the marked region's calls are in as soon as they are
- * sorted. */
+/* The lists first, taken in as soon as they are made (lists_done), then
+ * the highlight index: run side by side, the two slowed each other on a
+ * two-core machine (memory bandwidth), so the list came later. */
 static void session_match_run(struct sv_job *j)
 {
 	struct session_match_work *w = j->arg;
-	pthread_t index;
-	bool two;
 
 	w->shadow.match_cancel = &j->cancel;
 	w->shadow.match_progress = &j->progress;
 	session_clear_matches(&w->shadow);
-	two = pthread_create(&index, NULL, session_index_main, &w->shadow) == 0;
-	if (!two)
-		session_update_match_index(&w->shadow);
 	session_compute_lists(&w->shadow);
 	atomic_store_explicit(&w->lists_done, true, memory_order_release);
-	if (two)
-		pthread_join(index, NULL);
+	session_update_match_index(&w->shadow);
 	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
 }
 

@@ -394,7 +394,10 @@ void sv_timeline_sync(struct sv_timeline *v)
 	long region = sv_timeline_ranks_region(v);
 	bool details, strip;
 
-	if (region != t->region || t->stale)
+	/* While the session's lists are being made (a region just marked),
+	 * the strip waits for them: side by side the two workers slowed
+	 * the list the views wait for. */
+	if ((region != t->region || t->stale) && !v->s->matches_pending)
 		tlranks_recompute(v, region);
 	else if (t->stale_m)
 		tlranks_matrix(v);
