@@ -1042,11 +1042,34 @@ START_TEST(test_second_run_parts)
 	/* given B prepared as the loader's thread does, when it is taken */
 	ck_assert_int_eq(sv_second_prepare(&sp, b, &err), 0);
 	ck_assert(sp.has_index);
+	ck_assert(sp.has_stats);
 	ck_assert_int_eq(
 		sv_session_set_second_prepared(&ss, &sp, "b", &err), 0);
 	ck_assert(!sp.has_index); /* taken over */
+	ck_assert(!sp.has_stats); /* its table too (no filter) */
 	sv_second_prep_fini(&sp);
 	ck_assert(sv_session_two_rows(&ss));
+	ck_assert(ss.stats2_valid);
+	ck_assert_int_eq(
+		sv_session_second_of(&ss, sv_profile_find_region(a, "solve"))
+			->s.total_ns,
+		600);
+	{
+		/* B's table follows the ranks and the filter, not a solo
+		 * lane: it is not computed again for one */
+		uint64_t was = ss.stats2.regions[0].s.num_calls;
+		ss.stats2.regions[0].s.num_calls = 12345; /* a mark */
+		sv_session_solo(&ss, 0);
+		ck_assert_uint_eq(ss.stats2.regions[0].s.num_calls, 12345);
+		sv_session_solo(&ss, -1);
+		ss.stats2.regions[0].s.num_calls = was;
+		ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
+		ck_assert_ptr_null(sv_session_second_of(
+			&ss, sv_profile_find_region(a, "solve")));
+		ck_assert_int_eq(sv_session_set_ranks(&ss, ""), 0);
+		ck_assert_ptr_nonnull(sv_session_second_of(
+			&ss, sv_profile_find_region(a, "solve")));
+	}
 	/* then each run starts at zero: B's origin is its first call */
 	ck_assert_int_eq(ss.shift2, 50);
 	ck_assert_int_eq(ss.run2_t1, 2000);

@@ -182,6 +182,10 @@ struct sv_session {
 	 * name, or -1 (row2, p->nregions entries).  name2 is its title. */
 	struct sv_stats_table stats2;
 	bool stats2_valid;
+	/* What stats2 was computed for (the runs, the ranks and the filter
+	 * as typed): a solo lane or a window leaves it as it is. */
+	const struct sv_profile *stats2_of[2];
+	char stats2_key[64 + SV_SESSION_TEXT_MAX + 2];
 	long *row2;
 	char *name2;
 	/* The rows of stats2 whose region p lacks (only in the second run),
@@ -259,6 +263,10 @@ struct sv_second_prep {
 	const struct sv_profile *p2;
 	struct sv_layout_index index;
 	bool has_index;
+	/* Its statistics over every rank and region, taken when the
+	 * session has no rank or region filter. */
+	struct sv_stats_table stats;
+	bool has_stats;
 };
 /* Prepare p2 (NULL: nothing to make).  Returns 0 or -errno with err. */
 int sv_second_prepare(struct sv_second_prep *sp, const struct sv_profile *p2,

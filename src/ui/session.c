@@ -593,6 +593,7 @@ int sv_session_set_profile(
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
 	s->stats_valid = false;
+	s->stats2_of[0] = NULL; /* B's table is computed again */
 	if ((p->has_calls ? p->nlanes : 0) != old_lanes)
 		s->solo_lane = -1;
 	/* Region numbers may differ in the new file: keep the filter and the

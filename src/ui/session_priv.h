@@ -27,6 +27,8 @@ void sv_session_cancel_matches(struct sv_session *s);
 
 /* The second run's statistics and row2 (session_stats.c). */
 void sv_session_compute_second(struct sv_session *s);
+/* Take t (over every rank and region) as the second run's table. */
+void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t);
 /* Whether the region filter keeps a region called name (session.c). */
 bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name);
 /* The second run's parts (session_two.c): its hidden lanes after the

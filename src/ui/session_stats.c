@@ -21,13 +21,37 @@
 
 /* The second run's table over the ranks and region filter of the first,
  * and the map from the first run's regions to its rows. */
+/* What the second run's table depends on, as a key. */
+static void session_second_key(const struct sv_session *s, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s\x01%s", s->rank_spec, s->filter_spec);
+}
+
+static void session_second_map(struct sv_session *s);
+
+void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t)
+{
+	if (s->stats2_valid)
+		sv_stats_table_fini(&s->stats2);
+	s->stats2 = *t;
+	memset(t, 0, sizeof *t);
+	s->stats2_valid = true;
+	s->stats2_of[0] = s->p;
+	s->stats2_of[1] = s->p2;
+	session_second_key(s, s->stats2_key, sizeof s->stats2_key);
+	session_second_map(s);
+}
+
 void sv_session_compute_second(struct sv_session *s)
 {
 	struct sv_stats_filter f;
 	struct sv_error err;
-	uint32_t r;
-	size_t i;
+	char key[sizeof s->stats2_key];
 
+	session_second_key(s, key, sizeof key);
+	if (s->stats2_valid && s->p2 && s->stats2_of[0] == s->p &&
+		s->stats2_of[1] == s->p2 && !strcmp(key, s->stats2_key))
+		return; /* a solo lane, a window: B's table stays */
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
 	s->stats2_valid = false;
@@ -49,6 +73,22 @@ void sv_session_compute_second(struct sv_session *s)
 	if (sv_stats_table_compute(&s->stats2, s->p2, &f, &err) < 0)
 		return;
 	s->stats2_valid = true;
+	s->stats2_of[0] = s->p;
+	s->stats2_of[1] = s->p2;
+	memcpy(s->stats2_key, key, sizeof key);
+	session_second_map(s);
+}
+
+/* For each region of p the row of stats2 of its name; the rows only in
+ * the second run. */
+static void session_second_map(struct sv_session *s)
+{
+	uint32_t r;
+	size_t i;
+
+	free(s->row2);
+	free(s->only2);
+	s->nonly2 = 0;
 	s->row2 = sv_xmalloc(
 		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
 	for (r = 0; r < s->p->nregions; r++)

@@ -26,6 +26,11 @@ int sv_second_prepare(struct sv_second_prep *sp, const struct sv_profile *p2,
 	if (sv_layout_index_build(&sp->index, p2, NULL, err) < 0)
 		return -ENOMEM;
 	sp->has_index = true;
+	{
+		struct sv_stats_filter f = {.skip_empty = true};
+		sp->has_stats =
+			sv_stats_table_compute(&sp->stats, p2, &f, NULL) == 0;
+	}
 	return 0;
 }
 
@@ -35,6 +40,8 @@ void sv_second_prep_fini(struct sv_second_prep *sp)
 		return;
 	if (sp->has_index)
 		sv_layout_index_fini(&sp->index);
+	if (sp->has_stats)
+		sv_stats_table_fini(&sp->stats);
 	memset(sp, 0, sizeof *sp);
 }
 
@@ -50,6 +57,7 @@ static void session_two_drop(struct sv_session *s)
 	s->lane2_hidden = NULL;
 	s->region1 = NULL;
 	s->sel2 = SV_NO_CALL;
+	s->stats2_of[0] = s->stats2_of[1] = NULL; /* computed again */
 }
 
 void sv_session_second_fini(struct sv_session *s)
@@ -166,7 +174,14 @@ int sv_session_set_second_prepared(struct sv_session *s,
 		if (s->region_keep)
 			sv_session_second_filter(s);
 	}
-	sv_session_compute_second(s);
+	if (p2 && sp->has_stats && !s->rank_on && !s->ninclude &&
+		!s->nexclude) {
+		/* Made on the loader's thread: the same table. */
+		sv_session_adopt_second(s, &sp->stats);
+		sp->has_stats = false;
+	} else {
+		sv_session_compute_second(s);
+	}
 	sv_session_notify(s, SV_SESSION_SECOND | SV_SESSION_LANES);
 	return 0;
 }
