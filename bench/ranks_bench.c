@@ -62,7 +62,7 @@ static void bench_settle(struct sv_view *v, bool all)
 
 /* What the viewer does from a selection, through its own code: the region
  * marked (its calls on the lanes shown collected and sorted longest first
- * on a worker, the highlight index beside them) and the call list shown;
+ * on a worker, the highlight index after them) and the call list shown;
  * then the histogram shown; then a bin's calls listed (Enter). */
 static void bench_session(const struct sv_profile *p, uint32_t best)
 {

@@ -135,7 +135,7 @@ struct sv_session {
 	struct sv_layout_index match_index;
 	bool has_match_index;
 	/* The lists and the index of the search and the marked region are
-	 * made on a worker thread (the index on a second one) when the
+	 * made on a worker thread (the lists first, then the index) when the
 	 * profile has at least bg_calls calls (set by init to
 	 * SV_SESSION_BG_CALLS; 0 = always here): until they are in,
 	 * matches_pending is set, the lists are empty and the message line
