@@ -20,6 +20,19 @@
 #define RADIX_SIZE   (1u << RADIX_BITS)
 #define RADIX_DIGITS ((64 + RADIX_BITS - 1) / RADIX_BITS)
 
+/* Counts of one digit's values into where each value's run starts. */
+static void radix_offsets(uint32_t *count)
+{
+	uint32_t sum = 0, c;
+	size_t b;
+
+	for (b = 0; b < RADIX_SIZE; b++) {
+		c = count[b];
+		count[b] = sum;
+		sum += c;
+	}
+}
+
 /* The passes over packed words w[0 .. n) (key digits from bit base up,
  * nd of them, counted in count), with scratch s; returns where the sorted
  * words are. */
@@ -32,13 +45,7 @@ static uint64_t *radix_packed(uint64_t *w, uint64_t *s, size_t n, unsigned base,
 
 	for (d = 0; d < nd; d++) {
 		unsigned shift = base + d * RADIX_BITS;
-		uint32_t sum = 0, c;
-		size_t b;
-		for (b = 0; b < RADIX_SIZE; b++) {
-			c = count[d][b];
-			count[d][b] = sum;
-			sum += c;
-		}
+		radix_offsets(count[d]);
 		for (i = 0; i < n; i++)
 			s[count[d][(w[i] >> shift) & (RADIX_SIZE - 1)]++] =
 				w[i];
@@ -93,13 +100,7 @@ void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n)
 	}
 	for (d = 0; d < nd; d++) {
 		unsigned shift = low + d * RADIX_BITS;
-		uint32_t sum = 0, c;
-		size_t b;
-		for (b = 0; b < RADIX_SIZE; b++) {
-			c = count[d][b];
-			count[d][b] = sum;
-			sum += c;
-		}
+		radix_offsets(count[d]);
 		for (i = 0; i < n; i++)
 			dst[count[d][(src[i].key >> shift) & mask]++] = src[i];
 		t = src;
