@@ -145,6 +145,30 @@ static int calls_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* Sort calls 0 .. n of p, given in a shuffled order (a stride, offset by
+ * shift), by key, and compare with the comparison sort; sorting again
+ * must change nothing. */
+static void check_sort(struct sv_profile *p, int key, int rev, uint32_t shift)
+{
+	uint32_t n = p->ncalls, i;
+	uint32_t *got = malloc(n * sizeof *got);
+	uint32_t *want = malloc(n * sizeof *want);
+
+	for (i = 0; i < n; i++)
+		got[i] = (uint32_t)(((uint64_t)i * 7919 + shift) % n);
+	memcpy(want, got, n * sizeof *want);
+	cmp_p = p;
+	cmp_key = key;
+	cmp_desc = sv_calls_key_descending(key) != rev;
+	qsort(want, n, sizeof *want, calls_cmp);
+	ck_assert_int_eq(sv_calls_sort(p, got, n, key, rev, NULL), 0);
+	ck_assert_mem_eq(got, want, n * sizeof *got);
+	sv_calls_sort(p, got, n, key, rev, NULL);
+	ck_assert_mem_eq(got, want, n * sizeof *got);
+	free(got);
+	free(want);
+}
+
 START_TEST(calls_sort_random)
 {
 	/* Small spreads take the one-word path, 2^40 the pairs. */
@@ -154,34 +178,9 @@ START_TEST(calls_sort_random)
 	for (s = 0; s < 3; s++) {
 		struct sv_profile *p =
 			random_profile(700, spreads[s], (unsigned)s + 1);
-		uint32_t n = p->ncalls, i;
-		uint32_t *got = malloc(n * sizeof *got);
-		uint32_t *want = malloc(n * sizeof *want);
 		for (key = 0; key < SV_CALLS_KEY_COUNT; key++)
-			for (rev = 0; rev < 2; rev++) {
-				/* Any input order: reversed, then shuffled
-				 * by a stride. */
-				for (i = 0; i < n; i++)
-					got[i] =
-						(uint32_t)(((uint64_t)i * 7919 +
-								   (uint64_t)
-									   rev) %
-							   n);
-				memcpy(want, got, n * sizeof *want);
-				cmp_p = p;
-				cmp_key = key;
-				cmp_desc = sv_calls_key_descending(key) != rev;
-				qsort(want, n, sizeof *want, calls_cmp);
-				ck_assert_int_eq(sv_calls_sort(p, got, n, key,
-							 rev, NULL),
-					0);
-				ck_assert_mem_eq(got, want, n * sizeof *got);
-				/* Sorting again changes nothing. */
-				sv_calls_sort(p, got, n, key, rev, NULL);
-				ck_assert_mem_eq(got, want, n * sizeof *got);
-			}
-		free(got);
-		free(want);
+			for (rev = 0; rev < 2; rev++)
+				check_sort(p, key, rev, (uint32_t)rev);
 		sv_profile_free(p);
 	}
 }
@@ -197,25 +196,11 @@ START_TEST(calls_sort_two_halves)
 	for (s = 0; s < 2; s++) {
 		struct sv_profile *p =
 			random_profile(170000, spreads[s], (unsigned)s + 7);
-		uint32_t n = p->ncalls, i;
-		uint32_t *got = malloc(n * sizeof *got);
-		uint32_t *want = malloc(n * sizeof *want);
-		int key = s ? SV_CALLS_KEY_START : SV_CALLS_KEY_DURATION;
-		ck_assert_uint_ge(n, 1000000);
-		for (rev = 0; rev < 2; rev++) {
-			for (i = 0; i < n; i++)
-				got[i] = (uint32_t)(((uint64_t)i * 7919) % n);
-			memcpy(want, got, n * sizeof *want);
-			cmp_p = p;
-			cmp_key = key;
-			cmp_desc = sv_calls_key_descending(key) != rev;
-			qsort(want, n, sizeof *want, calls_cmp);
-			ck_assert_int_eq(
-				sv_calls_sort(p, got, n, key, rev, NULL), 0);
-			ck_assert_mem_eq(got, want, n * sizeof *got);
-		}
-		free(got);
-		free(want);
+		ck_assert_uint_ge(p->ncalls, 1000000);
+		for (rev = 0; rev < 2; rev++)
+			check_sort(p,
+				s ? SV_CALLS_KEY_START : SV_CALLS_KEY_DURATION,
+				rev, 0);
 		sv_profile_free(p);
 	}
 }
