@@ -253,6 +253,10 @@ struct sv_profile {
 	uint32_t file_ranks;
 	bool has_run_start;
 	int64_t run_start_ns;
+	/* Datasets in /events, set by an index-only load of a columnar file
+	 * (the calls are not read, but what a load would keep is known):
+	 * 0 = unknown.  For sv_budget_call_bytes(). */
+	uint32_t event_columns;
 
 	/* Loader and nesting warnings, one line each. */
 	char **warnings;

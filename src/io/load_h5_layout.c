@@ -11,6 +11,25 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+/* The number of datasets in /events (0 when it cannot be told): what a
+ * full load would keep, for a memory budget (budget.h). */
+static uint32_t event_columns(struct sv_h5 *h)
+{
+	H5G_info_t info;
+	hid_t g;
+	uint32_t n = 0;
+
+	if (H5Lexists(h->file, "events", H5P_DEFAULT) <= 0)
+		return 0;
+	g = H5Gopen2(h->file, "events", H5P_DEFAULT);
+	if (g < 0)
+		return 0;
+	if (H5Gget_info(g, &info) >= 0 && info.nlinks < UINT32_MAX)
+		n = (uint32_t)info.nlinks;
+	H5Gclose(g);
+	return n;
+}
+
 /* Schema 2/3 columnar layout (doc/format.md 4). */
 int sv_h5_layout_columnar(struct sv_h5 *h)
 {
@@ -37,6 +56,7 @@ int sv_h5_layout_columnar(struct sv_h5 *h)
 		goto out;
 
 	if (!p->has_calls) {
+		p->event_columns = event_columns(h);
 		for (r = 0; r < ix.nrows; r++) {
 			if (ix.count[r] < 0) {
 				rc = sv_h5_fail(h, -EINVAL,
