@@ -12,6 +12,7 @@
 
 #include "helpers.h"
 #include "scopeview/callmeta.h"
+#include "scopeview/load.h"
 #include "scopeview/session.h"
 #include "viewtest.h"
 
@@ -1015,6 +1016,86 @@ START_TEST(test_set_profile)
 }
 END_TEST
 
+START_TEST(test_set_profile_keeps_selection)
+{
+	/* the same calls stored in another order (a reload, or another rank
+	 * subset of the file: call numbers differ) */
+	static const struct vt_call again[] = {
+		{1, "main", 0, 1200, 0, -1, -1, 0},
+		{0, "fetch", 100, 800, 0, 0, -1, 300},
+		{0, "work", 50, 400, 1, -1, -1, 0},
+		{0, "child", 600, 900, 0, -1, -1, 0},
+		{0, "main", 0, 1000, 0, -1, -1, 0},
+		{0, "child", 100, 500, 0, -1, -1, 0},
+		{0, "grandchild", 200, 300, 0, -1, -1, 0},
+	};
+	struct sv_profile *p2 = vt_profile(again, 7, FLAGS);
+	struct sv_error err = {0};
+
+	/* given a selected call on a task lane */
+	s.sel = call_of(prof, "fetch", 100);
+	ck_assert_uint_ne(s.sel, call_of(p2, "fetch", 100));
+
+	/* when the profile is replaced: the same call is selected in it */
+	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
+	ck_assert_uint_eq(s.sel, call_of(p2, "fetch", 100));
+
+	/* and the second of two calls of a region on one lane */
+	s.sel = call_of(p2, "child", 600);
+	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+	ck_assert_uint_eq(s.sel, call_of(prof, "child", 600));
+
+	/* a call on a lane the solo lane hides is not selected */
+	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
+	s.sel = call_of(prof, "main", 0);
+	ck_assert_uint_eq(s.p->lanes[s.p->lane_of[s.sel]].rank, 0);
+	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
+	ck_assert_uint_eq(s.sel, SV_NO_CALL);
+
+	/* a call the new profile does not have is not selected either */
+	sv_session_solo(&s, -1);
+	s.sel = call_of(p2, "work", 50);
+	{
+		static const struct vt_call other[] = {
+			{0, "work", 50, 401, 1, -1, -1, 0},
+		};
+		struct sv_profile *p3 = vt_profile(other, 1, FLAGS);
+		ck_assert_int_eq(sv_session_set_profile(&s, p3, &err), 0);
+		ck_assert_uint_eq(s.sel, SV_NO_CALL);
+		ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
+		sv_profile_free(p3);
+	}
+	sv_profile_free(p2);
+}
+END_TEST
+
+/* The title names a rank subset, and follows the profile. */
+START_TEST(test_title_follows_subset)
+{
+	char *path = svt_fixture("four_ranks.h5");
+	bool on[4] = {false, true, false, true};
+	struct sv_load_opts o = {.rank_on = on, .nrank_on = 4};
+	struct sv_profile *full = NULL, *sub = NULL;
+	struct sv_session t;
+	struct sv_error err = {0};
+
+	ck_assert_int_eq(sv_load(path, NULL, &full, &err), 0);
+	ck_assert_int_eq(sv_load(path, &o, &sub, &err), 0);
+	ck_assert(sub->rank_subset);
+	ck_assert_int_eq(sv_session_init(&t, full, NULL, &err), 0);
+	ck_assert_str_eq(t.title, path);
+	ck_assert_int_eq(sv_session_set_profile(&t, sub, &err), 0);
+	ck_assert_ptr_nonnull(strstr(t.title, " [ranks 1,3 of 4]"));
+	ck_assert_ptr_eq(t.opts.title, t.title);
+	ck_assert_int_eq(sv_session_set_profile(&t, full, &err), 0);
+	ck_assert_str_eq(t.title, path);
+	sv_session_fini(&t);
+	sv_profile_free(sub);
+	sv_profile_free(full);
+	free(path);
+}
+END_TEST
+
 /* The second run's parts: its regions matched by name (colours, the
  * search, the marked region), its index following the region filter and
  * its lanes the rank filter and the solo lane's rank. */
@@ -1132,6 +1213,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_search_background);
 	tcase_add_test(tc, test_init_degenerate);
 	tcase_add_test(tc, test_set_profile);
+	tcase_add_test(tc, test_set_profile_keeps_selection);
+	tcase_add_test(tc, test_title_follows_subset);
 	tcase_add_test(tc, test_second_run_parts);
 	suite_add_tcase(su, tc);
 

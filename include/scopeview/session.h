@@ -77,7 +77,8 @@ struct sv_session {
 	const struct sv_profile *p;  /* borrowed; the profile on show */
 	const struct sv_profile *p2; /* borrowed; a second run, or NULL */
 	struct sv_session_opts opts;
-	char *title; /* owned copy */
+	char *title;      /* owned copy, with the rank subset's label */
+	char *title_base; /* owned copy of the title as given */
 
 	/* The run's extent: min start, max end (origin.. when no calls),
 	 * and the time origin (the ruler's zero). */
@@ -299,6 +300,26 @@ void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)
 bool sv_session_lane_shown(const struct sv_session *s, size_t l);
 /* Solo lane l (-1 restores every lane); notifies SV_SESSION_LANES. */
 void sv_session_solo(struct sv_session *s, long l);
+
+/* What a call is, to find it again in another profile of the same run (a
+ * reload, another rank subset: call numbers differ): its lane's rank and
+ * key, its start and end, and its region's name (a copy). */
+struct sv_call_key {
+	bool valid;
+	uint32_t rank;
+	int64_t lane_key, start, end;
+	char *region;
+};
+/* The key of call c of p (not valid for SV_NO_CALL); free with
+ * sv_call_key_fini. */
+struct sv_call_key sv_call_key_of(const struct sv_profile *p, uint32_t c);
+/* The call of p that k names, or SV_NO_CALL. */
+uint32_t sv_call_key_find(
+	const struct sv_profile *p, const struct sv_call_key *k);
+void sv_call_key_fini(struct sv_call_key *k);
+/* Select the call k names (nothing when it is not there or its lane is
+ * hidden).  sv_session_set_profile keeps the selection this way. */
+void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k);
 /* Parse and apply a rank list ("0,2-5"; "" or "all" for every rank).
  * Returns 0, or -EINVAL with the reason in the message line. */
 int sv_session_set_ranks(struct sv_session *s, const char *spec);

@@ -504,6 +504,18 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	return b.rc;
 }
 
+/* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset. */
+static void session_title(struct sv_session *s)
+{
+	char *subset = sv_profile_subset_label(s->p);
+
+	free(s->title);
+	s->title = subset ? sv_xasprintf("%s [%s]", s->title_base, subset)
+			  : sv_xstrdup(s->title_base);
+	free(subset);
+	s->opts.title = s->title;
+}
+
 int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	const struct sv_session_opts *opts, struct sv_error *err)
 {
@@ -515,17 +527,10 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->p = p;
 	if (opts)
 		s->opts = *opts;
-	{
-		/* A rank subset says so: "run.h5 [ranks 0-7 of 16]". */
-		const char *t = opts && opts->title ? opts->title
-				: p->path           ? p->path
-						    : "";
-		char *subset = sv_profile_subset_label(p);
-		s->title = subset ? sv_xasprintf("%s [%s]", t, subset)
-				  : sv_xstrdup(t);
-		free(subset);
-	}
-	s->opts.title = s->title;
+	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
+				   : p->path           ? p->path
+						       : "");
+	session_title(s);
 	s->sel = SV_NO_CALL;
 	s->solo_lane = -1;
 	s->mark_region = -1;
@@ -564,6 +569,7 @@ void sv_session_fini(struct sv_session *s)
 	free(s->name2);
 	session_free_filter(s);
 	free(s->title);
+	free(s->title_base);
 	free(s->lane_hidden);
 	free(s->lane_on);
 	free(s->rank_on);
@@ -572,6 +578,68 @@ void sv_session_fini(struct sv_session *s)
 	free(s->matches);
 	free(s->marked);
 	memset(s, 0, sizeof *s);
+}
+
+struct sv_call_key sv_call_key_of(const struct sv_profile *p, uint32_t c)
+{
+	struct sv_call_key k = {.valid = false};
+
+	if (!p || !p->has_calls || c >= p->ncalls)
+		return k;
+	k.valid = true;
+	k.rank = p->lanes[p->lane_of[c]].rank;
+	k.lane_key = p->lanes[p->lane_of[c]].key;
+	k.start = p->start_ns[c];
+	k.end = p->end_ns[c];
+	k.region = sv_xstrdup(p->regions[sv_call_region(p, c)]);
+	return k;
+}
+
+uint32_t sv_call_key_find(
+	const struct sv_profile *p, const struct sv_call_key *k)
+{
+	size_t l;
+
+	if (!k->valid || !p->has_calls)
+		return SV_NO_CALL;
+	for (l = 0; l < p->nlanes; l++) {
+		const struct sv_lane *ln = &p->lanes[l];
+		uint32_t lo = 0, hi = ln->ncalls;
+		if (ln->rank != k->rank || ln->key != k->lane_key)
+			continue;
+		while (lo < hi) { /* the first call starting at k->start */
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (p->start_ns[ln->calls[mid]] < k->start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < ln->ncalls &&
+			p->start_ns[ln->calls[lo]] == k->start;
+			lo++) {
+			uint32_t c = ln->calls[lo];
+			if (p->end_ns[c] == k->end &&
+				!strcmp(p->regions[sv_call_region(p, c)],
+					k->region))
+				return c;
+		}
+	}
+	return SV_NO_CALL;
+}
+
+void sv_call_key_fini(struct sv_call_key *k)
+{
+	free(k->region);
+	memset(k, 0, sizeof *k);
+}
+
+void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
+{
+	uint32_t c = sv_call_key_find(s->p, k);
+
+	if (c != SV_NO_CALL && s->lane_hidden[s->p->lane_of[c]])
+		c = SV_NO_CALL;
+	s->sel = c;
 }
 
 int sv_session_set_profile(
@@ -583,8 +651,13 @@ int sv_session_set_profile(
 
 	if (!p)
 		return sv_error_set(err, -EINVAL, "view: no profile");
+	struct sv_call_key sel;
+
 	sv_session_cancel_matches(s);
 	sv_session_stats_stop(s);
+	/* The selected call is found again in p (a reload of the file, a
+	 * memory budget's other ranks): by lane, times and region. */
+	sel = sv_call_key_of(s->p, s->sel);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
 	if (s->stats_all_valid)
@@ -616,13 +689,18 @@ int sv_session_set_profile(
 	session_setup_profile(s);
 	sv_session_second_profile(s);
 	rc = session_index_and_lanes(s, err);
-	if (rc < 0)
+	if (rc < 0) {
+		sv_call_key_fini(&sel);
 		return rc;
+	}
 	if (filter[0])
 		session_filter(s, filter);
 	if (search[0] && session_match_regions(s, search, err) == 0)
 		sv_session_update_matches(s);
 	s->message[0] = '\0';
+	session_title(s);
+	sv_session_select_key(s, &sel);
+	sv_call_key_fini(&sel);
 	sv_session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
 				     SV_SESSION_FILTER | SV_SESSION_SEARCH);
 	return 0;
