@@ -383,5 +383,24 @@ else
 	not_ok "stdout not a terminal: exit $st, said '$out'"
 fi
 
+# 17. --memory: a profile bigger than the budget opens with the ranks that
+#     fit (ranks 0 and 1: 2667 calls of 96 bytes, five event columns), and
+#     :ranks reads another, leaving out the one least recently asked for.
+T send-keys -t sv "clear; $EXE --memory 260K '$PROFILE'" Enter
+if wait_for '\[ranks 0-1 of 3\]' && wait_for 'memory 260K holds ranks 0-1'; then
+	ok "--memory: the ranks that fit are read, and said"
+else
+	not_ok "--memory: the first screen"
+	capture | tail -3
+fi
+send : r a n k s Space 2 Enter
+if wait_for '\[ranks 0,2 of 3\]'; then
+	ok "--memory: :ranks 2 reads rank 2 and leaves rank 1 out"
+else
+	not_ok "--memory: :ranks 2"
+	capture | tail -3
+fi
+send q
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

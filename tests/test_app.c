@@ -22,6 +22,7 @@
 #include "helpers.h"
 #include "scopeview/action.h"
 #include "scopeview/app.h"
+#include "scopeview/budget.h"
 #include "scopeview/gen.h"
 #include "scopeview/keys.h"
 #include "scopeview/mode.h"
@@ -62,6 +63,9 @@ static const char *profile(void)
 	return profile_path;
 }
 
+/* The memory budget run_keys gives the loop (0: none). */
+static uint64_t run_memory;
+
 struct run {
 	struct sv_app *app;
 	struct sv_script script;
@@ -90,6 +94,7 @@ static void run_keys(
 	o.source.thread_init = sv_load_quiet_hdf5;
 	o.load_in_thread = threaded;
 	o.poll_ms = 5;
+	o.source.memory = run_memory;
 	r->app = sv_app_new(&o);
 	r->script.keys = r->keys;
 	r->script.nkeys = r->nkeys;
@@ -1701,6 +1706,114 @@ START_TEST(test_small_steps_send_few_bytes)
 }
 END_TEST
 
+/* ---- a memory budget -------------------------------------------------------
+ */
+
+/* Which ranks the view's profile holds, as "0,2" (static buffer). */
+static const char *held_ranks(const struct run *r)
+{
+	static char buf[64];
+	const struct sv_profile *p = sv_app_view(r->app)->s.p;
+	bool on[8] = {false};
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].rank < 8)
+			on[p->rows[i].rank] = true;
+	buf[0] = '\0';
+	for (i = 0; i < 8; i++)
+		if (on[i])
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%zu",
+				n ? "," : "", i);
+	return buf;
+}
+
+START_TEST(test_memory_budget)
+{
+	struct sv_load_opts io = {.summary_only = true};
+	struct sv_profile *ix = NULL;
+	struct sv_error err = {0};
+	uint64_t calls[3] = {0};
+	const struct sv_view *v;
+	struct run r, sel, kept;
+	size_t i;
+
+	/* given a budget that holds ranks 0 and 1 of the three */
+	ck_assert_int_eq(sv_load(profile(), &io, &ix, &err), 0);
+	for (i = 0; i < ix->nrows; i++)
+		calls[ix->rows[i].rank] += ix->rows[i].count;
+	run_memory = sv_budget_call_bytes(ix) * (calls[0] + calls[1]);
+	sv_profile_free(ix);
+
+	/* when the viewer opens the file: ranks 0-1 are read, and said */
+	run_keys(&r, profile(), "", true);
+	v = sv_app_view(r.app);
+	ck_assert(v->s.p->rank_subset);
+	ck_assert_str_eq(held_ranks(&r), "0,1");
+	ck_assert_ptr_nonnull(strstr(v->s.title, "[ranks 0-1 of 3]"));
+	ck_assert_ptr_nonnull(strstr(v->s.message, "ranks 0-1"));
+	ck_assert_ptr_nonnull(strstr(v->s.message, ":ranks LIST"));
+	run_free(&r);
+
+	/* when :ranks asks for rank 2: it is read, with rank 0 (the ranks
+	 * in memory asked for as long ago go in rank order) */
+	run_keys(&r, profile(), ": r a n k s Space 2 Enter", true);
+	ck_assert_str_eq(held_ranks(&r), "0,2");
+	ck_assert_str_eq(sv_app_view(r.app)->s.rank_spec, "2");
+	ck_assert_ptr_nonnull(
+		strstr(sv_app_view(r.app)->s.title, "[ranks 0,2 of 3]"));
+	run_free(&r);
+
+	/* then rank 1: rank 0, the least recently asked for, goes */
+	run_keys(&r, profile(),
+		": r a n k s Space 2 Enter : r a n k s Space 1 Enter", true);
+	ck_assert_str_eq(held_ranks(&r), "1,2");
+	run_free(&r);
+
+	/* ranks in memory need no read; every rank shows those held */
+	run_keys(&r, profile(), ": r a n k s Space 1 Enter : r a n k s Enter",
+		true);
+	ck_assert_str_eq(held_ranks(&r), "0,1");
+	ck_assert_str_eq(sv_app_view(r.app)->s.rank_spec, "");
+	run_free(&r);
+
+	/* a selected call stays selected across the read of other ranks */
+	run_keys(&sel, profile(), "j Tab f", true);
+	run_keys(&kept, profile(), "j Tab f : r a n k s Space 0 , 2 Enter",
+		true);
+	{
+		const struct sv_session *a = &sv_app_view(sel.app)->s,
+					*b = &sv_app_view(kept.app)->s;
+		ck_assert_uint_ne(a->sel, SV_NO_CALL);
+		ck_assert_str_eq(held_ranks(&kept), "0,2");
+		ck_assert_uint_ne(b->sel, SV_NO_CALL);
+		ck_assert_int_eq(
+			b->p->start_ns[b->sel], a->p->start_ns[a->sel]);
+		ck_assert_int_eq(b->p->end_ns[b->sel], a->p->end_ns[a->sel]);
+		ck_assert_uint_eq(b->p->lanes[b->p->lane_of[b->sel]].rank,
+			a->p->lanes[a->p->lane_of[a->sel]].rank);
+		/* and so do the window and the cursor */
+		ck_assert_int_eq(TL(sv_app_view(kept.app))->t0,
+			TL(sv_app_view(sel.app))->t0);
+		ck_assert_int_eq(TL(sv_app_view(kept.app))->t1,
+			TL(sv_app_view(sel.app))->t1);
+		ck_assert_int_eq(TL(sv_app_view(kept.app))->cur_t,
+			TL(sv_app_view(sel.app))->cur_t);
+		ck_assert_int_lt(TL(sv_app_view(sel.app))->t1 -
+					 TL(sv_app_view(sel.app))->t0,
+			a->run_t1 - a->run_t0);
+	}
+	run_free(&sel);
+	run_free(&kept);
+
+	/* without a budget every rank is read */
+	run_memory = 0;
+	run_keys(&r, profile(), "", true);
+	ck_assert(!sv_app_view(r.app)->s.p->rank_subset);
+	run_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("app");
@@ -1723,6 +1836,7 @@ static Suite *suite(void)
 	tcase_set_timeout(t, 300);
 	tcase_add_test(t, test_first_screen_is_progress);
 	tcase_add_test(t, test_q_stops_a_load);
+	tcase_add_test(t, test_memory_budget);
 	tcase_add_test(t, test_loading_screens);
 	tcase_add_loop_test(t, test_failed_load_is_reported, 0, 2);
 	tcase_add_test(t, test_aggregate_says_no_calls);

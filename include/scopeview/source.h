@@ -68,6 +68,13 @@ struct sv_source {
 	 * rank): handed to every load() through this source. */
 	const bool *rank_on;
 	uint32_t nrank_on;
+	/* A memory budget in bytes for the calls the viewer keeps
+	 * (budget.h); 0: none.  The viewer's loads (not a second run's)
+	 * then read only the ranks that fit, within rank_on when it is set,
+	 * the ranks of prefer[0 .. nprefer) (borrowed) first. */
+	uint64_t memory;
+	const uint32_t *prefer;
+	uint32_t nprefer;
 };
 
 #endif

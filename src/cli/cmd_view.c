@@ -12,6 +12,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/app.h"
+#include "scopeview/budget.h"
 #include "scopeview/cli.h"
 #include "scopeview/config.h"
 #include "scopeview/demo.h"
@@ -44,8 +45,24 @@ static void term_b_beep(void *ctx)
 /* ---- scopeview [FILE] ------------------------------------------------------
  */
 
+/* --memory's default: half of what /proc/meminfo says is available (0,
+ * no budget, where it cannot be read). */
+static uint64_t view_default_memory(void)
+{
+	char text[4096];
+	FILE *f = fopen("/proc/meminfo", "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return sv_budget_default(text);
+}
+
 static const char view_usage[] =
-	"scopeview [--ascii] [--no-mouse] [--ranks LIST] "
+	"scopeview [--ascii] [--no-mouse] [--ranks LIST] [--memory SIZE] "
 	"[--config FILE | --no-config] "
 	"[--list-keys[=markdown]] [--dump-config] [--demo | --demo-path] "
 	"[FILE [FILE2]]";
@@ -59,6 +76,10 @@ static const struct sv_cli_option view_options[] = {
 	{"--ranks", NULL, "LIST", NULL,
 		"read and show only these ranks' calls, e.g. 0-63\n"
 		"(the status line says \"ranks 0-63 of 1024\")"},
+	{"--memory", NULL, "SIZE", NULL,
+		"keep at most about SIZE of calls in memory, e.g. 4G\n"
+		"(default: half the available memory; `none`: no limit):\n"
+		"the ranks that fit are read, others when :ranks asks"},
 	{"--config", NULL, "FILE", "@file",
 		"read this configuration file instead of\n"
 		"$XDG_CONFIG_HOME/scopeview/config"},
@@ -172,7 +193,7 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	bool style_set[SV_STYLE_COUNT];
 	int i, rc, list_keys = 0;
 	const char *v, *ranks = NULL;
-	bool missing = false;
+	bool missing = false, memory_set = false;
 	uint32_t nrank_on = 0;
 
 	memset(&ao, 0, sizeof ao);
@@ -216,6 +237,15 @@ static int view_main(int argc, char **argv, bool **rank_on)
 					return sv_cli_usage_error(view_usage,
 						"--ranks: %s", err.msg);
 				ranks = v;
+			} else if ((v = sv_cli_opt(argc, argv, &i, "--memory",
+					    &missing))) {
+				memory_set = true;
+				ao.source.memory = 0;
+				if (strcmp(v, "none") &&
+					sv_budget_parse(
+						v, &ao.source.memory, &err) < 0)
+					return sv_cli_usage_error(view_usage,
+						"--memory: %s", err.msg);
 			} else if (missing) {
 				return sv_cli_usage_error(
 					view_usage, "%s needs a value", arg);
@@ -346,6 +376,8 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	ao.ranks = ranks;
 	ao.source.rank_on = *rank_on;
 	ao.source.nrank_on = nrank_on;
+	if (!memory_set)
+		ao.source.memory = view_default_memory();
 	app = sv_app_new(&ao);
 	b.size = term_b_size;
 	b.getkey = term_b_getkey;

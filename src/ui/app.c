@@ -37,25 +37,6 @@
 
 #include "app_priv.h"
 
-struct sv_app {
-	struct sv_app_opts opts;
-	char *path;
-	char *title;
-
-	struct sv_profile *profile;  /* what the view shows */
-	struct sv_profile *profile2; /* the second run compared, or NULL */
-	char *path2;                 /* its path (NULL: none asked for) */
-	struct sv_view *view;        /* NULL until a profile is shown */
-	struct sv_grid grid;
-
-	struct app_loader *loader; /* NULL when no load runs */
-	bool first_load;           /* the running load is the first one */
-	bool second_load;          /* the running load is the second run */
-	unsigned seen_seq;
-	double fraction;
-	char what[48];
-};
-
 /* ---- drawing ------------------------------------------------------------ */
 
 /*
@@ -132,9 +113,7 @@ static void app_draw(struct sv_app *a, const struct sv_backend *b)
 /* ---- profiles and views ------------------------------------------------- */
 
 /* One line for the status bar (truncated to fit the view's buffer). */
-static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
-	SV_PRINTF(3, 4);
-static void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
+void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -293,6 +272,8 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	struct sv_second_prep second = {.p2 = NULL};
 	bool done, changed = false;
 	int rc = 0, w = 0, h = 0;
+	uint32_t left = 0;
+	uint64_t bytes = 0;
 	struct sv_error lerr = {0, ""};
 
 	pthread_mutex_lock(&l->mu);
@@ -314,11 +295,15 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		memset(&l->second, 0, sizeof l->second);
 		rc = l->rc;
 		lerr = l->err;
+		left = l->budget_left;
+		bytes = l->budget_bytes;
 	}
 	pthread_mutex_unlock(&l->mu);
 
 	b->size(b->ctx, &w, &h);
-	if (index && a->first_load && !a->view) {
+	if (index && app_budget_index(a, index)) {
+		changed = true;
+	} else if (index && a->first_load && !a->view) {
 		/* What is known so far: the regions and their stored
 		 * statistics, under the progress box. */
 		struct sv_error ierr;
@@ -352,6 +337,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		if (a->view) {
 			app_message(a, true, "reload failed: %s", lerr.msg);
 		}
+		app_budget_switched(a, false);
 		return true;
 	}
 	if (a->first_load) {
@@ -364,8 +350,10 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		if (app_show(a, result, view, w, h, &verr) < 0) {
 			*failed = true;
 			*err = verr;
-		} else if (had_view) {
-			app_keep_restore(a, &keep);
+		} else {
+			if (had_view)
+				app_keep_restore(a, &keep);
+			app_budget_loaded(a, left, bytes);
 		}
 		if (!*failed && a->path2) {
 			a->first_load = false;
@@ -381,16 +369,19 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 			a->profile = result;
 			sv_profile_free(old);
 			app_message(a, false, "reloaded %s", a->title);
+			app_budget_switched(a, true);
+			app_budget_loaded(a, left, bytes);
 		} else {
 			sv_profile_free(result);
 			app_message(a, true, "reload failed: %s", verr.msg);
+			app_budget_switched(a, false);
 		}
 	}
 	a->first_load = false;
 	return true;
 }
 
-static void app_start_load(struct sv_app *a, bool first)
+void app_start_load(struct sv_app *a, bool first)
 {
 	struct sv_view_opts vo;
 
@@ -401,8 +392,8 @@ static void app_start_load(struct sv_app *a, bool first)
 	app_view_opts(a, &vo);
 	/* Key bindings are set up here, before the thread reads them. */
 	sv_action_for_key(0, 0);
-	a->loader = app_loader_start(
-		&a->opts.source, a->path, first, first ? &vo : NULL, false);
+	a->loader = app_loader_start(&a->opts.source, a->path,
+		first || a->budget_switch, first ? &vo : NULL, false);
 	a->seen_seq = 0;
 }
 
@@ -455,6 +446,7 @@ void sv_app_free(struct sv_app *a)
 	if (!a)
 		return;
 	app_loader_stop(a->loader);
+	app_budget_fini(a);
 	app_view_free(a->view);
 	sv_profile_free(a->profile);
 	sv_profile_free(a->profile2);
@@ -544,6 +536,7 @@ int sv_app_run(
 				a->second_load ? "stopped loading the run to "
 						 "compare with"
 					       : "reload stopped");
+			app_budget_switched(a, false);
 			a->second_load = false;
 			dirty = true;
 			continue;
@@ -564,6 +557,8 @@ int sv_app_run(
 			app_start_load(a, false);
 			dirty = true;
 		}
+		if (app_budget_follow(a))
+			dirty = true;
 		if (flags & SV_REACT_OPEN) {
 			if (a->loader)
 				app_message(a, true, "%s",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/budget.h"
 #include "scopeview/profile.h"
 
 #include "app_priv.h"
@@ -85,6 +86,43 @@ static void loader_file_done(void *ctx)
 	pthread_mutex_unlock(&l->mu);
 }
 
+/*
+ * The ranks the memory budget lets o read, from ix (an index-only load of
+ * the file): set in o (the array is returned, for the caller to free) and
+ * in l; NULL when everything asked for fits (o unchanged).
+ */
+static bool *loader_budget(struct app_loader *l, const struct sv_profile *ix,
+	struct sv_load_opts *o)
+{
+	uint32_t n = sv_budget_nranks(ix), left, r;
+	uint64_t bytes = 0;
+	bool *on = sv_xcalloc(n ? n : 1, sizeof *on);
+
+	left = sv_budget_pick(ix, l->source.memory, l->source.prefer,
+		l->source.nprefer, on, n, &bytes);
+	if (o->rank_on) {
+		/* --ranks: only those, and only those count as left out. */
+		left = 0;
+		for (r = 0; r < n; r++) {
+			bool asked = r < o->nrank_on && o->rank_on[r];
+			if (asked && !on[r])
+				left++;
+			on[r] = on[r] && asked;
+		}
+	}
+	pthread_mutex_lock(&l->mu);
+	l->budget_left = left;
+	l->budget_bytes = bytes;
+	pthread_mutex_unlock(&l->mu);
+	if (!left) {
+		free(on);
+		return NULL;
+	}
+	o->rank_on = on;
+	o->nrank_on = n;
+	return on;
+}
+
 static void *loader_main(void *arg)
 {
 	struct app_loader *l = arg;
@@ -92,6 +130,7 @@ static void *loader_main(void *arg)
 	struct sv_view *view = NULL;
 	struct sv_profile *p = NULL;
 	struct sv_error err;
+	bool *budget_on = NULL;
 	int rc;
 
 	if (l->source.thread_init)
@@ -103,15 +142,22 @@ static void *loader_main(void *arg)
 	o.file_done = loader_file_done;
 	o.rank_on = l->source.rank_on;
 	o.nrank_on = l->source.nrank_on;
-	if (l->want_index) {
+	if (l->want_index || (l->source.memory && !l->want_second)) {
 		/* Quick: names and stored statistics, shown while the calls
-		 * load.  A failure here is reported by the full load. */
+		 * load, and what a memory budget needs to know.  A failure
+		 * here is reported by the full load. */
 		struct sv_load_opts io = o;
 		io.progress = NULL;
 		io.file_done = NULL;
 		io.summary_only = true;
 		memset(&err, 0, sizeof err);
-		if (l->source.load(l->path, &io, &p, &err) == 0) {
+		if (l->source.load(l->path, &io, &p, &err) == 0 &&
+			l->source.memory && !l->want_second)
+			budget_on = loader_budget(l, p, &o);
+		if (p && !l->want_index) {
+			sv_profile_free(p);
+			p = NULL;
+		} else if (p) {
 			pthread_mutex_lock(&l->mu);
 			l->index = p;
 			l->progress_seq++;
@@ -121,6 +167,8 @@ static void *loader_main(void *arg)
 	}
 	memset(&err, 0, sizeof err);
 	rc = l->source.load(l->path, &o, &p, &err);
+	free(budget_on);
+	o.rank_on = NULL;
 	if (rc == 0 && (l->want_view || l->want_second) &&
 		!atomic_load(&l->cancel)) {
 		/* The view (the layout index and the statistics), or the

@@ -10,6 +10,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "scopeview/app.h"
+#include "scopeview/grid.h"
+#include "scopeview/session.h"
 #include "scopeview/source.h"
 #include "scopeview/view.h"
 
@@ -40,6 +43,49 @@ struct app_loader {
 	bool past_file;     /* the file is closed: memory work is left */
 	bool building_view; /* the view is being built */
 	bool abandoned;     /* nobody waits: the thread frees it all */
+	/* What the memory budget (source.memory) left out: ranks with calls
+	 * not read (0: it read all it was asked for), and the estimated
+	 * bytes of the calls read. */
+	uint32_t budget_left;
+	uint64_t budget_bytes;
+};
+
+/* The viewer's loop (app.c): see there. */
+struct sv_app {
+	struct sv_app_opts opts;
+	char *path;
+	char *title;
+
+	struct sv_profile *profile;  /* what the view shows */
+	struct sv_profile *profile2; /* the second run compared, or NULL */
+	char *path2;                 /* its path (NULL: none asked for) */
+	struct sv_view *view;        /* NULL until a profile is shown */
+	struct sv_grid grid;
+
+	struct app_loader *loader; /* NULL when no load runs */
+	bool first_load;           /* the running load is the first one */
+	bool second_load;          /* the running load is the second run */
+	unsigned seen_seq;
+	double fraction;
+	char what[48];
+
+	/* The memory budget (opts.source.memory; app_budget.c): when each
+	 * rank was last asked for (by a load or the rank filter), the ranks
+	 * the next load takes first (opts.source.prefer points here), the
+	 * rank filter last acted on, and what the last load left out. */
+	uint64_t *rank_tick;
+	uint32_t nrank_tick;
+	uint64_t tick;
+	uint32_t *prefer;
+	char budget_spec[64];
+	uint32_t budget_left;
+	uint64_t budget_bytes;
+	/* A reload for other ranks runs: the view shows the index while it
+	 * loads (the old calls are freed at once), and the call selected
+	 * before it is selected again after. */
+	bool budget_switch;
+	struct sv_call_key budget_sel;
+	int64_t budget_t0, budget_span, budget_cur; /* the window, cursor */
 };
 
 /* A new view of p, or NULL with err; freeing one (NULL-safe). */
@@ -57,5 +103,26 @@ struct app_loader *app_loader_start(const struct sv_source *source,
 void app_loader_free(struct app_loader *l);
 /* Stop the load for good (q), at once at every stage. */
 void app_loader_stop(struct app_loader *l);
+
+/* Start a load (app.c): the first one when first, else a reload. */
+void app_start_load(struct sv_app *a, bool first);
+/* A status line message (app.c). */
+void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
+	SV_PRINTF(3, 4);
+
+/* The memory budget (app_budget.c).  After a load is shown: note its
+ * ranks as the most recently asked for, and say what the budget left
+ * out (left ranks, bytes estimated of what was read). */
+void app_budget_loaded(struct sv_app *a, uint32_t left, uint64_t bytes);
+/* After a key: when the rank filter asks for ranks not in memory, start
+ * a reload that reads them first (leaving out the least recently asked
+ * for to fit); true when it did. */
+bool app_budget_follow(struct sv_app *a);
+void app_budget_fini(struct sv_app *a);
+/* The loader's index came during a reload for other ranks: show it in
+ * place of the old calls (freed); true when it did. */
+bool app_budget_index(struct sv_app *a, struct sv_profile *index);
+/* The reload for other ranks ended (shown when ok): select again. */
+void app_budget_switched(struct sv_app *a, bool ok);
 
 #endif
