@@ -711,6 +711,72 @@ START_TEST(test_search_background)
 }
 END_TEST
 
+/* A solo lane or a rank filter on a large profile makes the lists again
+ * on a worker, and keeps the highlight index (made over every lane). */
+START_TEST(test_lanes_keep_match_index)
+{
+	struct sv_error err = {0};
+	struct sv_layout_index before;
+	size_t l0 = lane_of(prof, 0, -1);
+	uint32_t main1 = call_of(prof, "main", 0), main0 = SV_NO_CALL, c;
+
+	for (c = 0; c < prof->ncalls; c++)
+		if (!strcmp(prof->regions[sv_call_region(prof, c)], "main") &&
+			prof->lanes[prof->lane_of[c]].rank == 1)
+			main1 = c;
+		else if (!strcmp(prof->regions[sv_call_region(prof, c)],
+				 "main"))
+			main0 = c;
+	s.bg_calls = 1;
+	ck_assert_int_eq(sv_session_set_search(&s, "main", &err), 0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 2);
+	before = s.match_index;
+
+	/* when a lane is soloed: the lists come later, the index stays */
+	sv_session_solo(&s, (long)l0);
+	ck_assert(s.matches_pending);
+	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert(s.has_match_index);
+	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_uint_eq(s.matches[0], main0);
+	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert(sv_session_is_match(&s, main0));
+
+	/* the rank filter and back: the same */
+	sv_session_solo(&s, -1);
+	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_uint_eq(s.matches[0], main1);
+	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 2);
+	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert(!sv_session_busy(&s));
+
+	/* while the index is still being made, both are made again */
+	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
+	sv_session_solo(&s, (long)l0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 3); /* child twice, grandchild */
+	ck_assert(s.has_match_index);
+	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
+		prof->depth[call_of(prof, "child", 100)], 100, 500));
+
+	/* a region filter is not a change of lanes: the index follows it */
+	ck_assert_int_eq(sv_session_set_filter(&s, "grand"), 0);
+	wait_matches(&s);
+	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert(!sv_session_has_match(&s, (uint32_t)l0,
+		prof->depth[call_of(prof, "child", 100)], 100, 500));
+	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
+		prof->depth[call_of(prof, "grandchild", 200)], 250, 260));
+}
+END_TEST
+
 /* Many calls of one lane, durations out of order (up to 2^20 ns so the
  * sorts look at more than one byte): the match list is by start and the
  * marked list longest first, ties in call-number order. */
@@ -1211,6 +1277,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_init_whole_run);
 	tcase_add_test(tc, test_search_background);
+	tcase_add_test(tc, test_lanes_keep_match_index);
 	tcase_add_test(tc, test_init_degenerate);
 	tcase_add_test(tc, test_set_profile);
 	tcase_add_test(tc, test_set_profile_keeps_selection);

@@ -57,9 +57,11 @@ bool sv_session_keeps(const struct sv_session *s, uint32_t c)
 	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
 }
 
-/* The lanes on display changed: flags, statistics, match lists, and the
- * selection when its lane went out of view. */
-static void session_lanes_changed(struct sv_session *s)
+/* The lanes on display changed: flags, statistics, match lists (only
+ * the lists when lists_only: the highlight index is made over every lane,
+ * so a solo lane or a rank filter leaves it as it is), and the selection
+ * when its lane went out of view. */
+static void session_lanes_update(struct sv_session *s, bool lists_only)
 {
 	size_t l;
 
@@ -69,9 +71,17 @@ static void session_lanes_changed(struct sv_session *s)
 	}
 	sv_session_second_lanes(s);
 	sv_session_compute_stats(s);
-	sv_session_update_matches(s);
+	if (lists_only)
+		sv_session_update_match_lists(s);
+	else
+		sv_session_update_matches(s);
 	if (s->sel != SV_NO_CALL && s->lane_hidden[s->p->lane_of[s->sel]])
 		s->sel = SV_NO_CALL;
+}
+
+static void session_lanes_changed(struct sv_session *s)
+{
+	session_lanes_update(s, false);
 }
 
 void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
@@ -90,7 +100,7 @@ void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
 void sv_session_solo(struct sv_session *s, long l)
 {
 	s->solo_lane = l;
-	session_lanes_changed(s);
+	session_lanes_update(s, true);
 	sv_session_notify(s, SV_SESSION_LANES);
 }
 
@@ -111,7 +121,7 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 	s->rank_on = on;
 	s->nrank_on = n;
 	snprintf(s->rank_spec, sizeof s->rank_spec, "%s", on ? spec : "");
-	session_lanes_changed(s);
+	session_lanes_update(s, true);
 	sv_session_message(s, false, on ? "ranks %s" : "all ranks", spec);
 	sv_session_notify(s, SV_SESSION_LANES);
 	return 0;

@@ -149,11 +149,9 @@ static void session_update_match_index(struct sv_session *s)
 	free(keep);
 }
 
-/* Empty match lists and index (until the new ones are made). */
-static void session_clear_matches(struct sv_session *s)
+/* Empty match lists (until the new ones are made). */
+static void session_clear_lists(struct sv_session *s)
 {
-	sv_layout_index_fini(&s->match_index);
-	s->has_match_index = false;
 	free(s->matches);
 	s->matches = NULL;
 	s->nmatches = 0;
@@ -162,6 +160,14 @@ static void session_clear_matches(struct sv_session *s)
 	s->marked = NULL;
 	s->nmarked = 0;
 	s->marked_pos = -1;
+}
+
+/* Empty match lists and index (until the new ones are made). */
+static void session_clear_matches(struct sv_session *s)
+{
+	sv_layout_index_fini(&s->match_index);
+	s->has_match_index = false;
+	session_clear_lists(s);
 }
 
 /* The search's matches and the marked region's calls. */
@@ -191,6 +197,11 @@ struct session_match_work {
 	/* Set by the worker once the lists are made (the index may still
 	 * be coming); from then on the lists are the UI thread's. */
 	atomic_bool lists_done;
+	/* Only the lists (the lanes shown changed; the index, made over
+	 * every lane, stays the session's), and the old lists for the
+	 * worker to free (hundreds of MB on a large profile). */
+	bool lists_only;
+	uint32_t *old_matches, *old_marked;
 };
 
 static bool *session_copy_flags(const bool *v, size_t n)
@@ -215,6 +226,8 @@ static void session_work_free(struct session_match_work *w)
 	sv_layout_index_fini(&w->shadow.match_index);
 	free(w->shadow.matches);
 	free(w->shadow.marked);
+	free(w->old_matches);
+	free(w->old_marked);
 	free(w);
 }
 
@@ -227,10 +240,14 @@ static void session_match_run(struct sv_job *j)
 
 	w->shadow.match_cancel = &j->cancel;
 	w->shadow.match_progress = &j->progress;
+	free(w->old_matches);
+	free(w->old_marked);
+	w->old_matches = w->old_marked = NULL;
 	session_clear_matches(&w->shadow);
 	session_compute_lists(&w->shadow);
 	atomic_store_explicit(&w->lists_done, true, memory_order_release);
-	session_update_match_index(&w->shadow);
+	if (!w->lists_only)
+		session_update_match_index(&w->shadow);
 	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
 }
 
@@ -258,20 +275,25 @@ void sv_session_cancel_matches(struct sv_session *s)
 	s->index_pending = false;
 }
 
-void sv_session_update_matches(struct sv_session *s)
+/* Whether the match lists are made by a worker. */
+static bool session_matches_in_background(const struct sv_session *s)
+{
+	const struct sv_profile *p = s->p;
+
+	return s->bg_calls && p->has_calls && p->ncalls >= s->bg_calls &&
+	       (s->region_match || s->mark_region >= 0);
+}
+
+/* Start the worker on a copy of what the lists are made of. */
+static struct session_match_work *session_start_matches(
+	struct sv_session *s, bool lists_only)
 {
 	const struct sv_profile *p = s->p;
 	struct session_match_work *w;
 	size_t nl = p->has_calls ? p->nlanes : 0;
 
-	sv_session_cancel_matches(s);
-	if (!s->bg_calls || !p->has_calls || p->ncalls < s->bg_calls ||
-		(!s->region_match && s->mark_region < 0)) {
-		session_compute_matches(s);
-		return;
-	}
-	session_clear_matches(s);
 	w = sv_xcalloc(1, sizeof *w);
+	w->lists_only = lists_only;
 	w->shadow.p = p;
 	w->shadow.mark_region = s->mark_region;
 	w->shadow.region_match =
@@ -287,8 +309,48 @@ void sv_session_update_matches(struct sv_session *s)
 	s->match_work = w;
 	s->matches_pending = true;
 	session_say_pending(s, -1);
-	sv_job_start(
-		&s->match_job, session_match_run, w, 2 * (uint64_t)p->ncalls);
+	sv_job_start(&s->match_job, session_match_run, w,
+		(lists_only ? 1 : 2) * (uint64_t)p->ncalls);
+	return w;
+}
+
+void sv_session_update_matches(struct sv_session *s)
+{
+	sv_session_cancel_matches(s);
+	if (!session_matches_in_background(s)) {
+		session_compute_matches(s);
+		return;
+	}
+	session_clear_matches(s);
+	session_start_matches(s, false);
+}
+
+void sv_session_update_match_lists(struct sv_session *s)
+{
+	struct session_match_work *w;
+	uint32_t *matches = s->matches, *marked = s->marked;
+
+	if (s->matches_pending || s->index_pending) {
+		if (!s->match_work || !s->match_work->lists_only) {
+			/* The index is not made yet: make both again. */
+			sv_session_update_matches(s);
+			return;
+		}
+		/* Only lists on the way: the index is the session's. */
+		sv_session_cancel_matches(s);
+		matches = s->matches;
+		marked = s->marked;
+	}
+	if (!session_matches_in_background(s)) {
+		session_clear_lists(s);
+		session_compute_lists(s);
+		return;
+	}
+	s->matches = s->marked = NULL;
+	session_clear_lists(s);
+	w = session_start_matches(s, true);
+	w->old_matches = matches;
+	w->old_marked = marked;
 }
 
 bool sv_session_busy(const struct sv_session *s)
@@ -302,7 +364,10 @@ static void session_take_lists(struct sv_session *s)
 {
 	struct session_match_work *w = s->match_work;
 
-	session_clear_matches(s);
+	if (w->lists_only)
+		session_clear_lists(s);
+	else
+		session_clear_matches(s);
 	s->matches = w->shadow.matches;
 	s->nmatches = w->shadow.nmatches;
 	s->marked = w->shadow.marked;
@@ -310,7 +375,7 @@ static void session_take_lists(struct sv_session *s)
 	w->shadow.matches = NULL;
 	w->shadow.marked = NULL;
 	s->matches_pending = false;
-	s->index_pending = true;
+	s->index_pending = true; /* until the worker is joined */
 	if (s->region_match)
 		sv_session_message(s, false, "%zu calls match '%s'",
 			s->nmatches, s->search_spec);
@@ -341,9 +406,11 @@ bool sv_session_poll(struct sv_session *s)
 		return true; /* the lists are in; the highlights follow */
 	/* The highlight index: drawn from the next frame, no notice (the
 	 * views that follow the lists have them already). */
-	s->match_index = w->shadow.match_index;
-	s->has_match_index = w->shadow.has_match_index;
-	memset(&w->shadow.match_index, 0, sizeof w->shadow.match_index);
+	if (!w->lists_only) {
+		s->match_index = w->shadow.match_index;
+		s->has_match_index = w->shadow.has_match_index;
+		memset(&w->shadow.match_index, 0, sizeof w->shadow.match_index);
+	}
 	session_work_free(w);
 	s->match_work = NULL;
 	s->index_pending = false;

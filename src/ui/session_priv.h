@@ -22,6 +22,11 @@ bool sv_session_stats_poll(struct sv_session *s);
 /* Remake the match lists and their index for the search, the marked
  * region and the lanes shown (on a worker for a large profile). */
 void sv_session_update_matches(struct sv_session *s);
+/* The lanes shown changed: the match lists follow them (on a worker for
+ * a large profile, the old lists freed there); the highlight index, made
+ * over every lane, is kept.  Both are made again while they are still
+ * being made. */
+void sv_session_update_match_lists(struct sv_session *s);
 /* Stop a worker making match lists, if any. */
 void sv_session_cancel_matches(struct sv_session *s);
 
