@@ -1770,6 +1770,26 @@ START_TEST(test_memory_budget)
 	ck_assert_str_eq(held_ranks(&r), "1,2");
 	run_free(&r);
 
+	/* the ranks not read have a row each; the cursor on one reads it */
+	run_keys(&r, profile(), "", true);
+	{
+		const struct sv_profile *p = sv_app_view(r.app)->s.p;
+		const struct sv_lane *last = &p->lanes[p->nlanes - 1];
+		ck_assert(p->absent_lanes);
+		ck_assert_uint_eq(last->rank, 2);
+		ck_assert_uint_eq(last->ncalls, 0);
+		ck_assert_str_eq(last->label, "r2 not read");
+	}
+	run_free(&r);
+	run_keys(&r, profile(), "PageDown", true);
+	ck_assert_str_eq(held_ranks(&r), "0,2");
+	{
+		const struct sv_view *w = sv_app_view(r.app);
+		ck_assert_uint_eq(w->s.p->lanes[TL(w)->cur_lane].rank, 2);
+		ck_assert_uint_gt(w->s.p->lanes[TL(w)->cur_lane].ncalls, 0);
+	}
+	run_free(&r);
+
 	/* ranks in memory need no read; every rank shows those held */
 	run_keys(&r, profile(), ": r a n k s Space 1 Enter : r a n k s Enter",
 		true);

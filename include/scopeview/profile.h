@@ -253,6 +253,10 @@ struct sv_profile {
 	uint32_t file_ranks;
 	bool has_run_start;
 	int64_t run_start_ns;
+	/* A rank subset with one empty lane (no calls, key -1) for each rank
+	 * of the file left out, labelled "rN not read": set by the loader
+	 * before sv_profile_finish (sv_load_opts.absent_lanes). */
+	bool absent_lanes;
 	/* Datasets in /events, set by an index-only load of a columnar file
 	 * (the calls are not read, but what a load would keep is known):
 	 * 0 = unknown.  For sv_budget_call_bytes(). */

@@ -48,6 +48,10 @@ struct sv_load_opts {
 	 * caller's own rank filter does the rest. */
 	const bool *rank_on;
 	uint32_t nrank_on;
+	/* With a rank subset: one empty lane for each rank of the file left
+	 * out (sv_profile.absent_lanes), so that a view can show it and ask
+	 * for it. */
+	bool absent_lanes;
 };
 
 /*

@@ -538,8 +538,12 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		set_num_ranks(h.p);
 		rc = sv_h5_step(&h, 0.9, "nesting");
 	}
-	if (!rc)
+	if (!rc) {
+		/* Rows for the ranks a budget left out (the viewer). */
+		h.p->absent_lanes =
+			h.p->rank_subset && opts && opts->absent_lanes;
 		rc = sv_profile_finish(h.p, err);
+	}
 	if (!rc)
 		rc = sv_h5_step(&h, 1.0, "done");
 	if (rc) {

@@ -217,6 +217,28 @@ void sv_profile_lanes_build(struct sv_profile *p)
 		lanes[slots[h].lane].ncalls++;
 	}
 	free(slots);
+	if (p->absent_lanes) {
+		/* A lane for each rank of the file left out, to be shown and
+		 * asked for. */
+		bool *seen = sv_xcalloc(p->file_ranks ? p->file_ranks : 1, 1);
+		uint32_t r;
+		for (i = 0; i < nlanes; i++)
+			if (lanes[i].rank < p->file_ranks)
+				seen[lanes[i].rank] = true;
+		for (r = 0; r < p->file_ranks; r++) {
+			if (seen[r])
+				continue;
+			sv_grow((void **)&lanes, &lane_cap, nlanes + 1,
+				sizeof *lanes);
+			memset(&lanes[nlanes], 0, sizeof *lanes);
+			lanes[nlanes].rank = r;
+			lanes[nlanes].key = -1;
+			lanes[nlanes].thread = -1;
+			lanes[nlanes].task = -1;
+			nlanes++;
+		}
+		free(seen);
+	}
 
 	/* Sort the lanes for display and renumber lane_of. */
 	for (i = 0; i < nlanes; i++)
@@ -230,7 +252,10 @@ void sv_profile_lanes_build(struct sv_profile *p)
 		lanes[i].calls =
 			sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls : 1) *
 				   sizeof(uint32_t));
-		lanes[i].label = lane_label(p, &lanes[i]);
+		lanes[i].label = p->absent_lanes && !lanes[i].ncalls
+					 ? sv_xasprintf("r%" PRIu32 " not read",
+						   lanes[i].rank)
+					 : lane_label(p, &lanes[i]);
 	}
 	fill = sv_xcalloc(nlanes ? nlanes : 1, sizeof *fill);
 	for (c = 0; c < p->ncalls; c++) {

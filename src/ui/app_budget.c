@@ -102,47 +102,96 @@ static void budget_sort(uint32_t *v, uint32_t n, const uint64_t *tick)
 	}
 }
 
+/* Whether the viewer may read rank r (within --ranks). */
+static bool budget_readable(const struct sv_source *src, uint32_t r)
+{
+	return !src->rank_on || (r < src->nrank_on && src->rank_on[r]);
+}
+
+/*
+ * The ranks to read first, in order, into a->prefer (room for n): those
+ * the rank filter asks for when it changed and some are not in memory;
+ * else, when the cursor is on a rank not read, the ranks not read on
+ * screen, the cursor's first.  Returns how many (0: nothing to read).
+ */
+static uint32_t budget_asked(struct sv_app *a, const bool *in, uint32_t n)
+{
+	const struct sv_session *s = &a->view->s;
+	const struct sv_profile *p = a->profile;
+	const struct sv_timeline *tl = sv_view_timeline(a->view);
+	const struct sv_layout_rows *rows;
+	bool missing = false, *added;
+	uint32_t k = 0, r;
+	long i;
+
+	if (strcmp(s->rank_spec, a->budget_spec)) {
+		snprintf(a->budget_spec, sizeof a->budget_spec, "%s",
+			s->rank_spec);
+		for (r = 0; s->rank_on && r < s->nrank_on && r < n; r++) {
+			if (!s->rank_on[r])
+				continue;
+			a->prefer[k++] = r;
+			if (!in[r] && budget_readable(&a->opts.source, r))
+				missing = true;
+		}
+		return missing ? k : 0;
+	}
+	if (!tl || !p->has_calls || !p->absent_lanes ||
+		tl->cur_lane >= p->nlanes || tl->cur_run)
+		return 0;
+	r = p->lanes[tl->cur_lane].rank;
+	if (p->lanes[tl->cur_lane].ncalls || r >= n || in[r])
+		return 0;
+	added = sv_xcalloc(n, sizeof *added);
+	a->prefer[k++] = r;
+	added[r] = true;
+	rows = &tl->rows;
+	for (i = tl->top_row; i >= 0 && (size_t)i < rows->n &&
+			      i < tl->top_row + tl->geom.lanes_h;
+		i++) {
+		const struct sv_lane *l = &p->lanes[rows->rows[i].lane];
+		if (rows->rows[i].run || l->ncalls || l->rank >= n ||
+			in[l->rank] || added[l->rank])
+			continue;
+		added[l->rank] = true;
+		a->prefer[k++] = l->rank;
+	}
+	free(added);
+	return k;
+}
+
 bool app_budget_follow(struct sv_app *a)
 {
-	const struct sv_source *src = &a->opts.source;
 	const struct sv_session *s;
 	const struct sv_profile *p = a->profile;
-	uint32_t n, r, k = 0, asked;
-	bool *in, missing = false;
 	const struct sv_timeline *tl;
+	uint32_t n, r, k, asked;
+	bool *in;
 
 	/* (An index alone is shown after a read of other ranks stopped.) */
-	if (!src->memory || a->loader || !a->view || !p ||
+	if (!a->opts.source.memory || a->loader || !a->view || !p ||
 		(p->has_calls && !p->rank_subset))
 		return false;
 	s = &a->view->s;
-	if (!strcmp(s->rank_spec, a->budget_spec))
-		return false;
-	snprintf(a->budget_spec, sizeof a->budget_spec, "%s", s->rank_spec);
-	if (!s->rank_on)
-		return false; /* every rank: those in memory are shown */
 	in = budget_held(p, &n);
-	budget_grow(a, n > s->nrank_on ? n : s->nrank_on);
-	for (r = 0; r < s->nrank_on && r < n; r++)
-		if (s->rank_on[r] && !in[r] &&
-			(!src->rank_on ||
-				(r < src->nrank_on && src->rank_on[r])))
-			missing = true;
-	if (!missing) {
+	if (s->nrank_on > n) {
+		in = sv_xrealloc(in, s->nrank_on * sizeof *in);
+		memset(in + n, 0, (s->nrank_on - n) * sizeof *in);
+		n = s->nrank_on;
+	}
+	budget_grow(a, n);
+	free(a->prefer);
+	a->prefer = sv_xmalloc((a->nrank_tick + 1) * sizeof *a->prefer);
+	k = asked = budget_asked(a, in, n);
+	if (!asked) {
 		free(in);
 		return false;
 	}
-	free(a->prefer);
-	a->prefer = sv_xmalloc((a->nrank_tick + 1) * sizeof *a->prefer);
 	a->tick++;
-	for (r = 0; r < s->nrank_on; r++)
-		if (s->rank_on[r]) {
-			a->rank_tick[r] = a->tick;
-			a->prefer[k++] = r;
-		}
-	asked = k;
+	for (r = 0; r < asked; r++)
+		a->rank_tick[a->prefer[r]] = a->tick;
 	for (r = 0; r < n; r++)
-		if (in[r] && !(r < s->nrank_on && s->rank_on[r]))
+		if (in[r] && a->rank_tick[r] != a->tick)
 			a->prefer[k++] = r;
 	budget_sort(a->prefer + asked, k - asked, a->rank_tick);
 	a->opts.source.prefer = a->prefer;
@@ -156,6 +205,9 @@ bool app_budget_follow(struct sv_app *a)
 		a->budget_t0 = tl->t0;
 		a->budget_span = sv_timeline_span(tl);
 		a->budget_cur = tl->cur_t;
+		a->budget_rank = p->has_calls && tl->cur_lane < p->nlanes
+					 ? (int64_t)p->lanes[tl->cur_lane].rank
+					 : -1;
 	}
 	app_start_load(a, false);
 	return true;
@@ -182,6 +234,22 @@ bool app_budget_index(struct sv_app *a, struct sv_profile *index)
 	return true;
 }
 
+/* The cursor back on the rank it was on (lane numbers differ). */
+static void budget_cursor_rank(struct sv_app *a, struct sv_timeline *tl)
+{
+	const struct sv_profile *p = a->profile;
+	size_t l;
+
+	for (l = 0; a->budget_rank >= 0 && p->has_calls && l < p->nlanes; l++)
+		if (p->lanes[l].rank == (uint32_t)a->budget_rank) {
+			tl->cur_lane = (uint32_t)l;
+			tl->cur_run = 0;
+			tl->cur_depth = 0;
+			sv_timeline_fix_rows(tl);
+			return;
+		}
+}
+
 void app_budget_switched(struct sv_app *a, bool ok)
 {
 	struct sv_timeline *tl = a->view ? sv_view_timeline(a->view) : NULL;
@@ -196,6 +264,8 @@ void app_budget_switched(struct sv_app *a, bool ok)
 				    : a->budget_cur >= tl->t1 ? tl->t1 - 1
 							      : a->budget_cur;
 		}
+		if (tl)
+			budget_cursor_rank(a, tl);
 		sv_session_select_key(&a->view->s, &a->budget_sel);
 	}
 	sv_call_key_fini(&a->budget_sel);

@@ -120,6 +120,7 @@ static bool *loader_budget(struct app_loader *l, const struct sv_profile *ix,
 	}
 	o->rank_on = on;
 	o->nrank_on = n;
+	o->absent_lanes = true;
 	return on;
 }
 

@@ -86,6 +86,7 @@ struct sv_app {
 	bool budget_switch;
 	struct sv_call_key budget_sel;
 	int64_t budget_t0, budget_span, budget_cur; /* the window, cursor */
+	int64_t budget_rank; /* the cursor's rank, or -1 */
 };
 
 /* A new view of p, or NULL with err; freeing one (NULL-safe). */
