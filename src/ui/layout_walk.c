@@ -1,6 +1,7 @@
 /*
  * layout_walk.c: a row of the level-of-detail index walked left to right
- * (layout.h): sv_layout_walk_next and the one-call form sv_layout_row_next.
+ * (layout.h): sv_layout_walk_next and the one-call form sv_layout_row_next,
+ * and sv_layout_walk_range for ranges that are not a map's cells.
  *
  * Cells come left to right, so the two positions a cell needs (the first
  * call that ends after the cell begins, the first call that starts at or
@@ -81,6 +82,35 @@ static uint32_t walk_seek(const struct sv_lod_level *lv, enum walk_key k,
 	return walk_bsearch(lv, k, lo, hi, t);
 }
 
+/* The positions of [ct0, ct1) (lv non-empty, ct0 < ct1, neither before
+ * the last cell's), from w's cursors, which move on to them. */
+static void walk_cell(struct sv_layout_walk *w, int64_t ct0, int64_t ct1,
+	uint32_t *lo, uint32_t *hi)
+{
+	const struct sv_lod_level *lv = w->lv;
+	uint32_t a, b;
+
+	a = walk_seek(lv, WALK_END, w->lo, w->hi ? w->hi - 1 : 0, ct0);
+	b = w->hi;
+	if (ct1 != INT64_MIN) /* first start >= ct1 */
+		b = walk_seek(lv, WALK_START, b, b + w->step, ct1 - 1);
+	w->step = b - w->hi;
+	w->lo = a;
+	w->hi = b;
+	*lo = a;
+	*hi = b < a ? a : b;
+}
+
+void sv_layout_walk_range(struct sv_layout_walk *w, int64_t t0, int64_t t1,
+	uint32_t *lo, uint32_t *hi)
+{
+	if (!w->lv || !w->lv->n || t1 <= t0) {
+		*lo = *hi = 0;
+		return;
+	}
+	walk_cell(w, t0, t1, lo, hi);
+}
+
 void sv_layout_walk_init(struct sv_layout_walk *w,
 	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
 	const struct sv_tmap *m)
@@ -110,16 +140,7 @@ bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out)
 		int cend;
 
 		/* The calls of [ct0, ct1): [lo, hi), as sv_layout_range. */
-		lo = walk_seek(lv, WALK_END, w->lo, w->hi ? w->hi - 1 : 0, ct0);
-		hi = w->hi;
-		if (ct1 != INT64_MIN) /* first start >= ct1 */
-			hi = walk_seek(
-				lv, WALK_START, hi, hi + w->step, ct1 - 1);
-		w->step = hi - w->hi;
-		w->lo = lo;
-		w->hi = hi;
-		if (hi < lo)
-			hi = lo;
+		walk_cell(w, ct0, ct1, &lo, &hi);
 		if (lo >= lv->n)
 			return false;
 		if (hi == lo) {
