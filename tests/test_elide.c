@@ -5,6 +5,7 @@
  * differ, by whole code points and escaped cells; the sideways skip; the
  * differ of each of a set of names, from its neighbours in byte order.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -54,6 +55,17 @@ END_TEST
 START_TEST(test_elide_edges)
 {
 	char out[64];
+	int c;
+
+	/* printable ASCII takes one cell each, as elide counts it without
+	 * asking the grid; a name of them is kept whole when it fits */
+	for (c = 0x20; c < 0x7f; c++) {
+		char one[2] = {(char)c, '\0'}, name[12];
+		ck_assert_int_eq(sv_grid_text_width(one, 8), 1);
+		snprintf(name, sizeof name, "ab%ccd", c);
+		ck_assert_int_eq(sv_elide(name, 0, 5, "~", out, sizeof out), 5);
+		ck_assert_str_eq(out, name);
+	}
 
 	/* common prefixes in whole code points */
 	ck_assert_uint_eq(sv_elide_common("abc", "abd"), 2);

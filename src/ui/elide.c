@@ -19,8 +19,15 @@ static int elide_cells(const char *s, size_t *bytes)
 {
 	char one[8];
 	uint32_t cp;
+	size_t n;
+
+	/* Printable ASCII, most of any name: one byte, one cell. */
+	if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
+		*bytes = 1;
+		return 1;
+	}
 	/* A code point takes at most 4 bytes: no need to measure the rest. */
-	size_t n = sv_utf8_decode(s, strnlen(s, sizeof one), &cp);
+	n = sv_utf8_decode(s, strnlen(s, sizeof one), &cp);
 
 	if (!n)
 		n = 1;
