@@ -6,11 +6,15 @@
  * its calls are from where the previous cell's predicted them).
  *
  * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [--two]
- *                     [--full] [CALLS...]
+ *                     [--full] [--no-panel] [CALLS | FILE.h5 ...]
  * --full: only the whole run's frame (for a profiler).
+ * --no-panel: hide the summary panel (shown by default, as in the viewer).
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
  * Profiles are written with the gen module (as `scopeview gen` does) into
- * DIR (default /tmp) once and reused.  Prints one line per profile and
+ * DIR (default /tmp) once and reused; an argument with a '/' or ending in
+ * ".h5" is a profile to read as it is (bench/scale.sh's files, say).  A
+ * frame is what bench_frames.h times (scale_bench times the same).
+ * Prints one line per profile and
  * zoom level (the minimum is the figure least disturbed by other work on
  * a shared machine), and the bytes per call the layout index allocated.
  * With --two the file is loaded a second time as the run compared with:
@@ -33,21 +37,15 @@
 #include "scopeview/grid.h"
 #include "scopeview/load.h"
 #include "scopeview/render.h"
-#include "scopeview/view.h"
 #include "scopeview/panel.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
 #include "bench_clock.h"
+#include "bench_frames.h"
 
 /* The timeline mode's state of view v. */
 #define TL(v) sv_view_timeline(v)
-
-static int bench_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* Load path again as the second run of v and say what it cost; *p2 is
  * freed by the caller after the view. */
@@ -81,36 +79,60 @@ static int bench_second(
 	return 0;
 }
 
-static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames,
-	bool two, bool full)
+/* What to measure, from the command line. */
+struct bench_opts {
+	const char *dir;
+	int w, h, frames;
+	bool two, full, no_panel;
+};
+
+/* The profile of arg: a file as it is, or one of arg calls written into
+ * o->dir once. */
+static int bench_path(
+	const struct bench_opts *o, const char *arg, char *path, size_t n)
 {
-	char path[512];
+	size_t len = strlen(arg);
 	struct stat st;
 	struct sv_error err;
-	struct sv_profile *p = NULL, *p2 = NULL;
-	struct sv_view v;
-	struct sv_grid g;
+	uint64_t calls;
 	double t;
-	int64_t run, spans[8];
-	int nspans = 0, i, k;
 
-	snprintf(path, sizeof path, "%s/scopeview-bench-%" PRIu64 ".h5", dir,
-		calls);
+	if (strchr(arg, '/') || (len > 3 && !strcmp(arg + len - 3, ".h5"))) {
+		snprintf(path, n, "%s", arg);
+		return 0;
+	}
+	calls = strtoull(arg, NULL, 10);
+	snprintf(path, n, "%s/scopeview-bench-%" PRIu64 ".h5", o->dir, calls);
 	if (stat(path, &st) != 0) {
-		struct sv_gen_opts o;
-		sv_gen_opts_init(&o);
-		o.events = calls;
-		o.ranks = 4;
-		o.threads = 2;
-		o.depth = 5;
+		struct sv_gen_opts g;
+		sv_gen_opts_init(&g);
+		g.events = calls;
+		g.ranks = 4;
+		g.threads = 2;
+		g.depth = 5;
 		fprintf(stderr, "writing %s ...\n", path);
 		t = bench_now();
-		if (sv_gen_write(path, &o, NULL, NULL, &err) < 0) {
+		if (sv_gen_write(path, &g, NULL, NULL, &err) < 0) {
 			fprintf(stderr, "render_bench: %s\n", err.msg);
 			return 1;
 		}
 		fprintf(stderr, "  %.1f s\n", bench_now() - t);
 	}
+	return 0;
+}
+
+static int bench_one(const struct bench_opts *o, const char *arg)
+{
+	char path[512];
+	struct sv_error err;
+	struct sv_profile *p = NULL, *p2 = NULL;
+	struct sv_view v;
+	double t;
+	int64_t run, spans[8];
+	int nspans = 0, k;
+
+	if (bench_path(o, arg, path, sizeof path))
+		return 1;
 	t = bench_now();
 	if (sv_load(path, NULL, &p, &err) < 0) {
 		fprintf(stderr, "render_bench: %s\n", err.msg);
@@ -127,47 +149,33 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames,
 	printf(", view (index + summary) %.2f s, index %.1f B/call\n",
 		bench_now() - t,
 		(double)v.s.index.bytes / (double)(p->ncalls ? p->ncalls : 1));
-	sv_view_resize(&v, w, h);
-	if (two && bench_second(&v, path, &p2)) {
+	if (o->no_panel && TL(&v))
+		TL(&v)->panel_shown = false;
+	sv_view_resize(&v, o->w, o->h);
+	if (o->two && bench_second(&v, path, &p2)) {
 		sv_view_fini(&v);
 		sv_profile_free(p2);
 		sv_profile_free(p);
 		return 1;
 	}
-	sv_grid_init(&g);
 	run = v.s.run_t1 - v.s.run_t0;
 	spans[nspans++] = run;
-	for (k = 0; k < 7 && !full; k++) {
+	for (k = 0; k < 7 && !o->full; k++) {
 		static const int64_t fixed[] = {1000000000, 100000000, 10000000,
 			1000000, 100000, 10000, 1000};
 		if (fixed[k] < run && fixed[k] >= TL(&v)->geom.tl_w)
 			spans[nspans++] = fixed[k];
 	}
 	for (k = 0; k < nspans; k++) {
-		double *ms = malloc((size_t)frames * sizeof *ms), sum = 0;
-		int64_t mid = v.s.run_t0 + run / 2;
+		struct bench_frame_times ft;
 		char sbuf[32];
-		TL(&v)->t0 = mid - spans[k] / 2;
-		TL(&v)->t1 = TL(&v)->t0 + spans[k];
-		TL(&v)->cur_t = mid;
-		for (i = 0; i < frames; i++) {
-			/* pan a little each frame so no two frames match */
-			int64_t shift = spans[k] / 97 * (i % 5);
-			TL(&v)->t0 = mid - spans[k] / 2 + shift;
-			TL(&v)->t1 = TL(&v)->t0 + spans[k];
-			t = bench_now();
-			sv_render(&g, &v);
-			ms[i] = (bench_now() - t) * 1e3;
-			sum += ms[i];
-		}
-		qsort(ms, (size_t)frames, sizeof *ms, bench_cmp_double);
+		if (!bench_frames(&v, spans[k], o->frames, &ft))
+			break;
 		printf("  %dx%d  span %-10s  frame median %7.3f ms  "
 		       "min %7.3f ms  max %7.3f ms  mean %7.3f ms\n",
-			w, h, sv_fmt_dur(spans[k], sbuf, sizeof sbuf),
-			ms[frames / 2], ms[0], ms[frames - 1], sum / frames);
-		free(ms);
+			o->w, o->h, sv_fmt_dur(spans[k], sbuf, sizeof sbuf),
+			ft.median, ft.min, ft.max, ft.mean);
 	}
-	sv_grid_fini(&g);
 	sv_view_fini(&v);
 	sv_profile_free(p2);
 	sv_profile_free(p);
@@ -176,35 +184,31 @@ static int bench_one(const char *dir, uint64_t calls, int w, int h, int frames,
 
 int main(int argc, char **argv)
 {
-	const char *dir = "/tmp";
-	int w = 200, h = 60, frames = 30, i, rc = 0, ncounts = 0;
-	bool full = false;
-	uint64_t counts[16];
-	bool two = false;
+	struct bench_opts o = {.dir = "/tmp", .w = 200, .h = 60, .frames = 30};
+	const char *args[16], *defaults[] = {"1000000", "10000000"};
+	int i, rc = 0, nargs = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-			if (sscanf(argv[++i], "%dx%d", &w, &h) != 2)
+			if (sscanf(argv[++i], "%dx%d", &o.w, &o.h) != 2)
 				return 2;
 		} else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-			frames = atoi(argv[++i]);
-			if (frames < 1)
-				frames = 1;
+			o.frames = atoi(argv[++i]);
+			if (o.frames < 1)
+				o.frames = 1;
 		} else if (!strcmp(argv[i], "--two")) {
-			two = true;
+			o.two = true;
 		} else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
-			dir = argv[++i];
+			o.dir = argv[++i];
 		} else if (!strcmp(argv[i], "--full")) {
-			full = true;
-		} else if (ncounts < 16) {
-			counts[ncounts++] = strtoull(argv[i], NULL, 10);
+			o.full = true;
+		} else if (!strcmp(argv[i], "--no-panel")) {
+			o.no_panel = true;
+		} else if (nargs < 16) {
+			args[nargs++] = argv[i];
 		}
 	}
-	if (!ncounts) {
-		counts[ncounts++] = 1000000;
-		counts[ncounts++] = 10000000;
-	}
-	for (i = 0; i < ncounts; i++)
-		rc |= bench_one(dir, counts[i], w, h, frames, two, full);
+	for (i = 0; i < (nargs ? nargs : 2); i++)
+		rc |= bench_one(&o, nargs ? args[i] : defaults[i]);
 	return rc;
 }

@@ -45,6 +45,7 @@
 #include "scopeview/view.h"
 
 #include "bench_clock.h"
+#include "bench_frames.h"
 
 #ifndef SV_BENCH_DIR
 #define SV_BENCH_DIR "bench"
@@ -142,34 +143,12 @@ static void sb_size(void *ctx, int *w, int *h)
 	*h = SB_H;
 }
 
-static int sb_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Median frame time of the view at a window of span ns in the middle of
- * the run (panned a little each frame so no two frames match). */
+ * the run (bench_frames.h, as render_bench times it). */
 static double sb_frames(struct sv_view *v, int64_t span)
 {
-	struct sv_timeline *tl = sv_view_timeline(v);
-	int64_t mid = v->s.run_t0 + (v->s.run_t1 - v->s.run_t0) / 2;
-	double ms[SB_FRAMES];
-	struct sv_grid g;
-	int i;
-
-	sv_grid_init(&g);
-	for (i = 0; i < SB_FRAMES; i++) {
-		double t;
-		sv_timeline_set_window(
-			tl, mid - span / 2 + span / 97 * (i % 5), span);
-		t = bench_now();
-		sv_render(&g, v);
-		ms[i] = (bench_now() - t) * 1e3;
-	}
-	sv_grid_fini(&g);
-	qsort(ms, SB_FRAMES, sizeof *ms, sb_cmp_double);
-	return ms[SB_FRAMES / 2];
+	struct bench_frame_times ft;
+	return bench_frames(v, span, SB_FRAMES, &ft) ? ft.median : 0;
 }
 
 static void sb_measure_ready(struct sv_view *v)

@@ -2,8 +2,10 @@
  * test_elide.c: names fitted into few cells so that they stay apart
  * (elide.h): as they are when they fit, cut at the end while the place
  * where they differ shows, else in the middle keeping the word where they
- * differ, by whole code points and escaped cells; the sideways skip.
+ * differ, by whole code points and escaped cells; the sideways skip; the
+ * differ of each of a set of names, from its neighbours in byte order.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -53,6 +55,17 @@ END_TEST
 START_TEST(test_elide_edges)
 {
 	char out[64];
+	int c;
+
+	/* printable ASCII takes one cell each, as elide counts it without
+	 * asking the grid; a name of them is kept whole when it fits */
+	for (c = 0x20; c < 0x7f; c++) {
+		char one[2] = {(char)c, '\0'}, name[12];
+		ck_assert_int_eq(sv_grid_text_width(one, 8), 1);
+		snprintf(name, sizeof name, "ab%ccd", c);
+		ck_assert_int_eq(sv_elide(name, 0, 5, "~", out, sizeof out), 5);
+		ck_assert_str_eq(out, name);
+	}
 
 	/* common prefixes in whole code points */
 	ck_assert_uint_eq(sv_elide_common("abc", "abd"), 2);
@@ -79,6 +92,48 @@ START_TEST(test_elide_edges)
 }
 END_TEST
 
+/* sv_elide_differs against each name compared with every other: names
+ * from a few parts that share starts, in bytes and in code points, with
+ * duplicates, in many random sets. */
+START_TEST(test_elide_differs)
+{
+	static const char *const parts[] = {"mpi:", "wait ", "peer=1",
+		"peer=12", "\xc3\xa9", "\xc3\xa8", "k", "", "tag=7 ", "x"};
+	enum { NAMES = 24 };
+	char names[NAMES][64];
+	const char *ptr[NAMES];
+	struct sv_elide_entry order[NAMES];
+	size_t differ[NAMES], n, i, j;
+	unsigned seed = 12345;
+	int round, k;
+
+	for (round = 0; round < 300; round++) {
+		n = 1 + (size_t)(round % NAMES);
+		for (i = 0; i < n; i++) {
+			names[i][0] = '\0';
+			for (k = 0; k < 1 + round % 5; k++) {
+				seed = seed * 1103515245u + 12345u;
+				strcat(names[i], parts[(seed >> 16) % 10]);
+			}
+			ptr[i] = names[i];
+		}
+		sv_elide_differs(ptr, n, order, differ);
+		for (i = 0; i < n; i++) {
+			size_t want = 0;
+			for (j = 0; j < n; j++) {
+				size_t c = j == i ? 0
+						  : sv_elide_common(
+							    names[i], names[j]);
+				want = c > want ? c : want;
+			}
+			ck_assert_msg(differ[i] == want,
+				"round %d name %zu '%s': %zu, want %zu", round,
+				i, names[i], differ[i], want);
+		}
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("elide");
@@ -86,6 +141,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		t, test_elide_cases, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(t, test_elide_edges);
+	tcase_add_test(t, test_elide_differs);
 	suite_add_tcase(s, t);
 	return s;
 }

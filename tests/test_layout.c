@@ -342,6 +342,29 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 	return false;
 }
 
+/* Ranges that come left to right (overlapping, touching, empty, apart)
+ * through sv_layout_walk_range: each as sv_layout_range gives it. */
+static void assert_walk_ranges(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, const struct sv_tmap *m, unsigned *seed)
+{
+	struct sv_layout_walk w;
+	int64_t t0 = m->t0, t1 = m->t0;
+	int j;
+
+	sv_layout_walk_init(&w, ix, lv, m);
+	for (j = 0; j < 60; j++) {
+		uint32_t lo, hi, want_lo, want_hi;
+		t0 += rand_r(seed) % (j % 4 ? 300 : 5000);
+		if (t1 < t0)
+			t1 = t0;
+		t1 += rand_r(seed) % (j % 5 ? 2000 : 1);
+		sv_layout_walk_range(&w, t0, t1, &lo, &hi);
+		sv_layout_range(lv, t0, t1, &want_lo, &want_hi);
+		ck_assert_uint_eq(lo, want_lo);
+		ck_assert_uint_eq(hi, want_hi);
+	}
+}
+
 /* A random lane with many calls per cell at the whole run, some of them
  * overlapping their neighbours (a lane that does not nest), some very
  * long: the cursor walk gives exactly the runs of the reference at
@@ -425,6 +448,7 @@ START_TEST(test_lod_walk_reference)
 				ck_assert_uint_eq(a.call, b.call);
 				ck_assert_int_eq(y, x);
 			} while (more);
+			assert_walk_ranges(&ix, lv, &m, &seed);
 		}
 	}
 	sv_layout_index_fini(&ix);

@@ -1,7 +1,9 @@
 /*
  * test_overview.c: the overview strip: its time map is the whole run,
  * its activity is the share of the shown lanes' time their top-level
- * calls cover, it marks the window, and a click on it moves the window.
+ * calls cover, each column of the strip shows it (on lanes of many
+ * calls, one hidden), it marks the window, and a click on it moves the
+ * window.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -116,12 +118,74 @@ START_TEST(test_strip_and_click)
 }
 END_TEST
 
+/* Lanes of many top-level calls of random lengths and gaps, one lane
+ * hidden: each column of the strip shows the eighth block of
+ * sv_overview_activity over its range (the strip walks the lanes once;
+ * the activity searches each column). */
+START_TEST(test_strip_columns)
+{
+	enum { CALLS = 3000 };
+	struct vt_call *many = calloc(CALLS, sizeof *many);
+	unsigned seed = 7u + (unsigned)_i;
+	struct sv_profile *p;
+	struct sv_session s;
+	struct sv_error err;
+	struct sv_grid g;
+	struct sv_tmap m;
+	int64_t t[3] = {0, 0, 0};
+	size_t i;
+	int x, w = 40 + 70 * _i, checked = 0;
+
+	ck_assert_ptr_nonnull(many);
+	for (i = 0; i < CALLS; i++) {
+		uint32_t r = (uint32_t)(rand_r(&seed) % 3);
+		/* about as long a lane each: mostly busy, mostly idle,
+		 * half and half */
+		static const int gaps[3] = {300, 5000, 2600},
+				 lens[3] = {5000, 300, 2600};
+		int64_t gap = rand_r(&seed) % gaps[r],
+			len = 1 + rand_r(&seed) % lens[r];
+		many[i] = (struct vt_call){
+			r, "k", t[r] + gap, t[r] + gap + len, -1, -1, -1, 0};
+		t[r] += gap + len;
+	}
+	p = vt_profile(many, CALLS, VT_START);
+	ck_assert_int_eq(sv_session_init(&s, p, NULL, &err), 0);
+	if (_i == 1)
+		sv_session_solo(&s, 2);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 10 + w, 3);
+	/* a window past the run's end: no column marked */
+	sv_overview_draw(&g, &s, 10, w, 1, s.run_t1 + 10, s.run_t1 + 20);
+	m = sv_overview_tmap(&s, 10, w);
+	for (x = 10; x < 10 + w; x++) {
+		static const uint32_t uni[8] = {0x2581, 0x2582, 0x2583, 0x2584,
+			0x2585, 0x2586, 0x2587, 0x2588};
+		double a = sv_overview_activity(
+			&s, sv_tmap_time(&m, x), sv_tmap_time(&m, x + 1));
+		int k = (int)(a * 8);
+		uint32_t want = ' ';
+		if (a > 0)
+			want = uni[k < 0 ? 0 : k > 7 ? 7 : k];
+		ck_assert_uint_eq(sv_grid_cell(&g, x, 1)->ch, want);
+		checked += want != ' ' && want != uni[7];
+	}
+	/* the lanes are partly busy in most columns */
+	ck_assert_int_gt(checked, w / 2);
+	sv_grid_fini(&g);
+	sv_session_fini(&s);
+	sv_profile_free(p);
+	free(many);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("overview");
 	TCase *tc = tcase_create("overview");
 	tcase_add_test(tc, test_activity);
 	tcase_add_test(tc, test_strip_and_click);
+	tcase_add_loop_test(tc, test_strip_columns, 0, 2);
 	suite_add_tcase(s, tc);
 	return svt_run(s);
 }

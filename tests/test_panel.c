@@ -2,16 +2,22 @@
  * test_panel.c: the summary panel (panel.h): its columns and their sort
  * keys, the cursor's moves clamped at the table's ends, marking and
  * leaving, sorting through every column (the session's table re-sorted),
- * hit testing of its rows, and the statistics screen of a profile with
- * calls as a golden.
+ * hit testing of its rows, the names cut where they differ from the other
+ * rows shown (every sort order, width, scroll and filter, against the
+ * n^2 comparison), and the statistics screen of a profile with calls as
+ * a golden.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
 #include "scopeview/action.h"
+#include "scopeview/elide.h"
+#include "scopeview/grid.h"
 #include "scopeview/keys.h"
 #include "scopeview/panel.h"
+#include "scopeview/render.h"
 #include "scopeview/session.h"
 #include "scopeview/view.h"
 #include "viewtest.h"
@@ -414,6 +420,137 @@ START_TEST(test_chosen_columns)
 }
 END_TEST
 
+/* ---- the names, elided against the rows shown ------------------------- */
+
+/* Regions whose names share long starts (mpi:wait ... peer=N ...), and
+ * short ones, with call counts and lengths that order them differently
+ * by each column. */
+#define ELIDE_N 40
+static char elide_names[ELIDE_N][64];
+static struct vt_call elide_calls[ELIDE_N * 3];
+
+static struct sv_profile *elide_profile(void)
+{
+	size_t i, n = 0;
+	int k;
+
+	for (i = 0; i < ELIDE_N; i++) {
+		if (i % 4 == 3)
+			snprintf(elide_names[i], sizeof elide_names[i],
+				"kernel:%s_%zu", i % 8 == 3 ? "spmv" : "pre",
+				i);
+		else
+			snprintf(elide_names[i], sizeof elide_names[i],
+				"mpi:%s kind=p2p peer=%zu root=-1 tag=7",
+				i % 2 ? "wait" : "isend", (i * 7) % 23);
+		for (k = 0; k < 1 + (int)(i % 3); k++) {
+			int64_t t = (int64_t)n * 1000;
+			elide_calls[n++] = (struct vt_call){(uint32_t)(i % 3),
+				elide_names[i], t,
+				t + 10 + (int64_t)((i * 37) % 11) * 50, -1, -1,
+				-1, 0};
+		}
+	}
+	return vt_profile(elide_calls, n, VT_START);
+}
+
+/* Every region row the panel drew in area a shows its name as sv_elide
+ * cuts it against each other row shown (the n^2 comparison the panel
+ * does not make), in the cells the name column has with nshown
+ * numeric columns.  Returns how many names were cut. */
+static int assert_elided(const struct sv_session *es, const struct sv_panel *p,
+	const struct sv_panel_area *a, int nshown)
+{
+	const struct sv_glyphs *gl = sv_render_glyphs(a->ascii);
+	int name_w = a->w - 1 - nshown * 7 - 1, x0 = a->x + 2, shown = 0;
+	long visible = a->h - 2, top = p->top, bottom, r, q;
+	struct sv_grid g;
+	char ell[8];
+
+	ell[sv_utf8_encode(gl->ellipsis, ell)] = '\0';
+	/* the panel keeps its last page full */
+	if (top > (long)es->stats.nregions - visible)
+		top = (long)es->stats.nregions - visible;
+	if (top < 0)
+		top = 0;
+	bottom = top + visible;
+	if (bottom > (long)es->stats.nregions)
+		bottom = (long)es->stats.nregions;
+	sv_grid_init(&g);
+	sv_grid_resize(&g, a->x + a->w, a->y + a->h);
+	sv_panel_draw(&g, p, es, a);
+	for (r = top; r < bottom; r++) {
+		const char *name = es->stats.regions[r].name;
+		char want[256], got[256];
+		size_t differ = 0, len = 0;
+		int x;
+		for (q = top; q < bottom; q++) {
+			size_t k = q == r ? 0
+					  : sv_elide_common(name,
+						    es->stats.regions[q].name);
+			differ = k > differ ? k : differ;
+		}
+		sv_elide(name, differ, name_w - 2, ell, want, sizeof want);
+		for (x = x0; x < x0 + name_w - 2; x++) {
+			const struct sv_cell *c =
+				sv_grid_at(&g, x, a->y + 2 + (int)(r - top));
+			len += sv_utf8_encode(c->ch, got + len);
+		}
+		while (len && got[len - 1] == ' ')
+			len--;
+		got[len] = '\0';
+		ck_assert_str_eq(got, want);
+		shown += strcmp(want, name) != 0;
+	}
+	sv_grid_fini(&g);
+	return shown;
+}
+
+START_TEST(test_elided_names)
+{
+	struct sv_profile *ep = elide_profile();
+	struct sv_session es;
+	struct sv_error err;
+	struct sv_panel p;
+	/* Panel widths and the numeric columns each has room for (name
+	 * column at least 17 cells), rows, first rows shown. */
+	static const struct {
+		int w, nshown, h;
+		long top;
+	} areas[] = {{40, 3, 12, 0}, {45, 3, 30, 0}, {60, 5, 10, 7},
+		{40, 3, 44, 0}, {52, 4, 8, 30}};
+	static const char *const filters[] = {"", "mpi", "!kernel", ""};
+	size_t f, a;
+	int col, sorts, cut = 0;
+
+	ck_assert_int_eq(sv_session_init(&es, ep, NULL, &err), 0);
+	ck_assert_uint_eq(es.stats.nregions, ELIDE_N);
+	memset(&p, 0, sizeof p);
+	for (f = 0; f < sizeof filters / sizeof filters[0]; f++) {
+		ck_assert_int_eq(sv_session_set_filter(&es, filters[f]), 0);
+		for (sorts = 0; es.stats_busy && sorts < 100000; sorts++)
+			sv_session_poll(&es);
+		ck_assert(!es.stats_busy);
+		/* every sort order, every width, scrolled */
+		for (col = 0; col < SV_PANEL_COL_COUNT; col++) {
+			sv_session_sort(&es, sv_panel_col_key(col));
+			for (a = 0; a < sizeof areas / sizeof areas[0]; a++) {
+				struct sv_panel_area ar = {
+					3, 2, areas[a].w, areas[a].h, _i == 1};
+				p.top = areas[a].top;
+				p.cur = p.top;
+				cut += assert_elided(
+					&es, &p, &ar, areas[a].nshown);
+			}
+		}
+	}
+	/* the cases are ones where names are cut */
+	ck_assert_int_gt(cut, 100);
+	sv_session_fini(&es);
+	sv_profile_free(ep);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("panel");
@@ -445,6 +582,10 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_row_at, 0, sizeof hits / sizeof hits[0]);
 	tcase_add_test(tc, test_row_at_hidden);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("elision");
+	tcase_add_loop_test(tc, test_elided_names, 0, 2);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("golden");

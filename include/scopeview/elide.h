@@ -22,6 +22,21 @@
 /* Bytes a and b share at their start, whole code points only. */
 size_t sv_elide_common(const char *a, const char *b);
 
+/* Scratch room of sv_elide_differs: one entry a name. */
+struct sv_elide_entry {
+	const char *name;
+	size_t i;
+};
+
+/*
+ * The differ of each of names[0 .. n) against all the others, as the
+ * largest sv_elide_common with each (0 when n == 1; a NULL name counts as
+ * ""), into differ[0 .. n); order is scratch room for n entries.  Sorts
+ * once and compares neighbours: O(n log n) comparisons, not n^2.
+ */
+void sv_elide_differs(const char *const *names, size_t n,
+	struct sv_elide_entry *order, size_t *differ);
+
 /*
  * Fit name into width cells (width >= 1) with ellipsis (the UTF-8 of one
  * cell, "…" or "~") where text is left out.  differ is the byte offset at

@@ -249,6 +249,16 @@ struct sv_layout_walk {
 void sv_layout_walk_init(struct sv_layout_walk *w,
 	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
 	const struct sv_tmap *m);
+/*
+ * The positions sv_layout_range(w->lv, t0, t1, ...) gives, for ranges that
+ * come left to right (neither t0 nor t1 ever below the last call's, on a
+ * walk from sv_layout_walk_init, whose map is not used here): the search
+ * starts from the last range's answer, so a range costs O(log of how far
+ * it is from the last) instead of O(log calls in the level).  Do not mix
+ * with sv_layout_walk_next on the same walk.
+ */
+void sv_layout_walk_range(struct sv_layout_walk *w, int64_t t0, int64_t t1,
+	uint32_t *lo, uint32_t *hi);
 bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out);
 
 /* The call drawn at column x of (lane, depth), with the count of calls in

@@ -6,8 +6,11 @@
  * highlighted, brackets at its ends).  A click on the strip moves the
  * window there (the timeline mode's mouse handler).
  *
- * A frame of the strip costs (columns) x (lanes on display) x log(calls
- * in a lane), through the level-of-detail index; nothing is allocated.
+ * A frame of the strip walks each lane on display once left to right
+ * through the level-of-detail index (layout.h, sv_layout_walk_range): it
+ * costs (columns) x (lanes on display) steps, each a gallop as short as
+ * the columns' calls are regular, plus one search per lane, not a search
+ * per column; nothing is allocated.
  * Nothing here knows about curses.
  */
 #ifndef SCOPEVIEW_OVERVIEW_H

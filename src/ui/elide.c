@@ -8,6 +8,7 @@
 #include "scopeview/elide.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/common.h"
@@ -18,7 +19,15 @@ static int elide_cells(const char *s, size_t *bytes)
 {
 	char one[8];
 	uint32_t cp;
-	size_t n = sv_utf8_decode(s, strlen(s), &cp);
+	size_t n;
+
+	/* Printable ASCII, most of any name: one byte, one cell. */
+	if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
+		*bytes = 1;
+		return 1;
+	}
+	/* A code point takes at most 4 bytes: no need to measure the rest. */
+	n = sv_utf8_decode(s, strnlen(s, sizeof one), &cp);
 
 	if (!n)
 		n = 1;
@@ -62,6 +71,37 @@ size_t sv_elide_common(const char *a, const char *b)
 			last = i;
 	}
 	return last;
+}
+
+static int elide_order_cmp(const void *a, const void *b)
+{
+	const struct sv_elide_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+void sv_elide_differs(const char *const *names, size_t n,
+	struct sv_elide_entry *order, size_t *differ)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		order[i].name = names[i] ? names[i] : "";
+		order[i].i = i;
+		differ[i] = 0;
+	}
+	/* The longest start a name shares with any other is the one it
+	 * shares with a neighbour in byte order (strcmp's), and
+	 * sv_elide_common only grows with the bytes shared. */
+	qsort(order, n, sizeof *order, elide_order_cmp);
+	for (i = 1; i < n; i++) {
+		size_t a = order[i - 1].i, b = order[i].i,
+		       k = sv_elide_common(order[i - 1].name, order[i].name);
+		if (k > differ[a])
+			differ[a] = k;
+		if (k > differ[b])
+			differ[b] = k;
+	}
 }
 
 /* Where the tail kept starts: back from differ to the word's start (after

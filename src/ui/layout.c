@@ -8,8 +8,8 @@
  * nondecreasing) find the calls of any time range, and the longest call
  * of each block's prefixes and suffixes with the sparse table of whole
  * blocks answer "longest call among positions [lo, hi)" in O(1) (a scan
- * only inside one block).  The walk of a row is layout_walk.c.  Nothing
- * here draws, prints or knows about curses.
+ * only inside one block; the query itself, with the walk of a row, is
+ * layout_walk.c).  Nothing here draws, prints or knows about curses.
  */
 #include "scopeview/layout.h"
 
@@ -487,38 +487,6 @@ int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 		sum -= cut < d ? cut : d;
 	}
 	return sum < 0 ? 0 : sum > t1 - t0 ? t1 - t0 : sum;
-}
-
-uint32_t sv_layout_longest(const struct sv_layout_index *ix,
-	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi)
-{
-	uint32_t bl = lo / SV_LOD_BLOCK, bh = (hi - 1) / SV_LOD_BLOCK, best, i;
-
-	(void)ix; /* the durations live in the level */
-	if (bl == bh) {
-		/* One block: a prefix or suffix of it, or a scan. */
-		if (lo == bl * SV_LOD_BLOCK)
-			return lo + lv->pre[hi - 1];
-		if (hi == lv->n || hi == (bl + 1) * SV_LOD_BLOCK)
-			return bl * SV_LOD_BLOCK + lv->suf[lo];
-		for (best = lo, i = lo + 1; i < hi; i++)
-			best = lod_better(lv, best, i);
-		return best;
-	}
-	/* The suffix of lo's block, the whole blocks between (two
-	 * overlapping powers of two), the prefix of hi - 1's block. */
-	best = bl * SV_LOD_BLOCK + lv->suf[lo];
-	if (bh > bl + 1) {
-		uint32_t a = bl + 1, c = bh - 1, k = 0;
-		while ((2u << k) <= c - a + 1)
-			k++;
-		best = lod_better(
-			lv, best, lv->sparse[(size_t)k * lv->nblocks + a]);
-		best = lod_better(lv, best,
-			lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) +
-				   1]);
-	}
-	return lod_better(lv, best, bh * SV_LOD_BLOCK + lv->pre[hi - 1]);
 }
 
 uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,

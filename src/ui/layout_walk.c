@@ -1,6 +1,10 @@
 /*
  * layout_walk.c: a row of the level-of-detail index walked left to right
- * (layout.h): sv_layout_walk_next and the one-call form sv_layout_row_next.
+ * (layout.h): sv_layout_walk_next and the one-call form sv_layout_row_next,
+ * and sv_layout_walk_range for ranges that are not a map's cells; and the
+ * longest call of a cell's positions (sv_layout_longest), from the
+ * level's block prefixes, suffixes and sparse table: O(1) but for a scan
+ * inside one block.
  *
  * Cells come left to right, so the two positions a cell needs (the first
  * call that ends after the cell begins, the first call that starts at or
@@ -81,6 +85,90 @@ static uint32_t walk_seek(const struct sv_lod_level *lv, enum walk_key k,
 	return walk_bsearch(lv, k, lo, hi, t);
 }
 
+/* The best so far of a search for the longest call: its position and
+ * duration, so that each candidate's duration is read once. */
+struct lod_best {
+	uint32_t at;
+	int64_t dur;
+};
+
+/* Take position b of lv into best when it is longer (ties: earlier). */
+static void lod_take(
+	const struct sv_lod_level *lv, struct lod_best *best, uint32_t b)
+{
+	int64_t db = sv_lod_dur(lv, b);
+	if (db > best->dur || (db == best->dur && b < best->at)) {
+		best->at = b;
+		best->dur = db;
+	}
+}
+
+uint32_t sv_layout_longest(const struct sv_layout_index *ix,
+	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi)
+{
+	uint32_t bl = lo / SV_LOD_BLOCK, bh = (hi - 1) / SV_LOD_BLOCK, i;
+	struct lod_best best;
+
+	(void)ix; /* the durations live in the level */
+	if (bl == bh) {
+		/* One block: a prefix or suffix of it, or a scan. */
+		if (lo == bl * SV_LOD_BLOCK)
+			return lo + lv->pre[hi - 1];
+		if (hi == lv->n || hi == (bl + 1) * SV_LOD_BLOCK)
+			return bl * SV_LOD_BLOCK + lv->suf[lo];
+		best.at = lo;
+		best.dur = sv_lod_dur(lv, lo);
+		for (i = lo + 1; i < hi; i++)
+			lod_take(lv, &best, i);
+		return best.at;
+	}
+	/* The suffix of lo's block, the whole blocks between (two
+	 * overlapping powers of two), the prefix of hi - 1's block. */
+	best.at = bl * SV_LOD_BLOCK + lv->suf[lo];
+	best.dur = sv_lod_dur(lv, best.at);
+	if (bh > bl + 1) {
+		uint32_t a = bl + 1, c = bh - 1, k = 0, x, y;
+		while ((2u << k) <= c - a + 1)
+			k++;
+		x = lv->sparse[(size_t)k * lv->nblocks + a];
+		y = lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) + 1];
+		lod_take(lv, &best, x);
+		if (y != x)
+			lod_take(lv, &best, y);
+	}
+	lod_take(lv, &best, bh * SV_LOD_BLOCK + lv->pre[hi - 1]);
+	return best.at;
+}
+
+/* The positions of [ct0, ct1) (lv non-empty, ct0 < ct1, neither before
+ * the last cell's), from w's cursors, which move on to them. */
+static void walk_cell(struct sv_layout_walk *w, int64_t ct0, int64_t ct1,
+	uint32_t *lo, uint32_t *hi)
+{
+	const struct sv_lod_level *lv = w->lv;
+	uint32_t a, b;
+
+	a = walk_seek(lv, WALK_END, w->lo, w->hi ? w->hi - 1 : 0, ct0);
+	b = w->hi;
+	if (ct1 != INT64_MIN) /* first start >= ct1 */
+		b = walk_seek(lv, WALK_START, b, b + w->step, ct1 - 1);
+	w->step = b - w->hi;
+	w->lo = a;
+	w->hi = b;
+	*lo = a;
+	*hi = b < a ? a : b;
+}
+
+void sv_layout_walk_range(struct sv_layout_walk *w, int64_t t0, int64_t t1,
+	uint32_t *lo, uint32_t *hi)
+{
+	if (!w->lv || !w->lv->n || t1 <= t0) {
+		*lo = *hi = 0;
+		return;
+	}
+	walk_cell(w, t0, t1, lo, hi);
+}
+
 void sv_layout_walk_init(struct sv_layout_walk *w,
 	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
 	const struct sv_tmap *m)
@@ -110,16 +198,7 @@ bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out)
 		int cend;
 
 		/* The calls of [ct0, ct1): [lo, hi), as sv_layout_range. */
-		lo = walk_seek(lv, WALK_END, w->lo, w->hi ? w->hi - 1 : 0, ct0);
-		hi = w->hi;
-		if (ct1 != INT64_MIN) /* first start >= ct1 */
-			hi = walk_seek(
-				lv, WALK_START, hi, hi + w->step, ct1 - 1);
-		w->step = hi - w->hi;
-		w->lo = lo;
-		w->hi = hi;
-		if (hi < lo)
-			hi = lo;
+		walk_cell(w, ct0, ct1, &lo, &hi);
 		if (lo >= lv->n)
 			return false;
 		if (hi == lo) {

@@ -18,28 +18,59 @@ struct sv_tmap sv_overview_tmap(const struct sv_session *s, int x0, int w)
 	return m;
 }
 
-double sv_overview_activity(const struct sv_session *s, int64_t t0, int64_t t1)
+/* Columns whose activity is summed at once (a walk per lane each). */
+#define OVERVIEW_CHUNK 256
+
+/* The activity of columns [x, x + n) of m (n <= OVERVIEW_CHUNK) into
+ * act, each the mean over the lanes on display of the share of the
+ * column's range their depth-0 calls cover: each lane walked once left to
+ * right (layout.h). */
+static void overview_chunk(const struct sv_session *s, const struct sv_tmap *m,
+	int x, int n, double *act)
 {
 	const struct sv_profile *p = s->p;
-	double sum = 0;
-	size_t l, n = 0;
+	size_t l, shown = 0;
+	int i;
 
-	if (!p->has_calls || t1 <= t0)
-		return 0;
+	for (i = 0; i < n; i++)
+		act[i] = 0;
+	if (!p->has_calls)
+		return;
 	for (l = 0; l < p->nlanes; l++) {
 		const struct sv_lod_level *lv;
-		uint32_t lo, hi;
+		struct sv_layout_walk w;
 		if (s->lane_hidden && s->lane_hidden[l])
 			continue;
-		n++;
+		shown++;
 		lv = sv_layout_level(&s->index, l, 0);
 		if (!lv)
 			continue;
-		sv_layout_range(lv, t0, t1, &lo, &hi);
-		sum += (double)sv_layout_busy(lv, t0, t1, lo, hi) /
-		       (double)(t1 - t0);
+		sv_layout_walk_init(&w, &s->index, lv, m);
+		for (i = 0; i < n; i++) {
+			int64_t t0 = sv_tmap_time(m, x + i),
+				t1 = sv_tmap_time(m, x + i + 1);
+			uint32_t lo, hi;
+			if (t1 <= t0)
+				continue;
+			sv_layout_walk_range(&w, t0, t1, &lo, &hi);
+			act[i] += (double)sv_layout_busy(lv, t0, t1, lo, hi) /
+				  (double)(t1 - t0);
+		}
 	}
-	return n ? sum / (double)n : 0;
+	for (i = 0; i < n && shown; i++)
+		act[i] /= (double)shown;
+}
+
+double sv_overview_activity(const struct sv_session *s, int64_t t0, int64_t t1)
+{
+	/* One column over [t0, t1): its walk is one search. */
+	struct sv_tmap m = {t0, t1, 0, 1};
+	double a;
+
+	if (t1 <= t0)
+		return 0;
+	overview_chunk(s, &m, 0, 1, &a);
+	return a;
 }
 
 void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
@@ -52,6 +83,7 @@ void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
 	struct sv_tmap m = sv_overview_tmap(s, x0, w);
 	int x, wx0 = 0, wx1 = 0;
+	double act[OVERVIEW_CHUNK];
 	bool win;
 
 	if (w < 1 || !sv_tmap_valid(&m))
@@ -62,9 +94,14 @@ void sv_overview_draw(struct sv_grid *g, const struct sv_session *s, int x0,
 	sv_grid_put(g, x0 - 1, y, gl->vline, SV_STYLE_BORDER, 0);
 	win = sv_tmap_span(&m, t0, t1, &wx0, &wx1);
 	for (x = x0; x < x0 + w; x++) {
-		double a = sv_overview_activity(
-			s, sv_tmap_time(&m, x), sv_tmap_time(&m, x + 1));
+		double a;
 		bool in = win && x >= wx0 && x < wx1;
+		if ((x - x0) % OVERVIEW_CHUNK == 0)
+			overview_chunk(s, &m, x,
+				x0 + w - x < OVERVIEW_CHUNK ? x0 + w - x
+							    : OVERVIEW_CHUNK,
+				act);
+		a = act[(x - x0) % OVERVIEW_CHUNK];
 		uint32_t ch = ' ';
 		if (a > 0) {
 			int k = (int)(a * 8);

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/action.h"
@@ -82,30 +83,48 @@ static int panel_scroll_names(
 	return SV_REACT_REDRAW;
 }
 
-/* The name of row row fitted into w cells: scrolled sideways by name_x,
- * else cut where it still differs from the rows around it (elide.h). */
-static void panel_name(const struct sv_panel *pn, const struct sv_session *s,
-	long row, long top, long bottom, int w, uint32_t ellipsis, char *out,
-	size_t n)
+/* Rows whose differs are worked out on the stack; more take the heap. */
+#define PANEL_ROWS_STACK 128
+
+/* The differ of each region row [top, bottom) against the others shown
+ * (elide.h), once a frame: differ[r - top].  Returns differ, or heap
+ * room the caller frees (differ != the result), or NULL when out of
+ * memory (the names are then cut at the end). */
+static size_t *panel_differs(
+	const struct sv_session *s, long top, long bottom, size_t *differ)
 {
-	const char *name = s->stats.regions[row].name;
+	size_t n = bottom > top ? (size_t)(bottom - top) : 0, i, *out = differ;
+	const char *names_room[PANEL_ROWS_STACK], **names = names_room;
+	struct sv_elide_entry order_room[PANEL_ROWS_STACK], *order = order_room;
+	void *heap = NULL;
+
+	if (n > PANEL_ROWS_STACK) {
+		heap = malloc(
+			n * (sizeof *names + sizeof *order + sizeof *out));
+		if (!heap)
+			return NULL;
+		out = heap;
+		order = (struct sv_elide_entry *)(out + n);
+		names = (const char **)(order + n);
+	}
+	for (i = 0; i < n; i++)
+		names[i] = s->stats.regions[top + (long)i].name;
+	sv_elide_differs(names, n, order, out);
+	return out;
+}
+
+/* The name of row row fitted into w cells: scrolled sideways by name_x,
+ * else cut where it still differs from the rows shown (differ: what
+ * panel_differs gave it). */
+static void panel_name(const struct sv_panel *pn, const char *name,
+	size_t differ, int w, uint32_t ellipsis, char *out, size_t n)
+{
 	char ell[8];
-	size_t differ = 0, k;
-	long r;
 
 	ell[sv_utf8_encode(ellipsis, ell)] = '\0';
 	if (pn->name_x > 0) {
 		snprintf(out, n, "%s%s", ell, sv_elide_skip(name, pn->name_x));
 		return;
-	}
-	if (bottom > (long)s->stats.nregions)
-		bottom = (long)s->stats.nregions;
-	for (r = top; r < bottom; r++) {
-		if (r == row)
-			continue;
-		k = sv_elide_common(name, s->stats.regions[r].name);
-		if (k > differ)
-			differ = k;
 	}
 	sv_elide(name, differ, w, ell, out, n);
 }
@@ -333,8 +352,9 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		SV_PANEL_COL_IMB};
 	long sel_region =
 		s->sel != SV_NO_CALL ? (long)sv_call_region(p, s->sel) : -1;
-	long top, row, visible;
+	long top, row, visible, bottom;
 	char buf[64], name[1024];
+	size_t differ_room[PANEL_ROWS_STACK], *differ;
 	const char *scope;
 	int sort_col = sv_panel_key_col(s->sort_key);
 	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
@@ -462,8 +482,12 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		      visible;
 	if (top < 0)
 		top = 0;
-	for (row = top; row < (long)s->stats.nregions && row < top + visible;
-		row++) {
+	bottom = top + visible < (long)s->stats.nregions
+			 ? top + visible
+			 : (long)s->stats.nregions;
+	differ = pn->name_x > 0 ? NULL
+				: panel_differs(s, top, bottom, differ_room);
+	for (row = top; row < bottom; row++) {
 		const struct sv_stats_region *sr = &s->stats.regions[row];
 		int style = SV_STYLE_PANEL, j;
 		y = g->y + 2 + (int)(row - top);
@@ -475,8 +499,8 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		sv_grid_fill(gr, x0, y, x0 + w, y + 1, ' ', style, 0);
 		sv_grid_put(gr, x0, y, gl->bar, SV_STYLE_SPAN,
 			sv_session_region_color(s, sr->region));
-		panel_name(pn, s, row, top, top + visible, name_w - 2,
-			gl->ellipsis, name, sizeof name);
+		panel_name(pn, sr->name, differ ? differ[row - top] : 0,
+			name_w - 2, gl->ellipsis, name, sizeof name);
 		sv_grid_text(gr, x0 + 1, y, name_w - 2, name, style, 0,
 			gl->ellipsis);
 		for (j = 0; j < nshown; j++) {
@@ -504,6 +528,8 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 				style == SV_STYLE_PANEL ? ds : style, 0, 0);
 		}
 	}
+	if (differ != differ_room)
+		free(differ);
 	if (extra && row < top + visible)
 		panel_only_in_b(gr, s,
 			&(struct panel_rows){.x0 = x0,
