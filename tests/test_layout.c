@@ -369,6 +369,73 @@ static void assert_walk_ranges(const struct sv_layout_index *ix,
  * overlapping their neighbours (a lane that does not nest), some very
  * long: the cursor walk gives exactly the runs of the reference at
  * random windows, widths and offsets. */
+/* A row's spans kept between frames are the walk's, and are walked again
+ * when the window, the level or the index's build changes. */
+START_TEST(test_row_spans_kept)
+{
+	unsigned seed = 4242u;
+	size_t cap = 3000, n = 0;
+	struct vt_call *calls = calloc(cap + 1, sizeof *calls);
+	struct sv_profile *p;
+	struct sv_layout_index ix = {0};
+	struct sv_row_spans kept = {0};
+	struct sv_error err;
+	bool *keep;
+	int trial;
+
+	ck_assert_ptr_nonnull(calls);
+	rand_calls(calls, &n, cap, 0, 50000, 0, &seed);
+	p = vt_profile(calls, n, 0);
+	keep = calloc(p->nregions, sizeof *keep);
+	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
+	for (trial = 0; trial < 200; trial++) {
+		struct sv_tmap m = {0, 0, 0, 0};
+		const struct sv_lod_level *lv;
+		const struct sv_row_span *got;
+		struct sv_layout_walk w;
+		struct sv_layout_span sp;
+		size_t k = 0, ng = 0;
+		m.w = 1 + rand_r(&seed) % 120;
+		m.t0 = rand_r(&seed) % 40000;
+		m.t1 = m.t0 + m.w + rand_r(&seed) % 30000;
+		if (trial % 50 == 25) {
+			/* the same lane and depth, another build (a filter) */
+			for (size_t r = 0; r < p->nregions; r++)
+				keep[r] = rand_r(&seed) % 2;
+			ck_assert_int_eq(
+				sv_layout_index_build(&ix, p, keep, &err), 0);
+		}
+		lv = sv_layout_level(&ix, 0, (uint32_t)(trial / 3 % 3));
+		/* twice: walked, then kept; both as a fresh walk gives */
+		for (int twice = 0; twice < 2; twice++) {
+			got = sv_row_spans_get(&kept, &ix, lv, &m, &ng);
+			sv_layout_walk_init(&w, &ix, lv, &m);
+			for (k = 0; lv && sv_layout_walk_next(&w, &sp); k++) {
+				ck_assert_uint_lt(k, ng);
+				ck_assert_int_eq(got[k].s.x0, sp.x0);
+				ck_assert_int_eq(got[k].s.x1, sp.x1);
+				ck_assert_uint_eq(got[k].s.call, sp.call);
+				ck_assert_uint_eq(got[k].s.count, sp.count);
+				if (sp.count > 1)
+					ck_assert_int_eq(got[k].busy,
+						sv_layout_busy(lv,
+							sv_tmap_time(&m, sp.x0),
+							sv_tmap_time(
+								&m, sp.x0 + 1),
+							sp.lo, sp.hi));
+			}
+			ck_assert_uint_eq(k, ng);
+		}
+	}
+	sv_row_spans_fini(&kept);
+	sv_row_spans_fini(&kept); /* twice is harmless */
+	sv_layout_index_fini(&ix);
+	sv_profile_free(p);
+	free(keep);
+	free(calls);
+}
+END_TEST
+
 START_TEST(test_lod_walk_reference)
 {
 	unsigned seed = 99u + 7u * (unsigned)_i;
@@ -879,6 +946,7 @@ static Suite *suite(void)
 	tc = tcase_create("lod");
 	tcase_add_loop_test(tc, test_lod_brute, 0, 6);
 	tcase_add_loop_test(tc, test_lod_walk_reference, 0, 4);
+	tcase_add_test(tc, test_row_spans_kept);
 	tcase_add_test(tc, test_lod_kept_columns);
 	tcase_add_test(tc, test_lod_dominant);
 	tcase_add_test(tc, test_lod_longest);

@@ -150,6 +150,8 @@ struct sv_layout_index {
 	uint32_t *pos;   /* p->ncalls: call -> its position in its level,
 			    UINT32_MAX when not indexed */
 	size_t bytes;    /* what the index allocated */
+	uint64_t serial; /* unique to each build: what is kept of a drawing
+			    (struct sv_row_spans) is keyed on it */
 };
 
 /*
@@ -260,6 +262,32 @@ void sv_layout_walk_init(struct sv_layout_walk *w,
 void sv_layout_walk_range(struct sv_layout_walk *w, int64_t t0, int64_t t1,
 	uint32_t *lo, uint32_t *hi);
 bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out);
+
+/*
+ * One row's spans in one window, kept between frames: most frames (a
+ * cursor move) draw the same rows in the same window, and walking a row
+ * reads the index at places far apart, a cost that grows with the calls.
+ * Keyed on the index's build (serial), the level and the map; a zeroed
+ * struct is empty.
+ */
+struct sv_row_span {
+	struct sv_layout_span s;
+	int64_t busy; /* sv_layout_busy of its column when s.count > 1 */
+};
+struct sv_row_spans {
+	uint64_t serial;
+	const struct sv_lod_level *lv;
+	struct sv_tmap m;
+	struct sv_row_span *v;
+	size_t n, cap;
+};
+/* The spans sv_layout_walk_next gives for lv (may be NULL: none) in m,
+ * from c when its key matches, else walked and kept in c; *n gets their
+ * count.  Valid until c is next used. */
+const struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
+	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
+	const struct sv_tmap *m, size_t *n);
+void sv_row_spans_fini(struct sv_row_spans *c);
 
 /* The call drawn at column x of (lane, depth), with the count of calls in
  * that cell (0 and SV_NO_CALL when empty). */

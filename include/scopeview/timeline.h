@@ -76,12 +76,20 @@ struct sv_tlranks {
 	int job_rc;
 };
 
+/* Screen rows whose spans are kept between frames (taller screens walk
+ * the rows below afresh each frame). */
+#define SV_TIMELINE_SPAN_ROWS 256
+
 struct sv_timeline {
 	struct sv_session *s; /* borrowed from the mode */
 
 	/* Screen size and geometry. */
 	int w, h;
 	struct sv_layout_geom geom;
+	/* The spans drawn on each screen row of the lanes, kept for the next
+	 * frame (SV_TIMELINE_SPAN_ROWS of them, by row from the top of the
+	 * lanes; mutable through a const timeline: a cache). */
+	struct sv_row_spans *span_rows;
 	struct sv_layout_rows rows; /* rows on display */
 
 	/* The time window [t0, t1) and its zoom history. */

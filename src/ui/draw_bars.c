@@ -110,8 +110,10 @@ static void bars_single(
 			color);
 }
 
-/* A cell of several calls (s->count > 1, one column). */
-static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
+/* A cell of several calls (s->count > 1, one column) that keep busy ns of
+ * it busy. */
+static void bars_merged(
+	struct bars_ctx *b, const struct sv_layout_span *s, int64_t busy)
 {
 	const struct sv_profile *p = b->p;
 	int64_t ta = sv_tmap_time(&b->m, s->x0),
@@ -144,10 +146,7 @@ static void bars_merged(struct bars_ctx *b, const struct sv_layout_span *s)
 		}
 	}
 	sv_grid_put(b->g, s->x0, b->y,
-		sv_layout_busy(b->lv, ta, tb, lo, hi) * 2 >= tb - ta
-			? b->bg->dense
-			: b->bg->sparse,
-		st, color);
+		busy * 2 >= tb - ta ? b->bg->dense : b->bg->sparse, st, color);
 }
 
 /* The name of a run's region over the run, keeping each cell's style and
@@ -188,8 +187,9 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	const struct sv_profile *p = src.p;
 	struct bars_ctx b;
 	struct bars_run run = {0, 0, 0, false};
-	struct sv_layout_span sp;
-	struct sv_layout_walk walk;
+	struct sv_row_spans local = {0}, *kept = &local;
+	const struct sv_row_span *spans;
+	size_t i, n;
 	int prev_end = -1, prev_color = 0;
 
 	memset(&b, 0, sizeof b);
@@ -208,32 +208,38 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 		p->depth[src.sel] == depth)
 		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
 			p->end_ns[src.sel], &b.sel_x0, &b.sel_x1);
-	sv_layout_walk_init(&walk, src.ix, b.lv, &b.m);
-	while (sv_layout_walk_next(&walk, &sp)) {
-		uint32_t region = sv_call_region(p, sp.call);
-		bool own_name = sp.count == 1 && sp.x1 - sp.x0 >= 4;
-		if (sp.count > 1)
-			bars_merged(&b, &sp);
+	/* The row's spans from the last frame when its window is the same. */
+	if (v->span_rows && y >= v->geom.lanes_y &&
+		y - v->geom.lanes_y < SV_TIMELINE_SPAN_ROWS)
+		kept = &v->span_rows[y - v->geom.lanes_y];
+	spans = sv_row_spans_get(kept, src.ix, b.lv, &b.m, &n);
+	for (i = 0; i < n; i++) {
+		const struct sv_layout_span *sp = &spans[i].s;
+		uint32_t region = sv_call_region(p, sp->call);
+		bool own_name = sp->count == 1 && sp->x1 - sp->x0 >= 4;
+		if (sp->count > 1)
+			bars_merged(&b, sp, spans[i].busy);
 		else
 			bars_single(
-				&b, &sp, prev_end == sp.x0 ? prev_color : 0);
-		prev_end = sp.x1;
-		prev_color = sp.count == 1
-				     ? sv_timeline_src_color(v, &src, sp.call)
+				&b, sp, prev_end == sp->x0 ? prev_color : 0);
+		prev_end = sp->x1;
+		prev_color = sp->count == 1
+				     ? sv_timeline_src_color(v, &src, sp->call)
 				     : 0;
-		if (run.x1 == sp.x0 && run.x1 > run.x0 &&
+		if (run.x1 == sp->x0 && run.x1 > run.x0 &&
 			run.region == region) {
-			run.x1 = sp.x1;
+			run.x1 = sp->x1;
 			run.named |= own_name;
 			continue;
 		}
 		bars_run_name(&b, &run);
 		run.region = region;
-		run.x0 = sp.x0;
-		run.x1 = sp.x1;
+		run.x0 = sp->x0;
+		run.x1 = sp->x1;
 		run.named = own_name;
 	}
 	bars_run_name(&b, &run);
+	sv_row_spans_fini(&local);
 }
 
 size_t sv_timeline_cell_summary(

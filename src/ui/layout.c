@@ -14,6 +14,7 @@
 #include "scopeview/layout.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,6 +314,9 @@ static bool lod_kept(const struct sv_profile *p, const bool *keep_region,
 	return !keep_region || keep_region[sv_call_region(p, c)];
 }
 
+/* The serial of the last index built (on any thread). */
+static _Atomic uint64_t lod_serial;
+
 static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 	const bool *keep_region, const bool *keep_call,
 	const struct sv_layout_stop *stop, struct sv_error *err)
@@ -327,6 +331,7 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 	if (!p)
 		return sv_error_set(err, -EINVAL, "layout: no profile");
 	ix->p = p;
+	ix->serial = atomic_fetch_add(&lod_serial, 1) + 1;
 	ix->nlanes = p->has_calls ? p->nlanes : 0;
 	ix->lanes = sv_xcalloc(ix->nlanes ? ix->nlanes : 1, sizeof *ix->lanes);
 	ix->pos = sv_xmalloc(

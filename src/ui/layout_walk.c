@@ -13,9 +13,13 @@
  * inside the last step) from a guess: for the first position, just below
  * where the last cell's calls ended; for the second, as many calls on as
  * began in the last cell.  A cell then costs O(log of the guess's error)
- * whatever the size of the level.  Nothing here allocates.
+ * whatever the size of the level.  Nothing here allocates but the spans
+ * a row keeps between frames (sv_row_spans_get).
  */
 #include "scopeview/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* The nondecreasing keys a walk searches: starts, or running maxima of
  * the ends. */
@@ -250,4 +254,49 @@ bool sv_layout_row_next(const struct sv_layout_index *ix,
 	if (more)
 		*x = w.x;
 	return more;
+}
+
+const struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
+	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
+	const struct sv_tmap *m, size_t *n)
+{
+	struct sv_layout_walk w;
+	struct sv_layout_span sp;
+
+	if (c->v && c->serial == ix->serial && c->lv == lv &&
+		c->m.t0 == m->t0 && c->m.t1 == m->t1 && c->m.x0 == m->x0 &&
+		c->m.w == m->w) {
+		*n = c->n;
+		return c->v;
+	}
+	c->serial = ix->serial;
+	c->lv = lv;
+	c->m = *m;
+	c->n = 0;
+	if (!c->v) {
+		c->cap = 16;
+		c->v = sv_xmalloc(c->cap * sizeof *c->v);
+	}
+	sv_layout_walk_init(&w, ix, lv, m);
+	while (lv && sv_layout_walk_next(&w, &sp)) {
+		struct sv_row_span *r;
+		sv_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
+		r = &c->v[c->n++];
+		r->s = sp;
+		r->busy = sp.count > 1
+				  ? sv_layout_busy(lv, sv_tmap_time(m, sp.x0),
+					    sv_tmap_time(m, sp.x0 + 1), sp.lo,
+					    sp.hi)
+				  : 0;
+	}
+	*n = c->n;
+	return c->v;
+}
+
+void sv_row_spans_fini(struct sv_row_spans *c)
+{
+	if (!c)
+		return;
+	free(c->v);
+	memset(c, 0, sizeof *c);
 }

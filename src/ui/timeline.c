@@ -66,6 +66,7 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	v->range_x = -1;
 	v->panel_shown = true;
 	v->details_shown = true;
+	v->span_rows = sv_xcalloc(SV_TIMELINE_SPAN_ROWS, sizeof *v->span_rows);
 	timeline_alloc_lanes(v);
 	v->w = 120;
 	v->h = 40;
@@ -81,6 +82,9 @@ void sv_timeline_fini(struct sv_timeline *v)
 		return;
 	sv_timeline_ranks_fini(v);
 	sv_layout_rows_fini(&v->rows);
+	for (size_t i = 0; v->span_rows && i < SV_TIMELINE_SPAN_ROWS; i++)
+		sv_row_spans_fini(&v->span_rows[i]);
+	free(v->span_rows);
 	free(v->lane_collapsed);
 	free(v->lane2_collapsed);
 	memset(v, 0, sizeof *v);
