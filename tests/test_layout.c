@@ -416,6 +416,8 @@ START_TEST(test_row_spans_kept)
 				ck_assert_int_eq(got[k].s.x1, sp.x1);
 				ck_assert_uint_eq(got[k].s.call, sp.call);
 				ck_assert_uint_eq(got[k].s.count, sp.count);
+				ck_assert_uint_eq(got[k].region,
+					sv_call_region(p, sp.call));
 				if (sp.count > 1)
 					ck_assert_int_eq(got[k].busy,
 						sv_layout_busy(lv,

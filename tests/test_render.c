@@ -625,6 +625,60 @@ START_TEST(test_no_alloc_same_frame)
 }
 END_TEST
 
+/* A view drawn after every key (its rows keep their spans and colours
+ * from frame to frame) draws what a fresh view given the same keys does. */
+START_TEST(test_kept_rows_match_fresh)
+{
+	static const char *const keys[] = {"y", "j", "t", "y", "t", "Tab", "f",
+		"y", "y", "+", "+", "l", "-", "y", "j", "j", "t", NULL};
+	struct sv_profile *p = vt_profile(lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS);
+	struct sv_view v;
+	struct sv_grid g, want;
+	struct sv_error err;
+	char script[256] = "";
+	size_t i;
+
+	ck_assert_int_eq(sv_view_init(&v, p, NULL, &err), 0);
+	sv_view_resize(&v, 100, 30);
+	sv_grid_init(&g);
+	sv_grid_init(&want);
+	sv_render(&g, &v);
+	for (i = 0; keys[i]; i++) {
+		int *kv = NULL;
+		size_t n = 0;
+		char *a, *b;
+		ck_assert_int_eq(
+			sv_keys_parse_script(keys[i], &kv, &n, &err), 0);
+		ck_assert_uint_eq(n, 1);
+		sv_view_handle_key(&v, kv[0]);
+		free(kv);
+		sv_render(&g, &v);
+		snprintf(script + strlen(script),
+			sizeof script - strlen(script), "%s%s", i ? " " : "",
+			keys[i]);
+		draw(&want, p, 100, 30, script, false);
+		a = vt_grid_dump(&g);
+		b = vt_grid_dump(&want);
+		ck_assert_msg(!strcmp(a, b), "after '%s':\n%s\nfresh:\n%s",
+			script, a, b);
+		free(a);
+		free(b);
+		/* the colours too, cell by cell */
+		ck_assert_int_eq(g.w * g.h, want.w * want.h);
+		for (int c = 0; c < g.w * g.h; c++)
+			ck_assert_msg(g.cells[c].color == want.cells[c].color &&
+					      g.cells[c].color2 ==
+						      want.cells[c].color2,
+				"after '%s': the colour of cell %d", script, c);
+	}
+	sv_grid_fini(&g);
+	sv_grid_fini(&want);
+	sv_view_fini(&v);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* Rank rows (b) and the strip of ranks inside the marked region: three
  * ranks, rank 1 the slowest in solve; then the demo profile at 160x45. */
 static const struct vt_call rank_calls[] = {
@@ -710,6 +764,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("frames");
 	tcase_add_test(tc, test_no_alloc_same_frame);
+	tcase_add_test(tc, test_kept_rows_match_fresh);
 	tcase_add_test(tc, test_match_in_merged_cell);
 	tcase_add_test(tc, test_source_popup_text);
 	tcase_add_test(tc, test_details_callmeta);

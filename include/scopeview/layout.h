@@ -272,7 +272,12 @@ bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out);
  */
 struct sv_row_span {
 	struct sv_layout_span s;
-	int64_t busy; /* sv_layout_busy of its column when s.count > 1 */
+	int64_t busy;    /* sv_layout_busy of its column when s.count > 1 */
+	uint32_t region; /* s.call's */
+	/* What the drawing keeps of s.call: its colour under color_key (0:
+	 * none yet; the caller's own key for colour mode and palette). */
+	int color;
+	uint64_t color_key;
 };
 struct sv_row_spans {
 	uint64_t serial;
@@ -284,7 +289,7 @@ struct sv_row_spans {
 /* The spans sv_layout_walk_next gives for lv (may be NULL: none) in m,
  * from c when its key matches, else walked and kept in c; *n gets their
  * count.  Valid until c is next used. */
-const struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
+struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
 	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
 	const struct sv_tmap *m, size_t *n);
 void sv_row_spans_fini(struct sv_row_spans *c);

@@ -60,6 +60,8 @@ struct sv_palette_map {
 	uint8_t *alt;   /* nregions: a second colour for self-recursion */
 	size_t n;
 	int64_t dur_min, dur_max; /* the calls' durations (heat scale) */
+	uint64_t serial; /* unique to each build (drawn colours kept by the
+			    timeline's rows are keyed on it) */
 };
 
 /* The colour a name hashes to, 1 .. SV_PALETTE_NREGION. */

@@ -54,7 +54,19 @@ struct bars_ctx {
 	bool dim_others; /* a search is on: calls it does not match dim */
 	bool sel_row;
 	int sel_x0, sel_x1;
+	uint64_t color_key; /* colour mode and palette build, for the colours
+			       the row's kept spans hold */
 };
+
+/* The colour of span r's call, kept in r while the key holds. */
+static int bars_span_color(const struct bars_ctx *b, struct sv_row_span *r)
+{
+	if (r->color_key != b->color_key) {
+		r->color = sv_timeline_src_color(b->v, &b->src, r->s.call);
+		r->color_key = b->color_key;
+	}
+	return r->color;
+}
 
 /* The style of a bar of call c: selected, matching, dimmed or plain. */
 static int bars_style(const struct bars_ctx *b, uint32_t c, int plain)
@@ -70,13 +82,14 @@ static int bars_style(const struct bars_ctx *b, uint32_t c, int plain)
 
 /* A run of one call, columns [x0, x1); prev_color is the colour of the
  * bar that ends at x0 (0 when none). */
-static void bars_single(
-	struct bars_ctx *b, const struct sv_layout_span *s, int prev_color)
+static void bars_single(struct bars_ctx *b, struct sv_row_span *r,
+	uint32_t region, int prev_color)
 {
 	const struct sv_profile *p = b->p;
+	const struct sv_layout_span *s = &r->s;
 	uint32_t c = s->call;
-	const char *name = p->regions[sv_call_region(p, c)];
-	int color = sv_timeline_src_color(b->v, &b->src, c);
+	const char *name = p->regions[region];
+	int color = bars_span_color(b, r);
 	int64_t dur = sv_call_duration(p, c);
 	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
 	int style = bars_style(b, c, SV_STYLE_SPAN), x, w = s->x1 - s->x0,
@@ -112,15 +125,14 @@ static void bars_single(
 
 /* A cell of several calls (s->count > 1, one column) that keep busy ns of
  * it busy. */
-static void bars_merged(
-	struct bars_ctx *b, const struct sv_layout_span *s, int64_t busy)
+static void bars_merged(struct bars_ctx *b, struct sv_row_span *r)
 {
 	const struct sv_profile *p = b->p;
+	const struct sv_layout_span *s = &r->s;
 	int64_t ta = sv_tmap_time(&b->m, s->x0),
-		tb = sv_tmap_time(&b->m, s->x0 + 1);
+		tb = sv_tmap_time(&b->m, s->x0 + 1), busy = r->busy;
 	uint32_t lo = s->lo, hi = s->hi, c = s->call;
-	int color = sv_timeline_src_color(b->v, &b->src, c),
-	    st = SV_STYLE_SPAN_MERGED;
+	int color = bars_span_color(b, r), st = SV_STYLE_SPAN_MERGED;
 
 	if (b->sel_row && s->x0 >= b->sel_x0 && s->x0 < b->sel_x1)
 		st = SV_STYLE_SELECTED;
@@ -188,7 +200,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	struct bars_ctx b;
 	struct bars_run run = {0, 0, 0, false};
 	struct sv_row_spans local = {0}, *kept = &local;
-	const struct sv_row_span *spans;
+	struct sv_row_span *spans;
 	size_t i, n;
 	int prev_end = -1, prev_color = 0;
 
@@ -212,20 +224,21 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	if (v->span_rows && y >= v->geom.lanes_y &&
 		y - v->geom.lanes_y < SV_TIMELINE_SPAN_ROWS)
 		kept = &v->span_rows[y - v->geom.lanes_y];
+	b.color_key = (src.run ? s->colors2.serial : s->colors.serial) *
+			      SV_PALETTE_MODE_COUNT +
+		      (uint64_t)s->color_mode + 1;
 	spans = sv_row_spans_get(kept, src.ix, b.lv, &b.m, &n);
 	for (i = 0; i < n; i++) {
 		const struct sv_layout_span *sp = &spans[i].s;
-		uint32_t region = sv_call_region(p, sp->call);
+		uint32_t region = spans[i].region;
 		bool own_name = sp->count == 1 && sp->x1 - sp->x0 >= 4;
 		if (sp->count > 1)
-			bars_merged(&b, sp, spans[i].busy);
+			bars_merged(&b, &spans[i]);
 		else
-			bars_single(
-				&b, sp, prev_end == sp->x0 ? prev_color : 0);
+			bars_single(&b, &spans[i], region,
+				prev_end == sp->x0 ? prev_color : 0);
 		prev_end = sp->x1;
-		prev_color = sp->count == 1
-				     ? sv_timeline_src_color(v, &src, sp->call)
-				     : 0;
+		prev_color = sp->count == 1 ? spans[i].color : 0;
 		if (run.x1 == sp->x0 && run.x1 > run.x0 &&
 			run.region == region) {
 			run.x1 = sp->x1;

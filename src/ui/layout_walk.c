@@ -256,7 +256,7 @@ bool sv_layout_row_next(const struct sv_layout_index *ix,
 	return more;
 }
 
-const struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
+struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
 	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
 	const struct sv_tmap *m, size_t *n)
 {
@@ -283,6 +283,9 @@ const struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
 		sv_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
 		r = &c->v[c->n++];
 		r->s = sp;
+		r->region = sv_call_region(ix->p, sp.call);
+		r->color = 0;
+		r->color_key = 0;
 		r->busy = sp.count > 1
 				  ? sv_layout_busy(lv, sv_tmap_time(m, sp.x0),
 					    sv_tmap_time(m, sp.x0 + 1), sp.lo,

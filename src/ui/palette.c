@@ -9,6 +9,7 @@
  */
 #include "scopeview/palette.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +181,9 @@ void sv_palette_map_fini(struct sv_palette_map *m)
 
 static const int64_t *palette_sort_weight;
 
+/* The serial of the last map built (on any thread). */
+static _Atomic uint64_t palette_serial;
+
 static int palette_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -215,6 +219,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	uint64_t c;
 
 	sv_palette_map_fini(m);
+	m->serial = atomic_fetch_add(&palette_serial, 1) + 1;
 	if (!p || !p->nregions)
 		return;
 	n = p->nregions;
