@@ -379,6 +379,111 @@ START_TEST(test_filter_bad_regex)
 }
 END_TEST
 
+/* Wait (up to 10 s) until nothing runs on a worker, polling as the
+ * viewer's loop does; how many polls said the screen changed. */
+static int wait_idle(struct sv_session *ss)
+{
+	int guard, changed = 0;
+	for (guard = 0; sv_session_busy(ss) && guard < 10000; guard++) {
+		changed += sv_session_poll(ss);
+		usleep(1000);
+	}
+	ck_assert(!sv_session_busy(ss));
+	return changed;
+}
+
+/* From bg_calls calls the filter is made on a worker: the filter in
+ * force (its regions, index, statistics and the selection) stays until
+ * poll takes the new one in, the message line says it is coming, a bad
+ * pattern is still an error at once, a newer filter stops the one being
+ * made, going back to the filter in force only stops it, and clearing
+ * is made the same way.  Each result is announced once. */
+START_TEST(test_filter_background)
+{
+	uint32_t c600 = call_of(prof, "child", 600);
+	size_t all = s.index.ncalls;
+
+	s.bg_calls = 1;
+	s.sel = c600;
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
+	/* pending: nothing changed yet */
+	ck_assert(s.filter_pending);
+	ck_assert(sv_session_busy(&s));
+	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
+	ck_assert_ptr_null(s.region_keep);
+	ck_assert_uint_eq(s.index.ncalls, all);
+	ck_assert(s.stats_is_all);
+	ck_assert_ptr_nonnull(strstr(s.message, "filtering 'ch'"));
+	ck_assert_int_eq(heard.n, 0);
+	/* a bad pattern: an error now, the filter being made goes on */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma ("), -EINVAL);
+	ck_assert(s.filter_pending);
+	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
+	/* a newer filter stops it: only the last is taken in */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
+	ck_assert_uint_eq(s.sel, c600);
+	ck_assert_int_ge(wait_idle(&s), 1);
+	ck_assert(!s.filter_pending);
+	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert_str_eq(s.message, "filter set");
+	ck_assert(s.region_keep[region("main")]);
+	ck_assert(!s.region_keep[region("child")]);
+	ck_assert_uint_eq(s.index.ncalls, 2); /* main on both ranks */
+	ck_assert(!s.stats_is_all);
+	ck_assert_ptr_nonnull(stats_of("main"));
+	ck_assert_ptr_null(stats_of("child"));
+	ck_assert_uint_eq(s.sel, SV_NO_CALL); /* child is filtered out */
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
+	/* back to the filter in force while another is made */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert(!s.filter_pending);
+	ck_assert(!sv_session_busy(&s));
+	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_int_eq(heard.n, 1);
+	/* cleared on the worker too */
+	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_ptr_nonnull(strstr(s.message, "clearing the filter"));
+	ck_assert_ptr_nonnull(s.region_keep);
+	wait_idle(&s);
+	ck_assert_ptr_null(s.region_keep);
+	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_str_eq(s.message, "filter cleared");
+	ck_assert_uint_eq(s.index.ncalls, all);
+	ck_assert(s.stats_is_all);
+	ck_assert_int_eq(heard.n, 2);
+}
+END_TEST
+
+/* A new profile while a filter is being made applies the one typed
+ * last; freeing the session stops a worker still running. */
+START_TEST(test_filter_background_reload)
+{
+	struct sv_profile *p2 = vt_profile(calls, NCALLS, FLAGS);
+	struct sv_error err;
+
+	s.bg_calls = 1;
+	ck_assert_int_eq(sv_session_set_filter(&s, "gr"), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
+	ck_assert(!s.filter_pending);
+	ck_assert_str_eq(s.filter_spec, "gr");
+	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert(s.filter_pending);
+	sv_session_fini(&s);
+	sv_profile_free(prof);
+	prof = p2;
+	ck_assert_int_eq(sv_session_init(&s, prof, NULL, &err), 0);
+}
+END_TEST
+
 /* ---- the search and the marked region -------------------------------- */
 
 /* Tag the two child calls (c100 starts at 100, c600 at 600, one row)
@@ -650,17 +755,6 @@ START_TEST(test_search)
 }
 END_TEST
 
-/* Wait for a background search to be taken in (sv_session_poll). */
-static void wait_matches(struct sv_session *ss)
-{
-	int guard;
-	for (guard = 0; sv_session_busy(ss) && guard < 10000; guard++) {
-		sv_session_poll(ss);
-		usleep(1000);
-	}
-	ck_assert(!sv_session_busy(ss));
-}
-
 /* The search made on a worker thread (bg_calls reached) gives the same
  * lists and highlights as the one made in place, announces itself once
  * when its lists are in, and a new search or a solo lane while it runs
@@ -683,7 +777,7 @@ START_TEST(test_search_background)
 	/* then the lists come later: empty meanwhile, then the same */
 	ck_assert(s.matches_pending);
 	ck_assert_uint_eq(s.nmatches, 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 3);
 	for (i = 0; i < 3; i++)
 		ck_assert_uint_eq(s.matches[i], want[i]);
@@ -698,12 +792,12 @@ START_TEST(test_search_background)
 	/* a solo lane and a new pattern while one runs: the last wins */
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 0);
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 3);
 	/* and fini stops a running one */
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
@@ -781,7 +875,7 @@ START_TEST(test_mark_background)
 	ck_assert(s.matches_pending);
 	ck_assert_uint_eq(s.nmarked, 0);
 	ck_assert_str_eq(s.message, "collecting the calls of 'child'");
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmarked, 2);
 	ck_assert_mem_eq(s.marked, want, sizeof want);
 	ck_assert(s.has_match_index);
@@ -793,15 +887,15 @@ START_TEST(test_mark_background)
 	/* another region while it runs: the last wins */
 	sv_session_mark_region(&s, mn);
 	sv_session_mark_region(&s, ch);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_int_eq(s.mark_region, ch);
 	ck_assert_mem_eq(s.marked, want, sizeof want);
 
 	/* none on the lanes shown: said when the work is done */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	wait_matches(&s);
+	wait_idle(&s);
 	sv_session_mark_region(&s, ch);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmarked, 0);
 	ck_assert(s.message_is_error);
 	ck_assert_str_eq(s.message, "'child' has no call on the lanes shown");
@@ -1148,6 +1242,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		tc, test_filter, 0, sizeof filters / sizeof filters[0]);
 	tcase_add_test(tc, test_filter_bad_regex);
+	tcase_add_test(tc, test_filter_background);
+	tcase_add_test(tc, test_filter_background_reload);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("search");

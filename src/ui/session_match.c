@@ -293,7 +293,7 @@ void sv_session_update_matches(struct sv_session *s)
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return s->matches_pending || s->index_pending ||
+	return s->matches_pending || s->index_pending || s->filter_pending ||
 	       sv_session_stats_busy(s);
 }
 
@@ -324,8 +324,9 @@ static void session_take_lists(struct sv_session *s)
 
 bool sv_session_poll(struct sv_session *s)
 {
+	bool filter = sv_session_filter_poll(s);
 	struct session_match_work *w = s->match_work;
-	bool stats = sv_session_stats_poll(s), done;
+	bool stats = sv_session_stats_poll(s) || filter, done;
 
 	if (!w || (!s->matches_pending && !s->index_pending))
 		return stats;
