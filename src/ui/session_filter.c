@@ -414,9 +414,7 @@ static void filter_start(
 	snprintf(w->shadow.filter_spec, sizeof w->shadow.filter_spec, "%s",
 		spec);
 	if (w->fp.terms && s->p->call_meta)
-		total += s->p->ncalls;
-	if (s->p2 && s->has_index2)
-		total += s->p2->ncalls; /* not counted: the bar stops short */
+		total += s->p->ncalls; /* the per-call pass, then the index */
 	s->filter_work = w;
 	s->filter_pending = true;
 	filter_say_pending(s, -1);
