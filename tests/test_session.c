@@ -540,10 +540,20 @@ START_TEST(test_search_metadata)
 }
 END_TEST
 
+/* Set the filter and wait until it is in force (made here, or on a
+ * worker and taken in by poll). */
+static int filter_set(const char *spec)
+{
+	int rc = sv_session_set_filter(&s, spec);
+	wait_idle(&s);
+	return rc;
+}
+
 /* The filter takes metadata terms as the search does: "key=value" and
  * "key~regex" keep (with !, drop) calls by their event metadata, names
  * still match by name, and the index, the statistics, the match lists
- * and sv_session_keeps() all follow the calls kept. */
+ * and sv_session_keeps() all follow the calls kept; made here, or (1)
+ * on a worker. */
 START_TEST(test_filter_metadata)
 {
 	struct sv_error err = {0};
@@ -551,12 +561,15 @@ START_TEST(test_filter_metadata)
 	uint32_t c600 = call_of(prof, "child", 600);
 	const struct sv_stats_region *g;
 
-	ck_assert_int_eq(sv_session_set_filter(&s, "phase=steady"), 0);
+	if (_i)
+		s.bg_calls = 1; /* the same, made on a worker */
+
+	ck_assert_int_eq(filter_set("phase=steady"), 0);
 	ck_assert_ptr_null(s.call_keep); /* no metadata yet: names only */
 	ck_assert_uint_eq(s.index.ncalls, 0);
 	tag_children(c100, c600);
 	/* one term: the one call */
-	ck_assert_int_eq(sv_session_set_filter(&s, "phase=steady"), 0);
+	ck_assert_int_eq(filter_set("phase=steady"), 0);
 	ck_assert_ptr_nonnull(s.call_keep);
 	ck_assert_uint_eq(s.index.ncalls, 1);
 	ck_assert(sv_session_keeps(&s, c100));
@@ -567,11 +580,11 @@ START_TEST(test_filter_metadata)
 	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 400);
 	ck_assert(!s.stats_is_all);
 	/* a name and a term: main's two calls and the tagged one */
-	ck_assert_int_eq(sv_session_set_filter(&s, "main phase~^st"), 0);
+	ck_assert_int_eq(filter_set("main phase~^st"), 0);
 	ck_assert_uint_eq(s.index.ncalls, 3);
 	ck_assert(sv_session_keeps(&s, call_of(prof, "main", 0)));
 	/* an excluded term: everything but the warm call */
-	ck_assert_int_eq(sv_session_set_filter(&s, "!phase=warm"), 0);
+	ck_assert_int_eq(filter_set("!phase=warm"), 0);
 	ck_assert_uint_eq(s.index.ncalls, NCALLS - 1);
 	ck_assert(!sv_session_keeps(&s, c600));
 	g = sv_stats_table_find(&s.stats, sv_call_region(prof, c100));
@@ -579,13 +592,14 @@ START_TEST(test_filter_metadata)
 	ck_assert_uint_eq(g->s.num_calls, 1);
 	/* the search's lists keep to the calls kept */
 	ck_assert_int_eq(sv_session_set_search(&s, "^child", &err), 0);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert_uint_eq(s.matches[0], c100);
 	/* a bad regex after ~ is an error, and the filter stays */
-	ck_assert_int_eq(sv_session_set_filter(&s, "phase~("), -EINVAL);
+	ck_assert_int_eq(filter_set("phase~("), -EINVAL);
 	ck_assert_str_eq(s.filter_spec, "!phase=warm");
 	/* cleared: every call again */
-	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
+	ck_assert_int_eq(filter_set(""), 0);
 	ck_assert_ptr_null(s.call_keep);
 	ck_assert_uint_eq(s.index.ncalls, NCALLS);
 }
@@ -1250,7 +1264,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_search);
 	tcase_add_test(tc, test_search_metadata);
-	tcase_add_test(tc, test_filter_metadata);
+	tcase_add_loop_test(tc, test_filter_metadata, 0, 2);
 	tcase_add_test(tc, test_stats_span);
 	tcase_add_test(tc, test_stats_span_background);
 	tcase_add_test(tc, test_sorted_lists);

@@ -432,6 +432,7 @@ static bool filter_in_background(const struct sv_session *s)
 
 int sv_session_set_filter(struct sv_session *s, const char *spec)
 {
+	bool was_pending;
 	struct filter_pats fp;
 	struct sv_error err;
 
@@ -446,8 +447,9 @@ int sv_session_set_filter(struct sv_session *s, const char *spec)
 		sv_session_message(s, true, "%s", err.msg);
 		return -EINVAL;
 	}
+	was_pending = s->filter_pending;
 	filter_drop(s);
-	if (!strcmp(spec, s->filter_spec)) {
+	if (was_pending && !strcmp(spec, s->filter_spec)) {
 		/* Back to the filter on show: nothing to make. */
 		filter_pats_fini(&fp);
 		sv_session_message(s, false, "%s",
