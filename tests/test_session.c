@@ -475,7 +475,19 @@ START_TEST(test_filter_background_reload)
 	ck_assert(!s.filter_pending);
 	ck_assert_str_eq(s.filter_spec, "gr");
 	ck_assert_uint_eq(s.index.ncalls, 1);
+	/* a second run while one is being made: made again for both runs */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_int_eq(sv_session_set_second(&s, prof, "b", &err), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
+	wait_idle(&s);
+	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert(s.has_index2);
+	ck_assert_uint_eq(s.index2.ncalls, 2); /* main on both ranks of B */
+	/* freeing the session stops a worker still running */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
 	ck_assert(s.filter_pending);
 	sv_session_fini(&s);
 	sv_profile_free(prof);
