@@ -120,8 +120,8 @@ struct sv_session {
 	 * in force, none): the one told to stop frees what it made and is
 	 * joined later (filter_orphans). */
 	bool filter_pending;
-	struct session_filter_work *filter_work;    /* private */
-	struct session_filter_work *filter_orphans; /* private */
+	struct session_filter_work *filter_work; /* private */
+	struct sv_job_orphans filter_orphans;    /* private */
 
 	/* The search (/): the pattern and the regions it matches (NULL = no
 	 * search); its calls on the lanes shown, by start; the marked
@@ -152,14 +152,15 @@ struct sv_session {
 	 * matches_pending is set, the lists are empty and the message line
 	 * shows the progress; SV_SESSION_SEARCH is notified when they come,
 	 * which may be before the index (index_pending until then).
-	 * A change of the search, the marked region or the lanes stops the
-	 * work and starts it again. */
+	 * A change of the search, the marked region or the lanes tells the
+	 * worker to stop, without waiting for it (it is joined later:
+	 * match_orphans), and starts another. */
 	uint64_t bg_calls;
 	bool matches_pending;
 	/* The lists are in and the highlight index is still being made. */
 	bool index_pending;
-	struct sv_job match_job;
 	struct session_match_work *match_work; /* private */
+	struct sv_job_orphans match_orphans;   /* private */
 	const atomic_bool *match_cancel;  /* private: a worker's stop flag */
 	_Atomic uint64_t *match_progress; /* private: a worker's progress */
 
@@ -365,6 +366,9 @@ bool sv_session_busy(const struct sv_session *s);
  * (SV_SESSION_SORT), and update the progress line; true when the screen
  * should change.  Called by the view's loop while busy. */
 bool sv_session_poll(struct sv_session *s);
+
+/* How far the worker making the match lists is, 0 .. 100 (0: none). */
+int sv_session_match_percent(const struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);

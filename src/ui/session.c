@@ -326,7 +326,7 @@ void sv_session_fini(struct sv_session *s)
 {
 	if (!s)
 		return;
-	sv_session_cancel_matches(s);
+	sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
 	sv_layout_index_fini(&s->index);
@@ -366,7 +366,7 @@ int sv_session_set_profile(
 	/* A filter still being made is the one typed last. */
 	snprintf(filter, sizeof filter, "%s", sv_session_filter_text(s));
 	sv_session_filter_stop(s);
-	sv_session_cancel_matches(s);
+	sv_session_stop_matches(s);
 	sv_session_stats_stop(s);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */

@@ -305,13 +305,11 @@ int sv_session_filter_now(struct sv_session *s, const char *spec)
 /* ---- the filter on a worker thread --------------------------------------- */
 
 /* A worker's filter: the patterns and a session of its own, which holds
- * what it makes (the same code as on the UI thread); its job, and the
- * next of the workers told to stop. */
+ * what it makes (the same code as on the UI thread), and its job. */
 struct session_filter_work {
 	struct sv_job job;
 	struct filter_pats fp;
 	struct sv_session shadow;
-	struct session_filter_work *next;
 };
 
 /* Free what w made (again: a second time frees nothing). */
@@ -343,20 +341,9 @@ static void filter_work_free(struct session_filter_work *w)
 	free(w);
 }
 
-/* Free the workers told to stop that have (all of them when wait). */
-static void filter_reap(struct sv_session *s, bool wait)
+static void filter_work_free_fn(void *w)
 {
-	struct session_filter_work **pw = &s->filter_orphans;
-
-	while (*pw) {
-		struct session_filter_work *w = *pw;
-		if (wait || !sv_job_running(&w->job) || sv_job_poll(&w->job)) {
-			*pw = w->next;
-			filter_work_free(w);
-		} else {
-			pw = &w->next;
-		}
-	}
+	filter_work_free(w);
 }
 
 /* Tell the worker to stop, without waiting for it. */
@@ -364,20 +351,18 @@ static void filter_drop(struct sv_session *s)
 {
 	struct session_filter_work *w = s->filter_work;
 
-	if (w) {
-		atomic_store(&w->job.cancel, true);
-		w->next = s->filter_orphans;
-		s->filter_orphans = w;
-	}
+	if (w)
+		sv_job_orphan(
+			&s->filter_orphans, &w->job, filter_work_free_fn, w);
 	s->filter_work = NULL;
 	s->filter_pending = false;
-	filter_reap(s, false);
+	sv_job_reap(&s->filter_orphans, false);
 }
 
 void sv_session_filter_stop(struct sv_session *s)
 {
 	filter_drop(s);
-	filter_reap(s, true);
+	sv_job_reap(&s->filter_orphans, true);
 }
 
 const char *sv_session_filter_text(const struct sv_session *s)
@@ -486,11 +471,11 @@ static void filter_take(struct sv_session *s)
 	t->region_keep = NULL;
 	t->call_keep = NULL;
 	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", t->filter_spec);
-	sv_layout_index_fini(&s->index);
+	sv_session_free_later(&s->index, NULL, NULL);
 	s->index = t->index;
 	memset(&t->index, 0, sizeof t->index);
 	if (s->has_index2 && t->has_index2 && t->p2 == s->p2) {
-		sv_layout_index_fini(&s->index2);
+		sv_session_free_later(&s->index2, NULL, NULL);
 		s->index2 = t->index2;
 		t->has_index2 = false;
 	} else {
@@ -507,7 +492,7 @@ bool sv_session_filter_poll(struct sv_session *s)
 {
 	struct session_filter_work *w = s->filter_work;
 
-	filter_reap(s, false);
+	sv_job_reap(&s->filter_orphans, false);
 	if (!s->filter_pending)
 		return false;
 	if (!sv_job_poll(&w->job) && sv_job_running(&w->job)) {

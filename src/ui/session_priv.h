@@ -25,8 +25,15 @@ bool sv_session_stats_poll(struct sv_session *s);
 /* Remake the match lists and their index for the search, the marked
  * region and the lanes shown (on a worker for a large profile). */
 void sv_session_update_matches(struct sv_session *s);
-/* Stop a worker making match lists, if any. */
+/* Tell a worker making match lists, if any, to stop, without waiting
+ * for it; sv_session_stop_matches() waits for every such worker (before
+ * the profile it reads goes). */
 void sv_session_cancel_matches(struct sv_session *s);
+void sv_session_stop_matches(struct sv_session *s);
+/* Free *ix (then zeroed) and the arrays a and b (may be NULL): on a
+ * thread of its own when they are large (tens of milliseconds of
+ * munmap on 10M calls), else here. */
+void sv_session_free_later(struct sv_layout_index *ix, void *a, void *b);
 
 /* The second run's statistics and row2 (session_stats.c). */
 void sv_session_compute_second(struct sv_session *s);
