@@ -24,7 +24,9 @@
  *   zoom, search Enter, solo and un-solo, the region filter (\kernel
  *   Enter; then \solve Enter typed while a filter \mpi is still being
  *   made, which stops it; then :filter Enter, which clears it), each with
- *   the time until its result is on screen, and q.
+ *   the time until its result is on screen, and q; and the longest the
+ *   loop went between two key reads with no key in between (taking in
+ *   what the workers made, drawing).
  *
  * Prints one markdown table: each measure, its target and whether every
  * file met it; a cell marked * missed its target.  Figures are read, not
@@ -71,9 +73,13 @@ struct sb_result {
 	double frame_ms[3];         /* full, middle, narrowest */
 	double stall_ms;            /* longest gap between key reads
 					      until ready */
-	double zoom_load_ms;        /* zoom keys during the load */
-	double q_load_ms;           /* q half-way through the load */
-	int q_in_file; /* the loader was still reading the file then */
+	/* After it: the longest the loop went between two key reads with
+	 * no key in between (polling, taking in background results,
+	 * drawing). */
+	double stall_ready_ms;
+	double zoom_load_ms; /* zoom keys during the load */
+	double q_load_ms;    /* q half-way through the load */
+	int q_in_file;       /* the loader was still reading the file then */
 	double zoom_ms, search_ms, solo_ms, unsolo_ms, q_ms; /* after */
 	double search_done_s, solo_done_s, unsolo_done_s;
 	double filter_ms, refilter_ms, unfilter_ms; /* the region filter */
@@ -127,6 +133,7 @@ struct sb_run {
 	double next_load_key;
 	int load_key;
 	bool ready;
+	bool idle_poll; /* getkey last returned no key */
 	enum sb_step step;
 	const char *typing; /* keys still to type for the current step */
 };
@@ -296,6 +303,9 @@ static int sb_getkey(void *ctx, int timeout_ms)
 	if (!sb.ready && sb.returned > 0 &&
 		(now - sb.returned) * 1e3 > sb.r->stall_ms)
 		sb.r->stall_ms = (now - sb.returned) * 1e3;
+	if (sb.ready && sb.idle_poll &&
+		(now - sb.returned) * 1e3 > sb.r->stall_ready_ms)
+		sb.r->stall_ready_ms = (now - sb.returned) * 1e3;
 	if (!sb.ready && sb_view_ready(v)) {
 		sb.ready = true;
 		sb_measure_ready(v);
@@ -329,6 +339,7 @@ static int sb_getkey(void *ctx, int timeout_ms)
 		}
 	}
 	sb.returned = bench_now();
+	sb.idle_poll = key == SV_KEY_NONE;
 	if (key != SV_KEY_NONE)
 		sb.returned_key = sb.returned;
 	if (sb.key_at > 0)
@@ -654,6 +665,10 @@ static enum sb_verdict c_stall(int k, char *b, size_t n)
 {
 	return sb_ms_cell(R->stall_ms, 50, b, n);
 }
+static enum sb_verdict c_stall_ready(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->stall_ready_ms, 50, b, n);
+}
 static enum sb_verdict c_zoom_load(int k, char *b, size_t n)
 {
 	return sb_ms_cell(R->zoom_load_ms, 50, b, n);
@@ -754,6 +769,8 @@ static const struct {
 	{"ready: a newer filter stops one (\\solve)", "<= 50 ms", c_refilter},
 	{"ready: clear the filter (:filter)", "<= 50 ms", c_unfilter},
 	{"ready: q", "<= 50 ms", c_q},
+	{"ready: longest wait for a key, no key in between", "<= 50 ms",
+		c_stall_ready},
 	{"ready time, 10x calls", "<= 11x", c_lin_time},
 	{"RSS, 10x calls", "<= 11x", c_lin_mem},
 };
