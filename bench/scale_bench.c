@@ -19,9 +19,14 @@
  * - key latencies: the time from a key to the loop asking for the next
  *   one (what a user waits for the screen to answer).  During the load:
  *   the longest the loop went without reading a key, zoom keys, and q
- *   (in a second run that quits half-way through the load); after it:
- *   zoom, search Enter, solo and un-solo (with the time until their
- *   results are on screen), and q.
+ *   (in a second run that quits half-way through the read of the calls;
+ *   the cell says whether the loader was still in the file then); after it:
+ *   zoom, search Enter, solo and un-solo, the region filter (\kernel
+ *   Enter; then \solve Enter typed while a filter \mpi is still being
+ *   made, which stops it; then :filter Enter, which clears it), each with
+ *   the time until its result is on screen, and q; and the longest the
+ *   loop went between two key reads with no key in between (taking in
+ *   what the workers made, drawing).
  *
  * Prints one markdown table: each measure, its target and whether every
  * file met it; a cell marked * missed its target.  Figures are read, not
@@ -64,14 +69,22 @@ struct sb_result {
 	uint64_t calls;
 	double h5py_s, h5py_rss;                  /* s, bytes */
 	double index_s, load_s, first_s, ready_s; /* s from the start */
-	double ready_rss, peak_rss;               /* bytes */
-	double frame_ms[3];                       /* full, middle, narrowest */
-	double stall_ms;     /* longest gap between key reads
+	double file_s;              /* the file read and closed (file_done) */
+	double ready_rss, peak_rss; /* bytes */
+	double frame_ms[3];         /* full, middle, narrowest */
+	double stall_ms;            /* longest gap between key reads
 					      until ready */
+	/* After it: the longest the loop went between two key reads with
+	 * no key in between (polling, taking in background results,
+	 * drawing). */
+	double stall_ready_ms;
 	double zoom_load_ms; /* zoom keys during the load */
 	double q_load_ms;    /* q half-way through the load */
+	int q_in_file;       /* the loader was still reading the file then */
 	double zoom_ms, search_ms, solo_ms, unsolo_ms, q_ms; /* after */
 	double search_done_s, solo_done_s, unsolo_done_s;
+	double filter_ms, refilter_ms, unfilter_ms; /* the region filter */
+	double filter_done_s, refilter_done_s, unfilter_done_s;
 };
 
 /* VmRSS or VmHWM of this process in bytes (0 when unknown). */
@@ -100,6 +113,9 @@ enum sb_step {
 	SB_SEARCH,
 	SB_SOLO,
 	SB_UNSOLO,
+	SB_FILTER,
+	SB_REFILTER,
+	SB_UNFILTER,
 	SB_QUIT,
 	SB_STEPS
 };
@@ -118,6 +134,7 @@ struct sb_run {
 	double next_load_key;
 	int load_key;
 	bool ready;
+	bool idle_poll; /* getkey last returned no key */
 	enum sb_step step;
 	const char *typing; /* keys still to type for the current step */
 };
@@ -179,12 +196,30 @@ static int sb_key(int key, double *slot, double *done)
 	return key;
 }
 
+/* Type text (a prompt and what goes in it), then hand out the Enter,
+ * timed into slot and done, and go on to step next. */
+static int sb_enter_after(
+	const char *text, enum sb_step next, double *slot, double *done)
+{
+	if (!sb.typing) {
+		sb.typing = text;
+		return *sb.typing++;
+	}
+	sb.step = next;
+	sb.typing = NULL;
+	return sb_key(SV_KEY_ENTER, slot, done);
+}
+
 /* The next key of the script after the load (SV_KEY_NONE: wait). */
 static int sb_script(bool idle)
 {
-	if (sb.typing && *sb.typing)
-		return *sb.typing++;
-	if (!idle && bench_now() - sb.returned_key < SB_STEP_MAX_S)
+	if (sb.typing && *sb.typing) {
+		int c = *sb.typing++;
+		return c == '\r' ? SV_KEY_ENTER : c;
+	}
+	/* The newer filter's Enter goes while the first is being made. */
+	if (!idle && !(sb.step == SB_FILTER && sb.typing) &&
+		bench_now() - sb.returned_key < SB_STEP_MAX_S)
 		return SV_KEY_NONE; /* a result is still being made */
 	if (!idle && sb.done_slot) {
 		*sb.done_slot = -1; /* gave up waiting */
@@ -198,15 +233,8 @@ static int sb_script(bool idle)
 		sb.step = SB_FIT;
 		return '0';
 	case SB_FIT:
-		/* Search: the prompt, then Enter is the timed key. */
-		if (!sb.typing) {
-			sb.typing = "/kernel";
-			return *sb.typing++;
-		}
-		sb.step = SB_SEARCH;
-		sb.typing = NULL;
-		return sb_key(
-			SV_KEY_ENTER, &sb.r->search_ms, &sb.r->search_done_s);
+		return sb_enter_after("/kernel", SB_SEARCH, &sb.r->search_ms,
+			&sb.r->search_done_s);
 	case SB_SEARCH:
 		sb.step = SB_SOLO;
 		return sb_key('t', &sb.r->solo_ms, &sb.r->solo_done_s);
@@ -214,6 +242,16 @@ static int sb_script(bool idle)
 		sb.step = SB_UNSOLO;
 		return sb_key('t', &sb.r->unsolo_ms, &sb.r->unsolo_done_s);
 	case SB_UNSOLO:
+		return sb_enter_after("\\kernel", SB_FILTER, &sb.r->filter_ms,
+			&sb.r->filter_done_s);
+	case SB_FILTER:
+		/* A filter set and, before it is made, another. */
+		return sb_enter_after("\\mpi\r\\solve", SB_REFILTER,
+			&sb.r->refilter_ms, &sb.r->refilter_done_s);
+	case SB_REFILTER:
+		return sb_enter_after(":filter", SB_UNFILTER,
+			&sb.r->unfilter_ms, &sb.r->unfilter_done_s);
+	case SB_UNFILTER:
 		sb.step = SB_QUIT;
 		return sb_key('q', &sb.r->q_ms, NULL);
 	default:
@@ -244,6 +282,9 @@ static int sb_getkey(void *ctx, int timeout_ms)
 	if (!sb.ready && sb.returned > 0 &&
 		(now - sb.returned) * 1e3 > sb.r->stall_ms)
 		sb.r->stall_ms = (now - sb.returned) * 1e3;
+	if (sb.ready && sb.idle_poll &&
+		(now - sb.returned) * 1e3 > sb.r->stall_ready_ms)
+		sb.r->stall_ready_ms = (now - sb.returned) * 1e3;
 	if (!sb.ready && sb_view_ready(v)) {
 		sb.ready = true;
 		sb_measure_ready(v);
@@ -277,6 +318,7 @@ static int sb_getkey(void *ctx, int timeout_ms)
 		}
 	}
 	sb.returned = bench_now();
+	sb.idle_poll = key == SV_KEY_NONE;
 	if (key != SV_KEY_NONE)
 		sb.returned_key = sb.returned;
 	if (sb.key_at > 0)
@@ -292,11 +334,31 @@ static void sb_present(void *ctx, const struct sv_grid *g)
 		sb.r->first_s = bench_now() - sb.t0;
 }
 
-/* sv_load, noting when the index and the whole profile are read. */
+/* The loader's own file_done, called after noting the time. */
+static void (*sb_file_done_next)(void *ctx);
+
+static void sb_file_done(void *ctx)
+{
+	sb.r->file_s = bench_now() - sb.t0;
+	if (sb_file_done_next)
+		sb_file_done_next(ctx);
+}
+
+/* sv_load, noting when the index, the file and the whole profile are
+ * read. */
 static int sb_load(const char *path, const struct sv_load_opts *o,
 	struct sv_profile **out, struct sv_error *err)
 {
-	int rc = sv_load(path, o, out, err);
+	struct sv_load_opts mine;
+	int rc;
+
+	if (o && !o->summary_only) {
+		mine = *o;
+		sb_file_done_next = o->file_done;
+		mine.file_done = sb_file_done;
+		o = &mine;
+	}
+	rc = sv_load(path, o, out, err);
 	if (o && o->summary_only)
 		sb.r->index_s = bench_now() - sb.t0;
 	else
@@ -332,9 +394,10 @@ static int sb_view_run(const char *path, double quit_at, struct sb_result *r)
 	rc = sv_app_run(sb.app, &b, &err);
 	q0 = sb.returned;
 	/* q ends the loop: its latency is until the loop returned. */
-	if (quit_at > 0)
+	if (quit_at > 0) {
 		r->q_load_ms = (bench_now() - q0) * 1e3;
-	else if (sb.step == SB_QUIT)
+		r->q_in_file = sv_app_loads_in_file();
+	} else if (sb.step == SB_QUIT)
 		r->q_ms = (bench_now() - q0) * 1e3;
 	sv_app_free(sb.app);
 	if (rc < 0) {
@@ -421,13 +484,19 @@ static int sb_file(
 			best.h5py_rss = hr;
 		}
 	}
-	/* q half-way through the load, in a run of its own. */
+	/* q half-way through the read of the calls (after the index, before
+	 * the file is closed: the loader is inside libhdf5), in a run of its
+	 * own. */
 	{
 		struct sb_result q;
+		double at = best.file_s > best.index_s
+				    ? (best.index_s + best.file_s) / 2
+				    : best.load_s / 2;
 		memset(&q, 0, sizeof q);
-		if (sb_child(path, best.load_s / 2, &q) == 0)
+		if (sb_child(path, at, &q) == 0) {
 			best.q_load_ms = q.q_load_ms;
-		else
+			best.q_in_file = q.q_in_file;
+		} else
 			best.q_load_ms = -1;
 	}
 	*out = best;
@@ -575,13 +644,22 @@ static enum sb_verdict c_stall(int k, char *b, size_t n)
 {
 	return sb_ms_cell(R->stall_ms, 50, b, n);
 }
+static enum sb_verdict c_stall_ready(int k, char *b, size_t n)
+{
+	return sb_ms_cell(R->stall_ready_ms, 50, b, n);
+}
 static enum sb_verdict c_zoom_load(int k, char *b, size_t n)
 {
 	return sb_ms_cell(R->zoom_load_ms, 50, b, n);
 }
 static enum sb_verdict c_q_load(int k, char *b, size_t n)
 {
-	return sb_ms_cell(R->q_load_ms, 50, b, n);
+	enum sb_verdict v = sb_ms_cell(R->q_load_ms, 50, b, n);
+	size_t len = strlen(b);
+	if (R->q_load_ms >= 0)
+		snprintf(b + len, n - len, "%s",
+			R->q_in_file ? ", in the read" : ", after the read");
+	return v;
 }
 static enum sb_verdict c_zoom(int k, char *b, size_t n)
 {
@@ -602,18 +680,20 @@ static enum sb_verdict sb_bg_cell(double ms, double done_s, char *b, size_t n)
 	return v;
 }
 
-static enum sb_verdict c_search(int k, char *b, size_t n)
-{
-	return sb_bg_cell(R->search_ms, R->search_done_s, b, n);
-}
-static enum sb_verdict c_solo(int k, char *b, size_t n)
-{
-	return sb_bg_cell(R->solo_ms, R->solo_done_s, b, n);
-}
-static enum sb_verdict c_unsolo(int k, char *b, size_t n)
-{
-	return sb_bg_cell(R->unsolo_ms, R->unsolo_done_s, b, n);
-}
+/* The cell of a key that may hand its work to the background. */
+#define SB_BG_CELL(fn, ms, done)                            \
+	static enum sb_verdict fn(int k, char *b, size_t n) \
+	{                                                   \
+		return sb_bg_cell(R->ms, R->done, b, n);    \
+	}
+SB_BG_CELL(c_search, search_ms, search_done_s)
+SB_BG_CELL(c_solo, solo_ms, solo_done_s)
+SB_BG_CELL(c_unsolo, unsolo_ms, unsolo_done_s)
+SB_BG_CELL(c_filter, filter_ms, filter_done_s)
+SB_BG_CELL(c_refilter, refilter_ms, refilter_done_s)
+SB_BG_CELL(c_unfilter, unfilter_ms, unfilter_done_s)
+#undef SB_BG_CELL
+
 static enum sb_verdict c_q(int k, char *b, size_t n)
 {
 	return sb_ms_cell(R->q_ms, 50, b, n);
@@ -659,12 +739,17 @@ static const struct {
 	{"frame, narrowest zoom", "< 2 ms", c_frame_narrow},
 	{"load: longest wait for a key", "<= 50 ms", c_stall},
 	{"load: zoom", "<= 50 ms", c_zoom_load},
-	{"load: q", "<= 50 ms", c_q_load},
+	{"load: q, half-way through the read", "<= 50 ms", c_q_load},
 	{"ready: zoom", "<= 50 ms", c_zoom},
 	{"ready: search Enter (/kernel)", "<= 50 ms", c_search},
 	{"ready: solo lane (t)", "<= 50 ms", c_solo},
 	{"ready: un-solo (t)", "<= 50 ms", c_unsolo},
+	{"ready: filter Enter (\\kernel)", "<= 50 ms", c_filter},
+	{"ready: a newer filter stops one (\\solve)", "<= 50 ms", c_refilter},
+	{"ready: clear the filter (:filter)", "<= 50 ms", c_unfilter},
 	{"ready: q", "<= 50 ms", c_q},
+	{"ready: longest wait for a key, no key in between", "<= 50 ms",
+		c_stall_ready},
 	{"ready time, 10x calls", "<= 11x", c_lin_time},
 	{"RSS, 10x calls", "<= 11x", c_lin_mem},
 };

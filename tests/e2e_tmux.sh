@@ -383,7 +383,44 @@ else
 	not_ok "stdout not a terminal: exit $st, said '$out'"
 fi
 
-# 17. --memory: a profile bigger than the budget opens with the ranks that
+# 17. q while the calls are still being read (a gzip profile of 3M calls
+#     takes seconds to read here) exits at once, with status 0, and leaves
+#     the terminal as it found it: the loader thread is still inside
+#     libhdf5 then, and the viewer leaves without running its exit
+#     handlers under it.
+BIG="$TMP/big.h5"
+if "$EXE" gen --ranks 4 --events 3M --compression gzip --seed 3 --quiet \
+	"$BIG"; then
+	T send-keys -t sv "clear; $EXE '$BIG'; echo \"status=\$? at=\$(date +%s%N)\"" Enter
+	if wait_for 'reading events'; then
+		t_q=$(date +%s%N)
+		T send-keys -t sv q
+		if wait_for '^status=0 at=[0-9]*$'; then
+			at=$(capture | sed -n 's/^status=0 at=\([0-9]*\)$/\1/p' | tail -1)
+			ms=$(((at - t_q) / 1000000))
+			if [ "$ms" -lt 500 ]; then
+				ok "q during the read: the viewer exited 0 in $ms ms"
+			else
+				not_ok "q during the read: the viewer took $ms ms to exit"
+			fi
+		else
+			not_ok "q during the read: no 'status=0'"
+			capture | tail -5
+		fi
+		if [ "$(T display-message -p -t sv '#{alternate_on}#{mouse_any_flag}#{cursor_flag}')" = 001 ]; then
+			ok "q during the read: terminal restored"
+		else
+			not_ok "q during the read left the terminal in curses mode"
+		fi
+	else
+		not_ok "the 3M-call load never showed 'reading events'"
+		capture | tail -8
+	fi
+else
+	not_ok "scopeview gen of 3M calls failed"
+fi
+
+# 18. --memory: a profile bigger than the budget opens with the ranks that
 #     fit (ranks 0 and 1: 2667 calls of 96 bytes, five event columns), and
 #     :ranks reads another, leaving out the one least recently asked for.
 T send-keys -t sv "clear; $EXE --memory 260K '$PROFILE'" Enter

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -1210,6 +1211,7 @@ static struct {
 	bool blocking;  /* the full load is waiting for cancellation */
 	bool cancelled; /* it saw cancelled() and returned -ECANCELED */
 	int full_loads;
+	int linger_ms; /* after cancelled(), a read in flight this long */
 } blk = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static void blocking_reset(
@@ -1222,6 +1224,7 @@ static void blocking_reset(
 	blk.blocking = false;
 	blk.cancelled = false;
 	blk.full_loads = 0;
+	blk.linger_ms = 0;
 	pthread_mutex_unlock(&blk.mu);
 }
 
@@ -1232,6 +1235,26 @@ static bool blocking_get(bool *field)
 	v = *field;
 	pthread_mutex_unlock(&blk.mu);
 	return v;
+}
+
+static double app_test_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whether the load saw the cancellation within 10 s: q no longer waits
+ * for the loader, which stops on its own after q. */
+static bool blocking_saw_cancel(void)
+{
+	int waited;
+	for (waited = 0; !blocking_get(&blk.cancelled); waited++) {
+		if (waited > 10000)
+			return false;
+		usleep(1000);
+	}
+	return true;
 }
 
 static int blocking_load(const char *path, const struct sv_load_opts *opts,
@@ -1260,6 +1283,7 @@ static int blocking_load(const char *path, const struct sv_load_opts *opts,
 				err, -ETIMEDOUT, "%s: never cancelled", path);
 		usleep(1000);
 	}
+	usleep((useconds_t)blk.linger_ms * 1000);
 	pthread_mutex_lock(&blk.mu);
 	blk.blocking = false;
 	blk.cancelled = true;
@@ -1275,6 +1299,7 @@ struct blocked_keys {
 	struct sv_backend inner;
 	struct sv_script *script;
 	bool settled;
+	double q_at; /* when the script's q was handed out */
 };
 
 static void bk_size(void *ctx, int *w, int *h)
@@ -1286,7 +1311,7 @@ static void bk_size(void *ctx, int *w, int *h)
 static int bk_getkey(void *ctx, int timeout_ms)
 {
 	struct blocked_keys *k = ctx;
-	int waited;
+	int waited, key;
 
 	if (timeout_ms >= 0 && !k->settled) {
 		for (waited = 0; !blocking_get(&blk.blocking); waited++) {
@@ -1297,7 +1322,10 @@ static int bk_getkey(void *ctx, int timeout_ms)
 		k->settled = true;
 		return SV_KEY_NONE;
 	}
-	return k->inner.getkey(k->inner.ctx, timeout_ms);
+	key = k->inner.getkey(k->inner.ctx, timeout_ms);
+	if (key == 'q')
+		k->q_at = app_test_now();
+	return key;
 }
 
 static void bk_present(void *ctx, const struct sv_grid *g)
@@ -1362,9 +1390,42 @@ START_TEST(test_q_stops_a_load)
 	ck_assert(k.settled);
 	ck_assert_uint_eq(s.pos, 1);
 	ck_assert_int_eq(blk.full_loads, 1);
-	ck_assert(blocking_get(&blk.cancelled));
+	ck_assert(blocking_saw_cancel());
 	ck_assert_ptr_null(sv_app_view(app));
 	sv_app_free(app);
+}
+END_TEST
+
+/* q while the loader is inside a read that takes 400 ms more (an HDF5
+ * chunk in flight): the loop returns at once, the thread is known to be
+ * still in the file (so the viewer leaves with _exit), and it stops on
+ * its own after the read. */
+START_TEST(test_q_during_a_read)
+{
+	struct sv_script s;
+	struct blocked_keys k;
+	struct sv_app *app;
+	static const int keys[] = {'q'};
+	double t0, ms;
+	int rc, waited;
+
+	blocking_reset(NULL, 0.5, "events");
+	blk.linger_ms = 400;
+	ck_assert(!sv_app_loads_in_file());
+	t0 = app_test_now();
+	app = run_blocking(&s, &k, keys, 1, &rc);
+	ms = (app_test_now() - k.q_at) * 1e3;
+	ck_assert_int_eq(rc, 0);
+	ck_assert(k.q_at > t0);
+	ck_assert_msg(ms < 200, "q took %.1f ms", ms);
+	ck_assert(sv_app_loads_in_file());
+	ck_assert(!blocking_get(&blk.cancelled));
+	sv_app_free(app); /* does not wait either */
+	ck_assert(sv_app_loads_in_file());
+	ck_assert(blocking_saw_cancel());
+	for (waited = 0; sv_app_loads_in_file() && waited < 5000; waited++)
+		usleep(1000);
+	ck_assert(!sv_app_loads_in_file());
 }
 END_TEST
 
@@ -1382,7 +1443,7 @@ START_TEST(test_loading_screens)
 	blocking_reset(NULL, 0.42, "events");
 	app = run_blocking(&s, &k, keys, 1, &rc);
 	ck_assert_int_eq(rc, 0);
-	ck_assert(blocking_get(&blk.cancelled));
+	ck_assert(blocking_saw_cancel());
 	ck_assert_ptr_null(sv_app_view(app));
 	vt_golden(sv_app_grid(app), "loading_progress");
 	sv_app_free(app);
@@ -1390,7 +1451,7 @@ START_TEST(test_loading_screens)
 	blocking_reset(index, 0.75, "nesting");
 	app = run_blocking(&s, &k, keys, 1, &rc);
 	ck_assert_int_eq(rc, 0);
-	ck_assert(blocking_get(&blk.cancelled));
+	ck_assert(blocking_saw_cancel());
 	ck_assert_ptr_nonnull(sv_app_view(app));
 	ck_assert(!sv_app_view(app)->s.p->has_calls);
 	vt_golden(sv_app_grid(app), "loading_over_index");
@@ -1857,6 +1918,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_first_screen_is_progress);
 	tcase_add_test(t, test_q_stops_a_load);
 	tcase_add_test(t, test_memory_budget);
+	tcase_add_test(t, test_q_during_a_read);
 	tcase_add_test(t, test_loading_screens);
 	tcase_add_loop_test(t, test_failed_load_is_reported, 0, 2);
 	tcase_add_test(t, test_aggregate_says_no_calls);

@@ -3,6 +3,7 @@
  * once, progress in percent, cancellation stops a long job promptly, and
  * cancelling or polling with no job is harmless.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -59,12 +60,71 @@ START_TEST(job_cancel)
 }
 END_TEST
 
+static void job_free_flag(void *arg)
+{
+	atomic_int *flag = arg;
+	int *box = malloc(sizeof *box);
+	free(box);
+	atomic_store(flag, 1);
+}
+
+/* A detached function runs (on its own thread) without anyone joining
+ * it. */
+START_TEST(job_detach)
+{
+	static atomic_int flag;
+	int waited;
+
+	atomic_store(&flag, 0);
+	sv_job_detach(job_free_flag, &flag);
+	for (waited = 0; !atomic_load(&flag) && waited < 5000; waited++)
+		usleep(1000);
+	ck_assert_int_eq(atomic_load(&flag), 1);
+}
+END_TEST
+
+static void job_orphan_free(void *arg)
+{
+	int *freed = arg;
+	(*freed)++;
+}
+
+/* An orphaned job is told to stop at once and freed by a reap once it
+ * is done; a waiting reap frees every one. */
+START_TEST(job_orphans)
+{
+	struct sv_job a = {0}, b = {0};
+	struct sv_job_orphans l = {0};
+	int freed = 0, waited;
+
+	ck_assert_int_eq(sv_job_start(&a, job_spin, NULL, 0), 0);
+	ck_assert_int_eq(sv_job_start(&b, job_spin, NULL, 0), 0);
+	sv_job_orphan(&l, &a, job_orphan_free, &freed);
+	ck_assert(atomic_load(&a.cancel));
+	for (waited = 0; freed == 0 && waited < 5000; waited++) {
+		sv_job_reap(&l, false);
+		usleep(1000);
+	}
+	ck_assert_int_eq(freed, 1);
+	ck_assert_ptr_null(l.head);
+	ck_assert(!sv_job_running(&a));
+	ck_assert_int_eq(a.rc, -1);
+	sv_job_orphan(&l, &b, job_orphan_free, &freed);
+	sv_job_reap(&l, true);
+	ck_assert_int_eq(freed, 2);
+	ck_assert_ptr_null(l.head);
+	sv_job_reap(&l, true); /* empty: nothing */
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("job");
 	TCase *t = tcase_create("job");
 	tcase_add_test(t, job_runs_and_joins);
 	tcase_add_test(t, job_cancel);
+	tcase_add_test(t, job_detach);
+	tcase_add_test(t, job_orphans);
 	suite_add_tcase(s, t);
 	return s;
 }

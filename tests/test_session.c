@@ -380,6 +380,123 @@ START_TEST(test_filter_bad_regex)
 }
 END_TEST
 
+/* Wait (up to 10 s) until nothing runs on a worker, polling as the
+ * viewer's loop does; how many polls said the screen changed. */
+static int wait_idle(struct sv_session *ss)
+{
+	int guard, changed = 0;
+	for (guard = 0; sv_session_busy(ss) && guard < 10000; guard++) {
+		changed += sv_session_poll(ss);
+		usleep(1000);
+	}
+	ck_assert(!sv_session_busy(ss));
+	return changed;
+}
+
+/* From bg_calls calls the filter is made on a worker: the filter in
+ * force (its regions, index, statistics and the selection) stays until
+ * poll takes the new one in, the message line says it is coming, a bad
+ * pattern is still an error at once, a newer filter stops the one being
+ * made, going back to the filter in force only stops it, and clearing
+ * is made the same way.  Each result is announced once. */
+START_TEST(test_filter_background)
+{
+	uint32_t c600 = call_of(prof, "child", 600);
+	size_t all = s.index.ncalls;
+
+	s.bg_calls = 1;
+	s.sel = c600;
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
+	/* pending: nothing changed yet */
+	ck_assert(s.filter_pending);
+	ck_assert(sv_session_busy(&s));
+	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
+	ck_assert_ptr_null(s.region_keep);
+	ck_assert_uint_eq(s.index.ncalls, all);
+	ck_assert(s.stats_is_all);
+	ck_assert_ptr_nonnull(strstr(s.message, "filtering 'ch'"));
+	ck_assert_int_eq(heard.n, 0);
+	/* a bad pattern: an error now, the filter being made goes on */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma ("), -EINVAL);
+	ck_assert(s.filter_pending);
+	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
+	/* a newer filter stops it: only the last is taken in */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
+	ck_assert_uint_eq(s.sel, c600);
+	ck_assert_int_ge(wait_idle(&s), 1);
+	ck_assert(!s.filter_pending);
+	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert_str_eq(s.message, "filter set");
+	ck_assert(s.region_keep[region("main")]);
+	ck_assert(!s.region_keep[region("child")]);
+	ck_assert_uint_eq(s.index.ncalls, 2); /* main on both ranks */
+	ck_assert(!s.stats_is_all);
+	ck_assert_ptr_nonnull(stats_of("main"));
+	ck_assert_ptr_null(stats_of("child"));
+	ck_assert_uint_eq(s.sel, SV_NO_CALL); /* child is filtered out */
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
+	/* back to the filter in force while another is made */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert(!s.filter_pending);
+	ck_assert(!sv_session_busy(&s));
+	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_int_eq(heard.n, 1);
+	/* cleared on the worker too */
+	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_ptr_nonnull(strstr(s.message, "clearing the filter"));
+	ck_assert_ptr_nonnull(s.region_keep);
+	wait_idle(&s);
+	ck_assert_ptr_null(s.region_keep);
+	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_str_eq(s.message, "filter cleared");
+	ck_assert_uint_eq(s.index.ncalls, all);
+	ck_assert(s.stats_is_all);
+	ck_assert_int_eq(heard.n, 2);
+}
+END_TEST
+
+/* A new profile while a filter is being made applies the one typed
+ * last; freeing the session stops a worker still running. */
+START_TEST(test_filter_background_reload)
+{
+	struct sv_profile *p2 = vt_profile(calls, NCALLS, FLAGS);
+	struct sv_error err;
+
+	s.bg_calls = 1;
+	ck_assert_int_eq(sv_session_set_filter(&s, "gr"), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
+	ck_assert(!s.filter_pending);
+	ck_assert_str_eq(s.filter_spec, "gr");
+	ck_assert_uint_eq(s.index.ncalls, 1);
+	/* a second run while one is being made: made again for both runs */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_int_eq(sv_session_set_second(&s, prof, "b", &err), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
+	wait_idle(&s);
+	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert(s.has_index2);
+	ck_assert_uint_eq(s.index2.ncalls, 2); /* main on both ranks of B */
+	/* freeing the session stops a worker still running */
+	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
+	ck_assert(s.filter_pending);
+	sv_session_fini(&s);
+	sv_profile_free(prof);
+	prof = p2;
+	ck_assert_int_eq(sv_session_init(&s, prof, NULL, &err), 0);
+}
+END_TEST
+
 /* ---- the search and the marked region -------------------------------- */
 
 /* Tag the two child calls (c100 starts at 100, c600 at 600, one row)
@@ -436,10 +553,20 @@ START_TEST(test_search_metadata)
 }
 END_TEST
 
+/* Set the filter and wait until it is in force (made here, or on a
+ * worker and taken in by poll). */
+static int filter_set(const char *spec)
+{
+	int rc = sv_session_set_filter(&s, spec);
+	wait_idle(&s);
+	return rc;
+}
+
 /* The filter takes metadata terms as the search does: "key=value" and
  * "key~regex" keep (with !, drop) calls by their event metadata, names
  * still match by name, and the index, the statistics, the match lists
- * and sv_session_keeps() all follow the calls kept. */
+ * and sv_session_keeps() all follow the calls kept; made here, or (1)
+ * on a worker. */
 START_TEST(test_filter_metadata)
 {
 	struct sv_error err = {0};
@@ -447,12 +574,15 @@ START_TEST(test_filter_metadata)
 	uint32_t c600 = call_of(prof, "child", 600);
 	const struct sv_stats_region *g;
 
-	ck_assert_int_eq(sv_session_set_filter(&s, "phase=steady"), 0);
+	if (_i)
+		s.bg_calls = 1; /* the same, made on a worker */
+
+	ck_assert_int_eq(filter_set("phase=steady"), 0);
 	ck_assert_ptr_null(s.call_keep); /* no metadata yet: names only */
 	ck_assert_uint_eq(s.index.ncalls, 0);
 	tag_children(c100, c600);
 	/* one term: the one call */
-	ck_assert_int_eq(sv_session_set_filter(&s, "phase=steady"), 0);
+	ck_assert_int_eq(filter_set("phase=steady"), 0);
 	ck_assert_ptr_nonnull(s.call_keep);
 	ck_assert_uint_eq(s.index.ncalls, 1);
 	ck_assert(sv_session_keeps(&s, c100));
@@ -463,11 +593,11 @@ START_TEST(test_filter_metadata)
 	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 400);
 	ck_assert(!s.stats_is_all);
 	/* a name and a term: main's two calls and the tagged one */
-	ck_assert_int_eq(sv_session_set_filter(&s, "main phase~^st"), 0);
+	ck_assert_int_eq(filter_set("main phase~^st"), 0);
 	ck_assert_uint_eq(s.index.ncalls, 3);
 	ck_assert(sv_session_keeps(&s, call_of(prof, "main", 0)));
 	/* an excluded term: everything but the warm call */
-	ck_assert_int_eq(sv_session_set_filter(&s, "!phase=warm"), 0);
+	ck_assert_int_eq(filter_set("!phase=warm"), 0);
 	ck_assert_uint_eq(s.index.ncalls, NCALLS - 1);
 	ck_assert(!sv_session_keeps(&s, c600));
 	g = sv_stats_table_find(&s.stats, sv_call_region(prof, c100));
@@ -475,13 +605,14 @@ START_TEST(test_filter_metadata)
 	ck_assert_uint_eq(g->s.num_calls, 1);
 	/* the search's lists keep to the calls kept */
 	ck_assert_int_eq(sv_session_set_search(&s, "^child", &err), 0);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert_uint_eq(s.matches[0], c100);
 	/* a bad regex after ~ is an error, and the filter stays */
-	ck_assert_int_eq(sv_session_set_filter(&s, "phase~("), -EINVAL);
+	ck_assert_int_eq(filter_set("phase~("), -EINVAL);
 	ck_assert_str_eq(s.filter_spec, "!phase=warm");
 	/* cleared: every call again */
-	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
+	ck_assert_int_eq(filter_set(""), 0);
 	ck_assert_ptr_null(s.call_keep);
 	ck_assert_uint_eq(s.index.ncalls, NCALLS);
 }
@@ -651,17 +782,6 @@ START_TEST(test_search)
 }
 END_TEST
 
-/* Wait for a background search to be taken in (sv_session_poll). */
-static void wait_matches(struct sv_session *ss)
-{
-	int guard;
-	for (guard = 0; sv_session_busy(ss) && guard < 10000; guard++) {
-		sv_session_poll(ss);
-		usleep(1000);
-	}
-	ck_assert(!sv_session_busy(ss));
-}
-
 /* The search made on a worker thread (bg_calls reached) gives the same
  * lists and highlights as the one made in place, announces itself once
  * when its lists are in, and a new search or a solo lane while it runs
@@ -684,7 +804,7 @@ START_TEST(test_search_background)
 	/* then the lists come later: empty meanwhile, then the same */
 	ck_assert(s.matches_pending);
 	ck_assert_uint_eq(s.nmatches, 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 3);
 	for (i = 0; i < 3; i++)
 		ck_assert_uint_eq(s.matches[i], want[i]);
@@ -699,12 +819,12 @@ START_TEST(test_search_background)
 	/* a solo lane and a new pattern while one runs: the last wins */
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 0);
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 3);
 	/* and fini stops a running one */
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
@@ -729,7 +849,7 @@ START_TEST(test_lanes_keep_match_index)
 			main0 = c;
 	s.bg_calls = 1;
 	ck_assert_int_eq(sv_session_set_search(&s, "main", &err), 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 2);
 	before = s.match_index;
 
@@ -739,7 +859,7 @@ START_TEST(test_lanes_keep_match_index)
 	ck_assert_uint_eq(s.nmatches, 0);
 	ck_assert(s.has_match_index);
 	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert_uint_eq(s.matches[0], main0);
 	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
@@ -748,11 +868,11 @@ START_TEST(test_lanes_keep_match_index)
 	/* the rank filter and back: the same */
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert_uint_eq(s.matches[0], main1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 2);
 	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
 	ck_assert(!sv_session_busy(&s));
@@ -760,7 +880,7 @@ START_TEST(test_lanes_keep_match_index)
 	/* while the index is still being made, both are made again */
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)l0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 3); /* child twice, grandchild */
 	ck_assert(s.has_match_index);
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
@@ -768,7 +888,7 @@ START_TEST(test_lanes_keep_match_index)
 
 	/* a region filter is not a change of lanes: the index follows it */
 	ck_assert_int_eq(sv_session_set_filter(&s, "grand"), 0);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert(!sv_session_has_match(&s, (uint32_t)l0,
 		prof->depth[call_of(prof, "child", 100)], 100, 500));
@@ -848,7 +968,7 @@ START_TEST(test_mark_background)
 	ck_assert(s.matches_pending);
 	ck_assert_uint_eq(s.nmarked, 0);
 	ck_assert_str_eq(s.message, "collecting the calls of 'child'");
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmarked, 2);
 	ck_assert_mem_eq(s.marked, want, sizeof want);
 	ck_assert(s.has_match_index);
@@ -860,15 +980,15 @@ START_TEST(test_mark_background)
 	/* another region while it runs: the last wins */
 	sv_session_mark_region(&s, mn);
 	sv_session_mark_region(&s, ch);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_int_eq(s.mark_region, ch);
 	ck_assert_mem_eq(s.marked, want, sizeof want);
 
 	/* none on the lanes shown: said when the work is done */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	wait_matches(&s);
+	wait_idle(&s);
 	sv_session_mark_region(&s, ch);
-	wait_matches(&s);
+	wait_idle(&s);
 	ck_assert_uint_eq(s.nmarked, 0);
 	ck_assert(s.message_is_error);
 	ck_assert_str_eq(s.message, "'child' has no call on the lanes shown");
@@ -1298,13 +1418,15 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		tc, test_filter, 0, sizeof filters / sizeof filters[0]);
 	tcase_add_test(tc, test_filter_bad_regex);
+	tcase_add_test(tc, test_filter_background);
+	tcase_add_test(tc, test_filter_background_reload);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("search");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_search);
 	tcase_add_test(tc, test_search_metadata);
-	tcase_add_test(tc, test_filter_metadata);
+	tcase_add_loop_test(tc, test_filter_metadata, 0, 2);
 	tcase_add_test(tc, test_stats_span);
 	tcase_add_test(tc, test_stats_span_background);
 	tcase_add_test(tc, test_sorted_lists);

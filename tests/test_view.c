@@ -443,6 +443,46 @@ START_TEST(test_filter)
 }
 END_TEST
 
+/* Wait (up to 10 s) for the view's workers, polling as the loop does. */
+static void wait_view(void)
+{
+	int guard = 0;
+	while (sv_view_busy(&v) && guard++ < 100000)
+		usleep(100);
+	ck_assert(!sv_view_busy(&v));
+}
+
+/* The filter of a large profile (bg_calls reached) through the keys: the
+ * old index stays until the worker's is in, the prompt starts from the
+ * filter being made, and a newer filter typed meanwhile wins. */
+START_TEST(test_filter_background)
+{
+	v.s.bg_calls = 1;
+	keys("\\ ! c h i l d Enter");
+	ck_assert(v.s.filter_pending);
+	ck_assert_str_eq(v.s.filter_spec, "");
+	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	/* the prompt holds "!child": Enter makes it again */
+	keys("\\ Enter");
+	ck_assert(v.s.filter_pending);
+	wait_view();
+	ck_assert_str_eq(v.s.filter_spec, "!child");
+	ck_assert_uint_eq(v.s.index.ncalls, 5);
+	ck_assert_ptr_null(sv_stats_table_find(&v.s.stats, 1));
+	/* clearing, then main before the clearing is made */
+	keys("\\ C-u Enter");
+	ck_assert(v.s.filter_pending);
+	keys("\\ m a i n Enter");
+	wait_view();
+	ck_assert_str_eq(v.s.filter_spec, "main");
+	ck_assert_uint_eq(v.s.index.ncalls, 2);
+	keys("\\ C-u Enter");
+	wait_view();
+	ck_assert_ptr_null(v.s.region_keep);
+	ck_assert_uint_eq(v.s.index.ncalls, 7);
+}
+END_TEST
+
 START_TEST(test_ranks_and_commands)
 {
 	keys("r 1 Enter");
@@ -852,6 +892,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_search);
 	tcase_add_test(tc, test_mark_background);
 	tcase_add_test(tc, test_filter);
+	tcase_add_test(tc, test_filter_background);
 	tcase_add_test(tc, test_ranks_and_commands);
 	tcase_add_test(tc, test_panel);
 	tcase_add_test(tc, test_popups);

@@ -79,6 +79,18 @@ void sv_app_free(struct sv_app *a);
 int sv_app_run(
 	struct sv_app *a, const struct sv_backend *b, struct sv_error *err);
 
+/*
+ * Whether a load thread that q (or Ctrl-C) left behind is still reading
+ * its file.  q never waits for the read in flight; the thread stops
+ * after it, on its own.  A caller about to leave the process while this
+ * says true must do so with _exit() once the terminal is restored and
+ * its output flushed: exit() would run the HDF5 library's exit handler
+ * (which closes every open object) while the thread is inside the
+ * library.  The viewer only reads profiles, so leaving mid-read leaves
+ * the file as it was.
+ */
+bool sv_app_loads_in_file(void);
+
 /* The view after sv_app_run (NULL when no profile was loaded); valid until
  * sv_app_free(). */
 const struct sv_view *sv_app_view(const struct sv_app *a);

@@ -57,4 +57,25 @@ void sv_job_cancel(struct sv_job *j);
 /* Progress in percent, 0 .. 100. */
 int sv_job_percent(const struct sv_job *j);
 
+/* Jobs told to stop and not waited for (a newer input replaced theirs):
+ * each is joined and freed once it is done.  Zeroed: empty. */
+struct sv_job_orphan;
+struct sv_job_orphans {
+	struct sv_job_orphan *head;
+};
+/* Ask j (running or not) to stop and put it on l without waiting for
+ * it; free_fn(arg) frees what holds j once it is joined (sv_job_reap).
+ * j must not be started again meanwhile. */
+void sv_job_orphan(struct sv_job_orphans *l, struct sv_job *j,
+	void (*free_fn)(void *arg), void *arg);
+/* Join and free the orphans that are done; with wait, all of them,
+ * waiting for those still running. */
+void sv_job_reap(struct sv_job_orphans *l, bool wait);
+
+/* Run fn(arg) on a thread nobody waits for: freeing what is no longer
+ * needed (an index of millions of calls takes tens of milliseconds to
+ * give back) off the UI thread.  fn must touch nothing but arg.  When no
+ * thread can be made, runs it here. */
+void sv_job_detach(void (*fn)(void *arg), void *arg);
+
 #endif

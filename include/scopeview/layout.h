@@ -171,8 +171,9 @@ int sv_layout_index_build_calls(struct sv_layout_index *ix,
 	struct sv_error *err);
 void sv_layout_index_fini(struct sv_layout_index *ix);
 /* Stopping a build on another thread: it looks at *cancel before each
- * lane (and fails with -ECANCELED, ix empty, once set) and adds each
- * lane's call count to *progress.  Either may be NULL. */
+ * lane and every 65,536 calls of a lane (and fails with -ECANCELED, ix
+ * empty, once set) and adds each lane's call count to *progress.  Either
+ * may be NULL. */
 struct sv_layout_stop {
 	const atomic_bool *cancel;
 	_Atomic uint64_t *progress;

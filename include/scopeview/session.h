@@ -112,6 +112,17 @@ struct sv_session {
 	bool *call_keep;
 	/* Level-of-detail index of the calls the filter keeps. */
 	struct sv_layout_index index;
+	/* On a profile of at least bg_calls calls (both runs' calls, with
+	 * a second run), a new filter's regions, calls and indexes are made
+	 * on a worker: until sv_session_poll() takes them in, the filter
+	 * above stays in force, filter_pending is set and the message line
+	 * shows the progress.  A newer filter tells the worker to stop and,
+	 * without waiting for it, starts another (or, when it is the filter
+	 * in force, none): the one told to stop frees what it made and is
+	 * joined later (filter_orphans). */
+	bool filter_pending;
+	struct session_filter_work *filter_work; /* private */
+	struct sv_job_orphans filter_orphans;    /* private */
 
 	/* The search (/): the pattern and the regions it matches (NULL = no
 	 * search); its calls on the lanes shown, by start; the marked
@@ -142,14 +153,15 @@ struct sv_session {
 	 * matches_pending is set, the lists are empty and the message line
 	 * shows the progress; SV_SESSION_SEARCH is notified when they come,
 	 * which may be before the index (index_pending until then).
-	 * A change of the search, the marked region or the lanes stops the
-	 * work and starts it again. */
+	 * A change of the search, the marked region or the lanes tells the
+	 * worker to stop, without waiting for it (it is joined later:
+	 * match_orphans), and starts another. */
 	uint64_t bg_calls;
 	bool matches_pending;
 	/* The lists are in and the highlight index is still being made. */
 	bool index_pending;
-	struct sv_job match_job;
 	struct session_match_work *match_work; /* private */
+	struct sv_job_orphans match_orphans;   /* private */
 	const atomic_bool *match_cancel;  /* private: a worker's stop flag */
 	_Atomic uint64_t *match_progress; /* private: a worker's progress */
 
@@ -332,6 +344,9 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec);
  * matches an exclude one.  Returns 0, or -EINVAL with the reason in the
  * message line. */
 int sv_session_set_filter(struct sv_session *s, const char *spec);
+/* The filter as last typed: the one being made while filter_pending,
+ * else the one in force (what the filter prompt starts from). */
+const char *sv_session_filter_text(const struct sv_session *s);
 /* Set the search pattern (regex searched anywhere in region names; ""
  * clears; "key=value" or "key~regex" also matches the calls whose event
  * metadata has key with that value, or a value the regex finds) and
@@ -363,14 +378,18 @@ void sv_session_set_window(struct sv_session *s, int64_t t0, int64_t t1);
  * while busy). */
 void sv_session_span_text(const struct sv_session *s, char *buf, size_t n);
 
-/* Whether the search's lists are still being made (matches_pending) or
- * statistics are being computed on a worker. */
+/* Whether the search's lists are still being made (matches_pending), a
+ * filter (filter_pending) or statistics are being computed on a worker. */
 bool sv_session_busy(const struct sv_session *s);
-/* Take in the lists of a finished background search (notifies
- * SV_SESSION_SEARCH) and the statistics of a finished worker (notifies
- * SV_SESSION_SORT), and update the progress line; true when the screen
+/* Take in a finished background filter (notifies SV_SESSION_FILTER |
+ * SV_SESSION_LANES), the lists of a finished background search
+ * (SV_SESSION_SEARCH) and the statistics of a finished worker
+ * (SV_SESSION_SORT), and update the progress line; true when the screen
  * should change.  Called by the view's loop while busy. */
 bool sv_session_poll(struct sv_session *s);
+
+/* How far the worker making the match lists is, 0 .. 100 (0: none). */
+int sv_session_match_percent(const struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);

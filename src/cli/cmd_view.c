@@ -387,15 +387,19 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	memset(&err, 0, sizeof err);
 	rc = sv_app_run(app, &b, &err);
 	sv_term_close(term);
+	if (rc < 0)
+		fprintf(stderr, "scopeview: %s\n",
+			err.msg[0] ? err.msg : strerror(-rc));
+	if (sv_app_loads_in_file()) {
+		/* q during a read: the terminal is back, the output out;
+		 * exit()'s handlers would close HDF5 under the loader. */
+		fflush(NULL);
+		_exit(rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK);
+	}
 	sv_app_free(app);
 	if (tty_in)
 		fclose(tty_in);
-	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n",
-			err.msg[0] ? err.msg : strerror(-rc));
-		return SV_EXIT_LOAD;
-	}
-	return SV_EXIT_OK;
+	return rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
 }
 
 int sv_view_main(int argc, char **argv)

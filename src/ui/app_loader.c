@@ -15,6 +15,7 @@
 
 #include "scopeview/budget.h"
 #include "scopeview/profile.h"
+#include "scopeview/app.h"
 
 #include "app_priv.h"
 
@@ -42,6 +43,25 @@ void app_view_free(struct sv_view *v)
 }
 
 /* ---- the loading thread ------------------------------------------------- */
+
+/* Load threads still inside a file (reading it through the source), over
+ * the whole process: while there is one, leaving through exit() would run
+ * the HDF5 library's exit handler under its feet (sv_app_loads_in_file). */
+static atomic_int loader_in_file;
+
+bool sv_app_loads_in_file(void)
+{
+	return atomic_load(&loader_in_file) > 0;
+}
+
+/* The thread is out of the file (once per load; under l->mu). */
+static void loader_leave_file(struct app_loader *l)
+{
+	if (l->in_file) {
+		l->in_file = false;
+		atomic_fetch_sub(&loader_in_file, 1);
+	}
+}
 
 /* Free the loader and anything it still holds (its thread is gone). */
 static void loader_destroy(struct app_loader *l)
@@ -83,6 +103,7 @@ static void loader_file_done(void *ctx)
 	struct app_loader *l = ctx;
 	pthread_mutex_lock(&l->mu);
 	l->past_file = true;
+	loader_leave_file(l);
 	pthread_mutex_unlock(&l->mu);
 }
 
@@ -170,6 +191,9 @@ static void *loader_main(void *arg)
 	rc = l->source.load(l->path, &o, &p, &err);
 	free(budget_on);
 	o.rank_on = NULL;
+	pthread_mutex_lock(&l->mu);
+	loader_leave_file(l);
+	pthread_mutex_unlock(&l->mu);
 	if (rc == 0 && (l->want_view || l->want_second) &&
 		!atomic_load(&l->cancel)) {
 		/* The view (the layout index and the statistics), or the
@@ -227,6 +251,8 @@ struct app_loader *app_loader_start(const struct sv_source *source,
 	}
 	atomic_init(&l->cancel, 0);
 	pthread_mutex_init(&l->mu, NULL);
+	l->in_file = true;
+	atomic_fetch_add(&loader_in_file, 1);
 	/* Signals (Ctrl-C, Ctrl-Z, resize) belong to the loop's thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -234,7 +260,7 @@ struct app_loader *app_loader_start(const struct sv_source *source,
 		l->started = true;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!l->started)
-		loader_main(l); /* no thread: load here */
+		loader_main(l); /* no thread: load here (and out of the file) */
 	return l;
 }
 
@@ -249,10 +275,13 @@ void app_loader_free(struct app_loader *l)
 }
 
 /*
- * Stop the load for good (q): cancel it and wait for the thread, unless
- * it is past the file (nesting, building the view: work no flag stops,
- * and nothing of HDF5 any more): then nobody waits, and the thread frees everything when it is done (or the
- * process ends first), so q answers at once at every stage.
+ * Stop the load for good (q): cancel it and, while the thread runs, do
+ * not wait for it: it sees the flag after the chunk it reads (the
+ * reader looks between chunks) or runs on through memory work no flag
+ * stops (nesting, building the view), and frees everything when it is
+ * done, unless the process ends first.  So q answers at once at every
+ * stage; a caller that leaves the process while the thread is still
+ * inside the file does so with _exit (sv_app_loads_in_file).
  */
 void app_loader_stop(struct app_loader *l)
 {
@@ -260,7 +289,7 @@ void app_loader_stop(struct app_loader *l)
 		return;
 	atomic_store(&l->cancel, 1);
 	pthread_mutex_lock(&l->mu);
-	if (l->started && (l->past_file || l->building_view) && !l->done) {
+	if (l->started && !l->done) {
 		l->abandoned = true;
 		pthread_mutex_unlock(&l->mu);
 		pthread_detach(l->thread);

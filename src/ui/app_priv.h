@@ -41,6 +41,7 @@ struct app_loader {
 	struct sv_view *view;         /* of result, when want_view */
 	struct sv_second_prep second; /* of result, when want_second */
 	bool past_file;     /* the file is closed: memory work is left */
+	bool in_file;       /* counted in the threads inside a file */
 	bool building_view; /* the view is being built */
 	bool abandoned;     /* nobody waits: the thread frees it all */
 	/* What the memory budget (source.memory) left out: ranks with calls

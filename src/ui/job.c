@@ -3,7 +3,10 @@
  */
 #include "scopeview/job.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "scopeview/common.h"
 
 static void *job_main(void *arg)
 {
@@ -56,6 +59,74 @@ void sv_job_cancel(struct sv_job *j)
 	atomic_store(&j->cancel, true);
 	pthread_join(j->thread, NULL);
 	j->started = false;
+}
+
+struct sv_job_orphan {
+	struct sv_job *job;
+	void (*free_fn)(void *arg);
+	void *arg;
+	struct sv_job_orphan *next;
+};
+
+void sv_job_orphan(struct sv_job_orphans *l, struct sv_job *j,
+	void (*free_fn)(void *arg), void *arg)
+{
+	struct sv_job_orphan *n = sv_xmalloc(sizeof *n);
+
+	atomic_store(&j->cancel, true);
+	n->job = j;
+	n->free_fn = free_fn;
+	n->arg = arg;
+	n->next = l->head;
+	l->head = n;
+}
+
+void sv_job_reap(struct sv_job_orphans *l, bool wait)
+{
+	struct sv_job_orphan **pn = &l->head;
+
+	while (*pn) {
+		struct sv_job_orphan *n = *pn;
+		if (wait || !sv_job_running(n->job) || sv_job_poll(n->job)) {
+			*pn = n->next;
+			sv_job_cancel(n->job);
+			n->free_fn(n->arg);
+			free(n);
+		} else {
+			pn = &n->next;
+		}
+	}
+}
+
+struct job_detached {
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static void *job_detached_main(void *p)
+{
+	struct job_detached *d = p;
+	d->fn(d->arg);
+	free(d);
+	return NULL;
+}
+
+void sv_job_detach(void (*fn)(void *arg), void *arg)
+{
+	struct job_detached *d = sv_xmalloc(sizeof *d);
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc = -1;
+
+	d->fn = fn;
+	d->arg = arg;
+	if (pthread_attr_init(&attr) == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		rc = pthread_create(&t, &attr, job_detached_main, d);
+		pthread_attr_destroy(&attr);
+	}
+	if (rc != 0)
+		job_detached_main(d);
 }
 
 int sv_job_percent(const struct sv_job *j)

@@ -309,17 +309,24 @@ void sv_layout_index_fini(struct sv_layout_index *ix)
 static bool lod_kept(const struct sv_profile *p, const bool *keep_region,
 	const bool *keep_call, uint32_t c)
 {
-	if (keep_call)
-		return keep_call[c];
-	return !keep_region || keep_region[sv_call_region(p, c)];
+	return keep_call ? keep_call[c]
+			 : !keep_region || keep_region[sv_call_region(p, c)];
 }
 
 /* The serial of the last index built (on any thread). */
 static _Atomic uint64_t lod_serial;
 
-static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
-	const bool *keep_region, const bool *keep_call,
-	const struct sv_layout_stop *stop, struct sv_error *err)
+/* Asked to stop? (every 2^16 calls of a lane's passes, not per lane) */
+static bool lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
+{
+	return !(i & 0xffff) && stop && stop->cancel &&
+	       atomic_load(stop->cancel);
+}
+
+int sv_layout_index_build_stop(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	const bool *keep_call, const struct sv_layout_stop *stop,
+	struct sv_error *err)
 {
 	size_t l;
 	uint32_t *count = NULL;
@@ -345,33 +352,30 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 		struct sv_lod_lane *ll = &ix->lanes[l];
 		uint32_t i, d, ndepth = 0;
 
-		if (stop && stop->cancel && atomic_load(stop->cancel)) {
-			free(count);
-			sv_layout_index_fini(ix);
-			return sv_error_set(err, -ECANCELED, "layout: stopped");
-		}
+		if (lod_stopped(stop, 0))
+			goto stopped;
 		if (stop && stop->progress)
 			atomic_fetch_add(stop->progress, lane->ncalls);
 
 		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = lane->calls[i];
+			uint32_t c = lane->calls[i], dc = p->depth[c];
+			if (lod_stopped(stop, i))
+				goto stopped;
 			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
-			if ((uint32_t)p->depth[c] + 1 > ndepth)
-				ndepth = (uint32_t)p->depth[c] + 1;
+			if (dc + 1 > ndepth) {
+				sv_grow((void **)&count, &count_cap, dc + 1,
+					sizeof *count);
+				memset(count + ndepth, 0,
+					(dc + 1 - ndepth) * sizeof *count);
+				ndepth = dc + 1;
+			}
+			count[dc]++;
 		}
 		ll->ndepth = ndepth;
 		if (!ndepth)
 			continue;
 		ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
-		sv_grow((void **)&count, &count_cap, ndepth, sizeof *count);
-		memset(count, 0, ndepth * sizeof *count);
-		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = lane->calls[i];
-			if (!lod_kept(p, keep_region, keep_call, c))
-				continue;
-			count[p->depth[c]]++;
-		}
 		for (d = 0; d < ndepth; d++) {
 			struct sv_lod_level *lv = &ll->levels[d];
 			size_t n = count[d] ? count[d] : 1;
@@ -381,6 +385,8 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
 			struct sv_lod_level *lv;
+			if (lod_stopped(stop, i))
+				goto stopped;
 			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
 			lv = &ll->levels[p->depth[c]];
@@ -389,6 +395,8 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 			lv->calls[lv->n++] = c;
 		}
 		for (d = 0; d < ndepth; d++) {
+			if (lod_stopped(stop, 0))
+				goto stopped;
 			lod_level_finish(p, &ll->levels[d]);
 			ix->ncalls += ll->levels[d].n;
 			ix->bytes += lod_level_bytes(&ll->levels[d]);
@@ -397,27 +405,23 @@ static int lod_build(struct sv_layout_index *ix, const struct sv_profile *p,
 	}
 	free(count);
 	return 0;
+stopped:
+	free(count);
+	sv_layout_index_fini(ix);
+	return sv_error_set(err, -ECANCELED, "layout: stopped");
 }
 
 int sv_layout_index_build(struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_region,
 	struct sv_error *err)
 {
-	return lod_build(ix, p, keep_region, NULL, NULL, err);
-}
-
-int sv_layout_index_build_stop(struct sv_layout_index *ix,
-	const struct sv_profile *p, const bool *keep_region,
-	const bool *keep_call, const struct sv_layout_stop *stop,
-	struct sv_error *err)
-{
-	return lod_build(ix, p, keep_region, keep_call, stop, err);
+	return sv_layout_index_build_stop(ix, p, keep_region, NULL, NULL, err);
 }
 
 int sv_layout_index_build_calls(struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_call, struct sv_error *err)
 {
-	return lod_build(ix, p, NULL, keep_call, NULL, err);
+	return sv_layout_index_build_stop(ix, p, NULL, keep_call, NULL, err);
 }
 
 const struct sv_lod_level *sv_layout_level(

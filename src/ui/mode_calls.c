@@ -473,7 +473,7 @@ static void calls_draw(
 	} else if (!d->n && s->matches_pending) {
 		sv_grid_textf(g, r.x, r.y + CALLS_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " collecting the calls: %d%%",
-			sv_job_percent(&s->match_job));
+			sv_session_match_percent(s));
 	}
 	for (i = 0; !d->busy && i < rows && d->top + i < (long)d->n; i++) {
 		long row = d->top + i;

@@ -368,7 +368,7 @@ static void hist_draw(
 	} else if (m->s->matches_pending) {
 		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " collecting the calls: %d%%",
-			sv_job_percent(&m->s->match_job));
+			sv_session_match_percent(m->s));
 	} else if (d->valid && d->h.nbins) {
 		for (i = 0; i < (long)d->h.nbins; i++)
 			if (d->h.counts[i] > maxc)

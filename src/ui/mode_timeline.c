@@ -554,8 +554,8 @@ static int timeline_do(struct sv_mode *mode, int action)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	case SV_ACTION_FILTER:
-		return sv_view_push_prompt(
-			mode->view, SV_PROMPT_FILTER, v->s->filter_spec);
+		return sv_view_push_prompt(mode->view, SV_PROMPT_FILTER,
+			sv_session_filter_text(v->s));
 	case SV_ACTION_RANK_FILTER:
 		return sv_view_push_prompt(
 			mode->view, SV_PROMPT_RANKS, v->s->rank_spec);

@@ -79,7 +79,7 @@ static void session_lanes_update(struct sv_session *s, bool lists_only)
 		s->sel = SV_NO_CALL;
 }
 
-static void session_lanes_changed(struct sv_session *s)
+void sv_session_lanes_changed(struct sv_session *s)
 {
 	session_lanes_update(s, false);
 }
@@ -127,236 +127,14 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 	return 0;
 }
 
-/* ---- the region filter and the search ------------------------------------ */
-
-bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name)
-{
-	bool keep = s->ninclude == 0;
-	size_t i;
-
-	for (i = 0; i < s->ninclude && !keep; i++)
-		keep = sv_regex_match(s->filter_re[i], name);
-	for (i = 0; i < s->nexclude && keep; i++)
-		keep = !sv_regex_match(s->filter_re[s->ninclude + i], name);
-	return keep;
-}
-
-static void session_free_filter(struct sv_session *s)
-{
-	size_t i;
-	sv_session_stats_stop(s); /* it may read the patterns */
-	for (i = 0; i < s->ninclude + s->nexclude; i++)
-		sv_regex_free(s->filter_re[i]);
-	free(s->filter_re);
-	s->filter_re = NULL;
-	s->ninclude = s->nexclude = 0;
-	free(s->region_keep);
-	s->region_keep = NULL;
-	free(s->call_keep);
-	s->call_keep = NULL;
-}
-
-/* One pattern of the search or the filter: a regex on region names and,
- * for "key=value" or "key~regex", a metadata term too.  A term need not
- * be a regex ("iter=[3" still matches metadata): re is then NULL. */
-struct session_pat {
-	struct sv_regex *re;
-	struct sv_callmeta_term term;
-	bool is_term;
-};
-
-/* Read pat; 0, or -EINVAL with err (nothing to free then). */
-static int session_pat_compile(
-	const char *pat, struct session_pat *sp, struct sv_error *err)
-{
-	struct sv_error name_err;
-	int is_term;
-
-	memset(sp, 0, sizeof *sp);
-	is_term = sv_callmeta_term_parse(pat, &sp->term, err);
-	if (is_term < 0)
-		return -EINVAL;
-	sp->is_term = is_term > 0;
-	sp->re = sv_regex_compile(pat, sp->is_term ? &name_err : err);
-	if (!sp->re && !sp->is_term)
-		return -EINVAL;
-	return 0;
-}
-
-static void session_pat_fini(struct session_pat *sp)
-{
-	sv_regex_free(sp->re);
-	sv_callmeta_term_fini(&sp->term);
-}
-
-/* Whether call c's metadata satisfies some term of pats[0 .. n). */
-static bool session_pats_call(const struct sv_profile *p,
-	const struct session_pat *pats, size_t n, uint32_t c)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		if (pats[i].is_term &&
-			sv_callmeta_term_match(p, &pats[i].term, c))
-			return true;
-	return false;
-}
-
-/* The calls the filter keeps when some of its patterns are metadata
- * terms (pats: the include patterns, then the exclude ones): a call is
- * kept when its region or its metadata matches an include pattern (or
- * there is none), and neither matches an exclude one.  region_keep then
- * says which regions keep some call. */
-static void session_filter_calls(struct sv_session *s,
-	const struct session_pat *pats, size_t ni, size_t ne)
-{
-	const struct sv_profile *p = s->p;
-	bool *name_in = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_in);
-	bool *name_out = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_out);
-	uint32_t r, c;
-	size_t i;
-
-	for (r = 0; r < p->nregions; r++) {
-		name_in[r] = ni == 0;
-		for (i = 0; i < ni + ne; i++)
-			if (pats[i].re &&
-				sv_regex_match(pats[i].re, p->regions[r]))
-				*(i < ni ? &name_in[r] : &name_out[r]) = true;
-		s->region_keep[r] = false;
-	}
-	s->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
-	for (c = 0; c < p->ncalls; c++) {
-		r = sv_call_region(p, c);
-		s->call_keep[c] =
-			!name_out[r] &&
-			(name_in[r] || session_pats_call(p, pats, ni, c)) &&
-			!session_pats_call(p, pats + ni, ne, c);
-		if (s->call_keep[c])
-			s->region_keep[r] = true;
-	}
-	free(name_in);
-	free(name_out);
-}
-
-/* The filter without telling anyone; 0 or -EINVAL (message set). */
-static int session_filter(struct sv_session *s, const char *spec)
-{
-	struct session_pat *pats = NULL, pat_in;
-	bool *excl = NULL;
-	size_t n = 0, cap = 0, ecap = 0, ni = 0, ne = 0, i, k;
-	struct sv_error err;
-	const char *q = spec;
-	bool terms = false;
-	uint32_t r;
-
-	while (*q) {
-		char pat[SV_SESSION_TEXT_MAX];
-		size_t len;
-		bool ex;
-
-		while (*q == ' ')
-			q++;
-		if (!*q)
-			break;
-		len = strcspn(q, " ");
-		ex = *q == '!';
-		snprintf(pat, sizeof pat, "%.*s", (int)(len - ex), q + ex);
-		q += len;
-		if (!*pat)
-			continue;
-		if (session_pat_compile(pat, &pat_in, &err) < 0) {
-			for (i = 0; i < n; i++)
-				session_pat_fini(&pats[i]);
-			free(pats);
-			free(excl);
-			sv_session_message(s, true, "%s", err.msg);
-			return -EINVAL;
-		}
-		sv_grow((void **)&pats, &cap, n + 1, sizeof *pats);
-		sv_grow((void **)&excl, &ecap, n + 1, sizeof *excl);
-		pats[n] = pat_in;
-		excl[n++] = ex;
-		ne += ex;
-		terms = terms || pat_in.is_term;
-	}
-	ni = n - ne;
-	/* Includes first, then excludes, each in the order typed. */
-	for (i = 1; i < n; i++)
-		for (k = i; k > 0 && excl[k - 1] && !excl[k]; k--) {
-			struct session_pat t = pats[k];
-			bool e = excl[k];
-			pats[k] = pats[k - 1];
-			pats[k - 1] = t;
-			excl[k] = excl[k - 1];
-			excl[k - 1] = e;
-		}
-	free(excl);
-	session_free_filter(s);
-	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", spec);
-	if (n) {
-		size_t nre = 0;
-		s->filter_re = sv_xmalloc(n * sizeof *s->filter_re);
-		for (i = 0; i < n; i++) {
-			if (pats[i].re) {
-				s->filter_re[nre++] = pats[i].re;
-				if (i < ni)
-					s->ninclude++;
-				else
-					s->nexclude++;
-			}
-		}
-		s->region_keep = sv_xcalloc(
-			s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-		if (terms && s->p->call_meta) {
-			session_filter_calls(s, pats, ni, ne);
-		} else {
-			for (r = 0; r < s->p->nregions; r++)
-				s->region_keep[r] =
-					sv_session_filter_keeps_name(
-						s, s->p->regions[r]);
-		}
-	}
-	for (i = 0; i < n; i++) {
-		pats[i].re = NULL; /* owned by filter_re now */
-		session_pat_fini(&pats[i]);
-	}
-	free(pats);
-	if (s->call_keep)
-		sv_layout_index_build_calls(
-			&s->index, s->p, s->call_keep, &err);
-	else
-		sv_layout_index_build(&s->index, s->p, s->region_keep, &err);
-	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
-		s->sel = SV_NO_CALL;
-	sv_session_second_filter(s);
-	session_lanes_changed(s);
-	sv_session_message(s, false, "%s", n ? "filter set" : "filter cleared");
-	for (i = 0; i < s->ninclude + s->nexclude; i++) {
-		unsigned long hits = sv_regex_limit_hits(s->filter_re[i]);
-		if (hits) {
-			char msg[SV_SESSION_TEXT_MAX];
-			sv_regex_limit_message(
-				s->filter_re[i], hits, msg, sizeof msg);
-			sv_session_message(s, true, "filter set, but %s", msg);
-			break;
-		}
-	}
-	return 0;
-}
-
-int sv_session_set_filter(struct sv_session *s, const char *spec)
-{
-	int rc = session_filter(s, spec);
-	if (rc == 0)
-		sv_session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
-	return rc;
-}
+/* ---- the search ------------------------------------------------------- */
 
 /* Set search_spec and region_match for pattern pat; -EINVAL (with the
  * error in err) when it does not compile. */
 static int session_match_regions(
 	struct sv_session *s, const char *pat, struct sv_error *err)
 {
-	struct session_pat sp;
+	struct sv_session_pat sp;
 	uint32_t r, c;
 
 	free(s->region_match);
@@ -368,7 +146,7 @@ static int session_match_regions(
 	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
 	if (!*pat)
 		return 0;
-	if (session_pat_compile(pat, &sp, err) < 0) {
+	if (sv_session_pat_compile(pat, &sp, err) < 0) {
 		s->search_spec[0] = '\0';
 		return -EINVAL;
 	}
@@ -385,9 +163,10 @@ static int session_match_regions(
 		s->call_match = sv_xcalloc(
 			s->p->ncalls ? s->p->ncalls : 1, sizeof(bool));
 		for (c = 0; c < s->p->ncalls; c++)
-			s->call_match[c] = session_pats_call(s->p, &sp, 1, c);
+			s->call_match[c] =
+				sv_session_pats_call(s->p, &sp, 1, c);
 	}
-	session_pat_fini(&sp);
+	sv_session_pat_fini(&sp);
 	return 0;
 }
 
@@ -492,7 +271,7 @@ static void *session_index_main(void *arg)
 }
 
 /* The index of the new profile, and its lanes, statistics and match
- * lists (session_lanes_changed): on two threads when there are calls, as
+ * lists (sv_session_lanes_changed): on two threads when there are calls, as
  * neither reads what the other makes. */
 static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 {
@@ -506,7 +285,7 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 		   pthread_create(&t, NULL, session_index_main, &b) == 0;
 	if (!threaded)
 		session_index_main(&b);
-	session_lanes_changed(s);
+	sv_session_lanes_changed(s);
 	if (threaded)
 		pthread_join(t, NULL);
 	if (b.rc < 0 && err)
@@ -562,7 +341,8 @@ void sv_session_fini(struct sv_session *s)
 {
 	if (!s)
 		return;
-	sv_session_cancel_matches(s);
+	sv_session_stop_matches(s);
+	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
@@ -577,7 +357,7 @@ void sv_session_fini(struct sv_session *s)
 	free(s->row2);
 	free(s->only2);
 	free(s->name2);
-	session_free_filter(s);
+	sv_session_free_filter(s);
 	free(s->title);
 	free(s->title_base);
 	free(s->lane_hidden);
@@ -657,13 +437,15 @@ int sv_session_set_profile(
 {
 	size_t old_lanes = s->p && s->p->has_calls ? s->p->nlanes : 0;
 	char filter[SV_SESSION_TEXT_MAX], search[SV_SESSION_TEXT_MAX];
+	struct sv_call_key sel;
 	int rc;
 
 	if (!p)
 		return sv_error_set(err, -EINVAL, "view: no profile");
-	struct sv_call_key sel;
-
-	sv_session_cancel_matches(s);
+	/* A filter still being made is the one typed last. */
+	snprintf(filter, sizeof filter, "%s", sv_session_filter_text(s));
+	sv_session_filter_stop(s);
+	sv_session_stop_matches(s);
 	sv_session_stats_stop(s);
 	/* The selected call is found again in p (a reload of the file, a
 	 * memory budget's other ranks): by lane, times and region. */
@@ -681,9 +463,8 @@ int sv_session_set_profile(
 		s->solo_lane = -1;
 	/* Region numbers may differ in the new file: keep the filter and the
 	 * search as typed and apply them again. */
-	snprintf(filter, sizeof filter, "%s", s->filter_spec);
 	snprintf(search, sizeof search, "%s", s->search_spec);
-	session_free_filter(s);
+	sv_session_free_filter(s);
 	s->filter_spec[0] = '\0';
 	free(s->region_match);
 	s->region_match = NULL;
@@ -704,7 +485,7 @@ int sv_session_set_profile(
 		return rc;
 	}
 	if (filter[0])
-		session_filter(s, filter);
+		sv_session_filter_now(s, filter);
 	if (search[0] && session_match_regions(s, search, err) == 0)
 		sv_session_update_matches(s);
 	s->message[0] = '\0';

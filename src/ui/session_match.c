@@ -149,24 +149,57 @@ static void session_update_match_index(struct sv_session *s)
 	free(keep);
 }
 
+/* What sv_session_free_later frees on a thread of its own. */
+struct session_garbage {
+	struct sv_layout_index ix;
+	void *a, *b;
+};
+
+static void session_garbage_free(void *arg)
+{
+	struct session_garbage *g = arg;
+	sv_layout_index_fini(&g->ix);
+	free(g->a);
+	free(g->b);
+	free(g);
+}
+
+void sv_session_free_later(struct sv_layout_index *ix, void *a, void *b)
+{
+	struct session_garbage *g = sv_xcalloc(1, sizeof *g);
+
+	if (ix) {
+		g->ix = *ix;
+		memset(ix, 0, sizeof *ix);
+	}
+	g->a = a;
+	g->b = b;
+	if (g->ix.bytes >= ((size_t)16 << 20))
+		sv_job_detach(session_garbage_free, g);
+	else
+		session_garbage_free(g);
+}
+
 /* Empty match lists (until the new ones are made). */
 static void session_clear_lists(struct sv_session *s)
 {
 	free(s->matches);
+	free(s->marked);
 	s->matches = NULL;
 	s->nmatches = 0;
 	s->match_pos = -1;
-	free(s->marked);
 	s->marked = NULL;
 	s->nmarked = 0;
 	s->marked_pos = -1;
 }
 
-/* Empty match lists and index (until the new ones are made). */
+/* Empty match lists and index (until the new ones are made), freed on a
+ * thread of their own when big. */
 static void session_clear_matches(struct sv_session *s)
 {
-	sv_layout_index_fini(&s->match_index);
+	sv_session_free_later(&s->match_index, s->matches, s->marked);
 	s->has_match_index = false;
+	s->matches = s->marked = NULL;
 	session_clear_lists(s);
 }
 
@@ -193,6 +226,7 @@ static void session_compute_matches(struct sv_session *s)
 /* A worker's copy of what the match lists are made of, and its results:
  * a session of its own, so the same code makes them. */
 struct session_match_work {
+	struct sv_job job;
 	struct sv_session shadow;
 	/* Set by the worker once the lists are made (the index may still
 	 * be coming); from then on the lists are the UI thread's. */
@@ -214,10 +248,12 @@ static bool *session_copy_flags(const bool *v, size_t n)
 	return c;
 }
 
+/* Wait for w's thread, and free w and what it made. */
 static void session_work_free(struct session_match_work *w)
 {
 	if (!w)
 		return;
+	sv_job_cancel(&w->job);
 	free(w->shadow.region_match);
 	free(w->shadow.call_match);
 	free(w->shadow.call_keep);
@@ -249,6 +285,8 @@ static void session_match_run(struct sv_job *j)
 	if (!w->lists_only)
 		session_update_match_index(&w->shadow);
 	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
+	if (j->rc < 0) /* stopped: its index freed here, not on the UI's */
+		sv_layout_index_fini(&w->shadow.match_index);
 }
 
 /* What the message line says while the lists are made. */
@@ -265,14 +303,33 @@ static void session_say_pending(struct sv_session *s, int pct)
 			s->p->regions[s->mark_region], p);
 }
 
-/* Stop the worker, if any, and drop what it made. */
+static void session_work_free_fn(void *w)
+{
+	session_work_free(w);
+}
+
 void sv_session_cancel_matches(struct sv_session *s)
 {
-	sv_job_cancel(&s->match_job);
-	session_work_free(s->match_work);
+	struct session_match_work *w = s->match_work;
+
+	if (w)
+		sv_job_orphan(
+			&s->match_orphans, &w->job, session_work_free_fn, w);
 	s->match_work = NULL;
 	s->matches_pending = false;
 	s->index_pending = false;
+	sv_job_reap(&s->match_orphans, false);
+}
+
+void sv_session_stop_matches(struct sv_session *s)
+{
+	sv_session_cancel_matches(s);
+	sv_job_reap(&s->match_orphans, true);
+}
+
+int sv_session_match_percent(const struct sv_session *s)
+{
+	return s->match_work ? sv_job_percent(&s->match_work->job) : 0;
 }
 
 /* Whether the match lists are made by a worker. */
@@ -309,7 +366,7 @@ static struct session_match_work *session_start_matches(
 	s->match_work = w;
 	s->matches_pending = true;
 	session_say_pending(s, -1);
-	sv_job_start(&s->match_job, session_match_run, w,
+	sv_job_start(&w->job, session_match_run, w,
 		(lists_only ? 1 : 2) * (uint64_t)p->ncalls);
 	return w;
 }
@@ -355,7 +412,7 @@ void sv_session_update_match_lists(struct sv_session *s)
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return s->matches_pending || s->index_pending ||
+	return s->matches_pending || s->index_pending || s->filter_pending ||
 	       sv_session_stats_busy(s);
 }
 
@@ -389,15 +446,17 @@ static void session_take_lists(struct sv_session *s)
 
 bool sv_session_poll(struct sv_session *s)
 {
+	bool filter = sv_session_filter_poll(s);
 	struct session_match_work *w = s->match_work;
-	bool stats = sv_session_stats_poll(s), done;
+	bool stats = sv_session_stats_poll(s) || filter, done;
 
+	sv_job_reap(&s->match_orphans, false);
 	if (!w || (!s->matches_pending && !s->index_pending))
 		return stats;
-	done = sv_job_poll(&s->match_job) || !sv_job_running(&s->match_job);
+	done = sv_job_poll(&w->job) || !sv_job_running(&w->job);
 	if (s->matches_pending && !done &&
 		!atomic_load_explicit(&w->lists_done, memory_order_acquire)) {
-		session_say_pending(s, sv_job_percent(&s->match_job));
+		session_say_pending(s, sv_job_percent(&w->job));
 		return true;
 	}
 	if (s->matches_pending)

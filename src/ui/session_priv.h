@@ -1,11 +1,14 @@
 /*
- * session_priv.h: what the session's files (session.c, session_stats.c, session_two.c)
- * share beyond session.h.  Private to src/ui/session*.c.
+ * session_priv.h: what the session's files (session.c, session_filter.c,
+ * session_match.c, session_stats.c, session_two.c) share beyond
+ * session.h.  Private to src/ui/session*.c.
  */
 #ifndef SCOPEVIEW_UI_SESSION_PRIV_H
 #define SCOPEVIEW_UI_SESSION_PRIV_H
 
 #include "scopeview/session.h"
+
+#include "scopeview/callmeta.h"
 
 /* Tell the notify hook what changed (SV_SESSION_* bits). */
 void sv_session_notify(struct sv_session *s, unsigned what);
@@ -27,15 +30,58 @@ void sv_session_update_matches(struct sv_session *s);
  * over every lane, is kept.  Both are made again while they are still
  * being made. */
 void sv_session_update_match_lists(struct sv_session *s);
-/* Stop a worker making match lists, if any. */
+/* Tell a worker making match lists, if any, to stop, without waiting
+ * for it; sv_session_stop_matches() waits for every such worker (before
+ * the profile it reads goes). */
 void sv_session_cancel_matches(struct sv_session *s);
+void sv_session_stop_matches(struct sv_session *s);
+/* Free *ix (then zeroed) and the arrays a and b (may be NULL): on a
+ * thread of its own when they are large (tens of milliseconds of
+ * munmap on 10M calls), else here. */
+void sv_session_free_later(struct sv_layout_index *ix, void *a, void *b);
 
 /* The second run's statistics and row2 (session_stats.c). */
 void sv_session_compute_second(struct sv_session *s);
 /* Take t (over every rank and region) as the second run's table. */
 void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t);
-/* Whether the region filter keeps a region called name (session.c). */
+/* The lanes on display changed: their flags, the statistics, the match
+ * lists, and the selection when its lane went out of view (session.c). */
+void sv_session_lanes_changed(struct sv_session *s);
+
+/* One pattern of the search or the filter (session_filter.c): a regex on
+ * region names and, for "key=value" or "key~regex", a metadata term too.
+ * A term need not be a regex ("iter=[3" still matches metadata): re is
+ * then NULL. */
+struct sv_session_pat {
+	struct sv_regex *re;
+	struct sv_callmeta_term term;
+	bool is_term;
+};
+/* Read pat; 0, or -EINVAL with err (nothing to free then). */
+int sv_session_pat_compile(
+	const char *pat, struct sv_session_pat *sp, struct sv_error *err);
+void sv_session_pat_fini(struct sv_session_pat *sp);
+/* Whether call c's metadata satisfies some term of pats[0 .. n). */
+bool sv_session_pats_call(const struct sv_profile *p,
+	const struct sv_session_pat *pats, size_t n, uint32_t c);
+
+/* Whether the region filter keeps a region called name. */
 bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name);
+/* Drop the filter in force (patterns, kept regions and calls; not the
+ * index), stopping the statistics' worker that may read it first. */
+void sv_session_free_filter(struct sv_session *s);
+/* Apply spec here and now, without telling anyone (a reload's filter);
+ * 0 or -EINVAL (message set). */
+int sv_session_filter_now(struct sv_session *s, const char *spec);
+/* Stop the filter's worker, if any, and drop what it made. */
+void sv_session_filter_stop(struct sv_session *s);
+/* Start the filter's worker on spec again (after the second run
+ * changed under a stopped one). */
+void sv_session_filter_restart(struct sv_session *s, const char *spec);
+/* Take in the worker's filter when it is done (notifies
+ * SV_SESSION_FILTER | SV_SESSION_LANES); true while one is pending or
+ * when it came (the screen changes). */
+bool sv_session_filter_poll(struct sv_session *s);
 /* The second run's parts (session_two.c): its hidden lanes after the
  * lanes changed, its index after the filter changed, its maps after the
  * first run was replaced, and freeing them. */

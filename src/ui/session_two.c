@@ -13,6 +13,7 @@
 #include "session_priv.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,10 +155,18 @@ int sv_session_set_second_prepared(struct sv_session *s,
 	struct sv_second_prep *sp, const char *name, struct sv_error *err)
 {
 	const struct sv_profile *p2 = sp ? sp->p2 : NULL;
+	char pending[SV_SESSION_TEXT_MAX] = "";
+	bool was_pending = s->filter_pending;
 
 	if (p2 && p2 == s->p)
 		return sv_error_set(
 			err, -EINVAL, "the second run is the one on show");
+	/* A filter being made reads the second run: stopped, and started
+	 * again for the new one. */
+	if (was_pending)
+		snprintf(pending, sizeof pending, "%s",
+			sv_session_filter_text(s));
+	sv_session_filter_stop(s);
 	session_two_drop(s);
 	s->p2 = p2;
 	free(s->name2);
@@ -182,6 +191,8 @@ int sv_session_set_second_prepared(struct sv_session *s,
 	} else {
 		sv_session_compute_second(s);
 	}
+	if (was_pending)
+		sv_session_filter_restart(s, pending);
 	sv_session_notify(s, SV_SESSION_SECOND | SV_SESSION_LANES);
 	return 0;
 }

@@ -1,0 +1,508 @@
+/*
+ * session_filter.c: the session's region filter (session.h) and the
+ * patterns it shares with the search: the regions and calls it keeps, and
+ * the level-of-detail index of those calls (and of the second run's).
+ * On a profile of at least bg_calls calls they are made on a worker
+ * thread (job.h) into a session of its own, while the old filter stays
+ * on screen with a progress line; sv_session_poll() takes them in on the
+ * UI thread, and the next filter typed tells the worker to stop, without
+ * waiting for it (it frees what it made; it is joined later).  Patterns
+ * are compiled before that, so a bad one is reported at once.  Nothing
+ * here knows about curses or HDF5.
+ */
+#include "scopeview/session.h"
+
+#include "session_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/callmeta.h"
+#include "scopeview/regex.h"
+
+/* How many calls the per-call pass flags between looks at the stop flag. */
+#define FILTER_STEP 65536
+
+/* ---- patterns ------------------------------------------------------------ */
+
+int sv_session_pat_compile(
+	const char *pat, struct sv_session_pat *sp, struct sv_error *err)
+{
+	struct sv_error name_err;
+	int is_term;
+
+	memset(sp, 0, sizeof *sp);
+	is_term = sv_callmeta_term_parse(pat, &sp->term, err);
+	if (is_term < 0)
+		return -EINVAL;
+	sp->is_term = is_term > 0;
+	sp->re = sv_regex_compile(pat, sp->is_term ? &name_err : err);
+	if (!sp->re && !sp->is_term)
+		return -EINVAL;
+	return 0;
+}
+
+void sv_session_pat_fini(struct sv_session_pat *sp)
+{
+	sv_regex_free(sp->re);
+	sv_callmeta_term_fini(&sp->term);
+}
+
+bool sv_session_pats_call(const struct sv_profile *p,
+	const struct sv_session_pat *pats, size_t n, uint32_t c)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (pats[i].is_term &&
+			sv_callmeta_term_match(p, &pats[i].term, c))
+			return true;
+	return false;
+}
+
+/* ---- the filter's parts -------------------------------------------------- */
+
+bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name)
+{
+	bool keep = s->ninclude == 0;
+	size_t i;
+
+	for (i = 0; i < s->ninclude && !keep; i++)
+		keep = sv_regex_match(s->filter_re[i], name);
+	for (i = 0; i < s->nexclude && keep; i++)
+		keep = !sv_regex_match(s->filter_re[s->ninclude + i], name);
+	return keep;
+}
+
+void sv_session_free_filter(struct sv_session *s)
+{
+	size_t i;
+	sv_session_stats_stop(s); /* it may read the patterns */
+	for (i = 0; i < s->ninclude + s->nexclude; i++)
+		sv_regex_free(s->filter_re[i]);
+	free(s->filter_re);
+	s->filter_re = NULL;
+	s->ninclude = s->nexclude = 0;
+	free(s->region_keep);
+	s->region_keep = NULL;
+	free(s->call_keep);
+	s->call_keep = NULL;
+}
+
+/* A filter as typed, compiled: the include patterns, then the exclude
+ * ones, each in the order typed. */
+struct filter_pats {
+	struct sv_session_pat *pats;
+	size_t n, ni;
+	bool terms; /* some pattern is a metadata term */
+};
+
+static void filter_pats_fini(struct filter_pats *fp)
+{
+	size_t i;
+	for (i = 0; i < fp->n; i++)
+		sv_session_pat_fini(&fp->pats[i]);
+	free(fp->pats);
+	memset(fp, 0, sizeof *fp);
+}
+
+/* Read spec into fp; 0, or -EINVAL with err (fp then empty). */
+static int filter_parse(
+	const char *spec, struct filter_pats *fp, struct sv_error *err)
+{
+	struct sv_session_pat pat_in;
+	bool *excl = NULL;
+	size_t cap = 0, ecap = 0, ne = 0, i, k;
+	const char *q = spec;
+
+	memset(fp, 0, sizeof *fp);
+	while (*q) {
+		char pat[SV_SESSION_TEXT_MAX];
+		size_t len;
+		bool ex;
+
+		while (*q == ' ')
+			q++;
+		if (!*q)
+			break;
+		len = strcspn(q, " ");
+		ex = *q == '!';
+		snprintf(pat, sizeof pat, "%.*s", (int)(len - ex), q + ex);
+		q += len;
+		if (!*pat)
+			continue;
+		if (sv_session_pat_compile(pat, &pat_in, err) < 0) {
+			filter_pats_fini(fp);
+			free(excl);
+			return -EINVAL;
+		}
+		sv_grow((void **)&fp->pats, &cap, fp->n + 1, sizeof *fp->pats);
+		sv_grow((void **)&excl, &ecap, fp->n + 1, sizeof *excl);
+		fp->pats[fp->n] = pat_in;
+		excl[fp->n++] = ex;
+		ne += ex;
+		fp->terms = fp->terms || pat_in.is_term;
+	}
+	fp->ni = fp->n - ne;
+	for (i = 1; i < fp->n; i++)
+		for (k = i; k > 0 && excl[k - 1] && !excl[k]; k--) {
+			struct sv_session_pat t = fp->pats[k];
+			bool e = excl[k];
+			fp->pats[k] = fp->pats[k - 1];
+			fp->pats[k - 1] = t;
+			excl[k] = excl[k - 1];
+			excl[k - 1] = e;
+		}
+	free(excl);
+	return 0;
+}
+
+static bool filter_stopped(const struct sv_layout_stop *stop)
+{
+	return stop && stop->cancel && atomic_load(stop->cancel);
+}
+
+/* The calls the filter keeps when some of its patterns are metadata
+ * terms: a call is kept when its region or its metadata matches an
+ * include pattern (or there is none), and neither matches an exclude
+ * one.  region_keep then says which regions keep some call.  False when
+ * stopped. */
+static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
+	const struct sv_layout_stop *stop)
+{
+	const struct sv_profile *p = s->p;
+	const struct sv_session_pat *pats = fp->pats;
+	size_t ni = fp->ni, ne = fp->n - fp->ni, i;
+	bool *name_in = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_in);
+	bool *name_out = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_out);
+	uint32_t r, c;
+
+	for (r = 0; r < p->nregions; r++) {
+		name_in[r] = ni == 0;
+		for (i = 0; i < ni + ne; i++)
+			if (pats[i].re &&
+				sv_regex_match(pats[i].re, p->regions[r]))
+				*(i < ni ? &name_in[r] : &name_out[r]) = true;
+		s->region_keep[r] = false;
+	}
+	s->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
+	for (c = 0; c < p->ncalls; c++) {
+		if (c % FILTER_STEP == 0 && c) {
+			if (filter_stopped(stop))
+				break;
+			if (stop && stop->progress)
+				atomic_fetch_add(stop->progress, FILTER_STEP);
+		}
+		r = sv_call_region(p, c);
+		s->call_keep[c] =
+			!name_out[r] &&
+			(name_in[r] || sv_session_pats_call(p, pats, ni, c)) &&
+			!sv_session_pats_call(p, pats + ni, ne, c);
+		if (s->call_keep[c])
+			s->region_keep[r] = true;
+	}
+	free(name_in);
+	free(name_out);
+	return !filter_stopped(stop);
+}
+
+/*
+ * Make s's filter from fp (its regexes are taken over; fp is left to
+ * fini): the patterns, the regions and calls kept, the index of those
+ * calls and the second run's index.  s has no filter on entry.  Runs on
+ * the UI thread for a small profile and on a worker's session otherwise;
+ * returns 0, or -ECANCELED once stop says so (s then holds a part).
+ */
+static int filter_make(struct sv_session *s, struct filter_pats *fp,
+	const struct sv_layout_stop *stop)
+{
+	struct sv_error err;
+	size_t i, nre = 0;
+	bool stopped = false;
+	uint32_t r;
+
+	if (fp->n) {
+		s->filter_re = sv_xmalloc(fp->n * sizeof *s->filter_re);
+		for (i = 0; i < fp->n; i++) {
+			if (!fp->pats[i].re)
+				continue;
+			s->filter_re[nre++] = fp->pats[i].re;
+			if (i < fp->ni)
+				s->ninclude++;
+			else
+				s->nexclude++;
+		}
+		s->region_keep = sv_xcalloc(
+			s->p->nregions ? s->p->nregions : 1, sizeof(bool));
+		if (fp->terms && s->p->call_meta)
+			stopped = !filter_calls(s, fp, stop);
+		else
+			for (r = 0; r < s->p->nregions; r++)
+				s->region_keep[r] =
+					sv_session_filter_keeps_name(
+						s, s->p->regions[r]);
+		for (i = 0; i < fp->n; i++)
+			fp->pats[i].re = NULL; /* owned by filter_re now */
+		if (stopped)
+			return -ECANCELED;
+	}
+	if (sv_layout_index_build_stop(&s->index, s->p,
+		    s->call_keep ? NULL : s->region_keep, s->call_keep, stop,
+		    &err) < 0 &&
+		filter_stopped(stop))
+		return -ECANCELED;
+	sv_session_second_filter(s);
+	return filter_stopped(stop) ? -ECANCELED : 0;
+}
+
+/* After the filter changed: the selection, the lanes' statistics and
+ * match lists, and the message line. */
+static void filter_done(struct sv_session *s)
+{
+	size_t i;
+
+	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
+		s->sel = SV_NO_CALL;
+	if (s->sel2 != SV_NO_CALL && s->has_index2 &&
+		sv_layout_level_pos(&s->index2, s->sel2) == UINT32_MAX)
+		s->sel2 = SV_NO_CALL;
+	sv_session_lanes_changed(s);
+	sv_session_message(s, false, "%s",
+		s->filter_spec[0] && (s->filter_re || s->call_keep)
+			? "filter set"
+			: "filter cleared");
+	for (i = 0; i < s->ninclude + s->nexclude; i++) {
+		unsigned long hits = sv_regex_limit_hits(s->filter_re[i]);
+		if (hits) {
+			char msg[SV_SESSION_TEXT_MAX];
+			sv_regex_limit_message(
+				s->filter_re[i], hits, msg, sizeof msg);
+			sv_session_message(s, true, "filter set, but %s", msg);
+			break;
+		}
+	}
+}
+
+int sv_session_filter_now(struct sv_session *s, const char *spec)
+{
+	struct filter_pats fp;
+	struct sv_error err;
+
+	if (filter_parse(spec, &fp, &err) < 0) {
+		sv_session_message(s, true, "%s", err.msg);
+		return -EINVAL;
+	}
+	sv_session_filter_stop(s);
+	sv_session_free_filter(s);
+	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", spec);
+	filter_make(s, &fp, NULL);
+	filter_pats_fini(&fp);
+	filter_done(s);
+	return 0;
+}
+
+/* ---- the filter on a worker thread --------------------------------------- */
+
+/* A worker's filter: the patterns and a session of its own, which holds
+ * what it makes (the same code as on the UI thread), and its job. */
+struct session_filter_work {
+	struct sv_job job;
+	struct filter_pats fp;
+	struct sv_session shadow;
+};
+
+/* Free what w made (again: a second time frees nothing). */
+static void filter_work_clear(struct session_filter_work *w)
+{
+	filter_pats_fini(&w->fp);
+	sv_session_free_filter(&w->shadow);
+	sv_layout_index_fini(&w->shadow.index);
+	if (w->shadow.has_index2)
+		sv_layout_index_fini(&w->shadow.index2);
+	w->shadow.has_index2 = false;
+}
+
+static void filter_run(struct sv_job *j)
+{
+	struct session_filter_work *w = j->arg;
+	struct sv_layout_stop stop = {&j->cancel, &j->progress};
+
+	j->rc = filter_make(&w->shadow, &w->fp, &stop);
+	if (j->rc < 0)
+		filter_work_clear(w); /* stopped: freed here, not on the UI's */
+}
+
+/* Wait for w's thread and free it. */
+static void filter_work_free(struct session_filter_work *w)
+{
+	sv_job_cancel(&w->job);
+	filter_work_clear(w);
+	free(w);
+}
+
+static void filter_work_free_fn(void *w)
+{
+	filter_work_free(w);
+}
+
+/* Tell the worker to stop, without waiting for it. */
+static void filter_drop(struct sv_session *s)
+{
+	struct session_filter_work *w = s->filter_work;
+
+	if (w)
+		sv_job_orphan(
+			&s->filter_orphans, &w->job, filter_work_free_fn, w);
+	s->filter_work = NULL;
+	s->filter_pending = false;
+	sv_job_reap(&s->filter_orphans, false);
+}
+
+void sv_session_filter_stop(struct sv_session *s)
+{
+	filter_drop(s);
+	sv_job_reap(&s->filter_orphans, true);
+}
+
+const char *sv_session_filter_text(const struct sv_session *s)
+{
+	return s->filter_pending ? s->filter_work->shadow.filter_spec
+				 : s->filter_spec;
+}
+
+static void filter_say_pending(struct sv_session *s, int pct)
+{
+	const char *spec = s->filter_work->shadow.filter_spec;
+	char p[16] = "";
+	if (pct >= 0)
+		snprintf(p, sizeof p, ": %d%%", pct);
+	if (*spec)
+		sv_session_message(s, false, "filtering '%s'%s", spec, p);
+	else
+		sv_session_message(s, false, "clearing the filter%s", p);
+}
+
+/* Start the worker on fp (taken over) for spec. */
+static void filter_start(
+	struct sv_session *s, struct filter_pats *fp, const char *spec)
+{
+	struct session_filter_work *w = sv_xcalloc(1, sizeof *w);
+	uint64_t total = s->p->ncalls;
+
+	w->fp = *fp;
+	memset(fp, 0, sizeof *fp);
+	w->shadow.p = s->p;
+	w->shadow.p2 = s->p2;
+	w->shadow.has_index2 = s->has_index2;
+	w->shadow.sel2 = SV_NO_CALL;
+	snprintf(w->shadow.filter_spec, sizeof w->shadow.filter_spec, "%s",
+		spec);
+	if (w->fp.terms && s->p->call_meta)
+		total += s->p->ncalls; /* the per-call pass, then the index */
+	s->filter_work = w;
+	s->filter_pending = true;
+	filter_say_pending(s, -1);
+	sv_job_start(&w->job, filter_run, w, total);
+}
+
+/* Whether a filter of s goes to a worker. */
+static bool filter_in_background(const struct sv_session *s)
+{
+	uint64_t n = s->p->has_calls ? s->p->ncalls : 0;
+	if (s->p2 && s->has_index2)
+		n += s->p2->ncalls;
+	return s->bg_calls && n >= s->bg_calls;
+}
+
+int sv_session_set_filter(struct sv_session *s, const char *spec)
+{
+	bool was_pending;
+	struct filter_pats fp;
+	struct sv_error err;
+
+	if (!filter_in_background(s)) {
+		int rc = sv_session_filter_now(s, spec);
+		if (rc == 0)
+			sv_session_notify(
+				s, SV_SESSION_FILTER | SV_SESSION_LANES);
+		return rc;
+	}
+	if (filter_parse(spec, &fp, &err) < 0) {
+		sv_session_message(s, true, "%s", err.msg);
+		return -EINVAL;
+	}
+	was_pending = s->filter_pending;
+	filter_drop(s);
+	if (was_pending && !strcmp(spec, s->filter_spec)) {
+		/* Back to the filter on show: nothing to make. */
+		filter_pats_fini(&fp);
+		sv_session_message(s, false, "%s",
+			*spec ? "filter set" : "filter cleared");
+		return 0;
+	}
+	filter_start(s, &fp, spec);
+	return 0;
+}
+
+void sv_session_filter_restart(struct sv_session *s, const char *spec)
+{
+	struct filter_pats fp;
+	struct sv_error err;
+
+	if (filter_parse(spec, &fp, &err) == 0)
+		filter_start(s, &fp, spec);
+}
+
+/* The worker's filter becomes the session's, announced. */
+static void filter_take(struct sv_session *s)
+{
+	struct session_filter_work *w = s->filter_work;
+	struct sv_session *t = &w->shadow;
+
+	sv_session_free_filter(s);
+	s->filter_re = t->filter_re;
+	s->ninclude = t->ninclude;
+	s->nexclude = t->nexclude;
+	s->region_keep = t->region_keep;
+	s->call_keep = t->call_keep;
+	t->filter_re = NULL;
+	t->ninclude = t->nexclude = 0;
+	t->region_keep = NULL;
+	t->call_keep = NULL;
+	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", t->filter_spec);
+	sv_session_free_later(&s->index, NULL, NULL);
+	s->index = t->index;
+	memset(&t->index, 0, sizeof t->index);
+	if (s->has_index2 && t->has_index2 && t->p2 == s->p2) {
+		sv_session_free_later(&s->index2, NULL, NULL);
+		s->index2 = t->index2;
+		t->has_index2 = false;
+	} else {
+		sv_session_second_filter(s);
+	}
+	s->filter_work = NULL;
+	s->filter_pending = false;
+	filter_work_free(w);
+	filter_done(s);
+	sv_session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
+}
+
+bool sv_session_filter_poll(struct sv_session *s)
+{
+	struct session_filter_work *w = s->filter_work;
+
+	sv_job_reap(&s->filter_orphans, false);
+	if (!s->filter_pending)
+		return false;
+	if (!sv_job_poll(&w->job) && sv_job_running(&w->job)) {
+		filter_say_pending(s, sv_job_percent(&w->job));
+		return true;
+	}
+	if (w->job.rc < 0) {
+		sv_session_filter_stop(s);
+		return true;
+	}
+	filter_take(s);
+	return true;
+}
