@@ -658,9 +658,9 @@ START_TEST(test_navigation)
 	for (i = 0; i < p->ncalls; i++)
 		ck_assert_uint_eq(
 			p->lanes[p->lane_of[i]]
-				.calls[sv_layout_lane_pos(p, (uint32_t)i)],
+				.calls[sv_profile_lane_pos(p, (uint32_t)i)],
 			i);
-	ck_assert_uint_eq(sv_layout_lane_pos(p, 999), UINT32_MAX);
+	ck_assert_uint_eq(sv_profile_lane_pos(p, 999), UINT32_MAX);
 	ck_assert_uint_eq(sv_layout_level_pos(&ix, 999), UINT32_MAX);
 	ck_assert_uint_eq(sv_layout_first_child(NULL, 0), SV_NO_CALL);
 	sv_layout_index_fini(&ix);

@@ -454,6 +454,43 @@ START_TEST(test_rank_lists_and_subset)
 }
 END_TEST
 
+START_TEST(test_lane_pos_by_search)
+{
+	/* given calls of two lanes that start together, some ending together
+	 * in regions shown in another order than their rows, one reversed;
+	 * when each call's place is searched; then it is its index in its
+	 * lane's sorted calls, and a call number past the end has none */
+	static const struct call_spec calls[] = {
+		{"late", 0, 0, 10, 1, -1},
+		{"early", 0, -5, 0, 1, -1},
+		{"early", 0, 0, 10, 1, -1},
+		{"early", 0, 0, 10, 1, -1},
+		{"late", 0, 0, 10, 2, -1},
+		{"early", 0, 0, 30, 2, -1},
+		{"late", 0, 0, 0, 1, -1},
+		{"early", 0, 7, 3, 1, -1},
+		{"late", 0, 0, 10, 1, -1},
+	};
+	struct sv_profile *p = build(calls, 9, true);
+	size_t l, k;
+	uint32_t c;
+
+	ck_assert_uint_eq(p->nlanes, 2);
+	for (l = 0; l < p->nlanes; l++)
+		for (k = 0; k < p->lanes[l].ncalls; k++)
+			ck_assert_uint_eq(
+				sv_profile_lane_pos(p, p->lanes[l].calls[k]),
+				k);
+	for (c = 0; c < p->ncalls; c++)
+		ck_assert_uint_eq(p->lanes[p->lane_of[c]]
+					  .calls[sv_profile_lane_pos(p, c)],
+			c);
+	ck_assert_uint_eq(sv_profile_lane_pos(p, p->ncalls), UINT32_MAX);
+	ck_assert_uint_eq(sv_profile_lane_pos(NULL, 0), UINT32_MAX);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -470,6 +507,7 @@ static Suite *suite(void)
 	t = tcase_create("lanes");
 	tcase_add_test(t, test_lanes_overlap_each_other);
 	tcase_add_test(t, test_lane_labels_from_tables);
+	tcase_add_test(t, test_lane_pos_by_search);
 	suite_add_tcase(s, t);
 	t = tcase_create("model");
 	tcase_add_test(t, test_meta_and_origin);

@@ -201,7 +201,9 @@ struct sv_profile {
 	uint32_t *parent;      /* enclosing call, SV_NO_CALL at top level */
 	int64_t *exclusive;    /* duration minus direct children's durations */
 	uint32_t *lane_of;     /* call -> index into lanes */
-	uint32_t *lane_pos;    /* call -> its position in its lane's calls */
+	uint32_t *region_pos;  /* region -> display position, the order of
+				  calls of a lane that start and end together
+				  (see sv_profile_lane_pos) */
 	struct sv_lane *lanes; /* by rank, then thread, then task */
 	size_t nlanes;
 
@@ -345,6 +347,11 @@ static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
  * at or after t; l->ncalls when none does.  O(log n). */
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
+
+/* The position of call c in its lane's calls[] (finished profile p), by
+ * binary search over the lane's order (start asc, end desc, region_pos,
+ * call number); UINT32_MAX when p holds no such call.  O(log n). */
+uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c);
 
 /* The ranks r < n with on[r] as a list ("0-7,9,12-15", malloc'd; "" when
  * none): after max_items items (0: no limit) one more, "...", ends it. */

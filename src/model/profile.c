@@ -110,7 +110,7 @@ void sv_profile_free(struct sv_profile *p)
 		free(p->tasks[i].coro_name);
 	}
 	free(p->tasks);
-	free(p->lane_pos);
+	free(p->region_pos);
 	free(p->thread_order);
 	free(p->task_order);
 	sv_strv_free_array(p->warnings, p->nwarnings);

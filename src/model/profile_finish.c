@@ -110,21 +110,12 @@ static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
  * region display position, then storage order, as scope-profiler's stable
  * lexsort over its display-ordered regions. */
 struct tie_ctx {
-	const struct sv_profile *p;
-	const uint32_t *region_pos;
+	const struct sv_profile *p; /* its region_pos set */
 };
 
 static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
 {
-	const struct sv_profile *p = t->p;
-	uint32_t ra, rb;
-	if (p->end_ns[a] != p->end_ns[b])
-		return p->end_ns[a] > p->end_ns[b];
-	ra = t->region_pos[sv_call_region(p, a)];
-	rb = t->region_pos[sv_call_region(p, b)];
-	if (ra != rb)
-		return ra < rb;
-	return a < b;
+	return sv_profile_lane_before(t->p, a, b);
 }
 
 static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
@@ -423,7 +414,7 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
-	size_t reversed = 0, i;
+	size_t reversed = 0;
 	uint32_t c;
 
 	(void)err;
@@ -458,15 +449,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	p->exclusive =
 		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
 	tie.p = p;
-	tie.region_pos = region_positions(p);
+	p->region_pos = region_positions(p);
 	profile_nest_lanes(p, &tie);
-	free((void *)tie.region_pos);
-	p->lane_pos =
-		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->lane_pos);
-	for (i = 0; i < p->nlanes; i++) {
-		uint32_t k;
-		for (k = 0; k < p->lanes[i].ncalls; k++)
-			p->lane_pos[p->lanes[i].calls[k]] = k;
-	}
 	return 0;
 }

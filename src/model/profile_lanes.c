@@ -5,7 +5,8 @@
  * order.  Calls of different lanes never nest.
  *
  * Part of sv_profile_finish() (profile_priv.h); nothing else calls it,
- * but for sv_profile_lane_lower(), the search of a lane by time.
+ * but for sv_profile_lane_lower(), the search of a lane by time, and
+ * sv_profile_lane_pos(), the search of a lane for a call.
  */
 #include "profile_priv.h"
 
@@ -256,4 +257,24 @@ size_t sv_profile_lane_lower(
 			hi = mid;
 	}
 	return lo;
+}
+
+uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c)
+{
+	const struct sv_lane *l;
+	size_t lo = 0, hi;
+
+	if (!p || !p->has_calls || c >= p->ncalls || !p->lane_of ||
+		!p->region_pos)
+		return UINT32_MAX;
+	l = &p->lanes[p->lane_of[c]];
+	hi = l->ncalls;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sv_profile_lane_before(p, l->calls[mid], c))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->ncalls && l->calls[lo] == c ? (uint32_t)lo : UINT32_MAX;
 }

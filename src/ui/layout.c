@@ -542,17 +542,9 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 
 /* ---- navigation -------------------------------------------------------- */
 
-uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call)
-{
-	if (!p || !p->has_calls || call >= p->ncalls || !p->lane_of ||
-		!p->lane_pos)
-		return UINT32_MAX;
-	return p->lane_pos[call];
-}
-
 uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 {
-	uint32_t pos = sv_layout_lane_pos(p, call);
+	uint32_t pos = sv_profile_lane_pos(p, call);
 	const struct sv_lane *l;
 
 	if (pos == UINT32_MAX)
