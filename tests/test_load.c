@@ -3352,7 +3352,7 @@ START_TEST(test_rank_subset_rows)
 			ck_assert_int_eq(p->start_ns[c], full->start_ns[w]);
 			ck_assert_int_eq(p->end_ns[c], full->end_ns[w]);
 			ck_assert_int_eq(p->call_id[c], full->call_id[w]);
-			ck_assert_uint_eq(p->row_of[c], r);
+			ck_assert_uint_eq(sv_profile_row_of(p, c), r);
 		}
 	}
 	{

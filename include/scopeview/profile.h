@@ -180,12 +180,14 @@ struct sv_profile {
 
 	struct sv_row *rows;
 	size_t nrows;
+	/* rows[r].first for every row, ascending (rows are added in call
+	 * order): the search of a call's row, sv_profile_row_of(). */
+	uint32_t *row_first;
 
 	/* Per call, ncalls long.  The optional columns are NULL when the file
 	 * did not record them. */
 	uint32_t ncalls;
 	int64_t *start_ns, *end_ns;
-	uint32_t *row_of; /* call -> row */
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
 	struct sv_column *columns;
 	size_t ncolumns;
@@ -288,8 +290,7 @@ int64_t sv_profile_find_region(const struct sv_profile *p, const char *name);
  * Append a row and room for its count calls; returns the row, zeroed but
  * for rank, region, first (= calls so far), count, source_line = -1 and
  * exclusive_total = -1.  With calls, the call columns grow by count; the
- * caller fills start_ns/end_ns[first..first+count) (row_of is filled
- * here).  Fails (returns NULL, fills err) past SV_MAX_CALLS.
+ * caller fills start_ns/end_ns[first..first+count).  Fails (returns NULL, fills err) past SV_MAX_CALLS.
  */
 struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 	uint32_t region, uint64_t count, struct sv_error *err);
@@ -334,13 +335,39 @@ static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 {
 	return sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
 }
+/* The row holding call c (< ncalls): the last row whose first call is at
+ * or before c (rows without calls share their first with the next row).
+ * O(log rows).  A loop over the calls in order takes the row from
+ * sv_profile_row_next() instead. */
+static inline uint32_t sv_profile_row_of(const struct sv_profile *p, uint32_t c)
+{
+	size_t lo = 0, hi = p->nrows;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->row_first[mid] <= c)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+/* The row of call c in a loop over calls in ascending order: advances
+ * *row (0 before the first call) past the rows that end before c.  O(1)
+ * a call over the whole loop. */
+static inline uint32_t sv_profile_row_next(
+	const struct sv_profile *p, uint32_t c, uint32_t *row)
+{
+	while (*row + 1 < p->nrows && p->row_first[*row + 1] <= c)
+		++*row;
+	return *row;
+}
 static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 {
-	return p->rows[p->row_of[c]].region;
+	return p->rows[sv_profile_row_of(p, c)].region;
 }
 static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 {
-	return p->rows[p->row_of[c]].rank;
+	return p->rows[sv_profile_row_of(p, c)].rank;
 }
 
 /* The first position of lane l (of finished profile p) whose call starts

@@ -44,7 +44,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->rows);
 	free(p->start_ns);
 	free(p->end_ns);
-	free(p->row_of);
+	free(p->row_first);
 	free(p->gpu_ns);
 	free(p->call_id);
 	free(p->parent_id);
@@ -149,7 +149,6 @@ static void profile_resize_calls(struct sv_profile *p, size_t cap)
 	size_t i;
 	p->start_ns = sv_xreallocarray(p->start_ns, cap, sizeof(int64_t));
 	p->end_ns = sv_xreallocarray(p->end_ns, cap, sizeof(int64_t));
-	p->row_of = sv_xreallocarray(p->row_of, cap, sizeof(uint32_t));
 	for (i = 0; i < p->noptional; i++)
 		*p->optional[i].col = sv_xreallocarray(
 			*p->optional[i].col, cap, sizeof(int64_t));
@@ -184,6 +183,9 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 		return NULL;
 	}
 	sv_grow((void **)&p->rows, &p->row_cap, p->nrows + 1, sizeof *p->rows);
+	p->row_first = sv_xreallocarray(
+		p->row_first, p->row_cap, sizeof *p->row_first);
+	p->row_first[p->nrows] = p->ncalls;
 	r = &p->rows[p->nrows];
 	memset(r, 0, sizeof *r);
 	r->rank = rank;
@@ -200,8 +202,6 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 				cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 			profile_resize_calls(p, cap);
 		}
-		for (c = p->ncalls; c < need; c++)
-			p->row_of[c] = (uint32_t)p->nrows;
 		for (i = 0; i < p->noptional; i++)
 			for (c = p->ncalls; c < need; c++)
 				(*p->optional[i].col)[c] = p->optional[i].fill;

@@ -202,7 +202,7 @@ struct nest_out {
 static void nest_describe(
 	const struct sv_profile *p, uint32_t c, char *buf, size_t n)
 {
-	const struct sv_row *r = &p->rows[p->row_of[c]];
+	const struct sv_row *r = &p->rows[sv_profile_row_of(p, c)];
 	snprintf(buf, n, "'%s' call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns",
 		p->regions[r->region], (uint64_t)c - r->first, p->start_ns[c],
 		p->end_ns[c]);

@@ -129,7 +129,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	struct lane_slot *slots;
 	struct sv_lane *lanes = NULL;
 	uint32_t *remap, *fill;
-	uint32_t c, last_rank = 0;
+	uint32_t c, last_rank = 0, row = 0;
 	int64_t last_key = 0, last_thread = -1;
 
 	while (cap < (size_t)p->nrows * 2 + 64)
@@ -141,7 +141,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	p->lane_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof(uint32_t));
 
 	for (c = 0; c < p->ncalls; c++) {
-		uint32_t rank = sv_call_rank(p, c);
+		uint32_t rank = p->rows[sv_profile_row_next(p, c, &row)].rank;
 		int64_t thread;
 		int64_t key = lane_key(p, c, &thread);
 		size_t h;

@@ -430,7 +430,7 @@ static void render_details(struct render_ctx *r)
 	else
 		sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
 			SV_STYLE_PANEL_HEAD, 0, 0);
-	row = &p->rows[p->row_of[c]];
+	row = &p->rows[sv_profile_row_of(p, c)];
 	region = row->region;
 	lane = &p->lanes[p->lane_of[c]];
 	dur = sv_call_duration(p, c);

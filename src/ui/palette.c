@@ -207,7 +207,7 @@ static int palette_first_free(int from, const bool *bad)
 void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	const int64_t *weight)
 {
-	uint32_t *order, *rank_of, i, nedge;
+	uint32_t *order, *rank_of, i, nedge, row;
 	uint8_t *edges;
 	bool used[SV_PALETTE_NREGION + 1], *selfrec;
 	int64_t *mine = NULL;
@@ -229,8 +229,11 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 		/* Each region's inclusive time: its calls not inside a call
 		 * of the same region. */
 		int64_t *own = sv_xcalloc(n, sizeof *own);
+		row = 0;
 		for (c = 0; c < p->ncalls; c++) {
-			uint32_t r = sv_call_region(p, (uint32_t)c);
+			uint32_t r = p->rows[sv_profile_row_next(
+						     p, (uint32_t)c, &row)]
+					     .region;
 			if (p->parent[c] == SV_NO_CALL ||
 				sv_call_region(p, p->parent[c]) != r)
 				own[r] += sv_call_duration(p, (uint32_t)c);
@@ -250,6 +253,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	selfrec = sv_xcalloc(n, sizeof *selfrec);
 	m->dur_min = INT64_MAX;
 	m->dur_max = 0;
+	row = 0;
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t par = p->parent[c], a, b;
 		int64_t d = sv_call_duration(p, (uint32_t)c);
@@ -259,7 +263,8 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 			m->dur_max = d;
 		if (par == SV_NO_CALL)
 			continue;
-		a = rank_of[sv_call_region(p, (uint32_t)c)];
+		a = rank_of[p->rows[sv_profile_row_next(p, (uint32_t)c, &row)]
+				    .region];
 		b = rank_of[sv_call_region(p, par)];
 		if (a == b)
 			selfrec[order[a]] = true;

@@ -202,7 +202,7 @@ static void session_filter_calls(struct sv_session *s,
 	const struct sv_profile *p = s->p;
 	bool *name_in = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_in);
 	bool *name_out = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_out);
-	uint32_t r, c;
+	uint32_t r, c, row = 0;
 	size_t i;
 
 	for (r = 0; r < p->nregions; r++) {
@@ -215,7 +215,7 @@ static void session_filter_calls(struct sv_session *s,
 	}
 	s->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
 	for (c = 0; c < p->ncalls; c++) {
-		r = sv_call_region(p, c);
+		r = p->rows[sv_profile_row_next(p, c, &row)].region;
 		s->call_keep[c] =
 			!name_out[r] &&
 			(name_in[r] || session_pats_call(p, pats, ni, c)) &&
