@@ -221,7 +221,7 @@ START_TEST(test_callpath_properties)
 	 * root holds its region's top-level total */
 	top = sv_xcalloc(p->nregions, sizeof *top);
 	for (c = 0; c < p->ncalls; c++) {
-		excl += p->exclusive[c];
+		excl += sv_profile_exclusive(p, c);
 		if (p->parent[c] == SV_NO_CALL)
 			top[sv_call_region(p, c)] += sv_call_duration(p, c);
 	}

@@ -3421,7 +3421,8 @@ START_TEST(test_rank_subset_gen)
 			ck_assert_int_eq(p->start_ns[c], full->start_ns[d]);
 			ck_assert_int_eq(p->end_ns[c], full->end_ns[d]);
 			/* nesting rebuilt per lane: the same on rank 1 */
-			ck_assert_int_eq(p->exclusive[c], full->exclusive[d]);
+			ck_assert_int_eq(sv_profile_exclusive(p, c),
+				sv_profile_exclusive(full, d));
 			ck_assert_uint_eq(p->depth[c], full->depth[d]);
 		}
 	}

@@ -349,7 +349,7 @@ static void check_rank(const struct sv_profile *p, const struct tpay *t,
 			if (schema >= 2 && t->w.await_ns)
 				ck_assert_int_eq(
 					p->await_ns[c], t->await_ns[i]);
-			loader_excl += p->exclusive[c];
+			loader_excl += sv_profile_exclusive(p, c);
 		}
 		ck_assert_uint_eq(k, lr->count);
 		ck_assert_int_eq(loader_excl, truth[ri]);

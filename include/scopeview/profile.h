@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "scopeview/common.h"
+#include "scopeview/wide.h"
 
 #define SV_MAX_CALLS ((uint64_t)UINT32_MAX - 1)
 #define SV_NO_CALL   UINT32_MAX /* "no such call" in parent[] and friends */
@@ -199,9 +200,13 @@ struct sv_profile {
 	size_t meta_arena_len, meta_arena_cap;
 
 	/* Filled by sv_profile_finish(). */
-	uint16_t *depth;       /* nesting depth, 0 = top of its lane */
-	uint32_t *parent;      /* enclosing call, SV_NO_CALL at top level */
-	int64_t *exclusive;    /* duration minus direct children's durations */
+	uint16_t *depth;  /* nesting depth, 0 = top of its lane */
+	uint32_t *parent; /* enclosing call, SV_NO_CALL at top level */
+	/* Exclusive time (duration minus what the direct children cover),
+	 * read through sv_profile_exclusive(): int32, with the values that
+	 * do not fit in exclusive_wide. */
+	int32_t *exclusive;
+	struct sv_wide exclusive_wide;
 	uint32_t *lane_of;     /* call -> index into lanes */
 	uint32_t *region_pos;  /* region -> display position, the order of
 				  calls of a lane that start and end together
@@ -360,6 +365,12 @@ static inline uint32_t sv_profile_row_next(
 	while (*row + 1 < p->nrows && p->row_first[*row + 1] <= c)
 		++*row;
 	return *row;
+}
+/* Exclusive time of call c of a finished profile (p->exclusive set). */
+static inline int64_t sv_profile_exclusive(
+	const struct sv_profile *p, uint32_t c)
+{
+	return sv_wide_get_i32(&p->exclusive_wide, p->exclusive, c);
 }
 static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 {

@@ -161,7 +161,7 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 			n->entries++;
 			n->inclusive += d;
 		}
-		n->exclusive += b->range ? d : p->exclusive[c];
+		n->exclusive += b->range ? d : sv_profile_exclusive(p, c);
 		if (b->range && b->depth) {
 			uint32_t pc = b->st_call[b->depth - 1];
 			int64_t pe = p->end_ns[pc], covered;

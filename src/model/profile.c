@@ -89,6 +89,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->depth);
 	free(p->parent);
 	free(p->exclusive);
+	sv_wide_fini(&p->exclusive_wide);
 	free(p->lane_of);
 	for (i = 0; i < p->nlanes; i++) {
 		free(p->lanes[i].calls);

@@ -111,6 +111,7 @@ static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
  * lexsort over its display-ordered regions. */
 struct tie_ctx {
 	const struct sv_profile *p; /* its region_pos set */
+	int64_t *exclusive; /* per call: what nesting finds, then narrowed */
 };
 
 static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
@@ -238,11 +239,11 @@ static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
 }
 
 static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
-	struct nest_out *n)
+	int64_t *exclusive, struct nest_out *n)
 {
 	struct nest_ctx x = {p, l, n};
 	struct sv_nest nest = {p->start_ns, p->end_ns, p->parent, p->depth,
-		p->exclusive, nest_overlap, &x};
+		exclusive, nest_overlap, &x};
 	uint32_t rows = sv_nest_lane(&nest, l->calls, l->ncalls, stack);
 
 	if (rows > l->depth_rows)
@@ -324,7 +325,8 @@ static void *finish_work(void *arg)
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
 		lane_sort(w->tie, l->calls, l->ncalls, a, b);
-		lane_nest(w->p, l, stack, &w->out[w->lanes[i]]);
+		lane_nest(w->p, l, stack, w->tie->exclusive,
+			&w->out[w->lanes[i]]);
 	}
 	free(a);
 	free(b);
@@ -411,6 +413,23 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 	free(out);
 }
 
+/* The int64 exclusive times as the profile keeps them: narrowed in place
+ * (call c's int32 goes to bytes [4c, 4c + 4), which only calls before c
+ * held), the wide values to p->exclusive_wide, then shrunk to 4 bytes a
+ * call, so the two never take 12 bytes a call at once. */
+static int32_t *exclusive_narrow(struct sv_profile *p, int64_t *wide)
+{
+	int32_t *narrow = (int32_t *)(void *)wide;
+	uint32_t c;
+
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t v = wide[c];
+		narrow[c] = sv_wide_i32(&p->exclusive_wide, c, v);
+	}
+	return sv_xreallocarray(
+		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
+}
+
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
@@ -446,10 +465,11 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	sv_profile_lanes_build(p);
 	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
 	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
-	p->exclusive =
-		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
+	tie.exclusive =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *tie.exclusive);
 	tie.p = p;
 	p->region_pos = region_positions(p);
 	profile_nest_lanes(p, &tie);
+	p->exclusive = exclusive_narrow(p, tie.exclusive);
 	return 0;
 }

@@ -142,7 +142,7 @@ int64_t sv_stats_range_exclusive(
 	struct sv_stats_edge *e;
 
 	if (p->start_ns[c] >= sel->t0 && p->end_ns[c] <= sel->t1)
-		return p->exclusive ? p->exclusive[c] : 0;
+		return p->exclusive ? sv_profile_exclusive(p, c) : 0;
 	e = range_find(sel->edges, sel->nedges, c);
 	return e ? e->exclusive_ns
 		 : sv_stats_range_clip(sel, p->start_ns[c], p->end_ns[c]);

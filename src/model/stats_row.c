@@ -287,7 +287,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 			excl = sv_add_wrap(
 				excl, sv_stats_range_exclusive(p, sel, c));
 		else if (p->exclusive)
-			excl = sv_add_wrap(excl, p->exclusive[c]);
+			excl = sv_add_wrap(excl, sv_profile_exclusive(p, c));
 		if (p->gpu_ns)
 			gpu = sv_add_wrap(gpu, p->gpu_ns[c]);
 		if (p->await_ns)

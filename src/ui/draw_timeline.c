@@ -454,7 +454,8 @@ static void render_details(struct render_ctx *r)
 		char x[128], y[128];
 		details_line(&d, SV_STYLE_DETAILS, "duration %s   exclusive %s",
 			sv_render_exact(dur, false, x, sizeof x),
-			sv_render_exact(p->exclusive[c], false, y, sizeof y));
+			sv_render_exact(sv_profile_exclusive(p, c), false, y,
+				sizeof y));
 		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
 			details_rel(p->start_ns[c], origin, x, sizeof x),
 			details_rel(p->end_ns[c], origin, y, sizeof y));

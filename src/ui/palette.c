@@ -369,7 +369,8 @@ int sv_palette_call(const struct sv_palette_map *m, const struct sv_profile *p,
 	case SV_PALETTE_MODE_SELF: {
 		int64_t d = sv_call_duration(p, c);
 		return palette_heat(
-			d > 0 ? (double)p->exclusive[c] / (double)d : 1.0);
+			d > 0 ? (double)sv_profile_exclusive(p, c) / (double)d
+			      : 1.0);
 	}
 	case SV_PALETTE_MODE_RANK:
 		return 1 +
