@@ -19,7 +19,13 @@
  * row's calls in storage order, so per-row figures such as first/last are
  * slices.  Per-call data are parallel arrays indexed by call number (a
  * uint32_t: a profile holds at most SV_MAX_CALLS calls).  There is no heap
- * object per call.  All strings are valid UTF-8 (invalid bytes were replaced
+ * object per call, and what can be derived is not stored: a call's row
+ * is searched in row_first (sv_profile_row_of), its place in its lane in
+ * the lane's sorted calls (sv_profile_lane_pos), and the exclusive time
+ * is 32 bits with an exception table (wide.h) for the values that do not
+ * fit (sv_profile_exclusive).  A finished profile takes 34 bytes a call
+ * with only the required columns: start, end, depth, parent, lane,
+ * exclusive time and the entry in the lane's calls.  All strings are valid UTF-8 (invalid bytes were replaced
  * by U+FFFD when loaded) but may contain control characters: whoever draws
  * them on a terminal must escape them.
  */
