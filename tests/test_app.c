@@ -201,7 +201,7 @@ static bool zoomed_to_call(
 {
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && TL(a)->t0 <= p->start_ns[a->s.sel] &&
-		       TL(a)->t1 >= p->end_ns[a->s.sel] &&
+		       TL(a)->t1 >= sv_profile_end(p, a->s.sel) &&
 		       span_of(a) < span_of(b)) ||
 	       WHY("window [%lld, %lld) does not frame the call",
 		       (long long)TL(a)->t0, (long long)TL(a)->t1);
@@ -743,7 +743,7 @@ static bool call_on_timeline(
 	return (main_is(a, &sv_mode_timeline, why, n) &&
 		       a->s.sel != SV_NO_CALL &&
 		       TL(a)->t0 <= a->s.p->start_ns[a->s.sel] &&
-		       TL(a)->t1 >= a->s.p->end_ns[a->s.sel]) ||
+		       TL(a)->t1 >= sv_profile_end(a->s.p, a->s.sel)) ||
 	       WHY("selection %u not in view", (unsigned)a->s.sel);
 }
 

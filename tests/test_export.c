@@ -126,7 +126,7 @@ START_TEST(export_chrome_events)
 			p->start_ns[c]);
 		ck_assert_int_eq(
 			json_integer_value(json_object_get(a, "end_ns")),
-			p->end_ns[c]);
+			sv_profile_end(p, c));
 		ck_assert_int_eq(
 			json_integer_value(json_object_get(a, "exclusive_ns")),
 			sv_profile_exclusive(p, c));
@@ -329,7 +329,7 @@ START_TEST(export_csv_quoting)
 		ck_assert_str_eq(f[3], hostile[c]);
 		ck_assert_str_eq(f[2], p->lanes[p->lane_of[c]].label);
 		ck_assert_int_eq(strtoll(f[4], NULL, 10), p->start_ns[c]);
-		ck_assert_int_eq(strtoll(f[5], NULL, 10), p->end_ns[c]);
+		ck_assert_int_eq(strtoll(f[5], NULL, 10), sv_profile_end(p, c));
 		ck_assert_int_eq(
 			strtoll(f[6], NULL, 10), sv_call_duration(p, c));
 		ck_assert_int_eq(

@@ -496,9 +496,10 @@ START_TEST(test_wide_exclusive_times)
 {
 	/* given a call of 5 * 2^32 ns around a 1000 ns child, a call ending
 	 * 500 ns before it starts and one ending 3e9 ns before it starts;
-	 * when finished; then the exclusive times outside int32 come back
-	 * exact through the accessor, only those two are exceptions, and
-	 * the rows' totals, exclusive times, minima and maxima are exact */
+	 * when finished; then the durations and ends outside uint32 and the
+	 * exclusive times outside int32 come back exact through the
+	 * accessors, only those are exceptions, and the rows' totals,
+	 * exclusive times, minima and maxima are exact */
 	static const int64_t g = (int64_t)1 << 32;
 	const struct call_spec calls[] = {
 		{"big", 0, 0, 5 * g, -1, -1},
@@ -512,7 +513,17 @@ START_TEST(test_wide_exclusive_times)
 		 n0 = call_of(p, "neg", 0, 0), n1 = call_of(p, "neg", 0, 1);
 	struct sv_stats st;
 
+	ck_assert_ptr_null(p->end_ns);
 	ck_assert_int_eq(sv_call_duration(p, big), 5 * g);
+	ck_assert_int_eq(sv_profile_end(p, big), 5 * g);
+	ck_assert_int_eq(sv_call_duration(p, child), 1000);
+	ck_assert_int_eq(sv_profile_end(p, child), 2000);
+	ck_assert_int_eq(sv_call_duration(p, n0), -500);
+	ck_assert_int_eq(sv_profile_end(p, n0), 6 * g - 500);
+	ck_assert_int_eq(sv_call_duration(p, n1), -3000000000);
+	ck_assert_int_eq(sv_profile_end(p, n1), 8 * g - 3000000000);
+	ck_assert_uint_eq(p->dur_wide.n, 3);
+	ck_assert_int_eq(sv_profile_max_end(p), 8 * g - 3000000000);
 	ck_assert_int_eq(sv_profile_exclusive(p, big), 5 * g - 1000);
 	ck_assert_int_eq(sv_profile_exclusive(p, child), 1000);
 	ck_assert_int_eq(sv_profile_exclusive(p, n0), -500);

@@ -34,6 +34,28 @@ START_TEST(test_narrow_i32)
 }
 END_TEST
 
+START_TEST(test_narrow_u32)
+{
+	/* given durations of 0, just under and at the marker, 2^32 and
+	 * negative ones; when stored narrow; then each reads back exact and
+	 * only the marker and what does not fit are exceptions */
+	static const int64_t v[] = {0, 1, (int64_t)UINT32_MAX - 1, UINT32_MAX,
+		(int64_t)UINT32_MAX + 1, -1, INT64_MIN, INT64_MAX};
+	enum { N = sizeof v / sizeof v[0] };
+	struct sv_wide w = {0};
+	uint32_t col[N];
+	uint32_t c;
+
+	for (c = 0; c < N; c++)
+		col[c] = sv_wide_u32(&w, c, v[c]);
+	ck_assert_uint_eq(w.n, 5);
+	for (c = 0; c < N; c++)
+		ck_assert_int_eq(sv_wide_get_u32(&w, col, c), v[c]);
+	ck_assert_uint_eq(col[2], UINT32_MAX - 1);
+	sv_wide_fini(&w);
+}
+END_TEST
+
 START_TEST(test_any_order)
 {
 	/* given 1000 calls added in a scrambled order, one of them twice; then
@@ -69,6 +91,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("wide");
 	TCase *t = tcase_create("table");
 	tcase_add_test(t, test_narrow_i32);
+	tcase_add_test(t, test_narrow_u32);
 	tcase_add_test(t, test_any_order);
 	suite_add_tcase(s, t);
 	return s;

@@ -21,13 +21,16 @@
  * uint32_t: a profile holds at most SV_MAX_CALLS calls).  There is no heap
  * object per call, and what can be derived is not stored: a call's row
  * is searched in row_first (sv_profile_row_of), its place in its lane in
- * the lane's sorted calls (sv_profile_lane_pos), and the exclusive time
- * is 32 bits with an exception table (wide.h) for the values that do not
- * fit (sv_profile_exclusive).  A finished profile takes 34 bytes a call
- * with only the required columns: start, end, depth, parent, lane,
- * exclusive time and the entry in the lane's calls.  All strings are valid UTF-8 (invalid bytes were replaced
- * by U+FFFD when loaded) but may contain control characters: whoever draws
- * them on a terminal must escape them.
+ * the lane's sorted calls (sv_profile_lane_pos); the duration and the
+ * exclusive time are 32 bits with an exception table (wide.h) for the
+ * values that do not fit (sv_call_duration, sv_profile_end,
+ * sv_profile_exclusive).  A finished profile takes 30 bytes a call with
+ * only the required columns: start (8), duration (4), depth (2), parent,
+ * lane, exclusive time and the entry in the lane's calls (4 each).
+ *
+ * All strings are valid UTF-8 (invalid bytes were replaced by U+FFFD
+ * when loaded) but may contain control characters: whoever draws them on
+ * a terminal must escape them.
  */
 #ifndef SCOPEVIEW_PROFILE_H
 #define SCOPEVIEW_PROFILE_H
@@ -194,7 +197,15 @@ struct sv_profile {
 	/* Per call, ncalls long.  The optional columns are NULL when the file
 	 * did not record them. */
 	uint32_t ncalls;
-	int64_t *start_ns, *end_ns;
+	int64_t *start_ns;
+	/* The end of each call: the loader fills end_ns; sv_profile_finish
+	 * turns it, in its own memory, into dur (end - start, wrapping, as
+	 * uint32, with the durations of 2^32 - 1 ns or more and the negative
+	 * ones in dur_wide) and sets end_ns to NULL.  Read both through
+	 * sv_profile_end() and sv_call_duration(). */
+	int64_t *end_ns;
+	uint32_t *dur;
+	struct sv_wide dur_wide;
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
 	struct sv_column *columns;
 	size_t ncolumns;
@@ -301,7 +312,8 @@ int64_t sv_profile_find_region(const struct sv_profile *p, const char *name);
  * Append a row and room for its count calls; returns the row, zeroed but
  * for rank, region, first (= calls so far), count, source_line = -1 and
  * exclusive_total = -1.  With calls, the call columns grow by count; the
- * caller fills start_ns/end_ns[first..first+count).  Fails (returns NULL, fills err) past SV_MAX_CALLS.
+ * caller fills start_ns/end_ns[first..first+count).  Fails (returns NULL,
+ * fills err) past SV_MAX_CALLS.
  */
 struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 	uint32_t region, uint64_t count, struct sv_error *err);
@@ -344,7 +356,16 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err);
 /* Accessors. */
 static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 {
+	if (p->dur)
+		return sv_wide_get_u32(&p->dur_wide, p->dur, c);
 	return sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+}
+/* The end of call c, as stored (start + duration, wrapping). */
+static inline int64_t sv_profile_end(const struct sv_profile *p, uint32_t c)
+{
+	if (p->dur)
+		return sv_add_wrap(p->start_ns[c], sv_call_duration(p, c));
+	return p->end_ns[c];
 }
 /* The row holding call c (< ncalls): the last row whose first call is at
  * or before c (rows without calls share their first with the next row).

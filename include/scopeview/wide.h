@@ -38,6 +38,18 @@ bool sv_wide_find(const struct sv_wide *w, uint32_t call, int64_t *out);
 /* Free the table and empty it. */
 void sv_wide_fini(struct sv_wide *w);
 
+/* What a narrow column holds for call, given the value stored there and
+ * whether it is the column's marker: the stored value, or the one of
+ * the table (0 for a marker without an exception, which only a damaged
+ * table would hold). */
+static inline int64_t sv_wide_value(
+	const struct sv_wide *w, uint32_t call, int64_t stored, bool marker)
+{
+	if (marker && !sv_wide_find(w, call, &stored))
+		stored = 0;
+	return stored;
+}
+
 /* v as an int32 column stores it: v itself, or SV_WIDE_I32 with v added
  * to w. */
 static inline int32_t sv_wide_i32(struct sv_wide *w, uint32_t call, int64_t v)
@@ -47,15 +59,25 @@ static inline int32_t sv_wide_i32(struct sv_wide *w, uint32_t call, int64_t v)
 	sv_wide_set(w, call, v);
 	return SV_WIDE_I32;
 }
-/* The value of call as an int32 column stored it (0 for a marker without
- * an exception, which only a damaged table would hold). */
 static inline int64_t sv_wide_get_i32(
 	const struct sv_wide *w, const int32_t *col, uint32_t call)
 {
-	int64_t v = col[call];
-	if (v == SV_WIDE_I32 && !sv_wide_find(w, call, &v))
-		v = 0;
-	return v;
+	return sv_wide_value(w, call, col[call], col[call] == SV_WIDE_I32);
+}
+
+/* v as a uint32 column stores it: v itself, or SV_WIDE_U32 with v added
+ * to w (v negative or at least SV_WIDE_U32). */
+static inline uint32_t sv_wide_u32(struct sv_wide *w, uint32_t call, int64_t v)
+{
+	if (v >= 0 && v < SV_WIDE_U32)
+		return (uint32_t)v;
+	sv_wide_set(w, call, v);
+	return SV_WIDE_U32;
+}
+static inline int64_t sv_wide_get_u32(
+	const struct sv_wide *w, const uint32_t *col, uint32_t call)
+{
+	return sv_wide_value(w, call, col[call], col[call] == SV_WIDE_U32);
 }
 
 #endif

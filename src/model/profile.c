@@ -44,6 +44,8 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->rows);
 	free(p->start_ns);
 	free(p->end_ns);
+	free(p->dur);
+	sv_wide_fini(&p->dur_wide);
 	free(p->row_first);
 	free(p->gpu_ns);
 	free(p->call_id);
@@ -416,8 +418,8 @@ int64_t sv_profile_max_end(const struct sv_profile *p)
 	bool any = false;
 	uint32_t c;
 	for (c = 0; c < p->ncalls; c++)
-		if (!any || p->end_ns[c] > m) {
-			m = p->end_ns[c];
+		if (!any || sv_profile_end(p, c) > m) {
+			m = sv_profile_end(p, c);
 			any = true;
 		}
 	return m;

@@ -206,7 +206,7 @@ static void nest_describe(
 	const struct sv_row *r = &p->rows[sv_profile_row_of(p, c)];
 	snprintf(buf, n, "'%s' call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns",
 		p->regions[r->region], (uint64_t)c - r->first, p->start_ns[c],
-		p->end_ns[c]);
+		sv_profile_end(p, c));
 }
 
 /* What nesting a lane needs besides the profile: where its overlap
@@ -430,6 +430,23 @@ static int32_t *exclusive_narrow(struct sv_profile *p, int64_t *wide)
 		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
 }
 
+/* The ends as durations, the same way: in place in end_ns's memory, then
+ * shrunk to 4 bytes a call. */
+static uint32_t *duration_narrow(struct sv_profile *p)
+{
+	uint32_t *narrow = (uint32_t *)(void *)p->end_ns;
+	uint32_t c;
+
+	if (!p->end_ns)
+		narrow = sv_xmalloc(sizeof *narrow);
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t d = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+		narrow[c] = sv_wide_u32(&p->dur_wide, c, d);
+	}
+	return sv_xreallocarray(
+		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
+}
+
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
@@ -446,7 +463,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	if (!p->has_calls)
 		p->ncalls = 0;
 	for (c = 0; c < p->ncalls; c++)
-		if (p->end_ns[c] < p->start_ns[c]) {
+		if (sv_profile_end(p, c) < p->start_ns[c]) {
 			if (reversed < PROFILE_MAX_NEST_WARNINGS) {
 				char a[256];
 				nest_describe(p, c, a, sizeof a);
@@ -471,5 +488,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	p->region_pos = region_positions(p);
 	profile_nest_lanes(p, &tie);
 	p->exclusive = exclusive_narrow(p, tie.exclusive);
+	p->dur = duration_narrow(p);
+	p->end_ns = NULL;
 	return 0;
 }

@@ -23,8 +23,8 @@ static inline bool sv_profile_lane_before(
 	uint32_t ra, rb;
 	if (p->start_ns[a] != p->start_ns[b])
 		return p->start_ns[a] < p->start_ns[b];
-	if (p->end_ns[a] != p->end_ns[b])
-		return p->end_ns[a] > p->end_ns[b];
+	if (sv_profile_end(p, a) != sv_profile_end(p, b))
+		return sv_profile_end(p, a) > sv_profile_end(p, b);
 	ra = p->region_pos[sv_call_region(p, a)];
 	rb = p->region_pos[sv_call_region(p, b)];
 	if (ra != rb)

@@ -132,7 +132,8 @@ static void calls_json(FILE *out, const struct sv_profile *p,
 		fprintf(out,
 			", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64
 			", \"duration_ns\": %" PRId64 ", \"exclusive_ns\": ",
-			p->start_ns[c], p->end_ns[c], sv_call_duration(p, c));
+			p->start_ns[c], sv_profile_end(p, c),
+			sv_call_duration(p, c));
 		calls_opt(out, calls_excl(p, c));
 		fputs(", \"gpu_ns\": ", out);
 		calls_opt(out, calls_col(p->gpu_ns, c));
@@ -171,7 +172,8 @@ static void calls_csv(
 		fprintf(out, "%" PRIu32 ",", sv_call_rank(p, c));
 		sv_summary_csv_field(out, calls_lane(p, c));
 		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64,
-			p->start_ns[c], p->end_ns[c], sv_call_duration(p, c));
+			p->start_ns[c], sv_profile_end(p, c),
+			sv_call_duration(p, c));
 		calls_csv_opt(out, calls_excl(p, c));
 		calls_csv_opt(out, calls_col(p->gpu_ns, c));
 		calls_csv_opt(out, calls_col(p->await_ns, c));

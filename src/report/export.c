@@ -192,7 +192,7 @@ bool sv_export_call_in(const struct sv_profile *p,
 	if (!sc->has_range)
 		return true;
 	s = p->start_ns[c];
-	e = p->end_ns[c];
+	e = sv_profile_end(p, c);
 	if (s >= sc->t1 || sc->t1 <= sc->t0)
 		return false;
 	return e > sc->t0 || (s >= sc->t0 && e <= s);
@@ -287,7 +287,7 @@ void sv_export_times(struct sv_export_buf *w, const struct sv_profile *p,
 	sv_export_puts(w, pre[0]);
 	sv_export_i64(w, p->start_ns[c]);
 	sv_export_puts(w, pre[1]);
-	sv_export_i64(w, p->end_ns[c]);
+	sv_export_i64(w, sv_profile_end(p, c));
 	sv_export_puts(w, pre[2]);
 	sv_export_i64(w, sv_call_duration(p, c));
 }

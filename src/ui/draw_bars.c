@@ -207,7 +207,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	if (src.sel != SV_NO_CALL && p->lane_of[src.sel] == lane &&
 		p->depth[src.sel] == depth)
 		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
-			p->end_ns[src.sel], &b.sel_x0, &b.sel_x1);
+			sv_profile_end(p, src.sel), &b.sel_x0, &b.sel_x1);
 	sv_layout_walk_init(&walk, src.ix, b.lv, &b.m);
 	while (sv_layout_walk_next(&walk, &sp)) {
 		uint32_t region = sv_call_region(p, sp.call);

@@ -458,7 +458,7 @@ static void render_details(struct render_ctx *r)
 				sizeof y));
 		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
 			details_rel(p->start_ns[c], origin, x, sizeof x),
-			details_rel(p->end_ns[c], origin, y, sizeof y));
+			details_rel(sv_profile_end(p, c), origin, y, sizeof y));
 	}
 	{
 		/* Parent chain, outermost first: "in main > solve > step". */

@@ -91,7 +91,7 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span)
 
 int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
 {
-	int64_t s = p->start_ns[c], e = p->end_ns[c];
+	int64_t s = p->start_ns[c], e = sv_profile_end(p, c);
 	if (e > s)
 		return e;
 	return s == INT64_MAX ? s : s + 1;
@@ -107,7 +107,7 @@ static int64_t lod_add_sat(int64_t a, int64_t b)
 
 static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 {
-	return sv_sub_sat(p->end_ns[c], p->start_ns[c]);
+	return sv_sub_sat(sv_profile_end(p, c), p->start_ns[c]);
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */
