@@ -171,7 +171,7 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 {
 	struct sv_row *r;
 	uint64_t calls = p->has_calls ? count : 0;
-	size_t i, c;
+	size_t i, c, old_cap;
 
 	if ((uint64_t)p->ncalls + calls > SV_MAX_CALLS) {
 		sv_error_set(err, -E2BIG,
@@ -185,9 +185,11 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 		sv_error_set(err, -E2BIG, "%s: too many index rows", p->path);
 		return NULL;
 	}
+	old_cap = p->row_cap;
 	sv_grow((void **)&p->rows, &p->row_cap, p->nrows + 1, sizeof *p->rows);
-	p->row_first = sv_xreallocarray(
-		p->row_first, p->row_cap, sizeof *p->row_first);
+	if (p->row_cap != old_cap || !p->row_first)
+		p->row_first = sv_xreallocarray(
+			p->row_first, p->row_cap, sizeof *p->row_first);
 	p->row_first[p->nrows] = p->ncalls;
 	r = &p->rows[p->nrows];
 	memset(r, 0, sizeof *r);
