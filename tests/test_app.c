@@ -207,7 +207,7 @@ static bool zoomed_to_call(
 {
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && TL(a)->t0 <= p->start_ns[a->s.sel] &&
-		       TL(a)->t1 >= p->end_ns[a->s.sel] &&
+		       TL(a)->t1 >= sv_profile_end(p, a->s.sel) &&
 		       span_of(a) < span_of(b)) ||
 	       WHY("window [%lld, %lld) does not frame the call",
 		       (long long)TL(a)->t0, (long long)TL(a)->t1);
@@ -749,7 +749,7 @@ static bool call_on_timeline(
 	return (main_is(a, &sv_mode_timeline, why, n) &&
 		       a->s.sel != SV_NO_CALL &&
 		       TL(a)->t0 <= a->s.p->start_ns[a->s.sel] &&
-		       TL(a)->t1 >= a->s.p->end_ns[a->s.sel]) ||
+		       TL(a)->t1 >= sv_profile_end(a->s.p, a->s.sel)) ||
 	       WHY("selection %u not in view", (unsigned)a->s.sel);
 }
 
@@ -1870,7 +1870,8 @@ START_TEST(test_memory_budget)
 		ck_assert_uint_ne(b->sel, SV_NO_CALL);
 		ck_assert_int_eq(
 			b->p->start_ns[b->sel], a->p->start_ns[a->sel]);
-		ck_assert_int_eq(b->p->end_ns[b->sel], a->p->end_ns[a->sel]);
+		ck_assert_int_eq(
+			sv_profile_end(b->p, b->sel), sv_profile_end(a->p, a->sel));
 		ck_assert_uint_eq(b->p->lanes[b->p->lane_of[b->sel]].rank,
 			a->p->lanes[a->p->lane_of[a->sel]].rank);
 		/* and so do the window and the cursor */

@@ -221,7 +221,7 @@ START_TEST(test_callpath_properties)
 	 * root holds its region's top-level total */
 	top = sv_xcalloc(p->nregions, sizeof *top);
 	for (c = 0; c < p->ncalls; c++) {
-		excl += p->exclusive[c];
+		excl += sv_profile_exclusive(p, c);
 		if (p->parent[c] == SV_NO_CALL)
 			top[sv_call_region(p, c)] += sv_call_duration(p, c);
 	}
@@ -239,7 +239,7 @@ START_TEST(test_callpath_properties)
 	t0 = 300 + _i * 37;
 	t1 = t0 + 500;
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t s = p->start_ns[c], e = p->end_ns[c];
+		int64_t s = p->start_ns[c], e = sv_profile_end(p, c);
 		if (p->parent[c] != SV_NO_CALL)
 			continue;
 		s = s < t0 ? t0 : s;

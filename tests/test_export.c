@@ -126,10 +126,10 @@ START_TEST(export_chrome_events)
 			p->start_ns[c]);
 		ck_assert_int_eq(
 			json_integer_value(json_object_get(a, "end_ns")),
-			p->end_ns[c]);
+			sv_profile_end(p, c));
 		ck_assert_int_eq(
 			json_integer_value(json_object_get(a, "exclusive_ns")),
-			p->exclusive[c]);
+			sv_profile_exclusive(p, c));
 		/* microseconds from the origin (100), exact */
 		ck_assert(json_real_value(json_object_get(e, "ts")) * 1000 -
 				  (double)(p->start_ns[c] - 100) <
@@ -329,10 +329,11 @@ START_TEST(export_csv_quoting)
 		ck_assert_str_eq(f[3], hostile[c]);
 		ck_assert_str_eq(f[2], p->lanes[p->lane_of[c]].label);
 		ck_assert_int_eq(strtoll(f[4], NULL, 10), p->start_ns[c]);
-		ck_assert_int_eq(strtoll(f[5], NULL, 10), p->end_ns[c]);
+		ck_assert_int_eq(strtoll(f[5], NULL, 10), sv_profile_end(p, c));
 		ck_assert_int_eq(
 			strtoll(f[6], NULL, 10), sv_call_duration(p, c));
-		ck_assert_int_eq(strtoll(f[7], NULL, 10), p->exclusive[c]);
+		ck_assert_int_eq(
+			strtoll(f[7], NULL, 10), sv_profile_exclusive(p, c));
 		ck_assert_int_eq(strtol(f[8], NULL, 10), p->depth[c]);
 		if (p->parent[c] == SV_NO_CALL)
 			ck_assert_str_eq(f[9], "");

@@ -114,7 +114,7 @@ static void check_rank(const struct sv_profile *p, const struct sv_gen_opts *o,
 			c = lr->first + k++;
 			loaded_of[i] = (uint32_t)c;
 			ck_assert_int_eq(p->start_ns[c], g.start[i]);
-			ck_assert_int_eq(p->end_ns[c], g.end[i]);
+			ck_assert_int_eq(sv_profile_end(p, c), g.end[i]);
 			if (o->gpu) {
 				ck_assert_int_eq(p->gpu_ns[c], g.gpu[i]);
 				ck_assert_int_le(
@@ -170,8 +170,8 @@ static void check_rank(const struct sv_profile *p, const struct sv_gen_opts *o,
 		ck_assert_msg(p->parent[c] == want,
 			"rank %u call %llu: parent %u, generator says %u", rank,
 			(unsigned long long)i, p->parent[c], want);
-		ck_assert_int_eq(
-			p->exclusive[c], g.end[i] - g.start[i] - child_sum[i]);
+		ck_assert_int_eq(sv_profile_exclusive(p, c),
+			g.end[i] - g.start[i] - child_sum[i]);
 	}
 	for (i = 0; i < p->nrows; i++)
 		if (p->rows[i].rank == rank)

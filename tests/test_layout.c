@@ -155,8 +155,9 @@ static uint32_t brute_cell(const struct sv_profile *p, size_t lane,
 	*count = 0;
 	for (i = 0; i < l->ncalls; i++) {
 		uint32_t c = l->calls[i];
-		int64_t e = p->end_ns[c] > p->start_ns[c] ? p->end_ns[c]
-							  : p->start_ns[c] + 1;
+		int64_t e = sv_profile_end(p, c) > p->start_ns[c]
+				    ? sv_profile_end(p, c)
+				    : p->start_ns[c] + 1;
 		if (p->depth[c] != depth || p->start_ns[c] >= b || e <= a)
 			continue;
 		(*count)++;
@@ -558,7 +559,7 @@ START_TEST(test_lod_kept_columns)
 		uint32_t c = lv->calls[i];
 		ck_assert_int_eq(sv_lod_start(lv, i), p->start_ns[c]);
 		ck_assert_int_eq(sv_lod_dur(lv, i), sv_call_duration(p, c));
-		ck_assert_int_eq(sv_lod_maxend(lv, i), p->end_ns[c]);
+		ck_assert_int_eq(sv_lod_maxend(lv, i), sv_profile_end(p, c));
 	}
 	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 0, 4), 0);
 	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 1, 4), 1);
@@ -751,9 +752,9 @@ START_TEST(test_navigation)
 	for (i = 0; i < p->ncalls; i++)
 		ck_assert_uint_eq(
 			p->lanes[p->lane_of[i]]
-				.calls[sv_layout_lane_pos(p, (uint32_t)i)],
+				.calls[sv_profile_lane_pos(p, (uint32_t)i)],
 			i);
-	ck_assert_uint_eq(sv_layout_lane_pos(p, 999), UINT32_MAX);
+	ck_assert_uint_eq(sv_profile_lane_pos(p, 999), UINT32_MAX);
 	ck_assert_uint_eq(sv_layout_level_pos(&ix, 999), UINT32_MAX);
 	ck_assert_uint_eq(sv_layout_first_child(NULL, 0), SV_NO_CALL);
 	sv_layout_index_fini(&ix);

@@ -815,7 +815,7 @@ static void check_base_calls(const struct sv_profile *p)
 	ck_assert_uint_eq(p->rows[2].count, 1);
 	for (i = 0; i < BASE_EVENTS; i++) {
 		ck_assert_int_eq(p->start_ns[i], base_start[i]);
-		ck_assert_int_eq(p->end_ns[i], base_end[i]);
+		ck_assert_int_eq(sv_profile_end(p, i), base_end[i]);
 	}
 }
 
@@ -944,7 +944,7 @@ START_TEST(test_loads_with_warning)
 		ck_assert_ptr_null(p->await_ns);
 		break;
 	case M_END_BEFORE:
-		ck_assert_int_eq(p->end_ns[5], 990); /* as stored */
+		ck_assert_int_eq(sv_profile_end(p, 5), 990); /* as stored */
 		break;
 	case M_EXTRA_BADLEN:
 		ck_assert_uint_eq(p->ncolumns, 0);
@@ -1164,7 +1164,7 @@ START_TEST(test_progress_blocks)
 	ck_assert_int_eq(l.events_steps, 3); /* 1M + 1M + 0.5M */
 	ck_assert_uint_eq(p->ncalls, N);
 	ck_assert_int_eq(p->start_ns[N - 1], N);
-	ck_assert_int_eq(p->end_ns[N - 1], N + 1);
+	ck_assert_int_eq(sv_profile_end(p, N - 1), N + 1);
 	sv_profile_free(p);
 	p = NULL;
 	l = (struct block_log){0, 1};
@@ -1330,7 +1330,7 @@ START_TEST(test_long_rows_unordered)
 			int64_t st =
 				1000000 * r + 10 * k - (k % 7 == 3 ? 25 : 0);
 			ck_assert_int_eq(p->start_ns[c], st);
-			ck_assert_int_eq(p->end_ns[c], st + r + 1);
+			ck_assert_int_eq(sv_profile_end(p, c), st + r + 1);
 			ck_assert_int_eq(p->await_ns[c], r + 1);
 			ck_assert_double_eq(p->columns[0].f[c], r + k / 1000.0);
 		}
@@ -1720,7 +1720,7 @@ START_TEST(test_schema2_writer)
 	ck_assert_uint_eq(p->ncalls, 5);
 	for (i = 0; i < 4; i++) {
 		ck_assert_int_eq(p->start_ns[i], wr_start2[i]);
-		ck_assert_int_eq(p->end_ns[i], wr_end2[i]);
+		ck_assert_int_eq(sv_profile_end(p, i), wr_end2[i]);
 		ck_assert_int_eq(p->gpu_ns[i], wr_gpu2[i]);
 		ck_assert_int_eq(p->call_id[i], wr_cid2[i]);
 		ck_assert_int_eq(p->parent_id[i], wr_pid2[i]);
@@ -1729,7 +1729,7 @@ START_TEST(test_schema2_writer)
 	}
 	/* Rank 10 gave no optional columns: their fill values. */
 	ck_assert_int_eq(p->start_ns[4], 30);
-	ck_assert_int_eq(p->end_ns[4], 35);
+	ck_assert_int_eq(sv_profile_end(p, 4), 35);
 	ck_assert_int_eq(p->gpu_ns[4], -1);
 	ck_assert_int_eq(p->thread_id[4], -1);
 	ck_assert_int_eq(p->await_ns[4], 0);
@@ -1770,10 +1770,10 @@ START_TEST(test_schema3_writer)
 	ck_assert_uint_eq(p->ncalls, 5);
 	for (i = 0; i < 4; i++) {
 		ck_assert_int_eq(p->start_ns[i], wr_start2[i]);
-		ck_assert_int_eq(p->end_ns[i], wr_end2[i]);
+		ck_assert_int_eq(sv_profile_end(p, i), wr_end2[i]);
 	}
 	ck_assert_int_eq(p->start_ns[4], 30);
-	ck_assert_int_eq(p->end_ns[4], 35);
+	ck_assert_int_eq(sv_profile_end(p, 4), 35);
 	sv_profile_free(p);
 	free(path);
 }
@@ -1815,15 +1815,15 @@ START_TEST(test_schema1_writer)
 	/* Row a of rank 2 holds calls 2 and 3 of the writer's rank. */
 	for (i = 0; i < 2; i++) {
 		ck_assert_int_eq(p->start_ns[i], wr_start2[2 + i]);
-		ck_assert_int_eq(p->end_ns[i], wr_end2[2 + i]);
+		ck_assert_int_eq(sv_profile_end(p, i), wr_end2[2 + i]);
 		ck_assert_int_eq(p->start_ns[2 + i], wr_start2[i]);
-		ck_assert_int_eq(p->end_ns[2 + i], wr_end2[i]);
+		ck_assert_int_eq(sv_profile_end(p, 2 + i), wr_end2[i]);
 		ck_assert_int_eq(p->gpu_ns[2 + i], wr_gpu2[i]);
 		ck_assert_int_eq(p->call_id[2 + i], wr_cid2[i]);
 		ck_assert_int_eq(p->parent_id[2 + i], wr_pid2[i]);
 	}
 	ck_assert_int_eq(p->start_ns[4], 30);
-	ck_assert_int_eq(p->end_ns[4], 35);
+	ck_assert_int_eq(sv_profile_end(p, 4), 35);
 	ck_assert_ptr_null(p->thread_id); /* schema 1 has no lanes */
 	ck_assert(!p->rows[0].has_gpu);
 	ck_assert(p->rows[1].has_gpu);
@@ -1977,13 +1977,13 @@ START_TEST(test_fixture)
 			ncalls += n;
 			{
 				int64_t lo = p->start_ns[row->first],
-					hi = p->end_ns[row->first];
+					hi = sv_profile_end(p, row->first);
 				uint64_t k;
 				for (k = row->first; k < row->first + n; k++) {
 					if (p->start_ns[k] < lo)
 						lo = p->start_ns[k];
-					if (p->end_ns[k] > hi)
-						hi = p->end_ns[k];
+					if (sv_profile_end(p, k) > hi)
+						hi = sv_profile_end(p, k);
 				}
 				if (json_object_get(r, "first_start_ns"))
 					ck_assert_int_eq(lo,
@@ -3350,9 +3350,10 @@ START_TEST(test_rank_subset_rows)
 			/* the call at file offset off + k */
 			ck_assert_int_eq(p->start_ns[c], st[off[kept[r]] + k]);
 			ck_assert_int_eq(p->start_ns[c], full->start_ns[w]);
-			ck_assert_int_eq(p->end_ns[c], full->end_ns[w]);
+			ck_assert_int_eq(
+				sv_profile_end(p, c), sv_profile_end(full, w));
 			ck_assert_int_eq(p->call_id[c], full->call_id[w]);
-			ck_assert_uint_eq(p->row_of[c], r);
+			ck_assert_uint_eq(sv_profile_row_of(p, c), r);
 		}
 	}
 	{
@@ -3419,9 +3420,11 @@ START_TEST(test_rank_subset_gen)
 			uint32_t c = (uint32_t)(row->first + k);
 			uint32_t d = (uint32_t)(w->first + k);
 			ck_assert_int_eq(p->start_ns[c], full->start_ns[d]);
-			ck_assert_int_eq(p->end_ns[c], full->end_ns[d]);
+			ck_assert_int_eq(
+				sv_profile_end(p, c), sv_profile_end(full, d));
 			/* nesting rebuilt per lane: the same on rank 1 */
-			ck_assert_int_eq(p->exclusive[c], full->exclusive[d]);
+			ck_assert_int_eq(sv_profile_exclusive(p, c),
+				sv_profile_exclusive(full, d));
 			ck_assert_uint_eq(p->depth[c], full->depth[d]);
 		}
 	}

@@ -698,7 +698,7 @@ START_TEST(test_histogram_and_calls)
 	rkeys("< Home Enter");
 	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
 	ck_assert_int_eq(rprof->start_ns[rv.s.sel], 100);
-	ck_assert_int_eq(rprof->end_ns[rv.s.sel], 1000);
+	ck_assert_int_eq(sv_profile_end(rprof, rv.s.sel), 1000);
 	ck_assert_int_le(TL(&rv)->t0, 100);
 	ck_assert_int_ge(TL(&rv)->t1, 1000);
 	ck_assert_int_lt(TL(&rv)->t1 - TL(&rv)->t0, 2210);
@@ -715,7 +715,7 @@ START_TEST(test_calls_bin_lasts)
 	ck_assert_msg(strstr(rstatus(), "n=1 key=0"), "%s", rstatus());
 	rkeys("Enter");
 	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
-	ck_assert_int_eq(rprof->end_ns[rv.s.sel], 1000);
+	ck_assert_int_eq(sv_profile_end(rprof, rv.s.sel), 1000);
 	rkeys("L");
 	ck_assert_msg(strstr(rstatus(), "n=1 key=0"), "%s", rstatus());
 	rgolden("calls_bin_again");

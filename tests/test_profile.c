@@ -7,6 +7,7 @@
 
 #include "helpers.h"
 #include "scopeview/profile.h"
+#include "scopeview/stats.h"
 
 struct call_spec {
 	const char *region;
@@ -109,9 +110,9 @@ START_TEST(test_simple_nesting)
 	ck_assert_uint_eq(p->parent[m], SV_NO_CALL);
 	ck_assert_uint_eq(p->parent[a0], m);
 	ck_assert_uint_eq(p->parent[b], a0);
-	ck_assert_int_eq(p->exclusive[m], 100 - 30 - 10);
-	ck_assert_int_eq(p->exclusive[a0], 30 - 10);
-	ck_assert_int_eq(p->exclusive[b], 10);
+	ck_assert_int_eq(sv_profile_exclusive(p, m), 100 - 30 - 10);
+	ck_assert_int_eq(sv_profile_exclusive(p, a0), 30 - 10);
+	ck_assert_int_eq(sv_profile_exclusive(p, b), 10);
 	ck_assert_uint_eq(p->lanes[0].calls[0], m);
 	ck_assert_uint_eq(p->lanes[0].calls[1], a0);
 	ck_assert_uint_eq(p->lanes[0].calls[2], b);
@@ -136,7 +137,7 @@ START_TEST(test_recursion_and_ties)
 	ck_assert_uint_eq(p->depth[1], 1);
 	ck_assert_uint_eq(p->depth[2], 1);
 	ck_assert_uint_eq(p->parent[2], 0);
-	ck_assert_int_eq(p->exclusive[0], 0);
+	ck_assert_int_eq(sv_profile_exclusive(p, 0), 0);
 	sv_profile_free(p);
 }
 END_TEST
@@ -164,7 +165,7 @@ START_TEST(test_zero_length)
 	ck_assert_uint_eq(p->parent[af], o);
 	/* a zero-length call at the parent's end is outside it */
 	ck_assert_uint_eq(p->depth[ed], 0);
-	ck_assert_int_eq(p->exclusive[o], 100 - 9);
+	ck_assert_int_eq(sv_profile_exclusive(p, o), 100 - 9);
 	sv_profile_free(p);
 }
 END_TEST
@@ -182,7 +183,7 @@ START_TEST(test_partial_overlap_warns)
 	ck_assert_ptr_nonnull(strstr(p->warnings[0], "'io' call 0 [40, 80]"));
 	ck_assert_ptr_nonnull(strstr(p->warnings[0], "'solve' call 0 [0, 50]"));
 	ck_assert_uint_eq(p->depth[1], 1);
-	ck_assert_int_eq(p->exclusive[0], 40);
+	ck_assert_int_eq(sv_profile_exclusive(p, 0), 40);
 	sv_profile_free(p);
 }
 END_TEST
@@ -195,7 +196,7 @@ START_TEST(test_reversed_call_warns)
 	struct sv_profile *p = build(calls, 1, false);
 	ck_assert_uint_eq(p->nwarnings, 1);
 	ck_assert_ptr_nonnull(strstr(p->warnings[0], "ends before it starts"));
-	ck_assert_int_eq(p->exclusive[0], -10);
+	ck_assert_int_eq(sv_profile_exclusive(p, 0), -10);
 	sv_profile_free(p);
 }
 END_TEST
@@ -454,6 +455,100 @@ START_TEST(test_rank_lists_and_subset)
 }
 END_TEST
 
+START_TEST(test_lane_pos_by_search)
+{
+	/* given calls of two lanes that start together, some ending together
+	 * in regions shown in another order than their rows, one reversed;
+	 * when each call's place is searched; then it is its index in its
+	 * lane's sorted calls, and a call number past the end has none */
+	static const struct call_spec calls[] = {
+		{"late", 0, 0, 10, 1, -1},
+		{"early", 0, -5, 0, 1, -1},
+		{"early", 0, 0, 10, 1, -1},
+		{"early", 0, 0, 10, 1, -1},
+		{"late", 0, 0, 10, 2, -1},
+		{"early", 0, 0, 30, 2, -1},
+		{"late", 0, 0, 0, 1, -1},
+		{"early", 0, 7, 3, 1, -1},
+		{"late", 0, 0, 10, 1, -1},
+	};
+	struct sv_profile *p = build(calls, 9, true);
+	size_t l, k;
+	uint32_t c;
+
+	ck_assert_uint_eq(p->nlanes, 2);
+	for (l = 0; l < p->nlanes; l++)
+		for (k = 0; k < p->lanes[l].ncalls; k++)
+			ck_assert_uint_eq(
+				sv_profile_lane_pos(p, p->lanes[l].calls[k]),
+				k);
+	for (c = 0; c < p->ncalls; c++)
+		ck_assert_uint_eq(p->lanes[p->lane_of[c]]
+					  .calls[sv_profile_lane_pos(p, c)],
+			c);
+	ck_assert_uint_eq(sv_profile_lane_pos(p, p->ncalls), UINT32_MAX);
+	ck_assert_uint_eq(sv_profile_lane_pos(NULL, 0), UINT32_MAX);
+	sv_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_wide_exclusive_times)
+{
+	/* given a call of 5 * 2^32 ns around a 1000 ns child, a call ending
+	 * 500 ns before it starts and one ending 3e9 ns before it starts;
+	 * when finished; then the durations and ends outside uint32 and the
+	 * exclusive times outside int32 come back exact through the
+	 * accessors, only those are exceptions, and the rows' totals,
+	 * exclusive times, minima and maxima are exact */
+	static const int64_t g = (int64_t)1 << 32;
+	const struct call_spec calls[] = {
+		{"big", 0, 0, 5 * g, -1, -1},
+		{"child", 0, 1000, 2000, -1, -1},
+		{"neg", 0, 6 * g, 6 * g - 500, -1, -1},
+		{"neg", 0, 8 * g, 8 * g - 3000000000, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 4, false);
+	uint32_t big = call_of(p, "big", 0, 0),
+		 child = call_of(p, "child", 0, 0),
+		 n0 = call_of(p, "neg", 0, 0), n1 = call_of(p, "neg", 0, 1);
+	struct sv_stats st;
+
+	ck_assert_ptr_null(p->end_ns);
+	ck_assert_int_eq(sv_call_duration(p, big), 5 * g);
+	ck_assert_int_eq(sv_profile_end(p, big), 5 * g);
+	ck_assert_int_eq(sv_call_duration(p, child), 1000);
+	ck_assert_int_eq(sv_profile_end(p, child), 2000);
+	ck_assert_int_eq(sv_call_duration(p, n0), -500);
+	ck_assert_int_eq(sv_profile_end(p, n0), 6 * g - 500);
+	ck_assert_int_eq(sv_call_duration(p, n1), -3000000000);
+	ck_assert_int_eq(sv_profile_end(p, n1), 8 * g - 3000000000);
+	ck_assert_uint_eq(p->dur_wide.n, 3);
+	ck_assert_int_eq(sv_profile_max_end(p), 8 * g - 3000000000);
+	ck_assert_int_eq(sv_profile_exclusive(p, big), 5 * g - 1000);
+	ck_assert_int_eq(sv_profile_exclusive(p, child), 1000);
+	ck_assert_int_eq(sv_profile_exclusive(p, n0), -500);
+	ck_assert_int_eq(sv_profile_exclusive(p, n1), -3000000000);
+	ck_assert_uint_eq(p->exclusive_wide.n, 2);
+	ck_assert_uint_eq(p->parent[child], big);
+
+	ck_assert_int_eq(
+		sv_stats_row(p, sv_profile_row_of(p, big), NULL, &st), 0);
+	ck_assert_int_eq(st.total_ns, 5 * g);
+	ck_assert_int_eq(st.exclusive_ns, 5 * g - 1000);
+	ck_assert_int_eq(st.max_ns, 5 * g);
+	ck_assert_int_eq(
+		sv_stats_row(p, sv_profile_row_of(p, n1), NULL, &st), 0);
+	ck_assert_uint_eq(st.num_calls, 2);
+	ck_assert_int_eq(st.total_ns, -3000000500);
+	ck_assert_int_eq(st.exclusive_ns, -3000000500);
+	ck_assert_int_eq(st.min_ns, -3000000000);
+	ck_assert_int_eq(st.max_ns, -500);
+	ck_assert_int_eq(st.first_ns, -500);
+	ck_assert_int_eq(st.last_ns, -3000000000);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -466,10 +561,12 @@ static Suite *suite(void)
 	tcase_add_test(t, test_large_unsorted_lane);
 	tcase_add_test(t, test_absurd_times_do_not_overflow);
 	tcase_add_test(t, test_threads_warnings_deterministic);
+	tcase_add_test(t, test_wide_exclusive_times);
 	suite_add_tcase(s, t);
 	t = tcase_create("lanes");
 	tcase_add_test(t, test_lanes_overlap_each_other);
 	tcase_add_test(t, test_lane_labels_from_tables);
+	tcase_add_test(t, test_lane_pos_by_search);
 	suite_add_tcase(s, t);
 	t = tcase_create("model");
 	tcase_add_test(t, test_meta_and_origin);

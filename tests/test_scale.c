@@ -183,7 +183,7 @@ static double scale_positions(size_t n)
 	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
 	t0 = scale_cpu();
 	for (c = 0; c < p->ncalls; c++) {
-		uint32_t lp = sv_layout_lane_pos(p, c);
+		uint32_t lp = sv_profile_lane_pos(p, c);
 		uint32_t vp = sv_layout_level_pos(&ix, c);
 		const struct sv_lod_level *lv =
 			sv_layout_level(&ix, p->lane_of[c], p->depth[c]);

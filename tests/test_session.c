@@ -503,7 +503,7 @@ END_TEST
  * phase=steady and phase=warm. */
 static void tag_children(uint32_t c100, uint32_t c600)
 {
-	const struct sv_row *row = &prof->rows[prof->row_of[c100]];
+	const struct sv_row *row = &prof->rows[sv_profile_row_of(prof, c100)];
 	char why[64];
 
 	ck_assert_uint_eq(row->count, 2);

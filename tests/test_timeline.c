@@ -65,7 +65,8 @@ static uint32_t call_of(const char *name, int64_t start, int64_t end)
 	uint32_t c;
 	for (c = 0; c < prof->ncalls; c++)
 		if (!strcmp(prof->regions[sv_call_region(prof, c)], name) &&
-			prof->start_ns[c] == start && prof->end_ns[c] == end)
+			prof->start_ns[c] == start &&
+			sv_profile_end(prof, c) == end)
 			return c;
 	ck_abort_msg("no call %s [%lld, %lld)", name, (long long)start,
 		(long long)end);

@@ -334,7 +334,7 @@ static void check_rank(const struct sv_profile *p, const struct tpay *t,
 			ck_assert_uint_lt(k, lr->count);
 			c = lr->first + k++;
 			ck_assert_int_eq(p->start_ns[c], t->start[i]);
-			ck_assert_int_eq(p->end_ns[c], t->end[i]);
+			ck_assert_int_eq(sv_profile_end(p, c), t->end[i]);
 			if (t->w.gpu_ns)
 				ck_assert_int_eq(p->gpu_ns[c], t->gpu[i]);
 			if (t->w.call_id) {
@@ -349,7 +349,7 @@ static void check_rank(const struct sv_profile *p, const struct tpay *t,
 			if (schema >= 2 && t->w.await_ns)
 				ck_assert_int_eq(
 					p->await_ns[c], t->await_ns[i]);
-			loader_excl += p->exclusive[c];
+			loader_excl += sv_profile_exclusive(p, c);
 		}
 		ck_assert_uint_eq(k, lr->count);
 		ck_assert_int_eq(loader_excl, truth[ri]);

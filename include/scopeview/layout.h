@@ -304,9 +304,6 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
  * or SV_NO_CALL.  O(log n). */
 uint32_t sv_layout_lane_step(
 	const struct sv_profile *p, uint32_t call, int dir);
-/* Position of call in its lane's calls[] (O(log n)); UINT32_MAX if the
- * profile does not hold it. */
-uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call);
 /* Position of call in its level of the index, or UINT32_MAX when the call
  * is not indexed (filtered out). */
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call);

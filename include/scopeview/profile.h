@@ -19,9 +19,18 @@
  * row's calls in storage order, so per-row figures such as first/last are
  * slices.  Per-call data are parallel arrays indexed by call number (a
  * uint32_t: a profile holds at most SV_MAX_CALLS calls).  There is no heap
- * object per call.  All strings are valid UTF-8 (invalid bytes were replaced
- * by U+FFFD when loaded) but may contain control characters: whoever draws
- * them on a terminal must escape them.
+ * object per call, and what can be derived is not stored: a call's row
+ * is searched in row_first (sv_profile_row_of), its place in its lane in
+ * the lane's sorted calls (sv_profile_lane_pos); the duration and the
+ * exclusive time are 32 bits with an exception table (wide.h) for the
+ * values that do not fit (sv_call_duration, sv_profile_end,
+ * sv_profile_exclusive).  A finished profile takes 30 bytes a call with
+ * only the required columns: start (8), duration (4), depth (2), parent,
+ * lane, exclusive time and the entry in the lane's calls (4 each).
+ *
+ * All strings are valid UTF-8 (invalid bytes were replaced by U+FFFD
+ * when loaded) but may contain control characters: whoever draws them on
+ * a terminal must escape them.
  */
 #ifndef SCOPEVIEW_PROFILE_H
 #define SCOPEVIEW_PROFILE_H
@@ -36,6 +45,7 @@
 #include <stdint.h>
 
 #include "scopeview/common.h"
+#include "scopeview/wide.h"
 
 #define SV_MAX_CALLS ((uint64_t)UINT32_MAX - 1)
 #define SV_NO_CALL   UINT32_MAX /* "no such call" in parent[] and friends */
@@ -180,12 +190,22 @@ struct sv_profile {
 
 	struct sv_row *rows;
 	size_t nrows;
+	/* rows[r].first for every row, ascending (rows are added in call
+	 * order): the search of a call's row, sv_profile_row_of(). */
+	uint32_t *row_first;
 
 	/* Per call, ncalls long.  The optional columns are NULL when the file
 	 * did not record them. */
 	uint32_t ncalls;
-	int64_t *start_ns, *end_ns;
-	uint32_t *row_of; /* call -> row */
+	int64_t *start_ns;
+	/* The end of each call: the loader fills end_ns; sv_profile_finish
+	 * turns it, in its own memory, into dur (end - start, wrapping, as
+	 * uint32, with the durations of 2^32 - 1 ns or more and the negative
+	 * ones in dur_wide) and sets end_ns to NULL.  Read both through
+	 * sv_profile_end() and sv_call_duration(). */
+	int64_t *end_ns;
+	uint32_t *dur;
+	struct sv_wide dur_wide;
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
 	struct sv_column *columns;
 	size_t ncolumns;
@@ -197,11 +217,17 @@ struct sv_profile {
 	size_t meta_arena_len, meta_arena_cap;
 
 	/* Filled by sv_profile_finish(). */
-	uint16_t *depth;       /* nesting depth, 0 = top of its lane */
-	uint32_t *parent;      /* enclosing call, SV_NO_CALL at top level */
-	int64_t *exclusive;    /* duration minus direct children's durations */
+	uint16_t *depth;  /* nesting depth, 0 = top of its lane */
+	uint32_t *parent; /* enclosing call, SV_NO_CALL at top level */
+	/* Exclusive time (duration minus what the direct children cover),
+	 * read through sv_profile_exclusive(): int32, with the values that
+	 * do not fit in exclusive_wide. */
+	int32_t *exclusive;
+	struct sv_wide exclusive_wide;
 	uint32_t *lane_of;     /* call -> index into lanes */
-	uint32_t *lane_pos;    /* call -> its position in its lane's calls */
+	uint32_t *region_pos;  /* region -> display position, the order of
+				  calls of a lane that start and end together
+				  (see sv_profile_lane_pos) */
 	struct sv_lane *lanes; /* by rank, then thread, then task */
 	size_t nlanes;
 
@@ -294,8 +320,8 @@ int64_t sv_profile_find_region(const struct sv_profile *p, const char *name);
  * Append a row and room for its count calls; returns the row, zeroed but
  * for rank, region, first (= calls so far), count, source_line = -1 and
  * exclusive_total = -1.  With calls, the call columns grow by count; the
- * caller fills start_ns/end_ns[first..first+count) (row_of is filled
- * here).  Fails (returns NULL, fills err) past SV_MAX_CALLS.
+ * caller fills start_ns/end_ns[first..first+count).  Fails (returns NULL,
+ * fills err) past SV_MAX_CALLS.
  */
 struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 	uint32_t region, uint64_t count, struct sv_error *err);
@@ -338,21 +364,67 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err);
 /* Accessors. */
 static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 {
+	if (p->dur)
+		return sv_wide_get_u32(&p->dur_wide, p->dur, c);
 	return sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+}
+/* The end of call c, as stored (start + duration, wrapping). */
+static inline int64_t sv_profile_end(const struct sv_profile *p, uint32_t c)
+{
+	if (p->dur)
+		return sv_add_wrap(p->start_ns[c], sv_call_duration(p, c));
+	return p->end_ns[c];
+}
+/* The row holding call c (< ncalls): the last row whose first call is at
+ * or before c (rows without calls share their first with the next row).
+ * O(log rows).  A loop over the calls in order takes the row from
+ * sv_profile_row_next() instead. */
+static inline uint32_t sv_profile_row_of(const struct sv_profile *p, uint32_t c)
+{
+	size_t lo = 0, hi = p->nrows;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->row_first[mid] <= c)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+/* The row of call c in a loop over calls in ascending order: advances
+ * *row (0 before the first call) past the rows that end before c.  O(1)
+ * a call over the whole loop. */
+static inline uint32_t sv_profile_row_next(
+	const struct sv_profile *p, uint32_t c, uint32_t *row)
+{
+	while (*row + 1 < p->nrows && p->row_first[*row + 1] <= c)
+		++*row;
+	return *row;
+}
+/* Exclusive time of call c of a finished profile (p->exclusive set). */
+static inline int64_t sv_profile_exclusive(
+	const struct sv_profile *p, uint32_t c)
+{
+	return sv_wide_get_i32(&p->exclusive_wide, p->exclusive, c);
 }
 static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 {
-	return p->rows[p->row_of[c]].region;
+	return p->rows[sv_profile_row_of(p, c)].region;
 }
 static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 {
-	return p->rows[p->row_of[c]].rank;
+	return p->rows[sv_profile_row_of(p, c)].rank;
 }
 
 /* The first position of lane l (of finished profile p) whose call starts
  * at or after t; l->ncalls when none does.  O(log n). */
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
+
+/* The position of call c in its lane's calls[] (finished profile p), by
+ * binary search over the lane's order (start asc, end desc, region_pos,
+ * call number); UINT32_MAX when p holds no such call.  O(log n). */
+uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c);
 
 /* The ranks r < n with on[r] as a list ("0-7,9,12-15", malloc'd; "" when
  * none): after max_items items (0: no limit) one more, "...", ends it. */

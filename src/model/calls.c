@@ -108,7 +108,7 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 		*out = p->start_ns[c];
 		return true;
 	case SV_CALLS_KEY_END:
-		*out = p->end_ns[c];
+		*out = sv_profile_end(p, c);
 		return true;
 	case SV_CALLS_KEY_RANK:
 		*out = sv_call_rank(p, c);
@@ -121,7 +121,7 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 	case SV_CALLS_KEY_EXCLUSIVE:
 		if (!p->exclusive)
 			return false;
-		*out = p->exclusive[c];
+		*out = sv_profile_exclusive(p, c);
 		return true;
 	case SV_CALLS_KEY_GPU:
 		if (!p->gpu_ns || p->gpu_ns[c] < 0)

@@ -44,7 +44,9 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->rows);
 	free(p->start_ns);
 	free(p->end_ns);
-	free(p->row_of);
+	free(p->dur);
+	sv_wide_fini(&p->dur_wide);
+	free(p->row_first);
 	free(p->gpu_ns);
 	free(p->call_id);
 	free(p->parent_id);
@@ -89,6 +91,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->depth);
 	free(p->parent);
 	free(p->exclusive);
+	sv_wide_fini(&p->exclusive_wide);
 	free(p->lane_of);
 	for (i = 0; i < p->nlanes; i++) {
 		free(p->lanes[i].calls);
@@ -110,7 +113,7 @@ void sv_profile_free(struct sv_profile *p)
 		free(p->tasks[i].coro_name);
 	}
 	free(p->tasks);
-	free(p->lane_pos);
+	free(p->region_pos);
 	free(p->thread_order);
 	free(p->task_order);
 	sv_strv_free_array(p->warnings, p->nwarnings);
@@ -149,7 +152,6 @@ static void profile_resize_calls(struct sv_profile *p, size_t cap)
 	size_t i;
 	p->start_ns = sv_xreallocarray(p->start_ns, cap, sizeof(int64_t));
 	p->end_ns = sv_xreallocarray(p->end_ns, cap, sizeof(int64_t));
-	p->row_of = sv_xreallocarray(p->row_of, cap, sizeof(uint32_t));
 	for (i = 0; i < p->noptional; i++)
 		*p->optional[i].col = sv_xreallocarray(
 			*p->optional[i].col, cap, sizeof(int64_t));
@@ -169,7 +171,7 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 {
 	struct sv_row *r;
 	uint64_t calls = p->has_calls ? count : 0;
-	size_t i, c;
+	size_t i, c, old_cap;
 
 	if ((uint64_t)p->ncalls + calls > SV_MAX_CALLS) {
 		sv_error_set(err, -E2BIG,
@@ -183,7 +185,12 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 		sv_error_set(err, -E2BIG, "%s: too many index rows", p->path);
 		return NULL;
 	}
+	old_cap = p->row_cap;
 	sv_grow((void **)&p->rows, &p->row_cap, p->nrows + 1, sizeof *p->rows);
+	if (p->row_cap != old_cap || !p->row_first)
+		p->row_first = sv_xreallocarray(
+			p->row_first, p->row_cap, sizeof *p->row_first);
+	p->row_first[p->nrows] = p->ncalls;
 	r = &p->rows[p->nrows];
 	memset(r, 0, sizeof *r);
 	r->rank = rank;
@@ -200,8 +207,6 @@ struct sv_row *sv_profile_add_row(struct sv_profile *p, uint32_t rank,
 				cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 			profile_resize_calls(p, cap);
 		}
-		for (c = p->ncalls; c < need; c++)
-			p->row_of[c] = (uint32_t)p->nrows;
 		for (i = 0; i < p->noptional; i++)
 			for (c = p->ncalls; c < need; c++)
 				(*p->optional[i].col)[c] = p->optional[i].fill;
@@ -415,8 +420,8 @@ int64_t sv_profile_max_end(const struct sv_profile *p)
 	bool any = false;
 	uint32_t c;
 	for (c = 0; c < p->ncalls; c++)
-		if (!any || p->end_ns[c] > m) {
-			m = p->end_ns[c];
+		if (!any || sv_profile_end(p, c) > m) {
+			m = sv_profile_end(p, c);
 			any = true;
 		}
 	return m;

@@ -110,21 +110,13 @@ static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
  * region display position, then storage order, as scope-profiler's stable
  * lexsort over its display-ordered regions. */
 struct tie_ctx {
-	const struct sv_profile *p;
-	const uint32_t *region_pos;
+	const struct sv_profile *p; /* its region_pos set */
+	int64_t *exclusive; /* per call: what nesting finds, then narrowed */
 };
 
 static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
 {
-	const struct sv_profile *p = t->p;
-	uint32_t ra, rb;
-	if (p->end_ns[a] != p->end_ns[b])
-		return p->end_ns[a] > p->end_ns[b];
-	ra = t->region_pos[sv_call_region(p, a)];
-	rb = t->region_pos[sv_call_region(p, b)];
-	if (ra != rb)
-		return ra < rb;
-	return a < b;
+	return sv_profile_lane_before(t->p, a, b);
 }
 
 static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
@@ -211,10 +203,10 @@ struct nest_out {
 static void nest_describe(
 	const struct sv_profile *p, uint32_t c, char *buf, size_t n)
 {
-	const struct sv_row *r = &p->rows[p->row_of[c]];
+	const struct sv_row *r = &p->rows[sv_profile_row_of(p, c)];
 	snprintf(buf, n, "'%s' call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns",
 		p->regions[r->region], (uint64_t)c - r->first, p->start_ns[c],
-		p->end_ns[c]);
+		sv_profile_end(p, c));
 }
 
 /* What nesting a lane needs besides the profile: where its overlap
@@ -247,11 +239,11 @@ static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
 }
 
 static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
-	struct nest_out *n)
+	int64_t *exclusive, struct nest_out *n)
 {
 	struct nest_ctx x = {p, l, n};
 	struct sv_nest nest = {p->start_ns, p->end_ns, p->parent, p->depth,
-		p->exclusive, nest_overlap, &x};
+		exclusive, nest_overlap, &x};
 	uint32_t rows = sv_nest_lane(&nest, l->calls, l->ncalls, stack);
 
 	if (rows > l->depth_rows)
@@ -333,7 +325,8 @@ static void *finish_work(void *arg)
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
 		lane_sort(w->tie, l->calls, l->ncalls, a, b);
-		lane_nest(w->p, l, stack, &w->out[w->lanes[i]]);
+		lane_nest(w->p, l, stack, w->tie->exclusive,
+			&w->out[w->lanes[i]]);
 	}
 	free(a);
 	free(b);
@@ -420,10 +413,44 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 	free(out);
 }
 
+/* The int64 exclusive times as the profile keeps them: narrowed in place
+ * (call c's int32 goes to bytes [4c, 4c + 4), which only calls before c
+ * held), the wide values to p->exclusive_wide, then shrunk to 4 bytes a
+ * call, so the two never take 12 bytes a call at once. */
+static int32_t *exclusive_narrow(struct sv_profile *p, int64_t *wide)
+{
+	int32_t *narrow = (int32_t *)(void *)wide;
+	uint32_t c;
+
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t v = wide[c];
+		narrow[c] = sv_wide_i32(&p->exclusive_wide, c, v);
+	}
+	return sv_xreallocarray(
+		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
+}
+
+/* The ends as durations, the same way: in place in end_ns's memory, then
+ * shrunk to 4 bytes a call. */
+static uint32_t *duration_narrow(struct sv_profile *p)
+{
+	uint32_t *narrow = (uint32_t *)(void *)p->end_ns;
+	uint32_t c;
+
+	if (!p->end_ns)
+		narrow = sv_xmalloc(sizeof *narrow);
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t d = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+		narrow[c] = sv_wide_u32(&p->dur_wide, c, d);
+	}
+	return sv_xreallocarray(
+		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
+}
+
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
-	size_t reversed = 0, i;
+	size_t reversed = 0;
 	uint32_t c;
 
 	(void)err;
@@ -436,7 +463,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	if (!p->has_calls)
 		p->ncalls = 0;
 	for (c = 0; c < p->ncalls; c++)
-		if (p->end_ns[c] < p->start_ns[c]) {
+		if (sv_profile_end(p, c) < p->start_ns[c]) {
 			if (reversed < PROFILE_MAX_NEST_WARNINGS) {
 				char a[256];
 				nest_describe(p, c, a, sizeof a);
@@ -455,18 +482,13 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	sv_profile_lanes_build(p);
 	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
 	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
-	p->exclusive =
-		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
+	tie.exclusive =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *tie.exclusive);
 	tie.p = p;
-	tie.region_pos = region_positions(p);
+	p->region_pos = region_positions(p);
 	profile_nest_lanes(p, &tie);
-	free((void *)tie.region_pos);
-	p->lane_pos =
-		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->lane_pos);
-	for (i = 0; i < p->nlanes; i++) {
-		uint32_t k;
-		for (k = 0; k < p->lanes[i].ncalls; k++)
-			p->lane_pos[p->lanes[i].calls[k]] = k;
-	}
+	p->exclusive = exclusive_narrow(p, tie.exclusive);
+	p->dur = duration_narrow(p);
+	p->end_ns = NULL;
 	return 0;
 }

@@ -5,7 +5,8 @@
  * order.  Calls of different lanes never nest.
  *
  * Part of sv_profile_finish() (profile_priv.h); nothing else calls it,
- * but for sv_profile_lane_lower(), the search of a lane by time.
+ * but for sv_profile_lane_lower(), the search of a lane by time, and
+ * sv_profile_lane_pos(), the search of a lane for a call.
  */
 #include "profile_priv.h"
 
@@ -128,7 +129,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	struct lane_slot *slots;
 	struct sv_lane *lanes = NULL;
 	uint32_t *remap, *fill;
-	uint32_t c, last_rank = 0;
+	uint32_t c, last_rank = 0, row = 0;
 	int64_t last_key = 0, last_thread = -1;
 
 	while (cap < (size_t)p->nrows * 2 + 64)
@@ -140,7 +141,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	p->lane_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof(uint32_t));
 
 	for (c = 0; c < p->ncalls; c++) {
-		uint32_t rank = sv_call_rank(p, c);
+		uint32_t rank = p->rows[sv_profile_row_next(p, c, &row)].rank;
 		int64_t thread;
 		int64_t key = lane_key(p, c, &thread);
 		size_t h;
@@ -281,4 +282,24 @@ size_t sv_profile_lane_lower(
 			hi = mid;
 	}
 	return lo;
+}
+
+uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c)
+{
+	const struct sv_lane *l;
+	size_t lo = 0, hi;
+
+	if (!p || !p->has_calls || c >= p->ncalls || !p->lane_of ||
+		!p->region_pos)
+		return UINT32_MAX;
+	l = &p->lanes[p->lane_of[c]];
+	hi = l->ncalls;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sv_profile_lane_before(p, l->calls[mid], c))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->ncalls && l->calls[lo] == c ? (uint32_t)lo : UINT32_MAX;
 }

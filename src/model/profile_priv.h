@@ -14,6 +14,24 @@
  * p->lane_of. */
 void sv_profile_lanes_build(struct sv_profile *p);
 
+/* The order of a finished lane's calls[] (p->region_pos set): start asc,
+ * end desc, then the regions' display position, then call number, as
+ * scope-profiler's stable lexsort over its display-ordered regions. */
+static inline bool sv_profile_lane_before(
+	const struct sv_profile *p, uint32_t a, uint32_t b)
+{
+	uint32_t ra, rb;
+	if (p->start_ns[a] != p->start_ns[b])
+		return p->start_ns[a] < p->start_ns[b];
+	if (sv_profile_end(p, a) != sv_profile_end(p, b))
+		return sv_profile_end(p, a) > sv_profile_end(p, b);
+	ra = p->region_pos[sv_call_region(p, a)];
+	rb = p->region_pos[sv_call_region(p, b)];
+	if (ra != rb)
+		return ra < rb;
+	return a < b;
+}
+
 /* profile.c: sort p->threads' and p->tasks' positions into p->thread_order
  * and p->task_order, so that the lookups by (rank, index) take O(log n). */
 void sv_profile_index_build(struct sv_profile *p);

@@ -95,7 +95,8 @@ int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 			sv_grow((void **)&buf, &ncap, n + r->count,
 				sizeof *buf);
 			for (c = r->first; c < r->first + r->count; c++) {
-				int64_t s = p->start_ns[c], e = p->end_ns[c];
+				int64_t s = p->start_ns[c],
+					e = sv_profile_end(p, c);
 				uint32_t ln = p->lane_of[c];
 				buf[n].t0 = s;
 				buf[n].t1 = e > s            ? e

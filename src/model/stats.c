@@ -458,11 +458,13 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 			uint32_t c = (uint32_t)(r->first + j);
 			if (sv_stats_call_on(p, &sel, c))
 				sv_stats_buf_push(&buf,
-					sel.range ? sv_stats_range_clip(&sel,
-							    p->start_ns[c],
-							    p->end_ns[c])
-						  : sv_sub_wrap(p->end_ns[c],
-							    p->start_ns[c]));
+					sel.range
+						? sv_stats_range_clip(&sel,
+							  p->start_ns[c],
+							  sv_profile_end(p, c))
+						: sv_sub_wrap(
+							  sv_profile_end(p, c),
+							  p->start_ns[c]));
 		}
 	}
 	if (buf.n == 0) {

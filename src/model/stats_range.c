@@ -58,7 +58,7 @@ static void range_chain(const struct sv_profile *p, const struct sv_lane *l,
 	uint32_t c = i > 0 ? l->calls[i - 1] : SV_NO_CALL;
 
 	for (; c != SV_NO_CALL; c = p->parent[c]) {
-		if (p->end_ns[c] <= t)
+		if (sv_profile_end(p, c) <= t)
 			continue;
 		sv_grow((void **)v, cap, *n + 1, sizeof **v);
 		(*v)[*n].call = c;
@@ -76,18 +76,19 @@ static void range_child(const struct sv_profile *p,
 	struct sv_stats_edge *e;
 	int64_t s, end;
 
-	if (par == SV_NO_CALL ||
-		(p->start_ns[par] >= sel->t0 && p->end_ns[par] <= sel->t1))
+	if (par == SV_NO_CALL || (p->start_ns[par] >= sel->t0 &&
+					 sv_profile_end(p, par) <= sel->t1))
 		return;
 	e = range_find(v, n, par);
 	if (!e)
 		return;
 	s = p->start_ns[ch];
-	end = p->end_ns[ch];
+	end = sv_profile_end(p, ch);
 	/* A child running past its parent's end is charged only for the
 	 * part the parent covers (doc/format.md 9.3). */
-	if (end > p->end_ns[par] && p->end_ns[par] >= p->start_ns[par])
-		end = p->end_ns[par];
+	if (end > sv_profile_end(p, par) &&
+		sv_profile_end(p, par) >= p->start_ns[par])
+		end = sv_profile_end(p, par);
 	e->exclusive_ns -= sv_stats_range_clip(sel, s, end);
 }
 
@@ -115,8 +116,8 @@ void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
 			v[k++] = v[i];
 	n = k;
 	for (i = 0; i < n; i++)
-		v[i].exclusive_ns = sv_stats_range_clip(
-			sel, p->start_ns[v[i].call], p->end_ns[v[i].call]);
+		v[i].exclusive_ns = sv_stats_range_clip(sel,
+			p->start_ns[v[i].call], sv_profile_end(p, v[i].call));
 	/* Children inside the range: the lane's calls starting in it, and
 	 * the edge calls themselves (those starting before t0). */
 	for (l = 0; l < p->nlanes; l++) {
@@ -141,9 +142,10 @@ int64_t sv_stats_range_exclusive(
 {
 	struct sv_stats_edge *e;
 
-	if (p->start_ns[c] >= sel->t0 && p->end_ns[c] <= sel->t1)
-		return p->exclusive ? p->exclusive[c] : 0;
+	if (p->start_ns[c] >= sel->t0 && sv_profile_end(p, c) <= sel->t1)
+		return p->exclusive ? sv_profile_exclusive(p, c) : 0;
 	e = range_find(sel->edges, sel->nedges, c);
 	return e ? e->exclusive_ns
-		 : sv_stats_range_clip(sel, p->start_ns[c], p->end_ns[c]);
+		 : sv_stats_range_clip(
+			   sel, p->start_ns[c], sv_profile_end(p, c));
 }

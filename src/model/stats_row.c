@@ -170,8 +170,8 @@ bool sv_stats_call_on(
 		return false;
 	if (sel->call_on && !sel->call_on[c])
 		return false;
-	if (sel->range &&
-		!sv_stats_range_meets(sel, p->start_ns[c], p->end_ns[c]))
+	if (sel->range && !sv_stats_range_meets(
+				  sel, p->start_ns[c], sv_profile_end(p, c)))
 		return false;
 	return true;
 }
@@ -256,7 +256,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		uint32_t c = (uint32_t)(r->first + k);
 		int64_t d;
 
-		int64_t cs = p->start_ns[c], ce = p->end_ns[c];
+		int64_t cs = p->start_ns[c], ce = sv_profile_end(p, c);
 
 		if (filtered && !sv_stats_call_on(p, sel, c))
 			continue;
@@ -287,7 +287,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 			excl = sv_add_wrap(
 				excl, sv_stats_range_exclusive(p, sel, c));
 		else if (p->exclusive)
-			excl = sv_add_wrap(excl, p->exclusive[c]);
+			excl = sv_add_wrap(excl, sv_profile_exclusive(p, c));
 		if (p->gpu_ns)
 			gpu = sv_add_wrap(gpu, p->gpu_ns[c]);
 		if (p->await_ns)

@@ -22,10 +22,28 @@ static const char *calls_lane(const struct sv_profile *p, uint32_t c)
 	return p->lanes[p->lane_of[c]].label;
 }
 
-static void calls_opt(FILE *out, const int64_t *col, uint32_t c)
+/* An optional per-call value: present (has) or not.  The exclusive
+ * time is one, through calls_excl(). */
+struct calls_opt {
+	bool has;
+	int64_t v;
+};
+
+static struct calls_opt calls_col(const int64_t *col, uint32_t c)
 {
-	if (col)
-		fprintf(out, "%" PRId64, col[c]);
+	return (struct calls_opt){col != NULL, col ? col[c] : 0};
+}
+
+static struct calls_opt calls_excl(const struct sv_profile *p, uint32_t c)
+{
+	return (struct calls_opt){p->exclusive != NULL,
+		p->exclusive ? sv_profile_exclusive(p, c) : 0};
+}
+
+static void calls_opt(FILE *out, struct calls_opt o)
+{
+	if (o.has)
+		fprintf(out, "%" PRId64, o.v);
 	else
 		fputs("null", out);
 }
@@ -114,12 +132,13 @@ static void calls_json(FILE *out, const struct sv_profile *p,
 		fprintf(out,
 			", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64
 			", \"duration_ns\": %" PRId64 ", \"exclusive_ns\": ",
-			p->start_ns[c], p->end_ns[c], sv_call_duration(p, c));
-		calls_opt(out, p->exclusive, c);
+			p->start_ns[c], sv_profile_end(p, c),
+			sv_call_duration(p, c));
+		calls_opt(out, calls_excl(p, c));
 		fputs(", \"gpu_ns\": ", out);
-		calls_opt(out, p->gpu_ns, c);
+		calls_opt(out, calls_col(p->gpu_ns, c));
 		fputs(", \"await_ns\": ", out);
-		calls_opt(out, p->await_ns, c);
+		calls_opt(out, calls_col(p->await_ns, c));
 		fputs(", \"metadata\": ", out);
 		sv_report_call_metadata(out, p, c);
 		fputc('}', out);
@@ -127,11 +146,11 @@ static void calls_json(FILE *out, const struct sv_profile *p,
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
-static void calls_csv_opt(FILE *out, const int64_t *col, uint32_t c)
+static void calls_csv_opt(FILE *out, struct calls_opt o)
 {
 	fputc(',', out);
-	if (col)
-		fprintf(out, "%" PRId64, col[c]);
+	if (o.has)
+		fprintf(out, "%" PRId64, o.v);
 }
 
 static void calls_csv(
@@ -153,10 +172,11 @@ static void calls_csv(
 		fprintf(out, "%" PRIu32 ",", sv_call_rank(p, c));
 		sv_summary_csv_field(out, calls_lane(p, c));
 		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64,
-			p->start_ns[c], p->end_ns[c], sv_call_duration(p, c));
-		calls_csv_opt(out, p->exclusive, c);
-		calls_csv_opt(out, p->gpu_ns, c);
-		calls_csv_opt(out, p->await_ns, c);
+			p->start_ns[c], sv_profile_end(p, c),
+			sv_call_duration(p, c));
+		calls_csv_opt(out, calls_excl(p, c));
+		calls_csv_opt(out, calls_col(p->gpu_ns, c));
+		calls_csv_opt(out, calls_col(p->await_ns, c));
 		for (k = 0; k < p->ncolumns; k++) {
 			const struct sv_column *col = &p->columns[k];
 			if (col->is_float)
@@ -170,12 +190,11 @@ static void calls_csv(
 	}
 }
 
-static const char *calls_dur(
-	const int64_t *col, uint32_t c, char *buf, size_t n)
+static const char *calls_dur(struct calls_opt o, char *buf, size_t n)
 {
-	if (!col || col[c] < 0)
+	if (!o.has || o.v < 0)
 		return "-";
-	return sv_fmt_dur(col[c], buf, n);
+	return sv_fmt_dur(o.v, buf, n);
 }
 
 static void calls_table(FILE *out, const struct sv_profile *p,
@@ -201,9 +220,9 @@ static void calls_table(FILE *out, const struct sv_profile *p,
 			sv_fmt_dur(sv_sub_wrap(p->start_ns[c], origin), a,
 				sizeof a),
 			sv_fmt_dur(sv_call_duration(p, c), b, sizeof b),
-			calls_dur(p->exclusive, c, d, sizeof d),
-			calls_dur(p->gpu_ns, c, e, sizeof e),
-			calls_dur(p->await_ns, c, g, sizeof g));
+			calls_dur(calls_excl(p, c), d, sizeof d),
+			calls_dur(calls_col(p->gpu_ns, c), e, sizeof e),
+			calls_dur(calls_col(p->await_ns, c), g, sizeof g));
 		free(lane);
 	}
 }

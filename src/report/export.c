@@ -109,11 +109,11 @@ void sv_export_us(struct sv_export_buf *w, int64_t ns)
 	sv_export_put(w, frac, 4);
 }
 
-void sv_export_opt(
-	struct sv_export_buf *w, const int64_t *col, uint32_t c, bool json)
+void sv_export_opt_value(
+	struct sv_export_buf *w, bool has, int64_t v, bool json)
 {
-	if (col)
-		sv_export_i64(w, col[c]);
+	if (has)
+		sv_export_i64(w, v);
 	else if (json)
 		sv_export_puts(w, "null");
 }
@@ -192,7 +192,7 @@ bool sv_export_call_in(const struct sv_profile *p,
 	if (!sc->has_range)
 		return true;
 	s = p->start_ns[c];
-	e = p->end_ns[c];
+	e = sv_profile_end(p, c);
 	if (s >= sc->t1 || sc->t1 <= sc->t0)
 		return false;
 	return e > sc->t0 || (s >= sc->t0 && e <= s);
@@ -287,7 +287,7 @@ void sv_export_times(struct sv_export_buf *w, const struct sv_profile *p,
 	sv_export_puts(w, pre[0]);
 	sv_export_i64(w, p->start_ns[c]);
 	sv_export_puts(w, pre[1]);
-	sv_export_i64(w, p->end_ns[c]);
+	sv_export_i64(w, sv_profile_end(p, c));
 	sv_export_puts(w, pre[2]);
 	sv_export_i64(w, sv_call_duration(p, c));
 }
@@ -368,7 +368,7 @@ int sv_export_csv(FILE *out, const struct sv_profile *p,
 		sv_export_puts(w, x.region[sv_call_region(p, c)]);
 		sv_export_times(w, p, c, times);
 		sv_export_putc(w, ',');
-		sv_export_opt(w, p->exclusive, c, false);
+		sv_export_exclusive(w, p, c, false);
 		sv_export_putc(w, ',');
 		if (p->depth)
 			sv_export_i64(w, p->depth[c]);

@@ -74,7 +74,7 @@ static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
 	sv_export_us(w, sv_call_duration(p, c));
 	sv_export_times(w, p, c, times);
 	sv_export_puts(w, ",\"exclusive_ns\":");
-	sv_export_opt(w, p->exclusive, c, true);
+	sv_export_exclusive(w, p, c, true);
 	sv_export_puts(w, ",\"depth\":");
 	sv_export_i64(w, p->depth ? p->depth[c] : 0);
 	sv_export_puts(w, ",\"call\":");

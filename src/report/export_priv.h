@@ -49,9 +49,22 @@ static inline void sv_export_put(
 void sv_export_i64(struct sv_export_buf *w, int64_t v);
 /* ns as microseconds with three decimals, exact ("-1.250" for -1250). */
 void sv_export_us(struct sv_export_buf *w, int64_t ns);
+/* v, or "null" (json) / nothing (csv) when there is none (!has). */
+void sv_export_opt_value(
+	struct sv_export_buf *w, bool has, int64_t v, bool json);
 /* col[c], or "null" (json) / nothing (csv) when the column is absent. */
-void sv_export_opt(
-	struct sv_export_buf *w, const int64_t *col, uint32_t c, bool json);
+static inline void sv_export_opt(
+	struct sv_export_buf *w, const int64_t *col, uint32_t c, bool json)
+{
+	sv_export_opt_value(w, col != NULL, col ? col[c] : 0, json);
+}
+/* Call c's exclusive time the same way. */
+static inline void sv_export_exclusive(struct sv_export_buf *w,
+	const struct sv_profile *p, uint32_t c, bool json)
+{
+	sv_export_opt_value(w, p->exclusive != NULL,
+		p->exclusive ? sv_profile_exclusive(p, c) : 0, json);
+}
 
 static inline void sv_export_puts(struct sv_export_buf *w, const char *s)
 {

@@ -219,7 +219,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	if (src.sel != SV_NO_CALL && p->lane_of[src.sel] == lane &&
 		p->depth[src.sel] == depth)
 		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
-			p->end_ns[src.sel], &b.sel_x0, &b.sel_x1);
+			sv_profile_end(p, src.sel), &b.sel_x0, &b.sel_x1);
 	/* The row's spans from the last frame when its window is the same. */
 	if (v->span_rows && y >= v->geom.lanes_y &&
 		y - v->geom.lanes_y < SV_TIMELINE_SPAN_ROWS)

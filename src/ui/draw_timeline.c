@@ -430,7 +430,7 @@ static void render_details(struct render_ctx *r)
 	else
 		sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
 			SV_STYLE_PANEL_HEAD, 0, 0);
-	row = &p->rows[p->row_of[c]];
+	row = &p->rows[sv_profile_row_of(p, c)];
 	region = row->region;
 	lane = &p->lanes[p->lane_of[c]];
 	dur = sv_call_duration(p, c);
@@ -454,10 +454,11 @@ static void render_details(struct render_ctx *r)
 		char x[128], y[128];
 		details_line(&d, SV_STYLE_DETAILS, "duration %s   exclusive %s",
 			sv_render_exact(dur, false, x, sizeof x),
-			sv_render_exact(p->exclusive[c], false, y, sizeof y));
+			sv_render_exact(sv_profile_exclusive(p, c), false, y,
+				sizeof y));
 		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
 			details_rel(p->start_ns[c], origin, x, sizeof x),
-			details_rel(p->end_ns[c], origin, y, sizeof y));
+			details_rel(sv_profile_end(p, c), origin, y, sizeof y));
 	}
 	{
 		/* Parent chain, outermost first: "in main > solve > step". */

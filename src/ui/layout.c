@@ -92,7 +92,7 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span)
 
 int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
 {
-	int64_t s = p->start_ns[c], e = p->end_ns[c];
+	int64_t s = p->start_ns[c], e = sv_profile_end(p, c);
 	if (e > s)
 		return e;
 	return s == INT64_MAX ? s : s + 1;
@@ -108,7 +108,7 @@ static int64_t lod_add_sat(int64_t a, int64_t b)
 
 static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
 {
-	return sv_sub_sat(p->end_ns[c], p->start_ns[c]);
+	return sv_sub_sat(sv_profile_end(p, c), p->start_ns[c]);
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */
@@ -519,17 +519,9 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 
 /* ---- navigation -------------------------------------------------------- */
 
-uint32_t sv_layout_lane_pos(const struct sv_profile *p, uint32_t call)
-{
-	if (!p || !p->has_calls || call >= p->ncalls || !p->lane_of ||
-		!p->lane_pos)
-		return UINT32_MAX;
-	return p->lane_pos[call];
-}
-
 uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 {
-	uint32_t pos = sv_layout_lane_pos(p, call);
+	uint32_t pos = sv_profile_lane_pos(p, call);
 	const struct sv_lane *l;
 
 	if (pos == UINT32_MAX)

@@ -336,7 +336,7 @@ static void popup_source(struct popup_out *o)
 		return;
 	}
 	if (ss->sel != SV_NO_CALL)
-		row = &p->rows[p->row_of[ss->sel]];
+		row = &p->rows[sv_profile_row_of(p, ss->sel)];
 	for (i = 0; !row && i < p->nrows; i++)
 		if ((long)p->rows[i].region == region)
 			row = &p->rows[i];

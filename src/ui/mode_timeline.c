@@ -68,7 +68,8 @@ static int timeline_zoom_call(struct sv_timeline *v)
 	if (src.sel == SV_NO_CALL)
 		return timeline_no_selection(v);
 	s = sv_sub_sat(sv_time_clamp(src.p->start_ns[src.sel]), src.shift);
-	e = sv_sub_sat(sv_time_clamp(src.p->end_ns[src.sel]), src.shift);
+	e = sv_sub_sat(
+		sv_time_clamp(sv_profile_end(src.p, src.sel)), src.shift);
 	e = e > s ? e : s + 1;
 	pad = (e - s) / 20;
 	sv_timeline_push_history(v);
@@ -317,7 +318,7 @@ static int timeline_range(struct sv_timeline *v, int action)
 		if (s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		a = s->p->start_ns[s->sel];
-		b = s->p->end_ns[s->sel];
+		b = sv_profile_end(s->p, s->sel);
 	} else if (action == SV_ACTION_RANGE_START) {
 		a = t;
 		if (s->has_range && s->range_t1 > t)

@@ -211,7 +211,7 @@ static int palette_first_free(int from, const bool *bad)
 void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	const int64_t *weight)
 {
-	uint32_t *order, *rank_of, i, nedge;
+	uint32_t *order, *rank_of, i, nedge, row;
 	uint8_t *edges;
 	bool used[SV_PALETTE_NREGION + 1], *selfrec;
 	int64_t *mine = NULL;
@@ -234,8 +234,11 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 		/* Each region's inclusive time: its calls not inside a call
 		 * of the same region. */
 		int64_t *own = sv_xcalloc(n, sizeof *own);
+		row = 0;
 		for (c = 0; c < p->ncalls; c++) {
-			uint32_t r = sv_call_region(p, (uint32_t)c);
+			uint32_t r = p->rows[sv_profile_row_next(
+						     p, (uint32_t)c, &row)]
+					     .region;
 			if (p->parent[c] == SV_NO_CALL ||
 				sv_call_region(p, p->parent[c]) != r)
 				own[r] += sv_call_duration(p, (uint32_t)c);
@@ -255,6 +258,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	selfrec = sv_xcalloc(n, sizeof *selfrec);
 	m->dur_min = INT64_MAX;
 	m->dur_max = 0;
+	row = 0;
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t par = p->parent[c], a, b;
 		int64_t d = sv_call_duration(p, (uint32_t)c);
@@ -264,7 +268,8 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 			m->dur_max = d;
 		if (par == SV_NO_CALL)
 			continue;
-		a = rank_of[sv_call_region(p, (uint32_t)c)];
+		a = rank_of[p->rows[sv_profile_row_next(p, (uint32_t)c, &row)]
+				    .region];
 		b = rank_of[sv_call_region(p, par)];
 		if (a == b)
 			selfrec[order[a]] = true;
@@ -369,7 +374,8 @@ int sv_palette_call(const struct sv_palette_map *m, const struct sv_profile *p,
 	case SV_PALETTE_MODE_SELF: {
 		int64_t d = sv_call_duration(p, c);
 		return palette_heat(
-			d > 0 ? (double)p->exclusive[c] / (double)d : 1.0);
+			d > 0 ? (double)sv_profile_exclusive(p, c) / (double)d
+			      : 1.0);
 	}
 	case SV_PALETTE_MODE_RANK:
 		return 1 +

@@ -380,7 +380,7 @@ struct sv_call_key sv_call_key_of(const struct sv_profile *p, uint32_t c)
 	k.rank = p->lanes[p->lane_of[c]].rank;
 	k.lane_key = p->lanes[p->lane_of[c]].key;
 	k.start = p->start_ns[c];
-	k.end = p->end_ns[c];
+	k.end = sv_profile_end(p, c);
 	k.region = sv_xstrdup(p->regions[sv_call_region(p, c)]);
 	return k;
 }
@@ -408,7 +408,7 @@ uint32_t sv_call_key_find(
 			p->start_ns[ln->calls[lo]] == k->start;
 			lo++) {
 			uint32_t c = ln->calls[lo];
-			if (p->end_ns[c] == k->end &&
+			if (sv_profile_end(p, c) == k->end &&
 				!strcmp(p->regions[sv_call_region(p, c)],
 					k->region))
 				return c;

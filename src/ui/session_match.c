@@ -134,9 +134,10 @@ static void session_update_match_index(struct sv_session *s)
 		/* Metadata matches or a metadata filter are per call: index
 		 * by call. */
 		bool *kc = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof *kc);
-		uint32_t c;
+		uint32_t c, row = 0;
 		for (c = 0; c < p->ncalls; c++)
-			kc[c] = (keep[sv_call_region(p, c)] ||
+			kc[c] = (keep[p->rows[sv_profile_row_next(p, c, &row)]
+						 .region] ||
 					(s->call_match && s->call_match[c])) &&
 				sv_session_keeps(s, c);
 		s->has_match_index = sv_layout_index_build_stop(&s->match_index,

@@ -337,7 +337,7 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 		return;
 	/* In the first run's clock. */
 	s = sv_sub_sat(sv_time_clamp(p->start_ns[c]), src.shift);
-	e = sv_sub_sat(sv_time_clamp(p->end_ns[c]), src.shift);
+	e = sv_sub_sat(sv_time_clamp(sv_profile_end(p, c)), src.shift);
 	e = e > s ? e : s + 1;
 	if (e <= v->t0 || s >= v->t1)
 		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
@@ -372,7 +372,7 @@ void sv_timeline_show_call(struct sv_timeline *v, uint32_t c)
 		v->s->lane_hidden[p->lane_of[c]])
 		return;
 	s = sv_time_clamp(p->start_ns[c]);
-	e = sv_time_clamp(p->end_ns[c]);
+	e = sv_time_clamp(sv_profile_end(p, c));
 	e = e > s ? e : s + 1;
 	wide = (sv_i128)(e - s) * w / span;
 	if (wide < SV_TIMELINE_READABLE) {

@@ -25,10 +25,11 @@ static void timeline_no_match(struct sv_timeline *v, const char *pat)
 	const struct sv_session *s = v->s;
 	const struct sv_profile *p = s->p;
 	size_t hidden = 0;
-	uint32_t c;
+	uint32_t c, row = 0;
 
 	for (c = 0; s->region_match && p->has_calls && c < p->ncalls; c++)
-		if (s->region_match[sv_call_region(p, c)] &&
+		if (s->region_match[p->rows[sv_profile_row_next(p, c, &row)]
+					    .region] &&
 			s->lane_hidden[p->lane_of[c]])
 			hidden++;
 	if (!hidden) {
