@@ -1870,8 +1870,8 @@ START_TEST(test_memory_budget)
 		ck_assert_uint_ne(b->sel, SV_NO_CALL);
 		ck_assert_int_eq(
 			b->p->start_ns[b->sel], a->p->start_ns[a->sel]);
-		ck_assert_int_eq(
-			sv_profile_end(b->p, b->sel), sv_profile_end(a->p, a->sel));
+		ck_assert_int_eq(sv_profile_end(b->p, b->sel),
+			sv_profile_end(a->p, a->sel));
 		ck_assert_uint_eq(b->p->lanes[b->p->lane_of[b->sel]].rank,
 			a->p->lanes[a->p->lane_of[a->sel]].rank);
 		/* and so do the window and the cursor */

@@ -419,32 +419,40 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
  * call, so the two never take 12 bytes a call at once. */
 static int32_t *exclusive_narrow(struct sv_profile *p, int64_t *wide)
 {
-	int32_t *narrow = (int32_t *)(void *)wide;
+	unsigned char *mem = (unsigned char *)wide; /* bytes: no aliasing */
 	uint32_t c;
 
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t v = wide[c];
-		narrow[c] = sv_wide_i32(&p->exclusive_wide, c, v);
+		int64_t v;
+		int32_t n;
+		memcpy(&v, mem + (size_t)c * sizeof v, sizeof v);
+		n = sv_wide_i32(&p->exclusive_wide, c, v);
+		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
 	}
 	return sv_xreallocarray(
-		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
+		mem, p->ncalls ? p->ncalls : 1, sizeof(int32_t));
 }
 
 /* The ends as durations, the same way: in place in end_ns's memory, then
  * shrunk to 4 bytes a call. */
 static uint32_t *duration_narrow(struct sv_profile *p)
 {
-	uint32_t *narrow = (uint32_t *)(void *)p->end_ns;
+	/* Read and written as bytes, so no int64/uint32 aliasing. */
+	unsigned char *mem = (unsigned char *)p->end_ns;
 	uint32_t c;
 
-	if (!p->end_ns)
-		narrow = sv_xmalloc(sizeof *narrow);
+	if (!mem)
+		mem = sv_xmalloc(sizeof(uint32_t));
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t d = sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
-		narrow[c] = sv_wide_u32(&p->dur_wide, c, d);
+		int64_t e;
+		uint32_t n;
+		memcpy(&e, mem + (size_t)c * sizeof e, sizeof e);
+		n = sv_wide_u32(
+			&p->dur_wide, c, sv_sub_wrap(e, p->start_ns[c]));
+		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
 	}
 	return sv_xreallocarray(
-		narrow, p->ncalls ? p->ncalls : 1, sizeof *narrow);
+		mem, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
 }
 
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
