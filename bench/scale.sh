@@ -9,7 +9,7 @@
 # two-column file (start deltas and durations only, --no-call-ids) and a
 # five-column one (with call ids, parent ids and thread ids, --threads 2),
 # into DIR (default /tmp/scopeview-scale; kept and reused, so delete it
-# when done: 100M calls take about 1.5 GB a file), then runs
+# when done: 100M calls take about 0.4 GB a file), then runs
 # build/bench/scale_bench on them (see bench/scale_bench.c for what each
 # figure means).  Default sizes: 1M,10M.  100M needs about a minute to
 # write a file, several GB of memory and a quiet machine.  The meson test

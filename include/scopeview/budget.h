@@ -23,12 +23,13 @@
 #include "scopeview/profile.h"
 
 /* Resident bytes a call takes, loaded and shown, with only the two
- * required event columns: the model's per-call arrays (start and end,
- * row, depth, parent, exclusive time, lane and position in it, the
- * lane's list) and the timeline's level-of-detail index (20 bytes), and
- * room for the statistics and allocator slack.  Measured by
- * bench/scale.sh as the RSS when ready: 69.6 B/call at 10M calls. */
-#define SV_BUDGET_CALL_BYTES 72
+ * required event columns: the model's per-call arrays (start, duration,
+ * depth, parent, exclusive time, lane, the lane's list) and the
+ * timeline's level-of-detail index (20 bytes), and room for the
+ * statistics and allocator slack.  Measured by
+ * bench/scale.sh as the RSS when ready: 53.6 B/call at 10M calls, 51.0
+ * at 100M. */
+#define SV_BUDGET_CALL_BYTES 56
 /* Each optional event column kept (ids, GPU, await): int64 a call. */
 #define SV_BUDGET_COLUMN_BYTES 8
 
