@@ -315,11 +315,17 @@ struct session_filter_work {
 /* Free what w made (again: a second time frees nothing). */
 static void filter_work_clear(struct session_filter_work *w)
 {
+	bool *keep = w->shadow.call_keep;
+
+	/* A filter made after it was dropped: its index and flags (hundreds
+	 * of MB on a large profile) freed on a thread of their own. */
+	w->shadow.call_keep = NULL;
 	filter_pats_fini(&w->fp);
 	sv_session_free_filter(&w->shadow);
-	sv_layout_index_fini(&w->shadow.index);
+	sv_session_free_later(&w->shadow.index, keep, NULL,
+		keep && w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
 	if (w->shadow.has_index2)
-		sv_layout_index_fini(&w->shadow.index2);
+		sv_session_free_later(&w->shadow.index2, NULL, NULL, 0);
 	w->shadow.has_index2 = false;
 }
 
@@ -471,11 +477,11 @@ static void filter_take(struct sv_session *s)
 	t->region_keep = NULL;
 	t->call_keep = NULL;
 	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", t->filter_spec);
-	sv_session_free_later(&s->index, NULL, NULL);
+	sv_session_free_later(&s->index, NULL, NULL, 0);
 	s->index = t->index;
 	memset(&t->index, 0, sizeof t->index);
 	if (s->has_index2 && t->has_index2 && t->p2 == s->p2) {
-		sv_session_free_later(&s->index2, NULL, NULL);
+		sv_session_free_later(&s->index2, NULL, NULL, 0);
 		s->index2 = t->index2;
 		t->has_index2 = false;
 	} else {

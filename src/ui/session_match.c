@@ -165,7 +165,8 @@ static void session_garbage_free(void *arg)
 	free(g);
 }
 
-void sv_session_free_later(struct sv_layout_index *ix, void *a, void *b)
+void sv_session_free_later(
+	struct sv_layout_index *ix, void *a, void *b, size_t ab_bytes)
 {
 	struct session_garbage *g = sv_xcalloc(1, sizeof *g);
 
@@ -175,7 +176,7 @@ void sv_session_free_later(struct sv_layout_index *ix, void *a, void *b)
 	}
 	g->a = a;
 	g->b = b;
-	if (g->ix.bytes >= ((size_t)16 << 20))
+	if (g->ix.bytes + ab_bytes >= ((size_t)16 << 20))
 		sv_job_detach(session_garbage_free, g);
 	else
 		session_garbage_free(g);
@@ -198,7 +199,8 @@ static void session_clear_lists(struct sv_session *s)
  * thread of their own when big. */
 static void session_clear_matches(struct sv_session *s)
 {
-	sv_session_free_later(&s->match_index, s->matches, s->marked);
+	sv_session_free_later(&s->match_index, s->matches, s->marked,
+		(s->nmatches + s->nmarked) * sizeof(uint32_t));
 	s->has_match_index = false;
 	s->matches = s->marked = NULL;
 	session_clear_lists(s);
@@ -256,13 +258,16 @@ static void session_work_free(struct session_match_work *w)
 		return;
 	sv_job_cancel(&w->job);
 	free(w->shadow.region_match);
-	free(w->shadow.call_match);
-	free(w->shadow.call_keep);
 	free(w->shadow.region_keep);
 	free(w->shadow.lane_hidden);
-	sv_layout_index_fini(&w->shadow.match_index);
-	free(w->shadow.matches);
-	free(w->shadow.marked);
+	/* A worker that finished after it was dropped leaves an index and
+	 * lists of hundreds of MB on a large profile: freed on a thread of
+	 * their own, so the loop taking in another result does not stall. */
+	sv_session_free_later(&w->shadow.match_index, w->shadow.matches,
+		w->shadow.marked,
+		(w->shadow.nmatches + w->shadow.nmarked) * sizeof(uint32_t));
+	sv_session_free_later(NULL, w->shadow.call_match, w->shadow.call_keep,
+		w->shadow.p ? 2 * (size_t)w->shadow.p->ncalls : 0);
 	free(w->old_matches);
 	free(w->old_marked);
 	free(w);

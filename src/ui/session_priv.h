@@ -35,10 +35,11 @@ void sv_session_update_match_lists(struct sv_session *s);
  * the profile it reads goes). */
 void sv_session_cancel_matches(struct sv_session *s);
 void sv_session_stop_matches(struct sv_session *s);
-/* Free *ix (then zeroed) and the arrays a and b (may be NULL): on a
- * thread of its own when they are large (tens of milliseconds of
- * munmap on 10M calls), else here. */
-void sv_session_free_later(struct sv_layout_index *ix, void *a, void *b);
+/* Free *ix (ix may be NULL; *ix is then zeroed) and the arrays a and b
+ * (may be NULL; ab_bytes between them): on a thread of its own when they
+ * are large (tens of milliseconds of munmap on 10M calls), else here. */
+void sv_session_free_later(
+	struct sv_layout_index *ix, void *a, void *b, size_t ab_bytes);
 
 /* The second run's statistics and row2 (session_stats.c). */
 void sv_session_compute_second(struct sv_session *s);
