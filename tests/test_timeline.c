@@ -909,6 +909,20 @@ START_TEST(test_strip_on_worker)
 	vt_keys(&w, ": r e g i o n Space m a i n Enter");
 	ck_assert(!sv_view_timeline(&w)->ranks.busy);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
+	/* the worker dropped is not waited for, and is freed once done */
+	vt_keys(&w, ": r e g i o n Space k Enter");
+	ck_assert(sv_view_timeline(&w)->ranks.busy);
+	vt_keys(&w, ": r e g i o n Space m a i n Enter");
+	for (spins = 0;
+		sv_view_timeline(&w)->ranks.orphans.head && spins < 100000;
+		spins++) {
+		sv_view_busy(&w);
+		usleep(1000);
+	}
+	ck_assert_ptr_null(sv_view_timeline(&w)->ranks.orphans.head);
+	/* and one still running when the view goes is waited for */
+	vt_keys(&w, ": r e g i o n Space k Enter");
+	vt_keys(&w, ": r e g i o n Space m a i n Enter");
 	sv_view_fini(&w);
 	sv_profile_free(p);
 }

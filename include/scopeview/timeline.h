@@ -63,17 +63,14 @@ struct sv_tlranks {
 	long m_col;                /* the region's column of m, -1 */
 	struct sv_ranks_inside ri; /* valid when ri_valid */
 	bool ri_valid;
-	/* The worker building job_out for job_region of job_p (ranks of
-	 * job_rank_on, a copy; the worker reads nothing else). */
-	struct sv_job job;
+	/* The worker building the ranks inside the region (it reads only
+	 * its own struct and the profile), and those told to stop for a
+	 * newer region or selection, not waited for (but for before the
+	 * profile goes). */
+	struct sv_tlranks_work *work;
+	struct sv_job_orphans orphans;
 	bool busy;
 	bool undrawn; /* taken from the worker, not drawn yet */
-	struct sv_ranks_inside job_out;
-	const struct sv_profile *job_p;
-	uint32_t job_region;
-	bool *job_rank_on;
-	uint32_t job_nrank_on;
-	int job_rc;
 };
 
 /* Screen rows whose spans are kept between frames (taller screens walk

@@ -72,6 +72,18 @@ static bool tlranks_multi_rank(const struct sv_profile *p)
 
 /* ---- the figures: once per selection ------------------------------------ */
 
+/* One build of the ranks inside a region on a worker: its input (a copy
+ * of the rank filter) and its result. */
+struct sv_tlranks_work {
+	struct sv_job job;
+	struct sv_ranks_inside out;
+	const struct sv_profile *p;
+	uint32_t region;
+	bool *rank_on;
+	uint32_t nrank_on;
+	int rc;
+};
+
 static bool tlranks_poll_job(void *ctx, uint64_t done)
 {
 	struct sv_job *j = ctx;
@@ -81,48 +93,73 @@ static bool tlranks_poll_job(void *ctx, uint64_t done)
 
 static void tlranks_job(struct sv_job *j)
 {
-	struct sv_timeline *v = j->arg;
-	struct sv_tlranks *t = &v->ranks;
+	struct sv_tlranks_work *w = j->arg;
 
-	t->job_rc = sv_ranks_inside_build(&t->job_out, t->job_p, t->job_region,
-		t->job_rank_on, t->job_nrank_on, tlranks_poll_job, j);
+	w->rc = sv_ranks_inside_build(&w->out, w->p, w->region, w->rank_on,
+		w->nrank_on, tlranks_poll_job, j);
 }
 
-static void tlranks_stop(struct sv_tlranks *t)
+/* Free a joined worker and what it made. */
+static void tlranks_work_free(void *arg)
 {
-	sv_job_cancel(&t->job);
-	if (t->busy && t->job_rc == 0)
-		sv_ranks_inside_fini(&t->job_out);
+	struct sv_tlranks_work *w = arg;
+
+	if (!w)
+		return;
+	sv_ranks_inside_fini(&w->out);
+	free(w->rank_on);
+	free(w);
+}
+
+/* Drop the worker: told to stop and not waited for (its sort of one
+ * rank's calls cannot stop part-way: hundreds of ms at 100M calls), or,
+ * with wait, waited for with every one dropped before (the profile they
+ * read is about to go). */
+static void tlranks_stop(struct sv_tlranks *t, bool wait)
+{
+	if (t->work)
+		sv_job_orphan(
+			&t->orphans, &t->work->job, tlranks_work_free, t->work);
+	t->work = NULL;
 	t->busy = false;
-	free(t->job_rank_on);
-	t->job_rank_on = NULL;
+	sv_job_reap(&t->orphans, wait);
 }
 
-void sv_timeline_ranks_fini(struct sv_timeline *v)
+/* The figures dropped; the worker too, waited for when wait. */
+static void tlranks_clear(struct sv_timeline *v, bool wait)
 {
 	struct sv_tlranks *t = &v->ranks;
 
-	tlranks_stop(t);
+	tlranks_stop(t, wait);
 	sv_ranks_inside_fini(&t->ri);
 	t->ri_valid = false;
 	sv_ranks_fini(&t->m);
 	t->m_valid = false;
 }
 
+void sv_timeline_ranks_fini(struct sv_timeline *v)
+{
+	tlranks_clear(v, true);
+}
+
 /* Adopt the worker's result once it is done. */
 static bool tlranks_take(struct sv_tlranks *t)
 {
-	if (!t->busy || (!sv_job_poll(&t->job) && sv_job_running(&t->job)))
+	struct sv_tlranks_work *w = t->work;
+
+	sv_job_reap(&t->orphans, false);
+	if (!t->busy || !w ||
+		(!sv_job_poll(&w->job) && sv_job_running(&w->job)))
 		return false;
 	t->busy = false;
-	free(t->job_rank_on);
-	t->job_rank_on = NULL;
-	if (t->job_rc == 0) {
+	t->work = NULL;
+	if (w->rc == 0) {
 		sv_ranks_inside_fini(&t->ri);
-		t->ri = t->job_out;
-		memset(&t->job_out, 0, sizeof t->job_out);
+		t->ri = w->out;
+		memset(&w->out, 0, sizeof w->out);
 		t->ri_valid = true;
 	}
+	tlranks_work_free(w);
 	return true;
 }
 
@@ -185,7 +222,9 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 	uint64_t n = 0;
 	size_t i;
 
-	sv_timeline_ranks_fini(v);
+	struct sv_tlranks_work *w;
+
+	tlranks_clear(v, false);
 	t->region = region;
 	t->stale = false;
 	tlranks_matrix(v);
@@ -194,26 +233,25 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 	for (i = 0; i < p->nrows; i++)
 		if ((long)p->rows[i].region == region)
 			n += p->rows[i].count;
-	t->job_p = p;
-	t->job_region = (uint32_t)region;
+	w = sv_xcalloc(1, sizeof *w);
+	w->p = p;
+	w->region = (uint32_t)region;
 	/* The ranks of the rank filter (a copy: it may change while the
 	 * worker runs). */
-	t->job_nrank_on = s->rank_on ? s->nrank_on : 0;
+	w->nrank_on = s->rank_on ? s->nrank_on : 0;
 	if (s->rank_on) {
-		t->job_rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
-		memcpy(t->job_rank_on, s->rank_on, s->nrank_on);
+		w->rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
+		memcpy(w->rank_on, s->rank_on, s->nrank_on);
 	}
 	if (n <= TLRANKS_SYNC_CALLS) {
-		t->job_rc = sv_ranks_inside_build(&t->ri, p, t->job_region,
-			t->job_rank_on, t->job_nrank_on, NULL, NULL);
-		t->ri_valid = t->job_rc == 0;
-		free(t->job_rank_on);
-		t->job_rank_on = NULL;
+		t->ri_valid = sv_ranks_inside_build(&t->ri, p, w->region,
+				      w->rank_on, w->nrank_on, NULL, NULL) == 0;
+		tlranks_work_free(w);
 		return;
 	}
 	t->busy = true;
-	t->job_rc = 0;
-	sv_job_start(&t->job, tlranks_job, v, n);
+	t->work = w;
+	sv_job_start(&w->job, tlranks_job, w, n);
 	tlranks_take(t);
 }
 
@@ -613,7 +651,8 @@ void sv_timeline_draw_strip(const struct sv_timeline *v, struct sv_grid *g)
 	sv_grid_put(g, geo->label_w - 1, y, gl->vline, SV_STYLE_BORDER, 0);
 	if (t->busy) {
 		sv_grid_textf(g, 1, y, geo->label_w - 2, SV_STYLE_DIM, 0,
-			"ranks inside: %d%%", sv_job_percent(&t->job));
+			"ranks inside: %d%%",
+			t->work ? sv_job_percent(&t->work->job) : 0);
 		return;
 	}
 	if (!t->ri_valid)
