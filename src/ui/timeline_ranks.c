@@ -99,6 +99,29 @@ static void tlranks_job(struct sv_job *j)
 		w->nrank_on, tlranks_poll_job, j);
 }
 
+static void tlranks_ri_free(void *arg)
+{
+	sv_ranks_inside_fini(arg);
+	free(arg);
+}
+
+/* Empty ri: its intervals (16 bytes each, up to one a call: hundreds of
+ * MB at 100M calls) are freed on a thread of their own when large. */
+static void tlranks_ri_drop(struct sv_ranks_inside *ri)
+{
+	uint64_t n = ri->off ? ri->off[ri->nranks] : 0;
+	struct sv_ranks_inside *g;
+
+	if (n * 2 * sizeof(int64_t) < ((uint64_t)16 << 20)) {
+		sv_ranks_inside_fini(ri);
+		return;
+	}
+	g = sv_xmalloc(sizeof *g);
+	*g = *ri;
+	memset(ri, 0, sizeof *ri);
+	sv_job_detach(tlranks_ri_free, g);
+}
+
 /* Free a joined worker and what it made. */
 static void tlranks_work_free(void *arg)
 {
@@ -106,7 +129,7 @@ static void tlranks_work_free(void *arg)
 
 	if (!w)
 		return;
-	sv_ranks_inside_fini(&w->out);
+	tlranks_ri_drop(&w->out);
 	free(w->rank_on);
 	free(w);
 }
@@ -131,7 +154,7 @@ static void tlranks_clear(struct sv_timeline *v, bool wait)
 	struct sv_tlranks *t = &v->ranks;
 
 	tlranks_stop(t, wait);
-	sv_ranks_inside_fini(&t->ri);
+	tlranks_ri_drop(&t->ri);
 	t->ri_valid = false;
 	sv_ranks_fini(&t->m);
 	t->m_valid = false;
@@ -154,7 +177,7 @@ static bool tlranks_take(struct sv_tlranks *t)
 	t->busy = false;
 	t->work = NULL;
 	if (w->rc == 0) {
-		sv_ranks_inside_fini(&t->ri);
+		tlranks_ri_drop(&t->ri);
 		t->ri = w->out;
 		memset(&w->out, 0, sizeof w->out);
 		t->ri_valid = true;
