@@ -394,17 +394,12 @@ uint32_t sv_call_key_find(
 		return SV_NO_CALL;
 	for (l = 0; l < p->nlanes; l++) {
 		const struct sv_lane *ln = &p->lanes[l];
-		uint32_t lo = 0, hi = ln->ncalls;
+		size_t lo;
 		if (ln->rank != k->rank || ln->key != k->lane_key)
 			continue;
-		while (lo < hi) { /* the first call starting at k->start */
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (p->start_ns[ln->calls[mid]] < k->start)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < ln->ncalls &&
+		/* From the first call starting at k->start. */
+		for (lo = sv_profile_lane_lower(p, ln, k->start);
+			lo < ln->ncalls &&
 			p->start_ns[ln->calls[lo]] == k->start;
 			lo++) {
 			uint32_t c = ln->calls[lo];
