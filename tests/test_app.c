@@ -1872,8 +1872,8 @@ START_TEST(test_memory_budget)
 			b->p->start_ns[b->sel], a->p->start_ns[a->sel]);
 		ck_assert_int_eq(sv_profile_end(b->p, b->sel),
 			sv_profile_end(a->p, a->sel));
-		ck_assert_uint_eq(b->p->lanes[b->p->lane_of[b->sel]].rank,
-			a->p->lanes[a->p->lane_of[a->sel]].rank);
+		ck_assert_uint_eq(b->p->lanes[sv_call_lane(b->p, b->sel)].rank,
+			a->p->lanes[sv_call_lane(a->p, a->sel)].rank);
 		/* and so do the window and the cursor */
 		ck_assert_int_eq(TL(sv_app_view(kept.app))->t0,
 			TL(sv_app_view(sel.app))->t0);

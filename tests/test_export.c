@@ -327,7 +327,7 @@ START_TEST(export_csv_quoting)
 		ck_assert(c >= 0 && c < 5 && !seen[c]);
 		seen[c] = true;
 		ck_assert_str_eq(f[3], hostile[c]);
-		ck_assert_str_eq(f[2], p->lanes[p->lane_of[c]].label);
+		ck_assert_str_eq(f[2], p->lanes[sv_call_lane(p, c)].label);
 		ck_assert_int_eq(strtoll(f[4], NULL, 10), p->start_ns[c]);
 		ck_assert_int_eq(strtoll(f[5], NULL, 10), sv_profile_end(p, c));
 		ck_assert_int_eq(
@@ -424,7 +424,7 @@ START_TEST(export_lanes_and_errors)
 	char *path, *link;
 
 	ck_assert_uint_le(p->nlanes, 8);
-	lane_on[p->lane_of[4]] = true;
+	lane_on[sv_call_lane(p, 4)] = true;
 	ck_assert(!sv_export_call_in(p, &sc, 0));
 	ck_assert(sv_export_call_in(p, &sc, 4));
 	ck_assert(!sv_export_call_in(p, &sc, 5));

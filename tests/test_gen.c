@@ -135,7 +135,7 @@ static void check_rank(const struct sv_profile *p, const struct sv_gen_opts *o,
 				ck_assert_int_le(
 					p->await_ns[c], g.end[i] - g.start[i]);
 			}
-			ck_assert_int_eq(p->lanes[p->lane_of[c]].key,
+			ck_assert_int_eq(p->lanes[sv_call_lane(p, c)].key,
 				schema >= 2 ? g.lane[i] : -1);
 			total += g.end[i] - g.start[i];
 			excl += g.end[i] - g.start[i] - child_sum[i];

@@ -706,10 +706,11 @@ START_TEST(test_lanes_order_labels)
 	/* a child sits exactly one row under its parent */
 	for (i = 0; i < p->ncalls; i++)
 		if (p->parent[i] != SV_NO_CALL)
-			ck_assert_int_eq(sv_layout_rows_find(&rows,
-						 p->lane_of[i], p->depth[i]),
+			ck_assert_int_eq(
+				sv_layout_rows_find(
+					&rows, sv_call_lane(p, i), p->depth[i]),
 				sv_layout_rows_find(&rows,
-					p->lane_of[p->parent[i]],
+					sv_call_lane(p, p->parent[i]),
 					p->depth[p->parent[i]]) +
 					1);
 	collapsed[0] = true;
@@ -751,7 +752,7 @@ START_TEST(test_navigation)
 	ck_assert_uint_eq(sv_layout_sibling(&ix, main_c, 1), SV_NO_CALL);
 	for (i = 0; i < p->ncalls; i++)
 		ck_assert_uint_eq(
-			p->lanes[p->lane_of[i]]
+			p->lanes[sv_call_lane(p, i)]
 				.calls[sv_profile_lane_pos(p, (uint32_t)i)],
 			i);
 	ck_assert_uint_eq(sv_profile_lane_pos(p, 999), UINT32_MAX);

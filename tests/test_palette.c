@@ -209,7 +209,7 @@ START_TEST(test_modes)
 		ck_assert_int_le(d, SV_GRID_NCOLORS);
 		ck_assert_int_ge(s, SV_PALETTE_HEAT0);
 		ck_assert_int_le(s, SV_GRID_NCOLORS);
-		ck_assert_int_eq(r, 1 + (int)p->lanes[p->lane_of[c]].rank);
+		ck_assert_int_eq(r, 1 + (int)p->lanes[sv_call_lane(p, c)].rank);
 	}
 	/* the longest call is the hottest, the shortest the coldest; a
 	 * leaf's self time is all of it */

@@ -483,7 +483,7 @@ START_TEST(test_lane_pos_by_search)
 				sv_profile_lane_pos(p, p->lanes[l].calls[k]),
 				k);
 	for (c = 0; c < p->ncalls; c++)
-		ck_assert_uint_eq(p->lanes[p->lane_of[c]]
+		ck_assert_uint_eq(p->lanes[sv_call_lane(p, c)]
 					  .calls[sv_profile_lane_pos(p, c)],
 			c);
 	ck_assert_uint_eq(sv_profile_lane_pos(p, p->ncalls), UINT32_MAX);

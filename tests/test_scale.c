@@ -186,8 +186,8 @@ static double scale_positions(size_t n)
 		uint32_t lp = sv_profile_lane_pos(p, c);
 		uint32_t vp = sv_layout_level_pos(&ix, c);
 		const struct sv_lod_level *lv =
-			sv_layout_level(&ix, p->lane_of[c], p->depth[c]);
-		ck_assert_uint_eq(p->lanes[p->lane_of[c]].calls[lp], c);
+			sv_layout_level(&ix, sv_call_lane(p, c), p->depth[c]);
+		ck_assert_uint_eq(p->lanes[sv_call_lane(p, c)].calls[lp], c);
 		ck_assert_uint_eq(lv->calls[vp], c);
 	}
 	t = scale_cpu() - t0;

@@ -285,7 +285,7 @@ START_TEST(test_hidden_lane_drops_selection)
 	/* given a call of rank 0 selected: hiding rank 1 keeps it */
 	for (c1 = 0; sv_call_duration(prof, c1) != 1200; c1++)
 		;
-	ck_assert_uint_eq(prof->lanes[prof->lane_of[c1]].rank, 1);
+	ck_assert_uint_eq(prof->lanes[sv_call_lane(prof, c1)].rank, 1);
 	s.sel = c0;
 	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
 	ck_assert_uint_eq(s.sel, c0);
@@ -293,7 +293,7 @@ START_TEST(test_hidden_lane_drops_selection)
 	/* given a call of rank 1 selected: hiding its lane drops it */
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
 	s.sel = c1;
-	sv_session_solo(&s, (long)prof->lane_of[c0]);
+	sv_session_solo(&s, (long)sv_call_lane(prof, c0));
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 
 	/* and a filter that drops the selected call's region drops it */
@@ -533,9 +533,9 @@ START_TEST(test_search_metadata)
 	ck_assert(sv_session_is_match(&s, c100));
 	ck_assert(!sv_session_is_match(&s, c600));
 	ck_assert(sv_session_has_match(
-		&s, prof->lane_of[c100], prof->depth[c100], 150, 160));
+		&s, sv_call_lane(prof, c100), prof->depth[c100], 150, 160));
 	ck_assert(!sv_session_has_match(
-		&s, prof->lane_of[c600], prof->depth[c600], 650, 660));
+		&s, sv_call_lane(prof, c600), prof->depth[c600], 650, 660));
 	/* a regex on the value: both, by start */
 	ck_assert_int_eq(
 		sv_session_set_search(&s, "phase~^(steady|warm)$", &err), 0);
@@ -751,9 +751,9 @@ START_TEST(test_search)
 		ck_assert(sv_session_is_match(&s, c));
 	}
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "work", 50)));
-	ck_assert(sv_session_has_match(&s, prof->lane_of[s.matches[0]],
+	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
 		prof->depth[s.matches[1]], 250, 260));
-	ck_assert(!sv_session_has_match(&s, prof->lane_of[s.matches[0]],
+	ck_assert(!sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
 		prof->depth[s.matches[1]], 400, 500));
 	ck_assert_str_eq(s.search_spec, "child");
 	ck_assert_int_eq(s.match_pos, -1);
@@ -809,8 +809,8 @@ START_TEST(test_search_background)
 	for (i = 0; i < 3; i++)
 		ck_assert_uint_eq(s.matches[i], want[i]);
 	ck_assert(s.has_match_index);
-	ck_assert(sv_session_has_match(
-		&s, prof->lane_of[want[0]], prof->depth[want[1]], 250, 260));
+	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, want[0]),
+		prof->depth[want[1]], 250, 260));
 	ck_assert(sv_session_is_match(&s, want[2]));
 	ck_assert_int_eq(heard.n, 2);
 	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
@@ -842,7 +842,7 @@ START_TEST(test_lanes_keep_match_index)
 
 	for (c = 0; c < prof->ncalls; c++)
 		if (!strcmp(prof->regions[sv_call_region(prof, c)], "main") &&
-			prof->lanes[prof->lane_of[c]].rank == 1)
+			prof->lanes[sv_call_lane(prof, c)].rank == 1)
 			main1 = c;
 		else if (!strcmp(prof->regions[sv_call_region(prof, c)],
 				 "main"))
@@ -1234,7 +1234,7 @@ START_TEST(test_set_profile_keeps_selection)
 	/* a call on a lane the solo lane hides is not selected */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
 	s.sel = call_of(prof, "main", 0);
-	ck_assert_uint_eq(s.p->lanes[s.p->lane_of[s.sel]].rank, 0);
+	ck_assert_uint_eq(s.p->lanes[sv_call_lane(s.p, s.sel)].rank, 0);
 	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 

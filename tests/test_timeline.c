@@ -259,7 +259,7 @@ START_TEST(test_select_out_of_window)
 	ck_assert(tl.t0 < 900 && tl.t1 > 600);
 	ck_assert_int_eq(tl.t0, 750 - span / 2);
 	ck_assert_uint_eq(s.sel, c);
-	ck_assert_uint_eq(tl.cur_lane, prof->lane_of[c]);
+	ck_assert_uint_eq(tl.cur_lane, sv_call_lane(prof, c));
 	ck_assert_int_eq(tl.cur_depth, 1);
 	ck_assert(tl.cur_t >= 600 && tl.cur_t < 900);
 	ck_assert(tl.cur_t >= tl.t0 && tl.cur_t < tl.t1);
@@ -310,7 +310,7 @@ START_TEST(test_select_in_window)
 	ck_assert_int_eq(tl.t0, 300);
 	ck_assert_int_eq(tl.t1, 900);
 	ck_assert_int_eq(tl.cur_t, 350);
-	ck_assert_uint_eq(tl.cur_lane, prof->lane_of[c]);
+	ck_assert_uint_eq(tl.cur_lane, sv_call_lane(prof, c));
 	ck_assert_int_eq(tl.cur_depth, 0);
 	ck_assert_uint_eq(s.sel, c);
 }
@@ -323,19 +323,19 @@ START_TEST(test_select_refused)
 	/* given main selected */
 	sv_timeline_select(&tl, m);
 	/* a call on a hidden lane, none, or a bad number change nothing */
-	sv_session_solo(&s, (long)prof->lane_of[m]);
+	sv_session_solo(&s, (long)sv_call_lane(prof, m));
 	sv_timeline_select(&tl, c);
 	sv_timeline_select(&tl, SV_NO_CALL);
 	sv_timeline_select(&tl, (uint32_t)prof->ncalls);
 	ck_assert_uint_eq(s.sel, m);
-	ck_assert_uint_eq(tl.cur_lane, prof->lane_of[m]);
+	ck_assert_uint_eq(tl.cur_lane, sv_call_lane(prof, m));
 }
 END_TEST
 
 START_TEST(test_select_expands_lane)
 {
 	uint32_t g = call_of("grandchild", 200, 300);
-	uint32_t lane = prof->lane_of[g];
+	uint32_t lane = sv_call_lane(prof, g);
 	size_t nrows = tl.rows.n;
 
 	/* given its lane collapsed to one row */
@@ -411,7 +411,7 @@ START_TEST(test_jump_cyclic)
 			steps[i].dir, false);
 		ck_assert_int_eq(s.marked_pos, steps[i].pos);
 		ck_assert_uint_eq(s.sel, s.marked[steps[i].pos]);
-		ck_assert_uint_eq(tl.cur_lane, prof->lane_of[s.sel]);
+		ck_assert_uint_eq(tl.cur_lane, sv_call_lane(prof, s.sel));
 	}
 	/* and backwards from none: the last */
 	s.marked_pos = -1;
@@ -982,7 +982,7 @@ START_TEST(test_sparse_rows_fold_when_short)
 	/* and c, selected, is on that row */
 	for (c = 0; c < p->ncalls; c++)
 		if (!strcmp(p->regions[sv_call_region(p, c)], "c") &&
-			p->lanes[p->lane_of[c]].rank == 1)
+			p->lanes[sv_call_lane(p, c)].rank == 1)
 			break;
 	sv_timeline_select(t, c);
 	sv_timeline_sync(t);

@@ -24,9 +24,11 @@
  * the lane's sorted calls (sv_profile_lane_pos); the duration and the
  * exclusive time are 32 bits with an exception table (wide.h) for the
  * values that do not fit (sv_call_duration, sv_profile_end,
- * sv_profile_exclusive).  A finished profile takes 30 bytes a call with
+ * sv_profile_exclusive).  A finished profile takes 26 bytes a call with
  * only the required columns: start (8), duration (4), depth (2), parent,
- * lane, exclusive time and the entry in the lane's calls (4 each).
+ * exclusive time and the entry in the lane's calls (4 each); the lane of
+ * a call (4 more) is kept only when a rank has several lanes
+ * (sv_call_lane).
  *
  * All strings are valid UTF-8 (invalid bytes were replaced by U+FFFD
  * when loaded) but may contain control characters: whoever draws them on
@@ -224,7 +226,13 @@ struct sv_profile {
 	 * do not fit in exclusive_wide. */
 	int32_t *exclusive;
 	struct sv_wide exclusive_wide;
-	uint32_t *lane_of;     /* call -> index into lanes */
+	/* The lane of each call, read through sv_call_lane(): lane_of (call
+	 * -> index into lanes), or, when every row's calls are on one lane
+	 * (a rank without thread or task lanes: each rank is one lane),
+	 * row_lane (row -> its lane, UINT32_MAX for a row without calls)
+	 * with lane_of NULL.  Both NULL: no lanes (sv_profile_has_lanes). */
+	uint32_t *lane_of;
+	uint32_t *row_lane;
 	uint32_t *region_pos;  /* region -> display position, the order of
 				  calls of a lane that start and end together
 				  (see sv_profile_lane_pos) */
@@ -414,6 +422,25 @@ static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 {
 	return p->rows[sv_profile_row_of(p, c)].rank;
+}
+/* Whether the calls of p are in lanes (a finished profile with calls). */
+static inline bool sv_profile_has_lanes(const struct sv_profile *p)
+{
+	return p->lane_of || p->row_lane;
+}
+/* The lane of call c (< ncalls) of a profile with lanes: O(1), or
+ * O(log rows) when it is kept by row. */
+static inline uint32_t sv_call_lane(const struct sv_profile *p, uint32_t c)
+{
+	return p->lane_of ? p->lane_of[c]
+			  : p->row_lane[sv_profile_row_of(p, c)];
+}
+/* The lane of every call of row r when they are all on one lane (the
+ * lanes are kept by row), else UINT32_MAX: a loop over a row's calls
+ * takes their lane from here once, and from sv_call_lane() otherwise. */
+static inline uint32_t sv_row_lane(const struct sv_profile *p, size_t r)
+{
+	return p->row_lane ? p->row_lane[r] : UINT32_MAX;
 }
 
 /* The first position of lane l (of finished profile p) whose call starts

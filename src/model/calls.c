@@ -114,9 +114,9 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 		*out = sv_call_rank(p, c);
 		return true;
 	case SV_CALLS_KEY_LANE:
-		if (!p->lane_of)
+		if (!sv_profile_has_lanes(p))
 			return false;
-		*out = p->lane_of[c];
+		*out = sv_call_lane(p, c);
 		return true;
 	case SV_CALLS_KEY_EXCLUSIVE:
 		if (!p->exclusive)

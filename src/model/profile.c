@@ -93,6 +93,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->exclusive);
 	sv_wide_fini(&p->exclusive_wide);
 	free(p->lane_of);
+	free(p->row_lane);
 	for (i = 0; i < p->nlanes; i++) {
 		free(p->lanes[i].calls);
 		free(p->lanes[i].label);

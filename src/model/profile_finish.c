@@ -488,6 +488,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 
 	sv_profile_index_build(p);
 	sv_profile_lanes_build(p);
+	sv_profile_lanes_by_row(p);
 	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
 	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
 	tie.exclusive =

@@ -284,15 +284,38 @@ size_t sv_profile_lane_lower(
 	return lo;
 }
 
+void sv_profile_lanes_by_row(struct sv_profile *p)
+{
+	uint32_t *row_lane;
+	size_t r;
+
+	if (!p->lane_of || !p->ncalls)
+		return;
+	row_lane = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *row_lane);
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint64_t c;
+		row_lane[r] = row->count ? p->lane_of[row->first] : UINT32_MAX;
+		for (c = row->first + 1; c < row->first + row->count; c++)
+			if (p->lane_of[c] != row_lane[r]) {
+				free(row_lane);
+				return;
+			}
+	}
+	free(p->lane_of);
+	p->lane_of = NULL;
+	p->row_lane = row_lane;
+}
+
 uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c)
 {
 	const struct sv_lane *l;
 	size_t lo = 0, hi;
 
-	if (!p || !p->has_calls || c >= p->ncalls || !p->lane_of ||
+	if (!p || !p->has_calls || c >= p->ncalls || !sv_profile_has_lanes(p) ||
 		!p->region_pos)
 		return UINT32_MAX;
-	l = &p->lanes[p->lane_of[c]];
+	l = &p->lanes[sv_call_lane(p, c)];
 	hi = l->ncalls;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

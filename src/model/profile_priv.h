@@ -11,8 +11,11 @@
 /* profile_lanes.c: group p's calls into p->lanes (doc/format.md 9.1), in
  * display order, each with its label and its calls in storage order
  * (unsorted: sorting and nesting follow in sv_profile_finish), and fill
- * p->lane_of. */
+ * p->lane_of (sv_profile_lanes_by_row may then keep it by row). */
 void sv_profile_lanes_build(struct sv_profile *p);
+/* profile_lanes.c: when every row's calls are on one lane, keep the lane
+ * by row (p->row_lane) and free p->lane_of, 4 bytes a call. */
+void sv_profile_lanes_by_row(struct sv_profile *p);
 
 /* The order of a finished lane's calls[] (p->region_pos set): start asc,
  * end desc, then the regions' display position, then call number, as

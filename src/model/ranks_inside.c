@@ -91,13 +91,16 @@ int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 		/* Every call of the rank's rows of the region. */
 		for (; i < nrows && p->rows[rows[i]].rank == rank; i++) {
 			const struct sv_row *r = &p->rows[rows[i]];
+			uint32_t row_lane = sv_row_lane(p, rows[i]);
 			uint64_t c;
 			sv_grow((void **)&buf, &ncap, n + r->count,
 				sizeof *buf);
 			for (c = r->first; c < r->first + r->count; c++) {
 				int64_t s = p->start_ns[c],
 					e = sv_profile_end(p, c);
-				uint32_t ln = p->lane_of[c];
+				uint32_t ln = row_lane != UINT32_MAX
+						      ? row_lane
+						      : sv_call_lane(p, c);
 				buf[n].t0 = s;
 				buf[n].t1 = e > s            ? e
 					    : s == INT64_MAX ? s

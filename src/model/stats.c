@@ -102,7 +102,8 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	memset(t, 0, sizeof *t);
 	if (!p)
 		return sv_error_set(err, -EINVAL, "statistics: no profile");
-	if (f && f->lane_on && p->has_calls && p->ncalls && !p->lane_of)
+	if (f && f->lane_on && p->has_calls && p->ncalls &&
+		!sv_profile_has_lanes(p))
 		return sv_error_set(err, -EINVAL,
 			"statistics: lane filter on a profile without lanes");
 	if (f && f->has_range && f->t1_ns < f->t0_ns)
@@ -453,10 +454,11 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 	to = rank_index >= 0 ? (size_t)rank_index + 1 : g->nranks;
 	for (k = from; k < to; k++) {
 		const struct sv_row *r = &p->rows[g->ranks[k].row];
+		uint32_t lane = sv_row_lane(p, g->ranks[k].row);
 		uint64_t j;
 		for (j = 0; j < r->count; j++) {
 			uint32_t c = (uint32_t)(r->first + j);
-			if (sv_stats_call_on(p, &sel, c))
+			if (sv_stats_call_on(p, &sel, c, lane))
 				sv_stats_buf_push(&buf,
 					sel.range
 						? sv_stats_range_clip(&sel,

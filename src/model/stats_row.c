@@ -158,12 +158,13 @@ static bool stats_sel_any(const struct sv_stats_sel *sel)
 	       (sel->lane_on || sel->by_thread || sel->call_on || sel->range);
 }
 
-bool sv_stats_call_on(
-	const struct sv_profile *p, const struct sv_stats_sel *sel, uint32_t c)
+bool sv_stats_call_on(const struct sv_profile *p,
+	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane)
 {
 	if (!sel)
 		return true;
-	if (sel->lane_on && p->lane_of && !sel->lane_on[p->lane_of[c]])
+	if (sel->lane_on && sv_profile_has_lanes(p) &&
+		!sel->lane_on[lane != UINT32_MAX ? lane : sv_call_lane(p, c)])
 		return false;
 	if (sel->by_thread &&
 		(p->thread_id ? p->thread_id[c] : -1) != sel->thread)
@@ -244,6 +245,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	double mean, m2 = 0;
 	bool filtered = stats_sel_any(sel);
 	bool range = sel && sel->range;
+	uint32_t lane = sv_row_lane(p, ri);
 	size_t from;
 
 	memset(s, 0, sizeof *s);
@@ -258,7 +260,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 
 		int64_t cs = p->start_ns[c], ce = sv_profile_end(p, c);
 
-		if (filtered && !sv_stats_call_on(p, sel, c))
+		if (filtered && !sv_stats_call_on(p, sel, c, lane))
 			continue;
 		if (range) {
 			/* The part inside the range. */

@@ -17,9 +17,9 @@
 
 static const char *calls_lane(const struct sv_profile *p, uint32_t c)
 {
-	if (!p->lane_of || !p->lanes)
+	if (!sv_profile_has_lanes(p) || !p->lanes)
 		return "";
-	return p->lanes[p->lane_of[c]].label;
+	return p->lanes[sv_call_lane(p, c)].label;
 }
 
 /* An optional per-call value: present (has) or not.  The exclusive

@@ -187,7 +187,8 @@ bool sv_export_call_in(const struct sv_profile *p,
 	if (sc->cancel &&
 		atomic_load_explicit(sc->cancel, memory_order_relaxed))
 		return false;
-	if (sc->lane_on && p->lane_of && !sc->lane_on[p->lane_of[c]])
+	if (sc->lane_on && sv_profile_has_lanes(p) &&
+		!sc->lane_on[sv_call_lane(p, c)])
 		return false;
 	if (!sc->has_range)
 		return true;

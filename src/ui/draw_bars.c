@@ -137,7 +137,7 @@ static void bars_merged(struct bars_ctx *b, struct sv_row_span *r)
 	if (b->sel_row && s->x0 >= b->sel_x0 && s->x0 < b->sel_x1)
 		st = SV_STYLE_SELECTED;
 	else if (sv_timeline_src_match(b->v, &b->src, c) ||
-		 (!b->src.run && sv_session_has_match(b->s, p->lane_of[c],
+		 (!b->src.run && sv_session_has_match(b->s, sv_call_lane(p, c),
 					 p->depth[c], ta, tb)))
 		st = SV_STYLE_MATCH;
 	else if (b->dim_others)
@@ -216,7 +216,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.m = sv_timeline_tmap_run(v, row_run);
 	b.y = y;
 	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
-	if (src.sel != SV_NO_CALL && p->lane_of[src.sel] == lane &&
+	if (src.sel != SV_NO_CALL && sv_call_lane(p, src.sel) == lane &&
 		p->depth[src.sel] == depth)
 		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
 			sv_profile_end(p, src.sel), &b.sel_x0, &b.sel_x1);

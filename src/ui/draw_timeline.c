@@ -432,7 +432,7 @@ static void render_details(struct render_ctx *r)
 			SV_STYLE_PANEL_HEAD, 0, 0);
 	row = &p->rows[sv_profile_row_of(p, c)];
 	region = row->region;
-	lane = &p->lanes[p->lane_of[c]];
+	lane = &p->lanes[sv_call_lane(p, c)];
 	dur = sv_call_duration(p, c);
 	{
 		/* Region name, then where the call ran. */

@@ -526,7 +526,7 @@ uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 
 	if (pos == UINT32_MAX)
 		return SV_NO_CALL;
-	l = &p->lanes[p->lane_of[call]];
+	l = &p->lanes[sv_call_lane(p, call)];
 	if (dir > 0)
 		return pos + 1 < l->ncalls ? l->calls[pos + 1] : SV_NO_CALL;
 	return pos > 0 ? l->calls[pos - 1] : SV_NO_CALL;
@@ -548,11 +548,12 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 	const struct sv_lod_level *lv;
 	int64_t s, e;
 
-	if (!ix || !ix->p || call >= ix->p->ncalls || !ix->p->lane_of)
+	if (!ix || !ix->p || call >= ix->p->ncalls ||
+		!sv_profile_has_lanes(ix->p))
 		return NULL;
 	p = ix->p;
 	lv = sv_layout_level(
-		ix, p->lane_of[call], (uint32_t)p->depth[call] + 1);
+		ix, sv_call_lane(p, call), (uint32_t)p->depth[call] + 1);
 	if (!lv)
 		return NULL;
 	s = p->start_ns[call];
@@ -593,7 +594,7 @@ uint32_t sv_layout_sibling(
 
 	if (pos == UINT32_MAX)
 		return SV_NO_CALL;
-	lv = sv_layout_level(ix, ix->p->lane_of[call], ix->p->depth[call]);
+	lv = sv_layout_level(ix, sv_call_lane(ix->p, call), ix->p->depth[call]);
 	if (dir > 0) {
 		if (pos + 1 >= lv->n)
 			return SV_NO_CALL;

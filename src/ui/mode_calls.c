@@ -277,7 +277,7 @@ static int calls_show_call(struct sv_mode *m)
 	if (d->busy || !d->n)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	c = d->calls[d->cur];
-	if (!sv_session_lane_shown(m->s, m->s->p->lane_of[c])) {
+	if (!sv_session_lane_shown(m->s, sv_call_lane(m->s->p, c))) {
 		sv_session_message(m->s, true,
 			"the call's lane is hidden (:rank all shows every "
 			"rank)");
@@ -396,8 +396,9 @@ static void calls_cell(const struct sv_mode *m, struct sv_grid *g, int x, int y,
 
 	if (k == SV_CALLS_KEY_LANE) {
 		sv_grid_fill(g, x, y, x + w, y + 1, ' ', style, 0);
-		sv_grid_text(g, x + 1, y, w - 1, p->lanes[p->lane_of[c]].label,
-			style, 0, sv_render_glyphs(m->s->opts.ascii)->ellipsis);
+		sv_grid_text(g, x + 1, y, w - 1,
+			p->lanes[sv_call_lane(p, c)].label, style, 0,
+			sv_render_glyphs(m->s->opts.ascii)->ellipsis);
 		return;
 	}
 	if (!sv_calls_value(p, c, k, &v))

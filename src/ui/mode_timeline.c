@@ -512,7 +512,7 @@ static int timeline_do(struct sv_mode *mode, int action)
 			v->cur_depth = 0;
 			if (v->s->sel != SV_NO_CALL &&
 				p->depth[v->s->sel] > 0 &&
-				p->lane_of[v->s->sel] == v->cur_lane)
+				sv_call_lane(p, v->s->sel) == v->cur_lane)
 				v->s->sel = SV_NO_CALL;
 		}
 		sv_timeline_build_rows(v);

@@ -378,8 +378,8 @@ int sv_palette_call(const struct sv_palette_map *m, const struct sv_profile *p,
 			      : 1.0);
 	}
 	case SV_PALETTE_MODE_RANK:
-		return 1 +
-		       (int)(p->lanes[p->lane_of[c]].rank % SV_PALETTE_NREGION);
+		return 1 + (int)(p->lanes[sv_call_lane(p, c)].rank %
+				   SV_PALETTE_NREGION);
 	default:
 		break;
 	}

@@ -75,7 +75,7 @@ static void session_lanes_update(struct sv_session *s, bool lists_only)
 		sv_session_update_match_lists(s);
 	else
 		sv_session_update_matches(s);
-	if (s->sel != SV_NO_CALL && s->lane_hidden[s->p->lane_of[s->sel]])
+	if (s->sel != SV_NO_CALL && s->lane_hidden[sv_call_lane(s->p, s->sel)])
 		s->sel = SV_NO_CALL;
 }
 
@@ -377,8 +377,8 @@ struct sv_call_key sv_call_key_of(const struct sv_profile *p, uint32_t c)
 	if (!p || !p->has_calls || c >= p->ncalls)
 		return k;
 	k.valid = true;
-	k.rank = p->lanes[p->lane_of[c]].rank;
-	k.lane_key = p->lanes[p->lane_of[c]].key;
+	k.rank = p->lanes[sv_call_lane(p, c)].rank;
+	k.lane_key = p->lanes[sv_call_lane(p, c)].key;
 	k.start = p->start_ns[c];
 	k.end = sv_profile_end(p, c);
 	k.region = sv_xstrdup(p->regions[sv_call_region(p, c)]);
@@ -422,7 +422,7 @@ void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
 {
 	uint32_t c = sv_call_key_find(s->p, k);
 
-	if (c != SV_NO_CALL && s->lane_hidden[s->p->lane_of[c]])
+	if (c != SV_NO_CALL && s->lane_hidden[sv_call_lane(s->p, c)])
 		c = SV_NO_CALL;
 	s->sel = c;
 }

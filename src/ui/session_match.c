@@ -61,7 +61,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 	uint32_t *calls = NULL;
 	size_t n = 0, cap = 0, l;
 
-	if (one_region >= 0 && p->has_calls && p->lane_of) {
+	if (one_region >= 0 && p->has_calls && sv_profile_has_lanes(p)) {
 		/* One region: its rows, in call-number order (what the sort
 		 * by duration reads in order), sized once. */
 		size_t r, k = 0;
@@ -71,6 +71,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 		calls = sv_xmalloc((k ? k : 1) * sizeof *calls);
 		for (r = 0; r < p->nrows; r++) {
 			const struct sv_row *row = &p->rows[r];
+			uint32_t row_lane = sv_row_lane(p, r);
 			uint64_t c;
 			if ((long)row->region != one_region)
 				continue;
@@ -78,8 +79,12 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 				break;
 			if (s->match_progress)
 				atomic_fetch_add(s->match_progress, row->count);
+			if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
+				continue;
 			for (c = row->first; c < row->first + row->count; c++)
-				if (!s->lane_hidden[p->lane_of[c]] &&
+				if ((row_lane != UINT32_MAX ||
+					    !s->lane_hidden[sv_call_lane(
+						    p, c)]) &&
 					sv_session_keeps(s, (uint32_t)c))
 					calls[n++] = (uint32_t)c;
 		}

@@ -83,7 +83,7 @@ void sv_session_second_lanes(struct sv_session *s)
 			!s->show2 || (solo && r != solo_rank) ||
 			(s->rank_on && (r >= s->nrank_on || !s->rank_on[r]));
 	}
-	if (s->sel2 != SV_NO_CALL && s->lane2_hidden[p2->lane_of[s->sel2]])
+	if (s->sel2 != SV_NO_CALL && s->lane2_hidden[sv_call_lane(p2, s->sel2)])
 		s->sel2 = SV_NO_CALL;
 }
 

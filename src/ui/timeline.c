@@ -332,7 +332,7 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 
 	if (c == SV_NO_CALL || c >= p->ncalls)
 		return;
-	lane = p->lane_of[c];
+	lane = sv_call_lane(p, c);
 	if (!hidden || hidden[lane])
 		return;
 	/* In the first run's clock. */
@@ -369,7 +369,7 @@ void sv_timeline_show_call(struct sv_timeline *v, uint32_t c)
 	sv_i128 wide;
 
 	if (c == SV_NO_CALL || c >= p->ncalls ||
-		v->s->lane_hidden[p->lane_of[c]])
+		v->s->lane_hidden[sv_call_lane(p, c)])
 		return;
 	s = sv_time_clamp(p->start_ns[c]);
 	e = sv_time_clamp(sv_profile_end(p, c));

@@ -30,7 +30,7 @@ static void timeline_no_match(struct sv_timeline *v, const char *pat)
 	for (c = 0; s->region_match && p->has_calls && c < p->ncalls; c++)
 		if (s->region_match[p->rows[sv_profile_row_next(p, c, &row)]
 					    .region] &&
-			s->lane_hidden[p->lane_of[c]])
+			s->lane_hidden[sv_call_lane(p, c)])
 			hidden++;
 	if (!hidden) {
 		sv_session_message(v->s, true, "no call matches '%s'", pat);

@@ -275,7 +275,7 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 		if (v->lane2_collapsed[v->cur_lane]) {
 			v->cur_depth = 0;
 			if (c != SV_NO_CALL && p2->depth[c] > 0 &&
-				p2->lane_of[c] == v->cur_lane)
+				sv_call_lane(p2, c) == v->cur_lane)
 				s->sel2 = SV_NO_CALL;
 		}
 		sv_timeline_build_rows(v);
