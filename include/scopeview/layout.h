@@ -147,8 +147,6 @@ struct sv_layout_index {
 	struct sv_lod_lane *lanes;  /* p->nlanes */
 	size_t nlanes;
 	uint64_t ncalls; /* calls indexed */
-	uint32_t *pos;   /* p->ncalls: call -> its position in its level,
-			    UINT32_MAX when not indexed */
 	size_t bytes;    /* what the index allocated */
 	uint64_t serial; /* unique to each build: what is kept of a drawing
 			    (struct sv_row_spans) is keyed on it */
@@ -158,7 +156,7 @@ struct sv_layout_index {
  * Build the index of every lane of p.  keep_region (p->nregions flags, or
  * NULL for all) leaves out the calls of other regions: the filter is an
  * index of its own, so hidden calls are never counted in a cell.  Replaces
- * whatever ix held.  O(calls) time, about 20 bytes per call.  Returns 0;
+ * whatever ix held.  O(calls) time, about 16 bytes per call.  Returns 0;
  * -EINVAL with err for a NULL profile.
  */
 int sv_layout_index_build(struct sv_layout_index *ix,
@@ -305,7 +303,8 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 uint32_t sv_layout_lane_step(
 	const struct sv_profile *p, uint32_t call, int dir);
 /* Position of call in its level of the index, or UINT32_MAX when the call
- * is not indexed (filtered out). */
+ * is not indexed (filtered out): a search of the level by the call's start,
+ * O(log n + the calls of the level that start with it). */
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call);
 /* First (earliest) indexed child of call, or SV_NO_CALL.  O(log n). */
 uint32_t sv_layout_first_child(const struct sv_layout_index *ix, uint32_t call);

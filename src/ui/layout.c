@@ -300,7 +300,6 @@ void sv_layout_index_fini(struct sv_layout_index *ix)
 		free(ix->lanes[l].levels);
 	}
 	free(ix->lanes);
-	free(ix->pos);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -341,12 +340,7 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 	ix->serial = atomic_fetch_add(&lod_serial, 1) + 1;
 	ix->nlanes = p->has_calls ? p->nlanes : 0;
 	ix->lanes = sv_xcalloc(ix->nlanes ? ix->nlanes : 1, sizeof *ix->lanes);
-	ix->pos = sv_xmalloc(
-		(p->has_calls && p->ncalls ? p->ncalls : 1) * sizeof *ix->pos);
-	memset(ix->pos, 0xff,
-		(p->has_calls && p->ncalls ? p->ncalls : 1) * sizeof *ix->pos);
-	ix->bytes = (p->has_calls ? p->ncalls : 0) * sizeof *ix->pos +
-		    ix->nlanes * sizeof *ix->lanes;
+	ix->bytes = ix->nlanes * sizeof *ix->lanes;
 	for (l = 0; l < ix->nlanes; l++) {
 		const struct sv_lane *lane = &p->lanes[l];
 		struct sv_lod_lane *ll = &ix->lanes[l];
@@ -390,7 +384,6 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
 			lv = &ll->levels[p->depth[c]];
-			ix->pos[c] = lv->n;
 			lv->start[lv->n] = p->start_ns[c];
 			lv->calls[lv->n++] = c;
 		}
@@ -534,10 +527,24 @@ uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
 {
-	if (!ix || !ix->p || !ix->pos || call >= ix->p->ncalls ||
-		!ix->p->lane_of)
+	const struct sv_lod_level *lv;
+	int64_t s;
+	uint32_t i;
+
+	if (!ix || !ix->p || call >= ix->p->ncalls ||
+		!sv_profile_has_lanes(ix->p))
 		return UINT32_MAX;
-	return ix->pos[call];
+	lv = sv_layout_level(ix, sv_call_lane(ix->p, call), ix->p->depth[call]);
+	if (!lv)
+		return UINT32_MAX;
+	/* The level is in start order: from the first call starting where
+	 * call starts, among the calls of the level that start with it. */
+	s = ix->p->start_ns[call];
+	for (i = lod_lower_start(lv, s); i < lv->n && sv_lod_start(lv, i) == s;
+		i++)
+		if (lv->calls[i] == call)
+			return i;
+	return UINT32_MAX;
 }
 
 /* Positions [*lo, *hi) of the level below call that start inside it. */
