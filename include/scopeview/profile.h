@@ -399,6 +399,18 @@ static inline uint32_t sv_profile_row_of(const struct sv_profile *p, uint32_t c)
 	}
 	return (uint32_t)lo;
 }
+/* The row of call c, first trying *hint (a row of an earlier lookup, or
+ * 0) and then searching: O(1) when successive calls are in one row, as the
+ * parents of a row's calls mostly are.  Sets *hint to the row. */
+static inline uint32_t sv_profile_row_near(
+	const struct sv_profile *p, uint32_t c, uint32_t *hint)
+{
+	uint32_t r = *hint;
+	if (r < p->nrows && p->row_first[r] <= c &&
+		(r + 1 == p->nrows || p->row_first[r + 1] > c))
+		return r;
+	return *hint = sv_profile_row_of(p, c);
+}
 /* The row of call c in a loop over calls in ascending order: advances
  * *row (0 before the first call) past the rows that end before c.  O(1)
  * a call over the whole loop. */

@@ -211,7 +211,7 @@ static int palette_first_free(int from, const bool *bad)
 void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	const int64_t *weight)
 {
-	uint32_t *order, *rank_of, i, nedge, row;
+	uint32_t *order, *rank_of, i, nedge, row, prow = 0;
 	uint8_t *edges;
 	bool used[SV_PALETTE_NREGION + 1], *selfrec;
 	int64_t *mine = NULL;
@@ -240,7 +240,9 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 						     p, (uint32_t)c, &row)]
 					     .region;
 			if (p->parent[c] == SV_NO_CALL ||
-				sv_call_region(p, p->parent[c]) != r)
+				p->rows[sv_profile_row_near(
+						p, p->parent[c], &prow)]
+						.region != r)
 				own[r] += sv_call_duration(p, (uint32_t)c);
 		}
 		weight = own;
@@ -270,7 +272,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 			continue;
 		a = rank_of[p->rows[sv_profile_row_next(p, (uint32_t)c, &row)]
 				    .region];
-		b = rank_of[sv_call_region(p, par)];
+		b = rank_of[p->rows[sv_profile_row_near(p, par, &prow)].region];
 		if (a == b)
 			selfrec[order[a]] = true;
 		if (a >= nedge || b >= nedge || a == b)
