@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "scopeview/common.h"
+#include "scopeview/packed.h"
 #include "scopeview/wide.h"
 
 #define SV_MAX_CALLS ((uint64_t)UINT32_MAX - 1)
@@ -66,6 +67,15 @@ struct sv_summary {
 	uint64_t gpu_count;
 	int64_t gpu_total;
 	double mean, m2;
+};
+
+/* The id columns of the events (doc/format.md 4.8). */
+enum sv_id_column {
+	SV_ID_CALL,   /* call_ids */
+	SV_ID_PARENT, /* parent_ids */
+	SV_ID_THREAD, /* thread_ids */
+	SV_ID_TASK,   /* task_ids */
+	SV_ID_COLUMNS
 };
 
 struct sv_row {
@@ -209,6 +219,10 @@ struct sv_profile {
 	uint32_t *dur;
 	struct sv_wide dur_wide;
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
+	/* The id columns packed (sv_profile_pack_ids, packed.h: a few bits
+	 * a call instead of 8 bytes), their int64 arrays above then NULL.
+	 * Read them through sv_profile_has_id() and sv_profile_id(). */
+	struct sv_packed ids[SV_ID_COLUMNS];
 	struct sv_column *columns;
 	size_t ncolumns;
 	/* Per-call event metadata (callmeta.h, doc/format.md 4.11): NULL
@@ -314,6 +328,12 @@ struct sv_profile {
 struct sv_profile *sv_profile_new(const char *path);
 /* NULL-safe. */
 void sv_profile_free(struct sv_profile *p);
+/* Pack the id columns of finished profile p (call, parent, thread and
+ * task ids) into p->ids and free their int64 arrays: for a holder that
+ * reads them one call at a time (the viewer), 8 bytes a call each down
+ * to a few bits.  The values read through sv_profile_id() do not change;
+ * a raw array (p->thread_id, ...) is NULL afterwards. */
+void sv_profile_pack_ids(struct sv_profile *p);
 
 /* Append one warning line (printf format). */
 void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
@@ -434,6 +454,34 @@ static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 static inline uint32_t sv_call_rank(const struct sv_profile *p, uint32_t c)
 {
 	return p->rows[sv_profile_row_of(p, c)].rank;
+}
+/* Id column k of p as the loader filled it (NULL once packed). */
+static inline const int64_t *sv_profile_id_raw(
+	const struct sv_profile *p, enum sv_id_column k)
+{
+	switch (k) {
+	case SV_ID_CALL:
+		return p->call_id;
+	case SV_ID_PARENT:
+		return p->parent_id;
+	case SV_ID_THREAD:
+		return p->thread_id;
+	default:
+		return p->task_id;
+	}
+}
+/* Whether p has id column k (the file recorded it). */
+static inline bool sv_profile_has_id(
+	const struct sv_profile *p, enum sv_id_column k)
+{
+	return sv_profile_id_raw(p, k) || p->ids[k].n;
+}
+/* Call c's value of id column k (p has it). */
+static inline int64_t sv_profile_id(
+	const struct sv_profile *p, enum sv_id_column k, uint32_t c)
+{
+	const int64_t *raw = sv_profile_id_raw(p, k);
+	return raw ? raw[c] : sv_packed_get(&p->ids[k], c);
 }
 /* Whether the calls of p are in lanes (a finished profile with calls). */
 static inline bool sv_profile_has_lanes(const struct sv_profile *p)

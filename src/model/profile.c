@@ -28,9 +28,25 @@ struct sv_profile *sv_profile_new(const char *path)
 	return p;
 }
 
+void sv_profile_pack_ids(struct sv_profile *p)
+{
+	int64_t **raw[SV_ID_COLUMNS] = {
+		&p->call_id, &p->parent_id, &p->thread_id, &p->task_id};
+	int k;
+
+	for (k = 0; k < SV_ID_COLUMNS; k++) {
+		if (!*raw[k] || !p->ncalls || !sv_profile_has_lanes(p))
+			continue;
+		sv_packed_build(&p->ids[k], *raw[k], p->ncalls);
+		free(*raw[k]);
+		*raw[k] = NULL;
+	}
+}
+
 void sv_profile_free(struct sv_profile *p)
 {
 	size_t i;
+	int id;
 
 	if (!p)
 		return;
@@ -52,6 +68,8 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->parent_id);
 	free(p->thread_id);
 	free(p->task_id);
+	for (id = 0; id < SV_ID_COLUMNS; id++)
+		sv_packed_fini(&p->ids[id]);
 	free(p->await_ns);
 	for (i = 0; i < p->ncolumns; i++) {
 		free(p->columns[i].name);

@@ -167,7 +167,9 @@ bool sv_stats_call_on(const struct sv_profile *p,
 		!sel->lane_on[lane != UINT32_MAX ? lane : sv_call_lane(p, c)])
 		return false;
 	if (sel->by_thread &&
-		(p->thread_id ? p->thread_id[c] : -1) != sel->thread)
+		(sv_profile_has_id(p, SV_ID_THREAD)
+				? sv_profile_id(p, SV_ID_THREAD, c)
+				: -1) != sel->thread)
 		return false;
 	if (sel->call_on && !sel->call_on[c])
 		return false;

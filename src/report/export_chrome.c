@@ -86,8 +86,14 @@ static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
 		sv_export_puts(w, "null");
 	chrome_arg(w, ",\"gpu_ns\":", p->gpu_ns, c);
 	chrome_arg(w, ",\"await_ns\":", p->await_ns, c);
-	chrome_arg(w, ",\"call_id\":", p->call_id, c);
-	chrome_arg(w, ",\"parent_id\":", p->parent_id, c);
+	if (sv_profile_has_id(p, SV_ID_CALL)) {
+		sv_export_puts(w, ",\"call_id\":");
+		sv_export_i64(w, sv_profile_id(p, SV_ID_CALL, c));
+	}
+	if (sv_profile_has_id(p, SV_ID_PARENT)) {
+		sv_export_puts(w, ",\"parent_id\":");
+		sv_export_i64(w, sv_profile_id(p, SV_ID_PARENT, c));
+	}
 	if (meta) {
 		sv_export_puts(w, ",\"metadata\":");
 		sv_export_metadata(w, p, c);

@@ -189,6 +189,8 @@ static void *loader_main(void *arg)
 	}
 	memset(&err, 0, sizeof err);
 	rc = l->source.load(l->path, &o, &p, &err);
+	if (rc == 0)
+		sv_profile_pack_ids(p);
 	free(budget_on);
 	o.rank_on = NULL;
 	pthread_mutex_lock(&l->mu);

@@ -520,12 +520,14 @@ static void render_details(struct render_ctx *r)
 		char ids[256];
 		size_t used = 0;
 		ids[0] = '\0';
-		if (p->call_id)
+		if (sv_profile_has_id(p, SV_ID_CALL))
 			used += (size_t)snprintf(ids + used, sizeof ids - used,
-				"call id %" PRId64 "   ", p->call_id[c]);
-		if (p->parent_id && used < sizeof ids)
+				"call id %" PRId64 "   ",
+				sv_profile_id(p, SV_ID_CALL, c));
+		if (sv_profile_has_id(p, SV_ID_PARENT) && used < sizeof ids)
 			used += (size_t)snprintf(ids + used, sizeof ids - used,
-				"parent id %" PRId64 "   ", p->parent_id[c]);
+				"parent id %" PRId64 "   ",
+				sv_profile_id(p, SV_ID_PARENT, c));
 		if (used < sizeof ids)
 			snprintf(ids + used, sizeof ids - used,
 				"the region's call %" PRIu64 " on rank %" PRIu32

@@ -1,0 +1,59 @@
+/*
+ * packed.h: a per-call int64 column kept in a few bits a value.
+ *
+ * The id columns a profile may carry (call, parent, thread and task ids)
+ * are read for one call at a time once the lanes and the nesting are
+ * built: the details of a call, an export.  Their values change little
+ * from one call to the next, so each block of SV_PACKED_BLOCK values is
+ * kept as its smallest value and each value's distance above it, in as
+ * many bits as the block's largest distance needs (frame of reference).
+ * A block of equal values takes no bits at all; any int64 values round
+ * trip exactly (a distance is taken modulo 2^64, up to 64 bits).  Reading
+ * one value is O(1): two words at most.
+ */
+#ifndef SCOPEVIEW_PACKED_H
+#define SCOPEVIEW_PACKED_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MODEL)
+#error "scopeview/packed.h belongs to the model layer, which this layer may not use"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SV_PACKED_BLOCK 64
+
+struct sv_packed {
+	uint64_t n;     /* values; 0 = none (the column is absent) */
+	int64_t *base;  /* per block: its smallest value */
+	uint64_t *at;   /* per block: the bit of bits[] where it starts */
+	uint8_t *width; /* per block: bits a value, 0-64 */
+	uint64_t *bits; /* the distances, low bits first, one word spare */
+	size_t bytes;   /* what the column allocated */
+};
+
+/* Pack v[0 .. n) into pk (replacing what it held). */
+void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n);
+/* Free pk and empty it. */
+void sv_packed_fini(struct sv_packed *pk);
+
+/* Value i (< pk->n). */
+static inline int64_t sv_packed_get(const struct sv_packed *pk, uint64_t i)
+{
+	uint64_t b = i / SV_PACKED_BLOCK, bit, d;
+	unsigned w = pk->width[b], sh;
+
+	if (!w)
+		return pk->base[b];
+	bit = pk->at[b] + (i % SV_PACKED_BLOCK) * w;
+	sh = (unsigned)(bit % 64);
+	d = pk->bits[bit / 64] >> sh;
+	if (sh && sh + w > 64)
+		d |= pk->bits[bit / 64 + 1] << (64 - sh);
+	if (w < 64)
+		d &= ((uint64_t)1 << w) - 1;
+	return (int64_t)((uint64_t)pk->base[b] + d);
+}
+
+#endif
