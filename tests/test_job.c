@@ -1,7 +1,8 @@
 /*
  * test_job.c: work on a worker thread (job.h): it runs and reports done
- * once, progress in percent, cancellation stops a long job promptly, and
- * cancelling or polling with no job is harmless.
+ * once, progress in percent, cancellation stops a long job promptly,
+ * orphaned and dropped jobs are freed once done, and cancelling or
+ * polling with no job is harmless.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -117,6 +118,34 @@ START_TEST(job_orphans)
 }
 END_TEST
 
+/* Dropping tells the job given to stop, without waiting for it, and
+ * reaps: with wait every orphan is freed; with no job it only reaps. */
+START_TEST(job_drop)
+{
+	struct sv_job a = {0}, b = {0};
+	struct sv_job_orphans l = {0};
+	int freed = 0;
+
+	ck_assert_int_eq(sv_job_start(&a, job_spin, NULL, 0), 0);
+	ck_assert_int_eq(sv_job_start(&b, job_spin, NULL, 0), 0);
+	sv_job_drop(&l, NULL, job_orphan_free, &freed, false); /* nothing */
+	ck_assert_ptr_null(l.head);
+	ck_assert_int_eq(freed, 0);
+	sv_job_drop(&l, &a, job_orphan_free, &freed, false);
+	ck_assert(atomic_load(&a.cancel));
+	ck_assert(!atomic_load(&b.cancel));
+	sv_job_drop(&l, &b, job_orphan_free, &freed, true);
+	ck_assert_int_eq(freed, 2);
+	ck_assert_ptr_null(l.head);
+	ck_assert(!sv_job_running(&a));
+	ck_assert(!sv_job_running(&b));
+	ck_assert_int_eq(a.rc, -1);
+	ck_assert_int_eq(b.rc, -1);
+	sv_job_drop(&l, NULL, job_orphan_free, &freed, true);
+	ck_assert_int_eq(freed, 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("job");
@@ -125,6 +154,7 @@ static Suite *suite(void)
 	tcase_add_test(t, job_cancel);
 	tcase_add_test(t, job_detach);
 	tcase_add_test(t, job_orphans);
+	tcase_add_test(t, job_drop);
 	suite_add_tcase(s, t);
 	return s;
 }

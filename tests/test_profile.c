@@ -455,6 +455,49 @@ START_TEST(test_rank_lists_and_subset)
 }
 END_TEST
 
+/* The ranks held: one flag a rank up to the largest of num_ranks, the
+ * file's ranks and the highest rank with rows; the subset label still
+ * names only ranks below num_ranks. */
+START_TEST(test_ranks_held)
+{
+	struct sv_profile *p = sv_profile_new("x.h5");
+	bool *held;
+	char *label;
+	uint32_t n = 99, r;
+
+	held = sv_profile_ranks_held(p, &n); /* no rows, no ranks */
+	ck_assert_ptr_nonnull(held);
+	ck_assert_uint_eq(n, 0);
+	free(held);
+	ck_assert_ptr_nonnull(sv_profile_add_row(
+		p, 1, sv_profile_add_region(p, "a"), 1, NULL));
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 3, 0, 1, NULL));
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 3, 0, 1, NULL));
+	p->num_ranks = 6;
+	held = sv_profile_ranks_held(p, &n);
+	ck_assert_uint_eq(n, 6);
+	for (r = 0; r < n; r++)
+		ck_assert_int_eq(held[r], r == 1 || r == 3);
+	free(held);
+	p->file_ranks = 8;
+	held = sv_profile_ranks_held(p, &n);
+	ck_assert_uint_eq(n, 8);
+	ck_assert(!held[7]);
+	free(held);
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 9, 0, 1, NULL));
+	held = sv_profile_ranks_held(p, &n);
+	ck_assert_uint_eq(n, 10);
+	for (r = 0; r < n; r++)
+		ck_assert_int_eq(held[r], r == 1 || r == 3 || r == 9);
+	free(held);
+	p->rank_subset = true; /* the label names num_ranks' ranks only */
+	label = sv_profile_subset_label(p);
+	ck_assert_str_eq(label, "ranks 1,3 of 6");
+	free(label);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_lane_pos_by_search)
 {
 	/* given calls of two lanes that start together, some ending together
@@ -574,6 +617,7 @@ static Suite *suite(void)
 		sizeof float_cases / sizeof float_cases[0]);
 	tcase_add_test(t, test_utf8_names);
 	tcase_add_test(t, test_rank_lists_and_subset);
+	tcase_add_test(t, test_ranks_held);
 	suite_add_tcase(s, t);
 	return s;
 }

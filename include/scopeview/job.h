@@ -71,6 +71,12 @@ void sv_job_orphan(struct sv_job_orphans *l, struct sv_job *j,
 /* Join and free the orphans that are done; with wait, all of them,
  * waiting for those still running. */
 void sv_job_reap(struct sv_job_orphans *l, bool wait);
+/* Drop a job its owner no longer wants: j (NULL: none) orphaned on l as
+ * sv_job_orphan(l, j, free_fn, arg) does, then l reaped as
+ * sv_job_reap(l, wait).  The owner forgets j and what holds it (arg)
+ * before: once reaped, arg may be freed. */
+void sv_job_drop(struct sv_job_orphans *l, struct sv_job *j,
+	void (*free_fn)(void *arg), void *arg, bool wait);
 
 /* Run fn(arg) on a thread nobody waits for: freeing what is no longer
  * needed (an index of millions of calls takes tens of milliseconds to

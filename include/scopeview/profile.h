@@ -517,6 +517,11 @@ uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c);
  * none): after max_items items (0: no limit) one more, "...", ends it. */
 char *sv_rank_list_text(const bool *on, uint32_t n, size_t max_items);
 
+/* Which ranks p holds rows of (in memory, for a rank-subset load): a
+ * malloc'd array of *n flags, *n the largest of num_ranks, file_ranks
+ * and the highest rank with rows + 1 (never fewer than 1 allocated). */
+bool *sv_profile_ranks_held(const struct sv_profile *p, uint32_t *n);
+
 /* For a rank-subset load, what the status line says of it: "ranks 0-7 of
  * 16" (the ranks with rows, and num_ranks), malloc'd; NULL for a profile
  * of every rank. */

@@ -499,18 +499,32 @@ char *sv_rank_list_text(const bool *on, uint32_t n, size_t max_items)
 	return list;
 }
 
+bool *sv_profile_ranks_held(const struct sv_profile *p, uint32_t *n)
+{
+	uint32_t m =
+		p->file_ranks > p->num_ranks ? p->file_ranks : p->num_ranks;
+	bool *held;
+	size_t i;
+
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].rank >= m)
+			m = p->rows[i].rank + 1;
+	held = sv_xcalloc(m ? m : 1, sizeof *held);
+	for (i = 0; i < p->nrows; i++)
+		held[p->rows[i].rank] = true;
+	*n = m;
+	return held;
+}
+
 char *sv_profile_subset_label(const struct sv_profile *p)
 {
 	bool *on;
 	char *list, *label;
-	size_t i;
+	uint32_t n;
 
 	if (!p->rank_subset)
 		return NULL;
-	on = sv_xcalloc(p->num_ranks ? p->num_ranks : 1, sizeof *on);
-	for (i = 0; i < p->nrows; i++)
-		if (p->rows[i].rank < p->num_ranks)
-			on[p->rows[i].rank] = true;
+	on = sv_profile_ranks_held(p, &n); /* n >= num_ranks */
 	list = sv_rank_list_text(on, p->num_ranks, 0);
 	label = sv_xasprintf(
 		"ranks %s of %" PRIu32, *list ? list : "none", p->num_ranks);

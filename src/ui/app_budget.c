@@ -31,24 +31,6 @@ static void budget_grow(struct sv_app *a, uint32_t n)
 	a->nrank_tick = n;
 }
 
-/* Which ranks p holds calls of: a malloc'd array of *n. */
-static bool *budget_held(const struct sv_profile *p, uint32_t *n)
-{
-	uint32_t m =
-		p->file_ranks > p->num_ranks ? p->file_ranks : p->num_ranks;
-	bool *in;
-	size_t i;
-
-	for (i = 0; i < p->nrows; i++)
-		if (p->rows[i].rank >= m)
-			m = p->rows[i].rank + 1;
-	in = sv_xcalloc(m ? m : 1, sizeof *in);
-	for (i = 0; i < p->nrows; i++)
-		in[p->rows[i].rank] = true;
-	*n = m;
-	return in;
-}
-
 void app_budget_loaded(struct sv_app *a, uint32_t left, uint64_t bytes)
 {
 	const struct sv_profile *p = a->profile;
@@ -60,7 +42,7 @@ void app_budget_loaded(struct sv_app *a, uint32_t left, uint64_t bytes)
 	a->budget_bytes = bytes;
 	if (!a->opts.source.memory || !p)
 		return;
-	in = budget_held(p, &n);
+	in = sv_profile_ranks_held(p, &n);
 	budget_grow(a, n);
 	a->tick++;
 	for (r = 0; r < n; r++)
@@ -173,7 +155,7 @@ bool app_budget_follow(struct sv_app *a)
 		(p->has_calls && !p->rank_subset))
 		return false;
 	s = &a->view->s;
-	in = budget_held(p, &n);
+	in = sv_profile_ranks_held(p, &n);
 	if (s->nrank_on > n) {
 		in = sv_xrealloc(in, s->nrank_on * sizeof *in);
 		memset(in + n, 0, (s->nrank_on - n) * sizeof *in);

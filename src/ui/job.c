@@ -98,6 +98,14 @@ void sv_job_reap(struct sv_job_orphans *l, bool wait)
 	}
 }
 
+void sv_job_drop(struct sv_job_orphans *l, struct sv_job *j,
+	void (*free_fn)(void *arg), void *arg, bool wait)
+{
+	if (j)
+		sv_job_orphan(l, j, free_fn, arg);
+	sv_job_reap(l, wait);
+}
+
 struct job_detached {
 	void (*fn)(void *arg);
 	void *arg;

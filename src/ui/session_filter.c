@@ -357,12 +357,10 @@ static void filter_drop(struct sv_session *s)
 {
 	struct session_filter_work *w = s->filter_work;
 
-	if (w)
-		sv_job_orphan(
-			&s->filter_orphans, &w->job, filter_work_free_fn, w);
 	s->filter_work = NULL;
 	s->filter_pending = false;
-	sv_job_reap(&s->filter_orphans, false);
+	sv_job_drop(&s->filter_orphans, w ? &w->job : NULL, filter_work_free_fn,
+		w, false);
 }
 
 void sv_session_filter_stop(struct sv_session *s)

@@ -323,13 +323,11 @@ void sv_session_cancel_matches(struct sv_session *s)
 {
 	struct session_match_work *w = s->match_work;
 
-	if (w)
-		sv_job_orphan(
-			&s->match_orphans, &w->job, session_work_free_fn, w);
 	s->match_work = NULL;
 	s->matches_pending = false;
 	s->index_pending = false;
-	sv_job_reap(&s->match_orphans, false);
+	sv_job_drop(&s->match_orphans, w ? &w->job : NULL, session_work_free_fn,
+		w, false);
 }
 
 void sv_session_stop_matches(struct sv_session *s)

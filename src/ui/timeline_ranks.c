@@ -140,12 +140,12 @@ static void tlranks_work_free(void *arg)
  * read is about to go). */
 static void tlranks_stop(struct sv_tlranks *t, bool wait)
 {
-	if (t->work)
-		sv_job_orphan(
-			&t->orphans, &t->work->job, tlranks_work_free, t->work);
+	struct sv_tlranks_work *w = t->work;
+
 	t->work = NULL;
 	t->busy = false;
-	sv_job_reap(&t->orphans, wait);
+	sv_job_drop(
+		&t->orphans, w ? &w->job : NULL, tlranks_work_free, w, wait);
 }
 
 /* The figures dropped; the worker too, waited for when wait. */
