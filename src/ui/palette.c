@@ -179,7 +179,7 @@ void sv_palette_map_fini(struct sv_palette_map *m)
 	memset(m, 0, sizeof *m);
 }
 
-static const int64_t *palette_sort_weight;
+static _Thread_local const int64_t *palette_sort_weight;
 
 /* The serial of the last map built (on any thread). */
 static _Atomic uint64_t palette_serial;
@@ -248,8 +248,9 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 		weight = own;
 		mine = own;
 	}
-	/* qsort has no context argument in C11: one static, set and reset
-	 * around the call (the map is built on the UI thread only). */
+	/* qsort has no context argument in C11: one static per thread, set
+	 * and reset around the call (maps are built on the loader's thread
+	 * and on the loop's). */
 	palette_sort_weight = weight;
 	qsort(order, n, sizeof *order, palette_cmp);
 	palette_sort_weight = NULL;

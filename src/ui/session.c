@@ -252,10 +252,10 @@ static void session_setup_profile(struct sv_session *s)
 	free(s->lane_on);
 	s->lane_hidden = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_hidden);
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
-	sv_palette_map_build(&s->colors, p, NULL);
 }
 
-/* The level-of-detail index, built beside the statistics. */
+/* The level-of-detail index and the colours, built beside the
+ * statistics. */
 struct session_index_build {
 	struct sv_session *s;
 	struct sv_error err;
@@ -267,12 +267,13 @@ static void *session_index_main(void *arg)
 	struct session_index_build *b = arg;
 	b->rc = sv_layout_index_build(
 		&b->s->index, b->s->p, b->s->region_keep, &b->err);
+	sv_palette_map_build(&b->s->colors, b->s->p, NULL);
 	return NULL;
 }
 
-/* The index of the new profile, and its lanes, statistics and match
- * lists (sv_session_lanes_changed): on two threads when there are calls, as
- * neither reads what the other makes. */
+/* The index and colours of the new profile, and its lanes, statistics
+ * and match lists (sv_session_lanes_changed): on two threads when there
+ * are calls, as neither reads what the other makes. */
 static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 {
 	struct session_index_build b;
