@@ -218,6 +218,10 @@ struct sv_profile {
 	int64_t *end_ns;
 	uint32_t *dur;
 	struct sv_wide dur_wide;
+	/* The earliest start and the latest end of the calls, noted by
+	 * sv_profile_finish (has_span: there are calls). */
+	bool has_span;
+	int64_t span_start_ns, span_end_ns;
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
 	/* The id columns packed (sv_profile_pack_ids, packed.h: a few bits
 	 * a call instead of 8 bytes), their int64 arrays above then NULL.
@@ -537,7 +541,8 @@ const struct sv_task *sv_profile_task(
  * calls (or of the rows' stored start_minimum), else 0.  For a rank
  * subset the rows left out count through run_start_ns. */
 int64_t sv_profile_time_origin(const struct sv_profile *p);
-/* Minimum start / maximum end over all calls (0 when there are none). */
+/* Minimum start / maximum end over all calls (0 when there are none):
+ * O(1) once finished. */
 int64_t sv_profile_min_start(const struct sv_profile *p);
 int64_t sv_profile_max_end(const struct sv_profile *p);
 

@@ -425,6 +425,8 @@ int64_t sv_profile_min_start(const struct sv_profile *p)
 	int64_t m = 0;
 	bool any = false;
 	uint32_t c;
+	if (p->has_span)
+		return p->span_start_ns;
 	for (c = 0; c < p->ncalls; c++)
 		if (!any || p->start_ns[c] < m) {
 			m = p->start_ns[c];
@@ -438,6 +440,8 @@ int64_t sv_profile_max_end(const struct sv_profile *p)
 	int64_t m = 0;
 	bool any = false;
 	uint32_t c;
+	if (p->has_span)
+		return p->span_end_ns;
 	for (c = 0; c < p->ncalls; c++)
 		if (!any || sv_profile_end(p, c) > m) {
 			m = sv_profile_end(p, c);

@@ -434,7 +434,8 @@ static int32_t *exclusive_narrow(struct sv_profile *p, int64_t *wide)
 }
 
 /* The ends as durations, the same way: in place in end_ns's memory, then
- * shrunk to 4 bytes a call. */
+ * shrunk to 4 bytes a call.  Notes the earliest start and the latest end
+ * on the way (sv_profile_min_start, sv_profile_max_end). */
 static uint32_t *duration_narrow(struct sv_profile *p)
 {
 	/* Read and written as bytes, so no int64/uint32 aliasing. */
@@ -447,6 +448,10 @@ static uint32_t *duration_narrow(struct sv_profile *p)
 		int64_t e;
 		uint32_t n;
 		memcpy(&e, mem + (size_t)c * sizeof e, sizeof e);
+		if (!c || p->start_ns[c] < p->span_start_ns)
+			p->span_start_ns = p->start_ns[c];
+		if (!c || e > p->span_end_ns)
+			p->span_end_ns = e;
 		n = sv_wide_u32(
 			&p->dur_wide, c, sv_sub_wrap(e, p->start_ns[c]));
 		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
@@ -498,6 +503,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	profile_nest_lanes(p, &tie);
 	p->exclusive = exclusive_narrow(p, tie.exclusive);
 	p->dur = duration_narrow(p);
+	p->has_span = p->ncalls > 0;
 	p->end_ns = NULL;
 	return 0;
 }
