@@ -394,6 +394,81 @@ START_TEST(test_jump_by_time)
 }
 END_TEST
 
+/* The old jump by time, a scan of the whole list: what the binary
+ * search must find. */
+static long jump_scan(const struct sv_profile *p, const uint32_t *list,
+	size_t n, int64_t t, uint32_t sel, int dir)
+{
+	size_t i;
+	if (dir > 0) {
+		for (i = 0; i < n; i++) {
+			int64_t st = p->start_ns[list[i]];
+			if (st > t || (st == t && (sel == SV_NO_CALL ||
+							  list[i] > sel)))
+				return (long)i;
+		}
+		return 0;
+	}
+	for (i = n; i-- > 0;) {
+		int64_t st = p->start_ns[list[i]];
+		if (st < t || (st == t && sel != SV_NO_CALL && list[i] < sel))
+			return (long)i;
+	}
+	return (long)n - 1;
+}
+
+START_TEST(test_jump_by_time_ties)
+{
+	/* given matches of k on two ranks and two depths that share starts
+	 * (100, 100, 100, 200, 200, 300), stored out of time order */
+	static const struct vt_call c[] = {{0, "main", 0, 1000, 0, -1, -1, 0},
+		{1, "main", 0, 1000, 0, -1, -1, 0},
+		{1, "k", 300, 350, 0, -1, -1, 0},
+		{0, "k", 100, 150, 0, -1, -1, 0},
+		{0, "k", 100, 120, 0, -1, -1, 0},
+		{1, "k", 100, 130, 0, -1, -1, 0},
+		{1, "k", 200, 250, 0, -1, -1, 0},
+		{0, "k", 200, 220, 0, -1, -1, 0}};
+	struct sv_profile *p = vt_profile(c, 8, VT_START);
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_timeline *t;
+	size_t i, k;
+	int dir;
+
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 120, 40);
+	t = sv_view_timeline(&w);
+	ck_assert_int_eq(sv_session_set_search(&w.s, "k", &err), 0);
+	ck_assert_uint_eq(w.s.nmatches, 6);
+	/* when n and N are pressed from each match, and from the cursor at
+	 * every time around them; then each lands where a scan of the whole
+	 * list does */
+	for (dir = -1; dir <= 1; dir += 2) {
+		for (i = 0; i < w.s.nmatches + 5; i++) {
+			uint32_t sel =
+				i < w.s.nmatches ? w.s.matches[i] : SV_NO_CALL;
+			int64_t at = ((int64_t)i - (int64_t)w.s.nmatches) * 100;
+			int64_t from =
+				sel != SV_NO_CALL ? p->start_ns[sel] : at;
+			long want = jump_scan(
+				p, w.s.matches, w.s.nmatches, from, sel, dir);
+			w.s.sel = sel;
+			t->cur_t = at;
+			sv_timeline_jump_list(t, w.s.matches, w.s.nmatches,
+				&w.s.match_pos, dir, true);
+			ck_assert_int_eq(w.s.match_pos, want);
+			ck_assert_uint_eq(w.s.sel, w.s.matches[want]);
+		}
+	}
+	for (k = 1; k < w.s.nmatches; k++)
+		ck_assert_int_le(p->start_ns[w.s.matches[k - 1]],
+			p->start_ns[w.s.matches[k]]);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_jump_cyclic)
 {
 	static const struct {
@@ -1158,6 +1233,7 @@ static Suite *suite(void)
 	tc = tcase_create("lists");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_jump_by_time);
+	tcase_add_test(tc, test_jump_by_time_ties);
 	tcase_add_test(tc, test_jump_cyclic);
 	tcase_add_test(tc, test_jump_empty);
 	suite_add_tcase(su, tc);

@@ -195,8 +195,9 @@ void sv_timeline_show_call(struct sv_timeline *tl, uint32_t c);
 int sv_timeline_select_rel(
 	struct sv_timeline *tl, uint32_t c, const char *none);
 /* Jump through list[0 .. n) (sv_timeline_show_call): by time from the
- * selection or cursor, or cyclically from *pos; says "match K of N".
- * SV_REACT_* flags. */
+ * selection or cursor (list in start order, as the session's matches
+ * are: found by binary search), or cyclically from *pos; says "match K of
+ * N".  SV_REACT_* flags. */
 int sv_timeline_jump_list(struct sv_timeline *tl, const uint32_t *list,
 	size_t n, long *pos, int dir, bool by_time);
 /* Mark region r (-1 clears) and jump to its longest call. */

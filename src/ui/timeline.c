@@ -421,6 +421,23 @@ int sv_timeline_select_rel(struct sv_timeline *v, uint32_t c, const char *none)
 	return SV_REACT_REDRAW;
 }
 
+/* The first position of list (n calls in start order) whose call starts
+ * at or after t (after t, with past). */
+static size_t timeline_list_lower(const struct sv_profile *p,
+	const uint32_t *list, size_t n, int64_t t, bool past)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t s = p->start_ns[list[mid]];
+		if (past ? s <= t : s < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 	long *pos, int dir, bool by_time)
 {
@@ -437,13 +454,18 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	if (by_time) {
-		/* The first match after (before) the selection or cursor. */
+		/* The first match after (before) the selection or cursor: in
+		 * a list in start order, the calls that start before (after)
+		 * t are skipped by a binary search, and those that start at t
+		 * go by call number. */
 		int64_t t = v->s->sel != SV_NO_CALL
 				    ? v->s->p->start_ns[v->s->sel]
 				    : v->cur_t;
 		long found = -1;
 		if (dir > 0) {
-			for (i = 0; i < n; i++) {
+			for (i = timeline_list_lower(
+				     v->s->p, list, n, t, false);
+				i < n; i++) {
 				int64_t s = v->s->p->start_ns[list[i]];
 				if (s > t ||
 					(s == t && v->s->sel != SV_NO_CALL &&
@@ -456,7 +478,8 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 			if (found < 0)
 				found = 0;
 		} else {
-			for (i = n; i-- > 0;) {
+			for (i = timeline_list_lower(v->s->p, list, n, t, true);
+				i-- > 0;) {
 				int64_t s = v->s->p->start_ns[list[i]];
 				if (s < t ||
 					(s == t && v->s->sel != SV_NO_CALL &&
