@@ -55,6 +55,33 @@ START_TEST(test_grow_and_strings)
 }
 END_TEST
 
+START_TEST(test_free_big)
+{
+	/* given a block of 48 MB between two small ones, all written; when
+	 * the big one is freed in steps and the small ones as usual; then
+	 * the small ones are whole until they go, and NULL is a no-op */
+	size_t big = (size_t)48 << 20, i;
+	unsigned char *a = sv_xmalloc(4096), *b, *c = sv_xmalloc(4096);
+
+	b = sv_xmalloc(big);
+	memset(a, 0xa5, 4096);
+	memset(b, 0x5a, big);
+	memset(c, 0xc3, 4096);
+	sv_free_big(b);
+	for (i = 0; i < 4096; i++) {
+		ck_assert_uint_eq(a[i], 0xa5);
+		ck_assert_uint_eq(c[i], 0xc3);
+	}
+	sv_free_big(a);
+	sv_free_big(c);
+	sv_free_big(NULL);
+	/* and the allocator goes on working */
+	b = sv_xmalloc(big);
+	b[big - 1] = 1;
+	sv_free_big(b);
+}
+END_TEST
+
 START_TEST(test_wrap)
 {
 	ck_assert_int_eq(sv_sub_wrap(INT64_MAX, INT64_MIN), -1);
@@ -207,6 +234,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_error_truncates);
 	tcase_add_test(t, test_grow_and_strings);
 	tcase_add_test(t, test_wrap);
+	tcase_add_test(t, test_free_big);
 	suite_add_tcase(s, t);
 	t = tcase_create("utf8");
 	tcase_add_loop_test(t, test_utf8_sanitize, 0,

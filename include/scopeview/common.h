@@ -99,6 +99,14 @@ char *sv_xstrndup(const char *s, size_t n);
 char *sv_xasprintf(const char *fmt, ...) SV_PRINTF(1, 2);
 char *sv_xvasprintf(const char *fmt, va_list ap) SV_PRINTF(1, 0);
 
+/* free(p), for a block that may be hundreds of MB, on a thread that is
+ * not the loop's: its pages are released a few MB at a time first
+ * (madvise), so that the unmapping, which holds the process's memory map
+ * against every other thread's mmap (a thread's stack, a new array) and
+ * page faults for as long as it frees pages, is short.  A small block is
+ * just freed. */
+void sv_free_big(void *p);
+
 /* Grow *buf (holding *cap elements of size elem) so it holds at least
  * need elements; capacity doubles.  Never shrinks. */
 void sv_grow(void **buf, size_t *cap, size_t need, size_t elem);

@@ -58,8 +58,8 @@ void sv_ranks_inside_fini(struct sv_ranks_inside *ri)
 	free(ri->ranks);
 	free(ri->lane);
 	free(ri->off);
-	free(ri->t0);
-	free(ri->t1);
+	sv_free_big(ri->t0); /* 8 bytes a call of the region each */
+	sv_free_big(ri->t1);
 	memset(ri, 0, sizeof *ri);
 }
 

@@ -223,7 +223,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	free(tmp);
 	free(row_start);
 	free(row_list);
-	free(pool.v);
+	sv_free_big(pool.v);
 
 	/* Display order: stable by first start (regions are in base order, and
 	 * the base index breaks ties). */
@@ -470,10 +470,10 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 		}
 	}
 	if (buf.n == 0) {
-		free(buf.v);
+		sv_free_big(buf.v);
 		return -ENODATA;
 	}
 	*out = sv_stats_percentile_of(buf.v, buf.n, pct);
-	free(buf.v);
+	sv_free_big(buf.v);
 	return 0;
 }

@@ -123,17 +123,18 @@ static uint32_t lod_better(
 
 static void lod_level_fini(struct sv_lod_level *lv)
 {
-	free(lv->calls);
-	free(lv->start);
+	/* The arrays of a level of millions of calls are tens of MB. */
+	sv_free_big(lv->calls);
+	sv_free_big(lv->start);
 	free(lv->sbase);
-	free(lv->soff);
-	free(lv->maxend);
-	free(lv->dur);
-	free(lv->cumdur);
+	sv_free_big(lv->soff);
+	sv_free_big(lv->maxend);
+	sv_free_big(lv->dur);
+	sv_free_big(lv->cumdur);
 	free(lv->cbase);
-	free(lv->coff);
-	free(lv->pre);
-	free(lv->sparse);
+	sv_free_big(lv->coff);
+	sv_free_big(lv->pre);
+	sv_free_big(lv->sparse);
 	memset(lv, 0, sizeof *lv);
 }
 

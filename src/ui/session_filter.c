@@ -86,7 +86,9 @@ void sv_session_free_filter(struct sv_session *s)
 	s->ninclude = s->nexclude = 0;
 	free(s->region_keep);
 	s->region_keep = NULL;
-	free(s->call_keep);
+	/* A flag a call: freed off the loop when big. */
+	sv_session_free_later(NULL, s->call_keep, NULL,
+		s->call_keep ? (size_t)s->p->ncalls : 0);
 	s->call_keep = NULL;
 }
 

@@ -165,8 +165,8 @@ static void session_garbage_free(void *arg)
 {
 	struct session_garbage *g = arg;
 	sv_layout_index_fini(&g->ix);
-	free(g->a);
-	free(g->b);
+	sv_free_big(g->a);
+	sv_free_big(g->b);
 	free(g);
 }
 
@@ -287,8 +287,8 @@ static void session_match_run(struct sv_job *j)
 
 	w->shadow.match_cancel = &j->cancel;
 	w->shadow.match_progress = &j->progress;
-	free(w->old_matches);
-	free(w->old_marked);
+	sv_free_big(w->old_matches);
+	sv_free_big(w->old_marked);
 	w->old_matches = w->old_marked = NULL;
 	session_clear_matches(&w->shadow);
 	session_compute_lists(&w->shadow);
@@ -430,10 +430,15 @@ static void session_take_lists(struct sv_session *s)
 {
 	struct session_match_work *w = s->match_work;
 
-	if (w->lists_only)
+	if (w->lists_only) {
+		/* The old lists (4 bytes a match) freed off the loop. */
+		sv_session_free_later(NULL, s->matches, s->marked,
+			(s->nmatches + s->nmarked) * sizeof(uint32_t));
+		s->matches = s->marked = NULL;
 		session_clear_lists(s);
-	else
+	} else {
 		session_clear_matches(s);
+	}
 	s->matches = w->shadow.matches;
 	s->nmatches = w->shadow.nmatches;
 	s->marked = w->shadow.marked;
