@@ -24,13 +24,15 @@
 
 /* Resident bytes a call takes, loaded and shown, with only the two
  * required event columns: the model's per-call arrays (start, duration,
- * depth, parent, exclusive time, lane, the lane's list) and the
- * timeline's level-of-detail index (20 bytes), and room for the
- * statistics and allocator slack.  Measured by
- * bench/scale.sh as the RSS when ready: 53.6 B/call at 10M calls, 51.0
- * at 100M. */
-#define SV_BUDGET_CALL_BYTES 56
-/* Each optional event column kept (ids, GPU, await): int64 a call. */
+ * depth, parent, exclusive time, the lane's list; the lane only when a
+ * rank has several) and the timeline's level-of-detail index (16
+ * bytes), and room for the statistics, the load's peak and allocator
+ * slack.  Measured by bench/scale.sh as the RSS when ready: 45.4 B/call
+ * at 10M calls, 43.0 at 100M. */
+#define SV_BUDGET_CALL_BYTES 48
+/* Each optional event column kept: GPU and await times are int64 a
+ * call; ids are packed (a few bits) once read, but held whole while they
+ * load, so they count the same. */
 #define SV_BUDGET_COLUMN_BYTES 8
 
 /* Parse a size: a number (a fraction allowed) and a unit K, M, G or T,
