@@ -326,28 +326,29 @@ START_TEST(test_solo_collapse)
 	ck_assert(v.s.stats_is_all);
 	{
 		/* the whole run's table is kept aside while a lane is solo
-		 * and comes back as it was, not computed again */
-		const bool *all = v.s.stats.priv_lane_on;
+		 * and comes back as it was, not computed again (its first
+		 * region's list of ranks is the same array) */
+		const struct sv_stats_rank *all = v.s.stats.regions[0].ranks;
 		ck_assert_ptr_nonnull(all);
 		keys("t");
 		ck_assert(v.s.stats_all_valid);
-		ck_assert_ptr_eq(v.s.stats_all.priv_lane_on, all);
+		ck_assert_ptr_eq(v.s.stats_all.regions[0].ranks, all);
 		ck_assert_uint_eq(v.s.stats.nregions, 1);
 		keys("t");
 		ck_assert(!v.s.stats_all_valid);
-		ck_assert_ptr_eq(v.s.stats.priv_lane_on, all);
+		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
 		ck_assert_uint_eq(v.s.stats.nregions, 5);
 		/* a rank filter and back: the same */
 		keys("r 1 Enter");
 		ck_assert(!v.s.stats_is_all);
 		keys("r BSpace Enter");
-		ck_assert_ptr_eq(v.s.stats.priv_lane_on, all);
+		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
 		/* a region filter is a selection too */
 		keys("\\ m a i n Enter");
 		ck_assert(!v.s.stats_is_all);
 		ck_assert_uint_eq(v.s.stats.nregions, 1);
 		keys("\\ C-u Enter");
-		ck_assert_ptr_eq(v.s.stats.priv_lane_on, all);
+		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
 		ck_assert_uint_eq(v.s.stats.nregions, 5);
 	}
 	keys("Up Up Up z");

@@ -204,8 +204,9 @@ static void session_compute_first(struct sv_session *s)
 	memset(&f, 0, sizeof f);
 	f.rank_on = s->rank_on;
 	f.nrank_on = s->nrank_on;
-	if (s->p->has_calls && s->p->nlanes)
-		f.lane_on = s->lane_on;
+	if (s->p->has_calls && s->p->nlanes &&
+		memchr(s->lane_hidden, true, s->p->nlanes))
+		f.lane_on = s->lane_on; /* every lane shown: no filter */
 	if (s->call_keep) {
 		/* Names and metadata terms together: the calls kept. */
 		f.call_on = s->call_keep;
