@@ -303,8 +303,8 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 uint32_t sv_layout_lane_step(
 	const struct sv_profile *p, uint32_t call, int dir);
 /* Position of call in its level of the index, or UINT32_MAX when the call
- * is not indexed (filtered out): a search of the level by the call's start,
- * O(log n + the calls of the level that start with it). */
+ * is not indexed (filtered out): a binary search of the level in its
+ * lane's order (sv_profile_lane_order), O(log n). */
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call);
 /* First (earliest) indexed child of call, or SV_NO_CALL.  O(log n). */
 uint32_t sv_layout_first_child(const struct sv_layout_index *ix, uint32_t call);

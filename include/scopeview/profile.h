@@ -516,6 +516,10 @@ size_t sv_profile_lane_lower(
  * binary search over the lane's order (start asc, end desc, region_pos,
  * call number); UINT32_MAX when p holds no such call.  O(log n). */
 uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c);
+/* Whether call a comes before call b in that order (both of one lane of
+ * finished profile p): for searching a list that keeps it, as a level
+ * of the layout index does. */
+bool sv_profile_lane_order(const struct sv_profile *p, uint32_t a, uint32_t b);
 
 /* The ranks r < n with on[r] as a list ("0-7,9,12-15", malloc'd; "" when
  * none): after max_items items (0: no limit) one more, "...", ends it. */

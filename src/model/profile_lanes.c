@@ -307,6 +307,11 @@ void sv_profile_lanes_by_row(struct sv_profile *p)
 	p->row_lane = row_lane;
 }
 
+bool sv_profile_lane_order(const struct sv_profile *p, uint32_t a, uint32_t b)
+{
+	return sv_profile_lane_before(p, a, b);
+}
+
 uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c)
 {
 	const struct sv_lane *l;

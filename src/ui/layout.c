@@ -529,23 +529,26 @@ uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
 {
 	const struct sv_lod_level *lv;
-	int64_t s;
-	uint32_t i;
+	uint32_t lo = 0, hi;
 
 	if (!ix || !ix->p || call >= ix->p->ncalls ||
-		!sv_profile_has_lanes(ix->p))
+		!sv_profile_has_lanes(ix->p) || !ix->p->region_pos)
 		return UINT32_MAX;
 	lv = sv_layout_level(ix, sv_call_lane(ix->p, call), ix->p->depth[call]);
 	if (!lv)
 		return UINT32_MAX;
-	/* The level is in start order: from the first call starting where
-	 * call starts, among the calls of the level that start with it. */
-	s = ix->p->start_ns[call];
-	for (i = lod_lower_start(lv, s); i < lv->n && sv_lod_start(lv, i) == s;
-		i++)
-		if (lv->calls[i] == call)
-			return i;
-	return UINT32_MAX;
+	/* The level keeps its lane's order (a part of the lane's calls), so
+	 * a binary search in that order finds the call, even among many
+	 * that start together. */
+	hi = lv->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (sv_profile_lane_order(ix->p, lv->calls[mid], call))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < lv->n && lv->calls[lo] == call ? lo : UINT32_MAX;
 }
 
 /* Positions [*lo, *hi) of the level below call that start inside it. */
