@@ -52,7 +52,7 @@
 static int bench_second(
 	struct sv_view *v, const char *path, struct sv_profile **p2)
 {
-	struct sv_second_prep sp;
+	struct sv_run_prep sp;
 	struct sv_error err;
 	double t;
 
@@ -61,7 +61,7 @@ static int bench_second(
 		return 1;
 	}
 	t = bench_now();
-	if (sv_second_prepare(&sp, *p2, &err) < 0) {
+	if (sv_run_prepare(&sp, *p2, &err) < 0) {
 		fprintf(stderr, "render_bench: %s\n", err.msg);
 		return 1;
 	}
@@ -70,10 +70,10 @@ static int bench_second(
 	t = bench_now();
 	if (sv_view_set_second_prepared(v, &sp, "B", &err) < 0) {
 		fprintf(stderr, "render_bench: %s\n", err.msg);
-		sv_second_prep_fini(&sp);
+		sv_run_prep_fini(&sp);
 		return 1;
 	}
-	sv_second_prep_fini(&sp);
+	sv_run_prep_fini(&sp);
 	printf(", taken in %.3f s (UI thread: statistics, maps, rows)\n",
 		bench_now() - t);
 	return 0;

@@ -463,7 +463,8 @@ START_TEST(test_filter_background)
 END_TEST
 
 /* A new profile while a filter is being made applies the one typed
- * last; freeing the session stops a worker still running. */
+ * last, on a worker as the profile is big (bg_calls 1): the reload does
+ * not wait for it; freeing the session stops a worker still running. */
 START_TEST(test_filter_background_reload)
 {
 	struct sv_profile *p2 = vt_profile(calls, NCALLS, FLAGS);
@@ -473,6 +474,9 @@ START_TEST(test_filter_background_reload)
 	ck_assert_int_eq(sv_session_set_filter(&s, "gr"), 0);
 	ck_assert(s.filter_pending);
 	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
+	ck_assert(s.filter_pending);
+	ck_assert_str_eq(sv_session_filter_text(&s), "gr");
+	wait_idle(&s);
 	ck_assert(!s.filter_pending);
 	ck_assert_str_eq(s.filter_spec, "gr");
 	ck_assert_uint_eq(s.index.ncalls, 1);
@@ -1285,6 +1289,65 @@ END_TEST
 /* The second run's parts: its regions matched by name (colours, the
  * search, the marked region), its index following the region filter and
  * its lanes the rank filter and the solo lane's rank. */
+/* A reloaded profile prepared off the loop (its index, colours and
+ * statistics) is taken as made, and gives what a plain reload gives. */
+START_TEST(test_set_profile_prepared)
+{
+	static const struct vt_call ca[] = {
+		{0, "main", 0, 1000, 0, -1, -1, 0},
+		{0, "solve", 100, 500, 0, -1, -1, 0},
+		{1, "main", 0, 900, 0, -1, -1, 0},
+	};
+	struct sv_profile *a = vt_profile(ca, 3, 0);
+	struct sv_profile *b = vt_profile(calls, NCALLS, FLAGS);
+	struct sv_profile *c = vt_profile(calls, NCALLS, FLAGS);
+	struct sv_session ss, plain;
+	struct sv_run_prep sp;
+	struct sv_error err;
+	uint64_t serial;
+	uint32_t r;
+
+	ck_assert_int_eq(sv_session_init(&ss, a, NULL, &err), 0);
+	ck_assert_int_eq(sv_session_init(&plain, a, NULL, &err), 0);
+	/* given b prepared as the loader's thread does */
+	ck_assert_int_eq(sv_run_prepare(&sp, b, &err), 0);
+	ck_assert(sp.has_index && sp.has_stats && sp.has_colors);
+	serial = sp.index.serial;
+	/* when the session takes it: the index, colours and table are
+	 * those made */
+	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, b, &sp, &err), 0);
+	ck_assert(!sp.has_index && !sp.has_stats && !sp.has_colors);
+	sv_run_prep_fini(&sp);
+	ck_assert_uint_eq(ss.index.serial, serial);
+	ck_assert(ss.stats_valid && ss.stats_is_all);
+	ck_assert(ss.stats.p == b);
+	/* and they agree with a reload that makes them itself */
+	ck_assert_int_eq(sv_session_set_profile(&plain, c, &err), 0);
+	ck_assert_uint_eq(ss.index.ncalls, plain.index.ncalls);
+	ck_assert_uint_eq(ss.stats.nregions, plain.stats.nregions);
+	for (r = 0; r < ss.stats.nregions; r++) {
+		ck_assert_str_eq(
+			ss.stats.regions[r].name, plain.stats.regions[r].name);
+		ck_assert_int_eq(ss.stats.regions[r].s.total_ns,
+			plain.stats.regions[r].s.total_ns);
+	}
+	ck_assert_uint_eq(ss.colors.n, plain.colors.n);
+	for (r = 0; r < ss.colors.n; r++)
+		ck_assert_uint_eq(ss.colors.color[r], plain.colors.color[r]);
+	/* a preparation of another profile is not taken */
+	ck_assert_int_eq(sv_run_prepare(&sp, b, &err), 0);
+	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, c, &sp, &err), 0);
+	ck_assert(sp.has_index);
+	sv_run_prep_fini(&sp);
+	ck_assert(ss.stats.p == c);
+	sv_session_fini(&ss);
+	sv_session_fini(&plain);
+	sv_profile_free(a);
+	sv_profile_free(b);
+	sv_profile_free(c);
+}
+END_TEST
+
 START_TEST(test_second_run_parts)
 {
 	static const struct vt_call ca[] = {
@@ -1301,20 +1364,20 @@ START_TEST(test_second_run_parts)
 	struct sv_profile *a = vt_profile(ca, 3, VT_THREADS);
 	struct sv_profile *b = vt_profile(cb, 4, VT_THREADS);
 	struct sv_session ss;
-	struct sv_second_prep sp;
+	struct sv_run_prep sp;
 	struct sv_error err;
 	uint32_t solve_b = 2, io_b = 1, r;
 
 	ck_assert_int_eq(sv_session_init(&ss, a, NULL, &err), 0);
 	/* given B prepared as the loader's thread does, when it is taken */
-	ck_assert_int_eq(sv_second_prepare(&sp, b, &err), 0);
+	ck_assert_int_eq(sv_run_prepare(&sp, b, &err), 0);
 	ck_assert(sp.has_index);
 	ck_assert(sp.has_stats);
 	ck_assert_int_eq(
 		sv_session_set_second_prepared(&ss, &sp, "b", &err), 0);
 	ck_assert(!sp.has_index); /* taken over */
 	ck_assert(!sp.has_stats); /* its table too (no filter) */
-	sv_second_prep_fini(&sp);
+	sv_run_prep_fini(&sp);
 	ck_assert(sv_session_two_rows(&ss));
 	ck_assert(ss.stats2_valid);
 	ck_assert_int_eq(
@@ -1400,6 +1463,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_lanes_keep_match_index);
 	tcase_add_test(tc, test_init_degenerate);
 	tcase_add_test(tc, test_set_profile);
+	tcase_add_test(tc, test_set_profile_prepared);
 	tcase_add_test(tc, test_set_profile_keeps_selection);
 	tcase_add_test(tc, test_title_follows_subset);
 	tcase_add_test(tc, test_second_run_parts);

@@ -270,25 +270,36 @@ int sv_session_set_profile(
  * Notifies SV_SESSION_SECOND.  Returns 0, or -errno with err. */
 int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
 	const char *name, struct sv_error *err);
-/* What a second run needs before a session takes it, made on any thread
- * (the loader's), as it reads only p2: its level-of-detail index. */
-struct sv_second_prep {
-	const struct sv_profile *p2;
+/* What a run needs before a session takes it (a second run to compare
+ * with, or a reloaded profile), made on any thread (the loader's), as it
+ * reads only p: its level-of-detail index, its colours and its
+ * statistics. */
+struct sv_run_prep {
+	const struct sv_profile *p;
 	struct sv_layout_index index;
 	bool has_index;
 	/* Its statistics over every rank and region, taken when the
 	 * session has no rank or region filter. */
 	struct sv_stats_table stats;
 	bool has_stats;
+	struct sv_palette_map colors;
+	bool has_colors;
 };
-/* Prepare p2 (NULL: nothing to make).  Returns 0 or -errno with err. */
-int sv_second_prepare(struct sv_second_prep *sp, const struct sv_profile *p2,
+/* Prepare p (NULL: nothing to make).  Returns 0 or -errno with err. */
+int sv_run_prepare(struct sv_run_prep *sp, const struct sv_profile *p,
 	struct sv_error *err);
-void sv_second_prep_fini(struct sv_second_prep *sp);
+void sv_run_prep_fini(struct sv_run_prep *sp);
+/* sv_session_set_profile with what sp prepared of p (NULL, or made of
+ * another profile: made here), taken over; sp still needs
+ * sv_run_prep_fini.  The filter, if any, is made again on a worker for a
+ * big profile. */
+int sv_session_set_profile_prepared(struct sv_session *s,
+	const struct sv_profile *p, struct sv_run_prep *sp,
+	struct sv_error *err);
 /* sv_session_set_second with the run and index of sp (the index is taken
- * over; sp still needs sv_second_prep_fini).  B's rows are shown. */
-int sv_session_set_second_prepared(struct sv_session *s,
-	struct sv_second_prep *sp, const char *name, struct sv_error *err);
+ * over; sp still needs sv_run_prep_fini).  B's rows are shown. */
+int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
+	const char *name, struct sv_error *err);
 /* Whether the timeline shows the second run's rows. */
 bool sv_session_two_rows(const struct sv_session *s);
 /* Show (on) or hide the second run's rows; notifies SV_SESSION_LANES. */

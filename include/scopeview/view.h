@@ -140,14 +140,18 @@ void sv_view_fini(struct sv_view *v);
  * The old profile may be freed after this returns.  Returns 0 or -errno. */
 int sv_view_set_profile(
 	struct sv_view *v, const struct sv_profile *p, struct sv_error *err);
+/* The same with what sp prepared of p off the loop's thread (its index,
+ * colours and statistics: sv_session_set_profile_prepared). */
+int sv_view_set_profile_prepared(struct sv_view *v, const struct sv_profile *p,
+	struct sv_run_prep *sp, struct sv_error *err);
 
 /* Compare with a second run p2 (borrowed until fini or the next call;
  * NULL ends the comparison): sv_session_set_second, every mode told. */
 int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
 	const char *name, struct sv_error *err);
 /* The same with a run prepared off the UI thread (session.h's
- * sv_second_prepare: its index is taken over). */
-int sv_view_set_second_prepared(struct sv_view *v, struct sv_second_prep *sp,
+ * sv_run_prepare: its index is taken over). */
+int sv_view_set_second_prepared(struct sv_view *v, struct sv_run_prep *sp,
 	const char *name, struct sv_error *err);
 
 /* The terminal is now w x h cells. */

@@ -214,10 +214,10 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 }
 
 /* Take the second run p2 (owned from now on; NULL: its load failed with
- * err) into the view, with what sp prepared of it (its index; sp->p2
+ * err) into the view, with what sp prepared of it (its index; sp->p
  * NULL: prepared here). */
 static void app_adopt_second(struct sv_app *a, struct sv_profile *p2,
-	struct sv_second_prep *sp, const struct sv_error *err)
+	struct sv_run_prep *sp, const struct sv_error *err)
 {
 	struct sv_error verr;
 	int rc = -EINVAL;
@@ -228,13 +228,13 @@ static void app_adopt_second(struct sv_app *a, struct sv_profile *p2,
 		return;
 	}
 	memset(&verr, 0, sizeof verr);
-	if (a->view && sp->p2 == p2)
+	if (a->view && sp->p == p2)
 		rc = sv_view_set_second_prepared(a->view, sp, NULL, &verr);
 	else if (a->view)
 		rc = sv_view_set_second(a->view, p2, NULL, &verr);
 	else
 		sv_error_set(&verr, -EINVAL, "no run on show");
-	sv_second_prep_fini(sp);
+	sv_run_prep_fini(sp);
 	if (rc < 0) {
 		app_message(a, true, "cannot compare: %s", verr.msg);
 		sv_profile_free(p2);
@@ -269,7 +269,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	struct app_loader *l = a->loader;
 	struct sv_profile *index = NULL, *result = NULL;
 	struct sv_view *view = NULL;
-	struct sv_second_prep second = {.p2 = NULL};
+	struct sv_run_prep prep = {.p = NULL};
 	bool done, changed = false;
 	int rc = 0, w = 0, h = 0;
 	uint32_t left = 0;
@@ -291,8 +291,8 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		l->result = NULL;
 		view = l->view;
 		l->view = NULL;
-		second = l->second;
-		memset(&l->second, 0, sizeof l->second);
+		prep = l->prep;
+		memset(&l->prep, 0, sizeof l->prep);
 		rc = l->rc;
 		lerr = l->err;
 		left = l->budget_left;
@@ -323,10 +323,11 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	a->loader = NULL;
 	if (a->second_load) {
 		app_view_free(view); /* none is built for a second run */
-		app_adopt_second(a, result, &second, &lerr);
+		app_adopt_second(a, result, &prep, &lerr);
 		return true;
 	}
 	if (!result) {
+		sv_run_prep_fini(&prep);
 		if (a->first_load) {
 			*failed = true;
 			*err = lerr;
@@ -365,7 +366,10 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 		struct sv_profile *old = a->profile;
 		struct sv_error verr;
 		memset(&verr, 0, sizeof verr);
-		if (sv_view_set_profile(a->view, result, &verr) == 0) {
+		int rc2 = sv_view_set_profile_prepared(
+			a->view, result, &prep, &verr);
+		sv_run_prep_fini(&prep); /* what the view did not take */
+		if (rc2 == 0) {
 			a->profile = result;
 			sv_profile_free(old);
 			app_message(a, false, "reloaded %s", a->title);
@@ -413,7 +417,7 @@ static int app_load_now(
 	rc = app_show(a, p, NULL, w, h, err);
 	if (rc == 0 && a->path2) {
 		struct sv_profile *p2 = NULL;
-		struct sv_second_prep sp = {.p2 = NULL};
+		struct sv_run_prep sp = {.p = NULL};
 		struct sv_error lerr = {0, ""};
 		a->second_load = true;
 		a->opts.source.load(a->path2, NULL, &p2, &lerr);

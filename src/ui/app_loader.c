@@ -68,7 +68,7 @@ static void loader_destroy(struct app_loader *l)
 {
 	sv_profile_free(l->index);
 	app_view_free(l->view);
-	sv_second_prep_fini(&l->second);
+	sv_run_prep_fini(&l->prep);
 	sv_profile_free(l->result);
 	pthread_mutex_destroy(&l->mu);
 	free(l->title);
@@ -196,14 +196,13 @@ static void *loader_main(void *arg)
 	pthread_mutex_lock(&l->mu);
 	loader_leave_file(l);
 	pthread_mutex_unlock(&l->mu);
-	if (rc == 0 && (l->want_view || l->want_second) &&
-		!atomic_load(&l->cancel)) {
-		/* The view (the layout index and the statistics), or the
-		 * second run's index, off the loop's thread: keys keep
-		 * answering meanwhile. */
+	if (rc == 0 && !atomic_load(&l->cancel)) {
+		/* The view (the layout index and the statistics), or what
+		 * a second run or a reload needs of them, off the loop's
+		 * thread: keys keep answering meanwhile. */
 		loader_progress(l, 1.0,
-			l->want_view ? "the index and statistics"
-				     : "the index");
+			l->want_second ? "the index"
+				       : "the index and statistics");
 		pthread_mutex_lock(&l->mu);
 		l->building_view = true;
 		pthread_mutex_unlock(&l->mu);
@@ -211,7 +210,7 @@ static void *loader_main(void *arg)
 			view = app_view_new(p, &l->vo, &err);
 			rc = view ? 0 : err.code < 0 ? err.code : -EIO;
 		} else {
-			rc = sv_second_prepare(&l->second, p, &err);
+			rc = sv_run_prepare(&l->prep, p, &err);
 		}
 		if (rc < 0) {
 			sv_profile_free(p);

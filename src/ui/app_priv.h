@@ -38,12 +38,13 @@ struct app_loader {
 	int rc;
 	struct sv_error err;
 	struct sv_profile *result;
-	struct sv_view *view;         /* of result, when want_view */
-	struct sv_second_prep second; /* of result, when want_second */
-	bool past_file;     /* the file is closed: memory work is left */
-	bool in_file;       /* counted in the threads inside a file */
-	bool building_view; /* the view is being built */
-	bool abandoned;     /* nobody waits: the thread frees it all */
+	struct sv_view *view;    /* of result, when want_view */
+	struct sv_run_prep prep; /* of result, for a second run or a
+				    reload (no view made) */
+	bool past_file;          /* the file is closed: memory work is left */
+	bool in_file;            /* counted in the threads inside a file */
+	bool building_view;      /* the view is being built */
+	bool abandoned;          /* nobody waits: the thread frees it all */
 	/* What the memory budget (source.memory) left out: ranks with calls
 	 * not read (0: it read all it was asked for), and the estimated
 	 * bytes of the calls read. */

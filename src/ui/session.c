@@ -428,8 +428,81 @@ void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
 	s->sel = c;
 }
 
+int sv_run_prepare(struct sv_run_prep *sp, const struct sv_profile *p,
+	struct sv_error *err)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->p = p;
+	if (!p || !p->has_calls)
+		return 0;
+	if (sv_layout_index_build(&sp->index, p, NULL, err) < 0)
+		return -ENOMEM;
+	sp->has_index = true;
+	sv_palette_map_build(&sp->colors, p, NULL);
+	sp->has_colors = true;
+	{
+		struct sv_stats_filter f = {.skip_empty = true};
+		sp->has_stats =
+			sv_stats_table_compute(&sp->stats, p, &f, NULL) == 0;
+	}
+	return 0;
+}
+
+void sv_run_prep_fini(struct sv_run_prep *sp)
+{
+	if (!sp)
+		return;
+	if (sp->has_index)
+		sv_layout_index_fini(&sp->index);
+	if (sp->has_stats)
+		sv_stats_table_fini(&sp->stats);
+	if (sp->has_colors)
+		sv_palette_map_fini(&sp->colors);
+	memset(sp, 0, sizeof *sp);
+}
+
+/* Take what sp prepared of the session's new profile: the index, the
+ * colours and the whole run's statistics, then the lanes (as
+ * session_index_and_lanes makes them).  False when sp has no index of
+ * it. */
+static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
+{
+	if (!sp || sp->p != s->p || !sp->has_index)
+		return false;
+	/* The old index, hundreds of MB for a big profile, off the loop. */
+	sv_session_free_later(&s->index, NULL, NULL, 0);
+	s->index = sp->index;
+	memset(&sp->index, 0, sizeof sp->index);
+	sp->has_index = false;
+	sv_palette_map_fini(&s->colors);
+	if (sp->has_colors) {
+		s->colors = sp->colors;
+		memset(&sp->colors, 0, sizeof sp->colors);
+		sp->has_colors = false;
+	} else {
+		sv_palette_map_build(&s->colors, s->p, NULL);
+	}
+	if (sp->has_stats) {
+		if (s->stats_all_valid)
+			sv_stats_table_fini(&s->stats_all);
+		s->stats_all = sp->stats;
+		s->stats_all_valid = true;
+		memset(&sp->stats, 0, sizeof sp->stats);
+		sp->has_stats = false;
+	}
+	sv_session_lanes_changed(s);
+	return true;
+}
+
 int sv_session_set_profile(
 	struct sv_session *s, const struct sv_profile *p, struct sv_error *err)
+{
+	return sv_session_set_profile_prepared(s, p, NULL, err);
+}
+
+int sv_session_set_profile_prepared(struct sv_session *s,
+	const struct sv_profile *p, struct sv_run_prep *sp,
+	struct sv_error *err)
 {
 	size_t old_lanes = s->p && s->p->has_calls ? s->p->nlanes : 0;
 	char filter[SV_SESSION_TEXT_MAX], search[SV_SESSION_TEXT_MAX];
@@ -475,13 +548,13 @@ int sv_session_set_profile(
 		s->stats_span = SV_SPAN_RUN;
 	session_setup_profile(s);
 	sv_session_second_profile(s);
-	rc = session_index_and_lanes(s, err);
+	rc = session_take_prep(s, sp) ? 0 : session_index_and_lanes(s, err);
 	if (rc < 0) {
 		sv_call_key_fini(&sel);
 		return rc;
 	}
 	if (filter[0])
-		sv_session_filter_now(s, filter);
+		sv_session_filter_again(s, filter);
 	if (search[0] && session_match_regions(s, search, err) == 0)
 		sv_session_update_matches(s);
 	s->message[0] = '\0';

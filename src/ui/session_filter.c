@@ -460,6 +460,14 @@ void sv_session_filter_restart(struct sv_session *s, const char *spec)
 		filter_start(s, &fp, spec);
 }
 
+void sv_session_filter_again(struct sv_session *s, const char *spec)
+{
+	if (filter_in_background(s))
+		sv_session_filter_restart(s, spec);
+	else
+		(void)sv_session_filter_now(s, spec);
+}
+
 /* The worker's filter becomes the session's, announced. */
 static void filter_take(struct sv_session *s)
 {

@@ -74,6 +74,10 @@ void sv_session_free_filter(struct sv_session *s);
 /* Apply spec here and now, without telling anyone (a reload's filter);
  * 0 or -EINVAL (message set). */
 int sv_session_filter_now(struct sv_session *s, const char *spec);
+/* A new profile's filter, spec as typed: made here and now without
+ * telling anyone for a small profile, on a worker for a big one (it
+ * says so when done, as sv_session_set_filter does). */
+void sv_session_filter_again(struct sv_session *s, const char *spec);
 /* Stop the filter's worker, if any, and drop what it made. */
 void sv_session_filter_stop(struct sv_session *s);
 /* Start the filter's worker on spec again (after the second run

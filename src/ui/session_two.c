@@ -1,7 +1,7 @@
 /*
  * session_two.c: the second run on the timeline (session.h): its
  * level-of-detail index, made before the session takes the run (on the
- * loader's thread: sv_second_prepare) and again on the UI thread only
+ * loader's thread: sv_run_prepare, session.c) and again on the UI thread only
  * when the region filter changes, as the first run's is; the shift that
  * puts both runs' starts at the ruler's zero; its lanes shown (the rank
  * filter, the solo lane's rank); its selected call; each of its regions'
@@ -16,35 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int sv_second_prepare(struct sv_second_prep *sp, const struct sv_profile *p2,
-	struct sv_error *err)
-{
-	memset(sp, 0, sizeof *sp);
-	sp->p2 = p2;
-	if (!p2 || !p2->has_calls)
-		return 0;
-	if (sv_layout_index_build(&sp->index, p2, NULL, err) < 0)
-		return -ENOMEM;
-	sp->has_index = true;
-	{
-		struct sv_stats_filter f = {.skip_empty = true};
-		sp->has_stats =
-			sv_stats_table_compute(&sp->stats, p2, &f, NULL) == 0;
-	}
-	return 0;
-}
-
-void sv_second_prep_fini(struct sv_second_prep *sp)
-{
-	if (!sp)
-		return;
-	if (sp->has_index)
-		sv_layout_index_fini(&sp->index);
-	if (sp->has_stats)
-		sv_stats_table_fini(&sp->stats);
-	memset(sp, 0, sizeof *sp);
-}
 
 /* Drop what the session derived from the second run. */
 static void session_two_drop(struct sv_session *s)
@@ -151,10 +122,10 @@ void sv_session_second_profile(struct sv_session *s)
 	sv_session_second_lanes(s);
 }
 
-int sv_session_set_second_prepared(struct sv_session *s,
-	struct sv_second_prep *sp, const char *name, struct sv_error *err)
+int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
+	const char *name, struct sv_error *err)
 {
-	const struct sv_profile *p2 = sp ? sp->p2 : NULL;
+	const struct sv_profile *p2 = sp ? sp->p : NULL;
 	char pending[SV_SESSION_TEXT_MAX] = "";
 	bool was_pending = s->filter_pending;
 
@@ -200,16 +171,16 @@ int sv_session_set_second_prepared(struct sv_session *s,
 int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
 	const char *name, struct sv_error *err)
 {
-	struct sv_second_prep sp;
+	struct sv_run_prep sp;
 	int rc;
 
 	if (p2 && p2 == s->p)
 		return sv_error_set(
 			err, -EINVAL, "the second run is the one on show");
-	rc = sv_second_prepare(&sp, p2, err);
+	rc = sv_run_prepare(&sp, p2, err);
 	if (rc == 0)
 		rc = sv_session_set_second_prepared(s, &sp, name, err);
-	sv_second_prep_fini(&sp);
+	sv_run_prep_fini(&sp);
 	return rc;
 }
 

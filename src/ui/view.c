@@ -674,13 +674,19 @@ int sv_view_set_profile(
 	return sv_session_set_profile(&v->s, p, err);
 }
 
+int sv_view_set_profile_prepared(struct sv_view *v, const struct sv_profile *p,
+	struct sv_run_prep *sp, struct sv_error *err)
+{
+	return sv_session_set_profile_prepared(&v->s, p, sp, err);
+}
+
 int sv_view_set_second(struct sv_view *v, const struct sv_profile *p2,
 	const char *name, struct sv_error *err)
 {
 	return sv_session_set_second(&v->s, p2, name, err);
 }
 
-int sv_view_set_second_prepared(struct sv_view *v, struct sv_second_prep *sp,
+int sv_view_set_second_prepared(struct sv_view *v, struct sv_run_prep *sp,
 	const char *name, struct sv_error *err)
 {
 	return sv_session_set_second_prepared(&v->s, sp, name, err);
