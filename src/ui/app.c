@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -494,6 +495,13 @@ int sv_app_run(
 	memset(err, 0, sizeof *err);
 	if (!a || !b)
 		return sv_error_set(err, -EINVAL, "no app or no backend");
+	/* Arrays of 4 MB and more (an index level, a list of matches) get a
+	 * mapping of their own, freed by unmapping it: glibc would otherwise
+	 * raise this threshold up to 32 MB as big blocks are freed, so that
+	 * later ones come from heaps the loop allocates from too, and a
+	 * worker freeing them trims those heaps under the lock the loop
+	 * waits for. */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	if (!a->opts.load_in_thread) {
 		int rc = app_load_now(a, b, err);
 		if (rc < 0)
