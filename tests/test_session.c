@@ -1375,8 +1375,9 @@ START_TEST(test_second_run_parts)
 	ck_assert(sp.has_stats);
 	ck_assert_int_eq(
 		sv_session_set_second_prepared(&ss, &sp, "b", &err), 0);
-	ck_assert(!sp.has_index); /* taken over */
-	ck_assert(!sp.has_stats); /* its table too (no filter) */
+	ck_assert(!sp.has_index);  /* taken over */
+	ck_assert(!sp.has_stats);  /* its table too (no filter) */
+	ck_assert(!sp.has_colors); /* and its colours */
 	sv_run_prep_fini(&sp);
 	ck_assert(sv_session_two_rows(&ss));
 	ck_assert(ss.stats2_valid);

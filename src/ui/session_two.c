@@ -59,8 +59,10 @@ void sv_session_second_lanes(struct sv_session *s)
 }
 
 /* The first run's region of each of p2's regions, and p2's colours: the
- * first run's colour of the same name, its own for the others. */
-static void session_two_map(struct sv_session *s)
+ * first run's colour of the same name, its own for the others (from
+ * made, p2's own map made off the loop's thread, taken over when given,
+ * else made here). */
+static void session_two_map(struct sv_session *s, struct sv_run_prep *made)
 {
 	const struct sv_profile *p2 = s->p2;
 	uint32_t r;
@@ -69,7 +71,13 @@ static void session_two_map(struct sv_session *s)
 	s->region1 = sv_xmalloc(
 		(p2->nregions ? p2->nregions : 1) * sizeof *s->region1);
 	sv_palette_map_fini(&s->colors2);
-	sv_palette_map_build(&s->colors2, p2, NULL);
+	if (made && made->has_colors && made->p == p2) {
+		s->colors2 = made->colors;
+		memset(&made->colors, 0, sizeof made->colors);
+		made->has_colors = false;
+	} else {
+		sv_palette_map_build(&s->colors2, p2, NULL);
+	}
 	for (r = 0; r < p2->nregions; r++) {
 		int64_t a = sv_profile_find_region(s->p, p2->regions[r]);
 		s->region1[r] = a >= 0 ? (long)a : -1;
@@ -118,7 +126,7 @@ void sv_session_second_profile(struct sv_session *s)
 {
 	if (!s->p2)
 		return;
-	session_two_map(s);
+	session_two_map(s, NULL);
 	sv_session_second_lanes(s);
 }
 
@@ -149,7 +157,7 @@ int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
 		s->show2 = true;
 		s->lane2_hidden = sv_xcalloc(
 			p2->nlanes ? p2->nlanes : 1, sizeof *s->lane2_hidden);
-		session_two_map(s);
+		session_two_map(s, sp);
 		sv_session_second_lanes(s);
 		if (s->region_keep)
 			sv_session_second_filter(s);
