@@ -507,8 +507,11 @@ static inline uint32_t sv_row_lane(const struct sv_profile *p, size_t r)
 	return p->row_lane ? p->row_lane[r] : UINT32_MAX;
 }
 
-/* The first position of lane l (of finished profile p) whose call starts
- * at or after t; l->ncalls when none does.  O(log n). */
+/* The first position of calls[0 .. n) (calls of p in start order) whose
+ * call starts at or after t; n when none does.  O(log n). */
+size_t sv_profile_calls_lower(
+	const struct sv_profile *p, const uint32_t *calls, size_t n, int64_t t);
+/* The same for the calls of lane l (of finished profile p). */
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
 

@@ -270,18 +270,24 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	p->nlanes = nlanes;
 }
 
-size_t sv_profile_lane_lower(
-	const struct sv_profile *p, const struct sv_lane *l, int64_t t)
+size_t sv_profile_calls_lower(
+	const struct sv_profile *p, const uint32_t *calls, size_t n, int64_t t)
 {
-	size_t lo = 0, hi = l->ncalls;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (p->start_ns[l->calls[mid]] < t)
+		if (p->start_ns[calls[mid]] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+size_t sv_profile_lane_lower(
+	const struct sv_profile *p, const struct sv_lane *l, int64_t t)
+{
+	return sv_profile_calls_lower(p, l->calls, l->ncalls, t);
 }
 
 void sv_profile_lanes_by_row(struct sv_profile *p)

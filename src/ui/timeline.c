@@ -421,23 +421,6 @@ int sv_timeline_select_rel(struct sv_timeline *v, uint32_t c, const char *none)
 	return SV_REACT_REDRAW;
 }
 
-/* The first position of list (n calls in start order) whose call starts
- * at or after t (after t, with past). */
-static size_t timeline_list_lower(const struct sv_profile *p,
-	const uint32_t *list, size_t n, int64_t t, bool past)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int64_t s = p->start_ns[list[mid]];
-		if (past ? s <= t : s < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 	long *pos, int dir, bool by_time)
 {
@@ -463,8 +446,7 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 				    : v->cur_t;
 		long found = -1;
 		if (dir > 0) {
-			for (i = timeline_list_lower(
-				     v->s->p, list, n, t, false);
+			for (i = sv_profile_calls_lower(v->s->p, list, n, t);
 				i < n; i++) {
 				int64_t s = v->s->p->start_ns[list[i]];
 				if (s > t ||
@@ -478,7 +460,11 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 			if (found < 0)
 				found = 0;
 		} else {
-			for (i = timeline_list_lower(v->s->p, list, n, t, true);
+			/* From the last call that starts at or before t. */
+			for (i = t == INT64_MAX
+					 ? n
+					 : sv_profile_calls_lower(
+						   v->s->p, list, n, t + 1);
 				i-- > 0;) {
 				int64_t s = v->s->p->start_ns[list[i]];
 				if (s < t ||
