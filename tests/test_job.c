@@ -4,6 +4,7 @@
  * orphaned and dropped jobs are freed once done, and cancelling or
  * polling with no job is harmless.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -84,6 +85,34 @@ START_TEST(job_detach)
 }
 END_TEST
 
+static pthread_t job_ran_on;
+
+static void job_free_where(void *arg)
+{
+	job_ran_on = pthread_self();
+	atomic_store((atomic_int *)arg, 1);
+}
+
+/* What gives back a little memory is run here and now; from
+ * SV_JOB_FREE_LATER_BYTES up, on a thread of its own. */
+START_TEST(job_free_later)
+{
+	static atomic_int flag;
+	int waited;
+
+	atomic_store(&flag, 0);
+	sv_job_free_later(job_free_where, &flag, SV_JOB_FREE_LATER_BYTES - 1);
+	ck_assert_int_eq(atomic_load(&flag), 1);
+	ck_assert(pthread_equal(job_ran_on, pthread_self()));
+	atomic_store(&flag, 0);
+	sv_job_free_later(job_free_where, &flag, SV_JOB_FREE_LATER_BYTES);
+	for (waited = 0; !atomic_load(&flag) && waited < 5000; waited++)
+		usleep(1000);
+	ck_assert_int_eq(atomic_load(&flag), 1);
+	ck_assert(!pthread_equal(job_ran_on, pthread_self()));
+}
+END_TEST
+
 static void job_orphan_free(void *arg)
 {
 	int *freed = arg;
@@ -153,6 +182,7 @@ static Suite *suite(void)
 	tcase_add_test(t, job_runs_and_joins);
 	tcase_add_test(t, job_cancel);
 	tcase_add_test(t, job_detach);
+	tcase_add_test(t, job_free_later);
 	tcase_add_test(t, job_orphans);
 	tcase_add_test(t, job_drop);
 	suite_add_tcase(s, t);

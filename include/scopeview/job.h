@@ -83,5 +83,9 @@ void sv_job_drop(struct sv_job_orphans *l, struct sv_job *j,
  * give back) off the UI thread.  fn must touch nothing but arg.  When no
  * thread can be made, runs it here. */
 void sv_job_detach(void (*fn)(void *arg), void *arg);
+/* Run fn(arg), which gives back about bytes of memory: through
+ * sv_job_detach from SV_JOB_FREE_LATER_BYTES up, here below that. */
+#define SV_JOB_FREE_LATER_BYTES ((size_t)16 << 20)
+void sv_job_free_later(void (*fn)(void *arg), void *arg, size_t bytes);
 
 #endif

@@ -137,6 +137,14 @@ void sv_job_detach(void (*fn)(void *arg), void *arg)
 		job_detached_main(d);
 }
 
+void sv_job_free_later(void (*fn)(void *arg), void *arg, size_t bytes)
+{
+	if (bytes >= SV_JOB_FREE_LATER_BYTES)
+		sv_job_detach(fn, arg);
+	else
+		fn(arg);
+}
+
 int sv_job_percent(const struct sv_job *j)
 {
 	uint64_t p = atomic_load(&j->progress);

@@ -181,10 +181,7 @@ void sv_session_free_later(
 	}
 	g->a = a;
 	g->b = b;
-	if (g->ix.bytes + ab_bytes >= ((size_t)16 << 20))
-		sv_job_detach(session_garbage_free, g);
-	else
-		session_garbage_free(g);
+	sv_job_free_later(session_garbage_free, g, g->ix.bytes + ab_bytes);
 }
 
 /* Empty match lists (until the new ones are made). */

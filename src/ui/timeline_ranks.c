@@ -110,16 +110,11 @@ static void tlranks_ri_free(void *arg)
 static void tlranks_ri_drop(struct sv_ranks_inside *ri)
 {
 	uint64_t n = ri->off ? ri->off[ri->nranks] : 0;
-	struct sv_ranks_inside *g;
+	struct sv_ranks_inside *g = sv_xmalloc(sizeof *g);
 
-	if (n * 2 * sizeof(int64_t) < ((uint64_t)16 << 20)) {
-		sv_ranks_inside_fini(ri);
-		return;
-	}
-	g = sv_xmalloc(sizeof *g);
 	*g = *ri;
 	memset(ri, 0, sizeof *ri);
-	sv_job_detach(tlranks_ri_free, g);
+	sv_job_free_later(tlranks_ri_free, g, (size_t)n * 2 * sizeof(int64_t));
 }
 
 /* Free a joined worker and what it made. */
