@@ -206,7 +206,8 @@ static bool zoomed_to_call(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	const struct sv_profile *p = a->s.p;
-	return (a->s.sel != SV_NO_CALL && TL(a)->t0 <= p->start_ns[a->s.sel] &&
+	return (a->s.sel != SV_NO_CALL &&
+		       TL(a)->t0 <= sv_profile_start(p, a->s.sel) &&
 		       TL(a)->t1 >= sv_profile_end(p, a->s.sel) &&
 		       span_of(a) < span_of(b)) ||
 	       WHY("window [%lld, %lld) does not frame the call",
@@ -218,8 +219,8 @@ static bool sel_later(
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL &&
 		       (b->s.sel == SV_NO_CALL ||
-			       p->start_ns[a->s.sel] >
-				       p->start_ns[b->s.sel])) ||
+			       sv_profile_start(p, a->s.sel) >
+				       sv_profile_start(p, b->s.sel))) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_earlier(
@@ -227,7 +228,8 @@ static bool sel_earlier(
 {
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
-		       p->start_ns[a->s.sel] < p->start_ns[b->s.sel]) ||
+		       sv_profile_start(p, a->s.sel) <
+			       sv_profile_start(p, b->s.sel)) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_parent(
@@ -263,7 +265,8 @@ static bool sel_sibling_later(
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
 		       p->parent[a->s.sel] == p->parent[b->s.sel] &&
-		       p->start_ns[a->s.sel] > p->start_ns[b->s.sel]) ||
+		       sv_profile_start(p, a->s.sel) >
+			       sv_profile_start(p, b->s.sel)) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_sibling_earlier(
@@ -272,7 +275,8 @@ static bool sel_sibling_earlier(
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
 		       p->parent[a->s.sel] == p->parent[b->s.sel] &&
-		       p->start_ns[a->s.sel] < p->start_ns[b->s.sel]) ||
+		       sv_profile_start(p, a->s.sel) <
+			       sv_profile_start(p, b->s.sel)) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool solo_on(
@@ -748,7 +752,7 @@ static bool call_on_timeline(
 	(void)b;
 	return (main_is(a, &sv_mode_timeline, why, n) &&
 		       a->s.sel != SV_NO_CALL &&
-		       TL(a)->t0 <= a->s.p->start_ns[a->s.sel] &&
+		       TL(a)->t0 <= sv_profile_start(a->s.p, a->s.sel) &&
 		       TL(a)->t1 >= sv_profile_end(a->s.p, a->s.sel)) ||
 	       WHY("selection %u not in view", (unsigned)a->s.sel);
 }
@@ -1868,8 +1872,8 @@ START_TEST(test_memory_budget)
 		ck_assert_uint_ne(a->sel, SV_NO_CALL);
 		ck_assert_str_eq(held_ranks(&kept), "0,2");
 		ck_assert_uint_ne(b->sel, SV_NO_CALL);
-		ck_assert_int_eq(
-			b->p->start_ns[b->sel], a->p->start_ns[a->sel]);
+		ck_assert_int_eq(sv_profile_start(b->p, b->sel),
+			sv_profile_start(a->p, a->sel));
 		ck_assert_int_eq(sv_profile_end(b->p, b->sel),
 			sv_profile_end(a->p, a->sel));
 		ck_assert_uint_eq(b->p->lanes[sv_call_lane(b->p, b->sel)].rank,

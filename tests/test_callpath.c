@@ -239,7 +239,7 @@ START_TEST(test_callpath_properties)
 	t0 = 300 + _i * 37;
 	t1 = t0 + 500;
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t s = p->start_ns[c], e = sv_profile_end(p, c);
+		int64_t s = sv_profile_start(p, c), e = sv_profile_end(p, c);
 		if (p->parent[c] != SV_NO_CALL)
 			continue;
 		s = s < t0 ? t0 : s;

@@ -138,7 +138,8 @@ static int calls_cmp(const void *x, const void *y)
 	if (ha && va != vb)
 		return (va < vb) == !cmp_desc ? -1 : 1;
 	if (cmp_key == SV_CALLS_KEY_RANK || cmp_key == SV_CALLS_KEY_LANE) {
-		int64_t sa = cmp_p->start_ns[a], sb = cmp_p->start_ns[b];
+		int64_t sa = sv_profile_start(cmp_p, a),
+			sb = sv_profile_start(cmp_p, b);
 		if (sa != sb)
 			return sa < sb ? -1 : 1;
 	}

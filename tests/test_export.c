@@ -123,7 +123,7 @@ START_TEST(export_chrome_events)
 			c < 4 ? 0 : 1);
 		ck_assert_int_eq(
 			json_integer_value(json_object_get(a, "start_ns")),
-			p->start_ns[c]);
+			sv_profile_start(p, c));
 		ck_assert_int_eq(
 			json_integer_value(json_object_get(a, "end_ns")),
 			sv_profile_end(p, c));
@@ -132,7 +132,7 @@ START_TEST(export_chrome_events)
 			sv_profile_exclusive(p, c));
 		/* microseconds from the origin (100), exact */
 		ck_assert(json_real_value(json_object_get(e, "ts")) * 1000 -
-				  (double)(p->start_ns[c] - 100) <
+				  (double)(sv_profile_start(p, c) - 100) <
 			  1e-6);
 		ck_assert(json_real_value(json_object_get(e, "dur")) * 1000 -
 				  (double)sv_call_duration(p, c) <
@@ -328,7 +328,8 @@ START_TEST(export_csv_quoting)
 		seen[c] = true;
 		ck_assert_str_eq(f[3], hostile[c]);
 		ck_assert_str_eq(f[2], p->lanes[sv_call_lane(p, c)].label);
-		ck_assert_int_eq(strtoll(f[4], NULL, 10), p->start_ns[c]);
+		ck_assert_int_eq(
+			strtoll(f[4], NULL, 10), sv_profile_start(p, c));
 		ck_assert_int_eq(strtoll(f[5], NULL, 10), sv_profile_end(p, c));
 		ck_assert_int_eq(
 			strtoll(f[6], NULL, 10), sv_call_duration(p, c));

@@ -113,7 +113,7 @@ static void check_rank(const struct sv_profile *p, const struct sv_gen_opts *o,
 			ck_assert_uint_lt(k, lr->count);
 			c = lr->first + k++;
 			loaded_of[i] = (uint32_t)c;
-			ck_assert_int_eq(p->start_ns[c], g.start[i]);
+			ck_assert_int_eq(sv_profile_start(p, c), g.start[i]);
 			ck_assert_int_eq(sv_profile_end(p, c), g.end[i]);
 			if (o->gpu) {
 				ck_assert_int_eq(p->gpu_ns[c], g.gpu[i]);

@@ -155,10 +155,11 @@ static uint32_t brute_cell(const struct sv_profile *p, size_t lane,
 	*count = 0;
 	for (i = 0; i < l->ncalls; i++) {
 		uint32_t c = l->calls[i];
-		int64_t e = sv_profile_end(p, c) > p->start_ns[c]
+		int64_t e = sv_profile_end(p, c) > sv_profile_start(p, c)
 				    ? sv_profile_end(p, c)
-				    : p->start_ns[c] + 1;
-		if (p->depth[c] != depth || p->start_ns[c] >= b || e <= a)
+				    : sv_profile_start(p, c) + 1;
+		if (p->depth[c] != depth || sv_profile_start(p, c) >= b ||
+			e <= a)
 			continue;
 		(*count)++;
 		if (best == SV_NO_CALL ||
@@ -309,7 +310,8 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 		out->lo = lo;
 		out->hi = hi;
 		if (hi == lo) {
-			int nx = sv_tmap_col(m, p->start_ns[lv->calls[lo]]);
+			int nx = sv_tmap_col(
+				m, sv_profile_start(p, lv->calls[lo]));
 			*x = nx <= *x ? *x + 1 : nx;
 			continue;
 		}
@@ -327,7 +329,8 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 		if (cend > xend)
 			cend = xend;
 		if (lo + 1 < lv->n) {
-			int nx = sv_tmap_col(m, p->start_ns[lv->calls[lo + 1]]);
+			int nx = sv_tmap_col(
+				m, sv_profile_start(p, lv->calls[lo + 1]));
 			if (nx < cend)
 				cend = nx;
 		}
@@ -470,8 +473,8 @@ START_TEST(test_lod_walk_reference)
 		ck_assert_ptr_null(lv->cumdur);
 		for (i = 0; i < lv->n; i++) {
 			int64_t e = sv_layout_call_end(p, lv->calls[i]);
-			ck_assert_int_eq(
-				sv_lod_start(lv, i), p->start_ns[lv->calls[i]]);
+			ck_assert_int_eq(sv_lod_start(lv, i),
+				sv_profile_start(p, lv->calls[i]));
 			run = e > run ? e : run;
 			ck_assert_int_eq(sv_lod_maxend(lv, i), run);
 			ck_assert_int_eq(sv_lod_dur(lv, i),
@@ -557,7 +560,7 @@ START_TEST(test_lod_kept_columns)
 	ck_assert_ptr_nonnull(lv->cumdur);
 	for (i = 0; i < lv->n; i++) {
 		uint32_t c = lv->calls[i];
-		ck_assert_int_eq(sv_lod_start(lv, i), p->start_ns[c]);
+		ck_assert_int_eq(sv_lod_start(lv, i), sv_profile_start(p, c));
 		ck_assert_int_eq(sv_lod_dur(lv, i), sv_call_duration(p, c));
 		ck_assert_int_eq(sv_lod_maxend(lv, i), sv_profile_end(p, c));
 	}

@@ -1936,6 +1936,42 @@ static const struct sv_row *row_of(
 	return NULL;
 }
 
+/* Packing the starts and ids (what the viewer does once a profile is
+ * loaded) changes no call's figures. */
+static void check_pack_keeps(struct sv_profile *p)
+{
+	uint32_t n = p->ncalls, c;
+	int64_t *keep =
+		malloc(((size_t)n * (2 + SV_ID_COLUMNS) + 1) * sizeof *keep);
+	int k;
+
+	ck_assert_ptr_nonnull(keep);
+	for (c = 0; c < n; c++) {
+		int64_t *v = keep + (size_t)c * (2 + SV_ID_COLUMNS);
+		v[0] = sv_profile_start(p, c);
+		v[1] = sv_profile_end(p, c);
+		for (k = 0; k < SV_ID_COLUMNS; k++)
+			v[2 + k] = sv_profile_has_id(p, (enum sv_id_column)k)
+					   ? sv_profile_id(
+						     p, (enum sv_id_column)k, c)
+					   : -1;
+	}
+	sv_profile_pack(p);
+	ck_assert(!n || !sv_profile_has_lanes(p) || !p->start_ns);
+	for (c = 0; c < n; c++) {
+		const int64_t *v = keep + (size_t)c * (2 + SV_ID_COLUMNS);
+		ck_assert_int_eq(sv_profile_start(p, c), v[0]);
+		ck_assert_int_eq(sv_profile_end(p, c), v[1]);
+		for (k = 0; k < SV_ID_COLUMNS; k++)
+			if (sv_profile_has_id(p, (enum sv_id_column)k))
+				ck_assert_int_eq(
+					sv_profile_id(
+						p, (enum sv_id_column)k, c),
+					v[2 + k]);
+	}
+	free(keep);
+}
+
 START_TEST(test_fixture)
 {
 	const struct fixture_case *c = &fixtures[_i];
@@ -1976,12 +2012,15 @@ START_TEST(test_fixture)
 				continue;
 			ncalls += n;
 			{
-				int64_t lo = p->start_ns[row->first],
-					hi = sv_profile_end(p, row->first);
-				uint64_t k;
-				for (k = row->first; k < row->first + n; k++) {
-					if (p->start_ns[k] < lo)
-						lo = p->start_ns[k];
+				int64_t lo = sv_profile_start(
+						p, (uint32_t)row->first),
+					hi = sv_profile_end(
+						p, (uint32_t)row->first);
+				uint32_t k;
+				for (k = (uint32_t)row->first;
+					k < row->first + n; k++) {
+					if (sv_profile_start(p, k) < lo)
+						lo = sv_profile_start(p, k);
 					if (sv_profile_end(p, k) > hi)
 						hi = sv_profile_end(p, k);
 				}
@@ -2005,6 +2044,7 @@ START_TEST(test_fixture)
 				"%s: unexpected warning: %s", c->file,
 				p->warnings[i]);
 	}
+	check_pack_keeps(p);
 	json_decref(exp);
 	sv_profile_free(p);
 	free(path);

@@ -301,7 +301,7 @@ START_TEST(test_search_prompt)
 	ck_assert_str_eq(v.s.search_spec, "child");
 	ck_assert_uint_eq(v.s.nmatches, 3);
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
-	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
+	ck_assert_int_eq(sv_profile_start(prof, v.s.sel), 100);
 
 	/* BSpace on an empty prompt closes it; C-u clears what is typed */
 	keys("/ a C-u");
@@ -697,7 +697,7 @@ START_TEST(test_histogram_and_calls)
 	 * it on the timeline */
 	rkeys("< Home Enter");
 	ck_assert_ptr_eq(sv_view_main_mode(&rv)->ops, &sv_mode_timeline);
-	ck_assert_int_eq(rprof->start_ns[rv.s.sel], 100);
+	ck_assert_int_eq(sv_profile_start(rprof, rv.s.sel), 100);
 	ck_assert_int_eq(sv_profile_end(rprof, rv.s.sel), 1000);
 	ck_assert_int_le(TL(&rv)->t0, 100);
 	ck_assert_int_ge(TL(&rv)->t1, 1000);

@@ -333,7 +333,7 @@ static void check_rank(const struct sv_profile *p, const struct tpay *t,
 				continue;
 			ck_assert_uint_lt(k, lr->count);
 			c = lr->first + k++;
-			ck_assert_int_eq(p->start_ns[c], t->start[i]);
+			ck_assert_int_eq(sv_profile_start(p, c), t->start[i]);
 			ck_assert_int_eq(sv_profile_end(p, c), t->end[i]);
 			if (t->w.gpu_ns)
 				ck_assert_int_eq(p->gpu_ns[c], t->gpu[i]);

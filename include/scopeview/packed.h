@@ -24,11 +24,17 @@
 
 #define SV_PACKED_BLOCK 64
 
+/* A block's smallest value and where its bits are, side by side, so that
+ * reading a value touches one header and one or two words of bits. */
+struct sv_packed_block {
+	int64_t base; /* the block's smallest value */
+	uint64_t at;  /* the bit of bits[] where it starts (low 56 bits), and
+			 its bits a value, 0-64 (high 8 bits) */
+};
+
 struct sv_packed {
-	uint64_t n;     /* values; 0 = none (the column is absent) */
-	int64_t *base;  /* per block: its smallest value */
-	uint64_t *at;   /* per block: the bit of bits[] where it starts */
-	uint8_t *width; /* per block: bits a value, 0-64 */
+	uint64_t n; /* values; 0 = none (the column is absent) */
+	struct sv_packed_block *blocks;
 	uint64_t *bits; /* the distances, low bits first, one word spare */
 	size_t bytes;   /* what the column allocated */
 };
@@ -41,19 +47,20 @@ void sv_packed_fini(struct sv_packed *pk);
 /* Value i (< pk->n). */
 static inline int64_t sv_packed_get(const struct sv_packed *pk, uint64_t i)
 {
-	uint64_t b = i / SV_PACKED_BLOCK, bit, d;
-	unsigned w = pk->width[b], sh;
+	const struct sv_packed_block *k = &pk->blocks[i / SV_PACKED_BLOCK];
+	uint64_t bit, d;
+	unsigned w = (unsigned)(k->at >> 56), sh;
 
 	if (!w)
-		return pk->base[b];
-	bit = pk->at[b] + (i % SV_PACKED_BLOCK) * w;
+		return k->base;
+	bit = (k->at & (((uint64_t)1 << 56) - 1)) + (i % SV_PACKED_BLOCK) * w;
 	sh = (unsigned)(bit % 64);
 	d = pk->bits[bit / 64] >> sh;
 	if (sh && sh + w > 64)
 		d |= pk->bits[bit / 64 + 1] << (64 - sh);
 	if (w < 64)
 		d &= ((uint64_t)1 << w) - 1;
-	return (int64_t)((uint64_t)pk->base[b] + d);
+	return (int64_t)((uint64_t)k->base + d);
 }
 
 #endif

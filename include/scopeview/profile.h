@@ -209,7 +209,12 @@ struct sv_profile {
 	/* Per call, ncalls long.  The optional columns are NULL when the file
 	 * did not record them. */
 	uint32_t ncalls;
+	/* The start of each call: the loader fills start_ns; a holder that
+	 * reads starts one call at a time packs them (sv_profile_pack) into
+	 * start_pk, a few bytes a call, and start_ns is then NULL.  Read
+	 * them through sv_profile_start(). */
 	int64_t *start_ns;
+	struct sv_packed start_pk;
 	/* The end of each call: the loader fills end_ns; sv_profile_finish
 	 * turns it, in its own memory, into dur (end - start, wrapping, as
 	 * uint32, with the durations of 2^32 - 1 ns or more and the negative
@@ -223,7 +228,7 @@ struct sv_profile {
 	bool has_span;
 	int64_t span_start_ns, span_end_ns;
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
-	/* The id columns packed (sv_profile_pack_ids, packed.h: a few bits
+	/* The id columns packed (sv_profile_pack, packed.h: a few bits
 	 * a call instead of 8 bytes), their int64 arrays above then NULL.
 	 * Read them through sv_profile_has_id() and sv_profile_id(). */
 	struct sv_packed ids[SV_ID_COLUMNS];
@@ -332,12 +337,16 @@ struct sv_profile {
 struct sv_profile *sv_profile_new(const char *path);
 /* NULL-safe. */
 void sv_profile_free(struct sv_profile *p);
-/* Pack the id columns of finished profile p (call, parent, thread and
- * task ids) into p->ids and free their int64 arrays: for a holder that
- * reads them one call at a time (the viewer), 8 bytes a call each down
- * to a few bits.  The values read through sv_profile_id() do not change;
- * a raw array (p->thread_id, ...) is NULL afterwards. */
-void sv_profile_pack_ids(struct sv_profile *p);
+/* Pack the starts and the id columns of p (call, parent, thread and task
+ * ids) into p->start_pk and p->ids and free their int64 arrays: for a
+ * holder that reads them one call at a time (the viewer), 8 bytes a call
+ * each down to a few bytes (starts) or bits (ids).  Before
+ * sv_profile_finish only the call and parent ids are packed (the nesting
+ * and the lanes read the rest); a finished profile has them all packed.
+ * The values read through sv_profile_start() and sv_profile_id() do not
+ * change; the raw arrays (p->start_ns, p->thread_id, ...) are NULL
+ * afterwards. */
+void sv_profile_pack(struct sv_profile *p);
 
 /* Append one warning line (printf format). */
 void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
@@ -394,17 +403,23 @@ struct sv_task *sv_profile_add_task(struct sv_profile *p);
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err);
 
 /* Accessors. */
+/* The start of call c (< ncalls), as stored. */
+static inline int64_t sv_profile_start(const struct sv_profile *p, uint32_t c)
+{
+	return p->start_ns ? p->start_ns[c] : sv_packed_get(&p->start_pk, c);
+}
 static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 {
 	if (p->dur)
 		return sv_wide_get_u32(&p->dur_wide, p->dur, c);
-	return sv_sub_wrap(p->end_ns[c], p->start_ns[c]);
+	return sv_sub_wrap(p->end_ns[c], sv_profile_start(p, c));
 }
 /* The end of call c, as stored (start + duration, wrapping). */
 static inline int64_t sv_profile_end(const struct sv_profile *p, uint32_t c)
 {
 	if (p->dur)
-		return sv_add_wrap(p->start_ns[c], sv_call_duration(p, c));
+		return sv_add_wrap(
+			sv_profile_start(p, c), sv_call_duration(p, c));
 	return p->end_ns[c];
 }
 /* The row holding call c (< ncalls): the last row whose first call is at

@@ -52,6 +52,11 @@ struct sv_load_opts {
 	 * out (sv_profile.absent_lanes), so that a view can show it and ask
 	 * for it. */
 	bool absent_lanes;
+	/* Pack the starts and the id columns (sv_profile_pack), for a holder
+	 * that reads them one call at a time (the viewer): the call and
+	 * parent ids as soon as they are read, since the nesting does not
+	 * read them, and the rest once it is done. */
+	bool pack;
 };
 
 /*

@@ -121,7 +121,7 @@ static int64_t cp_clip(const struct cp_build *b, int64_t s, int64_t e)
 /* Whether call c meets the range. */
 static bool cp_meets(const struct cp_build *b, uint32_t c)
 {
-	int64_t s = b->p->start_ns[c], e = sv_profile_end(b->p, c);
+	int64_t s = sv_profile_start(b->p, c), e = sv_profile_end(b->p, c);
 	if (!b->range)
 		return true;
 	if (e <= s)
@@ -148,7 +148,7 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 	if (!b->reg_open[r]++)
 		b->reg_node[r] = node;
 	if (counted) {
-		int64_t s = p->start_ns[c], e = sv_profile_end(p, c);
+		int64_t s = sv_profile_start(p, c), e = sv_profile_end(p, c);
 		int64_t d = cp_clip(b, s, e);
 		n->calls++;
 		if (!nested || b->expand) {
@@ -165,7 +165,7 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 		if (b->range && b->depth) {
 			uint32_t pc = b->st_call[b->depth - 1];
 			int64_t pe = sv_profile_end(p, pc), covered;
-			if (e > pe && pe >= p->start_ns[pc])
+			if (e > pe && pe >= sv_profile_start(p, pc))
 				e = pe;
 			covered = cp_clip(b, s, e);
 			if (covered > 0)

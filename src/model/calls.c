@@ -105,7 +105,7 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 		*out = sv_call_duration(p, c);
 		return true;
 	case SV_CALLS_KEY_START:
-		*out = p->start_ns[c];
+		*out = sv_profile_start(p, c);
 		return true;
 	case SV_CALLS_KEY_END:
 		*out = sv_profile_end(p, c);

@@ -23,9 +23,7 @@ void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n)
 	if (!n)
 		return;
 	pk->n = n;
-	pk->base = sv_xmalloc(nb * sizeof *pk->base);
-	pk->at = sv_xmalloc(nb * sizeof *pk->at);
-	pk->width = sv_xmalloc(nb * sizeof *pk->width);
+	pk->blocks = sv_xmalloc(nb * sizeof *pk->blocks);
 	/* First the base and width of each block, so that the bits are
 	 * allocated once. */
 	for (b = 0; b < nb; b++) {
@@ -37,11 +35,10 @@ void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n)
 			lo = v[i] < lo ? v[i] : lo;
 			hi = v[i] > hi ? v[i] : hi;
 		}
-		pk->base[b] = lo;
-		pk->width[b] =
-			(uint8_t)packed_bits((uint64_t)hi - (uint64_t)lo);
-		pk->at[b] = total;
-		total += (i1 - i0) * pk->width[b];
+		unsigned w = packed_bits((uint64_t)hi - (uint64_t)lo);
+		pk->blocks[b].base = lo;
+		pk->blocks[b].at = total | (uint64_t)w << 56;
+		total += (i1 - i0) * w;
 	}
 	words = total / 64 + 2;
 	pk->bits = sv_xcalloc(words, sizeof *pk->bits);
@@ -49,30 +46,27 @@ void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n)
 		uint64_t i0 = b * SV_PACKED_BLOCK, i,
 			 i1 = i0 + SV_PACKED_BLOCK < n ? i0 + SV_PACKED_BLOCK
 						       : n;
-		unsigned w = pk->width[b];
-		uint64_t bit = pk->at[b];
+		unsigned w = (unsigned)(pk->blocks[b].at >> 56);
+		uint64_t bit = pk->blocks[b].at & (((uint64_t)1 << 56) - 1);
 		if (!w)
 			continue;
 		for (i = i0; i < i1; i++, bit += w) {
-			uint64_t d = (uint64_t)v[i] - (uint64_t)pk->base[b];
+			uint64_t d =
+				(uint64_t)v[i] - (uint64_t)pk->blocks[b].base;
 			unsigned sh = (unsigned)(bit % 64);
 			pk->bits[bit / 64] |= d << sh;
 			if (sh && sh + w > 64)
 				pk->bits[bit / 64 + 1] |= d >> (64 - sh);
 		}
 	}
-	pk->bytes =
-		nb * (sizeof *pk->base + sizeof *pk->at + sizeof *pk->width) +
-		words * sizeof *pk->bits;
+	pk->bytes = nb * sizeof *pk->blocks + words * sizeof *pk->bits;
 }
 
 void sv_packed_fini(struct sv_packed *pk)
 {
 	if (!pk)
 		return;
-	free(pk->base);
-	free(pk->at);
-	free(pk->width);
+	free(pk->blocks);
 	free(pk->bits);
 	memset(pk, 0, sizeof *pk);
 }

@@ -28,14 +28,21 @@ struct sv_profile *sv_profile_new(const char *path)
 	return p;
 }
 
-void sv_profile_pack_ids(struct sv_profile *p)
+void sv_profile_pack(struct sv_profile *p)
 {
 	int64_t **raw[SV_ID_COLUMNS] = {
 		&p->call_id, &p->parent_id, &p->thread_id, &p->task_id};
+	bool finished = sv_profile_has_lanes(p);
 	int k;
 
+	if (p->start_ns && p->ncalls && finished) {
+		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
+		free(p->start_ns);
+		p->start_ns = NULL;
+	}
 	for (k = 0; k < SV_ID_COLUMNS; k++) {
-		if (!*raw[k] || !p->ncalls || !sv_profile_has_lanes(p))
+		bool early = k == SV_ID_CALL || k == SV_ID_PARENT;
+		if (!*raw[k] || !p->ncalls || !(finished || early))
 			continue;
 		sv_packed_build(&p->ids[k], *raw[k], p->ncalls);
 		free(*raw[k]);
@@ -59,6 +66,7 @@ void sv_profile_free(struct sv_profile *p)
 	}
 	free(p->rows);
 	free(p->start_ns);
+	sv_packed_fini(&p->start_pk);
 	free(p->end_ns);
 	free(p->dur);
 	sv_wide_fini(&p->dur_wide);
@@ -427,11 +435,13 @@ int64_t sv_profile_min_start(const struct sv_profile *p)
 	uint32_t c;
 	if (p->has_span)
 		return p->span_start_ns;
-	for (c = 0; c < p->ncalls; c++)
-		if (!any || p->start_ns[c] < m) {
-			m = p->start_ns[c];
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t s = sv_profile_start(p, c);
+		if (!any || s < m) {
+			m = s;
 			any = true;
 		}
+	}
 	return m;
 }
 

@@ -276,7 +276,7 @@ size_t sv_profile_calls_lower(
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (p->start_ns[calls[mid]] < t)
+		if (sv_profile_start(p, calls[mid]) < t)
 			lo = mid + 1;
 		else
 			hi = mid;

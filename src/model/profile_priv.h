@@ -23,9 +23,10 @@ void sv_profile_lanes_by_row(struct sv_profile *p);
 static inline bool sv_profile_lane_before(
 	const struct sv_profile *p, uint32_t a, uint32_t b)
 {
+	int64_t sa = sv_profile_start(p, a), sb = sv_profile_start(p, b);
 	uint32_t ra, rb;
-	if (p->start_ns[a] != p->start_ns[b])
-		return p->start_ns[a] < p->start_ns[b];
+	if (sa != sb)
+		return sa < sb;
 	if (sv_profile_end(p, a) != sv_profile_end(p, b))
 		return sv_profile_end(p, a) > sv_profile_end(p, b);
 	ra = p->region_pos[sv_call_region(p, a)];

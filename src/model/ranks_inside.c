@@ -96,7 +96,7 @@ int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 			sv_grow((void **)&buf, &ncap, n + r->count,
 				sizeof *buf);
 			for (c = r->first; c < r->first + r->count; c++) {
-				int64_t s = p->start_ns[c],
+				int64_t s = sv_profile_start(p, c),
 					e = sv_profile_end(p, c);
 				uint32_t ln = row_lane != UINT32_MAX
 						      ? row_lane

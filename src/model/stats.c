@@ -462,11 +462,13 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 				sv_stats_buf_push(&buf,
 					sel.range
 						? sv_stats_range_clip(&sel,
-							  p->start_ns[c],
+							  sv_profile_start(
+								  p, c),
 							  sv_profile_end(p, c))
 						: sv_sub_wrap(
 							  sv_profile_end(p, c),
-							  p->start_ns[c]));
+							  sv_profile_start(
+								  p, c)));
 		}
 	}
 	if (buf.n == 0) {

@@ -76,18 +76,18 @@ static void range_child(const struct sv_profile *p,
 	struct sv_stats_edge *e;
 	int64_t s, end;
 
-	if (par == SV_NO_CALL || (p->start_ns[par] >= sel->t0 &&
+	if (par == SV_NO_CALL || (sv_profile_start(p, par) >= sel->t0 &&
 					 sv_profile_end(p, par) <= sel->t1))
 		return;
 	e = range_find(v, n, par);
 	if (!e)
 		return;
-	s = p->start_ns[ch];
+	s = sv_profile_start(p, ch);
 	end = sv_profile_end(p, ch);
 	/* A child running past its parent's end is charged only for the
 	 * part the parent covers (doc/format.md 9.3). */
 	if (end > sv_profile_end(p, par) &&
-		sv_profile_end(p, par) >= p->start_ns[par])
+		sv_profile_end(p, par) >= sv_profile_start(p, par))
 		end = sv_profile_end(p, par);
 	e->exclusive_ns -= sv_stats_range_clip(sel, s, end);
 }
@@ -116,8 +116,9 @@ void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
 			v[k++] = v[i];
 	n = k;
 	for (i = 0; i < n; i++)
-		v[i].exclusive_ns = sv_stats_range_clip(sel,
-			p->start_ns[v[i].call], sv_profile_end(p, v[i].call));
+		v[i].exclusive_ns =
+			sv_stats_range_clip(sel, sv_profile_start(p, v[i].call),
+				sv_profile_end(p, v[i].call));
 	/* Children inside the range: the lane's calls starting in it, and
 	 * the edge calls themselves (those starting before t0). */
 	for (l = 0; l < p->nlanes; l++) {
@@ -131,7 +132,7 @@ void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
 			range_child(p, sel, v, n, lane->calls[i]);
 	}
 	for (i = 0; i < n; i++)
-		if (p->start_ns[v[i].call] < sel->t0)
+		if (sv_profile_start(p, v[i].call) < sel->t0)
 			range_child(p, sel, v, n, v[i].call);
 	sel->edges = v;
 	sel->nedges = n;
@@ -142,10 +143,11 @@ int64_t sv_stats_range_exclusive(
 {
 	struct sv_stats_edge *e;
 
-	if (p->start_ns[c] >= sel->t0 && sv_profile_end(p, c) <= sel->t1)
+	if (sv_profile_start(p, c) >= sel->t0 &&
+		sv_profile_end(p, c) <= sel->t1)
 		return p->exclusive ? sv_profile_exclusive(p, c) : 0;
 	e = range_find(sel->edges, sel->nedges, c);
 	return e ? e->exclusive_ns
 		 : sv_stats_range_clip(
-			   sel, p->start_ns[c], sv_profile_end(p, c));
+			   sel, sv_profile_start(p, c), sv_profile_end(p, c));
 }

@@ -173,8 +173,8 @@ bool sv_stats_call_on(const struct sv_profile *p,
 		return false;
 	if (sel->call_on && !sel->call_on[c])
 		return false;
-	if (sel->range && !sv_stats_range_meets(
-				  sel, p->start_ns[c], sv_profile_end(p, c)))
+	if (sel->range && !sv_stats_range_meets(sel, sv_profile_start(p, c),
+				  sv_profile_end(p, c)))
 		return false;
 	return true;
 }
@@ -260,7 +260,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		uint32_t c = (uint32_t)(r->first + k);
 		int64_t d;
 
-		int64_t cs = p->start_ns[c], ce = sv_profile_end(p, c);
+		int64_t cs = sv_profile_start(p, c), ce = sv_profile_end(p, c);
 
 		if (filtered && !sv_stats_call_on(p, sel, c, lane))
 			continue;

@@ -132,7 +132,7 @@ static void calls_json(FILE *out, const struct sv_profile *p,
 		fprintf(out,
 			", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64
 			", \"duration_ns\": %" PRId64 ", \"exclusive_ns\": ",
-			p->start_ns[c], sv_profile_end(p, c),
+			sv_profile_start(p, c), sv_profile_end(p, c),
 			sv_call_duration(p, c));
 		calls_opt(out, calls_excl(p, c));
 		fputs(", \"gpu_ns\": ", out);
@@ -172,7 +172,7 @@ static void calls_csv(
 		fprintf(out, "%" PRIu32 ",", sv_call_rank(p, c));
 		sv_summary_csv_field(out, calls_lane(p, c));
 		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64,
-			p->start_ns[c], sv_profile_end(p, c),
+			sv_profile_start(p, c), sv_profile_end(p, c),
 			sv_call_duration(p, c));
 		calls_csv_opt(out, calls_excl(p, c));
 		calls_csv_opt(out, calls_col(p->gpu_ns, c));
@@ -217,8 +217,8 @@ static void calls_table(FILE *out, const struct sv_profile *p,
 		fprintf(out,
 			"%5" PRIu32 "  %-20.20s %12s %10s %10s %10s %10s\n",
 			sv_call_rank(p, c), lane,
-			sv_fmt_dur(sv_sub_wrap(p->start_ns[c], origin), a,
-				sizeof a),
+			sv_fmt_dur(sv_sub_wrap(sv_profile_start(p, c), origin),
+				a, sizeof a),
 			sv_fmt_dur(sv_call_duration(p, c), b, sizeof b),
 			calls_dur(calls_excl(p, c), d, sizeof d),
 			calls_dur(calls_col(p->gpu_ns, c), e, sizeof e),

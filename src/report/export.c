@@ -192,7 +192,7 @@ bool sv_export_call_in(const struct sv_profile *p,
 		return false;
 	if (!sc->has_range)
 		return true;
-	s = p->start_ns[c];
+	s = sv_profile_start(p, c);
 	e = sv_profile_end(p, c);
 	if (s >= sc->t1 || sc->t1 <= sc->t0)
 		return false;
@@ -286,7 +286,7 @@ void sv_export_times(struct sv_export_buf *w, const struct sv_profile *p,
 	uint32_t c, const char *const pre[3])
 {
 	sv_export_puts(w, pre[0]);
-	sv_export_i64(w, p->start_ns[c]);
+	sv_export_i64(w, sv_profile_start(p, c));
 	sv_export_puts(w, pre[1]);
 	sv_export_i64(w, sv_profile_end(p, c));
 	sv_export_puts(w, pre[2]);

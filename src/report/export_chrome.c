@@ -69,7 +69,7 @@ static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
 	sv_export_puts(w, ",\"tid\":");
 	sv_export_i64(w, (int64_t)l);
 	sv_export_puts(w, ",\"ts\":");
-	sv_export_us(w, sv_sub_wrap(p->start_ns[c], origin));
+	sv_export_us(w, sv_sub_wrap(sv_profile_start(p, c), origin));
 	sv_export_puts(w, ",\"dur\":");
 	sv_export_us(w, sv_call_duration(p, c));
 	sv_export_times(w, p, c, times);

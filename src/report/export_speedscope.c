@@ -87,7 +87,7 @@ static bool speedscope_lane(struct sv_export_buf *w, const struct sv_profile *p,
 		int64_t s, e;
 		if (!sv_export_call_in(p, sc, c))
 			continue;
-		s = sv_sub_wrap(p->start_ns[c], origin);
+		s = sv_sub_wrap(sv_profile_start(p, c), origin);
 		e = sv_sub_wrap(sv_profile_end(p, c), origin);
 		if (e < s)
 			e = s;

@@ -414,6 +414,7 @@ static int app_load_now(
 	rc = a->opts.source.load(a->path, NULL, &p, err);
 	if (rc < 0)
 		return rc;
+	sv_profile_pack(p);
 	b->size(b->ctx, &w, &h);
 	rc = app_show(a, p, NULL, w, h, err);
 	if (rc == 0 && a->path2) {
@@ -421,7 +422,8 @@ static int app_load_now(
 		struct sv_run_prep sp = {.p = NULL};
 		struct sv_error lerr = {0, ""};
 		a->second_load = true;
-		a->opts.source.load(a->path2, NULL, &p2, &lerr);
+		if (a->opts.source.load(a->path2, NULL, &p2, &lerr) == 0)
+			sv_profile_pack(p2);
 		app_adopt_second(a, p2, &sp, &lerr);
 	}
 	return rc;

@@ -164,6 +164,7 @@ static void *loader_main(void *arg)
 	o.file_done = loader_file_done;
 	o.rank_on = l->source.rank_on;
 	o.nrank_on = l->source.nrank_on;
+	o.pack = true;
 	if (l->want_index || (l->source.memory && !l->want_second)) {
 		/* Quick: names and stored statistics, shown while the calls
 		 * load, and what a memory budget needs to know.  A failure
@@ -189,8 +190,6 @@ static void *loader_main(void *arg)
 	}
 	memset(&err, 0, sizeof err);
 	rc = l->source.load(l->path, &o, &p, &err);
-	if (rc == 0)
-		sv_profile_pack_ids(p);
 	free(budget_on);
 	o.rank_on = NULL;
 	pthread_mutex_lock(&l->mu);

@@ -218,7 +218,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
 	if (src.sel != SV_NO_CALL && sv_call_lane(p, src.sel) == lane &&
 		p->depth[src.sel] == depth)
-		b.sel_row = sv_tmap_span(&b.m, p->start_ns[src.sel],
+		b.sel_row = sv_tmap_span(&b.m, sv_profile_start(p, src.sel),
 			sv_profile_end(p, src.sel), &b.sel_x0, &b.sel_x1);
 	/* The row's spans from the last frame when its window is the same. */
 	if (v->span_rows && y >= v->geom.lanes_y &&

@@ -457,7 +457,8 @@ static void render_details(struct render_ctx *r)
 			sv_render_exact(sv_profile_exclusive(p, c), false, y,
 				sizeof y));
 		details_line(&d, SV_STYLE_DETAILS, "start %s   end %s",
-			details_rel(p->start_ns[c], origin, x, sizeof x),
+			details_rel(
+				sv_profile_start(p, c), origin, x, sizeof x),
 			details_rel(sv_profile_end(p, c), origin, y, sizeof y));
 	}
 	{
@@ -533,7 +534,7 @@ static void render_details(struct render_ctx *r)
 				"the region's call %" PRIu64 " on rank %" PRIu32
 				"   absolute start %" PRId64 " ns",
 				(uint64_t)(c - row->first), row->rank,
-				p->start_ns[c]);
+				sv_profile_start(p, c));
 		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
 	}
 	d.meta_y = d.y;

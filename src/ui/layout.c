@@ -92,7 +92,7 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span)
 
 int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
 {
-	int64_t s = p->start_ns[c], e = sv_profile_end(p, c);
+	int64_t s = sv_profile_start(p, c), e = sv_profile_end(p, c);
 	if (e > s)
 		return e;
 	return s == INT64_MAX ? s : s + 1;
@@ -106,9 +106,26 @@ static int64_t lod_add_sat(int64_t a, int64_t b)
 	return r;
 }
 
-static int64_t lod_dur(const struct sv_profile *p, uint32_t c)
+/* The end of call c, whose start s the caller has at hand (the level's
+ * own copy: the model's may be packed, slower to read). */
+static int64_t lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
 {
-	return sv_sub_sat(sv_profile_end(p, c), p->start_ns[c]);
+	return p->dur ? sv_add_wrap(s, sv_call_duration(p, c)) : p->end_ns[c];
+}
+
+/* The duration of call c (start s), saturated. */
+static int64_t lod_dur(const struct sv_profile *p, uint32_t c, int64_t s)
+{
+	return sv_sub_sat(lod_end(p, c, s), s);
+}
+
+/* sv_layout_call_end of call c (start s). */
+static int64_t lod_drawn_end(const struct sv_profile *p, uint32_t c, int64_t s)
+{
+	int64_t e = lod_end(p, c, s);
+	if (e > s)
+		return e;
+	return s == INT64_MAX ? s : s + 1;
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */
@@ -171,7 +188,7 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	lv->cumdur = sv_xmalloc(((size_t)lv->n + 1) * sizeof *lv->cumdur);
 	lv->cumdur[0] = 0;
 	for (i = 0; i < lv->n; i++) {
-		int64_t d = lod_dur(p, lv->calls[i]);
+		int64_t d = lod_dur(p, lv->calls[i], lv->start[i]);
 		if (__builtin_add_overflow(
 			    lv->cumdur[i], d, &lv->cumdur[i + 1])) {
 			lv->cumdur[i + 1] = lod_add_sat(lv->cumdur[i], d);
@@ -181,12 +198,13 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	if (!exact) {
 		lv->dur = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->dur);
 		for (i = 0; i < lv->n; i++)
-			lv->dur[i] = lod_dur(p, lv->calls[i]);
+			lv->dur[i] = lod_dur(p, lv->calls[i], lv->start[i]);
 	}
 	exact = true;
 	for (i = 0; i < lv->n && exact; i++) {
-		int64_t e = sv_layout_call_end(p, lv->calls[i]),
-			s = sv_lod_start(lv, i), d = sv_lod_dur(lv, i), own;
+		int64_t s = sv_lod_start(lv, i),
+			e = lod_drawn_end(p, lv->calls[i], s),
+			d = sv_lod_dur(lv, i), own;
 		if (e > run)
 			run = e;
 		if (d > 0)
@@ -200,7 +218,7 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	lv->maxend = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->maxend);
 	run = INT64_MIN;
 	for (i = 0; i < lv->n; i++) {
-		int64_t e = sv_layout_call_end(p, lv->calls[i]);
+		int64_t e = lod_drawn_end(p, lv->calls[i], lv->start[i]);
 		if (e > run)
 			run = e;
 		lv->maxend[i] = run;
@@ -385,7 +403,7 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
 			lv = &ll->levels[p->depth[c]];
-			lv->start[lv->n] = p->start_ns[c];
+			lv->start[lv->n] = sv_profile_start(p, c);
 			lv->calls[lv->n++] = c;
 		}
 		for (d = 0; d < ndepth; d++) {
@@ -567,7 +585,7 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 		ix, sv_call_lane(p, call), (uint32_t)p->depth[call] + 1);
 	if (!lv)
 		return NULL;
-	s = p->start_ns[call];
+	s = sv_profile_start(p, call);
 	e = sv_layout_call_end(p, call);
 	*lo = lod_lower_start(lv, s);
 	*hi = lod_lower_start(lv, e);

@@ -67,7 +67,8 @@ static int timeline_zoom_call(struct sv_timeline *v)
 
 	if (src.sel == SV_NO_CALL)
 		return timeline_no_selection(v);
-	s = sv_sub_sat(sv_time_clamp(src.p->start_ns[src.sel]), src.shift);
+	s = sv_sub_sat(
+		sv_time_clamp(sv_profile_start(src.p, src.sel)), src.shift);
 	e = sv_sub_sat(
 		sv_time_clamp(sv_profile_end(src.p, src.sel)), src.shift);
 	e = e > s ? e : s + 1;
@@ -317,7 +318,7 @@ static int timeline_range(struct sv_timeline *v, int action)
 	} else if (action == SV_ACTION_RANGE_CALL) {
 		if (s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
-		a = s->p->start_ns[s->sel];
+		a = sv_profile_start(s->p, s->sel);
 		b = sv_profile_end(s->p, s->sel);
 	} else if (action == SV_ACTION_RANGE_START) {
 		a = t;

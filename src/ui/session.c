@@ -380,7 +380,7 @@ struct sv_call_key sv_call_key_of(const struct sv_profile *p, uint32_t c)
 	k.valid = true;
 	k.rank = p->lanes[sv_call_lane(p, c)].rank;
 	k.lane_key = p->lanes[sv_call_lane(p, c)].key;
-	k.start = p->start_ns[c];
+	k.start = sv_profile_start(p, c);
 	k.end = sv_profile_end(p, c);
 	k.region = sv_xstrdup(p->regions[sv_call_region(p, c)]);
 	return k;
@@ -401,7 +401,7 @@ uint32_t sv_call_key_find(
 		/* From the first call starting at k->start. */
 		for (lo = sv_profile_lane_lower(p, ln, k->start);
 			lo < ln->ncalls &&
-			p->start_ns[ln->calls[lo]] == k->start;
+			sv_profile_start(p, ln->calls[lo]) == k->start;
 			lo++) {
 			uint32_t c = ln->calls[lo];
 			if (sv_profile_end(p, c) == k->end &&

@@ -41,7 +41,7 @@ static void session_sort_calls(
 	kv = sv_xmalloc(n * sizeof *kv);
 	tmp = sv_xmalloc(n * sizeof *tmp);
 	for (i = 0; i < n; i++) {
-		kv[i].key = (uint64_t)s->p->start_ns[calls[i]] ^ sign;
+		kv[i].key = (uint64_t)sv_profile_start(s->p, calls[i]) ^ sign;
 		kv[i].value = calls[i];
 	}
 	sv_radix_sort(kv, tmp, n);

@@ -336,7 +336,7 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	if (!hidden || hidden[lane])
 		return;
 	/* In the first run's clock. */
-	s = sv_sub_sat(sv_time_clamp(p->start_ns[c]), src.shift);
+	s = sv_sub_sat(sv_time_clamp(sv_profile_start(p, c)), src.shift);
 	e = sv_sub_sat(sv_time_clamp(sv_profile_end(p, c)), src.shift);
 	e = e > s ? e : s + 1;
 	if (e <= v->t0 || s >= v->t1)
@@ -371,7 +371,7 @@ void sv_timeline_show_call(struct sv_timeline *v, uint32_t c)
 	if (c == SV_NO_CALL || c >= p->ncalls ||
 		v->s->lane_hidden[sv_call_lane(p, c)])
 		return;
-	s = sv_time_clamp(p->start_ns[c]);
+	s = sv_time_clamp(sv_profile_start(p, c));
 	e = sv_time_clamp(sv_profile_end(p, c));
 	e = e > s ? e : s + 1;
 	wide = (sv_i128)(e - s) * w / span;
@@ -442,13 +442,13 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 		 * t are skipped by a binary search, and those that start at t
 		 * go by call number. */
 		int64_t t = v->s->sel != SV_NO_CALL
-				    ? v->s->p->start_ns[v->s->sel]
+				    ? sv_profile_start(v->s->p, v->s->sel)
 				    : v->cur_t;
 		long found = -1;
 		if (dir > 0) {
 			for (i = sv_profile_calls_lower(v->s->p, list, n, t);
 				i < n; i++) {
-				int64_t s = v->s->p->start_ns[list[i]];
+				int64_t s = sv_profile_start(v->s->p, list[i]);
 				if (s > t ||
 					(s == t && v->s->sel != SV_NO_CALL &&
 						list[i] > v->s->sel) ||
@@ -466,7 +466,7 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 					 : sv_profile_calls_lower(
 						   v->s->p, list, n, t + 1);
 				i-- > 0;) {
-				int64_t s = v->s->p->start_ns[list[i]];
+				int64_t s = sv_profile_start(v->s->p, list[i]);
 				if (s < t ||
 					(s == t && v->s->sel != SV_NO_CALL &&
 						list[i] < v->s->sel)) {
