@@ -236,14 +236,14 @@ static bool sel_parent(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	return (b->s.sel != SV_NO_CALL &&
-		       a->s.sel == a->s.p->parent[b->s.sel]) ||
+		       a->s.sel == sv_profile_parent(a->s.p, b->s.sel)) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_child(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	return (a->s.sel != SV_NO_CALL &&
-		       a->s.p->parent[a->s.sel] == b->s.sel) ||
+		       sv_profile_parent(a->s.p, a->s.sel) == b->s.sel) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
 }
 static bool sel_longest_child(
@@ -251,10 +251,11 @@ static bool sel_longest_child(
 {
 	const struct sv_profile *p = a->s.p;
 	uint32_t c;
-	if (a->s.sel == SV_NO_CALL || p->parent[a->s.sel] != b->s.sel)
+	if (a->s.sel == SV_NO_CALL ||
+		sv_profile_parent(p, a->s.sel) != b->s.sel)
 		return WHY("selection %u -> %u", b->s.sel, a->s.sel);
 	for (c = 0; c < p->ncalls; c++)
-		if (p->parent[c] == b->s.sel &&
+		if (sv_profile_parent(p, c) == b->s.sel &&
 			sv_call_duration(p, c) > sv_call_duration(p, a->s.sel))
 			return WHY("call %u is longer than %u", c, a->s.sel);
 	return true;
@@ -264,7 +265,8 @@ static bool sel_sibling_later(
 {
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
-		       p->parent[a->s.sel] == p->parent[b->s.sel] &&
+		       sv_profile_parent(p, a->s.sel) ==
+			       sv_profile_parent(p, b->s.sel) &&
 		       sv_profile_start(p, a->s.sel) >
 			       sv_profile_start(p, b->s.sel)) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);
@@ -274,7 +276,8 @@ static bool sel_sibling_earlier(
 {
 	const struct sv_profile *p = a->s.p;
 	return (a->s.sel != SV_NO_CALL && b->s.sel != SV_NO_CALL &&
-		       p->parent[a->s.sel] == p->parent[b->s.sel] &&
+		       sv_profile_parent(p, a->s.sel) ==
+			       sv_profile_parent(p, b->s.sel) &&
 		       sv_profile_start(p, a->s.sel) <
 			       sv_profile_start(p, b->s.sel)) ||
 	       WHY("selection %u -> %u", b->s.sel, a->s.sel);

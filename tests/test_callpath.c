@@ -222,7 +222,7 @@ START_TEST(test_callpath_properties)
 	top = sv_xcalloc(p->nregions, sizeof *top);
 	for (c = 0; c < p->ncalls; c++) {
 		excl += sv_profile_exclusive(p, c);
-		if (p->parent[c] == SV_NO_CALL)
+		if (sv_profile_parent(p, c) == SV_NO_CALL)
 			top[sv_call_region(p, c)] += sv_call_duration(p, c);
 	}
 	ck_assert_int_eq(t.exclusive, excl);
@@ -240,7 +240,7 @@ START_TEST(test_callpath_properties)
 	t1 = t0 + 500;
 	for (c = 0; c < p->ncalls; c++) {
 		int64_t s = sv_profile_start(p, c), e = sv_profile_end(p, c);
-		if (p->parent[c] != SV_NO_CALL)
+		if (sv_profile_parent(p, c) != SV_NO_CALL)
 			continue;
 		s = s < t0 ? t0 : s;
 		e = e > t1 ? t1 : e;

@@ -335,11 +335,13 @@ START_TEST(export_csv_quoting)
 			strtoll(f[6], NULL, 10), sv_call_duration(p, c));
 		ck_assert_int_eq(
 			strtoll(f[7], NULL, 10), sv_profile_exclusive(p, c));
-		ck_assert_int_eq(strtol(f[8], NULL, 10), p->depth[c]);
-		if (p->parent[c] == SV_NO_CALL)
+		ck_assert_int_eq(
+			strtol(f[8], NULL, 10), sv_profile_depth(p, c));
+		if (sv_profile_parent(p, c) == SV_NO_CALL)
 			ck_assert_str_eq(f[9], "");
 		else
-			ck_assert_int_eq(strtol(f[9], NULL, 10), p->parent[c]);
+			ck_assert_int_eq(strtol(f[9], NULL, 10),
+				sv_profile_parent(p, c));
 		ck_assert_str_eq(f[10], ""); /* no gpu column */
 		ck_assert_msg(m, "metadata %s: %s", f[12], je.text);
 		if (c == 4)

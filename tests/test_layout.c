@@ -158,8 +158,8 @@ static uint32_t brute_cell(const struct sv_profile *p, size_t lane,
 		int64_t e = sv_profile_end(p, c) > sv_profile_start(p, c)
 				    ? sv_profile_end(p, c)
 				    : sv_profile_start(p, c) + 1;
-		if (p->depth[c] != depth || sv_profile_start(p, c) >= b ||
-			e <= a)
+		if (sv_profile_depth(p, c) != depth ||
+			sv_profile_start(p, c) >= b || e <= a)
 			continue;
 		(*count)++;
 		if (best == SV_NO_CALL ||
@@ -708,13 +708,15 @@ START_TEST(test_lanes_order_labels)
 	ck_assert_uint_eq(rows.rows[3].lane, 1);
 	/* a child sits exactly one row under its parent */
 	for (i = 0; i < p->ncalls; i++)
-		if (p->parent[i] != SV_NO_CALL)
+		if (sv_profile_parent(p, i) != SV_NO_CALL)
 			ck_assert_int_eq(
-				sv_layout_rows_find(
-					&rows, sv_call_lane(p, i), p->depth[i]),
+				sv_layout_rows_find(&rows, sv_call_lane(p, i),
+					sv_profile_depth(p, i)),
 				sv_layout_rows_find(&rows,
-					sv_call_lane(p, p->parent[i]),
-					p->depth[p->parent[i]]) +
+					sv_call_lane(
+						p, sv_profile_parent(p, i)),
+					sv_profile_depth(
+						p, sv_profile_parent(p, i))) +
 					1);
 	collapsed[0] = true;
 	hidden[2] = true;

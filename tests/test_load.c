@@ -1936,38 +1936,49 @@ static const struct sv_row *row_of(
 	return NULL;
 }
 
-/* Packing the starts and ids (what the viewer does once a profile is
- * loaded) changes no call's figures. */
+/* Packing the columns (what the viewer does once a profile is loaded:
+ * starts, durations, nesting, exclusive times and ids) changes no call's
+ * figures. */
+enum { PACK_FIGS = 6 + SV_ID_COLUMNS };
+static void pack_figures(const struct sv_profile *p, uint32_t c, int64_t *v)
+{
+	int k;
+	bool nest = sv_profile_has_nesting(p);
+	v[0] = sv_profile_start(p, c);
+	v[1] = sv_profile_end(p, c);
+	v[2] = sv_call_duration(p, c);
+	v[3] = nest ? (int64_t)sv_profile_depth(p, c) : -1;
+	v[4] = nest ? (int64_t)sv_profile_parent(p, c) : -1;
+	v[5] = sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : -1;
+	for (k = 0; k < SV_ID_COLUMNS; k++)
+		v[6 + k] = sv_profile_has_id(p, (enum sv_id_column)k)
+				   ? sv_profile_id(p, (enum sv_id_column)k, c)
+				   : -1;
+}
+
 static void check_pack_keeps(struct sv_profile *p)
 {
 	uint32_t n = p->ncalls, c;
-	int64_t *keep =
-		malloc(((size_t)n * (2 + SV_ID_COLUMNS) + 1) * sizeof *keep);
+	int64_t *keep = malloc(((size_t)n * PACK_FIGS + 1) * sizeof *keep);
+	int64_t now[PACK_FIGS];
+	bool nest = sv_profile_has_nesting(p),
+	     excl = sv_profile_has_exclusive(p);
 	int k;
 
 	ck_assert_ptr_nonnull(keep);
-	for (c = 0; c < n; c++) {
-		int64_t *v = keep + (size_t)c * (2 + SV_ID_COLUMNS);
-		v[0] = sv_profile_start(p, c);
-		v[1] = sv_profile_end(p, c);
-		for (k = 0; k < SV_ID_COLUMNS; k++)
-			v[2 + k] = sv_profile_has_id(p, (enum sv_id_column)k)
-					   ? sv_profile_id(
-						     p, (enum sv_id_column)k, c)
-					   : -1;
-	}
+	for (c = 0; c < n; c++)
+		pack_figures(p, c, keep + (size_t)c * PACK_FIGS);
 	sv_profile_pack(p);
-	ck_assert(!n || !sv_profile_has_lanes(p) || !p->start_ns);
+	if (n && sv_profile_has_lanes(p))
+		ck_assert(!p->start_ns && !p->dur && !p->parent && !p->depth &&
+			  !p->exclusive);
+	ck_assert(sv_profile_has_nesting(p) == nest);
+	ck_assert(sv_profile_has_exclusive(p) == excl);
 	for (c = 0; c < n; c++) {
-		const int64_t *v = keep + (size_t)c * (2 + SV_ID_COLUMNS);
-		ck_assert_int_eq(sv_profile_start(p, c), v[0]);
-		ck_assert_int_eq(sv_profile_end(p, c), v[1]);
-		for (k = 0; k < SV_ID_COLUMNS; k++)
-			if (sv_profile_has_id(p, (enum sv_id_column)k))
-				ck_assert_int_eq(
-					sv_profile_id(
-						p, (enum sv_id_column)k, c),
-					v[2 + k]);
+		pack_figures(p, c, now);
+		for (k = 0; k < PACK_FIGS; k++)
+			ck_assert_int_eq(
+				now[k], keep[(size_t)c * PACK_FIGS + k]);
 	}
 	free(keep);
 }
@@ -3465,7 +3476,8 @@ START_TEST(test_rank_subset_gen)
 			/* nesting rebuilt per lane: the same on rank 1 */
 			ck_assert_int_eq(sv_profile_exclusive(p, c),
 				sv_profile_exclusive(full, d));
-			ck_assert_uint_eq(p->depth[c], full->depth[d]);
+			ck_assert_uint_eq(sv_profile_depth(p, c),
+				sv_profile_depth(full, d));
 		}
 	}
 	ck_assert_uint_eq(kr, p->nrows);

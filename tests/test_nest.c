@@ -58,14 +58,44 @@ START_TEST(test_nest_table)
 	const struct nest_case *tc = &nest_cases[_i];
 	uint32_t parent[NEST_MAX], stack[NEST_MAX];
 	uint16_t depth[NEST_MAX];
-	int64_t excl[NEST_MAX];
+	int64_t excl[NEST_MAX], acc[NEST_MAX];
 	int overlaps = 0;
-	struct sv_nest nest = {
-		tc->s, tc->e, parent, depth, excl, nest_count, &overlaps};
+	struct sv_nest nest = {.start_ns = tc->s,
+		.end_ns = tc->e,
+		.parent = parent,
+		.depth = depth,
+		.exclusive = excl,
+		.overlap = nest_count,
+		.ctx = &overlaps};
+	uint32_t dur[NEST_MAX];
+	int32_t excl32[NEST_MAX];
+	struct sv_wide dur_wide = {0}, excl_wide = {0};
 	size_t i;
 
 	/* given one lane in nesting order, when it is nested */
 	uint32_t rows = sv_nest_lane(&nest, tc->order, tc->n, stack);
+
+	/* (and again from uint32 durations into int32 exclusive times, as
+	 * sv_profile_finish does: the same figures) */
+	for (i = 0; i < tc->n; i++)
+		dur[i] = sv_wide_u32(
+			&dur_wide, (uint32_t)i, tc->e[i] - tc->s[i]);
+	{
+		struct sv_nest narrow = {.start_ns = tc->s,
+			.dur = dur,
+			.dur_wide = &dur_wide,
+			.exclusive32 = excl32,
+			.exclusive_wide = &excl_wide,
+			.acc = acc};
+		ck_assert_uint_eq(
+			sv_nest_lane(&narrow, tc->order, tc->n, stack), rows);
+		for (i = 0; i < tc->n; i++)
+			ck_assert_int_eq(sv_wide_get_i32(&excl_wide, excl32,
+						 (uint32_t)i),
+				excl[i]);
+	}
+	sv_wide_fini(&dur_wide);
+	sv_wide_fini(&excl_wide);
 
 	/* then every call has its parent, depth and exclusive time */
 	ck_assert_msg(rows == tc->rows, "%s: rows %u", tc->what, rows);
@@ -87,7 +117,7 @@ START_TEST(test_nest_outputs_optional)
 	const int64_t s[] = {0, 10}, e[] = {100, 20};
 	const uint32_t order[] = {0, 1};
 	uint32_t stack[2], parent[2] = {7, 7};
-	struct sv_nest nest = {s, e, NULL, NULL, NULL, NULL, NULL};
+	struct sv_nest nest = {.start_ns = s, .end_ns = e};
 
 	/* with no outputs it only counts rows; with one, it fills just that */
 	ck_assert_uint_eq(sv_nest_lane(&nest, order, 2, stack), 2);

@@ -72,7 +72,7 @@ static void check_map(const struct sv_profile *p,
 	uint32_t *top = calloc(p->nregions, sizeof *top);
 
 	for (c = 0; c < p->ncalls; c++) {
-		uint32_t par = p->parent[c];
+		uint32_t par = sv_profile_parent(p, c);
 		if (par == SV_NO_CALL)
 			continue;
 		ck_assert_msg(sv_palette_call(m, p, (uint32_t)c,
@@ -167,8 +167,8 @@ START_TEST(test_assign_demo)
 	ck_assert_msg(sv_load(path, NULL, &p, &err) == 0, "%s", err.msg);
 	w = calloc(p->nregions, sizeof *w);
 	for (c = 0; c < p->ncalls; c++)
-		if (p->parent[c] == SV_NO_CALL ||
-			sv_call_region(p, p->parent[c]) !=
+		if (sv_profile_parent(p, c) == SV_NO_CALL ||
+			sv_call_region(p, sv_profile_parent(p, c)) !=
 				sv_call_region(p, (uint32_t)c))
 			w[sv_call_region(p, (uint32_t)c)] +=
 				sv_call_duration(p, (uint32_t)c);

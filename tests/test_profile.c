@@ -103,13 +103,13 @@ START_TEST(test_simple_nesting)
 	ck_assert_uint_eq(p->nlanes, 1);
 	ck_assert_str_eq(p->lanes[0].label, "r0");
 	ck_assert_uint_eq(p->lanes[0].depth_rows, 3);
-	ck_assert_uint_eq(p->depth[m], 0);
-	ck_assert_uint_eq(p->depth[a0], 1);
-	ck_assert_uint_eq(p->depth[a1], 1);
-	ck_assert_uint_eq(p->depth[b], 2);
-	ck_assert_uint_eq(p->parent[m], SV_NO_CALL);
-	ck_assert_uint_eq(p->parent[a0], m);
-	ck_assert_uint_eq(p->parent[b], a0);
+	ck_assert_uint_eq(sv_profile_depth(p, m), 0);
+	ck_assert_uint_eq(sv_profile_depth(p, a0), 1);
+	ck_assert_uint_eq(sv_profile_depth(p, a1), 1);
+	ck_assert_uint_eq(sv_profile_depth(p, b), 2);
+	ck_assert_uint_eq(sv_profile_parent(p, m), SV_NO_CALL);
+	ck_assert_uint_eq(sv_profile_parent(p, a0), m);
+	ck_assert_uint_eq(sv_profile_parent(p, b), a0);
 	ck_assert_int_eq(sv_profile_exclusive(p, m), 100 - 30 - 10);
 	ck_assert_int_eq(sv_profile_exclusive(p, a0), 30 - 10);
 	ck_assert_int_eq(sv_profile_exclusive(p, b), 10);
@@ -133,10 +133,10 @@ START_TEST(test_recursion_and_ties)
 		{"fib", 0, 20, 50, -1, -1},
 	};
 	struct sv_profile *p = build(calls, 3, false);
-	ck_assert_uint_eq(p->depth[0], 0);
-	ck_assert_uint_eq(p->depth[1], 1);
-	ck_assert_uint_eq(p->depth[2], 1);
-	ck_assert_uint_eq(p->parent[2], 0);
+	ck_assert_uint_eq(sv_profile_depth(p, 0), 0);
+	ck_assert_uint_eq(sv_profile_depth(p, 1), 1);
+	ck_assert_uint_eq(sv_profile_depth(p, 2), 1);
+	ck_assert_uint_eq(sv_profile_parent(p, 2), 0);
 	ck_assert_int_eq(sv_profile_exclusive(p, 0), 0);
 	sv_profile_free(p);
 }
@@ -158,13 +158,13 @@ START_TEST(test_zero_length)
 	uint32_t o = call_of(p, "outer", 0, 0), z0 = call_of(p, "z", 0, 0),
 		 z1 = call_of(p, "z", 0, 1), af = call_of(p, "after", 0, 0),
 		 ed = call_of(p, "edge", 0, 0);
-	ck_assert_uint_eq(p->depth[z0], 1);
-	ck_assert_uint_eq(p->depth[z1], 2);
-	ck_assert_uint_eq(p->parent[z1], z0);
-	ck_assert_uint_eq(p->depth[af], 1);
-	ck_assert_uint_eq(p->parent[af], o);
+	ck_assert_uint_eq(sv_profile_depth(p, z0), 1);
+	ck_assert_uint_eq(sv_profile_depth(p, z1), 2);
+	ck_assert_uint_eq(sv_profile_parent(p, z1), z0);
+	ck_assert_uint_eq(sv_profile_depth(p, af), 1);
+	ck_assert_uint_eq(sv_profile_parent(p, af), o);
 	/* a zero-length call at the parent's end is outside it */
-	ck_assert_uint_eq(p->depth[ed], 0);
+	ck_assert_uint_eq(sv_profile_depth(p, ed), 0);
 	ck_assert_int_eq(sv_profile_exclusive(p, o), 100 - 9);
 	sv_profile_free(p);
 }
@@ -182,7 +182,7 @@ START_TEST(test_partial_overlap_warns)
 	ck_assert_uint_eq(p->nwarnings, 1);
 	ck_assert_ptr_nonnull(strstr(p->warnings[0], "'io' call 0 [40, 80]"));
 	ck_assert_ptr_nonnull(strstr(p->warnings[0], "'solve' call 0 [0, 50]"));
-	ck_assert_uint_eq(p->depth[1], 1);
+	ck_assert_uint_eq(sv_profile_depth(p, 1), 1);
 	ck_assert_int_eq(sv_profile_exclusive(p, 0), 40);
 	sv_profile_free(p);
 }
@@ -542,7 +542,8 @@ START_TEST(test_wide_exclusive_times)
 	 * when finished; then the durations and ends outside uint32 and the
 	 * exclusive times outside int32 come back exact through the
 	 * accessors, only those are exceptions, and the rows' totals,
-	 * exclusive times, minima and maxima are exact */
+	 * exclusive times, minima and maxima are exact; and all of it again
+	 * once the columns are packed (the viewer's model) */
 	static const int64_t g = (int64_t)1 << 32;
 	const struct call_spec calls[] = {
 		{"big", 0, 0, 5 * g, -1, -1},
@@ -555,39 +556,49 @@ START_TEST(test_wide_exclusive_times)
 		 child = call_of(p, "child", 0, 0),
 		 n0 = call_of(p, "neg", 0, 0), n1 = call_of(p, "neg", 0, 1);
 	struct sv_stats st;
+	int pass;
 
 	ck_assert_ptr_null(p->end_ns);
-	ck_assert_int_eq(sv_call_duration(p, big), 5 * g);
-	ck_assert_int_eq(sv_profile_end(p, big), 5 * g);
-	ck_assert_int_eq(sv_call_duration(p, child), 1000);
-	ck_assert_int_eq(sv_profile_end(p, child), 2000);
-	ck_assert_int_eq(sv_call_duration(p, n0), -500);
-	ck_assert_int_eq(sv_profile_end(p, n0), 6 * g - 500);
-	ck_assert_int_eq(sv_call_duration(p, n1), -3000000000);
-	ck_assert_int_eq(sv_profile_end(p, n1), 8 * g - 3000000000);
 	ck_assert_uint_eq(p->dur_wide.n, 3);
-	ck_assert_int_eq(sv_profile_max_end(p), 8 * g - 3000000000);
-	ck_assert_int_eq(sv_profile_exclusive(p, big), 5 * g - 1000);
-	ck_assert_int_eq(sv_profile_exclusive(p, child), 1000);
-	ck_assert_int_eq(sv_profile_exclusive(p, n0), -500);
-	ck_assert_int_eq(sv_profile_exclusive(p, n1), -3000000000);
 	ck_assert_uint_eq(p->exclusive_wide.n, 2);
-	ck_assert_uint_eq(p->parent[child], big);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			sv_profile_pack(p);
+			ck_assert_ptr_null(p->dur);
+			ck_assert_ptr_null(p->exclusive);
+		}
+		ck_assert_int_eq(sv_call_duration(p, big), 5 * g);
+		ck_assert_int_eq(sv_profile_end(p, big), 5 * g);
+		ck_assert_int_eq(sv_call_duration(p, child), 1000);
+		ck_assert_int_eq(sv_profile_end(p, child), 2000);
+		ck_assert_int_eq(sv_call_duration(p, n0), -500);
+		ck_assert_int_eq(sv_profile_end(p, n0), 6 * g - 500);
+		ck_assert_int_eq(sv_call_duration(p, n1), -3000000000);
+		ck_assert_int_eq(sv_profile_end(p, n1), 8 * g - 3000000000);
+		ck_assert_int_eq(sv_profile_max_end(p), 8 * g - 3000000000);
+		ck_assert_int_eq(sv_profile_exclusive(p, big), 5 * g - 1000);
+		ck_assert_int_eq(sv_profile_exclusive(p, child), 1000);
+		ck_assert_int_eq(sv_profile_exclusive(p, n0), -500);
+		ck_assert_int_eq(sv_profile_exclusive(p, n1), -3000000000);
+		ck_assert_uint_eq(sv_profile_parent(p, child), big);
 
-	ck_assert_int_eq(
-		sv_stats_row(p, sv_profile_row_of(p, big), NULL, &st), 0);
-	ck_assert_int_eq(st.total_ns, 5 * g);
-	ck_assert_int_eq(st.exclusive_ns, 5 * g - 1000);
-	ck_assert_int_eq(st.max_ns, 5 * g);
-	ck_assert_int_eq(
-		sv_stats_row(p, sv_profile_row_of(p, n1), NULL, &st), 0);
-	ck_assert_uint_eq(st.num_calls, 2);
-	ck_assert_int_eq(st.total_ns, -3000000500);
-	ck_assert_int_eq(st.exclusive_ns, -3000000500);
-	ck_assert_int_eq(st.min_ns, -3000000000);
-	ck_assert_int_eq(st.max_ns, -500);
-	ck_assert_int_eq(st.first_ns, -500);
-	ck_assert_int_eq(st.last_ns, -3000000000);
+		ck_assert_int_eq(
+			sv_stats_row(p, sv_profile_row_of(p, big), NULL, &st),
+			0);
+		ck_assert_int_eq(st.total_ns, 5 * g);
+		ck_assert_int_eq(st.exclusive_ns, 5 * g - 1000);
+		ck_assert_int_eq(st.max_ns, 5 * g);
+		ck_assert_int_eq(
+			sv_stats_row(p, sv_profile_row_of(p, n1), NULL, &st),
+			0);
+		ck_assert_uint_eq(st.num_calls, 2);
+		ck_assert_int_eq(st.total_ns, -3000000500);
+		ck_assert_int_eq(st.exclusive_ns, -3000000500);
+		ck_assert_int_eq(st.min_ns, -3000000000);
+		ck_assert_int_eq(st.max_ns, -500);
+		ck_assert_int_eq(st.first_ns, -500);
+		ck_assert_int_eq(st.last_ns, -3000000000);
+	}
 	sv_profile_free(p);
 }
 END_TEST

@@ -185,8 +185,8 @@ static double scale_positions(size_t n)
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t lp = sv_profile_lane_pos(p, c);
 		uint32_t vp = sv_layout_level_pos(&ix, c);
-		const struct sv_lod_level *lv =
-			sv_layout_level(&ix, sv_call_lane(p, c), p->depth[c]);
+		const struct sv_lod_level *lv = sv_layout_level(
+			&ix, sv_call_lane(p, c), sv_profile_depth(p, c));
 		ck_assert_uint_eq(p->lanes[sv_call_lane(p, c)].calls[lp], c);
 		ck_assert_uint_eq(lv->calls[vp], c);
 	}

@@ -536,10 +536,10 @@ START_TEST(test_search_metadata)
 	ck_assert_uint_eq(s.matches[0], c100);
 	ck_assert(sv_session_is_match(&s, c100));
 	ck_assert(!sv_session_is_match(&s, c600));
-	ck_assert(sv_session_has_match(
-		&s, sv_call_lane(prof, c100), prof->depth[c100], 150, 160));
-	ck_assert(!sv_session_has_match(
-		&s, sv_call_lane(prof, c600), prof->depth[c600], 650, 660));
+	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, c100),
+		sv_profile_depth(prof, c100), 150, 160));
+	ck_assert(!sv_session_has_match(&s, sv_call_lane(prof, c600),
+		sv_profile_depth(prof, c600), 650, 660));
 	/* a regex on the value: both, by start */
 	ck_assert_int_eq(
 		sv_session_set_search(&s, "phase~^(steady|warm)$", &err), 0);
@@ -756,9 +756,9 @@ START_TEST(test_search)
 	}
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "work", 50)));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
-		prof->depth[s.matches[1]], 250, 260));
+		sv_profile_depth(prof, s.matches[1]), 250, 260));
 	ck_assert(!sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
-		prof->depth[s.matches[1]], 400, 500));
+		sv_profile_depth(prof, s.matches[1]), 400, 500));
 	ck_assert_str_eq(s.search_spec, "child");
 	ck_assert_int_eq(s.match_pos, -1);
 	ck_assert_int_eq(heard.n, 1);
@@ -814,7 +814,7 @@ START_TEST(test_search_background)
 		ck_assert_uint_eq(s.matches[i], want[i]);
 	ck_assert(s.has_match_index);
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, want[0]),
-		prof->depth[want[1]], 250, 260));
+		sv_profile_depth(prof, want[1]), 250, 260));
 	ck_assert(sv_session_is_match(&s, want[2]));
 	ck_assert_int_eq(heard.n, 2);
 	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
@@ -888,16 +888,17 @@ START_TEST(test_lanes_keep_match_index)
 	ck_assert_uint_eq(s.nmatches, 3); /* child twice, grandchild */
 	ck_assert(s.has_match_index);
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
-		prof->depth[call_of(prof, "child", 100)], 100, 500));
+		sv_profile_depth(prof, call_of(prof, "child", 100)), 100, 500));
 
 	/* a region filter is not a change of lanes: the index follows it */
 	ck_assert_int_eq(sv_session_set_filter(&s, "grand"), 0);
 	wait_idle(&s);
 	ck_assert_uint_eq(s.nmatches, 1);
 	ck_assert(!sv_session_has_match(&s, (uint32_t)l0,
-		prof->depth[call_of(prof, "child", 100)], 100, 500));
+		sv_profile_depth(prof, call_of(prof, "child", 100)), 100, 500));
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
-		prof->depth[call_of(prof, "grandchild", 200)], 250, 260));
+		sv_profile_depth(prof, call_of(prof, "grandchild", 200)), 250,
+		260));
 }
 END_TEST
 

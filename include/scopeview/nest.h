@@ -36,12 +36,24 @@ struct sv_nest {
 	/* Called for each partial overlap, in lane order (NULL: not told). */
 	void (*overlap)(void *ctx, uint32_t call, uint32_t parent);
 	void *ctx;
+	/* Instead of end_ns (NULL): the durations as sv_profile_finish
+	 * keeps them, uint32 with their exception table (wide.h). */
+	const uint32_t *dur;
+	const struct sv_wide *dur_wide;
+	/* Instead of exclusive (NULL): int32, the values outside it in
+	 * *exclusive_wide (SV_WIDE_I32 marks them), so no int64 per call is
+	 * needed: an open call's running sum is kept in acc, one int64 per
+	 * slot of the stack, and narrowed when the call closes. */
+	int32_t *exclusive32;
+	struct sv_wide *exclusive_wide;
+	int64_t *acc;
 };
 
 /*
  * Nest the n calls of one lane, calls[0 .. n) in order of start ascending,
  * end descending (the order among calls equal in both is the caller's:
- * the earlier is the parent).  stack is scratch room for n call numbers.
+ * the earlier is the parent).  stack is scratch room for n call numbers
+ * (and nest->acc, when exclusive32 is set, for n int64).
  * Writes the outputs of every call listed (and no other).  Returns the
  * rows the lane needs to be drawn: 1 + its deepest depth, at most
  * SV_MAX_DEPTH + 1; 0 when n is 0.

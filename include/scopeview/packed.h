@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopeview/wide.h"
+
 #define SV_PACKED_BLOCK 64
 
 /* A block's smallest value and where its bits are, side by side, so that
@@ -41,6 +43,15 @@ struct sv_packed {
 
 /* Pack v[0 .. n) into pk (replacing what it held). */
 void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n);
+/* The same from the narrower columns of a profile: uint16, uint32 and
+ * int32 values, the last two with their exception table (wide.h; NULL:
+ * the values are plain), whose values are packed in place of the
+ * markers. */
+void sv_packed_build_u16(struct sv_packed *pk, const uint16_t *v, uint64_t n);
+void sv_packed_build_u32(struct sv_packed *pk, const uint32_t *v, uint64_t n,
+	const struct sv_wide *wide);
+void sv_packed_build_i32(struct sv_packed *pk, const int32_t *v, uint64_t n,
+	const struct sv_wide *wide);
 /* Free pk and empty it. */
 void sv_packed_fini(struct sv_packed *pk);
 

@@ -218,11 +218,13 @@ struct sv_profile {
 	/* The end of each call: the loader fills end_ns; sv_profile_finish
 	 * turns it, in its own memory, into dur (end - start, wrapping, as
 	 * uint32, with the durations of 2^32 - 1 ns or more and the negative
-	 * ones in dur_wide) and sets end_ns to NULL.  Read both through
+	 * ones in dur_wide) and sets end_ns to NULL; sv_profile_pack packs
+	 * the durations into dur_pk and frees dur.  Read them through
 	 * sv_profile_end() and sv_call_duration(). */
 	int64_t *end_ns;
 	uint32_t *dur;
 	struct sv_wide dur_wide;
+	struct sv_packed dur_pk;
 	/* The earliest start and the latest end of the calls, noted by
 	 * sv_profile_finish (has_span: there are calls). */
 	bool has_span;
@@ -241,14 +243,18 @@ struct sv_profile {
 	char *meta_arena;
 	size_t meta_arena_len, meta_arena_cap;
 
-	/* Filled by sv_profile_finish(). */
+	/* Filled by sv_profile_finish(); sv_profile_pack packs each into its
+	 * _pk and frees the array.  Read them through sv_profile_depth(),
+	 * sv_profile_parent() and sv_profile_exclusive(), and ask
+	 * sv_profile_has_nesting() and sv_profile_has_exclusive() whether
+	 * they are there. */
 	uint16_t *depth;  /* nesting depth, 0 = top of its lane */
 	uint32_t *parent; /* enclosing call, SV_NO_CALL at top level */
-	/* Exclusive time (duration minus what the direct children cover),
-	 * read through sv_profile_exclusive(): int32, with the values that
-	 * do not fit in exclusive_wide. */
+	/* Exclusive time (duration minus what the direct children cover):
+	 * int32, with the values that do not fit in exclusive_wide. */
 	int32_t *exclusive;
 	struct sv_wide exclusive_wide;
+	struct sv_packed depth_pk, parent_pk, exclusive_pk;
 	/* The lane of each call, read through sv_call_lane(): lane_of (call
 	 * -> index into lanes), or, when every row's calls are on one lane
 	 * (a rank without thread or task lanes: each rank is one lane),
@@ -314,6 +320,10 @@ struct sv_profile {
 	 * of the file left out, labelled "rN not read": set by the loader
 	 * before sv_profile_finish (sv_load_opts.absent_lanes). */
 	bool absent_lanes;
+	/* Packed columns wanted (sv_load_opts.pack, set by the loader):
+	 * sv_profile_finish packs the thread and task ids as soon as the
+	 * lanes are built from them. */
+	bool pack;
 	/* Datasets in /events, set by an index-only load of a columnar file
 	 * (the calls are not read, but what a load would keep is known):
 	 * 0 = unknown.  For sv_budget_call_bytes(). */
@@ -347,6 +357,8 @@ void sv_profile_free(struct sv_profile *p);
  * change; the raw arrays (p->start_ns, p->thread_id, ...) are NULL
  * afterwards. */
 void sv_profile_pack(struct sv_profile *p);
+/* The id columns alone, as far as sv_profile_pack would pack them. */
+void sv_profile_pack_ids(struct sv_profile *p);
 
 /* Append one warning line (printf format). */
 void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
@@ -408,19 +420,48 @@ static inline int64_t sv_profile_start(const struct sv_profile *p, uint32_t c)
 {
 	return p->start_ns ? p->start_ns[c] : sv_packed_get(&p->start_pk, c);
 }
+/* Whether the ends are kept as durations (a finished profile). */
+static inline bool sv_profile_has_dur(const struct sv_profile *p)
+{
+	return p->dur || p->dur_pk.n;
+}
 static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 {
 	if (p->dur)
 		return sv_wide_get_u32(&p->dur_wide, p->dur, c);
+	if (p->dur_pk.n)
+		return sv_packed_get(&p->dur_pk, c);
 	return sv_sub_wrap(p->end_ns[c], sv_profile_start(p, c));
 }
 /* The end of call c, as stored (start + duration, wrapping). */
 static inline int64_t sv_profile_end(const struct sv_profile *p, uint32_t c)
 {
-	if (p->dur)
+	if (sv_profile_has_dur(p))
 		return sv_add_wrap(
 			sv_profile_start(p, c), sv_call_duration(p, c));
 	return p->end_ns[c];
+}
+/* Whether p has the nesting (depth and parent of each call). */
+static inline bool sv_profile_has_nesting(const struct sv_profile *p)
+{
+	return p->parent || p->parent_pk.n;
+}
+/* The nesting depth of call c (p has the nesting). */
+static inline uint32_t sv_profile_depth(const struct sv_profile *p, uint32_t c)
+{
+	return p->depth ? p->depth[c]
+			: (uint32_t)sv_packed_get(&p->depth_pk, c);
+}
+/* The call enclosing call c, SV_NO_CALL at the top of its lane. */
+static inline uint32_t sv_profile_parent(const struct sv_profile *p, uint32_t c)
+{
+	return p->parent ? p->parent[c]
+			 : (uint32_t)sv_packed_get(&p->parent_pk, c);
+}
+/* Whether p has the exclusive times. */
+static inline bool sv_profile_has_exclusive(const struct sv_profile *p)
+{
+	return p->exclusive || p->exclusive_pk.n;
 }
 /* The row holding call c (< ncalls): the last row whose first call is at
  * or before c (rows without calls share their first with the next row).
@@ -460,11 +501,13 @@ static inline uint32_t sv_profile_row_next(
 		++*row;
 	return *row;
 }
-/* Exclusive time of call c of a finished profile (p->exclusive set). */
+/* Exclusive time of call c of a finished profile (p has them). */
 static inline int64_t sv_profile_exclusive(
 	const struct sv_profile *p, uint32_t c)
 {
-	return sv_wide_get_i32(&p->exclusive_wide, p->exclusive, c);
+	if (p->exclusive)
+		return sv_wide_get_i32(&p->exclusive_wide, p->exclusive, c);
+	return sv_packed_get(&p->exclusive_pk, c);
 }
 static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 {

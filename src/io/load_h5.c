@@ -542,8 +542,10 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		/* Rows for the ranks a budget left out (the viewer). */
 		h.p->absent_lanes =
 			h.p->rank_subset && opts && opts->absent_lanes;
-		if (opts && opts->pack)
+		if (opts && opts->pack) {
+			h.p->pack = true;
 			sv_profile_pack(h.p);
+		}
 		rc = sv_profile_finish(h.p, err);
 		if (!rc && opts && opts->pack)
 			sv_profile_pack(h.p);

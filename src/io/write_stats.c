@@ -132,8 +132,10 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 {
 	struct excl_ctx x = {start_ns, end_ns, thread_id, task_id, row_of};
 	bool overlap = false;
-	struct sv_nest nest = {
-		start_ns, end_ns, NULL, NULL, NULL, excl_overlap, &overlap};
+	struct sv_nest nest = {.start_ns = start_ns,
+		.end_ns = end_ns,
+		.overlap = excl_overlap,
+		.ctx = &overlap};
 	uint32_t *order, *stack;
 	uint64_t i, lane_start;
 

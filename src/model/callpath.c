@@ -196,7 +196,7 @@ static void cp_push_chain(struct cp_build *b, uint32_t c, bool count)
 		sv_grow((void **)&b->chain, &b->chain_cap, n + 1,
 			sizeof *b->chain);
 		b->chain[n++] = c;
-		c = b->p->parent[c];
+		c = sv_profile_parent(b->p, c);
 	}
 	if (count) { /* only a chain that meets the range is worth it */
 		size_t i = 0;
@@ -222,7 +222,7 @@ static int cp_lane(struct cp_build *b, const struct sv_lane *l,
 			cp_push_chain(b, l->calls[i0 - 1], true);
 	}
 	for (i = i0; i < i1; i++) {
-		uint32_t c = l->calls[i], par = p->parent[c];
+		uint32_t c = l->calls[i], par = sv_profile_parent(p, c);
 		while (b->depth && b->st_call[b->depth - 1] != par)
 			cp_pop(b);
 		if (!b->depth && par != SV_NO_CALL)

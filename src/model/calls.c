@@ -119,7 +119,7 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 		*out = sv_call_lane(p, c);
 		return true;
 	case SV_CALLS_KEY_EXCLUSIVE:
-		if (!p->exclusive)
+		if (!sv_profile_has_exclusive(p))
 			return false;
 		*out = sv_profile_exclusive(p, c);
 		return true;

@@ -9,16 +9,34 @@
 
 #include "scopeview/common.h"
 
+/* The end of call c. */
+static inline int64_t nest_end(const struct sv_nest *x, uint32_t c)
+{
+	if (x->end_ns)
+		return x->end_ns[c];
+	return sv_add_wrap(
+		x->start_ns[c], sv_wide_get_u32(x->dur_wide, x->dur, c));
+}
+
 /* Whether open call c has closed when a call starting at t opens.  A
  * zero-length call (or one ending before its start) is open at its own
  * start. */
 static bool nest_closed(const struct sv_nest *x, uint32_t c, int64_t t)
 {
-	int64_t s = x->start_ns[c], e = x->end_ns[c];
+	int64_t s = x->start_ns[c], e = nest_end(x, c);
 
 	if (e <= s)
 		return s < t;
 	return e <= t;
+}
+
+/* The call in stack slot k has closed: its exclusive time is final. */
+static inline void nest_pop(
+	const struct sv_nest *x, const uint32_t *stack, size_t k)
+{
+	if (x->exclusive32)
+		x->exclusive32[stack[k]] =
+			sv_wide_i32(x->exclusive_wide, stack[k], x->acc[k]);
 }
 
 uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
@@ -28,31 +46,35 @@ uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
 
 	for (i = 0; i < n; i++) {
 		uint32_t c = calls[i];
-		int64_t dur = sv_sub_wrap(x->end_ns[c], x->start_ns[c]);
+		int64_t end = nest_end(x, c),
+			dur = sv_sub_wrap(end, x->start_ns[c]);
 
 		while (depth &&
 			nest_closed(x, stack[depth - 1], x->start_ns[c]))
-			depth--;
+			nest_pop(x, stack, --depth);
 		if (x->depth)
 			x->depth[c] = depth > SV_MAX_DEPTH ? SV_MAX_DEPTH
 							   : (uint16_t)depth;
 		if (x->exclusive)
 			x->exclusive[c] = dur;
+		if (x->exclusive32)
+			x->acc[depth] = dur;
 		if (depth) {
 			uint32_t par = stack[depth - 1];
-			int64_t covered = dur;
+			int64_t covered = dur, pend = nest_end(x, par);
 			if (x->parent)
 				x->parent[c] = par;
-			if (x->end_ns[c] > x->end_ns[par] &&
-				x->end_ns[par] >= x->start_ns[par]) {
+			if (end > pend && pend >= x->start_ns[par]) {
 				if (x->overlap)
 					x->overlap(x->ctx, c, par);
-				covered = sv_sub_wrap(
-					x->end_ns[par], x->start_ns[c]);
+				covered = sv_sub_wrap(pend, x->start_ns[c]);
 			}
 			if (covered > 0 && x->exclusive)
 				x->exclusive[par] =
 					sv_sub_wrap(x->exclusive[par], covered);
+			if (covered > 0 && x->exclusive32)
+				x->acc[depth - 1] =
+					sv_sub_wrap(x->acc[depth - 1], covered);
 		} else if (x->parent) {
 			x->parent[c] = SV_NO_CALL;
 		}
@@ -60,6 +82,8 @@ uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
 			rows = depth + 1;
 		stack[depth++] = c;
 	}
+	while (depth)
+		nest_pop(x, stack, --depth);
 	return (uint32_t)(rows > (size_t)SV_MAX_DEPTH + 1
 				  ? (size_t)SV_MAX_DEPTH + 1
 				  : rows);

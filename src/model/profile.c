@@ -28,28 +28,6 @@ struct sv_profile *sv_profile_new(const char *path)
 	return p;
 }
 
-void sv_profile_pack(struct sv_profile *p)
-{
-	int64_t **raw[SV_ID_COLUMNS] = {
-		&p->call_id, &p->parent_id, &p->thread_id, &p->task_id};
-	bool finished = sv_profile_has_lanes(p);
-	int k;
-
-	if (p->start_ns && p->ncalls && finished) {
-		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
-		free(p->start_ns);
-		p->start_ns = NULL;
-	}
-	for (k = 0; k < SV_ID_COLUMNS; k++) {
-		bool early = k == SV_ID_CALL || k == SV_ID_PARENT;
-		if (!*raw[k] || !p->ncalls || !(finished || early))
-			continue;
-		sv_packed_build(&p->ids[k], *raw[k], p->ncalls);
-		free(*raw[k]);
-		*raw[k] = NULL;
-	}
-}
-
 void sv_profile_free(struct sv_profile *p)
 {
 	size_t i;
@@ -70,6 +48,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->end_ns);
 	free(p->dur);
 	sv_wide_fini(&p->dur_wide);
+	sv_packed_fini(&p->dur_pk);
 	free(p->row_first);
 	free(p->gpu_ns);
 	free(p->call_id);
@@ -117,6 +96,9 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->depth);
 	free(p->parent);
 	free(p->exclusive);
+	sv_packed_fini(&p->depth_pk);
+	sv_packed_fini(&p->parent_pk);
+	sv_packed_fini(&p->exclusive_pk);
 	sv_wide_fini(&p->exclusive_wide);
 	free(p->lane_of);
 	free(p->row_lane);

@@ -111,7 +111,6 @@ static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
  * lexsort over its display-ordered regions. */
 struct tie_ctx {
 	const struct sv_profile *p; /* its region_pos set */
-	int64_t *exclusive; /* per call: what nesting finds, then narrowed */
 };
 
 static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
@@ -238,12 +237,15 @@ static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
 	n->overlaps++;
 }
 
+/* Nest lane l: its calls' depth, parent and exclusive time (the exclusive
+ * times that do not fit in int32 to *wide, the worker's own). */
 static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
-	int64_t *exclusive, struct nest_out *n)
+	int64_t *acc, struct sv_wide *wide, struct nest_out *n)
 {
 	struct nest_ctx x = {p, l, n};
-	struct sv_nest nest = {p->start_ns, p->end_ns, p->parent, p->depth,
-		exclusive, nest_overlap, &x};
+	struct sv_nest nest = {p->start_ns, NULL, p->parent, p->depth, NULL,
+		nest_overlap, &x, p->dur, &p->dur_wide, p->exclusive, wide,
+		acc};
 	uint32_t rows = sv_nest_lane(&nest, l->calls, l->ncalls, stack);
 
 	if (rows > l->depth_rows)
@@ -305,6 +307,7 @@ struct finish_worker {
 	size_t *lanes; /* indices of its lanes */
 	size_t nlanes;
 	struct nest_out *out; /* per lane of the profile */
+	struct sv_wide wide;  /* its lanes' exclusive times outside int32 */
 	pthread_t thread;
 	bool started;
 };
@@ -315,6 +318,7 @@ static void *finish_work(void *arg)
 	size_t i, maxlane = 0;
 	struct sv_radix_kv *a, *b;
 	uint32_t *stack;
+	int64_t *acc;
 
 	for (i = 0; i < w->nlanes; i++)
 		if (w->p->lanes[w->lanes[i]].ncalls > maxlane)
@@ -322,15 +326,16 @@ static void *finish_work(void *arg)
 	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
 	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
 	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
+	acc = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *acc);
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
 		lane_sort(w->tie, l->calls, l->ncalls, a, b);
-		lane_nest(w->p, l, stack, w->tie->exclusive,
-			&w->out[w->lanes[i]]);
+		lane_nest(w->p, l, stack, acc, &w->wide, &w->out[w->lanes[i]]);
 	}
 	free(a);
 	free(b);
 	free(stack);
+	free(acc);
 	return NULL;
 }
 
@@ -370,6 +375,7 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 			(p->nlanes ? p->nlanes : 1) * sizeof *w[i].lanes);
 		w[i].nlanes = 0;
 		w[i].out = out;
+		memset(&w[i].wide, 0, sizeof w[i].wide);
 	}
 	for (i = 0; i < p->nlanes; i++)
 		order[i] = i;
@@ -407,34 +413,21 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 			"%zu more calls start inside another call of their "
 			"lane but end after it",
 			overlaps - PROFILE_MAX_NEST_WARNINGS);
-	for (i = 0; i < nw; i++)
+	for (i = 0; i < nw; i++) {
+		for (j = 0; j < w[i].wide.n; j++)
+			sv_wide_set(&p->exclusive_wide, w[i].wide.call[j],
+				w[i].wide.value[j]);
+		sv_wide_fini(&w[i].wide);
 		free(w[i].lanes);
+	}
 	free(order);
 	free(out);
 }
 
-/* The int64 exclusive times as the profile keeps them: narrowed in place
- * (call c's int32 goes to bytes [4c, 4c + 4), which only calls before c
- * held), the wide values to p->exclusive_wide, then shrunk to 4 bytes a
- * call, so the two never take 12 bytes a call at once. */
-static int32_t *exclusive_narrow(struct sv_profile *p, int64_t *wide)
-{
-	unsigned char *mem = (unsigned char *)wide; /* bytes: no aliasing */
-	uint32_t c;
-
-	for (c = 0; c < p->ncalls; c++) {
-		int64_t v;
-		int32_t n;
-		memcpy(&v, mem + (size_t)c * sizeof v, sizeof v);
-		n = sv_wide_i32(&p->exclusive_wide, c, v);
-		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
-	}
-	return sv_xreallocarray(
-		mem, p->ncalls ? p->ncalls : 1, sizeof(int32_t));
-}
-
-/* The ends as durations, the same way: in place in end_ns's memory, then
- * shrunk to 4 bytes a call.  Notes the earliest start and the latest end
+/* The ends as durations: narrowed in place (call c's uint32 goes to bytes
+ * [4c, 4c + 4), which only calls before c held), the wide values to
+ * p->dur_wide, then shrunk to 4 bytes a call, so the two never take 12
+ * bytes a call at once.  Notes the earliest start and the latest end
  * on the way (sv_profile_min_start, sv_profile_max_end). */
 static uint32_t *duration_narrow(struct sv_profile *p)
 {
@@ -491,19 +484,22 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 		sv_profile_warn(p, "%zu more calls end before they start",
 			reversed - PROFILE_MAX_NEST_WARNINGS);
 
-	sv_profile_index_build(p);
-	sv_profile_lanes_build(p);
-	sv_profile_lanes_by_row(p);
-	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
-	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
-	tie.exclusive =
-		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *tie.exclusive);
-	tie.p = p;
-	p->region_pos = region_positions(p);
-	profile_nest_lanes(p, &tie);
-	p->exclusive = exclusive_narrow(p, tie.exclusive);
+	/* The durations first: the nesting reads them, and the ends'
+	 * 8 bytes a call are then 4 for the rest of the work. */
 	p->dur = duration_narrow(p);
 	p->has_span = p->ncalls > 0;
 	p->end_ns = NULL;
+	sv_profile_index_build(p);
+	sv_profile_lanes_build(p);
+	sv_profile_lanes_by_row(p);
+	if (p->pack)
+		sv_profile_pack_ids(p);
+	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
+	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
+	p->exclusive =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
+	tie.p = p;
+	p->region_pos = region_positions(p);
+	profile_nest_lanes(p, &tie);
 	return 0;
 }

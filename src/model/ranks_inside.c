@@ -116,9 +116,9 @@ int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 							lane_count[best_lane] &&
 						ln < best_lane))
 					best_lane = ln;
-				depth_count[p->depth[c]]++;
-				if (p->depth[c] > maxdepth)
-					maxdepth = p->depth[c];
+				depth_count[sv_profile_depth(p, c)]++;
+				if (sv_profile_depth(p, c) > maxdepth)
+					maxdepth = sv_profile_depth(p, c);
 				if (poll && ++done % INSIDE_POLL_EVERY == 0 &&
 					poll(ctx, done)) {
 					free(buf);

@@ -57,7 +57,7 @@ static void range_chain(const struct sv_profile *p, const struct sv_lane *l,
 	size_t i = sv_profile_lane_lower(p, l, t);
 	uint32_t c = i > 0 ? l->calls[i - 1] : SV_NO_CALL;
 
-	for (; c != SV_NO_CALL; c = p->parent[c]) {
+	for (; c != SV_NO_CALL; c = sv_profile_parent(p, c)) {
 		if (sv_profile_end(p, c) <= t)
 			continue;
 		sv_grow((void **)v, cap, *n + 1, sizeof **v);
@@ -72,7 +72,7 @@ static void range_child(const struct sv_profile *p,
 	const struct sv_stats_sel *sel, struct sv_stats_edge *v, size_t n,
 	uint32_t ch)
 {
-	uint32_t par = p->parent[ch];
+	uint32_t par = sv_profile_parent(p, ch);
 	struct sv_stats_edge *e;
 	int64_t s, end;
 
@@ -100,7 +100,7 @@ void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
 
 	sel->edges = NULL;
 	sel->nedges = 0;
-	if (!p->has_calls || !p->lanes || !p->parent)
+	if (!p->has_calls || !p->lanes || !sv_profile_has_nesting(p))
 		return;
 	for (l = 0; l < p->nlanes; l++) {
 		if (lane_on && !lane_on[l])
@@ -145,7 +145,8 @@ int64_t sv_stats_range_exclusive(
 
 	if (sv_profile_start(p, c) >= sel->t0 &&
 		sv_profile_end(p, c) <= sel->t1)
-		return p->exclusive ? sv_profile_exclusive(p, c) : 0;
+		return sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c)
+						   : 0;
 	e = range_find(sel->edges, sel->nedges, c);
 	return e ? e->exclusive_ns
 		 : sv_stats_range_clip(

@@ -290,7 +290,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		if (range)
 			excl = sv_add_wrap(
 				excl, sv_stats_range_exclusive(p, sel, c));
-		else if (p->exclusive)
+		else if (sv_profile_has_exclusive(p))
 			excl = sv_add_wrap(excl, sv_profile_exclusive(p, c));
 		if (p->gpu_ns)
 			gpu = sv_add_wrap(gpu, p->gpu_ns[c]);
@@ -305,7 +305,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	s->has_exclusive = true;
 	if (!filtered && r->exclusive_total >= 0)
 		s->exclusive_ns = r->exclusive_total;
-	else if (p->exclusive || range)
+	else if (sv_profile_has_exclusive(p) || range)
 		s->exclusive_ns = excl;
 	else
 		s->has_exclusive = false;

@@ -36,8 +36,8 @@ static struct calls_opt calls_col(const int64_t *col, uint32_t c)
 
 static struct calls_opt calls_excl(const struct sv_profile *p, uint32_t c)
 {
-	return (struct calls_opt){p->exclusive != NULL,
-		p->exclusive ? sv_profile_exclusive(p, c) : 0};
+	return (struct calls_opt){sv_profile_has_exclusive(p),
+		sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : 0};
 }
 
 static void calls_opt(FILE *out, struct calls_opt o)

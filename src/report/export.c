@@ -371,11 +371,12 @@ int sv_export_csv(FILE *out, const struct sv_profile *p,
 		sv_export_putc(w, ',');
 		sv_export_exclusive(w, p, c, false);
 		sv_export_putc(w, ',');
-		if (p->depth)
-			sv_export_i64(w, p->depth[c]);
+		if (sv_profile_has_nesting(p))
+			sv_export_i64(w, sv_profile_depth(p, c));
 		sv_export_putc(w, ',');
-		if (p->parent && p->parent[c] != SV_NO_CALL)
-			sv_export_i64(w, p->parent[c]);
+		if (sv_profile_has_nesting(p) &&
+			sv_profile_parent(p, c) != SV_NO_CALL)
+			sv_export_i64(w, sv_profile_parent(p, c));
 		sv_export_putc(w, ',');
 		sv_export_opt(w, p->gpu_ns, c, false);
 		sv_export_putc(w, ',');

@@ -76,12 +76,13 @@ static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
 	sv_export_puts(w, ",\"exclusive_ns\":");
 	sv_export_exclusive(w, p, c, true);
 	sv_export_puts(w, ",\"depth\":");
-	sv_export_i64(w, p->depth ? p->depth[c] : 0);
+	sv_export_i64(
+		w, sv_profile_has_nesting(p) ? sv_profile_depth(p, c) : 0);
 	sv_export_puts(w, ",\"call\":");
 	sv_export_i64(w, c);
 	sv_export_puts(w, ",\"parent\":");
-	if (p->parent && p->parent[c] != SV_NO_CALL)
-		sv_export_i64(w, p->parent[c]);
+	if (sv_profile_has_nesting(p) && sv_profile_parent(p, c) != SV_NO_CALL)
+		sv_export_i64(w, sv_profile_parent(p, c));
 	else
 		sv_export_puts(w, "null");
 	chrome_arg(w, ",\"gpu_ns\":", p->gpu_ns, c);

@@ -62,8 +62,9 @@ static inline void sv_export_opt(
 static inline void sv_export_exclusive(struct sv_export_buf *w,
 	const struct sv_profile *p, uint32_t c, bool json)
 {
-	sv_export_opt_value(w, p->exclusive != NULL,
-		p->exclusive ? sv_profile_exclusive(p, c) : 0, json);
+	sv_export_opt_value(w, sv_profile_has_exclusive(p),
+		sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : 0,
+		json);
 }
 
 static inline void sv_export_puts(struct sv_export_buf *w, const char *s)

@@ -138,7 +138,7 @@ static void bars_merged(struct bars_ctx *b, struct sv_row_span *r)
 		st = SV_STYLE_SELECTED;
 	else if (sv_timeline_src_match(b->v, &b->src, c) ||
 		 (!b->src.run && sv_session_has_match(b->s, sv_call_lane(p, c),
-					 p->depth[c], ta, tb)))
+					 sv_profile_depth(p, c), ta, tb)))
 		st = SV_STYLE_MATCH;
 	else if (b->dim_others)
 		st = SV_STYLE_SPAN_DIM;
@@ -217,7 +217,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.y = y;
 	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
 	if (src.sel != SV_NO_CALL && sv_call_lane(p, src.sel) == lane &&
-		p->depth[src.sel] == depth)
+		sv_profile_depth(p, src.sel) == depth)
 		b.sel_row = sv_tmap_span(&b.m, sv_profile_start(p, src.sel),
 			sv_profile_end(p, src.sel), &b.sel_x0, &b.sel_x1);
 	/* The row's spans from the last frame when its window is the same. */

@@ -447,7 +447,7 @@ static void render_details(struct render_ctx *r)
 			lane->label ? lane->label : "?", SV_STYLE_DETAILS, 0,
 			r->gl->ellipsis);
 		sv_grid_textf(r->g, x, d.y, w - x - 1, SV_STYLE_DETAILS, 0,
-			", depth %u", (unsigned)p->depth[c]);
+			", depth %u", (unsigned)sv_profile_depth(p, c));
 		d.y++;
 	}
 	{
@@ -467,8 +467,8 @@ static void render_details(struct render_ctx *r)
 		size_t used = 0;
 		uint32_t stack[64];
 		int n = 0, i;
-		for (par = p->parent[c]; par != SV_NO_CALL && n < 64;
-			par = p->parent[par])
+		for (par = sv_profile_parent(p, c); par != SV_NO_CALL && n < 64;
+			par = sv_profile_parent(p, par))
 			stack[n++] = par;
 		chain[0] = '\0';
 		for (i = n - 1; i >= 0 && used < sizeof chain; i--)

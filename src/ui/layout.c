@@ -1,6 +1,7 @@
 /*
  * layout.c: the time map, the level-of-detail index, hit testing and
- * navigation between calls, lane rows and screen geometry (layout.h).
+ * navigation between calls (layout.h; the lane rows and the screen
+ * geometry are layout_rows.c).
  *
  * Invariants: every time-to-column product is computed in 128 bits; the
  * index levels hold their calls in the lane's start order, so binary
@@ -90,14 +91,6 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span)
 
 /* ---- level-of-detail index ----------------------------------------------- */
 
-int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
-{
-	int64_t s = sv_profile_start(p, c), e = sv_profile_end(p, c);
-	if (e > s)
-		return e;
-	return s == INT64_MAX ? s : s + 1;
-}
-
 static int64_t lod_add_sat(int64_t a, int64_t b)
 {
 	int64_t r;
@@ -110,22 +103,23 @@ static int64_t lod_add_sat(int64_t a, int64_t b)
  * own copy: the model's may be packed, slower to read). */
 static int64_t lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
 {
-	return p->dur ? sv_add_wrap(s, sv_call_duration(p, c)) : p->end_ns[c];
+	return sv_profile_has_dur(p) ? sv_add_wrap(s, sv_call_duration(p, c))
+				     : p->end_ns[c];
 }
 
-/* The duration of call c (start s), saturated. */
-static int64_t lod_dur(const struct sv_profile *p, uint32_t c, int64_t s)
+/* Where a call [s, e) ends on the screen: at e, or, for a call of no
+ * length (or one ending before it starts), one nanosecond after s. */
+static int64_t lod_drawn_end(int64_t s, int64_t e)
 {
-	return sv_sub_sat(lod_end(p, c, s), s);
-}
-
-/* sv_layout_call_end of call c (start s). */
-static int64_t lod_drawn_end(const struct sv_profile *p, uint32_t c, int64_t s)
-{
-	int64_t e = lod_end(p, c, s);
 	if (e > s)
 		return e;
 	return s == INT64_MAX ? s : s + 1;
+}
+
+int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
+{
+	int64_t s = sv_profile_start(p, c);
+	return lod_drawn_end(s, lod_end(p, c, s));
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv. */
@@ -178,17 +172,20 @@ static size_t lod_level_bytes(const struct sv_lod_level *lv)
 
 /* The durations and running maxima of the ends, kept only when the
  * starts and the sums of durations do not give them (a sum that
- * saturated; calls of the level that overlap). */
-static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
+ * saturated; calls of the level that overlap).  The builder leaves each
+ * call's end, as stored, in lv->maxend (read from the model once, with
+ * the start). */
+static void lod_level_ends(struct sv_lod_level *lv)
 {
 	uint32_t i;
-	int64_t run = INT64_MIN;
+	int64_t run = INT64_MIN, *ends = lv->maxend;
 	bool exact = true;
 
+	lv->maxend = NULL;
 	lv->cumdur = sv_xmalloc(((size_t)lv->n + 1) * sizeof *lv->cumdur);
 	lv->cumdur[0] = 0;
 	for (i = 0; i < lv->n; i++) {
-		int64_t d = lod_dur(p, lv->calls[i], lv->start[i]);
+		int64_t d = sv_sub_sat(ends[i], lv->start[i]);
 		if (__builtin_add_overflow(
 			    lv->cumdur[i], d, &lv->cumdur[i + 1])) {
 			lv->cumdur[i + 1] = lod_add_sat(lv->cumdur[i], d);
@@ -198,12 +195,11 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 	if (!exact) {
 		lv->dur = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->dur);
 		for (i = 0; i < lv->n; i++)
-			lv->dur[i] = lod_dur(p, lv->calls[i], lv->start[i]);
+			lv->dur[i] = sv_sub_sat(ends[i], lv->start[i]);
 	}
 	exact = true;
 	for (i = 0; i < lv->n && exact; i++) {
-		int64_t s = sv_lod_start(lv, i),
-			e = lod_drawn_end(p, lv->calls[i], s),
+		int64_t s = lv->start[i], e = lod_drawn_end(s, ends[i]),
 			d = sv_lod_dur(lv, i), own;
 		if (e > run)
 			run = e;
@@ -213,16 +209,18 @@ static void lod_level_ends(const struct sv_profile *p, struct sv_lod_level *lv)
 		else
 			exact = (s == INT64_MAX ? s : s + 1) == run;
 	}
-	if (exact)
+	if (exact) {
+		sv_free_big(ends);
 		return;
-	lv->maxend = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->maxend);
+	}
 	run = INT64_MIN;
 	for (i = 0; i < lv->n; i++) {
-		int64_t e = lod_drawn_end(p, lv->calls[i], lv->start[i]);
+		int64_t e = lod_drawn_end(lv->start[i], ends[i]);
 		if (e > run)
 			run = e;
-		lv->maxend[i] = run;
+		ends[i] = run;
 	}
+	lv->maxend = ends;
 }
 
 /* v[0 .. n) as offsets above the smallest value of each block of
@@ -265,12 +263,11 @@ static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
 /* The ends, the longest call of each block's prefixes and suffixes and
  * the sparse table of a level whose calls and starts are set; then the
  * starts and the sums packed. */
-static void lod_level_finish(
-	const struct sv_profile *p, struct sv_lod_level *lv)
+static void lod_level_finish(struct sv_lod_level *lv)
 {
 	uint32_t i, nb, k;
 
-	lod_level_ends(p, lv);
+	lod_level_ends(lv);
 	nb = (lv->n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 	lv->nblocks = nb;
 	lv->nlog = 1;
@@ -347,8 +344,8 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 	struct sv_error *err)
 {
 	size_t l;
-	uint32_t *count = NULL;
-	size_t count_cap = 0;
+	uint32_t *count = NULL, *dep = NULL;
+	size_t count_cap = 0, dep_cap = 0;
 
 	if (!ix)
 		return sv_error_set(err, -EINVAL, "layout: no index");
@@ -370,12 +367,18 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 		if (stop && stop->progress)
 			atomic_fetch_add(stop->progress, lane->ncalls);
 
+		/* Each call's depth (UINT32_MAX: left out), read once: the
+		 * model's columns may be packed, and these reads go all over
+		 * them. */
+		sv_grow((void **)&dep, &dep_cap, lane->ncalls, sizeof *dep);
 		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = lane->calls[i], dc = p->depth[c];
+			uint32_t c = lane->calls[i], dc;
 			if (lod_stopped(stop, i))
 				goto stopped;
+			dep[i] = UINT32_MAX;
 			if (!lod_kept(p, keep_region, keep_call, c))
 				continue;
+			dep[i] = dc = sv_profile_depth(p, c);
 			if (dc + 1 > ndepth) {
 				sv_grow((void **)&count, &count_cap, dc + 1,
 					sizeof *count);
@@ -394,31 +397,37 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 			size_t n = count[d] ? count[d] : 1;
 			lv->calls = sv_xmalloc(n * sizeof *lv->calls);
 			lv->start = sv_xmalloc(n * sizeof *lv->start);
+			lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
 		}
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = lane->calls[i];
 			struct sv_lod_level *lv;
+			int64_t s;
 			if (lod_stopped(stop, i))
 				goto stopped;
-			if (!lod_kept(p, keep_region, keep_call, c))
+			if (dep[i] == UINT32_MAX)
 				continue;
-			lv = &ll->levels[p->depth[c]];
-			lv->start[lv->n] = sv_profile_start(p, c);
+			lv = &ll->levels[dep[i]];
+			s = sv_profile_start(p, c);
+			lv->start[lv->n] = s;
+			lv->maxend[lv->n] = lod_end(p, c, s);
 			lv->calls[lv->n++] = c;
 		}
 		for (d = 0; d < ndepth; d++) {
 			if (lod_stopped(stop, 0))
 				goto stopped;
-			lod_level_finish(p, &ll->levels[d]);
+			lod_level_finish(&ll->levels[d]);
 			ix->ncalls += ll->levels[d].n;
 			ix->bytes += lod_level_bytes(&ll->levels[d]);
 		}
 		ix->bytes += ndepth * sizeof *ll->levels;
 	}
 	free(count);
+	sv_free_big(dep);
 	return 0;
 stopped:
 	free(count);
+	sv_free_big(dep);
 	sv_layout_index_fini(ix);
 	return sv_error_set(err, -ECANCELED, "layout: stopped");
 }
@@ -552,7 +561,8 @@ uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
 	if (!ix || !ix->p || call >= ix->p->ncalls ||
 		!sv_profile_has_lanes(ix->p) || !ix->p->region_pos)
 		return UINT32_MAX;
-	lv = sv_layout_level(ix, sv_call_lane(ix->p, call), ix->p->depth[call]);
+	lv = sv_layout_level(
+		ix, sv_call_lane(ix->p, call), sv_profile_depth(ix->p, call));
 	if (!lv)
 		return UINT32_MAX;
 	/* The level keeps its lane's order (a part of the lane's calls), so
@@ -581,8 +591,8 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 		!sv_profile_has_lanes(ix->p))
 		return NULL;
 	p = ix->p;
-	lv = sv_layout_level(
-		ix, sv_call_lane(p, call), (uint32_t)p->depth[call] + 1);
+	lv = sv_layout_level(ix, sv_call_lane(p, call),
+		(uint32_t)sv_profile_depth(p, call) + 1);
 	if (!lv)
 		return NULL;
 	s = sv_profile_start(p, call);
@@ -591,11 +601,11 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 	*hi = lod_lower_start(lv, e);
 	/* A zero-length child at the parent's end still belongs to it. */
 	while (*hi < lv->n && sv_lod_start(lv, *hi) == e &&
-		p->parent[lv->calls[*hi]] == call)
+		sv_profile_parent(p, lv->calls[*hi]) == call)
 		(*hi)++;
-	while (*lo < *hi && p->parent[lv->calls[*lo]] != call)
+	while (*lo < *hi && sv_profile_parent(p, lv->calls[*lo]) != call)
 		(*lo)++;
-	while (*hi > *lo && p->parent[lv->calls[*hi - 1]] != call)
+	while (*hi > *lo && sv_profile_parent(p, lv->calls[*hi - 1]) != call)
 		(*hi)--;
 	return *hi > *lo ? lv : NULL;
 }
@@ -623,7 +633,8 @@ uint32_t sv_layout_sibling(
 
 	if (pos == UINT32_MAX)
 		return SV_NO_CALL;
-	lv = sv_layout_level(ix, sv_call_lane(ix->p, call), ix->p->depth[call]);
+	lv = sv_layout_level(
+		ix, sv_call_lane(ix->p, call), sv_profile_depth(ix->p, call));
 	if (dir > 0) {
 		if (pos + 1 >= lv->n)
 			return SV_NO_CALL;
@@ -633,163 +644,7 @@ uint32_t sv_layout_sibling(
 			return SV_NO_CALL;
 		other = lv->calls[pos - 1];
 	}
-	return ix->p->parent[other] == ix->p->parent[call] ? other : SV_NO_CALL;
-}
-
-/* ---- rows -------------------------------------------------------------- */
-
-/* Append lane l of p (run 0 or 1): depth_rows rows, or one when
- * collapsed. */
-static void rows_add_lane(struct sv_layout_rows *r, const struct sv_profile *p,
-	size_t l, bool collapsed, uint8_t run)
-{
-	uint32_t nrows = p->lanes[l].depth_rows ? p->lanes[l].depth_rows : 1, d;
-
-	if (collapsed)
-		nrows = 1;
-	sv_grow((void **)&r->rows, &r->cap, r->n + nrows, sizeof *r->rows);
-	for (d = 0; d < nrows; d++)
-		r->rows[r->n++] = (struct sv_layout_row){
-			.lane = (uint32_t)l,
-			.depth = (uint16_t)d,
-			.depth_last = (uint16_t)d,
-			.lane_first = d == 0,
-			.lane_last = d + 1 == nrows,
-			.run = run,
-		};
-}
-
-/* Append the lanes of p from *l on whose rank is rank (run run), moving
- * *l past them. */
-static void rows_add_rank(struct sv_layout_rows *r, const struct sv_profile *p,
-	size_t *l, uint32_t rank, const bool *hidden, const bool *collapsed,
-	uint8_t run)
-{
-	for (; *l < p->nlanes && p->lanes[*l].rank == rank; (*l)++)
-		if (!hidden || !hidden[*l])
-			rows_add_lane(
-				r, p, *l, collapsed && collapsed[*l], run);
-}
-
-void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
-	const bool *lane_hidden, const bool *lane_collapsed)
-{
-	sv_layout_rows_build_two(
-		r, p, lane_hidden, lane_collapsed, NULL, NULL, NULL);
-}
-
-void sv_layout_rows_build_two(struct sv_layout_rows *r,
-	const struct sv_profile *p, const bool *lane_hidden,
-	const bool *lane_collapsed, const struct sv_profile *p2,
-	const bool *lane2_hidden, const bool *lane2_collapsed)
-{
-	size_t l = 0, l2 = 0;
-	bool two = p2 && p2->has_calls;
-
-	r->n = 0;
-	if (!p || !p->has_calls)
-		return;
-	if (!two) {
-		for (; l < p->nlanes; l++)
-			if (!lane_hidden || !lane_hidden[l])
-				rows_add_lane(r, p, l,
-					lane_collapsed && lane_collapsed[l], 0);
-		return;
-	}
-	/* Rank by rank (lanes are in rank order): A's, then B's. */
-	while (l < p->nlanes || l2 < p2->nlanes) {
-		uint32_t ra = l < p->nlanes ? p->lanes[l].rank : UINT32_MAX,
-			 rb = l2 < p2->nlanes ? p2->lanes[l2].rank : UINT32_MAX,
-			 rank = ra < rb ? ra : rb;
-		rows_add_rank(r, p, &l, rank, lane_hidden, lane_collapsed, 0);
-		rows_add_rank(
-			r, p2, &l2, rank, lane2_hidden, lane2_collapsed, 1);
-	}
-}
-
-void sv_layout_rows_fini(struct sv_layout_rows *r)
-{
-	if (!r)
-		return;
-	free(r->rows);
-	memset(r, 0, sizeof *r);
-}
-
-long sv_layout_rows_find(
-	const struct sv_layout_rows *r, uint32_t lane, uint32_t depth)
-{
-	return sv_layout_rows_find_run(r, 0, lane, depth);
-}
-
-long sv_layout_rows_find_run(const struct sv_layout_rows *r, unsigned run,
-	uint32_t lane, uint32_t depth)
-{
-	size_t i;
-	long last = -1;
-
-	if (!r)
-		return -1;
-	for (i = 0; i < r->n; i++) {
-		if (r->rows[i].lane != lane || r->rows[i].run != run) {
-			if (last >= 0)
-				break;
-			continue;
-		}
-		last = (long)i;
-		if (r->rows[i].depth == depth)
-			return (long)i;
-	}
-	return last;
-}
-
-/* ---- geometry ---------------------------------------------------------- */
-
-void sv_layout_geometry(
-	struct sv_layout_geom *g, int w, int h, bool panel, bool details)
-{
-	sv_layout_geometry_panel(g, w, h, panel, details, 0);
-}
-
-void sv_layout_geometry_panel(struct sv_layout_geom *g, int w, int h,
-	bool panel, bool details, int panel_w)
-{
-	int main_w;
-
-	memset(g, 0, sizeof *g);
-	g->w = w;
-	g->h = h;
-	g->too_small = w < SV_LAYOUT_MIN_W || h < SV_LAYOUT_MIN_H;
-	if (g->too_small)
-		return;
-	g->status_y = h - 1;
-	g->ruler_y = 0;
-	if (panel && w >= 100) {
-		g->panel_w = w * 2 / 5;
-		if (g->panel_w < 40)
-			g->panel_w = 40;
-		if (g->panel_w > 80)
-			g->panel_w = 80; /* wide terminals: room for names */
-		if (panel_w > 0)         /* asked for; the timeline keeps 60 */
-			g->panel_w = panel_w < w - 60 ? panel_w : w - 60;
-		g->panel_x = w - g->panel_w;
-		g->panel_y = 0;
-		g->panel_h = h - 1;
-	}
-	main_w = w - g->panel_w;
-	g->label_w = main_w / 4;
-	if (g->label_w < 10)
-		g->label_w = 10;
-	if (g->label_w > 32)
-		g->label_w = 32;
-	g->label_x = 0;
-	g->tl_x = g->label_w;
-	g->tl_w = main_w - g->label_w;
-	if (details && h >= 18) {
-		g->details_h = h / 3;
-		if (g->details_h > 12)
-			g->details_h = 12;
-		g->details_y = h - 1 - g->details_h;
-	}
-	g->lanes_y = 2;
-	g->lanes_h = (g->details_h ? g->details_y : g->status_y) - g->lanes_y;
+	return sv_profile_parent(ix->p, other) == sv_profile_parent(ix->p, call)
+		       ? other
+		       : SV_NO_CALL;
 }

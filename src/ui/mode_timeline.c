@@ -465,10 +465,10 @@ static int timeline_do(struct sv_mode *mode, int action)
 			return timeline_no_selection(v);
 		{
 			/* The nearest enclosing call the filter keeps. */
-			uint32_t par = p->parent[v->s->sel];
+			uint32_t par = sv_profile_parent(p, v->s->sel);
 			while (par != SV_NO_CALL &&
 				!sv_session_keeps(v->s, par))
-				par = p->parent[par];
+				par = sv_profile_parent(p, par);
 			return sv_timeline_select_rel(
 				v, par, "a top-level call");
 		}
@@ -512,7 +512,7 @@ static int timeline_do(struct sv_mode *mode, int action)
 		if (v->lane_collapsed[v->cur_lane]) {
 			v->cur_depth = 0;
 			if (v->s->sel != SV_NO_CALL &&
-				p->depth[v->s->sel] > 0 &&
+				sv_profile_depth(p, v->s->sel) > 0 &&
 				sv_call_lane(p, v->s->sel) == v->cur_lane)
 				v->s->sel = SV_NO_CALL;
 		}
@@ -533,7 +533,8 @@ static int timeline_do(struct sv_mode *mode, int action)
 			v->lane2_collapsed[l] = any_open;
 		if (any_open) {
 			v->cur_depth = 0;
-			if (v->s->sel != SV_NO_CALL && p->depth[v->s->sel] > 0)
+			if (v->s->sel != SV_NO_CALL &&
+				sv_profile_depth(p, v->s->sel) > 0)
 				v->s->sel = SV_NO_CALL;
 			v->s->sel2 = SV_NO_CALL;
 		}

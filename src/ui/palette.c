@@ -239,9 +239,9 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 			uint32_t r = p->rows[sv_profile_row_next(
 						     p, (uint32_t)c, &row)]
 					     .region;
-			if (p->parent[c] == SV_NO_CALL ||
-				p->rows[sv_profile_row_near(
-						p, p->parent[c], &prow)]
+			if (sv_profile_parent(p, c) == SV_NO_CALL ||
+				p->rows[sv_profile_row_near(p,
+						sv_profile_parent(p, c), &prow)]
 						.region != r)
 				own[r] += sv_call_duration(p, (uint32_t)c);
 		}
@@ -263,7 +263,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	m->dur_max = 0;
 	row = 0;
 	for (c = 0; c < p->ncalls; c++) {
-		uint32_t par = p->parent[c], a, b;
+		uint32_t par = sv_profile_parent(p, c), a, b;
 		int64_t d = sv_call_duration(p, (uint32_t)c);
 		if (d < m->dur_min)
 			m->dur_min = d;
@@ -386,9 +386,9 @@ int sv_palette_call(const struct sv_palette_map *m, const struct sv_profile *p,
 	default:
 		break;
 	}
-	for (par = p->parent[c];
+	for (par = sv_profile_parent(p, c);
 		par != SV_NO_CALL && sv_call_region(p, par) == r;
-		par = p->parent[par])
+		par = sv_profile_parent(p, par))
 		same++;
 	if (same % 2 && m && r < m->n && m->alt[r])
 		return m->alt[r];

@@ -341,7 +341,7 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	e = e > s ? e : s + 1;
 	if (e <= v->t0 || s >= v->t1)
 		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
-	if (collapsed[lane] && p->depth[c] > 0) {
+	if (collapsed[lane] && sv_profile_depth(p, c) > 0) {
 		collapsed[lane] = false;
 		sv_timeline_build_rows(v);
 	}
@@ -351,7 +351,7 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	v->s->sel2 = src.run ? c : SV_NO_CALL;
 	v->cur_run = (uint8_t)src.run;
 	v->cur_lane = lane;
-	v->cur_depth = p->depth[c];
+	v->cur_depth = sv_profile_depth(p, c);
 	v->cur_t = lo + (hi - lo) / 2;
 	sv_timeline_fix_rows(v);
 }

@@ -55,7 +55,7 @@ unsigned sv_timeline_ranks_depth(const struct sv_timeline *v)
 	if (t->ri_valid && t->ri.ncalls)
 		return t->ri.depth;
 	if (v->s->sel != SV_NO_CALL)
-		return v->s->p->depth[v->s->sel];
+		return sv_profile_depth(v->s->p, v->s->sel);
 	return 0;
 }
 

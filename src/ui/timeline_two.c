@@ -238,10 +238,10 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 	case SV_ACTION_PARENT:
 		if (c == SV_NO_CALL)
 			return -1;
-		par = p2->parent[c];
+		par = sv_profile_parent(p2, c);
 		while (par != SV_NO_CALL &&
 			sv_layout_level_pos(&s->index2, par) == UINT32_MAX)
-			par = p2->parent[par];
+			par = sv_profile_parent(p2, par);
 		return two_select_rel(v, par, "a top-level call");
 	case SV_ACTION_CHILD:
 	case SV_ACTION_LONGEST_CHILD:
@@ -274,7 +274,7 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			!v->lane2_collapsed[v->cur_lane];
 		if (v->lane2_collapsed[v->cur_lane]) {
 			v->cur_depth = 0;
-			if (c != SV_NO_CALL && p2->depth[c] > 0 &&
+			if (c != SV_NO_CALL && sv_profile_depth(p2, c) > 0 &&
 				sv_call_lane(p2, c) == v->cur_lane)
 				s->sel2 = SV_NO_CALL;
 		}

@@ -1,0 +1,90 @@
+/*
+ * profile_pack.c: sv_profile_pack(), the viewer's columns in a few bits a
+ * value (profile.h, packed.h).
+ *
+ * A finished profile's per-call columns are packed on two threads when it
+ * is large (the columns are independent; each thread owns its fields of
+ * the profile), so the step costs the load about half its time.
+ */
+#include "scopeview/profile.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* Below this many calls one thread packs everything. */
+#define PACK_THREAD_MIN_CALLS 1000000
+
+/* The starts and the exclusive times: one thread's share. */
+static void *pack_share(void *arg)
+{
+	struct sv_profile *p = arg;
+
+	if (p->start_ns) {
+		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
+		free(p->start_ns);
+		p->start_ns = NULL;
+	}
+	if (p->exclusive) {
+		sv_packed_build_i32(&p->exclusive_pk, p->exclusive, p->ncalls,
+			&p->exclusive_wide);
+		free(p->exclusive);
+		p->exclusive = NULL;
+		sv_wide_fini(&p->exclusive_wide);
+	}
+	return NULL;
+}
+
+/* The durations and the nesting: the other share. */
+static void pack_rest(struct sv_profile *p)
+{
+	if (p->dur) {
+		sv_packed_build_u32(
+			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
+		free(p->dur);
+		p->dur = NULL;
+		sv_wide_fini(&p->dur_wide);
+	}
+	if (p->parent) {
+		sv_packed_build_u32(&p->parent_pk, p->parent, p->ncalls, NULL);
+		free(p->parent);
+		p->parent = NULL;
+	}
+	if (p->depth) {
+		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
+		free(p->depth);
+		p->depth = NULL;
+	}
+}
+
+void sv_profile_pack_ids(struct sv_profile *p)
+{
+	int64_t **raw[SV_ID_COLUMNS] = {
+		&p->call_id, &p->parent_id, &p->thread_id, &p->task_id};
+	bool lanes = sv_profile_has_lanes(p);
+	int k;
+
+	for (k = 0; k < SV_ID_COLUMNS; k++) {
+		bool early = k == SV_ID_CALL || k == SV_ID_PARENT;
+		if (!*raw[k] || !p->ncalls || !(lanes || early))
+			continue;
+		sv_packed_build(&p->ids[k], *raw[k], p->ncalls);
+		free(*raw[k]);
+		*raw[k] = NULL;
+	}
+}
+
+void sv_profile_pack(struct sv_profile *p)
+{
+	if (p->ncalls && sv_profile_has_lanes(p)) {
+		pthread_t t;
+		bool started = p->ncalls >= PACK_THREAD_MIN_CALLS &&
+			       pthread_create(&t, NULL, pack_share, p) == 0;
+		if (!started)
+			pack_share(p);
+		pack_rest(p);
+		if (started)
+			pthread_join(t, NULL);
+	}
+	sv_profile_pack_ids(p);
+}
