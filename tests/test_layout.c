@@ -154,7 +154,7 @@ static uint32_t brute_cell(const struct sv_profile *p, size_t lane,
 
 	*count = 0;
 	for (i = 0; i < l->ncalls; i++) {
-		uint32_t c = l->calls[i];
+		uint32_t c = sv_lane_call(l, i);
 		int64_t e = sv_profile_end(p, c) > sv_profile_start(p, c)
 				    ? sv_profile_end(p, c)
 				    : sv_profile_start(p, c) + 1;
@@ -311,26 +311,26 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 		out->hi = hi;
 		if (hi == lo) {
 			int nx = sv_tmap_col(
-				m, sv_profile_start(p, lv->calls[lo]));
+				m, sv_profile_start(p, sv_lod_call(lv, lo)));
 			*x = nx <= *x ? *x + 1 : nx;
 			continue;
 		}
 		if (hi - lo >= 2) {
 			out->x0 = *x;
 			out->x1 = *x + 1;
-			out->call =
-				lv->calls[sv_layout_longest(ix, lv, lo, hi)];
+			out->call = sv_lod_call(
+				lv, sv_layout_longest(ix, lv, lo, hi));
 			out->count = hi - lo;
 			(*x)++;
 			return true;
 		}
-		c = lv->calls[lo];
+		c = sv_lod_call(lv, lo);
 		cend = sv_tmap_col(m, sv_layout_call_end(p, c) - 1) + 1;
 		if (cend > xend)
 			cend = xend;
 		if (lo + 1 < lv->n) {
-			int nx = sv_tmap_col(
-				m, sv_profile_start(p, lv->calls[lo + 1]));
+			int nx = sv_tmap_col(m,
+				sv_profile_start(p, sv_lod_call(lv, lo + 1)));
 			if (nx < cend)
 				cend = nx;
 		}
@@ -472,13 +472,13 @@ START_TEST(test_lod_walk_reference)
 		ck_assert_ptr_null(lv->start); /* packed: a short run */
 		ck_assert_ptr_null(lv->cumdur);
 		for (i = 0; i < lv->n; i++) {
-			int64_t e = sv_layout_call_end(p, lv->calls[i]);
+			int64_t e = sv_layout_call_end(p, sv_lod_call(lv, i));
 			ck_assert_int_eq(sv_lod_start(lv, i),
-				sv_profile_start(p, lv->calls[i]));
+				sv_profile_start(p, sv_lod_call(lv, i)));
 			run = e > run ? e : run;
 			ck_assert_int_eq(sv_lod_maxend(lv, i), run);
 			ck_assert_int_eq(sv_lod_dur(lv, i),
-				sv_call_duration(p, lv->calls[i]));
+				sv_call_duration(p, sv_lod_call(lv, i)));
 			ck_assert_int_eq(sv_lod_cumdur(lv, i + 1),
 				sv_lod_cumdur(lv, i) + sv_lod_dur(lv, i));
 		}
@@ -559,7 +559,7 @@ START_TEST(test_lod_kept_columns)
 	ck_assert_ptr_nonnull(lv->start); /* a block spans 2^62 ns */
 	ck_assert_ptr_nonnull(lv->cumdur);
 	for (i = 0; i < lv->n; i++) {
-		uint32_t c = lv->calls[i];
+		uint32_t c = sv_lod_call(lv, i);
 		ck_assert_int_eq(sv_lod_start(lv, i), sv_profile_start(p, c));
 		ck_assert_int_eq(sv_lod_dur(lv, i), sv_call_duration(p, c));
 		ck_assert_int_eq(sv_lod_maxend(lv, i), sv_profile_end(p, c));
@@ -661,8 +661,8 @@ START_TEST(test_lod_longest)
 		hi = lo + 1 + (uint32_t)rand_r(&seed) % (N - lo);
 		best = lo;
 		for (j = lo + 1; j < hi; j++)
-			if (sv_call_duration(p, lv->calls[j]) >
-				sv_call_duration(p, lv->calls[best]))
+			if (sv_call_duration(p, sv_lod_call(lv, j)) >
+				sv_call_duration(p, sv_lod_call(lv, best)))
 				best = j;
 		ck_assert_uint_eq(sv_layout_longest(&ix, lv, lo, hi), best);
 	}
@@ -739,10 +739,10 @@ START_TEST(test_navigation)
 	size_t i;
 
 	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
-	main_c = p->lanes[0].calls[0];
-	child1 = p->lanes[0].calls[1];
-	grand = p->lanes[0].calls[2];
-	child2 = p->lanes[0].calls[3];
+	main_c = sv_lane_call(&p->lanes[0], 0);
+	child1 = sv_lane_call(&p->lanes[0], 1);
+	grand = sv_lane_call(&p->lanes[0], 2);
+	child2 = sv_lane_call(&p->lanes[0], 3);
 	ck_assert_str_eq(p->regions[sv_call_region(p, grand)], "grandchild");
 	ck_assert_uint_eq(sv_layout_lane_step(p, main_c, 1), child1);
 	ck_assert_uint_eq(sv_layout_lane_step(p, child1, -1), main_c);

@@ -113,10 +113,10 @@ START_TEST(test_simple_nesting)
 	ck_assert_int_eq(sv_profile_exclusive(p, m), 100 - 30 - 10);
 	ck_assert_int_eq(sv_profile_exclusive(p, a0), 30 - 10);
 	ck_assert_int_eq(sv_profile_exclusive(p, b), 10);
-	ck_assert_uint_eq(p->lanes[0].calls[0], m);
-	ck_assert_uint_eq(p->lanes[0].calls[1], a0);
-	ck_assert_uint_eq(p->lanes[0].calls[2], b);
-	ck_assert_uint_eq(p->lanes[0].calls[3], a1);
+	ck_assert_uint_eq(sv_lane_call(&p->lanes[0], 0), m);
+	ck_assert_uint_eq(sv_lane_call(&p->lanes[0], 1), a0);
+	ck_assert_uint_eq(sv_lane_call(&p->lanes[0], 2), b);
+	ck_assert_uint_eq(sv_lane_call(&p->lanes[0], 3), a1);
 	ck_assert_uint_eq(p->nwarnings, 0);
 	sv_profile_free(p);
 }
@@ -281,8 +281,8 @@ START_TEST(test_large_unsorted_lane)
 	}
 	sv_profile_finish(p, NULL);
 	for (i = 1; i < N; i++)
-		ck_assert_int_le(p->start_ns[p->lanes[0].calls[i - 1]],
-			p->start_ns[p->lanes[0].calls[i]]);
+		ck_assert_int_le(p->start_ns[sv_lane_call(&p->lanes[0], i - 1)],
+			p->start_ns[sv_lane_call(&p->lanes[0], i)]);
 	ck_assert_uint_eq(p->lanes[0].depth_rows, 1);
 	ck_assert_uint_eq(p->nwarnings, 0);
 	sv_profile_free(p);
@@ -523,7 +523,8 @@ START_TEST(test_lane_pos_by_search)
 	for (l = 0; l < p->nlanes; l++)
 		for (k = 0; k < p->lanes[l].ncalls; k++)
 			ck_assert_uint_eq(
-				sv_profile_lane_pos(p, p->lanes[l].calls[k]),
+				sv_profile_lane_pos(
+					p, sv_lane_call(&p->lanes[l], k)),
 				k);
 	for (c = 0; c < p->ncalls; c++)
 		ck_assert_uint_eq(p->lanes[sv_call_lane(p, c)]

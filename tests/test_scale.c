@@ -136,7 +136,7 @@ START_TEST(test_many_regions)
 	 * then their display order is ascending and the work ~ n log n */
 	struct sv_profile *p = scale_profile(1000, SCALE_ROWS_BY_REGION);
 	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
-	ck_assert_uint_eq(p->lanes[0].calls[0], 999);
+	ck_assert_uint_eq(sv_lane_call(&p->lanes[0], 0), 999);
 	sv_profile_free(p);
 	scale_check("regions", scale_regions, 50000);
 }
@@ -187,8 +187,9 @@ static double scale_positions(size_t n)
 		uint32_t vp = sv_layout_level_pos(&ix, c);
 		const struct sv_lod_level *lv = sv_layout_level(
 			&ix, sv_call_lane(p, c), sv_profile_depth(p, c));
-		ck_assert_uint_eq(p->lanes[sv_call_lane(p, c)].calls[lp], c);
-		ck_assert_uint_eq(lv->calls[vp], c);
+		ck_assert_uint_eq(
+			sv_lane_call(&p->lanes[sv_call_lane(p, c)], lp), c);
+		ck_assert_uint_eq(sv_lod_call(lv, vp), c);
 	}
 	t = scale_cpu() - t0;
 	sv_layout_index_fini(&ix);

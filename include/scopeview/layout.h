@@ -78,7 +78,12 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span);
  * sv_lod_start(), sv_lod_cumdur(), sv_lod_dur() and sv_lod_maxend(). */
 struct sv_lod_level {
 	uint32_t n;
-	uint32_t *calls;  /* call numbers, n */
+	/* The call numbers, n: calls while the level is built, then packed
+	 * (packed.h: neighbours in a level are mostly neighbours in their
+	 * row, a few bits apart) with calls NULL.  Read with
+	 * sv_lod_call(). */
+	uint32_t *calls;
+	struct sv_packed callpk;
 	int64_t *start;   /* NULL, or n: start_ns of calls[i] when the
 			     starts of a block span 2^32 ns or more */
 	int64_t *sbase;   /* nblocks: the first start of each block ... */
@@ -107,6 +112,12 @@ struct sv_lod_level {
 };
 #define SV_LOD_BLOCK 32
 
+/* The call at position i of lv. */
+static inline uint32_t sv_lod_call(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->calls ? lv->calls[i]
+			 : (uint32_t)sv_packed_get(&lv->callpk, i);
+}
 /* The start of the call at position i of lv. */
 static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)
 {

@@ -182,8 +182,11 @@ struct sv_lane {
 	int64_t thread; /* thread index of the lane (or of the task), -1 none */
 	int64_t task;   /* task index, -1 for a thread lane */
 	uint32_t ncalls;
-	uint32_t *calls;     /* call numbers sorted by start asc, end desc,
-				then call number */
+	/* Call numbers sorted by start asc, end desc, then call number;
+	 * sv_profile_pack packs them into callpk (calls then NULL).  Read
+	 * them through sv_lane_call(). */
+	uint32_t *calls;
+	struct sv_packed callpk;
 	uint32_t depth_rows; /* max depth + 1 (0 for an empty lane) */
 	char *label;         /* "r0 MainThread", "r0 Task-3 fetch() on
 				worker-1", "r2" */
@@ -262,6 +265,8 @@ struct sv_profile {
 	 * with lane_of NULL.  Both NULL: no lanes (sv_profile_has_lanes). */
 	uint32_t *lane_of;
 	uint32_t *row_lane;
+	/* lane_of packed (sv_profile_pack; lane_of then NULL). */
+	struct sv_packed lane_pk;
 	uint32_t *region_pos;  /* region -> display position, the order of
 				  calls of a lane that start and end together
 				  (see sv_profile_lane_pos) */
@@ -545,17 +550,25 @@ static inline int64_t sv_profile_id(
 	const int64_t *raw = sv_profile_id_raw(p, k);
 	return raw ? raw[c] : sv_packed_get(&p->ids[k], c);
 }
+/* The call at position i (< l->ncalls) of lane l's order. */
+static inline uint32_t sv_lane_call(const struct sv_lane *l, size_t i)
+{
+	return l->calls ? l->calls[i] : (uint32_t)sv_packed_get(&l->callpk, i);
+}
 /* Whether the calls of p are in lanes (a finished profile with calls). */
 static inline bool sv_profile_has_lanes(const struct sv_profile *p)
 {
-	return p->lane_of || p->row_lane;
+	return p->lane_of || p->row_lane || p->lane_pk.n;
 }
 /* The lane of call c (< ncalls) of a profile with lanes: O(1), or
  * O(log rows) when it is kept by row. */
 static inline uint32_t sv_call_lane(const struct sv_profile *p, uint32_t c)
 {
-	return p->lane_of ? p->lane_of[c]
-			  : p->row_lane[sv_profile_row_of(p, c)];
+	if (p->lane_of)
+		return p->lane_of[c];
+	if (p->lane_pk.n)
+		return (uint32_t)sv_packed_get(&p->lane_pk, c);
+	return p->row_lane[sv_profile_row_of(p, c)];
 }
 /* The lane of every call of row r when they are all on one lane (the
  * lanes are kept by row), else UINT32_MAX: a loop over a row's calls

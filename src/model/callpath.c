@@ -219,10 +219,10 @@ static int cp_lane(struct cp_build *b, const struct sv_lane *l,
 		i0 = sv_profile_lane_lower(p, l, b->t0);
 		i1 = sv_profile_lane_lower(p, l, b->t1);
 		if (i0 > 0)
-			cp_push_chain(b, l->calls[i0 - 1], true);
+			cp_push_chain(b, sv_lane_call(l, i0 - 1), true);
 	}
 	for (i = i0; i < i1; i++) {
-		uint32_t c = l->calls[i], par = sv_profile_parent(p, c);
+		uint32_t c = sv_lane_call(l, i), par = sv_profile_parent(p, c);
 		while (b->depth && b->st_call[b->depth - 1] != par)
 			cp_pop(b);
 		if (!b->depth && par != SV_NO_CALL)

@@ -101,9 +101,11 @@ void sv_profile_free(struct sv_profile *p)
 	sv_packed_fini(&p->exclusive_pk);
 	sv_wide_fini(&p->exclusive_wide);
 	free(p->lane_of);
+	sv_packed_fini(&p->lane_pk);
 	free(p->row_lane);
 	for (i = 0; i < p->nlanes; i++) {
 		free(p->lanes[i].calls);
+		sv_packed_fini(&p->lanes[i].callpk);
 		free(p->lanes[i].label);
 	}
 	free(p->lanes);

@@ -287,7 +287,15 @@ size_t sv_profile_calls_lower(
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t)
 {
-	return sv_profile_calls_lower(p, l->calls, l->ncalls, t);
+	size_t lo = 0, hi = l->ncalls;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sv_profile_start(p, sv_lane_call(l, mid)) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 void sv_profile_lanes_by_row(struct sv_profile *p)
@@ -330,10 +338,11 @@ uint32_t sv_profile_lane_pos(const struct sv_profile *p, uint32_t c)
 	hi = l->ncalls;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (sv_profile_lane_before(p, l->calls[mid], c))
+		if (sv_profile_lane_before(p, sv_lane_call(l, mid), c))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < l->ncalls && l->calls[lo] == c ? (uint32_t)lo : UINT32_MAX;
+	return lo < l->ncalls && sv_lane_call(l, lo) == c ? (uint32_t)lo
+							  : UINT32_MAX;
 }

@@ -11,6 +11,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Below this many calls one thread packs everything. */
 #define PACK_THREAD_MIN_CALLS 1000000
@@ -35,9 +38,11 @@ static void *pack_share(void *arg)
 	return NULL;
 }
 
-/* The durations and the nesting: the other share. */
+/* The durations, the nesting and the lanes: the other share. */
 static void pack_rest(struct sv_profile *p)
 {
+	size_t l;
+
 	if (p->dur) {
 		sv_packed_build_u32(
 			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
@@ -54,6 +59,19 @@ static void pack_rest(struct sv_profile *p)
 		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
 		free(p->depth);
 		p->depth = NULL;
+	}
+	if (p->lane_of) {
+		sv_packed_build_u32(&p->lane_pk, p->lane_of, p->ncalls, NULL);
+		free(p->lane_of);
+		p->lane_of = NULL;
+	}
+	for (l = 0; l < p->nlanes; l++) {
+		struct sv_lane *ln = &p->lanes[l];
+		if (!ln->calls)
+			continue;
+		sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
+		free(ln->calls);
+		ln->calls = NULL;
 	}
 }
 
@@ -87,4 +105,9 @@ void sv_profile_pack(struct sv_profile *p)
 			pthread_join(t, NULL);
 	}
 	sv_profile_pack_ids(p);
+#ifdef __GLIBC__
+	/* The lanes' arrays (a few MB each) lay in the heap, below the
+	 * threshold for a mapping of their own: give their pages back. */
+	malloc_trim(0);
+#endif
 }

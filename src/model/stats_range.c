@@ -55,7 +55,7 @@ static void range_chain(const struct sv_profile *p, const struct sv_lane *l,
 	int64_t t, struct sv_stats_edge **v, size_t *n, size_t *cap)
 {
 	size_t i = sv_profile_lane_lower(p, l, t);
-	uint32_t c = i > 0 ? l->calls[i - 1] : SV_NO_CALL;
+	uint32_t c = i > 0 ? sv_lane_call(l, i - 1) : SV_NO_CALL;
 
 	for (; c != SV_NO_CALL; c = sv_profile_parent(p, c)) {
 		if (sv_profile_end(p, c) <= t)
@@ -129,7 +129,7 @@ void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
 		a = sv_profile_lane_lower(p, lane, sel->t0);
 		b = sv_profile_lane_lower(p, lane, sel->t1);
 		for (i = a; i < b; i++)
-			range_child(p, sel, v, n, lane->calls[i]);
+			range_child(p, sel, v, n, sv_lane_call(lane, i));
 	}
 	for (i = 0; i < n; i++)
 		if (sv_profile_start(p, v[i].call) < sel->t0)

@@ -262,7 +262,7 @@ bool sv_export_next(const struct sv_profile *p,
 		if (!sv_export_lane_in(p, sc, *l))
 			continue;
 		while (*i < ln->ncalls) {
-			uint32_t k = ln->calls[(*i)++];
+			uint32_t k = sv_lane_call(ln, (*i)++);
 			if (sv_export_call_in(p, sc, k)) {
 				*c = k;
 				return true;

@@ -83,7 +83,7 @@ static bool speedscope_lane(struct sv_export_buf *w, const struct sv_profile *p,
 	uint32_t i;
 
 	for (i = 0; i < ln->ncalls; i++) {
-		uint32_t c = ln->calls[i];
+		uint32_t c = sv_lane_call(ln, i);
 		int64_t s, e;
 		if (!sv_export_call_in(p, sc, c))
 			continue;

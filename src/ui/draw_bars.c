@@ -146,9 +146,10 @@ static void bars_merged(struct bars_ctx *b, struct sv_row_span *r)
 		/* A boundary between two colours: the call that ends here
 		 * on the left half, the one that begins here on the right
 		 * (two calls of one colour are shaded like any cell). */
-		int c1 = sv_timeline_src_color(b->v, &b->src, b->lv->calls[lo]),
+		int c1 = sv_timeline_src_color(
+			    b->v, &b->src, sv_lod_call(b->lv, lo)),
 		    c2 = sv_timeline_src_color(
-			    b->v, &b->src, b->lv->calls[lo + 1]);
+			    b->v, &b->src, sv_lod_call(b->lv, lo + 1));
 		if (c1 != c2 && st != SV_STYLE_SPAN_DIM) {
 			if (st == SV_STYLE_SPAN_MERGED)
 				st = SV_STYLE_SPAN;
@@ -291,7 +292,7 @@ size_t sv_timeline_cell_summary(
 	/* Time per region, clipped to the cell; a cell of millions of
 	 * calls is summed by the first SV_BARS_SUMMARY_MAX. */
 	for (k = lo; k < hi && k - lo < SV_BARS_SUMMARY_MAX; k++) {
-		uint32_t r = sv_call_region(p, lv->calls[k]);
+		uint32_t r = sv_call_region(p, sv_lod_call(lv, k));
 		int64_t ns = sv_layout_busy(lv, ta, tb, k, k + 1);
 		if (ns <= 0)
 			ns = 1;

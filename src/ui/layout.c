@@ -18,6 +18,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* ---- time map ------------------------------------------------------------ */
 
@@ -136,6 +139,7 @@ static void lod_level_fini(struct sv_lod_level *lv)
 {
 	/* The arrays of a level of millions of calls are tens of MB. */
 	sv_free_big(lv->calls);
+	sv_packed_fini(&lv->callpk);
 	sv_free_big(lv->start);
 	free(lv->sbase);
 	sv_free_big(lv->soff);
@@ -162,7 +166,7 @@ static size_t lod_col_bytes(size_t n, bool packed)
 static size_t lod_level_bytes(const struct sv_lod_level *lv)
 {
 	size_t n = lv->n ? lv->n : 1;
-	return n * (sizeof *lv->calls + 2) + lod_col_bytes(n, !lv->start) +
+	return lv->callpk.bytes + n * 2 + lod_col_bytes(n, !lv->start) +
 	       lod_col_bytes(n + 1, !lv->cumdur) +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0) +
@@ -301,6 +305,9 @@ static void lod_level_finish(struct sv_lod_level *lv)
 	}
 	lod_pack(&lv->start, lv->n, &lv->sbase, &lv->soff);
 	lod_pack(&lv->cumdur, (size_t)lv->n + 1, &lv->cbase, &lv->coff);
+	sv_packed_build_u32(&lv->callpk, lv->calls, lv->n, NULL);
+	sv_free_big(lv->calls);
+	lv->calls = NULL;
 }
 
 void sv_layout_index_fini(struct sv_layout_index *ix)
@@ -372,7 +379,7 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 		 * them. */
 		sv_grow((void **)&dep, &dep_cap, lane->ncalls, sizeof *dep);
 		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = lane->calls[i], dc;
+			uint32_t c = sv_lane_call(lane, i), dc;
 			if (lod_stopped(stop, i))
 				goto stopped;
 			dep[i] = UINT32_MAX;
@@ -400,7 +407,7 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 			lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
 		}
 		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = lane->calls[i];
+			uint32_t c = sv_lane_call(lane, i);
 			struct sv_lod_level *lv;
 			int64_t s;
 			if (lod_stopped(stop, i))
@@ -424,6 +431,11 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 	}
 	free(count);
 	sv_free_big(dep);
+#ifdef __GLIBC__
+	/* The levels' scratch (starts and sums as int64, ends) of the
+	 * smaller lanes lay in the heap: give their pages back. */
+	malloc_trim(0);
+#endif
 	return 0;
 stopped:
 	free(count);
@@ -535,7 +547,7 @@ uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,
 		return SV_NO_CALL;
 	if (count)
 		*count = hi - lo;
-	return lv->calls[sv_layout_longest(ix, lv, lo, hi)];
+	return sv_lod_call(lv, sv_layout_longest(ix, lv, lo, hi));
 }
 
 /* ---- navigation -------------------------------------------------------- */
@@ -549,8 +561,9 @@ uint32_t sv_layout_lane_step(const struct sv_profile *p, uint32_t call, int dir)
 		return SV_NO_CALL;
 	l = &p->lanes[sv_call_lane(p, call)];
 	if (dir > 0)
-		return pos + 1 < l->ncalls ? l->calls[pos + 1] : SV_NO_CALL;
-	return pos > 0 ? l->calls[pos - 1] : SV_NO_CALL;
+		return pos + 1 < l->ncalls ? sv_lane_call(l, pos + 1)
+					   : SV_NO_CALL;
+	return pos > 0 ? sv_lane_call(l, pos - 1) : SV_NO_CALL;
 }
 
 uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
@@ -571,12 +584,12 @@ uint32_t sv_layout_level_pos(const struct sv_layout_index *ix, uint32_t call)
 	hi = lv->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (sv_profile_lane_order(ix->p, lv->calls[mid], call))
+		if (sv_profile_lane_order(ix->p, sv_lod_call(lv, mid), call))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < lv->n && lv->calls[lo] == call ? lo : UINT32_MAX;
+	return lo < lv->n && sv_lod_call(lv, lo) == call ? lo : UINT32_MAX;
 }
 
 /* Positions [*lo, *hi) of the level below call that start inside it. */
@@ -601,11 +614,12 @@ static const struct sv_lod_level *lod_children(const struct sv_layout_index *ix,
 	*hi = lod_lower_start(lv, e);
 	/* A zero-length child at the parent's end still belongs to it. */
 	while (*hi < lv->n && sv_lod_start(lv, *hi) == e &&
-		sv_profile_parent(p, lv->calls[*hi]) == call)
+		sv_profile_parent(p, sv_lod_call(lv, *hi)) == call)
 		(*hi)++;
-	while (*lo < *hi && sv_profile_parent(p, lv->calls[*lo]) != call)
+	while (*lo < *hi && sv_profile_parent(p, sv_lod_call(lv, *lo)) != call)
 		(*lo)++;
-	while (*hi > *lo && sv_profile_parent(p, lv->calls[*hi - 1]) != call)
+	while (*hi > *lo &&
+		sv_profile_parent(p, sv_lod_call(lv, *hi - 1)) != call)
 		(*hi)--;
 	return *hi > *lo ? lv : NULL;
 }
@@ -614,7 +628,7 @@ uint32_t sv_layout_first_child(const struct sv_layout_index *ix, uint32_t call)
 {
 	uint32_t lo, hi;
 	const struct sv_lod_level *lv = lod_children(ix, call, &lo, &hi);
-	return lv ? lv->calls[lo] : SV_NO_CALL;
+	return lv ? sv_lod_call(lv, lo) : SV_NO_CALL;
 }
 
 uint32_t sv_layout_longest_child(
@@ -622,7 +636,8 @@ uint32_t sv_layout_longest_child(
 {
 	uint32_t lo, hi;
 	const struct sv_lod_level *lv = lod_children(ix, call, &lo, &hi);
-	return lv ? lv->calls[sv_layout_longest(ix, lv, lo, hi)] : SV_NO_CALL;
+	return lv ? sv_lod_call(lv, sv_layout_longest(ix, lv, lo, hi))
+		  : SV_NO_CALL;
 }
 
 uint32_t sv_layout_sibling(
@@ -638,11 +653,11 @@ uint32_t sv_layout_sibling(
 	if (dir > 0) {
 		if (pos + 1 >= lv->n)
 			return SV_NO_CALL;
-		other = lv->calls[pos + 1];
+		other = sv_lod_call(lv, pos + 1);
 	} else {
 		if (pos == 0)
 			return SV_NO_CALL;
-		other = lv->calls[pos - 1];
+		other = sv_lod_call(lv, pos - 1);
 	}
 	return sv_profile_parent(ix->p, other) == sv_profile_parent(ix->p, call)
 		       ? other

@@ -215,13 +215,13 @@ bool sv_layout_walk_next(struct sv_layout_walk *w, struct sv_layout_span *out)
 		out->hi = hi;
 		if (hi - lo >= 2) {
 			out->x1 = w->x + 1;
-			out->call =
-				lv->calls[sv_layout_longest(w->ix, lv, lo, hi)];
+			out->call = sv_lod_call(
+				lv, sv_layout_longest(w->ix, lv, lo, hi));
 			out->count = hi - lo;
 			w->x++;
 			return true;
 		}
-		c = lv->calls[lo];
+		c = sv_lod_call(lv, lo);
 		cend = sv_tmap_col(m, sv_layout_call_end(w->ix->p, c) - 1) + 1;
 		if (cend > xend)
 			cend = xend;

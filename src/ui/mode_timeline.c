@@ -184,12 +184,12 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 		uint32_t lo, hi;
 		sv_layout_range(lv, v->cur_t, INT64_MAX, &lo, &hi);
 		if (dir > 0 && lo < lv->n)
-			c = lv->calls[lo];
+			c = sv_lod_call(lv, lo);
 		else if (dir < 0 && lo < lv->n &&
 			 sv_lod_start(lv, lo) <= v->cur_t)
-			c = lv->calls[lo];
+			c = sv_lod_call(lv, lo);
 		else if (dir < 0 && lo > 0)
-			c = lv->calls[lo - 1];
+			c = sv_lod_call(lv, lo - 1);
 	}
 	return sv_timeline_select_rel(v, c, "no more calls on this row");
 }

@@ -401,9 +401,9 @@ uint32_t sv_call_key_find(
 		/* From the first call starting at k->start. */
 		for (lo = sv_profile_lane_lower(p, ln, k->start);
 			lo < ln->ncalls &&
-			sv_profile_start(p, ln->calls[lo]) == k->start;
+			sv_profile_start(p, sv_lane_call(ln, lo)) == k->start;
 			lo++) {
-			uint32_t c = ln->calls[lo];
+			uint32_t c = sv_lane_call(ln, lo);
 			if (sv_profile_end(p, c) == k->end &&
 				!strcmp(p->regions[sv_call_region(p, c)],
 					k->region))

@@ -102,7 +102,8 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 		if (s->match_progress)
 			atomic_fetch_add(s->match_progress, lane->ncalls);
 		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = lane->calls[i], r = sv_call_region(p, c);
+			uint32_t c = sv_lane_call(lane, i),
+				 r = sv_call_region(p, c);
 			if (region_on ? !region_on[r] &&
 						!(call_on && call_on[c])
 				      : (long)r != one_region)

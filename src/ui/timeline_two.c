@@ -135,11 +135,11 @@ int sv_timeline_step_call2(struct sv_timeline *v, int dir)
 			uint32_t lo, hi;
 			sv_layout_range(lv, t, INT64_MAX, &lo, &hi);
 			if (dir > 0 && lo < lv->n)
-				c = lv->calls[lo];
+				c = sv_lod_call(lv, lo);
 			else if (dir < 0 && lo < lv->n && lv->start[lo] <= t)
-				c = lv->calls[lo];
+				c = sv_lod_call(lv, lo);
 			else if (dir < 0 && lo > 0)
-				c = lv->calls[lo - 1];
+				c = sv_lod_call(lv, lo - 1);
 		}
 	}
 	if (c == SV_NO_CALL) {
