@@ -604,10 +604,52 @@ START_TEST(test_wide_exclusive_times)
 }
 END_TEST
 
+START_TEST(test_parent_ids_derived)
+{
+	/* given main > (a > b), a with call ids and parent ids that follow
+	 * the nesting but for b's; when packed; then the parent ids are
+	 * derived from the nesting, b's kept as stored, and every call reads
+	 * back its own */
+	static const struct call_spec calls[] = {
+		{"main", 0, 0, 100, -1, -1},
+		{"a", 0, 10, 40, -1, -1},
+		{"a", 0, 50, 60, -1, -1},
+		{"b", 0, 20, 30, -1, -1},
+	};
+	struct sv_profile *p = build(calls, 4, false);
+	uint32_t b = call_of(p, "b", 0, 0), c;
+	int64_t want[4];
+
+	sv_profile_column(p, &p->call_id, -1);
+	sv_profile_column(p, &p->parent_id, -1);
+	for (c = 0; c < 4; c++) {
+		uint32_t par = sv_profile_parent(p, c);
+		p->call_id[c] = 100 + 3 * (int64_t)c;
+		p->parent_id[c] =
+			par == SV_NO_CALL ? -1 : 100 + 3 * (int64_t)par;
+	}
+	p->parent_id[b] = 7;
+	for (c = 0; c < 4; c++)
+		want[c] = p->parent_id[c];
+	sv_profile_pack(p);
+	ck_assert(p->parent_id_derived);
+	ck_assert_ptr_null(p->parent_id);
+	ck_assert_uint_eq(p->parent_id_wide.n, 1);
+	ck_assert(sv_profile_has_id(p, SV_ID_PARENT));
+	for (c = 0; c < 4; c++) {
+		ck_assert_int_eq(sv_profile_id(p, SV_ID_PARENT, c), want[c]);
+		ck_assert_int_eq(
+			sv_profile_id(p, SV_ID_CALL, c), 100 + 3 * (int64_t)c);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
 	TCase *t = tcase_create("nesting");
+	tcase_add_test(t, test_parent_ids_derived);
 	tcase_add_test(t, test_simple_nesting);
 	tcase_add_test(t, test_recursion_and_ties);
 	tcase_add_test(t, test_zero_length);

@@ -237,6 +237,13 @@ struct sv_profile {
 	 * a call instead of 8 bytes), their int64 arrays above then NULL.
 	 * Read them through sv_profile_has_id() and sv_profile_id(). */
 	struct sv_packed ids[SV_ID_COLUMNS];
+	/* The parent ids derived (sv_profile_pack), ids[SV_ID_PARENT] then
+	 * empty: a call's parent id is its parent's call id, or
+	 * parent_id_root at the top of its lane, except for the calls in
+	 * parent_id_wide, which keep their own. */
+	bool parent_id_derived;
+	int64_t parent_id_root;
+	struct sv_wide parent_id_wide;
 	struct sv_column *columns;
 	size_t ncolumns;
 	/* Per-call event metadata (callmeta.h, doc/format.md 4.11): NULL
@@ -541,14 +548,25 @@ static inline const int64_t *sv_profile_id_raw(
 static inline bool sv_profile_has_id(
 	const struct sv_profile *p, enum sv_id_column k)
 {
-	return sv_profile_id_raw(p, k) || p->ids[k].n;
+	return sv_profile_id_raw(p, k) || p->ids[k].n ||
+	       (k == SV_ID_PARENT && p->parent_id_derived);
 }
 /* Call c's value of id column k (p has it). */
 static inline int64_t sv_profile_id(
 	const struct sv_profile *p, enum sv_id_column k, uint32_t c)
 {
 	const int64_t *raw = sv_profile_id_raw(p, k);
-	return raw ? raw[c] : sv_packed_get(&p->ids[k], c);
+	int64_t v;
+	uint32_t par;
+	if (raw)
+		return raw[c];
+	if (k != SV_ID_PARENT || !p->parent_id_derived)
+		return sv_packed_get(&p->ids[k], c);
+	if (p->parent_id_wide.n && sv_wide_find(&p->parent_id_wide, c, &v))
+		return v;
+	par = sv_profile_parent(p, c);
+	return par == SV_NO_CALL ? p->parent_id_root
+				 : sv_profile_id(p, SV_ID_CALL, par);
 }
 /* The call at position i (< l->ncalls) of lane l's order. */
 static inline uint32_t sv_lane_call(const struct sv_lane *l, size_t i)

@@ -57,6 +57,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->task_id);
 	for (id = 0; id < SV_ID_COLUMNS; id++)
 		sv_packed_fini(&p->ids[id]);
+	sv_wide_fini(&p->parent_id_wide);
 	free(p->await_ns);
 	for (i = 0; i < p->ncolumns; i++) {
 		free(p->columns[i].name);

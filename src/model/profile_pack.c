@@ -38,10 +38,51 @@ static void *pack_share(void *arg)
 	return NULL;
 }
 
+/* The parent ids, when they are what the nesting says (each call's
+ * parent's call id, one value at the top of a lane) but for a few:
+ * derived, with those few kept (parent_id_derived). */
+static void pack_parent_ids(struct sv_profile *p)
+{
+	uint64_t bad = 0, limit = p->ncalls / 64 + 16;
+	struct sv_wide w = {0};
+	int64_t root = 0;
+	bool have_root = false;
+	uint32_t c;
+
+	if (!sv_profile_has_id(p, SV_ID_PARENT) ||
+		!sv_profile_has_id(p, SV_ID_CALL) || !sv_profile_has_nesting(p))
+		return;
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t v = sv_profile_id(p, SV_ID_PARENT, c), want;
+		uint32_t par = sv_profile_parent(p, c);
+		if (par == SV_NO_CALL && !have_root) {
+			root = v;
+			have_root = true;
+		}
+		want = par == SV_NO_CALL ? root
+					 : sv_profile_id(p, SV_ID_CALL, par);
+		if (v == want)
+			continue;
+		if (++bad > limit) {
+			sv_wide_fini(&w);
+			return;
+		}
+		sv_wide_set(&w, c, v);
+	}
+	free(p->parent_id);
+	p->parent_id = NULL;
+	sv_packed_fini(&p->ids[SV_ID_PARENT]);
+	p->parent_id_wide = w;
+	p->parent_id_root = root;
+	p->parent_id_derived = true;
+}
+
 /* The durations, the nesting and the lanes: the other share. */
 static void pack_rest(struct sv_profile *p)
 {
 	size_t l;
+
+	pack_parent_ids(p);
 
 	if (p->dur) {
 		sv_packed_build_u32(

@@ -18,9 +18,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 /* ---- time map ------------------------------------------------------------ */
 
@@ -431,11 +428,6 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 	}
 	free(count);
 	sv_free_big(dep);
-#ifdef __GLIBC__
-	/* The levels' scratch (starts and sums as int64, ends) of the
-	 * smaller lanes lay in the heap: give their pages back. */
-	malloc_trim(0);
-#endif
 	return 0;
 stopped:
 	free(count);
