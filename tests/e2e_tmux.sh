@@ -421,10 +421,10 @@ else
 fi
 
 # 18. --memory: a profile bigger than the budget opens with the ranks that
-#     fit (ranks 0 and 1: 2667 calls of 80 bytes, five event columns), and
+#     fit (ranks 0 and 1: 2667 calls of 68 bytes, five event columns), and
 #     :ranks reads another, leaving out the one least recently asked for.
-T send-keys -t sv "clear; $EXE --memory 260K '$PROFILE'" Enter
-if wait_for '\[ranks 0-1 of 3\]' && wait_for 'memory 260K holds ranks 0-1'; then
+T send-keys -t sv "clear; $EXE --memory 220K '$PROFILE'" Enter
+if wait_for '\[ranks 0-1 of 3\]' && wait_for 'memory 220K holds ranks 0-1'; then
 	ok "--memory: the ranks that fit are read, and said"
 else
 	not_ok "--memory: the first screen"

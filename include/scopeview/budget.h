@@ -23,13 +23,13 @@
 #include "scopeview/profile.h"
 
 /* Resident bytes a call takes, loaded and shown, with only the two
- * required event columns: the model's per-call arrays (start, duration,
- * depth, parent, exclusive time, the lane's list; the lane only when a
- * rank has several) and the timeline's level-of-detail index (16
- * bytes), and room for the statistics, the load's peak and allocator
- * slack.  Measured by bench/scale.sh as the RSS when ready: 45.4 B/call
- * at 10M calls, 43.0 at 100M. */
-#define SV_BUDGET_CALL_BYTES 48
+ * required event columns: the model's packed per-call columns (start,
+ * duration, depth, parent, exclusive time, the lane's list; the lane
+ * only when a rank has several), the timeline's level-of-detail index,
+ * and room for the statistics and the load's peak.  Measured at 100M
+ * calls: 22.2 B/call when ready (bench/scale.sh), and a peak of 36 B/call
+ * while a rank subset of them loads (--memory 1G, five ranks). */
+#define SV_BUDGET_CALL_BYTES 36
 /* Each optional event column kept: GPU and await times are int64 a
  * call; ids are packed (a few bits) once read, but held whole while they
  * load, so they count the same. */
