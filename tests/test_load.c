@@ -1939,7 +1939,7 @@ static const struct sv_row *row_of(
 /* Packing the columns (what the viewer does once a profile is loaded:
  * starts, durations, nesting, exclusive times and ids) changes no call's
  * figures. */
-enum { PACK_FIGS = 7 + SV_ID_COLUMNS };
+enum { PACK_FIGS = 9 + SV_ID_COLUMNS };
 static void pack_figures(const struct sv_profile *p, uint32_t c, int64_t *v)
 {
 	int k;
@@ -1951,8 +1951,10 @@ static void pack_figures(const struct sv_profile *p, uint32_t c, int64_t *v)
 	v[4] = nest ? (int64_t)sv_profile_parent(p, c) : -1;
 	v[5] = sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : -1;
 	v[6] = sv_profile_has_lanes(p) ? (int64_t)sv_call_lane(p, c) : -1;
+	v[7] = sv_profile_gpu(p, c);
+	v[8] = sv_profile_has_await(p) ? sv_profile_await(p, c) : -7;
 	for (k = 0; k < SV_ID_COLUMNS; k++)
-		v[7 + k] = sv_profile_has_id(p, (enum sv_id_column)k)
+		v[9 + k] = sv_profile_has_id(p, (enum sv_id_column)k)
 				   ? sv_profile_id(p, (enum sv_id_column)k, c)
 				   : -1;
 }
@@ -1964,6 +1966,7 @@ static void check_pack_keeps(struct sv_profile *p)
 	int64_t now[PACK_FIGS];
 	bool nest = sv_profile_has_nesting(p),
 	     excl = sv_profile_has_exclusive(p);
+	bool gpu = sv_profile_has_gpu(p), await = sv_profile_has_await(p);
 	int k;
 
 	ck_assert_ptr_nonnull(keep);
@@ -1972,8 +1975,11 @@ static void check_pack_keeps(struct sv_profile *p)
 	sv_profile_pack(p);
 	if (n && sv_profile_has_lanes(p))
 		ck_assert(!p->start_ns && !p->dur && !p->parent && !p->depth &&
-			  !p->exclusive && !p->lane_of);
+			  !p->exclusive && !p->lane_of && !p->gpu_ns &&
+			  !p->await_ns);
 	ck_assert(sv_profile_has_nesting(p) == nest);
+	ck_assert(sv_profile_has_gpu(p) == gpu);
+	ck_assert(sv_profile_has_await(p) == await);
 	ck_assert(sv_profile_has_exclusive(p) == excl);
 	for (c = 0; c < n; c++) {
 		pack_figures(p, c, now);

@@ -233,6 +233,10 @@ struct sv_profile {
 	bool has_span;
 	int64_t span_start_ns, span_end_ns;
 	int64_t *gpu_ns, *call_id, *parent_id, *thread_id, *task_id, *await_ns;
+	/* gpu_ns and await_ns packed (sv_profile_pack; the arrays then
+	 * NULL).  Read them through sv_profile_gpu() and
+	 * sv_profile_await(). */
+	struct sv_packed gpu_pk, await_pk;
 	/* The id columns packed (sv_profile_pack, packed.h: a few bits
 	 * a call instead of 8 bytes), their int64 arrays above then NULL.
 	 * Read them through sv_profile_has_id() and sv_profile_id(). */
@@ -359,17 +363,22 @@ struct sv_profile {
 struct sv_profile *sv_profile_new(const char *path);
 /* NULL-safe. */
 void sv_profile_free(struct sv_profile *p);
-/* Pack the starts and the id columns of p (call, parent, thread and task
- * ids) into p->start_pk and p->ids and free their int64 arrays: for a
- * holder that reads them one call at a time (the viewer), 8 bytes a call
- * each down to a few bytes (starts) or bits (ids).  Before
- * sv_profile_finish only the call and parent ids are packed (the nesting
- * and the lanes read the rest); a finished profile has them all packed.
- * The values read through sv_profile_start() and sv_profile_id() do not
- * change; the raw arrays (p->start_ns, p->thread_id, ...) are NULL
+/* Pack the per-call columns of p (packed.h) and free their arrays, for a
+ * holder that reads them one call at a time (the viewer): the starts,
+ * durations, depths, parents, exclusive times, lanes and the lanes' call
+ * lists, the GPU and await times and the id columns (the parent ids
+ * derived from the nesting where they follow it), 4 or 8 bytes a call
+ * each down to a few bits or bytes.  Before sv_profile_finish only the
+ * GPU and await times and the call and parent ids are packed (the
+ * nesting and the lanes read the rest); a finished profile has them all
+ * packed.  The values read through the accessors below do not change;
+ * the raw arrays (p->start_ns, p->dur, p->thread_id, ...) are NULL
  * afterwards. */
 void sv_profile_pack(struct sv_profile *p);
-/* The id columns alone, as far as sv_profile_pack would pack them. */
+/* The id columns and the GPU and await times alone, as far as
+ * sv_profile_pack would pack them (the GPU and await times and the call
+ * and parent ids at any time, the thread and task ids once the lanes
+ * are built). */
 void sv_profile_pack_ids(struct sv_profile *p);
 
 /* Append one warning line (printf format). */
@@ -452,6 +461,30 @@ static inline int64_t sv_profile_end(const struct sv_profile *p, uint32_t c)
 		return sv_add_wrap(
 			sv_profile_start(p, c), sv_call_duration(p, c));
 	return p->end_ns[c];
+}
+/* Whether p has the GPU column, and call c's GPU time (-1: none, as for
+ * every call without the column). */
+static inline bool sv_profile_has_gpu(const struct sv_profile *p)
+{
+	return p->gpu_ns || p->gpu_pk.n;
+}
+static inline int64_t sv_profile_gpu(const struct sv_profile *p, uint32_t c)
+{
+	if (p->gpu_ns)
+		return p->gpu_ns[c];
+	return p->gpu_pk.n ? sv_packed_get(&p->gpu_pk, c) : -1;
+}
+/* Whether p has the await column, and call c's await time (0 without
+ * it). */
+static inline bool sv_profile_has_await(const struct sv_profile *p)
+{
+	return p->await_ns || p->await_pk.n;
+}
+static inline int64_t sv_profile_await(const struct sv_profile *p, uint32_t c)
+{
+	if (p->await_ns)
+		return p->await_ns[c];
+	return p->await_pk.n ? sv_packed_get(&p->await_pk, c) : 0;
 }
 /* Whether p has the nesting (depth and parent of each call). */
 static inline bool sv_profile_has_nesting(const struct sv_profile *p)

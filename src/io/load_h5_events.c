@@ -251,10 +251,11 @@ void sv_h5_events_rows_gpu(struct sv_profile *p)
 	for (r = 0; r < p->nrows; r++) {
 		struct sv_row *row = &p->rows[r];
 		row->has_gpu = false;
-		if (!p->gpu_ns)
+		if (!sv_profile_has_gpu(p))
 			continue;
 		for (i = 0; i < row->count; i++)
-			if (p->gpu_ns[row->first + i] >= 0) {
+			if (sv_profile_gpu(p, (uint32_t)(row->first + i)) >=
+				0) {
 				row->has_gpu = true;
 				break;
 			}
@@ -410,9 +411,9 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		sv_h5_col_close(&c);
 		if (rc)
 			goto out;
-		/* The call and parent ids packed at once (the nesting does
-		 * not read them): the load never holds them as int64 side
-		 * by side. */
+		/* The GPU and await times and the call and parent ids
+		 * packed at once (the nesting does not read them): the load
+		 * never holds them as int64 side by side. */
 		if (h->opts && h->opts->pack)
 			sv_profile_pack(p);
 	}

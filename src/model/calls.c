@@ -124,14 +124,14 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 		*out = sv_profile_exclusive(p, c);
 		return true;
 	case SV_CALLS_KEY_GPU:
-		if (!p->gpu_ns || p->gpu_ns[c] < 0)
+		if (sv_profile_gpu(p, c) < 0)
 			return false;
-		*out = p->gpu_ns[c];
+		*out = sv_profile_gpu(p, c);
 		return true;
 	case SV_CALLS_KEY_AWAIT:
-		if (!p->await_ns)
+		if (!sv_profile_has_await(p))
 			return false;
-		*out = p->await_ns[c];
+		*out = sv_profile_await(p, c);
 		return true;
 	default:
 		return false;

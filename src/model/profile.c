@@ -51,6 +51,7 @@ void sv_profile_free(struct sv_profile *p)
 	sv_packed_fini(&p->dur_pk);
 	free(p->row_first);
 	free(p->gpu_ns);
+	sv_packed_fini(&p->gpu_pk);
 	free(p->call_id);
 	free(p->parent_id);
 	free(p->thread_id);
@@ -59,6 +60,7 @@ void sv_profile_free(struct sv_profile *p)
 		sv_packed_fini(&p->ids[id]);
 	sv_wide_fini(&p->parent_id_wide);
 	free(p->await_ns);
+	sv_packed_fini(&p->await_pk);
 	for (i = 0; i < p->ncolumns; i++) {
 		free(p->columns[i].name);
 		free(p->columns[i].i);

@@ -120,8 +120,21 @@ void sv_profile_pack_ids(struct sv_profile *p)
 {
 	int64_t **raw[SV_ID_COLUMNS] = {
 		&p->call_id, &p->parent_id, &p->thread_id, &p->task_id};
+	struct {
+		int64_t **raw;
+		struct sv_packed *pk;
+	} times[2] = {{&p->gpu_ns, &p->gpu_pk}, {&p->await_ns, &p->await_pk}};
 	bool lanes = sv_profile_has_lanes(p);
 	int k;
+
+	/* The GPU and await times: nothing but their readers reads them. */
+	for (k = 0; k < 2; k++) {
+		if (!*times[k].raw || !p->ncalls)
+			continue;
+		sv_packed_build(times[k].pk, *times[k].raw, p->ncalls);
+		free(*times[k].raw);
+		*times[k].raw = NULL;
+	}
 
 	for (k = 0; k < SV_ID_COLUMNS; k++) {
 		bool early = k == SV_ID_CALL || k == SV_ID_PARENT;

@@ -292,10 +292,10 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 				excl, sv_stats_range_exclusive(p, sel, c));
 		else if (sv_profile_has_exclusive(p))
 			excl = sv_add_wrap(excl, sv_profile_exclusive(p, c));
-		if (p->gpu_ns)
-			gpu = sv_add_wrap(gpu, p->gpu_ns[c]);
-		if (p->await_ns)
-			await = sv_add_wrap(await, p->await_ns[c]);
+		if (sv_profile_has_gpu(p))
+			gpu = sv_add_wrap(gpu, sv_profile_gpu(p, c));
+		if (sv_profile_has_await(p))
+			await = sv_add_wrap(await, sv_profile_await(p, c));
 		sv_stats_buf_push(pool, d);
 		n++;
 	}
@@ -310,7 +310,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	else
 		s->has_exclusive = false;
 	/* GPU and await time cannot be placed inside a range. */
-	s->has_await = p->await_ns != NULL && !range;
+	s->has_await = sv_profile_has_await(p) && !range;
 	s->await_total_ns = await;
 	if (n == 0) {
 		s->min_ns = s->max_ns = s->first_ns = s->last_ns = 0;
@@ -326,7 +326,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	}
 	s->has_std = true;
 	s->std_ns = sqrt(m2 / (double)n);
-	if (r->has_gpu && p->gpu_ns && !range) {
+	if (r->has_gpu && sv_profile_has_gpu(p) && !range) {
 		s->has_gpu = true;
 		s->gpu_count = n;
 		s->gpu_total_ns = gpu;

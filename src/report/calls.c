@@ -29,9 +29,15 @@ struct calls_opt {
 	int64_t v;
 };
 
-static struct calls_opt calls_col(const int64_t *col, uint32_t c)
+static struct calls_opt calls_gpu(const struct sv_profile *p, uint32_t c)
 {
-	return (struct calls_opt){col != NULL, col ? col[c] : 0};
+	return (struct calls_opt){sv_profile_has_gpu(p), sv_profile_gpu(p, c)};
+}
+
+static struct calls_opt calls_await(const struct sv_profile *p, uint32_t c)
+{
+	return (struct calls_opt){
+		sv_profile_has_await(p), sv_profile_await(p, c)};
 }
 
 static struct calls_opt calls_excl(const struct sv_profile *p, uint32_t c)
@@ -136,9 +142,9 @@ static void calls_json(FILE *out, const struct sv_profile *p,
 			sv_call_duration(p, c));
 		calls_opt(out, calls_excl(p, c));
 		fputs(", \"gpu_ns\": ", out);
-		calls_opt(out, calls_col(p->gpu_ns, c));
+		calls_opt(out, calls_gpu(p, c));
 		fputs(", \"await_ns\": ", out);
-		calls_opt(out, calls_col(p->await_ns, c));
+		calls_opt(out, calls_await(p, c));
 		fputs(", \"metadata\": ", out);
 		sv_report_call_metadata(out, p, c);
 		fputc('}', out);
@@ -175,8 +181,8 @@ static void calls_csv(
 			sv_profile_start(p, c), sv_profile_end(p, c),
 			sv_call_duration(p, c));
 		calls_csv_opt(out, calls_excl(p, c));
-		calls_csv_opt(out, calls_col(p->gpu_ns, c));
-		calls_csv_opt(out, calls_col(p->await_ns, c));
+		calls_csv_opt(out, calls_gpu(p, c));
+		calls_csv_opt(out, calls_await(p, c));
 		for (k = 0; k < p->ncolumns; k++) {
 			const struct sv_column *col = &p->columns[k];
 			if (col->is_float)
@@ -221,8 +227,8 @@ static void calls_table(FILE *out, const struct sv_profile *p,
 				a, sizeof a),
 			sv_fmt_dur(sv_call_duration(p, c), b, sizeof b),
 			calls_dur(calls_excl(p, c), d, sizeof d),
-			calls_dur(calls_col(p->gpu_ns, c), e, sizeof e),
-			calls_dur(calls_col(p->await_ns, c), g, sizeof g));
+			calls_dur(calls_gpu(p, c), e, sizeof e),
+			calls_dur(calls_await(p, c), g, sizeof g));
 		free(lane);
 	}
 }

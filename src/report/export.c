@@ -378,9 +378,11 @@ int sv_export_csv(FILE *out, const struct sv_profile *p,
 			sv_profile_parent(p, c) != SV_NO_CALL)
 			sv_export_i64(w, sv_profile_parent(p, c));
 		sv_export_putc(w, ',');
-		sv_export_opt(w, p->gpu_ns, c, false);
+		sv_export_opt_value(
+			w, sv_profile_has_gpu(p), sv_profile_gpu(p, c), false);
 		sv_export_putc(w, ',');
-		sv_export_opt(w, p->await_ns, c, false);
+		sv_export_opt_value(w, sv_profile_has_await(p),
+			sv_profile_await(p, c), false);
 		sv_export_putc(w, ',');
 		if (x.meta)
 			export_csv_meta(w, p, c, tmp, &text);

@@ -45,13 +45,13 @@ static void chrome_meta(struct sv_export_buf *w, const struct sv_profile *p,
 }
 
 /* The optional column col of call c as ",\"key\":value", when present. */
-static void chrome_arg(struct sv_export_buf *w, const char *key,
-	const int64_t *col, uint32_t c)
+static void chrome_arg(
+	struct sv_export_buf *w, const char *key, bool has, int64_t v)
 {
-	if (!col)
+	if (!has)
 		return;
 	sv_export_puts(w, key);
-	sv_export_i64(w, col[c]);
+	sv_export_i64(w, v);
 }
 
 static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
@@ -85,8 +85,10 @@ static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
 		sv_export_i64(w, sv_profile_parent(p, c));
 	else
 		sv_export_puts(w, "null");
-	chrome_arg(w, ",\"gpu_ns\":", p->gpu_ns, c);
-	chrome_arg(w, ",\"await_ns\":", p->await_ns, c);
+	chrome_arg(
+		w, ",\"gpu_ns\":", sv_profile_has_gpu(p), sv_profile_gpu(p, c));
+	chrome_arg(w, ",\"await_ns\":", sv_profile_has_await(p),
+		sv_profile_await(p, c));
 	if (sv_profile_has_id(p, SV_ID_CALL)) {
 		sv_export_puts(w, ",\"call_id\":");
 		sv_export_i64(w, sv_profile_id(p, SV_ID_CALL, c));

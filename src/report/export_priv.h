@@ -53,11 +53,6 @@ void sv_export_us(struct sv_export_buf *w, int64_t ns);
 void sv_export_opt_value(
 	struct sv_export_buf *w, bool has, int64_t v, bool json);
 /* col[c], or "null" (json) / nothing (csv) when the column is absent. */
-static inline void sv_export_opt(
-	struct sv_export_buf *w, const int64_t *col, uint32_t c, bool json)
-{
-	sv_export_opt_value(w, col != NULL, col ? col[c] : 0, json);
-}
 /* Call c's exclusive time the same way. */
 static inline void sv_export_exclusive(struct sv_export_buf *w,
 	const struct sv_profile *p, uint32_t c, bool json)

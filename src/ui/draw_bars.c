@@ -91,13 +91,14 @@ static void bars_single(struct bars_ctx *b, struct sv_row_span *r,
 	const char *name = p->regions[region];
 	int color = bars_span_color(b, r);
 	int64_t dur = sv_call_duration(p, c);
-	bool gpu = p->gpu_ns && p->gpu_ns[c] >= 0;
+	bool gpu = sv_profile_gpu(p, c) >= 0;
 	int style = bars_style(b, c, SV_STYLE_SPAN), x, w = s->x1 - s->x0,
 	    nawait = 0;
 
-	if (p->await_ns && p->await_ns[c] > 0 && dur > 0) {
+	if (sv_profile_await(p, c) > 0 && dur > 0) {
 		/* The awaited share, in cells, rounded; at least one. */
-		sv_i128 k = ((sv_i128)p->await_ns[c] * w * 2 + dur) / (dur * 2);
+		sv_i128 k = ((sv_i128)sv_profile_await(p, c) * w * 2 + dur) /
+			    (dur * 2);
 		nawait = k < 1 ? 1 : k > w ? w : (int)k;
 	}
 	for (x = s->x0; x < s->x1; x++) {

@@ -483,19 +483,22 @@ static void render_details(struct render_ctx *r)
 		char line[256] = "";
 		size_t used = 0;
 		char x[128];
-		if (p->gpu_ns && p->gpu_ns[c] >= 0)
+		if (sv_profile_gpu(p, c) >= 0)
 			used += (size_t)snprintf(line + used,
 				sizeof line - used, "GPU %s   ",
-				sv_render_exact(
-					p->gpu_ns[c], false, x, sizeof x));
-		if (p->await_ns && (lane->task >= 0 || p->await_ns[c] > 0) &&
+				sv_render_exact(sv_profile_gpu(p, c), false, x,
+					sizeof x));
+		if (sv_profile_has_await(p) &&
+			(lane->task >= 0 || sv_profile_await(p, c) > 0) &&
 			used < sizeof line)
 			used += (size_t)snprintf(line + used,
 				sizeof line - used,
 				"await %s, %.1f%% of the call",
-				sv_render_exact(
-					p->await_ns[c], false, x, sizeof x),
-				dur > 0 ? 100.0 * (double)p->await_ns[c] /
+				sv_render_exact(sv_profile_await(p, c), false,
+					x, sizeof x),
+				dur > 0 ? 100.0 *
+						  (double)sv_profile_await(
+							  p, c) /
 						  (double)dur
 					: 0.0);
 		if (used)
