@@ -632,6 +632,7 @@ START_TEST(test_parent_ids_derived)
 	for (c = 0; c < 4; c++)
 		want[c] = p->parent_id[c];
 	sv_profile_pack(p);
+	sv_profile_pack(p); /* twice: the second changes nothing */
 	ck_assert(p->parent_id_derived);
 	ck_assert_ptr_null(p->parent_id);
 	ck_assert_uint_eq(p->parent_id_wide.n, 1);

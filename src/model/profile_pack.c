@@ -49,7 +49,7 @@ static void pack_parent_ids(struct sv_profile *p)
 	bool have_root = false;
 	uint32_t c;
 
-	if (!sv_profile_has_id(p, SV_ID_PARENT) ||
+	if (p->parent_id_derived || !sv_profile_has_id(p, SV_ID_PARENT) ||
 		!sv_profile_has_id(p, SV_ID_CALL) || !sv_profile_has_nesting(p))
 		return;
 	for (c = 0; c < p->ncalls; c++) {
