@@ -86,6 +86,32 @@ START_TEST(test_any_order)
 }
 END_TEST
 
+START_TEST(test_append_sort)
+{
+	/* given 100,000 values appended in a scrambled order of calls, one
+	 * call twice; when sorted; then each call finds its value (the
+	 * later for the call given twice) and the table holds each once */
+	enum { N = 100000 };
+	struct sv_wide w = {0};
+	uint32_t i;
+	int64_t v;
+
+	for (i = 0; i < N; i++) {
+		uint32_t c = (i * 7919u) % N;
+		sv_wide_append(&w, c, -(int64_t)c - 1);
+	}
+	sv_wide_append(&w, 42, 7);
+	sv_wide_sort(&w);
+	ck_assert_uint_eq(w.n, N);
+	for (i = 0; i < N; i++) {
+		ck_assert(sv_wide_find(&w, i, &v));
+		ck_assert_int_eq(v, i == 42 ? 7 : -(int64_t)i - 1);
+	}
+	ck_assert(!sv_wide_find(&w, N, &v));
+	sv_wide_fini(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("wide");
@@ -93,6 +119,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_narrow_i32);
 	tcase_add_test(t, test_narrow_u32);
 	tcase_add_test(t, test_any_order);
+	tcase_add_test(t, test_append_sort);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -41,7 +41,9 @@ struct sv_nest {
 	const uint32_t *dur;
 	const struct sv_wide *dur_wide;
 	/* Instead of exclusive (NULL): int32, the values outside it in
-	 * *exclusive_wide (SV_WIDE_I32 marks them), so no int64 per call is
+	 * *exclusive_wide (SV_WIDE_I32 marks them; appended in the order the
+	 * calls close, so the caller sorts it: sv_wide_sort), so no int64
+	 * per call is
 	 * needed: an open call's running sum is kept in acc, one int64 per
 	 * slot of the stack, and narrowed when the call closes. */
 	int32_t *exclusive32;

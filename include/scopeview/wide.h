@@ -33,6 +33,13 @@ struct sv_wide {
  * O(1) when calls come in ascending order, as a pass over the calls
  * gives them. */
 void sv_wide_set(struct sv_wide *w, uint32_t call, int64_t value);
+/* Add (call, value) at the end, O(1), in any order: for a table filled
+ * out of call order (the nesting's pops, its workers' tables merged).
+ * sv_wide_sort must order it before it is searched. */
+void sv_wide_append(struct sv_wide *w, uint32_t call, int64_t value);
+/* Order an appended table by call (the last value of a call appended
+ * twice wins), O(n log n). */
+void sv_wide_sort(struct sv_wide *w);
 /* The value of call; false (and *out untouched) when it has none. */
 bool sv_wide_find(const struct sv_wide *w, uint32_t call, int64_t *out);
 /* Free the table and empty it. */
@@ -57,6 +64,15 @@ static inline int32_t sv_wide_i32(struct sv_wide *w, uint32_t call, int64_t v)
 	if (v > INT32_MIN && v <= INT32_MAX)
 		return (int32_t)v;
 	sv_wide_set(w, call, v);
+	return SV_WIDE_I32;
+}
+/* sv_wide_i32 for a table filled out of order (sv_wide_append). */
+static inline int32_t sv_wide_i32_append(
+	struct sv_wide *w, uint32_t call, int64_t v)
+{
+	if (v > INT32_MIN && v <= INT32_MAX)
+		return (int32_t)v;
+	sv_wide_append(w, call, v);
 	return SV_WIDE_I32;
 }
 static inline int64_t sv_wide_get_i32(

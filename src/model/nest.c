@@ -35,8 +35,8 @@ static inline void nest_pop(
 	const struct sv_nest *x, const uint32_t *stack, size_t k)
 {
 	if (x->exclusive32)
-		x->exclusive32[stack[k]] =
-			sv_wide_i32(x->exclusive_wide, stack[k], x->acc[k]);
+		x->exclusive32[stack[k]] = sv_wide_i32_append(
+			x->exclusive_wide, stack[k], x->acc[k]);
 }
 
 uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,

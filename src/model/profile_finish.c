@@ -415,11 +415,12 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 			overlaps - PROFILE_MAX_NEST_WARNINGS);
 	for (i = 0; i < nw; i++) {
 		for (j = 0; j < w[i].wide.n; j++)
-			sv_wide_set(&p->exclusive_wide, w[i].wide.call[j],
+			sv_wide_append(&p->exclusive_wide, w[i].wide.call[j],
 				w[i].wide.value[j]);
 		sv_wide_fini(&w[i].wide);
 		free(w[i].lanes);
 	}
+	sv_wide_sort(&p->exclusive_wide);
 	free(order);
 	free(out);
 }
