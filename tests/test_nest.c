@@ -78,8 +78,8 @@ START_TEST(test_nest_table)
 	/* (and again from uint32 durations into int32 exclusive times, as
 	 * sv_profile_finish does: the same figures) */
 	for (i = 0; i < tc->n; i++)
-		dur[i] = sv_wide_u32(
-			&dur_wide, (uint32_t)i, tc->e[i] - tc->s[i]);
+		dur[i] = sv_wide_u32(&dur_wide, (uint32_t)i,
+			sv_sub_wrap(tc->e[i], tc->s[i]));
 	{
 		struct sv_nest narrow = {.start_ns = tc->s,
 			.dur = dur,
