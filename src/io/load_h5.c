@@ -544,7 +544,7 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 			h.p->rank_subset && opts && opts->absent_lanes;
 		if (opts && opts->pack) {
 			h.p->pack = true;
-			sv_profile_pack(h.p);
+			sv_profile_pack_ids(h.p);
 		}
 		rc = sv_profile_finish(h.p, err);
 		if (!rc && opts && opts->pack)

@@ -415,7 +415,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		 * packed at once (the nesting does not read them): the load
 		 * never holds them as int64 side by side. */
 		if (h->opts && h->opts->pack)
-			sv_profile_pack(p);
+			sv_profile_pack_ids(p);
 	}
 	sv_h5_events_rows_gpu(p);
 
