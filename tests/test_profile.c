@@ -86,17 +86,19 @@ static uint32_t call_of(const struct sv_profile *p, const char *region,
 	return 0;
 }
 
+/* main > (a > b), a: the nesting of two tests below. */
+static const struct call_spec main_ab_calls[] = {
+	{"main", 0, 0, 100, -1, -1},
+	{"a", 0, 10, 40, -1, -1},
+	{"a", 0, 50, 60, -1, -1},
+	{"b", 0, 20, 30, -1, -1},
+};
+
 START_TEST(test_simple_nesting)
 {
 	/* given main > (a > b), a; when finished; then depths, parents and
 	 * exclusive time follow the containment */
-	static const struct call_spec calls[] = {
-		{"main", 0, 0, 100, -1, -1},
-		{"a", 0, 10, 40, -1, -1},
-		{"a", 0, 50, 60, -1, -1},
-		{"b", 0, 20, 30, -1, -1},
-	};
-	struct sv_profile *p = build(calls, 4, false);
+	struct sv_profile *p = build(main_ab_calls, 4, false);
 	uint32_t m = call_of(p, "main", 0, 0), a0 = call_of(p, "a", 0, 0),
 		 a1 = call_of(p, "a", 0, 1), b = call_of(p, "b", 0, 0);
 
@@ -610,13 +612,7 @@ START_TEST(test_parent_ids_derived)
 	 * the nesting but for b's; when packed; then the parent ids are
 	 * derived from the nesting, b's kept as stored, and every call reads
 	 * back its own */
-	static const struct call_spec calls[] = {
-		{"main", 0, 0, 100, -1, -1},
-		{"a", 0, 10, 40, -1, -1},
-		{"a", 0, 50, 60, -1, -1},
-		{"b", 0, 20, 30, -1, -1},
-	};
-	struct sv_profile *p = build(calls, 4, false);
+	struct sv_profile *p = build(main_ab_calls, 4, false);
 	uint32_t b = call_of(p, "b", 0, 0), c;
 	int64_t want[4];
 
