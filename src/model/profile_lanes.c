@@ -121,103 +121,162 @@ static char *lane_label(const struct sv_profile *p, const struct sv_lane *l)
 	return label;
 }
 
-/* Group the calls into lanes, in display order; fills lane_of and each
- * lane's call list (unsorted). */
-void sv_profile_lanes_build(struct sv_profile *p)
-{
-	size_t cap = 64, mask, nlanes = 0, lane_cap = 0, i;
+/* The lanes met so far, and a table from (rank, key, thread) to each. */
+struct lane_set {
 	struct lane_slot *slots;
-	struct sv_lane *lanes = NULL;
-	uint32_t *remap, *fill;
-	uint32_t c, last_rank = 0, row = 0;
+	size_t cap;
+	struct sv_lane *lanes;
+	size_t nlanes, lane_cap;
+};
+
+static void lane_set_init(struct lane_set *s, size_t nrows)
+{
+	size_t i;
+
+	memset(s, 0, sizeof *s);
+	s->cap = 64;
+	while (s->cap < nrows * 2 + 64)
+		s->cap *= 2;
+	s->slots = sv_xmalloc(s->cap * sizeof *s->slots);
+	for (i = 0; i < s->cap; i++)
+		s->slots[i].lane = UINT32_MAX;
+}
+
+static size_t lane_set_find(
+	const struct lane_set *s, uint32_t rank, int64_t key, int64_t thread)
+{
+	size_t mask = s->cap - 1, h = (size_t)lane_hash(rank, key) & mask;
+
+	while (s->slots[h].lane != UINT32_MAX &&
+		(s->slots[h].rank != rank || s->slots[h].key != key ||
+			s->slots[h].thread != thread))
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* Double the table, to keep it at most half full. */
+static void lane_set_grow(struct lane_set *s)
+{
+	size_t ncap = s->cap * 2, j;
+	struct lane_slot *ns = sv_xmalloc(ncap * sizeof *ns);
+
+	for (j = 0; j < ncap; j++)
+		ns[j].lane = UINT32_MAX;
+	for (j = 0; j < s->cap; j++) {
+		size_t g;
+		if (s->slots[j].lane == UINT32_MAX)
+			continue;
+		g = (size_t)lane_hash(s->slots[j].rank, s->slots[j].key) &
+		    (ncap - 1);
+		while (ns[g].lane != UINT32_MAX)
+			g = (g + 1) & (ncap - 1);
+		ns[g] = s->slots[j];
+	}
+	free(s->slots);
+	s->slots = ns;
+	s->cap = ncap;
+}
+
+/* The lane of (rank, key, thread), made when new; c is a call of it. */
+static uint32_t lane_set_get(struct lane_set *s, const struct sv_profile *p,
+	uint32_t rank, int64_t key, int64_t thread, uint32_t c)
+{
+	size_t h = lane_set_find(s, rank, key, thread);
+	struct sv_lane *l;
+
+	if (s->slots[h].lane != UINT32_MAX)
+		return s->slots[h].lane;
+	sv_grow((void **)&s->lanes, &s->lane_cap, s->nlanes + 1,
+		sizeof *s->lanes);
+	l = &s->lanes[s->nlanes];
+	memset(l, 0, sizeof *l);
+	l->rank = rank;
+	l->key = key;
+	l->task = key >= 0 ? key : -1;
+	l->thread = key < 0 ? thread : -1;
+	if (key >= 0) {
+		const struct sv_task *t = sv_profile_task(p, rank, key);
+		if (t && t->thread_index >= 0)
+			l->thread = t->thread_index;
+		else if (p->thread_id && p->thread_id[c] >= 0)
+			l->thread = p->thread_id[c];
+	}
+	s->slots[h].rank = rank;
+	s->slots[h].key = key;
+	s->slots[h].thread = thread;
+	s->slots[h].lane = (uint32_t)s->nlanes++;
+	if (s->nlanes * 2 > s->cap)
+		lane_set_grow(s);
+	return (uint32_t)(s->nlanes - 1);
+}
+
+/* Each call's lane into p->lane_of, counted in its lane. */
+static void lanes_by_call(struct sv_profile *p, struct lane_set *s)
+{
+	uint32_t c, last_rank = 0, row = 0, lane = 0;
 	int64_t last_key = 0, last_thread = -1;
 
-	while (cap < (size_t)p->nrows * 2 + 64)
-		cap *= 2;
-	slots = sv_xmalloc(cap * sizeof *slots);
-	for (i = 0; i < cap; i++)
-		slots[i].lane = UINT32_MAX;
-	mask = cap - 1;
 	p->lane_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof(uint32_t));
-
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t rank = p->rows[sv_profile_row_next(p, c, &row)].rank;
 		int64_t thread;
 		int64_t key = lane_key(p, c, &thread);
-		size_t h;
-		/* Neighbouring calls mostly share a lane: skip the lookup. */
 		if (key >= 0)
 			thread =
 				-1; /* a task's lane: its thread does not split it */
-		if (c && rank == last_rank && key == last_key &&
-			thread == last_thread) {
-			p->lane_of[c] = p->lane_of[c - 1];
-			lanes[p->lane_of[c]].ncalls++;
-			continue;
-		}
+		/* Neighbouring calls mostly share a lane: skip the lookup. */
+		if (!c || rank != last_rank || key != last_key ||
+			thread != last_thread)
+			lane = lane_set_get(s, p, rank, key, thread, c);
 		last_rank = rank;
 		last_key = key;
 		last_thread = thread;
-		h = (size_t)lane_hash(rank, key) & mask;
-		while (slots[h].lane != UINT32_MAX &&
-			(slots[h].rank != rank || slots[h].key != key ||
-				slots[h].thread != thread))
-			h = (h + 1) & mask;
-		if (slots[h].lane == UINT32_MAX) {
-			struct sv_lane *l;
-			sv_grow((void **)&lanes, &lane_cap, nlanes + 1,
-				sizeof *lanes);
-			l = &lanes[nlanes];
-			memset(l, 0, sizeof *l);
-			l->rank = rank;
-			l->key = key;
-			l->task = key >= 0 ? key : -1;
-			l->thread = key < 0 ? thread : -1;
-			if (key >= 0) {
-				const struct sv_task *t =
-					sv_profile_task(p, rank, key);
-				if (t && t->thread_index >= 0)
-					l->thread = t->thread_index;
-				else if (p->thread_id && p->thread_id[c] >= 0)
-					l->thread = p->thread_id[c];
-			}
-			slots[h].rank = rank;
-			slots[h].key = key;
-			slots[h].thread = thread;
-			slots[h].lane = (uint32_t)nlanes++;
-			/* Keep the table at most half full. */
-			if (nlanes * 2 > cap) {
-				size_t ncap = cap * 2, j;
-				struct lane_slot *ns =
-					sv_xmalloc(ncap * sizeof *ns);
-				for (j = 0; j < ncap; j++)
-					ns[j].lane = UINT32_MAX;
-				for (j = 0; j < cap; j++) {
-					size_t g;
-					if (slots[j].lane == UINT32_MAX)
-						continue;
-					g = (size_t)lane_hash(slots[j].rank,
-						    slots[j].key) &
-					    (ncap - 1);
-					while (ns[g].lane != UINT32_MAX)
-						g = (g + 1) & (ncap - 1);
-					ns[g] = slots[j];
-				}
-				free(slots);
-				slots = ns;
-				cap = ncap;
-				mask = cap - 1;
-				h = (size_t)lane_hash(rank, key) & mask;
-				while (slots[h].rank != rank ||
-					slots[h].key != key ||
-					slots[h].thread != thread)
-					h = (h + 1) & mask;
-			}
-		}
-		p->lane_of[c] = slots[h].lane;
-		lanes[slots[h].lane].ncalls++;
+		p->lane_of[c] = lane;
+		s->lanes[lane].ncalls++;
 	}
-	free(slots);
+}
+
+/* Without thread and task ids every call of a rank is in its one lane:
+ * each row's lane into the returned array (UINT32_MAX for a row without
+ * calls, as sv_profile_lanes_by_row keeps it), counted by rows. */
+static uint32_t *lanes_by_rank(struct sv_profile *p, struct lane_set *s)
+{
+	uint32_t *row_lane =
+		sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *row_lane);
+	size_t r;
+
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		row_lane[r] = UINT32_MAX;
+		if (!row->count)
+			continue;
+		row_lane[r] = lane_set_get(
+			s, p, row->rank, -1, -1, (uint32_t)row->first);
+		s->lanes[row_lane[r]].ncalls += (uint32_t)row->count;
+	}
+	return row_lane;
+}
+
+/* Group the calls into lanes, in display order; fills lane_of (or, when
+ * the file names no threads or tasks, row_lane) and each lane's call list
+ * (unsorted: in call order). */
+void sv_profile_lanes_build(struct sv_profile *p)
+{
+	struct lane_set set;
+	struct sv_lane *lanes;
+	uint32_t *remap, *fill, *row_lane = NULL;
+	size_t nlanes, lane_cap, i;
+	uint32_t c;
+
+	lane_set_init(&set, p->nrows);
+	if (!p->thread_id && !p->task_id && p->ncalls)
+		row_lane = lanes_by_rank(p, &set);
+	else
+		lanes_by_call(p, &set);
+	free(set.slots);
+	lanes = set.lanes;
+	nlanes = set.nlanes;
+	lane_cap = set.lane_cap;
 	if (p->absent_lanes) {
 		/* A lane for each rank of the file left out, to be shown and
 		 * asked for. */
@@ -259,10 +318,26 @@ void sv_profile_lanes_build(struct sv_profile *p)
 					 : lane_label(p, &lanes[i]);
 	}
 	fill = sv_xcalloc(nlanes ? nlanes : 1, sizeof *fill);
-	for (c = 0; c < p->ncalls; c++) {
-		uint32_t l = remap[p->lane_of[c]];
-		p->lane_of[c] = l;
-		lanes[l].calls[fill[l]++] = c;
+	if (row_lane) {
+		/* Rows are in call order, so each list is too. */
+		for (i = 0; i < p->nrows; i++) {
+			const struct sv_row *row = &p->rows[i];
+			uint32_t l, *out;
+			if (row_lane[i] == UINT32_MAX)
+				continue;
+			l = row_lane[i] = remap[row_lane[i]];
+			out = lanes[l].calls + fill[l];
+			for (c = 0; c < row->count; c++)
+				out[c] = (uint32_t)row->first + c;
+			fill[l] += (uint32_t)row->count;
+		}
+		p->row_lane = row_lane;
+	} else {
+		for (c = 0; c < p->ncalls; c++) {
+			uint32_t l = remap[p->lane_of[c]];
+			p->lane_of[c] = l;
+			lanes[l].calls[fill[l]++] = c;
+		}
 	}
 	free(fill);
 	free(remap);
