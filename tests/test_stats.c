@@ -354,6 +354,21 @@ static int cmp64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* numpy's percentile of sorted[0..n) (differences that fit in int64). */
+static double percentile_sorted(const int64_t *sorted, size_t n, double pct)
+{
+	double pos = (double)(n - 1) * (pct / 100.0);
+	size_t lo = (size_t)floor(pos);
+	double g = pos - floor(pos);
+
+	if (lo + 1 >= n)
+		return (double)sorted[n - 1];
+	if (g >= 0.5)
+		return (double)sorted[lo + 1] -
+		       (double)(sorted[lo + 1] - sorted[lo]) * (1 - g);
+	return (double)sorted[lo] + (double)(sorted[lo + 1] - sorted[lo]) * g;
+}
+
 /* Selection agrees with a full sort on random data with many repeats. */
 START_TEST(percentile_vs_sort)
 {
@@ -372,26 +387,59 @@ START_TEST(percentile_vs_sort)
 						: rand_r(&seed);
 		memcpy(sorted, v, n * sizeof *v);
 		qsort(sorted, n, sizeof *v, cmp64);
-		{
-			double pos = (double)(n - 1) * (pct / 100.0);
-			size_t lo = (size_t)floor(pos);
-			double g = pos - floor(pos), want;
-			if (lo + 1 >= n)
-				want = (double)sorted[n - 1];
-			else if (g >= 0.5)
-				want = (double)sorted[lo + 1] -
-				       (double)(sorted[lo + 1] - sorted[lo]) *
-					       (1 - g);
-			else
-				want = (double)sorted[lo] +
-				       (double)(sorted[lo + 1] - sorted[lo]) *
-					       g;
-			ck_assert_msg(sv_stats_percentile_of(v, n, pct) == want,
-				"trial %zu n %zu pct %g", trial, n, pct);
-		}
+		ck_assert_msg(sv_stats_percentile_of(v, n, pct) ==
+				      percentile_sorted(sorted, n, pct),
+			"trial %zu n %zu pct %g", trial, n, pct);
 		free(v);
 		free(sorted);
 	}
+}
+END_TEST
+
+/* Many values go through buckets by their leading bits: the same answers
+ * as a sort for skewed durations, negatives among them, values at the
+ * ends of int64's range, a few distinct values (every wanted rank in one
+ * bucket: selected in place) and ranks falling in one bucket together. */
+START_TEST(percentile_many_vs_sort)
+{
+	static const double pcts[] = {0, 1, 25, 50, 95, 99, 99.9, 100};
+	unsigned seed = 777;
+	size_t n = 20000 + (size_t)_i * 7919, i, k;
+	int64_t *v = malloc(n * sizeof *v), *sorted = malloc(n * sizeof *v);
+	int64_t *work = malloc(n * sizeof *v);
+
+	for (i = 0; i < n; i++) {
+		int64_t r = rand_r(&seed);
+		switch (_i) {
+		case 0: /* log-normal-like: a few us, a long tail */
+			v[i] = 1000 + r % 4000 + (r % 97 == 0 ? r * 64 : 0);
+			break;
+		case 1: /* negatives and zeros among them */
+			v[i] = r % 5 == 0 ? -(r % 1000) : r % 3 == 0 ? 0 : r;
+			break;
+		case 2: /* the ends of int64 (differences kept in range) */
+			v[i] = r % 2 ? INT64_MAX - r % 50 : INT64_MAX / 2 + r;
+			break;
+		case 3: /* three values only */
+			v[i] = 1000 * (r % 3);
+			break;
+		default: /* one value but for a few */
+			v[i] = i % 1000 == 0 ? r : 42;
+			break;
+		}
+	}
+	memcpy(sorted, v, n * sizeof *v);
+	qsort(sorted, n, sizeof *v, cmp64);
+	for (k = 0; k < sizeof pcts / sizeof *pcts; k++) {
+		double want = percentile_sorted(sorted, n, pcts[k]);
+		memcpy(work, v, n * sizeof *v);
+		ck_assert_msg(sv_stats_percentile_of(work, n, pcts[k]) == want,
+			"case %d pct %g: %.17g, a sort says %.17g", _i, pcts[k],
+			sv_stats_percentile_of(work, n, pcts[k]), want);
+	}
+	free(v);
+	free(sorted);
+	free(work);
 }
 END_TEST
 
@@ -1229,6 +1277,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("percentiles");
+	tcase_add_loop_test(tc, percentile_many_vs_sort, 0, 5);
 	tcase_add_loop_test(tc, percentile_table, 0,
 		sizeof pct_cases / sizeof pct_cases[0]);
 	tcase_add_test(tc, percentile_vs_sort);

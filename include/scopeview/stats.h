@@ -342,7 +342,7 @@ bool sv_stats_value(
 
 /*
  * numpy.percentile(v[0..n), pct) with the default 'linear' method, in the
- * units of v.  Reorders v (selection, not a full sort).  n must be > 0
+ * units of v.  May reorder v (selection, not a full sort).  n must be > 0
  * and 0 <= pct <= 100.
  */
 double sv_stats_percentile_of(int64_t *v, size_t n, double pct);

@@ -79,9 +79,13 @@ static inline double sv_stats_secs(int64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* qsort's order of int64 values. */
+int sv_stats_cmp_i64(const void *a, const void *b);
+
 /*
  * Several percentiles of v[0..n) (n > 0) at once, numpy 'linear': pct[i]
- * in 0..100 gives out[i]; npct at most 8.  Reorders v.
+ * in 0..100 gives out[i]; npct at most 8.  May reorder v
+ * (stats_select.c).
  */
 void sv_stats_percentiles(
 	int64_t *v, size_t n, const double *pct, double *out, size_t npct);

@@ -2,11 +2,11 @@
  * stats_row.c: the figures of one row (one region on one rank): count,
  * total, min, max, mean, std, first, last, exclusive and percentiles,
  * from the calls (restricted to lanes or a thread when asked) or, without
- * per-call data, from what the file stored.  Also the selection of order
- * statistics every percentile here and in stats_region.c uses.
+ * per-call data, from what the file stored.
  *
- * O(n) over the row's calls plus an expected-O(n) selection; the
- * durations go to one scratch buffer shared with the region's figures.
+ * O(n) over the row's calls plus the selection of its percentiles
+ * (stats_select.c); the durations go to one scratch buffer shared with
+ * the region's figures.
  */
 #include "stats_priv.h"
 
@@ -14,141 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- percentiles -------------------------------------------------------- */
-
-static int stats_cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static void stats_swap(int64_t *v, size_t i, size_t j)
-{
-	int64_t t = v[i];
-	v[i] = v[j];
-	v[j] = t;
-}
-
-/* Put the k-th smallest of v[lo..hi) at v[k], smaller ones before it and
- * larger ones after (quickselect with a median-of-three pivot and a
- * three-way partition, so runs of equal durations cost nothing; falls back
- * to a sort if the pivots keep being bad). */
-static void stats_select(int64_t *v, size_t lo, size_t hi, size_t k)
-{
-	unsigned budget = 64;
-
-	while (hi - lo > 16) {
-		size_t mid = lo + (hi - lo) / 2, i, lt, gt;
-		int64_t a = v[lo], b = v[mid], c = v[hi - 1], pivot;
-
-		if (budget-- == 0) {
-			qsort(v + lo, hi - lo, sizeof *v, stats_cmp_i64);
-			return;
-		}
-		if ((a <= b && b <= c) || (c <= b && b <= a))
-			pivot = b;
-		else if ((b <= a && a <= c) || (c <= a && a <= b))
-			pivot = a;
-		else
-			pivot = c;
-		i = lt = lo;
-		gt = hi;
-		while (i < gt) {
-			if (v[i] < pivot)
-				stats_swap(v, lt++, i++);
-			else if (v[i] > pivot)
-				stats_swap(v, i, --gt);
-			else
-				i++;
-		}
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return;
-	}
-	/* Insertion sort of the small rest. */
-	for (size_t i = lo + 1; i < hi; i++) {
-		int64_t x = v[i];
-		size_t j = i;
-		while (j > lo && v[j - 1] > x) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
-}
-
-/* numpy's _lerp(a, b, t): a + (b - a) * t, computed from b for t >= 0.5. */
-static double stats_lerp(int64_t a, int64_t b, double t)
-{
-	double diff;
-	int64_t d;
-
-	if (__builtin_sub_overflow(b, a, &d))
-		diff = (double)b - (double)a;
-	else
-		diff = (double)d;
-	if (t >= 0.5)
-		return (double)b - diff * (1.0 - t);
-	return (double)a + diff * t;
-}
-
-/*
- * Several percentiles of v[0..n) at once, numpy 'linear': position
- * (n - 1) * pct / 100, interpolated between its neighbours.  The order
- * statistics needed are selected in ascending order, each in the part of
- * the array right of the previous one.
- */
-void sv_stats_percentiles(
-	int64_t *v, size_t n, const double *pct, double *out, size_t npct)
-{
-	size_t need[16], nneed = 0, i, j, from = 0;
-	size_t lo[8];
-	double gamma[8];
-
-	for (i = 0; i < npct && i < 8; i++) {
-		double vi = (double)(n - 1) * (pct[i] / 100.0);
-		double fl = floor(vi);
-		lo[i] = fl < 0 ? 0 : (size_t)fl;
-		if (lo[i] > n - 1)
-			lo[i] = n - 1;
-		gamma[i] = vi - fl;
-		need[nneed++] = lo[i];
-		if (lo[i] + 1 < n)
-			need[nneed++] = lo[i] + 1;
-	}
-	/* Sort the wanted ranks (a handful) and drop repeats. */
-	for (i = 1; i < nneed; i++)
-		for (j = i; j > 0 && need[j - 1] > need[j]; j--) {
-			size_t t = need[j];
-			need[j] = need[j - 1];
-			need[j - 1] = t;
-		}
-	for (i = 0; i < nneed; i++) {
-		if (i > 0 && need[i] == need[i - 1])
-			continue;
-		stats_select(v, from, n, need[i]);
-		from = need[i] + 1;
-	}
-	for (i = 0; i < npct && i < 8; i++) {
-		if (lo[i] + 1 >= n)
-			out[i] = (double)v[n - 1];
-		else
-			out[i] = stats_lerp(v[lo[i]], v[lo[i] + 1], gamma[i]);
-	}
-}
-
-double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
-{
-	double out = 0;
-	if (!v || n == 0)
-		return 0;
-	sv_stats_percentiles(v, n, &pct, &out, 1);
-	return out;
-}
 
 /* ---- one row ------------------------------------------------------------ */
 
@@ -377,7 +242,7 @@ size_t sv_stats_row_distinct(const struct sv_profile *p, size_t row,
 		return 0;
 	v = sv_xmalloc(r->count * sizeof *v);
 	memcpy(v, col + r->first, r->count * sizeof *v);
-	qsort(v, r->count, sizeof *v, stats_cmp_i64);
+	qsort(v, r->count, sizeof *v, sv_stats_cmp_i64);
 	for (i = 0; i < r->count; i++)
 		if (n == 0 || v[i] != v[n - 1])
 			v[n++] = v[i];
