@@ -3,6 +3,7 @@
  * against a brute force over random profiles), hit testing, navigation,
  * lane rows and labels, geometry.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,82 @@ START_TEST(test_lod_kept_columns)
 }
 END_TEST
 
+/* Lanes shared out among threads: the same index as one thread builds,
+ * lane for lane and call for call. */
+static void *shared_work(void *arg)
+{
+	sv_layout_build_work(arg);
+	return NULL;
+}
+
+START_TEST(test_lod_shared_build)
+{
+	enum { RANKS = 12, TOP = 40 };
+	static const char *names[] = {"outer", "mid", "leaf"};
+	struct vt_call *calls = calloc(RANKS * TOP * 5, sizeof *calls);
+	struct sv_layout_index one = {0}, many = {0};
+	struct sv_layout_build b;
+	struct sv_profile *p;
+	pthread_t t[2];
+	size_t n = 0, l, i;
+	uint32_t r, k, d;
+
+	for (r = 0; r < RANKS; r++)
+		for (k = 0; k < TOP; k++) {
+			int64_t s = (int64_t)k * 1000 + r;
+			/* outer > mid > (leaf, leaf); one lane a rank, of a
+			 * depth that grows with it */
+			calls[n++] = (struct vt_call){
+				r, names[0], s, s + 900, -1, -1, -1, 0};
+			calls[n++] = (struct vt_call){
+				r, names[1], s + 10, s + 800, -1, -1, -1, 0};
+			if (r % 3 == 0)
+				continue;
+			calls[n++] = (struct vt_call){r, names[2], s + 20,
+				s + 100 + r, -1, -1, -1, 0};
+			calls[n++] = (struct vt_call){
+				r, names[2], s + 200, s + 300, -1, -1, -1, 0};
+		}
+	p = vt_profile(calls, n, 0);
+	ck_assert_int_eq(sv_layout_index_build(&one, p, NULL, NULL), 0);
+	ck_assert_int_eq(
+		sv_layout_build_begin(&b, &many, p, NULL, NULL, NULL, NULL), 0);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(
+			pthread_create(&t[i], NULL, shared_work, &b), 0);
+	sv_layout_build_work(&b);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	ck_assert_int_eq(sv_layout_build_end(&b, NULL), 0);
+	ck_assert_uint_eq(many.nlanes, RANKS);
+	ck_assert_uint_eq(many.ncalls, n);
+	ck_assert_uint_eq(many.ncalls, one.ncalls);
+	ck_assert_uint_eq(many.bytes, one.bytes);
+	for (l = 0; l < many.nlanes; l++) {
+		ck_assert_uint_eq(many.lanes[l].ndepth, one.lanes[l].ndepth);
+		for (d = 0; d < many.lanes[l].ndepth; d++) {
+			const struct sv_lod_level *a =
+				sv_layout_level(&one, l, d);
+			const struct sv_lod_level *c =
+				sv_layout_level(&many, l, d);
+			ck_assert_uint_eq(a->n, c->n);
+			for (k = 0; k < a->n; k++) {
+				ck_assert_uint_eq(
+					sv_lod_call(a, k), sv_lod_call(c, k));
+				ck_assert_int_eq(
+					sv_lod_start(a, k), sv_lod_start(c, k));
+				ck_assert_int_eq(
+					sv_lod_dur(a, k), sv_lod_dur(c, k));
+			}
+		}
+	}
+	sv_layout_index_fini(&one);
+	sv_layout_index_fini(&many);
+	sv_profile_free(p);
+	free(calls);
+}
+END_TEST
+
 /* Many tiny calls in one cell: one merged cell in the colour of the
  * longest, with the count. */
 START_TEST(test_lod_dominant)
@@ -957,6 +1034,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_lod_walk_reference, 0, 4);
 	tcase_add_test(tc, test_row_spans_kept);
 	tcase_add_test(tc, test_lod_kept_columns);
+	tcase_add_test(tc, test_lod_shared_build);
 	tcase_add_test(tc, test_lod_dominant);
 	tcase_add_test(tc, test_lod_longest);
 	tcase_add_test(tc, test_index_degenerate);

@@ -194,6 +194,30 @@ int sv_layout_index_build_stop(struct sv_layout_index *ix,
 	const bool *keep_call, const struct sv_layout_stop *stop,
 	struct sv_error *err);
 
+/*
+ * The same build shared by threads: sv_layout_build_begin on one thread
+ * (0, or -EINVAL with err as above), then sv_layout_build_work on any
+ * number of threads at once (each builds lanes until none is left), then
+ * sv_layout_build_end once they all returned (0, or -ECANCELED with ix
+ * empty when stop asked).  b and what it borrows outlive the build.
+ */
+struct sv_layout_build {
+	struct sv_layout_index *ix;
+	const struct sv_profile *p;
+	const bool *keep_region, *keep_call;
+	const struct sv_layout_stop *stop;
+	atomic_size_t next;      /* the next lane to take */
+	_Atomic uint64_t ncalls; /* the workers' sums */
+	atomic_size_t bytes;
+	atomic_bool stopped;
+};
+int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	const bool *keep_call, const struct sv_layout_stop *stop,
+	struct sv_error *err);
+void sv_layout_build_work(struct sv_layout_build *b);
+int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err);
+
 /* The level of (lane, depth), or NULL when there is none. */
 const struct sv_lod_level *sv_layout_level(
 	const struct sv_layout_index *ix, size_t lane, uint32_t depth);

@@ -342,98 +342,153 @@ static bool lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
 	       atomic_load(stop->cancel);
 }
 
-int sv_layout_index_build_stop(struct sv_layout_index *ix,
+/* Lane l of b's index; false when asked to stop.  count and dep are the
+ * worker's scratch (grown as needed); the lane's calls and bytes are
+ * added to *ncalls and *bytes. */
+static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
+	uint32_t **count, size_t *count_cap, uint32_t **dep, size_t *dep_cap,
+	uint64_t *ncalls, size_t *bytes)
+{
+	const struct sv_profile *p = b->p;
+	const struct sv_layout_stop *stop = b->stop;
+	const struct sv_lane *lane = &p->lanes[l];
+	struct sv_lod_lane *ll = &b->ix->lanes[l];
+	uint32_t i, d, ndepth = 0;
+
+	if (lod_stopped(stop, 0))
+		return false;
+	if (stop && stop->progress)
+		atomic_fetch_add(stop->progress, lane->ncalls);
+
+	/* Each call's depth (UINT32_MAX: left out), read once: the model's
+	 * columns may be packed, and these reads go all over them. */
+	sv_grow((void **)dep, dep_cap, lane->ncalls, sizeof **dep);
+	for (i = 0; i < lane->ncalls; i++) {
+		uint32_t c = sv_lane_call(lane, i), dc;
+		if (lod_stopped(stop, i))
+			return false;
+		(*dep)[i] = UINT32_MAX;
+		if (!lod_kept(p, b->keep_region, b->keep_call, c))
+			continue;
+		(*dep)[i] = dc = sv_profile_depth(p, c);
+		if (dc + 1 > ndepth) {
+			sv_grow((void **)count, count_cap, dc + 1,
+				sizeof **count);
+			memset(*count + ndepth, 0,
+				(dc + 1 - ndepth) * sizeof **count);
+			ndepth = dc + 1;
+		}
+		(*count)[dc]++;
+	}
+	ll->ndepth = ndepth;
+	if (!ndepth)
+		return true;
+	ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
+	for (d = 0; d < ndepth; d++) {
+		struct sv_lod_level *lv = &ll->levels[d];
+		size_t n = (*count)[d] ? (*count)[d] : 1;
+		lv->calls = sv_xmalloc(n * sizeof *lv->calls);
+		lv->start = sv_xmalloc(n * sizeof *lv->start);
+		lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
+	}
+	for (i = 0; i < lane->ncalls; i++) {
+		uint32_t c = sv_lane_call(lane, i);
+		struct sv_lod_level *lv;
+		int64_t s;
+		if (lod_stopped(stop, i))
+			return false;
+		if ((*dep)[i] == UINT32_MAX)
+			continue;
+		lv = &ll->levels[(*dep)[i]];
+		s = sv_profile_start(p, c);
+		lv->start[lv->n] = s;
+		lv->maxend[lv->n] = lod_end(p, c, s);
+		lv->calls[lv->n++] = c;
+	}
+	for (d = 0; d < ndepth; d++) {
+		if (lod_stopped(stop, 0))
+			return false;
+		lod_level_finish(&ll->levels[d]);
+		*ncalls += ll->levels[d].n;
+		*bytes += lod_level_bytes(&ll->levels[d]);
+	}
+	*bytes += ndepth * sizeof *ll->levels;
+	return true;
+}
+
+int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
 	const struct sv_profile *p, const bool *keep_region,
 	const bool *keep_call, const struct sv_layout_stop *stop,
 	struct sv_error *err)
 {
-	size_t l;
-	uint32_t *count = NULL, *dep = NULL;
-	size_t count_cap = 0, dep_cap = 0;
-
+	memset(b, 0, sizeof *b);
 	if (!ix)
 		return sv_error_set(err, -EINVAL, "layout: no index");
 	sv_layout_index_fini(ix);
 	if (!p)
 		return sv_error_set(err, -EINVAL, "layout: no profile");
+	b->ix = ix;
+	b->p = p;
+	b->keep_region = keep_region;
+	b->keep_call = keep_call;
+	b->stop = stop;
+	atomic_init(&b->next, 0);
+	atomic_init(&b->ncalls, 0);
+	atomic_init(&b->bytes, 0);
+	atomic_init(&b->stopped, false);
 	ix->p = p;
 	ix->serial = atomic_fetch_add(&lod_serial, 1) + 1;
 	ix->nlanes = p->has_calls ? p->nlanes : 0;
 	ix->lanes = sv_xcalloc(ix->nlanes ? ix->nlanes : 1, sizeof *ix->lanes);
 	ix->bytes = ix->nlanes * sizeof *ix->lanes;
-	for (l = 0; l < ix->nlanes; l++) {
-		const struct sv_lane *lane = &p->lanes[l];
-		struct sv_lod_lane *ll = &ix->lanes[l];
-		uint32_t i, d, ndepth = 0;
-
-		if (lod_stopped(stop, 0))
-			goto stopped;
-		if (stop && stop->progress)
-			atomic_fetch_add(stop->progress, lane->ncalls);
-
-		/* Each call's depth (UINT32_MAX: left out), read once: the
-		 * model's columns may be packed, and these reads go all over
-		 * them. */
-		sv_grow((void **)&dep, &dep_cap, lane->ncalls, sizeof *dep);
-		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = sv_lane_call(lane, i), dc;
-			if (lod_stopped(stop, i))
-				goto stopped;
-			dep[i] = UINT32_MAX;
-			if (!lod_kept(p, keep_region, keep_call, c))
-				continue;
-			dep[i] = dc = sv_profile_depth(p, c);
-			if (dc + 1 > ndepth) {
-				sv_grow((void **)&count, &count_cap, dc + 1,
-					sizeof *count);
-				memset(count + ndepth, 0,
-					(dc + 1 - ndepth) * sizeof *count);
-				ndepth = dc + 1;
-			}
-			count[dc]++;
-		}
-		ll->ndepth = ndepth;
-		if (!ndepth)
-			continue;
-		ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
-		for (d = 0; d < ndepth; d++) {
-			struct sv_lod_level *lv = &ll->levels[d];
-			size_t n = count[d] ? count[d] : 1;
-			lv->calls = sv_xmalloc(n * sizeof *lv->calls);
-			lv->start = sv_xmalloc(n * sizeof *lv->start);
-			lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
-		}
-		for (i = 0; i < lane->ncalls; i++) {
-			uint32_t c = sv_lane_call(lane, i);
-			struct sv_lod_level *lv;
-			int64_t s;
-			if (lod_stopped(stop, i))
-				goto stopped;
-			if (dep[i] == UINT32_MAX)
-				continue;
-			lv = &ll->levels[dep[i]];
-			s = sv_profile_start(p, c);
-			lv->start[lv->n] = s;
-			lv->maxend[lv->n] = lod_end(p, c, s);
-			lv->calls[lv->n++] = c;
-		}
-		for (d = 0; d < ndepth; d++) {
-			if (lod_stopped(stop, 0))
-				goto stopped;
-			lod_level_finish(&ll->levels[d]);
-			ix->ncalls += ll->levels[d].n;
-			ix->bytes += lod_level_bytes(&ll->levels[d]);
-		}
-		ix->bytes += ndepth * sizeof *ll->levels;
-	}
-	free(count);
-	sv_free_big(dep);
 	return 0;
-stopped:
+}
+
+void sv_layout_build_work(struct sv_layout_build *b)
+{
+	uint32_t *count = NULL, *dep = NULL;
+	size_t count_cap = 0, dep_cap = 0, bytes = 0, l;
+	uint64_t ncalls = 0;
+
+	if (!b->ix)
+		return;
+	while (!atomic_load(&b->stopped) &&
+		(l = atomic_fetch_add(&b->next, 1)) < b->ix->nlanes)
+		if (!lod_lane_build(b, l, &count, &count_cap, &dep, &dep_cap,
+			    &ncalls, &bytes))
+			atomic_store(&b->stopped, true);
+	atomic_fetch_add(&b->ncalls, ncalls);
+	atomic_fetch_add(&b->bytes, bytes);
 	free(count);
 	sv_free_big(dep);
-	sv_layout_index_fini(ix);
-	return sv_error_set(err, -ECANCELED, "layout: stopped");
+}
+
+int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err)
+{
+	if (!b->ix)
+		return -EINVAL;
+	if (atomic_load(&b->stopped)) {
+		sv_layout_index_fini(b->ix);
+		return sv_error_set(err, -ECANCELED, "layout: stopped");
+	}
+	b->ix->ncalls = atomic_load(&b->ncalls);
+	b->ix->bytes += atomic_load(&b->bytes);
+	return 0;
+}
+
+int sv_layout_index_build_stop(struct sv_layout_index *ix,
+	const struct sv_profile *p, const bool *keep_region,
+	const bool *keep_call, const struct sv_layout_stop *stop,
+	struct sv_error *err)
+{
+	struct sv_layout_build b;
+	int rc = sv_layout_build_begin(
+		&b, ix, p, keep_region, keep_call, stop, err);
+
+	if (rc < 0)
+		return rc;
+	sv_layout_build_work(&b);
+	return sv_layout_build_end(&b, err);
 }
 
 int sv_layout_index_build(struct sv_layout_index *ix,

@@ -254,44 +254,48 @@ static void session_setup_profile(struct sv_session *s)
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
 }
 
-/* The level-of-detail index and the colours, built beside the
- * statistics. */
+/* The colours, then lanes of the level-of-detail index, built beside
+ * the statistics. */
 struct session_index_build {
 	struct sv_session *s;
-	struct sv_error err;
-	int rc;
+	struct sv_layout_build b;
 };
 
 static void *session_index_main(void *arg)
 {
-	struct session_index_build *b = arg;
-	b->rc = sv_layout_index_build(
-		&b->s->index, b->s->p, b->s->region_keep, &b->err);
-	sv_palette_map_build(&b->s->colors, b->s->p, NULL);
+	struct session_index_build *x = arg;
+
+	sv_palette_map_build(&x->s->colors, x->s->p, NULL);
+	sv_layout_build_work(&x->b);
 	return NULL;
 }
 
 /* The index and colours of the new profile, and its lanes, statistics
  * and match lists (sv_session_lanes_changed): on two threads when there
- * are calls, as neither reads what the other makes. */
+ * are calls, as neither reads what the other makes.  The second thread
+ * makes the colours and starts on the index; this one makes the rest,
+ * then builds the lanes of the index still left. */
 static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 {
-	struct session_index_build b;
+	struct session_index_build x;
 	pthread_t t;
 	bool threaded;
+	int rc;
 
-	memset(&b, 0, sizeof b);
-	b.s = s;
+	x.s = s;
+	rc = sv_layout_build_begin(
+		&x.b, &s->index, s->p, s->region_keep, NULL, NULL, err);
+	if (rc < 0)
+		return rc;
 	threaded = s->p->has_calls && s->p->ncalls >= SV_SESSION_BG_CALLS &&
-		   pthread_create(&t, NULL, session_index_main, &b) == 0;
+		   pthread_create(&t, NULL, session_index_main, &x) == 0;
 	if (!threaded)
-		session_index_main(&b);
+		session_index_main(&x);
 	sv_session_lanes_changed(s);
+	sv_layout_build_work(&x.b);
 	if (threaded)
 		pthread_join(t, NULL);
-	if (b.rc < 0 && err)
-		*err = b.err;
-	return b.rc;
+	return sv_layout_build_end(&x.b, err);
 }
 
 /* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset. */
