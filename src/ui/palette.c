@@ -208,15 +208,93 @@ static int palette_first_free(int from, const bool *bad)
 	return 0;
 }
 
+/* The (region, its caller's region) pairs met, as region << 32 | caller
+ * region in an open-addressed table. */
+#define PALETTE_NO_PAIR UINT64_MAX
+struct palette_pairs {
+	uint64_t *key;
+	size_t cap, n;
+};
+
+static void palette_pairs_add(struct palette_pairs *t, uint64_t key)
+{
+	size_t h, i;
+
+	if (2 * (t->n + 1) > t->cap) {
+		struct palette_pairs g = {NULL, t->cap ? 2 * t->cap : 64, 0};
+		g.key = sv_xmalloc(g.cap * sizeof *g.key);
+		memset(g.key, 0xff, g.cap * sizeof *g.key);
+		for (i = 0; i < t->cap; i++)
+			if (t->key[i] != PALETTE_NO_PAIR)
+				palette_pairs_add(&g, t->key[i]);
+		free(t->key);
+		*t = g;
+	}
+	h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (t->cap - 1);
+	while (t->key[h] != PALETTE_NO_PAIR && t->key[h] != key)
+		h = (h + 1) & (t->cap - 1);
+	if (t->key[h] == PALETTE_NO_PAIR) {
+		t->key[h] = key;
+		t->n++;
+	}
+}
+
+/*
+ * One pass over the calls, row by row (so each call's region is its
+ * row's): the shortest and longest duration into m, the pairs of regions
+ * that call each other into *pairs, and, when weigh, each region's
+ * inclusive time (its calls not inside a call of the same region) into a
+ * new array, returned; else NULL.
+ */
+static int64_t *palette_scan(const struct sv_profile *p,
+	struct sv_palette_map *m, bool weigh, struct palette_pairs *pairs)
+{
+	int64_t *w = weigh ? sv_xcalloc(p->nregions, sizeof *w) : NULL;
+	uint32_t prow = 0;
+	size_t r;
+
+	memset(pairs, 0, sizeof *pairs);
+	m->dur_min = INT64_MAX;
+	m->dur_max = 0;
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint32_t g = row->region, last = UINT32_MAX;
+		uint64_t c;
+		for (c = row->first;
+			c < row->first + row->count && c < p->ncalls; c++) {
+			uint32_t par = sv_profile_parent(p, (uint32_t)c), pg;
+			int64_t d = sv_call_duration(p, (uint32_t)c);
+			if (d < m->dur_min)
+				m->dur_min = d;
+			if (d > m->dur_max)
+				m->dur_max = d;
+			if (par == SV_NO_CALL) {
+				if (w)
+					w[g] += d;
+				continue;
+			}
+			pg = p->rows[sv_profile_row_near(p, par, &prow)].region;
+			if (w && pg != g)
+				w[g] += d;
+			/* Neighbours mostly share their caller's region. */
+			if (pg != last)
+				palette_pairs_add(
+					pairs, (uint64_t)g << 32 | pg);
+			last = pg;
+		}
+	}
+	return w;
+}
+
 void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	const int64_t *weight)
 {
-	uint32_t *order, *rank_of, i, nedge, row, prow = 0;
+	uint32_t *order, *rank_of, i, nedge;
 	uint8_t *edges;
 	bool used[SV_PALETTE_NREGION + 1], *selfrec;
-	int64_t *mine = NULL;
-	size_t n;
-	uint64_t c;
+	int64_t *mine;
+	struct palette_pairs pairs;
+	size_t n, e;
 
 	sv_palette_map_fini(m);
 	m->serial = atomic_fetch_add(&palette_serial, 1) + 1;
@@ -230,24 +308,9 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	rank_of = sv_xcalloc(n, sizeof *rank_of);
 	for (i = 0; i < n; i++)
 		order[i] = i;
-	if (!weight) {
-		/* Each region's inclusive time: its calls not inside a call
-		 * of the same region. */
-		int64_t *own = sv_xcalloc(n, sizeof *own);
-		row = 0;
-		for (c = 0; c < p->ncalls; c++) {
-			uint32_t r = p->rows[sv_profile_row_next(
-						     p, (uint32_t)c, &row)]
-					     .region;
-			if (sv_profile_parent(p, c) == SV_NO_CALL ||
-				p->rows[sv_profile_row_near(p,
-						sv_profile_parent(p, c), &prow)]
-						.region != r)
-				own[r] += sv_call_duration(p, (uint32_t)c);
-		}
-		weight = own;
-		mine = own;
-	}
+	mine = palette_scan(p, m, !weight, &pairs);
+	if (!weight)
+		weight = mine;
 	/* qsort has no context argument in C11: one static per thread, set
 	 * and reset around the call (maps are built on the loader's thread
 	 * and on the loop's). */
@@ -259,23 +322,16 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 	nedge = n < PALETTE_MAX_EDGES ? (uint32_t)n : PALETTE_MAX_EDGES;
 	edges = sv_xcalloc((size_t)nedge * nedge / 8 + 1, 1);
 	selfrec = sv_xcalloc(n, sizeof *selfrec);
-	m->dur_min = INT64_MAX;
-	m->dur_max = 0;
-	row = 0;
-	for (c = 0; c < p->ncalls; c++) {
-		uint32_t par = sv_profile_parent(p, c), a, b;
-		int64_t d = sv_call_duration(p, (uint32_t)c);
-		if (d < m->dur_min)
-			m->dur_min = d;
-		if (d > m->dur_max)
-			m->dur_max = d;
-		if (par == SV_NO_CALL)
+	for (e = 0; e < pairs.cap; e++) {
+		uint32_t ra, rb, a, b;
+		if (pairs.key[e] == PALETTE_NO_PAIR)
 			continue;
-		a = rank_of[p->rows[sv_profile_row_next(p, (uint32_t)c, &row)]
-				    .region];
-		b = rank_of[p->rows[sv_profile_row_near(p, par, &prow)].region];
-		if (a == b)
-			selfrec[order[a]] = true;
+		ra = (uint32_t)(pairs.key[e] >> 32);
+		rb = (uint32_t)pairs.key[e];
+		a = rank_of[ra];
+		b = rank_of[rb];
+		if (ra == rb)
+			selfrec[ra] = true;
 		if (a >= nedge || b >= nedge || a == b)
 			continue;
 		edges[((size_t)a * nedge + b) / 8] |=
@@ -283,6 +339,7 @@ void sv_palette_map_build(struct sv_palette_map *m, const struct sv_profile *p,
 		edges[((size_t)b * nedge + a) / 8] |=
 			(uint8_t)(1u << (((size_t)b * nedge + a) % 8));
 	}
+	free(pairs.key);
 	if (m->dur_min == INT64_MAX)
 		m->dur_min = 0;
 	memset(used, 0, sizeof used);
