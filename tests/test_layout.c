@@ -3,6 +3,7 @@
  * against a brute force over random profiles), hit testing, navigation,
  * lane rows and labels, geometry.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -653,6 +654,18 @@ START_TEST(test_lod_shared_build)
 					sv_lod_dur(a, k), sv_lod_dur(c, k));
 			}
 		}
+	}
+	/* Asked to stop: cancelled, the index left empty. */
+	{
+		atomic_bool cancel = true;
+		_Atomic uint64_t progress = 0;
+		struct sv_layout_stop stop = {&cancel, &progress};
+		struct sv_error err;
+		ck_assert_int_eq(sv_layout_index_build_stop(
+					 &many, p, NULL, NULL, &stop, &err),
+			-ECANCELED);
+		ck_assert_uint_eq(many.nlanes, 0);
+		ck_assert_ptr_null(many.lanes);
 	}
 	sv_layout_index_fini(&one);
 	sv_layout_index_fini(&many);

@@ -175,15 +175,16 @@ static size_t lod_level_bytes(const struct sv_lod_level *lv)
  * starts and the sums of durations do not give them (a sum that
  * saturated; calls of the level that overlap).  The builder leaves each
  * call's end, as stored, in lv->maxend (read from the model once, with
- * the start). */
-static void lod_level_ends(struct sv_lod_level *lv)
+ * the start); the sums go to cum (n + 1 values).  Both are the builder's
+ * scratch, lv->maxend left pointing into it when kept. */
+static void lod_level_ends(struct sv_lod_level *lv, int64_t *cum)
 {
 	uint32_t i;
 	int64_t run = INT64_MIN, *ends = lv->maxend;
 	bool exact = true;
 
 	lv->maxend = NULL;
-	lv->cumdur = sv_xmalloc(((size_t)lv->n + 1) * sizeof *lv->cumdur);
+	lv->cumdur = cum;
 	lv->cumdur[0] = 0;
 	for (i = 0; i < lv->n; i++) {
 		int64_t d = sv_sub_sat(ends[i], lv->start[i]);
@@ -210,10 +211,8 @@ static void lod_level_ends(struct sv_lod_level *lv)
 		else
 			exact = (s == INT64_MAX ? s : s + 1) == run;
 	}
-	if (exact) {
-		sv_free_big(ends);
+	if (exact)
 		return;
-	}
 	run = INT64_MIN;
 	for (i = 0; i < lv->n; i++) {
 		int64_t e = lod_drawn_end(lv->start[i], ends[i]);
@@ -226,8 +225,8 @@ static void lod_level_ends(struct sv_lod_level *lv)
 
 /* v[0 .. n) as offsets above the smallest value of each block of
  * SV_LOD_BLOCK, when every block's values lie less than 2^32 above it:
- * *base (one a block) and *off (n) set, *v freed and NULL, true; else
- * false and nothing changed. */
+ * *base (one a block) and *off (n) set, *v NULL (it was scratch), true;
+ * else false and nothing changed. */
 static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
 {
 	size_t nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK, b, i;
@@ -256,19 +255,32 @@ static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
 	for (i = 0; i < n; i++)
 		(*off)[i] = (uint32_t)((*v)[i] - mins[i / SV_LOD_BLOCK]);
 	*base = mins;
-	free(*v);
 	*v = NULL;
 	return true;
 }
 
+/* A copy of the n values of scratch v that a level keeps (NULL stays). */
+static void *lod_keep(const void *v, size_t n, size_t size)
+{
+	void *own;
+
+	if (!v)
+		return NULL;
+	own = sv_xmalloc((n ? n : 1) * size);
+	memcpy(own, v, n * size);
+	return own;
+}
+
 /* The ends, the longest call of each block's prefixes and suffixes and
- * the sparse table of a level whose calls and starts are set; then the
- * starts and the sums packed. */
-static void lod_level_finish(struct sv_lod_level *lv)
+ * the sparse table of a level whose calls and starts are set (in the
+ * builder's scratch, as are its ends and cum, n + 1 values); then the
+ * starts, the sums and the calls packed, and what is not packed copied
+ * out of the scratch. */
+static void lod_level_finish(struct sv_lod_level *lv, int64_t *cum)
 {
 	uint32_t i, nb, k;
 
-	lod_level_ends(lv);
+	lod_level_ends(lv, cum);
 	nb = (lv->n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 	lv->nblocks = nb;
 	lv->nlog = 1;
@@ -302,8 +314,11 @@ static void lod_level_finish(struct sv_lod_level *lv)
 	}
 	lod_pack(&lv->start, lv->n, &lv->sbase, &lv->soff);
 	lod_pack(&lv->cumdur, (size_t)lv->n + 1, &lv->cbase, &lv->coff);
+	lv->start = lod_keep(lv->start, lv->n, sizeof *lv->start);
+	lv->cumdur =
+		lod_keep(lv->cumdur, (size_t)lv->n + 1, sizeof *lv->cumdur);
+	lv->maxend = lod_keep(lv->maxend, lv->n, sizeof *lv->maxend);
 	sv_packed_build_u32(&lv->callpk, lv->calls, lv->n, NULL);
-	sv_free_big(lv->calls);
 	lv->calls = NULL;
 }
 
@@ -342,18 +357,65 @@ static bool lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
 	       atomic_load(stop->cancel);
 }
 
-/* Lane l of b's index; false when asked to stop.  count and dep are the
- * worker's scratch (grown as needed); the lane's calls and bytes are
- * added to *ncalls and *bytes. */
+/* A worker's scratch, grown to its largest lane and used for each: the
+ * depth of each call, the calls of each depth, and each level's starts,
+ * ends and sums until they are packed (so the memory is touched once a
+ * worker, not once a lane). */
+struct lod_scratch {
+	uint32_t *count, *dep, *calls;
+	int64_t *start, *ends, *cum;
+	size_t count_cap, dep_cap, cap;
+};
+
+/* The levels' part of the scratch, let go of. */
+static void lod_scratch_drop(struct lod_scratch *sc)
+{
+	sv_free_big(sc->calls);
+	sv_free_big(sc->start);
+	sv_free_big(sc->ends);
+	sv_free_big(sc->cum);
+}
+
+static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
+{
+	if (n + ndepth + 1 <= sc->cap)
+		return;
+	lod_scratch_drop(sc);
+	sc->cap = n + ndepth + 1;
+	sc->calls = sv_xmalloc(sc->cap * sizeof *sc->calls);
+	sc->start = sv_xmalloc(sc->cap * sizeof *sc->start);
+	sc->ends = sv_xmalloc(sc->cap * sizeof *sc->ends);
+	sc->cum = sv_xmalloc(sc->cap * sizeof *sc->cum);
+}
+
+static void lod_scratch_fini(struct lod_scratch *sc)
+{
+	free(sc->count);
+	sv_free_big(sc->dep);
+	lod_scratch_drop(sc);
+}
+
+/* Levels from d on of a lane stopped half-way let go of the scratch. */
+static void lod_lane_unscratch(struct sv_lod_lane *ll, uint32_t d)
+{
+	for (; d < ll->ndepth; d++) {
+		ll->levels[d].calls = NULL;
+		ll->levels[d].start = ll->levels[d].maxend = NULL;
+		ll->levels[d].cumdur = NULL;
+	}
+}
+
+/* Lane l of b's index; false when asked to stop.  The lane's calls and
+ * bytes are added to *ncalls and *bytes. */
 static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
-	uint32_t **count, size_t *count_cap, uint32_t **dep, size_t *dep_cap,
-	uint64_t *ncalls, size_t *bytes)
+	struct lod_scratch *sc, uint64_t *ncalls, size_t *bytes)
 {
 	const struct sv_profile *p = b->p;
 	const struct sv_layout_stop *stop = b->stop;
 	const struct sv_lane *lane = &p->lanes[l];
 	struct sv_lod_lane *ll = &b->ix->lanes[l];
 	uint32_t i, d, ndepth = 0;
+	size_t at = 0;
 
 	if (lod_stopped(stop, 0))
 		return false;
@@ -362,55 +424,62 @@ static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
 
 	/* Each call's depth (UINT32_MAX: left out), read once: the model's
 	 * columns may be packed, and these reads go all over them. */
-	sv_grow((void **)dep, dep_cap, lane->ncalls, sizeof **dep);
+	sv_grow((void **)&sc->dep, &sc->dep_cap, lane->ncalls, sizeof *sc->dep);
 	for (i = 0; i < lane->ncalls; i++) {
 		uint32_t c = sv_lane_call(lane, i), dc;
 		if (lod_stopped(stop, i))
 			return false;
-		(*dep)[i] = UINT32_MAX;
+		sc->dep[i] = UINT32_MAX;
 		if (!lod_kept(p, b->keep_region, b->keep_call, c))
 			continue;
-		(*dep)[i] = dc = sv_profile_depth(p, c);
+		sc->dep[i] = dc = sv_profile_depth(p, c);
 		if (dc + 1 > ndepth) {
-			sv_grow((void **)count, count_cap, dc + 1,
-				sizeof **count);
-			memset(*count + ndepth, 0,
-				(dc + 1 - ndepth) * sizeof **count);
+			sv_grow((void **)&sc->count, &sc->count_cap, dc + 1,
+				sizeof *sc->count);
+			memset(sc->count + ndepth, 0,
+				(dc + 1 - ndepth) * sizeof *sc->count);
 			ndepth = dc + 1;
 		}
-		(*count)[dc]++;
+		sc->count[dc]++;
 	}
 	ll->ndepth = ndepth;
 	if (!ndepth)
 		return true;
+	lod_scratch_fit(sc, lane->ncalls, ndepth);
 	ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
 	for (d = 0; d < ndepth; d++) {
 		struct sv_lod_level *lv = &ll->levels[d];
-		size_t n = (*count)[d] ? (*count)[d] : 1;
-		lv->calls = sv_xmalloc(n * sizeof *lv->calls);
-		lv->start = sv_xmalloc(n * sizeof *lv->start);
-		lv->maxend = sv_xmalloc(n * sizeof *lv->maxend);
+		lv->calls = sc->calls + at;
+		lv->start = sc->start + at;
+		lv->maxend = sc->ends + at;
+		at += sc->count[d];
 	}
 	for (i = 0; i < lane->ncalls; i++) {
 		uint32_t c = sv_lane_call(lane, i);
 		struct sv_lod_level *lv;
 		int64_t s;
-		if (lod_stopped(stop, i))
+		if (lod_stopped(stop, i)) {
+			lod_lane_unscratch(ll, 0);
 			return false;
-		if ((*dep)[i] == UINT32_MAX)
+		}
+		if (sc->dep[i] == UINT32_MAX)
 			continue;
-		lv = &ll->levels[(*dep)[i]];
+		lv = &ll->levels[sc->dep[i]];
 		s = sv_profile_start(p, c);
 		lv->start[lv->n] = s;
 		lv->maxend[lv->n] = lod_end(p, c, s);
 		lv->calls[lv->n++] = c;
 	}
-	for (d = 0; d < ndepth; d++) {
-		if (lod_stopped(stop, 0))
+	for (d = 0, at = 0; d < ndepth; d++) {
+		struct sv_lod_level *lv = &ll->levels[d];
+		if (lod_stopped(stop, 0)) {
+			lod_lane_unscratch(ll, d);
 			return false;
-		lod_level_finish(&ll->levels[d]);
-		*ncalls += ll->levels[d].n;
-		*bytes += lod_level_bytes(&ll->levels[d]);
+		}
+		lod_level_finish(lv, sc->cum + at + d);
+		at += lv->n;
+		*ncalls += lv->n;
+		*bytes += lod_level_bytes(lv);
 	}
 	*bytes += ndepth * sizeof *ll->levels;
 	return true;
@@ -446,21 +515,20 @@ int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
 
 void sv_layout_build_work(struct sv_layout_build *b)
 {
-	uint32_t *count = NULL, *dep = NULL;
-	size_t count_cap = 0, dep_cap = 0, bytes = 0, l;
+	struct lod_scratch sc;
+	size_t bytes = 0, l;
 	uint64_t ncalls = 0;
 
 	if (!b->ix)
 		return;
+	memset(&sc, 0, sizeof sc);
 	while (!atomic_load(&b->stopped) &&
 		(l = atomic_fetch_add(&b->next, 1)) < b->ix->nlanes)
-		if (!lod_lane_build(b, l, &count, &count_cap, &dep, &dep_cap,
-			    &ncalls, &bytes))
+		if (!lod_lane_build(b, l, &sc, &ncalls, &bytes))
 			atomic_store(&b->stopped, true);
 	atomic_fetch_add(&b->ncalls, ncalls);
 	atomic_fetch_add(&b->bytes, bytes);
-	free(count);
-	sv_free_big(dep);
+	lod_scratch_fini(&sc);
 }
 
 int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err)
