@@ -20,7 +20,8 @@ static int radix_ref_cmp(const void *x, const void *y)
 	return a->value < b->value ? -1 : a->value > b->value;
 }
 
-/* Keys of n pairs drawn from a few shapes; values are the positions. */
+/* Keys of n pairs drawn from a few shapes; values are the positions (but
+ * for shape 9, high values). */
 static void radix_fill(struct sv_radix_kv *a, size_t n, int shape)
 {
 	uint64_t x = 0x9E3779B97F4A7C15ull;
@@ -49,15 +50,22 @@ static void radix_fill(struct sv_radix_kv *a, size_t n, int shape)
 		case 6: /* exactly 32 differing bits (still packed) */
 			a[i].key = 0xff00000000000000ull | (x & 0xffffffffull);
 			break;
-		case 7: /* 33 differing bits (not packed) */
+		case 7: /* 33 differing bits (packed beside 17-bit values) */
 			a[i].key = x & 0x1ffffffffull;
+			break;
+		case 8: /* 47 differing bits: packed beside 17 bits exactly */
+			a[i].key = x & 0x7fffffffffffull;
+			break;
+		case 9: /* 40 bits and values of 32 bits: not packed */
+			a[i].key = x & 0xffffffffffull;
 			break;
 		default: /* signed times around 0, sign bit flipped */
 			a[i].key = (uint64_t)((int64_t)(x % 2001) - 1000) ^
 				   (1ull << 63);
 			break;
 		}
-		a[i].value = (uint32_t)i;
+		a[i].value =
+			shape == 9 ? (uint32_t)i | 0x80000000u : (uint32_t)i;
 	}
 }
 
@@ -121,7 +129,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("radix");
 	TCase *t = tcase_create("sort");
-	tcase_add_loop_test(t, test_radix_matches_stable_sort, 0, 8);
+	tcase_add_loop_test(t, test_radix_matches_stable_sort, 0, 10);
 	tcase_add_test(t, test_radix_signed_order);
 	tcase_add_test(t, test_radix_degenerate);
 	suite_add_tcase(s, t);

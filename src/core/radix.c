@@ -4,10 +4,11 @@
  * Digits of RADIX_BITS bits, only over the bits where some keys differ
  * (from the lowest to the highest differing bit), with the counts of every
  * digit taken in one read of the keys: durations within a few ms of each
- * other sort in two scatter passes.  When the differing bits fit in 32,
- * each pair is packed into one 64-bit word (those bits above, the value
- * below) for the passes, halving the memory they move; the bits outside
- * are the same in every key, so unpacking restores the keys exactly.
+ * other sort in two scatter passes.  When the differing bits and the bits
+ * the values need fit in 64 together, each pair is packed into one 64-bit
+ * word (those key bits above, the value below) for the passes, halving
+ * the memory they move; the bits outside are the same in every key, so
+ * unpacking restores the keys exactly.
  * Allocates nothing; the caller gives the scratch buffer (the counts live
  * on the stack, 48 KiB).
  */
@@ -61,35 +62,39 @@ void sv_radix_sort(struct sv_radix_kv *a, struct sv_radix_kv *tmp, size_t n)
 	struct sv_radix_kv *src = a, *dst = tmp, *t;
 	uint32_t count[RADIX_DIGITS][RADIX_SIZE];
 	uint64_t diff = 0, mask = RADIX_SIZE - 1;
-	unsigned low, high, nd, d;
+	uint32_t values = 0;
+	unsigned low, high, nd, d, vb;
 	size_t i;
 
 	if (n < 2)
 		return;
-	for (i = 1; i < n; i++)
+	for (i = 0; i < n; i++) {
 		diff |= a[i].key ^ a[0].key;
+		values |= a[i].value;
+	}
 	if (!diff)
 		return;
 	low = (unsigned)__builtin_ctzll(diff);
 	high = 64 - (unsigned)__builtin_clzll(diff);
+	vb = values ? 32 - (unsigned)__builtin_clz(values) : 1;
 	nd = (high - low + RADIX_BITS - 1) / RADIX_BITS;
 	memset(count, 0, nd * sizeof count[0]);
-	if (high - low <= 32) {
+	if (high - low + vb <= 64) {
 		/* tmp holds 2n words: the packed pairs and their scratch. */
 		uint64_t *w = (uint64_t *)(void *)tmp, *out;
-		uint64_t range = high - low == 32 ? UINT32_MAX
-						  : (1ull << (high - low)) - 1;
+		uint64_t range = (1ull << (high - low)) - 1; /* < 64 bits */
 		uint64_t base = a[0].key & ~(range << low);
+		uint64_t vmask = (1ull << vb) - 1;
 		for (i = 0; i < n; i++) {
 			uint64_t k = (a[i].key >> low) & range;
 			for (d = 0; d < nd; d++)
 				count[d][(k >> (d * RADIX_BITS)) & mask]++;
-			w[i] = k << 32 | a[i].value;
+			w[i] = k << vb | a[i].value;
 		}
-		out = radix_packed(w, w + n, n, 32, nd, count);
+		out = radix_packed(w, w + n, n, vb, nd, count);
 		for (i = 0; i < n; i++) {
-			a[i].key = base | (out[i] >> 32) << low;
-			a[i].value = (uint32_t)out[i];
+			a[i].key = base | (out[i] >> vb) << low;
+			a[i].value = (uint32_t)(out[i] & vmask);
 		}
 		return;
 	}
