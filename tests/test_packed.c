@@ -9,16 +9,32 @@
 #include "helpers.h"
 #include "scopeview/packed.h"
 
-/* Pack v, then read every value back. */
+/* Pack v, then read every value back, one by one and in runs (from
+ * inside a block, across blocks, to the end, and short ones). */
 static void packed_round_trip(const int64_t *v, uint64_t n)
 {
+	static const uint64_t from[] = {0, 1, 5, 63, 64, 65, 130, 1000};
 	struct sv_packed pk = {0};
-	uint64_t i;
+	int64_t *out = malloc((n ? n : 1) * sizeof *out);
+	uint64_t i, j, k;
 
+	ck_assert_ptr_nonnull(out);
 	sv_packed_build(&pk, v, n);
 	ck_assert_uint_eq(pk.n, n);
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(sv_packed_get(&pk, i), v[i]);
+	for (k = 0; k < sizeof from / sizeof *from && from[k] < n; k++) {
+		sv_packed_get_range(&pk, from[k], n - from[k], out);
+		for (j = 0; j < n - from[k]; j++)
+			ck_assert_int_eq(out[j], v[from[k] + j]);
+	}
+	for (i = 0; i < n; i += 7) {
+		uint64_t len = n - i < 3 ? n - i : 3;
+		sv_packed_get_range(&pk, i, len, out);
+		for (j = 0; j < len; j++)
+			ck_assert_int_eq(out[j], v[i + j]);
+	}
+	free(out);
 	sv_packed_fini(&pk);
 	ck_assert_uint_eq(pk.n, 0);
 	ck_assert_ptr_null(pk.bits);

@@ -544,7 +544,7 @@ START_TEST(test_wide_exclusive_times)
 	 * 500 ns before it starts and one ending 3e9 ns before it starts;
 	 * when finished; then the durations and ends outside uint32 and the
 	 * exclusive times outside int32 come back exact through the
-	 * accessors, only those are exceptions, and the rows' totals,
+	 * accessors (call by call and as a run), only those are exceptions, and the rows' totals,
 	 * exclusive times, minima and maxima are exact; and all of it again
 	 * once the columns are packed (the viewer's model) */
 	static const int64_t g = (int64_t)1 << 32;
@@ -584,6 +584,20 @@ START_TEST(test_wide_exclusive_times)
 		ck_assert_int_eq(sv_profile_exclusive(p, n0), -500);
 		ck_assert_int_eq(sv_profile_exclusive(p, n1), -3000000000);
 		ck_assert_uint_eq(sv_profile_parent(p, child), big);
+		{
+			/* the same read as a run of calls */
+			int64_t s[4], d[4], x[4];
+			uint32_t c;
+			sv_profile_starts(p, 0, 4, s);
+			sv_profile_durations(p, 0, 4, d);
+			sv_profile_exclusives(p, 0, 4, x);
+			for (c = 0; c < 4; c++) {
+				ck_assert_int_eq(s[c], sv_profile_start(p, c));
+				ck_assert_int_eq(d[c], sv_call_duration(p, c));
+				ck_assert_int_eq(
+					x[c], sv_profile_exclusive(p, c));
+			}
+		}
 
 		ck_assert_int_eq(
 			sv_stats_row(p, sv_profile_row_of(p, big), NULL, &st),

@@ -54,6 +54,10 @@ void sv_packed_build_i32(struct sv_packed *pk, const int32_t *v, uint64_t n,
 	const struct sv_wide *wide);
 /* Free pk and empty it. */
 void sv_packed_fini(struct sv_packed *pk);
+/* Values i .. i + n - 1 (all < pk->n) into out: a run read block by
+ * block, a few times faster than n calls of sv_packed_get. */
+void sv_packed_get_range(
+	const struct sv_packed *pk, uint64_t i, size_t n, int64_t *out);
 
 /* Value i (< pk->n). */
 static inline int64_t sv_packed_get(const struct sv_packed *pk, uint64_t i)

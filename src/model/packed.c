@@ -135,3 +135,37 @@ void sv_packed_fini(struct sv_packed *pk)
 	free(pk->bits);
 	memset(pk, 0, sizeof *pk);
 }
+
+void sv_packed_get_range(
+	const struct sv_packed *pk, uint64_t i, size_t n, int64_t *out)
+{
+	while (n) {
+		const struct sv_packed_block *k =
+			&pk->blocks[i / SV_PACKED_BLOCK];
+		uint64_t j = i % SV_PACKED_BLOCK, m = SV_PACKED_BLOCK - j, bit;
+		uint64_t mask, base = (uint64_t)k->base;
+		unsigned w = (unsigned)(k->at >> 56);
+		size_t t;
+
+		if (m > n)
+			m = n;
+		if (!w) {
+			for (t = 0; t < m; t++)
+				out[t] = k->base;
+		} else {
+			mask = w < 64 ? ((uint64_t)1 << w) - 1 : UINT64_MAX;
+			bit = (k->at & (((uint64_t)1 << 56) - 1)) + j * w;
+			for (t = 0; t < m; t++, bit += w) {
+				unsigned sh = (unsigned)(bit % 64);
+				uint64_t d = pk->bits[bit / 64] >> sh;
+				if (sh && sh + w > 64)
+					d |= pk->bits[bit / 64 + 1]
+					     << (64 - sh);
+				out[t] = (int64_t)(base + (d & mask));
+			}
+		}
+		out += m;
+		i += m;
+		n -= (size_t)m;
+	}
+}

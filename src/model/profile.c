@@ -415,6 +415,41 @@ void sv_profile_index_build(struct sv_profile *p)
 	p->task_order = profile_order(p->tasks, p->ntasks, profile_task_pair);
 }
 
+void sv_profile_starts(
+	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
+{
+	if (p->start_ns)
+		memcpy(out, p->start_ns + c, n * sizeof *out);
+	else
+		sv_packed_get_range(&p->start_pk, c, n, out);
+}
+
+void sv_profile_durations(
+	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
+{
+	size_t i;
+
+	if (p->dur_pk.n && !p->dur) {
+		sv_packed_get_range(&p->dur_pk, c, n, out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = sv_call_duration(p, c + (uint32_t)i);
+}
+
+void sv_profile_exclusives(
+	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
+{
+	size_t i;
+
+	if (!p->exclusive) {
+		sv_packed_get_range(&p->exclusive_pk, c, n, out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = sv_profile_exclusive(p, c + (uint32_t)i);
+}
+
 int64_t sv_profile_min_start(const struct sv_profile *p)
 {
 	int64_t m = 0;

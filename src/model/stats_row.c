@@ -102,10 +102,31 @@ static void stats_row_stored(
  * within its slice of pool, which reorders only that slice (the pooled
  * set stays the same), so one buffer serves the row and the region.
  */
+/* A run of a row's calls, read at once (the columns may be packed). */
+#define STATS_RUN 256
+struct stats_run {
+	int64_t start[STATS_RUN], dur[STATS_RUN], excl[STATS_RUN];
+	bool has_excl;
+};
+
+/* Calls c .. of a row (left of them in it) into run. */
+static void stats_run_read(const struct sv_profile *p, uint32_t c,
+	uint64_t left, struct stats_run *run)
+{
+	size_t n = left < STATS_RUN ? (size_t)left : STATS_RUN;
+
+	sv_profile_starts(p, c, n, run->start);
+	sv_profile_durations(p, c, n, run->dur);
+	run->has_excl = sv_profile_has_exclusive(p);
+	if (run->has_excl)
+		sv_profile_exclusives(p, c, n, run->excl);
+}
+
 void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool)
 {
+	struct stats_run run;
 	const struct sv_row *r = &p->rows[ri];
 	uint64_t k, n = 0;
 	int64_t total = 0, excl = 0, gpu = 0, await = 0;
@@ -123,10 +144,13 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	from = pool->n;
 	for (k = 0; k < r->count; k++) {
 		uint32_t c = (uint32_t)(r->first + k);
-		int64_t d;
+		size_t t = k % STATS_RUN;
+		int64_t d, cs, ce;
 
-		int64_t cs = sv_profile_start(p, c), ce = sv_profile_end(p, c);
-
+		if (!t) /* the next run of the row's calls */
+			stats_run_read(p, c, r->count - k, &run);
+		cs = run.start[t];
+		ce = sv_add_wrap(cs, run.dur[t]);
 		if (filtered && !sv_stats_call_on(p, sel, c, lane))
 			continue;
 		if (range) {
@@ -155,8 +179,8 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		if (range)
 			excl = sv_add_wrap(
 				excl, sv_stats_range_exclusive(p, sel, c));
-		else if (sv_profile_has_exclusive(p))
-			excl = sv_add_wrap(excl, sv_profile_exclusive(p, c));
+		else if (run.has_excl)
+			excl = sv_add_wrap(excl, run.excl[t]);
 		if (sv_profile_has_gpu(p))
 			gpu = sv_add_wrap(gpu, sv_profile_gpu(p, c));
 		if (sv_profile_has_await(p))
