@@ -270,7 +270,7 @@ END_TEST
 START_TEST(test_large_unsorted_lane)
 {
 	/* given many calls stored out of order (negative deltas), then the
-	 * lane comes out sorted and nested */
+	 * lane comes out sorted and nested; */
 	enum { N = 20000 };
 	struct sv_profile *p = sv_profile_new("big.h5");
 	uint32_t reg = sv_profile_add_region(p, "k");
@@ -286,6 +286,29 @@ START_TEST(test_large_unsorted_lane)
 		ck_assert_int_le(p->start_ns[sv_lane_call(&p->lanes[0], i - 1)],
 			p->start_ns[sv_lane_call(&p->lanes[0], i)]);
 	ck_assert_uint_eq(p->lanes[0].depth_rows, 1);
+	ck_assert_uint_eq(p->nwarnings, 0);
+	sv_profile_free(p);
+
+	/* and pairs that start together (a call and its first child, the
+	 * child stored first), out of order: the longer of each pair comes
+	 * first and holds the other */
+	p = sv_profile_new("ties.h5");
+	reg = sv_profile_add_region(p, "k");
+	sv_profile_add_row(p, 0, reg, N, NULL);
+	for (i = 0; i < N; i++) {
+		uint32_t j = ((i / 2) * 7919u) % (N / 2);
+		p->start_ns[i] = (int64_t)j * 100 + 4000000000000000000LL;
+		p->end_ns[i] = p->start_ns[i] + (i % 2 ? 50 : 20);
+	}
+	sv_profile_finish(p, NULL);
+	for (i = 0; i + 1 < N; i += 2) {
+		uint32_t a = sv_lane_call(&p->lanes[0], i),
+			 b = sv_lane_call(&p->lanes[0], i + 1);
+		ck_assert_int_eq(p->start_ns[a], p->start_ns[b]);
+		ck_assert_int_eq(sv_call_duration(p, a), 50);
+		ck_assert_uint_eq(sv_profile_parent(p, b), a);
+		ck_assert_uint_eq(sv_profile_depth(p, b), 1);
+	}
 	ck_assert_uint_eq(p->nwarnings, 0);
 	sv_profile_free(p);
 }

@@ -177,12 +177,18 @@ static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
 		for (i = 0; i < n; i++)
 			calls[i] = a[i].value;
 	}
-	/* Order every run of equal starts. */
+	/* Order every run of equal starts (found in the sorted keys, read
+	 * in order, rather than through the calls). */
 	for (start = 0; start < n;) {
 		size_t end = start + 1;
-		int64_t s = p->start_ns[calls[start]];
-		while (end < n && p->start_ns[calls[end]] == s)
-			end++;
+		if (sorted) {
+			int64_t s = p->start_ns[calls[start]];
+			while (end < n && p->start_ns[calls[end]] == s)
+				end++;
+		} else {
+			while (end < n && a[end].key == a[start].key)
+				end++;
+		}
 		if (end - start > 1)
 			tie_sort(t, calls + start, end - start);
 		start = end;
