@@ -16,7 +16,7 @@
 #endif
 
 /* Below this many calls one thread packs everything. */
-#define PACK_THREAD_MIN_CALLS 1000000
+#define PACK_THREAD_MIN_CALLS 200000
 
 /* The starts and the exclusive times: one thread's share. */
 static void *pack_share(void *arg)
