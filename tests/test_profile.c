@@ -314,6 +314,52 @@ START_TEST(test_large_unsorted_lane)
 }
 END_TEST
 
+START_TEST(test_lane_of_sorted_rows)
+{
+	/* given a rank's rows, each sorted by start, whose calls interleave
+	 * in time (a child's row stored before its parent's, and starting
+	 * with it), when finished, then the lane (merged from the rows'
+	 * runs) comes out in start order, the longer of two calls that start
+	 * together first, and nested */
+	enum { K = 3000 };
+	struct sv_profile *p = sv_profile_new("rows.h5");
+	uint32_t ri = sv_profile_add_region(p, "inner");
+	uint32_t rj = sv_profile_add_region(p, "late");
+	uint32_t ro = sv_profile_add_region(p, "outer");
+	uint32_t k, c, base_i = 0, base_j = K, base_o = 2 * K;
+
+	sv_profile_add_row(p, 0, ri, K, NULL);
+	sv_profile_add_row(p, 0, rj, K, NULL);
+	sv_profile_add_row(p, 0, ro, K, NULL);
+	for (k = 0; k < K; k++) {
+		int64_t s = (int64_t)k * 100;
+		p->start_ns[base_i + k] = s;
+		p->end_ns[base_i + k] = s + 40;
+		p->start_ns[base_j + k] = s + 50;
+		p->end_ns[base_j + k] = s + 60;
+		p->start_ns[base_o + k] = s;
+		p->end_ns[base_o + k] = s + 90;
+	}
+	sv_profile_finish(p, NULL);
+	ck_assert_uint_eq(p->lanes[0].ncalls, 3 * K);
+	for (k = 0; k < K; k++) {
+		ck_assert_uint_eq(
+			sv_lane_call(&p->lanes[0], 3 * k), base_o + k);
+		ck_assert_uint_eq(
+			sv_lane_call(&p->lanes[0], 3 * k + 1), base_i + k);
+		ck_assert_uint_eq(
+			sv_lane_call(&p->lanes[0], 3 * k + 2), base_j + k);
+	}
+	for (c = 0; c < K; c++) {
+		ck_assert_uint_eq(sv_profile_parent(p, base_i + c), base_o + c);
+		ck_assert_uint_eq(sv_profile_parent(p, base_j + c), base_o + c);
+		ck_assert_int_eq(sv_profile_exclusive(p, base_o + c), 40);
+	}
+	ck_assert_uint_eq(p->nwarnings, 0);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_meta_and_origin)
 {
 	struct sv_profile *p = sv_profile_new("m.h5");
@@ -690,6 +736,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_partial_overlap_warns);
 	tcase_add_test(t, test_reversed_call_warns);
 	tcase_add_test(t, test_large_unsorted_lane);
+	tcase_add_test(t, test_lane_of_sorted_rows);
 	tcase_add_test(t, test_absurd_times_do_not_overflow);
 	tcase_add_test(t, test_threads_warnings_deterministic);
 	tcase_add_test(t, test_wide_exclusive_times);

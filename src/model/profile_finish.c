@@ -147,26 +147,113 @@ static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
 	}
 }
 
-/* Sort calls[0..n) by start asc, then tie order; scratch holds 2n items. */
+/* A lane of at most this many sorted runs (a row's calls, as a rule) is
+ * merged rather than radix-sorted. */
+#define LANE_MERGE_RUNS 64
+
+/* The runs of a merge, in a heap by the start of each one's next call. */
+struct lane_heap {
+	size_t run[LANE_MERGE_RUNS];
+	uint64_t key[LANE_MERGE_RUNS]; /* of each run (by run number) */
+	size_t n;
+};
+
+static void lane_heap_down(struct lane_heap *h, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, t;
+		if (l < h->n && h->key[h->run[l]] < h->key[h->run[m]])
+			m = l;
+		if (l + 1 < h->n && h->key[h->run[l + 1]] < h->key[h->run[m]])
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h->run[i];
+		h->run[i] = h->run[m];
+		h->run[m] = t;
+		i = m;
+	}
+}
+
+static void lane_heap_push(struct lane_heap *h, size_t r)
+{
+	size_t i = h->n++;
+
+	while (i && h->key[h->run[(i - 1) / 2]] > h->key[r]) {
+		h->run[i] = h->run[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->run[i] = r;
+}
+
+/*
+ * Merge the sorted runs calls[from[k] .. from[k + 1]) (k < nrun) by start
+ * into a (keys: start - lo).  The run with the earliest next call gives
+ * calls until its next one starts after the next of any other run: one
+ * comparison a call while a run's calls come in a row, as a row's do.
+ */
+static void lane_merge(const struct sv_profile *p, const uint32_t *calls,
+	const size_t *from, size_t nrun, int64_t lo, struct sv_radix_kv *a)
+{
+	struct lane_heap h;
+	size_t pos[LANE_MERGE_RUNS], k, o = 0;
+
+	h.n = 0;
+	for (k = 0; k < nrun; k++) {
+		pos[k] = from[k];
+		h.key[k] = (uint64_t)p->start_ns[calls[pos[k]]] - (uint64_t)lo;
+		lane_heap_push(&h, k);
+	}
+	while (h.n) {
+		size_t r = h.run[0];
+		uint64_t limit;
+		h.run[0] = h.run[--h.n];
+		lane_heap_down(&h, 0);
+		limit = h.n ? h.key[h.run[0]] : UINT64_MAX;
+		do {
+			a[o].key = h.key[r];
+			a[o++].value = calls[pos[r]++];
+			if (pos[r] == from[r + 1])
+				break;
+			h.key[r] = (uint64_t)p->start_ns[calls[pos[r]]] -
+				   (uint64_t)lo;
+		} while (h.key[r] <= limit);
+		if (pos[r] < from[r + 1])
+			lane_heap_push(&h, r);
+	}
+}
+
+/* Sort calls[0..n) by start asc, then tie order; scratch holds 2n items.
+ * A lane made of a few sorted runs is merged, any other radix-sorted. */
 static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
 	struct sv_radix_kv *a, struct sv_radix_kv *b)
 {
 	const struct sv_profile *p = t->p;
 	int64_t lo;
-	size_t i, start;
+	size_t i, start, from[LANE_MERGE_RUNS + 1], nrun = 1;
 	bool sorted = true;
 
 	if (n < 2)
 		return;
 	lo = p->start_ns[calls[0]];
+	from[0] = 0;
 	for (i = 1; i < n; i++) {
 		int64_t s = p->start_ns[calls[i]];
 		if (s < lo)
 			lo = s;
-		if (sorted && s < p->start_ns[calls[i - 1]])
+		if (s < p->start_ns[calls[i - 1]]) {
 			sorted = false;
+			if (nrun < LANE_MERGE_RUNS)
+				from[nrun] = i;
+			nrun++;
+		}
 	}
-	if (!sorted) {
+	if (!sorted && nrun <= LANE_MERGE_RUNS) {
+		from[nrun] = n;
+		lane_merge(p, calls, from, nrun, lo, a);
+		for (i = 0; i < n; i++)
+			calls[i] = a[i].value;
+	} else if (!sorted) {
 		for (i = 0; i < n; i++) {
 			a[i].key =
 				(uint64_t)p->start_ns[calls[i]] - (uint64_t)lo;
