@@ -14,7 +14,8 @@
  *   ready: the first screen of the full view (nesting, index, statistics);
  *   load: when the loader thread handed the profile over;
  * - RSS at ready (VmRSS) and the peak so far (VmHWM), in bytes per call;
- * - frame times (sv_render, median of 30) at the whole run, a middle zoom
+ * - frame times (sv_render, median of 200: enough frames that a burst of
+ *   noise on the machine does not move it) at the whole run, a middle zoom
  *   and the narrowest zoom;
  * - key latencies: the time from a key to the loop asking for the next
  *   one (what a user waits for the screen to answer).  During the load:
@@ -58,7 +59,7 @@
 
 #define SB_W      200
 #define SB_H      60
-#define SB_FRAMES 30
+#define SB_FRAMES 200
 #define SB_FILES  16
 /* The longest the script waits for a key's result. */
 #define SB_STEP_MAX_S 120.0
