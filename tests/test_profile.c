@@ -267,15 +267,22 @@ START_TEST(test_lane_labels_from_tables)
 }
 END_TEST
 
+/* A profile of one region "k" on rank 0 with one row of n calls, their
+ * times left for the caller to fill. */
+static struct sv_profile *one_row(const char *path, uint32_t n)
+{
+	struct sv_profile *p = sv_profile_new(path);
+	sv_profile_add_row(p, 0, sv_profile_add_region(p, "k"), n, NULL);
+	return p;
+}
+
 START_TEST(test_large_unsorted_lane)
 {
 	/* given many calls stored out of order (negative deltas), then the
 	 * lane comes out sorted and nested; */
 	enum { N = 20000 };
-	struct sv_profile *p = sv_profile_new("big.h5");
-	uint32_t reg = sv_profile_add_region(p, "k");
+	struct sv_profile *p = one_row("big.h5", N);
 	uint32_t i;
-	sv_profile_add_row(p, 0, reg, N, NULL);
 	for (i = 0; i < N; i++) {
 		uint32_t j = (i * 7919u) % N; /* a permutation */
 		p->start_ns[i] = (int64_t)j * 10 + 4000000000000000000LL;
@@ -292,9 +299,7 @@ START_TEST(test_large_unsorted_lane)
 	/* and pairs that start together (a call and its first child, the
 	 * child stored first), out of order: the longer of each pair comes
 	 * first and holds the other */
-	p = sv_profile_new("ties.h5");
-	reg = sv_profile_add_region(p, "k");
-	sv_profile_add_row(p, 0, reg, N, NULL);
+	p = one_row("ties.h5", N);
 	for (i = 0; i < N; i++) {
 		uint32_t j = ((i / 2) * 7919u) % (N / 2);
 		p->start_ns[i] = (int64_t)j * 100 + 4000000000000000000LL;

@@ -123,11 +123,13 @@ bool sv_calls_value(const struct sv_profile *p, uint32_t c,
 			return false;
 		*out = sv_profile_exclusive(p, c);
 		return true;
-	case SV_CALLS_KEY_GPU:
-		if (sv_profile_gpu(p, c) < 0)
+	case SV_CALLS_KEY_GPU: {
+		int64_t g = sv_profile_gpu(p, c); /* -1: none */
+		if (g < 0)
 			return false;
-		*out = sv_profile_gpu(p, c);
+		*out = g;
 		return true;
+	}
 	case SV_CALLS_KEY_AWAIT:
 		if (!sv_profile_has_await(p))
 			return false;

@@ -52,7 +52,6 @@ void sv_export_us(struct sv_export_buf *w, int64_t ns);
 /* v, or "null" (json) / nothing (csv) when there is none (!has). */
 void sv_export_opt_value(
 	struct sv_export_buf *w, bool has, int64_t v, bool json);
-/* col[c], or "null" (json) / nothing (csv) when the column is absent. */
 /* Call c's exclusive time the same way. */
 static inline void sv_export_exclusive(struct sv_export_buf *w,
 	const struct sv_profile *p, uint32_t c, bool json)
