@@ -149,15 +149,26 @@ static void big_pool_remove(size_t i)
 	big_pool[i] = big_pool[--big_npool];
 }
 
-/* Give pooled mappings back, smallest first, until the live and pooled
- * bytes are within the peak of the live ones. */
-static void big_pool_fit(void)
+/* The smallest pooled mapping's index (the pool is not empty). */
+static size_t big_pool_smallest(void)
 {
-	while (big_npool && big_live + big_pooled > big_peak) {
-		size_t i, s = 0;
-		for (i = 1; i < big_npool; i++)
-			if (big_pool[i].len < big_pool[s].len)
-				s = i;
+	size_t i, s = 0;
+
+	for (i = 1; i < big_npool; i++)
+		if (big_pool[i].len < big_pool[s].len)
+			s = i;
+	return s;
+}
+
+/* Before coming bytes go live: the peak raised to take them, then pooled
+ * mappings given back, smallest first, until the live, coming and pooled
+ * bytes are within it. */
+static void big_pool_fit(size_t coming)
+{
+	if (big_live + coming > big_peak)
+		big_peak = big_live + coming;
+	while (big_npool && big_live + coming + big_pooled > big_peak) {
+		size_t s = big_pool_smallest();
 		big_unmap(big_pool[s].addr, big_pool[s].len);
 		big_pool_remove(s);
 	}
@@ -172,10 +183,7 @@ static void big_release(uintptr_t a, size_t len)
 		return;
 	}
 	if (big_npool == POOL_MAX) {
-		size_t i, s = 0;
-		for (i = 1; i < big_npool; i++)
-			if (big_pool[i].len < big_pool[s].len)
-				s = i;
+		size_t s = big_pool_smallest();
 		if (big_pool[s].len >= len) {
 			big_unmap(a, len);
 			return;
@@ -192,9 +200,7 @@ static void big_release(uintptr_t a, size_t len)
 static void big_live_add(size_t len)
 {
 	big_live += len;
-	if (big_live > big_peak)
-		big_peak = big_live;
-	big_pool_fit();
+	big_pool_fit(0);
 }
 
 /* *len bytes, mapped: from the pool where a mapping fits (*len then
@@ -234,11 +240,7 @@ static uintptr_t big_map(size_t *len)
 	}
 	/* Room within the peak first, so that the new pages do not come on
 	 * top of pooled ones. */
-	big_live += n;
-	if (big_live > big_peak)
-		big_peak = big_live;
-	big_pool_fit();
-	big_live -= n;
+	big_pool_fit(n);
 	m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		-1, 0);
 	if (m == MAP_FAILED)
@@ -297,20 +299,18 @@ void *sv_big_realloc(void *p, size_t size)
 {
 	size_t len = 0, want;
 	void *m;
-	bool big;
+	bool big, held;
 
 	if (!p)
 		return sv_big_alloc(size);
 	pthread_mutex_lock(&big_mu);
 	big = big_lookup(p, &len, false);
+	held = big_holds > 0;
 	pthread_mutex_unlock(&big_mu);
 	if (!big) {
-		/* A malloc block: stays one while small. */
+		/* A malloc block: stays one while small or while no load
+		 * holds the pool. */
 		size_t had = malloc_usable_size(p);
-		bool held;
-		pthread_mutex_lock(&big_mu);
-		held = big_holds > 0;
-		pthread_mutex_unlock(&big_mu);
 		if (size < BIG_MIN || !held)
 			return sv_xrealloc(p, size);
 		m = sv_big_alloc(size);
@@ -371,14 +371,12 @@ static bool big_free(void *p)
 
 void sv_free_big(void *p)
 {
-	size_t n;
-	long pg = sysconf(_SC_PAGESIZE);
+	size_t n, pg = big_page();
 
 	if (big_free(p))
 		return;
-	n = p ? malloc_usable_size(p) : 0;
-
-	if (n >= SV_FREE_BIG && pg > 0) {
+	n = malloc_usable_size(p);
+	if (n >= SV_FREE_BIG) {
 		/* Only whole pages inside the block, clear of the allocator's
 		 * headers on either side. */
 		uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) &
