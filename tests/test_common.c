@@ -3,7 +3,6 @@
  * UTF-8 helpers every module relies on for names read from files.
  */
 #include <errno.h>
-#include <sys/resource.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,140 +18,6 @@ START_TEST(test_error_set)
 	ck_assert_int_eq(err.code, -EIO);
 	ck_assert_str_eq(err.msg, "run.h5: 3");
 	ck_assert_int_eq(sv_error_set(NULL, -EINVAL, "x"), -EINVAL);
-}
-END_TEST
-
-static long minor_faults(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
-
-static void big_check_bound(void)
-{
-	struct sv_big_stats st;
-	sv_big_stats(&st);
-	ck_assert_uint_le(st.live + st.pooled, st.peak);
-}
-
-START_TEST(test_big_pool_reuses_pages)
-{
-	/* given a held pool and an 8 MB array written and freed; when a
-	 * 6 MB array is made and written; then its pages were the freed
-	 * one's (almost no page faults), and the live and pooled bytes
-	 * never pass the most that were live */
-	size_t mb = (size_t)1 << 20, i;
-	struct sv_big_stats st0, st;
-	unsigned char *a, *b;
-	long f0;
-
-	sv_big_stats(&st0);
-	sv_big_pool_hold();
-	a = sv_big_alloc(8 * mb);
-	memset(a, 0x11, 8 * mb);
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.blocks, st0.blocks + 1);
-	ck_assert_uint_ge(st.live, st0.live + 8 * mb);
-	sv_free_big(a);
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.blocks, st0.blocks);
-	ck_assert_uint_ge(st.pooled, 8 * mb);
-	f0 = minor_faults();
-	b = sv_big_alloc(6 * mb);
-	memset(b, 0x22, 6 * mb);
-	ck_assert_int_lt(minor_faults() - f0, 64); /* 1536 pages written */
-	big_check_bound();
-	/* when it grows and shrinks; then what it held stays */
-	for (i = 0; i < 6 * mb; i += 4096)
-		b[i] = (unsigned char)(i >> 12);
-	b = sv_big_realloc(b, 20 * mb);
-	b[20 * mb - 1] = 7;
-	big_check_bound();
-	b = sv_big_realloc(b, 3 * mb);
-	for (i = 0; i < 3 * mb; i += 4096)
-		ck_assert_uint_eq(b[i], (unsigned char)(i >> 12));
-	big_check_bound();
-	sv_free_big(b);
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.live, st0.live);
-	/* when the hold ends; then every pooled page is given back */
-	sv_big_pool_drop();
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.pooled, 0);
-}
-END_TEST
-
-START_TEST(test_big_kinds)
-{
-	/* given no hold; when a big array is made; then it is malloc's and
-	 * sv_free_big frees it; given a hold, a malloc block grown past a
-	 * megabyte becomes a mapping with its bytes, and small ones stay
-	 * malloc's */
-	size_t mb = (size_t)1 << 20;
-	struct sv_big_stats st0, st;
-	unsigned char *a, *m;
-
-	sv_big_stats(&st0);
-	a = sv_big_alloc(4 * mb);
-	a[4 * mb - 1] = 1;
-	a = sv_big_realloc(a, 5 * mb);
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.blocks, st0.blocks);
-	sv_free_big(a);
-
-	sv_big_pool_hold();
-	m = sv_big_alloc(100);
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.blocks, st0.blocks);
-	memset(m, 0x5c, 100);
-	m = sv_big_realloc(m, 2 * mb);
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.blocks, st0.blocks + 1);
-	ck_assert_uint_eq(m[0], 0x5c);
-	ck_assert_uint_eq(m[99], 0x5c);
-	m[2 * mb - 1] = 3;
-	sv_free_big(m);
-	/* and pools held twice end with the second drop */
-	sv_big_pool_hold();
-	m = sv_big_alloc(3 * mb);
-	sv_free_big(m);
-	sv_big_pool_drop();
-	sv_big_stats(&st);
-	ck_assert_uint_gt(st.pooled, 0);
-	sv_big_pool_drop();
-	sv_big_stats(&st);
-	ck_assert_uint_eq(st.pooled, 0);
-	ck_assert_uint_eq(st.blocks, st0.blocks);
-}
-END_TEST
-
-START_TEST(test_big_pool_within_peak)
-{
-	/* given a held pool with 8 MB and 4 MB arrays freed; when a 32 MB
-	 * array is made, more than the pool has; then pooled pages are
-	 * given back or grown into so the live and pooled bytes stay within
-	 * the most live at once */
-	size_t mb = (size_t)1 << 20;
-	unsigned char *a, *b, *c, *d;
-
-	sv_big_pool_hold();
-	a = sv_big_alloc(8 * mb);
-	b = sv_big_alloc(4 * mb);
-	memset(a, 1, 8 * mb);
-	memset(b, 2, 4 * mb);
-	sv_free_big(a);
-	sv_free_big(b);
-	big_check_bound();
-	c = sv_big_alloc(32 * mb);
-	memset(c, 3, 32 * mb);
-	big_check_bound();
-	d = sv_big_alloc(2 * mb);
-	big_check_bound();
-	sv_free_big(c);
-	sv_free_big(d);
-	big_check_bound();
-	sv_big_pool_drop();
 }
 END_TEST
 
@@ -370,9 +235,6 @@ static Suite *suite(void)
 	tcase_add_test(t, test_grow_and_strings);
 	tcase_add_test(t, test_wrap);
 	tcase_add_test(t, test_free_big);
-	tcase_add_test(t, test_big_pool_reuses_pages);
-	tcase_add_test(t, test_big_kinds);
-	tcase_add_test(t, test_big_pool_within_peak);
 	suite_add_tcase(s, t);
 	t = tcase_create("utf8");
 	tcase_add_loop_test(t, test_utf8_sanitize, 0,

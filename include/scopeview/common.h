@@ -99,37 +99,13 @@ char *sv_xstrndup(const char *s, size_t n);
 char *sv_xasprintf(const char *fmt, ...) SV_PRINTF(1, 2);
 char *sv_xvasprintf(const char *fmt, va_list ap) SV_PRINTF(1, 0);
 
-/*
- * Big arrays (big.c): while a load holds the pool, sv_big_alloc gives an
- * array of a megabyte and more a mapping of its own (else it is malloc's),
- * and sv_free_big frees it, or any malloc block: free() must not be given
- * one, nor realloc() (sv_big_realloc takes either kind).  Never NULL;
- * uninitialised.
- *
- * While a load holds the pool (sv_big_pool_hold, counted), freed big
- * arrays keep their pages for the next ones, which then cost no page
- * faults: never more pages than were live at once at the most (older
- * pooled ones are given back first).  sv_big_pool_drop ends a hold; the
- * last one gives every pooled page back.
- *
- * sv_free_big frees a malloc block too, one that may be hundreds of MB,
- * on a thread that is not the loop's: its pages are released a few MB at
- * a time first (madvise), so that the unmapping, which holds the
- * process's memory map against every other thread's mmap and page faults
- * for as long as it frees pages, is short.
- */
-void *sv_big_alloc(size_t size);
-void *sv_big_allocarray(size_t nmemb, size_t size);
-void *sv_big_realloc(void *p, size_t size);
-void *sv_big_reallocarray(void *p, size_t nmemb, size_t size);
+/* free(p), for a block that may be hundreds of MB, on a thread that is
+ * not the loop's: its pages are released a few MB at a time first
+ * (madvise), so that the unmapping, which holds the process's memory map
+ * against every other thread's mmap (a thread's stack, a new array) and
+ * page faults for as long as it frees pages, is short.  A small block is
+ * just freed. */
 void sv_free_big(void *p);
-void sv_big_pool_hold(void);
-void sv_big_pool_drop(void);
-struct sv_big_stats {
-	size_t live, pooled, peak; /* bytes mapped */
-	size_t blocks;             /* live big arrays */
-};
-void sv_big_stats(struct sv_big_stats *st);
 
 /* Grow *buf (holding *cap elements of size elem) so it holds at least
  * need elements; capacity doubles.  Never shrinks. */

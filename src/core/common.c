@@ -9,11 +9,14 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <wchar.h>
 
 static void (*die_hook)(void);
@@ -80,6 +83,31 @@ void *sv_xreallocarray(void *ptr, size_t nmemb, size_t size)
 	if (size && nmemb > SIZE_MAX / size)
 		sv_die("out of memory (%zu x %zu bytes)", nmemb, size);
 	return sv_xrealloc(ptr, nmemb * size);
+}
+
+/* Blocks from this size up are released in steps of SV_FREE_STEP. */
+#define SV_FREE_BIG  ((size_t)32 << 20)
+#define SV_FREE_STEP ((size_t)8 << 20)
+
+void sv_free_big(void *p)
+{
+	size_t n = p ? malloc_usable_size(p) : 0;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (n >= SV_FREE_BIG && pg > 0) {
+		/* Only whole pages inside the block, clear of the allocator's
+		 * headers on either side. */
+		uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) &
+			      ~((uintptr_t)pg - 1),
+			  e = ((uintptr_t)p + n - 64) & ~((uintptr_t)pg - 1);
+		while (a < e) {
+			size_t step =
+				e - a < SV_FREE_STEP ? e - a : SV_FREE_STEP;
+			(void)madvise((void *)a, step, MADV_DONTNEED);
+			a += step;
+		}
+	}
+	free(p);
 }
 
 char *sv_xstrdup(const char *s)

@@ -56,7 +56,7 @@ static inline __attribute__((always_inline)) void packed_build(
 	if (!n)
 		return;
 	pk->n = n;
-	pk->blocks = sv_big_allocarray(nb, sizeof *pk->blocks);
+	pk->blocks = sv_xmalloc(nb * sizeof *pk->blocks);
 	for (b = 0; b < nb; b++) {
 		uint64_t i0 = b * SV_PACKED_BLOCK, i,
 			 i1 = n - i0 < SV_PACKED_BLOCK ? n
@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) void packed_build(
 		total += (i1 - i0) * w;
 	}
 	words = total / 64 + 2;
-	pk->bits = out = sv_big_allocarray(words, sizeof *pk->bits);
+	pk->bits = out = sv_xmalloc(words * sizeof *pk->bits);
 	for (b = 0; b < nb; b++) {
 		uint64_t i0 = b * SV_PACKED_BLOCK, i,
 			 i1 = n - i0 < SV_PACKED_BLOCK ? n
@@ -131,8 +131,8 @@ void sv_packed_fini(struct sv_packed *pk)
 {
 	if (!pk)
 		return;
-	sv_free_big(pk->blocks);
-	sv_free_big(pk->bits);
+	free(pk->blocks);
+	free(pk->bits);
 	memset(pk, 0, sizeof *pk);
 }
 

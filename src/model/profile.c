@@ -43,23 +43,23 @@ void sv_profile_free(struct sv_profile *p)
 		sv_strv_free_array(p->rows[i].tags, p->rows[i].ntags);
 	}
 	free(p->rows);
-	sv_free_big(p->start_ns);
+	free(p->start_ns);
 	sv_packed_fini(&p->start_pk);
-	sv_free_big(p->end_ns);
-	sv_free_big(p->dur);
+	free(p->end_ns);
+	free(p->dur);
 	sv_wide_fini(&p->dur_wide);
 	sv_packed_fini(&p->dur_pk);
 	free(p->row_first);
-	sv_free_big(p->gpu_ns);
+	free(p->gpu_ns);
 	sv_packed_fini(&p->gpu_pk);
-	sv_free_big(p->call_id);
-	sv_free_big(p->parent_id);
-	sv_free_big(p->thread_id);
-	sv_free_big(p->task_id);
+	free(p->call_id);
+	free(p->parent_id);
+	free(p->thread_id);
+	free(p->task_id);
 	for (id = 0; id < SV_ID_COLUMNS; id++)
 		sv_packed_fini(&p->ids[id]);
 	sv_wide_fini(&p->parent_id_wide);
-	sv_free_big(p->await_ns);
+	free(p->await_ns);
 	sv_packed_fini(&p->await_pk);
 	for (i = 0; i < p->ncolumns; i++) {
 		free(p->columns[i].name);
@@ -96,18 +96,18 @@ void sv_profile_free(struct sv_profile *p)
 		free(p->nodes[i].what);
 	}
 	free(p->nodes);
-	sv_free_big(p->depth);
-	sv_free_big(p->parent);
-	sv_free_big(p->exclusive);
+	free(p->depth);
+	free(p->parent);
+	free(p->exclusive);
 	sv_packed_fini(&p->depth_pk);
 	sv_packed_fini(&p->parent_pk);
 	sv_packed_fini(&p->exclusive_pk);
 	sv_wide_fini(&p->exclusive_wide);
-	sv_free_big(p->lane_of);
+	free(p->lane_of);
 	sv_packed_fini(&p->lane_pk);
 	free(p->row_lane);
 	for (i = 0; i < p->nlanes; i++) {
-		sv_free_big(p->lanes[i].calls);
+		free(p->lanes[i].calls);
 		sv_packed_fini(&p->lanes[i].callpk);
 		free(p->lanes[i].label);
 	}
@@ -164,10 +164,10 @@ int64_t sv_profile_find_region(const struct sv_profile *p, const char *name)
 static void profile_resize_calls(struct sv_profile *p, size_t cap)
 {
 	size_t i;
-	p->start_ns = sv_big_reallocarray(p->start_ns, cap, sizeof(int64_t));
-	p->end_ns = sv_big_reallocarray(p->end_ns, cap, sizeof(int64_t));
+	p->start_ns = sv_xreallocarray(p->start_ns, cap, sizeof(int64_t));
+	p->end_ns = sv_xreallocarray(p->end_ns, cap, sizeof(int64_t));
 	for (i = 0; i < p->noptional; i++)
-		*p->optional[i].col = sv_big_reallocarray(
+		*p->optional[i].col = sv_xreallocarray(
 			*p->optional[i].col, cap, sizeof(int64_t));
 	p->call_cap = cap;
 }

@@ -416,19 +416,19 @@ static void *finish_work(void *arg)
 	for (i = 0; i < w->nlanes; i++)
 		if (w->p->lanes[w->lanes[i]].ncalls > maxlane)
 			maxlane = w->p->lanes[w->lanes[i]].ncalls;
-	a = sv_big_allocarray(maxlane ? maxlane : 1, sizeof *a);
-	b = sv_big_allocarray(maxlane ? maxlane : 1, sizeof *b);
-	stack = sv_big_allocarray(maxlane ? maxlane : 1, sizeof *stack);
-	acc = sv_big_allocarray(maxlane ? maxlane : 1, sizeof *acc);
+	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
+	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
+	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
+	acc = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *acc);
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
 		lane_sort(w->tie, l->calls, l->ncalls, a, b);
 		lane_nest(w->p, l, stack, acc, &w->wide, &w->out[w->lanes[i]]);
 	}
-	sv_free_big(a);
-	sv_free_big(b);
-	sv_free_big(stack);
-	sv_free_big(acc);
+	free(a);
+	free(b);
+	free(stack);
+	free(acc);
 	return NULL;
 }
 
@@ -530,7 +530,7 @@ static uint32_t *duration_narrow(struct sv_profile *p)
 	uint32_t c;
 
 	if (!mem)
-		mem = sv_big_alloc(sizeof(uint32_t));
+		mem = sv_xmalloc(sizeof(uint32_t));
 	for (c = 0; c < p->ncalls; c++) {
 		int64_t e;
 		uint32_t n;
@@ -543,7 +543,7 @@ static uint32_t *duration_narrow(struct sv_profile *p)
 			&p->dur_wide, c, sv_sub_wrap(e, p->start_ns[c]));
 		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
 	}
-	return sv_big_reallocarray(
+	return sv_xreallocarray(
 		mem, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
 }
 
@@ -588,12 +588,10 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	sv_profile_lanes_by_row(p);
 	if (p->pack)
 		sv_profile_pack_ids(p);
-	p->depth =
-		sv_big_allocarray(p->ncalls ? p->ncalls : 1, sizeof *p->depth);
-	p->parent =
-		sv_big_allocarray(p->ncalls ? p->ncalls : 1, sizeof *p->parent);
-	p->exclusive = sv_big_allocarray(
-		p->ncalls ? p->ncalls : 1, sizeof *p->exclusive);
+	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
+	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
+	p->exclusive =
+		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
 	tie.p = p;
 	p->region_pos = region_positions(p);
 	profile_nest_lanes(p, &tie);

@@ -216,8 +216,7 @@ static void lanes_by_call(struct sv_profile *p, struct lane_set *s)
 	uint32_t c, last_rank = 0, row = 0, lane = 0;
 	int64_t last_key = 0, last_thread = -1;
 
-	p->lane_of =
-		sv_big_allocarray(p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
+	p->lane_of = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof(uint32_t));
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t rank = p->rows[sv_profile_row_next(p, c, &row)].rank;
 		int64_t thread;
@@ -311,8 +310,8 @@ void sv_profile_lanes_build(struct sv_profile *p)
 		remap[lanes[i].depth_rows] = (uint32_t)i;
 		lanes[i].depth_rows = 0;
 		lanes[i].calls =
-			sv_big_allocarray(lanes[i].ncalls ? lanes[i].ncalls : 1,
-				sizeof(uint32_t));
+			sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls : 1) *
+				   sizeof(uint32_t));
 		lanes[i].label = p->absent_lanes && !lanes[i].ncalls
 					 ? sv_xasprintf("r%" PRIu32 " not read",
 						   lanes[i].rank)
@@ -392,7 +391,7 @@ void sv_profile_lanes_by_row(struct sv_profile *p)
 				return;
 			}
 	}
-	sv_free_big(p->lane_of);
+	free(p->lane_of);
 	p->lane_of = NULL;
 	p->row_lane = row_lane;
 }

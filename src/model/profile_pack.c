@@ -25,13 +25,13 @@ static void *pack_share(void *arg)
 
 	if (p->start_ns) {
 		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
-		sv_free_big(p->start_ns);
+		free(p->start_ns);
 		p->start_ns = NULL;
 	}
 	if (p->exclusive) {
 		sv_packed_build_i32(&p->exclusive_pk, p->exclusive, p->ncalls,
 			&p->exclusive_wide);
-		sv_free_big(p->exclusive);
+		free(p->exclusive);
 		p->exclusive = NULL;
 		sv_wide_fini(&p->exclusive_wide);
 	}
@@ -69,7 +69,7 @@ static void pack_parent_ids(struct sv_profile *p)
 		}
 		sv_wide_set(&w, c, v);
 	}
-	sv_free_big(p->parent_id);
+	free(p->parent_id);
 	p->parent_id = NULL;
 	sv_packed_fini(&p->ids[SV_ID_PARENT]);
 	p->parent_id_wide = w;
@@ -87,23 +87,23 @@ static void pack_rest(struct sv_profile *p)
 	if (p->dur) {
 		sv_packed_build_u32(
 			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
-		sv_free_big(p->dur);
+		free(p->dur);
 		p->dur = NULL;
 		sv_wide_fini(&p->dur_wide);
 	}
 	if (p->parent) {
 		sv_packed_build_u32(&p->parent_pk, p->parent, p->ncalls, NULL);
-		sv_free_big(p->parent);
+		free(p->parent);
 		p->parent = NULL;
 	}
 	if (p->depth) {
 		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
-		sv_free_big(p->depth);
+		free(p->depth);
 		p->depth = NULL;
 	}
 	if (p->lane_of) {
 		sv_packed_build_u32(&p->lane_pk, p->lane_of, p->ncalls, NULL);
-		sv_free_big(p->lane_of);
+		free(p->lane_of);
 		p->lane_of = NULL;
 	}
 	for (l = 0; l < p->nlanes; l++) {
@@ -111,7 +111,7 @@ static void pack_rest(struct sv_profile *p)
 		if (!ln->calls)
 			continue;
 		sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
-		sv_free_big(ln->calls);
+		free(ln->calls);
 		ln->calls = NULL;
 	}
 }
@@ -141,7 +141,7 @@ void sv_profile_pack_ids(struct sv_profile *p)
 		if (!*raw[k] || !p->ncalls || !(lanes || early))
 			continue;
 		sv_packed_build(&p->ids[k], *raw[k], p->ncalls);
-		sv_free_big(*raw[k]);
+		free(*raw[k]);
 		*raw[k] = NULL;
 	}
 }

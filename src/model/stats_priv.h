@@ -61,8 +61,7 @@ int64_t sv_stats_range_exclusive(
 bool sv_stats_call_on(const struct sv_profile *p,
 	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane);
 
-/* A growable buffer of durations (ns); zeroed is empty, sv_free_big(v)
- * frees. */
+/* A growable buffer of durations (ns); zeroed is empty, free(v) frees. */
 struct sv_stats_buf {
 	int64_t *v;
 	size_t n, cap;

@@ -46,10 +46,8 @@ bool sv_stats_call_on(const struct sv_profile *p,
 
 void sv_stats_buf_push(struct sv_stats_buf *b, int64_t x)
 {
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 1024;
-		b->v = sv_big_reallocarray(b->v, b->cap, sizeof *b->v);
-	}
+	if (b->n == b->cap)
+		sv_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
 	b->v[b->n++] = x;
 }
 
@@ -249,7 +247,7 @@ int sv_stats_row(const struct sv_profile *p, size_t row,
 		sel.call_on = p->has_calls ? f->call_on : NULL;
 	}
 	sv_stats_row_compute(p, row, &sel, out, &buf);
-	sv_free_big(buf.v);
+	free(buf.v);
 	return 0;
 }
 

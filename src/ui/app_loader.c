@@ -188,9 +188,6 @@ static void *loader_main(void *arg)
 			p = NULL;
 		}
 	}
-	/* The pages of each step's arrays serve the next steps' (common.h,
-	 * "Big arrays") until the view is made. */
-	sv_big_pool_hold();
 	memset(&err, 0, sizeof err);
 	rc = l->source.load(l->path, &o, &p, &err);
 	free(budget_on);
@@ -219,7 +216,6 @@ static void *loader_main(void *arg)
 			p = NULL;
 		}
 	}
-	sv_big_pool_drop();
 	pthread_mutex_lock(&l->mu);
 	l->rc = rc;
 	l->err = err;

@@ -195,7 +195,7 @@ static void lod_level_ends(struct sv_lod_level *lv, int64_t *cum)
 		}
 	}
 	if (!exact) {
-		lv->dur = sv_big_allocarray(lv->n ? lv->n : 1, sizeof *lv->dur);
+		lv->dur = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->dur);
 		for (i = 0; i < lv->n; i++)
 			lv->dur[i] = sv_sub_sat(ends[i], lv->start[i]);
 	}
@@ -251,7 +251,7 @@ static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
 		}
 		mins[b] = mn;
 	}
-	*off = sv_big_allocarray(n, sizeof **off);
+	*off = sv_xmalloc(n * sizeof **off);
 	for (i = 0; i < n; i++)
 		(*off)[i] = (uint32_t)((*v)[i] - mins[i / SV_LOD_BLOCK]);
 	*base = mins;
@@ -266,7 +266,7 @@ static void *lod_keep(const void *v, size_t n, size_t size)
 
 	if (!v)
 		return NULL;
-	own = sv_big_allocarray(n ? n : 1, size);
+	own = sv_xmalloc((n ? n : 1) * size);
 	memcpy(own, v, n * size);
 	return own;
 }
@@ -286,9 +286,9 @@ static void lod_level_finish(struct sv_lod_level *lv, int64_t *cum)
 	lv->nlog = 1;
 	while (nb && (1u << lv->nlog) <= nb)
 		lv->nlog++;
-	lv->sparse = sv_big_alloc(
+	lv->sparse = sv_xmalloc(
 		(size_t)lv->nlog * (nb ? nb : 1) * sizeof *lv->sparse);
-	lv->pre = sv_big_alloc(2 * (size_t)(lv->n ? lv->n : 1));
+	lv->pre = sv_xmalloc(2 * (size_t)(lv->n ? lv->n : 1));
 	lv->suf = lv->pre + lv->n;
 	for (i = 0; i < nb; i++) {
 		uint32_t lo = i * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK, j,
@@ -382,10 +382,10 @@ static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
 		return;
 	lod_scratch_drop(sc);
 	sc->cap = n + ndepth + 1;
-	sc->calls = sv_big_allocarray(sc->cap, sizeof *sc->calls);
-	sc->start = sv_big_allocarray(sc->cap, sizeof *sc->start);
-	sc->ends = sv_big_allocarray(sc->cap, sizeof *sc->ends);
-	sc->cum = sv_big_allocarray(sc->cap, sizeof *sc->cum);
+	sc->calls = sv_xmalloc(sc->cap * sizeof *sc->calls);
+	sc->start = sv_xmalloc(sc->cap * sizeof *sc->start);
+	sc->ends = sv_xmalloc(sc->cap * sizeof *sc->ends);
+	sc->cum = sv_xmalloc(sc->cap * sizeof *sc->cum);
 }
 
 static void lod_scratch_fini(struct lod_scratch *sc)
