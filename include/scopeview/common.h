@@ -54,6 +54,14 @@ static inline int64_t sv_sub_sat(int64_t b, int64_t a)
 		return b > a ? INT64_MAX : INT64_MIN;
 	return d;
 }
+/* a + b saturated the same way. */
+static inline int64_t sv_add_sat(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
 
 /* The times the viewer's window arithmetic works in: |t| <= 2^61, so that
  * a span and a midpoint of two of them never overflow.  Calls outside are

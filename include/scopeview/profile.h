@@ -683,5 +683,9 @@ void sv_profile_durations(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
 void sv_profile_exclusives(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
+/* The parents of calls c .. c + n - 1 (p has the nesting), the same way:
+ * SV_NO_CALL as such. */
+void sv_profile_parents(
+	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
 
 #endif

@@ -437,6 +437,19 @@ void sv_profile_durations(
 		out[i] = sv_call_duration(p, c + (uint32_t)i);
 }
 
+void sv_profile_parents(
+	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
+{
+	size_t i;
+
+	if (!p->parent) {
+		sv_packed_get_range(&p->parent_pk, c, n, out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = p->parent[c + i];
+}
+
 void sv_profile_exclusives(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
 {

@@ -259,28 +259,38 @@ static int64_t *palette_scan(const struct sv_profile *p,
 	for (r = 0; r < p->nrows; r++) {
 		const struct sv_row *row = &p->rows[r];
 		uint32_t g = row->region, last = UINT32_MAX;
-		uint64_t c;
-		for (c = row->first;
-			c < row->first + row->count && c < p->ncalls; c++) {
-			uint32_t par = sv_profile_parent(p, (uint32_t)c), pg;
-			int64_t d = sv_call_duration(p, (uint32_t)c);
-			if (d < m->dur_min)
-				m->dur_min = d;
-			if (d > m->dur_max)
-				m->dur_max = d;
-			if (par == SV_NO_CALL) {
-				if (w)
+		uint64_t c, end = row->first + row->count;
+		int64_t dur[256], par[256];
+		if (end > p->ncalls)
+			end = p->ncalls;
+		/* Read a block at a time: the columns may be packed. */
+		for (c = row->first; c < end; c += 256) {
+			size_t n = end - c < 256 ? end - c : 256, i;
+			sv_profile_durations(p, (uint32_t)c, n, dur);
+			sv_profile_parents(p, (uint32_t)c, n, par);
+			for (i = 0; i < n; i++) {
+				uint32_t pc = (uint32_t)par[i], pg;
+				int64_t d = dur[i];
+				if (d < m->dur_min)
+					m->dur_min = d;
+				if (d > m->dur_max)
+					m->dur_max = d;
+				if (pc == SV_NO_CALL) {
+					if (w)
+						w[g] += d;
+					continue;
+				}
+				pg = p->rows[sv_profile_row_near(p, pc, &prow)]
+					     .region;
+				if (w && pg != g)
 					w[g] += d;
-				continue;
+				/* Neighbours mostly share their caller's
+				 * region. */
+				if (pg != last)
+					palette_pairs_add(
+						pairs, (uint64_t)g << 32 | pg);
+				last = pg;
 			}
-			pg = p->rows[sv_profile_row_near(p, par, &prow)].region;
-			if (w && pg != g)
-				w[g] += d;
-			/* Neighbours mostly share their caller's region. */
-			if (pg != last)
-				palette_pairs_add(
-					pairs, (uint64_t)g << 32 | pg);
-			last = pg;
 		}
 	}
 	return w;

@@ -20,15 +20,6 @@
 #include "scopeview/mode.h"
 #include "scopeview/render.h"
 
-/* a + b saturated to int64's range. */
-static int64_t two_add_sat(int64_t a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
 struct sv_timeline_src sv_timeline_src(
 	const struct sv_timeline *v, unsigned run)
 {
@@ -57,8 +48,8 @@ struct sv_tmap sv_timeline_tmap_run(const struct sv_timeline *v, unsigned run)
 	struct sv_timeline_src src = sv_timeline_src(v, run);
 
 	if (src.shift) {
-		int64_t t0 = two_add_sat(m.t0, src.shift),
-			t1 = two_add_sat(m.t1, src.shift);
+		int64_t t0 = sv_add_sat(m.t0, src.shift),
+			t1 = sv_add_sat(m.t1, src.shift);
 		/* Saturated at an end: keep the span, for a valid map. */
 		if (t1 - t0 != m.t1 - m.t0)
 			t0 = t1 - (m.t1 - m.t0);
@@ -129,7 +120,7 @@ int sv_timeline_step_call2(struct sv_timeline *v, int dir)
 		while (c != SV_NO_CALL &&
 			sv_layout_level_pos(src.ix, c) == UINT32_MAX);
 	} else {
-		int64_t t = two_add_sat(v->cur_t, src.shift);
+		int64_t t = sv_add_sat(v->cur_t, src.shift);
 		lv = sv_layout_level(src.ix, v->cur_lane, v->cur_depth);
 		if (lv && lv->n) {
 			uint32_t lo, hi;
