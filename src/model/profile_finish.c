@@ -346,33 +346,17 @@ static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
 }
 
 /* Display position of each region: stable by (min first start over ranks,
- * base index), zero-call regions at 0 (doc/format.md 10.4). */
-static uint32_t *region_positions(const struct sv_profile *p)
+ * base index), zero-call regions at 0 (doc/format.md 10.4); first[] holds
+ * each region's earliest start (0 for one without calls), and is freed. */
+static uint32_t *region_positions(const struct sv_profile *p, int64_t *first)
 {
-	int64_t *first =
-		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *first);
 	uint32_t *order =
 		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *order);
 	uint32_t *pos =
 		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *pos);
-	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
 	struct sv_radix_kv *kv, *tmp;
 	uint32_t i;
-	size_t r;
 
-	for (i = 0; i < p->nregions; i++)
-		first[i] = 0;
-	for (r = 0; r < p->nrows; r++) {
-		const struct sv_row *row = &p->rows[r];
-		uint64_t k;
-		for (k = 0; k < row->count && p->has_calls; k++) {
-			int64_t s = p->start_ns[row->first + k];
-			if (!seen[row->region] || s < first[row->region]) {
-				first[row->region] = s;
-				seen[row->region] = true;
-			}
-		}
-	}
 	/* a stable sort keeps ties in base order: O(n) for any region count */
 	kv = sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *kv);
 	tmp = sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *tmp);
@@ -389,7 +373,6 @@ static uint32_t *region_positions(const struct sv_profile *p)
 		pos[order[i]] = i;
 	free(first);
 	free(order);
-	free(seen);
 	return pos;
 }
 
@@ -521,28 +504,47 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 /* The ends as durations: narrowed in place (call c's uint32 goes to bytes
  * [4c, 4c + 4), which only calls before c held), the wide values to
  * p->dur_wide, then shrunk to 4 bytes a call, so the two never take 12
- * bytes a call at once.  Notes the earliest start and the latest end
- * on the way (sv_profile_min_start, sv_profile_max_end). */
-static uint32_t *duration_narrow(struct sv_profile *p)
+ * bytes a call at once.  In the same pass over the calls: a warning for
+ * each call that ends before it starts, the earliest start and the
+ * latest end (sv_profile_min_start, sv_profile_max_end) and each
+ * region's earliest start, into first[] (p->nregions values). */
+static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 {
 	/* Read and written as bytes, so no int64/uint32 aliasing. */
 	unsigned char *mem = (unsigned char *)p->end_ns;
-	uint32_t c;
+	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
+	size_t reversed = 0;
+	uint32_t c, row = 0;
 
 	if (!mem)
 		mem = sv_xmalloc(sizeof(uint32_t));
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t e;
-		uint32_t n;
+		int64_t e, s = p->start_ns[c];
+		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
 		memcpy(&e, mem + (size_t)c * sizeof e, sizeof e);
-		if (!c || p->start_ns[c] < p->span_start_ns)
-			p->span_start_ns = p->start_ns[c];
+		if (e < s && reversed++ < PROFILE_MAX_NEST_WARNINGS) {
+			char a[256];
+			nest_describe(p, c, a, sizeof a);
+			sv_profile_warn(p,
+				"rank %" PRIu32 ": %s ends before it "
+				"starts (figures kept as stored)",
+				sv_call_rank(p, c), a);
+		}
+		if (!c || s < p->span_start_ns)
+			p->span_start_ns = s;
 		if (!c || e > p->span_end_ns)
 			p->span_end_ns = e;
-		n = sv_wide_u32(
-			&p->dur_wide, c, sv_sub_wrap(e, p->start_ns[c]));
+		if (g < p->nregions && (!seen[g] || s < first[g])) {
+			first[g] = s;
+			seen[g] = true;
+		}
+		n = sv_wide_u32(&p->dur_wide, c, sv_sub_wrap(e, s));
 		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
 	}
+	if (reversed > PROFILE_MAX_NEST_WARNINGS)
+		sv_profile_warn(p, "%zu more calls end before they start",
+			reversed - PROFILE_MAX_NEST_WARNINGS);
+	free(seen);
 	return sv_xreallocarray(
 		mem, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
 }
@@ -550,8 +552,7 @@ static uint32_t *duration_narrow(struct sv_profile *p)
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
-	size_t reversed = 0;
-	uint32_t c;
+	int64_t *first;
 
 	(void)err;
 	if (p->nmeta > 1)
@@ -562,25 +563,10 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 
 	if (!p->has_calls)
 		p->ncalls = 0;
-	for (c = 0; c < p->ncalls; c++)
-		if (sv_profile_end(p, c) < p->start_ns[c]) {
-			if (reversed < PROFILE_MAX_NEST_WARNINGS) {
-				char a[256];
-				nest_describe(p, c, a, sizeof a);
-				sv_profile_warn(p,
-					"rank %" PRIu32 ": %s ends before it "
-					"starts (figures kept as stored)",
-					sv_call_rank(p, c), a);
-			}
-			reversed++;
-		}
-	if (reversed > PROFILE_MAX_NEST_WARNINGS)
-		sv_profile_warn(p, "%zu more calls end before they start",
-			reversed - PROFILE_MAX_NEST_WARNINGS);
-
 	/* The durations first: the nesting reads them, and the ends'
 	 * 8 bytes a call are then 4 for the rest of the work. */
-	p->dur = duration_narrow(p);
+	first = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *first);
+	p->dur = duration_narrow(p, first);
 	p->has_span = p->ncalls > 0;
 	p->end_ns = NULL;
 	sv_profile_index_build(p);
@@ -593,7 +579,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	p->exclusive =
 		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
 	tie.p = p;
-	p->region_pos = region_positions(p);
+	p->region_pos = region_positions(p, first);
 	profile_nest_lanes(p, &tie);
 	return 0;
 }
