@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "load_h5_filters.h"
 #include "scopeview/common.h"
@@ -190,13 +190,21 @@ static void fast_unshuffle(
 #endif
 }
 
+/* What one worker keeps for all its chunks: room for two decoded chunks
+ * and a deflate decompressor of its own. */
+struct fast_worker_mem {
+	unsigned char *scratch;
+	struct libdeflate_decompressor *inflater;
+};
+
 /* Decode chunk number c, stored as raw[0, len) with filters mask skipped,
- * into the destination.  scratch holds two chunks.  Returns false when
+ * into the destination.  wm->scratch holds two chunks.  Returns false when
  * the chunk is not one chunk of compressed values. */
 static bool fast_decode(const struct fast_job *j, hsize_t c,
 	const unsigned char *raw, size_t len, uint32_t mask,
-	unsigned char *scratch)
+	struct fast_worker_mem *wm)
 {
+	unsigned char *scratch = wm->scratch;
 	hsize_t first = c * j->chunk_elems; /* its first element */
 	hsize_t lo = first > j->off ? first : j->off;
 	hsize_t hi = first + j->chunk_elems;
@@ -222,8 +230,10 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 		if (!sv_h5_zstd_decode(raw, len, out, j->chunk_bytes))
 			return false;
 	} else {
-		uLongf got = (uLongf)j->chunk_bytes;
-		if (uncompress(out, &got, raw, (uLong)len) != Z_OK ||
+		/* A zlib stream (HDF5's deflate filter), checksum and all. */
+		size_t got = 0;
+		if (libdeflate_zlib_decompress(wm->inflater, raw, len, out,
+			    j->chunk_bytes, &got) != LIBDEFLATE_SUCCESS ||
 			got != j->chunk_bytes)
 			return false;
 	}
@@ -241,14 +251,14 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 }
 
 static bool fast_decode_batch(const struct fast_job *j,
-	const struct fast_slot *s, unsigned char *scratch)
+	const struct fast_slot *s, struct fast_worker_mem *wm)
 {
 	size_t at = 0;
 	unsigned k;
 
 	for (k = 0; k < s->nchunks; k++) {
 		if (!fast_decode(j, s->chunk + k, s->raw + at, s->len[k],
-			    s->mask[k], scratch))
+			    s->mask[k], wm))
 			return false;
 		at += s->len[k];
 	}
@@ -258,10 +268,11 @@ static bool fast_decode_batch(const struct fast_job *j,
 static void *fast_worker(void *arg)
 {
 	struct fast_job *j = arg;
-	unsigned char *scratch = malloc(j->chunk_bytes * 2);
+	struct fast_worker_mem wm = {
+		malloc(j->chunk_bytes * 2), libdeflate_alloc_decompressor()};
 
 	pthread_mutex_lock(&j->mu);
-	if (!scratch)
+	if (!wm.scratch || !wm.inflater)
 		j->failed = true;
 	for (;;) {
 		struct fast_slot *s;
@@ -272,7 +283,7 @@ static void *fast_worker(void *arg)
 			break;
 		s = &j->slots[j->taken++ % j->nslots];
 		pthread_mutex_unlock(&j->mu);
-		ok = fast_decode_batch(j, s, scratch);
+		ok = fast_decode_batch(j, s, &wm);
 		pthread_mutex_lock(&j->mu);
 		s->full = false;
 		if (!ok)
@@ -280,7 +291,9 @@ static void *fast_worker(void *arg)
 		pthread_cond_broadcast(&j->cv);
 	}
 	pthread_mutex_unlock(&j->mu);
-	free(scratch);
+	free(wm.scratch);
+	if (wm.inflater)
+		libdeflate_free_decompressor(wm.inflater);
 	return NULL;
 }
 
