@@ -73,6 +73,32 @@ START_TEST(test_every_width)
 }
 END_TEST
 
+START_TEST(test_short_last_block)
+{
+	/* given, for every width, a whole block and a short one after it of
+	 * values of that width (the short block is written bit by bit, the
+	 * whole one word by word); when packed; then each reads back exact */
+	enum { N = SV_PACKED_BLOCK + 37 };
+	int64_t v[N];
+	uint64_t i, x = 2463534242ull;
+	unsigned w;
+
+	for (w = 1; w <= 64; w++) {
+		uint64_t mask = w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1;
+		for (i = 0; i < N; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v[i] = (int64_t)(x & mask);
+		}
+		/* both ends of the width, so that it is exactly w */
+		v[0] = v[SV_PACKED_BLOCK] = 0;
+		v[1] = v[SV_PACKED_BLOCK + 1] = (int64_t)mask;
+		packed_round_trip(v, N);
+	}
+}
+END_TEST
+
 START_TEST(test_constant_and_ids)
 {
 	/* given a constant column (no bits at all) and ids that rise by small
@@ -118,6 +144,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("column");
 	tcase_add_test(t, test_extremes);
 	tcase_add_test(t, test_every_width);
+	tcase_add_test(t, test_short_last_block);
 	tcase_add_test(t, test_constant_and_ids);
 	tcase_add_test(t, test_empty);
 	suite_add_tcase(s, t);

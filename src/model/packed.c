@@ -3,6 +3,7 @@
  */
 #include "scopeview/packed.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,16 +42,110 @@ static inline __attribute__((always_inline)) int64_t packed_in(
 	}
 }
 
+/* The smallest and largest of values [i0, i1) of s straight from its
+ * array, in loops the compiler can vectorise; false for a narrowed
+ * column's block that holds a marker of its exception table (the values
+ * are then read one by one through packed_in). */
+#define PACKED_MINMAX(type, v, i0, i1, mn, mx)         \
+	do {                                           \
+		uint64_t i_;                           \
+		mn = mx = (v)[i0];                     \
+		for (i_ = (i0) + 1; i_ < (i1); i_++) { \
+			type x_ = (v)[i_];             \
+			mn = x_ < mn ? x_ : mn;        \
+			mx = x_ > mx ? x_ : mx;        \
+		}                                      \
+	} while (0)
+
+static inline __attribute__((always_inline)) bool packed_range(
+	const struct packed_src *s, enum packed_type t, uint64_t i0,
+	uint64_t i1, int64_t *lo, int64_t *hi)
+{
+	switch (t) {
+	case PACKED_I64: {
+		int64_t mn, mx;
+		PACKED_MINMAX(int64_t, (const int64_t *)s->v, i0, i1, mn, mx);
+		*lo = mn;
+		*hi = mx;
+		return true;
+	}
+	case PACKED_U16: {
+		uint16_t mn, mx;
+		PACKED_MINMAX(uint16_t, (const uint16_t *)s->v, i0, i1, mn, mx);
+		*lo = mn;
+		*hi = mx;
+		return true;
+	}
+	case PACKED_U32: {
+		uint32_t mn, mx;
+		PACKED_MINMAX(uint32_t, (const uint32_t *)s->v, i0, i1, mn, mx);
+		*lo = mn;
+		*hi = mx;
+		return !s->wide || mx != SV_WIDE_U32;
+	}
+	default: {
+		int32_t mn, mx;
+		PACKED_MINMAX(int32_t, (const int32_t *)s->v, i0, i1, mn, mx);
+		*lo = mn;
+		*hi = mx;
+		return !s->wide || mn != SV_WIDE_I32;
+	}
+	}
+}
+
+/* The distances d[0 .. 64) of a whole block, each below 2^W (1 <= W <=
+ * 64), as the reader finds them: value k at bits [k W, k W + W) of the W
+ * words at out, low bits first.  W is a constant where this is inlined
+ * (packed_put_block), so every shift and store is known and nothing
+ * branches. */
+static inline __attribute__((always_inline)) void packed_put64(
+	uint64_t *out, const uint64_t *d, const unsigned W)
+{
+	uint64_t word = 0;
+	unsigned k;
+
+#pragma GCC unroll 64
+	for (k = 0; k < SV_PACKED_BLOCK; k++) {
+		unsigned bit = k * W, sh = bit % 64;
+		word |= d[k] << sh;
+		if (sh + W >= 64) {
+			out[bit / 64] = word;
+			word = sh ? d[k] >> (64 - sh) : 0;
+		}
+	}
+}
+
+static void packed_put_block(uint64_t *out, const uint64_t *d, unsigned w)
+{
+	switch (w) {
+#define PUT(n)                             \
+	case (n):                          \
+		packed_put64(out, d, (n)); \
+		break;
+#define PUT4(n)  PUT(n) PUT((n) + 1) PUT((n) + 2) PUT((n) + 3)
+#define PUT16(n) PUT4(n) PUT4((n) + 4) PUT4((n) + 8) PUT4((n) + 12)
+		PUT16(1)
+		PUT16(17)
+		PUT16(33)
+		PUT16(49)
+#undef PUT16
+#undef PUT4
+#undef PUT
+	default:
+		break;
+	}
+}
+
 /* Two passes over the values: each block's smallest value and width,
- * then the distances, written in order through one word kept in a
- * register (every word of bits is stored once, none read back). */
+ * then the distances.  A block of 64 values of width w fills exactly w
+ * words, so every block starts on a word; whole blocks are written by
+ * packed_put_block, the last one, when short, bit by bit. */
 static inline __attribute__((always_inline)) void packed_build(
 	struct sv_packed *pk, const struct packed_src *s, enum packed_type t,
 	uint64_t n)
 {
 	uint64_t nb = (n + SV_PACKED_BLOCK - 1) / SV_PACKED_BLOCK, b, total = 0,
-		 words, word = 0, *out;
-	unsigned fill = 0;
+		 words, *out;
 
 	sv_packed_fini(pk);
 	if (!n)
@@ -61,12 +156,15 @@ static inline __attribute__((always_inline)) void packed_build(
 		uint64_t i0 = b * SV_PACKED_BLOCK, i,
 			 i1 = n - i0 < SV_PACKED_BLOCK ? n
 						       : i0 + SV_PACKED_BLOCK;
-		int64_t lo = packed_in(s, t, i0), hi = lo;
+		int64_t lo, hi;
 		unsigned w;
-		for (i = i0 + 1; i < i1; i++) {
-			int64_t x = packed_in(s, t, i);
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+		if (!packed_range(s, t, i0, i1, &lo, &hi)) {
+			lo = hi = packed_in(s, t, i0);
+			for (i = i0 + 1; i < i1; i++) {
+				int64_t x = packed_in(s, t, i);
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+			}
 		}
 		w = packed_bits((uint64_t)hi - (uint64_t)lo);
 		pk->blocks[b].base = lo;
@@ -76,26 +174,32 @@ static inline __attribute__((always_inline)) void packed_build(
 	words = total / 64 + 2;
 	pk->bits = out = sv_xmalloc(words * sizeof *pk->bits);
 	for (b = 0; b < nb; b++) {
-		uint64_t i0 = b * SV_PACKED_BLOCK, i,
+		uint64_t i0 = b * SV_PACKED_BLOCK, i, d[SV_PACKED_BLOCK],
 			 i1 = n - i0 < SV_PACKED_BLOCK ? n
 						       : i0 + SV_PACKED_BLOCK;
-		unsigned w = (unsigned)(pk->blocks[b].at >> 56);
-		uint64_t base = (uint64_t)pk->blocks[b].base;
+		unsigned w = (unsigned)(pk->blocks[b].at >> 56), fill = 0;
+		uint64_t base = (uint64_t)pk->blocks[b].base, word = 0;
 		if (!w)
 			continue;
-		for (i = i0; i < i1; i++) {
-			uint64_t d = (uint64_t)packed_in(s, t, i) - base;
-			word |= d << fill;
+		for (i = i0; i < i1; i++)
+			d[i - i0] = (uint64_t)packed_in(s, t, i) - base;
+		if (i1 - i0 == SV_PACKED_BLOCK) {
+			packed_put_block(out, d, w);
+			out += w;
+			continue;
+		}
+		for (i = 0; i < i1 - i0; i++) {
+			word |= d[i] << fill;
 			if (fill + w >= 64) {
 				*out++ = word;
-				word = fill ? d >> (64 - fill) : 0;
+				word = fill ? d[i] >> (64 - fill) : 0;
 				fill = fill + w - 64;
 			} else {
 				fill += w;
 			}
 		}
+		*out++ = word;
 	}
-	*out++ = word;
 	while (out < pk->bits + words)
 		*out++ = 0;
 	pk->bytes = nb * sizeof *pk->blocks + words * sizeof *pk->bits;
