@@ -34,7 +34,9 @@
  * asserted: the exit status is 0 whenever every file could be measured.
  */
 #include <inttypes.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +262,30 @@ static int sb_script(bool idle)
 	}
 }
 
+/* The workers' wake-up, as the terminal has one (term_wake.c): a pipe
+ * the waits below poll. */
+static int sb_wake_fd[2] = {-1, -1};
+
+static void sb_wake(void)
+{
+	ssize_t r;
+	if (sb_wake_fd[1] >= 0) {
+		r = write(sb_wake_fd[1], "w", 1);
+		(void)r;
+	}
+}
+
+/* Sleep ms, or less when a worker wakes the loop. */
+static void sb_wait(int ms)
+{
+	struct pollfd fd = {sb_wake_fd[0], POLLIN, 0};
+	char buf[64];
+
+	if (poll(&fd, 1, ms) > 0)
+		while (read(sb_wake_fd[0], buf, sizeof buf) > 0)
+			;
+}
+
 static int sb_getkey(void *ctx, int timeout_ms)
 {
 	struct sv_view *v = sb_view();
@@ -301,22 +327,13 @@ static int sb_getkey(void *ctx, int timeout_ms)
 			sb.next_load_key = now + 0.2;
 			key = sb_key(sb.load_key++ % 2 ? '-' : '+',
 				&sb.r->zoom_load_ms, NULL);
-		} else {
-			struct timespec ts = {0, 0};
-			if (timeout_ms > 0) {
-				ts.tv_nsec =
-					(long)(timeout_ms > 20 ? 20
-							       : timeout_ms) *
-					1000000L;
-				nanosleep(&ts, NULL);
-			}
+		} else if (timeout_ms > 0) {
+			sb_wait(timeout_ms > 20 ? 20 : timeout_ms);
 		}
 	} else {
 		key = sb_script(idle);
-		if (key == SV_KEY_NONE && timeout_ms > 0) {
-			struct timespec ts = {0, 2000000L};
-			nanosleep(&ts, NULL);
-		}
+		if (key == SV_KEY_NONE && timeout_ms > 0)
+			sb_wait(2);
 	}
 	sb.returned = bench_now();
 	sb.idle_poll = key == SV_KEY_NONE;
@@ -389,7 +406,10 @@ static int sb_view_run(const char *path, double quit_at, struct sb_result *r)
 	b.getkey = sb_getkey;
 	b.present = sb_present;
 	b.beep = NULL;
+	b.wake = sb_wake;
 	b.ctx = NULL;
+	if (sb_wake_fd[0] < 0 && pipe2(sb_wake_fd, O_NONBLOCK | O_CLOEXEC) < 0)
+		sb_wake_fd[0] = sb_wake_fd[1] = -1;
 	sb.app = sv_app_new(&ao);
 	sb.t0 = bench_now();
 	rc = sv_app_run(sb.app, &b, &err);

@@ -11,7 +11,9 @@
  * or a one-column pan sends far fewer bytes than the first full paint.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1141,11 +1143,105 @@ static void fs_present(void *ctx, const struct sv_grid *g)
 	free(text);
 }
 
+/* A viewer of path loading it in the background, looking at the load
+ * every poll_ms. */
+static struct sv_app *app_loading(const char *path, int poll_ms)
+{
+	struct sv_app_opts o;
+
+	memset(&o, 0, sizeof o);
+	o.path = path;
+	o.source.load = sv_load;
+	o.source.thread_init = sv_load_quiet_hdf5;
+	o.load_in_thread = true;
+	o.poll_ms = poll_ms;
+	return sv_app_new(&o);
+}
+
+/* A backend that waits as a terminal does: on a pipe that only its wake
+ * writes to, for as long as the loop asks; q once nothing runs. */
+static int woken_fd[2] = {-1, -1};
+static size_t woken_waits;
+
+static void woken_size(void *ctx, int *w, int *h)
+{
+	(void)ctx;
+	*w = W;
+	*h = H;
+}
+static int woken_getkey(void *ctx, int timeout_ms)
+{
+	struct pollfd fd = {woken_fd[0], POLLIN, 0};
+	char buf[16];
+
+	(void)ctx;
+	if (timeout_ms < 0)
+		return 'q';
+	woken_waits++;
+	if (poll(&fd, 1, timeout_ms) > 0)
+		while (read(woken_fd[0], buf, sizeof buf) > 0)
+			;
+	return SV_KEY_NONE;
+}
+static void woken_present(void *ctx, const struct sv_grid *g)
+{
+	(void)ctx;
+	(void)g;
+}
+static void woken_wake(void)
+{
+	ssize_t r = write(woken_fd[1], "w", 1);
+	(void)r;
+}
+
+START_TEST(test_workers_wake_the_loop)
+{
+	struct sv_backend b = {0};
+	struct sv_error err;
+	struct sv_app *app;
+	struct sv_gen_opts go;
+	char *path = svt_tmp_path("woken.h5");
+	struct timespec t0, t1;
+	double s;
+
+	/* given a profile, a loop that looks at a running load only every
+	 * 30 s, and a backend whose waits end early only by its wake */
+	sv_gen_opts_init(&go);
+	go.ranks = 2;
+	go.events = 20000;
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(sv_gen_write(path, &go, NULL, NULL, &err) == 0, "gen: %s",
+		err.msg);
+	ck_assert_int_eq(pipe2(woken_fd, O_NONBLOCK | O_CLOEXEC), 0);
+	b.size = woken_size;
+	b.getkey = woken_getkey;
+	b.present = woken_present;
+	b.wake = woken_wake;
+	app = app_loading(path, 30000);
+	/* when the loop runs to its q */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	/* then the loader's index, its profile and the view's work each
+	 * ended a wait: the full view was up long before one poll interval */
+	ck_assert_ptr_nonnull(sv_app_view(app));
+	ck_assert(sv_app_view(app)->s.p->has_calls);
+	ck_assert_msg(
+		s < 10.0, "the loop took %.1f s (%zu waits)", s, woken_waits);
+	ck_assert_uint_ge(woken_waits, 1);
+	sv_app_free(app);
+	close(woken_fd[0]);
+	close(woken_fd[1]);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_first_screen_is_progress)
 {
 	struct first_screen f;
 	struct sv_script s;
-	struct sv_app_opts o;
 	struct sv_backend b;
 	struct sv_error err;
 	struct sv_app *app;
@@ -1172,14 +1268,9 @@ START_TEST(test_first_screen_is_progress)
 	b.getkey = fs_getkey;
 	b.present = fs_present;
 	b.beep = NULL;
+	b.wake = NULL;
 	b.ctx = &f;
-	memset(&o, 0, sizeof o);
-	o.path = big;
-	o.source.load = sv_load;
-	o.source.thread_init = sv_load_quiet_hdf5;
-	o.load_in_thread = true;
-	o.poll_ms = 1;
-	app = sv_app_new(&o);
+	app = app_loading(big, 1);
 	/* when the loop runs */
 	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
 	/* then the first screen, drawn before anything is read, is the
@@ -1365,6 +1456,7 @@ static struct sv_app *run_blocking(struct sv_script *s, struct blocked_keys *k,
 	b.getkey = bk_getkey;
 	b.present = bk_present;
 	b.beep = NULL;
+	b.wake = NULL;
 	b.ctx = k;
 	memset(&o, 0, sizeof o);
 	o.path = "/nonexistent/run.h5";
@@ -1736,6 +1828,7 @@ START_TEST(test_small_steps_send_few_bytes)
 	b.getkey = wire_getkey;
 	b.present = wire_present;
 	b.beep = NULL;
+	b.wake = NULL;
 	b.ctx = &w;
 	memset(&o, 0, sizeof o);
 	o.path = profile();
@@ -1924,6 +2017,7 @@ static Suite *suite(void)
 	t = tcase_create("loading");
 	tcase_set_timeout(t, 300);
 	tcase_add_test(t, test_first_screen_is_progress);
+	tcase_add_test(t, test_workers_wake_the_loop);
 	tcase_add_test(t, test_q_stops_a_load);
 	tcase_add_test(t, test_memory_budget);
 	tcase_add_test(t, test_q_during_a_read);

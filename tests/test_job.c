@@ -1,8 +1,8 @@
 /*
  * test_job.c: work on a worker thread (job.h): it runs and reports done
  * once, progress in percent, cancellation stops a long job promptly,
- * orphaned and dropped jobs are freed once done, and cancelling or
- * polling with no job is harmless.
+ * orphaned and dropped jobs are freed once done, a finished job wakes
+ * the loop, and cancelling or polling with no job is harmless.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,6 +28,34 @@ static void job_spin(struct sv_job *j)
 		usleep(100);
 	j->rc = -1;
 }
+
+static atomic_int job_woken;
+static void job_wake_count(void)
+{
+	atomic_fetch_add(&job_woken, 1);
+}
+
+START_TEST(job_wakes_the_loop)
+{
+	struct sv_job j = {0};
+	uint64_t out = 0;
+
+	/* given a wake-up set; when a job ends; then it has been called, and
+	 * once unset nothing calls it */
+	atomic_store(&job_woken, 0);
+	sv_job_set_wake(job_wake_count);
+	ck_assert_int_eq(sv_job_start(&j, job_count, &out, 10), 0);
+	while (sv_job_running(&j) && !sv_job_poll(&j))
+		usleep(100);
+	ck_assert_int_eq(atomic_load(&job_woken), 1);
+	sv_job_set_wake(NULL);
+	ck_assert_int_eq(sv_job_start(&j, job_count, &out, 10), 0);
+	while (sv_job_running(&j) && !sv_job_poll(&j))
+		usleep(100);
+	sv_job_wake();
+	ck_assert_int_eq(atomic_load(&job_woken), 1);
+}
+END_TEST
 
 START_TEST(job_runs_and_joins)
 {
@@ -185,6 +213,7 @@ static Suite *suite(void)
 	tcase_add_test(t, job_free_later);
 	tcase_add_test(t, job_orphans);
 	tcase_add_test(t, job_drop);
+	tcase_add_test(t, job_wakes_the_loop);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -3,15 +3,18 @@
  * file and reads keys from a file, with TERM pinned; the tests blit known
  * grids and read the cells back from curses' virtual screen (characters,
  * colours, attributes), check the colour levels a terminal type gets,
- * count the bytes a small change sends compared with a full repaint, and
- * decode keys and mouse reports typed as raw bytes.
+ * count the bytes a small change sends compared with a full repaint,
+ * decode keys and mouse reports typed as raw bytes, and see a worker's
+ * wake-up end a wait for a key.
  */
 #include <errno.h>
 #include <locale.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -32,6 +35,8 @@ struct fixture {
  * test sets them). */
 static int fx_theme = SV_THEME_DARK;
 static const struct sv_style_attr *fx_styles;
+/* The terminal's input instead of the fixture's file, when set. */
+static FILE *fx_in;
 
 /* Open a terminal of type name, w x h, writing to a file and reading the
  * bytes of input (may be NULL). */
@@ -60,7 +65,7 @@ static void fx_open(struct fixture *f, const char *name, int w, int h,
 	rewind(f->in);
 
 	sv_term_opts_default(&o);
-	o.in = f->in;
+	o.in = fx_in ? fx_in : f->in;
 	o.out = f->out;
 	o.term_name = name;
 	o.signals = false;
@@ -489,6 +494,87 @@ static const struct {
 	{"\033[<65;3;4M", 2}, /* wheel down at (2, 3) */
 };
 
+static double wake_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *wake_later(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	sv_term_wake();
+	return NULL;
+}
+
+START_TEST(test_wake_ends_the_wait)
+{
+	int fd[2];
+	double t;
+	pthread_t th;
+
+	ck_assert(sv_term_wake_ready());
+	ck_assert_int_eq(pipe(fd), 0);
+	/* given no input: the wait runs its time out */
+	t = wake_now();
+	ck_assert_int_eq(sv_term_wait(fd[0], 50), 0);
+	ck_assert(wake_now() - t >= 0.04);
+	/* a wake-up before the wait ends it at once, and is taken */
+	sv_term_wake();
+	sv_term_wake();
+	t = wake_now();
+	ck_assert_int_eq(sv_term_wait(fd[0], 20000), 0);
+	ck_assert(wake_now() - t < 5.0);
+	t = wake_now();
+	ck_assert_int_eq(sv_term_wait(fd[0], 50), 0);
+	ck_assert(wake_now() - t >= 0.04);
+	/* one from another thread ends a wait without a limit */
+	ck_assert_int_eq(pthread_create(&th, NULL, wake_later, NULL), 0);
+	ck_assert_int_eq(sv_term_wait(fd[0], -1), 0);
+	pthread_join(th, NULL);
+	/* input ends it too, and says so */
+	ck_assert_int_eq(write(fd[1], "j", 1), 1);
+	t = wake_now();
+	ck_assert_int_eq(sv_term_wait(fd[0], 20000), 1);
+	ck_assert(wake_now() - t < 5.0);
+	close(fd[0]);
+	close(fd[1]);
+}
+END_TEST
+
+START_TEST(test_getkey_woken)
+{
+	struct fixture f;
+	int fd[2];
+	FILE *in;
+	pthread_t th;
+
+	/* given a terminal whose input is a pipe that stays open */
+	ck_assert_int_eq(pipe(fd), 0);
+	in = fdopen(fd[0], "r");
+	ck_assert_ptr_nonnull(in);
+	fx_in = in;
+	fx_open(&f, "xterm-256color", 80, 24, -1, NULL, 0);
+	fx_in = NULL;
+	/* when a worker wakes it: a wait with no limit, and a long one,
+	 * return no key; then a key typed comes as before */
+	ck_assert_int_eq(pthread_create(&th, NULL, wake_later, NULL), 0);
+	ck_assert_int_eq(sv_term_getkey(f.t, -1), SV_KEY_NONE);
+	pthread_join(th, NULL);
+	sv_term_wake();
+	ck_assert_int_eq(sv_term_getkey(f.t, 20000), SV_KEY_NONE);
+	ck_assert_int_eq(write(fd[1], "j", 1), 1);
+	ck_assert_int_eq(sv_term_getkey(f.t, 20000), 'j');
+	ck_assert_int_eq(write(fd[1], "k", 1), 1);
+	ck_assert_int_eq(sv_term_getkey(f.t, -1), 'k');
+	fx_close(&f);
+	close(fd[1]);
+	fclose(in);
+}
+END_TEST
+
 START_TEST(test_keys_from_bytes)
 {
 	struct fixture f;
@@ -634,6 +720,8 @@ static Suite *suite(void)
 		sizeof key_cases / sizeof key_cases[0]);
 	tcase_add_test(t, test_drag_and_release);
 	tcase_add_test(t, test_timeout_and_errors);
+	tcase_add_test(t, test_wake_ends_the_wait);
+	tcase_add_test(t, test_getkey_woken);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -41,6 +41,12 @@ struct sv_backend {
 	void (*present)(void *ctx, const struct sv_grid *g);
 	/* A key did nothing (may be NULL). */
 	void (*beep)(void *ctx);
+	/* Make the getkey waiting now, or the next one, return SV_KEY_NONE
+	 * at once: what a worker calls when it has a result for the loop
+	 * (job.h's sv_job_wake), from any thread and at any time, even after
+	 * the loop has returned, so it keeps no state that the backend
+	 * frees.  NULL: the loop looks at running work every poll_ms. */
+	void (*wake)(void);
 	void *ctx;
 };
 

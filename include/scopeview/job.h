@@ -88,4 +88,13 @@ void sv_job_detach(void (*fn)(void *arg), void *arg);
 #define SV_JOB_FREE_LATER_BYTES ((size_t)16 << 20)
 void sv_job_free_later(void (*fn)(void *arg), void *arg, size_t bytes);
 
+/* The loop's wake-up: a function any thread may call at any time (even
+ * after the loop has returned) to make the loop's wait for a key end
+ * now, so that a finished result is taken in at once rather than at the
+ * loop's next look (sv_backend.wake).  Set by the viewer's loop while it
+ * runs; NULL: none.  sv_job_wake calls it, or does nothing: a job calls
+ * it when its work is done, as do the loader and the tree builder. */
+void sv_job_set_wake(void (*wake)(void));
+void sv_job_wake(void);
+
 #endif

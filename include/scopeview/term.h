@@ -94,12 +94,26 @@ void sv_term_resize(struct sv_term *t, int w, int h);
 /*
  * Wait for the next key and return it as a keys.h code.  timeout_ms < 0
  * blocks (the process sleeps: 0% CPU while idle); otherwise returns
- * SV_KEY_NONE when nothing came within timeout_ms.  Returns SV_KEY_RESIZE
+ * SV_KEY_NONE when nothing came within timeout_ms.  Either way a wake-up
+ * (sv_term_wake) ends the wait with SV_KEY_NONE.  Returns SV_KEY_RESIZE
  * after a resize or a Ctrl-Z / fg, and SV_KEY_EOF when the input is gone
  * (the terminal hung up).  Mouse events the viewer has no use for (other
  * buttons) are skipped.
  */
 int sv_term_getkey(struct sv_term *t, int timeout_ms);
+
+/* End the wait of a sv_term_getkey() with a timeout or without one, now
+ * or the next one to wait: it returns SV_KEY_NONE (term_wake.c).  For
+ * sv_backend.wake: any thread may call it at any time, whether a terminal
+ * is open or not. */
+void sv_term_wake(void);
+/* Whether the wake-up works here (its pipe could be made). */
+bool sv_term_wake_ready(void);
+/* Wait up to timeout_ms (< 0: no limit) for input on in_fd or a
+ * wake-up, and take the wake-ups: 1 when in_fd has input (or an error
+ * or hang-up to read), 0 when the time ran out or a wake-up came, -1
+ * when a signal came first. */
+int sv_term_wait(int in_fd, int timeout_ms);
 
 /* Copy g into the screen and let curses send the changes.  Cells outside
  * g are blanked; cells of g outside the screen are dropped. */

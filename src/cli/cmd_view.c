@@ -383,6 +383,7 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	b.getkey = term_b_getkey;
 	b.present = term_b_present;
 	b.beep = term_b_beep;
+	b.wake = sv_term_wake;
 	b.ctx = term;
 	memset(&err, 0, sizeof err);
 	rc = sv_app_run(app, &b, &err);

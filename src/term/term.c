@@ -580,9 +580,26 @@ int sv_term_getkey(struct sv_term *t, int timeout_ms)
 			term_suspend(t);
 			return SV_KEY_RESIZE;
 		}
-		wtimeout(stdscr, timeout_ms < 0 ? -1 : timeout_ms);
 		errno = 0;
-		r = wget_wch(stdscr, &wc);
+		r = ERR;
+		if (timeout_ms != 0 && sv_term_wake_ready()) {
+			/* Keys curses holds first, then wait for input or
+			 * a worker's wake-up (sv_term_wake). */
+			wtimeout(stdscr, 0);
+			r = wget_wch(stdscr, &wc);
+			if (r == ERR) {
+				int w = sv_term_wait(fileno(t->in), timeout_ms);
+				if (w < 0)
+					continue;
+				if (w == 0 && !term_stop_pending)
+					return SV_KEY_NONE;
+			}
+		}
+		if (r == ERR) {
+			wtimeout(stdscr, timeout_ms < 0 ? -1 : timeout_ms);
+			errno = 0;
+			r = wget_wch(stdscr, &wc);
+		}
 		if (r == ERR) {
 			if (term_stop_pending)
 				continue;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "scopeview/action.h"
+#include "scopeview/job.h"
 #include "scopeview/keys.h"
 #include "scopeview/profile.h"
 #include "scopeview/render.h"
@@ -486,17 +487,12 @@ static bool app_is_cancel(const struct sv_app *a, int key)
 				    sv_view_prompt(a->view) != SV_PROMPT_NONE));
 }
 
-int sv_app_run(
+/* The loop of sv_app_run (a, b and err set). */
+static int app_loop(
 	struct sv_app *a, const struct sv_backend *b, struct sv_error *err)
 {
-	struct sv_error local;
 	bool dirty = true, busy;
 
-	if (!err)
-		err = &local;
-	memset(err, 0, sizeof *err);
-	if (!a || !b)
-		return sv_error_set(err, -EINVAL, "no app or no backend");
 	/* Arrays of 4 MB and more (an index level, a list of matches) get a
 	 * mapping of their own, freed by unmapping it: glibc would otherwise
 	 * raise this threshold up to 32 MB as big blocks are freed, so that
@@ -588,4 +584,22 @@ int sv_app_run(
 			b->beep(b->ctx);
 	}
 	return 0;
+}
+
+int sv_app_run(
+	struct sv_app *a, const struct sv_backend *b, struct sv_error *err)
+{
+	struct sv_error local;
+	int rc;
+
+	if (!err)
+		err = &local;
+	memset(err, 0, sizeof *err);
+	if (!a || !b)
+		return sv_error_set(err, -EINVAL, "no app or no backend");
+	/* Workers end the wait for a key when they have a result. */
+	sv_job_set_wake(b->wake);
+	rc = app_loop(a, b, err);
+	sv_job_set_wake(NULL);
+	return rc;
 }

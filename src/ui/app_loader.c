@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scopeview/budget.h"
+#include "scopeview/job.h"
 #include "scopeview/profile.h"
 #include "scopeview/app.h"
 
@@ -185,6 +186,7 @@ static void *loader_main(void *arg)
 			l->index = p;
 			l->progress_seq++;
 			pthread_mutex_unlock(&l->mu);
+			sv_job_wake(); /* the first frame */
 			p = NULL;
 		}
 	}
@@ -229,6 +231,7 @@ static void *loader_main(void *arg)
 		return NULL;
 	}
 	pthread_mutex_unlock(&l->mu);
+	sv_job_wake();
 	return NULL;
 }
 

@@ -5,6 +5,8 @@
  */
 #include "scopeview/app.h"
 
+#include <string.h>
+
 #include <unistd.h>
 
 #include "scopeview/keys.h"
@@ -51,6 +53,7 @@ static void script_beep(void *ctx)
 
 void sv_script_backend(struct sv_backend *b, struct sv_script *s)
 {
+	memset(b, 0, sizeof *b);
 	b->size = script_size;
 	b->getkey = script_getkey;
 	b->present = script_present;

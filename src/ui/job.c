@@ -8,11 +8,27 @@
 
 #include "scopeview/common.h"
 
+/* The loop's wake-up (sv_job_set_wake). */
+static void (*_Atomic job_wake)(void);
+
+void sv_job_set_wake(void (*wake)(void))
+{
+	atomic_store(&job_wake, wake);
+}
+
+void sv_job_wake(void)
+{
+	void (*wake)(void) = atomic_load(&job_wake);
+	if (wake)
+		wake();
+}
+
 static void *job_main(void *arg)
 {
 	struct sv_job *j = arg;
 	j->run(j);
 	atomic_store(&j->done, true);
+	sv_job_wake();
 	return NULL;
 }
 

@@ -14,6 +14,7 @@
 
 #include "scopeview/diff.h"
 #include "scopeview/grid.h"
+#include "scopeview/job.h"
 #include "scopeview/render.h"
 
 void sv_treebuild_init(struct sv_treebuild *b)
@@ -49,6 +50,7 @@ static void *treebuild_thread(void *arg)
 	if (b->rc >= 0)
 		treebuild_build_second(b);
 	atomic_store(&b->done, 1);
+	sv_job_wake();
 	return NULL;
 }
 
