@@ -91,7 +91,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err)
 {
 	struct sv_stats_sel sel = {0};
-	struct sv_stats_buf pool = {NULL, 0, 0};
+	struct sv_stats_buf pool = {NULL, 0, 0, NULL, NULL};
 	size_t *row_start, *row_list, i, nsel = 0, ntot;
 	double *tmp;
 	uint32_t g;
@@ -183,6 +183,15 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 		reg->ranks = sv_xcalloc(
 			reg->nranks ? reg->nranks : 1, sizeof *reg->ranks);
 		pool.n = 0;
+		if (p->has_calls) {
+			/* The region's values are counted by bucket as its
+			 * rows add them, for its percentiles. */
+			if (!pool.total)
+				pool.total = sv_xmalloc(
+					SV_STATS_BUCKETS * sizeof *pool.total);
+			memset(pool.total, 0,
+				SV_STATS_BUCKETS * sizeof *pool.total);
+		}
 		if (f && f->cancel && atomic_load(f->cancel)) {
 			cancelled = true;
 			free(reg->ranks);
@@ -202,7 +211,8 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 					sv_stats_secs(reg->ranks[k].s.total_ns);
 		qsort(reg->ranks, reg->nranks, sizeof *reg->ranks,
 			sv_stats_rank_cmp);
-		sv_stats_region_pool(p, reg, pool.v, pool.n, tmp, ntot);
+		sv_stats_region_pool(
+			p, reg, pool.v, pool.n, pool.total, tmp, ntot);
 		if (f && f->skip_empty && reg->s.num_calls == 0) {
 			free(reg->ranks);
 			memset(reg, 0, sizeof *reg);
@@ -224,6 +234,8 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	free(row_start);
 	free(row_list);
 	sv_free_big(pool.v);
+	free(pool.total);
+	free(pool.count);
 
 	/* Display order: stable by first start (regions are in base order, and
 	 * the base index breaks ties). */
@@ -430,7 +442,7 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 	const struct sv_stats_region *g;
 	const struct sv_profile *p;
 	struct sv_stats_sel sel;
-	struct sv_stats_buf buf = {NULL, 0, 0};
+	struct sv_stats_buf buf = {NULL, 0, 0, NULL, NULL};
 	size_t k, from, to;
 
 	if (!t || !out || i >= t->nregions || !(pct >= 0 && pct <= 100))

@@ -61,14 +61,77 @@ int64_t sv_stats_range_exclusive(
 bool sv_stats_call_on(const struct sv_profile *p,
 	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane);
 
-/* A growable buffer of durations (ns); zeroed is empty, free(v) frees. */
+/* Percentiles of at least this many values go through buckets (below,
+ * selection in place). */
+#define SV_STATS_MIN_BUCKETED 4096
+/* Buckets: 0 for the negatives, then 64 for each power of two. */
+#define SV_STATS_MANT    6
+#define SV_STATS_BUCKETS 4096
+/* At most this many order statistics at once (two a percentile). */
+#define SV_STATS_MAX_RANKS 16
+
+/* The bucket of x: 0 for x < 0, else 1 + 64 e + m for x (0 taken as 1)
+ * between 2^e and 2^(e+1), m its next SV_STATS_MANT bits.  Never smaller
+ * for a larger x; below SV_STATS_BUCKETS. */
+static inline unsigned sv_stats_bucket(int64_t x)
+{
+	uint64_t u = (uint64_t)x | 1;
+	unsigned e, m;
+
+	if (x < 0)
+		return 0;
+	e = 63u - (unsigned)__builtin_clzll(u);
+	m = e >= SV_STATS_MANT ? (unsigned)(u >> (e - SV_STATS_MANT))
+			       : (unsigned)(u << (SV_STATS_MANT - e));
+	return 1u + (e << SV_STATS_MANT) + (m & ((1u << SV_STATS_MANT) - 1));
+}
+
+/* A growable buffer of durations (ns); zeroed is empty, free(v) frees.
+ * With total set (SV_STATS_BUCKETS counts, the caller's), the values a
+ * row appends are counted into it by bucket, for percentiles of all of
+ * them that need no counting pass (sv_stats_pick_begin); count is the
+ * row's own counts, made as needed (free it too). */
 struct sv_stats_buf {
 	int64_t *v;
 	size_t n, cap;
+	uint32_t *total, *count;
 };
 
 /* Append x to b. */
-void sv_stats_buf_push(struct sv_stats_buf *b, int64_t x);
+static inline void sv_stats_buf_push(struct sv_stats_buf *b, int64_t x)
+{
+	if (b->n == b->cap)
+		sv_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
+	b->v[b->n++] = x;
+}
+
+/*
+ * Percentiles through buckets in a pass the caller makes over the values
+ * (fused with one of its own): begin from the values' counts by bucket
+ * (false: too few values, or too many in the wanted buckets; use
+ * sv_stats_percentiles), give every value to sv_stats_pick_take, then
+ * sv_stats_pick_end writes the percentiles.  Exactly what
+ * sv_stats_percentiles gives for the same values.
+ */
+struct sv_stats_pick {
+	size_t n, npct, nneed;
+	size_t need[SV_STATS_MAX_RANKS], lo[SV_STATS_MAX_RANKS / 2];
+	double gamma[SV_STATS_MAX_RANKS / 2];
+	unsigned nb, bucket[SV_STATS_MAX_RANKS], of[SV_STATS_MAX_RANKS];
+	size_t below[SV_STATS_MAX_RANKS], fill[SV_STATS_MAX_RANKS + 1];
+	size_t at[SV_STATS_MAX_RANKS];
+	int64_t *g; /* the wanted buckets' values */
+	unsigned char slot[SV_STATS_BUCKETS];
+};
+bool sv_stats_pick_begin(struct sv_stats_pick *k, const uint32_t *count,
+	size_t n, const double *pct, size_t npct);
+static inline void sv_stats_pick_take(struct sv_stats_pick *k, int64_t x)
+{
+	unsigned s = k->slot[sv_stats_bucket(x)];
+	if (s != 0xff)
+		k->g[k->at[s]++] = x;
+}
+void sv_stats_pick_end(struct sv_stats_pick *k, double *out);
 
 /* The percentiles every row and region reports: 50, 95, 99. */
 extern const double sv_stats_ppct[3];
@@ -105,10 +168,12 @@ int sv_stats_rank_cmp(const void *a, const void *b);
 
 /*
  * MPIRegion figures of g from its ranks (already computed and sorted with
- * sv_stats_rank_cmp), the pooled durations pool[0..npool) (reordered) and
- * the positive rank totals in seconds in row order, tmp[0..ntot).
+ * sv_stats_rank_cmp), the pooled durations pool[0..npool) (reordered; with
+ * their counts by bucket in buckets, or NULL) and the positive rank totals
+ * in seconds in row order, tmp[0..ntot).
  */
 void sv_stats_region_pool(const struct sv_profile *p, struct sv_stats_region *g,
-	int64_t *pool, size_t npool, const double *tmp, size_t ntot);
+	int64_t *pool, size_t npool, const uint32_t *buckets, const double *tmp,
+	size_t ntot);
 
 #endif

@@ -26,11 +26,12 @@ int sv_stats_rank_cmp(const void *a, const void *b)
 /*
  * MPIRegion figures of g from its ranks (already computed and sorted by
  * rank; their row indexes give the file's order for ties), the pooled
- * durations pool[0..npool) and the positive rank totals in seconds in row
- * order, tmp[0..ntot).
+ * durations pool[0..npool) (counted by bucket in buckets, or NULL) and the
+ * positive rank totals in seconds in row order, tmp[0..ntot).
  */
 void sv_stats_region_pool(const struct sv_profile *p, struct sv_stats_region *g,
-	int64_t *pool, size_t npool, const double *tmp, size_t ntot)
+	int64_t *pool, size_t npool, const uint32_t *buckets, const double *tmp,
+	size_t ntot)
 {
 	struct sv_stats *s = &g->s;
 	const struct sv_stats_rank *first = NULL, *last = NULL, *slowest = NULL;
@@ -192,8 +193,17 @@ void sv_stats_region_pool(const struct sv_profile *p, struct sv_stats_region *g,
 		g->slowest_rank = slowest->rank;
 	}
 	if (npool > 0 && npool == s->num_calls) {
+		struct sv_stats_pick pick;
 		double out[3];
-		sv_stats_percentiles(pool, npool, sv_stats_ppct, out, 3);
+		if (buckets && sv_stats_pick_begin(&pick, buckets, npool,
+				       sv_stats_ppct, 3)) {
+			for (i = 0; i < npool; i++)
+				sv_stats_pick_take(&pick, pool[i]);
+			sv_stats_pick_end(&pick, out);
+		} else {
+			sv_stats_percentiles(
+				pool, npool, sv_stats_ppct, out, 3);
+		}
 		s->has_percentiles = true;
 		s->p50_ns = out[0];
 		s->p95_ns = out[1];

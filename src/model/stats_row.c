@@ -44,13 +44,6 @@ bool sv_stats_call_on(const struct sv_profile *p,
 	return true;
 }
 
-void sv_stats_buf_push(struct sv_stats_buf *b, int64_t x)
-{
-	if (b->n == b->cap)
-		sv_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
-	b->v[b->n++] = x;
-}
-
 const double sv_stats_ppct[3] = {50.0, 95.0, 99.0};
 
 /* Figures of a row without per-call data (aggregate or summary-only). */
@@ -134,6 +127,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	bool filtered = stats_sel_any(sel);
 	bool range = sel && sel->range;
 	uint32_t lane = sv_row_lane(p, ri);
+	uint32_t *counts = NULL; /* where the values are counted by bucket */
 	size_t from;
 
 	memset(s, 0, sizeof *s);
@@ -142,6 +136,17 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		return;
 	}
 	from = pool->n;
+	if (pool->total && r->count >= SV_STATS_MIN_BUCKETED) {
+		/* A big row: its own counts, for its percentiles, then
+		 * added to the pool's. */
+		if (!pool->count)
+			pool->count = sv_xmalloc(
+				SV_STATS_BUCKETS * sizeof *pool->count);
+		memset(pool->count, 0, SV_STATS_BUCKETS * sizeof *pool->count);
+		counts = pool->count;
+	} else {
+		counts = pool->total;
+	}
 	for (k = 0; k < r->count; k++) {
 		uint32_t c = (uint32_t)(r->first + k);
 		size_t t = k % STATS_RUN;
@@ -186,8 +191,13 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		if (sv_profile_has_await(p))
 			await = sv_add_wrap(await, sv_profile_await(p, c));
 		sv_stats_buf_push(pool, d);
+		if (counts)
+			counts[sv_stats_bucket(d)]++;
 		n++;
 	}
+	if (counts && counts == pool->count)
+		for (k = 0; k < SV_STATS_BUCKETS; k++)
+			pool->total[k] += counts[k];
 	s->num_calls = n;
 	s->has_total = true;
 	s->total_ns = total;
@@ -209,9 +219,29 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	s->has_dist = s->has_first_last = s->has_span = true;
 	mean = (double)total / (double)n;
 	s->mean_ns = mean;
-	for (k = 0; k < n; k++) {
-		double e = (double)pool->v[from + k] - mean;
-		m2 += e * e;
+	{
+		/* The spread and, for a row counted by bucket, its values
+		 * of the wanted buckets, in one pass. */
+		struct sv_stats_pick pick;
+		double out[3];
+		bool picked = counts == pool->count && counts &&
+			      sv_stats_pick_begin(&pick, counts, (size_t)n,
+				      sv_stats_ppct, 3);
+		for (k = 0; k < n; k++) {
+			double e = (double)pool->v[from + k] - mean;
+			m2 += e * e;
+			if (picked)
+				sv_stats_pick_take(&pick, pool->v[from + k]);
+		}
+		if (picked)
+			sv_stats_pick_end(&pick, out);
+		else
+			sv_stats_percentiles(pool->v + from, (size_t)n,
+				sv_stats_ppct, out, 3);
+		s->has_percentiles = true;
+		s->p50_ns = out[0];
+		s->p95_ns = out[1];
+		s->p99_ns = out[2];
 	}
 	s->has_std = true;
 	s->std_ns = sqrt(m2 / (double)n);
@@ -221,22 +251,13 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		s->gpu_total_ns = gpu;
 		s->gpu_mean_ns = (double)gpu / (double)n;
 	}
-	{
-		double out[3];
-		sv_stats_percentiles(
-			pool->v + from, (size_t)n, sv_stats_ppct, out, 3);
-		s->has_percentiles = true;
-		s->p50_ns = out[0];
-		s->p95_ns = out[1];
-		s->p99_ns = out[2];
-	}
 }
 
 int sv_stats_row(const struct sv_profile *p, size_t row,
 	const struct sv_stats_filter *f, struct sv_stats *out)
 {
 	struct sv_stats_sel sel = {0};
-	struct sv_stats_buf buf = {NULL, 0, 0};
+	struct sv_stats_buf buf = {NULL, 0, 0, NULL, NULL};
 
 	if (!p || !out || row >= p->nrows)
 		return -EINVAL;

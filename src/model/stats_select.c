@@ -15,16 +15,13 @@
 #include "stats_priv.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Fewer values than this are selected in place. */
-#define SELECT_MIN_BUCKETED 4096
-/* Buckets: 0 for the negatives, then 64 for each power of two. */
-#define SELECT_MANT    6
-#define SELECT_BUCKETS 4096
-/* At most this many order statistics at once (two a percentile). */
-#define SELECT_MAX_RANKS 16
+#define SELECT_MIN_BUCKETED SV_STATS_MIN_BUCKETED
+#define SELECT_BUCKETS      SV_STATS_BUCKETS
+#define SELECT_MAX_RANKS    SV_STATS_MAX_RANKS
 
 int sv_stats_cmp_i64(const void *a, const void *b)
 {
@@ -90,82 +87,84 @@ static void stats_select(int64_t *v, size_t lo, size_t hi, size_t k)
 	}
 }
 
-/* The bucket of x: 0 for x < 0, else 1 + 64 e + m for x (0 taken as 1)
- * between 2^e and 2^(e+1), m its next SELECT_MANT bits.  Never smaller
- * for a larger x; below SELECT_BUCKETS. */
-static inline unsigned select_bucket(int64_t x)
-{
-	uint64_t u = (uint64_t)x | 1;
-	unsigned e, m;
-
-	if (x < 0)
-		return 0;
-	e = 63u - (unsigned)__builtin_clzll(u);
-	m = e >= SELECT_MANT ? (unsigned)(u >> (e - SELECT_MANT))
-			     : (unsigned)(u << (SELECT_MANT - e));
-	return 1u + (e << SELECT_MANT) + (m & ((1u << SELECT_MANT) - 1));
-}
-
 /*
- * The values of v[0..n) at the ascending ranks rank[0..nrank) into
- * val[], through the buckets; false (nothing written) when the buckets
- * holding them hold more than a quarter of the values (nearly all equal,
- * say), which selection in place handles better.
+ * The plan of a selection through buckets: from the counts of the n
+ * values in each bucket, the bucket of each wanted rank (ascending,
+ * rank[0..nrank)) and where its values go in k->g; false when those
+ * buckets hold more than a quarter of the values (nearly all equal, say),
+ * which selection in place handles better.
  */
-static bool select_bucketed(const int64_t *v, size_t n, const size_t *rank,
-	size_t nrank, int64_t *val)
+static bool select_plan(struct sv_stats_pick *k, const uint32_t *count,
+	size_t n, const size_t *rank, size_t nrank)
 {
-	uint32_t count[SELECT_BUCKETS];
-	unsigned char slot[SELECT_BUCKETS];
-	unsigned bucket[SELECT_MAX_RANKS], nb = 0, of[SELECT_MAX_RANKS];
-	size_t below[SELECT_MAX_RANKS], fill[SELECT_MAX_RANKS + 1];
-	size_t at[SELECT_MAX_RANKS];
-	size_t i, j, cum = 0, total = 0;
+	size_t j, cum = 0, total = 0;
 	unsigned b = 0;
-	int64_t *g;
 
-	memset(count, 0, sizeof count);
-	for (i = 0; i < n; i++)
-		count[select_bucket(v[i])]++;
+	k->nb = 0;
 	/* Each rank's bucket, and the values below that bucket. */
 	for (j = 0; j < nrank; j++) {
 		while (cum + count[b] <= rank[j])
 			cum += count[b++];
-		if (!nb || bucket[nb - 1] != b) {
-			bucket[nb] = b;
-			below[nb++] = cum;
+		if (!k->nb || k->bucket[k->nb - 1] != b) {
+			k->bucket[k->nb] = b;
+			k->below[k->nb++] = cum;
 			total += count[b];
 		}
-		of[j] = nb - 1;
+		k->of[j] = k->nb - 1;
 	}
 	if (total > n / 4)
 		return false;
-	memset(slot, 0xff, sizeof slot);
-	fill[0] = 0;
-	for (j = 0; j < nb; j++) {
-		slot[bucket[j]] = (unsigned char)j;
-		fill[j + 1] = fill[j] + count[bucket[j]];
+	memset(k->slot, 0xff, sizeof k->slot);
+	k->fill[0] = 0;
+	for (j = 0; j < k->nb; j++) {
+		k->slot[k->bucket[j]] = (unsigned char)j;
+		k->fill[j + 1] = k->fill[j] + count[k->bucket[j]];
 	}
-	g = sv_xmalloc((total ? total : 1) * sizeof *g);
-	memcpy(at, fill, nb * sizeof *at);
-	for (i = 0; i < n; i++) {
-		unsigned s = slot[select_bucket(v[i])];
-		if (s != 0xff)
-			g[at[s]++] = v[i];
-	}
-	/* Each rank within its bucket's values, ascending, so each is
-	 * selected right of the one before it in the same bucket. */
-	memcpy(at, fill, nb * sizeof *at);
+	k->g = sv_xmalloc((total ? total : 1) * sizeof *k->g);
+	memcpy(k->at, k->fill, k->nb * sizeof *k->at);
+	return true;
+}
+
+/* The values at the wanted ranks into val[], once every value went
+ * through sv_stats_pick_take: each rank is selected within its bucket's
+ * values, ascending, right of the one before it in the same bucket. */
+static void select_plan_end(
+	struct sv_stats_pick *k, const size_t *rank, size_t nrank, int64_t *val)
+{
+	size_t j;
+
+	memcpy(k->at, k->fill, k->nb * sizeof *k->at);
 	for (j = 0; j < nrank; j++) {
-		unsigned s = of[j];
-		size_t k = fill[s] + (rank[j] - below[s]);
-		stats_select(g, at[s], fill[s + 1], k);
-		val[j] = g[k];
-		at[s] = k + 1;
+		unsigned s = k->of[j];
+		size_t r = k->fill[s] + (rank[j] - k->below[s]);
+		stats_select(k->g, k->at[s], k->fill[s + 1], r);
+		val[j] = k->g[r];
+		k->at[s] = r + 1;
 	}
 	/* Tens of MB at 100M calls, freed on a worker while the loop runs:
 	 * in steps, so the loop's own mappings never wait long for it. */
-	sv_free_big(g);
+	sv_free_big(k->g);
+	k->g = NULL;
+}
+
+/* The values of v[0..n) at the ascending ranks rank[0..nrank) into
+ * val[], through the buckets (two reads of v); false (nothing written)
+ * as select_plan. */
+static bool select_bucketed(const int64_t *v, size_t n, const size_t *rank,
+	size_t nrank, int64_t *val)
+{
+	uint32_t count[SELECT_BUCKETS];
+	struct sv_stats_pick k;
+	size_t i;
+
+	memset(count, 0, sizeof count);
+	for (i = 0; i < n; i++)
+		count[sv_stats_bucket(v[i])]++;
+	if (!select_plan(&k, count, n, rank, nrank))
+		return false;
+	for (i = 0; i < n; i++)
+		sv_stats_pick_take(&k, v[i]);
+	select_plan_end(&k, rank, nrank, val);
 	return true;
 }
 
@@ -195,20 +194,14 @@ static int64_t select_value(
 	return val[i];
 }
 
-/*
- * Several percentiles of v[0..n) at once, numpy 'linear': position
- * (n - 1) * pct / 100, interpolated between its neighbours.  The order
- * statistics needed are found in ascending order: through the buckets,
- * or selected in place, each in the part of the array right of the
- * previous one.
- */
-void sv_stats_percentiles(
-	int64_t *v, size_t n, const double *pct, double *out, size_t npct)
+/* The order statistics numpy's 'linear' percentiles pct[0..npct) of n
+ * values need: position (n - 1) * pct / 100 between ranks lo[i] and
+ * lo[i] + 1 at gamma[i]; the ranks, ascending and without repeats, into
+ * need[0..*nneed).  Returns npct, at most SELECT_MAX_RANKS / 2. */
+static size_t pct_ranks(size_t n, const double *pct, size_t npct, size_t *lo,
+	double *gamma, size_t *need, size_t *nneed)
 {
-	size_t need[SELECT_MAX_RANKS], nneed = 0, i, j, from = 0;
-	size_t lo[SELECT_MAX_RANKS / 2];
-	int64_t val[SELECT_MAX_RANKS];
-	double gamma[SELECT_MAX_RANKS / 2];
+	size_t i, j, m = 0;
 
 	if (npct > SELECT_MAX_RANKS / 2)
 		npct = SELECT_MAX_RANKS / 2;
@@ -219,29 +212,31 @@ void sv_stats_percentiles(
 		if (lo[i] > n - 1)
 			lo[i] = n - 1;
 		gamma[i] = vi - fl;
-		need[nneed++] = lo[i];
+		need[m++] = lo[i];
 		if (lo[i] + 1 < n)
-			need[nneed++] = lo[i] + 1;
+			need[m++] = lo[i] + 1;
 	}
 	/* Sort the wanted ranks (a handful) and drop repeats. */
-	for (i = 1; i < nneed; i++)
+	for (i = 1; i < m; i++)
 		for (j = i; j > 0 && need[j - 1] > need[j]; j--) {
 			size_t t = need[j];
 			need[j] = need[j - 1];
 			need[j - 1] = t;
 		}
-	for (i = j = 0; i < nneed; i++)
+	for (i = j = 0; i < m; i++)
 		if (!j || need[i] != need[j - 1])
 			need[j++] = need[i];
-	nneed = j;
-	if (n < SELECT_MIN_BUCKETED ||
-		!select_bucketed(v, n, need, nneed, val)) {
-		for (i = 0; i < nneed; i++) {
-			stats_select(v, from, n, need[i]);
-			from = need[i] + 1;
-			val[i] = v[need[i]];
-		}
-	}
+	*nneed = j;
+	return npct;
+}
+
+/* The percentiles from the order statistics val[i] at need[i]. */
+static void pct_interp(size_t n, const size_t *lo, const double *gamma,
+	size_t npct, const size_t *need, const int64_t *val, size_t nneed,
+	double *out)
+{
+	size_t i;
+
 	for (i = 0; i < npct; i++) {
 		int64_t a = select_value(need, val, nneed, lo[i]);
 		if (lo[i] + 1 >= n)
@@ -251,6 +246,53 @@ void sv_stats_percentiles(
 				select_value(need, val, nneed, lo[i] + 1),
 				gamma[i]);
 	}
+}
+
+/*
+ * Several percentiles of v[0..n) at once, numpy 'linear': position
+ * (n - 1) * pct / 100, interpolated between its neighbours.  The order
+ * statistics needed are found in ascending order: through the buckets,
+ * or selected in place, each in the part of the array right of the
+ * previous one.
+ */
+void sv_stats_percentiles(
+	int64_t *v, size_t n, const double *pct, double *out, size_t npct)
+{
+	size_t need[SELECT_MAX_RANKS], nneed, i, from = 0;
+	size_t lo[SELECT_MAX_RANKS / 2];
+	int64_t val[SELECT_MAX_RANKS];
+	double gamma[SELECT_MAX_RANKS / 2];
+
+	npct = pct_ranks(n, pct, npct, lo, gamma, need, &nneed);
+	if (n < SELECT_MIN_BUCKETED ||
+		!select_bucketed(v, n, need, nneed, val)) {
+		for (i = 0; i < nneed; i++) {
+			stats_select(v, from, n, need[i]);
+			from = need[i] + 1;
+			val[i] = v[need[i]];
+		}
+	}
+	pct_interp(n, lo, gamma, npct, need, val, nneed, out);
+}
+
+bool sv_stats_pick_begin(struct sv_stats_pick *k, const uint32_t *count,
+	size_t n, const double *pct, size_t npct)
+{
+	memset(k, 0, offsetof(struct sv_stats_pick, slot));
+	k->g = NULL;
+	if (n < SELECT_MIN_BUCKETED)
+		return false;
+	k->n = n;
+	k->npct = pct_ranks(n, pct, npct, k->lo, k->gamma, k->need, &k->nneed);
+	return select_plan(k, count, n, k->need, k->nneed);
+}
+
+void sv_stats_pick_end(struct sv_stats_pick *k, double *out)
+{
+	int64_t val[SELECT_MAX_RANKS];
+
+	select_plan_end(k, k->need, k->nneed, val);
+	pct_interp(k->n, k->lo, k->gamma, k->npct, k->need, val, k->nneed, out);
 }
 
 double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
