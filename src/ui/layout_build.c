@@ -66,7 +66,7 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	memset(lv, 0, sizeof *lv);
 }
 
-/* The bytes of an array of n int64 values, packed (lod_pack) or not. */
+/* The bytes of an array of n int64 values, packed (lod_pack_block) or not. */
 static size_t lod_col_bytes(size_t n, bool packed)
 {
 	if (!packed)
@@ -87,92 +87,29 @@ static size_t lod_level_bytes(const struct sv_lod_level *lv)
 		       sizeof *lv->sparse;
 }
 
-/* The durations and running maxima of the ends, kept only when the
- * starts and the sums of durations do not give them (a sum that
- * saturated; calls of the level that overlap).  The builder leaves each
- * call's end, as stored, in lv->maxend (read from the model once, with
- * the start); the sums go to cum (n + 1 values).  Both are the builder's
- * scratch, lv->maxend left pointing into it when kept. */
-static void lod_level_ends(struct sv_lod_level *lv, int64_t *cum)
+/* One block [lo, hi) of v as offsets above its smallest value into
+ * off[lo, hi) and base[b], while *ok: a block spanning 2^32 or more ends
+ * it (the column is then kept as int64, lod_level_finish). */
+static void lod_pack_block(const int64_t *v, size_t lo, size_t hi, size_t b,
+	int64_t *base, uint32_t *off, bool *ok)
 {
-	uint32_t i;
-	int64_t run = INT64_MIN, sum = 0, *ends = lv->maxend;
-	bool exact = true;
+	int64_t mn = v[lo], mx = mn, span;
+	size_t i;
 
-	lv->maxend = NULL;
-	lv->cumdur = cum;
-	lv->cumdur[0] = 0;
-	for (i = 0; i < lv->n; i++) {
-		int64_t d = sv_sub_sat(ends[i], lv->start[i]), next;
-		if (__builtin_add_overflow(sum, d, &next)) {
-			next = sv_add_sat(sum, d);
-			exact = false;
-		}
-		lv->cumdur[i + 1] = sum = next;
-	}
-	if (!exact) {
-		lv->dur = sv_xmalloc((lv->n ? lv->n : 1) * sizeof *lv->dur);
-		for (i = 0; i < lv->n; i++)
-			lv->dur[i] = sv_sub_sat(ends[i], lv->start[i]);
-	}
-	exact = true;
-	for (i = 0; i < lv->n && exact; i++) {
-		int64_t s = lv->start[i], e = lod_drawn_end(s, ends[i]),
-			d = sv_lod_dur(lv, i), own;
-		if (e > run)
-			run = e;
-		if (d > 0)
-			exact = !__builtin_add_overflow(s, d, &own) &&
-				own == run;
-		else
-			exact = (s == INT64_MAX ? s : s + 1) == run;
-	}
-	if (exact)
+	if (!*ok)
 		return;
-	run = INT64_MIN;
-	for (i = 0; i < lv->n; i++) {
-		int64_t e = lod_drawn_end(lv->start[i], ends[i]);
-		if (e > run)
-			run = e;
-		ends[i] = run;
+	for (i = lo + 1; i < hi; i++) {
+		mn = v[i] < mn ? v[i] : mn;
+		mx = v[i] > mx ? v[i] : mx;
 	}
-	lv->maxend = ends;
-}
-
-/* v[0 .. n) as offsets above the smallest value of each block of
- * SV_LOD_BLOCK, when every block's values lie less than 2^32 above it:
- * *base (one a block) and *off (n) set, *v NULL (it was scratch), true;
- * else false and nothing changed. */
-static bool lod_pack(int64_t **v, size_t n, int64_t **base, uint32_t **off)
-{
-	size_t nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK, b, i;
-	int64_t *mins;
-
-	if (!n)
-		return false;
-	mins = sv_xmalloc(nb * sizeof *mins);
-	for (b = 0; b < nb; b++) {
-		size_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
-		int64_t mn = (*v)[lo], mx = mn, d;
-		if (hi > n)
-			hi = n;
-		for (i = lo + 1; i < hi; i++) {
-			mn = (*v)[i] < mn ? (*v)[i] : mn;
-			mx = (*v)[i] > mx ? (*v)[i] : mx;
-		}
-		if (__builtin_sub_overflow(mx, mn, &d) ||
-			d > (int64_t)UINT32_MAX) {
-			free(mins);
-			return false;
-		}
-		mins[b] = mn;
+	if (__builtin_sub_overflow(mx, mn, &span) ||
+		span > (int64_t)UINT32_MAX) {
+		*ok = false;
+		return;
 	}
-	*off = sv_xmalloc(n * sizeof **off);
-	for (i = 0; i < n; i++)
-		(*off)[i] = (uint32_t)((*v)[i] - mins[i / SV_LOD_BLOCK]);
-	*base = mins;
-	*v = NULL;
-	return true;
+	base[b] = mn;
+	for (i = lo; i < hi; i++)
+		off[i] = (uint32_t)(v[i] - mn);
 }
 
 /* A copy of the n values of scratch v that a level keeps (NULL stays). */
@@ -187,57 +124,127 @@ static void *lod_keep(const void *v, size_t n, size_t size)
 	return own;
 }
 
-/* The ends, the longest call of each block's prefixes and suffixes and
- * the sparse table of a level whose calls and starts are set (in the
- * builder's scratch, as are its ends and cum, n + 1 values); then the
- * starts, the sums and the calls packed, and what is not packed copied
- * out of the scratch. */
-static void lod_level_finish(struct sv_lod_level *lv, int64_t *cum)
+/* The packed form of a column of n values the level made (*v, scratch),
+ * or, when a block did not pack (ok false), a copy of it. */
+static void lod_pack_end(
+	int64_t **v, size_t n, bool ok, int64_t **base, uint32_t **off)
 {
-	int64_t *ends = lv->maxend, *dur;
-	uint32_t i, nb, k;
+	if (ok) {
+		*v = NULL;
+		return;
+	}
+	free(*base);
+	sv_free_big(*off);
+	*base = NULL;
+	*off = NULL;
+	*v = lod_keep(*v, n, sizeof **v);
+}
 
-	lod_level_ends(lv, cum);
-	/* Each call's duration, for the longest calls below: the level's own
-	 * when kept, else in the scratch of the ends when they are not. */
-	dur = lv->dur      ? lv->dur
-	      : lv->maxend ? sv_xmalloc((lv->n ? lv->n : 1) * sizeof *dur)
-			   : ends;
-	if (!lv->dur)
-		for (i = 0; i < lv->n; i++)
-			dur[i] = cum[i + 1] - cum[i];
-	nb = (lv->n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
+/*
+ * Everything of a level whose calls, starts and stored ends are in the
+ * builder's scratch (lv->calls, lv->start, lv->maxend, n values), in one
+ * pass a block of SV_LOD_BLOCK calls at a time while the block is in the
+ * cache: the sums of durations into cum (scratch, n + 1 values), each
+ * duration into dur (scratch), the longest call of each block's prefixes
+ * and suffixes and of the block, whether the ends are those the starts
+ * and durations give, and the starts and sums as offsets in their block.
+ * Then what the sums or the ends do not give is kept (the durations when
+ * a sum saturated, the running maxima of the ends when calls overlap),
+ * the sparse table over blocks is made and the calls are packed.
+ */
+static void lod_level_finish(
+	struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
+{
+	const int64_t *start = lv->start;
+	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
+	uint32_t n = lv->n, i, b, nb, k, ncb;
+	bool sums_exact = true, ends_exact = true, spack = n > 0, cpack = true;
+
+	nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
+	ncb = (n + 1 + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
+	lv->maxend = NULL;
+	lv->cumdur = cum;
 	lv->nblocks = nb;
 	lv->nlog = 1;
 	while (nb && (1u << lv->nlog) <= nb)
 		lv->nlog++;
 	lv->sparse = sv_xmalloc(
 		(size_t)lv->nlog * (nb ? nb : 1) * sizeof *lv->sparse);
-	lv->pre = sv_xmalloc(2 * (size_t)(lv->n ? lv->n : 1));
-	lv->suf = lv->pre + lv->n;
-	for (i = 0; i < nb; i++) {
-		uint32_t lo = i * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK, j,
+	lv->pre = sv_xmalloc(2 * (size_t)(n ? n : 1));
+	lv->suf = lv->pre + n;
+	lv->sbase = sv_xmalloc((nb ? nb : 1) * sizeof *lv->sbase);
+	lv->soff = sv_xmalloc((n ? n : 1) * sizeof *lv->soff);
+	lv->cbase = sv_xmalloc(ncb * sizeof *lv->cbase);
+	lv->coff = sv_xmalloc(((size_t)n + 1) * sizeof *lv->coff);
+	cum[0] = 0;
+	for (b = 0; b < nb; b++) {
+		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK,
 			 best = lo;
-		if (hi > lv->n)
-			hi = lv->n;
-		int64_t bd = dur[lo];
-		/* lod_better, with the best so far kept at hand: forwards a
-		 * tie keeps the earlier, backwards it takes the new one. */
-		for (j = lo; j < hi; j++) {
-			if (dur[j] > bd) {
-				best = j;
-				bd = dur[j];
+		int64_t bd = 0;
+		if (hi > n)
+			hi = n;
+		for (i = lo; i < hi; i++) {
+			int64_t st = start[i], e = ends[i],
+				d = sv_sub_sat(e, st), next, own;
+			if (__builtin_add_overflow(sum, d, &next)) {
+				next = sv_add_sat(sum, d);
+				sums_exact = false;
 			}
-			lv->pre[j] = (uint8_t)(best - lo);
-		}
-		lv->sparse[i] = best;
-		for (j = hi, best = hi - 1, bd = dur[best]; j-- > lo;) {
-			if (dur[j] >= bd) {
-				best = j;
-				bd = dur[j];
+			cum[i + 1] = sum = next;
+			dur[i] = d;
+			/* The ends are the running maxima of the drawn ends
+			 * when each call ends at or after those before it. */
+			e = lod_drawn_end(st, e);
+			if (e > run)
+				run = e;
+			if (d > 0)
+				ends_exact =
+					ends_exact &&
+					!__builtin_add_overflow(st, d, &own) &&
+					own == run;
+			else
+				ends_exact =
+					ends_exact &&
+					(st == INT64_MAX ? st : st + 1) == run;
+			/* lod_better forwards: a tie keeps the earlier. */
+			if (i == lo || d > bd) {
+				best = i;
+				bd = d;
 			}
-			lv->suf[j] = (uint8_t)(best - lo);
+			lv->pre[i] = (uint8_t)(best - lo);
 		}
+		lv->sparse[b] = best;
+		/* Backwards a tie takes the new one. */
+		for (i = hi, best = hi - 1, bd = dur[best]; i-- > lo;) {
+			if (dur[i] >= bd) {
+				best = i;
+				bd = dur[i];
+			}
+			lv->suf[i] = (uint8_t)(best - lo);
+		}
+		lod_pack_block(start, lo, hi, b, lv->sbase, lv->soff, &spack);
+		/* The sums' block b is whole once cum[hi] is known. */
+		if (hi == lo + SV_LOD_BLOCK)
+			lod_pack_block(
+				cum, lo, hi, b, lv->cbase, lv->coff, &cpack);
+	}
+	/* The sums' blocks not yet packed: the last one or two. */
+	for (b = n / SV_LOD_BLOCK; b < ncb; b++) {
+		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
+		if (hi > n + 1)
+			hi = n + 1;
+		lod_pack_block(cum, lo, hi, b, lv->cbase, lv->coff, &cpack);
+	}
+	if (!sums_exact)
+		lv->dur = lod_keep(dur, n, sizeof *dur);
+	if (!ends_exact) {
+		for (i = 0, run = INT64_MIN; i < n; i++) {
+			int64_t e = lod_drawn_end(start[i], ends[i]);
+			if (e > run)
+				run = e;
+			ends[i] = run;
+		}
+		lv->maxend = lod_keep(ends, n, sizeof *ends);
 	}
 	for (k = 1; k < lv->nlog; k++) {
 		uint32_t half = 1u << (k - 1);
@@ -246,15 +253,9 @@ static void lod_level_finish(struct sv_lod_level *lv, int64_t *cum)
 		for (i = 0; i + (1u << k) <= nb; i++)
 			cur[i] = lod_better(dur, prev[i], prev[i + half]);
 	}
-	if (dur != lv->dur && dur != ends)
-		free(dur);
-	lod_pack(&lv->start, lv->n, &lv->sbase, &lv->soff);
-	lod_pack(&lv->cumdur, (size_t)lv->n + 1, &lv->cbase, &lv->coff);
-	lv->start = lod_keep(lv->start, lv->n, sizeof *lv->start);
-	lv->cumdur =
-		lod_keep(lv->cumdur, (size_t)lv->n + 1, sizeof *lv->cumdur);
-	lv->maxend = lod_keep(lv->maxend, lv->n, sizeof *lv->maxend);
-	sv_packed_build_u32(&lv->callpk, lv->calls, lv->n, NULL);
+	lod_pack_end(&lv->start, n, spack, &lv->sbase, &lv->soff);
+	lod_pack_end(&lv->cumdur, (size_t)n + 1, cpack, &lv->cbase, &lv->coff);
+	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);
 	lv->calls = NULL;
 }
 
@@ -299,7 +300,7 @@ static bool lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
  * worker, not once a lane). */
 struct lod_scratch {
 	uint32_t *count, *dep, *calls;
-	int64_t *start, *ends, *cum;
+	int64_t *start, *ends, *cum, *dur;
 	size_t count_cap, dep_cap, cap;
 };
 
@@ -310,6 +311,7 @@ static void lod_scratch_drop(struct lod_scratch *sc)
 	sv_free_big(sc->start);
 	sv_free_big(sc->ends);
 	sv_free_big(sc->cum);
+	sv_free_big(sc->dur);
 }
 
 static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
@@ -322,6 +324,7 @@ static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
 	sc->start = sv_xmalloc(sc->cap * sizeof *sc->start);
 	sc->ends = sv_xmalloc(sc->cap * sizeof *sc->ends);
 	sc->cum = sv_xmalloc(sc->cap * sizeof *sc->cum);
+	sc->dur = sv_xmalloc(sc->cap * sizeof *sc->dur);
 }
 
 static void lod_scratch_fini(struct lod_scratch *sc)
@@ -433,7 +436,7 @@ static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
 			lod_lane_unscratch(ll, d);
 			return false;
 		}
-		lod_level_finish(lv, sc->cum + at + d);
+		lod_level_finish(lv, sc->cum + at + d, sc->dur + at);
 		at += lv->n;
 		*ncalls += lv->n;
 		*bytes += lod_level_bytes(lv);
