@@ -203,6 +203,55 @@ START_TEST(test_reversed_call_warns)
 }
 END_TEST
 
+START_TEST(test_reversed_calls_of_a_large_profile)
+{
+	/* given 300,000 calls on two ranks, 15 calls on each rank that end
+	 * before they start and a last call of 2^33 ns; when finished;
+	 * then the first 20 are spelled out in call order, the rest counted,
+	 * and every duration, the span and the long call are exact */
+	enum { N = 300000, HALF = N / 2 };
+	struct call_spec *calls = calloc(N, sizeof *calls);
+	struct sv_profile *p;
+	uint32_t c;
+	int i;
+
+	ck_assert_ptr_nonnull(calls);
+	for (i = 0; i < N; i++) {
+		int64_t t = (int64_t)(i % HALF) * 10;
+		calls[i] = (struct call_spec){i < HALF ? "a" : "b",
+			i < HALF ? 0u : 1u, t, t + 5, -1, -1};
+		if (i % HALF >= 1000 && i % HALF < 1015)
+			calls[i].end = t - 1;
+	}
+	calls[N - 1].end = calls[N - 1].start + ((int64_t)1 << 33);
+	p = build(calls, N, false);
+	ck_assert_uint_eq(p->nwarnings, 21);
+	ck_assert_msg(strstr(p->warnings[0],
+			      "rank 0: 'a' call 1000 [10000, 9999] ns ends "
+			      "before it starts"),
+		"%s", p->warnings[0]);
+	ck_assert_ptr_nonnull(strstr(p->warnings[14], "'a' call 1014"));
+	ck_assert_ptr_nonnull(
+		strstr(p->warnings[15], "rank 1: 'b' call 1000 [10000, 9999]"));
+	ck_assert_ptr_nonnull(strstr(p->warnings[19], "'b' call 1004"));
+	ck_assert_str_eq(
+		p->warnings[20], "10 more calls end before they start");
+	for (c = 0; c < N; c++) {
+		uint64_t k = c % HALF;
+		int64_t want_d = k >= 1000 && k < 1015 ? -1 : 5;
+		if (c == N - 1)
+			want_d = (int64_t)1 << 33;
+		ck_assert_int_eq(sv_call_duration(p, c), want_d);
+	}
+	ck_assert_int_eq(sv_profile_min_start(p), 0);
+	ck_assert_int_eq(sv_profile_max_end(p),
+		(int64_t)(HALF - 1) * 10 + ((int64_t)1 << 33));
+	ck_assert_uint_eq(p->dur_wide.n, 31);
+	sv_profile_free(p);
+	free(calls);
+}
+END_TEST
+
 START_TEST(test_lanes_overlap_each_other)
 {
 	/* given two threads and a task whose calls overlap across lanes but
@@ -740,6 +789,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_zero_length);
 	tcase_add_test(t, test_partial_overlap_warns);
 	tcase_add_test(t, test_reversed_call_warns);
+	tcase_add_test(t, test_reversed_calls_of_a_large_profile);
 	tcase_add_test(t, test_large_unsorted_lane);
 	tcase_add_test(t, test_lane_of_sorted_rows);
 	tcase_add_test(t, test_absurd_times_do_not_overflow);
