@@ -102,15 +102,16 @@ struct stats_run {
 	bool has_excl;
 };
 
-/* Calls c .. of a row (left of them in it) into run. */
+/* Calls c .. of a row (left of them in it) into run; their exclusive
+ * times only when want_excl. */
 static void stats_run_read(const struct sv_profile *p, uint32_t c,
-	uint64_t left, struct stats_run *run)
+	uint64_t left, bool want_excl, struct stats_run *run)
 {
 	size_t n = left < STATS_RUN ? (size_t)left : STATS_RUN;
 
 	sv_profile_starts(p, c, n, run->start);
 	sv_profile_durations(p, c, n, run->dur);
-	run->has_excl = sv_profile_has_exclusive(p);
+	run->has_excl = want_excl && sv_profile_has_exclusive(p);
 	if (run->has_excl)
 		sv_profile_exclusives(p, c, n, run->excl);
 }
@@ -128,6 +129,8 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	bool range = sel && sel->range;
 	uint32_t lane = sv_row_lane(p, ri);
 	uint32_t *counts = NULL; /* where the values are counted by bucket */
+	/* The row's stored exclusive time stands for the whole row. */
+	bool want_excl = filtered || r->exclusive_total < 0;
 	size_t from;
 
 	memset(s, 0, sizeof *s);
@@ -153,7 +156,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		int64_t d, cs, ce;
 
 		if (!t) /* the next run of the row's calls */
-			stats_run_read(p, c, r->count - k, &run);
+			stats_run_read(p, c, r->count - k, want_excl, &run);
 		cs = run.start[t];
 		ce = sv_add_wrap(cs, run.dur[t]);
 		if (filtered && !sv_stats_call_on(p, sel, c, lane))
