@@ -307,24 +307,27 @@ struct lod_scratch {
 /* The levels' part of the scratch, let go of. */
 static void lod_scratch_drop(struct lod_scratch *sc)
 {
-	sv_free_big(sc->calls);
 	sv_free_big(sc->start);
-	sv_free_big(sc->ends);
-	sv_free_big(sc->cum);
-	sv_free_big(sc->dur);
+	sc->start = sc->ends = sc->cum = sc->dur = NULL;
+	sc->calls = NULL;
 }
 
+/* The levels' arrays are one block: big enough, for a lane of a few
+ * hundred thousand calls, to be a mapping of its own that goes back to
+ * the system when freed, where five arrays of a few MB each would stay
+ * in the heap after the build. */
 static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
 {
 	if (n + ndepth + 1 <= sc->cap)
 		return;
 	lod_scratch_drop(sc);
 	sc->cap = n + ndepth + 1;
-	sc->calls = sv_xmalloc(sc->cap * sizeof *sc->calls);
-	sc->start = sv_xmalloc(sc->cap * sizeof *sc->start);
-	sc->ends = sv_xmalloc(sc->cap * sizeof *sc->ends);
-	sc->cum = sv_xmalloc(sc->cap * sizeof *sc->cum);
-	sc->dur = sv_xmalloc(sc->cap * sizeof *sc->dur);
+	sc->start =
+		sv_xmalloc(sc->cap * (4 * sizeof(int64_t) + sizeof(uint32_t)));
+	sc->ends = sc->start + sc->cap;
+	sc->cum = sc->ends + sc->cap;
+	sc->dur = sc->cum + sc->cap;
+	sc->calls = (uint32_t *)(sc->dur + sc->cap);
 }
 
 static void lod_scratch_fini(struct lod_scratch *sc)
