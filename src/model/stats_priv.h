@@ -152,6 +152,10 @@ int sv_stats_cmp_i64(const void *a, const void *b);
  */
 void sv_stats_percentiles(
 	int64_t *v, size_t n, const double *pct, double *out, size_t npct);
+/* The same, with the counts of v's values by bucket (sv_stats_bucket)
+ * known: one read of v fewer; count NULL: sv_stats_percentiles. */
+void sv_stats_percentiles_counted(int64_t *v, size_t n, const uint32_t *count,
+	const double *pct, double *out, size_t npct);
 
 /*
  * Figures of row ri of p under sel into s.  With per-call data, the

@@ -193,17 +193,9 @@ void sv_stats_region_pool(const struct sv_profile *p, struct sv_stats_region *g,
 		g->slowest_rank = slowest->rank;
 	}
 	if (npool > 0 && npool == s->num_calls) {
-		struct sv_stats_pick pick;
 		double out[3];
-		if (buckets && sv_stats_pick_begin(&pick, buckets, npool,
-				       sv_stats_ppct, 3)) {
-			for (i = 0; i < npool; i++)
-				sv_stats_pick_take(&pick, pool[i]);
-			sv_stats_pick_end(&pick, out);
-		} else {
-			sv_stats_percentiles(
-				pool, npool, sv_stats_ppct, out, 3);
-		}
+		sv_stats_percentiles_counted(
+			pool, npool, buckets, sv_stats_ppct, out, 3);
 		s->has_percentiles = true;
 		s->p50_ns = out[0];
 		s->p95_ns = out[1];

@@ -129,6 +129,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	bool range = sel && sel->range;
 	uint32_t lane = sv_row_lane(p, ri);
 	uint32_t *counts = NULL; /* where the values are counted by bucket */
+	bool own_counts = false; /* counts are the row's alone */
 	/* The row's stored exclusive time stands for the whole row. */
 	bool want_excl = filtered || r->exclusive_total < 0;
 	size_t from;
@@ -147,6 +148,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 				SV_STATS_BUCKETS * sizeof *pool->count);
 		memset(pool->count, 0, SV_STATS_BUCKETS * sizeof *pool->count);
 		counts = pool->count;
+		own_counts = true;
 	} else {
 		counts = pool->total;
 	}
@@ -198,7 +200,7 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 			counts[sv_stats_bucket(d)]++;
 		n++;
 	}
-	if (counts && counts == pool->count)
+	if (own_counts)
 		for (k = 0; k < SV_STATS_BUCKETS; k++)
 			pool->total[k] += counts[k];
 	s->num_calls = n;
@@ -227,9 +229,9 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		 * of the wanted buckets, in one pass. */
 		struct sv_stats_pick pick;
 		double out[3];
-		bool picked = counts == pool->count && counts &&
-			      sv_stats_pick_begin(&pick, counts, (size_t)n,
-				      sv_stats_ppct, 3);
+		bool picked =
+			own_counts && sv_stats_pick_begin(&pick, counts,
+					      (size_t)n, sv_stats_ppct, 3);
 		for (k = 0; k < n; k++) {
 			double e = (double)pool->v[from + k] - mean;
 			m2 += e * e;
@@ -239,8 +241,9 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		if (picked)
 			sv_stats_pick_end(&pick, out);
 		else
-			sv_stats_percentiles(pool->v + from, (size_t)n,
-				sv_stats_ppct, out, 3);
+			sv_stats_percentiles_counted(pool->v + from, (size_t)n,
+				own_counts ? counts : NULL, sv_stats_ppct, out,
+				3);
 		s->has_percentiles = true;
 		s->p50_ns = out[0];
 		s->p95_ns = out[1];

@@ -148,18 +148,22 @@ static void select_plan_end(
 }
 
 /* The values of v[0..n) at the ascending ranks rank[0..nrank) into
- * val[], through the buckets (two reads of v); false (nothing written)
+ * val[], through the buckets: two reads of v, or one when its counts by
+ * bucket are given (count; NULL: counted here); false (nothing written)
  * as select_plan. */
-static bool select_bucketed(const int64_t *v, size_t n, const size_t *rank,
-	size_t nrank, int64_t *val)
+static bool select_bucketed(const int64_t *v, size_t n, const uint32_t *count,
+	const size_t *rank, size_t nrank, int64_t *val)
 {
-	uint32_t count[SELECT_BUCKETS];
+	uint32_t own[SELECT_BUCKETS];
 	struct sv_stats_pick k;
 	size_t i;
 
-	memset(count, 0, sizeof count);
-	for (i = 0; i < n; i++)
-		count[sv_stats_bucket(v[i])]++;
+	if (!count) {
+		memset(own, 0, sizeof own);
+		for (i = 0; i < n; i++)
+			own[sv_stats_bucket(v[i])]++;
+		count = own;
+	}
 	if (!select_plan(&k, count, n, rank, nrank))
 		return false;
 	for (i = 0; i < n; i++)
@@ -258,6 +262,12 @@ static void pct_interp(size_t n, const size_t *lo, const double *gamma,
 void sv_stats_percentiles(
 	int64_t *v, size_t n, const double *pct, double *out, size_t npct)
 {
+	sv_stats_percentiles_counted(v, n, NULL, pct, out, npct);
+}
+
+void sv_stats_percentiles_counted(int64_t *v, size_t n, const uint32_t *count,
+	const double *pct, double *out, size_t npct)
+{
 	size_t need[SELECT_MAX_RANKS], nneed, i, from = 0;
 	size_t lo[SELECT_MAX_RANKS / 2];
 	int64_t val[SELECT_MAX_RANKS];
@@ -265,7 +275,7 @@ void sv_stats_percentiles(
 
 	npct = pct_ranks(n, pct, npct, lo, gamma, need, &nneed);
 	if (n < SELECT_MIN_BUCKETED ||
-		!select_bucketed(v, n, need, nneed, val)) {
+		!select_bucketed(v, n, count, need, nneed, val)) {
 		for (i = 0; i < nneed; i++) {
 			stats_select(v, from, n, need[i]);
 			from = need[i] + 1;
