@@ -346,9 +346,10 @@ static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
 }
 
 /* Display position of each region: stable by (min first start over ranks,
- * base index), zero-call regions at 0 (doc/format.md 10.4); first[] holds
- * each region's earliest start (0 for one without calls), and is freed. */
-static uint32_t *region_positions(const struct sv_profile *p, int64_t *first)
+ * base index), zero-call regions at 0 (doc/format.md 10.4), from each
+ * region's earliest start first[] (0 for one without calls). */
+static uint32_t *region_positions(
+	const struct sv_profile *p, const int64_t *first)
 {
 	uint32_t *order =
 		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *order);
@@ -371,7 +372,6 @@ static uint32_t *region_positions(const struct sv_profile *p, int64_t *first)
 	free(tmp);
 	for (i = 0; i < p->nregions; i++)
 		pos[order[i]] = i;
-	free(first);
 	free(order);
 	return pos;
 }
@@ -580,6 +580,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
 	tie.p = p;
 	p->region_pos = region_positions(p, first);
+	free(first);
 	profile_nest_lanes(p, &tie);
 	return 0;
 }
