@@ -34,9 +34,7 @@
  * asserted: the exit status is 0 whenever every file could be measured.
  */
 #include <inttypes.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +47,7 @@
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/render.h"
+#include "scopeview/term.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
@@ -262,28 +261,12 @@ static int sb_script(bool idle)
 	}
 }
 
-/* The workers' wake-up, as the terminal has one (term_wake.c): a pipe
- * the waits below poll. */
-static int sb_wake_fd[2] = {-1, -1};
-
-static void sb_wake(void)
-{
-	ssize_t r;
-	if (sb_wake_fd[1] >= 0) {
-		r = write(sb_wake_fd[1], "w", 1);
-		(void)r;
-	}
-}
-
-/* Sleep ms, or less when a worker wakes the loop. */
+/* Sleep ms, or less when a worker wakes the loop: the terminal's own
+ * wake-up (term_wake.c), with no terminal input to wait for. */
 static void sb_wait(int ms)
 {
-	struct pollfd fd = {sb_wake_fd[0], POLLIN, 0};
-	char buf[64];
-
-	if (poll(&fd, 1, ms) > 0)
-		while (read(sb_wake_fd[0], buf, sizeof buf) > 0)
-			;
+	while (sv_term_wait(-1, ms) < 0)
+		;
 }
 
 static int sb_getkey(void *ctx, int timeout_ms)
@@ -406,10 +389,8 @@ static int sb_view_run(const char *path, double quit_at, struct sb_result *r)
 	b.getkey = sb_getkey;
 	b.present = sb_present;
 	b.beep = NULL;
-	b.wake = sb_wake;
+	b.wake = sv_term_wake;
 	b.ctx = NULL;
-	if (sb_wake_fd[0] < 0 && pipe2(sb_wake_fd, O_NONBLOCK | O_CLOEXEC) < 0)
-		sb_wake_fd[0] = sb_wake_fd[1] = -1;
 	sb.app = sv_app_new(&ao);
 	sb.t0 = bench_now();
 	rc = sv_app_run(sb.app, &b, &err);

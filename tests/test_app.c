@@ -11,9 +11,7 @@
  * or a one-column pan sends far fewer bytes than the first full paint.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1158,9 +1156,9 @@ static struct sv_app *app_loading(const char *path, int poll_ms)
 	return sv_app_new(&o);
 }
 
-/* A backend that waits as a terminal does: on a pipe that only its wake
- * writes to, for as long as the loop asks; q once nothing runs. */
-static int woken_fd[2] = {-1, -1};
+/* A backend that waits as a terminal does, for as long as the loop asks,
+ * on the terminal's wake-up alone (sv_term_wait with no input); q once
+ * nothing runs. */
 static size_t woken_waits;
 
 static void woken_size(void *ctx, int *w, int *h)
@@ -1171,27 +1169,18 @@ static void woken_size(void *ctx, int *w, int *h)
 }
 static int woken_getkey(void *ctx, int timeout_ms)
 {
-	struct pollfd fd = {woken_fd[0], POLLIN, 0};
-	char buf[16];
-
 	(void)ctx;
 	if (timeout_ms < 0)
 		return 'q';
 	woken_waits++;
-	if (poll(&fd, 1, timeout_ms) > 0)
-		while (read(woken_fd[0], buf, sizeof buf) > 0)
-			;
+	while (sv_term_wait(-1, timeout_ms) < 0)
+		;
 	return SV_KEY_NONE;
 }
 static void woken_present(void *ctx, const struct sv_grid *g)
 {
 	(void)ctx;
 	(void)g;
-}
-static void woken_wake(void)
-{
-	ssize_t r = write(woken_fd[1], "w", 1);
-	(void)r;
 }
 
 START_TEST(test_workers_wake_the_loop)
@@ -1212,11 +1201,11 @@ START_TEST(test_workers_wake_the_loop)
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(sv_gen_write(path, &go, NULL, NULL, &err) == 0, "gen: %s",
 		err.msg);
-	ck_assert_int_eq(pipe2(woken_fd, O_NONBLOCK | O_CLOEXEC), 0);
+	ck_assert(sv_term_wake_ready());
 	b.size = woken_size;
 	b.getkey = woken_getkey;
 	b.present = woken_present;
-	b.wake = woken_wake;
+	b.wake = sv_term_wake;
 	app = app_loading(path, 30000);
 	/* when the loop runs to its q */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1231,8 +1220,6 @@ START_TEST(test_workers_wake_the_loop)
 		s < 10.0, "the loop took %.1f s (%zu waits)", s, woken_waits);
 	ck_assert_uint_ge(woken_waits, 1);
 	sv_app_free(app);
-	close(woken_fd[0]);
-	close(woken_fd[1]);
 	unlink(path);
 	free(path);
 }

@@ -109,8 +109,8 @@ int sv_term_getkey(struct sv_term *t, int timeout_ms);
 void sv_term_wake(void);
 /* Whether the wake-up works here (its pipe could be made). */
 bool sv_term_wake_ready(void);
-/* Wait up to timeout_ms (< 0: no limit) for input on in_fd or a
- * wake-up, and take the wake-ups: 1 when in_fd has input (or an error
+/* Wait up to timeout_ms (< 0: no limit) for input on in_fd (-1: none)
+ * or a wake-up, and take the wake-ups: 1 when in_fd has input (or an error
  * or hang-up to read), 0 when the time ran out or a wake-up came, -1
  * when a signal came first. */
 int sv_term_wait(int in_fd, int timeout_ms);
