@@ -332,6 +332,12 @@ struct sv_profile {
 	uint32_t file_ranks;
 	bool has_run_start;
 	int64_t run_start_ns;
+	/* The whole run beside a rank subset: every row of the file's index
+	 * with its stored count, summary record and exclusive total, as a
+	 * finished summary-only profile (no calls, no metadata; the same
+	 * region table), for the whole run's figures (stats on it).  Owned;
+	 * NULL when every rank was read. */
+	struct sv_profile *run;
 	/* A rank subset with one empty lane (no calls, key -1) for each rank
 	 * of the file left out, labelled "rN not read": set by the loader
 	 * before sv_profile_finish (sv_load_opts.absent_lanes). */
@@ -359,6 +365,15 @@ struct sv_profile {
 	size_t noptional;
 };
 
+/* The rows of p with their stored records (count, summary record,
+ * exclusive total) as a finished summary-only profile, what sv_profile.run
+ * holds for a rank subset: for the whole run's figures from the stored
+ * statistics when every rank was read.  NULL when a row has no stored
+ * record (schema 1). */
+struct sv_profile *sv_profile_stored_run(const struct sv_profile *p);
+/* Finish run, a summary-only profile of p's file whose rows are added:
+ * p's region names, num_ranks and times, then sv_profile_finish. */
+void sv_profile_run_finish(struct sv_profile *run, const struct sv_profile *p);
 /* A new, empty profile for path (copied). */
 struct sv_profile *sv_profile_new(const char *path);
 /* NULL-safe. */

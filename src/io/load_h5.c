@@ -536,6 +536,8 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		opts->file_done(opts->ctx);
 	if (!rc) {
 		set_num_ranks(h.p);
+		if (h.p->run) /* the whole run beside a subset */
+			sv_profile_run_finish(h.p->run, h.p);
 		rc = sv_h5_step(&h, 0.9, "nesting");
 	}
 	if (!rc) {

@@ -450,6 +450,10 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	}
 	if (!rc && h->p->has_calls)
 		rc = index_strings(h, g, "event_metadata", n, &meta);
+	if (!rc && excl && h->p->run) /* the whole run's rows, in file order */
+		for (r = 0; r < n && r < h->p->run->nrows; r++)
+			h->p->run->rows[r].exclusive_total =
+				excl[r] >= 0 ? excl[r] : -1;
 	for (r = 0; r < ix->nrows && !rc; r++) {
 		struct sv_row *row = &h->p->rows[r];
 		hsize_t i = sv_h5_index_src(ix, r);

@@ -9,7 +9,9 @@
  * parallel chunk decoder over each run of adjacent rows, which fetches
  * only the chunks those ranges touch).  What the whole run's figures need
  * from the rows left out comes from the index: their number, their calls,
- * the highest rank, and the earliest start (their stored start_minimum).
+ * the highest rank, and the earliest start (their stored start_minimum);
+ * and every row's stored record makes p->run, the whole run as a
+ * summary-only profile, for the figures shown beside the subset's.
  */
 #include "load_h5_priv.h"
 
@@ -27,6 +29,32 @@ static bool subset_disabled_by_env(void)
 {
 	const char *e = getenv("SCOPEVIEW_NO_RANK_SUBSET");
 	return e && *e && strcmp(e, "0") != 0;
+}
+
+/* The whole file's rows, with their stored records, as a summary-only
+ * profile (sv_profile.run); NULL when a row cannot be added. */
+static struct sv_profile *subset_run(
+	const struct sv_profile *p, const struct sv_h5_index *ix)
+{
+	struct sv_profile *run = sv_profile_new(p->path);
+	hsize_t r;
+
+	run->layout = p->layout;
+	run->schema = p->schema;
+	run->has_calls = false;
+	for (r = 0; r < ix->nrows; r++) {
+		struct sv_row *row = sv_profile_add_row(run,
+			(uint32_t)ix->rank[r], (uint32_t)ix->region[r],
+			(uint64_t)ix->count[r], NULL);
+		if (!row) {
+			sv_profile_free(run);
+			return NULL;
+		}
+		row->has_summary = true;
+		row->summary = ix->sums[r];
+		row->has_gpu = ix->sums[r].gpu_count > 0;
+	}
+	return run;
 }
 
 int sv_h5_subset_plan(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
@@ -71,6 +99,8 @@ int sv_h5_subset_plan(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	}
 	if (!exact)
 		return 0; /* every rank is read; the caller filters */
+	if (ix->sums)     /* the whole run's figures are the stored ones */
+		p->run = subset_run(p, ix);
 	ix->keep = sv_xcalloc(ix->nrows ? ix->nrows : 1, sizeof *ix->keep);
 	for (r = 0; r < ix->nrows; r++)
 		ix->keep[r] = subset_rank_on(o, ix->rank[r]);

@@ -35,6 +35,7 @@ void sv_profile_free(struct sv_profile *p)
 
 	if (!p)
 		return;
+	sv_profile_free(p->run);
 	free(p->path);
 	sv_strv_free_array(p->regions, p->nregions);
 	for (i = 0; i < p->nrows; i++) {
@@ -142,6 +143,49 @@ void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	p->warnings[p->nwarnings++] = sv_xvasprintf(fmt, ap);
 	va_end(ap);
+}
+
+struct sv_profile *sv_profile_stored_run(const struct sv_profile *p)
+{
+	struct sv_profile *run;
+	size_t i;
+
+	for (i = 0; i < p->nrows; i++)
+		if (!p->rows[i].has_summary)
+			return NULL;
+	run = sv_profile_new(p->path);
+	run->layout = p->layout;
+	run->schema = p->schema;
+	run->has_calls = false;
+	for (i = 0; i < p->nrows; i++) {
+		const struct sv_row *src = &p->rows[i];
+		struct sv_row *row = sv_profile_add_row(
+			run, src->rank, src->region, src->count, NULL);
+		if (!row) {
+			sv_profile_free(run);
+			return NULL;
+		}
+		row->exclusive_total = src->exclusive_total;
+		row->has_summary = true;
+		row->summary = src->summary;
+		row->has_gpu = src->summary.gpu_count > 0;
+	}
+	sv_profile_run_finish(run, p);
+	return run;
+}
+
+void sv_profile_run_finish(struct sv_profile *run, const struct sv_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nregions; i++)
+		sv_profile_add_region(run, p->regions[i]);
+	run->num_ranks = p->num_ranks;
+	run->has_start_time = p->has_start_time;
+	run->start_time_ns = p->start_time_ns;
+	run->has_finalize_time = p->has_finalize_time;
+	run->finalize_time_ns = p->finalize_time_ns;
+	(void)sv_profile_finish(run, NULL);
 }
 
 uint32_t sv_profile_add_region(struct sv_profile *p, const char *name)
