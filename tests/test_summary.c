@@ -860,10 +860,14 @@ START_TEST(cli_ranks_without_data)
 		ck_assert_msg(strstr(out, "\n  main          0      0      - "
 					  "         -    -") != NULL,
 			"%s", out);
-		ck_assert_ptr_null(strstr(out, "0 ns"));
 		ck_assert_ptr_nonnull(strstr(out,
 			"Regions shown with '-' recorded no calls on the "
 			"selected ranks."));
+		/* the subset's table (the whole run's follows it) */
+		ck_assert_ptr_nonnull(
+			strstr(out, "\n  The whole run, 4 ranks"));
+		*strstr(out, "\n  The whole run, 4 ranks") = '\0';
+		ck_assert_ptr_null(strstr(out, "0 ns"));
 		free(out);
 		free(err);
 	}
@@ -937,6 +941,93 @@ START_TEST(cli_warnings)
 }
 END_TEST
 
+/* The figure key of region name in a JSON regions array, or NULL. */
+static json_t *region_fig(json_t *regions, const char *name, const char *key)
+{
+	size_t i;
+	for (i = 0; i < json_array_size(regions); i++) {
+		json_t *g = json_array_get(regions, i);
+		if (!strcmp(json_string_value(json_object_get(g, "name")),
+			    name))
+			return json_object_get(g, key);
+	}
+	return NULL;
+}
+
+START_TEST(cli_whole_run_beside_subset)
+{
+	char *path = svt_fixture("four_ranks.h5");
+	char *out, *err, *out_all, *err_all;
+	const char *sub[] = {"--format", "json", "--ranks", "1", path, NULL};
+	const char *all[] = {"--format", "json", path, NULL};
+	const char *keys[] = {"num_calls", "total_duration", "min_duration",
+		"max_duration", "average_duration", "exclusive_duration",
+		"rank_imbalance_pct"};
+	json_t *j, *ja, *run, *full;
+	size_t i, k;
+
+	/* given the summary of rank 1 and the summary of every rank */
+	ck_assert_int_eq(run_main(sub, &out, &err), 0);
+	ck_assert_int_eq(run_main(all, &out_all, &err_all), 0);
+	j = json_loads(out, 0, NULL);
+	ja = json_loads(out_all, 0, NULL);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_ptr_nonnull(ja);
+	/* then the subset's JSON carries the whole run, from the stored
+	 * statistics, and its figures are the full summary's */
+	run = json_object_get(j, "whole_run");
+	ck_assert_ptr_nonnull(run);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(run, "num_ranks")), 4);
+	ck_assert(json_is_false(json_object_get(run, "per_call")));
+	full = json_object_get(ja, "regions");
+	ck_assert_uint_eq(json_array_size(json_object_get(run, "regions")),
+		json_array_size(full));
+	for (i = 0; i < json_array_size(full); i++) {
+		const char *name = json_string_value(
+			json_object_get(json_array_get(full, i), "name"));
+		for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+			json_t *a = region_fig(full, name, keys[k]),
+			       *b = region_fig(json_object_get(run, "regions"),
+				       name, keys[k]);
+			ck_assert_msg(b != NULL, "%s %s", name, keys[k]);
+			ck_assert_msg(fabs(json_number_value(a) -
+					      json_number_value(b)) <=
+					      1e-9 * fabs(json_number_value(a)),
+				"%s %s: %g vs %g", name, keys[k],
+				json_number_value(a), json_number_value(b));
+		}
+		/* and the subset's own figures are rank 1's alone */
+		ck_assert_int_lt(json_integer_value(region_fig(
+					 json_object_get(j, "regions"), name,
+					 "num_calls")),
+			json_integer_value(
+				region_fig(full, name, "num_calls")));
+	}
+	/* without --ranks there is no whole_run */
+	ck_assert_ptr_null(json_object_get(ja, "whole_run"));
+	json_decref(j);
+	json_decref(ja);
+	free(out);
+	free(err);
+	free(out_all);
+	free(err_all);
+
+	/* the table has the whole run as a second table */
+	{
+		const char *args[] = {"--ranks", "0,2", path, NULL};
+		ck_assert_int_eq(run_main(args, &out, &err), 0);
+		ck_assert_ptr_nonnull(strstr(out,
+			"The whole run, 4 ranks, from the stored statistics:"));
+		ck_assert_ptr_nonnull(
+			strstr(out, "\n  main          4      4   597 us"));
+		free(out);
+		free(err);
+	}
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("summary");
@@ -964,6 +1055,7 @@ static Suite *suite(void)
 		tc, cli_errors, 0, sizeof cli_cases / sizeof cli_cases[0]);
 	tcase_add_test(tc, cli_help);
 	tcase_add_test(tc, cli_on_fixture);
+	tcase_add_test(tc, cli_whole_run_beside_subset);
 	tcase_add_test(tc, cli_counters_and_group_by);
 	tcase_add_test(tc, cli_ranks_without_data);
 	tcase_add_test(tc, cli_warnings);

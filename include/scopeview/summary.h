@@ -60,6 +60,11 @@ struct sv_summary_opts {
 	/* --counters: each region's hardware counters (JSON "counters",
 	 * a section after the table; CSV has none). */
 	bool counters;
+	/* The whole run beside a rank subset: t's regions over every rank
+	 * of the file (stats of sv_profile.run, or of the whole profile
+	 * when every rank was read), as a second table and JSON
+	 * "whole_run"; CSV has none.  NULL = none. */
+	const struct sv_stats_table *run;
 };
 
 /*

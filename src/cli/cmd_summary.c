@@ -45,7 +45,9 @@ static const struct sv_cli_option summary_options[] = {
 	{"--exclude", NULL, "RE", NULL,
 		"leave out regions matching RE; repeatable"},
 	{"--ranks", NULL, "LIST", NULL,
-		"figures over these ranks only, e.g. 0,2-5"},
+		"figures over these ranks only, e.g. 0,2-5, and\n"
+		"the whole run's from the stored statistics\n"
+		"(a second table; JSON \"whole_run\")"},
 	{"--per-rank", NULL, NULL, NULL,
 		"a row per rank in the table and CSV\n"
 		"(JSON always carries the ranks)"},
@@ -251,8 +253,8 @@ int sv_summary_main(int argc, char **argv)
 	long ngroups = 0;
 	struct summary_args a;
 	struct sv_stats_filter f;
-	struct sv_stats_table t;
-	struct sv_profile *p = NULL;
+	struct sv_stats_table t, run;
+	struct sv_profile *p = NULL, *stored = NULL;
 	struct sv_error err = {0};
 	size_t i;
 	int rc;
@@ -290,6 +292,27 @@ int sv_summary_main(int argc, char **argv)
 		return SV_EXIT_LOAD;
 	}
 	sv_cli_select_warnings(&a.sel);
+	if (a.sel.rank_on && !p->run && !p->rank_subset)
+		stored = sv_profile_stored_run(p);
+	if (a.sel.rank_on && (p->run || stored)) {
+		/* Beside the subset, the whole run: from the stored records
+		 * of every row, whether only the subset was read or every
+		 * rank (then the same figures); none where the file stores
+		 * none. */
+		struct sv_stats_filter rf = f;
+		rf.rank_on = NULL;
+		rf.nrank_on = 0;
+		if (sv_stats_table_compute(
+			    &run, p->run ? p->run : stored, &rf, &err) < 0) {
+			sv_cli_stderr("", err.msg);
+			sv_profile_free(stored);
+			sv_stats_table_fini(&t);
+			sv_profile_free(p);
+			summary_args_free(&a);
+			return SV_EXIT_LOAD;
+		}
+		a.o.run = &run;
+	}
 	if (a.sort != SV_STATS_KEY_START)
 		sv_stats_table_sort(&t, a.sort);
 	if (a.group_by) {
@@ -315,6 +338,9 @@ int sv_summary_main(int argc, char **argv)
 		rc = SV_EXIT_LOAD;
 	}
 	summary_groups_free(groups, (size_t)ngroups, values, nvalues);
+	if (a.o.run)
+		sv_stats_table_fini(&run);
+	sv_profile_free(stored);
 	sv_stats_table_fini(&t);
 	sv_profile_free(p);
 	summary_args_free(&a);

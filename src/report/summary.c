@@ -307,6 +307,46 @@ static const char *summary_layout_name(enum sv_layout_kind k)
 	}
 }
 
+/* The whole run's figure of region g of t: its region in run, or NULL. */
+static const struct sv_stats_region *run_region(
+	const struct sv_stats_table *run, uint32_t region)
+{
+	size_t i;
+	for (i = 0; i < run->nregions; i++)
+		if (run->regions[i].region == region)
+			return &run->regions[i];
+	return NULL;
+}
+
+/* "whole_run": each region of t over every rank of the file, in t's
+ * order (a region the run table lacks is left out). */
+static void json_whole_run(FILE *out, const struct sv_stats_table *t,
+	const struct sv_stats_table *run)
+{
+	size_t i, n = 0;
+
+	fprintf(out, ",\n  \"whole_run\": {\n    \"num_ranks\": %" PRIu32,
+		run->num_ranks);
+	fprintf(out, ",\n    \"per_call\": %s",
+		run->per_call ? "true" : "false");
+	fputs(",\n    \"regions\": [", out);
+	for (i = 0; i < t->nregions; i++) {
+		const struct sv_stats_region *g =
+			run_region(run, t->regions[i].region);
+		if (!g)
+			continue;
+		fputs(n++ ? ",\n      {\n" : "\n      {\n", out);
+		fputs("        \"name\": ", out);
+		sv_summary_json_str(out, g->name);
+		fprintf(out, ",\n        \"ranks\": %zu,\n", g->nranks);
+		json_figures(out, &g->s, "        ");
+		fputs(",\n        \"rank_imbalance_pct\": ", out);
+		sv_summary_json_num(out, g->rank_imbalance_pct);
+		fputs("\n      }", out);
+	}
+	fputs(n ? "\n    ]\n  }" : "]\n  }", out);
+}
+
 static void summary_json(FILE *out, const struct sv_profile *p,
 	const struct sv_stats_table *t, const char *file,
 	const struct sv_summary_opts *o)
@@ -390,7 +430,10 @@ static void summary_json(FILE *out, const struct sv_profile *p,
 			sv_summary_counters_json(out, p, g);
 		fputs("\n    }", out);
 	}
-	fputs(t->nregions ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(t->nregions ? "\n  ]" : "]", out);
+	if (o->run)
+		json_whole_run(out, t, o->run);
+	fputs("\n}\n", out);
 }
 
 /* ---- CSV -------------------------------------------------------------------- */
@@ -549,17 +592,87 @@ static void table_meta_line(FILE *out, const struct sv_profile *p,
 	free(safe);
 }
 
+/* Lines under the column heads, each name and cell freed here. */
+static void table_print(FILE *out, struct table_line *lines, size_t nlines)
+{
+	static const char *const heads[TABLE_NCOLS] = {"region", "ranks",
+		"calls", "total", "exclusive", "avg", "min", "max", "first",
+		"last", "std", "p50", "p95", "p99", "imbalance"};
+	size_t i, c, width[TABLE_NCOLS], total_w = 0;
+
+	for (c = 0; c < TABLE_NCOLS; c++)
+		width[c] = strlen(heads[c]);
+	for (i = 0; i < nlines; i++) {
+		if (lines[i].name_w > width[0])
+			width[0] = lines[i].name_w;
+		for (c = 1; c < TABLE_NCOLS; c++)
+			if (strlen(lines[i].cell[c]) > width[c])
+				width[c] = strlen(lines[i].cell[c]);
+	}
+	for (c = 0; c < TABLE_NCOLS; c++)
+		total_w += width[c] + (c ? 2 : 0);
+
+	fprintf(out, "  %-*s", (int)width[0], heads[0]);
+	for (c = 1; c < TABLE_NCOLS; c++)
+		fprintf(out, "  %*s", (int)width[c], heads[c]);
+	fputs("\n  ", out);
+	for (c = 0; c < total_w; c++)
+		fputc('-', out);
+	fputc('\n', out);
+	for (i = 0; i < nlines; i++) {
+		size_t last = TABLE_NCOLS - 1;
+		/* No trailing blanks: stop after the last non-empty cell. */
+		while (last > 0 && !lines[i].cell[last][0])
+			last--;
+		fprintf(out, "  %s", lines[i].name);
+		if (last > 0)
+			fprintf(out, "%*s", (int)(width[0] - lines[i].name_w),
+				"");
+		for (c = 1; c <= last; c++)
+			fprintf(out, "  %*s", (int)width[c], lines[i].cell[c]);
+		fputc('\n', out);
+		free(lines[i].name);
+	}
+	free(lines);
+}
+
+/* The regions of t over every rank of the file (run), in t's order. */
+static void table_whole_run(FILE *out, const struct sv_stats_table *t,
+	const struct sv_stats_table *run)
+{
+	struct table_line *lines =
+		sv_xcalloc(t->nregions ? t->nregions : 1, sizeof *lines);
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nregions; i++) {
+		const struct sv_stats_region *g =
+			run_region(run, t->regions[i].region);
+		char ranks[24];
+		if (!g)
+			continue;
+		snprintf(ranks, sizeof ranks, "%zu", g->nranks);
+		table_fill(&lines[n++], g->name, false, ranks, &g->s,
+			&g->rank_imbalance_pct);
+	}
+	fprintf(out, "\n  The whole run, %" PRIu32 " rank%s%s:\n\n",
+		run->num_ranks, run->num_ranks == 1 ? "" : "s",
+		run->per_call ? "" : ", from the stored statistics");
+	if (n)
+		table_print(out, lines, n);
+	else
+		free(lines);
+	if (!run->per_call)
+		fputs("\n  The stored statistics hold no percentiles.\n", out);
+}
+
 static void summary_table(FILE *out, const struct sv_profile *p,
 	const struct sv_stats_table *t, const char *file,
 	const struct sv_summary_opts *o)
 {
 	bool per_rank = o->per_rank;
 	const char *rank_list = o->ranks;
-	static const char *const heads[TABLE_NCOLS] = {"region", "ranks",
-		"calls", "total", "exclusive", "avg", "min", "max", "first",
-		"last", "std", "p50", "p95", "p99", "imbalance"};
 	struct table_line *lines;
-	size_t nlines = 0, i, k, c, width[TABLE_NCOLS], total_w = 0;
+	size_t nlines = 0, i, k;
 	char *safe_file = sv_utf8_terminal_safe(file, NULL);
 	char buf[64];
 	bool any = false;
@@ -629,40 +742,9 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 			free(label);
 		}
 	}
-	for (c = 0; c < TABLE_NCOLS; c++)
-		width[c] = strlen(heads[c]);
-	for (i = 0; i < nlines; i++) {
-		if (lines[i].name_w > width[0])
-			width[0] = lines[i].name_w;
-		for (c = 1; c < TABLE_NCOLS; c++)
-			if (strlen(lines[i].cell[c]) > width[c])
-				width[c] = strlen(lines[i].cell[c]);
-	}
-	for (c = 0; c < TABLE_NCOLS; c++)
-		total_w += width[c] + (c ? 2 : 0);
-
-	fprintf(out, "  %-*s", (int)width[0], heads[0]);
-	for (c = 1; c < TABLE_NCOLS; c++)
-		fprintf(out, "  %*s", (int)width[c], heads[c]);
-	fputs("\n  ", out);
-	for (c = 0; c < total_w; c++)
-		fputc('-', out);
-	fputc('\n', out);
-	for (i = 0; i < nlines; i++) {
-		size_t last = TABLE_NCOLS - 1;
-		/* No trailing blanks: stop after the last non-empty cell. */
-		while (last > 0 && !lines[i].cell[last][0])
-			last--;
-		fprintf(out, "  %s", lines[i].name);
-		if (last > 0)
-			fprintf(out, "%*s", (int)(width[0] - lines[i].name_w),
-				"");
-		for (c = 1; c <= last; c++)
-			fprintf(out, "  %*s", (int)width[c], lines[i].cell[c]);
-		fputc('\n', out);
-		free(lines[i].name);
-	}
-	free(lines);
+	table_print(out, lines, nlines);
+	if (o->run)
+		table_whole_run(out, t, o->run);
 
 	if (o->counters)
 		sv_summary_counters_table(out, p, t);
