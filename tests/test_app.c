@@ -11,6 +11,7 @@
  * or a one-column pan sends far fewer bytes than the first full paint.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1927,6 +1928,19 @@ START_TEST(test_memory_budget)
 		ck_assert_uint_eq(last->rank, 2);
 		ck_assert_uint_eq(last->ncalls, 0);
 		ck_assert_str_eq(last->label, "r2 not read");
+	}
+	{
+		/* drawn from its stored statistics: its calls, its largest
+		 * region; and the panel has the whole run beside the two
+		 * ranks read */
+		char *text = grid_text(sv_app_grid(r.app)), want[64];
+		uint64_t n2 = calls[2];
+		snprintf(
+			want, sizeof want, " %" PRIu64 " calls not read; ", n2);
+		ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+		ck_assert_msg(strstr(text, "run: 3 ranks") != NULL, "%s", text);
+		ck_assert_msg(strstr(text, "share") != NULL, "%s", text);
+		free(text);
 	}
 	run_free(&r);
 	run_keys(&r, profile(), "PageDown", true);

@@ -189,6 +189,26 @@ struct sv_session {
 	struct sv_stats_table stats_next;
 	bool *stats_lane_copy, *stats_rank_copy;
 
+	/* A rank subset's whole run (p->run): every region over every rank
+	 * of the file, from the stored statistics (no filter; computed once,
+	 * from the rows alone), and for each region of p its row there, or
+	 * -1 (row_run, p->nregions entries). */
+	struct sv_stats_table stats_run;
+	bool stats_run_valid;
+	long *row_run;
+	/* And for each rank of the file (nrun_ranks), what its stored rows
+	 * say, to draw the row of a rank whose calls are not read: the
+	 * earliest start and latest end (has_span), its calls, and its
+	 * region of the largest total. */
+	struct sv_session_rank_run {
+		bool has_span;
+		int64_t t0, t1;
+		uint64_t calls;
+		int64_t top_total;
+		long top_region; /* -1: none */
+	} * run_ranks;
+	uint32_t nrun_ranks;
+
 	/* The second run (p2, a comparison): its statistics over the same
 	 * ranks and region filter as stats (not the solo lane: its lanes are
 	 * its own), and for each region of p the row of stats2 with the same
@@ -313,6 +333,16 @@ bool sv_session_is_match2(const struct sv_session *s, uint32_t c);
 /* The second run's figures of region r of p (the region of the same
  * name), or NULL: no second run, or no call of it there. */
 const struct sv_stats_region *sv_session_second_of(
+	const struct sv_session *s, uint32_t r);
+
+/* The whole run's figures of region r of a rank subset (stored
+ * statistics of every rank), or NULL: every rank is read, or r has no
+ * row in the file. */
+const struct sv_stats_region *sv_session_run_of(
+	const struct sv_session *s, uint32_t r);
+
+/* What the stored rows of rank r say (a rank subset), or NULL. */
+const struct sv_session_rank_run *sv_session_rank_run(
 	const struct sv_session *s, uint32_t r);
 
 /* The message line; error messages are drawn as warnings. */

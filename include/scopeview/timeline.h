@@ -335,6 +335,13 @@ void sv_timeline_status(const struct sv_timeline *tl, char *line, size_t n,
  * (see draw_bars.c). */
 void sv_timeline_draw_row(const struct sv_timeline *tl, struct sv_grid *g,
 	unsigned run, uint32_t lane, uint16_t depth, int y);
+/* The row of a rank whose calls are not read (a lane without calls of a
+ * rank subset, "rN not read"), from its stored statistics: its span from
+ * the earliest start to the latest end as a dotted line on screen row y,
+ * with its calls and its region of the largest total written in it.
+ * Returns false for any other lane (nothing drawn). */
+bool sv_timeline_draw_stored(const struct sv_timeline *tl, struct sv_grid *g,
+	const struct sv_lane *lane, int y);
 /* What the cursor row's cell at column x holds, when it holds several
  * calls: "37 calls: 54% kernel:spmv, 30% kernel:precondition, 16% other"
  * (shares of the cell's busy time), into buf; returns its length, 0 (and

@@ -16,9 +16,11 @@
  */
 #include "scopeview/timeline.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "scopeview/fmt.h"
 #include "scopeview/render.h"
 
 /* The glyphs of this file, Unicode and ASCII: a boundary between two
@@ -255,6 +257,38 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	}
 	bars_run_name(&b, &run);
 	sv_row_spans_fini(&local);
+}
+
+bool sv_timeline_draw_stored(const struct sv_timeline *v, struct sv_grid *g,
+	const struct sv_lane *lane, int y)
+{
+	const struct sv_session *s = v->s;
+	const struct sv_session_rank_run *rr;
+	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
+	struct sv_tmap m = sv_timeline_tmap(v);
+	char text[256], tot[32];
+	int x0, x1, x;
+
+	if (lane->ncalls || lane->key != -1 ||
+		!(rr = sv_session_rank_run(s, lane->rank)))
+		return false;
+	if (!rr->has_span || !sv_tmap_span(&m, rr->t0, rr->t1, &x0, &x1))
+		return true;
+	for (x = x0; x < x1; x++)
+		sv_grid_put(
+			g, x, y, s->opts.ascii ? '-' : 0x2504, SV_STYLE_DIM, 0);
+	if (rr->top_region >= 0 && (size_t)rr->top_region < s->p->nregions)
+		snprintf(text, sizeof text,
+			" %" PRIu64 " calls not read; %s %s ", rr->calls,
+			s->p->regions[rr->top_region],
+			sv_fmt_dur(rr->top_total, tot, sizeof tot));
+	else
+		snprintf(text, sizeof text, " %" PRIu64 " calls not read ",
+			rr->calls);
+	if (x1 - x0 >= 8)
+		sv_grid_text(g, x0 + 1, y, x1 - x0 - 2, text, SV_STYLE_DIM, 0,
+			gl->ellipsis);
+	return true;
 }
 
 size_t sv_timeline_cell_summary(

@@ -266,6 +266,8 @@ static void render_lanes(struct render_ctx *r)
 			SV_STYLE_BORDER, 0);
 		if (lr->depth_last > lr->depth)
 			sv_timeline_draw_folded(v, r->g, lr, y);
+		else if (!lr->run && sv_timeline_draw_stored(v, r->g, lane, y))
+			;
 		else
 			sv_timeline_draw_row(
 				v, r->g, lr->run, lr->lane, lr->depth, y);

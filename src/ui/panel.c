@@ -292,6 +292,31 @@ static void panel_second_cells(const struct sv_session *s,
 		snprintf(d, n, "%+.0f%%", (vb - va) / va * 100.0);
 }
 
+/* A rank subset's cells of row sr: the whole run's figure of column col
+ * (stored statistics of every rank) and the subset's share of it, for
+ * the columns that add up across ranks (calls, total, exclusive). */
+static void panel_run_cells(const struct sv_session *s,
+	const struct sv_stats_region *sr, int col, char *b, char *d, size_t n)
+{
+	const struct sv_stats_region *rr = sv_session_run_of(s, sr->region);
+	int m = sv_diff_metric_of_key(sv_panel_col_key(col));
+	double va = 0, vb = 0;
+	bool sums = col == SV_PANEL_COL_CALLS || col == SV_PANEL_COL_TOTAL ||
+		    col == SV_PANEL_COL_EXCL;
+
+	if (rr)
+		panel_value(rr, col, b, n);
+	else
+		snprintf(b, n, "-");
+	if (!sums || !sv_diff_value(sr, m, &va) || !sv_diff_value(rr, m, &vb) ||
+		vb <= 0)
+		snprintf(d, n, "-");
+	else if (va > 0 && va * 100.0 < vb)
+		snprintf(d, n, "<1%%");
+	else
+		snprintf(d, n, "%.0f%%", va / vb * 100.0);
+}
+
 /* Where the rows of regions only in the second run go: n rows from
  * screen row y, the columns as the first run's rows have them. */
 struct panel_rows {
@@ -357,6 +382,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	size_t differ_room[PANEL_ROWS_STACK], *differ;
 	const char *scope;
 	int sort_col = sv_panel_key_col(s->sort_key);
+	bool whole;
 	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
 	const char *sortmark = gl->ascii ? "*" : "\xe2\x96\xbc";
 
@@ -381,8 +407,10 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		if ((int)longest + 3 < name_min)
 			name_min = (int)longest + 3;
 	}
-	/* A second run takes two columns: its figure and the change. */
-	extra = s->stats2_valid ? 2 : 0;
+	/* A second run takes two columns: its figure and the change; else
+	 * a rank subset's whole run: its figure and the subset's share. */
+	whole = !s->stats2_valid && s->stats_run_valid;
+	extra = s->stats2_valid || whole ? 2 : 0;
 	if (extra && w - 1 - name_min < 2 * PANEL_NUM_W)
 		extra = 0;
 	ncols = (w - 1 - name_min) / PANEL_NUM_W - extra;
@@ -417,13 +445,21 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	name_w = w - (nshown + extra) * PANEL_NUM_W - 1;
 	dcol = panel_diff_col(sort_col);
 	{
-		char title[320], span[160];
+		char title[320], span[160], other[96];
 		scope = s->solo_lane >= 0 && p->lanes[s->solo_lane].label
 				? p->lanes[s->solo_lane].label
 			: s->rank_spec[0] ? s->rank_spec
 					  : "all lanes";
 		sv_session_span_text(s, span, sizeof span);
-		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s%s%s",
+		if (extra && whole)
+			snprintf(other, sizeof other,
+				", run: %" PRIu32 " ranks",
+				s->stats_run.num_ranks);
+		else if (extra)
+			snprintf(other, sizeof other, ", B: %s", s->name2);
+		else
+			other[0] = '\0';
+		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s%s",
 			s->stats_valid ? s->stats.nregions : 0,
 			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
 			scope, s->filter_spec[0] ? ", filtered" : "",
@@ -431,7 +467,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 								      : "",
 			s->stats_span != SV_SPAN_RUN || s->stats_busy ? span
 								      : "",
-			extra ? ", B: " : "", extra ? s->name2 : "");
+			other);
 		sv_grid_text(gr, x0, g->y, pn->focus ? w - 8 : w, title,
 			SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
 	}
@@ -453,11 +489,19 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	}
 	if (extra) {
 		int cx = x0 + name_w + nshown * PANEL_NUM_W;
-		sv_grid_text(gr, cx + PANEL_NUM_W - 1, y, 1, "B",
-			SV_STYLE_PANEL_HEAD, 0, 0);
-		sv_grid_text(gr, cx + PANEL_NUM_W + 1, y, PANEL_NUM_W - 1,
-			gl->ascii ? "  chg" : "  \xce\x94%",
-			SV_STYLE_PANEL_HEAD, 0, 0);
+		if (whole) {
+			sv_grid_text(gr, cx + PANEL_NUM_W - 3, y, 3, "run",
+				SV_STYLE_PANEL_HEAD, 0, 0);
+			sv_grid_text(gr, cx + 2 * PANEL_NUM_W - 5, y, 5,
+				"share", SV_STYLE_PANEL_HEAD, 0, 0);
+		} else {
+			sv_grid_text(gr, cx + PANEL_NUM_W - 1, y, 1, "B",
+				SV_STYLE_PANEL_HEAD, 0, 0);
+			sv_grid_text(gr, cx + PANEL_NUM_W + 1, y,
+				PANEL_NUM_W - 1,
+				gl->ascii ? "  chg" : "  \xce\x94%",
+				SV_STYLE_PANEL_HEAD, 0, 0);
+		}
 	}
 	if (!s->stats_valid)
 		return;
@@ -514,8 +558,13 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		}
 		if (extra) {
 			char b[16], d[16];
-			int cx = x0 + name_w + nshown * PANEL_NUM_W, ds, tw;
-			panel_second_cells(s, sr, dcol, b, d, sizeof b, &ds);
+			int cx = x0 + name_w + nshown * PANEL_NUM_W,
+			    ds = SV_STYLE_PANEL, tw;
+			if (whole)
+				panel_run_cells(s, sr, dcol, b, d, sizeof b);
+			else
+				panel_second_cells(
+					s, sr, dcol, b, d, sizeof b, &ds);
 			tw = (int)strlen(b);
 			if (tw > PANEL_NUM_W - 1)
 				tw = PANEL_NUM_W - 1;
@@ -530,7 +579,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	}
 	if (differ != differ_room)
 		free(differ);
-	if (extra && row < top + visible)
+	if (extra && !whole && row < top + visible)
 		panel_only_in_b(gr, s,
 			&(struct panel_rows){.x0 = x0,
 				.y = g->y + 2 + (int)(row - top),

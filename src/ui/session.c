@@ -334,6 +334,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->bg_calls = SV_SESSION_BG_CALLS;
 	s->sel2 = SV_NO_CALL;
 	session_setup_profile(s);
+	sv_session_compute_run(s);
 	rc = session_index_and_lanes(s, err);
 	if (rc < 0) {
 		sv_session_fini(s);
@@ -359,6 +360,10 @@ void sv_session_fini(struct sv_session *s)
 		sv_stats_table_fini(&s->stats_all);
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
+	if (s->stats_run_valid)
+		sv_stats_table_fini(&s->stats_run);
+	free(s->row_run);
+	free(s->run_ranks);
 	free(s->row2);
 	free(s->only2);
 	free(s->name2);

@@ -43,6 +43,8 @@ void sv_session_free_later(
 
 /* The second run's statistics and row2 (session_stats.c). */
 void sv_session_compute_second(struct sv_session *s);
+/* A rank subset's whole-run table (stats_run, row_run), once, at init. */
+void sv_session_compute_run(struct sv_session *s);
 /* Take t (over every rank and region) as the second run's table. */
 void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t);
 /* The lanes on display changed: their flags, the statistics, the match

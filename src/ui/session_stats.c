@@ -130,6 +130,77 @@ const struct sv_stats_region *sv_session_second_of(
 	return &s->stats2.regions[s->row2[r]];
 }
 
+static void session_run_ranks(struct sv_session *s);
+
+void sv_session_compute_run(struct sv_session *s)
+{
+	struct sv_error err;
+	size_t i;
+	uint32_t r;
+
+	if (!s->p->run || sv_stats_table_compute(
+				  &s->stats_run, s->p->run, NULL, &err) < 0)
+		return;
+	s->stats_run_valid = true;
+	s->row_run = sv_xmalloc(
+		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row_run);
+	for (r = 0; r < s->p->nregions; r++)
+		s->row_run[r] = -1;
+	/* The same region table: a row's region is p's. */
+	for (i = 0; i < s->stats_run.nregions; i++)
+		if (s->stats_run.regions[i].region < s->p->nregions &&
+			s->stats_run.regions[i].nranks)
+			s->row_run[s->stats_run.regions[i].region] = (long)i;
+	session_run_ranks(s);
+}
+
+/* run_ranks: each rank's stored rows, summed up. */
+static void session_run_ranks(struct sv_session *s)
+{
+	const struct sv_profile *run = s->p->run;
+	size_t i;
+
+	s->nrun_ranks = 0;
+	for (i = 0; i < run->nrows; i++)
+		if (run->rows[i].rank >= s->nrun_ranks)
+			s->nrun_ranks = run->rows[i].rank + 1;
+	s->run_ranks = sv_xcalloc(
+		s->nrun_ranks ? s->nrun_ranks : 1, sizeof *s->run_ranks);
+	for (i = 0; i < s->nrun_ranks; i++)
+		s->run_ranks[i].top_region = -1;
+	for (i = 0; i < run->nrows; i++) {
+		const struct sv_row *row = &run->rows[i];
+		struct sv_session_rank_run *rr = &s->run_ranks[row->rank];
+		const struct sv_summary *m = &row->summary;
+		rr->calls += row->count;
+		if (!row->has_summary || !row->count)
+			continue;
+		if (!rr->has_span || m->start_minimum < rr->t0)
+			rr->t0 = m->start_minimum;
+		if (!rr->has_span || m->end_maximum > rr->t1)
+			rr->t1 = m->end_maximum;
+		rr->has_span = true;
+		if (rr->top_region < 0 || m->total > rr->top_total) {
+			rr->top_total = m->total;
+			rr->top_region = row->region;
+		}
+	}
+}
+
+const struct sv_session_rank_run *sv_session_rank_run(
+	const struct sv_session *s, uint32_t r)
+{
+	return r < s->nrun_ranks ? &s->run_ranks[r] : NULL;
+}
+
+const struct sv_stats_region *sv_session_run_of(
+	const struct sv_session *s, uint32_t r)
+{
+	if (!s->stats_run_valid || r >= s->p->nregions || s->row_run[r] < 0)
+		return NULL;
+	return &s->stats_run.regions[s->row_run[r]];
+}
+
 /* Stop the worker computing statistics, if any, and drop its copies. */
 void sv_session_stats_stop(struct sv_session *s)
 {
