@@ -445,7 +445,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	name_w = w - (nshown + extra) * PANEL_NUM_W - 1;
 	dcol = panel_diff_col(sort_col);
 	{
-		char title[320], span[160], other[96];
+		char title[512], span[160], other[96];
 		scope = s->solo_lane >= 0 && p->lanes[s->solo_lane].label
 				? p->lanes[s->solo_lane].label
 			: s->rank_spec[0] ? s->rank_spec
