@@ -371,6 +371,13 @@ struct sv_profile {
  * statistics when every rank was read.  NULL when a row has no stored
  * record (schema 1). */
 struct sv_profile *sv_profile_stored_run(const struct sv_profile *p);
+/* Building such a profile of p's file: a new one (p's layout and schema,
+ * no calls), then its rows, each with its stored record (false when the
+ * row cannot be added; its exclusive total stays -1 until set), then
+ * sv_profile_run_finish. */
+struct sv_profile *sv_profile_run_new(const struct sv_profile *p);
+bool sv_profile_run_add(struct sv_profile *run, uint32_t rank, uint32_t region,
+	uint64_t count, const struct sv_summary *sum);
 /* Finish run, a summary-only profile of p's file whose rows are added:
  * p's region names, num_ranks and times, then sv_profile_finish. */
 void sv_profile_run_finish(struct sv_profile *run, const struct sv_profile *p);
@@ -642,6 +649,13 @@ static inline uint32_t sv_call_lane(const struct sv_profile *p, uint32_t c)
 static inline uint32_t sv_row_lane(const struct sv_profile *p, size_t r)
 {
 	return p->row_lane ? p->row_lane[r] : UINT32_MAX;
+}
+/* Lane l stands for a rank whose calls were not read ("rN not read",
+ * sv_profile.absent_lanes): it has none. */
+static inline bool sv_lane_not_read(
+	const struct sv_profile *p, const struct sv_lane *l)
+{
+	return p->absent_lanes && !l->ncalls;
 }
 
 /* The first position of calls[0 .. n) (calls of p in start order) whose

@@ -36,24 +36,16 @@ static bool subset_disabled_by_env(void)
 static struct sv_profile *subset_run(
 	const struct sv_profile *p, const struct sv_h5_index *ix)
 {
-	struct sv_profile *run = sv_profile_new(p->path);
+	struct sv_profile *run = sv_profile_run_new(p);
 	hsize_t r;
 
-	run->layout = p->layout;
-	run->schema = p->schema;
-	run->has_calls = false;
-	for (r = 0; r < ix->nrows; r++) {
-		struct sv_row *row = sv_profile_add_row(run,
-			(uint32_t)ix->rank[r], (uint32_t)ix->region[r],
-			(uint64_t)ix->count[r], NULL);
-		if (!row) {
+	for (r = 0; r < ix->nrows; r++)
+		if (!sv_profile_run_add(run, (uint32_t)ix->rank[r],
+			    (uint32_t)ix->region[r], (uint64_t)ix->count[r],
+			    &ix->sums[r])) {
 			sv_profile_free(run);
 			return NULL;
 		}
-		row->has_summary = true;
-		row->summary = ix->sums[r];
-		row->has_gpu = ix->sums[r].gpu_count > 0;
-	}
 	return run;
 }
 

@@ -145,6 +145,29 @@ void sv_profile_warn(struct sv_profile *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+struct sv_profile *sv_profile_run_new(const struct sv_profile *p)
+{
+	struct sv_profile *run = sv_profile_new(p->path);
+
+	run->layout = p->layout;
+	run->schema = p->schema;
+	run->has_calls = false;
+	return run;
+}
+
+bool sv_profile_run_add(struct sv_profile *run, uint32_t rank, uint32_t region,
+	uint64_t count, const struct sv_summary *sum)
+{
+	struct sv_row *row = sv_profile_add_row(run, rank, region, count, NULL);
+
+	if (!row)
+		return false;
+	row->has_summary = true;
+	row->summary = *sum;
+	row->has_gpu = sum->gpu_count > 0;
+	return true;
+}
+
 struct sv_profile *sv_profile_stored_run(const struct sv_profile *p)
 {
 	struct sv_profile *run;
@@ -153,22 +176,15 @@ struct sv_profile *sv_profile_stored_run(const struct sv_profile *p)
 	for (i = 0; i < p->nrows; i++)
 		if (!p->rows[i].has_summary)
 			return NULL;
-	run = sv_profile_new(p->path);
-	run->layout = p->layout;
-	run->schema = p->schema;
-	run->has_calls = false;
+	run = sv_profile_run_new(p);
 	for (i = 0; i < p->nrows; i++) {
 		const struct sv_row *src = &p->rows[i];
-		struct sv_row *row = sv_profile_add_row(
-			run, src->rank, src->region, src->count, NULL);
-		if (!row) {
+		if (!sv_profile_run_add(run, src->rank, src->region, src->count,
+			    &src->summary)) {
 			sv_profile_free(run);
 			return NULL;
 		}
-		row->exclusive_total = src->exclusive_total;
-		row->has_summary = true;
-		row->summary = src->summary;
-		row->has_gpu = src->summary.gpu_count > 0;
+		run->rows[i].exclusive_total = src->exclusive_total;
 	}
 	sv_profile_run_finish(run, p);
 	return run;

@@ -312,7 +312,7 @@ void sv_profile_lanes_build(struct sv_profile *p)
 		lanes[i].calls =
 			sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls : 1) *
 				   sizeof(uint32_t));
-		lanes[i].label = p->absent_lanes && !lanes[i].ncalls
+		lanes[i].label = sv_lane_not_read(p, &lanes[i])
 					 ? sv_xasprintf("r%" PRIu32 " not read",
 						   lanes[i].rank)
 					 : lane_label(p, &lanes[i]);

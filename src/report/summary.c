@@ -307,17 +307,6 @@ static const char *summary_layout_name(enum sv_layout_kind k)
 	}
 }
 
-/* The whole run's figure of region g of t: its region in run, or NULL. */
-static const struct sv_stats_region *run_region(
-	const struct sv_stats_table *run, uint32_t region)
-{
-	size_t i;
-	for (i = 0; i < run->nregions; i++)
-		if (run->regions[i].region == region)
-			return &run->regions[i];
-	return NULL;
-}
-
 /* "whole_run": each region of t over every rank of the file, in t's
  * order (a region the run table lacks is left out). */
 static void json_whole_run(FILE *out, const struct sv_stats_table *t,
@@ -332,7 +321,7 @@ static void json_whole_run(FILE *out, const struct sv_stats_table *t,
 	fputs(",\n    \"regions\": [", out);
 	for (i = 0; i < t->nregions; i++) {
 		const struct sv_stats_region *g =
-			run_region(run, t->regions[i].region);
+			sv_stats_table_find(run, t->regions[i].region);
 		if (!g)
 			continue;
 		fputs(n++ ? ",\n      {\n" : "\n      {\n", out);
@@ -646,7 +635,7 @@ static void table_whole_run(FILE *out, const struct sv_stats_table *t,
 
 	for (i = 0; i < t->nregions; i++) {
 		const struct sv_stats_region *g =
-			run_region(run, t->regions[i].region);
+			sv_stats_table_find(run, t->regions[i].region);
 		char ranks[24];
 		if (!g)
 			continue;

@@ -122,7 +122,7 @@ static uint32_t budget_asked(struct sv_app *a, const bool *in, uint32_t n)
 		tl->cur_lane >= p->nlanes || tl->cur_run)
 		return 0;
 	r = p->lanes[tl->cur_lane].rank;
-	if (p->lanes[tl->cur_lane].ncalls || r >= n || in[r])
+	if (!sv_lane_not_read(p, &p->lanes[tl->cur_lane]) || r >= n || in[r])
 		return 0;
 	added = sv_xcalloc(n, sizeof *added);
 	a->prefer[k++] = r;
@@ -132,8 +132,8 @@ static uint32_t budget_asked(struct sv_app *a, const bool *in, uint32_t n)
 			      i < tl->top_row + tl->geom.lanes_h;
 		i++) {
 		const struct sv_lane *l = &p->lanes[rows->rows[i].lane];
-		if (rows->rows[i].run || l->ncalls || l->rank >= n ||
-			in[l->rank] || added[l->rank])
+		if (rows->rows[i].run || !sv_lane_not_read(p, l) ||
+			l->rank >= n || in[l->rank] || added[l->rank])
 			continue;
 		added[l->rank] = true;
 		a->prefer[k++] = l->rank;

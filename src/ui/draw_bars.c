@@ -269,7 +269,7 @@ bool sv_timeline_draw_stored(const struct sv_timeline *v, struct sv_grid *g,
 	char text[256], tot[32];
 	int x0, x1, x;
 
-	if (lane->ncalls || lane->key != -1 ||
+	if (!sv_lane_not_read(s->p, lane) ||
 		!(rr = sv_session_rank_run(s, lane->rank)))
 		return false;
 	if (!rr->has_span || !sv_tmap_span(&m, rr->t0, rr->t1, &x0, &x1))

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/budget.h"
 #include "scopeview/render.h"
 
 /* The second run's table over the ranks and region filter of the first,
@@ -160,10 +161,7 @@ static void session_run_ranks(struct sv_session *s)
 	const struct sv_profile *run = s->p->run;
 	size_t i;
 
-	s->nrun_ranks = 0;
-	for (i = 0; i < run->nrows; i++)
-		if (run->rows[i].rank >= s->nrun_ranks)
-			s->nrun_ranks = run->rows[i].rank + 1;
+	s->nrun_ranks = sv_budget_nranks(run);
 	s->run_ranks = sv_xcalloc(
 		s->nrun_ranks ? s->nrun_ranks : 1, sizeof *s->run_ranks);
 	for (i = 0; i < s->nrun_ranks; i++)
