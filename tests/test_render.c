@@ -725,6 +725,32 @@ static void demo_golden(const char *name, const char *script)
 	free(path);
 }
 
+START_TEST(test_subset_whole_run)
+{
+	/* given ranks 0 and 2 of four read, and a row for each rank left
+	 * out, as a memory budget loads them */
+	char *path = svt_fixture("four_ranks.h5");
+	bool on[4] = {true, false, true, false};
+	struct sv_load_opts o = {
+		.rank_on = on, .nrank_on = 4, .absent_lanes = true};
+	struct sv_profile *p = NULL;
+	struct sv_error err;
+	struct sv_grid g;
+
+	ck_assert_int_eq(sv_load(path, &o, &p, &err), 0);
+	ck_assert(p->rank_subset);
+	ck_assert_ptr_nonnull(p->run);
+	/* then ranks 1 and 3 are drawn from their stored statistics, and
+	 * the panel has the whole run's figures and the subset's share */
+	sv_grid_init(&g);
+	draw(&g, p, 140, 30, "", false);
+	vt_golden(&g, "subset_whole_run");
+	sv_grid_fini(&g);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_demo_rank_rows)
 {
 	/* the whole run: no details box, deep rows with calls kept */
@@ -757,6 +783,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_wide);
 	tcase_add_test(tc, test_rank_rows_golden);
 	tcase_add_test(tc, test_demo_rank_rows);
+	tcase_add_test(tc, test_subset_whole_run);
 	tcase_add_test(tc, test_metadata_popup);
 	tcase_add_test(tc, test_prompts);
 	tcase_add_test(tc, test_collapsed_lanes);
