@@ -1911,6 +1911,17 @@ START_TEST(test_memory_budget)
 	ck_assert_str_eq(sv_app_view(r.app)->s.rank_spec, "2");
 	ck_assert_ptr_nonnull(
 		strstr(sv_app_view(r.app)->s.title, "[ranks 0,2 of 3]"));
+	{
+		/* rank 0, held by both loads, is copied, not read again */
+		const struct sv_view *w = sv_app_view(r.app);
+		char want[80];
+		ck_assert_uint_eq(w->s.p->kept_calls, calls[0]);
+		snprintf(want, sizeof want,
+			"%" PRIu64 " calls kept, %" PRIu64 " read", calls[0],
+			calls[2]);
+		ck_assert_msg(
+			strstr(w->s.message, want) != NULL, "%s", w->s.message);
+	}
 	run_free(&r);
 
 	/* then rank 1: rank 0, the least recently asked for, goes */

@@ -3263,6 +3263,101 @@ END_TEST
 
 /* ---- rank subsets (load_h5_subset.c) ------------------------------------ */
 
+/* A load of ranks on[0 .. n) (NULL: every rank), packed as the viewer's
+ * are when pack, with the calls of donor copied where they can be;
+ * *released counts donor_done. */
+static void donor_done_count(void *ctx)
+{
+	++*(int *)ctx;
+}
+
+static struct sv_profile *load_donor(const char *path, const bool *on,
+	uint32_t n, bool pack, const struct sv_profile *donor, int *released)
+{
+	struct sv_load_opts o = {.pack = pack};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	int rc;
+
+	o.rank_on = on;
+	o.nrank_on = n;
+	o.donor = donor;
+	o.donor_done = donor_done_count;
+	o.ctx = released;
+	rc = sv_load(path, &o, &p, &e);
+	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
+	return p;
+}
+
+/* Every figure of every call, row and lane of a and b is the same. */
+static void same_profile(const struct sv_profile *a, const struct sv_profile *b)
+{
+	size_t r, l, i;
+	uint32_t c;
+	int k;
+
+	ck_assert_uint_eq(a->ncalls, b->ncalls);
+	ck_assert_uint_eq(a->nrows, b->nrows);
+	ck_assert_uint_eq(a->nlanes, b->nlanes);
+	ck_assert_uint_eq(a->nwarnings, b->nwarnings);
+	for (i = 0; i < a->nwarnings; i++)
+		ck_assert_str_eq(a->warnings[i], b->warnings[i]);
+	for (r = 0; r < a->nrows; r++) {
+		ck_assert_uint_eq(a->rows[r].rank, b->rows[r].rank);
+		ck_assert_uint_eq(a->rows[r].region, b->rows[r].region);
+		ck_assert_uint_eq(a->rows[r].first, b->rows[r].first);
+		ck_assert_uint_eq(a->rows[r].count, b->rows[r].count);
+		ck_assert_int_eq(
+			a->rows[r].exclusive_total, b->rows[r].exclusive_total);
+		ck_assert(a->rows[r].has_gpu == b->rows[r].has_gpu);
+	}
+	ck_assert(sv_profile_has_gpu(a) == sv_profile_has_gpu(b));
+	ck_assert(sv_profile_has_await(a) == sv_profile_has_await(b));
+	for (k = 0; k < SV_ID_COLUMNS; k++)
+		ck_assert(sv_profile_has_id(a, (enum sv_id_column)k) ==
+			  sv_profile_has_id(b, (enum sv_id_column)k));
+	for (c = 0; c < a->ncalls; c++) {
+		ck_assert_int_eq(
+			sv_profile_start(a, c), sv_profile_start(b, c));
+		ck_assert_int_eq(sv_profile_end(a, c), sv_profile_end(b, c));
+		ck_assert_uint_eq(
+			sv_profile_depth(a, c), sv_profile_depth(b, c));
+		ck_assert_uint_eq(
+			sv_profile_parent(a, c), sv_profile_parent(b, c));
+		ck_assert_int_eq(
+			sv_profile_exclusive(a, c), sv_profile_exclusive(b, c));
+		ck_assert_uint_eq(sv_call_lane(a, c), sv_call_lane(b, c));
+		ck_assert_int_eq(sv_profile_gpu(a, c), sv_profile_gpu(b, c));
+		ck_assert_int_eq(
+			sv_profile_await(a, c), sv_profile_await(b, c));
+		for (k = 0; k < SV_ID_COLUMNS; k++)
+			if (sv_profile_has_id(a, (enum sv_id_column)k))
+				ck_assert_int_eq(
+					sv_profile_id(
+						a, (enum sv_id_column)k, c),
+					sv_profile_id(
+						b, (enum sv_id_column)k, c));
+	}
+	for (l = 0; l < a->nlanes; l++) {
+		ck_assert_str_eq(a->lanes[l].label, b->lanes[l].label);
+		ck_assert_uint_eq(a->lanes[l].ncalls, b->lanes[l].ncalls);
+		for (i = 0; i < a->lanes[l].ncalls; i++)
+			ck_assert_uint_eq(sv_lane_call(&a->lanes[l], i),
+				sv_lane_call(&b->lanes[l], i));
+	}
+}
+
+/* The calls a profile holds of the ranks on. */
+static uint64_t calls_of_ranks(const struct sv_profile *p, const bool *on)
+{
+	uint64_t n = 0;
+	size_t r;
+
+	for (r = 0; r < p->nrows; r++)
+		n += on[p->rows[r].rank] ? p->rows[r].count : 0;
+	return n;
+}
+
 static struct sv_profile *load_ranks(
 	const char *path, const bool *on, uint32_t n, bool slow)
 {
@@ -3419,6 +3514,21 @@ START_TEST(test_rank_subset_rows)
 		ck_assert_str_eq(label, "ranks 0,2 of 3");
 		free(label);
 	}
+	{
+		/* A switch from ranks 0-1 to 0,2 copies rank 0's rows (0 and
+		 * 3, between which row 2 is read: ranges around them). */
+		static const bool was[3] = {true, true, false};
+		int released = 0;
+		struct sv_profile *d = load_donor(
+					  path, was, 3, true, NULL, &released),
+				  *again = load_donor(
+					  path, on, 3, true, d, &released);
+		ck_assert_int_eq(released, 1);
+		ck_assert_uint_eq(again->kept_calls, 3 + 5);
+		same_profile(again, p);
+		sv_profile_free(again);
+		sv_profile_free(d);
+	}
 out:
 	sv_profile_free(p);
 	sv_profile_free(full);
@@ -3496,6 +3606,83 @@ START_TEST(test_rank_subset_gen)
 }
 END_TEST
 
+/* ---- reloads that keep ranks (load_h5_donor.c) -------------------------- */
+
+/*
+ * A reload of ranks 1-2 with the previous load of ranks 0-1 as donor (the
+ * viewer's switch under --memory) gives exactly the load of ranks 1-2
+ * read from the file, with rank 1's calls copied: on a compressed gen
+ * file (schema 3's deltas, the id, thread, GPU and await columns, packed
+ * or plain donors, every rank read or not), and on a donor of another
+ * file, which gives nothing.  donor_done is called once.
+ */
+START_TEST(test_donor_same_as_read)
+{
+	char *path = svt_tmp_path("donor.h5"), *other = NULL;
+	struct sv_gen_opts go;
+	struct sv_error e = {0};
+	static const bool first[4] = {true, true, false, false};
+	static const bool then[4] = {false, true, true, false};
+	static const bool one[4] = {false, true, false, false};
+	const bool *want_on = _i == 2 ? NULL : then;
+	struct sv_profile *donor, *read, *kept;
+	int released = 0;
+
+	sv_gen_opts_init(&go);
+	go.ranks = 4;
+	go.events = 60000;
+	go.threads = 2;
+	go.gpu = true;
+	go.await = true;
+	go.tasks = _i == 1 ? 2 : 0;
+	go.seed = 5;
+	ck_assert_msg(
+		sv_gen_write(path, &go, NULL, NULL, &e) == 0, "%s", e.msg);
+	if (_i == 3) {
+		/* The same calls under another name: not this file. */
+		other = svt_tmp_path("donor_other.h5");
+		ck_assert_msg(sv_gen_write(other, &go, NULL, NULL, &e) == 0,
+			"%s", e.msg);
+	}
+	donor = load_donor(
+		other ? other : path, first, 4, _i != 1, NULL, &released);
+	read = load_donor(
+		path, want_on, want_on ? 4 : 0, true, NULL, &released);
+	kept = load_donor(
+		path, want_on, want_on ? 4 : 0, true, donor, &released);
+	ck_assert_int_eq(released, 1);
+	ck_assert_uint_eq(read->kept_calls, 0);
+	if (_i == 3)
+		ck_assert_uint_eq(kept->kept_calls, 0);
+	else
+		ck_assert_uint_eq(kept->kept_calls,
+			calls_of_ranks(donor, _i == 2 ? first : one));
+	ck_assert_uint_gt(calls_of_ranks(donor, one), 0);
+	same_profile(kept, read);
+	sv_profile_free(donor);
+	sv_profile_free(read);
+	sv_profile_free(kept);
+	unlink(path);
+	free(path);
+	if (other) {
+		unlink(other);
+		free(other);
+	}
+}
+END_TEST
+
+/* A profile with two owners is freed by the second sv_profile_free. */
+START_TEST(test_profile_ref)
+{
+	struct sv_profile *p = sv_profile_new("x.h5");
+
+	ck_assert_ptr_eq(sv_profile_ref(p), p);
+	sv_profile_free(p);
+	ck_assert_str_eq(p->path, "x.h5"); /* still there (ASAN would say) */
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load");
@@ -3546,6 +3733,8 @@ static Suite *suite(void)
 	t = tcase_create("rank_subset");
 	tcase_add_loop_test(t, test_rank_subset_rows, 0, 3);
 	tcase_add_test(t, test_rank_subset_gen);
+	tcase_add_loop_test(t, test_donor_same_as_read, 0, 4);
+	tcase_add_test(t, test_profile_ref);
 	suite_add_tcase(s, t);
 	t = tcase_create("rank_groups");
 	tcase_add_test(t, test_fixture_counters_lineprof);

@@ -42,6 +42,7 @@
 #error "scopeview/profile.h belongs to the model layer, which this layer may not use"
 #endif
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -338,6 +339,9 @@ struct sv_profile {
 	 * region table), for the whole run's figures (stats on it).  Owned;
 	 * NULL when every rank was read. */
 	struct sv_profile *run;
+	/* Calls of this load copied from another profile of the same file
+	 * instead of read (sv_load_opts.donor): a reload that kept ranks. */
+	uint64_t kept_calls;
 	/* A rank subset with one empty lane (no calls, key -1) for each rank
 	 * of the file left out, labelled "rN not read": set by the loader
 	 * before sv_profile_finish (sv_load_opts.absent_lanes). */
@@ -350,6 +354,10 @@ struct sv_profile {
 	 * (the calls are not read, but what a load would keep is known):
 	 * 0 = unknown.  For sv_budget_call_bytes(). */
 	uint32_t event_columns;
+
+	/* Owners beyond the first (sv_profile_ref); sv_profile_free frees
+	 * the profile when the last lets go. */
+	atomic_uint refs;
 
 	/* Loader and nesting warnings, one line each. */
 	char **warnings;
@@ -383,8 +391,13 @@ bool sv_profile_run_add(struct sv_profile *run, uint32_t rank, uint32_t region,
 void sv_profile_run_finish(struct sv_profile *run, const struct sv_profile *p);
 /* A new, empty profile for path (copied). */
 struct sv_profile *sv_profile_new(const char *path);
-/* NULL-safe. */
+/* Let go of p (NULL-safe): freed unless another owner holds it. */
 void sv_profile_free(struct sv_profile *p);
+/* One more owner of p, which then stays until every owner has called
+ * sv_profile_free (from any thread): for a profile read by a background
+ * load (sv_load_opts.donor) while the view may still show it.  Returns
+ * p. */
+struct sv_profile *sv_profile_ref(struct sv_profile *p);
 /* Pack the per-call columns of p (packed.h) and free their arrays, for a
  * holder that reads them one call at a time (the viewer): the starts,
  * durations, depths, parents, exclusive times, lanes and the lanes' call

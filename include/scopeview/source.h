@@ -57,6 +57,13 @@ struct sv_load_opts {
 	 * parent ids as soon as they are read, since the nesting does not
 	 * read them, and the rest once it is done. */
 	bool pack;
+	/* A profile of the same file read before (the viewer's previous
+	 * load, borrowed, read-only): the calls of the rows it holds are
+	 * copied from it instead of read from the file, where the layout
+	 * allows (doc/format.md 4.15), and donor_done (may be NULL) is
+	 * called once the load needs it no more, before the nesting. */
+	const struct sv_profile *donor;
+	void (*donor_done)(void *ctx);
 };
 
 /*
@@ -84,6 +91,10 @@ struct sv_source {
 	uint64_t memory;
 	const uint32_t *prefer;
 	uint32_t nprefer;
+	/* The viewer's next load may copy the calls this profile holds
+	 * rather than read them again (sv_load_opts.donor): the loader takes
+	 * a reference (sv_profile_ref) when it starts.  NULL: none. */
+	struct sv_profile *donor;
 };
 
 #endif

@@ -33,39 +33,51 @@ struct event_map {
 	hsize_t lo, hi; /* scratch: the event range rows cover */
 	struct sv_h5_index *ix; /* offsets and counts, by row */
 	/* A rank subset whose rows ascend in the file: the runs of adjacent
-	 * rows as ranges, read one after another (nranges 0: not so). */
-	hsize_t *roff, *rn;
+	 * rows as ranges, read one after another (nranges 0: not so), each
+	 * to the call rdst[i] on.  With rows copied from a donor
+	 * (load_h5_donor.c) only the others are ranges (donated), and
+	 * nread counts the calls the ranges hold. */
+	hsize_t *roff, *rn, *rdst;
 	size_t nranges;
+	bool donated;
+	hsize_t nread;
 };
 
 #define SV_LOAD_ROW_READS_MIN 1024
 
-/* The rows of a rank subset as ranges of the event columns: each run of
- * rows that follow each other in the file is one range.  Left empty when
- * some row starts before the one before it ends (the calls would not
- * arrive in row order). */
-static void event_map_ranges(struct event_map *em, const struct sv_h5_index *ix)
+/* The rows of a rank subset (or those a donor does not give, dn) as
+ * ranges of the event columns: each run of rows that follow each other
+ * in the file and in the profile is one range.  Left empty when some row
+ * starts before the one before it ends (the calls would not arrive in
+ * row order). */
+static void event_map_ranges(struct event_map *em, const struct sv_profile *p,
+	const struct sv_h5_index *ix, const struct sv_h5_donor *dn)
 {
-	hsize_t r, end = 0;
-	size_t k = 0;
+	hsize_t r, end = 0, at = 0;
+	size_t k = 0, n = ix->nrows ? (size_t)ix->nrows : 1;
 
-	em->roff = sv_xmalloc((ix->nrows ? ix->nrows : 1) * sizeof *em->roff);
-	em->rn = sv_xmalloc((ix->nrows ? ix->nrows : 1) * sizeof *em->rn);
+	em->roff = sv_xmalloc(n * sizeof *em->roff);
+	em->rn = sv_xmalloc(n * sizeof *em->rn);
+	em->rdst = sv_xmalloc(n * sizeof *em->rdst);
+	em->nread = 0;
 	for (r = 0; r < ix->nrows; r++) {
 		hsize_t off = (hsize_t)ix->offset[r];
-		if (ix->count[r] == 0)
+		if (ix->count[r] == 0 || sv_h5_donor_row(dn, r))
 			continue;
 		if (k && off < end) {
 			k = 0;
 			break;
 		}
-		if (k && off == end) {
+		if (k && off == end && p->rows[r].first == at) {
 			em->rn[k - 1] += (hsize_t)ix->count[r];
 		} else {
 			em->roff[k] = off;
+			em->rdst[k] = p->rows[r].first;
 			em->rn[k++] = (hsize_t)ix->count[r];
 		}
 		end = off + (hsize_t)ix->count[r];
+		at = p->rows[r].first + (hsize_t)ix->count[r];
+		em->nread += (hsize_t)ix->count[r];
 	}
 	em->nranges = k;
 }
@@ -74,9 +86,11 @@ static void event_map_fini(struct event_map *em)
 {
 	free(em->roff);
 	free(em->rn);
+	free(em->rdst);
 }
 
-static void event_map_build(struct event_map *em, struct sv_h5_index *ix)
+static void event_map_build(struct event_map *em, const struct sv_profile *p,
+	struct sv_h5_index *ix, const struct sv_h5_donor *dn)
 {
 	hsize_t r, next = 0;
 	bool any = false;
@@ -106,8 +120,15 @@ static void event_map_build(struct event_map *em, struct sv_h5_index *ix)
 	}
 	if (!any)
 		em->lo = em->hi = 0;
+	if (dn->d) {
+		/* The donor planned for rows that ascend: ranges apply. */
+		em->direct = false;
+		em->donated = true;
+		event_map_ranges(em, p, ix, dn);
+		return;
+	}
 	if (!em->direct && ix->src)
-		event_map_ranges(em, ix);
+		event_map_ranges(em, p, ix, dn);
 	/* One H5Dread per row costs some microseconds: worth it when rows
 	 * hold many calls, where a scratch copy of the column costs more
 	 * (measured: with 125000 calls per row, per-row reads took 25% less
@@ -174,7 +195,8 @@ static int event_ranges(struct sv_h5 *h, const struct event_map *em, hid_t ds,
 
 	for (i = 0; i < em->nranges; i++) {
 		rc = sv_h5_fast_read(h, ds, memtype, em->roff[i], em->rn[i],
-			dst + done * 8, em->f0 + span * (double)done / all,
+			dst + em->rdst[i] * 8,
+			em->f0 + span * (double)done / all,
 			em->f0 + span * (double)(done + em->rn[i]) / all);
 		if (rc == SV_H5_FAST_NO)
 			break;
@@ -184,12 +206,15 @@ static int event_ranges(struct sv_h5 *h, const struct event_map *em, hid_t ds,
 	}
 	for (rc = 0; i < em->nranges && rc == 0; i = b) {
 		hsize_t got = 0;
-		for (b = i; b < em->nranges &&
-			    (got == 0 || got + em->rn[b] <= EVENT_BLOCK);
+		/* (One read fills one stretch of dst.) */
+		for (b = i;
+			b < em->nranges &&
+			(got == 0 || (got + em->rn[b] <= EVENT_BLOCK &&
+					     em->rdst[b] == em->rdst[i] + got));
 			b++)
 			got += em->rn[b];
 		rc = sv_h5_read_ranges(h, ds, objpath, memtype, em->roff + i,
-			em->rn + i, b - i, dst + done * 8);
+			em->rn + i, b - i, dst + em->rdst[i] * 8);
 		done += got;
 		if (rc == 0)
 			rc = sv_h5_step(h, em->f0 + span * (double)done / all,
@@ -214,9 +239,9 @@ static int event_read(struct sv_h5 *h, const struct event_map *em, hid_t ds,
 	if (em->direct)
 		return event_blocks(h, em, ds, objpath, memtype, em->base,
 			p->ncalls, dst, 0, p->ncalls);
-	if (em->nranges)
+	if (em->nranges || em->donated)
 		return event_ranges(
-			h, em, ds, objpath, memtype, dst, p->ncalls);
+			h, em, ds, objpath, memtype, dst, em->nread);
 	if (em->per_row) {
 		for (r = 0; r < p->nrows && rc == 0; r++) {
 			rc = event_blocks(h, em, ds, objpath, memtype,
@@ -290,8 +315,10 @@ static bool event_known(const char *name)
 }
 
 /* Undo schema 3's encoding in place: start_ns holds the deltas of each
- * row, end_ns the durations.  Arithmetic wraps like numpy's int64. */
-static void event_decode_deltas(struct sv_profile *p)
+ * row, end_ns the durations (but for the rows copied from a donor, dn).
+ * Arithmetic wraps like numpy's int64. */
+static void event_decode_deltas(
+	struct sv_profile *p, const struct sv_h5_donor *dn)
 {
 	size_t r;
 	uint64_t i;
@@ -299,12 +326,24 @@ static void event_decode_deltas(struct sv_profile *p)
 	for (r = 0; r < p->nrows; r++) {
 		const struct sv_row *row = &p->rows[r];
 		int64_t *s = p->start_ns + row->first;
+		int64_t *e = p->end_ns + row->first;
+		if (sv_h5_donor_row(dn, r))
+			continue;
 		for (i = 1; i < row->count; i++)
 			s[i] = (int64_t)((uint64_t)s[i - 1] + (uint64_t)s[i]);
+		for (i = 0; i < row->count; i++)
+			e[i] = (int64_t)((uint64_t)s[i] + (uint64_t)e[i]);
 	}
-	for (i = 0; i < p->ncalls; i++)
-		p->end_ns[i] = (int64_t)((uint64_t)p->start_ns[i] +
-					 (uint64_t)p->end_ns[i]);
+}
+
+/* The datasets of /events (names) that are no known column. */
+static size_t event_extra_count(const struct sv_strv *names)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < names->n; i++)
+		n += !event_known(names->v[i]);
+	return n;
 }
 
 int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
@@ -315,6 +354,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	const char *n1 = delta ? "durations" : "end_times";
 	char obj0[64], obj1[64], obj[512];
 	struct sv_h5_col c0, c1, c;
+	struct sv_h5_donor dn;
 	struct event_map em;
 	struct sv_strv extra = {0};
 	struct sv_h5_objects seen = {0};
@@ -323,6 +363,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	int rc;
 
 	memset(&em, 0, sizeof em);
+	memset(&dn, 0, sizeof dn);
 	snprintf(obj0, sizeof obj0, "/events/%s", n0);
 	snprintf(obj1, sizeof obj1, "/events/%s", n1);
 	if (!delta && !sv_h5_exists(ev, "start_times"))
@@ -378,7 +419,11 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 
 	/* Progress: starts 0.15-0.35, ends 0.35-0.55, the optional columns
 	 * 0.05 each up to 0.85, extra columns up to 0.9. */
-	event_map_build(&em, ix);
+	sv_h5_group_links(ev, &extra);
+	sv_h5_donor_plan(h, ev, ix, event_extra_count(&extra), &dn);
+	if (!dn.d) /* nothing to copy: let the donor go now */
+		sv_h5_donor_release(h, &dn);
+	event_map_build(&em, p, ix, &dn);
 	em.f0 = 0.15;
 	em.f1 = 0.35;
 	rc = event_read(h, &em, c0.ds, obj0, H5T_NATIVE_INT64, p->start_ns);
@@ -390,7 +435,8 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	if (rc)
 		goto out;
 	if (delta)
-		event_decode_deltas(p);
+		event_decode_deltas(p, &dn);
+	sv_h5_donor_times(h, &dn);
 
 	for (i = 0; i < sizeof optional_cols / sizeof optional_cols[0]; i++) {
 		int64_t **col = (int64_t **)(void *)((char *)p +
@@ -411,17 +457,18 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		sv_h5_col_close(&c);
 		if (rc)
 			goto out;
+		sv_h5_donor_column(h, &dn, optional_cols[i].name, *col);
 		/* The GPU and await times and the call and parent ids
 		 * packed at once (the nesting does not read them): the load
 		 * never holds them as int64 side by side. */
 		if (h->opts && h->opts->pack)
 			sv_profile_pack_ids(p);
 	}
+	sv_h5_donor_release(h, &dn);
 	sv_h5_events_rows_gpu(p);
 
 	/* Every other 1-D numeric dataset as long as the events: a named
 	 * extra column (doc/format.md 4.8). */
-	sv_h5_group_links(ev, &extra);
 	/* Each column once, however many names (hard links) it has. */
 	for (i = 0; i < extra.n; i++)
 		if (event_known(extra.v[i]))
@@ -462,9 +509,10 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		}
 		free(name);
 	}
+out:
 	sv_strv_fini(&extra);
 	sv_h5_objects_fini(&seen);
-out:
+	sv_h5_donor_release(h, &dn);
 	event_map_fini(&em);
 	sv_h5_col_close(&c0);
 	sv_h5_col_close(&c1);

@@ -7,6 +7,7 @@
  *   load_h5_tables.c  /thread_table and /task_table (lane names)
  *   load_h5_index.c   /region_table and /rank_region_index: rows
  *   load_h5_subset.c  the rows of some ranks only (sv_load_opts.rank_on)
+ *   load_h5_donor.c   rows copied from the previous load (opts->donor)
  *   load_h5_events.c  /events: the per-call columns (load_h5_fast.c)
  *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
  *   load_h5_groups.c  schema 1, the per-rank groups
@@ -95,6 +96,38 @@ int sv_h5_subset_plan(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix);
  * (ix->src records where each kept row came from) and mark the profile a
  * rank subset. */
 void sv_h5_subset_apply(struct sv_h5 *h, struct sv_h5_index *ix);
+
+/* The rows of a reload copied from the previous load's profile
+ * (sv_load_opts.donor, load_h5_donor.c) instead of read. */
+struct sv_h5_donor {
+	const struct sv_profile *d; /* NULL: every row is read */
+	uint32_t *row;  /* per row of h->p: the donor's row, or UINT32_MAX
+			   for a row read from the file */
+	uint64_t calls; /* calls copied */
+	bool given;     /* opts->donor was set */
+	bool released;  /* opts->donor_done was called */
+};
+/* Which rows of h->p (added from ix, the event columns of group ev not
+ * yet read) can be copied from h->opts->donor: none when the donor is not
+ * a profile of this file with its columns, when the file has
+ * extra_columns (named columns of its own), or when the rows do not
+ * ascend in the file. */
+void sv_h5_donor_plan(struct sv_h5 *h, hid_t ev, const struct sv_h5_index *ix,
+	size_t extra_columns, struct sv_h5_donor *dn);
+/* Is row r of h->p copied? */
+static inline bool sv_h5_donor_row(const struct sv_h5_donor *dn, size_t r)
+{
+	return dn->d && dn->row[r] != UINT32_MAX;
+}
+/* Fill the copied rows' starts and ends (p->start_ns, p->end_ns: plain
+ * times, after schema 3's deltas are decoded). */
+void sv_h5_donor_times(struct sv_h5 *h, const struct sv_h5_donor *dn);
+/* Fill the copied rows of the optional column name (gpu_durations,
+ * call_ids, ...) in dst. */
+void sv_h5_donor_column(struct sv_h5 *h, const struct sv_h5_donor *dn,
+	const char *name, int64_t *dst);
+/* Done with the donor: opts->donor_done once, h->p->kept_calls set. */
+void sv_h5_donor_release(struct sv_h5 *h, struct sv_h5_donor *dn);
 
 /* Read the optional per-row columns (source, tags, summaries) onto the
  * profile's rows, which must be the index's rows in order. */

@@ -28,6 +28,12 @@ struct sv_profile *sv_profile_new(const char *path)
 	return p;
 }
 
+struct sv_profile *sv_profile_ref(struct sv_profile *p)
+{
+	atomic_fetch_add(&p->refs, 1);
+	return p;
+}
+
 void sv_profile_free(struct sv_profile *p)
 {
 	size_t i;
@@ -35,6 +41,8 @@ void sv_profile_free(struct sv_profile *p)
 
 	if (!p)
 		return;
+	if (atomic_fetch_sub(&p->refs, 1) != 0)
+		return; /* another owner still holds it */
 	sv_profile_free(p->run);
 	free(p->path);
 	sv_strv_free_array(p->regions, p->nregions);

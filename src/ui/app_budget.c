@@ -52,10 +52,16 @@ void app_budget_loaded(struct sv_app *a, uint32_t left, uint64_t bytes)
 		list = sv_rank_list_text(in, n, 8);
 		sv_budget_format(size, sizeof size, a->opts.source.memory);
 		sv_budget_format(used, sizeof used, bytes);
+		char kept[80] = "";
+		if (p->kept_calls)
+			snprintf(kept, sizeof kept,
+				", %" PRIu64 " calls kept, %" PRIu64 " read",
+				p->kept_calls,
+				(uint64_t)p->ncalls - p->kept_calls);
 		app_message(a, false,
-			"memory %s holds ranks %s (%s); %" PRIu32
+			"memory %s holds ranks %s (%s%s); %" PRIu32
 			" more not read: :ranks LIST reads them",
-			size, list, used, left);
+			size, list, used, kept, left);
 		free(list);
 	}
 	if (a->view)
@@ -191,7 +197,11 @@ bool app_budget_follow(struct sv_app *a)
 					 ? (int64_t)p->lanes[tl->cur_lane].rank
 					 : -1;
 	}
+	/* The ranks both loads hold are copied from this profile, not
+	 * read again (sv_source.donor). */
+	a->opts.source.donor = a->profile;
 	app_start_load(a, false);
+	a->opts.source.donor = NULL;
 	return true;
 }
 

@@ -8,6 +8,9 @@
  * terminal.  Nothing here includes curses or HDF5.
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +71,7 @@ static void loader_leave_file(struct app_loader *l)
 static void loader_destroy(struct app_loader *l)
 {
 	sv_profile_free(l->index);
+	sv_profile_free(l->donor);
 	app_view_free(l->view);
 	sv_run_prep_fini(&l->prep);
 	sv_profile_free(l->result);
@@ -96,6 +100,20 @@ static int loader_cancelled(void *ctx)
 {
 	struct app_loader *l = ctx;
 	return atomic_load(&l->cancel);
+}
+
+/* The load copied what it could from the previous profile: let it go,
+ * and its pages back to the system when the view no longer holds it
+ * either, before the nesting's memory is taken. */
+static void loader_donor_done(void *ctx)
+{
+	struct app_loader *l = ctx;
+
+	sv_profile_free(l->donor);
+	l->donor = NULL;
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 /* Past the file: q need not wait for the rest (loader_stop). */
@@ -166,6 +184,8 @@ static void *loader_main(void *arg)
 	o.rank_on = l->source.rank_on;
 	o.nrank_on = l->source.nrank_on;
 	o.pack = true;
+	o.donor = l->donor;
+	o.donor_done = l->donor ? loader_donor_done : NULL;
 	if (l->want_index || (l->source.memory && !l->want_second)) {
 		/* Quick: names and stored statistics, shown while the calls
 		 * load, and what a memory budget needs to know.  A failure
@@ -173,6 +193,8 @@ static void *loader_main(void *arg)
 		struct sv_load_opts io = o;
 		io.progress = NULL;
 		io.file_done = NULL;
+		io.donor = NULL;
+		io.donor_done = NULL;
 		io.summary_only = true;
 		memset(&err, 0, sizeof err);
 		if (l->source.load(l->path, &io, &p, &err) == 0 &&
@@ -192,6 +214,8 @@ static void *loader_main(void *arg)
 	}
 	memset(&err, 0, sizeof err);
 	rc = l->source.load(l->path, &o, &p, &err);
+	if (l->donor) /* a load that did not get as far as the calls */
+		loader_donor_done(l);
 	free(budget_on);
 	o.rank_on = NULL;
 	pthread_mutex_lock(&l->mu);
@@ -244,6 +268,9 @@ struct app_loader *app_loader_start(const struct sv_source *source,
 
 	l->path = sv_xstrdup(path);
 	l->source = *source;
+	l->source.donor = NULL;
+	if (source->donor)
+		l->donor = sv_profile_ref(source->donor);
 	l->want_index = want_index;
 	l->want_view = vo != NULL;
 	l->want_second = want_second;

@@ -45,6 +45,10 @@ struct app_loader {
 	bool in_file;            /* counted in the threads inside a file */
 	bool building_view;      /* the view is being built */
 	bool abandoned;          /* nobody waits: the thread frees it all */
+	/* The previous load's profile, which the load may copy calls from
+	 * (source.donor; a reference of the loader's own, NULL once let
+	 * go).  Only the loading thread touches it. */
+	struct sv_profile *donor;
 	/* What the memory budget (source.memory) left out: ranks with calls
 	 * not read (0: it read all it was asked for), and the estimated
 	 * bytes of the calls read. */
