@@ -75,6 +75,13 @@ static bool donor_has(const struct sv_profile *d, size_t k)
 	}
 }
 
+/* SCOPEVIEW_NO_DONOR=1: read every row from the file (to compare). */
+static bool donor_disabled_by_env(void)
+{
+	const char *e = getenv("SCOPEVIEW_NO_DONOR");
+	return e && *e && strcmp(e, "0") != 0;
+}
+
 /* Is d a profile of the file h reads, with its columns? */
 static bool donor_usable(struct sv_h5 *h, hid_t ev,
 	const struct sv_h5_index *ix, const struct sv_profile *d,
@@ -132,7 +139,7 @@ void sv_h5_donor_plan(struct sv_h5 *h, hid_t ev, const struct sv_h5_index *ix,
 	if (!d)
 		return;
 	dn->given = true;
-	if (!donor_usable(h, ev, ix, d, extra_columns) ||
+	if (donor_disabled_by_env() || !donor_usable(h, ev, ix, d, extra_columns) ||
 		!donor_rows_ascend(ix) || !d->nrows)
 		return;
 	keys = sv_xmalloc(d->nrows * sizeof *keys);
