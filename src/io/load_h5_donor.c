@@ -139,7 +139,8 @@ void sv_h5_donor_plan(struct sv_h5 *h, hid_t ev, const struct sv_h5_index *ix,
 	if (!d)
 		return;
 	dn->given = true;
-	if (donor_disabled_by_env() || !donor_usable(h, ev, ix, d, extra_columns) ||
+	if (donor_disabled_by_env() ||
+		!donor_usable(h, ev, ix, d, extra_columns) ||
 		!donor_rows_ascend(ix) || !d->nrows)
 		return;
 	keys = sv_xmalloc(d->nrows * sizeof *keys);

@@ -5,7 +5,9 @@
  * out, and when the rank filter (`:ranks`, the ranks view) asks for
  * ranks not in memory, reloads with those first: the pick then leaves
  * out the least recently asked for to make room.  The reload keeps the
- * view (window, filter, search, selection) as any reload does.
+ * view (window, filter, search, selection) as any reload does, and copies
+ * the ranks both loads hold from the old profile (sv_source.donor) rather
+ * than read them again.
  */
 #include <inttypes.h>
 #ifdef __GLIBC__
@@ -49,10 +51,11 @@ void app_budget_loaded(struct sv_app *a, uint32_t left, uint64_t bytes)
 		if (in[r] && !a->rank_tick[r])
 			a->rank_tick[r] = a->tick;
 	if (left && p->rank_subset) {
+		char kept[80] = "";
 		list = sv_rank_list_text(in, n, 8);
 		sv_budget_format(size, sizeof size, a->opts.source.memory);
 		sv_budget_format(used, sizeof used, bytes);
-		char kept[80] = "";
+		/* What a switch copied from memory and what it read. */
 		if (p->kept_calls)
 			snprintf(kept, sizeof kept,
 				", %" PRIu64 " calls kept, %" PRIu64 " read",
