@@ -34,24 +34,12 @@ while [ $# -gt 0 ]; do
 	*) echo "budget.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
-[ -n "$build" ] || build=$here/../build
+. "$(dirname "$0")/lib.sh"
+build=$(bench_build_dir "$build")
 exe=$build/scopeview
-if [ ! -x "$exe" ]; then
-	echo "budget.sh: $exe is not built (ninja -C $build)" >&2
-	exit 1
-fi
+bench_need_built budget.sh "$build" "$exe"
 command -v tmux >/dev/null || { echo "budget.sh: needs tmux" >&2; exit 1; }
-if [ -z "$file" ]; then
-	mkdir -p "$dir"
-	file=$dir/calls-$size-2.h5
-	if [ ! -s "$file" ]; then
-		echo "budget.sh: writing $file" >&2
-		"$exe" gen --quiet --ranks 16 --events "$size" --no-call-ids \
-			"$file.tmp"
-		mv "$file.tmp" "$file"
-	fi
-fi
+[ -n "$file" ] || file=$(bench_scale_file budget.sh "$exe" "$dir" "$size" 2)
 
 sock=scopeview-budget-$$
 tm() { tmux -L "$sock" "$@"; }
@@ -72,6 +60,11 @@ wait_held() {
 		if [ -n "$s" ] && [ "$s" != "$before" ]; then
 			awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
 			return
+		fi
+		if awk -v a="$t0" -v b="$(now)" 'BEGIN { exit !(b - a > 300) }'; then
+			echo "budget.sh: after 5 minutes memory holds the same" \
+				"ranks (a step asking for ranks held reads nothing)" >&2
+			exit 1
 		fi
 		if ! kill -0 "$pid" 2>/dev/null; then
 			echo "budget.sh: the viewer exited" >&2

@@ -28,13 +28,10 @@ while [ $# -gt 0 ]; do
 	*) file=$1; shift ;;
 	esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
-[ -n "$build" ] || build=$here/../build
+. "$(dirname "$0")/lib.sh"
+build=$(bench_build_dir "$build")
 exe=$build/scopeview
-if [ ! -x "$exe" ]; then
-	echo "ranksub.sh: $exe is not built (ninja -C $build)" >&2
-	exit 1
-fi
+bench_need_built ranksub.sh "$build" "$exe"
 if [ ! -x /usr/bin/time ]; then
 	echo "ranksub.sh: needs GNU time as /usr/bin/time" >&2
 	exit 1

@@ -32,33 +32,16 @@ while [ $# -gt 0 ]; do
 	*) echo "scale.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
-[ -n "$build" ] || build=$here/../build
+. "$(dirname "$0")/lib.sh"
+build=$(bench_build_dir "$build")
 exe=$build/scopeview
 bench=$build/bench/scale_bench
-for f in "$exe" "$bench"; do
-	if [ ! -x "$f" ]; then
-		echo "scale.sh: $f is not built (ninja -C $build)" >&2
-		exit 1
-	fi
-done
-mkdir -p "$dir"
+bench_need_built scale.sh "$build" "$exe" "$bench"
 args=()
 IFS=, read -r -a list <<<"$sizes"
 for size in "${list[@]}"; do
 	for kind in 2 5; do
-		f=$dir/calls-$size-$kind.h5
-		if [ ! -s "$f" ]; then
-			if [ "$kind" = 2 ]; then
-				extra=(--no-call-ids)
-			else
-				extra=(--threads 2)
-			fi
-			echo "scale.sh: writing $f" >&2
-			"$exe" gen --quiet --ranks 16 --events "$size" \
-				"${extra[@]}" "$f.tmp"
-			mv "$f.tmp" "$f"
-		fi
+		f=$(bench_scale_file scale.sh "$exe" "$dir" "$size" "$kind")
 		args+=("$size $kind-col=$f")
 	done
 done
