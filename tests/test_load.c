@@ -770,14 +770,21 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* Valid files                                                         */
 
-static struct sv_profile *load_ok(const char *path)
+/* path loaded with o (NULL: the defaults), which must succeed. */
+static struct sv_profile *load_opts(
+	const char *path, const struct sv_load_opts *o)
 {
 	struct sv_profile *p = NULL;
 	struct sv_error e = {0};
-	int rc = sv_load(path, NULL, &p, &e);
+	int rc = sv_load(path, o, &p, &e);
 	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
 	ck_assert_ptr_nonnull(p);
 	return p;
+}
+
+static struct sv_profile *load_ok(const char *path)
+{
+	return load_opts(path, NULL);
 }
 
 static bool has_warning(const struct sv_profile *p, const char *frag)
@@ -2430,11 +2437,7 @@ static char *big_write(const struct big_case *c, int64_t *want_start)
 static struct sv_profile *load_with(const char *path, bool slow)
 {
 	struct sv_load_opts o = {.slow_inflate = slow};
-	struct sv_profile *p = NULL;
-	struct sv_error e = {0};
-	int rc = sv_load(path, &o, &p, &e);
-	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
-	return p;
+	return load_opts(path, &o);
 }
 
 static void same_col(const void *a, const void *b, size_t n, const char *what)
@@ -3275,18 +3278,13 @@ static struct sv_profile *load_donor(const char *path, const bool *on,
 	uint32_t n, bool pack, const struct sv_profile *donor, int *released)
 {
 	struct sv_load_opts o = {.pack = pack};
-	struct sv_profile *p = NULL;
-	struct sv_error e = {0};
-	int rc;
 
 	o.rank_on = on;
 	o.nrank_on = n;
 	o.donor = donor;
 	o.donor_done = donor_done_count;
 	o.ctx = released;
-	rc = sv_load(path, &o, &p, &e);
-	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
-	return p;
+	return load_opts(path, &o);
 }
 
 /* Every figure of every call, row and lane of a and b is the same. */
@@ -3362,15 +3360,10 @@ static struct sv_profile *load_ranks(
 	const char *path, const bool *on, uint32_t n, bool slow)
 {
 	struct sv_load_opts o = {.slow_inflate = slow};
-	struct sv_profile *p = NULL;
-	struct sv_error e = {0};
-	int rc;
 
 	o.rank_on = on;
 	o.nrank_on = n;
-	rc = sv_load(path, &o, &p, &e);
-	ck_assert_msg(rc == 0, "%s: %s", path, e.msg);
-	return p;
+	return load_opts(path, &o);
 }
 
 /* summary_statistics for rows of the calls st/en (total, minimum, maximum,

@@ -59,19 +59,22 @@ static bool donor_same_record(
 	       a->end_maximum == b->end_maximum;
 }
 
-/* The optional columns a donor must share with the file. */
-static const char *const donor_columns[] = {"gpu_durations", "call_ids",
-	"parent_ids", "thread_ids", "task_ids", "await_ns"};
+/* The id column of optional column k (an id column). */
+static enum sv_id_column donor_id(enum sv_h5_optional k)
+{
+	return (enum sv_id_column)(k - SV_H5_OPT_CALL_IDS);
+}
 
-static bool donor_has(const struct sv_profile *d, size_t k)
+/* Has d optional column k (which the file must share)? */
+static bool donor_has(const struct sv_profile *d, enum sv_h5_optional k)
 {
 	switch (k) {
-	case 0:
+	case SV_H5_OPT_GPU:
 		return sv_profile_has_gpu(d);
-	case 5:
+	case SV_H5_OPT_AWAIT:
 		return sv_profile_has_await(d);
 	default:
-		return sv_profile_has_id(d, (enum sv_id_column)(k - 1));
+		return sv_profile_has_id(d, donor_id(k));
 	}
 }
 
@@ -89,8 +92,9 @@ static bool donor_usable(struct sv_h5 *h, hid_t ev,
 {
 	const struct sv_profile *p = h->p;
 	uint64_t calls = 0, dcalls;
-	size_t rows, drows, k;
+	size_t rows, drows;
 	hsize_t r;
+	int k;
 
 	if (!d->has_calls || d->layout != SV_LAYOUT_COLUMNAR ||
 		d->schema != p->schema || strcmp(d->path, p->path) ||
@@ -104,8 +108,9 @@ static bool donor_usable(struct sv_h5 *h, hid_t ev,
 	dcalls = d->rank_subset ? d->file_calls : d->ncalls;
 	if (rows != drows || calls != dcalls)
 		return false;
-	for (k = 0; k < sizeof donor_columns / sizeof donor_columns[0]; k++)
-		if (sv_h5_exists(ev, donor_columns[k]) != donor_has(d, k))
+	for (k = 0; k < SV_H5_OPTIONAL; k++)
+		if (sv_h5_exists(ev, sv_h5_optional_names[k]) !=
+			donor_has(d, (enum sv_h5_optional)k))
 			return false;
 	return true;
 }
@@ -178,26 +183,26 @@ void sv_h5_donor_plan(struct sv_h5 *h, hid_t ev, const struct sv_h5_index *ix,
 }
 
 /* Values [c, c + n) of the donor's optional column k into out. */
-static void donor_values(const struct sv_profile *d, size_t k, uint32_t c,
-	size_t n, int64_t *out)
+static void donor_values(const struct sv_profile *d, enum sv_h5_optional k,
+	uint32_t c, size_t n, int64_t *out)
 {
 	const struct sv_packed *pk = NULL;
 	const int64_t *raw = NULL;
 	size_t i;
 
 	switch (k) {
-	case 0:
+	case SV_H5_OPT_GPU:
 		raw = d->gpu_ns;
 		pk = &d->gpu_pk;
 		break;
-	case 5:
+	case SV_H5_OPT_AWAIT:
 		raw = d->await_ns;
 		pk = &d->await_pk;
 		break;
 	default:
-		raw = sv_profile_id_raw(d, (enum sv_id_column)(k - 1));
-		pk = &d->ids[k - 1];
-		if (k - 1 == SV_ID_PARENT && d->parent_id_derived) {
+		raw = sv_profile_id_raw(d, donor_id(k));
+		pk = &d->ids[donor_id(k)];
+		if (k == SV_H5_OPT_PARENT_IDS && d->parent_id_derived) {
 			for (i = 0; i < n; i++)
 				out[i] = sv_profile_id(
 					d, SV_ID_PARENT, (uint32_t)(c + i));
@@ -241,15 +246,12 @@ void sv_h5_donor_times(struct sv_h5 *h, const struct sv_h5_donor *dn)
 }
 
 void sv_h5_donor_column(struct sv_h5 *h, const struct sv_h5_donor *dn,
-	const char *name, int64_t *dst)
+	enum sv_h5_optional k, int64_t *dst)
 {
 	const struct sv_profile *p = h->p;
-	size_t r, k;
+	size_t r;
 
-	for (k = 0; k < sizeof donor_columns / sizeof donor_columns[0]; k++)
-		if (!strcmp(name, donor_columns[k]))
-			break;
-	if (!dn->d || k == sizeof donor_columns / sizeof donor_columns[0])
+	if (!dn->d)
 		return;
 	for (r = 0; r < p->nrows; r++)
 		if (dn->row[r] != UINT32_MAX)

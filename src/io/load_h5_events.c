@@ -287,17 +287,20 @@ void sv_h5_events_rows_gpu(struct sv_profile *p)
 	}
 }
 
+const char *const sv_h5_optional_names[SV_H5_OPTIONAL] = {"gpu_durations",
+	"call_ids", "parent_ids", "thread_ids", "task_ids", "await_ns"};
+
+/* Where each optional column goes, in enum sv_h5_optional's order. */
 static const struct {
-	const char *name;
 	size_t member; /* offsetof in struct sv_profile */
 	int64_t fill;
-} optional_cols[] = {
-	{"gpu_durations", offsetof(struct sv_profile, gpu_ns), -1},
-	{"call_ids", offsetof(struct sv_profile, call_id), -1},
-	{"parent_ids", offsetof(struct sv_profile, parent_id), -1},
-	{"thread_ids", offsetof(struct sv_profile, thread_id), -1},
-	{"task_ids", offsetof(struct sv_profile, task_id), -1},
-	{"await_ns", offsetof(struct sv_profile, await_ns), 0},
+} optional_cols[SV_H5_OPTIONAL] = {
+	{offsetof(struct sv_profile, gpu_ns), -1},
+	{offsetof(struct sv_profile, call_id), -1},
+	{offsetof(struct sv_profile, parent_id), -1},
+	{offsetof(struct sv_profile, thread_id), -1},
+	{offsetof(struct sv_profile, task_id), -1},
+	{offsetof(struct sv_profile, await_ns), 0},
 };
 
 static bool event_known(const char *name)
@@ -309,7 +312,7 @@ static bool event_known(const char *name)
 		if (!strcmp(name, core[i]))
 			return true;
 	for (i = 0; i < sizeof optional_cols / sizeof optional_cols[0]; i++)
-		if (!strcmp(name, optional_cols[i].name))
+		if (!strcmp(name, sv_h5_optional_names[i]))
 			return true;
 	return false;
 }
@@ -441,9 +444,10 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	for (i = 0; i < sizeof optional_cols / sizeof optional_cols[0]; i++) {
 		int64_t **col = (int64_t **)(void *)((char *)p +
 						     optional_cols[i].member);
-		snprintf(obj, sizeof obj, "/events/%s", optional_cols[i].name);
+		snprintf(
+			obj, sizeof obj, "/events/%s", sv_h5_optional_names[i]);
 		rc = sv_h5_col_open(
-			h, ev, optional_cols[i].name, obj, SV_H5_INT, m, &c);
+			h, ev, sv_h5_optional_names[i], obj, SV_H5_INT, m, &c);
 		if (rc < 0)
 			goto out;
 		if (rc == SV_H5_ABSENT) {
@@ -457,7 +461,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		sv_h5_col_close(&c);
 		if (rc)
 			goto out;
-		sv_h5_donor_column(h, &dn, optional_cols[i].name, *col);
+		sv_h5_donor_column(h, &dn, (enum sv_h5_optional)i, *col);
 		/* The GPU and await times and the call and parent ids
 		 * packed at once (the nesting does not read them): the load
 		 * never holds them as int64 side by side. */

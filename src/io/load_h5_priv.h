@@ -97,6 +97,21 @@ int sv_h5_subset_plan(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix);
  * rank subset. */
 void sv_h5_subset_apply(struct sv_h5 *h, struct sv_h5_index *ix);
 
+/* The optional event columns (doc/format.md 4.7), in the order the
+ * loader reads them (load_h5_events.c) and a donor is checked for them
+ * (load_h5_donor.c); sv_h5_optional_names holds their dataset names. */
+enum sv_h5_optional {
+	SV_H5_OPT_GPU,
+	SV_H5_OPT_CALL_IDS, /* then the other id columns, in sv_id_column's
+			       order */
+	SV_H5_OPT_PARENT_IDS,
+	SV_H5_OPT_THREAD_IDS,
+	SV_H5_OPT_TASK_IDS,
+	SV_H5_OPT_AWAIT,
+	SV_H5_OPTIONAL
+};
+extern const char *const sv_h5_optional_names[SV_H5_OPTIONAL];
+
 /* The rows of a reload copied from the previous load's profile
  * (sv_load_opts.donor, load_h5_donor.c) instead of read. */
 struct sv_h5_donor {
@@ -122,10 +137,9 @@ static inline bool sv_h5_donor_row(const struct sv_h5_donor *dn, size_t r)
 /* Fill the copied rows' starts and ends (p->start_ns, p->end_ns: plain
  * times, after schema 3's deltas are decoded). */
 void sv_h5_donor_times(struct sv_h5 *h, const struct sv_h5_donor *dn);
-/* Fill the copied rows of the optional column name (gpu_durations,
- * call_ids, ...) in dst. */
+/* Fill the copied rows of optional column k in dst. */
 void sv_h5_donor_column(struct sv_h5 *h, const struct sv_h5_donor *dn,
-	const char *name, int64_t *dst);
+	enum sv_h5_optional k, int64_t *dst);
 /* Done with the donor: opts->donor_done once, h->p->kept_calls set. */
 void sv_h5_donor_release(struct sv_h5 *h, struct sv_h5_donor *dn);
 
