@@ -570,7 +570,7 @@ static enum sb_verdict c_h5py(int k, char *b, size_t n)
 		snprintf(b, n, "n/a");
 		return SB_NA;
 	}
-	snprintf(b, n, "%.2f s, %.0f B/call", R->h5py_s,
+	snprintf(b, n, "%.3f s, %.0f B/call", R->h5py_s,
 		R->h5py_rss / (double)R->calls);
 	return SB_NA;
 }
@@ -578,10 +578,10 @@ static enum sb_verdict c_h5py(int k, char *b, size_t n)
 static enum sb_verdict c_load(int k, char *b, size_t n)
 {
 	if (R->h5py_s > 0)
-		snprintf(b, n, "%.2f s (%.2fx)", R->load_s,
+		snprintf(b, n, "%.3f s (%.2fx)", R->load_s,
 			R->load_s / R->h5py_s);
 	else
-		snprintf(b, n, "%.2f s", R->load_s);
+		snprintf(b, n, "%.3f s", R->load_s);
 	return SB_NA;
 }
 
@@ -594,10 +594,10 @@ static enum sb_verdict c_first(int k, char *b, size_t n)
 static enum sb_verdict c_ready(int k, char *b, size_t n)
 {
 	if (R->h5py_s <= 0) {
-		snprintf(b, n, "%.2f s", R->ready_s);
+		snprintf(b, n, "%.3f s", R->ready_s);
 		return SB_NA;
 	}
-	snprintf(b, n, "%.2f s (%.2fx)", R->ready_s, R->ready_s / R->h5py_s);
+	snprintf(b, n, "%.3f s (%.2fx)", R->ready_s, R->ready_s / R->h5py_s);
 	return R->ready_s <= R->h5py_s ? SB_MET : SB_MISSED;
 }
 
