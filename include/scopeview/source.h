@@ -57,6 +57,11 @@ struct sv_load_opts {
 	 * parent ids as soon as they are read, since the nesting does not
 	 * read them, and the rest once it is done. */
 	bool pack;
+	/* With pack: a profile of fewer calls keeps its starts, durations,
+	 * nesting and lanes unpacked (sv_profile_pack is not called; the
+	 * optional columns are packed as they are read all the same):
+	 * SV_PACK_MIN_CALLS for the viewer, 0 to pack every profile. */
+	uint64_t pack_min_calls;
 	/* A profile of the same file read before (the viewer's previous
 	 * load, borrowed, read-only): the calls of the rows it holds are
 	 * copied from it instead of read from the file, where the layout

@@ -549,7 +549,8 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 			sv_profile_pack_ids(h.p);
 		}
 		rc = sv_profile_finish(h.p, err);
-		if (!rc && opts && opts->pack)
+		if (!rc && opts && opts->pack &&
+			h.p->ncalls >= opts->pack_min_calls)
 			sv_profile_pack(h.p);
 	}
 	if (!rc)

@@ -184,6 +184,7 @@ static void *loader_main(void *arg)
 	o.rank_on = l->source.rank_on;
 	o.nrank_on = l->source.nrank_on;
 	o.pack = true;
+	o.pack_min_calls = SV_PACK_MIN_CALLS;
 	o.donor = l->donor;
 	o.donor_done = l->donor ? loader_donor_done : NULL;
 	if (l->want_index || (l->source.memory && !l->want_second)) {
