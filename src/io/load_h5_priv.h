@@ -110,6 +110,15 @@ enum sv_h5_optional {
 	SV_H5_OPT_AWAIT,
 	SV_H5_OPTIONAL
 };
+/* donor_id() (load_h5_donor.c) counts on it. */
+_Static_assert((int)SV_ID_CALL == 0 &&
+		       (int)SV_H5_OPT_CALL_IDS + (int)SV_ID_PARENT ==
+			       (int)SV_H5_OPT_PARENT_IDS &&
+		       (int)SV_H5_OPT_CALL_IDS + (int)SV_ID_THREAD ==
+			       (int)SV_H5_OPT_THREAD_IDS &&
+		       (int)SV_H5_OPT_CALL_IDS + (int)SV_ID_TASK ==
+			       (int)SV_H5_OPT_TASK_IDS,
+	"the id columns follow enum sv_id_column's order");
 extern const char *const sv_h5_optional_names[SV_H5_OPTIONAL];
 
 /* The rows of a reload copied from the previous load's profile
