@@ -54,43 +54,12 @@ void sv_die(const char *fmt, ...)
 	exit(70);
 }
 
-/* Blocks from this size up are the columns of a big profile: they are
- * asked to be backed by huge pages where the system allows it
- * (transparent_hugepage "madvise" or "always"; "never" ignores the hint).
- * Filling a column then takes one page fault per 2 MB instead of one per
- * 4 KB: at 100M calls, the kernel's page faults were a tenth of the
- * load.  A block this big loses at most one huge page to rounding. */
-#define SV_HUGE_MIN ((size_t)8 << 20)
-
-static void *huge_hint(void *p, size_t size)
-{
-#ifdef MADV_HUGEPAGE
-	static long pg;
-
-	if (size >= SV_HUGE_MIN) {
-		uintptr_t a, e;
-		if (!pg)
-			pg = sysconf(_SC_PAGESIZE);
-		if (pg <= 0)
-			return p;
-		/* Whole pages inside the block only. */
-		a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
-		e = ((uintptr_t)p + size) & ~((uintptr_t)pg - 1);
-		if (a < e)
-			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-	}
-#else
-	(void)size;
-#endif
-	return p;
-}
-
 void *sv_xmalloc(size_t size)
 {
 	void *p = malloc(size ? size : 1);
 	if (!p)
 		sv_die("out of memory (%zu bytes)", size);
-	return huge_hint(p, size);
+	return p;
 }
 
 void *sv_xcalloc(size_t nmemb, size_t size)
@@ -98,8 +67,7 @@ void *sv_xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		sv_die("out of memory (%zu x %zu bytes)", nmemb, size);
-	/* calloc checked nmemb * size. */
-	return huge_hint(p, nmemb * size);
+	return p;
 }
 
 void *sv_xrealloc(void *ptr, size_t size)
@@ -107,7 +75,7 @@ void *sv_xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 	if (!p)
 		sv_die("out of memory (%zu bytes)", size);
-	return huge_hint(p, size);
+	return p;
 }
 
 void *sv_xreallocarray(void *ptr, size_t nmemb, size_t size)
