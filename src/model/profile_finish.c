@@ -501,143 +501,52 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 	free(out);
 }
 
-/* One half of the calls for duration_narrow: calls [lo, hi), their
- * uint32 durations written to out (call c's to out + 4 (c - lo)), the
- * rest of what the pass finds kept here until the halves are merged. */
-struct narrow_half {
-	struct sv_profile *p;
-	const unsigned char *ends; /* the int64 ends, as bytes */
-	unsigned char *out;
-	uint32_t lo, hi;
-	int64_t *first, span_start, span_end;
-	bool *seen;
-	struct sv_wide wide;
-	size_t reversed, nmsgs;
-	char *msgs[PROFILE_MAX_NEST_WARNINGS];
-};
-
-static void *narrow_half(void *arg)
-{
-	struct narrow_half *h = arg;
-	struct sv_profile *p = h->p;
-	uint32_t c, row = 0;
-
-	(void)sv_profile_row_near(p, h->lo, &row);
-	h->span_start = h->lo < h->hi ? p->start_ns[h->lo] : 0;
-	memcpy(&h->span_end, h->ends + (size_t)h->lo * 8, 8);
-	for (c = h->lo; c < h->hi; c++) {
-		int64_t e, s = p->start_ns[c];
-		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
-		memcpy(&e, h->ends + (size_t)c * sizeof e, sizeof e);
-		if (e < s && h->reversed++ < PROFILE_MAX_NEST_WARNINGS) {
-			char a[256];
-			nest_describe(p, c, a, sizeof a);
-			h->msgs[h->nmsgs++] =
-				sv_xasprintf("rank %" PRIu32 ": %s ends before "
-					     "it starts (figures "
-					     "kept as stored)",
-					sv_call_rank(p, c), a);
-		}
-		if (s < h->span_start)
-			h->span_start = s;
-		if (e > h->span_end)
-			h->span_end = e;
-		if (g < p->nregions && (!h->seen[g] || s < h->first[g])) {
-			h->first[g] = s;
-			h->seen[g] = true;
-		}
-		n = sv_wide_u32(&h->wide, c, sv_sub_wrap(e, s));
-		memcpy(h->out + (size_t)(c - h->lo) * sizeof n, &n, sizeof n);
-	}
-	return NULL;
-}
-
-/* Below this many calls one thread narrows as fast as two. */
-#define NARROW_THREAD_MIN_CALLS 200000
-
 /* The ends as durations: narrowed in place (call c's uint32 goes to bytes
  * [4c, 4c + 4), which only calls before c held), the wide values to
  * p->dur_wide, then shrunk to 4 bytes a call, so the two never take 12
  * bytes a call at once.  In the same pass over the calls: a warning for
  * each call that ends before it starts, the earliest start and the
  * latest end (sv_profile_min_start, sv_profile_max_end) and each
- * region's earliest start, into first[] (p->nregions values).
- *
- * A large profile is done in two halves at once: the first in place, the
- * second (whose bytes the first half's writes never reach, and which
- * writes none of the first's) into a buffer of its own, copied into place
- * when both are done. */
+ * region's earliest start, into first[] (p->nregions values). */
 static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 {
 	/* Read and written as bytes, so no int64/uint32 aliasing. */
 	unsigned char *mem = (unsigned char *)p->end_ns;
-	size_t ng = p->nregions ? p->nregions : 1, reversed, nmsgs = 0, i, k;
-	struct narrow_half h[2];
-	uint32_t mid = p->ncalls;
-	pthread_t t;
-	bool started = false;
+	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
+	size_t reversed = 0;
+	uint32_t c, row = 0;
 
-	if (!mem || !p->ncalls) {
-		free(mem);
-		return sv_xmalloc(sizeof(uint32_t));
-	}
-	if (p->ncalls >= NARROW_THREAD_MIN_CALLS &&
-		sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		mid = p->ncalls / 2;
-	memset(h, 0, sizeof h);
-	for (k = 0; k < 2; k++) {
-		h[k].p = p;
-		h[k].ends = mem;
-		h[k].lo = k ? mid : 0;
-		h[k].hi = k ? p->ncalls : mid;
-		h[k].first = k ? sv_xcalloc(ng, sizeof *first) : first;
-		h[k].seen = sv_xcalloc(ng, sizeof *h[k].seen);
-	}
-	h[0].out = mem;
-	h[0].wide = p->dur_wide;
-	if (mid < p->ncalls) {
-		h[1].out = sv_xmalloc((size_t)(p->ncalls - mid) * 4);
-		started = pthread_create(&t, NULL, narrow_half, &h[1]) == 0;
-	}
-	narrow_half(&h[0]);
-	if (started)
-		pthread_join(t, NULL);
-	else if (mid < p->ncalls)
-		narrow_half(&h[1]);
-	if (mid < p->ncalls) {
-		memcpy(mem + (size_t)mid * 4, h[1].out,
-			(size_t)(p->ncalls - mid) * 4);
-		free(h[1].out);
-		if (h[1].span_start < h[0].span_start)
-			h[0].span_start = h[1].span_start;
-		if (h[1].span_end > h[0].span_end)
-			h[0].span_end = h[1].span_end;
-		for (i = 0; i < p->nregions; i++)
-			if (h[1].seen[i] &&
-				(!h[0].seen[i] || h[1].first[i] < first[i]))
-				first[i] = h[1].first[i];
-		for (i = 0; i < h[1].wide.n; i++)
-			sv_wide_append(&h[0].wide, h[1].wide.call[i],
-				h[1].wide.value[i]);
-	}
-	p->dur_wide = h[0].wide;
-	p->span_start_ns = h[0].span_start;
-	p->span_end_ns = h[0].span_end;
-	reversed = h[0].reversed + h[1].reversed;
-	for (k = 0; k < 2; k++) {
-		for (i = 0; i < h[k].nmsgs; i++, nmsgs++) {
-			if (nmsgs < PROFILE_MAX_NEST_WARNINGS)
-				sv_profile_warn(p, "%s", h[k].msgs[i]);
-			free(h[k].msgs[i]);
+	if (!mem)
+		mem = sv_xmalloc(sizeof(uint32_t));
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t e, s = p->start_ns[c];
+		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
+		memcpy(&e, mem + (size_t)c * sizeof e, sizeof e);
+		if (e < s && reversed++ < PROFILE_MAX_NEST_WARNINGS) {
+			char a[256];
+			nest_describe(p, c, a, sizeof a);
+			sv_profile_warn(p,
+				"rank %" PRIu32 ": %s ends before it "
+				"starts (figures kept as stored)",
+				sv_call_rank(p, c), a);
 		}
-		free(h[k].seen);
+		if (!c || s < p->span_start_ns)
+			p->span_start_ns = s;
+		if (!c || e > p->span_end_ns)
+			p->span_end_ns = e;
+		if (g < p->nregions && (!seen[g] || s < first[g])) {
+			first[g] = s;
+			seen[g] = true;
+		}
+		n = sv_wide_u32(&p->dur_wide, c, sv_sub_wrap(e, s));
+		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
 	}
-	free(h[1].first);
-	sv_wide_fini(&h[1].wide);
 	if (reversed > PROFILE_MAX_NEST_WARNINGS)
 		sv_profile_warn(p, "%zu more calls end before they start",
 			reversed - PROFILE_MAX_NEST_WARNINGS);
-	return sv_xreallocarray(mem, p->ncalls, sizeof(uint32_t));
+	free(seen);
+	return sv_xreallocarray(
+		mem, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
 }
 
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
