@@ -3664,6 +3664,46 @@ START_TEST(test_donor_same_as_read)
 }
 END_TEST
 
+/* The viewer's loads pack a profile of pack_min_calls calls or more and
+ * leave a smaller one plain (but for the ids, packed as they are read);
+ * every figure is the same either way. */
+START_TEST(test_pack_min_calls)
+{
+	char *path = svt_tmp_path("pack_min.h5");
+	struct sv_gen_opts go;
+	struct sv_error e = {0};
+	struct sv_load_opts o = {.pack = true};
+	struct sv_profile *plain, *packed;
+
+	sv_gen_opts_init(&go);
+	go.ranks = 2;
+	go.events = 20000;
+	go.threads = 2;
+	go.seed = 3;
+	ck_assert_msg(
+		sv_gen_write(path, &go, NULL, NULL, &e) == 0, "%s", e.msg);
+	packed = load_opts(path, &o);
+	ck_assert_ptr_null(packed->start_ns);
+	ck_assert_uint_gt(packed->start_pk.n, 0);
+	o.pack_min_calls = packed->ncalls + 1;
+	plain = load_opts(path, &o);
+	ck_assert_ptr_nonnull(plain->start_ns);
+	ck_assert_ptr_nonnull(plain->dur);
+	ck_assert_uint_eq(plain->start_pk.n, 0);
+	ck_assert_ptr_null(sv_profile_id_raw(plain, SV_ID_CALL));
+	ck_assert(sv_profile_has_id(plain, SV_ID_CALL));
+	same_profile(plain, packed);
+	o.pack_min_calls = packed->ncalls;
+	sv_profile_free(packed);
+	packed = load_opts(path, &o);
+	ck_assert_ptr_null(packed->start_ns);
+	sv_profile_free(plain);
+	sv_profile_free(packed);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 /* A profile with two owners is freed by the second sv_profile_free. */
 START_TEST(test_profile_ref)
 {
@@ -3727,6 +3767,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_rank_subset_rows, 0, 3);
 	tcase_add_test(t, test_rank_subset_gen);
 	tcase_add_loop_test(t, test_donor_same_as_read, 0, 4);
+	tcase_add_test(t, test_pack_min_calls);
 	tcase_add_test(t, test_profile_ref);
 	suite_add_tcase(s, t);
 	t = tcase_create("rank_groups");

@@ -413,9 +413,10 @@ void sv_profile_pack(struct sv_profile *p);
 /* The viewer packs profiles of this many calls (2^20) and more.  A
  * smaller one keeps its main columns plain (sv_load_opts.pack_min_calls):
  * they are read faster, the packing's passes are saved (a 1M-call
- * profile is ready in 0.055-0.058 s instead of 0.06-0.07 s), and the whole process stays well
- * inside the 24 bytes a call and 64 MB the packed columns keep to (at
- * 2M calls and seven columns it still took 110 MB of the 114 MB). */
+ * profile is ready in 0.055-0.058 s instead of 0.06-0.07 s), and the
+ * whole process stays well inside the 24 bytes a call and 64 MB the
+ * packed columns keep to (at 2M calls and seven columns it still took
+ * 110 MB of the 114 MB). */
 #define SV_PACK_MIN_CALLS ((uint64_t)1 << 20)
 /* The id columns and the GPU and await times alone, as far as
  * sv_profile_pack would pack them (the GPU and await times and the call
