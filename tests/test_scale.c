@@ -138,8 +138,7 @@ START_TEST(test_many_regions)
 	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
 	ck_assert_uint_eq(sv_lane_call(&p->lanes[0], 0), 999);
 	sv_profile_free(p);
-	/* 4n stays under the 200,000 calls from which finishing takes a
-	 * second thread, and in the caches: at 50,000 to 200,000 the ratio
+	/* 4n stays in the caches: at 50,000 to 200,000 regions the ratio
 	 * was 6-7, 8.2 on a busy machine, for the same n log n work. */
 	scale_check("regions", scale_regions, 30000);
 }
