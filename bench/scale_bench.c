@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "scopeview/app.h"
+#include "scopeview/heap.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/render.h"
@@ -791,6 +792,7 @@ int main(int argc, char **argv)
 	int runs = 1, i;
 	bool anchor = true;
 
+	sv_heap_init(); /* as scopeview's main does */
 	for (i = 1; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 		if (!strcmp(argv[i], "--runs") && i + 1 < argc) {

@@ -112,7 +112,8 @@ char *sv_xvasprintf(const char *fmt, va_list ap) SV_PRINTF(1, 0);
  * (madvise), so that the unmapping, which holds the process's memory map
  * against every other thread's mmap (a thread's stack, a new array) and
  * page faults for as long as it frees pages, is short.  A small block is
- * just freed. */
+ * just freed, and so is any while a load holds the heap (heap.h): its
+ * pages are then kept for the load's next blocks. */
 void sv_free_big(void *p);
 
 /* Grow *buf (holding *cap elements of size elem) so it holds at least

@@ -8,6 +8,7 @@
 #include "sv_version.h"
 #include "scopeview/cli.h"
 #include "scopeview/common.h"
+#include "scopeview/heap.h"
 
 static const struct {
 	const char *name;
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	/* One heap for the threads that load and index (heap.h). */
+	sv_heap_init();
 	if (argc > 1 &&
 		(!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		main_usage(stdout);

@@ -5,6 +5,7 @@
  * cannot be recovered from (allocation failure, broken invariants).
  */
 #include "scopeview/common.h"
+#include "scopeview/heap.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -94,7 +95,8 @@ void sv_free_big(void *p)
 	size_t n = p ? malloc_usable_size(p) : 0;
 	long pg = sysconf(_SC_PAGESIZE);
 
-	if (n >= SV_FREE_BIG && pg > 0) {
+	/* Held, the heap keeps the block for the next (heap.h). */
+	if (n >= SV_FREE_BIG && pg > 0 && !sv_heap_holding()) {
 		/* Only whole pages inside the block, clear of the allocator's
 		 * headers on either side. */
 		uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) &

@@ -11,9 +11,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
+
+#include "scopeview/heap.h"
 
 /* Below this many calls one thread packs everything. */
 #define PACK_THREAD_MIN_CALLS 200000
@@ -159,9 +158,8 @@ void sv_profile_pack(struct sv_profile *p)
 			pthread_join(t, NULL);
 	}
 	sv_profile_pack_ids(p);
-#ifdef __GLIBC__
 	/* The lanes' arrays (a few MB each) lay in the heap, below the
-	 * threshold for a mapping of their own: give their pages back. */
-	malloc_trim(0);
-#endif
+	 * threshold for a mapping of their own: give their pages back (or
+	 * keep them for the index, when the load holds the heap). */
+	sv_heap_trim();
 }

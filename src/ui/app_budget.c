@@ -10,13 +10,11 @@
  * than read them again.
  */
 #include <inttypes.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/budget.h"
+#include "scopeview/heap.h"
 #include "scopeview/profile.h"
 #include "scopeview/timeline.h"
 
@@ -221,9 +219,7 @@ bool app_budget_index(struct sv_app *a, struct sv_profile *index)
 	}
 	a->profile = index;
 	sv_profile_free(old);
-#ifdef __GLIBC__
-	malloc_trim(0); /* the old calls' pages back to the system now */
-#endif
+	sv_heap_trim(); /* the old calls' pages back to the system now */
 	app_message(a, false, "%s",
 		"reading other ranks: the panel shows the stored statistics");
 	return true;

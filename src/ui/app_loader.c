@@ -8,15 +8,13 @@
  * terminal.  Nothing here includes curses or HDF5.
  */
 #include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/budget.h"
+#include "scopeview/heap.h"
 #include "scopeview/job.h"
 #include "scopeview/profile.h"
 #include "scopeview/app.h"
@@ -111,9 +109,7 @@ static void loader_donor_done(void *ctx)
 
 	sv_profile_free(l->donor);
 	l->donor = NULL;
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
+	sv_heap_trim();
 }
 
 /* Past the file: q need not wait for the rest (loader_stop). */
@@ -174,6 +170,10 @@ static void *loader_main(void *arg)
 	bool *budget_on = NULL;
 	int rc;
 
+	/* What the load frees (the read's ends, the columns as they are
+	 * packed) is what it allocates next: kept in the heap until the
+	 * view is made (heap.h). */
+	sv_heap_hold();
 	if (l->source.thread_init)
 		l->source.thread_init();
 	memset(&o, 0, sizeof o);
@@ -243,6 +243,7 @@ static void *loader_main(void *arg)
 			p = NULL;
 		}
 	}
+	sv_heap_release();
 	pthread_mutex_lock(&l->mu);
 	l->rc = rc;
 	l->err = err;

@@ -1,0 +1,85 @@
+/*
+ * heap.c: the heap held while a load runs (heap.h), with glibc's malloc
+ * settings.
+ *
+ * Held: no block gets a mapping of its own (M_MMAP_MAX 0), so a freed
+ * column stays in the heap for the next allocation, and the top of the
+ * heap is not given back (M_TRIM_THRESHOLD as high as it goes).
+ * Released: blocks of 32 MB and more get mappings of their own again and
+ * the top is given back past 64 MB (what glibc's own adaptive settings
+ * reach once a block that big has been freed), and malloc_trim() hands
+ * every free page of the heap back.
+ */
+#include "scopeview/heap.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/* glibc's own limit on mappings, and the thresholds described above. */
+#define HEAP_MMAP_MAX       65536
+#define HEAP_MMAP_THRESHOLD (32 << 20)
+#define HEAP_TRIM_THRESHOLD (64 << 20)
+
+static pthread_mutex_t heap_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned heap_holds; /* under heap_mu */
+static bool heap_took;      /* the settings of the holds took, under heap_mu */
+static atomic_bool heap_held; /* heap_holds > 0, for sv_free_big */
+
+bool sv_heap_init(void)
+{
+#ifdef __GLIBC__
+	return mallopt(M_ARENA_MAX, 1) == 1;
+#else
+	return false;
+#endif
+}
+
+bool sv_heap_hold(void)
+{
+	bool ok;
+
+	pthread_mutex_lock(&heap_mu);
+	if (heap_holds++ == 0) {
+		atomic_store(&heap_held, true);
+		heap_took = false;
+#ifdef __GLIBC__
+		heap_took = mallopt(M_MMAP_MAX, 0) == 1 &&
+			    mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
+#endif
+	}
+	ok = heap_took;
+	pthread_mutex_unlock(&heap_mu);
+	return ok;
+}
+
+void sv_heap_release(void)
+{
+	pthread_mutex_lock(&heap_mu);
+	if (heap_holds && --heap_holds == 0) {
+#ifdef __GLIBC__
+		mallopt(M_MMAP_MAX, HEAP_MMAP_MAX);
+		mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_THRESHOLD);
+		mallopt(M_TRIM_THRESHOLD, HEAP_TRIM_THRESHOLD);
+		malloc_trim(0);
+#endif
+		atomic_store(&heap_held, false);
+	}
+	pthread_mutex_unlock(&heap_mu);
+}
+
+void sv_heap_trim(void)
+{
+#ifdef __GLIBC__
+	if (!atomic_load(&heap_held))
+		malloc_trim(0);
+#endif
+}
+
+bool sv_heap_holding(void)
+{
+	return atomic_load(&heap_held);
+}
