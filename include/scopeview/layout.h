@@ -107,16 +107,33 @@ struct sv_lod_level {
 			     [i, block end) */
 	uint32_t nblocks; /* ceil(n / SV_LOD_BLOCK) */
 	uint32_t nlog;    /* levels of the sparse table */
-	uint32_t *sparse; /* sparse[k * nblocks + b]: position of the longest
-			     call in blocks [b, b + 2^k) */
+	/* The sparse table: the position of the longest call in blocks
+	 * [b, b + 2^k), for k < nlog.  Its first SV_LOD_SPARSE16 levels as
+	 * offsets above the position of block b's first call, which fit in
+	 * 16 bits there (sparse16[k * nblocks + b]), the rest as positions
+	 * (sparse[(k - SV_LOD_SPARSE16) * nblocks + b]); NULL when there are
+	 * none.  Read with sv_lod_sparse(). */
+	uint16_t *sparse16;
+	uint32_t *sparse;
 };
 #define SV_LOD_BLOCK 32
+/* 2^(k + 5) positions for level k: below 2^16 up to k = 10. */
+#define SV_LOD_SPARSE16 11
 
 /* The call at position i of lv. */
 static inline uint32_t sv_lod_call(const struct sv_lod_level *lv, uint32_t i)
 {
 	return lv->calls ? lv->calls[i]
 			 : (uint32_t)sv_packed_get(&lv->callpk, i);
+}
+/* The position of the longest call in blocks [b, b + 2^k) of lv. */
+static inline uint32_t sv_lod_sparse(
+	const struct sv_lod_level *lv, uint32_t k, uint32_t b)
+{
+	if (k < SV_LOD_SPARSE16)
+		return b * SV_LOD_BLOCK +
+		       lv->sparse16[(size_t)k * lv->nblocks + b];
+	return lv->sparse[(size_t)(k - SV_LOD_SPARSE16) * lv->nblocks + b];
 }
 /* The start of the call at position i of lv. */
 static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)

@@ -62,6 +62,7 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	free(lv->cbase);
 	sv_free_big(lv->coff);
 	sv_free_big(lv->pre);
+	sv_free_big(lv->sparse16);
 	sv_free_big(lv->sparse);
 	memset(lv, 0, sizeof *lv);
 }
@@ -75,16 +76,41 @@ static size_t lod_col_bytes(size_t n, bool packed)
 	       (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK * sizeof(int64_t);
 }
 
+/* The levels of the sparse table of nlog levels kept in 16 bits, and in
+ * 32. */
+static uint32_t lod_sparse16_levels(uint32_t nlog)
+{
+	return nlog < SV_LOD_SPARSE16 ? nlog : SV_LOD_SPARSE16;
+}
+
+static uint32_t lod_sparse32_levels(uint32_t nlog)
+{
+	return nlog - lod_sparse16_levels(nlog);
+}
+
 /* The bytes the level holds. */
 static size_t lod_level_bytes(const struct sv_lod_level *lv)
 {
-	size_t n = lv->n ? lv->n : 1;
+	size_t n = lv->n ? lv->n : 1, nb = lv->nblocks ? lv->nblocks : 1;
 	return lv->callpk.bytes + n * 2 + lod_col_bytes(n, !lv->start) +
 	       lod_col_bytes(n + 1, !lv->cumdur) +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0) +
-	       (size_t)lv->nlog * (lv->nblocks ? lv->nblocks : 1) *
-		       sizeof *lv->sparse;
+	       lod_sparse16_levels(lv->nlog) * nb * sizeof *lv->sparse16 +
+	       lod_sparse32_levels(lv->nlog) * nb * sizeof *lv->sparse;
+}
+
+/* Position at of level k, block b, of lv's sparse table (at lies in
+ * blocks [b, b + 2^k)). */
+static void lod_sparse_put(
+	struct sv_lod_level *lv, uint32_t k, uint32_t b, uint32_t at)
+{
+	if (k < SV_LOD_SPARSE16)
+		lv->sparse16[(size_t)k * lv->nblocks + b] =
+			(uint16_t)(at - b * SV_LOD_BLOCK);
+	else
+		lv->sparse[(size_t)(k - SV_LOD_SPARSE16) * lv->nblocks + b] =
+			at;
 }
 
 /* One block [lo, hi) of v as offsets above its smallest value into
@@ -168,8 +194,12 @@ static void lod_level_finish(
 	lv->nlog = 1;
 	while (nb && (1u << lv->nlog) <= nb)
 		lv->nlog++;
-	lv->sparse = sv_xmalloc(
-		(size_t)lv->nlog * (nb ? nb : 1) * sizeof *lv->sparse);
+	lv->sparse16 = sv_xmalloc(lod_sparse16_levels(lv->nlog) *
+				  (size_t)(nb ? nb : 1) * sizeof *lv->sparse16);
+	lv->sparse = lod_sparse32_levels(lv->nlog)
+			     ? sv_xmalloc(lod_sparse32_levels(lv->nlog) *
+					  (size_t)nb * sizeof *lv->sparse)
+			     : NULL;
 	lv->pre = sv_xmalloc(2 * (size_t)(n ? n : 1));
 	lv->suf = lv->pre + n;
 	lv->sbase = sv_xmalloc((nb ? nb : 1) * sizeof *lv->sbase);
@@ -213,7 +243,7 @@ static void lod_level_finish(
 			}
 			lv->pre[i] = (uint8_t)(best - lo);
 		}
-		lv->sparse[b] = best;
+		lod_sparse_put(lv, 0, b, best);
 		/* Backwards a tie takes the new one. */
 		for (i = hi, best = hi - 1, bd = dur[best]; i-- > lo;) {
 			if (dur[i] >= bd) {
@@ -246,12 +276,17 @@ static void lod_level_finish(
 		}
 		lv->maxend = lod_keep(ends, n, sizeof *ends);
 	}
+	/* Blocks b with b + 2^k past the end are never asked for: they
+	 * take the level below's, so that every entry is set. */
 	for (k = 1; k < lv->nlog; k++) {
 		uint32_t half = 1u << (k - 1);
-		uint32_t *prev = lv->sparse + (size_t)(k - 1) * nb;
-		uint32_t *cur = lv->sparse + (size_t)k * nb;
-		for (i = 0; i + (1u << k) <= nb; i++)
-			cur[i] = lod_better(dur, prev[i], prev[i + half]);
+		for (i = 0; i < nb; i++) {
+			uint32_t at = sv_lod_sparse(lv, k - 1, i);
+			if (i + (1u << k) <= nb)
+				at = lod_better(dur, at,
+					sv_lod_sparse(lv, k - 1, i + half));
+			lod_sparse_put(lv, k, i, at);
+		}
 	}
 	lod_pack_end(&lv->start, n, spack, &lv->sbase, &lv->soff);
 	lod_pack_end(&lv->cumdur, (size_t)n + 1, cpack, &lv->cbase, &lv->coff);

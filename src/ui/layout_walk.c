@@ -134,8 +134,8 @@ uint32_t sv_layout_longest(const struct sv_layout_index *ix,
 		uint32_t a = bl + 1, c = bh - 1, k = 0, x, y;
 		while ((2u << k) <= c - a + 1)
 			k++;
-		x = lv->sparse[(size_t)k * lv->nblocks + a];
-		y = lv->sparse[(size_t)k * lv->nblocks + c - (1u << k) + 1];
+		x = sv_lod_sparse(lv, k, a);
+		y = sv_lod_sparse(lv, k, c - (1u << k) + 1);
 		lod_take(lv, &best, x);
 		if (y != x)
 			lod_take(lv, &best, y);
