@@ -224,8 +224,12 @@ struct sv_profile {
 	 * uint32, with the durations of 2^32 - 1 ns or more and the negative
 	 * ones in dur_wide) and sets end_ns to NULL; sv_profile_pack packs
 	 * the durations into dur_pk and frees dur.  Read them through
-	 * sv_profile_end() and sv_call_duration(). */
+	 * sv_profile_end() and sv_call_duration().  A loader that has the
+	 * durations rather than the ends (schema 3 stores them) leaves them
+	 * in end_ns and sets end_is_duration: one pass less over the calls
+	 * before sv_profile_finish narrows them. */
 	int64_t *end_ns;
+	bool end_is_duration;
 	uint32_t *dur;
 	struct sv_wide dur_wide;
 	struct sv_packed dur_pk;
@@ -495,12 +499,14 @@ static inline int64_t sv_call_duration(const struct sv_profile *p, uint32_t c)
 		return sv_wide_get_u32(&p->dur_wide, p->dur, c);
 	if (p->dur_pk.n)
 		return sv_packed_get(&p->dur_pk, c);
+	if (p->end_is_duration)
+		return p->end_ns[c];
 	return sv_sub_wrap(p->end_ns[c], sv_profile_start(p, c));
 }
 /* The end of call c, as stored (start + duration, wrapping). */
 static inline int64_t sv_profile_end(const struct sv_profile *p, uint32_t c)
 {
-	if (sv_profile_has_dur(p))
+	if (sv_profile_has_dur(p) || p->end_is_duration)
 		return sv_add_wrap(
 			sv_profile_start(p, c), sv_call_duration(p, c));
 	return p->end_ns[c];

@@ -234,14 +234,15 @@ void sv_h5_donor_times(struct sv_h5 *h, const struct sv_h5_donor *dn)
 			memcpy(s, d->start_ns + c, row->count * sizeof *s);
 		else
 			sv_packed_get_range(&d->start_pk, c, row->count, s);
-		if (d->dur_pk.n) {
+		if (d->dur_pk.n)
 			sv_packed_get_range(&d->dur_pk, c, row->count, e);
+		else
 			for (i = 0; i < row->count; i++)
-				e[i] = sv_add_wrap(s[i], e[i]);
-		} else {
-			for (i = 0; i < row->count; i++)
-				e[i] = sv_profile_end(d, (uint32_t)(c + i));
-		}
+				e[i] = sv_call_duration(d, (uint32_t)(c + i));
+		/* The ends, unless end_ns holds the durations (as the rows
+		 * read from the file left it). */
+		for (i = 0; !p->end_is_duration && i < row->count; i++)
+			e[i] = sv_add_wrap(s[i], e[i]);
 	}
 }
 

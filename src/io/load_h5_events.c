@@ -317,9 +317,11 @@ static bool event_known(const char *name)
 	return false;
 }
 
-/* Undo schema 3's encoding in place: start_ns holds the deltas of each
- * row, end_ns the durations (but for the rows copied from a donor, dn).
- * Arithmetic wraps like numpy's int64. */
+/* Undo schema 3's encoding of the starts in place: start_ns holds the
+ * deltas of each row (but for the rows copied from a donor, dn).  The
+ * durations stay in end_ns as they are (end_is_duration): the ends are
+ * start + duration, which sv_profile_finish needs no pass of its own to
+ * know.  Arithmetic wraps like numpy's int64. */
 static void event_decode_deltas(
 	struct sv_profile *p, const struct sv_h5_donor *dn)
 {
@@ -329,14 +331,12 @@ static void event_decode_deltas(
 	for (r = 0; r < p->nrows; r++) {
 		const struct sv_row *row = &p->rows[r];
 		int64_t *s = p->start_ns + row->first;
-		int64_t *e = p->end_ns + row->first;
 		if (sv_h5_donor_row(dn, r))
 			continue;
 		for (i = 1; i < row->count; i++)
 			s[i] = (int64_t)((uint64_t)s[i - 1] + (uint64_t)s[i]);
-		for (i = 0; i < row->count; i++)
-			e[i] = (int64_t)((uint64_t)s[i] + (uint64_t)e[i]);
 	}
+	p->end_is_duration = true;
 }
 
 /* The datasets of /events (names) that are no known column. */

@@ -501,7 +501,8 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 	free(out);
 }
 
-/* The ends as durations: narrowed in place (call c's uint32 goes to bytes
+/* The ends as durations (or the durations the loader left in end_ns,
+ * end_is_duration): narrowed in place (call c's uint32 goes to bytes
  * [4c, 4c + 4), which only calls before c held), the wide values to
  * p->dur_wide, then shrunk to 4 bytes a call, so the two never take 12
  * bytes a call at once.  In the same pass over the calls: a warning for
@@ -519,9 +520,12 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 	if (!mem)
 		mem = sv_xmalloc(sizeof(uint32_t));
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t e, s = p->start_ns[c];
+		int64_t e, d, s = p->start_ns[c];
 		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
 		memcpy(&e, mem + (size_t)c * sizeof e, sizeof e);
+		/* Branch-free: the flag is the same for every call. */
+		d = p->end_is_duration ? e : sv_sub_wrap(e, s);
+		e = p->end_is_duration ? sv_add_wrap(s, e) : e;
 		if (e < s && reversed++ < PROFILE_MAX_NEST_WARNINGS) {
 			char a[256];
 			nest_describe(p, c, a, sizeof a);
@@ -538,7 +542,7 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 			first[g] = s;
 			seen[g] = true;
 		}
-		n = sv_wide_u32(&p->dur_wide, c, sv_sub_wrap(e, s));
+		n = sv_wide_u32(&p->dur_wide, c, d);
 		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
 	}
 	if (reversed > PROFILE_MAX_NEST_WARNINGS)
@@ -569,6 +573,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	p->dur = duration_narrow(p, first);
 	p->has_span = p->ncalls > 0;
 	p->end_ns = NULL;
+	p->end_is_duration = false;
 	sv_profile_index_build(p);
 	sv_profile_lanes_build(p);
 	sv_profile_lanes_by_row(p);
