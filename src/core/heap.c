@@ -15,6 +15,9 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -82,4 +85,49 @@ void sv_heap_trim(void)
 bool sv_heap_holding(void)
 {
 	return atomic_load(&heap_held);
+}
+
+void sv_prefault_add(struct sv_prefault *f, void *at, size_t bytes)
+{
+	if (f->n < SV_PREFAULT_MAX && at && bytes) {
+		f->at[f->n] = at;
+		f->bytes[f->n++] = bytes;
+	}
+}
+
+static void *prefault_main(void *arg)
+{
+	struct sv_prefault *f = arg;
+#ifdef MADV_POPULATE_WRITE
+	long pg = sysconf(_SC_PAGESIZE);
+	int i;
+
+	for (i = 0; pg > 0 && i < f->n; i++) {
+		/* The whole pages inside the block: the allocator's header
+		 * before it is its own. */
+		uintptr_t a = ((uintptr_t)f->at[i] + (uintptr_t)pg - 1) &
+			      ~((uintptr_t)pg - 1),
+			  e = ((uintptr_t)f->at[i] + f->bytes[i]) &
+			      ~((uintptr_t)pg - 1);
+		if (a < e)
+			(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+	}
+#else
+	(void)f;
+#endif
+	return NULL;
+}
+
+void sv_prefault_start(struct sv_prefault *f)
+{
+	f->started =
+		f->n && pthread_create(&f->thread, NULL, prefault_main, f) == 0;
+}
+
+void sv_prefault_join(struct sv_prefault *f)
+{
+	if (f->started)
+		pthread_join(f->thread, NULL);
+	f->started = false;
+	f->n = 0;
 }
