@@ -554,11 +554,30 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 		mem, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
 }
 
+/* Whether an id (or GPU or await) column is still held as int64, for
+ * sv_profile_pack_ids to pack. */
+static bool profile_plain_ids(const struct sv_profile *p)
+{
+	return p->call_id || p->parent_id || p->thread_id || p->task_id ||
+	       p->gpu_ns || p->await_ns;
+}
+
+/* The columns the nesting writes. */
+static void finish_alloc_nesting(struct sv_profile *p)
+{
+	size_t n = p->ncalls ? p->ncalls : 1;
+
+	p->depth = sv_xmalloc(n * sizeof *p->depth);
+	p->parent = sv_xmalloc(n * sizeof *p->parent);
+	p->exclusive = sv_xmalloc(n * sizeof *p->exclusive);
+}
+
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
 	struct tie_ctx tie;
 	struct sv_prefault fault;
 	int64_t *first;
+	bool early;
 
 	(void)err;
 	if (p->nmeta > 1)
@@ -571,13 +590,14 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 		p->ncalls = 0;
 	/* The nesting's columns, faulted in on the other core while this
 	 * one narrows the durations and makes the lanes (one thread's
-	 * work): 10 bytes a call of page faults off the nesting's two. */
-	p->depth = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->depth);
-	p->parent = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->parent);
-	p->exclusive =
-		sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *p->exclusive);
+	 * work): 10 bytes a call of page faults off the nesting's two.  But
+	 * not while id columns wait to be packed (after the lanes): they
+	 * would be on top of the int64 ids, not in their place. */
+	early = !p->pack || !profile_plain_ids(p);
+	if (early)
+		finish_alloc_nesting(p);
 	memset(&fault, 0, sizeof fault);
-	if (p->ncalls >= FINISH_THREAD_MIN_CALLS) {
+	if (early && p->ncalls >= FINISH_THREAD_MIN_CALLS) {
 		sv_prefault_add(&fault, p->depth, p->ncalls * sizeof *p->depth);
 		sv_prefault_add(
 			&fault, p->parent, p->ncalls * sizeof *p->parent);
@@ -597,6 +617,8 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	sv_profile_lanes_by_row(p);
 	if (p->pack)
 		sv_profile_pack_ids(p);
+	if (!early)
+		finish_alloc_nesting(p);
 	sv_prefault_join(&fault);
 	tie.p = p;
 	p->region_pos = region_positions(p, first);
