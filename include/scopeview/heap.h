@@ -26,6 +26,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Outside a hold, the viewer gives blocks of this size and more (an
+ * index level, a list of matches) a mapping of their own, freed by
+ * unmapping it (ui/app.c sets it, sv_heap_release sets it back): glibc
+ * would otherwise raise its threshold up to 32 MB as big blocks are
+ * freed, so that later ones come from the heap the loop allocates from
+ * too, and a worker freeing them trims it under the lock the loop waits
+ * for. */
+#define SV_HEAP_MMAP_THRESHOLD (4 << 20)
+
 /* Once, at the start of a program that loads on several threads, before
  * any thread is made: one heap for every thread (the default is a heap of
  * its own for each new thread, which cannot take what another thread

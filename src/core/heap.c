@@ -5,9 +5,9 @@
  * Held: no block gets a mapping of its own (M_MMAP_MAX 0), so a freed
  * column stays in the heap for the next allocation, and the top of the
  * heap is not given back (M_TRIM_THRESHOLD as high as it goes).
- * Released: blocks of 32 MB and more get mappings of their own again
- * (what glibc's own adaptive setting reaches once a block that big has
- * been freed), and malloc_trim() hands every free page of the heap back.
+ * Released: blocks of SV_HEAP_MMAP_THRESHOLD and more get mappings of
+ * their own again, and malloc_trim() hands every free page of the heap
+ * back.
  * The top stays untrimmed: with one heap for every thread, a free() that
  * trims hundreds of MB would hold the heap's lock, and with it the loop's
  * next malloc, while the kernel takes the pages; what the viewer frees
@@ -27,9 +27,8 @@
 #include <malloc.h>
 #endif
 
-/* glibc's own limit on mappings, and the threshold described above. */
-#define HEAP_MMAP_MAX       65536
-#define HEAP_MMAP_THRESHOLD (32 << 20)
+/* glibc's own limit on mappings. */
+#define HEAP_MMAP_MAX 65536
 
 static pthread_mutex_t heap_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned heap_holds; /* under heap_mu */
@@ -69,7 +68,7 @@ void sv_heap_release(void)
 	if (heap_holds && --heap_holds == 0) {
 #ifdef __GLIBC__
 		mallopt(M_MMAP_MAX, HEAP_MMAP_MAX);
-		mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_THRESHOLD);
+		mallopt(M_MMAP_THRESHOLD, SV_HEAP_MMAP_THRESHOLD);
 		malloc_trim(0);
 #endif
 		atomic_store(&heap_held, false);

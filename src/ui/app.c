@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "scopeview/action.h"
+#include "scopeview/heap.h"
 #include "scopeview/job.h"
 #include "scopeview/keys.h"
 #include "scopeview/profile.h"
@@ -493,13 +494,8 @@ static int app_loop(
 {
 	bool dirty = true, busy;
 
-	/* Arrays of 4 MB and more (an index level, a list of matches) get a
-	 * mapping of their own, freed by unmapping it: glibc would otherwise
-	 * raise this threshold up to 32 MB as big blocks are freed, so that
-	 * later ones come from heaps the loop allocates from too, and a
-	 * worker freeing them trims those heaps under the lock the loop
-	 * waits for. */
-	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	/* Big arrays get mappings of their own (heap.h). */
+	mallopt(M_MMAP_THRESHOLD, SV_HEAP_MMAP_THRESHOLD);
 	if (!a->opts.load_in_thread) {
 		int rc = app_load_now(a, b, err);
 		if (rc < 0)
