@@ -423,22 +423,26 @@ fi
 
 # 18. --memory: a profile bigger than the budget opens with the ranks that
 #     fit (ranks 0 and 1: 2667 calls of 68 bytes, five event columns), and
-#     :ranks reads another, leaving out the one least recently asked for.
+#     :ranks reads another, leaving out the one least recently asked for;
+#     the title names the subset and the budget (at 140 columns, where the
+#     status line has room for the title and the message whole).
+T resize-window -t sv -x 140 -y 30
 T send-keys -t sv "clear; $EXE --memory 220K '$PROFILE'" Enter
-if wait_for '\[ranks 0-1 of 3\]' && wait_for 'memory 220K holds ranks 0-1'; then
+if wait_for '\[ranks 0-1 of 3, memory 220K\]' && wait_for 'memory 220K holds ranks 0-1'; then
 	ok "--memory: the ranks that fit are read, and said"
 else
 	not_ok "--memory: the first screen"
 	capture | tail -3
 fi
 send : r a n k s Space 2 Enter
-if wait_for '\[ranks 0,2 of 3\]'; then
+if wait_for '\[ranks 0,2 of 3, memory 220K\]'; then
 	ok "--memory: :ranks 2 reads rank 2 and leaves rank 1 out"
 else
 	not_ok "--memory: :ranks 2"
 	capture | tail -3
 fi
 send q
+T resize-window -t sv -x 100 -y 30
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

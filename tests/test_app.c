@@ -1899,7 +1899,16 @@ START_TEST(test_memory_budget)
 	v = sv_app_view(r.app);
 	ck_assert(v->s.p->rank_subset);
 	ck_assert_str_eq(held_ranks(&r), "0,1");
-	ck_assert_ptr_nonnull(strstr(v->s.title, "[ranks 0-1 of 3]"));
+	{
+		/* the status line's title names the budget that left rank 2
+		 * out */
+		char size[32], want[96];
+		sv_budget_format(size, sizeof size, run_memory);
+		snprintf(
+			want, sizeof want, "[ranks 0-1 of 3, memory %s]", size);
+		ck_assert_msg(
+			strstr(v->s.title, want) != NULL, "%s", v->s.title);
+	}
 	ck_assert_ptr_nonnull(strstr(v->s.message, "ranks 0-1"));
 	ck_assert_ptr_nonnull(strstr(v->s.message, ":ranks LIST"));
 	run_free(&r);
@@ -1909,8 +1918,8 @@ START_TEST(test_memory_budget)
 	run_keys(&r, profile(), ": r a n k s Space 2 Enter", true);
 	ck_assert_str_eq(held_ranks(&r), "0,2");
 	ck_assert_str_eq(sv_app_view(r.app)->s.rank_spec, "2");
-	ck_assert_ptr_nonnull(
-		strstr(sv_app_view(r.app)->s.title, "[ranks 0,2 of 3]"));
+	ck_assert_ptr_nonnull(strstr(
+		sv_app_view(r.app)->s.title, "[ranks 0,2 of 3, memory "));
 	{
 		/* rank 0, held by both loads, is copied, not read again */
 		const struct sv_view *w = sv_app_view(r.app);
@@ -2005,6 +2014,15 @@ START_TEST(test_memory_budget)
 	run_keys(&r, profile(), "", true);
 	ck_assert(!sv_app_view(r.app)->s.p->rank_subset);
 	run_free(&r);
+
+	/* nor does a budget that holds every rank */
+	run_memory = UINT64_C(1) << 40;
+	run_keys(&r, profile(), "", true);
+	ck_assert(!sv_app_view(r.app)->s.p->rank_subset);
+	ck_assert_msg(strchr(sv_app_view(r.app)->s.title, '[') == NULL, "%s",
+		sv_app_view(r.app)->s.title);
+	run_free(&r);
+	run_memory = 0;
 }
 END_TEST
 

@@ -144,7 +144,8 @@ START_TEST(test_init_degenerate)
 	struct sv_session t;
 	struct sv_error err = {0};
 	struct sv_profile *empty = vt_profile(NULL, 0, 0);
-	struct sv_session_opts o = {true, true, "run A"};
+	struct sv_session_opts o = {
+		.ascii = true, .no_mouse = true, .title = "run A"};
 
 	/* given no profile, then no session: -EINVAL with a reason */
 	ck_assert_int_eq(sv_session_init(&t, NULL, NULL, &err), -EINVAL);

@@ -71,6 +71,9 @@ struct sv_session_opts {
 	bool ascii;        /* ASCII glyphs instead of Unicode */
 	bool no_mouse;     /* ignore mouse keys */
 	const char *title; /* shown in the status line; NULL = profile path */
+	/* The memory budget (--memory) in bytes, 0 = none: named after the
+	 * title's rank subset when the budget left ranks out. */
+	uint64_t memory;
 };
 
 struct sv_session {

@@ -77,6 +77,8 @@ struct sv_view_opts {
 	 * filter when the profile holds every rank (a layout the loader
 	 * cannot read a subset of); NULL = none. */
 	const char *ranks;
+	/* The memory budget in bytes (sv_session_opts.memory); 0 = none. */
+	uint64_t memory;
 };
 
 struct sv_view {

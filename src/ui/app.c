@@ -137,6 +137,7 @@ static void app_view_opts(const struct sv_app *a, struct sv_view_opts *vo)
 	vo->title = a->title;
 	vo->sink = a->opts.sink;
 	vo->ranks = a->opts.ranks;
+	vo->memory = a->opts.source.memory;
 }
 
 /* Show p (owned by the app from now on) in a fresh view: built already

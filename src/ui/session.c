@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/budget.h"
 #include "scopeview/callmeta.h"
 #include "scopeview/regex.h"
 
@@ -298,13 +299,22 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	return sv_layout_build_end(&x.b, err);
 }
 
-/* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset. */
+/* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset, and
+ * "run.h5 [ranks 0-3 of 16, memory 2G]" when the memory budget left the
+ * other ranks out (their lanes are there, not read). */
 static void session_title(struct sv_session *s)
 {
 	char *subset = sv_profile_subset_label(s->p);
+	char budget[48] = "";
 
+	if (subset && s->p->absent_lanes && s->opts.memory) {
+		char size[32];
+		sv_budget_format(size, sizeof size, s->opts.memory);
+		snprintf(budget, sizeof budget, ", memory %s", size);
+	}
 	free(s->title);
-	s->title = subset ? sv_xasprintf("%s [%s]", s->title_base, subset)
+	s->title = subset ? sv_xasprintf(
+				    "%s [%s%s]", s->title_base, subset, budget)
 			  : sv_xstrdup(s->title_base);
 	free(subset);
 	s->opts.title = s->title;

@@ -620,6 +620,7 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 		so.ascii = opts->ascii;
 		so.no_mouse = opts->no_mouse;
 		so.title = opts->title;
+		so.memory = opts->memory;
 	}
 	rc = sv_session_init(&v->s, p, &so, err);
 	if (rc < 0)
