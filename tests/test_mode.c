@@ -823,6 +823,7 @@ START_TEST(test_views_in_background)
 		sv_grid_resize(&g, 100, 30);
 		sv_render(&g, &w); /* the progress line, never a wait */
 		sv_grid_fini(&g);
+		sv_view_poll(&w);
 	}
 	ck_assert(!sv_view_busy(&w));
 	m->ops->describe(m, buf, sizeof buf);
@@ -830,14 +831,12 @@ START_TEST(test_views_in_background)
 	/* a key changing the input while the worker runs cancels it */
 	sv_view_apply(&w, SV_ACTION_HIST_MORE);
 	sv_view_apply(&w, SV_ACTION_HIST_MORE);
-	while (sv_view_busy(&w))
-		;
+	ck_assert(sv_view_settle(&w, 10000));
 	m->ops->describe(m, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "bins=40"), "%s", buf);
 	sv_view_switch(&w, "calls");
 	sv_view_apply(&w, SV_ACTION_CALLS_SORT_NEXT); /* cancels, restarts */
-	while (sv_view_busy(&w))
-		;
+	ck_assert(sv_view_settle(&w, 10000));
 	m = sv_view_main_mode(&w);
 	m->ops->describe(m, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "n=300000 key=1"), "%s", buf);

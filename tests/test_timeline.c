@@ -971,9 +971,7 @@ START_TEST(test_strip_on_worker)
 	vt_keys(&w, ": r e g i o n Space k Enter");
 	m = sv_view_main_mode(&w);
 	/* then the view is busy until the figures are taken, once drawn */
-	while (sv_view_busy(&w) && spins++ < 100000)
-		usleep(1000);
-	ck_assert(!sv_view_busy(&w));
+	ck_assert(sv_view_settle(&w, 100000));
 	ck_assert(sv_view_timeline(&w)->ranks.ri_valid);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.ncalls, N);
@@ -998,7 +996,7 @@ START_TEST(test_strip_on_worker)
 	for (spins = 0;
 		sv_view_timeline(&w)->ranks.orphans.head && spins < 100000;
 		spins++) {
-		sv_view_busy(&w);
+		sv_view_poll(&w);
 		usleep(1000);
 	}
 	ck_assert_ptr_null(sv_view_timeline(&w)->ranks.orphans.head);

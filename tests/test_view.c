@@ -398,7 +398,6 @@ END_TEST
  * the histogram take the list as it is. */
 START_TEST(test_mark_background)
 {
-	int guard = 0;
 
 	v.s.bg_calls = 1;
 	ck_assert_int_eq(
@@ -407,9 +406,7 @@ START_TEST(test_mark_background)
 	ck_assert_uint_eq(v.s.nmarked, 0);
 	ck_assert_int_eq(keys("n") & SV_REACT_BELL, 0);
 	ck_assert_str_eq(v.s.message, "the calls are still coming in");
-	while (sv_view_busy(&v) && guard++ < 100000)
-		usleep(100);
-	ck_assert(!sv_view_busy(&v));
+	ck_assert(sv_view_settle(&v, 10000));
 	ck_assert_uint_eq(v.s.nmarked, 2);
 	/* the longest first: [100, 500) */
 	ck_assert_str_eq(sel_region(), "child");
@@ -447,10 +444,7 @@ END_TEST
 /* Wait (up to 10 s) for the view's workers, polling as the loop does. */
 static void wait_view(void)
 {
-	int guard = 0;
-	while (sv_view_busy(&v) && guard++ < 100000)
-		usleep(100);
-	ck_assert(!sv_view_busy(&v));
+	ck_assert(sv_view_settle(&v, 10000));
 }
 
 /* The filter of a large profile (bg_calls reached) through the keys: the

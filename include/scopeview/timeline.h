@@ -70,7 +70,6 @@ struct sv_tlranks {
 	struct sv_tlranks_work *work;
 	struct sv_job_orphans orphans;
 	bool busy;
-	bool undrawn; /* taken from the worker, not drawn yet */
 };
 
 /* Screen rows whose spans are kept between frames (taller screens walk

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "scopeview/callpath.h"
+#include "scopeview/job.h"
 #include "scopeview/session.h"
 
 #define SV_TREEBUILD_SYNC_MAX 200000 /* calls built on the UI thread */
@@ -36,17 +37,16 @@ struct sv_treebuild {
 	bool cancelled;          /* the last build was cancelled */
 	size_t sync_max;         /* see SV_TREEBUILD_SYNC_MAX */
 
-	/* The build under way (shared with its thread). */
-	pthread_t thread;
-	bool running;
-	atomic_int cancel, done;
+	/* The build under way (shared with its job's thread). */
+	struct sv_job job;
+	bool running; /* started and not yet taken in by poll */
+	atomic_int cancel;
 	atomic_uint_fast64_t progress, progress2; /* the second run's */
 	uint64_t work; /* calls of the lanes in scope, for the fraction */
 	const struct sv_profile *p;
 	struct sv_callpath_scope scope;
 	bool *lane_on;
 	struct sv_callpath result;
-	int rc;
 
 	/* A comparison (the session's second run, without a marked range:
 	 * the runs' times do not line up): the second run's tree over the

@@ -190,12 +190,23 @@ struct sv_timeline *sv_view_timeline(const struct sv_view *v);
 int sv_view_popup(const struct sv_view *v);
 int sv_view_prompt(const struct sv_view *v);
 
-/* Whether the main mode (mode.h's busy) or the session (a search,
- * session.h) has work running off the UI thread, and what it has done
- * (poll: SV_REACT_* flags): the loop polls and redraws every poll
- * interval while it is busy. */
+/*
+ * The one path of background work.  Every job (the session's search,
+ * filter and span statistics, an export, and each started view's own:
+ * a tree build, a histogram, a call list, the ranks strip) wakes the
+ * loop when it finishes (job.h's sv_job_wake) and is taken in by
+ * sv_view_poll, which the loop calls before every frame: SV_REACT_*
+ * flags, REDRAW when something was adopted or progressed.  busy says
+ * whether any of it is still under way or not yet taken in; it takes
+ * nothing in itself.  While busy the loop redraws every poll interval,
+ * for the progress lines.
+ */
 bool sv_view_busy(struct sv_view *v);
 int sv_view_poll(struct sv_view *v);
+/* Poll until nothing is busy or timeout_ms passed (a key script, the
+ * snapshot, a test: the screen a person sees once the work is done);
+ * returns whether it all settled. */
+bool sv_view_settle(struct sv_view *v, int timeout_ms);
 
 /* Draw the whole screen: every mode from the bottom up (resizes g to the
  * view's size); a screen below SV_LAYOUT_MIN_W x SV_LAYOUT_MIN_H says it

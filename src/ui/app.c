@@ -507,16 +507,11 @@ static int app_loop(
 	for (;;) {
 		int key, flags;
 
-		if (dirty) {
-			app_draw(a, b);
-			dirty = false;
-		}
-		busy = a->view && sv_view_busy(a->view);
-		key = b->getkey(
-			b->ctx, a->loader || busy ? a->opts.poll_ms : -1);
-		/* Work of a mode went on meanwhile: show its progress. */
-		if (busy ||
-			(a->view && (sv_view_poll(a->view) & SV_REACT_REDRAW)))
+		/* The one place background work is taken in: every job the
+		 * view, its modes and the session run, and the loader, are
+		 * polled before each frame, so a result that woke the wait
+		 * below is on the very next frame. */
+		if (a->view && (sv_view_poll(a->view) & SV_REACT_REDRAW))
 			dirty = true;
 		if (a->loader) {
 			bool failed = false;
@@ -525,6 +520,16 @@ static int app_loop(
 			if (failed)
 				return err->code < 0 ? err->code : -EIO;
 		}
+		if (dirty) {
+			app_draw(a, b);
+			dirty = false;
+		}
+		busy = a->view && sv_view_busy(a->view);
+		key = b->getkey(
+			b->ctx, a->loader || busy ? a->opts.poll_ms : -1);
+		/* Work went on meanwhile: show its progress. */
+		if (busy)
+			dirty = true;
 		if (key == SV_KEY_NONE)
 			continue;
 		if (key == SV_KEY_EOF)

@@ -185,10 +185,16 @@ void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
 
 static bool calls_busy(struct sv_mode *m)
 {
+	return ((struct calls_data *)m->data)->busy;
+}
+
+static int calls_poll(struct sv_mode *m)
+{
 	struct calls_data *d = m->data;
-	if (d->busy && (sv_job_poll(&d->job) || !sv_job_running(&d->job)))
-		calls_take(d);
-	return d->busy;
+	if (!d->busy || (sv_job_running(&d->job) && !sv_job_poll(&d->job)))
+		return 0;
+	calls_take(d);
+	return SV_REACT_REDRAW;
 }
 
 static int calls_init(struct sv_mode *m, struct sv_error *err)
@@ -530,4 +536,5 @@ const struct sv_mode_ops sv_mode_calls = {
 	.describe = calls_describe,
 	.show = calls_show,
 	.busy = calls_busy,
+	.poll = calls_poll,
 };

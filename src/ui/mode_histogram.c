@@ -151,10 +151,16 @@ static void hist_rebuild(struct sv_mode *m)
 
 static bool hist_busy(struct sv_mode *m)
 {
+	return ((struct hist_data *)m->data)->busy;
+}
+
+static int hist_poll(struct sv_mode *m)
+{
 	struct hist_data *d = m->data;
-	if (d->busy && (sv_job_poll(&d->job) || !sv_job_running(&d->job)))
-		hist_take(d);
-	return d->busy;
+	if (!d->busy || (sv_job_running(&d->job) && !sv_job_poll(&d->job)))
+		return 0;
+	hist_take(d);
+	return SV_REACT_REDRAW;
 }
 
 static int hist_init(struct sv_mode *m, struct sv_error *err)
@@ -444,4 +450,5 @@ const struct sv_mode_ops sv_mode_histogram = {
 	.describe = hist_describe,
 	.show = hist_show,
 	.busy = hist_busy,
+	.poll = hist_poll,
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 
 #include "scopeview/keys.h"
@@ -38,17 +39,11 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 		/* Work a key started on a worker (a histogram, the ranks
 		 * inside a region) is done before the next key, as a user
 		 * would see it: the same keys, the same screen. */
-		while (sv_view_busy(&v)) {
-			nanosleep(&(struct timespec){0, 1000000}, NULL);
-			sv_view_poll(&v);
-		}
+		sv_view_settle(&v, INT_MAX / 10);
 	}
 	/* The statistics of a window or range of a large profile: the
 	 * picture shows them done, as a person would after a moment. */
-	while (sv_session_busy(&v.s) && !sv_session_poll(&v.s)) {
-		struct timespec ms = {0, 1000000};
-		nanosleep(&ms, NULL);
-	}
+	sv_view_settle(&v, INT_MAX / 10);
 	sv_render(g, &v);
 	sv_view_fini(&v);
 	return 0;

@@ -188,18 +188,7 @@ void sv_timeline_mode_show(struct sv_mode *m)
 
 bool sv_timeline_mode_busy(struct sv_mode *m)
 {
-	struct sv_timeline *v = m->data;
-	/* Busy once more after the result is taken, so that the loop draws
-	 * it before it waits for a key. */
-	if (tlranks_take(&v->ranks)) {
-		sv_timeline_sync(v);
-		v->ranks.undrawn = true;
-		return true;
-	}
-	if (v->ranks.undrawn && !v->ranks.busy) {
-		v->ranks.undrawn = false;
-		return false;
-	}
+	const struct sv_timeline *v = m->data;
 	return v->ranks.busy;
 }
 

@@ -1,9 +1,10 @@
 /*
  * treebuild.c: call trees built off the UI thread (treebuild.h).
  *
- * One thread per build, joined when it is done (poll) or cancelled (the
- * next start, or fini).  The thread reads the profile (read-only) and
- * writes only result, rc and done; the UI thread reads them after done.
+ * One job (job.h) per build, joined when it is done (poll) or cancelled
+ * (the next start, or fini).  The worker reads the profile (read-only)
+ * and writes only result and the job's rc; the UI thread reads them once
+ * the job is done.
  */
 #include "scopeview/treebuild.h"
 
@@ -22,7 +23,6 @@ void sv_treebuild_init(struct sv_treebuild *b)
 	memset(b, 0, sizeof *b);
 	b->sync_max = SV_TREEBUILD_SYNC_MAX;
 	atomic_init(&b->cancel, 0);
-	atomic_init(&b->done, 0);
 	atomic_init(&b->progress, 0);
 	atomic_init(&b->progress2, 0);
 }
@@ -43,15 +43,12 @@ static void treebuild_build_second(struct sv_treebuild *b)
 	b->built2 = true;
 }
 
-static void *treebuild_thread(void *arg)
+static void treebuild_run(struct sv_job *j)
 {
-	struct sv_treebuild *b = arg;
-	b->rc = sv_callpath_build(&b->result, b->p, &b->scope, NULL);
-	if (b->rc >= 0)
+	struct sv_treebuild *b = j->arg;
+	j->rc = sv_callpath_build(&b->result, b->p, &b->scope, NULL);
+	if (j->rc >= 0)
 		treebuild_build_second(b);
-	atomic_store(&b->done, 1);
-	sv_job_wake();
-	return NULL;
 }
 
 /* Drop the second run's tree. */
@@ -73,7 +70,7 @@ static void treebuild_stop(struct sv_treebuild *b)
 	if (!b->running)
 		return;
 	atomic_store(&b->cancel, 1);
-	pthread_join(b->thread, NULL);
+	sv_job_cancel(&b->job);
 	sv_callpath_fini(&b->result);
 	treebuild_drop_second(b);
 	b->running = false;
@@ -202,14 +199,12 @@ void sv_treebuild_start(
 	b->p = p;
 	b->cancelled = false;
 	atomic_store(&b->cancel, 0);
-	atomic_store(&b->done, 0);
 	atomic_store(&b->progress, 0);
 	atomic_store(&b->progress2, 0);
 	b->scope.cancel = &b->cancel;
 	b->scope.progress = &b->progress;
 	treebuild_second(b, s, expand);
-	if (b->work <= b->sync_max ||
-		pthread_create(&b->thread, NULL, treebuild_thread, b)) {
+	if (b->work <= b->sync_max) {
 		sv_callpath_fini(&b->tree);
 		sv_callpath_build(&b->tree, p, &b->scope, NULL);
 		b->tree.scope.lane_on = NULL; /* freed by the next start */
@@ -219,7 +214,9 @@ void sv_treebuild_start(
 		treebuild_match(b);
 		return;
 	}
+	/* Without a thread the job runs at once; poll adopts it either way. */
 	b->running = true;
+	sv_job_start(&b->job, treebuild_run, b, b->work);
 }
 
 void sv_treebuild_cancel(struct sv_treebuild *b)
@@ -246,11 +243,10 @@ double sv_treebuild_fraction(const struct sv_treebuild *b)
 
 bool sv_treebuild_poll(struct sv_treebuild *b)
 {
-	if (!b->running || !atomic_load(&b->done))
+	if (!b->running || (sv_job_running(&b->job) && !sv_job_poll(&b->job)))
 		return false;
-	pthread_join(b->thread, NULL);
 	b->running = false;
-	if (b->rc < 0) {
+	if (b->job.rc < 0) {
 		sv_callpath_fini(&b->result);
 		treebuild_drop_second(b);
 		b->cancelled = true;

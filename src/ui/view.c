@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
@@ -262,21 +263,45 @@ static int view_show_main(struct sv_view *v, int i)
 
 bool sv_view_busy(struct sv_view *v)
 {
-	struct sv_mode *m = &v->mains[v->main];
-	/* The loop asks this each time round and polls only when it is
-	 * false: take in a finished search here. */
-	if (sv_session_busy(&v->s))
-		sv_session_poll(&v->s);
-	return sv_session_busy(&v->s) || sv_view_export_running(v) ||
-	       (m->ops && m->ops->busy && m->ops->busy(m));
+	int i;
+
+	if (sv_session_busy(&v->s) || sv_view_export_running(v))
+		return true;
+	for (i = 0; i < SV_VIEW_MAINS; i++) {
+		struct sv_mode *m = &v->mains[i];
+		if (m->ops && m->ops->busy && m->ops->busy(m))
+			return true;
+	}
+	return false;
 }
 
 int sv_view_poll(struct sv_view *v)
 {
-	struct sv_mode *m = &v->mains[v->main];
-	int flags = sv_session_poll(&v->s) ? SV_REACT_REDRAW : 0;
+	int flags = sv_session_poll(&v->s) ? SV_REACT_REDRAW : 0, i;
+
 	flags |= sv_view_export_poll(v);
-	return flags | (m->ops && m->ops->poll ? m->ops->poll(m) : 0);
+	/* Every started view: a build it began goes on while another is
+	 * shown, and is taken in when done, not when shown again. */
+	for (i = 0; i < SV_VIEW_MAINS; i++) {
+		struct sv_mode *m = &v->mains[i];
+		if (m->ops && m->ops->poll)
+			flags |= m->ops->poll(m);
+	}
+	return flags;
+}
+
+bool sv_view_settle(struct sv_view *v, int timeout_ms)
+{
+	long spins = (long)timeout_ms * 10;
+
+	for (;;) {
+		sv_view_poll(v);
+		if (!sv_view_busy(v))
+			return true;
+		if (spins-- <= 0)
+			return false;
+		nanosleep(&(struct timespec){0, 100000}, NULL);
+	}
 }
 
 int sv_view_switch(struct sv_view *v, const char *name)
