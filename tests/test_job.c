@@ -90,6 +90,31 @@ START_TEST(job_cancel)
 }
 END_TEST
 
+START_TEST(job_finished)
+{
+	struct sv_job j = {0};
+	uint64_t out = 0;
+
+	/* given no job: finished (nothing to wait for) */
+	ck_assert(sv_job_finished(&j));
+	/* given one running until cancelled: not finished, and still
+	 * running after the question */
+	ck_assert_int_eq(sv_job_start(&j, job_spin, NULL, 0), 0);
+	usleep(1000);
+	ck_assert(!sv_job_finished(&j));
+	ck_assert(sv_job_running(&j));
+	sv_job_cancel(&j);
+	/* given one that ends by itself: finished once done, joined, and
+	 * its result readable */
+	ck_assert_int_eq(sv_job_start(&j, job_count, &out, 100), 0);
+	while (!sv_job_finished(&j))
+		usleep(100);
+	ck_assert(!sv_job_running(&j));
+	ck_assert_uint_eq(out, 100);
+	ck_assert_int_eq(j.rc, 7);
+}
+END_TEST
+
 static void job_free_flag(void *arg)
 {
 	atomic_int *flag = arg;
@@ -209,6 +234,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("job");
 	tcase_add_test(t, job_runs_and_joins);
 	tcase_add_test(t, job_cancel);
+	tcase_add_test(t, job_finished);
 	tcase_add_test(t, job_detach);
 	tcase_add_test(t, job_free_later);
 	tcase_add_test(t, job_orphans);

@@ -970,7 +970,7 @@ START_TEST(test_strip_on_worker)
 	/* when k is marked: the worker runs */
 	vt_keys(&w, ": r e g i o n Space k Enter");
 	m = sv_view_main_mode(&w);
-	/* then the view is busy until the figures are taken, once drawn */
+	/* then the view is busy until a poll takes the figures in */
 	ck_assert(sv_view_settle(&w, 100000));
 	ck_assert(sv_view_timeline(&w)->ranks.ri_valid);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);

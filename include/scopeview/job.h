@@ -51,6 +51,11 @@ bool sv_job_running(const struct sv_job *j);
 /* True once the job finished, and joins it (then j->rc holds its result);
  * false while it runs, and when none was started. */
 bool sv_job_poll(struct sv_job *j);
+/* True once the job's work is over and its results may be read: it ran
+ * on the caller's thread (no thread could be made, or none was started),
+ * or its thread is done and now joined (sv_job_poll).  The owner's poll
+ * asks this, so a job that ran inline is taken in like any other. */
+bool sv_job_finished(struct sv_job *j);
 /* Ask the job to stop and wait for it; nothing when none runs.  Safe to
  * call on a zeroed struct. */
 void sv_job_cancel(struct sv_job *j);

@@ -20,7 +20,6 @@
 #error "scopeview/treebuild.h belongs to the ui layer, which this layer may not use"
 #endif
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -203,9 +203,9 @@ int sv_view_prompt(const struct sv_view *v);
  */
 bool sv_view_busy(struct sv_view *v);
 int sv_view_poll(struct sv_view *v);
-/* Poll until nothing is busy or timeout_ms passed (a key script, the
- * snapshot, a test: the screen a person sees once the work is done);
- * returns whether it all settled. */
+/* Poll until nothing is busy or timeout_ms passed (negative: no limit;
+ * a key script, the snapshot, a test: the screen a person sees once the
+ * work is done); returns whether it all settled. */
 bool sv_view_settle(struct sv_view *v, int timeout_ms);
 
 /* Draw the whole screen: every mode from the bottom up (resizes g to the

@@ -68,6 +68,11 @@ bool sv_job_poll(struct sv_job *j)
 	return true;
 }
 
+bool sv_job_finished(struct sv_job *j)
+{
+	return !j->started || sv_job_poll(j);
+}
+
 void sv_job_cancel(struct sv_job *j)
 {
 	if (!j->started)

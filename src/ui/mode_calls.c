@@ -191,7 +191,7 @@ static bool calls_busy(struct sv_mode *m)
 static int calls_poll(struct sv_mode *m)
 {
 	struct calls_data *d = m->data;
-	if (!d->busy || (sv_job_running(&d->job) && !sv_job_poll(&d->job)))
+	if (!d->busy || !sv_job_finished(&d->job))
 		return 0;
 	calls_take(d);
 	return SV_REACT_REDRAW;

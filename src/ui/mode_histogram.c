@@ -157,7 +157,7 @@ static bool hist_busy(struct sv_mode *m)
 static int hist_poll(struct sv_mode *m)
 {
 	struct hist_data *d = m->data;
-	if (!d->busy || (sv_job_running(&d->job) && !sv_job_poll(&d->job)))
+	if (!d->busy || !sv_job_finished(&d->job))
 		return 0;
 	hist_take(d);
 	return SV_REACT_REDRAW;

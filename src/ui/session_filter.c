@@ -509,7 +509,7 @@ bool sv_session_filter_poll(struct sv_session *s)
 	sv_job_reap(&s->filter_orphans, false);
 	if (!s->filter_pending)
 		return false;
-	if (!sv_job_poll(&w->job) && sv_job_running(&w->job)) {
+	if (!sv_job_finished(&w->job)) {
 		filter_say_pending(s, sv_job_percent(&w->job));
 		return true;
 	}

@@ -465,7 +465,7 @@ bool sv_session_poll(struct sv_session *s)
 	sv_job_reap(&s->match_orphans, false);
 	if (!w || (!s->matches_pending && !s->index_pending))
 		return stats;
-	done = sv_job_poll(&w->job) || !sv_job_running(&w->job);
+	done = sv_job_finished(&w->job);
 	if (s->matches_pending && !done &&
 		!atomic_load_explicit(&w->lists_done, memory_order_acquire)) {
 		session_say_pending(s, sv_job_percent(&w->job));

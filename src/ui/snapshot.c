@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
-#include <time.h>
 
 #include "scopeview/keys.h"
 #include "scopeview/render.h"
@@ -39,11 +37,11 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 		/* Work a key started on a worker (a histogram, the ranks
 		 * inside a region) is done before the next key, as a user
 		 * would see it: the same keys, the same screen. */
-		sv_view_settle(&v, INT_MAX / 10);
+		sv_view_settle(&v, -1);
 	}
 	/* The statistics of a window or range of a large profile: the
 	 * picture shows them done, as a person would after a moment. */
-	sv_view_settle(&v, INT_MAX / 10);
+	sv_view_settle(&v, -1);
 	sv_render(g, &v);
 	sv_view_fini(&v);
 	return 0;

@@ -166,8 +166,7 @@ static bool tlranks_take(struct sv_tlranks *t)
 	struct sv_tlranks_work *w = t->work;
 
 	sv_job_reap(&t->orphans, false);
-	if (!t->busy || !w ||
-		(!sv_job_poll(&w->job) && sv_job_running(&w->job)))
+	if (!t->busy || !w || !sv_job_finished(&w->job))
 		return false;
 	t->busy = false;
 	t->work = NULL;

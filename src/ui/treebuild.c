@@ -243,7 +243,7 @@ double sv_treebuild_fraction(const struct sv_treebuild *b)
 
 bool sv_treebuild_poll(struct sv_treebuild *b)
 {
-	if (!b->running || (sv_job_running(&b->job) && !sv_job_poll(&b->job)))
+	if (!b->running || !sv_job_finished(&b->job))
 		return false;
 	b->running = false;
 	if (b->job.rc < 0) {

@@ -298,7 +298,7 @@ bool sv_view_settle(struct sv_view *v, int timeout_ms)
 		sv_view_poll(v);
 		if (!sv_view_busy(v))
 			return true;
-		if (spins-- <= 0)
+		if (timeout_ms >= 0 && spins-- <= 0)
 			return false;
 		nanosleep(&(struct timespec){0, 100000}, NULL);
 	}
