@@ -92,9 +92,9 @@ static void bench_session(const struct sv_profile *p, uint32_t best)
 	sv_render(&g, &v);
 	t2 = bench_now();
 	for (k = 0; k < 8; k++) /* a bin in the middle: the fullest */
-		sv_view_apply(&v, SV_ACTION_HIST_DOWN);
+		sv_view_apply(&v, SV_ACTION_LIST_DOWN);
 	t3 = bench_now();
-	sv_view_apply(&v, SV_ACTION_HIST_LIST);
+	sv_view_apply(&v, SV_ACTION_LIST_ENTER);
 	bench_settle(&v, false);
 	sv_render(&g, &v);
 	t4 = bench_now();

@@ -81,9 +81,9 @@ START_TEST(test_keys_parse_and_unique)
 	ck_assert_int_eq(
 		sv_action_for_key(SV_SCOPE_TIMELINE, 'j'), SV_ACTION_MOVE_DOWN);
 	ck_assert_int_eq(
-		sv_action_for_key(SV_SCOPE_PANEL, 'j'), SV_ACTION_PANEL_DOWN);
+		sv_action_for_key(SV_SCOPE_LIST, 'j'), SV_ACTION_LIST_DOWN);
 	ck_assert_int_eq(
-		sv_action_for_key(SV_SCOPE_POPUP, 'j'), SV_ACTION_POPUP_DOWN);
+		sv_action_for_key(SV_SCOPE_POPUP, 'q'), SV_ACTION_POPUP_CLOSE);
 	ck_assert_int_eq(
 		sv_action_for_key(SV_SCOPE_PROMPT, 'j'), SV_ACTION_NONE);
 	ck_assert_str_eq(sv_scope_name(SV_SCOPE_STATS), "stats");
@@ -101,6 +101,17 @@ static char *action_doc(enum sv_action_doc doc)
 	return buf;
 }
 
+/* Whether some action binds in scope s (a list view's keys may all be
+ * the list's). */
+static bool scope_has_keys(unsigned s)
+{
+	int a;
+	for (a = 1; a < SV_ACTION_COUNT; a++)
+		if (sv_action_info(a)->scopes & s)
+			return true;
+	return false;
+}
+
 START_TEST(test_docs)
 {
 	char *text = action_doc(SV_ACTION_DOC_TEXT);
@@ -114,8 +125,10 @@ START_TEST(test_docs)
 	}
 	ck_assert_ptr_nonnull(strstr(text, "Shift-Tab"));
 	ck_assert_ptr_nonnull(strstr(md, "| Keys | Action | What it does |"));
-	/* a section per scope, in both */
+	/* a section per scope that has keys of its own, in both */
 	for (a = 0; a < SV_SCOPE_COUNT; a++) {
+		if (!scope_has_keys(1u << a))
+			continue;
 		ck_assert_ptr_nonnull(strstr(text, sv_scope_title(1u << a)));
 		ck_assert_ptr_nonnull(strstr(md, sv_scope_title(1u << a)));
 	}
@@ -140,6 +153,8 @@ START_TEST(test_docs_scdoc)
 		free(line);
 	}
 	for (a = 0; a < SV_SCOPE_COUNT; a++) {
+		if (!scope_has_keys(1u << a))
+			continue;
 		line = sv_xasprintf("## %s\n", sv_scope_title(1u << a));
 		ck_assert_ptr_nonnull(strstr(man, line));
 		free(line);
@@ -163,7 +178,7 @@ START_TEST(test_rebind)
 	ck_assert_int_eq(
 		sv_action_for_key(SV_SCOPE_TIMELINE, 'j'), SV_ACTION_ZOOM_IN);
 	ck_assert_int_eq(
-		sv_action_for_key(SV_SCOPE_PANEL, 'j'), SV_ACTION_PANEL_DOWN);
+		sv_action_for_key(SV_SCOPE_LIST, 'j'), SV_ACTION_LIST_DOWN);
 	/* twice is the same as once */
 	ck_assert_int_eq(
 		sv_action_bind(SV_SCOPE_TIMELINE, 'j', SV_ACTION_ZOOM_IN), 0);
@@ -205,7 +220,9 @@ START_TEST(test_rebind)
 	ck_assert_int_eq(
 		sv_action_for_key(SV_SCOPE_TIMELINE, 'j'), SV_ACTION_MOVE_DOWN);
 	ck_assert_int_eq(
-		sv_action_for_key(SV_SCOPE_GLOBAL, 'q'), SV_ACTION_QUIT);
+		sv_action_for_key(SV_SCOPE_GLOBAL, 'q'), SV_ACTION_CLOSE);
+	ck_assert_int_eq(
+		sv_action_for_key(SV_SCOPE_GLOBAL, 'Q'), SV_ACTION_QUIT);
 	ck_assert_int_eq(
 		sv_action_for_key(SV_SCOPE_STATS, 'x'), SV_ACTION_NONE);
 	sv_action_key_list_in(SV_ACTION_NONE, ~0u, NULL, keys, sizeof keys);

@@ -835,7 +835,7 @@ START_TEST(test_views_in_background)
 	m->ops->describe(m, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "bins=40"), "%s", buf);
 	sv_view_switch(&w, "calls");
-	sv_view_apply(&w, SV_ACTION_CALLS_SORT_NEXT); /* cancels, restarts */
+	sv_view_apply(&w, SV_ACTION_LIST_SORT_NEXT); /* cancels, restarts */
 	ck_assert(sv_view_settle(&w, 10000));
 	m = sv_view_main_mode(&w);
 	m->ops->describe(m, buf, sizeof buf);

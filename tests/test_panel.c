@@ -1,7 +1,8 @@
 /*
  * test_panel.c: the summary panel (panel.h): its columns and their sort
- * keys, the cursor's moves clamped at the table's ends, marking and
- * leaving, sorting through every column (the session's table re-sorted),
+ * keys, the cursor's moves (the list keys, list.h) clamped at the table's
+ * ends, marking and leaving, sorting through every column (the session's
+ * table re-sorted, the cursor kept on its region),
  * hit testing of its rows, the names cut where they differ from the other
  * rows shown (every sort order, width, scroll and filter, against the
  * n^2 comparison), and the statistics screen of a profile with calls as
@@ -16,6 +17,7 @@
 #include "scopeview/elide.h"
 #include "scopeview/grid.h"
 #include "scopeview/keys.h"
+#include "scopeview/list.h"
 #include "scopeview/panel.h"
 #include "scopeview/render.h"
 #include "scopeview/session.h"
@@ -59,7 +61,8 @@ static void setup(void)
 	ck_assert_int_eq(sv_session_init(&s, prof, NULL, &err), 0);
 	s.notify = count_sorts;
 	sorts_heard = 0;
-	memset(&pn, 0, sizeof pn);
+	sv_panel_init(&pn, NULL);
+	sv_panel_clamp(&pn, &s);
 	ck_assert_uint_eq(s.stats.nregions, NREGIONS);
 }
 
@@ -129,30 +132,33 @@ static const struct {
 	long page;
 	long want;
 } moves[] = {
-	{0, SV_ACTION_PANEL_DOWN, 1, 1},
-	{NREGIONS - 1, SV_ACTION_PANEL_DOWN, 1, NREGIONS - 1},
-	{2, SV_ACTION_PANEL_UP, 1, 1},
-	{0, SV_ACTION_PANEL_UP, 1, 0},
-	{0, SV_ACTION_PANEL_PAGE_DOWN, 2, 2},
-	{2, SV_ACTION_PANEL_PAGE_DOWN, 10, NREGIONS - 1},
-	{3, SV_ACTION_PANEL_PAGE_UP, 2, 1},
-	{1, SV_ACTION_PANEL_PAGE_UP, 10, 0},
-	{3, SV_ACTION_PANEL_FIRST, 1, 0},
-	{0, SV_ACTION_PANEL_LAST, 1, NREGIONS - 1},
+	{0, SV_ACTION_LIST_DOWN, 1, 1},
+	{NREGIONS - 1, SV_ACTION_LIST_DOWN, 1, NREGIONS - 1},
+	{2, SV_ACTION_LIST_UP, 1, 1},
+	{0, SV_ACTION_LIST_UP, 1, 0},
+	{0, SV_ACTION_LIST_PAGE_DOWN, 2, 2},
+	{2, SV_ACTION_LIST_PAGE_DOWN, 10, NREGIONS - 1},
+	{3, SV_ACTION_LIST_PAGE_UP, 2, 1},
+	{1, SV_ACTION_LIST_PAGE_UP, 10, 0},
+	{3, SV_ACTION_LIST_FIRST, 1, 0},
+	{0, SV_ACTION_LIST_LAST, 1, NREGIONS - 1},
 };
 
 START_TEST(test_moves)
 {
-	long mark = -7;
 	int rc;
 
-	/* given the cursor on row cur, when the action is done */
-	pn.cur = moves[_i].cur;
-	rc = sv_panel_apply(&pn, &s, moves[_i].a, moves[_i].page, &mark);
-	/* then it lands on its row, clamped, marking nothing */
-	ck_assert_int_eq(rc, SV_REACT_REDRAW);
-	ck_assert_int_eq(pn.cur, moves[_i].want);
-	ck_assert_int_eq(mark, -7);
+	/* given the panel's rows on a page of page rows and the cursor on
+	 * row cur, when the action is done */
+	sv_list_place(&pn.list, 0, 0, 40, (int)moves[_i].page);
+	sv_list_set_cursor(NULL, &pn.list, moves[_i].cur);
+	rc = sv_list_apply(NULL, &pn.list, moves[_i].a, 0);
+	/* then it lands on its row, clamped (the bell at an end), marking
+	 * nothing */
+	ck_assert_int_eq(rc & ~SV_REACT_BELL, SV_REACT_REDRAW);
+	ck_assert_int_eq(pn.list.cur, moves[_i].want);
+	ck_assert_int_eq(
+		!!(rc & SV_REACT_BELL), moves[_i].want == moves[_i].cur);
 	ck_assert_int_eq(s.mark_region, -1);
 }
 END_TEST
@@ -164,22 +170,19 @@ START_TEST(test_moves_empty_table)
 	/* given no region on the lanes shown (rank 5 only) */
 	ck_assert_int_eq(sv_session_set_ranks(&s, "5"), 0);
 	ck_assert_uint_eq(s.stats.nregions, 0);
+	sv_panel_clamp(&pn, &s);
 	/* then moves stay on row 0 and marking rings the bell */
-	ck_assert_int_eq(
-		sv_panel_apply(&pn, &s, SV_ACTION_PANEL_LAST, 1, &mark),
-		SV_REACT_REDRAW);
-	ck_assert_int_eq(pn.cur, 0);
-	ck_assert_int_eq(
-		sv_panel_apply(&pn, &s, SV_ACTION_PANEL_DOWN, 1, &mark),
-		SV_REACT_REDRAW);
-	ck_assert_int_eq(pn.cur, 0);
-	ck_assert_int_eq(
-		sv_panel_apply(&pn, &s, SV_ACTION_PANEL_MARK, 1, &mark),
+	ck_assert_int_eq(sv_list_apply(NULL, &pn.list, SV_ACTION_LIST_LAST, 0),
+		SV_REACT_REDRAW | SV_REACT_BELL);
+	ck_assert_int_eq(pn.list.cur, 0);
+	ck_assert_int_eq(sv_list_apply(NULL, &pn.list, SV_ACTION_LIST_DOWN, 0),
+		SV_REACT_REDRAW | SV_REACT_BELL);
+	ck_assert_int_eq(pn.list.cur, 0);
+	ck_assert_int_eq(sv_panel_apply(&pn, &s, SV_ACTION_PANEL_MARK, &mark),
 		SV_REACT_BELL);
 	ck_assert_int_eq(mark, -7);
 	/* and an action that is not the panel's is refused */
-	ck_assert_int_eq(
-		sv_panel_apply(&pn, &s, SV_ACTION_ZOOM_IN, 1, &mark), -1);
+	ck_assert_int_eq(sv_panel_apply(&pn, &s, SV_ACTION_ZOOM_IN, &mark), -1);
 }
 END_TEST
 
@@ -187,16 +190,17 @@ START_TEST(test_clamp)
 {
 	/* given the cursor on the last row, when the table shrinks to one
 	 * region (rank 1 has gamma and delta: two) */
-	pn.cur = NREGIONS - 1;
+	sv_list_place(&pn.list, 0, 0, 40, 10);
+	sv_list_set_cursor(NULL, &pn.list, NREGIONS - 1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
 	ck_assert_uint_eq(s.stats.nregions, 2);
 	sv_panel_clamp(&pn, &s);
 	/* then it goes back into the table */
-	ck_assert_int_lt(pn.cur, 2);
+	ck_assert_int_lt(pn.list.cur, 2);
 	/* a cursor inside stays */
-	pn.cur = 1;
+	sv_list_set_cursor(NULL, &pn.list, 1);
 	sv_panel_clamp(&pn, &s);
-	ck_assert_int_eq(pn.cur, 1);
+	ck_assert_int_eq(pn.list.cur, 1);
 }
 END_TEST
 
@@ -207,15 +211,16 @@ START_TEST(test_mark)
 	long mark = -7;
 	int rc;
 
-	/* when Enter is pressed on row 2 */
-	pn.cur = 2;
-	rc = sv_panel_apply(&pn, &s, SV_ACTION_PANEL_MARK, 1, &mark);
+	/* when Space is pressed on row 2 */
+	sv_list_place(&pn.list, 0, 0, 40, 10);
+	sv_list_set_cursor(NULL, &pn.list, 2);
+	rc = sv_panel_apply(&pn, &s, SV_ACTION_PANEL_MARK, &mark);
 	/* then the caller is asked to mark that row's region; the panel
 	 * itself marks nothing */
 	ck_assert_int_eq(rc, SV_PANEL_MARK);
 	ck_assert_int_eq(mark, (long)s.stats.regions[2].region);
 	ck_assert_int_eq(s.mark_region, -1);
-	ck_assert_int_eq(pn.cur, 2);
+	ck_assert_int_eq(pn.list.cur, 2);
 }
 END_TEST
 
@@ -226,7 +231,7 @@ START_TEST(test_back)
 
 	/* given the focus and no marked region: Escape leaves the panel */
 	pn.focus = true;
-	rc = sv_panel_apply(&pn, &s, SV_ACTION_PANEL_BACK, 1, &mark);
+	rc = sv_panel_apply(&pn, &s, SV_ACTION_PANEL_BACK, &mark);
 	ck_assert_int_eq(rc, SV_REACT_REDRAW);
 	ck_assert(!pn.focus);
 	ck_assert_int_eq(mark, -7);
@@ -234,7 +239,7 @@ START_TEST(test_back)
 	/* given a marked region: Escape asks to clear it, focus kept */
 	pn.focus = true;
 	sv_session_mark_region(&s, 1);
-	rc = sv_panel_apply(&pn, &s, SV_ACTION_PANEL_BACK, 1, &mark);
+	rc = sv_panel_apply(&pn, &s, SV_ACTION_PANEL_BACK, &mark);
 	ck_assert_int_eq(rc, SV_PANEL_MARK | SV_REACT_REDRAW);
 	ck_assert_int_eq(mark, -1);
 	ck_assert(pn.focus);
@@ -292,9 +297,9 @@ START_TEST(test_sort_cycle)
 		for (step = 0; step < SV_PANEL_COL_COUNT; step++) {
 			int a = dir > 0 ? SV_ACTION_SORT_NEXT
 					: SV_ACTION_SORT_PREV;
-			pn.cur = 2;
-			pn.top = 1;
-			ck_assert_int_eq(sv_panel_apply(&pn, &s, a, 1, &mark),
+			sv_list_place(&pn.list, 0, 0, 40, 2);
+			sv_list_set_cursor(NULL, &pn.list, 2);
+			ck_assert_int_eq(sv_panel_apply(&pn, &s, a, &mark),
 				SV_REACT_REDRAW);
 			col = (col + dir + SV_PANEL_COL_COUNT) %
 			      SV_PANEL_COL_COUNT;
@@ -305,8 +310,8 @@ START_TEST(test_sort_cycle)
 			if (first[col])
 				ck_assert_str_eq(
 					s.stats.regions[0].name, first[col]);
-			ck_assert_int_eq(pn.cur, 0);
-			ck_assert_int_eq(pn.top, 0);
+			ck_assert_int_eq(pn.list.cur, 0);
+			ck_assert_int_eq(pn.list.top, 0);
 		}
 		/* and after every column the order is back to total */
 		ck_assert_int_eq(col, SV_PANEL_COL_TOTAL);
@@ -342,7 +347,8 @@ static const struct {
 START_TEST(test_row_at)
 {
 	struct sv_panel_area area = {10, 5, 40, 6, false};
-	pn.top = hits[_i].top;
+	sv_panel_place(&pn, &area);
+	pn.list.top = hits[_i].top;
 	ck_assert_int_eq(
 		sv_panel_row_at(&pn, &s, &area, hits[_i].x, hits[_i].y),
 		hits[_i].row);
@@ -463,7 +469,7 @@ static int assert_elided(const struct sv_session *es, const struct sv_panel *p,
 {
 	const struct sv_glyphs *gl = sv_render_glyphs(a->ascii);
 	int name_w = a->w - 1 - nshown * 7 - 1, x0 = a->x + 2, shown = 0;
-	long visible = a->h - 2, top = p->top, bottom, r, q;
+	long visible = a->h - 2, top = p->list.top, bottom, r, q;
 	struct sv_grid g;
 	char ell[8];
 
@@ -537,8 +543,9 @@ START_TEST(test_elided_names)
 			for (a = 0; a < sizeof areas / sizeof areas[0]; a++) {
 				struct sv_panel_area ar = {
 					3, 2, areas[a].w, areas[a].h, _i == 1};
-				p.top = areas[a].top;
-				p.cur = p.top;
+				sv_panel_clamp(&p, &es);
+				p.list.top = areas[a].top;
+				p.list.cur = p.list.top;
 				cut += assert_elided(
 					&es, &p, &ar, areas[a].nshown);
 			}

@@ -537,8 +537,16 @@ START_TEST(test_popups)
 	ck_assert(keys("v") & SV_REACT_BELL); /* nothing selected */
 	keys("Tab v");
 	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_SOURCE);
+	keys("q ?");
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_HELP);
+	/* the help is longer than its box: j and k scroll it, G to its
+	 * last page, 3g to its third line */
 	keys("j j k");
 	ck_assert_int_eq(sv_mode_popup_top(sv_view_top(&v)), 1);
+	keys("G");
+	ck_assert_int_gt(sv_mode_popup_top(sv_view_top(&v)), 10);
+	keys("3 g");
+	ck_assert_int_eq(sv_mode_popup_top(sv_view_top(&v)), 2);
 	keys("q");
 	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_NONE);
 	keys("i");
@@ -551,7 +559,11 @@ START_TEST(test_popups)
 	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_HELP);
 	ck_assert(!(keys("q") & SV_REACT_QUIT));
 	ck_assert(keys("R") & SV_REACT_RELOAD);
-	ck_assert(keys("Q") & SV_REACT_BELL);
+	ck_assert(keys("Y") & SV_REACT_BELL);
+	/* Q quits from a popup too; q from the timeline */
+	keys("?");
+	ck_assert(keys("Q") & SV_REACT_QUIT);
+	keys("q");
 	ck_assert(keys("q") & SV_REACT_QUIT);
 }
 END_TEST
@@ -635,18 +647,25 @@ START_TEST(test_every_action_wired)
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
 	if (_i + 1 == SV_ACTION_PANEL_NAMES_LEFT)
 		keys("p l");
-	else if (ai->scopes == SV_SCOPE_PANEL)
+	else if (ai->scopes & SV_SCOPE_PANEL)
 		keys("p");
 	else if (ai->scopes == SV_SCOPE_POPUP)
 		keys("?");
 	else if (ai->scopes == SV_SCOPE_PROMPT)
 		keys("/ c");
+	else if (ai->scopes == SV_SCOPE_LIST)
+		keys(_i + 1 == SV_ACTION_LIST_MATCH_NEXT ||
+					_i + 1 == SV_ACTION_LIST_MATCH_PREV
+				? "T * / c h i l d Enter"
+				: "T j");
 	else if (ai->scopes & SV_SCOPE_TREE)
 		keys("T j");
+	else if (_i + 1 == SV_ACTION_TREE_MATCH_NEXT)
+		keys("F / c h i l d Enter");
 	else if (ai->scopes & SV_SCOPE_FLAME)
 		keys("F j");
-	else if (ai->scopes & SV_SCOPE_CALLERS)
-		keys(_i + 1 == SV_ACTION_CALLERS_UP ? "T j c j" : "T j c");
+	else if (_i + 1 == SV_ACTION_BACK)
+		keys("T");
 	else if (_i + 1 == SV_ACTION_RANGE_CLEAR)
 		keys("m");
 	else if (ai->scopes == SV_SCOPE_RANKS)

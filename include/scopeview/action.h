@@ -29,6 +29,9 @@
 #define SV_SCOPE_TABLE(X)                                                \
 	X(TIMELINE, "timeline", "Timeline")                              \
 	X(STATS, "stats", "Statistics screen")                           \
+	X(LIST, "list",                                                  \
+		"Every list (tree, callers, ranks, histogram, "          \
+		"calls, statistics, the panel, popups)")                 \
 	X(TREE, "tree", "Call tree")                                     \
 	X(FLAME, "flame", "Flame graph")                                 \
 	X(CALLERS, "callers", "Callers and callees")                     \
@@ -54,6 +57,12 @@ enum {
 };
 
 #define SV_SCOPE_VIEWS (SV_SCOPE_TIMELINE | SV_SCOPE_STATS)
+/* The scopes of the views and boxes that are lists (list.h), whose list
+ * keys are the SV_SCOPE_LIST rows. */
+#define SV_SCOPE_LISTS                                                        \
+	(SV_SCOPE_STATS | SV_SCOPE_TREE | SV_SCOPE_CALLERS | SV_SCOPE_RANKS | \
+		SV_SCOPE_HISTOGRAM | SV_SCOPE_CALLS | SV_SCOPE_PANEL |        \
+		SV_SCOPE_POPUP)
 
 #define SV_ACTION_TABLE(X)                                                     \
 	X(MOVE_LEFT, "move-left", "h Left", SV_SCOPE_TIMELINE,                 \
@@ -121,13 +130,13 @@ enum {
 	X(COMMAND, "command", ":", SV_SCOPE_GLOBAL,                            \
 		"Command prompt: goto 12.5ms, rank 3, region NAME, view "      \
 		"NAME, open B.h5, second off, export FORMAT FILE")             \
-	X(PANEL_FOCUS, "panel-focus", "p", SV_SCOPE_VIEWS,                     \
+	X(PANEL_FOCUS, "panel-focus", "p", SV_SCOPE_TIMELINE,                  \
 		"Move the focus to the summary panel and back")                \
 	X(PANEL_TOGGLE, "panel-toggle", "P", SV_SCOPE_TIMELINE,                \
 		"Show or hide the summary panel")                              \
-	X(SORT_PREV, "sort-prev", "<", SV_SCOPE_VIEWS,                         \
+	X(SORT_PREV, "sort-prev", "<", SV_SCOPE_TIMELINE,                      \
 		"Sort the panel by the column to the left")                    \
-	X(SORT_NEXT, "sort-next", ">", SV_SCOPE_VIEWS,                         \
+	X(SORT_NEXT, "sort-next", ">", SV_SCOPE_TIMELINE,                      \
 		"Sort the panel by the column to the right")                   \
 	X(DETAILS, "details", "D", SV_SCOPE_TIMELINE,                          \
 		"Show or hide the details panel")                              \
@@ -145,39 +154,51 @@ enum {
 	X(RELOAD, "reload", "R", SV_SCOPE_GLOBAL, "Reload the file")           \
 	X(HELP, "help", "? F1", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,              \
 		"Show the keys")                                               \
-	X(QUIT, "quit", "q", SV_SCOPE_GLOBAL, "Quit the viewer")               \
-	X(PANEL_DOWN, "panel-down", "j Down", SV_SCOPE_PANEL,                  \
-		"Move to the next region")                                     \
-	X(PANEL_UP, "panel-up", "k Up", SV_SCOPE_PANEL,                        \
-		"Move to the previous region")                                 \
-	X(PANEL_PAGE_DOWN, "panel-page-down", "PageDown", SV_SCOPE_PANEL,      \
-		"Move one page down the regions")                              \
-	X(PANEL_PAGE_UP, "panel-page-up", "PageUp", SV_SCOPE_PANEL,            \
-		"Move one page up the regions")                                \
-	X(PANEL_FIRST, "panel-first", "Home", SV_SCOPE_PANEL,                  \
-		"Move to the first region")                                    \
-	X(PANEL_LAST, "panel-last", "End", SV_SCOPE_PANEL,                     \
-		"Move to the last region")                                     \
-	X(PANEL_MARK, "panel-mark", "Enter Space", SV_SCOPE_PANEL,             \
+	X(QUIT, "quit", "Q", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,                 \
+		"Quit the viewer, from any view")                              \
+	X(CLOSE, "close", "q", SV_SCOPE_GLOBAL,                                \
+		"Close this view and go back to the one before; quit from "    \
+		"the first view")                                              \
+	X(BACK, "back", "Escape", SV_SCOPE_GLOBAL,                             \
+		"Go back: stop the work under way and return to the view "     \
+		"before")                                                      \
+	X(LIST_DOWN, "list-down", "j Down", SV_SCOPE_LIST,                     \
+		"Move down a row (5j: five rows)")                             \
+	X(LIST_UP, "list-up", "k Up", SV_SCOPE_LIST, "Move up a row")          \
+	X(LIST_PAGE_DOWN, "list-page-down", "PageDown Space", SV_SCOPE_LIST,   \
+		"Move down a page")                                            \
+	X(LIST_PAGE_UP, "list-page-up", "PageUp", SV_SCOPE_LIST,               \
+		"Move up a page")                                              \
+	X(LIST_FIRST, "list-first", "g Home", SV_SCOPE_LIST,                   \
+		"Go to the first row (24g: row 24)")                           \
+	X(LIST_LAST, "list-last", "G End", SV_SCOPE_LIST,                      \
+		"Go to the last row (24G: row 24)")                            \
+	X(LIST_ENTER, "list-enter", "Enter", SV_SCOPE_LIST,                    \
+		"Open the row (each list says what, below)")                   \
+	X(LIST_SORT_NEXT, "list-sort-next", ">", SV_SCOPE_LIST,                \
+		"Sort by the column to the right")                             \
+	X(LIST_SORT_PREV, "list-sort-prev", "<", SV_SCOPE_LIST,                \
+		"Sort by the column to the left")                              \
+	X(LIST_REVERSE, "list-reverse", "r", SV_SCOPE_LIST,                    \
+		"Reverse the order")                                           \
+	X(LIST_SEARCH, "list-search", "/", SV_SCOPE_LIST,                      \
+		"Search region names (regex): matching rows are highlighted")  \
+	X(LIST_MATCH_NEXT, "list-match-next", "n", SV_SCOPE_LIST,              \
+		"Go to the next row the search highlights")                    \
+	X(LIST_MATCH_PREV, "list-match-prev", "N", SV_SCOPE_LIST,              \
+		"Go to the previous row the search highlights")                \
+	X(PANEL_MARK, "panel-mark", "Space", SV_SCOPE_PANEL | SV_SCOPE_STATS,  \
 		"Mark the region and cycle through its calls, longest first")  \
 	X(PANEL_BACK, "panel-back", "Escape", SV_SCOPE_PANEL,                  \
 		"Clear the marked region, or leave the panel")                 \
-	X(PANEL_NAMES_LEFT, "panel-names-left", "h Left", SV_SCOPE_PANEL,      \
+	X(PANEL_NAMES_LEFT, "panel-names-left", "h Left",                      \
+		SV_SCOPE_PANEL | SV_SCOPE_STATS,                               \
 		"Scroll the region names back to their start")                 \
-	X(PANEL_NAMES_RIGHT, "panel-names-right", "l Right", SV_SCOPE_PANEL,   \
+	X(PANEL_NAMES_RIGHT, "panel-names-right", "l Right",                   \
+		SV_SCOPE_PANEL | SV_SCOPE_STATS,                               \
 		"Scroll the region names sideways, to their ends")             \
 	X(POPUP_CLOSE, "popup-close", "q Escape Enter BSpace", SV_SCOPE_POPUP, \
 		"Close the popup")                                             \
-	X(POPUP_DOWN, "popup-down", "j Down", SV_SCOPE_POPUP,                  \
-		"Scroll down one line")                                        \
-	X(POPUP_UP, "popup-up", "k Up", SV_SCOPE_POPUP, "Scroll up one line")  \
-	X(POPUP_PAGE_DOWN, "popup-page-down", "PageDown Space",                \
-		SV_SCOPE_POPUP, "Scroll down one page")                        \
-	X(POPUP_PAGE_UP, "popup-page-up", "PageUp", SV_SCOPE_POPUP,            \
-		"Scroll up one page")                                          \
-	X(POPUP_TOP, "popup-top", "Home", SV_SCOPE_POPUP, "Scroll to the top") \
-	X(POPUP_BOTTOM, "popup-bottom", "End", SV_SCOPE_POPUP,                 \
-		"Scroll to the end")                                           \
 	X(PROMPT_ENTER, "prompt-enter", "Enter", SV_SCOPE_PROMPT,              \
 		"Run what was typed")                                          \
 	X(PROMPT_CANCEL, "prompt-cancel", "Escape C-c C-g", SV_SCOPE_PROMPT,   \
@@ -211,39 +232,15 @@ enum {
 		"Mark the end of the time range at the cursor")                \
 	X(RANGE_CLEAR, "range-clear", "X", SV_SCOPE_TIMELINE,                  \
 		"Clear the marked time range")                                 \
-	X(TREE_DOWN, "tree-down", "j Down", SV_SCOPE_TREE,                     \
-		"Move to the next path")                                       \
-	X(TREE_UP, "tree-up", "k Up", SV_SCOPE_TREE,                           \
-		"Move to the previous path")                                   \
-	X(TREE_PAGE_DOWN, "tree-page-down", "PageDown", SV_SCOPE_TREE,         \
-		"Move one page down")                                          \
-	X(TREE_PAGE_UP, "tree-page-up", "PageUp", SV_SCOPE_TREE,               \
-		"Move one page up")                                            \
-	X(TREE_FIRST, "tree-first", "Home", SV_SCOPE_TREE,                     \
-		"Move to the first path")                                      \
-	X(TREE_LAST, "tree-last", "End", SV_SCOPE_TREE,                        \
-		"Move to the last path")                                       \
 	X(TREE_EXPAND, "tree-expand", "l Right", SV_SCOPE_TREE,                \
 		"Expand the path one level")                                   \
 	X(TREE_COLLAPSE, "tree-collapse", "h Left", SV_SCOPE_TREE,             \
 		"Collapse the path, or move to its caller")                    \
 	X(TREE_ALL, "tree-all", "*", SV_SCOPE_TREE,                            \
 		"Expand every path, or collapse them all")                     \
-	X(TREE_SORT_PREV, "tree-sort-prev", "<", SV_SCOPE_TREE,                \
-		"Sort siblings by the column to the left")                     \
-	X(TREE_SORT_NEXT, "tree-sort-next", ">", SV_SCOPE_TREE,                \
-		"Sort siblings by the column to the right")                    \
 	X(TREE_RECURSION, "tree-recursion", "e",                               \
 		SV_SCOPE_TREE | SV_SCOPE_FLAME,                                \
 		"Show recursion level by level, or collapsed into one node")   \
-	X(TREE_SELECT, "tree-select", "Enter", SV_SCOPE_TREE,                  \
-		"Select the path's longest call on the timeline")              \
-	X(TREE_SEARCH, "tree-search", "/", SV_SCOPE_TREE | SV_SCOPE_FLAME,     \
-		"Search region names (regex): matches are highlighted")        \
-	X(TREE_MATCH_NEXT, "tree-match-next", "n",                             \
-		SV_SCOPE_TREE | SV_SCOPE_FLAME, "Go to the next match")        \
-	X(TREE_BACK, "tree-back", "Escape", SV_SCOPE_TREE,                     \
-		"Stop a build under way, or go back to the timeline")          \
 	X(FLAME_UP, "flame-up", "k Up", SV_SCOPE_FLAME,                        \
 		"Select the calling frame")                                    \
 	X(FLAME_DOWN, "flame-down", "j Down", SV_SCOPE_FLAME,                  \
@@ -254,21 +251,17 @@ enum {
 		"Select the frame to the right")                               \
 	X(FLAME_ZOOM, "flame-zoom", "Enter", SV_SCOPE_FLAME,                   \
 		"Zoom into the selected frame")                                \
-	X(FLAME_OUT, "flame-out", "BSpace Escape", SV_SCOPE_FLAME,             \
-		"Zoom out one level (or stop a build under way)")              \
+	X(FLAME_OUT, "flame-out", "BSpace", SV_SCOPE_FLAME,                    \
+		"Zoom out one level")                                          \
+	X(TREE_SEARCH, "tree-search", "/", SV_SCOPE_FLAME,                     \
+		"Search region names (regex): matches are highlighted")        \
+	X(TREE_MATCH_NEXT, "tree-match-next", "n", SV_SCOPE_FLAME,             \
+		"Go to the next match")                                        \
 	X(VIEW_CALLERS, "view-callers", "C", SV_SCOPE_GLOBAL,                  \
 		"Show the callers and callees of the marked or selected "      \
 		"region")                                                      \
 	X(TREE_CALLERS, "tree-callers", "c", SV_SCOPE_TREE,                    \
 		"Show the callers and callees of the path's region")           \
-	X(CALLERS_DOWN, "callers-down", "j Down", SV_SCOPE_CALLERS,            \
-		"Move to the next row")                                        \
-	X(CALLERS_UP, "callers-up", "k Up", SV_SCOPE_CALLERS,                  \
-		"Move to the previous row")                                    \
-	X(CALLERS_FOCUS, "callers-focus", "Enter", SV_SCOPE_CALLERS,           \
-		"Show the row's region (the caller, or the callee)")           \
-	X(CALLERS_BACK, "callers-back", "Escape", SV_SCOPE_CALLERS,            \
-		"Go back to the call tree (or stop a build under way)")        \
 	X(RANGE_CALL, "range-call", "o", SV_SCOPE_TIMELINE,                    \
 		"Mark the selected call's time as the range")                  \
 	X(RANGE_WINDOW, "range-window", "O", SV_SCOPE_TIMELINE,                \
@@ -282,20 +275,10 @@ enum {
 		"Show the histogram of the marked region (:view histogram)")   \
 	X(VIEW_CALLS, "view-calls", "L", SV_SCOPE_GLOBAL,                      \
 		"List the calls of the marked region (:view calls)")           \
-	X(RANKS_DOWN, "ranks-down", "j Down", SV_SCOPE_RANKS,                  \
-		"Move to the next rank")                                       \
-	X(RANKS_UP, "ranks-up", "k Up", SV_SCOPE_RANKS,                        \
-		"Move to the previous rank")                                   \
 	X(RANKS_RIGHT, "ranks-right", "l Right", SV_SCOPE_RANKS,               \
 		"Move to the next region")                                     \
 	X(RANKS_LEFT, "ranks-left", "h Left", SV_SCOPE_RANKS,                  \
 		"Move to the previous region")                                 \
-	X(RANKS_PAGE_DOWN, "ranks-page-down", "PageDown", SV_SCOPE_RANKS,      \
-		"Move one page down the ranks")                                \
-	X(RANKS_PAGE_UP, "ranks-page-up", "PageUp", SV_SCOPE_RANKS,            \
-		"Move one page up the ranks")                                  \
-	X(RANKS_SOLO, "ranks-solo", "Enter", SV_SCOPE_RANKS,                   \
-		"Show only this rank on the timeline, the region marked")      \
 	X(RANKS_METRIC, "ranks-metric", "x", SV_SCOPE_RANKS,                   \
 		"Switch the cells between total and exclusive time")           \
 	X(RANKS_SORT, "ranks-sort", "o", SV_SCOPE_RANKS,                       \
@@ -309,40 +292,14 @@ enum {
 		"Show every rank again (after Enter showed one)")              \
 	X(RANKS_MARK, "ranks-mark", "m", SV_SCOPE_RANKS,                       \
 		"Mark the region under the cursor (H, L then show it)")        \
-	X(HIST_DOWN, "hist-down", "j Down", SV_SCOPE_HISTOGRAM,                \
-		"Move to the next (longer) bin")                               \
-	X(HIST_UP, "hist-up", "k Up", SV_SCOPE_HISTOGRAM,                      \
-		"Move to the previous (shorter) bin")                          \
 	X(HIST_RANGE, "hist-range", "Space", SV_SCOPE_HISTOGRAM,               \
 		"Start a range of bins here, or drop it")                      \
-	X(HIST_LIST, "hist-list", "Enter", SV_SCOPE_HISTOGRAM,                 \
-		"List the calls of the bin (or range)")                        \
 	X(HIST_MORE, "hist-more", "+ =", SV_SCOPE_HISTOGRAM,                   \
 		"More, narrower bins")                                         \
 	X(HIST_FEWER, "hist-fewer", "-", SV_SCOPE_HISTOGRAM,                   \
 		"Fewer, wider bins")                                           \
 	X(HIST_SOURCE, "hist-source", "m", SV_SCOPE_HISTOGRAM,                 \
 		"Switch between the marked region and the search matches")     \
-	X(CALLS_DOWN, "calls-down", "j Down", SV_SCOPE_CALLS,                  \
-		"Move to the next call")                                       \
-	X(CALLS_UP, "calls-up", "k Up", SV_SCOPE_CALLS,                        \
-		"Move to the previous call")                                   \
-	X(CALLS_PAGE_DOWN, "calls-page-down", "PageDown", SV_SCOPE_CALLS,      \
-		"Move one page down the calls")                                \
-	X(CALLS_PAGE_UP, "calls-page-up", "PageUp", SV_SCOPE_CALLS,            \
-		"Move one page up the calls")                                  \
-	X(CALLS_FIRST, "calls-first", "Home", SV_SCOPE_CALLS,                  \
-		"Move to the first call")                                      \
-	X(CALLS_LAST, "calls-last", "End", SV_SCOPE_CALLS,                     \
-		"Move to the last call")                                       \
-	X(CALLS_SORT_NEXT, "calls-sort-next", ">", SV_SCOPE_CALLS,             \
-		"Sort by the column to the right")                             \
-	X(CALLS_SORT_PREV, "calls-sort-prev", "<", SV_SCOPE_CALLS,             \
-		"Sort by the column to the left")                              \
-	X(CALLS_REVERSE, "calls-reverse", "r", SV_SCOPE_CALLS,                 \
-		"Reverse the order")                                           \
-	X(CALLS_SHOW, "calls-show", "Enter", SV_SCOPE_CALLS,                   \
-		"Select the call on the timeline, zoomed into view")           \
 	X(COLOR_MODE, "color-mode", "y", SV_SCOPE_TIMELINE,                    \
 		"Colour calls by region, duration, self time or rank, in "     \
 		"turn")                                                        \

@@ -39,6 +39,7 @@
 #include "scopeview/session.h"
 
 struct sv_view;
+struct sv_list;
 
 /* What a key did (bits of apply(), key() and the viewer's key handler). */
 enum {
@@ -120,6 +121,14 @@ struct sv_mode_ops {
 	/* Take what background work has done; SV_REACT_* flags (REDRAW when
 	 * the screen changed).  May be NULL. */
 	int (*poll)(struct sv_mode *m);
+	/* Stop the mode's work under way (Esc leaves the view while it
+	 * builds): nothing of it is taken in, and the next show starts it
+	 * again.  May be NULL (no work of its own). */
+	void (*cancel)(struct sv_mode *m);
+	/* The list (list.h) that the list keys (SV_SCOPE_LIST) move now, or
+	 * NULL: a list view's rows, the summary panel while it has the
+	 * focus, a popup's text.  May be NULL (never a list). */
+	struct sv_list *(*list)(struct sv_mode *m);
 };
 
 struct sv_mode {

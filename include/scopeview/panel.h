@@ -3,10 +3,12 @@
  * shows beside its lanes and the statistics screen shows full width.
  *
  * The figures are the session's statistics (session.h), in the session's
- * sort order; a panel only has a cursor, a scroll position and a focus of
- * its own, so two modes can show the same table each with its own place
- * in it.  Its keys are the SV_SCOPE_PANEL rows of the action table.
- * Nothing here knows about curses or HDF5.
+ * sort order; a panel only has a list (list.h: the cursor, the scroll
+ * position), a focus and a sideways scroll of its names of its own, so
+ * two modes can show the same table each with its own place in it.  Its
+ * keys are the list keys (SV_SCOPE_LIST: sorting goes to the session)
+ * and the SV_SCOPE_PANEL rows of the action table.  Nothing here knows
+ * about curses or HDF5.
  */
 #ifndef SCOPEVIEW_PANEL_H
 #define SCOPEVIEW_PANEL_H
@@ -19,6 +21,7 @@
 #include <stdbool.h>
 
 #include "scopeview/grid.h"
+#include "scopeview/list.h"
 #include "scopeview/session.h"
 #include "scopeview/stats.h"
 
@@ -39,11 +42,20 @@ enum sv_panel_col {
 		SV_PANEL_COL_COUNT
 };
 
+struct sv_mode;
+
 struct sv_panel {
 	bool focus; /* keys go to the panel first */
-	long cur;   /* the row under the panel's cursor */
-	long top;   /* the first row on screen */
+	/* The panel is the whole view (the statistics screen): its cursor
+	 * always shows, and its title does not say it has the focus. */
+	bool full;
+	/* The regions: list.cur is the row under the cursor, list.top the
+	 * first on screen (placed by sv_panel_place). */
+	struct sv_list list;
 	int name_x; /* cells of the names scrolled out on the left (h, l) */
+	/* What Enter on a row does for the mode that shows the panel (mark
+	 * the region, jump to its calls): SV_REACT_* flags. */
+	int (*mark)(struct sv_mode *m, long region);
 };
 
 /* Cells a sideways step of the name column moves (h, l in the panel). */
@@ -63,19 +75,27 @@ int sv_panel_key_col(enum sv_stats_key key);
 /* Column by its stats key name ("exclusive"), or -1. */
 int sv_panel_col_by_name(const char *name);
 
-/* Keep cur and top inside the session's table (after it changed). */
+/* Set up a panel whose Enter does mark (see struct sv_panel). */
+void sv_panel_init(
+	struct sv_panel *pn, int (*mark)(struct sv_mode *m, long region));
+/* The panel is drawn in area now (its rows from area->y + 2). */
+void sv_panel_place(struct sv_panel *pn, const struct sv_panel_area *area);
+/* Keep the cursor inside the session's table and on its region, and the
+ * list's sort column the session's (after the table changed). */
 void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s);
+/* The region of the panel's cursor row, or -1 (no rows). */
+long sv_panel_region(const struct sv_panel *pn, const struct sv_session *s);
 
 /*
- * Do panel action a (SV_ACTION_PANEL_*, SV_ACTION_SORT_*) with page rows
- * a page.  Marking a region and jumping to its calls is the caller's
- * (mark_region gets the region to mark, -1 for none, when the result has
- * SV_PANEL_MARK); returns SV_REACT_* flags | SV_PANEL_MARK, or -1 when a
- * is not a panel action.
+ * Do panel action a (SV_ACTION_PANEL_MARK, _BACK, _NAMES_*, and
+ * SV_ACTION_SORT_* while the panel has not the focus).  Marking a region
+ * and jumping to its calls is the caller's (mark_region gets the region
+ * to mark, -1 for none, when the result has SV_PANEL_MARK); returns
+ * SV_REACT_* flags | SV_PANEL_MARK, or -1 when a is not a panel action.
  */
 enum { SV_PANEL_MARK = 1 << 12 };
-int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
-	long *mark_region);
+int sv_panel_apply(
+	struct sv_panel *pn, struct sv_session *s, int a, long *mark_region);
 
 /* Draw the panel into g inside area. */
 void sv_panel_draw(struct sv_grid *g, const struct sv_panel *pn,

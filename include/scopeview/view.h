@@ -59,8 +59,9 @@ enum sv_prompt {
 };
 
 #define SV_VIEW_PROMPT_MAX SV_SESSION_TEXT_MAX
-#define SV_VIEW_MAINS      8 /* main modes at most */
-#define SV_VIEW_STACK      4 /* popups and prompts at most */
+#define SV_VIEW_MAINS      8  /* main modes at most */
+#define SV_VIEW_STACK      4  /* popups and prompts at most */
+#define SV_VIEW_BACK       16 /* main modes Esc goes back through */
 
 struct sv_view_opts {
 	bool ascii;        /* ASCII glyphs instead of Unicode */
@@ -88,6 +89,14 @@ struct sv_view {
 	 * ops NULL until first shown) and which one is. */
 	struct sv_mode mains[SV_VIEW_MAINS];
 	int main;
+	/* The first main mode (the timeline, or the statistics screen of a
+	 * profile without calls), where going back ends and q quits; and
+	 * the main modes shown before the one shown, oldest first, that Esc
+	 * and q go back through.  Showing a mode that is in the list cuts
+	 * the list back to before it. */
+	int home;
+	int back[SV_VIEW_BACK];
+	size_t nback;
 	/* Popups and prompts over the main mode, bottom first. */
 	struct sv_mode stack[SV_VIEW_STACK];
 	size_t depth;
@@ -167,6 +176,15 @@ int sv_view_apply(struct sv_view *v, int action);
 /* Make the main mode called name the one shown (SV_REACT_* flags; an
  * unknown name puts the known ones in the message line). */
 int sv_view_switch(struct sv_view *v, const char *name);
+/* Show the timeline with call c of the profile selected (and zoomed to
+ * it when zoom): what a list's Enter does for a call.  SV_REACT_* flags
+ * (BELL when the timeline cannot start). */
+int sv_view_show_call(struct sv_view *v, uint32_t c, bool zoom);
+/* Esc: stop the main mode's work under way and show the main mode shown
+ * before it (the first one when none); q (close): the same, but quit
+ * from the first main mode.  SV_REACT_* flags. */
+int sv_view_back(struct sv_view *v);
+int sv_view_close(struct sv_view *v);
 /* Push a popup (enum sv_popup) or a prompt (enum sv_prompt, with its
  * initial text) over the main mode; SV_REACT_* flags. */
 int sv_view_push_popup(struct sv_view *v, int kind, long region);
@@ -176,6 +194,10 @@ int sv_view_push_prompt(struct sv_view *v, int kind, const char *initial);
  * writes the calls of the lanes on display that meet the marked range, or
  * without one the timeline's window, and says so in the message line. */
 int sv_view_command(struct sv_view *v, const char *cmd);
+/* The first word of a command line cmd into word (n bytes, cut to fit),
+ * blanks around it skipped; returns the rest (its argument), blanks
+ * before it skipped. */
+const char *sv_view_command_word(const char *cmd, char *word, size_t n);
 
 /* The mode on top, the main mode, and the timeline's state (NULL when
  * the timeline has not been shown). */

@@ -176,8 +176,61 @@ const char *sv_scope_title(unsigned s)
 	return i < 0 ? NULL : action_scopes[i].title;
 }
 
+/* The names of actions that every list now shares (a config file may
+ * still bind them): each view once had its own copy. */
+static const struct {
+	const char *old;
+	int action;
+} action_aliases[] = {
+	{"panel-down", SV_ACTION_LIST_DOWN},
+	{"panel-up", SV_ACTION_LIST_UP},
+	{"panel-page-down", SV_ACTION_LIST_PAGE_DOWN},
+	{"panel-page-up", SV_ACTION_LIST_PAGE_UP},
+	{"panel-first", SV_ACTION_LIST_FIRST},
+	{"panel-last", SV_ACTION_LIST_LAST},
+	{"popup-down", SV_ACTION_LIST_DOWN},
+	{"popup-up", SV_ACTION_LIST_UP},
+	{"popup-page-down", SV_ACTION_LIST_PAGE_DOWN},
+	{"popup-page-up", SV_ACTION_LIST_PAGE_UP},
+	{"popup-top", SV_ACTION_LIST_FIRST},
+	{"popup-bottom", SV_ACTION_LIST_LAST},
+	{"tree-down", SV_ACTION_LIST_DOWN},
+	{"tree-up", SV_ACTION_LIST_UP},
+	{"tree-page-down", SV_ACTION_LIST_PAGE_DOWN},
+	{"tree-page-up", SV_ACTION_LIST_PAGE_UP},
+	{"tree-first", SV_ACTION_LIST_FIRST},
+	{"tree-last", SV_ACTION_LIST_LAST},
+	{"tree-sort-prev", SV_ACTION_LIST_SORT_PREV},
+	{"tree-sort-next", SV_ACTION_LIST_SORT_NEXT},
+	{"tree-select", SV_ACTION_LIST_ENTER},
+	{"tree-back", SV_ACTION_BACK},
+	{"callers-down", SV_ACTION_LIST_DOWN},
+	{"callers-up", SV_ACTION_LIST_UP},
+	{"callers-focus", SV_ACTION_LIST_ENTER},
+	{"callers-back", SV_ACTION_BACK},
+	{"ranks-down", SV_ACTION_LIST_DOWN},
+	{"ranks-up", SV_ACTION_LIST_UP},
+	{"ranks-page-down", SV_ACTION_LIST_PAGE_DOWN},
+	{"ranks-page-up", SV_ACTION_LIST_PAGE_UP},
+	{"ranks-solo", SV_ACTION_LIST_ENTER},
+	{"hist-down", SV_ACTION_LIST_DOWN},
+	{"hist-up", SV_ACTION_LIST_UP},
+	{"hist-list", SV_ACTION_LIST_ENTER},
+	{"calls-down", SV_ACTION_LIST_DOWN},
+	{"calls-up", SV_ACTION_LIST_UP},
+	{"calls-page-down", SV_ACTION_LIST_PAGE_DOWN},
+	{"calls-page-up", SV_ACTION_LIST_PAGE_UP},
+	{"calls-first", SV_ACTION_LIST_FIRST},
+	{"calls-last", SV_ACTION_LIST_LAST},
+	{"calls-sort-next", SV_ACTION_LIST_SORT_NEXT},
+	{"calls-sort-prev", SV_ACTION_LIST_SORT_PREV},
+	{"calls-reverse", SV_ACTION_LIST_REVERSE},
+	{"calls-show", SV_ACTION_LIST_ENTER},
+};
+
 int sv_action_by_name(const char *name)
 {
+	size_t i;
 	int a;
 
 	if (!name)
@@ -185,6 +238,9 @@ int sv_action_by_name(const char *name)
 	for (a = 1; a < SV_ACTION_COUNT; a++)
 		if (!strcmp(action_rows[a].name, name))
 			return a;
+	for (i = 0; i < sizeof action_aliases / sizeof action_aliases[0]; i++)
+		if (!strcmp(action_aliases[i].old, name))
+			return action_aliases[i].action;
 	return SV_ACTION_NONE;
 }
 
@@ -291,6 +347,12 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 	if (scdoc)
 		fputs("# KEYS\n\n", out);
 	for (si = 0; si < SV_SCOPE_COUNT; si++) {
+		bool any = false;
+		/* A view whose keys are all the list's has no table. */
+		for (a = 1; a < SV_ACTION_COUNT; a++)
+			any = any || (action_rows[a].scopes & (1u << si));
+		if (!any)
+			continue;
 		if (scdoc)
 			fprintf(out, "## %s\n\n", action_scopes[si].title);
 		else if (md)
@@ -331,7 +393,8 @@ int sv_action_write_keys(FILE *out, enum sv_action_doc doc)
 	      "pointer, dragging pans; dragging the summary panel's border "
 	      "sets its width; dragging along the time ruler marks that "
 	      "time as the range.\n"
-	      "A count before a move repeats it (20l, 5j, 3n).\n"
+	      "A count before a move repeats it (20l, 5j, 3n); in a list, "
+	      "24G goes to row 24.\n"
 	      "In a prompt, other keys type text.\n",
 		out);
 	return ferror(out) ? -EIO : 0;

@@ -220,6 +220,11 @@ static void config_bind(struct sv_config *c, const char *name, size_t ln,
 	ai = sv_action_info(action);
 	if (action == SV_ACTION_NONE && !scopes)
 		scopes = (1u << SV_SCOPE_COUNT) - 1u;
+	/* The list keys are the same in every list: bound in the mode of a
+	 * list view, they bind in every list. */
+	if (ai && ai->scopes == SV_SCOPE_LIST && scopes &&
+		!(scopes & ~(SV_SCOPE_LISTS | SV_SCOPE_LIST)))
+		scopes = SV_SCOPE_LIST;
 	if (ai && scopes && (scopes & ~ai->scopes)) {
 		unsigned s;
 		size_t used = 0;

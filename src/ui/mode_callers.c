@@ -7,9 +7,10 @@
  * of the session's scope (treebuild.h, recursion collapsed, so no time
  * is counted twice) it lists every path that calls the region, with how
  * much of the region's time comes from it, and then every region the
- * region calls, merged over those paths.  Enter on a row makes its region
- * (the caller's, or the callee) the one shown.  Nothing here knows about
- * curses or HDF5.
+ * region calls, merged over those paths: a list (list.h) with a heading
+ * over each part that the cursor passes over.  Enter on a row makes its
+ * region (the caller's, or the callee) the one shown.  Nothing here knows
+ * about curses or HDF5.
  */
 #include "scopeview/mode.h"
 
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/treebuild.h"
 #include "scopeview/view.h"
@@ -37,7 +39,10 @@ struct callers_data {
 	size_t nrows, ncallers, cap;
 	uint64_t calls;
 	int64_t incl, excl;
-	long cur, top;
+	/* Over the rows with a heading above each part: list row 0 is the
+	 * callers' heading, 1 .. ncallers the callers, then the callees'
+	 * heading and the callees. */
+	struct sv_list list;
 };
 
 /* The region to show: the marked one, else the selected call's. */
@@ -48,6 +53,24 @@ static long callers_region(const struct sv_session *s)
 	if (s->sel != SV_NO_CALL)
 		return (long)sv_call_region(s->p, s->sel);
 	return -1;
+}
+
+/* The row of list row i, or NULL for a heading. */
+static const struct callers_row *callers_row(
+	const struct callers_data *d, long i)
+{
+	if (i <= 0 || i == (long)d->ncallers + 1 || i > (long)d->nrows + 1)
+		return NULL;
+	return &d->rows[i <= (long)d->ncallers ? i - 1 : i - 2];
+}
+
+/* The list's rows: the two headings and the rows, or none. */
+static void callers_rows_changed(
+	struct callers_data *d, const struct sv_mode *m)
+{
+	sv_list_set_rows(&d->list,
+		d->b.ready && d->region >= 0 ? (long)d->nrows + 2 : 0);
+	sv_list_set_cursor(m, &d->list, d->list.cur);
 }
 
 static void callers_add(struct callers_data *d, bool callee, uint32_t id,
@@ -71,8 +94,9 @@ static int callers_cmp(const void *a, const void *b)
 }
 
 /* The rows of the region from the finished tree. */
-static void callers_list(struct callers_data *d)
+static void callers_list(struct sv_mode *m)
 {
+	struct callers_data *d = m->data;
 	const struct sv_callpath *t = &d->b.tree;
 	long *slot;
 	uint32_t i, k;
@@ -80,8 +104,10 @@ static void callers_list(struct callers_data *d)
 	d->nrows = d->ncallers = 0;
 	d->calls = 0;
 	d->incl = d->excl = 0;
-	if (!d->b.ready || d->region < 0)
+	if (!d->b.ready || d->region < 0) {
+		callers_rows_changed(d, m);
 		return;
+	}
 	slot = sv_xmalloc(((size_t)t->p->nregions + 1) * sizeof *slot);
 	for (i = 0; i < t->p->nregions; i++)
 		slot[i] = -1;
@@ -116,8 +142,7 @@ static void callers_list(struct callers_data *d)
 	qsort(d->rows + d->ncallers, d->nrows - d->ncallers, sizeof *d->rows,
 		callers_cmp);
 	free(slot);
-	if (d->cur >= (long)d->nrows)
-		d->cur = d->nrows ? (long)d->nrows - 1 : 0;
+	callers_rows_changed(d, m);
 }
 
 static void callers_start(struct sv_mode *m)
@@ -125,13 +150,122 @@ static void callers_start(struct sv_mode *m)
 	struct callers_data *d = m->data;
 	sv_treebuild_start(&d->b, m->s, false);
 	d->stale = false;
-	callers_list(d);
+	callers_list(m);
+}
+
+/* Enter: the row's region (the caller's, or the callee) is shown. */
+static int callers_enter(struct sv_mode *m, struct sv_list *l, long i)
+{
+	struct callers_data *d = m->data;
+	const struct callers_row *r = callers_row(d, i);
+
+	(void)l;
+	if (!r)
+		return SV_REACT_BELL;
+	if (!r->callee) {
+		uint32_t par = d->b.tree.nodes[r->id].parent;
+		if (par == SV_CALLPATH_NONE)
+			return SV_REACT_BELL;
+		d->region = d->b.tree.nodes[par].region;
+	} else {
+		d->region = r->id;
+	}
+	sv_session_mark_region(m->s, d->region);
+	d->list.cur = d->list.top = 0;
+	callers_list(m);
+	return SV_REACT_REDRAW;
+}
+
+static bool callers_heading(
+	const struct sv_mode *m, const struct sv_list *l, long i)
+{
+	(void)l;
+	return !callers_row(m->data, i);
+}
+
+static bool callers_match(
+	const struct sv_mode *m, const struct sv_list *l, long i)
+{
+	const struct callers_data *d = m->data;
+	const struct callers_row *r = callers_row(d, i);
+	uint32_t region;
+
+	(void)l;
+	if (!r || !m->s->region_match)
+		return false;
+	region = r->callee ? r->id : d->b.tree.nodes[r->id].region;
+	return m->s->region_match[region];
+}
+
+/* The row's caller path, root first: "main > timestep". */
+static void callers_path(
+	const struct sv_callpath *t, uint32_t n, char *buf, size_t len)
+{
+	uint32_t path[64];
+	size_t k = sv_callpath_path(t, n, path, 64), i, used = 0;
+
+	buf[0] = '\0';
+	if (k <= 1) {
+		snprintf(buf, len, "(top level)");
+		return;
+	}
+	for (i = 0; i + 1 < k && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+			i ? " > " : "", sv_callpath_name(t, path[i]));
+}
+
+static void callers_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long i, int x, int y, int w, int style)
+{
+	const struct callers_data *d = m->data;
+	const struct sv_session *s = m->s;
+	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
+	const struct callers_row *row = callers_row(d, i);
+	char f[2][16], name[256];
+
+	(void)l;
+	if (!row) {
+		sv_grid_textf(g, x, y, w, SV_STYLE_PANEL_HEAD, 0,
+			"%s   calls    incl    excl  share",
+			i == 0 ? "called from" : "calls      ");
+		return;
+	}
+	if (row->callee)
+		snprintf(name, sizeof name, "%s", s->p->regions[row->id]);
+	else
+		callers_path(&d->b.tree, row->id, name, sizeof name);
+	sv_grid_textf(g, x, y, w, style, 0,
+		"           %6llu %7s %7s %5.1f%%  ",
+		(unsigned long long)row->calls,
+		sv_render_short(row->incl, f[0], sizeof f[0]),
+		sv_render_short(row->excl, f[1], sizeof f[1]),
+		d->incl > 0 ? 100.0 * (double)row->incl / (double)d->incl
+			    : 0.0);
+	sv_grid_text(g, x + 45, y, w - 45, name, style, 0, gl->ellipsis);
+}
+
+static const struct sv_list_ops callers_list_ops = {
+	.draw_row = callers_draw_row,
+	.enter = callers_enter,
+	.enter_help = "Show the row's region: the caller, or the callee",
+	.match = callers_match,
+	.heading = callers_heading,
+};
+
+static void callers_place(struct sv_mode *m)
+{
+	struct callers_data *d = m->data;
+	sv_list_place(&d->list, 0, 1, m->w, m->h - 2);
 }
 
 static int callers_init(struct sv_mode *m, struct sv_error *err)
 {
 	struct callers_data *d = m->data;
 	(void)err;
+	m->w = m->w ? m->w : 120;
+	m->h = m->h ? m->h : 40;
+	sv_list_init(&d->list, &callers_list_ops, -1);
+	callers_place(m);
 	sv_treebuild_init(&d->b);
 	d->region = callers_region(m->s);
 	callers_start(m);
@@ -153,6 +287,7 @@ static void callers_notify(struct sv_mode *m, unsigned what)
 		sv_treebuild_init(&d->b);
 		d->region = -1;
 		d->nrows = 0;
+		sv_list_set_rows(&d->list, 0);
 	}
 	if (!(what &
 		    (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE)))
@@ -171,9 +306,16 @@ static void callers_show(struct sv_mode *m)
 		callers_start(m);
 	if (r != d->region) {
 		d->region = r;
-		d->cur = d->top = 0;
-		callers_list(d);
+		d->list.cur = d->list.top = 0;
+		callers_list(m);
 	}
+}
+
+static void callers_resize(struct sv_mode *m, int w, int h)
+{
+	m->w = w;
+	m->h = h;
+	callers_place(m);
 }
 
 static bool callers_busy(struct sv_mode *m)
@@ -188,80 +330,30 @@ static int callers_poll(struct sv_mode *m)
 	if (!sv_treebuild_busy(&d->b))
 		return 0;
 	if (sv_treebuild_poll(&d->b))
-		callers_list(d);
+		callers_list(m);
 	return SV_REACT_REDRAW;
 }
 
-/* The screen row of list row i (a heading sits above each part). */
-static long callers_line(const struct callers_data *d, long i)
+/* Esc while the tree is built: stop, and build again when shown. */
+static void callers_cancel(struct sv_mode *m)
 {
-	return i + 2 + (i >= (long)d->ncallers ? 1 : 0);
+	struct callers_data *d = m->data;
+	if (!sv_treebuild_busy(&d->b))
+		return;
+	sv_treebuild_cancel(&d->b);
+	d->stale = true;
+}
+
+static struct sv_list *callers_list_of(struct sv_mode *m)
+{
+	struct callers_data *d = m->data;
+	return &d->list;
 }
 
 static int callers_apply(struct sv_mode *m, int a)
 {
-	struct callers_data *d = m->data;
-	long page = m->h - 5 > 1 ? m->h - 5 : 1;
-	const struct callers_row *r;
-
-	switch (a) {
-	case SV_ACTION_CALLERS_BACK:
-		if (sv_treebuild_busy(&d->b)) {
-			sv_treebuild_cancel(&d->b);
-			return SV_REACT_REDRAW;
-		}
-		return sv_view_switch(m->view, "tree");
-	case SV_ACTION_CALLERS_DOWN:
-		if (d->cur + 1 >= (long)d->nrows)
-			return SV_REACT_BELL;
-		d->cur++;
-		break;
-	case SV_ACTION_CALLERS_UP:
-		if (d->cur == 0)
-			return SV_REACT_BELL;
-		d->cur--;
-		break;
-	case SV_ACTION_CALLERS_FOCUS:
-		if (!d->nrows)
-			return SV_REACT_BELL;
-		r = &d->rows[d->cur];
-		if (!r->callee) {
-			uint32_t par = d->b.tree.nodes[r->id].parent;
-			if (par == SV_CALLPATH_NONE)
-				return SV_REACT_BELL;
-			d->region = d->b.tree.nodes[par].region;
-		} else {
-			d->region = r->id;
-		}
-		sv_session_mark_region(m->s, d->region);
-		d->cur = d->top = 0;
-		callers_list(d);
-		return SV_REACT_REDRAW;
-	default:
-		return SV_REACT_BELL;
-	}
-	if (callers_line(d, d->cur) < d->top + 1)
-		d->top = callers_line(d, d->cur) - 1;
-	if (callers_line(d, d->cur) >= d->top + page)
-		d->top = callers_line(d, d->cur) - page + 1;
-	return SV_REACT_REDRAW;
-}
-
-/* The row's caller path, root first: "main > timestep". */
-static void callers_path(
-	const struct sv_callpath *t, uint32_t n, char *buf, size_t len)
-{
-	uint32_t path[64];
-	size_t k = sv_callpath_path(t, n, path, 64), i, used = 0;
-
-	buf[0] = '\0';
-	if (k <= 1) {
-		snprintf(buf, len, "(top level)");
-		return;
-	}
-	for (i = 0; i + 1 < k && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-			i ? " > " : "", sv_callpath_name(t, path[i]));
+	(void)m, (void)a;
+	return SV_REACT_BELL;
 }
 
 static void callers_draw(
@@ -270,11 +362,9 @@ static void callers_draw(
 	const struct callers_data *d = m->data;
 	const struct sv_session *s = m->s;
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
-	const struct sv_callpath *t = d->b.ready ? &d->b.tree : NULL;
-	char line[400], scope[200], f[3][16], name[256];
-	long i, rows = r.h - 2;
+	char line[400], scope[200], f[2][16];
 	static const char *const hints[] = {
-		"j/k move  Enter show that region  Esc call tree  ? help",
+		"j/k move  Enter show that region  Esc back  ? help",
 		"Enter show  ? help",
 	};
 
@@ -293,43 +383,7 @@ static void callers_draw(
 			sv_render_short(d->excl, f[1], sizeof f[1]), scope);
 	sv_grid_text(
 		g, r.x, r.y, r.w, line, SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
-	for (i = 0; t && d->region >= 0 && i <= (long)d->nrows; i++) {
-		long y = callers_line(d, i) - d->top;
-		const struct callers_row *row;
-		int style;
-		if (i == 0 || i == (long)d->ncallers) {
-			long hy =
-				(i == 0 ? 1 : callers_line(d, i) - 1) - d->top;
-			if (hy >= 1 && hy <= rows)
-				sv_grid_textf(g, r.x, r.y + (int)hy, r.w,
-					SV_STYLE_PANEL_HEAD, 0,
-					"%s   calls    incl    excl  share",
-					i == 0 ? "called from" : "calls      ");
-		}
-		if (i == (long)d->nrows)
-			break;
-		if (y < 1 || y > rows)
-			continue;
-		row = &d->rows[i];
-		style = i == d->cur ? SV_STYLE_PANEL_CURSOR : SV_STYLE_PANEL;
-		if (row->callee)
-			snprintf(name, sizeof name, "%s",
-				s->p->regions[row->id]);
-		else
-			callers_path(t, row->id, name, sizeof name);
-		sv_grid_fill(g, r.x, r.y + (int)y, r.x + r.w, r.y + (int)y + 1,
-			' ', style, 0);
-		sv_grid_textf(g, r.x, r.y + (int)y, r.w, style, 0,
-			"           %6llu %7s %7s %5.1f%%  ",
-			(unsigned long long)row->calls,
-			sv_render_short(row->incl, f[0], sizeof f[0]),
-			sv_render_short(row->excl, f[1], sizeof f[1]),
-			d->incl > 0
-				? 100.0 * (double)row->incl / (double)d->incl
-				: 0.0);
-		sv_grid_text(g, r.x + 45, r.y + (int)y, r.w - 45, name, style,
-			0, gl->ellipsis);
-	}
+	sv_list_draw(m, &d->list, g);
 	if (sv_treebuild_busy(&d->b)) {
 		sv_treebuild_progress_text(&d->b, line, sizeof line);
 		sv_grid_text(g, r.x + 2, r.y + r.h - 2, r.w - 4, line,
@@ -342,14 +396,17 @@ const struct sv_mode_ops sv_mode_callers = {
 	.name = "callers",
 	.title = "Callers and callees",
 	.main = true,
-	.scopes = {SV_SCOPE_CALLERS, SV_SCOPE_GLOBAL, 0},
+	.scopes = {SV_SCOPE_CALLERS, SV_SCOPE_LIST, SV_SCOPE_GLOBAL, 0},
 	.size = sizeof(struct callers_data),
 	.init = callers_init,
 	.fini = callers_fini,
 	.notify = callers_notify,
+	.resize = callers_resize,
 	.apply = callers_apply,
 	.draw = callers_draw,
 	.show = callers_show,
 	.busy = callers_busy,
 	.poll = callers_poll,
+	.cancel = callers_cancel,
+	.list = callers_list_of,
 };

@@ -3,8 +3,9 @@
  * lane, start (from the run's start), duration, exclusive, GPU and await
  * time, and the file's extra per-call columns; sortable by any column
  * (calls.h), longest first at first; calls above the region's p99 (the
- * statistics table's figure) are marked as outliers.  Enter selects the
- * call on the timeline, scrolled and zoomed into view.
+ * statistics table's figure) are marked as outliers.  The calls are a
+ * list (list.h: < > and r sort).  Enter selects the call on the
+ * timeline, scrolled and zoomed into view.
  *
  * Its input is the marked region's calls on the lanes shown (the
  * session's list), or the search's matches, or a list handed over by the
@@ -30,6 +31,7 @@
 #include "scopeview/callmeta.h"
 #include "scopeview/calls.h"
 #include "scopeview/job.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
@@ -44,7 +46,7 @@ struct calls_data {
 	char title[SV_SESSION_TEXT_MAX + 160];
 	int key;
 	bool reverse;
-	long cur, top;
+	struct sv_list list; /* over calls */
 	/* The worker sorts work[0 .. nwork) by key. */
 	struct sv_job job;
 	bool busy;
@@ -88,6 +90,7 @@ static void calls_take(struct calls_data *d)
 	d->work = NULL;
 	d->nwork = 0;
 	d->busy = false;
+	sv_list_set_rows(&d->list, (long)d->n);
 }
 
 /* Sort list[0 .. n) (taken over) by the current key, at once or on the
@@ -101,7 +104,8 @@ static void calls_sort_list(
 	d->nwork = n;
 	d->work_key = d->key;
 	d->work_reverse = d->reverse;
-	d->cur = d->top = 0;
+	d->list.sort = d->key;
+	d->list.reverse = d->reverse;
 	if (longest && d->key == SV_CALLS_KEY_DURATION && !d->reverse) {
 		d->job.rc = 0;
 		calls_take(d);
@@ -117,13 +121,14 @@ static void calls_sort_list(
 	free(d->calls);
 	d->calls = NULL;
 	d->n = 0;
+	sv_list_set_rows(&d->list, 0);
 	d->busy = true;
 	sv_job_start(&d->job, calls_job, d, n);
 	if (!sv_job_running(&d->job))
 		calls_take(d);
 }
 
-/* Copy list[0 .. n) and sort it. */
+/* Copy list[0 .. n) and sort it; the cursor goes to its first call. */
 static void calls_take_list(
 	struct calls_data *d, const uint32_t *list, size_t n, bool longest)
 {
@@ -131,6 +136,7 @@ static void calls_take_list(
 	if (n)
 		memcpy(copy, list, n * sizeof *copy);
 	calls_sort_list(d, copy, n, longest);
+	sv_list_set_cursor(NULL, &d->list, 0);
 }
 
 /* The session's input: the marked region, else the search, else the
@@ -164,6 +170,7 @@ static void calls_from_session(struct sv_mode *m)
 		free(d->calls);
 		d->calls = NULL;
 		d->n = 0;
+		sv_list_set_rows(&d->list, 0);
 		d->region = -1;
 		d->title[0] = '\0';
 	}
@@ -197,12 +204,85 @@ static int calls_poll(struct sv_mode *m)
 	return SV_REACT_REDRAW;
 }
 
+static const char *const calls_key_names[SV_CALLS_KEY_COUNT] = {
+#define CALLS_KEY_NAME(id, name, desc, help) name,
+	SV_CALLS_KEY_TABLE(CALLS_KEY_NAME)
+#undef CALLS_KEY_NAME
+};
+
+static int calls_enter(struct sv_mode *m, struct sv_list *l, long row);
+static void calls_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x, int y, int w, int style);
+
+static bool calls_match(
+	const struct sv_mode *m, const struct sv_list *l, long row)
+{
+	const struct calls_data *d = m->data;
+	(void)l;
+	return (m->s->region_match || m->s->call_match) &&
+	       sv_session_is_match(m->s, d->calls[row]);
+}
+
+static uint64_t calls_key(
+	const struct sv_mode *m, const struct sv_list *l, long row)
+{
+	const struct calls_data *d = m->data;
+	(void)l;
+	return d->calls[row];
+}
+
+/* Re-sort what is shown, or what the worker was sorting, by key col. */
+static int calls_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
+{
+	struct calls_data *d = m->data;
+	uint32_t *list;
+	size_t n;
+
+	(void)l;
+	d->key = col;
+	d->reverse = rev;
+	if (d->busy) {
+		sv_job_cancel(&d->job);
+		list = d->work;
+		n = d->nwork;
+		d->work = NULL;
+		d->nwork = 0;
+		d->busy = false;
+	} else {
+		list = d->calls;
+		n = d->n;
+		d->calls = NULL;
+		d->n = 0;
+	}
+	calls_sort_list(d, list, n, false);
+	return 0;
+}
+
+static const struct sv_list_ops calls_list_ops = {
+	.draw_row = calls_draw_row,
+	.enter = calls_enter,
+	.enter_help = "Select the call on the timeline, zoomed into view",
+	.match = calls_match,
+	.key = calls_key,
+	.cols = calls_key_names,
+	.ncols = SV_CALLS_KEY_COUNT,
+	.sort = calls_sort,
+};
+
+static void calls_place(struct sv_mode *m)
+{
+	struct calls_data *d = m->data;
+	sv_list_place(&d->list, 0, CALLS_HEAD_H, m->w, m->h - CALLS_HEAD_H - 1);
+}
+
 static int calls_init(struct sv_mode *m, struct sv_error *err)
 {
 	struct calls_data *d = m->data;
 	(void)err;
 	m->w = m->w ? m->w : 120;
 	m->h = m->h ? m->h : 40;
+	sv_list_init(&d->list, &calls_list_ops, SV_CALLS_KEY_DURATION);
+	calls_place(m);
 	d->key = SV_CALLS_KEY_DURATION;
 	d->region = -1;
 	return 0;
@@ -247,129 +327,50 @@ static void calls_resize(struct sv_mode *m, int w, int h)
 {
 	m->w = w;
 	m->h = h;
+	calls_place(m);
 }
 
-static long calls_rows(const struct sv_mode *m)
-{
-	long h = m->h - CALLS_HEAD_H - 1;
-	return h > 1 ? h : 1;
-}
-
-static void calls_clamp(struct sv_mode *m)
+/* Esc while the calls are sorted: stop, and take the session's calls
+ * again when shown. */
+static void calls_cancel(struct sv_mode *m)
 {
 	struct calls_data *d = m->data;
-	long h = calls_rows(m);
-	if (d->cur >= (long)d->n)
-		d->cur = (long)d->n - 1;
-	if (d->cur < 0)
-		d->cur = 0;
-	if (d->top > d->cur)
-		d->top = d->cur;
-	if (d->cur >= d->top + h)
-		d->top = d->cur - h + 1;
-	if (d->top < 0)
-		d->top = 0;
+	if (!d->busy)
+		return;
+	calls_stop(d);
+	d->handed = false;
+	d->stale = true;
 }
 
-/* Select the cursor's call on the timeline and zoom to it. */
-static int calls_show_call(struct sv_mode *m)
+static struct sv_list *calls_list_of(struct sv_mode *m)
 {
 	struct calls_data *d = m->data;
-	struct sv_view *v = m->view;
-	struct sv_timeline *tl;
+	return &d->list;
+}
+
+/* Select the call of row on the timeline and zoom to it. */
+static int calls_enter(struct sv_mode *m, struct sv_list *l, long row)
+{
+	struct calls_data *d = m->data;
 	uint32_t c;
-	int rc;
 
+	(void)l;
 	if (d->busy || !d->n)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
-	c = d->calls[d->cur];
+	c = d->calls[row];
 	if (!sv_session_lane_shown(m->s, sv_call_lane(m->s->p, c))) {
 		sv_session_message(m->s, true,
 			"the call's lane is hidden (:rank all shows every "
 			"rank)");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
-	rc = sv_view_switch(v, "timeline");
-	tl = sv_view_timeline(v);
-	if (!tl)
-		return rc;
-	sv_timeline_select(tl, c);
-	return rc | sv_view_apply(v, SV_ACTION_ZOOM_CALL);
+	return sv_view_show_call(m->view, c, true);
 }
 
 static int calls_apply(struct sv_mode *m, int a)
 {
-	struct calls_data *d = m->data;
-	long page = calls_rows(m);
-
-	switch (a) {
-	case SV_ACTION_CALLS_DOWN:
-		if (d->cur + 1 >= (long)d->n)
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		d->cur++;
-		break;
-	case SV_ACTION_CALLS_UP:
-		if (d->cur <= 0)
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		d->cur--;
-		break;
-	case SV_ACTION_CALLS_PAGE_DOWN:
-		d->cur += page;
-		d->top += page;
-		break;
-	case SV_ACTION_CALLS_PAGE_UP:
-		d->cur -= page;
-		d->top -= page;
-		break;
-	case SV_ACTION_CALLS_FIRST:
-		d->cur = 0;
-		break;
-	case SV_ACTION_CALLS_LAST:
-		d->cur = (long)d->n - 1;
-		break;
-	case SV_ACTION_CALLS_SORT_NEXT:
-	case SV_ACTION_CALLS_SORT_PREV:
-	case SV_ACTION_CALLS_REVERSE: {
-		uint32_t *list;
-		size_t n;
-		if (a == SV_ACTION_CALLS_REVERSE) {
-			d->reverse = !d->reverse;
-		} else {
-			d->key =
-				(d->key + (a == SV_ACTION_CALLS_SORT_NEXT
-							  ? 1
-							  : SV_CALLS_KEY_COUNT -
-								    1)) %
-				SV_CALLS_KEY_COUNT;
-			d->reverse = false;
-		}
-		/* Re-sort what is shown, or what the worker was sorting. */
-		if (d->busy) {
-			sv_job_cancel(&d->job);
-			list = d->work;
-			n = d->nwork;
-			d->work = NULL;
-			d->nwork = 0;
-			d->busy = false;
-		} else {
-			list = d->calls;
-			n = d->n;
-			d->calls = NULL;
-			d->n = 0;
-		}
-		calls_sort_list(d, list, n, false);
-		sv_session_message(m->s, false, "sorted by %s%s",
-			sv_calls_key_name(d->key),
-			d->reverse ? ", reversed" : "");
-		break;
-	}
-	case SV_ACTION_CALLS_SHOW:
-		return calls_show_call(m);
-	default:
-		return SV_REACT_BELL;
-	}
-	calls_clamp(m);
-	return SV_REACT_REDRAW;
+	(void)m, (void)a;
+	return SV_REACT_BELL;
 }
 
 /* Column headings in SV_CALLS_KEY order, each with its width. */
@@ -418,21 +419,57 @@ static void calls_cell(const struct sv_mode *m, struct sv_grid *g, int x, int y,
 	sv_grid_textf(g, x, y, w, style, 0, "%*s", w - 1, buf);
 }
 
+/* The p99 of the list's region (calls above it are outliers), or -1. */
+static double calls_p99(const struct sv_mode *m)
+{
+	const struct calls_data *d = m->data;
+	const struct sv_session *s = m->s;
+	const struct sv_stats_region *reg =
+		d->region >= 0 && s->stats_valid
+			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
+			: NULL;
+	return reg && reg->s.has_percentiles ? reg->s.p99_ns : -1;
+}
+
+static void calls_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x0, int y, int w, int st)
+{
+	const struct calls_data *d = m->data;
+	const struct sv_session *s = m->s;
+	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
+	uint32_t c = d->calls[row];
+	double p99 = calls_p99(m);
+	bool outlier = p99 >= 0 && (double)sv_call_duration(s->p, c) > p99;
+	int x = x0 + 1, end = x0 + w;
+	size_t k;
+
+	(void)l;
+	if (outlier && st == SV_STYLE_PANEL) {
+		st = SV_STYLE_WARNING;
+		sv_grid_fill(g, x0, y, end, y + 1, ' ', st, 0);
+	}
+	sv_grid_put(g, x0, y, outlier ? '!' : ' ', st, 0);
+	for (k = 0; k < sizeof calls_screen / sizeof calls_screen[0]; k++) {
+		calls_cell(m, g, x, y, calls_screen[k], c, st);
+		x += calls_cols[calls_screen[k]].w;
+	}
+	if (s->p->call_meta && x + 2 < end) {
+		char meta[512];
+		sv_callmeta_line(sv_callmeta_of(s->p, c), meta, sizeof meta);
+		sv_grid_text(
+			g, x + 2, y, end - x - 2, meta, st, 0, gl->ellipsis);
+	}
+}
+
 static void calls_draw(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
 	const struct calls_data *d = m->data;
 	const struct sv_session *s = m->s;
-	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
-	const struct sv_stats_region *reg =
-		d->region >= 0 && s->stats_valid
-			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
-			: NULL;
-	bool has_p99 = reg && reg->s.has_percentiles;
-	long i, rows = calls_rows(m);
+	double p99 = calls_p99(m);
 	size_t k;
 	int x;
-	char line[96], p99[32];
+	char line[96], p99s[32];
 	static const char *const hints[] = {
 		"j/k call  Enter on timeline  < > sort  r reverse  ? help",
 		"Enter timeline  ? help",
@@ -452,10 +489,10 @@ static void calls_draw(
 			" %s: %zu calls, by %s%s%s%s", d->title,
 			d->busy ? d->nwork : d->n, sv_calls_key_name(d->key),
 			d->reverse ? " (reversed)" : "",
-			has_p99 ? ", ! above p99 = " : "",
-			has_p99 ? sv_render_short((int64_t)reg->s.p99_ns, p99,
-					  sizeof p99)
-				: "");
+			p99 >= 0 ? ", ! above p99 = " : "",
+			p99 >= 0 ? sv_render_short(
+					   (int64_t)p99, p99s, sizeof p99s)
+				 : "");
 	x = r.x + 1;
 	for (k = 0; k < sizeof calls_screen / sizeof calls_screen[0]; k++) {
 		int c = calls_screen[k], w = calls_cols[c].w;
@@ -481,36 +518,11 @@ static void calls_draw(
 		sv_grid_textf(g, r.x, r.y + CALLS_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " collecting the calls: %d%%",
 			sv_session_match_percent(s));
+	} else {
+		sv_list_draw(m, &d->list, g);
 	}
-	for (i = 0; !d->busy && i < rows && d->top + i < (long)d->n; i++) {
-		long row = d->top + i;
-		uint32_t c = d->calls[row];
-		int y = r.y + CALLS_HEAD_H + (int)i;
-		bool outlier = has_p99 && (double)sv_call_duration(s->p, c) >
-						  reg->s.p99_ns;
-		int st = row == d->cur ? SV_STYLE_PANEL_CURSOR
-			 : outlier     ? SV_STYLE_WARNING
-				       : SV_STYLE_PANEL;
-		sv_grid_put(g, r.x, y, outlier ? '!' : ' ', st, 0);
-		x = r.x + 1;
-		for (k = 0; k < sizeof calls_screen / sizeof calls_screen[0];
-			k++) {
-			calls_cell(m, g, x, y, calls_screen[k], c, st);
-			x += calls_cols[calls_screen[k]].w;
-		}
-		if (x < r.x + r.w)
-			sv_grid_fill(g, x, y, r.x + r.w, y + 1, ' ', st, 0);
-		if (s->p->call_meta && x + 2 < r.x + r.w) {
-			char meta[512];
-			sv_callmeta_line(
-				sv_callmeta_of(s->p, c), meta, sizeof meta);
-			sv_grid_text(g, x + 2, y, r.x + r.w - x - 2, meta, st,
-				0, gl->ellipsis);
-		}
-	}
-
-	snprintf(line, sizeof line, "  calls %ld/%zu", d->n ? d->cur + 1 : 0,
-		d->n);
+	snprintf(line, sizeof line, "  calls %ld/%zu",
+		d->n ? d->list.cur + 1 : 0, d->n);
 	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
 }
 
@@ -518,14 +530,15 @@ static void calls_describe(const struct sv_mode *m, char *buf, size_t n)
 {
 	const struct calls_data *d = m->data;
 	snprintf(buf, n, "cur=%ld top=%ld n=%zu key=%d reverse=%d busy=%d",
-		d->cur, d->top, d->n, d->key, (int)d->reverse, (int)d->busy);
+		d->list.cur, d->list.top, d->n, d->key, (int)d->reverse,
+		(int)d->busy);
 }
 
 const struct sv_mode_ops sv_mode_calls = {
 	.name = "calls",
 	.title = "Call list",
 	.main = true,
-	.scopes = {SV_SCOPE_CALLS, SV_SCOPE_GLOBAL, 0},
+	.scopes = {SV_SCOPE_CALLS, SV_SCOPE_LIST, SV_SCOPE_GLOBAL, 0},
 	.size = sizeof(struct calls_data),
 	.init = calls_init,
 	.fini = calls_fini,
@@ -537,4 +550,6 @@ const struct sv_mode_ops sv_mode_calls = {
 	.show = calls_show,
 	.busy = calls_busy,
 	.poll = calls_poll,
+	.cancel = calls_cancel,
+	.list = calls_list_of,
 };

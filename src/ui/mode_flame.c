@@ -86,6 +86,16 @@ static void flame_notify(struct sv_mode *m, unsigned what)
 		d->stale = true;
 }
 
+/* Esc while the tree is built: stop, and build again when shown. */
+static void flame_cancel(struct sv_mode *m)
+{
+	struct flame_data *d = m->data;
+	if (!sv_treebuild_busy(&d->b))
+		return;
+	sv_treebuild_cancel(&d->b);
+	d->stale = true;
+}
+
 static void flame_show(struct sv_mode *m)
 {
 	struct flame_data *d = m->data;
@@ -147,13 +157,8 @@ static int flame_apply(struct sv_mode *m, int a)
 	case SV_ACTION_TREE_SEARCH:
 		return sv_view_push_prompt(m->view, SV_PROMPT_SEARCH, "");
 	case SV_ACTION_FLAME_OUT:
-		if (sv_treebuild_busy(&d->b)) {
-			sv_treebuild_cancel(&d->b);
-			sv_session_message(m->s, false, "stopped");
-			return SV_REACT_REDRAW;
-		}
 		if (!t || d->zoom == SV_CALLPATH_NONE)
-			return sv_view_switch(m->view, "timeline");
+			return SV_REACT_REDRAW | SV_REACT_BELL;
 		d->sel = d->zoom;
 		d->zoom = t->nodes[d->zoom].parent;
 		return SV_REACT_REDRAW;
@@ -356,4 +361,5 @@ const struct sv_mode_ops sv_mode_flame = {
 	.show = flame_show,
 	.busy = flame_busy,
 	.poll = flame_poll,
+	.cancel = flame_cancel,
 };

@@ -4,8 +4,9 @@
  * shown, in log-spaced bins (histogram.h), one bin a row drawn with block
  * characters, with its count; the bins holding the region's mean, p50,
  * p95 and p99 (the statistics table's figures, as summary prints them)
- * are marked.  Enter lists the calls of the bin under the cursor, or of
- * the range started with Space, in the call list.
+ * are marked.  The bins are a list (list.h).  Enter lists the calls of
+ * the bin under the cursor, or of the range started with Space, in the
+ * call list.
  *
  * The marked region's list comes longest first, so its bins are runs of
  * it, found at once whatever its size (sv_hist_build_longest).  The
@@ -26,6 +27,7 @@
 #include "scopeview/action.h"
 #include "scopeview/histogram.h"
 #include "scopeview/job.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
 
@@ -42,9 +44,11 @@ struct hist_data {
 	long region; /* the region shown (HIST_REGION), -1 */
 	size_t nbins;
 	struct sv_hist h; /* what is shown */
+	uint64_t maxc;    /* its largest count, at least 1 */
 	bool valid;
-	uint64_t ncalls; /* calls of the input */
-	long cur, anchor, top;
+	uint64_t ncalls;     /* calls of the input */
+	struct sv_list list; /* over the bins */
+	long anchor;         /* the first bin of a range (Space), -1 */
 	/* The worker: its input and result. */
 	struct sv_job job;
 	bool busy;
@@ -80,15 +84,19 @@ static void hist_take(struct hist_data *d)
 {
 	sv_hist_fini(&d->h);
 	if (d->job.rc == 0) {
+		size_t i;
 		d->h = d->out;
 		memset(&d->out, 0, sizeof d->out);
 		d->valid = true;
+		d->maxc = 1;
+		for (i = 0; i < d->h.nbins; i++)
+			if (d->h.counts[i] > d->maxc)
+				d->maxc = d->h.counts[i];
 	}
 	free(d->in);
 	d->in = NULL;
 	d->busy = false;
-	if (d->cur >= (long)d->h.nbins)
-		d->cur = d->h.nbins ? (long)d->h.nbins - 1 : 0;
+	sv_list_set_rows(&d->list, d->valid ? (long)d->h.nbins : 0);
 }
 
 /* Build the histogram of the session's current input. */
@@ -101,6 +109,7 @@ static void hist_rebuild(struct sv_mode *m)
 
 	hist_stop(d);
 	sv_hist_fini(&d->h);
+	/* The cursor keeps its bin while the new bins are made. */
 	d->valid = false;
 	d->stale = false;
 	d->anchor = -1;
@@ -163,12 +172,30 @@ static int hist_poll(struct sv_mode *m)
 	return SV_REACT_REDRAW;
 }
 
+static int hist_enter(struct sv_mode *m, struct sv_list *l, long row);
+static void hist_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long bi, int x, int y, int w, int style);
+
+static const struct sv_list_ops hist_list_ops = {
+	.draw_row = hist_draw_row,
+	.enter = hist_enter,
+	.enter_help = "List the calls of the bin (or of the range of bins)",
+};
+
+static void hist_place(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	sv_list_place(&d->list, 0, HIST_HEAD_H, m->w, m->h - HIST_HEAD_H - 1);
+}
+
 static int hist_init(struct sv_mode *m, struct sv_error *err)
 {
 	struct hist_data *d = m->data;
 	(void)err;
 	m->w = m->w ? m->w : 120;
 	m->h = m->h ? m->h : 40;
+	sv_list_init(&d->list, &hist_list_ops, -1);
+	hist_place(m);
 	d->nbins = HIST_DEF_BINS;
 	d->anchor = -1;
 	d->region = -1;
@@ -215,14 +242,32 @@ static void hist_resize(struct sv_mode *m, int w, int h)
 {
 	m->w = w;
 	m->h = h;
+	hist_place(m);
 }
 
-/* Give the calls of bins [lo, hi] to the call list and show it. */
-static int hist_list(struct sv_mode *m)
+/* Esc while the bins are counted: stop, and count again when shown. */
+static void hist_cancel(struct sv_mode *m)
 {
 	struct hist_data *d = m->data;
-	long lo = d->anchor >= 0 && d->anchor < d->cur ? d->anchor : d->cur;
-	long hi = d->anchor >= 0 && d->anchor > d->cur ? d->anchor : d->cur;
+	if (!d->busy)
+		return;
+	hist_stop(d);
+	d->stale = true;
+}
+
+static struct sv_list *hist_list_of(struct sv_mode *m)
+{
+	struct hist_data *d = m->data;
+	return &d->list;
+}
+
+/* Give the calls of bins [lo, hi] (the cursor's, and the range's start)
+ * to the call list and show it. */
+static int hist_enter(struct sv_mode *m, struct sv_list *l, long cur)
+{
+	struct hist_data *d = m->data;
+	long lo = d->anchor >= 0 && d->anchor < cur ? d->anchor : cur;
+	long hi = d->anchor >= 0 && d->anchor > cur ? d->anchor : cur;
 	char title[128], a[32], b[32];
 	struct sv_view *v = m->view;
 	struct sv_mode *cm;
@@ -230,6 +275,7 @@ static int hist_list(struct sv_mode *m)
 	uint64_t n;
 	int rc;
 
+	(void)l;
 	if (!d->valid || !d->h.nbins)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	calls = d->h.order + d->h.first[lo];
@@ -254,21 +300,9 @@ static int hist_apply(struct sv_mode *m, int a)
 	struct hist_data *d = m->data;
 
 	switch (a) {
-	case SV_ACTION_HIST_DOWN:
-		if (d->cur + 1 >= (long)d->h.nbins)
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		d->cur++;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_HIST_UP:
-		if (d->cur <= 0)
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		d->cur--;
-		return SV_REACT_REDRAW;
 	case SV_ACTION_HIST_RANGE:
-		d->anchor = d->anchor >= 0 ? -1 : d->cur;
+		d->anchor = d->anchor >= 0 ? -1 : d->list.cur;
 		return SV_REACT_REDRAW;
-	case SV_ACTION_HIST_LIST:
-		return hist_list(m);
 	case SV_ACTION_HIST_MORE:
 	case SV_ACTION_HIST_FEWER: {
 		size_t nb = a == SV_ACTION_HIST_MORE ? d->nbins + 8
@@ -324,19 +358,58 @@ static void hist_marks(const struct hist_data *d,
 	}
 }
 
+/* The statistics of the region shown (its mean and percentiles), or
+ * NULL. */
+static const struct sv_stats_region *hist_region_stats(const struct sv_mode *m)
+{
+	const struct hist_data *d = m->data;
+	return d->region >= 0 && m->s->stats_valid
+		       ? sv_stats_table_find(&m->s->stats, (uint32_t)d->region)
+		       : NULL;
+}
+
+static void hist_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long bi, int x, int y, int w, int st)
+{
+	const struct hist_data *d = m->data;
+	const struct sv_session *s = m->s;
+	const struct sv_stats_region *reg = hist_region_stats(m);
+	int barw = w - HIST_LABEL_W - HIST_COUNT_W - 16;
+	long cur = l->cur;
+	bool in_range =
+		d->anchor >= 0 && ((bi >= d->anchor && bi <= cur) ||
+					  (bi <= d->anchor && bi >= cur));
+	char a[32], b[32], marks[32];
+
+	if (st != SV_STYLE_PANEL_CURSOR && in_range) {
+		st = SV_STYLE_PANEL_MARK;
+		sv_grid_fill(g, x, y, x + w, y + 1, ' ', st, 0);
+	}
+	sv_grid_textf(g, x, y, HIST_LABEL_W, st, 0, " %9s .. %-9s",
+		sv_render_short((int64_t)d->h.edges[bi], a, sizeof a),
+		sv_render_short((int64_t)d->h.edges[bi + 1], b, sizeof b));
+	sv_grid_textf(g, x + HIST_LABEL_W, y, HIST_COUNT_W, st, 0, "%10" PRIu64,
+		d->h.counts[bi]);
+	if (barw > 0)
+		sv_render_bar(g, x + HIST_LABEL_W + HIST_COUNT_W + 1, y, barw,
+			(double)d->h.counts[bi] / (double)d->maxc,
+			s->opts.ascii, SV_STYLE_SPAN,
+			d->region >= 0 ? sv_session_region_color(
+						 s, (uint32_t)d->region)
+				       : 0);
+	hist_marks(d, reg, bi, marks, sizeof marks);
+	if (marks[0])
+		sv_grid_text(
+			g, x + w - 16, y, 16, marks, SV_STYLE_WARNING, 0, 0);
+}
+
 static void hist_draw(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
 	const struct hist_data *d = m->data;
 	const struct sv_session *s = m->s;
-	const struct sv_stats_region *reg =
-		d->region >= 0 && s->stats_valid
-			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
-			: NULL;
-	int barw = r.w - HIST_LABEL_W - HIST_COUNT_W - 16, y;
-	uint64_t maxc = 1;
-	long i, rows = r.h - HIST_HEAD_H - 1, top;
-	char a[32], b[32], c[32], e[32], line[96], marks[32];
+	const struct sv_stats_region *reg = hist_region_stats(m);
+	char a[32], b[32], c[32], e[32], line[96];
 	static const char *const hints[] = {
 		"j/k bin  Space range  Enter its calls  + - bins  m source  "
 		"? help",
@@ -376,43 +449,7 @@ static void hist_draw(
 			0, " collecting the calls: %d%%",
 			sv_session_match_percent(m->s));
 	} else if (d->valid && d->h.nbins) {
-		for (i = 0; i < (long)d->h.nbins; i++)
-			if (d->h.counts[i] > maxc)
-				maxc = d->h.counts[i];
-		top = d->cur >= rows ? d->cur - rows + 1 : 0;
-		for (i = 0; i < rows && top + i < (long)d->h.nbins; i++) {
-			long bi = top + i;
-			bool in_range =
-				d->anchor >= 0 &&
-				((bi >= d->anchor && bi <= d->cur) ||
-					(bi <= d->anchor && bi >= d->cur));
-			int st = bi == d->cur ? SV_STYLE_PANEL_CURSOR
-				 : in_range   ? SV_STYLE_PANEL_MARK
-					      : SV_STYLE_PANEL;
-			y = r.y + HIST_HEAD_H + (int)i;
-			sv_grid_textf(g, r.x, y, HIST_LABEL_W, st, 0,
-				" %9s .. %-9s",
-				sv_render_short(
-					(int64_t)d->h.edges[bi], a, sizeof a),
-				sv_render_short((int64_t)d->h.edges[bi + 1], b,
-					sizeof b));
-			sv_grid_textf(g, r.x + HIST_LABEL_W, y, HIST_COUNT_W,
-				st, 0, "%10" PRIu64, d->h.counts[bi]);
-			if (barw > 0)
-				sv_render_bar(g,
-					r.x + HIST_LABEL_W + HIST_COUNT_W + 1,
-					y, barw,
-					(double)d->h.counts[bi] / (double)maxc,
-					s->opts.ascii, SV_STYLE_SPAN,
-					d->region >= 0
-						? sv_session_region_color(s,
-							  (uint32_t)d->region)
-						: 0);
-			hist_marks(d, reg, bi, marks, sizeof marks);
-			if (marks[0])
-				sv_grid_text(g, r.x + r.w - 16, y, 16, marks,
-					SV_STYLE_WARNING, 0, 0);
-		}
+		sv_list_draw(m, &d->list, g);
 		if (d->h.nzero)
 			sv_grid_textf(g, r.x, r.y + 2, r.w, SV_STYLE_DIM, 0,
 				" %" PRIu64 " calls of 0 ns are in no bin",
@@ -431,7 +468,7 @@ static void hist_describe(const struct sv_mode *m, char *buf, size_t n)
 	const struct hist_data *d = m->data;
 	snprintf(buf, n,
 		"bin=%ld anchor=%ld bins=%zu source=%d region=%ld busy=%d",
-		d->cur, d->anchor, d->nbins, d->source, d->region,
+		d->list.cur, d->anchor, d->nbins, d->source, d->region,
 		(int)d->busy);
 }
 
@@ -439,7 +476,7 @@ const struct sv_mode_ops sv_mode_histogram = {
 	.name = "histogram",
 	.title = "Histogram",
 	.main = true,
-	.scopes = {SV_SCOPE_HISTOGRAM, SV_SCOPE_GLOBAL, 0},
+	.scopes = {SV_SCOPE_HISTOGRAM, SV_SCOPE_LIST, SV_SCOPE_GLOBAL, 0},
 	.size = sizeof(struct hist_data),
 	.init = hist_init,
 	.fini = hist_fini,
@@ -451,4 +488,6 @@ const struct sv_mode_ops sv_mode_histogram = {
 	.show = hist_show,
 	.busy = hist_busy,
 	.poll = hist_poll,
+	.cancel = hist_cancel,
+	.list = hist_list_of,
 };

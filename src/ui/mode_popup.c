@@ -3,9 +3,10 @@
  * contents) as a mode.
  *
  * A popup is pushed over the main mode by sv_view_push_popup() (view.h)
- * and draws a box over it that fits its text; j/k, the pages, Home and
- * End scroll it; q, Esc, Enter, Backspace or a click close it; the key of
- * another popup replaces it.  The help lists the keys of the scopes of
+ * and draws a box over it that fits its text, a list without a cursor
+ * (list.h): the list keys scroll it (j/k, the pages, g/G, the wheel);
+ * q, Esc, Enter, Backspace or a click close it; the key of another popup
+ * replaces it.  The help lists the keys of the scopes of
  * the view below (and of the panel, popups and prompts), from the action
  * table.  Nothing here knows about curses or HDF5.
  */
@@ -20,6 +21,7 @@
 #include "scopeview/counters.h"
 #include "scopeview/fmt.h"
 #include "scopeview/keys.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
@@ -27,24 +29,45 @@
 /* A popup's own state (set by sv_view_push_popup through
  * sv_mode_popup_setup). */
 struct popup_data {
-	long top;        /* the first line shown */
-	long region;     /* the source popup's region, -1 for none */
-	unsigned scopes; /* the help's scopes */
+	struct sv_list list; /* its lines: list.top is the first shown */
+	long region;         /* the source popup's region, -1 for none */
+	unsigned scopes;     /* the help's scopes */
+	/* The list view under the help, for what its Enter does. */
+	const struct sv_list *under;
+};
+
+static void popup_fit_list(struct sv_mode *m);
+
+static void popup_draw_line(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x, int y, int w, int style)
+{
+	/* The popup draws its own lines (popup_draw): they are made as
+	 * they are drawn. */
+	(void)m, (void)l, (void)g, (void)row, (void)x, (void)y, (void)w;
+	(void)style;
+}
+
+static const struct sv_list_ops popup_list_ops = {
+	.draw_row = popup_draw_line,
 };
 
 void sv_mode_popup_setup(struct sv_mode *m, long region, unsigned scopes)
 {
 	struct popup_data *d = m->data;
-	d->top = 0;
+	struct sv_mode *main = sv_view_main_mode(m->view);
+	sv_list_init(&d->list, &popup_list_ops, -1);
+	d->list.scroll_only = true;
 	d->region = region;
 	d->scopes = scopes;
+	d->under = main->ops->list ? main->ops->list(main) : NULL;
+	popup_fit_list(m);
 }
 
 long sv_mode_popup_top(const struct sv_mode *m)
 {
 	const struct popup_data *d =
 		m && m->ops == &sv_mode_popup ? m->data : NULL;
-	return d ? d->top : 0;
+	return d ? d->list.top : 0;
 }
 
 /* Metadata groups, like scope-profiler's inspect. */
@@ -158,17 +181,18 @@ static void popup_help(struct popup_out *o)
 		{SV_ACTION_SEARCH, "Search, filter, commands"},
 		{SV_ACTION_PANEL_FOCUS, "Panels, popups and views"},
 		{SV_ACTION_RELOAD, "File"},
-		{SV_ACTION_PANEL_DOWN, "Summary panel (p)"},
+		{SV_ACTION_CLOSE, "Leaving a view"},
+		{SV_ACTION_LIST_DOWN, "Lists (every list view and popup)"},
+		{SV_ACTION_PANEL_MARK, "Summary panel (p)"},
 		{SV_ACTION_POPUP_CLOSE, "Popups"},
 		{SV_ACTION_PROMPT_ENTER, "Prompts"},
 		{SV_ACTION_VIEW_TREE, "Where the time goes"},
-		{SV_ACTION_TREE_DOWN, "Call tree"},
+		{SV_ACTION_TREE_EXPAND, "Call tree"},
 		{SV_ACTION_FLAME_UP, "Flame graph"},
 		{SV_ACTION_VIEW_CALLERS, "Callers and callees"},
 		{SV_ACTION_VIEW_RANKS, "Ranks, histograms and calls"},
-		{SV_ACTION_RANKS_DOWN, "Ranks matrix"},
-		{SV_ACTION_HIST_DOWN, "Histogram"},
-		{SV_ACTION_CALLS_DOWN, "Call list"},
+		{SV_ACTION_RANKS_RIGHT, "Ranks matrix"},
+		{SV_ACTION_HIST_RANGE, "Histogram"},
 		{SV_ACTION_COLOR_MODE, "Colours"},
 		{SV_ACTION_RANK_ROWS,
 			"Ranks on the timeline, the panel's width"},
@@ -195,8 +219,14 @@ static void popup_help(struct popup_out *o)
 			/* The keys in effect (a config file may rebind). */
 			sv_action_key_list_in(
 				a, o->d->scopes, " ", keys, sizeof keys);
-			popup_linef(o, SV_STYLE_POPUP, "  %-15s %s", keys,
-				ai->help);
+			/* Enter over a list says what it does there. */
+			if (a == SV_ACTION_LIST_ENTER && o->d->under &&
+				o->d->under->ops->enter_help)
+				popup_linef(o, SV_STYLE_POPUP, "  %-15s %s",
+					keys, o->d->under->ops->enter_help);
+			else
+				popup_linef(o, SV_STYLE_POPUP, "  %-15s %s",
+					keys, ai->help);
 		}
 	}
 	if (o->d->scopes & SV_SCOPE_TIMELINE) {
@@ -493,12 +523,59 @@ static void popup_body(int popup, struct popup_out *o)
 	}
 }
 
+/* The box of a popup: its place and size, and its lines. */
+struct popup_box {
+	int px, py, pw, ph;
+	long n;
+};
+
+/* Count and measure the lines (nothing is drawn with top this far), then
+ * fit the box to its text: a one-line message gets a small box. */
+static struct popup_box popup_fit(const struct sv_mode *m, int w, int h)
+{
+	struct popup_box b = {.pw = w - 8, .ph = h - 2};
+	struct popup_out o;
+
+	if (b.pw > 110)
+		b.pw = 110;
+	memset(&o, 0, sizeof o);
+	o.gl = sv_render_glyphs(m->s->opts.ascii);
+	o.s = m->s;
+	o.d = m->data;
+	o.w = b.pw - 4;
+	o.top = 1L << 30;
+	popup_body(m->kind, &o);
+	if (o.n + 2 < b.ph)
+		b.ph = (int)o.n + 2;
+	if (b.ph < 3)
+		b.ph = 3;
+	if (o.widest + 4 < b.pw)
+		b.pw = o.widest + 4 > 40 ? o.widest + 4 : 40;
+	if (b.pw > w)
+		b.pw = w;
+	b.px = (w - b.pw) / 2;
+	b.py = o.n + 2 < h - 2 ? (h - b.ph) / 3 : 1;
+	b.n = o.n;
+	return b;
+}
+
+/* The list of lines where the box is now (the text may have grown: a
+ * warning, the source read). */
+static void popup_fit_list(struct sv_mode *m)
+{
+	struct popup_data *d = m->data;
+	struct popup_box b = popup_fit(m, m->w, m->h);
+	sv_list_place(&d->list, b.px + 2, b.py + 1, b.pw - 4, b.ph - 2);
+	sv_list_set_rows(&d->list, b.n);
+}
+
 static void popup_draw(
 	const struct sv_mode *m, struct sv_grid *gr, struct sv_rect rect)
 {
 	const struct popup_data *d = m->data;
 	const struct sv_glyphs *gl = sv_render_glyphs(m->s->opts.ascii);
-	int w = rect.w, h = rect.h, pw = w - 8, ph = h - 2, px, py, y;
+	struct popup_box b = popup_fit(m, rect.w, rect.h);
+	int pw = b.pw, ph = b.ph, px = b.px, py = b.py, y;
 	struct popup_out o;
 	static const char *const titles[] = {
 		[SV_POPUP_HELP] = " Help ",
@@ -509,32 +586,12 @@ static void popup_draw(
 	};
 	char foot[128];
 
-	if (pw > 110)
-		pw = 110;
-	/* Count and measure first (nothing is drawn with top this far), then
-	 * fit the box to its text: a one-line message gets a small box. */
+	memset(&o, 0, sizeof o);
 	o.g = gr;
 	o.gl = gl;
 	o.s = m->s;
 	o.d = d;
-	o.x = 0;
-	o.y0 = 0;
-	o.w = pw - 4;
-	o.h = 0;
-	o.n = 0;
-	o.widest = 0;
-	o.top = 1L << 30;
-	popup_body(m->kind, &o);
-	if (o.n + 2 < ph)
-		ph = (int)o.n + 2;
-	if (ph < 3)
-		ph = 3;
-	if (o.widest + 4 < pw)
-		pw = o.widest + 4 > 40 ? o.widest + 4 : 40;
-	if (pw > w)
-		pw = w;
-	px = (w - pw) / 2;
-	py = o.n + 2 < h - 2 ? (h - ph) / 3 : 1;
+	o.n = b.n;
 	sv_grid_fill(gr, px, py, px + pw, py + ph, ' ', SV_STYLE_POPUP, 0);
 	sv_grid_fill(gr, px, py, px + pw, py + 1, gl->hline, SV_STYLE_POPUP, 0);
 	sv_grid_fill(gr, px, py + ph - 1, px + pw, py + ph, gl->hline,
@@ -553,7 +610,7 @@ static void popup_draw(
 	o.y0 = py + 1;
 	o.w = pw - 4;
 	o.h = ph - 2;
-	o.top = d->top;
+	o.top = d->list.top;
 	if (o.top > o.n - o.h)
 		o.top = o.n - o.h;
 	if (o.top < 0)
@@ -575,30 +632,11 @@ static void popup_draw(
 
 static int popup_apply(struct sv_mode *m, int a)
 {
-	struct popup_data *d = m->data;
-	long page = m->h > 8 ? m->h - 8 : 1;
-
 	switch (a) {
 	case SV_ACTION_POPUP_CLOSE:
 		return SV_REACT_POP | SV_REACT_REDRAW;
-	case SV_ACTION_POPUP_DOWN:
-		d->top++;
-		break;
-	case SV_ACTION_POPUP_UP:
-		d->top--;
-		break;
-	case SV_ACTION_POPUP_PAGE_DOWN:
-		d->top += page;
-		break;
-	case SV_ACTION_POPUP_PAGE_UP:
-		d->top -= page;
-		break;
-	case SV_ACTION_POPUP_TOP:
-		d->top = 0;
-		break;
-	case SV_ACTION_POPUP_BOTTOM:
-		d->top = 1L << 20;
-		break;
+	case SV_ACTION_QUIT:
+		return SV_REACT_QUIT;
 	case SV_ACTION_HELP:
 	case SV_ACTION_SOURCE:
 	case SV_ACTION_METADATA:
@@ -607,13 +645,26 @@ static int popup_apply(struct sv_mode *m, int a)
 		/* Another popup: this one gives way to it. */
 		return SV_REACT_POP | SV_REACT_PASS;
 	default:
+		(void)m;
 		return SV_REACT_BELL;
 	}
-	if (d->top < 0)
-		d->top = 0;
-	if (d->top > 1L << 20)
-		d->top = 1L << 20;
-	return SV_REACT_REDRAW;
+}
+
+static void popup_resize(struct sv_mode *m, int w, int h)
+{
+	struct popup_data *d = m->data;
+	m->w = w;
+	m->h = h;
+	if (d->list.ops) /* set up (sv_mode_popup_setup) */
+		popup_fit_list(m);
+}
+
+/* The lines, counted again before a key moves through them. */
+static struct sv_list *popup_list(struct sv_mode *m)
+{
+	struct popup_data *d = m->data;
+	popup_fit_list(m);
+	return &d->list;
 }
 
 /* A click anywhere closes the popup; the wheel and drags go to the view
@@ -630,9 +681,11 @@ const struct sv_mode_ops sv_mode_popup = {
 	.name = "popup",
 	.title = "Popup",
 	.main = false,
-	.scopes = {SV_SCOPE_POPUP, 0},
+	.scopes = {SV_SCOPE_POPUP, SV_SCOPE_LIST, 0},
 	.size = sizeof(struct popup_data),
+	.resize = popup_resize,
 	.apply = popup_apply,
 	.key = popup_key,
 	.draw = popup_draw,
+	.list = popup_list,
 };

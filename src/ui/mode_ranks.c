@@ -7,8 +7,8 @@
  * warning; the slowest: a match; well below: dim).  Over the matrix, per
  * region, the load-balance figures of ranks.h: min, mean, max, slowest
  * rank, excess over the mean and rank_imbalance_pct as summary reports
- * it.  Enter shows only the cursor's rank on the timeline with the
- * region marked; s goes to the slowest rank of the region with the
+ * it.  The rows are a list (list.h).  Enter shows only the cursor's
+ * rank on the timeline with the region marked; s goes to the slowest rank of the region with the
  * largest excess and marks it, m marks the cursor's region, and H and L
  * (global keys) then show its histogram and its calls.
  *
@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/list.h"
 #include "scopeview/ranks.h"
 #include "scopeview/render.h"
 #include "scopeview/timeline.h"
@@ -48,7 +49,7 @@ struct ranks_data {
 	/* Rows: group size (1 = no grouping) and the expanded group (-1). */
 	size_t group;
 	long expanded;
-	long cur, top; /* display row */
+	struct sv_list list; /* over the display rows */
 	long col, left;
 };
 
@@ -122,17 +123,9 @@ static long ranks_display_row(const struct ranks_data *d, size_t r)
 static void ranks_clamp(struct sv_mode *m)
 {
 	struct ranks_data *d = m->data;
-	long n = ranks_nrows(d), h = ranks_rows_avail(m);
 	long cols = (m->w - RANKS_LABEL_W) / RANKS_CELL_W;
 
-	if (d->cur >= n)
-		d->cur = n - 1;
-	if (d->cur < 0)
-		d->cur = 0;
-	if (d->top > d->cur)
-		d->top = d->cur;
-	if (d->cur >= d->top + h)
-		d->top = d->cur - h + 1;
+	sv_list_set_rows(&d->list, d->valid ? ranks_nrows(d) : 0);
 	if (d->col >= (long)d->m.nregions)
 		d->col = (long)d->m.nregions - 1;
 	if (d->col < 0)
@@ -178,19 +171,41 @@ static void ranks_rebuild(struct sv_mode *m)
 	d->scratch = NULL;
 	d->valid = m->s->stats_valid &&
 		   sv_ranks_compute(&d->m, &m->s->stats, d->metric) == 0;
-	if (!d->valid)
+	if (!d->valid) {
+		sv_list_set_rows(&d->list, 0);
 		return;
+	}
 	d->order = sv_xcalloc(d->m.nregions + 1, sizeof *d->order);
 	d->scratch = sv_xcalloc(d->m.nranks + 1, sizeof *d->scratch);
 	ranks_reorder(d);
 	ranks_regroup(m);
 }
 
+static int ranks_enter(struct sv_mode *m, struct sv_list *l, long row);
+static void ranks_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x, int y, int w, int style);
+
+static const struct sv_list_ops ranks_list_ops = {
+	.draw_row = ranks_draw_row,
+	.enter = ranks_enter,
+	.enter_help = "Show only this rank on the timeline, the region marked",
+};
+
+static void ranks_place(struct sv_mode *m)
+{
+	struct ranks_data *d = m->data;
+	sv_list_place(
+		&d->list, 0, RANKS_HEAD_H, m->w, (int)ranks_rows_avail(m));
+}
+
 static int ranks_init(struct sv_mode *m, struct sv_error *err)
 {
+	struct ranks_data *d = m->data;
 	(void)err;
 	m->w = m->w ? m->w : 120;
 	m->h = m->h ? m->h : 40;
+	sv_list_init(&d->list, &ranks_list_ops, -1);
+	ranks_place(m);
 	ranks_rebuild(m);
 	return 0;
 }
@@ -213,8 +228,15 @@ static void ranks_resize(struct sv_mode *m, int w, int h)
 {
 	m->w = w;
 	m->h = h;
+	ranks_place(m);
 	if (((struct ranks_data *)m->data)->valid)
 		ranks_regroup(m);
+}
+
+static struct sv_list *ranks_list(struct sv_mode *m)
+{
+	struct ranks_data *d = m->data;
+	return &d->list;
 }
 
 /* The column of the region with the largest excess, and its slowest
@@ -239,8 +261,8 @@ static int ranks_worst(struct sv_mode *m)
 	r = sv_ranks_row_of(&d->m, d->m.fig[d->order[best]].slowest_rank);
 	if (d->group > 1)
 		d->expanded = (long)((size_t)r / d->group);
-	d->cur = ranks_display_row(d, (size_t)r);
 	ranks_clamp(m);
+	sv_list_set_cursor(m, &d->list, ranks_display_row(d, (size_t)r));
 	sv_session_mark_region(
 		m->s, (long)d->m.t->regions[d->order[best]].region);
 	sv_session_message(m->s, false,
@@ -250,7 +272,7 @@ static int ranks_worst(struct sv_mode *m)
 	return SV_REACT_REDRAW;
 }
 
-static int ranks_solo(struct sv_mode *m)
+static int ranks_enter(struct sv_mode *m, struct sv_list *l, long row)
 {
 	struct ranks_data *d = m->data;
 	struct sv_session *s = m->s;
@@ -260,9 +282,10 @@ static int ranks_solo(struct sv_mode *m)
 	uint32_t region, rank;
 	int rc;
 
+	(void)l;
 	if (!d->valid || !d->m.nranks || !d->m.nregions)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
-	if (ranks_row_span(d, d->cur, &r0, &r1)) {
+	if (ranks_row_span(d, row, &r0, &r1)) {
 		sv_session_message(s, true, "a group of ranks: e expands it");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
@@ -284,35 +307,16 @@ static int ranks_solo(struct sv_mode *m)
 static int ranks_apply(struct sv_mode *m, int a)
 {
 	struct ranks_data *d = m->data;
-	long page = ranks_rows_avail(m);
 
 	if (!d->valid && a != SV_ACTION_RANKS_ALL)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	switch (a) {
-	case SV_ACTION_RANKS_DOWN:
-		d->cur++;
-		break;
-	case SV_ACTION_RANKS_UP:
-		d->cur--;
-		break;
 	case SV_ACTION_RANKS_RIGHT:
 		d->col++;
 		break;
 	case SV_ACTION_RANKS_LEFT:
 		d->col--;
 		break;
-	case SV_ACTION_RANKS_PAGE_DOWN:
-		d->cur += page;
-		d->top += page;
-		break;
-	case SV_ACTION_RANKS_PAGE_UP:
-		d->cur -= page;
-		d->top -= page;
-		if (d->top < 0)
-			d->top = 0;
-		break;
-	case SV_ACTION_RANKS_SOLO:
-		return ranks_solo(m);
 	case SV_ACTION_RANKS_METRIC:
 		d->metric = d->metric == SV_RANKS_TOTAL ? SV_RANKS_EXCLUSIVE
 							: SV_RANKS_TOTAL;
@@ -333,14 +337,15 @@ static int ranks_apply(struct sv_mode *m, int a)
 				"no groups: every rank has its own row");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
+		ranks_row_span(d, d->list.cur, &r0, &r1);
 		if (d->expanded >= 0) {
-			ranks_row_span(d, d->cur, &r0, &r1);
 			d->expanded = -1;
-			d->cur = ranks_display_row(d, r0);
-		} else {
-			ranks_row_span(d, d->cur, &r0, &r1);
-			d->expanded = (long)(r0 / d->group);
+			ranks_clamp(m);
+			sv_list_set_cursor(
+				m, &d->list, ranks_display_row(d, r0));
+			return SV_REACT_REDRAW;
 		}
+		d->expanded = (long)(r0 / d->group);
 		break;
 	}
 	case SV_ACTION_RANKS_MARK:
@@ -458,7 +463,7 @@ static void ranks_draw_details(
 	double pct;
 	char a[32], b[32], c[32];
 
-	if (ranks_row_span(d, d->cur, &r0, &r1)) {
+	if (ranks_row_span(d, d->list.cur, &r0, &r1)) {
 		size_t n = sv_ranks_group(
 			&d->m, j, r0, r1, d->scratch, &lo, &med, &hi);
 		if (!n) {
@@ -496,12 +501,55 @@ static void ranks_draw_details(
 	(void)name;
 }
 
+static void ranks_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x0, int y, int w, int style)
+{
+	const struct ranks_data *d = m->data;
+	long cols = (w - RANKS_LABEL_W) / RANKS_CELL_W, c;
+	size_t r0, r1;
+	bool grp = ranks_row_span(d, row, &r0, &r1);
+	bool cur = row == l->cur;
+	int lst = cur ? SV_STYLE_LABEL_CURSOR : SV_STYLE_LABEL;
+
+	/* A matrix: the cursor is one cell, not the row. */
+	(void)style;
+	sv_grid_fill(g, x0, y, x0 + w, y + 1, ' ', SV_STYLE_DEFAULT, 0);
+	if (cols < 1)
+		cols = 1;
+	if (grp)
+		sv_grid_textf(g, x0, y, RANKS_LABEL_W, lst, 0,
+			" r%" PRIu32 "-%" PRIu32, d->m.ranks[r0],
+			d->m.ranks[r1 - 1]);
+	else
+		sv_grid_textf(g, x0, y, RANKS_LABEL_W, lst, 0, " %sr%" PRIu32,
+			d->group > 1 ? "  " : "", d->m.ranks[r0]);
+	for (c = 0; c < cols && d->left + c < (long)d->m.nregions; c++) {
+		size_t j = d->order[d->left + c];
+		int x = x0 + RANKS_LABEL_W + (int)c * RANKS_CELL_W;
+		int64_t v = 0, lo, hi;
+		bool has;
+		int st;
+		if (grp) {
+			has = sv_ranks_group(&d->m, j, r0, r1, d->scratch, &lo,
+				      &v, &hi) > 0;
+			st = has ? ranks_style(&d->m.fig[j], hi) : SV_STYLE_DIM;
+		} else {
+			has = sv_ranks_value(
+				&d->m, sv_ranks_cell_at(&d->m, r0, j), &v);
+			st = has ? ranks_style(&d->m.fig[j], v) : SV_STYLE_DIM;
+		}
+		if (cur && d->left + c == d->col)
+			st = SV_STYLE_PANEL_CURSOR;
+		ranks_cell(g, x, y, has, v, st);
+	}
+}
+
 static void ranks_draw(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
 	const struct ranks_data *d = m->data;
 	const struct sv_session *s = m->s;
-	long cols = (r.w - RANKS_LABEL_W) / RANKS_CELL_W, h, i, n;
+	long cols = (r.w - RANKS_LABEL_W) / RANKS_CELL_W;
 	static const char *const hints[] = {
 		"s slowest  Enter timeline  x excl/total  o order  e expand  "
 		"? help",
@@ -524,49 +572,9 @@ static void ranks_draw(
 		cols = 1;
 	ranks_draw_head(m, g, r, cols);
 	ranks_draw_details(m, g, r.x, r.y + 8, r.w);
-	h = ranks_rows_avail(m);
-	n = ranks_nrows(d);
-	for (i = 0; i < h && d->top + i < n; i++) {
-		long row = d->top + i, c;
-		int y = r.y + RANKS_HEAD_H + (int)i;
-		size_t r0, r1;
-		bool grp = ranks_row_span(d, row, &r0, &r1);
-		int lst =
-			row == d->cur ? SV_STYLE_LABEL_CURSOR : SV_STYLE_LABEL;
-
-		if (grp)
-			sv_grid_textf(g, r.x, y, RANKS_LABEL_W, lst, 0,
-				" r%" PRIu32 "-%" PRIu32, d->m.ranks[r0],
-				d->m.ranks[r1 - 1]);
-		else
-			sv_grid_textf(g, r.x, y, RANKS_LABEL_W, lst, 0,
-				" %sr%" PRIu32, d->group > 1 ? "  " : "",
-				d->m.ranks[r0]);
-		for (c = 0; c < cols && d->left + c < (long)d->m.nregions;
-			c++) {
-			size_t j = d->order[d->left + c];
-			int x = r.x + RANKS_LABEL_W + (int)c * RANKS_CELL_W;
-			int64_t v = 0, lo, hi;
-			bool has;
-			int st;
-			if (grp) {
-				has = sv_ranks_group(&d->m, j, r0, r1,
-					      d->scratch, &lo, &v, &hi) > 0;
-				st = has ? ranks_style(&d->m.fig[j], hi)
-					 : SV_STYLE_DIM;
-			} else {
-				has = sv_ranks_value(&d->m,
-					sv_ranks_cell_at(&d->m, r0, j), &v);
-				st = has ? ranks_style(&d->m.fig[j], v)
-					 : SV_STYLE_DIM;
-			}
-			if (row == d->cur && d->left + c == d->col)
-				st = SV_STYLE_PANEL_CURSOR;
-			ranks_cell(g, x, y, has, v, st);
-		}
-	}
+	sv_list_draw(m, &d->list, g);
 	snprintf(line, sizeof line, "  ranks %ld/%ld  region %ld/%zu",
-		d->cur + 1, n, d->col + 1, d->m.nregions);
+		d->list.cur + 1, d->list.n, d->col + 1, d->m.nregions);
 	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
 }
 
@@ -576,15 +584,15 @@ static void ranks_describe(const struct sv_mode *m, char *buf, size_t n)
 	snprintf(buf, n,
 		"row=%ld col=%ld top=%ld metric=%d order=%d group=%zu "
 		"expanded=%ld",
-		d->cur, d->col, d->top, (int)d->metric, (int)d->by_imbalance,
-		d->group, d->expanded);
+		d->list.cur, d->col, d->list.top, (int)d->metric,
+		(int)d->by_imbalance, d->group, d->expanded);
 }
 
 const struct sv_mode_ops sv_mode_ranks = {
 	.name = "ranks",
 	.title = "Ranks matrix",
 	.main = true,
-	.scopes = {SV_SCOPE_RANKS, SV_SCOPE_GLOBAL, 0},
+	.scopes = {SV_SCOPE_RANKS, SV_SCOPE_LIST, SV_SCOPE_GLOBAL, 0},
 	.size = sizeof(struct ranks_data),
 	.init = ranks_init,
 	.fini = ranks_fini,
@@ -593,4 +601,5 @@ const struct sv_mode_ops sv_mode_ranks = {
 	.apply = ranks_apply,
 	.draw = ranks_draw,
 	.describe = ranks_describe,
+	.list = ranks_list,
 };

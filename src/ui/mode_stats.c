@@ -5,8 +5,9 @@
  * time axis, cursor or call details.  It is the main mode of a profile
  * without calls (the aggregate layout), whose stored statistics are all
  * there is to see, and `:view stats` shows it for any profile: the
- * figures of the lanes on display.  Nothing here knows about curses or
- * HDF5.
+ * figures of the lanes on display.  The panel is its list (list.h): the
+ * list keys move its cursor, < and > sort the session's table, Enter or
+ * Space marks the region.  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/mode.h"
 
@@ -15,6 +16,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/layout.h"
+#include "scopeview/list.h"
 #include "scopeview/panel.h"
 #include "scopeview/render.h"
 #include "scopeview/view.h"
@@ -43,6 +45,30 @@ static void stats_geometry(struct sv_mode *m)
 	g->lanes_h = 0;
 }
 
+static struct sv_panel_area stats_area(const struct sv_mode *m);
+
+/* Mark region (the panel's Enter, Space), saying so when no call of it is
+ * on the lanes shown. */
+static int stats_mark(struct sv_mode *m, long region)
+{
+	struct sv_session *s = m->s;
+	sv_session_mark_region(s, region);
+	if (region >= 0 && !s->nmarked && !s->matches_pending) {
+		sv_session_say_no_marked(s, region);
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	return SV_REACT_REDRAW;
+}
+
+static void stats_place(struct sv_mode *m)
+{
+	struct stats_data *d = m->data;
+	struct sv_panel_area a;
+	stats_geometry(m);
+	a = stats_area(m);
+	sv_panel_place(&d->panel, &a);
+}
+
 static struct sv_panel_area stats_area(const struct sv_mode *m)
 {
 	const struct stats_data *d = m->data;
@@ -57,10 +83,14 @@ static struct sv_panel_area stats_area(const struct sv_mode *m)
 
 static int stats_init(struct sv_mode *m, struct sv_error *err)
 {
+	struct stats_data *d = m->data;
 	(void)err;
 	m->w = m->w ? m->w : 120;
 	m->h = m->h ? m->h : 40;
-	stats_geometry(m);
+	sv_panel_init(&d->panel, stats_mark);
+	d->panel.full = true;
+	sv_panel_clamp(&d->panel, m->s);
+	stats_place(m);
 	return 0;
 }
 
@@ -75,55 +105,37 @@ static void stats_resize(struct sv_mode *m, int w, int h)
 {
 	m->w = w;
 	m->h = h;
-	stats_geometry(m);
+	stats_place(m);
 }
 
-static bool stats_panel_focus(const struct sv_mode *m)
+static struct sv_list *stats_list(struct sv_mode *m)
 {
-	const struct stats_data *d = m->data;
-	return d->panel.focus;
+	struct stats_data *d = m->data;
+	return &d->panel.list;
 }
 
 static int stats_apply(struct sv_mode *m, int a)
 {
 	struct stats_data *d = m->data;
 	struct sv_session *s = m->s;
-	long page = d->geom.panel_h > 4 ? d->geom.panel_h - 3 : 1, region = -1;
+	long region = -1;
 	int rc;
 
-	switch (a) {
-	case SV_ACTION_PANEL_FOCUS:
-		d->panel.focus = !d->panel.focus;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_SOURCE:
-		if (d->panel.focus && s->stats_valid && s->stats.nregions)
-			region = (long)s->stats.regions[d->panel.cur].region;
-		else
+	if (a == SV_ACTION_SOURCE) {
+		region = sv_panel_region(&d->panel, s);
+		if (region < 0)
 			region = s->mark_region;
 		if (region < 0) {
-			sv_session_message(s, true,
-				"select a region (p, then j/k) to see its "
-				"source");
+			sv_session_message(s, true, "no region to show");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
 		return sv_view_push_popup(m->view, SV_POPUP_SOURCE, region);
-	default:
-		break;
 	}
-	rc = sv_panel_apply(&d->panel, s, a, page, &region);
+	rc = sv_panel_apply(&d->panel, s, a, &region);
 	if (rc < 0)
 		return SV_REACT_BELL;
-	if (rc & SV_PANEL_MARK) {
-		sv_session_mark_region(s, region);
-		rc &= ~SV_PANEL_MARK;
-		rc |= SV_REACT_REDRAW;
-		if (region >= 0 && !s->nmarked && !s->matches_pending) {
-			sv_session_say_no_marked(s, region);
-			rc |= SV_REACT_BELL;
-		}
-	}
-	if (d->panel.cur < d->panel.top)
-		d->panel.top = d->panel.cur;
+	if (rc & SV_PANEL_MARK)
+		rc = stats_mark(m, region) | (rc & ~SV_PANEL_MARK);
 	return rc;
 }
 
@@ -161,19 +173,16 @@ static void stats_status(const struct sv_mode *m, char *line, size_t n,
 {
 	const struct stats_data *d = m->data;
 	const struct sv_session *s = m->s;
-	static const char *const plain[] = {
-		"p panel  < > sort  i metadata  ? help  q quit",
-		"? help  q quit",
-	};
-	static const char *const panel[] = {
-		"j/k region  Enter its calls  < > sort  p back  ? help",
-		"Enter calls  < > sort  p back",
+	static const char *const keys[] = {
+		"j/k region  Enter mark  < > sort  v source  ? help  q back",
+		"Enter mark  < > sort  ? help",
 	};
 
 	snprintf(line, n, "  %s%zu regions",
 		s->p->layout == SV_LAYOUT_AGGREGATE ? "aggregate: " : "",
 		s->stats_valid ? s->stats.nregions : 0);
-	*hints = d->panel.focus ? panel : plain;
+	(void)d;
+	*hints = keys;
 	*nhints = 2;
 }
 
@@ -181,12 +190,12 @@ const struct sv_mode_ops sv_mode_stats = {
 	.name = "stats",
 	.title = "Statistics",
 	.main = true,
-	.scopes = {SV_SCOPE_STATS, SV_SCOPE_GLOBAL, 0},
+	.scopes = {SV_SCOPE_STATS, SV_SCOPE_LIST, SV_SCOPE_GLOBAL, 0},
 	.size = sizeof(struct stats_data),
 	.init = stats_init,
 	.notify = stats_notify,
 	.resize = stats_resize,
-	.panel_focus = stats_panel_focus,
+	.list = stats_list,
 	.apply = stats_apply,
 	.draw = stats_draw,
 	.status = stats_status,

@@ -18,6 +18,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/mode.h"
 #include "scopeview/overview.h"
@@ -222,9 +223,9 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 			return sv_overview_click(v, x);
 		}
 		if (in_panel && v->s->stats_valid) {
-			long row = v->panel.top + (y - g->panel_y - 2);
+			long row = v->panel.list.top + (y - g->panel_y - 2);
 			if (row < (long)v->s->stats.nregions) {
-				v->panel.cur = row;
+				sv_list_set_cursor(NULL, &v->panel.list, row);
 				v->panel.focus = true;
 				return sv_timeline_mark_region(v,
 					(long)v->s->stats.regions[row].region);
@@ -265,14 +266,8 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 		return 0;
 	case SV_MOUSE_WHEEL_UP:
 	case SV_MOUSE_WHEEL_DOWN:
-		if (in_panel) {
-			v->panel.top +=
-				sv_key_mouse_kind(key) == SV_MOUSE_WHEEL_UP ? -3
-									    : 3;
-			if (v->panel.top < 0)
-				v->panel.top = 0;
-			return SV_REACT_REDRAW;
-		}
+		if (in_panel)
+			return sv_list_mouse(NULL, &v->panel.list, key);
 		if (!in_tl)
 			return 0;
 		{
@@ -350,7 +345,7 @@ static int timeline_source(struct sv_mode *mode)
 	if (s->sel != SV_NO_CALL)
 		r = (long)sv_call_region(s->p, s->sel);
 	else if (v->panel.focus && s->stats_valid && s->stats.nregions)
-		r = (long)s->stats.regions[v->panel.cur].region;
+		r = sv_panel_region(&v->panel, s);
 	else if (s->mark_region >= 0)
 		r = s->mark_region;
 	if (r < 0) {
@@ -363,29 +358,38 @@ static int timeline_source(struct sv_mode *mode)
 	return sv_view_push_popup(mode->view, SV_POPUP_SOURCE, r);
 }
 
+/* Enter (or Space) on the panel's row of region: mark it, or go to its
+ * next call when it is marked already. */
+static int timeline_panel_mark(struct sv_mode *mode, long region)
+{
+	struct sv_timeline *v = mode->data;
+	struct sv_session *s = v->s;
+	int rc;
+
+	if (region >= 0 && s->mark_region == region)
+		rc = sv_timeline_jump_list(
+			v, s->marked, s->nmarked, &s->marked_pos, 1, false);
+	else
+		rc = sv_timeline_mark_region(v, region);
+	/* The list's Enter comes here, not through timeline_apply. */
+	sv_timeline_sync(v);
+	return rc;
+}
+
 /* A panel key with the focus on the panel; -1 when a is not one. */
 static int timeline_panel_apply(struct sv_mode *mode, int a)
 {
 	struct sv_timeline *v = mode->data;
-	struct sv_session *s = v->s;
-	long page = v->geom.panel_h > 4 ? v->geom.panel_h - 3 : 1, region = -1;
+	long region = -1;
 	int rc;
 
 	if (a == SV_ACTION_SORT_PREV || a == SV_ACTION_SORT_NEXT)
 		return -1;
-	rc = sv_panel_apply(&v->panel, s, a, page, &region);
+	rc = sv_panel_apply(&v->panel, v->s, a, &region);
 	if (rc < 0)
 		return -1;
-	if (rc & SV_PANEL_MARK) {
-		if (region >= 0 && s->mark_region == region)
-			rc = sv_timeline_jump_list(v, s->marked, s->nmarked,
-				&s->marked_pos, 1, false);
-		else
-			rc = sv_timeline_mark_region(v, region) |
-			     (rc & ~SV_PANEL_MARK);
-	}
-	if (v->panel.cur < v->panel.top)
-		v->panel.top = v->panel.cur;
+	if (rc & SV_PANEL_MARK)
+		rc = timeline_panel_mark(mode, region) | (rc & ~SV_PANEL_MARK);
 	return rc;
 }
 
@@ -583,7 +587,7 @@ static int timeline_do(struct sv_mode *mode, int action)
 	case SV_ACTION_SORT_PREV:
 	case SV_ACTION_SORT_NEXT: {
 		long none;
-		return sv_panel_apply(&v->panel, v->s, action, 0, &none);
+		return sv_panel_apply(&v->panel, v->s, action, &none);
 	}
 	case SV_ACTION_DETAILS:
 		v->details_shown = !v->details_shown;
@@ -619,6 +623,7 @@ static int timeline_init(struct sv_mode *m, struct sv_error *err)
 {
 	(void)err;
 	sv_timeline_init(m->data, m->s);
+	((struct sv_timeline *)m->data)->panel.mark = timeline_panel_mark;
 	sv_timeline_sync(m->data);
 	return 0;
 }
@@ -652,6 +657,12 @@ static void timeline_resize(struct sv_mode *m, int w, int h)
 {
 	sv_timeline_resize(m->data, w, h);
 	sv_timeline_sync(m->data);
+}
+
+static struct sv_list *timeline_list(struct sv_mode *m)
+{
+	struct sv_timeline *v = m->data;
+	return v->panel.focus ? &v->panel.list : NULL;
 }
 
 static bool timeline_panel_focus(const struct sv_mode *m)
@@ -720,6 +731,7 @@ const struct sv_mode_ops sv_mode_timeline = {
 	.notify = timeline_notify,
 	.resize = timeline_resize,
 	.panel_focus = timeline_panel_focus,
+	.list = timeline_list,
 	.apply = timeline_apply,
 	.key = timeline_key,
 	.draw = timeline_draw,

@@ -5,21 +5,24 @@
  * the lanes on display and the marked time range), indented with
  * box-drawing characters under its caller, with calls, inclusive,
  * exclusive, average, min and max time and the share of the scope's
- * time.  Paths open and close one level at a time (Right, Left) or all
- * at once (*); siblings sort by any column (< >); the search's regions
- * are highlighted; Enter selects the path's longest call on the timeline
- * and shows it there.  The tree is built off the UI thread when it is
+ * time.  The rows are a list (list.h: the list keys move, < > sort the
+ * siblings by any column, n and N go through the search's rows).  Paths
+ * open and close one level at a time (Right, Left) or all at once (*);
+ * a search opens every path to its regions; Enter selects the path's
+ * longest call on the timeline and shows it there.  The tree is built off the UI thread when it is
  * large, with a progress line, and drawn only from the finished tree, so
  * a frame costs the rows on screen.  Nothing here knows about curses or
  * HDF5.
  */
 #include "scopeview/mode.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/timeline.h"
 #include "scopeview/treebuild.h"
@@ -39,7 +42,17 @@ static const struct {
 	{"max", SV_CALLPATH_KEY_MAX, 100},
 	{"%", -1, 0},
 };
-#define TREE_NCOLS  (sizeof tree_cols / sizeof tree_cols[0])
+#define TREE_NCOLS (sizeof tree_cols / sizeof tree_cols[0])
+/* The columns the list sorts by: tree_cols but the share. */
+#define TREE_NSORT ((int)TREE_NCOLS - 1)
+static const char *const tree_key_help[SV_CALLPATH_KEY_COUNT] = {
+#define TREE_KEY_HELP(id, name, help) help,
+	SV_CALLPATH_KEYS(TREE_KEY_HELP)
+#undef TREE_KEY_HELP
+};
+/* tree_cols' keys are the table's from CALLS on, in its order. */
+static const char *const *const tree_sort_names =
+	tree_key_help + SV_CALLPATH_KEY_CALLS;
 #define TREE_COL_W  8
 #define TREE_HEAD_H 2 /* title and column heads */
 
@@ -53,7 +66,7 @@ struct tree_data {
 	bool *last;     /* per node: the last of its siblings */
 	uint32_t *rows; /* the nodes on display, in order */
 	uint32_t nrows;
-	long cur, top;
+	struct sv_list list; /* over rows */
 	/* The cursor's path as regions, to find it again after a rebuild,
 	 * and the open paths (tree_path_keys), sorted, to open them again;
 	 * had_tree: a tree was shown before (else the first levels open). */
@@ -62,6 +75,7 @@ struct tree_data {
 	uint64_t *open_keys;
 	size_t nopen_keys;
 	bool had_tree;
+	const struct sv_session *session;
 };
 
 static const struct sv_callpath *tree_of(const struct tree_data *d)
@@ -89,21 +103,32 @@ static void tree_relist(struct tree_data *d, uint32_t keep)
 	uint32_t i;
 
 	d->nrows = 0;
-	if (!tree_of(d))
-		return;
-	tree_add_rows(d, SV_CALLPATH_NONE);
+	if (tree_of(d))
+		tree_add_rows(d, SV_CALLPATH_NONE);
+	sv_list_set_rows(&d->list, d->nrows);
 	for (i = 0; i < d->nrows && keep != SV_CALLPATH_NONE; i++)
 		if (d->rows[i] == keep)
-			d->cur = i;
-	if (d->cur >= (long)d->nrows)
-		d->cur = d->nrows ? (long)d->nrows - 1 : 0;
-	if (d->cur < 0)
-		d->cur = 0;
+			sv_list_set_cursor(NULL, &d->list, i);
 }
 
 static uint32_t tree_cur_node(const struct tree_data *d)
 {
-	return d->nrows ? d->rows[d->cur] : SV_CALLPATH_NONE;
+	return d->nrows ? d->rows[d->list.cur] : SV_CALLPATH_NONE;
+}
+
+/* Open every path to a region the search matches, so that each match is
+ * a row (n and N go through them). */
+static void tree_open_matches(struct tree_data *d)
+{
+	const struct sv_callpath *t = tree_of(d);
+	const bool *match = d->session->region_match;
+	uint32_t n, a;
+
+	for (n = 0; t && match && n < t->nnodes; n++)
+		if (match[t->nodes[n].region])
+			for (a = t->nodes[n].parent; a != SV_CALLPATH_NONE;
+				a = t->nodes[a].parent)
+				d->open[a] = true;
 }
 
 /* A key per node of t for its path (the regions root to node), the same
@@ -203,7 +228,8 @@ static void tree_adopt(struct tree_data *d)
 	}
 	if (d->sort != SV_CALLPATH_KEY_INCL)
 		sv_callpath_sort(&d->b.tree, (enum sv_callpath_key)d->sort);
-	d->cur = 0;
+	d->list.cur = 0;
+	tree_open_matches(d);
 	tree_relist(d, node);
 }
 
@@ -223,10 +249,89 @@ static bool tree_shown(const struct sv_mode *m)
 	return sv_view_main_mode(m->view) == m;
 }
 
+static uint32_t tree_row_node(const struct sv_list *l, long row)
+{
+	const struct tree_data *d =
+		(const struct tree_data *)((const char *)l -
+					   offsetof(struct tree_data, list));
+	return d->rows[row];
+}
+
+/* Select node n's longest call on the timeline and show it there. */
+static int tree_enter(struct sv_mode *m, struct sv_list *l, long row)
+{
+	struct tree_data *d = m->data;
+	uint32_t n = tree_row_node(l, row);
+	uint32_t c = d->b.tree.nodes[n].longest;
+	int rc;
+
+	if (c == SV_NO_CALL)
+		return SV_REACT_BELL;
+	rc = sv_view_show_call(m->view, c, false);
+	sv_session_message(m->s, false, "the longest call of that path");
+	return rc | SV_REACT_REDRAW;
+}
+
+static bool tree_match(
+	const struct sv_mode *m, const struct sv_list *l, long row)
+{
+	const struct tree_data *d = m->data;
+	return m->s->region_match &&
+	       m->s->region_match[d->b.tree.nodes[tree_row_node(l, row)]
+					  .region];
+}
+
+static uint64_t tree_key(
+	const struct sv_mode *m, const struct sv_list *l, long row)
+{
+	(void)m;
+	return tree_row_node(l, row);
+}
+
+/* Siblings by sort column col (tree_cols' order). */
+static int tree_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
+{
+	struct tree_data *d = m->data;
+	(void)l;
+	if (rev)
+		return -1;
+	d->sort = tree_cols[col].key;
+	if (tree_of(d)) {
+		sv_callpath_sort(&d->b.tree, (enum sv_callpath_key)d->sort);
+		tree_relist(d, SV_CALLPATH_NONE);
+	}
+	return 0;
+}
+
+static void tree_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x0, int y, int w, int style);
+
+static const struct sv_list_ops tree_list_ops = {
+	.draw_row = tree_draw_row,
+	.enter = tree_enter,
+	.enter_help = "Select the path's longest call on the timeline",
+	.match = tree_match,
+	.key = tree_key,
+	.cols = tree_sort_names,
+	.ncols = TREE_NSORT,
+	.sort = tree_sort,
+};
+
+static void tree_place(struct sv_mode *m)
+{
+	struct tree_data *d = m->data;
+	sv_list_place(&d->list, 0, TREE_HEAD_H, m->w, m->h - TREE_HEAD_H - 1);
+}
+
 static int tree_init(struct sv_mode *m, struct sv_error *err)
 {
 	struct tree_data *d = m->data;
 	(void)err;
+	m->w = m->w ? m->w : 120;
+	m->h = m->h ? m->h : 40;
+	d->session = m->s;
+	sv_list_init(&d->list, &tree_list_ops, 1);
+	tree_place(m);
 	sv_treebuild_init(&d->b);
 	d->sort = SV_CALLPATH_KEY_INCL;
 	tree_start(m);
@@ -243,9 +348,20 @@ static void tree_fini(struct sv_mode *m)
 	free(d->rows);
 }
 
+static void tree_resize(struct sv_mode *m, int w, int h)
+{
+	m->w = w;
+	m->h = h;
+	tree_place(m);
+}
+
 static void tree_notify(struct sv_mode *m, unsigned what)
 {
 	struct tree_data *d = m->data;
+	if ((what & SV_SESSION_SEARCH) && tree_of(d)) {
+		tree_open_matches(d);
+		tree_relist(d, tree_cur_node(d));
+	}
 	if (!(what & (SV_SESSION_PROFILE | SV_SESSION_LANES | SV_SESSION_RANGE |
 			     SV_SESSION_SECOND)))
 		return;
@@ -255,6 +371,7 @@ static void tree_notify(struct sv_mode *m, unsigned what)
 		sv_treebuild_fini(&d->b);
 		sv_treebuild_init(&d->b);
 		d->nrows = 0;
+		sv_list_set_rows(&d->list, 0);
 		d->nwant = 0;
 	}
 	if (tree_shown(m) || (what & SV_SESSION_PROFILE))
@@ -289,142 +406,38 @@ static int tree_poll(struct sv_mode *m)
 	return SV_REACT_REDRAW; /* the progress line moves */
 }
 
-static long tree_page(const struct sv_mode *m)
-{
-	long h = m->h - TREE_HEAD_H - 1;
-	return h > 1 ? h : 1;
-}
-
-/* Move to the next row whose region the search matches. */
-static int tree_next_match(struct sv_mode *m)
+/* Esc while the tree is built: stop, and build again when shown. */
+static void tree_cancel(struct sv_mode *m)
 {
 	struct tree_data *d = m->data;
-	const struct sv_callpath *t = tree_of(d);
-	uint32_t i, n;
-
-	if (!t || !m->s->region_match) {
-		sv_session_message(m->s, true, "no search (/ searches)");
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	/* Open every path to a match first, so that every match is a row. */
-	for (n = 0; n < t->nnodes; n++)
-		if (m->s->region_match[t->nodes[n].region]) {
-			uint32_t a = t->nodes[n].parent;
-			for (; a != SV_CALLPATH_NONE; a = t->nodes[a].parent)
-				d->open[a] = true;
-		}
-	tree_relist(d, tree_cur_node(d));
-	for (i = 1; i <= d->nrows; i++) {
-		long r = (d->cur + (long)i) % (long)d->nrows;
-		if (m->s->region_match[t->nodes[d->rows[r]].region]) {
-			d->cur = r;
-			return SV_REACT_REDRAW;
-		}
-	}
-	sv_session_message(
-		m->s, true, "no path matches '%s'", m->s->search_spec);
-	return SV_REACT_REDRAW | SV_REACT_BELL;
+	if (!sv_treebuild_busy(&d->b))
+		return;
+	sv_treebuild_cancel(&d->b);
+	d->stale = true;
 }
 
-static int tree_sort_step(struct sv_mode *m, int dir)
+static struct sv_list *tree_list(struct sv_mode *m)
 {
 	struct tree_data *d = m->data;
-	size_t i, n = TREE_NCOLS - 1, at = 1; /* the share sorts as incl */
-
-	for (i = 0; i < n; i++)
-		if (tree_cols[i].key == d->sort)
-			at = i;
-	at = (at + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-	d->sort = tree_cols[at].key;
-	if (tree_of(d)) {
-		uint32_t keep = tree_cur_node(d);
-		sv_callpath_sort(&d->b.tree, (enum sv_callpath_key)d->sort);
-		tree_relist(d, keep);
-	}
-	sv_session_message(m->s, false, "siblings by %s",
-		sv_callpath_key_help((enum sv_callpath_key)d->sort));
-	return SV_REACT_REDRAW;
+	return &d->list;
 }
 
-/* Select node n's longest call on the timeline and show it there. */
-static int tree_select(struct sv_mode *m, uint32_t n)
-{
-	struct tree_data *d = m->data;
-	uint32_t c =
-		n == SV_CALLPATH_NONE ? SV_NO_CALL : d->b.tree.nodes[n].longest;
-	struct sv_view *v = m->view;
-	struct sv_timeline *tl;
-
-	if (c == SV_NO_CALL)
-		return SV_REACT_BELL;
-	sv_view_switch(v, "timeline");
-	tl = sv_view_timeline(v);
-	if (!tl)
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	sv_timeline_select(tl, c);
-	sv_session_message(&v->s, false, "the longest call of that path");
-	return SV_REACT_REDRAW;
-}
-
-static int tree_apply_action(struct sv_mode *m, int a)
+static int tree_apply(struct sv_mode *m, int a)
 {
 	struct tree_data *d = m->data;
 	const struct sv_callpath *t = tree_of(d);
 	uint32_t n = tree_cur_node(d), i;
 
-	switch (a) {
-	case SV_ACTION_TREE_BACK:
-		if (sv_treebuild_busy(&d->b)) {
-			sv_treebuild_cancel(&d->b);
-			sv_session_message(m->s, false,
-				"stopped; e or a change of scope builds again");
-			return SV_REACT_REDRAW;
-		}
-		return sv_view_switch(m->view, "timeline");
-	case SV_ACTION_TREE_RECURSION:
+	if (a == SV_ACTION_TREE_RECURSION) {
 		d->expand = !d->expand;
 		tree_start(m);
 		sv_session_message(m->s, false, "recursion %s",
 			d->expand ? "level by level" : "collapsed");
 		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_SEARCH:
-		return sv_view_push_prompt(m->view, SV_PROMPT_SEARCH, "");
-	case SV_ACTION_TREE_MATCH_NEXT:
-		return tree_next_match(m);
-	case SV_ACTION_TREE_SORT_PREV:
-		return tree_sort_step(m, -1);
-	case SV_ACTION_TREE_SORT_NEXT:
-		return tree_sort_step(m, 1);
-	default:
-		break;
 	}
 	if (!t || !d->nrows)
 		return SV_REACT_BELL;
 	switch (a) {
-	case SV_ACTION_TREE_DOWN:
-		if (d->cur + 1 >= (long)d->nrows)
-			return SV_REACT_BELL;
-		d->cur++;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_UP:
-		if (d->cur == 0)
-			return SV_REACT_BELL;
-		d->cur--;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_PAGE_DOWN:
-		d->cur += tree_page(m);
-		if (d->cur >= (long)d->nrows)
-			d->cur = (long)d->nrows - 1;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_PAGE_UP:
-		d->cur = d->cur > tree_page(m) ? d->cur - tree_page(m) : 0;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_FIRST:
-		d->cur = 0;
-		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_LAST:
-		d->cur = (long)d->nrows - 1;
-		return SV_REACT_REDRAW;
 	case SV_ACTION_TREE_EXPAND:
 		if (!t->nodes[n].nchildren || d->open[n])
 			return SV_REACT_BELL;
@@ -450,52 +463,12 @@ static int tree_apply_action(struct sv_mode *m, int a)
 			n = t->nodes[n].parent;
 		tree_relist(d, n);
 		return SV_REACT_REDRAW;
-	case SV_ACTION_TREE_SELECT:
-		return tree_select(m, n);
 	case SV_ACTION_TREE_CALLERS:
 		sv_session_mark_region(m->s, (long)t->nodes[n].region);
 		return sv_view_switch(m->view, "callers");
 	default:
 		return SV_REACT_BELL;
 	}
-}
-
-/* Keep the cursor row on screen. */
-static void tree_scroll(struct sv_mode *m)
-{
-	struct tree_data *d = m->data;
-	long page = tree_page(m);
-	if (d->cur < d->top)
-		d->top = d->cur;
-	if (d->cur >= d->top + page)
-		d->top = d->cur - page + 1;
-	if (d->top < 0)
-		d->top = 0;
-}
-
-static int tree_apply(struct sv_mode *m, int a)
-{
-	int rc = tree_apply_action(m, a);
-	if (sv_view_main_mode(m->view) == m)
-		tree_scroll(m);
-	return rc;
-}
-
-static int tree_prompt(struct sv_mode *m, int kind, const char *text)
-{
-	struct sv_error err;
-	int rc;
-	if (kind != SV_PROMPT_SEARCH)
-		return -1;
-	if (sv_session_set_search(m->s, text, &err) < 0) {
-		sv_session_message(m->s, true, "%s", err.msg);
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	}
-	if (!*text)
-		return SV_REACT_REDRAW;
-	rc = tree_next_match(m) | SV_REACT_REDRAW;
-	tree_scroll(m);
-	return rc;
 }
 
 /* The figure of column col for node n, formatted into buf. */
@@ -543,6 +516,54 @@ static int tree_branches(const struct tree_data *d, const struct sv_glyphs *gl,
 	return used;
 }
 
+static void tree_draw_row(const struct sv_mode *m, const struct sv_list *l,
+	struct sv_grid *g, long row, int x0, int y, int w, int style)
+{
+	const struct tree_data *d = m->data;
+	const struct sv_glyphs *gl = sv_render_glyphs(m->s->opts.ascii);
+	const struct sv_callpath *t = &d->b.tree;
+	uint32_t n = tree_row_node(l, row);
+	const struct sv_callpath_node *nd = &t->nodes[n];
+	char cell[32];
+	int x = x0, end = x0 + w;
+	size_t c;
+
+	for (c = 0; c < TREE_NCOLS; c++) {
+		int cs = style;
+		if (w < tree_cols[c].min_w)
+			continue;
+		tree_cell(t, n, c, cell, sizeof cell);
+		/* Compared with a second run: the change's colour on the
+		 * inclusive time. */
+		if (tree_cols[c].key == SV_CALLPATH_KEY_INCL &&
+			style == SV_STYLE_PANEL &&
+			sv_treebuild_diff_style(&d->b, n) >= 0)
+			cs = sv_treebuild_diff_style(&d->b, n);
+		sv_grid_textf(g, x, y, TREE_COL_W, cs, 0, "%*s ",
+			TREE_COL_W - 1, cell);
+		x += TREE_COL_W;
+	}
+	x += 1;
+	x += tree_branches(d, gl, g, x, y, end - x, n, style);
+	sv_grid_put(g, x++, y,
+		!nd->nchildren ? ' '
+		: d->open[n]   ? gl->expanded
+			       : gl->collapsed,
+		style, 0);
+	x += sv_grid_text(g, x, y, end - x, sv_callpath_name(t, n), style,
+		sv_session_region_color(m->s, nd->region), gl->ellipsis);
+	if (nd->recursive)
+		x += sv_grid_text(g, x, y, end - x, " (recursive)", style, 0,
+			gl->ellipsis);
+	if (d->b.has2 && x < end) {
+		char second[96] = "";
+		sv_treebuild_second_text(&d->b, n, second, sizeof second);
+		sv_grid_text(g, x, y, end - x, second,
+			style == SV_STYLE_PANEL ? SV_STYLE_DIM : style, 0,
+			gl->ellipsis);
+	}
+}
+
 static void tree_draw(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
@@ -551,7 +572,6 @@ static void tree_draw(
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
 	const struct sv_callpath *t = tree_of(d);
 	char line[320], scope[200], cell[32];
-	long top = d->top, i;
 	int rows = r.h - TREE_HEAD_H - 1, x;
 	size_t c;
 	static const char *const hints[] = {
@@ -584,58 +604,8 @@ static void tree_draw(
 	}
 	sv_grid_text(g, x + 1, r.y + 1, r.w - x - 1, "path",
 		SV_STYLE_PANEL_HEAD, 0, 0);
-	if (d->cur < top)
-		top = d->cur;
-	if (d->cur >= top + rows)
-		top = d->cur - rows + 1;
-	for (i = 0; t && i < rows && top + i < (long)d->nrows; i++) {
-		uint32_t n = d->rows[top + i];
-		const struct sv_callpath_node *nd = &t->nodes[n];
-		int y = r.y + TREE_HEAD_H + (int)i;
-		bool match = s->region_match && s->region_match[nd->region];
-		int style = top + i == d->cur ? SV_STYLE_PANEL_CURSOR
-			    : match           ? SV_STYLE_MATCH
-					      : SV_STYLE_PANEL;
-		x = r.x;
-		sv_grid_fill(g, r.x, y, r.x + r.w, y + 1, ' ', style, 0);
-		for (c = 0; c < TREE_NCOLS; c++) {
-			if (r.w < tree_cols[c].min_w)
-				continue;
-			int cs = style;
-			tree_cell(t, n, c, cell, sizeof cell);
-			/* Compared with a second run: the change's colour on
-			 * the inclusive time. */
-			if (tree_cols[c].key == SV_CALLPATH_KEY_INCL &&
-				style == SV_STYLE_PANEL &&
-				sv_treebuild_diff_style(&d->b, n) >= 0)
-				cs = sv_treebuild_diff_style(&d->b, n);
-			sv_grid_textf(g, x, y, TREE_COL_W, cs, 0, "%*s ",
-				TREE_COL_W - 1, cell);
-			x += TREE_COL_W;
-		}
-		x += 1;
-		x += tree_branches(d, gl, g, x, y, r.w - x, n, style);
-		sv_grid_put(g, x++, y,
-			!nd->nchildren ? ' '
-			: d->open[n]   ? gl->expanded
-				       : gl->collapsed,
-			style, 0);
-		x += sv_grid_text(g, x, y, r.x + r.w - x,
-			sv_callpath_name(t, n), style,
-			sv_session_region_color(m->s, nd->region),
-			gl->ellipsis);
-		if (nd->recursive)
-			x += sv_grid_text(g, x, y, r.x + r.w - x,
-				" (recursive)", style, 0, gl->ellipsis);
-		if (d->b.has2 && x < r.x + r.w) {
-			char second[96] = "";
-			sv_treebuild_second_text(
-				&d->b, n, second, sizeof second);
-			sv_grid_text(g, x, y, r.x + r.w - x, second,
-				style == SV_STYLE_PANEL ? SV_STYLE_DIM : style,
-				0, gl->ellipsis);
-		}
-	}
+	if (t)
+		sv_list_draw(m, &d->list, g);
 	if (sv_treebuild_busy(&d->b)) {
 		sv_treebuild_progress_text(&d->b, line, sizeof line);
 		sv_grid_text(g, r.x + 2, r.y + TREE_HEAD_H + (t ? rows - 1 : 0),
@@ -644,8 +614,8 @@ static void tree_draw(
 		sv_grid_text(g, r.x + 2, r.y + TREE_HEAD_H, r.w - 4,
 			"no calls in this scope", SV_STYLE_DIM, 0, 0);
 	}
-	snprintf(line, sizeof line, "  tree %ld/%u", d->nrows ? d->cur + 1 : 0,
-		d->nrows);
+	snprintf(line, sizeof line, "  tree %ld/%u",
+		d->nrows ? d->list.cur + 1 : 0, d->nrows);
 	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
 }
 
@@ -653,15 +623,17 @@ const struct sv_mode_ops sv_mode_tree = {
 	.name = "tree",
 	.title = "Call tree",
 	.main = true,
-	.scopes = {SV_SCOPE_TREE, SV_SCOPE_GLOBAL, 0},
+	.scopes = {SV_SCOPE_TREE, SV_SCOPE_LIST, SV_SCOPE_GLOBAL, 0},
 	.size = sizeof(struct tree_data),
 	.init = tree_init,
 	.fini = tree_fini,
 	.notify = tree_notify,
+	.resize = tree_resize,
 	.apply = tree_apply,
 	.draw = tree_draw,
-	.prompt = tree_prompt,
 	.show = tree_show,
 	.busy = tree_busy,
 	.poll = tree_poll,
+	.cancel = tree_cancel,
+	.list = tree_list,
 };

@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,10 +55,92 @@ int sv_panel_col_by_name(const char *name)
 	return -1;
 }
 
+static const char *const panel_col_names[SV_PANEL_COL_COUNT] = {
+#define PANEL_COL_NAME(id, title, key) [SV_PANEL_COL_##id] = title,
+	SV_PANEL_COLS(PANEL_COL_NAME)
+#undef PANEL_COL_NAME
+};
+
+static struct sv_panel *panel_of(const struct sv_list *l)
+{
+	return (struct sv_panel *)((char *)l - offsetof(struct sv_panel, list));
+}
+
+static int panel_enter(struct sv_mode *m, struct sv_list *l, long row)
+{
+	struct sv_panel *pn = panel_of(l);
+	if (!m->s->stats_valid || row >= (long)m->s->stats.nregions ||
+		!pn->mark)
+		return SV_REACT_BELL;
+	return pn->mark(m, (long)m->s->stats.regions[row].region);
+}
+
+static bool panel_match(
+	const struct sv_mode *m, const struct sv_list *l, long row)
+{
+	const struct sv_session *s = m->s;
+	(void)l;
+	return s->region_match && s->stats_valid &&
+	       row < (long)s->stats.nregions &&
+	       s->region_match[s->stats.regions[row].region];
+}
+
+static uint64_t panel_key(
+	const struct sv_mode *m, const struct sv_list *l, long row)
+{
+	(void)l;
+	return m->s->stats_valid && row < (long)m->s->stats.nregions
+		       ? m->s->stats.regions[row].region
+		       : UINT64_MAX;
+}
+
+/* The session sorts the table, for every view that shows it. */
+static int panel_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
+{
+	(void)l;
+	if (rev)
+		return -1;
+	sv_session_sort(m->s, panel_col_keys[col]);
+	sv_list_set_rows(l, m->s->stats_valid ? (long)m->s->stats.nregions : 0);
+	return 0;
+}
+
+static const struct sv_list_ops panel_list_ops = {
+	.enter = panel_enter,
+	.enter_help = "Mark the region and go through its calls, longest "
+		      "first",
+	.match = panel_match,
+	.key = panel_key,
+	.cols = panel_col_names,
+	.ncols = SV_PANEL_COL_COUNT,
+	.sort = panel_sort,
+};
+
+void sv_panel_init(
+	struct sv_panel *pn, int (*mark)(struct sv_mode *m, long region))
+{
+	memset(pn, 0, sizeof *pn);
+	sv_list_init(&pn->list, &panel_list_ops, SV_PANEL_COL_TOTAL);
+	pn->mark = mark;
+}
+
+void sv_panel_place(struct sv_panel *pn, const struct sv_panel_area *g)
+{
+	sv_list_place(&pn->list, g->x + 1, g->y + 2, g->w - 1, g->h - 2);
+}
+
 void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s)
 {
-	if (!s->stats_valid || pn->cur >= (long)s->stats.nregions)
-		pn->cur = 0;
+	sv_list_set_rows(
+		&pn->list, s->stats_valid ? (long)s->stats.nregions : 0);
+	pn->list.sort = sv_panel_key_col(s->sort_key);
+}
+
+long sv_panel_region(const struct sv_panel *pn, const struct sv_session *s)
+{
+	if (!s->stats_valid || pn->list.cur >= (long)s->stats.nregions)
+		return -1;
+	return (long)s->stats.regions[pn->list.cur].region;
 }
 
 /* h/l: the name column a step sideways, until the longest name's last
@@ -129,34 +212,16 @@ static void panel_name(const struct sv_panel *pn, const char *name,
 	sv_elide(name, differ, w, ell, out, n);
 }
 
-int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
-	long *mark_region)
+int sv_panel_apply(
+	struct sv_panel *pn, struct sv_session *s, int a, long *mark_region)
 {
 	long n = s->stats_valid ? (long)s->stats.nregions : 0;
 
 	switch (a) {
-	case SV_ACTION_PANEL_DOWN:
-		pn->cur++;
-		break;
-	case SV_ACTION_PANEL_UP:
-		pn->cur--;
-		break;
-	case SV_ACTION_PANEL_PAGE_DOWN:
-		pn->cur += page;
-		break;
-	case SV_ACTION_PANEL_PAGE_UP:
-		pn->cur -= page;
-		break;
-	case SV_ACTION_PANEL_FIRST:
-		pn->cur = 0;
-		break;
-	case SV_ACTION_PANEL_LAST:
-		pn->cur = n - 1;
-		break;
 	case SV_ACTION_PANEL_MARK:
-		if (!n)
+		if (!n || pn->list.cur >= n)
 			return SV_REACT_BELL;
-		*mark_region = (long)s->stats.regions[pn->cur].region;
+		*mark_region = (long)s->stats.regions[pn->list.cur].region;
 		return SV_PANEL_MARK;
 	case SV_ACTION_PANEL_BACK:
 		if (s->mark_region >= 0) {
@@ -176,18 +241,14 @@ int sv_panel_apply(struct sv_panel *pn, struct sv_session *s, int a, long page,
 			      SV_PANEL_COL_COUNT) %
 		      SV_PANEL_COL_COUNT;
 		sv_session_sort(s, panel_col_keys[col]);
-		pn->cur = 0;
-		pn->top = 0;
+		sv_panel_clamp(pn, s);
+		sv_list_set_cursor(NULL, &pn->list, 0);
+		pn->list.top = 0;
 		return SV_REACT_REDRAW;
 	}
 	default:
 		return -1;
 	}
-	if (pn->cur >= n)
-		pn->cur = n - 1;
-	if (pn->cur < 0)
-		pn->cur = 0;
-	return SV_REACT_REDRAW;
 }
 
 long sv_panel_row_at(const struct sv_panel *pn, const struct sv_session *s,
@@ -197,7 +258,7 @@ long sv_panel_row_at(const struct sv_panel *pn, const struct sv_session *s,
 	if (!g->w || x <= g->x || y < g->y + 2 || y >= g->y + g->h ||
 		!s->stats_valid)
 		return -1;
-	row = pn->top + (y - g->y - 2);
+	row = pn->list.top + (y - g->y - 2);
 	return row < (long)s->stats.nregions ? row : -1;
 }
 
@@ -468,10 +529,10 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 			s->stats_span != SV_SPAN_RUN || s->stats_busy ? span
 								      : "",
 			other);
-		sv_grid_text(gr, x0, g->y, pn->focus ? w - 8 : w, title,
-			SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
+		sv_grid_text(gr, x0, g->y, pn->focus && !pn->full ? w - 8 : w,
+			title, SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
 	}
-	if (pn->focus)
+	if (pn->focus && !pn->full)
 		sv_grid_text(gr, x0 + w - 7, g->y, 7, "[focus]",
 			SV_STYLE_PROMPT, 0, 0);
 	y = g->y + 1;
@@ -508,18 +569,14 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	visible = g->h - 2;
 	if (visible < 1)
 		return;
-	top = pn->top;
-	if (pn->focus || pn->cur < top || pn->cur >= top + visible) {
-		if (pn->cur < top)
-			top = pn->cur;
-		if (pn->cur >= top + visible)
-			top = pn->cur - visible + 1;
-	}
+	top = pn->list.top;
 	/* At the last row, the regions only in the second run come into
 	 * view below it. */
-	if (extra && s->nonly2 && pn->cur == (long)s->stats.nregions - 1) {
+	if (extra && s->nonly2 && pn->list.cur == (long)s->stats.nregions - 1) {
 		long want = (long)(s->stats.nregions + s->nonly2) - visible;
-		top = want > pn->cur ? pn->cur : want > top ? want : top;
+		top = want > pn->list.cur ? pn->list.cur
+		      : want > top        ? want
+					  : top;
 	}
 	if (top > (long)(s->stats.nregions + (extra ? s->nonly2 : 0)) - visible)
 		top = (long)(s->stats.nregions + (extra ? s->nonly2 : 0)) -
@@ -535,7 +592,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		const struct sv_stats_region *sr = &s->stats.regions[row];
 		int style = SV_STYLE_PANEL, j;
 		y = g->y + 2 + (int)(row - top);
-		if (pn->focus && row == pn->cur)
+		if ((pn->focus || pn->full) && row == pn->list.cur)
 			style = SV_STYLE_PANEL_CURSOR;
 		else if ((long)sr->region == sel_region ||
 			 (long)sr->region == s->mark_region)

@@ -43,6 +43,10 @@ static void timeline_geometry(struct sv_timeline *v)
 		g->strip_y = g->lanes_y + g->lanes_h;
 		g->strip_h = 1;
 	}
+	{
+		struct sv_panel_area a = sv_timeline_panel_area(v);
+		sv_panel_place(&v->panel, &a);
+	}
 }
 
 static void timeline_alloc_lanes(struct sv_timeline *v)
@@ -59,6 +63,8 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 {
 	memset(v, 0, sizeof *v);
 	v->s = s;
+	sv_panel_init(&v->panel, NULL);
+	sv_panel_clamp(&v->panel, s);
 	v->drag_x = -1;
 	v->ranks.region = -1;
 	v->ranks.depth_set = -1;

@@ -216,16 +216,8 @@ static int timeline_region(struct sv_timeline *v, const char *arg)
 int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 {
 	char word[32];
-	const char *arg;
-	size_t len;
+	const char *arg = sv_view_command_word(cmd, word, sizeof word);
 
-	while (*cmd == ' ')
-		cmd++;
-	len = strcspn(cmd, " ");
-	snprintf(word, sizeof word, "%.*s", (int)len, cmd);
-	arg = cmd + len;
-	while (*arg == ' ')
-		arg++;
 	if (!strcmp(word, "goto") || !strcmp(word, "g"))
 		return timeline_goto(v, arg);
 	if (!strcmp(word, "zoom")) {

@@ -25,6 +25,7 @@
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
 #include "scopeview/layout.h"
+#include "scopeview/list.h"
 #include "scopeview/render.h"
 #include "scopeview/timeline.h"
 
@@ -56,49 +57,6 @@ static int view_mode_index(const struct sv_mode_ops *ops)
 		if (sv_mode_table[i] == ops)
 			return i;
 	return -1;
-}
-
-/* ---- formatting ---------------------------------------------------------- */
-
-int sv_view_parse_time(const char *s, int64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		double mul;
-	} units[] = {{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6},
-		{"s", 1e9}, {"", 1}};
-	char *end;
-	double x;
-	size_t i;
-
-	if (!s)
-		return -EINVAL;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '+')
-		s++;
-	x = strtod(s, &end);
-	if (end == s)
-		return -EINVAL;
-	while (isspace((unsigned char)*end))
-		end++;
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		size_t n = strlen(units[i].unit);
-		if (!strncmp(end, units[i].unit, n)) {
-			const char *rest = end + n;
-			double r;
-			while (isspace((unsigned char)*rest))
-				rest++;
-			if (*rest)
-				continue;
-			r = x * units[i].mul;
-			if (!(r > -9.2e18 && r < 9.2e18))
-				return -EINVAL;
-			*ns = (int64_t)(r >= 0 ? r + 0.5 : r - 0.5);
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 /* ---- the modes ----------------------------------------------------------- */
@@ -210,6 +168,8 @@ int sv_view_push_popup(struct sv_view *v, int kind, long region)
 		scopes |= main->ops->scopes[i];
 	if (main->ops->panel_focus)
 		scopes |= SV_SCOPE_PANEL;
+	if (main->ops->list)
+		scopes |= SV_SCOPE_LIST;
 	m = view_push(v, &sv_mode_popup, kind);
 	if (!m)
 		return SV_REACT_BELL;
@@ -251,14 +211,76 @@ struct sv_mode *sv_view_mode(struct sv_view *v, const char *name)
 	return view_main_started(v, i) ? &v->mains[i] : NULL;
 }
 
+/* Show main mode i (started already); the one shown before goes on the
+ * list that Esc goes back through, unless back says this is going back. */
+static void view_show_started(struct sv_view *v, int i, bool back)
+{
+	size_t k;
+
+	if (i != v->main && !back) {
+		/* Showing a mode of the list again goes back to it. */
+		for (k = 0; k < v->nback && v->back[k] != i; k++)
+			;
+		if (k < v->nback) {
+			v->nback = k;
+		} else {
+			if (v->nback == SV_VIEW_BACK) {
+				memmove(v->back, v->back + 1,
+					(SV_VIEW_BACK - 1) * sizeof *v->back);
+				v->nback--;
+			}
+			v->back[v->nback++] = v->main;
+		}
+	}
+	v->main = i;
+	if (v->mains[i].ops->show)
+		v->mains[i].ops->show(&v->mains[i]);
+}
+
 static int view_show_main(struct sv_view *v, int i)
 {
 	if (!view_main_started(v, i))
 		return SV_REACT_REDRAW | SV_REACT_BELL;
-	v->main = i;
-	if (v->mains[i].ops->show)
-		v->mains[i].ops->show(&v->mains[i]);
+	view_show_started(v, i, false);
 	return SV_REACT_REDRAW;
+}
+
+int sv_view_show_call(struct sv_view *v, uint32_t c, bool zoom)
+{
+	int rc = sv_view_switch(v, "timeline");
+	struct sv_timeline *tl = sv_view_timeline(v);
+
+	if (!tl)
+		return rc | SV_REACT_BELL;
+	sv_timeline_select(tl, c);
+	return zoom ? rc | sv_view_apply(v, SV_ACTION_ZOOM_CALL) : rc;
+}
+
+int sv_view_back(struct sv_view *v)
+{
+	struct sv_mode *m = &v->mains[v->main];
+	int to;
+
+	/* Work under way is stopped, and nothing of it taken in. */
+	if (m->ops->cancel)
+		m->ops->cancel(m);
+	if (v->nback)
+		to = v->back[--v->nback];
+	else if (v->main != v->home)
+		to = v->home;
+	else
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	if (!view_main_started(v, to))
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	view_show_started(v, to, true);
+	return SV_REACT_REDRAW;
+}
+
+int sv_view_close(struct sv_view *v)
+{
+	if (v->main == v->home && !v->nback)
+		return SV_REACT_QUIT;
+	return sv_view_back(v);
 }
 
 bool sv_view_busy(struct sv_view *v)
@@ -318,49 +340,6 @@ int sv_view_switch(struct sv_view *v, const char *name)
 			used < sizeof names ? sizeof names - used : 0, "%s%s",
 			i ? ", " : "", sv_mode_table[i]->name);
 	sv_session_message(&v->s, true, "no view '%s' (%s)", name, names);
-	return SV_REACT_REDRAW | SV_REACT_BELL;
-}
-
-int sv_view_command(struct sv_view *v, const char *cmd)
-{
-	struct sv_mode *main = &v->mains[v->main];
-	char word[32];
-	const char *arg;
-	size_t len;
-	int rc;
-
-	while (*cmd == ' ')
-		cmd++;
-	len = strcspn(cmd, " ");
-	snprintf(word, sizeof word, "%.*s", (int)len, cmd);
-	arg = cmd + len;
-	while (*arg == ' ')
-		arg++;
-	if (!strcmp(word, "view"))
-		return sv_view_switch(v, arg);
-	if (!strcmp(word, "export"))
-		return sv_view_export(v, arg);
-	if (!strcmp(word, "q") || !strcmp(word, "quit"))
-		return SV_REACT_QUIT;
-	if (!strcmp(word, "open")) {
-		if (!*arg) {
-			sv_session_message(&v->s, true, "%s",
-				"open FILE: a second run to compare with");
-			return SV_REACT_REDRAW | SV_REACT_BELL;
-		}
-		snprintf(v->open_path, sizeof v->open_path, "%s", arg);
-		return SV_REACT_REDRAW | SV_REACT_OPEN;
-	}
-	if (!*word)
-		return SV_REACT_REDRAW;
-	rc = main->ops->prompt ? main->ops->prompt(main, SV_PROMPT_COMMAND, cmd)
-			       : -1;
-	if (rc >= 0)
-		return rc;
-	sv_session_message(&v->s, true,
-		"unknown command '%s' (view NAME, open FILE, export FORMAT "
-		"FILE, quit)",
-		word);
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
 
@@ -426,12 +405,17 @@ static int view_global(struct sv_view *v, int a)
 		return SV_REACT_REDRAW | SV_REACT_RELOAD;
 	case SV_ACTION_QUIT:
 		return SV_REACT_QUIT;
+	case SV_ACTION_CLOSE:
+		return sv_view_close(v);
+	case SV_ACTION_BACK:
+		return sv_view_back(v);
 	default:
 		return -1;
 	}
 }
 
 static int view_dispatch(struct sv_view *v, int a);
+static struct sv_list *view_list(struct sv_mode *m);
 
 /* Carry out what a mode's flags ask of the stack. */
 static int view_react(struct sv_view *v, int a, int rc)
@@ -442,12 +426,20 @@ static int view_react(struct sv_view *v, int a, int rc)
 		struct sv_mode *main = &v->mains[v->main];
 		int kind = top->kind;
 
+		struct sv_list *l;
+		int r;
+
 		snprintf(text, sizeof text, "%s", sv_mode_prompt_text(top));
 		view_pop(v);
 		if (kind == SV_PROMPT_COMMAND)
 			return sv_view_command(v, text);
-		return main->ops->prompt ? main->ops->prompt(main, kind, text)
-					 : SV_REACT_REDRAW;
+		r = main->ops->prompt ? main->ops->prompt(main, kind, text)
+				      : -1;
+		/* A list's search, when its mode has no search of its own. */
+		if (r < 0 && kind == SV_PROMPT_SEARCH &&
+			(l = view_list(main)) != NULL)
+			r = sv_list_search(main, l, text);
+		return r < 0 ? SV_REACT_REDRAW : r;
 	}
 	if (rc & SV_REACT_POP)
 		view_pop(v);
@@ -456,18 +448,41 @@ static int view_react(struct sv_view *v, int a, int rc)
 	return rc & ~(SV_REACT_POP | SV_REACT_PASS | SV_REACT_COMMIT);
 }
 
-static int view_dispatch(struct sv_view *v, int a)
+/* The list of the mode on top that the list keys move, or NULL. */
+static struct sv_list *view_list(struct sv_mode *m)
+{
+	return m->ops->list ? m->ops->list(m) : NULL;
+}
+
+/* Whether a is one of the list keys (SV_SCOPE_LIST rows). */
+static bool view_is_list_action(int a)
+{
+	const struct sv_action_info *ai = sv_action_info(a);
+	return ai && ai->scopes == SV_SCOPE_LIST;
+}
+
+/* Action a, with count (0: none) for the list keys, which take it
+ * whole (5j moves five rows at once; 24G goes to row 24). */
+static int view_dispatch_count(struct sv_view *v, int a, long count)
 {
 	struct sv_mode *top = sv_view_top(v);
+	struct sv_list *l;
 	int rc = -1;
 
-	if (!v->depth) {
+	if (!v->depth)
 		v->s.message[0] = '\0';
+	if (view_is_list_action(a) && (l = view_list(top)) != NULL)
+		return view_react(v, a, sv_list_apply(top, l, a, count));
+	if (!v->depth)
 		rc = view_global(v, a);
-	}
 	if (rc < 0)
 		rc = top->ops->apply ? top->ops->apply(top, a) : SV_REACT_BELL;
 	return view_react(v, a, rc);
+}
+
+static int view_dispatch(struct sv_view *v, int a)
+{
+	return view_dispatch_count(v, a, 0);
 }
 
 int sv_view_apply(struct sv_view *v, int action)
@@ -488,6 +503,8 @@ static int view_lookup(const struct sv_mode *m, int key)
 
 	if (m->ops->panel_focus && m->ops->panel_focus(m)) {
 		a = sv_action_for_key(SV_SCOPE_PANEL, key);
+		if (a == SV_ACTION_NONE)
+			a = sv_action_for_key(SV_SCOPE_LIST, key);
 		if (a != SV_ACTION_NONE)
 			return a;
 	}
@@ -523,21 +540,21 @@ static bool view_counted(int a)
 	case SV_ACTION_LONGEST_CHILD:
 	case SV_ACTION_SEARCH_NEXT:
 	case SV_ACTION_SEARCH_PREV:
-	case SV_ACTION_PANEL_DOWN:
-	case SV_ACTION_PANEL_UP:
-	case SV_ACTION_PANEL_PAGE_DOWN:
-	case SV_ACTION_PANEL_PAGE_UP:
+	case SV_ACTION_LIST_MATCH_NEXT:
+	case SV_ACTION_LIST_MATCH_PREV:
 		return true;
 	default:
 		return false;
 	}
 }
 
-/* A digit typed on a main mode: part of a count (a 0 only after another
- * digit, so that 0 alone keeps its action).  Returns whether it was. */
+/* A digit typed on a main mode or a popup (a prompt takes it as text):
+ * part of a count (a 0 only after another digit, so that 0 alone keeps
+ * its action).  Returns whether it was. */
 static bool view_count_digit(struct sv_view *v, int key)
 {
-	if (v->depth || key < '0' || key > '9' || (key == '0' && !v->count))
+	if (sv_view_prompt(v) != SV_PROMPT_NONE || key < '0' || key > '9' ||
+		(key == '0' && !v->count))
 		return false;
 	v->count = v->count * 10 + (key - '0');
 	if (v->count > SV_VIEW_COUNT_MAX)
@@ -554,6 +571,8 @@ static int view_dispatch_counted(struct sv_view *v, int a)
 	int rc = 0;
 
 	v->count = 0;
+	if (view_is_list_action(a))
+		return view_dispatch_count(v, a, n);
 	if (n <= 1 || !view_counted(a))
 		return view_dispatch(v, a);
 	for (i = 0; i < n; i++) {
@@ -598,7 +617,10 @@ static int view_handle_key(struct sv_view *v, int key)
 		while (i-- > 0) {
 			struct sv_mode *m =
 				i ? &v->stack[i - 1] : &v->mains[v->main];
+			struct sv_list *l;
 			rc = m->ops->key ? m->ops->key(m, key) : -1;
+			if (rc < 0 && (l = view_list(m)) != NULL)
+				rc = sv_list_mouse(m, l, key);
 			if (rc >= 0)
 				return view_react(v, SV_ACTION_NONE, rc);
 		}
@@ -657,6 +679,7 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 	v->main = view_mode_index(p->layout == SV_LAYOUT_AGGREGATE
 					  ? &sv_mode_stats
 					  : &sv_mode_timeline);
+	v->home = v->main;
 	rc = view_mode_start(
 		v, &v->mains[v->main], sv_mode_table[v->main], 0, err);
 	if (rc < 0) {
