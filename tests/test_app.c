@@ -602,6 +602,12 @@ static bool prompt_erased(
 	(void)b;
 	return !strcmp(ptext(a), "a") || WHY("text '%s'", ptext(a));
 }
+static bool prompt_completed(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	return strlen(ptext(a)) > strlen(ptext(b)) ||
+	       WHY("text '%s' -> '%s'", ptext(b), ptext(a));
+}
 static bool prompt_emptied(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
@@ -923,6 +929,9 @@ static const struct {
 	{SV_ACTION_PROMPT_HISTORY_PREV, "/ a Enter /", prompt_recalled},
 	{SV_ACTION_PROMPT_HISTORY_NEXT, "/ a Enter / x Up",
 		prompt_back_to_typed},
+	{SV_ACTION_PROMPT_COMPLETE, ": v i", prompt_completed},
+	{SV_ACTION_PROMPT_COMPLETE, "/ s o", prompt_completed},
+	{SV_ACTION_PROMPT_COMPLETE_PREV, ": s", prompt_completed},
 	{SV_ACTION_VIEW_TREE, "", view_switched},
 	{SV_ACTION_VIEW_FLAME, "", view_switched},
 	{SV_ACTION_RANGE_START, "", range_set},

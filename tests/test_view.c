@@ -3,6 +3,7 @@
  * in-memory profile, changes the view as it should.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -681,6 +682,138 @@ START_TEST(test_every_action_wired)
 }
 END_TEST
 
+/* ---- Tab at a prompt -------------------------------------------------- */
+
+/* What Tab offers for a prompt's text (the cursor at its end): the
+ * candidates, space-separated, and where the word starts. */
+static const struct {
+	int kind;
+	const char *text;
+	const char *want;
+	size_t start;
+} completions[] = {
+	{SV_PROMPT_COMMAND, "",
+		"export filter goto open quit rank ranks "
+		"region search second sort view zoom",
+		0},
+	{SV_PROMPT_COMMAND, "s", "search second sort", 0},
+	{SV_PROMPT_COMMAND, "  vi", "view", 2},
+	{SV_PROMPT_COMMAND, "view ",
+		"callers calls flame histogram ranks "
+		"stats timeline tree",
+		5},
+	{SV_PROMPT_COMMAND, "view c", "callers calls", 5},
+	{SV_PROMPT_COMMAND, "view tree ", "", 10},
+	{SV_PROMPT_COMMAND, "region ", "child fetch grandchild main work", 7},
+	{SV_PROMPT_COMMAND, "region gr", "grandchild", 7},
+	{SV_PROMPT_COMMAND, "search ch", "child", 7},
+	{SV_PROMPT_COMMAND, "filter main !w", "work", 13},
+	{SV_PROMPT_COMMAND, "sort e", "exclusive", 5},
+	{SV_PROMPT_COMMAND, "second o", "off on", 7},
+	{SV_PROMPT_COMMAND, "goto ", "", 5},
+	{SV_PROMPT_COMMAND, "nosuch x", "", 7},
+	{SV_PROMPT_SEARCH, "ma", "main", 0},
+	{SV_PROMPT_SEARCH, "x ma", "main", 2},
+	{SV_PROMPT_FILTER, "!f", "fetch", 1},
+	{SV_PROMPT_RANKS, "0", "", 0},
+};
+
+START_TEST(test_complete)
+{
+	struct sv_strv out = {0};
+	size_t start = 99, n, i;
+	char *got;
+
+	n = sv_view_complete(&v, completions[_i].kind, completions[_i].text,
+		strlen(completions[_i].text), &start, &out);
+	got = sv_strv_join(out.v, out.n, " ");
+	ck_assert_str_eq(got, completions[_i].want);
+	ck_assert_uint_eq(n, out.n);
+	ck_assert_uint_eq(start, completions[_i].start);
+	for (i = 0; i < out.n; i++)
+		ck_assert_ptr_nonnull(out.v[i]);
+	free(got);
+	sv_strv_fini(&out);
+}
+END_TEST
+
+START_TEST(test_complete_paths)
+{
+	char dir[] = "/tmp/sv-complete-XXXXXX", *p, *text;
+	struct sv_strv out = {0};
+	size_t start;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	p = sv_xasprintf("%s/run_a.h5", dir);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	free(p);
+	p = sv_xasprintf("%s/runs", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	free(p);
+	p = sv_xasprintf("%s/.hidden", dir);
+	f = fopen(p, "w");
+	fclose(f);
+	free(p);
+	/* the entries that start as the word's last part does; a
+	 * directory ends in /, hidden ones are left out */
+	text = sv_xasprintf("open %s/ru", dir);
+	sv_view_complete(
+		&v, SV_PROMPT_COMMAND, text, strlen(text), &start, &out);
+	ck_assert_uint_eq(out.n, 2);
+	ck_assert_uint_eq(start, 5);
+	p = sv_xasprintf("%s/run_a.h5", dir);
+	ck_assert_str_eq(out.v[0], p);
+	free(p);
+	p = sv_xasprintf("%s/runs/", dir);
+	ck_assert_str_eq(out.v[1], p);
+	free(p);
+	sv_strv_fini(&out);
+	free(text);
+	/* export FORMAT FILE: the file second */
+	text = sv_xasprintf("export csv %s/.h", dir);
+	sv_view_complete(
+		&v, SV_PROMPT_COMMAND, text, strlen(text), &start, &out);
+	ck_assert_uint_eq(out.n, 1);
+	sv_strv_fini(&out);
+	free(text);
+	p = sv_xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(p), 0);
+	free(p);
+}
+END_TEST
+
+START_TEST(test_complete_keys)
+{
+	/* one candidate: the word and a space */
+	keys(": v i Tab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view ");
+	/* several: as far as they agree, then each in turn, Shift-Tab
+	 * back */
+	keys("c Tab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view call");
+	keys("Tab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view callers");
+	keys("Tab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view calls");
+	keys("Tab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view callers");
+	keys("BTab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view calls");
+	/* nothing to offer: the bell, the line as it was */
+	ck_assert(keys("Space Tab") & SV_REACT_BELL);
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "view calls ");
+	/* and the completed command runs */
+	keys("BSpace Enter");
+	ck_assert_str_eq(sv_view_main_mode(&v)->ops->name, "calls");
+	/* the search prompt completes region names */
+	keys("Escape / g r Tab");
+	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "grandchild ");
+}
+END_TEST
+
 START_TEST(test_reload_and_resize)
 {
 	struct sv_profile *again =
@@ -914,6 +1047,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_reload_and_resize);
 	tcase_add_loop_test(
 		tc, test_every_action_wired, 0, SV_ACTION_COUNT - 1);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("complete");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_complete, 0,
+		sizeof completions / sizeof completions[0]);
+	tcase_add_test(tc, test_complete_paths);
+	tcase_add_test(tc, test_complete_keys);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("misc");
 	tcase_add_test(tc, test_degenerate);

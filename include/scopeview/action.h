@@ -222,6 +222,11 @@ enum {
 		SV_SCOPE_PROMPT, "The previous line entered at this prompt")   \
 	X(PROMPT_HISTORY_NEXT, "prompt-history-next", "Down C-n",              \
 		SV_SCOPE_PROMPT, "The next line entered at this prompt")       \
+	X(PROMPT_COMPLETE, "prompt-complete", "Tab", SV_SCOPE_PROMPT,          \
+		"Complete the word: a command, a view, a region, a file; "     \
+		"again for the next candidate")                                \
+	X(PROMPT_COMPLETE_PREV, "prompt-complete-prev", "BTab",                \
+		SV_SCOPE_PROMPT, "The previous candidate")                     \
 	X(VIEW_TREE, "view-tree", "T", SV_SCOPE_GLOBAL,                        \
 		"Show the call tree: where the time goes")                     \
 	X(VIEW_FLAME, "view-flame", "F", SV_SCOPE_GLOBAL,                      \

@@ -44,6 +44,10 @@ void sv_lineedit_set(struct sv_lineedit *e, const char *text, bool fresh);
 /* Insert UTF-8 text at the cursor (replacing a fresh line).  Returns 0,
  * or -ENOSPC (nothing inserted) when it would not fit. */
 int sv_lineedit_insert(struct sv_lineedit *e, const char *text);
+/* Replace the bytes from start to the cursor with text (a completed
+ * word), the cursor after it.  Returns 0, -EINVAL when start is after the
+ * cursor, or -ENOSPC (nothing changed) when the line would not fit. */
+int sv_lineedit_replace(struct sv_lineedit *e, size_t start, const char *text);
 /* Move the cursor one code point left (dir < 0) or right; to the start
  * or end.  Each returns false when the cursor could not move. */
 bool sv_lineedit_move(struct sv_lineedit *e, int dir);

@@ -37,6 +37,7 @@
 #include "scopeview/profile.h"
 #include "scopeview/session.h"
 #include "scopeview/sink.h"
+#include "scopeview/strv.h"
 
 struct sv_timeline;
 
@@ -194,6 +195,17 @@ int sv_view_push_prompt(struct sv_view *v, int kind, const char *initial);
  * writes the calls of the lanes on display that meet the marked range, or
  * without one the timeline's window, and says so in the message line. */
 int sv_view_command(struct sv_view *v, const char *cmd);
+/*
+ * Tab at a prompt of kind (enum sv_prompt) whose text is text, the cursor
+ * cursor bytes in: the candidates for the word before the cursor, pushed
+ * onto out (sorted, unique, each the whole word: a directory ends in
+ * '/'), and in *start the byte offset where that word begins.  `:` takes
+ * commands and then what each command takes (views, files, export
+ * formats, sort keys, region names, on/off); `/` and `\` take region
+ * names.  Returns how many candidates out holds.
+ */
+size_t sv_view_complete(struct sv_view *v, int kind, const char *text,
+	size_t cursor, size_t *start, struct sv_strv *out);
 /* The first word of a command line cmd into word (n bytes, cut to fit),
  * blanks around it skipped; returns the rest (its argument), blanks
  * before it skipped. */

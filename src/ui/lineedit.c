@@ -70,6 +70,19 @@ int sv_lineedit_insert(struct sv_lineedit *e, const char *text)
 	return 0;
 }
 
+int sv_lineedit_replace(struct sv_lineedit *e, size_t start, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (start > e->cur)
+		return -EINVAL;
+	if (e->len - (e->cur - start) + n >= sizeof e->buf)
+		return -ENOSPC;
+	e->fresh = false;
+	lineedit_cut(e, start);
+	return sv_lineedit_insert(e, text);
+}
+
 bool sv_lineedit_move(struct sv_lineedit *e, int dir)
 {
 	e->fresh = false;

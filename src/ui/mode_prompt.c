@@ -6,13 +6,16 @@
  * block, and what it takes on the right while there is room.  Its keys
  * are the SV_SCOPE_PROMPT rows of the action table (editing is
  * lineedit.c's, the history the viewer's); every other key that is text
- * is typed at the cursor.  Enter hands the text to the viewer (SV_REACT_COMMIT),
- * which gives it to the main mode.  Nothing here knows about curses or
- * HDF5.
+ * is typed at the cursor.  Tab completes the word before the cursor from
+ * the viewer's candidates (sv_view_complete): the only one, else their
+ * common start, else each in turn, listed on the row above the prompt.
+ * Enter hands the text to the viewer (SV_REACT_COMMIT), which gives it
+ * to the main mode.  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/mode.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/action.h"
@@ -23,12 +26,100 @@
 
 struct prompt_data {
 	struct sv_lineedit e;
+	/* Tab's candidates for the word from cand_start, and the one put in
+	 * the line (-1: none yet); dropped when the line changes other than
+	 * by Tab (cand_line: the line Tab left). */
+	struct sv_strv cand;
+	long cand_at;
+	size_t cand_start;
+	char cand_line[SV_LINEEDIT_MAX];
 };
+
+static void prompt_drop_candidates(struct prompt_data *d)
+{
+	sv_strv_fini(&d->cand);
+	d->cand_at = -1;
+}
+
+static void prompt_fini(struct sv_mode *m)
+{
+	prompt_drop_candidates(m->data);
+}
+
+/* The bytes that a and b start with alike, whole code points. */
+static size_t prompt_common(const char *a, const char *b)
+{
+	size_t n = 0, cp = 0;
+	while (a[n] && a[n] == b[n]) {
+		n++;
+		if (((unsigned char)a[n] & 0xC0) != 0x80)
+			cp = n;
+	}
+	return cp;
+}
+
+/* Put candidate i in the line in place of the word being completed; a
+ * last candidate that is not a directory gets a space after it. */
+static bool prompt_take(struct prompt_data *d, long i, bool only)
+{
+	const char *c = d->cand.v[i];
+	char *w = sv_xasprintf(
+		"%s%s", c, only && c[0] && c[strlen(c) - 1] != '/' ? " " : "");
+	bool ok = sv_lineedit_replace(&d->e, d->cand_start, w) == 0;
+	free(w);
+	return ok;
+}
+
+/* Tab (dir 1) and Shift-Tab (-1). */
+static int prompt_complete(struct sv_mode *m, int dir)
+{
+	struct prompt_data *d = m->data;
+	size_t start, common, i;
+	char *lcp;
+
+	/* Tab again on what Tab left: the next candidate. */
+	if (d->cand.n > 1 && !strcmp(d->cand_line, d->e.buf)) {
+		long n = (long)d->cand.n;
+		d->cand_at = d->cand_at < 0 ? (dir > 0 ? 0 : n - 1)
+					    : (d->cand_at + dir + n) % n;
+		if (!prompt_take(d, d->cand_at, false))
+			return SV_REACT_REDRAW | SV_REACT_BELL;
+		snprintf(d->cand_line, sizeof d->cand_line, "%s", d->e.buf);
+		return SV_REACT_REDRAW;
+	}
+	prompt_drop_candidates(d);
+	if (!sv_view_complete(
+		    m->view, m->kind, d->e.buf, d->e.cur, &start, &d->cand))
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	d->cand_start = start;
+	d->e.fresh = false;
+	if (d->cand.n == 1) {
+		bool ok = prompt_take(d, 0, true);
+		prompt_drop_candidates(d);
+		return ok ? SV_REACT_REDRAW : SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	/* Several: as far as they agree; then each in turn. */
+	common = strlen(d->cand.v[0]);
+	for (i = 1; i < d->cand.n; i++) {
+		size_t c = prompt_common(d->cand.v[0], d->cand.v[i]);
+		if (c < common)
+			common = c;
+	}
+	snprintf(d->cand_line, sizeof d->cand_line, "%s", d->e.buf);
+	if (common <= d->e.cur - start) /* nothing to add: each in turn */
+		return prompt_complete(m, dir);
+	lcp = sv_xasprintf("%.*s", (int)common, d->cand.v[0]);
+	sv_lineedit_replace(&d->e, start, lcp);
+	free(lcp);
+	snprintf(d->cand_line, sizeof d->cand_line, "%s", d->e.buf);
+	return SV_REACT_REDRAW;
+}
 
 void sv_mode_prompt_setup(struct sv_mode *m, const char *initial)
 {
 	struct prompt_data *d = m->data;
 	sv_lineedit_set(&d->e, initial, true);
+	d->cand_at = -1;
 }
 
 const char *sv_mode_prompt_text(const struct sv_mode *m)
@@ -49,6 +140,10 @@ static int prompt_apply(struct sv_mode *m, int a)
 	struct sv_lineedit_history *h = &m->view->history[m->kind];
 	bool moved;
 
+	if (a == SV_ACTION_PROMPT_COMPLETE ||
+		a == SV_ACTION_PROMPT_COMPLETE_PREV)
+		return prompt_complete(
+			m, a == SV_ACTION_PROMPT_COMPLETE ? 1 : -1);
 	switch (a) {
 	case SV_ACTION_PROMPT_ENTER:
 		sv_lineedit_history_add(h, d->e.buf);
@@ -137,6 +232,38 @@ static int prompt_line(const struct sv_lineedit *e, struct sv_grid *g, int x,
 	return x;
 }
 
+/* Tab's candidates on row y, the one in the line highlighted and on
+ * screen (those before it left out while it would not fit). */
+static void prompt_draw_candidates(
+	const struct prompt_data *d, struct sv_grid *g, int y, int w)
+{
+	size_t first = 0, i;
+	int x = 1, width = 1;
+
+	if (y < 0)
+		return;
+	if (d->cand_at >= 0) {
+		for (i = (size_t)d->cand_at + 1; i-- > 0;) {
+			width += sv_grid_text_width(d->cand.v[i], w) + 2;
+			if (width > w - 6)
+				break;
+			first = i;
+		}
+	}
+	sv_grid_fill(g, 0, y, w, y + 1, ' ', SV_STYLE_PROMPT, 0);
+	if (first)
+		x += sv_grid_text(g, x, y, w - x, "< ", SV_STYLE_DIM, 0, 0);
+	for (i = first; i < d->cand.n && x < w - 2; i++) {
+		x += sv_grid_text(g, x, y, w - x - 2, d->cand.v[i],
+			(long)i == d->cand_at ? SV_STYLE_SELECTED
+					      : SV_STYLE_PROMPT,
+			0, 0x2026);
+		x += 2;
+	}
+	if (i < d->cand.n)
+		sv_grid_text(g, w - 2, y, 2, " >", SV_STYLE_DIM, 0, 0);
+}
+
 static void prompt_draw(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
@@ -152,18 +279,20 @@ static void prompt_draw(
 	/* What the prompt takes, right-aligned while there is room: the
 	 * longest hint that fits. */
 	static const char *const hints[][2] = {
-		[SV_PROMPT_SEARCH] = {"regex over region names  Enter search  "
-				      "Esc cancel",
+		[SV_PROMPT_SEARCH] = {"regex over region names  Tab completes  "
+				      "Enter search  Esc cancel",
 			"Enter  Esc"},
 		[SV_PROMPT_FILTER] = {"Enter apply  empty clears  Esc cancel",
 			"Enter  Esc"},
 		[SV_PROMPT_RANKS] = {"Enter apply  Esc cancel", "Enter  Esc"},
-		[SV_PROMPT_COMMAND] = {"goto 12.5ms  zoom 1ms  rank 0,2-5  "
-				       "region NAME  sort KEY  search RE  Esc "
+		[SV_PROMPT_COMMAND] = {"Tab completes  goto 12.5ms  zoom 1ms  "
+				       "rank 0,2-5  region NAME  sort KEY  Esc "
 				       "cancel",
-			"goto T  rank N  region NAME  Esc"},
+			"Tab completes  goto T  region NAME  Esc"},
 	};
 
+	if (d->cand.n > 1 && !strcmp(d->cand_line, d->e.buf))
+		prompt_draw_candidates(d, g, y - 1, w);
 	sv_grid_fill(g, 0, y, w, y + 1, ' ', SV_STYLE_PROMPT, 0);
 	x = sv_grid_text(g, 0, y, w, prompts[m->kind], SV_STYLE_PROMPT, 0, 0);
 	x = prompt_line(&d->e, g, x, y, w, gl->bar);
@@ -184,6 +313,7 @@ const struct sv_mode_ops sv_mode_prompt = {
 	.main = false,
 	.scopes = {SV_SCOPE_PROMPT, 0},
 	.size = sizeof(struct prompt_data),
+	.fini = prompt_fini,
 	.apply = prompt_apply,
 	.key = prompt_key,
 	.draw = prompt_draw,
