@@ -693,7 +693,7 @@ static const struct {
 	size_t start;
 } completions[] = {
 	{SV_PROMPT_COMMAND, "",
-		"export filter goto open quit rank ranks "
+		"export filter goto open quit range rank ranks "
 		"region search second sort view zoom",
 		0},
 	{SV_PROMPT_COMMAND, "s", "search second sort", 0},
@@ -782,6 +782,23 @@ START_TEST(test_complete_paths)
 	p = sv_xasprintf("rm -rf '%s'", dir);
 	ck_assert_int_eq(system(p), 0);
 	free(p);
+}
+END_TEST
+
+START_TEST(test_range_command)
+{
+	/* :range T0:T1 marks the range from the run's start, as tree
+	 * --range takes it; off clears it; nonsense rings the bell */
+	keys(": r a n g e Space 1 0 0 : 3 0 0 Enter");
+	ck_assert(v.s.has_range);
+	ck_assert_int_eq(v.s.range_t0 - v.s.origin, 100);
+	ck_assert_int_eq(v.s.range_t1 - v.s.origin, 300);
+	ck_assert_int_eq(v.s.stats_span, SV_SPAN_RANGE);
+	ck_assert_ptr_nonnull(strstr(v.s.message, "range +100 ns .. +300 ns"));
+	ck_assert(keys(": r a n g e Space 3 : 1 Enter") & SV_REACT_BELL);
+	ck_assert(v.s.has_range);
+	keys(": r a n g e Space o f f Enter");
+	ck_assert(!v.s.has_range);
 }
 END_TEST
 
@@ -1054,6 +1071,7 @@ static Suite *suite(void)
 		sizeof completions / sizeof completions[0]);
 	tcase_add_test(tc, test_complete_paths);
 	tcase_add_test(tc, test_complete_keys);
+	tcase_add_test(tc, test_range_command);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("misc");
 	tcase_add_test(tc, test_degenerate);

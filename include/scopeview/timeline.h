@@ -212,9 +212,13 @@ int sv_timeline_set_search(struct sv_timeline *tl, const char *pat);
 /* A search's match lists are in (at once, or from the worker): say so
  * and jump to the first match.  SV_REACT_* flags. */
 int sv_timeline_search_found(struct sv_timeline *tl, const char *pat);
+/* Say the marked range on the message line: its ends from the run's
+ * start, its width, and what shows it (T, F). */
+void sv_timeline_say_range(struct sv_timeline *tl);
 /* Run a `:` command (goto, zoom, rank, region, search, filter, sort,
- * quit).  SV_REACT_* flags. */
+ * range, second, quit).  SV_REACT_* flags. */
 int sv_timeline_command(struct sv_timeline *tl, const char *cmd);
+
 /* ---- timeline_ranks.c --------------------------------------------------- */
 
 /* Bring what follows the selection and the window up to date: the

@@ -250,5 +250,8 @@ void sv_render(struct sv_grid *g, const struct sv_view *v);
 /* Parse a time such as "12.5ms", "3s", "400us", "1500" (ns) into ns;
  * returns 0 or -EINVAL. */
 int sv_view_parse_time(const char *s, int64_t *ns);
+/* Parse a range "T0:T1" of such times (T0 <= T1) into ns; returns 0 or
+ * -EINVAL (nothing stored). */
+int sv_view_parse_range(const char *spec, int64_t *t0, int64_t *t1);
 
 #endif

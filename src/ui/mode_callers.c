@@ -389,7 +389,12 @@ static void callers_draw(
 		sv_grid_text(g, r.x + 2, r.y + r.h - 2, r.w - 4, line,
 			SV_STYLE_WARNING, 0, 0);
 	}
-	sv_render_status(g, s, r.y + r.h - 1, r.w, "  callers", hints, 2);
+	snprintf(line, sizeof line, "  callers %ld/%zu",
+		d->nrows ? d->list.cur -
+				   (d->list.cur > (long)d->ncallers ? 1 : 0)
+			 : 0,
+		d->nrows);
+	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
 }
 
 const struct sv_mode_ops sv_mode_callers = {

@@ -459,7 +459,8 @@ static void hist_draw(
 			"No call with a positive duration.", SV_STYLE_DIM, 0,
 			0);
 	}
-	snprintf(line, sizeof line, "  histogram  %zu bins", d->h.nbins);
+	snprintf(line, sizeof line, "  histogram  bin %ld/%zu",
+		d->valid && d->h.nbins ? d->list.cur + 1 : 0, d->h.nbins);
 	sv_render_status(g, s, r.y + r.h - 1, r.w, line, hints, 2);
 }
 

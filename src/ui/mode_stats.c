@@ -178,10 +178,10 @@ static void stats_status(const struct sv_mode *m, char *line, size_t n,
 		"Enter mark  < > sort  ? help",
 	};
 
-	snprintf(line, n, "  %s%zu regions",
+	snprintf(line, n, "  %sregion %ld/%zu",
 		s->p->layout == SV_LAYOUT_AGGREGATE ? "aggregate: " : "",
+		s->stats_valid && s->stats.nregions ? d->panel.list.cur + 1 : 0,
 		s->stats_valid ? s->stats.nregions : 0);
-	(void)d;
 	*hints = keys;
 	*nhints = 2;
 }

@@ -298,7 +298,6 @@ static int timeline_range(struct sv_timeline *v, int action)
 {
 	struct sv_session *s = v->s;
 	int64_t t = v->cur_t, a = s->run_t0, b = s->run_t1;
-	char x[32], y[32], span[32];
 
 	if (action == SV_ACTION_RANGE_CLEAR) {
 		if (!s->has_range)
@@ -329,10 +328,7 @@ static int timeline_range(struct sv_timeline *v, int action)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	sv_session_set_range(s, true, a, b);
-	sv_session_message(s, false, "range %s .. %s (%s): T tree, F flame",
-		sv_render_rel(s->range_t0 - s->origin, x, sizeof x),
-		sv_render_rel(s->range_t1 - s->origin, y, sizeof y),
-		sv_render_short(s->range_t1 - s->range_t0, span, sizeof span));
+	sv_timeline_say_range(v);
 	return SV_REACT_REDRAW;
 }
 

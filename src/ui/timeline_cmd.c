@@ -213,6 +213,41 @@ static int timeline_region(struct sv_timeline *v, const char *arg)
 	return SV_REACT_REDRAW | SV_REACT_BELL;
 }
 
+/* :range T0:T1 marks [T0, T1) from the run's start, as `tree --range`
+ * and `export --range` take it; :range off (or nothing) clears it. */
+static int timeline_range_command(struct sv_timeline *v, const char *arg)
+{
+	struct sv_session *s = v->s;
+	int64_t a, b;
+
+	if (!*arg || !strcmp(arg, "off")) {
+		sv_session_set_range(s, false, 0, 0);
+		sv_session_message(s, false, "range cleared");
+		return SV_REACT_REDRAW;
+	}
+	if (sv_view_parse_range(arg, &a, &b) < 0 || a == b) {
+		sv_session_message(s, true,
+			"range: expected T0:T1 from the run's start, such as "
+			"100ms:200ms, or off");
+		return SV_REACT_REDRAW | SV_REACT_BELL;
+	}
+	sv_session_set_range(
+		s, true, sv_add_sat(s->origin, a), sv_add_sat(s->origin, b));
+	sv_timeline_say_range(v);
+	return SV_REACT_REDRAW;
+}
+
+void sv_timeline_say_range(struct sv_timeline *v)
+{
+	struct sv_session *s = v->s;
+	char x[32], y[32], span[32];
+
+	sv_session_message(s, false, "range %s .. %s (%s): T tree, F flame",
+		sv_render_rel(s->range_t0 - s->origin, x, sizeof x),
+		sv_render_rel(s->range_t1 - s->origin, y, sizeof y),
+		sv_render_short(s->range_t1 - s->range_t0, span, sizeof span));
+}
+
 int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 {
 	char word[32];
@@ -265,12 +300,15 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 	}
 	if (!strcmp(word, "second"))
 		return sv_timeline_second_command(v, arg);
+	if (!strcmp(word, "range"))
+		return timeline_range_command(v, arg);
 	if (!strcmp(word, "q") || !strcmp(word, "quit"))
 		return SV_REACT_QUIT;
 	if (!*word)
 		return SV_REACT_REDRAW;
 	sv_session_message(v->s, true,
-		"unknown command '%s' (goto T, zoom T, rank LIST, region NAME, "
+		"unknown command '%s' (goto T, zoom T, range T0:T1, rank LIST, "
+		"region NAME, "
 		"search RE, filter RE, sort KEY, second [on|off], view NAME, "
 		"open FILE, export FORMAT FILE, quit)",
 		word);

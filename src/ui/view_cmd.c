@@ -53,6 +53,23 @@ int sv_view_parse_time(const char *s, int64_t *ns)
 	return -EINVAL;
 }
 
+int sv_view_parse_range(const char *spec, int64_t *t0, int64_t *t1)
+{
+	const char *colon = strchr(spec, ':');
+	char first[64];
+	int64_t a, b;
+
+	if (!colon || (size_t)(colon - spec) >= sizeof first)
+		return -EINVAL;
+	snprintf(first, sizeof first, "%.*s", (int)(colon - spec), spec);
+	if (sv_view_parse_time(first, &a) < 0 ||
+		sv_view_parse_time(colon + 1, &b) < 0 || b < a)
+		return -EINVAL;
+	*t0 = a;
+	*t1 = b;
+	return 0;
+}
+
 const char *sv_view_command_word(const char *cmd, char *word, size_t n)
 {
 	size_t len;

@@ -44,6 +44,7 @@ static const struct {
 	{"goto", ARG_NONE},
 	{"open", ARG_PATH},
 	{"quit", ARG_NONE},
+	{"range", ARG_NONE},
 	{"rank", ARG_NONE},
 	{"ranks", ARG_NONE},
 	{"region", ARG_REGION},
