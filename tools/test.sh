@@ -70,8 +70,8 @@ run() {
 		failed=$((failed + 1))
 		return
 	fi
-	meson test -C "$dir" -v --print-errorlogs "$@"
-	count "$dir/meson-logs/testlog.json"
+	meson test -C "$dir" --setup=full -v --print-errorlogs "$@"
+	count "$dir/meson-logs/testlog-full.json"
 }
 
 # The model and loader suites under memcheck (meson.build's valgrind
