@@ -43,18 +43,16 @@ static double bench_cpu(void)
 }
 
 /* Wait, polling as the viewer's loop does, until the view shown has what
- * it draws: the session's lists are in and the mode is not busy (the
+ * it draws: the session's lists are in and no view's job runs (the
  * highlight index of the marked calls may still be coming: all when all
  * is set). */
 static void bench_settle(struct sv_view *v, bool all)
 {
 	for (;;) {
-		struct sv_mode *m;
 		struct timespec ts = {0, 200000};
-		bool busy = sv_view_busy(v);
-		m = sv_view_main_mode(v);
-		if (!busy || (!all && !v->s.matches_pending &&
-				     !(m->ops->busy && m->ops->busy(m))))
+		sv_view_poll(v);
+		if (!sv_view_busy(v) || (!all && !v->s.matches_pending &&
+						!sv_jobs_busy(&v->s.jobs)))
 			return;
 		nanosleep(&ts, NULL);
 	}

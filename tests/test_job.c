@@ -2,11 +2,14 @@
  * test_job.c: work on a worker thread (job.h): it runs and reports done
  * once, progress in percent, cancellation stops a long job promptly,
  * orphaned and dropped jobs are freed once done, a finished job wakes
- * the loop, and cancelling or polling with no job is harmless.
+ * the loop, and cancelling or polling with no job is harmless; the views'
+ * jobs (struct sv_jobs) are each adopted once, on the poll after they are
+ * done, never when cancelled or dropped, and an adopt may start another.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -228,6 +231,136 @@ START_TEST(job_drop)
 }
 END_TEST
 
+/* ---- the views' jobs ------------------------------------------------------ */
+
+static int adopted;
+static atomic_int freed;
+static struct sv_jobs *adopt_jobs;
+
+static void jobs_free(void *arg)
+{
+	free(arg);
+	atomic_fetch_add(&freed, 1);
+}
+static struct sv_job adopt_next;
+static uint64_t adopt_out;
+
+static void job_adopt(struct sv_job *j)
+{
+	ck_assert_int_eq(j->rc, 7);
+	ck_assert(!sv_jobs_running(j));
+	adopted++;
+}
+
+/* An adopt that starts another job (a view that builds again). */
+static void job_adopt_chain(struct sv_job *j)
+{
+	(void)j;
+	adopted++;
+	sv_jobs_start(
+		adopt_jobs, &adopt_next, job_count, job_adopt, &adopt_out, 3);
+}
+
+static void jobs_wait(struct sv_jobs *l)
+{
+	int spins;
+	for (spins = 0; sv_jobs_busy(l) && spins < 100000; spins++) {
+		sv_jobs_poll(l);
+		usleep(100);
+	}
+	ck_assert(!sv_jobs_busy(l));
+}
+
+START_TEST(jobs_adopt_once)
+{
+	struct sv_jobs l = {0};
+	struct sv_job a = {0}, b = {0};
+	uint64_t oa = 0, ob = 0;
+
+	adopted = 0;
+	/* given two jobs on the list, when they are done, then each is
+	 * taken in once, by a poll, on this thread */
+	sv_jobs_start(&l, &a, job_count, job_adopt, &oa, 100);
+	sv_jobs_start(&l, &b, job_count, job_adopt, &ob, 200);
+	ck_assert(sv_jobs_busy(&l));
+	jobs_wait(&l);
+	ck_assert_int_eq(adopted, 2);
+	ck_assert_uint_eq(oa, 100);
+	ck_assert_uint_eq(ob, 200);
+	ck_assert_int_eq(sv_jobs_poll(&l), 0);
+	ck_assert_int_eq(adopted, 2);
+	/* the same job started again is taken in again */
+	sv_jobs_start(&l, &a, job_count, job_adopt, &oa, 5);
+	jobs_wait(&l);
+	ck_assert_int_eq(adopted, 3);
+	sv_jobs_fini(&l);
+}
+END_TEST
+
+START_TEST(jobs_cancel_drop)
+{
+	struct sv_jobs l = {0};
+	struct sv_job *d = calloc(1, sizeof *d);
+	struct sv_job a = {0};
+
+	adopted = 0;
+	/* a cancelled job is stopped, waited for and never taken in */
+	sv_jobs_start(&l, &a, job_spin, job_adopt, NULL, 0);
+	ck_assert(sv_jobs_running(&a));
+	sv_jobs_cancel(&l, &a);
+	ck_assert(!sv_jobs_running(&a));
+	ck_assert(!sv_jobs_busy(&l));
+	ck_assert_int_eq(sv_jobs_poll(&l), 0);
+	/* starting a job again while it runs cancels the one under way */
+	sv_jobs_start(&l, &a, job_spin, job_adopt, NULL, 0);
+	sv_jobs_start(&l, &a, job_spin, job_adopt, NULL, 0);
+	ck_assert(sv_jobs_busy(&l));
+	sv_jobs_cancel(&l, &a);
+	/* a dropped job is not waited for, not taken in, and freed once
+	 * it stops */
+	ck_assert_ptr_nonnull(d);
+	atomic_store(&freed, 0);
+	sv_jobs_start(&l, d, job_spin, job_adopt, NULL, 0);
+	sv_jobs_drop(&l, d, jobs_free, d, false);
+	ck_assert(!sv_jobs_busy(&l));
+	while (l.orphans.head) {
+		sv_jobs_poll(&l);
+		usleep(100);
+	}
+	ck_assert_int_eq(freed, 1);
+	ck_assert_int_eq(adopted, 0);
+	/* dropping a job that is not running frees it at once */
+	d = calloc(1, sizeof *d);
+	sv_jobs_drop(&l, d, jobs_free, d, false);
+	ck_assert_int_eq(freed, 2);
+	sv_jobs_drop(&l, NULL, jobs_free, NULL, true);
+	ck_assert_int_eq(freed, 2);
+	sv_jobs_cancel(&l, NULL);
+	sv_jobs_fini(&l);
+}
+END_TEST
+
+START_TEST(jobs_adopt_starts_another)
+{
+	struct sv_jobs l = {0};
+	struct sv_job a = {0};
+	uint64_t oa = 0;
+
+	adopted = 0;
+	adopt_jobs = &l;
+	memset(&adopt_next, 0, sizeof adopt_next);
+	sv_jobs_start(&l, &a, job_count, job_adopt_chain, &oa, 10);
+	jobs_wait(&l);
+	ck_assert_int_eq(adopted, 2);
+	ck_assert_uint_eq(adopt_out, 3);
+	/* fini with a job running: cancelled, not taken in */
+	sv_jobs_start(&l, &a, job_spin, job_adopt, NULL, 0);
+	sv_jobs_fini(&l);
+	ck_assert(!sv_jobs_busy(&l));
+	ck_assert_int_eq(adopted, 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("job");
@@ -240,6 +373,9 @@ static Suite *suite(void)
 	tcase_add_test(t, job_orphans);
 	tcase_add_test(t, job_drop);
 	tcase_add_test(t, job_wakes_the_loop);
+	tcase_add_test(t, jobs_adopt_once);
+	tcase_add_test(t, jobs_cancel_drop);
+	tcase_add_test(t, jobs_adopt_starts_another);
 	suite_add_tcase(s, t);
 	return s;
 }

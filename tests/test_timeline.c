@@ -954,7 +954,6 @@ START_TEST(test_strip_on_worker)
 	struct sv_profile *p;
 	struct sv_view w;
 	struct sv_error err;
-	struct sv_mode *m;
 	int i, spins = 0;
 
 	ck_assert_ptr_nonnull(c);
@@ -969,13 +968,12 @@ START_TEST(test_strip_on_worker)
 	sv_view_resize(&w, 120, 40);
 	/* when k is marked: the worker runs */
 	vt_keys(&w, ": r e g i o n Space k Enter");
-	m = sv_view_main_mode(&w);
 	/* then the view is busy until a poll takes the figures in */
 	ck_assert(sv_view_settle(&w, 100000));
 	ck_assert(sv_view_timeline(&w)->ranks.ri_valid);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.ncalls, N);
-	ck_assert_int_eq(m->ops->poll(m), 0);
+	ck_assert_int_eq(sv_view_poll(&w), 0);
 	/* and marking another region while it runs stops it cleanly */
 	vt_keys(&w, ": r e g i o n Space m a i n Enter");
 	vt_keys(&w, ": r e g i o n Space k Enter");
@@ -993,13 +991,11 @@ START_TEST(test_strip_on_worker)
 	}
 	ck_assert(sv_view_timeline(&w)->ranks.busy);
 	vt_keys(&w, ": r e g i o n Space m a i n Enter");
-	for (spins = 0;
-		sv_view_timeline(&w)->ranks.orphans.head && spins < 100000;
-		spins++) {
+	for (spins = 0; w.s.jobs.orphans.head && spins < 100000; spins++) {
 		sv_view_poll(&w);
 		usleep(1000);
 	}
-	ck_assert_ptr_null(sv_view_timeline(&w)->ranks.orphans.head);
+	ck_assert_ptr_null(w.s.jobs.orphans.head);
 	/* and one still running when the view goes is waited for */
 	vt_keys(&w, ": r e g i o n Space k Enter");
 	vt_keys(&w, ": r e g i o n Space m a i n Enter");

@@ -1,6 +1,7 @@
 /*
  * test_treebuild.c: call trees built off the UI thread (treebuild.h): a
- * small scope built at once, a large one in a thread that poll() adopts,
+ * small scope built at once, a large one in a thread that the jobs'
+ * poll adopts (done told either way, a cancelled build never adopted),
  * a build cancelled by the next start or by cancel(), the session's scope
  * (rank filter, solo lane, range) and its words for the views' titles;
  * a second run's tree built on the same thread as the first's.
@@ -20,11 +21,23 @@ static const struct vt_call calls[] = {
 	{1, "main", 0, 1200, 0, -1, -1, 0},
 };
 
+/* The jobs the builds run on, and how often done was called. */
+static struct sv_jobs jobs;
+static int dones;
+
+static void count_done(void *owner)
+{
+	ck_assert_ptr_eq(owner, &jobs);
+	dones++;
+}
+
 static void wait_done(struct sv_treebuild *b)
 {
 	int i;
-	for (i = 0; i < 5000 && !sv_treebuild_poll(b); i++)
+	for (i = 0; i < 5000 && !sv_jobs_poll(&jobs); i++)
 		usleep(1000);
+	ck_assert(!sv_jobs_busy(&jobs));
+	(void)b;
 }
 
 START_TEST(test_treebuild_sync_and_thread)
@@ -36,22 +49,29 @@ START_TEST(test_treebuild_sync_and_thread)
 	char text[256];
 
 	ck_assert_int_eq(sv_session_init(&s, p, NULL, &err), 0);
-	sv_treebuild_init(&b);
+	memset(&jobs, 0, sizeof jobs);
+	dones = 0;
+	sv_treebuild_init(&b, &jobs, count_done, &jobs);
 
-	/* a small scope is ready at once */
+	/* a small scope is ready at once, and says so */
 	sv_treebuild_start(&b, &s, false);
 	ck_assert(b.ready);
 	ck_assert(!sv_treebuild_busy(&b));
 	ck_assert_int_eq(b.tree.total, 2200);
+	ck_assert_int_eq(dones, 1);
 
-	/* forced into a thread: busy until poll takes the result */
+	/* forced into a thread: busy until the jobs' poll takes the result
+	 * in, which tells the view */
 	b.sync_max = 0;
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
 	sv_treebuild_start(&b, &s, false);
 	ck_assert(sv_treebuild_busy(&b));
+	ck_assert(sv_jobs_busy(&jobs));
 	ck_assert_int_eq(b.tree.total, 2200); /* the old tree meanwhile */
+	ck_assert_int_eq(dones, 1);
 	wait_done(&b);
 	ck_assert(!sv_treebuild_busy(&b));
+	ck_assert_int_eq(dones, 2);
 	ck_assert_int_eq(b.tree.total, 1200);
 	ck_assert(sv_treebuild_fraction(&b) == 1.0);
 
@@ -67,13 +87,18 @@ START_TEST(test_treebuild_sync_and_thread)
 					   "time inside)"),
 		"%s", text);
 
-	/* a restart or cancel stops the thread; the old tree stays */
+	/* a restart or cancel stops the thread; the old tree stays, and
+	 * nothing is adopted */
+	dones = 0;
 	sv_treebuild_start(&b, &s, true);
 	sv_treebuild_start(&b, &s, false);
 	sv_treebuild_cancel(&b);
 	ck_assert(!sv_treebuild_busy(&b));
+	ck_assert(!sv_jobs_busy(&jobs));
 	ck_assert(b.cancelled);
 	ck_assert_int_eq(b.tree.total, 800);
+	ck_assert_int_eq(sv_jobs_poll(&jobs), 0);
+	ck_assert_int_eq(dones, 0);
 	sv_treebuild_progress_text(&b, text, sizeof text);
 	ck_assert(strstr(text, "Esc stops"));
 	sv_session_set_range(&s, false, 0, 0);
@@ -105,7 +130,8 @@ START_TEST(test_treebuild_second_on_thread)
 
 	ck_assert_int_eq(sv_session_init(&s, p, NULL, &err), 0);
 	ck_assert_int_eq(sv_session_set_second(&s, p2, "b.h5", &err), 0);
-	sv_treebuild_init(&b);
+	memset(&jobs, 0, sizeof jobs);
+	sv_treebuild_init(&b, &jobs, NULL, NULL);
 	/* given a build forced into a thread, when it starts, then the
 	 * second run's tree is not there yet: it comes with the first's */
 	b.sync_max = 0;

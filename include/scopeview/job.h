@@ -33,10 +33,16 @@ struct sv_job {
 	_Atomic uint64_t progress;     /* 0 .. total, stored by run */
 	uint64_t total;
 	int rc; /* run's result, read after done */
+	/* Started with sv_jobs_start: called on the loop's thread by
+	 * sv_jobs_poll once run returned, unless the job was cancelled or
+	 * dropped; NULL: nothing to take in. */
+	void (*adopt)(struct sv_job *j);
 
 	/* Private. */
 	pthread_t thread;
 	bool started;
+	bool listed;         /* on a struct sv_jobs, not yet taken in */
+	struct sv_job *next; /* the next job of that list */
 };
 
 /*
@@ -82,6 +88,45 @@ void sv_job_reap(struct sv_job_orphans *l, bool wait);
  * before: once reaped, arg may be freed. */
 void sv_job_drop(struct sv_job_orphans *l, struct sv_job *j,
 	void (*free_fn)(void *arg), void *arg, bool wait);
+
+/*
+ * The jobs of the viewer's views, taken in in one place.  The session
+ * owns one (session.h's jobs): a view starts its job there with the
+ * function that takes its result in (adopt), and sv_jobs_poll, which the
+ * viewer's loop calls before every frame (sv_session_poll), joins each job
+ * that is done and calls its adopt on the loop's thread; a job's run
+ * wakes the loop when it returns (sv_job_wake), so a result is on screen
+ * a frame after it is done, whatever key is pressed or not.  A cancelled
+ * or dropped job is never adopted.  Views never join a thread.  Zeroed:
+ * empty.
+ */
+struct sv_jobs {
+	struct sv_job *head;           /* started, not yet taken in */
+	struct sv_job_orphans orphans; /* dropped, still running */
+};
+/* Start j (not on a list: cancel or drop it first) as sv_job_start does,
+ * on l.  When it ran here (no thread could be made), adopt is called
+ * before this returns. */
+void sv_jobs_start(struct sv_jobs *l, struct sv_job *j,
+	void (*run)(struct sv_job *), void (*adopt)(struct sv_job *), void *arg,
+	uint64_t total);
+/* Stop j and wait for it; it is not adopted.  Nothing when j is not on
+ * l. */
+void sv_jobs_cancel(struct sv_jobs *l, struct sv_job *j);
+/* Tell j (NULL: none) to stop without waiting for it (what it reads must
+ * outlive it; free_fn(arg) frees what holds j once it is joined): it is
+ * not adopted.  With wait, every job dropped before is waited for too. */
+void sv_jobs_drop(struct sv_jobs *l, struct sv_job *j,
+	void (*free_fn)(void *arg), void *arg, bool wait);
+/* Take in every job of l that is done: join it and call its adopt.
+ * Returns how many were. */
+int sv_jobs_poll(struct sv_jobs *l);
+/* Whether a job of l runs (or waits to be taken in). */
+bool sv_jobs_busy(const struct sv_jobs *l);
+/* Whether j is on l, started and not yet taken in. */
+bool sv_jobs_running(const struct sv_job *j);
+/* Cancel every job of l and wait for the dropped ones. */
+void sv_jobs_fini(struct sv_jobs *l);
 
 /* Run fn(arg) on a thread nobody waits for: freeing what is no longer
  * needed (an index of millions of calls takes tens of milliseconds to

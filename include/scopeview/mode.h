@@ -19,7 +19,8 @@
  * popup draws a box over what lies below; a prompt draws the status row).
  *
  * Modes never print, never block and never allocate per frame; heavy
- * work for a mode runs off the UI thread.  Nothing here knows about
+ * work for a mode runs off the UI thread, as a job of the session's
+ * (job.h) that the viewer's loop takes in.  Nothing here knows about
  * curses or HDF5.
  */
 #ifndef SCOPEVIEW_MODE_H
@@ -113,14 +114,10 @@ struct sv_mode_ops {
 	 * and on every return to it): take the session's selection as its
 	 * input.  May be NULL. */
 	void (*show)(struct sv_mode *m);
-	/* Whether work of the mode runs off the UI thread: the viewer's
-	 * loop then wakes every poll interval, calls poll and redraws until
-	 * it returns false.  May join a finished worker.  May be NULL
-	 * (never busy). */
-	bool (*busy)(struct sv_mode *m);
-	/* Take what background work has done; SV_REACT_* flags (REDRAW when
-	 * the screen changed).  May be NULL. */
-	int (*poll)(struct sv_mode *m);
+	/* (Heavy work of a mode runs as a job on the session's jobs,
+	 * job.h: started with the function that takes its result in, which
+	 * the viewer's loop calls before the next frame once the job is
+	 * done.  A mode never joins a thread, and has no poll of its own.) */
 	/* Stop the mode's work under way (Esc leaves the view while it
 	 * builds): nothing of it is taken in, and the next show starts it
 	 * again.  May be NULL (no work of its own). */

@@ -248,6 +248,10 @@ struct sv_session {
 	long *region1;
 	struct sv_palette_map colors2;
 
+	/* The views' jobs (job.h): a tree, a histogram, a call list, the
+	 * ranks strip, an export; taken in by sv_session_poll. */
+	struct sv_jobs jobs;
+
 	/* One line for the status bar ("no match for 'x'", errors). */
 	char message[256];
 	bool message_is_error;
@@ -423,13 +427,15 @@ void sv_session_set_window(struct sv_session *s, int64_t t0, int64_t t1);
 void sv_session_span_text(const struct sv_session *s, char *buf, size_t n);
 
 /* Whether the search's lists are still being made (matches_pending), a
- * filter (filter_pending) or statistics are being computed on a worker. */
+ * filter (filter_pending) or statistics are being computed on a worker,
+ * or a view's job runs (jobs). */
 bool sv_session_busy(const struct sv_session *s);
 /* Take in a finished background filter (notifies SV_SESSION_FILTER |
  * SV_SESSION_LANES), the lists of a finished background search
- * (SV_SESSION_SEARCH) and the statistics of a finished worker
- * (SV_SESSION_SORT), and update the progress line; true when the screen
- * should change.  Called by the view's loop while busy. */
+ * (SV_SESSION_SEARCH), the statistics of a finished worker
+ * (SV_SESSION_SORT) and every view's finished job (jobs), and update the
+ * progress line; true when the screen should change.  Called by the
+ * view's loop before every frame. */
 bool sv_session_poll(struct sv_session *s);
 
 /* How far the worker making the match lists is, 0 .. 100 (0: none). */

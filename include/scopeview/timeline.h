@@ -63,12 +63,11 @@ struct sv_tlranks {
 	long m_col;                /* the region's column of m, -1 */
 	struct sv_ranks_inside ri; /* valid when ri_valid */
 	bool ri_valid;
-	/* The worker building the ranks inside the region (it reads only
-	 * its own struct and the profile), and those told to stop for a
-	 * newer region or selection, not waited for (but for before the
-	 * profile goes). */
+	/* The worker building the ranks inside the region, a job on the
+	 * session's jobs (it reads only its own struct and the profile);
+	 * one for an older region or selection is dropped, not waited for
+	 * (but for before the profile goes). */
 	struct sv_tlranks_work *work;
-	struct sv_job_orphans orphans;
 	bool busy;
 };
 
@@ -250,8 +249,6 @@ unsigned sv_timeline_ranks_depth(const struct sv_timeline *tl);
  * worker's figures. */
 struct sv_mode;
 void sv_timeline_mode_show(struct sv_mode *m);
-bool sv_timeline_mode_busy(struct sv_mode *m);
-int sv_timeline_mode_poll(struct sv_mode *m);
 /* Stop the worker and free the figures. */
 void sv_timeline_ranks_fini(struct sv_timeline *tl);
 /* The rank keys: rank rows on and off, their depth, the panel's width;

@@ -9,8 +9,10 @@
  * last tree they had.  Starting again cancels a build under way; the
  * views start one when their input changes, so the next key that changes
  * it cancels the old one.  A view draws only from `tree` (valid when
- * `ready`), which the thread never touches: sv_treebuild_poll() swaps a
- * finished build in.  Nothing here knows about curses or HDF5.
+ * `ready`), which the thread never touches: the build is a job on the
+ * session's jobs (job.h), and when the viewer's loop takes it in the
+ * finished tree is swapped in and the view told (done).  Nothing here
+ * knows about curses or HDF5.
  */
 #ifndef SCOPEVIEW_TREEBUILD_H
 #define SCOPEVIEW_TREEBUILD_H
@@ -36,6 +38,12 @@ struct sv_treebuild {
 	bool cancelled;          /* the last build was cancelled */
 	size_t sync_max;         /* see SV_TREEBUILD_SYNC_MAX */
 
+	/* Where builds run (the session's jobs), and what to call when one
+	 * is in (tree ready, or cancelled), on the loop's thread; a build
+	 * small enough to be made at once calls it before start returns. */
+	struct sv_jobs *jobs;
+	void (*done)(void *owner);
+	void *owner;
 	/* The build under way (shared with its job's thread). */
 	struct sv_job job;
 	bool running; /* started and not yet taken in by poll */
@@ -62,8 +70,13 @@ struct sv_treebuild {
 	bool *lane2_on;
 };
 
-/* An idle builder with no tree. */
-void sv_treebuild_init(struct sv_treebuild *b);
+/* An idle builder with no tree, whose builds run on jobs (borrowed, the
+ * session's) and that calls done(owner) (may be NULL) when one is in. */
+void sv_treebuild_init(struct sv_treebuild *b, struct sv_jobs *jobs,
+	void (*done)(void *owner), void *owner);
+/* Fini and init again with the same jobs and done: no tree (the profile
+ * it was built from is about to go). */
+void sv_treebuild_reset(struct sv_treebuild *b);
 /* Cancel and wait for a build under way; free the trees. */
 void sv_treebuild_fini(struct sv_treebuild *b);
 
@@ -77,8 +90,6 @@ void sv_treebuild_cancel(struct sv_treebuild *b);
 /* Whether a build is under way, and how far it is (0 .. 1). */
 bool sv_treebuild_busy(const struct sv_treebuild *b);
 double sv_treebuild_fraction(const struct sv_treebuild *b);
-/* Take a finished build: returns true when the tree changed. */
-bool sv_treebuild_poll(struct sv_treebuild *b);
 
 /* Node n of tree in the second run (NULL: no comparison, or the path is
  * not in it). */

@@ -125,8 +125,9 @@ struct sv_view {
  * marked range, else the timeline's window) and `:export stop`.
  * SV_REACT_* flags. */
 int sv_view_export(struct sv_view *v, const char *arg);
-/* Whether an export runs on its worker; take a finished one in (its
- * message) or show its progress: SV_REACT_REDRAW when the line changed. */
+/* Whether an export runs on its worker (taken in with the session's
+ * jobs), and its progress on the message line: SV_REACT_REDRAW when the
+ * line changed. */
 bool sv_view_export_running(const struct sv_view *v);
 int sv_view_export_poll(struct sv_view *v);
 /* Stop an export under way and wait for its worker (nothing when none

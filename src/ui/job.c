@@ -127,6 +127,100 @@ void sv_job_drop(struct sv_job_orphans *l, struct sv_job *j,
 	sv_job_reap(l, wait);
 }
 
+/* ---- the jobs of the views ------------------------------------------------ */
+
+static void jobs_unlink(struct sv_jobs *l, struct sv_job *j)
+{
+	struct sv_job **pj;
+
+	for (pj = &l->head; *pj; pj = &(*pj)->next)
+		if (*pj == j) {
+			*pj = j->next;
+			break;
+		}
+	j->next = NULL;
+	j->listed = false;
+}
+
+void sv_jobs_start(struct sv_jobs *l, struct sv_job *j,
+	void (*run)(struct sv_job *), void (*adopt)(struct sv_job *), void *arg,
+	uint64_t total)
+{
+	if (j->listed)
+		sv_jobs_cancel(l, j);
+	j->adopt = adopt;
+	sv_job_start(j, run, arg, total);
+	if (!j->started) {
+		/* It ran here: taken in at once. */
+		if (adopt)
+			adopt(j);
+		return;
+	}
+	j->listed = true;
+	j->next = l->head;
+	l->head = j;
+}
+
+void sv_jobs_cancel(struct sv_jobs *l, struct sv_job *j)
+{
+	if (!j || !j->listed)
+		return;
+	jobs_unlink(l, j);
+	sv_job_cancel(j);
+}
+
+void sv_jobs_drop(struct sv_jobs *l, struct sv_job *j,
+	void (*free_fn)(void *arg), void *arg, bool wait)
+{
+	if (j && j->listed) {
+		jobs_unlink(l, j);
+		sv_job_drop(&l->orphans, j, free_fn, arg, wait);
+		return;
+	}
+	/* Not running (done and taken in, or never started): freed now. */
+	if (j)
+		free_fn(arg);
+	sv_job_reap(&l->orphans, wait);
+}
+
+int sv_jobs_poll(struct sv_jobs *l)
+{
+	struct sv_job *j;
+	int n = 0;
+
+	sv_job_reap(&l->orphans, false);
+	/* An adopt may start or cancel jobs: look again from the start
+	 * after each. */
+	for (;;) {
+		for (j = l->head; j && !atomic_load(&j->done); j = j->next)
+			;
+		if (!j)
+			return n;
+		jobs_unlink(l, j);
+		sv_job_poll(j);
+		if (j->adopt)
+			j->adopt(j);
+		n++;
+	}
+}
+
+bool sv_jobs_busy(const struct sv_jobs *l)
+{
+	return l->head != NULL;
+}
+
+bool sv_jobs_running(const struct sv_job *j)
+{
+	return j->listed;
+}
+
+void sv_jobs_fini(struct sv_jobs *l)
+{
+	while (l->head)
+		sv_jobs_cancel(l, l->head);
+	sv_job_reap(&l->orphans, true);
+}
+
 struct job_detached {
 	void (*fn)(void *arg);
 	void *arg;

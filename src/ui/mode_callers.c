@@ -145,12 +145,19 @@ static void callers_list(struct sv_mode *m)
 	callers_rows_changed(d, m);
 }
 
+/* A build is in (treebuild.h's done): the rows from the new tree. */
+static void callers_built(void *owner)
+{
+	callers_list(owner);
+}
+
 static void callers_start(struct sv_mode *m)
 {
 	struct callers_data *d = m->data;
-	sv_treebuild_start(&d->b, m->s, false);
 	d->stale = false;
-	callers_list(m);
+	sv_treebuild_start(&d->b, m->s, false);
+	if (sv_treebuild_busy(&d->b))
+		callers_list(m); /* the old tree's rows until then */
 }
 
 /* Enter: the row's region (the caller's, or the callee) is shown. */
@@ -266,7 +273,7 @@ static int callers_init(struct sv_mode *m, struct sv_error *err)
 	m->h = m->h ? m->h : 40;
 	sv_list_init(&d->list, &callers_list_ops, -1);
 	callers_place(m);
-	sv_treebuild_init(&d->b);
+	sv_treebuild_init(&d->b, &m->s->jobs, callers_built, m);
 	d->region = callers_region(m->s);
 	callers_start(m);
 	return 0;
@@ -283,8 +290,7 @@ static void callers_notify(struct sv_mode *m, unsigned what)
 {
 	struct callers_data *d = m->data;
 	if (what & SV_SESSION_PROFILE) {
-		sv_treebuild_fini(&d->b);
-		sv_treebuild_init(&d->b);
+		sv_treebuild_reset(&d->b);
 		d->region = -1;
 		d->nrows = 0;
 		sv_list_set_rows(&d->list, 0);
@@ -316,22 +322,6 @@ static void callers_resize(struct sv_mode *m, int w, int h)
 	m->w = w;
 	m->h = h;
 	callers_place(m);
-}
-
-static bool callers_busy(struct sv_mode *m)
-{
-	const struct callers_data *d = m->data;
-	return sv_treebuild_busy(&d->b);
-}
-
-static int callers_poll(struct sv_mode *m)
-{
-	struct callers_data *d = m->data;
-	if (!sv_treebuild_busy(&d->b))
-		return 0;
-	if (sv_treebuild_poll(&d->b))
-		callers_list(m);
-	return SV_REACT_REDRAW;
 }
 
 /* Esc while the tree is built: stop, and build again when shown. */
@@ -410,8 +400,6 @@ const struct sv_mode_ops sv_mode_callers = {
 	.apply = callers_apply,
 	.draw = callers_draw,
 	.show = callers_show,
-	.busy = callers_busy,
-	.poll = callers_poll,
 	.cancel = callers_cancel,
 	.list = callers_list_of,
 };

@@ -47,7 +47,9 @@ struct calls_data {
 	int key;
 	bool reverse;
 	struct sv_list list; /* over calls */
-	/* The worker sorts work[0 .. nwork) by key. */
+	/* The worker (on the session's jobs) sorts work[0 .. nwork) by
+	 * key. */
+	struct sv_jobs *jobs;
 	struct sv_job job;
 	bool busy;
 	uint32_t *work;
@@ -71,11 +73,19 @@ static void calls_job(struct sv_job *j)
 
 static void calls_stop(struct calls_data *d)
 {
-	sv_job_cancel(&d->job);
+	sv_jobs_cancel(d->jobs, &d->job);
 	free(d->work);
 	d->work = NULL;
 	d->nwork = 0;
 	d->busy = false;
+}
+
+static void calls_take(struct calls_data *d);
+
+/* The session's loop took the worker in (sv_jobs_poll). */
+static void calls_adopt(struct sv_job *j)
+{
+	calls_take(j->arg);
 }
 
 static void calls_take(struct calls_data *d)
@@ -123,9 +133,7 @@ static void calls_sort_list(
 	d->n = 0;
 	sv_list_set_rows(&d->list, 0);
 	d->busy = true;
-	sv_job_start(&d->job, calls_job, d, n);
-	if (!sv_job_running(&d->job))
-		calls_take(d);
+	sv_jobs_start(d->jobs, &d->job, calls_job, calls_adopt, d, n);
 }
 
 /* Copy list[0 .. n) and sort it; the cursor goes to its first call. */
@@ -190,20 +198,6 @@ void sv_mode_calls_set(struct sv_mode *m, const uint32_t *calls, size_t n,
 	d->stale = false;
 }
 
-static bool calls_busy(struct sv_mode *m)
-{
-	return ((struct calls_data *)m->data)->busy;
-}
-
-static int calls_poll(struct sv_mode *m)
-{
-	struct calls_data *d = m->data;
-	if (!d->busy || !sv_job_finished(&d->job))
-		return 0;
-	calls_take(d);
-	return SV_REACT_REDRAW;
-}
-
 static const char *const calls_key_names[SV_CALLS_KEY_COUNT] = {
 #define CALLS_KEY_NAME(id, name, desc, help) name,
 	SV_CALLS_KEY_TABLE(CALLS_KEY_NAME)
@@ -242,7 +236,7 @@ static int calls_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 	d->key = col;
 	d->reverse = rev;
 	if (d->busy) {
-		sv_job_cancel(&d->job);
+		sv_jobs_cancel(d->jobs, &d->job);
 		list = d->work;
 		n = d->nwork;
 		d->work = NULL;
@@ -283,6 +277,7 @@ static int calls_init(struct sv_mode *m, struct sv_error *err)
 	m->h = m->h ? m->h : 40;
 	sv_list_init(&d->list, &calls_list_ops, SV_CALLS_KEY_DURATION);
 	calls_place(m);
+	d->jobs = &m->s->jobs;
 	d->key = SV_CALLS_KEY_DURATION;
 	d->region = -1;
 	return 0;
@@ -548,8 +543,6 @@ const struct sv_mode_ops sv_mode_calls = {
 	.draw = calls_draw,
 	.describe = calls_describe,
 	.show = calls_show,
-	.busy = calls_busy,
-	.poll = calls_poll,
 	.cancel = calls_cancel,
 	.list = calls_list_of,
 };

@@ -42,20 +42,27 @@ static void flame_adopt(struct flame_data *d)
 	d->sel = t->nroots ? t->roots[0] : SV_CALLPATH_NONE;
 }
 
+/* A build is in (treebuild.h's done): a finished tree is shown. */
+static void flame_built(void *owner)
+{
+	struct sv_mode *m = owner;
+	struct flame_data *d = m->data;
+	if (d->b.ready && !d->b.cancelled)
+		flame_adopt(d);
+}
+
 static void flame_start(struct sv_mode *m)
 {
 	struct flame_data *d = m->data;
-	sv_treebuild_start(&d->b, m->s, d->expand);
 	d->stale = false;
-	if (!sv_treebuild_busy(&d->b))
-		flame_adopt(d);
+	sv_treebuild_start(&d->b, m->s, d->expand);
 }
 
 static int flame_init(struct sv_mode *m, struct sv_error *err)
 {
 	struct flame_data *d = m->data;
 	(void)err;
-	sv_treebuild_init(&d->b);
+	sv_treebuild_init(&d->b, &m->s->jobs, flame_built, m);
 	d->zoom = d->sel = SV_CALLPATH_NONE;
 	flame_start(m);
 	return 0;
@@ -76,8 +83,7 @@ static void flame_notify(struct sv_mode *m, unsigned what)
 	if (what & (SV_SESSION_PROFILE | SV_SESSION_SECOND)) {
 		/* The old trees point into the old profiles (and a build
 		 * under way reads the second run's). */
-		sv_treebuild_fini(&d->b);
-		sv_treebuild_init(&d->b);
+		sv_treebuild_reset(&d->b);
 		d->zoom = d->sel = SV_CALLPATH_NONE;
 	}
 	if (sv_view_main_mode(m->view) == m || (what & SV_SESSION_PROFILE))
@@ -101,22 +107,6 @@ static void flame_show(struct sv_mode *m)
 	struct flame_data *d = m->data;
 	if (d->stale)
 		flame_start(m);
-}
-
-static bool flame_busy(struct sv_mode *m)
-{
-	const struct flame_data *d = m->data;
-	return sv_treebuild_busy(&d->b);
-}
-
-static int flame_poll(struct sv_mode *m)
-{
-	struct flame_data *d = m->data;
-	if (!sv_treebuild_busy(&d->b))
-		return 0;
-	if (sv_treebuild_poll(&d->b) && d->b.ready && !d->b.cancelled)
-		flame_adopt(d);
-	return SV_REACT_REDRAW;
 }
 
 /* The siblings of n (the roots for a root) and n's place among them. */
@@ -359,7 +349,5 @@ const struct sv_mode_ops sv_mode_flame = {
 	.draw = flame_draw,
 	.prompt = flame_prompt,
 	.show = flame_show,
-	.busy = flame_busy,
-	.poll = flame_poll,
 	.cancel = flame_cancel,
 };

@@ -49,7 +49,8 @@ struct hist_data {
 	uint64_t ncalls;     /* calls of the input */
 	struct sv_list list; /* over the bins */
 	long anchor;         /* the first bin of a range (Space), -1 */
-	/* The worker: its input and result. */
+	/* The worker (on the session's jobs): its input and result. */
+	struct sv_jobs *jobs;
 	struct sv_job job;
 	bool busy;
 	uint32_t *in;
@@ -71,12 +72,20 @@ static void hist_job(struct sv_job *j)
 /* Stop the worker and drop its input. */
 static void hist_stop(struct hist_data *d)
 {
-	sv_job_cancel(&d->job);
+	sv_jobs_cancel(d->jobs, &d->job);
 	sv_hist_fini(&d->out);
 	free(d->in);
 	d->in = NULL;
 	d->nin = 0;
 	d->busy = false;
+}
+
+static void hist_take(struct hist_data *d);
+
+/* The session's loop took the worker in (sv_jobs_poll). */
+static void hist_adopt(struct sv_job *j)
+{
+	hist_take(j->arg);
 }
 
 /* The worker's result becomes the histogram on show. */
@@ -153,23 +162,7 @@ static void hist_rebuild(struct sv_mode *m)
 		return;
 	}
 	d->busy = true;
-	sv_job_start(&d->job, hist_job, d, n);
-	if (!sv_job_running(&d->job))
-		hist_take(d);
-}
-
-static bool hist_busy(struct sv_mode *m)
-{
-	return ((struct hist_data *)m->data)->busy;
-}
-
-static int hist_poll(struct sv_mode *m)
-{
-	struct hist_data *d = m->data;
-	if (!d->busy || !sv_job_finished(&d->job))
-		return 0;
-	hist_take(d);
-	return SV_REACT_REDRAW;
+	sv_jobs_start(d->jobs, &d->job, hist_job, hist_adopt, d, n);
 }
 
 static int hist_enter(struct sv_mode *m, struct sv_list *l, long row);
@@ -196,6 +189,7 @@ static int hist_init(struct sv_mode *m, struct sv_error *err)
 	m->h = m->h ? m->h : 40;
 	sv_list_init(&d->list, &hist_list_ops, -1);
 	hist_place(m);
+	d->jobs = &m->s->jobs;
 	d->nbins = HIST_DEF_BINS;
 	d->anchor = -1;
 	d->region = -1;
@@ -487,8 +481,6 @@ const struct sv_mode_ops sv_mode_histogram = {
 	.draw = hist_draw,
 	.describe = hist_describe,
 	.show = hist_show,
-	.busy = hist_busy,
-	.poll = hist_poll,
 	.cancel = hist_cancel,
 	.list = hist_list_of,
 };

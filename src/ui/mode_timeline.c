@@ -734,6 +734,4 @@ const struct sv_mode_ops sv_mode_timeline = {
 	.status = timeline_status,
 	.prompt = timeline_prompt,
 	.show = sv_timeline_mode_show,
-	.busy = sv_timeline_mode_busy,
-	.poll = sv_timeline_mode_poll,
 };

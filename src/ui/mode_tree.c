@@ -233,15 +233,22 @@ static void tree_adopt(struct tree_data *d)
 	tree_relist(d, node);
 }
 
+/* A build is in (treebuild.h's done): a finished tree is shown. */
+static void tree_built(void *owner)
+{
+	struct sv_mode *m = owner;
+	struct tree_data *d = m->data;
+	if (d->b.ready && !d->b.cancelled)
+		tree_adopt(d);
+}
+
 static void tree_start(struct sv_mode *m)
 {
 	struct tree_data *d = m->data;
 	if (tree_of(d))
 		tree_remember(d);
-	sv_treebuild_start(&d->b, m->s, d->expand);
 	d->stale = false;
-	if (!sv_treebuild_busy(&d->b))
-		tree_adopt(d);
+	sv_treebuild_start(&d->b, m->s, d->expand);
 }
 
 static bool tree_shown(const struct sv_mode *m)
@@ -332,7 +339,7 @@ static int tree_init(struct sv_mode *m, struct sv_error *err)
 	d->session = m->s;
 	sv_list_init(&d->list, &tree_list_ops, 1);
 	tree_place(m);
-	sv_treebuild_init(&d->b);
+	sv_treebuild_init(&d->b, &m->s->jobs, tree_built, m);
 	d->sort = SV_CALLPATH_KEY_INCL;
 	tree_start(m);
 	return 0;
@@ -368,8 +375,7 @@ static void tree_notify(struct sv_mode *m, unsigned what)
 	if (what & (SV_SESSION_PROFILE | SV_SESSION_SECOND)) {
 		/* The old trees point into the old profiles (and a build
 		 * under way reads the second run's). */
-		sv_treebuild_fini(&d->b);
-		sv_treebuild_init(&d->b);
+		sv_treebuild_reset(&d->b);
 		d->nrows = 0;
 		sv_list_set_rows(&d->list, 0);
 		d->nwant = 0;
@@ -385,25 +391,6 @@ static void tree_show(struct sv_mode *m)
 	struct tree_data *d = m->data;
 	if (d->stale)
 		tree_start(m);
-}
-
-static bool tree_busy(struct sv_mode *m)
-{
-	const struct tree_data *d = m->data;
-	return sv_treebuild_busy(&d->b);
-}
-
-static int tree_poll(struct sv_mode *m)
-{
-	struct tree_data *d = m->data;
-	if (!sv_treebuild_busy(&d->b))
-		return 0;
-	if (sv_treebuild_poll(&d->b)) {
-		if (d->b.ready && !d->b.cancelled)
-			tree_adopt(d);
-		return SV_REACT_REDRAW;
-	}
-	return SV_REACT_REDRAW; /* the progress line moves */
 }
 
 /* Esc while the tree is built: stop, and build again when shown. */
@@ -632,8 +619,6 @@ const struct sv_mode_ops sv_mode_tree = {
 	.apply = tree_apply,
 	.draw = tree_draw,
 	.show = tree_show,
-	.busy = tree_busy,
-	.poll = tree_poll,
 	.cancel = tree_cancel,
 	.list = tree_list,
 };

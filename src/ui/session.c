@@ -353,10 +353,28 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	return 0;
 }
 
+bool sv_session_busy(const struct sv_session *s)
+{
+	return s->matches_pending || s->index_pending || s->filter_pending ||
+	       sv_session_stats_busy(s) || sv_jobs_busy(&s->jobs);
+}
+
+bool sv_session_poll(struct sv_session *s)
+{
+	/* The session's own workers (filter, span statistics, search),
+	 * then the views' jobs. */
+	bool changed = sv_session_filter_poll(s);
+	changed |= sv_session_stats_poll(s);
+	changed |= sv_session_match_poll(s);
+	changed |= sv_jobs_poll(&s->jobs) > 0;
+	return changed;
+}
+
 void sv_session_fini(struct sv_session *s)
 {
 	if (!s)
 		return;
+	sv_jobs_fini(&s->jobs);
 	sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);

@@ -417,12 +417,6 @@ void sv_session_update_match_lists(struct sv_session *s)
 	w->old_marked = marked;
 }
 
-bool sv_session_busy(const struct sv_session *s)
-{
-	return s->matches_pending || s->index_pending || s->filter_pending ||
-	       sv_session_stats_busy(s);
-}
-
 /* The worker's lists become the session's, announced. */
 static void session_take_lists(struct sv_session *s)
 {
@@ -456,15 +450,14 @@ static void session_take_lists(struct sv_session *s)
 	sv_session_notify(s, SV_SESSION_SEARCH);
 }
 
-bool sv_session_poll(struct sv_session *s)
+bool sv_session_match_poll(struct sv_session *s)
 {
-	bool filter = sv_session_filter_poll(s);
 	struct session_match_work *w = s->match_work;
-	bool stats = sv_session_stats_poll(s) || filter, done;
+	bool done;
 
 	sv_job_reap(&s->match_orphans, false);
 	if (!w || (!s->matches_pending && !s->index_pending))
-		return stats;
+		return false;
 	done = sv_job_finished(&w->job);
 	if (s->matches_pending && !done &&
 		!atomic_load_explicit(&w->lists_done, memory_order_acquire)) {

@@ -89,6 +89,9 @@ void sv_session_filter_restart(struct sv_session *s, const char *spec);
  * SV_SESSION_FILTER | SV_SESSION_LANES); true while one is pending or
  * when it came (the screen changes). */
 bool sv_session_filter_poll(struct sv_session *s);
+/* Take in the search's lists and index from their worker, or show how
+ * far it is; true when the screen should change. */
+bool sv_session_match_poll(struct sv_session *s);
 /* The second run's parts (session_two.c): its hidden lanes after the
  * lanes changed, its index after the filter changed, its maps after the
  * first run was replaced, and freeing them. */

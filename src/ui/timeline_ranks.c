@@ -76,6 +76,7 @@ static bool tlranks_multi_rank(const struct sv_profile *p)
  * of the rank filter) and its result. */
 struct sv_tlranks_work {
 	struct sv_job job;
+	struct sv_timeline *v; /* whose strip, for adopt on the loop */
 	struct sv_ranks_inside out;
 	const struct sv_profile *p;
 	uint32_t region;
@@ -133,14 +134,15 @@ static void tlranks_work_free(void *arg)
  * rank's calls cannot stop part-way: hundreds of ms at 100M calls), or,
  * with wait, waited for with every one dropped before (the profile they
  * read is about to go). */
-static void tlranks_stop(struct sv_tlranks *t, bool wait)
+static void tlranks_stop(struct sv_timeline *v, bool wait)
 {
+	struct sv_tlranks *t = &v->ranks;
 	struct sv_tlranks_work *w = t->work;
 
 	t->work = NULL;
 	t->busy = false;
-	sv_job_drop(
-		&t->orphans, w ? &w->job : NULL, tlranks_work_free, w, wait);
+	sv_jobs_drop(
+		&v->s->jobs, w ? &w->job : NULL, tlranks_work_free, w, wait);
 }
 
 /* The figures dropped; the worker too, waited for when wait. */
@@ -148,7 +150,7 @@ static void tlranks_clear(struct sv_timeline *v, bool wait)
 {
 	struct sv_tlranks *t = &v->ranks;
 
-	tlranks_stop(t, wait);
+	tlranks_stop(v, wait);
 	tlranks_ri_drop(&t->ri);
 	t->ri_valid = false;
 	sv_ranks_fini(&t->m);
@@ -160,14 +162,14 @@ void sv_timeline_ranks_fini(struct sv_timeline *v)
 	tlranks_clear(v, true);
 }
 
-/* Adopt the worker's result once it is done. */
-static bool tlranks_take(struct sv_tlranks *t)
+/* The loop took the worker in (sv_jobs_poll): its ranks become the
+ * strip's, and the timeline follows. */
+static void tlranks_adopt(struct sv_job *j)
 {
-	struct sv_tlranks_work *w = t->work;
+	struct sv_tlranks_work *w = j->arg;
+	struct sv_timeline *v = w->v;
+	struct sv_tlranks *t = &v->ranks;
 
-	sv_job_reap(&t->orphans, false);
-	if (!t->busy || !w || !sv_job_finished(&w->job))
-		return false;
 	t->busy = false;
 	t->work = NULL;
 	if (w->rc == 0) {
@@ -177,27 +179,12 @@ static bool tlranks_take(struct sv_tlranks *t)
 		t->ri_valid = true;
 	}
 	tlranks_work_free(w);
-	return true;
+	sv_timeline_sync(v);
 }
 
 void sv_timeline_mode_show(struct sv_mode *m)
 {
 	sv_timeline_sync(m->data);
-}
-
-bool sv_timeline_mode_busy(struct sv_mode *m)
-{
-	const struct sv_timeline *v = m->data;
-	return v->ranks.busy;
-}
-
-int sv_timeline_mode_poll(struct sv_mode *m)
-{
-	struct sv_timeline *v = m->data;
-	if (!tlranks_take(&v->ranks))
-		return 0;
-	sv_timeline_sync(v);
-	return SV_REACT_REDRAW;
 }
 
 /* The matrix of each rank's time, and the region's column of it. */
@@ -257,8 +244,8 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 	}
 	t->busy = true;
 	t->work = w;
-	sv_job_start(&w->job, tlranks_job, w, n);
-	tlranks_take(t);
+	w->v = v;
+	sv_jobs_start(&v->s->jobs, &w->job, tlranks_job, tlranks_adopt, w, n);
 }
 
 /* ---- rows ---------------------------------------------------------------- */

@@ -1,8 +1,9 @@
 /*
  * treebuild.c: call trees built off the UI thread (treebuild.h).
  *
- * One job (job.h) per build, joined when it is done (poll) or cancelled
- * (the next start, or fini).  The worker reads the profile (read-only)
+ * One job (job.h) per build, on the session's jobs: taken in by the
+ * viewer's loop when it is done (treebuild_adopt, which then tells the
+ * view through done), or cancelled (the next start, or fini).  The worker reads the profile (read-only)
  * and writes only result and the job's rc; the UI thread reads them once
  * the job is done.
  */
@@ -18,9 +19,13 @@
 #include "scopeview/job.h"
 #include "scopeview/render.h"
 
-void sv_treebuild_init(struct sv_treebuild *b)
+void sv_treebuild_init(struct sv_treebuild *b, struct sv_jobs *jobs,
+	void (*done)(void *owner), void *owner)
 {
 	memset(b, 0, sizeof *b);
+	b->jobs = jobs;
+	b->done = done;
+	b->owner = owner;
 	b->sync_max = SV_TREEBUILD_SYNC_MAX;
 	atomic_init(&b->cancel, 0);
 	atomic_init(&b->progress, 0);
@@ -70,7 +75,7 @@ static void treebuild_stop(struct sv_treebuild *b)
 	if (!b->running)
 		return;
 	atomic_store(&b->cancel, 1);
-	sv_job_cancel(&b->job);
+	sv_jobs_cancel(b->jobs, &b->job);
 	sv_callpath_fini(&b->result);
 	treebuild_drop_second(b);
 	b->running = false;
@@ -175,6 +180,30 @@ void sv_treebuild_fini(struct sv_treebuild *b)
 	treebuild_drop_second(b);
 }
 
+/* The loop took the finished build in (sv_jobs_poll): it becomes the
+ * tree, and the view is told. */
+static void treebuild_adopt(struct sv_job *j)
+{
+	struct sv_treebuild *b = j->arg;
+
+	b->running = false;
+	if (b->job.rc < 0) {
+		sv_callpath_fini(&b->result);
+		treebuild_drop_second(b);
+		b->cancelled = true;
+	} else {
+		sv_callpath_fini(&b->tree);
+		b->tree = b->result;
+		b->tree.scope.lane_on = NULL;
+		memset(&b->result, 0, sizeof b->result);
+		b->has2 = b->built2;
+		b->ready = true;
+		treebuild_match(b);
+	}
+	if (b->done)
+		b->done(b->owner);
+}
+
 void sv_treebuild_start(
 	struct sv_treebuild *b, const struct sv_session *s, bool expand)
 {
@@ -212,11 +241,14 @@ void sv_treebuild_start(
 		b->has2 = b->built2;
 		b->ready = true;
 		treebuild_match(b);
+		if (b->done)
+			b->done(b->owner);
 		return;
 	}
-	/* Without a thread the job runs at once; poll adopts it either way. */
+	/* Without a thread the job runs at once, and is adopted at once. */
 	b->running = true;
-	sv_job_start(&b->job, treebuild_run, b, b->work);
+	sv_jobs_start(
+		b->jobs, &b->job, treebuild_run, treebuild_adopt, b, b->work);
 }
 
 void sv_treebuild_cancel(struct sv_treebuild *b)
@@ -241,25 +273,14 @@ double sv_treebuild_fraction(const struct sv_treebuild *b)
 	return done >= b->work ? 1.0 : (double)done / (double)b->work;
 }
 
-bool sv_treebuild_poll(struct sv_treebuild *b)
+void sv_treebuild_reset(struct sv_treebuild *b)
 {
-	if (!b->running || !sv_job_finished(&b->job))
-		return false;
-	b->running = false;
-	if (b->job.rc < 0) {
-		sv_callpath_fini(&b->result);
-		treebuild_drop_second(b);
-		b->cancelled = true;
-		return true;
-	}
-	sv_callpath_fini(&b->tree);
-	b->tree = b->result;
-	b->tree.scope.lane_on = NULL;
-	memset(&b->result, 0, sizeof b->result);
-	b->has2 = b->built2;
-	b->ready = true;
-	treebuild_match(b);
-	return true;
+	struct sv_jobs *jobs = b->jobs;
+	void (*done)(void *owner) = b->done;
+	void *owner = b->owner;
+
+	sv_treebuild_fini(b);
+	sv_treebuild_init(b, jobs, done, owner);
 }
 
 void sv_treebuild_scope_text(const struct sv_session *s, char *buf, size_t n)

@@ -285,31 +285,16 @@ int sv_view_close(struct sv_view *v)
 
 bool sv_view_busy(struct sv_view *v)
 {
-	int i;
-
-	if (sv_session_busy(&v->s) || sv_view_export_running(v))
-		return true;
-	for (i = 0; i < SV_VIEW_MAINS; i++) {
-		struct sv_mode *m = &v->mains[i];
-		if (m->ops && m->ops->busy && m->ops->busy(m))
-			return true;
-	}
-	return false;
+	return sv_session_busy(&v->s);
 }
 
 int sv_view_poll(struct sv_view *v)
 {
-	int flags = sv_session_poll(&v->s) ? SV_REACT_REDRAW : 0, i;
-
-	flags |= sv_view_export_poll(v);
-	/* Every started view: a build it began goes on while another is
-	 * shown, and is taken in when done, not when shown again. */
-	for (i = 0; i < SV_VIEW_MAINS; i++) {
-		struct sv_mode *m = &v->mains[i];
-		if (m->ops && m->ops->poll)
-			flags |= m->ops->poll(m);
-	}
-	return flags;
+	/* Every view's job is the session's (a build a view began goes on
+	 * while another is shown, and is taken in when done, not when shown
+	 * again); the export's progress line moves. */
+	int flags = sv_session_poll(&v->s) ? SV_REACT_REDRAW : 0;
+	return flags | sv_view_export_poll(v);
 }
 
 bool sv_view_settle(struct sv_view *v, int timeout_ms)

@@ -22,6 +22,7 @@
 /* One export on its worker: what it writes (copies) and how it went. */
 struct view_export {
 	struct sv_job job;
+	struct sv_view *v; /* whose, for adopt on the loop */
 	const struct sv_sink *sink;
 	const struct sv_profile *p;
 	char fmt[32];
@@ -55,7 +56,7 @@ void sv_view_export_stop(struct sv_view *v)
 {
 	if (!v->export_work)
 		return;
-	sv_job_cancel(&v->export_work->job);
+	sv_jobs_cancel(&v->s.jobs, &v->export_work->job);
 	export_free(v->export_work);
 	v->export_work = NULL;
 }
@@ -78,6 +79,17 @@ static void export_progress(struct sv_view *v, struct view_export *x, int pct)
 		x->path, pct);
 }
 
+/* The loop took the finished export in (sv_jobs_poll): say how it went. */
+static void export_adopt(struct sv_job *j)
+{
+	struct view_export *x = j->arg;
+	struct sv_view *v = x->v;
+
+	export_say(v, x, j->rc);
+	export_free(x);
+	v->export_work = NULL;
+}
+
 int sv_view_export_poll(struct sv_view *v)
 {
 	struct view_export *x = v->export_work;
@@ -85,12 +97,6 @@ int sv_view_export_poll(struct sv_view *v)
 
 	if (!x)
 		return 0;
-	if (sv_job_poll(&x->job)) {
-		export_say(v, x, x->job.rc);
-		export_free(x);
-		v->export_work = NULL;
-		return SV_REACT_REDRAW;
-	}
 	pct = sv_job_percent(&x->job);
 	if (pct == x->shown && v->s.message[0])
 		return 0;
@@ -176,9 +182,10 @@ int sv_view_export(struct sv_view *v, const char *arg)
 	}
 	x->sc.cancel = &x->job.cancel;
 	x->sc.progress = &x->job.progress;
+	x->v = v;
 	v->export_work = x;
-	sv_job_start(&x->job, export_job, x, work);
-	/* Taken in by the next poll, even when it is done already. */
 	export_progress(v, x, 0);
+	/* Taken in by the loop's poll (at once when it ran here). */
+	sv_jobs_start(&v->s.jobs, &x->job, export_job, export_adopt, x, work);
 	return SV_REACT_REDRAW;
 }
