@@ -189,6 +189,41 @@ START_TEST(test_themes)
 }
 END_TEST
 
+/* Every style has a look in every theme, and it reads: a style that the
+ * dark theme paints (a colour of its own, fg or bg) is painted in the
+ * light one too, and no look puts text in the colour it stands on (the
+ * light theme once lacked HOT: its hot lines were black on black). */
+START_TEST(test_every_style_in_every_theme)
+{
+	int t, s;
+
+	for (t = 0; t < SV_THEME_COUNT; t++)
+		for (s = 0; s < SV_STYLE_COUNT; s++) {
+			const struct sv_style_attr *a =
+				sv_grid_theme_attr(t, s);
+			const struct sv_style_attr *d =
+				sv_grid_theme_attr(SV_THEME_DARK, s);
+			ck_assert_ptr_nonnull(a);
+			ck_assert_msg(a->fg < 0 || a->fg != a->bg,
+				"%s in %s: fg %d on bg %d",
+				sv_grid_style_name(s), sv_grid_theme_name(t),
+				a->fg, a->bg);
+			if (d->fg >= 0 || d->bg >= 0)
+				ck_assert_msg(a->fg >= 0 || a->bg >= 0 ||
+						      a->fg_region ||
+						      a->bg_region,
+					"%s has no colour in %s",
+					sv_grid_style_name(s),
+					sv_grid_theme_name(t));
+		}
+	/* the hot lines stand out from the popup they are in */
+	for (t = 0; t < SV_THEME_COUNT; t++)
+		ck_assert(memcmp(sv_grid_theme_attr(t, SV_STYLE_HOT),
+				  sv_grid_theme_attr(t, SV_STYLE_POPUP),
+				  sizeof(struct sv_style_attr)) != 0);
+}
+END_TEST
+
 /* The dump of g for a number of colours. */
 static char *grid_dump_colors(
 	const struct sv_grid *g, enum sv_grid_format f, int colors)
@@ -357,6 +392,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_region_colors);
 	tcase_add_test(tc, test_styles);
 	tcase_add_test(tc, test_themes);
+	tcase_add_test(tc, test_every_style_in_every_theme);
 	tcase_add_test(tc, test_dumps);
 	tcase_add_test(tc, test_dump_colors);
 	suite_add_tcase(s, tc);

@@ -34,41 +34,101 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* X(NAME, letter, meaning) */
-#define SV_STYLE_TABLE(X)                                                    \
-	X(DEFAULT, '.', "default text and empty timeline")                   \
-	X(RULER, 'r', "time axis and tick labels")                           \
-	X(LABEL, 'l', "lane labels")                                         \
-	X(LABEL_CURSOR, 'L', "the label of the lane under the cursor")       \
-	X(SPAN, 's', "a call bar, in its region colour")                     \
-	X(SPAN_AWAIT, 'a', "a call whose task was suspended for part of it") \
-	X(SPAN_GPU, 'g', "the GPU marker of a call with device time")        \
-	X(SPAN_MERGED, 'm', "one cell standing for several calls")           \
-	X(SPAN_DIM, 'n', "a call the search does not match, dimmed")         \
-	X(MATCH, 'M', "a call matching the search or the chosen region")     \
-	X(SELECTED, 'S', "the selected call")                                \
-	X(CURSOR, 'c', "the cursor cell on empty timeline")                  \
-	X(PANEL, 'p', "summary side panel")                                  \
-	X(PANEL_HEAD, 'h', "panel and popup headings")                       \
-	X(PANEL_CURSOR, 'P', "the panel row under the panel cursor")         \
-	X(PANEL_MARK, 'k', "the panel row of the selected call's region")    \
-	X(DETAILS, 'd', "details of the selected call")                      \
-	X(BORDER, '|', "borders between areas")                              \
-	X(STATUS, 'b', "status line")                                        \
-	X(PROMPT, 'i', "a prompt and the text typed into it")                \
-	X(POPUP, 'u', "popup windows (help, source, metadata, warnings)")    \
-	X(WARNING, 'w', "warnings and error messages")                       \
-	X(DIM, 'x', "secondary text")                                        \
-	X(HOT, 't', "the hottest lines of a line profile in a popup")        \
-	X(DIFF_SAME, '~', "a frame or figure the second run did not change") \
-	X(DIFF_SLOWER, '+', "slower in the second run (by 1% to 10%)")       \
-	X(DIFF_SLOWER_MUCH, '*', "slower in the second run by 10% or more")  \
-	X(DIFF_FASTER, '-', "faster in the second run (by 1% to 10%)")       \
-	X(DIFF_FASTER_MUCH, '=', "faster in the second run by 10% or more")  \
-	X(BAR, 'v', "a bar of a figure (a rank's time), in a region colour")
+/*
+ * X(NAME, letter, meaning, dark, light): every style, its letter in golden
+ * screens, what it means, and how it looks in the dark and the light
+ * theme, each an SV_LOOK(fg, bg, attributes): ANSI colours 0 .. 15 (-1:
+ * the terminal's), and SV_LOOK_* bits.  One row a style, so no style can
+ * lack a theme.  The light theme is for a terminal with a light
+ * background: text that is bright yellow, white or cyan on the dark
+ * theme's black becomes blue, black or magenta, the selected call is white
+ * on black.  A change between two runs looks the same in both: grey, light
+ * or full red and blue, with text that reads on them.
+ */
+#define SV_LOOK_FG_REGION 1u /* the foreground is the cell's region colour */
+#define SV_LOOK_BG_REGION 2u /* the background is */
+#define SV_LOOK_BOLD      4u
+#define SV_LOOK_REVERSE   8u
+#define SV_LOOK_UNDERLINE 16u
+#define SV_LOOK_DIM       32u
+#define SV_LOOK(fg, bg, a)                                                     \
+	{                                                                      \
+		(fg), (bg), ((a)&SV_LOOK_FG_REGION) != 0,                      \
+			((a)&SV_LOOK_BG_REGION) != 0, ((a)&SV_LOOK_BOLD) != 0, \
+			((a)&SV_LOOK_REVERSE) != 0,                            \
+			((a)&SV_LOOK_UNDERLINE) != 0, ((a)&SV_LOOK_DIM) != 0   \
+	}
+#define SV_STYLE_TABLE(X)                                                      \
+	X(DEFAULT, '.', "default text and empty timeline", SV_LOOK(-1, -1, 0), \
+		SV_LOOK(-1, -1, 0))                                            \
+	X(RULER, 'r', "time axis and tick labels", SV_LOOK(6, -1, 0),          \
+		SV_LOOK(4, -1, 0))                                             \
+	X(LABEL, 'l', "lane labels", SV_LOOK(-1, -1, 0), SV_LOOK(-1, -1, 0))   \
+	X(LABEL_CURSOR, 'L', "the label of the lane under the cursor",         \
+		SV_LOOK(-1, -1, SV_LOOK_BOLD | SV_LOOK_REVERSE),               \
+		SV_LOOK(-1, -1, SV_LOOK_BOLD | SV_LOOK_REVERSE))               \
+	X(SPAN, 's', "a call bar, in its region colour",                       \
+		SV_LOOK(0, -1, SV_LOOK_BG_REGION),                             \
+		SV_LOOK(0, -1, SV_LOOK_BG_REGION))                             \
+	X(SPAN_AWAIT, 'a', "a call whose task was suspended for part of it",   \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION),                            \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))                            \
+	X(SPAN_GPU, 'g', "the GPU marker of a call with device time",          \
+		SV_LOOK(15, 5, SV_LOOK_BOLD), SV_LOOK(15, 5, SV_LOOK_BOLD))    \
+	X(SPAN_MERGED, 'm', "one cell standing for several calls",             \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION | SV_LOOK_BOLD),             \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION | SV_LOOK_BOLD))             \
+	X(SPAN_DIM, 'n', "a call the search does not match, dimmed",           \
+		SV_LOOK(8, -1, SV_LOOK_DIM), SV_LOOK(8, -1, SV_LOOK_DIM))      \
+	X(MATCH, 'M', "a call matching the search or the chosen region",       \
+		SV_LOOK(0, 11, SV_LOOK_BOLD), SV_LOOK(0, 11, SV_LOOK_BOLD))    \
+	X(SELECTED, 'S', "the selected call",                                  \
+		SV_LOOK(0, 15, SV_LOOK_BOLD | SV_LOOK_UNDERLINE),              \
+		SV_LOOK(15, 0, SV_LOOK_BOLD | SV_LOOK_UNDERLINE))              \
+	X(CURSOR, 'c', "the cursor cell on empty timeline",                    \
+		SV_LOOK(-1, -1, SV_LOOK_REVERSE),                              \
+		SV_LOOK(-1, -1, SV_LOOK_REVERSE))                              \
+	X(PANEL, 'p', "summary side panel", SV_LOOK(-1, -1, 0),                \
+		SV_LOOK(-1, -1, 0))                                            \
+	X(PANEL_HEAD, 'h', "panel and popup headings",                         \
+		SV_LOOK(-1, -1, SV_LOOK_BOLD | SV_LOOK_UNDERLINE),             \
+		SV_LOOK(-1, -1, SV_LOOK_BOLD | SV_LOOK_UNDERLINE))             \
+	X(PANEL_CURSOR, 'P', "the panel row under the panel cursor",           \
+		SV_LOOK(-1, -1, SV_LOOK_REVERSE),                              \
+		SV_LOOK(-1, -1, SV_LOOK_REVERSE))                              \
+	X(PANEL_MARK, 'k', "the panel row of the selected call's region",      \
+		SV_LOOK(11, -1, SV_LOOK_BOLD), SV_LOOK(5, -1, SV_LOOK_BOLD))   \
+	X(DETAILS, 'd', "details of the selected call", SV_LOOK(-1, -1, 0),    \
+		SV_LOOK(-1, -1, 0))                                            \
+	X(BORDER, '|', "borders between areas", SV_LOOK(8, -1, 0),             \
+		SV_LOOK(8, -1, 0))                                             \
+	X(STATUS, 'b', "status line", SV_LOOK(0, 7, 0), SV_LOOK(15, 4, 0))     \
+	X(PROMPT, 'i', "a prompt and the text typed into it",                  \
+		SV_LOOK(11, -1, SV_LOOK_BOLD), SV_LOOK(4, -1, SV_LOOK_BOLD))   \
+	X(POPUP, 'u', "popup windows (help, source, metadata, warnings)",      \
+		SV_LOOK(15, 4, 0), SV_LOOK(0, 7, 0))                           \
+	X(WARNING, 'w', "warnings and error messages",                         \
+		SV_LOOK(9, -1, SV_LOOK_BOLD), SV_LOOK(1, -1, SV_LOOK_BOLD))    \
+	X(DIM, 'x', "secondary text", SV_LOOK(8, -1, SV_LOOK_DIM),             \
+		SV_LOOK(8, -1, SV_LOOK_DIM))                                   \
+	X(HOT, 't', "the hottest lines of a line profile in a popup",          \
+		SV_LOOK(11, 4, SV_LOOK_BOLD), SV_LOOK(15, 1, SV_LOOK_BOLD))    \
+	X(DIFF_SAME, '~', "a frame or figure the second run did not change",   \
+		SV_LOOK(0, 7, 0), SV_LOOK(0, 7, 0))                            \
+	X(DIFF_SLOWER, '+', "slower in the second run (by 1% to 10%)",         \
+		SV_LOOK(0, 9, 0), SV_LOOK(0, 9, 0))                            \
+	X(DIFF_SLOWER_MUCH, '*', "slower in the second run by 10% or more",    \
+		SV_LOOK(15, 1, SV_LOOK_BOLD), SV_LOOK(15, 1, SV_LOOK_BOLD))    \
+	X(DIFF_FASTER, '-', "faster in the second run (by 1% to 10%)",         \
+		SV_LOOK(0, 12, 0), SV_LOOK(0, 12, 0))                          \
+	X(DIFF_FASTER_MUCH, '=', "faster in the second run by 10% or more",    \
+		SV_LOOK(15, 4, SV_LOOK_BOLD), SV_LOOK(15, 4, SV_LOOK_BOLD))    \
+	X(BAR, 'v', "a bar of a figure (a rank's time), in a region colour",   \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION),                            \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))
 
 enum sv_style {
-#define SV_STYLE_ENUM(name, letter, help) SV_STYLE_##name,
+#define SV_STYLE_ENUM(name, letter, help, dark, light) SV_STYLE_##name,
 	SV_STYLE_TABLE(SV_STYLE_ENUM)
 #undef SV_STYLE_ENUM
 		SV_STYLE_COUNT

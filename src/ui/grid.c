@@ -23,99 +23,22 @@ static const struct {
 	char letter;
 	const char *name;
 } grid_styles[SV_STYLE_COUNT] = {
-#define GRID_STYLE_ROW(id, l, help) [SV_STYLE_##id] = {l, #id},
+#define GRID_STYLE_ROW(id, l, help, dark, light) [SV_STYLE_##id] = {l, #id},
 	SV_STYLE_TABLE(GRID_STYLE_ROW)
 #undef GRID_STYLE_ROW
 };
 
-/* The looks of a change between two runs, the same in both themes: the
- * colours of a frame or a figure, grey, light or full red and blue, with
- * text that reads on them. */
-#define GRID_DIFF_LOOKS                                                     \
-	[SV_STYLE_DIFF_SAME] = {0, 7, false, false, false, false, false,    \
-		false},                                                     \
-	[SV_STYLE_DIFF_SLOWER] = {0, 9, false, false, false, false, false,  \
-		false},                                                     \
-	[SV_STYLE_DIFF_SLOWER_MUCH] = {15, 1, false, false, true, false,    \
-		false, false},                                              \
-	[SV_STYLE_DIFF_FASTER] = {0, 12, false, false, false, false, false, \
-		false},                                                     \
-	[SV_STYLE_DIFF_FASTER_MUCH] = {                                     \
-		15, 4, false, false, true, false, false, false},
-
-/* How each style looks by default: {fg, bg, fg_region, bg_region, bold,
- * reverse, underline, dim}.  Colours are ANSI 0 .. 15. */
+/* How each style looks in each theme: the table's columns. */
 static const struct sv_style_attr grid_attrs[SV_STYLE_COUNT] = {
-	[SV_STYLE_DEFAULT] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_RULER] = {6, -1, false, false, false, false, false, false},
-	[SV_STYLE_LABEL] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_LABEL_CURSOR] = {-1, -1, false, false, true, true, false,
-		false},
-	[SV_STYLE_SPAN] = {0, -1, false, true, false, false, false, false},
-	[SV_STYLE_SPAN_AWAIT] = {-1, -1, true, false, false, false, false,
-		false},
-	[SV_STYLE_SPAN_GPU] = {15, 5, false, false, true, false, false, false},
-	[SV_STYLE_SPAN_MERGED] = {-1, -1, true, false, true, false, false,
-		false},
-	[SV_STYLE_SPAN_DIM] = {8, -1, false, false, false, false, false, true},
-	[SV_STYLE_MATCH] = {0, 11, false, false, true, false, false, false},
-	[SV_STYLE_SELECTED] = {0, 15, false, false, true, false, true, false},
-	[SV_STYLE_CURSOR] = {-1, -1, false, false, false, true, false, false},
-	[SV_STYLE_PANEL] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_PANEL_HEAD] = {-1, -1, false, false, true, false, true,
-		false},
-	[SV_STYLE_PANEL_CURSOR] = {-1, -1, false, false, false, true, false,
-		false},
-	[SV_STYLE_PANEL_MARK] = {11, -1, false, false, true, false, false,
-		false},
-	[SV_STYLE_DETAILS] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_BORDER] = {8, -1, false, false, false, false, false, false},
-	[SV_STYLE_STATUS] = {0, 7, false, false, false, false, false, false},
-	[SV_STYLE_PROMPT] = {11, -1, false, false, true, false, false, false},
-	[SV_STYLE_POPUP] = {15, 4, false, false, false, false, false, false},
-	[SV_STYLE_WARNING] = {9, -1, false, false, true, false, false, false},
-	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
-	[SV_STYLE_HOT] = {11, 4, false, false, true, false, false, false},
-	[SV_STYLE_BAR] = {-1, -1, true, false, false, false, false, false},
-	GRID_DIFF_LOOKS};
-
-/* The light theme: for a terminal with a light background.  Text that is
- * bright yellow, white or cyan on the dark theme's black becomes blue,
- * black or magenta; the selected call is white on black; the region
- * colours are lighter, so black text on a bar stays readable and bars
- * still stand apart from the white background. */
+#define GRID_STYLE_DARK(id, l, help, dark, light) [SV_STYLE_##id] = dark,
+	SV_STYLE_TABLE(GRID_STYLE_DARK)
+#undef GRID_STYLE_DARK
+};
 static const struct sv_style_attr grid_attrs_light[SV_STYLE_COUNT] = {
-	[SV_STYLE_DEFAULT] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_RULER] = {4, -1, false, false, false, false, false, false},
-	[SV_STYLE_LABEL] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_LABEL_CURSOR] = {-1, -1, false, false, true, true, false,
-		false},
-	[SV_STYLE_SPAN] = {0, -1, false, true, false, false, false, false},
-	[SV_STYLE_SPAN_AWAIT] = {-1, -1, true, false, false, false, false,
-		false},
-	[SV_STYLE_SPAN_GPU] = {15, 5, false, false, true, false, false, false},
-	[SV_STYLE_SPAN_MERGED] = {-1, -1, true, false, true, false, false,
-		false},
-	[SV_STYLE_SPAN_DIM] = {8, -1, false, false, false, false, false, true},
-	[SV_STYLE_MATCH] = {0, 11, false, false, true, false, false, false},
-	[SV_STYLE_SELECTED] = {15, 0, false, false, true, false, true, false},
-	[SV_STYLE_CURSOR] = {-1, -1, false, false, false, true, false, false},
-	[SV_STYLE_PANEL] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_PANEL_HEAD] = {-1, -1, false, false, true, false, true,
-		false},
-	[SV_STYLE_PANEL_CURSOR] = {-1, -1, false, false, false, true, false,
-		false},
-	[SV_STYLE_PANEL_MARK] = {5, -1, false, false, true, false, false,
-		false},
-	[SV_STYLE_DETAILS] = {-1, -1, false, false, false, false, false, false},
-	[SV_STYLE_BORDER] = {8, -1, false, false, false, false, false, false},
-	[SV_STYLE_STATUS] = {15, 4, false, false, false, false, false, false},
-	[SV_STYLE_PROMPT] = {4, -1, false, false, true, false, false, false},
-	[SV_STYLE_POPUP] = {0, 7, false, false, false, false, false, false},
-	[SV_STYLE_WARNING] = {1, -1, false, false, true, false, false, false},
-	[SV_STYLE_DIM] = {8, -1, false, false, false, false, false, true},
-	[SV_STYLE_BAR] = {-1, -1, true, false, false, false, false, false},
-	GRID_DIFF_LOOKS};
+#define GRID_STYLE_LIGHT(id, l, help, dark, light) [SV_STYLE_##id] = light,
+	SV_STYLE_TABLE(GRID_STYLE_LIGHT)
+#undef GRID_STYLE_LIGHT
+};
 
 static const char *const grid_theme_names[SV_THEME_COUNT] = {"dark", "light"};
 
