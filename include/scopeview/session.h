@@ -54,6 +54,7 @@ enum {
 	SV_SESSION_SORT = 1 << 4,    /* the statistics' order */
 	SV_SESSION_RANGE = 1 << 5,   /* the marked time range */
 	SV_SESSION_SECOND = 1 << 6,  /* a second run came (or went) */
+	SV_SESSION_SELECT = 1 << 7,  /* the selected call (sel, sel2) */
 };
 
 /* The time the statistics cover. */
@@ -377,6 +378,11 @@ struct sv_call_key sv_call_key_of(const struct sv_profile *p, uint32_t c);
 uint32_t sv_call_key_find(
 	const struct sv_profile *p, const struct sv_call_key *k);
 void sv_call_key_fini(struct sv_call_key *k);
+/* Select call c of run (0: the profile, 1: the second run; SV_NO_CALL:
+ * no call, in either run): at most one of sel and sel2 is set.  The only
+ * way the views change the selection; notifies SV_SESSION_SELECT when it
+ * changed. */
+void sv_session_select(struct sv_session *s, unsigned run, uint32_t c);
 /* Select the call k names (nothing when it is not there or its lane is
  * hidden).  sv_session_set_profile keeps the selection this way. */
 void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k);

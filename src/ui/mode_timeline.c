@@ -514,7 +514,7 @@ static int timeline_do(struct sv_mode *mode, int action)
 			if (v->s->sel != SV_NO_CALL &&
 				sv_profile_depth(p, v->s->sel) > 0 &&
 				sv_call_lane(p, v->s->sel) == v->cur_lane)
-				v->s->sel = SV_NO_CALL;
+				sv_session_select(v->s, 0, SV_NO_CALL);
 		}
 		sv_timeline_build_rows(v);
 		sv_timeline_fix_rows(v);
@@ -533,10 +533,12 @@ static int timeline_do(struct sv_mode *mode, int action)
 			v->lane2_collapsed[l] = any_open;
 		if (any_open) {
 			v->cur_depth = 0;
-			if (v->s->sel != SV_NO_CALL &&
-				sv_profile_depth(p, v->s->sel) > 0)
-				v->s->sel = SV_NO_CALL;
-			v->s->sel2 = SV_NO_CALL;
+			/* No call inside a collapsed lane stays selected
+			 * (the second run's: none, its lanes collapse too). */
+			if ((v->s->sel != SV_NO_CALL &&
+				    sv_profile_depth(p, v->s->sel) > 0) ||
+				v->s->sel2 != SV_NO_CALL)
+				sv_session_select(v->s, 0, SV_NO_CALL);
 		}
 		sv_timeline_build_rows(v);
 		sv_timeline_fix_rows(v);

@@ -456,6 +456,18 @@ void sv_call_key_fini(struct sv_call_key *k)
 	memset(k, 0, sizeof *k);
 }
 
+void sv_session_select(struct sv_session *s, unsigned run, uint32_t c)
+{
+	uint32_t sel = run ? SV_NO_CALL : c, sel2 = run ? c : SV_NO_CALL;
+
+	if (sel == s->sel && sel2 == s->sel2)
+		return;
+	s->sel = sel;
+	s->sel2 = sel2;
+	if (s->notify)
+		s->notify(s->notify_ctx, SV_SESSION_SELECT);
+}
+
 void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
 {
 	uint32_t c = sv_call_key_find(s->p, k);

@@ -309,15 +309,12 @@ void sv_timeline_select_at_cursor(struct sv_timeline *v)
 	long row = sv_timeline_cursor_row(v);
 	uint32_t c;
 
-	v->s->sel = SV_NO_CALL;
-	v->s->sel2 = SV_NO_CALL;
-	if (row < 0 || x < m.x0 || x >= m.x0 + m.w)
+	if (row < 0 || x < m.x0 || x >= m.x0 + m.w) {
+		sv_session_select(v->s, 0, SV_NO_CALL);
 		return;
+	}
 	c = sv_timeline_row_hit(v, &v->rows.rows[row], &m, x);
-	if (v->rows.rows[row].run)
-		v->s->sel2 = c;
-	else
-		v->s->sel = c;
+	sv_session_select(v->s, v->rows.rows[row].run, c);
 }
 
 /* Select call c: the cursor goes to its row and into its visible part;
@@ -353,13 +350,13 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	}
 	lo = s > v->t0 ? s : v->t0;
 	hi = e < v->t1 ? e : v->t1;
-	v->s->sel = src.run ? SV_NO_CALL : c;
-	v->s->sel2 = src.run ? c : SV_NO_CALL;
 	v->cur_run = (uint8_t)src.run;
 	v->cur_lane = lane;
 	v->cur_depth = sv_profile_depth(p, c);
 	v->cur_t = lo + (hi - lo) / 2;
 	sv_timeline_fix_rows(v);
+	/* Last: the views told (this one syncs) see the cursor on it. */
+	sv_session_select(v->s, src.run, c);
 }
 
 /* Select call c and make it readable: the zoom stays when the call is

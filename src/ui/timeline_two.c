@@ -182,8 +182,8 @@ int sv_timeline_second_command(struct sv_timeline *v, const char *arg)
 		sv_session_message(s, true, "%s", "second: on or off");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
-	if (!on)
-		s->sel2 = SV_NO_CALL;
+	if (!on && s->sel2 != SV_NO_CALL)
+		sv_session_select(s, 1, SV_NO_CALL);
 	sv_timeline_extent(v, &t0, &t1);
 	whole = v->t0 <= t0 && v->t1 >= t1;
 	sv_session_show_second(s, on);
@@ -267,7 +267,7 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			v->cur_depth = 0;
 			if (c != SV_NO_CALL && sv_profile_depth(p2, c) > 0 &&
 				sv_call_lane(p2, c) == v->cur_lane)
-				s->sel2 = SV_NO_CALL;
+				sv_session_select(s, 1, SV_NO_CALL);
 		}
 		sv_timeline_build_rows(v);
 		sv_timeline_fix_rows(v);
