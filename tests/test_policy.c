@@ -1,6 +1,6 @@
 /*
- * test_policy.c: the architecture rules of STYLE.md and doc/design.md that
- * a compiler does not check by itself.
+ * test_policy.c: the architecture rules of doc/design.md (section 1, the
+ * layers) that a compiler does not check by itself.
  *
  * Each rule is a function from a file's layer, name and text to the first
  * violation (or NULL), so that the rules are tested on planted violations

@@ -1,10 +1,13 @@
 /*
- * app.c: the interactive viewer's loop (app.h) and `scopeview [FILE]`.
+ * app.c: the interactive viewer's loop (app.h); cli/cmd_view.c parses
+ * `scopeview [FILE]` and starts it.
  *
  * One loop, one place that draws: keys go to sv_view_handle_key(), which
- * reports what changed; the loop renders the view into its grid and
- * presents it only when a flag (or a resize, or load progress) says so.
- * Idle, the loop sleeps in the backend's blocking getkey.
+ * reports what changed; before every frame the loop takes in what the
+ * background work finished (sv_view_poll: the session's jobs, job.h);
+ * it renders the view into its grid and presents it only when a flag (or
+ * a resize, or load progress) says so.  Idle, the loop sleeps in the
+ * backend's blocking getkey, which a finished job's wake-up ends.
  *
  * Loading runs in a background thread (app_loader.c): first the
  * index alone (summary_only: names and stored statistics, quick), then
