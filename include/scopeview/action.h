@@ -149,8 +149,7 @@ enum {
 	X(CONTENTS, "contents", "I", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,         \
 		"Show every group and dataset of the file")                    \
 	X(VIEW_NEXT, "view-next", "V", SV_SCOPE_GLOBAL,                        \
-		"Switch to the next view (timeline, stats, tree, flame, "      \
-		"callers, ranks, histogram, calls)")                           \
+		"Switch to the next view (:view and Tab name them all)")       \
 	X(RELOAD, "reload", "R", SV_SCOPE_GLOBAL, "Reload the file")           \
 	X(HELP, "help", "? F1", SV_SCOPE_GLOBAL | SV_SCOPE_POPUP,              \
 		"Show the keys")                                               \

@@ -85,7 +85,8 @@ struct sv_mode_ops {
 	/* Whether the mode's focus is on its summary panel, so that the
 	 * panel's keys come first.  May be NULL (never). */
 	bool (*panel_focus)(const struct sv_mode *m);
-	/* Do action a (action.h); returns SV_REACT_* flags. */
+	/* Do action a (action.h); returns SV_REACT_* flags.  May be NULL (a
+	 * list view whose keys are all the list's: the bell). */
 	int (*apply)(struct sv_mode *m, int action);
 	/* A key no action of the mode's scopes binds (text for a prompt, a
 	 * mouse event); returns SV_REACT_* flags, or -1 for "not mine" (a

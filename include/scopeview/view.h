@@ -60,7 +60,7 @@ enum sv_prompt {
 };
 
 #define SV_VIEW_PROMPT_MAX SV_SESSION_TEXT_MAX
-#define SV_VIEW_MAINS      8  /* main modes at most */
+#define SV_VIEW_MAINS      16 /* main modes at most */
 #define SV_VIEW_STACK      4  /* popups and prompts at most */
 #define SV_VIEW_BACK       16 /* main modes Esc goes back through */
 

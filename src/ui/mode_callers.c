@@ -340,12 +340,6 @@ static struct sv_list *callers_list_of(struct sv_mode *m)
 	return &d->list;
 }
 
-static int callers_apply(struct sv_mode *m, int a)
-{
-	(void)m, (void)a;
-	return SV_REACT_BELL;
-}
-
 static void callers_draw(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
@@ -397,7 +391,6 @@ const struct sv_mode_ops sv_mode_callers = {
 	.fini = callers_fini,
 	.notify = callers_notify,
 	.resize = callers_resize,
-	.apply = callers_apply,
 	.draw = callers_draw,
 	.show = callers_show,
 	.cancel = callers_cancel,

@@ -362,12 +362,6 @@ static int calls_enter(struct sv_mode *m, struct sv_list *l, long row)
 	return sv_view_show_call(m->view, c, true);
 }
 
-static int calls_apply(struct sv_mode *m, int a)
-{
-	(void)m, (void)a;
-	return SV_REACT_BELL;
-}
-
 /* Column headings in SV_CALLS_KEY order, each with its width. */
 static const struct {
 	const char *head;
@@ -539,7 +533,6 @@ const struct sv_mode_ops sv_mode_calls = {
 	.fini = calls_fini,
 	.notify = calls_notify,
 	.resize = calls_resize,
-	.apply = calls_apply,
 	.draw = calls_draw,
 	.describe = calls_describe,
 	.show = calls_show,
