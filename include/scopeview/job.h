@@ -10,14 +10,15 @@
  * results only once it said done, after which the thread has been joined.
  * sv_job_cancel() asks the function to stop and joins it: the next key
  * that changes the job's input calls it before starting another.  Nothing
- * here knows about curses or HDF5.
+ * here knows about curses or HDF5: the runner is the core layer's, for any
+ * layer that has heavy work off its caller's thread.
  */
 #ifndef SCOPEVIEW_JOB_H
 #define SCOPEVIEW_JOB_H
 
 #include "scopeview/layer.h"
-#if !(SV_LAYER_ALLOW & SV_LAYER_UI)
-#error "scopeview/job.h belongs to the ui layer, which this layer may not use"
+#if !(SV_LAYER_ALLOW & SV_LAYER_CORE)
+#error "scopeview/job.h belongs to the core layer, which this layer may not use"
 #endif
 
 #include <pthread.h>
