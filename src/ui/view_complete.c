@@ -128,6 +128,8 @@ static void complete_sort(struct sv_strv *out)
 {
 	size_t i, n = 0;
 
+	if (out->n < 2)
+		return;
 	qsort(out->v, out->n, sizeof *out->v, complete_cmp);
 	for (i = 0; i < out->n; i++) {
 		if (n && !strcmp(out->v[n - 1], out->v[i])) {
