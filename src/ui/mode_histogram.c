@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/fmt.h"
 #include "scopeview/histogram.h"
 #include "scopeview/job.h"
 #include "scopeview/list.h"
@@ -33,7 +34,7 @@
 
 #define HIST_SYNC     200000 /* calls binned on the UI thread */
 #define HIST_HEAD_H   3
-#define HIST_LABEL_W  22
+#define HIST_EDGE_MAX 24 /* an edge's text at most */
 #define HIST_COUNT_W  11
 #define HIST_DEF_BINS 24
 
@@ -45,6 +46,10 @@ struct hist_data {
 	size_t nbins;
 	struct sv_hist h; /* what is shown */
 	uint64_t maxc;    /* its largest count, at least 1 */
+	/* The significant digits the edges are printed with: as many as
+	 * tell every bin's two edges apart (72.41ms .. 72.43ms), and the
+	 * cells an edge then takes. */
+	int sig, edge_w;
 	bool valid;
 	uint64_t ncalls;     /* calls of the input */
 	struct sv_list list; /* over the bins */
@@ -82,6 +87,37 @@ static void hist_stop(struct hist_data *d)
 
 static void hist_take(struct hist_data *d);
 
+/* An edge of the bins as the labels print it. */
+static char *hist_edge(const struct hist_data *d, size_t i, char *buf, size_t n)
+{
+	return sv_fmt_dur_ex((double)(int64_t)d->h.edges[i], d->sig,
+		SV_FMT_DUR_COMPACT, buf, n);
+}
+
+/* The fewest digits (3 and up) that print every bin's two edges apart,
+ * and the widest edge then (at 17 digits, exact ns tell any two apart). */
+static void hist_edge_digits(struct hist_data *d)
+{
+	char a[HIST_EDGE_MAX + 8], b[HIST_EDGE_MAX + 8];
+	size_t i;
+	bool apart = false;
+
+	for (d->sig = 3; d->sig < 17; d->sig++) {
+		apart = true;
+		for (i = 0; apart && i < d->h.nbins; i++)
+			apart = strcmp(hist_edge(d, i, a, sizeof a),
+					hist_edge(d, i + 1, b, sizeof b)) != 0;
+		if (apart)
+			break;
+	}
+	d->edge_w = 9;
+	for (i = 0; i <= d->h.nbins; i++) {
+		int w = (int)strlen(hist_edge(d, i, a, sizeof a));
+		if (w > d->edge_w)
+			d->edge_w = w < HIST_EDGE_MAX ? w : HIST_EDGE_MAX;
+	}
+}
+
 /* The session's loop took the worker in (sv_jobs_poll). */
 static void hist_adopt(struct sv_job *j)
 {
@@ -101,6 +137,7 @@ static void hist_take(struct hist_data *d)
 		for (i = 0; i < d->h.nbins; i++)
 			if (d->h.counts[i] > d->maxc)
 				d->maxc = d->h.counts[i];
+		hist_edge_digits(d);
 	}
 	free(d->in);
 	d->in = NULL;
@@ -368,24 +405,25 @@ static void hist_draw_row(const struct sv_mode *m, const struct sv_list *l,
 	const struct hist_data *d = m->data;
 	const struct sv_session *s = m->s;
 	const struct sv_stats_region *reg = hist_region_stats(m);
-	int barw = w - HIST_LABEL_W - HIST_COUNT_W - 16;
+	int label_w = 2 * d->edge_w + 5;
+	int barw = w - label_w - HIST_COUNT_W - 16;
 	long cur = l->cur;
 	bool in_range =
 		d->anchor >= 0 && ((bi >= d->anchor && bi <= cur) ||
 					  (bi <= d->anchor && bi >= cur));
-	char a[32], b[32], marks[32];
+	char a[HIST_EDGE_MAX + 8], b[HIST_EDGE_MAX + 8], marks[32];
 
 	if (st != SV_STYLE_PANEL_CURSOR && in_range) {
 		st = SV_STYLE_PANEL_MARK;
 		sv_grid_fill(g, x, y, x + w, y + 1, ' ', st, 0);
 	}
-	sv_grid_textf(g, x, y, HIST_LABEL_W, st, 0, " %9s .. %-9s",
-		sv_render_short((int64_t)d->h.edges[bi], a, sizeof a),
-		sv_render_short((int64_t)d->h.edges[bi + 1], b, sizeof b));
-	sv_grid_textf(g, x + HIST_LABEL_W, y, HIST_COUNT_W, st, 0, "%10" PRIu64,
+	sv_grid_textf(g, x, y, label_w, st, 0, " %*s .. %-*s", d->edge_w,
+		hist_edge(d, (size_t)bi, a, sizeof a), d->edge_w,
+		hist_edge(d, (size_t)bi + 1, b, sizeof b));
+	sv_grid_textf(g, x + label_w, y, HIST_COUNT_W, st, 0, "%10" PRIu64,
 		d->h.counts[bi]);
 	if (barw > 0)
-		sv_render_bar(g, x + HIST_LABEL_W + HIST_COUNT_W + 1, y, barw,
+		sv_render_bar(g, x + label_w + HIST_COUNT_W + 1, y, barw,
 			(double)d->h.counts[bi] / (double)d->maxc,
 			s->opts.ascii, SV_STYLE_SPAN,
 			d->region >= 0 ? sv_session_region_color(
