@@ -588,40 +588,30 @@ END_TEST
 
 /* ---- the command line ---------------------------------------------------------- */
 
-/* Run sv_summary_main with args (NULL-terminated) with stdout and stderr
- * sent to files; returns the exit status; *out and *err get the texts. */
+struct summary_argv {
+	char *argv[32];
+	int argc;
+};
+
+static int summary_run_argv(void *v)
+{
+	struct summary_argv *a = v;
+	return sv_cli_run(&sv_cli_summary_cmd, a->argc, a->argv);
+}
+
+/* Run `scopeview summary` with args (NULL-terminated) with stdout and
+ * stderr sent to files; returns the exit status; *out and *err get the
+ * texts. */
 static int run_main(const char *const *args, char **out, char **err)
 {
-	char *argv[32];
-	int argc = 0, rc, o1, o2, fo, fe;
-	char *po = svt_tmp_path("stdout.txt"), *pe = svt_tmp_path("stderr.txt");
+	struct summary_argv a;
 
-	argv[argc++] = (char *)"summary";
-	while (args[argc - 1])
-		argv[argc] = (char *)args[argc - 1], argc++;
-	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	o1 = dup(1);
-	o2 = dup(2);
-	fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = sv_summary_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(o1, 1);
-	dup2(o2, 2);
-	close(o1);
-	close(o2);
-	close(fo);
-	close(fe);
-	*out = svt_read_file(po, NULL);
-	*err = svt_read_file(pe, NULL);
-	free(po);
-	free(pe);
-	return rc;
+	a.argc = 0;
+	a.argv[a.argc++] = (char *)"summary";
+	while (args[a.argc - 1])
+		a.argv[a.argc] = (char *)args[a.argc - 1], a.argc++;
+	a.argv[a.argc] = NULL;
+	return svt_captured(summary_run_argv, &a, out, err);
 }
 
 static const struct {
