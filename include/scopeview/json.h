@@ -80,19 +80,24 @@
 #define SV_JSON_STEP(n)    (((unsigned)(n)&0xffu) << 8)
 #define SV_JSON_PRETTY     (SV_JSON_BLOCK | SV_JSON_STEP(2))
 
+/* In a frame's layout: sv_json_break was called, the next member starts
+ * a line (one bit with the layout, so that the common case is one
+ * comparison). */
+#define SV_JSON_BREAK_NEXT 0x80u
+
 struct sv_json_frame {
-	unsigned layout;     /* SV_JSON_* of the container */
+	unsigned layout;     /* SV_JSON_* of the container (| BREAK_NEXT) */
 	int inner;           /* the column members that start a line get */
 	int close;           /* BLOCK: the column of the closing bracket */
 	unsigned long count; /* members written */
 	unsigned long lines; /* newlines written before the last member */
-	bool brk;            /* sv_json_break: the next member starts a line */
 	char end;            /* '}' or ']' */
 };
 
 struct sv_json {
 	struct sv_outbuf *o;
 	struct sv_json_frame *stack;
+	struct sv_json_frame *top; /* the innermost open one, or NULL */
 	size_t depth, cap;
 	int line;            /* the indentation of the line being written */
 	unsigned long lines; /* newlines written */
@@ -150,10 +155,28 @@ void sv_json_end_at(struct sv_json *j);
 /* Before a value: the separator, unless its key came just before. */
 static inline void sv_json_value_sep(struct sv_json *j)
 {
-	if (j->after_key)
+	struct sv_json_frame *f;
+
+	if (j->after_key) {
 		j->after_key = false;
-	else
+		return;
+	}
+	f = j->top;
+	if (!f ||
+		(f->layout & (0xfu | SV_JSON_COMPACT | SV_JSON_BREAK_NEXT)) !=
+			(SV_JSON_BLOCK | SV_JSON_COMPACT) ||
+		f->inner) {
 		sv_json_member(j);
+		return;
+	}
+	/* the common case: an item of an export's list, one a line */
+	if (f->count)
+		sv_outbuf_putc(j->o, ',');
+	sv_outbuf_putc(j->o, '\n');
+	j->line = 0;
+	j->lines++;
+	f->count++;
+	f->lines = j->lines;
 }
 
 static inline void sv_json_object(struct sv_json *j, unsigned layout)
@@ -168,22 +191,18 @@ static inline void sv_json_object(struct sv_json *j, unsigned layout)
 	/* the common case: an export's compact object */
 	sv_json_value_sep(j);
 	sv_outbuf_putc(j->o, '{');
-	f = &j->stack[j->depth++];
+	f = j->top = &j->stack[j->depth++];
 	f->layout = layout;
 	f->inner = j->line;
-	f->close = 0;
 	f->count = 0;
-	f->lines = j->lines;
-	f->brk = false;
 	f->end = '}';
 }
 
 static inline void sv_json_end(struct sv_json *j)
 {
-	if (j->depth &&
-		(j->stack[j->depth - 1].layout & 0xfu) != SV_JSON_BLOCK) {
-		sv_outbuf_putc(j->o, j->stack[j->depth - 1].end);
-		j->depth--;
+	if (j->top && (j->top->layout & 0xfu) != SV_JSON_BLOCK) {
+		sv_outbuf_putc(j->o, j->top->end);
+		j->top = --j->depth ? j->top - 1 : NULL;
 	} else {
 		sv_json_end_at(j);
 	}
@@ -194,11 +213,11 @@ static inline void sv_json_end(struct sv_json *j)
 static inline void sv_json_raw_key(
 	struct sv_json *j, const char *text, size_t n)
 {
-	struct sv_json_frame *f = j->depth ? &j->stack[j->depth - 1] : NULL;
+	struct sv_json_frame *f = j->top;
 	struct sv_outbuf *o = j->o;
 	char *d;
 
-	if (!f || f->layout != (SV_JSON_INLINE | SV_JSON_COMPACT) || f->brk ||
+	if (!f || f->layout != (SV_JSON_INLINE | SV_JSON_COMPACT) ||
 		o->cap - o->n < n + 2) {
 		sv_json_raw_key_at(j, text, n);
 		return;

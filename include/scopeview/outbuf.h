@@ -82,9 +82,22 @@ static inline void sv_outbuf_putc(struct sv_outbuf *o, char ch)
 		sv_outbuf_put_slow(o, &ch, 1);
 }
 
-/* v in decimal ("-12"). */
-void sv_outbuf_i64(struct sv_outbuf *o, int64_t v);
-void sv_outbuf_u64(struct sv_outbuf *o, uint64_t v);
+/* v in decimal ("-12"); inline for the exports, which write millions. */
+void sv_outbuf_u64_at(struct sv_outbuf *o, uint64_t v);
+static inline void sv_outbuf_u64(struct sv_outbuf *o, uint64_t v)
+{
+	if (v < 10)
+		sv_outbuf_putc(o, (char)('0' + v));
+	else
+		sv_outbuf_u64_at(o, v);
+}
+
+static inline void sv_outbuf_i64(struct sv_outbuf *o, int64_t v)
+{
+	if (v < 0)
+		sv_outbuf_putc(o, '-');
+	sv_outbuf_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
 /* v / 10^decimals with exactly that many decimals, exact:
  * (-1250, 3) is "-1.250", (5, 3) "0.005"; decimals at most 18. */
 void sv_outbuf_fixed(struct sv_outbuf *o, int64_t v, unsigned decimals);

@@ -28,7 +28,7 @@ void sv_json_fini(struct sv_json *j)
 
 static struct sv_json_frame *json_top(struct sv_json *j)
 {
-	return j->depth ? &j->stack[j->depth - 1] : NULL;
+	return j->top;
 }
 
 /* A line break, then indent blanks. */
@@ -59,17 +59,17 @@ void sv_json_member(struct sv_json *j)
 	if (f->count)
 		sv_outbuf_putc(j->o, ',');
 	/* the common case: a member on the line, no blank */
-	if (kind == SV_JSON_INLINE && !f->brk && f->layout & SV_JSON_COMPACT) {
+	if (f->layout == (SV_JSON_INLINE | SV_JSON_COMPACT)) {
 		f->count++;
 		return;
 	}
-	if (f->brk || kind == SV_JSON_BLOCK ||
+	if (f->layout & SV_JSON_BREAK_NEXT || kind == SV_JSON_BLOCK ||
 		(f->count && kind == SV_JSON_HANG) ||
 		(f->count && kind == SV_JSON_WRAP && j->lines != f->lines))
 		json_newline(j, f->inner);
 	else if (f->count && !(f->layout & SV_JSON_COMPACT))
 		sv_outbuf_putc(j->o, ' ');
-	f->brk = false;
+	f->layout &= ~SV_JSON_BREAK_NEXT;
 	f->count++;
 	f->lines = j->lines;
 }
@@ -84,7 +84,7 @@ void sv_json_open_at(struct sv_json *j, unsigned layout, char open, char end)
 	if (j->depth == j->cap)
 		sv_grow((void **)&j->stack, &j->cap, j->depth + 1,
 			sizeof *j->stack);
-	f = &j->stack[j->depth++];
+	f = j->top = &j->stack[j->depth++];
 	memset(f, 0, sizeof *f);
 	f->layout = layout;
 	f->end = end;
@@ -120,14 +120,14 @@ void sv_json_end_at(struct sv_json *j)
 		(f->count || f->layout & SV_JSON_CLOSE_LINE))
 		json_newline(j, f->close);
 	sv_outbuf_putc(j->o, f->end);
-	j->depth--;
+	j->top = --j->depth ? f - 1 : NULL;
 }
 
 void sv_json_break(struct sv_json *j)
 {
 	struct sv_json_frame *f = json_top(j);
 	if (f)
-		f->brk = true;
+		f->layout |= SV_JSON_BREAK_NEXT;
 }
 
 void sv_json_finish(struct sv_json *j)

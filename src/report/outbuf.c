@@ -119,17 +119,10 @@ static char *outbuf_digits(uint64_t u, char *buf)
 	return d;
 }
 
-void sv_outbuf_u64(struct sv_outbuf *o, uint64_t v)
+void sv_outbuf_u64_at(struct sv_outbuf *o, uint64_t v)
 {
 	char buf[24], *d = outbuf_digits(v, buf);
 	sv_outbuf_put(o, d, (size_t)(buf + 24 - d));
-}
-
-void sv_outbuf_i64(struct sv_outbuf *o, int64_t v)
-{
-	if (v < 0)
-		sv_outbuf_putc(o, '-');
-	sv_outbuf_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
 void sv_outbuf_fixed(struct sv_outbuf *o, int64_t v, unsigned decimals)
