@@ -24,7 +24,6 @@
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
 #include "scopeview/regex.h"
-#include "scopeview/report.h"
 #include "scopeview/stats.h"
 #include "scopeview/sink.h"
 #include "scopeview/source.h"

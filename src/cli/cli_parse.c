@@ -147,12 +147,11 @@ char *sv_cli_synopsis(const struct sv_cli_command *cmd)
 
 void sv_cli_write_usage(FILE *out, const struct sv_cli_command *cmd)
 {
-	fprintf(out, "usage: scopeview%s%s", cmd->name[0] ? " " : "",
-		cmd->name);
-	if (cmd->nopts)
-		fputc(' ', out);
-	parse_write_synopsis(out, cmd);
-	fputc('\n', out);
+	char *syn = sv_cli_synopsis(cmd);
+
+	fprintf(out, "usage: scopeview%s%s%s%s\n", cmd->name[0] ? " " : "",
+		cmd->name, syn[0] ? " " : "", syn);
+	free(syn);
 }
 
 void sv_cli_write_help(FILE *out, const struct sv_cli_command *cmd)
