@@ -111,7 +111,7 @@ static void hist_edge_digits(struct hist_data *d)
 			break;
 	}
 	d->edge_w = 9;
-	for (i = 0; i <= d->h.nbins; i++) {
+	for (i = 0; d->h.nbins && i <= d->h.nbins; i++) {
 		int w = (int)strlen(hist_edge(d, i, a, sizeof a));
 		if (w > d->edge_w)
 			d->edge_w = w < HIST_EDGE_MAX ? w : HIST_EDGE_MAX;
