@@ -57,8 +57,8 @@ static void scale_check(const char *what, double (*f)(size_t), size_t n)
 	double ratio = b / (a > 1e-3 ? a : 1e-3);
 	fprintf(stderr, "scale %s: n=%zu %.4f s, 4n %.4f s, ratio %.2f\n", what,
 		n, a, b, ratio);
-	ck_assert_msg(
-		ratio < 10, "%s: 4x the input took %.1fx the time", what, ratio);
+	ck_assert_msg(ratio < 10, "%s: 4x the input took %.1fx the time", what,
+		ratio);
 }
 
 enum { SCALE_ROWS_BY_REGION, SCALE_THREADS, SCALE_TASKS, SCALE_TIES };

@@ -55,12 +55,12 @@ struct sv_scaling_opts {
 
 /* One run of the study, in the order given. */
 struct sv_scaling_run {
-	char *label; /* the run's label (its metadata's label, else its
+	char *label;    /* the run's label (its metadata's label, else its
 			file name), owned */
-	char *file;  /* its path, owned */
-	double x;    /* its x value (a number; for a non-numeric field, the
+	char *file;     /* its path, owned */
+	double x;       /* its x value (a number; for a non-numeric field, the
 			index of its text among the distinct texts) */
-	char *x_text; /* the x value as the file says it, owned */
+	char *x_text;   /* the x value as the file says it, owned */
 	uint32_t point; /* its point: an index into xs */
 };
 
@@ -78,9 +78,9 @@ struct sv_scaling_region {
 };
 
 struct sv_scaling {
-	char *x_field;    /* owned */
-	bool numeric;     /* every x is a number */
-	double baseline;  /* x0 */
+	char *x_field;   /* owned */
+	bool numeric;    /* every x is a number */
+	double baseline; /* x0 */
 	char *baseline_text;
 	struct sv_scaling_run *runs; /* nruns, in the order given */
 	size_t nruns;

@@ -54,11 +54,11 @@ struct sv_trend_opts {
 };
 
 struct sv_trend_point {
-	uint32_t count;     /* ranks with a k-th call */
+	uint32_t count; /* ranks with a k-th call */
 	int64_t min_ns, max_ns;
 	double median_ns;
-	uint32_t max_rank;  /* the rank of the max (lowest on ties) */
-	uint32_t max_call;  /* its call (the slowest of iteration k) */
+	uint32_t max_rank; /* the rank of the max (lowest on ties) */
+	uint32_t max_call; /* its call (the slowest of iteration k) */
 };
 
 struct sv_trend_change {
@@ -70,7 +70,7 @@ struct sv_trend_change {
 struct sv_trend {
 	uint32_t region;
 	enum sv_trend_metric metric;
-	uint32_t nranks; /* ranks with a call of the region */
+	uint32_t nranks;               /* ranks with a call of the region */
 	struct sv_trend_point *points; /* npoints: iteration 0 .. */
 	size_t npoints;
 	struct sv_trend_change *changes; /* nchanges, by iteration */
@@ -91,7 +91,8 @@ struct sv_trend {
  * with sv_trend_fini.  O(calls of the region x log) time.
  */
 int sv_trend_compute(struct sv_trend *t, const struct sv_profile *p,
-	uint32_t region, const struct sv_trend_opts *opts, struct sv_error *err);
+	uint32_t region, const struct sv_trend_opts *opts,
+	struct sv_error *err);
 void sv_trend_fini(struct sv_trend *t);
 
 /* The value the trend measures of call c (its duration or exclusive
