@@ -84,7 +84,7 @@ static int row_sort(struct sv_mode *m, struct sv_list *li, int col, bool rev)
 	if (col == 1)
 		return -1;
 	qsort(value, NROWS, sizeof *value, rev ? cmp_down : cmp_up);
-	return 0;
+	return col;
 }
 
 static const char *const cols[] = {"value", "other"};

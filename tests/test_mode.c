@@ -898,6 +898,10 @@ static const struct {
 	{"two_runs_search", "/ s o l v e Enter", 110, 16},
 	/* B's rows hidden: A's alone, as without B */
 	{"two_runs_b_hidden", ": s e c o n d Enter", 110, 16},
+	/* the panel by the change in per cent, the biggest rise first */
+	{"two_runs_sort_delta", ": s o r t Space d e l t a % Enter", 110, 16},
+	/* the ranks matrix's third metric: each rank's change */
+	{"two_runs_ranks_change", "B x x", 110, 16},
 };
 
 START_TEST(test_two_run_screens)
@@ -956,6 +960,21 @@ START_TEST(test_two_runs_figures)
 	/* fib is not in B */
 	ck_assert_ptr_null(sv_session_second_of(
 		&w.s, (uint32_t)sv_profile_find_region(a, "fib")));
+	/* by the change: in per cent kernel (+57%) before solve (+29%) and
+	 * main (+23%), fib (gone, -100%) last; in ns main and solve (+500
+	 * each, in their former order) before kernel (+200) */
+	ck_assert_int_eq(sv_session_sort_diff(&w.s, SV_SESSION_SORT_PCT), 0);
+	ck_assert_str_eq(w.s.stats.regions[0].name, "kernel");
+	ck_assert_str_eq(w.s.stats.regions[1].name, "solve");
+	ck_assert_str_eq(w.s.stats.regions[2].name, "main");
+	ck_assert_str_eq(w.s.stats.regions[3].name, "fib");
+	ck_assert_int_eq(sv_session_sort_diff(&w.s, SV_SESSION_SORT_DELTA), 0);
+	ck_assert_str_eq(w.s.stats.regions[2].name, "kernel");
+	ck_assert_str_eq(w.s.stats.regions[3].name, "fib");
+	/* a plain sort ends the order by change */
+	sv_session_sort(&w.s, SV_STATS_KEY_TOTAL);
+	ck_assert_int_eq(w.s.sort_diff, 0);
+	ck_assert_str_eq(w.s.stats.regions[0].name, "main");
 	/* a rank filter applies to both runs: rank 1's solve is 1000 */
 	ck_assert_int_eq(sv_session_set_ranks(&w.s, "1"), 0);
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);

@@ -284,7 +284,7 @@ enum {
 	X(RANKS_LEFT, "ranks-left", "h Left", SV_SCOPE_RANKS,                  \
 		"Move to the previous region")                                 \
 	X(RANKS_METRIC, "ranks-metric", "x", SV_SCOPE_RANKS,                   \
-		"Switch the cells between total and exclusive time")           \
+		"Cells: total time, exclusive time, change in the second run") \
 	X(RANKS_SORT, "ranks-sort", "o", SV_SCOPE_RANKS,                       \
 		"Order the regions by imbalance, or as the panel does")        \
 	X(RANKS_WORST, "ranks-worst", "s", SV_SCOPE_RANKS,                     \

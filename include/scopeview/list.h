@@ -67,8 +67,10 @@ struct sv_list_ops {
 	const char *const *cols;
 	int ncols;
 	/* Re-order the rows by column col (0 .. ncols - 1), the other way
-	 * round when reverse: returns 0, or -1 when it cannot (the bell).
-	 * The widget keeps the cursor on its row. */
+	 * round when reverse: returns the column it sorted by (col, or
+	 * another when col cannot be had now: a column of a second run
+	 * that is not there), or -1 when it cannot sort (the bell).  The
+	 * widget keeps the cursor on its row. */
 	int (*sort)(
 		struct sv_mode *m, struct sv_list *l, int col, bool reverse);
 };

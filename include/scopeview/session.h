@@ -179,6 +179,11 @@ struct sv_session {
 	struct sv_stats_table stats_all;
 	bool stats_all_valid;
 	enum sv_stats_key sort_key;
+	/* With a second run: the rows sorted by the change of their total
+	 * time instead (SV_SESSION_SORT_DELTA: B - A, SV_SESSION_SORT_PCT:
+	 * in percent of A; the largest increase first), until sorted by a
+	 * key again; 0: by sort_key. */
+	int sort_diff;
 	/* The time they cover (a range or window: every call with its part
 	 * inside, stats.h's has_range), and the timeline's window as last
 	 * told (sv_session_set_window). */
@@ -426,6 +431,12 @@ void sv_session_set_range(
 	struct sv_session *s, bool on, int64_t t0, int64_t t1);
 /* Sort the statistics by key; notifies SV_SESSION_SORT. */
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
+/* Sort them by the change of each region's total time in the second run
+ * (SV_SESSION_SORT_DELTA or SV_SESSION_SORT_PCT; the largest increase
+ * first, then the regions the second run lacks); returns 0 and notifies
+ * SV_SESSION_SORT, or -EINVAL (nothing changed) without a second run. */
+enum { SV_SESSION_SORT_DELTA = 1, SV_SESSION_SORT_PCT = 2 };
+int sv_session_sort_diff(struct sv_session *s, int kind);
 /* What the statistics cover (SV_SPAN_RANGE only with a marked range;
  * marking a range chooses it, clearing one goes back to the run);
  * recomputes them and notifies SV_SESSION_SORT. */

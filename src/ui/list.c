@@ -196,7 +196,8 @@ static int list_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	sv_list_keep(m, l);
-	if (l->ops->sort(m, l, col, rev) < 0) {
+	col = l->ops->sort(m, l, col, rev);
+	if (col < 0 || col >= l->ops->ncols) {
 		l->has_kept = false;
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}

@@ -249,7 +249,7 @@ static int calls_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 		d->n = 0;
 	}
 	calls_sort_list(d, list, n, false);
-	return 0;
+	return col;
 }
 
 static const struct sv_list_ops calls_list_ops = {

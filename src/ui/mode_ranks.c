@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/diff.h"
 #include "scopeview/list.h"
 #include "scopeview/palette.h"
 #include "scopeview/ranks.h"
@@ -52,6 +53,12 @@ struct ranks_data {
 	long expanded;
 	struct sv_list list; /* over the display rows */
 	long col, left;
+	/* With a second run: its matrix (same metric), each region's
+	 * column there (by name, -1: none), and whether the cells show the
+	 * change from this run to it (x steps there too). */
+	struct sv_ranks m2;
+	bool valid2, change;
+	long *col2;
 };
 
 /* Rows the matrix part of the screen has. */
@@ -166,18 +173,38 @@ static void ranks_rebuild(struct sv_mode *m)
 	struct ranks_data *d = m->data;
 
 	sv_ranks_fini(&d->m);
+	sv_ranks_fini(&d->m2);
 	free(d->order);
 	free(d->scratch);
+	free(d->col2);
 	d->order = NULL;
 	d->scratch = NULL;
+	d->col2 = NULL;
 	d->valid = m->s->stats_valid &&
 		   sv_ranks_compute(&d->m, &m->s->stats, d->metric) == 0;
+	d->valid2 = d->valid && m->s->stats2_valid &&
+		    sv_ranks_compute(&d->m2, &m->s->stats2, d->metric) == 0;
+	if (!d->valid2)
+		d->change = false;
 	if (!d->valid) {
 		sv_list_set_rows(&d->list, 0);
 		return;
 	}
+	if (d->valid2) {
+		size_t j, k;
+		d->col2 = sv_xmalloc((d->m.nregions + 1) * sizeof *d->col2);
+		for (j = 0; j < d->m.nregions; j++) {
+			d->col2[j] = -1;
+			for (k = 0; k < d->m2.nregions; k++)
+				if (!strcmp(d->m.t->regions[j].name,
+					    d->m2.t->regions[k].name))
+					d->col2[j] = (long)k;
+		}
+	}
 	d->order = sv_xcalloc(d->m.nregions + 1, sizeof *d->order);
-	d->scratch = sv_xcalloc(d->m.nranks + 1, sizeof *d->scratch);
+	d->scratch = sv_xcalloc(
+		(d->m.nranks > d->m2.nranks ? d->m.nranks : d->m2.nranks) + 1,
+		sizeof *d->scratch);
 	ranks_reorder(d);
 	ranks_regroup(m);
 }
@@ -215,8 +242,10 @@ static void ranks_fini(struct sv_mode *m)
 {
 	struct ranks_data *d = m->data;
 	sv_ranks_fini(&d->m);
+	sv_ranks_fini(&d->m2);
 	free(d->order);
 	free(d->scratch);
+	free(d->col2);
 }
 
 static void ranks_notify(struct sv_mode *m, unsigned what)
@@ -319,9 +348,20 @@ static int ranks_apply(struct sv_mode *m, int a)
 		d->col--;
 		break;
 	case SV_ACTION_RANKS_METRIC:
-		d->metric = d->metric == SV_RANKS_TOTAL ? SV_RANKS_EXCLUSIVE
-							: SV_RANKS_TOTAL;
+		/* total, exclusive, and with a second run the change of the
+		 * total from this run to it */
+		if (d->change) {
+			d->change = false;
+			d->metric = SV_RANKS_TOTAL;
+		} else if (d->metric == SV_RANKS_TOTAL) {
+			d->metric = SV_RANKS_EXCLUSIVE;
+		} else {
+			d->metric = SV_RANKS_TOTAL;
+			d->change = d->valid2;
+		}
 		sv_ranks_set_metric(&d->m, d->metric);
+		if (d->valid2)
+			sv_ranks_set_metric(&d->m2, d->metric);
 		break;
 	case SV_ACTION_RANKS_SORT:
 		d->by_imbalance = !d->by_imbalance;
@@ -408,6 +448,52 @@ static void ranks_cell(struct sv_grid *g, int x, int y, bool has, int64_t v,
 
 static const struct ranks_look ranks_plain = {SV_STYLE_DEFAULT, 0};
 
+/* The median of region j over the ranks numbered first..last in matrix
+ * m at column col (-1: none); false when none of them has calls. */
+static bool ranks_median(const struct sv_ranks *m, long col, uint32_t first,
+	uint32_t last, int64_t *scratch, int64_t *med)
+{
+	uint32_t r0 = 0, r1;
+	int64_t lo, hi;
+	if (col < 0)
+		return false;
+	while (r0 < m->nranks && m->ranks[r0] < first)
+		r0++;
+	for (r1 = r0; r1 < m->nranks && m->ranks[r1] <= last; r1++)
+		;
+	return r1 > r0 && sv_ranks_group(m, (size_t)col, r0, r1, scratch, &lo,
+				  med, &hi) > 0;
+}
+
+/* A change cell: the time of ranks r0..r1 (their median for a group) in
+ * the second run against this one, in per cent, coloured as the diff
+ * panel colours its rows; "new" and "gone" where one run has no calls. */
+static void ranks_change_cell(const struct ranks_data *d, struct sv_grid *g,
+	int x, int y, size_t r0, size_t r1, size_t j, bool cursor)
+{
+	uint32_t first = d->m.ranks[r0], last = d->m.ranks[r1 - 1];
+	int64_t a = 0, b = 0;
+	bool ha = ranks_median(&d->m, (long)j, first, last, d->scratch, &a);
+	bool hb = d->valid2 &&
+		  ranks_median(&d->m2, d->col2[j], first, last, d->scratch, &b);
+	int st = cursor ? SV_STYLE_PANEL_CURSOR
+			: sv_grid_diff_style(
+				  sv_diff_level(ha, (double)a, hb, (double)b));
+	char buf[32];
+
+	if (ha && hb && a > 0) {
+		double pct = ((double)b / (double)a - 1) * 100;
+		if (pct > -0.05 && pct < 0.05)
+			pct = 0.0;
+		snprintf(buf, sizeof buf, "%+.1f%%", pct);
+	} else {
+		snprintf(buf, sizeof buf, "%s",
+			ha == hb ? "-" : (ha ? "gone" : "new"));
+	}
+	sv_grid_textf(
+		g, x, y, RANKS_CELL_W, st, 0, "%*s", RANKS_CELL_W - 1, buf);
+}
+
 static void ranks_draw_head(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r, long cols)
 {
@@ -418,10 +504,12 @@ static void ranks_draw_head(
 	int k, tw;
 
 	tw = sv_grid_textf(g, r.x, r.y, r.w, SV_STYLE_DIM, 0,
-		" %" PRIu32 " ranks x %zu regions, cells: %s time, hotter "
-			    "above the mean, regions %s",
+		" %" PRIu32 " ranks x %zu regions, cells: %s, regions %s",
 		d->m.nranks, d->m.nregions,
-		d->metric == SV_RANKS_TOTAL ? "total" : "exclusive",
+		d->change ? "change of total time in the second run"
+		: d->metric == SV_RANKS_TOTAL
+			? "total time, hotter above the mean"
+			: "exclusive time, hotter above the mean",
 		d->by_imbalance ? "by imbalance" : "in the panel's order");
 	if (m->s->mark_region >= 0)
 		sv_grid_textf(g, r.x + tw + 2, r.y, r.w - tw - 2,
@@ -480,6 +568,24 @@ static void ranks_draw_details(
 	double pct;
 	char a[32], b[32], c[32];
 
+	if (d->change) {
+		bool grp = ranks_row_span(d, d->list.cur, &r0, &r1);
+		uint32_t first = d->m.ranks[r0], last = d->m.ranks[r1 - 1];
+		int64_t va = 0, vb = 0;
+		bool ha = ranks_median(
+			&d->m, (long)j, first, last, d->scratch, &va);
+		bool hb = ranks_median(
+			&d->m2, d->col2[j], first, last, d->scratch, &vb);
+		sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
+			" %s %" PRIu32 "%s%.0" PRIu32
+			"%s: %s in this run, %s in "
+			"the second (x: total time)",
+			grp ? "ranks" : "rank", first, grp ? "-" : "",
+			grp ? last : 0, grp ? " (median)" : "",
+			ha ? sv_render_short(va, a, sizeof a) : "no calls",
+			hb ? sv_render_short(vb, b, sizeof b) : "no calls");
+		return;
+	}
 	if (ranks_row_span(d, d->list.cur, &r0, &r1)) {
 		size_t n = sv_ranks_group(
 			&d->m, j, r0, r1, d->scratch, &lo, &med, &hi);
@@ -557,6 +663,11 @@ static void ranks_draw_row(const struct sv_mode *m, const struct sv_list *l,
 			if (has)
 				k = ranks_style(&d->m.fig[j], v);
 		}
+		if (d->change) {
+			ranks_change_cell(d, g, x, y, r0, r1, j,
+				cur && d->left + c == d->col);
+			continue;
+		}
 		if (cur && d->left + c == d->col)
 			k = (struct ranks_look){SV_STYLE_PANEL_CURSOR, 0};
 		ranks_cell(g, x, y, has, v, k);
@@ -570,7 +681,7 @@ static void ranks_draw(
 	const struct sv_session *s = m->s;
 	long cols = (r.w - RANKS_LABEL_W) / RANKS_CELL_W;
 	static const char *const hints[] = {
-		"s slowest  Enter timeline  x excl/total  o order  e expand  "
+		"s slowest  Enter timeline  x cells  o order  e expand  "
 		"? help",
 		"s slowest  Enter timeline  ? help",
 	};

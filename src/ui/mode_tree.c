@@ -324,7 +324,7 @@ static int tree_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 		sv_callpath_sort(&d->b.tree, (enum sv_callpath_key)d->sort);
 		tree_relist(d, SV_CALLPATH_NONE);
 	}
-	return 0;
+	return col;
 }
 
 static void tree_draw_row(const struct sv_mode *m, const struct sv_list *l,

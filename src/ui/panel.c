@@ -55,11 +55,49 @@ int sv_panel_col_by_name(const char *name)
 	return -1;
 }
 
-static const char *const panel_col_names[SV_PANEL_COL_COUNT] = {
+/* The orders < and > step through: the columns, then, with a second
+ * run, the change of each region's total time (session.h's Δ sorts). */
+#define PANEL_SORT_DELTA SV_PANEL_COL_COUNT
+#define PANEL_SORT_PCT   (SV_PANEL_COL_COUNT + 1)
+#define PANEL_NSORTS     (SV_PANEL_COL_COUNT + 2)
+static const char *const panel_col_names[PANEL_NSORTS] = {
 #define PANEL_COL_NAME(id, title, key) [SV_PANEL_COL_##id] = title,
 	SV_PANEL_COLS(PANEL_COL_NAME)
 #undef PANEL_COL_NAME
+		[PANEL_SORT_DELTA] = "change (B - A)",
+	[PANEL_SORT_PCT] = "change in percent",
 };
+
+/* The panel's order now, as one of the orders above. */
+static int panel_sort_of(const struct sv_session *s)
+{
+	if (s->sort_diff && s->stats2_valid)
+		return s->sort_diff == SV_SESSION_SORT_DELTA ? PANEL_SORT_DELTA
+							     : PANEL_SORT_PCT;
+	return sv_panel_key_col(s->sort_key);
+}
+
+/* Sort by order k (a column, or a change: the first column instead
+ * without a second run); returns the order used. */
+static int panel_sort_by(struct sv_session *s, int k)
+{
+	if (k >= SV_PANEL_COL_COUNT) {
+		if (sv_session_sort_diff(s, k == PANEL_SORT_DELTA
+						    ? SV_SESSION_SORT_DELTA
+						    : SV_SESSION_SORT_PCT) == 0)
+			return k;
+		k = 0;
+	}
+	sv_session_sort(s, panel_col_keys[k]);
+	return k;
+}
+
+/* The order after (dir > 0) or before k, a second run's only with one. */
+static int panel_sort_step(const struct sv_session *s, int k, int dir)
+{
+	int n = s->p2 && s->stats2_valid ? PANEL_NSORTS : SV_PANEL_COL_COUNT;
+	return ((k < n ? k : n - 1) + (dir > 0 ? 1 : -1) + n) % n;
+}
 
 static struct sv_panel *panel_of(const struct sv_list *l)
 {
@@ -97,12 +135,18 @@ static uint64_t panel_key(
 /* The session sorts the table, for every view that shows it. */
 static int panel_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 {
-	(void)l;
+	int k;
 	if (rev)
 		return -1;
-	sv_session_sort(m->s, panel_col_keys[col]);
+	/* The list steps over every order; the second run's are skipped
+	 * without one. */
+	if (col >= SV_PANEL_COL_COUNT && !(m->s->p2 && m->s->stats2_valid))
+		col = l->sort >= SV_PANEL_COL_COUNT - 1
+			      ? 0
+			      : SV_PANEL_COL_COUNT - 1;
+	k = panel_sort_by(m->s, col);
 	sv_list_set_rows(l, m->s->stats_valid ? (long)m->s->stats.nregions : 0);
-	return 0;
+	return k;
 }
 
 static const struct sv_list_ops panel_list_ops = {
@@ -112,7 +156,7 @@ static const struct sv_list_ops panel_list_ops = {
 	.match = panel_match,
 	.key = panel_key,
 	.cols = panel_col_names,
-	.ncols = SV_PANEL_COL_COUNT,
+	.ncols = PANEL_NSORTS,
 	.sort = panel_sort,
 };
 
@@ -133,7 +177,7 @@ void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s)
 {
 	sv_list_set_rows(
 		&pn->list, s->stats_valid ? (long)s->stats.nregions : 0);
-	pn->list.sort = sv_panel_key_col(s->sort_key);
+	pn->list.sort = panel_sort_of(s);
 }
 
 long sv_panel_region(const struct sv_panel *pn, const struct sv_session *s)
@@ -236,11 +280,9 @@ int sv_panel_apply(
 			pn, s, a == SV_ACTION_PANEL_NAMES_LEFT ? -1 : 1);
 	case SV_ACTION_SORT_PREV:
 	case SV_ACTION_SORT_NEXT: {
-		int col = sv_panel_key_col(s->sort_key);
-		col = (col + (a == SV_ACTION_SORT_NEXT ? 1 : -1) +
-			      SV_PANEL_COL_COUNT) %
-		      SV_PANEL_COL_COUNT;
-		sv_session_sort(s, panel_col_keys[col]);
+		int k = panel_sort_step(
+			s, panel_sort_of(s), a == SV_ACTION_SORT_NEXT ? 1 : -1);
+		panel_sort_by(s, k);
 		sv_panel_clamp(pn, s);
 		sv_list_set_cursor(NULL, &pn->list, 0);
 		pn->list.top = 0;
@@ -319,7 +361,7 @@ static void panel_value(
  * figure, else total). */
 static int panel_diff_col(int sort_col)
 {
-	if (sort_col != SV_PANEL_COL_NAME &&
+	if (sort_col > SV_PANEL_COL_NAME &&
 		sv_diff_metric_of_key(sv_panel_col_key(sort_col)) >= 0)
 		return sort_col;
 	return SV_PANEL_COL_TOTAL;
@@ -442,7 +484,10 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	char buf[64], name[1024];
 	size_t differ_room[PANEL_ROWS_STACK], *differ;
 	const char *scope;
-	int sort_col = sv_panel_key_col(s->sort_key);
+	/* Sorted by a change: no column of A's is the order (-1). */
+	int sort_col = panel_sort_of(s) >= SV_PANEL_COL_COUNT
+			       ? -1
+			       : sv_panel_key_col(s->sort_key);
 	bool whole;
 	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
 	const char *sortmark = gl->ascii ? "*" : "\xe2\x96\xbc";
@@ -485,7 +530,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	/* Show the sort column even when it would be dropped: beside the
 	 * columns asked for while there is room, else in the last one's
 	 * place. */
-	if (sort_col != SV_PANEL_COL_NAME && ncols > 0) {
+	if (sort_col > SV_PANEL_COL_NAME && ncols > 0) {
 		bool in = false;
 		for (i = 0; i < nshown; i++)
 			in = in || cols[i] == sort_col;
@@ -556,12 +601,22 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 			sv_grid_text(gr, cx + 2 * PANEL_NUM_W - 5, y, 5,
 				"share", SV_STYLE_PANEL_HEAD, 0, 0);
 		} else {
+			int k = panel_sort_of(s), hw;
 			sv_grid_text(gr, cx + PANEL_NUM_W - 1, y, 1, "B",
 				SV_STYLE_PANEL_HEAD, 0, 0);
-			sv_grid_text(gr, cx + PANEL_NUM_W + 1, y,
-				PANEL_NUM_W - 1,
-				gl->ascii ? "  chg" : "  \xce\x94%",
-				SV_STYLE_PANEL_HEAD, 0, 0);
+			/* Δ% (▼ when sorted by it), Δ▼ when sorted by the
+			 * change in ns */
+			const char *lab =
+				k == PANEL_SORT_DELTA
+					? (gl->ascii ? "chg" : "\xce\x94")
+					: (gl->ascii ? "chg%" : "\xce\x94%");
+			/* the label ends over the rows' % sign, the mark
+			 * after it */
+			hw = sv_grid_text_width(lab, PANEL_NUM_W);
+			snprintf(buf, sizeof buf, "%s%s", lab,
+				k >= SV_PANEL_COL_COUNT ? sortmark : "");
+			sv_grid_text(gr, cx + 2 * PANEL_NUM_W - 2 - hw, y,
+				hw + 2, buf, SV_STYLE_PANEL_HEAD, 0, 0);
 		}
 	}
 	if (!s->stats_valid)

@@ -29,6 +29,7 @@ static void session_second_key(const struct sv_session *s, char *buf, size_t n)
 }
 
 static void session_second_map(struct sv_session *s);
+static void session_sort_table(struct sv_session *s);
 
 void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t)
 {
@@ -78,6 +79,8 @@ void sv_session_compute_second(struct sv_session *s)
 	s->stats2_of[1] = s->p2;
 	memcpy(s->stats2_key, key, sizeof key);
 	session_second_map(s);
+	if (s->sort_diff && s->stats_valid)
+		session_sort_table(s);
 }
 
 /* For each region of p the row of stats2 of its name; the rows only in
@@ -227,6 +230,57 @@ static void session_drop_stats(struct sv_session *s)
 	s->stats_valid = false;
 }
 
+/* A region's change in total time, for the Δ sorts: B - A, or in
+ * percent of A (+inf for a region A spends no time in). */
+static double session_change(
+	const struct sv_session *s, const struct sv_stats_region *a, int kind)
+{
+	const struct sv_stats_region *b = sv_session_second_of(s, a->region);
+	double va = (double)a->s.total_ns, vb = b ? (double)b->s.total_ns : 0;
+
+	if (kind == SV_SESSION_SORT_DELTA)
+		return vb - va;
+	return va > 0 ? (vb - va) / va * 100.0 : vb > 0 ? 1e300 : 0;
+}
+
+struct session_keyed {
+	double key;
+	size_t i;
+};
+
+static int session_keyed_cmp(const void *x, const void *y)
+{
+	const struct session_keyed *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? 1 : -1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* The table in the session's order: by sort_key, or by change. */
+static void session_sort_table(struct sv_session *s)
+{
+	struct session_keyed *k;
+	struct sv_stats_region *rows;
+	size_t i, n = s->stats.nregions;
+
+	sv_stats_table_sort(&s->stats, s->sort_key);
+	if (!s->sort_diff || !s->stats2_valid || n < 2)
+		return;
+	k = sv_xmalloc(n * sizeof *k);
+	rows = sv_xmalloc(n * sizeof *rows);
+	for (i = 0; i < n; i++) {
+		k[i].key =
+			session_change(s, &s->stats.regions[i], s->sort_diff);
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof *k, session_keyed_cmp);
+	for (i = 0; i < n; i++)
+		rows[i] = s->stats.regions[k[i].i];
+	memcpy(s->stats.regions, rows, n * sizeof *rows);
+	free(rows);
+	free(k);
+}
+
 /* Show table t (taken over). */
 static void session_adopt_stats(
 	struct sv_session *s, struct sv_stats_table *t, bool all)
@@ -235,7 +289,7 @@ static void session_adopt_stats(
 	s->stats = *t;
 	s->stats_valid = true;
 	s->stats_is_all = all;
-	sv_stats_table_sort(&s->stats, s->sort_key);
+	session_sort_table(s);
 }
 
 static void session_stats_job(struct sv_job *j)
@@ -402,7 +456,20 @@ void sv_session_span_text(const struct sv_session *s, char *buf, size_t n)
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
 {
 	s->sort_key = key;
+	s->sort_diff = 0;
 	if (s->stats_valid)
 		sv_stats_table_sort(&s->stats, key);
 	sv_session_notify(s, SV_SESSION_SORT);
+}
+
+int sv_session_sort_diff(struct sv_session *s, int kind)
+{
+	if (!s->p2 || !s->stats2_valid ||
+		(kind != SV_SESSION_SORT_DELTA && kind != SV_SESSION_SORT_PCT))
+		return -EINVAL;
+	s->sort_diff = kind;
+	if (s->stats_valid)
+		session_sort_table(s);
+	sv_session_notify(s, SV_SESSION_SORT);
+	return 0;
 }

@@ -288,11 +288,27 @@ int sv_timeline_command(struct sv_timeline *v, const char *cmd)
 			       : SV_REACT_REDRAW;
 	if (!strcmp(word, "sort")) {
 		int k;
+		/* With a second run: by the change of the total time. */
+		if (!strcmp(arg, "delta") || !strcmp(arg, "delta%")) {
+			if (sv_session_sort_diff(
+				    v->s, arg[5] ? SV_SESSION_SORT_PCT
+						 : SV_SESSION_SORT_DELTA) < 0) {
+				sv_session_message(v->s, true,
+					"sort %s: no second run to compare "
+					"with (:open B.h5)",
+					arg);
+				return SV_REACT_REDRAW | SV_REACT_BELL;
+			}
+			sv_session_message(v->s, false,
+				"sorted by the change in total time%s",
+				arg[5] ? ", in percent" : "");
+			return SV_REACT_REDRAW;
+		}
 		k = sv_panel_col_by_name(arg);
 		if (k < 0) {
 			sv_session_message(v->s, true,
 				"sort: expected name, calls, total, exclusive, "
-				"avg, p95 or imbalance");
+				"avg, p95, imbalance, delta or delta%%");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
 		sv_session_sort(v->s, sv_panel_col_key(k));

@@ -164,6 +164,8 @@ static void complete_arg(struct sv_view *v, enum complete_arg arg,
 			complete_add(out, "",
 				sv_stats_key_name(sv_panel_col_key((int)i)),
 				word);
+		if (v->s.p2)
+			complete_words(out, "delta delta%", word);
 		break;
 	case ARG_REGION:
 		for (i = 0; i < p->nregions; i++)
