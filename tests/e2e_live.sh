@@ -134,6 +134,19 @@ else
 	not_ok "the load never finishes"
 fi
 
+# Sixteen ranks' lanes do not fit 160x45: every rank opens folded into
+# one track, all sixteen on the first screen.
+if [ "$(capture | grep -Ec '^▸r([0-9]|1[0-5]) ')" = 16 ]; then
+	ok "all 16 ranks on the first screen, folded"
+else
+	not_ok "not every rank on the first screen: $(capture | grep -Ec '^▸r')"
+fi
+# Z unfolds them (the rows do not fit), Z folds them again.
+send Z
+expect "Z unfolds every rank" '^▾r0 '
+send Z
+expect "Z folds them again" '^▸r15 '
+
 # A region to show in the callers, histogram and call list.
 send : r e g i o n Space s o l v e Enter
 expect "solve marked, the first of its calls shown" 'match 1 of [0-9]+$'

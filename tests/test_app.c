@@ -295,22 +295,25 @@ static bool solo_on(
 	       WHY("solo %ld -> %ld, %zu lanes shown, %zu rows", b->s.solo_lane,
 		       a->s.solo_lane, shown, (size_t)TL(a)->rows.n);
 }
-static bool lane_collapsed(
+static bool rank_folded(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (!TL(b)->lane_collapsed[TL(b)->cur_lane] &&
-		       TL(a)->lane_collapsed[TL(b)->cur_lane] &&
+	return (!TL(b)->lane_folded[TL(b)->cur_lane] &&
+		       TL(a)->lane_folded[TL(b)->cur_lane] &&
 		       TL(a)->rows.n < TL(b)->rows.n) ||
 	       WHY("lane %u: rows %zu -> %zu", TL(b)->cur_lane,
 		       (size_t)TL(b)->rows.n, (size_t)TL(a)->rows.n);
 }
-static bool all_collapsed(
+static bool all_folded(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (TL(a)->rows.n < TL(b)->rows.n &&
-		       TL(a)->rows.n == a->s.p->nlanes - (size_t)0) ||
-	       WHY("rows %zu -> %zu for %zu lanes", (size_t)TL(b)->rows.n,
-		       (size_t)TL(a)->rows.n, a->s.p->nlanes);
+	size_t l, ranks = a->s.p->nlanes ? 1 : 0;
+
+	for (l = 1; l < a->s.p->nlanes; l++)
+		ranks += a->s.p->lanes[l].rank != a->s.p->lanes[l - 1].rank;
+	return (TL(a)->rows.n < TL(b)->rows.n && TL(a)->rows.n == ranks) ||
+	       WHY("rows %zu -> %zu for %zu ranks", (size_t)TL(b)->rows.n,
+		       (size_t)TL(a)->rows.n, ranks);
 }
 static bool prompt_search(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -834,8 +837,8 @@ static const struct {
 	{SV_ACTION_PREV_SIBLING, "Tab J ]", sel_sibling_earlier},
 	{SV_ACTION_LONGEST_CHILD, "Tab", sel_longest_child},
 	{SV_ACTION_SOLO_LANE, "", solo_on},
-	{SV_ACTION_COLLAPSE_LANE, "", lane_collapsed},
-	{SV_ACTION_COLLAPSE_ALL, "", all_collapsed},
+	{SV_ACTION_FOLD_RANK, "", rank_folded},
+	{SV_ACTION_FOLD_ALL, "", all_folded},
 	{SV_ACTION_SEARCH, "", prompt_search},
 	{SV_ACTION_SEARCH_NEXT, "/ s o l v e Enter", match_next},
 	{SV_ACTION_SEARCH_PREV, "/ s o l v e Enter n n", match_prev},

@@ -160,8 +160,13 @@ static const struct {
 	const char *name, *file, *keys;
 	int w, h;
 } screens[] = {
-	/* PgDn scrolls a page, not a row */
-	{"nav_page_down", NULL, "PageDown", 160, 45},
+	/* at 160x30 the demo opens folded; unfolded (Z), PgDn scrolls a
+	 * page, not a row */
+	{"nav_page_down", NULL, "Z PageDown", 160, 30},
+	/* the demo's four ranks folded at 160x30, one track each */
+	{"nav_open_folded", NULL, "", 160, 30},
+	/* the folded tracks down to depth 2 (five ( from all seven) */
+	{"nav_fold_depth", NULL, "( ( ( ( (", 160, 30},
 	/* with one lane soloed, a search says the calls on hidden lanes */
 	{"nav_solo_search", NULL, "j j j j j j j j j t / c h e c k s u m Enter",
 		160, 45},

@@ -782,7 +782,7 @@ START_TEST(test_lanes_order_labels)
 	struct sv_profile *p =
 		vt_profile(lanes_calls, 7, VT_THREADS | VT_TASKS);
 	struct sv_layout_rows rows = {0};
-	bool collapsed[8] = {0}, hidden[8] = {0};
+	bool folded[8] = {0}, hidden[8] = {0};
 	static const char *const want[] = {"r0 MainThread",
 		"r0 Task-3 fetch() on MainThread", "r0 worker-1",
 		"r1 MainThread"};
@@ -811,13 +811,28 @@ START_TEST(test_lanes_order_labels)
 					sv_profile_depth(
 						p, sv_profile_parent(p, i))) +
 					1);
-	collapsed[0] = true;
+	/* rank 0 (lanes 0-2) folded, its lane 2 hidden: one track for
+	 * lanes [0, 3), which every lane of the rank finds */
+	folded[0] = folded[1] = folded[2] = true;
 	hidden[2] = true;
-	sv_layout_rows_build(&rows, p, hidden, collapsed);
-	ck_assert_uint_eq(rows.n, 3);
+	sv_layout_rows_build(&rows, p, hidden, folded);
+	ck_assert_uint_eq(rows.n, 2);
+	ck_assert(rows.rows[0].fold);
+	ck_assert_uint_eq(rows.rows[0].lane, 0);
+	ck_assert_uint_eq(rows.rows[0].lane_end, 3);
 	ck_assert_int_eq(sv_layout_rows_find(&rows, 0, 2), 0);
-	ck_assert_int_eq(sv_layout_rows_find(&rows, 2, 0), -1);
-	ck_assert_int_eq(sv_layout_rows_find(&rows, 3, 0), 2);
+	ck_assert_int_eq(sv_layout_rows_find(&rows, 1, 0), 0);
+	ck_assert_int_eq(sv_layout_rows_find(&rows, 3, 0), 1);
+	ck_assert(!rows.rows[1].fold);
+	/* lane 0 hidden as well: the track starts at lane 1 */
+	hidden[0] = true;
+	sv_layout_rows_build(&rows, p, hidden, folded);
+	ck_assert_uint_eq(rows.rows[0].lane, 1);
+	/* every lane of the rank hidden: no track */
+	hidden[1] = true;
+	sv_layout_rows_build(&rows, p, hidden, folded);
+	ck_assert_uint_eq(rows.n, 1);
+	ck_assert_int_eq(sv_layout_rows_find(&rows, 0, 0), -1);
 	sv_layout_rows_fini(&rows);
 	sv_profile_free(p);
 }

@@ -147,9 +147,11 @@ START_TEST(test_many_lanes)
 		calls[3 * i + 2] = (struct vt_call){(uint32_t)i, "allreduce",
 			6000 + i * 200, 9900 + i * 300, -1, -1, -1, 0};
 	}
+	/* thirty ranks' rows do not fit: a folded track each */
 	golden("many_lanes_top", calls, 90, VT_START, 120, 40, "", false);
+	/* unfolded, two pages down */
 	golden("many_lanes_scrolled", calls, 90, VT_START, 120, 40,
-		"PageDown PageDown j", false);
+		"Z PageDown PageDown j", false);
 }
 END_TEST
 
@@ -318,13 +320,18 @@ START_TEST(test_prompts)
 }
 END_TEST
 
-/* z collapses the cursor's lane, Z every lane. */
-START_TEST(test_collapsed_lanes)
+/* z folds the cursor's rank into one track, Z every rank. */
+START_TEST(test_folded_ranks)
 {
-	golden("collapse_lane", lanes, sizeof lanes / sizeof lanes[0],
+	golden("fold_rank", lanes, sizeof lanes / sizeof lanes[0],
 		VT_START | VT_THREADS | VT_TASKS, 100, 30, "j z", false);
-	golden("collapse_all", lanes, sizeof lanes / sizeof lanes[0],
+	golden("fold_all", lanes, sizeof lanes / sizeof lanes[0],
 		VT_START | VT_THREADS | VT_TASKS, 100, 30, "Z", false);
+	/* under a region filter the lanes without a call of it go, and
+	 * the status line counts them */
+	golden("filter_hides_lanes", lanes, sizeof lanes / sizeof lanes[0],
+		VT_START | VT_THREADS | VT_TASKS, 100, 30,
+		"\\ c r u n c h Enter", false);
 }
 END_TEST
 
@@ -786,7 +793,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_subset_whole_run);
 	tcase_add_test(tc, test_metadata_popup);
 	tcase_add_test(tc, test_prompts);
-	tcase_add_test(tc, test_collapsed_lanes);
+	tcase_add_test(tc, test_folded_ranks);
 	tcase_add_test(tc, test_statistics_only);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("frames");

@@ -338,13 +338,18 @@ START_TEST(test_select_expands_lane)
 	uint32_t lane = sv_call_lane(prof, g);
 	size_t nrows = tl.rows.n;
 
-	/* given its lane collapsed to one row */
-	tl.lane_collapsed[lane] = true;
+	size_t rank_rows = 0, i;
+
+	for (i = 0; i < nrows; i++)
+		rank_rows += prof->lanes[tl.rows.rows[i].lane].rank ==
+			     prof->lanes[lane].rank;
+	/* given its rank folded into one track */
+	sv_timeline_fold_rank(&tl, 0, lane, true);
 	sv_timeline_rows_changed(&tl);
-	ck_assert_uint_eq(tl.rows.n, nrows - 2);
-	/* when a nested call of it is selected: the lane opens */
+	ck_assert_uint_eq(tl.rows.n, nrows - rank_rows + 1);
+	/* when a nested call of it is selected: the rank unfolds */
 	sv_timeline_select(&tl, g);
-	ck_assert(!tl.lane_collapsed[lane]);
+	ck_assert(!sv_timeline_rank_folded(&tl, 0, lane));
 	ck_assert_uint_eq(tl.rows.n, nrows);
 	ck_assert_int_eq(tl.cur_depth, 2);
 	ck_assert_int_eq(tl.rows.rows[sv_timeline_cursor_row(&tl)].depth, 2);
@@ -590,13 +595,13 @@ START_TEST(test_notify_profile)
 
 	/* given a collapsed lane and the cursor on the last lane */
 	ck_assert_uint_eq(tl.nlanes, prof->nlanes);
-	tl.lane_collapsed[prof->nlanes - 1] = true;
+	tl.lane_folded[prof->nlanes - 1] = true;
 	tl.cur_lane = (uint32_t)prof->nlanes - 1;
 
 	/* when a profile with as many lanes comes: both are kept */
 	ck_assert_int_eq(sv_session_set_profile(&s, same, &err), 0);
 	ck_assert_uint_eq(tl.nlanes, same->nlanes);
-	ck_assert(tl.lane_collapsed[prof->nlanes - 1]);
+	ck_assert(tl.lane_folded[prof->nlanes - 1]);
 	ck_assert_uint_eq(tl.cur_lane, prof->nlanes - 1);
 
 	/* when one with another lane count comes: the flags are remade for
@@ -605,7 +610,7 @@ START_TEST(test_notify_profile)
 	ck_assert_uint_ne(fewer->nlanes, prof->nlanes);
 	ck_assert_uint_eq(tl.nlanes, fewer->nlanes);
 	for (l = 0; l < tl.nlanes; l++)
-		ck_assert(!tl.lane_collapsed[l]);
+		ck_assert(!tl.lane_folded[l]);
 	ck_assert_uint_eq(tl.cur_lane, 0);
 	ck_assert_int_eq(tl.cur_depth, 0);
 	ck_assert_uint_eq(tl.rows.n, 1);
@@ -1007,7 +1012,7 @@ END_TEST
 /* Three ranks whose recursion a > b > c sits in the first column of the
  * whole run: on a screen too short for every row, each lane's depths 1-3
  * fold into one row, whose cell shows (and selects) the shallowest. */
-START_TEST(test_sparse_rows_fold_when_short)
+START_TEST(test_short_screen_folds)
 {
 	static const struct vt_call deep[] = {
 		{0, "main", 0, 10000, 0, -1, -1, 0},
@@ -1037,32 +1042,45 @@ START_TEST(test_sparse_rows_fold_when_short)
 	sv_view_resize(&w, 100, 30);
 	t = sv_view_timeline(&w);
 	ck_assert_uint_eq(t->rows.n, 12);
-	/* when the screen is too short: two a lane */
+	/* when the screen is too short: a folded track a rank */
 	sv_view_resize(&w, 100, 10);
-	ck_assert_uint_eq(t->rows.n, 6);
-	for (i = 0; i < 6; i++) {
-		ck_assert_uint_eq(t->rows.rows[i].depth, i % 2 ? 1 : 0);
-		ck_assert_uint_eq(t->rows.rows[i].depth_last, i % 2 ? 3 : 0);
+	ck_assert_uint_eq(t->rows.n, 3);
+	for (i = 0; i < 3; i++)
+		ck_assert(t->rows.rows[i].fold);
+	/* and unfolded (Z) on a wide screen: a, b and c, a cell each, are
+	 * slivers of the lane's busy cells (under 1% of the 128 main and
+	 * they fill) and merge into main's row, marked */
+	sv_view_resize(&w, 240, 10);
+	ck_assert_int_eq(t->geom.tl_w, 128);
+	vt_keys(&w, "Z");
+	ck_assert_uint_eq(t->rows.n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert(!t->rows.rows[i].fold);
+		ck_assert_uint_eq(t->rows.rows[i].depth, 0);
+		ck_assert_uint_eq(t->rows.rows[i].depth_last, 3);
 	}
-	/* then the folded row's first cell is a, and says so in its label */
-	c = sv_timeline_call_at(t, t->geom.tl_x, t->geom.lanes_y + 1);
-	ck_assert_str_eq(p->regions[sv_call_region(p, c)], "a");
+	/* a size no longer folds: Z chose */
+	sv_view_resize(&w, 240, 11);
+	ck_assert(!t->rows.rows[0].fold);
+	/* then the merged row's first cell holds c, the deepest, and main's
+	 * name stays readable over it */
+	c = sv_timeline_call_at(t, t->geom.tl_x, t->geom.lanes_y);
+	ck_assert_str_eq(p->regions[sv_call_region(p, c)], "c");
 	sv_grid_init(&g);
 	sv_render(&g, &w);
-	ck_assert_uint_ne(
-		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y + 1)->ch, ' ');
 	ck_assert_uint_eq(
-		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y + 1)->ch,
-		0x2588);
-	ck_assert_uint_eq(sv_grid_cell(&g, 3, t->geom.lanes_y + 1)->ch, 'd');
-	/* and c, selected, is on that row */
+		sv_grid_cell(&g, t->geom.tl_x, t->geom.lanes_y)->ch, 'm');
+	ck_assert_uint_eq(
+		sv_grid_cell(&g, t->geom.label_w - 2, t->geom.lanes_y)->ch,
+		'+');
+	/* and c of rank 1, selected, is on that rank's row */
 	for (c = 0; c < p->ncalls; c++)
 		if (!strcmp(p->regions[sv_call_region(p, c)], "c") &&
 			p->lanes[sv_call_lane(p, c)].rank == 1)
 			break;
 	sv_timeline_select(t, c);
 	sv_timeline_sync(t);
-	ck_assert_int_eq(sv_timeline_cursor_row(t), 3);
+	ck_assert_int_eq(sv_timeline_cursor_row(t), 1);
 	sv_grid_fini(&g);
 	sv_view_fini(&w);
 	sv_profile_free(p);
@@ -1239,7 +1257,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_notify_profile);
 	tcase_add_test(tc, test_notify_profile_window);
 	tcase_add_test(tc, test_empty_rows_fold);
-	tcase_add_test(tc, test_sparse_rows_fold_when_short);
+	tcase_add_test(tc, test_short_screen_folds);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("cells");

@@ -352,13 +352,20 @@ START_TEST(test_solo_collapse)
 		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
 		ck_assert_uint_eq(v.s.stats.nregions, 5);
 	}
+	/* z folds rank 0's three lanes (five rows) into one track, the
+	 * cursor on it; again unfolds them */
 	keys("Up Up Up z");
 	ck_assert_int_eq(TL(&v)->cur_lane, 0);
-	ck_assert_uint_eq(TL(&v)->rows.n, 4);
+	ck_assert_uint_eq(TL(&v)->rows.n, 2);
+	ck_assert(TL(&v)->rows.rows[0].fold);
+	ck_assert_uint_eq(TL(&v)->rows.rows[0].lane_end, 3);
+	ck_assert_int_eq(sv_timeline_cursor_row(TL(&v)), 0);
 	keys("z");
 	ck_assert_uint_eq(TL(&v)->rows.n, 6);
+	/* Z folds every rank (rank 1's one lane too), then unfolds all */
 	keys("Z");
-	ck_assert_uint_eq(TL(&v)->rows.n, 4);
+	ck_assert_uint_eq(TL(&v)->rows.n, 2);
+	ck_assert(TL(&v)->rows.rows[1].fold);
 	keys("Z");
 	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 }
@@ -843,16 +850,17 @@ START_TEST(test_reload_and_resize)
 	ck_assert_uint_eq(v.s.index.ncalls, 6);
 	t0 = TL(&v)->t0;
 	t1 = TL(&v)->t1;
-	/* a reload keeps the window and the lane flags, drops selections
-	 * that point into the old profile */
+	/* a reload keeps the window and the fold flags, and the selection
+	 * (the second child, kept through z) follows its call into the new
+	 * profile */
 	ck_assert_int_eq(sv_view_set_profile(&v, again, &err), 0);
 	sv_profile_free(prof);
 	prof = again;
 	ck_assert_int_eq(TL(&v)->t0, t0);
 	ck_assert_int_eq(TL(&v)->t1, t1);
-	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
-	ck_assert(TL(&v)->lane_collapsed[0]);
-	ck_assert_uint_eq(TL(&v)->rows.n, 4);
+	ck_assert_uint_eq(v.s.sel, 3);
+	ck_assert(TL(&v)->lane_folded[0]);
+	ck_assert_uint_eq(TL(&v)->rows.n, 2);
 	ck_assert_ptr_eq(v.s.p, again);
 	ck_assert(v.s.stats_valid);
 	/* the filter and the search, as typed, apply to the new file */

@@ -113,10 +113,10 @@ enum {
 	X(SOLO_LANE, "solo-lane", "t", SV_SCOPE_TIMELINE,                      \
 		"Show only the lane under the cursor, fully expanded; "        \
 		"again to restore")                                            \
-	X(COLLAPSE_LANE, "collapse-lane", "z", SV_SCOPE_TIMELINE,              \
-		"Collapse or expand the lane under the cursor")                \
-	X(COLLAPSE_ALL, "collapse-all", "Z", SV_SCOPE_TIMELINE,                \
-		"Collapse every lane, or expand them all")                     \
+	X(FOLD_RANK, "fold-rank", "z", SV_SCOPE_TIMELINE,                      \
+		"Fold the rank's lanes into one track, or unfold them")        \
+	X(FOLD_ALL, "fold-all", "Z", SV_SCOPE_TIMELINE,                        \
+		"Fold every rank into one track, or unfold them all")          \
 	X(SEARCH, "search", "/", SV_SCOPE_TIMELINE,                            \
 		"Search region names (regex)")                                 \
 	X(SEARCH_NEXT, "search-next", "n", SV_SCOPE_TIMELINE,                  \
@@ -311,9 +311,9 @@ enum {
 		"One row a rank at the region's depth, its time in the "       \
 		"region as a bar; again for every lane's rows")                \
 	X(RANK_DEPTH_UP, "rank-depth-up", "(", SV_SCOPE_TIMELINE,              \
-		"Show the rank rows one depth shallower")                      \
+		"Rank rows or folded tracks: one depth shallower")             \
 	X(RANK_DEPTH_DOWN, "rank-depth-down", ")", SV_SCOPE_TIMELINE,          \
-		"Show the rank rows one depth deeper")                         \
+		"Rank rows or folded tracks: one depth deeper")                \
 	X(PANEL_WIDER, "panel-wider", "}", SV_SCOPE_TIMELINE,                  \
 		"Widen the summary panel (or drag its border)")                \
 	X(PANEL_NARROWER, "panel-narrower", "{", SV_SCOPE_TIMELINE,            \

@@ -378,11 +378,14 @@ uint32_t sv_layout_sibling(
 
 struct sv_layout_row {
 	uint32_t lane;
+	uint32_t lane_end; /* lanes [lane, lane_end) show here: lane + 1, or
+			      the end of the rank's lanes when folded */
 	uint16_t depth;
 	uint16_t depth_last; /* the deepest depth the row shows: depth, or
-				deeper when sparse rows fold into it */
+				deeper when sliver rows merge into it */
 	bool lane_first;     /* the lane's first row: its label goes here */
 	bool lane_last;
+	bool fold;   /* a rank's lanes folded into one track */
 	uint8_t run; /* 0: the profile's lane; 1: the second run's */
 };
 
@@ -394,22 +397,25 @@ struct sv_layout_rows {
 /*
  * Rows of the lanes of p that are not hidden (lane_hidden: p->nlanes
  * flags, NULL = none hidden), in profile order: depth_rows rows per lane
- * (at least one), or one when lane_collapsed says so (NULL = none).
+ * (at least one).  lane_folded (NULL = none) folds ranks: the lanes of a
+ * rank whose first lane it flags make one row, fold set, lane the first
+ * of them not hidden and lane_end past the rank's last.
  */
 void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
-	const bool *lane_hidden, const bool *lane_collapsed);
+	const bool *lane_hidden, const bool *lane_folded);
 /*
  * The rows of two runs (p2 NULL: as sv_layout_rows_build): rank by rank
  * in increasing order, the lanes of p of that rank, then those of p2
- * (run 1, lane numbers of p2) with their own hidden and collapsed flags.
+ * (run 1, lane numbers of p2) with their own hidden and folded flags.
  */
 void sv_layout_rows_build_two(struct sv_layout_rows *r,
 	const struct sv_profile *p, const bool *lane_hidden,
-	const bool *lane_collapsed, const struct sv_profile *p2,
-	const bool *lane2_hidden, const bool *lane2_collapsed);
+	const bool *lane_folded, const struct sv_profile *p2,
+	const bool *lane2_hidden, const bool *lane2_folded);
 void sv_layout_rows_fini(struct sv_layout_rows *r);
-/* Index of the row of (lane, depth), or of the lane's nearest row;
- * -1 when the lane has no row.  _run: of a lane of run 0 or 1. */
+/* Index of the row of (lane, depth), or of the lane's nearest row (the
+ * folded row of its rank); -1 when the lane has no row.  _run: of a lane
+ * of run 0 or 1. */
 long sv_layout_rows_find(
 	const struct sv_layout_rows *r, uint32_t lane, uint32_t depth);
 long sv_layout_rows_find_run(const struct sv_layout_rows *r, unsigned run,

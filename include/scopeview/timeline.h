@@ -102,12 +102,16 @@ struct sv_timeline {
 	int64_t cur_t;
 	long top_row;
 
-	/* Lanes collapsed by the user (nlanes flags), and the second run's
-	 * (nlanes2 flags). */
-	bool *lane_collapsed;
+	/* Folded ranks (nlanes flags, set for each lane of a folded rank;
+	 * timeline_fold.c), and the second run's (nlanes2 flags); the
+	 * lanes a region filter left without a call, hidden. */
+	bool *lane_folded;
 	size_t nlanes;
-	bool *lane2_collapsed;
+	bool *lane2_folded;
 	size_t nlanes2;
+	bool fold_chosen;     /* by z or Z: sizes fold no more */
+	int fold_depth;       /* the deepest depth the tracks show, -1: all */
+	size_t nfiltered_out; /* the lanes a region filter left empty */
 
 	/* Panels. */
 	bool panel_shown, details_shown;
@@ -231,20 +235,55 @@ int sv_timeline_command(struct sv_timeline *tl, const char *cmd);
  * without those empty in the window).  Cheap when nothing changed; every
  * hook of the mode calls it last. */
 void sv_timeline_sync(struct sv_timeline *tl);
-/* Build tl->rows: the rank rows, or the lanes' rows (one when collapsed)
- * less the depth rows below the first with no call in the window; when
- * they do not fit the lane area, a lane's last rows whose calls fill at
- * most two cells each fold into one (depth .. depth_last). */
+/* Build tl->rows: the rank rows, or the lanes' rows (one a folded rank)
+ * as sv_timeline_fold_rows leaves them. */
 void sv_timeline_build_rows(struct sv_timeline *tl);
+
+/* ---- folding (timeline_fold.c) ---- */
+/* Fold (on) or unfold the rank of lane of run (0, or 1: the second);
+ * whether lane's rank is folded. */
+void sv_timeline_fold_rank(
+	struct sv_timeline *tl, unsigned run, uint32_t lane, bool on);
+bool sv_timeline_rank_folded(
+	const struct sv_timeline *tl, unsigned run, uint32_t lane);
+/* Whether p's lanes span two ranks or more. */
+bool sv_timeline_multi_rank(const struct sv_profile *p);
+/* z and Z: fold the cursor's rank or unfold it; fold every rank, or
+ * unfold them all when all are.  Returns SV_REACT_*. */
+int sv_timeline_fold_apply(struct sv_timeline *tl, int action);
+/* ( and ): the folded tracks' deepest depth one shallower or deeper
+ * (from all depths, back to all).  -1 when no rank is folded. */
+int sv_timeline_fold_depth(struct sv_timeline *tl, int dir);
+/* At a new size of the terminal, until z or Z: every rank folded when
+ * the rows of a run of several ranks do not fit the lane area, else
+ * none. */
+void sv_timeline_fold_choose(struct sv_timeline *tl);
+/* Of the lanes' rows: drop the depth rows below a lane's first with no
+ * call in the window and, under a region filter, the lanes without a
+ * call (tl->nfiltered_out counts them); when the rows do not fit the
+ * lane area, merge each lane's last rows holding a sliver into the row
+ * above (depth .. depth_last). */
+void sv_timeline_fold_rows(struct sv_timeline *tl);
 /* The call drawn at column x of row r (of r's run; m is the first run's
- * map): the shallowest of a folded row's depths that has one there
- * (sv_layout_hit), or SV_NO_CALL. */
+ * map): a folded rank's as its track shows it, else the deepest of the
+ * row's depths that has one there (sv_layout_hit), or SV_NO_CALL. */
 uint32_t sv_timeline_row_hit(const struct sv_timeline *tl,
 	const struct sv_layout_row *r, const struct sv_tmap *m, int x);
-/* Draw a row that sparse depth rows folded into (depth_last > depth):
- * every cell holding a call of one of its depths, the shallowest on top. */
-void sv_timeline_draw_folded(const struct sv_timeline *tl, struct sv_grid *g,
+/* The same for a folded row r, m in its run's clock. */
+uint32_t sv_timeline_fold_hit(const struct sv_timeline *tl,
+	const struct sv_layout_row *r, const struct sv_tmap *m, int x);
+/* Draw a folded rank's track on screen row y: per cell, the region with
+ * the most exclusive time over the rank's lanes, solid when it holds 70%
+ * of the busy time, else shaded by how busy the cell is; names over runs
+ * of one region; the selected call over it. */
+void sv_timeline_draw_fold(const struct sv_timeline *tl, struct sv_grid *g,
 	const struct sv_layout_row *r, int y);
+/* Draw the sliver depths merged into row r (depth + 1 .. depth_last)
+ * over it: every cell holding one of their calls, in its colour, but
+ * for the letters of a name. */
+void sv_timeline_draw_slivers(const struct sv_timeline *tl, struct sv_grid *g,
+	const struct sv_layout_row *r, int y);
+
 /* The region the rank figures are for (-1 = none). */
 long sv_timeline_ranks_region(const struct sv_timeline *tl);
 /* The depth of the rank rows. */
@@ -339,6 +378,18 @@ void sv_timeline_status(const struct sv_timeline *tl, char *line, size_t n,
  * (see draw_bars.c). */
 void sv_timeline_draw_row(const struct sv_timeline *tl, struct sv_grid *g,
 	unsigned run, uint32_t lane, uint16_t depth, int y);
+/* The glyph of a cell that calls cover at least half of (dense) or
+ * less. */
+uint32_t sv_timeline_shade(const struct sv_timeline *tl, bool dense);
+/* Whether ch is one of the bars' glyphs (or blank), not a letter of a
+ * name. */
+bool sv_timeline_bar_glyph(const struct sv_timeline *tl, uint32_t ch);
+/* A region's name over a run of cells [x0, x1) of screen row y (when it
+ * is at least four cells and a letter fits), drawn in one style: the
+ * style of the run's first cell as a bar's, so that the letters read as
+ * one word whatever the cells under them held. */
+void sv_timeline_draw_name(const struct sv_timeline *tl, struct sv_grid *g,
+	const char *name, int x0, int x1, int y);
 /* The row of a rank whose calls are not read (a lane without calls of a
  * rank subset, "rN not read"), from its stored statistics: its span from
  * the earliest start to the latest end as a dotted line on screen row y,

@@ -182,6 +182,8 @@ static const struct {
 	const char *old;
 	int action;
 } action_aliases[] = {
+	{"collapse-lane", SV_ACTION_FOLD_RANK},
+	{"collapse-all", SV_ACTION_FOLD_ALL},
 	{"panel-down", SV_ACTION_LIST_DOWN},
 	{"panel-up", SV_ACTION_LIST_UP},
 	{"panel-page-down", SV_ACTION_LIST_PAGE_DOWN},

@@ -35,6 +35,23 @@ struct bars_glyphs {
 static const struct bars_glyphs bars_unicode = {0x258c, 0x2590, 0x2593, 0x2592};
 static const struct bars_glyphs bars_ascii = {'|', '[', '#', '*'};
 
+uint32_t sv_timeline_shade(const struct sv_timeline *v, bool dense)
+{
+	const struct bars_glyphs *bg =
+		v->s->opts.ascii ? &bars_ascii : &bars_unicode;
+	return dense ? bg->dense : bg->sparse;
+}
+
+bool sv_timeline_bar_glyph(const struct sv_timeline *v, uint32_t ch)
+{
+	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
+	const struct bars_glyphs *bg =
+		v->s->opts.ascii ? &bars_ascii : &bars_unicode;
+	return ch == ' ' || ch == gl->bar || ch == gl->await || ch == gl->gpu ||
+	       ch == bg->edge || ch == bg->edge_r || ch == bg->dense ||
+	       ch == bg->sparse;
+}
+
 /* A run of consecutive cells of one dominating region: [x0, x1). */
 struct bars_run {
 	uint32_t region;
@@ -180,25 +197,29 @@ static void bars_merged(struct bars_ctx *b, struct sv_row_span *r)
  * so) in the region's colour there, so that the letters read as one word
  * whatever the cells under them held; the cells after the name keep
  * theirs. */
-static void bars_run_name(struct bars_ctx *b, const struct bars_run *run)
+void sv_timeline_draw_name(const struct sv_timeline *v, struct sv_grid *g,
+	const char *name, int x0, int x1, int y)
 {
 	const struct sv_cell *first;
-	const char *name;
-	int n = run->x1 - run->x0, tw, style, color;
+	int n = x1 - x0, style, color;
 
-	if (run->named || n < BARS_NAME_MIN || n > SV_BARS_MAX_RUN)
+	if (n < BARS_NAME_MIN || n > SV_BARS_MAX_RUN ||
+		sv_grid_text_width(name, n) <= 0)
 		return;
-	name = b->p->regions[run->region];
-	tw = sv_grid_text_width(name, n);
-	if (tw <= 0)
-		return;
-	first = sv_grid_cell(b->g, run->x0, b->y);
+	first = sv_grid_cell(g, x0, y);
 	style = first ? first->style : SV_STYLE_SPAN;
 	color = first ? first->color : 0;
 	if (style == SV_STYLE_SPAN_MERGED || style == SV_STYLE_SPAN_AWAIT)
 		style = SV_STYLE_SPAN;
-	sv_grid_text(
-		b->g, run->x0, b->y, n, name, style, color, b->gl->ellipsis);
+	sv_grid_text(g, x0, y, n, name, style, color,
+		sv_render_glyphs(v->s->opts.ascii)->ellipsis);
+}
+
+static void bars_run_name(struct bars_ctx *b, const struct bars_run *run)
+{
+	if (!run->named)
+		sv_timeline_draw_name(b->v, b->g, b->p->regions[run->region],
+			run->x0, run->x1, b->y);
 }
 
 void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
@@ -394,8 +415,14 @@ static const struct sv_timeline_glyph bars_legend[] = {
 	{'G', 'G', "the call has GPU time (the details say how much)"},
 	{0x250a, '|', "the cursor, on an empty cell"},
 	{0x25bc, 'v', "the cursor's column, on the time axis"},
-	{0x25be, '-', "a lane shown a row per depth (z collapses it)"},
-	{0x25b8, '+', "a collapsed lane"},
+	{0x25be, '-', "a lane shown a row per depth (z folds its rank)"},
+	{0x25b8, '+',
+		"a rank folded into one track: in each cell what the rank "
+		"spent most of its time in, over its lanes (( and ) set the "
+		"deepest depth it looks at)"},
+	{'+', '+',
+		"(at a label's end, or depth N +K) the depths below, each a "
+		"sliver of the lane, drawn on this row"},
 	{0x2584, ':',
 		"overview strip (the row above the lanes): how busy the lanes "
 		"on display are over the whole run, from a low bar (little) to "

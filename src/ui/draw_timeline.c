@@ -197,6 +197,39 @@ static char *details_rel(int64_t t, int64_t origin, char *buf, size_t n)
 	return sv_render_exact(rel, true, buf, n);
 }
 
+/* A folded rank's label: the folded mark, "B" for the second run's, the
+ * rank and how many lanes the track holds. */
+static void render_fold_label(
+	struct render_ctx *r, const struct sv_layout_row *lr, int y, int style)
+{
+	const struct sv_timeline *v = r->v;
+	const struct sv_profile *p = sv_timeline_src(v, lr->run).p;
+	const bool *hidden = lr->run ? v->s->lane2_hidden : v->s->lane_hidden;
+	int x = 1, w = r->geom->label_w - 2;
+	uint32_t l, n = 0;
+
+	for (l = lr->lane; l < lr->lane_end; l++)
+		n += !hidden || !hidden[l];
+	sv_grid_put(r->g, 0, y, r->gl->collapsed, style, 0);
+	if (lr->run && w >= 3) {
+		sv_grid_put(r->g, x, y, 'B',
+			style == SV_STYLE_LABEL_CURSOR ? style
+						       : SV_STYLE_PANEL_MARK,
+			0);
+		x += 2;
+		w -= 2;
+	}
+	if (n > 1)
+		sv_grid_textf(r->g, x, y, w, style, 0,
+			"r%" PRIu32 " %" PRIu32 " lanes",
+			p->lanes[lr->lane].rank, n);
+	else
+		sv_grid_text(r->g, x, y, w,
+			p->lanes[lr->lane].label ? p->lanes[lr->lane].label
+						 : "?",
+			style, 0, r->gl->ellipsis);
+}
+
 static void render_lanes(struct render_ctx *r)
 {
 	const struct sv_timeline *v = r->v;
@@ -236,14 +269,12 @@ static void render_lanes(struct render_ctx *r)
 		if (v->ranks.on) {
 			sv_timeline_draw_rank_label(
 				v, r->g, row, y, g->label_w - 1, lstyle);
+		} else if (lr->fold) {
+			render_fold_label(r, lr, y, lstyle);
 		} else if (lr->lane_first) {
-			uint32_t mark = ' ';
-			const bool *coll = lr->run ? v->lane2_collapsed
-						   : v->lane_collapsed;
-			if (lane->depth_rows > 1)
-				mark = coll[lr->lane] ? r->gl->collapsed
-						      : r->gl->expanded;
-			sv_grid_put(r->g, 0, y, mark, lstyle, 0);
+			sv_grid_put(r->g, 0, y,
+				lane->depth_rows > 1 ? r->gl->expanded : ' ',
+				lstyle, 0);
 			if (lr->run)
 				sv_timeline_draw_run_label(v, r->g, lr, 1, y,
 					g->label_w - 2, lstyle);
@@ -251,11 +282,15 @@ static void render_lanes(struct render_ctx *r)
 				sv_grid_text(r->g, 1, y, g->label_w - 2,
 					lane->label ? lane->label : "?", lstyle,
 					0, r->gl->ellipsis);
+			/* Sliver depths merged into this row: marked. */
+			if (lr->depth_last > lr->depth)
+				sv_grid_put(r->g, g->label_w - 2, y, '+',
+					SV_STYLE_DIM, 0);
 		} else if (lr->depth_last > lr->depth) {
 			sv_grid_textf(r->g, 1, y, g->label_w - 2,
 				row == cur_row ? lstyle : SV_STYLE_DIM, 0,
-				"  depths %u-%u", (unsigned)lr->depth,
-				(unsigned)lr->depth_last);
+				"  depth %u +%u", (unsigned)lr->depth,
+				(unsigned)(lr->depth_last - lr->depth));
 		} else if (row == cur_row) {
 			sv_grid_textf(r->g, 1, y, g->label_w - 2, lstyle, 0,
 				"  depth %u", (unsigned)lr->depth);
@@ -264,13 +299,15 @@ static void render_lanes(struct render_ctx *r)
 		sv_grid_put(r->g, g->label_w - 1, y,
 			lr->run ? (r->gl->ascii ? ':' : 0x250a) : r->gl->vline,
 			SV_STYLE_BORDER, 0);
-		if (lr->depth_last > lr->depth)
-			sv_timeline_draw_folded(v, r->g, lr, y);
+		if (lr->fold)
+			sv_timeline_draw_fold(v, r->g, lr, y);
 		else if (!lr->run && sv_timeline_draw_stored(v, r->g, lane, y))
 			;
 		else
 			sv_timeline_draw_row(
 				v, r->g, lr->run, lr->lane, lr->depth, y);
+		if (lr->depth_last > lr->depth)
+			sv_timeline_draw_slivers(v, r->g, lr, y);
 		if (row == cur_row && cx >= m.x0 && cx < m.x0 + m.w) {
 			const struct sv_cell *c = sv_grid_cell(r->g, cx, y);
 			if (c && c->ch == ' ')
@@ -607,6 +644,10 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 	sv_render_rel(v->cur_t - v->s->origin, cur, sizeof cur);
 	sv_render_rel(v->t0 - v->s->origin, from, sizeof from);
 	sv_timeline_ranks_status(v, rows, sizeof rows);
+	if (v->nfiltered_out && strlen(rows) < sizeof rows)
+		snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
+			"  %zu lane%s without a match hidden", v->nfiltered_out,
+			v->nfiltered_out == 1 ? "" : "s");
 	{
 		/* What the cursor's cell holds when it holds several calls. */
 		struct sv_tmap m = sv_timeline_tmap(v);

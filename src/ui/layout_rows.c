@@ -1,6 +1,6 @@
 /*
  * layout_rows.c: the timeline's rows (one per lane and depth, or one per
- * collapsed lane; with a second run, each rank's lanes of both runs) and
+ * folded rank; with a second run, each rank's lanes of both runs) and
  * the screen geometry for a terminal size (layout.h).
  */
 #include "scopeview/layout.h"
@@ -10,19 +10,17 @@
 
 /* ---- rows -------------------------------------------------------------- */
 
-/* Append lane l of p (run 0 or 1): depth_rows rows, or one when
- * collapsed. */
+/* Append lane l of p (run run): depth_rows rows. */
 static void rows_add_lane(struct sv_layout_rows *r, const struct sv_profile *p,
-	size_t l, bool collapsed, uint8_t run)
+	size_t l, uint8_t run)
 {
 	uint32_t nrows = p->lanes[l].depth_rows ? p->lanes[l].depth_rows : 1, d;
 
-	if (collapsed)
-		nrows = 1;
 	sv_grow((void **)&r->rows, &r->cap, r->n + nrows, sizeof *r->rows);
 	for (d = 0; d < nrows; d++)
 		r->rows[r->n++] = (struct sv_layout_row){
 			.lane = (uint32_t)l,
+			.lane_end = (uint32_t)l + 1,
 			.depth = (uint16_t)d,
 			.depth_last = (uint16_t)d,
 			.lane_first = d == 0,
@@ -32,28 +30,51 @@ static void rows_add_lane(struct sv_layout_rows *r, const struct sv_profile *p,
 }
 
 /* Append the lanes of p from *l on whose rank is rank (run run), moving
- * *l past them. */
+ * *l past them: a row per depth, or one for them all when the rank is
+ * folded (its first lane's flag). */
 static void rows_add_rank(struct sv_layout_rows *r, const struct sv_profile *p,
-	size_t *l, uint32_t rank, const bool *hidden, const bool *collapsed,
+	size_t *l, uint32_t rank, const bool *hidden, const bool *folded,
 	uint8_t run)
 {
-	for (; *l < p->nlanes && p->lanes[*l].rank == rank; (*l)++)
+	size_t end = *l, shown = SIZE_MAX, k;
+
+	while (end < p->nlanes && p->lanes[end].rank == rank)
+		end++;
+	if (folded && *l < end && folded[*l]) {
+		for (k = *l; k < end && shown == SIZE_MAX; k++)
+			if (!hidden || !hidden[k])
+				shown = k;
+		if (shown != SIZE_MAX) {
+			sv_grow((void **)&r->rows, &r->cap, r->n + 1,
+				sizeof *r->rows);
+			r->rows[r->n++] = (struct sv_layout_row){
+				.lane = (uint32_t)shown,
+				.lane_end = (uint32_t)end,
+				.lane_first = true,
+				.lane_last = true,
+				.fold = true,
+				.run = run,
+			};
+		}
+		*l = end;
+		return;
+	}
+	for (; *l < end; (*l)++)
 		if (!hidden || !hidden[*l])
-			rows_add_lane(
-				r, p, *l, collapsed && collapsed[*l], run);
+			rows_add_lane(r, p, *l, run);
 }
 
 void sv_layout_rows_build(struct sv_layout_rows *r, const struct sv_profile *p,
-	const bool *lane_hidden, const bool *lane_collapsed)
+	const bool *lane_hidden, const bool *lane_folded)
 {
 	sv_layout_rows_build_two(
-		r, p, lane_hidden, lane_collapsed, NULL, NULL, NULL);
+		r, p, lane_hidden, lane_folded, NULL, NULL, NULL);
 }
 
 void sv_layout_rows_build_two(struct sv_layout_rows *r,
 	const struct sv_profile *p, const bool *lane_hidden,
-	const bool *lane_collapsed, const struct sv_profile *p2,
-	const bool *lane2_hidden, const bool *lane2_collapsed)
+	const bool *lane_folded, const struct sv_profile *p2,
+	const bool *lane2_hidden, const bool *lane2_folded)
 {
 	size_t l = 0, l2 = 0;
 	bool two = p2 && p2->has_calls;
@@ -61,21 +82,16 @@ void sv_layout_rows_build_two(struct sv_layout_rows *r,
 	r->n = 0;
 	if (!p || !p->has_calls)
 		return;
-	if (!two) {
-		for (; l < p->nlanes; l++)
-			if (!lane_hidden || !lane_hidden[l])
-				rows_add_lane(r, p, l,
-					lane_collapsed && lane_collapsed[l], 0);
-		return;
-	}
 	/* Rank by rank (lanes are in rank order): A's, then B's. */
-	while (l < p->nlanes || l2 < p2->nlanes) {
+	while (l < p->nlanes || (two && l2 < p2->nlanes)) {
 		uint32_t ra = l < p->nlanes ? p->lanes[l].rank : UINT32_MAX,
-			 rb = l2 < p2->nlanes ? p2->lanes[l2].rank : UINT32_MAX,
+			 rb = two && l2 < p2->nlanes ? p2->lanes[l2].rank
+						     : UINT32_MAX,
 			 rank = ra < rb ? ra : rb;
-		rows_add_rank(r, p, &l, rank, lane_hidden, lane_collapsed, 0);
-		rows_add_rank(
-			r, p2, &l2, rank, lane2_hidden, lane2_collapsed, 1);
+		rows_add_rank(r, p, &l, rank, lane_hidden, lane_folded, 0);
+		if (two)
+			rows_add_rank(r, p2, &l2, rank, lane2_hidden,
+				lane2_folded, 1);
 	}
 }
 
@@ -102,7 +118,8 @@ long sv_layout_rows_find_run(const struct sv_layout_rows *r, unsigned run,
 	if (!r)
 		return -1;
 	for (i = 0; i < r->n; i++) {
-		if (r->rows[i].lane != lane || r->rows[i].run != run) {
+		if (lane < r->rows[i].lane || lane >= r->rows[i].lane_end ||
+			r->rows[i].run != run) {
 			if (last >= 0)
 				break;
 			continue;

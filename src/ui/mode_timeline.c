@@ -508,50 +508,13 @@ static int timeline_do(struct sv_mode *mode, int action)
 			v->s->solo_lane = -1;
 		} else {
 			v->s->solo_lane = (long)v->cur_lane;
-			v->lane_collapsed[v->cur_lane] = false;
+			sv_timeline_fold_rank(v, 0, v->cur_lane, false);
 		}
 		sv_session_solo(v->s, v->s->solo_lane);
 		return SV_REACT_REDRAW;
-	case SV_ACTION_COLLAPSE_LANE:
-		if (!p->has_calls || !p->nlanes)
-			return SV_REACT_BELL;
-		v->lane_collapsed[v->cur_lane] =
-			!v->lane_collapsed[v->cur_lane];
-		if (v->lane_collapsed[v->cur_lane]) {
-			v->cur_depth = 0;
-			if (v->s->sel != SV_NO_CALL &&
-				sv_profile_depth(p, v->s->sel) > 0 &&
-				sv_call_lane(p, v->s->sel) == v->cur_lane)
-				sv_session_select(v->s, 0, SV_NO_CALL);
-		}
-		sv_timeline_build_rows(v);
-		sv_timeline_fix_rows(v);
-		return SV_REACT_REDRAW;
-	case SV_ACTION_COLLAPSE_ALL: {
-		size_t l;
-		bool any_open = false;
-		if (!p->has_calls || !p->nlanes)
-			return SV_REACT_BELL;
-		for (l = 0; l < p->nlanes; l++)
-			if (!v->lane_collapsed[l] && p->lanes[l].depth_rows > 1)
-				any_open = true;
-		for (l = 0; l < p->nlanes; l++)
-			v->lane_collapsed[l] = any_open;
-		for (l = 0; l < v->nlanes2; l++)
-			v->lane2_collapsed[l] = any_open;
-		if (any_open) {
-			v->cur_depth = 0;
-			/* No call inside a collapsed lane stays selected
-			 * (the second run's: none, its lanes collapse too). */
-			if ((v->s->sel != SV_NO_CALL &&
-				    sv_profile_depth(p, v->s->sel) > 0) ||
-				v->s->sel2 != SV_NO_CALL)
-				sv_session_select(v->s, 0, SV_NO_CALL);
-		}
-		sv_timeline_build_rows(v);
-		sv_timeline_fix_rows(v);
-		return SV_REACT_REDRAW;
-	}
+	case SV_ACTION_FOLD_RANK:
+	case SV_ACTION_FOLD_ALL:
+		return sv_timeline_fold_apply(v, action);
 	case SV_ACTION_SEARCH:
 		return sv_view_push_prompt(mode->view, SV_PROMPT_SEARCH, "");
 	case SV_ACTION_SEARCH_NEXT:
@@ -662,6 +625,7 @@ static void timeline_notify(struct sv_mode *m, unsigned what)
 static void timeline_resize(struct sv_mode *m, int w, int h)
 {
 	sv_timeline_resize(m->data, w, h);
+	sv_timeline_fold_choose(m->data);
 	sv_timeline_sync(m->data);
 }
 

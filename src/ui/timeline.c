@@ -54,8 +54,8 @@ static void timeline_alloc_lanes(struct sv_timeline *v)
 	const struct sv_profile *p = v->s->p;
 	size_t nl = p->has_calls ? p->nlanes : 0;
 
-	free(v->lane_collapsed);
-	v->lane_collapsed = sv_xcalloc(nl ? nl : 1, sizeof *v->lane_collapsed);
+	free(v->lane_folded);
+	v->lane_folded = sv_xcalloc(nl ? nl : 1, sizeof *v->lane_folded);
 	v->nlanes = nl;
 }
 
@@ -70,6 +70,7 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	v->ranks.depth_set = -1;
 	v->ranks.m_col = -1;
 	v->range_x = -1;
+	v->fold_depth = -1;
 	v->panel_shown = true;
 	v->details_shown = true;
 	v->span_rows = sv_xcalloc(SV_TIMELINE_SPAN_ROWS, sizeof *v->span_rows);
@@ -91,8 +92,8 @@ void sv_timeline_fini(struct sv_timeline *v)
 	for (size_t i = 0; v->span_rows && i < SV_TIMELINE_SPAN_ROWS; i++)
 		sv_row_spans_fini(&v->span_rows[i]);
 	free(v->span_rows);
-	free(v->lane_collapsed);
-	free(v->lane2_collapsed);
+	free(v->lane_folded);
+	free(v->lane2_folded);
 	memset(v, 0, sizeof *v);
 }
 
@@ -330,7 +331,6 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	const struct sv_timeline_src src = sv_timeline_src(v, run);
 	const struct sv_profile *p = src.p;
 	const bool *hidden = src.run ? v->s->lane2_hidden : v->s->lane_hidden;
-	bool *collapsed = src.run ? v->lane2_collapsed : v->lane_collapsed;
 	int64_t s, e, lo, hi, span = sv_timeline_span(v);
 	uint32_t lane;
 
@@ -345,8 +345,11 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	e = e > s ? e : s + 1;
 	if (e <= v->t0 || s >= v->t1)
 		sv_timeline_set_window(v, s + (e - s) / 2 - span / 2, span);
-	if (collapsed[lane] && sv_profile_depth(p, c) > 0) {
-		collapsed[lane] = false;
+	/* A call below its rank's track shows in its lane: the rank
+	 * unfolds. */
+	if (sv_timeline_rank_folded(v, src.run, lane) &&
+		sv_profile_depth(p, c) > 0) {
+		sv_timeline_fold_rank(v, src.run, lane, false);
 		sv_timeline_build_rows(v);
 	}
 	lo = s > v->t0 ? s : v->t0;

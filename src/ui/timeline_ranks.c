@@ -59,17 +59,6 @@ unsigned sv_timeline_ranks_depth(const struct sv_timeline *v)
 	return 0;
 }
 
-/* Whether the profile's lanes span two ranks or more. */
-static bool tlranks_multi_rank(const struct sv_profile *p)
-{
-	size_t l;
-
-	for (l = 1; p->has_calls && l < p->nlanes; l++)
-		if (p->lanes[l].rank != p->lanes[0].rank)
-			return true;
-	return false;
-}
-
 /* ---- the figures: once per selection ------------------------------------ */
 
 /* One build of the ranks inside a region on a worker: its input (a copy
@@ -264,7 +253,6 @@ static void tlranks_rank_rows(struct sv_timeline *v)
 	r->n = 0;
 	for (l = 0; p->has_calls && l < p->nlanes; l++) {
 		const struct sv_lane *lane = &p->lanes[l];
-		struct sv_layout_row *row;
 		uint32_t use = (uint32_t)l;
 		long k;
 		if (v->s->lane_hidden[l] || (have && lane->rank == last))
@@ -277,145 +265,14 @@ static void tlranks_rank_rows(struct sv_timeline *v)
 		if (k >= 0 && !v->s->lane_hidden[v->ranks.ri.lane[k]])
 			use = v->ranks.ri.lane[k];
 		sv_grow((void **)&r->rows, &r->cap, r->n + 1, sizeof *r->rows);
-		row = &r->rows[r->n++];
-		row->lane = use;
-		row->depth = row->depth_last = depth;
-		row->lane_first = row->lane_last = true;
-	}
-}
-
-/* Drop the depth rows below a lane's first that hold no call meeting the
- * window (the lane keeps its first row, with its label). */
-static void tlranks_fold_rows(struct sv_timeline *v)
-{
-	struct sv_layout_rows *r = &v->rows;
-	size_t i, k = 0;
-
-	for (i = 0; i < r->n; i++) {
-		struct sv_layout_row row = r->rows[i];
-		if (row.depth > 0) {
-			struct sv_timeline_src src =
-				sv_timeline_src(v, row.run);
-			struct sv_tmap m = sv_timeline_tmap_run(v, row.run);
-			const struct sv_lod_level *lv =
-				sv_layout_level(src.ix, row.lane, row.depth);
-			uint32_t lo, hi;
-			sv_layout_range(lv, m.t0, m.t1, &lo, &hi);
-			if (hi <= lo)
-				continue;
-		}
-		row.lane_first =
-			!k || !sv_timeline_same_lane(&r->rows[k - 1], &row);
-		row.lane_last = false;
-		if (k && !sv_timeline_same_lane(&r->rows[k - 1], &row))
-			r->rows[k - 1].lane_last = true;
-		r->rows[k++] = row;
-	}
-	if (k)
-		r->rows[k - 1].lane_last = true;
-	r->n = k;
-}
-
-/* Rows whose calls in the window fill at most this many cells are
- * sparse: a lane's last rows, when sparse, fold into one. */
-#define TLRANKS_SPARSE_CELLS 2
-
-/* Whether the calls of (lane, depth) fill at most TLRANKS_SPARSE_CELLS
- * cells of the window (stops counting past that). */
-static bool tlranks_sparse(
-	const struct sv_timeline *v, const struct sv_layout_row *row)
-{
-	struct sv_timeline_src src = sv_timeline_src(v, row->run);
-	struct sv_tmap m = sv_timeline_tmap_run(v, row->run);
-	const struct sv_lod_level *lv =
-		sv_layout_level(src.ix, row->lane, row->depth);
-	struct sv_layout_span sp;
-	int x = m.x0, cells = 0;
-
-	while (sv_layout_row_next(src.ix, lv, &m, &x, &sp)) {
-		cells += sp.x1 - sp.x0;
-		if (cells > TLRANKS_SPARSE_CELLS)
-			return false;
-	}
-	return true;
-}
-
-/* Fold each lane's last rows, two or more of them sparse, into one row
- * (the first of them, depth_last the deepest): a lane whose deep
- * recursion shows in a cell or two takes one row for it, not one a
- * depth, when the screen has too few rows for all. */
-static void tlranks_fold_sparse(struct sv_timeline *v)
-{
-	struct sv_layout_rows *r = &v->rows;
-	size_t i = 0, k = 0;
-
-	while (i < r->n) {
-		size_t end = i, first;
-		while (end < r->n &&
-			sv_timeline_same_lane(&r->rows[end], &r->rows[i]))
-			end++;
-		/* Rows [i, end) are one lane's; find its sparse tail. */
-		first = end;
-		while (first > i + 1 && r->rows[first - 1].depth > 0 &&
-			tlranks_sparse(v, &r->rows[first - 1]))
-			first--;
-		if (end - first < 2)
-			first = end;
-		for (; i < first; i++)
-			r->rows[k++] = r->rows[i];
-		if (first < end) {
-			struct sv_layout_row row = r->rows[first];
-			row.depth_last = r->rows[end - 1].depth_last;
-			row.lane_last = true;
-			r->rows[k++] = row;
-		}
-		i = end;
-	}
-	r->n = k;
-}
-
-uint32_t sv_timeline_row_hit(const struct sv_timeline *v,
-	const struct sv_layout_row *r, const struct sv_tmap *m, int x)
-{
-	struct sv_timeline_src src = sv_timeline_src(v, r->run);
-	struct sv_tmap mr = *m;
-	uint32_t d, c = SV_NO_CALL;
-
-	/* The row's run's clock: the same columns, times moved. */
-	mr.t0 = sv_timeline_tmap_run(v, r->run).t0 + (m->t0 - v->t0);
-	mr.t1 = mr.t0 + (m->t1 - m->t0);
-	for (d = r->depth; d <= r->depth_last && c == SV_NO_CALL; d++)
-		c = sv_layout_hit(src.ix, r->lane, d, &mr, x, NULL);
-	return c;
-}
-
-void sv_timeline_draw_folded(const struct sv_timeline *v, struct sv_grid *g,
-	const struct sv_layout_row *r, int y)
-{
-	const struct sv_glyphs *gl = sv_render_glyphs(v->s->opts.ascii);
-	struct sv_timeline_src src = sv_timeline_src(v, r->run);
-	const struct sv_profile *p = src.p;
-	struct sv_tmap m = sv_timeline_tmap_run(v, r->run);
-	uint32_t d = r->depth_last + 1u;
-
-	while (d-- > r->depth) {
-		const struct sv_lod_level *lv =
-			sv_layout_level(src.ix, r->lane, d);
-		struct sv_layout_span sp;
-		int x = m.x0, cx;
-		while (sv_layout_row_next(src.ix, lv, &m, &x, &sp)) {
-			int style = sp.count > 1 ? SV_STYLE_SPAN_MERGED
-						 : SV_STYLE_SPAN;
-			if (sp.call == src.sel)
-				style = SV_STYLE_SELECTED;
-			else if (sv_timeline_src_match(v, &src, sp.call))
-				style = SV_STYLE_MATCH;
-			for (cx = sp.x0; cx < sp.x1; cx++)
-				sv_grid_put(g, cx, y, gl->bar, style,
-					sv_grid_region_color(
-						p->regions[sv_call_region(
-							p, sp.call)]));
-		}
+		r->rows[r->n++] = (struct sv_layout_row){
+			.lane = use,
+			.lane_end = use + 1,
+			.depth = depth,
+			.depth_last = depth,
+			.lane_first = true,
+			.lane_last = true,
+		};
 	}
 }
 
@@ -437,7 +294,7 @@ void sv_timeline_sync(struct sv_timeline *v)
 		  (v->s->sel != SV_NO_CALL || v->s->sel2 != SV_NO_CALL);
 	/* The strip tells something when two ranks or more have calls of
 	 * the region (or while that is being found out). */
-	strip = t->region >= 0 && tlranks_multi_rank(v->s->p) &&
+	strip = t->region >= 0 && sv_timeline_multi_rank(v->s->p) &&
 		(t->busy || (t->ri_valid && t->ri.nranks > 1));
 	if (details != v->laid_details || strip != v->laid_strip) {
 		v->laid_details = details;
@@ -455,13 +312,9 @@ void sv_timeline_build_rows(struct sv_timeline *v)
 	}
 	sv_timeline_two_lanes(v);
 	sv_layout_rows_build_two(&v->rows, v->s->p, v->s->lane_hidden,
-		v->lane_collapsed, sv_session_two_rows(v->s) ? v->s->p2 : NULL,
-		v->s->lane2_hidden, v->lane2_collapsed);
-	tlranks_fold_rows(v);
-	/* Sparse rows fold only when the rows do not fit (a soloed lane
-	 * shows every depth that has a call in the window). */
-	if ((long)v->rows.n > (long)v->geom.lanes_h)
-		tlranks_fold_sparse(v);
+		v->lane_folded, sv_session_two_rows(v->s) ? v->s->p2 : NULL,
+		v->s->lane2_hidden, v->lane2_folded);
+	sv_timeline_fold_rows(v);
 }
 
 /* ---- keys and the mouse -------------------------------------------------- */
@@ -506,9 +359,14 @@ int sv_timeline_ranks_apply(struct sv_timeline *v, int a)
 	case SV_ACTION_RANK_DEPTH_DOWN: {
 		long d = (long)sv_timeline_ranks_depth(v);
 		if (!t->on) {
+			int r = sv_timeline_fold_depth(
+				v, a == SV_ACTION_RANK_DEPTH_DOWN ? 1 : -1);
+			if (r >= 0)
+				return r;
 			sv_session_message(v->s, false,
-				"b shows the rank rows, whose depth this "
-				"changes");
+				"b shows the rank rows, z folds a rank: ( and "
+				") "
+				"change their depth");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
 		d += a == SV_ACTION_RANK_DEPTH_DOWN ? 1 : -1;

@@ -98,10 +98,10 @@ void sv_timeline_two_lanes(struct sv_timeline *v)
 	const struct sv_profile *p2 = v->s->p2;
 	size_t n = p2 && p2->has_calls ? p2->nlanes : 0;
 
-	if (n == v->nlanes2 && v->lane2_collapsed)
+	if (n == v->nlanes2 && v->lane2_folded)
 		return;
-	free(v->lane2_collapsed);
-	v->lane2_collapsed = sv_xcalloc(n ? n : 1, sizeof *v->lane2_collapsed);
+	free(v->lane2_folded);
+	v->lane2_folded = sv_xcalloc(n ? n : 1, sizeof *v->lane2_folded);
 	v->nlanes2 = n;
 	if (v->cur_run)
 		v->cur_run = 0;
@@ -258,20 +258,6 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			"t solos a lane of run A (its rank's lanes of run B "
 			"stay)");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
-	case SV_ACTION_COLLAPSE_LANE:
-		if (!v->cur_run || v->cur_lane >= v->nlanes2)
-			return -1;
-		v->lane2_collapsed[v->cur_lane] =
-			!v->lane2_collapsed[v->cur_lane];
-		if (v->lane2_collapsed[v->cur_lane]) {
-			v->cur_depth = 0;
-			if (c != SV_NO_CALL && sv_profile_depth(p2, c) > 0 &&
-				sv_call_lane(p2, c) == v->cur_lane)
-				sv_session_select(s, 1, SV_NO_CALL);
-		}
-		sv_timeline_build_rows(v);
-		sv_timeline_fix_rows(v);
-		return SV_REACT_REDRAW;
 	default:
 		return -1;
 	}
