@@ -367,7 +367,7 @@ START_TEST(table_text)
 
 	/* header: file, metadata (escaped), layout, total time */
 	ck_assert_msg(!strncmp(text, "Profile dir/small.h5\n", 21), "%s", text);
-	ck_assert_ptr_nonnull(strstr(text, "label: nightly\\x09test"));
+	ck_assert_ptr_nonnull(strstr(text, "label: nightly\\ttest"));
 	ck_assert_ptr_nonnull(strstr(text, "mpi_size: 2"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"layout: columnar (schema 3), ranks: 2, regions: 3, "
@@ -924,7 +924,7 @@ START_TEST(cli_warnings)
 	}
 	/* the region name in the warning is shown safely on the terminal */
 	ck_assert_ptr_null(strchr(err, '\x1b'));
-	ck_assert_msg(strstr(err, "sol\\x1b[2Jve\\x0ax") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "sol\\x1b[2Jve\\nx") != NULL, "%s", err);
 	j = json_loads(out, 0, NULL);
 	ck_assert_msg(j != NULL, "%s", out);
 	ck_assert_uint_ge(json_array_size(json_object_get(j, "warnings")), 1);

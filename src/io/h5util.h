@@ -67,7 +67,8 @@ int sv_h5_fail(struct sv_h5 *h, int code, const char *obj, const char *fmt, ...)
 const char *sv_h5_last_error(void);
 
 /* A copy of file text fit for a one-line message: invalid UTF-8 replaced,
- * control characters shown as \xNN (malloc'd). */
+ * control characters escaped by the terminal's one rule
+ * (sv_utf8_terminal_safe: "\x1b", "\n", "\u202e"; malloc'd). */
 char *sv_h5_show(const char *s);
 
 /* The name of HDF5 filter id as messages give it ("deflate (gzip)",
