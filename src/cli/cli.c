@@ -14,16 +14,53 @@
 #include "scopeview/load.h"
 #include "scopeview/view.h"
 
+/* The one place a line reaches standard error (cli.h). */
+static void cli_eputs(const char *line)
+{
+	char *safe = sv_utf8_terminal_safe(line, NULL);
+	fprintf(stderr, "%s\n", safe);
+	free(safe);
+}
+
+void sv_cli_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = sv_xvasprintf(fmt, ap);
+	va_end(ap);
+	cli_eputs(line);
+	free(line);
+}
+
+void sv_cli_eprint_lines(const char *text)
+{
+	const char *p = text ? text : "";
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *line = sv_xstrndup(p, n);
+		cli_eputs(line);
+		free(line);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
 int sv_cli_usage_error(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
-	fputs("scopeview: ", stderr);
+	char *msg;
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = sv_xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	sv_cli_eprintf("scopeview: %s", msg);
+	free(msg);
 	if (usage)
-		fprintf(stderr, "usage: %s\n", usage);
+		sv_cli_eprintf("usage: %s", usage);
 	return SV_EXIT_USAGE;
 }
 
@@ -199,9 +236,7 @@ void sv_cli_select_warnings(const struct sv_cli_select *s)
 
 void sv_cli_stderr(const char *what, const char *text)
 {
-	char *safe = sv_utf8_terminal_safe(text, NULL);
-	fprintf(stderr, "scopeview: %s%s\n", what, safe);
-	free(safe);
+	sv_cli_eprintf("scopeview: %s%s", what, text);
 }
 
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)

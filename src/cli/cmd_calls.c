@@ -235,7 +235,7 @@ int sv_calls_main(int argc, char **argv)
 		n = a.limit;
 	if (sv_report_calls(
 		    stdout, p, calls, (size_t)n, a.region, a.file, a.fmt) < 0) {
-		fprintf(stderr, "scopeview: cannot write the calls\n");
+		sv_cli_eprintf("scopeview: cannot write the calls");
 		rc = SV_EXIT_LOAD;
 	}
 out:

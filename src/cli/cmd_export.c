@@ -269,9 +269,7 @@ int sv_export_main(int argc, char **argv)
 	 * speedscope's frames take a region's source from any rank's row,
 	 * so a rank-subset load (sv_load_opts.rank_on) would change them. */
 	if (sv_load(a.file, NULL, &p, &err) < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		free(a.rank_on);
 		return SV_EXIT_LOAD;
 	}
@@ -289,9 +287,7 @@ int sv_export_main(int argc, char **argv)
 	else
 		rc = export_run(f, stdout, p, &sc, a.file, &err);
 	if (rc < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	}
 	rc = rc == -EEXIST ? SV_EXIT_USAGE : rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
 	sv_profile_free(p);

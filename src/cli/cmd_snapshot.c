@@ -226,13 +226,13 @@ int sv_snapshot_main(int argc, char **argv)
 		struct sv_config cfg;
 		sv_config_init(&cfg);
 		if (sv_config_load(&cfg, config, true, &err) < 0) {
-			fprintf(stderr, "scopeview: %s\n", err.msg);
+			sv_cli_eprintf("scopeview: %s", err.msg);
 			sv_config_fini(&cfg);
 			free(keybuf);
 			return SV_EXIT_LOAD;
 		}
 		for (i = 0; i < (int)cfg.errors.n; i++)
-			fprintf(stderr, "scopeview: %s\n", cfg.errors.v[i]);
+			sv_cli_eprintf("scopeview: %s", cfg.errors.v[i]);
 		sv_config_apply_bindings(&cfg);
 		if (theme < 0 && cfg.theme != SV_THEME_AUTO)
 			theme = cfg.theme;
@@ -269,8 +269,8 @@ int sv_snapshot_main(int argc, char **argv)
 		ascii = true;
 	if (demo) {
 		if (sv_demo_path(demo_path, sizeof demo_path, &err) < 0) {
-			fprintf(stderr, "scopeview: the built-in demo: %s\n",
-				err.msg);
+			sv_cli_eprintf(
+				"scopeview: the built-in demo: %s", err.msg);
 			free(keyv);
 			return SV_EXIT_LOAD;
 		}
@@ -287,9 +287,9 @@ int sv_snapshot_main(int argc, char **argv)
 	if (rank_on && sv_cli_ranks_check(file, rank_on, nrank_on) < 0)
 		rc = -EINVAL;
 	else if ((rc = sv_load(file, &lo, &p, &err)) < 0)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	else if (file2 && (rc = sv_load(file2, &lo, &p2, &err)) < 0)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	free(rank_on);
 	if (rc < 0) {
 		free(keyv);
@@ -307,7 +307,7 @@ int sv_snapshot_main(int argc, char **argv)
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		sv_grid_fini(&g);
 		sv_profile_free(p);
 		sv_profile_free(p2);
@@ -316,8 +316,8 @@ int sv_snapshot_main(int argc, char **argv)
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
-			fprintf(stderr, "scopeview: %s: %s\n", output,
-				strerror(errno));
+			sv_cli_eprintf(
+				"scopeview: %s: %s", output, strerror(errno));
 			sv_grid_fini(&g);
 			sv_profile_free(p);
 			sv_profile_free(p2);
@@ -333,7 +333,7 @@ int sv_snapshot_main(int argc, char **argv)
 	sv_profile_free(p);
 	sv_profile_free(p2);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: snapshot: cannot write %s\n",
+		sv_cli_eprintf("scopeview: snapshot: cannot write %s",
 			output ? output : "standard output");
 		return SV_EXIT_LOAD;
 	}

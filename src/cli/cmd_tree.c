@@ -227,9 +227,7 @@ int sv_tree_main(int argc, char **argv)
 	}
 	sv_cli_ranks_load_opts(a.rank_on, a.nrank_on, &lo);
 	if (sv_load(a.file, &lo, &p, &err) < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		tree_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
@@ -245,7 +243,7 @@ int sv_tree_main(int argc, char **argv)
 	}
 	rc = sv_callpath_build(&t, p, &sc, &err);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		rc = SV_EXIT_LOAD;
 	} else {
 		sv_callpath_sort(&t, (enum sv_callpath_key)a.sort);
@@ -259,7 +257,7 @@ int sv_tree_main(int argc, char **argv)
 		a.o.show = show;
 		rc = SV_EXIT_OK;
 		if (sv_tree_write(stdout, &t, &a.o) < 0) {
-			fprintf(stderr, "scopeview: cannot write the tree\n");
+			sv_cli_eprintf("scopeview: cannot write the tree");
 			rc = SV_EXIT_LOAD;
 		}
 		free(inc);

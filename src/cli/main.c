@@ -73,7 +73,7 @@ static int main_write_doc(const char *kind_name)
 	if (sv_cli_write_doc(stdout, (enum sv_cli_doc)kind, cmds,
 		    MAIN_NCOMMANDS + 1) < 0 ||
 		fflush(stdout) != 0) {
-		fputs("scopeview: cannot write to standard output\n", stderr);
+		sv_cli_eprintf("scopeview: cannot write to standard output");
 		return SV_EXIT_LOAD;
 	}
 	return SV_EXIT_OK;
