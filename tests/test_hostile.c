@@ -495,7 +495,16 @@ static char *chunk_base(const char *name, uint64_t n)
 	return path;
 }
 
-enum chunk_pipe { PIPE_LZF, PIPE_ZSTD, PIPE_DEFLATE, PIPE_SHUFFLE, PIPE_NONE };
+enum chunk_pipe {
+	PIPE_LZF,
+	PIPE_ZSTD,
+	PIPE_DEFLATE,
+	PIPE_SHUFFLE, /* shuffle, deflate */
+	PIPE_NONE,
+	PIPE_SCALEOFFSET,   /* libhdf5's, sized by its parameters */
+	PIPE_TWO,           /* deflate, LZF */
+	PIPE_SHUFFLE_AFTER, /* deflate, shuffle */
+};
 
 /*
  * Replace (or add) /events/name by n int64 values in chunks of chunk
@@ -530,8 +539,20 @@ static void chunk_column(const char *path, const char *name, hsize_t n,
 			0);
 	else if (pipe == PIPE_SHUFFLE)
 		H5Pset_shuffle(dcpl);
-	if (pipe == PIPE_DEFLATE || pipe == PIPE_SHUFFLE)
+	else if (pipe == PIPE_SCALEOFFSET)
+		H5Pset_scaleoffset(
+			dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT);
+	if (pipe == PIPE_DEFLATE || pipe == PIPE_SHUFFLE || pipe == PIPE_TWO ||
+		pipe == PIPE_SHUFFLE_AFTER)
 		H5Pset_deflate(dcpl, 4);
+	if (pipe == PIPE_TWO) {
+		unsigned cd3[3] = {4, 261, 0};
+		ck_assert_int_ge(H5Pset_filter(dcpl, SV_H5_FILTER_LZF,
+					 H5Z_FLAG_OPTIONAL, 3, cd3),
+			0);
+	}
+	if (pipe == PIPE_SHUFFLE_AFTER)
+		H5Pset_shuffle(dcpl);
 	d = H5Dcreate2(
 		f, obj, H5T_STD_I64LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
 	ck_assert_int_ge(d, 0);
@@ -753,6 +774,50 @@ START_TEST(test_chunk_unfiltered_short)
 }
 END_TEST
 
+/* Pipelines whose output size cannot be held to the chunk's are refused
+ * before any chunk is read: an error for durations, a warning for an
+ * optional column. */
+static const struct {
+	enum chunk_pipe pipe;
+	const char *why;
+} pipe_cases[] = {
+	{PIPE_SCALEOFFSET, "its scale-offset filter sizes its output by "
+			   "parameters stored in the file"},
+	{PIPE_TWO, "its pipeline holds two compressors (deflate (gzip) and "
+		   "LZF)"},
+	{PIPE_SHUFFLE_AFTER, "its pipeline shuffles after it compresses"},
+};
+
+START_TEST(test_chunk_pipeline)
+{
+	char *path = chunk_base("pipeline.h5", 2000);
+	size_t len;
+	unsigned char *raw = chunk_stream(RAW_8, &len);
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	char frag[300];
+
+	chunk_column(path, "durations", 2000, 1024, pipe_cases[_i].pipe, NULL,
+		0, raw, len);
+	snprintf(frag, sizeof frag, "/events/durations: cannot read: %s",
+		pipe_cases[_i].why);
+	chunk_refused(path, false, frag);
+	/* As an optional column instead: the load goes on without it. */
+	free(path);
+	path = chunk_base("pipeline_opt.h5", 2000);
+	chunk_column(path, "task_ids", 2000, 1024, pipe_cases[_i].pipe, NULL, 0,
+		raw, len);
+	ck_assert_msg(sv_load(path, NULL, &p, &e) == 0, "%s", e.msg);
+	snprintf(frag, sizeof frag, "/events/task_ids: cannot read: %s",
+		pipe_cases[_i].why);
+	ck_assert_msg(hostile_warned(p, frag), "no warning '%s'", frag);
+	ck_assert_ptr_null(p->task_id);
+	sv_profile_free(p);
+	free(raw);
+	free(path);
+}
+END_TEST
+
 /* The same chunk in optional columns: a warning, the column left out. */
 START_TEST(test_chunk_optional)
 {
@@ -932,6 +997,8 @@ static Suite *suite(void)
 	tcase_set_timeout(c, 120);
 	tcase_add_loop_test(c, test_chunk_size, 0, (int)CHUNK_NCASES * 2);
 	tcase_add_test(c, test_chunk_unfiltered_short);
+	tcase_add_loop_test(c, test_chunk_pipeline, 0,
+		sizeof pipe_cases / sizeof pipe_cases[0]);
 	tcase_add_loop_test(c, test_chunk_optional, 0, 2);
 	tcase_add_loop_test(c, test_inflate_bomb, 0, 4);
 	suite_add_tcase(s, a);

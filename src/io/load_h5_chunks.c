@@ -158,12 +158,22 @@ static int chunks_layout(
 	}
 	l->rank = H5Pget_chunk(dcpl, H5S_MAX_RANK, l->chunk);
 	l->nfilters = H5Pget_nfilters(dcpl);
+	if (l->nfilters > 31) { /* (the masks below have 32 bits) */
+		snprintf(why, whyn, "its pipeline holds %d filters",
+			l->nfilters);
+		rc = -EIO;
+	}
 	for (i = 0; i < l->nfilters && !rc; i++) {
 		unsigned flags = 0, cd[16];
 		size_t ncd = 16;
 		char name[64] = "";
 		H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags,
 			&ncd, cd, sizeof name, name, NULL);
+		if (id < 0) {
+			snprintf(why, whyn, "cannot read its filters");
+			rc = -EIO;
+			break;
+		}
 		if (id == H5Z_FILTER_SHUFFLE) {
 			if (l->comp >= 0) {
 				snprintf(why, whyn,
@@ -180,11 +190,9 @@ static int chunks_layout(
 		if (id == H5Z_FILTER_NBIT || id == H5Z_FILTER_SCALEOFFSET ||
 			id == H5Z_FILTER_SZIP) {
 			snprintf(why, whyn,
-				"its %s filter sizes what it decodes by "
-				"parameters stored in the file, which "
-				"scopeview "
-				"does not trust (scope-profiler never writes "
-				"it)",
+				"its %s filter sizes its output by parameters "
+				"stored in the file, which scopeview does not "
+				"trust (scope-profiler never writes it)",
 				sv_h5_filter_name(id, name));
 			rc = -EIO;
 		} else if (l->comp >= 0) {
@@ -207,6 +215,8 @@ static int chunks_layout(
 		snprintf(why, whyn, "cannot read its chunk shape");
 		return -EIO;
 	}
+	if (l->nfilters == 0)
+		return 0; /* read from the file as it is (load_h5.c) */
 	l->comp_ours = l->comp_id == H5Z_FILTER_DEFLATE ||
 		       l->comp_id == SV_H5_FILTER_LZF ||
 		       l->comp_id == SV_H5_FILTER_ZSTD;

@@ -14,10 +14,12 @@
  * type, filtered by shuffle (optional) then one of deflate, LZF or
  * Zstandard, every chunk present),
  * when the range is small, or when anything goes wrong on the way (a
- * chunk that does not inflate to exactly one chunk of values, an HDF5
- * error), it reports SV_H5_FAST_NO and the caller reads the range with
- * H5Dread, which gives the values or the error it always gave.  Only
- * cancellation is final.
+ * chunk stored in more bytes than any encoding of it takes, or that does
+ * not decode to exactly one chunk of values with the bounded decoders of
+ * load_h5_filters.c, an HDF5 error), it reports SV_H5_FAST_NO and the
+ * caller reads the range with H5Dread, which gives the values, or refuses
+ * the same chunk and names it (load_h5_chunks.c).  Only cancellation is
+ * final.
  */
 #include "load_h5_fast.h"
 
