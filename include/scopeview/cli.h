@@ -33,6 +33,21 @@
 #define SV_EXIT_USAGE      2
 #define SV_EXIT_REGRESSION 3
 
+/*
+ * Standard error.  Every line the command line writes there goes through
+ * sv_cli_eprintf (the policy test holds src/cli/ to it): the formatted
+ * line is made terminal-safe by the one rule of the screen
+ * (sv_utf8_terminal_safe: ESC, BEL, CSI, OSC, C1 and bidirectional
+ * controls, and a newline too, shown as "\x1b", "\n", "\u202e"), so a
+ * message that quotes a file's text, a path or an option value never
+ * reaches a terminal as a control sequence and stays one line.
+ */
+void sv_cli_eprintf(const char *fmt, ...) SV_PRINTF(1, 2);
+
+/* Each line of text (as a report writer wrote it to a memory stream)
+ * through sv_cli_eprintf. */
+void sv_cli_eprint_lines(const char *text);
+
 /* The selection options several commands share: --include RE and
  * --exclude RE (repeatable) and --ranks LIST, filled by the handlers
  * sv_cli_set_include, sv_cli_set_exclude and sv_cli_set_ranks below.
@@ -74,8 +89,7 @@ int sv_cli_ranks_check(const char *file, const bool *on, uint32_t n);
  * that hit PCRE2's match limit on some name. */
 void sv_cli_select_warnings(const struct sv_cli_select *s);
 
-/* One line "scopeview: <what><text>" on stderr, the text made safe for a
- * terminal (messages quote names from files). */
+/* One line "scopeview: <what><text>" on stderr (sv_cli_eprintf). */
 void sv_cli_stderr(const char *what, const char *text);
 
 /* The lanes of p on the ranks of a rank list (sv_stats_parse_ranks), as

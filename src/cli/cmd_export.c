@@ -203,9 +203,7 @@ static int export_main(void *args)
 	 * speedscope's frames take a region's source from any rank's row,
 	 * so a rank-subset load (sv_load_opts.rank_on) would change them. */
 	if (sv_load(a->file, NULL, &p, &err) < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
 	lanes = sv_cli_lanes_of_ranks(p, a->sel.rank_on, a->sel.nrank_on);
@@ -222,9 +220,7 @@ static int export_main(void *args)
 	else
 		rc = export_write(f, stdout, p, &sc, a->file, &err);
 	if (rc < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	}
 	rc = rc == -EEXIST ? SV_EXIT_USAGE : rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
 	sv_profile_free(p);

@@ -239,9 +239,8 @@ static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
 	struct gen_progress *pg = ctx;
 	if (!pg->on)
 		return;
-	fprintf(stderr,
-		"scopeview gen: rank %u of %u written, %" PRIu64 " of %" PRIu64
-		" events (%.0f%%, %.1f s)\n",
+	sv_cli_eprintf("scopeview gen: rank %u of %u written, %" PRIu64
+		       " of %" PRIu64 " events (%.0f%%, %.1f s)",
 		done, pg->ranks, events, pg->events,
 		pg->events ? 100.0 * (double)events / (double)pg->events
 			   : 100.0,
@@ -280,9 +279,8 @@ static int gen_run(void *args)
 		/* Only a regular file or a new name is ever replaced. */
 		struct stat st;
 		if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-			fprintf(stderr,
-				"scopeview: gen: %s exists and is not a "
-				"regular file; not replacing it\n",
+			sv_cli_eprintf("scopeview: gen: %s exists and is not a "
+				       "regular file; not replacing it",
 				out);
 			return SV_EXIT_USAGE;
 		}
@@ -296,13 +294,13 @@ static int gen_run(void *args)
 	pg.on = !quiet && o.events >= 1000000;
 	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
 	if (rc) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
 	if (!quiet)
-		fprintf(stderr,
-			"scopeview gen: wrote %s (%" PRIu64 " events, %u "
-			"ranks, schema %d, seed %" PRIu64 ") in %.1f s\n",
+		sv_cli_eprintf("scopeview gen: wrote %s (%" PRIu64
+			       " events, %u "
+			       "ranks, schema %d, seed %" PRIu64 ") in %.1f s",
 			out, o.events, o.ranks,
 			o.writer.schema ? o.writer.schema : 3, o.seed,
 			gen_elapsed(&pg.t0));

@@ -162,12 +162,12 @@ static int snapshot_run(void *args)
 		struct sv_config cfg;
 		sv_config_init(&cfg);
 		if (sv_config_load(&cfg, a->config, true, &err) < 0) {
-			fprintf(stderr, "scopeview: %s\n", err.msg);
+			sv_cli_eprintf("scopeview: %s", err.msg);
 			sv_config_fini(&cfg);
 			return SV_EXIT_LOAD;
 		}
 		for (i = 0; i < (int)cfg.errors.n; i++)
-			fprintf(stderr, "scopeview: %s\n", cfg.errors.v[i]);
+			sv_cli_eprintf("scopeview: %s", cfg.errors.v[i]);
 		sv_config_apply_bindings(&cfg);
 		if (theme < 0 && cfg.theme != SV_THEME_AUTO)
 			theme = cfg.theme;
@@ -188,8 +188,8 @@ static int snapshot_run(void *args)
 		ascii = true;
 	if (a->demo) {
 		if (sv_demo_path(demo_path, sizeof demo_path, &err) < 0) {
-			fprintf(stderr, "scopeview: the built-in demo: %s\n",
-				err.msg);
+			sv_cli_eprintf(
+				"scopeview: the built-in demo: %s", err.msg);
 			free(keyv);
 			return SV_EXIT_LOAD;
 		}
@@ -201,9 +201,9 @@ static int snapshot_run(void *args)
 		sv_cli_ranks_check(file, a->sel.rank_on, a->sel.nrank_on) < 0)
 		rc = -EINVAL;
 	else if ((rc = sv_load(file, &lo, &p, &err)) < 0)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	else if (a->file2 && (rc = sv_load(a->file2, &lo, &p2, &err)) < 0)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	if (rc < 0) {
 		free(keyv);
 		sv_profile_free(p);
@@ -220,7 +220,7 @@ static int snapshot_run(void *args)
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		sv_grid_fini(&g);
 		sv_profile_free(p);
 		sv_profile_free(p2);
@@ -229,8 +229,8 @@ static int snapshot_run(void *args)
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
-			fprintf(stderr, "scopeview: %s: %s\n", output,
-				strerror(errno));
+			sv_cli_eprintf(
+				"scopeview: %s: %s", output, strerror(errno));
 			sv_grid_fini(&g);
 			sv_profile_free(p);
 			sv_profile_free(p2);
@@ -246,7 +246,7 @@ static int snapshot_run(void *args)
 	sv_profile_free(p);
 	sv_profile_free(p2);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: snapshot: cannot write %s\n",
+		sv_cli_eprintf("scopeview: snapshot: cannot write %s",
 			output ? output : "standard output");
 		return SV_EXIT_LOAD;
 	}

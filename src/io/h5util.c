@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_h5_chunks.h"
+#include "load_h5_filters.h"
 #include "load_h5_guard.h"
 #include "load_h5_vlen.h"
 
@@ -56,26 +58,7 @@ const char *sv_h5_last_error(void)
 
 char *sv_h5_show(const char *s)
 {
-	char *clean = sv_utf8_sanitize(s, strlen(s));
-	char *out = sv_xmalloc(strlen(clean) * 4 + 1), *o = out;
-	const unsigned char *c;
-
-	for (c = (const unsigned char *)clean; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f) {
-			snprintf(o, 5, "\\x%02x", *c);
-			o += 4;
-		} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-			/* C1 controls (U+0080..U+009F) */
-			snprintf(o, 5, "\\x%02x", c[1]);
-			o += 4;
-			c++;
-		} else {
-			*o++ = (char)*c;
-		}
-	}
-	*o = '\0';
-	free(clean);
-	return out;
+	return sv_utf8_terminal_safe(s, NULL);
 }
 
 int sv_h5_step(struct sv_h5 *h, double fraction, const char *what)
@@ -365,6 +348,34 @@ void sv_h5_col_close(struct sv_h5_col *c)
 	c->ds = H5I_INVALID_HID;
 }
 
+/* Fill the error for a read of objpath that failed with why (from
+ * sv_h5_chunks_read). */
+static void h5util_read_fail(
+	struct sv_h5 *h, const char *objpath, const char *why)
+{
+	if (h->refused)
+		sv_h5_fail(h, -EIO, objpath, "cannot read: %s", why);
+	else
+		sv_h5_fail(h, -EIO, objpath,
+			"cannot read: the file is truncated or damaged%s", why);
+}
+
+bool sv_h5_read_optional(struct sv_h5 *h, int rc, const char *objpath)
+{
+	const char *what;
+
+	if (rc != -EIO || !h->refused)
+		return false;
+	/* The message is "FILE: OBJ: cannot read: why". */
+	what = strstr(h->err->msg, ": cannot read: ");
+	sv_profile_warn(h->p, "%s: %s; ignored", objpath,
+		what ? what + 2 : "cannot read a chunk");
+	h->err->code = 0;
+	h->err->msg[0] = '\0';
+	h->refused = false;
+	return true;
+}
+
 int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t memtype, const hsize_t *off, const hsize_t *n, size_t nranges,
 	void *buf)
@@ -372,9 +383,12 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t fspace, mspace;
 	hsize_t total = 0;
 	herr_t st = 0;
+	char why[SV_H5_WHY_MAX + 128];
 	size_t i;
+	int rc;
 
 	sv_h5_at(objpath);
+	h->refused = false;
 	fspace = H5Dget_space(ds);
 	if (fspace < 0)
 		return sv_h5_fail(
@@ -398,14 +412,13 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 		return 0;
 	}
 	mspace = H5Screate_simple(1, &total, NULL);
-	st = H5Dread(ds, memtype, mspace, fspace, H5P_DEFAULT, buf);
-	if (st < 0)
-		sv_h5_fail(h, -EIO, objpath,
-			"cannot read: the file is truncated or damaged%s",
-			sv_h5_last_error());
+	rc = sv_h5_chunks_read(
+		ds, memtype, mspace, fspace, buf, why, sizeof why, &h->refused);
+	if (rc)
+		h5util_read_fail(h, objpath, why);
 	H5Sclose(mspace);
 	H5Sclose(fspace);
-	return st < 0 ? -EIO : 0;
+	return rc;
 }
 
 int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
@@ -470,8 +483,8 @@ int sv_h5_read_strings(
 	hid_t ftype, mtype, space;
 	bool is_vlen, spacepad;
 	size_t size;
-	char *buf;
-	herr_t st;
+	char *buf, why[SV_H5_WHY_MAX + 128];
+	int st;
 
 	sv_h5_at(objpath);
 	ftype = H5Dget_type(ds);
@@ -484,20 +497,26 @@ int sv_h5_read_strings(
 		H5Tclose(mtype);
 		return sv_h5_fail(h, -EINVAL, objpath, "is too large");
 	}
+	h->refused = false;
 	if (is_vlen && n) {
-		char why[200];
-		if (sv_h5_vlen_check(ds, 0, why, sizeof why)) {
+		st = sv_h5_vlen_check(ds, 0, why, sizeof why);
+		if (st)
 			H5Tclose(mtype);
+		if (st == -EBADMSG) { /* a chunk of descriptors refused */
+			h->refused = true;
+			return sv_h5_fail(
+				h, -EIO, objpath, "cannot read: %s", why);
+		}
+		if (st)
 			return sv_h5_fail(h, -EIO, objpath,
 				"damaged: %s (the file is corrupt)", why);
-		}
 	}
 	buf = sv_xcalloc(n ? (size_t)n : 1, size ? size : 1);
-	st = n ? H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
+	st = n ? sv_h5_chunks_read(ds, mtype, H5S_ALL, H5S_ALL, buf, why,
+			 sizeof why, &h->refused)
+	       : 0;
 	if (st < 0) {
-		sv_h5_fail(h, -EIO, objpath,
-			"cannot read: the file is truncated or damaged%s",
-			sv_h5_last_error());
+		h5util_read_fail(h, objpath, why);
 		free(buf);
 		H5Tclose(mtype);
 		return -EIO;

@@ -33,6 +33,8 @@ struct sv_h5 {
 	struct sv_error *err;
 	const struct sv_load_opts *opts;
 	uint64_t file_bytes; /* size of the file, to reject absurd shapes */
+	bool refused;        /* the last read failed on a chunk that does not
+			 decode to its size (load_h5_chunks.h) */
 };
 
 /* An opened, validated 1-D dataset. */
@@ -65,7 +67,8 @@ int sv_h5_fail(struct sv_h5 *h, int code, const char *obj, const char *fmt, ...)
 const char *sv_h5_last_error(void);
 
 /* A copy of file text fit for a one-line message: invalid UTF-8 replaced,
- * control characters shown as \xNN (malloc'd). */
+ * control characters escaped by the terminal's one rule
+ * (sv_utf8_terminal_safe: "\x1b", "\n", "\u202e"; malloc'd). */
 char *sv_h5_show(const char *s);
 
 /* The name of HDF5 filter id as messages give it ("deflate (gzip)",
@@ -97,9 +100,17 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 	void *buf);
 
 /* Read elements [off, off + n) of a 1-D dataset into buf, converted to
- * memtype.  n == 0 reads nothing. */
+ * memtype.  n == 0 reads nothing.  Like every read here, it goes through
+ * sv_h5_chunks_read: a chunk that does not decode to its size fails it
+ * with "cannot read: chunk N (values a to b): why", and h->refused. */
 int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t memtype, hsize_t off, hsize_t n, void *buf);
+
+/* After a read of an optional column failed with rc: when a chunk was
+ * refused (h->refused), turn the error into the warning "OBJ: cannot
+ * read: chunk ...; ignored", clear it and return true (the caller leaves
+ * the column out); otherwise false (the error stands). */
+bool sv_h5_read_optional(struct sv_h5 *h, int rc, const char *objpath);
 
 /* Read all n elements of a 1-D string dataset (variable or fixed length)
  * into a new array of n sanitised, malloc'd strings. */

@@ -293,6 +293,13 @@ static int load_file(struct sv_h5 *h)
 #endif
 	/* Closing the file closes whatever an error path left open. */
 	H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+	/* No raw data chunk cache: libhdf5 then reads an unfiltered chunk
+	 * straight from the file into the caller's array, never into a
+	 * buffer of the size the chunk index states (a damaged index made
+	 * that shorter than the chunk, and heap bytes became values).  A
+	 * filtered chunk is still decoded whole, once per read
+	 * (load_h5_chunks.c checks those). */
+	H5Pset_cache(fapl, 0, 0, 0, 0.0);
 	h->file = H5Fopen(h->path, H5F_ACC_RDONLY, fapl);
 	why = h->file < 0 ? sv_h5_last_error() : "";
 	H5Pclose(fapl);

@@ -14,10 +14,12 @@
  * type, filtered by shuffle (optional) then one of deflate, LZF or
  * Zstandard, every chunk present),
  * when the range is small, or when anything goes wrong on the way (a
- * chunk that does not inflate to exactly one chunk of values, an HDF5
- * error), it reports SV_H5_FAST_NO and the caller reads the range with
- * H5Dread, which gives the values or the error it always gave.  Only
- * cancellation is final.
+ * chunk stored in more bytes than any encoding of it takes, or that does
+ * not decode to exactly one chunk of values with the bounded decoders of
+ * load_h5_filters.c, an HDF5 error), it reports SV_H5_FAST_NO and the
+ * caller reads the range with H5Dread, which gives the values, or refuses
+ * the same chunk and names it (load_h5_chunks.c).  Only cancellation is
+ * final.
  */
 #include "load_h5_fast.h"
 
@@ -86,8 +88,10 @@ struct fast_job {
  * its workers after a crash inside HDF5 jumped out of sv_h5_fast_read. */
 static _Thread_local struct fast_job *fast_active;
 
-/* Chunks the parallel path decoded in this process (tests read it). */
-static atomic_uint_fast64_t fast_decoded;
+/* Chunks the parallel path decoded in this process, and batches of
+ * chunks it gave way on because one was stored or decoded to the wrong
+ * size (tests read them). */
+static atomic_uint_fast64_t fast_decoded, fast_refused;
 
 static bool fast_disabled_by_env(void)
 {
@@ -224,17 +228,15 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 			return false;
 		memcpy(out, raw, j->chunk_bytes);
 	} else if (j->codec == FAST_LZF) {
-		if (!sv_h5_lzf_decode(raw, len, out, j->chunk_bytes))
+		if (!sv_h5_lzf_decode(raw, len, out, j->chunk_bytes, NULL))
 			return false;
 	} else if (j->codec == FAST_ZSTD) {
-		if (!sv_h5_zstd_decode(raw, len, out, j->chunk_bytes))
+		if (!sv_h5_zstd_decode(raw, len, out, j->chunk_bytes, NULL))
 			return false;
 	} else {
 		/* A zlib stream (HDF5's deflate filter), checksum and all. */
-		size_t got = 0;
-		if (libdeflate_zlib_decompress(wm->inflater, raw, len, out,
-			    j->chunk_bytes, &got) != LIBDEFLATE_SUCCESS ||
-			got != j->chunk_bytes)
+		if (!sv_h5_deflate_decode(
+			    wm->inflater, raw, len, out, j->chunk_bytes, NULL))
 			return false;
 	}
 	vals = out;
@@ -286,8 +288,10 @@ static void *fast_worker(void *arg)
 		ok = fast_decode_batch(j, s, &wm);
 		pthread_mutex_lock(&j->mu);
 		s->full = false;
-		if (!ok)
+		if (!ok) {
 			j->failed = true;
+			atomic_fetch_add(&fast_refused, 1);
+		}
 		pthread_cond_broadcast(&j->cv);
 	}
 	pthread_mutex_unlock(&j->mu);
@@ -309,9 +313,13 @@ static bool fast_fetch(hid_t ds, const struct fast_job *j, hsize_t c,
 		hsize_t where = (c + i) * j->chunk_elems;
 		bytes[i] = 0;
 		if (H5Dget_chunk_storage_size(ds, &where, &bytes[i]) < 0 ||
-			bytes[i] == 0 ||
-			bytes[i] > (hsize_t)j->chunk_bytes * 2 + 65536)
+			bytes[i] == 0)
 			return false;
+		if (bytes[i] > (hsize_t)j->chunk_bytes * 2 + 65536) {
+			/* More than any encoding of it takes: a bomb. */
+			atomic_fetch_add(&fast_refused, 1);
+			return false;
+		}
 		total += (size_t)bytes[i];
 	}
 	if (s->cap < total) {
@@ -380,6 +388,11 @@ void sv_h5_fast_abort(void)
 uint64_t sv_h5_fast_chunks(void)
 {
 	return (uint64_t)atomic_load(&fast_decoded);
+}
+
+uint64_t sv_h5_fast_refused(void)
+{
+	return (uint64_t)atomic_load(&fast_refused);
 }
 
 int sv_h5_fast_read(struct sv_h5 *h, hid_t ds, hid_t memtype, hsize_t off,

@@ -31,4 +31,11 @@ void sv_h5_fast_abort(void);
  * tests: did the parallel path run?). */
 uint64_t sv_h5_fast_chunks(void);
 
+/* Batches of chunks the parallel path gave way on because a chunk in them
+ * was stored in more bytes than any encoding of it takes, or did not
+ * decode to exactly its size (for tests: did it refuse a hostile chunk
+ * itself?).  The range is then read with H5Dread, which refuses it too
+ * (load_h5_chunks.h). */
+uint64_t sv_h5_fast_refused(void);
+
 #endif

@@ -306,7 +306,7 @@ static int index_strings(
 		return rc < 0 ? rc : 0;
 	rc = sv_h5_read_strings(h, c.ds, obj, c.n, out);
 	sv_h5_col_close(&c);
-	return rc;
+	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
 }
 
 static int index_opt_ints(struct sv_h5 *h, hid_t g, const char *name,
@@ -328,7 +328,7 @@ static int index_opt_ints(struct sv_h5 *h, hid_t g, const char *name,
 		free(*out);
 		*out = NULL;
 	}
-	return rc;
+	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
 }
 
 /* summary_statistics, read by field name into struct sv_summary. */
@@ -403,7 +403,7 @@ int sv_h5_index_summaries(
 		free(*out);
 		*out = NULL;
 	}
-	return rc;
+	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
 }
 
 /* Source lines, files, texts, tags, exclusive totals and stored summaries

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_h5_chunks.h"
+#include "load_h5_filters.h"
 #include "load_h5_guard.h"
 
 /* A failure of a helper that fills h->err: keep its text as a warning
@@ -98,7 +100,8 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	hid_t ds, sp;
 	hsize_t dims[2] = {0, 0};
 	double *buf = NULL;
-	bool ok;
+	char why[SV_H5_WHY_MAX + 128] = "";
+	bool ok, refused = false;
 
 	if (!sv_h5_exists(g, name))
 		return NULL;
@@ -115,14 +118,18 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	if (ok) {
 		size_t cells = (size_t)(dims[0] * dims[1]);
 		buf = sv_xcalloc(cells ? cells : 1, sizeof *buf);
-		if (cells != 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
-					  H5S_ALL, H5P_DEFAULT, buf) < 0) {
+		if (cells != 0 &&
+			sv_h5_chunks_read(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
+				H5S_ALL, buf, why, sizeof why, &refused) < 0) {
 			free(buf);
 			buf = NULL;
 		}
 	}
 	H5Dclose(ds);
-	if (!buf)
+	if (!buf && refused)
+		sv_profile_warn(h->p, "%s/%s: cannot read: %s; ignored", obj,
+			name, why);
+	else if (!buf)
 		sv_profile_warn(h->p,
 			"%s/%s: not a readable %llu x %llu array; ignored", obj,
 			name, (unsigned long long)*rows,

@@ -56,6 +56,26 @@ static int64_t table_read(
 		snprintf(obj, sizeof obj, "/%s/%s", gname, c->name);
 		rc = sv_h5_col_open(h, g, c->name, obj,
 			c->kind == TBL_STR ? SV_H5_STRING : SV_H5_INT, n, &col);
+		if (rc == 0) {
+			if (n == (hsize_t)-1)
+				n = col.n;
+			if (c->kind == TBL_STR) {
+				rc = sv_h5_read_strings(
+					h, col.ds, obj, col.n, &c->s);
+			} else {
+				c->i = sv_xcalloc(
+					col.n ? col.n : 1, sizeof *c->i);
+				rc = sv_h5_read_range(h, col.ds, obj,
+					H5T_NATIVE_INT64, 0, col.n, c->i);
+			}
+			sv_h5_col_close(&col);
+			if (sv_h5_read_optional(h, rc, obj)) {
+				/* A chunk refused: as if absent. */
+				free(c->i);
+				c->i = NULL;
+				rc = SV_H5_ABSENT;
+			}
+		}
 		if (rc < 0)
 			break;
 		if (rc == SV_H5_ABSENT) {
@@ -68,18 +88,7 @@ static int64_t table_read(
 				rc = 1;
 				break;
 			}
-			continue;
 		}
-		if (n == (hsize_t)-1)
-			n = col.n;
-		if (c->kind == TBL_STR) {
-			rc = sv_h5_read_strings(h, col.ds, obj, col.n, &c->s);
-		} else {
-			c->i = sv_xcalloc(col.n ? col.n : 1, sizeof *c->i);
-			rc = sv_h5_read_range(h, col.ds, obj, H5T_NATIVE_INT64,
-				0, col.n, c->i);
-		}
-		sv_h5_col_close(&col);
 	}
 	H5Oclose(g);
 	if (rc < 0 || rc == 1) {

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "load_h5_chunks.h"
 #include "scopeview/common.h"
 
 #define VLEN_TAG "scopeview raw vlen descriptor"
@@ -294,6 +295,7 @@ int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t whyn)
 	hssize_t npts;
 	size_t dsize, i;
 	unsigned char *raw;
+	bool refused = false;
 	int rc;
 
 	why[0] = '\0';
@@ -327,11 +329,15 @@ int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t whyn)
 	raw_t = H5Tcreate(H5T_OPAQUE, dsize);
 	H5Tset_tag(raw_t, VLEN_TAG);
 	raw = sv_xcalloc((size_t)npts, dsize);
-	if ((is_attr ? H5Aread(obj, raw_t, raw)
-		     : H5Dread(obj, raw_t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-			       raw)) < 0) {
+	if (is_attr && H5Aread(obj, raw_t, raw) < 0) {
 		snprintf(why, whyn, "cannot read its string descriptors");
 		rc = -EIO;
+	} else if (!is_attr && sv_h5_chunks_read(obj, raw_t, H5S_ALL, H5S_ALL,
+				       raw, why, whyn, &refused) < 0) {
+		if (!refused)
+			snprintf(why, whyn,
+				"cannot read its string descriptors");
+		rc = refused ? -EBADMSG : -EIO;
 	} else {
 		rc = vlen_check_all(&x, raw, (size_t)npts, dsize);
 	}

@@ -16,7 +16,9 @@
  * 0 when each element is null or names a heap object of exactly its
  * stated length (or when obj is not a variable-length string), and
  * -EIO when one is not, with one line about the first bad element in
- * why ("element 3 says 1 byte, but its heap object holds 5000").
+ * why ("element 3 says 1 byte, but its heap object holds 5000"), or
+ * -EBADMSG when a chunk of the dataset's descriptors does not decode to
+ * its size (why: "chunk 0 (values 0 to 255): ...", load_h5_chunks.h).
  *
  * libhdf5 1.10 copies the whole heap object into a buffer of the stated
  * length: a shorter stated length overflows its heap, and glibc then

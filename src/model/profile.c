@@ -314,6 +314,31 @@ int64_t *sv_profile_column(struct sv_profile *p, int64_t **col, int64_t fill)
 	return *col;
 }
 
+void sv_profile_drop_column(struct sv_profile *p, int64_t **col)
+{
+	size_t i;
+
+	for (i = 0; i < p->noptional; i++)
+		if (p->optional[i].col == col) {
+			p->optional[i] = p->optional[--p->noptional];
+			break;
+		}
+	free(*col);
+	*col = NULL;
+}
+
+void sv_profile_drop_extra(struct sv_profile *p)
+{
+	struct sv_column *c;
+
+	if (!p->ncolumns)
+		return;
+	c = &p->columns[--p->ncolumns];
+	free(c->name);
+	free(c->i);
+	free(c->f);
+}
+
 struct sv_column *sv_profile_add_extra(
 	struct sv_profile *p, const char *name, bool is_float)
 {
