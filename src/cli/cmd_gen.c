@@ -8,13 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "scopeview/cli.h"
 #include "scopeview/gen.h"
+#include "scopeview/outfile.h"
 #include "scopeview/write.h"
 
 /* ------------------------------------------------------------------ */
@@ -160,15 +158,6 @@ static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
 		gen_elapsed(&pg->t0));
 }
 
-/* SIGINT/SIGTERM while writing: remove the temporary file, then die of
- * the signal as before. */
-static void gen_on_signal(int sig)
-{
-	sv_write_unlink_temps();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 int sv_gen_main(int argc, char **argv)
 {
 	enum {
@@ -224,6 +213,7 @@ int sv_gen_main(int argc, char **argv)
 	uint64_t v;
 	int opt, rc;
 
+	sv_write_process_init();
 	sv_gen_opts_init(&o);
 	optind = 0;
 	opterr = 0;
@@ -351,29 +341,19 @@ int sv_gen_main(int argc, char **argv)
 	if (sv_gen_opts_check(&o, &err))
 		return sv_cli_usage_error(gen_usage, "gen: %s", err.msg);
 
-	{
-		/* Only a regular file or a new name is ever replaced. */
-		struct stat st;
-		if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-			fprintf(stderr,
-				"scopeview: gen: %s exists and is not a "
-				"regular file; not replacing it\n",
-				out);
-			return SV_EXIT_USAGE;
-		}
-	}
-	signal(SIGINT, gen_on_signal);
-	signal(SIGTERM, gen_on_signal);
+	/* Only a regular file or a new name is ever replaced (outfile.h);
+	 * a signal removes the temporary. */
+	if (sv_outfile_check(out, NULL, 0, &err) < 0)
+		return sv_cli_output_fail(&err);
+	sv_cli_output_signals();
 	memset(&pg, 0, sizeof pg);
 	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
 	pg.ranks = o.ranks;
 	pg.events = o.events;
 	pg.on = !quiet && o.events >= 1000000;
 	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
-	if (rc) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
-		return SV_EXIT_LOAD;
-	}
+	if (rc)
+		return sv_cli_output_fail(&err);
 	if (!quiet)
 		fprintf(stderr,
 			"scopeview gen: wrote %s (%" PRIu64 " events, %u "
