@@ -14,6 +14,7 @@
 #include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
+#include "scopeview/outfile.h"
 #include "scopeview/snapshot.h"
 
 #define SNAPSHOT_USAGE                                       \
@@ -120,7 +121,8 @@ int sv_snapshot_main(int argc, char **argv)
 	bool *rank_on = NULL;
 	uint32_t nrank_on = 0;
 	struct sv_grid g;
-	FILE *out = stdout;
+	struct sv_outfile of;
+	const char *inputs[3];
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--") && !dashdash) {
@@ -277,6 +279,16 @@ int sv_snapshot_main(int argc, char **argv)
 		file = demo_path;
 	}
 
+	/* PATH is checked before anything is read: never an input. */
+	inputs[0] = file;
+	inputs[1] = file2;
+	inputs[2] = config;
+	if (output && sv_outfile_check(output, inputs, 3, &err) < 0) {
+		free(keyv);
+		return sv_cli_output_fail(&err);
+	}
+	if (output)
+		sv_cli_output_signals();
 	if (ranks &&
 		sv_stats_parse_ranks(ranks, &rank_on, &nrank_on, &err) < 0) {
 		free(keyv);
@@ -313,29 +325,28 @@ int sv_snapshot_main(int argc, char **argv)
 		sv_profile_free(p2);
 		return SV_EXIT_LOAD;
 	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			fprintf(stderr, "scopeview: %s: %s\n", output,
-				strerror(errno));
-			sv_grid_fini(&g);
-			sv_profile_free(p);
-			sv_profile_free(p2);
-			return SV_EXIT_LOAD;
-		}
-	}
-	rc = sv_grid_write_colors(&g, out, fmt, theme, colors);
-	if (output && fclose(out) != 0)
-		rc = -EIO;
-	else if (!output && fflush(out) != 0)
-		rc = -EIO;
-	sv_grid_fini(&g);
 	sv_profile_free(p);
 	sv_profile_free(p2);
-	if (rc < 0) {
-		fprintf(stderr, "scopeview: snapshot: cannot write %s\n",
-			output ? output : "standard output");
-		return SV_EXIT_LOAD;
+	if (!output) {
+		rc = sv_grid_write_colors(&g, stdout, fmt, theme, colors);
+		sv_grid_fini(&g);
+		if (rc < 0 || fflush(stdout) != 0) {
+			fputs("scopeview: snapshot: cannot write standard "
+			      "output\n",
+				stderr);
+			return SV_EXIT_LOAD;
+		}
+		return SV_EXIT_OK;
 	}
-	return SV_EXIT_OK;
+	rc = sv_outfile_open(&of, output, inputs, 3, &err);
+	if (rc == 0) {
+		rc = sv_grid_write_colors(
+			&g, sv_outfile_stream(&of), fmt, theme, colors);
+		if (rc < 0)
+			sv_error_set(
+				&err, rc, "snapshot: cannot write %s", output);
+		rc = sv_outfile_finish(&of, rc, &err);
+	}
+	sv_grid_fini(&g);
+	return rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
 }
