@@ -4,13 +4,14 @@
  *
  * The parts, lowest first (each uses only those before it and h5util.h):
  *   load_h5_meta.c    /metadata into the profile's metadata
- *   load_h5_tables.c  /thread_table and /task_table (lane names)
  *   load_h5_index.c   /region_table and /rank_region_index: rows
  *   load_h5_subset.c  the rows of some ranks only (sv_load_opts.rank_on)
  *   load_h5_donor.c   rows copied from the previous load (opts->donor)
  *   load_h5_events.c  /events: the per-call columns (load_h5_fast.c)
  *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
  *   load_h5_groups.c  schema 1, the per-rank groups
+ *   load_h5_tables.c  /thread_table and /task_table (lane names), after
+ *                     the layout: the calls' ids say which rows count
  *   load_h5_ranks.c   counters and line profiles of the rank groups
  *   load_h5_contents.c  the list of every object of the file
  *   load_h5_links.c   refusing external links and virtual datasets; a
@@ -32,10 +33,17 @@ int sv_h5_meta_load(struct sv_h5 *h);
  * not a number. */
 bool sv_h5_meta_int(const struct sv_profile *p, const char *key, int64_t *v);
 
-/* Read /thread_table and /task_table when present; a damaged table is
- * dropped with a warning.  Returns 0 or a negative errno (a read
- * failure). */
+/* Read /thread_table and /task_table when present, after the layout (the
+ * rows and the calls' thread and task ids are read): only the rows a lane
+ * can name are kept; damaged rows are counted in one warning a table, a
+ * damaged table is dropped with a warning.  Returns 0 or a negative errno
+ * (a read failure). */
 int sv_h5_tables_load(struct sv_h5 *h);
+
+/* The most bytes the lane tables' reader held at once (its slices, the
+ * kept rows and their columns; not libhdf5's chunk cache) during the
+ * last load of this process that read them: for tests of its bound. */
+uint64_t sv_h5_tables_peak(void);
 
 /* The index of a columnar or aggregate file: one entry per row. */
 struct sv_h5_index {
