@@ -3030,6 +3030,10 @@ static const struct meta_case meta_cases[] = {
 		"object"},
 	{"not a list", {"{\"a\": 1}", "[]", "[]"}, 0, {NULL},
 		"row 0 (rank 0, region 'solve') is an object"},
+	/* every row bad: one warning for the table, naming the first */
+	{"all rows bad", {"{}", "[1]", "[{}, {}]"}, 0, {NULL},
+		"row 0 (rank 0, region 'solve') is an object, not a JSON list; "
+		"its calls' metadata is ignored (and 2 more rows like it)"},
 };
 
 START_TEST(test_event_metadata)
@@ -3064,6 +3068,8 @@ START_TEST(test_event_metadata)
 		bool meta = strstr(p->warnings[w], "event_metadata") != NULL;
 		ck_assert_msg(!meta || c->warn, "%s: warned '%s'", c->name,
 			p->warnings[w]);
+		ck_assert_msg(!meta || !seen, "%s: a second warning '%s'",
+			c->name, p->warnings[w]);
 		if (c->warn && strstr(p->warnings[w], c->warn))
 			seen = true;
 	}

@@ -250,9 +250,39 @@ int sv_h5_index_row_fail(struct sv_h5 *h, const char *obj)
 /* ------------------------------------------------------------------ */
 /* Per-row optional index columns                                      */
 
+/* The bad rows of one optional column: the first one's warning (at
+ * p->warnings[at]) stands for all of them, so a million bad rows are one
+ * warning, not a million. */
+struct index_bad {
+	uint64_t n; /* bad rows so far */
+	size_t at;
+};
+
+/* A bad row: true when its warning is to be made (the first one). */
+static bool index_bad_row(struct sv_h5 *h, struct index_bad *b)
+{
+	if (b->n++)
+		return false;
+	b->at = h->p->nwarnings;
+	return true;
+}
+
+/* After the rows: the first row's warning says how many more there were. */
+static void index_bad_end(struct sv_h5 *h, const struct index_bad *b)
+{
+	char *w;
+
+	if (b->n < 2 || b->at >= h->p->nwarnings)
+		return;
+	w = sv_xasprintf("%s (and %" PRIu64 " more rows like it)",
+		h->p->warnings[b->at], b->n - 1);
+	free(h->p->warnings[b->at]);
+	h->p->warnings[b->at] = w;
+}
+
 /* Parse a row's JSON tag text (doc/format.md 4.3) into row->tags. */
-static void index_row_tags(
-	struct sv_h5 *h, struct sv_row *row, hsize_t r, const char *text)
+static void index_row_tags(struct sv_h5 *h, struct sv_row *row, hsize_t r,
+	const char *text, struct index_bad *bad)
 {
 	json_error_t jerr;
 	json_t *j;
@@ -267,12 +297,15 @@ static void index_row_tags(
 		row->tags[0] = sv_xstrdup(text);
 		row->ntags = 1;
 		row->tags_raw = true;
-		name = sv_h5_show(h->p->regions[row->region]);
-		sv_profile_warn(h->p,
-			"/rank_region_index/tags: row %llu (rank %u, '%s'): "
-			"tag text is not a JSON array; shown as is",
-			(unsigned long long)r, row->rank, name);
-		free(name);
+		if (index_bad_row(h, bad)) {
+			name = sv_h5_show(h->p->regions[row->region]);
+			sv_profile_warn(h->p,
+				"/rank_region_index/tags: row %llu (rank %u, "
+				"'%s'): tag text is not a JSON array; shown as "
+				"is",
+				(unsigned long long)r, row->rank, name);
+			free(name);
+		}
 		json_decref(j);
 		return;
 	}
@@ -409,14 +442,16 @@ int sv_h5_index_summaries(
 /* Source lines, files, texts, tags, exclusive totals and stored summaries
  * of every row (all optional). */
 /* One row's event_metadata (doc/format.md 4.11): a list that does not
- * fit the row's calls is dropped with a warning naming the row. */
-static void index_row_meta(
-	struct sv_h5 *h, const struct sv_row *row, hsize_t r, const char *text)
+ * fit the row's calls is dropped with a warning naming the (first such)
+ * row. */
+static void index_row_meta(struct sv_h5 *h, const struct sv_row *row, hsize_t r,
+	const char *text, struct index_bad *bad)
 {
 	char why[160];
 
 	if (sv_callmeta_set_row(
-		    h->p, row->first, row->count, text, why, sizeof why) < 0)
+		    h->p, row->first, row->count, text, why, sizeof why) < 0 &&
+		index_bad_row(h, bad))
 		sv_profile_warn(h->p,
 			"/rank_region_index/event_metadata: row %llu (rank "
 			"%" PRIu32 ", region '%s') %s; its calls' metadata is "
@@ -430,6 +465,7 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	char **files = NULL, **texts = NULL, **tags = NULL, **meta = NULL;
 	int64_t *lines = NULL, *excl = NULL;
 	struct sv_summary *sums = NULL;
+	struct index_bad bad_tags = {0, 0}, bad_meta = {0, 0};
 	hsize_t r, n = ix->src ? ix->file_nrows : ix->nrows;
 	int rc;
 
@@ -470,14 +506,16 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 			texts[i] = NULL;
 		}
 		if (tags)
-			index_row_tags(h, row, i, tags[i]);
+			index_row_tags(h, row, i, tags[i], &bad_tags);
 		if (sums) {
 			row->has_summary = true;
 			row->summary = sums[i];
 		}
 		if (meta)
-			index_row_meta(h, row, i, meta[i]);
+			index_row_meta(h, row, i, meta[i], &bad_meta);
 	}
+	index_bad_end(h, &bad_tags);
+	index_bad_end(h, &bad_meta);
 	sv_strv_free_array(meta, meta ? (size_t)n : 0);
 	sv_strv_free_array(files, files ? (size_t)n : 0);
 	sv_strv_free_array(texts, texts ? (size_t)n : 0);
