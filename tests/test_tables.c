@@ -1,6 +1,7 @@
 /*
- * test_tables.c: the lane tables /thread_table and /task_table at the
- * cost of what they hold (issue 42; src/io/load_h5_tables.c).  A
+ * test_tables.c: the lane tables /thread_table and /task_table and the
+ * line profiles at the cost of what they hold (issue 42;
+ * src/io/load_h5_tables.c, load_h5_ranks.c).  A
  * `scopeview gen` profile with thread and task ids gets tables written
  * here with HDF5: which rows are kept (in range, named by a lane, first
  * of their rank and index) and which are left out, with one warning a
@@ -309,6 +310,83 @@ START_TEST(test_no_ids_no_rows)
 }
 END_TEST
 
+/* rank0/line_profile/0 of region solve added to path: n lines, from
+ * the arrays (NULL: line 0, hits 1, time 1 each, a constant column) in
+ * deflated chunks of at most 2^20. */
+static void tables_lineprof(const char *path, const int64_t *line,
+	const int64_t *hits, const double *time, size_t n)
+{
+	hid_t f, r, lp, g, dcpl, s, d;
+	hsize_t hn = n, chunk = n < ((size_t)1 << 20) ? n : (hsize_t)1 << 20;
+	double *t = malloc(n * sizeof *t);
+	size_t i;
+
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	ck_assert_int_ge(f, 0);
+	r = H5Gcreate2(f, "rank0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	lp = H5Gcreate2(
+		r, "line_profile", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	g = H5Gcreate2(lp, "0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	ck_assert_int_ge(g, 0);
+	tables_ints(g, "line_numbers", H5T_STD_I64LE, line, 0, n, chunk);
+	tables_ints(g, "hits", H5T_STD_I64LE, hits, 1, n, chunk);
+	for (i = 0; i < n; i++)
+		t[i] = time ? time[i] : 1;
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	H5Pset_chunk(dcpl, 1, &chunk);
+	H5Pset_deflate(dcpl, 9);
+	s = H5Screate_simple(1, &hn, NULL);
+	d = H5Dcreate2(
+		g, "times", H5T_IEEE_F64LE, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+				 H5P_DEFAULT, t),
+		0);
+	H5Dclose(d);
+	H5Sclose(s);
+	H5Pclose(dcpl);
+	free(t);
+	H5Gclose(g);
+	H5Gclose(lp);
+	H5Gclose(r);
+	H5Fclose(f);
+}
+
+START_TEST(test_line_profile_rows)
+{
+	/* given a line profile whose rows are each of one kind */
+	char *path = tables_base("lines.h5", false, false);
+	const int64_t line[] = {7, 0, 8, 9, 7, 10, 3};
+	const int64_t hits[] = {3, 1, -1, 2, 5, 0, 1};
+	const double time[] = {30, 1, 1, 0.0 / 0.0, 5, 0, -2};
+	const struct sv_line_profile *l;
+	struct sv_profile *p;
+	const char *w = NULL;
+
+	tables_lineprof(path, line, hits, time, 7);
+	p = tables_load(path);
+
+	/* then lines 7 (its first row) and 10 are kept */
+	ck_assert_uint_eq(p->nlineprofs, 1);
+	l = &p->lineprofs[0];
+	ck_assert_uint_eq(l->nlines, 2);
+	ck_assert_int_eq(l->line[0], 7);
+	ck_assert_int_eq(l->hits[0], 3);
+	ck_assert(l->time[0] == 30);
+	ck_assert_int_eq(l->line[1], 10);
+	ck_assert_int_eq(l->hits[1], 0);
+	/* and one warning says why each other was left out */
+	ck_assert_uint_eq(tables_warnings(p, "/rank0/line_profile/0", &w), 1);
+	ck_assert_str_eq(w,
+		"/rank0/line_profile/0: 5 of 7 lines ignored: 1 with a line "
+		"number below 1 (the first: 0), 1 with a negative hit count, 2 "
+		"with a time that is negative or not a number, 1 repeating a "
+		"line number");
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Scale                                                               */
 
@@ -406,6 +484,35 @@ START_TEST(test_scale)
 }
 END_TEST
 
+START_TEST(test_scale_line_profile)
+{
+	/* a line profile of 1M and of 4M lines numbered 0 */
+	char *small = tables_base("lp1.h5", false, false);
+	char *big = tables_base("lp4.h5", false, false);
+	struct sv_profile *p;
+	const char *w = NULL;
+	double a, b, ratio;
+
+	tables_lineprof(small, NULL, NULL, NULL, (size_t)1 << 20);
+	tables_lineprof(big, NULL, NULL, NULL, (size_t)1 << 22);
+	p = tables_load(big);
+	ck_assert_uint_eq(tables_warnings(p, "line_profile", &w), 1);
+	ck_assert_ptr_nonnull(strstr(w, "4194304 of 4194304 lines ignored"));
+	ck_assert_uint_eq(p->lineprofs[0].nlines, 0);
+	sv_profile_free(p);
+	a = tables_time(small);
+	b = tables_time(big);
+	ratio = b / (a > 1e-3 ? a : 1e-3);
+	fprintf(stderr,
+		"tables line profile: 1M lines %.4f s, 4M lines %.4f s, "
+		"ratio %.2f\n",
+		a, b, ratio);
+	ck_assert_msg(ratio < 8, "4x the lines took %.1fx the time", ratio);
+	free(small);
+	free(big);
+}
+END_TEST
+
 static Suite *tables_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -413,10 +520,12 @@ static Suite *tables_suite(void)
 	tcase_add_test(t, test_rows_kept_and_ignored);
 	tcase_add_test(t, test_task_names_thread);
 	tcase_add_test(t, test_no_ids_no_rows);
+	tcase_add_test(t, test_line_profile_rows);
 	suite_add_tcase(s, t);
 	t = tcase_create("scale");
 	tcase_add_loop_test(t, test_scale, 0,
 		(int)(sizeof scale_cases / sizeof scale_cases[0]));
+	tcase_add_test(t, test_scale_line_profile);
 	suite_add_tcase(s, t);
 	return s;
 }

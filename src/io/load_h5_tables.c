@@ -58,14 +58,13 @@ struct tbl_kept {
 	int64_t *lim;
 	size_t nlim;
 	uint64_t unused; /* rows no lane can name */
-	hsize_t *row;    /* the kept rows' numbers in the file, ascending */
-	int64_t *rank, *index;
+	/* The kept rows: their (rank, index) pairs in keys (keys.n of
+	 * them), their numbers in the file (ascending) in row. */
+	struct sv_h5_keys keys;
+	hsize_t *row;
 	size_t n, cap;
-	size_t held, peak; /* bytes of the arrays above and below, now and
-			      at most (sv_h5_tables_peak) */
-	bool ascending;    /* the pairs kept ascend: no hash needed yet */
-	size_t *slot; /* open addressing over (rank, index): position + 1 */
-	size_t nslot;
+	size_t held, peak; /* bytes of the arrays, now and at most
+			      (sv_h5_tables_peak) */
 	uint64_t bad_rank, bad_index, repeated;
 	int64_t first_bad_rank, first_bad_index;
 };
@@ -86,76 +85,31 @@ static void tbl_hold(struct tbl_kept *k, ptrdiff_t bytes)
 		k->peak = k->held;
 }
 
-static size_t tbl_hash(int64_t rank, int64_t index, size_t mask)
-{
-	uint64_t x = (uint64_t)rank * 0x9E3779B97F4A7C15u ^
-		     (uint64_t)index * 0xC2B2AE3D27D4EB4Fu;
-	return (size_t)(x ^ x >> 29) & mask;
-}
-
-/* Is (rank, index) kept already?  When not, remember it as position
- * k->n (the caller then appends it).  While the kept pairs ascend (every
- * writer's order) a pair after the last is new and no hash is kept. */
-static bool tbl_seen(struct tbl_kept *k, int64_t rank, int64_t index)
-{
-	size_t mask, i;
-
-	if (k->n && rank == k->rank[k->n - 1] && index == k->index[k->n - 1])
-		return true; /* the last one again: no hash needed */
-	if (k->ascending) {
-		if (!k->n || rank > k->rank[k->n - 1] ||
-			(rank == k->rank[k->n - 1] &&
-				index > k->index[k->n - 1]))
-			return false;
-		k->ascending = false; /* the hash from here on */
-	}
-	if ((k->n + 1) * 2 > k->nslot) {
-		size_t ns = k->nslot ? k->nslot * 2 : 64, j;
-		free(k->slot);
-		k->slot = sv_xcalloc(ns, sizeof *k->slot);
-		tbl_hold(k, (ptrdiff_t)((ns - k->nslot) * sizeof *k->slot));
-		k->nslot = ns;
-		for (j = 0; j < k->n; j++) {
-			i = tbl_hash(k->rank[j], k->index[j], ns - 1);
-			while (k->slot[i])
-				i = (i + 1) & (ns - 1);
-			k->slot[i] = j + 1;
-		}
-	}
-	mask = k->nslot - 1;
-	for (i = tbl_hash(rank, index, mask); k->slot[i]; i = (i + 1) & mask)
-		if (k->rank[k->slot[i] - 1] == rank &&
-			k->index[k->slot[i] - 1] == index)
-			return true;
-	k->slot[i] = k->n + 1;
-	return false;
-}
-
-static void tbl_keep(
+/* Keep row number row of the file with its rank and index, unless that
+ * pair was kept already (a lane takes the first row of its pair): false
+ * then. */
+static bool tbl_keep(
 	struct tbl_kept *k, hsize_t row, int64_t rank, int64_t index)
 {
+	size_t before = k->keys.bytes;
+
+	if (!sv_h5_keys_add(&k->keys, rank, index))
+		return false;
+	tbl_hold(k, (ptrdiff_t)(k->keys.bytes - before));
 	if (k->n == k->cap) {
 		size_t was = k->cap;
 		k->cap = k->cap ? k->cap * 2 : 64;
-		tbl_hold(
-			k, (ptrdiff_t)((k->cap - was) *
-				       (sizeof *k->row + 2 * sizeof *k->rank)));
+		tbl_hold(k, (ptrdiff_t)((k->cap - was) * sizeof *k->row));
 		k->row = sv_xreallocarray(k->row, k->cap, sizeof *k->row);
-		k->rank = sv_xreallocarray(k->rank, k->cap, sizeof *k->rank);
-		k->index = sv_xreallocarray(k->index, k->cap, sizeof *k->index);
 	}
-	k->row[k->n] = row;
-	k->rank[k->n] = rank;
-	k->index[k->n] = index;
-	k->n++;
+	k->row[k->n++] = row;
+	return true;
 }
 
 static void tbl_kept_free(struct tbl_kept *k)
 {
 	free(k->row);
-	free(k->rank);
-	free(k->index);
-	free(k->slot);
+	sv_h5_keys_fini(&k->keys);
 	free(k->lim);
 }
 
@@ -209,10 +163,8 @@ static void tbl_sort_slice(struct tbl_kept *k, hsize_t off, size_t len,
 				k->first_bad_index = x[i];
 		} else if (x[i] > k->lim[r[i]]) {
 			k->unused++;
-		} else if (tbl_seen(k, r[i], x[i])) {
+		} else if (!tbl_keep(k, off + i, r[i], x[i])) {
 			k->repeated++;
-		} else {
-			tbl_keep(k, off + i, r[i], x[i]);
 		}
 	}
 }
@@ -236,17 +188,25 @@ static int tbl_open_key(struct sv_h5 *h, hid_t g, const char *gname,
 	return rc;
 }
 
-/* Rows a slice of the first pass reads from dataset ds: TBL_SLICE, or
- * whole chunks of up to TBL_MAX_CHUNK rows, so that the parallel decoder
- * (which decodes whole chunks) inflates each chunk once. */
+/* The longest chunk sv_h5_slice_rows makes a slice of. */
 #define TBL_MAX_CHUNK ((hsize_t)1 << 20)
-static hsize_t tbl_slice(hid_t ds)
+
+hsize_t sv_h5_slice_rows(hid_t ds)
 {
 	hsize_t chunk = sv_h5_chunk_len(ds);
 
 	if (!chunk || chunk > TBL_MAX_CHUNK)
 		return TBL_SLICE;
 	return (TBL_SLICE + chunk - 1) / chunk * chunk;
+}
+
+int sv_h5_read_slice(struct sv_h5 *h, hid_t ds, const char *obj, hid_t mt,
+	hsize_t off, hsize_t len, void *buf)
+{
+	int rc = sv_h5_fast_read(h, ds, mt, off, len, buf, 0.05, 0.05);
+	if (rc == SV_H5_FAST_NO)
+		rc = sv_h5_read_range(h, ds, obj, mt, off, len, buf);
+	return rc;
 }
 
 /* The memory type a key column is read in: its own when it is a 4-byte
@@ -271,13 +231,11 @@ static hid_t tbl_key_memtype(hid_t ds)
 static int tbl_read_key(struct sv_h5 *h, const struct sv_h5_col *c, hid_t mt,
 	const char *obj, hsize_t off, hsize_t len, int64_t *buf)
 {
-	int rc = sv_h5_fast_read(h, c->ds, mt, off, len, buf, 0.05, 0.05);
+	int rc = sv_h5_read_slice(h, c->ds, obj, mt, off, len, buf);
 	/* (H5T_NATIVE_* are calls, not constants: not in the loop) */
 	bool wide = mt == H5T_NATIVE_INT64, u32 = mt == H5T_NATIVE_UINT32;
 	size_t i;
 
-	if (rc == SV_H5_FAST_NO)
-		rc = sv_h5_read_range(h, c->ds, obj, mt, off, len, buf);
 	if (rc || wide)
 		return rc;
 	for (i = (size_t)len; i-- > 0;) {
@@ -331,9 +289,9 @@ static int tbl_read_keys(struct sv_h5 *h, hid_t g, const char *gname,
 	snprintf(objx, sizeof objx, "/%s/index", gname);
 	mr = tbl_key_memtype(cr.ds);
 	mx = tbl_key_memtype(cx.ds);
-	slice = tbl_slice(cr.ds);
-	if (tbl_slice(cx.ds) > slice)
-		slice = tbl_slice(cx.ds);
+	slice = sv_h5_slice_rows(cr.ds);
+	if (sv_h5_slice_rows(cx.ds) > slice)
+		slice = sv_h5_slice_rows(cx.ds);
 	if (*n) {
 		size_t s = (size_t)(*n < slice ? *n : slice);
 		r = sv_xmalloc(s * sizeof *r);
@@ -522,7 +480,6 @@ static int tables_threads(struct sv_h5 *h)
 	int rc;
 
 	memset(&k, 0, sizeof k);
-	k.ascending = true;
 	tbl_limits(&k, h->p, h->p->thread_id);
 	/* A task lane names its task's thread. */
 	for (r = 0; r < h->p->ntasks; r++) {
@@ -534,8 +491,8 @@ static int tables_threads(struct sv_h5 *h)
 	for (r = 0; r < k.n && !rc; r++) {
 		struct sv_thread *t = sv_profile_add_thread(h->p);
 		int64_t d = tbl_i(&th[2], r);
-		t->rank = (uint32_t)k.rank[r];
-		t->index = k.index[r];
+		t->rank = (uint32_t)k.keys.a[r];
+		t->index = k.keys.b[r];
 		t->ident = tbl_i(&th[0], r);
 		t->native_id = tbl_i(&th[1], r);
 		t->daemon = (int8_t)(d < INT8_MIN   ? INT8_MIN
@@ -572,13 +529,12 @@ static int tables_tasks(struct sv_h5 *h)
 	int rc;
 
 	memset(&k, 0, sizeof k);
-	k.ascending = true;
 	tbl_limits(&k, h->p, h->p->task_id);
 	rc = tbl_read(h, "task_table", &k, tk, ntk);
 	for (r = 0; r < k.n && !rc; r++) {
 		struct sv_task *t = sv_profile_add_task(h->p);
-		t->rank = (uint32_t)k.rank[r];
-		t->index = k.index[r];
+		t->rank = (uint32_t)k.keys.a[r];
+		t->index = k.keys.b[r];
 		t->thread_index = tbl_i(&tk[0], r);
 		t->kind = tbl_s(&tk[1], r);
 		t->name = tbl_s(&tk[2], r);
