@@ -79,8 +79,11 @@ static void gen_help(void)
 	       "MPI run.\n\n",
 		gen_usage);
 	sv_cli_write_options(stdout, &sv_cli_gen_cmd);
-	printf("\nExit status: 0 written, 1 the file could not be written, "
-	       "2 usage.\n");
+	printf("\nOUT.h5 is written to a temporary file beside it and renamed "
+	       "when\ncomplete; a directory, FIFO, device or symbolic link is "
+	       "never\nreplaced.\n\n"
+	       "Exit status: 0 written, 1 the file could not be written, "
+	       "2 usage\n(or OUT.h5 is not a regular file).\n");
 }
 
 /* Parse an unsigned number with an optional k/M/G suffix. */

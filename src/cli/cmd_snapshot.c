@@ -46,7 +46,9 @@ static const struct sv_cli_option snapshot_options[] = {
 		"read and show only these ranks' calls (as the\n"
 		"viewer does with --ranks)"},
 	{"--output", "-o", "PATH", "@file",
-		"write there instead of standard output"},
+		"write there instead of standard output (never over\n"
+		"FILE, FILE2 or --config, nor what is not a regular\n"
+		"file; whole or not at all)"},
 	{"--demo", NULL, NULL, NULL,
 		"draw the built-in demo profile instead of FILE"},
 	{"--help", "-h", NULL, NULL, "show this help"},
