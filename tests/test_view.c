@@ -1079,7 +1079,11 @@ START_TEST(test_export_command)
 	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
 	ck_assert(!(sv_view_command(&w, "export stop") & SV_REACT_BELL));
 	ck_assert(!sv_view_export_running(&w));
-	ck_assert_ptr_nonnull(strstr(w.s.message, "export stopped"));
+	/* (a small export may be done before the stop comes: then it
+	 * says what it wrote) */
+	ck_assert_msg(strstr(w.s.message, "export stopped (nothing written)") ||
+			      strstr(w.s.message, "written to"),
+		"%s", w.s.message);
 	ck_assert_int_eq(export_temps(out), 0);
 	ck_assert(sv_view_command(&w, "export stop") & SV_REACT_BELL);
 	/* quitting with one under way stops it */

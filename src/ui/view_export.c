@@ -137,9 +137,14 @@ int sv_view_export(struct sv_view *v, const char *arg)
 			sv_session_message(&v->s, false, "no export runs");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
+		/* Joined: it may have finished (and written) meanwhile. */
+		sv_job_cancel(&v->export_work->job);
+		if (v->export_work->job.rc == 0)
+			export_say(v, v->export_work, 0);
+		else
+			sv_session_message(&v->s, false,
+				"export stopped (nothing written)");
 		sv_view_export_stop(v);
-		sv_session_message(
-			&v->s, false, "export stopped (nothing written)");
 		return SV_REACT_REDRAW;
 	}
 	if (v->export_work) {
