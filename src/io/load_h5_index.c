@@ -325,19 +325,37 @@ static void index_row_tags(struct sv_h5 *h, struct sv_row *row, hsize_t r,
 	json_decref(j);
 }
 
-static int index_strings(
-	struct sv_h5 *h, hid_t g, const char *name, hsize_t nrows, char ***out)
+/* The optional string column name of the rows ix keeps, one a kept row
+ * (ix->nrows, in order): under a rank subset only the kept rows' strings
+ * are read, so a column of every rank costs what the ranks read hold. */
+static int index_strings(struct sv_h5 *h, hid_t g, const char *name,
+	const struct sv_h5_index *ix, char ***out)
 {
 	char obj[128];
 	struct sv_h5_col c;
+	hsize_t n = ix->src ? ix->file_nrows : ix->nrows;
+	size_t j, m;
 	int rc;
 
 	*out = NULL;
 	snprintf(obj, sizeof obj, "/rank_region_index/%s", name);
-	rc = sv_h5_col_open(h, g, name, obj, SV_H5_STRING, nrows, &c);
+	rc = sv_h5_col_open(h, g, name, obj, SV_H5_STRING, n, &c);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	rc = sv_h5_read_strings(h, c.ds, obj, c.n, out);
+	if (!ix->src) {
+		rc = sv_h5_read_strings(h, c.ds, obj, c.n, out);
+	} else {
+		*out = sv_xcalloc(ix->nrows ? ix->nrows : 1, sizeof **out);
+		for (j = 0; j < ix->nrows && !rc; j += m) {
+			m = ix->nrows - j < 65536 ? ix->nrows - j : 65536;
+			rc = sv_h5_read_strings_at(
+				h, c.ds, obj, &ix->src[j], m, &(*out)[j]);
+		}
+		if (rc) {
+			sv_strv_free_array(*out, ix->nrows);
+			*out = NULL;
+		}
+	}
 	sv_h5_col_close(&c);
 	return rc;
 }
@@ -473,11 +491,11 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	if (!rc)
 		rc = index_opt_ints(h, g, "exclusive_totals", n, &excl);
 	if (!rc)
-		rc = index_strings(h, g, "source_files", n, &files);
+		rc = index_strings(h, g, "source_files", ix, &files);
 	if (!rc)
-		rc = index_strings(h, g, "source_texts", n, &texts);
+		rc = index_strings(h, g, "source_texts", ix, &texts);
 	if (!rc)
-		rc = index_strings(h, g, "tags", n, &tags);
+		rc = index_strings(h, g, "tags", ix, &tags);
 	if (!rc && ix->sums_read) {
 		sums = ix->sums;
 		ix->sums = NULL;
@@ -485,7 +503,7 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 		rc = sv_h5_index_summaries(h, g, n, &sums);
 	}
 	if (!rc && h->p->has_calls)
-		rc = index_strings(h, g, "event_metadata", n, &meta);
+		rc = index_strings(h, g, "event_metadata", ix, &meta);
 	if (!rc && excl && h->p->run) /* the whole run's rows, in file order */
 		for (r = 0; r < n && r < h->p->run->nrows; r++)
 			h->p->run->rows[r].exclusive_total =
@@ -497,29 +515,30 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 			row->source_line = lines[i] >= 0 ? lines[i] : -1;
 		if (excl)
 			row->exclusive_total = excl[i] >= 0 ? excl[i] : -1;
-		if (files && *files[i]) {
-			row->source_file = files[i];
-			files[i] = NULL;
+		/* (the string columns hold the kept rows only) */
+		if (files && *files[r]) {
+			row->source_file = files[r];
+			files[r] = NULL;
 		}
-		if (texts && *texts[i]) {
-			row->source_text = texts[i];
-			texts[i] = NULL;
+		if (texts && *texts[r]) {
+			row->source_text = texts[r];
+			texts[r] = NULL;
 		}
 		if (tags)
-			index_row_tags(h, row, i, tags[i], &bad_tags);
+			index_row_tags(h, row, i, tags[r], &bad_tags);
 		if (sums) {
 			row->has_summary = true;
 			row->summary = sums[i];
 		}
 		if (meta)
-			index_row_meta(h, row, i, meta[i], &bad_meta);
+			index_row_meta(h, row, i, meta[r], &bad_meta);
 	}
 	index_bad_end(h, &bad_tags);
 	index_bad_end(h, &bad_meta);
-	sv_strv_free_array(meta, meta ? (size_t)n : 0);
-	sv_strv_free_array(files, files ? (size_t)n : 0);
-	sv_strv_free_array(texts, texts ? (size_t)n : 0);
-	sv_strv_free_array(tags, tags ? (size_t)n : 0);
+	sv_strv_free_array(meta, meta ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(files, files ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(texts, texts ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(tags, tags ? (size_t)ix->nrows : 0);
 	free(lines);
 	free(excl);
 	free(sums);
