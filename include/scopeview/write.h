@@ -215,13 +215,14 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 	const struct sv_writer_opts *opts, struct sv_error *err);
 
 /*
- * Call first in a process that writes profiles, before any other HDF5
- * use (the loader's too).  libhdf5 1.10 cannot close a file after the
- * system refused one of its metadata writes (a full disk: its cache is
- * left half-way through a flush), and its exit handler then crashes
- * closing that file again; this turns the handler off (H5dont_atexit),
- * so the process ends with the writer's error instead.  Every file
- * sv_writer_close() or sv_writer_abort() can close is still closed.
+ * Call first in a process that may write profiles (scopeview's main
+ * does, for every command), before any other HDF5 use.  libhdf5 1.10
+ * cannot close a file after the system refused one of its metadata
+ * writes (a full disk: its cache is left half-way through a flush), and
+ * its exit handler then crashes closing that file again; this turns the
+ * handler off (H5dont_atexit), so the process ends with the writer's
+ * error instead.  Every file sv_writer_close() or sv_writer_abort() can
+ * close is still closed.
  */
 void sv_write_process_init(void);
 

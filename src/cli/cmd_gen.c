@@ -216,7 +216,6 @@ int sv_gen_main(int argc, char **argv)
 	uint64_t v;
 	int opt, rc;
 
-	sv_write_process_init();
 	sv_gen_opts_init(&o);
 	optind = 0;
 	opterr = 0;

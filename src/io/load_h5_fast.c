@@ -10,9 +10,9 @@
  * destination array.  The workers call neither HDF5 nor the caller's hooks.
  *
  * This is an optimisation only: when the dataset is not exactly what it
- * handles (a 1-D chunked dataset of 8-byte or 4-byte elements stored in the memory
- * type, filtered by shuffle (optional) then one of deflate, LZF or
- * Zstandard, every chunk present),
+ * handles (a 1-D chunked dataset of 8-byte or 4-byte elements stored in
+ * the memory type, filtered by shuffle (optional) then one of deflate,
+ * LZF or Zstandard, every chunk present),
  * when the range is small, or when anything goes wrong on the way (a
  * chunk that does not inflate to exactly one chunk of values, an HDF5
  * error), it reports SV_H5_FAST_NO and the caller reads the range with
