@@ -102,6 +102,18 @@ bool *sv_cli_lanes_of_ranks(
  * when either end is not a time or T1 < T0. */
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1);
 
+/* A write's failure (outfile.h) as one line on stderr; returns the exit
+ * status: SV_EXIT_USAGE for a refusal (-EEXIST: an input, not a regular
+ * file, no name), SV_EXIT_LOAD for any other error (a full disk, a
+ * missing directory; the export's own). */
+int sv_cli_output_fail(const struct sv_error *err);
+
+/* From now on SIGINT, SIGTERM and SIGHUP first remove the temporary
+ * files this process is writing (sv_outfile_unlink_temps), then end it
+ * as they would have: a command stopped half-way leaves no partial
+ * file.  For the commands that write (gen, export, snapshot). */
+void sv_cli_output_signals(void);
+
 /* The viewer's :export (sink.h): the formats of `scopeview export`. */
 extern const struct sv_sink sv_cli_export_sink;
 

@@ -2,18 +2,20 @@
  * cli.c: what the subcommands share: the one writer of standard error
  * (sv_cli_eprintf, which escapes every line), the list of commands, the
  * handlers of the selection options, the lanes of a rank list, a time
- * range.
+ * range, how a write's failure is reported.
  */
 #include "scopeview/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/load.h"
+#include "scopeview/outfile.h"
 #include "scopeview/view.h"
 
 /* The one place a line reaches standard error (cli.h). */
@@ -249,6 +251,34 @@ void sv_cli_select_warnings(const struct sv_cli_select *s)
 void sv_cli_stderr(const char *what, const char *text)
 {
 	sv_cli_eprintf("scopeview: %s%s", what, text);
+}
+
+int sv_cli_output_fail(const struct sv_error *err)
+{
+	sv_cli_stderr("", err->msg);
+	return err->code == -EEXIST ? SV_EXIT_USAGE : SV_EXIT_LOAD;
+}
+
+/* The handler of sv_cli_output_signals(): only async-signal-safe calls. */
+static void cli_output_signal(int sig)
+{
+	sv_outfile_unlink_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void sv_cli_output_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	size_t i;
+
+	/* A signal ignored (nohup) stays ignored. */
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+			old.sa_handler != SIG_IGN)
+			signal(sigs[i], cli_output_signal);
+	}
 }
 
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)

@@ -7,13 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "scopeview/cli.h"
 #include "scopeview/gen.h"
+#include "scopeview/outfile.h"
 #include "scopeview/write.h"
 
 /* Parse an unsigned number with an optional k/M/G suffix. */
@@ -201,8 +199,11 @@ static const struct sv_cli_option gen_options[] = {
 
 static void gen_more(FILE *out)
 {
-	fprintf(out, "\nExit status: 0 written, 1 the file could not be "
-		     "written, 2 usage.\n");
+	fprintf(out, "\nOUT.h5 is written to a temporary file beside it and "
+		     "renamed when\ncomplete; a directory, FIFO, device or "
+		     "symbolic link is never\nreplaced.\n\n"
+		     "Exit status: 0 written, 1 the file could not be "
+		     "written, 2 usage\n(or OUT.h5 is not a regular file).\n");
 }
 
 static void gen_init(void *args)
@@ -247,15 +248,6 @@ static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
 		gen_elapsed(&pg->t0));
 }
 
-/* SIGINT/SIGTERM while writing: remove the temporary file, then die of
- * the signal as before. */
-static void gen_on_signal(int sig)
-{
-	sv_write_unlink_temps();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 static int gen_run(void *args)
 {
 	struct gen_args *a = args;
@@ -275,28 +267,19 @@ static int gen_run(void *args)
 	if (sv_gen_opts_check(&o, &err))
 		return sv_cli_fail(&sv_cli_gen_cmd, "%s", err.msg);
 
-	{
-		/* Only a regular file or a new name is ever replaced. */
-		struct stat st;
-		if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-			sv_cli_eprintf("scopeview: gen: %s exists and is not a "
-				       "regular file; not replacing it",
-				out);
-			return SV_EXIT_USAGE;
-		}
-	}
-	signal(SIGINT, gen_on_signal);
-	signal(SIGTERM, gen_on_signal);
+	/* Only a regular file or a new name is ever replaced (outfile.h);
+	 * a signal removes the temporary. */
+	if (sv_outfile_check(out, NULL, 0, &err) < 0)
+		return sv_cli_output_fail(&err);
+	sv_cli_output_signals();
 	memset(&pg, 0, sizeof pg);
 	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
 	pg.ranks = o.ranks;
 	pg.events = o.events;
 	pg.on = !quiet && o.events >= 1000000;
 	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
-	if (rc) {
-		sv_cli_eprintf("scopeview: %s", err.msg);
-		return SV_EXIT_LOAD;
-	}
+	if (rc)
+		return sv_cli_output_fail(&err);
 	if (!quiet)
 		sv_cli_eprintf("scopeview gen: wrote %s (%" PRIu64
 			       " events, %u "

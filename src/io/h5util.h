@@ -51,6 +51,11 @@ enum {
 	SV_H5_NUMBER = 1 << 2,   /* integer or float */
 	SV_H5_STRING = 1 << 3,   /* a string (variable or fixed length) */
 	SV_H5_ANY = 1 << 4,      /* any type (compound for summaries) */
+	/* Read in slices: open it with a chunk cache that holds one of its
+	 * chunks, so that each chunk is inflated once however many slices
+	 * it spans (the default cache of 1 MiB holds none of a chunk of
+	 * more, and every slice would inflate the whole chunk again). */
+	SV_H5_SLICES = 1 << 5,
 };
 
 /* sv_h5_col_open's result besides 0 and a negative errno: the dataset is
@@ -91,6 +96,9 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 	struct sv_h5_col *c);
 void sv_h5_col_close(struct sv_h5_col *c);
 
+/* Values in a chunk of the 1-D dataset ds; 0 when it is not chunked. */
+hsize_t sv_h5_chunk_len(hid_t ds);
+
 /* Read the ranges [off[i], off[i] + n[i]) (ascending, not overlapping)
  * of the 1-D dataset ds, one after another, into buf with one H5Dread
  * of their union (an OR of hyperslabs).  Returns 0 or a negative errno
@@ -106,6 +114,12 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t memtype, hsize_t off, hsize_t n, void *buf);
 
+/* Fill the error for a read of objpath that failed with why (from
+ * sv_h5_chunks_read, which set h->refused): "cannot read: chunk ...",
+ * or "cannot read: the file is truncated or damaged<why>".  Returns
+ * -EIO. */
+int sv_h5_read_fail(struct sv_h5 *h, const char *objpath, const char *why);
+
 /* After a read of an optional column failed with rc: when a chunk was
  * refused (h->refused), turn the error into the warning "OBJ: cannot
  * read: chunk ...; ignored", clear it and return true (the caller leaves
@@ -116,6 +130,14 @@ bool sv_h5_read_optional(struct sv_h5 *h, int rc, const char *objpath);
  * into a new array of n sanitised, malloc'd strings. */
 int sv_h5_read_strings(
 	struct sv_h5 *h, hid_t ds, const char *objpath, hsize_t n, char ***out);
+
+/* Read the n elements at rows[0 .. n) (ascending, in range) of a 1-D
+ * string dataset into out[0 .. n) as sanitised, malloc'd strings: only
+ * those elements are checked (variable length), converted and kept, so
+ * a column of millions of strings costs what the rows asked for.  On
+ * failure out holds nothing to free. */
+int sv_h5_read_strings_at(struct sv_h5 *h, hid_t ds, const char *objpath,
+	const hsize_t *rows, size_t n, char **out);
 
 /* Read a scalar string attribute (variable or fixed length) as a
  * sanitised, malloc'd string.  Returns 0, SV_H5_ABSENT when there is no

@@ -163,8 +163,6 @@ static int load_dispatch(struct sv_h5 *h)
 	h->p->schema = schema;
 	rc = sv_h5_meta_load(h);
 	if (!rc)
-		rc = sv_h5_tables_load(h);
-	if (!rc)
 		rc = sv_h5_step(h, 0.05, "metadata");
 	if (rc)
 		return rc;
@@ -188,7 +186,10 @@ static int load_dispatch(struct sv_h5 *h)
 		rc = sv_h5_layout_aggregate(h);
 	else
 		rc = sv_h5_layout_columnar(h);
-	/* Counters, line profiles and what no layout reads (4.12). */
+	/* The lane tables once the calls say which rows a lane can use;
+	 * counters, line profiles and what no layout reads (4.12). */
+	if (!rc)
+		rc = sv_h5_tables_load(h);
 	if (!rc)
 		rc = sv_h5_ranks_load(h);
 	if (!rc)

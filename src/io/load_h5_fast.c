@@ -10,9 +10,9 @@
  * destination array.  The workers call neither HDF5 nor the caller's hooks.
  *
  * This is an optimisation only: when the dataset is not exactly what it
- * handles (a 1-D chunked dataset of 8-byte elements stored in the memory
- * type, filtered by shuffle (optional) then one of deflate, LZF or
- * Zstandard, every chunk present),
+ * handles (a 1-D chunked dataset of 8-byte or 4-byte elements stored in
+ * the memory type, filtered by shuffle (optional) then one of deflate,
+ * LZF or Zstandard, every chunk present),
  * when the range is small, or when anything goes wrong on the way (a
  * chunk stored in more bytes than any encoding of it takes, or that does
  * not decode to exactly one chunk of values with the bounded decoders of
@@ -76,6 +76,8 @@ struct fast_job {
 	hsize_t off, n; /* the element range wanted */
 	hsize_t chunk_elems;
 	size_t chunk_bytes; /* decoded bytes of one chunk */
+	size_t esize;       /* bytes of an element: 8, or 4 (a lane table's
+			       ranks) */
 	bool shuffle;       /* the pipeline starts with shuffle */
 	enum fast_codec codec;
 	unsigned codec_bit, shuffle_bit; /* bits of the filter mask */
@@ -118,7 +120,8 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 	ftype = H5Dget_type(ds);
 	if (ftype < 0)
 		return false;
-	ok = H5Tget_size(ftype) == 8 && H5Tequal(ftype, memtype) > 0;
+	j->esize = H5Tget_size(ftype);
+	ok = (j->esize == 8 || j->esize == 4) && H5Tequal(ftype, memtype) > 0;
 	H5Tclose(ftype);
 	if (!ok)
 		return false;
@@ -137,9 +140,9 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 		return false;
 	ok = H5Pget_layout(dcpl) == H5D_CHUNKED &&
 	     H5Pget_chunk(dcpl, 1, &cdim) == 1 && cdim > 0 &&
-	     cdim <= FAST_MAX_CHUNK_BYTES / 8;
+	     cdim <= FAST_MAX_CHUNK_BYTES / j->esize;
 	nf = ok ? H5Pget_nfilters(dcpl) : -1;
-	/* Exactly a compressor, or shuffle of 8-byte elements then one. */
+	/* Exactly a compressor, or shuffle of its elements then one. */
 	ok = ok && (nf == 1 || nf == 2);
 	j->shuffle = nf == 2;
 	for (i = 0; ok && i < nf; i++) {
@@ -156,42 +159,48 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 							     : FAST_DEFLATE;
 		} else
 			ok = id == H5Z_FILTER_SHUFFLE &&
-			     (ncd == 0 || cd[0] == 8);
+			     (ncd == 0 || cd[0] == j->esize);
 	}
 	H5Pclose(dcpl);
 	if (!ok)
 		return false;
 	j->chunk_elems = cdim;
-	j->chunk_bytes = (size_t)cdim * 8;
+	j->chunk_bytes = (size_t)cdim * j->esize;
 	j->shuffle_bit = j->shuffle ? 1u : 0u;
 	j->codec_bit = j->shuffle ? 2u : 1u;
 	return true;
 }
 
-/* Undo HDF5's shuffle filter for 8-byte elements: byte b of element i is
- * at src[b * n + i]. */
+/* Undo HDF5's shuffle filter for elements of es bytes: byte b of
+ * element i is at src[b * n + i]. */
 static void fast_unshuffle(
-	unsigned char *dst, const unsigned char *src, size_t n)
+	unsigned char *dst, const unsigned char *src, size_t n, size_t es)
 {
 	size_t i;
 	unsigned b;
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const unsigned char *p[8];
-	for (b = 0; b < 8; b++)
-		p[b] = src + (size_t)b * n;
-	for (i = 0; i < n; i++) {
-		uint64_t v = (uint64_t)p[0][i] | (uint64_t)p[1][i] << 8 |
-			     (uint64_t)p[2][i] << 16 | (uint64_t)p[3][i] << 24 |
-			     (uint64_t)p[4][i] << 32 | (uint64_t)p[5][i] << 40 |
-			     (uint64_t)p[6][i] << 48 | (uint64_t)p[7][i] << 56;
-		memcpy(dst + i * 8, &v, 8);
-	}
-#else
-	for (i = 0; i < n; i++)
+	if (es == 8) {
 		for (b = 0; b < 8; b++)
-			dst[i * 8 + b] = src[(size_t)b * n + i];
+			p[b] = src + (size_t)b * n;
+		for (i = 0; i < n; i++) {
+			uint64_t v = (uint64_t)p[0][i] |
+				     (uint64_t)p[1][i] << 8 |
+				     (uint64_t)p[2][i] << 16 |
+				     (uint64_t)p[3][i] << 24 |
+				     (uint64_t)p[4][i] << 32 |
+				     (uint64_t)p[5][i] << 40 |
+				     (uint64_t)p[6][i] << 48 |
+				     (uint64_t)p[7][i] << 56;
+			memcpy(dst + i * 8, &v, 8);
+		}
+		return;
+	}
 #endif
+	for (i = 0; i < n; i++)
+		for (b = 0; b < es; b++)
+			dst[i * es + b] = src[(size_t)b * n + i];
 }
 
 /* What one worker keeps for all its chunks: room for two decoded chunks
@@ -222,7 +231,8 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 		return true;
 	whole = lo == first && hi == first + j->chunk_elems;
 	/* Where the inflated bytes go: into place when nothing follows. */
-	out = whole && !shuffled ? j->dst + (first - j->off) * 8 : scratch;
+	out = whole && !shuffled ? j->dst + (first - j->off) * j->esize
+				 : scratch;
 	if (mask & j->codec_bit) {
 		if (len != j->chunk_bytes)
 			return false;
@@ -241,14 +251,15 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 	}
 	vals = out;
 	if (shuffled) {
-		unsigned char *to = whole ? j->dst + (first - j->off) * 8
+		unsigned char *to = whole ? j->dst + (first - j->off) * j->esize
 					  : scratch + j->chunk_bytes;
-		fast_unshuffle(to, out, (size_t)j->chunk_elems);
+		fast_unshuffle(to, out, (size_t)j->chunk_elems, j->esize);
 		vals = to;
 	}
 	if (!whole)
-		memcpy(j->dst + (lo - j->off) * 8, vals + (lo - first) * 8,
-			(size_t)(hi - lo) * 8);
+		memcpy(j->dst + (lo - j->off) * j->esize,
+			vals + (lo - first) * j->esize,
+			(size_t)(hi - lo) * j->esize);
 	return true;
 }
 

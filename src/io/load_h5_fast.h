@@ -13,7 +13,8 @@
 
 /*
  * Read elements [off, off + n) of a 1-D deflate, LZF or zstd (+
- * shuffle) chunked dataset of 8-byte elements whose file type is memtype
+ * shuffle) chunked dataset of 8-byte (or 4-byte) elements whose file
+ * type is memtype
  * into buf, fetching raw chunks in this thread and decoding them in
  * worker threads.  Reports progress from f0 to f1 ("events") and checks
  * cancellation between chunks.  Returns 0, -ECANCELED (error filled), or

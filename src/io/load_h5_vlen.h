@@ -26,4 +26,8 @@
  */
 int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t n);
 
+/* The same for the elements the file dataspace fspace selects of the
+ * dataset ds only (a slice of a column). */
+int sv_h5_vlen_check_points(hid_t ds, hid_t fspace, char *why, size_t n);
+
 #endif

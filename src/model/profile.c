@@ -493,9 +493,16 @@ static uint32_t *profile_order(const void *base, size_t n,
 	struct profile_order_ctx ctx = {base, pair};
 	uint32_t *order = sv_xmalloc((n ? n : 1) * sizeof *order);
 	size_t i;
-	for (i = 0; i < n; i++)
+	bool sorted = true;
+	for (i = 0; i < n; i++) {
 		order[i] = (uint32_t)i;
-	qsort_r(order, n, sizeof *order, profile_order_cmp, &ctx);
+		if (i && sorted &&
+			profile_order_cmp(&order[i - 1], &order[i], &ctx) > 0)
+			sorted = false;
+	}
+	/* The tables come in (rank, index) order from every writer. */
+	if (!sorted)
+		qsort_r(order, n, sizeof *order, profile_order_cmp, &ctx);
 	return order;
 }
 
