@@ -507,10 +507,10 @@ enum chunk_pipe {
 };
 
 /*
- * Replace (or add) /events/name by n int64 values in chunks of chunk
- * values with the pipeline pipe (LZF with its cd_values lzf_cd), every
- * chunk written by HDF5, then chunk 0 overwritten as stored bytes
- * raw[0, len) with filter mask mask.
+ * Replace (or add) /events/name (or name itself, when it starts with a
+ * '/') by n int64 values in chunks of chunk values with the pipeline pipe
+ * (LZF with its cd_values lzf_cd), every chunk written by HDF5, then
+ * chunk 0 overwritten as stored bytes raw[0, len) with filter mask mask.
  */
 static void chunk_column(const char *path, const char *name, hsize_t n,
 	hsize_t chunk, enum chunk_pipe pipe, const unsigned lzf_cd[3],
@@ -523,7 +523,8 @@ static void chunk_column(const char *path, const char *name, hsize_t n,
 	char obj[64];
 
 	ck_assert_int_eq(sv_h5_filters_register(), 0);
-	snprintf(obj, sizeof obj, "/events/%s", name);
+	snprintf(obj, sizeof obj, "%s%s", name[0] == '/' ? "" : "/events/",
+		name);
 	if (H5Lexists(f, obj, H5P_DEFAULT) > 0)
 		ck_assert_int_ge(H5Ldelete(f, obj, H5P_DEFAULT), 0);
 	sp = H5Screate_simple(1, &n, chunk > n ? &max : NULL);
@@ -854,6 +855,72 @@ START_TEST(test_chunk_optional)
 }
 END_TEST
 
+/* A column of the lane table /thread_table whose chunk does not decode
+ * to its size: a key column (ranks, index) drops the table, any other
+ * the column, each with a warning that names the chunk. */
+static const struct {
+	const char *col;
+	bool table_kept;
+} chunk_table_cases[] = {
+	{"ranks", false},
+	{"index", false},
+	{"cpu_ns", true},
+};
+
+START_TEST(test_chunk_table)
+{
+	const char *col = chunk_table_cases[_i].col;
+	char *path = svt_tmp_path("chunk_table.h5"), obj[64], frag[300];
+	struct sv_gen_opts o;
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	hsize_t rows = 0;
+	hid_t f, d, sp;
+	size_t len;
+	unsigned char *raw = chunk_stream(ZSTD_LONG, &len);
+
+	/* One rank, one thread, its table written. */
+	sv_gen_opts_init(&o);
+	o.ranks = 1;
+	o.events = 1000;
+	o.track_threads = true;
+	o.writer.compression = SV_WRITE_COMPRESS_NONE;
+	ck_assert_msg(sv_gen_write(path, &o, NULL, NULL, &e) == 0, "%s", e.msg);
+	f = hostile_open(path);
+	d = H5Dopen2(f, "/thread_table/ranks", H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	sp = H5Dget_space(d);
+	ck_assert_int_eq(H5Sget_simple_extent_dims(sp, &rows, NULL), 1);
+	H5Sclose(sp);
+	H5Dclose(d);
+	H5Fclose(f);
+	ck_assert_uint_ge(rows, 1);
+	snprintf(obj, sizeof obj, "/thread_table/%s", col);
+	chunk_column(path, obj, rows, rows, PIPE_ZSTD, NULL, 0, raw, len);
+
+	ck_assert_msg(sv_load(path, NULL, &p, &e) == 0, "%s", e.msg);
+	snprintf(frag, sizeof frag,
+		"%s: cannot read: chunk 0 (values 0 to %llu): the zstd frame "
+		"says it holds 1600000 bytes, but the chunk holds %llu",
+		obj, (unsigned long long)rows - 1,
+		(unsigned long long)rows * 8);
+	ck_assert_msg(hostile_warned(p, frag), "no warning '%s'", frag);
+	if (chunk_table_cases[_i].table_kept) {
+		ck_assert_uint_ge(p->nthreads, 1);
+		ck_assert_int_eq(p->threads[0].cpu_ns, -1);
+	} else {
+		snprintf(frag, sizeof frag,
+			"/thread_table: no usable %s column; table ignored",
+			col);
+		ck_assert_msg(hostile_warned(p, frag), "no warning '%s'", frag);
+		ck_assert_uint_eq(p->nthreads, 0);
+	}
+	sv_profile_free(p);
+	free(raw);
+	free(path);
+}
+END_TEST
+
 /* A zlib stream of mib MiB of zeros, about 1 KB a MiB: one MiB compressed
  * after a full flush (byte-aligned, no reference before it) is the same
  * bytes every time, so the stream is the first MiB, the same MiB mib - 1
@@ -1000,6 +1067,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(c, test_chunk_pipeline, 0,
 		sizeof pipe_cases / sizeof pipe_cases[0]);
 	tcase_add_loop_test(c, test_chunk_optional, 0, 2);
+	tcase_add_loop_test(c, test_chunk_table, 0,
+		sizeof chunk_table_cases / sizeof chunk_table_cases[0]);
 	tcase_add_loop_test(c, test_inflate_bomb, 0, 4);
 	suite_add_tcase(s, a);
 	suite_add_tcase(s, c);
