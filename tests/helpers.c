@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "scopeview/common.h"
+#include "scopeview/write.h"
 
 #ifndef SV_TEST_SOURCE_DIR
 #define SV_TEST_SOURCE_DIR "."
@@ -206,4 +207,29 @@ int svt_run(Suite *s)
 		return 77;
 	}
 	return EXIT_SUCCESS;
+}
+
+void svt_write_overlap(const char *path, const char *name)
+{
+	struct sv_writer_opts o;
+	struct sv_writer *w;
+	struct sv_error e = {0};
+	static const int64_t start[] = {10, 20, 100};
+	static const int64_t end[] = {30, 40, 150};
+	struct sv_write_row rows[] = {
+		{name, 2, NULL, -1, NULL, NULL, 0, 0},
+		{"io", 1, NULL, -1, NULL, NULL, 0, 0},
+	};
+	struct sv_write_rank r = {0};
+
+	sv_writer_opts_init(&o);
+	o.exclusive = SV_WRITE_EXCL_UNKNOWN;
+	ck_assert_int_eq(sv_writer_open(&w, path, &o, &e), 0);
+	r.rows = rows;
+	r.nrows = 2;
+	r.ncalls = 3;
+	r.start_ns = start;
+	r.end_ns = end;
+	ck_assert_int_eq(sv_writer_add_rank(w, &r, &e), 0);
+	ck_assert_msg(sv_writer_close(w, &e) == 0, "%s", e.msg);
 }

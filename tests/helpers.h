@@ -47,6 +47,12 @@ void svt_skip(const char *fmt, ...) SV_PRINTF(1, 2);
  * and *err (malloc'd); returns what f returned. */
 int svt_captured(int (*f)(void *), void *ctx, char **out, char **err);
 
+/* Write a profile of one rank to path: a region called name whose two
+ * calls, [10, 30] and [20, 40] ns, overlap without nesting (loading it
+ * warns, naming the region), and a region "io" of one call; exclusive
+ * totals unknown. */
+void svt_write_overlap(const char *path, const char *name);
+
 /* Run one suite with Check; returns the process exit status: 0, 1 when a
  * test failed, 77 when none failed but one skipped (svt_skip). */
 int svt_run(Suite *s);

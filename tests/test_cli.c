@@ -1,22 +1,27 @@
 /*
  * test_cli.c: the command line.  The program's top level run as a real
  * process (--version, --help, usage errors and their exit status 2); the
- * one parser on a table of every kind of row; and every command's own
+ * one parser on a table of every kind of row; every command's own
  * table: each row parses (by name, alias, each way of giving its value)
  * and nothing else does, and --help, the usage line, the man page and the
- * bash, zsh and fish completions name exactly the table's rows.
+ * bash, zsh and fish completions name exactly the table's rows; and the
+ * escaping of every message that quotes text from a file or the command
+ * line (issue 43), run as a real process.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "sv_version.h"
 #include "helpers.h"
 #include "scopeview/cli.h"
+#include "scopeview/common.h"
 
 /* Run the built scopeview with args (a shell word list); capture stdout
  * and stderr together into out; returns the exit status. */
@@ -834,10 +839,186 @@ START_TEST(test_completion_option)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Escape sequences planted in every message source (issue 43)         */
+
+/* OSC (a window title) ended by BEL, CSI (clear the screen), the C1 CSI
+ * and OSC as UTF-8 (U+009B, U+009D), BEL, a bidirectional override: no
+ * blank, so that it is one word of a config line. */
+#define PLANT                             \
+	"\x1b]0;PWNED\x07\x1b[2J\xc2\x9b" \
+	"31m\xc2\x9d"                     \
+	"8;;x\x07\xe2\x80\xae"
+/* ... as every message shows it. */
+#define PLANT_SHOWN "\\x1b]0;PWNED\\x07\\x1b[2J\\x9b31m\\x9d8;;x\\x07\\u202e"
+
+/* A profile of one rank at path with a region called name whose two
+ * calls overlap (a nesting warning names it) and a region "io"; with
+ * extra, an extra /events column called PLANT of the wrong length (a
+ * warning names the HDF5 object). */
+static void esc_profile(const char *path, const char *name, bool extra)
+{
+	svt_write_overlap(path, name);
+	if (extra) {
+		hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), sp, d;
+		hsize_t n = 2;
+		int64_t v[2] = {1, 2};
+		ck_assert_int_ge(f, 0);
+		sp = H5Screate_simple(1, &n, NULL);
+		d = H5Dcreate2(f, "/events/" PLANT, H5T_STD_I64LE, sp,
+			H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+		ck_assert_int_ge(d, 0);
+		H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+		H5Dclose(d);
+		H5Sclose(sp);
+		H5Fclose(f);
+	}
+}
+
+/* The config file's lines, each with PLANT in another position. */
+static const char *const esc_config_lines[] = {
+	PLANT " directive",
+	"bind " PLANT " quit",
+	"bind x " PLANT,
+	"bind " PLANT " x quit",
+	"color " PLANT " red blue",
+	"color status " PLANT " blue",
+	"color status red " PLANT,
+	"color status red blue " PLANT,
+	"theme " PLANT,
+	"set " PLANT " on",
+	"set mouse " PLANT,
+	"set sort " PLANT,
+	"set colors " PLANT,
+	"set panel-width " PLANT,
+	"set panel-columns calls," PLANT,
+	"bind \"" PLANT,
+};
+#define ESC_NCONFIG (sizeof esc_config_lines / sizeof esc_config_lines[0])
+
+/* A directory (in SVT_D) with the config file cfg, the profiles esc.h5
+ * (region PLANT, extra column PLANT), a.h5 (without them) and a copy of
+ * esc.h5 called PLANT.h5; SVT_P holds PLANT. */
+static void esc_setup(void)
+{
+	char *dir = svt_tmp_path("esc");
+	char *cfg = sv_xasprintf("%s/cfg", dir);
+	char *esc = sv_xasprintf("%s/esc.h5", dir);
+	char *a = sv_xasprintf("%s/a.h5", dir);
+	char *named = sv_xasprintf("%s/%s.h5", dir, PLANT);
+	FILE *f;
+	size_t i;
+
+	mkdir(dir, 0700);
+	f = fopen(cfg, "w");
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < ESC_NCONFIG; i++)
+		fprintf(f, "%s\n", esc_config_lines[i]);
+	fclose(f);
+	esc_profile(esc, PLANT, true);
+	esc_profile(named, PLANT, true);
+	esc_profile(a, "solve", false);
+	setenv("SVT_D", dir, 1);
+	setenv("SVT_P", PLANT, 1);
+	free(named);
+	free(a);
+	free(esc);
+	free(cfg);
+	free(dir);
+}
+
+/* Every message source: a command line (SVT_D, SVT_P in it), its exit
+ * status (-1: any), and what its output must say (NULL: PLANT_SHOWN). */
+static const struct {
+	const char *args;
+	int status;
+	const char *says;
+} esc_cases[] = {
+	/* config lines, before the viewer starts and in --dump-config */
+	{"--config \"$SVT_D/cfg\" --dump-config", 0, NULL},
+	{"--config \"$SVT_D/cfg\" \"$SVT_D/esc.h5\"", 2, NULL},
+	{"snapshot --config \"$SVT_D/cfg\" \"$SVT_D/esc.h5\"", 0, NULL},
+	/* paths */
+	{"--config \"$SVT_D/$SVT_P.cfg\" --dump-config", 1, NULL},
+	{"summary \"$SVT_D/no$SVT_P.h5\"", 1, NULL},
+	{"\"$SVT_D/no$SVT_P.h5\"", 1, NULL},
+	{"summary \"$SVT_D/$SVT_P.h5\"", 0, NULL},
+	{"gen --events 1000 \"$SVT_D/gen$SVT_P.h5\"", 0, NULL},
+	/* region names and HDF5 object names in load messages */
+	{"summary \"$SVT_D/esc.h5\"", 0,
+		"/events/" PLANT_SHOWN ": holds 2 values"},
+	{"tree \"$SVT_D/esc.h5\"", 0, NULL},
+	{"calls --region \"$SVT_P\" \"$SVT_D/a.h5\"", -1, NULL},
+	{"diff --fail-on-new \"$SVT_D/a.h5\" \"$SVT_D/esc.h5\"", 3,
+		"new region: " PLANT_SHOWN},
+	/* option values */
+	{"summary --sort \"$SVT_P\" \"$SVT_D/esc.h5\"", 2, NULL},
+	{"summary --ranks \"$SVT_P\" \"$SVT_D/esc.h5\"", 2, NULL},
+	{"snapshot --keys \"$SVT_P\" \"$SVT_D/esc.h5\"", 2, NULL},
+	{"\"--$SVT_P\"", 2, NULL},
+};
+
+/* No code point of out is a control character on a terminal, but the
+ * newlines that end its lines. */
+static void esc_clean(const char *args, const char *out)
+{
+	size_t n = strlen(out), i = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t k = sv_utf8_decode(out + i, n - i, &cp);
+		ck_assert_msg(cp == '\n' || !sv_utf8_is_control(cp),
+			"'scopeview %s' wrote U+%04X raw at byte %zu: %s", args,
+			(unsigned)cp, i, out);
+		i += k;
+	}
+}
+
+START_TEST(test_messages_escaped)
+{
+	static char out[1 << 17];
+	const char *says =
+		esc_cases[_i].says ? esc_cases[_i].says : PLANT_SHOWN;
+	int st;
+
+	esc_setup();
+	st = run_exe(esc_cases[_i].args, out, sizeof out);
+	if (esc_cases[_i].status >= 0)
+		ck_assert_msg(st == esc_cases[_i].status,
+			"'scopeview %s' exited %d: %s", esc_cases[_i].args, st,
+			out);
+	esc_clean(esc_cases[_i].args, out);
+	ck_assert_msg(strstr(out, says), "'scopeview %s' does not say '%s': %s",
+		esc_cases[_i].args, says, out);
+}
+END_TEST
+
+/* Each config line gives one error, and all of them in each command that
+ * reads the file. */
+START_TEST(test_config_errors_escaped)
+{
+	static char out[1 << 17];
+	size_t i;
+
+	esc_setup();
+	ck_assert_int_eq(run_exe("--config \"$SVT_D/cfg\" --dump-config", out,
+				 sizeof out),
+		0);
+	esc_clean("--dump-config", out);
+	for (i = 0; i < ESC_NCONFIG; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "/cfg:%zu: ", i + 1);
+		ck_assert_msg(strstr(out, want), "no error for line %zu: %s",
+			i + 1, out);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cli");
 	TCase *t = tcase_create("top level");
+	TCase *e = tcase_create("escapes");
 	tcase_add_test(t, test_version);
 	tcase_add_test(t, test_help_lists_commands);
 	tcase_add_loop_test(
@@ -851,6 +1032,10 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_usage_errors, 0,
 		sizeof usage_cases / sizeof usage_cases[0]);
 	suite_add_tcase(s, t);
+	tcase_add_loop_test(e, test_messages_escaped, 0,
+		sizeof esc_cases / sizeof esc_cases[0]);
+	tcase_add_test(e, test_config_errors_escaped);
+	suite_add_tcase(s, e);
 	return s;
 }
 

@@ -226,6 +226,65 @@ START_TEST(test_terminal_safe_separators)
 }
 END_TEST
 
+/* The one rule (issue 43): ESC, BEL, CSI, OSC, C1, DEL, the line
+ * controls, bidirectional controls; invalid UTF-8 becomes U+FFFD; the
+ * rest stays as it is. */
+static const struct {
+	const char *in, *out;
+} safe_cases[] = {
+	{"\x1b]0;PWNED\x07", "\\x1b]0;PWNED\\x07"},
+	{"\x1b[2J", "\\x1b[2J"},
+	{"\xc2\x9b"
+	 "31m\xc2\x9d"
+	 "0;x",
+		"\\x9b31m\\x9d0;x"},
+	{"a\x7f\x01", "a\\x7f\\x01"},
+	{"l1\nl2\tt\rr", "l1\\nl2\\tt\\rr"},
+	{"\xe2\x80\xae"
+	 "rtl\xe2\x81\xa6",
+		"\\u202ertl\\u2066"},
+	{"\x9b"
+	 "2J",
+		"\xef\xbf\xbd"
+		"2J"},
+	{"caf\xc3\xa9 \xe6\x97\xa5", "caf\xc3\xa9 \xe6\x97\xa5"},
+	{"", ""},
+};
+
+START_TEST(test_terminal_safe_rule)
+{
+	char *s = sv_utf8_terminal_safe(safe_cases[_i].in, NULL);
+	ck_assert_str_eq(s, safe_cases[_i].out);
+	free(s);
+}
+END_TEST
+
+/* The grid's escape and the messages' are one: every control code point
+ * is a control by sv_utf8_is_control, spelled by sv_utf8_escape. */
+START_TEST(test_escape_spelling)
+{
+	char buf[SV_UTF8_ESCAPE_MAX], *s;
+
+	ck_assert_int_eq(sv_utf8_escape(0x1b, buf), 4);
+	ck_assert_str_eq(buf, "\\x1b");
+	ck_assert_int_eq(sv_utf8_escape('\n', buf), 2);
+	ck_assert_str_eq(buf, "\\n");
+	ck_assert_int_eq(sv_utf8_escape(0x202e, buf), 6);
+	ck_assert_str_eq(buf, "\\u202e");
+	ck_assert_int_eq(sv_utf8_escape(0xdc00, buf), 6);
+	ck_assert(sv_utf8_is_control(0x9b));
+	ck_assert(sv_utf8_is_control(0x7f));
+	ck_assert(sv_utf8_is_control(0xd800));
+	ck_assert(sv_utf8_is_control(0x2028));
+	ck_assert(!sv_utf8_is_control(' '));
+	ck_assert(!sv_utf8_is_control(0xa0));
+	ck_assert(!sv_utf8_is_control(0xe9));
+	s = sv_utf8_terminal_safe(NULL, NULL);
+	ck_assert_str_eq(s, "");
+	free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("common");
@@ -244,6 +303,9 @@ static Suite *suite(void)
 		sizeof width_cases / sizeof width_cases[0]);
 	tcase_add_test(t, test_utf8_width_is_wcwidth);
 	tcase_add_test(t, test_terminal_safe_separators);
+	tcase_add_loop_test(t, test_terminal_safe_rule, 0,
+		sizeof safe_cases / sizeof safe_cases[0]);
+	tcase_add_test(t, test_escape_spelling);
 	suite_add_tcase(s, t);
 	return s;
 }

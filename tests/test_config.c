@@ -320,6 +320,47 @@ START_TEST(test_rebinding_in_docs_and_help)
 }
 END_TEST
 
+/* Errors quote the line's words made safe for a terminal (issue 43):
+ * ESC, BEL, C1 and bidirectional controls in any word come out escaped. */
+START_TEST(test_errors_escaped)
+{
+	static const char *const lines[] = {
+		"\x1b]0;PWNED\x07\x1b[2J directive",
+		"bind \x1b[31mX quit",
+		"bind x \xc2\x9b"
+		"2J",
+		"color \xe2\x80\xae red blue",
+		"set sort \x1b\\",
+		"theme \x07",
+	};
+	struct sv_config c;
+	size_t i, k;
+
+	sv_config_init(&c);
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		ck_assert_uint_eq(
+			sv_config_parse(&c, "cfg\x1b[1m", lines[i]), 1);
+	ck_assert_uint_eq(c.errors.n, sizeof lines / sizeof lines[0]);
+	for (i = 0; i < c.errors.n; i++) {
+		const char *e = c.errors.v[i];
+		ck_assert_msg(!strncmp(e, "cfg\\x1b[1m:1: ", 14), "%s", e);
+		for (k = 0; e[k]; k++)
+			ck_assert_msg((unsigned char)e[k] >= 0x20 &&
+					      (unsigned char)e[k] != 0x7f &&
+					      !((unsigned char)e[k] == 0xc2 &&
+						      (unsigned char)e[k + 1] <
+							      0xa0) &&
+					      (unsigned char)e[k] != 0xe2,
+				"raw control in '%s'", e);
+	}
+	ck_assert_ptr_nonnull(
+		strstr(c.errors.v[0], "'\\x1b]0;PWNED\\x07\\x1b[2J'"));
+	ck_assert_ptr_nonnull(strstr(c.errors.v[2], "'\\x9b2J'"));
+	ck_assert_ptr_nonnull(strstr(c.errors.v[3], "'\\u202e'"));
+	sv_config_fini(&c);
+}
+END_TEST
+
 /* What --dump-config writes parses back, without errors, to the same
  * configuration and the same keys. */
 START_TEST(test_dump_roundtrip)
@@ -478,6 +519,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		t, test_errors, 0, sizeof error_cases / sizeof error_cases[0]);
 	tcase_add_test(t, test_long_line_and_line_numbers);
+	tcase_add_test(t, test_errors_escaped);
 	tcase_add_test(t, test_colors);
 	tcase_add_test(k, test_bind);
 	tcase_add_test(k, test_rebinding_in_docs_and_help);

@@ -424,7 +424,6 @@ START_TEST(export_lanes_and_errors)
 	struct sv_error err = {0};
 	FILE *full;
 	json_t *root;
-	char *path, *link;
 
 	ck_assert_uint_le(p->nlanes, 8);
 	lane_on[sv_call_lane(p, 4)] = true;
@@ -481,23 +480,6 @@ START_TEST(export_lanes_and_errors)
 		ck_assert_ptr_nonnull(strstr(err.msg, "chrome"));
 		fclose(full);
 	}
-
-	/* the profile's own file, by another name, is the source */
-	path = svt_tmp_path("self.h5");
-	link = svt_tmp_path("link.h5");
-	full = fopen(path, "w");
-	fputs("x", full);
-	fclose(full);
-	ck_assert_int_eq(symlink(path, link), 0);
-	free(p->path);
-	p->path = sv_xstrdup(path);
-	ck_assert(sv_export_is_source(p, path));
-	ck_assert(sv_export_is_source(p, link));
-	ck_assert(!sv_export_is_source(p, "/dev/null"));
-	ck_assert(!sv_export_is_source(p, "/no/such/file"));
-	ck_assert(!sv_export_is_source(NULL, path));
-	free(path);
-	free(link);
 	sv_profile_free(p);
 }
 END_TEST

@@ -12,6 +12,11 @@
  *   defect 2: external links (to a FIFO, to a missing file), virtual
  *             datasets (missing source, FIFO source)
  *   defect 5: hard links to one column, a chunk far larger than its data
+ *
+ * and (issues 40 and 43) chunks that do not decode to their declared size:
+ * LZF streams and zstd frames that end short, run long or say another
+ * size, deflate bombs, chunks stored short with no compressor to restore
+ * them, each through H5Dread and through the parallel decoder.
  */
 #include <errno.h>
 #include <hdf5.h>
@@ -22,7 +27,12 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <lzf.h>
+#include <zlib.h>
+#include <zstd.h>
 
+#include "../src/io/load_h5_fast.h"    /* sv_h5_fast_refused */
+#include "../src/io/load_h5_filters.h" /* sv_h5_filters_register */
 #include "helpers.h"
 #include "scopeview/common.h"
 #include "scopeview/gen.h"
@@ -464,12 +474,575 @@ START_TEST(test_changed_while_read)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Chunks that do not decode to their size (issues 40 and 43)          */
+
+#define CHUNK_EVENTS 100000 /* one chunk of it: 800000 bytes */
+#define CHUNK_LONG   (2 * CHUNK_EVENTS * 8)
+
+/* A valid profile of n calls on one rank, uncompressed. */
+static char *chunk_base(const char *name, uint64_t n)
+{
+	char *path = svt_tmp_path(name);
+	struct sv_gen_opts o;
+	struct sv_error e = {0};
+
+	sv_gen_opts_init(&o);
+	o.ranks = 1;
+	o.events = n;
+	o.writer.compression = SV_WRITE_COMPRESS_NONE;
+	ck_assert_msg(sv_gen_write(path, &o, NULL, NULL, &e) == 0, "%s", e.msg);
+	return path;
+}
+
+enum chunk_pipe {
+	PIPE_LZF,
+	PIPE_ZSTD,
+	PIPE_DEFLATE,
+	PIPE_SHUFFLE, /* shuffle, deflate */
+	PIPE_NONE,
+	PIPE_SCALEOFFSET,   /* libhdf5's, sized by its parameters */
+	PIPE_TWO,           /* deflate, LZF */
+	PIPE_SHUFFLE_AFTER, /* deflate, shuffle */
+};
+
+/*
+ * Replace (or add) /events/name (or name itself, when it starts with a
+ * '/') by n int64 values in chunks of chunk values with the pipeline pipe
+ * (LZF with its cd_values lzf_cd), every chunk written by HDF5, then
+ * chunk 0 overwritten as stored bytes raw[0, len) with filter mask mask.
+ */
+static void chunk_column(const char *path, const char *name, hsize_t n,
+	hsize_t chunk, enum chunk_pipe pipe, const unsigned lzf_cd[3],
+	unsigned mask, const void *raw, size_t len)
+{
+	hid_t f = hostile_open(path), sp, dcpl, d;
+	hsize_t off = 0, max = H5S_UNLIMITED;
+	int64_t *v = calloc(n, sizeof *v);
+	unsigned zcd[1] = {3};
+	char obj[64];
+
+	ck_assert_int_eq(sv_h5_filters_register(), 0);
+	snprintf(obj, sizeof obj, "%s%s", name[0] == '/' ? "" : "/events/",
+		name);
+	if (H5Lexists(f, obj, H5P_DEFAULT) > 0)
+		ck_assert_int_ge(H5Ldelete(f, obj, H5P_DEFAULT), 0);
+	sp = H5Screate_simple(1, &n, chunk > n ? &max : NULL);
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	H5Pset_chunk(dcpl, 1, &chunk);
+	if (pipe == PIPE_LZF)
+		ck_assert_int_ge(H5Pset_filter(dcpl, SV_H5_FILTER_LZF,
+					 H5Z_FLAG_OPTIONAL, 3, lzf_cd),
+			0);
+	else if (pipe == PIPE_ZSTD)
+		ck_assert_int_ge(H5Pset_filter(dcpl, SV_H5_FILTER_ZSTD,
+					 H5Z_FLAG_OPTIONAL, 1, zcd),
+			0);
+	else if (pipe == PIPE_SHUFFLE)
+		H5Pset_shuffle(dcpl);
+	else if (pipe == PIPE_SCALEOFFSET)
+		H5Pset_scaleoffset(
+			dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT);
+	if (pipe == PIPE_DEFLATE || pipe == PIPE_SHUFFLE || pipe == PIPE_TWO ||
+		pipe == PIPE_SHUFFLE_AFTER)
+		H5Pset_deflate(dcpl, 4);
+	if (pipe == PIPE_TWO) {
+		unsigned cd3[3] = {4, 261, 0};
+		ck_assert_int_ge(H5Pset_filter(dcpl, SV_H5_FILTER_LZF,
+					 H5Z_FLAG_OPTIONAL, 3, cd3),
+			0);
+	}
+	if (pipe == PIPE_SHUFFLE_AFTER)
+		H5Pset_shuffle(dcpl);
+	d = H5Dcreate2(
+		f, obj, H5T_STD_I64LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	if (chunk < n) {
+		ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL,
+					 H5P_DEFAULT, v),
+			0);
+	}
+	ck_assert_int_ge(
+		H5Dwrite_chunk(d, H5P_DEFAULT, mask, &off, len, raw), 0);
+	H5Dclose(d);
+	H5Pclose(dcpl);
+	H5Sclose(sp);
+	H5Fclose(f);
+	free(v);
+}
+
+/* The stored bytes of the cases below. */
+enum chunk_stream {
+	RAW_8,         /* 8 bytes as they are */
+	LZF_8,         /* an LZF stream of 8 bytes */
+	LZF_LONG,      /* an LZF stream of CHUNK_LONG zero bytes */
+	ZSTD_8,        /* a zstd frame of 8 bytes, saying so */
+	ZSTD_8_UNSAID, /* ... without a content size */
+	ZSTD_LONG,     /* a zstd frame of CHUNK_LONG bytes, saying so */
+	ZSTD_LONG_UNSAID,
+	ZLIB_8,    /* a zlib stream of 8 bytes */
+	ZLIB_LONG, /* a zlib stream of CHUNK_LONG bytes */
+};
+
+static unsigned char *chunk_stream(enum chunk_stream k, size_t *len)
+{
+	static const unsigned char eight[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	unsigned char *zeros = calloc(CHUNK_LONG, 1);
+	const void *src = k == LZF_LONG || k == ZSTD_LONG ||
+					  k == ZSTD_LONG_UNSAID ||
+					  k == ZLIB_LONG
+				  ? (const void *)zeros
+				  : (const void *)eight;
+	size_t n = src == zeros ? CHUNK_LONG : 8;
+	size_t cap = ZSTD_compressBound(n) + 64;
+	unsigned char *out = malloc(cap);
+	ZSTD_CCtx *z;
+	uLongf zl = cap;
+
+	switch (k) {
+	case RAW_8:
+		memcpy(out, eight, 8);
+		*len = 8;
+		break;
+	case LZF_8:
+		/* One literal run: control byte 7 (8 bytes follow). */
+		out[0] = 7;
+		memcpy(out + 1, eight, 8);
+		*len = 9;
+		break;
+	case LZF_LONG:
+		*len = lzf_compress(src, (unsigned)n, out, (unsigned)cap);
+		ck_assert_uint_gt(*len, 0);
+		break;
+	case ZSTD_8:
+	case ZSTD_LONG:
+		*len = ZSTD_compress(out, cap, src, n, 3);
+		ck_assert(!ZSTD_isError(*len));
+		break;
+	case ZSTD_8_UNSAID:
+	case ZSTD_LONG_UNSAID:
+		z = ZSTD_createCCtx();
+		ZSTD_CCtx_setParameter(z, ZSTD_c_contentSizeFlag, 0);
+		*len = ZSTD_compress2(z, out, cap, src, n);
+		ck_assert(!ZSTD_isError(*len));
+		ck_assert(ZSTD_getFrameContentSize(out, *len) ==
+			  ZSTD_CONTENTSIZE_UNKNOWN);
+		ZSTD_freeCCtx(z);
+		break;
+	case ZLIB_8:
+	case ZLIB_LONG:
+		ck_assert_int_eq(compress2(out, &zl, src, n, 6), Z_OK);
+		*len = zl;
+		break;
+	}
+	free(zeros);
+	return out;
+}
+
+static const struct chunk_case {
+	const char *name;
+	enum chunk_pipe pipe;
+	unsigned lzf_cd2; /* h5py's chunk size in bytes (LZF) */
+	enum chunk_stream stream;
+	unsigned mask;
+	const char *why;
+} chunk_cases[] = {
+	/* Issue 43's three LZF files: the parameter unset, as h5py wrote
+	 * it, and 2^32 - 1. */
+	{"lzf_short_unset.h5", PIPE_LZF, 0, LZF_8, 0,
+		"the LZF stream decodes to 8 bytes, not the chunk's 800000"},
+	{"lzf_short_h5py.h5", PIPE_LZF, 800000, LZF_8, 0,
+		"the LZF stream decodes to 8 bytes, not the chunk's 800000"},
+	{"lzf_short_4g.h5", PIPE_LZF, 4294967295u, LZF_8, 0,
+		"!its LZF parameters say chunks of 4294967295 bytes, but its "
+		"chunks hold 800000"},
+	{"lzf_long.h5", PIPE_LZF, 800000, LZF_LONG, 0,
+		"the LZF stream decodes to more than the chunk's 800000 "
+		"bytes"},
+	/* ... and the matching zstd frames, saying their size or not. */
+	{"zstd_short.h5", PIPE_ZSTD, 0, ZSTD_8, 0,
+		"the zstd frame says it holds 8 bytes, but the chunk holds "
+		"800000"},
+	{"zstd_short_unsaid.h5", PIPE_ZSTD, 0, ZSTD_8_UNSAID, 0,
+		"the zstd frame decodes to 8 bytes, not the chunk's 800000"},
+	{"zstd_long.h5", PIPE_ZSTD, 0, ZSTD_LONG, 0,
+		"the zstd frame says it holds 1600000 bytes, but the chunk "
+		"holds 800000"},
+	{"zstd_long_unsaid.h5", PIPE_ZSTD, 0, ZSTD_LONG_UNSAID, 0,
+		"the zstd frame decodes to more than the chunk's 800000 "
+		"bytes"},
+	{"deflate_short.h5", PIPE_DEFLATE, 0, ZLIB_8, 0,
+		"the deflate stream inflates to 8 bytes, not the chunk's "
+		"800000"},
+	{"deflate_long.h5", PIPE_DEFLATE, 0, ZLIB_LONG, 0,
+		"the deflate stream inflates past the chunk's 800000 bytes"},
+	/* Stored short with nothing to restore the size: h5py's optional
+	 * LZF skipped by the mask, shuffle with its deflate skipped. */
+	{"lzf_skipped.h5", PIPE_LZF, 800000, RAW_8, 1,
+		"is stored in 8 bytes and decodes to 8 (filter mask 0x1), but "
+		"holds 800000"},
+	{"shuffle_skipped.h5", PIPE_SHUFFLE, 0, RAW_8, 2,
+		"is stored in 8 bytes and decodes to 8 (filter mask 0x2), but "
+		"holds 800000"},
+};
+
+#define CHUNK_NCASES (sizeof chunk_cases / sizeof chunk_cases[0])
+
+/* Load path expecting the refusal of frag; through the parallel decoder
+ * when fast (which must have refused the chunk itself), else through
+ * H5Dread alone.  Memory stays bounded either way. */
+static void chunk_refused(const char *path, bool fast, const char *frag)
+{
+	struct sv_load_opts o = {.slow_inflate = !fast};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	uint64_t before = sv_h5_fast_refused();
+	long mb = hostile_maxrss_mb();
+	int rc;
+
+	unsetenv("SCOPEVIEW_NO_FAST_INFLATE");
+	rc = sv_load(path, &o, &p, &e);
+	ck_assert_msg(rc == -EIO, "%s: rc %d (%s)", path, rc, e.msg);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(
+		strstr(e.msg, frag), "message '%s' lacks '%s'", e.msg, frag);
+	ck_assert_msg(!strncmp(e.msg, path, strlen(path)),
+		"message '%s' does not name the file", e.msg);
+	ck_assert_ptr_null(strchr(e.msg, '\n'));
+	if (fast)
+		ck_assert_uint_gt(sv_h5_fast_refused(), before);
+	else
+		ck_assert_uint_eq(sv_h5_fast_refused(), before);
+	ck_assert_int_lt(hostile_maxrss_mb() - mb, 64);
+}
+
+/* Each case (_i / 2) through H5Dread (even _i) and the parallel decoder
+ * (odd). */
+START_TEST(test_chunk_size)
+{
+	const struct chunk_case *c = &chunk_cases[_i / 2];
+	bool fast = _i % 2;
+	char *path = chunk_base(c->name, CHUNK_EVENTS);
+	unsigned cd[3] = {4, 261, c->lzf_cd2};
+	size_t len;
+	unsigned char *raw = chunk_stream(c->stream, &len);
+	char frag[400];
+
+	chunk_column(path, "durations", CHUNK_EVENTS, CHUNK_EVENTS, c->pipe, cd,
+		c->mask, raw, len);
+	/* '!': said of the dataset, not of a chunk. */
+	if (c->why[0] == '!')
+		snprintf(frag, sizeof frag,
+			": /events/durations: cannot read: %s", c->why + 1);
+	else
+		snprintf(frag, sizeof frag,
+			": /events/durations: cannot read: chunk 0 (values 0 "
+			"to 99999): %s",
+			c->why);
+	chunk_refused(path, fast, frag);
+	free(raw);
+	free(path);
+}
+END_TEST
+
+/* A chunked dataset without filters whose chunk index says 8 bytes for a
+ * chunk of 800000: libhdf5 read it into a buffer of 8 bytes through its
+ * chunk cache (a heap overflow under ASAN, heap bytes as durations in the
+ * plain build).  Without the cache it reads the chunk's 800000 bytes
+ * from the file at the chunk's address: the values are the file's bytes
+ * there (or, past the file's end, the read fails), never the heap's. */
+START_TEST(test_chunk_unfiltered_short)
+{
+	char *path = chunk_base("unfiltered_short.h5", CHUNK_EVENTS);
+	size_t len;
+	unsigned char *raw = chunk_stream(RAW_8, &len);
+	struct sv_load_opts o = {.slow_inflate = true};
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+
+	chunk_column(path, "durations", CHUNK_EVENTS, CHUNK_EVENTS, PIPE_NONE,
+		NULL, 0, raw, len);
+	if (sv_load(path, &o, &p, &e) == 0) {
+		ck_assert_uint_eq(p->ncalls, CHUNK_EVENTS);
+		sv_profile_free(p);
+	} else {
+		ck_assert_msg(strstr(e.msg, "/events/durations: cannot read: "
+					    "the file is truncated or damaged"),
+			"%s", e.msg);
+	}
+	free(raw);
+	free(path);
+}
+END_TEST
+
+/* Pipelines whose output size cannot be held to the chunk's are refused
+ * before any chunk is read: an error for durations, a warning for an
+ * optional column. */
+static const struct {
+	enum chunk_pipe pipe;
+	const char *why;
+} pipe_cases[] = {
+	{PIPE_SCALEOFFSET, "its scale-offset filter sizes its output by "
+			   "parameters stored in the file"},
+	{PIPE_TWO, "its pipeline holds two compressors (deflate (gzip) and "
+		   "LZF)"},
+	{PIPE_SHUFFLE_AFTER, "its pipeline shuffles after it compresses"},
+};
+
+START_TEST(test_chunk_pipeline)
+{
+	char *path = chunk_base("pipeline.h5", 2000);
+	size_t len;
+	unsigned char *raw = chunk_stream(RAW_8, &len);
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	char frag[300];
+
+	chunk_column(path, "durations", 2000, 1024, pipe_cases[_i].pipe, NULL,
+		0, raw, len);
+	snprintf(frag, sizeof frag, "/events/durations: cannot read: %s",
+		pipe_cases[_i].why);
+	chunk_refused(path, false, frag);
+	/* As an optional column instead: the load goes on without it. */
+	free(path);
+	path = chunk_base("pipeline_opt.h5", 2000);
+	chunk_column(path, "task_ids", 2000, 1024, pipe_cases[_i].pipe, NULL, 0,
+		raw, len);
+	ck_assert_msg(sv_load(path, NULL, &p, &e) == 0, "%s", e.msg);
+	snprintf(frag, sizeof frag, "/events/task_ids: cannot read: %s",
+		pipe_cases[_i].why);
+	ck_assert_msg(hostile_warned(p, frag), "no warning '%s'", frag);
+	ck_assert_ptr_null(p->task_id);
+	sv_profile_free(p);
+	free(raw);
+	free(path);
+}
+END_TEST
+
+/* The same chunk in optional columns: a warning, the column left out. */
+START_TEST(test_chunk_optional)
+{
+	char *path = chunk_base("optional_chunk.h5", CHUNK_EVENTS);
+	unsigned cd[3] = {4, 261, 800000};
+	size_t len;
+	unsigned char *raw = chunk_stream(LZF_8, &len);
+	struct sv_load_opts o = {.slow_inflate = _i == 0};
+	struct sv_profile *p;
+
+	chunk_column(path, "thread_ids", CHUNK_EVENTS, CHUNK_EVENTS, PIPE_LZF,
+		cd, 0, raw, len);
+	chunk_column(path, "extra_col", CHUNK_EVENTS, CHUNK_EVENTS, PIPE_LZF,
+		cd, 0, raw, len);
+	{
+		struct sv_error e = {0};
+		p = NULL;
+		ck_assert_msg(sv_load(path, &o, &p, &e) == 0, "%s", e.msg);
+	}
+	ck_assert(hostile_warned(p,
+		"/events/thread_ids: cannot read: chunk 0 (values 0 to "
+		"99999): the LZF stream decodes to 8 bytes, not the chunk's "
+		"800000; ignored"));
+	ck_assert(hostile_warned(p,
+		"/events/extra_col: cannot read: chunk 0 (values 0 to "
+		"99999): the LZF stream decodes to 8 bytes, not the chunk's "
+		"800000; ignored"));
+	ck_assert_ptr_null(p->thread_id);
+	ck_assert_uint_eq(p->ncolumns, 0);
+	ck_assert_uint_eq(p->ncalls, CHUNK_EVENTS);
+	sv_profile_free(p);
+	free(raw);
+	free(path);
+}
+END_TEST
+
+/* A column of the lane table /thread_table whose chunk does not decode
+ * to its size: a key column (ranks, index) drops the table, any other
+ * the column, each with a warning that names the chunk. */
+static const struct {
+	const char *col;
+	bool table_kept;
+} chunk_table_cases[] = {
+	{"ranks", false},
+	{"index", false},
+	{"cpu_ns", true},
+};
+
+START_TEST(test_chunk_table)
+{
+	const char *col = chunk_table_cases[_i].col;
+	char *path = svt_tmp_path("chunk_table.h5"), obj[64], frag[300];
+	struct sv_gen_opts o;
+	struct sv_profile *p = NULL;
+	struct sv_error e = {0};
+	hsize_t rows = 0;
+	hid_t f, d, sp;
+	size_t len;
+	unsigned char *raw = chunk_stream(ZSTD_LONG, &len);
+
+	/* One rank, one thread, its table written. */
+	sv_gen_opts_init(&o);
+	o.ranks = 1;
+	o.events = 1000;
+	o.track_threads = true;
+	o.writer.compression = SV_WRITE_COMPRESS_NONE;
+	ck_assert_msg(sv_gen_write(path, &o, NULL, NULL, &e) == 0, "%s", e.msg);
+	f = hostile_open(path);
+	d = H5Dopen2(f, "/thread_table/ranks", H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	sp = H5Dget_space(d);
+	ck_assert_int_eq(H5Sget_simple_extent_dims(sp, &rows, NULL), 1);
+	H5Sclose(sp);
+	H5Dclose(d);
+	H5Fclose(f);
+	ck_assert_uint_ge(rows, 1);
+	snprintf(obj, sizeof obj, "/thread_table/%s", col);
+	chunk_column(path, obj, rows, rows, PIPE_ZSTD, NULL, 0, raw, len);
+
+	ck_assert_msg(sv_load(path, NULL, &p, &e) == 0, "%s", e.msg);
+	snprintf(frag, sizeof frag,
+		"%s: cannot read: chunk 0 (values 0 to %llu): the zstd frame "
+		"says it holds 1600000 bytes, but the chunk holds %llu",
+		obj, (unsigned long long)rows - 1,
+		(unsigned long long)rows * 8);
+	ck_assert_msg(hostile_warned(p, frag), "no warning '%s'", frag);
+	if (chunk_table_cases[_i].table_kept) {
+		ck_assert_uint_ge(p->nthreads, 1);
+		ck_assert_int_eq(p->threads[0].cpu_ns, -1);
+	} else {
+		snprintf(frag, sizeof frag,
+			"/thread_table: no usable %s column; table ignored",
+			col);
+		ck_assert_msg(hostile_warned(p, frag), "no warning '%s'", frag);
+		ck_assert_uint_eq(p->nthreads, 0);
+	}
+	sv_profile_free(p);
+	free(raw);
+	free(path);
+}
+END_TEST
+
+/* A zlib stream of mib MiB of zeros, about 1 KB a MiB: one MiB compressed
+ * after a full flush (byte-aligned, no reference before it) is the same
+ * bytes every time, so the stream is the first MiB, the same MiB mib - 1
+ * times more, the end of the stream and the checksum of them all. */
+static unsigned char *chunk_bomb(unsigned mib, size_t *len)
+{
+	static unsigned char zeros[1 << 20];
+	unsigned char first[4096], again[4096], end[64], *out;
+	size_t nfirst, nagain, nend, at;
+	z_stream z;
+	uLong adler = adler32(0L, Z_NULL, 0);
+	unsigned i;
+
+	memset(&z, 0, sizeof z);
+	ck_assert_int_eq(deflateInit(&z, 9), Z_OK);
+	z.next_in = zeros;
+	z.avail_in = sizeof zeros;
+	z.next_out = first;
+	z.avail_out = sizeof first;
+	ck_assert_int_eq(deflate(&z, Z_FULL_FLUSH), Z_OK);
+	ck_assert_uint_eq(z.avail_in, 0);
+	nfirst = sizeof first - z.avail_out;
+	z.next_in = zeros;
+	z.avail_in = sizeof zeros;
+	z.next_out = again;
+	z.avail_out = sizeof again;
+	ck_assert_int_eq(deflate(&z, Z_FULL_FLUSH), Z_OK);
+	nagain = sizeof again - z.avail_out;
+	z.next_out = end;
+	z.avail_out = sizeof end;
+	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	nend = sizeof end - z.avail_out - 4; /* without the checksum */
+	deflateEnd(&z);
+	for (i = 0; i < mib; i++)
+		adler = adler32(adler, zeros, sizeof zeros);
+	*len = nfirst + (size_t)(mib - 1) * nagain + nend + 4;
+	out = malloc(*len);
+	memcpy(out, first, nfirst);
+	for (at = nfirst, i = 1; i < mib; i++, at += nagain)
+		memcpy(out + at, again, nagain);
+	memcpy(out + at, end, nend);
+	at += nend;
+	out[at++] = (unsigned char)(adler >> 24);
+	out[at++] = (unsigned char)(adler >> 16);
+	out[at++] = (unsigned char)(adler >> 8);
+	out[at++] = (unsigned char)adler;
+	return out;
+}
+
+/* It is a real bomb: zlib inflates it to mib MiB, checksum and all. */
+static void chunk_bomb_check(const unsigned char *s, size_t len, unsigned mib)
+{
+	static unsigned char buf[1 << 20];
+	z_stream z;
+	uint64_t total = 0;
+	int st;
+
+	memset(&z, 0, sizeof z);
+	ck_assert_int_eq(inflateInit(&z), Z_OK);
+	z.next_in = (unsigned char *)s;
+	z.avail_in = (uInt)len;
+	do {
+		z.next_out = buf;
+		z.avail_out = sizeof buf;
+		st = inflate(&z, Z_NO_FLUSH);
+		total += sizeof buf - z.avail_out;
+	} while (st == Z_OK);
+	inflateEnd(&z);
+	ck_assert_int_eq(st, Z_STREAM_END);
+	ck_assert_uint_eq(total, (uint64_t)mib << 20);
+}
+
+/*
+ * Issue 40's bomb: /events/durations of 3 values in one chunk of 1024
+ * values (8 KiB declared), stored as a 1 MB deflate stream of 1 GB of
+ * zeros (refused by its stored size: no encoding of 8 KiB takes 1 MB),
+ * and one of 64 KB that inflates to 64 MB (refused by the bounded
+ * inflate); each also as the first chunk of a column of 100000 values,
+ * which the parallel decoder reads.  Case _i: bit 0 the 64 MB bomb, bit
+ * 1 the long column.
+ */
+START_TEST(test_inflate_bomb)
+{
+	bool small = _i & 1, fast = _i & 2;
+	unsigned mib = small ? 64 : 1024;
+	uint64_t n = fast ? CHUNK_EVENTS : 3;
+	char name[64], frag[300];
+	char *path;
+	size_t len;
+	unsigned char *bomb = chunk_bomb(mib, &len);
+
+	chunk_bomb_check(bomb, len, mib);
+	snprintf(name, sizeof name, "bomb_%u_%llu.h5", mib,
+		(unsigned long long)n);
+	path = chunk_base(name, n);
+	chunk_column(
+		path, "durations", n, 1024, PIPE_DEFLATE, NULL, 0, bomb, len);
+	if (small)
+		snprintf(frag, sizeof frag,
+			"/events/durations: cannot read: chunk 0 (values 0 to "
+			"%d): the deflate stream inflates past the chunk's "
+			"8192 bytes",
+			fast ? 1023 : 2);
+	else
+		snprintf(frag, sizeof frag,
+			"/events/durations: cannot read: chunk 0 (values 0 to "
+			"%d): is stored in %zu bytes, more than any encoding "
+			"of its 8192 bytes takes",
+			fast ? 1023 : 2, len);
+	chunk_refused(path, fast, frag);
+	free(bomb);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("hostile");
 	TCase *t = tcase_create("strings");
 	TCase *l = tcase_create("links");
 	TCase *a = tcase_create("amplification");
+	TCase *c = tcase_create("chunks");
 
 	/* "Within seconds": generous for the sanitizer and valgrind runs. */
 	tcase_set_timeout(t, 60);
@@ -488,7 +1061,17 @@ static Suite *suite(void)
 	tcase_add_test(a, test_changed_while_read);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, l);
+	tcase_set_timeout(c, 120);
+	tcase_add_loop_test(c, test_chunk_size, 0, (int)CHUNK_NCASES * 2);
+	tcase_add_test(c, test_chunk_unfiltered_short);
+	tcase_add_loop_test(c, test_chunk_pipeline, 0,
+		sizeof pipe_cases / sizeof pipe_cases[0]);
+	tcase_add_loop_test(c, test_chunk_optional, 0, 2);
+	tcase_add_loop_test(c, test_chunk_table, 0,
+		sizeof chunk_table_cases / sizeof chunk_table_cases[0]);
+	tcase_add_loop_test(c, test_inflate_bomb, 0, 4);
 	suite_add_tcase(s, a);
+	suite_add_tcase(s, c);
 	return s;
 }
 

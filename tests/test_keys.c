@@ -47,7 +47,10 @@ END_TEST
 
 static const char *const bad[] = {"", "Foo", "enter", "F0", "F13", "F1x", "C-",
 	"C-1", "Click", "Click:", "Click:1", "Click:1,", "Click:-1,2",
-	"Click:1,2,3", "WheelUp:9999,1", "ab", "Tabs", "\x01"};
+	"Click:1,2,3", "WheelUp:9999,1", "ab", "Tabs", "\x01",
+	/* controls a config file could bind and --dump-config print raw:
+	 * DEL, C1 CSI, a bidirectional override, a line separator */
+	"\x7f", "\xc2\x9b", "\xe2\x80\xae", "\xe2\x80\xa8"};
 
 START_TEST(test_parse_bad)
 {

@@ -3030,6 +3030,10 @@ static const struct meta_case meta_cases[] = {
 		"object"},
 	{"not a list", {"{\"a\": 1}", "[]", "[]"}, 0, {NULL},
 		"row 0 (rank 0, region 'solve') is an object"},
+	/* every row bad: one warning for the table, naming the first */
+	{"all rows bad", {"{}", "[1]", "[{}, {}]"}, 0, {NULL},
+		"row 0 (rank 0, region 'solve') is an object, not a JSON list; "
+		"its calls' metadata is ignored (and 2 more rows like it)"},
 };
 
 START_TEST(test_event_metadata)
@@ -3064,6 +3068,8 @@ START_TEST(test_event_metadata)
 		bool meta = strstr(p->warnings[w], "event_metadata") != NULL;
 		ck_assert_msg(!meta || c->warn, "%s: warned '%s'", c->name,
 			p->warnings[w]);
+		ck_assert_msg(!meta || !seen, "%s: a second warning '%s'",
+			c->name, p->warnings[w]);
 		if (c->warn && strstr(p->warnings[w], c->warn))
 			seen = true;
 	}
@@ -3432,6 +3438,8 @@ START_TEST(test_rank_subset_rows)
 	int64_t st[TOTAL], en[TOTAL];
 	static const bool on[3] = {true, false, true};
 	static const size_t kept[] = {0, 2, 3, 4};
+	/* a string column: only the kept rows' strings are read */
+	const char *files[ROWS] = {"f0.py", "f1.py", "f2.py", "f3.py", "f4.py"};
 	struct sv_profile *p, *full;
 	size_t r;
 	uint64_t k;
@@ -3457,6 +3465,7 @@ START_TEST(test_rank_subset_rows)
 	ds_ints(g, "event_counts", H5T_STD_U64LE, cnt, ROWS);
 	if (_i == 2)
 		subset_summaries(g, off, cnt, ROWS, st, en);
+	ds_strs(g, "source_files", files, ROWS, 0);
 	H5Gclose(g);
 	g = h5_group(f, "events");
 	ds_ints(g, "start_times", H5T_STD_I64LE, st, TOTAL);
@@ -3490,6 +3499,8 @@ START_TEST(test_rank_subset_rows)
 		ck_assert_uint_eq(row->rank, want->rank);
 		ck_assert_uint_eq(row->region, want->region);
 		ck_assert_uint_eq(row->count, want->count);
+		ck_assert_str_eq(row->source_file, files[kept[r]]);
+		ck_assert_str_eq(row->source_file, want->source_file);
 		for (k = 0; k < row->count; k++) {
 			uint32_t c = (uint32_t)(row->first + k);
 			uint32_t w = (uint32_t)(want->first + k);

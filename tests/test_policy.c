@@ -12,6 +12,8 @@
  *    reports write JSON with their own writer, report/json.c);
  *  - nothing outside src/cli/ and src/term/ writes to stdout or stderr or
  *    calls exit(), except the one allocation-failure helper (sv_die);
+ *  - in src/cli/ only cli.c writes to stderr: every message goes through
+ *    sv_cli_eprintf, which escapes control characters (issue 43);
  *  - every file opens with a purpose comment, no source file is over 800
  *    lines, every module has a public header and a test suite.
  */
@@ -244,6 +246,13 @@ static char *policy_check(const char *layer, const char *name, const char *text)
 	msg = each_include(text, check_arrow, &f);
 	if (!msg)
 		msg = each_include(text, check_system, &f);
+	if (!msg && !strcmp(layer, "cli") && strcmp(name, "cli.c") &&
+		(code_has(text, "stderr", false) ||
+			code_has(text, "perror", true)))
+		return sv_xasprintf("src/%s/%s writes to stderr itself; "
+				    "messages go through sv_cli_eprintf "
+				    "(cli.c), which escapes them",
+			layer, name);
 	if (msg || may_print)
 		return msg;
 	for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
@@ -399,6 +408,11 @@ static const struct {
 	{"ui", "app.c", "/* x */\n#include <hdf5.h>\n", "HDF5"},
 	{"report", "summary.c", "/* x */\n#include <jansson.h>\n", "jansson"},
 	{"ui", "view.c", "int x;\n", "purpose"},
+	{"cli", "cmd_summary.c",
+		"/* x */\nvoid f(const char *m) { fprintf(stderr, m); }\n",
+		"sv_cli_eprintf"},
+	{"cli", "cmd_view.c", "/* x */\nvoid f(void) { perror(\"x\"); }\n",
+		"sv_cli_eprintf"},
 };
 
 START_TEST(test_planted_violation_is_caught)
@@ -421,6 +435,8 @@ START_TEST(test_allowed_is_allowed)
 	} ok[] = {
 		{"term", "/* x */\n#include <curses.h>\n"},
 		{"cli", "/* x */\nvoid f(void) { printf(\"x\"); exit(2); }\n"},
+		{"cli", "/* x */\nvoid f(void) { sv_cli_stderr(\"\", \"x\"); "
+			"}\n"},
 		{"ui", "/* x */\n/* printf(stderr) */\nconst char *s = "
 		       "\"exit(1) stdout\";\n"},
 		{"ui", "/* x */\n#include \"scopeview/stats.h\"\n"},

@@ -317,7 +317,7 @@ START_TEST(table_text)
 
 	/* header: file, metadata (escaped), layout, total time */
 	ck_assert_msg(!strncmp(text, "Profile dir/small.h5\n", 21), "%s", text);
-	ck_assert_ptr_nonnull(strstr(text, "label: nightly\\x09test"));
+	ck_assert_ptr_nonnull(strstr(text, "label: nightly\\ttest"));
 	ck_assert_ptr_nonnull(strstr(text, "mpi_size: 2"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"layout: columnar (schema 3), ranks: 2, regions: 3, "
@@ -828,30 +828,11 @@ END_TEST
 START_TEST(cli_warnings)
 {
 	char *path = svt_tmp_path("overlap.h5");
-	struct sv_writer_opts o;
-	struct sv_writer *w;
-	struct sv_error e = {0};
-	static const int64_t start[] = {10, 20, 100};
-	static const int64_t end[] = {30, 40, 150};
-	static const struct sv_write_row rows[] = {
-		{"sol\x1b[2Jve\nx", 2, NULL, -1, NULL, NULL, 0, 0},
-		{"io", 1, NULL, -1, NULL, NULL, 0, 0},
-	};
-	struct sv_write_rank r = {0};
 	char *out, *err;
 	json_t *j;
 	const char *args[] = {"--format", "json", path, NULL};
 
-	sv_writer_opts_init(&o);
-	o.exclusive = SV_WRITE_EXCL_UNKNOWN;
-	ck_assert_int_eq(sv_writer_open(&w, path, &o, &e), 0);
-	r.rows = rows;
-	r.nrows = 2;
-	r.ncalls = 3;
-	r.start_ns = start;
-	r.end_ns = end;
-	ck_assert_int_eq(sv_writer_add_rank(w, &r, &e), 0);
-	ck_assert_msg(sv_writer_close(w, &e) == 0, "%s", e.msg);
+	svt_write_overlap(path, "sol\x1b[2Jve\nx");
 
 	ck_assert_int_eq(run_main(args, &out, &err), 0);
 	ck_assert_msg(!strncmp(err, "scopeview: warning: ", 20), "%s", err);
@@ -864,7 +845,7 @@ START_TEST(cli_warnings)
 	}
 	/* the region name in the warning is shown safely on the terminal */
 	ck_assert_ptr_null(strchr(err, '\x1b'));
-	ck_assert_msg(strstr(err, "sol\\x1b[2Jve\\x0ax") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "sol\\x1b[2Jve\\nx") != NULL, "%s", err);
 	j = json_loads(out, 0, NULL);
 	ck_assert_msg(j != NULL, "%s", out);
 	ck_assert_uint_ge(json_array_size(json_object_get(j, "warnings")), 1);

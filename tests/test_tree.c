@@ -151,7 +151,7 @@ START_TEST(test_tree_csv_and_text)
 	o.format = SV_TREE_TEXT;
 	s = written(&t, &o, false);
 	ck_assert(strstr(s, "whole run, recursion collapsed; 3 calls"));
-	ck_assert(strstr(s, "├─ a;b\\x0ac\n"));
+	ck_assert(strstr(s, "├─ a;b\\nc\n"));
 	ck_assert(strstr(s, "└─ k\\\n"));
 	free(s);
 	sv_callpath_fini(&t);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -935,6 +936,25 @@ static long export_events(const char *path)
 	return n;
 }
 
+/* Temporaries of an export to path left beside it (".NAME.*.tmp"). */
+static int export_temps(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = sv_xasprintf("%.*s", (int)(slash - path), path);
+	char *prefix = sv_xasprintf(".%s.", slash + 1);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	closedir(d);
+	free(dir);
+	free(prefix);
+	return n;
+}
+
 /* The calls of prof that a scope keeps, counted with export.h's rule. */
 static long export_expected(const bool *lane_on, int64_t t0, int64_t t1)
 {
@@ -984,16 +1004,50 @@ START_TEST(test_export_command)
 		export_events(out), export_expected(w.s.lane_on, 550, 950));
 	ck_assert_int_eq(export_events(out), 2); /* main, child [600, 900) */
 
-	/* never over the profile itself; a bad format; no file */
+	/* never over a run on show, by its path, a symbolic link or a hard
+	 * link (the second run's too), nor over what is not a regular file
+	 * (outfile.h); a bad format; no file */
 	before = svt_read_file(self, NULL);
-	snprintf(cmd, sizeof cmd, "export csv %s", self);
-	ck_assert(sv_view_command(&w, cmd) & SV_REACT_BELL);
-	ck_assert(w.s.message_is_error);
-	ck_assert_ptr_nonnull(strstr(w.s.message, "not overwriting"));
 	{
-		char *after = svt_read_file(self, NULL);
-		ck_assert_str_eq(after, before);
-		free(after);
+		char *sym = svt_tmp_path("self-sym.h5");
+		char *hard = svt_tmp_path("self-hard.h5");
+		char *two = svt_tmp_path("two.h5");
+		char *two_link = svt_tmp_path("two-link.h5");
+		const char *const targets[] = {self, sym, hard, two_link};
+		struct sv_profile *p2 = vt_profile(
+			calls, sizeof calls / sizeof calls[0], VT_THREADS);
+		size_t k;
+		ck_assert_int_eq(symlink(self, sym), 0);
+		ck_assert_int_eq(link(self, hard), 0);
+		f = fopen(two, "w");
+		fputs("second", f);
+		fclose(f);
+		ck_assert_int_eq(link(two, two_link), 0);
+		free(p2->path);
+		p2->path = sv_xstrdup(two);
+		ck_assert_int_eq(
+			sv_session_set_second(&w.s, p2, NULL, &err), 0);
+		for (k = 0; k < sizeof targets / sizeof targets[0]; k++) {
+			char *after, *after2;
+			snprintf(cmd, sizeof cmd, "export csv %s", targets[k]);
+			ck_assert(sv_view_command(&w, cmd) & SV_REACT_BELL);
+			ck_assert(w.s.message_is_error);
+			ck_assert_msg(strstr(w.s.message, "not overwriting"),
+				"%s", w.s.message);
+			after = svt_read_file(self, NULL);
+			after2 = svt_read_file(two, NULL);
+			ck_assert_str_eq(after, before);
+			ck_assert_str_eq(after2, "second");
+			free(after);
+			free(after2);
+		}
+		ck_assert_int_eq(
+			sv_session_set_second(&w.s, NULL, NULL, &err), 0);
+		sv_profile_free(p2);
+		free(sym);
+		free(hard);
+		free(two);
+		free(two_link);
 	}
 	free(before);
 	snprintf(cmd, sizeof cmd, "export perfetto %s", out);
@@ -1001,9 +1055,11 @@ START_TEST(test_export_command)
 	ck_assert_ptr_nonnull(strstr(w.s.message, "unknown export format"));
 	ck_assert(sv_view_command(&w, "export csv") & SV_REACT_BELL);
 	ck_assert_ptr_nonnull(strstr(w.s.message, "usage: export"));
-	/* through the : prompt, as typed */
+	/* through the : prompt, as typed: a device is refused */
 	vt_keys(&w, ": e x p o r t Space c s v Space / d e v / n u l l Enter");
-	ck_assert_msg(!w.s.message_is_error, "%s", w.s.message);
+	ck_assert(w.s.message_is_error);
+	ck_assert_msg(
+		strstr(w.s.message, "a character device"), "%s", w.s.message);
 
 	/* on a worker (every export, here): the progress line while it
 	 * runs, keys still answered, the same file once polled in */
@@ -1031,7 +1087,12 @@ START_TEST(test_export_command)
 	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));
 	ck_assert(!(sv_view_command(&w, "export stop") & SV_REACT_BELL));
 	ck_assert(!sv_view_export_running(&w));
-	ck_assert_ptr_nonnull(strstr(w.s.message, "export stopped"));
+	/* (a small export may be done before the stop comes: then it
+	 * says what it wrote) */
+	ck_assert_msg(strstr(w.s.message, "export stopped (nothing written)") ||
+			      strstr(w.s.message, "written to"),
+		"%s", w.s.message);
+	ck_assert_int_eq(export_temps(out), 0);
 	ck_assert(sv_view_command(&w, "export stop") & SV_REACT_BELL);
 	/* quitting with one under way stops it */
 	ck_assert(!(sv_view_command(&w, cmd) & SV_REACT_BELL));

@@ -9,10 +9,13 @@
  */
 #include <errno.h>
 #include <hdf5.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -1065,8 +1068,9 @@ START_TEST(test_errors)
 	ck_assert_ptr_nonnull(strstr(err.msg, "schema 4"));
 	ck_assert_int_eq(
 		sv_writer_open(&w, "/nonexistent-dir-sv/x/y.h5", NULL, &err),
-		-EIO);
+		-ENOENT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "y.h5"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "No such file or directory"));
 
 	ck_assert_int_eq(sv_writer_open(&w, path, NULL, &err), 0);
 	ck_assert_int_eq(sv_writer_add_rank(w, NULL, &err), -EINVAL);
@@ -1136,6 +1140,98 @@ START_TEST(test_atomic)
 }
 END_TEST
 
+/* In a child: n flat calls over path under a file size limit of 64 KiB
+ * (SIGXFSZ ignored: writes fail EFBIG).  Exit 0 when the write failed
+ * with the system's reason and left path as it was ("old") and no
+ * temporary in dir; another status says what went wrong.  _exit skips
+ * libhdf5's exit handler, as sv_write_process_init does for gen. */
+static void write_full_child(const char *path, const char *dir, uint64_t n)
+{
+	struct rlimit rl = {64 << 10, 64 << 10};
+	struct sv_writer *w = NULL;
+	struct sv_writer_opts wo;
+	struct sv_error err = {0};
+	struct sv_write_row row = {.name = "flat", .source_line = -1};
+	struct sv_write_rank r = {0};
+	int64_t *s = malloc(n * sizeof *s), *e = malloc(n * sizeof *e);
+	char cmd[4200], *text;
+	uint64_t i;
+	int rc;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+		_exit(20);
+	for (i = 0; i < n; i++) {
+		s[i] = (int64_t)(i * 7919 % 1000003) * 10;
+		e[i] = s[i] + 5;
+	}
+	row.count = n;
+	r.rows = &row;
+	r.nrows = 1;
+	r.ncalls = n;
+	r.start_ns = s;
+	r.end_ns = e;
+	sv_writer_opts_init(&wo);
+	wo.compression = SV_WRITE_COMPRESS_NONE;
+	if (sv_writer_open(&w, path, &wo, &err) != 0)
+		_exit(21);
+	rc = sv_writer_add_rank(w, &r, &err);
+	if (rc == 0)
+		rc = sv_writer_close(w, &err);
+	else
+		sv_writer_abort(w);
+	if (rc != -EFBIG || !strstr(err.msg, "File too large")) {
+		fprintf(stderr, "write_full_child: %d %s\n", rc, err.msg);
+		_exit(22);
+	}
+	text = svt_read_file(path, NULL);
+	if (!text || strcmp(text, "old"))
+		_exit(23);
+	snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -q '\\.tmp$'", dir);
+	_exit(system(cmd) == 0 ? 24 : 0);
+}
+
+/* The output rule (outfile.h) through the writer: an input is refused by
+ * a hard link, and a write the system refuses leaves the old file whole
+ * and no partial file. */
+START_TEST(test_refused_and_full)
+{
+	char *dir = svt_tmp_path(""), *old = svt_tmp_path("keep.h5");
+	char *hard = svt_tmp_path("keep-hard.h5");
+	const char *inputs[1];
+	struct sv_writer_opts wo;
+	struct sv_writer *w = NULL;
+	struct sv_error err = {0};
+	FILE *f = fopen(old, "w");
+	pid_t pid;
+	int st;
+
+	fputs("old", f);
+	fclose(f);
+	ck_assert_int_eq(link(old, hard), 0);
+	sv_writer_opts_init(&wo);
+	inputs[0] = old;
+	wo.inputs = inputs;
+	wo.ninputs = 1;
+	ck_assert_int_eq(sv_writer_open(&w, hard, &wo, &err), -EEXIST);
+	ck_assert_ptr_nonnull(strstr(err.msg, "same file as"));
+	ck_assert_int_eq(sv_writer_open(&w, dir, NULL, &err), -EEXIST);
+	ck_assert_ptr_nonnull(strstr(err.msg, "is a directory"));
+
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		write_full_child(old, dir, 200000);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		"the full write's child: status %d", st);
+	free(dir);
+	free(old);
+	free(hard);
+}
+END_TEST
+
 /* The same payload writes the same bytes, also a second later. */
 START_TEST(test_deterministic)
 {
@@ -1197,6 +1293,7 @@ static Suite *suite(void)
 	t = tcase_create("robustness");
 	tcase_add_test(t, test_errors);
 	tcase_add_test(t, test_atomic);
+	tcase_add_test(t, test_refused_and_full);
 	tcase_add_test(t, test_deterministic);
 	suite_add_tcase(s, t);
 	return s;

@@ -33,6 +33,21 @@
 #define SV_EXIT_USAGE      2
 #define SV_EXIT_REGRESSION 3
 
+/*
+ * Standard error.  Every line the command line writes there goes through
+ * sv_cli_eprintf (the policy test holds src/cli/ to it): the formatted
+ * line is made terminal-safe by the one rule of the screen
+ * (sv_utf8_terminal_safe: ESC, BEL, CSI, OSC, C1 and bidirectional
+ * controls, and a newline too, shown as "\x1b", "\n", "\u202e"), so a
+ * message that quotes a file's text, a path or an option value never
+ * reaches a terminal as a control sequence and stays one line.
+ */
+void sv_cli_eprintf(const char *fmt, ...) SV_PRINTF(1, 2);
+
+/* Each line of text (as a report writer wrote it to a memory stream)
+ * through sv_cli_eprintf. */
+void sv_cli_eprint_lines(const char *text);
+
 /* The selection options several commands share: --include RE and
  * --exclude RE (repeatable) and --ranks LIST, filled by the handlers
  * sv_cli_set_include, sv_cli_set_exclude and sv_cli_set_ranks below.
@@ -74,8 +89,7 @@ int sv_cli_ranks_check(const char *file, const bool *on, uint32_t n);
  * that hit PCRE2's match limit on some name. */
 void sv_cli_select_warnings(const struct sv_cli_select *s);
 
-/* One line "scopeview: <what><text>" on stderr, the text made safe for a
- * terminal (messages quote names from files). */
+/* One line "scopeview: <what><text>" on stderr (sv_cli_eprintf). */
 void sv_cli_stderr(const char *what, const char *text);
 
 /* The lanes of p on the ranks of a rank list (sv_stats_parse_ranks), as
@@ -87,6 +101,18 @@ bool *sv_cli_lanes_of_ranks(
  * shows them, sv_view_parse_time) into ns from the origin; 0, or -EINVAL
  * when either end is not a time or T1 < T0. */
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1);
+
+/* A write's failure (outfile.h) as one line on stderr; returns the exit
+ * status: SV_EXIT_USAGE for a refusal (-EEXIST: an input, not a regular
+ * file, no name), SV_EXIT_LOAD for any other error (a full disk, a
+ * missing directory; the export's own). */
+int sv_cli_output_fail(const struct sv_error *err);
+
+/* From now on SIGINT, SIGTERM and SIGHUP first remove the temporary
+ * files this process is writing (sv_outfile_unlink_temps), then end it
+ * as they would have: a command stopped half-way leaves no partial
+ * file.  For the commands that write (gen, export, snapshot). */
+void sv_cli_output_signals(void);
 
 /* The viewer's :export (sink.h): the formats of `scopeview export`. */
 extern const struct sv_sink sv_cli_export_sink;

@@ -143,9 +143,21 @@ bool sv_utf8_format_control(uint32_t cp);
  * the terminal uses), else in C.UTF-8; a code point wcwidth() calls not
  * printable counts 1.  Thread-safe; setlocale() is not needed. */
 int sv_utf8_width(uint32_t cp);
-/* Text made safe for a terminal: control characters (C0, DEL, C1) become
- * \xNN and bidirectional controls \uNNNN.  Returns a malloc'd string;
- * *width (may be NULL) gets its width in terminal columns. */
+/*
+ * The one rule by which text from a file (or a command line) reaches a
+ * terminal, on screen (the grid) and in every message: a code point that
+ * sv_utf8_is_control() calls a control (C0, DEL, C1, a bidirectional
+ * control or line separator, a surrogate) is shown as its escape, which
+ * sv_utf8_escape() writes ("\n", "\t", "\r", "\x1b", "\u202e": ASCII,
+ * NUL-terminated, at most SV_UTF8_ESCAPE_MAX bytes with the NUL) and whose
+ * length it returns.
+ */
+#define SV_UTF8_ESCAPE_MAX 12
+bool sv_utf8_is_control(uint32_t cp);
+int sv_utf8_escape(uint32_t cp, char out[SV_UTF8_ESCAPE_MAX]);
+/* Text made safe for a terminal by that rule (NULL reads as "").  Returns
+ * a malloc'd string; *width (may be NULL) gets its width in terminal
+ * columns. */
 char *sv_utf8_terminal_safe(const char *s, size_t *width);
 
 #endif

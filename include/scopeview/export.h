@@ -79,8 +79,4 @@ int sv_export_collapsed(FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err);
 
-/* Whether path names the file p was loaded from (the same file, not just
- * the same name); false when either does not exist. */
-bool sv_export_is_source(const struct sv_profile *p, const char *path);
-
 #endif

@@ -89,7 +89,10 @@ static inline int sv_key_mouse_y(int key)
 /* Control key for letter c ('a' .. 'z'): 1 .. 26. */
 #define SV_KEY_CTRL(c) ((c)&0x1f)
 
-/* True for keys that insert text into a prompt (printable code points). */
+/* True for keys that insert text into a prompt (printable code points:
+ * not a control by sv_utf8_is_control, so neither a bidirectional
+ * control, which a config file could otherwise bind and --dump-config
+ * print raw). */
 bool sv_key_is_text(int key);
 
 /* Fold a raw byte or code point from a terminal into the key space: 9 ->

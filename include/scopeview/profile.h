@@ -455,10 +455,16 @@ void sv_profile_reserve_calls(struct sv_profile *p, uint64_t n);
  * filled with fill for every call so far; later rows grow it too.  Returns
  * the column. */
 int64_t *sv_profile_column(struct sv_profile *p, int64_t **col, int64_t fill);
+/* Leave the optional column col out again (a loader that could not read
+ * it): freed, *col NULL, no longer grown.  Nothing when it does not
+ * exist. */
+void sv_profile_drop_column(struct sv_profile *p, int64_t **col);
 /* Add an extra named column (doc/format.md 4.8), ncalls long and zeroed; the
  * caller fills it.  Add extra columns only after the last row. */
 struct sv_column *sv_profile_add_extra(
 	struct sv_profile *p, const char *name, bool is_float);
+/* Remove the extra column added last (a loader that could not read it). */
+void sv_profile_drop_extra(struct sv_profile *p);
 
 /* Add a metadata attribute (key copied).  The caller fills the value and
  * must set text (malloc'd, owned by the profile); strs and its elements are

@@ -16,6 +16,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "scopeview/common.h"
@@ -32,7 +33,7 @@
  *
  * An export on another thread (the viewer's): each call looked at adds
  * one to *progress, and a write stops (-ECANCELED, the file left
- * incomplete) soon after *cancel is set.  Either may be NULL; the folded
+ * unwritten) soon after *cancel is set.  Either may be NULL; the folded
  * stacks (collapsed) neither count nor stop before they are written.
  */
 struct sv_export_scope {
@@ -45,14 +46,20 @@ struct sv_export_scope {
 
 /*
  * An export: write() writes the calls of p that sc keeps to the file path
- * in the format named format ("chrome", "csv", ...), replacing the file.
- * It refuses (-EEXIST) to write over the file p was loaded from.  Returns
- * 0, or a negative errno with one line in err (an unknown format, a file
- * that cannot be written).  formats lists the names, space-separated.
+ * in the format named format ("chrome", "csv", ...), by the output rule
+ * of outfile.h: it refuses (-EEXIST) a path that is one of the ninputs
+ * files inputs (the profiles the viewer shows; NULL entries skipped) by
+ * any link, or that exists and is not a regular file, and writes a
+ * temporary file renamed over path only when the export is complete, so
+ * a failed or stopped export (-ECANCELED) leaves no file and the old one
+ * whole.  Returns 0, or a negative errno with one line in err (an
+ * unknown format, a refusal, a file that cannot be written).  formats
+ * lists the names, space-separated.
  */
 struct sv_sink {
 	int (*write)(const char *format, const char *path,
 		const struct sv_profile *p, const struct sv_export_scope *sc,
+		const char *const *inputs, size_t ninputs,
 		struct sv_error *err);
 	const char *formats;
 };

@@ -22,10 +22,13 @@
  * region names and the lane tables, which hold one row per row or lane, are
  * kept in memory and written at close.
  *
- * The file is written to a temporary sibling ("<dir>/.<name>.<pid>.<n>.tmp")
- * and renamed over the destination by sv_writer_close(), so a reader never
- * sees a half-written profile and a failed write leaves any old file in
- * place.
+ * The file is written by the output rule of outfile.h: a destination that
+ * is one of opts.inputs (by any link) or exists and is not a regular file
+ * is refused, and the profile goes to a temporary sibling
+ * ("<dir>/.<name>.<pid>.<n>.tmp") renamed over the destination by
+ * sv_writer_close(), so a reader never sees a half-written profile and a
+ * failed write (a full disk) leaves any old file in place and no partial
+ * one.
  *
  * Output is deterministic: the same calls in the same order give the same
  * bytes.  HDF5's object modification times are switched off and the file
@@ -109,8 +112,13 @@ struct sv_writer_opts {
 	 * columnar). */
 	const char *storage_layout;
 	/* Write directly to the destination instead of a temporary sibling
-	 * renamed at close. */
+	 * renamed at close (and without the checks of outfile.h). */
 	bool in_place;
+	/* The files the program read to make this one (a converter's
+	 * profiles; NULL entries are skipped): the destination may be none
+	 * of them (sv_outfile_open). */
+	const char *const *inputs;
+	size_t ninputs;
 	/* The aggregate layout (doc/format.md 7, schema 2 and 3 only): per row
 	 * only the call count, total, minimum, maximum and exclusive time
 	 * (computed from the calls given, as opts.exclusive says; UNKNOWN and
@@ -197,7 +205,9 @@ static inline void sv_writer_opts_init(struct sv_writer_opts *opts)
 
 /*
  * Start writing path.  On success stores a writer in *out and returns 0; on
- * failure returns a negative errno and fills err ("cannot create
+ * failure returns a negative errno and fills err: -EEXIST for a refused
+ * destination (an input, not a regular file: a command-line mistake),
+ * another errno when the temporary cannot be made ("cannot write
  * /x/run.h5: Permission denied").  The destination is not touched until
  * sv_writer_close() succeeds (unless opts->in_place).
  */
@@ -205,11 +215,16 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 	const struct sv_writer_opts *opts, struct sv_error *err);
 
 /*
- * Remove every temporary file a writer of this process is writing (at most
- * 8 at once are tracked).  Async-signal-safe: for a SIGINT/SIGTERM handler
- * that then ends the process.
+ * Call first in a process that may write profiles (scopeview's main
+ * does, for every command), before any other HDF5 use.  libhdf5 1.10
+ * cannot close a file after the system refused one of its metadata
+ * writes (a full disk: its cache is left half-way through a flush), and
+ * its exit handler then crashes closing that file again; this turns the
+ * handler off (H5dont_atexit), so the process ends with the writer's
+ * error instead.  Every file sv_writer_close() or sv_writer_abort() can
+ * close is still closed.
  */
-void sv_write_unlink_temps(void);
+void sv_write_process_init(void);
 
 /*
  * Metadata attributes of /metadata (doc/format.md 3.1), written as scope-profiler

@@ -1,17 +1,57 @@
 /*
- * cli.c: what the subcommands share: the list of commands, the handlers
- * of the selection options, the lanes of a rank list, a time range.
+ * cli.c: what the subcommands share: the one writer of standard error
+ * (sv_cli_eprintf, which escapes every line), the list of commands, the
+ * handlers of the selection options, the lanes of a rank list, a time
+ * range, how a write's failure is reported.
  */
 #include "scopeview/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/load.h"
+#include "scopeview/outfile.h"
 #include "scopeview/view.h"
+
+/* The one place a line reaches standard error (cli.h). */
+static void cli_eputs(const char *line)
+{
+	char *safe = sv_utf8_terminal_safe(line, NULL);
+	fprintf(stderr, "%s\n", safe);
+	free(safe);
+}
+
+void sv_cli_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = sv_xvasprintf(fmt, ap);
+	va_end(ap);
+	cli_eputs(line);
+	free(line);
+}
+
+void sv_cli_eprint_lines(const char *text)
+{
+	const char *p = text ? text : "";
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *line = sv_xstrndup(p, n);
+		cli_eputs(line);
+		free(line);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
 
 bool *sv_cli_lanes_of_ranks(
 	const struct sv_profile *p, const bool *rank_on, uint32_t nrank_on)
@@ -210,9 +250,35 @@ void sv_cli_select_warnings(const struct sv_cli_select *s)
 
 void sv_cli_stderr(const char *what, const char *text)
 {
-	char *safe = sv_utf8_terminal_safe(text, NULL);
-	fprintf(stderr, "scopeview: %s%s\n", what, safe);
-	free(safe);
+	sv_cli_eprintf("scopeview: %s%s", what, text);
+}
+
+int sv_cli_output_fail(const struct sv_error *err)
+{
+	sv_cli_stderr("", err->msg);
+	return err->code == -EEXIST ? SV_EXIT_USAGE : SV_EXIT_LOAD;
+}
+
+/* The handler of sv_cli_output_signals(): only async-signal-safe calls. */
+static void cli_output_signal(int sig)
+{
+	sv_outfile_unlink_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void sv_cli_output_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	size_t i;
+
+	/* A signal ignored (nohup) stays ignored. */
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+			old.sa_handler != SIG_IGN)
+			signal(sigs[i], cli_output_signal);
+	}
 }
 
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)

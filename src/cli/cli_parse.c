@@ -145,13 +145,23 @@ char *sv_cli_synopsis(const struct sv_cli_command *cmd)
 	return text;
 }
 
-void sv_cli_write_usage(FILE *out, const struct sv_cli_command *cmd)
+/* "usage: scopeview CMD SYNOPSIS" (malloc'd, no newline). */
+static char *parse_usage_line(const struct sv_cli_command *cmd)
 {
 	char *syn = sv_cli_synopsis(cmd);
+	char *line = sv_xasprintf("usage: scopeview%s%s%s%s",
+		cmd->name[0] ? " " : "", cmd->name, syn[0] ? " " : "", syn);
 
-	fprintf(out, "usage: scopeview%s%s%s%s\n", cmd->name[0] ? " " : "",
-		cmd->name, syn[0] ? " " : "", syn);
 	free(syn);
+	return line;
+}
+
+void sv_cli_write_usage(FILE *out, const struct sv_cli_command *cmd)
+{
+	char *line = parse_usage_line(cmd);
+
+	fprintf(out, "%s\n", line);
+	free(line);
 }
 
 void sv_cli_write_help(FILE *out, const struct sv_cli_command *cmd)
@@ -168,13 +178,19 @@ void sv_cli_write_help(FILE *out, const struct sv_cli_command *cmd)
 int sv_cli_fail(const struct sv_cli_command *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg, *usage;
 
-	fprintf(stderr, "scopeview: %s%s", cmd->name, cmd->name[0] ? ": " : "");
+	/* The message quotes option values, user text: sv_cli_eprintf
+	 * escapes it, and the usage line too. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = sv_xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	sv_cli_write_usage(stderr, cmd);
+	sv_cli_eprintf(
+		"scopeview: %s%s%s", cmd->name, cmd->name[0] ? ": " : "", msg);
+	free(msg);
+	usage = parse_usage_line(cmd);
+	sv_cli_eprintf("%s", usage);
+	free(usage);
 	return SV_EXIT_USAGE;
 }
 

@@ -184,7 +184,7 @@ static int calls_run(void *args)
 		n = a->limit;
 	if (sv_report_calls(stdout, p, calls, (size_t)n, a->region, a->file,
 		    (enum sv_report_format)a->format) < 0) {
-		fprintf(stderr, "scopeview: cannot write the calls\n");
+		sv_cli_eprintf("scopeview: cannot write the calls");
 		rc = SV_EXIT_LOAD;
 	}
 out:

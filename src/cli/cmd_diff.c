@@ -177,6 +177,9 @@ static int diff_run(void *args)
 	struct sv_stats_table t[2];
 	struct sv_diff d;
 	struct sv_error err = {0};
+	char *gate_text = NULL;
+	size_t gate_len = 0;
+	FILE *gate;
 	int rc, k, loaded = 0;
 
 	memset(t, 0, sizeof t);
@@ -194,15 +197,22 @@ static int diff_run(void *args)
 	if (sv_report_diff(stdout, &d, a->file[0], a->file[1], a->threshold,
 		    (enum sv_report_format)a->format) < 0 ||
 		fflush(stdout) != 0) {
-		fputs("scopeview: diff: cannot write to standard output\n",
-			stderr);
+		sv_cli_eprintf(
+			"scopeview: diff: cannot write to standard output");
 		goto out;
 	}
-	rc = sv_report_diff_gate(stderr, &d,
+	/* The gate's lines name regions: through sv_cli_eprintf. */
+	gate = open_memstream(&gate_text, &gate_len);
+	if (!gate)
+		sv_die("cannot open a memory stream");
+	rc = sv_report_diff_gate(gate, &d,
 		     "scopeview: diff: ", a->has_fail_above, a->fail_above,
 		     a->fail_on_new)
 		     ? SV_EXIT_REGRESSION
 		     : SV_EXIT_OK;
+	fclose(gate);
+	sv_cli_eprint_lines(gate_text);
+	free(gate_text);
 out:
 	sv_diff_fini(&d);
 	for (k = 0; k < loaded; k++) {

@@ -16,6 +16,7 @@
 
 #include "scopeview/export.h"
 #include "scopeview/load.h"
+#include "scopeview/outfile.h"
 #include "scopeview/stats.h"
 
 struct export_args {
@@ -92,13 +93,14 @@ static int export_write(long f, FILE *out, const struct sv_profile *p,
 	return export_formats[f].write(out, p, sc, file, err);
 }
 
-/* The viewer's (and -o's) export to a file: refuses the profile's own. */
+/* The viewer's (and -o's) export to a file, by the output rule
+ * (outfile.h): never one of inputs, and no partial file. */
 static int export_to_path(const char *format, const char *path,
 	const struct sv_profile *p, const struct sv_export_scope *sc,
-	struct sv_error *err)
+	const char *const *inputs, size_t ninputs, struct sv_error *err)
 {
 	long f = export_find(format);
-	FILE *out;
+	struct sv_outfile o;
 	int rc;
 
 	if (f < 0)
@@ -106,20 +108,16 @@ static int export_to_path(const char *format, const char *path,
 			"unknown export format '%s' (chrome, speedscope, "
 			"collapsed, csv)",
 			format ? format : "");
-	if (sv_export_is_source(p, path))
-		return sv_error_set(err, -EEXIST,
-			"%s is the profile being exported; not overwriting it",
-			path);
+	rc = sv_outfile_check(path, inputs, ninputs, err);
+	if (rc < 0)
+		return rc;
 	if (!p->has_calls)
 		return export_write(f, NULL, p, sc, NULL, err);
-	out = fopen(path, "w");
-	if (!out)
-		return sv_error_set(
-			err, -errno, "%s: %s", path, strerror(errno));
-	rc = export_write(f, out, p, sc, NULL, err);
-	if (fclose(out) && rc == 0)
-		rc = sv_error_set(err, -EIO, "%s: cannot write", path);
-	return rc;
+	rc = sv_outfile_open(&o, path, inputs, ninputs, err);
+	if (rc < 0)
+		return rc;
+	rc = export_write(f, sv_outfile_stream(&o), p, sc, NULL, err);
+	return sv_outfile_finish(&o, rc, err);
 }
 
 const struct sv_sink sv_cli_export_sink = {
@@ -170,7 +168,10 @@ static void export_more(FILE *out)
 		"one event (chrome), one open and one close event\n"
 		"(speedscope) or one row (csv), written as it is read: the\n"
 		"export needs little memory beyond the profile.  OUT is never\n"
-		"FILE itself.\n\n"
+		"FILE itself (by any name or link) and never anything but a\n"
+		"regular file or a new name; it is written to a temporary\n"
+		"file beside it and renamed when complete, so a failure\n"
+		"leaves no partial file and an old OUT whole.\n\n"
 		"Exit status: 0 success, 1 the profile could not be read "
 		"or\nOUT written, 2 a command-line mistake.\n");
 }
@@ -198,14 +199,18 @@ static int export_main(void *args)
 	if (a->range && sv_cli_parse_range(a->range, &r0, &r1) < 0)
 		return sv_cli_fail(&sv_cli_export_cmd,
 			"bad range '%s' (T0:T1, e.g. 1.5ms:2ms)", a->range);
+	/* OUT is checked before the load: a mistake costs no read. */
+	if (a->out && strcmp(a->out, "-")) {
+		if (sv_outfile_check(a->out, &a->file, 1, &err) < 0)
+			return sv_cli_output_fail(&err);
+		sv_cli_output_signals();
+	}
 	/* Every rank is read even with --ranks: chrome's tid is the lane's
 	 * number and "call" the call's, both over the whole file, and
 	 * speedscope's frames take a region's source from any rank's row,
 	 * so a rank-subset load (sv_load_opts.rank_on) would change them. */
 	if (sv_load(a->file, NULL, &p, &err) < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
 	lanes = sv_cli_lanes_of_ranks(p, a->sel.rank_on, a->sel.nrank_on);
@@ -218,15 +223,11 @@ static int export_main(void *args)
 		sc.t1 = sv_add_wrap(origin, r1);
 	}
 	if (a->out && strcmp(a->out, "-"))
-		rc = export_to_path(a->format, a->out, p, &sc, &err);
+		rc = export_to_path(
+			a->format, a->out, p, &sc, &a->file, 1, &err);
 	else
 		rc = export_write(f, stdout, p, &sc, a->file, &err);
-	if (rc < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
-	}
-	rc = rc == -EEXIST ? SV_EXIT_USAGE : rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
+	rc = rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
 	sv_profile_free(p);
 	free(lanes);
 	return rc;

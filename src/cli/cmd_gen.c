@@ -7,13 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "scopeview/cli.h"
 #include "scopeview/gen.h"
+#include "scopeview/outfile.h"
 #include "scopeview/write.h"
 
 /* Parse an unsigned number with an optional k/M/G suffix. */
@@ -201,8 +199,11 @@ static const struct sv_cli_option gen_options[] = {
 
 static void gen_more(FILE *out)
 {
-	fprintf(out, "\nExit status: 0 written, 1 the file could not be "
-		     "written, 2 usage.\n");
+	fprintf(out, "\nOUT.h5 is written to a temporary file beside it and "
+		     "renamed when\ncomplete; a directory, FIFO, device or "
+		     "symbolic link is never\nreplaced.\n\n"
+		     "Exit status: 0 written, 1 the file could not be "
+		     "written, 2 usage\n(or OUT.h5 is not a regular file).\n");
 }
 
 static void gen_init(void *args)
@@ -239,22 +240,12 @@ static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
 	struct gen_progress *pg = ctx;
 	if (!pg->on)
 		return;
-	fprintf(stderr,
-		"scopeview gen: rank %u of %u written, %" PRIu64 " of %" PRIu64
-		" events (%.0f%%, %.1f s)\n",
+	sv_cli_eprintf("scopeview gen: rank %u of %u written, %" PRIu64
+		       " of %" PRIu64 " events (%.0f%%, %.1f s)",
 		done, pg->ranks, events, pg->events,
 		pg->events ? 100.0 * (double)events / (double)pg->events
 			   : 100.0,
 		gen_elapsed(&pg->t0));
-}
-
-/* SIGINT/SIGTERM while writing: remove the temporary file, then die of
- * the signal as before. */
-static void gen_on_signal(int sig)
-{
-	sv_write_unlink_temps();
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 static int gen_run(void *args)
@@ -276,33 +267,23 @@ static int gen_run(void *args)
 	if (sv_gen_opts_check(&o, &err))
 		return sv_cli_fail(&sv_cli_gen_cmd, "%s", err.msg);
 
-	{
-		/* Only a regular file or a new name is ever replaced. */
-		struct stat st;
-		if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-			fprintf(stderr,
-				"scopeview: gen: %s exists and is not a "
-				"regular file; not replacing it\n",
-				out);
-			return SV_EXIT_USAGE;
-		}
-	}
-	signal(SIGINT, gen_on_signal);
-	signal(SIGTERM, gen_on_signal);
+	/* Only a regular file or a new name is ever replaced (outfile.h);
+	 * a signal removes the temporary. */
+	if (sv_outfile_check(out, NULL, 0, &err) < 0)
+		return sv_cli_output_fail(&err);
+	sv_cli_output_signals();
 	memset(&pg, 0, sizeof pg);
 	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
 	pg.ranks = o.ranks;
 	pg.events = o.events;
 	pg.on = !quiet && o.events >= 1000000;
 	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
-	if (rc) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
-		return SV_EXIT_LOAD;
-	}
+	if (rc)
+		return sv_cli_output_fail(&err);
 	if (!quiet)
-		fprintf(stderr,
-			"scopeview gen: wrote %s (%" PRIu64 " events, %u "
-			"ranks, schema %d, seed %" PRIu64 ") in %.1f s\n",
+		sv_cli_eprintf("scopeview gen: wrote %s (%" PRIu64
+			       " events, %u "
+			       "ranks, schema %d, seed %" PRIu64 ") in %.1f s",
 			out, o.events, o.ranks,
 			o.writer.schema ? o.writer.schema : 3, o.seed,
 			gen_elapsed(&pg.t0));

@@ -51,20 +51,18 @@ static int ranks_run(void *args)
 	int rc = SV_EXIT_OK;
 
 	if (sv_load(file, NULL, &p, &err) < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
 	if (sv_stats_table_compute(&t, p, NULL, &err) < 0) {
-		fprintf(stderr, "scopeview: cannot compute the statistics\n");
+		sv_cli_eprintf("scopeview: cannot compute the statistics");
 		sv_profile_free(p);
 		return SV_EXIT_LOAD;
 	}
 	sv_ranks_compute(&m, &t, (enum sv_ranks_metric)a->metric);
 	if (sv_report_ranks(stdout, p, &m, file,
 		    (enum sv_report_format)a->format) < 0) {
-		fprintf(stderr, "scopeview: cannot write the matrix\n");
+		sv_cli_eprintf("scopeview: cannot write the matrix");
 		rc = SV_EXIT_LOAD;
 	}
 	sv_ranks_fini(&m);

@@ -14,6 +14,7 @@
 #include "scopeview/demo.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
+#include "scopeview/outfile.h"
 #include "scopeview/snapshot.h"
 
 struct snapshot_args {
@@ -76,8 +77,10 @@ static const struct sv_cli_option snapshot_options[] = {
 		SV_CLI_CALL, SNAPSHOT_AT(sel, struct sv_cli_select),
 		sv_cli_set_ranks_named, 0},
 	{"--output", "-o", "PATH", "@file",
-		"write there instead of standard output", SV_CLI_STRING,
-		SNAPSHOT_AT(output, const char *), NULL, 0},
+		"write there instead of standard output (never over\n"
+		"FILE, FILE2 or --config, nor what is not a regular\n"
+		"file; whole or not at all)",
+		SV_CLI_STRING, SNAPSHOT_AT(output, const char *), NULL, 0},
 	{"--demo", NULL, NULL, NULL,
 		"draw the built-in demo profile instead of FILE", SV_CLI_FLAG,
 		SNAPSHOT_AT(demo, bool), NULL, 0},
@@ -144,7 +147,8 @@ static int snapshot_run(void *args)
 	struct sv_view_opts opts;
 	struct sv_load_opts lo;
 	struct sv_grid g;
-	FILE *out = stdout;
+	struct sv_outfile of;
+	const char *inputs[3];
 
 	if (a->demo && file)
 		return sv_cli_fail(&sv_cli_snapshot_cmd,
@@ -162,12 +166,12 @@ static int snapshot_run(void *args)
 		struct sv_config cfg;
 		sv_config_init(&cfg);
 		if (sv_config_load(&cfg, a->config, true, &err) < 0) {
-			fprintf(stderr, "scopeview: %s\n", err.msg);
+			sv_cli_eprintf("scopeview: %s", err.msg);
 			sv_config_fini(&cfg);
 			return SV_EXIT_LOAD;
 		}
 		for (i = 0; i < (int)cfg.errors.n; i++)
-			fprintf(stderr, "scopeview: %s\n", cfg.errors.v[i]);
+			sv_cli_eprintf("scopeview: %s", cfg.errors.v[i]);
 		sv_config_apply_bindings(&cfg);
 		if (theme < 0 && cfg.theme != SV_THEME_AUTO)
 			theme = cfg.theme;
@@ -188,22 +192,32 @@ static int snapshot_run(void *args)
 		ascii = true;
 	if (a->demo) {
 		if (sv_demo_path(demo_path, sizeof demo_path, &err) < 0) {
-			fprintf(stderr, "scopeview: the built-in demo: %s\n",
-				err.msg);
+			sv_cli_eprintf(
+				"scopeview: the built-in demo: %s", err.msg);
 			free(keyv);
 			return SV_EXIT_LOAD;
 		}
 		file = demo_path;
 	}
 
+	/* PATH is checked before anything is read: never an input. */
+	inputs[0] = file;
+	inputs[1] = a->file2;
+	inputs[2] = a->config;
+	if (output && sv_outfile_check(output, inputs, 3, &err) < 0) {
+		free(keyv);
+		return sv_cli_output_fail(&err);
+	}
+	if (output)
+		sv_cli_output_signals();
 	sv_cli_select_load_opts(&a->sel, &lo);
 	if (a->sel.rank_on &&
 		sv_cli_ranks_check(file, a->sel.rank_on, a->sel.nrank_on) < 0)
 		rc = -EINVAL;
 	else if ((rc = sv_load(file, &lo, &p, &err)) < 0)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	else if (a->file2 && (rc = sv_load(a->file2, &lo, &p2, &err)) < 0)
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 	if (rc < 0) {
 		free(keyv);
 		sv_profile_free(p);
@@ -220,37 +234,35 @@ static int snapshot_run(void *args)
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		sv_grid_fini(&g);
 		sv_profile_free(p);
 		sv_profile_free(p2);
 		return SV_EXIT_LOAD;
 	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			fprintf(stderr, "scopeview: %s: %s\n", output,
-				strerror(errno));
-			sv_grid_fini(&g);
-			sv_profile_free(p);
-			sv_profile_free(p2);
-			return SV_EXIT_LOAD;
-		}
-	}
-	rc = sv_grid_write_colors(&g, out, fmt, theme, colors);
-	if (output && fclose(out) != 0)
-		rc = -EIO;
-	else if (!output && fflush(out) != 0)
-		rc = -EIO;
-	sv_grid_fini(&g);
 	sv_profile_free(p);
 	sv_profile_free(p2);
-	if (rc < 0) {
-		fprintf(stderr, "scopeview: snapshot: cannot write %s\n",
-			output ? output : "standard output");
-		return SV_EXIT_LOAD;
+	if (!output) {
+		rc = sv_grid_write_colors(&g, stdout, fmt, theme, colors);
+		sv_grid_fini(&g);
+		if (rc < 0 || fflush(stdout) != 0) {
+			sv_cli_eprintf("scopeview: snapshot: cannot write "
+				       "standard output");
+			return SV_EXIT_LOAD;
+		}
+		return SV_EXIT_OK;
 	}
-	return SV_EXIT_OK;
+	rc = sv_outfile_open(&of, output, inputs, 3, &err);
+	if (rc == 0) {
+		rc = sv_grid_write_colors(
+			&g, sv_outfile_stream(&of), fmt, theme, colors);
+		if (rc < 0)
+			sv_error_set(
+				&err, rc, "snapshot: cannot write %s", output);
+		rc = sv_outfile_finish(&of, rc, &err);
+	}
+	sv_grid_fini(&g);
+	return rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
 }
 
 const struct sv_cli_command sv_cli_snapshot_cmd = {

@@ -220,7 +220,7 @@ static int summary_run(void *args)
 		char *why = sv_cli_ranks_missing(
 			p, a->sel.rank_on, a->sel.nrank_on, NULL);
 		if (why)
-			fprintf(stderr, "scopeview: warning: %s\n", why);
+			sv_cli_eprintf("scopeview: warning: %s", why);
 		free(why);
 	}
 	memset(&f, 0, sizeof f);
@@ -271,7 +271,7 @@ static int summary_run(void *args)
 	a->o.ranks = a->sel.ranks;
 	rc = SV_EXIT_OK;
 	if (sv_summary_write(stdout, p, &t, &a->o) < 0) {
-		fprintf(stderr, "scopeview: cannot write the summary\n");
+		sv_cli_eprintf("scopeview: cannot write the summary");
 		rc = SV_EXIT_LOAD;
 	}
 	summary_groups_free(groups, (size_t)ngroups, values, nvalues);

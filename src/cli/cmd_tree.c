@@ -138,9 +138,7 @@ static int tree_run(void *args)
 	a->o.ranks = a->sel.ranks;
 	sv_cli_ranks_load_opts(a->sel.rank_on, a->sel.nrank_on, &lo);
 	if (sv_load(a->file, &lo, &p, &err) < 0) {
-		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
-		fprintf(stderr, "scopeview: %s\n", safe);
-		free(safe);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
 	memset(&sc, 0, sizeof sc);
@@ -155,7 +153,7 @@ static int tree_run(void *args)
 	}
 	rc = sv_callpath_build(&t, p, &sc, &err);
 	if (rc < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		rc = SV_EXIT_LOAD;
 	} else {
 		sv_callpath_sort(&t, (enum sv_callpath_key)a->sort);
@@ -169,7 +167,7 @@ static int tree_run(void *args)
 		a->o.show = show;
 		rc = SV_EXIT_OK;
 		if (sv_tree_write(stdout, &t, &a->o) < 0) {
-			fprintf(stderr, "scopeview: cannot write the tree\n");
+			sv_cli_eprintf("scopeview: cannot write the tree");
 			rc = SV_EXIT_LOAD;
 		}
 		free(inc);

@@ -180,7 +180,7 @@ static int view_write_doc(enum sv_cli_doc kind)
 	if (sv_cli_write_doc(stdout, kind, sv_cli_commands, sv_cli_ncommands) <
 			0 ||
 		fflush(stdout) != 0) {
-		fputs("scopeview: cannot write to standard output\n", stderr);
+		sv_cli_eprintf("scopeview: cannot write to standard output");
 		return SV_EXIT_LOAD;
 	}
 	return SV_EXIT_OK;
@@ -204,11 +204,11 @@ static bool view_config(struct sv_config *c, const char *path, bool none)
 	if (!path)
 		path = sv_config_default_path(def, sizeof def);
 	if (path && sv_config_load(c, path, path != def, &err) < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return false;
 	}
 	for (i = 0; i < c->errors.n; i++)
-		fprintf(stderr, "scopeview: %s\n", c->errors.v[i]);
+		sv_cli_eprintf("scopeview: %s", c->errors.v[i]);
 	sv_config_apply_bindings(c);
 	return true;
 }
@@ -298,8 +298,8 @@ static int view_run(void *args)
 	memset(&err, 0, sizeof err);
 	if (a->demo_path) {
 		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
-			fprintf(stderr, "scopeview: the built-in demo: %s\n",
-				err.msg);
+			sv_cli_eprintf(
+				"scopeview: the built-in demo: %s", err.msg);
 			return SV_EXIT_LOAD;
 		}
 		printf("%s\n", demo);
@@ -309,16 +309,16 @@ static int view_run(void *args)
 	 * summary's words. */
 	if ((file && sv_load_probe(file, &err) < 0) ||
 		(file2 && sv_load_probe(file2, &err) < 0)) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
 	if (file && a->sel.rank_on &&
 		sv_cli_ranks_check(file, a->sel.rank_on, a->sel.nrank_on))
 		return SV_EXIT_LOAD;
 	if (!isatty(STDOUT_FILENO)) {
-		fputs("scopeview: standard output is not a terminal; use "
-		      "'scopeview snapshot' or 'scopeview summary'\n",
-			stderr);
+		sv_cli_eprintf(
+			"scopeview: standard output is not a terminal; use "
+			"'scopeview snapshot' or 'scopeview summary'");
 		return SV_EXIT_USAGE;
 	}
 	setlocale(LC_ALL, "");
@@ -327,8 +327,8 @@ static int view_run(void *args)
 	if (!file) {
 		/* Written once to a cache file, then loaded like any file. */
 		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
-			fprintf(stderr, "scopeview: the built-in demo: %s\n",
-				err.msg);
+			sv_cli_eprintf(
+				"scopeview: the built-in demo: %s", err.msg);
 			return SV_EXIT_LOAD;
 		}
 		file = demo;
@@ -339,7 +339,7 @@ static int view_run(void *args)
 		to.in = tty_in;
 	}
 	if (sv_term_open(&to, &term, &err) < 0) {
-		fprintf(stderr, "scopeview: %s\n", err.msg);
+		sv_cli_eprintf("scopeview: %s", err.msg);
 		if (tty_in)
 			fclose(tty_in);
 		return SV_EXIT_USAGE;
@@ -365,8 +365,8 @@ static int view_run(void *args)
 	rc = sv_app_run(app, &b, &err);
 	sv_term_close(term);
 	if (rc < 0)
-		fprintf(stderr, "scopeview: %s\n",
-			err.msg[0] ? err.msg : strerror(-rc));
+		sv_cli_eprintf(
+			"scopeview: %s", err.msg[0] ? err.msg : strerror(-rc));
 	if (sv_app_loads_in_file()) {
 		/* q during a read: the terminal is back, the output out;
 		 * exit()'s handlers would close HDF5 under the loader. */

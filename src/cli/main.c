@@ -9,6 +9,7 @@
 #include "scopeview/cli.h"
 #include "scopeview/common.h"
 #include "scopeview/heap.h"
+#include "scopeview/write.h"
 
 static void main_usage(FILE *out)
 {
@@ -37,6 +38,9 @@ int main(int argc, char **argv)
 
 	/* One heap for the threads that load and index (heap.h). */
 	sv_heap_init();
+	/* Before any HDF5 use: a write the disk refuses (gen, the viewer's
+	 * demo file) must not crash libhdf5's exit handler (write.h). */
+	sv_write_process_init();
 	if (argc > 1 &&
 		(!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		/* The program's help: the commands, then the viewer's. */

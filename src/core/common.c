@@ -311,26 +311,48 @@ bool sv_utf8_format_control(uint32_t cp)
 	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Text made safe for a terminal: control characters (C0, DEL, C1) become
- * \xNN, bidirectional controls and line separators \uNNNN.  Returns a malloc'd string;
- * *width gets its width in terminal columns (as the viewer's grid counts
- * them: wide characters take two, combining marks none). */
+bool sv_utf8_is_control(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+	       sv_utf8_format_control(cp) || (cp >= 0xd800 && cp < 0xe000);
+}
+
+int sv_utf8_escape(uint32_t cp, char out[SV_UTF8_ESCAPE_MAX])
+{
+	switch (cp) {
+	case '\n':
+		return snprintf(out, SV_UTF8_ESCAPE_MAX, "\\n");
+	case '\t':
+		return snprintf(out, SV_UTF8_ESCAPE_MAX, "\\t");
+	case '\r':
+		return snprintf(out, SV_UTF8_ESCAPE_MAX, "\\r");
+	default:
+		break;
+	}
+	if (cp < 0x100)
+		return snprintf(
+			out, SV_UTF8_ESCAPE_MAX, "\\x%02x", (unsigned)cp);
+	return snprintf(out, SV_UTF8_ESCAPE_MAX, "\\u%04x", (unsigned)cp);
+}
+
+/* Text made safe for a terminal, by the grid's rule (sv_utf8_is_control,
+ * sv_utf8_escape).  Returns a malloc'd string; *width gets its width in
+ * terminal columns (as the viewer's grid counts them: wide characters
+ * take two, combining marks none). */
 char *sv_utf8_terminal_safe(const char *s, size_t *width)
 {
-	size_t n = strlen(s), i = 0, len = 0, cap = n * 6 + 1, w = 0;
-	char *o = sv_xmalloc(cap);
+	size_t n = s ? strlen(s) : 0, i = 0, len = 0, w = 0;
+	/* An escape takes at most 4 bytes a byte of input ("\x1b" for 1,
+	 * "\u202e" for 3). */
+	char *o = sv_xmalloc(n * 4 + SV_UTF8_ESCAPE_MAX);
 
 	while (i < n) {
 		uint32_t cp;
 		size_t used = sv_utf8_decode(s + i, n - i, &cp);
-		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
-			len += (size_t)snprintf(
-				o + len, cap - len, "\\x%02x", (unsigned)cp);
-			w += 4;
-		} else if (sv_utf8_format_control(cp)) {
-			len += (size_t)snprintf(
-				o + len, cap - len, "\\u%04x", (unsigned)cp);
-			w += 6;
+		if (sv_utf8_is_control(cp)) {
+			int k = sv_utf8_escape(cp, o + len);
+			len += (size_t)k;
+			w += (size_t)k;
 		} else {
 			len += sv_utf8_encode(cp, o + len);
 			w += (size_t)sv_utf8_width(cp);

@@ -1,7 +1,7 @@
 /*
  * h5util.c: the loader's HDF5 helpers (h5util.h): errors that name the
  * file and object, progress and cancellation, validated 1-D datasets and
- * their filters, string datasets, attributes, groups.
+ * their filters, attributes, groups (strings: h5util_strings.c).
  *
  * This is the leaf of the loader: it knows nothing of the layouts that
  * use it.  It never prints (the caller switched HDF5's printing off) and
@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_h5_chunks.h"
+#include "load_h5_filters.h"
 #include "load_h5_guard.h"
-#include "load_h5_vlen.h"
 
 /* ------------------------------------------------------------------ */
 /* Errors, progress                                                    */
@@ -56,26 +57,7 @@ const char *sv_h5_last_error(void)
 
 char *sv_h5_show(const char *s)
 {
-	char *clean = sv_utf8_sanitize(s, strlen(s));
-	char *out = sv_xmalloc(strlen(clean) * 4 + 1), *o = out;
-	const unsigned char *c;
-
-	for (c = (const unsigned char *)clean; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f) {
-			snprintf(o, 5, "\\x%02x", *c);
-			o += 4;
-		} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-			/* C1 controls (U+0080..U+009F) */
-			snprintf(o, 5, "\\x%02x", c[1]);
-			o += 4;
-			c++;
-		} else {
-			*o++ = (char)*c;
-		}
-	}
-	*o = '\0';
-	free(clean);
-	return out;
+	return sv_utf8_terminal_safe(s, NULL);
 }
 
 int sv_h5_step(struct sv_h5 *h, double fraction, const char *what)
@@ -224,20 +206,28 @@ static int col_problem(struct sv_h5 *h, unsigned flags, const char *objpath,
  * few MiB (scope-profiler 1024 elements, h5py at most 1 MiB). */
 #define COL_MAX_SPARE_CHUNK ((uint64_t)16 << 20)
 
-static int col_check_chunk(struct sv_h5 *h, hid_t ds, const char *objpath,
-	unsigned flags, hsize_t n)
+hsize_t sv_h5_chunk_len(hid_t ds)
 {
-	hid_t dcpl = H5Dget_create_plist(ds), t;
+	hid_t dcpl = H5Dget_create_plist(ds);
 	hsize_t chunk = 0;
-	uint64_t esize, bytes;
-	bool chunked;
 
 	if (dcpl < 0)
 		return 0;
-	chunked = H5Pget_layout(dcpl) == H5D_CHUNKED &&
-		  H5Pget_chunk(dcpl, 1, &chunk) == 1;
+	if (H5Pget_layout(dcpl) != H5D_CHUNKED ||
+		H5Pget_chunk(dcpl, 1, &chunk) != 1)
+		chunk = 0;
 	H5Pclose(dcpl);
-	if (!chunked || chunk <= n)
+	return chunk;
+}
+
+static int col_check_chunk(struct sv_h5 *h, hid_t ds, const char *objpath,
+	unsigned flags, hsize_t n)
+{
+	hsize_t chunk = sv_h5_chunk_len(ds);
+	uint64_t esize, bytes;
+	hid_t t;
+
+	if (chunk <= n)
 		return 0;
 	t = H5Dget_type(ds);
 	esize = t >= 0 ? H5Tget_size(t) : 1;
@@ -254,6 +244,43 @@ static int col_check_chunk(struct sv_h5 *h, hid_t ds, const char *objpath,
 		"inflate that much",
 		(unsigned long long)chunk, (unsigned long long)(bytes >> 20),
 		(unsigned long long)n);
+}
+
+/* Dataset obj (loc/name) opened again with a chunk cache that holds one
+ * of its chunks (SV_H5_SLICES); obj itself when it is not chunked or its
+ * chunks fit the default cache; with the default cache when that open
+ * fails; negative when no open works (obj is closed then). */
+static hid_t col_reopen_cached(hid_t loc, const char *name, hid_t obj)
+{
+	hsize_t chunk = sv_h5_chunk_len(obj);
+	uint64_t esize = 8, bytes;
+	hid_t dapl, t, again;
+
+	t = H5Dget_type(obj);
+	if (t >= 0) {
+		esize = H5Tget_size(t) ? H5Tget_size(t) : 1;
+		H5Tclose(t);
+	}
+	if (!chunk || chunk > (SIZE_MAX >> 1) / esize)
+		return obj;
+	bytes = chunk * esize;
+	if (bytes <= ((uint64_t)1 << 20))
+		return obj; /* the default cache (1 MiB) holds one */
+	dapl = H5Pcreate(H5P_DATASET_ACCESS);
+	if (dapl < 0)
+		return obj;
+	/* 1.0: a chunk read to its end goes first, as slices move on.  The
+	 * cache is the open dataset's, made at its first open: obj must be
+	 * closed before the dataset is opened with it. */
+	H5Pset_chunk_cache(dapl, 521, (size_t)bytes + ((size_t)64 << 10), 1.0);
+	H5Dclose(obj);
+	again = H5Dopen2(loc, name, dapl);
+	H5Pclose(dapl);
+	if (again < 0) {
+		H5Eclear2(H5E_DEFAULT);
+		again = H5Dopen2(loc, name, H5P_DEFAULT);
+	}
+	return again;
 }
 
 int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
@@ -352,6 +379,12 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 		H5Dclose(obj);
 		return rc;
 	}
+	if (flags & SV_H5_SLICES) {
+		obj = col_reopen_cached(loc, name, obj);
+		if (obj < 0)
+			return sv_h5_fail(h, -EIO, objpath, "cannot open%s",
+				sv_h5_last_error());
+	}
 	c->ds = obj;
 	c->n = dims[0];
 	c->is_float = cls == H5T_FLOAT;
@@ -365,6 +398,30 @@ void sv_h5_col_close(struct sv_h5_col *c)
 	c->ds = H5I_INVALID_HID;
 }
 
+int sv_h5_read_fail(struct sv_h5 *h, const char *objpath, const char *why)
+{
+	if (h->refused)
+		return sv_h5_fail(h, -EIO, objpath, "cannot read: %s", why);
+	return sv_h5_fail(h, -EIO, objpath,
+		"cannot read: the file is truncated or damaged%s", why);
+}
+
+bool sv_h5_read_optional(struct sv_h5 *h, int rc, const char *objpath)
+{
+	const char *what;
+
+	if (rc != -EIO || !h->refused)
+		return false;
+	/* The message is "FILE: OBJ: cannot read: why". */
+	what = strstr(h->err->msg, ": cannot read: ");
+	sv_profile_warn(h->p, "%s: %s; ignored", objpath,
+		what ? what + 2 : "cannot read a chunk");
+	h->err->code = 0;
+	h->err->msg[0] = '\0';
+	h->refused = false;
+	return true;
+}
+
 int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t memtype, const hsize_t *off, const hsize_t *n, size_t nranges,
 	void *buf)
@@ -372,9 +429,12 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t fspace, mspace;
 	hsize_t total = 0;
 	herr_t st = 0;
+	char why[SV_H5_WHY_MAX + 128];
 	size_t i;
+	int rc;
 
 	sv_h5_at(objpath);
+	h->refused = false;
 	fspace = H5Dget_space(ds);
 	if (fspace < 0)
 		return sv_h5_fail(
@@ -398,119 +458,19 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 		return 0;
 	}
 	mspace = H5Screate_simple(1, &total, NULL);
-	st = H5Dread(ds, memtype, mspace, fspace, H5P_DEFAULT, buf);
-	if (st < 0)
-		sv_h5_fail(h, -EIO, objpath,
-			"cannot read: the file is truncated or damaged%s",
-			sv_h5_last_error());
+	rc = sv_h5_chunks_read(
+		ds, memtype, mspace, fspace, buf, why, sizeof why, &h->refused);
+	if (rc)
+		sv_h5_read_fail(h, objpath, why);
 	H5Sclose(mspace);
 	H5Sclose(fspace);
-	return st < 0 ? -EIO : 0;
+	return rc;
 }
 
 int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t memtype, hsize_t off, hsize_t n, void *buf)
 {
 	return sv_h5_read_ranges(h, ds, objpath, memtype, &off, &n, 1, buf);
-}
-
-/* A memory string type matching a file string type: variable length stays
- * variable, fixed length keeps its size. */
-static hid_t string_memtype(hid_t ftype, bool *is_vlen, size_t *size)
-{
-	hid_t m = H5Tcopy(H5T_C_S1);
-
-	*is_vlen = H5Tis_variable_str(ftype) > 0;
-	*size = *is_vlen ? sizeof(char *) : H5Tget_size(ftype);
-	if (*is_vlen)
-		H5Tset_size(m, H5T_VARIABLE);
-	else
-		H5Tset_size(m, *size ? *size : 1);
-	H5Tset_cset(m, H5Tget_cset(ftype) == H5T_CSET_UTF8 ? H5T_CSET_UTF8
-							   : H5T_CSET_ASCII);
-	H5Tset_strpad(m, H5Tget_strpad(ftype));
-	return m;
-}
-
-/* Sanitised copy of a fixed-length string field (up to its first NUL;
- * trailing space padding removed for space-padded types). */
-static char *fixed_string(const char *s, size_t size, bool spacepad)
-{
-	size_t n = 0;
-	while (n < size && s[n])
-		n++;
-	if (spacepad)
-		while (n > 0 && s[n - 1] == ' ')
-			n--;
-	return sv_utf8_sanitize(s, n);
-}
-
-/* Decode n strings from a buffer read with string_memtype. */
-static char **strings_decode(
-	const char *buf, size_t n, bool is_vlen, size_t size, bool spacepad)
-{
-	char **out = sv_xcalloc(n ? n : 1, sizeof *out);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (is_vlen) {
-			const char *s = ((char *const *)(const void *)buf)[i];
-			out[i] = s ? sv_utf8_sanitize(s, strlen(s))
-				   : sv_xstrdup("");
-		} else {
-			out[i] = fixed_string(buf + i * size, size, spacepad);
-		}
-	}
-	return out;
-}
-
-int sv_h5_read_strings(
-	struct sv_h5 *h, hid_t ds, const char *objpath, hsize_t n, char ***out)
-{
-	hid_t ftype, mtype, space;
-	bool is_vlen, spacepad;
-	size_t size;
-	char *buf;
-	herr_t st;
-
-	sv_h5_at(objpath);
-	ftype = H5Dget_type(ds);
-	if (ftype < 0)
-		return sv_h5_fail(h, -EIO, objpath, "cannot read its type");
-	mtype = string_memtype(ftype, &is_vlen, &size);
-	spacepad = H5Tget_strpad(ftype) == H5T_STR_SPACEPAD;
-	H5Tclose(ftype);
-	if (n > SIZE_MAX / (size ? size : 1)) {
-		H5Tclose(mtype);
-		return sv_h5_fail(h, -EINVAL, objpath, "is too large");
-	}
-	if (is_vlen && n) {
-		char why[200];
-		if (sv_h5_vlen_check(ds, 0, why, sizeof why)) {
-			H5Tclose(mtype);
-			return sv_h5_fail(h, -EIO, objpath,
-				"damaged: %s (the file is corrupt)", why);
-		}
-	}
-	buf = sv_xcalloc(n ? (size_t)n : 1, size ? size : 1);
-	st = n ? H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
-	if (st < 0) {
-		sv_h5_fail(h, -EIO, objpath,
-			"cannot read: the file is truncated or damaged%s",
-			sv_h5_last_error());
-		free(buf);
-		H5Tclose(mtype);
-		return -EIO;
-	}
-	*out = strings_decode(buf, (size_t)n, is_vlen, size, spacepad);
-	if (is_vlen && n) {
-		space = H5Dget_space(ds);
-		H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
-		H5Sclose(space);
-	}
-	free(buf);
-	H5Tclose(mtype);
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -572,43 +532,6 @@ hid_t sv_h5_attr_open(
 		H5Sclose(s);
 	}
 	return a;
-}
-
-/* Read all elements of a string attribute. */
-int sv_h5_attr_read_strings(hid_t a, size_t n, char ***out)
-{
-	hid_t ftype = H5Aget_type(a), mtype, space;
-	bool is_vlen, spacepad;
-	size_t size;
-	char *buf;
-
-	if (ftype < 0)
-		return -EIO;
-	mtype = string_memtype(ftype, &is_vlen, &size);
-	spacepad = H5Tget_strpad(ftype) == H5T_STR_SPACEPAD;
-	H5Tclose(ftype);
-	if (is_vlen && n) {
-		char why[200];
-		if (sv_h5_vlen_check(a, 1, why, sizeof why)) {
-			H5Tclose(mtype);
-			return -EIO;
-		}
-	}
-	buf = sv_xcalloc(n ? n : 1, size ? size : 1);
-	if (n && H5Aread(a, mtype, buf) < 0) {
-		free(buf);
-		H5Tclose(mtype);
-		return -EIO;
-	}
-	*out = strings_decode(buf, n, is_vlen, size, spacepad);
-	if (is_vlen && n) {
-		space = H5Aget_space(a);
-		H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
-		H5Sclose(space);
-	}
-	free(buf);
-	H5Tclose(mtype);
-	return 0;
 }
 
 int sv_h5_attr_strings(hid_t loc, const char *name, char ***out, size_t *n)

@@ -33,6 +33,8 @@ struct sv_h5 {
 	struct sv_error *err;
 	const struct sv_load_opts *opts;
 	uint64_t file_bytes; /* size of the file, to reject absurd shapes */
+	bool refused;        /* the last read failed on a chunk that does not
+			 decode to its size (load_h5_chunks.h) */
 };
 
 /* An opened, validated 1-D dataset. */
@@ -49,6 +51,11 @@ enum {
 	SV_H5_NUMBER = 1 << 2,   /* integer or float */
 	SV_H5_STRING = 1 << 3,   /* a string (variable or fixed length) */
 	SV_H5_ANY = 1 << 4,      /* any type (compound for summaries) */
+	/* Read in slices: open it with a chunk cache that holds one of its
+	 * chunks, so that each chunk is inflated once however many slices
+	 * it spans (the default cache of 1 MiB holds none of a chunk of
+	 * more, and every slice would inflate the whole chunk again). */
+	SV_H5_SLICES = 1 << 5,
 };
 
 /* sv_h5_col_open's result besides 0 and a negative errno: the dataset is
@@ -65,7 +72,8 @@ int sv_h5_fail(struct sv_h5 *h, int code, const char *obj, const char *fmt, ...)
 const char *sv_h5_last_error(void);
 
 /* A copy of file text fit for a one-line message: invalid UTF-8 replaced,
- * control characters shown as \xNN (malloc'd). */
+ * control characters escaped by the terminal's one rule
+ * (sv_utf8_terminal_safe: "\x1b", "\n", "\u202e"; malloc'd). */
 char *sv_h5_show(const char *s);
 
 /* The name of HDF5 filter id as messages give it ("deflate (gzip)",
@@ -88,6 +96,9 @@ int sv_h5_col_open(struct sv_h5 *h, hid_t loc, const char *name,
 	struct sv_h5_col *c);
 void sv_h5_col_close(struct sv_h5_col *c);
 
+/* Values in a chunk of the 1-D dataset ds; 0 when it is not chunked. */
+hsize_t sv_h5_chunk_len(hid_t ds);
+
 /* Read the ranges [off[i], off[i] + n[i]) (ascending, not overlapping)
  * of the 1-D dataset ds, one after another, into buf with one H5Dread
  * of their union (an OR of hyperslabs).  Returns 0 or a negative errno
@@ -97,14 +108,36 @@ int sv_h5_read_ranges(struct sv_h5 *h, hid_t ds, const char *objpath,
 	void *buf);
 
 /* Read elements [off, off + n) of a 1-D dataset into buf, converted to
- * memtype.  n == 0 reads nothing. */
+ * memtype.  n == 0 reads nothing.  Like every read here, it goes through
+ * sv_h5_chunks_read: a chunk that does not decode to its size fails it
+ * with "cannot read: chunk N (values a to b): why", and h->refused. */
 int sv_h5_read_range(struct sv_h5 *h, hid_t ds, const char *objpath,
 	hid_t memtype, hsize_t off, hsize_t n, void *buf);
+
+/* Fill the error for a read of objpath that failed with why (from
+ * sv_h5_chunks_read, which set h->refused): "cannot read: chunk ...",
+ * or "cannot read: the file is truncated or damaged<why>".  Returns
+ * -EIO. */
+int sv_h5_read_fail(struct sv_h5 *h, const char *objpath, const char *why);
+
+/* After a read of an optional column failed with rc: when a chunk was
+ * refused (h->refused), turn the error into the warning "OBJ: cannot
+ * read: chunk ...; ignored", clear it and return true (the caller leaves
+ * the column out); otherwise false (the error stands). */
+bool sv_h5_read_optional(struct sv_h5 *h, int rc, const char *objpath);
 
 /* Read all n elements of a 1-D string dataset (variable or fixed length)
  * into a new array of n sanitised, malloc'd strings. */
 int sv_h5_read_strings(
 	struct sv_h5 *h, hid_t ds, const char *objpath, hsize_t n, char ***out);
+
+/* Read the n elements at rows[0 .. n) (ascending, in range) of a 1-D
+ * string dataset into out[0 .. n) as sanitised, malloc'd strings: only
+ * those elements are checked (variable length), converted and kept, so
+ * a column of millions of strings costs what the rows asked for.  On
+ * failure out holds nothing to free. */
+int sv_h5_read_strings_at(struct sv_h5 *h, hid_t ds, const char *objpath,
+	const hsize_t *rows, size_t n, char **out);
 
 /* Read a scalar string attribute (variable or fixed length) as a
  * sanitised, malloc'd string.  Returns 0, SV_H5_ABSENT when there is no

@@ -163,8 +163,6 @@ static int load_dispatch(struct sv_h5 *h)
 	h->p->schema = schema;
 	rc = sv_h5_meta_load(h);
 	if (!rc)
-		rc = sv_h5_tables_load(h);
-	if (!rc)
 		rc = sv_h5_step(h, 0.05, "metadata");
 	if (rc)
 		return rc;
@@ -188,7 +186,10 @@ static int load_dispatch(struct sv_h5 *h)
 		rc = sv_h5_layout_aggregate(h);
 	else
 		rc = sv_h5_layout_columnar(h);
-	/* Counters, line profiles and what no layout reads (4.12). */
+	/* The lane tables once the calls say which rows a lane can use;
+	 * counters, line profiles and what no layout reads (4.12). */
+	if (!rc)
+		rc = sv_h5_tables_load(h);
 	if (!rc)
 		rc = sv_h5_ranks_load(h);
 	if (!rc)
@@ -293,6 +294,13 @@ static int load_file(struct sv_h5 *h)
 #endif
 	/* Closing the file closes whatever an error path left open. */
 	H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+	/* No raw data chunk cache: libhdf5 then reads an unfiltered chunk
+	 * straight from the file into the caller's array, never into a
+	 * buffer of the size the chunk index states (a damaged index made
+	 * that shorter than the chunk, and heap bytes became values).  A
+	 * filtered chunk is still decoded whole, once per read
+	 * (load_h5_chunks.c checks those). */
+	H5Pset_cache(fapl, 0, 0, 0, 0.0);
 	h->file = H5Fopen(h->path, H5F_ACC_RDONLY, fapl);
 	why = h->file < 0 ? sv_h5_last_error() : "";
 	H5Pclose(fapl);

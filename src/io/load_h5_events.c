@@ -459,6 +459,12 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 		em.f1 = em.f0 + 0.05;
 		rc = event_read(h, &em, c.ds, obj, H5T_NATIVE_INT64, *col);
 		sv_h5_col_close(&c);
+		if (sv_h5_read_optional(h, rc, obj)) {
+			/* A chunk refused: the column is left out. */
+			sv_profile_drop_column(p, col);
+			rc = 0;
+			continue;
+		}
 		if (rc)
 			goto out;
 		sv_h5_donor_column(h, &dn, (enum sv_h5_optional)i, *col);
@@ -508,6 +514,10 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 					   : H5T_NATIVE_INT64,
 				c.is_float ? (void *)xc->f : (void *)xc->i);
 			sv_h5_col_close(&c);
+			if (sv_h5_read_optional(h, rc, obj)) {
+				sv_profile_drop_extra(p);
+				rc = 0;
+			}
 		} else if (rc == SV_H5_ABSENT) {
 			rc = 0;
 		}

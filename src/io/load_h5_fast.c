@@ -10,14 +10,16 @@
  * destination array.  The workers call neither HDF5 nor the caller's hooks.
  *
  * This is an optimisation only: when the dataset is not exactly what it
- * handles (a 1-D chunked dataset of 8-byte elements stored in the memory
- * type, filtered by shuffle (optional) then one of deflate, LZF or
- * Zstandard, every chunk present),
+ * handles (a 1-D chunked dataset of 8-byte or 4-byte elements stored in
+ * the memory type, filtered by shuffle (optional) then one of deflate,
+ * LZF or Zstandard, every chunk present),
  * when the range is small, or when anything goes wrong on the way (a
- * chunk that does not inflate to exactly one chunk of values, an HDF5
- * error), it reports SV_H5_FAST_NO and the caller reads the range with
- * H5Dread, which gives the values or the error it always gave.  Only
- * cancellation is final.
+ * chunk stored in more bytes than any encoding of it takes, or that does
+ * not decode to exactly one chunk of values with the bounded decoders of
+ * load_h5_filters.c, an HDF5 error), it reports SV_H5_FAST_NO and the
+ * caller reads the range with H5Dread, which gives the values, or refuses
+ * the same chunk and names it (load_h5_chunks.c).  Only cancellation is
+ * final.
  */
 #include "load_h5_fast.h"
 
@@ -74,6 +76,8 @@ struct fast_job {
 	hsize_t off, n; /* the element range wanted */
 	hsize_t chunk_elems;
 	size_t chunk_bytes; /* decoded bytes of one chunk */
+	size_t esize;       /* bytes of an element: 8, or 4 (a lane table's
+			       ranks) */
 	bool shuffle;       /* the pipeline starts with shuffle */
 	enum fast_codec codec;
 	unsigned codec_bit, shuffle_bit; /* bits of the filter mask */
@@ -86,8 +90,10 @@ struct fast_job {
  * its workers after a crash inside HDF5 jumped out of sv_h5_fast_read. */
 static _Thread_local struct fast_job *fast_active;
 
-/* Chunks the parallel path decoded in this process (tests read it). */
-static atomic_uint_fast64_t fast_decoded;
+/* Chunks the parallel path decoded in this process, and batches of
+ * chunks it gave way on because one was stored or decoded to the wrong
+ * size (tests read them). */
+static atomic_uint_fast64_t fast_decoded, fast_refused;
 
 static bool fast_disabled_by_env(void)
 {
@@ -114,7 +120,8 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 	ftype = H5Dget_type(ds);
 	if (ftype < 0)
 		return false;
-	ok = H5Tget_size(ftype) == 8 && H5Tequal(ftype, memtype) > 0;
+	j->esize = H5Tget_size(ftype);
+	ok = (j->esize == 8 || j->esize == 4) && H5Tequal(ftype, memtype) > 0;
 	H5Tclose(ftype);
 	if (!ok)
 		return false;
@@ -133,9 +140,9 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 		return false;
 	ok = H5Pget_layout(dcpl) == H5D_CHUNKED &&
 	     H5Pget_chunk(dcpl, 1, &cdim) == 1 && cdim > 0 &&
-	     cdim <= FAST_MAX_CHUNK_BYTES / 8;
+	     cdim <= FAST_MAX_CHUNK_BYTES / j->esize;
 	nf = ok ? H5Pget_nfilters(dcpl) : -1;
-	/* Exactly a compressor, or shuffle of 8-byte elements then one. */
+	/* Exactly a compressor, or shuffle of its elements then one. */
 	ok = ok && (nf == 1 || nf == 2);
 	j->shuffle = nf == 2;
 	for (i = 0; ok && i < nf; i++) {
@@ -152,42 +159,48 @@ static bool fast_usable(hid_t ds, hid_t memtype, struct fast_job *j)
 							     : FAST_DEFLATE;
 		} else
 			ok = id == H5Z_FILTER_SHUFFLE &&
-			     (ncd == 0 || cd[0] == 8);
+			     (ncd == 0 || cd[0] == j->esize);
 	}
 	H5Pclose(dcpl);
 	if (!ok)
 		return false;
 	j->chunk_elems = cdim;
-	j->chunk_bytes = (size_t)cdim * 8;
+	j->chunk_bytes = (size_t)cdim * j->esize;
 	j->shuffle_bit = j->shuffle ? 1u : 0u;
 	j->codec_bit = j->shuffle ? 2u : 1u;
 	return true;
 }
 
-/* Undo HDF5's shuffle filter for 8-byte elements: byte b of element i is
- * at src[b * n + i]. */
+/* Undo HDF5's shuffle filter for elements of es bytes: byte b of
+ * element i is at src[b * n + i]. */
 static void fast_unshuffle(
-	unsigned char *dst, const unsigned char *src, size_t n)
+	unsigned char *dst, const unsigned char *src, size_t n, size_t es)
 {
 	size_t i;
 	unsigned b;
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const unsigned char *p[8];
-	for (b = 0; b < 8; b++)
-		p[b] = src + (size_t)b * n;
-	for (i = 0; i < n; i++) {
-		uint64_t v = (uint64_t)p[0][i] | (uint64_t)p[1][i] << 8 |
-			     (uint64_t)p[2][i] << 16 | (uint64_t)p[3][i] << 24 |
-			     (uint64_t)p[4][i] << 32 | (uint64_t)p[5][i] << 40 |
-			     (uint64_t)p[6][i] << 48 | (uint64_t)p[7][i] << 56;
-		memcpy(dst + i * 8, &v, 8);
-	}
-#else
-	for (i = 0; i < n; i++)
+	if (es == 8) {
 		for (b = 0; b < 8; b++)
-			dst[i * 8 + b] = src[(size_t)b * n + i];
+			p[b] = src + (size_t)b * n;
+		for (i = 0; i < n; i++) {
+			uint64_t v = (uint64_t)p[0][i] |
+				     (uint64_t)p[1][i] << 8 |
+				     (uint64_t)p[2][i] << 16 |
+				     (uint64_t)p[3][i] << 24 |
+				     (uint64_t)p[4][i] << 32 |
+				     (uint64_t)p[5][i] << 40 |
+				     (uint64_t)p[6][i] << 48 |
+				     (uint64_t)p[7][i] << 56;
+			memcpy(dst + i * 8, &v, 8);
+		}
+		return;
+	}
 #endif
+	for (i = 0; i < n; i++)
+		for (b = 0; b < es; b++)
+			dst[i * es + b] = src[(size_t)b * n + i];
 }
 
 /* What one worker keeps for all its chunks: room for two decoded chunks
@@ -218,35 +231,35 @@ static bool fast_decode(const struct fast_job *j, hsize_t c,
 		return true;
 	whole = lo == first && hi == first + j->chunk_elems;
 	/* Where the inflated bytes go: into place when nothing follows. */
-	out = whole && !shuffled ? j->dst + (first - j->off) * 8 : scratch;
+	out = whole && !shuffled ? j->dst + (first - j->off) * j->esize
+				 : scratch;
 	if (mask & j->codec_bit) {
 		if (len != j->chunk_bytes)
 			return false;
 		memcpy(out, raw, j->chunk_bytes);
 	} else if (j->codec == FAST_LZF) {
-		if (!sv_h5_lzf_decode(raw, len, out, j->chunk_bytes))
+		if (!sv_h5_lzf_decode(raw, len, out, j->chunk_bytes, NULL))
 			return false;
 	} else if (j->codec == FAST_ZSTD) {
-		if (!sv_h5_zstd_decode(raw, len, out, j->chunk_bytes))
+		if (!sv_h5_zstd_decode(raw, len, out, j->chunk_bytes, NULL))
 			return false;
 	} else {
 		/* A zlib stream (HDF5's deflate filter), checksum and all. */
-		size_t got = 0;
-		if (libdeflate_zlib_decompress(wm->inflater, raw, len, out,
-			    j->chunk_bytes, &got) != LIBDEFLATE_SUCCESS ||
-			got != j->chunk_bytes)
+		if (!sv_h5_deflate_decode(
+			    wm->inflater, raw, len, out, j->chunk_bytes, NULL))
 			return false;
 	}
 	vals = out;
 	if (shuffled) {
-		unsigned char *to = whole ? j->dst + (first - j->off) * 8
+		unsigned char *to = whole ? j->dst + (first - j->off) * j->esize
 					  : scratch + j->chunk_bytes;
-		fast_unshuffle(to, out, (size_t)j->chunk_elems);
+		fast_unshuffle(to, out, (size_t)j->chunk_elems, j->esize);
 		vals = to;
 	}
 	if (!whole)
-		memcpy(j->dst + (lo - j->off) * 8, vals + (lo - first) * 8,
-			(size_t)(hi - lo) * 8);
+		memcpy(j->dst + (lo - j->off) * j->esize,
+			vals + (lo - first) * j->esize,
+			(size_t)(hi - lo) * j->esize);
 	return true;
 }
 
@@ -286,8 +299,10 @@ static void *fast_worker(void *arg)
 		ok = fast_decode_batch(j, s, &wm);
 		pthread_mutex_lock(&j->mu);
 		s->full = false;
-		if (!ok)
+		if (!ok) {
 			j->failed = true;
+			atomic_fetch_add(&fast_refused, 1);
+		}
 		pthread_cond_broadcast(&j->cv);
 	}
 	pthread_mutex_unlock(&j->mu);
@@ -309,9 +324,13 @@ static bool fast_fetch(hid_t ds, const struct fast_job *j, hsize_t c,
 		hsize_t where = (c + i) * j->chunk_elems;
 		bytes[i] = 0;
 		if (H5Dget_chunk_storage_size(ds, &where, &bytes[i]) < 0 ||
-			bytes[i] == 0 ||
-			bytes[i] > (hsize_t)j->chunk_bytes * 2 + 65536)
+			bytes[i] == 0)
 			return false;
+		if (bytes[i] > (hsize_t)j->chunk_bytes * 2 + 65536) {
+			/* More than any encoding of it takes: a bomb. */
+			atomic_fetch_add(&fast_refused, 1);
+			return false;
+		}
 		total += (size_t)bytes[i];
 	}
 	if (s->cap < total) {
@@ -380,6 +399,11 @@ void sv_h5_fast_abort(void)
 uint64_t sv_h5_fast_chunks(void)
 {
 	return (uint64_t)atomic_load(&fast_decoded);
+}
+
+uint64_t sv_h5_fast_refused(void)
+{
+	return (uint64_t)atomic_load(&fast_refused);
 }
 
 int sv_h5_fast_read(struct sv_h5 *h, hid_t ds, hid_t memtype, hsize_t off,

@@ -13,7 +13,8 @@
 
 /*
  * Read elements [off, off + n) of a 1-D deflate, LZF or zstd (+
- * shuffle) chunked dataset of 8-byte elements whose file type is memtype
+ * shuffle) chunked dataset of 8-byte (or 4-byte) elements whose file
+ * type is memtype
  * into buf, fetching raw chunks in this thread and decoding them in
  * worker threads.  Reports progress from f0 to f1 ("events") and checks
  * cancellation between chunks.  Returns 0, -ECANCELED (error filled), or
@@ -30,5 +31,12 @@ void sv_h5_fast_abort(void);
 /* Chunks decoded by the parallel path so far in this process (for
  * tests: did the parallel path run?). */
 uint64_t sv_h5_fast_chunks(void);
+
+/* Batches of chunks the parallel path gave way on because a chunk in them
+ * was stored in more bytes than any encoding of it takes, or did not
+ * decode to exactly its size (for tests: did it refuse a hostile chunk
+ * itself?).  The range is then read with H5Dread, which refuses it too
+ * (load_h5_chunks.h). */
+uint64_t sv_h5_fast_refused(void);
 
 #endif

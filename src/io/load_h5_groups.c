@@ -212,6 +212,13 @@ static int groups_region(struct sv_h5 *h, hid_t regions, uint32_t rank,
 		rc = sv_h5_read_range(h, c.ds, cobj, H5T_NATIVE_INT64, 0, c.n,
 			*col + rw->first);
 		sv_h5_col_close(&c);
+		if (sv_h5_read_optional(h, rc, cobj)) {
+			/* Not read for this row: -1, as when absent. */
+			uint64_t k;
+			for (k = 0; k < rw->count; k++)
+				(*col)[rw->first + k] = -1;
+			rc = 0;
+		}
 	}
 out:
 	sv_h5_col_close(&cs);

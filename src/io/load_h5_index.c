@@ -250,9 +250,39 @@ int sv_h5_index_row_fail(struct sv_h5 *h, const char *obj)
 /* ------------------------------------------------------------------ */
 /* Per-row optional index columns                                      */
 
+/* The bad rows of one optional column: the first one's warning (at
+ * p->warnings[at]) stands for all of them, so a million bad rows are one
+ * warning, not a million. */
+struct index_bad {
+	uint64_t n; /* bad rows so far */
+	size_t at;
+};
+
+/* A bad row: true when its warning is to be made (the first one). */
+static bool index_bad_row(struct sv_h5 *h, struct index_bad *b)
+{
+	if (b->n++)
+		return false;
+	b->at = h->p->nwarnings;
+	return true;
+}
+
+/* After the rows: the first row's warning says how many more there were. */
+static void index_bad_end(struct sv_h5 *h, const struct index_bad *b)
+{
+	char *w;
+
+	if (b->n < 2 || b->at >= h->p->nwarnings)
+		return;
+	w = sv_xasprintf("%s (and %" PRIu64 " more rows like it)",
+		h->p->warnings[b->at], b->n - 1);
+	free(h->p->warnings[b->at]);
+	h->p->warnings[b->at] = w;
+}
+
 /* Parse a row's JSON tag text (doc/format.md 4.3) into row->tags. */
-static void index_row_tags(
-	struct sv_h5 *h, struct sv_row *row, hsize_t r, const char *text)
+static void index_row_tags(struct sv_h5 *h, struct sv_row *row, hsize_t r,
+	const char *text, struct index_bad *bad)
 {
 	json_error_t jerr;
 	json_t *j;
@@ -267,12 +297,15 @@ static void index_row_tags(
 		row->tags[0] = sv_xstrdup(text);
 		row->ntags = 1;
 		row->tags_raw = true;
-		name = sv_h5_show(h->p->regions[row->region]);
-		sv_profile_warn(h->p,
-			"/rank_region_index/tags: row %llu (rank %u, '%s'): "
-			"tag text is not a JSON array; shown as is",
-			(unsigned long long)r, row->rank, name);
-		free(name);
+		if (index_bad_row(h, bad)) {
+			name = sv_h5_show(h->p->regions[row->region]);
+			sv_profile_warn(h->p,
+				"/rank_region_index/tags: row %llu (rank %u, "
+				"'%s'): tag text is not a JSON array; shown as "
+				"is",
+				(unsigned long long)r, row->rank, name);
+			free(name);
+		}
 		json_decref(j);
 		return;
 	}
@@ -292,21 +325,39 @@ static void index_row_tags(
 	json_decref(j);
 }
 
-static int index_strings(
-	struct sv_h5 *h, hid_t g, const char *name, hsize_t nrows, char ***out)
+/* The optional string column name of the rows ix keeps, one a kept row
+ * (ix->nrows, in order): under a rank subset only the kept rows' strings
+ * are read, so a column of every rank costs what the ranks read hold. */
+static int index_strings(struct sv_h5 *h, hid_t g, const char *name,
+	const struct sv_h5_index *ix, char ***out)
 {
 	char obj[128];
 	struct sv_h5_col c;
+	hsize_t n = ix->src ? ix->file_nrows : ix->nrows;
+	size_t j, m;
 	int rc;
 
 	*out = NULL;
 	snprintf(obj, sizeof obj, "/rank_region_index/%s", name);
-	rc = sv_h5_col_open(h, g, name, obj, SV_H5_STRING, nrows, &c);
+	rc = sv_h5_col_open(h, g, name, obj, SV_H5_STRING, n, &c);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	rc = sv_h5_read_strings(h, c.ds, obj, c.n, out);
+	if (!ix->src) {
+		rc = sv_h5_read_strings(h, c.ds, obj, c.n, out);
+	} else {
+		*out = sv_xcalloc(ix->nrows ? ix->nrows : 1, sizeof **out);
+		for (j = 0; j < ix->nrows && !rc; j += m) {
+			m = ix->nrows - j < 65536 ? ix->nrows - j : 65536;
+			rc = sv_h5_read_strings_at(
+				h, c.ds, obj, &ix->src[j], m, &(*out)[j]);
+		}
+		if (rc) {
+			sv_strv_free_array(*out, ix->nrows);
+			*out = NULL;
+		}
+	}
 	sv_h5_col_close(&c);
-	return rc;
+	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
 }
 
 static int index_opt_ints(struct sv_h5 *h, hid_t g, const char *name,
@@ -328,7 +379,7 @@ static int index_opt_ints(struct sv_h5 *h, hid_t g, const char *name,
 		free(*out);
 		*out = NULL;
 	}
-	return rc;
+	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
 }
 
 /* summary_statistics, read by field name into struct sv_summary. */
@@ -403,20 +454,22 @@ int sv_h5_index_summaries(
 		free(*out);
 		*out = NULL;
 	}
-	return rc;
+	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
 }
 
 /* Source lines, files, texts, tags, exclusive totals and stored summaries
  * of every row (all optional). */
 /* One row's event_metadata (doc/format.md 4.11): a list that does not
- * fit the row's calls is dropped with a warning naming the row. */
-static void index_row_meta(
-	struct sv_h5 *h, const struct sv_row *row, hsize_t r, const char *text)
+ * fit the row's calls is dropped with a warning naming the (first such)
+ * row. */
+static void index_row_meta(struct sv_h5 *h, const struct sv_row *row, hsize_t r,
+	const char *text, struct index_bad *bad)
 {
 	char why[160];
 
 	if (sv_callmeta_set_row(
-		    h->p, row->first, row->count, text, why, sizeof why) < 0)
+		    h->p, row->first, row->count, text, why, sizeof why) < 0 &&
+		index_bad_row(h, bad))
 		sv_profile_warn(h->p,
 			"/rank_region_index/event_metadata: row %llu (rank "
 			"%" PRIu32 ", region '%s') %s; its calls' metadata is "
@@ -430,6 +483,7 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	char **files = NULL, **texts = NULL, **tags = NULL, **meta = NULL;
 	int64_t *lines = NULL, *excl = NULL;
 	struct sv_summary *sums = NULL;
+	struct index_bad bad_tags = {0, 0}, bad_meta = {0, 0};
 	hsize_t r, n = ix->src ? ix->file_nrows : ix->nrows;
 	int rc;
 
@@ -437,11 +491,11 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 	if (!rc)
 		rc = index_opt_ints(h, g, "exclusive_totals", n, &excl);
 	if (!rc)
-		rc = index_strings(h, g, "source_files", n, &files);
+		rc = index_strings(h, g, "source_files", ix, &files);
 	if (!rc)
-		rc = index_strings(h, g, "source_texts", n, &texts);
+		rc = index_strings(h, g, "source_texts", ix, &texts);
 	if (!rc)
-		rc = index_strings(h, g, "tags", n, &tags);
+		rc = index_strings(h, g, "tags", ix, &tags);
 	if (!rc && ix->sums_read) {
 		sums = ix->sums;
 		ix->sums = NULL;
@@ -449,7 +503,7 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 		rc = sv_h5_index_summaries(h, g, n, &sums);
 	}
 	if (!rc && h->p->has_calls)
-		rc = index_strings(h, g, "event_metadata", n, &meta);
+		rc = index_strings(h, g, "event_metadata", ix, &meta);
 	if (!rc && excl && h->p->run) /* the whole run's rows, in file order */
 		for (r = 0; r < n && r < h->p->run->nrows; r++)
 			h->p->run->rows[r].exclusive_total =
@@ -461,27 +515,30 @@ int sv_h5_index_row_extras(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 			row->source_line = lines[i] >= 0 ? lines[i] : -1;
 		if (excl)
 			row->exclusive_total = excl[i] >= 0 ? excl[i] : -1;
-		if (files && *files[i]) {
-			row->source_file = files[i];
-			files[i] = NULL;
+		/* (the string columns hold the kept rows only) */
+		if (files && *files[r]) {
+			row->source_file = files[r];
+			files[r] = NULL;
 		}
-		if (texts && *texts[i]) {
-			row->source_text = texts[i];
-			texts[i] = NULL;
+		if (texts && *texts[r]) {
+			row->source_text = texts[r];
+			texts[r] = NULL;
 		}
 		if (tags)
-			index_row_tags(h, row, i, tags[i]);
+			index_row_tags(h, row, i, tags[r], &bad_tags);
 		if (sums) {
 			row->has_summary = true;
 			row->summary = sums[i];
 		}
 		if (meta)
-			index_row_meta(h, row, i, meta[i]);
+			index_row_meta(h, row, i, meta[r], &bad_meta);
 	}
-	sv_strv_free_array(meta, meta ? (size_t)n : 0);
-	sv_strv_free_array(files, files ? (size_t)n : 0);
-	sv_strv_free_array(texts, texts ? (size_t)n : 0);
-	sv_strv_free_array(tags, tags ? (size_t)n : 0);
+	index_bad_end(h, &bad_tags);
+	index_bad_end(h, &bad_meta);
+	sv_strv_free_array(meta, meta ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(files, files ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(texts, texts ? (size_t)ix->nrows : 0);
+	sv_strv_free_array(tags, tags ? (size_t)ix->nrows : 0);
 	free(lines);
 	free(excl);
 	free(sums);

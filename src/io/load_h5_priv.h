@@ -3,14 +3,16 @@
  * helpers of h5util.h.  Private to src/io/load_h5*.c.
  *
  * The parts, lowest first (each uses only those before it and h5util.h):
+ *   load_h5_keys.c    a set of int64 pairs: the first row of each key
  *   load_h5_meta.c    /metadata into the profile's metadata
- *   load_h5_tables.c  /thread_table and /task_table (lane names)
  *   load_h5_index.c   /region_table and /rank_region_index: rows
  *   load_h5_subset.c  the rows of some ranks only (sv_load_opts.rank_on)
  *   load_h5_donor.c   rows copied from the previous load (opts->donor)
  *   load_h5_events.c  /events: the per-call columns (load_h5_fast.c)
  *   load_h5_layout.c  the columnar (schema 2, 3) and aggregate layouts
  *   load_h5_groups.c  schema 1, the per-rank groups
+ *   load_h5_tables.c  /thread_table and /task_table (lane names), after
+ *                     the layout: the calls' ids say which rows count
  *   load_h5_ranks.c   counters and line profiles of the rank groups
  *   load_h5_contents.c  the list of every object of the file
  *   load_h5_links.c   refusing external links and virtual datasets; a
@@ -23,6 +25,20 @@
 #include "h5util.h"
 #include "scopeview/callmeta.h"
 
+/* A set of (a, b) keys in the order added (load_h5_keys.c): O(1) an add,
+ * no hash while they ascend.  Zero-initialise; sv_h5_keys_fini frees. */
+struct sv_h5_keys {
+	int64_t *a, *b; /* the n keys added, in order */
+	size_t n, cap;
+	size_t *slot; /* open addressing: position + 1, once unordered */
+	size_t nslot;
+	bool unordered; /* a key came before the last one */
+	size_t bytes;   /* what the set holds */
+};
+/* Add (a, b): true when it is new (now key n - 1), false when there. */
+bool sv_h5_keys_add(struct sv_h5_keys *k, int64_t a, int64_t b);
+void sv_h5_keys_fini(struct sv_h5_keys *k);
+
 /* Read every attribute of /metadata into the profile (absent: nothing).
  * Values the profile cannot hold become warnings. */
 int sv_h5_meta_load(struct sv_h5 *h);
@@ -32,10 +48,28 @@ int sv_h5_meta_load(struct sv_h5 *h);
  * not a number. */
 bool sv_h5_meta_int(const struct sv_profile *p, const char *key, int64_t *v);
 
-/* Read /thread_table and /task_table when present; a damaged table is
- * dropped with a warning.  Returns 0 or a negative errno (a read
- * failure). */
+/* Read /thread_table and /task_table when present, after the layout (the
+ * rows and the calls' thread and task ids are read): only the rows a lane
+ * can name are kept; damaged rows are counted in one warning a table, a
+ * damaged table is dropped with a warning.  Returns 0 or a negative errno
+ * (a read failure). */
 int sv_h5_tables_load(struct sv_h5 *h);
+
+/* The most bytes the lane tables' reader held at once (its slices, the
+ * kept rows and their columns; not libhdf5's chunk cache) during the
+ * last load of this process that read them: for tests of its bound. */
+uint64_t sv_h5_tables_peak(void);
+
+/* Rows to read at once from a column read in slices: 65536, or whole
+ * chunks when its chunks are longer (up to 2^20 values), so that the
+ * parallel decoder, which decodes whole chunks, inflates each once. */
+hsize_t sv_h5_slice_rows(hid_t ds);
+
+/* Rows [off, off + len) of 1-D dataset ds as mt into buf: through the
+ * parallel decoder where it suits (load_h5_fast.h), else H5Dread.
+ * Returns 0 or a negative errno (error filled, naming obj). */
+int sv_h5_read_slice(struct sv_h5 *h, hid_t ds, const char *obj, hid_t mt,
+	hsize_t off, hsize_t len, void *buf);
 
 /* The index of a columnar or aggregate file: one entry per row. */
 struct sv_h5_index {

@@ -10,10 +10,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_h5_chunks.h"
+#include "load_h5_filters.h"
 #include "load_h5_guard.h"
 
 /* A failure of a helper that fills h->err: keep its text as a warning
@@ -98,7 +101,8 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	hid_t ds, sp;
 	hsize_t dims[2] = {0, 0};
 	double *buf = NULL;
-	bool ok;
+	char why[SV_H5_WHY_MAX + 128] = "";
+	bool ok, refused = false;
 
 	if (!sv_h5_exists(g, name))
 		return NULL;
@@ -115,14 +119,18 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	if (ok) {
 		size_t cells = (size_t)(dims[0] * dims[1]);
 		buf = sv_xcalloc(cells ? cells : 1, sizeof *buf);
-		if (cells != 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
-					  H5S_ALL, H5P_DEFAULT, buf) < 0) {
+		if (cells != 0 &&
+			sv_h5_chunks_read(ds, H5T_NATIVE_DOUBLE, H5S_ALL,
+				H5S_ALL, buf, why, sizeof why, &refused) < 0) {
 			free(buf);
 			buf = NULL;
 		}
 	}
 	H5Dclose(ds);
-	if (!buf)
+	if (!buf && refused)
+		sv_profile_warn(h->p, "%s/%s: cannot read: %s; ignored", obj,
+			name, why);
+	else if (!buf)
 		sv_profile_warn(h->p,
 			"%s/%s: not a readable %llu x %llu array; ignored", obj,
 			name, (unsigned long long)*rows,
@@ -288,37 +296,192 @@ static void ranks_likwid(struct sv_h5 *h, hid_t g, uint32_t rank,
 	free(counts);
 }
 
-/* rank<N>/line_profile/<i>: line_numbers, hits, times and attributes. */
+/* The lines of a line profile kept so far, and those left out. */
+struct ranks_lines {
+	struct sv_h5_keys keys; /* (0, line number) of each kept line */
+	int64_t *hits;
+	double *time;
+	size_t cap;
+	uint64_t bad_line, bad_hits, bad_time, repeated;
+	int64_t first_bad_line;
+};
+
+/* Keep line, hits, time unless one is out of range or the line came
+ * before. */
+static void ranks_line(
+	struct ranks_lines *l, int64_t line, int64_t hits, double time)
+{
+	size_t n = l->keys.n;
+
+	if (line < 1) {
+		if (!l->bad_line++)
+			l->first_bad_line = line;
+	} else if (hits < 0) {
+		l->bad_hits++;
+	} else if (!(time >= 0) || !isfinite(time)) {
+		l->bad_time++;
+	} else if (!sv_h5_keys_add(&l->keys, 0, line)) {
+		l->repeated++;
+	} else {
+		if (n == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 64;
+			l->hits = sv_xreallocarray(
+				l->hits, l->cap, sizeof *l->hits);
+			l->time = sv_xreallocarray(
+				l->time, l->cap, sizeof *l->time);
+		}
+		l->hits[n] = hits;
+		l->time[n] = time;
+	}
+}
+
+/* One warning for the lines of a profile of n lines that were left out. */
+static void ranks_lines_warn(struct sv_h5 *h, const char *obj, hsize_t n,
+	const struct ranks_lines *l)
+{
+	char why[300] = "";
+	size_t at = 0;
+	uint64_t out = l->bad_line + l->bad_hits + l->bad_time + l->repeated;
+
+	if (!out)
+		return;
+	if (l->bad_line)
+		at += (size_t)snprintf(why, sizeof why,
+			"%" PRIu64 " with a line number below 1 (the first: "
+			"%" PRId64 ")",
+			l->bad_line, l->first_bad_line);
+	if (l->bad_hits && at < sizeof why)
+		at += (size_t)snprintf(why + at, sizeof why - at,
+			"%s%" PRIu64 " with a negative hit count",
+			at ? ", " : "", l->bad_hits);
+	if (l->bad_time && at < sizeof why)
+		at += (size_t)snprintf(why + at, sizeof why - at,
+			"%s%" PRIu64 " with a time that is negative or not a "
+			"number",
+			at ? ", " : "", l->bad_time);
+	if (l->repeated && at < sizeof why)
+		snprintf(why + at, sizeof why - at,
+			"%s%" PRIu64 " repeating a line number", at ? ", " : "",
+			l->repeated);
+	sv_profile_warn(h->p, "%s: %" PRIu64 " of %llu lines ignored: %s", obj,
+		out, (unsigned long long)n, why);
+}
+
+/* Open the column name of line profile g (obj) for slices, of length
+ * want ((hsize_t)-1: any); false when it cannot be used (warned). */
+static bool ranks_lines_col(struct sv_h5 *h, hid_t g, const char *name,
+	const char *obj, unsigned kind, hsize_t want, struct sv_h5_col *c)
+{
+	char path[512];
+	int rc;
+
+	snprintf(path, sizeof path, "%s/%s", obj, name);
+	rc = sv_h5_col_open(h, g, name, path, kind | SV_H5_SLICES, want, c);
+	if (rc == SV_H5_ABSENT && !sv_h5_exists(g, name))
+		sv_profile_warn(h->p, "%s: missing; group ignored", path);
+	ranks_soft(h, rc);
+	return rc == 0;
+}
+
+/* The line_numbers, hits and times of line profile g, slice by slice,
+ * into l: the lines kept and those left out.  False when they cannot be
+ * read (warned); *n is their length. */
+static bool ranks_lines_read(struct sv_h5 *h, hid_t g, const char *obj,
+	struct ranks_lines *l, hsize_t *n)
+{
+	struct sv_h5_col cl, ch, ct;
+	int64_t *line = NULL, *hits = NULL;
+	double *time = NULL;
+	hsize_t off, slice;
+	int rc = 0;
+
+	if (!ranks_lines_col(
+		    h, g, "line_numbers", obj, SV_H5_INT, (hsize_t)-1, &cl))
+		return false;
+	*n = cl.n;
+	if (!ranks_lines_col(h, g, "hits", obj, SV_H5_INT, cl.n, &ch)) {
+		sv_h5_col_close(&cl);
+		return false;
+	}
+	if (!ranks_lines_col(h, g, "times", obj, SV_H5_NUMBER, cl.n, &ct)) {
+		sv_h5_col_close(&cl);
+		sv_h5_col_close(&ch);
+		return false;
+	}
+	slice = sv_h5_slice_rows(cl.ds);
+	if (sv_h5_slice_rows(ch.ds) > slice)
+		slice = sv_h5_slice_rows(ch.ds);
+	if (sv_h5_slice_rows(ct.ds) > slice)
+		slice = sv_h5_slice_rows(ct.ds);
+	if (*n) {
+		size_t s = (size_t)(*n < slice ? *n : slice);
+		line = sv_xmalloc(s * sizeof *line);
+		hits = sv_xmalloc(s * sizeof *hits);
+		time = sv_xmalloc(s * sizeof *time);
+	}
+	for (off = 0; off < *n && !rc; off += slice) {
+		hsize_t len = *n - off < slice ? *n - off : slice;
+		size_t i;
+		rc = sv_h5_read_slice(
+			h, cl.ds, obj, H5T_NATIVE_INT64, off, len, line);
+		if (!rc)
+			rc = sv_h5_read_slice(h, ch.ds, obj, H5T_NATIVE_INT64,
+				off, len, hits);
+		if (!rc)
+			rc = sv_h5_read_slice(h, ct.ds, obj, H5T_NATIVE_DOUBLE,
+				off, len, time);
+		for (i = 0; !rc && i < (size_t)len; i++)
+			ranks_line(l, line[i], hits[i], time[i]);
+	}
+	free(line);
+	free(hits);
+	free(time);
+	sv_h5_col_close(&cl);
+	sv_h5_col_close(&ch);
+	sv_h5_col_close(&ct);
+	ranks_soft(h, rc);
+	return rc == 0;
+}
+
+/* rank<N>/line_profile/<i>: line_numbers, hits, times and attributes.
+ * Read in slices; a line whose number, hit count or time is out of range,
+ * or that repeats a line, is left out and counted in one warning, so the
+ * profile holds what the file really has, whatever its columns claim. */
 static void ranks_lineprof(
 	struct sv_h5 *h, hid_t g, uint32_t rank, const char *obj)
 {
 	struct sv_profile *p = h->p;
 	struct sv_line_profile *l;
-	hsize_t n = (hsize_t)-1, m;
-	int64_t *line, *hits = NULL;
-	double *time = NULL, unit = 1e-6;
+	struct ranks_lines lines;
+	hsize_t n = 0;
+	double unit = 1e-6;
 
-	line = ranks_col(h, g, "line_numbers", obj, H5T_NATIVE_INT64, &n);
-	m = n;
-	if (line)
-		hits = ranks_col(h, g, "hits", obj, H5T_NATIVE_INT64, &m);
-	m = n;
-	if (hits)
-		time = ranks_col(h, g, "times", obj, H5T_NATIVE_DOUBLE, &m);
-	if (!time) {
-		free(line);
-		free(hits);
+	memset(&lines, 0, sizeof lines);
+	if (!ranks_lines_read(h, g, obj, &lines, &n)) {
+		sv_h5_keys_fini(&lines.keys);
+		free(lines.hits);
+		free(lines.time);
 		return;
 	}
+	ranks_lines_warn(h, obj, n, &lines);
 	p->lineprofs = sv_xreallocarray(
 		p->lineprofs, p->nlineprofs + 1, sizeof *p->lineprofs);
 	l = &p->lineprofs[p->nlineprofs++];
 	memset(l, 0, sizeof *l);
 	l->rank = rank;
-	l->nlines = (size_t)n;
-	l->line = line;
-	l->hits = hits;
-	l->time = time;
+	l->nlines = lines.keys.n;
+	/* The kept keys' second halves are the line numbers: taken over. */
+	l->line = lines.keys.b;
+	lines.keys.b = NULL;
+	l->hits = lines.hits;
+	l->time = lines.time;
+	if (!l->line)
+		l->line = sv_xcalloc(1, sizeof *l->line);
+	if (!l->hits)
+		l->hits = sv_xcalloc(1, sizeof *l->hits);
+	if (!l->time)
+		l->time = sv_xcalloc(1, sizeof *l->time);
+	sv_h5_keys_fini(&lines.keys);
 	if (sv_h5_attr_string(g, "region", &l->region) != 0)
 		l->region = NULL;
 	if (sv_h5_attr_string(g, "filename", &l->filename) != 0)

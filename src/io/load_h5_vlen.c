@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "load_h5_chunks.h"
 #include "scopeview/common.h"
 
 #define VLEN_TAG "scopeview raw vlen descriptor"
@@ -286,14 +287,19 @@ static int vlen_ctx_init(struct vlen_ctx *x, hid_t obj)
 	return rc;
 }
 
-int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t whyn)
+/* The check of sv_h5_vlen_check and sv_h5_vlen_check_points: the
+ * elements fspace selects of a dataset (H5S_ALL: every one), or every
+ * element of an attribute. */
+static int vlen_check(
+	hid_t obj, int is_attr, hid_t fspace, char *why, size_t whyn)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct vlen_ctx x;
-	hid_t t, space, raw_t;
+	hid_t t, space, raw_t, mspace = H5S_ALL;
 	hssize_t npts;
 	size_t dsize, i;
 	unsigned char *raw;
+	bool refused = false;
 	int rc;
 
 	why[0] = '\0';
@@ -313,31 +319,56 @@ int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t whyn)
 		snprintf(why, whyn, "cannot check its strings");
 		return -EIO;
 	}
-	space = is_attr ? H5Aget_space(obj) : H5Dget_space(obj);
-	npts = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
-	if (space >= 0)
-		H5Sclose(space);
-	if (npts <= 0)
-		return npts < 0 ? -EIO : 0;
-	dsize = 4 + x.sa + 4;
-	if ((uint64_t)npts > x.file_size / 8 + 1) {
-		snprintf(why, whyn, "claims more strings than the file holds");
-		return -EIO;
+	if (fspace != H5S_ALL) {
+		hsize_t m;
+		npts = H5Sget_select_npoints(fspace);
+		m = npts > 0 ? (hsize_t)npts : 1;
+		mspace = H5Screate_simple(1, &m, NULL);
+	} else {
+		space = is_attr ? H5Aget_space(obj) : H5Dget_space(obj);
+		npts = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+		if (space >= 0)
+			H5Sclose(space);
 	}
+	if (npts <= 0 || (uint64_t)npts > x.file_size / 8 + 1) {
+		if (mspace != H5S_ALL)
+			H5Sclose(mspace);
+		if (npts > 0)
+			snprintf(why, whyn,
+				"claims more strings than the file holds");
+		return npts == 0 ? 0 : -EIO;
+	}
+	dsize = 4 + x.sa + 4;
 	raw_t = H5Tcreate(H5T_OPAQUE, dsize);
 	H5Tset_tag(raw_t, VLEN_TAG);
 	raw = sv_xcalloc((size_t)npts, dsize);
-	if ((is_attr ? H5Aread(obj, raw_t, raw)
-		     : H5Dread(obj, raw_t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-			       raw)) < 0) {
+	if (is_attr && H5Aread(obj, raw_t, raw) < 0) {
 		snprintf(why, whyn, "cannot read its string descriptors");
 		rc = -EIO;
+	} else if (!is_attr && sv_h5_chunks_read(obj, raw_t, mspace, fspace,
+				       raw, why, whyn, &refused) < 0) {
+		if (!refused)
+			snprintf(why, whyn,
+				"cannot read its string descriptors");
+		rc = refused ? -EBADMSG : -EIO;
 	} else {
 		rc = vlen_check_all(&x, raw, (size_t)npts, dsize);
 	}
 	free(raw);
 	H5Tclose(raw_t);
+	if (mspace != H5S_ALL)
+		H5Sclose(mspace);
 	for (i = 0; i < x.ncache; i++)
 		vlen_coll_free(&x.cache[i]);
 	return rc;
+}
+
+int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t whyn)
+{
+	return vlen_check(obj, is_attr, H5S_ALL, why, whyn);
+}
+
+int sv_h5_vlen_check_points(hid_t ds, hid_t fspace, char *why, size_t whyn)
+{
+	return vlen_check(ds, 0, fspace, why, whyn);
 }

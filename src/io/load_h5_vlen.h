@@ -16,12 +16,18 @@
  * 0 when each element is null or names a heap object of exactly its
  * stated length (or when obj is not a variable-length string), and
  * -EIO when one is not, with one line about the first bad element in
- * why ("element 3 says 1 byte, but its heap object holds 5000").
+ * why ("element 3 says 1 byte, but its heap object holds 5000"), or
+ * -EBADMSG when a chunk of the dataset's descriptors does not decode to
+ * its size (why: "chunk 0 (values 0 to 255): ...", load_h5_chunks.h).
  *
  * libhdf5 1.10 copies the whole heap object into a buffer of the stated
  * length: a shorter stated length overflows its heap, and glibc then
  * aborts in a way no signal handler can recover from.
  */
 int sv_h5_vlen_check(hid_t obj, int is_attr, char *why, size_t n);
+
+/* The same for the elements the file dataspace fspace selects of the
+ * dataset ds only (a slice of a column). */
+int sv_h5_vlen_check_points(hid_t ds, hid_t fspace, char *why, size_t n);
 
 #endif

@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const sv_write_col_names3[NCOLS] = {"start_deltas", "durations",
@@ -39,50 +37,9 @@ const int64_t sv_write_col_fill[NCOLS] = {0, 0, SV_WRITE_NO_GPU, SV_WRITE_NO_ID,
 /* ------------------------------------------------------------------ */
 /* Open */
 
-/* The temporary files being written, for sv_write_unlink_temps() from a
- * signal handler: fixed slots, an empty string when free. */
-#define WRITE_MAX_LIVE 8
-static char write_live[WRITE_MAX_LIVE][4096];
-static volatile sig_atomic_t write_live_used[WRITE_MAX_LIVE];
-
-static void write_live_add(const char *tmp)
+void sv_write_process_init(void)
 {
-	int i;
-	for (i = 0; i < WRITE_MAX_LIVE; i++)
-		if (!write_live_used[i] && strlen(tmp) < sizeof write_live[i]) {
-			strcpy(write_live[i], tmp);
-			write_live_used[i] = 1;
-			return;
-		}
-}
-
-static void write_live_remove(const char *tmp)
-{
-	int i;
-	for (i = 0; i < WRITE_MAX_LIVE; i++)
-		if (write_live_used[i] && !strcmp(write_live[i], tmp))
-			write_live_used[i] = 0;
-}
-
-void sv_write_unlink_temps(void)
-{
-	int i;
-	for (i = 0; i < WRITE_MAX_LIVE; i++)
-		if (write_live_used[i])
-			unlink(write_live[i]);
-}
-
-/* "<dir>/.<name>.<pid>.<n>.tmp": unique per process and per writer, so
- * writers of one path in several processes or threads never collide. */
-static char *write_tmp_name(const char *path)
-{
-	static unsigned long counter;
-	unsigned long n = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
-	const char *slash = strrchr(path, '/');
-	if (slash)
-		return sv_xasprintf("%.*s/.%s.%ld.%lu.tmp", (int)(slash - path),
-			path, slash + 1, (long)getpid(), n);
-	return sv_xasprintf(".%s.%ld.%lu.tmp", path, (long)getpid(), n);
+	(void)H5dont_atexit();
 }
 
 void sv_write_free(struct sv_writer *w)
@@ -130,8 +87,9 @@ void sv_write_free(struct sv_writer *w)
 	free(w->tasks);
 	free(w->ranks_seen);
 	free(w->path);
-	if (w->tmp_path)
-		write_live_remove(w->tmp_path);
+	/* Removes the temporary unless sv_writer_close committed it. */
+	if (w->has_out)
+		sv_outfile_abort(&w->out);
 	free(w->tmp_path);
 	free(w);
 }
@@ -167,20 +125,18 @@ int sv_writer_open(struct sv_writer **out, const char *path,
 		w->ds[c] = -1;
 	w->file = w->fapl = w->fcpl = w->gcpl = w->g_events = w->g_meta = -1;
 	if (!w->opts.in_place) {
-		struct stat st;
-		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* The output rule (outfile.h): never an input, only a
+		 * regular file or a new name, a temporary renamed at close. */
+		int rc = sv_outfile_open(
+			&w->out, path, w->opts.inputs, w->opts.ninputs, err);
+		if (rc < 0) {
 			free(w);
-			return sv_error_set(err, -EEXIST,
-				"%s exists and is not a regular file; not "
-				"replacing it",
-				path);
+			return rc;
 		}
+		w->has_out = true;
 	}
 	w->path = sv_xstrdup(path);
-	w->tmp_path =
-		w->opts.in_place ? sv_xstrdup(path) : write_tmp_name(path);
-	if (!w->opts.in_place)
-		write_live_add(w->tmp_path);
+	w->tmp_path = sv_xstrdup(w->has_out ? w->out.tmp_path : path);
 	w->present[COL_A] = w->present[COL_B] = true;
 	w->t_str = sv_write_str_type(0);
 

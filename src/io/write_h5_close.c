@@ -6,6 +6,7 @@
 #include "write_h5_priv.h"
 
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,26 @@ static int write_close_events(struct sv_writer *w, struct sv_error *err)
 	return rc;
 }
 
+/* The file is being thrown away: what HDF5 still writes (the cached
+ * metadata and chunks, the file's final length) goes to an anonymous
+ * file in memory instead, so that closing after a failed write (a full
+ * disk) succeeds and frees the file.  libhdf5 1.10 otherwise keeps a
+ * file whose close failed open, and crashes closing it again at exit. */
+static void write_discard_io(struct sv_writer *w)
+{
+	void *handle = NULL;
+	int sink;
+
+	if (w->file < 0 || H5Pget_driver(w->fapl) != H5FD_SEC2 ||
+		H5Fget_vfd_handle(w->file, w->fapl, &handle) < 0 || !handle)
+		return;
+	sink = memfd_create("scopeview-discarded", MFD_CLOEXEC);
+	if (sink < 0)
+		return;
+	(void)dup2(sink, *(int *)handle);
+	close(sink);
+}
+
 int sv_writer_close(struct sv_writer *w, struct sv_error *err)
 {
 	int rc = 0, c;
@@ -300,10 +321,19 @@ int sv_writer_close(struct sv_writer *w, struct sv_error *err)
 		if (!rc)
 			rc = write_close_tables(w, err);
 	}
+	/* Everything to the file before any object is closed: a write
+	 * the system refuses (a full disk) fails here, and the closes that
+	 * follow then write nowhere and succeed. */
+	if (!rc && H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
+		rc = sv_write_fail(w, err, "writing the file");
+	if (rc)
+		write_discard_io(w);
 	for (c = 0; c < NCOLS; c++) {
 		if (w->spilled && w->present[c] && w->ds[c] >= 0 &&
-			H5Dclose(w->ds[c]) < 0 && !rc)
+			H5Dclose(w->ds[c]) < 0 && !rc) {
 			rc = sv_write_fail(w, err, "closing events");
+			write_discard_io(w);
+		}
 		w->ds[c] = -1;
 	}
 	if (w->g_events > 0)
@@ -311,12 +341,11 @@ int sv_writer_close(struct sv_writer *w, struct sv_error *err)
 	if (w->g_meta > 0)
 		H5Gclose(w->g_meta);
 	w->g_events = w->g_meta = -1;
-	if (!rc && H5Fclose(w->file) < 0)
+	if (H5Fclose(w->file) < 0 && !rc)
 		rc = sv_write_fail(w, err, "closing the file");
 	w->file = -1;
-	if (!rc && !w->opts.in_place && rename(w->tmp_path, w->path) != 0)
-		rc = sv_error_set(err, -errno, "cannot write %s: %s", w->path,
-			strerror(errno));
+	if (!rc && w->has_out)
+		rc = sv_outfile_commit(&w->out, err);
 	if (rc) {
 		sv_writer_abort(w);
 		return rc;
@@ -330,6 +359,7 @@ void sv_writer_abort(struct sv_writer *w)
 	if (!w)
 		return;
 	if (w->file > 0) {
+		write_discard_io(w);
 		int c;
 		for (c = 0; c < NCOLS; c++)
 			if (w->spilled && w->present[c] && w->ds[c] >= 0)
@@ -343,6 +373,7 @@ void sv_writer_abort(struct sv_writer *w)
 		H5Fclose(w->file);
 		w->file = -1;
 	}
-	unlink(w->tmp_path);
+	if (w->opts.in_place)
+		unlink(w->tmp_path);
 	sv_write_free(w);
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "scopeview/common.h"
+#include "scopeview/outfile.h"
 #include "scopeview/strv.h"
 #include "scopeview/write.h"
 
@@ -68,6 +69,8 @@ struct sv_writer {
 	struct sv_writer_opts opts;
 	char *path;     /* destination */
 	char *tmp_path; /* what is being written (== path when in place) */
+	struct sv_outfile out; /* the temporary, unless in place */
+	bool has_out;
 	hid_t file, fapl, fcpl, gcpl;
 	hid_t g_events, g_meta;
 	hid_t t_str; /* vlen UTF-8 */

@@ -23,13 +23,32 @@ herr_t sv_write_walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 	return 0;
 }
 
-/* Fill err with "<path>: <what>: <innermost HDF5 message>". */
+/* The system's errno of a failed read or write on HDF5's error stack:
+ * its file drivers say "..., errno = 28, error message = ...". */
+static herr_t write_errno_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+	int *sys = data;
+	const char *at = e->desc ? strstr(e->desc, "errno = ") : NULL;
+	(void)n;
+	if (!*sys && at)
+		*sys = atoi(at + 8);
+	return 0;
+}
+
+/* Fill err with "<path>: <what>: <innermost HDF5 message>", or, when the
+ * system refused a write (a full disk, a file size limit), with "cannot
+ * write <path>: <the system's reason> (<what>)" and that errno. */
 int sv_write_fail(struct sv_writer *w, struct sv_error *err, const char *what)
 {
 	char msg[200] = "";
+	int sys = 0;
 	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, sv_write_walk_cb, msg);
+	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, write_errno_cb, &sys);
 	H5Eclear2(H5E_DEFAULT);
 	w->failed = true;
+	if (sys > 0 && sys < 4096)
+		return sv_error_set(err, -sys, "cannot write %s: %s (%s)",
+			w->path, strerror(sys), what);
 	return sv_error_set(err, -EIO, "%s: %s: %s", w->path, what,
 		msg[0] ? msg : "HDF5 error");
 }
@@ -186,9 +205,19 @@ int sv_write_append(
 	H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL);
 	ms = H5Screate_simple(1, &count, NULL);
 	rc = H5Dwrite(ds, mtype, ms, fs, H5P_DEFAULT, buf);
+	if (rc < 0) {
+		/* The closes would clear the error stack, whose errno
+		 * sv_write_fail reports (a full disk). */
+		hid_t stack = H5Eget_current_stack();
+		H5Sclose(ms);
+		H5Sclose(fs);
+		if (stack >= 0)
+			H5Eset_current_stack(stack);
+		return -1;
+	}
 	H5Sclose(ms);
 	H5Sclose(fs);
-	return rc < 0 ? -1 : 0;
+	return 0;
 }
 
 hid_t sv_write_group(hid_t loc, const char *name, hid_t gcpl)

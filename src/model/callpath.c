@@ -159,9 +159,10 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 				n->longest = c;
 			}
 			n->entries++;
-			n->inclusive += d;
+			n->inclusive = sv_add_sat(n->inclusive, d);
 		}
-		n->exclusive += b->range ? d : sv_profile_exclusive(p, c);
+		n->exclusive = sv_add_sat(n->exclusive,
+			b->range ? d : sv_profile_exclusive(p, c));
 		if (b->range && b->depth) {
 			uint32_t pc = b->st_call[b->depth - 1];
 			int64_t pe = sv_profile_end(p, pc), covered;
@@ -169,7 +170,8 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 				e = pe;
 			covered = cp_clip(b, s, e);
 			if (covered > 0)
-				b->t->nodes[par].exclusive -= covered;
+				b->t->nodes[par].exclusive = sv_sub_sat(
+					b->t->nodes[par].exclusive, covered);
 		}
 	}
 	sv_grow((void **)&b->st_call, &b->st_cap, b->depth + 1,
@@ -415,9 +417,9 @@ static void cp_link(struct sv_callpath *t)
 		else
 			t->nodes[n->parent].nchildren++;
 		t->calls += n->calls;
-		t->exclusive += n->exclusive;
+		t->exclusive = sv_add_sat(t->exclusive, n->exclusive);
 		if (n->parent == SV_CALLPATH_NONE)
-			t->total += n->inclusive;
+			t->total = sv_add_sat(t->total, n->inclusive);
 	}
 	for (i = 0; i < t->nnodes; i++) {
 		t->nodes[i].first_child = off;

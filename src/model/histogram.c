@@ -81,7 +81,10 @@ static void hist_table_build(struct hist_table *t, const struct sv_hist *h)
 		memcpy(&d, &u, sizeof d);
 		if (d < h->edges[0])
 			d = h->edges[0];
-		b = sv_hist_bin_of(h, (int64_t)ceil(d));
+		/* (2^63, the top edge of durations near INT64_MAX, is no
+		 * int64.) */
+		d = ceil(d);
+		b = sv_hist_bin_of(h, d >= 0x1p63 ? INT64_MAX : (int64_t)d);
 		t->bin[k - t->kmin] = (uint8_t)(b < 0 ? 0 : b);
 	}
 }

@@ -314,6 +314,31 @@ int64_t *sv_profile_column(struct sv_profile *p, int64_t **col, int64_t fill)
 	return *col;
 }
 
+void sv_profile_drop_column(struct sv_profile *p, int64_t **col)
+{
+	size_t i;
+
+	for (i = 0; i < p->noptional; i++)
+		if (p->optional[i].col == col) {
+			p->optional[i] = p->optional[--p->noptional];
+			break;
+		}
+	free(*col);
+	*col = NULL;
+}
+
+void sv_profile_drop_extra(struct sv_profile *p)
+{
+	struct sv_column *c;
+
+	if (!p->ncolumns)
+		return;
+	c = &p->columns[--p->ncolumns];
+	free(c->name);
+	free(c->i);
+	free(c->f);
+}
+
 struct sv_column *sv_profile_add_extra(
 	struct sv_profile *p, const char *name, bool is_float)
 {
@@ -468,9 +493,16 @@ static uint32_t *profile_order(const void *base, size_t n,
 	struct profile_order_ctx ctx = {base, pair};
 	uint32_t *order = sv_xmalloc((n ? n : 1) * sizeof *order);
 	size_t i;
-	for (i = 0; i < n; i++)
+	bool sorted = true;
+	for (i = 0; i < n; i++) {
 		order[i] = (uint32_t)i;
-	qsort_r(order, n, sizeof *order, profile_order_cmp, &ctx);
+		if (i && sorted &&
+			profile_order_cmp(&order[i - 1], &order[i], &ctx) > 0)
+			sorted = false;
+	}
+	/* The tables come in (rank, index) order from every writer. */
+	if (!sorted)
+		qsort_r(order, n, sizeof *order, profile_order_cmp, &ctx);
 	return order;
 }
 

@@ -141,9 +141,10 @@ int sv_ranks_compute(struct sv_ranks *m, const struct sv_stats_table *t,
 				c->has = true;
 			}
 			c->num_calls += sr->s.num_calls;
-			c->total_ns += sr->s.total_ns;
+			c->total_ns = sv_add_sat(c->total_ns, sr->s.total_ns);
 			if (sr->s.has_exclusive)
-				c->exclusive_ns += sr->s.exclusive_ns;
+				c->exclusive_ns = sv_add_sat(
+					c->exclusive_ns, sr->s.exclusive_ns);
 			else
 				c->has_exclusive = false;
 		}

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "export_priv.h"
 #include "scopeview/callpath.h"
@@ -62,17 +61,6 @@ bool sv_export_call_in(const struct sv_profile *p,
 	if (s >= sc->t1 || sc->t1 <= sc->t0)
 		return false;
 	return e > sc->t0 || (s >= sc->t0 && e <= s);
-}
-
-bool sv_export_is_source(const struct sv_profile *p, const char *path)
-{
-	struct stat a, b;
-
-	if (!p || !p->path || !path)
-		return false;
-	if (stat(p->path, &a) || stat(path, &b))
-		return false;
-	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int sv_export_begin(struct sv_export_ctx *x, FILE *out,

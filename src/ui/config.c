@@ -43,21 +43,25 @@ void sv_config_fini(struct sv_config *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* Add "NAME:LINE: message" to the errors. */
+/* Add "NAME:LINE: message" to the errors, made terminal-safe
+ * (sv_utf8_terminal_safe): the message quotes the line's words, and the
+ * errors are printed before the screen starts (issue 43). */
 static void config_error(struct sv_config *c, const char *name, size_t line,
 	const char *fmt, ...) SV_PRINTF(4, 5);
 
 static void config_error(struct sv_config *c, const char *name, size_t line,
 	const char *fmt, ...)
 {
-	char msg[400], *full;
+	char msg[400], *full, *safe;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	full = sv_xasprintf("%s:%zu: %s", name ? name : "config", line, msg);
-	sv_strv_push(&c->errors, full);
+	safe = sv_utf8_terminal_safe(full, NULL);
+	sv_strv_push(&c->errors, safe);
+	free(safe);
 	free(full);
 }
 

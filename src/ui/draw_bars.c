@@ -121,7 +121,7 @@ static void bars_single(struct bars_ctx *b, struct sv_row_span *r,
 	if (sv_profile_await(p, c) > 0 && dur > 0) {
 		/* The awaited share, in cells, rounded; at least one. */
 		sv_i128 k = ((sv_i128)sv_profile_await(p, c) * w * 2 + dur) /
-			    (dur * 2);
+			    ((sv_i128)dur * 2);
 		nawait = k < 1 ? 1 : k > w ? w : (int)k;
 	}
 	for (x = s->x0; x < s->x1; x++) {

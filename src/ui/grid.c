@@ -95,32 +95,6 @@ const struct sv_cell *sv_grid_cell(const struct sv_grid *g, int x, int y)
 	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
 }
 
-/* Characters that must not reach a terminal as themselves. */
-static bool grid_is_control(uint32_t cp)
-{
-	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-	       sv_utf8_format_control(cp) || (cp >= 0xd800 && cp < 0xe000);
-}
-
-/* The visible spelling of a control character into out (ASCII, NUL
- * terminated); returns its length. */
-static int grid_escape(uint32_t cp, char out[12])
-{
-	switch (cp) {
-	case '\n':
-		return snprintf(out, 12, "\\n");
-	case '\t':
-		return snprintf(out, 12, "\\t");
-	case '\r':
-		return snprintf(out, 12, "\\r");
-	default:
-		break;
-	}
-	if (cp < 0x100)
-		return snprintf(out, 12, "\\x%02x", (unsigned)cp);
-	return snprintf(out, 12, "\\u%04x", (unsigned)cp);
-}
-
 int sv_grid_put(
 	struct sv_grid *g, int x, int y, uint32_t ch, int style, int color)
 {
@@ -129,7 +103,7 @@ int sv_grid_put(
 
 	if (!c)
 		return 0;
-	if (grid_is_control(ch))
+	if (sv_utf8_is_control(ch))
 		ch = '?';
 	wd = sv_utf8_width(ch);
 	if (wd == 0)
@@ -214,9 +188,9 @@ static int grid_walk(const char *s, int limit,
 	while (i < n) {
 		uint32_t cp;
 		size_t k = sv_utf8_decode(s + i, n - i, &cp);
-		if (grid_is_control(cp)) {
-			char esc[12];
-			int len = grid_escape(cp, esc), j;
+		if (sv_utf8_is_control(cp)) {
+			char esc[SV_UTF8_ESCAPE_MAX];
+			int len = sv_utf8_escape(cp, esc), j;
 			if (used + len > limit) {
 				*rest = true;
 				return used;

@@ -57,8 +57,8 @@ static const struct {
 
 bool sv_key_is_text(int key)
 {
-	return key >= 0x20 && key < SV_KEY_BASE && key != 0x7f &&
-	       !(key >= 0x80 && key < 0xa0) && !(key >= 0xd800 && key < 0xe000);
+	return key >= 0x20 && key < SV_KEY_BASE &&
+	       !sv_utf8_is_control((uint32_t)key);
 }
 
 int sv_key_from_byte(int c)

@@ -155,14 +155,17 @@ int64_t sv_layout_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	for (k = lo; k < hi; k = k + 1 < hi ? hi - 1 : hi) {
 		int64_t s = sv_lod_start(lv, k), d = sv_lod_dur(lv, k),
 			e = sv_add_sat(s, d);
+		/* Saturated: the times may span all of int64 (issue 40). */
 		cut = 0;
 		if (s < t0)
-			cut += (e < t0 ? e : t0) - s;
+			cut = sv_sub_sat(e < t0 ? e : t0, s);
 		if (e > t1)
-			cut += e - (s > t1 ? s : t1);
-		sum -= cut < d ? cut : d;
+			cut = sv_add_sat(cut, sv_sub_sat(e, s > t1 ? s : t1));
+		sum = sv_sub_sat(sum, cut < d ? cut : d);
 	}
-	return sum < 0 ? 0 : sum > t1 - t0 ? t1 - t0 : sum;
+	return sum < 0                    ? 0
+	       : sum > sv_sub_sat(t1, t0) ? sv_sub_sat(t1, t0)
+					  : sum;
 }
 
 uint32_t sv_layout_hit(const struct sv_layout_index *ix, size_t lane,

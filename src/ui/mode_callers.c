@@ -118,8 +118,9 @@ static void callers_list(struct sv_mode *m)
 			continue;
 		callers_add(d, false, i, n);
 		d->calls += n->calls;
-		d->incl += n->inclusive;
-		d->excl += n->exclusive;
+		/* Saturated: each path's time may be near INT64_MAX. */
+		d->incl = sv_add_sat(d->incl, n->inclusive);
+		d->excl = sv_add_sat(d->excl, n->exclusive);
 	}
 	d->ncallers = d->nrows;
 	qsort(d->rows, d->ncallers, sizeof *d->rows, callers_cmp);
@@ -136,8 +137,8 @@ static void callers_list(struct sv_mode *m)
 			}
 			r = &d->rows[slot[c->region]];
 			r->calls += c->calls;
-			r->incl += c->inclusive;
-			r->excl += c->exclusive;
+			r->incl = sv_add_sat(r->incl, c->inclusive);
+			r->excl = sv_add_sat(r->excl, c->exclusive);
 		}
 	}
 	qsort(d->rows + d->ncallers, d->nrows - d->ncallers, sizeof *d->rows,

@@ -220,14 +220,24 @@ struct flame_paint {
 	double scale; /* columns a nanosecond */
 };
 
+/* The column (from x0) of time offset t, in [-1, w + 1]. */
+static int flame_col(const struct flame_paint *fp, double t)
+{
+	double c = t * fp->scale;
+	return c < -1 ? -1 : c > fp->w + 1 ? fp->w + 1 : (int)c;
+}
+
 /* Frame n from time offset off (ns into the zoomed span) at row y. */
 static void flame_frame(
 	const struct flame_paint *fp, uint32_t n, int64_t off, int row)
 {
 	const struct sv_callpath *t = &fp->d->b.tree;
 	const struct sv_callpath_node *x = &t->nodes[n];
-	int a = fp->x0 + (int)((double)off * fp->scale);
-	int b = fp->x0 + (int)((double)(off + x->inclusive) * fp->scale);
+	/* In double, clamped to the row before the cast: off + inclusive may
+	 * pass INT64_MAX, and children may sum past their parent (issue
+	 * 40). */
+	int a = fp->x0 + flame_col(fp, (double)off);
+	int b = fp->x0 + flame_col(fp, (double)off + (double)x->inclusive);
 	uint32_t k;
 	int64_t coff = off;
 	const char *name = sv_callpath_name(t, n);
@@ -240,10 +250,12 @@ static void flame_frame(
 	/* Compared with a second run, the colour is the change's. */
 	int color = diff >= 0 ? 0 : sv_session_region_color(fp->s, x->region);
 
-	if (row >= fp->rows || b <= a)
+	if (row >= fp->rows || b <= a || a >= fp->x0 + fp->w)
 		return;
 	if (b > fp->x0 + fp->w)
 		b = fp->x0 + fp->w;
+	if (a < fp->x0)
+		a = fp->x0;
 	sv_grid_fill(
 		fp->g, a, fp->y0 + row, b, fp->y0 + row + 1, ' ', style, color);
 	if (b - a >= 3)
@@ -252,7 +264,7 @@ static void flame_frame(
 	for (k = 0; k < x->nchildren; k++) {
 		uint32_t c = t->child[x->first_child + k];
 		flame_frame(fp, c, coff, row + 1);
-		coff += t->nodes[c].inclusive;
+		coff = sv_add_sat(coff, t->nodes[c].inclusive);
 	}
 }
 
@@ -302,7 +314,8 @@ static void flame_draw(
 			int64_t off = 0;
 			for (k = 0; k < t->nroots; k++) {
 				flame_frame(&fp, t->roots[k], off, 0);
-				off += t->nodes[t->roots[k]].inclusive;
+				off = sv_add_sat(
+					off, t->nodes[t->roots[k]].inclusive);
 			}
 		}
 	}

@@ -54,7 +54,7 @@ static void overview_chunk(const struct sv_session *s, const struct sv_tmap *m,
 				continue;
 			sv_layout_walk_range(&w, t0, t1, &lo, &hi);
 			act[i] += (double)sv_layout_busy(lv, t0, t1, lo, hi) /
-				  (double)(t1 - t0);
+				  ((double)t1 - (double)t0);
 		}
 	}
 	for (i = 0; i < n && shown; i++)

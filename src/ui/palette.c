@@ -243,8 +243,8 @@ static void palette_pairs_add(struct palette_pairs *t, uint64_t key)
  * One pass over the calls, row by row (so each call's region is its
  * row's): the shortest and longest duration into m, the pairs of regions
  * that call each other into *pairs, and, when weigh, each region's
- * inclusive time (its calls not inside a call of the same region) into a
- * new array, returned; else NULL.
+ * inclusive time (its calls not inside a call of the same region,
+ * saturated at int64's range) into a new array, returned; else NULL.
  */
 static int64_t *palette_scan(const struct sv_profile *p,
 	struct sv_palette_map *m, bool weigh, struct palette_pairs *pairs)
@@ -277,13 +277,13 @@ static int64_t *palette_scan(const struct sv_profile *p,
 					m->dur_max = d;
 				if (pc == SV_NO_CALL) {
 					if (w)
-						w[g] += d;
+						w[g] = sv_add_sat(w[g], d);
 					continue;
 				}
 				pg = p->rows[sv_profile_row_near(p, pc, &prow)]
 					     .region;
 				if (w && pg != g)
-					w[g] += d;
+					w[g] = sv_add_sat(w[g], d);
 				/* Neighbours mostly share their caller's
 				 * region. */
 				if (pg != last)

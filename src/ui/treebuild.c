@@ -160,7 +160,8 @@ void sv_treebuild_second_text(
 	a = b->tree.nodes[n].inclusive;
 	if (a)
 		snprintf(pct, sizeof pct, "%+.1f%%",
-			(double)(x2->inclusive - a) / (double)a * 100.0);
+			((double)x2->inclusive - (double)a) / (double)a *
+				100.0);
 	else
 		snprintf(pct, sizeof pct, x2->inclusive ? "new" : "0%%");
 	snprintf(buf + used, size - used, ", B: %s (%s, %llu calls)",

@@ -2,11 +2,12 @@
  * view_export.c: the viewer's `:export FORMAT FILE` (view.h): the calls of
  * the lanes on display that meet the marked range, else the timeline's
  * window (the whole run before the timeline was shown), written by the
- * sink the viewer was given, which refuses the profile's own file.  An
- * export of many calls runs on a worker (job.h) with its own copy of the
- * lanes and range, its progress on the message line while keys keep
- * working; `:export stop`, a reload and quitting stop it.  Nothing here
- * knows about curses, HDF5 or the formats.
+ * sink the viewer was given, which refuses the files of the runs on show
+ * (by any link) and what is not a regular file, and leaves no partial
+ * file (outfile.h).  An export of many calls runs on a worker (job.h)
+ * with its own copy of the lanes and range, its progress on the message
+ * line while keys keep working; `:export stop`, a reload and quitting
+ * stop it.  Nothing here knows about curses, HDF5 or the formats.
  */
 #include "scopeview/view.h"
 
@@ -27,6 +28,7 @@ struct view_export {
 	const struct sv_profile *p;
 	char fmt[32];
 	char *path;
+	char *inputs[2]; /* the runs' files, which it must not write over */
 	bool *lane_on;
 	struct sv_export_scope sc;
 	struct sv_error err;
@@ -37,12 +39,15 @@ struct view_export {
 static void export_job(struct sv_job *j)
 {
 	struct view_export *x = j->arg;
-	j->rc = x->sink->write(x->fmt, x->path, x->p, &x->sc, &x->err);
+	j->rc = x->sink->write(x->fmt, x->path, x->p, &x->sc,
+		(const char *const *)x->inputs, 2, &x->err);
 }
 
 static void export_free(struct view_export *x)
 {
 	free(x->path);
+	free(x->inputs[0]);
+	free(x->inputs[1]);
 	free(x->lane_on);
 	free(x);
 }
@@ -131,9 +136,14 @@ int sv_view_export(struct sv_view *v, const char *arg)
 			sv_session_message(&v->s, false, "no export runs");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 		}
+		/* Joined: it may have finished (and written) meanwhile. */
+		sv_jobs_cancel(&v->s.jobs, &v->export_work->job);
+		if (v->export_work->job.rc == 0)
+			export_say(v, v->export_work, 0);
+		else
+			sv_session_message(&v->s, false,
+				"export stopped (nothing written)");
 		sv_view_export_stop(v);
-		sv_session_message(&v->s, false,
-			"export stopped (the file is incomplete)");
 		return SV_REACT_REDRAW;
 	}
 	if (v->export_work) {
@@ -156,6 +166,9 @@ int sv_view_export(struct sv_view *v, const char *arg)
 	x->p = p;
 	snprintf(x->fmt, sizeof x->fmt, "%.*s", (int)n, arg);
 	x->path = sv_xstrdup(path);
+	x->inputs[0] = p->path ? sv_xstrdup(p->path) : NULL;
+	x->inputs[1] =
+		v->s.p2 && v->s.p2->path ? sv_xstrdup(v->s.p2->path) : NULL;
 	x->lane_on = sv_xmalloc((nl ? nl : 1) * sizeof *x->lane_on);
 	if (nl)
 		memcpy(x->lane_on, v->s.lane_on, nl * sizeof *x->lane_on);
@@ -174,7 +187,8 @@ int sv_view_export(struct sv_view *v, const char *arg)
 		x->fmt, what, *span ? " (" : "", span, *span ? ")" : "", path);
 	work = export_work(p, x->lane_on);
 	if (work < v->export_bg_calls || !p->has_calls) {
-		int rc = x->sink->write(x->fmt, x->path, p, &x->sc, &x->err);
+		int rc = x->sink->write(x->fmt, x->path, p, &x->sc,
+			(const char *const *)x->inputs, 2, &x->err);
 		export_say(v, x, rc);
 		export_free(x);
 		return rc < 0 ? SV_REACT_REDRAW | SV_REACT_BELL
