@@ -461,6 +461,8 @@ static const struct {
 	{"", "--keys", "j Enter"},
 	{"", "--label", "a run"},
 	{"", "--slow-region", "solve:2"},
+	{"", "--strong-scaling", "1"},
+	{"", "--slowdown", "1:300:1.4"},
 	{"", "--threads", "2"},
 	{"", "--tasks", "1"},
 	{"", "--events", "1k"},
