@@ -53,6 +53,7 @@ size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
 
 #include <stdio.h>
 
+#include "scopeview/csv.h"
 #include "scopeview/diff.h"
 #include "scopeview/histogram.h"
 #include "scopeview/json.h"
@@ -65,6 +66,22 @@ enum sv_report_format {
 	SV_REPORT_CSV,
 	SV_REPORT_JSON,
 };
+
+/* A report's output in one format: sv_report_open sets up the JSON (j)
+ * or CSV (c) writer over a buffered stream of out, or nothing for a
+ * table (written to file directly); sv_report_close flushes the writer
+ * and the FILE and returns 0, or -EIO when a write failed (now or
+ * before: ferror). */
+struct sv_report_out {
+	enum sv_report_format fmt;
+	FILE *file;
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+};
+void sv_report_open(
+	struct sv_report_out *o, FILE *out, enum sv_report_format fmt);
+int sv_report_close(struct sv_report_out *o);
 
 /* The matrix m of profile p; file is the path as given (NULL: p->path). */
 int sv_report_ranks(FILE *out, const struct sv_profile *p,
