@@ -40,35 +40,9 @@
 #include "scopeview/trend.h"
 
 #include "bench_clock.h"
+#include "bench_mem.h"
 
 #define SB_RUNS 16
-
-/* VmRSS or VmHWM of this process in bytes (0 when unknown). */
-static double sb_status_bytes(const char *field)
-{
-	char line[256];
-	double kb = 0;
-	size_t n = strlen(field);
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			kb = atof(line + n + 1);
-	fclose(f);
-	return kb * 1024.0;
-}
-
-/* Reset VmHWM to the current RSS. */
-static void sb_reset_peak(void)
-{
-	FILE *f = fopen("/proc/self/clear_refs", "w");
-	if (f) {
-		fputs("5", f);
-		fclose(f);
-	}
-}
 
 /* Write path with opts o unless it is there. */
 static int sb_gen(const char *path, struct sv_gen_opts *o)
@@ -199,8 +173,8 @@ static int sb_trend(
 		double t0, t1, before;
 		long n;
 
-		before = sb_status_bytes("VmRSS");
-		sb_reset_peak();
+		before = bench_status_bytes("VmRSS");
+		bench_reset_peak();
 		t0 = bench_now();
 		rc = sv_trend_compute(&t, p, (uint32_t)region, NULL, &err);
 		t1 = bench_now();
@@ -210,7 +184,7 @@ static int sb_trend(
 		}
 		if (t1 - t0 < fig->s) {
 			fig->s = t1 - t0;
-			fig->rss = sb_status_bytes("VmHWM") - before;
+			fig->rss = bench_status_bytes("VmHWM") - before;
 		}
 		*ncalls = t.off[t.nranks];
 		sv_trend_fini(&t);
