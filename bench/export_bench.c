@@ -25,6 +25,8 @@
 #include "scopeview/export.h"
 #include "scopeview/load.h"
 
+#include "bench_mem.h"
+
 static double bench_clock(clockid_t id)
 {
 	struct timespec ts;
@@ -35,32 +37,6 @@ static double bench_clock(clockid_t id)
 static double bench_now(void)
 {
 	return bench_clock(CLOCK_MONOTONIC);
-}
-
-/* A line "Key:   N kB" of /proc/self/status, in kB (-1 if absent). */
-static long bench_status_kb(const char *key)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kb = -1;
-	size_t n = strlen(key);
-
-	while (f && fgets(line, sizeof line, f))
-		if (!strncmp(line, key, n) && line[n] == ':')
-			kb = strtol(line + n + 1, NULL, 10);
-	if (f)
-		fclose(f);
-	return kb;
-}
-
-/* Reset the peak resident size (VmHWM) to the current one. */
-static void bench_reset_peak(void)
-{
-	FILE *f = fopen("/proc/self/clear_refs", "w");
-	if (f) {
-		fputs("5", f);
-		fclose(f);
-	}
 }
 
 /* A stream that counts what goes through it to the file under it. */

@@ -54,6 +54,7 @@
 
 #include "bench_clock.h"
 #include "bench_frames.h"
+#include "bench_mem.h"
 
 #ifndef SV_BENCH_DIR
 #define SV_BENCH_DIR "bench"
@@ -89,23 +90,6 @@ struct sb_result {
 	double filter_ms, refilter_ms, unfilter_ms; /* the region filter */
 	double filter_done_s, refilter_done_s, unfilter_done_s;
 };
-
-/* VmRSS or VmHWM of this process in bytes (0 when unknown). */
-static double sb_status_bytes(const char *field)
-{
-	char line[256];
-	double kb = 0;
-	size_t n = strlen(field);
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			kb = atof(line + n + 1);
-	fclose(f);
-	return kb * 1024.0;
-}
 
 /* ---- the timing backend ---------------------------------------------- */
 
@@ -177,8 +161,8 @@ static void sb_measure_ready(struct sv_view *v)
 	int64_t run = v->s.run_t1 - v->s.run_t0, narrow;
 
 	sb.r->ready_s = bench_now() - sb.t0;
-	sb.r->ready_rss = sb_status_bytes("VmRSS");
-	sb.r->peak_rss = sb_status_bytes("VmHWM");
+	sb.r->ready_rss = bench_status_bytes("VmRSS");
+	sb.r->peak_rss = bench_status_bytes("VmHWM");
 	sb.r->calls = v->s.p->ncalls;
 	if (!tl)
 		return;

@@ -466,6 +466,9 @@ static const struct {
 	{"", "--keys", "j Enter"},
 	{"", "--label", "a run"},
 	{"", "--slow-region", "solve:2"},
+	{"", "--strong-scaling", "1"},
+	{"", "--slowdown", "1:300:1.4"},
+	{"", "--x", "total_cores"},
 	{"", "--threads", "2"},
 	{"", "--tasks", "1"},
 	{"", "--events", "1k"},
@@ -640,11 +643,16 @@ START_TEST(test_every_row_parses)
 	n = every_required(c, NULL, words, 1);
 	every_refused(c, words, n, "unknown option '--no-such-option'");
 	/* the required rows alone parse; one operand more than the
-	 * operand rows take does not */
+	 * operand rows take does not (unless a repeated operand row, as
+	 * convert's INPUT..., takes all the rest) */
 	n = every_required(c, NULL, words, 0);
 	ck_assert_int_eq(every_parse(c, words, n, &out, &err), SV_CLI_GO);
 	free(out);
 	free(err);
+	for (i = 0; i < c->nopts; i++)
+		if (sv_cli_is_operand(&c->opts[i]) &&
+			(c->opts[i].flags & SV_CLI_REPEAT))
+			return;
 	for (i = 0; i < c->nopts; i++)
 		if (sv_cli_is_operand(&c->opts[i]) &&
 			!(c->opts[i].flags & SV_CLI_REQUIRED))

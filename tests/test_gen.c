@@ -506,6 +506,109 @@ START_TEST(test_opts_check)
 }
 END_TEST
 
+/* Runs for scaling and trend: --strong-scaling shrinks the kernels and
+ * not the halo exchange; --slowdown stretches one rank's timesteps from
+ * one on by its factor; both stay inside the run's times, at the
+ * extremes too; the checks refuse what is out of range. */
+START_TEST(test_strong_scaling_and_slowdown)
+{
+	static const struct {
+		uint32_t ranks, scale, srank;
+		uint64_t step;
+		double factor, imbalance;
+	} cases[] = {
+		{1, 65536, 0, 0, 100, 10}, {3, 1, 2, 5, 0.1, 0.3},
+		{4, 2, 1, 10, 2, 1},
+		{8, 1, 7, 1000000, 1.4, 0.3}, /* after the last step: nothing */
+	};
+	struct sv_gen_opts o;
+	struct sv_error err = {0};
+	int64_t kasm[2] = {0, 0}, halo[2] = {0, 0}, step[2][2] = {{0}};
+	uint64_t nk[2] = {0, 0}, nh[2] = {0, 0}, i;
+	size_t k;
+	int run;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		sv_gen_opts_init(&o);
+		o.ranks = cases[k].ranks;
+		o.events = 20000;
+		o.scale_ranks = cases[k].scale;
+		o.slowdown = true;
+		o.slowdown_rank = cases[k].srank;
+		o.slowdown_step = cases[k].step;
+		o.slowdown_factor = cases[k].factor;
+		o.imbalance = cases[k].imbalance;
+		o.gpu = true;
+		check_built(&o);
+	}
+	/* one rank against eight, from one: the kernel's calls 8 times
+	 * shorter, the halo exchange's not */
+	for (run = 0; run < 2; run++) {
+		struct sv_gen_rank g;
+		sv_gen_opts_init(&o);
+		o.ranks = run ? 8 : 1;
+		o.events = 8000 * o.ranks;
+		o.scale_ranks = 1;
+		o.imbalance = 0;
+		sv_gen_rank_build(&o, 0, &g);
+		for (i = 0; i < g.w.ncalls; i++) {
+			const char *name = g.rows[g.row[i]].name;
+			int64_t d = g.end[i] - g.start[i];
+			if (!strcmp(name, "kernel:assemble_local"))
+				kasm[run] += d, nk[run]++;
+			if (!strcmp(name, "halo_exchange"))
+				halo[run] += d, nh[run]++;
+		}
+		sv_gen_rank_fini(&g);
+	}
+	ck_assert_int_gt(
+		kasm[0] / (int64_t)nk[0], 7 * (kasm[1] / (int64_t)nk[1]));
+	ck_assert_int_lt(
+		kasm[0] / (int64_t)nk[0], 9 * (kasm[1] / (int64_t)nk[1]));
+	ck_assert_int_lt(
+		halo[0] / (int64_t)nh[0], halo[1] / (int64_t)nh[1] * 11 / 10);
+	ck_assert_int_gt(
+		halo[0] / (int64_t)nh[0], halo[1] / (int64_t)nh[1] * 9 / 10);
+	/* rank 1's timesteps before and from step 20, slowed by 1.5 and
+	 * not: the same before, 1.5 times as long after */
+	for (run = 0; run < 2; run++) {
+		struct sv_gen_rank g;
+		uint64_t s = 0;
+		sv_gen_opts_init(&o);
+		o.ranks = 2;
+		o.events = 20000;
+		o.slowdown = run == 1;
+		o.slowdown_rank = 1;
+		o.slowdown_step = 20;
+		o.slowdown_factor = 1.5;
+		sv_gen_rank_build(&o, 1, &g);
+		for (i = 0; i < g.w.ncalls; i++)
+			if (!strcmp(g.rows[g.row[i]].name, "timestep")) {
+				if (s == 19 || s == 21)
+					step[run][s == 21] =
+						g.end[i] - g.start[i];
+				s++;
+			}
+		sv_gen_rank_fini(&g);
+	}
+	ck_assert_int_eq(step[1][0], step[0][0]);
+	ck_assert_int_eq(step[1][1], step[0][1] * 3 / 2);
+
+	sv_gen_opts_init(&o);
+	o.slowdown = true;
+	o.slowdown_rank = 4;
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
+	ck_assert_str_eq(
+		err.msg, "--slowdown: rank 4 is not one of the 4 ranks");
+	o.slowdown_rank = 3;
+	o.slowdown_factor = 101;
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
+	o.slowdown_factor = 1.4;
+	o.scale_ranks = 65537;
+	ck_assert_int_eq(sv_gen_opts_check(&o, &err), -EINVAL);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Determinism */
 
@@ -639,6 +742,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_shapes_within_run);
 	tcase_add_test(t, test_slow_rank);
 	tcase_add_test(t, test_opts_check);
+	tcase_add_test(t, test_strong_scaling_and_slowdown);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("determinism");

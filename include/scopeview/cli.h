@@ -284,6 +284,8 @@ extern const struct sv_cli_command sv_cli_tree_cmd;
 extern const struct sv_cli_command sv_cli_export_cmd;
 extern const struct sv_cli_command sv_cli_ranks_cmd;
 extern const struct sv_cli_command sv_cli_calls_cmd;
+extern const struct sv_cli_command sv_cli_scaling_cmd;
+extern const struct sv_cli_command sv_cli_trend_cmd;
 extern const struct sv_cli_command sv_cli_diff_cmd;
 
 enum sv_cli_doc {

@@ -53,6 +53,25 @@ struct sv_gen_opts {
 			       and no tasks */
 	uint64_t seed;      /* default 1 */
 	const char *label;  /* metadata label; NULL = "synthetic run" */
+	/* --strong-scaling R0: this run is one of a strong-scaling study
+	 * whose baseline has R0 ranks (1 .. 65536; 0 = not).  The same
+	 * problem is split over `ranks` ranks, so each rank's compute
+	 * kernels do R0 / ranks of the baseline's work per call:
+	 * kernel:assemble_local all of it scaled, kernel:spmv nine tenths
+	 * (a tenth of it is serial), and the preconditioner follows the
+	 * kernels of its step; halo exchanges, MPI calls, io, setup and
+	 * finalize take what they take on any number of ranks.  Runs of
+	 * 1, 2, 4, 8 ranks then show a different speedup in each region. */
+	uint32_t scale_ranks;
+	/* --slowdown RANK:ITERATION[:FACTOR]: from timestep ITERATION on
+	 * (0-based, the ITERATION-th timestep call of the rank), rank RANK's
+	 * timesteps take FACTOR times as long (0.1 .. 100; default 2): every
+	 * call inside them stretched, the rank's later steps shifted by what
+	 * it lost.  The other ranks are as before. */
+	bool slowdown;
+	uint32_t slowdown_rank;
+	uint64_t slowdown_step;
+	double slowdown_factor;
 	/* --slow-region NAME[:FACTOR]: the computation inside calls of
 	 * region NAME (one of the main thread's computing regions, see
 	 * sv_gen_slow_regions) takes slow_factor times as long, on every

@@ -27,7 +27,17 @@
  *   diff: {"a", "b", "metric", "regions": [{"name", "a", "b", "delta",
  *     "pct"}], "only_in_a": [names], "only_in_b": [names]}, regions in
  *     the diff's order, time metrics in seconds (as summary's JSON), pct
- *     null where A is 0.
+ *     null where A is 0;
+ *   scaling: {"x_field", "baseline", "runs": [{"file", "label", "x"}],
+ *     "regions": [{"name", "points": [{"x", "runs", "mean_duration",
+ *     "speedup", "efficiency", "normalized_runtime",
+ *     "weak_efficiency"}]}]}, x and baseline numbers when every x is one
+ *     (a whole number as an integer), else the texts; mean_duration in
+ *     seconds; a ratio that is not a number (a mean of 0) null;
+ *   trend: {"region", "metric", "ranks", "points": [{"index", "count",
+ *     "min_ns", "median_ns", "max_ns", "max_rank"}], "change_points":
+ *     [{"index", "rank", "before_ns", "after_ns"}], "drift_pct_per_100",
+ *     "jitter_pct"}, drift and jitter null where not defined.
  */
 #ifndef SCOPEVIEW_REPORT_H
 #define SCOPEVIEW_REPORT_H
@@ -53,18 +63,37 @@ size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
 
 #include <stdio.h>
 
+#include "scopeview/csv.h"
 #include "scopeview/diff.h"
 #include "scopeview/histogram.h"
 #include "scopeview/json.h"
 #include "scopeview/profile.h"
 #include "scopeview/ranks.h"
+#include "scopeview/scaling.h"
 #include "scopeview/stats.h"
+#include "scopeview/trend.h"
 
 enum sv_report_format {
 	SV_REPORT_TABLE,
 	SV_REPORT_CSV,
 	SV_REPORT_JSON,
 };
+
+/* A report's output in one format: sv_report_open sets up the JSON (j)
+ * or CSV (c) writer over a buffered stream of out, or nothing for a
+ * table (written to file directly); sv_report_close flushes the writer
+ * and the FILE and returns 0, or -EIO when a write failed (now or
+ * before: ferror). */
+struct sv_report_out {
+	enum sv_report_format fmt;
+	FILE *file;
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+};
+void sv_report_open(
+	struct sv_report_out *o, FILE *out, enum sv_report_format fmt);
+int sv_report_close(struct sv_report_out *o);
 
 /* The matrix m of profile p; file is the path as given (NULL: p->path). */
 int sv_report_ranks(FILE *out, const struct sv_profile *p,
@@ -101,5 +130,20 @@ int sv_report_diff(FILE *out, const struct sv_diff *d, const char *file_a,
 size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
 	const char *prefix, bool fail_above, double above_pct,
 	bool fail_on_new);
+
+/* The scaling study s.  CSV: region,x,runs,mean_duration,speedup,
+ * efficiency,normalized_runtime,weak_efficiency (one row a point, seconds
+ * as in JSON).  The table lists the runs, then each region's points. */
+int sv_report_scaling(
+	FILE *out, const struct sv_scaling *s, enum sv_report_format fmt);
+
+/* The trend t of a region of p; file is the path as given (NULL:
+ * p->path), named in the table only.  CSV: one row a record, kind
+ * "point" (index, count, min_ns, median_ns, max_ns, rank = max_rank) or
+ * "change" (index, rank, before_ns, after_ns), the points first; header
+ * kind,index,count,min_ns,median_ns,max_ns,rank,before_ns,after_ns.  The
+ * table: the figures, the change points, then one row an iteration. */
+int sv_report_trend(FILE *out, const struct sv_profile *p,
+	const struct sv_trend *t, const char *file, enum sv_report_format fmt);
 
 #endif

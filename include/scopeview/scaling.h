@@ -110,4 +110,53 @@ void sv_scaling_fini(struct sv_scaling *s);
  * a chart then puts x on a log-2 axis. */
 bool sv_scaling_x_doubles(const struct sv_scaling *s);
 
+/*
+ * The study in two steps, for a caller that reads many runs and should
+ * hold one at a time (`scopeview scaling` over 16 runs of a million
+ * calls): measure each run as soon as it is loaded, free it, and combine
+ * the samples at the end.  sv_scaling_compute is sv_scaling_measure of
+ * every run, then sv_scaling_combine.
+ *
+ * A sample is what the study keeps of one run: its x value and, for each
+ * region it keeps that has a call on the selected ranks, T(run, region)
+ * in ns.  T is the sum of the durations (int64 ns, summed in 128 bits,
+ * so no sum overflows) over their count: the calls in memory, or for a
+ * row without them (a summary-only or aggregate profile) its stored
+ * count and total; a row with neither counts for nothing.  "Present in a
+ * run" means having such a call there.
+ *
+ * The x value: num_ranks is the profile's num_ranks; total_cores is the
+ * metadata's total_cores, or, when the run lacks it, num_ranks times its
+ * omp_num_threads (as scope-profiler's scaling.py computes it); any other
+ * field is the metadata's value.  A value is a number when the metadata
+ * holds an integer or a float, or text that reads whole as a finite
+ * number ("4", " 2.5 "); num_ranks, omp_num_threads and total_cores
+ * must be numbers.
+ */
+struct sv_scaling_sample {
+	char *file, *label; /* as in struct sv_scaling_run, owned */
+	char *x_text;       /* owned */
+	bool x_number;      /* x_text is a number ... */
+	double x;           /* ... this one */
+	char **names;       /* the regions present, in the run's order, owned */
+	double *mean_ns;    /* T of each, ns (owned) */
+	size_t nregions;
+};
+
+/* Measure run p (finished, borrowed; file may be NULL: p->path) into
+ * *out.  Returns 0, or -EINVAL with err as sv_scaling_compute says (the
+ * x field, the rank list).  *out written only on success; free with
+ * sv_scaling_sample_fini (NULL-safe, may be called again). */
+int sv_scaling_measure(struct sv_scaling_sample *out,
+	const struct sv_profile *p, const char *file,
+	const struct sv_scaling_opts *opts, struct sv_error *err);
+void sv_scaling_sample_fini(struct sv_scaling_sample *s);
+
+/* The study of samples[0 .. n) (n >= 1, borrowed; measured with the
+ * same x field).  Returns 0, or -EINVAL for n == 0.  *out written only on
+ * success; free with sv_scaling_fini. */
+int sv_scaling_combine(struct sv_scaling *out,
+	const struct sv_scaling_sample *samples, size_t n,
+	const struct sv_scaling_opts *opts, struct sv_error *err);
+
 #endif

@@ -12,8 +12,9 @@
  * Change points: for each rank, the iterations where its series shifts
  * level and stays there, found by binary segmentation (the method is
  * stated once, in trend.c's header, with its threshold): each has the
- * iteration, the rank, and the mean before and after it (over the
- * segments either side).  Drift is the least-squares slope of the
+ * iteration (the first of the new level that is not a spike), the rank,
+ * and the mean before and after it (over the segments either side,
+ * every iteration of them).  Drift is the least-squares slope of the
  * per-iteration median, in percent of the median's mean per 100
  * iterations; jitter is the median absolute deviation of the medians over
  * their median, in percent.
@@ -35,6 +36,18 @@
 
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
+
+/* The change-point method's settings (trend.c states the method): a
+ * spike is a value further than SV_TREND_SPIKE robust standard
+ * deviations from the median of the five around it; both sides of a
+ * split hold at least SV_TREND_MIN_SEGMENT iterations that are not
+ * spikes, the level moves by at least SV_TREND_MIN_SHIFT (a fraction) of
+ * the larger side's mean, and the split's two-sample t statistic is at
+ * least SV_TREND_THRESHOLD. */
+#define SV_TREND_SPIKE       5.0
+#define SV_TREND_MIN_SEGMENT 10
+#define SV_TREND_MIN_SHIFT   0.05
+#define SV_TREND_THRESHOLD   6.0
 
 enum sv_trend_metric {
 	SV_TREND_DURATION,  /* end - start */
@@ -75,6 +88,8 @@ struct sv_trend {
 	size_t npoints;
 	struct sv_trend_change *changes; /* nchanges, by iteration */
 	size_t nchanges;
+	/* NaN where not defined: drift with fewer than two iterations or a
+	 * mean median of 0, jitter without iterations or a median of 0. */
 	double drift_pct_per_100, jitter_pct;
 	/* Each rank's calls of the region in start order, for a row a rank:
 	 * rank i (0 .. nranks) is rank number ranks[i], its calls

@@ -77,6 +77,8 @@ const struct sv_cli_command *const sv_cli_commands[] = {
 	&sv_cli_export_cmd,
 	&sv_cli_ranks_cmd,
 	&sv_cli_calls_cmd,
+	&sv_cli_scaling_cmd,
+	&sv_cli_trend_cmd,
 	&sv_cli_diff_cmd,
 };
 const size_t sv_cli_ncommands =

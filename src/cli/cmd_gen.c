@@ -133,6 +133,56 @@ static int gen_set_slow(
 	return 0;
 }
 
+/* --strong-scaling R0: the baseline's rank count, 1 or more. */
+static int gen_set_scale(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	uint64_t n;
+	if (gen_parse_u64(v, &n) || n < 1 || n > 65536)
+		return sv_cli_fail(cx->cmd,
+			"--strong-scaling wants the baseline's ranks "
+			"(1-65536), "
+			"not \"%s\"",
+			v);
+	*(uint32_t *)target = (uint32_t)n;
+	return 0;
+}
+
+/* --slowdown RANK:ITERATION[:FACTOR]. */
+static int gen_set_slowdown(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	struct sv_gen_opts *o = target;
+	char rank[32], step[32], *end;
+	const char *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	uint64_t r;
+	double f = 2.0;
+
+	if (!c1 || (size_t)(c1 - v) >= sizeof rank ||
+		(size_t)((c2 ? c2 : c1 + strlen(c1)) - c1 - 1) >= sizeof step)
+		goto bad;
+	snprintf(rank, sizeof rank, "%.*s", (int)(c1 - v), v);
+	snprintf(step, sizeof step, "%.*s",
+		(int)((c2 ? c2 : c1 + strlen(c1)) - c1 - 1), c1 + 1);
+	if (gen_parse_u64(rank, &r) || r >= UINT32_MAX ||
+		gen_parse_u64(step, &o->slowdown_step))
+		goto bad;
+	if (c2) {
+		f = strtod(c2 + 1, &end);
+		if (end == c2 + 1 || *end)
+			goto bad;
+	}
+	o->slowdown = true;
+	o->slowdown_rank = (uint32_t)r;
+	o->slowdown_factor = f;
+	return 0;
+bad:
+	return sv_cli_fail(cx->cmd,
+		"--slowdown wants RANK:ITERATION or RANK:ITERATION:FACTOR, "
+		"not \"%s\"",
+		v);
+}
+
 static const struct sv_cli_option gen_options[] = {
 	{"--ranks", NULL, "N", NULL, "MPI ranks (default 4)", SV_CLI_CALL,
 		GEN_AT(o.ranks, uint32_t), gen_set_u32, 0},
@@ -190,6 +240,17 @@ static const struct sv_cli_option gen_options[] = {
 		"second run to compare with scopeview diff;\n"
 		"NAME: main, timestep, assemble, solve or a kernel",
 		SV_CLI_CALL, 0, gen_set_slow, 0},
+	{"--strong-scaling", NULL, "R0", NULL,
+		"a run of a strong-scaling study from R0 ranks:\n"
+		"each rank's kernels do R0/ranks of the work\n"
+		"(spmv keeps a serial tenth); MPI, io and the\n"
+		"rest do not shrink",
+		SV_CLI_CALL, GEN_AT(o.scale_ranks, uint32_t), gen_set_scale, 0},
+	{"--slowdown", NULL, "R:I[:F]", NULL,
+		"rank R's timesteps from the I-th (0-based) on\n"
+		"take F times as long (default 2; 0.1-100)",
+		SV_CLI_CALL, GEN_AT(o, struct sv_gen_opts), gen_set_slowdown,
+		0},
 	{"--quiet", NULL, NULL, NULL, "print nothing on success", SV_CLI_FLAG,
 		GEN_AT(quiet, bool), NULL, 0},
 	{"--help", "-h", NULL, NULL, "this text", SV_CLI_HELP, 0, NULL, 0},

@@ -43,6 +43,7 @@ void sv_gen_opts_init(struct sv_gen_opts *o)
 	o->call_ids = true;
 	o->seed = 1;
 	o->slow_factor = 2.0;
+	o->slowdown_factor = 2.0;
 	sv_writer_opts_init(&o->writer);
 }
 
@@ -65,6 +66,17 @@ int sv_gen_opts_check(const struct sv_gen_opts *o, struct sv_error *err)
 	if (!(o->imbalance >= 0 && o->imbalance <= 10))
 		return sv_error_set(
 			err, -EINVAL, "--imbalance must be between 0 and 10");
+	if (o->scale_ranks > 65536)
+		return sv_error_set(err, -EINVAL,
+			"--strong-scaling must be between 1 and 65536");
+	if (o->slowdown && o->slowdown_rank >= o->ranks)
+		return sv_error_set(err, -EINVAL,
+			"--slowdown: rank %u is not one of the %u ranks",
+			o->slowdown_rank, o->ranks);
+	if (o->slowdown &&
+		!(o->slowdown_factor >= 0.1 && o->slowdown_factor <= 100))
+		return sv_error_set(err, -EINVAL,
+			"--slowdown: the factor must be between 0.1 and 100");
 	if (o->events / o->ranks >= UINT32_MAX - 1)
 		return sv_error_set(err, -EINVAL,
 			"%" PRIu64 " events over %u ranks is more than one "
@@ -152,9 +164,20 @@ void sv_gen_plan_make(const struct sv_gen_opts *o, struct gen_plan *p)
 	p->precond_pct = 100;
 	p->slow_milli =
 		o->slow_region ? (int64_t)(o->slow_factor * 1000 + 0.5) : 1000;
+	p->slowdown_milli =
+		o->slowdown ? (int64_t)(o->slowdown_factor * 1000 + 0.5) : 1000;
+	p->mean_kasm = MEAN_KASM;
+	p->mean_spmv = MEAN_SPMV;
+	if (o->scale_ranks) {
+		int64_t r0 = o->scale_ranks, n = o->ranks;
+		p->mean_kasm = MEAN_KASM * r0 / n;
+		p->mean_spmv = MEAN_SPMV * (n + 9 * r0) / (10 * n);
+		if (p->mean_kasm < 1)
+			p->mean_kasm = 1;
+	}
 	sv_gen_kernel_split(p, typical, 0, &ka, &ks);
-	kernels = (int64_t)ka * (MEAN_KASM + 200) +
-		  (int64_t)ks * (MEAN_SPMV + 200);
+	kernels = (int64_t)ka * (p->mean_kasm + 200) +
+		  (int64_t)ks * (p->mean_spmv + 200);
 	compute = kernels + kernels * p->precond_pct / 100 + 20000 + 3000;
 	p->period = compute * (1000 + p->imb_milli) / 1000 * 12 / 10 + 60000;
 	setup = (int64_t)p->fib_calls * 1500 + 200000;
@@ -201,6 +224,12 @@ int64_t sv_gen_finalize_time(const struct sv_gen_opts *o)
 	if (p.slow_milli > 1000)
 		end += (int64_t)p.steps * ((p.period - 60000) * 10 / 12) *
 		       (p.slow_milli - 1000) / 1000;
+	/* A slowed-down rank's steps are each stretched by the factor, and
+	 * a step is at most two periods and an io span long. */
+	if (p.slowdown_milli > 1000 && o->slowdown_step < p.steps)
+		end += (int64_t)(p.steps - o->slowdown_step) *
+		       (2 * p.period + IO_SPAN) / 1000 *
+		       (p.slowdown_milli - 1000);
 	if (o->threads > 1) {
 		jobs = (int64_t)((n * 2 / w) * 5 / 9 + 1);
 		span = p.run_end - 40000 - p.t0;

@@ -103,6 +103,10 @@ struct gen_plan {
 	int64_t imb_milli;   /* 1000 * imbalance */
 	int64_t precond_pct; /* preconditioner mean, % of kernel time */
 	int64_t slow_milli;  /* 1000 * --slow-region's factor, 1000 = none */
+	/* The compute kernels' mean durations (ns): MEAN_KASM and
+	 * MEAN_SPMV, scaled by --strong-scaling. */
+	int64_t mean_kasm, mean_spmv;
+	int64_t slowdown_milli; /* 1000 * --slowdown's factor, 1000 = none */
 };
 
 /* The index (enum gen_region in gen_rank.c) of a region --slow-region

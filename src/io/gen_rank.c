@@ -151,6 +151,7 @@ struct gen_ctx {
 	uint32_t rank, slow_rank;
 	int slow;             /* --slow-region's enum gen_region, or -1 */
 	int64_t factor_milli; /* this rank's compute speed, 1000 = nominal */
+	int64_t shift;        /* --slowdown: what this rank's steps lost */
 	uint64_t budget;      /* calls the current lane may still emit */
 	uint64_t n;           /* calls emitted */
 	int row_of[G_NREGIONS];
@@ -340,6 +341,27 @@ static int64_t gen_fib(
 	return u + 1;
 }
 
+/* --slowdown: the calls [first, n) of a step that began at t0 and ended
+ * at t1, stretched from t0 by the factor (their GPU times too); the
+ * rank's later steps start later by what this one lost.  Returns the
+ * step's new end. */
+static int64_t gen_stretch(
+	struct gen_ctx *g, uint64_t first, int64_t t0, int64_t t1)
+{
+	struct sv_gen_rank *r = g->r;
+	int64_t f = g->p->slowdown_milli;
+	uint64_t c;
+
+	for (c = first; c < g->n; c++) {
+		r->start[c] = t0 + (r->start[c] - t0) * f / 1000;
+		r->end[c] = t0 + (r->end[c] - t0) * f / 1000;
+		if (r->gpu && r->gpu[c] > 0)
+			r->gpu[c] = r->gpu[c] * f / 1000;
+	}
+	g->shift += (t1 - t0) * f / 1000 - (t1 - t0);
+	return t0 + (t1 - t0) * f / 1000;
+}
+
 static void gen_main_lane(struct gen_ctx *g)
 {
 	const struct gen_plan *p = g->p;
@@ -355,7 +377,9 @@ static void gen_main_lane(struct gen_ctx *g)
 	gen_end(g, setup, t);
 
 	for (s = 0; s < p->steps; s++) {
-		int64_t step_t0 = sv_gen_step_start(p, s), sync, jitter;
+		int64_t step_t0 = sv_gen_step_start(p, s) + g->shift;
+		int64_t sync, jitter;
+		uint64_t first = g->n;
 		uint32_t st, as, so, pc, ha, c, ar;
 		uint64_t ka, ks;
 
@@ -369,7 +393,7 @@ static void gen_main_lane(struct gen_ctx *g)
 		t += 200;
 		for (i = 0; i < ka && as != GEN_NONE; i++) {
 			c = gen_emit(g, G_KASM, t, as, true);
-			t += gen_compute(g, G_KASM, MEAN_KASM);
+			t += gen_compute(g, G_KASM, p->mean_kasm);
 			gen_end(g, c, t);
 			t += gen_range(rng, 50, 300);
 		}
@@ -380,7 +404,8 @@ static void gen_main_lane(struct gen_ctx *g)
 		t += 200;
 		pc = gen_emit(g, G_PRECOND, t, so, true);
 		t += gen_compute(g, G_PRECOND,
-			((int64_t)ka * MEAN_KASM + (int64_t)ks * MEAN_SPMV) *
+			((int64_t)ka * p->mean_kasm +
+				(int64_t)ks * p->mean_spmv) *
 					p->precond_pct / 100 +
 				20000);
 		gen_end(g, pc, t);
@@ -388,7 +413,7 @@ static void gen_main_lane(struct gen_ctx *g)
 		for (i = 0; i < ks && so != GEN_NONE; i++) {
 			int64_t d;
 			c = gen_emit(g, G_SPMV, t, so, true);
-			d = gen_compute(g, G_SPMV, MEAN_SPMV);
+			d = gen_compute(g, G_SPMV, p->mean_spmv);
 			if (c != GEN_NONE && g->r->gpu)
 				g->r->gpu[c] =
 					d * gen_range(rng, 550, 900) / 1000;
@@ -433,6 +458,10 @@ static void gen_main_lane(struct gen_ctx *g)
 			t += 600;
 		}
 		gen_end(g, st, t);
+		if (st != GEN_NONE && g->o->slowdown &&
+			g->rank == g->o->slowdown_rank &&
+			s >= g->o->slowdown_step)
+			t = gen_stretch(g, first, g->r->start[st], t);
 		t += 100;
 	}
 	t += 1000;

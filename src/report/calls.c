@@ -205,34 +205,20 @@ int sv_report_calls(FILE *out, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, const char *region, const char *file,
 	enum sv_report_format fmt)
 {
-	struct sv_outbuf b;
-	struct sv_json j;
-	struct sv_csv c;
-	int rc = 0;
+	struct sv_report_out o;
 
 	if (!out || !p || (n && !calls))
 		return -EINVAL;
 	if (!file)
 		file = p->path;
-	switch (fmt) {
-	case SV_REPORT_JSON:
-		sv_outbuf_init(&b, out);
-		sv_json_init(&j, &b);
-		calls_json(&j, p, calls, n, region, file);
-		sv_json_fini(&j);
-		rc = sv_outbuf_fini(&b);
-		break;
-	case SV_REPORT_CSV:
-		sv_outbuf_init(&b, out);
-		sv_csv_init(&c, &b);
-		calls_csv(&c, p, calls, n);
-		rc = sv_outbuf_fini(&b);
-		break;
-	default:
+	sv_report_open(&o, out, fmt);
+	if (fmt == SV_REPORT_JSON)
+		calls_json(&o.j, p, calls, n, region, file);
+	else if (fmt == SV_REPORT_CSV)
+		calls_csv(&o.c, p, calls, n);
+	else
 		calls_table(out, p, calls, n, region, file);
-		break;
-	}
-	return rc < 0 || ferror(out) ? -EIO : 0;
+	return sv_report_close(&o);
 }
 
 /* ---- histogram -------------------------------------------------------------- */
@@ -288,26 +274,17 @@ int sv_report_histogram(FILE *out, const struct sv_hist *h,
 	const struct sv_stats_region *g, const char *region, const char *file,
 	enum sv_report_format fmt)
 {
-	struct sv_outbuf b;
-	struct sv_json j;
-	struct sv_csv c;
+	struct sv_report_out o;
 	char lo[32], hi[32];
 	size_t i;
-	int rc = 0;
 
 	if (!out || !h)
 		return -EINVAL;
+	sv_report_open(&o, out, fmt);
 	if (fmt == SV_REPORT_JSON) {
-		sv_outbuf_init(&b, out);
-		sv_json_init(&j, &b);
-		calls_hist_json(&j, h, g, region, file);
-		sv_json_fini(&j);
-		rc = sv_outbuf_fini(&b);
+		calls_hist_json(&o.j, h, g, region, file);
 	} else if (fmt == SV_REPORT_CSV) {
-		sv_outbuf_init(&b, out);
-		sv_csv_init(&c, &b);
-		calls_hist_csv(&c, h);
-		rc = sv_outbuf_fini(&b);
+		calls_hist_csv(&o.c, h);
 	} else {
 		for (i = 0; i < h->nbins; i++)
 			fprintf(out, "%10s .. %10s %12" PRIu64 "\n",
@@ -319,5 +296,5 @@ int sv_report_histogram(FILE *out, const struct sv_hist *h,
 			fprintf(out, "%24s %12" PRIu64 "\n", "<= 0 ns",
 				h->nzero);
 	}
-	return rc < 0 || ferror(out) ? -EIO : 0;
+	return sv_report_close(&o);
 }

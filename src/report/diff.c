@@ -289,26 +289,16 @@ size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
 int sv_report_diff(FILE *out, const struct sv_diff *d, const char *file_a,
 	const char *file_b, double threshold_pct, enum sv_report_format fmt)
 {
-	struct sv_outbuf b;
-	struct sv_json j;
-	struct sv_csv c;
-	int rc = 0;
+	struct sv_report_out o;
 
 	if (!out || !d)
 		return -EINVAL;
-	if (fmt == SV_REPORT_JSON) {
-		sv_outbuf_init(&b, out);
-		sv_json_init(&j, &b);
-		diff_json(&j, d, file_a, file_b);
-		sv_json_fini(&j);
-		rc = sv_outbuf_fini(&b);
-	} else if (fmt == SV_REPORT_CSV) {
-		sv_outbuf_init(&b, out);
-		sv_csv_init(&c, &b);
-		diff_csv(&c, d);
-		rc = sv_outbuf_fini(&b);
-	} else {
+	sv_report_open(&o, out, fmt);
+	if (fmt == SV_REPORT_JSON)
+		diff_json(&o.j, d, file_a, file_b);
+	else if (fmt == SV_REPORT_CSV)
+		diff_csv(&o.c, d);
+	else
 		diff_table(out, d, file_a, file_b, threshold_pct);
-	}
-	return rc < 0 || ferror(out) ? -EIO : 0;
+	return sv_report_close(&o);
 }

@@ -197,32 +197,18 @@ static void ranks_table(FILE *out, const struct sv_profile *p,
 int sv_report_ranks(FILE *out, const struct sv_profile *p,
 	const struct sv_ranks *m, const char *file, enum sv_report_format fmt)
 {
-	struct sv_outbuf b;
-	struct sv_json j;
-	struct sv_csv c;
-	int rc = 0;
+	struct sv_report_out o;
 
 	if (!out || !p || !m)
 		return -EINVAL;
 	if (!file)
 		file = p->path;
-	switch (fmt) {
-	case SV_REPORT_JSON:
-		sv_outbuf_init(&b, out);
-		sv_json_init(&j, &b);
-		ranks_json(&j, p, m, file);
-		sv_json_fini(&j);
-		rc = sv_outbuf_fini(&b);
-		break;
-	case SV_REPORT_CSV:
-		sv_outbuf_init(&b, out);
-		sv_csv_init(&c, &b);
-		ranks_csv(&c, m);
-		rc = sv_outbuf_fini(&b);
-		break;
-	default:
+	sv_report_open(&o, out, fmt);
+	if (fmt == SV_REPORT_JSON)
+		ranks_json(&o.j, p, m, file);
+	else if (fmt == SV_REPORT_CSV)
+		ranks_csv(&o.c, m);
+	else
 		ranks_table(out, p, m, file);
-		break;
-	}
-	return rc < 0 || ferror(out) ? -EIO : 0;
+	return sv_report_close(&o);
 }
