@@ -21,6 +21,7 @@
 #define SCOPEVIEW_IO_LOAD_H5_PRIV_H
 
 #include "h5util.h"
+#include "load_priv.h"
 #include "scopeview/callmeta.h"
 
 /* Read every attribute of /metadata into the profile (absent: nothing).

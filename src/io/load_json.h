@@ -1,0 +1,140 @@
+/*
+ * load_json.h: reading JSON profiles (doc/format.md 16.3).  Private to
+ * src/io/load_json*.c.
+ *
+ * The document is parsed streaming by YAJL (Debian's libyajl2), whose
+ * callbacks the reader turns into the profile's columns as the numbers
+ * arrive: no tree of the document is ever built, and the bytes come a
+ * block at a time from the file, through zlib for gzip (sv_jin).
+ */
+#ifndef SCOPEVIEW_IO_LOAD_JSON_H
+#define SCOPEVIEW_IO_LOAD_JSON_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <yajl/yajl_parse.h>
+#include <zlib.h>
+
+#include "load_priv.h"
+
+/* A JSON profile's bytes, plain or gunzipped. */
+struct sv_jin {
+	const char *path;
+	int fd;
+	bool gz, z_live, member_done;
+	z_stream z;
+	unsigned char *raw; /* compressed bytes read ahead */
+	uint64_t size;      /* of the file */
+	uint64_t read;      /* bytes of the file read so far */
+};
+
+int sv_jin_open(
+	struct sv_jin *in, const char *path, bool gz, struct sv_error *err);
+/* Up to cap bytes of the document into buf: how many (0 at its end), or
+ * a negative errno with err filled (a damaged or truncated gzip). */
+ssize_t sv_jin_read(struct sv_jin *in, unsigned char *buf, size_t cap,
+	struct sv_error *err);
+/* How far through the file the reading is, in [0, 1]. */
+double sv_jin_fraction(const struct sv_jin *in);
+void sv_jin_close(struct sv_jin *in);
+
+/* ------------------------------------------------------------------ */
+/* The parser's state (load_json.c: YAJL's callbacks; load_json_row.c:
+ * a row once it ends). */
+
+#define JL_DEPTH    64    /* containers the reader follows */
+#define JL_MAX_SKIP 10000 /* nesting inside a skipped value */
+#define JL_BLOCK    (1 << 20)
+
+enum jl_ctx {
+	JL_ROOT,
+	JL_META,
+	JL_META_LIST,
+	JL_REGIONS,
+	JL_ROW,
+	JL_TAGS,
+	JL_COL,
+	JL_AGG,
+	JL_LANES,
+	JL_LANE_LIST,
+	JL_LANE,
+};
+
+/* The per-call columns of a row, in the order of sv_profile's fields. */
+enum jl_col {
+	JL_START,
+	JL_END,
+	JL_GPU,
+	JL_CALL,
+	JL_PARENT,
+	JL_THREAD,
+	JL_TASK,
+	JL_AWAIT,
+	JL_NCOLS
+};
+
+static const char *const jl_col_names[JL_NCOLS] = {"start_times_ns",
+	"end_times_ns", "gpu_durations_ns", "call_ids", "parent_ids",
+	"thread_ids", "task_ids", "await_ns"};
+static const int64_t jl_col_fill[JL_NCOLS] = {0, 0, -1, -1, -1, -1, -1, 0};
+
+/* The aggregate object's fields (json_export.py: a stored summary). */
+static const char *const jl_agg_names[] = {"count", "total", "minimum",
+	"maximum", "first", "last", "start_minimum", "end_maximum", "gpu_count",
+	"gpu_total", "mean", "m2", "exclusive"};
+#define JL_NAGG (sizeof jl_agg_names / sizeof jl_agg_names[0])
+
+struct jl_row {
+	char *name, *source_file, *source_text;
+	bool has_rank, has_agg, no_events, has_excl;
+	int64_t rank, source_line, excl;
+	struct sv_strv tags;
+	int64_t agg_i[JL_NAGG];
+	double agg_d[JL_NAGG];
+	bool agg_has[JL_NAGG];
+};
+
+struct jl {
+	struct sv_profile *p;
+	const char *path;
+	struct sv_error *err;
+	int rc;
+	enum jl_ctx stack[JL_DEPTH];
+	size_t depth;
+	size_t skip; /* > 0: inside a value not read */
+	int key;     /* what the last key of the open object names */
+	char *meta_key;
+	struct sv_strv meta_list;
+	bool meta_list_odd;
+	/* root */
+	bool has_format, has_version;
+	int64_t version, num_ranks;
+	bool has_num_ranks, warned_likwid, warned_lines, warned_meta;
+	bool lanes_tasks;
+	uint32_t lane_rank;
+	struct sv_thread thread;
+	struct sv_task task;
+	/* the row being read */
+	size_t nrow;
+	struct jl_row row;
+	int col;                 /* the column being read */
+	int64_t *cols[JL_NCOLS]; /* scratch of the optional columns */
+	size_t n[JL_NCOLS], cap[JL_NCOLS];
+	bool has[JL_NCOLS];
+	size_t rows_added;
+	struct sv_load_names names;
+	uint64_t *pairs; /* (region << 32 | rank) + 1 of rows added */
+	size_t npairs;
+};
+
+/* YAJL's callbacks over a struct jl (load_json.c). */
+extern const yajl_callbacks sv_jl_callbacks;
+/* Note the first error ("PATH: message", j->rc); returns 0, which stops
+ * YAJL. */
+int sv_jl_fail(struct jl *j, int code, const char *fmt, ...) SV_PRINTF(3, 4);
+/* A row of the regions list begins / has ended: add it to the profile
+ * (load_json_row.c); 0 after a failure. */
+void sv_jl_row_reset(struct jl *j);
+int sv_jl_row_end(struct jl *j);
+
+#endif
