@@ -117,6 +117,7 @@ int sv_view_main(int argc, char **argv);     /* app.c: the viewer */
 int sv_tree_main(int argc, char **argv);     /* cmd_tree.c */
 int sv_export_main(int argc, char **argv);   /* cmd_export.c */
 int sv_diff_main(int argc, char **argv);     /* cmd_diff.c */
+int sv_convert_main(int argc, char **argv);  /* cmd_convert.c */
 
 /*
  * The command-line tables.  Each subcommand describes its options as an
@@ -169,5 +170,6 @@ extern const struct sv_cli_command sv_cli_export_cmd;
 extern const struct sv_cli_command sv_cli_ranks_cmd;
 extern const struct sv_cli_command sv_cli_calls_cmd;
 extern const struct sv_cli_command sv_cli_diff_cmd;
+extern const struct sv_cli_command sv_cli_convert_cmd;
 
 #endif

@@ -23,6 +23,8 @@ static const struct {
 	{"ranks", sv_ranks_main, "print the rank x region load balance"},
 	{"calls", sv_calls_main, "list the calls of a region"},
 	{"diff", sv_diff_main, "compare two profiles region by region"},
+	{"convert", sv_convert_main,
+		"write profiles as one scope-profiler HDF5 file"},
 };
 
 /* The option tables of the commands above, for the man page and the
@@ -37,6 +39,7 @@ static const struct sv_cli_command *const command_docs[] = {
 	&sv_cli_ranks_cmd,
 	&sv_cli_calls_cmd,
 	&sv_cli_diff_cmd,
+	&sv_cli_convert_cmd,
 };
 
 #define MAIN_NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -355,6 +355,11 @@ uint32_t sv_write_region_id(struct sv_writer *w, const char *name)
 	return id;
 }
 
+uint32_t sv_writer_region(struct sv_writer *w, const char *name)
+{
+	return sv_write_region_id(w, name);
+}
+
 struct write_sb {
 	char *s;
 	size_t len, cap;
