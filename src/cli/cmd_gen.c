@@ -47,6 +47,12 @@ static const struct sv_cli_option gen_options[] = {
 	{"--compression", NULL, "MODE", "auto none gzip",
 		"auto (default): shuffle+deflate from 16384 events;\n"
 		"none or gzip"},
+	{"--format", NULL, "FMT", "hdf5 spt rank-h5 json",
+		"hdf5 (default): one profile at OUT; spt: native\n"
+		"traces OUT_rank00000.spt ... (version 2); rank-h5:\n"
+		"OUT_rank00000.h5 ... as the C API writes them;\n"
+		"json: a JSON profile (gzip if OUT ends in .gz);\n"
+		"spt and rank-h5 take one thread and no tasks"},
 	{"--chunked", NULL, NULL, NULL,
 		"every dataset chunked (an unfinished file's layout)"},
 	{"--no-exclusive", NULL, NULL, NULL,
@@ -190,6 +196,7 @@ int sv_gen_main(int argc, char **argv)
 		O_SEED,
 		O_LABEL,
 		O_SLOW,
+		O_FORMAT,
 		O_QUIET,
 		O_HELP
 	};
@@ -212,6 +219,7 @@ int sv_gen_main(int argc, char **argv)
 		{"seed", required_argument, NULL, O_SEED},
 		{"label", required_argument, NULL, O_LABEL},
 		{"slow-region", required_argument, NULL, O_SLOW},
+		{"format", required_argument, NULL, O_FORMAT},
 		{"quiet", no_argument, NULL, O_QUIET},
 		{"help", no_argument, NULL, O_HELP},
 		{NULL, 0, NULL, 0},
@@ -323,6 +331,21 @@ int sv_gen_main(int argc, char **argv)
 				return sv_cli_usage_error(gen_usage,
 					"gen: --slow-region wants NAME or "
 					"NAME:FACTOR, not \"%s\"",
+					optarg);
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "hdf5"))
+				o.format = SV_GEN_HDF5;
+			else if (!strcmp(optarg, "spt"))
+				o.format = SV_GEN_SPT;
+			else if (!strcmp(optarg, "rank-h5"))
+				o.format = SV_GEN_RANK_H5;
+			else if (!strcmp(optarg, "json"))
+				o.format = SV_GEN_JSON;
+			else
+				return sv_cli_usage_error(gen_usage,
+					"gen: --format must be hdf5, spt, "
+					"rank-h5 or json, not \"%s\"",
 					optarg);
 			break;
 		case O_QUIET:
