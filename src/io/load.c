@@ -171,6 +171,13 @@ int sv_load_sniff(
 		*kind = SV_LOAD_JSON;
 		return 0;
 	}
+	/* A trace by its name only: its reader says what is wrong with it
+	 * (too short, the wrong magic), as scope-profiler does. */
+	i = strlen(path);
+	if (i > 4 && !strcmp(path + i - 4, ".spt")) {
+		*kind = SV_LOAD_SPT;
+		return 0;
+	}
 	return sv_error_set(err, -EINVAL,
 		"%s: not a profile: not an HDF5 file (no HDF5 signature "
 		"found), nor a native trace (SCOPEPRF), nor a JSON profile "
