@@ -10,6 +10,8 @@
 #ifndef SCOPEVIEW_IO_LOAD_JSON_H
 #define SCOPEVIEW_IO_LOAD_JSON_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <yajl/yajl_parse.h>
@@ -17,26 +19,43 @@
 
 #include "load_priv.h"
 
-/* A JSON profile's bytes, plain or gunzipped. */
+/* A JSON profile's bytes, plain or gunzipped (load_json_in.c): blocks of
+ * SV_JIN_BLOCK bytes; gzip is inflated on a thread of its own into
+ * SV_JIN_SLOTS blocks ahead of the reader. */
+#define SV_JIN_BLOCK (1 << 20)
+#define SV_JIN_SLOTS 4
+
 struct sv_jin {
 	const char *path;
 	int fd;
 	bool gz, z_live, member_done;
-	z_stream z;
-	unsigned char *raw; /* compressed bytes read ahead */
-	uint64_t size;      /* of the file */
-	uint64_t read;      /* bytes of the file read so far */
+	z_stream z;                /* the inflating thread's */
+	unsigned char *raw;        /* compressed bytes read ahead */
+	uint64_t size;             /* of the file */
+	atomic_uint_fast64_t read; /* bytes of the file read so far */
+	unsigned char *slot[SV_JIN_SLOTS];
+	ssize_t len[SV_JIN_SLOTS]; /* bytes, 0 at the end, < 0 an error */
+	size_t head, full;         /* the next slot to hand out; filled */
+	bool holding;              /* slot head is with the reader */
+	bool threaded, sync, stop;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct sv_error perr; /* the inflating thread's error */
 };
 
 int sv_jin_open(
 	struct sv_jin *in, const char *path, bool gz, struct sv_error *err);
-/* Up to cap bytes of the document into buf: how many (0 at its end), or
- * a negative errno with err filled (a damaged or truncated gzip). */
-ssize_t sv_jin_read(struct sv_jin *in, unsigned char *buf, size_t cap,
-	struct sv_error *err);
+/* The next block of the document in *data (valid until the next call):
+ * its length, 0 at the end, or a negative errno with err filled (a
+ * damaged or truncated gzip). */
+ssize_t sv_jin_next(
+	struct sv_jin *in, const unsigned char **data, struct sv_error *err);
 /* How far through the file the reading is, in [0, 1]. */
 double sv_jin_fraction(const struct sv_jin *in);
 void sv_jin_close(struct sv_jin *in);
+
+/* A JSON profile, unfinished (load_json_doc.c): sv_load_json. */
 
 /* ------------------------------------------------------------------ */
 /* The parser's state (load_json.c: YAJL's callbacks; load_json_row.c:
@@ -44,7 +63,6 @@ void sv_jin_close(struct sv_jin *in);
 
 #define JL_DEPTH    64    /* containers the reader follows */
 #define JL_MAX_SKIP 10000 /* nesting inside a skipped value */
-#define JL_BLOCK    (1 << 20)
 
 enum jl_ctx {
 	JL_ROOT,
