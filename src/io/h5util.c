@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "load_h5_guard.h"
+#include "load_priv.h"
 #include "load_h5_vlen.h"
 
 /* ------------------------------------------------------------------ */
@@ -56,26 +57,7 @@ const char *sv_h5_last_error(void)
 
 char *sv_h5_show(const char *s)
 {
-	char *clean = sv_utf8_sanitize(s, strlen(s));
-	char *out = sv_xmalloc(strlen(clean) * 4 + 1), *o = out;
-	const unsigned char *c;
-
-	for (c = (const unsigned char *)clean; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f) {
-			snprintf(o, 5, "\\x%02x", *c);
-			o += 4;
-		} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-			/* C1 controls (U+0080..U+009F) */
-			snprintf(o, 5, "\\x%02x", c[1]);
-			o += 4;
-			c++;
-		} else {
-			*o++ = (char)*c;
-		}
-	}
-	*o = '\0';
-	free(clean);
-	return out;
+	return sv_load_show(s, strlen(s));
 }
 
 int sv_h5_step(struct sv_h5 *h, double fraction, const char *what)

@@ -52,14 +52,6 @@ char *sv_load_show(const char *s, size_t n)
 	return out;
 }
 
-static uint64_t load_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 uint32_t sv_load_names_id(struct sv_load_names *t, const char *name)
 {
 	size_t i, k;
@@ -70,13 +62,13 @@ uint32_t sv_load_names_id(struct sv_load_names *t, const char *name)
 		t->slots = sv_xcalloc(ns, sizeof *t->slots);
 		t->nslots = ns;
 		for (k = 0; k < t->names.n; k++) {
-			i = load_hash(t->names.v[k]) & (ns - 1);
+			i = sv_hash_str(t->names.v[k]) & (ns - 1);
 			while (t->slots[i])
 				i = (i + 1) & (ns - 1);
 			t->slots[i] = (uint32_t)k + 1;
 		}
 	}
-	i = load_hash(name) & (t->nslots - 1);
+	i = sv_hash_str(name) & (t->nslots - 1);
 	while (t->slots[i]) {
 		if (!strcmp(t->names.v[t->slots[i] - 1], name))
 			return t->slots[i] - 1;
