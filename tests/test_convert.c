@@ -723,6 +723,53 @@ START_TEST(test_convert_needs_calls)
 }
 END_TEST
 
+/* Any prefix of a trace or a JSON profile, and any byte of them
+ * changed, loads or fails with a message: never a crash, a hang or a
+ * sanitizer report (the suite runs under ASAN+UBSAN too). */
+START_TEST(test_damaged_never_crash)
+{
+	struct tb t = {.big = _i == 1};
+	char *path = svt_tmp_path(_i == 2 ? "mut.json" : "mut.spt");
+	const unsigned char *src;
+	unsigned char *copy;
+	size_t n, k;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	if (_i == 2) {
+		src = (const unsigned char *)json_doc;
+		n = strlen(json_doc);
+	} else {
+		tb_trace(&t, 2 - _i, 5, regs, 3);
+		src = t.b;
+		n = t.n;
+	}
+	copy = sv_xmalloc(n);
+	for (k = 0; k < n + 200; k++) {
+		struct sv_profile *p = NULL;
+		struct sv_error e = {0};
+		size_t len = n, at;
+		memcpy(copy, src, n);
+		if (k < n) {
+			len = k; /* every prefix */
+		} else {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			at = (size_t)(x >> 33) % n;
+			copy[at] = (unsigned char)(x >> 20);
+			copy[(at * 7 + 3) % n] ^= (unsigned char)(x >> 12);
+		}
+		write_file(path, copy, len);
+		if (sv_load(path, NULL, &p, &e) == 0)
+			sv_profile_free(p);
+		else
+			ck_assert_msg(e.msg[0] && !strchr(e.msg, '\n'),
+				"case %zu: '%s'", k, e.msg);
+	}
+	free(copy);
+	free(t.b);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("convert");
@@ -744,6 +791,10 @@ static Suite *suite(void)
 		(int)(sizeof json_bad / sizeof json_bad[0]));
 	tcase_add_test(t, test_gzip_damaged);
 	tcase_add_test(t, test_json_aggregate);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("damaged");
+	tcase_add_loop_test(t, test_damaged_never_crash, 0, 3);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("convert");
