@@ -105,8 +105,9 @@ static const struct sv_cli_option view_options[] = {
 const struct sv_cli_command sv_cli_view_cmd = {
 	"",
 	"[OPTIONS] [FILE [FILE2]]",
-	"open the interactive viewer on FILE, a scope-profiler HDF5 profile "
-	"(without FILE, the built-in demo); with FILE2, compare the two runs",
+	"open the interactive viewer on FILE, a scope-profiler profile (HDF5, "
+	"a native trace, a run's directory, JSON; without FILE, the built-in "
+	"demo); with FILE2, compare the two runs",
 	true,
 	view_options,
 	sizeof view_options / sizeof view_options[0],
@@ -116,8 +117,11 @@ static void view_help(FILE *out, bool with_usage)
 {
 	if (with_usage)
 		fprintf(out, "usage: %s\n\n", view_usage);
-	fputs("  FILE               a scope-profiler HDF5 profile; without it, "
-	      "the built-in demo\n"
+	fputs("  FILE               a scope-profiler profile: HDF5, a native "
+	      "trace (.spt),\n"
+	      "                     a directory of per-rank files, JSON "
+	      "(.json, .json.gz);\n"
+	      "                     without it, the built-in demo\n"
 	      "  FILE2              a second run to compare FILE with (also "
 	      ":open FILE2\n"
 	      "                     inside): B and change columns in the "
