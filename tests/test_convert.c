@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "helpers.h"
+#include "scopeview/callmeta.h"
 #include "scopeview/load.h"
 #include "scopeview/stats.h"
 #include "scopeview/write.h"
@@ -594,6 +595,66 @@ START_TEST(test_gzip_damaged)
 }
 END_TEST
 
+/* Given a JSON profile with per-call metadata, LIKWID results and line
+ * profiles, then each reaches the profile as the HDF5 loader puts it. */
+START_TEST(test_json_extras)
+{
+	static const char doc[] =
+		"{\"format\": \"scope-profiler-profile\", \"num_ranks\": 1, "
+		"\"regions\": [{\"name\": \"a\", \"rank\": 0, "
+		"\"start_times_ns\": [1, 5], \"end_times_ns\": [3, 9], "
+		"\"event_metadata\": [{\"phase\": \"warm\", \"it\": 1.0}, "
+		"{}]}, "
+		"{\"name\": \"b\", \"rank\": 0, \"start_times_ns\": [2], "
+		"\"end_times_ns\": [3], \"event_metadata\": [{}, {}]}], "
+		"\"likwid\": {\"0\": {\"a\": {\"tag\": \"a\", \"group_id\": 1, "
+		"\"group_name\": \"FLOPS\", \"cpus\": [0, 1], \"times\": [0.5, "
+		"null], \"call_counts\": [2, 3], \"event_names\": [\"X\", "
+		"\"X\"], "
+		"\"counter_names\": [\"PMC0\", \"PMC1\"], \"events\": [[1, 2], "
+		"[3, 4]], \"metric_names\": [\"M\"], \"metrics\": [[2.0, "
+		"4.0]], "
+		"\"source\": \"pylikwid\"}}}, "
+		"\"line_profile\": {\"0\": [{\"region\": \"a\", \"filename\": "
+		"\"a.py\", \"function\": \"f\", \"first_lineno\": 10, "
+		"\"line_numbers\": [11, 12], \"hits\": [1, 2], \"times\": "
+		"[5.0, "
+		"null], \"unit\": 1e-06}]}}";
+	char *path = svt_tmp_path("extras.json");
+	struct sv_profile *p;
+	const struct sv_counters *k;
+
+	write_file(path, doc, strlen(doc));
+	p = load_ok(path);
+	ck_assert_ptr_nonnull(sv_callmeta_of(p, 0));
+	ck_assert(strstr(sv_callmeta_of(p, 0), "\"phase\":\"warm\"") != NULL);
+	ck_assert(strstr(sv_callmeta_of(p, 0), "1.0") != NULL);
+	ck_assert_ptr_null(sv_callmeta_of(p, 1));
+	ck_assert_uint_eq(p->ncounters, 1);
+	k = &p->counters[0];
+	ck_assert(k->likwid);
+	ck_assert_str_eq(k->region, "a");
+	ck_assert_str_eq(k->group, "FLOPS");
+	ck_assert_uint_eq(k->nthreads, 2);
+	ck_assert_str_eq(k->events[0], "X:PMC0");
+	ck_assert(k->values[0] == 3 && k->values[1] == 7);
+	ck_assert_int_eq(k->calls, 5);
+	ck_assert(k->time_s == 0.5);
+	ck_assert(k->metric_values[0] == 3.0);
+	ck_assert_uint_eq(p->nlineprofs, 1);
+	ck_assert_str_eq(p->lineprofs[0].filename, "a.py");
+	ck_assert_uint_eq(p->lineprofs[0].nlines, 2);
+	ck_assert_int_eq(p->lineprofs[0].hits[1], 2);
+	ck_assert(p->lineprofs[0].unit == 1e-6);
+	/* row b's list does not fit its one call: dropped, said once */
+	ck_assert_uint_eq(p->nwarnings, 1);
+	ck_assert(strstr(p->warnings[0], "regions[1].event_metadata: holds 2 "
+					 "entries for 1 calls") != NULL);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 /* A JSON profile of stored statistics only (aggregation mode). */
 START_TEST(test_json_aggregate)
 {
@@ -791,6 +852,7 @@ static Suite *suite(void)
 		(int)(sizeof json_bad / sizeof json_bad[0]));
 	tcase_add_test(t, test_gzip_damaged);
 	tcase_add_test(t, test_json_aggregate);
+	tcase_add_test(t, test_json_extras);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("damaged");

@@ -31,7 +31,9 @@
  * NULL, is stored as the metadata label in place of p's own.  Metadata
  * of a kind HDF5 attributes cannot hold as scope-profiler writes them
  * (SV_META_OTHER: a JSON null or object) is left out, one line for each
- * in notes (may be NULL).  Returns 0, or a negative errno with err
+ * in notes (may be NULL), and so are, a line each, per-call event
+ * metadata, counters, line profiles and extra /events columns, which the
+ * writer does not write.  Returns 0, or a negative errno with err
  * filled: -EINVAL for a profile without calls ("holds stored statistics
  * only"), the writer's errors otherwise (nothing is left at path then).
  */

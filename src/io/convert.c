@@ -61,6 +61,33 @@ static int convert_meta(struct sv_writer *w, const struct sv_profile *p,
 	return rc;
 }
 
+/* What the profile holds that the writer does not write, a line each. */
+static void convert_unwritten(const struct sv_profile *p, struct sv_strv *notes)
+{
+	static const char *const what[] = {
+		"per-call event metadata",
+		"LIKWID and perf counters",
+		"line profiles",
+		"extra /events columns",
+	};
+	bool has[4];
+	size_t i;
+
+	has[0] = p->call_meta != NULL;
+	has[1] = p->ncounters > 0;
+	has[2] = p->nlineprofs > 0;
+	has[3] = p->ncolumns > 0;
+	for (i = 0; notes && i < 4; i++)
+		if (has[i]) {
+			char *line = sv_xasprintf(
+				"%s: %s not written (convert writes calls, "
+				"rows, metadata and lane tables)",
+				p->path, what[i]);
+			sv_strv_push(notes, line);
+			free(line);
+		}
+}
+
 /* The calls of one rank's rows (rows[0 .. n) of p) in the writer's
  * arrays, and the rank's lane tables. */
 struct convert_rank {
@@ -246,6 +273,7 @@ int sv_convert_write(const struct sv_profile *p, const char *path,
 	if (rc)
 		return rc;
 	rc = convert_meta(w, p, label, notes, err);
+	convert_unwritten(p, notes);
 	for (i = 0; !rc && i < p->nregions; i++)
 		sv_writer_region(w, p->regions[i]);
 	memset(&cr, 0, sizeof cr);

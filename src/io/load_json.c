@@ -116,6 +116,8 @@ static int jl_on_key(void *ctx, const unsigned char *k, size_t len)
 {
 	struct jl *j = ctx;
 
+	if (j->cap_kind)
+		return sv_jl_cap_key(j, k, len);
 	if (j->skip)
 		return 1;
 	switch (jl_top(j)) {
@@ -161,16 +163,6 @@ static int jl_on_key(void *ctx, const unsigned char *k, size_t len)
 
 /* ------------------------------------------------------------------ */
 /* Scalars                                                             */
-
-enum jl_kind { JK_NULL, JK_BOOL, JK_INT, JK_DOUBLE, JK_STRING };
-
-struct jl_val {
-	enum jl_kind kind;
-	long long i;
-	double d;
-	const unsigned char *s;
-	size_t len;
-};
 
 static const char *jl_kind_name(enum jl_kind k)
 {
@@ -333,6 +325,8 @@ static void jl_lane_scalar(struct jl *j, const struct jl_val *v)
 
 static int jl_scalar(struct jl *j, const struct jl_val *v)
 {
+	if (j->cap_kind)
+		return sv_jl_cap_scalar(j, v);
 	if (j->skip)
 		return 1;
 	if (!j->depth)
@@ -418,7 +412,8 @@ static int jl_on_int(void *ctx, long long i)
 	struct jl *j = ctx;
 	struct jl_val v = {.kind = JK_INT, .i = i};
 	/* The hot path: a number of a start or end column. */
-	if (!j->skip && j->stack[j->depth - 1] == JL_COL && j->col <= JL_END) {
+	if (!j->skip && !j->cap_kind && j->stack[j->depth - 1] == JL_COL &&
+		j->col <= JL_END) {
 		struct sv_profile *p = j->p;
 		size_t at = (size_t)p->ncalls + j->n[j->col];
 		if (at < p->call_cap) {
@@ -447,6 +442,8 @@ static int jl_on_string(void *ctx, const unsigned char *s, size_t len)
 
 static int jl_open(struct jl *j, bool map)
 {
+	if (j->cap_kind)
+		return sv_jl_cap_open(j, map);
 	if (j->skip)
 		return jl_skip(j);
 	if (!j->depth) {
@@ -466,16 +463,11 @@ static int jl_open(struct jl *j, bool map)
 			j->lanes_tasks = j->key == JR_TASKS;
 			return jl_push(j, JL_LANES);
 		}
-		if (j->key == JR_LIKWID && !j->warned_likwid) {
-			j->warned_likwid = true;
-			sv_profile_warn(j->p, "/likwid: LIKWID results of a "
-					      "JSON profile are not read");
-		}
-		if (j->key == JR_LINES && !j->warned_lines) {
-			j->warned_lines = true;
-			sv_profile_warn(j->p,
-				"/line_profile: line profiles of a JSON "
-				"profile are not read");
+		/* small: kept as text, read once the document is */
+		if ((j->key == JR_LIKWID || j->key == JR_LINES) && map) {
+			sv_jl_cap_begin(j, j->key == JR_LIKWID ? JL_CAP_LIKWID
+							       : JL_CAP_LINES);
+			return sv_jl_cap_open(j, map);
 		}
 		return jl_skip(j);
 	case JL_META:
@@ -515,12 +507,9 @@ static int jl_open(struct jl *j, bool map)
 			j->row.has_agg = true;
 			return jl_push(j, JL_AGG);
 		}
-		if (j->key == JW_EMETA && !j->warned_meta) {
-			j->warned_meta = true;
-			sv_profile_warn(j->p,
-				"regions[%zu].event_metadata: per-call "
-				"metadata of a JSON profile is not read",
-				j->nrow);
+		if (j->key == JW_EMETA && !map) {
+			sv_jl_cap_begin(j, JL_CAP_EMETA);
+			return sv_jl_cap_open(j, map);
 		}
 		if (j->key >= JW_COL0 || j->key == JW_NAME || j->key == JW_RANK)
 			return sv_jl_fail(j, -EINVAL,
@@ -551,6 +540,8 @@ static int jl_close(struct jl *j)
 {
 	enum jl_ctx c;
 
+	if (j->cap_kind)
+		return sv_jl_cap_close(j);
 	if (j->skip) {
 		j->skip--;
 		return 1;

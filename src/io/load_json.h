@@ -112,6 +112,27 @@ struct jl_row {
 	bool agg_has[JL_NAGG];
 };
 
+enum jl_kind { JK_NULL, JK_BOOL, JK_INT, JK_DOUBLE, JK_STRING };
+
+struct jl_val {
+	enum jl_kind kind;
+	long long i;
+	double d;
+	const unsigned char *s;
+	size_t len;
+};
+
+/* What a value kept as text is (sv_jl_cap_begin). */
+enum jl_cap { JL_CAP_NONE, JL_CAP_EMETA, JL_CAP_LIKWID, JL_CAP_LINES };
+
+/* A row's event_metadata, kept for after the parse (call_meta is sized
+ * once every row is in). */
+struct jl_emeta {
+	uint64_t first, count;
+	size_t nrow;
+	char *text;
+};
+
 struct jl {
 	struct sv_profile *p;
 	const char *path;
@@ -127,7 +148,7 @@ struct jl {
 	/* root */
 	bool has_format, has_version;
 	int64_t version, num_ranks;
-	bool has_num_ranks, warned_likwid, warned_lines, warned_meta;
+	bool has_num_ranks;
 	bool lanes_tasks;
 	uint32_t lane_rank;
 	struct sv_thread thread;
@@ -143,6 +164,18 @@ struct jl {
 	struct sv_load_names names;
 	uint64_t *pairs; /* (region << 32 | rank) + 1 of rows added */
 	size_t npairs;
+	/* A value kept as compact JSON text (load_json_extra.c). */
+	enum jl_cap cap_kind;
+	size_t cap_depth;      /* its containers still open */
+	unsigned char *cap_st; /* per open container: 1 first item, 2 map */
+	size_t cap_st_cap;
+	bool cap_after_key;
+	char *cap_text;
+	size_t cap_n, cap_cap;
+	char *row_emeta; /* the row's event_metadata text */
+	struct jl_emeta *emeta;
+	size_t nemeta, emeta_cap;
+	char *likwid_text, *lines_text;
 };
 
 /* YAJL's callbacks over a struct jl (load_json.c). */
@@ -154,5 +187,18 @@ int sv_jl_fail(struct jl *j, int code, const char *fmt, ...) SV_PRINTF(3, 4);
  * (load_json_row.c); 0 after a failure. */
 void sv_jl_row_reset(struct jl *j);
 int sv_jl_row_end(struct jl *j);
+
+/* Keeping a value as text (load_json_extra.c): begin before its opening
+ * container; the callbacks then hand every token to the sv_jl_cap_*
+ * below until it closes.  Return 1, or 0 to stop YAJL. */
+void sv_jl_cap_begin(struct jl *j, enum jl_cap kind);
+int sv_jl_cap_open(struct jl *j, bool map);
+int sv_jl_cap_close(struct jl *j);
+int sv_jl_cap_key(struct jl *j, const unsigned char *k, size_t len);
+int sv_jl_cap_scalar(struct jl *j, const struct jl_val *v);
+/* After the parse: the rows' event metadata, LIKWID results and line
+ * profiles kept as text, into the profile (warnings for what does not
+ * fit); frees them. */
+void sv_jl_extras(struct jl *j);
 
 #endif

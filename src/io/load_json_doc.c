@@ -49,6 +49,13 @@ static void jin_state_free(struct jl *j)
 	free(j->task.kind);
 	free(j->task.name);
 	free(j->task.coro_name);
+	for (c = 0; c < j->nemeta; c++)
+		free(j->emeta[c].text);
+	free(j->emeta);
+	free(j->likwid_text);
+	free(j->lines_text);
+	free(j->cap_text);
+	free(j->cap_st);
 	free(j);
 }
 
@@ -124,6 +131,8 @@ int sv_load_json(const char *path, bool gz, const struct sv_load_opts *opts,
 			"; this scopeview reads version 1: upgrade scopeview "
 			"to read this file",
 			path, j->version);
+	if (!rc)
+		sv_jl_extras(j);
 	if (!rc && j->has_num_ranks)
 		j->p->num_ranks = j->num_ranks < 0 ? 0
 				  : j->num_ranks > (int64_t)UINT32_MAX

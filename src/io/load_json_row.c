@@ -15,6 +15,8 @@
 void sv_jl_row_reset(struct jl *j)
 {
 	struct jl_row *r = &j->row;
+	free(j->row_emeta);
+	j->row_emeta = NULL;
 	free(r->name);
 	free(r->source_file);
 	free(r->source_text);
@@ -183,5 +185,16 @@ int sv_jl_row_end(struct jl *j)
 		jl_row_summary(j, row);
 	else
 		jl_row_columns(j, row);
+	if (j->row_emeta && !r->has_agg) {
+		struct jl_emeta *m;
+		sv_grow((void **)&j->emeta, &j->emeta_cap, j->nemeta + 1,
+			sizeof *j->emeta);
+		m = &j->emeta[j->nemeta++];
+		m->first = row->first;
+		m->count = row->count;
+		m->nrow = j->nrow;
+		m->text = j->row_emeta;
+		j->row_emeta = NULL;
+	}
 	return 1;
 }
