@@ -101,6 +101,20 @@ for input in "$tmp/spt" "$tmp/spt/run_rank00000.spt" "$tmp/mixed" \
 		bad "h5py check of convert $name: $(cat "$tmp/check")"
 	fi
 done
+# --ranks reads only those ranks' files, with the figures of the HDF5
+# run's subset
+for input in "$tmp/spt" "$tmp/mixed"; do
+	if "$exe" summary --format csv --ranks 1,2 "$input" >"$tmp/sub.csv" &&
+		"$exe" summary --format csv --ranks 1,2 "$tmp/ref.h5" \
+			>"$tmp/subref.csv" && cmp -s "$tmp/sub.csv" "$tmp/subref.csv"; then
+		ok
+	else
+		bad "summary --ranks 1,2 $(basename "$input") differs"
+	fi
+done
+"$exe" snapshot --ranks 3 --size 100x20 "$tmp/mixed" >/dev/null 2>"$tmp/err" &&
+	ok || bad "snapshot --ranks of a directory: $(cat "$tmp/err")"
+
 # several inputs: import-native's way of naming files one by one
 "$exe" convert -o "$tmp/many.h5" "$tmp/spt/run_rank00000.spt" \
 	"$tmp/mixed/run_rank00001.h5" 2>"$tmp/err" && ok ||

@@ -376,6 +376,23 @@ START_TEST(test_dir_mixed)
 	ck_assert_str_eq(p->regions[0], "main");
 	sv_profile_free(p);
 
+	/* Ranks 1 and 5 only: the others are not read, the run's figures
+	 * stay the whole run's. */
+	{
+		bool on[6] = {false, true, false, false, false, true};
+		struct sv_load_opts o = {.rank_on = on, .nrank_on = 6};
+		ck_assert_int_eq(sv_load(dir, &o, &p, &e), 0);
+		ck_assert(p->rank_subset);
+		ck_assert_uint_eq(p->nrows, 2 + 2);
+		ck_assert_uint_eq(p->file_rows, 9);
+		ck_assert_uint_eq(p->file_ranks, 6);
+		ck_assert_uint_eq(p->num_ranks, 6);
+		ck_assert_uint_eq(p->ncalls, 1 + 2 + 2);
+		ck_assert(p->has_run_start);
+		ck_assert_int_eq(p->run_start_ns, 1000);
+		sv_profile_free(p);
+	}
+
 	/* The same files named one by one, a directory among them. */
 	{
 		const char *paths[] = {p0, p1, h2, h5};

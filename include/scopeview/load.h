@@ -40,10 +40,11 @@
  * messages of doc/format.md 16 (naming the file, and the region where one
  * is at fault): -EINVAL for what scope-profiler refuses, -ENOTSUP for an
  * unknown trace or JSON version, -ENOENT for a directory without per-rank
- * files.  They do not honour rank_on (every rank is read; the caller's
- * filter applies) or donor; summary_only reads a trace's headers only,
- * and fails with -ENOTSUP on a JSON profile (it has no index apart from
- * its calls).
+ * files.  A run of native files honours rank_on (the other ranks'
+ * calls are not read), a JSON profile does not (every rank is read; the
+ * caller's filter applies); neither takes a donor.  summary_only reads a
+ * trace's headers only, and fails with -ENOTSUP on a JSON profile (it has
+ * no index apart from its calls).
  *
  * Return codes:
  *   -ENOENT, -EACCES, -ENOTDIR (any errno of stat or open)

@@ -41,6 +41,7 @@ struct native_row {
 	const struct sv_row *hr;        /* a row of an HDF5 part */
 	size_t row;                     /* the profile's row */
 	size_t seq;                     /* position before the sort */
+	bool out;                       /* a rank not read (rank_on) */
 };
 
 struct native {
@@ -267,6 +268,49 @@ static int native_ranks(struct native *nt)
 	return 0;
 }
 
+/*
+ * A rank subset (sv_load_opts.rank_on, doc/format.md 16.2): the rows of
+ * the other ranks are marked out and never read; the profile keeps the
+ * whole run's rank count, rows and calls, and the earliest first start
+ * of the rows left out, as an HDF5 subset load does (4.14).
+ */
+static void native_subset(struct native *nt, struct sv_profile *p)
+{
+	const struct sv_load_opts *o = nt->opts;
+	uint64_t calls = 0;
+	uint32_t maxr = 0;
+	size_t i, out = 0;
+
+	if (!o || !o->rank_on || o->summary_only || !p->has_calls)
+		return;
+	for (i = 0; i < nt->nrows; i++) {
+		struct native_row *r = &nt->rows[i];
+		uint64_t count = r->sr ? r->sr->count : r->hr->count;
+		calls += count;
+		if (r->rank + 1 > maxr)
+			maxr = r->rank + 1;
+		r->out = r->rank >= o->nrank_on || !o->rank_on[r->rank];
+		if (!r->out)
+			continue;
+		out++;
+		if (count) {
+			int64_t s = r->sr ? r->sr->first_start
+					  : r->part->h5->start_ns[r->hr->first];
+			if (!p->has_run_start || s < p->run_start_ns)
+				p->run_start_ns = s;
+			p->has_run_start = true;
+		}
+	}
+	if (!out) {
+		p->has_run_start = false;
+		return;
+	}
+	p->rank_subset = true;
+	p->file_rows = nt->nrows;
+	p->file_calls = calls;
+	p->file_ranks = maxr;
+}
+
 /* Lay the rows out in the profile: source locations as import-native
  * keeps them (the text only with a file), counts, and for a summary-only
  * load an HDF5 row's stored record. */
@@ -276,15 +320,19 @@ static int native_layout(struct native *nt, struct sv_profile *p)
 	size_t i;
 
 	for (i = 0; i < nt->nrows; i++)
-		total += nt->rows[i].sr ? nt->rows[i].sr->count
-					: nt->rows[i].hr->count;
+		if (!nt->rows[i].out)
+			total += nt->rows[i].sr ? nt->rows[i].sr->count
+						: nt->rows[i].hr->count;
 	if (p->has_calls && total <= SV_MAX_CALLS)
 		sv_profile_reserve_calls(p, total);
 	for (i = 0; i < nt->nrows; i++) {
 		struct native_row *r = &nt->rows[i];
 		const struct sv_spt_region *sr = r->sr;
 		const struct sv_row *hr = r->hr;
-		struct sv_row *row = sv_profile_add_row(p, r->rank, r->region,
+		struct sv_row *row;
+		if (r->out)
+			continue;
+		row = sv_profile_add_row(p, r->rank, r->region,
 			sr ? sr->count : hr->count, nt->err);
 		if (!row)
 			return nt->err->code;
@@ -327,6 +375,14 @@ static int native_calls(struct native *nt, struct sv_profile *p, int64_t *mins)
 		const struct native_row *r = &nt->rows[i];
 		const struct sv_row *row = &p->rows[r->row];
 		mins[i] = INT64_MAX;
+		if (r->out) {
+			/* not read: its first start stands for its earliest */
+			if (r->sr && r->sr->count)
+				mins[i] = r->sr->first_start;
+			else if (r->hr && r->hr->count)
+				mins[i] = r->part->h5->start_ns[r->hr->first];
+			continue;
+		}
 		if (r->sr && r->sr->count) {
 			sv_grow((void **)&d, &cap, nd + 1, sizeof *d);
 			d[nd].file = &r->part->spt;
@@ -352,7 +408,7 @@ static int native_calls(struct native *nt, struct sv_profile *p, int64_t *mins)
 	}
 	rc = nd ? sv_spt_read(d, nd, nt->opts, nt->err) : 0;
 	for (i = k = 0; !rc && i < nt->nrows; i++)
-		if (nt->rows[i].sr && nt->rows[i].sr->count)
+		if (!nt->rows[i].out && nt->rows[i].sr && nt->rows[i].sr->count)
 			mins[i] = d[k++].min_start;
 	free(d);
 	return rc;
@@ -557,6 +613,7 @@ int sv_load_native(const char *const *paths, size_t n,
 		p = sv_profile_new(nt.path);
 		p->layout = SV_LAYOUT_COLUMNAR;
 		p->has_calls = !(opts && opts->summary_only);
+		native_subset(&nt, p);
 		rc = native_layout(&nt, p);
 	}
 	if (!rc) {
