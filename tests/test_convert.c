@@ -21,6 +21,7 @@
 
 #include "helpers.h"
 #include "scopeview/callmeta.h"
+#include "scopeview/callpath.h"
 #include "scopeview/load.h"
 #include "scopeview/stats.h"
 #include "scopeview/write.h"
@@ -848,6 +849,32 @@ START_TEST(test_damaged_never_crash)
 }
 END_TEST
 
+/* Found by fuzz_formats (fuzz/regress/formats/callpath-overflow): two
+ * top-level calls whose durations add past int64 made the call tree's
+ * totals overflow; they wrap now, as every sum of file values does. */
+START_TEST(test_absurd_times_call_tree)
+{
+	static const int64_t s[] = {-(INT64_MAX / 4 * 3), 1};
+	static const int64_t en[] = {0, INT64_MAX};
+	static const struct treg r[] = {{"a", NULL, -1, 2, s, en}};
+	struct tb t = {0};
+	char *path = svt_tmp_path("absurd_rank0.spt");
+	struct sv_callpath tree;
+	struct sv_profile *p;
+
+	tb_trace(&t, 1, 0, r, 1);
+	write_file(path, t.b, t.n);
+	p = load_ok(path);
+	memset(&tree, 0, sizeof tree);
+	ck_assert_int_eq(sv_callpath_build(&tree, p, NULL, NULL), 0);
+	ck_assert_uint_eq(tree.calls, 2);
+	sv_callpath_fini(&tree);
+	sv_profile_free(p);
+	free(t.b);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("convert");
@@ -874,6 +901,7 @@ static Suite *suite(void)
 
 	t = tcase_create("damaged");
 	tcase_add_loop_test(t, test_damaged_never_crash, 0, 3);
+	tcase_add_test(t, test_absurd_times_call_tree);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("convert");

@@ -159,9 +159,11 @@ static void cp_push(struct cp_build *b, uint32_t c, bool counted)
 				n->longest = c;
 			}
 			n->entries++;
-			n->inclusive += d;
+			n->inclusive = sv_add_wrap(n->inclusive, d);
 		}
-		n->exclusive += b->range ? d : sv_profile_exclusive(p, c);
+		/* absurd times in a damaged file wrap, never overflow */
+		n->exclusive = sv_add_wrap(n->exclusive,
+			b->range ? d : sv_profile_exclusive(p, c));
 		if (b->range && b->depth) {
 			uint32_t pc = b->st_call[b->depth - 1];
 			int64_t pe = sv_profile_end(p, pc), covered;
@@ -415,9 +417,9 @@ static void cp_link(struct sv_callpath *t)
 		else
 			t->nodes[n->parent].nchildren++;
 		t->calls += n->calls;
-		t->exclusive += n->exclusive;
+		t->exclusive = sv_add_wrap(t->exclusive, n->exclusive);
 		if (n->parent == SV_CALLPATH_NONE)
-			t->total += n->inclusive;
+			t->total = sv_add_wrap(t->total, n->inclusive);
 	}
 	for (i = 0; i < t->nnodes; i++) {
 		t->nodes[i].first_child = off;
