@@ -599,6 +599,15 @@ START_TEST(test_gzip_damaged)
 
 	gzwrite(g, json_doc, (unsigned)strlen(json_doc));
 	gzclose(g);
+	/* gzip of a number, not of an object (fuzz/regress/formats/
+	 * gzip-top-level-number) */
+	g = gzopen(gz, "wb");
+	gzwrite(g, "2 {", 3);
+	gzclose(g);
+	expect_fail(gz, -EINVAL, "not a scope-profiler JSON profile");
+	g = gzopen(gz, "wb");
+	gzwrite(g, json_doc, (unsigned)strlen(json_doc));
+	gzclose(g);
 	buf = svt_read_file(gz, &n);
 	/* cut: the stream ends early */
 	write_file(gz, buf, n / 2);

@@ -412,8 +412,8 @@ static int jl_on_int(void *ctx, long long i)
 	struct jl *j = ctx;
 	struct jl_val v = {.kind = JK_INT, .i = i};
 	/* The hot path: a number of a start or end column. */
-	if (!j->skip && !j->cap_kind && j->stack[j->depth - 1] == JL_COL &&
-		j->col <= JL_END) {
+	if (!j->skip && !j->cap_kind && j->depth &&
+		j->stack[j->depth - 1] == JL_COL && j->col <= JL_END) {
 		struct sv_profile *p = j->p;
 		size_t at = (size_t)p->ncalls + j->n[j->col];
 		if (at < p->call_cap) {
