@@ -23,6 +23,7 @@
 #include "scopeview/callmeta.h"
 #include "scopeview/callpath.h"
 #include "scopeview/load.h"
+#include "scopeview/palette.h"
 #include "scopeview/stats.h"
 #include "scopeview/write.h"
 
@@ -878,6 +879,14 @@ START_TEST(test_absurd_times_call_tree)
 	ck_assert_int_eq(sv_callpath_build(&tree, p, NULL, NULL), 0);
 	ck_assert_uint_eq(tree.calls, 2);
 	sv_callpath_fini(&tree);
+	/* and the colours, weighed by each region's time
+	 * (fuzz/regress/formats/palette-overflow) */
+	{
+		struct sv_palette_map m;
+		memset(&m, 0, sizeof m);
+		sv_palette_map_build(&m, p, NULL);
+		sv_palette_map_fini(&m);
+	}
 	sv_profile_free(p);
 	free(t.b);
 	free(path);

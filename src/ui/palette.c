@@ -275,15 +275,16 @@ static int64_t *palette_scan(const struct sv_profile *p,
 					m->dur_min = d;
 				if (d > m->dur_max)
 					m->dur_max = d;
+				/* absurd times of a damaged file wrap */
 				if (pc == SV_NO_CALL) {
 					if (w)
-						w[g] += d;
+						w[g] = sv_add_wrap(w[g], d);
 					continue;
 				}
 				pg = p->rows[sv_profile_row_near(p, pc, &prow)]
 					     .region;
 				if (w && pg != g)
-					w[g] += d;
+					w[g] = sv_add_wrap(w[g], d);
 				/* Neighbours mostly share their caller's
 				 * region. */
 				if (pg != last)
