@@ -101,6 +101,35 @@ for input in "$tmp/spt" "$tmp/spt/run_rank00000.spt" "$tmp/mixed" \
 		bad "h5py check of convert $name: $(cat "$tmp/check")"
 	fi
 done
+# The directory's JSON export (export --format json) reads back with the
+# same figures, and so does a run with every optional column (threads,
+# tasks, GPU and await times, call ids) through JSON and convert.
+"$exe" export --format json -o "$tmp/mixed.json" "$tmp/mixed" 2>"$tmp/err" ||
+	bad "export --format json of a directory: $(cat "$tmp/err")"
+if figures "$tmp/mixed.json" >"$tmp/mixed-json.csv" &&
+	cmp -s "$tmp/ref.csv" "$tmp/mixed-json.csv"; then
+	ok
+else
+	bad "summary of the directory's JSON export differs"
+fi
+"$exe" gen --quiet --ranks 3 --threads 2 --tasks 2 --gpu --await \
+	--events 30000 "$tmp/full.h5"
+"$exe" export --format json -o "$tmp/full.json" "$tmp/full.h5" &&
+	"$exe" convert -o "$tmp/full-conv.h5" "$tmp/full.json" ||
+	bad "full run through JSON and convert"
+for cmd in "summary --format csv" "tree --format csv" "ranks --format csv"; do
+	# shellcheck disable=SC2086
+	"$exe" $cmd "$tmp/full.h5" >"$tmp/a.txt" 2>&1
+	for other in full.json full-conv.h5; do
+		# shellcheck disable=SC2086
+		"$exe" $cmd "$tmp/$other" >"$tmp/b.txt" 2>&1
+		cmp -s "$tmp/a.txt" "$tmp/b.txt" && ok ||
+			bad "$cmd of $other differs from the HDF5 run's"
+	done
+done
+"$PY" "$here/formats_check.py" "$tmp/full-conv.h5" --json "$tmp/full.json" \
+	>"$tmp/check" 2>&1 && ok || bad "h5py check: $(cat "$tmp/check")"
+
 # --ranks reads only those ranks' files, with the figures of the HDF5
 # run's subset
 for input in "$tmp/spt" "$tmp/mixed"; do

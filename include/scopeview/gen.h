@@ -37,7 +37,7 @@
  * cached demo from an older generator of the same version is replaced. */
 #define SV_GEN_REVISION "4"
 
-/* What sv_gen_write writes (doc/format.md 16.5). */
+/* What sv_gen_write writes (doc/format.md 16.6). */
 enum sv_gen_format {
 	SV_GEN_HDF5 = 0, /* one HDF5 profile, as opts.writer says */
 	SV_GEN_SPT,      /* PATH_rank<NNNNN>.spt a rank: native traces,

@@ -1,6 +1,6 @@
 /*
  * gen_out.c: `scopeview gen`'s other formats (gen.h, doc/format.md
- * 16.5): the same generated run as native traces (one .spt a rank,
+ * 16.6): the same generated run as native traces (one .spt a rank,
  * version 2, this machine's byte order), as the per-rank schema-2 HDF5
  * files scope-profiler's C API writes, or as one JSON profile (gzip for
  * a name ending in .gz), for tests and benchmarks of those readers.
