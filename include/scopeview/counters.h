@@ -45,6 +45,10 @@ size_t sv_counters_rates(
 const struct sv_line_profile *sv_counters_line_profile(
 	const struct sv_profile *p, const char *region, long rank);
 
+/* A new, empty counter set at the end of p's (calls and time -1 for
+ * "none", one thread); valid until the next is added. */
+struct sv_counters *sv_counters_add(struct sv_profile *p);
+
 /*
  * Add a LIKWID region's results to p as one counter set (doc/format.md
  * 4.12), from the arrays scope-profiler stores for it (HDF5 rank groups

@@ -133,19 +133,6 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	return buf;
 }
 
-static struct sv_counters *ranks_add_counters(struct sv_profile *p)
-{
-	struct sv_counters *k;
-	p->counters = sv_xreallocarray(
-		p->counters, p->ncounters + 1, sizeof *p->counters);
-	k = &p->counters[p->ncounters++];
-	memset(k, 0, sizeof *k);
-	k->calls = -1;
-	k->time_s = -1;
-	k->nthreads = 1;
-	return k;
-}
-
 /* rank<N>/perf_events/<region>: attributes calls and event_names, one
  * uint64 value per event. */
 static void ranks_perf(struct sv_h5 *h, hid_t g, uint32_t rank,
@@ -170,7 +157,7 @@ static void ranks_perf(struct sv_h5 *h, hid_t g, uint32_t rank,
 		return;
 	}
 	(void)sv_h5_attr_int(g, "calls", &calls);
-	k = ranks_add_counters(h->p);
+	k = sv_counters_add(h->p);
 	k->rank = rank;
 	k->region = sv_xstrdup(name);
 	k->calls = calls;

@@ -149,6 +149,20 @@ static void counters_labels(
 	free(dup);
 }
 
+struct sv_counters *sv_counters_add(struct sv_profile *p)
+{
+	struct sv_counters *k;
+
+	p->counters = sv_xreallocarray(
+		p->counters, p->ncounters + 1, sizeof *p->counters);
+	k = &p->counters[p->ncounters++];
+	memset(k, 0, sizeof *k);
+	k->calls = -1;
+	k->time_s = -1;
+	k->nthreads = 1;
+	return k;
+}
+
 struct sv_counters *sv_counters_add_likwid(struct sv_profile *p, uint32_t rank,
 	const char *tag, const char *group, char **events, size_t nev,
 	char *const *regs, size_t nregs, const double *ev, size_t nt,
@@ -159,12 +173,7 @@ struct sv_counters *sv_counters_add_likwid(struct sv_profile *p, uint32_t rank,
 	size_t e, t;
 
 	counters_labels(events, nev, regs, nregs);
-	p->counters = sv_xreallocarray(
-		p->counters, p->ncounters + 1, sizeof *p->counters);
-	k = &p->counters[p->ncounters++];
-	memset(k, 0, sizeof *k);
-	k->calls = -1;
-	k->time_s = -1;
+	k = sv_counters_add(p);
 	k->rank = rank;
 	k->likwid = true;
 	k->region = sv_xstrdup(tag);
