@@ -145,6 +145,37 @@ void svt_skip(const char *fmt, ...)
 	}
 }
 
+int svt_captured(int (*f)(void *), void *ctx, char **out, char **err)
+{
+	char *po = svt_tmp_path("captured.out");
+	char *pe = svt_tmp_path("captured.err");
+	int o1, o2, fo, fe, rc;
+
+	fflush(stdout);
+	fflush(stderr);
+	o1 = dup(1);
+	o2 = dup(2);
+	fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert(o1 >= 0 && o2 >= 0 && fo >= 0 && fe >= 0);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	rc = f(ctx);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(o1, 1);
+	dup2(o2, 2);
+	close(o1);
+	close(o2);
+	close(fo);
+	close(fe);
+	*out = svt_read_file(po, NULL);
+	*err = svt_read_file(pe, NULL);
+	free(po);
+	free(pe);
+	return rc;
+}
+
 int svt_run(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

@@ -43,6 +43,10 @@ void svt_skip(const char *fmt, ...) SV_PRINTF(1, 2);
 		return;                \
 	} while (0)
 
+/* Run f(ctx) with stdout and stderr going to files; their texts in *out
+ * and *err (malloc'd); returns what f returned. */
+int svt_captured(int (*f)(void *), void *ctx, char **out, char **err);
+
 /* Run one suite with Check; returns the process exit status: 0, 1 when a
  * test failed, 77 when none failed but one skipped (svt_skip). */
 int svt_run(Suite *s);

@@ -1,12 +1,18 @@
 /*
- * test_cli.c: the program's top level: --version, --help, usage errors and
- * their exit status (2), run as a real process.
+ * test_cli.c: the command line.  The program's top level run as a real
+ * process (--version, --help, usage errors and their exit status 2); the
+ * one parser on a table of every kind of row; and every command's own
+ * table: each row parses (by name, alias, each way of giving its value)
+ * and nothing else does, and --help, the usage line, the man page and the
+ * bash, zsh and fish completions name exactly the table's rows.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "sv_version.h"
 #include "helpers.h"
@@ -71,7 +77,11 @@ static const struct {
 	{"snapshot -- -nonexistent.h5", 1, "-nonexistent.h5: no such file"},
 	{"snapshot --keys C-@ -- /nonexistent/run.h5", 1,
 		"/nonexistent/run.h5"},
-	{"snapshot -- a.h5 b.h5", 2, "more than one FILE"},
+	{"snapshot -- a.h5 b.h5 c.h5", 2, "more than two operands"},
+	{"summary a.h5 b.h5", 2, "more than one FILE ('a.h5', 'b.h5')"},
+	{"gen --ran 2 out.h5", 2, "unknown option '--ran'"},
+	{"export --format chrome", 2, "no FILE given"},
+	{"calls x.h5", 2, "--region NAME is required"},
 };
 
 START_TEST(test_usage_errors)
@@ -88,9 +98,266 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
-START_TEST(test_usage_error_helper)
+/* ---- the parser, on a table of every kind of row --------------------- */
+
+struct t_args {
+	bool flag;
+	const char *str, *opt_val, *attached, *file, *file2, *req;
+	int choice, listed;
+	int calls;     /* how often the handler ran */
+	char seen[64]; /* the values it saw, joined by '+' */
+	bool inited;
+};
+
+#define T_AT(f, type) SV_CLI_AT(struct t_args, f, type)
+
+static int t_set(void *target, const char *v, const struct sv_cli_ctx *cx)
 {
-	ck_assert_int_eq(sv_cli_usage_error(NULL, "test %d", 1), SV_EXIT_USAGE);
+	struct t_args *a = target;
+	size_t n = strlen(a->seen);
+
+	if (v && !strcmp(v, "bad"))
+		return sv_cli_fail(
+			cx->cmd, "%s: bad is refused", cx->opt->name);
+	a->calls++;
+	snprintf(a->seen + n, sizeof a->seen - n, "%s%s",
+		a->calls > 1 ? "+" : "", v ? v : "(none)");
+	return 0;
+}
+
+static void t_init(void *v)
+{
+	struct t_args *a = v;
+	a->choice = -1;
+	a->listed = -1;
+	a->inited = true;
+}
+
+static int t_run(void *v)
+{
+	struct t_args *a = v;
+	return a->flag ? 5 : 0;
+}
+
+static const struct sv_cli_option t_opts[] = {
+	{"--flag", "-f", NULL, NULL, "a flag", SV_CLI_FLAG, T_AT(flag, bool),
+		NULL, 0},
+	{"--str", "-s", "TEXT", NULL, "a string", SV_CLI_STRING,
+		T_AT(str, const char *), NULL, 0},
+	{"--choice", NULL, "C", "red green blue", "a choice", SV_CLI_CHOICE,
+		T_AT(choice, int), NULL, 0},
+	{"--list", NULL, "[=FMT]", "text json", "an optional value",
+		SV_CLI_CHOICE, T_AT(listed, int), NULL, 0},
+	{"--opt", NULL, "[=V]", NULL, "an optional string", SV_CLI_STRING,
+		T_AT(opt_val, const char *), NULL, 0},
+	{"--attached", NULL, "=V", NULL, "only attached", SV_CLI_STRING,
+		T_AT(attached, const char *), NULL, SV_CLI_HIDDEN},
+	{"--add", NULL, "X", NULL, "repeatable", SV_CLI_CALL, 0, t_set,
+		SV_CLI_REPEAT},
+	{"--toggle", NULL, NULL, NULL, "a handler without a value", SV_CLI_CALL,
+		0, t_set, SV_CLI_GROUP(1)},
+	{"--other", NULL, NULL, NULL, "its alternative", SV_CLI_FLAG,
+		T_AT(flag, bool), NULL, SV_CLI_GROUP(1)},
+	{"--req", NULL, "R", NULL, "required", SV_CLI_STRING,
+		T_AT(req, const char *), NULL, SV_CLI_REQUIRED},
+	{"--help", "-h", NULL, NULL, "help", SV_CLI_HELP, 0, NULL, 0},
+	{"FILE", NULL, NULL, NULL, NULL, SV_CLI_STRING,
+		T_AT(file, const char *), NULL, SV_CLI_REQUIRED},
+	{"FILE2", NULL, NULL, NULL, "a second file", SV_CLI_STRING,
+		T_AT(file2, const char *), NULL, 0},
+};
+
+static const struct sv_cli_command t_cmd = {
+	.name = "t",
+	.what = "a test command",
+	.about = "About it.",
+	.opts = t_opts,
+	.nopts = sizeof t_opts / sizeof t_opts[0],
+	.size = sizeof(struct t_args),
+	.init = t_init,
+	.run = t_run,
+};
+
+/* A parse of argv by cmd into a. */
+struct t_parse {
+	const struct sv_cli_command *cmd;
+	char *argv[40];
+	int argc;
+	void *a;
+};
+
+static int t_do_parse(void *v)
+{
+	struct t_parse *tp = v;
+	return sv_cli_parse(tp->cmd, tp->argc, tp->argv, tp->a);
+}
+
+/* Parse words (space-separated; "~" is an empty word) into *a (zeroed,
+ * cmd->init run) with stdio captured.  The words stay in t_words (what a
+ * points to) until the next call. */
+static char *t_words;
+
+static int t_parse_words(const struct sv_cli_command *cmd, const char *words,
+	void *a, char **out, char **err)
+{
+	struct t_parse tp = {cmd, {NULL}, 0, a};
+	char *copy = sv_xstrdup(words), *save = NULL, *w;
+	int rc;
+
+	tp.argv[tp.argc++] = (char *)"cmd";
+	for (w = strtok_r(copy, " ", &save); w && tp.argc < 39;
+		w = strtok_r(NULL, " ", &save))
+		tp.argv[tp.argc++] = strcmp(w, "~") ? w : (char *)"";
+	tp.argv[tp.argc] = NULL;
+	memset(a, 0, cmd->size);
+	if (cmd->init)
+		cmd->init(a);
+	rc = svt_captured(t_do_parse, &tp, out, err);
+	free(t_words);
+	t_words = copy;
+	return rc;
+}
+
+static const struct {
+	const char *words;
+	int status;         /* SV_CLI_GO, or the exit status */
+	const char *says;   /* part of stderr (stdout for --help) */
+	const char *fields; /* flag str choice listed opt attached seen file
+			       file2 ("-" unset, "~" empty), or NULL */
+} parse_cases[] = {
+	/* given the words, when parsed, then the targets hold the values */
+	{"--req r a.h5", SV_CLI_GO, "", "0 - -1 -1 - - . a.h5 -"},
+	{"--flag --str x --req r a.h5", SV_CLI_GO, "",
+		"1 x -1 -1 - - . a.h5 -"},
+	{"-f -s=y --req=r a.h5 b.h5", SV_CLI_GO, "",
+		"1 y -1 -1 - - . a.h5 b.h5"},
+	{"--str=a=b --req r a", SV_CLI_GO, "", "0 a=b -1 -1 - - . a -"},
+	{"--str x --str y --req r a", SV_CLI_GO, "", "0 y -1 -1 - - . a -"},
+	{"--str ~ --req r a", SV_CLI_GO, "", "0 ~ -1 -1 - - . a -"},
+	{"--str -- --req r a", SV_CLI_GO, "", "0 -- -1 -1 - - . a -"},
+	{"--choice green --req r a", SV_CLI_GO, "", "0 - 1 -1 - - . a -"},
+	{"--choice=blue --req r a", SV_CLI_GO, "", "0 - 2 -1 - - . a -"},
+	{"--list --req r a", SV_CLI_GO, "", "0 - -1 0 - - . a -"},
+	{"--list=json --req r a", SV_CLI_GO, "", "0 - -1 1 - - . a -"},
+	{"--list json --req r", SV_CLI_GO, "", "0 - -1 0 - - . json -"},
+	{"--opt --req r a", SV_CLI_GO, "", "0 - -1 -1 ~ - . a -"},
+	{"--opt=v --req r a", SV_CLI_GO, "", "0 - -1 -1 v - . a -"},
+	{"--attached=v --req r a", SV_CLI_GO, "", "0 - -1 -1 - v . a -"},
+	{"--add 1 --add=2 --toggle --req r a", SV_CLI_GO, "",
+		"0 - -1 -1 - - 1+2+(none) a -"},
+	{"--req r -- -a.h5 --flag", SV_CLI_GO, "",
+		"0 - -1 -1 - - . -a.h5 --flag"},
+	{"--req r - -", SV_CLI_GO, "", "0 - -1 -1 - - . - -"},
+	{"a --req r b", SV_CLI_GO, "", "0 - -1 -1 - - . a b"},
+	/* the mistakes: one line each, then the usage */
+	{"--bogus --req r a", 2, "scopeview: t: unknown option '--bogus'\n",
+		NULL},
+	{"--bogus=1 --req r a", 2, "unknown option '--bogus=1'", NULL},
+	{"--fla --req r a", 2, "unknown option '--fla'", NULL},
+	{"-x --req r a", 2, "unknown option '-x'", NULL},
+	{"--req r a --str", 2, "t: --str needs a value", NULL},
+	{"--req r a -s", 2, "t: -s needs a value", NULL},
+	{"--flag=1 --req r a", 2, "t: --flag takes no value", NULL},
+	{"--toggle=1 --req r a", 2, "t: --toggle takes no value", NULL},
+	{"--attached v --req r a", 2, "t: --attached needs a value", NULL},
+	{"--choice pink --req r a", 2,
+		"t: unknown choice 'pink' (red, green or blue)", NULL},
+	{"--list=xml --req r a", 2, "unknown list 'xml' (text or json)", NULL},
+	{"--add bad --req r a", 2, "t: --add: bad is refused", NULL},
+	{"--req r a b c", 2, "t: more than two operands (FILE FILE2): 'c'",
+		NULL},
+	{"--req r", 2, "t: no FILE given", NULL},
+	{"a", 2, "t: --req R is required", NULL},
+	{"--bogus", 2,
+		"usage: scopeview t [--flag] [--str TEXT] "
+		"[--choice red|green|blue] [--list[=text|json]] "
+		"[--opt[=V]] [--add X]... [--toggle | --other] "
+		"--req R FILE [FILE2]\n",
+		NULL},
+	/* --help at once, whatever follows */
+	{"--help --bogus", 0, "usage: scopeview t ", NULL},
+	{"-h", 0, "About it.\n\nOptions:\n", NULL},
+};
+
+static void t_fields(const struct t_args *a, char *buf, size_t n)
+{
+#define T_S(x) ((x) ? ((x)[0] ? (x) : "~") : "-")
+	snprintf(buf, n, "%d %s %d %d %s %s %s %s %s", a->flag, T_S(a->str),
+		a->choice, a->listed, T_S(a->opt_val), T_S(a->attached),
+		a->seen[0] ? a->seen : ".", T_S(a->file), T_S(a->file2));
+#undef T_S
+}
+
+START_TEST(test_parse)
+{
+	struct t_args a;
+	char *out, *err, fields[256];
+	int rc = t_parse_words(&t_cmd, parse_cases[_i].words, &a, &out, &err);
+	const char *said = parse_cases[_i].status == 0 ? out : err;
+
+	ck_assert_msg(rc == parse_cases[_i].status,
+		"'%s' gave %d, wanted %d; said: %s%s", parse_cases[_i].words,
+		rc, parse_cases[_i].status, out, err);
+	ck_assert_msg(strstr(said, parse_cases[_i].says) != NULL,
+		"'%s' said '%s', wanted '%s'", parse_cases[_i].words, said,
+		parse_cases[_i].says);
+	if (rc == 2) {
+		/* one line, then the usage line, and nothing else */
+		ck_assert_msg(!strncmp(err, "scopeview: t: ", 14), "%s", err);
+		ck_assert_ptr_nonnull(strstr(err, "\nusage: scopeview t "));
+		ck_assert_int_eq(strchr(strchr(err, '\n') + 1, '\n')[1], '\0');
+	}
+	if (rc != 0)
+		ck_assert_str_eq(out, "");
+	if (parse_cases[_i].fields) {
+		t_fields(&a, fields, sizeof fields);
+		ck_assert_str_eq(fields, parse_cases[_i].fields);
+	}
+	ck_assert(a.inited);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* sv_cli_run: init, parse, run, fini; the run's status comes back, and
+ * fini runs after a mistake too. */
+static bool t_finied;
+static void t_fini(void *v)
+{
+	(void)v;
+	t_finied = true;
+}
+
+static int t_run_quiet(void *v)
+{
+	const struct sv_cli_command *c = v;
+	char *argv[] = {(char *)"t", (char *)"--flag", (char *)"--req",
+		(char *)"r", (char *)"x", NULL};
+	return sv_cli_run(c, 4, argv);
+}
+
+START_TEST(test_run)
+{
+	struct sv_cli_command c = t_cmd;
+	char *argv[] = {(char *)"t", (char *)"--flag", (char *)"--req",
+		(char *)"r", (char *)"x", NULL};
+	char *out, *err;
+
+	c.fini = t_fini;
+	t_finied = false;
+	ck_assert_int_eq(sv_cli_run(&c, 5, argv), 5);
+	ck_assert(t_finied);
+	t_finied = false;
+	ck_assert_int_eq(
+		svt_captured(t_run_quiet, &c, &out, &err), SV_EXIT_USAGE);
+	ck_assert(t_finied);
+	ck_assert_str_eq(err, "scopeview: t: no FILE given\n"
+			      "usage: scopeview t [--flag] [--str TEXT] "
+			      "[--choice red|green|blue] [--list[=text|json]] "
+			      "[--opt[=V]] [--add X]... [--toggle | --other] "
+			      "--req R FILE [FILE2]\n");
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -98,14 +365,24 @@ END_TEST
 static char *cli_doc(int kind)
 {
 	static const struct sv_cli_option opts[] = {
-		{"--format", NULL, "FMT", "a b", "the format\nsecond line"},
-		{"--list", NULL, "[=FMT]", "x y", "it's attached"},
-		{"--help", "-h", NULL, NULL, "help_me *now*"},
+		{"--format", NULL, "FMT", "a b", "the format\nsecond line",
+			SV_CLI_STRING, 0, NULL, 0},
+		{"--list", NULL, "[=FMT]", "x y", "it's attached",
+			SV_CLI_STRING, 0, NULL, 0},
+		{"--help", "-h", NULL, NULL, "help_me *now*", SV_CLI_HELP, 0,
+			NULL, 0},
+		{"FILE", NULL, NULL, NULL, NULL, SV_CLI_STRING, 0, NULL, 0},
 	};
-	static const struct sv_cli_command view = {
-		"", "[FILE]", "the viewer", true, opts, 3};
-	static const struct sv_cli_command sub = {
-		"sub", "FILE", "a subcommand", true, opts, 1};
+	static const struct sv_cli_command view = {.name = "",
+		.what = "the viewer",
+		.opts = opts,
+		.nopts = 4,
+		.size = 1};
+	static const struct sv_cli_command sub = {.name = "sub",
+		.what = "a subcommand",
+		.opts = opts,
+		.nopts = 1,
+		.size = 1};
 	const struct sv_cli_command *cmds[] = {&view, &sub};
 	char *buf = NULL;
 	size_t n = 0;
@@ -129,7 +406,9 @@ START_TEST(test_option_tables)
 			    "  -h, --help         help_me *now*\n");
 	free(s);
 	s = cli_doc(SV_CLI_DOC_SCDOC);
-	ck_assert_ptr_nonnull(strstr(s, "*scopeview sub* FILE\n"));
+	ck_assert_ptr_nonnull(strstr(s, "*scopeview sub* [--format a|b]\n"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "*scopeview* [--format a|b] [--list[=x|y]] [FILE]\n"));
 	ck_assert_ptr_nonnull(strstr(s, "*--format* _FMT_\n\tthe format\n"));
 	ck_assert_ptr_nonnull(
 		strstr(s, "*-h*, *--help*\n\thelp\\_me \\*now\\*"));
@@ -157,6 +436,396 @@ START_TEST(test_option_tables)
 }
 END_TEST
 
+/* ---- every command: what parses is what is documented ----------------- */
+
+/* A value that parses for an option row whose values do not give one,
+ * for a command ("" for any).  A new option with neither needs a row
+ * here, or test_every_row_parses says so. */
+static const struct {
+	const char *cmd, *opt, *value;
+} samples[] = {
+	{"", "--ranks", "0,2-5"},
+	{"gen", "--ranks", "2"},
+	{"", "--include", "a"},
+	{"", "--exclude", "b"},
+	{"", "--sort", "total"},
+	{"", "--group-by", "phase"},
+	{"", "--region", "solve"},
+	{"", "--limit", "3"},
+	{"", "--histogram", "4"},
+	{"", "--range", "1ms:2ms"},
+	{"", "--threshold", "5"},
+	{"", "--fail-above", "5%"},
+	{"", "--memory", "4G"},
+	{"", "--size", "80x24"},
+	{"", "--keys", "j Enter"},
+	{"", "--label", "a run"},
+	{"", "--slow-region", "solve:2"},
+	{"", "--threads", "2"},
+	{"", "--tasks", "1"},
+	{"", "--events", "1k"},
+	{"", "--depth", "3"},
+	{"", "--imbalance", "0.5"},
+	{"", "--seed", "7"},
+};
+
+static const char *sample_value(
+	const struct sv_cli_command *c, const struct sv_cli_option *o)
+{
+	static char first[64];
+	size_t i;
+
+	for (i = 0; i < sizeof samples / sizeof samples[0]; i++)
+		if (!strcmp(samples[i].cmd, c->name) &&
+			!strcmp(samples[i].opt, o->name))
+			return samples[i].value;
+	if (o->values && !strcmp(o->values, "@file"))
+		return "some/file";
+	if (o->values) {
+		snprintf(first, sizeof first, "%.*s",
+			(int)strcspn(o->values, " "), o->values);
+		return first;
+	}
+	for (i = 0; i < sizeof samples / sizeof samples[0]; i++)
+		if (!samples[i].cmd[0] && !strcmp(samples[i].opt, o->name))
+			return samples[i].value;
+	ck_abort_msg("no sample value for 'scopeview %s %s': add one to "
+		     "samples[] in tests/test_cli.c",
+		c->name, o->name);
+	return NULL;
+}
+
+/* Parse words (argv[1..]) by command c, then free what the parse left;
+ * returns the parse's result, stdout and stderr in *out and *err. */
+static int every_parse(const struct sv_cli_command *c, char **words, int n,
+	char **out, char **err)
+{
+	struct t_parse tp;
+	void *a = sv_xcalloc(1, c->size);
+	int rc, k;
+
+	memset(&tp, 0, sizeof tp);
+	tp.cmd = c;
+	tp.a = a;
+	tp.argv[tp.argc++] = (char *)(c->name[0] ? c->name : "scopeview");
+	for (k = 0; k < n && tp.argc < 39; k++)
+		tp.argv[tp.argc++] = words[k];
+	if (c->init)
+		c->init(a);
+	rc = svt_captured(t_do_parse, &tp, out, err);
+	if (c->fini)
+		c->fini(a);
+	free(a);
+	return rc;
+}
+
+/* Append to words[0..n) what satisfies c's required rows other than
+ * skip: each required option with a sample value, then an operand for
+ * each required operand row.  Returns the new count. */
+static int every_required(const struct sv_cli_command *c,
+	const struct sv_cli_option *skip, char **words, int n)
+{
+	size_t i;
+
+	for (i = 0; i < c->nopts; i++) {
+		const struct sv_cli_option *o = &c->opts[i];
+		if (o == skip || !(o->flags & SV_CLI_REQUIRED) ||
+			sv_cli_is_operand(o))
+			continue;
+		words[n++] = (char *)o->name;
+		words[n++] = (char *)sample_value(c, o);
+	}
+	for (i = 0; i < c->nopts; i++)
+		if (sv_cli_is_operand(&c->opts[i]) &&
+			c->opts[i].flags & SV_CLI_REQUIRED)
+			words[n++] = (char *)"x.h5";
+	return n;
+}
+
+/* Parse option row o spelled as name (its name or alias), its value
+ * given as the row takes it ("--name=VALUE" when attached is set or the
+ * row wants it so). */
+static void every_one(const struct sv_cli_command *c,
+	const struct sv_cli_option *o, const char *name, bool attached)
+{
+	char *words[40], *out, *err, *word = NULL;
+	int n = 0, rc;
+
+	if (o->arg && (attached || o->arg[0] == '=')) {
+		word = sv_xasprintf("%s=%s", name, sample_value(c, o));
+		words[n++] = word;
+	} else {
+		words[n++] = (char *)name;
+		if (o->arg && o->arg[0] != '[')
+			words[n++] = (char *)sample_value(c, o);
+	}
+	n = every_required(c, o, words, n);
+	rc = every_parse(c, words, n, &out, &err);
+	if (o->type == SV_CLI_HELP) {
+		ck_assert_msg(rc == SV_EXIT_OK, "scopeview %s %s: %d %s",
+			c->name, name, rc, err);
+		ck_assert_msg(strstr(out, "usage: scopeview") == out,
+			"scopeview %s %s printed: %s", c->name, name, out);
+	} else {
+		ck_assert_msg(rc == SV_CLI_GO,
+			"'scopeview %s %s%s%s' does not parse (%d): %s",
+			c->name, words[0], n > 1 ? " " : "",
+			n > 1 ? words[1] : "", rc, err);
+		ck_assert_str_eq(err, "");
+	}
+	free(out);
+	free(err);
+	free(word);
+}
+
+/* Parse words[0..n) by c: a mistake (2) that says what. */
+static void every_refused(
+	const struct sv_cli_command *c, char **words, int n, const char *says)
+{
+	char *out, *err;
+
+	ck_assert_msg(every_parse(c, words, n, &out, &err) == 2,
+		"'scopeview %s %s' parsed", c->name, words[0]);
+	ck_assert_msg(strstr(err, says) != NULL, "'scopeview %s %s' said %s",
+		c->name, words[0], err);
+	ck_assert_ptr_nonnull(strstr(err, "\nusage: scopeview"));
+	free(out);
+	free(err);
+}
+
+static bool row_named(
+	const struct sv_cli_command *c, const char *name, size_t n);
+
+/* Every row of every command's table parses, by its name and its
+ * alias, with its value in each way the row takes one; and no other
+ * word does (not a name with more letters, nor an abbreviation). */
+START_TEST(test_every_row_parses)
+{
+	const struct sv_cli_command *c = sv_cli_commands[_i];
+	char *words[40], *out, *err;
+	size_t i;
+	int n;
+
+	for (i = 0; i < c->nopts; i++) {
+		const struct sv_cli_option *o = &c->opts[i];
+		char *bad;
+		if (sv_cli_is_operand(o))
+			continue;
+		every_one(c, o, o->name, false);
+		if (o->arg && o->arg[0] != '=')
+			every_one(c, o, o->name, true);
+		if (o->alias)
+			every_one(c, o, o->alias, false);
+		bad = sv_xasprintf("%sx", o->name);
+		words[0] = bad;
+		n = every_required(c, NULL, words, 1);
+		every_refused(c, words, n, "unknown option");
+		bad[strlen(bad) - 2] = '\0';
+		if (strlen(bad) > 2 && !row_named(c, bad, strlen(bad)))
+			every_refused(c, words, n, "unknown option");
+		free(bad);
+		if (!o->arg && o->type != SV_CLI_HELP) {
+			bad = sv_xasprintf("%s=1", o->name);
+			words[0] = bad;
+			every_refused(c, words, n, "takes no value");
+			free(bad);
+		}
+	}
+	words[0] = (char *)"--no-such-option";
+	n = every_required(c, NULL, words, 1);
+	every_refused(c, words, n, "unknown option '--no-such-option'");
+	/* the required rows alone parse; one operand more than the
+	 * operand rows take does not (unless a repeated operand row, as
+	 * convert's INPUT..., takes all the rest) */
+	n = every_required(c, NULL, words, 0);
+	ck_assert_int_eq(every_parse(c, words, n, &out, &err), SV_CLI_GO);
+	free(out);
+	free(err);
+	for (i = 0; i < c->nopts; i++)
+		if (sv_cli_is_operand(&c->opts[i]) &&
+			(c->opts[i].flags & SV_CLI_REPEAT))
+			return;
+	for (i = 0; i < c->nopts; i++)
+		if (sv_cli_is_operand(&c->opts[i]) &&
+			!(c->opts[i].flags & SV_CLI_REQUIRED))
+			words[n++] = (char *)"y.h5";
+	words[n++] = (char *)"z.h5";
+	every_refused(c, words, n, "more than");
+}
+END_TEST
+
+/* Whether text holds word whole: not inside a longer word (no letter,
+ * digit or '-' around it). */
+static bool has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		char b = p == text ? ' ' : p[-1], a = p[n];
+		bool inb = b == '-' || (b >= 'a' && b <= 'z');
+		bool ina = a == '-' || (a >= 'a' && a <= 'z') ||
+			   (a >= '0' && a <= '9');
+		if (!inb && !ina)
+			return true;
+	}
+	return false;
+}
+
+/* Whether some row of c is named (or aliased) name[0..n). */
+static bool row_named(
+	const struct sv_cli_command *c, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < c->nopts; i++) {
+		const struct sv_cli_option *o = &c->opts[i];
+		if ((strlen(o->name) == n && !strncmp(o->name, name, n)) ||
+			(o->alias && strlen(o->alias) == n &&
+				!strncmp(o->alias, name, n)))
+			return true;
+	}
+	return false;
+}
+
+/* Every option-like word of text ("-x", "--name", up to '=', '[', ',' or
+ * a blank, after a blank, '[', '|' or a quote) is a row of c. */
+static void only_rows(
+	const struct sv_cli_command *c, const char *text, const char *what)
+{
+	const char *p = text;
+
+	while ((p = strchr(p, '-'))) {
+		size_t n = strcspn(p, " =[],|'\n\t).;:");
+		bool starts = p == text || strchr(" [|'\t(", p[-1]);
+		bool word = p[1] == '-' || (p[1] >= 'a' && p[1] <= 'z') ||
+			    (p[1] >= 'A' && p[1] <= 'Z');
+		if (starts && word && n > 1)
+			ck_assert_msg(row_named(c, p, n),
+				"%s of 'scopeview %s' names '%.*s', which is "
+				"no row of its table",
+				what, c->name, (int)n, p);
+		p += n ? n : 1;
+	}
+}
+
+/* --help of c (kind < 0) or a document of every command. */
+static char *doc_of(int kind, const struct sv_cli_command *c)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	ck_assert_ptr_nonnull(f);
+	if (kind < 0)
+		sv_cli_write_help(f, c);
+	else
+		ck_assert_int_eq(sv_cli_write_doc(f, (enum sv_cli_doc)kind,
+					 sv_cli_commands, sv_cli_ncommands),
+			0);
+	fclose(f);
+	return buf;
+}
+
+/* The words a bash script offers after c ("opts='...'"), malloc'd. */
+static char *bash_opts(const char *script, const struct sv_cli_command *c)
+{
+	char *head =
+		sv_xasprintf("\t%s)\n\t\topts='", c->name[0] ? c->name : "''");
+	const char *p = strstr(script, head), *q;
+	char *words;
+
+	ck_assert_msg(p != NULL, "no bash words for '%s'", c->name);
+	p += strlen(head);
+	q = strchr(p, '\'');
+	words = sv_xstrndup(p, (size_t)(q - p));
+	free(head);
+	return words;
+}
+
+/* --help, the usage line, the man page and the completions list exactly
+ * the rows of each command's table. */
+START_TEST(test_every_row_documented)
+{
+	const struct sv_cli_command *c = sv_cli_commands[_i];
+	char *help = doc_of(-1, c), *syn = sv_cli_synopsis(c);
+	char *man = doc_of(SV_CLI_DOC_SCDOC, c);
+	char *bash = doc_of(SV_CLI_DOC_BASH, c), *words = bash_opts(bash, c);
+	char *zsh = doc_of(SV_CLI_DOC_ZSH, c);
+	char *fish = doc_of(SV_CLI_DOC_FISH, c);
+	char *usage, *section, *man_usage;
+	const char *sec;
+	size_t i;
+
+	usage = sv_xasprintf("usage: scopeview%s%s %s\n", c->name[0] ? " " : "",
+		c->name, syn);
+	ck_assert_msg(strstr(help, usage) == help, "%s", help);
+	section = sv_xasprintf(
+		"## scopeview%s%s\n", c->name[0] ? " " : "", c->name);
+	sec = strstr(man, section);
+	ck_assert_msg(sec != NULL, "no man section %s", section);
+	man_usage = sv_xasprintf(
+		"*scopeview%s%s* ", c->name[0] ? " " : "", c->name);
+	ck_assert_msg(strstr(man, man_usage) != NULL, "no man synopsis %s",
+		man_usage);
+	for (i = 0; i < c->nopts; i++) {
+		const struct sv_cli_option *o = &c->opts[i];
+		char *want;
+		if (sv_cli_is_operand(o)) {
+			ck_assert_msg(has_word(syn, o->name),
+				"'%s' not in '%s'", o->name, syn);
+			continue;
+		}
+		if (o->type != SV_CLI_HELP && !(o->flags & SV_CLI_HIDDEN))
+			ck_assert_msg(has_word(syn, o->name),
+				"scopeview %s: %s is not in the synopsis '%s'",
+				c->name, o->name, syn);
+		want = sv_xasprintf("\n  %s%s%s", o->alias ? o->alias : "",
+			o->alias ? ", " : "", o->name);
+		ck_assert_msg(strstr(help, want) != NULL,
+			"scopeview %s --help lacks %s", c->name, o->name);
+		free(want);
+		want = sv_xasprintf("*%s*", o->name);
+		ck_assert_msg(strstr(sec, want) != NULL,
+			"the man page lacks scopeview %s %s", c->name, o->name);
+		free(want);
+		want = o->arg && o->arg[0] == '=' ? sv_xasprintf("%s=", o->name)
+						  : sv_xstrdup(o->name);
+		ck_assert_msg(strstr(words, want) != NULL,
+			"bash completion lacks scopeview %s %s", c->name,
+			o->name);
+		free(want);
+		if (o->alias)
+			ck_assert_msg(has_word(words, o->alias),
+				"bash completion lacks %s", o->alias);
+		want = sv_xasprintf("'%s", o->name);
+		ck_assert_msg(strstr(zsh, want) != NULL,
+			"zsh completion lacks scopeview %s %s", c->name,
+			o->name);
+		free(want);
+		want = sv_xasprintf("-l %s ", o->name + 2);
+		ck_assert_msg(strstr(fish, want) != NULL,
+			"fish completion lacks scopeview %s %s", c->name,
+			o->name);
+		free(want);
+	}
+	/* and the other way round: each option they name is a row */
+	only_rows(c, syn, "the synopsis");
+	only_rows(c, strchr(help, '\n'), "--help");
+	only_rows(c, words, "the bash completion");
+	free(usage);
+	free(section);
+	free(man_usage);
+	free(help);
+	free(syn);
+	free(man);
+	free(bash);
+	free(words);
+	free(zsh);
+	free(fish);
+}
+END_TEST
+
 /* --completion and --list-options run, and refuse unknown kinds. */
 START_TEST(test_completion_option)
 {
@@ -176,7 +845,12 @@ static Suite *suite(void)
 	TCase *t = tcase_create("top level");
 	tcase_add_test(t, test_version);
 	tcase_add_test(t, test_help_lists_commands);
-	tcase_add_test(t, test_usage_error_helper);
+	tcase_add_loop_test(
+		t, test_parse, 0, sizeof parse_cases / sizeof parse_cases[0]);
+	tcase_add_test(t, test_run);
+	tcase_add_loop_test(t, test_every_row_parses, 0, (int)sv_cli_ncommands);
+	tcase_add_loop_test(
+		t, test_every_row_documented, 0, (int)sv_cli_ncommands);
 	tcase_add_test(t, test_option_tables);
 	tcase_add_test(t, test_completion_option);
 	tcase_add_loop_test(t, test_usage_errors, 0,

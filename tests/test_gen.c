@@ -591,7 +591,7 @@ START_TEST(test_cli)
 		tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = strcmp(tok, "OUT") ? tok : path;
 	argv[argc] = NULL;
-	status = sv_gen_main(argc, argv);
+	status = sv_cli_run(&sv_cli_gen_cmd, argc, argv);
 	ck_assert_msg(status == tc->status, "\"%s\" exited %d, want %d",
 		tc->args, status, tc->status);
 	if (status == 0 && strstr(tc->args, "OUT")) {

@@ -461,8 +461,8 @@ static const struct {
 		"l l l l l l l l l l m l l l l l l l l l l l l l l "
 		"l l l l l l M",
 		100, 20},
-	{"callers_solve", "T j c", 100, 14},
-	{"callers_kernel_focus", "T j c j j Enter", 100, 14},
+	{"callers_solve", "T g j c", 100, 14},
+	{"callers_kernel_focus", "T g j c j j Enter", 100, 14},
 	{"tree_range",
 		"l l l l l l l l l l m l l l l l l l l l l l l l l "
 		"l l l l l l M T *",
@@ -517,7 +517,7 @@ START_TEST(test_tree_enter_selects)
 	/* given the tree on main > solve (the widest child of main) */
 	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
 	sv_view_resize(&w, 100, 20);
-	ck_assert_int_eq(sv_keys_parse_script("T j Enter", &kv, &n, &err), 0);
+	ck_assert_int_eq(sv_keys_parse_script("T g j Enter", &kv, &n, &err), 0);
 	for (i = 0; i < n; i++)
 		sv_view_handle_key(&w, kv[i]);
 	free(kv);
@@ -777,12 +777,18 @@ END_TEST
 
 START_TEST(test_histogram_search_and_empty)
 {
-	/* nothing marked or selected: the views say what to do */
+	/* nothing marked or selected: the views open on the region of the
+	 * most time, and say so */
 	rkeys("H");
-	rgolden("histogram_empty");
-	ck_assert(rkeys("Enter") & SV_REACT_BELL);
-	rkeys("L");
-	ck_assert(rkeys("Enter") & SV_REACT_BELL);
+	rgolden("histogram_heaviest");
+	ck_assert_int_ge(rv.s.mark_region, 0);
+	ck_assert_ptr_nonnull(strstr(rv.s.message, "most time"));
+	ck_assert(!(rkeys("Enter") & SV_REACT_BELL));
+	ck_assert_str_eq(sv_view_main_mode(&rv)->ops->name, "calls");
+	sv_session_mark_region(&rv.s, -1);
+	rkeys(": v i e w Space c a l l s Enter");
+	ck_assert_int_ge(rv.s.mark_region, 0);
+	ck_assert_ptr_nonnull(strstr(rstatus(), "n="));
 	/* a search: m switches the histogram to its matches */
 	rkeys(": v i e w Space t i m e l i n e Enter / i o Enter");
 	sv_session_mark_region(&rv.s, -1);

@@ -33,7 +33,7 @@ static int run(char **out, const char *const *args)
 	argv[argc++] = path;
 	argv[argc] = NULL;
 	remove(path);
-	rc = sv_snapshot_main(argc, argv);
+	rc = sv_cli_run(&sv_cli_snapshot_cmd, argc, argv);
 	if (out)
 		*out = svt_read_file(path, NULL);
 	free(path);
@@ -172,7 +172,7 @@ START_TEST(test_help)
 	char *argv[] = {(char *)"snapshot", (char *)"--help", NULL};
 	FILE *saved = stdout;
 	stdout = fopen("/dev/null", "w");
-	ck_assert_int_eq(sv_snapshot_main(2, argv), 0);
+	ck_assert_int_eq(sv_cli_run(&sv_cli_snapshot_cmd, 2, argv), 0);
 	fclose(stdout);
 	stdout = saved;
 }

@@ -159,7 +159,7 @@ START_TEST(test_tree_csv_and_text)
 }
 END_TEST
 
-static int run(int (*main_fn)(int, char **), const char *a1, const char *a2,
+static int run(const struct sv_cli_command *cmd, const char *a1, const char *a2,
 	const char *a3, const char *a4)
 {
 	char *argv[6] = {(char *)"cmd", (char *)a1, (char *)a2, (char *)a3,
@@ -167,7 +167,7 @@ static int run(int (*main_fn)(int, char **), const char *a1, const char *a2,
 	int argc = 1;
 	while (argc < 5 && argv[argc])
 		argc++;
-	return main_fn(argc, argv);
+	return sv_cli_run(cmd, argc, argv);
 }
 
 START_TEST(test_tree_command_lines)
@@ -178,17 +178,20 @@ START_TEST(test_tree_command_lines)
 
 	/* given the demo profile in a file */
 	ck_assert_int_eq(sv_demo_write(h5, &err), 0);
-	ck_assert_int_eq(run(sv_tree_main, "--format", "csv", h5, NULL), 0);
-	ck_assert_int_eq(run(sv_tree_main, "--range", "100:50", h5, NULL), 2);
-	ck_assert_int_eq(run(sv_tree_main, "--sort", "nope", h5, NULL), 2);
-	ck_assert_int_eq(run(sv_tree_main, "--include", "(", h5, NULL), 2);
-	ck_assert_int_eq(run(sv_tree_main, "/no/such.h5", NULL, NULL, NULL), 1);
-	ck_assert_int_eq(run(sv_export_main, h5, NULL, NULL, NULL), 2);
-	ck_assert_int_eq(run(sv_export_main, "--format", "nope", h5, NULL), 2);
+	ck_assert_int_eq(run(&sv_cli_tree_cmd, "--format", "csv", h5, NULL), 0);
+	ck_assert_int_eq(
+		run(&sv_cli_tree_cmd, "--range", "100:50", h5, NULL), 2);
+	ck_assert_int_eq(run(&sv_cli_tree_cmd, "--sort", "nope", h5, NULL), 2);
+	ck_assert_int_eq(run(&sv_cli_tree_cmd, "--include", "(", h5, NULL), 2);
+	ck_assert_int_eq(
+		run(&sv_cli_tree_cmd, "/no/such.h5", NULL, NULL, NULL), 1);
+	ck_assert_int_eq(run(&sv_cli_export_cmd, h5, NULL, NULL, NULL), 2);
+	ck_assert_int_eq(
+		run(&sv_cli_export_cmd, "--format", "nope", h5, NULL), 2);
 	{
 		char *argv[] = {(char *)"export", (char *)"--format=collapsed",
 			(char *)"-o", out, h5, NULL};
-		ck_assert_int_eq(sv_export_main(5, argv), 0);
+		ck_assert_int_eq(sv_cli_run(&sv_cli_export_cmd, 5, argv), 0);
 	}
 	text = svt_read_file(out, NULL);
 	ck_assert(strstr(text, "\nmain;timestep;solve;kernel:precondition "));

@@ -1,10 +1,12 @@
 /*
- * cli.h: the subcommands of the scopeview program.  main.c picks one by
- * its first argument; each takes the arguments after the subcommand name
- * (argv[0] is the subcommand) and returns the process exit status:
- * 0 success, 1 a profile could not be read, 2 a command-line mistake,
- * 3 `diff`'s gate found a regression (--fail-above, --fail-on-new).
- * These are the only library functions that print.
+ * cli.h: the subcommands of the scopeview program and the tables that
+ * drive them.  main.c picks a command by its first argument
+ * (sv_cli_commands; the viewer, sv_cli_view_cmd, when none names one) and
+ * hands the arguments after the name to sv_cli_run, which parses them
+ * from the command's option table and runs it.  A command returns the
+ * process exit status: 0 success, 1 a profile could not be read, 2 a
+ * command-line mistake, 3 `diff`'s gate found a regression (--fail-above,
+ * --fail-on-new).  The cli layer is the only one that prints.
  */
 #ifndef SCOPEVIEW_CLI_H
 #define SCOPEVIEW_CLI_H
@@ -15,13 +17,13 @@
 #endif
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
 #include "scopeview/regex.h"
-#include "scopeview/report.h"
 #include "scopeview/stats.h"
 #include "scopeview/sink.h"
 #include "scopeview/source.h"
@@ -31,17 +33,10 @@
 #define SV_EXIT_USAGE      2
 #define SV_EXIT_REGRESSION 3
 
-/* Print "scopeview: <message>" and "usage: ..." to stderr; returns
- * SV_EXIT_USAGE. */
-int sv_cli_usage_error(const char *usage, const char *fmt, ...) SV_PRINTF(2, 3);
-
-/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE";
- * *i moves past VALUE); NULL when argv[*i] is not that option, and then
- * *missing is set when it is but its value is not there. */
-const char *sv_cli_opt(
-	int argc, char **argv, int *i, const char *name, bool *missing);
 /* The selection options several commands share: --include RE and
- * --exclude RE (repeatable) and --ranks LIST.  Zero it before use. */
+ * --exclude RE (repeatable) and --ranks LIST, filled by the handlers
+ * sv_cli_set_include, sv_cli_set_exclude and sv_cli_set_ranks below.
+ * Zero it before use. */
 struct sv_cli_select {
 	struct sv_regex_list include, exclude;
 	bool *rank_on; /* sv_stats_parse_ranks; NULL: every rank */
@@ -49,12 +44,6 @@ struct sv_cli_select {
 	const char *ranks; /* the --ranks text as given, or NULL */
 };
 
-/* Take argv[*i] when it is one of the selection options: returns 1 (and
- * *i moves past its value), 0 when it is not one (*missing set when it
- * is but its value is missing), or -1 after printing the usage error
- * for a bad value ("<cmd>: ..."): the caller then exits SV_EXIT_USAGE. */
-int sv_cli_select_opt(struct sv_cli_select *s, int argc, char **argv, int *i,
-	bool *missing, const char *usage, const char *cmd);
 /* The selection as the rank and region parts of a stats filter (the
  * rest of f is left as it is); s must outlive the filter's use. */
 void sv_cli_select_filter(
@@ -99,68 +88,168 @@ bool *sv_cli_lanes_of_ranks(
  * when either end is not a time or T1 < T0. */
 int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1);
 
-/* --format's value for the commands that print a report (table, csv or
- * json) into *fmt: 0, or the usage error's exit status after saying
- * "CMD: unknown format 'V' (table, csv or json)" with usage. */
-int sv_cli_report_format(const char *v, enum sv_report_format *fmt,
-	const char *usage, const char *cmd);
-
 /* The viewer's :export (sink.h): the formats of `scopeview export`. */
 extern const struct sv_sink sv_cli_export_sink;
 
-int sv_summary_main(int argc, char **argv);  /* summary.c */
-int sv_ranks_main(int argc, char **argv);    /* cmd_ranks.c */
-int sv_calls_main(int argc, char **argv);    /* cmd_calls.c */
-int sv_gen_main(int argc, char **argv);      /* gen.c */
-int sv_snapshot_main(int argc, char **argv); /* snapshot.c */
-int sv_view_main(int argc, char **argv);     /* app.c: the viewer */
-int sv_tree_main(int argc, char **argv);     /* cmd_tree.c */
-int sv_export_main(int argc, char **argv);   /* cmd_export.c */
-int sv_diff_main(int argc, char **argv);     /* cmd_diff.c */
-int sv_convert_main(int argc, char **argv);  /* cmd_convert.c */
+/*
+ * The command-line tables.  A command is one struct sv_cli_command: its
+ * name, a table of rows (options and operands), the size of the struct
+ * its arguments are parsed into, and the function that runs it.  One
+ * parser (sv_cli_parse) walks the table for every command; the usage
+ * line, --help's options, the man page's SYNOPSIS and COMMANDS sections
+ * and the bash, zsh and fish completions are all written from the same
+ * rows (sv_cli_synopsis, sv_cli_write_options, sv_cli_write_doc), so
+ * what parses and what is documented cannot drift apart.
+ *
+ * The words of a command line, after the command's name:
+ *  - "--name VALUE" and "--name=VALUE" (or the alias, "-o VALUE",
+ *    "-o=VALUE") for a row that takes a value; "--name" alone for one
+ *    that does not ("--name=VALUE" is then a mistake); "--name" or
+ *    "--name=VALUE" for an optional value (arg "[=FMT]"), and only
+ *    "--name=VALUE" for an attached one (arg "=SHELL");
+ *  - an option given twice counts twice for a SV_CLI_REPEAT row (each
+ *    --include adds a pattern) and the last time for any other row;
+ *  - "--" ends the options: every word after it is an operand, and so
+ *    is "-" and every word that does not start with '-';
+ *  - operands fill the operand rows in order (an operand row's name has
+ *    no leading '-': "FILE"); a SV_CLI_REPEAT operand row takes all the
+ *    rest.
+ * Mistakes print one line "scopeview: CMD: <what>" and the usage line to
+ * stderr, and the command exits 2: an unknown option ("unknown option
+ * '--bogus'"), a missing value ("--sort needs a value"), a value given
+ * to an option without one ("--ascii takes no value"), a value not among
+ * a choice's ("unknown format 'xml' (table, csv or json)"), a missing
+ * required option or operand ("no FILE given", "--region NAME is
+ * required"), one operand too many ("more than one FILE ('a.h5',
+ * 'b.h5')"), and whatever a row's handler refuses.
+ */
+struct sv_cli_command;
+struct sv_cli_option;
+
+/* What a handler is told about the word it takes. */
+struct sv_cli_ctx {
+	const struct sv_cli_command *cmd;
+	const struct sv_cli_option *opt;
+};
+
+/* A row's handler (SV_CLI_CALL): take value (NULL for a row without a
+ * value, or an optional value not given) into target, the command's
+ * argument struct plus the row's offset.  Returns 0, or the exit status
+ * sv_cli_fail() returned after saying what is wrong. */
+typedef int (*sv_cli_set_fn)(
+	void *target, const char *value, const struct sv_cli_ctx *cx);
+
+enum sv_cli_type {
+	SV_CLI_HELP,   /* print the command's --help and exit 0 at once */
+	SV_CLI_FLAG,   /* bool at the offset: set true */
+	SV_CLI_STRING, /* const char * at the offset: the value (borrowed
+			  from argv); for an optional value, "" when not
+			  given */
+	SV_CLI_CHOICE, /* int at the offset: the index of the value among
+			  the row's values ("table csv json": 0, 1, 2) */
+	SV_CLI_CALL,   /* the row's handler */
+};
+
+/* Row flags. */
+#define SV_CLI_REPEAT   1u /* each time counts: "[--include RE]..." */
+#define SV_CLI_REQUIRED 2u /* must be given: no brackets in the synopsis */
+#define SV_CLI_HIDDEN   4u /* left out of the synopsis (--version) */
+/* Rows of one group n (1..255), side by side in the table, are
+ * alternatives in the synopsis: "[--config FILE | --no-config]". */
+#define SV_CLI_GROUP(n) ((unsigned)(n) << 8)
 
 /*
- * The command-line tables.  Each subcommand describes its options as an
- * array of rows; its --help prints them with sv_cli_write_options, and the
- * man page's command sections and the bash, zsh and fish completions are
- * generated from the same rows (sv_cli_write_doc), so they cannot drift.
+ * The offset of field f, of type type, in struct T, for a row's target;
+ * a field of another type does not compile (the assignment inside
+ * sizeof is never evaluated: C11 6.6).
  */
+#define SV_CLI_AT(T, f, type) \
+	(offsetof(T, f) + 0 * sizeof(*(type **)0 = &((T *)0)->f))
+
 struct sv_cli_option {
-	const char *name;   /* "--format" */
+	const char *name;   /* "--format"; an operand: "FILE" */
 	const char *alias;  /* "-h", or NULL */
-	const char *arg;    /* "FMT" when the option takes a value, else NULL */
-	const char *values; /* completions of the value: "table csv json",
-			       "@file" for a file name, NULL for free text */
-	const char *help;   /* lines separated by '\n', no final newline */
+	const char *arg;    /* "FMT" when the option takes a value, "[=FMT]"
+			       when it may, "=SHELL" when only attached;
+			       NULL for none and for an operand */
+	const char *values; /* the words a value may be, space-separated:
+			       "table csv json" (completions, the synopsis
+			       when three or fewer, SV_CLI_CHOICE); "@file"
+			       for a file name; NULL for free text */
+	const char *help;   /* lines separated by '\n', no final newline;
+			       NULL only for an operand (then not in
+			       --help) */
+	enum sv_cli_type type;
+	size_t at;         /* the target's offset (SV_CLI_AT); 0 for HELP */
+	sv_cli_set_fn set; /* SV_CLI_CALL's handler */
+	unsigned flags;    /* SV_CLI_REPEAT | SV_CLI_REQUIRED | ... */
 };
 
 struct sv_cli_command {
-	const char *name;     /* "summary"; "" for the viewer itself */
-	const char *synopsis; /* what follows the name in a usage line */
+	const char *name;  /* "summary"; "" for the viewer itself */
 	const char *what;  /* one line: "print the statistics of a profile" */
-	bool file_operand; /* non-option words are file names */
+	const char *about; /* --help's paragraph after the usage line, or
+			      NULL */
 	const struct sv_cli_option *opts;
 	size_t nopts;
+	size_t size;             /* bytes of the argument struct (> 0) */
+	void (*init)(void *a);   /* defaults; NULL: all zero */
+	int (*run)(void *a);     /* the command, after a parse: exit status */
+	void (*fini)(void *a);   /* frees what parsing and run left; NULL:
+				   nothing to free */
+	void (*more)(FILE *out); /* --help's sections after the options
+				    (sort keys, exit status), or NULL */
 };
 
-enum sv_cli_doc {
-	SV_CLI_DOC_SCDOC, /* the man page's SYNOPSIS and COMMANDS sections */
-	SV_CLI_DOC_BASH,  /* a bash-completion script */
-	SV_CLI_DOC_ZSH,   /* a zsh #compdef script */
-	SV_CLI_DOC_FISH,  /* fish `complete` lines */
-};
+/* The parse went through: run the command. */
+#define SV_CLI_GO (-1)
 
-/* The --help lines of cmd's options: "  --name ARG   help", the help's
- * further lines aligned under its first. */
-void sv_cli_write_options(FILE *out, const struct sv_cli_command *cmd);
-/* Write one document about the commands cmds[0..n) (cmds[0] is the
- * viewer) to out.  Returns 0, -EINVAL for an unknown kind, or -EIO. */
-int sv_cli_write_doc(FILE *out, enum sv_cli_doc kind,
-	const struct sv_cli_command *const *cmds, size_t n);
-/* The document kind named "scdoc", "bash", "zsh" or "fish", or -1. */
-int sv_cli_doc_from_name(const char *name);
+/* Parse argv[1..argc) (argv[0] is the command's name) into a, which
+ * cmd->init set up.  Returns SV_CLI_GO, or the exit status after --help
+ * was printed (0) or a mistake was reported (2); a may then hold what
+ * cmd->fini frees. */
+int sv_cli_parse(
+	const struct sv_cli_command *cmd, int argc, char **argv, void *a);
+/* The whole command: its arguments allocated and initialised, parsed,
+ * run, freed.  Returns the exit status. */
+int sv_cli_run(const struct sv_cli_command *cmd, int argc, char **argv);
 
-/* The tables of the built-in commands (cmd_*.c). */
+/* Print "scopeview: CMD: <message>" (no "CMD: " for the viewer) and
+ * "usage: scopeview CMD SYNOPSIS" to stderr; returns SV_EXIT_USAGE. */
+int sv_cli_fail(const struct sv_cli_command *cmd, const char *fmt, ...)
+	SV_PRINTF(2, 3);
+/* What follows "scopeview CMD" in a usage line, from cmd's rows:
+ * "[--format table|csv|json] [--include RE]... FILE" (malloc'd). */
+char *sv_cli_synopsis(const struct sv_cli_command *cmd);
+/* "usage: scopeview CMD SYNOPSIS\n". */
+void sv_cli_write_usage(FILE *out, const struct sv_cli_command *cmd);
+/* The whole --help of cmd: usage, about, options, cmd->more. */
+void sv_cli_write_help(FILE *out, const struct sv_cli_command *cmd);
+/* Whether row o is an operand (its name does not start with '-'). */
+bool sv_cli_is_operand(const struct sv_cli_option *o);
+
+/* Handlers the commands share.  The selection's, on a struct
+ * sv_cli_select: each --include / --exclude adds a pattern ("CMD: bad
+ * regex '(': ..."); --ranks replaces the list ("CMD: bad rank list 'x':
+ * ..."; _named: "CMD: --ranks: bad rank list ...") and keeps its text. */
+int sv_cli_set_include(void *sel, const char *v, const struct sv_cli_ctx *cx);
+int sv_cli_set_exclude(void *sel, const char *v, const struct sv_cli_ctx *cx);
+int sv_cli_set_ranks(void *sel, const char *v, const struct sv_cli_ctx *cx);
+int sv_cli_set_ranks_named(
+	void *sel, const char *v, const struct sv_cli_ctx *cx);
+
+/* For a handler that looks a value up by name: store key (the lookup's
+ * result) in *(int *)target and return 0, or, for a key < 0, fail with
+ * "unknown WHAT 'value' (see --help)". */
+int sv_cli_set_key(void *target, int key, const char *value, const char *what,
+	const struct sv_cli_ctx *cx);
+
+/* The commands: the viewer first, then every subcommand in the order
+ * `scopeview --help` lists them.  A new command is its table and run
+ * function in a cmd_*.c and one entry here (cli.c). */
+extern const struct sv_cli_command *const sv_cli_commands[];
+extern const size_t sv_cli_ncommands;
+
 extern const struct sv_cli_command sv_cli_view_cmd;
 extern const struct sv_cli_command sv_cli_summary_cmd;
 extern const struct sv_cli_command sv_cli_snapshot_cmd;
@@ -171,5 +260,23 @@ extern const struct sv_cli_command sv_cli_ranks_cmd;
 extern const struct sv_cli_command sv_cli_calls_cmd;
 extern const struct sv_cli_command sv_cli_diff_cmd;
 extern const struct sv_cli_command sv_cli_convert_cmd;
+
+enum sv_cli_doc {
+	SV_CLI_DOC_SCDOC, /* the man page's SYNOPSIS and COMMANDS sections */
+	SV_CLI_DOC_BASH,  /* a bash-completion script */
+	SV_CLI_DOC_ZSH,   /* a zsh #compdef script */
+	SV_CLI_DOC_FISH,  /* fish `complete` lines */
+};
+
+/* The --help lines of cmd's rows (operands with help first, as in the
+ * table): "  --name ARG   help", the help's further lines aligned under
+ * its first. */
+void sv_cli_write_options(FILE *out, const struct sv_cli_command *cmd);
+/* Write one document about the commands cmds[0..n) (cmds[0] is the
+ * viewer) to out.  Returns 0, -EINVAL for an unknown kind, or -EIO. */
+int sv_cli_write_doc(FILE *out, enum sv_cli_doc kind,
+	const struct sv_cli_command *const *cmds, size_t n);
+/* The document kind named "scdoc", "bash", "zsh" or "fish", or -1. */
+int sv_cli_doc_from_name(const char *name);
 
 #endif

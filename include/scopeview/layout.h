@@ -325,11 +325,16 @@ struct sv_row_span {
 	struct sv_layout_span s;
 	int64_t busy;    /* sv_layout_busy of its column when s.count > 1 */
 	uint32_t region; /* s.call's */
+	/* When s.count > 1: the percent of the column's time that calls of
+	 * region cover (exact up to SV_ROW_SPAN_SAMPLES calls, else from as
+	 * many spread evenly over the column's calls). */
+	uint8_t share;
 	/* What the drawing keeps of s.call: its colour under color_key (0:
 	 * none yet; the caller's own key for colour mode and palette). */
 	int color;
 	uint64_t color_key;
 };
+#define SV_ROW_SPAN_SAMPLES 8
 struct sv_row_spans {
 	uint64_t serial;
 	const struct sv_lod_level *lv;

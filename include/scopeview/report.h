@@ -6,9 +6,11 @@
  * histogram.h) and only format it, so the numbers are the viewer's.
  * Times are exact integer nanoseconds in JSON and CSV (a mean or an
  * excess over a mean is a float of ns); the table uses human units.
- * Absent figures are null (JSON), empty (CSV) or "-" (table).  Names are
- * written as stored in JSON and CSV and escaped in the table.  They never
- * exit; they return 0, or -EIO when the stream reported a write error.
+ * Absent figures are null (JSON), empty (CSV) or "-" (table).  JSON and
+ * CSV are written by json.h and csv.h: names as stored in CSV, escaped
+ * as JSON strings in JSON, and escaped for the terminal in the table.
+ * They never exit; they return 0, or -EIO when the stream reported a
+ * write error.
  *
  * JSON shapes:
  *   ranks: {"file", "metric", "num_ranks", "regions": [{"name", "ranks":
@@ -53,6 +55,7 @@ size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
 
 #include "scopeview/diff.h"
 #include "scopeview/histogram.h"
+#include "scopeview/json.h"
 #include "scopeview/profile.h"
 #include "scopeview/ranks.h"
 #include "scopeview/stats.h"
@@ -72,12 +75,13 @@ int sv_report_calls(FILE *out, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, const char *region, const char *file,
 	enum sv_report_format fmt);
 
-/* Call c's metadata as one JSON object: its event metadata's members
- * (callmeta.h, values as stored but NaN and infinities as null, which
- * JSON cannot say) and then the file's extra per-call /events columns;
- * null when the file has neither, {} for a call without any.  The call
- * list, the exports and `scopeview calls` share it. */
-void sv_report_call_metadata(FILE *out, const struct sv_profile *p, uint32_t c);
+/* Call c's metadata as one JSON value written by j: an inline object of
+ * its event metadata's members (callmeta.h, values as stored but NaN and
+ * infinities as null, which JSON cannot say) and then the file's extra
+ * per-call /events columns; null when the file has neither, {} for a
+ * call without any.  The exports and `scopeview calls` share it. */
+void sv_report_call_metadata(
+	struct sv_json *j, const struct sv_profile *p, uint32_t c);
 
 /* Histogram h of region; g (may be NULL) gives mean and percentiles. */
 int sv_report_histogram(FILE *out, const struct sv_hist *h,

@@ -410,6 +410,12 @@ int sv_session_set_search(
 	struct sv_session *s, const char *pat, struct sv_error *err);
 /* Mark region r (-1 clears) and rebuild its call list. */
 void sv_session_mark_region(struct sv_session *s, long r);
+/* The region a view of one region (histogram, call list, callers) opens
+ * on when none is marked: the selected call's, else the region of the
+ * most total time on the lanes shown.  Marks it, so that every view shows
+ * the same, says which on the message line, and returns it; -1 (nothing
+ * marked) when there is none. */
+long sv_session_mark_default(struct sv_session *s);
 /* Say on the message line (a warning) why region r, just marked, has no
  * call to go to: the profile has no calls at all (an aggregate file
  * stores statistics only), or none of its calls is on the lanes shown. */

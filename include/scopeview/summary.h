@@ -6,9 +6,10 @@
  * stats.h (whatever selection and order it has) and print to a stream.
  * They never exit.  Figures are printed in seconds (JSON, CSV) or in human
  * units (table); absent figures are null (JSON), empty (CSV) or "-"
- * (table), never zeros.  Names are written exactly as stored in JSON and
- * CSV; the table shows control characters visibly (\xNN), because it goes
- * to a terminal.
+ * (table), never zeros.  Names are written as stored in CSV and escaped
+ * as JSON strings in JSON (json.h: bytes that are not UTF-8 as U+FFFD);
+ * the table shows control characters visibly (\xNN), because it goes to
+ * a terminal.
  */
 #ifndef SCOPEVIEW_SUMMARY_H
 #define SCOPEVIEW_SUMMARY_H
@@ -16,12 +17,6 @@
 #include "scopeview/layer.h"
 #if !(SV_LAYER_ALLOW & SV_LAYER_REPORT)
 #error "scopeview/summary.h belongs to the report layer, which this layer may not use"
-/* s (NULL: "") as a JSON string, quotes included, control characters
- * escaped; the other writers of the report layer share it. */
-void sv_summary_json_str(FILE *out, const char *s);
-/* s as one CSV field, quoted as RFC 4180 asks when it must be. */
-void sv_summary_csv_field(FILE *out, const char *s);
-
 #endif
 
 #include <stdbool.h>
@@ -73,18 +68,5 @@ struct sv_summary_opts {
  */
 int sv_summary_write(FILE *out, const struct sv_profile *p,
 	const struct sv_stats_table *t, const struct sv_summary_opts *o);
-
-/*
- * The shortest decimal text that reads back as exactly v (tries %.15g,
- * %.16g, %.17g), with ".0" added when it would otherwise read as an
- * integer; "null" for NaN and infinities.  Returns buf.
- */
-char *sv_summary_number(char *buf, size_t size, double v);
-
-/* s (NULL: "") as a JSON string, quotes included, control characters
- * escaped; the other writers of the report layer share it. */
-void sv_summary_json_str(FILE *out, const char *s);
-/* s as one CSV field, quoted as RFC 4180 asks when it must be. */
-void sv_summary_csv_field(FILE *out, const char *s);
 
 #endif

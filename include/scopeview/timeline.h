@@ -111,6 +111,10 @@ struct sv_timeline {
 
 	/* Panels. */
 	bool panel_shown, details_shown;
+	/* The selected call is only the one under the cursor (a move put
+	 * it there): no details box for it, and Tab starts from the cursor.
+	 * Tab, Enter, a click or a jump make a selection of it. */
+	bool sel_by_cursor;
 	struct sv_panel panel;
 
 	/* Mouse drag: the last drag column, -1 when not dragging; whether

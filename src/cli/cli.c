@@ -1,50 +1,17 @@
 /*
- * cli.c: what the subcommands share: usage errors, option values, the
- * lanes of a rank list, a time range.
+ * cli.c: what the subcommands share: the list of commands, the handlers
+ * of the selection options, the lanes of a rank list, a time range.
  */
 #include "scopeview/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/load.h"
 #include "scopeview/view.h"
-
-int sv_cli_usage_error(const char *usage, const char *fmt, ...)
-{
-	va_list ap;
-	fputs("scopeview: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (usage)
-		fprintf(stderr, "usage: %s\n", usage);
-	return SV_EXIT_USAGE;
-}
-
-const char *sv_cli_opt(
-	int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 bool *sv_cli_lanes_of_ranks(
 	const struct sv_profile *p, const bool *rank_on, uint32_t nrank_on)
@@ -61,30 +28,75 @@ bool *sv_cli_lanes_of_ranks(
 	return on;
 }
 
-int sv_cli_select_opt(struct sv_cli_select *s, int argc, char **argv, int *i,
-	bool *missing, const char *usage, const char *cmd)
+const struct sv_cli_command *const sv_cli_commands[] = {
+	&sv_cli_view_cmd,
+	&sv_cli_summary_cmd,
+	&sv_cli_snapshot_cmd,
+	&sv_cli_gen_cmd,
+	&sv_cli_tree_cmd,
+	&sv_cli_export_cmd,
+	&sv_cli_ranks_cmd,
+	&sv_cli_calls_cmd,
+	&sv_cli_diff_cmd,
+	&sv_cli_convert_cmd,
+};
+const size_t sv_cli_ncommands =
+	sizeof sv_cli_commands / sizeof sv_cli_commands[0];
+
+int sv_cli_set_key(void *target, int key, const char *value, const char *what,
+	const struct sv_cli_ctx *cx)
+{
+	if (key < 0)
+		return sv_cli_fail(
+			cx->cmd, "unknown %s '%s' (see --help)", what, value);
+	*(int *)target = key;
+	return 0;
+}
+
+int sv_cli_set_include(void *sel, const char *v, const struct sv_cli_ctx *cx)
+{
+	struct sv_cli_select *s = sel;
+	struct sv_error err = {0};
+
+	if (!sv_regex_list_add(&s->include, v, &err))
+		return sv_cli_fail(cx->cmd, "%s", err.msg);
+	return 0;
+}
+
+int sv_cli_set_exclude(void *sel, const char *v, const struct sv_cli_ctx *cx)
+{
+	struct sv_cli_select *s = sel;
+	struct sv_error err = {0};
+
+	if (!sv_regex_list_add(&s->exclude, v, &err))
+		return sv_cli_fail(cx->cmd, "%s", err.msg);
+	return 0;
+}
+
+/* --ranks into s; 0, or the error said with the word before it. */
+static int cli_ranks(struct sv_cli_select *s, const char *v,
+	const struct sv_cli_ctx *cx, const char *before)
 {
 	struct sv_error err = {0};
-	const char *v;
-	bool ok;
 
-	if ((v = sv_cli_opt(argc, argv, i, "--include", missing)))
-		ok = sv_regex_list_add(&s->include, v, &err);
-	else if ((v = sv_cli_opt(argc, argv, i, "--exclude", missing)))
-		ok = sv_regex_list_add(&s->exclude, v, &err);
-	else if ((v = sv_cli_opt(argc, argv, i, "--ranks", missing))) {
-		free(s->rank_on);
-		s->rank_on = NULL;
-		s->nrank_on = 0;
-		ok = sv_stats_parse_ranks(v, &s->rank_on, &s->nrank_on, &err) ==
-		     0;
-		s->ranks = v;
-	} else
-		return 0;
-	if (ok)
-		return 1;
-	sv_cli_usage_error(usage, "%s: %s", cmd, err.msg);
-	return -1;
+	free(s->rank_on);
+	s->rank_on = NULL;
+	s->nrank_on = 0;
+	s->ranks = v;
+	if (sv_stats_parse_ranks(v, &s->rank_on, &s->nrank_on, &err) < 0)
+		return sv_cli_fail(cx->cmd, "%s%s", before, err.msg);
+	return 0;
+}
+
+int sv_cli_set_ranks(void *sel, const char *v, const struct sv_cli_ctx *cx)
+{
+	return cli_ranks(sel, v, cx, "");
+}
+
+int sv_cli_set_ranks_named(
+	void *sel, const char *v, const struct sv_cli_ctx *cx)
+{
+	return cli_ranks(sel, v, cx, "--ranks: ");
 }
 
 void sv_cli_select_filter(
@@ -215,20 +227,5 @@ int sv_cli_parse_range(const char *spec, int64_t *t0, int64_t *t1)
 	if (sv_view_parse_time(first, t0) < 0 ||
 		sv_view_parse_time(colon + 1, t1) < 0 || *t1 < *t0)
 		return -EINVAL;
-	return 0;
-}
-
-int sv_cli_report_format(const char *v, enum sv_report_format *fmt,
-	const char *usage, const char *cmd)
-{
-	if (!strcmp(v, "table"))
-		*fmt = SV_REPORT_TABLE;
-	else if (!strcmp(v, "csv"))
-		*fmt = SV_REPORT_CSV;
-	else if (!strcmp(v, "json"))
-		*fmt = SV_REPORT_JSON;
-	else
-		return sv_cli_usage_error(usage,
-			"%s: unknown format '%s' (table, csv or json)", cmd, v);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "scopeview/cli.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An option whose value is written "--name=VALUE" only ("=SHELL"), or
@@ -16,9 +17,14 @@ static bool doc_attached(const struct sv_cli_option *o)
 	return o->arg && (o->arg[0] == '=' || o->arg[0] == '[');
 }
 
-/* "--format FMT" (or "-h, --help") as the left column of --help. */
+/* "--format FMT" (or "-h, --help", or an operand's "FILE") as the left
+ * column of --help. */
 static void doc_option_label(const struct sv_cli_option *o, char *buf, size_t n)
 {
+	if (sv_cli_is_operand(o)) {
+		snprintf(buf, n, "%s", o->name);
+		return;
+	}
 	snprintf(buf, n, "%s%s%s%s%s", o->alias ? o->alias : "",
 		o->alias ? ", " : "", o->name,
 		o->arg && !doc_attached(o) ? " " : "", o->arg ? o->arg : "");
@@ -34,6 +40,8 @@ void sv_cli_write_options(FILE *out, const struct sv_cli_command *cmd)
 		char label[96];
 		bool first = true;
 
+		if (!h)
+			continue; /* an operand the usage line names */
 		doc_option_label(o, label, sizeof label);
 		fprintf(out, "  %-18s", label);
 		if (strlen(label) > 18)
@@ -83,12 +91,15 @@ static void doc_scdoc_str(FILE *out, const char *s)
 
 static void doc_scdoc_usage(FILE *out, const struct sv_cli_command *c)
 {
+	char *syn = sv_cli_synopsis(c);
+
 	fputs("*scopeview", out);
 	if (c->name[0])
 		fprintf(out, " %s", c->name);
 	fputs("* ", out);
-	doc_scdoc_str(out, c->synopsis);
+	doc_scdoc_str(out, syn);
 	fputs("\n\n", out);
+	free(syn);
 }
 
 static void doc_scdoc(
@@ -110,9 +121,17 @@ static void doc_scdoc(
 		for (j = 0; j < c->nopts; j++) {
 			const struct sv_cli_option *o = &c->opts[j];
 			const char *h = o->help;
-			if (o->alias)
-				fprintf(out, "*%s*, ", o->alias);
-			fprintf(out, "*%s*", o->name);
+			if (!h)
+				continue;
+			if (sv_cli_is_operand(o)) {
+				fputc('_', out);
+				doc_scdoc_str(out, o->name);
+				fputc('_', out);
+			} else {
+				if (o->alias)
+					fprintf(out, "*%s*, ", o->alias);
+				fprintf(out, "*%s*", o->name);
+			}
 			/* scdoc underlines only whole words: "--keys _KEYS_",
 			 * but "--list-keys[=FMT]". */
 			if (o->arg && doc_attached(o)) {
@@ -160,13 +179,17 @@ static void doc_shell_help(FILE *out, const char *help, const char *q, bool zsh)
  * value every "--name=VALUE". */
 static void doc_bash_words(FILE *out, const struct sv_cli_command *c)
 {
+	bool first = true;
 	size_t j;
 
 	for (j = 0; j < c->nopts; j++) {
 		const struct sv_cli_option *o = &c->opts[j];
 		const char *v = o->values;
-		if (j)
+		if (sv_cli_is_operand(o))
+			continue;
+		if (!first)
 			fputc(' ', out);
+		first = false;
 		if (!doc_attached(o) || o->arg[0] == '[')
 			fputs(o->name, out);
 		if (o->alias)
@@ -204,9 +227,13 @@ static void doc_bash(
 	for (i = 0; i < n; i++)
 		for (j = 0; j < cmds[i]->nopts; j++) {
 			const struct sv_cli_option *o = &cmds[i]->opts[j];
-			if (!o->arg || doc_attached(o))
+			if (!o->arg || doc_attached(o) || sv_cli_is_operand(o))
 				continue;
-			fprintf(out, "\t%s:%s)\n", cmds[i]->name, o->name);
+			fprintf(out, "\t%s:%s", cmds[i]->name, o->name);
+			if (o->alias)
+				fprintf(out, " | %s:%s", cmds[i]->name,
+					o->alias);
+			fputs(")\n", out);
 			if (o->values && !strcmp(o->values, "@file"))
 				fputs("\t\tcompopt -o filenames 2>/dev/null\n"
 				      "\t\tCOMPREPLY=($(compgen -f -- "
@@ -246,6 +273,8 @@ static void doc_zsh_args(FILE *out, const struct sv_cli_command *c)
 
 	for (j = 0; j < c->nopts; j++) {
 		const struct sv_cli_option *o = &c->opts[j];
+		if (sv_cli_is_operand(o))
+			continue;
 		fprintf(out, " \\\n\t\t'%s%s[", o->name,
 			doc_attached(o) ? "=-" : "");
 		doc_shell_help(out, o->help, "'\\''", true);
@@ -300,6 +329,15 @@ static void doc_zsh(
 		out);
 }
 
+static bool doc_has_operand(const struct sv_cli_command *c)
+{
+	size_t j;
+	for (j = 0; j < c->nopts; j++)
+		if (sv_cli_is_operand(&c->opts[j]))
+			return true;
+	return false;
+}
+
 static void doc_fish(
 	FILE *out, const struct sv_cli_command *const *cmds, size_t n)
 {
@@ -327,10 +365,12 @@ static void doc_fish(
 				cmds[i]->name);
 		else
 			snprintf(cond, sizeof cond, "__fish_use_subcommand");
-		if (i && cmds[i]->file_operand)
+		if (i && doc_has_operand(cmds[i]))
 			fprintf(out, "complete -c scopeview -n %s -F\n", cond);
 		for (j = 0; j < cmds[i]->nopts; j++) {
 			const struct sv_cli_option *o = &cmds[i]->opts[j];
+			if (sv_cli_is_operand(o))
+				continue;
 			fprintf(out, "complete -c scopeview -n %s -l %s", cond,
 				o->name + 2);
 			if (o->alias && o->alias[1] && !o->alias[2])

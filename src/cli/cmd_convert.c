@@ -1,5 +1,5 @@
 /*
- * cmd_convert.c: `scopeview convert INPUT... -o OUT.h5`, its command
+ * cmd_convert.c: `scopeview convert -o OUT.h5 INPUT...`, its command
  * line: loads the inputs as one run (sv_load_paths: a native trace, a
  * directory of per-rank files, several of them, a JSON profile or an
  * HDF5 file) and writes it as one schema-3 file in scope-profiler's own
@@ -14,44 +14,57 @@
 #include "scopeview/cli.h"
 #include "scopeview/convert.h"
 #include "scopeview/load.h"
+#include "scopeview/strv.h"
 
-#define CONVERT_USAGE "scopeview convert [--label TEXT] -o OUT.h5 INPUT..."
+struct convert_args {
+	const char *out, *label;
+	struct sv_strv inputs;
+};
+
+#define CONVERT_AT(f, type) SV_CLI_AT(struct convert_args, f, type)
+
+/* INPUT...: every operand, in order. */
+static int convert_set_input(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	(void)cx;
+	sv_strv_push(target, v);
+	return 0;
+}
 
 static const struct sv_cli_option convert_options[] = {
 	{"--output", "-o", "OUT", "@file",
 		"the HDF5 file to write (required); written to a temporary\n"
 		"file beside it and renamed over it at the end, never over\n"
-		"anything but a regular file or over an input"},
+		"anything but a regular file or over an input",
+		SV_CLI_STRING, CONVERT_AT(out, const char *), NULL,
+		SV_CLI_REQUIRED},
 	{"--label", NULL, "TEXT", NULL,
 		"the run's metadata label (native inputs default to OUT's\n"
-		"name without .h5, as import-native does)"},
-	{"--help", "-h", NULL, NULL, "show this help"},
+		"name without .h5, as import-native does)",
+		SV_CLI_STRING, CONVERT_AT(label, const char *), NULL, 0},
+	{"--help", "-h", NULL, NULL, "show this help", SV_CLI_HELP, 0, NULL, 0},
+	{"INPUT", NULL, NULL, "@file",
+		"a native trace (.spt), a directory of per-rank files\n"
+		"(*.spt, *_rankN.h5), several of those (one run, as\n"
+		"import-native merges them), a JSON profile (.json,\n"
+		".json.gz) or an HDF5 profile of any layout",
+		SV_CLI_CALL, CONVERT_AT(inputs, struct sv_strv),
+		convert_set_input, SV_CLI_REPEAT | SV_CLI_REQUIRED},
 };
 
-const struct sv_cli_command sv_cli_convert_cmd = {
-	"convert",
-	"[--label TEXT] -o OUT.h5 INPUT...",
-	"write profiles as one scope-profiler HDF5 file",
-	true,
-	convert_options,
-	sizeof convert_options / sizeof convert_options[0],
-};
-
-static void convert_help(void)
+static void convert_more(FILE *out)
 {
-	printf("usage: %s\n\n"
-	       "Write INPUT as one schema-3 HDF5 profile in scope-profiler's\n"
-	       "own layout, readable by its read_h5 with the same figures:\n"
-	       "\"auto\" compression, stored exclusive totals and summary\n"
-	       "statistics.  INPUT is a native trace (.spt), a directory of\n"
-	       "per-rank files (*.spt, *_rankN.h5), several of those (one\n"
-	       "run, as scope-profiler's import-native merges them), a JSON\n"
-	       "profile (.json, .json.gz) or an HDF5 profile of any layout.\n\n"
-	       "Options:\n",
-		CONVERT_USAGE);
-	sv_cli_write_options(stdout, &sv_cli_convert_cmd);
-	printf("\nExit status: 0 written, 1 an input could not be read or the\n"
-	       "output could not be written, 2 a command-line mistake.\n");
+	fprintf(out,
+		"\nExit status: 0 written, 1 an input could not be read or "
+		"the\n"
+		"output could not be written, 2 a command-line mistake.\n");
+}
+
+static void convert_fini(void *args)
+{
+	struct convert_args *a = args;
+	sv_strv_fini(&a->inputs);
 }
 
 /*
@@ -62,7 +75,7 @@ static void convert_help(void)
  * renames it.
  */
 static int convert_output_ok(
-	const char *out, char **inputs, size_t n, struct sv_error *err)
+	const char *out, char *const *inputs, size_t n, struct sv_error *err)
 {
 	struct stat so, si;
 	size_t i;
@@ -99,63 +112,31 @@ static char *convert_stem(const char *out)
 	return sv_xstrndup(base, n);
 }
 
-int sv_convert_main(int argc, char **argv)
+static int convert_run(void *args)
 {
-	const char *out = NULL, *label = NULL;
-	char **inputs = sv_xcalloc((size_t)argc, sizeof *inputs);
-	size_t n = 0, i;
+	const struct convert_args *a = args;
+	const char *label = a->label;
 	struct sv_profile *p = NULL;
 	struct sv_error err = {0};
 	struct sv_strv notes = {0};
-	char *stem = NULL;
 	const struct sv_meta *src;
-	int a, rc = SV_EXIT_OK;
+	char *stem = NULL;
+	size_t i;
+	int rc = SV_EXIT_OK;
 
-	for (a = 1; a < argc; a++) {
-		const char *v;
-		bool missing = false;
-		if (argv[a][0] != '-' || !strcmp(argv[a], "-")) {
-			inputs[n++] = argv[a];
-		} else if (!strcmp(argv[a], "-h") ||
-			   !strcmp(argv[a], "--help")) {
-			convert_help();
-			free(inputs);
-			return SV_EXIT_OK;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &a, "--output", &missing)) ||
-			   (v = sv_cli_opt(argc, argv, &a, "-o", &missing))) {
-			out = v;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &a, "--label", &missing))) {
-			label = v;
-		} else {
-			free(inputs);
-			return sv_cli_usage_error(CONVERT_USAGE,
-				missing ? "convert: %s needs a value"
-					: "convert: unknown option '%s'",
-				argv[a]);
-		}
-	}
-	if (!n || !out) {
-		free(inputs);
-		return sv_cli_usage_error(CONVERT_USAGE,
-			!n ? "convert: no INPUT given"
-			   : "convert: no output given (-o OUT.h5)");
-	}
-	if (convert_output_ok(out, inputs, n, &err) < 0 ||
-		sv_load_paths((const char *const *)inputs, n, NULL, &p, &err) <
-			0) {
+	if (convert_output_ok(a->out, a->inputs.v, a->inputs.n, &err) < 0 ||
+		sv_load_paths((const char *const *)a->inputs.v, a->inputs.n,
+			NULL, &p, &err) < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);
 		free(safe);
-		free(inputs);
 		return SV_EXIT_LOAD;
 	}
 	/* import-native names the run after its output */
 	src = sv_profile_meta(p, "source");
 	if (!label && src && src->text && !strcmp(src->text, "native"))
-		label = stem = convert_stem(out);
-	if (sv_convert_write(p, out, label, &notes, &err) < 0) {
+		label = stem = convert_stem(a->out);
+	if (sv_convert_write(p, a->out, label, &notes, &err) < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);
 		free(safe);
@@ -169,6 +150,21 @@ int sv_convert_main(int argc, char **argv)
 	sv_strv_fini(&notes);
 	free(stem);
 	sv_profile_free(p);
-	free(inputs);
 	return rc;
 }
+
+const struct sv_cli_command sv_cli_convert_cmd = {
+	.name = "convert",
+	.what = "write profiles as one scope-profiler HDF5 file",
+	.about =
+		"Write INPUT as one schema-3 HDF5 profile in scope-profiler's\n"
+		"own layout, readable by its read_h5 with the same figures:\n"
+		"\"auto\" compression, stored exclusive totals and summary\n"
+		"statistics (import-native without Python).",
+	.opts = convert_options,
+	.nopts = sizeof convert_options / sizeof convert_options[0],
+	.size = sizeof(struct convert_args),
+	.run = convert_run,
+	.fini = convert_fini,
+	.more = convert_more,
+};

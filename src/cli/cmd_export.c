@@ -18,15 +18,12 @@
 #include "scopeview/load.h"
 #include "scopeview/stats.h"
 
-#define EXPORT_USAGE                                                    \
-	"scopeview export --format FMT [--ranks LIST] [--range T0:T1] " \
-	"[-o OUT] FILE"
-
 struct export_args {
-	const char *format, *out, *file, *ranks, *range;
-	bool *rank_on;
-	uint32_t nrank_on;
+	const char *format, *out, *file, *range;
+	struct sv_cli_select sel; /* --ranks only */
 };
+
+#define EXPORT_AT(f, type) SV_CLI_AT(struct export_args, f, type)
 
 static const struct {
 	const char *name;
@@ -91,7 +88,7 @@ static long export_find(const char *name)
 }
 
 /* Format f of p's calls in sc to out; an aggregate file has none. */
-static int export_run(long f, FILE *out, const struct sv_profile *p,
+static int export_write(long f, FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err)
 {
@@ -123,12 +120,12 @@ static int export_to_path(const char *format, const char *path,
 			"%s is the profile being exported; not overwriting it",
 			path);
 	if (!p->has_calls && export_formats[f].write != sv_export_json)
-		return export_run(f, NULL, p, sc, NULL, err);
+		return export_write(f, NULL, p, sc, NULL, err);
 	out = fopen(path, "w");
 	if (!out)
 		return sv_error_set(
 			err, -errno, "%s: %s", path, strerror(errno));
-	rc = export_run(f, out, p, sc, NULL, err);
+	rc = export_write(f, out, p, sc, NULL, err);
 	if (fclose(out) && rc == 0)
 		rc = sv_error_set(err, -EIO, "%s: cannot write", path);
 	return rc;
@@ -141,162 +138,98 @@ const struct sv_sink sv_cli_export_sink = {
 
 static const struct sv_cli_option export_options[] = {
 	{"--format", NULL, "FMT", "chrome speedscope collapsed csv json",
-		"the format (below; required)"},
-	{"--ranks", NULL, "LIST", NULL,
-		"calls of these ranks only, e.g. 0,2-5"},
+		"the format (below; required)", SV_CLI_STRING,
+		EXPORT_AT(format, const char *), NULL, SV_CLI_REQUIRED},
+	{"--ranks", NULL, "LIST", NULL, "calls of these ranks only, e.g. 0,2-5",
+		SV_CLI_CALL, EXPORT_AT(sel, struct sv_cli_select),
+		sv_cli_set_ranks, 0},
 	{"--range", NULL, "T0:T1", NULL,
 		"only calls that meet [T0, T1), times from the\n"
 		"run's origin as the viewer's ruler shows them\n"
 		"(\"1.5ms:2s\"; ns without a unit); each call\n"
-		"whole, with its exact times"},
-	{"-o", NULL, "OUT", "@file", "write to OUT instead of standard output"},
-	{"--help", "-h", NULL, NULL, "show this help"},
+		"whole, with its exact times",
+		SV_CLI_STRING, EXPORT_AT(range, const char *), NULL, 0},
+	{"--output", "-o", "OUT", "@file",
+		"write to OUT instead of standard output", SV_CLI_STRING,
+		EXPORT_AT(out, const char *), NULL, 0},
+	{"--help", "-h", NULL, NULL, "show this help", SV_CLI_HELP, 0, NULL, 0},
+	{"FILE", NULL, NULL, NULL, NULL, SV_CLI_STRING,
+		EXPORT_AT(file, const char *), NULL, SV_CLI_REQUIRED},
 };
 
-const struct sv_cli_command sv_cli_export_cmd = {
-	"export",
-	"--format FMT [--ranks LIST] [--range T0:T1] [-o OUT] FILE",
-	"write a profile in another tool's format",
-	true,
-	export_options,
-	sizeof export_options / sizeof export_options[0],
-};
-
-static void export_help(void)
+static void export_more(FILE *out)
 {
 	size_t i;
 
-	printf("usage: %s\n\n"
-	       "Write a scope-profiler profile in another tool's format.\n\n"
-	       "Options:\n",
-		EXPORT_USAGE);
-	sv_cli_write_options(stdout, &sv_cli_export_cmd);
-	printf("\nFormats:\n");
+	fprintf(out, "\nFormats:\n");
 	for (i = 0; i < EXPORT_NFORMATS; i++) {
 		const char *h = export_formats[i].help;
 		bool first = true;
 		while (*h) {
 			size_t len = strcspn(h, "\n");
-			printf("  %-10s  %.*s\n",
+			fprintf(out, "  %-10s  %.*s\n",
 				first ? export_formats[i].name : "", (int)len,
 				h);
 			first = false;
 			h += len + (h[len] == '\n');
 		}
 	}
-	printf("\nEvery call of the lanes selected that meets the range is\n"
-	       "one event (chrome), one open and one close event\n"
-	       "(speedscope) or one row (csv), written as it is read: the\n"
-	       "export needs little memory beyond the profile.  OUT is never\n"
-	       "FILE itself.\n\n"
-	       "Exit status: 0 success, 1 the profile could not be read "
-	       "or\nOUT written, 2 a command-line mistake.\n");
+	fprintf(out,
+		"\nEvery call of the lanes selected that meets the range is\n"
+		"one event (chrome), one open and one close event\n"
+		"(speedscope) or one row (csv), written as it is read: the\n"
+		"export needs little memory beyond the profile.  OUT is never\n"
+		"FILE itself.\n\n"
+		"Exit status: 0 success, 1 the profile could not be read "
+		"or\nOUT written, 2 a command-line mistake.\n");
 }
 
-static int export_parse(int argc, char **argv, struct export_args *a)
+static void export_fini(void *args)
 {
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-		struct sv_error err = {0};
-
-		if (argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-			if (a->file)
-				return sv_cli_usage_error(EXPORT_USAGE,
-					"export: more than one FILE ('%s', "
-					"'%s')",
-					a->file, argv[i]);
-			a->file = argv[i];
-		} else if (!strcmp(argv[i], "-h") ||
-			   !strcmp(argv[i], "--help")) {
-			export_help();
-			return SV_EXIT_OK;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--format", &missing))) {
-			a->format = v;
-		} else if ((v = sv_cli_opt(argc, argv, &i, "-o", &missing)) ||
-			   (v = sv_cli_opt(
-				    argc, argv, &i, "--output", &missing))) {
-			a->out = v;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--range", &missing))) {
-			a->range = v;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--ranks", &missing))) {
-			free(a->rank_on);
-			a->rank_on = NULL;
-			if (sv_stats_parse_ranks(
-				    v, &a->rank_on, &a->nrank_on, &err))
-				return sv_cli_usage_error(
-					EXPORT_USAGE, "export: %s", err.msg);
-			a->ranks = v;
-		} else if (missing) {
-			return sv_cli_usage_error(EXPORT_USAGE,
-				"export: %s needs a value", argv[i]);
-		} else {
-			return sv_cli_usage_error(EXPORT_USAGE,
-				"export: unknown option '%s'", argv[i]);
-		}
-	}
-	if (!a->format)
-		return sv_cli_usage_error(
-			EXPORT_USAGE, "export: no --format given");
-	if (!a->file)
-		return sv_cli_usage_error(
-			EXPORT_USAGE, "export: no FILE given");
-	return -1;
+	struct export_args *a = args;
+	sv_cli_select_fini(&a->sel);
 }
 
-int sv_export_main(int argc, char **argv)
+static int export_main(void *args)
 {
-	struct export_args a;
+	const struct export_args *a = args;
 	struct sv_export_scope sc;
 	struct sv_profile *p = NULL;
 	struct sv_error err = {0};
 	bool *lanes = NULL;
 	int64_t r0 = 0, r1 = 0;
-	long f = -1;
+	long f;
 	int rc;
 
-	memset(&a, 0, sizeof a);
-	rc = export_parse(argc, argv, &a);
-	if (rc < 0 && (f = export_find(a.format)) < 0)
-		rc = sv_cli_usage_error(EXPORT_USAGE,
-			"export: unknown format '%s' (see --help)", a.format);
-	if (rc < 0 && a.range && sv_cli_parse_range(a.range, &r0, &r1) < 0)
-		rc = sv_cli_usage_error(EXPORT_USAGE,
-			"export: bad range '%s' (T0:T1, e.g. 1.5ms:2ms)",
-			a.range);
-	if (rc >= 0) {
-		free(a.rank_on);
-		return rc;
-	}
+	if ((f = export_find(a->format)) < 0)
+		return sv_cli_fail(&sv_cli_export_cmd,
+			"unknown format '%s' (see --help)", a->format);
+	if (a->range && sv_cli_parse_range(a->range, &r0, &r1) < 0)
+		return sv_cli_fail(&sv_cli_export_cmd,
+			"bad range '%s' (T0:T1, e.g. 1.5ms:2ms)", a->range);
 	/* Every rank is read even with --ranks: chrome's tid is the lane's
 	 * number and "call" the call's, both over the whole file, and
 	 * speedscope's frames take a region's source from any rank's row,
 	 * so a rank-subset load (sv_load_opts.rank_on) would change them. */
-	if (sv_load(a.file, NULL, &p, &err) < 0) {
+	if (sv_load(a->file, NULL, &p, &err) < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);
 		free(safe);
-		free(a.rank_on);
 		return SV_EXIT_LOAD;
 	}
-	lanes = sv_cli_lanes_of_ranks(p, a.rank_on, a.nrank_on);
+	lanes = sv_cli_lanes_of_ranks(p, a->sel.rank_on, a->sel.nrank_on);
 	memset(&sc, 0, sizeof sc);
 	sc.lane_on = lanes;
-	if (a.range) {
+	if (a->range) {
 		int64_t origin = sv_profile_time_origin(p);
 		sc.has_range = true;
 		sc.t0 = sv_add_wrap(origin, r0);
 		sc.t1 = sv_add_wrap(origin, r1);
 	}
-	if (a.out && strcmp(a.out, "-"))
-		rc = export_to_path(a.format, a.out, p, &sc, &err);
+	if (a->out && strcmp(a->out, "-"))
+		rc = export_to_path(a->format, a->out, p, &sc, &err);
 	else
-		rc = export_run(f, stdout, p, &sc, a.file, &err);
+		rc = export_write(f, stdout, p, &sc, a->file, &err);
 	if (rc < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);
@@ -305,6 +238,17 @@ int sv_export_main(int argc, char **argv)
 	rc = rc == -EEXIST ? SV_EXIT_USAGE : rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
 	sv_profile_free(p);
 	free(lanes);
-	free(a.rank_on);
 	return rc;
 }
+
+const struct sv_cli_command sv_cli_export_cmd = {
+	.name = "export",
+	.what = "write a profile in another tool's format",
+	.about = "Write a scope-profiler profile in another tool's format.",
+	.opts = export_options,
+	.nopts = sizeof export_options / sizeof export_options[0],
+	.size = sizeof(struct export_args),
+	.run = export_main,
+	.fini = export_fini,
+	.more = export_more,
+};

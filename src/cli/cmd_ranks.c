@@ -6,7 +6,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "scopeview/cli.h"
 #include "scopeview/load.h"
@@ -14,91 +13,43 @@
 #include "scopeview/report.h"
 #include "scopeview/stats.h"
 
-#define RANKS_USAGE                                             \
-	"scopeview ranks [--metric total|exclusive] [--format " \
-	"table|csv|json] FILE"
+struct ranks_args {
+	int format; /* enum sv_report_format */
+	int metric; /* enum sv_ranks_metric */
+	const char *file;
+};
+
+#define RANKS_AT(f, type) SV_CLI_AT(struct ranks_args, f, type)
 
 static const struct sv_cli_option ranks_options[] = {
 	{"--metric", NULL, "M", "total exclusive",
-		"total (default, inclusive) or exclusive"},
+		"total (default, inclusive) or exclusive", SV_CLI_CHOICE,
+		RANKS_AT(metric, int), NULL, 0},
 	{"--format", NULL, "FMT", "table csv json",
-		"table (default), csv or json"},
-	{"--help", "-h", NULL, NULL, "show this help"},
+		"table (default), csv or json", SV_CLI_CHOICE,
+		RANKS_AT(format, int), NULL, 0},
+	{"--help", "-h", NULL, NULL, "show this help", SV_CLI_HELP, 0, NULL, 0},
+	{"FILE", NULL, NULL, NULL, NULL, SV_CLI_STRING,
+		RANKS_AT(file, const char *), NULL, SV_CLI_REQUIRED},
 };
 
-const struct sv_cli_command sv_cli_ranks_cmd = {
-	"ranks",
-	"[--metric total|exclusive] [--format table|csv|json] FILE",
-	"print the rank x region load balance",
-	true,
-	ranks_options,
-	sizeof ranks_options / sizeof ranks_options[0],
-};
-
-static void ranks_help(void)
+static void ranks_more(FILE *out)
 {
-	printf("usage: %s\n\n"
-	       "Print each rank's time in each region and the load-balance\n"
-	       "figures of every region: min, mean and max over the ranks\n"
-	       "with calls, the slowest rank, its excess over the mean and\n"
-	       "rank_imbalance_pct as `scopeview summary` reports it.\n\n"
-	       "Options:\n",
-		RANKS_USAGE);
-	sv_cli_write_options(stdout, &sv_cli_ranks_cmd);
-	printf("\nExit status: 0 success, 1 the profile could not be read,\n"
-	       "2 a command-line mistake.\n");
+	fprintf(out,
+		"\nExit status: 0 success, 1 the profile could not be read,\n"
+		"2 a command-line mistake.\n");
 }
 
-int sv_ranks_main(int argc, char **argv)
+static int ranks_run(void *args)
 {
-	enum sv_report_format fmt = SV_REPORT_TABLE;
-	enum sv_ranks_metric metric = SV_RANKS_TOTAL;
-	const char *file = NULL;
+	const struct ranks_args *a = args;
+	const char *file = a->file;
 	struct sv_profile *p = NULL;
 	struct sv_stats_table t;
 	struct sv_ranks m;
 	struct sv_error err = {0};
-	int i, rc = SV_EXIT_OK;
+	int rc = SV_EXIT_OK;
 
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-		if (argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-			if (file)
-				return sv_cli_usage_error(RANKS_USAGE,
-					"ranks: more than one FILE");
-			file = argv[i];
-		} else if (!strcmp(argv[i], "-h") ||
-			   !strcmp(argv[i], "--help")) {
-			ranks_help();
-			return SV_EXIT_OK;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--metric", &missing))) {
-			if (!strcmp(v, "total"))
-				metric = SV_RANKS_TOTAL;
-			else if (!strcmp(v, "exclusive"))
-				metric = SV_RANKS_EXCLUSIVE;
-			else
-				return sv_cli_usage_error(RANKS_USAGE,
-					"ranks: unknown metric '%s' (total or "
-					"exclusive)",
-					v);
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--format", &missing))) {
-			int bad = sv_cli_report_format(
-				v, &fmt, RANKS_USAGE, "ranks");
-			if (bad)
-				return bad;
-		} else if (missing) {
-			return sv_cli_usage_error(RANKS_USAGE,
-				"ranks: %s needs a value", argv[i]);
-		} else {
-			return sv_cli_usage_error(RANKS_USAGE,
-				"ranks: unknown option '%s'", argv[i]);
-		}
-	}
-	if (!file)
-		return sv_cli_usage_error(RANKS_USAGE, "ranks: no FILE given");
 	if (sv_load(file, NULL, &p, &err) < 0) {
 		char *safe = sv_utf8_terminal_safe(err.msg, NULL);
 		fprintf(stderr, "scopeview: %s\n", safe);
@@ -110,8 +61,9 @@ int sv_ranks_main(int argc, char **argv)
 		sv_profile_free(p);
 		return SV_EXIT_LOAD;
 	}
-	sv_ranks_compute(&m, &t, metric);
-	if (sv_report_ranks(stdout, p, &m, file, fmt) < 0) {
+	sv_ranks_compute(&m, &t, (enum sv_ranks_metric)a->metric);
+	if (sv_report_ranks(stdout, p, &m, file,
+		    (enum sv_report_format)a->format) < 0) {
 		fprintf(stderr, "scopeview: cannot write the matrix\n");
 		rc = SV_EXIT_LOAD;
 	}
@@ -120,3 +72,17 @@ int sv_ranks_main(int argc, char **argv)
 	sv_profile_free(p);
 	return rc;
 }
+
+const struct sv_cli_command sv_cli_ranks_cmd = {
+	.name = "ranks",
+	.what = "print the rank x region load balance",
+	.about = "Print each rank's time in each region and the load-balance\n"
+		 "figures of every region: min, mean and max over the ranks\n"
+		 "with calls, the slowest rank, its excess over the mean and\n"
+		 "rank_imbalance_pct as `scopeview summary` reports it.",
+	.opts = ranks_options,
+	.nopts = sizeof ranks_options / sizeof ranks_options[0],
+	.size = sizeof(struct ranks_args),
+	.run = ranks_run,
+	.more = ranks_more,
+};

@@ -16,60 +16,98 @@
 #include "scopeview/load.h"
 #include "scopeview/snapshot.h"
 
-#define SNAPSHOT_USAGE                                       \
-	"scopeview snapshot [--size WxH] [--keys KEYS] "     \
-	"[--format text|ansi|svg] [--ascii] [--ranks LIST] " \
-	"[--output PATH] FILE [FILE2]|--demo"
+struct snapshot_args {
+	const char *size, *output, *file, *file2, *config;
+	char *keys; /* every --keys, joined by spaces; owned */
+	int format; /* index among "text ansi svg" */
+	int theme;  /* -1: not given */
+	int colors; /* index among "256 16 8 none"; -1: not given */
+	bool ascii, demo;
+	struct sv_cli_select sel; /* --ranks only */
+};
+
+#define SNAPSHOT_AT(f, type) SV_CLI_AT(struct snapshot_args, f, type)
+
+/* Repeated --keys append. */
+static int snapshot_set_keys(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	char **keys = target;
+	char *joined =
+		sv_xasprintf("%s%s%s", *keys ? *keys : "", *keys ? " " : "", v);
+	(void)cx;
+	free(*keys);
+	*keys = joined;
+	return 0;
+}
 
 static const struct sv_cli_option snapshot_options[] = {
-	{"--size", NULL, "WxH", NULL, "screen size in cells (default 120x40)"},
+	{"--size", NULL, "WxH", NULL, "screen size in cells (default 120x40)",
+		SV_CLI_STRING, SNAPSHOT_AT(size, const char *), NULL, 0},
 	{"--keys", NULL, "KEYS", NULL,
 		"keys separated by spaces, in tmux send-keys names:\n"
 		"t + / Enter Escape Tab BTab Space BSpace Up Down Left\n"
 		"Right PageUp PageDown Home End F1..F12 C-x\n"
-		"Click:X,Y WheelUp:X,Y WheelDown:X,Y (0-based cells)"},
+		"Click:X,Y WheelUp:X,Y WheelDown:X,Y (0-based cells);\n"
+		"repeatable, the keys of each in turn",
+		SV_CLI_CALL, SNAPSHOT_AT(keys, char *), snapshot_set_keys,
+		SV_CLI_REPEAT},
 	{"--format", NULL, "FMT", "text ansi svg",
 		"text (characters only, H lines), ansi (plus SGR colours)\n"
-		"or svg"},
+		"or svg",
+		SV_CLI_CHOICE, SNAPSHOT_AT(format, int), NULL, 0},
 	{"--ascii", NULL, NULL, NULL,
-		"ASCII glyphs (the default follows the locale)"},
+		"ASCII glyphs (the default follows the locale)", SV_CLI_FLAG,
+		SNAPSHOT_AT(ascii, bool), NULL, 0},
 	{"--theme", NULL, "NAME", "dark light",
-		"the colours of ansi and svg: dark (default) or light"},
+		"the colours of ansi and svg: dark (default) or light",
+		SV_CLI_CHOICE, SNAPSHOT_AT(theme, int), NULL, 0},
 	{"--colors", NULL, "N", "256 16 8 none",
 		"draw ansi and svg as a terminal of N colours would\n"
-		"(default 256; none when NO_COLOR is set)"},
+		"(default 256; none when NO_COLOR is set)",
+		SV_CLI_CHOICE, SNAPSHOT_AT(colors, int), NULL, 0},
 	{"--config", NULL, "FILE", "@file",
 		"take the key bindings and theme of this configuration\n"
-		"file (snapshot reads none by itself)"},
+		"file (snapshot reads none by itself)",
+		SV_CLI_STRING, SNAPSHOT_AT(config, const char *), NULL, 0},
 	{"--ranks", NULL, "LIST", NULL,
 		"read and show only these ranks' calls (as the\n"
-		"viewer does with --ranks)"},
+		"viewer does with --ranks)",
+		SV_CLI_CALL, SNAPSHOT_AT(sel, struct sv_cli_select),
+		sv_cli_set_ranks_named, 0},
 	{"--output", "-o", "PATH", "@file",
-		"write there instead of standard output"},
+		"write there instead of standard output", SV_CLI_STRING,
+		SNAPSHOT_AT(output, const char *), NULL, 0},
 	{"--demo", NULL, NULL, NULL,
-		"draw the built-in demo profile instead of FILE"},
-	{"--help", "-h", NULL, NULL, "show this help"},
+		"draw the built-in demo profile instead of FILE", SV_CLI_FLAG,
+		SNAPSHOT_AT(demo, bool), NULL, 0},
+	{"--help", "-h", NULL, NULL, "show this help", SV_CLI_HELP, 0, NULL, 0},
+	{"FILE", NULL, NULL, NULL, NULL, SV_CLI_STRING,
+		SNAPSHOT_AT(file, const char *), NULL, 0},
+	{"FILE2", NULL, NULL, NULL, NULL, SV_CLI_STRING,
+		SNAPSHOT_AT(file2, const char *), NULL, 0},
 };
 
-const struct sv_cli_command sv_cli_snapshot_cmd = {
-	"snapshot",
-	"[--size WxH] [--keys KEYS] [--format text|ansi|svg] [--ascii] "
-	"[--theme dark|light] [--colors N] [--config FILE] [--ranks LIST] "
-	"[--output PATH] "
-	"FILE [FILE2]|--demo",
-	"draw the viewer's screen to a file",
-	true,
-	snapshot_options,
-	sizeof snapshot_options / sizeof snapshot_options[0],
-};
-
-static void snapshot_help(void)
+static void snapshot_more(FILE *out)
 {
-	fputs("usage: " SNAPSHOT_USAGE "\n\n"
-	      "Draw the viewer's screen for FILE after the keys KEYS, without "
-	      "a terminal.\n\n",
-		stdout);
-	sv_cli_write_options(stdout, &sv_cli_snapshot_cmd);
+	fprintf(out,
+		"\nExit status: 0 success, 1 a profile could not be read or\n"
+		"the output written, 2 a command-line mistake.\n");
+}
+
+static void snapshot_init(void *args)
+{
+	struct snapshot_args *a = args;
+	a->size = "120x40";
+	a->theme = -1;
+	a->colors = -1;
+}
+
+static void snapshot_fini(void *args)
+{
+	struct snapshot_args *a = args;
+	free(a->keys);
+	sv_cli_select_fini(&a->sel);
 }
 
 static int snapshot_parse_size(const char *s, int *w, int *h)
@@ -89,146 +127,43 @@ static int snapshot_parse_size(const char *s, int *w, int *h)
 	return 0;
 }
 
-/* The value of option argv[*i] ("--opt=value" or "--opt value"). */
-static const char *snapshot_value(
-	int argc, char **argv, int *i, const char *name)
+static int snapshot_run(void *args)
 {
-	size_t n = strlen(name);
-	if (!strncmp(argv[*i], name, n) && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (!strcmp(argv[*i], name) && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-int sv_snapshot_main(int argc, char **argv)
-{
-	const char *size = "120x40", *keys = NULL, *format = "text",
-		   *output = NULL, *file = NULL, *file2 = NULL, *val,
-		   *theme_name = NULL, *config = NULL, *colors_name = NULL, *nc;
-	char *keybuf = NULL;
-	bool ascii = false, demo = false, dashdash = false;
+	static const int ncolors[] = {256, 16, 8, 0};
+	static const enum sv_grid_format formats[] = {
+		SV_GRID_TEXT, SV_GRID_ANSI, SV_GRID_SVG};
+	struct snapshot_args *a = args;
+	const char *file = a->file, *output = a->output, *nc;
+	bool ascii = a->ascii;
 	char demo_path[4096];
-	int w, h, i, rc, theme = -1, *keyv = NULL, colors = 256;
+	int w, h, i, rc, theme = a->theme, *keyv = NULL, colors = 256;
 	size_t nkeys = 0;
-	enum sv_grid_format fmt;
+	enum sv_grid_format fmt = formats[a->format];
 	struct sv_error err = {0};
 	struct sv_profile *p = NULL, *p2 = NULL;
 	struct sv_view_opts opts;
 	struct sv_load_opts lo;
-	const char *ranks = NULL;
-	bool *rank_on = NULL;
-	uint32_t nrank_on = 0;
 	struct sv_grid g;
 	FILE *out = stdout;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--") && !dashdash) {
-			/* What follows is FILE, even if it starts with '-'. */
-			dashdash = true;
-			continue;
-		}
-		if (dashdash) {
-			if (file) {
-				free(keybuf);
-				return sv_cli_usage_error(SNAPSHOT_USAGE,
-					"snapshot: more than one FILE ('%s', "
-					"'%s')",
-					file, argv[i]);
-			}
-			file = argv[i];
-		} else if (!strcmp(argv[i], "--help") ||
-			   !strcmp(argv[i], "-h")) {
-			snapshot_help();
-			free(keybuf);
-			return SV_EXIT_OK;
-		} else if (!strcmp(argv[i], "--ascii")) {
-			ascii = true;
-		} else if (!strcmp(argv[i], "--demo")) {
-			demo = true;
-		} else if ((val = snapshot_value(argc, argv, &i, "--size"))) {
-			size = val;
-		} else if ((val = snapshot_value(argc, argv, &i, "--keys"))) {
-			/* Repeated --keys append. */
-			char *joined = sv_xasprintf("%s%s%s",
-				keybuf ? keybuf : "", keybuf ? " " : "", val);
-			free(keybuf);
-			keybuf = joined;
-			keys = keybuf;
-		} else if ((val = snapshot_value(argc, argv, &i, "--theme"))) {
-			theme_name = val;
-		} else if ((val = snapshot_value(argc, argv, &i, "--colors"))) {
-			colors_name = val;
-		} else if ((val = snapshot_value(argc, argv, &i, "--config"))) {
-			config = val;
-		} else if ((val = snapshot_value(argc, argv, &i, "--ranks"))) {
-			ranks = val;
-		} else if ((val = snapshot_value(argc, argv, &i, "--format"))) {
-			format = val;
-		} else if ((val = snapshot_value(argc, argv, &i, "--output")) ||
-			   (val = snapshot_value(argc, argv, &i, "-o"))) {
-			output = val;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			free(keybuf);
-			return sv_cli_usage_error(SNAPSHOT_USAGE,
-				"snapshot: unknown option '%s' (or it needs a "
-				"value)",
-				argv[i]);
-		} else if (!file) {
-			file = argv[i];
-		} else if (!file2) {
-			file2 = argv[i];
-		} else {
-			free(keybuf);
-			return sv_cli_usage_error(SNAPSHOT_USAGE,
-				"snapshot: more than two FILEs ('%s')",
-				argv[i]);
-		}
-	}
-	if (demo && file) {
-		free(keybuf);
-		return sv_cli_usage_error(SNAPSHOT_USAGE,
-			"snapshot: give a FILE or --demo, not both");
-	}
-	if (!file && !demo) {
-		free(keybuf);
-		return sv_cli_usage_error(SNAPSHOT_USAGE,
-			"snapshot: a FILE (or --demo) is required");
-	}
-	if (snapshot_parse_size(size, &w, &h) < 0) {
-		free(keybuf);
-		return sv_cli_usage_error(SNAPSHOT_USAGE,
-			"snapshot: bad --size '%s' (expected WxH, e.g. 120x40)",
-			size);
-	}
-	if (!strcmp(format, "text"))
-		fmt = SV_GRID_TEXT;
-	else if (!strcmp(format, "ansi"))
-		fmt = SV_GRID_ANSI;
-	else if (!strcmp(format, "svg"))
-		fmt = SV_GRID_SVG;
-	else {
-		free(keybuf);
-		return sv_cli_usage_error(SNAPSHOT_USAGE,
-			"snapshot: unknown --format '%s' (text, ansi or svg)",
-			format);
-	}
-	if (theme_name && (theme = sv_grid_theme_from_name(theme_name)) < 0) {
-		free(keybuf);
-		return sv_cli_usage_error(SNAPSHOT_USAGE,
-			"snapshot: unknown --theme '%s' (dark or light)",
-			theme_name);
-	}
-	if (config) {
+	if (a->demo && file)
+		return sv_cli_fail(&sv_cli_snapshot_cmd,
+			"give a FILE or --demo, not both");
+	if (!file && !a->demo)
+		return sv_cli_fail(
+			&sv_cli_snapshot_cmd, "a FILE (or --demo) is required");
+	if (snapshot_parse_size(a->size, &w, &h) < 0)
+		return sv_cli_fail(&sv_cli_snapshot_cmd,
+			"bad --size '%s' (expected WxH, e.g. 120x40)", a->size);
+	if (a->config) {
 		/* Its bindings before the keys are read; its theme unless
 		 * --theme says otherwise.  Bad lines are reported and left
 		 * out, as in the viewer. */
 		struct sv_config cfg;
 		sv_config_init(&cfg);
-		if (sv_config_load(&cfg, config, true, &err) < 0) {
+		if (sv_config_load(&cfg, a->config, true, &err) < 0) {
 			fprintf(stderr, "scopeview: %s\n", err.msg);
 			sv_config_fini(&cfg);
-			free(keybuf);
 			return SV_EXIT_LOAD;
 		}
 		for (i = 0; i < (int)cfg.errors.n; i++)
@@ -242,32 +177,16 @@ int sv_snapshot_main(int argc, char **argv)
 		theme = SV_THEME_DARK;
 	/* NO_COLOR (set and not empty) means none unless --colors says. */
 	nc = getenv("NO_COLOR");
-	if (!colors_name && nc && *nc)
+	if (a->colors < 0 && nc && *nc)
 		colors = 0;
-	else if (colors_name && !strcmp(colors_name, "none"))
-		colors = 0;
-	else if (colors_name) {
-		char *end;
-		long n = strtol(colors_name, &end, 10);
-		if (*end || (n != 256 && n != 16 && n != 8)) {
-			free(keybuf);
-			return sv_cli_usage_error(SNAPSHOT_USAGE,
-				"snapshot: unknown --colors '%s' (256, 16, 8 "
-				"or none)",
-				colors_name);
-		}
-		colors = (int)n;
-	}
-	if (keys && sv_keys_parse_script(keys, &keyv, &nkeys, &err) < 0) {
-		free(keybuf);
-		return sv_cli_usage_error(
-			SNAPSHOT_USAGE, "snapshot: %s", err.msg);
-	}
-	free(keybuf);
+	else if (a->colors >= 0)
+		colors = ncolors[a->colors];
+	if (a->keys && sv_keys_parse_script(a->keys, &keyv, &nkeys, &err) < 0)
+		return sv_cli_fail(&sv_cli_snapshot_cmd, "%s", err.msg);
 	setlocale(LC_CTYPE, "");
 	if (!ascii && !sv_grid_locale_is_utf8())
 		ascii = true;
-	if (demo) {
+	if (a->demo) {
 		if (sv_demo_path(demo_path, sizeof demo_path, &err) < 0) {
 			fprintf(stderr, "scopeview: the built-in demo: %s\n",
 				err.msg);
@@ -277,20 +196,14 @@ int sv_snapshot_main(int argc, char **argv)
 		file = demo_path;
 	}
 
-	if (ranks &&
-		sv_stats_parse_ranks(ranks, &rank_on, &nrank_on, &err) < 0) {
-		free(keyv);
-		return sv_cli_usage_error(
-			SNAPSHOT_USAGE, "snapshot: --ranks: %s", err.msg);
-	}
-	sv_cli_ranks_load_opts(rank_on, nrank_on, &lo);
-	if (rank_on && sv_cli_ranks_check(file, rank_on, nrank_on) < 0)
+	sv_cli_select_load_opts(&a->sel, &lo);
+	if (a->sel.rank_on &&
+		sv_cli_ranks_check(file, a->sel.rank_on, a->sel.nrank_on) < 0)
 		rc = -EINVAL;
 	else if ((rc = sv_load(file, &lo, &p, &err)) < 0)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
-	else if (file2 && (rc = sv_load(file2, &lo, &p2, &err)) < 0)
+	else if (a->file2 && (rc = sv_load(a->file2, &lo, &p2, &err)) < 0)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
-	free(rank_on);
 	if (rc < 0) {
 		free(keyv);
 		sv_profile_free(p);
@@ -298,11 +211,11 @@ int sv_snapshot_main(int argc, char **argv)
 	}
 	memset(&opts, 0, sizeof opts);
 	opts.ascii = ascii;
-	opts.title = demo ? "demo" : file;
+	opts.title = a->demo ? "demo" : file;
 	opts.second = p2;
-	opts.second_title = file2;
+	opts.second_title = a->file2;
 	opts.sink = &sv_cli_export_sink;
-	opts.ranks = ranks;
+	opts.ranks = a->sel.ranks;
 	sv_grid_init(&g);
 	rc = sv_snapshot_draw(&g, p, w, h, keyv, nkeys, &opts, &err);
 	free(keyv);
@@ -339,3 +252,17 @@ int sv_snapshot_main(int argc, char **argv)
 	}
 	return SV_EXIT_OK;
 }
+
+const struct sv_cli_command sv_cli_snapshot_cmd = {
+	.name = "snapshot",
+	.what = "draw the viewer's screen to a file",
+	.about = "Draw the viewer's screen for FILE after the keys KEYS, "
+		 "without a terminal.",
+	.opts = snapshot_options,
+	.nopts = sizeof snapshot_options / sizeof snapshot_options[0],
+	.size = sizeof(struct snapshot_args),
+	.init = snapshot_init,
+	.run = snapshot_run,
+	.fini = snapshot_fini,
+	.more = snapshot_more,
+};

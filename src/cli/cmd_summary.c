@@ -18,11 +18,6 @@
 #include "scopeview/strv.h"
 #include "scopeview/summary.h"
 
-#define SUMMARY_USAGE                                                      \
-	"scopeview summary [--format table|csv|json] [--sort KEY] "        \
-	"[--include RE]... [--exclude RE]... [--ranks LIST] [--per-rank] " \
-	"[--group-by KEY] [--counters] FILE"
-
 /* More values of the --group-by key than this are refused.  Each value
  * gets a whole summary table (every figure of every region on every rank,
  * percentiles included), computed in a pass over every call: 999 values
@@ -34,147 +29,100 @@
 
 /* ---- the command ---------------------------------------------------------- */
 
-static const struct sv_cli_option summary_options[] = {
-	{"--format", NULL, "FMT", "table csv json",
-		"table (default), csv or json"},
-	{"--sort", NULL, "KEY", NULL, "order of the regions (default start)"},
-	{"--include", NULL, "RE", NULL,
-		"only regions whose name matches RE at its\n"
-		"start (Perl-compatible, like Python's re.match);\n"
-		"repeatable"},
-	{"--exclude", NULL, "RE", NULL,
-		"leave out regions matching RE; repeatable"},
-	{"--ranks", NULL, "LIST", NULL,
-		"figures over these ranks only, e.g. 0,2-5, and\n"
-		"the whole run's from the stored statistics\n"
-		"(a second table; JSON \"whole_run\")"},
-	{"--per-rank", NULL, NULL, NULL,
-		"a row per rank in the table and CSV\n"
-		"(JSON always carries the ranks)"},
-	{"--group-by", NULL, "KEY", NULL,
-		"every figure per value of the calls' event\n"
-		"metadata KEY under each region (calls\n"
-		"without KEY: '-', null in JSON); values\n"
-		"equal in Python (1, 1.0, true) are one\n"
-		"group; at most 999 values"},
-	{"--counters", NULL, NULL, NULL,
-		"each region's hardware counters (perf,\n"
-		"LIKWID) and their rates such as IPC"},
-	{"--help", "-h", NULL, NULL, "show this help"},
-};
-
-const struct sv_cli_command sv_cli_summary_cmd = {
-	"summary",
-	"[--format table|csv|json] [--sort KEY] [--include RE]... "
-	"[--exclude RE]... [--ranks LIST] [--per-rank] FILE",
-	"print the statistics of a profile",
-	true,
-	summary_options,
-	sizeof summary_options / sizeof summary_options[0],
-};
-
-static void summary_help(void)
-{
-	int k;
-
-	printf("usage: %s\n\n"
-	       "Print the statistics of a scope-profiler profile, with the\n"
-	       "figures scope-profiler's own reader reports.\n\n"
-	       "Options:\n",
-		SUMMARY_USAGE);
-	sv_cli_write_options(stdout, &sv_cli_summary_cmd);
-	printf("\nSort keys:\n");
-	for (k = 0; k < SV_STATS_KEY_COUNT; k++)
-		printf("  %-10s %s\n", sv_stats_key_name(k),
-			sv_stats_key_help(k));
-	printf("\nExit status: 0 success, 1 the profile could not be read,\n"
-	       "2 a command-line mistake.\n");
-}
-
 struct summary_args {
 	struct sv_summary_opts o;
+	int format; /* enum sv_summary_format */
 	int sort;
 	struct sv_cli_select sel;
 	const char *group_by;
 	const char *file;
 };
 
-static void summary_args_free(struct summary_args *a)
+#define SUMMARY_AT(f, type) SV_CLI_AT(struct summary_args, f, type)
+
+static int summary_set_sort(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
 {
-	sv_cli_select_fini(&a->sel);
+	return sv_cli_set_key(
+		target, sv_stats_key_from_name(v), v, "sort key", cx);
 }
 
-/* Parse argv; returns -1 to go on, else an exit status. */
-static int summary_parse(int argc, char **argv, struct summary_args *a)
+static int summary_set_group_by(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
 {
-	int i;
-	bool only_files = false;
+	if (!*v)
+		return sv_cli_fail(cx->cmd, "--group-by needs a key");
+	*(const char **)target = v;
+	return 0;
+}
 
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-		int taken;
+static const struct sv_cli_option summary_options[] = {
+	{"--format", NULL, "FMT", "table csv json",
+		"table (default), csv or json", SV_CLI_CHOICE,
+		SUMMARY_AT(format, int), NULL, 0},
+	{"--sort", NULL, "KEY", NULL, "order of the regions (default start)",
+		SV_CLI_CALL, SUMMARY_AT(sort, int), summary_set_sort, 0},
+	{"--include", NULL, "RE", NULL,
+		"only regions whose name matches RE at its\n"
+		"start (Perl-compatible, like Python's re.match);\n"
+		"repeatable",
+		SV_CLI_CALL, SUMMARY_AT(sel, struct sv_cli_select),
+		sv_cli_set_include, SV_CLI_REPEAT},
+	{"--exclude", NULL, "RE", NULL,
+		"leave out regions matching RE; repeatable", SV_CLI_CALL,
+		SUMMARY_AT(sel, struct sv_cli_select), sv_cli_set_exclude,
+		SV_CLI_REPEAT},
+	{"--ranks", NULL, "LIST", NULL,
+		"figures over these ranks only, e.g. 0,2-5, and\n"
+		"the whole run's from the stored statistics\n"
+		"(a second table; JSON \"whole_run\")",
+		SV_CLI_CALL, SUMMARY_AT(sel, struct sv_cli_select),
+		sv_cli_set_ranks, 0},
+	{"--per-rank", NULL, NULL, NULL,
+		"a row per rank in the table and CSV\n"
+		"(JSON always carries the ranks)",
+		SV_CLI_FLAG, SUMMARY_AT(o.per_rank, bool), NULL, 0},
+	{"--group-by", NULL, "KEY", NULL,
+		"every figure per value of the calls' event\n"
+		"metadata KEY under each region (calls\n"
+		"without KEY: '-', null in JSON); values\n"
+		"equal in Python (1, 1.0, true) are one\n"
+		"group; at most 999 values",
+		SV_CLI_CALL, SUMMARY_AT(group_by, const char *),
+		summary_set_group_by, 0},
+	{"--counters", NULL, NULL, NULL,
+		"each region's hardware counters (perf,\n"
+		"LIKWID) and their rates such as IPC",
+		SV_CLI_FLAG, SUMMARY_AT(o.counters, bool), NULL, 0},
+	{"--help", "-h", NULL, NULL, "show this help", SV_CLI_HELP, 0, NULL, 0},
+	{"FILE", NULL, NULL, NULL, NULL, SV_CLI_STRING,
+		SUMMARY_AT(file, const char *), NULL, SV_CLI_REQUIRED},
+};
 
-		if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-			if (a->file)
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: more than one FILE ('%s', "
-					"'%s')",
-					a->file, argv[i]);
-			a->file = argv[i];
-		} else if (!strcmp(argv[i], "--")) {
-			only_files = true;
-		} else if (!strcmp(argv[i], "-h") ||
-			   !strcmp(argv[i], "--help")) {
-			summary_help();
-			return SV_EXIT_OK;
-		} else if (!strcmp(argv[i], "--counters")) {
-			a->o.counters = true;
-		} else if (!strcmp(argv[i], "--per-rank")) {
-			a->o.per_rank = true;
-		} else if ((taken = sv_cli_select_opt(&a->sel, argc, argv, &i,
-				    &missing, SUMMARY_USAGE, "summary"))) {
-			if (taken < 0)
-				return SV_EXIT_USAGE;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--format", &missing))) {
-			if (!strcmp(v, "table"))
-				a->o.format = SV_SUMMARY_TABLE;
-			else if (!strcmp(v, "csv"))
-				a->o.format = SV_SUMMARY_CSV;
-			else if (!strcmp(v, "json"))
-				a->o.format = SV_SUMMARY_JSON;
-			else
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: unknown format '%s' (table, "
-					"csv or json)",
-					v);
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--group-by", &missing))) {
-			if (!*v)
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: --group-by needs a key");
-			a->group_by = v;
-		} else if ((v = sv_cli_opt(
-				    argc, argv, &i, "--sort", &missing))) {
-			a->sort = sv_stats_key_from_name(v);
-			if (a->sort < 0)
-				return sv_cli_usage_error(SUMMARY_USAGE,
-					"summary: unknown sort key '%s' (see "
-					"--help)",
-					v);
-		} else if (missing) {
-			return sv_cli_usage_error(SUMMARY_USAGE,
-				"summary: %s needs a value", argv[i]);
-		} else {
-			return sv_cli_usage_error(SUMMARY_USAGE,
-				"summary: unknown option '%s'", argv[i]);
-		}
-	}
-	if (!a->file)
-		return sv_cli_usage_error(
-			SUMMARY_USAGE, "summary: no FILE given");
-	return -1;
+static void summary_more(FILE *out)
+{
+	int k;
+
+	fprintf(out, "\nSort keys:\n");
+	for (k = 0; k < SV_STATS_KEY_COUNT; k++)
+		fprintf(out, "  %-10s %s\n", sv_stats_key_name(k),
+			sv_stats_key_help(k));
+	fprintf(out,
+		"\nExit status: 0 success, 1 the profile could not be read,\n"
+		"2 a command-line mistake.\n");
+}
+
+static void summary_init(void *args)
+{
+	struct summary_args *a = args;
+	a->format = SV_SUMMARY_TABLE;
+	a->sort = SV_STATS_KEY_START;
+}
+
+static void summary_fini(void *args)
+{
+	struct summary_args *a = args;
+	sv_cli_select_fini(&a->sel);
 }
 
 /* The groups of --group-by: one table per value of the key, then one for
@@ -244,14 +192,14 @@ static void summary_groups_free(
 	sv_strv_free_array(values, nv);
 }
 
-int sv_summary_main(int argc, char **argv)
+static int summary_run(void *args)
 {
+	struct summary_args *a = args;
 	struct sv_summary_group *groups = NULL;
 	struct sv_load_opts lo;
 	char **values = NULL;
 	size_t nvalues = 0;
 	long ngroups = 0;
-	struct summary_args a;
 	struct sv_stats_filter f;
 	struct sv_stats_table t, run;
 	struct sv_profile *p = NULL, *stored = NULL;
@@ -259,42 +207,33 @@ int sv_summary_main(int argc, char **argv)
 	size_t i;
 	int rc;
 
-	memset(&a, 0, sizeof a);
-	a.o.format = SV_SUMMARY_TABLE;
-	a.sort = SV_STATS_KEY_START;
-	rc = summary_parse(argc, argv, &a);
-	if (rc >= 0) {
-		summary_args_free(&a);
-		return rc;
-	}
-	sv_cli_select_load_opts(&a.sel, &lo);
-	if (sv_load(a.file, &lo, &p, &err) < 0) {
+	a->o.format = (enum sv_summary_format)a->format;
+	sv_cli_select_load_opts(&a->sel, &lo);
+	if (sv_load(a->file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
-		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
 	for (i = 0; i < p->nwarnings; i++)
 		sv_cli_stderr("warning: ", p->warnings[i]);
 
-	if (a.sel.rank_on) {
+	if (a->sel.rank_on) {
 		char *why = sv_cli_ranks_missing(
-			p, a.sel.rank_on, a.sel.nrank_on, NULL);
+			p, a->sel.rank_on, a->sel.nrank_on, NULL);
 		if (why)
 			fprintf(stderr, "scopeview: warning: %s\n", why);
 		free(why);
 	}
 	memset(&f, 0, sizeof f);
-	sv_cli_select_filter(&a.sel, &f);
+	sv_cli_select_filter(&a->sel, &f);
 	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		sv_profile_free(p);
-		summary_args_free(&a);
 		return SV_EXIT_LOAD;
 	}
-	sv_cli_select_warnings(&a.sel);
-	if (a.sel.rank_on && !p->run && !p->rank_subset)
+	sv_cli_select_warnings(&a->sel);
+	if (a->sel.rank_on && !p->run && !p->rank_subset)
 		stored = sv_profile_stored_run(p);
-	if (a.sel.rank_on && (p->run || stored)) {
+	if (a->sel.rank_on && (p->run || stored)) {
 		/* Beside the subset, the whole run: from the stored records
 		 * of every row, whether only the subset was read or every
 		 * rank (then the same figures); none where the file stores
@@ -308,41 +247,52 @@ int sv_summary_main(int argc, char **argv)
 			sv_profile_free(stored);
 			sv_stats_table_fini(&t);
 			sv_profile_free(p);
-			summary_args_free(&a);
 			return SV_EXIT_LOAD;
 		}
-		a.o.run = &run;
+		a->o.run = &run;
 	}
-	if (a.sort != SV_STATS_KEY_START)
-		sv_stats_table_sort(&t, a.sort);
-	if (a.group_by) {
-		ngroups = summary_groups(p, &f, a.group_by, a.sort, &groups,
+	if (a->sort != SV_STATS_KEY_START)
+		sv_stats_table_sort(&t, a->sort);
+	if (a->group_by) {
+		ngroups = summary_groups(p, &f, a->group_by, a->sort, &groups,
 			&values, &nvalues, &err);
 		if (ngroups < 0) {
 			sv_cli_stderr("", err.msg);
 			sv_strv_free_array(values, nvalues);
 			sv_stats_table_fini(&t);
 			sv_profile_free(p);
-			summary_args_free(&a);
 			return SV_EXIT_LOAD;
 		}
-		a.o.group_by = a.group_by;
-		a.o.groups = groups;
-		a.o.ngroups = (size_t)ngroups;
+		a->o.group_by = a->group_by;
+		a->o.groups = groups;
+		a->o.ngroups = (size_t)ngroups;
 	}
-	a.o.file = a.file;
-	a.o.ranks = a.sel.ranks;
+	a->o.file = a->file;
+	a->o.ranks = a->sel.ranks;
 	rc = SV_EXIT_OK;
-	if (sv_summary_write(stdout, p, &t, &a.o) < 0) {
+	if (sv_summary_write(stdout, p, &t, &a->o) < 0) {
 		fprintf(stderr, "scopeview: cannot write the summary\n");
 		rc = SV_EXIT_LOAD;
 	}
 	summary_groups_free(groups, (size_t)ngroups, values, nvalues);
-	if (a.o.run)
+	if (a->o.run)
 		sv_stats_table_fini(&run);
 	sv_profile_free(stored);
 	sv_stats_table_fini(&t);
 	sv_profile_free(p);
-	summary_args_free(&a);
 	return rc;
 }
+
+const struct sv_cli_command sv_cli_summary_cmd = {
+	.name = "summary",
+	.what = "print the statistics of a profile",
+	.about = "Print the statistics of a scope-profiler profile, with the\n"
+		 "figures scope-profiler's own reader reports.",
+	.opts = summary_options,
+	.nopts = sizeof summary_options / sizeof summary_options[0],
+	.size = sizeof(struct summary_args),
+	.init = summary_init,
+	.run = summary_run,
+	.fini = summary_fini,
+	.more = summary_more,
+};

@@ -18,6 +18,7 @@
 #include "scopeview/demo.h"
 #include "scopeview/load.h"
 #include "scopeview/term.h"
+#include "sv_version.h"
 
 /* ---- the curses backend ----------------------------------------------------
  */
@@ -61,84 +62,130 @@ static uint64_t view_default_memory(void)
 	return sv_budget_default(text);
 }
 
-static const char view_usage[] =
-	"scopeview [--ascii] [--no-mouse] [--ranks LIST] [--memory SIZE] "
-	"[--config FILE | --no-config] "
-	"[--list-keys[=markdown]] [--dump-config] [--demo | --demo-path] "
-	"[FILE [FILE2]]";
+struct view_args {
+	const char *file, *file2, *config;
+	bool memory_set; /* --memory given: memory is the budget (0: none) */
+	uint64_t memory;
+	int list_keys;    /* index among "text markdown scdoc"; -1: not asked */
+	int completion;   /* enum sv_cli_doc, -1: not asked */
+	int list_options; /* 0: --list-options=scdoc, -1: not asked */
+	bool ascii, no_mouse, no_config, dump_config, demo, demo_path, version;
+	struct sv_cli_select sel; /* --ranks only */
+};
+
+#define VIEW_AT(f, type) SV_CLI_AT(struct view_args, f, type)
+
+static int view_set_memory(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	struct view_args *a = target;
+	struct sv_error err = {0};
+
+	a->memory_set = true;
+	a->memory = 0;
+	if (strcmp(v, "none") && sv_budget_parse(v, &a->memory, &err) < 0)
+		return sv_cli_fail(cx->cmd, "--memory: %s", err.msg);
+	return 0;
+}
 
 static const struct sv_cli_option view_options[] = {
+	{"FILE", NULL, NULL, NULL,
+		"a scope-profiler profile: HDF5, a native trace (.spt),\n"
+		"a directory of per-rank files, JSON (.json, .json.gz);\n"
+		"without it, the built-in demo",
+		SV_CLI_STRING, VIEW_AT(file, const char *), NULL, 0},
+	{"FILE2", NULL, NULL, NULL,
+		"a second run to compare FILE with (also :open FILE2\n"
+		"inside): B and change columns in the panel, B's lanes\n"
+		"under A's on the timeline (rank by rank, each from its\n"
+		"start; :second off hides them), frames coloured by\n"
+		"change in the flame graph",
+		SV_CLI_STRING, VIEW_AT(file2, const char *), NULL, 0},
 	{"--ascii", NULL, NULL, NULL,
 		"ASCII glyphs instead of Unicode box drawing and blocks\n"
-		"(the default follows the locale, never TERM)"},
+		"(the default follows the locale, never TERM)",
+		SV_CLI_FLAG, VIEW_AT(ascii, bool), NULL, 0},
 	{"--no-mouse", NULL, NULL, NULL,
-		"do not ask the terminal for mouse reports"},
+		"do not ask the terminal for mouse reports", SV_CLI_FLAG,
+		VIEW_AT(no_mouse, bool), NULL, 0},
 	{"--ranks", NULL, "LIST", NULL,
 		"read and show only these ranks' calls, e.g. 0-63\n"
-		"(the status line says \"ranks 0-63 of 1024\")"},
+		"(the status line says \"ranks 0-63 of 1024\")",
+		SV_CLI_CALL, VIEW_AT(sel, struct sv_cli_select),
+		sv_cli_set_ranks_named, 0},
 	{"--memory", NULL, "SIZE", NULL,
 		"keep at most about SIZE of calls in memory, e.g. 4G\n"
 		"(default: half the available memory; `none`: no limit):\n"
-		"the ranks that fit are read, others when :ranks asks"},
+		"the ranks that fit are read, others when :ranks asks",
+		SV_CLI_CALL, 0, view_set_memory, 0},
 	{"--config", NULL, "FILE", "@file",
 		"read this configuration file instead of\n"
-		"$XDG_CONFIG_HOME/scopeview/config"},
+		"$XDG_CONFIG_HOME/scopeview/config",
+		SV_CLI_STRING, VIEW_AT(config, const char *), NULL,
+		SV_CLI_GROUP(1)},
 	{"--no-config", NULL, NULL, NULL,
-		"read no configuration file: the built-in defaults"},
+		"read no configuration file: the built-in defaults",
+		SV_CLI_FLAG, VIEW_AT(no_config, bool), NULL, SV_CLI_GROUP(1)},
 	{"--dump-config", NULL, NULL, NULL,
-		"print the configuration in effect, with comments, and exit"},
+		"print the configuration in effect, with comments, and exit",
+		SV_CLI_FLAG, VIEW_AT(dump_config, bool), NULL, 0},
 	{"--list-keys", NULL, "[=FMT]", "text markdown scdoc",
 		"print the viewer's keys and exit (=markdown: as a table,\n"
-		"=scdoc: as the man page's section)"},
+		"=scdoc: as the man page's section)",
+		SV_CLI_CHOICE, VIEW_AT(list_keys, int), NULL, 0},
 	{"--demo", NULL, NULL, NULL,
-		"open the built-in demo profile (as without FILE)"},
+		"open the built-in demo profile (as without FILE)", SV_CLI_FLAG,
+		VIEW_AT(demo, bool), NULL, SV_CLI_GROUP(2)},
 	{"--demo-path", NULL, NULL, NULL,
-		"write the built-in demo profile (once) and print its path"},
+		"write the built-in demo profile (once) and print its path",
+		SV_CLI_FLAG, VIEW_AT(demo_path, bool), NULL, SV_CLI_GROUP(2)},
 	{"--completion", NULL, "=SHELL", "bash zsh fish",
-		"print the completion script for bash, zsh or fish"},
+		"print the completion script for bash, zsh or fish",
+		SV_CLI_CHOICE, VIEW_AT(completion, int), NULL, SV_CLI_HIDDEN},
 	{"--list-options", NULL, "=scdoc", "scdoc",
-		"print the commands and options as man page sections"},
-	{"--version", "-V", NULL, NULL, "print the version and exit"},
-	{"--help", "-h", NULL, NULL, "print this help and exit"},
+		"print the commands and options as man page sections",
+		SV_CLI_CHOICE, VIEW_AT(list_options, int), NULL, SV_CLI_HIDDEN},
+	{"--version", "-V", NULL, NULL, "print the version and exit",
+		SV_CLI_FLAG, VIEW_AT(version, bool), NULL, SV_CLI_HIDDEN},
+	{"--help", "-h", NULL, NULL, "print this help and exit", SV_CLI_HELP, 0,
+		NULL, 0},
 };
 
-const struct sv_cli_command sv_cli_view_cmd = {
-	"",
-	"[OPTIONS] [FILE [FILE2]]",
-	"open the interactive viewer on FILE, a scope-profiler profile (HDF5, "
-	"a native trace, a run's directory, JSON; without FILE, the built-in "
-	"demo); with FILE2, compare the two runs",
-	true,
-	view_options,
-	sizeof view_options / sizeof view_options[0],
-};
-
-static void view_help(FILE *out, bool with_usage)
+static void view_more(FILE *out)
 {
-	if (with_usage)
-		fprintf(out, "usage: %s\n\n", view_usage);
-	fputs("  FILE               a scope-profiler profile: HDF5, a native "
-	      "trace (.spt),\n"
-	      "                     a directory of per-rank files, JSON "
-	      "(.json, .json.gz);\n"
-	      "                     without it, the built-in demo\n"
-	      "  FILE2              a second run to compare FILE with (also "
-	      ":open FILE2\n"
-	      "                     inside): B and change columns in the "
-	      "panel, B's lanes\n"
-	      "                     under A's on the timeline (rank by rank, "
-	      "each from its\n"
-	      "                     start; :second off hides them), frames "
-	      "coloured by\n"
-	      "                     change in the flame graph\n",
-		out);
-	sv_cli_write_options(out, &sv_cli_view_cmd);
 	fputs("\nInside the viewer press ? or F1 for the keys, q to quit.\n"
 	      "NO_COLOR=1 draws without colours.  The viewer needs a "
 	      "terminal on standard\n"
 	      "output; 'scopeview snapshot' draws the same screen to a "
 	      "file.\n",
 		out);
+}
+
+static void view_init(void *args)
+{
+	struct view_args *a = args;
+	a->list_keys = -1;
+	a->completion = -1;
+	a->list_options = -1;
+}
+
+static void view_fini(void *args)
+{
+	struct view_args *a = args;
+	sv_cli_select_fini(&a->sel);
+}
+
+/* `--completion=SHELL` and `--list-options=scdoc`: the documents made
+ * from every command's table. */
+static int view_write_doc(enum sv_cli_doc kind)
+{
+	if (sv_cli_write_doc(stdout, kind, sv_cli_commands, sv_cli_ncommands) <
+			0 ||
+		fflush(stdout) != 0) {
+		fputs("scopeview: cannot write to standard output\n", stderr);
+		return SV_EXIT_LOAD;
+	}
+	return SV_EXIT_OK;
 }
 
 /*
@@ -177,124 +224,52 @@ static bool view_config(struct sv_config *c, const char *path, bool none)
  * terminal, or TERM names no known terminal type): like a wrong option,
  * the remedy is a different command line, not a different file.
  */
-static int view_main(int argc, char **argv, bool **rank_on)
+static int view_run(void *args)
 {
+	struct view_args *a = args;
 	struct sv_app_opts ao;
 	struct sv_term_opts to;
 	struct sv_term *term = NULL;
 	struct sv_backend b;
 	struct sv_app *app;
 	struct sv_error err;
-	const char *file = NULL, *file2 = NULL;
+	const char *file = a->file, *file2 = a->file2;
 	char demo[4096];
 	FILE *tty_in = NULL;
-	bool opts_done = false, help = false, demo_path = false;
-	bool demo_opt = false;
-	bool no_config = false, dump_config = false;
-	const char *config_path = NULL;
 	struct sv_config cfg;
 	struct sv_style_attr styles[SV_STYLE_COUNT];
 	bool style_set[SV_STYLE_COUNT];
-	int i, rc, list_keys = 0;
-	const char *v, *ranks = NULL;
-	bool missing = false, memory_set = false;
-	uint32_t nrank_on = 0;
+	int rc;
 
+	if (a->version) {
+		printf("scopeview %s\n", SV_VERSION);
+		return SV_EXIT_OK;
+	}
+	if (a->completion >= 0 || a->list_options >= 0)
+		return view_write_doc(
+			a->completion >= 0
+				? (enum sv_cli_doc)(a->completion + 1)
+				: SV_CLI_DOC_SCDOC);
 	memset(&ao, 0, sizeof ao);
 	memset(&err, 0, sizeof err);
 	sv_term_opts_default(&to);
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (!opts_done && arg[0] == '-' && arg[1]) {
-			if (!strcmp(arg, "--")) {
-				opts_done = true;
-			} else if (!strcmp(arg, "--ascii")) {
-				ao.ascii = true;
-			} else if (!strcmp(arg, "--no-mouse")) {
-				ao.no_mouse = true;
-				to.mouse = false;
-			} else if (!strcmp(arg, "--help") ||
-				   !strcmp(arg, "-h")) {
-				help = true;
-			} else if (!strcmp(arg, "--list-keys")) {
-				list_keys = 1;
-			} else if (!strcmp(arg, "--list-keys=markdown")) {
-				list_keys = 2;
-			} else if (!strcmp(arg, "--list-keys=text")) {
-				list_keys = 1;
-			} else if (!strcmp(arg, "--list-keys=scdoc")) {
-				list_keys = 3;
-			} else if (!strcmp(arg, "--demo")) {
-				demo_opt = true;
-			} else if (!strcmp(arg, "--demo-path")) {
-				demo_path = true;
-			} else if (!strcmp(arg, "--no-config")) {
-				no_config = true;
-			} else if (!strcmp(arg, "--dump-config")) {
-				dump_config = true;
-			} else if ((v = sv_cli_opt(argc, argv, &i, "--ranks",
-					    &missing))) {
-				free(*rank_on);
-				*rank_on = NULL;
-				if (sv_stats_parse_ranks(
-					    v, rank_on, &nrank_on, &err) < 0)
-					return sv_cli_usage_error(view_usage,
-						"--ranks: %s", err.msg);
-				ranks = v;
-			} else if ((v = sv_cli_opt(argc, argv, &i, "--memory",
-					    &missing))) {
-				memory_set = true;
-				ao.source.memory = 0;
-				if (strcmp(v, "none") &&
-					sv_budget_parse(
-						v, &ao.source.memory, &err) < 0)
-					return sv_cli_usage_error(view_usage,
-						"--memory: %s", err.msg);
-			} else if (missing) {
-				return sv_cli_usage_error(
-					view_usage, "%s needs a value", arg);
-			} else if (!strncmp(arg, "--config=", 9)) {
-				config_path = arg + 9;
-			} else if (!strcmp(arg, "--config")) {
-				if (i + 1 >= argc)
-					return sv_cli_usage_error(view_usage,
-						"--config needs a FILE");
-				config_path = argv[++i];
-			} else {
-				return sv_cli_usage_error(
-					view_usage, "unknown option '%s'", arg);
-			}
-			continue;
-		}
-		if (file2)
-			return sv_cli_usage_error(view_usage,
-				"two profiles at most (A.h5 B.h5; '%s' is a "
-				"third)",
-				arg);
-		if (file)
-			file2 = arg;
-		else
-			file = arg;
+	ao.ascii = a->ascii;
+	if (a->no_mouse) {
+		ao.no_mouse = true;
+		to.mouse = false;
 	}
-	if (help) {
-		/* main.c has printed the general usage when --help came
-		 * first. */
-		view_help(
-			stdout, !(argc > 1 && (!strcmp(argv[1], "--help") ||
-						      !strcmp(argv[1], "-h"))));
-		return SV_EXIT_OK;
-	}
-	if (demo_opt && file)
-		return sv_cli_usage_error(view_usage,
+	ao.source.memory = a->memory_set ? a->memory : view_default_memory();
+	if (a->demo && file)
+		return sv_cli_fail(&sv_cli_view_cmd,
 			"--demo opens the built-in demo, not '%s'", file);
-	if (config_path && no_config)
-		return sv_cli_usage_error(view_usage,
+	if (a->config && a->no_config)
+		return sv_cli_fail(&sv_cli_view_cmd,
 			"--config and --no-config contradict each other");
-	if (!view_config(&cfg, config_path, no_config)) {
+	if (!view_config(&cfg, a->config, a->no_config)) {
 		sv_config_fini(&cfg);
 		return SV_EXIT_LOAD;
 	}
-	if (dump_config) {
+	if (a->dump_config) {
 		rc = sv_config_write(&cfg, stdout) < 0 || fflush(stdout) != 0;
 		sv_config_fini(&cfg);
 		return rc ? SV_EXIT_LOAD : SV_EXIT_OK;
@@ -315,15 +290,15 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	ao.sort_set = true;
 	ao.sort_key = cfg.sort_key;
 	sv_config_fini(&cfg);
-	if (list_keys)
+	if (a->list_keys >= 0)
 		return sv_action_write_keys(stdout,
-			       list_keys == 2   ? SV_ACTION_DOC_MARKDOWN
-			       : list_keys == 3 ? SV_ACTION_DOC_SCDOC
-						: SV_ACTION_DOC_TEXT) < 0
+			       a->list_keys == 1   ? SV_ACTION_DOC_MARKDOWN
+			       : a->list_keys == 2 ? SV_ACTION_DOC_SCDOC
+						   : SV_ACTION_DOC_TEXT) < 0
 			       ? SV_EXIT_LOAD
 			       : SV_EXIT_OK;
 	memset(&err, 0, sizeof err);
-	if (demo_path) {
+	if (a->demo_path) {
 		if (sv_demo_path(demo, sizeof demo, &err) < 0) {
 			fprintf(stderr, "scopeview: the built-in demo: %s\n",
 				err.msg);
@@ -339,7 +314,8 @@ static int view_main(int argc, char **argv, bool **rank_on)
 		fprintf(stderr, "scopeview: %s\n", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	if (file && *rank_on && sv_cli_ranks_check(file, *rank_on, nrank_on))
+	if (file && a->sel.rank_on &&
+		sv_cli_ranks_check(file, a->sel.rank_on, a->sel.nrank_on))
 		return SV_EXIT_LOAD;
 	if (!isatty(STDOUT_FILENO)) {
 		fputs("scopeview: standard output is not a terminal; use "
@@ -377,11 +353,9 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	ao.source.load = sv_load;
 	ao.source.thread_init = sv_load_quiet_hdf5;
 	ao.sink = &sv_cli_export_sink;
-	ao.ranks = ranks;
-	ao.source.rank_on = *rank_on;
-	ao.source.nrank_on = nrank_on;
-	if (!memory_set)
-		ao.source.memory = view_default_memory();
+	ao.ranks = a->sel.ranks;
+	ao.source.rank_on = a->sel.rank_on;
+	ao.source.nrank_on = a->sel.nrank_on;
 	app = sv_app_new(&ao);
 	b.size = term_b_size;
 	b.getkey = term_b_getkey;
@@ -407,10 +381,16 @@ static int view_main(int argc, char **argv, bool **rank_on)
 	return rc < 0 ? SV_EXIT_LOAD : SV_EXIT_OK;
 }
 
-int sv_view_main(int argc, char **argv)
-{
-	bool *rank_on = NULL;
-	int rc = view_main(argc, argv, &rank_on);
-	free(rank_on);
-	return rc;
-}
+const struct sv_cli_command sv_cli_view_cmd = {
+	.name = "",
+	.what = "open the interactive viewer on FILE, a scope-profiler profile "
+		"(HDF5, a native trace, a run's directory, JSON; without "
+		"FILE, the built-in demo); with FILE2, compare the two runs",
+	.opts = view_options,
+	.nopts = sizeof view_options / sizeof view_options[0],
+	.size = sizeof(struct view_args),
+	.init = view_init,
+	.run = view_run,
+	.fini = view_fini,
+	.more = view_more,
+};

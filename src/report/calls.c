@@ -1,7 +1,8 @@
 /*
  * calls.c: `scopeview calls` output, a call list or a histogram of one
  * region (see report.h).  Formats only: the list's order is the caller's
- * (calls.h), the bins histogram.h's, the percentiles stats.h's.
+ * (calls.h), the bins histogram.h's, the percentiles stats.h's; JSON and
+ * CSV go through json.h and csv.h.
  */
 #include "scopeview/report.h"
 
@@ -12,8 +13,9 @@
 
 #include "scopeview/callmeta.h"
 #include "scopeview/common.h"
+#include "scopeview/csv.h"
 #include "scopeview/fmt.h"
-#include "scopeview/summary.h"
+#include "scopeview/json.h"
 
 static const char *calls_lane(const struct sv_profile *p, uint32_t c)
 {
@@ -46,153 +48,119 @@ static struct calls_opt calls_excl(const struct sv_profile *p, uint32_t c)
 		sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : 0};
 }
 
-static void calls_opt(FILE *out, struct calls_opt o)
-{
-	if (o.has)
-		fprintf(out, "%" PRId64, o.v);
-	else
-		fputs("null", out);
-}
-
-/* A compact JSON value (callmeta.h) as strict JSON: Python's bare NaN,
- * Infinity and -Infinity, which JSON has no words for, become null (as
- * sv_summary_number writes them); anything else is copied. */
-static void calls_json_value(FILE *out, const char *v, size_t n)
-{
-	size_t i = 0, from = 0;
-
-	while (i < n) {
-		if (v[i] == '"') {
-			for (i++; i < n && v[i] != '"'; i++)
-				if (v[i] == '\\')
-					i++;
-			i++;
-		} else if (v[i] == 'N' || v[i] == 'I' ||
-			   (v[i] == '-' && i + 1 < n && v[i + 1] == 'I')) {
-			size_t end = i + (v[i] == 'N'          ? 3
-						 : v[i] == '-' ? 9
-							       : 8);
-			fwrite(v + from, 1, i - from, out);
-			fputs("null", out);
-			i = from = end < n ? end : n;
-		} else {
-			i++;
-		}
-	}
-	fwrite(v + from, 1, n - from, out);
-}
-
-void sv_report_call_metadata(FILE *out, const struct sv_profile *p, uint32_t c)
+void sv_report_call_metadata(
+	struct sv_json *j, const struct sv_profile *p, uint32_t c)
 {
 	const char *meta = p->call_meta ? sv_callmeta_of(p, c) : NULL;
-	char buf[64];
 	size_t k;
-	bool any = false;
 
 	if (!p->ncolumns && !p->call_meta) {
-		fputs("null", out);
+		sv_json_null(j);
 		return;
 	}
-	fputc('{', out);
+	sv_json_object(j, SV_JSON_INLINE);
 	if (meta) {
 		const char *cur = meta;
 		struct sv_callmeta_kv kv;
 		while (sv_callmeta_next(&cur, &kv)) {
-			fprintf(out, "%s%.*s: ", any ? ", " : "",
-				(int)kv.key_len, kv.key);
-			calls_json_value(out, kv.val, kv.val_len);
-			any = true;
+			sv_json_raw_key(j, kv.key, kv.key_len);
+			sv_json_python(j, kv.val, kv.val_len);
 		}
 	}
 	for (k = 0; k < p->ncolumns; k++) {
 		const struct sv_column *col = &p->columns[k];
-		if (any)
-			fputs(", ", out);
-		any = true;
-		sv_summary_json_str(out, col->name);
-		fputs(": ", out);
+		sv_json_key(j, col->name);
 		if (col->is_float)
-			fputs(sv_summary_number(buf, sizeof buf, col->f[c]),
-				out);
+			sv_json_double(j, col->f[c]);
 		else
-			fprintf(out, "%" PRId64, col->i[c]);
+			sv_json_i64(j, col->i[c]);
 	}
-	fputc('}', out);
+	sv_json_end(j);
 }
 
-static void calls_json(FILE *out, const struct sv_profile *p,
+static void calls_json(struct sv_json *j, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, const char *region, const char *file)
 {
 	size_t i;
 
-	fputs("{\n  \"file\": ", out);
-	sv_summary_json_str(out, file);
-	fputs(",\n  \"region\": ", out);
-	sv_summary_json_str(out, region);
-	fputs(",\n  \"calls\": [", out);
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "file");
+	sv_json_string(j, file);
+	sv_json_key(j, "region");
+	sv_json_string(j, region);
+	sv_json_key(j, "calls");
+	sv_json_array(j, SV_JSON_PRETTY);
 	for (i = 0; i < n; i++) {
 		uint32_t c = calls[i];
-		fprintf(out, "%s\n    {\"rank\": %" PRIu32 ", \"lane\": ",
-			i ? "," : "", sv_call_rank(p, c));
-		sv_summary_json_str(out, calls_lane(p, c));
-		fprintf(out,
-			", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64
-			", \"duration_ns\": %" PRId64 ", \"exclusive_ns\": ",
-			sv_profile_start(p, c), sv_profile_end(p, c),
-			sv_call_duration(p, c));
-		calls_opt(out, calls_excl(p, c));
-		fputs(", \"gpu_ns\": ", out);
-		calls_opt(out, calls_gpu(p, c));
-		fputs(", \"await_ns\": ", out);
-		calls_opt(out, calls_await(p, c));
-		fputs(", \"metadata\": ", out);
-		sv_report_call_metadata(out, p, c);
-		fputc('}', out);
+		struct calls_opt o;
+		sv_json_object(j, SV_JSON_INLINE);
+		sv_json_key(j, "rank");
+		sv_json_u64(j, sv_call_rank(p, c));
+		sv_json_key(j, "lane");
+		sv_json_string(j, calls_lane(p, c));
+		sv_json_key(j, "start_ns");
+		sv_json_i64(j, sv_profile_start(p, c));
+		sv_json_key(j, "end_ns");
+		sv_json_i64(j, sv_profile_end(p, c));
+		sv_json_key(j, "duration_ns");
+		sv_json_i64(j, sv_call_duration(p, c));
+		o = calls_excl(p, c);
+		sv_json_opt_i64(j, "exclusive_ns", o.has, o.v);
+		o = calls_gpu(p, c);
+		sv_json_opt_i64(j, "gpu_ns", o.has, o.v);
+		o = calls_await(p, c);
+		sv_json_opt_i64(j, "await_ns", o.has, o.v);
+		sv_json_key(j, "metadata");
+		sv_report_call_metadata(j, p, c);
+		sv_json_end(j);
 	}
-	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+	sv_json_end(j);
+	sv_json_end(j);
+	sv_json_finish(j);
 }
 
-static void calls_csv_opt(FILE *out, struct calls_opt o)
+static void calls_csv_opt(struct sv_csv *c, struct calls_opt o)
 {
-	fputc(',', out);
 	if (o.has)
-		fprintf(out, "%" PRId64, o.v);
+		sv_csv_i64(c, o.v);
+	else
+		sv_csv_empty(c);
 }
 
-static void calls_csv(
-	FILE *out, const struct sv_profile *p, const uint32_t *calls, size_t n)
+static void calls_csv(struct sv_csv *c, const struct sv_profile *p,
+	const uint32_t *calls, size_t n)
 {
-	char buf[64];
 	size_t i, k;
 
-	fputs("rank,lane,start_ns,end_ns,duration_ns,exclusive_ns,gpu_ns,"
-	      "await_ns",
-		out);
-	for (k = 0; k < p->ncolumns; k++) {
-		fputc(',', out);
-		sv_summary_csv_field(out, p->columns[k].name);
-	}
-	fputc('\n', out);
+	sv_csv_field(c, "rank");
+	sv_csv_field(c, "lane");
+	sv_csv_field(c, "start_ns");
+	sv_csv_field(c, "end_ns");
+	sv_csv_field(c, "duration_ns");
+	sv_csv_field(c, "exclusive_ns");
+	sv_csv_field(c, "gpu_ns");
+	sv_csv_field(c, "await_ns");
+	for (k = 0; k < p->ncolumns; k++)
+		sv_csv_field(c, p->columns[k].name);
+	sv_csv_end_row(c);
 	for (i = 0; i < n; i++) {
-		uint32_t c = calls[i];
-		fprintf(out, "%" PRIu32 ",", sv_call_rank(p, c));
-		sv_summary_csv_field(out, calls_lane(p, c));
-		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64,
-			sv_profile_start(p, c), sv_profile_end(p, c),
-			sv_call_duration(p, c));
-		calls_csv_opt(out, calls_excl(p, c));
-		calls_csv_opt(out, calls_gpu(p, c));
-		calls_csv_opt(out, calls_await(p, c));
+		uint32_t x = calls[i];
+		sv_csv_u64(c, sv_call_rank(p, x));
+		sv_csv_field(c, calls_lane(p, x));
+		sv_csv_i64(c, sv_profile_start(p, x));
+		sv_csv_i64(c, sv_profile_end(p, x));
+		sv_csv_i64(c, sv_call_duration(p, x));
+		calls_csv_opt(c, calls_excl(p, x));
+		calls_csv_opt(c, calls_gpu(p, x));
+		calls_csv_opt(c, calls_await(p, x));
 		for (k = 0; k < p->ncolumns; k++) {
 			const struct sv_column *col = &p->columns[k];
 			if (col->is_float)
-				fprintf(out, ",%s",
-					sv_summary_number(
-						buf, sizeof buf, col->f[c]));
+				sv_csv_double(c, col->f[x]);
 			else
-				fprintf(out, ",%" PRId64, col->i[c]);
+				sv_csv_i64(c, col->i[x]);
 		}
-		fputc('\n', out);
+		sv_csv_end_row(c);
 	}
 }
 
@@ -237,76 +205,109 @@ int sv_report_calls(FILE *out, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, const char *region, const char *file,
 	enum sv_report_format fmt)
 {
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+	int rc = 0;
+
 	if (!out || !p || (n && !calls))
 		return -EINVAL;
 	if (!file)
 		file = p->path;
 	switch (fmt) {
 	case SV_REPORT_JSON:
-		calls_json(out, p, calls, n, region, file);
+		sv_outbuf_init(&b, out);
+		sv_json_init(&j, &b);
+		calls_json(&j, p, calls, n, region, file);
+		sv_json_fini(&j);
+		rc = sv_outbuf_fini(&b);
 		break;
 	case SV_REPORT_CSV:
-		calls_csv(out, p, calls, n);
+		sv_outbuf_init(&b, out);
+		sv_csv_init(&c, &b);
+		calls_csv(&c, p, calls, n);
+		rc = sv_outbuf_fini(&b);
 		break;
 	default:
 		calls_table(out, p, calls, n, region, file);
 		break;
 	}
-	return ferror(out) ? -EIO : 0;
+	return rc < 0 || ferror(out) ? -EIO : 0;
 }
 
 /* ---- histogram -------------------------------------------------------------- */
 
-static void calls_hist_fig(FILE *out, const char *name, bool has, double v)
+static void calls_hist_json(struct sv_json *j, const struct sv_hist *h,
+	const struct sv_stats_region *g, const char *region, const char *file)
 {
-	char buf[64];
-	fprintf(out, ",\n  \"%s\": %s", name,
-		has ? sv_summary_number(buf, sizeof buf, v) : "null");
+	bool dist = g && g->s.has_dist, pct = g && g->s.has_percentiles;
+	size_t i;
+
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "file");
+	sv_json_string(j, file);
+	sv_json_key(j, "region");
+	sv_json_string(j, region);
+	sv_json_key(j, "num_calls");
+	sv_json_u64(j, h->ncalls);
+	sv_json_key(j, "nonpositive");
+	sv_json_u64(j, h->nzero);
+	sv_json_key(j, "edges_ns");
+	sv_json_array(j, SV_JSON_INLINE);
+	for (i = 0; h->nbins && i <= h->nbins; i++)
+		sv_json_double(j, h->edges[i]);
+	sv_json_end(j);
+	sv_json_key(j, "counts");
+	sv_json_array(j, SV_JSON_INLINE);
+	for (i = 0; i < h->nbins; i++)
+		sv_json_u64(j, h->counts[i]);
+	sv_json_end(j);
+	sv_json_opt_double(j, "mean_ns", dist, dist ? g->s.mean_ns : 0);
+	sv_json_opt_double(j, "p50_ns", pct, pct ? g->s.p50_ns : 0);
+	sv_json_opt_double(j, "p95_ns", pct, pct ? g->s.p95_ns : 0);
+	sv_json_opt_double(j, "p99_ns", pct, pct ? g->s.p99_ns : 0);
+	sv_json_end(j);
+	sv_json_finish(j);
+}
+
+static void calls_hist_csv(struct sv_csv *c, const struct sv_hist *h)
+{
+	size_t i;
+
+	sv_csv_header(c, "bin,lo_ns,hi_ns,count");
+	for (i = 0; i < h->nbins; i++) {
+		sv_csv_u64(c, i);
+		sv_csv_double(c, h->edges[i]);
+		sv_csv_double(c, h->edges[i + 1]);
+		sv_csv_u64(c, h->counts[i]);
+		sv_csv_end_row(c);
+	}
 }
 
 int sv_report_histogram(FILE *out, const struct sv_hist *h,
 	const struct sv_stats_region *g, const char *region, const char *file,
 	enum sv_report_format fmt)
 {
-	char buf[64], lo[32], hi[32];
-	bool dist = g && g->s.has_dist, pct = g && g->s.has_percentiles;
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+	char lo[32], hi[32];
 	size_t i;
+	int rc = 0;
 
 	if (!out || !h)
 		return -EINVAL;
 	if (fmt == SV_REPORT_JSON) {
-		fputs("{\n  \"file\": ", out);
-		sv_summary_json_str(out, file);
-		fputs(",\n  \"region\": ", out);
-		sv_summary_json_str(out, region);
-		fprintf(out,
-			",\n  \"num_calls\": %" PRIu64
-			",\n  \"nonpositive\": %" PRIu64 ",\n  \"edges_ns\": [",
-			h->ncalls, h->nzero);
-		for (i = 0; h->nbins && i <= h->nbins; i++)
-			fprintf(out, "%s%s", i ? ", " : "",
-				sv_summary_number(
-					buf, sizeof buf, h->edges[i]));
-		fputs("],\n  \"counts\": [", out);
-		for (i = 0; i < h->nbins; i++)
-			fprintf(out, "%s%" PRIu64, i ? ", " : "", h->counts[i]);
-		fputc(']', out);
-		calls_hist_fig(out, "mean_ns", dist, dist ? g->s.mean_ns : 0);
-		calls_hist_fig(out, "p50_ns", pct, pct ? g->s.p50_ns : 0);
-		calls_hist_fig(out, "p95_ns", pct, pct ? g->s.p95_ns : 0);
-		calls_hist_fig(out, "p99_ns", pct, pct ? g->s.p99_ns : 0);
-		fputs("\n}\n", out);
+		sv_outbuf_init(&b, out);
+		sv_json_init(&j, &b);
+		calls_hist_json(&j, h, g, region, file);
+		sv_json_fini(&j);
+		rc = sv_outbuf_fini(&b);
 	} else if (fmt == SV_REPORT_CSV) {
-		fputs("bin,lo_ns,hi_ns,count\n", out);
-		for (i = 0; i < h->nbins; i++) {
-			fprintf(out, "%zu,%s,", i,
-				sv_summary_number(
-					buf, sizeof buf, h->edges[i]));
-			fprintf(out, "%s,%" PRIu64 "\n",
-				sv_summary_number(
-					buf, sizeof buf, h->edges[i + 1]),
-				h->counts[i]);
-		}
+		sv_outbuf_init(&b, out);
+		sv_csv_init(&c, &b);
+		calls_hist_csv(&c, h);
+		rc = sv_outbuf_fini(&b);
 	} else {
 		for (i = 0; i < h->nbins; i++)
 			fprintf(out, "%10s .. %10s %12" PRIu64 "\n",
@@ -318,5 +319,5 @@ int sv_report_histogram(FILE *out, const struct sv_hist *h,
 			fprintf(out, "%24s %12" PRIu64 "\n", "<= 0 ns",
 				h->nzero);
 	}
-	return ferror(out) ? -EIO : 0;
+	return rc < 0 || ferror(out) ? -EIO : 0;
 }

@@ -3,7 +3,7 @@
  * region as a table for people, CSV or JSON.  Formats only: every figure
  * comes from struct sv_diff (diff.h), which takes them from the two
  * statistics tables.  Rows the threshold hides are left out of every
- * format.
+ * format.  JSON and CSV go through json.h and csv.h.
  */
 #include "scopeview/report.h"
 
@@ -14,115 +14,127 @@
 #include <string.h>
 
 #include "scopeview/common.h"
+#include "scopeview/csv.h"
 #include "scopeview/fmt.h"
-#include "scopeview/summary.h"
-#include "summary_priv.h"
+#include "scopeview/json.h"
 
-/* A figure as JSON or CSV: seconds for times, else as it is. */
-static void diff_number(FILE *out, enum sv_diff_metric m, bool has, double v)
+/* A figure as JSON or CSV: seconds for times, a whole count of calls,
+ * else as it is; into buf. */
+static const char *diff_number(
+	char *buf, size_t n, enum sv_diff_metric m, double v)
 {
-	char buf[64];
-	if (!has) {
-		fputs("null", out);
-		return;
-	}
 	if (m == SV_DIFF_CALLS)
-		fprintf(out, "%.0f", v);
+		snprintf(buf, n, "%.0f", v);
 	else
-		fputs(sv_summary_number(buf, sizeof buf,
-			      sv_diff_metric_is_time(m) ? v / 1e9 : v),
-			out);
+		sv_json_number_text(
+			buf, n, sv_diff_metric_is_time(m) ? v / 1e9 : v);
+	return buf;
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void diff_json_names(FILE *out, const struct sv_diff_row *rows, size_t n)
+/* "key": the figure, or null without one. */
+static void diff_json_figure(struct sv_json *j, const char *key,
+	enum sv_diff_metric m, bool has, double v)
 {
-	size_t i;
-	fputc('[', out);
-	for (i = 0; i < n; i++) {
-		fputs(i ? ", " : "", out);
-		sv_summary_json_str(out, rows[i].name);
+	char buf[64];
+
+	sv_json_key(j, key);
+	if (has) {
+		diff_number(buf, sizeof buf, m, v);
+		sv_json_raw(j, buf, strlen(buf));
+	} else {
+		sv_json_null(j);
 	}
-	fputc(']', out);
 }
 
-static void diff_json(FILE *out, const struct sv_diff *d, const char *file_a,
-	const char *file_b)
+static void diff_json_names(struct sv_json *j, const char *key,
+	const struct sv_diff_row *rows, size_t n)
+{
+	size_t i;
+
+	sv_json_key(j, key);
+	sv_json_array(j, SV_JSON_INLINE);
+	for (i = 0; i < n; i++)
+		sv_json_string(j, rows[i].name);
+	sv_json_end(j);
+}
+
+static void diff_json(struct sv_json *j, const struct sv_diff *d,
+	const char *file_a, const char *file_b)
 {
 	enum sv_diff_metric m = d->metric;
 	size_t i;
-	bool first = true;
 
-	fputs("{\n  \"a\": ", out);
-	sv_summary_json_str(out, file_a);
-	fputs(",\n  \"b\": ", out);
-	sv_summary_json_str(out, file_b);
-	fprintf(out, ",\n  \"metric\": \"%s\",\n  \"regions\": [",
-		sv_diff_metric_name(m));
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "a");
+	sv_json_string(j, file_a);
+	sv_json_key(j, "b");
+	sv_json_string(j, file_b);
+	sv_json_key(j, "metric");
+	sv_json_string(j, sv_diff_metric_name(m));
+	sv_json_key(j, "regions");
+	sv_json_array(j, SV_JSON_PRETTY);
 	for (i = 0; i < d->nrows; i++) {
 		const struct sv_diff_row *r = &d->rows[i];
 		if (r->hidden)
 			continue;
-		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", out);
-		first = false;
-		sv_summary_json_str(out, r->name);
-		fputs(", \"a\": ", out);
-		diff_number(out, m, r->a.has, r->a.v);
-		fputs(", \"b\": ", out);
-		diff_number(out, m, r->b.has, r->b.v);
-		fputs(", \"delta\": ", out);
-		diff_number(out, m, r->has_delta, r->delta);
-		fputs(", \"pct\": ", out);
-		if (r->has_pct)
-			sv_summary_json_num(out, r->pct);
-		else
-			fputs("null", out);
-		fputc('}', out);
+		sv_json_object(j, SV_JSON_INLINE);
+		sv_json_key(j, "name");
+		sv_json_string(j, r->name);
+		diff_json_figure(j, "a", m, r->a.has, r->a.v);
+		diff_json_figure(j, "b", m, r->b.has, r->b.v);
+		diff_json_figure(j, "delta", m, r->has_delta, r->delta);
+		sv_json_opt_double(j, "pct", r->has_pct, r->pct);
+		sv_json_end(j);
 	}
-	fputs(first ? "],\n  \"only_in_a\": " : "\n  ],\n  \"only_in_a\": ",
-		out);
-	diff_json_names(out, d->only_a, d->nonly_a);
-	fputs(",\n  \"only_in_b\": ", out);
-	diff_json_names(out, d->only_b, d->nonly_b);
-	fputs("\n}\n", out);
+	sv_json_end(j);
+	diff_json_names(j, "only_in_a", d->only_a, d->nonly_a);
+	diff_json_names(j, "only_in_b", d->only_b, d->nonly_b);
+	sv_json_end(j);
+	sv_json_finish(j);
 }
 
 /* ---- CSV ------------------------------------------------------------------- */
 
-static void diff_csv_row(FILE *out, enum sv_diff_metric m,
-	const struct sv_diff_row *r, const char *in)
+static void diff_csv_figure(
+	struct sv_csv *c, enum sv_diff_metric m, bool has, double v)
 {
 	char buf[64];
 
-	sv_summary_csv_field(out, r->name);
-	fprintf(out, ",%s,", in);
-	if (r->a.has)
-		diff_number(out, m, true, r->a.v);
-	fputc(',', out);
-	if (r->b.has)
-		diff_number(out, m, true, r->b.v);
-	fputc(',', out);
-	if (r->has_delta)
-		diff_number(out, m, true, r->delta);
-	fputc(',', out);
-	if (r->has_pct)
-		fputs(sv_summary_number(buf, sizeof buf, r->pct), out);
-	fputc('\n', out);
+	if (has)
+		sv_csv_raw(c, diff_number(buf, sizeof buf, m, v));
+	else
+		sv_csv_empty(c);
 }
 
-static void diff_csv(FILE *out, const struct sv_diff *d)
+static void diff_csv_row(struct sv_csv *c, enum sv_diff_metric m,
+	const struct sv_diff_row *r, const char *in)
+{
+	sv_csv_field(c, r->name);
+	sv_csv_field(c, in);
+	diff_csv_figure(c, m, r->a.has, r->a.v);
+	diff_csv_figure(c, m, r->b.has, r->b.v);
+	diff_csv_figure(c, m, r->has_delta, r->delta);
+	if (r->has_pct)
+		sv_csv_double(c, r->pct);
+	else
+		sv_csv_empty(c);
+	sv_csv_end_row(c);
+}
+
+static void diff_csv(struct sv_csv *c, const struct sv_diff *d)
 {
 	size_t i;
 
-	fputs("region,in,a,b,delta,pct\n", out);
+	sv_csv_header(c, "region,in,a,b,delta,pct");
 	for (i = 0; i < d->nrows; i++)
 		if (!d->rows[i].hidden)
-			diff_csv_row(out, d->metric, &d->rows[i], "both");
+			diff_csv_row(c, d->metric, &d->rows[i], "both");
 	for (i = 0; i < d->nonly_a; i++)
-		diff_csv_row(out, d->metric, &d->only_a[i], "a");
+		diff_csv_row(c, d->metric, &d->only_a[i], "a");
 	for (i = 0; i < d->nonly_b; i++)
-		diff_csv_row(out, d->metric, &d->only_b[i], "b");
+		diff_csv_row(c, d->metric, &d->only_b[i], "b");
 }
 
 /* ---- table ----------------------------------------------------------------- */
@@ -277,13 +289,26 @@ size_t sv_report_diff_gate(FILE *out, const struct sv_diff *d,
 int sv_report_diff(FILE *out, const struct sv_diff *d, const char *file_a,
 	const char *file_b, double threshold_pct, enum sv_report_format fmt)
 {
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+	int rc = 0;
+
 	if (!out || !d)
 		return -EINVAL;
-	if (fmt == SV_REPORT_JSON)
-		diff_json(out, d, file_a, file_b);
-	else if (fmt == SV_REPORT_CSV)
-		diff_csv(out, d);
-	else
+	if (fmt == SV_REPORT_JSON) {
+		sv_outbuf_init(&b, out);
+		sv_json_init(&j, &b);
+		diff_json(&j, d, file_a, file_b);
+		sv_json_fini(&j);
+		rc = sv_outbuf_fini(&b);
+	} else if (fmt == SV_REPORT_CSV) {
+		sv_outbuf_init(&b, out);
+		sv_csv_init(&c, &b);
+		diff_csv(&c, d);
+		rc = sv_outbuf_fini(&b);
+	} else {
 		diff_table(out, d, file_a, file_b, threshold_pct);
-	return ferror(out) ? -EIO : 0;
+	}
+	return rc < 0 || ferror(out) ? -EIO : 0;
 }

@@ -10,98 +10,93 @@
 #include <stdlib.h>
 
 #include "export_priv.h"
-#include "scopeview/strv.h"
-#include "scopeview/summary.h"
+#include "scopeview/report.h"
 #include "sv_version.h"
 
-/* The separator before an event: none before the first. */
-static void chrome_next(struct sv_export_buf *w, bool *first)
-{
-	sv_export_puts(w, *first ? "\n{\"ph\":" : ",\n{\"ph\":");
-	*first = false;
-}
+#define CHROME_OBJECT (SV_JSON_INLINE | SV_JSON_COMPACT)
 
 /* A metadata event what of lane l: its value name (a JSON string), or
  * without one the sort index sort. */
-static void chrome_meta(struct sv_export_buf *w, const struct sv_profile *p,
-	size_t l, const char *what, const char *name, int64_t sort, bool *first)
+static void chrome_meta(struct sv_json *j, const struct sv_profile *p, size_t l,
+	const char *what, const char *name, int64_t sort)
 {
-	chrome_next(w, first);
-	sv_export_puts(w, "\"M\",\"name\":\"");
-	sv_export_puts(w, what);
-	sv_export_puts(w, "\",\"pid\":");
-	sv_export_i64(w, p->lanes[l].rank);
-	sv_export_puts(w, ",\"tid\":");
-	sv_export_i64(w, (int64_t)l);
-	sv_export_puts(w, ",\"args\":{");
+	sv_json_object(j, CHROME_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("ph"));
+	sv_json_raw(j, SV_JSON_LIT("M"));
+	sv_json_raw_key(j, SV_JSON_LIT("name"));
+	sv_json_string(j, what);
+	sv_json_raw_key(j, SV_JSON_LIT("pid"));
+	sv_json_u64(j, p->lanes[l].rank);
+	sv_json_raw_key(j, SV_JSON_LIT("tid"));
+	sv_json_u64(j, l);
+	sv_json_raw_key(j, SV_JSON_LIT("args"));
+	sv_json_object(j, CHROME_OBJECT);
 	if (name) {
-		sv_export_puts(w, "\"name\":");
-		sv_export_puts(w, name);
+		sv_export_name(j, SV_JSON_LIT("name"), name);
 	} else {
-		sv_export_puts(w, "\"sort_index\":");
-		sv_export_i64(w, sort);
+		sv_json_raw_key(j, SV_JSON_LIT("sort_index"));
+		sv_json_i64(j, sort);
 	}
-	sv_export_puts(w, "}}");
+	sv_json_end(j);
+	sv_json_end(j);
 }
 
-/* The optional column col of call c as ",\"key\":value", when present. */
-static void chrome_arg(
-	struct sv_export_buf *w, const char *key, bool has, int64_t v)
+static void chrome_call(struct sv_export_ctx *x, size_t l, uint32_t c)
 {
-	if (!has)
-		return;
-	sv_export_puts(w, key);
-	sv_export_i64(w, v);
-}
+	const struct sv_profile *p = x->p;
+	struct sv_json *j = &x->j;
+	bool nest = sv_profile_has_nesting(p);
 
-static void chrome_call(struct sv_export_buf *w, const struct sv_profile *p,
-	size_t l, uint32_t c, const char *name, int64_t origin, bool meta,
-	bool *first)
-{
-	static const char *const times[3] = {",\"args\":{\"start_ns\":",
-		",\"end_ns\":", ",\"duration_ns\":"};
-
-	chrome_next(w, first);
-	sv_export_puts(w, "\"X\",\"name\":");
-	sv_export_puts(w, name);
-	sv_export_puts(w, ",\"cat\":\"region\",\"pid\":");
-	sv_export_i64(w, p->lanes[l].rank);
-	sv_export_puts(w, ",\"tid\":");
-	sv_export_i64(w, (int64_t)l);
-	sv_export_puts(w, ",\"ts\":");
-	sv_export_us(w, sv_sub_wrap(sv_profile_start(p, c), origin));
-	sv_export_puts(w, ",\"dur\":");
-	sv_export_us(w, sv_call_duration(p, c));
-	sv_export_times(w, p, c, times);
-	sv_export_puts(w, ",\"exclusive_ns\":");
-	sv_export_exclusive(w, p, c, true);
-	sv_export_puts(w, ",\"depth\":");
-	sv_export_i64(
-		w, sv_profile_has_nesting(p) ? sv_profile_depth(p, c) : 0);
-	sv_export_puts(w, ",\"call\":");
-	sv_export_i64(w, c);
-	sv_export_puts(w, ",\"parent\":");
-	if (sv_profile_has_nesting(p) && sv_profile_parent(p, c) != SV_NO_CALL)
-		sv_export_i64(w, sv_profile_parent(p, c));
-	else
-		sv_export_puts(w, "null");
-	chrome_arg(
-		w, ",\"gpu_ns\":", sv_profile_has_gpu(p), sv_profile_gpu(p, c));
-	chrome_arg(w, ",\"await_ns\":", sv_profile_has_await(p),
-		sv_profile_await(p, c));
-	if (sv_profile_has_id(p, SV_ID_CALL)) {
-		sv_export_puts(w, ",\"call_id\":");
-		sv_export_i64(w, sv_profile_id(p, SV_ID_CALL, c));
+	sv_json_object(j, CHROME_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("ph"));
+	sv_json_raw(j, SV_JSON_LIT("X"));
+	sv_export_name(j, SV_JSON_LIT("name"), x->region[sv_call_region(p, c)]);
+	sv_json_raw_key(j, SV_JSON_LIT("cat"));
+	sv_json_raw(j, SV_JSON_LIT("region"));
+	sv_json_raw_key(j, SV_JSON_LIT("pid"));
+	sv_json_u64(j, p->lanes[l].rank);
+	sv_json_raw_key(j, SV_JSON_LIT("tid"));
+	sv_json_u64(j, l);
+	sv_json_raw_key(j, SV_JSON_LIT("ts"));
+	sv_json_fixed(j, sv_sub_wrap(sv_profile_start(p, c), x->origin), 3);
+	sv_json_raw_key(j, SV_JSON_LIT("dur"));
+	sv_json_fixed(j, sv_call_duration(p, c), 3);
+	sv_json_raw_key(j, SV_JSON_LIT("args"));
+	sv_json_object(j, CHROME_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("start_ns"));
+	sv_json_i64(j, sv_profile_start(p, c));
+	sv_json_raw_key(j, SV_JSON_LIT("end_ns"));
+	sv_json_i64(j, sv_profile_end(p, c));
+	sv_json_raw_key(j, SV_JSON_LIT("duration_ns"));
+	sv_json_i64(j, sv_call_duration(p, c));
+	sv_export_opt(j, SV_JSON_LIT("exclusive_ns"),
+		sv_profile_has_exclusive(p),
+		sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : 0);
+	sv_json_raw_key(j, SV_JSON_LIT("depth"));
+	sv_json_i64(j, nest ? sv_profile_depth(p, c) : 0);
+	sv_json_raw_key(j, SV_JSON_LIT("call"));
+	sv_json_u64(j, c);
+	sv_export_opt(j, SV_JSON_LIT("parent"),
+		nest && sv_profile_parent(p, c) != SV_NO_CALL,
+		nest ? sv_profile_parent(p, c) : 0);
+	if (sv_profile_has_gpu(p))
+		sv_export_opt(
+			j, SV_JSON_LIT("gpu_ns"), true, sv_profile_gpu(p, c));
+	if (sv_profile_has_await(p))
+		sv_export_opt(j, SV_JSON_LIT("await_ns"), true,
+			sv_profile_await(p, c));
+	if (sv_profile_has_id(p, SV_ID_CALL))
+		sv_export_opt(j, SV_JSON_LIT("call_id"), true,
+			sv_profile_id(p, SV_ID_CALL, c));
+	if (sv_profile_has_id(p, SV_ID_PARENT))
+		sv_export_opt(j, SV_JSON_LIT("parent_id"), true,
+			sv_profile_id(p, SV_ID_PARENT, c));
+	if (x->meta) {
+		sv_json_raw_key(j, SV_JSON_LIT("metadata"));
+		sv_report_call_metadata(j, p, c);
 	}
-	if (sv_profile_has_id(p, SV_ID_PARENT)) {
-		sv_export_puts(w, ",\"parent_id\":");
-		sv_export_i64(w, sv_profile_id(p, SV_ID_PARENT, c));
-	}
-	if (meta) {
-		sv_export_puts(w, ",\"metadata\":");
-		sv_export_metadata(w, p, c);
-	}
-	sv_export_puts(w, "}}");
+	sv_json_end(j);
+	sv_json_end(j);
 }
 
 int sv_export_chrome(FILE *out, const struct sv_profile *p,
@@ -109,20 +104,27 @@ int sv_export_chrome(FILE *out, const struct sv_profile *p,
 	struct sv_error *err)
 {
 	struct sv_export_ctx x;
-	struct sv_export_buf *w;
+	struct sv_json *j;
 	uint32_t last_rank = UINT32_MAX, i = 0, c;
-	bool first = true;
 	size_t l;
 	int rc;
 
 	if ((rc = sv_export_begin(&x, out, p, sc, true, err)) < 0)
 		return rc;
-	w = x.w;
-	sv_export_puts(w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{"
-			  "\"file\":");
-	sv_export_file_name(w, p, file);
-	sv_export_puts(w, ",\"exporter\":\"scopeview " SV_VERSION "\"},\n"
-			  "\"traceEvents\":[");
+	j = &x.j;
+	sv_json_object(j, CHROME_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("displayTimeUnit"));
+	sv_json_raw(j, SV_JSON_LIT("ns"));
+	sv_json_raw_key(j, SV_JSON_LIT("otherData"));
+	sv_json_object(j, CHROME_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("file"));
+	sv_json_string(j, file ? file : p->path);
+	sv_json_raw_key(j, SV_JSON_LIT("exporter"));
+	sv_json_string(j, "scopeview " SV_VERSION);
+	sv_json_end(j);
+	sv_json_break(j);
+	sv_json_raw_key(j, SV_JSON_LIT("traceEvents"));
+	sv_json_array(j, SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_CLOSE_LINE);
 	for (l = 0; l < p->nlanes; l++) {
 		char name[32];
 		if (!sv_export_lane_in(p, sc, l))
@@ -130,19 +132,19 @@ int sv_export_chrome(FILE *out, const struct sv_profile *p,
 		if (p->lanes[l].rank != last_rank) {
 			snprintf(name, sizeof name, "\"rank %u\"",
 				(unsigned)p->lanes[l].rank);
-			chrome_meta(w, p, l, "process_name", name, 0, &first);
-			chrome_meta(w, p, l, "process_sort_index", NULL,
-				p->lanes[l].rank, &first);
+			chrome_meta(j, p, l, "process_name", name, 0);
+			chrome_meta(j, p, l, "process_sort_index", NULL,
+				p->lanes[l].rank);
 		}
 		last_rank = p->lanes[l].rank;
-		chrome_meta(w, p, l, "thread_name", x.lane[l], 0, &first);
-		chrome_meta(
-			w, p, l, "thread_sort_index", NULL, (int64_t)l, &first);
+		chrome_meta(j, p, l, "thread_name", x.lane[l], 0);
+		chrome_meta(j, p, l, "thread_sort_index", NULL, (int64_t)l);
 	}
 	l = 0;
 	while (sv_export_next(p, sc, &l, &i, &c))
-		chrome_call(w, p, l, c, x.region[sv_call_region(p, c)],
-			x.origin, x.meta, &first);
-	sv_export_puts(w, "\n]}\n");
+		chrome_call(&x, l, c);
+	sv_json_end(j);
+	sv_json_end(j);
+	sv_json_finish(j);
 	return sv_export_end(&x, "chrome", err);
 }

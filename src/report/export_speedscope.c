@@ -4,7 +4,7 @@
  * open and close events by a stack of the open calls.  Each stack entry
  * closes no later than the one below it, so the events come out ordered
  * by time and balanced even where the file's nesting is broken.  Streams
- * through the export buffer; the stack is at most a lane's depth.
+ * through the JSON writer (json.h); the stack is at most a lane's depth.
  */
 #include "scopeview/export.h"
 
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 
 #include "export_priv.h"
-#include "scopeview/strv.h"
 #include "sv_version.h"
 
 struct speedscope_open {
@@ -20,27 +19,33 @@ struct speedscope_open {
 	int64_t end; /* when it closes, ns from the origin */
 };
 
-static void speedscope_event(struct sv_export_buf *w, char type, uint32_t frame,
-	int64_t at, bool *first)
+#define SPEEDSCOPE_OBJECT (SV_JSON_INLINE | SV_JSON_COMPACT)
+/* A list one item a line, its close right after the last item. */
+#define SPEEDSCOPE_LIST (SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_TIGHT)
+
+static void speedscope_event(
+	struct sv_json *j, char type, uint32_t frame, int64_t at)
 {
-	sv_export_puts(w, *first ? "\n{\"type\":\"" : ",\n{\"type\":\"");
-	*first = false;
-	sv_export_putc(w, type);
-	sv_export_puts(w, "\",\"frame\":");
-	sv_export_i64(w, frame);
-	sv_export_puts(w, ",\"at\":");
-	sv_export_i64(w, at);
-	sv_export_putc(w, '}');
+	sv_json_object(j, SPEEDSCOPE_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("type"));
+	if (type == 'O')
+		sv_json_raw(j, SV_JSON_LIT("O"));
+	else
+		sv_json_raw(j, SV_JSON_LIT("C"));
+	sv_json_raw_key(j, SV_JSON_LIT("frame"));
+	sv_json_u64(j, frame);
+	sv_json_raw_key(j, SV_JSON_LIT("at"));
+	sv_json_i64(j, at);
+	sv_json_end(j);
 }
 
 /* The shared frames: one per region, with its source when a row of it
  * names one. */
 static void speedscope_frames(
-	struct sv_export_buf *w, const struct sv_profile *p, char **region)
+	struct sv_json *j, const struct sv_profile *p, char **region)
 {
 	const struct sv_row **src =
 		sv_xcalloc((size_t)p->nregions + 1, sizeof *src);
-	char **file;
 	uint32_t r;
 	size_t i;
 
@@ -48,32 +53,33 @@ static void speedscope_frames(
 		if (p->rows[i].region < p->nregions &&
 			!src[p->rows[i].region] && p->rows[i].source_file)
 			src[p->rows[i].region] = &p->rows[i];
-	sv_export_puts(w, "\"shared\":{\"frames\":[");
+	sv_json_raw_key(j, SV_JSON_LIT("shared"));
+	sv_json_object(j, SPEEDSCOPE_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("frames"));
+	sv_json_array(j, SPEEDSCOPE_LIST);
 	for (r = 0; r < p->nregions; r++) {
-		sv_export_puts(w, r ? ",\n{\"name\":" : "\n{\"name\":");
-		sv_export_puts(w, region[r]);
+		sv_json_object(j, SPEEDSCOPE_OBJECT);
+		sv_export_name(j, SV_JSON_LIT("name"), region[r]);
 		if (src[r]) {
-			file = sv_export_json_names(&src[r]->source_file, 1);
-			sv_export_puts(w, ",\"file\":");
-			sv_export_puts(w, file[0]);
-			sv_strv_free_array(file, 1);
+			sv_json_raw_key(j, SV_JSON_LIT("file"));
+			sv_json_string(j, src[r]->source_file);
 			if (src[r]->source_line >= 0) {
-				sv_export_puts(w, ",\"line\":");
-				sv_export_i64(w, src[r]->source_line);
+				sv_json_raw_key(j, SV_JSON_LIT("line"));
+				sv_json_i64(j, src[r]->source_line);
 			}
 		}
-		sv_export_putc(w, '}');
+		sv_json_end(j);
 	}
-	sv_export_puts(w, "]},\n");
+	sv_json_end(j);
+	sv_json_end(j);
 	free(src);
 }
 
 /* Lane l's profile; false (nothing written) when no call of it is in sc.
  * *stack (*cap entries) is the stack of open calls, grown as needed. */
-static bool speedscope_lane(struct sv_export_buf *w, const struct sv_profile *p,
+static bool speedscope_lane(struct sv_json *j, const struct sv_profile *p,
 	const struct sv_export_scope *sc, size_t l, const char *name,
-	int64_t origin, struct speedscope_open **stackp, size_t *cap,
-	bool comma)
+	int64_t origin, struct speedscope_open **stackp, size_t *cap)
 {
 	struct speedscope_open *stack = *stackp;
 	const struct sv_lane *ln = &p->lanes[l];
@@ -92,19 +98,23 @@ static bool speedscope_lane(struct sv_export_buf *w, const struct sv_profile *p,
 		if (e < s)
 			e = s;
 		if (first) {
-			sv_export_puts(w, comma ? ",\n{" : "\n{");
-			sv_export_puts(w, "\"type\":\"evented\",\"name\":");
-			sv_export_puts(w, name);
-			sv_export_puts(w, ",\"unit\":\"nanoseconds\","
-					  "\"events\":[");
+			sv_json_object(j, SPEEDSCOPE_OBJECT);
+			sv_json_raw_key(j, SV_JSON_LIT("type"));
+			sv_json_raw(j, SV_JSON_LIT("evented"));
+			sv_export_name(j, SV_JSON_LIT("name"), name);
+			sv_json_raw_key(j, SV_JSON_LIT("unit"));
+			sv_json_raw(j, SV_JSON_LIT("nanoseconds"));
+			sv_json_raw_key(j, SV_JSON_LIT("events"));
+			sv_json_array(j, SPEEDSCOPE_LIST);
 			t0 = t1 = s;
+			first = false;
 		}
 		while (top && stack[top - 1].end <= s) {
 			top--;
-			speedscope_event(w, 'C', stack[top].frame,
-				stack[top].end, &first);
+			speedscope_event(
+				j, 'C', stack[top].frame, stack[top].end);
 		}
-		speedscope_event(w, 'O', sv_call_region(p, c), s, &first);
+		speedscope_event(j, 'O', sv_call_region(p, c), s);
 		if (top && stack[top - 1].end < e)
 			e = stack[top - 1].end;
 		if (top == *cap) {
@@ -121,14 +131,14 @@ static bool speedscope_lane(struct sv_export_buf *w, const struct sv_profile *p,
 		return false;
 	while (top) {
 		top--;
-		speedscope_event(
-			w, 'C', stack[top].frame, stack[top].end, &first);
+		speedscope_event(j, 'C', stack[top].frame, stack[top].end);
 	}
-	sv_export_puts(w, "],\"startValue\":");
-	sv_export_i64(w, t0);
-	sv_export_puts(w, ",\"endValue\":");
-	sv_export_i64(w, t1);
-	sv_export_putc(w, '}');
+	sv_json_end(j);
+	sv_json_raw_key(j, SV_JSON_LIT("startValue"));
+	sv_json_i64(j, t0);
+	sv_json_raw_key(j, SV_JSON_LIT("endValue"));
+	sv_json_i64(j, t1);
+	sv_json_end(j);
 	return true;
 }
 
@@ -137,30 +147,36 @@ int sv_export_speedscope(FILE *out, const struct sv_profile *p,
 	struct sv_error *err)
 {
 	struct sv_export_ctx x;
-	struct sv_export_buf *w;
+	struct sv_json *j;
 	struct speedscope_open *stack = NULL;
 	size_t l, cap = 0;
-	bool any = false;
 	int rc;
 
 	if ((rc = sv_export_begin(&x, out, p, sc, true, err)) < 0)
 		return rc;
-	w = x.w;
-	sv_export_puts(w, "{\"$schema\":\"https://www.speedscope.app/"
-			  "file-format-schema.json\",\n\"exporter\":"
-			  "\"scopeview " SV_VERSION "\",\"name\":");
-	sv_export_file_name(w, p, file);
-	sv_export_puts(w, ",\"activeProfileIndex\":0,\n");
-	speedscope_frames(w, p, x.region);
-	sv_export_puts(w, "\"profiles\":[");
-	for (l = 0; l < p->nlanes; l++) {
-		if (!sv_export_lane_in(p, sc, l))
-			continue;
-		if (speedscope_lane(w, p, sc, l, x.lane[l], x.origin, &stack,
-			    &cap, any))
-			any = true;
-	}
-	sv_export_puts(w, "\n]}\n");
+	j = &x.j;
+	sv_json_object(j, SPEEDSCOPE_OBJECT);
+	sv_json_raw_key(j, SV_JSON_LIT("$schema"));
+	sv_json_string(j, "https://www.speedscope.app/file-format-schema.json");
+	sv_json_break(j);
+	sv_json_raw_key(j, SV_JSON_LIT("exporter"));
+	sv_json_string(j, "scopeview " SV_VERSION);
+	sv_json_raw_key(j, SV_JSON_LIT("name"));
+	sv_json_string(j, file ? file : p->path);
+	sv_json_raw_key(j, SV_JSON_LIT("activeProfileIndex"));
+	sv_json_i64(j, 0);
+	sv_json_break(j);
+	speedscope_frames(j, p, x.region);
+	sv_json_break(j);
+	sv_json_raw_key(j, SV_JSON_LIT("profiles"));
+	sv_json_array(j, SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_CLOSE_LINE);
+	for (l = 0; l < p->nlanes; l++)
+		if (sv_export_lane_in(p, sc, l))
+			speedscope_lane(
+				j, p, sc, l, x.lane[l], x.origin, &stack, &cap);
+	sv_json_end(j);
+	sv_json_end(j);
+	sv_json_finish(j);
 	free(stack);
 	return sv_export_end(&x, "speedscope", err);
 }

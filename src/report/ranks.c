@@ -1,7 +1,7 @@
 /*
  * ranks.c: `scopeview ranks` output, the rank x region matrix and the
  * load-balance figures (see report.h).  Formats only: every figure comes
- * from struct sv_ranks.
+ * from struct sv_ranks; JSON and CSV through json.h and csv.h.
  */
 #include "scopeview/report.h"
 
@@ -11,115 +11,130 @@
 #include <string.h>
 
 #include "scopeview/common.h"
+#include "scopeview/csv.h"
 #include "scopeview/fmt.h"
-#include "scopeview/summary.h"
+#include "scopeview/json.h"
 
 static const char *ranks_metric_name(enum sv_ranks_metric m)
 {
 	return m == SV_RANKS_EXCLUSIVE ? "exclusive" : "total";
 }
 
-static void ranks_num(FILE *out, double v)
+/* One rank's cell of a region. */
+static void ranks_json_cell(
+	struct sv_json *j, uint32_t rank, const struct sv_ranks_cell *c)
 {
-	char buf[64];
-	fputs(sv_summary_number(buf, sizeof buf, v), out);
+	sv_json_object(j, SV_JSON_INLINE);
+	sv_json_key(j, "rank");
+	sv_json_u64(j, rank);
+	sv_json_key(j, "total_ns");
+	sv_json_i64(j, c->total_ns);
+	sv_json_opt_i64(j, "exclusive_ns", c->has_exclusive, c->exclusive_ns);
+	sv_json_key(j, "num_calls");
+	sv_json_u64(j, c->num_calls);
+	sv_json_end(j);
 }
 
-static void ranks_json(FILE *out, const struct sv_profile *p,
+/* The load-balance figures of a region, null without calls. */
+static void ranks_json_figures(struct sv_json *j, const struct sv_ranks_fig *f)
+{
+	static const char *const keys[] = {
+		"min_ns", "mean_ns", "max_ns", "slowest_rank", "excess_ns"};
+	size_t k;
+
+	for (k = 0; !f->has && k < sizeof keys / sizeof keys[0]; k++) {
+		sv_json_key(j, keys[k]);
+		sv_json_null(j);
+	}
+	if (f->has) {
+		sv_json_key(j, "min_ns");
+		sv_json_i64(j, f->min_ns);
+		sv_json_key(j, "mean_ns");
+		sv_json_double(j, f->mean_ns);
+		sv_json_key(j, "max_ns");
+		sv_json_i64(j, f->max_ns);
+		sv_json_key(j, "slowest_rank");
+		sv_json_u64(j, f->slowest_rank);
+		sv_json_key(j, "excess_ns");
+		sv_json_double(j, f->excess_ns);
+	}
+	sv_json_key(j, "rank_imbalance_pct");
+	sv_json_double(j, f->rank_imbalance_pct);
+}
+
+/* Each region: its name and ranks on the first lines, its figures on
+ * the line after the ranks, one column in. */
+static void ranks_json(struct sv_json *j, const struct sv_profile *p,
 	const struct sv_ranks *m, const char *file)
 {
-	size_t j, r;
-	bool first;
+	size_t r, k;
 
-	fputs("{\n  \"file\": ", out);
-	sv_summary_json_str(out, file);
-	fprintf(out,
-		",\n  \"metric\": \"%s\",\n  \"num_ranks\": %" PRIu32
-		",\n  \"regions\": [",
-		ranks_metric_name(m->metric), p->num_ranks);
-	for (j = 0; j < m->nregions; j++) {
-		const struct sv_ranks_fig *f = &m->fig[j];
-		fputs(j ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		sv_summary_json_str(out, m->t->regions[j].name);
-		fputs(", \"ranks\": [", out);
-		first = true;
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "file");
+	sv_json_string(j, file);
+	sv_json_key(j, "metric");
+	sv_json_string(j, ranks_metric_name(m->metric));
+	sv_json_key(j, "num_ranks");
+	sv_json_u64(j, p->num_ranks);
+	sv_json_key(j, "regions");
+	sv_json_array(j, SV_JSON_PRETTY);
+	for (k = 0; k < m->nregions; k++) {
+		sv_json_object(j, SV_JSON_WRAP);
+		sv_json_key(j, "name");
+		sv_json_string(j, m->t->regions[k].name);
+		sv_json_key(j, "ranks");
+		sv_json_array(j, SV_JSON_BLOCK | SV_JSON_STEP(1));
 		for (r = 0; r < m->nranks; r++) {
 			const struct sv_ranks_cell *c =
-				sv_ranks_cell_at(m, r, j);
-			if (!c->has)
-				continue;
-			fprintf(out,
-				"%s\n      {\"rank\": %" PRIu32
-				", \"total_ns\": %" PRId64
-				", \"exclusive_ns\": ",
-				first ? "" : ",", m->ranks[r], c->total_ns);
-			if (c->has_exclusive)
-				fprintf(out, "%" PRId64, c->exclusive_ns);
-			else
-				fputs("null", out);
-			fprintf(out, ", \"num_calls\": %" PRIu64 "}",
-				c->num_calls);
-			first = false;
+				sv_ranks_cell_at(m, r, k);
+			if (c->has)
+				ranks_json_cell(j, m->ranks[r], c);
 		}
-		fputs(first ? "],\n     " : "\n     ],\n     ", out);
-		if (f->has) {
-			fprintf(out, "\"min_ns\": %" PRId64 ", \"mean_ns\": ",
-				f->min_ns);
-			ranks_num(out, f->mean_ns);
-			fprintf(out,
-				", \"max_ns\": %" PRId64
-				", \"slowest_rank\": %" PRIu32
-				", \"excess_ns\": ",
-				f->max_ns, f->slowest_rank);
-			ranks_num(out, f->excess_ns);
-		} else {
-			fputs("\"min_ns\": null, \"mean_ns\": null, "
-			      "\"max_ns\": "
-			      "null, \"slowest_rank\": null, \"excess_ns\": "
-			      "null",
-				out);
-		}
-		fputs(", \"rank_imbalance_pct\": ", out);
-		ranks_num(out, f->rank_imbalance_pct);
-		fputs("}", out);
+		sv_json_end(j);
+		sv_json_break(j);
+		ranks_json_figures(j, &m->fig[k]);
+		sv_json_end(j);
 	}
-	fputs(m->nregions ? "\n  ]\n}\n" : "]\n}\n", out);
+	sv_json_end(j);
+	sv_json_end(j);
+	sv_json_finish(j);
 }
 
-static void ranks_csv(FILE *out, const struct sv_ranks *m)
+static void ranks_csv(struct sv_csv *c, const struct sv_ranks *m)
 {
 	size_t j, r;
-	char buf[64];
 
-	fputs("region,rank,num_calls,total_ns,exclusive_ns,min_ns,mean_ns,"
-	      "max_ns,slowest_rank,excess_ns,rank_imbalance_pct\n",
-		out);
+	sv_csv_header(c, "region,rank,num_calls,total_ns,exclusive_ns,min_ns,"
+			 "mean_ns,max_ns,slowest_rank,excess_ns,"
+			 "rank_imbalance_pct");
 	for (j = 0; j < m->nregions; j++) {
 		const struct sv_ranks_fig *f = &m->fig[j];
 		for (r = 0; r < m->nranks; r++) {
-			const struct sv_ranks_cell *c =
+			const struct sv_ranks_cell *x =
 				sv_ranks_cell_at(m, r, j);
-			if (!c->has)
+			int k;
+			if (!x->has)
 				continue;
-			sv_summary_csv_field(out, m->t->regions[j].name);
-			fprintf(out, ",%" PRIu32 ",%" PRIu64 ",%" PRId64 ",",
-				m->ranks[r], c->num_calls, c->total_ns);
-			if (c->has_exclusive)
-				fprintf(out, "%" PRId64, c->exclusive_ns);
+			sv_csv_field(c, m->t->regions[j].name);
+			sv_csv_u64(c, m->ranks[r]);
+			sv_csv_u64(c, x->num_calls);
+			sv_csv_i64(c, x->total_ns);
+			if (x->has_exclusive)
+				sv_csv_i64(c, x->exclusive_ns);
+			else
+				sv_csv_empty(c);
 			if (f->has) {
-				fprintf(out, ",%" PRId64 ",%s", f->min_ns,
-					sv_summary_number(
-						buf, sizeof buf, f->mean_ns));
-				fprintf(out, ",%" PRId64 ",%" PRIu32 ",%s",
-					f->max_ns, f->slowest_rank,
-					sv_summary_number(
-						buf, sizeof buf, f->excess_ns));
+				sv_csv_i64(c, f->min_ns);
+				sv_csv_double(c, f->mean_ns);
+				sv_csv_i64(c, f->max_ns);
+				sv_csv_u64(c, f->slowest_rank);
+				sv_csv_double(c, f->excess_ns);
 			} else {
-				fputs(",,,,,", out);
+				for (k = 0; k < 5; k++)
+					sv_csv_empty(c);
 			}
-			fprintf(out, ",%s\n",
-				sv_summary_number(buf, sizeof buf,
-					f->rank_imbalance_pct));
+			sv_csv_double(c, f->rank_imbalance_pct);
+			sv_csv_end_row(c);
 		}
 	}
 }
@@ -182,20 +197,32 @@ static void ranks_table(FILE *out, const struct sv_profile *p,
 int sv_report_ranks(FILE *out, const struct sv_profile *p,
 	const struct sv_ranks *m, const char *file, enum sv_report_format fmt)
 {
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+	int rc = 0;
+
 	if (!out || !p || !m)
 		return -EINVAL;
 	if (!file)
 		file = p->path;
 	switch (fmt) {
 	case SV_REPORT_JSON:
-		ranks_json(out, p, m, file);
+		sv_outbuf_init(&b, out);
+		sv_json_init(&j, &b);
+		ranks_json(&j, p, m, file);
+		sv_json_fini(&j);
+		rc = sv_outbuf_fini(&b);
 		break;
 	case SV_REPORT_CSV:
-		ranks_csv(out, m);
+		sv_outbuf_init(&b, out);
+		sv_csv_init(&c, &b);
+		ranks_csv(&c, m);
+		rc = sv_outbuf_fini(&b);
 		break;
 	default:
 		ranks_table(out, p, m, file);
 		break;
 	}
-	return ferror(out) ? -EIO : 0;
+	return rc < 0 || ferror(out) ? -EIO : 0;
 }

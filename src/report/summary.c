@@ -1,11 +1,12 @@
 /*
  * summary.c: `scopeview summary` (see summary.h and cli.h).
  *
- * sv_summary_main parses the command line, loads the profile, computes the
- * statistics with stats.h and hands them to one of three writers.  The
- * writers only format: every figure comes from struct sv_stats, so the
- * table, CSV and JSON always agree with each other and with the viewer.
- * This is one of the few library files that print (cli.h).
+ * cli/cmd_summary.c parses the command line, loads the profile, computes
+ * the statistics with stats.h and hands them to one of three writers
+ * here.  The writers only format: every figure comes from struct
+ * sv_stats, so the table, CSV and JSON always agree with each other and
+ * with the viewer.  JSON and CSV go through the report layer's writers
+ * (json.h, csv.h); they print only to the stream they are given.
  *
  * Compared with scope-profiler's own summary (summary.py, audited; the
  * figures themselves are stats.h's, whose header lists where they differ):
@@ -37,31 +38,10 @@
 
 #include "scopeview/callmeta.h"
 #include "scopeview/common.h"
+#include "scopeview/csv.h"
 #include "scopeview/fmt.h"
+#include "scopeview/json.h"
 #include "scopeview/regex.h"
-
-/* ---- numbers ------------------------------------------------------------ */
-
-char *sv_summary_number(char *buf, size_t size, double v)
-{
-	int prec;
-
-	if (!isfinite(v)) {
-		snprintf(buf, size, "null");
-		return buf;
-	}
-	for (prec = 15; prec <= 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	if (!strpbrk(buf, ".eEn")) {
-		size_t n = strlen(buf);
-		if (n + 3 <= size)
-			memcpy(buf + n, ".0", 3);
-	}
-	return buf;
-}
 
 /* ---- the figures every format prints ----------------------------------------- */
 
@@ -125,63 +105,19 @@ static bool summary_fig(const struct sv_stats *s, int f, double *ns)
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-void sv_summary_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	fputc('"', out);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\b':
-			fputs("\\b", out);
-			break;
-		case '\f':
-			fputs("\\f", out);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
-void sv_summary_json_num(FILE *out, double v)
-{
-	char buf[64];
-	fputs(sv_summary_number(buf, sizeof buf, v), out);
-}
-
-static void json_tags(FILE *out, const struct sv_row *row)
+static void json_tags(struct sv_json *j, const struct sv_row *row)
 {
 	size_t i;
-	fputc('[', out);
-	for (i = 0; row && i < row->ntags; i++) {
-		if (i)
-			fputs(", ", out);
-		sv_summary_json_str(out, row->tags[i]);
-	}
-	fputc(']', out);
+
+	sv_json_key(j, "tags");
+	sv_json_array(j, SV_JSON_INLINE);
+	for (i = 0; row && i < row->ntags; i++)
+		sv_json_string(j, row->tags[i]);
+	sv_json_end(j);
 }
 
 /* The duration figures, then await and GPU, as "key": seconds. */
-static void json_figures(FILE *out, const struct sv_stats *s, const char *ind)
+static void json_figures(struct sv_json *j, const struct sv_stats *s)
 {
 	static const int order[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_AVG,
 		SUMMARY_FIG_MIN, SUMMARY_FIG_MAX, SUMMARY_FIG_FIRST,
@@ -190,56 +126,48 @@ static void json_figures(FILE *out, const struct sv_stats *s, const char *ind)
 		SUMMARY_FIG_EXCL, SUMMARY_FIG_GPU, SUMMARY_FIG_AWAIT};
 	size_t i;
 
-	fprintf(out, "%s\"num_calls\": %" PRIu64, ind, s->num_calls);
+	sv_json_key(j, "num_calls");
+	sv_json_u64(j, s->num_calls);
 	for (i = 0; i < sizeof order / sizeof order[0]; i++) {
-		double ns;
-		fprintf(out, ",\n%s\"%s\": ", ind, summary_figs[order[i]].json);
-		if (summary_fig(s, order[i], &ns))
-			sv_summary_json_num(out, ns / 1e9);
-		else
-			fputs("null", out);
+		double ns = 0;
+		bool has = summary_fig(s, order[i], &ns);
+		sv_json_opt_double(
+			j, summary_figs[order[i]].json, has, ns / 1e9);
 	}
 }
 
-static void json_source(
-	FILE *out, const char *file, int64_t line, const char *ind)
+static void json_source(struct sv_json *j, const char *file, int64_t line)
 {
-	fprintf(out, ",\n%s\"source_file\": ", ind);
+	sv_json_key(j, "source_file");
 	if (file)
-		sv_summary_json_str(out, file);
+		sv_json_string(j, file);
 	else
-		fputs("null", out);
-	fprintf(out, ",\n%s\"source_lineno\": ", ind);
-	if (line >= 0)
-		fprintf(out, "%" PRId64, line);
-	else
-		fputs("null", out);
+		sv_json_null(j);
+	sv_json_opt_i64(j, "source_lineno", line >= 0, line);
 }
 
-static void json_meta_value(FILE *out, const struct sv_meta *m)
+static void json_meta_value(struct sv_json *j, const struct sv_meta *m)
 {
 	size_t i;
+
 	switch (m->kind) {
 	case SV_META_INT:
-		fprintf(out, "%" PRId64, m->i);
+		sv_json_i64(j, m->i);
 		break;
 	case SV_META_FLOAT:
-		sv_summary_json_num(out, m->f);
+		sv_json_double(j, m->f);
 		break;
 	case SV_META_BOOL:
-		fputs(m->i ? "true" : "false", out);
+		sv_json_bool(j, m->i != 0);
 		break;
 	case SV_META_STRINGS:
-		fputc('[', out);
-		for (i = 0; i < m->nstrs; i++) {
-			if (i)
-				fputs(", ", out);
-			sv_summary_json_str(out, m->strs[i]);
-		}
-		fputc(']', out);
+		sv_json_array(j, SV_JSON_INLINE);
+		for (i = 0; i < m->nstrs; i++)
+			sv_json_string(j, m->strs[i]);
+		sv_json_end(j);
 		break;
 	default:
-		sv_summary_json_str(out, m->text);
+		sv_json_string(j, m->text);
 	}
 }
 
@@ -270,29 +198,29 @@ static char *summary_group_label(const struct sv_summary_opts *o, size_t k)
 }
 
 /* The "groups" list of region g (--group-by). */
-static void json_groups(FILE *out, const struct sv_stats_region *g,
+static void json_groups(struct sv_json *j, const struct sv_stats_region *g,
 	const struct sv_summary_opts *o)
 {
 	size_t k;
-	bool any = false;
 
-	fputs(",\n      \"groups\": [", out);
+	sv_json_key(j, "groups");
+	sv_json_array(j, SV_JSON_PRETTY);
 	for (k = 0; k < o->ngroups; k++) {
 		const struct sv_stats_region *gg =
 			summary_group_region(o, k, g->region);
+		const char *v = o->groups[k].value;
 		if (!gg)
 			continue;
-		fputs(any ? ",\n        {\n" : "\n        {\n", out);
-		any = true;
+		sv_json_object(j, SV_JSON_PRETTY);
 		/* The value as the file wrote it (Python's JSON). */
-		fprintf(out, "          \"value\": %s,\n",
-			o->groups[k].value ? o->groups[k].value : "null");
-		json_figures(out, &gg->s, "          ");
-		fputs(",\n          \"rank_imbalance_pct\": ", out);
-		sv_summary_json_num(out, gg->rank_imbalance_pct);
-		fputs("\n        }", out);
+		sv_json_key(j, "value");
+		sv_json_raw(j, v ? v : "null", v ? strlen(v) : 4);
+		json_figures(j, &gg->s);
+		sv_json_opt_double(
+			j, "rank_imbalance_pct", true, gg->rank_imbalance_pct);
+		sv_json_end(j);
 	}
-	fputs(any ? "\n      ]" : "]", out);
+	sv_json_end(j);
 }
 
 static const char *summary_layout_name(enum sv_layout_kind k)
@@ -309,196 +237,188 @@ static const char *summary_layout_name(enum sv_layout_kind k)
 
 /* "whole_run": each region of t over every rank of the file, in t's
  * order (a region the run table lacks is left out). */
-static void json_whole_run(FILE *out, const struct sv_stats_table *t,
+static void json_whole_run(struct sv_json *j, const struct sv_stats_table *t,
 	const struct sv_stats_table *run)
 {
-	size_t i, n = 0;
+	size_t i;
 
-	fprintf(out, ",\n  \"whole_run\": {\n    \"num_ranks\": %" PRIu32,
-		run->num_ranks);
-	fprintf(out, ",\n    \"per_call\": %s",
-		run->per_call ? "true" : "false");
-	fputs(",\n    \"regions\": [", out);
+	sv_json_key(j, "whole_run");
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "num_ranks");
+	sv_json_u64(j, run->num_ranks);
+	sv_json_key(j, "per_call");
+	sv_json_bool(j, run->per_call);
+	sv_json_key(j, "regions");
+	sv_json_array(j, SV_JSON_PRETTY);
 	for (i = 0; i < t->nregions; i++) {
 		const struct sv_stats_region *g =
 			sv_stats_table_find(run, t->regions[i].region);
 		if (!g)
 			continue;
-		fputs(n++ ? ",\n      {\n" : "\n      {\n", out);
-		fputs("        \"name\": ", out);
-		sv_summary_json_str(out, g->name);
-		fprintf(out, ",\n        \"ranks\": %zu,\n", g->nranks);
-		json_figures(out, &g->s, "        ");
-		fputs(",\n        \"rank_imbalance_pct\": ", out);
-		sv_summary_json_num(out, g->rank_imbalance_pct);
-		fputs("\n      }", out);
+		sv_json_object(j, SV_JSON_PRETTY);
+		sv_json_key(j, "name");
+		sv_json_string(j, g->name);
+		sv_json_key(j, "ranks");
+		sv_json_u64(j, g->nranks);
+		json_figures(j, &g->s);
+		sv_json_opt_double(
+			j, "rank_imbalance_pct", true, g->rank_imbalance_pct);
+		sv_json_end(j);
 	}
-	fputs(n ? "\n    ]\n  }" : "]\n  }", out);
+	sv_json_end(j);
+	sv_json_end(j);
 }
 
-static void summary_json(FILE *out, const struct sv_profile *p,
+/* One rank of region g. */
+static void json_rank(struct sv_json *j, const struct sv_profile *p,
+	const struct sv_stats_rank *rk)
+{
+	const struct sv_row *row = &p->rows[rk->row];
+
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "rank");
+	sv_json_u64(j, rk->rank);
+	json_figures(j, &rk->s);
+	json_tags(j, row);
+	json_source(j, row->source_file, row->source_line);
+	sv_json_opt_i64(
+		j, "first_start_ns", rk->s.has_span, rk->s.first_start_ns);
+	sv_json_opt_i64(j, "last_end_ns", rk->s.has_span, rk->s.last_end_ns);
+	sv_json_end(j);
+}
+
+static void json_region(struct sv_json *j, const struct sv_profile *p,
+	const struct sv_stats_region *g, const struct sv_summary_opts *o)
+{
+	size_t k;
+
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "name");
+	sv_json_string(j, g->name);
+	json_figures(j, &g->s);
+	sv_json_opt_double(
+		j, "rank_imbalance_pct", true, g->rank_imbalance_pct);
+	json_tags(j, g->tags_row);
+	json_source(j, g->source_file, g->source_line);
+	sv_json_key(j, "ranks");
+	sv_json_array(j, SV_JSON_PRETTY);
+	for (k = 0; k < g->nranks; k++)
+		json_rank(j, p, &g->ranks[k]);
+	sv_json_end(j);
+	if (o->group_by)
+		json_groups(j, g, o);
+	if (o->counters)
+		sv_summary_counters_json(j, p, g);
+	sv_json_end(j);
+}
+
+static void summary_json(struct sv_json *j, const struct sv_profile *p,
 	const struct sv_stats_table *t, const char *file,
 	const struct sv_summary_opts *o)
 {
-	size_t i, k;
+	size_t i;
 
-	fputs("{\n  \"file\": ", out);
-	sv_summary_json_str(out, file);
-	fputs(",\n  \"schema\": ", out);
-	if (p->schema > 0)
-		fprintf(out, "%d", p->schema);
-	else
-		fputs("null", out);
-	fprintf(out, ",\n  \"layout\": \"%s\"", summary_layout_name(p->layout));
-	fprintf(out, ",\n  \"num_ranks\": %" PRIu32, t->num_ranks);
-	fprintf(out, ",\n  \"time_origin_ns\": %" PRId64, t->time_origin_ns);
-	fputs(",\n  \"minimum_start_ns\": ", out);
-	if (t->has_min_start)
-		fprintf(out, "%" PRId64, t->min_start_ns);
-	else
-		fputs("null", out);
+	sv_json_object(j, SV_JSON_PRETTY);
+	sv_json_key(j, "file");
+	sv_json_string(j, file);
+	sv_json_opt_i64(j, "schema", p->schema > 0, p->schema);
+	sv_json_key(j, "layout");
+	sv_json_string(j, summary_layout_name(p->layout));
+	sv_json_key(j, "num_ranks");
+	sv_json_u64(j, t->num_ranks);
+	sv_json_key(j, "time_origin_ns");
+	sv_json_i64(j, t->time_origin_ns);
+	sv_json_opt_i64(
+		j, "minimum_start_ns", t->has_min_start, t->min_start_ns);
 	if (o->group_by) {
-		fputs(",\n  \"group_by\": ", out);
-		sv_summary_json_str(out, o->group_by);
+		sv_json_key(j, "group_by");
+		sv_json_string(j, o->group_by);
 	}
-	fputs(",\n  \"warnings\": [", out);
-	for (i = 0; i < p->nwarnings; i++) {
-		fputs(i ? ",\n    " : "\n    ", out);
-		sv_summary_json_str(out, p->warnings[i]);
-	}
-	fputs(p->nwarnings ? "\n  ]" : "]", out);
-	fputs(",\n  \"metadata\": {", out);
+	sv_json_key(j, "warnings");
+	sv_json_array(j, SV_JSON_PRETTY);
+	for (i = 0; i < p->nwarnings; i++)
+		sv_json_string(j, p->warnings[i]);
+	sv_json_end(j);
+	sv_json_key(j, "metadata");
+	sv_json_object(j, SV_JSON_PRETTY);
 	for (i = 0; i < p->nmeta; i++) {
-		fputs(i ? ",\n    " : "\n    ", out);
-		sv_summary_json_str(out, p->meta[i].key);
-		fputs(": ", out);
-		json_meta_value(out, &p->meta[i]);
+		sv_json_key(j, p->meta[i].key);
+		json_meta_value(j, &p->meta[i]);
 	}
-	fputs(p->nmeta ? "\n  }" : "}", out);
-	fputs(",\n  \"regions\": [", out);
-	for (i = 0; i < t->nregions; i++) {
-		const struct sv_stats_region *g = &t->regions[i];
-		fputs(i ? ",\n    {\n" : "\n    {\n", out);
-		fputs("      \"name\": ", out);
-		sv_summary_json_str(out, g->name);
-		fputs(",\n", out);
-		json_figures(out, &g->s, "      ");
-		fputs(",\n      \"rank_imbalance_pct\": ", out);
-		sv_summary_json_num(out, g->rank_imbalance_pct);
-		fputs(",\n      \"tags\": ", out);
-		json_tags(out, g->tags_row);
-		json_source(out, g->source_file, g->source_line, "      ");
-		fputs(",\n      \"ranks\": [", out);
-		for (k = 0; k < g->nranks; k++) {
-			const struct sv_stats_rank *rk = &g->ranks[k];
-			const struct sv_row *row = &p->rows[rk->row];
-			fputs(k ? ",\n        {\n" : "\n        {\n", out);
-			fprintf(out, "          \"rank\": %" PRIu32 ",\n",
-				rk->rank);
-			json_figures(out, &rk->s, "          ");
-			fputs(",\n          \"tags\": ", out);
-			json_tags(out, row);
-			json_source(out, row->source_file, row->source_line,
-				"          ");
-			fputs(",\n          \"first_start_ns\": ", out);
-			if (rk->s.has_span)
-				fprintf(out, "%" PRId64, rk->s.first_start_ns);
-			else
-				fputs("null", out);
-			fputs(",\n          \"last_end_ns\": ", out);
-			if (rk->s.has_span)
-				fprintf(out, "%" PRId64, rk->s.last_end_ns);
-			else
-				fputs("null", out);
-			fputs("\n        }", out);
-		}
-		fputs(g->nranks ? "\n      ]" : "]", out);
-		if (o->group_by)
-			json_groups(out, g, o);
-		if (o->counters)
-			sv_summary_counters_json(out, p, g);
-		fputs("\n    }", out);
-	}
-	fputs(t->nregions ? "\n  ]" : "]", out);
+	sv_json_end(j);
+	sv_json_key(j, "regions");
+	sv_json_array(j, SV_JSON_PRETTY);
+	for (i = 0; i < t->nregions; i++)
+		json_region(j, p, &t->regions[i], o);
+	sv_json_end(j);
 	if (o->run)
-		json_whole_run(out, t, o->run);
-	fputs("\n}\n", out);
+		json_whole_run(j, t, o->run);
+	sv_json_end(j);
+	sv_json_finish(j);
 }
 
 /* ---- CSV -------------------------------------------------------------------- */
-
-/* One field, quoted as RFC 4180 asks when it holds a comma, a quote or a
- * line break. */
-void sv_summary_csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 static const int csv_figs[] = {SUMMARY_FIG_TOTAL, SUMMARY_FIG_EXCL,
 	SUMMARY_FIG_AVG, SUMMARY_FIG_MIN, SUMMARY_FIG_MAX, SUMMARY_FIG_FIRST,
 	SUMMARY_FIG_LAST, SUMMARY_FIG_STD, SUMMARY_FIG_P50, SUMMARY_FIG_P95,
 	SUMMARY_FIG_P99, SUMMARY_FIG_GPU, SUMMARY_FIG_AWAIT};
 
-static void csv_row(FILE *out, const char *name, const char *group, long rank,
-	size_t nranks, const struct sv_stats *s, const double *imbalance)
+static void csv_row(struct sv_csv *c, const char *name, const char *group,
+	long rank, size_t nranks, const struct sv_stats *s,
+	const double *imbalance)
 {
-	char buf[64];
 	size_t i;
 
-	sv_summary_csv_field(out, name);
-	if (group) {
-		fputc(',', out);
-		sv_summary_csv_field(out, group);
+	sv_csv_field(c, name);
+	if (group)
+		sv_csv_field(c, group);
+	if (rank >= 0) {
+		sv_csv_i64(c, rank);
+		sv_csv_empty(c);
+	} else {
+		sv_csv_empty(c);
+		sv_csv_u64(c, nranks);
 	}
-	if (rank >= 0)
-		fprintf(out, ",%ld,", rank);
-	else
-		fprintf(out, ",,%zu", nranks);
-	fprintf(out, ",%" PRIu64, s->num_calls);
+	sv_csv_u64(c, s->num_calls);
 	for (i = 0; i < sizeof csv_figs / sizeof csv_figs[0]; i++) {
 		double ns;
-		fputc(',', out);
 		if (summary_fig(s, csv_figs[i], &ns))
-			fputs(sv_summary_number(buf, sizeof buf, ns / 1e9),
-				out);
+			sv_csv_double(c, ns / 1e9);
+		else
+			sv_csv_empty(c);
 	}
-	fputc(',', out);
 	if (imbalance)
-		fputs(sv_summary_number(buf, sizeof buf, *imbalance), out);
-	fputc('\n', out);
+		sv_csv_double(c, *imbalance);
+	else
+		sv_csv_empty(c);
+	sv_csv_end_row(c);
 }
 
-static void summary_csv(FILE *out, const struct sv_profile *p,
-	const struct sv_stats_table *t, const struct sv_summary_opts *o)
+static void summary_csv(struct sv_csv *c, const struct sv_stats_table *t,
+	const struct sv_summary_opts *o)
 {
 	bool per_rank = o->per_rank;
 	size_t i, k;
 
-	(void)p;
 	/* With --group-by a "group" column: empty on a region's own rows,
 	 * key=value on the rows of its groups. */
-	fputs(o->group_by ? "name,group,rank,ranks,num_calls"
-			  : "name,rank,ranks,num_calls",
-		out);
+	sv_csv_field(c, "name");
+	if (o->group_by)
+		sv_csv_field(c, "group");
+	sv_csv_field(c, "rank");
+	sv_csv_field(c, "ranks");
+	sv_csv_field(c, "num_calls");
 	for (i = 0; i < sizeof csv_figs / sizeof csv_figs[0]; i++)
-		fprintf(out, ",%s", summary_figs[csv_figs[i]].json);
-	fputs(",rank_imbalance_pct\n", out);
+		sv_csv_field(c, summary_figs[csv_figs[i]].json);
+	sv_csv_field(c, "rank_imbalance_pct");
+	sv_csv_end_row(c);
 	for (i = 0; i < t->nregions; i++) {
 		const struct sv_stats_region *g = &t->regions[i];
-		csv_row(out, g->name, o->group_by ? "" : NULL, -1, g->nranks,
+		csv_row(c, g->name, o->group_by ? "" : NULL, -1, g->nranks,
 			&g->s, &g->rank_imbalance_pct);
 		for (k = 0; per_rank && k < g->nranks; k++)
-			csv_row(out, g->name, o->group_by ? "" : NULL,
+			csv_row(c, g->name, o->group_by ? "" : NULL,
 				(long)g->ranks[k].rank, 0, &g->ranks[k].s,
 				NULL);
 		for (k = 0; o->group_by && k < o->ngroups; k++) {
@@ -508,7 +428,7 @@ static void summary_csv(FILE *out, const struct sv_profile *p,
 			if (!gg)
 				continue;
 			label = summary_group_label(o, k);
-			csv_row(out, g->name, label, -1, gg->nranks, &gg->s,
+			csv_row(c, g->name, label, -1, gg->nranks, &gg->s,
 				&gg->rank_imbalance_pct);
 			free(label);
 		}
@@ -759,22 +679,31 @@ static void summary_table(FILE *out, const struct sv_profile *p,
 int sv_summary_write(FILE *out, const struct sv_profile *p,
 	const struct sv_stats_table *t, const struct sv_summary_opts *o)
 {
-	const char *file;
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+	int rc = 0;
 
 	if (!out || !p || !t || !o)
 		return -EINVAL;
-	file = o->file ? o->file : p->path;
 	switch (o->format) {
 	case SV_SUMMARY_JSON:
-		summary_json(out, p, t, file, o);
+		sv_outbuf_init(&b, out);
+		sv_json_init(&j, &b);
+		summary_json(&j, p, t, o->file ? o->file : p->path, o);
+		sv_json_fini(&j);
+		rc = sv_outbuf_fini(&b);
 		break;
 	case SV_SUMMARY_CSV:
-		summary_csv(out, p, t, o);
+		sv_outbuf_init(&b, out);
+		sv_csv_init(&c, &b);
+		summary_csv(&c, t, o);
+		rc = sv_outbuf_fini(&b);
 		break;
 	default:
-		summary_table(out, p, t, file, o);
+		summary_table(out, p, t, o->file ? o->file : p->path, o);
 	}
-	if (fflush(out) != 0 || ferror(out))
+	if (rc < 0 || fflush(out) != 0 || ferror(out))
 		return -EIO;
 	return 0;
 }

@@ -6,76 +6,69 @@
 #include "summary_priv.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopeview/common.h"
 #include "scopeview/counters.h"
 
-/* A JSON object of n names and values. */
-static void counters_json_map(
-	FILE *out, char *const *names, const double *vals, size_t n)
+/* "key": an inline object of n names and values. */
+static void counters_json_map(struct sv_json *j, const char *key,
+	char *const *names, const double *vals, size_t n)
 {
 	size_t i;
 
-	fputc('{', out);
+	sv_json_key(j, key);
+	sv_json_object(j, SV_JSON_INLINE);
 	for (i = 0; i < n; i++) {
-		if (i)
-			fputs(", ", out);
-		sv_summary_json_str(out, names[i]);
-		fputs(": ", out);
-		sv_summary_json_num(out, vals[i]);
+		sv_json_key(j, names[i]);
+		sv_json_double(j, vals[i]);
 	}
-	fputc('}', out);
+	sv_json_end(j);
 }
 
-void sv_summary_counters_json(
-	FILE *out, const struct sv_profile *p, const struct sv_stats_region *g)
+void sv_summary_counters_json(struct sv_json *j, const struct sv_profile *p,
+	const struct sv_stats_region *g)
 {
 	size_t i, k, nr;
-	bool any = false;
 
-	fputs(",\n      \"counters\": [", out);
+	sv_json_key(j, "counters");
+	sv_json_array(j, SV_JSON_PRETTY);
 	for (i = 0; i < p->ncounters; i++) {
 		const struct sv_counters *c = &p->counters[i];
 		struct sv_counter_rate rates[4];
 		if (strcmp(c->region, g->name))
 			continue;
-		fputs(any ? ",\n        {" : "\n        {", out);
-		any = true;
-		fprintf(out, "\"rank\": %" PRIu32 ", \"source\": \"%s\"",
-			c->rank, c->likwid ? "likwid" : "perf_events");
-		fputs(", \"group\": ", out);
+		sv_json_object(j, SV_JSON_INLINE);
+		sv_json_key(j, "rank");
+		sv_json_u64(j, c->rank);
+		sv_json_key(j, "source");
+		sv_json_string(j, c->likwid ? "likwid" : "perf_events");
+		sv_json_key(j, "group");
 		if (c->group)
-			sv_summary_json_str(out, c->group);
+			sv_json_string(j, c->group);
 		else
-			fputs("null", out);
-		fputs(", \"calls\": ", out);
-		if (c->calls >= 0)
-			fprintf(out, "%" PRId64, c->calls);
-		else
-			fputs("null", out);
-		fputs(", \"time\": ", out);
-		if (c->time_s >= 0)
-			sv_summary_json_num(out, c->time_s);
-		else
-			fputs("null", out);
-		fprintf(out, ", \"threads\": %" PRIu32 ", \"events\": ",
-			c->nthreads);
-		counters_json_map(out, c->events, c->values, c->nevents);
-		fputs(", \"metrics\": ", out);
+			sv_json_null(j);
+		sv_json_opt_i64(j, "calls", c->calls >= 0, c->calls);
+		sv_json_opt_double(j, "time", c->time_s >= 0, c->time_s);
+		sv_json_key(j, "threads");
+		sv_json_u64(j, c->nthreads);
 		counters_json_map(
-			out, c->metrics, c->metric_values, c->nmetrics);
-		fputs(", \"rates\": {", out);
+			j, "events", c->events, c->values, c->nevents);
+		counters_json_map(j, "metrics", c->metrics, c->metric_values,
+			c->nmetrics);
+		sv_json_key(j, "rates");
+		sv_json_object(j, SV_JSON_INLINE);
 		nr = sv_counters_rates(c, rates, 4);
 		for (k = 0; k < nr && k < 4; k++) {
-			fprintf(out, "%s\"%s\": ", k ? ", " : "",
-				rates[k].name);
-			sv_summary_json_num(out, rates[k].value);
+			sv_json_key(j, rates[k].name);
+			sv_json_double(j, rates[k].value);
 		}
-		fputs("}}", out);
+		sv_json_end(j);
+		sv_json_end(j);
 	}
-	fputs(any ? "\n      ]" : "]", out);
+	sv_json_end(j);
 }
 
 void sv_summary_counters_table(

@@ -7,20 +7,15 @@
 
 #include <stdio.h>
 
+#include "scopeview/json.h"
 #include "scopeview/profile.h"
 #include "scopeview/stats.h"
 #include "scopeview/summary.h"
 
-/* s as a JSON string (NULL as ""). */
-void sv_summary_json_str(FILE *out, const char *s);
-
-/* v as a JSON number (sv_summary_number: null for NaN, infinities). */
-void sv_summary_json_num(FILE *out, double v);
-
-/* --counters: the region's counter sets as a JSON member
- * (",\n      \"counters\": [...]"), at the indentation of a region. */
-void sv_summary_counters_json(
-	FILE *out, const struct sv_profile *p, const struct sv_stats_region *g);
+/* --counters: the region's counter sets as the member "counters" of the
+ * region's object (an array of one inline object per set). */
+void sv_summary_counters_json(struct sv_json *j, const struct sv_profile *p,
+	const struct sv_stats_region *g);
 
 /* --counters: a section after the table, one line per counter set of
  * each region of t, in t's order ("" when the profile has none). */

@@ -5,8 +5,8 @@
  * Each writer walks the tree depth first in its sort order, skipping the
  * nodes the show flags hide (a hidden node hides its subtree: that is how
  * sv_callpath_visible marks them).  Figures are printed as integer ns and,
- * in JSON, also as seconds.  This is one of the few library files that
- * print (to the stream it is given).
+ * in JSON, also as seconds.  JSON and CSV go through json.h and csv.h;
+ * everything is written to the stream given, nothing to a terminal.
  */
 #include "scopeview/tree.h"
 
@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "scopeview/common.h"
+#include "scopeview/csv.h"
 #include "scopeview/fmt.h"
-#include "scopeview/summary.h"
+#include "scopeview/json.h"
 
 static bool tree_shown(const bool *show, uint32_t n)
 {
@@ -35,135 +36,154 @@ static uint32_t *tree_path(const struct sv_callpath *t, uint32_t n, size_t *np)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void tree_json_sec(FILE *out, const char *key, int64_t ns)
+/* "KEY_ns": ns, "KEY": seconds. */
+static void tree_json_sec(struct sv_json *j, const char *key, int64_t ns)
 {
-	char buf[64];
-	fprintf(out, "\"%s_ns\": %" PRId64 ", \"%s\": %s", key, ns, key,
-		sv_summary_number(buf, sizeof buf, (double)ns / 1e9));
+	char name[32];
+
+	snprintf(name, sizeof name, "%s_ns", key);
+	sv_json_key(j, name);
+	sv_json_i64(j, ns);
+	sv_json_key(j, key);
+	sv_json_double(j, (double)ns / 1e9);
 }
 
-static void tree_json_node(FILE *out, const struct sv_callpath *t, uint32_t n,
-	const bool *show, int ind)
+/* Node n and, below it, its children shown: one node a line, each
+ * level two columns in. */
+static void tree_json_node(struct sv_json *j, const struct sv_callpath *t,
+	uint32_t n, const bool *show)
 {
 	const struct sv_callpath_node *x = &t->nodes[n];
 	uint32_t cnt, k, *path;
 	size_t np, i;
 	const uint32_t *kids = sv_callpath_children(t, n, &cnt);
-	char buf[64];
-	bool first = true;
 
+	sv_json_object(j, SV_JSON_INLINE);
+	sv_json_key(j, "name");
+	sv_json_string(j, sv_callpath_name(t, n));
+	sv_json_key(j, "path");
+	sv_json_array(j, SV_JSON_INLINE);
 	path = tree_path(t, n, &np);
-	fprintf(out, "%*s{\"name\": ", ind, "");
-	sv_summary_json_str(out, sv_callpath_name(t, n));
-	fputs(", \"path\": [", out);
-	for (i = 0; i < np; i++) {
-		if (i)
-			fputs(", ", out);
-		sv_summary_json_str(out, sv_callpath_name(t, path[i]));
-	}
+	for (i = 0; i < np; i++)
+		sv_json_string(j, sv_callpath_name(t, path[i]));
 	free(path);
-	fprintf(out, "], \"num_calls\": %" PRIu64 ", ", x->calls);
-	tree_json_sec(out, "inclusive", x->inclusive);
-	fputs(", ", out);
-	tree_json_sec(out, "exclusive", x->exclusive);
-	fputs(", ", out);
-	tree_json_sec(out, "average", sv_callpath_avg(t, n));
-	fputs(", ", out);
-	tree_json_sec(out, "min", x->min);
-	fputs(", ", out);
-	tree_json_sec(out, "max", x->max);
-	fprintf(out, ", \"pct\": %s, \"recursive\": %s, \"children\": [",
-		sv_summary_number(buf, sizeof buf, sv_callpath_pct(t, n)),
-		x->recursive ? "true" : "false");
-	for (k = 0; k < cnt; k++) {
-		if (!tree_shown(show, kids[k]))
-			continue;
-		fputs(first ? "\n" : ",\n", out);
-		first = false;
-		tree_json_node(out, t, kids[k], show, ind + 2);
-	}
-	if (!first)
-		fprintf(out, "\n%*s", ind, "");
-	fputs("]}", out);
+	sv_json_end(j);
+	sv_json_key(j, "num_calls");
+	sv_json_u64(j, x->calls);
+	tree_json_sec(j, "inclusive", x->inclusive);
+	tree_json_sec(j, "exclusive", x->exclusive);
+	tree_json_sec(j, "average", sv_callpath_avg(t, n));
+	tree_json_sec(j, "min", x->min);
+	tree_json_sec(j, "max", x->max);
+	sv_json_key(j, "pct");
+	sv_json_double(j, sv_callpath_pct(t, n));
+	sv_json_key(j, "recursive");
+	sv_json_bool(j, x->recursive);
+	sv_json_key(j, "children");
+	sv_json_array(j, SV_JSON_BLOCK | SV_JSON_STEP(2));
+	for (k = 0; k < cnt; k++)
+		if (tree_shown(show, kids[k]))
+			tree_json_node(j, t, kids[k], show);
+	sv_json_end(j);
+	sv_json_end(j);
 }
 
-static void tree_json(
-	FILE *out, const struct sv_callpath *t, const struct sv_tree_opts *o)
+static void tree_json(struct sv_json *j, const struct sv_callpath *t,
+	const struct sv_tree_opts *o)
 {
 	const struct sv_callpath_scope *sc = &t->scope;
 	uint32_t k;
-	bool first = true;
 
-	fputs("{\"file\": ", out);
-	sv_summary_json_str(out, o->file ? o->file : t->p->path);
-	fputs(",\n \"scope\": {\"ranks\": ", out);
+	sv_json_object(j, SV_JSON_HANG);
+	sv_json_key(j, "file");
+	sv_json_string(j, o->file ? o->file : t->p->path);
+	sv_json_key(j, "scope");
+	sv_json_object(j, SV_JSON_INLINE);
+	sv_json_key(j, "ranks");
 	if (o->ranks)
-		sv_summary_json_str(out, o->ranks);
+		sv_json_string(j, o->ranks);
 	else
-		fputs("null", out);
-	fputs(", \"range\": ", out);
+		sv_json_null(j);
+	sv_json_key(j, "range");
 	if (sc->has_range) {
-		fprintf(out,
-			"{\"t0_ns\": %" PRId64 ", \"t1_ns\": %" PRId64 ", ",
-			sc->t0, sc->t1);
-		tree_json_sec(out, "start", sv_sub_wrap(sc->t0, o->origin));
-		fputs(", ", out);
-		tree_json_sec(out, "end", sv_sub_wrap(sc->t1, o->origin));
-		fputs(", \"rule\": \"calls count with their time inside\"}",
-			out);
+		sv_json_object(j, SV_JSON_INLINE);
+		sv_json_key(j, "t0_ns");
+		sv_json_i64(j, sc->t0);
+		sv_json_key(j, "t1_ns");
+		sv_json_i64(j, sc->t1);
+		tree_json_sec(j, "start", sv_sub_wrap(sc->t0, o->origin));
+		tree_json_sec(j, "end", sv_sub_wrap(sc->t1, o->origin));
+		sv_json_key(j, "rule");
+		sv_json_string(j, "calls count with their time inside");
+		sv_json_end(j);
 	} else {
-		fputs("null", out);
+		sv_json_null(j);
 	}
-	fprintf(out, ", \"recursion\": \"%s\", \"num_calls\": %" PRIu64 ", ",
-		sc->expand_recursion ? "expanded" : "collapsed", t->calls);
-	tree_json_sec(out, "total", t->total);
-	fputs("},\n \"roots\": [", out);
-	for (k = 0; k < t->nroots; k++) {
-		if (!tree_shown(o->show, t->roots[k]))
-			continue;
-		fputs(first ? "\n" : ",\n", out);
-		first = false;
-		tree_json_node(out, t, t->roots[k], o->show, 2);
-	}
-	fputs(first ? "]}\n" : "\n ]}\n", out);
+	sv_json_key(j, "recursion");
+	sv_json_string(j, sc->expand_recursion ? "expanded" : "collapsed");
+	sv_json_key(j, "num_calls");
+	sv_json_u64(j, t->calls);
+	tree_json_sec(j, "total", t->total);
+	sv_json_end(j);
+	sv_json_key(j, "roots");
+	sv_json_array(j, SV_JSON_BLOCK | SV_JSON_STEP(1));
+	for (k = 0; k < t->nroots; k++)
+		if (tree_shown(o->show, t->roots[k]))
+			tree_json_node(j, t, t->roots[k], o->show);
+	sv_json_end(j);
+	sv_json_end(j);
+	sv_json_finish(j);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
 
-static void tree_csv_node(
-	FILE *out, const struct sv_callpath *t, uint32_t n, const bool *show)
+static void tree_csv_node(struct sv_csv *c, const struct sv_callpath *t,
+	uint32_t n, const bool *show)
 {
 	const struct sv_callpath_node *x = &t->nodes[n];
 	uint32_t cnt, k, *path;
 	size_t np, i;
 	const uint32_t *kids;
-	char *joined = sv_xstrdup(""), buf[64];
+	char *joined = sv_xstrdup("");
 
 	path = tree_path(t, n, &np);
 	for (i = 0; i < np; i++) {
 		char *f = sv_tree_frame(sv_callpath_name(t, path[i]));
-		char *j = sv_xasprintf("%s%s%s", joined, i ? ";" : "", f);
+		char *jn = sv_xasprintf("%s%s%s", joined, i ? ";" : "", f);
 		free(f);
 		free(joined);
-		joined = j;
+		joined = jn;
 	}
 	free(path);
-	fprintf(out, "%" PRIu32 ",", x->depth);
-	sv_summary_csv_field(out, sv_callpath_name(t, n));
-	fputc(',', out);
-	sv_summary_csv_field(out, joined);
-	fprintf(out,
-		",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-		",%" PRId64 ",%s,%s\n",
-		x->calls, x->inclusive, x->exclusive, sv_callpath_avg(t, n),
-		x->min, x->max,
-		sv_summary_number(buf, sizeof buf, sv_callpath_pct(t, n)),
-		x->recursive ? "true" : "false");
+	sv_csv_u64(c, x->depth);
+	sv_csv_field(c, sv_callpath_name(t, n));
+	sv_csv_field(c, joined);
+	sv_csv_u64(c, x->calls);
+	sv_csv_i64(c, x->inclusive);
+	sv_csv_i64(c, x->exclusive);
+	sv_csv_i64(c, sv_callpath_avg(t, n));
+	sv_csv_i64(c, x->min);
+	sv_csv_i64(c, x->max);
+	sv_csv_double(c, sv_callpath_pct(t, n));
+	sv_csv_field(c, x->recursive ? "true" : "false");
+	sv_csv_end_row(c);
 	free(joined);
 	kids = sv_callpath_children(t, n, &cnt);
 	for (k = 0; k < cnt; k++)
 		if (tree_shown(show, kids[k]))
-			tree_csv_node(out, t, kids[k], show);
+			tree_csv_node(c, t, kids[k], show);
+}
+
+static void tree_csv(struct sv_csv *c, const struct sv_callpath *t,
+	const struct sv_tree_opts *o)
+{
+	uint32_t k;
+
+	sv_csv_header(c, "depth,name,path,num_calls,inclusive_ns,exclusive_ns,"
+			 "average_ns,min_ns,max_ns,pct,recursive");
+	for (k = 0; k < t->nroots; k++)
+		if (tree_shown(o->show, t->roots[k]))
+			tree_csv_node(c, t, t->roots[k], o->show);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -244,27 +264,32 @@ static void tree_text(
 int sv_tree_write(
 	FILE *out, const struct sv_callpath *t, const struct sv_tree_opts *o)
 {
-	uint32_t k;
+	struct sv_outbuf b;
+	struct sv_json j;
+	struct sv_csv c;
+	int rc = 0;
 
 	if (!out || !t || !o || !t->p)
 		return -EINVAL;
 	switch (o->format) {
 	case SV_TREE_JSON:
-		tree_json(out, t, o);
+		sv_outbuf_init(&b, out);
+		sv_json_init(&j, &b);
+		tree_json(&j, t, o);
+		sv_json_fini(&j);
+		rc = sv_outbuf_fini(&b);
 		break;
 	case SV_TREE_CSV:
-		fputs("depth,name,path,num_calls,inclusive_ns,exclusive_ns,"
-		      "average_ns,min_ns,max_ns,pct,recursive\n",
-			out);
-		for (k = 0; k < t->nroots; k++)
-			if (tree_shown(o->show, t->roots[k]))
-				tree_csv_node(out, t, t->roots[k], o->show);
+		sv_outbuf_init(&b, out);
+		sv_csv_init(&c, &b);
+		tree_csv(&c, t, o);
+		rc = sv_outbuf_fini(&b);
 		break;
 	default:
 		tree_text(out, t, o);
 		break;
 	}
-	return ferror(out) ? -EIO : 0;
+	return rc < 0 || ferror(out) ? -EIO : 0;
 }
 
 /* ---- folded stacks ------------------------------------------------------- */

@@ -6,9 +6,11 @@
  * colour with its name where it fits; the share of the call its task
  * spent awaiting is shaded at the bar's end, in proportion (the file
  * stores how long, not when).  A cell holding two calls is a boundary,
- * a half block in the colours of both; a cell holding more is shaded by
- * how much of it calls cover, in the colour of the longest.  A run of
- * cells that one region dominates carries that region's name.  No digit
+ * a half block in the colours of both; a cell holding more is solid in
+ * a region's colour when that region covers BARS_SOLID percent of it or
+ * more, else shaded by how much of it calls cover, in the colour of the
+ * longest.  A run of cells that one region dominates carries that
+ * region's name, drawn in one style: the region's colour under it.  No digit
  * is drawn in a bar; no call is drawn outside its true columns and a cell
  * that holds a call never looks empty.
  *
@@ -41,6 +43,8 @@ struct bars_run {
 };
 
 #define BARS_NAME_MIN 4
+/* The share of a cell (percent) one region covers for it to be solid. */
+#define BARS_SOLID 70
 
 struct bars_ctx {
 	const struct sv_timeline *v;
@@ -161,17 +165,26 @@ static void bars_merged(struct bars_ctx *b, struct sv_row_span *r)
 			return;
 		}
 	}
+	if (r->share >= BARS_SOLID) {
+		/* One region all but fills the cell: solid, as a bar. */
+		sv_grid_put(b->g, s->x0, b->y, b->gl->bar,
+			st == SV_STYLE_SPAN_MERGED ? SV_STYLE_SPAN : st, color);
+		return;
+	}
 	sv_grid_put(b->g, s->x0, b->y,
 		busy * 2 >= tb - ta ? b->bg->dense : b->bg->sparse, st, color);
 }
 
-/* The name of a run's region over the run, keeping each cell's style and
- * colour (a name over a bar, over shaded cells). */
+/* The name of a run's region over the run, in one style: the style of
+ * the run's first cell made a bar's (selected, matching and dimmed stay
+ * so) in the region's colour there, so that the letters read as one word
+ * whatever the cells under them held; the cells after the name keep
+ * theirs. */
 static void bars_run_name(struct bars_ctx *b, const struct bars_run *run)
 {
+	const struct sv_cell *first;
 	const char *name;
-	int n = run->x1 - run->x0, x, tw;
-	uint16_t styles[SV_BARS_MAX_RUN], colors[SV_BARS_MAX_RUN];
+	int n = run->x1 - run->x0, tw, style, color;
 
 	if (run->named || n < BARS_NAME_MIN || n > SV_BARS_MAX_RUN)
 		return;
@@ -179,20 +192,13 @@ static void bars_run_name(struct bars_ctx *b, const struct bars_run *run)
 	tw = sv_grid_text_width(name, n);
 	if (tw <= 0)
 		return;
-	for (x = 0; x < n; x++) {
-		const struct sv_cell *c = sv_grid_cell(b->g, run->x0 + x, b->y);
-		styles[x] = c ? c->style : SV_STYLE_SPAN_MERGED;
-		colors[x] = c ? c->color : 0;
-	}
-	sv_grid_text(b->g, run->x0, b->y, n, name, SV_STYLE_SPAN_MERGED, 0,
-		b->gl->ellipsis);
-	for (x = 0; x < n && x <= tw; x++) {
-		struct sv_cell *c = sv_grid_at(b->g, run->x0 + x, b->y);
-		if (!c || c->ch == SV_GRID_WIDE_TAIL)
-			continue;
-		c->style = styles[x];
-		c->color = colors[x];
-	}
+	first = sv_grid_cell(b->g, run->x0, b->y);
+	style = first ? first->style : SV_STYLE_SPAN;
+	color = first ? first->color : 0;
+	if (style == SV_STYLE_SPAN_MERGED || style == SV_STYLE_SPAN_AWAIT)
+		style = SV_STYLE_SPAN;
+	sv_grid_text(
+		b->g, run->x0, b->y, n, name, style, color, b->gl->ellipsis);
 }
 
 void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
@@ -374,6 +380,9 @@ static const struct sv_timeline_glyph bars_legend[] = {
 		"one starting there on the right, each in its colour"},
 	{0x2590, '[',
 		"the first cell of a call right after one of the same colour"},
+	{SV_GRID_BAR, '=',
+		"also a cell of several calls of which one region covers 70% "
+		"or more, in that region's colour"},
 	{0x2593, '#',
 		"a cell of several calls covering half of it or more, in the "
 		"colour of the longest; a region's name spans the cells it "

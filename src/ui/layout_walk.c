@@ -256,6 +256,38 @@ bool sv_layout_row_next(const struct sv_layout_index *ix,
 	return more;
 }
 
+/* The percent of [ta, tb) that the calls of region cover among the
+ * calls at positions [lo, hi) of lv, busy ns of it busy in all: their
+ * durations clipped to the column, by region, from at most
+ * SV_ROW_SPAN_SAMPLES calls spread evenly over [lo, hi). */
+static uint8_t walk_share(const struct sv_profile *p,
+	const struct sv_lod_level *lv, int64_t ta, int64_t tb, uint32_t lo,
+	uint32_t hi, uint32_t region, int64_t busy)
+{
+	uint32_t n = hi - lo,
+		 k = n < SV_ROW_SPAN_SAMPLES ? n : SV_ROW_SPAN_SAMPLES;
+	double mine = 0, all = 0, share;
+	uint32_t j;
+
+	if (!n || tb <= ta || busy <= 0)
+		return 0;
+	for (j = 0; j < k; j++) {
+		uint32_t i = lo + (uint32_t)((uint64_t)n * j / k);
+		int64_t s = sv_lod_start(lv, i), d = sv_lod_dur(lv, i);
+		int64_t a = s > ta ? s : ta, e = sv_add_sat(s, d > 0 ? d : 1);
+		double in = (double)((e < tb ? e : tb) - a);
+		if (in <= 0)
+			continue;
+		all += in;
+		if (sv_call_region(p, sv_lod_call(lv, i)) == region)
+			mine += in;
+	}
+	if (all <= 0)
+		return 0;
+	share = 100.0 * (double)busy / (double)(tb - ta) * mine / all;
+	return share >= 100 ? 100 : share <= 0 ? 0 : (uint8_t)share;
+}
+
 struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
 	const struct sv_layout_index *ix, const struct sv_lod_level *lv,
 	const struct sv_tmap *m, size_t *n)
@@ -286,11 +318,15 @@ struct sv_row_span *sv_row_spans_get(struct sv_row_spans *c,
 		r->region = sv_call_region(ix->p, sp.call);
 		r->color = 0;
 		r->color_key = 0;
-		r->busy = sp.count > 1
-				  ? sv_layout_busy(lv, sv_tmap_time(m, sp.x0),
-					    sv_tmap_time(m, sp.x0 + 1), sp.lo,
-					    sp.hi)
-				  : 0;
+		r->busy = 0;
+		r->share = 0;
+		if (sp.count > 1) {
+			int64_t ta = sv_tmap_time(m, sp.x0),
+				tb = sv_tmap_time(m, sp.x0 + 1);
+			r->busy = sv_layout_busy(lv, ta, tb, sp.lo, sp.hi);
+			r->share = walk_share(ix->p, lv, ta, tb, sp.lo, sp.hi,
+				r->region, r->busy);
+		}
 	}
 	*n = c->n;
 	return c->v;

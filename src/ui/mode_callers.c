@@ -45,14 +45,15 @@ struct callers_data {
 	struct sv_list list;
 };
 
-/* The region to show: the marked one, else the selected call's. */
-static long callers_region(const struct sv_session *s)
+/* The region to show: the marked one, else the selected call's, else the
+ * one of the most time. */
+static long callers_region(struct sv_session *s)
 {
 	if (s->mark_region >= 0)
 		return s->mark_region;
-	if (s->sel != SV_NO_CALL)
-		return (long)sv_call_region(s->p, s->sel);
-	return -1;
+	/* the selected call's, else the region of the most time: marked,
+	 * and said */
+	return sv_session_mark_default(s);
 }
 
 /* The row of list row i, or NULL for a heading. */

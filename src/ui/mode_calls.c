@@ -148,7 +148,7 @@ static void calls_take_list(
 }
 
 /* The session's input: the marked region, else the search, else the
- * selected call's region. */
+ * selected call's region, else the region of the most time. */
 static void calls_from_session(struct sv_mode *m)
 {
 	struct calls_data *d = m->data;
@@ -158,9 +158,9 @@ static void calls_from_session(struct sv_mode *m)
 	d->key = SV_CALLS_KEY_DURATION; /* a new input: longest first */
 	d->reverse = false;
 	d->handed = d->stale = false;
-	if (s->mark_region < 0 && !s->nmatches && s->sel != SV_NO_CALL) {
+	if (s->mark_region < 0 && !s->nmatches) {
 		d->rebuilding = true;
-		sv_session_mark_region(s, (long)sv_call_region(s->p, s->sel));
+		sv_session_mark_default(s);
 		d->rebuilding = false;
 	}
 	if (s->mark_region >= 0) {

@@ -111,7 +111,7 @@ static void hist_edge_digits(struct hist_data *d)
 			break;
 	}
 	d->edge_w = 9;
-	for (i = 0; i <= d->h.nbins; i++) {
+	for (i = 0; d->h.nbins && i <= d->h.nbins; i++) {
 		int w = (int)strlen(hist_edge(d, i, a, sizeof a));
 		if (w > d->edge_w)
 			d->edge_w = w < HIST_EDGE_MAX ? w : HIST_EDGE_MAX;
@@ -160,10 +160,12 @@ static void hist_rebuild(struct sv_mode *m)
 	d->stale = false;
 	d->anchor = -1;
 	d->p = s->p;
+	/* Nothing marked: the selected call's region, else the search's
+	 * matches, else the region of the most time. */
 	if (d->source == HIST_REGION && s->mark_region < 0 &&
-		s->sel != SV_NO_CALL) {
+		(s->sel != SV_NO_CALL || !s->nmatches)) {
 		d->rebuilding = true;
-		sv_session_mark_region(s, (long)sv_call_region(s->p, s->sel));
+		sv_session_mark_default(s);
 		d->rebuilding = false;
 	}
 	if (d->source == HIST_REGION && s->mark_region < 0 && s->nmatches)

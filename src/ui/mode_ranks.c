@@ -2,9 +2,9 @@
  * mode_ranks.c: the ranks view, a rank x region matrix (`:view ranks`).
  *
  * Regions in columns (the panel's order, or by rank imbalance), ranks in
- * rows, each cell a rank's total or exclusive time in the region, styled
- * by its distance from the region's mean over ranks (well above: a
- * warning; the slowest: a match; well below: dim).  Over the matrix, per
+ * rows, each cell a rank's total or exclusive time in the region,
+ * coloured by its excess over the region's mean over ranks on a heat
+ * scale (well below: dim).  Over the matrix, per
  * region, the load-balance figures of ranks.h: min, mean, max, slowest
  * rank, excess over the mean and rank_imbalance_pct as summary reports
  * it.  The rows are a list (list.h).  Enter shows only the cursor's
@@ -30,6 +30,7 @@
 
 #include "scopeview/action.h"
 #include "scopeview/list.h"
+#include "scopeview/palette.h"
 #include "scopeview/ranks.h"
 #include "scopeview/render.h"
 #include "scopeview/timeline.h"
@@ -366,31 +367,46 @@ static int ranks_apply(struct sv_mode *m, int a)
 	return SV_REACT_REDRAW;
 }
 
-/* The style of value v in a region with figures f: the slowest, well
- * above the mean, well below, or near it. */
-static int ranks_style(const struct sv_ranks_fig *f, int64_t v)
+/* A cell's look: by its excess over the region's mean over ranks, a heat
+ * scale (palette.h's heat ramp: a step for each doubling from 2% above
+ * the mean, the hottest from 256%), so that a rank 1% above the mean
+ * does not look like one 26% above; well below the mean, dim. */
+struct ranks_look {
+	int style, color;
+};
+
+static struct ranks_look ranks_style(const struct sv_ranks_fig *f, int64_t v)
 {
-	double tol = f->mean_ns * 0.1;
-	if (f->nranks > 1 && v == f->max_ns && f->max_ns > f->min_ns)
-		return SV_STYLE_MATCH;
-	if ((double)v > f->mean_ns + tol)
-		return SV_STYLE_WARNING;
-	if ((double)v < f->mean_ns - tol)
-		return SV_STYLE_DIM;
-	return SV_STYLE_DEFAULT;
+	struct ranks_look k = {SV_STYLE_DEFAULT, 0};
+	double e = f->mean_ns > 0 ? (double)v / f->mean_ns - 1 : 0;
+	int step = 0;
+
+	if (e < -0.1) {
+		k.style = SV_STYLE_DIM;
+		return k;
+	}
+	for (e /= 0.02; e >= 1 && step < SV_PALETTE_NHEAT; e /= 2)
+		step++;
+	if (step) {
+		k.style = SV_STYLE_SPAN;
+		k.color = SV_PALETTE_HEAT0 + step - 1;
+	}
+	return k;
 }
 
-static void ranks_cell(
-	struct sv_grid *g, int x, int y, bool has, int64_t v, int style)
+static void ranks_cell(struct sv_grid *g, int x, int y, bool has, int64_t v,
+	struct ranks_look k)
 {
 	char buf[32];
 	if (!has)
 		snprintf(buf, sizeof buf, "-");
 	else
 		sv_render_short(v, buf, sizeof buf);
-	sv_grid_textf(
-		g, x, y, RANKS_CELL_W, style, 0, "%*s", RANKS_CELL_W - 1, buf);
+	sv_grid_textf(g, x, y, RANKS_CELL_W, k.style, k.color, "%*s",
+		RANKS_CELL_W - 1, buf);
 }
+
+static const struct ranks_look ranks_plain = {SV_STYLE_DEFAULT, 0};
 
 static void ranks_draw_head(
 	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r, long cols)
@@ -402,7 +418,8 @@ static void ranks_draw_head(
 	int k, tw;
 
 	tw = sv_grid_textf(g, r.x, r.y, r.w, SV_STYLE_DIM, 0,
-		" %" PRIu32 " ranks x %zu regions, cells: %s time, regions %s",
+		" %" PRIu32 " ranks x %zu regions, cells: %s time, hotter "
+			    "above the mean, regions %s",
 		d->m.nranks, d->m.nregions,
 		d->metric == SV_RANKS_TOTAL ? "total" : "exclusive",
 		d->by_imbalance ? "by imbalance" : "in the panel's order");
@@ -428,10 +445,10 @@ static void ranks_draw_head(
 			sv_session_region_color(
 				m->s, d->m.t->regions[j].region),
 			sv_render_glyphs(m->s->opts.ascii)->ellipsis);
-		ranks_cell(g, x, r.y + 2, f->has, f->min_ns, SV_STYLE_DEFAULT);
+		ranks_cell(g, x, r.y + 2, f->has, f->min_ns, ranks_plain);
 		ranks_cell(g, x, r.y + 3, f->has, (int64_t)f->mean_ns,
-			SV_STYLE_DEFAULT);
-		ranks_cell(g, x, r.y + 4, f->has, f->max_ns, SV_STYLE_DEFAULT);
+			ranks_plain);
+		ranks_cell(g, x, r.y + 4, f->has, f->max_ns, ranks_plain);
 		if (f->has)
 			snprintf(buf, sizeof buf, "r%" PRIu32, f->slowest_rank);
 		else
@@ -439,7 +456,7 @@ static void ranks_draw_head(
 		sv_grid_textf(g, x, r.y + 5, RANKS_CELL_W, SV_STYLE_DEFAULT, 0,
 			"%*s", RANKS_CELL_W - 1, buf);
 		ranks_cell(g, x, r.y + 6, f->has, (int64_t)f->excess_ns,
-			SV_STYLE_DEFAULT);
+			ranks_plain);
 		sv_grid_textf(g, x, r.y + 7, RANKS_CELL_W,
 			f->rank_imbalance_pct >= 10 ? SV_STYLE_WARNING
 						    : SV_STYLE_DEFAULT,
@@ -528,19 +545,21 @@ static void ranks_draw_row(const struct sv_mode *m, const struct sv_list *l,
 		int x = x0 + RANKS_LABEL_W + (int)c * RANKS_CELL_W;
 		int64_t v = 0, lo, hi;
 		bool has;
-		int st;
+		struct ranks_look k = {SV_STYLE_DIM, 0};
 		if (grp) {
 			has = sv_ranks_group(&d->m, j, r0, r1, d->scratch, &lo,
 				      &v, &hi) > 0;
-			st = has ? ranks_style(&d->m.fig[j], hi) : SV_STYLE_DIM;
+			if (has)
+				k = ranks_style(&d->m.fig[j], hi);
 		} else {
 			has = sv_ranks_value(
 				&d->m, sv_ranks_cell_at(&d->m, r0, j), &v);
-			st = has ? ranks_style(&d->m.fig[j], v) : SV_STYLE_DIM;
+			if (has)
+				k = ranks_style(&d->m.fig[j], v);
 		}
 		if (cur && d->left + c == d->col)
-			st = SV_STYLE_PANEL_CURSOR;
-		ranks_cell(g, x, y, has, v, st);
+			k = (struct ranks_look){SV_STYLE_PANEL_CURSOR, 0};
+		ranks_cell(g, x, y, has, v, k);
 	}
 }
 

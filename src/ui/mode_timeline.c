@@ -68,6 +68,7 @@ static int timeline_zoom_call(struct sv_timeline *v)
 
 	if (src.sel == SV_NO_CALL)
 		return timeline_no_selection(v);
+	v->sel_by_cursor = false; /* Enter, f: a selection of it */
 	s = sv_sub_sat(
 		sv_time_clamp(sv_profile_start(src.p, src.sel)), src.shift);
 	e = sv_sub_sat(
@@ -168,7 +169,8 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 
 	if (!p->has_calls || !p->nlanes)
 		return SV_REACT_BELL;
-	if (v->s->sel != SV_NO_CALL) {
+	/* A call the cursor is only over is not where Tab starts from. */
+	if (v->s->sel != SV_NO_CALL && !v->sel_by_cursor) {
 		c = v->s->sel;
 		do
 			c = sv_layout_lane_step(p, c, dir);
@@ -249,6 +251,7 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 					   sv_tmap_time(&m, x)) /
 					   2;
 			sv_timeline_select_at_cursor(v);
+			v->sel_by_cursor = false; /* a click selects */
 			return SV_REACT_REDRAW;
 		}
 		return 0;
@@ -283,6 +286,11 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 				span = (sv_i128)1 << 62;
 			sv_timeline_push_history(v);
 			sv_timeline_zoom_at(v, t, x, (int64_t)span);
+			/* The cursor follows the zoom: to the pointer, which
+			 * stays where it was. */
+			v->cur_t = t < v->t0    ? v->t0
+				   : t >= v->t1 ? v->t1 - 1
+						: t;
 		}
 		return SV_REACT_REDRAW;
 	}

@@ -210,6 +210,23 @@ static void tree_adopt(struct tree_data *d)
 						d->nopen_keys, sizeof *keys,
 						tree_key_cmp));
 		free(keys);
+	} else if (!d->nwant) {
+		/* The first tree opens on the answer: the path to the node of
+		 * the most exclusive time, the cursor on it. */
+		uint32_t best = SV_CALLPATH_NONE;
+		for (i = 0; i < t->nnodes; i++)
+			if (best == SV_CALLPATH_NONE ||
+				t->nodes[i].exclusive >
+					t->nodes[best].exclusive)
+				best = i;
+		for (i = 0; i < t->nnodes; i++)
+			d->open[i] = t->nodes[i].depth < 1;
+		if (best != SV_CALLPATH_NONE) {
+			uint32_t a = t->nodes[best].parent;
+			for (; a != SV_CALLPATH_NONE; a = t->nodes[a].parent)
+				d->open[a] = true;
+			node = best;
+		}
 	} else {
 		for (i = 0; i < t->nnodes; i++)
 			d->open[i] = t->nodes[i].depth < 1;

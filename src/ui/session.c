@@ -456,6 +456,32 @@ void sv_call_key_fini(struct sv_call_key *k)
 	memset(k, 0, sizeof *k);
 }
 
+long sv_session_mark_default(struct sv_session *s)
+{
+	const char *why = "the selected call's region";
+	long r = -1;
+	size_t i;
+
+	if (s->sel != SV_NO_CALL) {
+		r = (long)sv_call_region(s->p, s->sel);
+	} else if (s->stats_valid) {
+		int64_t best = -1;
+		why = "most time on the lanes shown";
+		for (i = 0; i < s->stats.nregions; i++)
+			if (s->stats.regions[i].s.num_calls &&
+				s->stats.regions[i].s.total_ns > best) {
+				best = s->stats.regions[i].s.total_ns;
+				r = (long)s->stats.regions[i].region;
+			}
+	}
+	if (r < 0)
+		return -1;
+	sv_session_mark_region(s, r);
+	sv_session_message(
+		s, false, "'%s': %s (p Enter: another)", s->p->regions[r], why);
+	return r;
+}
+
 void sv_session_select(struct sv_session *s, unsigned run, uint32_t c)
 {
 	uint32_t sel = run ? SV_NO_CALL : c, sel2 = run ? c : SV_NO_CALL;

@@ -309,6 +309,7 @@ void sv_timeline_select_at_cursor(struct sv_timeline *v)
 	long row = sv_timeline_cursor_row(v);
 	uint32_t c;
 
+	v->sel_by_cursor = true;
 	if (row < 0 || x < m.x0 || x >= m.x0 + m.w) {
 		sv_session_select(v->s, 0, SV_NO_CALL);
 		return;
@@ -356,6 +357,7 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 	v->cur_t = lo + (hi - lo) / 2;
 	sv_timeline_fix_rows(v);
 	/* Last: the views told (this one syncs) see the cursor on it. */
+	v->sel_by_cursor = false;
 	sv_session_select(v->s, src.run, c);
 }
 

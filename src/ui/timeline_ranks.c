@@ -433,7 +433,7 @@ void sv_timeline_sync(struct sv_timeline *v)
 	else if (t->stale_m)
 		tlranks_matrix(v);
 	t->stale_m = false;
-	details = v->details_shown &&
+	details = v->details_shown && !v->sel_by_cursor &&
 		  (v->s->sel != SV_NO_CALL || v->s->sel2 != SV_NO_CALL);
 	/* The strip tells something when two ranks or more have calls of
 	 * the region (or while that is being found out). */
