@@ -1,5 +1,5 @@
 /*
- * fuzz_common.h: what the two libFuzzer harnesses share (fuzz_common.c):
+ * fuzz_common.h: what the libFuzzer harnesses share (fuzz_common.c):
  * a scratch directory, a small valid profile from the generator, and
  * running a loaded profile through statistics, the summary and every
  * view's layout and draw.

@@ -67,12 +67,12 @@ mkdir "$tmp/adir"
 : >"$tmp/empty.h5"
 printf 'region,calls\nsolve,3\n' >"$tmp/text.h5"
 
-expect 1 "is a directory" summary "$tmp/adir"
+expect 1 "no .spt traces and no per-rank .h5 profiles" summary "$tmp/adir"
 expect 1 "no such file" summary "$tmp/missing.h5"
 # The viewer reads a missing file in summary's words, before it needs a
 # terminal.
 expect 1 "$tmp/missing.h5: no such file" "$tmp/missing.h5"
-expect 1 "is a directory" "$tmp/adir"
+expect 1 "no .spt traces and no per-rank .h5 profiles" "$tmp/adir"
 # --demo is the viewer's word for the demo, as snapshot --demo is: past the
 # option parsing, it only lacks a terminal here.
 expect 2 "standard output is not a terminal" --demo

@@ -20,6 +20,7 @@
 #include "helpers.h"
 #include "scopeview/callmeta.h"
 #include "scopeview/export.h"
+#include "scopeview/load.h"
 #include "scopeview/profile.h"
 
 static const char *const hostile[] = {
@@ -484,6 +485,53 @@ START_TEST(export_lanes_and_errors)
 }
 END_TEST
 
+/* Given the sample, when it is written as a JSON profile and read back
+ * through sv_load, then the rows, calls and metadata are the sample's,
+ * NaN and infinities in a call's metadata as null (RFC 8259). */
+START_TEST(export_json_round_trip)
+{
+	struct sv_profile *p = sample(), *q = NULL;
+	json_t *root = export_json(sv_export_json, p, NULL);
+	char *path = svt_tmp_path("round.json");
+	struct sv_error err = {0};
+	FILE *f = fopen(path, "w");
+	uint32_t c;
+
+	ck_assert_str_eq(json_string_value(json_object_get(root, "format")),
+		"scope-profiler-profile");
+	ck_assert_uint_eq(json_array_size(json_object_get(root, "regions")), 5);
+	json_decref(root);
+	ck_assert_int_eq(sv_export_json(f, p, NULL, NULL, &err), 0);
+	fclose(f);
+	ck_assert_msg(sv_load(path, NULL, &q, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(q->nrows, p->nrows);
+	ck_assert_uint_eq(q->ncalls, p->ncalls);
+	ck_assert_uint_eq(q->nregions, p->nregions);
+	for (c = 0; c < p->ncalls; c++) {
+		uint32_t r = sv_profile_row_of(p, c);
+		uint32_t rq;
+		/* rows come region by region, as json_export.py writes them */
+		for (rq = 0; rq < q->nrows; rq++)
+			if (!strcmp(q->regions[q->rows[rq].region],
+				    p->regions[p->rows[r].region]) &&
+				q->rows[rq].rank == p->rows[r].rank)
+				break;
+		ck_assert_uint_lt(rq, q->nrows);
+		ck_assert_int_eq(
+			sv_profile_start(q, (uint32_t)q->rows[rq].first),
+			sv_profile_start(p, c));
+		ck_assert_int_eq(sv_profile_end(q, (uint32_t)q->rows[rq].first),
+			sv_profile_end(p, c));
+	}
+	ck_assert_ptr_nonnull(sv_callmeta_of(q, 4));
+	ck_assert(strstr(sv_callmeta_of(q, 4), "\"x\":null") != NULL);
+	ck_assert(strstr(sv_callmeta_of(q, 4), "\"NaN\"") != NULL);
+	sv_profile_free(q);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("export");
@@ -495,6 +543,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		t, export_range_rule, 0, sizeof ranges / sizeof ranges[0]);
 	tcase_add_test(t, export_lanes_and_errors);
+	tcase_add_test(t, export_json_round_trip);
 	suite_add_tcase(s, t);
 	return s;
 }

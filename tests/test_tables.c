@@ -287,11 +287,12 @@ START_TEST(test_task_names_thread)
 }
 END_TEST
 
-START_TEST(test_no_ids_no_rows)
+START_TEST(test_no_ids_thread_zero)
 {
 	/* given a profile whose calls have no thread ids, and a table of
-	 * valid rows: no lane can name any, so none is kept, and none is
-	 * damage */
+	 * valid rows: every call of a rank is on its thread 0, whose row
+	 * is kept (it names the lane); the others no lane can name, left
+	 * out, and none is damage */
 	char *path = tables_base("noids.h5", false, false);
 	int64_t r[] = {0, 0, 1}, x[] = {0, 1, 0};
 	struct sv_profile *p;
@@ -303,7 +304,10 @@ START_TEST(test_no_ids_no_rows)
 	H5Gclose(g);
 	H5Fclose(f);
 	p = tables_load(path);
-	ck_assert_uint_eq(p->nthreads, 0);
+	ck_assert_uint_eq(p->nthreads, 2);
+	ck_assert_int_eq(p->threads[0].index, 0);
+	ck_assert_int_eq(p->threads[1].index, 0);
+	ck_assert_uint_ne(p->threads[0].rank, p->threads[1].rank);
 	ck_assert_uint_eq(tables_warnings(p, "/thread_table", &w), 0);
 	sv_profile_free(p);
 	free(path);
@@ -519,7 +523,7 @@ static Suite *tables_suite(void)
 	TCase *t = tcase_create("rows");
 	tcase_add_test(t, test_rows_kept_and_ignored);
 	tcase_add_test(t, test_task_names_thread);
-	tcase_add_test(t, test_no_ids_no_rows);
+	tcase_add_test(t, test_no_ids_thread_zero);
 	tcase_add_test(t, test_line_profile_rows);
 	suite_add_tcase(s, t);
 	t = tcase_create("scale");

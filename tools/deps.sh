@@ -4,7 +4,7 @@
 # available).
 set -eu
 PKGS="build-essential meson ninja-build pkg-config libhdf5-dev \
-libncurses-dev libpcre2-dev libdeflate-dev liblzf-dev libzstd-dev zlib1g-dev libjansson-dev check python3 python3-h5py \
+libncurses-dev libpcre2-dev libdeflate-dev liblzf-dev libzstd-dev libjansson-dev libyajl-dev zlib1g-dev check python3 python3-h5py \
 python3-numpy hdf5-tools tmux librsvg2-bin locales clang-format \
 scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian nodejs \
 valgrind clang libclang-rt-dev"

@@ -287,6 +287,7 @@ extern const struct sv_cli_command sv_cli_calls_cmd;
 extern const struct sv_cli_command sv_cli_scaling_cmd;
 extern const struct sv_cli_command sv_cli_trend_cmd;
 extern const struct sv_cli_command sv_cli_diff_cmd;
+extern const struct sv_cli_command sv_cli_convert_cmd;
 
 enum sv_cli_doc {
 	SV_CLI_DOC_SCDOC, /* the man page's SYNOPSIS and COMMANDS sections */

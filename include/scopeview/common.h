@@ -45,6 +45,15 @@ static inline int64_t sv_add_wrap(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/* FNV-1a of a NUL-terminated string: the hash of the name tables. */
+static inline uint64_t sv_hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
 /* b - a saturated to int64's range (never undefined): the length of a
  * call or span whatever the times. */
 static inline int64_t sv_sub_sat(int64_t b, int64_t a)

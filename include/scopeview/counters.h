@@ -45,6 +45,26 @@ size_t sv_counters_rates(
 const struct sv_line_profile *sv_counters_line_profile(
 	const struct sv_profile *p, const char *region, long rank);
 
+/* A new, empty counter set at the end of p's (calls and time -1 for
+ * "none", one thread); valid until the next is added. */
+struct sv_counters *sv_counters_add(struct sv_profile *p);
+
+/*
+ * Add a LIKWID region's results to p as one counter set (doc/format.md
+ * 4.12), from the arrays scope-profiler stores for it (HDF5 rank groups
+ * and JSON profiles alike): nev event names (taken over; a name given
+ * twice is labelled with its counter register, regs[i], "NAME:REG"),
+ * ev[e * nt + t] over nt threads (summed), call_counts and times (nt
+ * each, may be NULL: summed, the longest), nmet metric names (taken over)
+ * and mv[m * nt + t] (averaged over the threads; NULL: no metrics, and the
+ * names are freed).  tag and group (NULL: none) are copied.
+ */
+struct sv_counters *sv_counters_add_likwid(struct sv_profile *p, uint32_t rank,
+	const char *tag, const char *group, char **events, size_t nev,
+	char *const *regs, size_t nregs, const double *ev, size_t nt,
+	const int64_t *call_counts, const double *times, char **metrics,
+	size_t nmet, const double *mv);
+
 /* The whole time of a line profile, in seconds. */
 double sv_counters_line_total(const struct sv_line_profile *l);
 

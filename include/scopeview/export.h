@@ -73,6 +73,17 @@ int sv_export_speedscope(FILE *out, const struct sv_profile *p,
 int sv_export_csv(FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err);
+/* scope-profiler's JSON profile (doc/format.md 16.3), what its export
+ * --format json writes and sv_load reads back: a row per (region, rank)
+ * in the region table's order, ranks ascending, each row's calls of sc in
+ * storage order (starts, ends, the optional columns the row has, the
+ * per-call metadata), the stored exclusive total of a whole row, or the
+ * stored statistics ("aggregate") of a run without calls; metadata, lane
+ * tables and line profiles.  LIKWID results are not written (the profile
+ * keeps only their sums over threads). */
+int sv_export_json(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err);
 /* The folded stacks of the call tree of sc, recursion expanded
  * (sv_tree_write_collapsed); with a range, each call's time inside it. */
 int sv_export_collapsed(FILE *out, const struct sv_profile *p,

@@ -37,6 +37,16 @@
  * cached demo from an older generator of the same version is replaced. */
 #define SV_GEN_REVISION "4"
 
+/* What sv_gen_write writes (doc/format.md 16.6). */
+enum sv_gen_format {
+	SV_GEN_HDF5 = 0, /* one HDF5 profile, as opts.writer says */
+	SV_GEN_SPT,      /* PATH_rank<NNNNN>.spt a rank: native traces,
+			    version 2, this machine's byte order */
+	SV_GEN_RANK_H5,  /* PATH_rank<NNNNN>.h5 a rank, as scope-profiler's
+			    C API built with HDF5 writes them (schema 2) */
+	SV_GEN_JSON,     /* one JSON profile; gzip when PATH ends in .gz */
+};
+
 struct sv_gen_opts {
 	uint32_t ranks;     /* >= 1 (default 4) */
 	uint32_t threads;   /* threads per rank, main thread included, >= 1
@@ -82,6 +92,7 @@ struct sv_gen_opts {
 	const char *slow_region;
 	double slow_factor;           /* 0.1 .. 100 (default 2) */
 	struct sv_writer_opts writer; /* schema, storage, compression */
+	enum sv_gen_format format;
 };
 
 /* The regions --slow-region can name, space-separated ("main timestep
@@ -144,8 +155,11 @@ typedef void (*sv_gen_progress_fn)(
 
 /*
  * Generate the whole profile into path (through write.h: atomically, by a
- * temporary file renamed into place).  Returns 0, -EINVAL for bad options,
- * or the writer's negative errno; err says why.
+ * temporary file renamed into place), or, for the per-rank formats, into
+ * PATH_rank<NNNNN>.spt / .h5, each written the same way.  Native traces
+ * have one lane a rank: SV_GEN_SPT and SV_GEN_RANK_H5 need one thread and
+ * no tasks.  Returns 0, -EINVAL for bad options, or the writer's negative
+ * errno; err says why.
  */
 int sv_gen_write(const char *path, const struct sv_gen_opts *o,
 	sv_gen_progress_fn progress, void *ctx, struct sv_error *err);

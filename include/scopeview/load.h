@@ -1,11 +1,15 @@
 /*
- * load.h: read a scope-profiler HDF5 profile (every layout of doc/format.md)
- * into a struct sv_profile.  Declares no HDF5 types: only load_h5*.c
- * include <hdf5.h>.
+ * load.h: read a scope-profiler profile into a struct sv_profile: every
+ * file scope-profiler writes (doc/format.md): an HDF5 profile of any
+ * layout, a native trace (.spt), a directory of per-rank files (.spt and
+ * *_rank[0-9]*.h5) standing for one run, a JSON profile, plain or gzip.
+ * What a path holds is told by its first bytes, never by its name
+ * (doc/format.md 16).  Declares no HDF5 types: only load_h5*.c include
+ * <hdf5.h>.
  *
- * The file is opened read-only, without HDF5's file lock, and with HDF5's
- * error printing switched off in the calling thread.  The loader never
- * writes to the file.
+ * Files are opened read-only; an HDF5 file without HDF5's file lock, and
+ * with HDF5's error printing switched off in the calling thread.  The
+ * loader never writes to a file.
  */
 #ifndef SCOPEVIEW_LOAD_H
 #define SCOPEVIEW_LOAD_H
@@ -16,13 +20,15 @@
 #endif
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
 #include "scopeview/source.h"
 
 /*
- * Load path.  On success stores a finished profile (sv_profile_finish has
+ * Load path: a file of any format above, or a directory (one run of its
+ * per-rank files, doc/format.md 16.2).  On success stores a finished profile (sv_profile_finish has
  * run) in *out and returns 0.  On failure returns a negative errno, leaves
  * *out untouched and fills err with one line naming the file and the HDF5
  * object, e.g. "run.h5: /rank_region_index/event_counts: row 3 claims 40
@@ -30,9 +36,19 @@
  * from the file appears in messages with control characters as \xNN.
  * opts may be NULL.
  *
+ * Native traces, directories and JSON profiles fail with the one-line
+ * messages of doc/format.md 16 (naming the file, and the region where one
+ * is at fault): -EINVAL for what scope-profiler refuses, -ENOTSUP for an
+ * unknown trace or JSON version, -ENOENT for a directory without per-rank
+ * files.  A run of native files honours rank_on (the other ranks'
+ * calls are not read), a JSON profile does not (every rank is read; the
+ * caller's filter applies); neither takes a donor.  summary_only reads a
+ * trace's headers only, and fails with -ENOTSUP on a JSON profile (it has
+ * no index apart from its calls).
+ *
  * Return codes:
- *   -ENOENT, -EACCES, -EISDIR, -ENOTDIR (any errno of stat or open)
- *            the path is missing, unreadable, a directory;
+ *   -ENOENT, -EACCES, -ENOTDIR (any errno of stat or open)
+ *            the path is missing or unreadable;
  *   -EINVAL  not an HDF5 file, an empty file, not a regular file (a FIFO
  *            would block), a bad schema attribute (not an integer, < 1),
  *            a required group or dataset missing or of
@@ -110,11 +126,20 @@
 int sv_load(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err);
 
-/* The checks sv_load makes before HDF5 opens path (it exists, is a
- * regular file, is readable, starts with an HDF5 signature), with the
- * same one-line messages ("run.h5: no such file"), so that a command can
- * fail before it changes the screen and still say what `summary` says.
- * Returns 0 or a negative errno with err filled. */
+/* Load paths[0 .. n) as one run.  One path is sv_load.  Several are the
+ * native files of one run, named one by one or by their directories, as
+ * scope-profiler's import-native takes them (doc/format.md 16.2): .spt
+ * traces and per-rank HDF5 files; a JSON profile cannot be merged. */
+int sv_load_paths(const char *const *paths, size_t n,
+	const struct sv_load_opts *opts, struct sv_profile **out,
+	struct sv_error *err);
+
+/* The checks sv_load makes before it reads path (it exists, is a regular
+ * file or a directory with per-rank files, is readable, holds a format
+ * sv_load reads), with the same one-line messages ("run.h5: no such
+ * file"), so that a command can fail before it changes the screen and
+ * still say what `summary` says.  Returns 0 or a negative errno with err
+ * filled. */
 int sv_load_probe(const char *path, struct sv_error *err);
 
 /* Switch off HDF5's automatic error printing for the calling thread (a

@@ -255,6 +255,13 @@ int sv_writer_meta_strs(struct sv_writer *w, const char *key,
 int sv_writer_add_rank(struct sv_writer *w, const struct sv_write_rank *r,
 	struct sv_error *err);
 
+/* Put region name in /region_table/names now, if it is not there yet,
+ * and return its id: a caller that wants the table in an order of its own
+ * (convert: the profile's base order, regions without rows included)
+ * names every region before the first rank.  Names are otherwise added in
+ * order of first appearance by sv_writer_add_rank(). */
+uint32_t sv_writer_region(struct sv_writer *w, const char *name);
+
 /* Events written so far (all ranks). */
 uint64_t sv_writer_events(const struct sv_writer *w);
 

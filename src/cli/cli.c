@@ -80,6 +80,7 @@ const struct sv_cli_command *const sv_cli_commands[] = {
 	&sv_cli_scaling_cmd,
 	&sv_cli_trend_cmd,
 	&sv_cli_diff_cmd,
+	&sv_cli_convert_cmd,
 };
 const size_t sv_cli_ncommands =
 	sizeof sv_cli_commands / sizeof sv_cli_commands[0];

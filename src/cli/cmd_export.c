@@ -67,6 +67,14 @@ static const struct {
 		"await_ns (empty without the column) and metadata (the\n"
 		"call's metadata as a JSON object)",
 		sv_export_csv},
+	{"json",
+		"scope-profiler's JSON profile (its export --format\n"
+		"json), which scopeview and scope-profiler read back:\n"
+		"a row per region and rank with the calls' starts,\n"
+		"ends and optional columns in storage order, metadata,\n"
+		"lane tables and line profiles (not LIKWID results);\n"
+		"with --ranks or --range, those calls only",
+		sv_export_json},
 };
 
 #define EXPORT_NFORMATS (sizeof export_formats / sizeof export_formats[0])
@@ -85,7 +93,8 @@ static int export_write(long f, FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err)
 {
-	if (!p->has_calls)
+	/* a JSON profile keeps stored statistics as they are */
+	if (!p->has_calls && export_formats[f].write != sv_export_json)
 		return sv_error_set(err, -EINVAL,
 			"%s: the aggregate layout holds per-rank totals, no "
 			"calls to export",
@@ -106,12 +115,12 @@ static int export_to_path(const char *format, const char *path,
 	if (f < 0)
 		return sv_error_set(err, -EINVAL,
 			"unknown export format '%s' (chrome, speedscope, "
-			"collapsed, csv)",
+			"collapsed, csv, json)",
 			format ? format : "");
 	rc = sv_outfile_check(path, inputs, ninputs, err);
 	if (rc < 0)
 		return rc;
-	if (!p->has_calls)
+	if (!p->has_calls && export_formats[f].write != sv_export_json)
 		return export_write(f, NULL, p, sc, NULL, err);
 	rc = sv_outfile_open(&o, path, inputs, ninputs, err);
 	if (rc < 0)
@@ -122,11 +131,11 @@ static int export_to_path(const char *format, const char *path,
 
 const struct sv_sink sv_cli_export_sink = {
 	export_to_path,
-	"chrome speedscope collapsed csv",
+	"chrome speedscope collapsed csv json",
 };
 
 static const struct sv_cli_option export_options[] = {
-	{"--format", NULL, "FMT", "chrome speedscope collapsed csv",
+	{"--format", NULL, "FMT", "chrome speedscope collapsed csv json",
 		"the format (below; required)", SV_CLI_STRING,
 		EXPORT_AT(format, const char *), NULL, SV_CLI_REQUIRED},
 	{"--ranks", NULL, "LIST", NULL, "calls of these ranks only, e.g. 0,2-5",

@@ -43,6 +43,7 @@ struct gen_args {
 	struct sv_gen_opts o;
 	int schema;      /* index among "1 2 3", -1: not given */
 	int compression; /* enum sv_write_compression */
+	int format;      /* enum sv_gen_format: "hdf5 spt rank-h5 json" */
 	bool quiet, tasks_given;
 	char *slow; /* --slow-region's NAME (o.slow_region), owned */
 	const char *out;
@@ -220,6 +221,13 @@ static const struct sv_cli_option gen_options[] = {
 		"auto (default): shuffle+deflate from 16384 events;\n"
 		"none or gzip",
 		SV_CLI_CHOICE, GEN_AT(compression, int), NULL, 0},
+	{"--format", NULL, "FMT", "hdf5 spt rank-h5 json",
+		"hdf5 (default): one profile at OUT; spt: native\n"
+		"traces OUT_rank00000.spt ... (version 2); rank-h5:\n"
+		"OUT_rank00000.h5 ... as the C API writes them;\n"
+		"json: a JSON profile (gzip if OUT ends in .gz);\n"
+		"spt and rank-h5 take one thread and no tasks",
+		SV_CLI_CHOICE, GEN_AT(format, int), NULL, 0},
 	{"--chunked", NULL, NULL, NULL,
 		"every dataset chunked (an unfinished file's layout)",
 		SV_CLI_CALL, 0, gen_set_switch, 0},
@@ -322,6 +330,7 @@ static int gen_run(void *args)
 	if (a->schema >= 0)
 		a->o.writer.schema = a->schema + 1;
 	a->o.writer.compression = (enum sv_write_compression)a->compression;
+	a->o.format = (enum sv_gen_format)a->format;
 	o = a->o;
 	if (o.await && !tasks_given && o.tasks == 0)
 		o.tasks = 2;

@@ -90,7 +90,9 @@ static int view_set_memory(
 
 static const struct sv_cli_option view_options[] = {
 	{"FILE", NULL, NULL, NULL,
-		"a scope-profiler HDF5 profile; without it, the built-in demo",
+		"a scope-profiler profile: HDF5, a native trace (.spt),\n"
+		"a directory of per-rank files, JSON (.json, .json.gz);\n"
+		"without it, the built-in demo",
 		SV_CLI_STRING, VIEW_AT(file, const char *), NULL, 0},
 	{"FILE2", NULL, NULL, NULL,
 		"a second run to compare FILE with (also :open FILE2\n"
@@ -381,9 +383,9 @@ static int view_run(void *args)
 
 const struct sv_cli_command sv_cli_view_cmd = {
 	.name = "",
-	.what = "open the interactive viewer on FILE, a scope-profiler HDF5 "
-		"profile (without FILE, the built-in demo); with FILE2, "
-		"compare the two runs",
+	.what = "open the interactive viewer on FILE, a scope-profiler profile "
+		"(HDF5, a native trace, a run's directory, JSON; without "
+		"FILE, the built-in demo); with FILE2, compare the two runs",
 	.opts = view_options,
 	.nopts = sizeof view_options / sizeof view_options[0],
 	.size = sizeof(struct view_args),

@@ -17,7 +17,7 @@ static void main_usage(FILE *out)
 
 	fputs("usage: scopeview [OPTIONS] [FILE]\n"
 	      "       scopeview COMMAND [OPTIONS] ...\n\n"
-	      "A terminal timeline viewer for scope-profiler HDF5 profiles.\n"
+	      "A terminal timeline viewer for scope-profiler profiles.\n"
 	      "With no FILE the viewer opens a built-in demo profile.\n\n"
 	      "Commands:\n",
 		out);

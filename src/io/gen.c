@@ -93,6 +93,12 @@ int sv_gen_opts_check(const struct sv_gen_opts *o, struct sv_error *err)
 		return sv_error_set(err, -EINVAL,
 			"--slow-region: the factor must be between 0.1 and "
 			"100");
+	if ((o->format == SV_GEN_SPT || o->format == SV_GEN_RANK_H5) &&
+		(o->threads > 1 || o->tasks || o->track_threads))
+		return sv_error_set(err, -EINVAL,
+			"--format spt and rank-h5 write native traces, one "
+			"lane a rank: no --threads, --tasks or "
+			"--track-threads");
 	return 0;
 }
 
@@ -249,8 +255,8 @@ int64_t sv_gen_finalize_time(const struct sv_gen_opts *o)
 /* ------------------------------------------------------------------ */
 /* The whole file */
 
-static int gen_metadata(
-	struct sv_writer *w, const struct sv_gen_opts *o, struct sv_error *err)
+int sv_gen_metadata(const struct sv_gen_opts *o, const struct gen_meta *w,
+	struct sv_error *err)
 {
 	uint64_t x = o->seed * 31 + 7, h = gen_splitmix(&x);
 	char host[32], ts[64], wd[96], job[32], ntasks[16];
@@ -279,48 +285,68 @@ static int gen_metadata(
 		if (!rc)           \
 			rc = call; \
 	} while (0)
-	M(sv_writer_meta_str(
-		w, "chip_information", "Synthetic CPU @ 3.00GHz", err));
-	M(sv_writer_meta_int(
-		w, "finalize_time_ns", sv_gen_finalize_time(o), err));
-	M(sv_writer_meta_str(w, "hostname", host, err));
-	M(sv_writer_meta_str(w, "label",
+	M(w->str(w->ctx, "chip_information", "Synthetic CPU @ 3.00GHz", err));
+	M(w->num(w->ctx, "finalize_time_ns", sv_gen_finalize_time(o), err));
+	M(w->str(w->ctx, "hostname", host, err));
+	M(w->str(w->ctx, "label",
 		o->label ? o->label : "synthetic run (scopeview gen)", err));
-	M(sv_writer_meta_strs(w, "modules", modules, 4, err));
-	M(sv_writer_meta_int(w, "mpi_size", o->ranks, err));
-	M(sv_writer_meta_int(w, "omp_num_threads", o->threads, err));
-	M(sv_writer_meta_str(w, "platform",
+	M(w->strs(w->ctx, "modules", modules, 4, err));
+	M(w->num(w->ctx, "mpi_size", o->ranks, err));
+	M(w->num(w->ctx, "omp_num_threads", o->threads, err));
+	M(w->str(w->ctx, "platform",
 		"Linux-6.1.0-synthetic-x86_64-with-glibc2.36", err));
-	M(sv_writer_meta_str(w, "python_version", "3.11.2", err));
-	M(sv_writer_meta_str(w, "scope_profiler_version",
+	M(w->str(w->ctx, "python_version", "3.11.2", err));
+	M(w->str(w->ctx, "scope_profiler_version",
 		"0.5.0 (synthetic, scopeview " SV_VERSION ")", err));
-	M(sv_writer_meta_int(w, "start_time_ns", sv_gen_start_time(o), err));
-	M(sv_writer_meta_str(w, "timestamp", ts, err));
-	M(sv_writer_meta_int(w, "total_cores",
+	M(w->num(w->ctx, "start_time_ns", sv_gen_start_time(o), err));
+	M(w->str(w->ctx, "timestamp", ts, err));
+	M(w->num(w->ctx, "total_cores",
 		(int64_t)o->ranks * (o->threads > 4 ? o->threads : 4), err));
-	M(sv_writer_meta_strs(w, "uname", uname, 5, err));
-	M(sv_writer_meta_str(w, "user", "synth", err));
-	M(sv_writer_meta_str(w, "working_directory", wd, err));
-	M(sv_writer_meta_str(w, "SLURM_JOB_ID", job, err));
-	M(sv_writer_meta_str(w, "SLURM_NTASKS", ntasks, err));
+	M(w->strs(w->ctx, "uname", uname, 5, err));
+	M(w->str(w->ctx, "user", "synth", err));
+	M(w->str(w->ctx, "working_directory", wd, err));
+	M(w->str(w->ctx, "SLURM_JOB_ID", job, err));
+	M(w->str(w->ctx, "SLURM_NTASKS", ntasks, err));
 #undef M
 	return rc;
+}
+
+static int gen_meta_num(
+	void *ctx, const char *key, int64_t v, struct sv_error *err)
+{
+	return sv_writer_meta_int(ctx, key, v, err);
+}
+
+static int gen_meta_str(
+	void *ctx, const char *key, const char *v, struct sv_error *err)
+{
+	return sv_writer_meta_str(ctx, key, v, err);
+}
+
+static int gen_meta_strs(void *ctx, const char *key, const char *const *v,
+	size_t n, struct sv_error *err)
+{
+	return sv_writer_meta_strs(ctx, key, v, n, err);
 }
 
 int sv_gen_write(const char *path, const struct sv_gen_opts *o,
 	sv_gen_progress_fn progress, void *ctx, struct sv_error *err)
 {
 	struct sv_writer *w;
+	struct gen_meta m = {gen_meta_num, gen_meta_str, gen_meta_strs, NULL};
 	uint32_t rank;
 	int rc;
 
 	rc = sv_gen_opts_check(o, err);
 	if (rc)
 		return rc;
+	if (o->format != SV_GEN_HDF5)
+		return sv_gen_write_other(path, o, progress, ctx, err);
 	rc = sv_writer_open(&w, path, &o->writer, err);
 	if (rc)
 		return rc;
-	rc = gen_metadata(w, o, err);
+	m.ctx = w;
+	rc = sv_gen_metadata(o, &m, err);
 	for (rank = 0; rank < o->ranks && !rc; rank++) {
 		struct sv_gen_rank r;
 		sv_gen_rank_build(o, rank, &r);

@@ -4,6 +4,7 @@
  *
  *   gen.c       options, the plan all ranks share, writing the file
  *   gen_rank.c  the regions and building one rank's calls
+ *   gen_out.c   the other formats: native traces, per-rank HDF5, JSON
  *
  * The PRNG lives here as inline functions: xoshiro256** seeded through
  * splitmix64, integer only, the same on every machine.
@@ -17,6 +18,22 @@
 #include "scopeview/gen.h"
 
 #define GEN_NONE UINT32_MAX
+
+/* Where the run's metadata goes (the writer's /metadata, a JSON object). */
+struct gen_meta {
+	int (*num)(void *ctx, const char *key, int64_t v, struct sv_error *err);
+	int (*str)(void *ctx, const char *key, const char *v,
+		struct sv_error *err);
+	int (*strs)(void *ctx, const char *key, const char *const *v, size_t n,
+		struct sv_error *err);
+	void *ctx;
+};
+/* The metadata of a generated run (gen.c), key by key. */
+int sv_gen_metadata(const struct sv_gen_opts *o, const struct gen_meta *m,
+	struct sv_error *err);
+/* sv_gen_write for every format but SV_GEN_HDF5 (gen_out.c). */
+int sv_gen_write_other(const char *path, const struct sv_gen_opts *o,
+	sv_gen_progress_fn progress, void *ctx, struct sv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* PRNG */

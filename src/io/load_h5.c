@@ -197,8 +197,7 @@ static int load_dispatch(struct sv_h5 *h)
 	return rc;
 }
 
-/* num_ranks for schema >= 2 (doc/format.md 10.4). */
-static void set_num_ranks(struct sv_profile *p)
+void sv_load_num_ranks(struct sv_profile *p)
 {
 	int64_t size = 1, maxr = -1;
 	size_t r;
@@ -438,12 +437,10 @@ static int load_isolated(struct sv_h5 *h)
 	return rc;
 }
 
-int sv_load_probe(const char *path, struct sv_error *err)
+int sv_load_h5_probe(const char *path, struct sv_error *err)
 {
 	struct sv_h5 h;
 
-	if (!path)
-		return sv_error_set(err, -EINVAL, "sv_load: no path given");
 	memset(&h, 0, sizeof h);
 	h.path = path;
 	h.err = err;
@@ -492,21 +489,14 @@ static int load_changed_fail(struct sv_h5 *h, int rc)
 	return rc;
 }
 
-int sv_load(const char *path, const struct sv_load_opts *opts,
+int sv_load_h5_raw(const char *path, const struct sv_load_opts *opts,
 	struct sv_profile **out, struct sv_error *err)
 {
 	struct sv_h5 h = {0};
-	struct sv_error local;
 	struct stat before;
 	bool have_before;
 	int rc;
 
-	if (!err)
-		err = &local;
-	err->code = 0;
-	err->msg[0] = '\0';
-	if (!path || !out)
-		return sv_error_set(err, -EINVAL, "sv_load: no path given");
 	if (sv_h5_guard_tripped())
 		return sv_error_set(err, -EIO,
 			"%s: not loaded: the HDF5 library is in an unknown "
@@ -540,29 +530,11 @@ int sv_load(const char *path, const struct sv_load_opts *opts,
 		}
 		rc = load_changed_fail(&h, rc ? rc : -EIO);
 	}
-	if (!rc && opts && opts->file_done)
-		opts->file_done(opts->ctx);
 	if (!rc) {
-		set_num_ranks(h.p);
+		sv_load_num_ranks(h.p);
 		if (h.p->run) /* the whole run beside a subset */
 			sv_profile_run_finish(h.p->run, h.p);
-		rc = sv_h5_step(&h, 0.9, "nesting");
 	}
-	if (!rc) {
-		/* Rows for the ranks a budget left out (the viewer). */
-		h.p->absent_lanes =
-			h.p->rank_subset && opts && opts->absent_lanes;
-		if (opts && opts->pack) {
-			h.p->pack = true;
-			sv_profile_pack_ids(h.p);
-		}
-		rc = sv_profile_finish(h.p, err);
-		if (!rc && opts && opts->pack &&
-			h.p->ncalls >= opts->pack_min_calls)
-			sv_profile_pack(h.p);
-	}
-	if (!rc)
-		rc = sv_h5_step(&h, 1.0, "done");
 	if (rc) {
 		if (!err->code)
 			sv_error_set(err, rc, "%s: cannot load", path);

@@ -23,6 +23,7 @@
 #define SCOPEVIEW_IO_LOAD_H5_PRIV_H
 
 #include "h5util.h"
+#include "load_priv.h"
 #include "scopeview/callmeta.h"
 
 /* A set of (a, b) keys in the order added (load_h5_keys.c): O(1) an add,

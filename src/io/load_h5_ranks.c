@@ -18,6 +18,7 @@
 #include "load_h5_chunks.h"
 #include "load_h5_filters.h"
 #include "load_h5_guard.h"
+#include "scopeview/counters.h"
 
 /* A failure of a helper that fills h->err: keep its text as a warning
  * and carry on. */
@@ -140,19 +141,6 @@ static double *ranks_matrix(struct sv_h5 *h, hid_t g, const char *name,
 	return buf;
 }
 
-static struct sv_counters *ranks_add_counters(struct sv_profile *p)
-{
-	struct sv_counters *k;
-	p->counters = sv_xreallocarray(
-		p->counters, p->ncounters + 1, sizeof *p->counters);
-	k = &p->counters[p->ncounters++];
-	memset(k, 0, sizeof *k);
-	k->calls = -1;
-	k->time_s = -1;
-	k->nthreads = 1;
-	return k;
-}
-
 /* rank<N>/perf_events/<region>: attributes calls and event_names, one
  * uint64 value per event. */
 static void ranks_perf(struct sv_h5 *h, hid_t g, uint32_t rank,
@@ -177,7 +165,7 @@ static void ranks_perf(struct sv_h5 *h, hid_t g, uint32_t rank,
 		return;
 	}
 	(void)sv_h5_attr_int(g, "calls", &calls);
-	k = ranks_add_counters(h->p);
+	k = sv_counters_add(h->p);
 	k->rank = rank;
 	k->region = sv_xstrdup(name);
 	k->calls = calls;
@@ -189,39 +177,16 @@ static void ranks_perf(struct sv_h5 *h, hid_t g, uint32_t rank,
 	free(vals);
 }
 
-/* LIKWID's event_labels: a name given twice gets its counter register. */
-static void ranks_labels(char **names, size_t n, char **regs, size_t nregs)
-{
-	size_t i, j;
-	bool *dup = sv_xcalloc(n ? n : 1, sizeof *dup);
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++)
-			if (i != j && !strcmp(names[i], names[j]))
-				dup[i] = true;
-	for (i = 0; i < n; i++) {
-		char *l;
-		if (!dup[i])
-			continue;
-		l = i < nregs ? sv_xasprintf("%s:%s", names[i], regs[i])
-			      : sv_xasprintf("%s#%zu", names[i], i);
-		free(names[i]);
-		names[i] = l;
-	}
-	free(dup);
-}
-
 /* rank<N>/likwid/regions/<tag>: events[e, t], metrics[m, t], times[t],
  * call_counts[t] over the region's threads t. */
 static void ranks_likwid(struct sv_h5 *h, hid_t g, uint32_t rank,
 	const char *name, const char *obj)
 {
-	char **ev = NULL, **regs = NULL, **mn = NULL, *tag = NULL;
-	size_t nev = 0, nregs = 0, nmn = 0, e, t;
+	char **ev = NULL, **regs = NULL, **mn = NULL, *tag = NULL, *group;
+	size_t nev = 0, nregs = 0, nmn = 0;
 	hsize_t rows, cols = (hsize_t)-1, nt = (hsize_t)-1;
 	double *events, *metrics = NULL, *times = NULL;
 	int64_t *counts;
-	struct sv_counters *k;
 
 	if (sv_h5_attr_strings(g, "event_names", &ev, &nev) != 0) {
 		sv_profile_warn(h->p,
@@ -249,47 +214,22 @@ static void ranks_likwid(struct sv_h5 *h, hid_t g, uint32_t rank,
 	}
 	if (sv_h5_attr_strings(g, "counter_names", &regs, &nregs) != 0)
 		nregs = 0;
-	ranks_labels(ev, nev, regs, nregs);
-	sv_strv_free_array(regs, nregs);
-	k = ranks_add_counters(h->p);
-	k->rank = rank;
-	k->likwid = true;
-	if (sv_h5_attr_string(g, "tag", &tag) == 0 && *tag)
-		k->region = tag;
-	else {
+	if (sv_h5_attr_string(g, "tag", &tag) != 0 || !*tag) {
 		free(tag);
-		k->region = sv_xstrdup(name);
+		tag = sv_xstrdup(name);
 	}
-	if (sv_h5_attr_string(g, "group_name", &k->group) != 0)
-		k->group = NULL;
-	k->nthreads = (uint32_t)cols;
-	k->nevents = nev;
-	k->events = ev;
-	k->values = sv_xcalloc(nev ? nev : 1, sizeof *k->values);
-	for (e = 0; e < nev; e++)
-		for (t = 0; t < cols; t++)
-			k->values[e] += events[e * cols + t];
-	if (counts) {
-		k->calls = 0;
-		for (t = 0; t < cols; t++)
-			k->calls += counts[t];
-	}
-	for (t = 0; times && t < cols; t++)
-		if (times[t] > k->time_s)
-			k->time_s = times[t];
-	if (metrics) {
-		k->nmetrics = nmn;
-		k->metrics = mn;
+	if (sv_h5_attr_string(g, "group_name", &group) != 0)
+		group = NULL;
+	if (!metrics) {
+		sv_strv_free_array(mn, nmn);
 		mn = NULL;
-		k->metric_values =
-			sv_xcalloc(nmn ? nmn : 1, sizeof *k->metric_values);
-		for (e = 0; e < nmn && cols; e++) {
-			for (t = 0; t < cols; t++)
-				k->metric_values[e] += metrics[e * cols + t];
-			k->metric_values[e] /= (double)cols;
-		}
+		nmn = 0;
 	}
-	sv_strv_free_array(mn, mn ? nmn : 0);
+	sv_counters_add_likwid(h->p, rank, tag, group, ev, nev, regs, nregs,
+		events, (size_t)cols, counts, times, mn, nmn, metrics);
+	sv_strv_free_array(regs, nregs);
+	free(tag);
+	free(group);
 	free(events);
 	free(metrics);
 	free(times);

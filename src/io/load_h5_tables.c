@@ -502,6 +502,10 @@ static int tables_threads(struct sv_h5 *h)
 
 	memset(&k, 0, sizeof k);
 	tbl_limits(&k, h->p, h->p->thread_id);
+	/* Without thread ids every call of a rank is on its thread 0. */
+	for (r = 0; !h->p->thread_id && r < h->p->nrows; r++)
+		if (k.lim[h->p->rows[r].rank] < 0)
+			k.lim[h->p->rows[r].rank] = 0;
 	/* A task lane names its task's thread. */
 	for (r = 0; r < h->p->ntasks; r++) {
 		const struct sv_task *t = &h->p->tasks[r];

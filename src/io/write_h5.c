@@ -271,14 +271,6 @@ int sv_writer_meta_strs(struct sv_writer *w, const char *key,
 /* ------------------------------------------------------------------ */
 /* Region names and tags */
 
-static uint64_t write_hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 uint32_t sv_write_region_id(struct sv_writer *w, const char *name)
 {
 	size_t i, mask;
@@ -291,14 +283,14 @@ uint32_t sv_write_region_id(struct sv_writer *w, const char *name)
 		memset(w->hash, 0xff, cap * sizeof *w->hash);
 		w->hash_cap = cap;
 		for (k = 0; k < w->names.n; k++) {
-			i = write_hash_str(w->names.v[k]) & (cap - 1);
+			i = sv_hash_str(w->names.v[k]) & (cap - 1);
 			while (w->hash[i] != UINT32_MAX)
 				i = (i + 1) & (cap - 1);
 			w->hash[i] = (uint32_t)k;
 		}
 	}
 	mask = w->hash_cap - 1;
-	i = write_hash_str(name) & mask;
+	i = sv_hash_str(name) & mask;
 	while (w->hash[i] != UINT32_MAX) {
 		if (!strcmp(w->names.v[w->hash[i]], name))
 			return w->hash[i];
@@ -309,6 +301,11 @@ uint32_t sv_write_region_id(struct sv_writer *w, const char *name)
 	w->string_bytes += strlen(name);
 	w->hash[i] = id;
 	return id;
+}
+
+uint32_t sv_writer_region(struct sv_writer *w, const char *name)
+{
+	return sv_write_region_id(w, name);
 }
 
 struct write_sb {

@@ -4,7 +4,10 @@
  */
 #include "scopeview/counters.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "scopeview/strv.h"
 
 size_t sv_counters_of(const struct sv_profile *p, const char *region, long rank,
 	const struct sv_counters **out, size_t max)
@@ -121,4 +124,87 @@ bool sv_counters_line_hot(const struct sv_line_profile *l, size_t i)
 			(l->time[j] == l->time[i] && j < i))
 			above++;
 	return above < 3;
+}
+
+/* LIKWID's event labels: a name given twice gets its counter register. */
+static void counters_labels(
+	char **names, size_t n, char *const *regs, size_t nregs)
+{
+	size_t i, j;
+	bool *dup = sv_xcalloc(n ? n : 1, sizeof *dup);
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && !strcmp(names[i], names[j]))
+				dup[i] = true;
+	for (i = 0; i < n; i++) {
+		char *l;
+		if (!dup[i])
+			continue;
+		l = i < nregs ? sv_xasprintf("%s:%s", names[i], regs[i])
+			      : sv_xasprintf("%s#%zu", names[i], i);
+		free(names[i]);
+		names[i] = l;
+	}
+	free(dup);
+}
+
+struct sv_counters *sv_counters_add(struct sv_profile *p)
+{
+	struct sv_counters *k;
+
+	p->counters = sv_xreallocarray(
+		p->counters, p->ncounters + 1, sizeof *p->counters);
+	k = &p->counters[p->ncounters++];
+	memset(k, 0, sizeof *k);
+	k->calls = -1;
+	k->time_s = -1;
+	k->nthreads = 1;
+	return k;
+}
+
+struct sv_counters *sv_counters_add_likwid(struct sv_profile *p, uint32_t rank,
+	const char *tag, const char *group, char **events, size_t nev,
+	char *const *regs, size_t nregs, const double *ev, size_t nt,
+	const int64_t *call_counts, const double *times, char **metrics,
+	size_t nmet, const double *mv)
+{
+	struct sv_counters *k;
+	size_t e, t;
+
+	counters_labels(events, nev, regs, nregs);
+	k = sv_counters_add(p);
+	k->rank = rank;
+	k->likwid = true;
+	k->region = sv_xstrdup(tag);
+	k->group = group ? sv_xstrdup(group) : NULL;
+	k->nthreads = (uint32_t)nt;
+	k->nevents = nev;
+	k->events = events;
+	k->values = sv_xcalloc(nev ? nev : 1, sizeof *k->values);
+	for (e = 0; e < nev; e++)
+		for (t = 0; t < nt; t++)
+			k->values[e] += ev[e * nt + t];
+	if (call_counts) {
+		k->calls = 0;
+		for (t = 0; t < nt; t++)
+			k->calls += call_counts[t];
+	}
+	for (t = 0; times && t < nt; t++)
+		if (times[t] > k->time_s)
+			k->time_s = times[t];
+	if (!mv) {
+		sv_strv_free_array(metrics, nmet);
+		return k;
+	}
+	k->nmetrics = nmet;
+	k->metrics = metrics;
+	k->metric_values =
+		sv_xcalloc(nmet ? nmet : 1, sizeof *k->metric_values);
+	for (e = 0; e < nmet && nt; e++) {
+		for (t = 0; t < nt; t++)
+			k->metric_values[e] += mv[e * nt + t];
+		k->metric_values[e] /= (double)nt;
+	}
+	return k;
 }

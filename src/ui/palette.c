@@ -275,6 +275,7 @@ static int64_t *palette_scan(const struct sv_profile *p,
 					m->dur_min = d;
 				if (d > m->dur_max)
 					m->dur_max = d;
+				/* absurd times of a damaged file wrap */
 				if (pc == SV_NO_CALL) {
 					if (w)
 						w[g] = sv_add_sat(w[g], d);
