@@ -170,6 +170,13 @@ static const struct {
 	/* with one lane soloed, a search says the calls on hidden lanes */
 	{"nav_solo_search", NULL, "j j j j j j j j j t / c h e c k s u m Enter",
 		160, 45},
+	/* at 80 columns a message's head is cut, never its key hint */
+	{"nav_message_hint", NULL, "p", 80, 24},
+	/* Tab's candidates on rows above the prompt, long names cut where
+	 * they differ, the count of those on screen on the right */
+	{"nav_complete_rows", NULL, ": r e g i o n Space m Tab", 80, 24},
+	/* a selected call's ids packed onto whole fields at 80 columns */
+	{"nav_details_80", NULL, "Tab", 80, 24},
 	/* zooming out stops at the whole run; d does not pan past its end */
 	{"nav_zoom_out_stops", NULL, "- - - d", 160, 45},
 	/* a count repeats a move: 20 columns right, 3 rows down */

@@ -95,6 +95,25 @@ END_TEST
 /* sv_elide_differs against each name compared with every other: names
  * from a few parts that share starts, in bytes and in code points, with
  * duplicates, in many random sets. */
+START_TEST(test_elide_drop)
+{
+	char t[128];
+
+	/* a title that fits keeps every part */
+	strcpy(t, "Regions (3) all lanes, range 1 .. 2 (calls clipped)");
+	sv_elide_drop(t, " (calls clipped)", 60);
+	ck_assert_str_eq(
+		t, "Regions (3) all lanes, range 1 .. 2 (calls clipped)");
+	/* one too wide loses the part, and only it */
+	sv_elide_drop(t, " (calls clipped)", 40);
+	ck_assert_str_eq(t, "Regions (3) all lanes, range 1 .. 2");
+	/* a part not in it, or empty, changes nothing */
+	sv_elide_drop(t, ", B: x.h5", 10);
+	sv_elide_drop(t, "", 10);
+	ck_assert_str_eq(t, "Regions (3) all lanes, range 1 .. 2");
+}
+END_TEST
+
 START_TEST(test_elide_differs)
 {
 	static const char *const parts[] = {"mpi:", "wait ", "peer=1",
@@ -142,6 +161,7 @@ static Suite *suite(void)
 		t, test_elide_cases, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(t, test_elide_edges);
 	tcase_add_test(t, test_elide_differs);
+	tcase_add_test(t, test_elide_drop);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -15,6 +15,10 @@
 #include "scopeview/layer.h"
 #if !(SV_LAYER_ALLOW & SV_LAYER_UI)
 #error "scopeview/elide.h belongs to the ui layer, which this layer may not use"
+/* Take the first part out of s when s is wider than width cells: a
+ * title's least telling part dropped before the title is cut. */
+void sv_elide_drop(char *s, const char *part, int width);
+
 #endif
 
 #include <stddef.h>
@@ -51,5 +55,9 @@ int sv_elide(const char *name, size_t differ, int width, const char *ellipsis,
 /* Skip the first skip cells of name (whole code points) for a name column
  * scrolled sideways: a pointer into name. */
 const char *sv_elide_skip(const char *name, int skip);
+
+/* Take the first part out of s when s is wider than width cells: a
+ * title's least telling part dropped before the title is cut. */
+void sv_elide_drop(char *s, const char *part, int width);
 
 #endif

@@ -154,6 +154,33 @@ const struct sv_glyphs *sv_render_glyphs(bool ascii)
 	return ascii ? &render_ascii : &render_unicode;
 }
 
+/* The session's message in w cells at (x, y): when it does not fit and
+ * ends with a hint in parentheses ("... (P shows it)"), its head is cut
+ * and the hint kept whole. */
+static void render_message(struct sv_grid *g, int x, int y, int w,
+	const struct sv_session *s, const struct sv_glyphs *gl)
+{
+	const char *m = s->message, *hint = strrchr(m, '(');
+	int style = s->message_is_error ? SV_STYLE_WARNING : SV_STYLE_STATUS;
+	int hw;
+
+	if (w <= 0)
+		return;
+	if (sv_grid_text_width(m, w + 1) <= w || !hint || hint == m ||
+		m[strlen(m) - 1] != ')' ||
+		(hw = sv_grid_text_width(hint, w)) > w - 8) {
+		sv_grid_text(g, x, y, w, m, style, 0, gl->ellipsis);
+		return;
+	}
+	{
+		char head[sizeof s->message];
+		snprintf(head, sizeof head, "%.*s", (int)(hint - m), m);
+		x += sv_grid_text(
+			g, x, y, w - hw, head, style, 0, gl->ellipsis);
+		sv_grid_text(g, x, y, hw, hint, style, 0, gl->ellipsis);
+	}
+}
+
 void sv_render_status(struct sv_grid *g, const struct sv_session *s, int y,
 	int w, const char *line, const char *const *hints, size_t nhints)
 {
@@ -171,17 +198,20 @@ void sv_render_status(struct sv_grid *g, const struct sv_session *s, int y,
 		x = sv_grid_text(g, 0, y, w / 3, title, SV_STYLE_STATUS, 0,
 			gl->ellipsis);
 	}
-	x += sv_grid_text(
-		g, x, y, w - x, line, SV_STYLE_STATUS, 0, gl->ellipsis);
 	if (s->message[0]) {
+		/* A message outranks the view's own line: the line is cut
+		 * first, then the message's head, never its key hint. */
 		int mw = sv_grid_text_width(s->message, w);
-		int mx = w - mw - 1 > x + 2 ? w - mw - 1 : x + 2;
-		sv_grid_text(g, mx, y, w - mx, s->message,
-			s->message_is_error ? SV_STYLE_WARNING
-					    : SV_STYLE_STATUS,
-			0, gl->ellipsis);
+		int room = w - x - 1, lw = room - mw - 2;
+		if (lw > 0)
+			x += sv_grid_text(g, x, y, lw, line, SV_STYLE_STATUS, 0,
+				gl->ellipsis);
+		x = mw < w - x - 1 ? w - mw - 1 : x + (x ? 2 : 0);
+		render_message(g, x, y, w - x, s, gl);
 		return;
 	}
+	x += sv_grid_text(
+		g, x, y, w - x, line, SV_STYLE_STATUS, 0, gl->ellipsis);
 	/* The longest hint that fits. */
 	for (i = 0; i < nhints; i++) {
 		int hw = (int)strlen(hints[i]);

@@ -14,6 +14,7 @@
 #include "scopeview/timeline.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -343,6 +344,31 @@ static bool details_line(
 	return true;
 }
 
+/* Fields f[0 .. n) on details lines, "   " apart, a field moving to the
+ * next line rather than being cut. */
+static void details_pack(struct render_lines *d, char (*f)[64], int n)
+{
+	char line[512];
+	size_t used = 0;
+	int i;
+
+	line[0] = '\0';
+	for (i = 0; i < n; i++) {
+		int w = sv_grid_text_width(line, INT_MAX);
+		if (used && w + 3 + sv_grid_text_width(f[i], INT_MAX) > d->w) {
+			details_line(d, SV_STYLE_DETAILS, "%s", line);
+			used = 0;
+			line[0] = '\0';
+		}
+		used += (size_t)snprintf(line + used, sizeof line - used,
+			"%s%s", used ? "   " : "", f[i]);
+		if (used >= sizeof line)
+			used = sizeof line - 1;
+	}
+	if (used)
+		details_line(d, SV_STYLE_DETAILS, "%s", line);
+}
+
 /* Terminal columns of UTF-8 text s (control characters count one). */
 static int details_cols(const char *s)
 {
@@ -560,24 +586,20 @@ static void render_details(struct render_ctx *r)
 			tk && tk->coro_name ? tk->coro_name : "");
 	}
 	{
-		char ids[256];
-		size_t used = 0;
-		ids[0] = '\0';
+		/* Fields packed onto as few lines as fit, none cut. */
+		char f[4][64];
+		int nf = 0;
 		if (sv_profile_has_id(p, SV_ID_CALL))
-			used += (size_t)snprintf(ids + used, sizeof ids - used,
-				"call id %" PRId64 "   ",
+			snprintf(f[nf++], sizeof f[0], "call id %" PRId64,
 				sv_profile_id(p, SV_ID_CALL, c));
-		if (sv_profile_has_id(p, SV_ID_PARENT) && used < sizeof ids)
-			used += (size_t)snprintf(ids + used, sizeof ids - used,
-				"parent id %" PRId64 "   ",
+		if (sv_profile_has_id(p, SV_ID_PARENT))
+			snprintf(f[nf++], sizeof f[0], "parent id %" PRId64,
 				sv_profile_id(p, SV_ID_PARENT, c));
-		if (used < sizeof ids)
-			snprintf(ids + used, sizeof ids - used,
-				"the region's call %" PRIu64 " on rank %" PRIu32
-				"   absolute start %" PRId64 " ns",
-				(uint64_t)(c - row->first), row->rank,
-				sv_profile_start(p, c));
-		details_line(&d, SV_STYLE_DETAILS, "%s", ids);
+		snprintf(f[nf++], sizeof f[0], "region call #%" PRIu64,
+			(uint64_t)(c - row->first));
+		snprintf(f[nf++], sizeof f[0], "abs start %" PRId64 " ns",
+			sv_profile_start(p, c));
+		details_pack(&d, f, nf);
 	}
 	d.meta_y = d.y;
 	details_callmeta(&d, p, c);

@@ -179,3 +179,13 @@ const char *sv_elide_skip(const char *name, int skip)
 		return "";
 	return name + elide_head(name, skip, &used);
 }
+
+void sv_elide_drop(char *s, const char *part, int width)
+{
+	char *at;
+	size_t n = strlen(part);
+	if (!n || sv_grid_text_width(s, width + 1) <= width ||
+		!(at = strstr(s, part)))
+		return;
+	memmove(at, at + n, strlen(at + n) + 1);
+}

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/elide.h"
 #include "scopeview/keys.h"
 #include "scopeview/lineedit.h"
 #include "scopeview/render.h"
@@ -232,36 +233,110 @@ static int prompt_line(const struct sv_lineedit *e, struct sv_grid *g, int x,
 	return x;
 }
 
-/* Tab's candidates on row y, the one in the line highlighted and on
- * screen (those before it left out while it would not fit). */
+/* Rows Tab's candidates take at most, above the prompt. */
+#define PROMPT_CAND_ROWS 5
+/* Cells a candidate takes at most (a longer one is cut in the middle
+ * where it differs from the others, elide.h). */
+#define PROMPT_CAND_MAXW 120
+
+/* Cells candidate i takes in the list w cells wide, its gap included. */
+static int prompt_cand_w(const struct prompt_data *d, size_t i, int w)
+{
+	int cw = sv_grid_text_width(d->cand.v[i], PROMPT_CAND_MAXW);
+	if (cw > w - 4)
+		cw = w - 4;
+	return (cw < 1 ? 1 : cw) + 2;
+}
+
+/* The last row (from 0) of Tab's candidates packed in rows lim cells
+ * wide, and in *cur_row the row of the one in the line. */
+static long prompt_cand_rows(
+	const struct prompt_data *d, int lim, long *cur_row)
+{
+	long row = 0;
+	int x = 1;
+	size_t i;
+
+	for (i = 0; i < d->cand.n; i++) {
+		int cw = prompt_cand_w(d, i, lim + 1);
+		if (x + cw > lim && x > 1) {
+			row++;
+			x = 1;
+		}
+		if ((long)i == d->cand_at)
+			*cur_row = row;
+		x += cw;
+	}
+	return row;
+}
+
+/* Tab's candidates packed on up to PROMPT_CAND_ROWS rows ending at row
+ * y, the one in the line highlighted: the rows' page that holds it,
+ * with how many more there are; a long name is cut where it differs
+ * from the others, so the ones on screen stay apart. */
 static void prompt_draw_candidates(
 	const struct prompt_data *d, struct sv_grid *g, int y, int w)
 {
-	size_t first = 0, i;
-	int x = 1, width = 1;
+	size_t n = d->cand.n, i, first = n, last = 0, *differ;
+	struct sv_elide_entry *order;
+	long row, cur_row = 0, page, nrows;
+	int x = 1, top, lim = w - 1;
+	char buf[4 * PROMPT_CAND_MAXW + 8], more[96];
 
-	if (y < 0)
+	if (y < 0 || w < 8 || !n)
 		return;
-	if (d->cand_at >= 0) {
-		for (i = (size_t)d->cand_at + 1; i-- > 0;) {
-			width += sv_grid_text_width(d->cand.v[i], w) + 2;
-			if (width > w - 6)
-				break;
-			first = i;
+	/* Rows of the whole list, and the row of the one in the line; a
+	 * list longer than the rows keeps room on the right for its count. */
+	row = prompt_cand_rows(d, w - 1, &cur_row);
+	if (row >= PROMPT_CAND_ROWS) {
+		lim = w - 1 - 26 > w / 2 ? w - 1 - 26 : w - 1;
+		row = prompt_cand_rows(d, lim, &cur_row);
+	}
+	page = cur_row / PROMPT_CAND_ROWS;
+	nrows = row + 1 - page * PROMPT_CAND_ROWS;
+	if (nrows > PROMPT_CAND_ROWS)
+		nrows = PROMPT_CAND_ROWS;
+	if (nrows > y)
+		nrows = y > 0 ? y : 1;
+	top = y - (int)nrows + 1;
+	differ = sv_xmalloc(n * sizeof *differ);
+	order = sv_xmalloc(n * sizeof *order);
+	sv_elide_differs((const char *const *)d->cand.v, n, order, differ);
+	sv_grid_fill(g, 0, top, w, y + 1, ' ', SV_STYLE_PROMPT, 0);
+	row = 0;
+	x = 1;
+	for (i = 0; i < n; i++) {
+		int cw = prompt_cand_w(d, i, lim + 1);
+		long r;
+		if (x + cw > lim && x > 1) {
+			row++;
+			x = 1;
 		}
+		r = row - page * PROMPT_CAND_ROWS;
+		if (r >= nrows)
+			break;
+		if (r >= 0) {
+			sv_elide(d->cand.v[i], differ[i], cw - 2,
+				"\xe2\x80\xa6", buf, sizeof buf);
+			sv_grid_text(g, x, top + (int)r, cw - 2, buf,
+				(long)i == d->cand_at ? SV_STYLE_SELECTED
+						      : SV_STYLE_PROMPT,
+				0, 0);
+			if (i < first)
+				first = i;
+			last = i;
+		}
+		x += cw;
 	}
-	sv_grid_fill(g, 0, y, w, y + 1, ' ', SV_STYLE_PROMPT, 0);
-	if (first)
-		x += sv_grid_text(g, x, y, w - x, "< ", SV_STYLE_DIM, 0, 0);
-	for (i = first; i < d->cand.n && x < w - 2; i++) {
-		x += sv_grid_text(g, x, y, w - x - 2, d->cand.v[i],
-			(long)i == d->cand_at ? SV_STYLE_SELECTED
-					      : SV_STYLE_PROMPT,
-			0, 0x2026);
-		x += 2;
-	}
-	if (i < d->cand.n)
-		sv_grid_text(g, w - 2, y, 2, " >", SV_STYLE_DIM, 0, 0);
+	free(order);
+	free(differ);
+	if (first == 0 && last + 1 == n)
+		return;
+	/* Not all on screen: which of them are, right-aligned. */
+	snprintf(more, sizeof more, " %zu-%zu of %zu, Tab: next ", first + 1,
+		last + 1, n);
+	sv_grid_text(g, w - sv_grid_text_width(more, w), top, w, more,
+		SV_STYLE_DIM, 0, 0);
 }
 
 static void prompt_draw(

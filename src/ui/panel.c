@@ -648,6 +648,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 			snprintf(other, sizeof other, ", B: %s", s->name2);
 		else
 			other[0] = '\0';
+		int tw = pn->focus && !pn->full ? w - 8 : w;
 		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s%s",
 			s->stats_valid ? s->stats.nregions : 0,
 			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
@@ -657,8 +658,12 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 			s->stats_span != SV_SPAN_RUN || s->stats_busy ? span
 								      : "",
 			other);
-		sv_grid_text(gr, x0, g->y, pn->focus && !pn->full ? w - 8 : w,
-			title, SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);
+		/* Too long: the least telling parts go first, the span's
+		 * "(calls clipped)", then the second run's name. */
+		sv_elide_drop(title, " (calls clipped)", tw);
+		sv_elide_drop(title, other, tw);
+		sv_grid_text(gr, x0, g->y, tw, title, SV_STYLE_PANEL_HEAD, 0,
+			gl->ellipsis);
 	}
 	if (pn->focus && !pn->full)
 		sv_grid_text(gr, x0 + w - 7, g->y, 7, "[focus]",
