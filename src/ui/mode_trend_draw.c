@@ -681,8 +681,14 @@ void sv_mode_trend_draw(
 		trend_draw_changes(g, m);
 	}
 	per = d->valid ? sv_mode_trend_per(d) : 1;
-	snprintf(line, sizeof line, "  trend  iteration %ld/%ld",
-		d->list.n ? d->list.cur + 1 : 0, d->list.n);
+	/* the iteration's index (from 0, as the table and `trend`), then
+	 * the list's row (from 1, as 24G counts) */
+	if (d->list.n)
+		snprintf(line, sizeof line,
+			"  trend  iteration %ld, row %ld/%ld", d->list.cur,
+			d->list.cur + 1, d->list.n);
+	else
+		snprintf(line, sizeof line, "  trend  no iteration");
 	if (d->list.n && per > 1)
 		snprintf(line + strlen(line), sizeof line - strlen(line),
 			"  %ld a column", per);
