@@ -29,14 +29,7 @@ fi
 
 open_viewer 160 45 "$PROFILE"
 
-# The timeline's status line: the window's span and the cursor.
-TIMELINE='span .* from .*cursor'
-expect "the timeline opens" "$TIMELINE"
-if wait_gone 'Loading |q: stop and quit'; then
-	ok "the load finishes"
-else
-	not_ok "the load never finishes"
-fi
+expect_loaded
 
 # Sixteen ranks' lanes do not fit 160x45: every rank opens folded into
 # one track, all sixteen on the first screen.

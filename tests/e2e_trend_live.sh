@@ -12,7 +12,8 @@
 # the change point, Enter must then show the timeline with that
 # iteration's slowest call selected: rank 5's timestep number 300, at
 # the start `scopeview calls` gives for it.  The list keys move along
-# the iterations (G, 5j, 300G), b adds the rank rows, and a region of
+# the iterations (G, 5j, 300G, PgDn/PgUp, Home/End), q leaves the view
+# without quitting, b adds the rank rows, and a region of
 # 575,040 calls (kernel:spmv), worked out on a worker, must appear
 # without a key pressed; Esc returns to the timeline, Q quits.  The time
 # each screen took to appear is printed.
@@ -46,13 +47,7 @@ start=$("$EXE" calls --region timestep --ranks 5 --sort start --format csv \
 
 open_viewer 160 45 "$PROFILE"
 
-TIMELINE='span .* from .*cursor'
-expect "the timeline opens" "$TIMELINE"
-if wait_gone 'Loading |q: stop and quit'; then
-	ok "the load finishes"
-else
-	not_ok "the load never finishes"
-fi
+expect_loaded
 send : r e g i o n Space t i m e s t e p Enter
 expect "timestep marked" 'match 1 of [0-9]+$'
 
@@ -65,16 +60,45 @@ expect "the change point is marked above the chart with its rank" \
 	'^changes +▼r5'
 expect "the change points' line lists it" \
 	'change points \(c: next\): 300 r5 '
-expect "the iterations' table and the status" 'trend  iteration 1/976'
+expect "the iterations' table and the status" 'trend  iteration 0, row 1/976'
 echo "   (the trend view drawn $(($(now_ms) - t0)) ms after E)"
 
 # The list keys move along the iterations.
 send G
-expect "G goes to the last iteration" 'trend  iteration 976/976'
+expect "G goes to the last iteration" 'trend  iteration 975, row 976/976'
 send g 5 j
-expect "5j moves five iterations" 'trend  iteration 6/976'
+expect "5j moves five iterations" 'trend  iteration 5, row 6/976'
 send 3 0 0 G
-expect "300G goes to iteration 300 (index 299)" 'trend  iteration 300/976'
+expect "300G goes to row 300 (iteration 299)" 'trend  iteration 299, row 300/976'
+# Pages move by the table's rows (whatever they are: the page is read
+# off the screen), Home and End to the ends.
+send NPage
+if wait_gone 'trend  iteration 299, row 300/976'; then
+	page=$(($(status | grep -Eo 'row [0-9]+' | grep -Eo '[0-9]+$') - 300))
+	if [ "$page" -gt 1 ]; then
+		ok "PgDn moves a page ($page iterations)"
+	else
+		not_ok "PgDn moved $page iterations"
+	fi
+	send PPage
+	expect "PgUp moves back the same page" 'trend  iteration 299, row 300/976'
+else
+	not_ok "PgDn did not move"
+fi
+send_cap kend
+expect "End goes to the last iteration" 'trend  iteration 975, row 976/976'
+# q leaves the view for the timeline (it does not quit); E comes back.
+send q
+expect "q leaves the trend for the timeline" "$TIMELINE"
+if capture | grep -q '^status='; then
+	not_ok "q quit the viewer from the trend view"
+fi
+send E
+expect "E again: the same region, the cursor kept" \
+	'trend  iteration 975, row 976/976'
+send_cap khome
+expect "Home goes to the first iteration" 'trend  iteration 0, row 1/976'
+send 3 0 0 G
 
 # b: a row a rank, rank 5's row highlighted as it holds a change point.
 send b
@@ -83,7 +107,7 @@ send b
 
 # c: the change point; Enter: its slowest call on the timeline.
 send c
-expect "c goes to the change point" 'trend  iteration 301/976'
+expect "c goes to the change point" 'trend  iteration 300, row 301/976'
 expect "its row in the table names it" '^ +300 +16 .* r5  ▼ r5 '
 send Enter
 expect "Enter shows the timeline" "$TIMELINE"
@@ -103,7 +127,7 @@ fi
 # Back in the view the cursor is where it was; Esc returns.
 send E
 expect "E again: the cursor stays on the change point" \
-	'trend  iteration 301/976'
+	'trend  iteration 300, row 301/976'
 send Escape
 expect "Esc returns to the timeline" "$TIMELINE"
 
@@ -115,7 +139,7 @@ send E
 expect "the trend of 575,040 calls appears by itself" \
 	'^ kernel:spmv \(duration\): [0-9]+ iterations, 16 ranks'
 echo "   (drawn $(($(now_ms) - t0)) ms after E)"
-expect "its table is drawn" 'trend  iteration 1/[0-9]+'
+expect "its table is drawn" 'trend  iteration 0, row 1/[0-9]+'
 
 send Q
 if wait_for '^status=0$'; then

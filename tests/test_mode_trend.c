@@ -166,6 +166,10 @@ START_TEST(test_list_keys)
 	ck_assert_int_gt(field(&v, "cur"), 23);
 	keys("PageUp PageUp");
 	ck_assert_int_lt(field(&v, "cur"), 23);
+	keys("End");
+	ck_assert_int_eq(field(&v, "cur"), NITER - 1);
+	keys("Home");
+	ck_assert_int_eq(field(&v, "cur"), 0);
 	/* c goes to the change point, and round again */
 	keys("g c");
 	ck_assert_int_eq(field(&v, "cur"), FROM);
@@ -173,6 +177,15 @@ START_TEST(test_list_keys)
 	keys("c");
 	ck_assert_int_eq(field(&v, "cur"), FROM);
 	golden(&v, "trend_small_change");
+	/* q leaves the view (it does not quit), and so does Esc; E comes
+	 * back to the same iteration */
+	ck_assert(!(keys("q") & SV_REACT_QUIT));
+	ck_assert_str_eq(main_name(&v), "timeline");
+	keys("E");
+	ck_assert_str_eq(main_name(&v), "trend");
+	ck_assert_int_eq(field(&v, "cur"), FROM);
+	ck_assert(!(keys("Escape") & SV_REACT_QUIT));
+	ck_assert_str_eq(main_name(&v), "timeline");
 }
 END_TEST
 

@@ -87,6 +87,16 @@ send() {
 	done
 }
 
+# send_cap CAP...: the keys whose terminfo capabilities (khome, kend)
+# are named, as the viewer's TERM spells them: tmux's own Home and End
+# are the sequences of its TERM, not of xterm-256color's.
+send_cap() {
+	local c
+	for c in "$@"; do
+		T send-keys -t sv -l "$(tput -T "$TERM" "$c")"
+	done
+}
+
 # The status line (the pane's last line).
 status() {
 	capture | tail -n 1
@@ -117,4 +127,18 @@ open_viewer() {
 	T resize-window -t sv -x "$w" -y "$h" >/dev/null 2>&1
 	wait_for '^\$' || not_ok "the shell did not start"
 	T send-keys -t sv "$EXE --no-config$args; echo \"status=\$?\"" Enter
+}
+
+# The timeline's status line: the window's span and the cursor.
+TIMELINE='span .* from .*cursor'
+
+# expect_loaded: the timeline opens, then the load finishes (its
+# progress and "q: stop and quit" gone).
+expect_loaded() {
+	expect "the timeline opens" "$TIMELINE"
+	if wait_gone 'Loading |q: stop and quit'; then
+		ok "the load finishes"
+	else
+		not_ok "the load never finishes"
+	fi
 }
