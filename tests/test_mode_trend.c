@@ -144,6 +144,17 @@ START_TEST(test_marked_region)
 	keys("E");
 	ck_assert_int_eq(
 		field(&v, "region"), sv_profile_find_region(prof, "step"));
+	/* and another region marked while the view is shown (the session
+	 * says so to every mode) is followed at once; a mark cleared keeps
+	 * the trend shown */
+	sv_session_mark_region(&v.s, sv_profile_find_region(prof, "work"));
+	ck_assert_str_eq(main_name(&v), "trend");
+	ck_assert_int_eq(
+		field(&v, "region"), sv_profile_find_region(prof, "work"));
+	sv_session_mark_region(&v.s, -1);
+	ck_assert_int_eq(
+		field(&v, "region"), sv_profile_find_region(prof, "work"));
+	ck_assert_int_eq(field(&v, "n"), NITER);
 }
 END_TEST
 

@@ -475,9 +475,14 @@ static void trend_notify(struct sv_mode *m, unsigned what)
 		trend_clear(d);
 		d->stale = true;
 	}
-	if (!(what & (SV_SESSION_PROFILE | SV_SESSION_LANES)))
+	if (!(what & (SV_SESSION_PROFILE | SV_SESSION_LANES |
+			     SV_SESSION_SEARCH)))
 		return;
-	if (!(what & SV_SESSION_PROFILE) && !strcmp(d->ranks, m->s->rank_spec))
+	/* Another rank filter, or another region marked (a mark cleared
+	 * keeps the trend shown). */
+	if (!(what & SV_SESSION_PROFILE) &&
+		!strcmp(d->ranks, m->s->rank_spec) &&
+		(m->s->mark_region < 0 || m->s->mark_region == d->region))
 		return;
 	if (sv_view_main_mode(m->view) == m)
 		trend_rebuild(m);
