@@ -338,6 +338,16 @@ START_TEST(test_ascii)
 }
 END_TEST
 
+START_TEST(test_narrow)
+{
+	/* given an 80x24 terminal, the title's short form keeps drift and
+	 * jitter, and the chart, axis and table still fit */
+	sv_view_resize(&v, 80, 24);
+	keys("E c");
+	golden(&v, "trend_small_narrow");
+}
+END_TEST
+
 START_TEST(test_styles_in_both_themes)
 {
 	/* the chart's line reads on a dark and on a light background */
@@ -525,6 +535,7 @@ int main(void)
 	tcase_add_test(tc, test_metric);
 	tcase_add_test(tc, test_rank_filter);
 	tcase_add_test(tc, test_ascii);
+	tcase_add_test(tc, test_narrow);
 	tcase_add_test(tc, test_styles_in_both_themes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("large");

@@ -560,7 +560,9 @@ static void trend_draw_title(struct sv_grid *g, const struct sv_mode *m)
 {
 	const struct trend_data *d = m->data;
 	const struct sv_trend *t = &d->t;
-	char drift[32], jitter[32];
+	const char *name = m->s->p->regions[t->region];
+	bool excl = t->metric == SV_TREND_EXCLUSIVE;
+	char drift[32], jitter[32], line[512];
 
 	if (isnan(t->drift_pct_per_100))
 		snprintf(drift, sizeof drift, "-");
@@ -570,14 +572,23 @@ static void trend_draw_title(struct sv_grid *g, const struct sv_mode *m)
 		snprintf(jitter, sizeof jitter, "-");
 	else
 		snprintf(jitter, sizeof jitter, "%.2f%%", t->jitter_pct);
-	sv_grid_textf(g, 0, 0, m->w, SV_STYLE_PANEL_HEAD, 0,
+	/* the long form when it fits (bytes: at least the columns), else
+	 * a short one that keeps drift and jitter on an 80-column screen */
+	snprintf(line, sizeof line,
 		" %s (%s): %zu iterations, %" PRIu32
-		" ranks, %zu change point%s  drift %s/100 iter.  "
-		"jitter %s",
-		m->s->p->regions[t->region],
-		t->metric == SV_TREND_EXCLUSIVE ? "exclusive time" : "duration",
-		t->npoints, t->nranks, t->nchanges, t->nchanges == 1 ? "" : "s",
-		drift, jitter);
+		" ranks, %zu change point%s  drift %s/100 iter.  jitter %s",
+		name, excl ? "exclusive time" : "duration", t->npoints,
+		t->nranks, t->nchanges, t->nchanges == 1 ? "" : "s", drift,
+		jitter);
+	if (strlen(line) > (size_t)m->w)
+		snprintf(line, sizeof line,
+			" %s (%s): %zu iter., %" PRIu32
+			" ranks, %zu change%s  drift %s/100  jitter %s",
+			name, excl ? "excl." : "dur.", t->npoints, t->nranks,
+			t->nchanges, t->nchanges == 1 ? "" : "s", drift,
+			jitter);
+	sv_grid_text(g, 0, 0, m->w, line, SV_STYLE_PANEL_HEAD, 0,
+		sv_render_glyphs(m->s->opts.ascii)->ellipsis);
 }
 
 /* The change points in one line, as many as fit. */
