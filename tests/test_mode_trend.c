@@ -469,6 +469,66 @@ START_TEST(test_worker)
 }
 END_TEST
 
+/* ---- many ranks: the rank rows grouped --------------------------------- */
+
+START_TEST(test_grouped_rank_rows)
+{
+	enum { R = 120, K = 20, SLOWR = 77 };
+	struct vt_call *c = calloc(R * K, sizeof *c);
+	struct sv_profile *p;
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_grid g;
+	char *dump, *line, *save = NULL;
+	int rows = 0, marked = 0;
+	size_t n = 0;
+	uint32_t r;
+	int64_t k;
+
+	/* given 120 ranks whose steps take 500ns, rank 77's 1000ns from
+	 * iteration 10 */
+	for (r = 0; r < R; r++)
+		for (k = 0; k < K; k++) {
+			int64_t d = 500 + (r == SLOWR && k >= 10 ? 500 : 0);
+			c[n++] = (struct vt_call){r, "step", k * 2000,
+				k * 2000 + d, -1, -1, -1, 0};
+		}
+	p = vt_profile(c, n, VT_START);
+	free(c);
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 100, 40);
+	/* when b is pressed in the trend */
+	vt_keys(&w, "E b");
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 100, 40);
+	sv_render(&g, &w);
+	dump = vt_grid_dump(&g);
+	/* then the ranks share rows ("rA-B"), and only the row holding
+	 * rank 77 reaches the top block, from iteration 10 on */
+	for (line = strtok_r(dump, "\n", &save); line;
+		line = strtok_r(NULL, "\n", &save)) {
+		unsigned a, b;
+		if (sscanf(line, " r%u-%u", &a, &b) != 2)
+			continue;
+		rows++;
+		ck_assert_uint_lt(a, b);
+		if (strstr(line, "\xe2\x96\x88")) { /* U+2588 */
+			marked++;
+			ck_assert_uint_le(a, SLOWR);
+			ck_assert_uint_ge(b, SLOWR);
+		}
+	}
+	ck_assert_int_gt(rows, 1);
+	ck_assert_int_lt(rows, R);
+	ck_assert_int_eq(marked, 1);
+	free(dump);
+	golden(&w, "trend_grouped");
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* ---- gen's slowdown run -------------------------------------------------- */
 
 START_TEST(test_generated_slowdown)
@@ -541,6 +601,7 @@ int main(void)
 	tc = tcase_create("large");
 	tcase_add_test(tc, test_no_calls);
 	tcase_add_test(tc, test_worker);
+	tcase_add_test(tc, test_grouped_rank_rows);
 	tcase_add_test(tc, test_generated_slowdown);
 	suite_add_tcase(s, tc);
 	return svt_run(s);
