@@ -706,6 +706,10 @@ FIELD_CHECK(calls_cur_more, "cur", >)
 FIELD_CHECK(calls_cur_less, "cur", <)
 FIELD_CHECK(calls_key_changed, "key", !=)
 FIELD_CHECK(calls_reverse_changed, "reverse", !=)
+FIELD_CHECK(trend_spark_changed, "spark", !=)
+FIELD_CHECK(trend_per_less, "per", <)
+FIELD_CHECK(trend_per_more, "per", >)
+FIELD_CHECK(trend_metric_changed, "metric", !=)
 
 static bool main_is(const struct sv_view *a, const struct sv_mode_ops *ops,
 	char *why, size_t n)
@@ -731,6 +735,12 @@ static bool shows_calls(
 {
 	(void)b;
 	return main_is(a, &sv_mode_calls, why, n);
+}
+static bool shows_trend(
+	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
+{
+	(void)b;
+	return main_is(a, &sv_mode_trend, why, n);
 }
 static bool ranks_soloed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -984,6 +994,16 @@ static const struct {
 	{SV_ACTION_RANK_DEPTH_DOWN, "b", rank_depth_more},
 	{SV_ACTION_PANEL_WIDER, "{ {", panel_wider},
 	{SV_ACTION_PANEL_NARROWER, "", panel_narrower},
+	{SV_ACTION_VIEW_TREND, "Tab", shows_trend},
+	{SV_ACTION_TREND_RANKS, "E", trend_spark_changed},
+	{SV_ACTION_TREND_ZOOM_IN,
+		": r e g i o n Space k e r n e l : s p m v Enter E",
+		trend_per_less},
+	{SV_ACTION_TREND_ZOOM_OUT,
+		": r e g i o n Space k e r n e l : s p m v Enter E +",
+		trend_per_more},
+	{SV_ACTION_TREND_NEXT_CHANGE, "E", says_something},
+	{SV_ACTION_TREND_METRIC, "E", trend_metric_changed},
 };
 
 START_TEST(test_action_changes_view)

@@ -262,6 +262,12 @@ static const char *const extreme_scripts[] = {
 	"p Enter L",
 	"p Enter L > > r",
 	"p j Enter L > > > > > End",
+	/* the trend of a marked region: the chart, zoomed, the rank rows,
+	 * the next change point, exclusive times, a click on the chart */
+	"p Enter E",
+	"p j Enter E b + + c",
+	"p j Enter E x - b G",
+	"E b Click:12,5 j",
 };
 
 #define EXTREME_NSCRIPTS (sizeof extreme_scripts / sizeof extreme_scripts[0])

@@ -91,6 +91,7 @@ static const struct {
 	{"ranks", &sv_mode_ranks},
 	{"histogram", &sv_mode_histogram},
 	{"calls", &sv_mode_calls},
+	{"trend", &sv_mode_trend},
 	{"nope", NULL},
 	{"popup", NULL}, /* not a main mode */
 	{"prompt", NULL},
@@ -128,7 +129,7 @@ START_TEST(test_table_entries)
 		for (j = 0; j < i; j++)
 			ck_assert_str_ne(sv_mode_table[j]->name, m->name);
 	}
-	ck_assert_uint_eq(i, 8);
+	ck_assert_uint_eq(i, 9);
 	/* popups and prompts are not main modes */
 	ck_assert(!sv_mode_popup.main);
 	ck_assert(!sv_mode_prompt.main);

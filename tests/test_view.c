@@ -683,6 +683,8 @@ START_TEST(test_every_action_wired)
 		keys("H");
 	else if (ai->scopes == SV_SCOPE_CALLS)
 		keys("L");
+	else if (ai->scopes == SV_SCOPE_TREND)
+		keys("E");
 	flags = sv_view_apply(&v, _i + 1);
 	ck_assert_msg(
 		flags & (SV_REACT_REDRAW | SV_REACT_QUIT | SV_REACT_RELOAD),
@@ -708,7 +710,7 @@ static const struct {
 	{SV_PROMPT_COMMAND, "  vi", "view", 2},
 	{SV_PROMPT_COMMAND, "view ",
 		"callers calls flame histogram ranks "
-		"stats timeline tree",
+		"stats timeline tree trend",
 		5},
 	{SV_PROMPT_COMMAND, "view c", "callers calls", 5},
 	{SV_PROMPT_COMMAND, "view tree ", "", 10},

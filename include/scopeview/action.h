@@ -31,13 +31,14 @@
 	X(STATS, "stats", "Statistics screen")                           \
 	X(LIST, "list",                                                  \
 		"Every list (tree, callers, ranks, histogram, "          \
-		"calls, statistics, the panel, popups)")                 \
+		"calls, trend, statistics, the panel, popups)")          \
 	X(TREE, "tree", "Call tree")                                     \
 	X(FLAME, "flame", "Flame graph")                                 \
 	X(CALLERS, "callers", "Callers and callees")                     \
 	X(RANKS, "ranks", "Ranks matrix")                                \
 	X(HISTOGRAM, "histogram", "Histogram of durations")              \
 	X(CALLS, "calls", "Call list")                                   \
+	X(TREND, "trend", "Iteration trend")                             \
 	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
 	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
 	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
@@ -61,8 +62,8 @@ enum {
  * keys are the SV_SCOPE_LIST rows. */
 #define SV_SCOPE_LISTS                                                        \
 	(SV_SCOPE_STATS | SV_SCOPE_TREE | SV_SCOPE_CALLERS | SV_SCOPE_RANKS | \
-		SV_SCOPE_HISTOGRAM | SV_SCOPE_CALLS | SV_SCOPE_PANEL |        \
-		SV_SCOPE_POPUP)
+		SV_SCOPE_HISTOGRAM | SV_SCOPE_CALLS | SV_SCOPE_TREND |        \
+		SV_SCOPE_PANEL | SV_SCOPE_POPUP)
 
 #define SV_ACTION_TABLE(X)                                                     \
 	X(MOVE_LEFT, "move-left", "h Left", SV_SCOPE_TIMELINE,                 \
@@ -279,6 +280,8 @@ enum {
 		"Show the histogram of the marked region (:view histogram)")   \
 	X(VIEW_CALLS, "view-calls", "L", SV_SCOPE_GLOBAL,                      \
 		"List the calls of the marked region (:view calls)")           \
+	X(VIEW_TREND, "view-trend", "E", SV_SCOPE_GLOBAL,                      \
+		"Show the marked region iteration by iteration (:view trend)") \
 	X(RANKS_RIGHT, "ranks-right", "l Right", SV_SCOPE_RANKS,               \
 		"Move to the next region")                                     \
 	X(RANKS_LEFT, "ranks-left", "h Left", SV_SCOPE_RANKS,                  \
@@ -317,7 +320,18 @@ enum {
 	X(PANEL_WIDER, "panel-wider", "}", SV_SCOPE_TIMELINE,                  \
 		"Widen the summary panel (or drag its border)")                \
 	X(PANEL_NARROWER, "panel-narrower", "{", SV_SCOPE_TIMELINE,            \
-		"Narrow the summary panel (or drag its border)")
+		"Narrow the summary panel (or drag its border)")               \
+	X(TREND_RANKS, "trend-ranks", "b", SV_SCOPE_TREND,                     \
+		"One sparkline row a rank (groups of ranks when they do not "  \
+		"fit), or none")                                               \
+	X(TREND_ZOOM_IN, "trend-zoom-in", "+ =", SV_SCOPE_TREND,               \
+		"Fewer iterations a column, around the cursor")                \
+	X(TREND_ZOOM_OUT, "trend-zoom-out", "-", SV_SCOPE_TREND,               \
+		"More iterations a column, up to the whole run")               \
+	X(TREND_NEXT_CHANGE, "trend-next-change", "c", SV_SCOPE_TREND,         \
+		"Go to the next change point (round the end)")                 \
+	X(TREND_METRIC, "trend-metric", "x", SV_SCOPE_TREND,                   \
+		"Follow the durations or the exclusive times")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

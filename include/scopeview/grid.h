@@ -125,7 +125,9 @@
 		SV_LOOK(15, 4, SV_LOOK_BOLD), SV_LOOK(15, 4, SV_LOOK_BOLD))    \
 	X(BAR, 'v', "a bar of a figure (a rank's time), in a region colour",   \
 		SV_LOOK(-1, -1, SV_LOOK_FG_REGION),                            \
-		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))                            \
+	X(CHART_LINE, 'e', "a chart's line (the median of a trend)",           \
+		SV_LOOK(15, -1, SV_LOOK_BOLD), SV_LOOK(0, -1, SV_LOOK_BOLD))
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help, dark, light) SV_STYLE_##name,

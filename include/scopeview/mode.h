@@ -157,6 +157,7 @@ extern const struct sv_mode_ops sv_mode_prompt;
 extern const struct sv_mode_ops sv_mode_ranks;
 extern const struct sv_mode_ops sv_mode_histogram;
 extern const struct sv_mode_ops sv_mode_calls;
+extern const struct sv_mode_ops sv_mode_trend;
 
 /* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
  * several regions), titled title (a bin, a search): it sorts them and

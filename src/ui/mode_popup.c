@@ -196,6 +196,7 @@ static void popup_help(struct popup_out *o)
 		{SV_ACTION_COLOR_MODE, "Colours"},
 		{SV_ACTION_RANK_ROWS,
 			"Ranks on the timeline, the panel's width"},
+		{SV_ACTION_TREND_RANKS, "Iteration trend"},
 	};
 	size_t gi, ng = sizeof groups / sizeof groups[0];
 	bool any_group = false;

@@ -38,6 +38,7 @@ const struct sv_mode_ops *const sv_mode_table[] = {
 	&sv_mode_ranks,
 	&sv_mode_histogram,
 	&sv_mode_calls,
+	&sv_mode_trend,
 	NULL,
 };
 
@@ -371,6 +372,8 @@ static int view_global(struct sv_view *v, int a)
 		return sv_view_switch(v, "histogram");
 	case SV_ACTION_VIEW_CALLS:
 		return sv_view_switch(v, "calls");
+	case SV_ACTION_VIEW_TREND:
+		return sv_view_switch(v, "trend");
 	case SV_ACTION_STATS_SPAN: {
 		/* The whole run, the window, the range (when marked), and
 		 * round again. */
