@@ -178,6 +178,12 @@ struct sv_session {
 	bool stats_is_all;
 	struct sv_stats_table stats_all;
 	bool stats_all_valid;
+	/* The first whole run's table of the profile, never sorted or
+	 * shown: what the table of a selection takes its rows kept whole
+	 * from (sv_stats_filter.base), on a worker while the views sort
+	 * the one shown. */
+	struct sv_stats_table stats_base;
+	bool stats_base_valid;
 	enum sv_stats_key sort_key;
 	/* With a second run: the rows sorted by the change of their total
 	 * time instead (SV_SESSION_SORT_DELTA: B - A, SV_SESSION_SORT_PCT:

@@ -386,6 +386,8 @@ void sv_session_fini(struct sv_session *s)
 		sv_stats_table_fini(&s->stats);
 	if (s->stats_all_valid)
 		sv_stats_table_fini(&s->stats_all);
+	if (s->stats_base_valid)
+		sv_stats_table_fini(&s->stats_base);
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
 	if (s->stats_run_valid)
@@ -562,6 +564,10 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 			sv_stats_table_fini(&s->stats_all);
 		s->stats_all = sp->stats;
 		s->stats_all_valid = true;
+		if (!s->stats_base_valid && s->stats_all.plain) {
+			sv_stats_table_copy(&s->stats_base, &s->stats_all);
+			s->stats_base_valid = true;
+		}
 		memset(&sp->stats, 0, sizeof sp->stats);
 		sp->has_stats = false;
 	}
@@ -599,6 +605,9 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	if (s->stats_all_valid)
 		sv_stats_table_fini(&s->stats_all);
 	s->stats_all_valid = false;
+	if (s->stats_base_valid)
+		sv_stats_table_fini(&s->stats_base);
+	s->stats_base_valid = false;
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
 	s->stats_valid = false;
