@@ -1320,7 +1320,7 @@ START_TEST(test_set_profile_prepared)
 	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, b, &sp, &err), 0);
 	ck_assert(!sp.has_index && !sp.has_stats && !sp.has_colors);
 	sv_run_prep_fini(&sp);
-	ck_assert_uint_eq(ss.index.serial, serial);
+	ck_assert_uint_eq(ss.index_full.serial, serial);
 	ck_assert(ss.stats_valid && ss.stats_is_all);
 	ck_assert(ss.stats.p == b);
 	/* and they agree with a reload that makes them itself */

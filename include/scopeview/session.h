@@ -114,8 +114,13 @@ struct sv_session {
 	 * region_keep says which regions keep some call; NULL otherwise.
 	 * Ask sv_session_keeps() rather than either array. */
 	bool *call_keep;
-	/* Level-of-detail index of the calls the filter keeps. */
+	/* Level-of-detail index of the calls the filter keeps: made from
+	 * index_full, the index of every call with its regions (made once
+	 * with the profile), by sv_layout_select_begin, which borrows the
+	 * levels kept whole (without a filter, every level) and makes only
+	 * the others from the kept regions' calls. */
 	struct sv_layout_index index;
+	struct sv_layout_index index_full;
 	/* On a profile of at least bg_calls calls (both runs' calls, with
 	 * a second run), a new filter's regions, calls and indexes are made
 	 * on a worker: until sv_session_poll() takes them in, the filter
