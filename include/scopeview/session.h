@@ -153,8 +153,14 @@ struct sv_session {
 	uint32_t *marked;
 	size_t nmarked;
 	long marked_pos;
+	/* The highlights: of region names alone, selected from index_full
+	 * (its levels borrowed where every call is highlighted), so freed
+	 * before it. */
 	struct sv_layout_index match_index;
 	bool has_match_index;
+	/* A worker's shadow session: the session's index_full, which it
+	 * keeps until every match worker is joined; NULL: this session's. */
+	const struct sv_layout_index *match_full;
 	/* The lists and the index of the search and the marked region are
 	 * made on a worker thread (the lists first, then the index) when the
 	 * profile has at least bg_calls calls (set by init to

@@ -389,9 +389,10 @@ void sv_session_fini(struct sv_session *s)
 	sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
-	sv_layout_index_fini(&s->index); /* it borrows from index_full */
-	sv_layout_index_fini(&s->index_full);
+	/* Both borrow from index_full. */
+	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
+	sv_layout_index_fini(&s->index_full);
 	sv_session_second_fini(s);
 	sv_palette_map_fini(&s->colors);
 	if (s->stats_valid)
@@ -621,6 +622,9 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sv_session_filter_stop(s);
 	sv_session_stop_matches(s);
 	sv_session_stats_stop(s);
+	/* The highlights borrow from the index of every call, made again. */
+	sv_session_free_later(&s->match_index, NULL, NULL, 0);
+	s->has_match_index = false;
 	/* The selected call is found again in p (a reload of the file, a
 	 * memory budget's other ranks): by lane, times and region. */
 	sel = sv_call_key_of(s->p, s->sel);
