@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "scopeview/common.h"
+#include "scopeview/gen.h"
+#include "scopeview/load.h"
 #include "scopeview/write.h"
 
 #ifndef SV_TEST_SOURCE_DIR
@@ -232,4 +234,29 @@ void svt_write_overlap(const char *path, const char *name)
 	r.end_ns = end;
 	ck_assert_int_eq(sv_writer_add_rank(w, &r, &e), 0);
 	ck_assert_msg(sv_writer_close(w, &e) == 0, "%s", e.msg);
+}
+
+struct sv_profile *svt_gen_profile(const char *name, uint32_t ranks,
+	uint32_t threads, uint32_t tasks, uint64_t events, bool pack)
+{
+	struct sv_gen_opts o;
+	struct sv_load_opts lo;
+	struct sv_profile *p = NULL;
+	struct sv_error err = {0, ""};
+	char *path = svt_tmp_path(name);
+
+	sv_gen_opts_init(&o);
+	o.ranks = ranks;
+	o.threads = threads;
+	o.tasks = tasks;
+	o.events = events;
+	o.seed = 5;
+	ck_assert_msg(sv_gen_write(path, &o, NULL, NULL, &err) == 0, "gen: %s",
+		err.msg);
+	memset(&lo, 0, sizeof lo);
+	lo.pack = pack;
+	lo.pack_min_calls = 0;
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "load: %s", err.msg);
+	free(path);
+	return p;
 }

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scopeview/common.h"
 
@@ -52,6 +53,15 @@ int svt_captured(int (*f)(void *), void *ctx, char **out, char **err);
  * warns, naming the region), and a region "io" of one call; exclusive
  * totals unknown. */
 void svt_write_overlap(const char *path, const char *name);
+
+/* A profile written by scopeview's generator (ranks, threads per rank,
+ * tasks per thread, events in all; seed 5) under name in the temporary
+ * directory and read back as the viewer reads it: packed when pack (as
+ * a profile of a million calls or more is), else with plain columns.
+ * For the suites that compare two ways of working out the same answer. */
+struct sv_profile;
+struct sv_profile *svt_gen_profile(const char *name, uint32_t ranks,
+	uint32_t threads, uint32_t tasks, uint64_t events, bool pack);
 
 /* Run one suite with Check; returns the process exit status: 0, 1 when a
  * test failed, 77 when none failed but one skipped (svt_skip). */

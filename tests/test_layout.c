@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "scopeview/profile.h"
 #include "scopeview/layout.h"
 #include "viewtest.h"
 
@@ -1049,6 +1050,176 @@ START_TEST(test_rows_two_runs)
 }
 END_TEST
 
+/* ---- an index of some regions, selected from the index of all ---------- */
+
+/* Whether a and b hold the same levels, array for array. */
+static void lod_same(
+	const struct sv_layout_index *a, const struct sv_layout_index *b)
+{
+	size_t l;
+	uint32_t d, i, k;
+
+	ck_assert_uint_eq(a->nlanes, b->nlanes);
+	ck_assert_uint_eq(a->ncalls, b->ncalls);
+	for (l = 0; l < a->nlanes; l++) {
+		ck_assert_uint_eq(a->lanes[l].ndepth, b->lanes[l].ndepth);
+		for (d = 0; d < a->lanes[l].ndepth; d++) {
+			const struct sv_lod_level *x = sv_layout_level(a, l, d),
+						  *y = sv_layout_level(b, l, d);
+			ck_assert_uint_eq(x->n, y->n);
+			ck_assert_uint_eq(x->nblocks, y->nblocks);
+			ck_assert_uint_eq(x->nlog, y->nlog);
+			ck_assert_int_eq(!x->dur, !y->dur);
+			ck_assert_int_eq(!x->maxend, !y->maxend);
+			for (i = 0; i < x->n; i++) {
+				ck_assert_uint_eq(
+					sv_lod_call(x, i), sv_lod_call(y, i));
+				ck_assert_int_eq(
+					sv_lod_start(x, i), sv_lod_start(y, i));
+				ck_assert_int_eq(
+					sv_lod_dur(x, i), sv_lod_dur(y, i));
+				ck_assert_int_eq(sv_lod_maxend(x, i),
+					sv_lod_maxend(y, i));
+				ck_assert_uint_eq(x->pre[i], y->pre[i]);
+				ck_assert_uint_eq(x->suf[i], y->suf[i]);
+			}
+			ck_assert_int_eq(
+				sv_lod_cumdur(x, x->n), sv_lod_cumdur(y, y->n));
+			for (k = 0; k < x->nlog; k++)
+				for (i = 0; i < x->nblocks; i++)
+					ck_assert_uint_eq(
+						sv_lod_sparse(x, k, i),
+						sv_lod_sparse(y, k, i));
+		}
+	}
+}
+
+/* Generated profiles (threads, tasks; packed and not) and region
+ * filters: given the index of every call made with its regions, when
+ * the index of some regions is selected from it, then it is the index
+ * made from the profile for those regions. */
+static const struct {
+	uint32_t ranks, threads, tasks;
+	uint64_t events;
+	bool pack;
+} select_profiles[] = {
+	{3, 1, 0, 20000, true},
+	{2, 2, 2, 12000, true},
+	{4, 3, 0, 9000, false},
+	{1, 1, 0, 1, false},
+};
+/* Which regions a filter keeps: by name prefix, every other one, all,
+ * none. */
+static const char *const select_keeps[] = {
+	"kernel", "mpi", "main", "fib", "#odd", "#all", "#none", "solve"};
+
+static bool select_keep_name(const char *how, const char *name, uint32_t r)
+{
+	if (!strcmp(how, "#odd"))
+		return r % 2;
+	if (!strcmp(how, "#all"))
+		return true;
+	if (!strcmp(how, "#none"))
+		return false;
+	return !strncmp(name, how, strlen(how));
+}
+
+START_TEST(test_lod_select)
+{
+	const size_t nk = sizeof select_keeps / sizeof select_keeps[0];
+	struct sv_layout_index all = {0}, sel = {0}, ref = {0};
+	struct sv_layout_build b;
+	char name[32];
+	struct sv_profile *p;
+	bool *keep;
+	size_t k;
+	uint32_t r;
+
+	snprintf(name, sizeof name, "select%d.h5", _i);
+	p = svt_gen_profile(name, select_profiles[_i].ranks,
+		select_profiles[_i].threads, select_profiles[_i].tasks,
+		select_profiles[_i].events, select_profiles[_i].pack);
+	ck_assert_int_eq(
+		sv_layout_build_begin(&b, &all, p, NULL, NULL, NULL, NULL), 0);
+	b.regions = true;
+	sv_layout_build_run(&b, 2);
+	ck_assert_int_eq(sv_layout_build_end(&b, NULL), 0);
+	keep = calloc(p->nregions + 1, sizeof *keep);
+	for (k = 0; k < nk; k++) {
+		for (r = 0; r < p->nregions; r++)
+			keep[r] = select_keep_name(
+				select_keeps[k], p->regions[r], r);
+		ck_assert_int_eq(sv_layout_index_build(&ref, p, keep, NULL), 0);
+		ck_assert_int_eq(sv_layout_index_select(&sel, &all, keep, NULL,
+					 1 + k % 2, NULL),
+			0);
+		lod_same(&ref, &sel);
+		/* its own calls only: what is borrowed is not counted */
+		ck_assert_uint_le(sel.bytes, ref.bytes);
+		sv_layout_index_fini(&sel);
+		sv_layout_index_fini(&ref);
+	}
+	/* every region: every level borrowed, the same index */
+	ck_assert_int_eq(
+		sv_layout_index_select(&sel, &all, NULL, NULL, 1, NULL), 0);
+	ck_assert_int_eq(sv_layout_index_build(&ref, p, NULL, NULL), 0);
+	lod_same(&ref, &sel);
+	{
+		/* the lanes and levels themselves, nothing a call */
+		size_t l, own = sel.nlanes * sizeof *sel.lanes;
+		for (l = 0; l < sel.nlanes; l++)
+			own += sel.lanes[l].ndepth *
+			       sizeof(struct sv_lod_level);
+		ck_assert_uint_eq(sel.bytes, own);
+	}
+	sv_layout_index_fini(&ref);
+	/* the regions of each level: its positions, each once, by region */
+	{
+		size_t l;
+		uint32_t d, g, i;
+		for (l = 0; l < all.nlanes; l++)
+			for (d = 0; d < all.lanes[l].ndepth; d++) {
+				const struct sv_lod_level *lv =
+					sv_layout_level(&all, l, d);
+				bool *seen = calloc(lv->n + 1, 1);
+				ck_assert_ptr_nonnull(lv->rg);
+				ck_assert_uint_eq(
+					lv->rg->off[lv->rg->n], lv->n);
+				for (g = 0; g < lv->rg->n; g++)
+					for (i = lv->rg->off[g];
+						i < lv->rg->off[g + 1]; i++) {
+						uint32_t q = sv_lod_group_pos(
+							lv->rg, g,
+							i - lv->rg->off[g]);
+						ck_assert(!seen[q]);
+						seen[q] = true;
+						ck_assert_uint_eq(
+							sv_call_region(p,
+								sv_lod_call(
+									lv, q)),
+							lv->rg->region[g]);
+					}
+				free(seen);
+			}
+	}
+	/* asked to stop: empty */
+	{
+		atomic_bool cancel = true;
+		struct sv_layout_stop stop = {&cancel, NULL};
+		keep[0] = !keep[0];
+		ck_assert_int_eq(sv_layout_index_select(
+					 &sel, &all, keep, &stop, 2, NULL),
+			-ECANCELED);
+		ck_assert_uint_eq(sel.nlanes, 0);
+	}
+	/* the alias outlives nothing: freed first, then the index */
+	sv_layout_index_fini(&sel);
+	sv_layout_index_fini(&all);
+	free(keep);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -1071,6 +1242,8 @@ static Suite *suite(void)
 		sizeof longest_sizes / sizeof longest_sizes[0]);
 	tcase_add_test(tc, test_index_degenerate);
 	tcase_add_test(tc, test_lod_busy);
+	tcase_add_loop_test(tc, test_lod_select, 0,
+		sizeof select_profiles / sizeof select_profiles[0]);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rows");
 	tcase_add_test(tc, test_lanes_order_labels);

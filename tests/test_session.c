@@ -6,6 +6,7 @@
  * to the notify hook once, with the right bits.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "helpers.h"
 #include "scopeview/callmeta.h"
 #include "scopeview/load.h"
+#include "scopeview/profile.h"
 #include "scopeview/session.h"
 #include "viewtest.h"
 
@@ -1320,7 +1322,7 @@ START_TEST(test_set_profile_prepared)
 	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, b, &sp, &err), 0);
 	ck_assert(!sp.has_index && !sp.has_stats && !sp.has_colors);
 	sv_run_prep_fini(&sp);
-	ck_assert_uint_eq(ss.index.serial, serial);
+	ck_assert_uint_eq(ss.index_full.serial, serial);
 	ck_assert(ss.stats_valid && ss.stats_is_all);
 	ck_assert(ss.stats.p == b);
 	/* and they agree with a reload that makes them itself */
@@ -1454,6 +1456,123 @@ START_TEST(test_second_run_parts)
 }
 END_TEST
 
+/* ---- search by region names: the rows, in the lanes' order ------------ */
+
+/* The reference order of a search's matches: every lane shown scanned
+ * in order, the calls of the regions matched (and kept), then a stable
+ * sort by start. */
+static const struct sv_session *order_of;
+static int order_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	int64_t sx = sv_profile_start(order_of->p, (uint32_t)(*x >> 32)),
+		sy = sv_profile_start(order_of->p, (uint32_t)(*y >> 32));
+	if (sx != sy)
+		return (sx > sy) - (sx < sy);
+	return ((*x & 0xffffffff) > (*y & 0xffffffff)) -
+	       ((*x & 0xffffffff) < (*y & 0xffffffff));
+}
+
+static void same_as_lane_scan(const struct sv_session *ss, const char *what)
+{
+	const struct sv_profile *p = ss->p;
+	uint64_t *v = calloc(p->ncalls + 1, sizeof *v);
+	size_t n = 0, l, i;
+
+	for (l = 0; l < p->nlanes; l++) {
+		if (ss->lane_hidden[l])
+			continue;
+		for (i = 0; i < p->lanes[l].ncalls; i++) {
+			uint32_t c = sv_lane_call(&p->lanes[l], i);
+			if (!ss->region_match[sv_call_region(p, c)] ||
+				!sv_session_keeps(ss, c))
+				continue;
+			v[n] = (uint64_t)c << 32 | n;
+			n++;
+		}
+	}
+	order_of = ss;
+	qsort(v, n, sizeof *v, order_cmp);
+	ck_assert_msg(ss->nmatches == n, "%s: %zu matches, not %zu", what,
+		ss->nmatches, n);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(ss->matches[i] == (uint32_t)(v[i] >> 32),
+			"%s: match %zu is call %u, not %u", what, i,
+			ss->matches[i], (unsigned)(v[i] >> 32));
+	free(v);
+}
+
+/* Generated profiles (threads, tasks: lanes that start calls together),
+ * packed and not; searches by region names, with a solo lane, a region
+ * filter and a metadata filter, in place and on a worker: the matches are
+ * those of a scan of the lanes, in its order. */
+static const struct {
+	const char *fixture; /* or generated: */
+	uint32_t ranks, threads, tasks;
+	uint64_t events;
+	bool pack;
+} rows_profiles[] = {
+	{"schema2_ties_zero_length.h5", 0, 0, 0, 0, false},
+	{"threads_tasks.h5", 0, 0, 0, 0, false},
+	{"lanes_rebuilt_exclusive.h5", 0, 0, 0, 0, false},
+	{NULL, 3, 2, 2, 12000, true},
+	{NULL, 2, 3, 0, 9000, false},
+	{NULL, 4, 1, 0, 20000, true},
+};
+
+START_TEST(test_search_rows_order)
+{
+	static const char *const searches[] = {".", "m", "k|s", "c", "zzz"};
+	struct sv_profile *p;
+	struct sv_session ss;
+	struct sv_error err = {0, ""};
+	char name[32], what[96];
+	size_t k;
+	int bg;
+
+	snprintf(name, sizeof name, "rows%d.h5", _i);
+	if (rows_profiles[_i].fixture) {
+		char *path = svt_fixture(rows_profiles[_i].fixture);
+		struct sv_load_opts lo;
+		memset(&lo, 0, sizeof lo);
+		p = NULL;
+		ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s: %s", path,
+			err.msg);
+		free(path);
+	} else {
+		p = svt_gen_profile(name, rows_profiles[_i].ranks,
+			rows_profiles[_i].threads, rows_profiles[_i].tasks,
+			rows_profiles[_i].events, rows_profiles[_i].pack);
+	}
+	for (bg = 0; bg < 2; bg++) {
+		ck_assert_int_eq(sv_session_init(&ss, p, NULL, &err), 0);
+		ss.bg_calls = bg ? 1 : 0;
+		for (k = 0; k < sizeof searches / sizeof searches[0]; k++) {
+			snprintf(what, sizeof what, "%s, '%s', bg %d", name,
+				searches[k], bg);
+			ck_assert_int_eq(
+				sv_session_set_search(&ss, searches[k], &err),
+				0);
+			wait_idle(&ss);
+			same_as_lane_scan(&ss, what);
+			sv_session_solo(&ss, (long)(p->nlanes / 2));
+			wait_idle(&ss);
+			same_as_lane_scan(&ss, what);
+			sv_session_solo(&ss, -1);
+			ck_assert_int_eq(
+				sv_session_set_filter(&ss, "[a-m]"), 0);
+			wait_idle(&ss);
+			same_as_lane_scan(&ss, what);
+			ck_assert_int_eq(sv_session_set_filter(&ss, ""), 0);
+			wait_idle(&ss);
+			same_as_lane_scan(&ss, what);
+		}
+		sv_session_fini(&ss);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("session");
@@ -1499,6 +1618,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_sorted_lists);
 	tcase_add_test(tc, test_mark_region);
 	tcase_add_test(tc, test_mark_background);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("search rows");
+	tcase_add_loop_test(tc, test_search_rows_order, 0,
+		sizeof rows_profiles / sizeof rows_profiles[0]);
+	tcase_set_timeout(tc, 120);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("notify");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "scopeview/load.h"
 #include "scopeview/profile.h"
 #include "scopeview/regex.h"
 #include "scopeview/stats.h"
@@ -1257,6 +1258,227 @@ START_TEST(many_calls)
 }
 END_TEST
 
+/* ---- a selection's table from the whole run's ------------------------------ */
+
+/* Whether x and y are the same figures, bit for bit. */
+static void same_stats(
+	const struct sv_stats *x, const struct sv_stats *y, const char *what)
+{
+#define SAME_INT(f)                                                  \
+	ck_assert_msg(x->f == y->f, "%s: %s %lld != %lld", what, #f, \
+		(long long)x->f, (long long)y->f)
+#define SAME_DBL(f)                                       \
+	ck_assert_msg(!memcmp(&x->f, &y->f, sizeof x->f), \
+		"%s: %s %.17g != %.17g", what, #f, x->f, y->f)
+	SAME_INT(num_calls);
+	SAME_INT(has_total);
+	SAME_INT(total_ns);
+	SAME_INT(has_exclusive);
+	SAME_INT(exclusive_ns);
+	SAME_INT(has_dist);
+	SAME_DBL(mean_ns);
+	SAME_INT(min_ns);
+	SAME_INT(max_ns);
+	SAME_INT(has_first_last);
+	SAME_INT(first_ns);
+	SAME_INT(last_ns);
+	SAME_INT(has_std);
+	SAME_DBL(std_ns);
+	SAME_INT(has_percentiles);
+	SAME_DBL(p50_ns);
+	SAME_DBL(p95_ns);
+	SAME_DBL(p99_ns);
+	SAME_INT(has_gpu);
+	SAME_INT(gpu_count);
+	SAME_INT(gpu_total_ns);
+	SAME_DBL(gpu_mean_ns);
+	SAME_INT(has_await);
+	SAME_INT(await_total_ns);
+	SAME_INT(has_span);
+	SAME_INT(first_start_ns);
+	SAME_INT(last_end_ns);
+#undef SAME_INT
+#undef SAME_DBL
+}
+
+/* Whether a and b are the same table: regions in the same order, each
+ * with the same ranks and figures. */
+static void same_table(const struct sv_stats_table *a,
+	const struct sv_stats_table *b, const char *what)
+{
+	char msg[160];
+	size_t i, k;
+
+	ck_assert_msg(a->nregions == b->nregions, "%s: %zu regions, not %zu",
+		what, b->nregions, a->nregions);
+	ck_assert_int_eq(a->has_min_start, b->has_min_start);
+	ck_assert_int_eq(a->min_start_ns, b->min_start_ns);
+	ck_assert_int_eq(a->has_max_end, b->has_max_end);
+	ck_assert_int_eq(a->max_end_ns, b->max_end_ns);
+	for (i = 0; i < a->nregions; i++) {
+		const struct sv_stats_region *x = &a->regions[i],
+					     *y = &b->regions[i];
+		snprintf(msg, sizeof msg, "%s, region %s", what, x->name);
+		ck_assert_msg(x->region == y->region, "%s: order", msg);
+		same_stats(&x->s, &y->s, msg);
+		ck_assert_msg(
+			!memcmp(&x->rank_imbalance_pct, &y->rank_imbalance_pct,
+				sizeof x->rank_imbalance_pct),
+			"%s: imbalance", msg);
+		ck_assert_int_eq(x->has_slowest_rank, y->has_slowest_rank);
+		ck_assert_uint_eq(x->slowest_rank, y->slowest_rank);
+		ck_assert_uint_eq(x->nranks, y->nranks);
+		for (k = 0; k < x->nranks; k++) {
+			snprintf(msg, sizeof msg, "%s, region %s, row %zu",
+				what, x->name, x->ranks[k].row);
+			ck_assert_uint_eq(x->ranks[k].row, y->ranks[k].row);
+			ck_assert_uint_eq(x->ranks[k].rank, y->ranks[k].rank);
+			same_stats(&x->ranks[k].s, &y->ranks[k].s, msg);
+		}
+	}
+}
+
+/* The profiles: fixtures (file names) and generated ones ("gen:" ranks,
+ * threads, tasks, events, packed). */
+static const struct {
+	const char *fixture;
+	uint32_t ranks, threads, tasks;
+	uint64_t events;
+	bool pack;
+} base_profiles[] = {
+	{"four_ranks.h5", 0, 0, 0, 0, false},
+	{"threads_tasks.h5", 0, 0, 0, 0, false},
+	{"single_rank_nested.h5", 0, 0, 0, 0, false},
+	{"schema2_ties_zero_length.h5", 0, 0, 0, 0, false},
+	{"lanes_rebuilt_exclusive.h5", 0, 0, 0, 0, false},
+	{"gpu_likwid_perf_lineprof.h5", 0, 0, 0, 0, false},
+	{"no_call_ids.h5", 0, 0, 0, 0, false},
+	{"large_auto_gzip.h5", 0, 0, 0, 0, false},
+	{NULL, 4, 1, 0, 30000, true},
+	{NULL, 3, 2, 2, 20000, false},
+	{NULL, 2, 3, 0, 15000, true},
+};
+
+static struct sv_profile *base_profile(int i)
+{
+	struct sv_profile *p = NULL;
+	struct sv_load_opts lo;
+	struct sv_error err = {0, ""};
+	char name[32], *path;
+
+	if (!base_profiles[i].fixture) {
+		snprintf(name, sizeof name, "statsbase%d.h5", i);
+		return svt_gen_profile(name, base_profiles[i].ranks,
+			base_profiles[i].threads, base_profiles[i].tasks,
+			base_profiles[i].events, base_profiles[i].pack);
+	}
+	path = svt_fixture(base_profiles[i].fixture);
+	memset(&lo, 0, sizeof lo);
+	ck_assert_msg(
+		sv_load(path, &lo, &p, &err) == 0, "%s: %s", path, err.msg);
+	free(path);
+	return p;
+}
+
+/* Given a profile and the table of its whole run, when the table of a
+ * selection (ranks, lanes, a time range, region names, and these
+ * together) is computed from the whole run's on two threads, then it is
+ * the table computed from the calls alone. */
+START_TEST(selection_from_whole_run)
+{
+	struct sv_profile *p = base_profile(_i);
+	struct sv_stats_table all, ref, got;
+	struct sv_stats_filter f;
+	struct sv_error err = {0, ""};
+	struct sv_regex *inc[1];
+	int64_t t0, t1, span;
+	bool *rank_on, *lane_on;
+	uint32_t r, l, nl = p->has_calls ? (uint32_t)p->nlanes : 0;
+	int sel;
+	char what[96];
+
+	table(&all, p, NULL);
+	ck_assert(all.plain);
+	t0 = all.has_min_start ? all.min_start_ns : 0;
+	t1 = all.has_max_end ? all.max_end_ns : 1;
+	span = t1 > t0 ? t1 - t0 : 1;
+	rank_on = calloc(p->num_ranks + 1, sizeof *rank_on);
+	lane_on = calloc(nl + 1, sizeof *lane_on);
+	for (r = 0; r < p->num_ranks; r++)
+		rank_on[r] = r % 2 == 0;
+	for (l = 0; l < nl; l++)
+		lane_on[l] = l % 3 != 1;
+	inc[0] = sv_regex_compile("[a-m]", &err);
+	ck_assert_ptr_nonnull(inc[0]);
+	/* bit 0 ranks, 1 lanes, 2 a middle eighth, 3 names, 4 a range of
+	 * everything, 5 an empty range; 6 skip_empty */
+	for (sel = 0; sel < 128; sel++) {
+		if ((sel & 4) && (sel & 48))
+			continue;
+		if ((sel & 16) && (sel & 32))
+			continue;
+		memset(&f, 0, sizeof f);
+		if (sel & 1) {
+			f.rank_on = rank_on;
+			f.nrank_on = p->num_ranks;
+		}
+		if (sel & 2)
+			f.lane_on = lane_on;
+		if (sel & 4) {
+			f.has_range = true;
+			f.t0_ns = t0 + span / 2;
+			f.t1_ns = f.t0_ns + span / 8;
+		}
+		if (sel & 8) {
+			f.include = inc;
+			f.ninclude = 1;
+		}
+		if (sel & 16) {
+			f.has_range = true;
+			f.t0_ns = t0;
+			f.t1_ns = t1;
+		}
+		if (sel & 32) {
+			f.has_range = true;
+			f.t0_ns = f.t1_ns = t0 + span / 3;
+		}
+		f.skip_empty = sel & 64;
+		table(&ref, p, &f);
+		f.base = &all;
+		f.threads = 1 + sel % 2 + (sel & 2);
+		table(&got, p, &f);
+		snprintf(what, sizeof what, "%s, selection %d",
+			p->path ? p->path : "?", sel);
+		same_table(&ref, &got, what);
+		sv_stats_table_fini(&got);
+		sv_stats_table_fini(&ref);
+	}
+	sv_regex_free(inc[0]);
+	free(rank_on);
+	free(lane_on);
+	sv_stats_table_fini(&all);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* A copy is the same table, and lives on when the original is freed. */
+START_TEST(table_copy)
+{
+	struct sv_profile *p = base_profile(0);
+	struct sv_stats_table a, b, c;
+
+	table(&a, p, NULL);
+	table(&c, p, NULL);
+	sv_stats_table_copy(&b, &a);
+	sv_stats_table_fini(&a);
+	same_table(&c, &b, "copy");
+	ck_assert(b.plain);
+	sv_stats_table_fini(&b);
+	sv_stats_table_fini(&c);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -1309,6 +1531,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, region_regex_filter);
 	tcase_add_loop_test(
 		tc, parse_ranks, 0, sizeof rank_cases / sizeof rank_cases[0]);
+	tcase_add_loop_test(tc, selection_from_whole_run, 0,
+		sizeof base_profiles / sizeof base_profiles[0]);
+	tcase_add_test(tc, table_copy);
+	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("size");

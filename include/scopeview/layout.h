@@ -68,6 +68,21 @@ int64_t sv_tmap_anchor(int64_t t, int x, int x0, int w, int64_t span);
 
 /* ---- level-of-detail index --------------------------------------------- */
 
+/* The regions of a level's calls (sv_lod_level.rg), made with the
+ * profile's index when asked (sv_layout_build.regions): each region that
+ * has a call in the level, and the level's positions grouped by region,
+ * ascending within a group.  A region filter or a search by region name
+ * then finds its calls of each level without reading any other call
+ * (sv_layout_select_begin, struct sv_layout_set). */
+struct sv_lod_regions {
+	uint32_t n;           /* groups: the regions present */
+	uint32_t *region;     /* n region numbers, ascending */
+	uint32_t *off;        /* n + 1: group k is pos[off[k] .. off[k + 1]) */
+	struct sv_packed pos; /* the positions by group; empty when n == 1
+				 (the one group is every position) */
+	size_t bytes;         /* what it allocated */
+};
+
 /* The calls of one lane at one depth, in start order.  The starts and
  * the prefix sums of durations are 32-bit offsets above a base per block
  * of SV_LOD_BLOCK calls where they fit.  What the starts and the sums of durations give is not stored
@@ -115,8 +130,23 @@ struct sv_lod_level {
 	 * none.  Read with sv_lod_sparse(). */
 	uint16_t *sparse16;
 	uint32_t *sparse;
+	/* Its calls' regions, or NULL (not asked for, or a level of a
+	 * filter's index). */
+	struct sv_lod_regions *rg;
+	/* The arrays are another index's (a level kept whole by
+	 * sv_layout_select_begin): this level reads them and does not free
+	 * them, and must not outlive that index. */
+	bool borrowed;
 };
 #define SV_LOD_BLOCK 32
+
+/* Position i of group k of rg (i < off[k + 1] - off[k]). */
+static inline uint32_t sv_lod_group_pos(
+	const struct sv_lod_regions *rg, uint32_t k, uint32_t i)
+{
+	return rg->pos.n ? (uint32_t)sv_packed_get(&rg->pos, rg->off[k] + i)
+			 : i;
+}
 /* 2^(k + 5) positions for level k: below 2^16 up to k = 10. */
 #define SV_LOD_SPARSE16 11
 
@@ -223,6 +253,12 @@ struct sv_layout_build {
 	const struct sv_profile *p;
 	const bool *keep_region, *keep_call;
 	const struct sv_layout_stop *stop;
+	/* Set after begin (false by default): each level also gets its
+	 * regions (sv_lod_level.rg), about 1.5 bytes a call more. */
+	bool regions;
+	/* The index a selection is made from (sv_layout_select_begin), or
+	 * NULL: made from the profile. */
+	const struct sv_layout_index *from;
 	atomic_size_t next;      /* the next lane to take */
 	_Atomic uint64_t ncalls; /* the workers' sums */
 	atomic_size_t bytes;
@@ -234,6 +270,30 @@ int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
 	struct sv_error *err);
 void sv_layout_build_work(struct sv_layout_build *b);
 int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err);
+/* Work at b on nthreads threads at once (this one and nthreads - 1 more;
+ * fewer when no thread can be made), returning when every lane is done. */
+void sv_layout_build_run(struct sv_layout_build *b, int nthreads);
+
+/*
+ * The index of the calls of the regions keep_region flags (p->nregions
+ * flags; NULL: every call) made from from, an index of every call with
+ * its regions (regions set when it was built): the same index
+ * sv_layout_index_build(ix, from->p, keep_region) makes, in time and
+ * memory for the calls kept only.  A level whose calls are all kept is
+ * borrowed from from, not copied (with keep_region NULL, every level: an
+ * index of the same calls in O(lanes + levels)), so ix must be finished
+ * before from.  A lane of from without regions is made from the profile.
+ * Then sv_layout_build_work and sv_layout_build_end as for a build.
+ */
+int sv_layout_select_begin(struct sv_layout_build *b,
+	struct sv_layout_index *ix, const struct sv_layout_index *from,
+	const bool *keep_region, const struct sv_layout_stop *stop,
+	struct sv_error *err);
+/* sv_layout_select_begin, then the work on nthreads threads, then the
+ * end: 0, or -ECANCELED (ix empty) when stop asked. */
+int sv_layout_index_select(struct sv_layout_index *ix,
+	const struct sv_layout_index *from, const bool *keep_region,
+	const struct sv_layout_stop *stop, int nthreads, struct sv_error *err);
 
 /* The level of (lane, depth), or NULL when there is none. */
 const struct sv_lod_level *sv_layout_level(

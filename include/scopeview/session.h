@@ -114,8 +114,13 @@ struct sv_session {
 	 * region_keep says which regions keep some call; NULL otherwise.
 	 * Ask sv_session_keeps() rather than either array. */
 	bool *call_keep;
-	/* Level-of-detail index of the calls the filter keeps. */
+	/* Level-of-detail index of the calls the filter keeps: made from
+	 * index_full, the index of every call with its regions (made once
+	 * with the profile), by sv_layout_select_begin, which borrows the
+	 * levels kept whole (without a filter, every level) and makes only
+	 * the others from the kept regions' calls. */
 	struct sv_layout_index index;
+	struct sv_layout_index index_full;
 	/* On a profile of at least bg_calls calls (both runs' calls, with
 	 * a second run), a new filter's regions, calls and indexes are made
 	 * on a worker: until sv_session_poll() takes them in, the filter
@@ -148,8 +153,14 @@ struct sv_session {
 	uint32_t *marked;
 	size_t nmarked;
 	long marked_pos;
+	/* The highlights: of region names alone, selected from index_full
+	 * (its levels borrowed where every call is highlighted), so freed
+	 * before it. */
 	struct sv_layout_index match_index;
 	bool has_match_index;
+	/* A worker's shadow session: the session's index_full, which it
+	 * keeps until every match worker is joined; NULL: this session's. */
+	const struct sv_layout_index *match_full;
 	/* The lists and the index of the search and the marked region are
 	 * made on a worker thread (the lists first, then the index) when the
 	 * profile has at least bg_calls calls (set by init to
@@ -178,6 +189,12 @@ struct sv_session {
 	bool stats_is_all;
 	struct sv_stats_table stats_all;
 	bool stats_all_valid;
+	/* The first whole run's table of the profile, never sorted or
+	 * shown: what the table of a selection takes its rows kept whole
+	 * from (sv_stats_filter.base), on a worker while the views sort
+	 * the one shown. */
+	struct sv_stats_table stats_base;
+	bool stats_base_valid;
 	enum sv_stats_key sort_key;
 	/* With a second run: the rows sorted by the change of their total
 	 * time instead (SV_SESSION_SORT_DELTA: B - A, SV_SESSION_SORT_PCT:

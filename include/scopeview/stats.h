@@ -186,6 +186,21 @@ struct sv_stats_filter {
 	/* Polled once per row: set, the computation stops and returns
 	 * -ECANCELED (the table is then empty).  NULL: never. */
 	const atomic_bool *cancel;
+	/* The table of the whole run of the same profile (computed with no
+	 * rank, lane, thread, call or range selection; sv_stats_table.plain),
+	 * or NULL.  The result is the same table, made from what base has
+	 * where it can be: a row kept whole (its rank kept, its lane shown,
+	 * no thread, call or range selection) takes base's figures of it
+	 * without reading its calls (its exclusive time summed from its
+	 * calls when a lane selection asks for that), a region all of
+	 * whose rows are kept whole takes base's percentiles, and with a
+	 * range a row whose calls are in order (sv_stats_rank.ordered)
+	 * reads only its calls that meet the range, found by binary search.
+	 * Borrowed for the call. */
+	const struct sv_stats_table *base;
+	/* Regions computed on this many threads at once (0 or 1: this
+	 * one); the result does not depend on it. */
+	int threads;
 };
 
 /* One rank of a region. */
@@ -193,6 +208,11 @@ struct sv_stats_rank {
 	uint32_t rank;
 	size_t row; /* index into p->rows */
 	struct sv_stats s;
+	/* The row's calls read for s start in order and end in order (each
+	 * drawn to max(end, start + 1) no earlier than the one before), so
+	 * the calls that meet a time range are a run of them (a row of one
+	 * lane whose region does not call itself). */
+	bool ordered;
 };
 
 /* One region over the selected ranks (MPIRegion). */
@@ -278,6 +298,9 @@ struct sv_stats_table {
 	int64_t total_time_ns;  /* finalize - start */
 
 	enum sv_stats_key sorted_by;
+	/* Computed with no rank, lane, thread, call or range selection: a
+	 * base for other selections (sv_stats_filter.base). */
+	bool plain;
 
 	/* Private: the selection, kept for sv_stats_percentile. */
 	bool *priv_rank_on;
@@ -304,6 +327,10 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err);
 /* Free what t holds; NULL-safe, and t may be re-used after. */
 void sv_stats_table_fini(struct sv_stats_table *t);
+/* A copy of src (regions, ranks and selection; the profile and a call
+ * selection borrowed as src borrows them) into dst, which is overwritten. */
+void sv_stats_table_copy(
+	struct sv_stats_table *dst, const struct sv_stats_table *src);
 
 /* Reorder t->regions by key (see SV_STATS_KEY_TABLE). */
 void sv_stats_table_sort(struct sv_stats_table *t, enum sv_stats_key key);

@@ -16,6 +16,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +89,310 @@ static int stats_region_cmp_start(const void *a, const void *b)
 	return (x->region > y->region) - (x->region < y->region);
 }
 
+/* What the regions of one table's computation share, between its
+ * threads: the selection, each region's rows, the base table's figures of
+ * each row and region, and the regions as they are made (by region
+ * number; listed: kept in the table). */
+struct stats_work {
+	const struct sv_profile *p;
+	const struct sv_stats_filter *f;
+	const struct sv_stats_sel *sel;
+	const size_t *row_start, *row_list;
+	const struct sv_stats_region **base_reg; /* by region, or NULL */
+	const struct sv_stats_rank **base_row;   /* by row */
+	struct sv_stats_region *out;
+	bool *listed;
+	const uint32_t *order; /* the regions, most calls first */
+	atomic_size_t next;
+	atomic_bool cancelled;
+};
+
+/* How a row's figures are made. */
+enum stats_how {
+	STATS_FULL,  /* from every call of the row */
+	STATS_WHOLE, /* the base table's: the row is selected whole */
+	STATS_PART,  /* from a run of its calls (*k0 .. *k1) */
+};
+
+/* The first call k of row r (calls lo .. hi) whose drawn end is after t
+ * (ends_after) or whose start is at or after t (starts_at): the row's
+ * calls are in order (sv_stats_rank.ordered). */
+static uint64_t stats_row_find(const struct sv_profile *p,
+	const struct sv_row *r, int64_t t, bool ends_after)
+{
+	uint64_t lo = 0, hi = r->count;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		uint32_t c = (uint32_t)(r->first + mid);
+		int64_t cs = sv_profile_start(p, c), v;
+		if (ends_after) {
+			int64_t ce = sv_profile_end(p, c);
+			v = ce > cs ? ce : cs == INT64_MAX ? cs : cs + 1;
+			if (v > t)
+				hi = mid;
+			else
+				lo = mid + 1;
+		} else {
+			v = cs;
+			if (v >= t)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
+	return lo;
+}
+
+static enum stats_how stats_row_how(
+	const struct stats_work *w, size_t ri, uint64_t *k0, uint64_t *k1)
+{
+	const struct sv_stats_sel *sel = w->sel;
+	const struct sv_stats_rank *b = w->base_row ? w->base_row[ri] : NULL;
+	const struct sv_row *r = &w->p->rows[ri];
+
+	*k0 = 0;
+	*k1 = r->count;
+	if (!b || !w->p->has_calls || sel->by_thread || sel->call_on)
+		return STATS_FULL;
+	if (sel->lane_on) {
+		uint32_t lane = sv_row_lane(w->p, ri);
+		if (lane == UINT32_MAX)
+			return STATS_FULL;
+		if (!sel->lane_on[lane]) {
+			*k1 = 0; /* not a call of it */
+			return STATS_PART;
+		}
+	}
+	if (!sel->range)
+		return STATS_WHOLE;
+	if (!b->ordered)
+		return STATS_FULL;
+	*k0 = stats_row_find(w->p, r, sel->t0, true);
+	*k1 = stats_row_find(w->p, r, sel->t1, false);
+	if (*k1 < *k0)
+		*k1 = *k0;
+	return STATS_PART;
+}
+
+/* The sum of the exclusive times of row r's calls. */
+static int64_t stats_row_exclusive(const struct sv_profile *p, size_t ri)
+{
+	const struct sv_row *r = &p->rows[ri];
+	int64_t buf[256], sum = 0;
+	uint64_t k;
+	size_t i, n;
+
+	for (k = 0; k < r->count; k += n) {
+		n = r->count - k < 256 ? (size_t)(r->count - k) : 256;
+		sv_profile_exclusives(p, (uint32_t)(r->first + k), n, buf);
+		for (i = 0; i < n; i++)
+			sum = sv_add_wrap(sum, buf[i]);
+	}
+	return sum;
+}
+
+/* Row ri's durations into pool, counted by bucket. */
+static void stats_row_pool(
+	const struct sv_profile *p, size_t ri, struct sv_stats_buf *pool)
+{
+	const struct sv_row *r = &p->rows[ri];
+	int64_t buf[256];
+	uint64_t k;
+	size_t i, n;
+
+	for (k = 0; k < r->count; k += n) {
+		n = r->count - k < 256 ? (size_t)(r->count - k) : 256;
+		sv_profile_durations(p, (uint32_t)(r->first + k), n, buf);
+		for (i = 0; i < n; i++) {
+			sv_stats_buf_push(pool, buf[i]);
+			if (pool->total)
+				pool->total[sv_stats_bucket(buf[i])]++;
+		}
+	}
+}
+
+/* Region g's figures into w->out[g] (listed when the table keeps it). */
+static void stats_region(struct stats_work *w, uint32_t g,
+	struct sv_stats_buf *pool, double *tmp)
+{
+	const struct sv_profile *p = w->p;
+	struct sv_stats_region *reg = &w->out[g];
+	const struct sv_stats_region *bg = w->base_reg ? w->base_reg[g] : NULL;
+	size_t a = w->row_start[g], b = w->row_start[g + 1], k, ntot = 0;
+	bool whole_all, filtered = w->sel->lane_on || w->sel->range;
+	uint64_t k0, k1;
+
+	reg->region = g;
+	reg->name = p->regions[g];
+	reg->nranks = b - a;
+	reg->ranks =
+		sv_xcalloc(reg->nranks ? reg->nranks : 1, sizeof *reg->ranks);
+	pool->n = 0;
+	if (p->has_calls) {
+		/* The region's values are counted by bucket as its rows add
+		 * them, for its percentiles. */
+		if (!pool->total)
+			pool->total = sv_xmalloc(
+				SV_STATS_BUCKETS * sizeof *pool->total);
+		memset(pool->total, 0, SV_STATS_BUCKETS * sizeof *pool->total);
+	}
+	/* Every row of the region kept whole: the base's percentiles. */
+	whole_all = bg && bg->nranks == reg->nranks;
+	for (k = 0; whole_all && k < reg->nranks; k++)
+		whole_all = stats_row_how(w, w->row_list[a + k], &k0, &k1) ==
+			    STATS_WHOLE;
+	for (k = 0; k < reg->nranks; k++) {
+		struct sv_stats_rank *rk = &reg->ranks[k];
+		rk->row = w->row_list[a + k];
+		rk->rank = p->rows[rk->row].rank;
+		switch (stats_row_how(w, rk->row, &k0, &k1)) {
+		case STATS_WHOLE:
+			rk->s = w->base_row[rk->row]->s;
+			rk->ordered = w->base_row[rk->row]->ordered;
+			if (filtered && !sv_profile_has_exclusive(p)) {
+				rk->s.has_exclusive = false;
+				rk->s.exclusive_ns = 0;
+			} else if (filtered &&
+				   p->rows[rk->row].exclusive_total >= 0) {
+				/* A selection sums the calls' own. */
+				rk->s.exclusive_ns =
+					stats_row_exclusive(p, rk->row);
+			}
+			if (!whole_all)
+				stats_row_pool(p, rk->row, pool);
+			break;
+		case STATS_PART:
+			sv_stats_row_part(p, rk->row, k0, k1, w->sel, &rk->s,
+				pool, &rk->ordered);
+			break;
+		default:
+			sv_stats_row_part(p, rk->row, 0, p->rows[rk->row].count,
+				w->sel, &rk->s, pool, &rk->ordered);
+		}
+	}
+	for (k = 0; k < reg->nranks; k++)
+		if (reg->ranks[k].s.total_ns > 0)
+			tmp[ntot++] = sv_stats_secs(reg->ranks[k].s.total_ns);
+	qsort(reg->ranks, reg->nranks, sizeof *reg->ranks, sv_stats_rank_cmp);
+	sv_stats_region_pool(p, reg, pool->v, whole_all ? 0 : pool->n,
+		pool->total, tmp, ntot);
+	if (whole_all && bg->s.has_percentiles) {
+		reg->s.has_percentiles = true;
+		reg->s.p50_ns = bg->s.p50_ns;
+		reg->s.p95_ns = bg->s.p95_ns;
+		reg->s.p99_ns = bg->s.p99_ns;
+	}
+	w->listed[g] = !(w->f && w->f->skip_empty && reg->s.num_calls == 0);
+	if (!w->listed[g]) {
+		free(reg->ranks);
+		memset(reg, 0, sizeof *reg);
+	}
+}
+
+/* Take the next region of w's order until none is left (or cancelled). */
+static void stats_work_run(struct stats_work *w)
+{
+	const struct sv_profile *p = w->p;
+	struct sv_stats_buf pool = {NULL, 0, 0, NULL, NULL};
+	double *tmp = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *tmp);
+	size_t i;
+
+	while ((i = atomic_fetch_add(&w->next, 1)) < p->nregions) {
+		uint32_t g = w->order[i];
+		if (w->f && w->f->cancel && atomic_load(w->f->cancel)) {
+			atomic_store(&w->cancelled, true);
+			break;
+		}
+		if (!stats_name_on(w->f, p->regions[g]))
+			continue;
+		stats_region(w, g, &pool, tmp);
+	}
+	free(tmp);
+	sv_free_big(pool.v);
+	free(pool.total);
+	free(pool.count);
+}
+
+static void *stats_work_thread(void *arg)
+{
+	stats_work_run(arg);
+	return NULL;
+}
+
+/* The base table's figures of each region and row, when f gives one for
+ * p: false when it cannot serve. */
+static bool stats_work_base(struct stats_work *w)
+{
+	const struct sv_stats_table *base = w->f ? w->f->base : NULL;
+	size_t i, k;
+
+	if (!base || base->p != w->p || !base->plain || !w->p->has_calls)
+		return false;
+	w->base_reg = sv_xcalloc(
+		w->p->nregions ? w->p->nregions : 1, sizeof *w->base_reg);
+	w->base_row =
+		sv_xcalloc(w->p->nrows ? w->p->nrows : 1, sizeof *w->base_row);
+	for (i = 0; i < base->nregions; i++) {
+		const struct sv_stats_region *g = &base->regions[i];
+		if (g->region >= w->p->nregions)
+			continue;
+		w->base_reg[g->region] = g;
+		for (k = 0; k < g->nranks; k++)
+			if (g->ranks[k].row < w->p->nrows)
+				w->base_row[g->ranks[k].row] = &g->ranks[k];
+	}
+	return true;
+}
+
+/* Regions by their calls (of the ranks kept), most first: the threads
+ * take the largest first, so that they end together. */
+static int stats_order_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return (*x < *y) - (*x > *y);
+}
+
+static uint32_t *stats_work_order(const struct stats_work *w)
+{
+	const struct sv_profile *p = w->p;
+	uint64_t *key =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *key);
+	uint32_t *order =
+		sv_xmalloc((p->nregions ? p->nregions : 1) * sizeof *order);
+	uint32_t g;
+	size_t k;
+
+	for (g = 0; g < p->nregions; g++) {
+		uint64_t calls = 0;
+		for (k = w->row_start[g]; k < w->row_start[g + 1]; k++)
+			calls += p->rows[w->row_list[k]].count;
+		/* the calls above, the region number below: stable */
+		key[g] = (calls << 24) | (p->nregions - 1 - g);
+		if (calls >> 40)
+			key[g] = ((uint64_t)1 << 63) | (p->nregions - 1 - g);
+	}
+	if (p->nregions < (1u << 24))
+		qsort(key, p->nregions, sizeof *key, stats_order_cmp);
+	for (g = 0; g < p->nregions; g++)
+		order[g] = p->nregions < (1u << 24)
+				   ? p->nregions - 1 -
+					     (uint32_t)(key[g] & 0xffffff)
+				   : g;
+	free(key);
+	return order;
+}
+
 int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err)
 {
 	struct sv_stats_sel sel = {0};
-	struct sv_stats_buf pool = {NULL, 0, 0, NULL, NULL};
-	size_t *row_start, *row_list, i, nsel = 0, ntot;
-	double *tmp;
+	struct stats_work w;
+	size_t *row_start, *row_list, i, nsel = 0;
 	uint32_t g;
-	bool cancelled = false;
+	pthread_t th[8];
+	int nth = 0, k;
+	bool cancelled;
 
 	if (!t)
 		return sv_error_set(err, -EINVAL, "statistics: no table");
@@ -113,6 +410,8 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	t->num_ranks = p->num_ranks;
 	t->per_call = p->has_calls;
 	t->sorted_by = SV_STATS_KEY_START;
+	t->plain = !f || (!f->rank_on && !f->lane_on && !f->by_thread &&
+				 !f->call_on && !f->has_range);
 	if (f) {
 		if (f->rank_on) {
 			t->priv_nrank_on = f->rank_on ? f->nrank_on : 0;
@@ -168,56 +467,35 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 		free(fill);
 	}
 
+	memset(&w, 0, sizeof w);
+	w.p = p;
+	w.f = f;
+	w.sel = &sel;
+	w.row_start = row_start;
+	w.row_list = row_list;
+	stats_work_base(&w);
+	w.out = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *w.out);
+	w.listed = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *w.listed);
+	w.order = stats_work_order(&w);
+	atomic_init(&w.next, 0);
+	atomic_init(&w.cancelled, false);
+	for (k = 1; f && k < f->threads && nth < 8; k++)
+		if (pthread_create(&th[nth], NULL, stats_work_thread, &w) == 0)
+			nth++;
+	stats_work_run(&w);
+	for (k = 0; k < nth; k++)
+		pthread_join(th[k], NULL);
+	cancelled = atomic_load(&w.cancelled);
+
+	/* The regions kept, in base order. */
 	t->regions =
 		sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *t->regions);
-	tmp = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *tmp);
 	for (g = 0; g < p->nregions; g++) {
-		struct sv_stats_region *reg = &t->regions[nsel];
-		size_t a = row_start[g], b = row_start[g + 1], k;
-
-		if (!stats_name_on(f, p->regions[g]))
+		struct sv_stats_region *reg;
+		if (!w.listed[g])
 			continue;
-		reg->region = g;
-		reg->name = p->regions[g];
-		reg->nranks = b - a;
-		reg->ranks = sv_xcalloc(
-			reg->nranks ? reg->nranks : 1, sizeof *reg->ranks);
-		pool.n = 0;
-		if (p->has_calls) {
-			/* The region's values are counted by bucket as its
-			 * rows add them, for its percentiles. */
-			if (!pool.total)
-				pool.total = sv_xmalloc(
-					SV_STATS_BUCKETS * sizeof *pool.total);
-			memset(pool.total, 0,
-				SV_STATS_BUCKETS * sizeof *pool.total);
-		}
-		if (f && f->cancel && atomic_load(f->cancel)) {
-			cancelled = true;
-			free(reg->ranks);
-			memset(reg, 0, sizeof *reg);
-			break;
-		}
-		for (k = 0; k < reg->nranks; k++) {
-			struct sv_stats_rank *rk = &reg->ranks[k];
-			rk->row = row_list[a + k];
-			rk->rank = p->rows[rk->row].rank;
-			sv_stats_row_compute(p, rk->row, &sel, &rk->s, &pool);
-		}
-		ntot = 0;
-		for (k = 0; k < reg->nranks; k++)
-			if (reg->ranks[k].s.total_ns > 0)
-				tmp[ntot++] =
-					sv_stats_secs(reg->ranks[k].s.total_ns);
-		qsort(reg->ranks, reg->nranks, sizeof *reg->ranks,
-			sv_stats_rank_cmp);
-		sv_stats_region_pool(
-			p, reg, pool.v, pool.n, pool.total, tmp, ntot);
-		if (f && f->skip_empty && reg->s.num_calls == 0) {
-			free(reg->ranks);
-			memset(reg, 0, sizeof *reg);
-			continue;
-		}
+		reg = &t->regions[nsel++];
+		*reg = w.out[g];
 		if (reg->s.has_span) {
 			if (!t->has_min_start ||
 				reg->s.first_start_ns < t->min_start_ns)
@@ -227,15 +505,15 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 				t->max_end_ns = reg->s.last_end_ns;
 			t->has_min_start = t->has_max_end = true;
 		}
-		nsel++;
 	}
 	t->nregions = nsel;
-	free(tmp);
+	free(w.out);
+	free(w.listed);
+	free((void *)w.order);
+	free(w.base_reg);
+	free(w.base_row);
 	free(row_start);
 	free(row_list);
-	sv_free_big(pool.v);
-	free(pool.total);
-	free(pool.count);
 
 	/* Display order: stable by first start (regions are in base order, and
 	 * the base index breaks ties). */
@@ -267,6 +545,35 @@ void sv_stats_table_fini(struct sv_stats_table *t)
 	free(t->priv_lane_on);
 	free(t->priv_edges);
 	memset(t, 0, sizeof *t);
+}
+
+/* A copy of n bytes of v, or NULL for NULL. */
+static void *stats_dup(const void *v, size_t n)
+{
+	void *c;
+	if (!v)
+		return NULL;
+	c = sv_xmalloc(n ? n : 1);
+	memcpy(c, v, n);
+	return c;
+}
+
+void sv_stats_table_copy(
+	struct sv_stats_table *dst, const struct sv_stats_table *src)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->regions =
+		stats_dup(src->regions, src->nregions * sizeof *src->regions);
+	for (i = 0; i < src->nregions; i++)
+		dst->regions[i].ranks = stats_dup(src->regions[i].ranks,
+			src->regions[i].nranks * sizeof *src->regions[i].ranks);
+	dst->priv_rank_on = stats_dup(src->priv_rank_on, src->priv_nrank_on);
+	dst->priv_lane_on = stats_dup(src->priv_lane_on,
+		src->p && src->p->has_calls ? src->p->nlanes : 0);
+	dst->priv_edges = stats_dup(
+		src->priv_edges, src->priv_nedges * sizeof *src->priv_edges);
 }
 
 const struct sv_stats_region *sv_stats_table_find(

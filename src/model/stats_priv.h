@@ -166,6 +166,13 @@ void sv_stats_percentiles_counted(int64_t *v, size_t n, const uint32_t *count,
 void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool);
+/* The same over the row's calls k0 .. k1 - 1 only (0 .. count: the
+ * whole row): what the whole row gives when the others are not
+ * selected.  *ordered (may be NULL) is set to whether those calls start
+ * in order and are drawn to ends in order (sv_stats_rank.ordered). */
+void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
+	uint64_t k1, const struct sv_stats_sel *sel, struct sv_stats *s,
+	struct sv_stats_buf *pool, bool *ordered);
 
 /* Order of a region's ranks: by rank, then by row (the file's order). */
 int sv_stats_rank_cmp(const void *a, const void *b);

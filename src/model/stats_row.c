@@ -120,6 +120,14 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool)
 {
+	sv_stats_row_part(p, ri, 0, p->has_calls ? p->rows[ri].count : 0, sel,
+		s, pool, NULL);
+}
+
+void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
+	uint64_t k1, const struct sv_stats_sel *sel, struct sv_stats *s,
+	struct sv_stats_buf *pool, bool *ordered)
+{
 	struct stats_run run;
 	const struct sv_row *r = &p->rows[ri];
 	uint64_t k, n = 0;
@@ -130,6 +138,10 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	uint32_t lane = sv_row_lane(p, ri);
 	uint32_t *counts = NULL; /* where the values are counted by bucket */
 	bool own_counts = false; /* counts are the row's alone */
+	/* The calls in start order, each drawn to an end no earlier than
+	 * the one before's (stats.h's ordered). */
+	bool in_order = true;
+	int64_t prev_s = INT64_MIN, prev_e = INT64_MIN;
 	/* The row's stored exclusive time stands for the whole row. */
 	bool want_excl = filtered || r->exclusive_total < 0;
 	size_t from;
@@ -152,15 +164,19 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	} else {
 		counts = pool->total;
 	}
-	for (k = 0; k < r->count; k++) {
+	for (k = k0; k < k1; k++) {
 		uint32_t c = (uint32_t)(r->first + k);
-		size_t t = k % STATS_RUN;
-		int64_t d, cs, ce;
+		size_t t = (k - k0) % STATS_RUN;
+		int64_t d, cs, ce, de;
 
 		if (!t) /* the next run of the row's calls */
-			stats_run_read(p, c, r->count - k, want_excl, &run);
+			stats_run_read(p, c, k1 - k, want_excl, &run);
 		cs = run.start[t];
 		ce = sv_add_wrap(cs, run.dur[t]);
+		de = ce > cs ? ce : cs == INT64_MAX ? cs : cs + 1;
+		in_order = in_order && cs >= prev_s && de >= prev_e;
+		prev_s = cs;
+		prev_e = de;
 		if (filtered && !sv_stats_call_on(p, sel, c, lane))
 			continue;
 		if (range) {
@@ -203,6 +219,8 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 	if (own_counts)
 		for (k = 0; k < SV_STATS_BUCKETS; k++)
 			pool->total[k] += counts[k];
+	if (ordered)
+		*ordered = in_order;
 	s->num_calls = n;
 	s->has_total = true;
 	s->total_ns = total;

@@ -9,7 +9,10 @@
  */
 #include "scopeview/layout.h"
 
+#include "layout_priv.h"
+
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +21,7 @@
 
 /* The end of call c, whose start s the caller has at hand (the level's
  * own copy: the model's may be packed, slower to read). */
-static int64_t lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
+int64_t sv_lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
 {
 	return sv_profile_has_dur(p) ? sv_add_wrap(s, sv_call_duration(p, c))
 				     : p->end_ns[c];
@@ -36,7 +39,7 @@ static int64_t lod_drawn_end(int64_t s, int64_t e)
 int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
 {
 	int64_t s = sv_profile_start(p, c);
-	return lod_drawn_end(s, lod_end(p, c, s));
+	return lod_drawn_end(s, sv_lod_end(p, c, s));
 }
 
 /* The better (longer; ties: earlier) of positions a and b of a level
@@ -50,7 +53,12 @@ static uint32_t lod_better(const int64_t *dur, uint32_t a, uint32_t b)
 
 static void lod_level_fini(struct sv_lod_level *lv)
 {
+	if (lv->borrowed) {
+		memset(lv, 0, sizeof *lv);
+		return;
+	}
 	/* The arrays of a level of millions of calls are tens of MB. */
+	sv_lod_regions_free(lv->rg);
 	sv_free_big(lv->calls);
 	sv_packed_fini(&lv->callpk);
 	sv_free_big(lv->start);
@@ -88,11 +96,13 @@ static uint32_t lod_sparse32_levels(uint32_t nlog)
 	return nlog - lod_sparse16_levels(nlog);
 }
 
-/* The bytes the level holds. */
-static size_t lod_level_bytes(const struct sv_lod_level *lv)
+size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 {
 	size_t n = lv->n ? lv->n : 1, nb = lv->nblocks ? lv->nblocks : 1;
-	return lv->callpk.bytes + n * 2 + lod_col_bytes(n, !lv->start) +
+	if (lv->borrowed)
+		return 0;
+	return (lv->rg ? lv->rg->bytes : 0) + lv->callpk.bytes + n * 2 +
+	       lod_col_bytes(n, !lv->start) +
 	       lod_col_bytes(n + 1, !lv->cumdur) +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0) +
@@ -178,8 +188,7 @@ static void lod_pack_end(
  * a sum saturated, the running maxima of the ends when calls overlap),
  * the sparse table over blocks is made and the calls are packed.
  */
-static void lod_level_finish(
-	struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
+void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 {
 	const int64_t *start = lv->start;
 	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
@@ -323,24 +332,14 @@ static bool lod_kept(const struct sv_profile *p, const bool *keep_region,
 static _Atomic uint64_t lod_serial;
 
 /* Asked to stop? (every 2^16 calls of a lane's passes, not per lane) */
-static bool lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
+bool sv_lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
 {
 	return !(i & 0xffff) && stop && stop->cancel &&
 	       atomic_load(stop->cancel);
 }
 
-/* A worker's scratch, grown to its largest lane and used for each: the
- * depth of each call, the calls of each depth, and each level's starts,
- * ends and sums until they are packed (so the memory is touched once a
- * worker, not once a lane). */
-struct lod_scratch {
-	uint32_t *count, *dep, *calls;
-	int64_t *start, *ends, *cum, *dur;
-	size_t count_cap, dep_cap, cap;
-};
-
 /* The levels' part of the scratch, let go of. */
-static void lod_scratch_drop(struct lod_scratch *sc)
+static void lod_scratch_drop(struct sv_lod_scratch *sc)
 {
 	sv_free_big(sc->start);
 	sc->start = sc->ends = sc->cum = sc->dur = NULL;
@@ -351,7 +350,7 @@ static void lod_scratch_drop(struct lod_scratch *sc)
  * hundred thousand calls, to be a mapping of its own that goes back to
  * the system when freed, where five arrays of a few MB each would stay
  * in the heap after the build. */
-static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
+void sv_lod_scratch_fit(struct sv_lod_scratch *sc, size_t n, uint32_t ndepth)
 {
 	if (n + ndepth + 1 <= sc->cap)
 		return;
@@ -365,11 +364,17 @@ static void lod_scratch_fit(struct lod_scratch *sc, size_t n, uint32_t ndepth)
 	sc->calls = (uint32_t *)(sc->dur + sc->cap);
 }
 
-static void lod_scratch_fini(struct lod_scratch *sc)
+void sv_lod_scratch_fini(struct sv_lod_scratch *sc)
 {
 	free(sc->count);
 	sv_free_big(sc->dep);
 	lod_scratch_drop(sc);
+	sv_free_big(sc->reg);
+	sv_free_big(sc->rpos);
+	free(sc->rcnt);
+	free(sc->seen);
+	sv_free_big(sc->bits);
+	free(sc->kept);
 }
 
 /* Levels from d on of a lane stopped half-way let go of the scratch. */
@@ -401,20 +406,18 @@ static inline uint32_t lod_call_at(struct lod_calls *k, size_t i)
 	return (uint32_t)k->buf[i - k->lo];
 }
 
-/* Lane l of b's index; false when asked to stop.  The lane's calls and
- * bytes are added to *ncalls and *bytes. */
-static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
-	struct lod_scratch *sc, uint64_t *ncalls, size_t *bytes)
+bool sv_lod_lane_build(const struct sv_layout_build *b, size_t l,
+	struct sv_lod_scratch *sc, uint64_t *ncalls, size_t *bytes)
 {
 	const struct sv_profile *p = b->p;
 	const struct sv_layout_stop *stop = b->stop;
 	const struct sv_lane *lane = &p->lanes[l];
 	struct sv_lod_lane *ll = &b->ix->lanes[l];
 	struct lod_calls k = {lane, 0, 0, {0}};
-	uint32_t i, d, ndepth = 0;
+	uint32_t i, d, ndepth = 0, hint = 0;
 	size_t at = 0;
 
-	if (lod_stopped(stop, 0))
+	if (sv_lod_stopped(stop, 0))
 		return false;
 	if (stop && stop->progress)
 		atomic_fetch_add(stop->progress, lane->ncalls);
@@ -424,7 +427,7 @@ static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
 	sv_grow((void **)&sc->dep, &sc->dep_cap, lane->ncalls, sizeof *sc->dep);
 	for (i = 0; i < lane->ncalls; i++) {
 		uint32_t c = lod_call_at(&k, i), dc;
-		if (lod_stopped(stop, i))
+		if (sv_lod_stopped(stop, i))
 			return false;
 		sc->dep[i] = UINT32_MAX;
 		if (!lod_kept(p, b->keep_region, b->keep_call, c))
@@ -442,8 +445,11 @@ static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
 	ll->ndepth = ndepth;
 	if (!ndepth)
 		return true;
-	lod_scratch_fit(sc, lane->ncalls, ndepth);
+	sv_lod_scratch_fit(sc, lane->ncalls, ndepth);
 	ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
+	if (b->regions)
+		sv_grow((void **)&sc->reg, &sc->reg_cap, lane->ncalls,
+			sizeof *sc->reg);
 	for (d = 0; d < ndepth; d++) {
 		struct sv_lod_level *lv = &ll->levels[d];
 		lv->calls = sc->calls + at;
@@ -456,7 +462,7 @@ static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
 		uint32_t c = lod_call_at(&k, i);
 		struct sv_lod_level *lv;
 		int64_t s;
-		if (lod_stopped(stop, i)) {
+		if (sv_lod_stopped(stop, i)) {
 			lod_lane_unscratch(ll, 0);
 			return false;
 		}
@@ -464,20 +470,27 @@ static bool lod_lane_build(const struct sv_layout_build *b, size_t l,
 			continue;
 		lv = &ll->levels[sc->dep[i]];
 		s = sv_profile_start(p, c);
+		if (b->regions) /* the level's slice of the lane's regions */
+			sc->reg[lv->calls - sc->calls + lv->n] =
+				p->rows[sv_profile_row_near(p, c, &hint)]
+					.region;
 		lv->start[lv->n] = s;
-		lv->maxend[lv->n] = lod_end(p, c, s);
+		lv->maxend[lv->n] = sv_lod_end(p, c, s);
 		lv->calls[lv->n++] = c;
 	}
 	for (d = 0, at = 0; d < ndepth; d++) {
 		struct sv_lod_level *lv = &ll->levels[d];
-		if (lod_stopped(stop, 0)) {
+		if (sv_lod_stopped(stop, 0)) {
 			lod_lane_unscratch(ll, d);
 			return false;
 		}
-		lod_level_finish(lv, sc->cum + at + d, sc->dur + at);
+		if (b->regions)
+			lv->rg = sv_lod_regions_make(
+				sc->reg + at, lv->n, p->nregions, sc);
+		sv_lod_level_finish(lv, sc->cum + at + d, sc->dur + at);
 		at += lv->n;
 		*ncalls += lv->n;
-		*bytes += lod_level_bytes(lv);
+		*bytes += sv_lod_level_bytes(lv);
 	}
 	*bytes += ndepth * sizeof *ll->levels;
 	return true;
@@ -513,7 +526,7 @@ int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
 
 void sv_layout_build_work(struct sv_layout_build *b)
 {
-	struct lod_scratch sc;
+	struct sv_lod_scratch sc;
 	size_t bytes = 0, l;
 	uint64_t ncalls = 0;
 
@@ -522,11 +535,12 @@ void sv_layout_build_work(struct sv_layout_build *b)
 	memset(&sc, 0, sizeof sc);
 	while (!atomic_load(&b->stopped) &&
 		(l = atomic_fetch_add(&b->next, 1)) < b->ix->nlanes)
-		if (!lod_lane_build(b, l, &sc, &ncalls, &bytes))
+		if (!(b->from ? sv_lod_lane_select(b, l, &sc, &ncalls, &bytes)
+			      : sv_lod_lane_build(b, l, &sc, &ncalls, &bytes)))
 			atomic_store(&b->stopped, true);
 	atomic_fetch_add(&b->ncalls, ncalls);
 	atomic_fetch_add(&b->bytes, bytes);
-	lod_scratch_fini(&sc);
+	sv_lod_scratch_fini(&sc);
 }
 
 int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err)

@@ -255,6 +255,14 @@ static void session_setup_profile(struct sv_session *s)
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
 }
 
+/* The index drawn (s->index) from the index of every call: the calls
+ * the region filter keeps, or, without a filter, every level borrowed. */
+static int session_index_shown(struct sv_session *s, struct sv_error *err)
+{
+	return sv_layout_index_select(&s->index, &s->index_full,
+		s->call_keep ? NULL : s->region_keep, NULL, 1, err);
+}
+
 /* The colours, then lanes of the level-of-detail index, built beside
  * the statistics. */
 struct session_index_build {
@@ -284,10 +292,12 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	int rc;
 
 	x.s = s;
+	sv_layout_index_fini(&s->index);
 	rc = sv_layout_build_begin(
-		&x.b, &s->index, s->p, s->region_keep, NULL, NULL, err);
+		&x.b, &s->index_full, s->p, NULL, NULL, NULL, err);
 	if (rc < 0)
 		return rc;
+	x.b.regions = true;
 	threaded = s->p->has_calls && s->p->ncalls >= SV_SESSION_BG_CALLS &&
 		   pthread_create(&t, NULL, session_index_main, &x) == 0;
 	if (!threaded)
@@ -296,7 +306,8 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	sv_layout_build_work(&x.b);
 	if (threaded)
 		pthread_join(t, NULL);
-	return sv_layout_build_end(&x.b, err);
+	rc = sv_layout_build_end(&x.b, err);
+	return rc < 0 ? rc : session_index_shown(s, err);
 }
 
 /* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset, and
@@ -378,14 +389,18 @@ void sv_session_fini(struct sv_session *s)
 	sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
+	/* Both borrow from index_full. */
 	sv_layout_index_fini(&s->index);
 	sv_layout_index_fini(&s->match_index);
+	sv_layout_index_fini(&s->index_full);
 	sv_session_second_fini(s);
 	sv_palette_map_fini(&s->colors);
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
 	if (s->stats_all_valid)
 		sv_stats_table_fini(&s->stats_all);
+	if (s->stats_base_valid)
+		sv_stats_table_fini(&s->stats_base);
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
 	if (s->stats_run_valid)
@@ -510,8 +525,16 @@ int sv_run_prepare(struct sv_run_prep *sp, const struct sv_profile *p,
 	sp->p = p;
 	if (!p || !p->has_calls)
 		return 0;
-	if (sv_layout_index_build(&sp->index, p, NULL, err) < 0)
-		return -ENOMEM;
+	{
+		struct sv_layout_build b;
+		if (sv_layout_build_begin(
+			    &b, &sp->index, p, NULL, NULL, NULL, err) < 0)
+			return -ENOMEM;
+		b.regions = true; /* a session's index of every call */
+		sv_layout_build_work(&b);
+		if (sv_layout_build_end(&b, err) < 0)
+			return -ENOMEM;
+	}
 	sp->has_index = true;
 	sv_palette_map_build(&sp->colors, p, NULL);
 	sp->has_colors = true;
@@ -544,11 +567,15 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 {
 	if (!sp || sp->p != s->p || !sp->has_index)
 		return false;
-	/* The old index, hundreds of MB for a big profile, off the loop. */
+	/* The old index, hundreds of MB for a big profile, off the loop:
+	 * the one drawn first, as it borrows from the other. */
 	sv_session_free_later(&s->index, NULL, NULL, 0);
-	s->index = sp->index;
+	sv_session_free_later(&s->index_full, NULL, NULL, 0);
+	s->index_full = sp->index;
 	memset(&sp->index, 0, sizeof sp->index);
 	sp->has_index = false;
+	if (session_index_shown(s, NULL) < 0)
+		return false;
 	sv_palette_map_fini(&s->colors);
 	if (sp->has_colors) {
 		s->colors = sp->colors;
@@ -562,6 +589,10 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 			sv_stats_table_fini(&s->stats_all);
 		s->stats_all = sp->stats;
 		s->stats_all_valid = true;
+		if (!s->stats_base_valid && s->stats_all.plain) {
+			sv_stats_table_copy(&s->stats_base, &s->stats_all);
+			s->stats_base_valid = true;
+		}
 		memset(&sp->stats, 0, sizeof sp->stats);
 		sp->has_stats = false;
 	}
@@ -591,6 +622,9 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sv_session_filter_stop(s);
 	sv_session_stop_matches(s);
 	sv_session_stats_stop(s);
+	/* The highlights borrow from the index of every call, made again. */
+	sv_session_free_later(&s->match_index, NULL, NULL, 0);
+	s->has_match_index = false;
 	/* The selected call is found again in p (a reload of the file, a
 	 * memory budget's other ranks): by lane, times and region. */
 	sel = sv_call_key_of(s->p, s->sel);
@@ -599,6 +633,9 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	if (s->stats_all_valid)
 		sv_stats_table_fini(&s->stats_all);
 	s->stats_all_valid = false;
+	if (s->stats_base_valid)
+		sv_stats_table_fini(&s->stats_base);
+	s->stats_base_valid = false;
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
 	s->stats_valid = false;

@@ -217,7 +217,7 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
  * returns 0, or -ECANCELED once stop says so (s then holds a part).
  */
 static int filter_make(struct sv_session *s, struct filter_pats *fp,
-	const struct sv_layout_stop *stop)
+	const struct sv_layout_index *full, const struct sv_layout_stop *stop)
 {
 	struct sv_error err;
 	size_t i, nre = 0;
@@ -249,9 +249,13 @@ static int filter_make(struct sv_session *s, struct filter_pats *fp,
 		if (stopped)
 			return -ECANCELED;
 	}
-	if (sv_layout_index_build_stop(&s->index, s->p,
-		    s->call_keep ? NULL : s->region_keep, s->call_keep, stop,
-		    &err) < 0 &&
+	/* Regions alone: the kept regions' calls, from the index of every
+	 * call, on both cores (a level kept whole is borrowed); metadata
+	 * terms: the calls kept, from the profile. */
+	if ((s->call_keep ? sv_layout_index_build_stop(&s->index, s->p, NULL,
+				    s->call_keep, stop, &err)
+			  : sv_layout_index_select(&s->index, full,
+				    s->region_keep, stop, 2, &err)) < 0 &&
 		filter_stopped(stop))
 		return -ECANCELED;
 	sv_session_second_filter(s);
@@ -298,7 +302,7 @@ int sv_session_filter_now(struct sv_session *s, const char *spec)
 	sv_session_filter_stop(s);
 	sv_session_free_filter(s);
 	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", spec);
-	filter_make(s, &fp, NULL);
+	filter_make(s, &fp, &s->index_full, NULL);
 	filter_pats_fini(&fp);
 	filter_done(s);
 	return 0;
@@ -312,6 +316,9 @@ struct session_filter_work {
 	struct sv_job job;
 	struct filter_pats fp;
 	struct sv_session shadow;
+	/* The session's index of every call, which it keeps until the
+	 * worker is joined (a new profile stops and waits for it). */
+	const struct sv_layout_index *full;
 };
 
 /* Free what w made (again: a second time frees nothing). */
@@ -336,7 +343,7 @@ static void filter_run(struct sv_job *j)
 	struct session_filter_work *w = j->arg;
 	struct sv_layout_stop stop = {&j->cancel, &j->progress};
 
-	j->rc = filter_make(&w->shadow, &w->fp, &stop);
+	j->rc = filter_make(&w->shadow, &w->fp, w->full, &stop);
 	if (j->rc < 0)
 		filter_work_clear(w); /* stopped: freed here, not on the UI's */
 }
@@ -398,6 +405,7 @@ static void filter_start(
 
 	w->fp = *fp;
 	memset(fp, 0, sizeof *fp);
+	w->full = &s->index_full;
 	w->shadow.p = s->p;
 	w->shadow.p2 = s->p2;
 	w->shadow.has_index2 = s->has_index2;

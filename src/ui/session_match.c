@@ -24,8 +24,30 @@
 /* Sort calls by start (ties: the order given), or longest first (ties:
  * call number, as the call list orders them: calls.h).  O(n): a key press
  * on millions of calls stays quick. */
-static void session_sort_calls(
-	const struct sv_session *s, uint32_t *calls, size_t n, bool longest)
+/* Calls that start together (kv[a .. b)) in the order a scan of the
+ * lanes gives them: by lane, then in the lane's own order. */
+static void session_sort_ties(
+	const struct sv_profile *p, struct sv_radix_kv *kv, size_t a, size_t b)
+{
+	size_t i, j;
+
+	for (i = a + 1; i < b; i++) {
+		struct sv_radix_kv x = kv[i];
+		uint32_t lx = sv_call_lane(p, x.value);
+		for (j = i; j > a; j--) {
+			uint32_t ly = sv_call_lane(p, kv[j - 1].value);
+			if (ly < lx ||
+				(ly == lx && !sv_profile_lane_order(p, x.value,
+						     kv[j - 1].value)))
+				break;
+			kv[j] = kv[j - 1];
+		}
+		kv[j] = x;
+	}
+}
+
+static void session_sort_calls(const struct sv_session *s, uint32_t *calls,
+	size_t n, bool longest, bool lane_ties)
 {
 	const uint64_t sign = (uint64_t)1 << 63;
 	struct sv_radix_kv *kv, *tmp;
@@ -45,10 +67,66 @@ static void session_sort_calls(
 		kv[i].value = calls[i];
 	}
 	sv_radix_sort(kv, tmp, n);
+	for (i = 0; lane_ties && i < n;) {
+		size_t j = i + 1;
+		while (j < n && kv[j].key == kv[i].key)
+			j++;
+		if (j - i > 1)
+			session_sort_ties(s->p, kv, i, j);
+		i = j;
+	}
 	for (i = 0; i < n; i++)
 		calls[i] = kv[i].value;
 	free(kv);
 	free(tmp);
+}
+
+/* Whether row r's region is flagged (region_on), or is one_region. */
+static bool session_row_on(const struct sv_profile *p, size_t r,
+	const bool *region_on, long one_region)
+{
+	return region_on ? region_on[p->rows[r].region]
+			 : (long)p->rows[r].region == one_region;
+}
+
+/* The calls of the rows of the regions region_on flags (NULL: of region
+ * one_region) on the lanes on display, kept by the filter, in row order,
+ * sized once.  Returns the count; *out is malloc'd. */
+static size_t session_collect_rows(const struct sv_session *s,
+	const bool *region_on, long one_region, uint32_t **out)
+{
+	const struct sv_profile *p = s->p;
+	uint32_t *calls;
+	size_t r, k = 0, n = 0;
+
+	for (r = 0; r < p->nrows; r++)
+		if (session_row_on(p, r, region_on, one_region))
+			k += p->rows[r].count;
+	calls = sv_xmalloc((k ? k : 1) * sizeof *calls);
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint32_t row_lane = sv_row_lane(p, r);
+		uint64_t c;
+		if (!session_row_on(p, r, region_on, one_region))
+			continue;
+		if (s->match_cancel && atomic_load(s->match_cancel))
+			break;
+		if (s->match_progress)
+			atomic_fetch_add(s->match_progress, row->count);
+		if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
+			continue;
+		if (!s->call_keep && s->region_keep &&
+			!s->region_keep[row->region])
+			continue;
+		for (c = row->first; c < row->first + row->count; c++)
+			if ((row_lane != UINT32_MAX ||
+				    !s->lane_hidden[sv_call_lane(
+					    p, (uint32_t)c)]) &&
+				(!s->call_keep || s->call_keep[c]))
+				calls[n++] = (uint32_t)c;
+	}
+	*out = calls;
+	return n;
 }
 
 /* Calls of the lanes on display (and kept by the filter) whose region is
@@ -63,32 +141,18 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 
 	if (one_region >= 0 && p->has_calls && sv_profile_has_lanes(p)) {
 		/* One region: its rows, in call-number order (what the sort
-		 * by duration reads in order), sized once. */
-		size_t r, k = 0;
-		for (r = 0; r < p->nrows; r++)
-			if ((long)p->rows[r].region == one_region)
-				k += p->rows[r].count;
-		calls = sv_xmalloc((k ? k : 1) * sizeof *calls);
-		for (r = 0; r < p->nrows; r++) {
-			const struct sv_row *row = &p->rows[r];
-			uint32_t row_lane = sv_row_lane(p, r);
-			uint64_t c;
-			if ((long)row->region != one_region)
-				continue;
-			if (s->match_cancel && atomic_load(s->match_cancel))
-				break;
-			if (s->match_progress)
-				atomic_fetch_add(s->match_progress, row->count);
-			if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
-				continue;
-			for (c = row->first; c < row->first + row->count; c++)
-				if ((row_lane != UINT32_MAX ||
-					    !s->lane_hidden[sv_call_lane(
-						    p, c)]) &&
-					sv_session_keeps(s, (uint32_t)c))
-					calls[n++] = (uint32_t)c;
-		}
-		session_sort_calls(s, calls, n, longest);
+		 * by duration reads in order). */
+		n = session_collect_rows(s, NULL, one_region, &calls);
+		session_sort_calls(s, calls, n, longest, false);
+		*out = calls;
+		return n;
+	}
+	if (region_on && !call_on && !longest && p->has_calls &&
+		sv_profile_has_lanes(p)) {
+		/* Region names alone: the rows of those regions, not every
+		 * call; sorted as the scan of the lanes below orders them. */
+		n = session_collect_rows(s, region_on, -1, &calls);
+		session_sort_calls(s, calls, n, false, true);
 		*out = calls;
 		return n;
 	}
@@ -114,7 +178,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 			calls[n++] = c;
 		}
 	}
-	session_sort_calls(s, calls, n, longest);
+	session_sort_calls(s, calls, n, longest, false);
 	*out = calls;
 	return n;
 }
@@ -123,6 +187,8 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 static void session_update_match_index(struct sv_session *s)
 {
 	const struct sv_profile *p = s->p;
+	const struct sv_layout_index *full =
+		s->match_full ? s->match_full : &s->index_full;
 	struct sv_layout_stop stop = {s->match_cancel, s->match_progress};
 	bool *keep;
 	uint32_t r;
@@ -149,6 +215,11 @@ static void session_update_match_index(struct sv_session *s)
 		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
 					     p, NULL, kc, &stop, NULL) == 0;
 		free(kc);
+	} else if (full->p == p) {
+		/* Region names alone: the levels' groups of those regions in
+		 * the index of every call, no pass over the calls. */
+		s->has_match_index = sv_layout_index_select(&s->match_index,
+					     full, keep, &stop, 1, NULL) == 0;
 	} else {
 		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
 					     p, keep, NULL, &stop, NULL) == 0;
@@ -359,6 +430,7 @@ static struct session_match_work *session_start_matches(
 	w = sv_xcalloc(1, sizeof *w);
 	w->lists_only = lists_only;
 	w->shadow.p = p;
+	w->shadow.match_full = &s->index_full;
 	w->shadow.mark_region = s->mark_region;
 	w->shadow.region_match =
 		session_copy_flags(s->region_match, p->nregions * sizeof(bool));

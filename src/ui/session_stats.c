@@ -289,6 +289,11 @@ static void session_adopt_stats(
 	s->stats = *t;
 	s->stats_valid = true;
 	s->stats_is_all = all;
+	if (all && !s->stats_base_valid && s->stats.plain) {
+		/* In display order, before it is sorted, as computed. */
+		sv_stats_table_copy(&s->stats_base, &s->stats);
+		s->stats_base_valid = true;
+	}
 	session_sort_table(s);
 }
 
@@ -342,6 +347,9 @@ static void session_compute_first(struct sv_session *s)
 	f.skip_empty = s->p->has_calls;
 	f.has_range =
 		s->p->has_calls && session_span_range(s, &f.t0_ns, &f.t1_ns);
+	/* Rows kept whole are the whole run's; the rest on both cores. */
+	f.base = s->stats_base_valid ? &s->stats_base : NULL;
+	f.threads = 2;
 	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
 	      !s->call_keep && !f.has_range;
 	if (all && s->stats_valid && s->stats_is_all)
