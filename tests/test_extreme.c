@@ -14,6 +14,9 @@
  * (scaling, trend) and their reports follow, and then every report
  * command (summary, tree, ranks, calls, diff, scaling, trend, export in
  * each format) reads the profile written as a file by the converter.
+ * Profiles with next to nothing in them (no calls, rows of no calls, one
+ * call, a region never called) go the same way, for the empty arrays a
+ * view or a model may hand to qsort or memcpy as NULL.
  * Run under the ASAN+UBSAN build (-fno-sanitize-recover=all), any signed
  * overflow aborts the test.
  */
@@ -196,12 +199,67 @@ static struct sv_profile *extreme_stored(void)
 	return p;
 }
 
-/* Case i of the table, or past its end the stored durations. */
+/* Profiles with little or nothing in them, where a view's or a model's
+ * array is empty and its pointer may be NULL: a qsort, memcpy or bsearch
+ * of no elements from NULL is undefined (the callers view sorted its
+ * empty list that way) and UBSan reports it.  Each: rows (rank, region,
+ * calls), the calls in order. */
+static const struct extreme_odd {
+	const char *what;
+	struct {
+		uint32_t rank, region, n;
+	} rows[3];
+	size_t nrows;
+} extreme_odds[] = {
+	{"no calls at all", {{0, 0, 0}}, 0},
+	{"a row of no calls", {{0, 0, 0}, {0, 1, 1}}, 2},
+	{"one call", {{0, 0, 1}}, 1},
+	{"a region never called", {{0, 0, 2}, {1, 1, 0}}, 2},
+	{"rows of no calls only", {{0, 0, 0}, {1, 1, 0}, {2, 0, 0}}, 3},
+};
+
+#define EXTREME_NODDS (sizeof extreme_odds / sizeof extreme_odds[0])
+
+static struct sv_profile *extreme_odd(const struct extreme_odd *x)
+{
+	struct sv_profile *p = sv_profile_new("odd.h5");
+	uint32_t regions[2];
+	int64_t t = 100;
+	size_t i, k;
+
+	p->schema = 3;
+	p->has_calls = true;
+	regions[0] = sv_profile_add_region(p, "region");
+	regions[1] = sv_profile_add_region(p, "other");
+	for (i = 0; i < x->nrows; i++) {
+		struct sv_row *r = sv_profile_add_row(p, x->rows[i].rank,
+			regions[x->rows[i].region], x->rows[i].n, NULL);
+		ck_assert_ptr_nonnull(r);
+		/* nested: each call inside the one before */
+		for (k = 0; k < x->rows[i].n; k++) {
+			p->start_ns[r->first + k] = t + (int64_t)k;
+			p->end_ns[r->first + k] = t + 50 - (int64_t)k;
+		}
+		t += 100;
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+/* Every case: the table's, the stored durations, the odd profiles. */
+#define EXTREME_ALL (EXTREME_NCASES + 1 + EXTREME_NODDS)
+
+/* Case i of the table, past its end the stored durations, then the odd
+ * profiles. */
 static struct sv_profile *extreme_make(size_t i, const char **what)
 {
 	if (i < EXTREME_NCASES) {
 		*what = extreme_cases[i].what;
 		return extreme_profile(&extreme_cases[i]);
+	}
+	if (i > EXTREME_NCASES) {
+		*what = extreme_odds[i - EXTREME_NCASES - 1].what;
+		return extreme_odd(&extreme_odds[i - EXTREME_NCASES - 1]);
 	}
 	*what = "stored durations near 2^63";
 	return extreme_stored();
@@ -364,7 +422,7 @@ START_TEST(test_extreme_two_runs)
 	struct sv_profile *p = extreme_make((size_t)_i, &what);
 	struct sv_profile *same = extreme_make((size_t)_i, &what);
 	struct sv_profile *next =
-		extreme_make(((size_t)_i + 1) % (EXTREME_NCASES + 1), &other);
+		extreme_make(((size_t)_i + 1) % EXTREME_ALL, &other);
 
 	extreme_draw_all(what, p, same);
 	extreme_draw_all(what, p, next);
@@ -424,7 +482,7 @@ START_TEST(test_extreme_scaling)
 
 	runs[0] = extreme_make((size_t)_i, &what);
 	runs[1] = extreme_make((size_t)_i, &what);
-	runs[2] = extreme_make(((size_t)_i + 1) % (EXTREME_NCASES + 1), &other);
+	runs[2] = extreme_make(((size_t)_i + 1) % EXTREME_ALL, &other);
 	runs[2]->num_ranks = runs[0]->num_ranks * 2 + 1;
 	ck_assert_msg(
 		sv_scaling_compute(&sc, (const struct sv_profile *const *)runs,
@@ -503,7 +561,7 @@ START_TEST(test_extreme_commands)
 	const char *what, *other;
 	struct sv_profile *a = extreme_make((size_t)_i, &what);
 	struct sv_profile *b =
-		extreme_make(((size_t)_i + 1) % (EXTREME_NCASES + 1), &other);
+		extreme_make(((size_t)_i + 1) % EXTREME_ALL, &other);
 	char *pa = svt_tmp_path("a.h5"), *pb = svt_tmp_path("b.h5");
 	char *po = svt_tmp_path("out");
 	struct sv_error err = {0};
@@ -547,7 +605,7 @@ int main(void)
 {
 	Suite *s = suite_create("extreme");
 	TCase *t = tcase_create("times");
-	int n = (int)EXTREME_NCASES + 1; /* and the stored durations */
+	int n = (int)EXTREME_ALL; /* and the stored durations, the odd */
 	tcase_add_loop_test(t, test_extreme_stats, 0, n);
 	tcase_add_loop_test(t, test_extreme_draw, 0, n);
 	tcase_add_loop_test(t, test_extreme_two_runs, 0, n);
