@@ -344,6 +344,27 @@ START_TEST(test_source_file)
 }
 END_TEST
 
+START_TEST(test_source_text_numbered_from_max)
+{
+	/* given rows whose source text is numbered from INT64_MAX (a
+	 * mutation fuzz_load found); when the source popup shows it; then
+	 * the numbers stop at INT64_MAX and nothing overflows (UBSan) */
+	size_t i;
+	char *dump;
+
+	for (i = 0; i < prof->nrows; i++) {
+		free(prof->rows[i].source_text);
+		prof->rows[i].source_text = sv_xstrdup("a = 1\nb = 2\nc = 3\n");
+		prof->rows[i].source_line = INT64_MAX;
+	}
+	keys("V v");
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_SOURCE);
+	dump = screen_dump();
+	ck_assert_ptr_nonnull(strstr(dump, "9223372036854775807  c = 3"));
+	free(dump);
+}
+END_TEST
+
 /* What the source popup says of each of svt_hostile_files(): words of
  * it (a message may be folded between them). */
 static const char *const source_hostile[SVT_NHOSTILE][3] = {
@@ -1116,6 +1137,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_popup_scroll);
 	tcase_add_test(tc, test_source_file);
 	tcase_add_loop_test(tc, test_source_file_hostile, 0, SVT_NHOSTILE);
+	tcase_add_test(tc, test_source_text_numbered_from_max);
 	tcase_add_test(tc, test_search_prompt);
 	tcase_add_test(tc, test_other_prompts);
 	suite_add_tcase(s, tc);

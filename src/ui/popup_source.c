@@ -69,6 +69,13 @@ static void popup_lineprof_row(struct popup_out *o,
 		text);
 }
 
+/* The number of the line after ln: a file may number its text from
+ * INT64_MAX, and the count stops there. */
+static int64_t popup_next_line(int64_t ln)
+{
+	return ln >= 0 && ln < INT64_MAX ? ln + 1 : ln;
+}
+
 /* The region's line profile beside its source text src (numbered from
  * ln; NULL: none), as line_profiler's report shows it: hits, time, time
  * per hit and share of the time per line. */
@@ -101,7 +108,8 @@ static void popup_lineprof(struct popup_out *o, const struct sv_line_profile *l,
 			if (l->line[i] == ln)
 				at = (long)i;
 		popup_untab(src, len, text);
-		popup_lineprof_row(o, l, at, ln++, text, total);
+		popup_lineprof_row(o, l, at, ln, text, total);
+		ln = popup_next_line(ln);
 		src += len;
 		if (*src == '\n')
 			src++;
@@ -141,8 +149,7 @@ static void popup_text(
 			else
 				sv_popup_line(o, SV_STYLE_POPUP, text);
 		}
-		if (ln >= 0)
-			ln++;
+		ln = popup_next_line(ln);
 		s += len;
 		if (*s == '\n')
 			s++;
