@@ -339,13 +339,13 @@ static void panel_value(
 		return;
 	case SV_PANEL_COL_AVG:
 		if (s->has_dist)
-			sv_render_short((int64_t)(s->mean_ns + 0.5), buf, n);
+			sv_render_short(sv_i64_sat(s->mean_ns + 0.5), buf, n);
 		else
 			snprintf(buf, n, "-");
 		return;
 	case SV_PANEL_COL_P95:
 		if (s->has_percentiles)
-			sv_render_short((int64_t)(s->p95_ns + 0.5), buf, n);
+			sv_render_short(sv_i64_sat(s->p95_ns + 0.5), buf, n);
 		else
 			snprintf(buf, n, "-");
 		return;
