@@ -88,6 +88,13 @@ static const char *const fuzz_views[] = {
 	": v i e w Space h i s t o g r a m Enter",
 	": v i e w Space c a l l s Enter j",
 	"? j j Escape I j Escape",
+	/* the source popup: the profile's text, its line profile, or the
+	 * source file it names (read by the input rule, infile.h) */
+	"Tab v j j",
+	"V v G",
+	/* folded rank tracks and rank rows */
+	"Z ) ) j z",
+	"p Enter p b (",
 };
 
 static void fuzz_draw(
@@ -116,6 +123,11 @@ void fuzz_exercise(
 	memset(&t, 0, sizeof t);
 	memset(&so, 0, sizeof so);
 	if (sv_stats_table_compute(&t, p, NULL, &e) == 0) {
+		if (null)
+			sv_summary_write(null, p, &t, &so);
+		/* with the counters and per rank, as --counters --per-rank */
+		so.counters = true;
+		so.per_rank = true;
 		if (null)
 			sv_summary_write(null, p, &t, &so);
 		sv_stats_table_fini(&t);

@@ -9,7 +9,7 @@
  * result is loaded through sv_load; a profile that loads goes through
  * statistics, the summary table and every view's layout and draw
  * (fuzz_common.c).  A failure must be one line of error, never a crash,
- * a hang or a sanitizer report.  Seeds: fuzz/seeds/formats/.
+ * a hang or a sanitizer report.  Seeds: fuzz/corpus/formats/.
  */
 #include <stdio.h>
 #include <stdlib.h>

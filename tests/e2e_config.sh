@@ -89,5 +89,31 @@ check "but not the text" cmp -s <(sed 's/\x1b\[[0-9;]*m//g' "$tmp/light") \
 "$exe" snapshot --demo --theme sepia >/dev/null 2>&1
 check "--theme sepia is a usage error" test $? -eq 2
 
+# --config naming what must not be read blindly (infile.h): refused at
+# once in one line (exit 1), and a file of escape sequences read with its
+# messages escaped.
+mkfifo "$tmp/fifo"
+ln -s loop2 "$tmp/loop"
+ln -s loop "$tmp/loop2"
+truncate -s 2G "$tmp/big"
+printf 'bind x \033]0;pwned\007 quit\n\033[2J\xc2\x9b1m\0theme dark\n' >"$tmp/esc"
+for bad in /dev/zero:"is a character device, not a regular file" \
+	"$tmp/fifo":"is a FIFO, not a regular file" \
+	"$tmp/loop":"cannot open: Too many levels of symbolic links" \
+	"$tmp/big":"holds 2GiB, more than a configuration file may (1MiB): not read"; do
+	file=${bad%%:*}
+	for cmd in "--list-keys" "snapshot --demo"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$exe" $cmd --config "$file" >/dev/null 2>"$tmp/err"
+		check "$cmd --config $file exits 1 at once" test $? -eq 1
+		check "$cmd --config $file: one line" \
+			grep -qxF "scopeview: $file: ${bad#*:}" "$tmp/err"
+	done
+done
+"$exe" snapshot --demo --config "$tmp/esc" >/dev/null 2>"$tmp/err"
+check "a --config of escape sequences is read" test $? -eq 0
+check "its messages hold no raw escape" test -z "$(LC_ALL=C grep -P '[\x07\x1b\x9b]' "$tmp/err")"
+check "they show the escape" grep -qF '\x1b[2J' "$tmp/err"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

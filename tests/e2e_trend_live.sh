@@ -112,9 +112,9 @@ expect "its row in the table names it" '^ +300 +16 .* r5  ▼ r5 '
 send Enter
 expect "Enter shows the timeline" "$TIMELINE"
 expect "the selected call is a timestep on rank 5" '█ timestep  on r5, depth'
-expect "it is rank 5's timestep number 300" "the region's call 300 on rank 5"
+expect "it is rank 5's timestep number 300" "region call #300 "
 if [ -n "$start" ]; then
-	abs=$(capture | grep -Eo 'absolute start [0-9]+' | grep -Eo '[0-9]+$')
+	abs=$(capture | grep -Eo 'abs start [0-9]+' | grep -Eo '[0-9]+$')
 	if [ "$abs" = "$start" ]; then
 		ok "its start is the one calls --ranks 5 --sort start gives ($start)"
 	else

@@ -61,6 +61,79 @@ char *svt_tmp_path(const char *name)
 	return sv_xasprintf("%s/%s", tmp_dir, name);
 }
 
+const char svt_hostile_bytes[] = "import os\n\x1b]0;pwned\x07\x1b[2J\x1b[31m"
+				 "red\xc2\x9b"
+				 "1m\x9b"
+				 "2J\0after a nul\xff\xfe\n";
+const size_t svt_hostile_nbytes = sizeof svt_hostile_bytes - 1;
+
+const struct svt_hostile *svt_hostile_files(void)
+{
+	static struct svt_hostile files[SVT_NHOSTILE];
+	static pid_t made_by;
+	char *p;
+	int fd;
+
+	if (made_by == getpid())
+		return files;
+	if (made_by) /* made before a fork: made again in this process */
+		for (fd = 1; fd < SVT_NHOSTILE; fd++)
+			free((char *)files[fd].path);
+	files[0].what = "/dev/zero";
+	files[0].path = "/dev/zero";
+	p = svt_tmp_path("hostile-fifo");
+	unlink(p);
+	if (mkfifo(p, 0600) != 0)
+		sv_die("cannot make %s", p);
+	files[1].what = "fifo";
+	files[1].path = p;
+	p = svt_tmp_path("hostile-loop");
+	unlink(p);
+	if (symlink("hostile-loop2", p) != 0)
+		sv_die("cannot make %s", p);
+	files[2].what = "loop";
+	files[2].path = p;
+	p = svt_tmp_path("hostile-loop2");
+	unlink(p);
+	if (symlink("hostile-loop", p) != 0)
+		sv_die("cannot make %s", p);
+	free(p);
+	p = svt_tmp_path("hostile-sparse");
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || pwrite(fd, "head\n", 5, 0) != 5 ||
+		ftruncate(fd, (off_t)2 << 30) != 0 || close(fd) != 0)
+		sv_die("cannot make %s", p);
+	files[3].what = "sparse";
+	files[3].path = p;
+	p = svt_tmp_path("hostile-escapes");
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 ||
+		write(fd, svt_hostile_bytes, svt_hostile_nbytes) !=
+			(ssize_t)svt_hostile_nbytes ||
+		close(fd) != 0)
+		sv_die("cannot make %s", p);
+	files[4].what = "escapes";
+	files[4].path = p;
+	made_by = getpid();
+	return files;
+}
+
+bool svt_has_raw_control(const char *text, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ||
+			c == 0x9b ||
+			(c == 0xc2 && i + 1 < n &&
+				(unsigned char)text[i + 1] >= 0x80 &&
+				(unsigned char)text[i + 1] < 0xa0))
+			return true;
+	}
+	return false;
+}
+
 const char *svt_source_root(void)
 {
 	const char *s = getenv("SCOPEVIEW_SOURCE_ROOT");

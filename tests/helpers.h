@@ -63,6 +63,27 @@ struct sv_profile;
 struct sv_profile *svt_gen_profile(const char *name, uint32_t ranks,
 	uint32_t threads, uint32_t tasks, uint64_t events, bool pack);
 
+/* Files that a profile or a person may name and that must never be read
+ * blindly (infile.h), made once per process in its temporary directory:
+ * /dev/zero, a FIFO without a writer, a loop of two symbolic links, a
+ * sparse file of 2 GB whose first line is "head", and a binary file of
+ * terminal control sequences (OSC, CSI, C1 CSI, BEL), a NUL and invalid
+ * UTF-8 (svt_hostile_bytes, whose escapes must never reach a terminal
+ * raw).  what is a word for messages: "/dev/zero", "fifo", "loop",
+ * "sparse", "escapes". */
+#define SVT_NHOSTILE 5
+struct svt_hostile {
+	const char *what;
+	const char *path;
+};
+const struct svt_hostile *svt_hostile_files(void);
+extern const char svt_hostile_bytes[];
+extern const size_t svt_hostile_nbytes;
+/* Whether text (n bytes) holds a byte a terminal takes as the start of a
+ * control sequence or a control (ESC, BEL, CSI 0x9b in any form, other
+ * C0 but newline and tab). */
+bool svt_has_raw_control(const char *text, size_t n);
+
 /* Run one suite with Check; returns the process exit status: 0, 1 when a
  * test failed, 77 when none failed but one skipped (svt_skip). */
 int svt_run(Suite *s);

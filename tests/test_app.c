@@ -1738,6 +1738,51 @@ START_TEST(test_two_runs)
 }
 END_TEST
 
+/* :open naming what must not be read blindly (infile.h): words of the
+ * reason the viewer gives. */
+static const char *const open_hostile[SVT_NHOSTILE][2] = {
+	{"character device", "not a regular file"},
+	{"is a FIFO", "not a regular file"},
+	{"cannot open", "symbolic links"},
+	{"not a profile", "hostile-sparse"},
+	{"not a profile", "hostile-escapes"},
+};
+
+START_TEST(test_open_hostile)
+{
+	/* given :open of /dev/zero, a FIFO, a link loop, a 2 GB file or a
+	 * file of escape sequences; when the viewer loads it; then no wait,
+	 * no second run, the reason on the status line, and no raw control
+	 * sequence on the screen */
+	const struct svt_hostile *h = &svt_hostile_files()[_i];
+	char script[4096] = ": o p e n Space ";
+	size_t n = strlen(script), i;
+	const struct sv_grid *g;
+	const char *c;
+	struct run r;
+
+	for (c = h->path; *c && n + 4 < sizeof script; c++) {
+		script[n++] = *c;
+		script[n++] = ' ';
+	}
+	snprintf(script + n, sizeof script - n, "Enter");
+	alarm(60);
+	run_keys(&r, profile(), script, true);
+	alarm(0);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_null(sv_app_view(r.app)->s.p2);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(strstr(sv_app_view(r.app)->s.message,
+				      open_hostile[_i][i]),
+			"%s: %s", h->what, sv_app_view(r.app)->s.message);
+	g = sv_app_grid(r.app);
+	for (i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+		ck_assert_msg(!sv_utf8_is_control(g->cells[i].ch),
+			"%s: a control in cell %zu", h->what, i);
+	run_free(&r);
+}
+END_TEST
+
 /* A config file's panel width and first order reach the view. */
 START_TEST(test_config_panel_and_sort)
 {
@@ -2095,6 +2140,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_resize_in_script);
 	tcase_add_test(t, test_config_panel_and_sort);
 	tcase_add_test(t, test_two_runs);
+	tcase_add_loop_test(t, test_open_hostile, 0, SVT_NHOSTILE);
 	suite_add_tcase(s, t);
 	t = tcase_create("loading");
 	tcase_set_timeout(t, 300);

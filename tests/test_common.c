@@ -285,6 +285,39 @@ START_TEST(test_escape_spelling)
 }
 END_TEST
 
+START_TEST(test_i64_sat)
+{
+	/* given doubles at and past the ends of int64 (a mean of durations
+	 * near INT64_MAX rounds to 2^63), NaN and infinities; when each is
+	 * taken as an int64; then it saturates, NaN is 0, the rest is the
+	 * plain cast */
+	static const struct {
+		double v;
+		int64_t want;
+	} cases[] = {
+		{0.0, 0},
+		{-0.0, 0},
+		{1.9, 1},
+		{-1.9, -1},
+		{0x1p62, (int64_t)1 << 62},
+		{0x1p63, INT64_MAX},
+		{(double)INT64_MAX, INT64_MAX},
+		{1e300, INT64_MAX},
+		{-0x1p63, INT64_MIN},
+		{-1e300, INT64_MIN},
+		{1.0 / 0.0, INT64_MAX},
+		{-1.0 / 0.0, INT64_MIN},
+		{0.0 / 0.0, 0},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_msg(sv_i64_sat(cases[i].v) == cases[i].want,
+			"%g: %lld", cases[i].v,
+			(long long)sv_i64_sat(cases[i].v));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("common");
@@ -294,6 +327,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_grow_and_strings);
 	tcase_add_test(t, test_wrap);
 	tcase_add_test(t, test_free_big);
+	tcase_add_test(t, test_i64_sat);
 	suite_add_tcase(s, t);
 	t = tcase_create("utf8");
 	tcase_add_loop_test(t, test_utf8_sanitize, 0,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "viewtest.h"
@@ -458,6 +459,57 @@ START_TEST(test_load)
 }
 END_TEST
 
+/* --config naming what must not be read blindly (infile.h): refused at
+ * once with one line, or read within the bound with every message
+ * escaped. */
+static const struct {
+	const char *what;
+	int rc;
+	const char *frag;
+} hostile_config[SVT_NHOSTILE] = {
+	{"/dev/zero", -EINVAL, "is a character device, not a regular file"},
+	{"fifo", -EINVAL, "is a FIFO, not a regular file"},
+	{"loop", -ELOOP, "Too many levels of symbolic links"},
+	{"sparse", -EFBIG, "holds 2GiB, more than a configuration file may"},
+	{"escapes", 0, NULL},
+};
+
+START_TEST(test_load_hostile)
+{
+	/* given a --config FILE that is a device, a FIFO, a link loop, 2 GB
+	 * or binary; when loaded; then no wait, and a refusal in one line,
+	 * or the lines read with no raw control in any message */
+	const struct svt_hostile *h = &svt_hostile_files()[_i];
+	struct sv_config c;
+	struct sv_error err = {0};
+	size_t i;
+
+	ck_assert_str_eq(h->what, hostile_config[_i].what);
+	sv_config_init(&c);
+	alarm(20);
+	ck_assert_int_eq(
+		sv_config_load(&c, h->path, true, &err), hostile_config[_i].rc);
+	alarm(0);
+	if (hostile_config[_i].rc) {
+		ck_assert_msg(strstr(err.msg, hostile_config[_i].frag), "%s",
+			err.msg);
+		ck_assert_ptr_nonnull(strstr(err.msg, h->path));
+		ck_assert_ptr_null(strchr(err.msg, '\n'));
+	} else {
+		ck_assert_uint_gt(c.errors.n, 0);
+		for (i = 0; i < c.errors.n; i++)
+			ck_assert_msg(!svt_has_raw_control(c.errors.v[i],
+					      strlen(c.errors.v[i])),
+				"%s", c.errors.v[i]);
+	}
+	/* the default file (no must_exist) is refused alike */
+	if (hostile_config[_i].rc)
+		ck_assert_int_eq(sv_config_load(&c, h->path, false, &err),
+			hostile_config[_i].rc);
+	sv_config_fini(&c);
+}
+END_TEST
+
 START_TEST(test_default_path)
 {
 	char buf[256];
@@ -526,6 +578,7 @@ static Suite *suite(void)
 	tcase_add_test(k, test_dump_roundtrip);
 	tcase_add_test(k, test_load);
 	tcase_add_test(k, test_default_path);
+	tcase_add_loop_test(k, test_load_hostile, 0, SVT_NHOSTILE);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, k);
 	return s;

@@ -740,7 +740,7 @@ START_TEST(test_not_profiles)
 		char *fifo = svt_tmp_path("fifo.h5");
 		char *under = sv_xasprintf("%s/x.h5", text);
 		ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-		expect_fail(fifo, -EINVAL, "is not a regular file");
+		expect_fail(fifo, -EINVAL, "is a FIFO, not a regular file");
 		/* A path through a file: unreadable whoever runs the test. */
 		expect_fail(under, -ENOTDIR, "cannot open: Not a directory");
 		unlink(fifo);

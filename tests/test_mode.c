@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "scopeview/action.h"
 #include "scopeview/keys.h"
 #include "scopeview/mode.h"
+#include "scopeview/render.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 #include "viewtest.h"
@@ -276,6 +278,123 @@ START_TEST(test_popup_scroll)
 	ck_assert_int_eq(sv_mode_popup_top(sv_view_top(&v)), 0);
 	ck_assert(!(keys("q") & SV_REACT_QUIT));
 	ck_assert(keys("q") & SV_REACT_QUIT);
+}
+END_TEST
+
+/* The source popup of "main" (the statistics' first row) over a profile
+ * whose rows name path as their source file, at line 60, and hold no
+ * source text; the screen's text in *dump. */
+static char *screen_dump(void);
+
+static void source_popup(const char *path, char **dump)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nrows; i++) {
+		free(prof->rows[i].source_file);
+		prof->rows[i].source_file = sv_xstrdup(path);
+		prof->rows[i].source_line = 60;
+	}
+	alarm(30); /* a blocking open fails the test */
+	keys("V v");
+	alarm(0);
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_SOURCE);
+	*dump = screen_dump();
+}
+
+/* The screen's text and styles. */
+static char *screen_dump(void)
+{
+	struct sv_grid g;
+	char *dump;
+
+	sv_grid_init(&g);
+	sv_grid_resize(&g, v.w, v.h);
+	sv_render(&g, &v);
+	dump = vt_grid_dump(&g);
+	sv_grid_fini(&g);
+	return dump;
+}
+
+START_TEST(test_source_file)
+{
+	/* given a source file of 100 lines the profile names; when its
+	 * popup opens; then the file's lines, scrolled to the call's line 60,
+	 * which stands out, and the file's size */
+	char *path = svt_tmp_path("source.py"), *dump;
+	FILE *f = fopen(path, "w");
+	int i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 1; i <= 100; i++)
+		fprintf(f, "x = %d  # line %d\n", i, i);
+	ck_assert_int_eq(fclose(f), 0);
+	source_popup(path, &dump);
+	ck_assert_ptr_nonnull(strstr(dump, "   60\u25b8 x = 60  # line 60"));
+	ck_assert_ptr_nonnull(strstr(dump, "   61  x = 61  # line 61"));
+	ck_assert_ptr_null(strstr(dump, "x = 1  # line 1\n"));
+	ck_assert_int_gt(sv_mode_popup_top(sv_view_top(&v)), 50);
+	free(dump);
+	/* its top says where the text comes from */
+	keys("Home");
+	dump = screen_dump();
+	ck_assert_ptr_nonnull(strstr(dump, "From the file"));
+	ck_assert_ptr_nonnull(strstr(dump, "(1.7KiB)."));
+	ck_assert_ptr_nonnull(strstr(dump, "    1  x = 1  # line 1 "));
+	free(dump);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_source_text_numbered_from_max)
+{
+	/* given rows whose source text is numbered from INT64_MAX (a
+	 * mutation fuzz_load found); when the source popup shows it; then
+	 * the numbers stop at INT64_MAX and nothing overflows (UBSan) */
+	size_t i;
+	char *dump;
+
+	for (i = 0; i < prof->nrows; i++) {
+		free(prof->rows[i].source_text);
+		prof->rows[i].source_text = sv_xstrdup("a = 1\nb = 2\nc = 3\n");
+		prof->rows[i].source_line = INT64_MAX;
+	}
+	keys("V v");
+	ck_assert_int_eq(sv_view_popup(&v), SV_POPUP_SOURCE);
+	dump = screen_dump();
+	ck_assert_ptr_nonnull(strstr(dump, "9223372036854775807  c = 3"));
+	free(dump);
+}
+END_TEST
+
+/* What the source popup says of each of svt_hostile_files(): words of
+ * it (a message may be folded between them). */
+static const char *const source_hostile[SVT_NHOSTILE][3] = {
+	{"cannot", "character", "device"},
+	{"cannot", "FIFO", "regular"},
+	{"cannot", "symbolic", "levels"},
+	{"1MiB", "2GiB", "    1  head"},
+	{"\\x1b]0;pwned\\x07", "\\x1b[2J", "import os"},
+};
+
+START_TEST(test_source_file_hostile)
+{
+	/* given a profile naming as its source /dev/zero, a FIFO, a link
+	 * loop, a 2 GB file or a file of escape sequences; when the popup
+	 * opens; then no wait, at most the bound read, the reason or the
+	 * text said, and no raw control sequence on the screen */
+	const struct svt_hostile *h = &svt_hostile_files()[_i];
+	char *dump;
+	size_t k;
+
+	source_popup(h->path, &dump);
+	for (k = 0; k < 3; k++)
+		ck_assert_msg(strstr(dump, source_hostile[_i][k]),
+			"%s: no '%s' in\n%s", h->what, source_hostile[_i][k],
+			dump);
+	ck_assert_msg(!svt_has_raw_control(dump, strlen(dump)), "%s: %s",
+		h->what, dump);
+	free(dump);
 }
 END_TEST
 
@@ -1064,6 +1183,9 @@ static Suite *suite(void)
 	tcase_add_loop_test(
 		tc, test_popups, 0, sizeof popups / sizeof popups[0]);
 	tcase_add_test(tc, test_popup_scroll);
+	tcase_add_test(tc, test_source_file);
+	tcase_add_loop_test(tc, test_source_file_hostile, 0, SVT_NHOSTILE);
+	tcase_add_test(tc, test_source_text_numbered_from_max);
 	tcase_add_test(tc, test_search_prompt);
 	tcase_add_test(tc, test_other_prompts);
 	suite_add_tcase(s, tc);

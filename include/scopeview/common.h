@@ -72,6 +72,21 @@ static inline int64_t sv_add_sat(int64_t a, int64_t b)
 	return r;
 }
 
+/* A double (a mean, a percentile: doubles of int64 nanoseconds) as an
+ * int64, saturated: from 2^63 up INT64_MAX, below -2^63 INT64_MIN, NaN 0
+ * (a plain cast of those is undefined, and a mean of durations near
+ * INT64_MAX rounds to 2^63). */
+static inline int64_t sv_i64_sat(double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 0x1p63)
+		return INT64_MAX;
+	if (v < -0x1p63)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
 /* The times the viewer's window arithmetic works in: |t| <= 2^61, so that
  * a span and a midpoint of two of them never overflow.  Calls outside are
  * drawn clipped at the edge (the session warns that times are out of

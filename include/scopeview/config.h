@@ -48,6 +48,10 @@
 #include "scopeview/grid.h"
 #include "scopeview/strv.h"
 
+/* The most a configuration file may hold: 1 MiB (a longer one is not
+ * read at all, rather than read in part). */
+#define SV_CONFIG_MAX ((size_t)1 << 20)
+
 #define SV_CONFIG_PANEL_MIN 20
 #define SV_CONFIG_PANEL_MAX 200
 
@@ -90,9 +94,14 @@ size_t sv_config_parse(struct sv_config *c, const char *name, const char *text);
 
 /*
  * Read the file at path and parse it into c.  A missing file is not an
- * error unless must_exist (a --config FILE).  Returns 0 (also when
- * parse errors were collected in c->errors), or a negative errno with err
- * ("PATH: No such file or directory") when the file cannot be read.
+ * error unless must_exist (a --config FILE).  The file is opened and read
+ * by the rule of infile.h: a FIFO, a device or a directory is refused at
+ * once (-EINVAL, "PATH: is a FIFO, not a regular file"), never waited
+ * on, and a file of more than SV_CONFIG_MAX bytes is refused (-EFBIG)
+ * after reading only that much.  NUL bytes are left out and invalid
+ * UTF-8 reads as U+FFFD.  Returns 0 (also when parse errors were
+ * collected in c->errors), or a negative errno with err ("PATH: no such
+ * file") when the file cannot be read.
  */
 int sv_config_load(struct sv_config *c, const char *path, bool must_exist,
 	struct sv_error *err);

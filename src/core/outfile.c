@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scopeview/infile.h"
+
 /* How deep and how many entries a directory input is searched. */
 #define OUTFILE_DIR_DEPTH   16
 #define OUTFILE_DIR_ENTRIES 1000000
@@ -66,24 +68,6 @@ void sv_outfile_unlink_temps(void)
 	for (i = 0; i < OUTFILE_SLOTS; i++)
 		if (atomic_load(&outfile_state[i]) == 2)
 			unlink(outfile_live[i]);
-}
-
-/* What a file of mode m is, for a refusal. */
-static const char *outfile_kind(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
 }
 
 static bool outfile_same(const struct stat *a, const struct stat *b)
@@ -199,7 +183,7 @@ int sv_outfile_check(const char *path, const char *const *inputs,
 			return 0;
 		return sv_error_set(err, -EEXIST,
 			"%s is %s, not a regular file; not writing there", path,
-			outfile_kind(t.st_mode));
+			sv_infile_kind(t.st_mode));
 	}
 	if (errno == ENOENT)
 		return 0; /* a new name, or a directory open reports */

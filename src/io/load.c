@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scopeview/infile.h"
+
 int sv_load_step(const struct sv_load_opts *o, const char *path,
 	double fraction, const char *what, struct sv_error *err)
 {
@@ -109,29 +111,17 @@ int sv_load_sniff(
 	struct stat st;
 	ssize_t n;
 	size_t i = 0;
-	int fd, e;
+	int fd;
 
-	if (stat(path, &st) != 0) {
-		e = errno;
-		if (e == ENOENT)
-			return sv_error_set(
-				err, -ENOENT, "%s: no such file", path);
-		return sv_error_set(
-			err, -e, "%s: cannot open: %s", path, strerror(e));
-	}
+	/* Never a blocking open (a FIFO would wait for a writer forever),
+	 * and nothing but a regular file or a directory (infile.h). */
+	fd = sv_infile_open(path, SV_INFILE_DIR, &st, err);
+	if (fd < 0)
+		return fd;
 	if (S_ISDIR(st.st_mode)) {
+		close(fd);
 		*kind = SV_LOAD_DIR;
 		return 0;
-	}
-	/* Opening a FIFO would wait for a writer forever. */
-	if (!S_ISREG(st.st_mode))
-		return sv_error_set(err, -EINVAL,
-			"%s: is not a regular file, so not a profile", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return sv_error_set(
-			err, -e, "%s: cannot open: %s", path, strerror(e));
 	}
 	if (st.st_size == 0) {
 		close(fd);

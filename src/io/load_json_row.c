@@ -104,7 +104,10 @@ static void jl_row_columns(struct jl *j, struct sv_row *row)
 			continue;
 		}
 		col = sv_profile_column(j->p, dst[c], jl_col_fill[c]);
-		memcpy(col + row->first, j->cols[c], j->n[c] * sizeof *col);
+		/* A row of no calls has no values (cols[c] may be NULL). */
+		if (j->n[c])
+			memcpy(col + row->first, j->cols[c],
+				j->n[c] * sizeof *col);
 		if (c == JL_GPU)
 			for (i = 0; i < j->n[c] && !row->has_gpu; i++)
 				row->has_gpu = j->cols[c][i] >= 0;

@@ -131,7 +131,8 @@ static int native_expand(const char *const *paths, size_t n,
 			sv_strv_push(out, paths[i]);
 		}
 	}
-	qsort(out->v, out->n, sizeof *out->v, native_cmp_str);
+	if (out->n > 1) /* no inputs leave out->v NULL */
+		qsort(out->v, out->n, sizeof *out->v, native_cmp_str);
 	for (i = k = 0; i < out->n; i++) {
 		if (k && !strcmp(out->v[k - 1], out->v[i])) {
 			free(out->v[i]);

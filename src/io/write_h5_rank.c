@@ -212,8 +212,12 @@ int sv_writer_add_rank(struct sv_writer *w, const struct sv_write_rank *r,
 		for (c = first[i]; c < first[i + 1]; c++) {
 			uint32_t s = perm[c];
 			if (w->opts.schema == 3) {
-				blk[COL_A][pos] = r->start_ns[s] - prev;
-				blk[COL_B][pos] = r->end_ns[s] - r->start_ns[s];
+				/* Wrapping, as numpy's diff: the reader's
+				 * sums give the times back exactly. */
+				blk[COL_A][pos] =
+					sv_sub_wrap(r->start_ns[s], prev);
+				blk[COL_B][pos] = sv_sub_wrap(
+					r->end_ns[s], r->start_ns[s]);
 				prev = r->start_ns[s];
 			} else {
 				blk[COL_A][pos] = r->start_ns[s];

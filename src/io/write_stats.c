@@ -40,9 +40,11 @@ void sv_write_summary_idx(const int64_t *start, const int64_t *end,
 				   : SV_PAIRWISE_NP_BUFSIZE;
 		for (i = 0; i < m; i++) {
 			size_t c = idx ? idx[b + i] : b + i;
-			int64_t d = end[c] - start[c];
+			/* Wrapping as numpy's int64 does: a damaged
+			 * profile's sums are scope-profiler's. */
+			int64_t d = sv_sub_wrap(end[c], start[c]);
 			x[i] = (double)d;
-			s->total += d;
+			s->total = sv_add_wrap(s->total, d);
 			if (b + i == 0 || d < s->minimum)
 				s->minimum = d;
 			if (b + i == 0 || d > s->maximum)
@@ -56,7 +58,8 @@ void sv_write_summary_idx(const int64_t *start, const int64_t *end,
 				s->end_maximum = end[c];
 			if (gpu && gpu[c] >= 0) {
 				s->gpu_count++;
-				s->gpu_total += gpu[c];
+				s->gpu_total =
+					sv_add_wrap(s->gpu_total, gpu[c]);
 			}
 		}
 		acc += sv_pairwise_sum(x, m);
@@ -69,7 +72,7 @@ void sv_write_summary_idx(const int64_t *start, const int64_t *end,
 				   : SV_PAIRWISE_NP_BUFSIZE;
 		for (i = 0; i < m; i++) {
 			size_t c = idx ? idx[b + i] : b + i;
-			double d = (double)(end[c] - start[c]) - mean;
+			double d = (double)sv_sub_wrap(end[c], start[c]) - mean;
 			x[i] = d * d;
 		}
 		acc += sv_pairwise_sum(x, m);
@@ -93,12 +96,18 @@ struct excl_ctx {
 	const uint32_t *row;
 };
 
-/* scope-profiler's lane of call c (concurrency.py lane_ids). */
+/* scope-profiler's lane of call c (concurrency.py lane_ids); thread
+ * INT64_MAX, where -2 - thread would overflow, as the loader has it
+ * (profile_lanes.c). */
 static int64_t excl_lane(const struct excl_ctx *x, uint32_t c)
 {
 	int64_t th = x->thread ? x->thread[c] : -1;
 	int64_t tk = x->task ? x->task[c] : -1;
-	return tk >= 0 ? tk : (th < 0 ? -1 : -2 - th);
+	if (tk >= 0)
+		return tk;
+	if (th < 0)
+		return -1;
+	return th == INT64_MAX ? INT64_MIN : -2 - th;
 }
 
 static int excl_cmp(const void *pa, const void *pb, void *arg)
@@ -164,10 +173,11 @@ int sv_write_exclusive_totals(const int64_t *start_ns, const int64_t *end_ns,
 	/* A call's whole duration counts for its row and, without partial
 	 * overlaps, against its parent's. */
 	for (i = 0; i < ncalls && !overlap; i++) {
-		int64_t d = end_ns[i] - start_ns[i];
-		totals[row_of[i]] += d;
+		int64_t d = sv_sub_wrap(end_ns[i], start_ns[i]);
+		totals[row_of[i]] = sv_add_wrap(totals[row_of[i]], d);
 		if (nest.parent[i] != SV_NO_CALL)
-			totals[row_of[nest.parent[i]]] -= d;
+			totals[row_of[nest.parent[i]]] =
+				sv_sub_wrap(totals[row_of[nest.parent[i]]], d);
 	}
 	free(order);
 	free(stack);

@@ -115,7 +115,7 @@ static int64_t cp_clip(const struct cp_build *b, int64_t s, int64_t e)
 		s = b->t0;
 	if (e > b->t1)
 		e = b->t1;
-	return e > s ? e - s : 0;
+	return e > s ? sv_sub_sat(e, s) : 0;
 }
 
 /* Whether call c meets the range. */

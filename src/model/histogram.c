@@ -293,7 +293,8 @@ int sv_hist_build_longest(struct sv_hist *h, const struct sv_profile *p,
 char *sv_hist_edge_label(const struct sv_hist *h, size_t i, int sig,
 	unsigned flags, char *buf, size_t n)
 {
-	return sv_fmt_dur_ex((double)(int64_t)h->edges[i], sig, flags, buf, n);
+	return sv_fmt_dur_ex(
+		(double)sv_i64_sat(h->edges[i]), sig, flags, buf, n);
 }
 
 int sv_hist_edge_digits(const struct sv_hist *h, unsigned flags)

@@ -46,6 +46,9 @@ static struct sv_stats_edge *range_find(
 	struct sv_stats_edge *v, size_t n, uint32_t c)
 {
 	struct sv_stats_edge key = {c, 0};
+	/* No edges (a profile without nesting, an empty range) is NULL. */
+	if (!n)
+		return NULL;
 	return bsearch(&key, v, n, sizeof *v, range_cmp);
 }
 

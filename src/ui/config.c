@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "scopeview/action.h"
+#include "scopeview/budget.h"
+#include "scopeview/infile.h"
 #include "scopeview/keys.h"
 #include "scopeview/panel.h"
 #include "scopeview/stats.h"
@@ -446,31 +448,33 @@ size_t sv_config_parse(struct sv_config *c, const char *name, const char *text)
 int sv_config_load(struct sv_config *c, const char *path, bool must_exist,
 	struct sv_error *err)
 {
-	FILE *f;
-	char *text = NULL;
-	size_t len = 0, cap = 0, got;
+	struct sv_infile_text t;
+	char *text;
+	int rc;
 
 	if (!c || !path)
 		return sv_error_set(err, -EINVAL, "no configuration file");
-	f = fopen(path, "r");
-	if (!f) {
-		int e = errno;
-		if ((e == ENOENT || e == ENOTDIR) && !must_exist)
-			return 0;
-		return sv_error_set(err, -e, "%s: %s", path, strerror(e));
+	/* Never a blocking open, nothing but a regular file, and no more
+	 * than SV_CONFIG_MAX bytes (infile.h). */
+	rc = sv_infile_read(path, SV_CONFIG_MAX, &t, err);
+	if ((rc == -ENOENT || rc == -ENOTDIR) && !must_exist)
+		return 0;
+	if (rc < 0)
+		return rc;
+	if (t.cut) {
+		char size[32], max[32];
+		sv_budget_format(size, sizeof size, t.size);
+		sv_budget_format(max, sizeof max, SV_CONFIG_MAX);
+		sv_infile_text_fini(&t);
+		return sv_error_set(err, -EFBIG,
+			"%s: holds %siB, more than a configuration file may "
+			"(%siB): not read",
+			path, size, max);
 	}
-	do {
-		sv_grow((void **)&text, &cap, len + 4097, 1);
-		got = fread(text + len, 1, 4096, f);
-		len += got;
-	} while (got == 4096);
-	text[len] = '\0';
-	if (ferror(f)) {
-		fclose(f);
-		free(text);
-		return sv_error_set(err, -EIO, "%s: cannot read it", path);
-	}
-	fclose(f);
+	/* NUL bytes left out and invalid UTF-8 shown as U+FFFD: the text
+	 * the messages quote is text. */
+	text = sv_utf8_sanitize(t.data, t.len);
+	sv_infile_text_fini(&t);
 	sv_config_parse(c, path, text);
 	free(text);
 	return 0;

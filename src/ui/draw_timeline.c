@@ -712,7 +712,8 @@ static void render_range(struct render_ctx *r)
 		sv_grid_put(r->g, x1 - 1, g->ruler_y + 1, ']',
 			SV_STYLE_PANEL_MARK, 0);
 	snprintf(label, sizeof label, "range %s",
-		sv_fmt_dur(v->s->range_t1 - v->s->range_t0, span, sizeof span));
+		sv_fmt_dur(sv_sub_sat(v->s->range_t1, v->s->range_t0), span,
+			sizeof span));
 	if ((int)strlen(label) <= x1 - x0) {
 		int lw = (int)strlen(label) + 1 < x1 - x0
 				 ? (int)strlen(label) + 1

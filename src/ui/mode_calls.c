@@ -480,7 +480,7 @@ static void calls_draw(
 			d->reverse ? " (reversed)" : "",
 			p99 >= 0 ? ", ! above p99 = " : "",
 			p99 >= 0 ? sv_render_short(
-					   (int64_t)p99, p99s, sizeof p99s)
+					   sv_i64_sat(p99), p99s, sizeof p99s)
 				 : "");
 	x = r.x + 1;
 	for (k = 0; k < sizeof calls_screen / sizeof calls_screen[0]; k++) {

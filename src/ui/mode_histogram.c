@@ -304,8 +304,8 @@ static int hist_enter(struct sv_mode *m, struct sv_list *l, long cur)
 	calls = d->h.order + d->h.first[lo];
 	n = d->h.first[hi + 1] - d->h.first[lo];
 	snprintf(title, sizeof title, "%s .. %s",
-		sv_render_short((int64_t)d->h.edges[lo], a, sizeof a),
-		sv_render_short((int64_t)d->h.edges[hi + 1], b, sizeof b));
+		sv_render_short(sv_i64_sat(d->h.edges[lo]), a, sizeof a),
+		sv_render_short(sv_i64_sat(d->h.edges[hi + 1]), b, sizeof b));
 	/* Handed over before the list is shown, which then keeps it rather
 	 * than sorting the whole region first. */
 	cm = sv_view_mode(v, "calls");
@@ -368,14 +368,15 @@ static void hist_marks(const struct hist_data *d,
 	buf[0] = '\0';
 	if (!g)
 		return;
-	if (g->s.has_dist && sv_hist_bin_of(&d->h, (int64_t)g->s.mean_ns) == b)
+	if (g->s.has_dist &&
+		sv_hist_bin_of(&d->h, sv_i64_sat(g->s.mean_ns)) == b)
 		used += (size_t)snprintf(buf + used, n - used, " mean");
 	if (g->s.has_percentiles) {
-		if (sv_hist_bin_of(&d->h, (int64_t)g->s.p50_ns) == b)
+		if (sv_hist_bin_of(&d->h, sv_i64_sat(g->s.p50_ns)) == b)
 			used += (size_t)snprintf(buf + used, n - used, " p50");
-		if (sv_hist_bin_of(&d->h, (int64_t)g->s.p95_ns) == b)
+		if (sv_hist_bin_of(&d->h, sv_i64_sat(g->s.p95_ns)) == b)
 			used += (size_t)snprintf(buf + used, n - used, " p95");
-		if (sv_hist_bin_of(&d->h, (int64_t)g->s.p99_ns) == b &&
+		if (sv_hist_bin_of(&d->h, sv_i64_sat(g->s.p99_ns)) == b &&
 			used < n)
 			snprintf(buf + used, n - used, " p99");
 	}
@@ -460,10 +461,12 @@ static void hist_draw(
 	if (reg && reg->s.has_percentiles)
 		sv_grid_textf(g, r.x, r.y + 1, r.w, SV_STYLE_DIM, 0,
 			" mean %s  p50 %s  p95 %s  p99 %s  (summary's figures)",
-			sv_render_short((int64_t)reg->s.mean_ns, a, sizeof a),
-			sv_render_short((int64_t)reg->s.p50_ns, b, sizeof b),
-			sv_render_short((int64_t)reg->s.p95_ns, c, sizeof c),
-			sv_render_short((int64_t)reg->s.p99_ns, e, sizeof e));
+			sv_render_short(
+				sv_i64_sat(reg->s.mean_ns), a, sizeof a),
+			sv_render_short(sv_i64_sat(reg->s.p50_ns), b, sizeof b),
+			sv_render_short(sv_i64_sat(reg->s.p95_ns), c, sizeof c),
+			sv_render_short(
+				sv_i64_sat(reg->s.p99_ns), e, sizeof e));
 	if (d->busy) {
 		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " binning %" PRIu64 " calls: %d%%", d->ncalls,

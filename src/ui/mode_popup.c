@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "popup_priv.h"
 #include "scopeview/action.h"
 #include "scopeview/counters.h"
 #include "scopeview/fmt.h"
@@ -26,17 +27,8 @@
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
-/* A popup's own state (set by sv_view_push_popup through
- * sv_mode_popup_setup). */
-struct popup_data {
-	struct sv_list list; /* its lines: list.top is the first shown */
-	long region;         /* the source popup's region, -1 for none */
-	unsigned scopes;     /* the help's scopes */
-	/* The list view under the help, for what its Enter does. */
-	const struct sv_list *under;
-};
-
 static void popup_fit_list(struct sv_mode *m);
+static void popup_show_mark(struct sv_mode *m);
 
 static void popup_draw_line(const struct sv_mode *m, const struct sv_list *l,
 	struct sv_grid *g, long row, int x, int y, int w, int style)
@@ -60,7 +52,16 @@ void sv_mode_popup_setup(struct sv_mode *m, long region, unsigned scopes)
 	d->region = region;
 	d->scopes = scopes;
 	d->under = main->ops->list ? main->ops->list(main) : NULL;
+	if (m->kind == SV_POPUP_SOURCE)
+		sv_popup_source_setup(d, m->s);
 	popup_fit_list(m);
+	if (d->file.text)
+		popup_show_mark(m);
+}
+
+static void popup_fini(struct sv_mode *m)
+{
+	sv_popup_source_fini(m->data);
 }
 
 long sv_mode_popup_top(const struct sv_mode *m)
@@ -99,18 +100,13 @@ static const char *popup_meta_group(const char *key)
 	return "Environment and other";
 }
 
-/* Emits popup lines one at a time; counts them and draws those in view. */
-struct popup_out {
-	struct sv_grid *g;
-	const struct sv_glyphs *gl;
-	const struct sv_session *s;
-	const struct popup_data *d;
-	int x, y0, w, h; /* text area */
-	long top, n;
-	int widest; /* bytes of the longest line, >= its cells */
-};
+bool sv_popup_in_view(const struct popup_out *o)
+{
+	long i = o->n - o->top;
+	return i >= 0 && i < o->h;
+}
 
-static void popup_line(struct popup_out *o, int style, const char *text)
+void sv_popup_line(struct popup_out *o, int style, const char *text)
 {
 	long i = o->n++ - o->top;
 	int len = (int)strlen(text);
@@ -121,22 +117,19 @@ static void popup_line(struct popup_out *o, int style, const char *text)
 			o->gl->ellipsis);
 }
 
-static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
-	SV_PRINTF(3, 4);
-
-static void popup_linef(struct popup_out *o, int style, const char *fmt, ...)
+void sv_popup_linef(struct popup_out *o, int style, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	popup_line(o, style, buf);
+	sv_popup_line(o, style, buf);
 }
 
 /* A long line folded at spaces to the popup's width, the continuation
  * lines indented, so that a warning is read whole, not cut. */
-static void popup_wrapped(struct popup_out *o, int style, const char *text)
+void sv_popup_wrapped(struct popup_out *o, int style, const char *text)
 {
 	char line[512];
 	int indent = 0;
@@ -158,7 +151,7 @@ static void popup_wrapped(struct popup_out *o, int style, const char *text)
 		memset(line, ' ', (size_t)indent);
 		memcpy(line + indent, text, cut);
 		line[indent + (int)cut] = '\0';
-		popup_line(o, style, line);
+		sv_popup_line(o, style, line);
 		text += cut;
 		while (*text == ' ')
 			text++;
@@ -212,8 +205,8 @@ static void popup_help(struct popup_out *o)
 				continue;
 			if (!head) {
 				if (any_group)
-					popup_line(o, SV_STYLE_POPUP, "");
-				popup_line(o, SV_STYLE_PANEL_HEAD,
+					sv_popup_line(o, SV_STYLE_POPUP, "");
+				sv_popup_line(o, SV_STYLE_PANEL_HEAD,
 					groups[gi].title);
 				head = any_group = true;
 			}
@@ -223,10 +216,10 @@ static void popup_help(struct popup_out *o)
 			/* Enter over a list says what it does there. */
 			if (a == SV_ACTION_LIST_ENTER && o->d->under &&
 				o->d->under->ops->enter_help)
-				popup_linef(o, SV_STYLE_POPUP, "  %-15s %s",
+				sv_popup_linef(o, SV_STYLE_POPUP, "  %-15s %s",
 					keys, o->d->under->ops->enter_help);
 			else
-				popup_linef(o, SV_STYLE_POPUP, "  %-15s %s",
+				sv_popup_linef(o, SV_STYLE_POPUP, "  %-15s %s",
 					keys, ai->help);
 		}
 	}
@@ -234,8 +227,8 @@ static void popup_help(struct popup_out *o)
 		/* What the timeline's glyphs mean. */
 		size_t n, i;
 		const struct sv_timeline_glyph *lg = sv_timeline_legend(&n);
-		popup_line(o, SV_STYLE_POPUP, "");
-		popup_line(o, SV_STYLE_PANEL_HEAD, "Glyphs");
+		sv_popup_line(o, SV_STYLE_POPUP, "");
+		sv_popup_line(o, SV_STYLE_PANEL_HEAD, "Glyphs");
 		for (i = 0; i < n; i++) {
 			char line[512], g[8];
 			uint32_t cp = o->gl->ascii ? lg[i].ascii : lg[i].uni;
@@ -247,179 +240,17 @@ static void popup_help(struct popup_out *o)
 			else
 				snprintf(line, sizeof line, "  %s",
 					lg[i].meaning);
-			popup_wrapped(o, SV_STYLE_POPUP, line);
+			sv_popup_wrapped(o, SV_STYLE_POPUP, line);
 		}
 	}
-	popup_line(o, SV_STYLE_POPUP, "");
-	popup_wrapped(o, SV_STYLE_POPUP,
+	sv_popup_line(o, SV_STYLE_POPUP, "");
+	sv_popup_wrapped(o, SV_STYLE_POPUP,
 		"Mouse: click selects, wheel zooms at the pointer, drag pans.");
-	popup_wrapped(o, SV_STYLE_POPUP,
+	sv_popup_wrapped(o, SV_STYLE_POPUP,
 		"A count before a move repeats it (20l, 5j, 3n); Esc drops "
 		"it.");
-	popup_wrapped(o, SV_STYLE_POPUP, "In a prompt, other keys type text.");
-}
-
-/* Source line text: tabs to spaces (to the next multiple of 4), a CR
- * before the end dropped; other control characters are escaped later. */
-static void popup_untab(const char *s, size_t len, char *text)
-{
-	size_t k, o2 = 0;
-
-	for (k = 0; k < len && o2 < 400; k++) {
-		if (s[k] == '\t') {
-			do
-				text[o2++] = ' ';
-			while (o2 % 4 && o2 < 400);
-		} else if (s[k] != '\r' || k + 1 < len) {
-			text[o2++] = s[k];
-		}
-	}
-	text[o2] = '\0';
-}
-
-/* One line of the line profile table: entry i of l (or none: -1) and the
- * source text; the hottest lines stand out. */
-static void popup_lineprof_row(struct popup_out *o,
-	const struct sv_line_profile *l, long i, int64_t ln, const char *text,
-	double total)
-{
-	char t[32], per[32];
-	double sec;
-
-	if (i < 0) {
-		popup_linef(o, SV_STYLE_POPUP, "%6" PRId64 "%41s  %s", ln, "",
-			text);
-		return;
-	}
-	sec = l->time[i] * l->unit;
-	sv_fmt_dur_ex(sec * 1e9, 3, 0, t, sizeof t);
-	if (l->hits[i] > 0)
-		sv_fmt_dur_ex(
-			sec * 1e9 / (double)l->hits[i], 3, 0, per, sizeof per);
-	else
-		snprintf(per, sizeof per, "-");
-	popup_linef(o,
-		sv_counters_line_hot(l, (size_t)i) ? SV_STYLE_HOT
-						   : SV_STYLE_POPUP,
-		"%6" PRId64 " %9" PRId64 " %10s %10s %7.1f%%  %s", ln,
-		l->hits[i], t, per, total > 0 ? 100.0 * sec / total : 0.0,
-		text);
-}
-
-/* The region's line profile beside its source, as line_profiler's report
- * shows it: hits, time, time per hit and share of the time per line. */
-static void popup_lineprof(struct popup_out *o, const struct sv_line_profile *l,
-	const struct sv_row *row)
-{
-	double total = sv_counters_line_total(l);
-	const char *src = l->source;
-	int64_t ln = l->source_first_lineno;
-	char t[32];
-	size_t i;
-
-	if (!src && row && row->source_text && row->source_line >= 0) {
-		src = row->source_text;
-		ln = row->source_line;
-	}
-	if (src && ln < 0)
-		ln = l->first_lineno >= 0 ? l->first_lineno : 1;
-	sv_fmt_dur_ex(total * 1e9, 3, 0, t, sizeof t);
-	popup_linef(o, SV_STYLE_PANEL_HEAD,
-		"Line profile of %s() in %s, rank %" PRIu32 ": %s",
-		l->function ? l->function : "?",
-		l->filename ? l->filename : "?", l->rank, t);
-	popup_linef(o, SV_STYLE_PANEL_HEAD, "%6s %9s %10s %10s %8s  %s", "Line",
-		"Hits", "Time", "Per hit", "% Time", "Line contents");
-	/* Profiled lines before the text, the text, profiled lines after. */
-	for (i = 0; i < l->nlines; i++)
-		if (!src || l->line[i] < ln)
-			popup_lineprof_row(
-				o, l, (long)i, l->line[i], "", total);
-	while (src && *src) {
-		size_t len = strcspn(src, "\n");
-		char text[512];
-		long at = -1;
-		for (i = 0; i < l->nlines && at < 0; i++)
-			if (l->line[i] == ln)
-				at = (long)i;
-		popup_untab(src, len, text);
-		popup_lineprof_row(o, l, at, ln++, text, total);
-		src += len;
-		if (*src == '\n')
-			src++;
-	}
-	for (i = 0; src && i < l->nlines; i++)
-		if (l->line[i] >= ln)
-			popup_lineprof_row(
-				o, l, (long)i, l->line[i], "", total);
-}
-
-static void popup_source(struct popup_out *o)
-{
-	const struct sv_session *ss = o->s;
-	const struct sv_profile *p = ss->p;
-	long region = o->d->region;
-	const struct sv_row *row = NULL;
-	size_t i;
-
-	if (region < 0) {
-		popup_line(o, SV_STYLE_POPUP, "No region selected.");
-		return;
-	}
-	if (ss->sel != SV_NO_CALL)
-		row = &p->rows[sv_profile_row_of(p, ss->sel)];
-	for (i = 0; !row && i < p->nrows; i++)
-		if ((long)p->rows[i].region == region)
-			row = &p->rows[i];
-	popup_line(o, SV_STYLE_PANEL_HEAD, p->regions[region]);
-	if (!row || !row->source_file)
-		popup_line(o, SV_STYLE_DIM, "source file: unknown");
-	else
-		popup_linef(o, SV_STYLE_POPUP, "%s:%" PRId64, row->source_file,
-			row->source_line);
-	if (row && row->ntags) {
-		char tags[512];
-		size_t used = 0, i2;
-		tags[0] = '\0';
-		for (i2 = 0; i2 < row->ntags && used < sizeof tags; i2++)
-			used += (size_t)snprintf(tags + used,
-				sizeof tags - used, "%s%s", i2 ? ", " : "",
-				row->tags[i2]);
-		popup_linef(o, SV_STYLE_POPUP, "tags: %s%s", tags,
-			row->tags_raw ? " (not a JSON list)" : "");
-	}
-	popup_line(o, SV_STYLE_POPUP, "");
-	{
-		const struct sv_line_profile *l = sv_counters_line_profile(
-			p, p->regions[region], row ? (long)row->rank : -1);
-		if (l) {
-			popup_lineprof(o, l, row);
-			return;
-		}
-	}
-	if (!row || !row->source_text) {
-		popup_line(o, SV_STYLE_DIM,
-			"The profile holds no source text for this region.");
-		return;
-	}
-	{
-		/* One popup line per source line, numbered from the call site. */
-		const char *s = row->source_text;
-		int64_t ln = row->source_line;
-		while (*s) {
-			size_t len = strcspn(s, "\n");
-			char text[512];
-			popup_untab(s, len, text);
-			if (ln >= 0)
-				popup_linef(o, SV_STYLE_POPUP,
-					"%5" PRId64 "  %s", ln++, text);
-			else
-				popup_line(o, SV_STYLE_POPUP, text);
-			s += len;
-			if (*s == '\n')
-				s++;
-		}
-	}
+	sv_popup_wrapped(
+		o, SV_STYLE_POPUP, "In a prompt, other keys type text.");
 }
 
 static void popup_metadata(struct popup_out *o)
@@ -429,9 +260,9 @@ static void popup_metadata(struct popup_out *o)
 		"Slurm", "Modules", "Environment and other"};
 	size_t gi, i;
 
-	popup_linef(
+	sv_popup_linef(
 		o, SV_STYLE_POPUP, "file       %s", p->path ? p->path : "-");
-	popup_linef(o, SV_STYLE_POPUP,
+	sv_popup_linef(o, SV_STYLE_POPUP,
 		"schema     %d (%s)   ranks %" PRIu32 "   regions %" PRIu32
 		"   calls %" PRIu32,
 		p->schema,
@@ -445,17 +276,18 @@ static void popup_metadata(struct popup_out *o)
 			if (strcmp(popup_meta_group(p->meta[i].key), order[gi]))
 				continue;
 			if (!any) {
-				popup_line(o, SV_STYLE_POPUP, "");
-				popup_line(o, SV_STYLE_PANEL_HEAD, order[gi]);
+				sv_popup_line(o, SV_STYLE_POPUP, "");
+				sv_popup_line(
+					o, SV_STYLE_PANEL_HEAD, order[gi]);
 				any = true;
 			}
-			popup_linef(o, SV_STYLE_POPUP, "  %-22s %s",
+			sv_popup_linef(o, SV_STYLE_POPUP, "  %-22s %s",
 				p->meta[i].key,
 				p->meta[i].text ? p->meta[i].text : "");
 		}
 	}
 	if (!p->nmeta)
-		popup_line(o, SV_STYLE_DIM, "The profile has no metadata.");
+		sv_popup_line(o, SV_STYLE_DIM, "The profile has no metadata.");
 }
 
 static void popup_warnings(struct popup_out *o)
@@ -464,21 +296,22 @@ static void popup_warnings(struct popup_out *o)
 	size_t i;
 
 	if (!p->nwarnings && !p->nunshown)
-		popup_line(o, SV_STYLE_POPUP,
+		sv_popup_line(o, SV_STYLE_POPUP,
 			"No warnings: the file read "
 			"cleanly.");
 	else if (!p->nwarnings)
-		popup_line(o, SV_STYLE_POPUP, "No warnings.");
+		sv_popup_line(o, SV_STYLE_POPUP, "No warnings.");
 	for (i = 0; i < p->nwarnings; i++)
-		popup_wrapped(o, SV_STYLE_WARNING, p->warnings[i]);
+		sv_popup_wrapped(o, SV_STYLE_WARNING, p->warnings[i]);
 	if (p->nunshown) {
 		/* Not a clean read: parts of the file are not shown. */
-		popup_line(o, SV_STYLE_POPUP, "");
-		popup_wrapped(o, SV_STYLE_POPUP,
+		sv_popup_line(o, SV_STYLE_POPUP, "");
+		sv_popup_wrapped(o, SV_STYLE_POPUP,
 			"The file holds objects scopeview does not "
 			"show:");
 		for (i = 0; i < p->nunshown; i++)
-			popup_linef(o, SV_STYLE_POPUP, "  %s", p->unshown[i]);
+			sv_popup_linef(
+				o, SV_STYLE_POPUP, "  %s", p->unshown[i]);
 	}
 }
 
@@ -489,13 +322,13 @@ static void popup_contents(struct popup_out *o)
 	size_t i;
 
 	if (!p->nnodes) {
-		popup_line(o, SV_STYLE_DIM, "The loader listed no objects.");
+		sv_popup_line(o, SV_STYLE_DIM, "The loader listed no objects.");
 		return;
 	}
-	popup_linef(o, SV_STYLE_PANEL_HEAD, "%zu objects%s", p->nnodes,
+	sv_popup_linef(o, SV_STYLE_PANEL_HEAD, "%zu objects%s", p->nnodes,
 		p->nodes_cut ? " (the rest left out)" : "");
 	for (i = 0; i < p->nnodes; i++)
-		popup_linef(o,
+		sv_popup_linef(o,
 			strcmp(p->nodes[i].what, "group") ? SV_STYLE_POPUP
 							  : SV_STYLE_PANEL_HEAD,
 			"%s  %s", p->nodes[i].path, p->nodes[i].what);
@@ -508,7 +341,7 @@ static void popup_body(int popup, struct popup_out *o)
 		popup_help(o);
 		break;
 	case SV_POPUP_SOURCE:
-		popup_source(o);
+		sv_popup_source(o);
 		break;
 	case SV_POPUP_METADATA:
 		popup_metadata(o);
@@ -528,6 +361,7 @@ static void popup_body(int popup, struct popup_out *o)
 struct popup_box {
 	int px, py, pw, ph;
 	long n;
+	long mark; /* the line of the call's source line, or -1 */
 };
 
 /* Count and measure the lines (nothing is drawn with top this far), then
@@ -545,6 +379,7 @@ static struct popup_box popup_fit(const struct sv_mode *m, int w, int h)
 	o.d = m->data;
 	o.w = b.pw - 4;
 	o.top = 1L << 30;
+	o.mark = -1;
 	popup_body(m->kind, &o);
 	if (o.n + 2 < b.ph)
 		b.ph = (int)o.n + 2;
@@ -557,6 +392,7 @@ static struct popup_box popup_fit(const struct sv_mode *m, int w, int h)
 	b.px = (w - b.pw) / 2;
 	b.py = o.n + 2 < h - 2 ? (h - b.ph) / 3 : 1;
 	b.n = o.n;
+	b.mark = o.mark;
 	return b;
 }
 
@@ -568,6 +404,18 @@ static void popup_fit_list(struct sv_mode *m)
 	struct popup_box b = popup_fit(m, m->w, m->h);
 	sv_list_place(&d->list, b.px + 2, b.py + 1, b.pw - 4, b.ph - 2);
 	sv_list_set_rows(&d->list, b.n);
+}
+
+/* Scroll the source popup so that the call's line shows near its top. */
+static void popup_show_mark(struct sv_mode *m)
+{
+	struct popup_data *d = m->data;
+	struct popup_box b = popup_fit(m, m->w, m->h);
+
+	if (b.mark > 3) {
+		d->list.top = d->list.cur = b.mark - 3;
+		sv_list_set_rows(&d->list, b.n);
+	}
 }
 
 static void popup_draw(
@@ -617,6 +465,7 @@ static void popup_draw(
 	if (o.top < 0)
 		o.top = 0;
 	o.n = 0;
+	o.mark = -1;
 	popup_body(m->kind, &o);
 	if (o.n > o.h)
 		snprintf(foot, sizeof foot,
@@ -684,6 +533,7 @@ const struct sv_mode_ops sv_mode_popup = {
 	.main = false,
 	.scopes = {SV_SCOPE_POPUP, SV_SCOPE_LIST, 0},
 	.size = sizeof(struct popup_data),
+	.fini = popup_fini,
 	.resize = popup_resize,
 	.apply = popup_apply,
 	.key = popup_key,

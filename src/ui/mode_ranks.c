@@ -534,7 +534,7 @@ static void ranks_draw_head(
 				m->s, d->m.t->regions[j].region),
 			sv_render_glyphs(m->s->opts.ascii)->ellipsis);
 		ranks_cell(g, x, r.y + 2, f->has, f->min_ns, ranks_plain);
-		ranks_cell(g, x, r.y + 3, f->has, (int64_t)f->mean_ns,
+		ranks_cell(g, x, r.y + 3, f->has, sv_i64_sat(f->mean_ns),
 			ranks_plain);
 		ranks_cell(g, x, r.y + 4, f->has, f->max_ns, ranks_plain);
 		if (f->has)
@@ -543,7 +543,7 @@ static void ranks_draw_head(
 			snprintf(buf, sizeof buf, "-");
 		sv_grid_textf(g, x, r.y + 5, RANKS_CELL_W, SV_STYLE_DEFAULT, 0,
 			"%*s", RANKS_CELL_W - 1, buf);
-		ranks_cell(g, x, r.y + 6, f->has, (int64_t)f->excess_ns,
+		ranks_cell(g, x, r.y + 6, f->has, sv_i64_sat(f->excess_ns),
 			ranks_plain);
 		sv_grid_textf(g, x, r.y + 7, RANKS_CELL_W,
 			f->rank_imbalance_pct >= 10 ? SV_STYLE_WARNING

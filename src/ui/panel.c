@@ -373,7 +373,7 @@ static void panel_value(
 		return;
 	case SV_PANEL_COL_AVG:
 		if (s->has_dist)
-			sv_render_short((int64_t)(s->mean_ns + 0.5), buf, n);
+			sv_render_short(sv_i64_sat(s->mean_ns + 0.5), buf, n);
 		else
 			snprintf(buf, n, "-");
 		return;
@@ -382,11 +382,11 @@ static void panel_value(
 	case SV_PANEL_COL_P99:
 		if (s->has_percentiles)
 			sv_render_short(
-				(int64_t)((col == SV_PANEL_COL_P50 ? s->p50_ns
-						  : col == SV_PANEL_COL_P95
-							  ? s->p95_ns
-							  : s->p99_ns) +
-					  0.5),
+				sv_i64_sat((col == SV_PANEL_COL_P50 ? s->p50_ns
+						   : col == SV_PANEL_COL_P95
+							   ? s->p95_ns
+							   : s->p99_ns) +
+					   0.5),
 				buf, n);
 		else
 			snprintf(buf, n, "-");
@@ -402,7 +402,7 @@ static void panel_value(
 		return;
 	case SV_PANEL_COL_STD:
 		if (s->has_std)
-			sv_render_short((int64_t)(s->std_ns + 0.5), buf, n);
+			sv_render_short(sv_i64_sat(s->std_ns + 0.5), buf, n);
 		else
 			snprintf(buf, n, "-");
 		return;

@@ -456,8 +456,8 @@ void sv_session_span_text(const struct sv_session *s, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s %s .. %s (calls clipped)%s",
 			s->stats_span == SV_SPAN_RANGE ? "range" : "window",
-			sv_render_rel(t0 - s->origin, a, sizeof a),
-			sv_render_rel(t1 - s->origin, b, sizeof b),
+			sv_render_rel(sv_sub_sat(t0, s->origin), a, sizeof a),
+			sv_render_rel(sv_sub_sat(t1, s->origin), b, sizeof b),
 			s->stats_busy ? ", computing" : "");
 }
 

@@ -517,10 +517,10 @@ int sv_timeline_mouse_range(struct sv_timeline *v, int key)
 		sv_session_set_range(v->s, true, sv_tmap_time(&m, a),
 			sv_tmap_time(&m, b + 1));
 		sv_session_message(v->s, false, "range %s .. %s",
-			sv_render_rel(
-				v->s->range_t0 - v->s->origin, s0, sizeof s0),
-			sv_render_rel(
-				v->s->range_t1 - v->s->origin, s1, sizeof s1));
+			sv_render_rel(sv_sub_sat(v->s->range_t0, v->s->origin),
+				s0, sizeof s0),
+			sv_render_rel(sv_sub_sat(v->s->range_t1, v->s->origin),
+				s1, sizeof s1));
 		return SV_REACT_REDRAW;
 	case SV_MOUSE_RELEASE:
 		v->range_x = -1;

@@ -143,7 +143,8 @@ static int timeline_goto(struct sv_timeline *v, const char *arg)
 	v->cur_t = t;
 	sv_timeline_select_at_cursor(v);
 	sv_session_message(s, false, "cursor at %s%s",
-		sv_render_rel(t - s->origin, at, sizeof at), clamped);
+		sv_render_rel(sv_sub_sat(t, s->origin), at, sizeof at),
+		clamped);
 	return SV_REACT_REDRAW;
 }
 
@@ -243,9 +244,10 @@ void sv_timeline_say_range(struct sv_timeline *v)
 	char x[32], y[32], span[32];
 
 	sv_session_message(s, false, "range %s .. %s (%s): T tree, F flame",
-		sv_render_rel(s->range_t0 - s->origin, x, sizeof x),
-		sv_render_rel(s->range_t1 - s->origin, y, sizeof y),
-		sv_render_short(s->range_t1 - s->range_t0, span, sizeof span));
+		sv_render_rel(sv_sub_sat(s->range_t0, s->origin), x, sizeof x),
+		sv_render_rel(sv_sub_sat(s->range_t1, s->origin), y, sizeof y),
+		sv_render_short(sv_sub_sat(s->range_t1, s->range_t0), span,
+			sizeof span));
 }
 
 int sv_timeline_command(struct sv_timeline *v, const char *cmd)

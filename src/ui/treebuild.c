@@ -302,8 +302,10 @@ void sv_treebuild_scope_text(const struct sv_session *s, char *buf, size_t n)
 		snprintf(buf + used, n - used,
 			", range %s .. %s (range: calls count with their time "
 			"inside)",
-			sv_render_rel(s->range_t0 - s->origin, a, sizeof a),
-			sv_render_rel(s->range_t1 - s->origin, b, sizeof b));
+			sv_render_rel(sv_sub_sat(s->range_t0, s->origin), a,
+				sizeof a),
+			sv_render_rel(sv_sub_sat(s->range_t1, s->origin), b,
+				sizeof b));
 	else
 		snprintf(buf + used, n - used, ", whole run");
 }
