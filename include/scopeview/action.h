@@ -31,13 +31,14 @@
 	X(STATS, "stats", "Statistics screen")                           \
 	X(LIST, "list",                                                  \
 		"Every list (tree, callers, ranks, histogram, "          \
-		"calls, statistics, the panel, popups)")                 \
+		"calls, scaling, statistics, the panel, popups)")        \
 	X(TREE, "tree", "Call tree")                                     \
 	X(FLAME, "flame", "Flame graph")                                 \
 	X(CALLERS, "callers", "Callers and callees")                     \
 	X(RANKS, "ranks", "Ranks matrix")                                \
 	X(HISTOGRAM, "histogram", "Histogram of durations")              \
 	X(CALLS, "calls", "Call list")                                   \
+	X(SCALING, "scaling", "Scaling study (three or more runs)")      \
 	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
 	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
 	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
@@ -61,8 +62,8 @@ enum {
  * keys are the SV_SCOPE_LIST rows. */
 #define SV_SCOPE_LISTS                                                        \
 	(SV_SCOPE_STATS | SV_SCOPE_TREE | SV_SCOPE_CALLERS | SV_SCOPE_RANKS | \
-		SV_SCOPE_HISTOGRAM | SV_SCOPE_CALLS | SV_SCOPE_PANEL |        \
-		SV_SCOPE_POPUP)
+		SV_SCOPE_HISTOGRAM | SV_SCOPE_CALLS | SV_SCOPE_SCALING |      \
+		SV_SCOPE_PANEL | SV_SCOPE_POPUP)
 
 #define SV_ACTION_TABLE(X)                                                     \
 	X(MOVE_LEFT, "move-left", "h Left", SV_SCOPE_TIMELINE,                 \
@@ -317,7 +318,10 @@ enum {
 	X(PANEL_WIDER, "panel-wider", "}", SV_SCOPE_TIMELINE,                  \
 		"Widen the summary panel (or drag its border)")                \
 	X(PANEL_NARROWER, "panel-narrower", "{", SV_SCOPE_TIMELINE,            \
-		"Narrow the summary panel (or drag its border)")
+		"Narrow the summary panel (or drag its border)")               \
+	X(SCALING_METRIC, "scaling-metric", "x", SV_SCOPE_SCALING,             \
+		"Chart the speedup, the strong-scaling efficiency or the "     \
+		"weak-scaling efficiency, in turn")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

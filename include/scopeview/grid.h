@@ -125,7 +125,12 @@
 		SV_LOOK(15, 4, SV_LOOK_BOLD), SV_LOOK(15, 4, SV_LOOK_BOLD))    \
 	X(BAR, 'v', "a bar of a figure (a rank's time), in a region colour",   \
 		SV_LOOK(-1, -1, SV_LOOK_FG_REGION),                            \
-		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))                            \
+	X(CHART, 'o', "a line of a chart and its points, in a region colour",  \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION | SV_LOOK_BOLD),             \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION | SV_LOOK_BOLD))             \
+	X(CHART_IDEAL, 'e', "the ideal line of a chart (perfect scaling)",     \
+		SV_LOOK(7, -1, SV_LOOK_DIM), SV_LOOK(8, -1, 0))
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help, dark, light) SV_STYLE_##name,
