@@ -164,6 +164,11 @@ extern const struct sv_mode_ops sv_mode_histogram;
 extern const struct sv_mode_ops sv_mode_calls;
 extern const struct sv_mode_ops sv_mode_scaling;
 
+/* Whether main mode ops can show v: a runs workspace (view.h's runs) shows
+ * only the scaling view, which needs one; when say, the message line tells
+ * why not. */
+bool sv_mode_fits(struct sv_view *v, const struct sv_mode_ops *ops, bool say);
+
 /* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
  * several regions), titled title (a bin, a search): it sorts them and
  * shows them, also when shown again later, until the marked region, the

@@ -50,7 +50,7 @@ static const char *const sc_metric_what[SC_METRICS] = {
 	"weak-scaling efficiency T(x0)/T(x) (ideal 1)"};
 
 #define SC_CHART_MIN_W 30
-#define SC_CHART_H     9 /* a chart's rows at least, its title included */
+#define SC_CHART_H     9  /* a chart's rows at least, its title included */
 #define SC_FIXED_W     68 /* the table's columns after the region's */
 
 struct scaling_data {
@@ -102,9 +102,8 @@ static void sc_rebuild(struct scaling_data *d)
 	d->shown = sv_xcalloc(nr ? nr : 1, sizeof *d->shown);
 	d->nshown = 0;
 	for (i = 0; i < nr; i++)
-		if (!d->select ||
-			sv_regex_search(d->select, st->regions[i].name, NULL,
-				NULL))
+		if (!d->select || sv_regex_search(d->select,
+					  st->regions[i].name, NULL, NULL))
 			d->shown[d->nshown++] = i;
 	d->np = np;
 	for (m = 0; m < SC_METRICS; m++) {
@@ -133,8 +132,8 @@ static void sc_changed(void *ctx)
 }
 
 /* Row -> (region index of the study, point). */
-static void sc_row(const struct scaling_data *d, long row, size_t *region,
-	size_t *point)
+static void sc_row(
+	const struct scaling_data *d, long row, size_t *region, size_t *point)
 {
 	size_t np = d->np ? d->np : 1;
 	*region = d->shown[(size_t)row / np];
@@ -142,8 +141,8 @@ static void sc_row(const struct scaling_data *d, long row, size_t *region,
 }
 
 /* The first run of point pt (its file), or NULL. */
-static const char *sc_run_of(const struct sv_scaling *st, size_t pt,
-	size_t *count)
+static const char *sc_run_of(
+	const struct sv_scaling *st, size_t pt, size_t *count)
 {
 	const char *file = NULL;
 	size_t i;
@@ -291,8 +290,9 @@ static void sc_layout(const struct sv_mode *m, struct sc_layout *lo)
 	/* Failed runs are listed with their errors, up to a quarter of the
 	 * screen. */
 	if (d->runs && (int)d->runs->failed + 1 > cap)
-		cap = (int)d->runs->failed + 1 < h / 4 ? (int)d->runs->failed + 1
-						       : h / 4;
+		cap = (int)d->runs->failed + 1 < h / 4
+			      ? (int)d->runs->failed + 1
+			      : h / 4;
 	lo->runs_y = 1;
 	lo->runs_h = n < cap ? n : cap;
 	avail = h - 2 - lo->runs_h;
@@ -331,6 +331,8 @@ static int sc_init(struct sv_mode *m, struct sv_error *err)
 	d->runs->changed_ctx = m;
 	sc_rebuild(d);
 	sc_place(m);
+	/* The runs are read on the session's jobs (once a workspace). */
+	sv_runs_start(d->runs, &m->s->jobs);
 	return 0;
 }
 
@@ -368,8 +370,8 @@ static int sc_apply(struct sv_mode *m, int a)
 	if (a != SV_ACTION_SCALING_METRIC)
 		return SV_REACT_BELL;
 	d->metric = (d->metric + 1) % SC_METRICS;
-	sv_session_message(m->s, false, "charting the %s",
-		sc_metric_what[d->metric]);
+	sv_session_message(
+		m->s, false, "charting the %s", sc_metric_what[d->metric]);
 	return SV_REACT_REDRAW;
 }
 
@@ -456,16 +458,16 @@ static void sc_draw_run(const struct sv_mode *m, struct sv_grid *g,
 		x += 2;
 		x += sv_grid_text(g, x, y, w / 3, run->path, SV_STYLE_DIM, 0,
 			a ? '~' : 0x2026);
-		sv_grid_text(g, x + 2, y, w - x - 3, "waiting", SV_STYLE_DIM,
-			0, 0);
+		sv_grid_text(
+			g, x + 2, y, w - x - 3, "waiting", SV_STYLE_DIM, 0, 0);
 		break;
 	}
 }
 
 /* The runs' lines: all of them when they fit, else the failed and the
  * one being read first, then a line for the rest. */
-static void sc_draw_runs(const struct sv_mode *m, struct sv_grid *g,
-	const struct sc_layout *lo)
+static void sc_draw_runs(
+	const struct sv_mode *m, struct sv_grid *g, const struct sc_layout *lo)
 {
 	const struct sv_runs *r = ((const struct scaling_data *)m->data)->runs;
 	int y = lo->runs_y, pass;
@@ -495,8 +497,8 @@ static void sc_draw_runs(const struct sv_mode *m, struct sv_grid *g,
 }
 
 /* The chart of region ri in (x, y, w, h). */
-static void sc_draw_chart(const struct sv_mode *m, struct sv_grid *g,
-	size_t ri, bool cur, long cur_point, int x, int y, int w, int h)
+static void sc_draw_chart(const struct sv_mode *m, struct sv_grid *g, size_t ri,
+	bool cur, long cur_point, int x, int y, int w, int h)
 {
 	const struct scaling_data *d = m->data;
 	const struct sv_scaling *s = sc_study(d);
@@ -544,8 +546,7 @@ static void sc_draw_chart(const struct sv_mode *m, struct sv_grid *g,
 		mk[nmk].style = SV_STYLE_PANEL_CURSOR;
 		mk[nmk++].glyph = 0;
 	}
-	snprintf(last, sizeof last, " %s %.2f at %s",
-		sc_metric_name[d->metric],
+	snprintf(last, sizeof last, " %s %.2f at %s", sc_metric_name[d->metric],
 		d->np ? vals[d->np - 1] : NAN,
 		d->np ? s->x_texts[d->np - 1] : "");
 	tw = sv_grid_text_width(last, 64);
@@ -558,8 +559,8 @@ static void sc_draw_chart(const struct sv_mode *m, struct sv_grid *g,
 }
 
 /* The charts: a grid of them, the page holding the cursor's region. */
-static void sc_draw_charts(const struct sv_mode *m, struct sv_grid *g,
-	const struct sc_layout *lo)
+static void sc_draw_charts(
+	const struct sv_mode *m, struct sv_grid *g, const struct sc_layout *lo)
 {
 	const struct scaling_data *d = m->data;
 	int cols, rows, per, ch, cw, k, first;
@@ -591,7 +592,8 @@ static void sc_draw_charts(const struct sv_mode *m, struct sv_grid *g,
 	}
 }
 
-static void sc_draw(const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
+static void sc_draw(
+	const struct sv_mode *m, struct sv_grid *g, struct sv_rect r)
 {
 	const struct scaling_data *d = m->data;
 	const struct sv_runs *runs = d->runs;
@@ -674,6 +676,24 @@ static void sc_describe(const struct sv_mode *m, char *buf, size_t n)
 	snprintf(buf, n, "row=%ld rows=%ld metric=%d shown=%zu mark=%ld,%ld",
 		d->list.cur, d->list.n, d->metric, d->nshown, d->mark_region,
 		d->mark_point);
+}
+
+bool sv_mode_fits(struct sv_view *v, const struct sv_mode_ops *ops, bool say)
+{
+	bool scaling = ops == &sv_mode_scaling;
+
+	if (!v || scaling == (v->runs != NULL))
+		return true;
+	if (say && scaling)
+		sv_session_message(&v->s, true, "%s",
+			"the scaling view compares three or more runs: "
+			"scopeview A B C ...");
+	else if (say)
+		sv_session_message(&v->s, true, "%s",
+			"the runs workspace shows :view scaling; Enter on two "
+			"of its points opens those runs on the two-run "
+			"timeline");
+	return false;
 }
 
 const struct sv_mode_ops sv_mode_scaling = {

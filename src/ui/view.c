@@ -27,7 +27,6 @@
 #include "scopeview/layout.h"
 #include "scopeview/list.h"
 #include "scopeview/render.h"
-#include "scopeview/runs.h"
 #include "scopeview/timeline.h"
 
 const struct sv_mode_ops *const sv_mode_table[] = {
@@ -59,26 +58,6 @@ static int view_mode_index(const struct sv_mode_ops *ops)
 		if (sv_mode_table[i] == ops)
 			return i;
 	return -1;
-}
-
-/* Whether main mode i can show v: a runs workspace shows only the
- * scaling view, which needs one; false with the message line saying so. */
-static bool view_mode_fits(struct sv_view *v, int i, bool say)
-{
-	bool scaling = sv_mode_table[i] == &sv_mode_scaling;
-
-	if (scaling == (v->runs != NULL))
-		return true;
-	if (say && scaling)
-		sv_session_message(&v->s, true, "%s",
-			"the scaling view compares three or more runs: "
-			"scopeview A B C ...");
-	else if (say)
-		sv_session_message(&v->s, true,
-			"the runs workspace shows :view scaling; Enter on two "
-			"of its points opens %s on the two-run timeline",
-			"those runs");
-	return false;
 }
 
 /* ---- the modes ----------------------------------------------------------- */
@@ -261,9 +240,8 @@ static void view_show_started(struct sv_view *v, int i, bool back)
 
 static int view_show_main(struct sv_view *v, int i)
 {
-	if (!view_mode_fits(v, i, true))
-		return SV_REACT_REDRAW | SV_REACT_BELL;
-	if (!view_main_started(v, i))
+	if (!sv_mode_fits(v, sv_mode_table[i], true) ||
+		!view_main_started(v, i))
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	view_show_started(v, i, false);
 	return SV_REACT_REDRAW;
@@ -382,13 +360,10 @@ static int view_global(struct sv_view *v, int a)
 	case SV_ACTION_COMMAND:
 		return sv_view_push_prompt(v, SV_PROMPT_COMMAND, "");
 	case SV_ACTION_VIEW_NEXT:
-		/* The next view that can show this view's profile. */
-		i = v->main;
-		do {
+		i = v->main; /* the next view that can show this one's profile */
+		do
 			i = sv_mode_table[i + 1] ? i + 1 : 0;
-		} while (i != v->main && !view_mode_fits(v, i, false));
-		if (i == v->main)
-			return SV_REACT_REDRAW | SV_REACT_BELL;
+		while (!sv_mode_fits(v, sv_mode_table[i], false));
 		return view_show_main(v, i);
 	case SV_ACTION_VIEW_TREE:
 		return sv_view_switch(v, "tree");
@@ -493,8 +468,7 @@ static int view_dispatch_count(struct sv_view *v, int a, long count)
 		rc = view_global(v, a);
 	if (rc < 0)
 		rc = top->ops->apply ? top->ops->apply(top, a) : SV_REACT_BELL;
-	/* Esc on the first view of a view opened over another, with no
-	 * zoom to go back to: back to the view below. */
+	/* Esc on a nested view's first view, no zoom left: back below. */
 	if (v->nested && a == SV_ACTION_ZOOM_BACK && (rc & SV_REACT_BELL) &&
 		!v->depth && v->main == v->home && !v->nback)
 		rc = SV_REACT_REDRAW | SV_REACT_LEAVE;
@@ -710,9 +684,6 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 		sv_session_fini(&v->s);
 		return rc;
 	}
-	/* A workspace's runs are read on the session's jobs. */
-	if (v->runs)
-		sv_runs_start(v->runs, &v->s.jobs);
 	/* --ranks on a file read whole: the rank filter shows the ranks. */
 	if (opts && opts->ranks && !p->rank_subset && p->has_calls)
 		(void)sv_session_set_ranks(&v->s, opts->ranks);
