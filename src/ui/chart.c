@@ -199,7 +199,7 @@ static void chart_line(struct sv_grid *g, const struct chart_geom *gm,
 {
 	int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
 	int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
-	int e = dx + dy, k = 0;
+	int e = dx + dy, e2, k = 0;
 
 	for (;;) {
 		if (!s->dotted || k % 2 == 0)
@@ -207,11 +207,12 @@ static void chart_line(struct sv_grid *g, const struct chart_geom *gm,
 		k++;
 		if (x0 == x1 && y0 == y1)
 			break;
-		if (2 * e >= dy) {
+		e2 = 2 * e; /* both steps judged by the error before either */
+		if (e2 >= dy) {
 			e += dy;
 			x0 += sx;
 		}
-		if (2 * e <= dx) {
+		if (e2 <= dx) {
 			e += dx;
 			y0 += sy;
 		}

@@ -434,11 +434,14 @@ static void sc_draw_run(const struct sv_mode *m, struct sv_grid *g,
 		x += sv_grid_text(g, x, y, w / 3, run->path, SV_STYLE_PANEL, 0,
 			a ? '~' : 0x2026);
 		sv_grid_textf(g, x + 2, y, w - x - 3, SV_STYLE_DIM, 0,
-			"%s %s  %s  %llu calls",
+			"%s %s  %llu calls  %s",
 			d->runs->x_field ? d->runs->x_field : "num_ranks",
 			run->sample.x_text ? run->sample.x_text : "?",
-			run->sample.label ? run->sample.label : "",
-			(unsigned long long)run->calls);
+			(unsigned long long)run->calls,
+			run->sample.label &&
+					strcmp(run->sample.label, run->path)
+				? run->sample.label
+				: "");
 		break;
 	case SV_RUNS_FAILED:
 		sv_grid_put(g, x, y, a ? '!' : 0x2717, SV_STYLE_WARNING, 0);
