@@ -78,9 +78,11 @@ struct run {
 	struct sv_error err;
 };
 
-/* Run the loop on path with a key script at W x H. */
-static void run_keys(
-	struct run *r, const char *path, const char *script, bool threaded)
+/* Run the loop on path (or on runs[0 .. nruns) when nruns >= 3) with a
+ * key script at W x H. */
+static void run_keys_on(struct run *r, const char *path,
+	const char *const *runs, size_t nruns, const char *script,
+	bool threaded)
 {
 	struct sv_app_opts o;
 	struct sv_backend b;
@@ -93,6 +95,8 @@ static void run_keys(
 		"script '%s': %s", script, err.msg);
 	memset(&o, 0, sizeof o);
 	o.path = path;
+	o.runs = runs;
+	o.nruns = nruns;
 	o.source.load = sv_load;
 	o.source.thread_init = sv_load_quiet_hdf5;
 	o.load_in_thread = threaded;
@@ -105,6 +109,12 @@ static void run_keys(
 	r->script.h = H;
 	sv_script_backend(&b, &r->script);
 	r->rc = sv_app_run(r->app, &b, &r->err);
+}
+
+static void run_keys(
+	struct run *r, const char *path, const char *script, bool threaded)
+{
+	run_keys_on(r, path, NULL, 0, script, threaded);
 }
 
 static void run_free(struct run *r)
@@ -1070,29 +1080,11 @@ static void run_runs(
 	struct run *r, const int *ranks, size_t n, const char *script)
 {
 	const char *paths[8];
-	struct sv_app_opts o;
-	struct sv_backend b;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		paths[i] = scaling_run(ranks[i]);
-	memset(r, 0, sizeof *r);
-	ck_assert_int_eq(
-		sv_keys_parse_script(script, &r->keys, &r->nkeys, &r->err), 0);
-	memset(&o, 0, sizeof o);
-	o.runs = paths;
-	o.nruns = n;
-	o.source.load = sv_load;
-	o.source.thread_init = sv_load_quiet_hdf5;
-	o.load_in_thread = true;
-	o.poll_ms = 5;
-	r->app = sv_app_new(&o);
-	r->script.keys = r->keys;
-	r->script.nkeys = r->nkeys;
-	r->script.w = W;
-	r->script.h = H;
-	sv_script_backend(&b, &r->script);
-	r->rc = sv_app_run(r->app, &b, &r->err);
+	run_keys_on(r, NULL, paths, n, script, true);
 }
 
 static const char *main_mode(const struct sv_view *v, char *buf, size_t n)
