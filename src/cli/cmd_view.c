@@ -353,13 +353,15 @@ static int view_run(void *args)
 	}
 	if (a->runs.n) {
 		/* FILE FILE2 RUN...: the workspace takes them all. */
-		sv_strv_push(&a->runs, "");
-		memmove(a->runs.v + 2, a->runs.v,
-			(a->runs.n - 1) * sizeof *a->runs.v);
-		a->runs.n++;
-		a->runs.v[0] = sv_xstrdup(file);
-		free(a->runs.v[1]);
-		a->runs.v[1] = sv_xstrdup(file2);
+		struct sv_strv all = {0};
+		size_t i;
+
+		sv_strv_push(&all, file);
+		sv_strv_push(&all, file2);
+		for (i = 0; i < a->runs.n; i++)
+			sv_strv_push(&all, a->runs.v[i]);
+		sv_strv_fini(&a->runs);
+		a->runs = all;
 		if (view_runs_probe(&a->runs) < 0)
 			return SV_EXIT_LOAD;
 		file2 = NULL;
@@ -369,7 +371,7 @@ static int view_run(void *args)
 	if (a->runs.n) {
 		/* probed above: those that fail are listed in the view */
 	} else if ((file && sv_load_probe(file, &err) < 0) ||
-		(file2 && sv_load_probe(file2, &err) < 0)) {
+		   (file2 && sv_load_probe(file2, &err) < 0)) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
