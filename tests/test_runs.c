@@ -177,6 +177,36 @@ START_TEST(test_free_while_reading)
 }
 END_TEST
 
+/* Stopped (its view ends, and with it the jobs): not busy, what was read
+ * stays, and the workspace outlives the jobs; started again on other
+ * jobs, it goes on from where it stopped. */
+START_TEST(test_stop)
+{
+	static const char *const paths[] = {"r1", "r2", "r4"};
+	struct sv_jobs jobs = {0}, more = {0};
+	struct sv_runs *r = fake_runs(paths, 3);
+	int spins = 0;
+
+	sv_runs_start(r, &jobs);
+	while (!r->measured && spins++ < 100000) {
+		sv_jobs_poll(&jobs);
+		usleep(100);
+	}
+	sv_runs_stop(r);
+	ck_assert(!sv_runs_busy(r));
+	ck_assert_uint_ge(r->measured, 1);
+	ck_assert_ptr_null(r->jobs);
+	sv_jobs_fini(&jobs);
+	read_all(r, &more);
+	ck_assert_uint_eq(r->measured, 3);
+	ck_assert_uint_eq(r->failed, 0);
+	ck_assert(r->has_study);
+	sv_runs_stop(r);
+	sv_jobs_fini(&more);
+	sv_runs_free(r);
+}
+END_TEST
+
 /* ---- the scaling view ----------------------------------------------- */
 
 static const char *const four[] = {"r1", "r2", "r4", "r8"};
@@ -360,6 +390,7 @@ int main(void)
 	tcase_add_test(tc, test_study);
 	tcase_add_test(tc, test_region_missing);
 	tcase_add_test(tc, test_free_while_reading);
+	tcase_add_test(tc, test_stop);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("view");
 	tcase_add_loop_test(

@@ -76,10 +76,10 @@ struct sv_runs {
 	/* The reading (private). */
 	struct sv_jobs *jobs;
 	struct sv_job job;
-	size_t next;                     /* the run the job reads */
-	struct sv_scaling_sample out;    /* the job's result ... */
-	uint64_t out_calls;              /* ... its calls ... */
-	struct sv_error out_err;         /* ... or its error */
+	size_t next;                  /* the run the job reads */
+	struct sv_scaling_sample out; /* the job's result ... */
+	uint64_t out_calls;           /* ... its calls ... */
+	struct sv_error out_err;      /* ... or its error */
 	bool started, stopped;
 };
 
@@ -102,6 +102,9 @@ void sv_runs_start(struct sv_runs *r, struct sv_jobs *jobs);
 /* Read every run again (R): the job under way is cancelled, every run
  * waits again, the study is dropped until the first is measured. */
 void sv_runs_reload(struct sv_runs *r);
+/* Stop reading (the view whose jobs read the runs ends): the job under
+ * way is cancelled and the jobs forgotten; what was measured stays. */
+void sv_runs_stop(struct sv_runs *r);
 /* Whether a run is still to be read or being read. */
 bool sv_runs_busy(const struct sv_runs *r);
 /* The percentage read of the run being read (0 .. 100). */

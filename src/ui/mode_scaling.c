@@ -343,6 +343,7 @@ static void sc_fini(struct sv_mode *m)
 
 	if (d->runs && d->runs->changed_ctx == m)
 		d->runs->changed = NULL;
+	sv_runs_stop(d->runs); /* its jobs end with the view */
 	sv_regex_free(d->select);
 	free(d->shown);
 	for (k = 0; k < SC_METRICS; k++) {

@@ -140,8 +140,7 @@ static void runs_start_next(struct sv_runs *r)
 	if (r->stopped || r->next >= r->n || !r->jobs)
 		return;
 	r->runs[r->next].state = SV_RUNS_LOADING;
-	sv_jobs_start(r->jobs, &r->job, runs_job, runs_adopt, r,
-		RUNS_PROGRESS);
+	sv_jobs_start(r->jobs, &r->job, runs_job, runs_adopt, r, RUNS_PROGRESS);
 }
 
 struct sv_runs *sv_runs_new(const char *const *paths, size_t n,
@@ -191,8 +190,7 @@ void sv_runs_start(struct sv_runs *r, struct sv_jobs *jobs)
 	r->started = true;
 	r->stopped = false;
 	r->jobs = jobs;
-	r->next = 0;
-	runs_start_next(r);
+	runs_start_next(r); /* from the run after the last one read */
 }
 
 void sv_runs_reload(struct sv_runs *r)
@@ -210,12 +208,26 @@ void sv_runs_reload(struct sv_runs *r)
 		r->runs[i].calls = 0;
 	}
 	r->measured = r->failed = 0;
+	r->next = 0;
 	r->pair[0] = r->pair[1] = NULL;
 	runs_combine(r);
 	r->started = false;
 	if (r->changed)
 		r->changed(r->changed_ctx);
 	sv_runs_start(r, r->jobs);
+}
+
+void sv_runs_stop(struct sv_runs *r)
+{
+	if (!r || !r->jobs)
+		return;
+	sv_jobs_cancel(r->jobs, &r->job);
+	sv_scaling_sample_fini(&r->out);
+	if (r->next < r->n && r->runs[r->next].state == SV_RUNS_LOADING)
+		r->runs[r->next].state = SV_RUNS_WAITING;
+	r->jobs = NULL;
+	r->started = false;
+	r->stopped = true;
 }
 
 bool sv_runs_busy(const struct sv_runs *r)
