@@ -109,7 +109,8 @@ static const struct sv_cli_option snapshot_options[] = {
 static void snapshot_more(FILE *out)
 {
 	fprintf(out,
-		"\nWith three or more files, the runs workspace the viewer opens\n"
+		"\nWith three or more files, the runs workspace the viewer "
+		"opens\n"
 		"on them (:view scaling), once every run is read; a run that\n"
 		"cannot be read is listed there and named on stderr.\n"
 		"\nExit status: 0 success, 1 a profile (with three or more\n"
@@ -186,9 +187,9 @@ static int snapshot_write(const struct sv_grid *g, const char *output,
  * could be read (each one's error on stderr, nothing drawn); a run that
  * failed among others is named on stderr and listed on the screen.
  */
-static int snapshot_runs(struct snapshot_args *a, int w, int h,
-	const int *keyv, size_t nkeys, bool ascii, enum sv_grid_format fmt,
-	int theme, int colors)
+static int snapshot_runs(struct snapshot_args *a, int w, int h, const int *keyv,
+	size_t nkeys, bool ascii, enum sv_grid_format fmt, int theme,
+	int colors)
 {
 	size_t n = a->runs.n + 2, i, ninputs = 0;
 	const char **paths = sv_xcalloc(n + 1, sizeof *paths);
@@ -235,8 +236,8 @@ static int snapshot_runs(struct snapshot_args *a, int w, int h,
 	if (rc == 0 && !r->measured)
 		rc = -EIO;
 	rc = rc < 0 ? SV_EXIT_LOAD
-		    : snapshot_write(
-			      &g, a->output, paths, ninputs, fmt, theme, colors);
+		    : snapshot_write(&g, a->output, paths, ninputs, fmt, theme,
+			      colors);
 	sv_grid_fini(&g);
 	sv_runs_free(r);
 	free(paths);

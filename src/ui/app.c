@@ -560,7 +560,8 @@ static int app_loop(
 			bool first = a->first_load;
 			app_loader_stop(a->loader);
 			a->loader = NULL;
-			if (first && app_runs_back(a, "stopped opening the pair")) {
+			if (first &&
+				app_runs_back(a, "stopped opening the pair")) {
 				dirty = true;
 				continue;
 			}

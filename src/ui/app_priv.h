@@ -127,8 +127,8 @@ void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
 
 /* The runs workspace (app_runs.c).  Open it (opts.runs) as the view on
  * show: 0 or -errno with err. */
-int app_runs_open(struct sv_app *a, const struct sv_backend *b,
-	struct sv_error *err);
+int app_runs_open(
+	struct sv_app *a, const struct sv_backend *b, struct sv_error *err);
 /* After a key: do what flags ask of the workspace (open a pair, leave
  * it, read the runs again for R, refuse :open), clearing those bits;
  * true when the screen changes. */

@@ -133,8 +133,7 @@ bool app_runs_flags(struct sv_app *a, int *flags)
 	if (*flags & SV_REACT_RELOAD) {
 		*flags &= ~SV_REACT_RELOAD;
 		sv_runs_reload(a->runs);
-		app_message(a, false, "reading the %zu runs again",
-			a->runs->n);
+		app_message(a, false, "reading the %zu runs again", a->runs->n);
 		changed = true;
 	}
 	if (*flags & SV_REACT_OPEN) {

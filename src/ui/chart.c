@@ -124,8 +124,8 @@ static double chart_xfrac(const struct sv_chart *c, size_t i)
 	return (v - a) / (b - a);
 }
 
-static int chart_xdot(const struct chart_geom *gm, const struct sv_chart *c,
-	size_t i)
+static int chart_xdot(
+	const struct chart_geom *gm, const struct sv_chart *c, size_t i)
 {
 	return (int)lround(chart_xfrac(c, i) * (gm->dx - 1));
 }
@@ -186,7 +186,8 @@ static void chart_dot(struct sv_grid *g, const struct chart_geom *gm,
 			ch = '|';
 	} else {
 		ch = CHART_BRAILLE | chart_braille_bit(dx % 2, dy % 4);
-		if (cell->ch >= CHART_BRAILLE && cell->ch <= CHART_BRAILLE + 0xff)
+		if (cell->ch >= CHART_BRAILLE &&
+			cell->ch <= CHART_BRAILLE + 0xff)
 			ch |= cell->ch;
 	}
 	sv_grid_put(g, gm->px + cx, gm->py + cy, ch, style, color);
@@ -236,8 +237,8 @@ static void chart_axes(struct sv_grid *g, const struct sv_chart *c,
 		if (row == last_row)
 			continue;
 		last_row = row;
-		snprintf(buf, sizeof buf, "%*.*f", gm->label_w, gm->decimals,
-			v);
+		snprintf(
+			buf, sizeof buf, "%*.*f", gm->label_w, gm->decimals, v);
 		sv_grid_text(g, x, gm->py + row, gm->label_w, buf,
 			SV_STYLE_RULER, 0, 0);
 		sv_grid_put(g, gm->ax, gm->py + row, a ? '+' : 0x2524,
