@@ -17,18 +17,9 @@
 # (or SCOPEVIEW_NO_SKIP=1).
 set -u
 
-EXE=${SCOPEVIEW_EXE:?set SCOPEVIEW_EXE to the built scopeview}
-if ! command -v tmux >/dev/null 2>&1; then
-	if [ "${SCOPEVIEW_REQUIRE_TMUX:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ]; then
-		echo "e2e_live: tmux is missing and SCOPEVIEW_REQUIRE_TMUX=1"
-		exit 1
-	fi
-	echo "e2e_live: tmux is missing: skipped"
-	exit 77
-fi
-
-# shellcheck source=live_lib.sh
-. "$(dirname "$0")/live_lib.sh"
+LIB_NAME=e2e_live
+# shellcheck source=tests/tmux_lib.sh
+. "$(dirname "$0")/tmux_lib.sh"
 
 PROFILE="$TMP/run.h5"
 if ! "$EXE" gen --ranks 16 --events 1M --seed 11 --quiet "$PROFILE"; then
@@ -36,17 +27,9 @@ if ! "$EXE" gen --ranks 16 --events 1M --seed 11 --quiet "$PROFILE"; then
 	exit 1
 fi
 
-live_start 160 45
-T send-keys -t sv "$EXE --no-config '$PROFILE'; echo \"status=\$?\"" Enter
+open_viewer 160 45 "$PROFILE"
 
-# The timeline's status line: the window's span and the cursor.
-TIMELINE='span .* from .*cursor'
-expect "the timeline opens" "$TIMELINE"
-if wait_gone 'Loading |q: stop and quit'; then
-	ok "the load finishes"
-else
-	not_ok "the load never finishes"
-fi
+expect_loaded
 
 # Sixteen ranks' lanes do not fit 160x45: every rank opens folded into
 # one track, all sixteen on the first screen.

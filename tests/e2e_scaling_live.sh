@@ -17,29 +17,9 @@
 # (or SCOPEVIEW_NO_SKIP=1).
 set -u
 
-EXE=${SCOPEVIEW_EXE:?set SCOPEVIEW_EXE to the built scopeview}
-if ! command -v tmux >/dev/null 2>&1; then
-	if [ "${SCOPEVIEW_REQUIRE_TMUX:-${SCOPEVIEW_NO_SKIP:-0}}" = 1 ]; then
-		echo "e2e_scaling_live: tmux is missing and SCOPEVIEW_REQUIRE_TMUX=1"
-		exit 1
-	fi
-	echo "e2e_scaling_live: tmux is missing: skipped"
-	exit 77
-fi
-
-LIVE_NAME=scaling-live
-# shellcheck source=live_lib.sh
-. "$(dirname "$0")/live_lib.sh"
-
-# expect NAME REGEX: the pane shows REGEX (waiting, no key pressed).
-expect() {
-	if wait_for "$2"; then
-		ok "$1 (${waited_ms} ms)"
-	else
-		not_ok "$1: no line matches /$2/"
-		capture | tail -n 8
-	fi
-}
+LIB_NAME=e2e_scaling_live
+# shellcheck source=tests/tmux_lib.sh
+. "$(dirname "$0")/tmux_lib.sh"
 
 for r in 1 2 4 8; do
 	if ! "$EXE" gen --ranks $r --events 300k --strong-scaling 1 \
@@ -55,8 +35,9 @@ if ! "$EXE" scaling --format csv "$TMP"/r{1,2,4,8}.h5 >"$TMP/study.csv"; then
 	exit 1
 fi
 
-live_start 160 45
-T send-keys -t sv "cd '$TMP' && $EXE --no-config r1.h5 r2.h5 broken.h5 r4.h5 r8.h5; echo \"status=\$?\"" Enter
+# The files by their names: the shell starts in $TMP.
+cd "$TMP" || exit 1
+open_viewer 160 45 r1.h5 r2.h5 broken.h5 r4.h5 r8.h5
 
 expect "the study opens on the runs as they are read" \
 	'(reading: [0-9]+%|waiting|✓ r1.h5)'
@@ -88,19 +69,16 @@ send / Enter
 expect "/ with nothing: every region again" '([0-9]+) of \1 regions'
 
 # The shared list keys; the status line says the cursor's row.  Home and
-# End go as xterm sends them (the pane's TERM), not as tmux's own.
-xterm_key() {
-	T send-keys -t sv -l "$1"
-}
+# End go as the pane's TERM spells them (send_cap).
 send G
-xterm_key $'\eOH'
+send_cap khome
 expect "Home: the first point" 'point 1/[0-9]+ '
-xterm_key $'\eOF'
+send_cap kend
 expect "End: the last point" 'point ([0-9]+)/\1 '
 rows=$(status | sed -n 's/.*point \([0-9]*\)\/\([0-9]*\) .*/\2/p')
 send k
 expect "k: the one before" "point $((rows - 1))/$rows "
-xterm_key $'\eOH'
+send_cap khome
 send j
 expect "j: the next point" 'point 2/[0-9]+ '
 send 5 j
