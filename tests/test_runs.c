@@ -342,6 +342,7 @@ START_TEST(test_pair)
 	/* the pair on the two-run timeline: run B is the second point's */
 	screen(&g, four, 4, 120, 40, "Enter j Enter", false);
 	ck_assert(screen_has(&g, "B: r2"));
+	ck_assert(screen_has(&g, "? help  q back")); /* q goes back here */
 	ck_assert(!screen_has(&g, "num_ranks 1 2 4 8"));
 	sv_grid_fini(&g);
 	screen(&g, four, 4, 120, 40, "Enter 3 j Enter", false);
