@@ -385,13 +385,19 @@ static bool panel_toggled(
 	       WHY("panel shown %d -> %d", TL(b)->panel_shown,
 		       TL(a)->panel_shown);
 }
+/* The column < (dir -1) or > steps to from col. */
+static int sort_step(int col, int dir)
+{
+	do
+		col = (col + dir + SV_PANEL_COL_COUNT) % SV_PANEL_COL_COUNT;
+	while (!sv_panel_col_sorts(col));
+	return col;
+}
 static bool sort_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	return sv_panel_key_col(a->s.sort_key) ==
-		       (sv_panel_key_col(b->s.sort_key) + SV_PANEL_COL_COUNT -
-			       1) %
-			       SV_PANEL_COL_COUNT ||
+		       sort_step(sv_panel_key_col(b->s.sort_key), -1) ||
 	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
 		       sv_panel_key_col(a->s.sort_key));
 }
@@ -399,8 +405,7 @@ static bool sort_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	return sv_panel_key_col(a->s.sort_key) ==
-		       (sv_panel_key_col(b->s.sort_key) + 1) %
-			       SV_PANEL_COL_COUNT ||
+		       sort_step(sv_panel_key_col(b->s.sort_key), 1) ||
 	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
 		       sv_panel_key_col(a->s.sort_key));
 }

@@ -7,6 +7,7 @@
  * golden screens of the call tree, the flame graph and a marked range.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -679,6 +680,51 @@ START_TEST(test_ranks_grouped)
 }
 END_TEST
 
+START_TEST(test_ranks_wide)
+{
+	static char names[20][64];
+	struct vt_call wide[40];
+	struct sv_profile *p;
+	struct sv_view w;
+	struct sv_error err;
+	struct sv_grid g;
+	const struct sv_mode *m;
+	char buf[256];
+	int i;
+
+	/* 20 regions with long names on 2 ranks, longest first */
+	for (i = 0; i < 20; i++) {
+		snprintf(names[i], sizeof names[i],
+			"region%02d kind=collective bytes=%d peer=-1", i,
+			8 << i);
+		wide[2 * i] = (struct vt_call){
+			0, names[i], 10 * i, 10 * i + 9 - i / 4, -1, -1, -1, 0};
+		wide[2 * i + 1] = (struct vt_call){
+			1, names[i], 10 * i, 10 * i + 8 - i / 4, -1, -1, -1, 0};
+	}
+	p = vt_profile(wide, 40, VT_START);
+	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
+	sv_view_resize(&w, 80, 14);
+	sv_view_switch(&w, "ranks");
+	m = sv_view_main_mode(&w);
+	/* a count moves the column cursor: 12 l goes 12 regions right, the
+	 * matrix scrolls sideways, and the line under the figures names the
+	 * region under the cursor in full */
+	for (i = 0; i < 2; i++)
+		sv_view_handle_key(&w, "12"[i]);
+	sv_view_handle_key(&w, 'l');
+	m->ops->describe(m, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "col=12 "), "%s", buf);
+	sv_grid_init(&g);
+	sv_grid_resize(&g, 80, 14);
+	sv_render(&g, &w);
+	vt_golden(&g, "ranks_wide_scrolled");
+	sv_grid_fini(&g);
+	sv_view_fini(&w);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_histogram_and_calls)
 {
 	/* given solve marked, H shows its histogram */
@@ -859,6 +905,7 @@ static void mode_views_tcases(Suite *s)
 	tcase_add_checked_fixture(tc, rsetup, rteardown);
 	tcase_add_test(tc, test_ranks_view);
 	tcase_add_test(tc, test_ranks_grouped);
+	tcase_add_test(tc, test_ranks_wide);
 	tcase_add_test(tc, test_histogram_and_calls);
 	tcase_add_test(tc, test_calls_bin_lasts);
 	tcase_add_test(tc, test_mouse_marks_range);

@@ -20,7 +20,8 @@
  *   set colors auto|none|8|16|256
  *   set mouse on|off
  *   set panel-columns LIST      the panel's numeric columns (calls,total,
- *                               exclusive,avg,p95,imbalance; "auto")
+ *                               exclusive,avg,min,p50,p95,p99,max,std,
+ *                               imbalance; "auto")
  *   set panel-width N           the summary panel's columns (0: by the
  *                               screen width; else 20 .. 200)
  *   set sort KEY                the panel's first order (a summary --sort

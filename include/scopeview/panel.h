@@ -25,14 +25,22 @@
 #include "scopeview/session.h"
 #include "scopeview/stats.h"
 
-/* Summary panel columns, in the order < and > step through. */
+/* Summary panel columns, in the order < and > step through (calls per
+ * rank, sorted as calls would be, is left out of it).  The side panel
+ * shows six of them; the statistics screen as many as its width holds. */
 #define SV_PANEL_COLS(X)                        \
 	X(NAME, "region", SV_STATS_KEY_NAME)    \
 	X(CALLS, "calls", SV_STATS_KEY_CALLS)   \
+	X(CPR, "/rank", SV_STATS_KEY_CALLS)     \
 	X(TOTAL, "total", SV_STATS_KEY_TOTAL)   \
 	X(EXCL, "excl", SV_STATS_KEY_EXCLUSIVE) \
 	X(AVG, "avg", SV_STATS_KEY_AVG)         \
+	X(MIN, "min", SV_STATS_KEY_MIN)         \
+	X(P50, "p50", SV_STATS_KEY_P50)         \
 	X(P95, "p95", SV_STATS_KEY_P95)         \
+	X(P99, "p99", SV_STATS_KEY_P99)         \
+	X(MAX, "max", SV_STATS_KEY_MAX)         \
+	X(STD, "std", SV_STATS_KEY_STD)         \
 	X(IMB, "imb%", SV_STATS_KEY_IMBALANCE)
 
 enum sv_panel_col {
@@ -74,6 +82,9 @@ enum sv_stats_key sv_panel_col_key(int col);
 int sv_panel_key_col(enum sv_stats_key key);
 /* Column by its stats key name ("exclusive"), or -1. */
 int sv_panel_col_by_name(const char *name);
+/* Whether col is an order of its own for < and > (calls per rank sorts
+ * as calls does, and is stepped over). */
+bool sv_panel_col_sorts(int col);
 
 /* Set up a panel whose Enter does mark (see struct sv_panel). */
 void sv_panel_init(

@@ -359,8 +359,9 @@ static void config_set(struct sv_config *c, const char *name, size_t ln,
 			if (col <= SV_PANEL_COL_NAME) {
 				config_error(c, name, ln,
 					"unknown panel column '%s' (calls, "
-					"total, exclusive, avg, p95, "
-					"imbalance, or auto)",
+					"total, exclusive, avg, min, p50, "
+					"p95, p99, max, std, imbalance, or "
+					"auto)",
 					item);
 				bad = true;
 			}

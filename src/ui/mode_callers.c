@@ -123,7 +123,8 @@ static void callers_list(struct sv_mode *m)
 		d->excl = sv_add_sat(d->excl, n->exclusive);
 	}
 	d->ncallers = d->nrows;
-	qsort(d->rows, d->ncallers, sizeof *d->rows, callers_cmp);
+	if (d->ncallers > 0)
+		qsort(d->rows, d->ncallers, sizeof *d->rows, callers_cmp);
 	for (i = 0; i < d->ncallers; i++) {
 		const struct sv_callpath_node *n = &t->nodes[d->rows[i].id];
 		for (k = 0; k < n->nchildren; k++) {
@@ -141,8 +142,9 @@ static void callers_list(struct sv_mode *m)
 			r->excl = sv_add_sat(r->excl, c->exclusive);
 		}
 	}
-	qsort(d->rows + d->ncallers, d->nrows - d->ncallers, sizeof *d->rows,
-		callers_cmp);
+	if (d->nrows > d->ncallers)
+		qsort(d->rows + d->ncallers, d->nrows - d->ncallers,
+			sizeof *d->rows, callers_cmp);
 	free(slot);
 	callers_rows_changed(d, m);
 }

@@ -557,13 +557,10 @@ static void ranks_draw_head(
 	}
 }
 
-/* The line under the figures: the cursor cell in words. */
-static void ranks_draw_details(
-	const struct sv_mode *m, struct sv_grid *g, int x, int y, int w)
+/* The cursor cell in words, into line (without the region's name). */
+static void ranks_cell_words(const struct ranks_data *d, char *line, size_t n)
 {
-	const struct ranks_data *d = m->data;
 	size_t r0, r1, j = d->order[d->col];
-	const char *name = d->m.t->regions[j].name;
 	int64_t lo, med, hi, v;
 	double pct;
 	char a[32], b[32], c[32];
@@ -576,10 +573,9 @@ static void ranks_draw_details(
 			&d->m, (long)j, first, last, d->scratch, &va);
 		bool hb = ranks_median(
 			&d->m2, d->col2[j], first, last, d->scratch, &vb);
-		sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
-			" %s %" PRIu32 "%s%.0" PRIu32
-			"%s: %s in this run, %s in "
-			"the second (x: total time)",
+		snprintf(line, n,
+			"%s %" PRIu32 "%s%.0" PRIu32
+			"%s: %s in this run, %s in the second (x: total time)",
 			grp ? "ranks" : "rank", first, grp ? "-" : "",
 			grp ? last : 0, grp ? " (median)" : "",
 			ha ? sv_render_short(va, a, sizeof a) : "no calls",
@@ -587,27 +583,25 @@ static void ranks_draw_details(
 		return;
 	}
 	if (ranks_row_span(d, d->list.cur, &r0, &r1)) {
-		size_t n = sv_ranks_group(
+		size_t k = sv_ranks_group(
 			&d->m, j, r0, r1, d->scratch, &lo, &med, &hi);
-		if (!n) {
-			sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
-				" ranks %" PRIu32 "-%" PRIu32 ": no calls",
+		if (!k)
+			snprintf(line, n,
+				"ranks %" PRIu32 "-%" PRIu32 ": no calls",
 				d->m.ranks[r0], d->m.ranks[r1 - 1]);
-			return;
-		}
-		sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
-			" ranks %" PRIu32 "-%" PRIu32
-			" (%zu with calls): min %s  median %s  max %s  "
-			"(e expands)",
-			d->m.ranks[r0], d->m.ranks[r1 - 1], n,
-			sv_render_short(lo, a, sizeof a),
-			sv_render_short(med, b, sizeof b),
-			sv_render_short(hi, c, sizeof c));
+		else
+			snprintf(line, n,
+				"ranks %" PRIu32 "-%" PRIu32
+				" (%zu with calls): min %s  median %s  max "
+				"%s  (e expands)",
+				d->m.ranks[r0], d->m.ranks[r1 - 1], k,
+				sv_render_short(lo, a, sizeof a),
+				sv_render_short(med, b, sizeof b),
+				sv_render_short(hi, c, sizeof c));
 		return;
 	}
 	if (!sv_ranks_value(&d->m, sv_ranks_cell_at(&d->m, r0, j), &v)) {
-		sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
-			" rank %" PRIu32 " has no call of the region",
+		snprintf(line, n, "rank %" PRIu32 " has no call of the region",
 			d->m.ranks[r0]);
 		return;
 	}
@@ -617,11 +611,35 @@ static void ranks_draw_details(
 	/* What rounds to zero reads +0.0%, never -0.0%. */
 	if (pct > -0.05 && pct < 0.05)
 		pct = 0.0;
-	sv_grid_textf(g, x, y, w, SV_STYLE_DETAILS, 0,
-		" rank %" PRIu32 ": %s, %+.1f%% of the mean (Enter: on the "
-		"timeline)",
+	snprintf(line, n,
+		"rank %" PRIu32 ": %s, %+.1f%% of the mean (Enter: timeline)",
 		d->m.ranks[r0], sv_render_short(v, a, sizeof a), pct);
-	(void)name;
+}
+
+/* The line under the figures: the region under the cursor in full (its
+ * header is cut to the cell), then the cell in words; a long name is cut
+ * before the words are. */
+static void ranks_draw_details(
+	const struct sv_mode *m, struct sv_grid *g, int x, int y, int w)
+{
+	const struct ranks_data *d = m->data;
+	const char *name = d->m.t->regions[d->order[d->col]].name;
+	char line[256];
+	int words, room, used;
+
+	ranks_cell_words(d, line, sizeof line);
+	words = sv_grid_text_width(line, w);
+	room = w - words - 3; /* " ", ": " */
+	if (room < 12)
+		room = 12;
+	used = sv_grid_text(g, x, y, w, " ", SV_STYLE_DETAILS, 0, 0);
+	used += sv_grid_text(g, x + used, y, room < w - used ? room : w - used,
+		name, SV_STYLE_DETAILS, 0, 0x2026);
+	used += sv_grid_text(
+		g, x + used, y, w - used, ": ", SV_STYLE_DETAILS, 0, 0);
+	if (used < w)
+		sv_grid_text(g, x + used, y, w - used, line, SV_STYLE_DETAILS,
+			0, 0x2026);
 }
 
 static void ranks_draw_row(const struct sv_mode *m, const struct sv_list *l,

@@ -27,7 +27,7 @@ struct stats_data {
 };
 
 /* The layout's geometry, but the whole screen below a three-row note goes
- * to the panel (at most 100 columns wide, names near their numbers). */
+ * to the panel, which adds columns as its width allows. */
 static void stats_geometry(struct sv_mode *m)
 {
 	struct stats_data *d = m->data;
@@ -37,7 +37,7 @@ static void stats_geometry(struct sv_mode *m)
 	if (g->too_small)
 		return;
 	g->panel_x = 0;
-	g->panel_w = m->w < 100 ? m->w : 100;
+	g->panel_w = m->w;
 	g->panel_y = 3;
 	g->panel_h = m->h - 1 - 3;
 	g->details_y = 0;

@@ -55,6 +55,12 @@ int sv_panel_col_by_name(const char *name)
 	return -1;
 }
 
+bool sv_panel_col_sorts(int col)
+{
+	return col >= 0 && col < SV_PANEL_COL_COUNT &&
+	       sv_panel_key_col(panel_col_keys[col]) == col;
+}
+
 /* The orders < and > step through: the columns, then, with a second
  * run, the change of each region's total time (session.h's Δ sorts). */
 #define PANEL_SORT_DELTA SV_PANEL_COL_COUNT
@@ -96,7 +102,12 @@ static int panel_sort_by(struct sv_session *s, int k)
 static int panel_sort_step(const struct sv_session *s, int k, int dir)
 {
 	int n = s->p2 && s->stats2_valid ? PANEL_NSORTS : SV_PANEL_COL_COUNT;
-	return ((k < n ? k : n - 1) + (dir > 0 ? 1 : -1) + n) % n;
+	k = k < n ? k : n - 1;
+	/* a column sorted as another (calls per rank) is stepped over */
+	do
+		k = (k + (dir > 0 ? 1 : -1) + n) % n;
+	while (k < SV_PANEL_COL_COUNT && !sv_panel_col_sorts(k));
+	return k;
 }
 
 static struct sv_panel *panel_of(const struct sv_list *l)
@@ -310,6 +321,29 @@ static const char *const panel_titles[SV_PANEL_COL_COUNT] = {
 #undef PANEL_TITLE
 };
 
+/* Calls per rank that has calls of the region: its mean, "976",
+ * "35.9k", "1.20M". */
+static void panel_per_rank(
+	const struct sv_stats_region *sr, char *buf, size_t n)
+{
+	size_t r, with = 0;
+	double v;
+
+	for (r = 0; r < sr->nranks; r++)
+		with += sr->ranks[r].s.num_calls > 0;
+	if (!with) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	v = (double)sr->s.num_calls / (double)with;
+	if (v >= 999.5e3)
+		snprintf(buf, n, "%.3gM", v / 1e6);
+	else if (v >= 999.5)
+		snprintf(buf, n, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, n, "%.0f", v);
+}
+
 static void panel_value(
 	const struct sv_stats_region *sr, int col, char *buf, size_t n)
 {
@@ -344,10 +378,36 @@ static void panel_value(
 			snprintf(buf, n, "-");
 		return;
 	case SV_PANEL_COL_P95:
+	case SV_PANEL_COL_P50:
+	case SV_PANEL_COL_P99:
 		if (s->has_percentiles)
-			sv_render_short((int64_t)(s->p95_ns + 0.5), buf, n);
+			sv_render_short(
+				(int64_t)((col == SV_PANEL_COL_P50 ? s->p50_ns
+						  : col == SV_PANEL_COL_P95
+							  ? s->p95_ns
+							  : s->p99_ns) +
+					  0.5),
+				buf, n);
 		else
 			snprintf(buf, n, "-");
+		return;
+	case SV_PANEL_COL_MIN:
+	case SV_PANEL_COL_MAX:
+		if (s->has_dist)
+			sv_render_short(
+				col == SV_PANEL_COL_MIN ? s->min_ns : s->max_ns,
+				buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_PANEL_COL_STD:
+		if (s->has_std)
+			sv_render_short((int64_t)(s->std_ns + 0.5), buf, n);
+		else
+			snprintf(buf, n, "-");
+		return;
+	case SV_PANEL_COL_CPR:
+		panel_per_rank(sr, buf, n);
 		return;
 	case SV_PANEL_COL_IMB:
 		snprintf(buf, n, "%.0f%%", sr->rank_imbalance_pct);
@@ -477,7 +537,11 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	/* Numeric columns in the order they are dropped last to first. */
 	static const int priority[] = {SV_PANEL_COL_TOTAL, SV_PANEL_COL_EXCL,
 		SV_PANEL_COL_CALLS, SV_PANEL_COL_AVG, SV_PANEL_COL_P95,
-		SV_PANEL_COL_IMB};
+		SV_PANEL_COL_IMB, SV_PANEL_COL_P50, SV_PANEL_COL_P99,
+		SV_PANEL_COL_MIN, SV_PANEL_COL_MAX, SV_PANEL_COL_STD,
+		SV_PANEL_COL_CPR};
+	const int npri = (int)(sizeof priority / sizeof priority[0]);
+	int want_name = 0;
 	long sel_region =
 		s->sel != SV_NO_CALL ? (long)sv_call_region(p, s->sel) : -1;
 	long top, row, visible, bottom;
@@ -512,6 +576,14 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		}
 		if ((int)longest + 3 < name_min)
 			name_min = (int)longest + 3;
+		/* The statistics screen: room for the longest name whole. */
+		for (k = 0; pn->full && k < s->stats.nregions; k++) {
+			int tw = sv_grid_text_width(
+					 s->stats.regions[k].name, 4096) +
+				 3;
+			if (tw > want_name)
+				want_name = tw;
+		}
 	}
 	/* A second run takes two columns: its figure and the change; else
 	 * a rank subset's whole run: its figure and the subset's share. */
@@ -522,9 +594,15 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	ncols = (w - 1 - name_min) / PANEL_NUM_W - extra;
 	if (ncols > 6)
 		ncols = 6;
+	/* The statistics screen adds columns while every name stays whole
+	 * (six always, when they fit). */
+	if (pn->full && (w - 1 - want_name) / PANEL_NUM_W - extra > ncols)
+		ncols = (w - 1 - want_name) / PANEL_NUM_W - extra;
+	if (ncols > npri)
+		ncols = npri;
 	if (ncols < 0)
 		ncols = 0;
-	for (i = 0; i < 6 && nshown < ncols; i++)
+	for (i = 0; i < npri && nshown < ncols; i++)
 		if (!s->panel_cols || (s->panel_cols & (1u << priority[i])))
 			cols[nshown++] = priority[i];
 	/* Show the sort column even when it would be dropped: beside the
@@ -549,6 +627,11 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		cols[j] = k;
 	}
 	name_w = w - (nshown + extra) * PANEL_NUM_W - 1;
+	/* Every column shown and room to spare: the numbers stay near the
+	 * names. */
+	if (pn->full && nshown == npri && want_name > name_min &&
+		name_w > want_name)
+		name_w = want_name;
 	dcol = panel_diff_col(sort_col);
 	{
 		char title[512], span[160], other[96];

@@ -537,6 +537,12 @@ static bool view_counted(int a)
 	case SV_ACTION_SEARCH_PREV:
 	case SV_ACTION_LIST_MATCH_NEXT:
 	case SV_ACTION_LIST_MATCH_PREV:
+	case SV_ACTION_RANKS_RIGHT:
+	case SV_ACTION_RANKS_LEFT:
+	case SV_ACTION_FLAME_UP:
+	case SV_ACTION_FLAME_DOWN:
+	case SV_ACTION_FLAME_LEFT:
+	case SV_ACTION_FLAME_RIGHT:
 		return true;
 	default:
 		return false;
