@@ -105,8 +105,12 @@ if "$exe" gen --quiet --events 20k --ranks 2 --seed 1 "$tmp/ta.h5" &&
 else
 	fail "two-run timeline: gen or snapshot failed"
 fi
-expect "snapshot three files" 2 "$exe" snapshot "$tmp/a.h5" "$tmp/b.h5" \
-	"$tmp/c.h5"
+# Three files are a scaling study (tests/e2e_scaling_live.sh); one of
+# them unreadable is listed, all of them exit 1.
+expect "snapshot three files: a runs workspace" 0 "$exe" snapshot \
+	"$tmp/a.h5" "$tmp/b.h5" "$tmp/c.h5"
+expect "snapshot three unreadable files" 1 "$exe" snapshot \
+	"$tmp/none.h5" "$tmp/bad.h5" "$tmp/none2.h5"
 expect "snapshot unreadable B" 1 "$exe" snapshot "$tmp/a.h5" "$tmp/bad.h5"
 
 # Regions only in B.

@@ -33,6 +33,7 @@
 #include "scopeview/term.h"
 #include "scopeview/view.h"
 #include "scopeview/panel.h"
+#include "scopeview/runs.h"
 #include "scopeview/timeline.h"
 #include "viewtest.h"
 
@@ -77,9 +78,11 @@ struct run {
 	struct sv_error err;
 };
 
-/* Run the loop on path with a key script at W x H. */
-static void run_keys(
-	struct run *r, const char *path, const char *script, bool threaded)
+/* Run the loop on path (or on runs[0 .. nruns) when nruns >= 3) with a
+ * key script at W x H. */
+static void run_keys_on(struct run *r, const char *path,
+	const char *const *runs, size_t nruns, const char *script,
+	bool threaded)
 {
 	struct sv_app_opts o;
 	struct sv_backend b;
@@ -92,6 +95,8 @@ static void run_keys(
 		"script '%s': %s", script, err.msg);
 	memset(&o, 0, sizeof o);
 	o.path = path;
+	o.runs = runs;
+	o.nruns = nruns;
 	o.source.load = sv_load;
 	o.source.thread_init = sv_load_quiet_hdf5;
 	o.load_in_thread = threaded;
@@ -104,6 +109,12 @@ static void run_keys(
 	r->script.h = H;
 	sv_script_backend(&b, &r->script);
 	r->rc = sv_app_run(r->app, &b, &r->err);
+}
+
+static void run_keys(
+	struct run *r, const char *path, const char *script, bool threaded)
+{
+	run_keys_on(r, path, NULL, 0, script, threaded);
 }
 
 static void run_free(struct run *r)
@@ -1050,13 +1061,126 @@ START_TEST(test_every_action_has_a_case)
 	size_t i;
 
 	for (a = SV_ACTION_NONE + 1; a < SV_ACTION_COUNT; a++) {
-		bool found = a == SV_ACTION_QUIT;
+		/* scaling-metric needs a runs workspace: test_runs_workspace */
+		bool found =
+			a == SV_ACTION_QUIT || a == SV_ACTION_SCALING_METRIC;
 		for (i = 0; i < sizeof action_cases / sizeof action_cases[0];
 			i++)
 			found |= action_cases[i].action == a;
 		ck_assert_msg(found, "action %s has no test case",
 			sv_action_info(a)->name);
 	}
+}
+END_TEST
+
+/* ---- three or more runs -------------------------------------------- */
+
+/* A run of ranks ranks (generated once), or a path that cannot be read. */
+static const char *scaling_run(int ranks)
+{
+	static char *paths[9];
+	struct sv_gen_opts o;
+	struct sv_error err;
+
+	if (ranks < 1)
+		return "/nonexistent/run.h5";
+	if (paths[ranks])
+		return paths[ranks];
+	paths[ranks] = svt_tmp_path(ranks == 1   ? "s1.h5"
+				    : ranks == 2 ? "s2.h5"
+						 : "s4.h5");
+	sv_gen_opts_init(&o);
+	o.ranks = (uint32_t)ranks;
+	o.events = 3000;
+	o.seed = 11;
+	o.scale_ranks = 1;
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(sv_gen_write(paths[ranks], &o, NULL, NULL, &err) == 0,
+		"gen: %s", err.msg);
+	return paths[ranks];
+}
+
+/* The app over runs (ranks of each; 0: unreadable) after script. */
+static void run_runs(
+	struct run *r, const int *ranks, size_t n, const char *script)
+{
+	const char *paths[8];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		paths[i] = scaling_run(ranks[i]);
+	run_keys_on(r, NULL, paths, n, script, true);
+}
+
+static const char *main_mode(const struct sv_view *v, char *buf, size_t n)
+{
+	const struct sv_mode *m = &v->mains[v->main];
+	buf[0] = '\0';
+	if (m->ops->describe)
+		m->ops->describe(m, buf, n);
+	return m->ops->name;
+}
+
+/* The runs workspace in the loop: the runs read on the view's jobs, x
+ * changes the metric, Enter on two points opens them over it, Esc comes
+ * back to the study as it was, and q there quits. */
+START_TEST(test_runs_workspace)
+{
+	static const int ranks[] = {1, 2, 4, 0};
+	const struct sv_view *v;
+	struct run r;
+	char buf[160];
+
+	run_runs(&r, ranks, 4, "");
+	ck_assert_int_eq(r.rc, 0);
+	v = sv_app_view(r.app);
+	ck_assert_str_eq(main_mode(v, buf, sizeof buf), "scaling");
+	ck_assert_ptr_nonnull(v->runs);
+	ck_assert_uint_eq(v->runs->measured, 3);
+	ck_assert_uint_eq(v->runs->failed, 1);
+	ck_assert_ptr_nonnull(strstr(v->runs->runs[3].error, "nonexistent"));
+	run_free(&r);
+
+	run_runs(&r, ranks, 4, "x");
+	main_mode(sv_app_view(r.app), buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "metric=1") != NULL, "%s", buf);
+	run_free(&r);
+
+	run_runs(&r, ranks, 4, "j Enter j Enter");
+	v = sv_app_view(r.app);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(main_mode(v, buf, sizeof buf), "timeline");
+	ck_assert_ptr_nonnull(v->s.p2);
+	ck_assert_uint_eq(v->s.p->num_ranks, 2);
+	ck_assert_uint_eq(v->s.p2->num_ranks, 4);
+	run_free(&r);
+
+	run_runs(&r, ranks, 4, "j Enter j Enter Escape");
+	v = sv_app_view(r.app);
+	ck_assert_str_eq(main_mode(v, buf, sizeof buf), "scaling");
+	ck_assert_msg(strstr(buf, "row=2 ") != NULL, "%s", buf);
+	run_free(&r);
+
+	/* q on the pair comes back; q on the study quits */
+	run_runs(&r, ranks, 4, "j Enter j Enter q x q x");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.script.pos, r.nkeys - 1);
+	main_mode(sv_app_view(r.app), buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "metric=1") != NULL, "%s", buf);
+	run_free(&r);
+}
+END_TEST
+
+/* Not one run can be read: the loop ends with -EIO naming one. */
+START_TEST(test_runs_none_read)
+{
+	static const int ranks[] = {0, 0, 0};
+	struct run r;
+
+	run_runs(&r, ranks, 3, "");
+	ck_assert_int_eq(r.rc, -EIO);
+	ck_assert_ptr_nonnull(strstr(r.err.msg, "none of the 3 runs"));
+	run_free(&r);
 }
 END_TEST
 
@@ -2141,6 +2265,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_config_panel_and_sort);
 	tcase_add_test(t, test_two_runs);
 	tcase_add_loop_test(t, test_open_hostile, 0, SVT_NHOSTILE);
+	tcase_add_test(t, test_runs_workspace);
+	tcase_add_test(t, test_runs_none_read);
 	suite_add_tcase(s, t);
 	t = tcase_create("loading");
 	tcase_set_timeout(t, 300);

@@ -82,7 +82,8 @@ static const struct {
 	{"snapshot -- -nonexistent.h5", 1, "-nonexistent.h5: no such file"},
 	{"snapshot --keys C-@ -- /nonexistent/run.h5", 1,
 		"/nonexistent/run.h5"},
-	{"snapshot -- a.h5 b.h5 c.h5", 2, "more than two operands"},
+	/* three or more files: a runs workspace, each missing run named */
+	{"snapshot -- a.h5 b.h5 c.h5", 1, "c.h5: no such file"},
 	{"summary a.h5 b.h5", 2, "more than one FILE ('a.h5', 'b.h5')"},
 	{"gen --ran 2 out.h5", 2, "unknown option '--ran'"},
 	{"export --format chrome", 2, "no FILE given"},

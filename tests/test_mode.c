@@ -131,7 +131,7 @@ START_TEST(test_table_entries)
 		for (j = 0; j < i; j++)
 			ck_assert_str_ne(sv_mode_table[j]->name, m->name);
 	}
-	ck_assert_uint_eq(i, 9);
+	ck_assert_uint_eq(i, 10);
 	/* popups and prompts are not main modes */
 	ck_assert(!sv_mode_popup.main);
 	ck_assert(!sv_mode_prompt.main);

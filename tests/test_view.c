@@ -17,6 +17,7 @@
 #include "scopeview/cli.h"
 #include "scopeview/export.h"
 #include "scopeview/panel.h"
+#include "scopeview/runs.h"
 #include "scopeview/timeline.h"
 #include "scopeview/view.h"
 
@@ -685,7 +686,21 @@ START_TEST(test_every_action_wired)
 		keys("L");
 	else if (ai->scopes == SV_SCOPE_TREND)
 		keys("E");
-	flags = sv_view_apply(&v, _i + 1);
+	if (ai->scopes == SV_SCOPE_SCALING) {
+		/* the scaling view's keys need a runs workspace (none read) */
+		struct sv_runs *r = sv_runs_new(NULL, 0, NULL, NULL, NULL);
+		struct sv_profile *ph = sv_runs_placeholder(r);
+		struct sv_view_opts o = {.runs = r};
+		struct sv_view ws;
+		struct sv_error err = {0};
+		ck_assert_int_eq(sv_view_init(&ws, ph, &o, &err), 0);
+		flags = sv_view_apply(&ws, _i + 1);
+		sv_view_fini(&ws);
+		sv_profile_free(ph);
+		sv_runs_free(r);
+	} else {
+		flags = sv_view_apply(&v, _i + 1);
+	}
 	ck_assert_msg(
 		flags & (SV_REACT_REDRAW | SV_REACT_QUIT | SV_REACT_RELOAD),
 		"action %s returned %d", ai->name, flags);

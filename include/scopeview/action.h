@@ -31,7 +31,7 @@
 	X(STATS, "stats", "Statistics screen")                           \
 	X(LIST, "list",                                                  \
 		"Every list (tree, callers, ranks, histogram, "          \
-		"calls, trend, statistics, the panel, popups)")          \
+		"calls, trend, scaling, statistics, the panel, popups)") \
 	X(TREE, "tree", "Call tree")                                     \
 	X(FLAME, "flame", "Flame graph")                                 \
 	X(CALLERS, "callers", "Callers and callees")                     \
@@ -39,6 +39,7 @@
 	X(HISTOGRAM, "histogram", "Histogram of durations")              \
 	X(CALLS, "calls", "Call list")                                   \
 	X(TREND, "trend", "Iteration trend")                             \
+	X(SCALING, "scaling", "Scaling study (three or more runs)")      \
 	X(PANEL, "panel", "Summary panel (when it has the focus)")       \
 	X(POPUP, "popup", "Popups (help, source, metadata, warnings)")   \
 	X(PROMPT, "prompt", "Prompts (search, filter, ranks, commands)") \
@@ -63,7 +64,7 @@ enum {
 #define SV_SCOPE_LISTS                                                        \
 	(SV_SCOPE_STATS | SV_SCOPE_TREE | SV_SCOPE_CALLERS | SV_SCOPE_RANKS | \
 		SV_SCOPE_HISTOGRAM | SV_SCOPE_CALLS | SV_SCOPE_TREND |        \
-		SV_SCOPE_PANEL | SV_SCOPE_POPUP)
+		SV_SCOPE_SCALING | SV_SCOPE_PANEL | SV_SCOPE_POPUP)
 
 #define SV_ACTION_TABLE(X)                                                     \
 	X(MOVE_LEFT, "move-left", "h Left", SV_SCOPE_TIMELINE,                 \
@@ -331,7 +332,10 @@ enum {
 	X(TREND_NEXT_CHANGE, "trend-next-change", "c", SV_SCOPE_TREND,         \
 		"Go to the next change point (round the end)")                 \
 	X(TREND_METRIC, "trend-metric", "x", SV_SCOPE_TREND,                   \
-		"Follow the durations or the exclusive times")
+		"Follow the durations or the exclusive times")                 \
+	X(SCALING_METRIC, "scaling-metric", "x", SV_SCOPE_SCALING,             \
+		"Chart the speedup, the strong-scaling efficiency or the "     \
+		"weak-scaling efficiency, in turn")
 
 enum sv_action {
 	SV_ACTION_NONE = 0,

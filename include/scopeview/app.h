@@ -66,6 +66,14 @@ struct sv_app_opts {
 	const struct sv_sink *sink; /* :export's writer (sink.h); NULL = none */
 	const char *ranks; /* --ranks as given (sv_view_opts.ranks), with
 			      source.rank_on parsed from it; NULL = all */
+	/* Three or more runs (borrowed until sv_app_free; path and path2
+	 * are then not read): a runs workspace (runs.h) opens, its first
+	 * view :view scaling, the runs read one by one through source, and
+	 * Enter on two of its points shows them as path and path2 would,
+	 * over the workspace (q or Esc on that first view comes back).
+	 * sv_app_run returns -EIO when no run of it could be read. */
+	const char *const *runs;
+	size_t nruns;
 };
 
 struct sv_app;

@@ -127,7 +127,12 @@
 		SV_LOOK(-1, -1, SV_LOOK_FG_REGION),                            \
 		SV_LOOK(-1, -1, SV_LOOK_FG_REGION))                            \
 	X(CHART_LINE, 'e', "a chart's line (the median of a trend)",           \
-		SV_LOOK(15, -1, SV_LOOK_BOLD), SV_LOOK(0, -1, SV_LOOK_BOLD))
+		SV_LOOK(15, -1, SV_LOOK_BOLD), SV_LOOK(0, -1, SV_LOOK_BOLD))   \
+	X(CHART, 'o', "a line of a chart and its points, in a region colour",  \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION | SV_LOOK_BOLD),             \
+		SV_LOOK(-1, -1, SV_LOOK_FG_REGION | SV_LOOK_BOLD))             \
+	X(CHART_IDEAL, 'I', "the ideal line of a chart (perfect scaling)",     \
+		SV_LOOK(7, -1, SV_LOOK_DIM), SV_LOOK(8, -1, 0))
 
 enum sv_style {
 #define SV_STYLE_ENUM(name, letter, help, dark, light) SV_STYLE_##name,

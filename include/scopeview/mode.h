@@ -55,6 +55,11 @@ enum {
 				     its text to the main mode */
 	SV_REACT_OPEN = 1 << 7,   /* :open PATH: load a second run to
 				     compare with (the path in the view) */
+	SV_REACT_PAIR = 1 << 8,   /* open the runs workspace's pair
+				     (runs.h's pair) on the two-run
+				     timeline, over the workspace */
+	SV_REACT_LEAVE = 1 << 9,  /* leave a view opened over another (a
+				     pair over the runs workspace) */
 };
 
 /* A rectangle of the screen, [x, x + w) x [y, y + h). */
@@ -158,6 +163,12 @@ extern const struct sv_mode_ops sv_mode_ranks;
 extern const struct sv_mode_ops sv_mode_histogram;
 extern const struct sv_mode_ops sv_mode_calls;
 extern const struct sv_mode_ops sv_mode_trend;
+extern const struct sv_mode_ops sv_mode_scaling;
+
+/* Whether main mode ops can show v: a runs workspace (view.h's runs) shows
+ * only the scaling view, which needs one; when say, the message line tells
+ * why not. */
+bool sv_mode_fits(struct sv_view *v, const struct sv_mode_ops *ops, bool say);
 
 /* Give the call-list mode m calls[0 .. n) (copied) of region (-1 for
  * several regions), titled title (a bin, a search): it sorts them and

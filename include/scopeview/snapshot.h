@@ -31,4 +31,20 @@ int sv_snapshot_draw(struct sv_grid *g, const struct sv_profile *p, int w,
 	int h, const int *keys, size_t nkeys, const struct sv_view_opts *opts,
 	struct sv_error *err);
 
+struct sv_runs;
+
+/*
+ * Draw the runs workspace r (runs.h; borrowed, not started) at w x h
+ * after keys[0 .. nkeys) into g, as the viewer opened on its runs shows
+ * it: its view (:view scaling) once every run is read or has failed, and
+ * the keys applied with each key's work done.  Enter on two points reads
+ * the pair through r's source here and shows it on the two-run timeline
+ * (a nested view: q and Esc on its first view come back); opts (may be
+ * NULL; its runs and nested are set here) serve both.  Returns 0, or a
+ * negative errno with err; which runs could be read, r says.
+ */
+int sv_snapshot_draw_runs(struct sv_grid *g, struct sv_runs *r, int w, int h,
+	const int *keys, size_t nkeys, const struct sv_view_opts *opts,
+	struct sv_error *err);
+
 #endif

@@ -40,6 +40,7 @@
 #include "scopeview/strv.h"
 
 struct sv_timeline;
+struct sv_runs;
 
 enum sv_popup {
 	SV_POPUP_NONE,
@@ -81,6 +82,15 @@ struct sv_view_opts {
 	const char *ranks;
 	/* The memory budget in bytes (sv_session_opts.memory); 0 = none. */
 	uint64_t memory;
+	/* A runs workspace (runs.h; borrowed, outlives the view): the view
+	 * of its placeholder profile (sv_runs_placeholder) whose first and
+	 * only main mode is :view scaling; the runs start reading on the
+	 * session's jobs.  NULL = none. */
+	struct sv_runs *runs;
+	/* The view is opened over another (a pair of runs over the
+	 * workspace): q and Esc on its first main mode, where they would
+	 * quit or ring, leave it instead (SV_REACT_LEAVE). */
+	bool nested;
 };
 
 struct sv_view {
@@ -105,6 +115,8 @@ struct sv_view {
 	 * that loads it. */
 	char open_path[1024];
 	const struct sv_sink *sink; /* from the options */
+	struct sv_runs *runs;       /* from the options: a runs workspace */
+	bool nested;                /* from the options */
 	/* An `:export` of at least export_bg_calls calls (set by init to
 	 * SV_VIEW_EXPORT_BG_CALLS; 0 = every one) runs on a worker
 	 * (view_export.c), with its progress on the message line. */

@@ -15,7 +15,9 @@
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
 #include "scopeview/outfile.h"
+#include "scopeview/runs.h"
 #include "scopeview/snapshot.h"
+#include "scopeview/strv.h"
 
 struct snapshot_args {
 	const char *size, *output, *file, *file2, *config;
@@ -25,9 +27,19 @@ struct snapshot_args {
 	int colors; /* index among "256 16 8 none"; -1: not given */
 	bool ascii, demo;
 	struct sv_cli_select sel; /* --ranks only */
+	struct sv_strv runs;      /* RUN...: the files after FILE2 */
 };
 
 #define SNAPSHOT_AT(f, type) SV_CLI_AT(struct snapshot_args, f, type)
+
+/* Every RUN after FILE and FILE2. */
+static int snapshot_add_run(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	(void)cx;
+	sv_strv_push(target, v);
+	return 0;
+}
 
 /* Repeated --keys append. */
 static int snapshot_set_keys(
@@ -89,13 +101,21 @@ static const struct sv_cli_option snapshot_options[] = {
 		SNAPSHOT_AT(file, const char *), NULL, 0},
 	{"FILE2", NULL, NULL, NULL, NULL, SV_CLI_STRING,
 		SNAPSHOT_AT(file2, const char *), NULL, 0},
+	{"RUN", NULL, NULL, NULL, NULL, SV_CLI_CALL,
+		SNAPSHOT_AT(runs, struct sv_strv), snapshot_add_run,
+		SV_CLI_REPEAT},
 };
 
 static void snapshot_more(FILE *out)
 {
 	fprintf(out,
-		"\nExit status: 0 success, 1 a profile could not be read or\n"
-		"the output written, 2 a command-line mistake.\n");
+		"\nWith three or more files, the runs workspace the viewer "
+		"opens\n"
+		"on them (:view scaling), once every run is read; a run that\n"
+		"cannot be read is listed there and named on stderr.\n"
+		"\nExit status: 0 success, 1 a profile (with three or more\n"
+		"files: every one of them) could not be read or the output\n"
+		"written, 2 a command-line mistake.\n");
 }
 
 static void snapshot_init(void *args)
@@ -111,6 +131,7 @@ static void snapshot_fini(void *args)
 	struct snapshot_args *a = args;
 	free(a->keys);
 	sv_cli_select_fini(&a->sel);
+	sv_strv_fini(&a->runs);
 }
 
 static int snapshot_parse_size(const char *s, int *w, int *h)
@@ -130,6 +151,99 @@ static int snapshot_parse_size(const char *s, int *w, int *h)
 	return 0;
 }
 
+/* Write g to output (NULL: standard output), never over inputs[0 ..
+ * ninputs); an exit status. */
+static int snapshot_write(const struct sv_grid *g, const char *output,
+	const char *const *inputs, size_t ninputs, enum sv_grid_format fmt,
+	int theme, int colors)
+{
+	struct sv_outfile of;
+	struct sv_error err = {0};
+	int rc;
+
+	if (!output) {
+		rc = sv_grid_write_colors(g, stdout, fmt, theme, colors);
+		if (rc < 0 || fflush(stdout) != 0) {
+			sv_cli_eprintf("scopeview: snapshot: cannot write "
+				       "standard output");
+			return SV_EXIT_LOAD;
+		}
+		return SV_EXIT_OK;
+	}
+	rc = sv_outfile_open(&of, output, inputs, ninputs, &err);
+	if (rc == 0) {
+		rc = sv_grid_write_colors(
+			g, sv_outfile_stream(&of), fmt, theme, colors);
+		if (rc < 0)
+			sv_error_set(
+				&err, rc, "snapshot: cannot write %s", output);
+		rc = sv_outfile_finish(&of, rc, &err);
+	}
+	return rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
+}
+
+/*
+ * FILE FILE2 RUN...: the runs workspace.  Exit status 1 when not one run
+ * could be read (each one's error on stderr, nothing drawn); a run that
+ * failed among others is named on stderr and listed on the screen.
+ */
+static int snapshot_runs(struct snapshot_args *a, int w, int h, const int *keyv,
+	size_t nkeys, bool ascii, enum sv_grid_format fmt, int theme,
+	int colors)
+{
+	size_t n = a->runs.n + 2, i, ninputs = 0;
+	const char **paths = sv_xcalloc(n + 1, sizeof *paths);
+	struct sv_view_opts opts;
+	struct sv_source src;
+	struct sv_error err = {0};
+	struct sv_runs *r;
+	struct sv_grid g;
+	int rc;
+
+	paths[0] = a->file;
+	paths[1] = a->file2;
+	for (i = 0; i < a->runs.n; i++)
+		paths[i + 2] = a->runs.v[i];
+	ninputs = n;
+	if (a->config)
+		paths[ninputs++] = a->config;
+	if (a->output &&
+		sv_outfile_check(a->output, paths, ninputs, &err) < 0) {
+		free(paths);
+		return sv_cli_output_fail(&err);
+	}
+	if (a->output)
+		sv_cli_output_signals();
+	memset(&src, 0, sizeof src);
+	src.load = sv_load;
+	src.thread_init = sv_load_quiet_hdf5;
+	src.rank_on = a->sel.rank_on;
+	src.nrank_on = a->sel.nrank_on;
+	r = sv_runs_new(paths, n, &src, NULL, a->sel.ranks);
+	memset(&opts, 0, sizeof opts);
+	opts.ascii = ascii;
+	opts.sink = &sv_cli_export_sink;
+	opts.ranks = a->sel.ranks;
+	sv_grid_init(&g);
+	rc = sv_snapshot_draw_runs(&g, r, w, h, keyv, nkeys, &opts, &err);
+	if (rc < 0)
+		sv_cli_eprintf("scopeview: %s", err.msg);
+	for (i = 0; rc == 0 && i < r->n; i++)
+		if (r->runs[i].state == SV_RUNS_FAILED)
+			sv_cli_eprintf("scopeview: %s%s",
+				r->measured ? "warning: " : "",
+				r->runs[i].error);
+	if (rc == 0 && !r->measured)
+		rc = -EIO;
+	rc = rc < 0 ? SV_EXIT_LOAD
+		    : snapshot_write(&g, a->output, paths, ninputs, fmt, theme,
+			      colors);
+	sv_grid_fini(&g);
+	sv_runs_free(r);
+	free(paths);
+	return rc;
+}
+
 static int snapshot_run(void *args)
 {
 	static const int ncolors[] = {256, 16, 8, 0};
@@ -147,7 +261,6 @@ static int snapshot_run(void *args)
 	struct sv_view_opts opts;
 	struct sv_load_opts lo;
 	struct sv_grid g;
-	struct sv_outfile of;
 	const char *inputs[3];
 
 	if (a->demo && file)
@@ -200,6 +313,12 @@ static int snapshot_run(void *args)
 		file = demo_path;
 	}
 
+	if (a->runs.n && !a->demo) {
+		rc = snapshot_runs(
+			a, w, h, keyv, nkeys, ascii, fmt, theme, colors);
+		free(keyv);
+		return rc;
+	}
 	/* PATH is checked before anything is read: never an input. */
 	inputs[0] = file;
 	inputs[1] = a->file2;
@@ -242,27 +361,9 @@ static int snapshot_run(void *args)
 	}
 	sv_profile_free(p);
 	sv_profile_free(p2);
-	if (!output) {
-		rc = sv_grid_write_colors(&g, stdout, fmt, theme, colors);
-		sv_grid_fini(&g);
-		if (rc < 0 || fflush(stdout) != 0) {
-			sv_cli_eprintf("scopeview: snapshot: cannot write "
-				       "standard output");
-			return SV_EXIT_LOAD;
-		}
-		return SV_EXIT_OK;
-	}
-	rc = sv_outfile_open(&of, output, inputs, 3, &err);
-	if (rc == 0) {
-		rc = sv_grid_write_colors(
-			&g, sv_outfile_stream(&of), fmt, theme, colors);
-		if (rc < 0)
-			sv_error_set(
-				&err, rc, "snapshot: cannot write %s", output);
-		rc = sv_outfile_finish(&of, rc, &err);
-	}
+	rc = snapshot_write(&g, output, inputs, 3, fmt, theme, colors);
 	sv_grid_fini(&g);
-	return rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
+	return rc;
 }
 
 const struct sv_cli_command sv_cli_snapshot_cmd = {

@@ -17,6 +17,7 @@
 #include "scopeview/config.h"
 #include "scopeview/demo.h"
 #include "scopeview/load.h"
+#include "scopeview/strv.h"
 #include "scopeview/term.h"
 #include "sv_version.h"
 
@@ -71,9 +72,19 @@ struct view_args {
 	int list_options; /* 0: --list-options=scdoc, -1: not asked */
 	bool ascii, no_mouse, no_config, dump_config, demo, demo_path, version;
 	struct sv_cli_select sel; /* --ranks only */
+	struct sv_strv runs;      /* FILE FILE2 RUN...: every file */
 };
 
 #define VIEW_AT(f, type) SV_CLI_AT(struct view_args, f, type)
+
+/* Every RUN after FILE and FILE2. */
+static int view_add_run(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	(void)cx;
+	sv_strv_push(target, v);
+	return 0;
+}
 
 static int view_set_memory(
 	void *target, const char *v, const struct sv_cli_ctx *cx)
@@ -101,6 +112,14 @@ static const struct sv_cli_option view_options[] = {
 		"start; :second off hides them), frames coloured by\n"
 		"change in the flame graph",
 		SV_CLI_STRING, VIEW_AT(file2, const char *), NULL, 0},
+	{"RUN", NULL, NULL, NULL,
+		"three or more files open a runs workspace: their\n"
+		"scaling study (:view scaling: speedup and efficiency\n"
+		"of each region against the rank count, charted), read\n"
+		"one by one; Enter on two of its points shows those\n"
+		"two runs as FILE FILE2 would (Esc comes back)",
+		SV_CLI_CALL, VIEW_AT(runs, struct sv_strv), view_add_run,
+		SV_CLI_REPEAT},
 	{"--ascii", NULL, NULL, NULL,
 		"ASCII glyphs instead of Unicode box drawing and blocks\n"
 		"(the default follows the locale, never TERM)",
@@ -173,6 +192,7 @@ static void view_fini(void *args)
 {
 	struct view_args *a = args;
 	sv_cli_select_fini(&a->sel);
+	sv_strv_fini(&a->runs);
 }
 
 /* `--completion=SHELL` and `--list-options=scdoc`: the documents made
@@ -213,6 +233,30 @@ static bool view_config(struct sv_config *c, const char *path, bool none)
 		sv_cli_eprintf("scopeview: %s", c->errors.v[i]);
 	sv_config_apply_bindings(c);
 	return true;
+}
+
+/*
+ * Three or more runs: when not one of them can be opened, each one's
+ * error (exit 1, before the screen changes); those that fail among
+ * others are listed in the workspace.
+ */
+static int view_runs_probe(const struct sv_strv *runs)
+{
+	struct sv_error err;
+	size_t i, bad = 0;
+
+	for (i = 0; i < runs->n; i++) {
+		memset(&err, 0, sizeof err);
+		bad += sv_load_probe(runs->v[i], &err) < 0;
+	}
+	if (bad < runs->n)
+		return 0;
+	for (i = 0; i < runs->n; i++) {
+		memset(&err, 0, sizeof err);
+		if (sv_load_probe(runs->v[i], &err) < 0)
+			sv_cli_eprintf("scopeview: %s", err.msg);
+	}
+	return -EIO;
 }
 
 /*
@@ -307,14 +351,31 @@ static int view_run(void *args)
 		printf("%s\n", demo);
 		return SV_EXIT_OK;
 	}
+	if (a->runs.n) {
+		/* FILE FILE2 RUN...: the workspace takes them all. */
+		struct sv_strv all = {0};
+		size_t i;
+
+		sv_strv_push(&all, file);
+		sv_strv_push(&all, file2);
+		for (i = 0; i < a->runs.n; i++)
+			sv_strv_push(&all, a->runs.v[i]);
+		sv_strv_fini(&a->runs);
+		a->runs = all;
+		if (view_runs_probe(&a->runs) < 0)
+			return SV_EXIT_LOAD;
+		file2 = NULL;
+	}
 	/* A missing file fails first, before the screen changes, in
 	 * summary's words. */
-	if ((file && sv_load_probe(file, &err) < 0) ||
-		(file2 && sv_load_probe(file2, &err) < 0)) {
+	if (a->runs.n) {
+		/* probed above: those that fail are listed in the view */
+	} else if ((file && sv_load_probe(file, &err) < 0) ||
+		   (file2 && sv_load_probe(file2, &err) < 0)) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	if (file && a->sel.rank_on &&
+	if (file && !a->runs.n && a->sel.rank_on &&
 		sv_cli_ranks_check(file, a->sel.rank_on, a->sel.nrank_on))
 		return SV_EXIT_LOAD;
 	if (!isatty(STDOUT_FILENO)) {
@@ -354,6 +415,8 @@ static int view_run(void *args)
 	ao.source.thread_init = sv_load_quiet_hdf5;
 	ao.sink = &sv_cli_export_sink;
 	ao.ranks = a->sel.ranks;
+	ao.runs = (const char *const *)a->runs.v;
+	ao.nruns = a->runs.n;
 	ao.source.rank_on = a->sel.rank_on;
 	ao.source.nrank_on = a->sel.nrank_on;
 	app = sv_app_new(&ao);
@@ -385,7 +448,8 @@ const struct sv_cli_command sv_cli_view_cmd = {
 	.name = "",
 	.what = "open the interactive viewer on FILE, a scope-profiler profile "
 		"(HDF5, a native trace, a run's directory, JSON; without "
-		"FILE, the built-in demo); with FILE2, compare the two runs",
+		"FILE, the built-in demo); with FILE2, compare the two runs; "
+		"with three or more, a scaling study of them",
 	.opts = view_options,
 	.nopts = sizeof view_options / sizeof view_options[0],
 	.size = sizeof(struct view_args),

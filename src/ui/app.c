@@ -141,6 +141,7 @@ static void app_view_opts(const struct sv_app *a, struct sv_view_opts *vo)
 	vo->sink = a->opts.sink;
 	vo->ranks = a->opts.ranks;
 	vo->memory = a->opts.source.memory;
+	vo->nested = a->ws_view != NULL; /* a pair over the workspace */
 }
 
 /* Show p (owned by the app from now on) in a fresh view: built already
@@ -335,6 +336,13 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 	}
 	if (!result) {
 		sv_run_prep_fini(&prep);
+		if (a->first_load && a->ws_view) {
+			char why[600];
+			snprintf(why, sizeof why, "cannot open the pair: %s",
+				lerr.msg);
+			app_runs_back(a, why);
+			return true;
+		}
 		if (a->first_load) {
 			*failed = true;
 			*err = lerr;
@@ -356,7 +364,7 @@ static bool app_poll_loader(struct sv_app *a, const struct sv_backend *b,
 			app_keep_save(a, &keep);
 		memset(&verr, 0, sizeof verr);
 		if (app_show(a, result, view, w, h, &verr) < 0) {
-			*failed = true;
+			*failed = !app_runs_back(a, verr.msg);
 			*err = verr;
 		} else {
 			if (had_view)
@@ -463,6 +471,7 @@ void sv_app_free(struct sv_app *a)
 	app_view_free(a->view);
 	sv_profile_free(a->profile);
 	sv_profile_free(a->profile2);
+	app_runs_fini(a); /* after the view reading its runs */
 	sv_grid_fini(&a->grid);
 	free(a->path);
 	free(a->path2);
@@ -500,7 +509,11 @@ static int app_loop(
 
 	/* Big arrays get mappings of their own (heap.h). */
 	mallopt(M_MMAP_THRESHOLD, SV_HEAP_MMAP_THRESHOLD);
-	if (!a->opts.load_in_thread) {
+	if (a->opts.runs && a->opts.nruns >= 3) {
+		int rc = app_runs_open(a, b, err);
+		if (rc < 0)
+			return rc;
+	} else if (!a->opts.load_in_thread) {
 		int rc = app_load_now(a, b, err);
 		if (rc < 0)
 			return rc;
@@ -523,6 +536,8 @@ static int app_loop(
 			if (failed)
 				return err->code < 0 ? err->code : -EIO;
 		}
+		if (app_runs_check(a, err) < 0)
+			return err->code;
 		if (dirty) {
 			app_draw(a, b);
 			dirty = false;
@@ -545,6 +560,11 @@ static int app_loop(
 			bool first = a->first_load;
 			app_loader_stop(a->loader);
 			a->loader = NULL;
+			if (first &&
+				app_runs_back(a, "stopped opening the pair")) {
+				dirty = true;
+				continue;
+			}
 			if (first)
 				return 0;
 			app_message(a, false, "%s",
@@ -566,6 +586,8 @@ static int app_loop(
 		flags = sv_view_handle_key(a->view, key);
 		if (flags & SV_REACT_QUIT)
 			break;
+		if (app_runs_flags(a, &flags))
+			dirty = true;
 		/* While the first load runs, the view shows the index and
 		 * the load is already under way. */
 		if ((flags & SV_REACT_RELOAD) && !a->loader) {

@@ -93,6 +93,14 @@ struct sv_app {
 	struct sv_call_key budget_sel;
 	int64_t budget_t0, budget_span, budget_cur; /* the window, cursor */
 	int64_t budget_rank; /* the cursor's rank, or -1 */
+
+	/* The runs workspace (app_runs.c; NULL: none), and while a pair of
+	 * its runs is shown over it, its view, its placeholder profile and
+	 * its title, kept aside. */
+	struct sv_runs *runs;
+	struct sv_view *ws_view;
+	struct sv_profile *ws_profile;
+	char *ws_title;
 };
 
 /* A new view of p, or NULL with err; freeing one (NULL-safe). */
@@ -116,6 +124,21 @@ void app_start_load(struct sv_app *a, bool first);
 /* A status line message (app.c). */
 void app_message(struct sv_app *a, bool is_error, const char *fmt, ...)
 	SV_PRINTF(3, 4);
+
+/* The runs workspace (app_runs.c).  Open it (opts.runs) as the view on
+ * show: 0 or -errno with err. */
+int app_runs_open(
+	struct sv_app *a, const struct sv_backend *b, struct sv_error *err);
+/* After a key: do what flags ask of the workspace (open a pair, leave
+ * it, read the runs again for R, refuse :open), clearing those bits;
+ * true when the screen changes. */
+bool app_runs_flags(struct sv_app *a, int *flags);
+/* Leave the pair for the workspace (its load stopped), with why in the
+ * message line (NULL: none); false when no workspace is below. */
+bool app_runs_back(struct sv_app *a, const char *why);
+/* -EIO with err once every run is done and none could be read; else 0. */
+int app_runs_check(struct sv_app *a, struct sv_error *err);
+void app_runs_fini(struct sv_app *a);
 
 /* The memory budget (app_budget.c).  After a load is shown: note its
  * ranks as the most recently asked for, and say what the budget left

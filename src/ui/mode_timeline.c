@@ -658,7 +658,17 @@ static void timeline_draw(
 static void timeline_status(const struct sv_mode *m, char *line, size_t n,
 	const char *const **hints, size_t *nhints)
 {
+	/* Over a runs workspace, q goes back to it (view.h's nested). */
+	static const char *const nested[] = {
+		("Tab next call  f zoom to it  t solo  / search  "
+		 "p panel  ? help  q back"),
+		"Tab call  f zoom  t solo  p panel  ? help  q back",
+		"? help  q back",
+	};
 	sv_timeline_status(m->data, line, n, hints, nhints);
+	if (m->view && m->view->nested && *nhints == 3 &&
+		strstr((*hints)[2], "q quit"))
+		*hints = nested;
 }
 
 static int timeline_prompt_do(struct sv_mode *m, int kind, const char *text)

@@ -39,6 +39,7 @@ const struct sv_mode_ops *const sv_mode_table[] = {
 	&sv_mode_histogram,
 	&sv_mode_calls,
 	&sv_mode_trend,
+	&sv_mode_scaling,
 	NULL,
 };
 
@@ -240,7 +241,8 @@ static void view_show_started(struct sv_view *v, int i, bool back)
 
 static int view_show_main(struct sv_view *v, int i)
 {
-	if (!view_main_started(v, i))
+	if (!sv_mode_fits(v, sv_mode_table[i], true) ||
+		!view_main_started(v, i))
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	view_show_started(v, i, false);
 	return SV_REACT_REDRAW;
@@ -269,6 +271,8 @@ int sv_view_back(struct sv_view *v)
 		to = v->back[--v->nback];
 	else if (v->main != v->home)
 		to = v->home;
+	else if (v->nested)
+		return SV_REACT_REDRAW | SV_REACT_LEAVE;
 	else
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	if (!view_main_started(v, to))
@@ -280,7 +284,8 @@ int sv_view_back(struct sv_view *v)
 int sv_view_close(struct sv_view *v)
 {
 	if (v->main == v->home && !v->nback)
-		return SV_REACT_QUIT;
+		return v->nested ? SV_REACT_REDRAW | SV_REACT_LEAVE
+				 : SV_REACT_QUIT;
 	return sv_view_back(v);
 }
 
@@ -356,9 +361,10 @@ static int view_global(struct sv_view *v, int a)
 	case SV_ACTION_COMMAND:
 		return sv_view_push_prompt(v, SV_PROMPT_COMMAND, "");
 	case SV_ACTION_VIEW_NEXT:
-		i = v->main + 1;
-		if (!sv_mode_table[i])
-			i = 0;
+		i = v->main; /* the next view that can show this one's profile */
+		do
+			i = sv_mode_table[i + 1] ? i + 1 : 0;
+		while (!sv_mode_fits(v, sv_mode_table[i], false));
 		return view_show_main(v, i);
 	case SV_ACTION_VIEW_TREE:
 		return sv_view_switch(v, "tree");
@@ -465,6 +471,10 @@ static int view_dispatch_count(struct sv_view *v, int a, long count)
 		rc = view_global(v, a);
 	if (rc < 0)
 		rc = top->ops->apply ? top->ops->apply(top, a) : SV_REACT_BELL;
+	/* Esc on a nested view's first view, no zoom left: back below. */
+	if (v->nested && a == SV_ACTION_ZOOM_BACK && (rc & SV_REACT_BELL) &&
+		!v->depth && v->main == v->home && !v->nback)
+		rc = SV_REACT_REDRAW | SV_REACT_LEAVE;
 	return view_react(v, a, rc);
 }
 
@@ -656,6 +666,8 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 	memset(v, 0, sizeof *v);
 	memset(&so, 0, sizeof so);
 	v->sink = opts ? opts->sink : NULL;
+	v->runs = opts ? opts->runs : NULL;
+	v->nested = opts && opts->nested;
 	v->export_bg_calls = SV_VIEW_EXPORT_BG_CALLS;
 	if (opts) {
 		so.ascii = opts->ascii;
@@ -670,7 +682,8 @@ int sv_view_init(struct sv_view *v, const struct sv_profile *p,
 	v->s.notify_ctx = v;
 	v->w = 120;
 	v->h = 40;
-	v->main = view_mode_index(p->layout == SV_LAYOUT_AGGREGATE
+	v->main = view_mode_index(v->runs ? &sv_mode_scaling
+				  : p->layout == SV_LAYOUT_AGGREGATE
 					  ? &sv_mode_stats
 					  : &sv_mode_timeline);
 	v->home = v->main;

@@ -150,7 +150,9 @@ static void complete_arg(struct sv_view *v, enum complete_arg arg,
 	switch (arg) {
 	case ARG_VIEW:
 		for (i = 0; sv_mode_table[i]; i++)
-			complete_add(out, "", sv_mode_table[i]->name, word);
+			if (sv_mode_fits(v, sv_mode_table[i], false))
+				complete_add(
+					out, "", sv_mode_table[i]->name, word);
 		break;
 	case ARG_PATH:
 		complete_path(out, word);
