@@ -172,6 +172,28 @@ static const struct {
 	{(double)0.1f, false, "0.10000000149011612"},
 };
 
+/* Exact ns with their thousands grouped, both int64 extremes too. */
+static const struct {
+	int64_t ns;
+	const char *want;
+} grouped_cases[] = {
+	{0, "0"},
+	{999, "999"},
+	{1000, "1,000"},
+	{-1234567, "-1,234,567"},
+	{INT64_MAX, "9,223,372,036,854,775,807"},
+	{INT64_MIN, "-9,223,372,036,854,775,808"},
+};
+
+START_TEST(test_ns_grouped)
+{
+	char buf[32];
+	ck_assert_str_eq(
+		sv_fmt_ns_grouped(grouped_cases[_i].ns, buf, sizeof buf),
+		grouped_cases[_i].want);
+}
+END_TEST
+
 START_TEST(test_py_float)
 {
 	char buf[64];
@@ -205,6 +227,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_dur_forms, 0,
 		sizeof dur_form_cases / sizeof dur_form_cases[0]);
 	tcase_add_test(t, test_dur_short_buffer);
+	tcase_add_loop_test(t, test_ns_grouped, 0,
+		sizeof grouped_cases / sizeof grouped_cases[0]);
 	suite_add_tcase(s, t);
 	t = tcase_create("py_float");
 	tcase_add_loop_test(

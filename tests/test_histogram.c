@@ -79,6 +79,49 @@ START_TEST(hist_edges_and_counts)
 }
 END_TEST
 
+/* Bins of 72.41 to 72.43 ms read "72.4 ms .. 72.4 ms" at three
+ * digits: the labels take as many digits as the bins need to differ. */
+START_TEST(hist_edge_digits)
+{
+	static const int64_t d[] = {72410000, 72415000, 72420000, 72430000};
+	struct sv_profile *p = with_durations(d, 4);
+	uint32_t *c = all_calls(p);
+	struct sv_hist h;
+	char a[64], b[64];
+	int sig;
+	size_t i;
+
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 4, 4, NULL, NULL), 0);
+	sig = sv_hist_edge_digits(&h, 0);
+	ck_assert_int_eq(sig, 5);
+	for (i = 0; i < h.nbins; i++)
+		ck_assert_str_ne(sv_hist_edge_label(&h, i, sig, 0, a, sizeof a),
+			sv_hist_edge_label(&h, i + 1, sig, 0, b, sizeof b));
+	ck_assert_str_eq(
+		sv_hist_edge_label(&h, 0, sig, 0, a, sizeof a), "72.410 ms");
+	/* one digit fewer, two bins read alike */
+	ck_assert_str_eq(sv_hist_edge_label(&h, 0, sig - 1, 0, a, sizeof a),
+		sv_hist_edge_label(&h, 1, sig - 1, 0, b, sizeof b));
+	/* one bin of them still needs four; wide bins keep three */
+	sv_hist_fini(&h);
+	ck_assert_int_eq(sv_hist_build(&h, p, c, 4, 1, NULL, NULL), 0);
+	ck_assert_int_eq(sv_hist_edge_digits(&h, 0), 4);
+	sv_hist_fini(&h);
+	free(c);
+	sv_profile_free(p);
+	{
+		static const int64_t w[] = {10, 1000, 100000};
+		p = with_durations(w, 3);
+		c = all_calls(p);
+		ck_assert_int_eq(sv_hist_build(&h, p, c, 3, 2, NULL, NULL), 0);
+		ck_assert_int_eq(sv_hist_edge_digits(&h, 0), 3);
+		sv_hist_fini(&h);
+		free(c);
+		sv_profile_free(p);
+	}
+}
+END_TEST
+
 START_TEST(hist_single_value_and_empty)
 {
 	static const int64_t d[] = {42, 42, 42, -5};
@@ -195,6 +238,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("histogram");
 	TCase *t = tcase_create("bins");
 	tcase_add_test(t, hist_edges_and_counts);
+	tcase_add_test(t, hist_edge_digits);
 	tcase_add_test(t, hist_single_value_and_empty);
 	tcase_add_test(t, hist_longest_first_matches);
 	tcase_add_test(t, hist_bad_arguments_and_cancel);

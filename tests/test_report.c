@@ -171,7 +171,27 @@ START_TEST(report_calls_and_histogram)
 	s = report_text(f);
 	ck_assert_ptr_nonnull(strstr(s, "\n1,r1,5,105,100,100,,\n"));
 	free(s);
+	/* the table: exact ns, as its help says */
+	f = tmpfile();
+	ck_assert_int_eq(
+		sv_report_calls(f, p, c, 3, "a", "x.h5", SV_REPORT_TABLE), 0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(s, "x.h5: 3 calls of a (exact ns"));
+	ck_assert_ptr_nonnull(strstr(s, "    100 "));
+	ck_assert_ptr_null(strstr(s, " ns "));
+	free(s);
 	ck_assert_int_eq(sv_hist_build(&h, p, c, 3, 2, NULL, NULL), 0);
+	/* the histogram's table: a header, the bins with their shares */
+	f = tmpfile();
+	ck_assert_int_eq(
+		sv_report_histogram(f, &h, NULL, "a", "x.h5", SV_REPORT_TABLE),
+		0);
+	s = report_text(f);
+	ck_assert_ptr_nonnull(strstr(
+		s, "x.h5: 3 calls of a, durations in 2 log-spaced bins"));
+	ck_assert_ptr_nonnull(strstr(s, "calls   share"));
+	ck_assert_ptr_nonnull(strstr(s, "%  #"));
+	free(s);
 	f = tmpfile();
 	ck_assert_int_eq(
 		sv_report_histogram(f, &h, NULL, "a", "x.h5", SV_REPORT_JSON),

@@ -44,6 +44,13 @@
  */
 void sv_cli_eprintf(const char *fmt, ...) SV_PRINTF(1, 2);
 
+/* A progress line by the same rule: on a terminal it replaces the last
+ * progress line in place (the next line of sv_cli_eprintf replaces it
+ * too); elsewhere it is a line of its own. */
+void sv_cli_eprogress(const char *fmt, ...) SV_PRINTF(1, 2);
+/* Whether standard error is a terminal. */
+bool sv_cli_stderr_tty(void);
+
 /* Each line of text (as a report writer wrote it to a memory stream)
  * through sv_cli_eprintf. */
 void sv_cli_eprint_lines(const char *text);

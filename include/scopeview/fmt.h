@@ -43,6 +43,10 @@ char *sv_fmt_dur_ex(double ns, int sig, unsigned flags, char *buf, size_t n);
  * (INT64_MIN is "-106751.991 d" rounded to "-106752 d"). */
 char *sv_fmt_dur(int64_t ns, char *buf, size_t n);
 
+/* Exact nanoseconds with their thousands grouped: "1,234,567" (and
+ * "-9,223,372,036,854,775,808").  Returns buf (n >= 27 holds any). */
+char *sv_fmt_ns_grouped(int64_t ns, char *buf, size_t n);
+
 /*
  * Python's repr() of a float into out (cap bytes): the shortest text that
  * reads back to v ("0.1", "1e-05", "1.5e+16", "nan", "-inf"), in fixed

@@ -66,5 +66,13 @@ int sv_hist_build_longest(struct sv_hist *h, const struct sv_profile *p,
 void sv_hist_fini(struct sv_hist *h);
 /* The bin holding duration ns, or -1 (<= 0, or outside the edges). */
 long sv_hist_bin_of(const struct sv_hist *h, int64_t ns);
+/* Edge i as a label prints it: rounded to whole ns, sig significant
+ * digits, sv_fmt_dur_ex's flags.  Returns buf. */
+char *sv_hist_edge_label(const struct sv_hist *h, size_t i, int sig,
+	unsigned flags, char *buf, size_t n);
+/* The fewest significant digits (3 and up) with which every bin's two
+ * edge labels differ, so that no two bins read alike (at 17, exact ns
+ * tell any two apart). */
+int sv_hist_edge_digits(const struct sv_hist *h, unsigned flags);
 
 #endif

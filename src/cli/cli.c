@@ -13,17 +13,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scopeview/load.h"
 #include "scopeview/outfile.h"
 #include "scopeview/view.h"
 
+/* Whether a progress line is on the terminal, to be replaced. */
+static bool cli_progress_shown;
+
 /* The one place a line reaches standard error (cli.h). */
 static void cli_eputs(const char *line)
 {
 	char *safe = sv_utf8_terminal_safe(line, NULL);
-	fprintf(stderr, "%s\n", safe);
+	/* A line replaces the progress line rather than following it. */
+	fprintf(stderr, "%s%s\n", cli_progress_shown ? "\r\x1b[K" : "", safe);
+	cli_progress_shown = false;
 	free(safe);
+}
+
+bool sv_cli_stderr_tty(void)
+{
+	return isatty(fileno(stderr));
+}
+
+void sv_cli_eprogress(const char *fmt, ...)
+{
+	va_list ap;
+	char *line, *safe;
+
+	va_start(ap, fmt);
+	line = sv_xvasprintf(fmt, ap);
+	va_end(ap);
+	if (!sv_cli_stderr_tty()) {
+		cli_eputs(line);
+		free(line);
+		return;
+	}
+	safe = sv_utf8_terminal_safe(line, NULL);
+	fprintf(stderr, "\r\x1b[K%s", safe);
+	fflush(stderr);
+	cli_progress_shown = true;
+	free(safe);
+	free(line);
 }
 
 void sv_cli_eprintf(const char *fmt, ...)

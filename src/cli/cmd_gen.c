@@ -1,6 +1,6 @@
 /*
  * cmd_gen.c: `scopeview gen`, its command line: options into struct
- * sv_gen_opts, then sv_gen_write (gen.h) with a progress line on stderr.
+ * sv_gen_opts, then sv_gen_write (gen.h) with one progress line.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -293,7 +293,8 @@ struct gen_progress {
 	struct timespec t0;
 	uint32_t ranks;
 	uint64_t events;
-	bool on;
+	bool on, tty;   /* progress shown; on a terminal */
+	unsigned tenth; /* of the events, at the last line */
 };
 
 static double gen_elapsed(const struct timespec *t0)
@@ -307,10 +308,16 @@ static double gen_elapsed(const struct timespec *t0)
 static void gen_progress_cb(void *ctx, uint32_t done, uint64_t events)
 {
 	struct gen_progress *pg = ctx;
+	unsigned tenth = pg->events ? (unsigned)(events * 10 / pg->events) : 10;
+
 	if (!pg->on)
 		return;
-	sv_cli_eprintf("scopeview gen: rank %u of %u written, %" PRIu64
-		       " of %" PRIu64 " events (%.0f%%, %.1f s)",
+	/* Not on a terminal: a line a tenth of the events, not a rank. */
+	if (!pg->tty && tenth == pg->tenth && done < pg->ranks)
+		return;
+	pg->tenth = tenth;
+	sv_cli_eprogress("scopeview gen: rank %u of %u written, %" PRIu64
+			 " of %" PRIu64 " events (%.0f%%, %.1f s)",
 		done, pg->ranks, events, pg->events,
 		pg->events ? 100.0 * (double)events / (double)pg->events
 			   : 100.0,
@@ -347,6 +354,7 @@ static int gen_run(void *args)
 	pg.ranks = o.ranks;
 	pg.events = o.events;
 	pg.on = !quiet && o.events >= 1000000;
+	pg.tty = sv_cli_stderr_tty();
 	rc = sv_gen_write(out, &o, gen_progress_cb, &pg, &err);
 	if (rc)
 		return sv_cli_output_fail(&err);

@@ -6,6 +6,7 @@
  */
 #include "scopeview/fmt.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,24 @@ char *sv_fmt_dur_ex(double ns, int sig, unsigned flags, char *buf, size_t n)
 char *sv_fmt_dur(int64_t ns, char *buf, size_t n)
 {
 	return sv_fmt_dur_ex((double)ns, 3, 0, buf, n);
+}
+
+char *sv_fmt_ns_grouped(int64_t ns, char *buf, size_t n)
+{
+	char digits[24], out[32];
+	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	int nd = snprintf(digits, sizeof digits, "%" PRIu64, u), i, o = 0;
+
+	if (ns < 0)
+		out[o++] = '-';
+	for (i = 0; i < nd; i++) {
+		if (i && (nd - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, n, "%s", out);
+	return buf;
 }
 
 void sv_fmt_py_float(double v, bool single, char *out, size_t cap)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scopeview/common.h"
+#include "scopeview/fmt.h"
 
 #define HIST_POLL 65536
 
@@ -287,4 +288,30 @@ int sv_hist_build_longest(struct sv_hist *h, const struct sv_profile *p,
 	}
 	free(tab.bin);
 	return 0;
+}
+
+char *sv_hist_edge_label(const struct sv_hist *h, size_t i, int sig,
+	unsigned flags, char *buf, size_t n)
+{
+	return sv_fmt_dur_ex((double)(int64_t)h->edges[i], sig, flags, buf, n);
+}
+
+int sv_hist_edge_digits(const struct sv_hist *h, unsigned flags)
+{
+	char a[64], b[64];
+	size_t i;
+	int sig;
+	bool apart = false;
+
+	for (sig = 3; sig < 17 && !apart; sig++) {
+		apart = true;
+		for (i = 0; apart && i < h->nbins; i++)
+			apart = strcmp(sv_hist_edge_label(
+					       h, i, sig, flags, a, sizeof a),
+					sv_hist_edge_label(h, i + 1, sig, flags,
+						b, sizeof b)) != 0;
+		if (apart)
+			return sig;
+	}
+	return 17;
 }

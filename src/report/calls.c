@@ -168,7 +168,7 @@ static const char *calls_dur(struct calls_opt o, char *buf, size_t n)
 {
 	if (!o.has || o.v < 0)
 		return "-";
-	return sv_fmt_dur(o.v, buf, n);
+	return sv_fmt_ns_grouped(o.v, buf, n);
 }
 
 static void calls_table(FILE *out, const struct sv_profile *p,
@@ -180,20 +180,24 @@ static void calls_table(FILE *out, const struct sv_profile *p,
 	char a[32], b[32], d[32], e[32], g[32];
 	size_t i;
 
-	fprintf(out, "%s: %zu calls of %s\n\n", sf, n, sr);
+	fprintf(out,
+		"%s: %zu calls of %s (exact ns; start from the run's start)"
+		"\n\n",
+		sf, n, sr);
 	free(sf);
 	free(sr);
-	fprintf(out, "%5s  %-20s %12s %10s %10s %10s %10s\n", "rank", "lane",
+	fprintf(out, "%5s  %-20s %15s %13s %13s %13s %13s\n", "rank", "lane",
 		"start", "duration", "exclusive", "gpu", "await");
 	for (i = 0; i < n; i++) {
 		uint32_t c = calls[i];
 		char *lane = sv_utf8_terminal_safe(calls_lane(p, c), NULL);
 		fprintf(out,
-			"%5" PRIu32 "  %-20.20s %12s %10s %10s %10s %10s\n",
+			"%5" PRIu32 "  %-20.20s %15s %13s %13s %13s %13s\n",
 			sv_call_rank(p, c), lane,
-			sv_fmt_dur(sv_sub_wrap(sv_profile_start(p, c), origin),
-				a, sizeof a),
-			sv_fmt_dur(sv_call_duration(p, c), b, sizeof b),
+			sv_fmt_ns_grouped(
+				sv_sub_wrap(sv_profile_start(p, c), origin), a,
+				sizeof a),
+			sv_fmt_ns_grouped(sv_call_duration(p, c), b, sizeof b),
 			calls_dur(calls_excl(p, c), d, sizeof d),
 			calls_dur(calls_gpu(p, c), e, sizeof e),
 			calls_dur(calls_await(p, c), g, sizeof g));
@@ -270,13 +274,60 @@ static void calls_hist_csv(struct sv_csv *c, const struct sv_hist *h)
 	}
 }
 
+/* The bar of a bin: CALLS_HIST_BAR '#' for the fullest. */
+#define CALLS_HIST_BAR 30
+
+static void calls_hist_table(FILE *out, const struct sv_hist *h,
+	const struct sv_stats_region *g, const char *region, const char *file)
+{
+	char *sf = sv_utf8_terminal_safe(file, NULL);
+	char *sr = sv_utf8_terminal_safe(region, NULL);
+	int sig = sv_hist_edge_digits(h, 0);
+	uint64_t most = 0;
+	char lo[64], hi[64], a[32], b[32], c[32], d[32];
+	size_t i;
+
+	for (i = 0; i < h->nbins; i++)
+		most = h->counts[i] > most ? h->counts[i] : most;
+	fprintf(out,
+		"%s: %" PRIu64 " calls of %s, durations in %zu "
+		"log-spaced bins\n\n",
+		sf, h->ncalls, sr, h->nbins);
+	free(sf);
+	free(sr);
+	fprintf(out, "%12s    %12s %10s %7s\n", "from", "to", "calls", "share");
+	for (i = 0; i < h->nbins; i++) {
+		int w = most ? (int)((h->counts[i] * CALLS_HIST_BAR + most -
+					     1) /
+				       most)
+			     : 0;
+		fprintf(out, "%12s .. %12s %10" PRIu64 " %6.1f%%  %.*s\n",
+			sv_hist_edge_label(h, i, sig, 0, lo, sizeof lo),
+			sv_hist_edge_label(h, i + 1, sig, 0, hi, sizeof hi),
+			h->counts[i],
+			h->ncalls ? 100.0 * (double)h->counts[i] /
+					    (double)h->ncalls
+				  : 0.0,
+			w, "##############################");
+	}
+	if (h->nzero)
+		fprintf(out, "%12s    %12s %10" PRIu64 " %6.1f%%\n", "<= 0 ns",
+			"", h->nzero,
+			h->ncalls ? 100.0 * (double)h->nzero / (double)h->ncalls
+				  : 0.0);
+	if (g && g->s.has_dist && g->s.has_percentiles)
+		fprintf(out, "\nmean %s   p50 %s   p95 %s   p99 %s\n",
+			sv_fmt_dur_ex(g->s.mean_ns, 3, 0, a, sizeof a),
+			sv_fmt_dur_ex(g->s.p50_ns, 3, 0, b, sizeof b),
+			sv_fmt_dur_ex(g->s.p95_ns, 3, 0, c, sizeof c),
+			sv_fmt_dur_ex(g->s.p99_ns, 3, 0, d, sizeof d));
+}
+
 int sv_report_histogram(FILE *out, const struct sv_hist *h,
 	const struct sv_stats_region *g, const char *region, const char *file,
 	enum sv_report_format fmt)
 {
 	struct sv_report_out o;
-	char lo[32], hi[32];
-	size_t i;
 
 	if (!out || !h)
 		return -EINVAL;
@@ -286,15 +337,7 @@ int sv_report_histogram(FILE *out, const struct sv_hist *h,
 	} else if (fmt == SV_REPORT_CSV) {
 		calls_hist_csv(&o.c, h);
 	} else {
-		for (i = 0; i < h->nbins; i++)
-			fprintf(out, "%10s .. %10s %12" PRIu64 "\n",
-				sv_fmt_dur_ex(h->edges[i], 3, 0, lo, sizeof lo),
-				sv_fmt_dur_ex(
-					h->edges[i + 1], 3, 0, hi, sizeof hi),
-				h->counts[i]);
-		if (h->nzero)
-			fprintf(out, "%24s %12" PRIu64 "\n", "<= 0 ns",
-				h->nzero);
+		calls_hist_table(out, h, g, region, file);
 	}
 	return sv_report_close(&o);
 }

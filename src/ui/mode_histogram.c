@@ -90,26 +90,16 @@ static void hist_take(struct hist_data *d);
 /* An edge of the bins as the labels print it. */
 static char *hist_edge(const struct hist_data *d, size_t i, char *buf, size_t n)
 {
-	return sv_fmt_dur_ex((double)(int64_t)d->h.edges[i], d->sig,
-		SV_FMT_DUR_COMPACT, buf, n);
+	return sv_hist_edge_label(&d->h, i, d->sig, SV_FMT_DUR_COMPACT, buf, n);
 }
 
-/* The fewest digits (3 and up) that print every bin's two edges apart,
- * and the widest edge then (at 17 digits, exact ns tell any two apart). */
+/* The digits that print every bin's edges apart, and the widest edge. */
 static void hist_edge_digits(struct hist_data *d)
 {
-	char a[HIST_EDGE_MAX + 8], b[HIST_EDGE_MAX + 8];
+	char a[HIST_EDGE_MAX + 8];
 	size_t i;
-	bool apart = false;
 
-	for (d->sig = 3; d->sig < 17; d->sig++) {
-		apart = true;
-		for (i = 0; apart && i < d->h.nbins; i++)
-			apart = strcmp(hist_edge(d, i, a, sizeof a),
-					hist_edge(d, i + 1, b, sizeof b)) != 0;
-		if (apart)
-			break;
-	}
+	d->sig = sv_hist_edge_digits(&d->h, SV_FMT_DUR_COMPACT);
 	d->edge_w = 9;
 	for (i = 0; d->h.nbins && i <= d->h.nbins; i++) {
 		int w = (int)strlen(hist_edge(d, i, a, sizeof a));
