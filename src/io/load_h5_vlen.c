@@ -259,25 +259,28 @@ static int vlen_check_all(
 	return 0;
 }
 
-/* The file's descriptor into x->fd: the sec2 driver's own (handle), or
- * under another driver (MPI-IO's handle is no descriptor) the file
- * opened again by name, read-only, and closed after the check. */
+/* The file's descriptor into x->fd: the sec2 driver's own (handle), or,
+ * in a loader built against the parallel libhdf5 (scopeview-mpi, where
+ * the file may be open with the MPI-IO driver, whose handle is no
+ * descriptor), the file opened again by name, read-only, and closed
+ * after the check.  There the driver is not asked: H5Fget_access_plist
+ * duplicates the job's communicator, a collective call that the
+ * processes reach a different number of times (each checks the strings
+ * of its own share), so they would wait for each other for ever. */
 static int vlen_fd(struct vlen_ctx *x, hid_t f, void *handle)
 {
-	hid_t fapl = H5Fget_access_plist(f);
-	bool sec2 = fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2;
+#ifdef H5_HAVE_PARALLEL
 	char path[4096];
 
-	if (fapl >= 0)
-		H5Pclose(fapl);
-	if (sec2) {
-		x->fd = *(int *)handle;
-		return 0;
-	}
+	(void)handle;
 	if (H5Fget_name(f, path, sizeof path) <= 0 ||
 		(x->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -EIO;
 	x->own_fd = true;
+#else
+	(void)f;
+	x->fd = *(int *)handle;
+#endif
 	return 0;
 }
 
