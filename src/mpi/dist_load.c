@@ -178,6 +178,14 @@ int sv_dist_load(const char *path, const struct sv_load_opts *o,
 		memset(&lo, 0, sizeof lo);
 		lo.summary_only = true;
 		rc = sv_load(path, &lo, &d->whole, err);
+		if (rc == -ENOTSUP) {
+			/* A JSON profile has no index apart from its calls:
+			 * the first process reads it whole, as every process
+			 * does below. */
+			lo.summary_only = false;
+			*err = (struct sv_error){0};
+			rc = sv_load(path, &lo, &d->whole, err);
+		}
 	}
 	rc = sv_dist_agree(rc, err);
 	if (rc < 0)
