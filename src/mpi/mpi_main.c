@@ -5,6 +5,7 @@
  * and exit status) run with the job's engine (dist.h); only process 0
  * prints.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,19 @@ static const struct sv_cli_command *main_command(const char *name)
 	return NULL;
 }
 
+/* Whether name is a command of scopeview that scopeview-mpi does not run
+ * (the viewer, tree, export...). */
+static bool main_serial_only(const char *name)
+{
+	size_t c;
+
+	for (c = 0; c < sv_cli_ncommands; c++)
+		if (sv_cli_commands[c]->name &&
+			!strcmp(sv_cli_commands[c]->name, name))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	const struct sv_cli_command *cmd;
@@ -69,9 +83,14 @@ int main(int argc, char **argv)
 		main_usage(argc < 2 ? stderr : stdout);
 		rc = argc < 2 ? SV_EXIT_USAGE : SV_EXIT_OK;
 	} else if (!(cmd = main_command(argv[1]))) {
-		sv_cli_eprintf("scopeview-mpi: unknown command '%s' (run "
-			       "'scopeview-mpi --help')",
-			argv[1]);
+		if (main_serial_only(argv[1]))
+			sv_cli_eprintf("scopeview-mpi: '%s' is not split over "
+				       "an MPI job (yet): run 'scopeview %s'",
+				argv[1], argv[1]);
+		else
+			sv_cli_eprintf("scopeview-mpi: unknown command '%s' "
+				       "(run 'scopeview-mpi --help')",
+				argv[1]);
 		rc = SV_EXIT_USAGE;
 	} else {
 		rc = sv_cli_run(cmd, argc - 1, argv + 1);
