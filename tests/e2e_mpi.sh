@@ -172,6 +172,14 @@ same 2 diff "$tmp/g3.h5"
 expect "unknown command" 2 2 view "$tmp/g3.h5"
 expect "no command" 2 2
 expect "--group-by refused" 2 2 summary --group-by phase "$tmp/g3.h5"
+expect "tree is not split" 2 2 tree "$tmp/g3.h5"
+if grep -q "run 'scopeview tree'" "$tmp/m.err"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL scopeview-mpi tree does not point to scopeview"
+	sed 's/^/     /' "$tmp/m.err"
+fi
 expect "--help" 0 2 --help
 grep -q 'summary' "$tmp/m.out" && passed=$((passed + 1)) ||
 	{
