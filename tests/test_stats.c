@@ -444,6 +444,51 @@ START_TEST(percentile_many_vs_sort)
 }
 END_TEST
 
+/* The two-step percentiles of scopeview-mpi (sv_stats_pct_need, then the
+ * order statistics found elsewhere, then sv_stats_pct_from) give exactly
+ * what sv_stats_percentile_of gives, for small and odd sizes and the
+ * percentiles the reports use with the ends. */
+START_TEST(percentile_two_steps)
+{
+	static const double pcts[] = {50, 95, 99, 0, 100, 0.1};
+	static const size_t npcts[] = {3, 6};
+	unsigned seed = 4242 + (unsigned)_i;
+	size_t n = 1 + (size_t)_i * (size_t)_i * 3, i, k, j, nneed;
+	int64_t *v = malloc(n * sizeof *v), *sorted = malloc(n * sizeof *v);
+	int64_t *work = malloc(n * sizeof *v), val[SV_STATS_PCT_NEED_MAX];
+	size_t need[SV_STATS_PCT_NEED_MAX];
+	double out[6];
+
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)(rand_r(&seed) % 100000) - (_i % 3 ? 0 : 500);
+	memcpy(sorted, v, n * sizeof *v);
+	qsort(sorted, n, sizeof *v, cmp64);
+	for (j = 0; j < 2; j++) {
+		nneed = sv_stats_pct_need(n, pcts, npcts[j], need);
+		ck_assert_uint_ge(nneed, 1);
+		ck_assert_uint_le(nneed, SV_STATS_PCT_NEED_MAX);
+		for (k = 0; k < nneed; k++) {
+			ck_assert_uint_lt(need[k], n);
+			if (k)
+				ck_assert_uint_gt(need[k], need[k - 1]);
+			val[k] = sorted[need[k]];
+		}
+		sv_stats_pct_from(n, pcts, npcts[j], need, val, nneed, out);
+		for (k = 0; k < npcts[j]; k++) {
+			double want;
+			memcpy(work, v, n * sizeof *v);
+			want = sv_stats_percentile_of(work, n, pcts[k]);
+			ck_assert_msg(out[k] == want,
+				"n %zu pct %g: %.17g, one step says %.17g", n,
+				pcts[k], out[k], want);
+		}
+	}
+	free(v);
+	free(sorted);
+	free(work);
+}
+END_TEST
+
 START_TEST(percentile_query)
 {
 	struct sv_profile *p = sv_profile_new("mem.h5");
@@ -1500,6 +1545,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("percentiles");
 	tcase_add_loop_test(tc, percentile_many_vs_sort, 0, 5);
+	tcase_add_loop_test(tc, percentile_two_steps, 0, 30);
 	tcase_add_loop_test(tc, percentile_table, 0,
 		sizeof pct_cases / sizeof pct_cases[0]);
 	tcase_add_test(tc, percentile_vs_sort);

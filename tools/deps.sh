@@ -1,13 +1,15 @@
 #!/bin/sh
 # Install the Debian packages scopeview needs to build, test and make its
-# screenshots.  Installs only what is missing; run as root (or with sudo
-# available).
+# screenshots, Open MPI and the parallel libhdf5 included (scopeview-mpi
+# and its tests, which must run in CI).  Installs only what is missing;
+# run as root (or with sudo available).
 set -eu
 PKGS="build-essential meson ninja-build pkg-config libhdf5-dev \
 libncurses-dev libpcre2-dev libdeflate-dev liblzf-dev libzstd-dev libjansson-dev libyajl-dev zlib1g-dev check python3 python3-h5py \
 python3-numpy hdf5-tools tmux librsvg2-bin locales clang-format \
 scdoc groff-base man-db zsh fish debhelper dpkg-dev fakeroot lintian nodejs \
-valgrind clang libclang-rt-dev"
+valgrind clang libclang-rt-dev \
+openmpi-bin libopenmpi-dev libhdf5-openmpi-dev"
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -280,6 +280,41 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
 /* The commands: the viewer first, then every subcommand in the order
  * `scopeview --help` lists them.  A new command is its table and run
  * function in a cmd_*.c and one entry here (cli.c). */
+/*
+ * How the report commands read a profile and compute its statistics.
+ * scopeview is one process (sv_load, sv_stats_table_compute, and
+ * sv_profile_free); scopeview-mpi (src/mpi/) sets sv_cli_engine before
+ * it runs a command, so that every process of an MPI job runs the same
+ * command code, reading its share of the ranks, and the first process
+ * prints what scopeview prints.  Every process makes the same calls in
+ * the same order (the engine's are collective), with the same results
+ * and errors.
+ *
+ *  - load: as sv_load; the profile it gives is for the command's own use
+ *    (its rows, regions and metadata are the whole file's on the process
+ *    that prints), and the statistics come from table.
+ *  - table: as sv_stats_table_compute over the profile load gave.
+ *  - release: frees what load gave (NULL-safe).
+ *  - calls_here: the profile holds every selected call (false under MPI:
+ *    what reads calls one by one, summary --group-by, is refused).
+ *  - name: the program's name in messages.
+ */
+struct sv_cli_engine {
+	int (*load)(const char *path, const struct sv_load_opts *o,
+		struct sv_profile **out, struct sv_error *err);
+	int (*table)(struct sv_stats_table *t, const struct sv_profile *p,
+		const struct sv_stats_filter *f, struct sv_error *err);
+	void (*release)(struct sv_profile *p);
+	bool calls_here;
+	const char *name;
+};
+/* The engine in force: scopeview's by default. */
+extern const struct sv_cli_engine *sv_cli_engine;
+
+/* Send standard output and standard error to /dev/null (the processes
+ * of an MPI job but the first, which prints for all). */
+void sv_cli_quiet(void);
+
 extern const struct sv_cli_command *const sv_cli_commands[];
 extern const size_t sv_cli_ncommands;
 

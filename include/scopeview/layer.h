@@ -15,6 +15,8 @@
  *   ui     16  layout, grid, session, modes, actions: no curses, no HDF5
  *   term   32  the curses backend
  *   cli    64  the subcommands' command lines; the only printing code
+ *   mpi    128 scopeview-mpi: the report commands on every process of an
+ *              MPI job; the only code that includes mpi.h
  */
 #ifndef SCOPEVIEW_LAYER_H
 #define SCOPEVIEW_LAYER_H
@@ -26,6 +28,7 @@
 #define SV_LAYER_UI     16
 #define SV_LAYER_TERM   32
 #define SV_LAYER_CLI    64
+#define SV_LAYER_MPI    128
 
 #ifndef SV_LAYER_ALLOW
 #define SV_LAYER_ALLOW 127

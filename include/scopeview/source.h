@@ -22,6 +22,29 @@
  * The hooks are called from a thread sv_load starts for the load while
  * the calling thread waits (see "Damaged files" at sv_load), one call at
  * a time. */
+/*
+ * Several processes reading one file together (scopeview-mpi, src/mpi/):
+ * every process of the job calls sv_load with the same path and options
+ * but its own rank_on.  The model knows nothing of MPI: the job hands the
+ * loader a broadcast function.
+ */
+struct sv_load_share {
+	/* Open an HDF5 file with the MPI-IO driver on every process of the
+	 * job (a collective open).  Only a loader built against the
+	 * parallel libhdf5 can: elsewhere the load fails with -ENOTSUP. */
+	bool mpio;
+	/* The index of a columnar HDF5 file (/rank_region_index's integer
+	 * columns and stored statistics) is read by the process whose root
+	 * is true and handed to the others: every process calls bcast in
+	 * the same order with the same n, the root with the n bytes it read
+	 * at buf and the status of its read (0 or a negative errno), the
+	 * others with a buffer of n bytes to fill.  Returns the root's
+	 * status, on every process. */
+	bool root;
+	int (*bcast)(void *ctx, void *buf, size_t n, int rc);
+	void *ctx;
+};
+
 struct sv_load_opts {
 	/* fraction in [0, 1]; what = a short phrase ("events", "nesting") */
 	void (*progress)(void *ctx, double fraction, const char *what);
@@ -69,6 +92,12 @@ struct sv_load_opts {
 	 * called once the load needs it no more, before the nesting. */
 	const struct sv_profile *donor;
 	void (*donor_done)(void *ctx);
+	/* One process of several reading the file (above; borrowed); NULL:
+	 * the only one.  With share and rank_on, a columnar HDF5 file is
+	 * always read as a rank subset, even where the rows left out give
+	 * no time origin (has_run_start is then false: the job finds the
+	 * origin itself). */
+	const struct sv_load_share *share;
 };
 
 /*

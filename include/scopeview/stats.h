@@ -368,6 +368,63 @@ bool sv_stats_value(
 	const struct sv_stats *s, enum sv_stats_key key, double *out);
 
 /*
+ * The durations (ns) of region t->regions[i] over the table's selection,
+ * as sv_stats_percentile selects from them: every selected rank pooled
+ * (rank_index < 0) or one entry of its ranks[].  Stores a new array in
+ * *out (free it with sv_free_big; NULL when none) and its length in *n.
+ * Returns 0, -EINVAL for a bad index, -ENODATA without per-call data.
+ */
+int sv_stats_values(const struct sv_stats_table *t, size_t i, long rank_index,
+	int64_t **out, size_t *n);
+
+/* The percentiles every row and region reports: 50, 95, 99. */
+extern const double sv_stats_ppct[3];
+
+/* At most this many order statistics serve one sv_stats_pct_need. */
+#define SV_STATS_PCT_NEED_MAX 16
+
+/*
+ * numpy's 'linear' percentiles of n > 0 values in two steps, for a caller
+ * that finds order statistics its own way (scopeview-mpi's distributed
+ * selection): sv_stats_pct_need stores the 0-based ranks (ascending, no
+ * repeats, at most SV_STATS_PCT_NEED_MAX) of the order statistics that
+ * pct[0..npct) (npct <= SV_STATS_PCT_NEED_MAX / 2, each in 0..100) need
+ * in need[] and returns their number; sv_stats_pct_from takes their
+ * values val[] and writes out[i] for pct[i], exactly what
+ * sv_stats_percentiles gives for the same values.
+ */
+size_t sv_stats_pct_need(
+	size_t n, const double *pct, size_t npct, size_t *need);
+void sv_stats_pct_from(size_t n, const double *pct, size_t npct,
+	const size_t *need, const int64_t *val, size_t nneed, double *out);
+
+/*
+ * One (rank, region) row's figures as another process computed them
+ * (scopeview-mpi): the row is the nth (0 first) of the rows of that rank
+ * and region in the profile's row order.
+ */
+struct sv_stats_part {
+	uint32_t rank, region, nth;
+	struct sv_stats s;
+};
+
+/*
+ * The table sv_stats_table_compute would give over a profile holding
+ * every row's calls, from the rows of p (read for their ranks, regions,
+ * sources and tags only: a summary-only profile serves) and every
+ * selected row's figures in parts[0..nparts) (any order; a row without a
+ * part is left out of its region).  f's rank and region selection applies
+ * as in sv_stats_table_compute; its lane, thread, call and range parts
+ * must have been applied by whoever computed the parts.  per_call is what
+ * t->per_call says.  The pooled percentiles are not computed: every
+ * region's has_percentiles is false, for the caller to fill.  Returns 0
+ * or -EINVAL (with err) when p or t is NULL.
+ */
+int sv_stats_table_merge(struct sv_stats_table *t, const struct sv_profile *p,
+	const struct sv_stats_filter *f, bool per_call,
+	const struct sv_stats_part *parts, size_t nparts, struct sv_error *err);
+
+/*
  * numpy.percentile(v[0..n), pct) with the default 'linear' method, in the
  * units of v.  May reorder v (selection, not a full sort).  n must be > 0
  * and 0 <= pct <= 100.

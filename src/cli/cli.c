@@ -100,6 +100,30 @@ bool *sv_cli_lanes_of_ranks(
 	return on;
 }
 
+/* scopeview's engine: one process reads and computes everything. */
+static int cli_load_here(const char *path, const struct sv_load_opts *o,
+	struct sv_profile **out, struct sv_error *err)
+{
+	return sv_load(path, o, out, err);
+}
+
+static const struct sv_cli_engine cli_engine_here = {
+	.load = cli_load_here,
+	.table = sv_stats_table_compute,
+	.release = sv_profile_free,
+	.calls_here = true,
+	.name = "scopeview",
+};
+
+const struct sv_cli_engine *sv_cli_engine = &cli_engine_here;
+
+void sv_cli_quiet(void)
+{
+	if (!freopen("/dev/null", "w", stdout) ||
+		!freopen("/dev/null", "w", stderr))
+		return; /* then they print what the first process prints */
+}
+
 const struct sv_cli_command *const sv_cli_commands[] = {
 	&sv_cli_view_cmd,
 	&sv_cli_summary_cmd,

@@ -153,7 +153,7 @@ static int diff_load(const struct diff_args *a, const char *file,
 	size_t i;
 
 	sv_cli_select_load_opts(&a->sel, &lo);
-	if (sv_load(file, &lo, p, &err) < 0) {
+	if (sv_cli_engine->load(file, &lo, p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		return -1;
 	}
@@ -161,9 +161,9 @@ static int diff_load(const struct diff_args *a, const char *file,
 		sv_cli_stderr("warning: ", (*p)->warnings[i]);
 	memset(&f, 0, sizeof f);
 	sv_cli_select_filter(&a->sel, &f);
-	if (sv_stats_table_compute(t, *p, &f, &err) < 0) {
+	if (sv_cli_engine->table(t, *p, &f, &err) < 0) {
 		sv_cli_stderr("", err.msg);
-		sv_profile_free(*p);
+		sv_cli_engine->release(*p);
 		*p = NULL;
 		return -1;
 	}
@@ -217,7 +217,7 @@ out:
 	sv_diff_fini(&d);
 	for (k = 0; k < loaded; k++) {
 		sv_stats_table_fini(&t[k]);
-		sv_profile_free(p[k]);
+		sv_cli_engine->release(p[k]);
 	}
 	return rc;
 }

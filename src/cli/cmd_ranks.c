@@ -50,13 +50,13 @@ static int ranks_run(void *args)
 	struct sv_error err = {0};
 	int rc = SV_EXIT_OK;
 
-	if (sv_load(file, NULL, &p, &err) < 0) {
+	if (sv_cli_engine->load(file, NULL, &p, &err) < 0) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	if (sv_stats_table_compute(&t, p, NULL, &err) < 0) {
+	if (sv_cli_engine->table(&t, p, NULL, &err) < 0) {
 		sv_cli_eprintf("scopeview: cannot compute the statistics");
-		sv_profile_free(p);
+		sv_cli_engine->release(p);
 		return SV_EXIT_LOAD;
 	}
 	sv_ranks_compute(&m, &t, (enum sv_ranks_metric)a->metric);
@@ -67,7 +67,7 @@ static int ranks_run(void *args)
 	}
 	sv_ranks_fini(&m);
 	sv_stats_table_fini(&t);
-	sv_profile_free(p);
+	sv_cli_engine->release(p);
 	return rc;
 }
 

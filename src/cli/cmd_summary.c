@@ -208,8 +208,13 @@ static int summary_run(void *args)
 	int rc;
 
 	a->o.format = (enum sv_summary_format)a->format;
+	if (a->group_by && !sv_cli_engine->calls_here)
+		return sv_cli_fail(&sv_cli_summary_cmd,
+			"--group-by reads every call on one process: run it "
+			"with scopeview, not %s",
+			sv_cli_engine->name);
 	sv_cli_select_load_opts(&a->sel, &lo);
-	if (sv_load(a->file, &lo, &p, &err) < 0) {
+	if (sv_cli_engine->load(a->file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		return SV_EXIT_LOAD;
 	}
@@ -225,9 +230,9 @@ static int summary_run(void *args)
 	}
 	memset(&f, 0, sizeof f);
 	sv_cli_select_filter(&a->sel, &f);
-	if (sv_stats_table_compute(&t, p, &f, &err) < 0) {
+	if (sv_cli_engine->table(&t, p, &f, &err) < 0) {
 		sv_cli_stderr("", err.msg);
-		sv_profile_free(p);
+		sv_cli_engine->release(p);
 		return SV_EXIT_LOAD;
 	}
 	sv_cli_select_warnings(&a->sel);
@@ -246,7 +251,7 @@ static int summary_run(void *args)
 			sv_cli_stderr("", err.msg);
 			sv_profile_free(stored);
 			sv_stats_table_fini(&t);
-			sv_profile_free(p);
+			sv_cli_engine->release(p);
 			return SV_EXIT_LOAD;
 		}
 		a->o.run = &run;
@@ -260,7 +265,7 @@ static int summary_run(void *args)
 			sv_cli_stderr("", err.msg);
 			sv_strv_free_array(values, nvalues);
 			sv_stats_table_fini(&t);
-			sv_profile_free(p);
+			sv_cli_engine->release(p);
 			return SV_EXIT_LOAD;
 		}
 		a->o.group_by = a->group_by;
@@ -279,7 +284,7 @@ static int summary_run(void *args)
 		sv_stats_table_fini(&run);
 	sv_profile_free(stored);
 	sv_stats_table_fini(&t);
-	sv_profile_free(p);
+	sv_cli_engine->release(p);
 	return rc;
 }
 

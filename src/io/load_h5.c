@@ -300,6 +300,16 @@ static int load_file(struct sv_h5 *h)
 	 * filtered chunk is still decoded whole, once per read
 	 * (load_h5_chunks.c checks those). */
 	H5Pset_cache(fapl, 0, 0, 0, 0.0);
+	if (h->opts && h->opts->share && h->opts->share->mpio) {
+		/* Every process of the job opens the file together. */
+#ifdef H5_HAVE_PARALLEL
+		H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+#else
+		H5Pclose(fapl);
+		return sv_h5_fail(h, -ENOTSUP, NULL,
+			"this loader was built without parallel HDF5");
+#endif
+	}
 	h->file = H5Fopen(h->path, H5F_ACC_RDONLY, fapl);
 	why = h->file < 0 ? sv_h5_last_error() : "";
 	H5Pclose(fapl);

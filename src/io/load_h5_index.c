@@ -29,6 +29,36 @@ void sv_h5_index_free(struct sv_h5_index *ix)
 	free(ix->sums);
 }
 
+/* The job's way of sharing the index (sv_load_share), or NULL. */
+static const struct sv_load_share *index_share(const struct sv_h5 *h)
+{
+	return h->opts ? h->opts->share : NULL;
+}
+
+/* Read all n elements (of size bytes each, as mtype) of ds into out: here,
+ * or by the job's root process and handed over (sv_load_share).  A read
+ * the root refused as optional (sv_h5_read_optional) reaches the others
+ * as 1, and they leave the column out too. */
+static int index_read_all(struct sv_h5 *h, hid_t ds, const char *obj,
+	hid_t mtype, hsize_t n, size_t size, void *out, bool optional)
+{
+	const struct sv_load_share *sh = index_share(h);
+	int rc = 0, got;
+
+	if (!sh || sh->root) {
+		rc = sv_h5_read_range(h, ds, obj, mtype, 0, n, out);
+		if (rc && optional && sv_h5_read_optional(h, rc, obj))
+			rc = 1;
+	}
+	if (!sh)
+		return rc;
+	got = sh->bcast(sh->ctx, out, (size_t)n * size, rc);
+	if (got < 0 && !sh->root)
+		return sv_h5_fail(h, got, obj,
+			"cannot be read (by the job's first process)");
+	return got;
+}
+
 int sv_h5_index_ints(
 	struct sv_h5 *h, hid_t g, const char *name, hsize_t *n, int64_t **out)
 {
@@ -43,7 +73,8 @@ int sv_h5_index_ints(
 		return rc;
 	*n = c.n;
 	*out = sv_xcalloc(c.n ? c.n : 1, sizeof **out);
-	rc = sv_h5_read_range(h, c.ds, obj, H5T_NATIVE_INT64, 0, c.n, *out);
+	rc = index_read_all(
+		h, c.ds, obj, H5T_NATIVE_INT64, c.n, sizeof **out, *out, false);
 	sv_h5_col_close(&c);
 	return rc;
 }
@@ -447,14 +478,14 @@ int sv_h5_index_summaries(
 			: fields[i].kind == 1 ? H5T_NATIVE_UINT64
 					      : H5T_NATIVE_DOUBLE);
 	*out = sv_xcalloc(c.n ? c.n : 1, sizeof **out);
-	rc = sv_h5_read_range(h, c.ds, obj, mtype, 0, c.n, *out);
+	rc = index_read_all(h, c.ds, obj, mtype, c.n, sizeof **out, *out, true);
 	H5Tclose(mtype);
 	sv_h5_col_close(&c);
 	if (rc) {
 		free(*out);
 		*out = NULL;
 	}
-	return sv_h5_read_optional(h, rc, obj) ? 0 : rc;
+	return rc > 0 ? 0 : rc;
 }
 
 /* Source lines, files, texts, tags, exclusive totals and stored summaries

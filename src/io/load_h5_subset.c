@@ -85,7 +85,9 @@ int sv_h5_subset_plan(struct sv_h5 *h, hid_t g, struct sv_h5_index *ix)
 			first = ix->sums[r].start_minimum;
 		have_start = true;
 	}
-	if (!exact && sv_h5_meta_int(p, "start_time_ns", &start_time)) {
+	if (!exact &&
+		(o->share || sv_h5_meta_int(p, "start_time_ns", &start_time))) {
+		/* (Processes of a job find the run's start together.) */
 		exact = true;
 		have_start = false;
 	}

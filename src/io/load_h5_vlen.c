@@ -27,6 +27,7 @@
 #include "load_h5_vlen.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -102,6 +103,7 @@ struct vlen_coll {
 
 struct vlen_ctx {
 	int fd;
+	bool own_fd; /* opened here (a driver other than sec2): close it */
 	uint64_t base, file_size;
 	unsigned sa, ss; /* sizes of addresses and lengths in the file */
 	struct vlen_coll cache[VLEN_CACHE];
@@ -257,7 +259,32 @@ static int vlen_check_all(
 	return 0;
 }
 
-/* The file's descriptor (sec2 driver), sizes and base address. */
+/* The file's descriptor into x->fd: the sec2 driver's own (handle), or,
+ * in a loader built against the parallel libhdf5 (scopeview-mpi, where
+ * the file may be open with the MPI-IO driver, whose handle is no
+ * descriptor), the file opened again by name, read-only, and closed
+ * after the check.  There the driver is not asked: H5Fget_access_plist
+ * duplicates the job's communicator, a collective call that the
+ * processes reach a different number of times (each checks the strings
+ * of its own share), so they would wait for each other for ever. */
+static int vlen_fd(struct vlen_ctx *x, hid_t f, void *handle)
+{
+#ifdef H5_HAVE_PARALLEL
+	char path[4096];
+
+	(void)handle;
+	if (H5Fget_name(f, path, sizeof path) <= 0 ||
+		(x->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -EIO;
+	x->own_fd = true;
+#else
+	(void)f;
+	x->fd = *(int *)handle;
+#endif
+	return 0;
+}
+
+/* The file's descriptor, sizes and base address. */
 static int vlen_ctx_init(struct vlen_ctx *x, hid_t obj)
 {
 	hid_t f = H5Iget_file_id(obj), fcpl = H5I_INVALID_HID;
@@ -273,8 +300,8 @@ static int vlen_ctx_init(struct vlen_ctx *x, hid_t obj)
 		H5Pget_userblock(fcpl, &ub) >= 0 &&
 		H5Fget_filesize(f, &fsize) >= 0 &&
 		H5Fget_vfd_handle(f, H5P_DEFAULT, &handle) >= 0 && handle &&
-		sa >= 2 && sa <= 8 && ss >= 2 && ss <= 8) {
-		x->fd = *(int *)handle;
+		sa >= 2 && sa <= 8 && ss >= 2 && ss <= 8 &&
+		vlen_fd(x, f, handle) == 0) {
 		x->sa = (unsigned)sa;
 		x->ss = (unsigned)ss;
 		x->base = ub;
@@ -290,11 +317,10 @@ static int vlen_ctx_init(struct vlen_ctx *x, hid_t obj)
 /* The check of sv_h5_vlen_check and sv_h5_vlen_check_points: the
  * elements fspace selects of a dataset (H5S_ALL: every one), or every
  * element of an attribute. */
-static int vlen_check(
-	hid_t obj, int is_attr, hid_t fspace, char *why, size_t whyn)
+static int vlen_check_in(hid_t obj, int is_attr, hid_t fspace, char *why,
+	size_t whyn, struct vlen_ctx *xp)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	struct vlen_ctx x;
 	hid_t t, space, raw_t, mspace = H5S_ALL;
 	hssize_t npts;
 	size_t dsize, i;
@@ -312,10 +338,11 @@ static int vlen_check(
 	}
 	H5Tclose(t);
 	pthread_once(&once, vlen_register);
-	memset(&x, 0, sizeof x);
-	x.why = why;
-	x.whyn = whyn;
-	if (!vlen_registered || vlen_ctx_init(&x, obj)) {
+	memset(xp, 0, sizeof *xp);
+	xp->fd = -1;
+	xp->why = why;
+	xp->whyn = whyn;
+	if (!vlen_registered || vlen_ctx_init(xp, obj)) {
 		snprintf(why, whyn, "cannot check its strings");
 		return -EIO;
 	}
@@ -330,7 +357,7 @@ static int vlen_check(
 		if (space >= 0)
 			H5Sclose(space);
 	}
-	if (npts <= 0 || (uint64_t)npts > x.file_size / 8 + 1) {
+	if (npts <= 0 || (uint64_t)npts > xp->file_size / 8 + 1) {
 		if (mspace != H5S_ALL)
 			H5Sclose(mspace);
 		if (npts > 0)
@@ -338,7 +365,7 @@ static int vlen_check(
 				"claims more strings than the file holds");
 		return npts == 0 ? 0 : -EIO;
 	}
-	dsize = 4 + x.sa + 4;
+	dsize = 4 + xp->sa + 4;
 	raw_t = H5Tcreate(H5T_OPAQUE, dsize);
 	H5Tset_tag(raw_t, VLEN_TAG);
 	raw = sv_xcalloc((size_t)npts, dsize);
@@ -352,14 +379,28 @@ static int vlen_check(
 				"cannot read its string descriptors");
 		rc = refused ? -EBADMSG : -EIO;
 	} else {
-		rc = vlen_check_all(&x, raw, (size_t)npts, dsize);
+		rc = vlen_check_all(xp, raw, (size_t)npts, dsize);
 	}
 	free(raw);
 	H5Tclose(raw_t);
 	if (mspace != H5S_ALL)
 		H5Sclose(mspace);
-	for (i = 0; i < x.ncache; i++)
-		vlen_coll_free(&x.cache[i]);
+	for (i = 0; i < xp->ncache; i++)
+		vlen_coll_free(&xp->cache[i]);
+	return rc;
+}
+
+static int vlen_check(
+	hid_t obj, int is_attr, hid_t fspace, char *why, size_t whyn)
+{
+	struct vlen_ctx x;
+	int rc;
+
+	memset(&x, 0, sizeof x);
+	rc = vlen_check_in(obj, is_attr, fspace, why, whyn, &x);
+
+	if (x.own_fd)
+		close(x.fd);
 	return rc;
 }
 

@@ -76,7 +76,7 @@ static bool stats_name_on(const struct sv_stats_filter *f, const char *name)
 	return in;
 }
 
-static int stats_region_cmp_start(const void *a, const void *b)
+int sv_stats_region_cmp_start(const void *a, const void *b)
 {
 	const struct sv_stats_region *x = a, *y = b;
 	double sx = sv_stats_secs(x->order_start_ns),
@@ -496,15 +496,7 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 			continue;
 		reg = &t->regions[nsel++];
 		*reg = w.out[g];
-		if (reg->s.has_span) {
-			if (!t->has_min_start ||
-				reg->s.first_start_ns < t->min_start_ns)
-				t->min_start_ns = reg->s.first_start_ns;
-			if (!t->has_max_end ||
-				reg->s.last_end_ns > t->max_end_ns)
-				t->max_end_ns = reg->s.last_end_ns;
-			t->has_min_start = t->has_max_end = true;
-		}
+		sv_stats_table_span(t, &reg->s);
 	}
 	t->nregions = nsel;
 	free(w.out);
@@ -515,22 +507,37 @@ int sv_stats_table_compute(struct sv_stats_table *t, const struct sv_profile *p,
 	free(row_start);
 	free(row_list);
 
-	/* Display order: stable by first start (regions are in base order, and
-	 * the base index breaks ties). */
-	qsort(t->regions, t->nregions, sizeof *t->regions,
-		stats_region_cmp_start);
-
 	if (cancelled) {
 		sv_stats_table_fini(t);
 		return sv_error_set(err, -ECANCELED, "statistics: cancelled");
 	}
+	sv_stats_table_end(t, p);
+	return 0;
+}
+
+void sv_stats_table_span(struct sv_stats_table *t, const struct sv_stats *s)
+{
+	if (!s->has_span)
+		return;
+	if (!t->has_min_start || s->first_start_ns < t->min_start_ns)
+		t->min_start_ns = s->first_start_ns;
+	if (!t->has_max_end || s->last_end_ns > t->max_end_ns)
+		t->max_end_ns = s->last_end_ns;
+	t->has_min_start = t->has_max_end = true;
+}
+
+void sv_stats_table_end(struct sv_stats_table *t, const struct sv_profile *p)
+{
+	/* Display order: stable by first start (regions are in base order, and
+	 * the base index breaks ties). */
+	qsort(t->regions, t->nregions, sizeof *t->regions,
+		sv_stats_region_cmp_start);
 	t->time_origin_ns = sv_profile_time_origin(p);
 	if (p->has_start_time && p->has_finalize_time) {
 		/* out of int64's range: no total rather than a wrapped one */
 		t->has_total_time = !__builtin_sub_overflow(p->finalize_time_ns,
 			p->start_time_ns, &t->total_time_ns);
 	}
-	return 0;
 }
 
 void sv_stats_table_fini(struct sv_stats_table *t)
@@ -743,8 +750,8 @@ void sv_stats_table_sort(struct sv_stats_table *t, enum sv_stats_key key)
 
 /* ---- percentile queries ----------------------------------------------------- */
 
-int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
-	long rank_index, double pct, double *out)
+int sv_stats_values(const struct sv_stats_table *t, size_t i, long rank_index,
+	int64_t **out, size_t *n)
 {
 	const struct sv_stats_region *g;
 	const struct sv_profile *p;
@@ -752,7 +759,7 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 	struct sv_stats_buf buf = {NULL, 0, 0, NULL, NULL};
 	size_t k, from, to;
 
-	if (!t || !out || i >= t->nregions || !(pct >= 0 && pct <= 100))
+	if (!t || !out || !n || i >= t->nregions)
 		return -EINVAL;
 	g = &t->regions[i];
 	p = t->p;
@@ -790,11 +797,28 @@ int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
 								  p, c)));
 		}
 	}
-	if (buf.n == 0) {
-		sv_free_big(buf.v);
+	*out = buf.v;
+	*n = buf.n;
+	return 0;
+}
+
+int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
+	long rank_index, double pct, double *out)
+{
+	int64_t *v = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!t || !out || i >= t->nregions || !(pct >= 0 && pct <= 100))
+		return -EINVAL;
+	rc = sv_stats_values(t, i, rank_index, &v, &n);
+	if (rc < 0)
+		return rc;
+	if (n == 0) {
+		sv_free_big(v);
 		return -ENODATA;
 	}
-	*out = sv_stats_percentile_of(buf.v, buf.n, pct);
-	sv_free_big(buf.v);
+	*out = sv_stats_percentile_of(v, n, pct);
+	sv_free_big(v);
 	return 0;
 }

@@ -133,8 +133,7 @@ static inline void sv_stats_pick_take(struct sv_stats_pick *k, int64_t x)
 }
 void sv_stats_pick_end(struct sv_stats_pick *k, double *out);
 
-/* The percentiles every row and region reports: 50, 95, 99. */
-extern const double sv_stats_ppct[3];
+/* The percentiles every row and region reports: sv_stats_ppct (stats.h). */
 
 /* Seconds as Python compares them (float64 division). */
 static inline double sv_stats_secs(int64_t ns)
@@ -173,6 +172,14 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 	uint64_t k1, const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool, bool *ordered);
+
+/* Display order of regions: by first start as float64 seconds, ties in
+ * base order. */
+int sv_stats_region_cmp_start(const void *a, const void *b);
+/* Widen t's span (min_start, max_end) by a region's figures s. */
+void sv_stats_table_span(struct sv_stats_table *t, const struct sv_stats *s);
+/* The last steps of a table over p: display order, time origin, total. */
+void sv_stats_table_end(struct sv_stats_table *t, const struct sv_profile *p);
 
 /* Order of a region's ranks: by rank, then by row (the file's order). */
 int sv_stats_rank_cmp(const void *a, const void *b);

@@ -313,3 +313,22 @@ double sv_stats_percentile_of(int64_t *v, size_t n, double pct)
 	sv_stats_percentiles(v, n, &pct, &out, 1);
 	return out;
 }
+
+size_t sv_stats_pct_need(size_t n, const double *pct, size_t npct, size_t *need)
+{
+	size_t lo[SELECT_MAX_RANKS / 2], nneed;
+	double gamma[SELECT_MAX_RANKS / 2];
+
+	pct_ranks(n, pct, npct, lo, gamma, need, &nneed);
+	return nneed;
+}
+
+void sv_stats_pct_from(size_t n, const double *pct, size_t npct,
+	const size_t *need, const int64_t *val, size_t nneed, double *out)
+{
+	size_t lo[SELECT_MAX_RANKS / 2], own[SELECT_MAX_RANKS], nown;
+	double gamma[SELECT_MAX_RANKS / 2];
+
+	npct = pct_ranks(n, pct, npct, lo, gamma, own, &nown);
+	pct_interp(n, lo, gamma, npct, need, val, nneed, out);
+}

@@ -1,0 +1,121 @@
+/*
+ * dist.h: scopeview-mpi, the report commands of scopeview run by every
+ * process of an MPI job (src/mpi/; doc/design.md section 8).
+ *
+ * Each process reads its share of the profile's ranks (contiguous blocks
+ * of ranks, balanced by their calls), through the loader's rank-subset
+ * reads and, for an HDF5 file, the MPI-IO driver; the first process reads
+ * the file's index and hands it to the others.  The statistics are put
+ * together exactly: every (rank, region) row is whole on one process, so
+ * its figures are computed there and gathered to the first process,
+ * which finishes each region with the serial code (stats.h's
+ * sv_stats_table_merge); a region's pooled percentiles come from a
+ * distributed selection over the processes' durations that never
+ * gathers them (dist_select.c).  The first process prints; the command
+ * code is scopeview's own (cli.h's sv_cli_engine).
+ *
+ * Every function here is collective over MPI_COMM_WORLD unless it says
+ * otherwise: every process calls it in the same order.  Errors agree: a
+ * failure on any process is the failure of every process, with the
+ * message of the lowest process that failed first-hand.
+ */
+#ifndef SCOPEVIEW_DIST_H
+#define SCOPEVIEW_DIST_H
+
+#include "scopeview/layer.h"
+#if !(SV_LAYER_ALLOW & SV_LAYER_MPI)
+#error "scopeview/dist.h belongs to the mpi layer, which this layer may not use"
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopeview/common.h"
+#include "scopeview/profile.h"
+#include "scopeview/source.h"
+#include "scopeview/stats.h"
+
+/* ---- the job (dist.c) ------------------------------------------------------ */
+
+/* Start MPI (threads serialised: the loader reads on a thread of its own
+ * while the caller waits).  Returns 0, or -EIO when MPI cannot start. */
+int sv_dist_init(int *argc, char ***argv);
+/* End MPI; every process calls it once, last. */
+void sv_dist_end(void);
+/* This process's number (0 prints) and the job's size: local. */
+int sv_dist_rank(void);
+int sv_dist_size(void);
+
+/* Agree on a status: rc (0 or a negative errno) and err of each process
+ * in, the status and message of the lowest process whose failure is its
+ * own out, on every process (a failure caused by another process's,
+ * err->code == SV_DIST_ELSEWHERE, gives way to that one).  Returns the
+ * agreed status. */
+#define SV_DIST_ELSEWHERE (-10000)
+int sv_dist_agree(int rc, struct sv_error *err);
+
+/* The loader's broadcast of the index (source.h's sv_load_share.bcast)
+ * from process 0. */
+int sv_dist_bcast(void *ctx, void *buf, size_t n, int rc);
+
+/* ---- the profile (dist_load.c) ------------------------------------------- */
+
+/* What each process holds of a profile: its share of the ranks (a rank
+ * subset where the format allows, else the whole file with the share
+ * as a filter), and on process 0 the whole file's rows (no calls) for the
+ * reports. */
+struct sv_dist_profile {
+	struct sv_profile *local; /* this process's ranks' calls */
+	struct sv_profile *whole; /* process 0: every row, no calls */
+	bool *share;              /* the ranks this process computes */
+	uint32_t nshare;
+	bool per_call;   /* the file holds per-call data */
+	bool has_origin; /* the run's time origin, found together */
+	int64_t origin_ns;
+};
+
+/* Load path as sv_load(path, o) would, split over the job: o->rank_on
+ * (the command's --ranks) limits the ranks shared out.  On success
+ * fills d and returns 0; on failure (agreed) returns a negative errno
+ * with err. */
+int sv_dist_load(const char *path, const struct sv_load_opts *o,
+	struct sv_dist_profile *d, struct sv_error *err);
+void sv_dist_profile_fini(struct sv_dist_profile *d);
+
+/* The ranks of a profile of nranks ranks whose rank r holds calls[r]
+ * calls (ranks absent from the file hold none) that process k of n
+ * computes: contiguous blocks balanced by calls.  Local; *out (malloc'd,
+ * nranks flags, at least one) and *nout. */
+void sv_dist_share(const uint64_t *calls, uint32_t nranks, int k, int n,
+	bool **out, uint32_t *nout);
+
+/* ---- the statistics (dist_stats.c, dist_select.c) ------------------------- */
+
+/* The table sv_stats_table_compute gives over the whole profile, under
+ * f, on process 0 (over d->whole); elsewhere t is an empty table.  0 or
+ * a negative errno (agreed). */
+int sv_dist_table(struct sv_stats_table *t, const struct sv_dist_profile *d,
+	const struct sv_stats_filter *f, struct sv_error *err);
+
+/* The values of ranks need[0..nneed) (0-based, ascending) of the
+ * multiset that every process's v[0..n) make together, of total size
+ * ntotal > need[nneed - 1], into val[] on process 0 (untouched
+ * elsewhere).  Never gathers more than SV_DIST_GATHER_MAX values of one
+ * rank on one process: buckets of the values are counted on every
+ * process and added up, narrowing each rank's range until few values
+ * are left in it. */
+#define SV_DIST_GATHER_MAX 4096
+void sv_dist_select(const int64_t *v, size_t n, uint64_t ntotal,
+	const size_t *need, size_t nneed, int64_t *val);
+
+/* ---- the program (dist_cmd.c) --------------------------------------------- */
+
+/* The command names scopeview-mpi runs, and the engine (cli.h) it runs
+ * them with. */
+extern const char *const sv_dist_commands[];
+extern const size_t sv_dist_ncommands;
+struct sv_cli_engine;
+extern const struct sv_cli_engine sv_dist_engine;
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * dist_stats.c: the statistics table of a profile split over the
+ * processes of scopeview-mpi (sv_dist_table, dist.h).  Each process
+ * computes the table of its share with the serial code; every (rank,
+ * region) row is whole on one process, so its figures are final there.
+ * Process 0 gathers the rows' figures and finishes every region as
+ * sv_stats_table_compute does (sv_stats_table_merge): counts, sums,
+ * minimum, maximum, the pooled standard deviation (from each rank's mean
+ * and spread, in rank order), first and last call, imbalance.  The
+ * pooled percentiles are order statistics of durations spread over the
+ * processes: found by sv_dist_select, then interpolated as numpy does.
+ */
+#include "scopeview/dist.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A row index of a profile and its (rank, region), for numbering the
+ * rows of one rank and region. */
+struct stats_key {
+	uint32_t rank, region;
+	size_t row;
+};
+
+static int stats_key_cmp(const void *a, const void *b)
+{
+	const struct stats_key *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/* nth[row]: the row's place among the rows of its rank and region. */
+static uint32_t *stats_nth(const struct sv_profile *p)
+{
+	struct stats_key *k = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *k);
+	uint32_t *nth = sv_xcalloc(p->nrows ? p->nrows : 1, sizeof *nth);
+	size_t i, run = 0;
+
+	for (i = 0; i < p->nrows; i++) {
+		k[i].rank = p->rows[i].rank;
+		k[i].region = p->rows[i].region;
+		k[i].row = i;
+	}
+	qsort(k, p->nrows, sizeof *k, stats_key_cmp);
+	for (i = 0; i < p->nrows; i++) {
+		if (i && k[i].rank == k[i - 1].rank &&
+			k[i].region == k[i - 1].region)
+			run++;
+		else
+			run = 0;
+		nth[k[i].row] = (uint32_t)run;
+	}
+	free(k);
+	return nth;
+}
+
+/* This process's rows' figures from its table lt. */
+static struct sv_stats_part *stats_parts(
+	const struct sv_profile *p, const struct sv_stats_table *lt, size_t *n)
+{
+	struct sv_stats_part *parts;
+	uint32_t *nth = stats_nth(p);
+	size_t i, k, m = 0;
+
+	for (i = 0; i < lt->nregions; i++)
+		m += lt->regions[i].nranks;
+	parts = sv_xcalloc(m ? m : 1, sizeof *parts);
+	m = 0;
+	for (i = 0; i < lt->nregions; i++)
+		for (k = 0; k < lt->regions[i].nranks; k++) {
+			const struct sv_stats_rank *rk =
+				&lt->regions[i].ranks[k];
+			parts[m].rank = rk->rank;
+			parts[m].region = lt->regions[i].region;
+			parts[m].nth = nth[rk->row];
+			parts[m++].s = rk->s;
+		}
+	free(nth);
+	*n = m;
+	return parts;
+}
+
+/* Gather every process's parts to process 0 (*all, *nall there). */
+static void stats_gather(const struct sv_stats_part *mine, size_t n,
+	struct sv_stats_part **all, size_t *nall)
+{
+	int me = sv_dist_rank(), np = sv_dist_size(), cnt = (int)n, k;
+	int *cnts = NULL, *at = NULL;
+	MPI_Datatype part;
+
+	MPI_Type_contiguous((int)sizeof *mine, MPI_BYTE, &part);
+	MPI_Type_commit(&part);
+	*all = NULL;
+	*nall = 0;
+	if (me == 0) {
+		cnts = sv_xcalloc((size_t)np, sizeof *cnts);
+		at = sv_xcalloc((size_t)np, sizeof *at);
+	}
+	MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (me == 0) {
+		for (k = 0; k < np; k++) {
+			at[k] = (int)*nall;
+			*nall += (size_t)cnts[k];
+		}
+		*all = sv_xcalloc(*nall ? *nall : 1, sizeof **all);
+	}
+	MPI_Gatherv(mine, cnt, part, *all, cnts, at, part, 0, MPI_COMM_WORLD);
+	MPI_Type_free(&part);
+	free(cnts);
+	free(at);
+}
+
+/* The pooled percentiles of every region of t (process 0) from the
+ * durations of each process's table lt. */
+static void stats_percentiles(struct sv_stats_table *t,
+	const struct sv_stats_table *lt, uint32_t nregions)
+{
+	size_t *at = sv_xmalloc((nregions ? nregions : 1) * sizeof *at);
+	uint64_t *mine = sv_xcalloc(nregions ? nregions : 1, sizeof *mine);
+	uint64_t *total = sv_xcalloc(nregions ? nregions : 1, sizeof *total);
+	int *go = sv_xcalloc(nregions ? nregions : 1, sizeof *go);
+	uint32_t g;
+	size_t i;
+
+	/* Where each region is in lt (every process lists the same ones),
+	 * and its calls selected here. */
+	for (g = 0; g < nregions; g++)
+		at[g] = SIZE_MAX;
+	for (i = 0; i < lt->nregions; i++) {
+		const struct sv_stats_region *r = &lt->regions[i];
+		size_t k;
+		at[r->region] = i;
+		for (k = 0; k < r->nranks; k++)
+			mine[r->region] += r->ranks[k].s.num_calls;
+	}
+	MPI_Allreduce(mine, total, (int)nregions, MPI_UINT64_T, MPI_SUM,
+		MPI_COMM_WORLD);
+	/* Process 0 knows which regions have them (every call's duration,
+	 * as sv_stats_region_pool asks). */
+	if (sv_dist_rank() == 0)
+		for (i = 0; i < t->nregions; i++) {
+			const struct sv_stats_region *r = &t->regions[i];
+			go[r->region] = total[r->region] > 0 &&
+					total[r->region] == r->s.num_calls;
+		}
+	MPI_Bcast(go, (int)nregions, MPI_INT, 0, MPI_COMM_WORLD);
+	for (g = 0; g < nregions; g++) {
+		size_t need[SV_STATS_PCT_NEED_MAX], nneed, n = 0;
+		int64_t val[SV_STATS_PCT_NEED_MAX], *v = NULL;
+		double out[3];
+
+		if (!go[g] || at[g] == SIZE_MAX)
+			continue;
+		if (sv_stats_values(lt, at[g], -1, &v, &n) < 0)
+			n = 0;
+		nneed = sv_stats_pct_need(total[g], sv_stats_ppct, 3, need);
+		sv_dist_select(v, n, total[g], need, nneed, val);
+		sv_free_big(v);
+		if (sv_dist_rank() != 0)
+			continue;
+		sv_stats_pct_from(
+			total[g], sv_stats_ppct, 3, need, val, nneed, out);
+		for (i = 0; i < t->nregions; i++)
+			if (t->regions[i].region == g) {
+				struct sv_stats *s = &t->regions[i].s;
+				s->has_percentiles = true;
+				s->p50_ns = out[0];
+				s->p95_ns = out[1];
+				s->p99_ns = out[2];
+			}
+	}
+	free(at);
+	free(mine);
+	free(total);
+	free(go);
+}
+
+int sv_dist_table(struct sv_stats_table *t, const struct sv_dist_profile *d,
+	const struct sv_stats_filter *f, struct sv_error *err)
+{
+	struct sv_stats_filter lf;
+	struct sv_stats_table lt;
+	struct sv_stats_part *mine, *all = NULL;
+	size_t nmine, nall = 0;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if (f)
+		lf = *f;
+	else
+		memset(&lf, 0, sizeof lf);
+	/* This process's ranks of the selection (the loader narrowed the
+	 * share to the command's --ranks). */
+	lf.rank_on = d->share;
+	lf.nrank_on = d->nshare;
+	rc = sv_stats_table_compute(&lt, d->local, &lf, err);
+	rc = sv_dist_agree(rc, err);
+	if (rc < 0)
+		return rc;
+	mine = stats_parts(d->local, &lt, &nmine);
+	stats_gather(mine, nmine, &all, &nall);
+	free(mine);
+	if (sv_dist_rank() == 0) {
+		rc = sv_stats_table_merge(
+			t, d->whole, f, d->per_call, all, nall, err);
+		if (rc == 0 && d->has_origin)
+			t->time_origin_ns = d->origin_ns;
+	}
+	free(all);
+	rc = sv_dist_agree(rc, err);
+	if (rc == 0 && d->per_call)
+		stats_percentiles(t, &lt, d->local->nregions);
+	sv_stats_table_fini(&lt);
+	return rc;
+}

@@ -1,0 +1,191 @@
+#!/bin/bash
+# e2e_mpi.sh: `mpirun -n N scopeview-mpi CMD ARGS` prints byte for byte
+# what `scopeview CMD ARGS` prints (standard output, standard error and
+# exit status) for N = 1, 2 and 3, on the fixtures and on files written
+# by `scopeview gen` (schemas 1-3, threads, tasks, GPU, await, no call
+# ids, aggregation mode, a JSON profile, a rank subset, a one-rank file
+# read by more processes than it has ranks); a file that cannot be read
+# fails the same way on every process with one message; command-line
+# mistakes give exit 2.  Native traces and the C API's per-rank files
+# are read by each process for its ranks, JSON profiles whole.
+#
+# Exits 77 (skipped) when scopeview-mpi was not built (SCOPEVIEW_MPI_EXE
+# unset or missing: meson found no libhdf5-openmpi-dev or Open MPI) or
+# mpirun is missing, unless SCOPEVIEW_NO_SKIP=1, where that fails.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+exe=${SCOPEVIEW_EXE:-$here/../build/scopeview}
+mpi_exe=${SCOPEVIEW_MPI_EXE:-}
+fixtures=${SCOPEVIEW_FIXTURES:-$here/fixtures}
+
+skip() {
+	if [ "${SCOPEVIEW_NO_SKIP:-0}" = 1 ]; then
+		echo "FAIL: $*"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+[ -n "$mpi_exe" ] && [ -x "$mpi_exe" ] ||
+	skip "scopeview-mpi was not built (meson -Dmpi=enabled needs" \
+		"libhdf5-openmpi-dev and Open MPI: tools/deps.sh)"
+command -v mpirun >/dev/null 2>&1 || skip "mpirun is missing (openmpi-bin)"
+
+# More processes than cores (CI machines have two), and as root where CI
+# runs as root (Open MPI refuses root without both of these); -q: without
+# it mpirun adds its own paragraph to standard error when the exit status
+# is not 0.
+mpirun_args=(-q --oversubscribe)
+if [ "$(id -u)" = 0 ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+# One machine, no network interfaces to probe.
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Under ASAN: what Open MPI keeps until exit is not scopeview's leak
+# (lsan-mpi.supp); its components stay loaded so their frames have names.
+export OMPI_MCA_mca_base_component_disable_dlclose=1
+export LSAN_OPTIONS="suppressions=$here/lsan-mpi.supp:fast_unwind_on_malloc=0:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sv-e2e-mpi.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+# same N CMD ARGS...: scopeview-mpi on N processes against scopeview.
+same() {
+	local n=$1 s_rc m_rc
+	shift
+	"$exe" "$@" >"$tmp/s.out" 2>"$tmp/s.err"
+	s_rc=$?
+	timeout 300 mpirun "${mpirun_args[@]}" -n "$n" "$mpi_exe" "$@" \
+		>"$tmp/m.out" 2>"$tmp/m.err"
+	m_rc=$?
+	if [ "$s_rc" = "$m_rc" ] && cmp -s "$tmp/s.out" "$tmp/m.out" &&
+		cmp -s "$tmp/s.err" "$tmp/m.err"; then
+		passed=$((passed + 1))
+		return 0
+	fi
+	failed=$((failed + 1))
+	echo "FAIL -n $n $*: exit $m_rc, scopeview's $s_rc"
+	diff "$tmp/s.out" "$tmp/m.out" | head -n 10 | sed 's/^/     /'
+	diff "$tmp/s.err" "$tmp/m.err" | head -n 10 | sed 's/^/     /'
+	return 1
+}
+
+# expect WHAT STATUS N ARGS...: scopeview-mpi's exit status alone.
+expect() {
+	local what=$1 want=$2 n=$3 got
+	shift 3
+	timeout 300 mpirun "${mpirun_args[@]}" -n "$n" "$mpi_exe" "$@" \
+		>"$tmp/m.out" 2>"$tmp/m.err"
+	got=$?
+	if [ "$got" = "$want" ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL $what: exit $got, want $want"
+		sed 's/^/     /' "$tmp/m.out" "$tmp/m.err"
+	fi
+}
+
+gen() { # gen NAME GEN-OPTIONS...
+	local name=$1
+	shift
+	"$exe" gen --quiet "$@" "$tmp/$name" >/dev/null ||
+		{
+			echo "FAIL scopeview gen $* $name"
+			exit 1
+		}
+}
+gen g3.h5 --events 30000 --ranks 5
+gen g2.h5 --events 20000 --schema 2
+gen g1.h5 --events 20000 --schema 1
+gen threads.h5 --events 30000 --threads 3 --tasks 2
+gen gpu_await.h5 --events 30000 --gpu --await
+gen noids.h5 --events 20000 --no-call-ids --no-exclusive
+gen agg.h5 --events 20000 --aggregate
+gen one.h5 --events 5000 --ranks 1
+gen json.json --events 5000 --format json
+gen slow.h5 --events 30000 --ranks 5 --slow-region solve:1.5
+mkdir "$tmp/spt" "$tmp/rh5" "$tmp/mixed"
+gen spt/t --events 20000 --format spt
+gen rh5/r --events 20000 --format rank-h5
+cp "$tmp"/spt/* "$tmp"/rh5/* "$tmp/mixed/"
+
+files=("$fixtures"/*.h5 "$tmp"/g3.h5 "$tmp"/g2.h5 "$tmp"/g1.h5
+	"$tmp"/threads.h5 "$tmp"/gpu_await.h5 "$tmp"/noids.h5 "$tmp"/agg.h5
+	"$tmp"/one.h5 "$tmp"/json.json "$tmp"/spt/t_rank00000.spt
+	"$tmp"/rh5/r_rank00000.h5)
+for f in "${files[@]}"; do
+	for n in 1 2 3; do
+		same "$n" summary --format json "$f"
+	done
+	same 3 ranks --format json "$f"
+done
+# The table and CSV formats and the other options on a few.
+for f in "$fixtures/threads_tasks.h5" "$fixtures/hdf5-schema-1.h5" \
+	"$tmp/g3.h5" "$tmp/gpu_await.h5" "$tmp/one.h5"; do
+	same 3 summary "$f"
+	same 2 summary --format csv --per-rank --sort p95 "$f"
+	same 2 ranks --metric exclusive "$f"
+done
+# A rank subset (the whole run's figures come from the stored statistics)
+# and filters.
+for n in 1 2 3; do
+	same "$n" summary --format json --ranks 1,3-4 "$tmp/g3.h5"
+	same "$n" summary --include 'solve|assemble' --exclude fib \
+		--counters "$fixtures/gpu_likwid_perf_lineprof.h5"
+done
+# diff, with its gates (exit 3 and the regions named on stderr).
+for n in 1 2 3; do
+	same "$n" diff --format json "$tmp/g3.h5" "$tmp/slow.h5"
+	same "$n" diff --metric p95 --ranks 0-2 "$tmp/g3.h5" "$tmp/slow.h5"
+	same "$n" diff --fail-above 5 "$tmp/g3.h5" "$tmp/slow.h5"
+done
+
+# Files that cannot be read: the same one message and exit 1 as
+# scopeview, printed once.
+head -c 3000 "$fixtures/four_ranks.h5" >"$tmp/cut.h5"
+printf 'not a profile\n' >"$tmp/text.h5"
+for bad in "$tmp/cut.h5" "$tmp/text.h5" "$tmp/missing.h5" "$tmp/mixed"; do
+	for n in 1 3; do
+		if same "$n" summary --format json "$bad"; then
+			if [ "$(wc -l <"$tmp/m.err")" = 1 ] &&
+				[ "$(wc -c <"$tmp/m.out")" = 0 ]; then
+				passed=$((passed + 1))
+			else
+				failed=$((failed + 1))
+				echo "FAIL -n $n $bad: not one line on stderr"
+				sed 's/^/     /' "$tmp/m.out" "$tmp/m.err"
+			fi
+		fi
+		same "$n" diff "$tmp/g3.h5" "$bad"
+		same "$n" ranks "$bad"
+	done
+done
+
+# Command-line mistakes: exit 2, as scopeview.
+same 2 summary --sort nosuchkey "$tmp/g3.h5"
+same 2 ranks --metric p95 "$tmp/g3.h5"
+same 2 diff "$tmp/g3.h5"
+expect "unknown command" 2 2 view "$tmp/g3.h5"
+expect "no command" 2 2
+expect "--group-by refused" 2 2 summary --group-by phase "$tmp/g3.h5"
+expect "tree is not split" 2 2 tree "$tmp/g3.h5"
+if grep -q "run 'scopeview tree'" "$tmp/m.err"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL scopeview-mpi tree does not point to scopeview"
+	sed 's/^/     /' "$tmp/m.err"
+fi
+expect "--help" 0 2 --help
+grep -q 'summary' "$tmp/m.out" && passed=$((passed + 1)) ||
+	{
+		failed=$((failed + 1))
+		echo "FAIL scopeview-mpi --help lists no commands"
+	}
+
+echo "e2e_mpi: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,202 @@
+/*
+ * test_dist.c: the pieces of scopeview-mpi (dist.h) that one process can
+ * check, in a job of one (MPI's singleton start, no mpirun): the shares of
+ * the ranks (every rank owned once, contiguous blocks balanced by calls,
+ * more processes than ranks), the distributed selection against a sort
+ * (negative and extreme values, ties, more values than it gathers at
+ * once), and the agreed status.  tests/e2e_mpi.sh runs the commands on 1,
+ * 2 and 3 processes against scopeview.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "scopeview/common.h"
+#include "scopeview/dist.h"
+
+/* A table of call counts per rank and the owner each rank must get. */
+struct share_case {
+	uint32_t nranks;
+	uint64_t calls[8];
+	int n;
+	int owner[8];
+};
+static const struct share_case share_cases[] = {
+	{4, {10, 10, 10, 10}, 1, {0, 0, 0, 0}},
+	{4, {10, 10, 10, 10}, 2, {0, 0, 1, 1}},
+	{4, {10, 10, 10, 10}, 4, {0, 1, 2, 3}},
+	/* one heavy rank takes a process to itself */
+	{4, {100, 1, 1, 1}, 2, {0, 1, 1, 1}},
+	/* more processes than ranks: some hold none */
+	{2, {5, 5}, 3, {0, 2}},
+	{1, {7}, 3, {1}},
+	/* ranks without calls (absent from the file) go by position */
+	{3, {0, 0, 0}, 3, {0, 1, 2}},
+	{5, {0, 40, 0, 40, 0}, 2, {0, 0, 1, 1, 1}},
+};
+
+START_TEST(test_dist_share_table)
+{
+	const struct share_case *c = &share_cases[_i];
+	int k;
+	uint32_t r;
+
+	for (k = 0; k < c->n; k++) {
+		bool *on = NULL;
+		uint32_t n = 0;
+		sv_dist_share(c->calls, c->nranks, k, c->n, &on, &n);
+		ck_assert_uint_eq(n, c->nranks);
+		for (r = 0; r < c->nranks; r++)
+			ck_assert_msg(on[r] == (c->owner[r] == k),
+				"case %d: rank %u on process %d: %d", _i,
+				(unsigned)r, k, (int)on[r]);
+		free(on);
+	}
+}
+END_TEST
+
+/* Random profiles: every rank on exactly one process, in contiguous
+ * blocks in rank order, no process over its fair share by more than the
+ * largest rank. */
+START_TEST(test_dist_share_covers)
+{
+	uint64_t x = 0x243F6A8885A308D3ull + (uint64_t)_i;
+	uint32_t nranks = 1 + (uint32_t)(_i * 37 % 300), r;
+	int n = 1 + _i % 9, k, *owner;
+	uint64_t *calls = sv_xcalloc(nranks, sizeof *calls), total = 0, big = 0;
+
+	owner = sv_xcalloc(nranks, sizeof *owner);
+	for (r = 0; r < nranks; r++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		calls[r] = x % 5 == 0 ? 0 : x % 100000;
+		total += calls[r];
+		if (calls[r] > big)
+			big = calls[r];
+		owner[r] = -1;
+	}
+	for (k = 0; k < n; k++) {
+		bool *on;
+		uint32_t m;
+		uint64_t mine = 0;
+		sv_dist_share(calls, nranks, k, n, &on, &m);
+		for (r = 0; r < m; r++)
+			if (on[r]) {
+				ck_assert_int_eq(owner[r], -1);
+				owner[r] = k;
+				mine += calls[r];
+			}
+		ck_assert_uint_le(mine, total / (uint64_t)n + big);
+		free(on);
+	}
+	for (r = 0; r < nranks; r++) {
+		ck_assert_int_ge(owner[r], 0);
+		if (r)
+			ck_assert_int_ge(owner[r], owner[r - 1]);
+	}
+	free(owner);
+	free(calls);
+}
+END_TEST
+
+static int dist_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The selection finds the same order statistics as a sort: values of
+ * several shapes and sizes (below and far above what it gathers). */
+START_TEST(test_dist_select_matches_sort)
+{
+	static const size_t sizes[] = {1, 2, 17, 4096, 4097, 200000};
+	size_t n = sizes[_i % 6], i, need[6], nneed = 0;
+	int shape = _i / 6;
+	int64_t *v = sv_xmalloc(n * sizeof *v), *sorted, val[6];
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (shape) {
+		case 0: /* durations */
+			v[i] = (int64_t)(x % 1000000);
+			break;
+		case 1: /* few distinct values: ties */
+			v[i] = (int64_t)(x % 3) * 1000;
+			break;
+		case 2: /* the whole int64 range, negative too */
+			v[i] = (int64_t)x;
+			break;
+		default: /* the extremes */
+			v[i] = x & 1 ? INT64_MAX : INT64_MIN;
+			break;
+		}
+	}
+	sorted = sv_xmalloc(n * sizeof *sorted);
+	memcpy(sorted, v, n * sizeof *v);
+	qsort(sorted, n, sizeof *sorted, dist_cmp);
+	/* the ranks a p50, p95, p99 and the ends need, ascending */
+	need[nneed++] = 0;
+	if (n > 1) {
+		need[nneed++] = n / 2;
+		if (n * 95 / 100 > need[nneed - 1])
+			need[nneed++] = n * 95 / 100;
+		if (n * 99 / 100 > need[nneed - 1])
+			need[nneed++] = n * 99 / 100;
+		if (n - 1 > need[nneed - 1])
+			need[nneed++] = n - 1;
+	}
+	memset(val, 0, sizeof val);
+	sv_dist_select(v, n, n, need, nneed, val);
+	for (i = 0; i < nneed; i++)
+		ck_assert_msg(val[i] == sorted[need[i]],
+			"n %zu shape %d rank %zu: %lld, want %lld", n, shape,
+			need[i], (long long)val[i], (long long)sorted[need[i]]);
+	free(sorted);
+	free(v);
+}
+END_TEST
+
+/* One process: the status agreed is its own, message and all. */
+START_TEST(test_dist_agree_alone)
+{
+	struct sv_error err = {0};
+
+	ck_assert_int_eq(sv_dist_agree(0, &err), 0);
+	sv_error_set(&err, -EIO, "f.h5: /rank_region_index: cannot be read");
+	ck_assert_int_eq(sv_dist_agree(-EIO, &err), -EIO);
+	ck_assert_str_eq(err.msg, "f.h5: /rank_region_index: cannot be read");
+	ck_assert_int_eq(sv_dist_rank(), 0);
+	ck_assert_int_eq(sv_dist_size(), 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("dist");
+	TCase *t = tcase_create("dist");
+	tcase_add_loop_test(t, test_dist_share_table, 0,
+		(int)(sizeof share_cases / sizeof share_cases[0]));
+	tcase_add_loop_test(t, test_dist_share_covers, 0, 40);
+	tcase_add_loop_test(t, test_dist_select_matches_sort, 0, 24);
+	tcase_add_test(t, test_dist_agree_alone);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	/* MPI starts once per process: the tests run in this one. */
+	setenv("CK_FORK", "no", 1);
+	if (sv_dist_init(&argc, &argv) < 0)
+		return 99;
+	rc = svt_run(suite());
+	sv_dist_end();
+	return rc;
+}
