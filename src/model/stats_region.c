@@ -3,10 +3,12 @@
  * MPIRegion computes them from its ranks' rows: pooled percentiles, the
  * first, last and slowest rank (ties: the first rank in the file's row
  * order), and the imbalance ratio (max over numpy's mean of the rank
- * totals, in float64 seconds as Python compares them).
+ * totals, in float64 seconds as Python compares them); and the durations
+ * a region's percentiles are selected from.
  */
 #include "stats_priv.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,4 +216,79 @@ void sv_stats_region_pool(const struct sv_profile *p, struct sv_stats_region *g,
 		g->rank_imbalance_pct =
 			ratio != 0 ? (ratio - 1.0) * 100.0 : 0.0;
 	}
+}
+
+/* ---- percentile queries ----------------------------------------------------- */
+
+int sv_stats_values(const struct sv_stats_table *t, size_t i, long rank_index,
+	int64_t **out, size_t *n)
+{
+	const struct sv_stats_region *g;
+	const struct sv_profile *p;
+	struct sv_stats_sel sel;
+	struct sv_stats_buf buf = {NULL, 0, 0, NULL, NULL};
+	size_t k, from, to;
+
+	if (!t || !out || !n || i >= t->nregions)
+		return -EINVAL;
+	g = &t->regions[i];
+	p = t->p;
+	if (rank_index >= 0 && (size_t)rank_index >= g->nranks)
+		return -EINVAL;
+	if (!p->has_calls)
+		return -ENODATA;
+	sel.lane_on = t->priv_lane_on;
+	sel.by_thread = t->priv_by_thread;
+	sel.thread = t->priv_thread;
+	sel.call_on = t->priv_call_on;
+	sel.range = t->priv_range;
+	sel.t0 = t->priv_t0;
+	sel.t1 = t->priv_t1;
+	sel.edges = t->priv_edges;
+	sel.nedges = t->priv_nedges;
+	from = rank_index >= 0 ? (size_t)rank_index : 0;
+	to = rank_index >= 0 ? (size_t)rank_index + 1 : g->nranks;
+	for (k = from; k < to; k++) {
+		const struct sv_row *r = &p->rows[g->ranks[k].row];
+		uint32_t lane = sv_row_lane(p, g->ranks[k].row);
+		uint64_t j;
+		for (j = 0; j < r->count; j++) {
+			uint32_t c = (uint32_t)(r->first + j);
+			if (sv_stats_call_on(p, &sel, c, lane))
+				sv_stats_buf_push(&buf,
+					sel.range
+						? sv_stats_range_clip(&sel,
+							  sv_profile_start(
+								  p, c),
+							  sv_profile_end(p, c))
+						: sv_sub_wrap(
+							  sv_profile_end(p, c),
+							  sv_profile_start(
+								  p, c)));
+		}
+	}
+	*out = buf.v;
+	*n = buf.n;
+	return 0;
+}
+
+int sv_stats_percentile(const struct sv_stats_table *t, size_t i,
+	long rank_index, double pct, double *out)
+{
+	int64_t *v = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!t || !out || i >= t->nregions || !(pct >= 0 && pct <= 100))
+		return -EINVAL;
+	rc = sv_stats_values(t, i, rank_index, &v, &n);
+	if (rc < 0)
+		return rc;
+	if (n == 0) {
+		sv_free_big(v);
+		return -ENODATA;
+	}
+	*out = sv_stats_percentile_of(v, n, pct);
+	sv_free_big(v);
+	return 0;
 }
