@@ -201,6 +201,60 @@ static bool fold_lane_shown(const struct sv_timeline *v, unsigned run, size_t l)
 	return !hidden || !hidden[l];
 }
 
+/* Calls of a level a cell's dominant region is found from (spread
+ * evenly over the cell's calls), and regions told apart among them. */
+#define FOLD_SAMPLES 64
+#define FOLD_REGIONS 8
+
+/* The region with the most time in [t0, t1) among the calls at [lo, hi)
+ * of lv: out->call becomes its call with the most time there, out->excl
+ * (the level's exclusive time) its share of it. */
+static void fold_dominant(const struct sv_profile *p,
+	const struct sv_lod_level *lv, int64_t t0, int64_t t1, uint32_t lo,
+	uint32_t hi, struct fold_cell *out)
+{
+	struct {
+		uint32_t region, call;
+		int64_t ns, call_ns;
+	} top[FOLD_REGIONS];
+	uint32_t n = hi - lo, k = n < FOLD_SAMPLES ? n : FOLD_SAMPLES, j;
+	int64_t all = 0;
+	int ntop = 0, i, b = 0;
+
+	for (j = 0; j < k; j++) {
+		uint32_t at = lo + (uint32_t)((uint64_t)n * j / k),
+			 c = sv_lod_call(lv, at), r = sv_call_region(p, c);
+		int64_t ns = sv_layout_busy(lv, t0, t1, at, at + 1);
+		if (ns <= 0)
+			ns = 1;
+		all = sv_add_sat(all, ns);
+		for (i = 0; i < ntop && top[i].region != r; i++)
+			;
+		if (i == ntop) {
+			if (ntop == FOLD_REGIONS)
+				continue;
+			top[ntop].region = r;
+			top[ntop].ns = 0;
+			top[ntop].call_ns = -1;
+			ntop++;
+		}
+		top[i].ns = sv_add_sat(top[i].ns, ns);
+		if (ns > top[i].call_ns) {
+			top[i].call_ns = ns;
+			top[i].call = c;
+		}
+	}
+	if (!ntop)
+		return;
+	for (i = 1; i < ntop; i++)
+		if (top[i].ns > top[b].ns)
+			b = i;
+	out->call = top[b].call;
+	out->excl = all > 0 ? (int64_t)((double)out->excl *
+					((double)top[b].ns / (double)all))
+			    : 0;
+}
+
 static void fold_cell_at(const struct sv_timeline *v,
 	const struct sv_timeline_src *src, const struct sv_layout_row *r,
 	int64_t t0, int64_t t1, struct fold_cell *out)
@@ -247,8 +301,7 @@ static void fold_cell_at(const struct sv_timeline *v,
 		out->busy += below;
 	}
 	if (best)
-		out->call = sv_lod_call(best,
-			sv_layout_longest(src->ix, best, best_lo, best_hi));
+		fold_dominant(src->p, best, t0, t1, best_lo, best_hi, out);
 }
 
 uint32_t sv_timeline_fold_hit(const struct sv_timeline *v,
