@@ -43,7 +43,20 @@ fi
 mkdir -p "$out"
 cd "$work"
 
-# name | size | keys | what it shows
+# The other profiles the shots draw, written by the generator (seeded, so
+# the same every time): a 16-rank run of a million calls; two runs of the
+# same program, the second with solve twice as slow; a study of runs on
+# 2 to 16 ranks; a run whose rank 5 slows down from timestep 300.
+"$exe" gen --quiet --ranks 16 --events 1M m16.h5
+"$exe" gen --quiet --ranks 4 --events 20k a.h5
+"$exe" gen --quiet --ranks 4 --events 20k --slow-region solve:1.5 b.h5
+for r in 2 4 8 16; do
+	"$exe" gen --quiet --ranks "$r" --events "$((r * 25))k" \
+		--strong-scaling 2 "run-$r.h5"
+done
+"$exe" gen --quiet --ranks 16 --events 1M --slowdown 5:300:1.4 slow.h5
+
+# name | size | keys | what it shows [| the files, default demo.h5]
 shots=(
 	"overview|100x30||the whole run: every rank, thread and task lane, and the summary panel"
 	"solo-thread|100x30|t Tab J ] J ] f J ] ] f -|one thread alone (t), zoomed to single kernel calls of one solve (f, then - once), with the selected call's details"
@@ -58,12 +71,17 @@ shots=(
 	"heat-duration|100x30|y|calls coloured by duration (y): a heat ramp from the shortest call to the longest"
 	"legend|100x30|? End|the end of the help (?): the legend of every glyph of the timeline"
 	"rank-rows|100x30|p j j Enter p b|solve marked from the panel, then a row a rank (b): each rank's time in solve as a bar, the slowest highlighted, and below the lanes how many ranks are inside solve in each column"
+	"folded-16-ranks|160x45||a 16-rank run of a million calls opens folded: one track a rank, each cell in the rank's dominant region, every rank in sight|m16.h5"
+	"two-runs-delta|120x30|: s o r t Space d e l t a % Enter|two runs compared: the panel sorted by the change in per cent (Δ%), solve's rise first|a.h5 b.h5"
+	"trend|160x45|p j Enter E|the iteration trend (E) of timestep, marked from the panel (p j Enter): the band of each iteration, the median, and rank 5's change point|slow.h5"
+	"scaling|160x45||a strong-scaling study of four runs (2 to 16 ranks): each region's speedup against the ideal line|run-2.h5 run-4.h5 run-8.h5 run-16.h5"
 )
 
 for shot in "${shots[@]}"; do
-	IFS='|' read -r name size keys what <<<"$shot"
+	IFS='|' read -r name size keys what files <<<"$shot"
+	# shellcheck disable=SC2086
 	"$exe" snapshot --size "$size" --keys "$keys" --format svg \
-		--output "$out/$name.svg" demo.h5
+		--output "$out/$name.svg" ${files:-demo.h5}
 	rsvg-convert "$out/$name.svg" -o "$out/$name.png"
 	printf '%-18s %-8s %-26s %s\n' "$name" "$size" "${keys:-(none)}" "$what"
 done
