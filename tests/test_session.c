@@ -1006,6 +1006,29 @@ START_TEST(test_mark_background)
 }
 END_TEST
 
+START_TEST(test_mark_default)
+{
+	/* nothing selected: the region of most time (main, 2200 ns) for a
+	 * view of one region, the repeated one of most time (child, called
+	 * twice on rank 0) for a view of iterations */
+	ck_assert_int_eq(sv_session_mark_default(&s), region("main"));
+	ck_assert_ptr_nonnull(strstr(s.message, "'main': most time"));
+	sv_session_mark_region(&s, -1);
+	ck_assert_int_eq(sv_session_mark_default_repeated(&s), region("child"));
+	ck_assert_ptr_nonnull(
+		strstr(s.message, "the repeated region of most time"));
+	/* a selected call's region when it repeats, else the default */
+	sv_session_mark_region(&s, -1);
+	sv_session_select(&s, 0, call_of(prof, "main", 0));
+	ck_assert_int_eq(sv_session_mark_default(&s), region("main"));
+	sv_session_mark_region(&s, -1);
+	ck_assert_int_eq(sv_session_mark_default_repeated(&s), region("child"));
+	sv_session_mark_region(&s, -1);
+	sv_session_select(&s, 0, call_of(prof, "child", 600));
+	ck_assert_int_eq(sv_session_mark_default_repeated(&s), region("child"));
+}
+END_TEST
+
 START_TEST(test_mark_region)
 {
 	uint32_t ch = region("child"), mn = region("main");
@@ -1616,6 +1639,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stats_span);
 	tcase_add_test(tc, test_stats_span_background);
 	tcase_add_test(tc, test_sorted_lists);
+	tcase_add_test(tc, test_mark_default);
 	tcase_add_test(tc, test_mark_region);
 	tcase_add_test(tc, test_mark_background);
 	suite_add_tcase(su, tc);

@@ -438,6 +438,9 @@ void sv_session_mark_region(struct sv_session *s, long r);
  * the same, says which on the message line, and returns it; -1 (nothing
  * marked) when there is none. */
 long sv_session_mark_default(struct sv_session *s);
+/* The same for a view of iterations (the trend): only a region some rank
+ * calls more than once (not main, called once a rank). */
+long sv_session_mark_default_repeated(struct sv_session *s);
 /* Say on the message line (a warning) why region r, just marked, has no
  * call to go to: the profile has no calls at all (an aggregate file
  * stores statistics only), or none of its calls is on the lanes shown. */

@@ -238,7 +238,7 @@ static void trend_rebuild(struct sv_mode *m)
 	d->error[0] = '\0';
 	if (s->mark_region < 0) {
 		d->rebuilding = true;
-		sv_session_mark_default(s);
+		sv_session_mark_default_repeated(s);
 		d->rebuilding = false;
 	}
 	/* The same region keeps its iteration; another starts from its
@@ -455,7 +455,7 @@ static void trend_show(struct sv_mode *m)
 
 	if (s->mark_region < 0 && !d->busy) {
 		d->rebuilding = true;
-		sv_session_mark_default(s);
+		sv_session_mark_default_repeated(s);
 		d->rebuilding = false;
 	}
 	if (d->stale || d->region != s->mark_region ||

@@ -471,7 +471,13 @@ void sv_call_key_fini(struct sv_call_key *k)
 	memset(k, 0, sizeof *k);
 }
 
-long sv_session_mark_default(struct sv_session *s)
+/* Whether a region repeats: some rank calls it more than once. */
+static bool session_repeats(const struct sv_stats_region *g)
+{
+	return g->s.num_calls > (uint64_t)g->nranks;
+}
+
+static long session_mark_pick(struct sv_session *s, bool repeated)
 {
 	const char *why = "the selected call's region";
 	long r = -1;
@@ -479,15 +485,25 @@ long sv_session_mark_default(struct sv_session *s)
 
 	if (s->sel != SV_NO_CALL) {
 		r = (long)sv_call_region(s->p, s->sel);
-	} else if (s->stats_valid) {
+		if (repeated && s->stats_valid) {
+			const struct sv_stats_region *g =
+				sv_stats_table_find(&s->stats, (uint32_t)r);
+			if (g && !session_repeats(g))
+				r = -1;
+		}
+	}
+	if (r < 0 && s->stats_valid) {
 		int64_t best = -1;
-		why = "most time on the lanes shown";
-		for (i = 0; i < s->stats.nregions; i++)
-			if (s->stats.regions[i].s.num_calls &&
-				s->stats.regions[i].s.total_ns > best) {
-				best = s->stats.regions[i].s.total_ns;
-				r = (long)s->stats.regions[i].region;
+		why = repeated ? "the repeated region of most time"
+			       : "most time on the lanes shown";
+		for (i = 0; i < s->stats.nregions; i++) {
+			const struct sv_stats_region *g = &s->stats.regions[i];
+			if (g->s.num_calls && g->s.total_ns > best &&
+				(!repeated || session_repeats(g))) {
+				best = g->s.total_ns;
+				r = (long)g->region;
 			}
+		}
 	}
 	if (r < 0)
 		return -1;
@@ -495,6 +511,16 @@ long sv_session_mark_default(struct sv_session *s)
 	sv_session_message(
 		s, false, "'%s': %s (p Enter: another)", s->p->regions[r], why);
 	return r;
+}
+
+long sv_session_mark_default(struct sv_session *s)
+{
+	return session_mark_pick(s, false);
+}
+
+long sv_session_mark_default_repeated(struct sv_session *s)
+{
+	return session_mark_pick(s, true);
 }
 
 void sv_session_select(struct sv_session *s, unsigned run, uint32_t c)
