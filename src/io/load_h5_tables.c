@@ -53,8 +53,10 @@ struct tbl_col {
 
 /* The rows a table keeps, and what was left out. */
 struct tbl_kept {
-	/* lim[r]: the highest index a lane of rank r can name (-1: none),
-	 * for the nlim ranks the profile's rows name. */
+	/* lim[i]: the highest index a lane of rank lrank[i] can name (-1:
+	 * none), for the nlim ranks the profile's rows name, ascending (a
+	 * map, not an array by rank: a file's rank may be 2^31). */
+	uint32_t *lrank;
 	int64_t *lim;
 	size_t nlim;
 	uint64_t unused; /* rows no lane can name */
@@ -110,38 +112,68 @@ static void tbl_kept_free(struct tbl_kept *k)
 {
 	free(k->row);
 	sv_h5_keys_fini(&k->keys);
+	free(k->lrank);
 	free(k->lim);
+}
+
+/* The limit of rank (see struct tbl_kept), or NULL when no row of the
+ * profile is of that rank. */
+static int64_t *tbl_lim(const struct tbl_kept *k, int64_t rank)
+{
+	size_t lo = 0, hi = k->nlim;
+	if (rank < 0 || rank > (int64_t)UINT32_MAX)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->lrank[mid] < (uint64_t)rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->nlim && k->lrank[lo] == (uint64_t)rank ? &k->lim[lo]
+							      : NULL;
 }
 
 /* Can a lane of this profile name a row of this rank (in range)? */
 static bool tbl_usable_rank(const struct tbl_kept *k, int64_t rank)
 {
-	return rank >= 0 && (uint64_t)rank < k->nlim && k->lim[rank] >= 0;
+	const int64_t *l = tbl_lim(k, rank);
+	return l && *l >= 0;
 }
 
-/* k->lim from the ids of the calls of each of p's rows (ids NULL: no
+static int tbl_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* k's limits from the ids of the calls of each of p's rows (ids NULL: no
  * call has one). */
 static void tbl_limits(
 	struct tbl_kept *k, const struct sv_profile *p, const int64_t *ids)
 {
 	size_t r, n = 0;
 
+	k->lrank = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *k->lrank);
 	for (r = 0; r < p->nrows; r++)
-		if ((size_t)p->rows[r].rank + 1 > n)
-			n = (size_t)p->rows[r].rank + 1;
+		k->lrank[r] = p->rows[r].rank;
+	if (p->nrows)
+		qsort(k->lrank, p->nrows, sizeof *k->lrank, tbl_cmp_u32);
+	for (r = 0; r < p->nrows; r++)
+		if (!n || k->lrank[n - 1] != k->lrank[r])
+			k->lrank[n++] = k->lrank[r];
 	k->nlim = n;
 	k->lim = sv_xmalloc((n ? n : 1) * sizeof *k->lim);
-	tbl_hold(k, (ptrdiff_t)(n * sizeof *k->lim));
+	tbl_hold(k, (ptrdiff_t)(n * (sizeof *k->lim + sizeof *k->lrank)));
 	for (r = 0; r < n; r++)
 		k->lim[r] = -1;
 	for (r = 0; ids && p->has_calls && r < p->nrows; r++) {
 		const struct sv_row *row = &p->rows[r];
 		const int64_t *v = ids + row->first;
-		int64_t m = k->lim[row->rank];
+		int64_t *m = tbl_lim(k, row->rank);
 		uint64_t c;
 		for (c = 0; c < row->count; c++)
-			m = v[c] > m ? v[c] : m;
-		k->lim[row->rank] = m;
+			*m = v[c] > *m ? v[c] : *m;
 	}
 }
 
@@ -161,7 +193,7 @@ static void tbl_sort_slice(struct tbl_kept *k, hsize_t off, size_t len,
 		} else if (x[i] < 0) {
 			if (!k->bad_index++)
 				k->first_bad_index = x[i];
-		} else if (x[i] > k->lim[r[i]]) {
+		} else if (x[i] > *tbl_lim(k, r[i])) {
 			k->unused++;
 		} else if (!tbl_keep(k, off + i, r[i], x[i])) {
 			k->repeated++;
@@ -503,14 +535,15 @@ static int tables_threads(struct sv_h5 *h)
 	memset(&k, 0, sizeof k);
 	tbl_limits(&k, h->p, h->p->thread_id);
 	/* Without thread ids every call of a rank is on its thread 0. */
-	for (r = 0; !h->p->thread_id && r < h->p->nrows; r++)
-		if (k.lim[h->p->rows[r].rank] < 0)
-			k.lim[h->p->rows[r].rank] = 0;
+	for (r = 0; !h->p->thread_id && r < k.nlim; r++)
+		if (k.lim[r] < 0)
+			k.lim[r] = 0;
 	/* A task lane names its task's thread. */
 	for (r = 0; r < h->p->ntasks; r++) {
 		const struct sv_task *t = &h->p->tasks[r];
-		if (t->rank < k.nlim && t->thread_index > k.lim[t->rank])
-			k.lim[t->rank] = t->thread_index;
+		int64_t *l = tbl_lim(&k, t->rank);
+		if (l && t->thread_index > *l)
+			*l = t->thread_index;
 	}
 	rc = tbl_read(h, "thread_table", &k, th, nth);
 	for (r = 0; r < k.n && !rc; r++) {

@@ -511,7 +511,8 @@ static void trend_change_text(const struct trend_data *d,
 	const struct sv_glyphs *gl, long k, char *buf, size_t n)
 {
 	const struct sv_trend_change *c = sv_mode_trend_change_at(d, k);
-	const struct sv_trend_change *end = d->t.changes + d->t.nchanges;
+	const struct sv_trend_change *end =
+		d->t.changes ? d->t.changes + d->t.nchanges : NULL;
 	size_t used = 0;
 	char mark[8], a[32], b[32];
 
