@@ -60,7 +60,7 @@ static bool stats_rank_on(const bool *on, uint32_t n, uint32_t rank)
 	return !on || (rank < n && on[rank]);
 }
 
-static bool stats_name_on(const struct sv_stats_filter *f, const char *name)
+bool sv_stats_name_on(const struct sv_stats_filter *f, const char *name)
 {
 	size_t i;
 	bool in;
@@ -304,7 +304,7 @@ static void stats_work_run(struct stats_work *w)
 			atomic_store(&w->cancelled, true);
 			break;
 		}
-		if (!stats_name_on(w->f, p->regions[g]))
+		if (!sv_stats_name_on(w->f, p->regions[g]))
 			continue;
 		stats_region(w, g, &pool, tmp);
 	}

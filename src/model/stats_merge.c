@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scopeview/regex.h"
-
 /* A row of the profile or a part, for the join by (rank, region, nth). */
 struct merge_key {
 	uint32_t rank, region, nth;
@@ -32,22 +30,6 @@ static int merge_key_cmp(const void *a, const void *b)
 	if (x->nth != y->nth)
 		return x->nth < y->nth ? -1 : 1;
 	return (x->at > y->at) - (x->at < y->at);
-}
-
-static bool merge_name_on(const struct sv_stats_filter *f, const char *name)
-{
-	size_t i;
-	bool in;
-
-	if (!f)
-		return true;
-	in = f->ninclude == 0;
-	for (i = 0; !in && i < f->ninclude; i++)
-		in = sv_regex_match(f->include[i], name);
-	for (i = 0; in && i < f->nexclude; i++)
-		if (sv_regex_match(f->exclude[i], name))
-			in = false;
-	return in;
 }
 
 /* part_of[row]: the part of each row of p, or SIZE_MAX. */
@@ -152,7 +134,7 @@ int sv_stats_table_merge(struct sv_stats_table *t, const struct sv_profile *p,
 		struct sv_stats_region *reg = &t->regions[nsel];
 		size_t a = row_start[g], b = row_start[g + 1], k, ntot = 0;
 
-		if (!merge_name_on(f, p->regions[g]))
+		if (!sv_stats_name_on(f, p->regions[g]))
 			continue;
 		reg->region = g;
 		reg->name = p->regions[g];

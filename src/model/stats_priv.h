@@ -173,6 +173,10 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 	uint64_t k1, const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool, bool *ordered);
 
+/* Whether f's name selection (include, then exclude regexes; NULL: all)
+ * keeps region name. */
+bool sv_stats_name_on(const struct sv_stats_filter *f, const char *name);
+
 /* Display order of regions: by first start as float64 seconds, ties in
  * base order. */
 int sv_stats_region_cmp_start(const void *a, const void *b);
