@@ -49,6 +49,7 @@ fi
 passed=0
 failed=0
 skipped=0
+failures=""
 # count LOG: add the results of a meson test log to the totals.
 count() {
 	log=$1
@@ -59,6 +60,13 @@ count() {
 		passed=$((passed + p))
 		skipped=$((skipped + s))
 		failed=$((failed + t - p - s))
+		# The names of the tests that did not pass, for the last lines
+		# (a CI log may keep only its tail).
+		f=$(grep -v -e '"result": "OK"' -e '"result": "SKIP"' "$log" |
+			sed -n 's/^{"name": "\([^"]*\)".*"result": "\([A-Z]*\)".*/\1 (\2)/p' |
+			sed "s|^|$log: |")
+		[ -n "$f" ] && failures="$failures$f
+"
 	fi
 }
 
@@ -68,6 +76,8 @@ run() {
 	echo "=== meson test in $dir"
 	if ! meson compile -C "$dir"; then
 		failed=$((failed + 1))
+		failures="${failures}meson compile -C $dir
+"
 		return
 	fi
 	meson test -C "$dir" --setup=full -v --print-errorlogs "$@"
@@ -109,6 +119,8 @@ run_fuzz() {
 		count build-fuzz/meson-logs/testlog.json
 	else
 		failed=$((failed + 1))
+		failures="${failures}tools/fuzz.sh (no test log)
+"
 	fi
 }
 
@@ -120,6 +132,10 @@ CK_TIMEOUT_MULTIPLIER=10 run build-asan
 run_valgrind
 run_fuzz
 
+if [ -n "$failures" ]; then
+	echo "tests that did not pass:"
+	printf '%s' "$failures" | sed 's/^/  /'
+fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$skipped" -gt 0 ] && [ "${SCOPEVIEW_NO_SKIP:-0}" = 1 ]; then
 	echo "tools/test.sh: $skipped skipped, but SCOPEVIEW_NO_SKIP=1:" \
