@@ -5,7 +5,7 @@
  * A folded rank is one track: each cell shows what the rank spent the
  * cell's time in, the region with the most exclusive time there over
  * its lanes (a depth's busy time less the next depth's, from the level
- * of detail index in O(1) a depth, layout.h), solid when that region
+ * of detail index in O(1) a depth, lod.h), solid when that region
  * holds FOLD_SOLID percent of the cell's time, else shaded by how busy
  * the cell is.  The timeline opens folded when the ranks' rows do not fit.
  * A lane's deepest rows that hold a sliver of its calls in the window
