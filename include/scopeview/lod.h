@@ -72,7 +72,7 @@ struct sv_lod_level {
 			     start is kept) */
 	int64_t *cumdur;  /* NULL, or n + 1: cumdur[i] = sum of the
 			     durations of calls[0 .. i), saturated (how busy
-			     a cell is, in O(1)), when the sums of a block
+			     a range is, in O(1)), when the sums of a block
 			     span 2^32 ns or more */
 	int64_t *cbase;   /* n / SV_LOD_BLOCK + 1: the smallest sum of each
 			     block ... */
@@ -172,14 +172,15 @@ struct sv_lod_index {
 	size_t nlanes;
 	uint64_t ncalls; /* calls indexed */
 	size_t bytes;    /* what the index allocated */
-	uint64_t serial; /* unique to each build: what is kept of a drawing
-			    (struct sv_row_spans) is keyed on it */
+	uint64_t serial; /* unique to each build: what a caller keeps of
+			    it (the ui's struct sv_row_spans) is keyed on
+			    it */
 };
 
 /*
  * Build the index of every lane of p.  keep_region (p->nregions flags, or
  * NULL for all) leaves out the calls of other regions: the filter is an
- * index of its own, so hidden calls are never counted in a cell.  Replaces
+ * index of its own, so hidden calls are never counted in a range.  Replaces
  * whatever ix held.  O(calls) time, about 16 bytes per call.  Returns 0;
  * -EINVAL with err for a NULL profile.
  */
@@ -278,8 +279,10 @@ uint32_t sv_lod_longest(const struct sv_lod_index *ix,
 int64_t sv_lod_busy(const struct sv_lod_level *lv, int64_t t0, int64_t t1,
 	uint32_t lo, uint32_t hi);
 
-/* The end a call is drawn to: its end, or its start + 1 when it is not
- * longer than that (saturated at INT64_MAX). */
+/* The end the index gives a call (and the screen draws it to): its end,
+ * or its start + 1 when it is not longer than that (saturated at
+ * INT64_MAX), so a call of no length still meets the range it starts
+ * in. */
 int64_t sv_lod_call_end(const struct sv_profile *p, uint32_t c);
 
 /* ---- ranges left to right ----------------------------------------------- */

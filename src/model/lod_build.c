@@ -28,7 +28,7 @@ int64_t sv_lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
 				     : p->end_ns[c];
 }
 
-/* Where a call [s, e) ends on the screen: at e, or, for a call of no
+/* Where a call [s, e) ends in the index: at e, or, for a call of no
  * length (or one ending before it starts), one nanosecond after s. */
 static int64_t lod_drawn_end(int64_t s, int64_t e)
 {
