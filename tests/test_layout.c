@@ -1,17 +1,17 @@
 /*
- * test_layout.c: the exact time map, the level-of-detail walk (checked
- * against a brute force over random profiles), hit testing, navigation,
- * lane rows and labels, geometry.
+ * test_layout.c: the exact time map, a row of the level-of-detail index
+ * walked in columns (checked against a brute force and against a walk
+ * of one binary search a cell, over random profiles), the spans kept
+ * between frames, hit testing, lane rows and labels, geometry.  The
+ * index itself is test_lod.c's.
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
-#include "scopeview/profile.h"
 #include "scopeview/layout.h"
+#include "scopeview/profile.h"
 #include "viewtest.h"
 
 /* ---- time map ------------------------------------------------------------ */
@@ -144,7 +144,7 @@ START_TEST(test_tmap_anchor)
 }
 END_TEST
 
-/* ---- level of detail ------------------------------------------------------ */
+/* ---- a row of the index in columns ---------------------------------------- */
 
 /* Brute force: the calls of (lane, depth) meeting column x, and the
  * longest of them (ties: the earliest in lane order). */
@@ -172,47 +172,20 @@ static uint32_t brute_cell(const struct sv_profile *p, size_t lane,
 	return best;
 }
 
-/* A random properly nested lane: recursive splitting of [0, T). */
-static void rand_calls(struct vt_call *out, size_t *n, size_t cap, int64_t s,
-	int64_t e, int depth, unsigned *seed)
-{
-	static const char *names[] = {"a", "b", "c", "d", "e"};
-	int64_t t = s;
-	while (t < e && *n < cap) {
-		int64_t len =
-			1 + (int64_t)(rand_r(seed) %
-				      (unsigned)((e - t) > 1 ? (e - t) : 1));
-		int64_t gap = rand_r(seed) % 3;
-		if (t + gap + len > e)
-			len = e - t - gap;
-		if (len <= 0)
-			break;
-		if (rand_r(seed) % 5 == 0)
-			len = 0; /* zero-length calls too */
-		out[*n] = (struct vt_call){0, names[rand_r(seed) % 5], t + gap,
-			t + gap + len, -1, -1, -1, 0};
-		(*n)++;
-		if (depth < 4 && len > 2)
-			rand_calls(out, n, cap, t + gap, t + gap + len,
-				depth + 1, seed);
-		t += gap + (len ? len : 1);
-	}
-}
-
-START_TEST(test_lod_brute)
+START_TEST(test_walk_brute)
 {
 	unsigned seed = 1234u + (unsigned)_i;
 	struct vt_call calls[3000];
 	size_t n = 0, lane;
 	struct sv_profile *p;
-	struct sv_layout_index ix = {0};
+	struct sv_lod_index ix = {0};
 	struct sv_error err;
 	static const int widths[] = {1, 7, 40, 133};
 	size_t wi;
 
-	rand_calls(calls, &n, 3000, 0, 5000 + 1000 * _i, 0, &seed);
+	vt_rand_calls(calls, &n, 3000, 0, 5000 + 1000 * _i, 0, &seed);
 	p = vt_profile(calls, n, 0);
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
+	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, &err), 0);
 	ck_assert_uint_eq(ix.ncalls, p->ncalls);
 	for (lane = 0; lane < p->nlanes; lane++)
 		for (wi = 0; wi < 4; wi++) {
@@ -228,7 +201,8 @@ START_TEST(test_lod_brute)
 				for (d = 0; d < p->lanes[lane].depth_rows;
 					d++) {
 					const struct sv_lod_level *lv =
-						sv_layout_level(&ix, lane, d);
+						sv_lod_index_level(
+							&ix, lane, d);
 					struct sv_layout_span s;
 					int x = m.x0, cx, covered = m.x0;
 					/* walk: every column agrees with brute
@@ -282,15 +256,15 @@ START_TEST(test_lod_brute)
 				}
 			}
 		}
-	sv_layout_index_fini(&ix);
+	sv_lod_index_fini(&ix);
 	sv_profile_free(p);
 }
 END_TEST
 
 /* The walk as it was before its cursors: every cell's calls found by
- * sv_layout_range's two binary searches (the reference for the cursor
+ * sv_lod_range's two binary searches (the reference for the cursor
  * walk). */
-static bool ref_row_next(const struct sv_layout_index *ix,
+static bool ref_row_next(const struct sv_lod_index *ix,
 	const struct sv_lod_level *lv, const struct sv_tmap *m, int *x,
 	struct sv_layout_span *out)
 {
@@ -307,7 +281,7 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 		uint32_t lo, hi, c;
 		int cend;
 
-		sv_layout_range(lv, ct0, ct1, &lo, &hi);
+		sv_lod_range(lv, ct0, ct1, &lo, &hi);
 		if (lo >= lv->n)
 			return false;
 		out->lo = lo;
@@ -321,14 +295,14 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 		if (hi - lo >= 2) {
 			out->x0 = *x;
 			out->x1 = *x + 1;
-			out->call = sv_lod_call(
-				lv, sv_layout_longest(ix, lv, lo, hi));
+			out->call =
+				sv_lod_call(lv, sv_lod_longest(ix, lv, lo, hi));
 			out->count = hi - lo;
 			(*x)++;
 			return true;
 		}
 		c = sv_lod_call(lv, lo);
-		cend = sv_tmap_col(m, sv_layout_call_end(p, c) - 1) + 1;
+		cend = sv_tmap_col(m, sv_lod_call_end(p, c) - 1) + 1;
 		if (cend > xend)
 			cend = xend;
 		if (lo + 1 < lv->n) {
@@ -349,33 +323,6 @@ static bool ref_row_next(const struct sv_layout_index *ix,
 	return false;
 }
 
-/* Ranges that come left to right (overlapping, touching, empty, apart)
- * through sv_layout_walk_range: each as sv_layout_range gives it. */
-static void assert_walk_ranges(const struct sv_layout_index *ix,
-	const struct sv_lod_level *lv, const struct sv_tmap *m, unsigned *seed)
-{
-	struct sv_layout_walk w;
-	int64_t t0 = m->t0, t1 = m->t0;
-	int j;
-
-	sv_layout_walk_init(&w, ix, lv, m);
-	for (j = 0; j < 60; j++) {
-		uint32_t lo, hi, want_lo, want_hi;
-		t0 += rand_r(seed) % (j % 4 ? 300 : 5000);
-		if (t1 < t0)
-			t1 = t0;
-		t1 += rand_r(seed) % (j % 5 ? 2000 : 1);
-		sv_layout_walk_range(&w, t0, t1, &lo, &hi);
-		sv_layout_range(lv, t0, t1, &want_lo, &want_hi);
-		ck_assert_uint_eq(lo, want_lo);
-		ck_assert_uint_eq(hi, want_hi);
-	}
-}
-
-/* A random lane with many calls per cell at the whole run, some of them
- * overlapping their neighbours (a lane that does not nest), some very
- * long: the cursor walk gives exactly the runs of the reference at
- * random windows, widths and offsets. */
 /* A row's spans kept between frames are the walk's, and are walked again
  * when the window, the level or the index's build changes. */
 START_TEST(test_row_spans_kept)
@@ -384,17 +331,17 @@ START_TEST(test_row_spans_kept)
 	size_t cap = 3000, n = 0;
 	struct vt_call *calls = calloc(cap + 1, sizeof *calls);
 	struct sv_profile *p;
-	struct sv_layout_index ix = {0};
+	struct sv_lod_index ix = {0};
 	struct sv_row_spans kept = {0};
 	struct sv_error err;
 	bool *keep;
 	int trial;
 
 	ck_assert_ptr_nonnull(calls);
-	rand_calls(calls, &n, cap, 0, 50000, 0, &seed);
+	vt_rand_calls(calls, &n, cap, 0, 50000, 0, &seed);
 	p = vt_profile(calls, n, 0);
 	keep = calloc(p->nregions, sizeof *keep);
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
+	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, &err), 0);
 	for (trial = 0; trial < 200; trial++) {
 		struct sv_tmap m = {0, 0, 0, 0};
 		const struct sv_lod_level *lv;
@@ -410,9 +357,9 @@ START_TEST(test_row_spans_kept)
 			for (size_t r = 0; r < p->nregions; r++)
 				keep[r] = rand_r(&seed) % 2;
 			ck_assert_int_eq(
-				sv_layout_index_build(&ix, p, keep, &err), 0);
+				sv_lod_index_build(&ix, p, keep, &err), 0);
 		}
-		lv = sv_layout_level(&ix, 0, (uint32_t)(trial / 3 % 3));
+		lv = sv_lod_index_level(&ix, 0, (uint32_t)(trial / 3 % 3));
 		/* twice: walked, then kept; both as a fresh walk gives */
 		for (int twice = 0; twice < 2; twice++) {
 			got = sv_row_spans_get(&kept, &ix, lv, &m, &ng);
@@ -427,7 +374,7 @@ START_TEST(test_row_spans_kept)
 					sv_call_region(p, sp.call));
 				if (sp.count > 1)
 					ck_assert_int_eq(got[k].busy,
-						sv_layout_busy(lv,
+						sv_lod_busy(lv,
 							sv_tmap_time(&m, sp.x0),
 							sv_tmap_time(
 								&m, sp.x0 + 1),
@@ -438,58 +385,26 @@ START_TEST(test_row_spans_kept)
 	}
 	sv_row_spans_fini(&kept);
 	sv_row_spans_fini(&kept); /* twice is harmless */
-	sv_layout_index_fini(&ix);
+	sv_lod_index_fini(&ix);
 	sv_profile_free(p);
 	free(keep);
 	free(calls);
 }
 END_TEST
 
-START_TEST(test_lod_walk_reference)
+/* A random lane with many calls per cell at the whole run, some of them
+ * overlapping their neighbours (a lane that does not nest), some very
+ * long: the cursor walk gives exactly the runs of the reference at
+ * random windows, widths and offsets. */
+START_TEST(test_walk_reference)
 {
 	unsigned seed = 99u + 7u * (unsigned)_i;
-	size_t cap = 6000, n = 0, k, extra;
-	struct vt_call *calls = calloc(cap + 40, sizeof *calls);
-	struct sv_profile *p;
-	struct sv_layout_index ix = {0};
+	struct sv_profile *p = vt_rand_lane(_i, &seed);
+	struct sv_lod_index ix = {0};
 	struct sv_error err;
 	int trial;
 
-	ck_assert_ptr_nonnull(calls);
-	rand_calls(calls, &n, cap, 0, 20000 + 40000 * _i, 0, &seed);
-	extra = _i % 2 ? 40 : 0;
-	for (k = 0; k < extra; k++) {
-		int64_t s = rand_r(&seed) % 60000, len = rand_r(&seed) % 9000;
-		calls[n++] =
-			(struct vt_call){0, "x", s, s + len, -1, -1, -1, 0};
-	}
-	p = vt_profile(calls, n, 0);
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
-	/* The levels keep no durations (no sum saturates) and their ends,
-	 * derived or kept, are the running maxima of the calls' ends. */
-	for (k = 0; k < ix.lanes[0].ndepth; k++) {
-		const struct sv_lod_level *lv = &ix.lanes[0].levels[k];
-		int64_t run = INT64_MIN;
-		uint32_t i;
-		ck_assert_ptr_null(lv->dur);
-		ck_assert_ptr_null(lv->start); /* packed: a short run */
-		ck_assert_ptr_null(lv->cumdur);
-		for (i = 0; i < lv->n; i++) {
-			int64_t e = sv_layout_call_end(p, sv_lod_call(lv, i));
-			ck_assert_int_eq(sv_lod_start(lv, i),
-				sv_profile_start(p, sv_lod_call(lv, i)));
-			run = e > run ? e : run;
-			ck_assert_int_eq(sv_lod_maxend(lv, i), run);
-			ck_assert_int_eq(sv_lod_dur(lv, i),
-				sv_call_duration(p, sv_lod_call(lv, i)));
-			ck_assert_int_eq(sv_lod_cumdur(lv, i + 1),
-				sv_lod_cumdur(lv, i) + sv_lod_dur(lv, i));
-		}
-	}
-	/* about 20 bytes a call, plus what each level holds whatever its
-	 * size */
-	ck_assert_uint_le(ix.bytes,
-		23 * (size_t)p->ncalls + 160 * (size_t)ix.lanes[0].ndepth);
+	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, &err), 0);
 	for (trial = 0; trial < 300; trial++) {
 		struct sv_tmap m;
 		uint32_t d;
@@ -499,7 +414,7 @@ START_TEST(test_lod_walk_reference)
 		m.t1 = m.t0 + m.w + rand_r(&seed) % (trial % 3 ? 90000 : 900);
 		for (d = 0; d < p->lanes[0].depth_rows; d++) {
 			const struct sv_lod_level *lv =
-				sv_layout_level(&ix, 0, d);
+				sv_lod_index_level(&ix, 0, d);
 			struct sv_layout_walk w;
 			struct sv_layout_span a, b;
 			int x = m.x0, y = m.x0;
@@ -524,160 +439,16 @@ START_TEST(test_lod_walk_reference)
 				ck_assert_uint_eq(a.call, b.call);
 				ck_assert_int_eq(y, x);
 			} while (more);
-			assert_walk_ranges(&ix, lv, &m, &seed);
 		}
 	}
-	sv_layout_index_fini(&ix);
+	sv_lod_index_fini(&ix);
 	sv_profile_free(p);
-	free(calls);
-}
-END_TEST
-
-/* Durations whose sums saturate, a duration that saturates, starts too
- * far apart for 32-bit offsets: the level keeps what its starts and sums
- * cannot give, and the starts, the longest call and the ends are those
- * of the calls. */
-START_TEST(test_lod_kept_columns)
-{
-	const int64_t big = INT64_MAX / 2 - 10;
-	struct vt_call calls[] = {
-		{0, "a", -big, 0, -1, -1, -1, 0},
-		{0, "b", 0, big, -1, -1, -1, 0},
-		{0, "c", big, 2 * big, -1, -1, -1, 0},
-		{0, "d", 2 * big, 2 * big + 5, -1, -1, -1, 0},
-		{1, "a", INT64_MIN + 10, INT64_MAX - 10, -1, -1, -1, 0},
-	};
-	struct sv_profile *p = vt_profile(calls, 5, 0);
-	struct sv_layout_index ix = {0};
-	struct sv_error err;
-	const struct sv_lod_level *lv;
-	uint32_t i;
-
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, &err), 0);
-	lv = sv_layout_level(&ix, 0, 0);
-	ck_assert_ptr_nonnull(lv);
-	ck_assert_uint_eq(lv->n, 4);
-	ck_assert_ptr_nonnull(lv->dur);
-	ck_assert_ptr_null(lv->maxend);
-	ck_assert_ptr_nonnull(lv->start); /* a block spans 2^62 ns */
-	ck_assert_ptr_nonnull(lv->cumdur);
-	for (i = 0; i < lv->n; i++) {
-		uint32_t c = sv_lod_call(lv, i);
-		ck_assert_int_eq(sv_lod_start(lv, i), sv_profile_start(p, c));
-		ck_assert_int_eq(sv_lod_dur(lv, i), sv_call_duration(p, c));
-		ck_assert_int_eq(sv_lod_maxend(lv, i), sv_profile_end(p, c));
-	}
-	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 0, 4), 0);
-	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 1, 4), 1);
-	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 2, 4), 2);
-	ck_assert_uint_eq(sv_layout_longest(&ix, lv, 3, 4), 3);
-	/* rank 1's call is longer than INT64_MAX: its saturated duration
-	 * no longer gives its end */
-	lv = sv_layout_level(&ix, 1, 0);
-	ck_assert_ptr_nonnull(lv);
-	ck_assert_uint_eq(lv->n, 1);
-	ck_assert_ptr_null(lv->dur);
-	ck_assert_ptr_nonnull(lv->maxend);
-	ck_assert_int_eq(sv_lod_dur(lv, 0), INT64_MAX);
-	ck_assert_int_eq(sv_lod_maxend(lv, 0), INT64_MAX - 10);
-	ck_assert_ptr_null(lv->start);
-	ck_assert_int_eq(sv_lod_start(lv, 0), INT64_MIN + 10);
-	sv_layout_index_fini(&ix);
-	sv_profile_free(p);
-}
-END_TEST
-
-/* Lanes shared out among threads: the same index as one thread builds,
- * lane for lane and call for call. */
-static void *shared_work(void *arg)
-{
-	sv_layout_build_work(arg);
-	return NULL;
-}
-
-START_TEST(test_lod_shared_build)
-{
-	enum { RANKS = 12, TOP = 40 };
-	static const char *names[] = {"outer", "mid", "leaf"};
-	struct vt_call *calls = calloc(RANKS * TOP * 5, sizeof *calls);
-	struct sv_layout_index one = {0}, many = {0};
-	struct sv_layout_build b;
-	struct sv_profile *p;
-	pthread_t t[2];
-	size_t n = 0, l, i;
-	uint32_t r, k, d;
-
-	for (r = 0; r < RANKS; r++)
-		for (k = 0; k < TOP; k++) {
-			int64_t s = (int64_t)k * 1000 + r;
-			/* outer > mid > (leaf, leaf); one lane a rank, of a
-			 * depth that grows with it */
-			calls[n++] = (struct vt_call){
-				r, names[0], s, s + 900, -1, -1, -1, 0};
-			calls[n++] = (struct vt_call){
-				r, names[1], s + 10, s + 800, -1, -1, -1, 0};
-			if (r % 3 == 0)
-				continue;
-			calls[n++] = (struct vt_call){r, names[2], s + 20,
-				s + 100 + r, -1, -1, -1, 0};
-			calls[n++] = (struct vt_call){
-				r, names[2], s + 200, s + 300, -1, -1, -1, 0};
-		}
-	p = vt_profile(calls, n, 0);
-	ck_assert_int_eq(sv_layout_index_build(&one, p, NULL, NULL), 0);
-	ck_assert_int_eq(
-		sv_layout_build_begin(&b, &many, p, NULL, NULL, NULL, NULL), 0);
-	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(
-			pthread_create(&t[i], NULL, shared_work, &b), 0);
-	sv_layout_build_work(&b);
-	for (i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-	ck_assert_int_eq(sv_layout_build_end(&b, NULL), 0);
-	ck_assert_uint_eq(many.nlanes, RANKS);
-	ck_assert_uint_eq(many.ncalls, n);
-	ck_assert_uint_eq(many.ncalls, one.ncalls);
-	ck_assert_uint_eq(many.bytes, one.bytes);
-	for (l = 0; l < many.nlanes; l++) {
-		ck_assert_uint_eq(many.lanes[l].ndepth, one.lanes[l].ndepth);
-		for (d = 0; d < many.lanes[l].ndepth; d++) {
-			const struct sv_lod_level *a =
-				sv_layout_level(&one, l, d);
-			const struct sv_lod_level *c =
-				sv_layout_level(&many, l, d);
-			ck_assert_uint_eq(a->n, c->n);
-			for (k = 0; k < a->n; k++) {
-				ck_assert_uint_eq(
-					sv_lod_call(a, k), sv_lod_call(c, k));
-				ck_assert_int_eq(
-					sv_lod_start(a, k), sv_lod_start(c, k));
-				ck_assert_int_eq(
-					sv_lod_dur(a, k), sv_lod_dur(c, k));
-			}
-		}
-	}
-	/* Asked to stop: cancelled, the index left empty. */
-	{
-		atomic_bool cancel = true;
-		_Atomic uint64_t progress = 0;
-		struct sv_layout_stop stop = {&cancel, &progress};
-		struct sv_error err;
-		ck_assert_int_eq(sv_layout_index_build_stop(
-					 &many, p, NULL, NULL, &stop, &err),
-			-ECANCELED);
-		ck_assert_uint_eq(many.nlanes, 0);
-		ck_assert_ptr_null(many.lanes);
-	}
-	sv_layout_index_fini(&one);
-	sv_layout_index_fini(&many);
-	sv_profile_free(p);
-	free(calls);
 }
 END_TEST
 
 /* Many tiny calls in one cell: one merged cell in the colour of the
  * longest, with the count. */
-START_TEST(test_lod_dominant)
+START_TEST(test_walk_dominant)
 {
 	struct vt_call calls[] = {
 		{0, "tiny", 0, 1, -1, -1, -1, 0},
@@ -687,26 +458,26 @@ START_TEST(test_lod_dominant)
 		{0, "late", 500, 1000, -1, -1, -1, 0},
 	};
 	struct sv_profile *p = vt_profile(calls, 5, 0);
-	struct sv_layout_index ix = {0};
+	struct sv_lod_index ix = {0};
 	struct sv_tmap m = {0, 1000, 0, 10}; /* 100 ns per column */
 	struct sv_layout_span s;
 	int x = 0;
 	uint32_t count;
 
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, NULL), 0);
 	ck_assert(sv_layout_row_next(
-		&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+		&ix, sv_lod_index_level(&ix, 0, 0), &m, &x, &s));
 	ck_assert_int_eq(s.x0, 0);
 	ck_assert_int_eq(s.x1, 1);
 	ck_assert_uint_eq(s.count, 4);
 	ck_assert_str_eq(p->regions[sv_call_region(p, s.call)], "big");
 	ck_assert(sv_layout_row_next(
-		&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+		&ix, sv_lod_index_level(&ix, 0, 0), &m, &x, &s));
 	ck_assert_int_eq(s.x0, 5);
 	ck_assert_int_eq(s.x1, 10);
 	ck_assert_uint_eq(s.count, 1);
 	ck_assert(!sv_layout_row_next(
-		&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+		&ix, sv_lod_index_level(&ix, 0, 0), &m, &x, &s));
 	ck_assert_uint_eq(sv_layout_hit(&ix, 0, 0, &m, 3, &count), SV_NO_CALL);
 	ck_assert_uint_eq(count, 0);
 	ck_assert_uint_eq(sv_layout_hit(&ix, 0, 1, &m, 3, &count), SV_NO_CALL);
@@ -714,59 +485,39 @@ START_TEST(test_lod_dominant)
 	/* a region filter is an index of its own: hidden calls never count */
 	{
 		bool keep[3] = {true, false, true}; /* tiny, big, late */
-		ck_assert_int_eq(sv_layout_index_build(&ix, p, keep, NULL), 0);
+		ck_assert_int_eq(sv_lod_index_build(&ix, p, keep, NULL), 0);
 		x = 0;
 		ck_assert(sv_layout_row_next(
-			&ix, sv_layout_level(&ix, 0, 0), &m, &x, &s));
+			&ix, sv_lod_index_level(&ix, 0, 0), &m, &x, &s));
 		ck_assert_uint_eq(s.count, 3);
 		ck_assert_str_eq(p->regions[sv_call_region(p, s.call)], "tiny");
 	}
-	sv_layout_index_fini(&ix);
+	sv_lod_index_fini(&ix);
 	sv_profile_free(p);
 }
 END_TEST
 
-/* The range-maximum query agrees with a scan over long levels: several
- * sparse-table levels, all kept in 16 bits (5000 calls: 157 blocks), and
- * with levels of 2^11 blocks and more, kept in 32 (200,000 calls). */
-static const uint32_t longest_sizes[] = {5000, 200000};
-
-START_TEST(test_lod_longest)
+/* Nothing to walk: no level, an empty index. */
+START_TEST(test_walk_degenerate)
 {
-	const uint32_t N = longest_sizes[_i];
-	struct vt_call *calls = calloc(N, sizeof *calls);
-	struct sv_profile *p;
-	struct sv_layout_index ix = {0};
-	const struct sv_lod_level *lv;
-	unsigned seed = 99;
-	uint32_t lo, hi, i;
+	struct sv_lod_index ix = {0};
+	struct sv_profile *p = vt_profile(NULL, 0, 0);
+	struct sv_tmap m = {0, 10, 0, 5};
+	struct sv_layout_span s;
+	int x = 0;
+	uint32_t count = 7;
 
-	for (i = 0; i < N; i++)
-		calls[i] = (struct vt_call){0, "r", (int64_t)i * 100,
-			(int64_t)i * 100 + 1 + rand_r(&seed) % 90, -1, -1, -1,
-			0};
-	p = vt_profile(calls, N, 0);
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
-	lv = sv_layout_level(&ix, 0, 0);
-	ck_assert_uint_eq(lv->n, N);
-	for (i = 0; i < 400; i++) {
-		uint32_t best, j;
-		lo = (uint32_t)rand_r(&seed) % N;
-		hi = lo + 1 + (uint32_t)rand_r(&seed) % (N - lo);
-		best = lo;
-		for (j = lo + 1; j < hi; j++)
-			if (sv_call_duration(p, sv_lod_call(lv, j)) >
-				sv_call_duration(p, sv_lod_call(lv, best)))
-				best = j;
-		ck_assert_uint_eq(sv_layout_longest(&ix, lv, lo, hi), best);
-	}
-	sv_layout_index_fini(&ix);
+	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, NULL), 0);
+	ck_assert(!sv_layout_row_next(&ix, NULL, &m, &x, &s));
+	ck_assert_int_eq(x, 0);
+	ck_assert_uint_eq(sv_layout_hit(&ix, 0, 0, &m, 1, &count), SV_NO_CALL);
+	ck_assert_uint_eq(count, 0);
+	sv_lod_index_fini(&ix);
 	sv_profile_free(p);
-	free(calls);
 }
 END_TEST
 
-/* ---- lanes, rows, navigation --------------------------------------------- */
+/* ---- lanes and rows ------------------------------------------------------ */
 
 static const struct vt_call lanes_calls[] = {
 	{1, "r1main", 0, 100, 0, -1, -1, 0},
@@ -835,104 +586,6 @@ START_TEST(test_lanes_order_labels)
 	ck_assert_uint_eq(rows.n, 1);
 	ck_assert_int_eq(sv_layout_rows_find(&rows, 0, 0), -1);
 	sv_layout_rows_fini(&rows);
-	sv_profile_free(p);
-}
-END_TEST
-
-START_TEST(test_navigation)
-{
-	struct sv_profile *p =
-		vt_profile(lanes_calls, 7, VT_THREADS | VT_TASKS);
-	struct sv_layout_index ix = {0};
-	uint32_t main_c, child1, grand, child2;
-	size_t i;
-
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
-	main_c = sv_lane_call(&p->lanes[0], 0);
-	child1 = sv_lane_call(&p->lanes[0], 1);
-	grand = sv_lane_call(&p->lanes[0], 2);
-	child2 = sv_lane_call(&p->lanes[0], 3);
-	ck_assert_str_eq(p->regions[sv_call_region(p, grand)], "grandchild");
-	ck_assert_uint_eq(sv_layout_lane_step(p, main_c, 1), child1);
-	ck_assert_uint_eq(sv_layout_lane_step(p, child1, -1), main_c);
-	ck_assert_uint_eq(sv_layout_lane_step(p, main_c, -1), SV_NO_CALL);
-	ck_assert_uint_eq(sv_layout_lane_step(p, child2, 1), SV_NO_CALL);
-	ck_assert_uint_eq(sv_layout_first_child(&ix, main_c), child1);
-	ck_assert_uint_eq(sv_layout_longest_child(&ix, main_c), child1);
-	ck_assert_uint_eq(sv_layout_first_child(&ix, grand), SV_NO_CALL);
-	ck_assert_uint_eq(sv_layout_sibling(&ix, child1, 1), child2);
-	ck_assert_uint_eq(sv_layout_sibling(&ix, child2, -1), child1);
-	ck_assert_uint_eq(sv_layout_sibling(&ix, child2, 1), SV_NO_CALL);
-	ck_assert_uint_eq(sv_layout_sibling(&ix, main_c, 1), SV_NO_CALL);
-	for (i = 0; i < p->ncalls; i++)
-		ck_assert_uint_eq(
-			p->lanes[sv_call_lane(p, i)]
-				.calls[sv_profile_lane_pos(p, (uint32_t)i)],
-			i);
-	ck_assert_uint_eq(sv_profile_lane_pos(p, 999), UINT32_MAX);
-	ck_assert_uint_eq(sv_layout_level_pos(&ix, 999), UINT32_MAX);
-	ck_assert_uint_eq(sv_layout_first_child(NULL, 0), SV_NO_CALL);
-	sv_layout_index_fini(&ix);
-	sv_profile_free(p);
-}
-END_TEST
-
-/* How busy a range is: the calls' nanoseconds in it, clipped. */
-START_TEST(test_lod_busy)
-{
-	static const struct vt_call calls[] = {
-		{0, "a", 0, 10, -1, -1, -1, 0},
-		{0, "b", 20, 30, -1, -1, -1, 0},
-		{0, "c", 40, 100, -1, -1, -1, 0},
-	};
-	struct sv_profile *p = vt_profile(calls, 3, VT_START);
-	struct sv_layout_index ix = {0};
-	const struct sv_lod_level *lv;
-	uint32_t lo, hi;
-
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
-	lv = sv_layout_level(&ix, 0, 0);
-	ck_assert_ptr_nonnull(lv);
-	ck_assert_int_eq(sv_lod_cumdur(lv, 3), 80);
-	/* when the range cuts the last call, it counts in part */
-	sv_layout_range(lv, 0, 50, &lo, &hi);
-	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, lo, hi), 30);
-	/* and cuts on both sides */
-	sv_layout_range(lv, 5, 45, &lo, &hi);
-	ck_assert_int_eq(sv_layout_busy(lv, 5, 45, lo, hi), 20);
-	/* one call wider than the range fills it */
-	ck_assert_int_eq(sv_layout_busy(lv, 50, 60, 2, 3), 10);
-	/* degenerate input */
-	ck_assert_int_eq(sv_layout_busy(NULL, 0, 50, 0, 3), 0);
-	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, 2, 1), 0);
-	ck_assert_int_eq(sv_layout_busy(lv, 0, 50, 0, 9), 0);
-	ck_assert_int_eq(sv_layout_busy(lv, 50, 50, 0, 3), 0);
-	sv_layout_index_fini(&ix);
-	sv_profile_free(p);
-}
-END_TEST
-
-START_TEST(test_index_degenerate)
-{
-	struct sv_layout_index ix = {0};
-	struct sv_error err = {0};
-	struct sv_profile *p = vt_profile(NULL, 0, 0);
-	struct sv_tmap m = {0, 10, 0, 5};
-	struct sv_layout_span s;
-	int x = 0;
-	uint32_t lo = 5, hi = 5;
-
-	ck_assert_int_lt(sv_layout_index_build(&ix, NULL, NULL, &err), 0);
-	ck_assert(err.msg[0]);
-	ck_assert_int_lt(sv_layout_index_build(NULL, p, NULL, NULL), 0);
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
-	ck_assert_ptr_null(sv_layout_level(&ix, 0, 0));
-	ck_assert(!sv_layout_row_next(&ix, NULL, &m, &x, &s));
-	sv_layout_range(NULL, 0, 10, &lo, &hi);
-	ck_assert_uint_eq(lo, 0);
-	ck_assert_uint_eq(hi, 0);
-	sv_layout_index_fini(&ix);
-	sv_layout_index_fini(NULL);
 	sv_profile_free(p);
 }
 END_TEST
@@ -1050,176 +703,6 @@ START_TEST(test_rows_two_runs)
 }
 END_TEST
 
-/* ---- an index of some regions, selected from the index of all ---------- */
-
-/* Whether a and b hold the same levels, array for array. */
-static void lod_same(
-	const struct sv_layout_index *a, const struct sv_layout_index *b)
-{
-	size_t l;
-	uint32_t d, i, k;
-
-	ck_assert_uint_eq(a->nlanes, b->nlanes);
-	ck_assert_uint_eq(a->ncalls, b->ncalls);
-	for (l = 0; l < a->nlanes; l++) {
-		ck_assert_uint_eq(a->lanes[l].ndepth, b->lanes[l].ndepth);
-		for (d = 0; d < a->lanes[l].ndepth; d++) {
-			const struct sv_lod_level *x = sv_layout_level(a, l, d),
-						  *y = sv_layout_level(b, l, d);
-			ck_assert_uint_eq(x->n, y->n);
-			ck_assert_uint_eq(x->nblocks, y->nblocks);
-			ck_assert_uint_eq(x->nlog, y->nlog);
-			ck_assert_int_eq(!x->dur, !y->dur);
-			ck_assert_int_eq(!x->maxend, !y->maxend);
-			for (i = 0; i < x->n; i++) {
-				ck_assert_uint_eq(
-					sv_lod_call(x, i), sv_lod_call(y, i));
-				ck_assert_int_eq(
-					sv_lod_start(x, i), sv_lod_start(y, i));
-				ck_assert_int_eq(
-					sv_lod_dur(x, i), sv_lod_dur(y, i));
-				ck_assert_int_eq(sv_lod_maxend(x, i),
-					sv_lod_maxend(y, i));
-				ck_assert_uint_eq(x->pre[i], y->pre[i]);
-				ck_assert_uint_eq(x->suf[i], y->suf[i]);
-			}
-			ck_assert_int_eq(
-				sv_lod_cumdur(x, x->n), sv_lod_cumdur(y, y->n));
-			for (k = 0; k < x->nlog; k++)
-				for (i = 0; i < x->nblocks; i++)
-					ck_assert_uint_eq(
-						sv_lod_sparse(x, k, i),
-						sv_lod_sparse(y, k, i));
-		}
-	}
-}
-
-/* Generated profiles (threads, tasks; packed and not) and region
- * filters: given the index of every call made with its regions, when
- * the index of some regions is selected from it, then it is the index
- * made from the profile for those regions. */
-static const struct {
-	uint32_t ranks, threads, tasks;
-	uint64_t events;
-	bool pack;
-} select_profiles[] = {
-	{3, 1, 0, 20000, true},
-	{2, 2, 2, 12000, true},
-	{4, 3, 0, 9000, false},
-	{1, 1, 0, 1, false},
-};
-/* Which regions a filter keeps: by name prefix, every other one, all,
- * none. */
-static const char *const select_keeps[] = {
-	"kernel", "mpi", "main", "fib", "#odd", "#all", "#none", "solve"};
-
-static bool select_keep_name(const char *how, const char *name, uint32_t r)
-{
-	if (!strcmp(how, "#odd"))
-		return r % 2;
-	if (!strcmp(how, "#all"))
-		return true;
-	if (!strcmp(how, "#none"))
-		return false;
-	return !strncmp(name, how, strlen(how));
-}
-
-START_TEST(test_lod_select)
-{
-	const size_t nk = sizeof select_keeps / sizeof select_keeps[0];
-	struct sv_layout_index all = {0}, sel = {0}, ref = {0};
-	struct sv_layout_build b;
-	char name[32];
-	struct sv_profile *p;
-	bool *keep;
-	size_t k;
-	uint32_t r;
-
-	snprintf(name, sizeof name, "select%d.h5", _i);
-	p = svt_gen_profile(name, select_profiles[_i].ranks,
-		select_profiles[_i].threads, select_profiles[_i].tasks,
-		select_profiles[_i].events, select_profiles[_i].pack);
-	ck_assert_int_eq(
-		sv_layout_build_begin(&b, &all, p, NULL, NULL, NULL, NULL), 0);
-	b.regions = true;
-	sv_layout_build_run(&b, 2);
-	ck_assert_int_eq(sv_layout_build_end(&b, NULL), 0);
-	keep = calloc(p->nregions + 1, sizeof *keep);
-	for (k = 0; k < nk; k++) {
-		for (r = 0; r < p->nregions; r++)
-			keep[r] = select_keep_name(
-				select_keeps[k], p->regions[r], r);
-		ck_assert_int_eq(sv_layout_index_build(&ref, p, keep, NULL), 0);
-		ck_assert_int_eq(sv_layout_index_select(&sel, &all, keep, NULL,
-					 1 + k % 2, NULL),
-			0);
-		lod_same(&ref, &sel);
-		/* its own calls only: what is borrowed is not counted */
-		ck_assert_uint_le(sel.bytes, ref.bytes);
-		sv_layout_index_fini(&sel);
-		sv_layout_index_fini(&ref);
-	}
-	/* every region: every level borrowed, the same index */
-	ck_assert_int_eq(
-		sv_layout_index_select(&sel, &all, NULL, NULL, 1, NULL), 0);
-	ck_assert_int_eq(sv_layout_index_build(&ref, p, NULL, NULL), 0);
-	lod_same(&ref, &sel);
-	{
-		/* the lanes and levels themselves, nothing a call */
-		size_t l, own = sel.nlanes * sizeof *sel.lanes;
-		for (l = 0; l < sel.nlanes; l++)
-			own += sel.lanes[l].ndepth *
-			       sizeof(struct sv_lod_level);
-		ck_assert_uint_eq(sel.bytes, own);
-	}
-	sv_layout_index_fini(&ref);
-	/* the regions of each level: its positions, each once, by region */
-	{
-		size_t l;
-		uint32_t d, g, i;
-		for (l = 0; l < all.nlanes; l++)
-			for (d = 0; d < all.lanes[l].ndepth; d++) {
-				const struct sv_lod_level *lv =
-					sv_layout_level(&all, l, d);
-				bool *seen = calloc(lv->n + 1, 1);
-				ck_assert_ptr_nonnull(lv->rg);
-				ck_assert_uint_eq(
-					lv->rg->off[lv->rg->n], lv->n);
-				for (g = 0; g < lv->rg->n; g++)
-					for (i = lv->rg->off[g];
-						i < lv->rg->off[g + 1]; i++) {
-						uint32_t q = sv_lod_group_pos(
-							lv->rg, g,
-							i - lv->rg->off[g]);
-						ck_assert(!seen[q]);
-						seen[q] = true;
-						ck_assert_uint_eq(
-							sv_call_region(p,
-								sv_lod_call(
-									lv, q)),
-							lv->rg->region[g]);
-					}
-				free(seen);
-			}
-	}
-	/* asked to stop: empty */
-	{
-		atomic_bool cancel = true;
-		struct sv_layout_stop stop = {&cancel, NULL};
-		keep[0] = !keep[0];
-		ck_assert_int_eq(sv_layout_index_select(
-					 &sel, &all, keep, &stop, 2, NULL),
-			-ECANCELED);
-		ck_assert_uint_eq(sel.nlanes, 0);
-	}
-	/* the alias outlives nothing: freed first, then the index */
-	sv_layout_index_fini(&sel);
-	sv_layout_index_fini(&all);
-	free(keep);
-	sv_profile_free(p);
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -1231,23 +714,15 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_tmap_degenerate);
 	tcase_add_test(tc, test_tmap_anchor);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("lod");
-	tcase_add_loop_test(tc, test_lod_brute, 0, 6);
-	tcase_add_loop_test(tc, test_lod_walk_reference, 0, 4);
+	tc = tcase_create("walk");
+	tcase_add_loop_test(tc, test_walk_brute, 0, 6);
+	tcase_add_loop_test(tc, test_walk_reference, 0, 4);
 	tcase_add_test(tc, test_row_spans_kept);
-	tcase_add_test(tc, test_lod_kept_columns);
-	tcase_add_test(tc, test_lod_shared_build);
-	tcase_add_test(tc, test_lod_dominant);
-	tcase_add_loop_test(tc, test_lod_longest, 0,
-		sizeof longest_sizes / sizeof longest_sizes[0]);
-	tcase_add_test(tc, test_index_degenerate);
-	tcase_add_test(tc, test_lod_busy);
-	tcase_add_loop_test(tc, test_lod_select, 0,
-		sizeof select_profiles / sizeof select_profiles[0]);
+	tcase_add_test(tc, test_walk_dominant);
+	tcase_add_test(tc, test_walk_degenerate);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rows");
 	tcase_add_test(tc, test_lanes_order_labels);
-	tcase_add_test(tc, test_navigation);
 	tcase_add_test(tc, test_rows_two_runs);
 	tcase_add_loop_test(
 		tc, test_geometry, 0, sizeof geoms / sizeof geoms[0]);

@@ -187,24 +187,24 @@ END_TEST
 static double scale_positions(size_t n)
 {
 	struct sv_profile *p = scale_profile(n, SCALE_TIES);
-	struct sv_layout_index ix = {0};
+	struct sv_lod_index ix = {0};
 	double t0, t;
 	uint32_t c;
 
 	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
-	ck_assert_int_eq(sv_layout_index_build(&ix, p, NULL, NULL), 0);
+	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, NULL), 0);
 	t0 = scale_cpu();
 	for (c = 0; c < p->ncalls; c++) {
 		uint32_t lp = sv_profile_lane_pos(p, c);
-		uint32_t vp = sv_layout_level_pos(&ix, c);
-		const struct sv_lod_level *lv = sv_layout_level(
+		uint32_t vp = sv_lod_level_pos(&ix, c);
+		const struct sv_lod_level *lv = sv_lod_index_level(
 			&ix, sv_call_lane(p, c), sv_profile_depth(p, c));
 		ck_assert_uint_eq(
 			sv_lane_call(&p->lanes[sv_call_lane(p, c)], lp), c);
 		ck_assert_uint_eq(sv_lod_call(lv, vp), c);
 	}
 	t = scale_cpu() - t0;
-	sv_layout_index_fini(&ix);
+	sv_lod_index_fini(&ix);
 	sv_profile_free(p);
 	return t;
 }

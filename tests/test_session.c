@@ -843,7 +843,7 @@ END_TEST
 START_TEST(test_lanes_keep_match_index)
 {
 	struct sv_error err = {0};
-	struct sv_layout_index before;
+	struct sv_lod_index before;
 	size_t l0 = lane_of(prof, 0, -1);
 	uint32_t main1 = call_of(prof, "main", 0), main0 = SV_NO_CALL, c;
 
@@ -1449,14 +1449,14 @@ START_TEST(test_second_run_parts)
 	ck_assert(!sv_session_is_match2(&ss, solve_b));
 	sv_session_mark_region(&ss, -1);
 	/* the region filter leaves B's filtered calls out of its index */
-	ck_assert(sv_layout_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	ck_assert(sv_lod_level_pos(&ss.index2, io_b) != UINT32_MAX);
 	ss.sel2 = io_b;
 	ck_assert_int_eq(sv_session_set_filter(&ss, "!io"), 0);
-	ck_assert_uint_eq(sv_layout_level_pos(&ss.index2, io_b), UINT32_MAX);
-	ck_assert(sv_layout_level_pos(&ss.index2, solve_b) != UINT32_MAX);
+	ck_assert_uint_eq(sv_lod_level_pos(&ss.index2, io_b), UINT32_MAX);
+	ck_assert(sv_lod_level_pos(&ss.index2, solve_b) != UINT32_MAX);
 	ck_assert_uint_eq(ss.sel2, SV_NO_CALL); /* filtered away */
 	ck_assert_int_eq(sv_session_set_filter(&ss, ""), 0);
-	ck_assert(sv_layout_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	ck_assert(sv_lod_level_pos(&ss.index2, io_b) != UINT32_MAX);
 	/* the rank filter and a solo lane hide B's lanes of other ranks */
 	ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
 	ck_assert(ss.lane2_hidden[0] && !ss.lane2_hidden[1]);

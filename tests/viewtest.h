@@ -34,6 +34,35 @@ enum {
 	VT_START = 8,   /* metadata start_time_ns = 0 (times relative) */
 };
 
+/* A random properly nested lane of rank 0: [s, e) split recursively, up
+ * to depth 4, with gaps and zero-length calls, into out[*n ..] (at most
+ * cap calls in all), from seed. */
+static inline void vt_rand_calls(struct vt_call *out, size_t *n, size_t cap,
+	int64_t s, int64_t e, int depth, unsigned *seed)
+{
+	static const char *names[] = {"a", "b", "c", "d", "e"};
+	int64_t t = s;
+	while (t < e && *n < cap) {
+		int64_t len =
+			1 + (int64_t)(rand_r(seed) %
+				      (unsigned)((e - t) > 1 ? (e - t) : 1));
+		int64_t gap = rand_r(seed) % 3;
+		if (t + gap + len > e)
+			len = e - t - gap;
+		if (len <= 0)
+			break;
+		if (rand_r(seed) % 5 == 0)
+			len = 0; /* zero-length calls too */
+		out[*n] = (struct vt_call){0, names[rand_r(seed) % 5], t + gap,
+			t + gap + len, -1, -1, -1, 0};
+		(*n)++;
+		if (depth < 4 && len > 2)
+			vt_rand_calls(out, n, cap, t + gap, t + gap + len,
+				depth + 1, seed);
+		t += gap + (len ? len : 1);
+	}
+}
+
 /* A finished profile of the calls; rows group calls by (rank, region) in
  * first-appearance order. */
 static inline struct sv_profile *vt_profile(
@@ -135,6 +164,27 @@ static inline struct sv_profile *vt_profile(
 	}
 	free(done);
 	ck_assert_int_eq(sv_profile_finish(p, &err), 0);
+	return p;
+}
+
+/* A random lane of rank 0 of about 6000 calls over [0, 20000 + 40000 i)
+ * ns (vt_rand_calls), with, for an odd i, 40 calls more that overlap
+ * their neighbours (a lane that does not nest), some very long. */
+static inline struct sv_profile *vt_rand_lane(int i, unsigned *seed)
+{
+	size_t cap = 6000, n = 0, k, extra = i % 2 ? 40 : 0;
+	struct vt_call *calls = calloc(cap + 40, sizeof *calls);
+	struct sv_profile *p;
+
+	ck_assert_ptr_nonnull(calls);
+	vt_rand_calls(calls, &n, cap, 0, 20000 + 40000 * i, 0, seed);
+	for (k = 0; k < extra; k++) {
+		int64_t s = rand_r(seed) % 60000, len = rand_r(seed) % 9000;
+		calls[n++] =
+			(struct vt_call){0, "x", s, s + len, -1, -1, -1, 0};
+	}
+	p = vt_profile(calls, n, 0);
+	free(calls);
 	return p;
 }
 

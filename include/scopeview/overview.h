@@ -7,7 +7,7 @@
  * window there (the timeline mode's mouse handler).
  *
  * A frame of the strip walks each lane on display once left to right
- * through the level-of-detail index (layout.h, sv_layout_walk_range): it
+ * through the level-of-detail index (lod.h, sv_lod_cursor_range): it
  * costs (columns) x (lanes on display) steps, each a gallop as short as
  * the columns' calls are regular, plus one search per lane, not a search
  * per column; nothing is allocated.

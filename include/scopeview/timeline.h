@@ -316,7 +316,7 @@ void sv_timeline_ranks_status(
  * (session.h's shift2), its selected call. */
 struct sv_timeline_src {
 	const struct sv_profile *p;
-	const struct sv_layout_index *ix;
+	const struct sv_lod_index *ix;
 	int64_t shift;
 	uint32_t sel;
 	unsigned run;

@@ -243,7 +243,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.g = g;
 	b.gl = sv_render_glyphs(s->opts.ascii);
 	b.bg = s->opts.ascii ? &bars_ascii : &bars_unicode;
-	b.lv = sv_layout_level(src.ix, lane, depth);
+	b.lv = sv_lod_index_level(src.ix, lane, depth);
 	b.m = sv_timeline_tmap_run(v, row_run);
 	b.y = y;
 	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
@@ -338,12 +338,12 @@ size_t sv_timeline_cell_summary(
 		buf[0] = '\0';
 	if (!n || !p->has_calls || x < m.x0 || x >= m.x0 + m.w)
 		return 0;
-	lv = sv_layout_level(src.ix, v->cur_lane, v->cur_depth);
+	lv = sv_lod_index_level(src.ix, v->cur_lane, v->cur_depth);
 	if (!lv)
 		return 0;
 	ta = sv_tmap_time(&m, x);
 	tb = sv_tmap_time(&m, x + 1);
-	sv_layout_range(lv, ta, tb, &lo, &hi);
+	sv_lod_range(lv, ta, tb, &lo, &hi);
 	/* Only calls that meet the cell (the range may hold a few that
 	 * end before it). */
 	while (lo < hi && sv_sub_sat(ta, sv_lod_start(lv, lo)) >=
@@ -355,7 +355,7 @@ size_t sv_timeline_cell_summary(
 	 * calls is summed by the first SV_BARS_SUMMARY_MAX. */
 	for (k = lo; k < hi && k - lo < SV_BARS_SUMMARY_MAX; k++) {
 		uint32_t r = sv_call_region(p, sv_lod_call(lv, k));
-		int64_t ns = sv_layout_busy(lv, ta, tb, k, k + 1);
+		int64_t ns = sv_lod_busy(lv, ta, tb, k, k + 1);
 		if (ns <= 0)
 			ns = 1;
 		total += ns;

@@ -173,7 +173,7 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 	if (v->s->sel != SV_NO_CALL && !v->sel_by_cursor) {
 		c = v->s->sel;
 		do
-			c = sv_layout_lane_step(p, c, dir);
+			c = sv_lod_lane_step(p, c, dir);
 		while (c != SV_NO_CALL && !sv_session_keeps(v->s, c));
 		return sv_timeline_select_rel(v, c,
 			dir > 0 ? "last call of the lane"
@@ -181,11 +181,11 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 	}
 	/* Nothing selected: the call under the cursor on its row, else the
 	 * first after it (before it, backwards), as the filter keeps them. */
-	lv = sv_layout_level(&v->s->index, v->cur_lane, v->cur_depth);
+	lv = sv_lod_index_level(&v->s->index, v->cur_lane, v->cur_depth);
 	c = SV_NO_CALL;
 	if (lv && lv->n) {
 		uint32_t lo, hi;
-		sv_layout_range(lv, v->cur_t, INT64_MAX, &lo, &hi);
+		sv_lod_range(lv, v->cur_t, INT64_MAX, &lo, &hi);
 		if (dir > 0 && lo < lv->n)
 			c = sv_lod_call(lv, lo);
 		else if (dir < 0 && lo < lv->n &&
@@ -484,20 +484,20 @@ static int timeline_do(struct sv_mode *mode, int action)
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_layout_first_child(&v->s->index, v->s->sel),
+			sv_lod_first_child(&v->s->index, v->s->sel),
 			"no call inside this one");
 	case SV_ACTION_LONGEST_CHILD:
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_layout_longest_child(&v->s->index, v->s->sel),
+			sv_lod_longest_child(&v->s->index, v->s->sel),
 			"no call inside this one");
 	case SV_ACTION_NEXT_SIBLING:
 	case SV_ACTION_PREV_SIBLING:
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_layout_sibling(&v->s->index, v->s->sel,
+			sv_lod_sibling(&v->s->index, v->s->sel,
 				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),
 			"no more calls with the same parent");
 	case SV_ACTION_SOLO_LANE:

@@ -24,7 +24,7 @@ struct sv_tmap sv_overview_tmap(const struct sv_session *s, int x0, int w)
 /* The activity of columns [x, x + n) of m (n <= OVERVIEW_CHUNK) into
  * act, each the mean over the lanes on display of the share of the
  * column's range their depth-0 calls cover: each lane walked once left to
- * right (layout.h). */
+ * right (lod.h, sv_lod_cursor_range). */
 static void overview_chunk(const struct sv_session *s, const struct sv_tmap *m,
 	int x, int n, double *act)
 {
@@ -38,22 +38,22 @@ static void overview_chunk(const struct sv_session *s, const struct sv_tmap *m,
 		return;
 	for (l = 0; l < p->nlanes; l++) {
 		const struct sv_lod_level *lv;
-		struct sv_layout_walk w;
+		struct sv_lod_cursor c;
 		if (s->lane_hidden && s->lane_hidden[l])
 			continue;
 		shown++;
-		lv = sv_layout_level(&s->index, l, 0);
+		lv = sv_lod_index_level(&s->index, l, 0);
 		if (!lv)
 			continue;
-		sv_layout_walk_init(&w, &s->index, lv, m);
+		sv_lod_cursor_init(&c, lv);
 		for (i = 0; i < n; i++) {
 			int64_t t0 = sv_tmap_time(m, x + i),
 				t1 = sv_tmap_time(m, x + i + 1);
 			uint32_t lo, hi;
 			if (t1 <= t0)
 				continue;
-			sv_layout_walk_range(&w, t0, t1, &lo, &hi);
-			act[i] += (double)sv_layout_busy(lv, t0, t1, lo, hi) /
+			sv_lod_cursor_range(&c, t0, t1, &lo, &hi);
+			act[i] += (double)sv_lod_busy(lv, t0, t1, lo, hi) /
 				  ((double)t1 - (double)t0);
 		}
 	}

@@ -5,7 +5,7 @@
  * A folded rank is one track: each cell shows what the rank spent the
  * cell's time in, the region with the most exclusive time there over
  * its lanes (a depth's busy time less the next depth's, from the level
- * of detail index in O(1) a depth, layout.h), solid when that region
+ * of detail index in O(1) a depth, lod.h), solid when that region
  * holds FOLD_SOLID percent of the cell's time, else shaded by how busy
  * the cell is.  The timeline opens folded when the ranks' rows do not fit.
  * A lane's deepest rows that hold a sliver of its calls in the window
@@ -224,7 +224,7 @@ static void fold_dominant(const struct sv_profile *p,
 	for (j = 0; j < k; j++) {
 		uint32_t at = lo + (uint32_t)((uint64_t)n * j / k),
 			 c = sv_lod_call(lv, at), r = sv_call_region(p, c);
-		int64_t ns = sv_layout_busy(lv, t0, t1, at, at + 1);
+		int64_t ns = sv_lod_busy(lv, t0, t1, at, at + 1);
 		if (ns <= 0)
 			ns = 1;
 		all = sv_add_sat(all, ns);
@@ -280,14 +280,13 @@ static void fold_cell_at(const struct sv_timeline *v,
 		 * the deeper. */
 		while (d-- > 0) {
 			const struct sv_lod_level *lv =
-				sv_layout_level(src->ix, l, d);
+				sv_lod_index_level(src->ix, l, d);
 			uint32_t lo = 0, hi = 0;
 			int64_t busy = 0, excl;
 			if (lv && lv->n) {
-				sv_layout_range(lv, t0, t1, &lo, &hi);
+				sv_lod_range(lv, t0, t1, &lo, &hi);
 				if (hi > lo)
-					busy = sv_layout_busy(
-						lv, t0, t1, lo, hi);
+					busy = sv_lod_busy(lv, t0, t1, lo, hi);
 			}
 			excl = busy - below;
 			if (busy > 0 && excl > out->excl) {
@@ -364,7 +363,7 @@ void sv_timeline_draw_fold(const struct sv_timeline *v, struct sv_grid *g,
 	if (src.sel == SV_NO_CALL || sv_call_lane(p, src.sel) < r->lane ||
 		sv_call_lane(p, src.sel) >= r->lane_end ||
 		!sv_tmap_span(&m, sv_profile_start(p, src.sel),
-			sv_layout_call_end(p, src.sel), &sel_x0, &sel_x1))
+			sv_lod_call_end(p, src.sel), &sel_x0, &sel_x1))
 		sel_x0 = sel_x1 = -1;
 	for (x = m.x0; x <= m.x0 + m.w; x++) {
 		struct fold_cell c = {SV_NO_CALL, 0, 0};
@@ -404,7 +403,8 @@ static bool fold_lane_has_calls(const struct sv_timeline_src *src, size_t l)
 	uint32_t d;
 
 	for (d = 0; d < src->p->lanes[l].depth_rows; d++) {
-		const struct sv_lod_level *lv = sv_layout_level(src->ix, l, d);
+		const struct sv_lod_level *lv =
+			sv_lod_index_level(src->ix, l, d);
 		if (lv && lv->n)
 			return true;
 	}
@@ -416,10 +416,11 @@ static bool fold_in_window(const struct sv_timeline *v,
 	const struct sv_timeline_src *src, uint32_t lane, uint32_t depth)
 {
 	struct sv_tmap m = sv_timeline_tmap_run(v, src->run);
-	const struct sv_lod_level *lv = sv_layout_level(src->ix, lane, depth);
+	const struct sv_lod_level *lv =
+		sv_lod_index_level(src->ix, lane, depth);
 	uint32_t lo, hi;
 
-	sv_layout_range(lv, m.t0, m.t1, &lo, &hi);
+	sv_lod_range(lv, m.t0, m.t1, &lo, &hi);
 	return hi > lo;
 }
 
@@ -499,7 +500,7 @@ static int fold_cells(const struct sv_timeline *v,
 	struct sv_timeline_src src = sv_timeline_src(v, row->run);
 	struct sv_tmap m = sv_timeline_tmap_run(v, row->run);
 	const struct sv_lod_level *lv =
-		sv_layout_level(src.ix, row->lane, depth);
+		sv_lod_index_level(src.ix, row->lane, depth);
 	struct sv_layout_span sp;
 	int x = m.x0, cells = 0;
 
@@ -584,7 +585,7 @@ void sv_timeline_draw_slivers(const struct sv_timeline *v, struct sv_grid *g,
 
 	for (d = r->depth + 1u; d <= r->depth_last; d++) {
 		const struct sv_lod_level *lv =
-			sv_layout_level(src.ix, r->lane, d);
+			sv_lod_index_level(src.ix, r->lane, d);
 		struct sv_layout_span sp;
 		int x = m.x0, cx;
 		while (sv_layout_row_next(src.ix, lv, &m, &x, &sp)) {

@@ -116,15 +116,15 @@ int sv_timeline_step_call2(struct sv_timeline *v, int dir)
 	if (src.sel != SV_NO_CALL) {
 		c = src.sel;
 		do
-			c = sv_layout_lane_step(src.p, c, dir);
+			c = sv_lod_lane_step(src.p, c, dir);
 		while (c != SV_NO_CALL &&
-			sv_layout_level_pos(src.ix, c) == UINT32_MAX);
+			sv_lod_level_pos(src.ix, c) == UINT32_MAX);
 	} else {
 		int64_t t = sv_add_sat(v->cur_t, src.shift);
-		lv = sv_layout_level(src.ix, v->cur_lane, v->cur_depth);
+		lv = sv_lod_index_level(src.ix, v->cur_lane, v->cur_depth);
 		if (lv && lv->n) {
 			uint32_t lo, hi;
-			sv_layout_range(lv, t, INT64_MAX, &lo, &hi);
+			sv_lod_range(lv, t, INT64_MAX, &lo, &hi);
 			if (dir > 0 && lo < lv->n)
 				c = sv_lod_call(lv, lo);
 			else if (dir < 0 && lo < lv->n && lv->start[lo] <= t)
@@ -231,7 +231,7 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			return -1;
 		par = sv_profile_parent(p2, c);
 		while (par != SV_NO_CALL &&
-			sv_layout_level_pos(&s->index2, par) == UINT32_MAX)
+			sv_lod_level_pos(&s->index2, par) == UINT32_MAX)
 			par = sv_profile_parent(p2, par);
 		return two_select_rel(v, par, "a top-level call");
 	case SV_ACTION_CHILD:
@@ -240,15 +240,15 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			return -1;
 		return two_select_rel(v,
 			action == SV_ACTION_CHILD
-				? sv_layout_first_child(&s->index2, c)
-				: sv_layout_longest_child(&s->index2, c),
+				? sv_lod_first_child(&s->index2, c)
+				: sv_lod_longest_child(&s->index2, c),
 			"no call inside this one");
 	case SV_ACTION_NEXT_SIBLING:
 	case SV_ACTION_PREV_SIBLING:
 		if (c == SV_NO_CALL)
 			return -1;
 		return two_select_rel(v,
-			sv_layout_sibling(&s->index2, c,
+			sv_lod_sibling(&s->index2, c,
 				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),
 			"no more calls with the same parent");
 	case SV_ACTION_SOLO_LANE:

@@ -1,15 +1,16 @@
 /*
- * layout_build.c: the level-of-detail index of layout.h made from a
+ * lod_build.c: the level-of-detail index of lod.h made from a
  * profile: each lane's calls split by depth into levels in the lane's
  * start order, each level's starts, sums of durations and longest calls
  * per block (the prefix and suffix offsets and the sparse table over
  * blocks), packed as they are finished.  Any number of threads may work
- * on one build (sv_layout_build_work), each taking the next lane with a
- * scratch of its own.  layout.c reads what is made here.
+ * on one build (sv_lod_build_work), each taking the next lane with a
+ * scratch of its own.  lod_query.c, lod_cursor.c and lod_nav.c read what
+ * is made here.  Nothing here knows about columns or screens.
  */
-#include "scopeview/layout.h"
+#include "scopeview/lod.h"
 
-#include "layout_priv.h"
+#include "lod_priv.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -27,7 +28,7 @@ int64_t sv_lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
 				     : p->end_ns[c];
 }
 
-/* Where a call [s, e) ends on the screen: at e, or, for a call of no
+/* Where a call [s, e) ends in the index: at e, or, for a call of no
  * length (or one ending before it starts), one nanosecond after s. */
 static int64_t lod_drawn_end(int64_t s, int64_t e)
 {
@@ -36,7 +37,7 @@ static int64_t lod_drawn_end(int64_t s, int64_t e)
 	return s == INT64_MAX ? s : s + 1;
 }
 
-int64_t sv_layout_call_end(const struct sv_profile *p, uint32_t c)
+int64_t sv_lod_call_end(const struct sv_profile *p, uint32_t c)
 {
 	int64_t s = sv_profile_start(p, c);
 	return lod_drawn_end(s, sv_lod_end(p, c, s));
@@ -303,7 +304,7 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 	lv->calls = NULL;
 }
 
-void sv_layout_index_fini(struct sv_layout_index *ix)
+void sv_lod_index_fini(struct sv_lod_index *ix)
 {
 	size_t l;
 	uint32_t d;
@@ -332,7 +333,7 @@ static bool lod_kept(const struct sv_profile *p, const bool *keep_region,
 static _Atomic uint64_t lod_serial;
 
 /* Asked to stop? (every 2^16 calls of a lane's passes, not per lane) */
-bool sv_lod_stopped(const struct sv_layout_stop *stop, uint32_t i)
+bool sv_lod_stopped(const struct sv_lod_stop *stop, uint32_t i)
 {
 	return !(i & 0xffff) && stop && stop->cancel &&
 	       atomic_load(stop->cancel);
@@ -406,11 +407,11 @@ static inline uint32_t lod_call_at(struct lod_calls *k, size_t i)
 	return (uint32_t)k->buf[i - k->lo];
 }
 
-bool sv_lod_lane_build(const struct sv_layout_build *b, size_t l,
+bool sv_lod_lane_build(const struct sv_lod_build *b, size_t l,
 	struct sv_lod_scratch *sc, uint64_t *ncalls, size_t *bytes)
 {
 	const struct sv_profile *p = b->p;
-	const struct sv_layout_stop *stop = b->stop;
+	const struct sv_lod_stop *stop = b->stop;
 	const struct sv_lane *lane = &p->lanes[l];
 	struct sv_lod_lane *ll = &b->ix->lanes[l];
 	struct lod_calls k = {lane, 0, 0, {0}};
@@ -496,15 +497,15 @@ bool sv_lod_lane_build(const struct sv_layout_build *b, size_t l,
 	return true;
 }
 
-int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
+int sv_lod_build_begin(struct sv_lod_build *b, struct sv_lod_index *ix,
 	const struct sv_profile *p, const bool *keep_region,
-	const bool *keep_call, const struct sv_layout_stop *stop,
+	const bool *keep_call, const struct sv_lod_stop *stop,
 	struct sv_error *err)
 {
 	memset(b, 0, sizeof *b);
 	if (!ix)
 		return sv_error_set(err, -EINVAL, "layout: no index");
-	sv_layout_index_fini(ix);
+	sv_lod_index_fini(ix);
 	if (!p)
 		return sv_error_set(err, -EINVAL, "layout: no profile");
 	b->ix = ix;
@@ -524,7 +525,7 @@ int sv_layout_build_begin(struct sv_layout_build *b, struct sv_layout_index *ix,
 	return 0;
 }
 
-void sv_layout_build_work(struct sv_layout_build *b)
+void sv_lod_build_work(struct sv_lod_build *b)
 {
 	struct sv_lod_scratch sc;
 	size_t bytes = 0, l;
@@ -543,12 +544,12 @@ void sv_layout_build_work(struct sv_layout_build *b)
 	sv_lod_scratch_fini(&sc);
 }
 
-int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err)
+int sv_lod_build_end(struct sv_lod_build *b, struct sv_error *err)
 {
 	if (!b->ix)
 		return -EINVAL;
 	if (atomic_load(&b->stopped)) {
-		sv_layout_index_fini(b->ix);
+		sv_lod_index_fini(b->ix);
 		return sv_error_set(err, -ECANCELED, "layout: stopped");
 	}
 	b->ix->ncalls = atomic_load(&b->ncalls);
@@ -556,30 +557,28 @@ int sv_layout_build_end(struct sv_layout_build *b, struct sv_error *err)
 	return 0;
 }
 
-int sv_layout_index_build_stop(struct sv_layout_index *ix,
-	const struct sv_profile *p, const bool *keep_region,
-	const bool *keep_call, const struct sv_layout_stop *stop,
-	struct sv_error *err)
+int sv_lod_index_build_stop(struct sv_lod_index *ix, const struct sv_profile *p,
+	const bool *keep_region, const bool *keep_call,
+	const struct sv_lod_stop *stop, struct sv_error *err)
 {
-	struct sv_layout_build b;
-	int rc = sv_layout_build_begin(
+	struct sv_lod_build b;
+	int rc = sv_lod_build_begin(
 		&b, ix, p, keep_region, keep_call, stop, err);
 
 	if (rc < 0)
 		return rc;
-	sv_layout_build_work(&b);
-	return sv_layout_build_end(&b, err);
+	sv_lod_build_work(&b);
+	return sv_lod_build_end(&b, err);
 }
 
-int sv_layout_index_build(struct sv_layout_index *ix,
-	const struct sv_profile *p, const bool *keep_region,
-	struct sv_error *err)
+int sv_lod_index_build(struct sv_lod_index *ix, const struct sv_profile *p,
+	const bool *keep_region, struct sv_error *err)
 {
-	return sv_layout_index_build_stop(ix, p, keep_region, NULL, NULL, err);
+	return sv_lod_index_build_stop(ix, p, keep_region, NULL, NULL, err);
 }
 
-int sv_layout_index_build_calls(struct sv_layout_index *ix,
+int sv_lod_index_build_calls(struct sv_lod_index *ix,
 	const struct sv_profile *p, const bool *keep_call, struct sv_error *err)
 {
-	return sv_layout_index_build_stop(ix, p, NULL, keep_call, NULL, err);
+	return sv_lod_index_build_stop(ix, p, NULL, keep_call, NULL, err);
 }

@@ -1,6 +1,6 @@
 /*
- * layout_select.c: the level-of-detail index of some regions' calls made
- * from the index of every call (layout.h's sv_layout_select_begin), and
+ * lod_select.c: the level-of-detail index of some regions' calls made
+ * from the index of every call (lod.h's sv_lod_select_begin), and
  * the regions of each level that make that possible.
  *
  * The profile's index is made once with its regions: each level keeps
@@ -11,12 +11,12 @@
  * the kept groups' positions alone (their calls, starts and durations
  * read from the level, not from the profile's packed columns), finished
  * by the same code as a level made from the profile, so the index is the
- * one sv_layout_index_build gives for the same regions.  Nothing here
+ * one sv_lod_index_build gives for the same regions.  Nothing here
  * draws or knows about curses.
  */
-#include "scopeview/layout.h"
+#include "scopeview/lod.h"
 
-#include "layout_priv.h"
+#include "lod_priv.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -159,7 +159,7 @@ static void select_take(const struct sv_profile *p,
 
 /* The level of from's calls whose regions keep flags (kept of them) into
  * lv, finished.  False when asked to stop. */
-static bool select_level(const struct sv_layout_build *b,
+static bool select_level(const struct sv_lod_build *b,
 	const struct sv_lod_level *from, uint32_t kept, struct sv_lod_level *lv,
 	struct sv_lod_scratch *sc)
 {
@@ -203,7 +203,7 @@ static bool select_level(const struct sv_layout_build *b,
 	return true;
 }
 
-bool sv_lod_lane_select(const struct sv_layout_build *b, size_t l,
+bool sv_lod_lane_select(const struct sv_lod_build *b, size_t l,
 	struct sv_lod_scratch *sc, uint64_t *ncalls, size_t *bytes)
 {
 	const struct sv_lod_lane *fl = &b->from->lanes[l];
@@ -255,10 +255,9 @@ bool sv_lod_lane_select(const struct sv_layout_build *b, size_t l,
 
 /* ---- the selection -------------------------------------------------------- */
 
-int sv_layout_select_begin(struct sv_layout_build *b,
-	struct sv_layout_index *ix, const struct sv_layout_index *from,
-	const bool *keep_region, const struct sv_layout_stop *stop,
-	struct sv_error *err)
+int sv_lod_select_begin(struct sv_lod_build *b, struct sv_lod_index *ix,
+	const struct sv_lod_index *from, const bool *keep_region,
+	const struct sv_lod_stop *stop, struct sv_error *err)
 {
 	int rc;
 
@@ -266,8 +265,7 @@ int sv_layout_select_begin(struct sv_layout_build *b,
 		memset(b, 0, sizeof *b);
 		return sv_error_set(err, -EINVAL, "layout: no index to select");
 	}
-	rc = sv_layout_build_begin(
-		b, ix, from->p, keep_region, NULL, stop, err);
+	rc = sv_lod_build_begin(b, ix, from->p, keep_region, NULL, stop, err);
 	if (rc < 0)
 		return rc;
 	b->from = from;
@@ -276,11 +274,11 @@ int sv_layout_select_begin(struct sv_layout_build *b,
 
 static void *select_thread(void *arg)
 {
-	sv_layout_build_work(arg);
+	sv_lod_build_work(arg);
 	return NULL;
 }
 
-void sv_layout_build_run(struct sv_layout_build *b, int nthreads)
+void sv_lod_build_run(struct sv_lod_build *b, int nthreads)
 {
 	pthread_t t[8];
 	int i, n = 0;
@@ -288,20 +286,20 @@ void sv_layout_build_run(struct sv_layout_build *b, int nthreads)
 	for (i = 1; i < nthreads && n < 8; i++)
 		if (pthread_create(&t[n], NULL, select_thread, b) == 0)
 			n++;
-	sv_layout_build_work(b);
+	sv_lod_build_work(b);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 }
 
-int sv_layout_index_select(struct sv_layout_index *ix,
-	const struct sv_layout_index *from, const bool *keep_region,
-	const struct sv_layout_stop *stop, int nthreads, struct sv_error *err)
+int sv_lod_index_select(struct sv_lod_index *ix,
+	const struct sv_lod_index *from, const bool *keep_region,
+	const struct sv_lod_stop *stop, int nthreads, struct sv_error *err)
 {
-	struct sv_layout_build b;
-	int rc = sv_layout_select_begin(&b, ix, from, keep_region, stop, err);
+	struct sv_lod_build b;
+	int rc = sv_lod_select_begin(&b, ix, from, keep_region, stop, err);
 
 	if (rc < 0)
 		return rc;
-	sv_layout_build_run(&b, nthreads);
-	return sv_layout_build_end(&b, err);
+	sv_lod_build_run(&b, nthreads);
+	return sv_lod_build_end(&b, err);
 }

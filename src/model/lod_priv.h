@@ -1,14 +1,15 @@
 /*
- * layout_priv.h: what the index's builders share beyond layout.h: a
- * worker's scratch, the finishing of a level, and the regions of a
- * level.  layout_build.c makes levels from a profile, layout_select.c
- * from another index (a filter's) and the regions of each level.
- * Private to src/ui/layout*.c.
+ * lod_priv.h: what the level-of-detail index's files share beyond lod.h:
+ * a worker's scratch, the finishing of a level, the regions of a level
+ * and the search of a level's starts.  lod_build.c makes levels from a
+ * profile, lod_select.c from another index (a filter's) and the regions
+ * of each level; lod_query.c and lod_nav.c read them.  Private to
+ * src/model/lod*.c.
  */
-#ifndef SCOPEVIEW_UI_LAYOUT_PRIV_H
-#define SCOPEVIEW_UI_LAYOUT_PRIV_H
+#ifndef SCOPEVIEW_MODEL_LOD_PRIV_H
+#define SCOPEVIEW_MODEL_LOD_PRIV_H
 
-#include "scopeview/layout.h"
+#include "scopeview/lod.h"
 
 /* A worker's scratch, grown to its largest lane and used for each: the
  * depth of each call, the calls of each depth, and each level's starts,
@@ -37,26 +38,30 @@ void sv_lod_scratch_fini(struct sv_lod_scratch *sc);
 /* The end of call c of p, whose start s the caller has at hand. */
 int64_t sv_lod_end(const struct sv_profile *p, uint32_t c, int64_t s);
 /* Asked to stop? (every 2^16 calls of a lane's passes: i & 0xffff == 0). */
-bool sv_lod_stopped(const struct sv_layout_stop *stop, uint32_t i);
+bool sv_lod_stopped(const struct sv_lod_stop *stop, uint32_t i);
 /* Everything of a level whose calls, starts and ends are in the scratch
  * (lv->calls, lv->start, lv->maxend, lv->n values), with cum (n + 1
- * values) and dur (n) to work in: layout_build.c's lod_level_finish. */
+ * values) and dur (n) to work in: lod_build.c's lod_level_finish. */
 void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur);
 /* The bytes a level holds (none for a borrowed one). */
 size_t sv_lod_level_bytes(const struct sv_lod_level *lv);
 
 /* Lane l of b's index from the profile; false when asked to stop.  The
  * lane's calls and bytes are added to *ncalls and *bytes. */
-bool sv_lod_lane_build(const struct sv_layout_build *b, size_t l,
+bool sv_lod_lane_build(const struct sv_lod_build *b, size_t l,
 	struct sv_lod_scratch *sc, uint64_t *ncalls, size_t *bytes);
-/* Lane l of b's index from b->from (layout_select.c); the same. */
-bool sv_lod_lane_select(const struct sv_layout_build *b, size_t l,
+/* Lane l of b's index from b->from (lod_select.c); the same. */
+bool sv_lod_lane_select(const struct sv_lod_build *b, size_t l,
 	struct sv_lod_scratch *sc, uint64_t *ncalls, size_t *bytes);
 
 /* The regions of a level of n calls whose regions are reg[0 .. n), of a
- * profile of nregions regions (layout_select.c). */
+ * profile of nregions regions (lod_select.c). */
 struct sv_lod_regions *sv_lod_regions_make(const uint32_t *reg, uint32_t n,
 	uint32_t nregions, struct sv_lod_scratch *sc);
 void sv_lod_regions_free(struct sv_lod_regions *rg);
+
+/* First position i of lv with sv_lod_start(lv, i) >= t (lv->n when
+ * none): a binary search (lod_query.c). */
+uint32_t sv_lod_first_start(const struct sv_lod_level *lv, int64_t t);
 
 #endif
