@@ -91,7 +91,9 @@ run() {
 # libhdf5 on purpose.
 VALGRIND_SUITES="profile nest stats regex callpath load hostile"
 # (Check has no list of cases to leave out: those test cases carry the
-# tag no-valgrind.)
+# tag no-valgrind.)  The load suite is one executable built from
+# tests/test_load*.c (every part of src/io/load*.c's tests), so "load"
+# runs them all.
 VALGRIND_EXCLUDE_TAGS="no-valgrind"
 run_valgrind() {
 	echo "=== meson test --setup=valgrind in build"
