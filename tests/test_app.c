@@ -666,11 +666,11 @@ static bool range_set(
 static bool color_mode_changed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.color_mode ==
-			       (b->s.color_mode + 1) % SV_PALETTE_MODE_COUNT &&
+	int mb = sv_session_color_mode(&b->s),
+	    ma = sv_session_color_mode(&a->s);
+	return (ma == (mb + 1) % SV_PALETTE_MODE_COUNT &&
 		       strstr(a->s.message, "duration")) ||
-	       WHY("colour mode %d -> %d (%s)", b->s.color_mode,
-		       a->s.color_mode, a->s.message);
+	       WHY("colour mode %d -> %d (%s)", mb, ma, a->s.message);
 }
 static bool range_cleared(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)

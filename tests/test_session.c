@@ -1358,9 +1358,9 @@ START_TEST(test_set_profile_prepared)
 		ck_assert_int_eq(ss.stats.regions[r].s.total_ns,
 			plain.stats.regions[r].s.total_ns);
 	}
-	ck_assert_uint_eq(ss.colors.n, plain.colors.n);
-	for (r = 0; r < ss.colors.n; r++)
-		ck_assert_uint_eq(ss.colors.color[r], plain.colors.color[r]);
+	for (r = 0; r < c->nregions; r++)
+		ck_assert_int_eq(sv_session_region_color(&ss, (uint32_t)r),
+			sv_session_region_color(&plain, (uint32_t)r));
 	/* a preparation of another profile is not taken */
 	ck_assert_int_eq(sv_run_prepare(&sp, b, &err), 0);
 	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, c, &sp, &err), 0);

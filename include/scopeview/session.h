@@ -40,6 +40,8 @@
 #include "scopeview/stats.h"
 
 struct sv_regex;
+/* The session's parts, each defined only in its own file. */
+struct sv_session_colors;
 
 #define SV_SESSION_TEXT_MAX 256
 /* Profiles with at least this many calls search on a worker thread. */
@@ -259,9 +261,8 @@ struct sv_session {
 	 * in the first run's times (run2_t0, run2_t1); show2: its rows are
 	 * on the timeline; its lanes hidden (p2->nlanes flags: the rank
 	 * filter, the solo lane's rank, show2 off); its selected call
-	 * (SV_NO_CALL; at most one of sel and sel2 is set); each of its
-	 * regions' region of the same name in p, or -1 (region1); and its
-	 * colours, the first run's for the regions of the same name. */
+	 * (SV_NO_CALL; at most one of sel and sel2 is set); and each of its
+	 * regions' region of the same name in p, or -1 (region1). */
 	struct sv_layout_index index2;
 	bool has_index2;
 	int64_t origin2, shift2, run2_t0, run2_t1;
@@ -269,7 +270,6 @@ struct sv_session {
 	bool *lane2_hidden;
 	uint32_t sel2;
 	long *region1;
-	struct sv_palette_map colors2;
 
 	/* The views' jobs (job.h): a tree, a histogram, a call list, the
 	 * ranks strip, an export; taken in by sv_session_poll. */
@@ -291,10 +291,9 @@ struct sv_session {
 	 * panel-columns); 0 = as many as fit.  Set after init. */
 	unsigned panel_cols;
 
-	/* Every region's colour (palette.h), made with the profile, and how
-	 * the timeline colours calls (enum sv_palette_mode). */
-	struct sv_palette_map colors;
-	int color_mode;
+	/* The sub-objects, each owned by its own file and read through the
+	 * functions below: the colour map (session_colors.c). */
+	struct sv_session_colors *colors;
 };
 
 /*
@@ -486,13 +485,23 @@ int sv_session_match_percent(const struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);
-/* The colour of call c in the session's colour mode, and of region r
- * (palette.h: the same in every view). */
+/* The colour map (session_colors.c).  The colour of call c in the
+ * session's colour mode, and of region r (palette.h: the same in every
+ * view). */
 int sv_session_call_color(const struct sv_session *s, uint32_t c);
+int sv_session_region_color(const struct sv_session *s, uint32_t r);
+/* The colour of region r of the second run (the first run's colour of
+ * the same name). */
+int sv_session_region2_color(const struct sv_session *s, uint32_t r);
+/* How the timeline colours calls (enum sv_palette_mode). */
+int sv_session_color_mode(const struct sv_session *s);
+/* A number that changes whenever the colours of run's calls (0: the
+ * profile, 1: the second run) may: the map or the mode; what drawn
+ * colours kept from an earlier frame are keyed on. */
+uint64_t sv_session_color_key(const struct sv_session *s, unsigned run);
 /* Colour calls in mode (enum sv_palette_mode; out of range: by region)
  * and say so in the message line ("colours by duration (heat: ...)"). */
 void sv_session_set_color_mode(struct sv_session *s, int mode);
-int sv_session_region_color(const struct sv_session *s, uint32_t r);
 /* Whether some highlighted call of (lane, depth) meets [t0, t1). */
 bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 	uint32_t depth, int64_t t0, int64_t t1);

@@ -255,9 +255,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	if (v->span_rows && y >= v->geom.lanes_y &&
 		y - v->geom.lanes_y < SV_TIMELINE_SPAN_ROWS)
 		kept = &v->span_rows[y - v->geom.lanes_y];
-	b.color_key = (src.run ? s->colors2.serial : s->colors.serial) *
-			      SV_PALETTE_MODE_COUNT +
-		      (uint64_t)s->color_mode + 1;
+	b.color_key = sv_session_color_key(s, src.run);
 	spans = sv_row_spans_get(kept, src.ix, b.lv, &b.m, &n);
 	for (i = 0; i < n; i++) {
 		const struct sv_layout_span *sp = &spans[i].s;

@@ -572,7 +572,8 @@ static int timeline_do(struct sv_mode *mode, int action)
 		return timeline_range(v, action);
 	case SV_ACTION_COLOR_MODE:
 		sv_session_set_color_mode(
-			v->s, (v->s->color_mode + 1) % SV_PALETTE_MODE_COUNT);
+			v->s, (sv_session_color_mode(v->s) + 1) %
+				      SV_PALETTE_MODE_COUNT);
 		return SV_REACT_REDRAW;
 	default: {
 		int rc = sv_timeline_ranks_apply(v, action);

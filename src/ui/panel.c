@@ -513,7 +513,7 @@ static void panel_only_in_b(struct sv_grid *gr, const struct sv_session *s,
 		    cx = pr->x0 + pr->name_w + pr->nshown * PANEL_NUM_W;
 		char b[16];
 		sv_grid_put(gr, pr->x0, y, pr->bar, SV_STYLE_SPAN,
-			sv_palette_region(&s->colors2, s->p2, rb->region));
+			sv_session_region2_color(s, rb->region));
 		sv_grid_text(gr, pr->x0 + 1, y, pr->name_w - 2, rb->name,
 			SV_STYLE_PANEL, 0, pr->ellipsis);
 		for (j = 0; j < pr->nshown; j++)

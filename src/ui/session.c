@@ -274,7 +274,7 @@ static void *session_index_main(void *arg)
 {
 	struct session_index_build *x = arg;
 
-	sv_palette_map_build(&x->s->colors, x->s->p, NULL);
+	sv_session_colors_make(x->s, NULL);
 	sv_layout_build_work(&x->b);
 	return NULL;
 }
@@ -340,6 +340,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 		return sv_error_set(err, -EINVAL, "view: no profile");
 	memset(s, 0, sizeof *s);
 	s->p = p;
+	s->colors = sv_session_colors_new();
 	if (opts)
 		s->opts = *opts;
 	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
@@ -394,7 +395,7 @@ void sv_session_fini(struct sv_session *s)
 	sv_layout_index_fini(&s->match_index);
 	sv_layout_index_fini(&s->index_full);
 	sv_session_second_fini(s);
-	sv_palette_map_fini(&s->colors);
+	sv_session_colors_free(s->colors);
 	if (s->stats_valid)
 		sv_stats_table_fini(&s->stats);
 	if (s->stats_all_valid)
@@ -602,14 +603,8 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 	sp->has_index = false;
 	if (session_index_shown(s, NULL) < 0)
 		return false;
-	sv_palette_map_fini(&s->colors);
-	if (sp->has_colors) {
-		s->colors = sp->colors;
-		memset(&sp->colors, 0, sizeof sp->colors);
-		sp->has_colors = false;
-	} else {
-		sv_palette_map_build(&s->colors, s->p, NULL);
-	}
+	sv_session_colors_make(s, sp->has_colors ? &sp->colors : NULL);
+	sp->has_colors = false;
 	if (sp->has_stats) {
 		if (s->stats_all_valid)
 			sv_stats_table_fini(&s->stats_all);
@@ -702,23 +697,4 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sv_session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
 				     SV_SESSION_FILTER | SV_SESSION_SEARCH);
 	return 0;
-}
-
-int sv_session_call_color(const struct sv_session *s, uint32_t c)
-{
-	return sv_palette_call(&s->colors, s->p, c, s->color_mode);
-}
-
-int sv_session_region_color(const struct sv_session *s, uint32_t r)
-{
-	return sv_palette_region(&s->colors, s->p, r);
-}
-
-void sv_session_set_color_mode(struct sv_session *s, int mode)
-{
-	s->color_mode = mode >= 0 && mode < SV_PALETTE_MODE_COUNT
-				? mode
-				: SV_PALETTE_MODE_REGION;
-	sv_session_message(
-		s, false, "colours %s", sv_palette_mode_help(s->color_mode));
 }

@@ -1,7 +1,7 @@
 /*
  * session_priv.h: what the session's files (session.c, session_filter.c,
- * session_match.c, session_stats.c, session_two.c) share beyond
- * session.h.  Private to src/ui/session*.c.
+ * session_match.c, session_stats.c, session_two.c, session_colors.c) share
+ * beyond session.h.  Private to src/ui/session*.c.
  */
 #ifndef SCOPEVIEW_UI_SESSION_PRIV_H
 #define SCOPEVIEW_UI_SESSION_PRIV_H
@@ -99,5 +99,20 @@ void sv_session_second_lanes(struct sv_session *s);
 void sv_session_second_filter(struct sv_session *s);
 void sv_session_second_profile(struct sv_session *s);
 void sv_session_second_fini(struct sv_session *s);
+
+/* The colour map (session_colors.c): made empty, in mode "region";
+ * freed (NULL-safe). */
+struct sv_session_colors *sv_session_colors_new(void);
+void sv_session_colors_free(struct sv_session_colors *c);
+/* The profile's map: m taken over (zeroed) when given, else made of s->p
+ * (reads only s->p: safe on a worker while nothing else touches the
+ * map). */
+void sv_session_colors_make(struct sv_session *s, struct sv_palette_map *m);
+/* The second run's map: m taken over (zeroed) when given, else made of
+ * s->p2; region1[r], p2's region r's region of the same name in p or -1,
+ * gives it the first run's colour. */
+void sv_session_colors_second(
+	struct sv_session *s, struct sv_palette_map *m, const long *region1);
+void sv_session_colors_second_drop(struct sv_session *s);
 
 #endif

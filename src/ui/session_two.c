@@ -23,7 +23,7 @@ static void session_two_drop(struct sv_session *s)
 	if (s->has_index2)
 		sv_layout_index_fini(&s->index2);
 	s->has_index2 = false;
-	sv_palette_map_fini(&s->colors2);
+	sv_session_colors_second_drop(s);
 	free(s->lane2_hidden);
 	free(s->region1);
 	s->lane2_hidden = NULL;
@@ -70,21 +70,15 @@ static void session_two_map(struct sv_session *s, struct sv_run_prep *made)
 	free(s->region1);
 	s->region1 = sv_xmalloc(
 		(p2->nregions ? p2->nregions : 1) * sizeof *s->region1);
-	sv_palette_map_fini(&s->colors2);
-	if (made && made->has_colors && made->p == p2) {
-		s->colors2 = made->colors;
-		memset(&made->colors, 0, sizeof made->colors);
-		made->has_colors = false;
-	} else {
-		sv_palette_map_build(&s->colors2, p2, NULL);
-	}
 	for (r = 0; r < p2->nregions; r++) {
 		int64_t a = sv_profile_find_region(s->p, p2->regions[r]);
 		s->region1[r] = a >= 0 ? (long)a : -1;
-		if (a >= 0 && r < s->colors2.n && (size_t)a < s->colors.n) {
-			s->colors2.color[r] = s->colors.color[a];
-			s->colors2.alt[r] = s->colors.alt[a];
-		}
+	}
+	if (made && made->has_colors && made->p == p2) {
+		sv_session_colors_second(s, &made->colors, s->region1);
+		made->has_colors = false;
+	} else {
+		sv_session_colors_second(s, NULL, s->region1);
 	}
 	s->origin2 = sv_time_clamp(sv_profile_time_origin(p2));
 	s->shift2 = sv_sub_sat(s->origin2, s->origin);
@@ -202,11 +196,6 @@ void sv_session_show_second(struct sv_session *s, bool on)
 	s->show2 = on;
 	sv_session_second_lanes(s);
 	sv_session_notify(s, SV_SESSION_LANES);
-}
-
-int sv_session_call2_color(const struct sv_session *s, uint32_t c)
-{
-	return sv_palette_call(&s->colors2, s->p2, c, s->color_mode);
 }
 
 bool sv_session_is_match2(const struct sv_session *s, uint32_t c)
