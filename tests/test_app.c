@@ -357,18 +357,22 @@ static bool prompt_command(
 static bool match_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.match_pos == b->s.match_pos + 1 &&
+	return (sv_session_jump_pos(&a->s, false) ==
+			       sv_session_jump_pos(&b->s, false) + 1 &&
 		       a->s.sel != SV_NO_CALL &&
 		       sv_session_is_match(&a->s, a->s.sel)) ||
-	       WHY("match %ld -> %ld", b->s.match_pos, a->s.match_pos);
+	       WHY("match %ld -> %ld", sv_session_jump_pos(&b->s, false),
+		       sv_session_jump_pos(&a->s, false));
 }
 static bool match_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.match_pos == b->s.match_pos - 1 &&
+	return (sv_session_jump_pos(&a->s, false) ==
+			       sv_session_jump_pos(&b->s, false) - 1 &&
 		       a->s.sel != SV_NO_CALL &&
 		       sv_session_is_match(&a->s, a->s.sel)) ||
-	       WHY("match %ld -> %ld", b->s.match_pos, a->s.match_pos);
+	       WHY("match %ld -> %ld", sv_session_jump_pos(&b->s, false),
+		       sv_session_jump_pos(&a->s, false));
 }
 static bool focus_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -603,17 +607,18 @@ static bool prompt_entered(
 {
 	(void)b;
 	return (sv_view_prompt(a) == SV_PROMPT_NONE &&
-		       !strcmp(a->s.search_spec, "a")) ||
+		       !strcmp(sv_session_search_spec(&a->s), "a")) ||
 	       WHY("prompt %d, search '%s'", sv_view_prompt(a),
-		       a->s.search_spec);
+		       sv_session_search_spec(&a->s));
 }
 static bool prompt_cancelled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return (sv_view_prompt(a) == SV_PROMPT_NONE && !a->s.search_spec[0]) ||
+	return (sv_view_prompt(a) == SV_PROMPT_NONE &&
+		       !sv_session_search_spec(&a->s)[0]) ||
 	       WHY("prompt %d, search '%s'", sv_view_prompt(a),
-		       a->s.search_spec);
+		       sv_session_search_spec(&a->s));
 }
 static bool prompt_erased(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)

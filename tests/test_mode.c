@@ -226,7 +226,7 @@ START_TEST(test_view_next_keeps_state)
 	ck_assert_int_eq(tl->t1, t1);
 	ck_assert_uint_eq(v.s.sel, sel);
 	ck_assert_int_ge(v.s.mark_region, 0);
-	ck_assert_uint_gt(v.s.nmarked, 0);
+	ck_assert_uint_gt(sv_session_nmarked(&v.s), 0);
 	/* n walks through the marked region's calls */
 	keys("n");
 	ck_assert_uint_eq(sv_call_region(prof, v.s.sel), v.s.mark_region);
@@ -413,15 +413,15 @@ START_TEST(test_search_prompt)
 	keys("Escape");
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
 	ck_assert_uint_eq(v.depth, 0);
-	ck_assert_str_eq(v.s.search_spec, "");
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "");
 	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
 
 	/* and Enter commits: the search is set and its first match (by
 	 * time) selected */
 	keys("/ c h i l d Enter");
 	ck_assert_uint_eq(v.depth, 0);
-	ck_assert_str_eq(v.s.search_spec, "child");
-	ck_assert_uint_eq(v.s.nmatches, 3);
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
+	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
 	ck_assert_int_eq(sv_profile_start(prof, v.s.sel), 100);
 
@@ -430,7 +430,7 @@ START_TEST(test_search_prompt)
 	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "");
 	keys("BSpace");
 	ck_assert_uint_eq(v.depth, 0);
-	ck_assert_str_eq(v.s.search_spec, "child");
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
 }
 END_TEST
 

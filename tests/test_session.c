@@ -166,11 +166,11 @@ START_TEST(test_init_degenerate)
 	ck_assert_uint_eq(t.stats.nregions, 0);
 	ck_assert_uint_eq(t.index.ncalls, 0);
 	ck_assert_int_eq(sv_session_set_search(&t, "x", &err), 0);
-	ck_assert_uint_eq(t.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&t), 0);
 	ck_assert_int_eq(sv_session_set_filter(&t, "x"), 0);
 	ck_assert_int_eq(sv_session_set_ranks(&t, "0"), 0);
 	sv_session_mark_region(&t, -1);
-	ck_assert_uint_eq(t.nmarked, 0);
+	ck_assert_uint_eq(sv_session_nmarked(&t), 0);
 	ck_assert(!sv_session_is_match(&t, 0));
 	ck_assert(!sv_session_has_match(&t, 0, 0, 0, 1000));
 
@@ -535,8 +535,8 @@ START_TEST(test_search_metadata)
 	tag_children(c100, c600);
 	/* when searching phase=steady: the one call, highlighted */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=steady", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], c100);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
 	ck_assert(sv_session_is_match(&s, c100));
 	ck_assert(!sv_session_is_match(&s, c600));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, c100),
@@ -546,17 +546,17 @@ START_TEST(test_search_metadata)
 	/* a regex on the value: both, by start */
 	ck_assert_int_eq(
 		sv_session_set_search(&s, "phase~^(steady|warm)$", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 2);
-	ck_assert_uint_eq(s.matches[1], c600);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[1], c600);
 	/* a term whose text is no regex still searches the metadata */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=[", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	/* a bad regex after ~ is an error */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase~(", &err), -EINVAL);
 	/* names still match as before */
 	ck_assert_int_eq(sv_session_set_search(&s, "work", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_ptr_null(s.call_match);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_ptr_null(sv_session_search_calls(&s));
 }
 END_TEST
 
@@ -613,8 +613,8 @@ START_TEST(test_filter_metadata)
 	/* the search's lists keep to the calls kept */
 	ck_assert_int_eq(sv_session_set_search(&s, "^child", &err), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], c100);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
 	/* a bad regex after ~ is an error, and the filter stays */
 	ck_assert_int_eq(filter_set("phase~("), -EINVAL);
 	ck_assert_str_eq(s.filter_spec, "!phase=warm");
@@ -749,43 +749,47 @@ START_TEST(test_search)
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 
 	/* then its calls, by start, and they are highlighted */
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	for (i = 0; i < 3; i++) {
-		uint32_t c = s.matches[i];
+		uint32_t c = sv_session_matches(&s, NULL)[i];
 		ck_assert_str_eq(
 			prof->regions[sv_call_region(prof, c)], want[i].name);
 		ck_assert_int_eq(prof->start_ns[c], want[i].start);
 		ck_assert(sv_session_is_match(&s, c));
 	}
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "work", 50)));
-	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
-		sv_profile_depth(prof, s.matches[1]), 250, 260));
-	ck_assert(!sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
-		sv_profile_depth(prof, s.matches[1]), 400, 500));
-	ck_assert_str_eq(s.search_spec, "child");
-	ck_assert_int_eq(s.match_pos, -1);
+	ck_assert(sv_session_has_match(&s,
+		sv_call_lane(prof, sv_session_matches(&s, NULL)[0]),
+		sv_profile_depth(prof, sv_session_matches(&s, NULL)[1]), 250,
+		260));
+	ck_assert(!sv_session_has_match(&s,
+		sv_call_lane(prof, sv_session_matches(&s, NULL)[0]),
+		sv_profile_depth(prof, sv_session_matches(&s, NULL)[1]), 400,
+		500));
+	ck_assert_str_eq(sv_session_search_spec(&s), "child");
+	ck_assert_int_eq(sv_session_jump_pos(&s, false), -1);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
 
 	/* when rank 0's main lane is hidden: no match is left */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	sv_session_solo(&s, -1);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 
 	/* when the pattern does not compile: -EINVAL, err says why, and the
 	 * search is cleared */
 	ck_assert_int_eq(sv_session_set_search(&s, "chi(", &err), -EINVAL);
 	ck_assert_int_eq(err.code, -EINVAL);
 	ck_assert_str_ne(err.msg, "");
-	ck_assert_str_eq(s.search_spec, "");
-	ck_assert_ptr_null(s.region_match);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_str_eq(sv_session_search_spec(&s), "");
+	ck_assert_ptr_null(sv_session_search_regions(&s));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "child", 100)));
 
 	/* and "" clears without an error */
 	ck_assert_int_eq(sv_session_set_search(&s, "", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 }
 END_TEST
 
@@ -801,21 +805,21 @@ START_TEST(test_search_background)
 
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	ck_assert(!sv_session_busy(&s));
-	ck_assert_uint_eq(s.nmatches, 3);
-	memcpy(want, s.matches, sizeof want);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
+	memcpy(want, sv_session_matches(&s, NULL), sizeof want);
 
 	/* when the profile counts as large */
 	s.bg_calls = 1;
 	hear_nothing();
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	/* then the lists come later: empty meanwhile, then the same */
-	ck_assert(s.matches_pending);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert(sv_session_matches_pending(&s));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	for (i = 0; i < 3; i++)
-		ck_assert_uint_eq(s.matches[i], want[i]);
-	ck_assert(s.has_match_index);
+		ck_assert_uint_eq(sv_session_matches(&s, NULL)[i], want[i]);
+	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, want[0]),
 		sv_profile_depth(prof, want[1]), 250, 260));
 	ck_assert(sv_session_is_match(&s, want[2]));
@@ -827,12 +831,12 @@ START_TEST(test_search_background)
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	/* and fini stops a running one */
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
 }
@@ -857,46 +861,50 @@ START_TEST(test_lanes_keep_match_index)
 	s.bg_calls = 1;
 	ck_assert_int_eq(sv_session_set_search(&s, "main", &err), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 2);
-	before = s.match_index;
+	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
+	before = (*sv_session_match_index(&s));
 
 	/* when a lane is soloed: the lists come later, the index stays */
 	sv_session_solo(&s, (long)l0);
-	ck_assert(s.matches_pending);
-	ck_assert_uint_eq(s.nmatches, 0);
-	ck_assert(s.has_match_index);
-	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert(sv_session_matches_pending(&s));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
+	ck_assert((sv_session_match_index(&s) != NULL));
+	ck_assert(!memcmp(
+		&(*sv_session_match_index(&s)), &before, sizeof before));
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], main0);
-	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], main0);
+	ck_assert(!memcmp(
+		&(*sv_session_match_index(&s)), &before, sizeof before));
 	ck_assert(sv_session_is_match(&s, main0));
 
 	/* the rank filter and back: the same */
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], main1);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], main1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 2);
-	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
+	ck_assert(!memcmp(
+		&(*sv_session_match_index(&s)), &before, sizeof before));
 	ck_assert(!sv_session_busy(&s));
 
 	/* while the index is still being made, both are made again */
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)l0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 3); /* child twice, grandchild */
-	ck_assert(s.has_match_index);
+	ck_assert_uint_eq(
+		sv_session_nmatches(&s), 3); /* child twice, grandchild */
+	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
 		sv_profile_depth(prof, call_of(prof, "child", 100)), 100, 500));
 
 	/* a region filter is not a change of lanes: the index follows it */
 	ck_assert_int_eq(sv_session_set_filter(&s, "grand"), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
 	ck_assert(!sv_session_has_match(&s, (uint32_t)l0,
 		sv_profile_depth(prof, call_of(prof, "child", 100)), 100, 500));
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
@@ -938,17 +946,20 @@ START_TEST(test_sorted_lists)
 	sv_session_mark_region(&t, sv_profile_find_region(p, "step"));
 
 	/* then both hold its 200 calls, in their orders */
-	ck_assert_uint_eq(t.nmatches, 200);
-	ck_assert_uint_eq(t.nmarked, 200);
-	for (i = 1; i < t.nmatches; i++)
-		ck_assert_int_lt(p->start_ns[t.matches[i - 1]],
-			p->start_ns[t.matches[i]]);
-	for (i = 1; i < t.nmarked; i++) {
-		int64_t a = sv_call_duration(p, t.marked[i - 1]),
-			b = sv_call_duration(p, t.marked[i]);
+	ck_assert_uint_eq(sv_session_nmatches(&t), 200);
+	ck_assert_uint_eq(sv_session_nmarked(&t), 200);
+	for (i = 1; i < sv_session_nmatches(&t); i++)
+		ck_assert_int_lt(
+			p->start_ns[sv_session_matches(&t, NULL)[i - 1]],
+			p->start_ns[sv_session_matches(&t, NULL)[i]]);
+	for (i = 1; i < sv_session_nmarked(&t); i++) {
+		int64_t a = sv_call_duration(
+				p, sv_session_marked(&t, NULL)[i - 1]),
+			b = sv_call_duration(p, sv_session_marked(&t, NULL)[i]);
 		ck_assert_int_ge(a, b);
 		if (a == b)
-			ck_assert_uint_lt(t.marked[i - 1], t.marked[i]);
+			ck_assert_uint_lt(sv_session_marked(&t, NULL)[i - 1],
+				sv_session_marked(&t, NULL)[i]);
 	}
 	sv_session_fini(&t);
 	sv_profile_free(p);
@@ -966,20 +977,20 @@ START_TEST(test_mark_background)
 	uint32_t want[2];
 
 	sv_session_mark_region(&s, ch);
-	ck_assert_uint_eq(s.nmarked, 2);
-	memcpy(want, s.marked, sizeof want);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	memcpy(want, sv_session_marked(&s, NULL), sizeof want);
 
 	/* when the profile counts as large */
 	s.bg_calls = 1;
 	hear_nothing();
 	sv_session_mark_region(&s, ch);
-	ck_assert(s.matches_pending);
-	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert(sv_session_matches_pending(&s));
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert_str_eq(s.message, "collecting the calls of 'child'");
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmarked, 2);
-	ck_assert_mem_eq(s.marked, want, sizeof want);
-	ck_assert(s.has_match_index);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	ck_assert_mem_eq(sv_session_marked(&s, NULL), want, sizeof want);
+	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_is_match(&s, want[1]));
 	ck_assert_str_eq(s.message, "2 calls of 'child', longest first");
 	ck_assert_int_eq(heard.n, 2);
@@ -990,14 +1001,14 @@ START_TEST(test_mark_background)
 	sv_session_mark_region(&s, ch);
 	wait_idle(&s);
 	ck_assert_int_eq(s.mark_region, ch);
-	ck_assert_mem_eq(s.marked, want, sizeof want);
+	ck_assert_mem_eq(sv_session_marked(&s, NULL), want, sizeof want);
 
 	/* none on the lanes shown: said when the work is done */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
 	wait_idle(&s);
 	sv_session_mark_region(&s, ch);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert(s.message_is_error);
 	ck_assert_str_eq(s.message, "'child' has no call on the lanes shown");
 	/* and fini stops a running one */
@@ -1036,29 +1047,34 @@ START_TEST(test_mark_region)
 	/* when "child" is marked: its calls, longest first */
 	sv_session_mark_region(&s, ch);
 	ck_assert_int_eq(s.mark_region, ch);
-	ck_assert_uint_eq(s.nmarked, 2);
-	ck_assert_int_eq(prof->start_ns[s.marked[0]], 100); /* 400 ns */
-	ck_assert_int_eq(prof->start_ns[s.marked[1]], 600); /* 300 ns */
-	ck_assert(sv_session_is_match(&s, s.marked[1]));
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	ck_assert_int_eq(prof->start_ns[sv_session_marked(&s, NULL)[0]],
+		100); /* 400 ns */
+	ck_assert_int_eq(prof->start_ns[sv_session_marked(&s, NULL)[1]],
+		600); /* 300 ns */
+	ck_assert(sv_session_is_match(&s, sv_session_marked(&s, NULL)[1]));
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
 
 	/* when "main" is marked: rank 1's (1200 ns) before rank 0's */
 	sv_session_mark_region(&s, mn);
-	ck_assert_uint_eq(s.nmarked, 2);
-	ck_assert_int_eq(sv_call_duration(prof, s.marked[0]), 1200);
-	ck_assert_int_eq(sv_call_duration(prof, s.marked[1]), 1000);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	ck_assert_int_eq(
+		sv_call_duration(prof, sv_session_marked(&s, NULL)[0]), 1200);
+	ck_assert_int_eq(
+		sv_call_duration(prof, sv_session_marked(&s, NULL)[1]), 1000);
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "child", 100)));
 
 	/* when only rank 0 is shown: only its call */
 	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
-	ck_assert_uint_eq(s.nmarked, 1);
-	ck_assert_int_eq(sv_call_duration(prof, s.marked[0]), 1000);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 1);
+	ck_assert_int_eq(
+		sv_call_duration(prof, sv_session_marked(&s, NULL)[0]), 1000);
 
 	/* when cleared: nothing marked */
 	sv_session_mark_region(&s, -1);
-	ck_assert_uint_eq(s.nmarked, 0);
-	ck_assert_ptr_null(s.marked);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
+	ck_assert_ptr_null(sv_session_marked(&s, NULL));
 	ck_assert(!sv_session_is_match(&s, s.sel));
 	ck_assert_int_eq(heard.n, 4);
 }
@@ -1195,17 +1211,18 @@ START_TEST(test_set_profile)
 	 * new region numbers; the selection, mark and range are dropped */
 	ck_assert_ptr_eq(s.p, p2);
 	ck_assert_str_eq(s.filter_spec, "ch ma");
-	ck_assert_str_eq(s.search_spec, "ain");
+	ck_assert_str_eq(sv_session_search_spec(&s), "ain");
 	for (r = 0; r < p2->nregions; r++) {
 		bool ch = !strcmp(p2->regions[r], "child") ||
 			  !strcmp(p2->regions[r], "main");
 		ck_assert_msg(s.region_keep[r] == ch, "%s", p2->regions[r]);
-		ck_assert(s.region_match[r] == !strcmp(p2->regions[r], "main"));
+		ck_assert(sv_session_search_regions(&s)[r] ==
+			  !strcmp(p2->regions[r], "main"));
 	}
 	ck_assert_uint_eq(s.index.ncalls, 3);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 	ck_assert_int_eq(s.mark_region, -1);
-	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert(!s.has_range);
 	ck_assert_int_eq(s.solo_lane, 1);
 	ck_assert(s.stats.p == p2);
@@ -1507,7 +1524,8 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 			continue;
 		for (i = 0; i < p->lanes[l].ncalls; i++) {
 			uint32_t c = sv_lane_call(&p->lanes[l], i);
-			if (!ss->region_match[sv_call_region(p, c)] ||
+			if (!sv_session_search_regions(
+				    ss)[sv_call_region(p, c)] ||
 				!sv_session_keeps(ss, c))
 				continue;
 			v[n] = (uint64_t)c << 32 | n;
@@ -1516,12 +1534,14 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 	}
 	order_of = ss;
 	qsort(v, n, sizeof *v, order_cmp);
-	ck_assert_msg(ss->nmatches == n, "%s: %zu matches, not %zu", what,
-		ss->nmatches, n);
+	ck_assert_msg(sv_session_nmatches(ss) == n, "%s: %zu matches, not %zu",
+		what, sv_session_nmatches(ss), n);
 	for (i = 0; i < n; i++)
-		ck_assert_msg(ss->matches[i] == (uint32_t)(v[i] >> 32),
+		ck_assert_msg(sv_session_matches(ss, NULL)[i] ==
+				      (uint32_t)(v[i] >> 32),
 			"%s: match %zu is call %u, not %u", what, i,
-			ss->matches[i], (unsigned)(v[i] >> 32));
+			sv_session_matches(ss, NULL)[i],
+			(unsigned)(v[i] >> 32));
 	free(v);
 }
 

@@ -380,9 +380,9 @@ START_TEST(test_search)
 	ck_assert(f & SV_REACT_REDRAW);
 	keys("BSpace d Enter");
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
-	ck_assert_str_eq(v.s.search_spec, "child");
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
 	/* "child" matches child and grandchild (search is unanchored) */
-	ck_assert_uint_eq(v.s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	ck_assert_str_eq(sel_region(), "child");
 	ck_assert(sv_session_is_match(&v.s, v.s.sel));
 	keys("n");
@@ -412,12 +412,12 @@ START_TEST(test_mark_background)
 	v.s.bg_calls = 1;
 	ck_assert_int_eq(
 		sv_view_command(&v, "region child") & SV_REACT_BELL, 0);
-	ck_assert(v.s.matches_pending);
-	ck_assert_uint_eq(v.s.nmarked, 0);
+	ck_assert(sv_session_matches_pending(&v.s));
+	ck_assert_uint_eq(sv_session_nmarked(&v.s), 0);
 	ck_assert_int_eq(keys("n") & SV_REACT_BELL, 0);
 	ck_assert_str_eq(v.s.message, "the calls are still coming in");
 	ck_assert(sv_view_settle(&v, 10000));
-	ck_assert_uint_eq(v.s.nmarked, 2);
+	ck_assert_uint_eq(sv_session_nmarked(&v.s), 2);
 	/* the longest first: [100, 500) */
 	ck_assert_str_eq(sel_region(), "child");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
@@ -520,7 +520,7 @@ START_TEST(test_panel)
 	keys("j Enter");
 	ck_assert_int_eq(v.s.mark_region, (long)v.s.stats.regions[1].region);
 	ck_assert_uint_eq(sv_call_region(prof, v.s.sel), v.s.mark_region);
-	n = (long)v.s.nmarked;
+	n = (long)sv_session_nmarked(&v.s);
 	ck_assert_int_ge(n, 1);
 	keys("Escape");
 	ck_assert_int_eq(v.s.mark_region, -1);
@@ -884,8 +884,8 @@ START_TEST(test_reload_and_resize)
 	/* the filter and the search, as typed, apply to the new file */
 	ck_assert_str_eq(v.s.filter_spec, "!work");
 	ck_assert_uint_eq(v.s.index.ncalls, 6);
-	ck_assert_str_eq(v.s.search_spec, "child");
-	ck_assert_uint_eq(v.s.nmatches, 3);
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
+	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	keys("Tab");
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
 	/* too small, then big again: the cursor row stays on screen */

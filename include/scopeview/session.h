@@ -42,6 +42,7 @@
 struct sv_regex;
 /* The session's parts, each defined only in its own file. */
 struct sv_session_colors;
+struct sv_session_search;
 
 #define SV_SESSION_TEXT_MAX 256
 /* Profiles with at least this many calls search on a worker thread. */
@@ -135,52 +136,10 @@ struct sv_session {
 	struct session_filter_work *filter_work; /* private */
 	struct sv_job_orphans filter_orphans;    /* private */
 
-	/* The search (/): the pattern and the regions it matches (NULL = no
-	 * search); its calls on the lanes shown, by start; the marked
-	 * region's calls, longest first (ties in call-number order, as
-	 * sv_calls_sort gives them); and an index of the highlighted
-	 * calls only, so a merged cell can say it holds one. */
-	char search_spec[SV_SESSION_TEXT_MAX];
-	/* Region names the search's regex gave up on (regex.h's limits), and
-	 * the message saying so ("" when none). */
-	unsigned long search_limit_hits;
-	char search_limit_msg[SV_SESSION_TEXT_MAX];
-	bool *region_match;
-	/* Calls a metadata term (key=value, key~regex: callmeta.h) of the
-	 * search matches, p->ncalls flags; NULL when the search is none. */
-	bool *call_match;
-	uint32_t *matches;
-	size_t nmatches;
-	long match_pos; /* index into matches of the last jump, -1 */
-	uint32_t *marked;
-	size_t nmarked;
-	long marked_pos;
-	/* The highlights: of region names alone, selected from index_full
-	 * (its levels borrowed where every call is highlighted), so freed
-	 * before it. */
-	struct sv_layout_index match_index;
-	bool has_match_index;
-	/* A worker's shadow session: the session's index_full, which it
-	 * keeps until every match worker is joined; NULL: this session's. */
-	const struct sv_layout_index *match_full;
-	/* The lists and the index of the search and the marked region are
-	 * made on a worker thread (the lists first, then the index) when the
-	 * profile has at least bg_calls calls (set by init to
-	 * SV_SESSION_BG_CALLS; 0 = always here): until they are in,
-	 * matches_pending is set, the lists are empty and the message line
-	 * shows the progress; SV_SESSION_SEARCH is notified when they come,
-	 * which may be before the index (index_pending until then).
-	 * A change of the search, the marked region or the lanes tells the
-	 * worker to stop, without waiting for it (it is joined later:
-	 * match_orphans), and starts another. */
+	/* Profiles with at least bg_calls calls (set by init to
+	 * SV_SESSION_BG_CALLS; 0 = always here) make their match lists,
+	 * filter and statistics of a span on worker threads. */
 	uint64_t bg_calls;
-	bool matches_pending;
-	/* The lists are in and the highlight index is still being made. */
-	bool index_pending;
-	struct session_match_work *match_work; /* private */
-	struct sv_job_orphans match_orphans;   /* private */
-	const atomic_bool *match_cancel;  /* private: a worker's stop flag */
-	_Atomic uint64_t *match_progress; /* private: a worker's progress */
 
 	/* The summary over the lanes on display, its rows sorted by
 	 * sort_key; the whole run's table kept aside while a selection is
@@ -292,8 +251,10 @@ struct sv_session {
 	unsigned panel_cols;
 
 	/* The sub-objects, each owned by its own file and read through the
-	 * functions below: the colour map (session_colors.c). */
+	 * functions below: the colour map (session_colors.c), the search
+	 * and the marked region's calls (session_match.c). */
 	struct sv_session_colors *colors;
+	struct sv_session_search *search;
 };
 
 /*
@@ -480,8 +441,44 @@ bool sv_session_busy(const struct sv_session *s);
  * view's loop before every frame. */
 bool sv_session_poll(struct sv_session *s);
 
-/* How far the worker making the match lists is, 0 .. 100 (0: none). */
+/* The search (session_match.c).  How far the worker making the match
+ * lists is, 0 .. 100 (0: none). */
 int sv_session_match_percent(const struct sv_session *s);
+/* The search as typed ("" for none). */
+const char *sv_session_search_spec(const struct sv_session *s);
+/* Why the search's regex gave up on some region names (regex.h's
+ * limits), or NULL when it did not. */
+const char *sv_session_search_limit(const struct sv_session *s);
+/* The regions the search's regex matches, p->nregions flags, or NULL
+ * without a search; borrowed until the search changes. */
+const bool *sv_session_search_regions(const struct sv_session *s);
+/* The calls a metadata term of the search (key=value, key~regex)
+ * matches, p->ncalls flags, or NULL (no search, or no term). */
+const bool *sv_session_search_calls(const struct sv_session *s);
+/* Whether region r's name matches the search (false without one). */
+bool sv_session_search_region(const struct sv_session *s, uint32_t r);
+/* Whether a search is in force (by region names or call metadata). */
+bool sv_session_search_on(const struct sv_session *s);
+/* The search's calls on the lanes shown, by start, and the marked
+ * region's calls there, longest first (ties in call-number order): *n
+ * of them (n may be NULL); NULL or empty while matches_pending; borrowed
+ * until the next change of the search, the mark or the lanes. */
+const uint32_t *sv_session_matches(const struct sv_session *s, size_t *n);
+const uint32_t *sv_session_marked(const struct sv_session *s, size_t *n);
+/* How many calls each of those lists holds. */
+size_t sv_session_nmatches(const struct sv_session *s);
+size_t sv_session_nmarked(const struct sv_session *s);
+/* Whether the lists are still being made on a worker. */
+bool sv_session_matches_pending(const struct sv_session *s);
+/* The position in the matches (marked false) or the marked calls of the
+ * last jump (-1: none), and setting it: a cursor the views move, drawn by
+ * nobody, so setting it notifies nothing; a new list resets it to -1. */
+long sv_session_jump_pos(const struct sv_session *s, bool marked);
+void sv_session_set_jump_pos(struct sv_session *s, bool marked, long pos);
+/* The level-of-detail index of the highlighted calls (the search's and
+ * the marked region's), or NULL while there is none or it is made. */
+const struct sv_layout_index *sv_session_match_index(
+	const struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);

@@ -246,7 +246,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.lv = sv_layout_level(src.ix, lane, depth);
 	b.m = sv_timeline_tmap_run(v, row_run);
 	b.y = y;
-	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
+	b.dim_others = sv_session_search_spec(s)[0] && sv_session_search_on(s);
 	if (src.sel != SV_NO_CALL && sv_call_lane(p, src.sel) == lane &&
 		sv_profile_depth(p, src.sel) == depth)
 		b.sel_row = sv_tmap_span(&b.m, sv_profile_start(p, src.sel),

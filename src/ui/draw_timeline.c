@@ -677,8 +677,9 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 		sv_timeline_cell_summary(
 			v, sv_tmap_col(&m, v->cur_t), cell, sizeof cell);
 		snprintf(line, n, " span %s from %s  cursor %s%s%s%s%s%s", span,
-			from, cur, v->s->search_spec[0] ? "  /" : "",
-			v->s->search_spec, rows, cell[0] ? "  " : "", cell);
+			from, cur, sv_session_search_spec(v->s)[0] ? "  /" : "",
+			sv_session_search_spec(v->s), rows, cell[0] ? "  " : "",
+			cell);
 	}
 	*hints = v->panel.focus ? panel : timeline;
 	*nhints = v->panel.focus ? 2 : 3;

@@ -53,7 +53,8 @@ static int stats_mark(struct sv_mode *m, long region)
 {
 	struct sv_session *s = m->s;
 	sv_session_mark_region(s, region);
-	if (region >= 0 && !s->nmarked && !s->matches_pending) {
+	if (region >= 0 && !sv_session_nmarked(s) &&
+		!sv_session_matches_pending(s)) {
 		sv_session_say_no_marked(s, region);
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}

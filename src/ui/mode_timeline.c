@@ -371,8 +371,7 @@ static int timeline_panel_mark(struct sv_mode *mode, long region)
 	int rc;
 
 	if (region >= 0 && s->mark_region == region)
-		rc = sv_timeline_jump_list(
-			v, s->marked, s->nmarked, &s->marked_pos, 1, false);
+		rc = sv_timeline_jump_session(v, true, 1);
 	else
 		rc = sv_timeline_mark_region(v, region);
 	/* The list's Enter comes here, not through timeline_apply. */
@@ -520,12 +519,10 @@ static int timeline_do(struct sv_mode *mode, int action)
 	case SV_ACTION_SEARCH_NEXT:
 	case SV_ACTION_SEARCH_PREV: {
 		int dir = action == SV_ACTION_SEARCH_NEXT ? 1 : -1;
-		if (v->s->region_match)
-			return sv_timeline_jump_list(v, v->s->matches,
-				v->s->nmatches, &v->s->match_pos, dir, true);
+		if (sv_session_search_regions(v->s))
+			return sv_timeline_jump_session(v, false, dir);
 		if (v->s->mark_region >= 0)
-			return sv_timeline_jump_list(v, v->s->marked,
-				v->s->nmarked, &v->s->marked_pos, dir, false);
+			return sv_timeline_jump_session(v, true, dir);
 		sv_session_message(v->s, false, "no search: press / to search");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
@@ -609,16 +606,15 @@ static void timeline_notify(struct sv_mode *m, unsigned what)
 
 	sv_timeline_notify(v, what);
 	if ((what & SV_SESSION_SEARCH) && v->search_wait &&
-		!v->s->matches_pending) {
+		!sv_session_matches_pending(v->s)) {
 		v->search_wait = false;
 		sv_timeline_search_found(v, v->search_pat);
 	}
 	if ((what & SV_SESSION_SEARCH) && v->mark_wait &&
-		!v->s->matches_pending) {
+		!sv_session_matches_pending(v->s)) {
 		v->mark_wait = false;
-		if (v->s->nmarked && v->s->mark_region >= 0)
-			sv_timeline_jump_list(v, v->s->marked, v->s->nmarked,
-				&v->s->marked_pos, 1, false);
+		if (sv_session_nmarked(v->s) && v->s->mark_region >= 0)
+			sv_timeline_jump_session(v, true, 1);
 	}
 	sv_timeline_sync(v);
 }

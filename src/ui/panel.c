@@ -129,9 +129,9 @@ static bool panel_match(
 {
 	const struct sv_session *s = m->s;
 	(void)l;
-	return s->region_match && s->stats_valid &&
+	return sv_session_search_regions(s) && s->stats_valid &&
 	       row < (long)s->stats.nregions &&
-	       s->region_match[s->stats.regions[row].region];
+	       sv_session_search_region(s, s->stats.regions[row].region);
 }
 
 static uint64_t panel_key(

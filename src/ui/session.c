@@ -128,57 +128,38 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 	return 0;
 }
 
-/* ---- the search ------------------------------------------------------- */
+/* ---- freeing off the loop ----------------------------------------------- */
 
-/* Set search_spec and region_match for pattern pat; -EINVAL (with the
- * error in err) when it does not compile. */
-static int session_match_regions(
-	struct sv_session *s, const char *pat, struct sv_error *err)
+/* What sv_session_free_later frees on a thread of its own. */
+struct session_garbage {
+	struct sv_layout_index ix;
+	void *a, *b;
+};
+
+static void session_garbage_free(void *arg)
 {
-	struct sv_session_pat sp;
-	uint32_t r, c;
-
-	free(s->region_match);
-	s->region_match = NULL;
-	s->search_limit_hits = 0;
-	s->search_limit_msg[0] = '\0';
-	free(s->call_match);
-	s->call_match = NULL;
-	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
-	if (!*pat)
-		return 0;
-	if (sv_session_pat_compile(pat, &sp, err) < 0) {
-		s->search_spec[0] = '\0';
-		return -EINVAL;
-	}
-	s->region_match =
-		sv_xcalloc(s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-	for (r = 0; sp.re && r < s->p->nregions; r++)
-		s->region_match[r] =
-			sv_regex_search(sp.re, s->p->regions[r], NULL, NULL);
-	s->search_limit_hits = sv_regex_limit_hits(sp.re);
-	if (s->search_limit_hits)
-		sv_regex_limit_message(sp.re, s->search_limit_hits,
-			s->search_limit_msg, sizeof s->search_limit_msg);
-	if (sp.is_term && s->p->call_meta) {
-		s->call_match = sv_xcalloc(
-			s->p->ncalls ? s->p->ncalls : 1, sizeof(bool));
-		for (c = 0; c < s->p->ncalls; c++)
-			s->call_match[c] =
-				sv_session_pats_call(s->p, &sp, 1, c);
-	}
-	sv_session_pat_fini(&sp);
-	return 0;
+	struct session_garbage *g = arg;
+	sv_layout_index_fini(&g->ix);
+	sv_free_big(g->a);
+	sv_free_big(g->b);
+	free(g);
 }
 
-int sv_session_set_search(
-	struct sv_session *s, const char *pat, struct sv_error *err)
+void sv_session_free_later(
+	struct sv_layout_index *ix, void *a, void *b, size_t ab_bytes)
 {
-	int rc = session_match_regions(s, pat, err);
-	sv_session_update_matches(s);
-	sv_session_notify(s, SV_SESSION_SEARCH);
-	return rc;
+	struct session_garbage *g = sv_xcalloc(1, sizeof *g);
+
+	if (ix) {
+		g->ix = *ix;
+		memset(ix, 0, sizeof *ix);
+	}
+	g->a = a;
+	g->b = b;
+	sv_job_free_later(session_garbage_free, g, g->ix.bytes + ab_bytes);
 }
+
+/* ---- the marked region -------------------------------------------------- */
 
 void sv_session_mark_region(struct sv_session *s, long r)
 {
@@ -200,31 +181,6 @@ void sv_session_say_no_marked(struct sv_session *s, long r)
 		sv_session_message(s, true,
 			"'%s' has no call on the lanes shown",
 			s->p->regions[r]);
-}
-
-bool sv_session_is_match(const struct sv_session *s, uint32_t c)
-{
-	uint32_t r;
-	if (c == SV_NO_CALL || c >= s->p->ncalls)
-		return false;
-	r = sv_call_region(s->p, c);
-	return (s->region_match && s->region_match[r]) ||
-	       (s->call_match && s->call_match[c]) || (long)r == s->mark_region;
-}
-
-bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
-	uint32_t depth, int64_t t0, int64_t t1)
-{
-	const struct sv_lod_level *lv;
-	uint32_t lo, hi;
-
-	if (!s->has_match_index)
-		return false;
-	lv = sv_layout_level(&s->match_index, lane, depth);
-	if (!lv)
-		return false;
-	sv_layout_range(lv, t0, t1, &lo, &hi);
-	return hi > lo;
 }
 
 /* ---- the profile --------------------------------------------------------- */
@@ -341,6 +297,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	memset(s, 0, sizeof *s);
 	s->p = p;
 	s->colors = sv_session_colors_new();
+	s->search = sv_session_search_new();
 	if (opts)
 		s->opts = *opts;
 	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
@@ -350,8 +307,6 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->sel = SV_NO_CALL;
 	s->solo_lane = -1;
 	s->mark_region = -1;
-	s->match_pos = -1;
-	s->marked_pos = -1;
 	s->sort_key = SV_STATS_KEY_TOTAL;
 	s->bg_calls = SV_SESSION_BG_CALLS;
 	s->sel2 = SV_NO_CALL;
@@ -367,7 +322,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return s->matches_pending || s->index_pending || s->filter_pending ||
+	return sv_session_search_busy(s) || s->filter_pending ||
 	       sv_session_stats_busy(s) || sv_jobs_busy(&s->jobs);
 }
 
@@ -387,12 +342,13 @@ void sv_session_fini(struct sv_session *s)
 	if (!s)
 		return;
 	sv_jobs_fini(&s->jobs);
-	sv_session_stop_matches(s);
+	if (s->search)
+		sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
 	/* Both borrow from index_full. */
 	sv_layout_index_fini(&s->index);
-	sv_layout_index_fini(&s->match_index);
+	sv_session_search_free(s->search);
 	sv_layout_index_fini(&s->index_full);
 	sv_session_second_fini(s);
 	sv_session_colors_free(s->colors);
@@ -417,10 +373,6 @@ void sv_session_fini(struct sv_session *s)
 	free(s->lane_hidden);
 	free(s->lane_on);
 	free(s->rank_on);
-	free(s->region_match);
-	free(s->call_match);
-	free(s->matches);
-	free(s->marked);
 	memset(s, 0, sizeof *s);
 }
 
@@ -644,8 +596,7 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sv_session_stop_matches(s);
 	sv_session_stats_stop(s);
 	/* The highlights borrow from the index of every call, made again. */
-	sv_session_free_later(&s->match_index, NULL, NULL, 0);
-	s->has_match_index = false;
+	sv_session_search_drop_index(s);
 	/* The selected call is found again in p (a reload of the file, a
 	 * memory budget's other ranks): by lane, times and region. */
 	sel = sv_call_key_of(s->p, s->sel);
@@ -665,14 +616,10 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 		s->solo_lane = -1;
 	/* Region numbers may differ in the new file: keep the filter and the
 	 * search as typed and apply them again. */
-	snprintf(search, sizeof search, "%s", s->search_spec);
+	snprintf(search, sizeof search, "%s", sv_session_search_spec(s));
 	sv_session_free_filter(s);
 	s->filter_spec[0] = '\0';
-	free(s->region_match);
-	s->region_match = NULL;
-	free(s->call_match);
-	s->call_match = NULL;
-	s->search_spec[0] = '\0';
+	sv_session_search_clear(s);
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;
 	s->sel2 = SV_NO_CALL;
@@ -688,8 +635,8 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	}
 	if (filter[0])
 		sv_session_filter_again(s, filter);
-	if (search[0] && session_match_regions(s, search, err) == 0)
-		sv_session_update_matches(s);
+	if (search[0])
+		sv_session_search_again(s, search, err);
 	s->message[0] = '\0';
 	session_title(s);
 	sv_session_select_key(s, &sel);

@@ -30,6 +30,21 @@ void sv_session_update_matches(struct sv_session *s);
  * over every lane, is kept.  Both are made again while they are still
  * being made. */
 void sv_session_update_match_lists(struct sv_session *s);
+/* The search's part (session_match.c): made empty, and freed
+ * (NULL-safe; its workers stopped before). */
+struct sv_session_search *sv_session_search_new(void);
+void sv_session_search_free(struct sv_session_search *m);
+/* Whether its lists or its index are still being made. */
+bool sv_session_search_busy(const struct sv_session *s);
+/* Free the highlight index (off the loop when big): it borrows from
+ * index_full, which is about to go. */
+void sv_session_search_drop_index(struct sv_session *s);
+/* Forget the search (a new profile), not its lists. */
+void sv_session_search_clear(struct sv_session *s);
+/* Apply search pat again (a new profile) and remake the lists; err says
+ * why not when it no longer compiles. */
+void sv_session_search_again(
+	struct sv_session *s, const char *pat, struct sv_error *err);
 /* Tell a worker making match lists, if any, to stop, without waiting
  * for it; sv_session_stop_matches() waits for every such worker (before
  * the profile it reads goes). */

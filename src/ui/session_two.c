@@ -202,6 +202,6 @@ bool sv_session_is_match2(const struct sv_session *s, uint32_t c)
 {
 	long a = s->region1 ? s->region1[sv_call_region(s->p2, c)] : -1;
 
-	return a >= 0 &&
-	       ((s->region_match && s->region_match[a]) || a == s->mark_region);
+	return a >= 0 && (sv_session_search_region(s, (uint32_t)a) ||
+				 a == s->mark_region);
 }

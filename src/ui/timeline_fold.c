@@ -354,7 +354,7 @@ void sv_timeline_draw_fold(const struct sv_timeline *v, struct sv_grid *g,
 	const struct sv_profile *p = src.p;
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
 	struct sv_tmap m = sv_timeline_tmap_run(v, r->run);
-	bool dim = s->search_spec[0] && (s->region_match || s->call_match);
+	bool dim = sv_session_search_spec(s)[0] && sv_session_search_on(s);
 	uint32_t run_region = 0;
 	int x, run_x0 = -1, sel_x0, sel_x1;
 

@@ -285,7 +285,8 @@ void sv_timeline_sync(struct sv_timeline *v)
 	/* While the session's lists are being made (a region just marked),
 	 * the strip waits for them: side by side the two workers slowed
 	 * the list the views wait for. */
-	if ((region != t->region || t->stale) && !v->s->matches_pending)
+	if ((region != t->region || t->stale) &&
+		!sv_session_matches_pending(v->s))
 		tlranks_recompute(v, region);
 	else if (t->stale_m)
 		tlranks_matrix(v);
