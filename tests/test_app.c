@@ -400,18 +400,22 @@ static int sort_step(int col, int dir)
 static bool sort_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return sv_panel_key_col(a->s.sort_key) ==
-		       sort_step(sv_panel_key_col(b->s.sort_key), -1) ||
-	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
-		       sv_panel_key_col(a->s.sort_key));
+	return sv_panel_key_col(sv_session_sort_key(&a->s)) ==
+		       sort_step(sv_panel_key_col(sv_session_sort_key(&b->s)),
+			       -1) ||
+	       WHY("sort column %d -> %d",
+		       sv_panel_key_col(sv_session_sort_key(&b->s)),
+		       sv_panel_key_col(sv_session_sort_key(&a->s)));
 }
 static bool sort_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return sv_panel_key_col(a->s.sort_key) ==
-		       sort_step(sv_panel_key_col(b->s.sort_key), 1) ||
-	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
-		       sv_panel_key_col(a->s.sort_key));
+	return sv_panel_key_col(sv_session_sort_key(&a->s)) ==
+		       sort_step(sv_panel_key_col(sv_session_sort_key(&b->s)),
+			       1) ||
+	       WHY("sort column %d -> %d",
+		       sv_panel_key_col(sv_session_sort_key(&b->s)),
+		       sv_panel_key_col(sv_session_sort_key(&a->s)));
 }
 static bool details_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -781,8 +785,10 @@ static bool region_marked(
 static bool span_changed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.stats_span != b->s.stats_span && a->s.message[0]) ||
-	       WHY("span %d -> %d", (int)b->s.stats_span, (int)a->s.stats_span);
+	return (sv_session_span(&a->s) != sv_session_span(&b->s) &&
+		       a->s.message[0]) ||
+	       WHY("span %d -> %d", (int)sv_session_span(&b->s),
+		       (int)sv_session_span(&a->s));
 }
 static bool says_something(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -1756,8 +1762,9 @@ START_TEST(test_aggregate_says_no_calls)
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_ptr_nonnull(sv_app_view(r.app));
 	ck_assert(!sv_app_view(r.app)->s.p->has_calls);
-	ck_assert(sv_app_view(r.app)->s.stats_valid);
-	ck_assert_uint_gt(sv_app_view(r.app)->s.stats.nregions, 0);
+	ck_assert(sv_session_stats(&sv_app_view(r.app)->s));
+	ck_assert_uint_gt(
+		sv_session_stats(&sv_app_view(r.app)->s)->nregions, 0);
 	text = grid_text(sv_app_grid(r.app));
 	ck_assert_msg(
 		strstr(text, "summary statistics only") != NULL, "%s", text);
@@ -1939,7 +1946,8 @@ START_TEST(test_config_panel_and_sort)
 	memset(&err, 0, sizeof err);
 	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
 	ck_assert_int_eq(sv_app_view(app)->s.panel_width, 50);
-	ck_assert_int_eq(sv_app_view(app)->s.sort_key, SV_STATS_KEY_EXCLUSIVE);
+	ck_assert_int_eq(sv_session_sort_key(&sv_app_view(app)->s),
+		SV_STATS_KEY_EXCLUSIVE);
 	sv_app_free(app);
 }
 END_TEST

@@ -155,7 +155,7 @@ START_TEST(test_start_mode)
 	ck_assert_int_eq(sv_view_init(&w, agg, NULL, &err), 0);
 	ck_assert_ptr_eq(sv_view_main_mode(&w)->ops, &sv_mode_stats);
 	ck_assert_ptr_null(sv_view_timeline(&w));
-	ck_assert_uint_eq(w.s.stats.nregions, 1);
+	ck_assert_uint_eq(sv_session_stats(&w.s)->nregions, 1);
 	sv_view_fini(&w);
 
 	/* no profile: no view */
@@ -928,7 +928,7 @@ START_TEST(test_mouse_marks_range)
 	ck_assert(rv.s.has_range);
 	ck_assert_int_eq(rv.s.range_t0, sv_tmap_time(&m, x0));
 	ck_assert_int_eq(rv.s.range_t1, sv_tmap_time(&m, x1 + 1));
-	ck_assert_int_eq(rv.s.stats_span, SV_SPAN_RANGE);
+	ck_assert_int_eq(sv_session_span(&rv.s), SV_SPAN_RANGE);
 	ck_assert_int_eq(tl->t0, m.t0); /* no pan */
 	ck_assert_int_eq(tl->range_x, -1);
 	/* the lanes: a drag pans, the range stays */
@@ -1131,17 +1131,17 @@ START_TEST(test_two_runs_figures)
 	 * main (+23%), fib (gone, -100%) last; in ns main and solve (+500
 	 * each, in their former order) before kernel (+200) */
 	ck_assert_int_eq(sv_session_sort_diff(&w.s, SV_SESSION_SORT_PCT), 0);
-	ck_assert_str_eq(w.s.stats.regions[0].name, "kernel");
-	ck_assert_str_eq(w.s.stats.regions[1].name, "solve");
-	ck_assert_str_eq(w.s.stats.regions[2].name, "main");
-	ck_assert_str_eq(w.s.stats.regions[3].name, "fib");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[0].name, "kernel");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[1].name, "solve");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[2].name, "main");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[3].name, "fib");
 	ck_assert_int_eq(sv_session_sort_diff(&w.s, SV_SESSION_SORT_DELTA), 0);
-	ck_assert_str_eq(w.s.stats.regions[2].name, "kernel");
-	ck_assert_str_eq(w.s.stats.regions[3].name, "fib");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[2].name, "kernel");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[3].name, "fib");
 	/* a plain sort ends the order by change */
 	sv_session_sort(&w.s, SV_STATS_KEY_TOTAL);
-	ck_assert_int_eq(w.s.sort_diff, 0);
-	ck_assert_str_eq(w.s.stats.regions[0].name, "main");
+	ck_assert_int_eq(sv_session_sort_diff_kind(&w.s), 0);
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[0].name, "main");
 	/* a rank filter applies to both runs: rank 1's solve is 1000 */
 	ck_assert_int_eq(sv_session_set_ranks(&w.s, "1"), 0);
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);

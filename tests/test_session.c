@@ -100,10 +100,10 @@ static uint32_t call_of(
 static const struct sv_stats_region *stats_of(const char *name)
 {
 	size_t i;
-	ck_assert(s.stats_valid);
-	for (i = 0; i < s.stats.nregions; i++)
-		if (!strcmp(s.stats.regions[i].name, name))
-			return &s.stats.regions[i];
+	ck_assert(sv_session_stats(&s));
+	for (i = 0; i < sv_session_stats(&s)->nregions; i++)
+		if (!strcmp(sv_session_stats(&s)->regions[i].name, name))
+			return &sv_session_stats(&s)->regions[i];
 	return NULL;
 }
 
@@ -134,8 +134,8 @@ START_TEST(test_init_whole_run)
 		ck_assert(!s.lane_hidden[l]);
 		ck_assert(s.lane_on[l]);
 	}
-	ck_assert(s.stats_is_all);
-	ck_assert_uint_eq(s.stats.nregions, 5);
+	ck_assert(sv_session_stats_is_all(&s));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 5);
 	ck_assert_uint_eq(s.index.ncalls, NCALLS);
 	ck_assert_int_eq(stats_of("main")->s.total_ns, 2200);
 }
@@ -162,8 +162,8 @@ START_TEST(test_init_degenerate)
 	ck_assert(t.opts.ascii && t.opts.no_mouse);
 	ck_assert_str_eq(t.title, "run A");
 	ck_assert(t.run_t1 > t.run_t0);
-	ck_assert(t.stats_valid);
-	ck_assert_uint_eq(t.stats.nregions, 0);
+	ck_assert(sv_session_stats(&t));
+	ck_assert_uint_eq(sv_session_stats(&t)->nregions, 0);
 	ck_assert_uint_eq(t.index.ncalls, 0);
 	ck_assert_int_eq(sv_session_set_search(&t, "x", &err), 0);
 	ck_assert_uint_eq(sv_session_nmatches(&t), 0);
@@ -198,25 +198,25 @@ START_TEST(test_solo_and_back)
 		ck_assert(s.lane_on[l] == (l == r1));
 		ck_assert(sv_session_lane_shown(&s, l) == (l == r1));
 	}
-	ck_assert(!s.stats_is_all);
-	ck_assert_uint_eq(s.stats.nregions, 1);
-	ck_assert_str_eq(s.stats.regions[0].name, "main");
-	ck_assert_uint_eq(s.stats.regions[0].s.num_calls, 1);
-	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 1200);
+	ck_assert(!sv_session_stats_is_all(&s));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 1);
+	ck_assert_str_eq(sv_session_stats(&s)->regions[0].name, "main");
+	ck_assert_uint_eq(sv_session_stats(&s)->regions[0].s.num_calls, 1);
+	ck_assert_int_eq(sv_session_stats(&s)->regions[0].s.total_ns, 1200);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
 	/* and the whole run's table is kept aside for the way back */
-	ck_assert(s.stats_all_valid);
-	ck_assert_uint_eq(s.stats_all.nregions, 5);
+	ck_assert(sv_session_stats_all(&s));
+	ck_assert_uint_eq(sv_session_stats_all(&s)->nregions, 5);
 
 	/* when un-soloed: every lane again, and the whole run's table is
 	 * the one kept aside (taken back, not computed again) */
 	sv_session_solo(&s, -1);
 	for (l = 0; l < prof->nlanes; l++)
 		ck_assert(!s.lane_hidden[l] && s.lane_on[l]);
-	ck_assert(s.stats_is_all);
-	ck_assert(!s.stats_all_valid);
-	ck_assert_uint_eq(s.stats.nregions, 5);
+	ck_assert(sv_session_stats_is_all(&s));
+	ck_assert(!sv_session_stats_all(&s));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 5);
 	ck_assert_int_eq(stats_of("main")->s.total_ns, 2200);
 	ck_assert_int_eq(heard.n, 2);
 }
@@ -259,7 +259,8 @@ START_TEST(test_ranks)
 	ck_assert_int_eq(heard.n, rc < 0 ? 0 : 1);
 	if (rc == 0) {
 		ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
-		ck_assert(s.stats_is_all == (ranks[_i].rank_spec[0] == '\0'));
+		ck_assert(sv_session_stats_is_all(&s) ==
+			  (ranks[_i].rank_spec[0] == '\0'));
 	}
 }
 END_TEST
@@ -357,9 +358,9 @@ START_TEST(test_filter)
 	}
 	ck_assert_str_eq(kept, filters[_i].kept);
 	ck_assert_uint_eq(s.index.ncalls, filters[_i].ncalls);
-	ck_assert_uint_eq(s.stats.nregions, nkept);
-	ck_assert(
-		s.stats_is_all == (nkept == prof->nregions && !s.region_keep));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, nkept);
+	ck_assert(sv_session_stats_is_all(&s) ==
+		  (nkept == prof->nregions && !s.region_keep));
 	ck_assert_str_eq(s.filter_spec, filters[_i].spec);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
@@ -417,7 +418,7 @@ START_TEST(test_filter_background)
 	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
 	ck_assert_ptr_null(s.region_keep);
 	ck_assert_uint_eq(s.index.ncalls, all);
-	ck_assert(s.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_ptr_nonnull(strstr(s.message, "filtering 'ch'"));
 	ck_assert_int_eq(heard.n, 0);
 	/* a bad pattern: an error now, the filter being made goes on */
@@ -435,7 +436,7 @@ START_TEST(test_filter_background)
 	ck_assert(s.region_keep[region("main")]);
 	ck_assert(!s.region_keep[region("child")]);
 	ck_assert_uint_eq(s.index.ncalls, 2); /* main on both ranks */
-	ck_assert(!s.stats_is_all);
+	ck_assert(!sv_session_stats_is_all(&s));
 	ck_assert_ptr_nonnull(stats_of("main"));
 	ck_assert_ptr_null(stats_of("child"));
 	ck_assert_uint_eq(s.sel, SV_NO_CALL); /* child is filtered out */
@@ -460,7 +461,7 @@ START_TEST(test_filter_background)
 	ck_assert_str_eq(s.filter_spec, "");
 	ck_assert_str_eq(s.message, "filter cleared");
 	ck_assert_uint_eq(s.index.ncalls, all);
-	ck_assert(s.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_int_eq(heard.n, 2);
 }
 END_TEST
@@ -594,11 +595,11 @@ START_TEST(test_filter_metadata)
 	ck_assert_uint_eq(s.index.ncalls, 1);
 	ck_assert(sv_session_keeps(&s, c100));
 	ck_assert(!sv_session_keeps(&s, c600));
-	ck_assert_uint_eq(s.stats.nregions, 1);
-	ck_assert_str_eq(s.stats.regions[0].name, "child");
-	ck_assert_uint_eq(s.stats.regions[0].s.num_calls, 1);
-	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 400);
-	ck_assert(!s.stats_is_all);
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 1);
+	ck_assert_str_eq(sv_session_stats(&s)->regions[0].name, "child");
+	ck_assert_uint_eq(sv_session_stats(&s)->regions[0].s.num_calls, 1);
+	ck_assert_int_eq(sv_session_stats(&s)->regions[0].s.total_ns, 400);
+	ck_assert(!sv_session_stats_is_all(&s));
 	/* a name and a term: main's two calls and the tagged one */
 	ck_assert_int_eq(filter_set("main phase~^st"), 0);
 	ck_assert_uint_eq(s.index.ncalls, 3);
@@ -607,7 +608,8 @@ START_TEST(test_filter_metadata)
 	ck_assert_int_eq(filter_set("!phase=warm"), 0);
 	ck_assert_uint_eq(s.index.ncalls, NCALLS - 1);
 	ck_assert(!sv_session_keeps(&s, c600));
-	g = sv_stats_table_find(&s.stats, sv_call_region(prof, c100));
+	g = sv_stats_table_find(
+		sv_session_stats(&s), sv_call_region(prof, c100));
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(g->s.num_calls, 1);
 	/* the search's lists keep to the calls kept */
@@ -634,39 +636,39 @@ START_TEST(test_stats_span)
 
 	/* a range marked: the statistics are its, and the title says so */
 	sv_session_set_range(&s, true, 150, 450);
-	ck_assert_int_eq(s.stats_span, SV_SPAN_RANGE);
-	g = sv_stats_table_find(
-		&s.stats, (uint32_t)sv_profile_find_region(prof, "child"));
+	ck_assert_int_eq(sv_session_span(&s), SV_SPAN_RANGE);
+	g = sv_stats_table_find(sv_session_stats(&s),
+		(uint32_t)sv_profile_find_region(prof, "child"));
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(g->s.num_calls, 1);
 	ck_assert_int_eq(g->s.total_ns, 300); /* 150 .. 450 of 100 .. 500 */
 	ck_assert_int_eq(g->s.exclusive_ns, 300 - 100);
-	ck_assert(!s.stats_is_all);
+	ck_assert(!sv_session_stats_is_all(&s));
 	sv_session_span_text(&s, text, sizeof text);
 	ck_assert_msg(
 		strstr(text, "range") && strstr(text, "clipped"), "%s", text);
 	/* the window: told by the timeline */
 	sv_session_set_window(&s, 0, 100);
 	sv_session_set_span(&s, SV_SPAN_WINDOW);
-	ck_assert(sv_stats_table_find(&s.stats,
+	ck_assert(sv_stats_table_find(sv_session_stats(&s),
 			  (uint32_t)sv_profile_find_region(prof, "child")) ==
 		  NULL);
-	g = sv_stats_table_find(
-		&s.stats, (uint32_t)sv_profile_find_region(prof, "main"));
+	g = sv_stats_table_find(sv_session_stats(&s),
+		(uint32_t)sv_profile_find_region(prof, "main"));
 	ck_assert_int_eq(g->s.total_ns, 200);
 	sv_session_set_window(&s, 0, 1200);
-	g = sv_stats_table_find(
-		&s.stats, (uint32_t)sv_profile_find_region(prof, "main"));
+	g = sv_stats_table_find(sv_session_stats(&s),
+		(uint32_t)sv_profile_find_region(prof, "main"));
 	ck_assert_int_eq(g->s.total_ns, 2200);
 	/* clearing the range while the window is shown keeps the window */
 	sv_session_set_range(&s, false, 0, 0);
-	ck_assert_int_eq(s.stats_span, SV_SPAN_WINDOW);
+	ck_assert_int_eq(sv_session_span(&s), SV_SPAN_WINDOW);
 	/* the run again: the whole table */
 	sv_session_set_span(&s, SV_SPAN_RUN);
-	ck_assert(s.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&s));
 	/* no range: asking for one gives the run */
 	sv_session_set_span(&s, SV_SPAN_RANGE);
-	ck_assert_int_eq(s.stats_span, SV_SPAN_RUN);
+	ck_assert_int_eq(sv_session_span(&s), SV_SPAN_RUN);
 }
 END_TEST
 
@@ -690,17 +692,17 @@ START_TEST(test_stats_span_background)
 	ck_assert_int_eq(sv_session_init(&b, p, NULL, &err), 0);
 	sv_session_set_range(&b, true, 0, 10 * 1000 + 4);
 	ck_assert(sv_session_busy(&b));
-	ck_assert(b.stats_valid); /* the run's table meanwhile */
+	ck_assert(sv_session_stats(&b)); /* the run's table meanwhile */
 	while (!sv_session_poll(&b) && spins++ < 10000000)
 		;
 	ck_assert(!sv_session_busy(&b));
-	ck_assert_uint_eq(b.stats.nregions, 2);
-	ck_assert_uint_eq(
-		b.stats.regions[0].s.num_calls + b.stats.regions[1].s.num_calls,
+	ck_assert_uint_eq(sv_session_stats(&b)->nregions, 2);
+	ck_assert_uint_eq(sv_session_stats(&b)->regions[0].s.num_calls +
+				  sv_session_stats(&b)->regions[1].s.num_calls,
 		1001);
 	/* the last call is cut to 4 ns */
-	ck_assert_int_eq(
-		b.stats.regions[0].s.total_ns + b.stats.regions[1].s.total_ns,
+	ck_assert_int_eq(sv_session_stats(&b)->regions[0].s.total_ns +
+				 sv_session_stats(&b)->regions[1].s.total_ns,
 		1000 * 8 + 4);
 	/* started again, then stopped by a filter */
 	sv_session_set_range(&b, true, 0, 20000);
@@ -708,26 +710,26 @@ START_TEST(test_stats_span_background)
 	ck_assert_int_eq(sv_session_set_filter(&b, "a"), 0);
 	while (!sv_session_poll(&b) && spins++ < 20000000)
 		;
-	ck_assert_uint_eq(b.stats.nregions, 1);
+	ck_assert_uint_eq(sv_session_stats(&b)->nregions, 1);
 	/* a solo lane and ranks too: the old table meanwhile; back to
 	 * every lane, the run's table kept aside comes back at once */
 	ck_assert_int_eq(sv_session_set_filter(&b, ""), 0);
 	sv_session_set_range(&b, false, 0, 0);
 	while (sv_session_busy(&b) && spins++ < 30000000)
 		sv_session_poll(&b);
-	ck_assert(b.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&b));
 	sv_session_solo(&b, 0);
 	ck_assert(sv_session_busy(&b));
-	ck_assert(b.stats_valid && b.stats_is_all);
+	ck_assert(sv_session_stats(&b) && sv_session_stats_is_all(&b));
 	while (!sv_session_poll(&b) && spins++ < 40000000)
 		;
-	ck_assert(!b.stats_is_all);
-	ck_assert_uint_eq(
-		b.stats.regions[0].s.num_calls + b.stats.regions[1].s.num_calls,
+	ck_assert(!sv_session_stats_is_all(&b));
+	ck_assert_uint_eq(sv_session_stats(&b)->regions[0].s.num_calls +
+				  sv_session_stats(&b)->regions[1].s.num_calls,
 		n);
 	sv_session_solo(&b, -1);
 	ck_assert(!sv_session_busy(&b));
-	ck_assert(b.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&b));
 	ck_assert_int_eq(sv_session_set_ranks(&b, "0"), 0);
 	ck_assert(sv_session_busy(&b));
 	sv_session_fini(&b); /* stops it */
@@ -1225,7 +1227,7 @@ START_TEST(test_set_profile)
 	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert(!s.has_range);
 	ck_assert_int_eq(s.solo_lane, 1);
-	ck_assert(s.stats.p == p2);
+	ck_assert(sv_session_stats(&s)->p == p2);
 	ck_assert_int_eq(s.run_t1, 1200);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert(heard.last & SV_SESSION_PROFILE);
@@ -1363,17 +1365,18 @@ START_TEST(test_set_profile_prepared)
 	ck_assert(!sp.has_index && !sp.has_stats && !sp.has_colors);
 	sv_run_prep_fini(&sp);
 	ck_assert_uint_eq(ss.index_full.serial, serial);
-	ck_assert(ss.stats_valid && ss.stats_is_all);
-	ck_assert(ss.stats.p == b);
+	ck_assert(sv_session_stats(&ss) && sv_session_stats_is_all(&ss));
+	ck_assert(sv_session_stats(&ss)->p == b);
 	/* and they agree with a reload that makes them itself */
 	ck_assert_int_eq(sv_session_set_profile(&plain, c, &err), 0);
 	ck_assert_uint_eq(ss.index.ncalls, plain.index.ncalls);
-	ck_assert_uint_eq(ss.stats.nregions, plain.stats.nregions);
-	for (r = 0; r < ss.stats.nregions; r++) {
-		ck_assert_str_eq(
-			ss.stats.regions[r].name, plain.stats.regions[r].name);
-		ck_assert_int_eq(ss.stats.regions[r].s.total_ns,
-			plain.stats.regions[r].s.total_ns);
+	ck_assert_uint_eq(sv_session_stats(&ss)->nregions,
+		sv_session_stats(&plain)->nregions);
+	for (r = 0; r < sv_session_stats(&ss)->nregions; r++) {
+		ck_assert_str_eq(sv_session_stats(&ss)->regions[r].name,
+			sv_session_stats(&plain)->regions[r].name);
+		ck_assert_int_eq(sv_session_stats(&ss)->regions[r].s.total_ns,
+			sv_session_stats(&plain)->regions[r].s.total_ns);
 	}
 	for (r = 0; r < c->nregions; r++)
 		ck_assert_int_eq(sv_session_region_color(&ss, (uint32_t)r),
@@ -1383,7 +1386,7 @@ START_TEST(test_set_profile_prepared)
 	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, c, &sp, &err), 0);
 	ck_assert(sp.has_index);
 	sv_run_prep_fini(&sp);
-	ck_assert(ss.stats.p == c);
+	ck_assert(sv_session_stats(&ss)->p == c);
 	sv_session_fini(&ss);
 	sv_session_fini(&plain);
 	sv_profile_free(a);

@@ -80,8 +80,8 @@ START_TEST(test_initial)
 	ck_assert_int_ge(TL(&v)->t1, 1200);
 	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
 	ck_assert_int_eq(TL(&v)->cur_lane, 0);
-	ck_assert(v.s.stats_valid);
-	ck_assert_uint_eq(v.s.stats.nregions, 5);
+	ck_assert(sv_session_stats(&v.s));
+	ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
 	/* rows: MainThread 3, task 1, worker 1, r1 1 */
 	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 	/* keys that act on the selected call say how to select one */
@@ -321,38 +321,40 @@ START_TEST(test_solo_collapse)
 	keys("t");
 	ck_assert_int_eq(v.s.solo_lane, 1);
 	ck_assert_uint_eq(TL(&v)->rows.n, 1);
-	ck_assert_uint_eq(v.s.stats.nregions, 1); /* fetch */
+	ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 1); /* fetch */
 	keys("t");
 	ck_assert_int_eq(v.s.solo_lane, -1);
 	ck_assert_uint_eq(TL(&v)->rows.n, 6);
-	ck_assert_uint_eq(v.s.stats.nregions, 5);
-	ck_assert(v.s.stats_is_all);
+	ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
+	ck_assert(sv_session_stats_is_all(&v.s));
 	{
 		/* the whole run's table is kept aside while a lane is solo
 		 * and comes back as it was, not computed again (its first
 		 * region's list of ranks is the same array) */
-		const struct sv_stats_rank *all = v.s.stats.regions[0].ranks;
+		const struct sv_stats_rank *all =
+			sv_session_stats(&v.s)->regions[0].ranks;
 		ck_assert_ptr_nonnull(all);
 		keys("t");
-		ck_assert(v.s.stats_all_valid);
-		ck_assert_ptr_eq(v.s.stats_all.regions[0].ranks, all);
-		ck_assert_uint_eq(v.s.stats.nregions, 1);
+		ck_assert(sv_session_stats_all(&v.s));
+		ck_assert_ptr_eq(
+			sv_session_stats_all(&v.s)->regions[0].ranks, all);
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 1);
 		keys("t");
-		ck_assert(!v.s.stats_all_valid);
-		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
-		ck_assert_uint_eq(v.s.stats.nregions, 5);
+		ck_assert(!sv_session_stats_all(&v.s));
+		ck_assert_ptr_eq(sv_session_stats(&v.s)->regions[0].ranks, all);
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
 		/* a rank filter and back: the same */
 		keys("r 1 Enter");
-		ck_assert(!v.s.stats_is_all);
+		ck_assert(!sv_session_stats_is_all(&v.s));
 		keys("r BSpace Enter");
-		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
+		ck_assert_ptr_eq(sv_session_stats(&v.s)->regions[0].ranks, all);
 		/* a region filter is a selection too */
 		keys("\\ m a i n Enter");
-		ck_assert(!v.s.stats_is_all);
-		ck_assert_uint_eq(v.s.stats.nregions, 1);
+		ck_assert(!sv_session_stats_is_all(&v.s));
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 1);
 		keys("\\ C-u Enter");
-		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
-		ck_assert_uint_eq(v.s.stats.nregions, 5);
+		ck_assert_ptr_eq(sv_session_stats(&v.s)->regions[0].ranks, all);
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
 	}
 	/* z folds rank 0's three lanes (five rows) into one track, the
 	 * cursor on it; again unfolds them */
@@ -437,7 +439,7 @@ START_TEST(test_filter)
 	ck_assert_ptr_nonnull(v.s.region_keep);
 	/* child calls are gone from the index and the panel */
 	ck_assert_uint_eq(v.s.index.ncalls, 5);
-	ck_assert_ptr_null(sv_stats_table_find(&v.s.stats, 1));
+	ck_assert_ptr_null(sv_stats_table_find(sv_session_stats(&v.s), 1));
 	/* the parent of a call skips the calls the filter hides */
 	keys("\\ C-u ! c h i l d Enter / g r a n d Enter");
 	ck_assert_str_eq(sel_region(), "grandchild");
@@ -473,7 +475,7 @@ START_TEST(test_filter_background)
 	wait_view();
 	ck_assert_str_eq(v.s.filter_spec, "!child");
 	ck_assert_uint_eq(v.s.index.ncalls, 5);
-	ck_assert_ptr_null(sv_stats_table_find(&v.s.stats, 1));
+	ck_assert_ptr_null(sv_stats_table_find(sv_session_stats(&v.s), 1));
 	/* clearing, then main before the clearing is made */
 	keys("\\ C-u Enter");
 	ck_assert(v.s.filter_pending);
@@ -516,9 +518,10 @@ START_TEST(test_panel)
 	keys("p");
 	ck_assert(TL(&v)->panel.focus);
 	/* sorted by total: main (2200) first */
-	ck_assert_str_eq(v.s.stats.regions[0].name, "main");
+	ck_assert_str_eq(sv_session_stats(&v.s)->regions[0].name, "main");
 	keys("j Enter");
-	ck_assert_int_eq(v.s.mark_region, (long)v.s.stats.regions[1].region);
+	ck_assert_int_eq(v.s.mark_region,
+		(long)sv_session_stats(&v.s)->regions[1].region);
 	ck_assert_uint_eq(sv_call_region(prof, v.s.sel), v.s.mark_region);
 	n = (long)sv_session_nmarked(&v.s);
 	ck_assert_int_ge(n, 1);
@@ -527,13 +530,15 @@ START_TEST(test_panel)
 	keys("Escape");
 	ck_assert(!TL(&v)->panel.focus);
 	keys(">");
-	ck_assert_int_eq(sv_panel_key_col(v.s.sort_key), SV_PANEL_COL_EXCL);
+	ck_assert_int_eq(
+		sv_panel_key_col(sv_session_sort_key(&v.s)), SV_PANEL_COL_EXCL);
 	keys("< <");
-	ck_assert_int_eq(sv_panel_key_col(v.s.sort_key), SV_PANEL_COL_CALLS);
-	ck_assert_uint_ge(v.s.stats.regions[0].s.num_calls,
-		v.s.stats.regions[1].s.num_calls);
-	ck_assert_uint_ge(v.s.stats.regions[1].s.num_calls,
-		v.s.stats.regions[4].s.num_calls);
+	ck_assert_int_eq(sv_panel_key_col(sv_session_sort_key(&v.s)),
+		SV_PANEL_COL_CALLS);
+	ck_assert_uint_ge(sv_session_stats(&v.s)->regions[0].s.num_calls,
+		sv_session_stats(&v.s)->regions[1].s.num_calls);
+	ck_assert_uint_ge(sv_session_stats(&v.s)->regions[1].s.num_calls,
+		sv_session_stats(&v.s)->regions[4].s.num_calls);
 	keys("P");
 	ck_assert(!TL(&v)->panel_shown);
 	ck_assert_int_eq(TL(&v)->geom.panel_w, 0);
@@ -818,7 +823,7 @@ START_TEST(test_range_command)
 	ck_assert(v.s.has_range);
 	ck_assert_int_eq(v.s.range_t0 - v.s.origin, 100);
 	ck_assert_int_eq(v.s.range_t1 - v.s.origin, 300);
-	ck_assert_int_eq(v.s.stats_span, SV_SPAN_RANGE);
+	ck_assert_int_eq(sv_session_span(&v.s), SV_SPAN_RANGE);
 	ck_assert_ptr_nonnull(strstr(v.s.message, "range +100 ns .. +300 ns"));
 	ck_assert(keys(": r a n g e Space 3 : 1 Enter") & SV_REACT_BELL);
 	ck_assert(v.s.has_range);
@@ -880,7 +885,7 @@ START_TEST(test_reload_and_resize)
 	ck_assert(TL(&v)->lane_folded[0]);
 	ck_assert_uint_eq(TL(&v)->rows.n, 2);
 	ck_assert_ptr_eq(v.s.p, again);
-	ck_assert(v.s.stats_valid);
+	ck_assert(sv_session_stats(&v.s));
 	/* the filter and the search, as typed, apply to the new file */
 	ck_assert_str_eq(v.s.filter_spec, "!work");
 	ck_assert_uint_eq(v.s.index.ncalls, 6);

@@ -43,6 +43,7 @@ struct sv_regex;
 /* The session's parts, each defined only in its own file. */
 struct sv_session_colors;
 struct sv_session_search;
+struct sv_session_stats;
 
 #define SV_SESSION_TEXT_MAX 256
 /* Profiles with at least this many calls search on a worker thread. */
@@ -141,61 +142,6 @@ struct sv_session {
 	 * filter and statistics of a span on worker threads. */
 	uint64_t bg_calls;
 
-	/* The summary over the lanes on display, its rows sorted by
-	 * sort_key; the whole run's table kept aside while a selection is
-	 * shown, so restoring it costs nothing (a quarter of a second on
-	 * 10 million calls otherwise). */
-	struct sv_stats_table stats;
-	bool stats_valid;
-	bool stats_is_all;
-	struct sv_stats_table stats_all;
-	bool stats_all_valid;
-	/* The first whole run's table of the profile, never sorted or
-	 * shown: what the table of a selection takes its rows kept whole
-	 * from (sv_stats_filter.base), on a worker while the views sort
-	 * the one shown. */
-	struct sv_stats_table stats_base;
-	bool stats_base_valid;
-	enum sv_stats_key sort_key;
-	/* With a second run: the rows sorted by the change of their total
-	 * time instead (SV_SESSION_SORT_DELTA: B - A, SV_SESSION_SORT_PCT:
-	 * in percent of A; the largest increase first), until sorted by a
-	 * key again; 0: by sort_key. */
-	int sort_diff;
-	/* The time they cover (a range or window: every call with its part
-	 * inside, stats.h's has_range), and the timeline's window as last
-	 * told (sv_session_set_window). */
-	enum sv_session_span stats_span;
-	int64_t win_t0, win_t1;
-	/* Statistics of a window or range of a large profile are computed on
-	 * a worker (stats_busy): the table shown stays until the new one is
-	 * taken by sv_session_poll().  Private to session.c. */
-	bool stats_busy;
-	struct sv_job stats_job;
-	struct sv_stats_filter stats_f;
-	struct sv_stats_table stats_next;
-	bool *stats_lane_copy, *stats_rank_copy;
-
-	/* A rank subset's whole run (p->run): every region over every rank
-	 * of the file, from the stored statistics (no filter; computed once,
-	 * from the rows alone), and for each region of p its row there, or
-	 * -1 (row_run, p->nregions entries). */
-	struct sv_stats_table stats_run;
-	bool stats_run_valid;
-	long *row_run;
-	/* And for each rank of the file (nrun_ranks), what its stored rows
-	 * say, to draw the row of a rank whose calls are not read: the
-	 * earliest start and latest end (has_span), its calls, and its
-	 * region of the largest total. */
-	struct sv_session_rank_run {
-		bool has_span;
-		int64_t t0, t1;
-		uint64_t calls;
-		int64_t top_total;
-		long top_region; /* -1: none */
-	} * run_ranks;
-	uint32_t nrun_ranks;
-
 	/* The second run (p2, a comparison): its statistics over the same
 	 * ranks and region filter as stats (not the solo lane: its lanes are
 	 * its own), and for each region of p the row of stats2 with the same
@@ -252,9 +198,11 @@ struct sv_session {
 
 	/* The sub-objects, each owned by its own file and read through the
 	 * functions below: the colour map (session_colors.c), the search
-	 * and the marked region's calls (session_match.c). */
+	 * and the marked region's calls (session_match.c), the statistics of
+	 * the lanes on display (session_stats.c). */
 	struct sv_session_colors *colors;
 	struct sv_session_search *search;
+	struct sv_session_stats *stats;
 };
 
 /*
@@ -331,6 +279,16 @@ const struct sv_stats_region *sv_session_second_of(
 const struct sv_stats_region *sv_session_run_of(
 	const struct sv_session *s, uint32_t r);
 
+/* What the stored rows of a rank whose calls are not read (a rank
+ * subset) say: the earliest start and latest end (has_span), its calls,
+ * and its region of the largest total. */
+struct sv_session_rank_run {
+	bool has_span;
+	int64_t t0, t1;
+	uint64_t calls;
+	int64_t top_total;
+	long top_region; /* -1: none */
+};
 /* What the stored rows of rank r say (a rank subset), or NULL. */
 const struct sv_session_rank_run *sv_session_rank_run(
 	const struct sv_session *s, uint32_t r);
@@ -409,6 +367,30 @@ void sv_session_say_no_marked(struct sv_session *s, long r);
  * clears it); notifies SV_SESSION_RANGE. */
 void sv_session_set_range(
 	struct sv_session *s, bool on, int64_t t0, int64_t t1);
+/* The statistics (session_stats.c).  The table shown: over the lanes on
+ * display, the filter and the span, its rows in the session's order;
+ * NULL when there is none.  Borrowed until the next change. */
+const struct sv_stats_table *sv_session_stats(const struct sv_session *s);
+/* Its rows (0 without one), and the region of its row `row` (-1: no such
+ * row). */
+long sv_session_stats_rows(const struct sv_session *s);
+long sv_session_stats_region(const struct sv_session *s, long row);
+/* The whole run's table (every lane) kept aside while another is shown,
+ * or NULL. */
+const struct sv_stats_table *sv_session_stats_all(const struct sv_session *s);
+/* Whether the table shown is the whole run's (every lane, no filter). */
+bool sv_session_stats_is_all(const struct sv_session *s);
+/* A rank subset's whole run (stored statistics of every rank of the
+ * file), or NULL when every rank is read. */
+const struct sv_stats_table *sv_session_stats_run(const struct sv_session *s);
+/* The key the table is sorted by, and the change it is sorted by instead
+ * (SV_SESSION_SORT_DELTA or _PCT; 0: by the key). */
+enum sv_stats_key sv_session_sort_key(const struct sv_session *s);
+int sv_session_sort_diff_kind(const struct sv_session *s);
+/* What the statistics cover. */
+enum sv_session_span sv_session_span(const struct sv_session *s);
+/* Whether a worker computes the statistics (the table shown stays). */
+bool sv_session_stats_busy(const struct sv_session *s);
 /* Sort the statistics by key; notifies SV_SESSION_SORT. */
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
 /* Sort them by the change of each region's total time in the second run

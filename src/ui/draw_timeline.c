@@ -605,22 +605,24 @@ static void render_details(struct render_ctx *r)
 	details_callmeta(&d, p, c);
 	details_counters(&d, p, region, row->rank);
 	if (src.run ? v->s->stats2_valid
-		    : v->s->stats_valid || v->s->stats_all_valid) {
+		    : sv_session_stats(v->s) || sv_session_stats_all(v->s)) {
 		/* The region over the whole run when that table is at hand
 		 * (a solo lane's own table would always name its own rank
 		 * the slowest), else over the lanes on display; the second
 		 * run's table over the ranks shown. */
-		const struct sv_stats_region *sr = sv_stats_table_find(
-			src.run                 ? &v->s->stats2
-			: v->s->stats_all_valid ? &v->s->stats_all
-						: &v->s->stats,
-			region);
+		const struct sv_stats_region *sr =
+			sv_stats_table_find(src.run ? &v->s->stats2
+					    : sv_session_stats_all(v->s)
+						    ? sv_session_stats_all(v->s)
+						    : sv_session_stats(v->s),
+				region);
 		if (sr && sr->has_slowest_rank)
 			details_line(&d, SV_STYLE_DETAILS,
 				"%s: %" PRIu64 " call%s, %s; slowest rank "
 				"%" PRIu32 ", imbalance %.1f%%",
 				src.run ? "run B, these ranks"
-				: v->s->stats_is_all || v->s->stats_all_valid
+				: sv_session_stats_is_all(v->s) ||
+						sv_session_stats_all(v->s)
 					? "whole run"
 					: "these lanes",
 				sr->s.num_calls,

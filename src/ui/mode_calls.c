@@ -416,8 +416,9 @@ static double calls_p99(const struct sv_mode *m)
 	const struct calls_data *d = m->data;
 	const struct sv_session *s = m->s;
 	const struct sv_stats_region *reg =
-		d->region >= 0 && s->stats_valid
-			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
+		d->region >= 0 && sv_session_stats(s)
+			? sv_stats_table_find(
+				  sv_session_stats(s), (uint32_t)d->region)
 			: NULL;
 	return reg && reg->s.has_percentiles ? reg->s.p99_ns : -1;
 }

@@ -388,8 +388,9 @@ static void hist_marks(const struct hist_data *d,
 static const struct sv_stats_region *hist_region_stats(const struct sv_mode *m)
 {
 	const struct hist_data *d = m->data;
-	return d->region >= 0 && m->s->stats_valid
-		       ? sv_stats_table_find(&m->s->stats, (uint32_t)d->region)
+	return d->region >= 0 && sv_session_stats(m->s)
+		       ? sv_stats_table_find(
+				 sv_session_stats(m->s), (uint32_t)d->region)
 		       : NULL;
 }
 

@@ -181,8 +181,10 @@ static void stats_status(const struct sv_mode *m, char *line, size_t n,
 
 	snprintf(line, n, "  %sregion %ld/%zu",
 		s->p->layout == SV_LAYOUT_AGGREGATE ? "aggregate: " : "",
-		s->stats_valid && s->stats.nregions ? d->panel.list.cur + 1 : 0,
-		s->stats_valid ? s->stats.nregions : 0);
+		sv_session_stats(s) && sv_session_stats(s)->nregions
+			? d->panel.list.cur + 1
+			: 0,
+		sv_session_stats(s) ? sv_session_stats(s)->nregions : 0);
 	*hints = keys;
 	*nhints = 2;
 }

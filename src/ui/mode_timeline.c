@@ -224,13 +224,15 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 			v->drag_x = -1;
 			return sv_overview_click(v, x);
 		}
-		if (in_panel && v->s->stats_valid) {
+		if (in_panel && sv_session_stats(v->s)) {
 			long row = v->panel.list.top + (y - g->panel_y - 2);
-			if (row < (long)v->s->stats.nregions) {
+			if (row < (long)sv_session_stats(v->s)->nregions) {
 				sv_list_set_cursor(NULL, &v->panel.list, row);
 				v->panel.focus = true;
-				return sv_timeline_mark_region(v,
-					(long)v->s->stats.regions[row].region);
+				return sv_timeline_mark_region(
+					v, (long)sv_session_stats(v->s)
+						   ->regions[row]
+						   .region);
 			}
 			return SV_REACT_BELL;
 		}
@@ -348,7 +350,8 @@ static int timeline_source(struct sv_mode *mode)
 
 	if (s->sel != SV_NO_CALL)
 		r = (long)sv_call_region(s->p, s->sel);
-	else if (v->panel.focus && s->stats_valid && s->stats.nregions)
+	else if (v->panel.focus && sv_session_stats(s) &&
+		 sv_session_stats(s)->nregions)
 		r = sv_panel_region(&v->panel, s);
 	else if (s->mark_region >= 0)
 		r = s->mark_region;

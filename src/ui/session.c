@@ -90,11 +90,7 @@ void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
 	s->has_range = on;
 	s->range_t0 = on ? (t0 < t1 ? t0 : t1) : 0;
 	s->range_t1 = on ? (t0 < t1 ? t1 : t0) : 0;
-	/* The statistics follow a range marked, and the run when it goes. */
-	if (on || s->stats_span == SV_SPAN_RANGE) {
-		s->stats_span = on ? SV_SPAN_RANGE : SV_SPAN_RUN;
-		sv_session_compute_stats(s);
-	}
+	sv_session_stats_range(s, on);
 	sv_session_notify(s, SV_SESSION_RANGE | SV_SESSION_SORT);
 }
 
@@ -298,6 +294,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->p = p;
 	s->colors = sv_session_colors_new();
 	s->search = sv_session_search_new();
+	s->stats = sv_session_stats_new();
 	if (opts)
 		s->opts = *opts;
 	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
@@ -307,7 +304,6 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->sel = SV_NO_CALL;
 	s->solo_lane = -1;
 	s->mark_region = -1;
-	s->sort_key = SV_STATS_KEY_TOTAL;
 	s->bg_calls = SV_SESSION_BG_CALLS;
 	s->sel2 = SV_NO_CALL;
 	session_setup_profile(s);
@@ -352,18 +348,10 @@ void sv_session_fini(struct sv_session *s)
 	sv_layout_index_fini(&s->index_full);
 	sv_session_second_fini(s);
 	sv_session_colors_free(s->colors);
-	if (s->stats_valid)
-		sv_stats_table_fini(&s->stats);
-	if (s->stats_all_valid)
-		sv_stats_table_fini(&s->stats_all);
-	if (s->stats_base_valid)
-		sv_stats_table_fini(&s->stats_base);
+	sv_session_stats_free(s->stats);
+	s->stats = NULL; /* sv_session_free_filter stops its worker */
 	if (s->stats2_valid)
 		sv_stats_table_fini(&s->stats2);
-	if (s->stats_run_valid)
-		sv_stats_table_fini(&s->stats_run);
-	free(s->row_run);
-	free(s->run_ranks);
 	free(s->row2);
 	free(s->only2);
 	free(s->name2);
@@ -432,25 +420,26 @@ static bool session_repeats(const struct sv_stats_region *g)
 
 static long session_mark_pick(struct sv_session *s, bool repeated)
 {
+	const struct sv_stats_table *st = sv_session_stats(s);
 	const char *why = "the selected call's region";
 	long r = -1;
 	size_t i;
 
 	if (s->sel != SV_NO_CALL) {
 		r = (long)sv_call_region(s->p, s->sel);
-		if (repeated && s->stats_valid) {
+		if (repeated && st) {
 			const struct sv_stats_region *g =
-				sv_stats_table_find(&s->stats, (uint32_t)r);
+				sv_stats_table_find(st, (uint32_t)r);
 			if (g && !session_repeats(g))
 				r = -1;
 		}
 	}
-	if (r < 0 && s->stats_valid) {
+	if (r < 0 && st) {
 		int64_t best = -1;
 		why = repeated ? "the repeated region of most time"
 			       : "most time on the lanes shown";
-		for (i = 0; i < s->stats.nregions; i++) {
-			const struct sv_stats_region *g = &s->stats.regions[i];
+		for (i = 0; i < st->nregions; i++) {
+			const struct sv_stats_region *g = &st->regions[i];
 			if (g->s.num_calls && g->s.total_ns > best &&
 				(!repeated || session_repeats(g))) {
 				best = g->s.total_ns;
@@ -558,15 +547,7 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 	sv_session_colors_make(s, sp->has_colors ? &sp->colors : NULL);
 	sp->has_colors = false;
 	if (sp->has_stats) {
-		if (s->stats_all_valid)
-			sv_stats_table_fini(&s->stats_all);
-		s->stats_all = sp->stats;
-		s->stats_all_valid = true;
-		if (!s->stats_base_valid && s->stats_all.plain) {
-			sv_stats_table_copy(&s->stats_base, &s->stats_all);
-			s->stats_base_valid = true;
-		}
-		memset(&sp->stats, 0, sizeof sp->stats);
+		sv_session_stats_take_all(s, &sp->stats);
 		sp->has_stats = false;
 	}
 	sv_session_lanes_changed(s);
@@ -602,15 +583,7 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sel = sv_call_key_of(s->p, s->sel);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
-	if (s->stats_all_valid)
-		sv_stats_table_fini(&s->stats_all);
-	s->stats_all_valid = false;
-	if (s->stats_base_valid)
-		sv_stats_table_fini(&s->stats_base);
-	s->stats_base_valid = false;
-	if (s->stats_valid)
-		sv_stats_table_fini(&s->stats);
-	s->stats_valid = false;
+	sv_session_stats_forget(s);
 	s->stats2_of[0] = NULL; /* B's table is computed again */
 	if ((p->has_calls ? p->nlanes : 0) != old_lanes)
 		s->solo_lane = -1;
@@ -624,8 +597,6 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	s->sel = SV_NO_CALL;
 	s->sel2 = SV_NO_CALL;
 	s->has_range = false;
-	if (s->stats_span == SV_SPAN_RANGE)
-		s->stats_span = SV_SPAN_RUN;
 	session_setup_profile(s);
 	sv_session_second_profile(s);
 	rc = session_take_prep(s, sp) ? 0 : session_index_and_lanes(s, err);

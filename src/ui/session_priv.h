@@ -17,10 +17,22 @@ void sv_session_notify(struct sv_session *s, unsigned what);
 void sv_session_compute_stats(struct sv_session *s);
 /* Stop a worker computing statistics, if any. */
 void sv_session_stats_stop(struct sv_session *s);
-/* Whether a worker computes statistics; take its table in when it is
- * done (true: the table changed). */
-bool sv_session_stats_busy(const struct sv_session *s);
+/* Take the worker's table in when it is done (true: the table
+ * changed). */
 bool sv_session_stats_poll(struct sv_session *s);
+/* The statistics' part (session_stats.c): made empty, sorted by total
+ * time, over the whole run; freed (NULL-safe; its worker stopped
+ * before). */
+struct sv_session_stats *sv_session_stats_new(void);
+void sv_session_stats_free(struct sv_session_stats *st);
+/* A range was marked (on) or cleared: the statistics cover it, or the
+ * run again when they covered the range. */
+void sv_session_stats_range(struct sv_session *s, bool on);
+/* Take t (the whole run's table of the profile, made elsewhere) as the
+ * table kept aside; t is zeroed. */
+void sv_session_stats_take_all(struct sv_session *s, struct sv_stats_table *t);
+/* Drop every table (a new profile) and a span of the old range. */
+void sv_session_stats_forget(struct sv_session *s);
 
 /* Remake the match lists and their index for the search, the marked
  * region and the lanes shown (on a worker for a large profile). */

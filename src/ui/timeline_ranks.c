@@ -186,11 +186,12 @@ static void tlranks_matrix(struct sv_timeline *v)
 	sv_ranks_fini(&t->m);
 	t->m_valid = false;
 	t->m_col = -1;
-	if (t->region < 0 || !s->stats_valid)
+	if (t->region < 0 || !sv_session_stats(s))
 		return;
-	t->m_valid = sv_ranks_compute(&t->m, &s->stats, SV_RANKS_TOTAL) == 0;
-	for (j = 0; t->m_valid && j < s->stats.nregions; j++)
-		if ((long)s->stats.regions[j].region == t->region)
+	t->m_valid = sv_ranks_compute(
+			     &t->m, sv_session_stats(s), SV_RANKS_TOTAL) == 0;
+	for (j = 0; t->m_valid && j < sv_session_stats(s)->nregions; j++)
+		if ((long)sv_session_stats(s)->regions[j].region == t->region)
 			t->m_col = (long)j;
 }
 
