@@ -1843,11 +1843,12 @@ START_TEST(test_two_runs)
 		sv_script_backend(&b, &r.script);
 		ck_assert_int_eq(sv_app_run(r.app, &b, &r.err), 0);
 		ck_assert_ptr_nonnull(sv_app_view(r.app)->s.p2);
-		ck_assert(sv_app_view(r.app)->s.stats2_valid);
+		ck_assert(sv_session_stats2(&sv_app_view(r.app)->s));
 		/* B's index (made on the loader's thread when threaded): its
 		 * rows are on the timeline */
 		ck_assert(sv_session_two_rows(&sv_app_view(r.app)->s));
-		ck_assert_uint_eq(sv_app_view(r.app)->s.index2.ncalls,
+		ck_assert_uint_eq(
+			sv_session_index2(&sv_app_view(r.app)->s)->ncalls,
 			sv_app_view(r.app)->s.p2->ncalls);
 		ck_assert_ptr_nonnull(strstr(
 			sv_app_view(r.app)->s.message, "comparing with"));

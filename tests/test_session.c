@@ -116,6 +116,14 @@ static uint32_t region(const char *name)
 
 /* ---- set-up ---------------------------------------------------------- */
 
+/* The end of the second run's extent in the first run's times. */
+static int64_t run2_t1_of(const struct sv_session *ss)
+{
+	int64_t t0, t1;
+	sv_session_run2_extent(ss, &t0, &t1);
+	return t1;
+}
+
 START_TEST(test_init_whole_run)
 {
 	size_t l;
@@ -493,8 +501,9 @@ START_TEST(test_filter_background_reload)
 	wait_idle(&s);
 	ck_assert_str_eq(s.filter_spec, "ma");
 	ck_assert_uint_eq(s.index.ncalls, 2);
-	ck_assert(s.has_index2);
-	ck_assert_uint_eq(s.index2.ncalls, 2); /* main on both ranks of B */
+	ck_assert(sv_session_index2(&s));
+	ck_assert_uint_eq(
+		sv_session_index2(&s)->ncalls, 2); /* main on both ranks of B */
 	/* freeing the session stops a worker still running */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
 	ck_assert(s.filter_pending);
@@ -1427,7 +1436,7 @@ START_TEST(test_second_run_parts)
 	ck_assert(!sp.has_colors); /* and its colours */
 	sv_run_prep_fini(&sp);
 	ck_assert(sv_session_two_rows(&ss));
-	ck_assert(ss.stats2_valid);
+	ck_assert(sv_session_stats2(&ss));
 	ck_assert_int_eq(
 		sv_session_second_of(&ss, sv_profile_find_region(a, "solve"))
 			->s.total_ns,
@@ -1435,12 +1444,14 @@ START_TEST(test_second_run_parts)
 	{
 		/* B's table follows the ranks and the filter, not a solo
 		 * lane: it is not computed again for one */
-		uint64_t was = ss.stats2.regions[0].s.num_calls;
-		ss.stats2.regions[0].s.num_calls = 12345; /* a mark */
+		uint64_t was = sv_session_stats2(&ss)->regions[0].s.num_calls;
+		sv_session_stats2(&ss)->regions[0].s.num_calls =
+			12345; /* a mark */
 		sv_session_solo(&ss, 0);
-		ck_assert_uint_eq(ss.stats2.regions[0].s.num_calls, 12345);
+		ck_assert_uint_eq(
+			sv_session_stats2(&ss)->regions[0].s.num_calls, 12345);
 		sv_session_solo(&ss, -1);
-		ss.stats2.regions[0].s.num_calls = was;
+		sv_session_stats2(&ss)->regions[0].s.num_calls = was;
 		ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
 		ck_assert_ptr_null(sv_session_second_of(
 			&ss, sv_profile_find_region(a, "solve")));
@@ -1449,13 +1460,14 @@ START_TEST(test_second_run_parts)
 			&ss, sv_profile_find_region(a, "solve")));
 	}
 	/* then each run starts at zero: B's origin is its first call */
-	ck_assert_int_eq(ss.shift2, 50);
-	ck_assert_int_eq(ss.run2_t1, 2000);
+	ck_assert_int_eq(sv_session_shift2(&ss), 50);
+	ck_assert_int_eq(run2_t1_of(&ss), 2000);
 	/* B's solve is A's solve: the same colour; io is B's own */
 	ck_assert_str_eq(b->regions[sv_call_region(b, solve_b)], "solve");
 	r = sv_call_region(b, solve_b);
-	ck_assert_int_eq(ss.region1[r], sv_profile_find_region(a, "solve"));
-	ck_assert_int_eq(ss.region1[sv_call_region(b, io_b)], -1);
+	ck_assert_int_eq(
+		sv_session_region1(&ss, r), sv_profile_find_region(a, "solve"));
+	ck_assert_int_eq(sv_session_region1(&ss, sv_call_region(b, io_b)), -1);
 	ck_assert_int_eq(sv_session_call2_color(&ss, solve_b),
 		sv_session_call_color(&ss, 1));
 	/* the search and the marked region light B's calls by name */
@@ -1469,30 +1481,38 @@ START_TEST(test_second_run_parts)
 	ck_assert(!sv_session_is_match2(&ss, solve_b));
 	sv_session_mark_region(&ss, -1);
 	/* the region filter leaves B's filtered calls out of its index */
-	ck_assert(sv_layout_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	ck_assert(sv_layout_level_pos(sv_session_index2(&ss), io_b) !=
+		  UINT32_MAX);
 	ss.sel2 = io_b;
 	ck_assert_int_eq(sv_session_set_filter(&ss, "!io"), 0);
-	ck_assert_uint_eq(sv_layout_level_pos(&ss.index2, io_b), UINT32_MAX);
-	ck_assert(sv_layout_level_pos(&ss.index2, solve_b) != UINT32_MAX);
+	ck_assert_uint_eq(
+		sv_layout_level_pos(sv_session_index2(&ss), io_b), UINT32_MAX);
+	ck_assert(sv_layout_level_pos(sv_session_index2(&ss), solve_b) !=
+		  UINT32_MAX);
 	ck_assert_uint_eq(ss.sel2, SV_NO_CALL); /* filtered away */
 	ck_assert_int_eq(sv_session_set_filter(&ss, ""), 0);
-	ck_assert(sv_layout_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	ck_assert(sv_layout_level_pos(sv_session_index2(&ss), io_b) !=
+		  UINT32_MAX);
 	/* the rank filter and a solo lane hide B's lanes of other ranks */
 	ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
-	ck_assert(ss.lane2_hidden[0] && !ss.lane2_hidden[1]);
+	ck_assert(sv_session_lane2_hidden(&ss)[0] &&
+		  !sv_session_lane2_hidden(&ss)[1]);
 	ck_assert_int_eq(sv_session_set_ranks(&ss, ""), 0);
 	sv_session_solo(&ss, 0);
-	ck_assert(!ss.lane2_hidden[0] && ss.lane2_hidden[1]);
+	ck_assert(!sv_session_lane2_hidden(&ss)[0] &&
+		  sv_session_lane2_hidden(&ss)[1]);
 	sv_session_solo(&ss, -1);
 	/* hidden altogether, and back */
 	sv_session_show_second(&ss, false);
 	ck_assert(!sv_session_two_rows(&ss));
-	ck_assert(ss.lane2_hidden[0] && ss.lane2_hidden[1]);
+	ck_assert(sv_session_lane2_hidden(&ss)[0] &&
+		  sv_session_lane2_hidden(&ss)[1]);
 	sv_session_show_second(&ss, true);
-	ck_assert(!ss.lane2_hidden[0]);
+	ck_assert(!sv_session_lane2_hidden(&ss)[0]);
 	/* a reload of A keeps B, matched again */
 	ck_assert_int_eq(sv_session_set_profile(&ss, a, &err), 0);
-	ck_assert_int_eq(ss.region1[r], sv_profile_find_region(a, "solve"));
+	ck_assert_int_eq(
+		sv_session_region1(&ss, r), sv_profile_find_region(a, "solve"));
 	sv_session_fini(&ss);
 	sv_profile_free(a);
 	sv_profile_free(b);

@@ -1143,7 +1143,7 @@ START_TEST(test_two_runs_rows_and_window)
 	}
 	/* each run from its start: B's clock is 10 us ahead, and the
 	 * window fits both (B's 2 us rank 0 is the longer) */
-	ck_assert_int_eq(ss.shift2, 10000);
+	ck_assert_int_eq(sv_session_shift2(&ss), 10000);
 	ck_assert_int_eq(t.t0, 0);
 	ck_assert_int_eq(t.t1, 2000);
 	/* one window for both: a zoom moves B's rows' window along */

@@ -44,6 +44,7 @@ struct sv_regex;
 struct sv_session_colors;
 struct sv_session_search;
 struct sv_session_stats;
+struct sv_session_two;
 
 #define SV_SESSION_TEXT_MAX 256
 /* Profiles with at least this many calls search on a worker thread. */
@@ -95,6 +96,9 @@ struct sv_session {
 	/* The selection: a call (SV_NO_CALL for none), a region chosen in a
 	 * panel or by :region (-1 for none), and a time range (has_range). */
 	uint32_t sel;
+	/* The selected call of the second run (SV_NO_CALL; at most one of
+	 * sel and sel2 is set). */
+	uint32_t sel2;
 	long mark_region;
 	bool has_range;
 	int64_t range_t0, range_t1;
@@ -142,40 +146,6 @@ struct sv_session {
 	 * filter and statistics of a span on worker threads. */
 	uint64_t bg_calls;
 
-	/* The second run (p2, a comparison): its statistics over the same
-	 * ranks and region filter as stats (not the solo lane: its lanes are
-	 * its own), and for each region of p the row of stats2 with the same
-	 * name, or -1 (row2, p->nregions entries).  name2 is its title. */
-	struct sv_stats_table stats2;
-	bool stats2_valid;
-	/* What stats2 was computed for (the runs, the ranks and the filter
-	 * as typed): a solo lane or a window leaves it as it is. */
-	const struct sv_profile *stats2_of[2];
-	char stats2_key[64 + SV_SESSION_TEXT_MAX + 2];
-	long *row2;
-	char *name2;
-	/* The rows of stats2 whose region p lacks (only in the second run),
-	 * the largest total first, ties by name: nonly2 entries. */
-	size_t *only2;
-	size_t nonly2;
-	/* The second run on the timeline (session_two.c): its level-of-
-	 * detail index (the calls the region filter keeps, by name); its
-	 * time origin and shift2 = origin2 - origin, so that a time t of the
-	 * first run and t + shift2 of the second are as far from their
-	 * runs' starts (each run starts at the ruler's zero), and its extent
-	 * in the first run's times (run2_t0, run2_t1); show2: its rows are
-	 * on the timeline; its lanes hidden (p2->nlanes flags: the rank
-	 * filter, the solo lane's rank, show2 off); its selected call
-	 * (SV_NO_CALL; at most one of sel and sel2 is set); and each of its
-	 * regions' region of the same name in p, or -1 (region1). */
-	struct sv_layout_index index2;
-	bool has_index2;
-	int64_t origin2, shift2, run2_t0, run2_t1;
-	bool show2;
-	bool *lane2_hidden;
-	uint32_t sel2;
-	long *region1;
-
 	/* The views' jobs (job.h): a tree, a histogram, a call list, the
 	 * ranks strip, an export; taken in by sv_session_poll. */
 	struct sv_jobs jobs;
@@ -199,10 +169,12 @@ struct sv_session {
 	/* The sub-objects, each owned by its own file and read through the
 	 * functions below: the colour map (session_colors.c), the search
 	 * and the marked region's calls (session_match.c), the statistics of
-	 * the lanes on display (session_stats.c). */
+	 * the lanes on display (session_stats.c), the second run
+	 * (session_two.c). */
 	struct sv_session_colors *colors;
 	struct sv_session_search *search;
 	struct sv_session_stats *stats;
+	struct sv_session_two *two;
 };
 
 /*
@@ -258,6 +230,32 @@ int sv_session_set_profile_prepared(struct sv_session *s,
  * over; sp still needs sv_run_prep_fini).  B's rows are shown. */
 int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
 	const char *name, struct sv_error *err);
+/* The second run (session_two.c).  Its statistics over the ranks and
+ * the region filter of the first run's (not its solo lane), or NULL. */
+const struct sv_stats_table *sv_session_stats2(const struct sv_session *s);
+/* The rows of that table whose region the first run lacks, the largest
+ * total first, ties by name: *n of them. */
+const size_t *sv_session_only2(const struct sv_session *s, size_t *n);
+/* Its title, or NULL without a second run. */
+const char *sv_session_name2(const struct sv_session *s);
+/* Its level-of-detail index (the calls the region filter keeps, by
+ * name), or NULL. */
+const struct sv_layout_index *sv_session_index2(const struct sv_session *s);
+/* Its time origin, and shift2 = origin2 - origin: a time t of the first
+ * run and t + shift2 of the second are as far from their runs' starts. */
+int64_t sv_session_origin2(const struct sv_session *s);
+int64_t sv_session_shift2(const struct sv_session *s);
+/* Its extent [*t0, *t1) in the first run's times. */
+void sv_session_run2_extent(
+	const struct sv_session *s, int64_t *t0, int64_t *t1);
+/* Whether its rows are to be shown (as last set by
+ * sv_session_show_second). */
+bool sv_session_second_shown(const struct sv_session *s);
+/* Its lanes hidden (p2->nlanes flags: the rank filter, the solo lane's
+ * rank, its rows hidden), or NULL without one. */
+const bool *sv_session_lane2_hidden(const struct sv_session *s);
+/* The first run's region of the name of its region r, or -1. */
+long sv_session_region1(const struct sv_session *s, uint32_t r);
 /* Whether the timeline shows the second run's rows. */
 bool sv_session_two_rows(const struct sv_session *s);
 /* Show (on) or hide the second run's rows; notifies SV_SESSION_LANES. */

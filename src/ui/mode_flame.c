@@ -289,7 +289,8 @@ static void flame_draw(
 		SV_STYLE_DEFAULT, 0);
 	sv_treebuild_scope_text(s, scope, sizeof scope);
 	snprintf(line, sizeof line, "Flame graph: %s%s%s%s%s%s", scope,
-		d->b.has2 ? ", compared with " : "", d->b.has2 ? s->name2 : "",
+		d->b.has2 ? ", compared with " : "",
+		d->b.has2 ? sv_session_name2(s) : "",
 		d->expand ? ", recursion level by level" : "",
 		t && d->zoom != SV_CALLPATH_NONE ? ", zoomed into " : "",
 		t && d->zoom != SV_CALLPATH_NONE ? sv_callpath_name(t, d->zoom)

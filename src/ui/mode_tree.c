@@ -587,7 +587,8 @@ static void tree_draw(
 		SV_STYLE_DEFAULT, 0);
 	sv_treebuild_scope_text(s, scope, sizeof scope);
 	snprintf(line, sizeof line, "Call tree: %s%s%s%s", scope,
-		d->b.has2 ? ", compared with " : "", d->b.has2 ? s->name2 : "",
+		d->b.has2 ? ", compared with " : "",
+		d->b.has2 ? sv_session_name2(s) : "",
 		d->expand ? ", recursion level by level" : "");
 	sv_grid_text(
 		g, r.x, r.y, r.w, line, SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);

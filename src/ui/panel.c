@@ -77,7 +77,7 @@ static const char *const panel_col_names[PANEL_NSORTS] = {
 /* The panel's order now, as one of the orders above. */
 static int panel_sort_of(const struct sv_session *s)
 {
-	if (sv_session_sort_diff_kind(s) && s->stats2_valid)
+	if (sv_session_sort_diff_kind(s) && sv_session_stats2(s))
 		return sv_session_sort_diff_kind(s) == SV_SESSION_SORT_DELTA
 			       ? PANEL_SORT_DELTA
 			       : PANEL_SORT_PCT;
@@ -102,7 +102,8 @@ static int panel_sort_by(struct sv_session *s, int k)
 /* The order after (dir > 0) or before k, a second run's only with one. */
 static int panel_sort_step(const struct sv_session *s, int k, int dir)
 {
-	int n = s->p2 && s->stats2_valid ? PANEL_NSORTS : SV_PANEL_COL_COUNT;
+	int n = s->p2 && sv_session_stats2(s) ? PANEL_NSORTS
+					      : SV_PANEL_COL_COUNT;
 	k = k < n ? k : n - 1;
 	/* a column sorted as another (calls per rank) is stepped over */
 	do
@@ -149,7 +150,7 @@ static int panel_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 		return -1;
 	/* The list steps over every order; the second run's are skipped
 	 * without one. */
-	if (col >= SV_PANEL_COL_COUNT && !(m->s->p2 && m->s->stats2_valid))
+	if (col >= SV_PANEL_COL_COUNT && !(m->s->p2 && sv_session_stats2(m->s)))
 		col = l->sort >= SV_PANEL_COL_COUNT - 1
 			      ? 0
 			      : SV_PANEL_COL_COUNT - 1;
@@ -497,12 +498,13 @@ static void panel_cell(
 static void panel_only_in_b(struct sv_grid *gr, const struct sv_session *s,
 	const struct panel_rows *pr)
 {
-	size_t i;
+	size_t i, nonly2;
+	const size_t *only2 = sv_session_only2(s, &nonly2);
 	int j;
 
-	for (i = 0; i < s->nonly2 && (int)i < pr->n; i++) {
+	for (i = 0; i < nonly2 && (int)i < pr->n; i++) {
 		const struct sv_stats_region *rb =
-			&s->stats2.regions[s->only2[i]];
+			&sv_session_stats2(s)->regions[only2[i]];
 		int y = pr->y + (int)i,
 		    cx = pr->x0 + pr->name_w + pr->nshown * PANEL_NUM_W;
 		char b[16];
@@ -525,6 +527,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	const struct sv_session *s, const struct sv_panel_area *g)
 {
 	const struct sv_stats_table *st = sv_session_stats(s);
+	size_t nonly2;
 	const struct sv_profile *p = s->p;
 	const struct sv_glyphs *gl = sv_render_glyphs(g->ascii);
 	int x0 = g->x + 1, w = g->w - 1, name_w, name_min, ncols, i, y,
@@ -580,8 +583,8 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	}
 	/* A second run takes two columns: its figure and the change; else
 	 * a rank subset's whole run: its figure and the subset's share. */
-	whole = !s->stats2_valid && sv_session_stats_run(s);
-	extra = s->stats2_valid || whole ? 2 : 0;
+	whole = !sv_session_stats2(s) && sv_session_stats_run(s);
+	extra = sv_session_stats2(s) || whole ? 2 : 0;
 	if (extra && w - 1 - name_min < 2 * PANEL_NUM_W)
 		extra = 0;
 	ncols = (w - 1 - name_min) / PANEL_NUM_W - extra;
@@ -638,7 +641,8 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 				", run: %" PRIu32 " ranks",
 				sv_session_stats_run(s)->num_ranks);
 		else if (extra)
-			snprintf(other, sizeof other, ", B: %s", s->name2);
+			snprintf(other, sizeof other, ", B: %s",
+				sv_session_name2(s));
 		else
 			other[0] = '\0';
 		int tw = pn->focus && !pn->full ? w - 8 : w;
@@ -712,14 +716,15 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	top = pn->list.top;
 	/* At the last row, the regions only in the second run come into
 	 * view below it. */
-	if (extra && s->nonly2 && pn->list.cur == (long)st->nregions - 1) {
-		long want = (long)(st->nregions + s->nonly2) - visible;
+	sv_session_only2(s, &nonly2);
+	if (extra && nonly2 && pn->list.cur == (long)st->nregions - 1) {
+		long want = (long)(st->nregions + nonly2) - visible;
 		top = want > pn->list.cur ? pn->list.cur
 		      : want > top        ? want
 					  : top;
 	}
-	if (top > (long)(st->nregions + (extra ? s->nonly2 : 0)) - visible)
-		top = (long)(st->nregions + (extra ? s->nonly2 : 0)) - visible;
+	if (top > (long)(st->nregions + (extra ? nonly2 : 0)) - visible)
+		top = (long)(st->nregions + (extra ? nonly2 : 0)) - visible;
 	if (top < 0)
 		top = 0;
 	bottom = top + visible < (long)st->nregions ? top + visible

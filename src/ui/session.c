@@ -295,6 +295,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->colors = sv_session_colors_new();
 	s->search = sv_session_search_new();
 	s->stats = sv_session_stats_new();
+	s->two = sv_session_two_new();
 	if (opts)
 		s->opts = *opts;
 	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
@@ -346,15 +347,11 @@ void sv_session_fini(struct sv_session *s)
 	sv_layout_index_fini(&s->index);
 	sv_session_search_free(s->search);
 	sv_layout_index_fini(&s->index_full);
-	sv_session_second_fini(s);
+	sv_session_two_free(s->two);
+	s->two = NULL;
 	sv_session_colors_free(s->colors);
 	sv_session_stats_free(s->stats);
 	s->stats = NULL; /* sv_session_free_filter stops its worker */
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	free(s->row2);
-	free(s->only2);
-	free(s->name2);
 	sv_session_free_filter(s);
 	free(s->title);
 	free(s->title_base);
@@ -584,7 +581,7 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
 	sv_session_stats_forget(s);
-	s->stats2_of[0] = NULL; /* B's table is computed again */
+	sv_session_second_stale(s); /* B's table is computed again */
 	if ((p->has_calls ? p->nlanes : 0) != old_lanes)
 		s->solo_lane = -1;
 	/* Region numbers may differ in the new file: keep the filter and the

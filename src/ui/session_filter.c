@@ -270,8 +270,9 @@ static void filter_done(struct sv_session *s)
 
 	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
 		s->sel = SV_NO_CALL;
-	if (s->sel2 != SV_NO_CALL && s->has_index2 &&
-		sv_layout_level_pos(&s->index2, s->sel2) == UINT32_MAX)
+	if (s->sel2 != SV_NO_CALL && sv_session_index2(s) &&
+		sv_layout_level_pos(sv_session_index2(s), s->sel2) ==
+			UINT32_MAX)
 		s->sel2 = SV_NO_CALL;
 	sv_session_lanes_changed(s);
 	sv_session_message(s, false, "%s",
@@ -333,9 +334,7 @@ static void filter_work_clear(struct session_filter_work *w)
 	sv_session_free_filter(&w->shadow);
 	sv_session_free_later(&w->shadow.index, keep, NULL,
 		keep && w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
-	if (w->shadow.has_index2)
-		sv_session_free_later(&w->shadow.index2, NULL, NULL, 0);
-	w->shadow.has_index2 = false;
+	sv_session_second_shadow_fini(&w->shadow);
 }
 
 static void filter_run(struct sv_job *j)
@@ -408,7 +407,7 @@ static void filter_start(
 	w->full = &s->index_full;
 	w->shadow.p = s->p;
 	w->shadow.p2 = s->p2;
-	w->shadow.has_index2 = s->has_index2;
+	sv_session_second_shadow(&w->shadow, s);
 	w->shadow.sel2 = SV_NO_CALL;
 	snprintf(w->shadow.filter_spec, sizeof w->shadow.filter_spec, "%s",
 		spec);
@@ -424,7 +423,7 @@ static void filter_start(
 static bool filter_in_background(const struct sv_session *s)
 {
 	uint64_t n = s->p->has_calls ? s->p->ncalls : 0;
-	if (s->p2 && s->has_index2)
+	if (sv_session_index2(s))
 		n += s->p2->ncalls;
 	return s->bg_calls && n >= s->bg_calls;
 }
@@ -496,13 +495,8 @@ static void filter_take(struct sv_session *s)
 	sv_session_free_later(&s->index, NULL, NULL, 0);
 	s->index = t->index;
 	memset(&t->index, 0, sizeof t->index);
-	if (s->has_index2 && t->has_index2 && t->p2 == s->p2) {
-		sv_session_free_later(&s->index2, NULL, NULL, 0);
-		s->index2 = t->index2;
-		t->has_index2 = false;
-	} else {
+	if (!sv_session_second_take(s, t))
 		sv_session_second_filter(s);
-	}
 	s->filter_work = NULL;
 	s->filter_pending = false;
 	filter_work_free(w);

@@ -12,6 +12,9 @@
 
 /* Tell the notify hook what changed (SV_SESSION_* bits). */
 void sv_session_notify(struct sv_session *s, unsigned what);
+/* Sort the table shown again (its order depends on the second run's
+ * table when sorted by the change). */
+void sv_session_stats_resort(struct sv_session *s);
 /* Recompute the statistics for the lanes, filter and span in force (on a
  * worker for a window or range of a large profile). */
 void sv_session_compute_stats(struct sv_session *s);
@@ -68,7 +71,7 @@ void sv_session_stop_matches(struct sv_session *s);
 void sv_session_free_later(
 	struct sv_layout_index *ix, void *a, void *b, size_t ab_bytes);
 
-/* The second run's statistics and row2 (session_stats.c). */
+/* The second run's statistics and row2 (session_two.c). */
 void sv_session_compute_second(struct sv_session *s);
 /* A rank subset's whole-run table (stats_run, row_run), once, at init. */
 void sv_session_compute_run(struct sv_session *s);
@@ -120,12 +123,25 @@ bool sv_session_filter_poll(struct sv_session *s);
  * far it is; true when the screen should change. */
 bool sv_session_match_poll(struct sv_session *s);
 /* The second run's parts (session_two.c): its hidden lanes after the
- * lanes changed, its index after the filter changed, its maps after the
- * first run was replaced, and freeing them. */
+ * lanes changed, its index after the filter changed, and its maps
+ * after the first run was replaced. */
 void sv_session_second_lanes(struct sv_session *s);
 void sv_session_second_filter(struct sv_session *s);
 void sv_session_second_profile(struct sv_session *s);
-void sv_session_second_fini(struct sv_session *s);
+/* The second run's part: made empty; freed (NULL-safe). */
+struct sv_session_two *sv_session_two_new(void);
+void sv_session_two_free(struct sv_session_two *two);
+/* Its table is to be computed again (a new first run). */
+void sv_session_second_stale(struct sv_session *s);
+/* The filter's worker (session_filter.c) makes the second run's index in
+ * a shadow session: a part of its own, marked as having an index when
+ * s's has one (made then by sv_session_second_filter on the shadow);
+ * freed (its index off the loop); and its index taken by s (false: none
+ * to take, or of another second run). */
+void sv_session_second_shadow(
+	struct sv_session *shadow, const struct sv_session *s);
+void sv_session_second_shadow_fini(struct sv_session *shadow);
+bool sv_session_second_take(struct sv_session *s, struct sv_session *shadow);
 
 /* The colour map (session_colors.c): made empty, in mode "region";
  * freed (NULL-safe). */

@@ -8,9 +8,7 @@
  * title), stopped before anything it reads changes.  All of it is
  * struct sv_session_stats, defined here alone: other files read it through
  * sv_session_stats() and its kin (session.h) and change it only through
- * the functions that notify.  (The second run's table is computed here
- * too, until session_two.c takes it.)  Nothing here knows about curses or
- * HDF5.
+ * the functions that notify.  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/session.h"
 
@@ -181,120 +179,6 @@ void sv_session_stats_forget(struct sv_session *s)
 		st->stats_span = SV_SPAN_RUN;
 }
 
-/* The second run's table over the ranks and region filter of the first,
- * and the map from the first run's regions to its rows. */
-/* What the second run's table depends on, as a key. */
-static void session_second_key(const struct sv_session *s, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s\x01%s", s->rank_spec, s->filter_spec);
-}
-
-static void session_second_map(struct sv_session *s);
-static void session_sort_table(struct sv_session *s);
-
-void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t)
-{
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	s->stats2 = *t;
-	memset(t, 0, sizeof *t);
-	s->stats2_valid = true;
-	s->stats2_of[0] = s->p;
-	s->stats2_of[1] = s->p2;
-	session_second_key(s, s->stats2_key, sizeof s->stats2_key);
-	session_second_map(s);
-}
-
-void sv_session_compute_second(struct sv_session *s)
-{
-	struct sv_stats_filter f;
-	struct sv_error err;
-	char key[sizeof s->stats2_key];
-
-	session_second_key(s, key, sizeof key);
-	if (s->stats2_valid && s->p2 && s->stats2_of[0] == s->p &&
-		s->stats2_of[1] == s->p2 && !strcmp(key, s->stats2_key))
-		return; /* a solo lane, a window: B's table stays */
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	s->stats2_valid = false;
-	free(s->row2);
-	free(s->only2);
-	s->row2 = NULL;
-	s->only2 = NULL;
-	s->nonly2 = 0;
-	if (!s->p2)
-		return;
-	memset(&f, 0, sizeof f);
-	f.rank_on = s->rank_on;
-	f.nrank_on = s->nrank_on;
-	f.include = s->filter_re;
-	f.ninclude = s->ninclude;
-	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-	f.nexclude = s->nexclude;
-	f.skip_empty = true;
-	if (sv_stats_table_compute(&s->stats2, s->p2, &f, &err) < 0)
-		return;
-	s->stats2_valid = true;
-	s->stats2_of[0] = s->p;
-	s->stats2_of[1] = s->p2;
-	memcpy(s->stats2_key, key, sizeof key);
-	session_second_map(s);
-	if (s->stats->sort_diff && s->stats->stats_valid)
-		session_sort_table(s);
-}
-
-/* For each region of p the row of stats2 of its name; the rows only in
- * the second run. */
-static void session_second_map(struct sv_session *s)
-{
-	uint32_t r;
-	size_t i;
-
-	free(s->row2);
-	free(s->only2);
-	s->nonly2 = 0;
-	s->row2 = sv_xmalloc(
-		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
-	for (r = 0; r < s->p->nregions; r++)
-		s->row2[r] = -1;
-	s->only2 = sv_xmalloc((s->stats2.nregions ? s->stats2.nregions : 1) *
-			      sizeof *s->only2);
-	for (i = 0; i < s->stats2.nregions; i++) {
-		int64_t a =
-			sv_profile_find_region(s->p, s->stats2.regions[i].name);
-		if (a >= 0)
-			s->row2[a] = (long)i;
-		else
-			s->only2[s->nonly2++] = i;
-	}
-	/* The largest first, ties by name (a handful of rows). */
-	for (i = 1; i < s->nonly2; i++) {
-		size_t k = s->only2[i], j = i;
-		const struct sv_stats_region *rk = &s->stats2.regions[k];
-		while (j > 0) {
-			const struct sv_stats_region *rj =
-				&s->stats2.regions[s->only2[j - 1]];
-			if (rj->s.total_ns > rk->s.total_ns ||
-				(rj->s.total_ns == rk->s.total_ns &&
-					strcmp(rj->name, rk->name) <= 0))
-				break;
-			s->only2[j] = s->only2[j - 1];
-			j--;
-		}
-		s->only2[j] = k;
-	}
-}
-
-const struct sv_stats_region *sv_session_second_of(
-	const struct sv_session *s, uint32_t r)
-{
-	if (!s->stats2_valid || !s->row2 || r >= s->p->nregions ||
-		s->row2[r] < 0)
-		return NULL;
-	return &s->stats2.regions[s->row2[r]];
-}
-
 static void session_run_ranks(struct sv_session *s);
 
 void sv_session_compute_run(struct sv_session *s)
@@ -423,15 +307,14 @@ static int session_keyed_cmp(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* The table in the session's order: by sort_key, or by change. */
-static void session_sort_table(struct sv_session *s)
+void sv_session_stats_resort(struct sv_session *s)
 {
 	struct session_keyed *k;
 	struct sv_stats_region *rows;
 	size_t i, n = s->stats->shown.nregions;
 
 	sv_stats_table_sort(&s->stats->shown, s->stats->sort_key);
-	if (!s->stats->sort_diff || !s->stats2_valid || n < 2)
+	if (!s->stats->sort_diff || !sv_session_stats2(s) || n < 2)
 		return;
 	k = sv_xmalloc(n * sizeof *k);
 	rows = sv_xmalloc(n * sizeof *rows);
@@ -461,7 +344,7 @@ static void session_adopt_stats(
 		sv_stats_table_copy(&s->stats->stats_base, &s->stats->shown);
 		s->stats->stats_base_valid = true;
 	}
-	session_sort_table(s);
+	sv_session_stats_resort(s);
 }
 
 static void session_stats_job(struct sv_job *j)
@@ -644,12 +527,12 @@ void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
 
 int sv_session_sort_diff(struct sv_session *s, int kind)
 {
-	if (!s->p2 || !s->stats2_valid ||
+	if (!s->p2 || !sv_session_stats2(s) ||
 		(kind != SV_SESSION_SORT_DELTA && kind != SV_SESSION_SORT_PCT))
 		return -EINVAL;
 	s->stats->sort_diff = kind;
 	if (s->stats->stats_valid)
-		session_sort_table(s);
+		sv_session_stats_resort(s);
 	sv_session_notify(s, SV_SESSION_SORT);
 	return 0;
 }

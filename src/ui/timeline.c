@@ -329,7 +329,8 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 {
 	const struct sv_timeline_src src = sv_timeline_src(v, run);
 	const struct sv_profile *p = src.p;
-	const bool *hidden = src.run ? v->s->lane2_hidden : v->s->lane_hidden;
+	const bool *hidden =
+		src.run ? sv_session_lane2_hidden(v->s) : v->s->lane_hidden;
 	int64_t s, e, lo, hi, span = sv_timeline_span(v);
 	uint32_t lane;
 

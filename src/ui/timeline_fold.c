@@ -197,7 +197,8 @@ struct fold_cell {
 
 static bool fold_lane_shown(const struct sv_timeline *v, unsigned run, size_t l)
 {
-	const bool *hidden = run ? v->s->lane2_hidden : v->s->lane_hidden;
+	const bool *hidden =
+		run ? sv_session_lane2_hidden(v->s) : v->s->lane_hidden;
 	return !hidden || !hidden[l];
 }
 

@@ -315,7 +315,7 @@ void sv_timeline_build_rows(struct sv_timeline *v)
 	sv_timeline_two_lanes(v);
 	sv_layout_rows_build_two(&v->rows, v->s->p, v->s->lane_hidden,
 		v->lane_folded, sv_session_two_rows(v->s) ? v->s->p2 : NULL,
-		v->s->lane2_hidden, v->lane2_folded);
+		sv_session_lane2_hidden(v->s), v->lane2_folded);
 	sv_timeline_fold_rows(v);
 }
 
