@@ -450,7 +450,7 @@ START_TEST(test_other_prompts)
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_FILTER);
 	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "ma");
 	keys("C-u c h Enter");
-	ck_assert_str_eq(v.s.filter_spec, "ch");
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "ch");
 	/* the rank prompt applies on Enter */
 	keys("r 1 Enter");
 	ck_assert_str_eq(v.s.rank_spec, "1");

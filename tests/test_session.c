@@ -134,7 +134,7 @@ START_TEST(test_init_whole_run)
 	ck_assert_int_eq(s.mark_region, -1);
 	ck_assert_int_eq(s.solo_lane, -1);
 	ck_assert_ptr_null(s.rank_on);
-	ck_assert_ptr_null(s.region_keep);
+	ck_assert_ptr_null(sv_session_region_keep(&s));
 	ck_assert_int_eq(s.run_t0, 0);
 	ck_assert_int_eq(s.run_t1, 1200);
 	ck_assert_str_eq(s.title, "test.h5");
@@ -144,7 +144,7 @@ START_TEST(test_init_whole_run)
 	}
 	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 5);
-	ck_assert_uint_eq(s.index.ncalls, NCALLS);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, NCALLS);
 	ck_assert_int_eq(stats_of("main")->s.total_ns, 2200);
 }
 END_TEST
@@ -172,7 +172,7 @@ START_TEST(test_init_degenerate)
 	ck_assert(t.run_t1 > t.run_t0);
 	ck_assert(sv_session_stats(&t));
 	ck_assert_uint_eq(sv_session_stats(&t)->nregions, 0);
-	ck_assert_uint_eq(t.index.ncalls, 0);
+	ck_assert_uint_eq(sv_session_index(&t)->ncalls, 0);
 	ck_assert_int_eq(sv_session_set_search(&t, "x", &err), 0);
 	ck_assert_uint_eq(sv_session_nmatches(&t), 0);
 	ck_assert_int_eq(sv_session_set_filter(&t, "x"), 0);
@@ -356,7 +356,8 @@ START_TEST(test_filter)
 
 	/* then region_keep, the index and the statistics follow it */
 	for (r = 0; r < prof->nregions; r++) {
-		bool keep = !s.region_keep || s.region_keep[r];
+		bool keep = !sv_session_region_keep(&s) ||
+			    sv_session_region_keep(&s)[r];
 		ck_assert(sv_session_keeps(&s, first_call(prof, r)) == keep);
 		if (!keep)
 			continue;
@@ -365,11 +366,11 @@ START_TEST(test_filter)
 			"%s%s", kept[0] ? " " : "", prof->regions[r]);
 	}
 	ck_assert_str_eq(kept, filters[_i].kept);
-	ck_assert_uint_eq(s.index.ncalls, filters[_i].ncalls);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, filters[_i].ncalls);
 	ck_assert_uint_eq(sv_session_stats(&s)->nregions, nkept);
 	ck_assert(sv_session_stats_is_all(&s) ==
-		  (nkept == prof->nregions && !s.region_keep));
-	ck_assert_str_eq(s.filter_spec, filters[_i].spec);
+		  (nkept == prof->nregions && !sv_session_region_keep(&s)));
+	ck_assert_str_eq(sv_session_filter_spec(&s), filters[_i].spec);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
 	ck_assert(!s.message_is_error);
@@ -384,8 +385,8 @@ START_TEST(test_filter_bad_regex)
 	/* when a pattern does not compile */
 	ck_assert_int_eq(sv_session_set_filter(&s, "main ("), -EINVAL);
 	/* then the old filter stays, the message says why, nobody is told */
-	ck_assert_str_eq(s.filter_spec, "ch");
-	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ch");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 2);
 	ck_assert(s.message_is_error);
 	ck_assert_str_ne(s.message, "");
 	ck_assert_int_eq(heard.n, 0);
@@ -414,36 +415,37 @@ static int wait_idle(struct sv_session *ss)
 START_TEST(test_filter_background)
 {
 	uint32_t c600 = call_of(prof, "child", 600);
-	size_t all = s.index.ncalls;
+	size_t all = sv_session_index(&s)->ncalls;
 
 	s.bg_calls = 1;
 	s.sel = c600;
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
 	/* pending: nothing changed yet */
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert(sv_session_busy(&s));
-	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_str_eq(sv_session_filter_spec(&s), "");
 	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
-	ck_assert_ptr_null(s.region_keep);
-	ck_assert_uint_eq(s.index.ncalls, all);
+	ck_assert_ptr_null(sv_session_region_keep(&s));
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, all);
 	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_ptr_nonnull(strstr(s.message, "filtering 'ch'"));
 	ck_assert_int_eq(heard.n, 0);
 	/* a bad pattern: an error now, the filter being made goes on */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma ("), -EINVAL);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
 	/* a newer filter stops it: only the last is taken in */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
 	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
 	ck_assert_uint_eq(s.sel, c600);
 	ck_assert_int_ge(wait_idle(&s), 1);
-	ck_assert(!s.filter_pending);
-	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert(!sv_session_filter_pending(&s));
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ma");
 	ck_assert_str_eq(s.message, "filter set");
-	ck_assert(s.region_keep[region("main")]);
-	ck_assert(!s.region_keep[region("child")]);
-	ck_assert_uint_eq(s.index.ncalls, 2); /* main on both ranks */
+	ck_assert(sv_session_region_keep(&s)[region("main")]);
+	ck_assert(!sv_session_region_keep(&s)[region("child")]);
+	ck_assert_uint_eq(
+		sv_session_index(&s)->ncalls, 2); /* main on both ranks */
 	ck_assert(!sv_session_stats_is_all(&s));
 	ck_assert_ptr_nonnull(stats_of("main"));
 	ck_assert_ptr_null(stats_of("child"));
@@ -452,23 +454,23 @@ START_TEST(test_filter_background)
 	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
 	/* back to the filter in force while another is made */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
-	ck_assert(!s.filter_pending);
+	ck_assert(!sv_session_filter_pending(&s));
 	ck_assert(!sv_session_busy(&s));
-	ck_assert_str_eq(s.filter_spec, "ma");
-	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ma");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 2);
 	ck_assert_int_eq(heard.n, 1);
 	/* cleared on the worker too */
 	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_ptr_nonnull(strstr(s.message, "clearing the filter"));
-	ck_assert_ptr_nonnull(s.region_keep);
+	ck_assert_ptr_nonnull(sv_session_region_keep(&s));
 	wait_idle(&s);
-	ck_assert_ptr_null(s.region_keep);
-	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_ptr_null(sv_session_region_keep(&s));
+	ck_assert_str_eq(sv_session_filter_spec(&s), "");
 	ck_assert_str_eq(s.message, "filter cleared");
-	ck_assert_uint_eq(s.index.ncalls, all);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, all);
 	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_int_eq(heard.n, 2);
 }
@@ -484,29 +486,29 @@ START_TEST(test_filter_background_reload)
 
 	s.bg_calls = 1;
 	ck_assert_int_eq(sv_session_set_filter(&s, "gr"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_str_eq(sv_session_filter_text(&s), "gr");
 	wait_idle(&s);
-	ck_assert(!s.filter_pending);
-	ck_assert_str_eq(s.filter_spec, "gr");
-	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert(!sv_session_filter_pending(&s));
+	ck_assert_str_eq(sv_session_filter_spec(&s), "gr");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 1);
 	/* a second run while one is being made: made again for both runs */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_int_eq(sv_session_set_second(&s, prof, "b", &err), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
 	wait_idle(&s);
-	ck_assert_str_eq(s.filter_spec, "ma");
-	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ma");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 2);
 	ck_assert(sv_session_index2(&s));
 	ck_assert_uint_eq(
 		sv_session_index2(&s)->ncalls, 2); /* main on both ranks of B */
 	/* freeing the session stops a worker still running */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	sv_session_fini(&s);
 	sv_profile_free(prof);
 	prof = p2;
@@ -595,13 +597,14 @@ START_TEST(test_filter_metadata)
 		s.bg_calls = 1; /* the same, made on a worker */
 
 	ck_assert_int_eq(filter_set("phase=steady"), 0);
-	ck_assert_ptr_null(s.call_keep); /* no metadata yet: names only */
-	ck_assert_uint_eq(s.index.ncalls, 0);
+	ck_assert_ptr_null(
+		sv_session_call_keep(&s)); /* no metadata yet: names only */
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 0);
 	tag_children(c100, c600);
 	/* one term: the one call */
 	ck_assert_int_eq(filter_set("phase=steady"), 0);
-	ck_assert_ptr_nonnull(s.call_keep);
-	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert_ptr_nonnull(sv_session_call_keep(&s));
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 1);
 	ck_assert(sv_session_keeps(&s, c100));
 	ck_assert(!sv_session_keeps(&s, c600));
 	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 1);
@@ -611,11 +614,11 @@ START_TEST(test_filter_metadata)
 	ck_assert(!sv_session_stats_is_all(&s));
 	/* a name and a term: main's two calls and the tagged one */
 	ck_assert_int_eq(filter_set("main phase~^st"), 0);
-	ck_assert_uint_eq(s.index.ncalls, 3);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 3);
 	ck_assert(sv_session_keeps(&s, call_of(prof, "main", 0)));
 	/* an excluded term: everything but the warm call */
 	ck_assert_int_eq(filter_set("!phase=warm"), 0);
-	ck_assert_uint_eq(s.index.ncalls, NCALLS - 1);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, NCALLS - 1);
 	ck_assert(!sv_session_keeps(&s, c600));
 	g = sv_stats_table_find(
 		sv_session_stats(&s), sv_call_region(prof, c100));
@@ -628,11 +631,11 @@ START_TEST(test_filter_metadata)
 	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
 	/* a bad regex after ~ is an error, and the filter stays */
 	ck_assert_int_eq(filter_set("phase~("), -EINVAL);
-	ck_assert_str_eq(s.filter_spec, "!phase=warm");
+	ck_assert_str_eq(sv_session_filter_spec(&s), "!phase=warm");
 	/* cleared: every call again */
 	ck_assert_int_eq(filter_set(""), 0);
-	ck_assert_ptr_null(s.call_keep);
-	ck_assert_uint_eq(s.index.ncalls, NCALLS);
+	ck_assert_ptr_null(sv_session_call_keep(&s));
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, NCALLS);
 }
 END_TEST
 
@@ -1221,16 +1224,17 @@ START_TEST(test_set_profile)
 	/* then the filter and search are kept as typed and applied to the
 	 * new region numbers; the selection, mark and range are dropped */
 	ck_assert_ptr_eq(s.p, p2);
-	ck_assert_str_eq(s.filter_spec, "ch ma");
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ch ma");
 	ck_assert_str_eq(sv_session_search_spec(&s), "ain");
 	for (r = 0; r < p2->nregions; r++) {
 		bool ch = !strcmp(p2->regions[r], "child") ||
 			  !strcmp(p2->regions[r], "main");
-		ck_assert_msg(s.region_keep[r] == ch, "%s", p2->regions[r]);
+		ck_assert_msg(sv_session_region_keep(&s)[r] == ch, "%s",
+			p2->regions[r]);
 		ck_assert(sv_session_search_regions(&s)[r] ==
 			  !strcmp(p2->regions[r], "main"));
 	}
-	ck_assert_uint_eq(s.index.ncalls, 3);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 3);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 	ck_assert_int_eq(s.mark_region, -1);
 	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
@@ -1246,8 +1250,8 @@ START_TEST(test_set_profile)
 	ck_assert_uint_ne(p3->nlanes, p2->nlanes);
 	ck_assert_int_eq(sv_session_set_profile(&s, p3, &err), 0);
 	ck_assert_int_eq(s.solo_lane, -1);
-	ck_assert_str_eq(s.filter_spec, "ch ma");
-	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ch ma");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 1);
 	ck_assert_int_eq(s.run_t1, 10);
 
 	/* and no profile at all is refused */
@@ -1378,7 +1382,8 @@ START_TEST(test_set_profile_prepared)
 	ck_assert(sv_session_stats(&ss)->p == b);
 	/* and they agree with a reload that makes them itself */
 	ck_assert_int_eq(sv_session_set_profile(&plain, c, &err), 0);
-	ck_assert_uint_eq(ss.index.ncalls, plain.index.ncalls);
+	ck_assert_uint_eq(sv_session_index(&ss)->ncalls,
+		sv_session_index(&plain)->ncalls);
 	ck_assert_uint_eq(sv_session_stats(&ss)->nregions,
 		sv_session_stats(&plain)->nregions);
 	for (r = 0; r < sv_session_stats(&ss)->nregions; r++) {

@@ -435,10 +435,10 @@ END_TEST
 START_TEST(test_filter)
 {
 	keys("\\ ! c h i l d Enter");
-	ck_assert_str_eq(v.s.filter_spec, "!child");
-	ck_assert_ptr_nonnull(v.s.region_keep);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "!child");
+	ck_assert_ptr_nonnull(sv_session_region_keep(&v.s));
 	/* child calls are gone from the index and the panel */
-	ck_assert_uint_eq(v.s.index.ncalls, 5);
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 5);
 	ck_assert_ptr_null(sv_stats_table_find(sv_session_stats(&v.s), 1));
 	/* the parent of a call skips the calls the filter hides */
 	keys("\\ C-u ! c h i l d Enter / g r a n d Enter");
@@ -446,10 +446,10 @@ START_TEST(test_filter)
 	keys("K");
 	ck_assert_str_eq(sel_region(), "main");
 	keys("\\ C-u Enter");
-	ck_assert_ptr_null(v.s.region_keep);
-	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	ck_assert_ptr_null(sv_session_region_keep(&v.s));
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 7);
 	keys("\\ m a i n Enter");
-	ck_assert_uint_eq(v.s.index.ncalls, 2);
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 2);
 }
 END_TEST
 
@@ -466,27 +466,27 @@ START_TEST(test_filter_background)
 {
 	v.s.bg_calls = 1;
 	keys("\\ ! c h i l d Enter");
-	ck_assert(v.s.filter_pending);
-	ck_assert_str_eq(v.s.filter_spec, "");
-	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	ck_assert(sv_session_filter_pending(&v.s));
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 7);
 	/* the prompt holds "!child": Enter makes it again */
 	keys("\\ Enter");
-	ck_assert(v.s.filter_pending);
+	ck_assert(sv_session_filter_pending(&v.s));
 	wait_view();
-	ck_assert_str_eq(v.s.filter_spec, "!child");
-	ck_assert_uint_eq(v.s.index.ncalls, 5);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "!child");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 5);
 	ck_assert_ptr_null(sv_stats_table_find(sv_session_stats(&v.s), 1));
 	/* clearing, then main before the clearing is made */
 	keys("\\ C-u Enter");
-	ck_assert(v.s.filter_pending);
+	ck_assert(sv_session_filter_pending(&v.s));
 	keys("\\ m a i n Enter");
 	wait_view();
-	ck_assert_str_eq(v.s.filter_spec, "main");
-	ck_assert_uint_eq(v.s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "main");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 2);
 	keys("\\ C-u Enter");
 	wait_view();
-	ck_assert_ptr_null(v.s.region_keep);
-	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	ck_assert_ptr_null(sv_session_region_keep(&v.s));
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 7);
 }
 END_TEST
 
@@ -870,7 +870,7 @@ START_TEST(test_reload_and_resize)
 	int64_t t0, t1;
 
 	keys("+ + / c h i l d Enter Tab z \\ ! w o r k Enter");
-	ck_assert_uint_eq(v.s.index.ncalls, 6);
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 6);
 	t0 = TL(&v)->t0;
 	t1 = TL(&v)->t1;
 	/* a reload keeps the window and the fold flags, and the selection
@@ -887,8 +887,8 @@ START_TEST(test_reload_and_resize)
 	ck_assert_ptr_eq(v.s.p, again);
 	ck_assert(sv_session_stats(&v.s));
 	/* the filter and the search, as typed, apply to the new file */
-	ck_assert_str_eq(v.s.filter_spec, "!work");
-	ck_assert_uint_eq(v.s.index.ncalls, 6);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "!work");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 6);
 	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
 	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	keys("Tab");

@@ -45,6 +45,7 @@ struct sv_session_colors;
 struct sv_session_search;
 struct sv_session_stats;
 struct sv_session_two;
+struct sv_session_filter;
 
 #define SV_SESSION_TEXT_MAX 256
 /* Profiles with at least this many calls search on a worker thread. */
@@ -111,35 +112,11 @@ struct sv_session {
 	uint32_t nrank_on;
 	char rank_spec[64]; /* as typed, "" = all */
 
-	/* The region filter (\): patterns as typed, compiled, and the
-	 * regions they keep (NULL = no filter). */
-	char filter_spec[SV_SESSION_TEXT_MAX];
-	bool *region_keep;
-	struct sv_regex **filter_re; /* include patterns, then exclude */
-	size_t ninclude, nexclude;
-	/* With metadata terms (key=value, key~regex) in the filter and a
-	 * file with event metadata: the calls it keeps, p->ncalls flags, and
-	 * region_keep says which regions keep some call; NULL otherwise.
-	 * Ask sv_session_keeps() rather than either array. */
-	bool *call_keep;
-	/* Level-of-detail index of the calls the filter keeps: made from
-	 * index_full, the index of every call with its regions (made once
-	 * with the profile), by sv_layout_select_begin, which borrows the
-	 * levels kept whole (without a filter, every level) and makes only
-	 * the others from the kept regions' calls. */
-	struct sv_layout_index index;
+	/* The level-of-detail index of every call with its regions, made
+	 * once with the profile: what the filter's index (sv_session_index)
+	 * and the highlights select their levels from, borrowing those kept
+	 * whole. */
 	struct sv_layout_index index_full;
-	/* On a profile of at least bg_calls calls (both runs' calls, with
-	 * a second run), a new filter's regions, calls and indexes are made
-	 * on a worker: until sv_session_poll() takes them in, the filter
-	 * above stays in force, filter_pending is set and the message line
-	 * shows the progress.  A newer filter tells the worker to stop and,
-	 * without waiting for it, starts another (or, when it is the filter
-	 * in force, none): the one told to stop frees what it made and is
-	 * joined later (filter_orphans). */
-	bool filter_pending;
-	struct session_filter_work *filter_work; /* private */
-	struct sv_job_orphans filter_orphans;    /* private */
 
 	/* Profiles with at least bg_calls calls (set by init to
 	 * SV_SESSION_BG_CALLS; 0 = always here) make their match lists,
@@ -170,11 +147,12 @@ struct sv_session {
 	 * functions below: the colour map (session_colors.c), the search
 	 * and the marked region's calls (session_match.c), the statistics of
 	 * the lanes on display (session_stats.c), the second run
-	 * (session_two.c). */
+	 * (session_two.c) and the region filter (session_filter.c). */
 	struct sv_session_colors *colors;
 	struct sv_session_search *search;
 	struct sv_session_stats *stats;
 	struct sv_session_two *two;
+	struct sv_session_filter *filter;
 };
 
 /*
@@ -339,6 +317,20 @@ int sv_session_set_filter(struct sv_session *s, const char *spec);
 /* The filter as last typed: the one being made while filter_pending,
  * else the one in force (what the filter prompt starts from). */
 const char *sv_session_filter_text(const struct sv_session *s);
+/* The filter in force, as typed ("" for none). */
+const char *sv_session_filter_spec(const struct sv_session *s);
+/* Whether a new filter is being made on a worker (the one in force
+ * stays until sv_session_poll() takes it in). */
+bool sv_session_filter_pending(const struct sv_session *s);
+/* The regions the filter keeps, p->nregions flags, or NULL without a
+ * filter; with metadata terms, the calls it keeps, p->ncalls flags (the
+ * regions then keep some call), else NULL.  Ask sv_session_keeps()
+ * rather than either array for one call. */
+const bool *sv_session_region_keep(const struct sv_session *s);
+const bool *sv_session_call_keep(const struct sv_session *s);
+/* The level-of-detail index the timeline draws: the calls the filter
+ * keeps (every call without one); never NULL. */
+const struct sv_layout_index *sv_session_index(const struct sv_session *s);
 /* Set the search pattern (regex searched anywhere in region names; ""
  * clears; "key=value" or "key~regex" also matches the calls whose event
  * metadata has key with that value, or a value the regex finds) and

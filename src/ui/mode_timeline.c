@@ -181,7 +181,7 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 	}
 	/* Nothing selected: the call under the cursor on its row, else the
 	 * first after it (before it, backwards), as the filter keeps them. */
-	lv = sv_layout_level(&v->s->index, v->cur_lane, v->cur_depth);
+	lv = sv_layout_level(sv_session_index(v->s), v->cur_lane, v->cur_depth);
 	c = SV_NO_CALL;
 	if (lv && lv->n) {
 		uint32_t lo, hi;
@@ -486,20 +486,22 @@ static int timeline_do(struct sv_mode *mode, int action)
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_layout_first_child(&v->s->index, v->s->sel),
+			sv_layout_first_child(
+				sv_session_index(v->s), v->s->sel),
 			"no call inside this one");
 	case SV_ACTION_LONGEST_CHILD:
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_layout_longest_child(&v->s->index, v->s->sel),
+			sv_layout_longest_child(
+				sv_session_index(v->s), v->s->sel),
 			"no call inside this one");
 	case SV_ACTION_NEXT_SIBLING:
 	case SV_ACTION_PREV_SIBLING:
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_layout_sibling(&v->s->index, v->s->sel,
+			sv_layout_sibling(sv_session_index(v->s), v->s->sel,
 				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),
 			"no more calls with the same parent");
 	case SV_ACTION_SOLO_LANE:

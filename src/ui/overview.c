@@ -42,10 +42,10 @@ static void overview_chunk(const struct sv_session *s, const struct sv_tmap *m,
 		if (s->lane_hidden && s->lane_hidden[l])
 			continue;
 		shown++;
-		lv = sv_layout_level(&s->index, l, 0);
+		lv = sv_layout_level(sv_session_index(s), l, 0);
 		if (!lv)
 			continue;
-		sv_layout_walk_init(&w, &s->index, lv, m);
+		sv_layout_walk_init(&w, sv_session_index(s), lv, m);
 		for (i = 0; i < n; i++) {
 			int64_t t0 = sv_tmap_time(m, x + i),
 				t1 = sv_tmap_time(m, x + i + 1);

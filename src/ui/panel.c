@@ -649,7 +649,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s%s",
 			st ? st->nregions : 0,
 			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
-			scope, s->filter_spec[0] ? ", filtered" : "",
+			scope, sv_session_filter_spec(s)[0] ? ", filtered" : "",
 			sv_session_span(s) != SV_SPAN_RUN ||
 					sv_session_stats_busy(s)
 				? ", "

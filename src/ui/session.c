@@ -51,13 +51,6 @@ bool sv_session_lane_shown(const struct sv_session *s, size_t l)
 	return true;
 }
 
-bool sv_session_keeps(const struct sv_session *s, uint32_t c)
-{
-	if (s->call_keep)
-		return s->call_keep[c];
-	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
-}
-
 /* The lanes on display changed: flags, statistics, match lists (only
  * the lists when lists_only: the highlight index is made over every lane,
  * so a solo lane or a rank filter leaves it as it is), and the selection
@@ -207,14 +200,6 @@ static void session_setup_profile(struct sv_session *s)
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
 }
 
-/* The index drawn (s->index) from the index of every call: the calls
- * the region filter keeps, or, without a filter, every level borrowed. */
-static int session_index_shown(struct sv_session *s, struct sv_error *err)
-{
-	return sv_layout_index_select(&s->index, &s->index_full,
-		s->call_keep ? NULL : s->region_keep, NULL, 1, err);
-}
-
 /* The colours, then lanes of the level-of-detail index, built beside
  * the statistics. */
 struct session_index_build {
@@ -244,7 +229,7 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	int rc;
 
 	x.s = s;
-	sv_layout_index_fini(&s->index);
+	sv_session_filter_drop_index(s, false);
 	rc = sv_layout_build_begin(
 		&x.b, &s->index_full, s->p, NULL, NULL, NULL, err);
 	if (rc < 0)
@@ -259,7 +244,7 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	if (threaded)
 		pthread_join(t, NULL);
 	rc = sv_layout_build_end(&x.b, err);
-	return rc < 0 ? rc : session_index_shown(s, err);
+	return rc < 0 ? rc : sv_session_filter_index(s, err);
 }
 
 /* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset, and
@@ -296,6 +281,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->search = sv_session_search_new();
 	s->stats = sv_session_stats_new();
 	s->two = sv_session_two_new();
+	s->filter = sv_session_filter_new();
 	if (opts)
 		s->opts = *opts;
 	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
@@ -319,7 +305,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return sv_session_search_busy(s) || s->filter_pending ||
+	return sv_session_search_busy(s) || sv_session_filter_pending(s) ||
 	       sv_session_stats_busy(s) || sv_jobs_busy(&s->jobs);
 }
 
@@ -336,23 +322,23 @@ bool sv_session_poll(struct sv_session *s)
 
 void sv_session_fini(struct sv_session *s)
 {
-	if (!s)
+	/* Its parts are made first thing by init: none, a session finished
+	 * already (or never set up). */
+	if (!s || !s->filter)
 		return;
 	sv_jobs_fini(&s->jobs);
-	if (s->search)
-		sv_session_stop_matches(s);
+	sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
 	/* Both borrow from index_full. */
-	sv_layout_index_fini(&s->index);
+	sv_session_filter_drop_index(s, false);
+	sv_session_free_filter(s);
 	sv_session_search_free(s->search);
 	sv_layout_index_fini(&s->index_full);
 	sv_session_two_free(s->two);
-	s->two = NULL;
 	sv_session_colors_free(s->colors);
 	sv_session_stats_free(s->stats);
-	s->stats = NULL; /* sv_session_free_filter stops its worker */
-	sv_session_free_filter(s);
+	sv_session_filter_free(s->filter);
 	free(s->title);
 	free(s->title_base);
 	free(s->lane_hidden);
@@ -534,12 +520,12 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 		return false;
 	/* The old index, hundreds of MB for a big profile, off the loop:
 	 * the one drawn first, as it borrows from the other. */
-	sv_session_free_later(&s->index, NULL, NULL, 0);
+	sv_session_filter_drop_index(s, true);
 	sv_session_free_later(&s->index_full, NULL, NULL, 0);
 	s->index_full = sp->index;
 	memset(&sp->index, 0, sizeof sp->index);
 	sp->has_index = false;
-	if (session_index_shown(s, NULL) < 0)
+	if (sv_session_filter_index(s, NULL) < 0)
 		return false;
 	sv_session_colors_make(s, sp->has_colors ? &sp->colors : NULL);
 	sp->has_colors = false;
@@ -587,8 +573,7 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	/* Region numbers may differ in the new file: keep the filter and the
 	 * search as typed and apply them again. */
 	snprintf(search, sizeof search, "%s", sv_session_search_spec(s));
-	sv_session_free_filter(s);
-	s->filter_spec[0] = '\0';
+	sv_session_filter_clear(s);
 	sv_session_search_clear(s);
 	s->mark_region = -1;
 	s->sel = SV_NO_CALL;

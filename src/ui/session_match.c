@@ -345,6 +345,8 @@ static bool session_row_on(const struct sv_profile *p, size_t r,
 static size_t session_collect_rows(const struct sv_session *s,
 	const bool *region_on, long one_region, uint32_t **out)
 {
+	const bool *call_keep = sv_session_call_keep(s),
+		   *region_keep = sv_session_region_keep(s);
 	const struct sv_profile *p = s->p;
 	uint32_t *calls;
 	size_t r, k = 0, n = 0;
@@ -366,14 +368,13 @@ static size_t session_collect_rows(const struct sv_session *s,
 			atomic_fetch_add(s->search->match_progress, row->count);
 		if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
 			continue;
-		if (!s->call_keep && s->region_keep &&
-			!s->region_keep[row->region])
+		if (!call_keep && region_keep && !region_keep[row->region])
 			continue;
 		for (c = row->first; c < row->first + row->count; c++)
 			if ((row_lane != UINT32_MAX ||
 				    !s->lane_hidden[sv_call_lane(
 					    p, (uint32_t)c)]) &&
-				(!s->call_keep || s->call_keep[c]))
+				(!call_keep || call_keep[c]))
 				calls[n++] = (uint32_t)c;
 	}
 	*out = calls;
@@ -439,6 +440,7 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 /* Rebuild the index of highlighted calls (search and marked region). */
 static void session_update_match_index(struct sv_session *s)
 {
+	const bool *region_keep = sv_session_region_keep(s);
 	const struct sv_profile *p = s->p;
 	const struct sv_layout_index *full =
 		s->search->match_full ? s->search->match_full : &s->index_full;
@@ -456,8 +458,8 @@ static void session_update_match_index(struct sv_session *s)
 		keep[r] = ((s->search->region_match &&
 				   s->search->region_match[r]) ||
 				  (long)r == s->mark_region) &&
-			  (!s->region_keep || s->region_keep[r]);
-	if (s->search->call_match || s->call_keep) {
+			  (!region_keep || region_keep[r]);
+	if (s->search->call_match || sv_session_call_keep(s)) {
 		/* Metadata matches or a metadata filter are per call: index
 		 * by call. */
 		bool *kc = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof *kc);
@@ -565,7 +567,6 @@ static void session_work_free(struct session_match_work *w)
 		return;
 	sv_job_cancel(&w->job);
 	free(w->shadow_search.region_match);
-	free(w->shadow.region_keep);
 	free(w->shadow.lane_hidden);
 	/* A worker that finished after it was dropped leaves an index and
 	 * lists of hundreds of MB on a large profile: freed on a thread of
@@ -574,9 +575,9 @@ static void session_work_free(struct session_match_work *w)
 		w->shadow_search.matches, w->shadow_search.marked,
 		(w->shadow_search.nmatches + w->shadow_search.nmarked) *
 			sizeof(uint32_t));
-	sv_session_free_later(NULL, w->shadow_search.call_match,
-		w->shadow.call_keep,
-		w->shadow.p ? 2 * (size_t)w->shadow.p->ncalls : 0);
+	sv_session_free_later(NULL, w->shadow_search.call_match, NULL,
+		w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
+	sv_session_filter_shadow_fini(&w->shadow);
 	free(w->old_matches);
 	free(w->old_marked);
 	free(w);
@@ -674,10 +675,7 @@ static struct session_match_work *session_start_matches(
 		s->search->region_match, p->nregions * sizeof(bool));
 	w->shadow_search.call_match = session_copy_flags(
 		s->search->call_match, p->ncalls * sizeof(bool));
-	w->shadow.call_keep =
-		session_copy_flags(s->call_keep, p->ncalls * sizeof(bool));
-	w->shadow.region_keep =
-		session_copy_flags(s->region_keep, p->nregions * sizeof(bool));
+	sv_session_filter_shadow(&w->shadow, s);
 	w->shadow.lane_hidden =
 		session_copy_flags(s->lane_hidden, nl * sizeof(bool));
 	s->search->match_work = w;

@@ -98,6 +98,27 @@ void sv_session_pat_fini(struct sv_session_pat *sp);
 bool sv_session_pats_call(const struct sv_profile *p,
 	const struct sv_session_pat *pats, size_t n, uint32_t c);
 
+/* The filter's part (session_filter.c): made empty, freed (NULL-safe;
+ * its worker stopped and its filter dropped before). */
+struct sv_session_filter *sv_session_filter_new(void);
+void sv_session_filter_free(struct sv_session_filter *f);
+/* Whether it has name patterns (include or exclude), and those patterns
+ * as a statistics filter's include and exclude lists (borrowed). */
+bool sv_session_filter_by_name(const struct sv_session *s);
+void sv_session_filter_patterns(
+	const struct sv_session *s, struct sv_stats_filter *f);
+/* Make the index drawn from index_full for the filter in force; 0 or
+ * -errno with err. */
+int sv_session_filter_index(struct sv_session *s, struct sv_error *err);
+/* Free the index drawn (later: on a thread of its own, as it is large). */
+void sv_session_filter_drop_index(struct sv_session *s, bool later);
+/* Drop the filter in force and its text (a new profile). */
+void sv_session_filter_clear(struct sv_session *s);
+/* A match worker's shadow session gets copies of the kept regions and
+ * calls in a filter part of its own, freed by _fini. */
+void sv_session_filter_shadow(
+	struct sv_session *shadow, const struct sv_session *s);
+void sv_session_filter_shadow_fini(struct sv_session *shadow);
 /* Whether the region filter keeps a region called name. */
 bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name);
 /* Drop the filter in force (patterns, kept regions and calls; not the

@@ -387,14 +387,11 @@ static void session_compute_first(struct sv_session *s)
 	if (s->p->has_calls && s->p->nlanes &&
 		memchr(s->lane_hidden, true, s->p->nlanes))
 		f.lane_on = s->lane_on; /* every lane shown: no filter */
-	if (s->call_keep) {
+	if (sv_session_call_keep(s)) {
 		/* Names and metadata terms together: the calls kept. */
-		f.call_on = s->call_keep;
+		f.call_on = sv_session_call_keep(s);
 	} else {
-		f.include = s->filter_re;
-		f.ninclude = s->ninclude;
-		f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-		f.nexclude = s->nexclude;
+		sv_session_filter_patterns(s, &f);
 	}
 	f.skip_empty = s->p->has_calls;
 	f.has_range =
@@ -402,8 +399,9 @@ static void session_compute_first(struct sv_session *s)
 	/* Rows kept whole are the whole run's; the rest on both cores. */
 	f.base = s->stats->stats_base_valid ? &s->stats->stats_base : NULL;
 	f.threads = 2;
-	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
-	      !s->call_keep && !f.has_range;
+	all = s->solo_lane < 0 && !s->rank_on &&
+	      !sv_session_filter_by_name(s) && !sv_session_call_keep(s) &&
+	      !f.has_range;
 	if (all && s->stats->stats_valid && s->stats->stats_is_all)
 		return;
 	if (all && s->stats->stats_all_valid) {

@@ -181,7 +181,7 @@ bool sv_session_second_take(struct sv_session *s, struct sv_session *shadow)
 /* What the second run's table depends on, as a key. */
 static void session_second_key(const struct sv_session *s, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s\x01%s", s->rank_spec, s->filter_spec);
+	snprintf(buf, n, "%s\x01%s", s->rank_spec, sv_session_filter_spec(s));
 }
 
 static void session_second_map(struct sv_session *s);
@@ -223,10 +223,7 @@ void sv_session_compute_second(struct sv_session *s)
 	memset(&f, 0, sizeof f);
 	f.rank_on = s->rank_on;
 	f.nrank_on = s->nrank_on;
-	f.include = s->filter_re;
-	f.ninclude = s->ninclude;
-	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-	f.nexclude = s->nexclude;
+	sv_session_filter_patterns(s, &f);
 	f.skip_empty = true;
 	if (sv_stats_table_compute(&s->two->stats2, s->p2, &f, &err) < 0)
 		return;
@@ -373,7 +370,7 @@ void sv_session_second_filter(struct sv_session *s)
 
 	if (!p2 || !s->two->has_index2)
 		return;
-	if (s->region_keep) {
+	if (sv_session_region_keep(s)) {
 		keep = sv_xcalloc(
 			p2->nregions ? p2->nregions : 1, sizeof *keep);
 		for (r = 0; r < p2->nregions; r++)
@@ -400,7 +397,7 @@ int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
 {
 	const struct sv_profile *p2 = sp ? sp->p : NULL;
 	char pending[SV_SESSION_TEXT_MAX] = "";
-	bool was_pending = s->filter_pending;
+	bool was_pending = sv_session_filter_pending(s);
 
 	if (p2 && p2 == s->p)
 		return sv_error_set(
@@ -424,11 +421,11 @@ int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
 			sizeof *s->two->lane2_hidden);
 		session_two_map(s, sp);
 		sv_session_second_lanes(s);
-		if (s->region_keep)
+		if (sv_session_region_keep(s))
 			sv_session_second_filter(s);
 	}
-	if (p2 && sp->has_stats && !s->rank_on && !s->ninclude &&
-		!s->nexclude) {
+	if (p2 && sp->has_stats && !s->rank_on &&
+		!sv_session_filter_by_name(s)) {
 		/* Made on the loader's thread: the same table. */
 		sv_session_adopt_second(s, &sp->stats);
 		sp->has_stats = false;

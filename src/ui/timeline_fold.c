@@ -442,7 +442,7 @@ static int fold_row_fate(
 		return fold_in_window(v, &src, row->lane, row->depth)
 			       ? FOLD_KEEP
 			       : FOLD_DROP_ROW;
-	if (!v->s->region_keep)
+	if (!sv_session_region_keep(v->s))
 		return FOLD_KEEP;
 	for (l = row->lane; l < row->lane_end; l++)
 		if (fold_lane_shown(v, row->run, l)) {

@@ -35,7 +35,7 @@ struct sv_timeline_src sv_timeline_src(
 		};
 	return (struct sv_timeline_src){
 		.p = s->p,
-		.ix = &s->index,
+		.ix = sv_session_index(s),
 		.shift = 0,
 		.sel = s->sel,
 		.run = 0,
