@@ -966,7 +966,7 @@ START_TEST(test_histogram_search_and_empty)
 	/* a search: m switches the histogram to its matches */
 	rkeys(": v i e w Space t i m e l i n e Enter / i o Enter");
 	sv_session_mark_region(&rv.s, -1);
-	rv.s.sel = SV_NO_CALL;
+	sv_session_select(&rv.s, 0, SV_NO_CALL);
 	rkeys("H");
 	ck_assert_ptr_nonnull(strstr(rstatus(), "source=1"));
 	ck_assert(rkeys("m") & SV_REACT_BELL); /* no region to go back to */

@@ -298,19 +298,19 @@ START_TEST(test_hidden_lane_drops_selection)
 	for (c1 = 0; sv_call_duration(prof, c1) != 1200; c1++)
 		;
 	ck_assert_uint_eq(prof->lanes[sv_call_lane(prof, c1)].rank, 1);
-	s.sel = c0;
+	sv_session_select(&s, 0, c0);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
 	ck_assert_uint_eq(s.sel, c0);
 
 	/* given a call of rank 1 selected: hiding its lane drops it */
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
-	s.sel = c1;
+	sv_session_select(&s, 0, c1);
 	sv_session_solo(&s, (long)sv_call_lane(prof, c0));
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 
 	/* and a filter that drops the selected call's region drops it */
 	sv_session_solo(&s, -1);
-	s.sel = c0;
+	sv_session_select(&s, 0, c0);
 	ck_assert_int_eq(sv_session_set_filter(&s, "main"), 0);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 }
@@ -418,7 +418,8 @@ START_TEST(test_filter_background)
 	size_t all = sv_session_index(&s)->ncalls;
 
 	s.bg_calls = 1;
-	s.sel = c600;
+	sv_session_select(&s, 0, c600);
+	hear_nothing(); /* the selection's own notice */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
 	/* pending: nothing changed yet */
 	ck_assert(sv_session_filter_pending(&s));
@@ -450,8 +451,10 @@ START_TEST(test_filter_background)
 	ck_assert_ptr_nonnull(stats_of("main"));
 	ck_assert_ptr_null(stats_of("child"));
 	ck_assert_uint_eq(s.sel, SV_NO_CALL); /* child is filtered out */
+	/* told once, the selection's change with the filter's */
 	ck_assert_int_eq(heard.n, 1);
-	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
+	ck_assert_uint_eq(heard.last,
+		SV_SESSION_FILTER | SV_SESSION_LANES | SV_SESSION_SELECT);
 	/* back to the filter in force while another is made */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
 	ck_assert(sv_session_filter_pending(&s));
@@ -1186,6 +1189,31 @@ START_TEST(test_notify_once)
 }
 END_TEST
 
+START_TEST(test_notify_selection)
+{
+	uint32_t c = sv_lane_call(&prof->lanes[1], 0);
+
+	/* a call selected: told at once, and not again for the same one */
+	sv_session_select(&s, 0, c);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_SELECT);
+	sv_session_select(&s, 0, c);
+	ck_assert_int_eq(heard.n, 1);
+	hear_nothing();
+	/* when its lane goes out of view, the selection goes, told once
+	 * with the lanes */
+	sv_session_solo(&s, 0);
+	ck_assert_uint_eq(s.sel, SV_NO_CALL);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_LANES | SV_SESSION_SELECT);
+	/* and a change that leaves it alone tells only its own */
+	hear_nothing();
+	sv_session_solo(&s, -1);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
+}
+END_TEST
+
 /* ---- a new profile ----------------------------------------------------- */
 
 START_TEST(test_set_profile)
@@ -1212,7 +1240,7 @@ START_TEST(test_set_profile)
 	ck_assert_uint_eq(p2->nlanes, prof->nlanes);
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch ma"), 0);
 	ck_assert_int_eq(sv_session_set_search(&s, "ain", &err), 0);
-	s.sel = call_of(prof, "child", 600);
+	sv_session_select(&s, 0, call_of(prof, "child", 600));
 	sv_session_mark_region(&s, region("child"));
 	s.has_range = true;
 	sv_session_solo(&s, 1);
@@ -1282,7 +1310,7 @@ START_TEST(test_set_profile_keeps_selection)
 	struct sv_error err = {0};
 
 	/* given a selected call on a task lane */
-	s.sel = call_of(prof, "fetch", 100);
+	sv_session_select(&s, 0, call_of(prof, "fetch", 100));
 	ck_assert_uint_ne(s.sel, call_of(p2, "fetch", 100));
 
 	/* when the profile is replaced: the same call is selected in it */
@@ -1290,20 +1318,20 @@ START_TEST(test_set_profile_keeps_selection)
 	ck_assert_uint_eq(s.sel, call_of(p2, "fetch", 100));
 
 	/* and the second of two calls of a region on one lane */
-	s.sel = call_of(p2, "child", 600);
+	sv_session_select(&s, 0, call_of(p2, "child", 600));
 	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
 	ck_assert_uint_eq(s.sel, call_of(prof, "child", 600));
 
 	/* a call on a lane the solo lane hides is not selected */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	s.sel = call_of(prof, "main", 0);
+	sv_session_select(&s, 0, call_of(prof, "main", 0));
 	ck_assert_uint_eq(s.p->lanes[sv_call_lane(s.p, s.sel)].rank, 0);
 	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 
 	/* a call the new profile does not have is not selected either */
 	sv_session_solo(&s, -1);
-	s.sel = call_of(p2, "work", 50);
+	sv_session_select(&s, 0, call_of(p2, "work", 50));
 	{
 		static const struct vt_call other[] = {
 			{0, "work", 50, 401, 1, -1, -1, 0},
@@ -1488,7 +1516,7 @@ START_TEST(test_second_run_parts)
 	/* the region filter leaves B's filtered calls out of its index */
 	ck_assert(sv_layout_level_pos(sv_session_index2(&ss), io_b) !=
 		  UINT32_MAX);
-	ss.sel2 = io_b;
+	sv_session_select(&ss, 1, io_b);
 	ck_assert_int_eq(sv_session_set_filter(&ss, "!io"), 0);
 	ck_assert_uint_eq(
 		sv_layout_level_pos(sv_session_index2(&ss), io_b), UINT32_MAX);
@@ -1702,6 +1730,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(
 		tc, test_notify_once, 0, sizeof ops / sizeof ops[0]);
+	tcase_add_test(tc, test_notify_selection);
 	suite_add_tcase(su, tc);
 	return su;
 }

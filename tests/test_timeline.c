@@ -384,11 +384,11 @@ START_TEST(test_jump_by_time)
 
 	/* from the cursor (nothing selected) at 250: the next is at 600,
 	 * the previous at 200 */
-	s.sel = SV_NO_CALL;
+	sv_session_select(&s, 0, SV_NO_CALL);
 	tl.cur_t = 250;
 	sv_timeline_jump_session(&tl, false, 1);
 	ck_assert_int_eq(prof->start_ns[s.sel], 600);
-	s.sel = SV_NO_CALL;
+	sv_session_select(&s, 0, SV_NO_CALL);
 	tl.cur_t = 250;
 	sv_timeline_jump_session(&tl, false, -1);
 	ck_assert_int_eq(prof->start_ns[s.sel], 200);
@@ -458,7 +458,7 @@ START_TEST(test_jump_by_time_ties)
 				sel != SV_NO_CALL ? p->start_ns[sel] : at;
 			long want = jump_scan(p, sv_session_matches(&w.s, NULL),
 				sv_session_nmatches(&w.s), from, sel, dir);
-			w.s.sel = sel;
+			sv_session_select(&w.s, 0, sel);
 			t->cur_t = at;
 			sv_timeline_jump_session(t, false, dir);
 			ck_assert_int_eq(

@@ -199,16 +199,16 @@ START_TEST(test_tab_from_cursor)
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
 	/* with nothing selected between the two children, Shift-Tab takes
 	 * the one before the cursor */
-	v.s.sel = SV_NO_CALL;
+	sv_session_select(&v.s, 0, SV_NO_CALL);
 	TL(&v)->cur_t = 550;
 	keys("BTab");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
-	v.s.sel = SV_NO_CALL;
+	sv_session_select(&v.s, 0, SV_NO_CALL);
 	TL(&v)->cur_t = 550;
 	keys("Tab");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
 	/* under the cursor: that call */
-	v.s.sel = SV_NO_CALL;
+	sv_session_select(&v.s, 0, SV_NO_CALL);
 	TL(&v)->cur_t = 700;
 	keys("Tab");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);

@@ -134,6 +134,9 @@ struct sv_session {
 	/* Told after every change, with SV_SESSION_* bits (may be NULL). */
 	void (*notify)(void *ctx, unsigned what);
 	void *notify_ctx;
+	/* Private: changes made but not told yet (SV_SESSION_* bits), told
+	 * with the next notice. */
+	unsigned notify_pending;
 
 	/* The summary panel's width beside the timeline (a config file's
 	 * panel-width; 0 = by the screen width).  Set after init; the next

@@ -27,8 +27,19 @@
 
 void sv_session_notify(struct sv_session *s, unsigned what)
 {
+	what |= s->notify_pending;
+	s->notify_pending = 0;
 	if (s->notify)
 		s->notify(s->notify_ctx, what);
+}
+
+void sv_session_set_selection(struct sv_session *s, uint32_t sel, uint32_t sel2)
+{
+	if (sel == s->sel && sel2 == s->sel2)
+		return;
+	s->sel = sel;
+	s->sel2 = sel2;
+	s->notify_pending |= SV_SESSION_SELECT;
 }
 
 void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)
@@ -70,7 +81,7 @@ static void session_lanes_update(struct sv_session *s, bool lists_only)
 	else
 		sv_session_update_matches(s);
 	if (s->sel != SV_NO_CALL && s->lane_hidden[sv_call_lane(s->p, s->sel)])
-		s->sel = SV_NO_CALL;
+		sv_session_set_selection(s, SV_NO_CALL, s->sel2);
 }
 
 void sv_session_lanes_changed(struct sv_session *s)
@@ -450,23 +461,28 @@ long sv_session_mark_default_repeated(struct sv_session *s)
 
 void sv_session_select(struct sv_session *s, unsigned run, uint32_t c)
 {
-	uint32_t sel = run ? SV_NO_CALL : c, sel2 = run ? c : SV_NO_CALL;
-
-	if (sel == s->sel && sel2 == s->sel2)
-		return;
-	s->sel = sel;
-	s->sel2 = sel2;
-	if (s->notify)
-		s->notify(s->notify_ctx, SV_SESSION_SELECT);
+	sv_session_set_selection(s, run ? SV_NO_CALL : c, run ? c : SV_NO_CALL);
+	if (s->notify_pending)
+		sv_session_notify(s, 0);
 }
 
-void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
+/* The call k names, selected without a notice (sv_session_select_key
+ * gives one; sv_session_set_profile's own covers it). */
+static void session_select_key(
+	struct sv_session *s, const struct sv_call_key *k)
 {
 	uint32_t c = sv_call_key_find(s->p, k);
 
 	if (c != SV_NO_CALL && s->lane_hidden[sv_call_lane(s->p, c)])
 		c = SV_NO_CALL;
-	s->sel = c;
+	sv_session_set_selection(s, c, s->sel2);
+}
+
+void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
+{
+	session_select_key(s, k);
+	if (s->notify_pending)
+		sv_session_notify(s, 0);
 }
 
 int sv_run_prepare(struct sv_run_prep *sp, const struct sv_profile *p,
@@ -576,8 +592,7 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sv_session_filter_clear(s);
 	sv_session_search_clear(s);
 	s->mark_region = -1;
-	s->sel = SV_NO_CALL;
-	s->sel2 = SV_NO_CALL;
+	sv_session_set_selection(s, SV_NO_CALL, SV_NO_CALL);
 	s->has_range = false;
 	session_setup_profile(s);
 	sv_session_second_profile(s);
@@ -592,7 +607,7 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 		sv_session_search_again(s, search, err);
 	s->message[0] = '\0';
 	session_title(s);
-	sv_session_select_key(s, &sel);
+	session_select_key(s, &sel);
 	sv_call_key_fini(&sel);
 	sv_session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
 				     SV_SESSION_FILTER | SV_SESSION_SEARCH);

@@ -426,11 +426,11 @@ static void filter_done(struct sv_session *s)
 	size_t i;
 
 	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
-		s->sel = SV_NO_CALL;
+		sv_session_set_selection(s, SV_NO_CALL, s->sel2);
 	if (s->sel2 != SV_NO_CALL && sv_session_index2(s) &&
 		sv_layout_level_pos(sv_session_index2(s), s->sel2) ==
 			UINT32_MAX)
-		s->sel2 = SV_NO_CALL;
+		sv_session_set_selection(s, s->sel, SV_NO_CALL);
 	sv_session_lanes_changed(s);
 	sv_session_message(s, false, "%s",
 		s->filter->filter_spec[0] &&
@@ -571,7 +571,7 @@ static void filter_start(
 	w->shadow.p2 = s->p2;
 	w->shadow.filter = sv_session_filter_new();
 	sv_session_second_shadow(&w->shadow, s);
-	w->shadow.sel2 = SV_NO_CALL;
+	sv_session_set_selection(&w->shadow, SV_NO_CALL, SV_NO_CALL);
 	snprintf(w->shadow.filter->filter_spec,
 		sizeof w->shadow.filter->filter_spec, "%s", spec);
 	if (w->fp.terms && s->p->call_meta)

@@ -10,8 +10,15 @@
 
 #include "scopeview/callmeta.h"
 
-/* Tell the notify hook what changed (SV_SESSION_* bits). */
+/* Tell the notify hook what changed (SV_SESSION_* bits, with those of
+ * changes not told yet: notify_pending). */
 void sv_session_notify(struct sv_session *s, unsigned what);
+/* The one place the selection (sel, sel2) is written: a change is told
+ * with the next notice (SV_SESSION_SELECT in notify_pending), which
+ * sv_session_select gives at once and the session's own updates (lanes,
+ * filter, profile, second run) give with the change they belong to. */
+void sv_session_set_selection(
+	struct sv_session *s, uint32_t sel, uint32_t sel2);
 /* Sort the table shown again (its order depends on the second run's
  * table when sorted by the change). */
 void sv_session_stats_resort(struct sv_session *s);

@@ -299,7 +299,7 @@ static void session_two_drop(struct sv_session *s)
 	free(s->two->region1);
 	s->two->lane2_hidden = NULL;
 	s->two->region1 = NULL;
-	s->sel2 = SV_NO_CALL;
+	sv_session_set_selection(s, s->sel, SV_NO_CALL);
 	s->two->stats2_of[0] = s->two->stats2_of[1] = NULL; /* computed again */
 }
 
@@ -322,7 +322,7 @@ void sv_session_second_lanes(struct sv_session *s)
 	}
 	if (s->sel2 != SV_NO_CALL &&
 		s->two->lane2_hidden[sv_call_lane(p2, s->sel2)])
-		s->sel2 = SV_NO_CALL;
+		sv_session_set_selection(s, s->sel, SV_NO_CALL);
 }
 
 /* The first run's region of each of p2's regions, and p2's colours: the
@@ -381,7 +381,7 @@ void sv_session_second_filter(struct sv_session *s)
 	free(keep);
 	if (s->sel2 != SV_NO_CALL &&
 		sv_layout_level_pos(&s->two->index2, s->sel2) == UINT32_MAX)
-		s->sel2 = SV_NO_CALL;
+		sv_session_set_selection(s, s->sel, SV_NO_CALL);
 }
 
 void sv_session_second_profile(struct sv_session *s)
