@@ -3,14 +3,19 @@
  *
  * One struct sv_session lives as long as the viewer: the profile on show
  * (and a slot for a second one, for a comparison of two runs), the
- * selection (a call, a region, a time range), the filters (a soloed lane,
- * the ranks, the region filter), the search, the statistics of the lanes
- * on display and the message line.  Modes (mode.h) read it and change it
- * only through the functions below, which keep the derived parts (which
- * lanes are hidden, the level-of-detail index, the statistics, the search
- * matches) in step and then tell every mode what changed through the
- * notify hook, so a selection made in one view is the selection in the
- * next without any glue between them.
+ * selection (a call, a region, a time range), the lanes shown (a soloed
+ * lane, the ranks) and the message line; and five parts split by concern,
+ * each an opaque struct defined only in its own file and read through the
+ * functions below: the region filter (session_filter.c), the search
+ * (session_match.c), the statistics of the lanes on display
+ * (session_stats.c), the second run (session_two.c) and the colour map
+ * (session_colors.c).  Modes (mode.h) read it and change it only through
+ * these functions, which keep the derived parts (which lanes are hidden,
+ * the level-of-detail index, the statistics, the search matches) in step
+ * and then tell every mode what changed through the notify hook, so a
+ * selection made in one view is the selection in the next without any
+ * glue between them.  Only sv_session_select (session.c) writes the
+ * selection.
  *
  * Work is done when an input changes, never per frame: the index when the
  * profile or the region filter changes, the statistics when the lanes on

@@ -6,9 +6,12 @@
  * statistics match the lanes on display and are sorted by sort_key; the
  * match lists match the search, the marked region and the lanes shown;
  * the selected call, if any, is on a lane shown and kept by the filter.
- * After a change the notify hook hears what changed, once.  The
- * statistics are session_stats.c's.  Nothing here knows about curses or
- * HDF5.
+ * After a change the notify hook hears what changed, once (a selection
+ * the change dropped with it).  The selection is written here alone
+ * (sv_session_set_selection); the filter, the search, the statistics, the
+ * second run and the colours are parts of their own
+ * (session_filter.c, session_match.c, session_stats.c, session_two.c,
+ * session_colors.c).  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/session.h"
 
