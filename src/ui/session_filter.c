@@ -5,9 +5,9 @@
  * All of it is struct sv_session_filter, defined here alone and read
  * elsewhere through sv_session_index(), sv_session_region_keep() and
  * their kin.  On a profile of at least bg_calls calls they are made on a
- * worker thread (job.h) into a shadow session (the profiles, a filter
- * part and a second-run part of its own: the same code makes them), while
- * the old filter stays on screen with a progress line; sv_session_poll()
+ * worker thread (job.h) into a filter part of its own (and the second
+ * run's index beside it: the same code makes them), while the old filter
+ * stays on screen with a progress line; sv_session_poll()
  * takes them in on the UI thread, and the next filter typed tells the
  * worker to stop, without waiting for it (it frees what it made; it is
  * joined later).  Patterns are compiled before that, so a bad one is
@@ -215,34 +215,56 @@ bool sv_session_pats_call(const struct sv_profile *p,
 
 /* ---- the filter's parts -------------------------------------------------- */
 
-bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name)
+/* Whether filter f keeps a region called name. */
+static bool filter_keeps_name(
+	const struct sv_session_filter *f, const char *name)
 {
-	bool keep = s->filter->ninclude == 0;
+	bool keep = f->ninclude == 0;
 	size_t i;
 
-	for (i = 0; i < s->filter->ninclude && !keep; i++)
-		keep = sv_regex_match(s->filter->filter_re[i], name);
-	for (i = 0; i < s->filter->nexclude && keep; i++)
-		keep = !sv_regex_match(
-			s->filter->filter_re[s->filter->ninclude + i], name);
+	for (i = 0; i < f->ninclude && !keep; i++)
+		keep = sv_regex_match(f->filter_re[i], name);
+	for (i = 0; i < f->nexclude && keep; i++)
+		keep = !sv_regex_match(f->filter_re[f->ninclude + i], name);
 	return keep;
+}
+
+bool *sv_session_filter_keep_names(
+	const struct sv_session_filter *f, const struct sv_profile *p)
+{
+	bool *keep;
+	uint32_t r;
+
+	if (!f->region_keep)
+		return NULL;
+	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
+	for (r = 0; r < p->nregions; r++)
+		keep[r] = filter_keeps_name(f, p->regions[r]);
+	return keep;
+}
+
+/* Drop f's patterns and kept regions and calls (of p; not the index). */
+static void filter_parts_free(
+	struct sv_session_filter *f, const struct sv_profile *p)
+{
+	size_t i;
+	for (i = 0; i < f->ninclude + f->nexclude; i++)
+		sv_regex_free(f->filter_re[i]);
+	free(f->filter_re);
+	f->filter_re = NULL;
+	f->ninclude = f->nexclude = 0;
+	free(f->region_keep);
+	f->region_keep = NULL;
+	/* A flag a call: freed off the loop when big. */
+	sv_session_free_later(
+		NULL, f->call_keep, NULL, f->call_keep ? (size_t)p->ncalls : 0);
+	f->call_keep = NULL;
 }
 
 void sv_session_free_filter(struct sv_session *s)
 {
-	size_t i;
 	sv_session_stats_stop(s); /* it may read the patterns */
-	for (i = 0; i < s->filter->ninclude + s->filter->nexclude; i++)
-		sv_regex_free(s->filter->filter_re[i]);
-	free(s->filter->filter_re);
-	s->filter->filter_re = NULL;
-	s->filter->ninclude = s->filter->nexclude = 0;
-	free(s->filter->region_keep);
-	s->filter->region_keep = NULL;
-	/* A flag a call: freed off the loop when big. */
-	sv_session_free_later(NULL, s->filter->call_keep, NULL,
-		s->filter->call_keep ? (size_t)s->p->ncalls : 0);
-	s->filter->call_keep = NULL;
+	filter_parts_free(s->filter, s->p);
 }
 
 /* A filter as typed, compiled: the include patterns, then the exclude
@@ -323,10 +345,10 @@ static bool filter_stopped(const struct sv_layout_stop *stop)
  * include pattern (or there is none), and neither matches an exclude
  * one.  region_keep then says which regions keep some call.  False when
  * stopped. */
-static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
+static bool filter_calls(struct sv_session_filter *f,
+	const struct sv_profile *p, const struct filter_pats *fp,
 	const struct sv_layout_stop *stop)
 {
-	const struct sv_profile *p = s->p;
 	const struct sv_session_pat *pats = fp->pats;
 	size_t ni = fp->ni, ne = fp->n - fp->ni, i;
 	bool *name_in = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_in);
@@ -339,10 +361,9 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
 			if (pats[i].re &&
 				sv_regex_match(pats[i].re, p->regions[r]))
 				*(i < ni ? &name_in[r] : &name_out[r]) = true;
-		s->filter->region_keep[r] = false;
+		f->region_keep[r] = false;
 	}
-	s->filter->call_keep =
-		sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
+	f->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
 	for (c = 0; c < p->ncalls; c++) {
 		if (c % FILTER_STEP == 0 && c) {
 			if (filter_stopped(stop))
@@ -351,12 +372,12 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
 				atomic_fetch_add(stop->progress, FILTER_STEP);
 		}
 		r = sv_call_region(p, c);
-		s->filter->call_keep[c] =
+		f->call_keep[c] =
 			!name_out[r] &&
 			(name_in[r] || sv_session_pats_call(p, pats, ni, c)) &&
 			!sv_session_pats_call(p, pats + ni, ne, c);
-		if (s->filter->call_keep[c])
-			s->filter->region_keep[r] = true;
+		if (f->call_keep[c])
+			f->region_keep[r] = true;
 	}
 	free(name_in);
 	free(name_out);
@@ -364,14 +385,16 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
 }
 
 /*
- * Make s's filter from fp (its regexes are taken over; fp is left to
- * fini): the patterns, the regions and calls kept, the index of those
- * calls and the second run's index.  s has no filter on entry.  Runs on
- * the UI thread for a small profile and on a worker's session otherwise;
- * returns 0, or -ECANCELED once stop says so (s then holds a part).
+ * Make filter f (empty on entry) from fp for profile p (its regexes are
+ * taken over; fp is left to fini): the patterns, the regions and calls
+ * kept, and the index of those calls, from full, the index of every call
+ * of p.  Runs on the UI thread for a small profile and on a worker's
+ * part of its own otherwise; returns 0, or -ECANCELED once stop says so
+ * (f then holds a part).
  */
-static int filter_make(struct sv_session *s, struct filter_pats *fp,
-	const struct sv_layout_index *full, const struct sv_layout_stop *stop)
+static int filter_make(struct sv_session_filter *f, const struct sv_profile *p,
+	struct filter_pats *fp, const struct sv_layout_index *full,
+	const struct sv_layout_stop *stop)
 {
 	struct sv_error err;
 	size_t i, nre = 0;
@@ -379,26 +402,24 @@ static int filter_make(struct sv_session *s, struct filter_pats *fp,
 	uint32_t r;
 
 	if (fp->n) {
-		s->filter->filter_re =
-			sv_xmalloc(fp->n * sizeof *s->filter->filter_re);
+		f->filter_re = sv_xmalloc(fp->n * sizeof *f->filter_re);
 		for (i = 0; i < fp->n; i++) {
 			if (!fp->pats[i].re)
 				continue;
-			s->filter->filter_re[nre++] = fp->pats[i].re;
+			f->filter_re[nre++] = fp->pats[i].re;
 			if (i < fp->ni)
-				s->filter->ninclude++;
+				f->ninclude++;
 			else
-				s->filter->nexclude++;
+				f->nexclude++;
 		}
-		s->filter->region_keep = sv_xcalloc(
-			s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-		if (fp->terms && s->p->call_meta)
-			stopped = !filter_calls(s, fp, stop);
+		f->region_keep =
+			sv_xcalloc(p->nregions ? p->nregions : 1, sizeof(bool));
+		if (fp->terms && p->call_meta)
+			stopped = !filter_calls(f, p, fp, stop);
 		else
-			for (r = 0; r < s->p->nregions; r++)
-				s->filter->region_keep[r] =
-					sv_session_filter_keeps_name(
-						s, s->p->regions[r]);
+			for (r = 0; r < p->nregions; r++)
+				f->region_keep[r] =
+					filter_keeps_name(f, p->regions[r]);
 		for (i = 0; i < fp->n; i++)
 			fp->pats[i].re = NULL; /* owned by filter_re now */
 		if (stopped)
@@ -407,15 +428,12 @@ static int filter_make(struct sv_session *s, struct filter_pats *fp,
 	/* Regions alone: the kept regions' calls, from the index of every
 	 * call, on both cores (a level kept whole is borrowed); metadata
 	 * terms: the calls kept, from the profile. */
-	if ((s->filter->call_keep ? sv_layout_index_build_stop(
-					    &s->filter->index, s->p, NULL,
-					    s->filter->call_keep, stop, &err)
-				  : sv_layout_index_select(&s->filter->index,
-					    full, s->filter->region_keep, stop,
-					    2, &err)) < 0 &&
+	if ((f->call_keep ? sv_layout_index_build_stop(&f->index, p, NULL,
+				    f->call_keep, stop, &err)
+			  : sv_layout_index_select(&f->index, full,
+				    f->region_keep, stop, 2, &err)) < 0 &&
 		filter_stopped(stop))
 		return -ECANCELED;
-	sv_session_second_filter(s);
 	return filter_stopped(stop) ? -ECANCELED : 0;
 }
 
@@ -463,7 +481,8 @@ int sv_session_filter_now(struct sv_session *s, const char *spec)
 	sv_session_free_filter(s);
 	snprintf(s->filter->filter_spec, sizeof s->filter->filter_spec, "%s",
 		spec);
-	filter_make(s, &fp, &s->index_full, NULL);
+	filter_make(s->filter, s->p, &fp, &s->index_full, NULL);
+	sv_session_second_filter(s);
 	filter_pats_fini(&fp);
 	filter_done(s);
 	return 0;
@@ -471,12 +490,19 @@ int sv_session_filter_now(struct sv_session *s, const char *spec)
 
 /* ---- the filter on a worker thread --------------------------------------- */
 
-/* A worker's filter: the patterns and a session of its own, which holds
- * what it makes (the same code as on the UI thread), and its job. */
+/* A worker's filter: the patterns, the profiles, a filter part of its
+ * own, which holds what it makes (the same code as on the UI thread), the
+ * second run's index when there is one to make, and its job. */
 struct session_filter_work {
 	struct sv_job job;
 	struct filter_pats fp;
-	struct sv_session shadow;
+	const struct sv_profile *p;
+	/* The second run whose index it makes, or NULL (none, or no index
+	 * of it in the session), and that index. */
+	const struct sv_profile *p2;
+	struct sv_layout_index index2;
+	bool has_index2;
+	struct sv_session_filter *f;
 	/* The session's index of every call, which it keeps until the
 	 * worker is joined (a new profile stops and waits for it). */
 	const struct sv_layout_index *full;
@@ -485,16 +511,18 @@ struct session_filter_work {
 /* Free what w made (again: a second time frees nothing). */
 static void filter_work_clear(struct session_filter_work *w)
 {
-	bool *keep = w->shadow.filter->call_keep;
+	bool *keep = w->f->call_keep;
 
 	/* A filter made after it was dropped: its index and flags (hundreds
 	 * of MB on a large profile) freed on a thread of their own. */
-	w->shadow.filter->call_keep = NULL;
+	w->f->call_keep = NULL;
 	filter_pats_fini(&w->fp);
-	sv_session_free_filter(&w->shadow);
-	sv_session_free_later(&w->shadow.filter->index, keep, NULL,
-		keep && w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
-	sv_session_second_shadow_fini(&w->shadow);
+	filter_parts_free(w->f, w->p);
+	sv_session_free_later(
+		&w->f->index, keep, NULL, keep ? (size_t)w->p->ncalls : 0);
+	if (w->has_index2)
+		sv_session_free_later(&w->index2, NULL, NULL, 0);
+	w->has_index2 = false;
 }
 
 static void filter_run(struct sv_job *j)
@@ -502,7 +530,13 @@ static void filter_run(struct sv_job *j)
 	struct session_filter_work *w = j->arg;
 	struct sv_layout_stop stop = {&j->cancel, &j->progress};
 
-	j->rc = filter_make(&w->shadow, &w->fp, w->full, &stop);
+	j->rc = filter_make(w->f, w->p, &w->fp, w->full, &stop);
+	if (j->rc == 0 && w->p2) {
+		sv_session_second_index(&w->index2, w->p2, w->f);
+		w->has_index2 = true;
+		if (filter_stopped(&stop))
+			j->rc = -ECANCELED;
+	}
 	if (j->rc < 0)
 		filter_work_clear(w); /* stopped: freed here, not on the UI's */
 }
@@ -512,7 +546,7 @@ static void filter_work_free(struct session_filter_work *w)
 {
 	sv_job_cancel(&w->job);
 	filter_work_clear(w);
-	sv_session_filter_free(w->shadow.filter);
+	sv_session_filter_free(w->f);
 	free(w);
 }
 
@@ -541,13 +575,13 @@ void sv_session_filter_stop(struct sv_session *s)
 const char *sv_session_filter_text(const struct sv_session *s)
 {
 	return s->filter->filter_pending
-		       ? s->filter->filter_work->shadow.filter->filter_spec
+		       ? s->filter->filter_work->f->filter_spec
 		       : s->filter->filter_spec;
 }
 
 static void filter_say_pending(struct sv_session *s, int pct)
 {
-	const char *spec = s->filter->filter_work->shadow.filter->filter_spec;
+	const char *spec = s->filter->filter_work->f->filter_spec;
 	char p[16] = "";
 	if (pct >= 0)
 		snprintf(p, sizeof p, ": %d%%", pct);
@@ -567,13 +601,10 @@ static void filter_start(
 	w->fp = *fp;
 	memset(fp, 0, sizeof *fp);
 	w->full = &s->index_full;
-	w->shadow.p = s->p;
-	w->shadow.p2 = s->p2;
-	w->shadow.filter = sv_session_filter_new();
-	sv_session_second_shadow(&w->shadow, s);
-	sv_session_set_selection(&w->shadow, SV_NO_CALL, SV_NO_CALL);
-	snprintf(w->shadow.filter->filter_spec,
-		sizeof w->shadow.filter->filter_spec, "%s", spec);
+	w->p = s->p;
+	w->p2 = sv_session_index2(s) ? s->p2 : NULL;
+	w->f = sv_session_filter_new();
+	snprintf(w->f->filter_spec, sizeof w->f->filter_spec, "%s", spec);
 	if (w->fp.terms && s->p->call_meta)
 		total += s->p->ncalls; /* the per-call pass, then the index */
 	s->filter->filter_work = w;
@@ -642,24 +673,24 @@ void sv_session_filter_again(struct sv_session *s, const char *spec)
 static void filter_take(struct sv_session *s)
 {
 	struct session_filter_work *w = s->filter->filter_work;
-	struct sv_session *t = &w->shadow;
+	struct sv_session_filter *t = w->f;
 
 	sv_session_free_filter(s);
-	s->filter->filter_re = t->filter->filter_re;
-	s->filter->ninclude = t->filter->ninclude;
-	s->filter->nexclude = t->filter->nexclude;
-	s->filter->region_keep = t->filter->region_keep;
-	s->filter->call_keep = t->filter->call_keep;
-	t->filter->filter_re = NULL;
-	t->filter->ninclude = t->filter->nexclude = 0;
-	t->filter->region_keep = NULL;
-	t->filter->call_keep = NULL;
+	s->filter->filter_re = t->filter_re;
+	s->filter->ninclude = t->ninclude;
+	s->filter->nexclude = t->nexclude;
+	s->filter->region_keep = t->region_keep;
+	s->filter->call_keep = t->call_keep;
+	t->filter_re = NULL;
+	t->ninclude = t->nexclude = 0;
+	t->region_keep = NULL;
+	t->call_keep = NULL;
 	snprintf(s->filter->filter_spec, sizeof s->filter->filter_spec, "%s",
-		t->filter->filter_spec);
+		t->filter_spec);
 	sv_session_free_later(&s->filter->index, NULL, NULL, 0);
-	s->filter->index = t->filter->index;
-	memset(&t->filter->index, 0, sizeof t->filter->index);
-	if (!sv_session_second_take(s, t))
+	s->filter->index = t->index;
+	memset(&t->index, 0, sizeof t->index);
+	if (!sv_session_second_take(s, w->p2, &w->index2, &w->has_index2))
 		sv_session_second_filter(s);
 	s->filter->filter_work = NULL;
 	s->filter->filter_pending = false;

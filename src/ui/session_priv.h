@@ -126,8 +126,10 @@ void sv_session_filter_clear(struct sv_session *s);
 void sv_session_filter_shadow(
 	struct sv_session *shadow, const struct sv_session *s);
 void sv_session_filter_shadow_fini(struct sv_session *shadow);
-/* Whether the region filter keeps a region called name. */
-bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name);
+/* For each region of p whether filter f keeps its name (malloc'd; NULL:
+ * no filter, every region). */
+bool *sv_session_filter_keep_names(
+	const struct sv_session_filter *f, const struct sv_profile *p);
 /* Drop the filter in force (patterns, kept regions and calls; not the
  * index), stopping the statistics' worker that may read it first. */
 void sv_session_free_filter(struct sv_session *s);
@@ -161,15 +163,14 @@ struct sv_session_two *sv_session_two_new(void);
 void sv_session_two_free(struct sv_session_two *two);
 /* Its table is to be computed again (a new first run). */
 void sv_session_second_stale(struct sv_session *s);
-/* The filter's worker (session_filter.c) makes the second run's index in
- * a shadow session: a part of its own, marked as having an index when
- * s's has one (made then by sv_session_second_filter on the shadow);
- * freed (its index off the loop); and its index taken by s (false: none
- * to take, or of another second run). */
-void sv_session_second_shadow(
-	struct sv_session *shadow, const struct sv_session *s);
-void sv_session_second_shadow_fini(struct sv_session *shadow);
-bool sv_session_second_take(struct sv_session *s, struct sv_session *shadow);
+/* The second run p2's index of the calls filter f keeps (by name) into
+ * *ix (the filter's worker makes it, or sv_session_second_filter); and
+ * *ix taken by s when it has an index of the same second run (then *ix
+ * is zeroed and *has false), else false. */
+void sv_session_second_index(struct sv_layout_index *ix,
+	const struct sv_profile *p2, const struct sv_session_filter *f);
+bool sv_session_second_take(struct sv_session *s, const struct sv_profile *p2,
+	struct sv_layout_index *ix, bool *has);
 
 /* The colour map (session_colors.c): made empty, in mode "region";
  * freed (NULL-safe). */

@@ -4,8 +4,8 @@
  * run's regions to their rows; its level-of-detail index, made before the
  * session takes the run (on the loader's thread: sv_run_prepare,
  * session.c) and again on the UI thread only when the region filter
- * changes, as the first run's is (or by the filter's worker in a shadow
- * session: sv_session_second_shadow); the shift that puts both runs'
+ * changes, as the first run's is (by the filter's worker for a large
+ * profile: sv_session_second_index, _take); the shift that puts both runs'
  * starts at the ruler's zero; its lanes shown (the rank filter, the solo
  * lane's rank); each of its regions' counterpart in the first run, by
  * name, for colours and highlighting.  All of it is struct
@@ -139,38 +139,27 @@ void sv_session_second_stale(struct sv_session *s)
 	s->two->stats2_of[0] = NULL;
 }
 
-/* ---- the filter's worker ------------------------------------------------- */
+/* ---- its index under the region filter ----------------------------------- */
 
-void sv_session_second_shadow(
-	struct sv_session *shadow, const struct sv_session *s)
+void sv_session_second_index(struct sv_layout_index *ix,
+	const struct sv_profile *p2, const struct sv_session_filter *f)
 {
-	shadow->two = sv_session_two_new();
-	shadow->two->has_index2 = s->two->has_index2;
+	bool *keep = sv_session_filter_keep_names(f, p2);
+	struct sv_error err;
+
+	sv_layout_index_build(ix, p2, keep, &err);
+	free(keep);
 }
 
-void sv_session_second_shadow_fini(struct sv_session *shadow)
+bool sv_session_second_take(struct sv_session *s, const struct sv_profile *p2,
+	struct sv_layout_index *ix, bool *has)
 {
-	struct sv_session_two *two = shadow->two;
-
-	if (!two)
-		return;
-	/* Hundreds of MB on a large profile: freed on a thread of its own. */
-	if (two->has_index2)
-		sv_session_free_later(&two->index2, NULL, NULL, 0);
-	two->has_index2 = false;
-	sv_session_two_free(two);
-	shadow->two = NULL;
-}
-
-bool sv_session_second_take(struct sv_session *s, struct sv_session *shadow)
-{
-	struct sv_session_two *t = shadow->two;
-
-	if (!s->two->has_index2 || !t || !t->has_index2 || shadow->p2 != s->p2)
+	if (!s->two->has_index2 || !*has || p2 != s->p2)
 		return false;
 	sv_session_free_later(&s->two->index2, NULL, NULL, 0);
-	s->two->index2 = t->index2;
-	t->has_index2 = false;
+	s->two->index2 = *ix;
+	memset(ix, 0, sizeof *ix);
+	*has = false;
 	return true;
 }
 
@@ -363,22 +352,9 @@ static void session_two_map(struct sv_session *s, struct sv_run_prep *made)
 
 void sv_session_second_filter(struct sv_session *s)
 {
-	const struct sv_profile *p2 = s->p2;
-	bool *keep = NULL;
-	struct sv_error err;
-	uint32_t r;
-
-	if (!p2 || !s->two->has_index2)
+	if (!s->p2 || !s->two->has_index2)
 		return;
-	if (sv_session_region_keep(s)) {
-		keep = sv_xcalloc(
-			p2->nregions ? p2->nregions : 1, sizeof *keep);
-		for (r = 0; r < p2->nregions; r++)
-			keep[r] =
-				sv_session_filter_keeps_name(s, p2->regions[r]);
-	}
-	sv_layout_index_build(&s->two->index2, p2, keep, &err);
-	free(keep);
+	sv_session_second_index(&s->two->index2, s->p2, s->filter);
 	if (s->sel2 != SV_NO_CALL &&
 		sv_layout_level_pos(&s->two->index2, s->sel2) == UINT32_MAX)
 		sv_session_set_selection(s, s->sel, SV_NO_CALL);
