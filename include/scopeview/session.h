@@ -100,7 +100,9 @@ struct sv_session {
 	int64_t run_t0, run_t1, origin;
 
 	/* The selection: a call (SV_NO_CALL for none), a region chosen in a
-	 * panel or by :region (-1 for none), and a time range (has_range). */
+	 * panel or by :region (-1 for none), and a time range (has_range).
+	 * The calls are read here and written only by sv_session_select
+	 * (session.c; test_policy checks that no other file assigns them). */
 	uint32_t sel;
 	/* The selected call of the second run (SV_NO_CALL; at most one of
 	 * sel and sel2 is set). */
