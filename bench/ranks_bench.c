@@ -51,8 +51,9 @@ static void bench_settle(struct sv_view *v, bool all)
 	for (;;) {
 		struct timespec ts = {0, 200000};
 		sv_view_poll(v);
-		if (!sv_view_busy(v) || (!all && !v->s.matches_pending &&
-						!sv_jobs_busy(&v->s.jobs)))
+		if (!sv_view_busy(v) ||
+			(!all && !sv_session_matches_pending(&v->s) &&
+				!sv_jobs_busy(&v->s.jobs)))
 			return;
 		nanosleep(&ts, NULL);
 	}
@@ -100,7 +101,7 @@ static void bench_session(const struct sv_profile *p, uint32_t best)
 	       "longest first) %.3f s (its highlights on the timeline after "
 	       "%.3f s); histogram drawn %.3f s; a bin's calls listed %.3f s "
 	       "(target <= 0.3 s each)\n",
-		v.s.nmarked, t1 - t0, t5 - t0, t2 - t5, t4 - t3);
+		sv_session_nmarked(&v.s), t1 - t0, t5 - t0, t2 - t5, t4 - t3);
 	sv_grid_fini(&g);
 	sv_view_fini(&v);
 }

@@ -148,7 +148,8 @@ static int bench_one(const struct bench_opts *o, const char *arg)
 	}
 	printf(", view (index + summary) %.2f s, index %.1f B/call\n",
 		bench_now() - t,
-		(double)v.s.index.bytes / (double)(p->ncalls ? p->ncalls : 1));
+		(double)sv_session_index(&v.s)->bytes /
+			(double)(p->ncalls ? p->ncalls : 1));
 	if (o->no_panel && TL(&v))
 		TL(&v)->panel_shown = false;
 	sv_view_resize(&v, o->w, o->h);

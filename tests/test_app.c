@@ -357,18 +357,22 @@ static bool prompt_command(
 static bool match_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.match_pos == b->s.match_pos + 1 &&
+	return (sv_session_jump_pos(&a->s, false) ==
+			       sv_session_jump_pos(&b->s, false) + 1 &&
 		       a->s.sel != SV_NO_CALL &&
 		       sv_session_is_match(&a->s, a->s.sel)) ||
-	       WHY("match %ld -> %ld", b->s.match_pos, a->s.match_pos);
+	       WHY("match %ld -> %ld", sv_session_jump_pos(&b->s, false),
+		       sv_session_jump_pos(&a->s, false));
 }
 static bool match_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.match_pos == b->s.match_pos - 1 &&
+	return (sv_session_jump_pos(&a->s, false) ==
+			       sv_session_jump_pos(&b->s, false) - 1 &&
 		       a->s.sel != SV_NO_CALL &&
 		       sv_session_is_match(&a->s, a->s.sel)) ||
-	       WHY("match %ld -> %ld", b->s.match_pos, a->s.match_pos);
+	       WHY("match %ld -> %ld", sv_session_jump_pos(&b->s, false),
+		       sv_session_jump_pos(&a->s, false));
 }
 static bool focus_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -396,18 +400,22 @@ static int sort_step(int col, int dir)
 static bool sort_prev(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return sv_panel_key_col(a->s.sort_key) ==
-		       sort_step(sv_panel_key_col(b->s.sort_key), -1) ||
-	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
-		       sv_panel_key_col(a->s.sort_key));
+	return sv_panel_key_col(sv_session_sort_key(&a->s)) ==
+		       sort_step(sv_panel_key_col(sv_session_sort_key(&b->s)),
+			       -1) ||
+	       WHY("sort column %d -> %d",
+		       sv_panel_key_col(sv_session_sort_key(&b->s)),
+		       sv_panel_key_col(sv_session_sort_key(&a->s)));
 }
 static bool sort_next(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return sv_panel_key_col(a->s.sort_key) ==
-		       sort_step(sv_panel_key_col(b->s.sort_key), 1) ||
-	       WHY("sort column %d -> %d", sv_panel_key_col(b->s.sort_key),
-		       sv_panel_key_col(a->s.sort_key));
+	return sv_panel_key_col(sv_session_sort_key(&a->s)) ==
+		       sort_step(sv_panel_key_col(sv_session_sort_key(&b->s)),
+			       1) ||
+	       WHY("sort column %d -> %d",
+		       sv_panel_key_col(sv_session_sort_key(&b->s)),
+		       sv_panel_key_col(sv_session_sort_key(&a->s)));
 }
 static bool details_toggled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -603,17 +611,18 @@ static bool prompt_entered(
 {
 	(void)b;
 	return (sv_view_prompt(a) == SV_PROMPT_NONE &&
-		       !strcmp(a->s.search_spec, "a")) ||
+		       !strcmp(sv_session_search_spec(&a->s), "a")) ||
 	       WHY("prompt %d, search '%s'", sv_view_prompt(a),
-		       a->s.search_spec);
+		       sv_session_search_spec(&a->s));
 }
 static bool prompt_cancelled(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
 	(void)b;
-	return (sv_view_prompt(a) == SV_PROMPT_NONE && !a->s.search_spec[0]) ||
+	return (sv_view_prompt(a) == SV_PROMPT_NONE &&
+		       !sv_session_search_spec(&a->s)[0]) ||
 	       WHY("prompt %d, search '%s'", sv_view_prompt(a),
-		       a->s.search_spec);
+		       sv_session_search_spec(&a->s));
 }
 static bool prompt_erased(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -666,11 +675,11 @@ static bool range_set(
 static bool color_mode_changed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.color_mode ==
-			       (b->s.color_mode + 1) % SV_PALETTE_MODE_COUNT &&
+	int mb = sv_session_color_mode(&b->s),
+	    ma = sv_session_color_mode(&a->s);
+	return (ma == (mb + 1) % SV_PALETTE_MODE_COUNT &&
 		       strstr(a->s.message, "duration")) ||
-	       WHY("colour mode %d -> %d (%s)", b->s.color_mode,
-		       a->s.color_mode, a->s.message);
+	       WHY("colour mode %d -> %d (%s)", mb, ma, a->s.message);
 }
 static bool range_cleared(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -776,8 +785,10 @@ static bool region_marked(
 static bool span_changed(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
 {
-	return (a->s.stats_span != b->s.stats_span && a->s.message[0]) ||
-	       WHY("span %d -> %d", (int)b->s.stats_span, (int)a->s.stats_span);
+	return (sv_session_span(&a->s) != sv_session_span(&b->s) &&
+		       a->s.message[0]) ||
+	       WHY("span %d -> %d", (int)sv_session_span(&b->s),
+		       (int)sv_session_span(&a->s));
 }
 static bool says_something(
 	const struct sv_view *b, const struct sv_view *a, char *why, size_t n)
@@ -1751,8 +1762,9 @@ START_TEST(test_aggregate_says_no_calls)
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_ptr_nonnull(sv_app_view(r.app));
 	ck_assert(!sv_app_view(r.app)->s.p->has_calls);
-	ck_assert(sv_app_view(r.app)->s.stats_valid);
-	ck_assert_uint_gt(sv_app_view(r.app)->s.stats.nregions, 0);
+	ck_assert(sv_session_stats(&sv_app_view(r.app)->s));
+	ck_assert_uint_gt(
+		sv_session_stats(&sv_app_view(r.app)->s)->nregions, 0);
 	text = grid_text(sv_app_grid(r.app));
 	ck_assert_msg(
 		strstr(text, "summary statistics only") != NULL, "%s", text);
@@ -1831,11 +1843,12 @@ START_TEST(test_two_runs)
 		sv_script_backend(&b, &r.script);
 		ck_assert_int_eq(sv_app_run(r.app, &b, &r.err), 0);
 		ck_assert_ptr_nonnull(sv_app_view(r.app)->s.p2);
-		ck_assert(sv_app_view(r.app)->s.stats2_valid);
+		ck_assert(sv_session_stats2(&sv_app_view(r.app)->s));
 		/* B's index (made on the loader's thread when threaded): its
 		 * rows are on the timeline */
 		ck_assert(sv_session_two_rows(&sv_app_view(r.app)->s));
-		ck_assert_uint_eq(sv_app_view(r.app)->s.index2.ncalls,
+		ck_assert_uint_eq(
+			sv_session_index2(&sv_app_view(r.app)->s)->ncalls,
 			sv_app_view(r.app)->s.p2->ncalls);
 		ck_assert_ptr_nonnull(strstr(
 			sv_app_view(r.app)->s.message, "comparing with"));
@@ -1934,7 +1947,8 @@ START_TEST(test_config_panel_and_sort)
 	memset(&err, 0, sizeof err);
 	ck_assert_int_eq(sv_app_run(app, &b, &err), 0);
 	ck_assert_int_eq(sv_app_view(app)->s.panel_width, 50);
-	ck_assert_int_eq(sv_app_view(app)->s.sort_key, SV_STATS_KEY_EXCLUSIVE);
+	ck_assert_int_eq(sv_session_sort_key(&sv_app_view(app)->s),
+		SV_STATS_KEY_EXCLUSIVE);
 	sv_app_free(app);
 }
 END_TEST

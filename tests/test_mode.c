@@ -102,6 +102,14 @@ static const struct {
 	{NULL, NULL},
 };
 
+/* How many regions only the second run has. */
+static size_t nonly2_of(const struct sv_session *s)
+{
+	size_t n;
+	sv_session_only2(s, &n);
+	return n;
+}
+
 START_TEST(test_find)
 {
 	ck_assert_ptr_eq(sv_mode_find(finds[_i].name), finds[_i].ops);
@@ -155,7 +163,7 @@ START_TEST(test_start_mode)
 	ck_assert_int_eq(sv_view_init(&w, agg, NULL, &err), 0);
 	ck_assert_ptr_eq(sv_view_main_mode(&w)->ops, &sv_mode_stats);
 	ck_assert_ptr_null(sv_view_timeline(&w));
-	ck_assert_uint_eq(w.s.stats.nregions, 1);
+	ck_assert_uint_eq(sv_session_stats(&w.s)->nregions, 1);
 	sv_view_fini(&w);
 
 	/* no profile: no view */
@@ -226,7 +234,7 @@ START_TEST(test_view_next_keeps_state)
 	ck_assert_int_eq(tl->t1, t1);
 	ck_assert_uint_eq(v.s.sel, sel);
 	ck_assert_int_ge(v.s.mark_region, 0);
-	ck_assert_uint_gt(v.s.nmarked, 0);
+	ck_assert_uint_gt(sv_session_nmarked(&v.s), 0);
 	/* n walks through the marked region's calls */
 	keys("n");
 	ck_assert_uint_eq(sv_call_region(prof, v.s.sel), v.s.mark_region);
@@ -413,15 +421,15 @@ START_TEST(test_search_prompt)
 	keys("Escape");
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
 	ck_assert_uint_eq(v.depth, 0);
-	ck_assert_str_eq(v.s.search_spec, "");
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "");
 	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
 
 	/* and Enter commits: the search is set and its first match (by
 	 * time) selected */
 	keys("/ c h i l d Enter");
 	ck_assert_uint_eq(v.depth, 0);
-	ck_assert_str_eq(v.s.search_spec, "child");
-	ck_assert_uint_eq(v.s.nmatches, 3);
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
+	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
 	ck_assert_int_eq(sv_profile_start(prof, v.s.sel), 100);
 
@@ -430,7 +438,7 @@ START_TEST(test_search_prompt)
 	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "");
 	keys("BSpace");
 	ck_assert_uint_eq(v.depth, 0);
-	ck_assert_str_eq(v.s.search_spec, "child");
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
 }
 END_TEST
 
@@ -442,7 +450,7 @@ START_TEST(test_other_prompts)
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_FILTER);
 	ck_assert_str_eq(sv_mode_prompt_text(sv_view_top(&v)), "ma");
 	keys("C-u c h Enter");
-	ck_assert_str_eq(v.s.filter_spec, "ch");
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "ch");
 	/* the rank prompt applies on Enter */
 	keys("r 1 Enter");
 	ck_assert_str_eq(v.s.rank_spec, "1");
@@ -928,7 +936,7 @@ START_TEST(test_mouse_marks_range)
 	ck_assert(rv.s.has_range);
 	ck_assert_int_eq(rv.s.range_t0, sv_tmap_time(&m, x0));
 	ck_assert_int_eq(rv.s.range_t1, sv_tmap_time(&m, x1 + 1));
-	ck_assert_int_eq(rv.s.stats_span, SV_SPAN_RANGE);
+	ck_assert_int_eq(sv_session_span(&rv.s), SV_SPAN_RANGE);
 	ck_assert_int_eq(tl->t0, m.t0); /* no pan */
 	ck_assert_int_eq(tl->range_x, -1);
 	/* the lanes: a drag pans, the range stays */
@@ -958,7 +966,7 @@ START_TEST(test_histogram_search_and_empty)
 	/* a search: m switches the histogram to its matches */
 	rkeys(": v i e w Space t i m e l i n e Enter / i o Enter");
 	sv_session_mark_region(&rv.s, -1);
-	rv.s.sel = SV_NO_CALL;
+	sv_session_select(&rv.s, 0, SV_NO_CALL);
 	rkeys("H");
 	ck_assert_ptr_nonnull(strstr(rstatus(), "source=1"));
 	ck_assert(rkeys("m") & SV_REACT_BELL); /* no region to go back to */
@@ -1112,6 +1120,7 @@ START_TEST(test_two_runs_figures)
 	struct sv_error err;
 	const struct sv_stats_region *rb;
 	int64_t solve = sv_profile_find_region(a, "solve");
+	size_t n2;
 
 	ck_assert_int_eq(sv_view_init(&w, a, NULL, &err), 0);
 	ck_assert_ptr_null(sv_session_second_of(&w.s, (uint32_t)solve));
@@ -1121,9 +1130,15 @@ START_TEST(test_two_runs_figures)
 	ck_assert_ptr_nonnull(rb);
 	ck_assert_int_eq(rb->s.total_ns, 2250);
 	/* io is only in B: listed apart, for the panel's rows after A's */
-	ck_assert_uint_eq(w.s.nonly2, 1);
-	ck_assert_str_eq(w.s.stats2.regions[w.s.only2[0]].name, "io");
-	ck_assert_int_eq(w.s.stats2.regions[w.s.only2[0]].s.total_ns, 70);
+	ck_assert_uint_eq(nonly2_of(&w.s), 1);
+	ck_assert_str_eq(sv_session_stats2(&w.s)
+				 ->regions[sv_session_only2(&w.s, &n2)[0]]
+				 .name,
+		"io");
+	ck_assert_int_eq(sv_session_stats2(&w.s)
+				 ->regions[sv_session_only2(&w.s, &n2)[0]]
+				 .s.total_ns,
+		70);
 	/* fib is not in B */
 	ck_assert_ptr_null(sv_session_second_of(
 		&w.s, (uint32_t)sv_profile_find_region(a, "fib")));
@@ -1131,22 +1146,22 @@ START_TEST(test_two_runs_figures)
 	 * main (+23%), fib (gone, -100%) last; in ns main and solve (+500
 	 * each, in their former order) before kernel (+200) */
 	ck_assert_int_eq(sv_session_sort_diff(&w.s, SV_SESSION_SORT_PCT), 0);
-	ck_assert_str_eq(w.s.stats.regions[0].name, "kernel");
-	ck_assert_str_eq(w.s.stats.regions[1].name, "solve");
-	ck_assert_str_eq(w.s.stats.regions[2].name, "main");
-	ck_assert_str_eq(w.s.stats.regions[3].name, "fib");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[0].name, "kernel");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[1].name, "solve");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[2].name, "main");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[3].name, "fib");
 	ck_assert_int_eq(sv_session_sort_diff(&w.s, SV_SESSION_SORT_DELTA), 0);
-	ck_assert_str_eq(w.s.stats.regions[2].name, "kernel");
-	ck_assert_str_eq(w.s.stats.regions[3].name, "fib");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[2].name, "kernel");
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[3].name, "fib");
 	/* a plain sort ends the order by change */
 	sv_session_sort(&w.s, SV_STATS_KEY_TOTAL);
-	ck_assert_int_eq(w.s.sort_diff, 0);
-	ck_assert_str_eq(w.s.stats.regions[0].name, "main");
+	ck_assert_int_eq(sv_session_sort_diff_kind(&w.s), 0);
+	ck_assert_str_eq(sv_session_stats(&w.s)->regions[0].name, "main");
 	/* a rank filter applies to both runs: rank 1's solve is 1000 */
 	ck_assert_int_eq(sv_session_set_ranks(&w.s, "1"), 0);
 	rb = sv_session_second_of(&w.s, (uint32_t)solve);
 	ck_assert_int_eq(rb->s.total_ns, 1000);
-	ck_assert_uint_eq(w.s.nonly2, 0); /* rank 1 has no io */
+	ck_assert_uint_eq(nonly2_of(&w.s), 0); /* rank 1 has no io */
 	/* the same run twice is refused; NULL ends the comparison */
 	ck_assert_int_eq(sv_view_set_second(&w, a, NULL, &err), -EINVAL);
 	ck_assert_int_eq(sv_view_set_second(&w, NULL, NULL, &err), 0);

@@ -63,7 +63,7 @@ static void setup(void)
 	sorts_heard = 0;
 	sv_panel_init(&pn, NULL);
 	sv_panel_clamp(&pn, &s);
-	ck_assert_uint_eq(s.stats.nregions, NREGIONS);
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, NREGIONS);
 }
 
 static void teardown(void)
@@ -176,7 +176,7 @@ START_TEST(test_moves_empty_table)
 
 	/* given no region on the lanes shown (rank 5 only) */
 	ck_assert_int_eq(sv_session_set_ranks(&s, "5"), 0);
-	ck_assert_uint_eq(s.stats.nregions, 0);
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 0);
 	sv_panel_clamp(&pn, &s);
 	/* then moves stay on row 0 and marking rings the bell */
 	ck_assert_int_eq(sv_list_apply(NULL, &pn.list, SV_ACTION_LIST_LAST, 0),
@@ -200,7 +200,7 @@ START_TEST(test_clamp)
 	sv_list_place(&pn.list, 0, 0, 40, 10);
 	sv_list_set_cursor(NULL, &pn.list, NREGIONS - 1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
-	ck_assert_uint_eq(s.stats.nregions, 2);
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 2);
 	sv_panel_clamp(&pn, &s);
 	/* then it goes back into the table */
 	ck_assert_int_lt(pn.list.cur, 2);
@@ -225,7 +225,7 @@ START_TEST(test_mark)
 	/* then the caller is asked to mark that row's region; the panel
 	 * itself marks nothing */
 	ck_assert_int_eq(rc, SV_PANEL_MARK);
-	ck_assert_int_eq(mark, (long)s.stats.regions[2].region);
+	ck_assert_int_eq(mark, (long)sv_session_stats(&s)->regions[2].region);
 	ck_assert_int_eq(s.mark_region, -1);
 	ck_assert_int_eq(pn.list.cur, 2);
 }
@@ -261,10 +261,11 @@ static void assert_sorted(enum sv_stats_key key)
 {
 	size_t i;
 
-	ck_assert_int_eq(s.stats.sorted_by, key);
-	for (i = 1; i < s.stats.nregions; i++) {
-		const struct sv_stats_region *a = &s.stats.regions[i - 1],
-					     *b = &s.stats.regions[i];
+	ck_assert_int_eq(sv_session_stats(&s)->sorted_by, key);
+	for (i = 1; i < sv_session_stats(&s)->nregions; i++) {
+		const struct sv_stats_region
+			*a = &sv_session_stats(&s)->regions[i - 1],
+			*b = &sv_session_stats(&s)->regions[i];
 		double x, y;
 		if (key == SV_STATS_KEY_NAME) {
 			ck_assert_int_lt(strcmp(a->name, b->name), 0);
@@ -299,7 +300,7 @@ START_TEST(test_sort_cycle)
 		nsorts += sv_panel_col_sorts(col);
 	ck_assert_int_eq(nsorts, SV_PANEL_COL_COUNT - 1);
 	/* given the default order (total) and the cursor down the table */
-	ck_assert_int_eq(s.sort_key, SV_STATS_KEY_TOTAL);
+	ck_assert_int_eq(sv_session_sort_key(&s), SV_STATS_KEY_TOTAL);
 	assert_sorted(SV_STATS_KEY_TOTAL);
 	for (dir = 1; dir >= -1; dir -= 2) {
 		col = SV_PANEL_COL_TOTAL;
@@ -317,17 +318,19 @@ START_TEST(test_sort_cycle)
 			while (!sv_panel_col_sorts(col));
 			/* then the next column's key sorts the table, and
 			 * the cursor goes to the top */
-			ck_assert_int_eq(s.sort_key, sv_panel_col_key(col));
-			assert_sorted(s.sort_key);
+			ck_assert_int_eq(
+				sv_session_sort_key(&s), sv_panel_col_key(col));
+			assert_sorted(sv_session_sort_key(&s));
 			if (first[col])
 				ck_assert_str_eq(
-					s.stats.regions[0].name, first[col]);
+					sv_session_stats(&s)->regions[0].name,
+					first[col]);
 			ck_assert_int_eq(pn.list.cur, 0);
 			ck_assert_int_eq(pn.list.top, 0);
 		}
 		/* and after every column the order is back to total */
 		ck_assert_int_eq(col, SV_PANEL_COL_TOTAL);
-		ck_assert_int_eq(s.sort_key, SV_STATS_KEY_TOTAL);
+		ck_assert_int_eq(sv_session_sort_key(&s), SV_STATS_KEY_TOTAL);
 	}
 	ck_assert_int_eq(sorts_heard, 2 * nsorts);
 	ck_assert_int_eq(mark, -7);
@@ -487,25 +490,27 @@ static int assert_elided(const struct sv_session *es, const struct sv_panel *p,
 
 	ell[sv_utf8_encode(gl->ellipsis, ell)] = '\0';
 	/* the panel keeps its last page full */
-	if (top > (long)es->stats.nregions - visible)
-		top = (long)es->stats.nregions - visible;
+	if (top > (long)sv_session_stats(es)->nregions - visible)
+		top = (long)sv_session_stats(es)->nregions - visible;
 	if (top < 0)
 		top = 0;
 	bottom = top + visible;
-	if (bottom > (long)es->stats.nregions)
-		bottom = (long)es->stats.nregions;
+	if (bottom > (long)sv_session_stats(es)->nregions)
+		bottom = (long)sv_session_stats(es)->nregions;
 	sv_grid_init(&g);
 	sv_grid_resize(&g, a->x + a->w, a->y + a->h);
 	sv_panel_draw(&g, p, es, a);
 	for (r = top; r < bottom; r++) {
-		const char *name = es->stats.regions[r].name;
+		const char *name = sv_session_stats(es)->regions[r].name;
 		char want[256], got[256];
 		size_t differ = 0, len = 0;
 		int x;
 		for (q = top; q < bottom; q++) {
 			size_t k = q == r ? 0
-					  : sv_elide_common(name,
-						    es->stats.regions[q].name);
+					  : sv_elide_common(
+						    name, sv_session_stats(es)
+								  ->regions[q]
+								  .name);
 			differ = k > differ ? k : differ;
 		}
 		sv_elide(name, differ, name_w - 2, ell, want, sizeof want);
@@ -542,13 +547,14 @@ START_TEST(test_elided_names)
 	int col, sorts, cut = 0;
 
 	ck_assert_int_eq(sv_session_init(&es, ep, NULL, &err), 0);
-	ck_assert_uint_eq(es.stats.nregions, ELIDE_N);
+	ck_assert_uint_eq(sv_session_stats(&es)->nregions, ELIDE_N);
 	memset(&p, 0, sizeof p);
 	for (f = 0; f < sizeof filters / sizeof filters[0]; f++) {
 		ck_assert_int_eq(sv_session_set_filter(&es, filters[f]), 0);
-		for (sorts = 0; es.stats_busy && sorts < 100000; sorts++)
+		for (sorts = 0; sv_session_stats_busy(&es) && sorts < 100000;
+			sorts++)
 			sv_session_poll(&es);
-		ck_assert(!es.stats_busy);
+		ck_assert(!sv_session_stats_busy(&es));
 		/* every sort order, every width, scrolled */
 		for (col = 0; col < SV_PANEL_COL_COUNT; col++) {
 			sv_session_sort(&es, sv_panel_col_key(col));

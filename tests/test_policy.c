@@ -15,7 +15,11 @@
  *  - in src/cli/ only cli.c writes to stderr: every message goes through
  *    sv_cli_eprintf, which escapes control characters (issue 43);
  *  - every file opens with a purpose comment, no source file is over 800
- *    lines, every module has a public header and a test suite.
+ *    lines, every module has a public header and a test suite;
+ *  - the session's selection (sel, sel2) is written only in
+ *    src/ui/session.c (sv_session_select and the one helper it uses, which
+ *    notifies), in every file of src/, bench/ and tests/, and only the
+ *    session's own files (src/ui/session*.c) include session_priv.h.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -172,59 +176,170 @@ static char *check_system(const char *line, const void *vctx)
 	return NULL;
 }
 
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* A copy of text with its comments and the insides of its string and
+ * character literals blanked (spaces; newlines kept, so offsets are
+ * text's), for the rules to read the code alone.  Malloc'd. */
+static char *code_only(const char *text)
+{
+	enum { CODE, BLOCK, LINE, STR, CHR } st = CODE;
+	char *c = sv_xstrdup(text), *p;
+
+	for (p = c; *p; p++) {
+		if (st == CODE) {
+			if (p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
+				st = p[1] == '*' ? BLOCK : LINE;
+				*p++ = ' ';
+				*p = ' ';
+			} else if (*p == '"' || *p == '\'') {
+				st = *p == '"' ? STR : CHR;
+			}
+		} else if (st == BLOCK && p[0] == '*' && p[1] == '/') {
+			st = CODE;
+			*p++ = ' ';
+			*p = ' ';
+		} else if (st == LINE && *p == '\n') {
+			st = CODE;
+		} else if ((st == STR || st == CHR) &&
+			   *p == (st == STR ? '"' : '\'')) {
+			st = CODE;
+		} else if (*p != '\n') {
+			if ((st == STR || st == CHR) && *p == '\\' && p[1] &&
+				p[1] != '\n')
+				*p++ = ' ';
+			*p = ' ';
+		}
+	}
+	return c;
+}
+
 /* Whether word (an identifier) occurs in code (outside comments and
  * string literals) as a whole word; with call, followed by "(". */
 static bool code_has(const char *text, const char *word, bool call)
 {
 	size_t n = strlen(word);
-	const char *p = text;
-	bool comment = false, str = false;
+	char *code = code_only(text);
+	const char *p;
+	bool found = false;
 
-	for (; *p; p++) {
-		if (comment) {
-			if (p[0] == '*' && p[1] == '/')
-				comment = false, p++;
+	for (p = code; !found && (p = strstr(p, word)); p++) {
+		const char *q = p + n;
+		if ((p > code && ident_char(p[-1])) || ident_char(*q))
 			continue;
-		}
-		if (str) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				str = false;
-			continue;
-		}
-		if (p[0] == '/' && p[1] == '*') {
-			comment = true;
-			p++;
-			continue;
-		}
-		if (p[0] == '/' && p[1] == '/') {
-			p = strchr(p, '\n');
-			if (!p)
-				return false;
-			continue;
-		}
-		if (*p == '"') {
-			str = true;
-			continue;
-		}
-		if (!strncmp(p, word, n) &&
-			(p == text ||
-				!(p[-1] == '_' ||
-					(p[-1] >= 'a' && p[-1] <= 'z') ||
-					(p[-1] >= 'A' && p[-1] <= 'Z') ||
-					(p[-1] >= '0' && p[-1] <= '9'))) &&
-			!(p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
-				(p[n] >= 'A' && p[n] <= 'Z') ||
-				(p[n] >= '0' && p[n] <= '9'))) {
-			const char *q = p + n;
-			while (*q == ' ')
-				q++;
-			if (!call || *q == '(')
-				return true;
-		}
+		while (*q == ' ')
+			q++;
+		found = !call || *q == '(';
+	}
+	free(code);
+	return found;
+}
+
+/* Members named sel or sel2 that are not a session's: the flame graph's
+ * selected node (mode_flame.c) and the stats worker's selection
+ * (stats.c), each written as file:receiver. */
+static const char *const policy_sel_others[] = {
+	"mode_flame.c:d->sel", "stats.c:w.sel"};
+
+/* Whether the assignment whose receiver starts at q in file name is one
+ * of policy_sel_others. */
+static bool sel_other(const char *name, const char *q)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof policy_sel_others / sizeof policy_sel_others[0];
+		i++) {
+		const char *o = policy_sel_others[i], *r;
+		size_t len = strcspn(o, ":");
+		r = o + len + 1;
+		if (strlen(name) == len && !strncmp(o, name, len) &&
+			!strncmp(q, r, strlen(r)) && !ident_char(q[strlen(r)]))
+			return true;
 	}
 	return false;
+}
+
+/* Where text (outside comments and string literals) assigns a member
+ * named sel or sel2 (x->sel = ..., x.sel2 = ...; not ==, and not a
+ * designated initializer { .sel = ... }) other than name's entries in
+ * policy_sel_others: the member's offset, or -1. */
+static long code_assigns_sel(const char *name, const char *text)
+{
+	char *code = code_only(text);
+	const char *p, *m, *q;
+	long at = -1;
+
+	for (p = code; at < 0 && *p; p++) {
+		if (p[0] == '-' && p[1] == '>')
+			m = p + 2;
+		else if (p[0] == '.' && p > code &&
+			 (ident_char(p[-1]) || p[-1] == ')' || p[-1] == ']'))
+			m = p + 1;
+		else
+			continue;
+		q = m + 3 + (m[3] == '2');
+		if (strncmp(m, "sel", 3) || ident_char(*q))
+			continue;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (q[0] != '=' || q[1] == '=')
+			continue;
+		/* the receiver: the identifier before the member's access */
+		for (q = p; q > code && ident_char(q[-1]); q--)
+			;
+		if (!sel_other(name, q))
+			at = (long)(m - code);
+	}
+	free(code);
+	return at;
+}
+
+/* Whether text has an #include directive (at the start of a line) of
+ * a file named session_priv.h. */
+static bool includes_priv(const char *text)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, "#include"))) {
+		const char *b = p, *eol = strchr(p, '\n'), *h;
+		while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		h = strstr(p, "session_priv.h");
+		if ((b == text || b[-1] == '\n') && h && (!eol || h < eol))
+			return true;
+		p += 8;
+	}
+	return false;
+}
+
+/* The session's rules for any file (dir "ui" for src/ui/, else "tests",
+ * "bench", ...): the selection written only by session.c, session_priv.h
+ * included only by session*.c.  The first broken, or NULL (malloc'd). */
+static char *session_check(const char *dir, const char *name, const char *text)
+{
+	const char *src = strcmp(dir, "tests") && strcmp(dir, "bench") &&
+					  strcmp(dir, "fuzz")
+				  ? "src/"
+				  : "";
+	long at;
+
+	if (!(!strcmp(dir, "ui") && !strcmp(name, "session.c")) &&
+		(at = code_assigns_sel(name, text)) >= 0)
+		return sv_xasprintf("%s%s/%s assigns the selection (%.*s) "
+				    "itself; only sv_session_select "
+				    "(session.c) writes it, and notifies",
+			src, dir, name, text[at + 3] == '2' ? 4 : 3, text + at);
+	if (includes_priv(text) &&
+		!(!strcmp(dir, "ui") && !strncmp(name, "session", 7)))
+		return sv_xasprintf("%s%s/%s includes session_priv.h; only the "
+				    "session's own files (src/ui/session*.c) "
+				    "may",
+			src, dir, name);
+	return NULL;
 }
 
 /* The first rule broken by file name of layer with text, or NULL (the
@@ -251,6 +366,8 @@ static char *policy_check(const char *layer, const char *name, const char *text)
 	msg = each_include(text, check_arrow, &f);
 	if (!msg)
 		msg = each_include(text, check_system, &f);
+	if (!msg)
+		msg = session_check(layer, name, text);
 	if (!msg && !strcmp(layer, "cli") && strcmp(name, "cli.c") &&
 		(code_has(text, "stderr", false) ||
 			code_has(text, "perror", true)))
@@ -282,31 +399,41 @@ static size_t count_lines(const char *text)
 	return n;
 }
 
+/* Calls fn(label, name, text) for every .c/.h file in directory dir
+ * (under the source root). */
+static void each_file_in(const char *dir, const char *label,
+	void (*fn)(const char *label, const char *name, const char *text))
+{
+	char *path = sv_xasprintf("%s/%s", svt_source_root(), dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	ck_assert_msg(d != NULL, "cannot open %s", path);
+	while ((e = readdir(d))) {
+		char *f, *text;
+		if (!has_suffix(e->d_name, ".c") &&
+			!has_suffix(e->d_name, ".h"))
+			continue;
+		f = sv_xasprintf("%s/%s", path, e->d_name);
+		text = svt_read_file(f, NULL);
+		ck_assert_msg(text != NULL, "cannot read %s", f);
+		fn(label, e->d_name, text);
+		free(text);
+		free(f);
+	}
+	closedir(d);
+	free(path);
+}
+
 /* Calls fn(layer, name, text) for every .c/.h file under src/LAYER/. */
 static void each_source(
 	void (*fn)(const char *layer, const char *name, const char *text))
 {
 	size_t li;
 	for (li = 0; li < POLICY_NLAYERS; li++) {
-		char *path = sv_xasprintf(
-			"%s/src/%s", svt_source_root(), policy_layers[li]);
-		DIR *d = opendir(path);
-		struct dirent *e;
-		ck_assert_msg(d != NULL, "cannot open %s", path);
-		while ((e = readdir(d))) {
-			char *f, *text;
-			if (!has_suffix(e->d_name, ".c") &&
-				!has_suffix(e->d_name, ".h"))
-				continue;
-			f = sv_xasprintf("%s/%s", path, e->d_name);
-			text = svt_read_file(f, NULL);
-			ck_assert_msg(text != NULL, "cannot read %s", f);
-			fn(policy_layers[li], e->d_name, text);
-			free(text);
-			free(f);
-		}
-		closedir(d);
-		free(path);
+		char *dir = sv_xasprintf("src/%s", policy_layers[li]);
+		each_file_in(dir, policy_layers[li], fn);
+		free(dir);
 	}
 }
 
@@ -327,6 +454,25 @@ START_TEST(test_tree_follows_the_rules)
 	files_seen = 0;
 	each_source(check_file);
 	/* the walk saw the tree, not an empty directory */
+	ck_assert_uint_ge(files_seen, 30);
+}
+END_TEST
+
+/* The session's rules hold in the tests, benchmarks and fuzzers too. */
+static void check_session_rules(
+	const char *dir, const char *name, const char *text)
+{
+	char *msg = session_check(dir, name, text);
+	ck_assert_msg(msg == NULL, "%s", msg ? msg : "");
+	files_seen++;
+}
+
+START_TEST(test_others_follow_the_session_rules)
+{
+	files_seen = 0;
+	each_file_in("tests", "tests", check_session_rules);
+	each_file_in("bench", "bench", check_session_rules);
+	each_file_in("fuzz", "fuzz", check_session_rules);
 	ck_assert_uint_ge(files_seen, 30);
 }
 END_TEST
@@ -418,6 +564,23 @@ static const struct {
 		"sv_cli_eprintf"},
 	{"cli", "cmd_view.c", "/* x */\nvoid f(void) { perror(\"x\"); }\n",
 		"sv_cli_eprintf"},
+	{"ui", "timeline.c",
+		"/* x */\nvoid f(struct sv_session *s) { s->sel = 0; }\n",
+		"sv_session_select"},
+	{"ui", "mode_tree.c",
+		"/* x */\nvoid f(struct sv_view *v) { v->s.sel2 =\n1; }\n",
+		"sv_session_select"},
+	{"ui", "session_two.c",
+		"/* x */\nvoid f(struct sv_session *s) { (s)->sel\t= 2; }\n",
+		"sv_session_select"},
+	/* a session called d in the flame graph is still a session */
+	{"ui", "mode_flame.c",
+		"/* x */\nvoid f(struct sv_view *d) { d->s.sel = 3; }\n",
+		"sv_session_select"},
+	{"ui", "view.c", "/* x */\n#include \"session_priv.h\"\n",
+		"session_priv.h"},
+	{"cli", "cmd_view.c", "/* x */\n#include \"../ui/session_priv.h\"\n",
+		"session_priv.h"},
 };
 
 START_TEST(test_planted_violation_is_caught)
@@ -447,12 +610,30 @@ START_TEST(test_allowed_is_allowed)
 		{"ui", "/* x */\n#include \"scopeview/stats.h\"\n"},
 		{"io", "/* x */\n#include <hdf5.h>\n_exit(1);\n"},
 		{"io", "/* x */\n#include <jansson.h>\n"},
+		/* reading the selection, comparing it, a designated
+		 * initializer, words in comments and strings */
+		{"ui", "/* x */\nint f(struct sv_session *s) { return s->sel "
+		       "== 2 || s->sel2 != 1; }\n"},
+		{"ui", "/* x */\nstatic const struct r r0 = {.sel = 1, "
+		       ".sel2 = 2};\n"},
+		{"ui", "/* s->sel = 1 */\nconst char *t = \"s->sel = 2\";\n"},
+		{"ui", "/* x */\nvoid f(struct r *x) { x->selected = 1; "
+		       "x->sel_row = 2; }\n"},
 	};
 	size_t i;
 	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		char *msg = policy_check(ok[i].layer, "f.c", ok[i].text);
 		ck_assert_msg(msg == NULL, "%s", msg ? msg : "");
 	}
+	/* and the session's own files may do what no other file may */
+	ck_assert_ptr_null(policy_check("ui", "session.c",
+		"/* x */\n#include \"session_priv.h\"\nvoid f(struct "
+		"sv_session *s) { s->sel = 1; }\n"));
+	ck_assert_ptr_null(policy_check("ui", "session_two.c",
+		"/* x */\n#include \"session_priv.h\"\n"));
+	/* as may the flame graph's own selected node */
+	ck_assert_ptr_null(policy_check("ui", "mode_flame.c",
+		"/* x */\nvoid f(struct flame_data *d) { d->sel = 1; }\n"));
 }
 END_TEST
 
@@ -462,6 +643,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("tree");
 	TCase *r = tcase_create("rules");
 	tcase_add_test(t, test_tree_follows_the_rules);
+	tcase_add_test(t, test_others_follow_the_session_rules);
 	tcase_add_test(t, test_modules_have_header_and_tests);
 	tcase_add_test(t, test_headers_name_their_layer);
 	suite_add_tcase(s, t);

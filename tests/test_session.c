@@ -100,10 +100,10 @@ static uint32_t call_of(
 static const struct sv_stats_region *stats_of(const char *name)
 {
 	size_t i;
-	ck_assert(s.stats_valid);
-	for (i = 0; i < s.stats.nregions; i++)
-		if (!strcmp(s.stats.regions[i].name, name))
-			return &s.stats.regions[i];
+	ck_assert(sv_session_stats(&s));
+	for (i = 0; i < sv_session_stats(&s)->nregions; i++)
+		if (!strcmp(sv_session_stats(&s)->regions[i].name, name))
+			return &sv_session_stats(&s)->regions[i];
 	return NULL;
 }
 
@@ -116,6 +116,14 @@ static uint32_t region(const char *name)
 
 /* ---- set-up ---------------------------------------------------------- */
 
+/* The end of the second run's extent in the first run's times. */
+static int64_t run2_t1_of(const struct sv_session *ss)
+{
+	int64_t t0, t1;
+	sv_session_run2_extent(ss, &t0, &t1);
+	return t1;
+}
+
 START_TEST(test_init_whole_run)
 {
 	size_t l;
@@ -126,7 +134,7 @@ START_TEST(test_init_whole_run)
 	ck_assert_int_eq(s.mark_region, -1);
 	ck_assert_int_eq(s.solo_lane, -1);
 	ck_assert_ptr_null(s.rank_on);
-	ck_assert_ptr_null(s.region_keep);
+	ck_assert_ptr_null(sv_session_region_keep(&s));
 	ck_assert_int_eq(s.run_t0, 0);
 	ck_assert_int_eq(s.run_t1, 1200);
 	ck_assert_str_eq(s.title, "test.h5");
@@ -134,9 +142,9 @@ START_TEST(test_init_whole_run)
 		ck_assert(!s.lane_hidden[l]);
 		ck_assert(s.lane_on[l]);
 	}
-	ck_assert(s.stats_is_all);
-	ck_assert_uint_eq(s.stats.nregions, 5);
-	ck_assert_uint_eq(s.index.ncalls, NCALLS);
+	ck_assert(sv_session_stats_is_all(&s));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 5);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, NCALLS);
 	ck_assert_int_eq(stats_of("main")->s.total_ns, 2200);
 }
 END_TEST
@@ -162,15 +170,15 @@ START_TEST(test_init_degenerate)
 	ck_assert(t.opts.ascii && t.opts.no_mouse);
 	ck_assert_str_eq(t.title, "run A");
 	ck_assert(t.run_t1 > t.run_t0);
-	ck_assert(t.stats_valid);
-	ck_assert_uint_eq(t.stats.nregions, 0);
-	ck_assert_uint_eq(t.index.ncalls, 0);
+	ck_assert(sv_session_stats(&t));
+	ck_assert_uint_eq(sv_session_stats(&t)->nregions, 0);
+	ck_assert_uint_eq(sv_session_index(&t)->ncalls, 0);
 	ck_assert_int_eq(sv_session_set_search(&t, "x", &err), 0);
-	ck_assert_uint_eq(t.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&t), 0);
 	ck_assert_int_eq(sv_session_set_filter(&t, "x"), 0);
 	ck_assert_int_eq(sv_session_set_ranks(&t, "0"), 0);
 	sv_session_mark_region(&t, -1);
-	ck_assert_uint_eq(t.nmarked, 0);
+	ck_assert_uint_eq(sv_session_nmarked(&t), 0);
 	ck_assert(!sv_session_is_match(&t, 0));
 	ck_assert(!sv_session_has_match(&t, 0, 0, 0, 1000));
 
@@ -198,25 +206,25 @@ START_TEST(test_solo_and_back)
 		ck_assert(s.lane_on[l] == (l == r1));
 		ck_assert(sv_session_lane_shown(&s, l) == (l == r1));
 	}
-	ck_assert(!s.stats_is_all);
-	ck_assert_uint_eq(s.stats.nregions, 1);
-	ck_assert_str_eq(s.stats.regions[0].name, "main");
-	ck_assert_uint_eq(s.stats.regions[0].s.num_calls, 1);
-	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 1200);
+	ck_assert(!sv_session_stats_is_all(&s));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 1);
+	ck_assert_str_eq(sv_session_stats(&s)->regions[0].name, "main");
+	ck_assert_uint_eq(sv_session_stats(&s)->regions[0].s.num_calls, 1);
+	ck_assert_int_eq(sv_session_stats(&s)->regions[0].s.total_ns, 1200);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
 	/* and the whole run's table is kept aside for the way back */
-	ck_assert(s.stats_all_valid);
-	ck_assert_uint_eq(s.stats_all.nregions, 5);
+	ck_assert(sv_session_stats_all(&s));
+	ck_assert_uint_eq(sv_session_stats_all(&s)->nregions, 5);
 
 	/* when un-soloed: every lane again, and the whole run's table is
 	 * the one kept aside (taken back, not computed again) */
 	sv_session_solo(&s, -1);
 	for (l = 0; l < prof->nlanes; l++)
 		ck_assert(!s.lane_hidden[l] && s.lane_on[l]);
-	ck_assert(s.stats_is_all);
-	ck_assert(!s.stats_all_valid);
-	ck_assert_uint_eq(s.stats.nregions, 5);
+	ck_assert(sv_session_stats_is_all(&s));
+	ck_assert(!sv_session_stats_all(&s));
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 5);
 	ck_assert_int_eq(stats_of("main")->s.total_ns, 2200);
 	ck_assert_int_eq(heard.n, 2);
 }
@@ -259,7 +267,8 @@ START_TEST(test_ranks)
 	ck_assert_int_eq(heard.n, rc < 0 ? 0 : 1);
 	if (rc == 0) {
 		ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
-		ck_assert(s.stats_is_all == (ranks[_i].rank_spec[0] == '\0'));
+		ck_assert(sv_session_stats_is_all(&s) ==
+			  (ranks[_i].rank_spec[0] == '\0'));
 	}
 }
 END_TEST
@@ -289,19 +298,19 @@ START_TEST(test_hidden_lane_drops_selection)
 	for (c1 = 0; sv_call_duration(prof, c1) != 1200; c1++)
 		;
 	ck_assert_uint_eq(prof->lanes[sv_call_lane(prof, c1)].rank, 1);
-	s.sel = c0;
+	sv_session_select(&s, 0, c0);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
 	ck_assert_uint_eq(s.sel, c0);
 
 	/* given a call of rank 1 selected: hiding its lane drops it */
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
-	s.sel = c1;
+	sv_session_select(&s, 0, c1);
 	sv_session_solo(&s, (long)sv_call_lane(prof, c0));
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 
 	/* and a filter that drops the selected call's region drops it */
 	sv_session_solo(&s, -1);
-	s.sel = c0;
+	sv_session_select(&s, 0, c0);
 	ck_assert_int_eq(sv_session_set_filter(&s, "main"), 0);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 }
@@ -347,7 +356,8 @@ START_TEST(test_filter)
 
 	/* then region_keep, the index and the statistics follow it */
 	for (r = 0; r < prof->nregions; r++) {
-		bool keep = !s.region_keep || s.region_keep[r];
+		bool keep = !sv_session_region_keep(&s) ||
+			    sv_session_region_keep(&s)[r];
 		ck_assert(sv_session_keeps(&s, first_call(prof, r)) == keep);
 		if (!keep)
 			continue;
@@ -356,11 +366,11 @@ START_TEST(test_filter)
 			"%s%s", kept[0] ? " " : "", prof->regions[r]);
 	}
 	ck_assert_str_eq(kept, filters[_i].kept);
-	ck_assert_uint_eq(s.index.ncalls, filters[_i].ncalls);
-	ck_assert_uint_eq(s.stats.nregions, nkept);
-	ck_assert(
-		s.stats_is_all == (nkept == prof->nregions && !s.region_keep));
-	ck_assert_str_eq(s.filter_spec, filters[_i].spec);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, filters[_i].ncalls);
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, nkept);
+	ck_assert(sv_session_stats_is_all(&s) ==
+		  (nkept == prof->nregions && !sv_session_region_keep(&s)));
+	ck_assert_str_eq(sv_session_filter_spec(&s), filters[_i].spec);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
 	ck_assert(!s.message_is_error);
@@ -375,8 +385,8 @@ START_TEST(test_filter_bad_regex)
 	/* when a pattern does not compile */
 	ck_assert_int_eq(sv_session_set_filter(&s, "main ("), -EINVAL);
 	/* then the old filter stays, the message says why, nobody is told */
-	ck_assert_str_eq(s.filter_spec, "ch");
-	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ch");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 2);
 	ck_assert(s.message_is_error);
 	ck_assert_str_ne(s.message, "");
 	ck_assert_int_eq(heard.n, 0);
@@ -405,62 +415,66 @@ static int wait_idle(struct sv_session *ss)
 START_TEST(test_filter_background)
 {
 	uint32_t c600 = call_of(prof, "child", 600);
-	size_t all = s.index.ncalls;
+	size_t all = sv_session_index(&s)->ncalls;
 
 	s.bg_calls = 1;
-	s.sel = c600;
+	sv_session_select(&s, 0, c600);
+	hear_nothing(); /* the selection's own notice */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
 	/* pending: nothing changed yet */
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert(sv_session_busy(&s));
-	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_str_eq(sv_session_filter_spec(&s), "");
 	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
-	ck_assert_ptr_null(s.region_keep);
-	ck_assert_uint_eq(s.index.ncalls, all);
-	ck_assert(s.stats_is_all);
+	ck_assert_ptr_null(sv_session_region_keep(&s));
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, all);
+	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_ptr_nonnull(strstr(s.message, "filtering 'ch'"));
 	ck_assert_int_eq(heard.n, 0);
 	/* a bad pattern: an error now, the filter being made goes on */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma ("), -EINVAL);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_str_eq(sv_session_filter_text(&s), "ch");
 	/* a newer filter stops it: only the last is taken in */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
 	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
 	ck_assert_uint_eq(s.sel, c600);
 	ck_assert_int_ge(wait_idle(&s), 1);
-	ck_assert(!s.filter_pending);
-	ck_assert_str_eq(s.filter_spec, "ma");
+	ck_assert(!sv_session_filter_pending(&s));
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ma");
 	ck_assert_str_eq(s.message, "filter set");
-	ck_assert(s.region_keep[region("main")]);
-	ck_assert(!s.region_keep[region("child")]);
-	ck_assert_uint_eq(s.index.ncalls, 2); /* main on both ranks */
-	ck_assert(!s.stats_is_all);
+	ck_assert(sv_session_region_keep(&s)[region("main")]);
+	ck_assert(!sv_session_region_keep(&s)[region("child")]);
+	ck_assert_uint_eq(
+		sv_session_index(&s)->ncalls, 2); /* main on both ranks */
+	ck_assert(!sv_session_stats_is_all(&s));
 	ck_assert_ptr_nonnull(stats_of("main"));
 	ck_assert_ptr_null(stats_of("child"));
 	ck_assert_uint_eq(s.sel, SV_NO_CALL); /* child is filtered out */
+	/* told once, the selection's change with the filter's */
 	ck_assert_int_eq(heard.n, 1);
-	ck_assert_uint_eq(heard.last, SV_SESSION_FILTER | SV_SESSION_LANES);
+	ck_assert_uint_eq(heard.last,
+		SV_SESSION_FILTER | SV_SESSION_LANES | SV_SESSION_SELECT);
 	/* back to the filter in force while another is made */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
-	ck_assert(!s.filter_pending);
+	ck_assert(!sv_session_filter_pending(&s));
 	ck_assert(!sv_session_busy(&s));
-	ck_assert_str_eq(s.filter_spec, "ma");
-	ck_assert_uint_eq(s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ma");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 2);
 	ck_assert_int_eq(heard.n, 1);
 	/* cleared on the worker too */
 	ck_assert_int_eq(sv_session_set_filter(&s, ""), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_ptr_nonnull(strstr(s.message, "clearing the filter"));
-	ck_assert_ptr_nonnull(s.region_keep);
+	ck_assert_ptr_nonnull(sv_session_region_keep(&s));
 	wait_idle(&s);
-	ck_assert_ptr_null(s.region_keep);
-	ck_assert_str_eq(s.filter_spec, "");
+	ck_assert_ptr_null(sv_session_region_keep(&s));
+	ck_assert_str_eq(sv_session_filter_spec(&s), "");
 	ck_assert_str_eq(s.message, "filter cleared");
-	ck_assert_uint_eq(s.index.ncalls, all);
-	ck_assert(s.stats_is_all);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, all);
+	ck_assert(sv_session_stats_is_all(&s));
 	ck_assert_int_eq(heard.n, 2);
 }
 END_TEST
@@ -475,28 +489,29 @@ START_TEST(test_filter_background_reload)
 
 	s.bg_calls = 1;
 	ck_assert_int_eq(sv_session_set_filter(&s, "gr"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_str_eq(sv_session_filter_text(&s), "gr");
 	wait_idle(&s);
-	ck_assert(!s.filter_pending);
-	ck_assert_str_eq(s.filter_spec, "gr");
-	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert(!sv_session_filter_pending(&s));
+	ck_assert_str_eq(sv_session_filter_spec(&s), "gr");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 1);
 	/* a second run while one is being made: made again for both runs */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ma"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_int_eq(sv_session_set_second(&s, prof, "b", &err), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	ck_assert_str_eq(sv_session_filter_text(&s), "ma");
 	wait_idle(&s);
-	ck_assert_str_eq(s.filter_spec, "ma");
-	ck_assert_uint_eq(s.index.ncalls, 2);
-	ck_assert(s.has_index2);
-	ck_assert_uint_eq(s.index2.ncalls, 2); /* main on both ranks of B */
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ma");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 2);
+	ck_assert(sv_session_index2(&s));
+	ck_assert_uint_eq(
+		sv_session_index2(&s)->ncalls, 2); /* main on both ranks of B */
 	/* freeing the session stops a worker still running */
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch"), 0);
-	ck_assert(s.filter_pending);
+	ck_assert(sv_session_filter_pending(&s));
 	sv_session_fini(&s);
 	sv_profile_free(prof);
 	prof = p2;
@@ -535,8 +550,8 @@ START_TEST(test_search_metadata)
 	tag_children(c100, c600);
 	/* when searching phase=steady: the one call, highlighted */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=steady", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], c100);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
 	ck_assert(sv_session_is_match(&s, c100));
 	ck_assert(!sv_session_is_match(&s, c600));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, c100),
@@ -546,17 +561,17 @@ START_TEST(test_search_metadata)
 	/* a regex on the value: both, by start */
 	ck_assert_int_eq(
 		sv_session_set_search(&s, "phase~^(steady|warm)$", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 2);
-	ck_assert_uint_eq(s.matches[1], c600);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[1], c600);
 	/* a term whose text is no regex still searches the metadata */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=[", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	/* a bad regex after ~ is an error */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase~(", &err), -EINVAL);
 	/* names still match as before */
 	ck_assert_int_eq(sv_session_set_search(&s, "work", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_ptr_null(s.call_match);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_ptr_null(sv_session_search_calls(&s));
 }
 END_TEST
 
@@ -585,43 +600,45 @@ START_TEST(test_filter_metadata)
 		s.bg_calls = 1; /* the same, made on a worker */
 
 	ck_assert_int_eq(filter_set("phase=steady"), 0);
-	ck_assert_ptr_null(s.call_keep); /* no metadata yet: names only */
-	ck_assert_uint_eq(s.index.ncalls, 0);
+	ck_assert_ptr_null(
+		sv_session_call_keep(&s)); /* no metadata yet: names only */
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 0);
 	tag_children(c100, c600);
 	/* one term: the one call */
 	ck_assert_int_eq(filter_set("phase=steady"), 0);
-	ck_assert_ptr_nonnull(s.call_keep);
-	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert_ptr_nonnull(sv_session_call_keep(&s));
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 1);
 	ck_assert(sv_session_keeps(&s, c100));
 	ck_assert(!sv_session_keeps(&s, c600));
-	ck_assert_uint_eq(s.stats.nregions, 1);
-	ck_assert_str_eq(s.stats.regions[0].name, "child");
-	ck_assert_uint_eq(s.stats.regions[0].s.num_calls, 1);
-	ck_assert_int_eq(s.stats.regions[0].s.total_ns, 400);
-	ck_assert(!s.stats_is_all);
+	ck_assert_uint_eq(sv_session_stats(&s)->nregions, 1);
+	ck_assert_str_eq(sv_session_stats(&s)->regions[0].name, "child");
+	ck_assert_uint_eq(sv_session_stats(&s)->regions[0].s.num_calls, 1);
+	ck_assert_int_eq(sv_session_stats(&s)->regions[0].s.total_ns, 400);
+	ck_assert(!sv_session_stats_is_all(&s));
 	/* a name and a term: main's two calls and the tagged one */
 	ck_assert_int_eq(filter_set("main phase~^st"), 0);
-	ck_assert_uint_eq(s.index.ncalls, 3);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 3);
 	ck_assert(sv_session_keeps(&s, call_of(prof, "main", 0)));
 	/* an excluded term: everything but the warm call */
 	ck_assert_int_eq(filter_set("!phase=warm"), 0);
-	ck_assert_uint_eq(s.index.ncalls, NCALLS - 1);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, NCALLS - 1);
 	ck_assert(!sv_session_keeps(&s, c600));
-	g = sv_stats_table_find(&s.stats, sv_call_region(prof, c100));
+	g = sv_stats_table_find(
+		sv_session_stats(&s), sv_call_region(prof, c100));
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(g->s.num_calls, 1);
 	/* the search's lists keep to the calls kept */
 	ck_assert_int_eq(sv_session_set_search(&s, "^child", &err), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], c100);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
 	/* a bad regex after ~ is an error, and the filter stays */
 	ck_assert_int_eq(filter_set("phase~("), -EINVAL);
-	ck_assert_str_eq(s.filter_spec, "!phase=warm");
+	ck_assert_str_eq(sv_session_filter_spec(&s), "!phase=warm");
 	/* cleared: every call again */
 	ck_assert_int_eq(filter_set(""), 0);
-	ck_assert_ptr_null(s.call_keep);
-	ck_assert_uint_eq(s.index.ncalls, NCALLS);
+	ck_assert_ptr_null(sv_session_call_keep(&s));
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, NCALLS);
 }
 END_TEST
 
@@ -634,39 +651,39 @@ START_TEST(test_stats_span)
 
 	/* a range marked: the statistics are its, and the title says so */
 	sv_session_set_range(&s, true, 150, 450);
-	ck_assert_int_eq(s.stats_span, SV_SPAN_RANGE);
-	g = sv_stats_table_find(
-		&s.stats, (uint32_t)sv_profile_find_region(prof, "child"));
+	ck_assert_int_eq(sv_session_span(&s), SV_SPAN_RANGE);
+	g = sv_stats_table_find(sv_session_stats(&s),
+		(uint32_t)sv_profile_find_region(prof, "child"));
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(g->s.num_calls, 1);
 	ck_assert_int_eq(g->s.total_ns, 300); /* 150 .. 450 of 100 .. 500 */
 	ck_assert_int_eq(g->s.exclusive_ns, 300 - 100);
-	ck_assert(!s.stats_is_all);
+	ck_assert(!sv_session_stats_is_all(&s));
 	sv_session_span_text(&s, text, sizeof text);
 	ck_assert_msg(
 		strstr(text, "range") && strstr(text, "clipped"), "%s", text);
 	/* the window: told by the timeline */
 	sv_session_set_window(&s, 0, 100);
 	sv_session_set_span(&s, SV_SPAN_WINDOW);
-	ck_assert(sv_stats_table_find(&s.stats,
+	ck_assert(sv_stats_table_find(sv_session_stats(&s),
 			  (uint32_t)sv_profile_find_region(prof, "child")) ==
 		  NULL);
-	g = sv_stats_table_find(
-		&s.stats, (uint32_t)sv_profile_find_region(prof, "main"));
+	g = sv_stats_table_find(sv_session_stats(&s),
+		(uint32_t)sv_profile_find_region(prof, "main"));
 	ck_assert_int_eq(g->s.total_ns, 200);
 	sv_session_set_window(&s, 0, 1200);
-	g = sv_stats_table_find(
-		&s.stats, (uint32_t)sv_profile_find_region(prof, "main"));
+	g = sv_stats_table_find(sv_session_stats(&s),
+		(uint32_t)sv_profile_find_region(prof, "main"));
 	ck_assert_int_eq(g->s.total_ns, 2200);
 	/* clearing the range while the window is shown keeps the window */
 	sv_session_set_range(&s, false, 0, 0);
-	ck_assert_int_eq(s.stats_span, SV_SPAN_WINDOW);
+	ck_assert_int_eq(sv_session_span(&s), SV_SPAN_WINDOW);
 	/* the run again: the whole table */
 	sv_session_set_span(&s, SV_SPAN_RUN);
-	ck_assert(s.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&s));
 	/* no range: asking for one gives the run */
 	sv_session_set_span(&s, SV_SPAN_RANGE);
-	ck_assert_int_eq(s.stats_span, SV_SPAN_RUN);
+	ck_assert_int_eq(sv_session_span(&s), SV_SPAN_RUN);
 }
 END_TEST
 
@@ -690,17 +707,17 @@ START_TEST(test_stats_span_background)
 	ck_assert_int_eq(sv_session_init(&b, p, NULL, &err), 0);
 	sv_session_set_range(&b, true, 0, 10 * 1000 + 4);
 	ck_assert(sv_session_busy(&b));
-	ck_assert(b.stats_valid); /* the run's table meanwhile */
+	ck_assert(sv_session_stats(&b)); /* the run's table meanwhile */
 	while (!sv_session_poll(&b) && spins++ < 10000000)
 		;
 	ck_assert(!sv_session_busy(&b));
-	ck_assert_uint_eq(b.stats.nregions, 2);
-	ck_assert_uint_eq(
-		b.stats.regions[0].s.num_calls + b.stats.regions[1].s.num_calls,
+	ck_assert_uint_eq(sv_session_stats(&b)->nregions, 2);
+	ck_assert_uint_eq(sv_session_stats(&b)->regions[0].s.num_calls +
+				  sv_session_stats(&b)->regions[1].s.num_calls,
 		1001);
 	/* the last call is cut to 4 ns */
-	ck_assert_int_eq(
-		b.stats.regions[0].s.total_ns + b.stats.regions[1].s.total_ns,
+	ck_assert_int_eq(sv_session_stats(&b)->regions[0].s.total_ns +
+				 sv_session_stats(&b)->regions[1].s.total_ns,
 		1000 * 8 + 4);
 	/* started again, then stopped by a filter */
 	sv_session_set_range(&b, true, 0, 20000);
@@ -708,26 +725,26 @@ START_TEST(test_stats_span_background)
 	ck_assert_int_eq(sv_session_set_filter(&b, "a"), 0);
 	while (!sv_session_poll(&b) && spins++ < 20000000)
 		;
-	ck_assert_uint_eq(b.stats.nregions, 1);
+	ck_assert_uint_eq(sv_session_stats(&b)->nregions, 1);
 	/* a solo lane and ranks too: the old table meanwhile; back to
 	 * every lane, the run's table kept aside comes back at once */
 	ck_assert_int_eq(sv_session_set_filter(&b, ""), 0);
 	sv_session_set_range(&b, false, 0, 0);
 	while (sv_session_busy(&b) && spins++ < 30000000)
 		sv_session_poll(&b);
-	ck_assert(b.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&b));
 	sv_session_solo(&b, 0);
 	ck_assert(sv_session_busy(&b));
-	ck_assert(b.stats_valid && b.stats_is_all);
+	ck_assert(sv_session_stats(&b) && sv_session_stats_is_all(&b));
 	while (!sv_session_poll(&b) && spins++ < 40000000)
 		;
-	ck_assert(!b.stats_is_all);
-	ck_assert_uint_eq(
-		b.stats.regions[0].s.num_calls + b.stats.regions[1].s.num_calls,
+	ck_assert(!sv_session_stats_is_all(&b));
+	ck_assert_uint_eq(sv_session_stats(&b)->regions[0].s.num_calls +
+				  sv_session_stats(&b)->regions[1].s.num_calls,
 		n);
 	sv_session_solo(&b, -1);
 	ck_assert(!sv_session_busy(&b));
-	ck_assert(b.stats_is_all);
+	ck_assert(sv_session_stats_is_all(&b));
 	ck_assert_int_eq(sv_session_set_ranks(&b, "0"), 0);
 	ck_assert(sv_session_busy(&b));
 	sv_session_fini(&b); /* stops it */
@@ -749,43 +766,47 @@ START_TEST(test_search)
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 
 	/* then its calls, by start, and they are highlighted */
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	for (i = 0; i < 3; i++) {
-		uint32_t c = s.matches[i];
+		uint32_t c = sv_session_matches(&s, NULL)[i];
 		ck_assert_str_eq(
 			prof->regions[sv_call_region(prof, c)], want[i].name);
 		ck_assert_int_eq(prof->start_ns[c], want[i].start);
 		ck_assert(sv_session_is_match(&s, c));
 	}
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "work", 50)));
-	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
-		sv_profile_depth(prof, s.matches[1]), 250, 260));
-	ck_assert(!sv_session_has_match(&s, sv_call_lane(prof, s.matches[0]),
-		sv_profile_depth(prof, s.matches[1]), 400, 500));
-	ck_assert_str_eq(s.search_spec, "child");
-	ck_assert_int_eq(s.match_pos, -1);
+	ck_assert(sv_session_has_match(&s,
+		sv_call_lane(prof, sv_session_matches(&s, NULL)[0]),
+		sv_profile_depth(prof, sv_session_matches(&s, NULL)[1]), 250,
+		260));
+	ck_assert(!sv_session_has_match(&s,
+		sv_call_lane(prof, sv_session_matches(&s, NULL)[0]),
+		sv_profile_depth(prof, sv_session_matches(&s, NULL)[1]), 400,
+		500));
+	ck_assert_str_eq(sv_session_search_spec(&s), "child");
+	ck_assert_int_eq(sv_session_jump_pos(&s, false), -1);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
 
 	/* when rank 0's main lane is hidden: no match is left */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	sv_session_solo(&s, -1);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 
 	/* when the pattern does not compile: -EINVAL, err says why, and the
 	 * search is cleared */
 	ck_assert_int_eq(sv_session_set_search(&s, "chi(", &err), -EINVAL);
 	ck_assert_int_eq(err.code, -EINVAL);
 	ck_assert_str_ne(err.msg, "");
-	ck_assert_str_eq(s.search_spec, "");
-	ck_assert_ptr_null(s.region_match);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_str_eq(sv_session_search_spec(&s), "");
+	ck_assert_ptr_null(sv_session_search_regions(&s));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "child", 100)));
 
 	/* and "" clears without an error */
 	ck_assert_int_eq(sv_session_set_search(&s, "", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 }
 END_TEST
 
@@ -801,21 +822,21 @@ START_TEST(test_search_background)
 
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	ck_assert(!sv_session_busy(&s));
-	ck_assert_uint_eq(s.nmatches, 3);
-	memcpy(want, s.matches, sizeof want);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
+	memcpy(want, sv_session_matches(&s, NULL), sizeof want);
 
 	/* when the profile counts as large */
 	s.bg_calls = 1;
 	hear_nothing();
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	/* then the lists come later: empty meanwhile, then the same */
-	ck_assert(s.matches_pending);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert(sv_session_matches_pending(&s));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	for (i = 0; i < 3; i++)
-		ck_assert_uint_eq(s.matches[i], want[i]);
-	ck_assert(s.has_match_index);
+		ck_assert_uint_eq(sv_session_matches(&s, NULL)[i], want[i]);
+	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, want[0]),
 		sv_profile_depth(prof, want[1]), 250, 260));
 	ck_assert(sv_session_is_match(&s, want[2]));
@@ -827,12 +848,12 @@ START_TEST(test_search_background)
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 0);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	/* and fini stops a running one */
 	ck_assert_int_eq(sv_session_set_search(&s, "grand", &err), 0);
 }
@@ -857,46 +878,50 @@ START_TEST(test_lanes_keep_match_index)
 	s.bg_calls = 1;
 	ck_assert_int_eq(sv_session_set_search(&s, "main", &err), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 2);
-	before = s.match_index;
+	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
+	before = (*sv_session_match_index(&s));
 
 	/* when a lane is soloed: the lists come later, the index stays */
 	sv_session_solo(&s, (long)l0);
-	ck_assert(s.matches_pending);
-	ck_assert_uint_eq(s.nmatches, 0);
-	ck_assert(s.has_match_index);
-	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert(sv_session_matches_pending(&s));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
+	ck_assert((sv_session_match_index(&s) != NULL));
+	ck_assert(!memcmp(
+		&(*sv_session_match_index(&s)), &before, sizeof before));
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], main0);
-	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], main0);
+	ck_assert(!memcmp(
+		&(*sv_session_match_index(&s)), &before, sizeof before));
 	ck_assert(sv_session_is_match(&s, main0));
 
 	/* the rank filter and back: the same */
 	sv_session_solo(&s, -1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
-	ck_assert_uint_eq(s.matches[0], main1);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
+	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], main1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 2);
-	ck_assert(!memcmp(&s.match_index, &before, sizeof before));
+	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
+	ck_assert(!memcmp(
+		&(*sv_session_match_index(&s)), &before, sizeof before));
 	ck_assert(!sv_session_busy(&s));
 
 	/* while the index is still being made, both are made again */
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	sv_session_solo(&s, (long)l0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 3); /* child twice, grandchild */
-	ck_assert(s.has_match_index);
+	ck_assert_uint_eq(
+		sv_session_nmatches(&s), 3); /* child twice, grandchild */
+	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
 		sv_profile_depth(prof, call_of(prof, "child", 100)), 100, 500));
 
 	/* a region filter is not a change of lanes: the index follows it */
 	ck_assert_int_eq(sv_session_set_filter(&s, "grand"), 0);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmatches, 1);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
 	ck_assert(!sv_session_has_match(&s, (uint32_t)l0,
 		sv_profile_depth(prof, call_of(prof, "child", 100)), 100, 500));
 	ck_assert(sv_session_has_match(&s, (uint32_t)l0,
@@ -938,17 +963,20 @@ START_TEST(test_sorted_lists)
 	sv_session_mark_region(&t, sv_profile_find_region(p, "step"));
 
 	/* then both hold its 200 calls, in their orders */
-	ck_assert_uint_eq(t.nmatches, 200);
-	ck_assert_uint_eq(t.nmarked, 200);
-	for (i = 1; i < t.nmatches; i++)
-		ck_assert_int_lt(p->start_ns[t.matches[i - 1]],
-			p->start_ns[t.matches[i]]);
-	for (i = 1; i < t.nmarked; i++) {
-		int64_t a = sv_call_duration(p, t.marked[i - 1]),
-			b = sv_call_duration(p, t.marked[i]);
+	ck_assert_uint_eq(sv_session_nmatches(&t), 200);
+	ck_assert_uint_eq(sv_session_nmarked(&t), 200);
+	for (i = 1; i < sv_session_nmatches(&t); i++)
+		ck_assert_int_lt(
+			p->start_ns[sv_session_matches(&t, NULL)[i - 1]],
+			p->start_ns[sv_session_matches(&t, NULL)[i]]);
+	for (i = 1; i < sv_session_nmarked(&t); i++) {
+		int64_t a = sv_call_duration(
+				p, sv_session_marked(&t, NULL)[i - 1]),
+			b = sv_call_duration(p, sv_session_marked(&t, NULL)[i]);
 		ck_assert_int_ge(a, b);
 		if (a == b)
-			ck_assert_uint_lt(t.marked[i - 1], t.marked[i]);
+			ck_assert_uint_lt(sv_session_marked(&t, NULL)[i - 1],
+				sv_session_marked(&t, NULL)[i]);
 	}
 	sv_session_fini(&t);
 	sv_profile_free(p);
@@ -966,20 +994,20 @@ START_TEST(test_mark_background)
 	uint32_t want[2];
 
 	sv_session_mark_region(&s, ch);
-	ck_assert_uint_eq(s.nmarked, 2);
-	memcpy(want, s.marked, sizeof want);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	memcpy(want, sv_session_marked(&s, NULL), sizeof want);
 
 	/* when the profile counts as large */
 	s.bg_calls = 1;
 	hear_nothing();
 	sv_session_mark_region(&s, ch);
-	ck_assert(s.matches_pending);
-	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert(sv_session_matches_pending(&s));
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert_str_eq(s.message, "collecting the calls of 'child'");
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmarked, 2);
-	ck_assert_mem_eq(s.marked, want, sizeof want);
-	ck_assert(s.has_match_index);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	ck_assert_mem_eq(sv_session_marked(&s, NULL), want, sizeof want);
+	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_is_match(&s, want[1]));
 	ck_assert_str_eq(s.message, "2 calls of 'child', longest first");
 	ck_assert_int_eq(heard.n, 2);
@@ -990,14 +1018,14 @@ START_TEST(test_mark_background)
 	sv_session_mark_region(&s, ch);
 	wait_idle(&s);
 	ck_assert_int_eq(s.mark_region, ch);
-	ck_assert_mem_eq(s.marked, want, sizeof want);
+	ck_assert_mem_eq(sv_session_marked(&s, NULL), want, sizeof want);
 
 	/* none on the lanes shown: said when the work is done */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
 	wait_idle(&s);
 	sv_session_mark_region(&s, ch);
 	wait_idle(&s);
-	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert(s.message_is_error);
 	ck_assert_str_eq(s.message, "'child' has no call on the lanes shown");
 	/* and fini stops a running one */
@@ -1036,29 +1064,34 @@ START_TEST(test_mark_region)
 	/* when "child" is marked: its calls, longest first */
 	sv_session_mark_region(&s, ch);
 	ck_assert_int_eq(s.mark_region, ch);
-	ck_assert_uint_eq(s.nmarked, 2);
-	ck_assert_int_eq(prof->start_ns[s.marked[0]], 100); /* 400 ns */
-	ck_assert_int_eq(prof->start_ns[s.marked[1]], 600); /* 300 ns */
-	ck_assert(sv_session_is_match(&s, s.marked[1]));
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	ck_assert_int_eq(prof->start_ns[sv_session_marked(&s, NULL)[0]],
+		100); /* 400 ns */
+	ck_assert_int_eq(prof->start_ns[sv_session_marked(&s, NULL)[1]],
+		600); /* 300 ns */
+	ck_assert(sv_session_is_match(&s, sv_session_marked(&s, NULL)[1]));
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert_uint_eq(heard.last, SV_SESSION_SEARCH);
 
 	/* when "main" is marked: rank 1's (1200 ns) before rank 0's */
 	sv_session_mark_region(&s, mn);
-	ck_assert_uint_eq(s.nmarked, 2);
-	ck_assert_int_eq(sv_call_duration(prof, s.marked[0]), 1200);
-	ck_assert_int_eq(sv_call_duration(prof, s.marked[1]), 1000);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
+	ck_assert_int_eq(
+		sv_call_duration(prof, sv_session_marked(&s, NULL)[0]), 1200);
+	ck_assert_int_eq(
+		sv_call_duration(prof, sv_session_marked(&s, NULL)[1]), 1000);
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "child", 100)));
 
 	/* when only rank 0 is shown: only its call */
 	ck_assert_int_eq(sv_session_set_ranks(&s, "0"), 0);
-	ck_assert_uint_eq(s.nmarked, 1);
-	ck_assert_int_eq(sv_call_duration(prof, s.marked[0]), 1000);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 1);
+	ck_assert_int_eq(
+		sv_call_duration(prof, sv_session_marked(&s, NULL)[0]), 1000);
 
 	/* when cleared: nothing marked */
 	sv_session_mark_region(&s, -1);
-	ck_assert_uint_eq(s.nmarked, 0);
-	ck_assert_ptr_null(s.marked);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
+	ck_assert_ptr_null(sv_session_marked(&s, NULL));
 	ck_assert(!sv_session_is_match(&s, s.sel));
 	ck_assert_int_eq(heard.n, 4);
 }
@@ -1156,6 +1189,31 @@ START_TEST(test_notify_once)
 }
 END_TEST
 
+START_TEST(test_notify_selection)
+{
+	uint32_t c = sv_lane_call(&prof->lanes[1], 0);
+
+	/* a call selected: told at once, and not again for the same one */
+	sv_session_select(&s, 0, c);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_SELECT);
+	sv_session_select(&s, 0, c);
+	ck_assert_int_eq(heard.n, 1);
+	hear_nothing();
+	/* when its lane goes out of view, the selection goes, told once
+	 * with the lanes */
+	sv_session_solo(&s, 0);
+	ck_assert_uint_eq(s.sel, SV_NO_CALL);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_LANES | SV_SESSION_SELECT);
+	/* and a change that leaves it alone tells only its own */
+	hear_nothing();
+	sv_session_solo(&s, -1);
+	ck_assert_int_eq(heard.n, 1);
+	ck_assert_uint_eq(heard.last, SV_SESSION_LANES);
+}
+END_TEST
+
 /* ---- a new profile ----------------------------------------------------- */
 
 START_TEST(test_set_profile)
@@ -1182,7 +1240,7 @@ START_TEST(test_set_profile)
 	ck_assert_uint_eq(p2->nlanes, prof->nlanes);
 	ck_assert_int_eq(sv_session_set_filter(&s, "ch ma"), 0);
 	ck_assert_int_eq(sv_session_set_search(&s, "ain", &err), 0);
-	s.sel = call_of(prof, "child", 600);
+	sv_session_select(&s, 0, call_of(prof, "child", 600));
 	sv_session_mark_region(&s, region("child"));
 	s.has_range = true;
 	sv_session_solo(&s, 1);
@@ -1194,21 +1252,23 @@ START_TEST(test_set_profile)
 	/* then the filter and search are kept as typed and applied to the
 	 * new region numbers; the selection, mark and range are dropped */
 	ck_assert_ptr_eq(s.p, p2);
-	ck_assert_str_eq(s.filter_spec, "ch ma");
-	ck_assert_str_eq(s.search_spec, "ain");
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ch ma");
+	ck_assert_str_eq(sv_session_search_spec(&s), "ain");
 	for (r = 0; r < p2->nregions; r++) {
 		bool ch = !strcmp(p2->regions[r], "child") ||
 			  !strcmp(p2->regions[r], "main");
-		ck_assert_msg(s.region_keep[r] == ch, "%s", p2->regions[r]);
-		ck_assert(s.region_match[r] == !strcmp(p2->regions[r], "main"));
+		ck_assert_msg(sv_session_region_keep(&s)[r] == ch, "%s",
+			p2->regions[r]);
+		ck_assert(sv_session_search_regions(&s)[r] ==
+			  !strcmp(p2->regions[r], "main"));
 	}
-	ck_assert_uint_eq(s.index.ncalls, 3);
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 3);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 	ck_assert_int_eq(s.mark_region, -1);
-	ck_assert_uint_eq(s.nmarked, 0);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 0);
 	ck_assert(!s.has_range);
 	ck_assert_int_eq(s.solo_lane, 1);
-	ck_assert(s.stats.p == p2);
+	ck_assert(sv_session_stats(&s)->p == p2);
 	ck_assert_int_eq(s.run_t1, 1200);
 	ck_assert_int_eq(heard.n, 1);
 	ck_assert(heard.last & SV_SESSION_PROFILE);
@@ -1218,8 +1278,8 @@ START_TEST(test_set_profile)
 	ck_assert_uint_ne(p3->nlanes, p2->nlanes);
 	ck_assert_int_eq(sv_session_set_profile(&s, p3, &err), 0);
 	ck_assert_int_eq(s.solo_lane, -1);
-	ck_assert_str_eq(s.filter_spec, "ch ma");
-	ck_assert_uint_eq(s.index.ncalls, 1);
+	ck_assert_str_eq(sv_session_filter_spec(&s), "ch ma");
+	ck_assert_uint_eq(sv_session_index(&s)->ncalls, 1);
 	ck_assert_int_eq(s.run_t1, 10);
 
 	/* and no profile at all is refused */
@@ -1250,7 +1310,7 @@ START_TEST(test_set_profile_keeps_selection)
 	struct sv_error err = {0};
 
 	/* given a selected call on a task lane */
-	s.sel = call_of(prof, "fetch", 100);
+	sv_session_select(&s, 0, call_of(prof, "fetch", 100));
 	ck_assert_uint_ne(s.sel, call_of(p2, "fetch", 100));
 
 	/* when the profile is replaced: the same call is selected in it */
@@ -1258,20 +1318,20 @@ START_TEST(test_set_profile_keeps_selection)
 	ck_assert_uint_eq(s.sel, call_of(p2, "fetch", 100));
 
 	/* and the second of two calls of a region on one lane */
-	s.sel = call_of(p2, "child", 600);
+	sv_session_select(&s, 0, call_of(p2, "child", 600));
 	ck_assert_int_eq(sv_session_set_profile(&s, prof, &err), 0);
 	ck_assert_uint_eq(s.sel, call_of(prof, "child", 600));
 
 	/* a call on a lane the solo lane hides is not selected */
 	sv_session_solo(&s, (long)lane_of(prof, 1, -1));
-	s.sel = call_of(prof, "main", 0);
+	sv_session_select(&s, 0, call_of(prof, "main", 0));
 	ck_assert_uint_eq(s.p->lanes[sv_call_lane(s.p, s.sel)].rank, 0);
 	ck_assert_int_eq(sv_session_set_profile(&s, p2, &err), 0);
 	ck_assert_uint_eq(s.sel, SV_NO_CALL);
 
 	/* a call the new profile does not have is not selected either */
 	sv_session_solo(&s, -1);
-	s.sel = call_of(p2, "work", 50);
+	sv_session_select(&s, 0, call_of(p2, "work", 50));
 	{
 		static const struct vt_call other[] = {
 			{0, "work", 50, 401, 1, -1, -1, 0},
@@ -1346,27 +1406,29 @@ START_TEST(test_set_profile_prepared)
 	ck_assert(!sp.has_index && !sp.has_stats && !sp.has_colors);
 	sv_run_prep_fini(&sp);
 	ck_assert_uint_eq(ss.index_full.serial, serial);
-	ck_assert(ss.stats_valid && ss.stats_is_all);
-	ck_assert(ss.stats.p == b);
+	ck_assert(sv_session_stats(&ss) && sv_session_stats_is_all(&ss));
+	ck_assert(sv_session_stats(&ss)->p == b);
 	/* and they agree with a reload that makes them itself */
 	ck_assert_int_eq(sv_session_set_profile(&plain, c, &err), 0);
-	ck_assert_uint_eq(ss.index.ncalls, plain.index.ncalls);
-	ck_assert_uint_eq(ss.stats.nregions, plain.stats.nregions);
-	for (r = 0; r < ss.stats.nregions; r++) {
-		ck_assert_str_eq(
-			ss.stats.regions[r].name, plain.stats.regions[r].name);
-		ck_assert_int_eq(ss.stats.regions[r].s.total_ns,
-			plain.stats.regions[r].s.total_ns);
+	ck_assert_uint_eq(sv_session_index(&ss)->ncalls,
+		sv_session_index(&plain)->ncalls);
+	ck_assert_uint_eq(sv_session_stats(&ss)->nregions,
+		sv_session_stats(&plain)->nregions);
+	for (r = 0; r < sv_session_stats(&ss)->nregions; r++) {
+		ck_assert_str_eq(sv_session_stats(&ss)->regions[r].name,
+			sv_session_stats(&plain)->regions[r].name);
+		ck_assert_int_eq(sv_session_stats(&ss)->regions[r].s.total_ns,
+			sv_session_stats(&plain)->regions[r].s.total_ns);
 	}
-	ck_assert_uint_eq(ss.colors.n, plain.colors.n);
-	for (r = 0; r < ss.colors.n; r++)
-		ck_assert_uint_eq(ss.colors.color[r], plain.colors.color[r]);
+	for (r = 0; r < c->nregions; r++)
+		ck_assert_int_eq(sv_session_region_color(&ss, (uint32_t)r),
+			sv_session_region_color(&plain, (uint32_t)r));
 	/* a preparation of another profile is not taken */
 	ck_assert_int_eq(sv_run_prepare(&sp, b, &err), 0);
 	ck_assert_int_eq(sv_session_set_profile_prepared(&ss, c, &sp, &err), 0);
 	ck_assert(sp.has_index);
 	sv_run_prep_fini(&sp);
-	ck_assert(ss.stats.p == c);
+	ck_assert(sv_session_stats(&ss)->p == c);
 	sv_session_fini(&ss);
 	sv_session_fini(&plain);
 	sv_profile_free(a);
@@ -1407,7 +1469,7 @@ START_TEST(test_second_run_parts)
 	ck_assert(!sp.has_colors); /* and its colours */
 	sv_run_prep_fini(&sp);
 	ck_assert(sv_session_two_rows(&ss));
-	ck_assert(ss.stats2_valid);
+	ck_assert(sv_session_stats2(&ss));
 	ck_assert_int_eq(
 		sv_session_second_of(&ss, sv_profile_find_region(a, "solve"))
 			->s.total_ns,
@@ -1415,12 +1477,14 @@ START_TEST(test_second_run_parts)
 	{
 		/* B's table follows the ranks and the filter, not a solo
 		 * lane: it is not computed again for one */
-		uint64_t was = ss.stats2.regions[0].s.num_calls;
-		ss.stats2.regions[0].s.num_calls = 12345; /* a mark */
+		uint64_t was = sv_session_stats2(&ss)->regions[0].s.num_calls;
+		sv_session_stats2(&ss)->regions[0].s.num_calls =
+			12345; /* a mark */
 		sv_session_solo(&ss, 0);
-		ck_assert_uint_eq(ss.stats2.regions[0].s.num_calls, 12345);
+		ck_assert_uint_eq(
+			sv_session_stats2(&ss)->regions[0].s.num_calls, 12345);
 		sv_session_solo(&ss, -1);
-		ss.stats2.regions[0].s.num_calls = was;
+		sv_session_stats2(&ss)->regions[0].s.num_calls = was;
 		ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
 		ck_assert_ptr_null(sv_session_second_of(
 			&ss, sv_profile_find_region(a, "solve")));
@@ -1429,13 +1493,14 @@ START_TEST(test_second_run_parts)
 			&ss, sv_profile_find_region(a, "solve")));
 	}
 	/* then each run starts at zero: B's origin is its first call */
-	ck_assert_int_eq(ss.shift2, 50);
-	ck_assert_int_eq(ss.run2_t1, 2000);
+	ck_assert_int_eq(sv_session_shift2(&ss), 50);
+	ck_assert_int_eq(run2_t1_of(&ss), 2000);
 	/* B's solve is A's solve: the same colour; io is B's own */
 	ck_assert_str_eq(b->regions[sv_call_region(b, solve_b)], "solve");
 	r = sv_call_region(b, solve_b);
-	ck_assert_int_eq(ss.region1[r], sv_profile_find_region(a, "solve"));
-	ck_assert_int_eq(ss.region1[sv_call_region(b, io_b)], -1);
+	ck_assert_int_eq(
+		sv_session_region1(&ss, r), sv_profile_find_region(a, "solve"));
+	ck_assert_int_eq(sv_session_region1(&ss, sv_call_region(b, io_b)), -1);
 	ck_assert_int_eq(sv_session_call2_color(&ss, solve_b),
 		sv_session_call_color(&ss, 1));
 	/* the search and the marked region light B's calls by name */
@@ -1449,30 +1514,36 @@ START_TEST(test_second_run_parts)
 	ck_assert(!sv_session_is_match2(&ss, solve_b));
 	sv_session_mark_region(&ss, -1);
 	/* the region filter leaves B's filtered calls out of its index */
-	ck_assert(sv_lod_level_pos(&ss.index2, io_b) != UINT32_MAX);
-	ss.sel2 = io_b;
+	ck_assert(sv_lod_level_pos(sv_session_index2(&ss), io_b) != UINT32_MAX);
+	sv_session_select(&ss, 1, io_b);
 	ck_assert_int_eq(sv_session_set_filter(&ss, "!io"), 0);
-	ck_assert_uint_eq(sv_lod_level_pos(&ss.index2, io_b), UINT32_MAX);
-	ck_assert(sv_lod_level_pos(&ss.index2, solve_b) != UINT32_MAX);
+	ck_assert_uint_eq(
+		sv_lod_level_pos(sv_session_index2(&ss), io_b), UINT32_MAX);
+	ck_assert(sv_lod_level_pos(sv_session_index2(&ss), solve_b) !=
+		  UINT32_MAX);
 	ck_assert_uint_eq(ss.sel2, SV_NO_CALL); /* filtered away */
 	ck_assert_int_eq(sv_session_set_filter(&ss, ""), 0);
-	ck_assert(sv_lod_level_pos(&ss.index2, io_b) != UINT32_MAX);
+	ck_assert(sv_lod_level_pos(sv_session_index2(&ss), io_b) != UINT32_MAX);
 	/* the rank filter and a solo lane hide B's lanes of other ranks */
 	ck_assert_int_eq(sv_session_set_ranks(&ss, "1"), 0);
-	ck_assert(ss.lane2_hidden[0] && !ss.lane2_hidden[1]);
+	ck_assert(sv_session_lane2_hidden(&ss)[0] &&
+		  !sv_session_lane2_hidden(&ss)[1]);
 	ck_assert_int_eq(sv_session_set_ranks(&ss, ""), 0);
 	sv_session_solo(&ss, 0);
-	ck_assert(!ss.lane2_hidden[0] && ss.lane2_hidden[1]);
+	ck_assert(!sv_session_lane2_hidden(&ss)[0] &&
+		  sv_session_lane2_hidden(&ss)[1]);
 	sv_session_solo(&ss, -1);
 	/* hidden altogether, and back */
 	sv_session_show_second(&ss, false);
 	ck_assert(!sv_session_two_rows(&ss));
-	ck_assert(ss.lane2_hidden[0] && ss.lane2_hidden[1]);
+	ck_assert(sv_session_lane2_hidden(&ss)[0] &&
+		  sv_session_lane2_hidden(&ss)[1]);
 	sv_session_show_second(&ss, true);
-	ck_assert(!ss.lane2_hidden[0]);
+	ck_assert(!sv_session_lane2_hidden(&ss)[0]);
 	/* a reload of A keeps B, matched again */
 	ck_assert_int_eq(sv_session_set_profile(&ss, a, &err), 0);
-	ck_assert_int_eq(ss.region1[r], sv_profile_find_region(a, "solve"));
+	ck_assert_int_eq(
+		sv_session_region1(&ss, r), sv_profile_find_region(a, "solve"));
 	sv_session_fini(&ss);
 	sv_profile_free(a);
 	sv_profile_free(b);
@@ -1507,7 +1578,8 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 			continue;
 		for (i = 0; i < p->lanes[l].ncalls; i++) {
 			uint32_t c = sv_lane_call(&p->lanes[l], i);
-			if (!ss->region_match[sv_call_region(p, c)] ||
+			if (!sv_session_search_regions(
+				    ss)[sv_call_region(p, c)] ||
 				!sv_session_keeps(ss, c))
 				continue;
 			v[n] = (uint64_t)c << 32 | n;
@@ -1516,12 +1588,14 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 	}
 	order_of = ss;
 	qsort(v, n, sizeof *v, order_cmp);
-	ck_assert_msg(ss->nmatches == n, "%s: %zu matches, not %zu", what,
-		ss->nmatches, n);
+	ck_assert_msg(sv_session_nmatches(ss) == n, "%s: %zu matches, not %zu",
+		what, sv_session_nmatches(ss), n);
 	for (i = 0; i < n; i++)
-		ck_assert_msg(ss->matches[i] == (uint32_t)(v[i] >> 32),
+		ck_assert_msg(sv_session_matches(ss, NULL)[i] ==
+				      (uint32_t)(v[i] >> 32),
 			"%s: match %zu is call %u, not %u", what, i,
-			ss->matches[i], (unsigned)(v[i] >> 32));
+			sv_session_matches(ss, NULL)[i],
+			(unsigned)(v[i] >> 32));
 	free(v);
 }
 
@@ -1654,6 +1728,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(
 		tc, test_notify_once, 0, sizeof ops / sizeof ops[0]);
+	tcase_add_test(tc, test_notify_selection);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -367,34 +367,30 @@ START_TEST(test_jump_by_time)
 
 	/* given the matches of "child": starts 100, 200, 600 */
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
-	ck_assert_uint_eq(s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 
 	/* when n is pressed from the cursor at 0: each next in time, then
 	 * round to the first */
 	for (i = 0; i < 4; i++) {
-		rc = sv_timeline_jump_list(
-			&tl, s.matches, s.nmatches, &s.match_pos, 1, true);
+		rc = sv_timeline_jump_session(&tl, false, 1);
 		ck_assert_int_eq(rc, SV_REACT_REDRAW);
 		ck_assert_int_eq(prof->start_ns[s.sel], fwd[i]);
 	}
 	ck_assert_str_eq(s.message, "match 1 of 3");
 	/* backwards from the first: round to the last */
-	sv_timeline_jump_list(
-		&tl, s.matches, s.nmatches, &s.match_pos, -1, true);
+	sv_timeline_jump_session(&tl, false, -1);
 	ck_assert_int_eq(prof->start_ns[s.sel], 600);
 	ck_assert_str_eq(s.message, "match 3 of 3");
 
 	/* from the cursor (nothing selected) at 250: the next is at 600,
 	 * the previous at 200 */
-	s.sel = SV_NO_CALL;
+	sv_session_select(&s, 0, SV_NO_CALL);
 	tl.cur_t = 250;
-	sv_timeline_jump_list(
-		&tl, s.matches, s.nmatches, &s.match_pos, 1, true);
+	sv_timeline_jump_session(&tl, false, 1);
 	ck_assert_int_eq(prof->start_ns[s.sel], 600);
-	s.sel = SV_NO_CALL;
+	sv_session_select(&s, 0, SV_NO_CALL);
 	tl.cur_t = 250;
-	sv_timeline_jump_list(
-		&tl, s.matches, s.nmatches, &s.match_pos, -1, true);
+	sv_timeline_jump_session(&tl, false, -1);
 	ck_assert_int_eq(prof->start_ns[s.sel], 200);
 }
 END_TEST
@@ -445,30 +441,36 @@ START_TEST(test_jump_by_time_ties)
 	sv_view_resize(&w, 120, 40);
 	t = sv_view_timeline(&w);
 	ck_assert_int_eq(sv_session_set_search(&w.s, "k", &err), 0);
-	ck_assert_uint_eq(w.s.nmatches, 6);
+	ck_assert_uint_eq(sv_session_nmatches(&w.s), 6);
 	/* when n and N are pressed from each match, and from the cursor at
 	 * every time around them; then each lands where a scan of the whole
 	 * list does */
 	for (dir = -1; dir <= 1; dir += 2) {
-		for (i = 0; i < w.s.nmatches + 5; i++) {
+		for (i = 0; i < sv_session_nmatches(&w.s) + 5; i++) {
 			uint32_t sel =
-				i < w.s.nmatches ? w.s.matches[i] : SV_NO_CALL;
-			int64_t at = ((int64_t)i - (int64_t)w.s.nmatches) * 100;
+				i < sv_session_nmatches(&w.s)
+					? sv_session_matches(&w.s, NULL)[i]
+					: SV_NO_CALL;
+			int64_t at = ((int64_t)i - (int64_t)sv_session_nmatches(
+							   &w.s)) *
+				     100;
 			int64_t from =
 				sel != SV_NO_CALL ? p->start_ns[sel] : at;
-			long want = jump_scan(
-				p, w.s.matches, w.s.nmatches, from, sel, dir);
-			w.s.sel = sel;
+			long want = jump_scan(p, sv_session_matches(&w.s, NULL),
+				sv_session_nmatches(&w.s), from, sel, dir);
+			sv_session_select(&w.s, 0, sel);
 			t->cur_t = at;
-			sv_timeline_jump_list(t, w.s.matches, w.s.nmatches,
-				&w.s.match_pos, dir, true);
-			ck_assert_int_eq(w.s.match_pos, want);
-			ck_assert_uint_eq(w.s.sel, w.s.matches[want]);
+			sv_timeline_jump_session(t, false, dir);
+			ck_assert_int_eq(
+				sv_session_jump_pos(&w.s, false), want);
+			ck_assert_uint_eq(
+				w.s.sel, sv_session_matches(&w.s, NULL)[want]);
 		}
 	}
-	for (k = 1; k < w.s.nmatches; k++)
-		ck_assert_int_le(p->start_ns[w.s.matches[k - 1]],
-			p->start_ns[w.s.matches[k]]);
+	for (k = 1; k < sv_session_nmatches(&w.s); k++)
+		ck_assert_int_le(
+			p->start_ns[sv_session_matches(&w.s, NULL)[k - 1]],
+			p->start_ns[sv_session_matches(&w.s, NULL)[k]]);
 	sv_view_fini(&w);
 	sv_profile_free(p);
 }
@@ -484,20 +486,19 @@ START_TEST(test_jump_cyclic)
 
 	/* given main marked: rank 1's (1200 ns), then rank 0's */
 	sv_session_mark_region(&s, sv_profile_find_region(prof, "main"));
-	ck_assert_uint_eq(s.nmarked, 2);
+	ck_assert_uint_eq(sv_session_nmarked(&s), 2);
 	/* when stepped through: positions in the list, wrapping */
 	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-		sv_timeline_jump_list(&tl, s.marked, s.nmarked, &s.marked_pos,
-			steps[i].dir, false);
-		ck_assert_int_eq(s.marked_pos, steps[i].pos);
-		ck_assert_uint_eq(s.sel, s.marked[steps[i].pos]);
+		sv_timeline_jump_session(&tl, true, steps[i].dir);
+		ck_assert_int_eq(sv_session_jump_pos(&s, true), steps[i].pos);
+		ck_assert_uint_eq(
+			s.sel, sv_session_marked(&s, NULL)[steps[i].pos]);
 		ck_assert_uint_eq(tl.cur_lane, sv_call_lane(prof, s.sel));
 	}
 	/* and backwards from none: the last */
-	s.marked_pos = -1;
-	sv_timeline_jump_list(
-		&tl, s.marked, s.nmarked, &s.marked_pos, -1, false);
-	ck_assert_int_eq(s.marked_pos, 1);
+	sv_session_set_jump_pos(&s, true, -1);
+	sv_timeline_jump_session(&tl, true, -1);
+	ck_assert_int_eq(sv_session_jump_pos(&s, true), 1);
 }
 END_TEST
 
@@ -1142,7 +1143,7 @@ START_TEST(test_two_runs_rows_and_window)
 	}
 	/* each run from its start: B's clock is 10 us ahead, and the
 	 * window fits both (B's 2 us rank 0 is the longer) */
-	ck_assert_int_eq(ss.shift2, 10000);
+	ck_assert_int_eq(sv_session_shift2(&ss), 10000);
 	ck_assert_int_eq(t.t0, 0);
 	ck_assert_int_eq(t.t1, 2000);
 	/* one window for both: a zoom moves B's rows' window along */

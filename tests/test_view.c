@@ -80,8 +80,8 @@ START_TEST(test_initial)
 	ck_assert_int_ge(TL(&v)->t1, 1200);
 	ck_assert_uint_eq(v.s.sel, SV_NO_CALL);
 	ck_assert_int_eq(TL(&v)->cur_lane, 0);
-	ck_assert(v.s.stats_valid);
-	ck_assert_uint_eq(v.s.stats.nregions, 5);
+	ck_assert(sv_session_stats(&v.s));
+	ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
 	/* rows: MainThread 3, task 1, worker 1, r1 1 */
 	ck_assert_uint_eq(TL(&v)->rows.n, 6);
 	/* keys that act on the selected call say how to select one */
@@ -199,16 +199,16 @@ START_TEST(test_tab_from_cursor)
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
 	/* with nothing selected between the two children, Shift-Tab takes
 	 * the one before the cursor */
-	v.s.sel = SV_NO_CALL;
+	sv_session_select(&v.s, 0, SV_NO_CALL);
 	TL(&v)->cur_t = 550;
 	keys("BTab");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
-	v.s.sel = SV_NO_CALL;
+	sv_session_select(&v.s, 0, SV_NO_CALL);
 	TL(&v)->cur_t = 550;
 	keys("Tab");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
 	/* under the cursor: that call */
-	v.s.sel = SV_NO_CALL;
+	sv_session_select(&v.s, 0, SV_NO_CALL);
 	TL(&v)->cur_t = 700;
 	keys("Tab");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 600);
@@ -321,38 +321,40 @@ START_TEST(test_solo_collapse)
 	keys("t");
 	ck_assert_int_eq(v.s.solo_lane, 1);
 	ck_assert_uint_eq(TL(&v)->rows.n, 1);
-	ck_assert_uint_eq(v.s.stats.nregions, 1); /* fetch */
+	ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 1); /* fetch */
 	keys("t");
 	ck_assert_int_eq(v.s.solo_lane, -1);
 	ck_assert_uint_eq(TL(&v)->rows.n, 6);
-	ck_assert_uint_eq(v.s.stats.nregions, 5);
-	ck_assert(v.s.stats_is_all);
+	ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
+	ck_assert(sv_session_stats_is_all(&v.s));
 	{
 		/* the whole run's table is kept aside while a lane is solo
 		 * and comes back as it was, not computed again (its first
 		 * region's list of ranks is the same array) */
-		const struct sv_stats_rank *all = v.s.stats.regions[0].ranks;
+		const struct sv_stats_rank *all =
+			sv_session_stats(&v.s)->regions[0].ranks;
 		ck_assert_ptr_nonnull(all);
 		keys("t");
-		ck_assert(v.s.stats_all_valid);
-		ck_assert_ptr_eq(v.s.stats_all.regions[0].ranks, all);
-		ck_assert_uint_eq(v.s.stats.nregions, 1);
+		ck_assert(sv_session_stats_all(&v.s));
+		ck_assert_ptr_eq(
+			sv_session_stats_all(&v.s)->regions[0].ranks, all);
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 1);
 		keys("t");
-		ck_assert(!v.s.stats_all_valid);
-		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
-		ck_assert_uint_eq(v.s.stats.nregions, 5);
+		ck_assert(!sv_session_stats_all(&v.s));
+		ck_assert_ptr_eq(sv_session_stats(&v.s)->regions[0].ranks, all);
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
 		/* a rank filter and back: the same */
 		keys("r 1 Enter");
-		ck_assert(!v.s.stats_is_all);
+		ck_assert(!sv_session_stats_is_all(&v.s));
 		keys("r BSpace Enter");
-		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
+		ck_assert_ptr_eq(sv_session_stats(&v.s)->regions[0].ranks, all);
 		/* a region filter is a selection too */
 		keys("\\ m a i n Enter");
-		ck_assert(!v.s.stats_is_all);
-		ck_assert_uint_eq(v.s.stats.nregions, 1);
+		ck_assert(!sv_session_stats_is_all(&v.s));
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 1);
 		keys("\\ C-u Enter");
-		ck_assert_ptr_eq(v.s.stats.regions[0].ranks, all);
-		ck_assert_uint_eq(v.s.stats.nregions, 5);
+		ck_assert_ptr_eq(sv_session_stats(&v.s)->regions[0].ranks, all);
+		ck_assert_uint_eq(sv_session_stats(&v.s)->nregions, 5);
 	}
 	/* z folds rank 0's three lanes (five rows) into one track, the
 	 * cursor on it; again unfolds them */
@@ -380,9 +382,9 @@ START_TEST(test_search)
 	ck_assert(f & SV_REACT_REDRAW);
 	keys("BSpace d Enter");
 	ck_assert_int_eq(sv_view_prompt(&v), SV_PROMPT_NONE);
-	ck_assert_str_eq(v.s.search_spec, "child");
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
 	/* "child" matches child and grandchild (search is unanchored) */
-	ck_assert_uint_eq(v.s.nmatches, 3);
+	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	ck_assert_str_eq(sel_region(), "child");
 	ck_assert(sv_session_is_match(&v.s, v.s.sel));
 	keys("n");
@@ -412,12 +414,12 @@ START_TEST(test_mark_background)
 	v.s.bg_calls = 1;
 	ck_assert_int_eq(
 		sv_view_command(&v, "region child") & SV_REACT_BELL, 0);
-	ck_assert(v.s.matches_pending);
-	ck_assert_uint_eq(v.s.nmarked, 0);
+	ck_assert(sv_session_matches_pending(&v.s));
+	ck_assert_uint_eq(sv_session_nmarked(&v.s), 0);
 	ck_assert_int_eq(keys("n") & SV_REACT_BELL, 0);
 	ck_assert_str_eq(v.s.message, "the calls are still coming in");
 	ck_assert(sv_view_settle(&v, 10000));
-	ck_assert_uint_eq(v.s.nmarked, 2);
+	ck_assert_uint_eq(sv_session_nmarked(&v.s), 2);
 	/* the longest first: [100, 500) */
 	ck_assert_str_eq(sel_region(), "child");
 	ck_assert_int_eq(prof->start_ns[v.s.sel], 100);
@@ -433,21 +435,21 @@ END_TEST
 START_TEST(test_filter)
 {
 	keys("\\ ! c h i l d Enter");
-	ck_assert_str_eq(v.s.filter_spec, "!child");
-	ck_assert_ptr_nonnull(v.s.region_keep);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "!child");
+	ck_assert_ptr_nonnull(sv_session_region_keep(&v.s));
 	/* child calls are gone from the index and the panel */
-	ck_assert_uint_eq(v.s.index.ncalls, 5);
-	ck_assert_ptr_null(sv_stats_table_find(&v.s.stats, 1));
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 5);
+	ck_assert_ptr_null(sv_stats_table_find(sv_session_stats(&v.s), 1));
 	/* the parent of a call skips the calls the filter hides */
 	keys("\\ C-u ! c h i l d Enter / g r a n d Enter");
 	ck_assert_str_eq(sel_region(), "grandchild");
 	keys("K");
 	ck_assert_str_eq(sel_region(), "main");
 	keys("\\ C-u Enter");
-	ck_assert_ptr_null(v.s.region_keep);
-	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	ck_assert_ptr_null(sv_session_region_keep(&v.s));
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 7);
 	keys("\\ m a i n Enter");
-	ck_assert_uint_eq(v.s.index.ncalls, 2);
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 2);
 }
 END_TEST
 
@@ -464,27 +466,27 @@ START_TEST(test_filter_background)
 {
 	v.s.bg_calls = 1;
 	keys("\\ ! c h i l d Enter");
-	ck_assert(v.s.filter_pending);
-	ck_assert_str_eq(v.s.filter_spec, "");
-	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	ck_assert(sv_session_filter_pending(&v.s));
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 7);
 	/* the prompt holds "!child": Enter makes it again */
 	keys("\\ Enter");
-	ck_assert(v.s.filter_pending);
+	ck_assert(sv_session_filter_pending(&v.s));
 	wait_view();
-	ck_assert_str_eq(v.s.filter_spec, "!child");
-	ck_assert_uint_eq(v.s.index.ncalls, 5);
-	ck_assert_ptr_null(sv_stats_table_find(&v.s.stats, 1));
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "!child");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 5);
+	ck_assert_ptr_null(sv_stats_table_find(sv_session_stats(&v.s), 1));
 	/* clearing, then main before the clearing is made */
 	keys("\\ C-u Enter");
-	ck_assert(v.s.filter_pending);
+	ck_assert(sv_session_filter_pending(&v.s));
 	keys("\\ m a i n Enter");
 	wait_view();
-	ck_assert_str_eq(v.s.filter_spec, "main");
-	ck_assert_uint_eq(v.s.index.ncalls, 2);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "main");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 2);
 	keys("\\ C-u Enter");
 	wait_view();
-	ck_assert_ptr_null(v.s.region_keep);
-	ck_assert_uint_eq(v.s.index.ncalls, 7);
+	ck_assert_ptr_null(sv_session_region_keep(&v.s));
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 7);
 }
 END_TEST
 
@@ -516,24 +518,27 @@ START_TEST(test_panel)
 	keys("p");
 	ck_assert(TL(&v)->panel.focus);
 	/* sorted by total: main (2200) first */
-	ck_assert_str_eq(v.s.stats.regions[0].name, "main");
+	ck_assert_str_eq(sv_session_stats(&v.s)->regions[0].name, "main");
 	keys("j Enter");
-	ck_assert_int_eq(v.s.mark_region, (long)v.s.stats.regions[1].region);
+	ck_assert_int_eq(v.s.mark_region,
+		(long)sv_session_stats(&v.s)->regions[1].region);
 	ck_assert_uint_eq(sv_call_region(prof, v.s.sel), v.s.mark_region);
-	n = (long)v.s.nmarked;
+	n = (long)sv_session_nmarked(&v.s);
 	ck_assert_int_ge(n, 1);
 	keys("Escape");
 	ck_assert_int_eq(v.s.mark_region, -1);
 	keys("Escape");
 	ck_assert(!TL(&v)->panel.focus);
 	keys(">");
-	ck_assert_int_eq(sv_panel_key_col(v.s.sort_key), SV_PANEL_COL_EXCL);
+	ck_assert_int_eq(
+		sv_panel_key_col(sv_session_sort_key(&v.s)), SV_PANEL_COL_EXCL);
 	keys("< <");
-	ck_assert_int_eq(sv_panel_key_col(v.s.sort_key), SV_PANEL_COL_CALLS);
-	ck_assert_uint_ge(v.s.stats.regions[0].s.num_calls,
-		v.s.stats.regions[1].s.num_calls);
-	ck_assert_uint_ge(v.s.stats.regions[1].s.num_calls,
-		v.s.stats.regions[4].s.num_calls);
+	ck_assert_int_eq(sv_panel_key_col(sv_session_sort_key(&v.s)),
+		SV_PANEL_COL_CALLS);
+	ck_assert_uint_ge(sv_session_stats(&v.s)->regions[0].s.num_calls,
+		sv_session_stats(&v.s)->regions[1].s.num_calls);
+	ck_assert_uint_ge(sv_session_stats(&v.s)->regions[1].s.num_calls,
+		sv_session_stats(&v.s)->regions[4].s.num_calls);
 	keys("P");
 	ck_assert(!TL(&v)->panel_shown);
 	ck_assert_int_eq(TL(&v)->geom.panel_w, 0);
@@ -818,7 +823,7 @@ START_TEST(test_range_command)
 	ck_assert(v.s.has_range);
 	ck_assert_int_eq(v.s.range_t0 - v.s.origin, 100);
 	ck_assert_int_eq(v.s.range_t1 - v.s.origin, 300);
-	ck_assert_int_eq(v.s.stats_span, SV_SPAN_RANGE);
+	ck_assert_int_eq(sv_session_span(&v.s), SV_SPAN_RANGE);
 	ck_assert_ptr_nonnull(strstr(v.s.message, "range +100 ns .. +300 ns"));
 	ck_assert(keys(": r a n g e Space 3 : 1 Enter") & SV_REACT_BELL);
 	ck_assert(v.s.has_range);
@@ -865,7 +870,7 @@ START_TEST(test_reload_and_resize)
 	int64_t t0, t1;
 
 	keys("+ + / c h i l d Enter Tab z \\ ! w o r k Enter");
-	ck_assert_uint_eq(v.s.index.ncalls, 6);
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 6);
 	t0 = TL(&v)->t0;
 	t1 = TL(&v)->t1;
 	/* a reload keeps the window and the fold flags, and the selection
@@ -880,12 +885,12 @@ START_TEST(test_reload_and_resize)
 	ck_assert(TL(&v)->lane_folded[0]);
 	ck_assert_uint_eq(TL(&v)->rows.n, 2);
 	ck_assert_ptr_eq(v.s.p, again);
-	ck_assert(v.s.stats_valid);
+	ck_assert(sv_session_stats(&v.s));
 	/* the filter and the search, as typed, apply to the new file */
-	ck_assert_str_eq(v.s.filter_spec, "!work");
-	ck_assert_uint_eq(v.s.index.ncalls, 6);
-	ck_assert_str_eq(v.s.search_spec, "child");
-	ck_assert_uint_eq(v.s.nmatches, 3);
+	ck_assert_str_eq(sv_session_filter_spec(&v.s), "!work");
+	ck_assert_uint_eq(sv_session_index(&v.s)->ncalls, 6);
+	ck_assert_str_eq(sv_session_search_spec(&v.s), "child");
+	ck_assert_uint_eq(sv_session_nmatches(&v.s), 3);
 	keys("Tab");
 	ck_assert_uint_ne(v.s.sel, SV_NO_CALL);
 	/* too small, then big again: the cursor row stays on screen */

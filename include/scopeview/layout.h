@@ -229,29 +229,4 @@ void sv_layout_geometry(
 void sv_layout_geometry_panel(struct sv_layout_geom *g, int w, int h,
 	bool panel, bool details, int panel_w);
 
-/* ---- the index's names before it moved to the model --------------------- */
-
-/*
- * The session's files (src/ui/session*.c, session*.h) are being split
- * into sub-objects by a change of their own, so they still spell the
- * index's functions and types as they were while the index lived here
- * (sv_layout_*).  Each old name stands for its lod.h name, for those
- * files only: nothing else may use them.  Once that split has landed,
- * its files take the new names (each line below is the rename) and the
- * block goes.
- */
-#define sv_layout_index            sv_lod_index
-#define sv_layout_index_build      sv_lod_index_build
-#define sv_layout_index_build_stop sv_lod_index_build_stop
-#define sv_layout_index_fini       sv_lod_index_fini
-#define sv_layout_index_select     sv_lod_index_select
-#define sv_layout_stop             sv_lod_stop
-#define sv_layout_build            sv_lod_build
-#define sv_layout_build_begin      sv_lod_build_begin
-#define sv_layout_build_work       sv_lod_build_work
-#define sv_layout_build_end        sv_lod_build_end
-#define sv_layout_level            sv_lod_index_level
-#define sv_layout_level_pos        sv_lod_level_pos
-#define sv_layout_range            sv_lod_range
-
 #endif

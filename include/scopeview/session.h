@@ -3,14 +3,19 @@
  *
  * One struct sv_session lives as long as the viewer: the profile on show
  * (and a slot for a second one, for a comparison of two runs), the
- * selection (a call, a region, a time range), the filters (a soloed lane,
- * the ranks, the region filter), the search, the statistics of the lanes
- * on display and the message line.  Modes (mode.h) read it and change it
- * only through the functions below, which keep the derived parts (which
- * lanes are hidden, the level-of-detail index, the statistics, the search
- * matches) in step and then tell every mode what changed through the
- * notify hook, so a selection made in one view is the selection in the
- * next without any glue between them.
+ * selection (a call, a region, a time range), the lanes shown (a soloed
+ * lane, the ranks) and the message line; and five parts split by concern,
+ * each an opaque struct defined only in its own file and read through the
+ * functions below: the region filter (session_filter.c), the search
+ * (session_match.c), the statistics of the lanes on display
+ * (session_stats.c), the second run (session_two.c) and the colour map
+ * (session_colors.c).  Modes (mode.h) read it and change it only through
+ * these functions, which keep the derived parts (which lanes are hidden,
+ * the level-of-detail index, the statistics, the search matches) in step
+ * and then tell every mode what changed through the notify hook, so a
+ * selection made in one view is the selection in the next without any
+ * glue between them.  Only sv_session_select (session.c) writes the
+ * selection.
  *
  * Work is done when an input changes, never per frame: the index when the
  * profile or the region filter changes, the statistics when the lanes on
@@ -40,6 +45,12 @@
 #include "scopeview/stats.h"
 
 struct sv_regex;
+/* The session's parts, each defined only in its own file. */
+struct sv_session_colors;
+struct sv_session_search;
+struct sv_session_stats;
+struct sv_session_two;
+struct sv_session_filter;
 
 #define SV_SESSION_TEXT_MAX 256
 /* Profiles with at least this many calls search on a worker thread. */
@@ -89,8 +100,13 @@ struct sv_session {
 	int64_t run_t0, run_t1, origin;
 
 	/* The selection: a call (SV_NO_CALL for none), a region chosen in a
-	 * panel or by :region (-1 for none), and a time range (has_range). */
+	 * panel or by :region (-1 for none), and a time range (has_range).
+	 * The calls are read here and written only by sv_session_select
+	 * (session.c; test_policy checks that no other file assigns them). */
 	uint32_t sel;
+	/* The selected call of the second run (SV_NO_CALL; at most one of
+	 * sel and sel2 is set). */
+	uint32_t sel2;
 	long mark_region;
 	bool has_range;
 	int64_t range_t0, range_t1;
@@ -103,173 +119,16 @@ struct sv_session {
 	uint32_t nrank_on;
 	char rank_spec[64]; /* as typed, "" = all */
 
-	/* The region filter (\): patterns as typed, compiled, and the
-	 * regions they keep (NULL = no filter). */
-	char filter_spec[SV_SESSION_TEXT_MAX];
-	bool *region_keep;
-	struct sv_regex **filter_re; /* include patterns, then exclude */
-	size_t ninclude, nexclude;
-	/* With metadata terms (key=value, key~regex) in the filter and a
-	 * file with event metadata: the calls it keeps, p->ncalls flags, and
-	 * region_keep says which regions keep some call; NULL otherwise.
-	 * Ask sv_session_keeps() rather than either array. */
-	bool *call_keep;
-	/* Level-of-detail index of the calls the filter keeps: made from
-	 * index_full, the index of every call with its regions (made once
-	 * with the profile), by sv_layout_select_begin, which borrows the
-	 * levels kept whole (without a filter, every level) and makes only
-	 * the others from the kept regions' calls. */
-	struct sv_layout_index index;
-	struct sv_layout_index index_full;
-	/* On a profile of at least bg_calls calls (both runs' calls, with
-	 * a second run), a new filter's regions, calls and indexes are made
-	 * on a worker: until sv_session_poll() takes them in, the filter
-	 * above stays in force, filter_pending is set and the message line
-	 * shows the progress.  A newer filter tells the worker to stop and,
-	 * without waiting for it, starts another (or, when it is the filter
-	 * in force, none): the one told to stop frees what it made and is
-	 * joined later (filter_orphans). */
-	bool filter_pending;
-	struct session_filter_work *filter_work; /* private */
-	struct sv_job_orphans filter_orphans;    /* private */
+	/* The level-of-detail index of every call with its regions, made
+	 * once with the profile: what the filter's index (sv_session_index)
+	 * and the highlights select their levels from, borrowing those kept
+	 * whole. */
+	struct sv_lod_index index_full;
 
-	/* The search (/): the pattern and the regions it matches (NULL = no
-	 * search); its calls on the lanes shown, by start; the marked
-	 * region's calls, longest first (ties in call-number order, as
-	 * sv_calls_sort gives them); and an index of the highlighted
-	 * calls only, so a merged cell can say it holds one. */
-	char search_spec[SV_SESSION_TEXT_MAX];
-	/* Region names the search's regex gave up on (regex.h's limits), and
-	 * the message saying so ("" when none). */
-	unsigned long search_limit_hits;
-	char search_limit_msg[SV_SESSION_TEXT_MAX];
-	bool *region_match;
-	/* Calls a metadata term (key=value, key~regex: callmeta.h) of the
-	 * search matches, p->ncalls flags; NULL when the search is none. */
-	bool *call_match;
-	uint32_t *matches;
-	size_t nmatches;
-	long match_pos; /* index into matches of the last jump, -1 */
-	uint32_t *marked;
-	size_t nmarked;
-	long marked_pos;
-	/* The highlights: of region names alone, selected from index_full
-	 * (its levels borrowed where every call is highlighted), so freed
-	 * before it. */
-	struct sv_layout_index match_index;
-	bool has_match_index;
-	/* A worker's shadow session: the session's index_full, which it
-	 * keeps until every match worker is joined; NULL: this session's. */
-	const struct sv_layout_index *match_full;
-	/* The lists and the index of the search and the marked region are
-	 * made on a worker thread (the lists first, then the index) when the
-	 * profile has at least bg_calls calls (set by init to
-	 * SV_SESSION_BG_CALLS; 0 = always here): until they are in,
-	 * matches_pending is set, the lists are empty and the message line
-	 * shows the progress; SV_SESSION_SEARCH is notified when they come,
-	 * which may be before the index (index_pending until then).
-	 * A change of the search, the marked region or the lanes tells the
-	 * worker to stop, without waiting for it (it is joined later:
-	 * match_orphans), and starts another. */
+	/* Profiles with at least bg_calls calls (set by init to
+	 * SV_SESSION_BG_CALLS; 0 = always here) make their match lists,
+	 * filter and statistics of a span on worker threads. */
 	uint64_t bg_calls;
-	bool matches_pending;
-	/* The lists are in and the highlight index is still being made. */
-	bool index_pending;
-	struct session_match_work *match_work; /* private */
-	struct sv_job_orphans match_orphans;   /* private */
-	const atomic_bool *match_cancel;  /* private: a worker's stop flag */
-	_Atomic uint64_t *match_progress; /* private: a worker's progress */
-
-	/* The summary over the lanes on display, its rows sorted by
-	 * sort_key; the whole run's table kept aside while a selection is
-	 * shown, so restoring it costs nothing (a quarter of a second on
-	 * 10 million calls otherwise). */
-	struct sv_stats_table stats;
-	bool stats_valid;
-	bool stats_is_all;
-	struct sv_stats_table stats_all;
-	bool stats_all_valid;
-	/* The first whole run's table of the profile, never sorted or
-	 * shown: what the table of a selection takes its rows kept whole
-	 * from (sv_stats_filter.base), on a worker while the views sort
-	 * the one shown. */
-	struct sv_stats_table stats_base;
-	bool stats_base_valid;
-	enum sv_stats_key sort_key;
-	/* With a second run: the rows sorted by the change of their total
-	 * time instead (SV_SESSION_SORT_DELTA: B - A, SV_SESSION_SORT_PCT:
-	 * in percent of A; the largest increase first), until sorted by a
-	 * key again; 0: by sort_key. */
-	int sort_diff;
-	/* The time they cover (a range or window: every call with its part
-	 * inside, stats.h's has_range), and the timeline's window as last
-	 * told (sv_session_set_window). */
-	enum sv_session_span stats_span;
-	int64_t win_t0, win_t1;
-	/* Statistics of a window or range of a large profile are computed on
-	 * a worker (stats_busy): the table shown stays until the new one is
-	 * taken by sv_session_poll().  Private to session.c. */
-	bool stats_busy;
-	struct sv_job stats_job;
-	struct sv_stats_filter stats_f;
-	struct sv_stats_table stats_next;
-	bool *stats_lane_copy, *stats_rank_copy;
-
-	/* A rank subset's whole run (p->run): every region over every rank
-	 * of the file, from the stored statistics (no filter; computed once,
-	 * from the rows alone), and for each region of p its row there, or
-	 * -1 (row_run, p->nregions entries). */
-	struct sv_stats_table stats_run;
-	bool stats_run_valid;
-	long *row_run;
-	/* And for each rank of the file (nrun_ranks), what its stored rows
-	 * say, to draw the row of a rank whose calls are not read: the
-	 * earliest start and latest end (has_span), its calls, and its
-	 * region of the largest total. */
-	struct sv_session_rank_run {
-		bool has_span;
-		int64_t t0, t1;
-		uint64_t calls;
-		int64_t top_total;
-		long top_region; /* -1: none */
-	} * run_ranks;
-	uint32_t nrun_ranks;
-
-	/* The second run (p2, a comparison): its statistics over the same
-	 * ranks and region filter as stats (not the solo lane: its lanes are
-	 * its own), and for each region of p the row of stats2 with the same
-	 * name, or -1 (row2, p->nregions entries).  name2 is its title. */
-	struct sv_stats_table stats2;
-	bool stats2_valid;
-	/* What stats2 was computed for (the runs, the ranks and the filter
-	 * as typed): a solo lane or a window leaves it as it is. */
-	const struct sv_profile *stats2_of[2];
-	char stats2_key[64 + SV_SESSION_TEXT_MAX + 2];
-	long *row2;
-	char *name2;
-	/* The rows of stats2 whose region p lacks (only in the second run),
-	 * the largest total first, ties by name: nonly2 entries. */
-	size_t *only2;
-	size_t nonly2;
-	/* The second run on the timeline (session_two.c): its level-of-
-	 * detail index (the calls the region filter keeps, by name); its
-	 * time origin and shift2 = origin2 - origin, so that a time t of the
-	 * first run and t + shift2 of the second are as far from their
-	 * runs' starts (each run starts at the ruler's zero), and its extent
-	 * in the first run's times (run2_t0, run2_t1); show2: its rows are
-	 * on the timeline; its lanes hidden (p2->nlanes flags: the rank
-	 * filter, the solo lane's rank, show2 off); its selected call
-	 * (SV_NO_CALL; at most one of sel and sel2 is set); each of its
-	 * regions' region of the same name in p, or -1 (region1); and its
-	 * colours, the first run's for the regions of the same name. */
-	struct sv_layout_index index2;
-	bool has_index2;
-	int64_t origin2, shift2, run2_t0, run2_t1;
-	bool show2;
-	bool *lane2_hidden;
-	uint32_t sel2;
-	long *region1;
-	struct sv_palette_map colors2;
 
 	/* The views' jobs (job.h): a tree, a histogram, a call list, the
 	 * ranks strip, an export; taken in by sv_session_poll. */
@@ -282,6 +141,9 @@ struct sv_session {
 	/* Told after every change, with SV_SESSION_* bits (may be NULL). */
 	void (*notify)(void *ctx, unsigned what);
 	void *notify_ctx;
+	/* Private: changes made but not told yet (SV_SESSION_* bits), told
+	 * with the next notice. */
+	unsigned notify_pending;
 
 	/* The summary panel's width beside the timeline (a config file's
 	 * panel-width; 0 = by the screen width).  Set after init; the next
@@ -291,10 +153,16 @@ struct sv_session {
 	 * panel-columns); 0 = as many as fit.  Set after init. */
 	unsigned panel_cols;
 
-	/* Every region's colour (palette.h), made with the profile, and how
-	 * the timeline colours calls (enum sv_palette_mode). */
-	struct sv_palette_map colors;
-	int color_mode;
+	/* The sub-objects, each owned by its own file and read through the
+	 * functions below: the colour map (session_colors.c), the search
+	 * and the marked region's calls (session_match.c), the statistics of
+	 * the lanes on display (session_stats.c), the second run
+	 * (session_two.c) and the region filter (session_filter.c). */
+	struct sv_session_colors *colors;
+	struct sv_session_search *search;
+	struct sv_session_stats *stats;
+	struct sv_session_two *two;
+	struct sv_session_filter *filter;
 };
 
 /*
@@ -326,7 +194,7 @@ int sv_session_set_second(struct sv_session *s, const struct sv_profile *p2,
  * statistics. */
 struct sv_run_prep {
 	const struct sv_profile *p;
-	struct sv_layout_index index;
+	struct sv_lod_index index;
 	bool has_index;
 	/* Its statistics over every rank and region, taken when the
 	 * session has no rank or region filter. */
@@ -350,6 +218,32 @@ int sv_session_set_profile_prepared(struct sv_session *s,
  * over; sp still needs sv_run_prep_fini).  B's rows are shown. */
 int sv_session_set_second_prepared(struct sv_session *s, struct sv_run_prep *sp,
 	const char *name, struct sv_error *err);
+/* The second run (session_two.c).  Its statistics over the ranks and
+ * the region filter of the first run's (not its solo lane), or NULL. */
+const struct sv_stats_table *sv_session_stats2(const struct sv_session *s);
+/* The rows of that table whose region the first run lacks, the largest
+ * total first, ties by name: *n of them. */
+const size_t *sv_session_only2(const struct sv_session *s, size_t *n);
+/* Its title, or NULL without a second run. */
+const char *sv_session_name2(const struct sv_session *s);
+/* Its level-of-detail index (the calls the region filter keeps, by
+ * name), or NULL. */
+const struct sv_lod_index *sv_session_index2(const struct sv_session *s);
+/* Its time origin, and shift2 = origin2 - origin: a time t of the first
+ * run and t + shift2 of the second are as far from their runs' starts. */
+int64_t sv_session_origin2(const struct sv_session *s);
+int64_t sv_session_shift2(const struct sv_session *s);
+/* Its extent [*t0, *t1) in the first run's times. */
+void sv_session_run2_extent(
+	const struct sv_session *s, int64_t *t0, int64_t *t1);
+/* Whether its rows are to be shown (as last set by
+ * sv_session_show_second). */
+bool sv_session_second_shown(const struct sv_session *s);
+/* Its lanes hidden (p2->nlanes flags: the rank filter, the solo lane's
+ * rank, its rows hidden), or NULL without one. */
+const bool *sv_session_lane2_hidden(const struct sv_session *s);
+/* The first run's region of the name of its region r, or -1. */
+long sv_session_region1(const struct sv_session *s, uint32_t r);
 /* Whether the timeline shows the second run's rows. */
 bool sv_session_two_rows(const struct sv_session *s);
 /* Show (on) or hide the second run's rows; notifies SV_SESSION_LANES. */
@@ -371,6 +265,16 @@ const struct sv_stats_region *sv_session_second_of(
 const struct sv_stats_region *sv_session_run_of(
 	const struct sv_session *s, uint32_t r);
 
+/* What the stored rows of a rank whose calls are not read (a rank
+ * subset) say: the earliest start and latest end (has_span), its calls,
+ * and its region of the largest total. */
+struct sv_session_rank_run {
+	bool has_span;
+	int64_t t0, t1;
+	uint64_t calls;
+	int64_t top_total;
+	long top_region; /* -1: none */
+};
 /* What the stored rows of rank r say (a rank subset), or NULL. */
 const struct sv_session_rank_run *sv_session_rank_run(
 	const struct sv_session *s, uint32_t r);
@@ -423,6 +327,20 @@ int sv_session_set_filter(struct sv_session *s, const char *spec);
 /* The filter as last typed: the one being made while filter_pending,
  * else the one in force (what the filter prompt starts from). */
 const char *sv_session_filter_text(const struct sv_session *s);
+/* The filter in force, as typed ("" for none). */
+const char *sv_session_filter_spec(const struct sv_session *s);
+/* Whether a new filter is being made on a worker (the one in force
+ * stays until sv_session_poll() takes it in). */
+bool sv_session_filter_pending(const struct sv_session *s);
+/* The regions the filter keeps, p->nregions flags, or NULL without a
+ * filter; with metadata terms, the calls it keeps, p->ncalls flags (the
+ * regions then keep some call), else NULL.  Ask sv_session_keeps()
+ * rather than either array for one call. */
+const bool *sv_session_region_keep(const struct sv_session *s);
+const bool *sv_session_call_keep(const struct sv_session *s);
+/* The level-of-detail index the timeline draws: the calls the filter
+ * keeps (every call without one); never NULL. */
+const struct sv_lod_index *sv_session_index(const struct sv_session *s);
 /* Set the search pattern (regex searched anywhere in region names; ""
  * clears; "key=value" or "key~regex" also matches the calls whose event
  * metadata has key with that value, or a value the regex finds) and
@@ -449,6 +367,30 @@ void sv_session_say_no_marked(struct sv_session *s, long r);
  * clears it); notifies SV_SESSION_RANGE. */
 void sv_session_set_range(
 	struct sv_session *s, bool on, int64_t t0, int64_t t1);
+/* The statistics (session_stats.c).  The table shown: over the lanes on
+ * display, the filter and the span, its rows in the session's order;
+ * NULL when there is none.  Borrowed until the next change. */
+const struct sv_stats_table *sv_session_stats(const struct sv_session *s);
+/* Its rows (0 without one), and the region of its row `row` (-1: no such
+ * row). */
+long sv_session_stats_rows(const struct sv_session *s);
+long sv_session_stats_region(const struct sv_session *s, long row);
+/* The whole run's table (every lane) kept aside while another is shown,
+ * or NULL. */
+const struct sv_stats_table *sv_session_stats_all(const struct sv_session *s);
+/* Whether the table shown is the whole run's (every lane, no filter). */
+bool sv_session_stats_is_all(const struct sv_session *s);
+/* A rank subset's whole run (stored statistics of every rank of the
+ * file), or NULL when every rank is read. */
+const struct sv_stats_table *sv_session_stats_run(const struct sv_session *s);
+/* The key the table is sorted by, and the change it is sorted by instead
+ * (SV_SESSION_SORT_DELTA or _PCT; 0: by the key). */
+enum sv_stats_key sv_session_sort_key(const struct sv_session *s);
+int sv_session_sort_diff_kind(const struct sv_session *s);
+/* What the statistics cover. */
+enum sv_session_span sv_session_span(const struct sv_session *s);
+/* Whether a worker computes the statistics (the table shown stays). */
+bool sv_session_stats_busy(const struct sv_session *s);
 /* Sort the statistics by key; notifies SV_SESSION_SORT. */
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key);
 /* Sort them by the change of each region's total time in the second run
@@ -481,18 +423,63 @@ bool sv_session_busy(const struct sv_session *s);
  * view's loop before every frame. */
 bool sv_session_poll(struct sv_session *s);
 
-/* How far the worker making the match lists is, 0 .. 100 (0: none). */
+/* The search (session_match.c).  How far the worker making the match
+ * lists is, 0 .. 100 (0: none). */
 int sv_session_match_percent(const struct sv_session *s);
+/* The search as typed ("" for none). */
+const char *sv_session_search_spec(const struct sv_session *s);
+/* Why the search's regex gave up on some region names (regex.h's
+ * limits), or NULL when it did not. */
+const char *sv_session_search_limit(const struct sv_session *s);
+/* The regions the search's regex matches, p->nregions flags, or NULL
+ * without a search; borrowed until the search changes. */
+const bool *sv_session_search_regions(const struct sv_session *s);
+/* The calls a metadata term of the search (key=value, key~regex)
+ * matches, p->ncalls flags, or NULL (no search, or no term). */
+const bool *sv_session_search_calls(const struct sv_session *s);
+/* Whether region r's name matches the search (false without one). */
+bool sv_session_search_region(const struct sv_session *s, uint32_t r);
+/* Whether a search is in force (by region names or call metadata). */
+bool sv_session_search_on(const struct sv_session *s);
+/* The search's calls on the lanes shown, by start, and the marked
+ * region's calls there, longest first (ties in call-number order): *n
+ * of them (n may be NULL); NULL or empty while matches_pending; borrowed
+ * until the next change of the search, the mark or the lanes. */
+const uint32_t *sv_session_matches(const struct sv_session *s, size_t *n);
+const uint32_t *sv_session_marked(const struct sv_session *s, size_t *n);
+/* How many calls each of those lists holds. */
+size_t sv_session_nmatches(const struct sv_session *s);
+size_t sv_session_nmarked(const struct sv_session *s);
+/* Whether the lists are still being made on a worker. */
+bool sv_session_matches_pending(const struct sv_session *s);
+/* The position in the matches (marked false) or the marked calls of the
+ * last jump (-1: none), and setting it: a cursor the views move, drawn by
+ * nobody, so setting it notifies nothing; a new list resets it to -1. */
+long sv_session_jump_pos(const struct sv_session *s, bool marked);
+void sv_session_set_jump_pos(struct sv_session *s, bool marked, long pos);
+/* The level-of-detail index of the highlighted calls (the search's and
+ * the marked region's), or NULL while there is none or it is made. */
+const struct sv_lod_index *sv_session_match_index(const struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */
 bool sv_session_is_match(const struct sv_session *s, uint32_t c);
-/* The colour of call c in the session's colour mode, and of region r
- * (palette.h: the same in every view). */
+/* The colour map (session_colors.c).  The colour of call c in the
+ * session's colour mode, and of region r (palette.h: the same in every
+ * view). */
 int sv_session_call_color(const struct sv_session *s, uint32_t c);
+int sv_session_region_color(const struct sv_session *s, uint32_t r);
+/* The colour of region r of the second run (the first run's colour of
+ * the same name). */
+int sv_session_region2_color(const struct sv_session *s, uint32_t r);
+/* How the timeline colours calls (enum sv_palette_mode). */
+int sv_session_color_mode(const struct sv_session *s);
+/* A number that changes whenever the colours of run's calls (0: the
+ * profile, 1: the second run) may: the map or the mode; what drawn
+ * colours kept from an earlier frame are keyed on. */
+uint64_t sv_session_color_key(const struct sv_session *s, unsigned run);
 /* Colour calls in mode (enum sv_palette_mode; out of range: by region)
  * and say so in the message line ("colours by duration (heat: ...)"). */
 void sv_session_set_color_mode(struct sv_session *s, int mode);
-int sv_session_region_color(const struct sv_session *s, uint32_t r);
 /* Whether some highlighted call of (lane, depth) meets [t0, t1). */
 bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 	uint32_t depth, int64_t t0, int64_t t1);

@@ -206,6 +206,10 @@ int sv_timeline_select_rel(
  * N".  SV_REACT_* flags. */
 int sv_timeline_jump_list(struct sv_timeline *tl, const uint32_t *list,
 	size_t n, long *pos, int dir, bool by_time);
+/* sv_timeline_jump_list through the session's match list (by time) or
+ * its marked region's calls (marked: cyclically, longest first), from
+ * and to the session's jump position. */
+int sv_timeline_jump_session(struct sv_timeline *tl, bool marked, int dir);
 /* Mark region r (-1 clears) and jump to its longest call. */
 int sv_timeline_mark_region(struct sv_timeline *tl, long r);
 /* The panel's area on screen. */

@@ -188,7 +188,7 @@ static void app_keep_save(const struct sv_app *a, struct app_keep *k)
 	const struct sv_timeline *tl = sv_view_timeline(a->view);
 
 	memset(k, 0, sizeof *k);
-	k->sort_key = a->view->s.sort_key;
+	k->sort_key = sv_session_sort_key(&a->view->s);
 	k->panel_shown = !tl || tl->panel_shown;
 	k->details_shown = !tl || tl->details_shown;
 	k->panel_focus = tl && tl->panel.focus;
@@ -201,8 +201,8 @@ static void app_keep_restore(struct sv_app *a, const struct app_keep *k)
 	const struct sv_timeline *tl = sv_view_timeline(v);
 	int guard;
 
-	for (guard = 0;
-		v->s.sort_key != k->sort_key && guard < SV_PANEL_COL_COUNT;
+	for (guard = 0; sv_session_sort_key(&v->s) != k->sort_key &&
+			guard < SV_PANEL_COL_COUNT;
 		guard++)
 		sv_view_apply(v, SV_ACTION_SORT_NEXT);
 	if (tl && tl->panel_shown != k->panel_shown)

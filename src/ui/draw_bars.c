@@ -246,7 +246,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	b.lv = sv_lod_index_level(src.ix, lane, depth);
 	b.m = sv_timeline_tmap_run(v, row_run);
 	b.y = y;
-	b.dim_others = s->search_spec[0] && (s->region_match || s->call_match);
+	b.dim_others = sv_session_search_spec(s)[0] && sv_session_search_on(s);
 	if (src.sel != SV_NO_CALL && sv_call_lane(p, src.sel) == lane &&
 		sv_profile_depth(p, src.sel) == depth)
 		b.sel_row = sv_tmap_span(&b.m, sv_profile_start(p, src.sel),
@@ -255,9 +255,7 @@ void sv_timeline_draw_row(const struct sv_timeline *v, struct sv_grid *g,
 	if (v->span_rows && y >= v->geom.lanes_y &&
 		y - v->geom.lanes_y < SV_TIMELINE_SPAN_ROWS)
 		kept = &v->span_rows[y - v->geom.lanes_y];
-	b.color_key = (src.run ? s->colors2.serial : s->colors.serial) *
-			      SV_PALETTE_MODE_COUNT +
-		      (uint64_t)s->color_mode + 1;
+	b.color_key = sv_session_color_key(s, src.run);
 	spans = sv_row_spans_get(kept, src.ix, b.lv, &b.m, &n);
 	for (i = 0; i < n; i++) {
 		const struct sv_layout_span *sp = &spans[i].s;

@@ -205,7 +205,8 @@ static void render_fold_label(
 {
 	const struct sv_timeline *v = r->v;
 	const struct sv_profile *p = sv_timeline_src(v, lr->run).p;
-	const bool *hidden = lr->run ? v->s->lane2_hidden : v->s->lane_hidden;
+	const bool *hidden =
+		lr->run ? sv_session_lane2_hidden(v->s) : v->s->lane_hidden;
 	int x = 1, w = r->geom->label_w - 2;
 	uint32_t l, n = 0;
 
@@ -470,7 +471,7 @@ static void render_details(struct render_ctx *r)
 		sv_timeline_src(v, v->s->sel2 != SV_NO_CALL);
 	const struct sv_profile *p = src.p;
 	const struct sv_layout_geom *g = r->geom;
-	int64_t origin = src.run ? v->s->origin2 : v->s->origin;
+	int64_t origin = src.run ? sv_session_origin2(v->s) : v->s->origin;
 	int w = g->tl_x + g->tl_w;
 	struct render_lines d = {
 		r, 1, g->details_y + 1, w - 2, g->details_y + g->details_h, -1};
@@ -491,7 +492,7 @@ static void render_details(struct render_ctx *r)
 	if (v->s->p2)
 		sv_grid_textf(r->g, 2, g->details_y, w - 4, SV_STYLE_PANEL_HEAD,
 			0, " Selected call, run %s (%s) ", src.run ? "B" : "A",
-			src.run ? v->s->name2 : v->s->title);
+			src.run ? sv_session_name2(v->s) : v->s->title);
 	else
 		sv_grid_text(r->g, 2, g->details_y, w - 4, " Selected call ",
 			SV_STYLE_PANEL_HEAD, 0, 0);
@@ -604,23 +605,25 @@ static void render_details(struct render_ctx *r)
 	d.meta_y = d.y;
 	details_callmeta(&d, p, c);
 	details_counters(&d, p, region, row->rank);
-	if (src.run ? v->s->stats2_valid
-		    : v->s->stats_valid || v->s->stats_all_valid) {
+	if (src.run ? sv_session_stats2(v->s) != NULL
+		    : sv_session_stats(v->s) || sv_session_stats_all(v->s)) {
 		/* The region over the whole run when that table is at hand
 		 * (a solo lane's own table would always name its own rank
 		 * the slowest), else over the lanes on display; the second
 		 * run's table over the ranks shown. */
-		const struct sv_stats_region *sr = sv_stats_table_find(
-			src.run                 ? &v->s->stats2
-			: v->s->stats_all_valid ? &v->s->stats_all
-						: &v->s->stats,
-			region);
+		const struct sv_stats_region *sr =
+			sv_stats_table_find(src.run ? sv_session_stats2(v->s)
+					    : sv_session_stats_all(v->s)
+						    ? sv_session_stats_all(v->s)
+						    : sv_session_stats(v->s),
+				region);
 		if (sr && sr->has_slowest_rank)
 			details_line(&d, SV_STYLE_DETAILS,
 				"%s: %" PRIu64 " call%s, %s; slowest rank "
 				"%" PRIu32 ", imbalance %.1f%%",
 				src.run ? "run B, these ranks"
-				: v->s->stats_is_all || v->s->stats_all_valid
+				: sv_session_stats_is_all(v->s) ||
+						sv_session_stats_all(v->s)
 					? "whole run"
 					: "these lanes",
 				sr->s.num_calls,
@@ -677,8 +680,9 @@ void sv_timeline_status(const struct sv_timeline *v, char *line, size_t n,
 		sv_timeline_cell_summary(
 			v, sv_tmap_col(&m, v->cur_t), cell, sizeof cell);
 		snprintf(line, n, " span %s from %s  cursor %s%s%s%s%s%s", span,
-			from, cur, v->s->search_spec[0] ? "  /" : "",
-			v->s->search_spec, rows, cell[0] ? "  " : "", cell);
+			from, cur, sv_session_search_spec(v->s)[0] ? "  /" : "",
+			sv_session_search_spec(v->s), rows, cell[0] ? "  " : "",
+			cell);
 	}
 	*hints = v->panel.focus ? panel : timeline;
 	*nhints = v->panel.focus ? 2 : 3;

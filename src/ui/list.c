@@ -229,9 +229,9 @@ static int list_find(struct sv_mode *m, struct sv_list *l, int dir)
 {
 	if (sv_list_find(m, l, dir))
 		return SV_REACT_REDRAW;
-	if (m->s->search_spec[0])
-		sv_session_message(
-			m->s, true, "no row matches '%s'", m->s->search_spec);
+	if (sv_session_search_spec(m->s)[0])
+		sv_session_message(m->s, true, "no row matches '%s'",
+			sv_session_search_spec(m->s));
 	else
 		sv_session_message(m->s, true, "no search (/ searches)");
 	return SV_REACT_REDRAW | SV_REACT_BELL;

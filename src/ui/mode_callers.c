@@ -202,10 +202,10 @@ static bool callers_match(
 	uint32_t region;
 
 	(void)l;
-	if (!r || !m->s->region_match)
+	if (!r || !sv_session_search_regions(m->s))
 		return false;
 	region = r->callee ? r->id : d->b.tree.nodes[r->id].region;
-	return m->s->region_match[region];
+	return sv_session_search_region(m->s, region);
 }
 
 /* The row's caller path, root first: "main > timestep". */

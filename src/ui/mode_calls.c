@@ -158,7 +158,7 @@ static void calls_from_session(struct sv_mode *m)
 	d->key = SV_CALLS_KEY_DURATION; /* a new input: longest first */
 	d->reverse = false;
 	d->handed = d->stale = false;
-	if (s->mark_region < 0 && !s->nmatches) {
+	if (s->mark_region < 0 && !sv_session_nmatches(s)) {
 		d->rebuilding = true;
 		sv_session_mark_default(s);
 		d->rebuilding = false;
@@ -167,12 +167,14 @@ static void calls_from_session(struct sv_mode *m)
 		d->region = s->mark_region;
 		snprintf(d->title, sizeof d->title, "%s",
 			s->p->regions[s->mark_region]);
-		calls_take_list(d, s->marked, s->nmarked, true);
-	} else if (s->nmatches) {
+		calls_take_list(d, sv_session_marked(s, NULL),
+			sv_session_nmarked(s), true);
+	} else if (sv_session_nmatches(s)) {
 		d->region = -1;
 		snprintf(d->title, sizeof d->title, "search '%s'",
-			s->search_spec);
-		calls_take_list(d, s->matches, s->nmatches, false);
+			sv_session_search_spec(s));
+		calls_take_list(d, sv_session_matches(s, NULL),
+			sv_session_nmatches(s), false);
 	} else {
 		calls_stop(d);
 		free(d->calls);
@@ -213,7 +215,7 @@ static bool calls_match(
 {
 	const struct calls_data *d = m->data;
 	(void)l;
-	return (m->s->region_match || m->s->call_match) &&
+	return sv_session_search_on(m->s) &&
 	       sv_session_is_match(m->s, d->calls[row]);
 }
 
@@ -414,8 +416,9 @@ static double calls_p99(const struct sv_mode *m)
 	const struct calls_data *d = m->data;
 	const struct sv_session *s = m->s;
 	const struct sv_stats_region *reg =
-		d->region >= 0 && s->stats_valid
-			? sv_stats_table_find(&s->stats, (uint32_t)d->region)
+		d->region >= 0 && sv_session_stats(s)
+			? sv_stats_table_find(
+				  sv_session_stats(s), (uint32_t)d->region)
 			: NULL;
 	return reg && reg->s.has_percentiles ? reg->s.p99_ns : -1;
 }
@@ -503,7 +506,7 @@ static void calls_draw(
 			0, " sorting %zu calls by %s: %d%%", d->nwork,
 			sv_calls_key_name(d->work_key),
 			sv_job_percent(&d->job));
-	} else if (!d->n && s->matches_pending) {
+	} else if (!d->n && sv_session_matches_pending(s)) {
 		sv_grid_textf(g, r.x, r.y + CALLS_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " collecting the calls: %d%%",
 			sv_session_match_percent(s));

@@ -182,11 +182,12 @@ static int flame_apply(struct sv_mode *m, int a)
 		return SV_REACT_REDRAW;
 	case SV_ACTION_TREE_MATCH_NEXT: {
 		uint32_t k;
-		if (!m->s->region_match)
+		if (!sv_session_search_regions(m->s))
 			return SV_REACT_BELL;
 		for (k = 1; k <= t->nnodes; k++) {
 			uint32_t c = (n + k) % t->nnodes;
-			if (m->s->region_match[t->nodes[c].region] &&
+			if (sv_session_search_region(
+				    m->s, t->nodes[c].region) &&
 				flame_inside(t, d->zoom, c)) {
 				d->sel = c;
 				return SV_REACT_REDRAW;
@@ -241,7 +242,7 @@ static void flame_frame(
 	uint32_t k;
 	int64_t coff = off;
 	const char *name = sv_callpath_name(t, n);
-	bool match = fp->s->region_match && fp->s->region_match[x->region];
+	bool match = sv_session_search_region(fp->s, x->region);
 	int diff = sv_treebuild_diff_style(&fp->d->b, n);
 	int style = n == fp->d->sel ? SV_STYLE_SELECTED
 		    : match         ? SV_STYLE_MATCH
@@ -288,7 +289,8 @@ static void flame_draw(
 		SV_STYLE_DEFAULT, 0);
 	sv_treebuild_scope_text(s, scope, sizeof scope);
 	snprintf(line, sizeof line, "Flame graph: %s%s%s%s%s%s", scope,
-		d->b.has2 ? ", compared with " : "", d->b.has2 ? s->name2 : "",
+		d->b.has2 ? ", compared with " : "",
+		d->b.has2 ? sv_session_name2(s) : "",
 		d->expand ? ", recursion level by level" : "",
 		t && d->zoom != SV_CALLPATH_NONE ? ", zoomed into " : "",
 		t && d->zoom != SV_CALLPATH_NONE ? sv_callpath_name(t, d->zoom)

@@ -153,21 +153,22 @@ static void hist_rebuild(struct sv_mode *m)
 	/* Nothing marked: the selected call's region, else the search's
 	 * matches, else the region of the most time. */
 	if (d->source == HIST_REGION && s->mark_region < 0 &&
-		(s->sel != SV_NO_CALL || !s->nmatches)) {
+		(s->sel != SV_NO_CALL || !sv_session_nmatches(s))) {
 		d->rebuilding = true;
 		sv_session_mark_default(s);
 		d->rebuilding = false;
 	}
-	if (d->source == HIST_REGION && s->mark_region < 0 && s->nmatches)
+	if (d->source == HIST_REGION && s->mark_region < 0 &&
+		sv_session_nmatches(s))
 		d->source = HIST_SEARCH;
 	if (d->source == HIST_REGION) {
 		d->region = s->mark_region;
-		list = s->marked;
-		n = s->nmarked;
+		list = sv_session_marked(s, NULL);
+		n = sv_session_nmarked(s);
 	} else {
 		d->region = -1;
-		list = s->matches;
-		n = s->nmatches;
+		list = sv_session_matches(s, NULL);
+		n = sv_session_nmatches(s);
 	}
 	d->ncalls = n;
 	if (d->source == HIST_REGION && d->region < 0)
@@ -340,7 +341,7 @@ static int hist_apply(struct sv_mode *m, int a)
 		return SV_REACT_REDRAW;
 	}
 	case SV_ACTION_HIST_SOURCE:
-		if (d->source == HIST_REGION && !m->s->nmatches) {
+		if (d->source == HIST_REGION && !sv_session_nmatches(m->s)) {
 			sv_session_message(
 				m->s, true, "no search matches (/ searches)");
 			return SV_REACT_REDRAW | SV_REACT_BELL;
@@ -387,8 +388,9 @@ static void hist_marks(const struct hist_data *d,
 static const struct sv_stats_region *hist_region_stats(const struct sv_mode *m)
 {
 	const struct hist_data *d = m->data;
-	return d->region >= 0 && m->s->stats_valid
-		       ? sv_stats_table_find(&m->s->stats, (uint32_t)d->region)
+	return d->region >= 0 && sv_session_stats(m->s)
+		       ? sv_stats_table_find(
+				 sv_session_stats(m->s), (uint32_t)d->region)
 		       : NULL;
 }
 
@@ -452,7 +454,7 @@ static void hist_draw(
 	else if (d->source == HIST_SEARCH)
 		sv_grid_textf(g, r.x, r.y, r.w, SV_STYLE_PANEL_HEAD, 0,
 			" search '%s': %" PRIu64 " matching calls",
-			s->search_spec, d->ncalls);
+			sv_session_search_spec(s), d->ncalls);
 	else
 		sv_grid_text(g, r.x, r.y, r.w,
 			" No region marked: mark one in the panel (p, Enter) "
@@ -471,7 +473,7 @@ static void hist_draw(
 		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " binning %" PRIu64 " calls: %d%%", d->ncalls,
 			sv_job_percent(&d->job));
-	} else if (m->s->matches_pending) {
+	} else if (sv_session_matches_pending(m->s)) {
 		sv_grid_textf(g, r.x, r.y + HIST_HEAD_H, r.w, SV_STYLE_WARNING,
 			0, " collecting the calls: %d%%",
 			sv_session_match_percent(m->s));

@@ -180,10 +180,12 @@ static void ranks_rebuild(struct sv_mode *m)
 	d->order = NULL;
 	d->scratch = NULL;
 	d->col2 = NULL;
-	d->valid = m->s->stats_valid &&
-		   sv_ranks_compute(&d->m, &m->s->stats, d->metric) == 0;
-	d->valid2 = d->valid && m->s->stats2_valid &&
-		    sv_ranks_compute(&d->m2, &m->s->stats2, d->metric) == 0;
+	d->valid =
+		sv_session_stats(m->s) &&
+		sv_ranks_compute(&d->m, sv_session_stats(m->s), d->metric) == 0;
+	d->valid2 = d->valid && sv_session_stats2(m->s) &&
+		    sv_ranks_compute(
+			    &d->m2, sv_session_stats2(m->s), d->metric) == 0;
 	if (!d->valid2)
 		d->change = false;
 	if (!d->valid) {

@@ -53,7 +53,8 @@ static int stats_mark(struct sv_mode *m, long region)
 {
 	struct sv_session *s = m->s;
 	sv_session_mark_region(s, region);
-	if (region >= 0 && !s->nmarked && !s->matches_pending) {
+	if (region >= 0 && !sv_session_nmarked(s) &&
+		!sv_session_matches_pending(s)) {
 		sv_session_say_no_marked(s, region);
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
@@ -180,8 +181,10 @@ static void stats_status(const struct sv_mode *m, char *line, size_t n,
 
 	snprintf(line, n, "  %sregion %ld/%zu",
 		s->p->layout == SV_LAYOUT_AGGREGATE ? "aggregate: " : "",
-		s->stats_valid && s->stats.nregions ? d->panel.list.cur + 1 : 0,
-		s->stats_valid ? s->stats.nregions : 0);
+		sv_session_stats(s) && sv_session_stats(s)->nregions
+			? d->panel.list.cur + 1
+			: 0,
+		sv_session_stats(s) ? sv_session_stats(s)->nregions : 0);
 	*hints = keys;
 	*nhints = 2;
 }

@@ -181,7 +181,8 @@ static int timeline_step_call(struct sv_timeline *v, int dir)
 	}
 	/* Nothing selected: the call under the cursor on its row, else the
 	 * first after it (before it, backwards), as the filter keeps them. */
-	lv = sv_lod_index_level(&v->s->index, v->cur_lane, v->cur_depth);
+	lv = sv_lod_index_level(
+		sv_session_index(v->s), v->cur_lane, v->cur_depth);
 	c = SV_NO_CALL;
 	if (lv && lv->n) {
 		uint32_t lo, hi;
@@ -224,13 +225,15 @@ static int timeline_mouse(struct sv_timeline *v, int key)
 			v->drag_x = -1;
 			return sv_overview_click(v, x);
 		}
-		if (in_panel && v->s->stats_valid) {
+		if (in_panel && sv_session_stats(v->s)) {
 			long row = v->panel.list.top + (y - g->panel_y - 2);
-			if (row < (long)v->s->stats.nregions) {
+			if (row < (long)sv_session_stats(v->s)->nregions) {
 				sv_list_set_cursor(NULL, &v->panel.list, row);
 				v->panel.focus = true;
-				return sv_timeline_mark_region(v,
-					(long)v->s->stats.regions[row].region);
+				return sv_timeline_mark_region(
+					v, (long)sv_session_stats(v->s)
+						   ->regions[row]
+						   .region);
 			}
 			return SV_REACT_BELL;
 		}
@@ -348,7 +351,8 @@ static int timeline_source(struct sv_mode *mode)
 
 	if (s->sel != SV_NO_CALL)
 		r = (long)sv_call_region(s->p, s->sel);
-	else if (v->panel.focus && s->stats_valid && s->stats.nregions)
+	else if (v->panel.focus && sv_session_stats(s) &&
+		 sv_session_stats(s)->nregions)
 		r = sv_panel_region(&v->panel, s);
 	else if (s->mark_region >= 0)
 		r = s->mark_region;
@@ -371,8 +375,7 @@ static int timeline_panel_mark(struct sv_mode *mode, long region)
 	int rc;
 
 	if (region >= 0 && s->mark_region == region)
-		rc = sv_timeline_jump_list(
-			v, s->marked, s->nmarked, &s->marked_pos, 1, false);
+		rc = sv_timeline_jump_session(v, true, 1);
 	else
 		rc = sv_timeline_mark_region(v, region);
 	/* The list's Enter comes here, not through timeline_apply. */
@@ -484,20 +487,20 @@ static int timeline_do(struct sv_mode *mode, int action)
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_lod_first_child(&v->s->index, v->s->sel),
+			sv_lod_first_child(sv_session_index(v->s), v->s->sel),
 			"no call inside this one");
 	case SV_ACTION_LONGEST_CHILD:
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_lod_longest_child(&v->s->index, v->s->sel),
+			sv_lod_longest_child(sv_session_index(v->s), v->s->sel),
 			"no call inside this one");
 	case SV_ACTION_NEXT_SIBLING:
 	case SV_ACTION_PREV_SIBLING:
 		if (v->s->sel == SV_NO_CALL)
 			return timeline_no_selection(v);
 		return sv_timeline_select_rel(v,
-			sv_lod_sibling(&v->s->index, v->s->sel,
+			sv_lod_sibling(sv_session_index(v->s), v->s->sel,
 				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),
 			"no more calls with the same parent");
 	case SV_ACTION_SOLO_LANE:
@@ -520,12 +523,10 @@ static int timeline_do(struct sv_mode *mode, int action)
 	case SV_ACTION_SEARCH_NEXT:
 	case SV_ACTION_SEARCH_PREV: {
 		int dir = action == SV_ACTION_SEARCH_NEXT ? 1 : -1;
-		if (v->s->region_match)
-			return sv_timeline_jump_list(v, v->s->matches,
-				v->s->nmatches, &v->s->match_pos, dir, true);
+		if (sv_session_search_regions(v->s))
+			return sv_timeline_jump_session(v, false, dir);
 		if (v->s->mark_region >= 0)
-			return sv_timeline_jump_list(v, v->s->marked,
-				v->s->nmarked, &v->s->marked_pos, dir, false);
+			return sv_timeline_jump_session(v, true, dir);
 		sv_session_message(v->s, false, "no search: press / to search");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
@@ -572,7 +573,8 @@ static int timeline_do(struct sv_mode *mode, int action)
 		return timeline_range(v, action);
 	case SV_ACTION_COLOR_MODE:
 		sv_session_set_color_mode(
-			v->s, (v->s->color_mode + 1) % SV_PALETTE_MODE_COUNT);
+			v->s, (sv_session_color_mode(v->s) + 1) %
+				      SV_PALETTE_MODE_COUNT);
 		return SV_REACT_REDRAW;
 	default: {
 		int rc = sv_timeline_ranks_apply(v, action);
@@ -608,16 +610,15 @@ static void timeline_notify(struct sv_mode *m, unsigned what)
 
 	sv_timeline_notify(v, what);
 	if ((what & SV_SESSION_SEARCH) && v->search_wait &&
-		!v->s->matches_pending) {
+		!sv_session_matches_pending(v->s)) {
 		v->search_wait = false;
 		sv_timeline_search_found(v, v->search_pat);
 	}
 	if ((what & SV_SESSION_SEARCH) && v->mark_wait &&
-		!v->s->matches_pending) {
+		!sv_session_matches_pending(v->s)) {
 		v->mark_wait = false;
-		if (v->s->nmarked && v->s->mark_region >= 0)
-			sv_timeline_jump_list(v, v->s->marked, v->s->nmarked,
-				&v->s->marked_pos, 1, false);
+		if (sv_session_nmarked(v->s) && v->s->mark_region >= 0)
+			sv_timeline_jump_session(v, true, 1);
 	}
 	sv_timeline_sync(v);
 }

@@ -121,7 +121,7 @@ static uint32_t tree_cur_node(const struct tree_data *d)
 static void tree_open_matches(struct tree_data *d)
 {
 	const struct sv_callpath *t = tree_of(d);
-	const bool *match = d->session->region_match;
+	const bool *match = sv_session_search_regions(d->session);
 	uint32_t n, a;
 
 	for (n = 0; t && match && n < t->nnodes; n++)
@@ -300,9 +300,8 @@ static bool tree_match(
 	const struct sv_mode *m, const struct sv_list *l, long row)
 {
 	const struct tree_data *d = m->data;
-	return m->s->region_match &&
-	       m->s->region_match[d->b.tree.nodes[tree_row_node(l, row)]
-					  .region];
+	return sv_session_search_region(
+		m->s, d->b.tree.nodes[tree_row_node(l, row)].region);
 }
 
 static uint64_t tree_key(
@@ -588,7 +587,8 @@ static void tree_draw(
 		SV_STYLE_DEFAULT, 0);
 	sv_treebuild_scope_text(s, scope, sizeof scope);
 	snprintf(line, sizeof line, "Call tree: %s%s%s%s", scope,
-		d->b.has2 ? ", compared with " : "", d->b.has2 ? s->name2 : "",
+		d->b.has2 ? ", compared with " : "",
+		d->b.has2 ? sv_session_name2(s) : "",
 		d->expand ? ", recursion level by level" : "");
 	sv_grid_text(
 		g, r.x, r.y, r.w, line, SV_STYLE_PANEL_HEAD, 0, gl->ellipsis);

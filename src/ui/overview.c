@@ -42,7 +42,7 @@ static void overview_chunk(const struct sv_session *s, const struct sv_tmap *m,
 		if (s->lane_hidden && s->lane_hidden[l])
 			continue;
 		shown++;
-		lv = sv_lod_index_level(&s->index, l, 0);
+		lv = sv_lod_index_level(sv_session_index(s), l, 0);
 		if (!lv)
 			continue;
 		sv_lod_cursor_init(&c, lv);

@@ -77,10 +77,11 @@ static const char *const panel_col_names[PANEL_NSORTS] = {
 /* The panel's order now, as one of the orders above. */
 static int panel_sort_of(const struct sv_session *s)
 {
-	if (s->sort_diff && s->stats2_valid)
-		return s->sort_diff == SV_SESSION_SORT_DELTA ? PANEL_SORT_DELTA
-							     : PANEL_SORT_PCT;
-	return sv_panel_key_col(s->sort_key);
+	if (sv_session_sort_diff_kind(s) && sv_session_stats2(s))
+		return sv_session_sort_diff_kind(s) == SV_SESSION_SORT_DELTA
+			       ? PANEL_SORT_DELTA
+			       : PANEL_SORT_PCT;
+	return sv_panel_key_col(sv_session_sort_key(s));
 }
 
 /* Sort by order k (a column, or a change: the first column instead
@@ -101,7 +102,8 @@ static int panel_sort_by(struct sv_session *s, int k)
 /* The order after (dir > 0) or before k, a second run's only with one. */
 static int panel_sort_step(const struct sv_session *s, int k, int dir)
 {
-	int n = s->p2 && s->stats2_valid ? PANEL_NSORTS : SV_PANEL_COL_COUNT;
+	int n = s->p2 && sv_session_stats2(s) ? PANEL_NSORTS
+					      : SV_PANEL_COL_COUNT;
 	k = k < n ? k : n - 1;
 	/* a column sorted as another (calls per rank) is stepped over */
 	do
@@ -118,29 +120,26 @@ static struct sv_panel *panel_of(const struct sv_list *l)
 static int panel_enter(struct sv_mode *m, struct sv_list *l, long row)
 {
 	struct sv_panel *pn = panel_of(l);
-	if (!m->s->stats_valid || row >= (long)m->s->stats.nregions ||
-		!pn->mark)
+	long r = sv_session_stats_region(m->s, row);
+	if (r < 0 || !pn->mark)
 		return SV_REACT_BELL;
-	return pn->mark(m, (long)m->s->stats.regions[row].region);
+	return pn->mark(m, r);
 }
 
 static bool panel_match(
 	const struct sv_mode *m, const struct sv_list *l, long row)
 {
-	const struct sv_session *s = m->s;
+	long r = sv_session_stats_region(m->s, row);
 	(void)l;
-	return s->region_match && s->stats_valid &&
-	       row < (long)s->stats.nregions &&
-	       s->region_match[s->stats.regions[row].region];
+	return r >= 0 && sv_session_search_region(m->s, (uint32_t)r);
 }
 
 static uint64_t panel_key(
 	const struct sv_mode *m, const struct sv_list *l, long row)
 {
+	long r = sv_session_stats_region(m->s, row);
 	(void)l;
-	return m->s->stats_valid && row < (long)m->s->stats.nregions
-		       ? m->s->stats.regions[row].region
-		       : UINT64_MAX;
+	return r >= 0 ? (uint64_t)r : UINT64_MAX;
 }
 
 /* The session sorts the table, for every view that shows it. */
@@ -151,12 +150,12 @@ static int panel_sort(struct sv_mode *m, struct sv_list *l, int col, bool rev)
 		return -1;
 	/* The list steps over every order; the second run's are skipped
 	 * without one. */
-	if (col >= SV_PANEL_COL_COUNT && !(m->s->p2 && m->s->stats2_valid))
+	if (col >= SV_PANEL_COL_COUNT && !(m->s->p2 && sv_session_stats2(m->s)))
 		col = l->sort >= SV_PANEL_COL_COUNT - 1
 			      ? 0
 			      : SV_PANEL_COL_COUNT - 1;
 	k = panel_sort_by(m->s, col);
-	sv_list_set_rows(l, m->s->stats_valid ? (long)m->s->stats.nregions : 0);
+	sv_list_set_rows(l, sv_session_stats_rows(m->s));
 	return k;
 }
 
@@ -186,16 +185,13 @@ void sv_panel_place(struct sv_panel *pn, const struct sv_panel_area *g)
 
 void sv_panel_clamp(struct sv_panel *pn, const struct sv_session *s)
 {
-	sv_list_set_rows(
-		&pn->list, s->stats_valid ? (long)s->stats.nregions : 0);
+	sv_list_set_rows(&pn->list, sv_session_stats_rows(s));
 	pn->list.sort = panel_sort_of(s);
 }
 
 long sv_panel_region(const struct sv_panel *pn, const struct sv_session *s)
 {
-	if (!s->stats_valid || pn->list.cur >= (long)s->stats.nregions)
-		return -1;
-	return (long)s->stats.regions[pn->list.cur].region;
+	return sv_session_stats_region(s, pn->list.cur);
 }
 
 /* h/l: the name column a step sideways, until the longest name's last
@@ -206,8 +202,9 @@ static int panel_scroll_names(
 	int longest = 0, x = pn->name_x + dir * SV_PANEL_NAME_STEP;
 	size_t k;
 
-	for (k = 0; s->stats_valid && k < s->stats.nregions; k++) {
-		int w = sv_grid_text_width(s->stats.regions[k].name, 1 << 20);
+	for (k = 0; k < (size_t)sv_session_stats_rows(s); k++) {
+		int w = sv_grid_text_width(
+			sv_session_stats(s)->regions[k].name, 1 << 20);
 		if (w > longest)
 			longest = w;
 	}
@@ -246,7 +243,7 @@ static size_t *panel_differs(
 		names = (const char **)(order + n);
 	}
 	for (i = 0; i < n; i++)
-		names[i] = s->stats.regions[top + (long)i].name;
+		names[i] = sv_session_stats(s)->regions[top + (long)i].name;
 	sv_elide_differs(names, n, order, out);
 	return out;
 }
@@ -270,13 +267,11 @@ static void panel_name(const struct sv_panel *pn, const char *name,
 int sv_panel_apply(
 	struct sv_panel *pn, struct sv_session *s, int a, long *mark_region)
 {
-	long n = s->stats_valid ? (long)s->stats.nregions : 0;
-
 	switch (a) {
 	case SV_ACTION_PANEL_MARK:
-		if (!n || pn->list.cur >= n)
+		if (sv_session_stats_region(s, pn->list.cur) < 0)
 			return SV_REACT_BELL;
-		*mark_region = (long)s->stats.regions[pn->list.cur].region;
+		*mark_region = sv_session_stats_region(s, pn->list.cur);
 		return SV_PANEL_MARK;
 	case SV_ACTION_PANEL_BACK:
 		if (s->mark_region >= 0) {
@@ -309,10 +304,10 @@ long sv_panel_row_at(const struct sv_panel *pn, const struct sv_session *s,
 {
 	long row;
 	if (!g->w || x <= g->x || y < g->y + 2 || y >= g->y + g->h ||
-		!s->stats_valid)
+		!sv_session_stats(s))
 		return -1;
 	row = pn->list.top + (y - g->y - 2);
-	return row < (long)s->stats.nregions ? row : -1;
+	return row < sv_session_stats_rows(s) ? row : -1;
 }
 
 static const char *const panel_titles[SV_PANEL_COL_COUNT] = {
@@ -503,17 +498,18 @@ static void panel_cell(
 static void panel_only_in_b(struct sv_grid *gr, const struct sv_session *s,
 	const struct panel_rows *pr)
 {
-	size_t i;
+	size_t i, nonly2;
+	const size_t *only2 = sv_session_only2(s, &nonly2);
 	int j;
 
-	for (i = 0; i < s->nonly2 && (int)i < pr->n; i++) {
+	for (i = 0; i < nonly2 && (int)i < pr->n; i++) {
 		const struct sv_stats_region *rb =
-			&s->stats2.regions[s->only2[i]];
+			&sv_session_stats2(s)->regions[only2[i]];
 		int y = pr->y + (int)i,
 		    cx = pr->x0 + pr->name_w + pr->nshown * PANEL_NUM_W;
 		char b[16];
 		sv_grid_put(gr, pr->x0, y, pr->bar, SV_STYLE_SPAN,
-			sv_palette_region(&s->colors2, s->p2, rb->region));
+			sv_session_region2_color(s, rb->region));
 		sv_grid_text(gr, pr->x0 + 1, y, pr->name_w - 2, rb->name,
 			SV_STYLE_PANEL, 0, pr->ellipsis);
 		for (j = 0; j < pr->nshown; j++)
@@ -530,6 +526,8 @@ static void panel_only_in_b(struct sv_grid *gr, const struct sv_session *s,
 void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	const struct sv_session *s, const struct sv_panel_area *g)
 {
+	const struct sv_stats_table *st = sv_session_stats(s);
+	size_t nonly2;
 	const struct sv_profile *p = s->p;
 	const struct sv_glyphs *gl = sv_render_glyphs(g->ascii);
 	int x0 = g->x + 1, w = g->w - 1, name_w, name_min, ncols, i, y,
@@ -551,7 +549,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	/* Sorted by a change: no column of A's is the order (-1). */
 	int sort_col = panel_sort_of(s) >= SV_PANEL_COL_COUNT
 			       ? -1
-			       : sv_panel_key_col(s->sort_key);
+			       : sv_panel_key_col(sv_session_sort_key(s));
 	bool whole;
 	/* The sort column's mark: a down arrow ("total▼"), "*" in ASCII. */
 	const char *sortmark = gl->ascii ? "*" : "\xe2\x96\xbc";
@@ -566,20 +564,18 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	 * names are what the panel is read by ("mpi:wait kind=w…" four times
 	 * over tells nothing). */
 	name_min = PANEL_NAME_MIN;
-	if (s->stats_valid) {
+	if (st) {
 		size_t longest = 0, k;
-		for (k = 0; k < s->stats.nregions && longest < PANEL_NAME_MIN;
-			k++) {
-			size_t len = strlen(s->stats.regions[k].name);
+		for (k = 0; k < st->nregions && longest < PANEL_NAME_MIN; k++) {
+			size_t len = strlen(st->regions[k].name);
 			if (len > longest)
 				longest = len;
 		}
 		if ((int)longest + 3 < name_min)
 			name_min = (int)longest + 3;
 		/* The statistics screen: room for the longest name whole. */
-		for (k = 0; pn->full && k < s->stats.nregions; k++) {
-			int tw = sv_grid_text_width(
-					 s->stats.regions[k].name, 4096) +
+		for (k = 0; pn->full && k < st->nregions; k++) {
+			int tw = sv_grid_text_width(st->regions[k].name, 4096) +
 				 3;
 			if (tw > want_name)
 				want_name = tw;
@@ -587,8 +583,8 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	}
 	/* A second run takes two columns: its figure and the change; else
 	 * a rank subset's whole run: its figure and the subset's share. */
-	whole = !s->stats2_valid && s->stats_run_valid;
-	extra = s->stats2_valid || whole ? 2 : 0;
+	whole = !sv_session_stats2(s) && sv_session_stats_run(s);
+	extra = sv_session_stats2(s) || whole ? 2 : 0;
 	if (extra && w - 1 - name_min < 2 * PANEL_NUM_W)
 		extra = 0;
 	ncols = (w - 1 - name_min) / PANEL_NUM_W - extra;
@@ -643,20 +639,25 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 		if (extra && whole)
 			snprintf(other, sizeof other,
 				", run: %" PRIu32 " ranks",
-				s->stats_run.num_ranks);
+				sv_session_stats_run(s)->num_ranks);
 		else if (extra)
-			snprintf(other, sizeof other, ", B: %s", s->name2);
+			snprintf(other, sizeof other, ", B: %s",
+				sv_session_name2(s));
 		else
 			other[0] = '\0';
 		int tw = pn->focus && !pn->full ? w - 8 : w;
 		snprintf(title, sizeof title, "Regions (%zu) %s%s%s%s%s%s",
-			s->stats_valid ? s->stats.nregions : 0,
+			st ? st->nregions : 0,
 			s->solo_lane < 0 && s->rank_spec[0] ? "ranks " : "",
-			scope, s->filter_spec[0] ? ", filtered" : "",
-			s->stats_span != SV_SPAN_RUN || s->stats_busy ? ", "
-								      : "",
-			s->stats_span != SV_SPAN_RUN || s->stats_busy ? span
-								      : "",
+			scope, sv_session_filter_spec(s)[0] ? ", filtered" : "",
+			sv_session_span(s) != SV_SPAN_RUN ||
+					sv_session_stats_busy(s)
+				? ", "
+				: "",
+			sv_session_span(s) != SV_SPAN_RUN ||
+					sv_session_stats_busy(s)
+				? span
+				: "",
 			other);
 		/* Too long: the least telling parts go first, the span's
 		 * "(calls clipped)", then the second run's name. */
@@ -707,7 +708,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 				hw + 2, buf, SV_STYLE_PANEL_HEAD, 0, 0);
 		}
 	}
-	if (!s->stats_valid)
+	if (!st)
 		return;
 	visible = g->h - 2;
 	if (visible < 1)
@@ -715,24 +716,23 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 	top = pn->list.top;
 	/* At the last row, the regions only in the second run come into
 	 * view below it. */
-	if (extra && s->nonly2 && pn->list.cur == (long)s->stats.nregions - 1) {
-		long want = (long)(s->stats.nregions + s->nonly2) - visible;
+	sv_session_only2(s, &nonly2);
+	if (extra && nonly2 && pn->list.cur == (long)st->nregions - 1) {
+		long want = (long)(st->nregions + nonly2) - visible;
 		top = want > pn->list.cur ? pn->list.cur
 		      : want > top        ? want
 					  : top;
 	}
-	if (top > (long)(s->stats.nregions + (extra ? s->nonly2 : 0)) - visible)
-		top = (long)(s->stats.nregions + (extra ? s->nonly2 : 0)) -
-		      visible;
+	if (top > (long)(st->nregions + (extra ? nonly2 : 0)) - visible)
+		top = (long)(st->nregions + (extra ? nonly2 : 0)) - visible;
 	if (top < 0)
 		top = 0;
-	bottom = top + visible < (long)s->stats.nregions
-			 ? top + visible
-			 : (long)s->stats.nregions;
+	bottom = top + visible < (long)st->nregions ? top + visible
+						    : (long)st->nregions;
 	differ = pn->name_x > 0 ? NULL
 				: panel_differs(s, top, bottom, differ_room);
 	for (row = top; row < bottom; row++) {
-		const struct sv_stats_region *sr = &s->stats.regions[row];
+		const struct sv_stats_region *sr = &st->regions[row];
 		int style = SV_STYLE_PANEL, j;
 		y = g->y + 2 + (int)(row - top);
 		if ((pn->focus || pn->full) && row == pn->list.cur)
@@ -790,7 +790,7 @@ void sv_panel_draw(struct sv_grid *gr, const struct sv_panel *pn,
 				.n = (int)(top + visible - row),
 				.ellipsis = gl->ellipsis,
 				.bar = gl->bar});
-	else if (!s->stats.nregions)
+	else if (!st->nregions)
 		sv_grid_text(gr, x0 + 1, g->y + 2, w - 2,
 			"no region on the lanes shown", SV_STYLE_DIM, 0, 0);
 }

@@ -6,9 +6,12 @@
  * statistics match the lanes on display and are sorted by sort_key; the
  * match lists match the search, the marked region and the lanes shown;
  * the selected call, if any, is on a lane shown and kept by the filter.
- * After a change the notify hook hears what changed, once.  The
- * statistics are session_stats.c's.  Nothing here knows about curses or
- * HDF5.
+ * After a change the notify hook hears what changed, once (a selection
+ * the change dropped with it).  The selection is written here alone
+ * (sv_session_set_selection); the filter, the search, the statistics, the
+ * second run and the colours are parts of their own
+ * (session_filter.c, session_match.c, session_stats.c, session_two.c,
+ * session_colors.c).  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/session.h"
 
@@ -27,8 +30,19 @@
 
 void sv_session_notify(struct sv_session *s, unsigned what)
 {
+	what |= s->notify_pending;
+	s->notify_pending = 0;
 	if (s->notify)
 		s->notify(s->notify_ctx, what);
+}
+
+void sv_session_set_selection(struct sv_session *s, uint32_t sel, uint32_t sel2)
+{
+	if (sel == s->sel && sel2 == s->sel2)
+		return;
+	s->sel = sel;
+	s->sel2 = sel2;
+	s->notify_pending |= SV_SESSION_SELECT;
 }
 
 void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)
@@ -51,13 +65,6 @@ bool sv_session_lane_shown(const struct sv_session *s, size_t l)
 	return true;
 }
 
-bool sv_session_keeps(const struct sv_session *s, uint32_t c)
-{
-	if (s->call_keep)
-		return s->call_keep[c];
-	return !s->region_keep || s->region_keep[sv_call_region(s->p, c)];
-}
-
 /* The lanes on display changed: flags, statistics, match lists (only
  * the lists when lists_only: the highlight index is made over every lane,
  * so a solo lane or a rank filter leaves it as it is), and the selection
@@ -77,7 +84,7 @@ static void session_lanes_update(struct sv_session *s, bool lists_only)
 	else
 		sv_session_update_matches(s);
 	if (s->sel != SV_NO_CALL && s->lane_hidden[sv_call_lane(s->p, s->sel)])
-		s->sel = SV_NO_CALL;
+		sv_session_set_selection(s, SV_NO_CALL, s->sel2);
 }
 
 void sv_session_lanes_changed(struct sv_session *s)
@@ -90,11 +97,7 @@ void sv_session_set_range(struct sv_session *s, bool on, int64_t t0, int64_t t1)
 	s->has_range = on;
 	s->range_t0 = on ? (t0 < t1 ? t0 : t1) : 0;
 	s->range_t1 = on ? (t0 < t1 ? t1 : t0) : 0;
-	/* The statistics follow a range marked, and the run when it goes. */
-	if (on || s->stats_span == SV_SPAN_RANGE) {
-		s->stats_span = on ? SV_SPAN_RANGE : SV_SPAN_RUN;
-		sv_session_compute_stats(s);
-	}
+	sv_session_stats_range(s, on);
 	sv_session_notify(s, SV_SESSION_RANGE | SV_SESSION_SORT);
 }
 
@@ -128,57 +131,38 @@ int sv_session_set_ranks(struct sv_session *s, const char *spec)
 	return 0;
 }
 
-/* ---- the search ------------------------------------------------------- */
+/* ---- freeing off the loop ----------------------------------------------- */
 
-/* Set search_spec and region_match for pattern pat; -EINVAL (with the
- * error in err) when it does not compile. */
-static int session_match_regions(
-	struct sv_session *s, const char *pat, struct sv_error *err)
+/* What sv_session_free_later frees on a thread of its own. */
+struct session_garbage {
+	struct sv_lod_index ix;
+	void *a, *b;
+};
+
+static void session_garbage_free(void *arg)
 {
-	struct sv_session_pat sp;
-	uint32_t r, c;
-
-	free(s->region_match);
-	s->region_match = NULL;
-	s->search_limit_hits = 0;
-	s->search_limit_msg[0] = '\0';
-	free(s->call_match);
-	s->call_match = NULL;
-	snprintf(s->search_spec, sizeof s->search_spec, "%s", pat);
-	if (!*pat)
-		return 0;
-	if (sv_session_pat_compile(pat, &sp, err) < 0) {
-		s->search_spec[0] = '\0';
-		return -EINVAL;
-	}
-	s->region_match =
-		sv_xcalloc(s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-	for (r = 0; sp.re && r < s->p->nregions; r++)
-		s->region_match[r] =
-			sv_regex_search(sp.re, s->p->regions[r], NULL, NULL);
-	s->search_limit_hits = sv_regex_limit_hits(sp.re);
-	if (s->search_limit_hits)
-		sv_regex_limit_message(sp.re, s->search_limit_hits,
-			s->search_limit_msg, sizeof s->search_limit_msg);
-	if (sp.is_term && s->p->call_meta) {
-		s->call_match = sv_xcalloc(
-			s->p->ncalls ? s->p->ncalls : 1, sizeof(bool));
-		for (c = 0; c < s->p->ncalls; c++)
-			s->call_match[c] =
-				sv_session_pats_call(s->p, &sp, 1, c);
-	}
-	sv_session_pat_fini(&sp);
-	return 0;
+	struct session_garbage *g = arg;
+	sv_lod_index_fini(&g->ix);
+	sv_free_big(g->a);
+	sv_free_big(g->b);
+	free(g);
 }
 
-int sv_session_set_search(
-	struct sv_session *s, const char *pat, struct sv_error *err)
+void sv_session_free_later(
+	struct sv_lod_index *ix, void *a, void *b, size_t ab_bytes)
 {
-	int rc = session_match_regions(s, pat, err);
-	sv_session_update_matches(s);
-	sv_session_notify(s, SV_SESSION_SEARCH);
-	return rc;
+	struct session_garbage *g = sv_xcalloc(1, sizeof *g);
+
+	if (ix) {
+		g->ix = *ix;
+		memset(ix, 0, sizeof *ix);
+	}
+	g->a = a;
+	g->b = b;
+	sv_job_free_later(session_garbage_free, g, g->ix.bytes + ab_bytes);
 }
+
+/* ---- the marked region -------------------------------------------------- */
 
 void sv_session_mark_region(struct sv_session *s, long r)
 {
@@ -200,31 +184,6 @@ void sv_session_say_no_marked(struct sv_session *s, long r)
 		sv_session_message(s, true,
 			"'%s' has no call on the lanes shown",
 			s->p->regions[r]);
-}
-
-bool sv_session_is_match(const struct sv_session *s, uint32_t c)
-{
-	uint32_t r;
-	if (c == SV_NO_CALL || c >= s->p->ncalls)
-		return false;
-	r = sv_call_region(s->p, c);
-	return (s->region_match && s->region_match[r]) ||
-	       (s->call_match && s->call_match[c]) || (long)r == s->mark_region;
-}
-
-bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
-	uint32_t depth, int64_t t0, int64_t t1)
-{
-	const struct sv_lod_level *lv;
-	uint32_t lo, hi;
-
-	if (!s->has_match_index)
-		return false;
-	lv = sv_layout_level(&s->match_index, lane, depth);
-	if (!lv)
-		return false;
-	sv_layout_range(lv, t0, t1, &lo, &hi);
-	return hi > lo;
 }
 
 /* ---- the profile --------------------------------------------------------- */
@@ -255,27 +214,19 @@ static void session_setup_profile(struct sv_session *s)
 	s->lane_on = sv_xcalloc(nl ? nl : 1, sizeof *s->lane_on);
 }
 
-/* The index drawn (s->index) from the index of every call: the calls
- * the region filter keeps, or, without a filter, every level borrowed. */
-static int session_index_shown(struct sv_session *s, struct sv_error *err)
-{
-	return sv_layout_index_select(&s->index, &s->index_full,
-		s->call_keep ? NULL : s->region_keep, NULL, 1, err);
-}
-
 /* The colours, then lanes of the level-of-detail index, built beside
  * the statistics. */
 struct session_index_build {
 	struct sv_session *s;
-	struct sv_layout_build b;
+	struct sv_lod_build b;
 };
 
 static void *session_index_main(void *arg)
 {
 	struct session_index_build *x = arg;
 
-	sv_palette_map_build(&x->s->colors, x->s->p, NULL);
-	sv_layout_build_work(&x->b);
+	sv_session_colors_make(x->s, NULL);
+	sv_lod_build_work(&x->b);
 	return NULL;
 }
 
@@ -292,8 +243,8 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	int rc;
 
 	x.s = s;
-	sv_layout_index_fini(&s->index);
-	rc = sv_layout_build_begin(
+	sv_session_filter_drop_index(s, false);
+	rc = sv_lod_build_begin(
 		&x.b, &s->index_full, s->p, NULL, NULL, NULL, err);
 	if (rc < 0)
 		return rc;
@@ -303,11 +254,11 @@ static int session_index_and_lanes(struct sv_session *s, struct sv_error *err)
 	if (!threaded)
 		session_index_main(&x);
 	sv_session_lanes_changed(s);
-	sv_layout_build_work(&x.b);
+	sv_lod_build_work(&x.b);
 	if (threaded)
 		pthread_join(t, NULL);
-	rc = sv_layout_build_end(&x.b, err);
-	return rc < 0 ? rc : session_index_shown(s, err);
+	rc = sv_lod_build_end(&x.b, err);
+	return rc < 0 ? rc : sv_session_filter_index(s, err);
 }
 
 /* The title: "run.h5 [ranks 0-7 of 16]" for a rank subset, and
@@ -340,6 +291,11 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 		return sv_error_set(err, -EINVAL, "view: no profile");
 	memset(s, 0, sizeof *s);
 	s->p = p;
+	s->colors = sv_session_colors_new();
+	s->search = sv_session_search_new();
+	s->stats = sv_session_stats_new();
+	s->two = sv_session_two_new();
+	s->filter = sv_session_filter_new();
 	if (opts)
 		s->opts = *opts;
 	s->title_base = sv_xstrdup(opts && opts->title ? opts->title
@@ -349,9 +305,6 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 	s->sel = SV_NO_CALL;
 	s->solo_lane = -1;
 	s->mark_region = -1;
-	s->match_pos = -1;
-	s->marked_pos = -1;
-	s->sort_key = SV_STATS_KEY_TOTAL;
 	s->bg_calls = SV_SESSION_BG_CALLS;
 	s->sel2 = SV_NO_CALL;
 	session_setup_profile(s);
@@ -366,7 +319,7 @@ int sv_session_init(struct sv_session *s, const struct sv_profile *p,
 
 bool sv_session_busy(const struct sv_session *s)
 {
-	return s->matches_pending || s->index_pending || s->filter_pending ||
+	return sv_session_search_busy(s) || sv_session_filter_pending(s) ||
 	       sv_session_stats_busy(s) || sv_jobs_busy(&s->jobs);
 }
 
@@ -383,43 +336,28 @@ bool sv_session_poll(struct sv_session *s)
 
 void sv_session_fini(struct sv_session *s)
 {
-	if (!s)
+	/* Its parts are made first thing by init: none, a session finished
+	 * already (or never set up). */
+	if (!s || !s->filter)
 		return;
 	sv_jobs_fini(&s->jobs);
 	sv_session_stop_matches(s);
 	sv_session_filter_stop(s);
 	sv_session_stats_stop(s);
 	/* Both borrow from index_full. */
-	sv_layout_index_fini(&s->index);
-	sv_layout_index_fini(&s->match_index);
-	sv_layout_index_fini(&s->index_full);
-	sv_session_second_fini(s);
-	sv_palette_map_fini(&s->colors);
-	if (s->stats_valid)
-		sv_stats_table_fini(&s->stats);
-	if (s->stats_all_valid)
-		sv_stats_table_fini(&s->stats_all);
-	if (s->stats_base_valid)
-		sv_stats_table_fini(&s->stats_base);
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	if (s->stats_run_valid)
-		sv_stats_table_fini(&s->stats_run);
-	free(s->row_run);
-	free(s->run_ranks);
-	free(s->row2);
-	free(s->only2);
-	free(s->name2);
+	sv_session_filter_drop_index(s, false);
 	sv_session_free_filter(s);
+	sv_session_search_free(s->search);
+	sv_lod_index_fini(&s->index_full);
+	sv_session_two_free(s->two);
+	sv_session_colors_free(s->colors);
+	sv_session_stats_free(s->stats);
+	sv_session_filter_free(s->filter);
 	free(s->title);
 	free(s->title_base);
 	free(s->lane_hidden);
 	free(s->lane_on);
 	free(s->rank_on);
-	free(s->region_match);
-	free(s->call_match);
-	free(s->matches);
-	free(s->marked);
 	memset(s, 0, sizeof *s);
 }
 
@@ -479,25 +417,26 @@ static bool session_repeats(const struct sv_stats_region *g)
 
 static long session_mark_pick(struct sv_session *s, bool repeated)
 {
+	const struct sv_stats_table *st = sv_session_stats(s);
 	const char *why = "the selected call's region";
 	long r = -1;
 	size_t i;
 
 	if (s->sel != SV_NO_CALL) {
 		r = (long)sv_call_region(s->p, s->sel);
-		if (repeated && s->stats_valid) {
+		if (repeated && st) {
 			const struct sv_stats_region *g =
-				sv_stats_table_find(&s->stats, (uint32_t)r);
+				sv_stats_table_find(st, (uint32_t)r);
 			if (g && !session_repeats(g))
 				r = -1;
 		}
 	}
-	if (r < 0 && s->stats_valid) {
+	if (r < 0 && st) {
 		int64_t best = -1;
 		why = repeated ? "the repeated region of most time"
 			       : "most time on the lanes shown";
-		for (i = 0; i < s->stats.nregions; i++) {
-			const struct sv_stats_region *g = &s->stats.regions[i];
+		for (i = 0; i < st->nregions; i++) {
+			const struct sv_stats_region *g = &st->regions[i];
 			if (g->s.num_calls && g->s.total_ns > best &&
 				(!repeated || session_repeats(g))) {
 				best = g->s.total_ns;
@@ -525,23 +464,28 @@ long sv_session_mark_default_repeated(struct sv_session *s)
 
 void sv_session_select(struct sv_session *s, unsigned run, uint32_t c)
 {
-	uint32_t sel = run ? SV_NO_CALL : c, sel2 = run ? c : SV_NO_CALL;
-
-	if (sel == s->sel && sel2 == s->sel2)
-		return;
-	s->sel = sel;
-	s->sel2 = sel2;
-	if (s->notify)
-		s->notify(s->notify_ctx, SV_SESSION_SELECT);
+	sv_session_set_selection(s, run ? SV_NO_CALL : c, run ? c : SV_NO_CALL);
+	if (s->notify_pending)
+		sv_session_notify(s, 0);
 }
 
-void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
+/* The call k names, selected without a notice (sv_session_select_key
+ * gives one; sv_session_set_profile's own covers it). */
+static void session_select_key(
+	struct sv_session *s, const struct sv_call_key *k)
 {
 	uint32_t c = sv_call_key_find(s->p, k);
 
 	if (c != SV_NO_CALL && s->lane_hidden[sv_call_lane(s->p, c)])
 		c = SV_NO_CALL;
-	s->sel = c;
+	sv_session_set_selection(s, c, s->sel2);
+}
+
+void sv_session_select_key(struct sv_session *s, const struct sv_call_key *k)
+{
+	session_select_key(s, k);
+	if (s->notify_pending)
+		sv_session_notify(s, 0);
 }
 
 int sv_run_prepare(struct sv_run_prep *sp, const struct sv_profile *p,
@@ -552,13 +496,13 @@ int sv_run_prepare(struct sv_run_prep *sp, const struct sv_profile *p,
 	if (!p || !p->has_calls)
 		return 0;
 	{
-		struct sv_layout_build b;
-		if (sv_layout_build_begin(
+		struct sv_lod_build b;
+		if (sv_lod_build_begin(
 			    &b, &sp->index, p, NULL, NULL, NULL, err) < 0)
 			return -ENOMEM;
 		b.regions = true; /* a session's index of every call */
-		sv_layout_build_work(&b);
-		if (sv_layout_build_end(&b, err) < 0)
+		sv_lod_build_work(&b);
+		if (sv_lod_build_end(&b, err) < 0)
 			return -ENOMEM;
 	}
 	sp->has_index = true;
@@ -577,7 +521,7 @@ void sv_run_prep_fini(struct sv_run_prep *sp)
 	if (!sp)
 		return;
 	if (sp->has_index)
-		sv_layout_index_fini(&sp->index);
+		sv_lod_index_fini(&sp->index);
 	if (sp->has_stats)
 		sv_stats_table_fini(&sp->stats);
 	if (sp->has_colors)
@@ -595,31 +539,17 @@ static bool session_take_prep(struct sv_session *s, struct sv_run_prep *sp)
 		return false;
 	/* The old index, hundreds of MB for a big profile, off the loop:
 	 * the one drawn first, as it borrows from the other. */
-	sv_session_free_later(&s->index, NULL, NULL, 0);
+	sv_session_filter_drop_index(s, true);
 	sv_session_free_later(&s->index_full, NULL, NULL, 0);
 	s->index_full = sp->index;
 	memset(&sp->index, 0, sizeof sp->index);
 	sp->has_index = false;
-	if (session_index_shown(s, NULL) < 0)
+	if (sv_session_filter_index(s, NULL) < 0)
 		return false;
-	sv_palette_map_fini(&s->colors);
-	if (sp->has_colors) {
-		s->colors = sp->colors;
-		memset(&sp->colors, 0, sizeof sp->colors);
-		sp->has_colors = false;
-	} else {
-		sv_palette_map_build(&s->colors, s->p, NULL);
-	}
+	sv_session_colors_make(s, sp->has_colors ? &sp->colors : NULL);
+	sp->has_colors = false;
 	if (sp->has_stats) {
-		if (s->stats_all_valid)
-			sv_stats_table_fini(&s->stats_all);
-		s->stats_all = sp->stats;
-		s->stats_all_valid = true;
-		if (!s->stats_base_valid && s->stats_all.plain) {
-			sv_stats_table_copy(&s->stats_base, &s->stats_all);
-			s->stats_base_valid = true;
-		}
-		memset(&sp->stats, 0, sizeof sp->stats);
+		sv_session_stats_take_all(s, &sp->stats);
 		sp->has_stats = false;
 	}
 	sv_session_lanes_changed(s);
@@ -649,41 +579,24 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	sv_session_stop_matches(s);
 	sv_session_stats_stop(s);
 	/* The highlights borrow from the index of every call, made again. */
-	sv_session_free_later(&s->match_index, NULL, NULL, 0);
-	s->has_match_index = false;
+	sv_session_search_drop_index(s);
 	/* The selected call is found again in p (a reload of the file, a
 	 * memory budget's other ranks): by lane, times and region. */
 	sel = sv_call_key_of(s->p, s->sel);
 	s->p = p;
 	/* Tables of the old profile are of no use for the new one. */
-	if (s->stats_all_valid)
-		sv_stats_table_fini(&s->stats_all);
-	s->stats_all_valid = false;
-	if (s->stats_base_valid)
-		sv_stats_table_fini(&s->stats_base);
-	s->stats_base_valid = false;
-	if (s->stats_valid)
-		sv_stats_table_fini(&s->stats);
-	s->stats_valid = false;
-	s->stats2_of[0] = NULL; /* B's table is computed again */
+	sv_session_stats_forget(s);
+	sv_session_second_stale(s); /* B's table is computed again */
 	if ((p->has_calls ? p->nlanes : 0) != old_lanes)
 		s->solo_lane = -1;
 	/* Region numbers may differ in the new file: keep the filter and the
 	 * search as typed and apply them again. */
-	snprintf(search, sizeof search, "%s", s->search_spec);
-	sv_session_free_filter(s);
-	s->filter_spec[0] = '\0';
-	free(s->region_match);
-	s->region_match = NULL;
-	free(s->call_match);
-	s->call_match = NULL;
-	s->search_spec[0] = '\0';
+	snprintf(search, sizeof search, "%s", sv_session_search_spec(s));
+	sv_session_filter_clear(s);
+	sv_session_search_clear(s);
 	s->mark_region = -1;
-	s->sel = SV_NO_CALL;
-	s->sel2 = SV_NO_CALL;
+	sv_session_set_selection(s, SV_NO_CALL, SV_NO_CALL);
 	s->has_range = false;
-	if (s->stats_span == SV_SPAN_RANGE)
-		s->stats_span = SV_SPAN_RUN;
 	session_setup_profile(s);
 	sv_session_second_profile(s);
 	rc = session_take_prep(s, sp) ? 0 : session_index_and_lanes(s, err);
@@ -693,32 +606,13 @@ int sv_session_set_profile_prepared(struct sv_session *s,
 	}
 	if (filter[0])
 		sv_session_filter_again(s, filter);
-	if (search[0] && session_match_regions(s, search, err) == 0)
-		sv_session_update_matches(s);
+	if (search[0])
+		sv_session_search_again(s, search, err);
 	s->message[0] = '\0';
 	session_title(s);
-	sv_session_select_key(s, &sel);
+	session_select_key(s, &sel);
 	sv_call_key_fini(&sel);
 	sv_session_notify(s, SV_SESSION_PROFILE | SV_SESSION_LANES |
 				     SV_SESSION_FILTER | SV_SESSION_SEARCH);
 	return 0;
-}
-
-int sv_session_call_color(const struct sv_session *s, uint32_t c)
-{
-	return sv_palette_call(&s->colors, s->p, c, s->color_mode);
-}
-
-int sv_session_region_color(const struct sv_session *s, uint32_t r)
-{
-	return sv_palette_region(&s->colors, s->p, r);
-}
-
-void sv_session_set_color_mode(struct sv_session *s, int mode)
-{
-	s->color_mode = mode >= 0 && mode < SV_PALETTE_MODE_COUNT
-				? mode
-				: SV_PALETTE_MODE_REGION;
-	sv_session_message(
-		s, false, "colours %s", sv_palette_mode_help(s->color_mode));
 }

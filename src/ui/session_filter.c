@@ -2,13 +2,16 @@
  * session_filter.c: the session's region filter (session.h) and the
  * patterns it shares with the search: the regions and calls it keeps, and
  * the level-of-detail index of those calls (and of the second run's).
- * On a profile of at least bg_calls calls they are made on a worker
- * thread (job.h) into a session of its own, while the old filter stays
- * on screen with a progress line; sv_session_poll() takes them in on the
- * UI thread, and the next filter typed tells the worker to stop, without
- * waiting for it (it frees what it made; it is joined later).  Patterns
- * are compiled before that, so a bad one is reported at once.  Nothing
- * here knows about curses or HDF5.
+ * All of it is struct sv_session_filter, defined here alone and read
+ * elsewhere through sv_session_index(), sv_session_region_keep() and
+ * their kin.  On a profile of at least bg_calls calls they are made on a
+ * worker thread (job.h) into a filter part of its own (and the second
+ * run's index beside it: the same code makes them), while the old filter
+ * stays on screen with a progress line; sv_session_poll()
+ * takes them in on the UI thread, and the next filter typed tells the
+ * worker to stop, without waiting for it (it frees what it made; it is
+ * joined later).  Patterns are compiled before that, so a bad one is
+ * reported at once.  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/session.h"
 
@@ -24,6 +27,155 @@
 
 /* How many calls the per-call pass flags between looks at the stop flag. */
 #define FILTER_STEP 65536
+
+/* The region filter in force (session.h's accessors say what each part
+ * means). */
+struct sv_session_filter {
+	/* The patterns as typed, compiled (include, then exclude), and the
+	 * regions they keep (NULL = no filter). */
+	char filter_spec[SV_SESSION_TEXT_MAX];
+	bool *region_keep;
+	struct sv_regex **filter_re;
+	size_t ninclude, nexclude;
+	/* With metadata terms (key=value, key~regex) and a file with event
+	 * metadata: the calls it keeps, p->ncalls flags (region_keep then
+	 * says which regions keep some call); NULL otherwise. */
+	bool *call_keep;
+	/* The level-of-detail index of the calls it keeps, made from the
+	 * session's index_full by sv_lod_index_select (levels kept whole
+	 * borrowed), so freed before it. */
+	struct sv_lod_index index;
+	/* On a profile of at least bg_calls calls (both runs' calls, with a
+	 * second run), a new filter is made on a worker: until
+	 * sv_session_poll() takes it in, the filter above stays in force,
+	 * filter_pending is set and the message line shows the progress.  A
+	 * newer filter tells the worker to stop and, without waiting,
+	 * starts another (or none, when it is the filter in force): the one
+	 * told to stop frees what it made and is joined later
+	 * (filter_orphans). */
+	bool filter_pending;
+	struct session_filter_work *filter_work;
+	struct sv_job_orphans filter_orphans;
+};
+
+struct sv_session_filter *sv_session_filter_new(void)
+{
+	return sv_xcalloc(1, sizeof(struct sv_session_filter));
+}
+
+void sv_session_filter_free(struct sv_session_filter *f)
+{
+	if (!f)
+		return;
+	sv_lod_index_fini(&f->index);
+	free(f);
+}
+
+/* ---- what the views read ------------------------------------------------- */
+
+const struct sv_lod_index *sv_session_index(const struct sv_session *s)
+{
+	return &s->filter->index;
+}
+
+const char *sv_session_filter_spec(const struct sv_session *s)
+{
+	return s->filter->filter_spec;
+}
+
+const bool *sv_session_region_keep(const struct sv_session *s)
+{
+	return s->filter->region_keep;
+}
+
+const bool *sv_session_call_keep(const struct sv_session *s)
+{
+	return s->filter->call_keep;
+}
+
+bool sv_session_filter_pending(const struct sv_session *s)
+{
+	return s->filter->filter_pending;
+}
+
+bool sv_session_keeps(const struct sv_session *s, uint32_t c)
+{
+	if (s->filter->call_keep)
+		return s->filter->call_keep[c];
+	return !s->filter->region_keep ||
+	       s->filter->region_keep[sv_call_region(s->p, c)];
+}
+
+/* ---- what the other parts of the session use ----------------------------- */
+
+bool sv_session_filter_by_name(const struct sv_session *s)
+{
+	return s->filter->ninclude || s->filter->nexclude;
+}
+
+void sv_session_filter_patterns(
+	const struct sv_session *s, struct sv_stats_filter *f)
+{
+	const struct sv_session_filter *sf = s->filter;
+
+	f->include = sf->filter_re;
+	f->ninclude = sf->ninclude;
+	f->exclude = sf->filter_re ? sf->filter_re + sf->ninclude : NULL;
+	f->nexclude = sf->nexclude;
+}
+
+int sv_session_filter_index(struct sv_session *s, struct sv_error *err)
+{
+	return sv_lod_index_select(&s->filter->index, &s->index_full,
+		s->filter->call_keep ? NULL : s->filter->region_keep, NULL, 1,
+		err);
+}
+
+void sv_session_filter_drop_index(struct sv_session *s, bool later)
+{
+	if (later)
+		sv_session_free_later(&s->filter->index, NULL, NULL, 0);
+	else
+		sv_lod_index_fini(&s->filter->index);
+}
+
+void sv_session_filter_clear(struct sv_session *s)
+{
+	sv_session_free_filter(s);
+	s->filter->filter_spec[0] = '\0';
+}
+
+void sv_session_filter_shadow(
+	struct sv_session *shadow, const struct sv_session *s)
+{
+	const struct sv_profile *p = s->p;
+	struct sv_session_filter *f = sv_session_filter_new();
+
+	if (s->filter->region_keep) {
+		f->region_keep = sv_xmalloc(p->nregions ? p->nregions : 1);
+		memcpy(f->region_keep, s->filter->region_keep, p->nregions);
+	}
+	if (s->filter->call_keep) {
+		f->call_keep = sv_xmalloc(p->ncalls ? p->ncalls : 1);
+		memcpy(f->call_keep, s->filter->call_keep, p->ncalls);
+	}
+	shadow->filter = f;
+}
+
+void sv_session_filter_shadow_fini(struct sv_session *shadow)
+{
+	struct sv_session_filter *f = shadow->filter;
+
+	if (!f)
+		return;
+	free(f->region_keep);
+	/* A flag a call: freed off the loop when big. */
+	sv_session_free_later(NULL, f->call_keep, NULL,
+		f->call_keep && shadow->p ? (size_t)shadow->p->ncalls : 0);
+	sv_lod_index_fini(&f->index); /* none: it makes none */
+	free(f);
+	shadow->filter = NULL;
+}
 
 /* ---- patterns ------------------------------------------------------------ */
 
@@ -63,33 +215,56 @@ bool sv_session_pats_call(const struct sv_profile *p,
 
 /* ---- the filter's parts -------------------------------------------------- */
 
-bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name)
+/* Whether filter f keeps a region called name. */
+static bool filter_keeps_name(
+	const struct sv_session_filter *f, const char *name)
 {
-	bool keep = s->ninclude == 0;
+	bool keep = f->ninclude == 0;
 	size_t i;
 
-	for (i = 0; i < s->ninclude && !keep; i++)
-		keep = sv_regex_match(s->filter_re[i], name);
-	for (i = 0; i < s->nexclude && keep; i++)
-		keep = !sv_regex_match(s->filter_re[s->ninclude + i], name);
+	for (i = 0; i < f->ninclude && !keep; i++)
+		keep = sv_regex_match(f->filter_re[i], name);
+	for (i = 0; i < f->nexclude && keep; i++)
+		keep = !sv_regex_match(f->filter_re[f->ninclude + i], name);
 	return keep;
+}
+
+bool *sv_session_filter_keep_names(
+	const struct sv_session_filter *f, const struct sv_profile *p)
+{
+	bool *keep;
+	uint32_t r;
+
+	if (!f->region_keep)
+		return NULL;
+	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
+	for (r = 0; r < p->nregions; r++)
+		keep[r] = filter_keeps_name(f, p->regions[r]);
+	return keep;
+}
+
+/* Drop f's patterns and kept regions and calls (of p; not the index). */
+static void filter_parts_free(
+	struct sv_session_filter *f, const struct sv_profile *p)
+{
+	size_t i;
+	for (i = 0; i < f->ninclude + f->nexclude; i++)
+		sv_regex_free(f->filter_re[i]);
+	free(f->filter_re);
+	f->filter_re = NULL;
+	f->ninclude = f->nexclude = 0;
+	free(f->region_keep);
+	f->region_keep = NULL;
+	/* A flag a call: freed off the loop when big. */
+	sv_session_free_later(
+		NULL, f->call_keep, NULL, f->call_keep ? (size_t)p->ncalls : 0);
+	f->call_keep = NULL;
 }
 
 void sv_session_free_filter(struct sv_session *s)
 {
-	size_t i;
 	sv_session_stats_stop(s); /* it may read the patterns */
-	for (i = 0; i < s->ninclude + s->nexclude; i++)
-		sv_regex_free(s->filter_re[i]);
-	free(s->filter_re);
-	s->filter_re = NULL;
-	s->ninclude = s->nexclude = 0;
-	free(s->region_keep);
-	s->region_keep = NULL;
-	/* A flag a call: freed off the loop when big. */
-	sv_session_free_later(NULL, s->call_keep, NULL,
-		s->call_keep ? (size_t)s->p->ncalls : 0);
-	s->call_keep = NULL;
+	filter_parts_free(s->filter, s->p);
 }
 
 /* A filter as typed, compiled: the include patterns, then the exclude
@@ -160,7 +335,7 @@ static int filter_parse(
 	return 0;
 }
 
-static bool filter_stopped(const struct sv_layout_stop *stop)
+static bool filter_stopped(const struct sv_lod_stop *stop)
 {
 	return stop && stop->cancel && atomic_load(stop->cancel);
 }
@@ -170,10 +345,10 @@ static bool filter_stopped(const struct sv_layout_stop *stop)
  * include pattern (or there is none), and neither matches an exclude
  * one.  region_keep then says which regions keep some call.  False when
  * stopped. */
-static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
-	const struct sv_layout_stop *stop)
+static bool filter_calls(struct sv_session_filter *f,
+	const struct sv_profile *p, const struct filter_pats *fp,
+	const struct sv_lod_stop *stop)
 {
-	const struct sv_profile *p = s->p;
 	const struct sv_session_pat *pats = fp->pats;
 	size_t ni = fp->ni, ne = fp->n - fp->ni, i;
 	bool *name_in = sv_xcalloc((size_t)p->nregions + 1, sizeof *name_in);
@@ -186,9 +361,9 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
 			if (pats[i].re &&
 				sv_regex_match(pats[i].re, p->regions[r]))
 				*(i < ni ? &name_in[r] : &name_out[r]) = true;
-		s->region_keep[r] = false;
+		f->region_keep[r] = false;
 	}
-	s->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
+	f->call_keep = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof(bool));
 	for (c = 0; c < p->ncalls; c++) {
 		if (c % FILTER_STEP == 0 && c) {
 			if (filter_stopped(stop))
@@ -197,12 +372,12 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
 				atomic_fetch_add(stop->progress, FILTER_STEP);
 		}
 		r = sv_call_region(p, c);
-		s->call_keep[c] =
+		f->call_keep[c] =
 			!name_out[r] &&
 			(name_in[r] || sv_session_pats_call(p, pats, ni, c)) &&
 			!sv_session_pats_call(p, pats + ni, ne, c);
-		if (s->call_keep[c])
-			s->region_keep[r] = true;
+		if (f->call_keep[c])
+			f->region_keep[r] = true;
 	}
 	free(name_in);
 	free(name_out);
@@ -210,14 +385,16 @@ static bool filter_calls(struct sv_session *s, const struct filter_pats *fp,
 }
 
 /*
- * Make s's filter from fp (its regexes are taken over; fp is left to
- * fini): the patterns, the regions and calls kept, the index of those
- * calls and the second run's index.  s has no filter on entry.  Runs on
- * the UI thread for a small profile and on a worker's session otherwise;
- * returns 0, or -ECANCELED once stop says so (s then holds a part).
+ * Make filter f (empty on entry) from fp for profile p (its regexes are
+ * taken over; fp is left to fini): the patterns, the regions and calls
+ * kept, and the index of those calls, from full, the index of every call
+ * of p.  Runs on the UI thread for a small profile and on a worker's
+ * part of its own otherwise; returns 0, or -ECANCELED once stop says so
+ * (f then holds a part).
  */
-static int filter_make(struct sv_session *s, struct filter_pats *fp,
-	const struct sv_layout_index *full, const struct sv_layout_stop *stop)
+static int filter_make(struct sv_session_filter *f, const struct sv_profile *p,
+	struct filter_pats *fp, const struct sv_lod_index *full,
+	const struct sv_lod_stop *stop)
 {
 	struct sv_error err;
 	size_t i, nre = 0;
@@ -225,25 +402,24 @@ static int filter_make(struct sv_session *s, struct filter_pats *fp,
 	uint32_t r;
 
 	if (fp->n) {
-		s->filter_re = sv_xmalloc(fp->n * sizeof *s->filter_re);
+		f->filter_re = sv_xmalloc(fp->n * sizeof *f->filter_re);
 		for (i = 0; i < fp->n; i++) {
 			if (!fp->pats[i].re)
 				continue;
-			s->filter_re[nre++] = fp->pats[i].re;
+			f->filter_re[nre++] = fp->pats[i].re;
 			if (i < fp->ni)
-				s->ninclude++;
+				f->ninclude++;
 			else
-				s->nexclude++;
+				f->nexclude++;
 		}
-		s->region_keep = sv_xcalloc(
-			s->p->nregions ? s->p->nregions : 1, sizeof(bool));
-		if (fp->terms && s->p->call_meta)
-			stopped = !filter_calls(s, fp, stop);
+		f->region_keep =
+			sv_xcalloc(p->nregions ? p->nregions : 1, sizeof(bool));
+		if (fp->terms && p->call_meta)
+			stopped = !filter_calls(f, p, fp, stop);
 		else
-			for (r = 0; r < s->p->nregions; r++)
-				s->region_keep[r] =
-					sv_session_filter_keeps_name(
-						s, s->p->regions[r]);
+			for (r = 0; r < p->nregions; r++)
+				f->region_keep[r] =
+					filter_keeps_name(f, p->regions[r]);
 		for (i = 0; i < fp->n; i++)
 			fp->pats[i].re = NULL; /* owned by filter_re now */
 		if (stopped)
@@ -252,13 +428,12 @@ static int filter_make(struct sv_session *s, struct filter_pats *fp,
 	/* Regions alone: the kept regions' calls, from the index of every
 	 * call, on both cores (a level kept whole is borrowed); metadata
 	 * terms: the calls kept, from the profile. */
-	if ((s->call_keep ? sv_layout_index_build_stop(&s->index, s->p, NULL,
-				    s->call_keep, stop, &err)
-			  : sv_layout_index_select(&s->index, full,
-				    s->region_keep, stop, 2, &err)) < 0 &&
+	if ((f->call_keep ? sv_lod_index_build_stop(&f->index, p, NULL,
+				    f->call_keep, stop, &err)
+			  : sv_lod_index_select(&f->index, full, f->region_keep,
+				    stop, 2, &err)) < 0 &&
 		filter_stopped(stop))
 		return -ECANCELED;
-	sv_session_second_filter(s);
 	return filter_stopped(stop) ? -ECANCELED : 0;
 }
 
@@ -269,21 +444,23 @@ static void filter_done(struct sv_session *s)
 	size_t i;
 
 	if (s->sel != SV_NO_CALL && !sv_session_keeps(s, s->sel))
-		s->sel = SV_NO_CALL;
-	if (s->sel2 != SV_NO_CALL && s->has_index2 &&
-		sv_layout_level_pos(&s->index2, s->sel2) == UINT32_MAX)
-		s->sel2 = SV_NO_CALL;
+		sv_session_set_selection(s, SV_NO_CALL, s->sel2);
+	if (s->sel2 != SV_NO_CALL && sv_session_index2(s) &&
+		sv_lod_level_pos(sv_session_index2(s), s->sel2) == UINT32_MAX)
+		sv_session_set_selection(s, s->sel, SV_NO_CALL);
 	sv_session_lanes_changed(s);
 	sv_session_message(s, false, "%s",
-		s->filter_spec[0] && (s->filter_re || s->call_keep)
+		s->filter->filter_spec[0] &&
+				(s->filter->filter_re || s->filter->call_keep)
 			? "filter set"
 			: "filter cleared");
-	for (i = 0; i < s->ninclude + s->nexclude; i++) {
-		unsigned long hits = sv_regex_limit_hits(s->filter_re[i]);
+	for (i = 0; i < s->filter->ninclude + s->filter->nexclude; i++) {
+		unsigned long hits =
+			sv_regex_limit_hits(s->filter->filter_re[i]);
 		if (hits) {
 			char msg[SV_SESSION_TEXT_MAX];
 			sv_regex_limit_message(
-				s->filter_re[i], hits, msg, sizeof msg);
+				s->filter->filter_re[i], hits, msg, sizeof msg);
 			sv_session_message(s, true, "filter set, but %s", msg);
 			break;
 		}
@@ -301,8 +478,10 @@ int sv_session_filter_now(struct sv_session *s, const char *spec)
 	}
 	sv_session_filter_stop(s);
 	sv_session_free_filter(s);
-	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", spec);
-	filter_make(s, &fp, &s->index_full, NULL);
+	snprintf(s->filter->filter_spec, sizeof s->filter->filter_spec, "%s",
+		spec);
+	filter_make(s->filter, s->p, &fp, &s->index_full, NULL);
+	sv_session_second_filter(s);
 	filter_pats_fini(&fp);
 	filter_done(s);
 	return 0;
@@ -310,40 +489,53 @@ int sv_session_filter_now(struct sv_session *s, const char *spec)
 
 /* ---- the filter on a worker thread --------------------------------------- */
 
-/* A worker's filter: the patterns and a session of its own, which holds
- * what it makes (the same code as on the UI thread), and its job. */
+/* A worker's filter: the patterns, the profiles, a filter part of its
+ * own, which holds what it makes (the same code as on the UI thread), the
+ * second run's index when there is one to make, and its job. */
 struct session_filter_work {
 	struct sv_job job;
 	struct filter_pats fp;
-	struct sv_session shadow;
+	const struct sv_profile *p;
+	/* The second run whose index it makes, or NULL (none, or no index
+	 * of it in the session), and that index. */
+	const struct sv_profile *p2;
+	struct sv_lod_index index2;
+	bool has_index2;
+	struct sv_session_filter *f;
 	/* The session's index of every call, which it keeps until the
 	 * worker is joined (a new profile stops and waits for it). */
-	const struct sv_layout_index *full;
+	const struct sv_lod_index *full;
 };
 
 /* Free what w made (again: a second time frees nothing). */
 static void filter_work_clear(struct session_filter_work *w)
 {
-	bool *keep = w->shadow.call_keep;
+	bool *keep = w->f->call_keep;
 
 	/* A filter made after it was dropped: its index and flags (hundreds
 	 * of MB on a large profile) freed on a thread of their own. */
-	w->shadow.call_keep = NULL;
+	w->f->call_keep = NULL;
 	filter_pats_fini(&w->fp);
-	sv_session_free_filter(&w->shadow);
-	sv_session_free_later(&w->shadow.index, keep, NULL,
-		keep && w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
-	if (w->shadow.has_index2)
-		sv_session_free_later(&w->shadow.index2, NULL, NULL, 0);
-	w->shadow.has_index2 = false;
+	filter_parts_free(w->f, w->p);
+	sv_session_free_later(
+		&w->f->index, keep, NULL, keep ? (size_t)w->p->ncalls : 0);
+	if (w->has_index2)
+		sv_session_free_later(&w->index2, NULL, NULL, 0);
+	w->has_index2 = false;
 }
 
 static void filter_run(struct sv_job *j)
 {
 	struct session_filter_work *w = j->arg;
-	struct sv_layout_stop stop = {&j->cancel, &j->progress};
+	struct sv_lod_stop stop = {&j->cancel, &j->progress};
 
-	j->rc = filter_make(&w->shadow, &w->fp, w->full, &stop);
+	j->rc = filter_make(w->f, w->p, &w->fp, w->full, &stop);
+	if (j->rc == 0 && w->p2) {
+		sv_session_second_index(&w->index2, w->p2, w->f);
+		w->has_index2 = true;
+		if (filter_stopped(&stop))
+			j->rc = -ECANCELED;
+	}
 	if (j->rc < 0)
 		filter_work_clear(w); /* stopped: freed here, not on the UI's */
 }
@@ -353,6 +545,7 @@ static void filter_work_free(struct session_filter_work *w)
 {
 	sv_job_cancel(&w->job);
 	filter_work_clear(w);
+	sv_session_filter_free(w->f);
 	free(w);
 }
 
@@ -364,29 +557,30 @@ static void filter_work_free_fn(void *w)
 /* Tell the worker to stop, without waiting for it. */
 static void filter_drop(struct sv_session *s)
 {
-	struct session_filter_work *w = s->filter_work;
+	struct session_filter_work *w = s->filter->filter_work;
 
-	s->filter_work = NULL;
-	s->filter_pending = false;
-	sv_job_drop(&s->filter_orphans, w ? &w->job : NULL, filter_work_free_fn,
-		w, false);
+	s->filter->filter_work = NULL;
+	s->filter->filter_pending = false;
+	sv_job_drop(&s->filter->filter_orphans, w ? &w->job : NULL,
+		filter_work_free_fn, w, false);
 }
 
 void sv_session_filter_stop(struct sv_session *s)
 {
 	filter_drop(s);
-	sv_job_reap(&s->filter_orphans, true);
+	sv_job_reap(&s->filter->filter_orphans, true);
 }
 
 const char *sv_session_filter_text(const struct sv_session *s)
 {
-	return s->filter_pending ? s->filter_work->shadow.filter_spec
-				 : s->filter_spec;
+	return s->filter->filter_pending
+		       ? s->filter->filter_work->f->filter_spec
+		       : s->filter->filter_spec;
 }
 
 static void filter_say_pending(struct sv_session *s, int pct)
 {
-	const char *spec = s->filter_work->shadow.filter_spec;
+	const char *spec = s->filter->filter_work->f->filter_spec;
 	char p[16] = "";
 	if (pct >= 0)
 		snprintf(p, sizeof p, ": %d%%", pct);
@@ -406,16 +600,14 @@ static void filter_start(
 	w->fp = *fp;
 	memset(fp, 0, sizeof *fp);
 	w->full = &s->index_full;
-	w->shadow.p = s->p;
-	w->shadow.p2 = s->p2;
-	w->shadow.has_index2 = s->has_index2;
-	w->shadow.sel2 = SV_NO_CALL;
-	snprintf(w->shadow.filter_spec, sizeof w->shadow.filter_spec, "%s",
-		spec);
+	w->p = s->p;
+	w->p2 = sv_session_index2(s) ? s->p2 : NULL;
+	w->f = sv_session_filter_new();
+	snprintf(w->f->filter_spec, sizeof w->f->filter_spec, "%s", spec);
 	if (w->fp.terms && s->p->call_meta)
 		total += s->p->ncalls; /* the per-call pass, then the index */
-	s->filter_work = w;
-	s->filter_pending = true;
+	s->filter->filter_work = w;
+	s->filter->filter_pending = true;
 	filter_say_pending(s, -1);
 	sv_job_start(&w->job, filter_run, w, total);
 }
@@ -424,7 +616,7 @@ static void filter_start(
 static bool filter_in_background(const struct sv_session *s)
 {
 	uint64_t n = s->p->has_calls ? s->p->ncalls : 0;
-	if (s->p2 && s->has_index2)
+	if (sv_session_index2(s))
 		n += s->p2->ncalls;
 	return s->bg_calls && n >= s->bg_calls;
 }
@@ -446,9 +638,9 @@ int sv_session_set_filter(struct sv_session *s, const char *spec)
 		sv_session_message(s, true, "%s", err.msg);
 		return -EINVAL;
 	}
-	was_pending = s->filter_pending;
+	was_pending = s->filter->filter_pending;
 	filter_drop(s);
-	if (was_pending && !strcmp(spec, s->filter_spec)) {
+	if (was_pending && !strcmp(spec, s->filter->filter_spec)) {
 		/* Back to the filter on show: nothing to make. */
 		filter_pats_fini(&fp);
 		sv_session_message(s, false, "%s",
@@ -479,32 +671,28 @@ void sv_session_filter_again(struct sv_session *s, const char *spec)
 /* The worker's filter becomes the session's, announced. */
 static void filter_take(struct sv_session *s)
 {
-	struct session_filter_work *w = s->filter_work;
-	struct sv_session *t = &w->shadow;
+	struct session_filter_work *w = s->filter->filter_work;
+	struct sv_session_filter *t = w->f;
 
 	sv_session_free_filter(s);
-	s->filter_re = t->filter_re;
-	s->ninclude = t->ninclude;
-	s->nexclude = t->nexclude;
-	s->region_keep = t->region_keep;
-	s->call_keep = t->call_keep;
+	s->filter->filter_re = t->filter_re;
+	s->filter->ninclude = t->ninclude;
+	s->filter->nexclude = t->nexclude;
+	s->filter->region_keep = t->region_keep;
+	s->filter->call_keep = t->call_keep;
 	t->filter_re = NULL;
 	t->ninclude = t->nexclude = 0;
 	t->region_keep = NULL;
 	t->call_keep = NULL;
-	snprintf(s->filter_spec, sizeof s->filter_spec, "%s", t->filter_spec);
-	sv_session_free_later(&s->index, NULL, NULL, 0);
-	s->index = t->index;
+	snprintf(s->filter->filter_spec, sizeof s->filter->filter_spec, "%s",
+		t->filter_spec);
+	sv_session_free_later(&s->filter->index, NULL, NULL, 0);
+	s->filter->index = t->index;
 	memset(&t->index, 0, sizeof t->index);
-	if (s->has_index2 && t->has_index2 && t->p2 == s->p2) {
-		sv_session_free_later(&s->index2, NULL, NULL, 0);
-		s->index2 = t->index2;
-		t->has_index2 = false;
-	} else {
+	if (!sv_session_second_take(s, w->p2, &w->index2, &w->has_index2))
 		sv_session_second_filter(s);
-	}
-	s->filter_work = NULL;
-	s->filter_pending = false;
+	s->filter->filter_work = NULL;
+	s->filter->filter_pending = false;
 	filter_work_free(w);
 	filter_done(s);
 	sv_session_notify(s, SV_SESSION_FILTER | SV_SESSION_LANES);
@@ -512,10 +700,10 @@ static void filter_take(struct sv_session *s)
 
 bool sv_session_filter_poll(struct sv_session *s)
 {
-	struct session_filter_work *w = s->filter_work;
+	struct session_filter_work *w = s->filter->filter_work;
 
-	sv_job_reap(&s->filter_orphans, false);
-	if (!s->filter_pending)
+	sv_job_reap(&s->filter->filter_orphans, false);
+	if (!s->filter->filter_pending)
 		return false;
 	if (!sv_job_finished(&w->job)) {
 		filter_say_pending(s, sv_job_percent(&w->job));

@@ -18,6 +18,256 @@
 #include "scopeview/callmeta.h"
 #include "scopeview/calls.h"
 #include "scopeview/radix.h"
+#include "scopeview/regex.h"
+
+/* The search and the marked region's calls (session.h's accessors say
+ * what each part means). */
+struct sv_session_search {
+	/* The search (/): the pattern and the regions it matches (NULL = no
+	 * search); region names its regex gave up on (regex.h's limits) and
+	 * the message saying so ("" when none); the calls a metadata term
+	 * (key=value, key~regex: callmeta.h) matches, p->ncalls flags, or
+	 * NULL. */
+	char search_spec[SV_SESSION_TEXT_MAX];
+	unsigned long search_limit_hits;
+	char search_limit_msg[SV_SESSION_TEXT_MAX];
+	bool *region_match;
+	bool *call_match;
+	/* Its calls on the lanes shown, by start, and the marked region's,
+	 * longest first (ties in call-number order, as sv_calls_sort gives
+	 * them), each with the position of the last jump (-1). */
+	uint32_t *matches;
+	size_t nmatches;
+	long match_pos;
+	uint32_t *marked;
+	size_t nmarked;
+	long marked_pos;
+	/* The highlights: of region names alone, selected from index_full
+	 * (its levels borrowed where every call is highlighted), so freed
+	 * before it. */
+	struct sv_lod_index match_index;
+	bool has_match_index;
+	/* A worker's shadow session: the session's index_full, which it
+	 * keeps until every match worker is joined; NULL: this session's. */
+	const struct sv_lod_index *match_full;
+	/* Made on a worker (lists, then index) from bg_calls calls on:
+	 * matches_pending until the lists come (SV_SESSION_SEARCH), then
+	 * index_pending until the index does.  A change of the search, the
+	 * mark or the lanes stops it without waiting (joined later:
+	 * match_orphans) and starts another. */
+	bool matches_pending;
+	bool index_pending;
+	struct session_match_work *match_work;
+	struct sv_job_orphans match_orphans;
+	const atomic_bool *match_cancel;  /* a worker's stop flag */
+	_Atomic uint64_t *match_progress; /* a worker's progress */
+};
+
+struct sv_session_search *sv_session_search_new(void)
+{
+	struct sv_session_search *m = sv_xcalloc(1, sizeof *m);
+	m->match_pos = -1;
+	m->marked_pos = -1;
+	return m;
+}
+
+void sv_session_search_free(struct sv_session_search *m)
+{
+	if (!m)
+		return;
+	sv_lod_index_fini(&m->match_index);
+	free(m->region_match);
+	free(m->call_match);
+	free(m->matches);
+	free(m->marked);
+	free(m);
+}
+
+/* ---- what the views read ------------------------------------------------- */
+
+const char *sv_session_search_spec(const struct sv_session *s)
+{
+	return s->search->search_spec;
+}
+
+const char *sv_session_search_limit(const struct sv_session *s)
+{
+	return s->search->search_limit_hits ? s->search->search_limit_msg
+					    : NULL;
+}
+
+const bool *sv_session_search_regions(const struct sv_session *s)
+{
+	return s->search->region_match;
+}
+
+const bool *sv_session_search_calls(const struct sv_session *s)
+{
+	return s->search->call_match;
+}
+
+bool sv_session_search_on(const struct sv_session *s)
+{
+	return s->search->region_match || s->search->call_match;
+}
+
+bool sv_session_search_region(const struct sv_session *s, uint32_t r)
+{
+	return s->search->region_match && s->search->region_match[r];
+}
+
+const uint32_t *sv_session_matches(const struct sv_session *s, size_t *n)
+{
+	if (n)
+		*n = s->search->nmatches;
+	return s->search->matches;
+}
+
+const uint32_t *sv_session_marked(const struct sv_session *s, size_t *n)
+{
+	if (n)
+		*n = s->search->nmarked;
+	return s->search->marked;
+}
+
+size_t sv_session_nmatches(const struct sv_session *s)
+{
+	return s->search->nmatches;
+}
+
+size_t sv_session_nmarked(const struct sv_session *s)
+{
+	return s->search->nmarked;
+}
+
+long sv_session_jump_pos(const struct sv_session *s, bool marked)
+{
+	return marked ? s->search->marked_pos : s->search->match_pos;
+}
+
+void sv_session_set_jump_pos(struct sv_session *s, bool marked, long pos)
+{
+	*(marked ? &s->search->marked_pos : &s->search->match_pos) = pos;
+}
+
+bool sv_session_matches_pending(const struct sv_session *s)
+{
+	return s->search->matches_pending;
+}
+
+const struct sv_lod_index *sv_session_match_index(const struct sv_session *s)
+{
+	return s->search->has_match_index ? &s->search->match_index : NULL;
+}
+
+bool sv_session_search_busy(const struct sv_session *s)
+{
+	return s->search->matches_pending || s->search->index_pending;
+}
+
+void sv_session_search_drop_index(struct sv_session *s)
+{
+	sv_session_free_later(&s->search->match_index, NULL, NULL, 0);
+	s->search->has_match_index = false;
+}
+
+void sv_session_search_clear(struct sv_session *s)
+{
+	struct sv_session_search *m = s->search;
+
+	free(m->region_match);
+	m->region_match = NULL;
+	free(m->call_match);
+	m->call_match = NULL;
+	m->search_spec[0] = '\0';
+}
+
+/* ---- the search ------------------------------------------------------- */
+
+/* Set search_spec and region_match for pattern pat; -EINVAL (with the
+ * error in err) when it does not compile. */
+static int session_match_regions(
+	struct sv_session *s, const char *pat, struct sv_error *err)
+{
+	struct sv_session_pat sp;
+	uint32_t r, c;
+
+	free(s->search->region_match);
+	s->search->region_match = NULL;
+	s->search->search_limit_hits = 0;
+	s->search->search_limit_msg[0] = '\0';
+	free(s->search->call_match);
+	s->search->call_match = NULL;
+	snprintf(s->search->search_spec, sizeof s->search->search_spec, "%s",
+		pat);
+	if (!*pat)
+		return 0;
+	if (sv_session_pat_compile(pat, &sp, err) < 0) {
+		s->search->search_spec[0] = '\0';
+		return -EINVAL;
+	}
+	s->search->region_match =
+		sv_xcalloc(s->p->nregions ? s->p->nregions : 1, sizeof(bool));
+	for (r = 0; sp.re && r < s->p->nregions; r++)
+		s->search->region_match[r] =
+			sv_regex_search(sp.re, s->p->regions[r], NULL, NULL);
+	s->search->search_limit_hits = sv_regex_limit_hits(sp.re);
+	if (s->search->search_limit_hits)
+		sv_regex_limit_message(sp.re, s->search->search_limit_hits,
+			s->search->search_limit_msg,
+			sizeof s->search->search_limit_msg);
+	if (sp.is_term && s->p->call_meta) {
+		s->search->call_match = sv_xcalloc(
+			s->p->ncalls ? s->p->ncalls : 1, sizeof(bool));
+		for (c = 0; c < s->p->ncalls; c++)
+			s->search->call_match[c] =
+				sv_session_pats_call(s->p, &sp, 1, c);
+	}
+	sv_session_pat_fini(&sp);
+	return 0;
+}
+
+void sv_session_search_again(
+	struct sv_session *s, const char *pat, struct sv_error *err)
+{
+	if (session_match_regions(s, pat, err) == 0)
+		sv_session_update_matches(s);
+}
+
+int sv_session_set_search(
+	struct sv_session *s, const char *pat, struct sv_error *err)
+{
+	int rc = session_match_regions(s, pat, err);
+	sv_session_update_matches(s);
+	sv_session_notify(s, SV_SESSION_SEARCH);
+	return rc;
+}
+
+bool sv_session_is_match(const struct sv_session *s, uint32_t c)
+{
+	uint32_t r;
+	if (c == SV_NO_CALL || c >= s->p->ncalls)
+		return false;
+	r = sv_call_region(s->p, c);
+	return (s->search->region_match && s->search->region_match[r]) ||
+	       (s->search->call_match && s->search->call_match[c]) ||
+	       (long)r == s->mark_region;
+}
+
+bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
+	uint32_t depth, int64_t t0, int64_t t1)
+{
+	const struct sv_lod_level *lv;
+	uint32_t lo, hi;
+
+	if (!s->search->has_match_index)
+		return false;
+	lv = sv_lod_index_level(&s->search->match_index, lane, depth);
+	if (!lv)
+		return false;
+	sv_lod_range(lv, t0, t1, &lo, &hi);
+	return hi > lo;
+}
 
 /* ---- match lists --------------------------------------------------------- */
 
@@ -57,7 +307,7 @@ static void session_sort_calls(const struct sv_session *s, uint32_t *calls,
 		return;
 	if (longest) {
 		sv_calls_sort(s->p, calls, n, SV_CALLS_KEY_DURATION, false,
-			s->match_cancel);
+			s->search->match_cancel);
 		return;
 	}
 	kv = sv_xmalloc(n * sizeof *kv);
@@ -95,6 +345,8 @@ static bool session_row_on(const struct sv_profile *p, size_t r,
 static size_t session_collect_rows(const struct sv_session *s,
 	const bool *region_on, long one_region, uint32_t **out)
 {
+	const bool *call_keep = sv_session_call_keep(s),
+		   *region_keep = sv_session_region_keep(s);
 	const struct sv_profile *p = s->p;
 	uint32_t *calls;
 	size_t r, k = 0, n = 0;
@@ -109,20 +361,20 @@ static size_t session_collect_rows(const struct sv_session *s,
 		uint64_t c;
 		if (!session_row_on(p, r, region_on, one_region))
 			continue;
-		if (s->match_cancel && atomic_load(s->match_cancel))
+		if (s->search->match_cancel &&
+			atomic_load(s->search->match_cancel))
 			break;
-		if (s->match_progress)
-			atomic_fetch_add(s->match_progress, row->count);
+		if (s->search->match_progress)
+			atomic_fetch_add(s->search->match_progress, row->count);
 		if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
 			continue;
-		if (!s->call_keep && s->region_keep &&
-			!s->region_keep[row->region])
+		if (!call_keep && region_keep && !region_keep[row->region])
 			continue;
 		for (c = row->first; c < row->first + row->count; c++)
 			if ((row_lane != UINT32_MAX ||
 				    !s->lane_hidden[sv_call_lane(
 					    p, (uint32_t)c)]) &&
-				(!s->call_keep || s->call_keep[c]))
+				(!call_keep || call_keep[c]))
 				calls[n++] = (uint32_t)c;
 	}
 	*out = calls;
@@ -161,10 +413,12 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 		uint32_t i;
 		if (s->lane_hidden[l])
 			continue;
-		if (s->match_cancel && atomic_load(s->match_cancel))
+		if (s->search->match_cancel &&
+			atomic_load(s->search->match_cancel))
 			break;
-		if (s->match_progress)
-			atomic_fetch_add(s->match_progress, lane->ncalls);
+		if (s->search->match_progress)
+			atomic_fetch_add(
+				s->search->match_progress, lane->ncalls);
 		for (i = 0; i < lane->ncalls; i++) {
 			uint32_t c = sv_lane_call(lane, i),
 				 r = sv_call_region(p, c);
@@ -186,23 +440,26 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 /* Rebuild the index of highlighted calls (search and marked region). */
 static void session_update_match_index(struct sv_session *s)
 {
+	const bool *region_keep = sv_session_region_keep(s);
 	const struct sv_profile *p = s->p;
-	const struct sv_layout_index *full =
-		s->match_full ? s->match_full : &s->index_full;
-	struct sv_layout_stop stop = {s->match_cancel, s->match_progress};
+	const struct sv_lod_index *full =
+		s->search->match_full ? s->search->match_full : &s->index_full;
+	struct sv_lod_stop stop = {
+		s->search->match_cancel, s->search->match_progress};
 	bool *keep;
 	uint32_t r;
 
-	sv_layout_index_fini(&s->match_index);
-	s->has_match_index = false;
-	if (!s->region_match && s->mark_region < 0)
+	sv_lod_index_fini(&s->search->match_index);
+	s->search->has_match_index = false;
+	if (!s->search->region_match && s->mark_region < 0)
 		return;
 	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
 	for (r = 0; r < p->nregions; r++)
-		keep[r] = ((s->region_match && s->region_match[r]) ||
+		keep[r] = ((s->search->region_match &&
+				   s->search->region_match[r]) ||
 				  (long)r == s->mark_region) &&
-			  (!s->region_keep || s->region_keep[r]);
-	if (s->call_match || s->call_keep) {
+			  (!region_keep || region_keep[r]);
+	if (s->search->call_match || sv_session_call_keep(s)) {
 		/* Metadata matches or a metadata filter are per call: index
 		 * by call. */
 		bool *kc = sv_xcalloc(p->ncalls ? p->ncalls : 1, sizeof *kc);
@@ -210,85 +467,62 @@ static void session_update_match_index(struct sv_session *s)
 		for (c = 0; c < p->ncalls; c++)
 			kc[c] = (keep[p->rows[sv_profile_row_next(p, c, &row)]
 						 .region] ||
-					(s->call_match && s->call_match[c])) &&
+					(s->search->call_match &&
+						s->search->call_match[c])) &&
 				sv_session_keeps(s, c);
-		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
-					     p, NULL, kc, &stop, NULL) == 0;
+		s->search->has_match_index =
+			sv_lod_index_build_stop(&s->search->match_index, p,
+				NULL, kc, &stop, NULL) == 0;
 		free(kc);
 	} else if (full->p == p) {
 		/* Region names alone: the levels' groups of those regions in
 		 * the index of every call, no pass over the calls. */
-		s->has_match_index = sv_layout_index_select(&s->match_index,
-					     full, keep, &stop, 1, NULL) == 0;
+		s->search->has_match_index =
+			sv_lod_index_select(&s->search->match_index, full, keep,
+				&stop, 1, NULL) == 0;
 	} else {
-		s->has_match_index = sv_layout_index_build_stop(&s->match_index,
-					     p, keep, NULL, &stop, NULL) == 0;
+		s->search->has_match_index =
+			sv_lod_index_build_stop(&s->search->match_index, p,
+				keep, NULL, &stop, NULL) == 0;
 	}
 	free(keep);
-}
-
-/* What sv_session_free_later frees on a thread of its own. */
-struct session_garbage {
-	struct sv_layout_index ix;
-	void *a, *b;
-};
-
-static void session_garbage_free(void *arg)
-{
-	struct session_garbage *g = arg;
-	sv_layout_index_fini(&g->ix);
-	sv_free_big(g->a);
-	sv_free_big(g->b);
-	free(g);
-}
-
-void sv_session_free_later(
-	struct sv_layout_index *ix, void *a, void *b, size_t ab_bytes)
-{
-	struct session_garbage *g = sv_xcalloc(1, sizeof *g);
-
-	if (ix) {
-		g->ix = *ix;
-		memset(ix, 0, sizeof *ix);
-	}
-	g->a = a;
-	g->b = b;
-	sv_job_free_later(session_garbage_free, g, g->ix.bytes + ab_bytes);
 }
 
 /* Empty match lists (until the new ones are made). */
 static void session_clear_lists(struct sv_session *s)
 {
-	free(s->matches);
-	free(s->marked);
-	s->matches = NULL;
-	s->nmatches = 0;
-	s->match_pos = -1;
-	s->marked = NULL;
-	s->nmarked = 0;
-	s->marked_pos = -1;
+	free(s->search->matches);
+	free(s->search->marked);
+	s->search->matches = NULL;
+	s->search->nmatches = 0;
+	s->search->match_pos = -1;
+	s->search->marked = NULL;
+	s->search->nmarked = 0;
+	s->search->marked_pos = -1;
 }
 
 /* Empty match lists and index (until the new ones are made), freed on a
  * thread of their own when big. */
 static void session_clear_matches(struct sv_session *s)
 {
-	sv_session_free_later(&s->match_index, s->matches, s->marked,
-		(s->nmatches + s->nmarked) * sizeof(uint32_t));
-	s->has_match_index = false;
-	s->matches = s->marked = NULL;
+	sv_session_free_later(&s->search->match_index, s->search->matches,
+		s->search->marked,
+		(s->search->nmatches + s->search->nmarked) * sizeof(uint32_t));
+	s->search->has_match_index = false;
+	s->search->matches = s->search->marked = NULL;
 	session_clear_lists(s);
 }
 
 /* The search's matches and the marked region's calls. */
 static void session_compute_lists(struct sv_session *s)
 {
-	if (s->region_match)
-		s->nmatches = session_collect(s, s->region_match, s->call_match,
-			-1, &s->matches, false);
+	if (s->search->region_match)
+		s->search->nmatches = session_collect(s,
+			s->search->region_match, s->search->call_match, -1,
+			&s->search->matches, false);
 	if (s->mark_region >= 0)
-		s->nmarked = session_collect(
-			s, NULL, NULL, s->mark_region, &s->marked, true);
+		s->search->nmarked = session_collect(s, NULL, NULL,
+			s->mark_region, &s->search->marked, true);
 }
 
 static void session_compute_matches(struct sv_session *s)
@@ -305,6 +539,7 @@ static void session_compute_matches(struct sv_session *s)
 struct session_match_work {
 	struct sv_job job;
 	struct sv_session shadow;
+	struct sv_session_search shadow_search; /* the shadow's search */
 	/* Set by the worker once the lists are made (the index may still
 	 * be coming); from then on the lists are the UI thread's. */
 	atomic_bool lists_done;
@@ -331,17 +566,18 @@ static void session_work_free(struct session_match_work *w)
 	if (!w)
 		return;
 	sv_job_cancel(&w->job);
-	free(w->shadow.region_match);
-	free(w->shadow.region_keep);
+	free(w->shadow_search.region_match);
 	free(w->shadow.lane_hidden);
 	/* A worker that finished after it was dropped leaves an index and
 	 * lists of hundreds of MB on a large profile: freed on a thread of
 	 * their own, so the loop taking in another result does not stall. */
-	sv_session_free_later(&w->shadow.match_index, w->shadow.matches,
-		w->shadow.marked,
-		(w->shadow.nmatches + w->shadow.nmarked) * sizeof(uint32_t));
-	sv_session_free_later(NULL, w->shadow.call_match, w->shadow.call_keep,
-		w->shadow.p ? 2 * (size_t)w->shadow.p->ncalls : 0);
+	sv_session_free_later(&w->shadow_search.match_index,
+		w->shadow_search.matches, w->shadow_search.marked,
+		(w->shadow_search.nmatches + w->shadow_search.nmarked) *
+			sizeof(uint32_t));
+	sv_session_free_later(NULL, w->shadow_search.call_match, NULL,
+		w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
+	sv_session_filter_shadow_fini(&w->shadow);
 	free(w->old_matches);
 	free(w->old_marked);
 	free(w);
@@ -354,8 +590,8 @@ static void session_match_run(struct sv_job *j)
 {
 	struct session_match_work *w = j->arg;
 
-	w->shadow.match_cancel = &j->cancel;
-	w->shadow.match_progress = &j->progress;
+	w->shadow_search.match_cancel = &j->cancel;
+	w->shadow_search.match_progress = &j->progress;
 	sv_free_big(w->old_matches);
 	sv_free_big(w->old_marked);
 	w->old_matches = w->old_marked = NULL;
@@ -366,7 +602,7 @@ static void session_match_run(struct sv_job *j)
 		session_update_match_index(&w->shadow);
 	j->rc = atomic_load(&j->cancel) ? -ECANCELED : 0;
 	if (j->rc < 0) /* stopped: its index freed here, not on the UI's */
-		sv_layout_index_fini(&w->shadow.match_index);
+		sv_lod_index_fini(&w->shadow_search.match_index);
 }
 
 /* What the message line says while the lists are made. */
@@ -375,9 +611,9 @@ static void session_say_pending(struct sv_session *s, int pct)
 	char p[16] = "";
 	if (pct >= 0)
 		snprintf(p, sizeof p, ": %d%%", pct);
-	if (s->region_match)
-		sv_session_message(
-			s, false, "searching '%s'%s", s->search_spec, p);
+	if (s->search->region_match)
+		sv_session_message(s, false, "searching '%s'%s",
+			s->search->search_spec, p);
 	else
 		sv_session_message(s, false, "collecting the calls of '%s'%s",
 			s->p->regions[s->mark_region], p);
@@ -390,24 +626,26 @@ static void session_work_free_fn(void *w)
 
 void sv_session_cancel_matches(struct sv_session *s)
 {
-	struct session_match_work *w = s->match_work;
+	struct session_match_work *w = s->search->match_work;
 
-	s->match_work = NULL;
-	s->matches_pending = false;
-	s->index_pending = false;
-	sv_job_drop(&s->match_orphans, w ? &w->job : NULL, session_work_free_fn,
-		w, false);
+	s->search->match_work = NULL;
+	s->search->matches_pending = false;
+	s->search->index_pending = false;
+	sv_job_drop(&s->search->match_orphans, w ? &w->job : NULL,
+		session_work_free_fn, w, false);
 }
 
 void sv_session_stop_matches(struct sv_session *s)
 {
 	sv_session_cancel_matches(s);
-	sv_job_reap(&s->match_orphans, true);
+	sv_job_reap(&s->search->match_orphans, true);
 }
 
 int sv_session_match_percent(const struct sv_session *s)
 {
-	return s->match_work ? sv_job_percent(&s->match_work->job) : 0;
+	return s->search->match_work
+		       ? sv_job_percent(&s->search->match_work->job)
+		       : 0;
 }
 
 /* Whether the match lists are made by a worker. */
@@ -416,7 +654,7 @@ static bool session_matches_in_background(const struct sv_session *s)
 	const struct sv_profile *p = s->p;
 
 	return s->bg_calls && p->has_calls && p->ncalls >= s->bg_calls &&
-	       (s->region_match || s->mark_region >= 0);
+	       (s->search->region_match || s->mark_region >= 0);
 }
 
 /* Start the worker on a copy of what the lists are made of. */
@@ -430,20 +668,18 @@ static struct session_match_work *session_start_matches(
 	w = sv_xcalloc(1, sizeof *w);
 	w->lists_only = lists_only;
 	w->shadow.p = p;
-	w->shadow.match_full = &s->index_full;
+	w->shadow.search = &w->shadow_search;
+	w->shadow_search.match_full = &s->index_full;
 	w->shadow.mark_region = s->mark_region;
-	w->shadow.region_match =
-		session_copy_flags(s->region_match, p->nregions * sizeof(bool));
-	w->shadow.call_match =
-		session_copy_flags(s->call_match, p->ncalls * sizeof(bool));
-	w->shadow.call_keep =
-		session_copy_flags(s->call_keep, p->ncalls * sizeof(bool));
-	w->shadow.region_keep =
-		session_copy_flags(s->region_keep, p->nregions * sizeof(bool));
+	w->shadow_search.region_match = session_copy_flags(
+		s->search->region_match, p->nregions * sizeof(bool));
+	w->shadow_search.call_match = session_copy_flags(
+		s->search->call_match, p->ncalls * sizeof(bool));
+	sv_session_filter_shadow(&w->shadow, s);
 	w->shadow.lane_hidden =
 		session_copy_flags(s->lane_hidden, nl * sizeof(bool));
-	s->match_work = w;
-	s->matches_pending = true;
+	s->search->match_work = w;
+	s->search->matches_pending = true;
 	session_say_pending(s, -1);
 	sv_job_start(&w->job, session_match_run, w,
 		(lists_only ? 1 : 2) * (uint64_t)p->ncalls);
@@ -464,25 +700,26 @@ void sv_session_update_matches(struct sv_session *s)
 void sv_session_update_match_lists(struct sv_session *s)
 {
 	struct session_match_work *w;
-	uint32_t *matches = s->matches, *marked = s->marked;
+	uint32_t *matches = s->search->matches, *marked = s->search->marked;
 
-	if (s->matches_pending || s->index_pending) {
-		if (!s->match_work || !s->match_work->lists_only) {
+	if (s->search->matches_pending || s->search->index_pending) {
+		if (!s->search->match_work ||
+			!s->search->match_work->lists_only) {
 			/* The index is not made yet: make both again. */
 			sv_session_update_matches(s);
 			return;
 		}
 		/* Only lists on the way: the index is the session's. */
 		sv_session_cancel_matches(s);
-		matches = s->matches;
-		marked = s->marked;
+		matches = s->search->matches;
+		marked = s->search->marked;
 	}
 	if (!session_matches_in_background(s)) {
 		session_clear_lists(s);
 		session_compute_lists(s);
 		return;
 	}
-	s->matches = s->marked = NULL;
+	s->search->matches = s->search->marked = NULL;
 	session_clear_lists(s);
 	w = session_start_matches(s, true);
 	w->old_matches = matches;
@@ -492,31 +729,33 @@ void sv_session_update_match_lists(struct sv_session *s)
 /* The worker's lists become the session's, announced. */
 static void session_take_lists(struct sv_session *s)
 {
-	struct session_match_work *w = s->match_work;
+	struct session_match_work *w = s->search->match_work;
 
 	if (w->lists_only) {
 		/* The old lists (4 bytes a match) freed off the loop. */
-		sv_session_free_later(NULL, s->matches, s->marked,
-			(s->nmatches + s->nmarked) * sizeof(uint32_t));
-		s->matches = s->marked = NULL;
+		sv_session_free_later(NULL, s->search->matches,
+			s->search->marked,
+			(s->search->nmatches + s->search->nmarked) *
+				sizeof(uint32_t));
+		s->search->matches = s->search->marked = NULL;
 		session_clear_lists(s);
 	} else {
 		session_clear_matches(s);
 	}
-	s->matches = w->shadow.matches;
-	s->nmatches = w->shadow.nmatches;
-	s->marked = w->shadow.marked;
-	s->nmarked = w->shadow.nmarked;
-	w->shadow.matches = NULL;
-	w->shadow.marked = NULL;
-	s->matches_pending = false;
-	s->index_pending = true; /* until the worker is joined */
-	if (s->region_match)
+	s->search->matches = w->shadow_search.matches;
+	s->search->nmatches = w->shadow_search.nmatches;
+	s->search->marked = w->shadow_search.marked;
+	s->search->nmarked = w->shadow_search.nmarked;
+	w->shadow_search.matches = NULL;
+	w->shadow_search.marked = NULL;
+	s->search->matches_pending = false;
+	s->search->index_pending = true; /* until the worker is joined */
+	if (s->search->region_match)
 		sv_session_message(s, false, "%zu calls match '%s'",
-			s->nmatches, s->search_spec);
-	else if (s->nmarked)
+			s->search->nmatches, s->search->search_spec);
+	else if (s->search->nmarked)
 		sv_session_message(s, false, "%zu calls of '%s', longest first",
-			s->nmarked, s->p->regions[s->mark_region]);
+			s->search->nmarked, s->p->regions[s->mark_region]);
 	else
 		sv_session_say_no_marked(s, s->mark_region);
 	sv_session_notify(s, SV_SESSION_SEARCH);
@@ -524,31 +763,32 @@ static void session_take_lists(struct sv_session *s)
 
 bool sv_session_match_poll(struct sv_session *s)
 {
-	struct session_match_work *w = s->match_work;
+	struct session_match_work *w = s->search->match_work;
 	bool done;
 
-	sv_job_reap(&s->match_orphans, false);
-	if (!w || (!s->matches_pending && !s->index_pending))
+	sv_job_reap(&s->search->match_orphans, false);
+	if (!w || (!s->search->matches_pending && !s->search->index_pending))
 		return false;
 	done = sv_job_finished(&w->job);
-	if (s->matches_pending && !done &&
+	if (s->search->matches_pending && !done &&
 		!atomic_load_explicit(&w->lists_done, memory_order_acquire)) {
 		session_say_pending(s, sv_job_percent(&w->job));
 		return true;
 	}
-	if (s->matches_pending)
+	if (s->search->matches_pending)
 		session_take_lists(s);
 	if (!done)
 		return true; /* the lists are in; the highlights follow */
 	/* The highlight index: drawn from the next frame, no notice (the
 	 * views that follow the lists have them already). */
 	if (!w->lists_only) {
-		s->match_index = w->shadow.match_index;
-		s->has_match_index = w->shadow.has_match_index;
-		memset(&w->shadow.match_index, 0, sizeof w->shadow.match_index);
+		s->search->match_index = w->shadow_search.match_index;
+		s->search->has_match_index = w->shadow_search.has_match_index;
+		memset(&w->shadow_search.match_index, 0,
+			sizeof w->shadow_search.match_index);
 	}
 	session_work_free(w);
-	s->match_work = NULL;
-	s->index_pending = false;
+	s->search->match_work = NULL;
+	s->search->index_pending = false;
 	return true;
 }

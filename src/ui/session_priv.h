@@ -1,7 +1,7 @@
 /*
  * session_priv.h: what the session's files (session.c, session_filter.c,
- * session_match.c, session_stats.c, session_two.c) share beyond
- * session.h.  Private to src/ui/session*.c.
+ * session_match.c, session_stats.c, session_two.c, session_colors.c) share
+ * beyond session.h.  Private to src/ui/session*.c.
  */
 #ifndef SCOPEVIEW_UI_SESSION_PRIV_H
 #define SCOPEVIEW_UI_SESSION_PRIV_H
@@ -10,17 +10,39 @@
 
 #include "scopeview/callmeta.h"
 
-/* Tell the notify hook what changed (SV_SESSION_* bits). */
+/* Tell the notify hook what changed (SV_SESSION_* bits, with those of
+ * changes not told yet: notify_pending). */
 void sv_session_notify(struct sv_session *s, unsigned what);
+/* The one place the selection (sel, sel2) is written: a change is told
+ * with the next notice (SV_SESSION_SELECT in notify_pending), which
+ * sv_session_select gives at once and the session's own updates (lanes,
+ * filter, profile, second run) give with the change they belong to. */
+void sv_session_set_selection(
+	struct sv_session *s, uint32_t sel, uint32_t sel2);
+/* Sort the table shown again (its order depends on the second run's
+ * table when sorted by the change). */
+void sv_session_stats_resort(struct sv_session *s);
 /* Recompute the statistics for the lanes, filter and span in force (on a
  * worker for a window or range of a large profile). */
 void sv_session_compute_stats(struct sv_session *s);
 /* Stop a worker computing statistics, if any. */
 void sv_session_stats_stop(struct sv_session *s);
-/* Whether a worker computes statistics; take its table in when it is
- * done (true: the table changed). */
-bool sv_session_stats_busy(const struct sv_session *s);
+/* Take the worker's table in when it is done (true: the table
+ * changed). */
 bool sv_session_stats_poll(struct sv_session *s);
+/* The statistics' part (session_stats.c): made empty, sorted by total
+ * time, over the whole run; freed (NULL-safe; its worker stopped
+ * before). */
+struct sv_session_stats *sv_session_stats_new(void);
+void sv_session_stats_free(struct sv_session_stats *st);
+/* A range was marked (on) or cleared: the statistics cover it, or the
+ * run again when they covered the range. */
+void sv_session_stats_range(struct sv_session *s, bool on);
+/* Take t (the whole run's table of the profile, made elsewhere) as the
+ * table kept aside; t is zeroed. */
+void sv_session_stats_take_all(struct sv_session *s, struct sv_stats_table *t);
+/* Drop every table (a new profile) and a span of the old range. */
+void sv_session_stats_forget(struct sv_session *s);
 
 /* Remake the match lists and their index for the search, the marked
  * region and the lanes shown (on a worker for a large profile). */
@@ -30,6 +52,21 @@ void sv_session_update_matches(struct sv_session *s);
  * over every lane, is kept.  Both are made again while they are still
  * being made. */
 void sv_session_update_match_lists(struct sv_session *s);
+/* The search's part (session_match.c): made empty, and freed
+ * (NULL-safe; its workers stopped before). */
+struct sv_session_search *sv_session_search_new(void);
+void sv_session_search_free(struct sv_session_search *m);
+/* Whether its lists or its index are still being made. */
+bool sv_session_search_busy(const struct sv_session *s);
+/* Free the highlight index (off the loop when big): it borrows from
+ * index_full, which is about to go. */
+void sv_session_search_drop_index(struct sv_session *s);
+/* Forget the search (a new profile), not its lists. */
+void sv_session_search_clear(struct sv_session *s);
+/* Apply search pat again (a new profile) and remake the lists; err says
+ * why not when it no longer compiles. */
+void sv_session_search_again(
+	struct sv_session *s, const char *pat, struct sv_error *err);
 /* Tell a worker making match lists, if any, to stop, without waiting
  * for it; sv_session_stop_matches() waits for every such worker (before
  * the profile it reads goes). */
@@ -39,9 +76,9 @@ void sv_session_stop_matches(struct sv_session *s);
  * (may be NULL; ab_bytes between them): on a thread of its own when they
  * are large (tens of milliseconds of munmap on 10M calls), else here. */
 void sv_session_free_later(
-	struct sv_layout_index *ix, void *a, void *b, size_t ab_bytes);
+	struct sv_lod_index *ix, void *a, void *b, size_t ab_bytes);
 
-/* The second run's statistics and row2 (session_stats.c). */
+/* The second run's statistics and row2 (session_two.c). */
 void sv_session_compute_second(struct sv_session *s);
 /* A rank subset's whole-run table (stats_run, row_run), once, at init. */
 void sv_session_compute_run(struct sv_session *s);
@@ -68,8 +105,31 @@ void sv_session_pat_fini(struct sv_session_pat *sp);
 bool sv_session_pats_call(const struct sv_profile *p,
 	const struct sv_session_pat *pats, size_t n, uint32_t c);
 
-/* Whether the region filter keeps a region called name. */
-bool sv_session_filter_keeps_name(const struct sv_session *s, const char *name);
+/* The filter's part (session_filter.c): made empty, freed (NULL-safe;
+ * its worker stopped and its filter dropped before). */
+struct sv_session_filter *sv_session_filter_new(void);
+void sv_session_filter_free(struct sv_session_filter *f);
+/* Whether it has name patterns (include or exclude), and those patterns
+ * as a statistics filter's include and exclude lists (borrowed). */
+bool sv_session_filter_by_name(const struct sv_session *s);
+void sv_session_filter_patterns(
+	const struct sv_session *s, struct sv_stats_filter *f);
+/* Make the index drawn from index_full for the filter in force; 0 or
+ * -errno with err. */
+int sv_session_filter_index(struct sv_session *s, struct sv_error *err);
+/* Free the index drawn (later: on a thread of its own, as it is large). */
+void sv_session_filter_drop_index(struct sv_session *s, bool later);
+/* Drop the filter in force and its text (a new profile). */
+void sv_session_filter_clear(struct sv_session *s);
+/* A match worker's shadow session gets copies of the kept regions and
+ * calls in a filter part of its own, freed by _fini. */
+void sv_session_filter_shadow(
+	struct sv_session *shadow, const struct sv_session *s);
+void sv_session_filter_shadow_fini(struct sv_session *shadow);
+/* For each region of p whether filter f keeps its name (malloc'd; NULL:
+ * no filter, every region). */
+bool *sv_session_filter_keep_names(
+	const struct sv_session_filter *f, const struct sv_profile *p);
 /* Drop the filter in force (patterns, kept regions and calls; not the
  * index), stopping the statistics' worker that may read it first. */
 void sv_session_free_filter(struct sv_session *s);
@@ -93,11 +153,38 @@ bool sv_session_filter_poll(struct sv_session *s);
  * far it is; true when the screen should change. */
 bool sv_session_match_poll(struct sv_session *s);
 /* The second run's parts (session_two.c): its hidden lanes after the
- * lanes changed, its index after the filter changed, its maps after the
- * first run was replaced, and freeing them. */
+ * lanes changed, its index after the filter changed, and its maps
+ * after the first run was replaced. */
 void sv_session_second_lanes(struct sv_session *s);
 void sv_session_second_filter(struct sv_session *s);
 void sv_session_second_profile(struct sv_session *s);
-void sv_session_second_fini(struct sv_session *s);
+/* The second run's part: made empty; freed (NULL-safe). */
+struct sv_session_two *sv_session_two_new(void);
+void sv_session_two_free(struct sv_session_two *two);
+/* Its table is to be computed again (a new first run). */
+void sv_session_second_stale(struct sv_session *s);
+/* The second run p2's index of the calls filter f keeps (by name) into
+ * *ix (the filter's worker makes it, or sv_session_second_filter); and
+ * *ix taken by s when it has an index of the same second run (then *ix
+ * is zeroed and *has false), else false. */
+void sv_session_second_index(struct sv_lod_index *ix,
+	const struct sv_profile *p2, const struct sv_session_filter *f);
+bool sv_session_second_take(struct sv_session *s, const struct sv_profile *p2,
+	struct sv_lod_index *ix, bool *has);
+
+/* The colour map (session_colors.c): made empty, in mode "region";
+ * freed (NULL-safe). */
+struct sv_session_colors *sv_session_colors_new(void);
+void sv_session_colors_free(struct sv_session_colors *c);
+/* The profile's map: m taken over (zeroed) when given, else made of s->p
+ * (reads only s->p: safe on a worker while nothing else touches the
+ * map). */
+void sv_session_colors_make(struct sv_session *s, struct sv_palette_map *m);
+/* The second run's map: m taken over (zeroed) when given, else made of
+ * s->p2; region1[r], p2's region r's region of the same name in p or -1,
+ * gives it the first run's colour. */
+void sv_session_colors_second(
+	struct sv_session *s, struct sv_palette_map *m, const long *region1);
+void sv_session_colors_second_drop(struct sv_session *s);
 
 #endif

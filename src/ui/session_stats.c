@@ -5,8 +5,10 @@
  * another is shown; the table of any other selection (a window, a range,
  * a solo lane, ranks, a filter) of a large profile computed on a worker
  * thread (job.h) while the old one stays on screen ("computing" in its
- * title), stopped before anything it reads changes.  Nothing here knows about
- * curses or HDF5.
+ * title), stopped before anything it reads changes.  All of it is
+ * struct sv_session_stats, defined here alone: other files read it through
+ * sv_session_stats() and its kin (session.h) and change it only through
+ * the functions that notify.  Nothing here knows about curses or HDF5.
  */
 #include "scopeview/session.h"
 
@@ -20,118 +22,161 @@
 #include "scopeview/budget.h"
 #include "scopeview/render.h"
 
-/* The second run's table over the ranks and region filter of the first,
- * and the map from the first run's regions to its rows. */
-/* What the second run's table depends on, as a key. */
-static void session_second_key(const struct sv_session *s, char *buf, size_t n)
+/* The statistics of the lanes on display (session.h's accessors say what
+ * each part means). */
+struct sv_session_stats {
+	/* The table shown, its rows sorted by sort_key; the whole run's
+	 * table kept aside while a selection is shown, so restoring it
+	 * costs nothing (a quarter of a second on 10 million calls
+	 * otherwise). */
+	struct sv_stats_table shown;
+	bool stats_valid;
+	bool stats_is_all;
+	struct sv_stats_table stats_all;
+	bool stats_all_valid;
+	/* The first whole run's table of the profile, never sorted or
+	 * shown: what the table of a selection takes its rows kept whole
+	 * from (sv_stats_filter.base), on a worker while the views sort
+	 * the one shown. */
+	struct sv_stats_table stats_base;
+	bool stats_base_valid;
+	enum sv_stats_key sort_key;
+	int sort_diff; /* SV_SESSION_SORT_DELTA, _PCT, or 0: by sort_key */
+	/* The time the table covers, and the timeline's window as last
+	 * told (sv_session_set_window). */
+	enum sv_session_span stats_span;
+	int64_t win_t0, win_t1;
+	/* A window or range of a large profile is computed on a worker
+	 * (stats_busy) into stats_next, from stats_f and its own copies of
+	 * the lane and rank flags: the table shown stays until
+	 * sv_session_poll() takes the new one. */
+	bool stats_busy;
+	struct sv_job stats_job;
+	struct sv_stats_filter stats_f;
+	struct sv_stats_table stats_next;
+	bool *stats_lane_copy, *stats_rank_copy;
+	/* A rank subset's whole run (p->run): every region over every rank
+	 * of the file, from the stored statistics, and for each region of p
+	 * its row there, or -1 (row_run, p->nregions entries); and what
+	 * each rank's stored rows say (nrun_ranks). */
+	struct sv_stats_table stats_run;
+	bool stats_run_valid;
+	long *row_run;
+	struct sv_session_rank_run *run_ranks;
+	uint32_t nrun_ranks;
+};
+
+struct sv_session_stats *sv_session_stats_new(void)
 {
-	snprintf(buf, n, "%s\x01%s", s->rank_spec, s->filter_spec);
+	struct sv_session_stats *st = sv_xcalloc(1, sizeof *st);
+	st->sort_key = SV_STATS_KEY_TOTAL;
+	return st;
 }
 
-static void session_second_map(struct sv_session *s);
-static void session_sort_table(struct sv_session *s);
-
-void sv_session_adopt_second(struct sv_session *s, struct sv_stats_table *t)
+void sv_session_stats_free(struct sv_session_stats *st)
 {
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	s->stats2 = *t;
+	if (!st)
+		return;
+	if (st->stats_valid)
+		sv_stats_table_fini(&st->shown);
+	if (st->stats_all_valid)
+		sv_stats_table_fini(&st->stats_all);
+	if (st->stats_base_valid)
+		sv_stats_table_fini(&st->stats_base);
+	if (st->stats_run_valid)
+		sv_stats_table_fini(&st->stats_run);
+	free(st->row_run);
+	free(st->run_ranks);
+	free(st);
+}
+
+const struct sv_stats_table *sv_session_stats(const struct sv_session *s)
+{
+	return s->stats->stats_valid ? &s->stats->shown : NULL;
+}
+
+const struct sv_stats_table *sv_session_stats_all(const struct sv_session *s)
+{
+	return s->stats->stats_all_valid ? &s->stats->stats_all : NULL;
+}
+
+long sv_session_stats_rows(const struct sv_session *s)
+{
+	return s->stats->stats_valid ? (long)s->stats->shown.nregions : 0;
+}
+
+long sv_session_stats_region(const struct sv_session *s, long row)
+{
+	const struct sv_stats_table *st = sv_session_stats(s);
+	return st && row >= 0 && row < (long)st->nregions
+		       ? (long)st->regions[row].region
+		       : -1;
+}
+
+bool sv_session_stats_is_all(const struct sv_session *s)
+{
+	return s->stats->stats_is_all;
+}
+
+const struct sv_stats_table *sv_session_stats_run(const struct sv_session *s)
+{
+	return s->stats->stats_run_valid ? &s->stats->stats_run : NULL;
+}
+
+enum sv_stats_key sv_session_sort_key(const struct sv_session *s)
+{
+	return s->stats->sort_key;
+}
+
+int sv_session_sort_diff_kind(const struct sv_session *s)
+{
+	return s->stats->sort_diff;
+}
+
+enum sv_session_span sv_session_span(const struct sv_session *s)
+{
+	return s->stats->stats_span;
+}
+
+void sv_session_stats_range(struct sv_session *s, bool on)
+{
+	/* The statistics follow a range marked, and the run when it goes. */
+	if (on || s->stats->stats_span == SV_SPAN_RANGE) {
+		s->stats->stats_span = on ? SV_SPAN_RANGE : SV_SPAN_RUN;
+		sv_session_compute_stats(s);
+	}
+}
+
+void sv_session_stats_take_all(struct sv_session *s, struct sv_stats_table *t)
+{
+	struct sv_session_stats *st = s->stats;
+
+	if (st->stats_all_valid)
+		sv_stats_table_fini(&st->stats_all);
+	st->stats_all = *t;
+	st->stats_all_valid = true;
+	if (!st->stats_base_valid && st->stats_all.plain) {
+		sv_stats_table_copy(&st->stats_base, &st->stats_all);
+		st->stats_base_valid = true;
+	}
 	memset(t, 0, sizeof *t);
-	s->stats2_valid = true;
-	s->stats2_of[0] = s->p;
-	s->stats2_of[1] = s->p2;
-	session_second_key(s, s->stats2_key, sizeof s->stats2_key);
-	session_second_map(s);
 }
 
-void sv_session_compute_second(struct sv_session *s)
+void sv_session_stats_forget(struct sv_session *s)
 {
-	struct sv_stats_filter f;
-	struct sv_error err;
-	char key[sizeof s->stats2_key];
+	struct sv_session_stats *st = s->stats;
 
-	session_second_key(s, key, sizeof key);
-	if (s->stats2_valid && s->p2 && s->stats2_of[0] == s->p &&
-		s->stats2_of[1] == s->p2 && !strcmp(key, s->stats2_key))
-		return; /* a solo lane, a window: B's table stays */
-	if (s->stats2_valid)
-		sv_stats_table_fini(&s->stats2);
-	s->stats2_valid = false;
-	free(s->row2);
-	free(s->only2);
-	s->row2 = NULL;
-	s->only2 = NULL;
-	s->nonly2 = 0;
-	if (!s->p2)
-		return;
-	memset(&f, 0, sizeof f);
-	f.rank_on = s->rank_on;
-	f.nrank_on = s->nrank_on;
-	f.include = s->filter_re;
-	f.ninclude = s->ninclude;
-	f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-	f.nexclude = s->nexclude;
-	f.skip_empty = true;
-	if (sv_stats_table_compute(&s->stats2, s->p2, &f, &err) < 0)
-		return;
-	s->stats2_valid = true;
-	s->stats2_of[0] = s->p;
-	s->stats2_of[1] = s->p2;
-	memcpy(s->stats2_key, key, sizeof key);
-	session_second_map(s);
-	if (s->sort_diff && s->stats_valid)
-		session_sort_table(s);
-}
-
-/* For each region of p the row of stats2 of its name; the rows only in
- * the second run. */
-static void session_second_map(struct sv_session *s)
-{
-	uint32_t r;
-	size_t i;
-
-	free(s->row2);
-	free(s->only2);
-	s->nonly2 = 0;
-	s->row2 = sv_xmalloc(
-		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row2);
-	for (r = 0; r < s->p->nregions; r++)
-		s->row2[r] = -1;
-	s->only2 = sv_xmalloc((s->stats2.nregions ? s->stats2.nregions : 1) *
-			      sizeof *s->only2);
-	for (i = 0; i < s->stats2.nregions; i++) {
-		int64_t a =
-			sv_profile_find_region(s->p, s->stats2.regions[i].name);
-		if (a >= 0)
-			s->row2[a] = (long)i;
-		else
-			s->only2[s->nonly2++] = i;
-	}
-	/* The largest first, ties by name (a handful of rows). */
-	for (i = 1; i < s->nonly2; i++) {
-		size_t k = s->only2[i], j = i;
-		const struct sv_stats_region *rk = &s->stats2.regions[k];
-		while (j > 0) {
-			const struct sv_stats_region *rj =
-				&s->stats2.regions[s->only2[j - 1]];
-			if (rj->s.total_ns > rk->s.total_ns ||
-				(rj->s.total_ns == rk->s.total_ns &&
-					strcmp(rj->name, rk->name) <= 0))
-				break;
-			s->only2[j] = s->only2[j - 1];
-			j--;
-		}
-		s->only2[j] = k;
-	}
-}
-
-const struct sv_stats_region *sv_session_second_of(
-	const struct sv_session *s, uint32_t r)
-{
-	if (!s->stats2_valid || !s->row2 || r >= s->p->nregions ||
-		s->row2[r] < 0)
-		return NULL;
-	return &s->stats2.regions[s->row2[r]];
+	if (st->stats_all_valid)
+		sv_stats_table_fini(&st->stats_all);
+	st->stats_all_valid = false;
+	if (st->stats_base_valid)
+		sv_stats_table_fini(&st->stats_base);
+	st->stats_base_valid = false;
+	if (st->stats_valid)
+		sv_stats_table_fini(&st->shown);
+	st->stats_valid = false;
+	if (st->stats_span == SV_SPAN_RANGE)
+		st->stats_span = SV_SPAN_RUN;
 }
 
 static void session_run_ranks(struct sv_session *s);
@@ -142,19 +187,20 @@ void sv_session_compute_run(struct sv_session *s)
 	size_t i;
 	uint32_t r;
 
-	if (!s->p->run || sv_stats_table_compute(
-				  &s->stats_run, s->p->run, NULL, &err) < 0)
+	if (!s->p->run || sv_stats_table_compute(&s->stats->stats_run,
+				  s->p->run, NULL, &err) < 0)
 		return;
-	s->stats_run_valid = true;
-	s->row_run = sv_xmalloc(
-		(s->p->nregions ? s->p->nregions : 1) * sizeof *s->row_run);
+	s->stats->stats_run_valid = true;
+	s->stats->row_run = sv_xmalloc((s->p->nregions ? s->p->nregions : 1) *
+				       sizeof *s->stats->row_run);
 	for (r = 0; r < s->p->nregions; r++)
-		s->row_run[r] = -1;
+		s->stats->row_run[r] = -1;
 	/* The same region table: a row's region is p's. */
-	for (i = 0; i < s->stats_run.nregions; i++)
-		if (s->stats_run.regions[i].region < s->p->nregions &&
-			s->stats_run.regions[i].nranks)
-			s->row_run[s->stats_run.regions[i].region] = (long)i;
+	for (i = 0; i < s->stats->stats_run.nregions; i++)
+		if (s->stats->stats_run.regions[i].region < s->p->nregions &&
+			s->stats->stats_run.regions[i].nranks)
+			s->stats->row_run[s->stats->stats_run.regions[i]
+						  .region] = (long)i;
 	session_run_ranks(s);
 }
 
@@ -164,14 +210,16 @@ static void session_run_ranks(struct sv_session *s)
 	const struct sv_profile *run = s->p->run;
 	size_t i;
 
-	s->nrun_ranks = sv_budget_nranks(run);
-	s->run_ranks = sv_xcalloc(
-		s->nrun_ranks ? s->nrun_ranks : 1, sizeof *s->run_ranks);
-	for (i = 0; i < s->nrun_ranks; i++)
-		s->run_ranks[i].top_region = -1;
+	s->stats->nrun_ranks = sv_budget_nranks(run);
+	s->stats->run_ranks =
+		sv_xcalloc(s->stats->nrun_ranks ? s->stats->nrun_ranks : 1,
+			sizeof *s->stats->run_ranks);
+	for (i = 0; i < s->stats->nrun_ranks; i++)
+		s->stats->run_ranks[i].top_region = -1;
 	for (i = 0; i < run->nrows; i++) {
 		const struct sv_row *row = &run->rows[i];
-		struct sv_session_rank_run *rr = &s->run_ranks[row->rank];
+		struct sv_session_rank_run *rr =
+			&s->stats->run_ranks[row->rank];
 		const struct sv_summary *m = &row->summary;
 		rr->calls += row->count;
 		if (!row->has_summary || !row->count)
@@ -191,43 +239,46 @@ static void session_run_ranks(struct sv_session *s)
 const struct sv_session_rank_run *sv_session_rank_run(
 	const struct sv_session *s, uint32_t r)
 {
-	return r < s->nrun_ranks ? &s->run_ranks[r] : NULL;
+	return r < s->stats->nrun_ranks ? &s->stats->run_ranks[r] : NULL;
 }
 
 const struct sv_stats_region *sv_session_run_of(
 	const struct sv_session *s, uint32_t r)
 {
-	if (!s->stats_run_valid || r >= s->p->nregions || s->row_run[r] < 0)
+	if (!s->stats->stats_run_valid || r >= s->p->nregions ||
+		s->stats->row_run[r] < 0)
 		return NULL;
-	return &s->stats_run.regions[s->row_run[r]];
+	return &s->stats->stats_run.regions[s->stats->row_run[r]];
 }
 
 /* Stop the worker computing statistics, if any, and drop its copies. */
 void sv_session_stats_stop(struct sv_session *s)
 {
-	if (s->stats_busy) {
-		sv_job_cancel(&s->stats_job);
-		sv_stats_table_fini(&s->stats_next);
-		s->stats_busy = false;
+	if (!s->stats) /* a session finished before */
+		return;
+	if (s->stats->stats_busy) {
+		sv_job_cancel(&s->stats->stats_job);
+		sv_stats_table_fini(&s->stats->stats_next);
+		s->stats->stats_busy = false;
 	}
-	free(s->stats_lane_copy);
-	free(s->stats_rank_copy);
-	s->stats_lane_copy = s->stats_rank_copy = NULL;
+	free(s->stats->stats_lane_copy);
+	free(s->stats->stats_rank_copy);
+	s->stats->stats_lane_copy = s->stats->stats_rank_copy = NULL;
 }
 
 /* Stop showing the table: the whole run's is kept aside for the way
  * back. */
 static void session_drop_stats(struct sv_session *s)
 {
-	if (s->stats_valid && s->stats_is_all) {
-		if (s->stats_all_valid)
-			sv_stats_table_fini(&s->stats_all);
-		s->stats_all = s->stats;
-		s->stats_all_valid = true;
-	} else if (s->stats_valid) {
-		sv_stats_table_fini(&s->stats);
+	if (s->stats->stats_valid && s->stats->stats_is_all) {
+		if (s->stats->stats_all_valid)
+			sv_stats_table_fini(&s->stats->stats_all);
+		s->stats->stats_all = s->stats->shown;
+		s->stats->stats_all_valid = true;
+	} else if (s->stats->stats_valid) {
+		sv_stats_table_fini(&s->stats->shown);
 	}
-	s->stats_valid = false;
+	s->stats->stats_valid = false;
 }
 
 /* A region's change in total time, for the Δ sorts: B - A, or in
@@ -256,27 +307,26 @@ static int session_keyed_cmp(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* The table in the session's order: by sort_key, or by change. */
-static void session_sort_table(struct sv_session *s)
+void sv_session_stats_resort(struct sv_session *s)
 {
 	struct session_keyed *k;
 	struct sv_stats_region *rows;
-	size_t i, n = s->stats.nregions;
+	size_t i, n = s->stats->shown.nregions;
 
-	sv_stats_table_sort(&s->stats, s->sort_key);
-	if (!s->sort_diff || !s->stats2_valid || n < 2)
+	sv_stats_table_sort(&s->stats->shown, s->stats->sort_key);
+	if (!s->stats->sort_diff || !sv_session_stats2(s) || n < 2)
 		return;
 	k = sv_xmalloc(n * sizeof *k);
 	rows = sv_xmalloc(n * sizeof *rows);
 	for (i = 0; i < n; i++) {
-		k[i].key =
-			session_change(s, &s->stats.regions[i], s->sort_diff);
+		k[i].key = session_change(
+			s, &s->stats->shown.regions[i], s->stats->sort_diff);
 		k[i].i = i;
 	}
 	qsort(k, n, sizeof *k, session_keyed_cmp);
 	for (i = 0; i < n; i++)
-		rows[i] = s->stats.regions[k[i].i];
-	memcpy(s->stats.regions, rows, n * sizeof *rows);
+		rows[i] = s->stats->shown.regions[k[i].i];
+	memcpy(s->stats->shown.regions, rows, n * sizeof *rows);
 	free(rows);
 	free(k);
 }
@@ -286,21 +336,22 @@ static void session_adopt_stats(
 	struct sv_session *s, struct sv_stats_table *t, bool all)
 {
 	session_drop_stats(s);
-	s->stats = *t;
-	s->stats_valid = true;
-	s->stats_is_all = all;
-	if (all && !s->stats_base_valid && s->stats.plain) {
+	s->stats->shown = *t;
+	s->stats->stats_valid = true;
+	s->stats->stats_is_all = all;
+	if (all && !s->stats->stats_base_valid && s->stats->shown.plain) {
 		/* In display order, before it is sorted, as computed. */
-		sv_stats_table_copy(&s->stats_base, &s->stats);
-		s->stats_base_valid = true;
+		sv_stats_table_copy(&s->stats->stats_base, &s->stats->shown);
+		s->stats->stats_base_valid = true;
 	}
-	session_sort_table(s);
+	sv_session_stats_resort(s);
 }
 
 static void session_stats_job(struct sv_job *j)
 {
 	struct sv_session *s = j->arg;
-	j->rc = sv_stats_table_compute(&s->stats_next, s->p, &s->stats_f, NULL);
+	j->rc = sv_stats_table_compute(
+		&s->stats->stats_next, s->p, &s->stats->stats_f, NULL);
 	atomic_store(&j->progress, j->total);
 }
 
@@ -308,14 +359,15 @@ static void session_stats_job(struct sv_job *j)
 static bool session_span_range(
 	const struct sv_session *s, int64_t *t0, int64_t *t1)
 {
-	if (s->stats_span == SV_SPAN_RANGE && s->has_range) {
+	if (s->stats->stats_span == SV_SPAN_RANGE && s->has_range) {
 		*t0 = s->range_t0;
 		*t1 = s->range_t1;
 		return true;
 	}
-	if (s->stats_span == SV_SPAN_WINDOW && s->win_t1 > s->win_t0) {
-		*t0 = s->win_t0;
-		*t1 = s->win_t1;
+	if (s->stats->stats_span == SV_SPAN_WINDOW &&
+		s->stats->win_t1 > s->stats->win_t0) {
+		*t0 = s->stats->win_t0;
+		*t1 = s->stats->win_t1;
 		return true;
 	}
 	return false;
@@ -335,28 +387,26 @@ static void session_compute_first(struct sv_session *s)
 	if (s->p->has_calls && s->p->nlanes &&
 		memchr(s->lane_hidden, true, s->p->nlanes))
 		f.lane_on = s->lane_on; /* every lane shown: no filter */
-	if (s->call_keep) {
+	if (sv_session_call_keep(s)) {
 		/* Names and metadata terms together: the calls kept. */
-		f.call_on = s->call_keep;
+		f.call_on = sv_session_call_keep(s);
 	} else {
-		f.include = s->filter_re;
-		f.ninclude = s->ninclude;
-		f.exclude = s->filter_re ? s->filter_re + s->ninclude : NULL;
-		f.nexclude = s->nexclude;
+		sv_session_filter_patterns(s, &f);
 	}
 	f.skip_empty = s->p->has_calls;
 	f.has_range =
 		s->p->has_calls && session_span_range(s, &f.t0_ns, &f.t1_ns);
 	/* Rows kept whole are the whole run's; the rest on both cores. */
-	f.base = s->stats_base_valid ? &s->stats_base : NULL;
+	f.base = s->stats->stats_base_valid ? &s->stats->stats_base : NULL;
 	f.threads = 2;
-	all = s->solo_lane < 0 && !s->rank_on && !s->ninclude && !s->nexclude &&
-	      !s->call_keep && !f.has_range;
-	if (all && s->stats_valid && s->stats_is_all)
+	all = s->solo_lane < 0 && !s->rank_on &&
+	      !sv_session_filter_by_name(s) && !sv_session_call_keep(s) &&
+	      !f.has_range;
+	if (all && s->stats->stats_valid && s->stats->stats_is_all)
 		return;
-	if (all && s->stats_all_valid) {
-		t = s->stats_all;
-		s->stats_all_valid = false;
+	if (all && s->stats->stats_all_valid) {
+		t = s->stats->stats_all;
+		s->stats->stats_all_valid = false;
 		session_adopt_stats(s, &t, true);
 		return;
 	}
@@ -366,23 +416,25 @@ static void session_compute_first(struct sv_session *s)
 		 * it first). */
 		size_t nl = s->p->nlanes ? s->p->nlanes : 1;
 		if (f.lane_on) {
-			s->stats_lane_copy = sv_xmalloc(nl * sizeof(bool));
-			memcpy(s->stats_lane_copy, f.lane_on,
+			s->stats->stats_lane_copy =
+				sv_xmalloc(nl * sizeof(bool));
+			memcpy(s->stats->stats_lane_copy, f.lane_on,
 				s->p->nlanes * sizeof(bool));
-			f.lane_on = s->stats_lane_copy;
+			f.lane_on = s->stats->stats_lane_copy;
 		}
 		if (f.rank_on) {
-			s->stats_rank_copy = sv_xmalloc(
+			s->stats->stats_rank_copy = sv_xmalloc(
 				(f.nrank_on ? f.nrank_on : 1) * sizeof(bool));
-			memcpy(s->stats_rank_copy, f.rank_on,
+			memcpy(s->stats->stats_rank_copy, f.rank_on,
 				f.nrank_on * sizeof(bool));
-			f.rank_on = s->stats_rank_copy;
+			f.rank_on = s->stats->stats_rank_copy;
 		}
-		f.cancel = &s->stats_job.cancel;
-		s->stats_f = f;
-		memset(&s->stats_next, 0, sizeof s->stats_next);
-		s->stats_busy = true;
-		sv_job_start(&s->stats_job, session_stats_job, s, s->p->ncalls);
+		f.cancel = &s->stats->stats_job.cancel;
+		s->stats->stats_f = f;
+		memset(&s->stats->stats_next, 0, sizeof s->stats->stats_next);
+		s->stats->stats_busy = true;
+		sv_job_start(&s->stats->stats_job, session_stats_job, s,
+			s->p->ncalls);
 		return;
 	}
 	if (sv_stats_table_compute(&t, s->p, &f, &err) == 0) {
@@ -400,26 +452,26 @@ void sv_session_compute_stats(struct sv_session *s)
 
 bool sv_session_stats_busy(const struct sv_session *s)
 {
-	return s->stats_busy;
+	return s->stats->stats_busy;
 }
 
 bool sv_session_stats_poll(struct sv_session *s)
 {
 	struct sv_stats_table t;
 
-	if (!s->stats_busy || !sv_job_poll(&s->stats_job))
+	if (!s->stats->stats_busy || !sv_job_poll(&s->stats->stats_job))
 		return false;
-	s->stats_busy = false;
-	if (s->stats_job.rc == 0) {
-		t = s->stats_next;
-		memset(&s->stats_next, 0, sizeof s->stats_next);
+	s->stats->stats_busy = false;
+	if (s->stats->stats_job.rc == 0) {
+		t = s->stats->stats_next;
+		memset(&s->stats->stats_next, 0, sizeof s->stats->stats_next);
 		session_adopt_stats(s, &t, false);
 	} else {
-		sv_stats_table_fini(&s->stats_next);
+		sv_stats_table_fini(&s->stats->stats_next);
 	}
-	free(s->stats_lane_copy);
-	free(s->stats_rank_copy);
-	s->stats_lane_copy = s->stats_rank_copy = NULL;
+	free(s->stats->stats_lane_copy);
+	free(s->stats->stats_rank_copy);
+	s->stats->stats_lane_copy = s->stats->stats_rank_copy = NULL;
 	sv_session_notify(s, SV_SESSION_SORT);
 	return true;
 }
@@ -428,18 +480,18 @@ void sv_session_set_span(struct sv_session *s, enum sv_session_span span)
 {
 	if (span == SV_SPAN_RANGE && !s->has_range)
 		span = SV_SPAN_RUN;
-	s->stats_span = span;
+	s->stats->stats_span = span;
 	sv_session_compute_stats(s);
 	sv_session_notify(s, SV_SESSION_SORT);
 }
 
 void sv_session_set_window(struct sv_session *s, int64_t t0, int64_t t1)
 {
-	if (s->win_t0 == t0 && s->win_t1 == t1)
+	if (s->stats->win_t0 == t0 && s->stats->win_t1 == t1)
 		return;
-	s->win_t0 = t0;
-	s->win_t1 = t1;
-	if (s->stats_span != SV_SPAN_WINDOW)
+	s->stats->win_t0 = t0;
+	s->stats->win_t1 = t1;
+	if (s->stats->stats_span != SV_SPAN_WINDOW)
 		return;
 	sv_session_compute_stats(s);
 	sv_session_notify(s, SV_SESSION_SORT);
@@ -452,32 +504,33 @@ void sv_session_span_text(const struct sv_session *s, char *buf, size_t n)
 
 	if (!session_span_range(s, &t0, &t1))
 		snprintf(buf, n, "whole run%s",
-			s->stats_busy ? ", computing" : "");
+			s->stats->stats_busy ? ", computing" : "");
 	else
 		snprintf(buf, n, "%s %s .. %s (calls clipped)%s",
-			s->stats_span == SV_SPAN_RANGE ? "range" : "window",
+			s->stats->stats_span == SV_SPAN_RANGE ? "range"
+							      : "window",
 			sv_render_rel(sv_sub_sat(t0, s->origin), a, sizeof a),
 			sv_render_rel(sv_sub_sat(t1, s->origin), b, sizeof b),
-			s->stats_busy ? ", computing" : "");
+			s->stats->stats_busy ? ", computing" : "");
 }
 
 void sv_session_sort(struct sv_session *s, enum sv_stats_key key)
 {
-	s->sort_key = key;
-	s->sort_diff = 0;
-	if (s->stats_valid)
-		sv_stats_table_sort(&s->stats, key);
+	s->stats->sort_key = key;
+	s->stats->sort_diff = 0;
+	if (s->stats->stats_valid)
+		sv_stats_table_sort(&s->stats->shown, key);
 	sv_session_notify(s, SV_SESSION_SORT);
 }
 
 int sv_session_sort_diff(struct sv_session *s, int kind)
 {
-	if (!s->p2 || !s->stats2_valid ||
+	if (!s->p2 || !sv_session_stats2(s) ||
 		(kind != SV_SESSION_SORT_DELTA && kind != SV_SESSION_SORT_PCT))
 		return -EINVAL;
-	s->sort_diff = kind;
-	if (s->stats_valid)
-		session_sort_table(s);
+	s->stats->sort_diff = kind;
+	if (s->stats->stats_valid)
+		sv_session_stats_resort(s);
 	sv_session_notify(s, SV_SESSION_SORT);
 	return 0;
 }

@@ -161,15 +161,14 @@ struct sv_panel_area sv_timeline_panel_area(const struct sv_timeline *v)
 int sv_timeline_mark_region(struct sv_timeline *v, long region)
 {
 	sv_session_mark_region(v->s, region);
-	v->mark_wait = region >= 0 && v->s->matches_pending;
+	v->mark_wait = region >= 0 && sv_session_matches_pending(v->s);
 	if (region < 0 || v->mark_wait)
 		return SV_REACT_REDRAW;
-	if (!v->s->nmarked) {
+	if (!sv_session_nmarked(v->s)) {
 		sv_session_say_no_marked(v->s, region);
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
-	return sv_timeline_jump_list(
-		v, v->s->marked, v->s->nmarked, &v->s->marked_pos, 1, false);
+	return sv_timeline_jump_session(v, true, 1);
 }
 
 /* ---- geometry, window and cursor ------------------------------------------ */
@@ -330,7 +329,8 @@ void sv_timeline_select_run(struct sv_timeline *v, unsigned run, uint32_t c)
 {
 	const struct sv_timeline_src src = sv_timeline_src(v, run);
 	const struct sv_profile *p = src.p;
-	const bool *hidden = src.run ? v->s->lane2_hidden : v->s->lane_hidden;
+	const bool *hidden =
+		src.run ? sv_session_lane2_hidden(v->s) : v->s->lane_hidden;
 	int64_t s, e, lo, hi, span = sv_timeline_span(v);
 	uint32_t lane;
 
@@ -429,12 +429,24 @@ int sv_timeline_select_rel(struct sv_timeline *v, uint32_t c, const char *none)
 	return SV_REACT_REDRAW;
 }
 
+int sv_timeline_jump_session(struct sv_timeline *v, bool marked, int dir)
+{
+	size_t n;
+	const uint32_t *list = marked ? sv_session_marked(v->s, &n)
+				      : sv_session_matches(v->s, &n);
+	long pos = sv_session_jump_pos(v->s, marked);
+	int rc = sv_timeline_jump_list(v, list, n, &pos, dir, !marked);
+
+	sv_session_set_jump_pos(v->s, marked, pos);
+	return rc;
+}
+
 int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 	long *pos, int dir, bool by_time)
 {
 	size_t i;
 
-	if (!n && v->s->matches_pending) {
+	if (!n && sv_session_matches_pending(v->s)) {
 		sv_session_message(
 			v->s, false, "the calls are still coming in");
 		return SV_REACT_REDRAW;

@@ -27,9 +27,10 @@ static void timeline_no_match(struct sv_timeline *v, const char *pat)
 	size_t hidden = 0;
 	uint32_t c, row = 0;
 
-	for (c = 0; s->region_match && p->has_calls && c < p->ncalls; c++)
-		if (s->region_match[p->rows[sv_profile_row_next(p, c, &row)]
-					    .region] &&
+	for (c = 0; sv_session_search_on(s) && p->has_calls && c < p->ncalls;
+		c++)
+		if (sv_session_search_region(s,
+			    p->rows[sv_profile_row_next(p, c, &row)].region) &&
 			s->lane_hidden[sv_call_lane(p, c)])
 			hidden++;
 	if (!hidden) {
@@ -46,17 +47,17 @@ static void timeline_no_match(struct sv_timeline *v, const char *pat)
 /* The search pat has its match lists: say so and jump to the first. */
 int sv_timeline_search_found(struct sv_timeline *v, const char *pat)
 {
-	if (v->s->search_limit_hits) {
-		sv_session_message(v->s, true, "%s", v->s->search_limit_msg);
-		if (!v->s->nmatches)
+	if (sv_session_search_limit(v->s)) {
+		sv_session_message(
+			v->s, true, "%s", sv_session_search_limit(v->s));
+		if (!sv_session_nmatches(v->s))
 			return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
-	if (!v->s->nmatches) {
+	if (!sv_session_nmatches(v->s)) {
 		timeline_no_match(v, pat);
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
-	return sv_timeline_jump_list(
-		v, v->s->matches, v->s->nmatches, &v->s->match_pos, 1, true);
+	return sv_timeline_jump_session(v, false, 1);
 }
 
 int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
@@ -72,7 +73,7 @@ int sv_timeline_set_search(struct sv_timeline *v, const char *pat)
 		sv_session_message(v->s, false, "search cleared");
 		return SV_REACT_REDRAW;
 	}
-	if (v->s->matches_pending) {
+	if (sv_session_matches_pending(v->s)) {
 		/* The lists come later (sv_session_poll): the message line
 		 * shows the progress meanwhile. */
 		v->search_wait = true;

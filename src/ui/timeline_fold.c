@@ -197,7 +197,8 @@ struct fold_cell {
 
 static bool fold_lane_shown(const struct sv_timeline *v, unsigned run, size_t l)
 {
-	const bool *hidden = run ? v->s->lane2_hidden : v->s->lane_hidden;
+	const bool *hidden =
+		run ? sv_session_lane2_hidden(v->s) : v->s->lane_hidden;
 	return !hidden || !hidden[l];
 }
 
@@ -353,7 +354,7 @@ void sv_timeline_draw_fold(const struct sv_timeline *v, struct sv_grid *g,
 	const struct sv_profile *p = src.p;
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
 	struct sv_tmap m = sv_timeline_tmap_run(v, r->run);
-	bool dim = s->search_spec[0] && (s->region_match || s->call_match);
+	bool dim = sv_session_search_spec(s)[0] && sv_session_search_on(s);
 	uint32_t run_region = 0;
 	int x, run_x0 = -1, sel_x0, sel_x1;
 
@@ -442,7 +443,7 @@ static int fold_row_fate(
 		return fold_in_window(v, &src, row->lane, row->depth)
 			       ? FOLD_KEEP
 			       : FOLD_DROP_ROW;
-	if (!v->s->region_keep)
+	if (!sv_session_region_keep(v->s))
 		return FOLD_KEEP;
 	for (l = row->lane; l < row->lane_end; l++)
 		if (fold_lane_shown(v, row->run, l)) {

@@ -186,11 +186,12 @@ static void tlranks_matrix(struct sv_timeline *v)
 	sv_ranks_fini(&t->m);
 	t->m_valid = false;
 	t->m_col = -1;
-	if (t->region < 0 || !s->stats_valid)
+	if (t->region < 0 || !sv_session_stats(s))
 		return;
-	t->m_valid = sv_ranks_compute(&t->m, &s->stats, SV_RANKS_TOTAL) == 0;
-	for (j = 0; t->m_valid && j < s->stats.nregions; j++)
-		if ((long)s->stats.regions[j].region == t->region)
+	t->m_valid = sv_ranks_compute(
+			     &t->m, sv_session_stats(s), SV_RANKS_TOTAL) == 0;
+	for (j = 0; t->m_valid && j < sv_session_stats(s)->nregions; j++)
+		if ((long)sv_session_stats(s)->regions[j].region == t->region)
 			t->m_col = (long)j;
 }
 
@@ -285,7 +286,8 @@ void sv_timeline_sync(struct sv_timeline *v)
 	/* While the session's lists are being made (a region just marked),
 	 * the strip waits for them: side by side the two workers slowed
 	 * the list the views wait for. */
-	if ((region != t->region || t->stale) && !v->s->matches_pending)
+	if ((region != t->region || t->stale) &&
+		!sv_session_matches_pending(v->s))
 		tlranks_recompute(v, region);
 	else if (t->stale_m)
 		tlranks_matrix(v);
@@ -313,7 +315,7 @@ void sv_timeline_build_rows(struct sv_timeline *v)
 	sv_timeline_two_lanes(v);
 	sv_layout_rows_build_two(&v->rows, v->s->p, v->s->lane_hidden,
 		v->lane_folded, sv_session_two_rows(v->s) ? v->s->p2 : NULL,
-		v->s->lane2_hidden, v->lane2_folded);
+		sv_session_lane2_hidden(v->s), v->lane2_folded);
 	sv_timeline_fold_rows(v);
 }
 

@@ -25,17 +25,17 @@ struct sv_timeline_src sv_timeline_src(
 {
 	const struct sv_session *s = v->s;
 
-	if (run && s->p2 && s->has_index2)
+	if (run && s->p2 && sv_session_index2(s))
 		return (struct sv_timeline_src){
 			.p = s->p2,
-			.ix = &s->index2,
-			.shift = s->shift2,
+			.ix = sv_session_index2(s),
+			.shift = sv_session_shift2(s),
 			.sel = s->sel2,
 			.run = 1,
 		};
 	return (struct sv_timeline_src){
 		.p = s->p,
-		.ix = &s->index,
+		.ix = sv_session_index(s),
 		.shift = 0,
 		.sel = s->sel,
 		.run = 0,
@@ -82,15 +82,17 @@ bool sv_timeline_same_lane(
 void sv_timeline_extent(const struct sv_timeline *v, int64_t *t0, int64_t *t1)
 {
 	const struct sv_session *s = v->s;
+	int64_t a, b;
 
 	*t0 = s->run_t0;
 	*t1 = s->run_t1;
 	if (!sv_session_two_rows(s))
 		return;
-	if (s->run2_t0 < *t0)
-		*t0 = s->run2_t0;
-	if (s->run2_t1 > *t1)
-		*t1 = s->run2_t1;
+	sv_session_run2_extent(s, &a, &b);
+	if (a < *t0)
+		*t0 = a;
+	if (b > *t1)
+		*t1 = b;
 }
 
 void sv_timeline_two_lanes(struct sv_timeline *v)
@@ -167,13 +169,13 @@ int sv_timeline_second_command(struct sv_timeline *v, const char *arg)
 
 	while (*arg == ' ')
 		arg++;
-	if (!s->p2 || !s->has_index2) {
+	if (!s->p2 || !sv_session_index2(s)) {
 		sv_session_message(
 			s, true, "%s", "no second run (:open FILE loads one)");
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	if (!*arg)
-		on = !s->show2;
+		on = !sv_session_second_shown(s);
 	else if (!strcmp(arg, "on"))
 		on = true;
 	else if (!strcmp(arg, "off"))
@@ -196,7 +198,7 @@ int sv_timeline_second_command(struct sv_timeline *v, const char *arg)
 	sv_session_message(s, false,
 		on ? "run B's rows under run A's (%s)"
 		   : "run B's rows hidden (%s)",
-		s->name2 ? s->name2 : "");
+		sv_session_name2(s) ? sv_session_name2(s) : "");
 	return SV_REACT_REDRAW;
 }
 
@@ -217,7 +219,7 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 	const struct sv_profile *p2 = s->p2;
 	uint32_t c = s->sel2, par;
 
-	if (!p2 || !s->has_index2 || (!v->cur_run && c == SV_NO_CALL))
+	if (!p2 || !sv_session_index2(s) || (!v->cur_run && c == SV_NO_CALL))
 		return -1;
 	switch (action) {
 	case SV_ACTION_NEXT_CALL:
@@ -231,7 +233,8 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			return -1;
 		par = sv_profile_parent(p2, c);
 		while (par != SV_NO_CALL &&
-			sv_lod_level_pos(&s->index2, par) == UINT32_MAX)
+			sv_lod_level_pos(sv_session_index2(s), par) ==
+				UINT32_MAX)
 			par = sv_profile_parent(p2, par);
 		return two_select_rel(v, par, "a top-level call");
 	case SV_ACTION_CHILD:
@@ -240,15 +243,15 @@ int sv_timeline_two_apply(struct sv_timeline *v, int action)
 			return -1;
 		return two_select_rel(v,
 			action == SV_ACTION_CHILD
-				? sv_lod_first_child(&s->index2, c)
-				: sv_lod_longest_child(&s->index2, c),
+				? sv_lod_first_child(sv_session_index2(s), c)
+				: sv_lod_longest_child(sv_session_index2(s), c),
 			"no call inside this one");
 	case SV_ACTION_NEXT_SIBLING:
 	case SV_ACTION_PREV_SIBLING:
 		if (c == SV_NO_CALL)
 			return -1;
 		return two_select_rel(v,
-			sv_lod_sibling(&s->index2, c,
+			sv_lod_sibling(sv_session_index2(s), c,
 				action == SV_ACTION_NEXT_SIBLING ? 1 : -1),
 			"no more calls with the same parent");
 	case SV_ACTION_SOLO_LANE:

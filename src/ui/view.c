@@ -384,9 +384,10 @@ static int view_global(struct sv_view *v, int a)
 		/* The whole run, the window, the range (when marked), and
 		 * round again. */
 		enum sv_session_span next =
-			v->s.stats_span == SV_SPAN_RUN      ? SV_SPAN_WINDOW
-			: v->s.stats_span == SV_SPAN_WINDOW ? SV_SPAN_RANGE
-							    : SV_SPAN_RUN;
+			sv_session_span(&v->s) == SV_SPAN_RUN ? SV_SPAN_WINDOW
+			: sv_session_span(&v->s) == SV_SPAN_WINDOW
+				? SV_SPAN_RANGE
+				: SV_SPAN_RUN;
 		char what[160];
 		view_sync_window(v);
 		sv_session_set_span(&v->s, next);
