@@ -185,6 +185,7 @@ for n in 1 2 3; do
 		"$tmp/agg.h5" "$tmp/json.json" "$tmp/g2.h5"
 done
 same 5 scaling "$tmp/one.h5" "$tmp/r2.h5"
+same 3 scaling --ranks 3 "$tmp/r2.h5" "$tmp/r4.h5"
 same 2 scaling --x nosuchkey "$tmp/r2.h5" "$tmp/r4.h5"
 
 # Files that cannot be read: the same one message and exit 1 as
