@@ -187,14 +187,14 @@ START_TEST(test_dist_gather_alone)
 	uint64_t *all = NULL;
 	size_t nall = 0, *at = NULL;
 
-	sv_dist_gather(mine, 3, sizeof *mine, (void **)&all, &nall, &at);
+	all = sv_dist_gather(mine, 3, sizeof *mine, &nall, &at);
 	ck_assert_uint_eq(nall, 3);
 	ck_assert_ptr_nonnull(at);
 	ck_assert_uint_eq(at[0], 0);
 	ck_assert_int_eq(memcmp(all, mine, sizeof mine), 0);
 	free(all);
 	free(at);
-	sv_dist_gather(NULL, 0, sizeof *mine, (void **)&all, &nall, NULL);
+	all = sv_dist_gather(NULL, 0, sizeof *mine, &nall, NULL);
 	ck_assert_uint_eq(nall, 0);
 	free(all);
 }

@@ -62,11 +62,12 @@ int sv_dist_agree(int rc, struct sv_error *err);
 int sv_dist_bcast(void *ctx, void *buf, size_t n, int rc);
 
 /* Gather every process's n items of size bytes (mine) to process 0, one
- * process's after the other: there *all (malloc'd, room for one item at
- * least) and *nall, and, when at is not NULL, *at (malloc'd) the index
- * in *all of each process's first item; elsewhere NULL and 0. */
-void sv_dist_gather(const void *mine, size_t n, size_t size, void **all,
-	size_t *nall, size_t **at);
+ * process's after the other: there it returns them (malloc'd, room for
+ * one item at least) with their count in *nall, and, when at is not
+ * NULL, *at (malloc'd) the index of each process's first item; elsewhere
+ * NULL, 0 and NULL. */
+void *sv_dist_gather(
+	const void *mine, size_t n, size_t size, size_t *nall, size_t **at);
 
 /* ---- the profile (dist_load.c) ------------------------------------------- */
 

@@ -95,16 +95,16 @@ int sv_dist_bcast(void *ctx, void *buf, size_t n, int rc)
 	return rc;
 }
 
-void sv_dist_gather(const void *mine, size_t n, size_t size, void **all,
-	size_t *nall, size_t **at)
+void *sv_dist_gather(
+	const void *mine, size_t n, size_t size, size_t *nall, size_t **at)
 {
 	int me = dist_me, cnt = (int)n, k;
 	int *cnts = NULL, *off = NULL;
 	MPI_Datatype item;
+	void *all = NULL;
 
 	MPI_Type_contiguous((int)size, MPI_BYTE, &item);
 	MPI_Type_commit(&item);
-	*all = NULL;
 	*nall = 0;
 	if (at)
 		*at = NULL;
@@ -118,15 +118,16 @@ void sv_dist_gather(const void *mine, size_t n, size_t size, void **all,
 			off[k] = (int)*nall;
 			*nall += (size_t)cnts[k];
 		}
-		*all = sv_xcalloc(*nall ? *nall : 1, size);
+		all = sv_xcalloc(*nall ? *nall : 1, size);
 		if (at) {
 			*at = sv_xcalloc((size_t)dist_n, sizeof **at);
 			for (k = 0; k < dist_n; k++)
 				(*at)[k] = (size_t)off[k];
 		}
 	}
-	MPI_Gatherv(mine, cnt, item, *all, cnts, off, item, 0, MPI_COMM_WORLD);
+	MPI_Gatherv(mine, cnt, item, all, cnts, off, item, 0, MPI_COMM_WORLD);
 	MPI_Type_free(&item);
 	free(cnts);
 	free(off);
+	return all;
 }

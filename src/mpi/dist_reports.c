@@ -42,8 +42,8 @@ static void reports_gather(const struct sv_callpath *lt,
 	size_t *at = NULL, k, i;
 	int np = sv_dist_size();
 
-	sv_dist_gather(lt->nodes, lt->nnodes, sizeof *lt->nodes, (void **)all,
-		nall, &at);
+	*all = sv_dist_gather(
+		lt->nodes, lt->nnodes, sizeof *lt->nodes, nall, &at);
 	for (k = 0; at && k < (size_t)np; k++) {
 		size_t end = k + 1 < (size_t)np ? at[k + 1] : *nall;
 		for (i = at[k]; i < end; i++)

@@ -173,7 +173,7 @@ int sv_dist_table(struct sv_stats_table *t, const struct sv_dist_profile *d,
 	if (rc < 0)
 		return rc;
 	mine = stats_parts(d->local, &lt, &nmine);
-	sv_dist_gather(mine, nmine, sizeof *mine, (void **)&all, &nall, NULL);
+	all = sv_dist_gather(mine, nmine, sizeof *mine, &nall, NULL);
 	free(mine);
 	if (sv_dist_rank() == 0) {
 		rc = sv_stats_table_merge(
