@@ -1,7 +1,8 @@
 #!/bin/bash
-# e2e_mpi.sh: `mpirun -n N scopeview-mpi CMD ARGS` prints byte for byte
-# what `scopeview CMD ARGS` prints (standard output, standard error and
-# exit status) for N = 1, 2 and 3, on the fixtures and on files written
+# e2e_mpi.sh: `mpirun -n N scopeview-mpi CMD ARGS` (summary, tree,
+# ranks, scaling, diff) prints byte for byte what `scopeview CMD ARGS`
+# prints (standard output, standard error and exit status) for N = 1, 2
+# and 3, on the fixtures and on files written
 # by `scopeview gen` (schemas 1-3, threads, tasks, GPU, await, no call
 # ids, aggregation mode, a JSON profile, a rank subset, a one-rank file
 # read by more processes than it has ranks); a file that cannot be read
@@ -130,6 +131,7 @@ for f in "${files[@]}"; do
 		same "$n" summary --format json "$f"
 	done
 	same 3 ranks --format json "$f"
+	same 3 tree --format json "$f"
 done
 # The table and CSV formats and the other options on a few.
 for f in "$fixtures/threads_tasks.h5" "$fixtures/hdf5-schema-1.h5" \
@@ -152,6 +154,40 @@ for n in 1 2 3; do
 	same "$n" diff --fail-above 5 "$tmp/g3.h5" "$tmp/slow.h5"
 done
 
+# tree: each process's tree merged by path on process 0, with every
+# option: formats, a rank subset, a range (the origin is the whole
+# run's), recursion expanded, sort keys, region filters.
+for n in 1 2 3; do
+	same "$n" tree "$tmp/threads.h5"
+	same "$n" tree --format csv --expand-recursion --sort calls \
+		"$fixtures/lanes_rebuilt_exclusive.h5"
+	same "$n" tree --format json --range 1ms:20ms "$tmp/gpu_await.h5"
+	same "$n" tree --ranks 1,3-4 --range 2ms:9ms --sort excl "$tmp/g3.h5"
+	same "$n" tree --include 'solve|assemble' --exclude fib \
+		--sort avg "$fixtures/gpu_likwid_perf_lineprof.h5"
+	same "$n" tree --range 0.3ms:2ms --expand-recursion --sort max \
+		"$fixtures/schema2_ties_zero_length.h5"
+done
+same 3 tree --ranks 7 "$tmp/g3.h5"
+same 2 tree --range 5ms:1ms "$tmp/g3.h5"
+
+# scaling: every run loaded split, the 128-bit sums and the counts
+# reduced; runs of several sizes, a rank list, metadata x fields,
+# aggregate and JSON runs, and more processes than ranks.
+gen r2.h5 --events 20000 --ranks 2
+gen r4.h5 --events 20000 --ranks 4
+for n in 1 2 3; do
+	same "$n" scaling "$tmp/one.h5" "$tmp/r2.h5" "$tmp/r4.h5" \
+		"$tmp/g3.h5"
+	same "$n" scaling --format json --ranks 0-1 --include solve \
+		"$tmp/r2.h5" "$tmp/r4.h5"
+	same "$n" scaling --format csv --x omp_num_threads "$tmp/r4.h5" \
+		"$tmp/agg.h5" "$tmp/json.json" "$tmp/g2.h5"
+done
+same 5 scaling "$tmp/one.h5" "$tmp/r2.h5"
+same 3 scaling --ranks 3 "$tmp/r2.h5" "$tmp/r4.h5"
+same 2 scaling --x nosuchkey "$tmp/r2.h5" "$tmp/r4.h5"
+
 # Files that cannot be read: the same one message and exit 1 as
 # scopeview, printed once.
 head -c 3000 "$fixtures/four_ranks.h5" >"$tmp/cut.h5"
@@ -170,6 +206,8 @@ for bad in "$tmp/cut.h5" "$tmp/text.h5" "$tmp/missing.h5" "$tmp/mixed"; do
 		fi
 		same "$n" diff "$tmp/g3.h5" "$bad"
 		same "$n" ranks "$bad"
+		same "$n" tree --format json "$bad"
+		same "$n" scaling "$tmp/r2.h5" "$bad"
 	done
 done
 
@@ -180,20 +218,24 @@ same 2 diff "$tmp/g3.h5"
 expect "unknown command" 2 2 view "$tmp/g3.h5"
 expect "no command" 2 2
 expect "--group-by refused" 2 2 summary --group-by phase "$tmp/g3.h5"
-expect "tree is not split" 2 2 tree "$tmp/g3.h5"
-if grep -q "run 'scopeview tree'" "$tmp/m.err"; then
+same 2 tree --sort nosuchkey "$tmp/g3.h5"
+same 2 scaling --x '' "$tmp/g3.h5"
+expect "export is not split" 2 2 export "$tmp/g3.h5"
+if grep -q "run 'scopeview export'" "$tmp/m.err"; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
-	echo "FAIL scopeview-mpi tree does not point to scopeview"
+	echo "FAIL scopeview-mpi export does not point to scopeview"
 	sed 's/^/     /' "$tmp/m.err"
 fi
 expect "--help" 0 2 --help
-grep -q 'summary' "$tmp/m.out" && passed=$((passed + 1)) ||
-	{
-		failed=$((failed + 1))
-		echo "FAIL scopeview-mpi --help lists no commands"
-	}
+for c in summary tree ranks scaling diff; do
+	grep -q "^  $c " "$tmp/m.out" && passed=$((passed + 1)) ||
+		{
+			failed=$((failed + 1))
+			echo "FAIL scopeview-mpi --help does not list $c"
+		}
+done
 
 echo "e2e_mpi: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -4,7 +4,8 @@
  * zero-length calls, partial overlaps and range clipping at both edges;
  * properties on random profiles (exclusive time adds up, roots hold the
  * regions' top-level totals, a range's tree adds up to the clipped calls);
- * sorting, filters, cancellation and degenerate input.
+ * sorting, filters, cancellation and degenerate input; the trees of
+ * each rank merged (sv_callpath_merge) against the tree of the whole.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -420,6 +421,133 @@ START_TEST(test_callpath_degenerate)
 }
 END_TEST
 
+/* The trees of each rank's lanes of p under sc, built one by one (as the
+ * processes of scopeview-mpi build them) with keep_empty as given, then
+ * merged (sv_callpath_merge) into t. */
+static void merge_ranks(struct sv_callpath *t, const struct sv_profile *p,
+	const struct sv_callpath_scope *sc, uint32_t nranks, bool keep_empty)
+{
+	struct sv_callpath_node *all = NULL;
+	size_t nall = 0, cap = 0;
+	uint32_t r, i;
+	bool *on = sv_xcalloc(p->nlanes + 1, sizeof *on);
+
+	for (r = 0; r < nranks; r++) {
+		struct sv_callpath_scope one = *sc;
+		struct sv_callpath lt;
+		for (i = 0; i < p->nlanes; i++)
+			on[i] = p->lanes[i].rank == r;
+		one.lane_on = on;
+		one.keep_empty = keep_empty;
+		ck_assert_int_eq(sv_callpath_build(&lt, p, &one, NULL), 0);
+		sv_grow((void **)&all, &cap, nall + lt.nnodes + 1, sizeof *all);
+		for (i = 0; i < lt.nnodes; i++) {
+			all[nall + i] = lt.nodes[i];
+			if (lt.nodes[i].parent != SV_CALLPATH_NONE)
+				all[nall + i].parent += (uint32_t)nall;
+		}
+		nall += lt.nnodes;
+		sv_callpath_fini(&lt);
+	}
+	ck_assert_int_eq(sv_callpath_merge(t, p, sc, all, nall, NULL), 0);
+	free(all);
+	free(on);
+}
+
+/* Random profiles of three ranks: the trees of the ranks merged are the
+ * tree of the whole, node for node, with and without a range and
+ * recursion expanded or not. */
+START_TEST(test_callpath_merge_matches_build)
+{
+	unsigned seed = 91u + (unsigned)_i;
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_callpath_scope sc = {0};
+	struct sv_callpath whole, merged;
+	char *a = sv_xcalloc(1, 1 << 16), *b = sv_xcalloc(1, 1 << 16);
+	uint32_t r;
+
+	/* given random lanes on three ranks */
+	for (r = 0; r < 3; r++) {
+		rnd_calls(p, &seed, r, 0, 0, 1500, 0);
+		rnd_calls(p, &seed, r, 1, 0, 1500, 0);
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	sc.expand_recursion = _i % 2;
+	sc.has_range = _i % 4 >= 2;
+	sc.t0 = 200 + _i * 41;
+	sc.t1 = sc.t0 + 300;
+
+	/* when the whole is built, and each rank's built and merged */
+	ck_assert_int_eq(sv_callpath_build(&whole, p, &sc, NULL), 0);
+	merge_ranks(&merged, p, &sc, 3, true);
+
+	/* then every node's figures, the totals and the order agree */
+	dump(&whole, SV_CALLPATH_NONE, a, 1 << 16);
+	dump(&merged, SV_CALLPATH_NONE, b, 1 << 16);
+	ck_assert_msg(!strcmp(a, b), "whole:\n%s--- merged:\n%s", a, b);
+	ck_assert_uint_eq(merged.nnodes, whole.nnodes);
+	ck_assert_uint_eq(merged.calls, whole.calls);
+	ck_assert_int_eq(merged.total, whole.total);
+	ck_assert_int_eq(merged.exclusive, whole.exclusive);
+	ck_assert(merged.nnodes > 3);
+	sv_callpath_fini(&merged);
+	sv_callpath_fini(&whole);
+	free(a);
+	free(b);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* A range that starts after rank 0's recursion ended: its chain is
+ * walked without counting, and marks main>fib recursive, which rank 1's
+ * counted call keeps.  Merged from trees that kept their empty nodes,
+ * the flag is there; from pruned trees it would be lost. */
+START_TEST(test_callpath_merge_keeps_empty_nodes)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	struct sv_callpath_scope sc = {0};
+	struct sv_callpath whole, merged, pruned;
+	char a[512] = "", b[512] = "", c[512] = "";
+	struct sv_callpath_node bad = {0};
+	struct sv_error err = {0};
+
+	row(p, 0, "main", "0:100");
+	row(p, 0, "fib", "10:20 12:18");
+	row(p, 1, "main", "0:100");
+	row(p, 1, "fib", "55:58");
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	sc.has_range = true;
+	sc.t0 = 50;
+	sc.t1 = 60;
+	ck_assert_int_eq(sv_callpath_build(&whole, p, &sc, NULL), 0);
+	merge_ranks(&merged, p, &sc, 2, true);
+	merge_ranks(&pruned, p, &sc, 2, false);
+	dump(&whole, SV_CALLPATH_NONE, a, sizeof a);
+	dump(&merged, SV_CALLPATH_NONE, b, sizeof b);
+	dump(&pruned, SV_CALLPATH_NONE, c, sizeof c);
+	ck_assert_str_eq(a, "main 2 20 17 10 10\nmain>fib 1 3 3 3 3 R\n");
+	ck_assert_str_eq(b, a);
+	ck_assert_str_eq(c, "main 2 20 17 10 10\nmain>fib 1 3 3 3 3\n");
+	sv_callpath_fini(&whole);
+	sv_callpath_fini(&merged);
+	sv_callpath_fini(&pruned);
+
+	/* a node out of range is refused */
+	bad.region = 99;
+	bad.parent = SV_CALLPATH_NONE;
+	ck_assert_int_eq(
+		sv_callpath_merge(&merged, p, &sc, &bad, 1, &err), -EINVAL);
+	ck_assert(strstr(err.msg, "out of range"));
+	sv_callpath_fini(&merged);
+	bad.region = 0;
+	bad.parent = 0;
+	ck_assert_int_eq(
+		sv_callpath_merge(&merged, p, &sc, &bad, 1, &err), -EINVAL);
+	sv_callpath_fini(&merged);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *callpath_suite(void)
 {
 	Suite *s = suite_create("callpath");
@@ -430,6 +558,8 @@ static Suite *callpath_suite(void)
 	tcase_add_test(tc, test_callpath_sort_and_filter);
 	tcase_add_test(tc, test_callpath_degenerate);
 	tcase_add_test(tc, test_callpath_match_two_runs);
+	tcase_add_loop_test(tc, test_callpath_merge_matches_build, 0, 12);
+	tcase_add_test(tc, test_callpath_merge_keeps_empty_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,9 @@
  * the ranks (every rank owned once, contiguous blocks balanced by calls,
  * more processes than ranks), the distributed selection against a sort
  * (negative and extreme values, ties, more values than it gathers at
- * once), and the agreed status.  tests/e2e_mpi.sh runs the commands on 1,
+ * once), the agreed status, the gather, and the tree, time origin and
+ * scaling sample of a generated profile loaded split against the serial
+ * ones (with a rank list and a range).  tests/e2e_mpi.sh runs the commands on 1,
  * 2 and 3 processes against scopeview.
  */
 #include <errno.h>
@@ -14,6 +16,9 @@
 #include "helpers.h"
 #include "scopeview/common.h"
 #include "scopeview/dist.h"
+#include "scopeview/gen.h"
+#include "scopeview/load.h"
+#include "scopeview/tree.h"
 
 /* A table of call counts per rank and the owner each rank must get. */
 struct share_case {
@@ -175,6 +180,133 @@ START_TEST(test_dist_agree_alone)
 }
 END_TEST
 
+/* One process: a gather is its own items, starting at 0. */
+START_TEST(test_dist_gather_alone)
+{
+	static const uint64_t mine[3] = {7, 8, 9};
+	uint64_t *all = NULL;
+	size_t nall = 0, *at = NULL;
+
+	all = sv_dist_gather(mine, 3, sizeof *mine, &nall, &at);
+	ck_assert_uint_eq(nall, 3);
+	ck_assert_ptr_nonnull(at);
+	ck_assert_uint_eq(at[0], 0);
+	ck_assert_int_eq(memcmp(all, mine, sizeof mine), 0);
+	free(all);
+	free(at);
+	all = sv_dist_gather(NULL, 0, sizeof *mine, &nall, NULL);
+	ck_assert_uint_eq(nall, 0);
+	free(all);
+}
+END_TEST
+
+/* The tree's JSON (every figure) under o's origin. */
+static char *dist_tree_json(const struct sv_callpath *t, int64_t origin)
+{
+	struct sv_tree_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(&o, 0, sizeof o);
+	o.format = SV_TREE_JSON;
+	o.file = "f.h5";
+	o.origin = origin;
+	ck_assert_int_eq(sv_tree_write(f, t, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* A generated profile loaded split (a job of one: every rank is this
+ * process's) gives the serial tree, origin and scaling sample, with and
+ * without a rank list, a range and recursion expanded. */
+START_TEST(test_dist_tree_and_scaling_alone)
+{
+	char *path = svt_tmp_path("dist_reports.h5");
+	struct sv_gen_opts g;
+	struct sv_load_opts lo;
+	struct sv_dist_profile d;
+	struct sv_profile *p;
+	struct sv_error err = {0};
+	struct sv_callpath_scope sc;
+	struct sv_callpath ts, td;
+	struct sv_scaling_opts so;
+	struct sv_scaling_sample ss, sd;
+	bool on[4] = {false, true, false, true};
+	bool *lanes;
+	char *a, *b;
+	size_t i;
+
+	sv_gen_opts_init(&g);
+	g.events = 20000;
+	g.ranks = 4;
+	ck_assert_msg(
+		sv_gen_write(path, &g, NULL, NULL, &err) == 0, "%s", err.msg);
+	memset(&lo, 0, sizeof lo);
+	if (_i) { /* ranks 1 and 3 */
+		lo.rank_on = on;
+		lo.nrank_on = 4;
+	}
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s", err.msg);
+	ck_assert_msg(sv_dist_load(path, &lo, &d, &err) == 0, "%s", err.msg);
+
+	/* the time origin */
+	ck_assert_int_eq(sv_dist_origin(&d), sv_profile_time_origin(p));
+
+	/* the tree */
+	memset(&sc, 0, sizeof sc);
+	lanes = NULL;
+	if (_i) {
+		lanes = sv_xcalloc(p->nlanes + 1, sizeof *lanes);
+		for (i = 0; i < p->nlanes; i++)
+			lanes[i] = p->lanes[i].rank < 4 && on[p->lanes[i].rank];
+	}
+	sc.lane_on = lanes;
+	sc.expand_recursion = _i;
+	sc.has_range = true;
+	sc.t0 = sv_profile_time_origin(p) + 1000000;
+	sc.t1 = sc.t0 + 9000000;
+	ck_assert_int_eq(sv_callpath_build(&ts, p, &sc, NULL), 0);
+	ck_assert_int_eq(sv_dist_callpath(&td, &d, &sc, &err), 0);
+	ck_assert(ts.nnodes > 5);
+	a = dist_tree_json(&ts, 0);
+	b = dist_tree_json(&td, 0);
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
+	sv_callpath_fini(&ts);
+	sv_callpath_fini(&td);
+	free(lanes);
+
+	/* the scaling sample */
+	memset(&so, 0, sizeof so);
+	so.ranks = _i ? "1,3" : NULL;
+	ck_assert_int_eq(sv_scaling_measure(&ss, p, path, &so, &err), 0);
+	ck_assert_int_eq(sv_dist_measure(&sd, &d, path, &so, &err), 0);
+	ck_assert_str_eq(sd.x_text, ss.x_text);
+	ck_assert_str_eq(sd.label, ss.label);
+	ck_assert_uint_eq(sd.nregions, ss.nregions);
+	ck_assert(ss.nregions > 3);
+	for (i = 0; i < ss.nregions; i++) {
+		ck_assert_str_eq(sd.names[i], ss.names[i]);
+		ck_assert_double_eq(sd.mean_ns[i], ss.mean_ns[i]);
+	}
+	sv_scaling_sample_fini(&ss);
+	sv_scaling_sample_fini(&sd);
+
+	/* a missing x field: the serial message */
+	so.x_field = "nosuchkey";
+	ck_assert_int_eq(sv_dist_measure(&sd, &d, path, &so, &err), -EINVAL);
+	ck_assert(strstr(err.msg, "no metadata key 'nosuchkey'"));
+	ck_assert_ptr_null(sd.file);
+
+	sv_dist_profile_fini(&d);
+	sv_profile_free(p);
+	remove(path);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dist");
@@ -184,6 +316,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_dist_share_covers, 0, 40);
 	tcase_add_loop_test(t, test_dist_select_matches_sort, 0, 24);
 	tcase_add_test(t, test_dist_agree_alone);
+	tcase_add_test(t, test_dist_gather_alone);
+	tcase_add_loop_test(t, test_dist_tree_and_scaling_alone, 0, 2);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -779,6 +779,75 @@ START_TEST(test_parent_ids_derived)
 }
 END_TEST
 
+/* Rank 0's lane holds a and b over [10, 20) each, so which is outer is
+ * the tie order (region_pos: the regions' earliest starts); rank 1 has b
+ * at 5, before a's first call.  Rank 0 alone (with_rank1 false) orders
+ * a first; given the earliest starts of both ranks (region_first), the
+ * same as the load of both. */
+static struct sv_profile *ties_profile(bool with_rank1, const int64_t *first)
+{
+	struct sv_profile *p = sv_profile_new("mem.h5");
+	uint32_t a = sv_profile_add_region(p, "a");
+	uint32_t b = sv_profile_add_region(p, "b");
+	struct sv_row *r;
+
+	r = sv_profile_add_row(p, 0, a, 1, NULL);
+	p->start_ns[r->first] = 10;
+	p->end_ns[r->first] = 20;
+	r = sv_profile_add_row(p, 0, b, 1, NULL);
+	p->start_ns[r->first] = 10;
+	p->end_ns[r->first] = 20;
+	if (with_rank1) {
+		r = sv_profile_add_row(p, 1, b, 1, NULL);
+		p->start_ns[r->first] = 5;
+		p->end_ns[r->first] = 6;
+	}
+	if (first) {
+		p->region_first = sv_xcalloc(2, sizeof *p->region_first);
+		memcpy(p->region_first, first, 2 * sizeof *first);
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	return p;
+}
+
+START_TEST(test_tie_order_of_a_larger_load)
+{
+	struct sv_profile *both = ties_profile(true, NULL), *one, *given;
+	int64_t first[2], own[2];
+	bool seen[2];
+
+	/* the earliest starts over both ranks: a at 10, b at 5 */
+	sv_profile_region_first(both, first, seen);
+	ck_assert_int_eq(first[0], 10);
+	ck_assert_int_eq(first[1], 5);
+	ck_assert(seen[0] && seen[1]);
+	/* both ranks: b first, so a nests in b */
+	ck_assert_uint_eq(sv_profile_parent(both, call_of(both, "a", 0, 0)),
+		call_of(both, "b", 0, 0));
+
+	/* rank 0 alone: a and b start together, a first by index */
+	one = ties_profile(false, NULL);
+	sv_profile_region_first(one, own, NULL);
+	ck_assert_int_eq(own[0], 10);
+	ck_assert_int_eq(own[1], 10);
+	ck_assert_uint_eq(sv_profile_parent(one, call_of(one, "b", 0, 0)),
+		call_of(one, "a", 0, 0));
+	ck_assert(sv_profile_ties_hold(one, own));
+	ck_assert(!sv_profile_ties_hold(one, first));
+
+	/* rank 0 alone with both ranks' order: nests as both do */
+	given = ties_profile(false, first);
+	ck_assert_uint_eq(sv_profile_parent(given, call_of(given, "a", 0, 0)),
+		call_of(given, "b", 0, 0));
+	ck_assert_int_eq(
+		sv_profile_exclusive(given, call_of(given, "b", 0, 0)), 0);
+	ck_assert(sv_profile_ties_hold(given, first));
+	sv_profile_free(both);
+	sv_profile_free(one);
+	sv_profile_free(given);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -808,6 +877,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_utf8_names);
 	tcase_add_test(t, test_rank_lists_and_subset);
 	tcase_add_test(t, test_ranks_held);
+	tcase_add_test(t, test_tie_order_of_a_larger_load);
 	suite_add_tcase(s, t);
 	return s;
 }

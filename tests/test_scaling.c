@@ -6,7 +6,8 @@
  * made from omp_num_threads, the errors (a run without the key, a count
  * field that is not a number, a bad rank list), the rank and region
  * selections, stored statistics without calls, durations near the ends
- * of int64; and on four runs `scopeview gen --strong-scaling 1` writes at
+ * of int64; the steps of a measure over shares of the ranks, added up,
+ * against the measure; and on four runs `scopeview gen --strong-scaling 1` writes at
  * 1, 2, 4 and 8 ranks, different speedups in different regions.
  */
 #include <errno.h>
@@ -494,6 +495,103 @@ START_TEST(two_steps_match_one)
 }
 END_TEST
 
+/* The three steps over shares of the ranks, their sums added up, give
+ * sv_scaling_measure's sample: the split scopeview-mpi makes. */
+static void check_shares(const struct sv_profile *p, const char *file,
+	const struct sv_scaling_opts *o, uint32_t cut)
+{
+	struct sv_scaling_sample want, got;
+	struct sv_scaling_sums part, total;
+	struct sv_error err = {0};
+	bool share[2][8];
+	uint32_t r, i;
+	int k;
+
+	for (r = 0; r < 8; r++) {
+		share[0][r] = r < cut;
+		share[1][r] = r >= cut;
+	}
+	ck_assert_int_eq(sv_scaling_measure(&want, p, file, o, &err), 0);
+	ck_assert_int_eq(sv_scaling_sample_begin(&got, p, file, o, &err), 0);
+	memset(&total, 0, sizeof total);
+	total.nregions = p->nregions;
+	total.sum = sv_xcalloc(p->nregions + 1, sizeof *total.sum);
+	total.count = sv_xcalloc(p->nregions + 1, sizeof *total.count);
+	for (k = 0; k < 2; k++) {
+		ck_assert_int_eq(
+			sv_scaling_sum(&part, p, o, share[k], 8, &err), 0);
+		for (i = 0; i < p->nregions; i++) {
+			total.sum[i] += part.sum[i];
+			total.count[i] += part.count[i];
+		}
+		sv_scaling_sums_fini(&part);
+	}
+	sv_scaling_sample_end(&got, p, &total);
+	ck_assert_str_eq(got.label, want.label);
+	ck_assert_str_eq(got.x_text, want.x_text);
+	ck_assert_uint_eq(got.nregions, want.nregions);
+	for (i = 0; i < want.nregions; i++) {
+		ck_assert_str_eq(got.names[i], want.names[i]);
+		ck_assert_double_eq(got.mean_ns[i], want.mean_ns[i]);
+	}
+	sv_scaling_sums_fini(&total);
+	sv_scaling_sample_fini(&got);
+	sv_scaling_sample_fini(&want);
+}
+
+START_TEST(shares_add_up_to_measure)
+{
+	struct sv_scaling_opts o;
+	struct sv_regex *inc = NULL;
+	struct sv_scaling_sample s;
+	struct sv_scaling_sums sums;
+	struct sv_error err = {0};
+	struct sv_profile *big = sv_profile_new("big.h5");
+	int64_t d = INT64_MAX / 2;
+	uint32_t cut;
+	int k;
+
+	/* every run, cut between each pair of ranks, with and without a
+	 * rank list and a pattern */
+	memset(&o, 0, sizeof o);
+	for (k = 0; k < 4; k++)
+		for (cut = 0; cut <= 4; cut++) {
+			check_shares(runs[k], files[k], NULL, cut);
+			o.ranks = "1-3";
+			check_shares(runs[k], files[k], &o, cut);
+			o.ranks = NULL;
+		}
+	inc = sv_regex_compile("so", &err);
+	ck_assert_ptr_nonnull(inc);
+	o.include = &inc;
+	o.ninclude = 1;
+	o.x_field = "omp_num_threads";
+	check_shares(runs[1], files[1], &o, 1);
+	sv_regex_free(inc);
+
+	/* sums past int64 on each share and together */
+	ADD(big, 0, "long", INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 2);
+	add(big, 1, "long", &d, 1);
+	add(big, 1, "long", &d, 1);
+	check_shares(finish(big), NULL, NULL, 1);
+	sv_profile_free(big);
+
+	/* the x field's error comes from the first step, the rank list's
+	 * from the sum; both leave nothing behind */
+	o.x_field = "nosuchkey";
+	ck_assert_int_eq(
+		sv_scaling_sample_begin(&s, runs[0], files[0], &o, &err),
+		-EINVAL);
+	ck_assert(strstr(err.msg, "nosuchkey"));
+	ck_assert_ptr_null(s.file);
+	o.ranks = "x";
+	ck_assert_int_eq(
+		sv_scaling_sum(&sums, runs[0], &o, NULL, 0, &err), -EINVAL);
+	ck_assert_ptr_null(sums.sum);
+	sv_scaling_sums_fini(NULL);
+}
+END_TEST
+
 /* The done-when study: gen's strong-scaling runs at 1, 2, 4 and 8
  * ranks. */
 START_TEST(generated_strong_scaling)
@@ -573,6 +671,7 @@ int main(void)
 	tcase_add_test(t, stored_statistics_without_calls);
 	tcase_add_test(t, int64_extremes);
 	tcase_add_test(t, two_steps_match_one);
+	tcase_add_test(t, shares_add_up_to_measure);
 	suite_add_tcase(s, t);
 	tcase_add_test(g, generated_strong_scaling);
 	suite_add_tcase(s, g);

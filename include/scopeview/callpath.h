@@ -68,6 +68,11 @@ struct sv_callpath_scope {
 	bool has_range;      /* count only the part of calls in [t0, t1) */
 	int64_t t0, t1;
 	bool expand_recursion; /* a node per level of recursion */
+	/* Keep the nodes that hold no call of the scope and lead to none
+	 * (the enclosing calls of a range's first calls): for a tree that
+	 * sv_callpath_merge merges with others, which drops them after, as
+	 * one build over every lane would. */
+	bool keep_empty;
 	/* Cancellation and progress, for a build in a background thread
 	 * (both may be NULL): the build stops with -ECANCELED soon after
 	 * *cancel becomes nonzero, and stores the calls done so far in
@@ -121,6 +126,26 @@ struct sv_callpath {
  */
 int sv_callpath_build(struct sv_callpath *t, const struct sv_profile *p,
 	const struct sv_callpath_scope *scope, struct sv_error *err);
+/*
+ * The tree one build over the lanes of several trees' builds together
+ * would give (scopeview-mpi: each process builds the tree of its ranks'
+ * lanes).  nodes[0 .. nnodes) are the trees' nodes one after the other,
+ * each tree's in its own order (parents first), their parent fields
+ * indexes into nodes (a parent before its child); built with the same
+ * scope and keep_empty.  Nodes of the same path of regions become one:
+ * calls, entries, inclusive and exclusive time add (saturating, as the
+ * build adds them), min and max combine over the entries, recursive if
+ * either is; longest is SV_NO_CALL (the calls are other profiles').
+ * Then the nodes that hold no call and lead to none are dropped (unless
+ * scope->keep_empty), and the children sorted by inclusive time.  p gives the region names (the
+ * same region indexes as the trees').  Returns 0, or -EINVAL with err
+ * for a node whose region or parent is out of range; call
+ * sv_callpath_fini() after any return.
+ */
+int sv_callpath_merge(struct sv_callpath *t, const struct sv_profile *p,
+	const struct sv_callpath_scope *scope,
+	const struct sv_callpath_node *nodes, size_t nnodes,
+	struct sv_error *err);
 /* NULL-safe; leaves t empty. */
 void sv_callpath_fini(struct sv_callpath *t);
 

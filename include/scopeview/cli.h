@@ -295,15 +295,35 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
  *    that prints), and the statistics come from table.
  *  - table: as sv_stats_table_compute over the profile load gave.
  *  - release: frees what load gave (NULL-safe).
+ *  - callpath: as sv_callpath_build over the profile load gave (tree);
+ *    sc->lane_on are p's lanes of the ranks the load's rank_on selected
+ *    (sv_cli_lanes_of_ranks), which an engine that splits the ranks
+ *    takes from its own share instead.  The tree is whole on the process
+ *    that prints, over that profile; elsewhere it may be empty.
+ *  - origin: the run's time origin, sv_profile_time_origin of the
+ *    profile scopeview's load gives (tree's --range).
+ *  - measure: as sv_scaling_measure of the profile load gave (scaling);
+ *    the sample is whole on the process that prints, elsewhere a sample
+ *    with no regions.
  *  - calls_here: the profile holds every selected call (false under MPI:
  *    what reads calls one by one, summary --group-by, is refused).
  *  - name: the program's name in messages.
  */
+struct sv_callpath;
+struct sv_callpath_scope;
+struct sv_scaling_sample;
+struct sv_scaling_opts;
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);
 	int (*table)(struct sv_stats_table *t, const struct sv_profile *p,
 		const struct sv_stats_filter *f, struct sv_error *err);
+	int (*callpath)(struct sv_callpath *t, const struct sv_profile *p,
+		const struct sv_callpath_scope *sc, struct sv_error *err);
+	int64_t (*origin)(const struct sv_profile *p);
+	int (*measure)(struct sv_scaling_sample *s, const struct sv_profile *p,
+		const char *file, const struct sv_scaling_opts *o,
+		struct sv_error *err);
 	void (*release)(struct sv_profile *p);
 	bool calls_here;
 	const char *name;

@@ -31,8 +31,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopeview/callpath.h"
 #include "scopeview/common.h"
 #include "scopeview/profile.h"
+#include "scopeview/scaling.h"
 #include "scopeview/source.h"
 #include "scopeview/stats.h"
 
@@ -58,6 +60,14 @@ int sv_dist_agree(int rc, struct sv_error *err);
 /* The loader's broadcast of the index (source.h's sv_load_share.bcast)
  * from process 0. */
 int sv_dist_bcast(void *ctx, void *buf, size_t n, int rc);
+
+/* Gather every process's n items of size bytes (mine) to process 0, one
+ * process's after the other: there it returns them (malloc'd, room for
+ * one item at least) with their count in *nall, and, when at is not
+ * NULL, *at (malloc'd) the index of each process's first item; elsewhere
+ * NULL, 0 and NULL. */
+void *sv_dist_gather(
+	const void *mine, size_t n, size_t size, size_t *nall, size_t **at);
 
 /* ---- the profile (dist_load.c) ------------------------------------------- */
 
@@ -108,6 +118,29 @@ int sv_dist_table(struct sv_stats_table *t, const struct sv_dist_profile *d,
 #define SV_DIST_GATHER_MAX 4096
 void sv_dist_select(const int64_t *v, size_t n, uint64_t ntotal,
 	const size_t *need, size_t nneed, int64_t *val);
+
+/* ---- the tree and the scaling sample (dist_reports.c) -------------------- */
+
+/* The tree sv_callpath_build gives over the whole profile's lanes of
+ * the selected ranks under sc (sc->lane_on is not used: each process
+ * takes its share's lanes), on process 0 (over d->whole's regions);
+ * elsewhere an empty tree of d->local.  Each process builds its share's
+ * tree, and process 0 merges the nodes by path (sv_callpath_merge).  0
+ * or a negative errno (agreed); call sv_callpath_fini() after any
+ * return. */
+int sv_dist_callpath(struct sv_callpath *t, const struct sv_dist_profile *d,
+	const struct sv_callpath_scope *sc, struct sv_error *err);
+/* The run's time origin, as sv_profile_time_origin gives it for
+ * scopeview's load, on every process. */
+int64_t sv_dist_origin(const struct sv_dist_profile *d);
+/* sv_scaling_measure of the whole profile (its ranks selected by o and
+ * the load's rank list) into *s on process 0: label and x from
+ * d->whole, and each region's sum and count over the job, added up
+ * exactly; elsewhere a sample of no regions (x 0).  0 or a negative
+ * errno (agreed; *s is then empty). */
+int sv_dist_measure(struct sv_scaling_sample *s,
+	const struct sv_dist_profile *d, const char *file,
+	const struct sv_scaling_opts *o, struct sv_error *err);
 
 /* ---- the program (dist_cmd.c) --------------------------------------------- */
 

@@ -283,9 +283,17 @@ struct sv_profile {
 	uint32_t *row_lane;
 	/* lane_of packed (sv_profile_pack; lane_of then NULL). */
 	struct sv_packed lane_pk;
-	uint32_t *region_pos;  /* region -> display position, the order of
+	uint32_t *region_pos; /* region -> display position, the order of
 				  calls of a lane that start and end together
 				  (see sv_profile_lane_pos) */
+	/* Set by the loader before sv_profile_finish
+	 * (sv_load_opts.region_first): each region's earliest start over
+	 * a larger load of the file than this one (every process's share
+	 * of a scopeview-mpi job), 0 for a region without calls there, from
+	 * which region_pos is made instead of from this profile's own
+	 * calls, so that ties nest as in one load of them all.  Owned;
+	 * NULL: from this profile's calls. */
+	int64_t *region_first;
 	struct sv_lane *lanes; /* by rank, then thread, then task */
 	size_t nlanes;
 
@@ -487,6 +495,18 @@ struct sv_task *sv_profile_add_task(struct sv_profile *p);
  * Returns 0.
  */
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err);
+
+/* Each region's earliest start over p's calls (finished), into
+ * first[0 .. p->nregions), 0 for a region without calls: what
+ * region_pos is made from; seen (may be NULL, p->nregions flags) says
+ * which regions have calls. */
+void sv_profile_region_first(
+	const struct sv_profile *p, int64_t *first, bool *seen);
+/* Whether p's lanes (finished) would keep their order, and so their
+ * nesting, with region_pos made from first (p->nregions values, as
+ * sv_profile_region_first gives) instead: no two calls of a lane that
+ * start and end together, of different regions, would change places. */
+bool sv_profile_ties_hold(const struct sv_profile *p, const int64_t *first);
 
 /* Accessors. */
 /* The start of call c (< ncalls), as stored. */

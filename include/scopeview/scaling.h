@@ -152,6 +152,38 @@ int sv_scaling_measure(struct sv_scaling_sample *out,
 	const struct sv_scaling_opts *opts, struct sv_error *err);
 void sv_scaling_sample_fini(struct sv_scaling_sample *s);
 
+/*
+ * sv_scaling_measure in three steps, for scopeview-mpi, whose processes
+ * each sum the calls of their share of a run's ranks and whose first
+ * process finishes the sample from the whole file's rows (the sums added
+ * up over the job exactly, 128 bits and all):
+ *  - sv_scaling_sample_begin: the run's file, label and x value into
+ *    *out (the x field's errors, as sv_scaling_measure gives them; *out
+ *    is then left empty);
+ *  - sv_scaling_sum: each region's sum of durations and count over the
+ *    rows of p the rank list and patterns of opts keep and, for share
+ *    (nshare flags; NULL: every rank), whose rank is on; -EINVAL with
+ *    err when the rank list does not parse;
+ *  - sv_scaling_sample_end: the regions with a call (count > 0) and their
+ *    T, in p's region order, names from p (the sums' region indexes).
+ * sv_scaling_measure is the three on one profile.
+ */
+struct sv_scaling_sums {
+	sv_i128 *sum;    /* per region of the profile: ns */
+	uint64_t *count; /* per region: the calls summed */
+	uint32_t nregions;
+};
+int sv_scaling_sample_begin(struct sv_scaling_sample *out,
+	const struct sv_profile *p, const char *file,
+	const struct sv_scaling_opts *opts, struct sv_error *err);
+int sv_scaling_sum(struct sv_scaling_sums *out, const struct sv_profile *p,
+	const struct sv_scaling_opts *opts, const bool *share, uint32_t nshare,
+	struct sv_error *err);
+void sv_scaling_sample_end(struct sv_scaling_sample *s,
+	const struct sv_profile *p, const struct sv_scaling_sums *sums);
+/* NULL-safe; leaves s empty. */
+void sv_scaling_sums_fini(struct sv_scaling_sums *s);
+
 /* The study of samples[0 .. n) (n >= 1, borrowed; measured with the
  * same x field).  Returns 0, or -EINVAL for n == 0.  *out written only on
  * success; free with sv_scaling_fini. */

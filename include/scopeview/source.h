@@ -98,6 +98,13 @@ struct sv_load_opts {
 	 * no time origin (has_run_start is then false: the job finds the
 	 * origin itself). */
 	const struct sv_load_share *share;
+	/* Each region's earliest start over a larger load of the file
+	 * (nregion_first values, by region index; 0 for a region without
+	 * calls): the tie order of the lanes (sv_profile.region_first).
+	 * NULL, or a count other than the file's regions: from this load's
+	 * calls. */
+	const int64_t *region_first;
+	uint32_t nregion_first;
 };
 
 /*

@@ -15,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scopeview/callpath.h"
 #include "scopeview/load.h"
 #include "scopeview/outfile.h"
+#include "scopeview/scaling.h"
 #include "scopeview/view.h"
 
 /* Whether a progress line is on the terminal, to be replaced. */
@@ -110,6 +112,9 @@ static int cli_load_here(const char *path, const struct sv_load_opts *o,
 static const struct sv_cli_engine cli_engine_here = {
 	.load = cli_load_here,
 	.table = sv_stats_table_compute,
+	.callpath = sv_callpath_build,
+	.origin = sv_profile_time_origin,
+	.measure = sv_scaling_measure,
 	.release = sv_profile_free,
 	.calls_here = true,
 	.name = "scopeview",

@@ -107,7 +107,7 @@ static int scaling_one(const struct scaling_args *a, const char *file,
 	size_t i;
 
 	sv_cli_select_load_opts(&a->sel, &lo);
-	if (sv_load(file, &lo, &p, &err) < 0) {
+	if (sv_cli_engine->load(file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		return SV_EXIT_LOAD;
 	}
@@ -124,12 +124,12 @@ static int scaling_one(const struct scaling_args *a, const char *file,
 		}
 		free(why);
 	}
-	if (sv_scaling_measure(s, p, file, o, &err) < 0) {
+	if (sv_cli_engine->measure(s, p, file, o, &err) < 0) {
 		sv_cli_stderr("scaling: ", err.msg);
-		sv_profile_free(p);
+		sv_cli_engine->release(p);
 		return SV_EXIT_LOAD;
 	}
-	sv_profile_free(p);
+	sv_cli_engine->release(p);
 	return SV_EXIT_OK;
 }
 

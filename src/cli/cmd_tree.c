@@ -137,7 +137,7 @@ static int tree_run(void *args)
 	a->o.format = (enum sv_tree_format)a->format;
 	a->o.ranks = a->sel.ranks;
 	sv_cli_ranks_load_opts(a->sel.rank_on, a->sel.nrank_on, &lo);
-	if (sv_load(a->file, &lo, &p, &err) < 0) {
+	if (sv_cli_engine->load(a->file, &lo, &p, &err) < 0) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
@@ -145,13 +145,13 @@ static int tree_run(void *args)
 	lanes = sv_cli_lanes_of_ranks(p, a->sel.rank_on, a->sel.nrank_on);
 	sc.lane_on = lanes;
 	sc.expand_recursion = a->expand;
-	a->o.origin = sv_profile_time_origin(p);
+	a->o.origin = sv_cli_engine->origin(p);
 	if (a->range) {
 		sc.has_range = true;
 		sc.t0 = sv_add_wrap(a->o.origin, r0);
 		sc.t1 = sv_add_wrap(a->o.origin, r1);
 	}
-	rc = sv_callpath_build(&t, p, &sc, &err);
+	rc = sv_cli_engine->callpath(&t, p, &sc, &err);
 	if (rc < 0) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		rc = SV_EXIT_LOAD;
@@ -176,7 +176,7 @@ static int tree_run(void *args)
 	}
 	sv_callpath_fini(&t);
 	free(lanes);
-	sv_profile_free(p);
+	sv_cli_engine->release(p);
 	return rc;
 }
 

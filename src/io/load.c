@@ -202,6 +202,13 @@ static int load_finish(struct sv_profile *p, const char *path,
 		return rc;
 	/* Rows for the ranks a budget left out (the viewer). */
 	p->absent_lanes = p->rank_subset && opts && opts->absent_lanes;
+	if (opts && opts->region_first && opts->nregion_first == p->nregions &&
+		!p->region_first) {
+		p->region_first = sv_xmalloc(
+			((size_t)p->nregions + 1) * sizeof *p->region_first);
+		memcpy(p->region_first, opts->region_first,
+			(size_t)p->nregions * sizeof *p->region_first);
+	}
 	if (opts && opts->pack) {
 		p->pack = true;
 		sv_profile_pack_ids(p);

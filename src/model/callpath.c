@@ -399,11 +399,12 @@ static void cp_prune(struct sv_callpath *t)
 }
 
 /* The children lists, from the nodes' parents; then the totals. */
-static void cp_link(struct sv_callpath *t)
+static void cp_link(struct sv_callpath *t, bool prune)
 {
 	uint32_t i, nroots = 0, off = 0;
 
-	cp_prune(t);
+	if (prune)
+		cp_prune(t);
 
 	for (i = 0; i < t->nnodes; i++) {
 		struct sv_callpath_node *n = &t->nodes[i];
@@ -439,13 +440,10 @@ static void cp_link(struct sv_callpath *t)
 	}
 }
 
-int sv_callpath_build(struct sv_callpath *t, const struct sv_profile *p,
+/* An empty tree of p over scope: 0, or -EINVAL with err. */
+static int cp_start(struct sv_callpath *t, const struct sv_profile *p,
 	const struct sv_callpath_scope *scope, struct sv_error *err)
 {
-	struct cp_build b;
-	size_t l;
-	int rc = 0;
-
 	if (!t)
 		return sv_error_set(err, -EINVAL, "callpath: no tree");
 	memset(t, 0, sizeof *t);
@@ -458,6 +456,19 @@ int sv_callpath_build(struct sv_callpath *t, const struct sv_profile *p,
 	}
 	if (!p)
 		return sv_error_set(err, -EINVAL, "callpath: no profile");
+	return 0;
+}
+
+int sv_callpath_build(struct sv_callpath *t, const struct sv_profile *p,
+	const struct sv_callpath_scope *scope, struct sv_error *err)
+{
+	struct cp_build b;
+	size_t l;
+	int rc = 0;
+
+	rc = cp_start(t, p, scope, err);
+	if (rc < 0)
+		return rc;
 	if (scope && scope->has_range && scope->t1 < scope->t0)
 		return sv_error_set(err, -EINVAL,
 			"callpath: the range ends before it starts");
@@ -488,10 +499,71 @@ int sv_callpath_build(struct sv_callpath *t, const struct sv_profile *p,
 		sv_callpath_fini(t);
 		return rc;
 	}
-	cp_link(t);
+	cp_link(t, !(scope && scope->keep_empty));
 	sv_callpath_sort(t, SV_CALLPATH_KEY_INCL);
 	if (scope && scope->progress)
 		atomic_store(scope->progress, t->calls_seen);
+	return 0;
+}
+
+/* Add node x's figures to node n of the tree. */
+static void cp_merge_node(
+	struct sv_callpath_node *n, const struct sv_callpath_node *x)
+{
+	n->recursive = n->recursive || x->recursive;
+	n->calls += x->calls;
+	if (x->entries) {
+		if (!n->entries || x->min < n->min)
+			n->min = x->min;
+		if (!n->entries || x->max > n->max)
+			n->max = x->max;
+	}
+	n->entries += x->entries;
+	n->inclusive = sv_add_sat(n->inclusive, x->inclusive);
+	n->exclusive = sv_add_sat(n->exclusive, x->exclusive);
+}
+
+int sv_callpath_merge(struct sv_callpath *t, const struct sv_profile *p,
+	const struct sv_callpath_scope *scope,
+	const struct sv_callpath_node *nodes, size_t nnodes,
+	struct sv_error *err)
+{
+	struct cp_build b;
+	uint32_t *map;
+	size_t i;
+	int rc = 0;
+
+	rc = cp_start(t, p, scope, err);
+	if (rc < 0)
+		return rc;
+	memset(&b, 0, sizeof b);
+	b.t = t;
+	b.p = p;
+	map = sv_xmalloc((nnodes ? nnodes : 1) * sizeof *map);
+	for (i = 0; i < nnodes && !rc; i++) {
+		const struct sv_callpath_node *x = &nodes[i];
+		uint32_t par = SV_CALLPATH_NONE, n;
+		if (x->region >= p->nregions ||
+			(x->parent != SV_CALLPATH_NONE && x->parent >= i)) {
+			rc = sv_error_set(err, -EINVAL,
+				"callpath: node %zu of the merge is out of "
+				"range",
+				i);
+			break;
+		}
+		if (x->parent != SV_CALLPATH_NONE)
+			par = map[x->parent];
+		n = cp_child(&b, par, x->region);
+		map[i] = n;
+		cp_merge_node(&t->nodes[n], x);
+	}
+	free(map);
+	free(b.hash.keys);
+	free(b.hash.vals);
+	if (rc < 0)
+		return rc;
+	cp_link(t, !(scope && scope->keep_empty));
+	sv_callpath_sort(t, SV_CALLPATH_KEY_INCL);
 	return 0;
 }
 

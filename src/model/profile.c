@@ -137,6 +137,7 @@ void sv_profile_free(struct sv_profile *p)
 	}
 	free(p->tasks);
 	free(p->region_pos);
+	free(p->region_first);
 	free(p->thread_order);
 	free(p->task_order);
 	sv_strv_free_array(p->warnings, p->nwarnings);

@@ -377,6 +377,56 @@ static uint32_t *region_positions(
 	return pos;
 }
 
+void sv_profile_region_first(
+	const struct sv_profile *p, int64_t *first, bool *seen)
+{
+	bool *own =
+		seen ? seen : sv_xcalloc((size_t)p->nregions + 1, sizeof *own);
+	uint32_t c, g;
+
+	for (g = 0; g < p->nregions; g++) {
+		first[g] = 0;
+		own[g] = false;
+	}
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t s = sv_profile_start(p, c);
+		g = sv_call_region(p, c);
+		if (g < p->nregions && (!own[g] || s < first[g])) {
+			first[g] = s;
+			own[g] = true;
+		}
+	}
+	if (!seen)
+		free(own);
+}
+
+bool sv_profile_ties_hold(const struct sv_profile *p, const int64_t *first)
+{
+	uint32_t *pos;
+	size_t l, i;
+	bool hold = true;
+
+	if (!p->has_calls || !p->region_pos)
+		return true;
+	pos = region_positions(p, first);
+	for (l = 0; l < p->nlanes && hold; l++) {
+		const struct sv_lane *ln = &p->lanes[l];
+		for (i = 1; i < ln->ncalls && hold; i++) {
+			uint32_t a = sv_lane_call(ln, i - 1),
+				 b = sv_lane_call(ln, i);
+			uint32_t ra = sv_call_region(p, a),
+				 rb = sv_call_region(p, b);
+			if (ra != rb &&
+				sv_profile_start(p, a) ==
+					sv_profile_start(p, b) &&
+				sv_profile_end(p, a) == sv_profile_end(p, b))
+				hold = pos[ra] < pos[rb];
+		}
+	}
+	free(pos);
+	return hold;
+}
+
 /* One worker sorts and nests a share of the lanes. */
 struct finish_worker {
 	struct sv_profile *p;
@@ -621,7 +671,8 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 		finish_alloc_nesting(p);
 	sv_prefault_join(&fault);
 	tie.p = p;
-	p->region_pos = region_positions(p, first);
+	p->region_pos =
+		region_positions(p, p->region_first ? p->region_first : first);
 	free(first);
 	profile_nest_lanes(p, &tie);
 	return 0;

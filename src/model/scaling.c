@@ -164,71 +164,122 @@ static sv_i128 scaling_row_sum(const struct sv_profile *p, uint32_t c, size_t n)
 	return sum;
 }
 
-int sv_scaling_measure(struct sv_scaling_sample *out,
+int sv_scaling_sample_begin(struct sv_scaling_sample *out,
 	const struct sv_profile *p, const char *file,
 	const struct sv_scaling_opts *opts, struct sv_error *err)
 {
-	struct sv_scaling_sample s;
 	const char *field = opts && opts->x_field ? opts->x_field : "num_ranks";
-	struct sv_scaling_opts none;
 	const struct sv_meta *label;
-	bool *rank_on = NULL, *keep;
-	uint32_t nrank_on = 0, r;
-	sv_i128 *sum;
-	uint64_t *count;
-	size_t i;
 	int rc;
 
 	if (!out || !p)
+		return sv_error_set(err, -EINVAL, "no run to measure");
+	memset(out, 0, sizeof *out);
+	out->file = sv_xstrdup(file ? file : p->path ? p->path : "");
+	label = sv_profile_meta(p, "label");
+	out->label = sv_xstrdup(label && label->text && *label->text
+					? label->text
+					: scaling_base(out->file));
+	rc = scaling_x(out, p, field, err);
+	if (rc)
+		sv_scaling_sample_fini(out);
+	return rc;
+}
+
+int sv_scaling_sum(struct sv_scaling_sums *out, const struct sv_profile *p,
+	const struct sv_scaling_opts *opts, const bool *share, uint32_t nshare,
+	struct sv_error *err)
+{
+	struct sv_scaling_opts none;
+	bool *rank_on = NULL, *keep;
+	uint32_t nrank_on = 0;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	if (!p)
 		return sv_error_set(err, -EINVAL, "no run to measure");
 	if (!opts) {
 		memset(&none, 0, sizeof none);
 		opts = &none;
 	}
-	memset(&s, 0, sizeof s);
-	s.file = sv_xstrdup(file ? file : p->path ? p->path : "");
-	label = sv_profile_meta(p, "label");
-	s.label = sv_xstrdup(label && label->text && *label->text
-				     ? label->text
-				     : scaling_base(s.file));
-	rc = scaling_x(&s, p, field, err);
-	if (!rc && opts->ranks && *opts->ranks)
-		rc = sv_stats_parse_ranks(
+	if (opts->ranks && *opts->ranks) {
+		int rc = sv_stats_parse_ranks(
 			opts->ranks, &rank_on, &nrank_on, err);
+		if (rc < 0)
+			return rc;
+	}
+	keep = scaling_keep(p, opts);
+	out->nregions = p->nregions;
+	out->sum = sv_xcalloc((size_t)p->nregions + 1, sizeof *out->sum);
+	out->count = sv_xcalloc((size_t)p->nregions + 1, sizeof *out->count);
+	for (i = 0; i < p->nrows; i++) {
+		const struct sv_row *row = &p->rows[i];
+		if (!keep[row->region] ||
+			(rank_on && (row->rank >= nrank_on ||
+					    !rank_on[row->rank])) ||
+			(share && (row->rank >= nshare || !share[row->rank])))
+			continue;
+		if (p->has_calls) {
+			out->sum[row->region] += scaling_row_sum(
+				p, (uint32_t)row->first, (size_t)row->count);
+			out->count[row->region] += row->count;
+		} else if (row->has_summary) {
+			out->sum[row->region] += row->summary.total;
+			out->count[row->region] += row->count;
+		}
+	}
+	free(keep);
+	free(rank_on);
+	return 0;
+}
+
+void sv_scaling_sample_end(struct sv_scaling_sample *s,
+	const struct sv_profile *p, const struct sv_scaling_sums *sums)
+{
+	uint32_t r,
+		n = sums->nregions < p->nregions ? sums->nregions : p->nregions;
+
+	s->names = sv_xcalloc((size_t)n + 1, sizeof *s->names);
+	s->mean_ns = sv_xcalloc((size_t)n + 1, sizeof *s->mean_ns);
+	s->nregions = 0;
+	for (r = 0; r < n; r++) {
+		if (!sums->count[r])
+			continue;
+		s->names[s->nregions] = sv_xstrdup(p->regions[r]);
+		s->mean_ns[s->nregions++] =
+			(double)sums->sum[r] / (double)sums->count[r];
+	}
+}
+
+void sv_scaling_sums_fini(struct sv_scaling_sums *s)
+{
+	if (!s)
+		return;
+	free(s->sum);
+	free(s->count);
+	memset(s, 0, sizeof *s);
+}
+
+int sv_scaling_measure(struct sv_scaling_sample *out,
+	const struct sv_profile *p, const char *file,
+	const struct sv_scaling_opts *opts, struct sv_error *err)
+{
+	struct sv_scaling_sample s;
+	struct sv_scaling_sums sums;
+	int rc;
+
+	if (!out || !p)
+		return sv_error_set(err, -EINVAL, "no run to measure");
+	rc = sv_scaling_sample_begin(&s, p, file, opts, err);
+	if (rc)
+		return rc;
+	rc = sv_scaling_sum(&sums, p, opts, NULL, 0, err);
 	if (rc) {
 		sv_scaling_sample_fini(&s);
 		return rc;
 	}
-	keep = scaling_keep(p, opts);
-	sum = sv_xcalloc((size_t)p->nregions + 1, sizeof *sum);
-	count = sv_xcalloc((size_t)p->nregions + 1, sizeof *count);
-	for (i = 0; i < p->nrows; i++) {
-		const struct sv_row *row = &p->rows[i];
-		if (!keep[row->region] ||
-			(rank_on &&
-				(row->rank >= nrank_on || !rank_on[row->rank])))
-			continue;
-		if (p->has_calls) {
-			sum[row->region] += scaling_row_sum(
-				p, (uint32_t)row->first, (size_t)row->count);
-			count[row->region] += row->count;
-		} else if (row->has_summary) {
-			sum[row->region] += row->summary.total;
-			count[row->region] += row->count;
-		}
-	}
-	s.names = sv_xcalloc((size_t)p->nregions + 1, sizeof *s.names);
-	s.mean_ns = sv_xcalloc((size_t)p->nregions + 1, sizeof *s.mean_ns);
-	for (r = 0; r < p->nregions; r++) {
-		if (!count[r])
-			continue;
-		s.names[s.nregions] = sv_xstrdup(p->regions[r]);
-		s.mean_ns[s.nregions++] = (double)sum[r] / (double)count[r];
-	}
-	free(count);
-	free(sum);
-	free(keep);
-	free(rank_on);
+	sv_scaling_sample_end(&s, p, &sums);
+	sv_scaling_sums_fini(&sums);
 	*out = s;
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int dist_me, dist_n = 1;
@@ -92,4 +93,41 @@ int sv_dist_bcast(void *ctx, void *buf, size_t n, int rc)
 		n -= k;
 	}
 	return rc;
+}
+
+void *sv_dist_gather(
+	const void *mine, size_t n, size_t size, size_t *nall, size_t **at)
+{
+	int me = dist_me, cnt = (int)n, k;
+	int *cnts = NULL, *off = NULL;
+	MPI_Datatype item;
+	void *all = NULL;
+
+	MPI_Type_contiguous((int)size, MPI_BYTE, &item);
+	MPI_Type_commit(&item);
+	*nall = 0;
+	if (at)
+		*at = NULL;
+	if (me == 0) {
+		cnts = sv_xcalloc((size_t)dist_n, sizeof *cnts);
+		off = sv_xcalloc((size_t)dist_n, sizeof *off);
+	}
+	MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (me == 0) {
+		for (k = 0; k < dist_n; k++) {
+			off[k] = (int)*nall;
+			*nall += (size_t)cnts[k];
+		}
+		all = sv_xcalloc(*nall ? *nall : 1, size);
+		if (at) {
+			*at = sv_xcalloc((size_t)dist_n, sizeof **at);
+			for (k = 0; k < dist_n; k++)
+				(*at)[k] = (size_t)off[k];
+		}
+	}
+	MPI_Gatherv(mine, cnt, item, all, cnts, off, item, 0, MPI_COMM_WORLD);
+	MPI_Type_free(&item);
+	free(cnts);
+	free(off);
+	return all;
 }

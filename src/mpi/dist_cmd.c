@@ -14,7 +14,8 @@
 
 #include "scopeview/cli.h"
 
-const char *const sv_dist_commands[] = {"summary", "ranks", "diff"};
+const char *const sv_dist_commands[] = {
+	"summary", "tree", "ranks", "scaling", "diff"};
 const size_t sv_dist_ncommands =
 	sizeof sv_dist_commands / sizeof sv_dist_commands[0];
 
@@ -66,6 +67,33 @@ static int cmd_table(struct sv_stats_table *t, const struct sv_profile *p,
 	return sv_dist_table(t, d, f, err);
 }
 
+static int cmd_callpath(struct sv_callpath *t, const struct sv_profile *p,
+	const struct sv_callpath_scope *sc, struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d)
+		return sv_callpath_build(t, p, sc, err);
+	return sv_dist_callpath(t, d, sc, err);
+}
+
+static int64_t cmd_origin(const struct sv_profile *p)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	return d ? sv_dist_origin(d) : sv_profile_time_origin(p);
+}
+
+static int cmd_measure(struct sv_scaling_sample *s, const struct sv_profile *p,
+	const char *file, const struct sv_scaling_opts *o, struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d)
+		return sv_scaling_measure(s, p, file, o, err);
+	return sv_dist_measure(s, d, file, o, err);
+}
+
 static void cmd_release(struct sv_profile *p)
 {
 	struct sv_dist_profile *d = cmd_find(p);
@@ -85,6 +113,9 @@ static void cmd_release(struct sv_profile *p)
 const struct sv_cli_engine sv_dist_engine = {
 	.load = cmd_load,
 	.table = cmd_table,
+	.callpath = cmd_callpath,
+	.origin = cmd_origin,
+	.measure = cmd_measure,
 	.release = cmd_release,
 	.calls_here = false,
 	.name = "scopeview-mpi",

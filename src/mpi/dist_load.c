@@ -163,12 +163,64 @@ static void load_origin(
 	}
 }
 
+/* Whether the lanes of every process's share nest as in one load of all
+ * of them: the calls of a lane that start and end together are in the
+ * order of their regions' earliest starts (region_pos), which each
+ * process made from its own calls.  If some process's would change
+ * places under the job's order, *first gets that order (malloc'd, *n
+ * values) for every process to load again with. */
+static bool load_ties_hold(
+	const struct sv_dist_profile *d, int64_t **first, uint32_t *n)
+{
+	const struct sv_profile *l = d->local;
+	uint32_t g, nr = l->nregions, most = 0;
+	bool *seen = sv_xcalloc((size_t)nr + 1, sizeof *seen);
+	int64_t *mine = sv_xcalloc((size_t)nr + 1, sizeof *mine);
+	int64_t *low = sv_xcalloc((size_t)nr + 1, sizeof *low);
+	int *had = sv_xcalloc((size_t)nr + 1, sizeof *had);
+	int *any = sv_xcalloc((size_t)nr + 1, sizeof *any), ok, all;
+
+	*first = NULL;
+	*n = 0;
+	MPI_Allreduce(&nr, &most, 1, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD);
+	ok = most == nr;
+	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+	if (!all) /* (every process has the file's region table) */
+		goto out;
+	sv_profile_region_first(l, mine, seen);
+	for (g = 0; g < nr; g++) {
+		had[g] = seen[g];
+		if (!seen[g])
+			mine[g] = INT64_MAX;
+	}
+	MPI_Allreduce(mine, low, (int)nr, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(had, any, (int)nr, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+	for (g = 0; g < nr; g++)
+		if (!any[g])
+			low[g] = 0;
+	ok = sv_profile_ties_hold(l, low);
+	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+	if (!all) {
+		*first = low;
+		*n = nr;
+		low = NULL;
+	}
+out:
+	free(seen);
+	free(mine);
+	free(low);
+	free(had);
+	free(any);
+	return *first == NULL;
+}
+
 int sv_dist_load(const char *path, const struct sv_load_opts *o,
 	struct sv_dist_profile *d, struct sv_error *err)
 {
 	struct sv_load_opts lo;
 	struct sv_load_share sh;
 	uint64_t *calls = NULL;
+	int64_t *first = NULL;
 	uint32_t nranks = 0, r;
 	int rc = 0, flags[2] = {0, 0};
 	bool only_selected = false, *read_rank;
@@ -215,6 +267,17 @@ int sv_dist_load(const char *path, const struct sv_load_opts *o,
 	lo.nrank_on = d->nshare;
 	rc = sv_load(path, &lo, &d->local, err);
 	rc = sv_dist_agree(rc, err);
+	if (rc == 0 && !load_ties_hold(d, &first, &lo.nregion_first)) {
+		/* Rare (calls of different regions that start and end in the
+		 * same ns on one lane): the share is read again, its ties in
+		 * the job's order. */
+		lo.region_first = first;
+		sv_profile_free(d->local);
+		d->local = NULL;
+		rc = sv_load(path, &lo, &d->local, err);
+		rc = sv_dist_agree(rc, err);
+	}
+	free(first);
 	if (rc < 0) {
 		sv_dist_profile_fini(d);
 		return rc;

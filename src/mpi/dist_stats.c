@@ -85,36 +85,6 @@ static struct sv_stats_part *stats_parts(
 	return parts;
 }
 
-/* Gather every process's parts to process 0 (*all, *nall there). */
-static void stats_gather(const struct sv_stats_part *mine, size_t n,
-	struct sv_stats_part **all, size_t *nall)
-{
-	int me = sv_dist_rank(), np = sv_dist_size(), cnt = (int)n, k;
-	int *cnts = NULL, *at = NULL;
-	MPI_Datatype part;
-
-	MPI_Type_contiguous((int)sizeof *mine, MPI_BYTE, &part);
-	MPI_Type_commit(&part);
-	*all = NULL;
-	*nall = 0;
-	if (me == 0) {
-		cnts = sv_xcalloc((size_t)np, sizeof *cnts);
-		at = sv_xcalloc((size_t)np, sizeof *at);
-	}
-	MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (me == 0) {
-		for (k = 0; k < np; k++) {
-			at[k] = (int)*nall;
-			*nall += (size_t)cnts[k];
-		}
-		*all = sv_xcalloc(*nall ? *nall : 1, sizeof **all);
-	}
-	MPI_Gatherv(mine, cnt, part, *all, cnts, at, part, 0, MPI_COMM_WORLD);
-	MPI_Type_free(&part);
-	free(cnts);
-	free(at);
-}
-
 /* The pooled percentiles of every region of t (process 0) from the
  * durations of each process's table lt. */
 static void stats_percentiles(struct sv_stats_table *t,
@@ -203,7 +173,7 @@ int sv_dist_table(struct sv_stats_table *t, const struct sv_dist_profile *d,
 	if (rc < 0)
 		return rc;
 	mine = stats_parts(d->local, &lt, &nmine);
-	stats_gather(mine, nmine, &all, &nall);
+	all = sv_dist_gather(mine, nmine, sizeof *mine, &nall, NULL);
 	free(mine);
 	if (sv_dist_rank() == 0) {
 		rc = sv_stats_table_merge(
