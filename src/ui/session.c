@@ -45,6 +45,17 @@ void sv_session_set_selection(struct sv_session *s, uint32_t sel, uint32_t sel2)
 	s->notify_pending |= SV_SESSION_SELECT;
 }
 
+bool *sv_session_copy_flags(const bool *v, size_t n)
+{
+	bool *c;
+
+	if (!v)
+		return NULL;
+	c = sv_xmalloc(n ? n * sizeof *c : 1);
+	memcpy(c, v, n * sizeof *c);
+	return c;
+}
+
 void sv_session_message(struct sv_session *s, bool error, const char *fmt, ...)
 {
 	va_list ap;

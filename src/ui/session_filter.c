@@ -151,14 +151,9 @@ void sv_session_filter_shadow(
 	const struct sv_profile *p = s->p;
 	struct sv_session_filter *f = sv_session_filter_new();
 
-	if (s->filter->region_keep) {
-		f->region_keep = sv_xmalloc(p->nregions ? p->nregions : 1);
-		memcpy(f->region_keep, s->filter->region_keep, p->nregions);
-	}
-	if (s->filter->call_keep) {
-		f->call_keep = sv_xmalloc(p->ncalls ? p->ncalls : 1);
-		memcpy(f->call_keep, s->filter->call_keep, p->ncalls);
-	}
+	f->region_keep =
+		sv_session_copy_flags(s->filter->region_keep, p->nregions);
+	f->call_keep = sv_session_copy_flags(s->filter->call_keep, p->ncalls);
 	shadow->filter = f;
 }
 

@@ -550,16 +550,6 @@ struct session_match_work {
 	uint32_t *old_matches, *old_marked;
 };
 
-static bool *session_copy_flags(const bool *v, size_t n)
-{
-	bool *c;
-	if (!v)
-		return NULL;
-	c = sv_xmalloc(n ? n : 1);
-	memcpy(c, v, n);
-	return c;
-}
-
 /* Wait for w's thread, and free w and what it made. */
 static void session_work_free(struct session_match_work *w)
 {
@@ -671,13 +661,12 @@ static struct session_match_work *session_start_matches(
 	w->shadow.search = &w->shadow_search;
 	w->shadow_search.match_full = &s->index_full;
 	w->shadow.mark_region = s->mark_region;
-	w->shadow_search.region_match = session_copy_flags(
-		s->search->region_match, p->nregions * sizeof(bool));
-	w->shadow_search.call_match = session_copy_flags(
-		s->search->call_match, p->ncalls * sizeof(bool));
+	w->shadow_search.region_match =
+		sv_session_copy_flags(s->search->region_match, p->nregions);
+	w->shadow_search.call_match =
+		sv_session_copy_flags(s->search->call_match, p->ncalls);
 	sv_session_filter_shadow(&w->shadow, s);
-	w->shadow.lane_hidden =
-		session_copy_flags(s->lane_hidden, nl * sizeof(bool));
+	w->shadow.lane_hidden = sv_session_copy_flags(s->lane_hidden, nl);
 	s->search->match_work = w;
 	s->search->matches_pending = true;
 	session_say_pending(s, -1);

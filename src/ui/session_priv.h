@@ -10,6 +10,9 @@
 
 #include "scopeview/callmeta.h"
 
+/* A copy of the n flags v (malloc'd), or NULL when v is NULL: what a
+ * worker reads while the session's own may change. */
+bool *sv_session_copy_flags(const bool *v, size_t n);
 /* Tell the notify hook what changed (SV_SESSION_* bits, with those of
  * changes not told yet: notify_pending). */
 void sv_session_notify(struct sv_session *s, unsigned what);

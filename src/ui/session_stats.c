@@ -414,21 +414,12 @@ static void session_compute_first(struct sv_session *s)
 		/* On a worker, with its own copies of the lane and rank
 		 * flags (the filter's arrays outlive it: changing them stops
 		 * it first). */
-		size_t nl = s->p->nlanes ? s->p->nlanes : 1;
-		if (f.lane_on) {
-			s->stats->stats_lane_copy =
-				sv_xmalloc(nl * sizeof(bool));
-			memcpy(s->stats->stats_lane_copy, f.lane_on,
-				s->p->nlanes * sizeof(bool));
-			f.lane_on = s->stats->stats_lane_copy;
-		}
-		if (f.rank_on) {
-			s->stats->stats_rank_copy = sv_xmalloc(
-				(f.nrank_on ? f.nrank_on : 1) * sizeof(bool));
-			memcpy(s->stats->stats_rank_copy, f.rank_on,
-				f.nrank_on * sizeof(bool));
-			f.rank_on = s->stats->stats_rank_copy;
-		}
+		s->stats->stats_lane_copy =
+			sv_session_copy_flags(f.lane_on, s->p->nlanes);
+		s->stats->stats_rank_copy =
+			sv_session_copy_flags(f.rank_on, f.nrank_on);
+		f.lane_on = s->stats->stats_lane_copy;
+		f.rank_on = s->stats->stats_rank_copy;
 		f.cancel = &s->stats->stats_job.cancel;
 		s->stats->stats_f = f;
 		memset(&s->stats->stats_next, 0, sizeof s->stats->stats_next);
