@@ -174,17 +174,15 @@ static void stats_status(const struct sv_mode *m, char *line, size_t n,
 {
 	const struct stats_data *d = m->data;
 	const struct sv_session *s = m->s;
+	long rows = sv_session_stats_rows(s);
 	static const char *const keys[] = {
 		"j/k region  Enter mark  < > sort  v source  ? help  q back",
 		"Enter mark  < > sort  ? help",
 	};
 
-	snprintf(line, n, "  %sregion %ld/%zu",
+	snprintf(line, n, "  %sregion %ld/%ld",
 		s->p->layout == SV_LAYOUT_AGGREGATE ? "aggregate: " : "",
-		sv_session_stats(s) && sv_session_stats(s)->nregions
-			? d->panel.list.cur + 1
-			: 0,
-		sv_session_stats(s) ? sv_session_stats(s)->nregions : 0);
+		rows ? d->panel.list.cur + 1 : 0, rows);
 	*hints = keys;
 	*nhints = 2;
 }
