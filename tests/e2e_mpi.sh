@@ -188,6 +188,38 @@ same 5 scaling "$tmp/one.h5" "$tmp/r2.h5"
 same 3 scaling --ranks 3 "$tmp/r2.h5" "$tmp/r4.h5"
 same 2 scaling --x nosuchkey "$tmp/r2.h5" "$tmp/r4.h5"
 
+# calls: each process's first --limit calls of its share, put in the
+# serial order on process 0 (ties by the call's number in scopeview's
+# load), every sort key both ways, every format, the histogram added up
+# from the processes' counts, a rank subset, a region a share lacks,
+# more processes than ranks, and the file kinds without rank subsets.
+for k in duration start end rank lane exclusive gpu await; do
+	same 3 calls --region solve --sort "$k" --format csv --limit 150 \
+		"$tmp/gpu_await.h5"
+	same 2 calls --region solve --sort "$k" --reverse --limit 60 \
+		"$tmp/threads.h5"
+done
+for n in 1 2 3; do
+	same "$n" calls --region solve "$tmp/g3.h5"
+	same "$n" calls --region solve --format json --ranks 1,3-4 \
+		--sort lane "$tmp/g3.h5"
+	same "$n" calls --region main --format json "$tmp/threads.h5"
+	same "$n" calls --region solve --histogram 25 "$tmp/gpu_await.h5"
+	same "$n" calls --region solve --histogram 9 --format json \
+		--ranks 0,2 "$tmp/g3.h5"
+	same "$n" calls --region solve --histogram 4 --format csv \
+		"$tmp/noids.h5"
+	same "$n" calls --region nosuch "$tmp/g3.h5"
+done
+for f in "$fixtures"/*.h5 "$tmp"/json.json "$tmp"/spt/t_rank00000.spt \
+	"$tmp"/rh5/r_rank00000.h5 "$tmp"/agg.h5 "$tmp"/g1.h5 "$tmp"/g2.h5; do
+	r=$("$exe" summary --format csv --sort calls "$f" | sed -n '2s/,.*//p')
+	same 3 calls --region "$r" --format json --sort lane --limit 500 "$f"
+	same 2 calls --region "$r" --histogram 6 "$f"
+done
+same 7 calls --region solve --format json --limit 40 "$tmp/g3.h5"
+same 6 calls --region solve --histogram 30 --ranks 4 "$tmp/g3.h5"
+
 # Files that cannot be read: the same one message and exit 1 as
 # scopeview, printed once.
 head -c 3000 "$fixtures/four_ranks.h5" >"$tmp/cut.h5"
@@ -208,6 +240,7 @@ for bad in "$tmp/cut.h5" "$tmp/text.h5" "$tmp/missing.h5" "$tmp/mixed"; do
 		same "$n" ranks "$bad"
 		same "$n" tree --format json "$bad"
 		same "$n" scaling "$tmp/r2.h5" "$bad"
+		same "$n" calls --region solve "$bad"
 	done
 done
 
@@ -220,6 +253,8 @@ expect "no command" 2 2
 expect "--group-by refused" 2 2 summary --group-by phase "$tmp/g3.h5"
 same 2 tree --sort nosuchkey "$tmp/g3.h5"
 same 2 scaling --x '' "$tmp/g3.h5"
+same 2 calls --region solve --sort nosuchkey "$tmp/g3.h5"
+same 2 calls --histogram 0 --region solve "$tmp/g3.h5"
 expect "export is not split" 2 2 export "$tmp/g3.h5"
 if grep -q "run 'scopeview export'" "$tmp/m.err"; then
 	passed=$((passed + 1))
@@ -229,7 +264,7 @@ else
 	sed 's/^/     /' "$tmp/m.err"
 fi
 expect "--help" 0 2 --help
-for c in summary tree ranks scaling diff; do
+for c in summary tree ranks calls scaling diff; do
 	grep -q "^  $c " "$tmp/m.out" && passed=$((passed + 1)) ||
 		{
 			failed=$((failed + 1))

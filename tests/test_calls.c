@@ -63,6 +63,47 @@ START_TEST(calls_collect)
 }
 END_TEST
 
+/* sv_calls_pick: the region by name, sorted, cut to the limit; no such
+ * region gives none; a rank list. */
+START_TEST(calls_pick)
+{
+	struct sv_profile *p = sample();
+	struct sv_calls_query q;
+	bool only0[1] = {true};
+	uint32_t *c = NULL;
+
+	memset(&q, 0, sizeof q);
+	q.region = "a";
+	q.key = SV_CALLS_KEY_DURATION;
+	q.limit = -1;
+	ck_assert_int_eq(sv_calls_pick(p, &q, &c), 4);
+	ck_assert_uint_eq(c[0], 3); /* 40 ns */
+	ck_assert_uint_eq(c[1], 0); /* 30 ns */
+	ck_assert_uint_eq(c[2], 2); /* 30 ns, a later call */
+	ck_assert_uint_eq(c[3], 1);
+	free(c);
+	q.limit = 2;
+	q.reverse = true;
+	ck_assert_int_eq(sv_calls_pick(p, &q, &c), 2);
+	ck_assert_uint_eq(c[0], 1);
+	ck_assert_uint_eq(c[1], 0);
+	free(c);
+	q.rank_on = only0;
+	q.nrank_on = 1;
+	q.limit = -1;
+	ck_assert_int_eq(sv_calls_pick(p, &q, &c), 3);
+	free(c);
+	q.region = "nosuch";
+	ck_assert_int_eq(sv_calls_pick(p, &q, &c), 0);
+	ck_assert_ptr_null(c);
+	q.region = "a";
+	q.key = (enum sv_calls_key)99;
+	ck_assert_int_eq(sv_calls_pick(p, &q, &c), -EINVAL);
+	ck_assert_ptr_null(c);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* Order of calls 0..3 (region "a") by key: [key][reverse][i]. */
 static const struct {
 	int key;
@@ -247,6 +288,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("calls");
 	TCase *t = tcase_create("lists");
 	tcase_add_test(t, calls_collect);
+	tcase_add_test(t, calls_pick);
 	tcase_add_loop_test(t, calls_sort_keys, 0,
 		(int)(sizeof calls_orders / sizeof calls_orders[0]));
 	tcase_add_test(t, calls_sort_random);

@@ -18,6 +18,7 @@
 #include "scopeview/dist.h"
 #include "scopeview/gen.h"
 #include "scopeview/load.h"
+#include "scopeview/report.h"
 #include "scopeview/tree.h"
 
 /* A table of call counts per rank and the owner each rank must get. */
@@ -307,6 +308,104 @@ START_TEST(test_dist_tree_and_scaling_alone)
 }
 END_TEST
 
+/* What a list of calls prints, as JSON. */
+static char *dist_calls_json(const struct sv_report_call_list *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(
+		sv_report_call_list(f, l, "solve", "f.h5", SV_REPORT_JSON), 0);
+	fclose(f);
+	return buf;
+}
+
+/* A generated profile loaded split gives the serial call lists (every
+ * sort key, a limit, a rank list) and histogram. */
+START_TEST(test_dist_calls_alone)
+{
+	char *path = svt_tmp_path("dist_calls.h5");
+	struct sv_gen_opts g;
+	struct sv_load_opts lo;
+	struct sv_dist_profile d;
+	struct sv_profile *p;
+	struct sv_error err = {0};
+	struct sv_calls_query q;
+	struct sv_report_call_list ls, ld;
+	struct sv_hist hs, hd;
+	bool on[4] = {true, false, true, true};
+	uint32_t *calls = NULL;
+	int64_t region;
+	long n;
+	char *a, *b;
+	int k;
+
+	sv_gen_opts_init(&g);
+	g.events = 20000;
+	g.ranks = 4;
+	g.threads = 2;
+	g.gpu = true;
+	ck_assert_msg(
+		sv_gen_write(path, &g, NULL, NULL, &err) == 0, "%s", err.msg);
+	memset(&lo, 0, sizeof lo);
+	if (_i) {
+		lo.rank_on = on;
+		lo.nrank_on = 4;
+	}
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s", err.msg);
+	ck_assert_msg(sv_dist_load(path, &lo, &d, &err) == 0, "%s", err.msg);
+	memset(&q, 0, sizeof q);
+	q.region = "solve";
+	q.rank_on = lo.rank_on;
+	q.nrank_on = lo.nrank_on;
+	q.limit = _i ? 77 : -1;
+	for (k = 0; k < SV_CALLS_KEY_COUNT; k++) {
+		q.key = (enum sv_calls_key)k;
+		q.reverse = k % 2;
+		n = sv_calls_pick(p, &q, &calls);
+		ck_assert(n > 10);
+		sv_report_call_list_of(&ls, p, calls, (size_t)n);
+		ck_assert_int_eq(sv_dist_calls(&ld, &d, &q, &err), 0);
+		ck_assert_uint_eq(ld.n, ls.n);
+		a = dist_calls_json(&ls);
+		b = dist_calls_json(&ld);
+		ck_assert_str_eq(b, a);
+		free(a);
+		free(b);
+		ld.fini(&ld);
+		free(calls);
+	}
+
+	region = sv_profile_find_region(p, "solve");
+	ck_assert(region >= 0);
+	n = sv_calls_of_region(
+		p, (uint32_t)region, lo.rank_on, lo.nrank_on, &calls, NULL);
+	ck_assert_int_eq(
+		sv_hist_build(&hs, p, calls, (size_t)n, 17, NULL, NULL), 0);
+	ck_assert_int_eq(sv_dist_hist(&hd, &d, &q, 17, &err), 0);
+	ck_assert_uint_eq(hd.nbins, hs.nbins);
+	ck_assert_uint_eq(hd.ncalls, hs.ncalls);
+	ck_assert_uint_eq(hd.nzero, hs.nzero);
+	ck_assert_mem_eq(hd.edges, hs.edges, (hs.nbins + 1) * sizeof *hs.edges);
+	ck_assert_mem_eq(hd.counts, hs.counts, hs.nbins * sizeof *hs.counts);
+	sv_hist_fini(&hs);
+	sv_hist_fini(&hd);
+	free(calls);
+
+	/* a region the file lacks: an empty list */
+	q.region = "nosuch";
+	ck_assert_int_eq(sv_dist_calls(&ld, &d, &q, &err), 0);
+	ck_assert_uint_eq(ld.n, 0);
+	ld.fini(&ld);
+
+	sv_dist_profile_fini(&d);
+	sv_profile_free(p);
+	remove(path);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dist");
@@ -318,6 +417,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_dist_agree_alone);
 	tcase_add_test(t, test_dist_gather_alone);
 	tcase_add_loop_test(t, test_dist_tree_and_scaling_alone, 0, 2);
+	tcase_add_loop_test(t, test_dist_calls_alone, 0, 2);
 	suite_add_tcase(s, t);
 	return s;
 }

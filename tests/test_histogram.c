@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "scopeview/calls.h"
@@ -203,6 +204,77 @@ START_TEST(hist_longest_first_matches)
 }
 END_TEST
 
+/* A histogram framed over a span and counted in two parts (as
+ * scopeview-mpi's processes count theirs) gives sv_hist_build's edges
+ * and counts: random durations with zeros and negatives, one value,
+ * none positive, none at all. */
+START_TEST(hist_frame_from_parts)
+{
+	static const struct {
+		size_t n;
+		int64_t lo, span;
+	} cases[] = {{5000, -20, 100000}, {300, 7, 1}, {400, -5, 5}, {0, 1, 1},
+		{1, 3, 1}};
+	size_t k, bins;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+		for (bins = 1; bins <= 40; bins += 13) {
+			size_t n = cases[k].n, i, half = n / 3;
+			int64_t *d = malloc((n ? n : 1) * sizeof *d);
+			int64_t lo = INT64_MAX, hi = INT64_MIN;
+			struct sv_profile *p;
+			struct sv_hist a, b;
+			uint32_t *c;
+			srand((unsigned)(k * 31 + bins));
+			for (i = 0; i < n; i++)
+				d[i] = cases[k].lo + rand() % cases[k].span;
+			p = with_durations(d, n);
+			c = all_calls(p);
+			ck_assert_int_eq(
+				sv_hist_build(&a, p, c, n, bins, NULL, NULL),
+				0);
+			for (i = 0; i < n; i++)
+				if (d[i] > 0) {
+					lo = d[i] < lo ? d[i] : lo;
+					hi = d[i] > hi ? d[i] : hi;
+				}
+			sv_hist_frame(&b, n, lo <= hi, lo, hi, bins);
+			/* two parts, [0, half) and [half, n), counted apart
+			 * and added up */
+			if (b.nbins) {
+				uint64_t part[2][SV_HIST_MAX_BINS + 1];
+				memset(part, 0, sizeof part);
+				for (i = 0; i < n; i++) {
+					long bin = sv_hist_bin_of(&b, d[i]);
+					part[i >= half]
+					    [bin < 0 ? SV_HIST_MAX_BINS
+						     : bin]++;
+				}
+				for (i = 0; i < b.nbins; i++)
+					b.counts[i] = part[0][i] + part[1][i];
+				b.nzero = part[0][SV_HIST_MAX_BINS] +
+					  part[1][SV_HIST_MAX_BINS];
+			}
+			ck_assert_uint_eq(b.nbins, a.nbins);
+			ck_assert_uint_eq(b.nzero, a.nzero);
+			ck_assert_uint_eq(b.ncalls, a.ncalls);
+			if (a.nbins) {
+				ck_assert_int_eq(b.min_ns, a.min_ns);
+				ck_assert_int_eq(b.max_ns, a.max_ns);
+				ck_assert_mem_eq(b.edges, a.edges,
+					(a.nbins + 1) * sizeof *a.edges);
+				ck_assert_mem_eq(b.counts, a.counts,
+					a.nbins * sizeof *a.counts);
+			}
+			sv_hist_fini(&a);
+			sv_hist_fini(&b);
+			free(c);
+			free(d);
+			sv_profile_free(p);
+		}
+}
+END_TEST
+
 START_TEST(hist_bad_arguments_and_cancel)
 {
 	static const int64_t d[] = {1, 2, 3};
@@ -242,6 +314,7 @@ static Suite *suite(void)
 	tcase_add_test(t, hist_single_value_and_empty);
 	tcase_add_test(t, hist_longest_first_matches);
 	tcase_add_test(t, hist_bad_arguments_and_cancel);
+	tcase_add_test(t, hist_frame_from_parts);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -69,6 +69,24 @@ long sv_calls_of_region(const struct sv_profile *p, uint32_t region,
 int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,
 	enum sv_calls_key key, bool reverse, const atomic_bool *cancel);
 
+/* A list as `scopeview calls` makes it: the calls of the region named
+ * region on the ranks rank_on keeps (NULL: all), sorted by key (its
+ * default direction, or the other with reverse), the first limit of
+ * them (-1: all). */
+struct sv_calls_query {
+	const char *region;
+	const bool *rank_on;
+	uint32_t nrank_on;
+	enum sv_calls_key key;
+	bool reverse;
+	long limit;
+};
+
+/* The list q asks of p into *out (malloc'd, NULL when none): its count,
+ * 0 when p has no region so named, or -EINVAL for a bad key. */
+long sv_calls_pick(const struct sv_profile *p, const struct sv_calls_query *q,
+	uint32_t **out);
+
 /* The value of key for call c; false when the file has no such column (or
  * the call no GPU timing: gpu_ns < 0). */
 bool sv_calls_value(const struct sv_profile *p, uint32_t c,

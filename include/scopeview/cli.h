@@ -305,6 +305,15 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
  *  - measure: as sv_scaling_measure of the profile load gave (scaling);
  *    the sample is whole on the process that prints, elsewhere a sample
  *    with no regions.
+ *  - calls: the list of calls q asks (calls.h's sv_calls_pick) of the
+ *    profile load gave, to print (report.h), whole on the process that
+ *    prints, elsewhere empty; 0, or a negative errno with err.  The
+ *    list's fini frees it.
+ *  - hist: the histogram (histogram.h: bins and counts, no calls in
+ *    them) of the durations of every call of q's region and ranks, whole
+ *    on the process that prints, elsewhere empty.
+ *  - per_call: whether the file holds per-call data (the profile load
+ *    gave may hold none on the process that prints).
  *  - calls_here: the profile holds every selected call (false under MPI:
  *    what reads calls one by one, summary --group-by, is refused).
  *  - name: the program's name in messages.
@@ -313,6 +322,9 @@ struct sv_callpath;
 struct sv_callpath_scope;
 struct sv_scaling_sample;
 struct sv_scaling_opts;
+struct sv_report_call_list;
+struct sv_calls_query;
+struct sv_hist;
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);
@@ -325,9 +337,21 @@ struct sv_cli_engine {
 		const char *file, const struct sv_scaling_opts *o,
 		struct sv_error *err);
 	void (*release)(struct sv_profile *p);
+	int (*calls)(struct sv_report_call_list *l, const struct sv_profile *p,
+		const struct sv_calls_query *q, struct sv_error *err);
+	bool (*per_call)(const struct sv_profile *p);
+	int (*hist)(struct sv_hist *h, const struct sv_profile *p,
+		const struct sv_calls_query *q, size_t nbins,
+		struct sv_error *err);
 	bool calls_here;
 	const char *name;
 };
+/* scopeview's calls and hist (cmd_calls.c). */
+int sv_cli_calls_here(struct sv_report_call_list *l, const struct sv_profile *p,
+	const struct sv_calls_query *q, struct sv_error *err);
+int sv_cli_hist_here(struct sv_hist *h, const struct sv_profile *p,
+	const struct sv_calls_query *q, size_t nbins, struct sv_error *err);
+
 /* The engine in force: scopeview's by default. */
 extern const struct sv_cli_engine *sv_cli_engine;
 

@@ -32,8 +32,11 @@
 #include <stdint.h>
 
 #include "scopeview/callpath.h"
+#include "scopeview/calls.h"
 #include "scopeview/common.h"
+#include "scopeview/histogram.h"
 #include "scopeview/profile.h"
+#include "scopeview/report.h"
 #include "scopeview/scaling.h"
 #include "scopeview/source.h"
 #include "scopeview/stats.h"
@@ -141,6 +144,23 @@ int64_t sv_dist_origin(const struct sv_dist_profile *d);
 int sv_dist_measure(struct sv_scaling_sample *s,
 	const struct sv_dist_profile *d, const char *file,
 	const struct sv_scaling_opts *o, struct sv_error *err);
+
+/* ---- call lists (dist_calls.c) --------------------------------------------- */
+
+/* The list `scopeview calls` prints (calls.h's sv_calls_pick of q over
+ * the whole profile) on process 0, elsewhere an empty list: each
+ * process picks its share's first q->limit calls and process 0 puts
+ * the records gathered in the serial order.  0 or a negative errno
+ * (agreed); the list's fini frees it. */
+int sv_dist_calls(struct sv_report_call_list *l,
+	const struct sv_dist_profile *d, const struct sv_calls_query *q,
+	struct sv_error *err);
+/* The histogram sv_hist_build gives of the durations of q's region's
+ * calls on q's ranks, nbins bins, on process 0 (bins and counts, no
+ * calls in the bins); elsewhere an empty one.  0 or a negative errno
+ * (agreed). */
+int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
+	const struct sv_calls_query *q, size_t nbins, struct sv_error *err);
 
 /* ---- the program (dist_cmd.c) --------------------------------------------- */
 

@@ -62,6 +62,17 @@ int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,
  */
 int sv_hist_build_longest(struct sv_hist *h, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, size_t nbins);
+/*
+ * Set h up as sv_hist_build does for ncalls calls whose positive
+ * durations span [lo, hi] (any false: none is positive, and every call
+ * counts in nzero): the edges, every count 0 and no calls in the bins.
+ * A histogram added up from parts (scopeview-mpi's processes) is framed
+ * over the parts' common span, and each duration then counted in its
+ * sv_hist_bin_of.
+ */
+void sv_hist_frame(struct sv_hist *h, uint64_t ncalls, bool any, int64_t lo,
+	int64_t hi, size_t nbins);
+
 /* NULL-safe; h may be re-used. */
 void sv_hist_fini(struct sv_hist *h);
 /* The bin holding duration ns, or -1 (<= 0, or outside the edges). */

@@ -99,10 +99,56 @@ int sv_report_close(struct sv_report_out *o);
 int sv_report_ranks(FILE *out, const struct sv_profile *p,
 	const struct sv_ranks *m, const char *file, enum sv_report_format fmt);
 
-/* calls[0..n) of p, in that order, as calls of region (the name shown). */
+/* calls[0..n) of p, in that order, as calls of region (the name shown):
+ * sv_report_call_list over sv_report_call_list_of(p, calls, n). */
 int sv_report_calls(FILE *out, const struct sv_profile *p,
 	const uint32_t *calls, size_t n, const char *region, const char *file,
 	enum sv_report_format fmt);
+
+/* One call of a list as `scopeview calls` prints it, detached from the
+ * profile that holds it (scopeview-mpi's lists are gathered from the
+ * processes of a job). */
+struct sv_report_call {
+	uint32_t rank;
+	const char *lane;                      /* its label, "" without lanes */
+	int64_t start_ns, end_ns, duration_ns; /* as stored */
+	int64_t exclusive_ns, gpu_ns, await_ns; /* when the list has them */
+	const char *meta;    /* callmeta.h's text of its metadata, or NULL */
+	const int64_t *colv; /* the list's columns' values, a double's bits
+				for a float column */
+};
+
+/* n calls to print, call i told by get() into c, whose colv points at
+ * colbuf (room for ncolumns values) or into the list.  The flags say
+ * which optional columns the profile has (sv_profile_has_*); has_meta
+ * that it holds event metadata (the metadata is then an object, even
+ * {}, else null without columns). */
+struct sv_report_call_list {
+	size_t n;
+	int64_t origin_ns; /* the run's start, the table's zero */
+	bool has_exclusive, has_gpu, has_await, has_meta;
+	const struct sv_column *columns; /* names and kinds only */
+	size_t ncolumns;
+	void (*get)(const struct sv_report_call_list *l, size_t i,
+		struct sv_report_call *c, int64_t *colbuf);
+	const struct sv_profile *p; /* sv_report_call_list_of's */
+	const uint32_t *calls;
+	const void *ctx; /* another get's */
+	/* Frees what the list's maker made for it (NULL: nothing); the
+	 * caller calls it when done. */
+	void (*fini)(struct sv_report_call_list *l);
+	void *own;
+};
+
+/* The list of calls[0..n) of p (borrowed, in that order). */
+void sv_report_call_list_of(struct sv_report_call_list *l,
+	const struct sv_profile *p, const uint32_t *calls, size_t n);
+/* The list l as calls of region (the name shown) of file. */
+int sv_report_call_list(FILE *out, const struct sv_report_call_list *l,
+	const char *region, const char *file, enum sv_report_format fmt);
+/* Call c's metadata as sv_report_call_metadata writes it, from l. */
+void sv_report_call_list_metadata(struct sv_json *j,
+	const struct sv_report_call_list *l, const struct sv_report_call *c);
 
 /* Call c's metadata as one JSON value written by j: an inline object of
  * its event metadata's members (callmeta.h, values as stored but NaN and

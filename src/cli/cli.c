@@ -109,6 +109,11 @@ static int cli_load_here(const char *path, const struct sv_load_opts *o,
 	return sv_load(path, o, out, err);
 }
 
+static bool cli_per_call_here(const struct sv_profile *p)
+{
+	return p->has_calls;
+}
+
 static const struct sv_cli_engine cli_engine_here = {
 	.load = cli_load_here,
 	.table = sv_stats_table_compute,
@@ -116,6 +121,9 @@ static const struct sv_cli_engine cli_engine_here = {
 	.origin = sv_profile_time_origin,
 	.measure = sv_scaling_measure,
 	.release = sv_profile_free,
+	.calls = sv_cli_calls_here,
+	.hist = sv_cli_hist_here,
+	.per_call = cli_per_call_here,
 	.calls_here = true,
 	.name = "scopeview",
 };

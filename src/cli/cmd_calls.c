@@ -119,22 +119,71 @@ static void calls_fini(void *args)
 	sv_cli_select_fini(&a->sel);
 }
 
-/* The histogram of calls[0..n) with the region's figures from stats.h. */
+static void calls_fini_here(struct sv_report_call_list *l)
+{
+	free(l->own);
+	memset(l, 0, sizeof *l);
+}
+
+int sv_cli_calls_here(struct sv_report_call_list *l, const struct sv_profile *p,
+	const struct sv_calls_query *q, struct sv_error *err)
+{
+	uint32_t *calls = NULL;
+	long n = sv_calls_pick(p, q, &calls);
+
+	if (n < 0)
+		return sv_error_set(
+			err, (int)n, "calls: cannot sort the calls");
+	sv_report_call_list_of(l, p, calls, (size_t)n);
+	l->own = calls;
+	l->fini = calls_fini_here;
+	return 0;
+}
+
+int sv_cli_hist_here(struct sv_hist *h, const struct sv_profile *p,
+	const struct sv_calls_query *q, size_t nbins, struct sv_error *err)
+{
+	int64_t region = sv_profile_find_region(p, q->region);
+	uint32_t *calls = NULL;
+	long n = 0;
+	int rc;
+
+	if (region >= 0)
+		n = sv_calls_of_region(p, (uint32_t)region, q->rank_on,
+			q->nrank_on, &calls, NULL);
+	if (n < 0)
+		return sv_error_set(
+			err, (int)n, "calls: cannot collect the calls");
+	rc = sv_hist_build(h, p, calls, (size_t)n, nbins, NULL, NULL);
+	free(calls);
+	if (rc < 0)
+		return sv_error_set(err, rc, "calls: cannot bin the calls");
+	return 0;
+}
+
+/* The histogram of the region's calls with its figures from stats.h. */
 static int calls_histogram(const struct calls_args *a,
-	const struct sv_profile *p, uint32_t region, const uint32_t *calls,
-	size_t n)
+	const struct sv_profile *p, uint32_t region,
+	const struct sv_calls_query *q)
 {
 	struct sv_stats_filter f;
 	struct sv_stats_table t;
+	struct sv_error err = {0};
 	struct sv_hist h;
 	int rc = SV_EXIT_OK;
 
 	memset(&f, 0, sizeof f);
 	f.rank_on = a->sel.rank_on;
 	f.nrank_on = a->sel.nrank_on;
-	if (sv_stats_table_compute(&t, p, &f, NULL) < 0)
+	if (sv_cli_engine->table(&t, p, &f, &err) < 0) {
+		sv_cli_stderr("", err.msg);
 		return SV_EXIT_LOAD;
-	sv_hist_build(&h, p, calls, n, (size_t)a->bins, NULL, NULL);
+	}
+	if (sv_cli_engine->hist(&h, p, q, (size_t)a->bins, &err) < 0) {
+		sv_cli_stderr("", err.msg);
+		sv_stats_table_fini(&t);
+		return SV_EXIT_LOAD;
+	}
 	if (sv_report_histogram(stdout, &h, sv_stats_table_find(&t, region),
 		    a->region, a->file, (enum sv_report_format)a->format) < 0)
 		rc = SV_EXIT_LOAD;
@@ -149,47 +198,52 @@ static int calls_run(void *args)
 	struct sv_profile *p = NULL;
 	struct sv_load_opts lo;
 	struct sv_error err = {0};
-	uint32_t *calls = NULL;
+	struct sv_calls_query q;
+	struct sv_report_call_list l;
 	int64_t region;
-	long n;
 	int rc;
 
 	rc = SV_EXIT_OK;
 	sv_cli_ranks_load_opts(a->sel.rank_on, a->sel.nrank_on, &lo);
-	if (sv_load(a->file, &lo, &p, &err) < 0) {
+	if (sv_cli_engine->load(a->file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		return SV_EXIT_LOAD;
 	}
+	/* (Every process of a job holds the file's region table.) */
 	region = sv_profile_find_region(p, a->region);
 	if (region < 0) {
 		sv_cli_stderr("calls: no region named ", a->region);
 		rc = SV_EXIT_LOAD;
 		goto out;
 	}
-	if (!p->has_calls)
+	if (!sv_cli_engine->per_call(p))
 		sv_cli_stderr(
 			"warning: ", "the profile holds no per-call data");
-	n = sv_calls_of_region(p, (uint32_t)region, a->sel.rank_on,
-		a->sel.nrank_on, &calls, NULL);
-	if (n < 0) {
+	memset(&q, 0, sizeof q);
+	q.region = a->region;
+	q.rank_on = a->sel.rank_on;
+	q.nrank_on = a->sel.nrank_on;
+	q.key = (enum sv_calls_key)a->sort;
+	q.reverse = a->reverse;
+	q.limit = a->limit;
+	if (a->bins > 0) {
+		rc = calls_histogram(a, p, (uint32_t)region, &q);
+		goto out;
+	}
+	if (sv_cli_engine->calls(&l, p, &q, &err) < 0) {
+		sv_cli_stderr("", err.msg);
 		rc = SV_EXIT_LOAD;
 		goto out;
 	}
-	if (a->bins > 0) {
-		rc = calls_histogram(a, p, (uint32_t)region, calls, (size_t)n);
-		goto out;
-	}
-	sv_calls_sort(p, calls, (size_t)n, a->sort, a->reverse, NULL);
-	if (a->limit >= 0 && a->limit < n)
-		n = a->limit;
-	if (sv_report_calls(stdout, p, calls, (size_t)n, a->region, a->file,
+	if (sv_report_call_list(stdout, &l, a->region, a->file,
 		    (enum sv_report_format)a->format) < 0) {
 		sv_cli_eprintf("scopeview: cannot write the calls");
 		rc = SV_EXIT_LOAD;
 	}
+	if (l.fini)
+		l.fini(&l);
 out:
-	free(calls);
-	sv_profile_free(p);
+	sv_cli_engine->release(p);
 	return rc;
 }
 

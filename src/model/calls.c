@@ -381,3 +381,25 @@ int sv_calls_sort(const struct sv_profile *p, uint32_t *calls, size_t n,
 	}
 	return rc;
 }
+
+long sv_calls_pick(const struct sv_profile *p, const struct sv_calls_query *q,
+	uint32_t **out)
+{
+	int64_t region = sv_profile_find_region(p, q->region);
+	long n;
+
+	*out = NULL;
+	if (region < 0)
+		return 0;
+	n = sv_calls_of_region(
+		p, (uint32_t)region, q->rank_on, q->nrank_on, out, NULL);
+	if (n > 0 && sv_calls_sort(p, *out, (size_t)n, q->key, q->reverse,
+			     NULL) < 0) {
+		free(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	if (q->limit >= 0 && q->limit < n)
+		n = q->limit;
+	return n;
+}

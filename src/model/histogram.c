@@ -113,7 +113,7 @@ static bool hist_cancelled(const atomic_bool *cancel)
 
 /* Set up h's bins over [lo, hi] for n calls (any: some duration is
  * positive); false when there is none (h then holds the zero calls). */
-static bool hist_setup(struct sv_hist *h, size_t n, bool any, int64_t lo,
+static bool hist_setup(struct sv_hist *h, uint64_t n, bool any, int64_t lo,
 	int64_t hi, size_t nbins)
 {
 	size_t i;
@@ -140,6 +140,17 @@ static bool hist_setup(struct sv_hist *h, size_t n, bool any, int64_t lo,
 	h->counts = sv_xcalloc(nbins, sizeof *h->counts);
 	h->first = sv_xcalloc(nbins + 1, sizeof *h->first);
 	return true;
+}
+
+void sv_hist_frame(struct sv_hist *h, uint64_t ncalls, bool any, int64_t lo,
+	int64_t hi, size_t nbins)
+{
+	memset(h, 0, sizeof *h);
+	if (nbins < 1)
+		nbins = 1;
+	if (nbins > SV_HIST_MAX_BINS)
+		nbins = SV_HIST_MAX_BINS;
+	hist_setup(h, ncalls, any, lo, hi, nbins);
 }
 
 int sv_hist_build(struct sv_hist *h, const struct sv_profile *p,

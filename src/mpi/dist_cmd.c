@@ -15,7 +15,7 @@
 #include "scopeview/cli.h"
 
 const char *const sv_dist_commands[] = {
-	"summary", "tree", "ranks", "scaling", "diff"};
+	"summary", "tree", "ranks", "calls", "scaling", "diff"};
 const size_t sv_dist_ncommands =
 	sizeof sv_dist_commands / sizeof sv_dist_commands[0];
 
@@ -94,6 +94,33 @@ static int cmd_measure(struct sv_scaling_sample *s, const struct sv_profile *p,
 	return sv_dist_measure(s, d, file, o, err);
 }
 
+static int cmd_calls(struct sv_report_call_list *l, const struct sv_profile *p,
+	const struct sv_calls_query *q, struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d)
+		return sv_cli_calls_here(l, p, q, err);
+	return sv_dist_calls(l, d, q, err);
+}
+
+static int cmd_hist(struct sv_hist *h, const struct sv_profile *p,
+	const struct sv_calls_query *q, size_t nbins, struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d)
+		return sv_cli_hist_here(h, p, q, nbins, err);
+	return sv_dist_hist(h, d, q, nbins, err);
+}
+
+static bool cmd_per_call(const struct sv_profile *p)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	return d ? d->per_call : p->has_calls;
+}
+
 static void cmd_release(struct sv_profile *p)
 {
 	struct sv_dist_profile *d = cmd_find(p);
@@ -117,6 +144,9 @@ const struct sv_cli_engine sv_dist_engine = {
 	.origin = cmd_origin,
 	.measure = cmd_measure,
 	.release = cmd_release,
+	.calls = cmd_calls,
+	.hist = cmd_hist,
+	.per_call = cmd_per_call,
 	.calls_here = false,
 	.name = "scopeview-mpi",
 };
