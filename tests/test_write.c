@@ -530,6 +530,9 @@ static struct ds_info ds_inspect(const char *path, const char *name)
 	return d;
 }
 
+/* The event chunk write_flat asks for (0: the default). */
+static uint32_t flat_event_chunk;
+
 /* Write one rank of n one-call rows... simpler: n flat calls in one row. */
 static char *write_flat(const char *name, uint64_t n, int schema,
 	enum sv_write_storage st, enum sv_write_compression comp)
@@ -560,6 +563,7 @@ static char *write_flat(const char *name, uint64_t n, int schema,
 	wo.schema = schema;
 	wo.storage = st;
 	wo.compression = comp;
+	wo.event_chunk = flat_event_chunk;
 	ck_assert_int_eq(sv_writer_open(&w, path, &wo, &err), 0);
 	ck_assert_msg(sv_writer_add_rank(w, &r, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(sv_writer_events(w), n);
@@ -636,6 +640,48 @@ START_TEST(test_layout_big_file)
 	d = ds_inspect(path, "/events/durations");
 	ck_assert(d.chunked && d.deflate);
 	free(path);
+}
+END_TEST
+
+/* opts.event_chunk (gen --chunk) sets the event columns' chunk, in a
+ * published file and a big unrepacked one, and the loader reads the
+ * same calls from any chunk size; the index keeps 256. */
+START_TEST(test_event_chunk)
+{
+	static const uint32_t chunks[] = {1, 7, 4096, 1u << 20};
+	struct sv_profile *a, *b;
+	char name[64];
+	char *base, *path;
+	size_t k;
+	uint32_t i;
+
+	flat_event_chunk = 0;
+	base = write_flat("chunk-base.h5", 30000, 3, SV_WRITE_PUBLISHED,
+		SV_WRITE_COMPRESS_AUTO);
+	a = load_ok(base);
+	for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+		struct ds_info d;
+		flat_event_chunk = chunks[k];
+		snprintf(name, sizeof name, "chunk-%zu.h5", k);
+		path = write_flat(name, 30000, 3, SV_WRITE_PUBLISHED,
+			SV_WRITE_COMPRESS_AUTO);
+		d = ds_inspect(path, "/events/durations");
+		ck_assert(d.chunked && d.deflate && d.shuffle);
+		ck_assert_uint_eq(d.chunk, chunks[k]);
+		b = load_ok(path);
+		ck_assert_uint_eq(b->ncalls, a->ncalls);
+		for (i = 0; i < a->ncalls; i++) {
+			ck_assert_int_eq(
+				sv_profile_start(b, i), sv_profile_start(a, i));
+			ck_assert_int_eq(
+				sv_call_duration(b, i), sv_call_duration(a, i));
+		}
+		sv_profile_free(b);
+		free(path);
+	}
+	flat_event_chunk = 0;
+	sv_profile_free(a);
+	free(base);
 }
 END_TEST
 
@@ -1281,6 +1327,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_layout, 0,
 		(int)(sizeof layout_cases / sizeof layout_cases[0]));
 	tcase_add_test(t, test_layout_big_file);
+	tcase_add_test(t, test_event_chunk);
 	tcase_add_test(t, test_types);
 	suite_add_tcase(s, t);
 

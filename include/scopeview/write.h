@@ -37,8 +37,9 @@
  *
  * Storage (opts.storage = SV_WRITE_PUBLISHED, the default), per dataset:
  *  - at most 64 KiB of data: contiguous, maximum shape = shape;
- *  - larger: chunked (1024 elements for event columns and lane tables, 256
- *    for the index and region table), unlimited maximum shape;
+ *  - larger: chunked (1024 elements for event columns and lane tables,
+ *    or opts.event_chunk, 256 for the index and region table),
+ *    unlimited maximum shape;
  *  - with opts.compression = SV_WRITE_COMPRESS_AUTO and at least 16384
  *    events: every chunked dataset is compressed with shuffle + deflate 4;
  *  - a file whose uncompressed payload exceeds 16 MiB is not repacked by
@@ -70,6 +71,7 @@
 #define SV_WRITE_AUTO_COMPRESS_EVENTS (1 << 14)
 #define SV_WRITE_REPACK_MAX_BYTES     (16 * 1024 * 1024)
 #define SV_WRITE_EVENT_CHUNK          1024
+#define SV_WRITE_EVENT_CHUNK_MAX      (1u << 24)
 #define SV_WRITE_INDEX_CHUNK          256
 
 enum sv_write_storage {
@@ -126,6 +128,10 @@ struct sv_writer_opts {
 	 * and the event columns exist with 0 rows; no lane tables.  Sets
 	 * storage_layout to "aggregate" unless storage_layout is given. */
 	bool aggregate;
+	/* Elements per chunk of the event columns and lane tables (1 to
+	 * SV_WRITE_EVENT_CHUNK_MAX); 0: SV_WRITE_EVENT_CHUNK, scope-profiler's
+	 * 1024. */
+	uint32_t event_chunk;
 };
 
 /*

@@ -71,6 +71,19 @@ static int gen_set_u64(void *target, const char *v, const struct sv_cli_ctx *cx)
 	return 0;
 }
 
+/* --chunk: 1 to SV_WRITE_EVENT_CHUNK_MAX values. */
+static int gen_set_chunk(
+	void *target, const char *v, const struct sv_cli_ctx *cx)
+{
+	uint64_t n;
+	if (gen_parse_u64(v, &n) || n < 1 || n > SV_WRITE_EVENT_CHUNK_MAX)
+		return sv_cli_fail(cx->cmd,
+			"--chunk wants 1 to %u values, not \"%s\"",
+			SV_WRITE_EVENT_CHUNK_MAX, v);
+	*(uint32_t *)target = (uint32_t)n;
+	return 0;
+}
+
 static int gen_set_tasks(
 	void *target, const char *v, const struct sv_cli_ctx *cx)
 {
@@ -228,6 +241,11 @@ static const struct sv_cli_option gen_options[] = {
 		"json: a JSON profile (gzip if OUT ends in .gz);\n"
 		"spt and rank-h5 take one thread and no tasks",
 		SV_CLI_CHOICE, GEN_AT(format, int), NULL, 0},
+	{"--chunk", NULL, "N", NULL,
+		"N values a chunk of the event columns (default\n"
+		"1024, scope-profiler's; 1 to 16777216)",
+		SV_CLI_CALL, GEN_AT(o.writer.event_chunk, uint32_t),
+		gen_set_chunk, 0},
 	{"--chunked", NULL, NULL, NULL,
 		"every dataset chunked (an unfinished file's layout)",
 		SV_CLI_CALL, 0, gen_set_switch, 0},

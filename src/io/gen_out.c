@@ -236,6 +236,7 @@ static int gen_rank_h5(const char *path, const struct sv_gen_opts *go,
 	sv_writer_opts_init(&wo);
 	wo.schema = 2;
 	wo.compression = go->writer.compression;
+	wo.event_chunk = go->writer.event_chunk;
 	wo.exclusive = SV_WRITE_EXCL_UNKNOWN;
 	rc = sv_writer_open(&wr, path, &wo, err);
 	if (rc)

@@ -15,7 +15,7 @@
 
 static int write_col_create(struct sv_writer *w, int c, struct sv_error *err)
 {
-	struct sv_write_layout l = {true, false, SV_WRITE_EVENT_CHUNK};
+	struct sv_write_layout l = {true, false, sv_write_event_chunk(w)};
 	const char *name = (w->opts.schema == 2 ? sv_write_col_names2
 						: sv_write_col_names3)[c];
 	if (w->opts.compression == SV_WRITE_COMPRESS_GZIP)

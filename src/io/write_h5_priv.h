@@ -144,6 +144,8 @@ hid_t sv_write_summary_type(bool file);
 
 /* The storage of a dataset of n elements of elem_bytes (8 for
  * variable-length strings, as h5py counts them) written at close. */
+/* Elements per chunk of w's event columns and lane tables. */
+hsize_t sv_write_event_chunk(const struct sv_writer *w);
 struct sv_write_layout sv_write_layout_for(const struct sv_writer *w,
 	enum sv_write_kind kind, uint64_t n, size_t elem_bytes);
 

@@ -92,9 +92,18 @@ hid_t sv_write_summary_type(bool file)
 	return t;
 }
 
-static hsize_t write_chunk_of(enum sv_write_kind kind)
+hsize_t sv_write_event_chunk(const struct sv_writer *w)
 {
-	return kind == KIND_INDEX ? SV_WRITE_INDEX_CHUNK : SV_WRITE_EVENT_CHUNK;
+	uint32_t n = w->opts.event_chunk;
+	return n ? (n > SV_WRITE_EVENT_CHUNK_MAX ? SV_WRITE_EVENT_CHUNK_MAX : n)
+		 : SV_WRITE_EVENT_CHUNK;
+}
+
+static hsize_t write_chunk_of(
+	const struct sv_writer *w, enum sv_write_kind kind)
+{
+	return kind == KIND_INDEX ? SV_WRITE_INDEX_CHUNK
+				  : sv_write_event_chunk(w);
 }
 
 /* The uncompressed size of everything written, as scope-profiler's
@@ -125,7 +134,7 @@ static bool write_compress_large(const struct sv_writer *w)
 struct sv_write_layout sv_write_layout_for(const struct sv_writer *w,
 	enum sv_write_kind kind, uint64_t n, size_t elem_bytes)
 {
-	struct sv_write_layout l = {false, false, write_chunk_of(kind)};
+	struct sv_write_layout l = {false, false, write_chunk_of(w, kind)};
 	bool gzip_event = kind == KIND_EVENT &&
 			  w->opts.compression == SV_WRITE_COMPRESS_GZIP;
 
