@@ -4,13 +4,14 @@
  * sv_dist_measure, dist.h).  Every lane belongs to one rank, and every
  * rank to one process, so each process builds the tree of its share's
  * lanes with the serial code, keeping the nodes a range leaves empty;
- * process 0 gathers the nodes (one per distinct call path a process
- * met, never a call) and merges them by path (sv_callpath_merge): counts
- * and times add, minimum and maximum combine, which is what one build
- * over every lane adds up.  A scaling sample is each region's 128-bit
- * sum of durations and count over the share's rows, added up over the
- * job with an MPI operation of its own (exact), and finished on process
- * 0 from the whole file's metadata and regions.
+ * the nodes (one per distinct call path a process met, never a call)
+ * travel to process 0 merged by path on the way (sv_callpath_merge,
+ * pairwise in log2(N) rounds, so no process holds every process's nodes
+ * at once): counts and times add, minimum and maximum combine, which is
+ * what one build over every lane adds up.  A scaling sample is each
+ * region's 128-bit sum of durations and count over the share's rows,
+ * added up over the job with an MPI operation of its own (exact), and
+ * finished on process 0 from the whole file's metadata and regions.
  */
 #include "scopeview/dist.h"
 
@@ -33,24 +34,71 @@ static bool *reports_lanes(const struct sv_dist_profile *d)
 	return on;
 }
 
-/* Gather every process's nodes to process 0, one list after the other,
- * each list's parent indexes made indexes into the whole (*all, *nall
- * there). */
-static void reports_gather(const struct sv_callpath *lt,
-	struct sv_callpath_node **all, size_t *nall)
+/* Merge every process's nodes into process 0's, pairwise in log2(N)
+ * rounds: in round r, process k + 2^r sends its list to process k (k a
+ * multiple of 2^(r+1)), which merges the two (sv_callpath_merge over p,
+ * empty nodes kept).  A process thus holds its own merged list and one
+ * received list at a time, never every process's at once.  Returns the
+ * list (malloc'd) and its length in *n on process 0; elsewhere NULL.  A
+ * merge that fails (a node out of range) sets *rc and passes on no
+ * nodes. */
+static struct sv_callpath_node *reports_merge_pairwise(
+	const struct sv_profile *p, const struct sv_callpath_scope *sc,
+	struct sv_callpath_node *mine, size_t *n, int *rc, struct sv_error *err)
 {
-	size_t *at = NULL, k, i;
-	int np = sv_dist_size();
+	int me = sv_dist_rank(), np = sv_dist_size(), step;
+	MPI_Datatype item;
 
-	*all = sv_dist_gather(
-		lt->nodes, lt->nnodes, sizeof *lt->nodes, nall, &at);
-	for (k = 0; at && k < (size_t)np; k++) {
-		size_t end = k + 1 < (size_t)np ? at[k + 1] : *nall;
-		for (i = at[k]; i < end; i++)
-			if ((*all)[i].parent != SV_CALLPATH_NONE)
-				(*all)[i].parent += (uint32_t)at[k];
+	MPI_Type_contiguous((int)sizeof *mine, MPI_BYTE, &item);
+	MPI_Type_commit(&item);
+	for (step = 1; step < np; step *= 2) {
+		unsigned long long cnt = *n;
+		if (me % (2 * step) == step) {
+			MPI_Send(&cnt, 1, MPI_UNSIGNED_LONG_LONG, me - step, 0,
+				MPI_COMM_WORLD);
+			if (cnt)
+				MPI_Send(mine, (int)cnt, item, me - step, 1,
+					MPI_COMM_WORLD);
+			free(mine);
+			mine = NULL;
+			*n = 0;
+			break;
+		}
+		if (me % (2 * step) == 0 && me + step < np) {
+			struct sv_callpath merged;
+			size_t i, base = *n;
+			MPI_Recv(&cnt, 1, MPI_UNSIGNED_LONG_LONG, me + step, 0,
+				MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			mine = sv_xrealloc(
+				mine, (base + cnt + 1) * sizeof *mine);
+			if (cnt)
+				MPI_Recv(mine + base, (int)cnt, item, me + step,
+					1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			for (i = base; i < base + cnt; i++)
+				if (mine[i].parent != SV_CALLPATH_NONE)
+					mine[i].parent += (uint32_t)base;
+			*n = base + cnt;
+			if (*rc == 0)
+				*rc = sv_callpath_merge(
+					&merged, p, sc, mine, *n, err);
+			free(mine);
+			mine = NULL;
+			*n = 0;
+			if (*rc == 0) {
+				mine = merged.nodes;
+				*n = merged.nnodes;
+				merged.nodes = NULL;
+			}
+			sv_callpath_fini(&merged);
+		}
 	}
-	free(at);
+	MPI_Type_free(&item);
+	if (me != 0) {
+		free(mine);
+		*n = 0;
+		return NULL;
+	}
+	return mine;
 }
 
 int sv_dist_callpath(struct sv_callpath *t, const struct sv_dist_profile *d,
@@ -79,13 +127,20 @@ int sv_dist_callpath(struct sv_callpath *t, const struct sv_dist_profile *d,
 		free(lanes);
 		return rc;
 	}
-	reports_gather(&lt, &all, &nall);
+	/* The merges between processes keep the empty nodes (lsc's
+	 * keep_empty); process 0's last one drops them, as the command's
+	 * scope says. */
+	lsc.lane_on = NULL;
+	nall = lt.nnodes;
+	all = reports_merge_pairwise(d->local, &lsc, lt.nodes, &nall, &rc, err);
+	lt.nodes = NULL;
 	sv_callpath_fini(&lt);
 	free(lanes);
-	lsc.lane_on = NULL;
 	lsc.keep_empty = sc && sc->keep_empty;
 	if (sv_dist_rank() == 0) {
-		rc = sv_callpath_merge(t, d->whole, &lsc, all, nall, err);
+		if (rc == 0)
+			rc = sv_callpath_merge(
+				t, d->whole, &lsc, all, nall, err);
 	} else {
 		/* An empty tree of this process's profile, for the command
 		 * to write where nothing is printed. */
