@@ -169,6 +169,9 @@ for n in 1 2 3; do
 		"$fixtures/schema2_ties_zero_length.h5"
 done
 same 3 tree --ranks 7 "$tmp/g3.h5"
+# Five and seven processes: the pairwise merge's odd rounds.
+same 5 tree --format json --range 1ms:20ms "$tmp/threads.h5"
+same 7 tree --format csv "$tmp/g3.h5"
 same 2 tree --range 5ms:1ms "$tmp/g3.h5"
 
 # scaling: every run loaded split, the 128-bit sums and the counts
