@@ -305,6 +305,10 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
  *  - measure: as sv_scaling_measure of the profile load gave (scaling);
  *    the sample is whole on the process that prints, elsewhere a sample
  *    with no regions.
+ *  - trend: as sv_trend_compute over the profile load gave, region an
+ *    index into its regions (trend); the trend is whole on the process
+ *    that prints, elsewhere one with no ranks, and its per-rank series
+ *    (ranks, off, calls) may be left out (NULL).
  *  - calls_here: the profile holds every selected call (false under MPI:
  *    what reads calls one by one, summary --group-by, is refused).
  *  - name: the program's name in messages.
@@ -313,6 +317,8 @@ struct sv_callpath;
 struct sv_callpath_scope;
 struct sv_scaling_sample;
 struct sv_scaling_opts;
+struct sv_trend;
+struct sv_trend_opts;
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);
@@ -323,6 +329,9 @@ struct sv_cli_engine {
 	int64_t (*origin)(const struct sv_profile *p);
 	int (*measure)(struct sv_scaling_sample *s, const struct sv_profile *p,
 		const char *file, const struct sv_scaling_opts *o,
+		struct sv_error *err);
+	int (*trend)(struct sv_trend *t, const struct sv_profile *p,
+		uint32_t region, const struct sv_trend_opts *o,
 		struct sv_error *err);
 	void (*release)(struct sv_profile *p);
 	bool calls_here;

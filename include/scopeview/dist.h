@@ -37,6 +37,7 @@
 #include "scopeview/scaling.h"
 #include "scopeview/source.h"
 #include "scopeview/stats.h"
+#include "scopeview/trend.h"
 
 /* ---- the job (dist.c) ------------------------------------------------------ */
 
@@ -141,6 +142,22 @@ int64_t sv_dist_origin(const struct sv_dist_profile *d);
 int sv_dist_measure(struct sv_scaling_sample *s,
 	const struct sv_dist_profile *d, const char *file,
 	const struct sv_scaling_opts *o, struct sv_error *err);
+
+/* ---- the trend (dist_trend.c) --------------------------------------------- */
+
+/* sv_trend_compute of the region named region over the whole profile
+ * (the ranks of the load's rank list; o's rank list is not used: each
+ * process takes its share), on process 0: t->region an index into
+ * d->whole's regions, every point and change point, the drift and
+ * jitter, but no per-rank series (ranks, off and calls NULL) and each
+ * point's max_call SV_NO_CALL.  Elsewhere a trend of no ranks, its
+ * region an index into d->local's (0 when it has none of that name).
+ * Process 0 never holds every value: the iterations' values are
+ * gathered there a block at a time.  0 or a negative errno (agreed);
+ * call sv_trend_fini() after a success. */
+int sv_dist_trend(struct sv_trend *t, const struct sv_dist_profile *d,
+	const char *region, const struct sv_trend_opts *o,
+	struct sv_error *err);
 
 /* ---- the program (dist_cmd.c) --------------------------------------------- */
 
