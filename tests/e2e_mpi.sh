@@ -1,8 +1,8 @@
 #!/bin/bash
 # e2e_mpi.sh: `mpirun -n N scopeview-mpi CMD ARGS` (summary, tree,
-# ranks, scaling, diff) prints byte for byte what `scopeview CMD ARGS`
-# prints (standard output, standard error and exit status) for N = 1, 2
-# and 3, on the fixtures and on files written
+# ranks, scaling, diff, trend) prints byte for byte what `scopeview CMD
+# ARGS` prints (standard output, standard error and exit status) for
+# N = 1, 2 and 3, on the fixtures and on files written
 # by `scopeview gen` (schemas 1-3, threads, tasks, GPU, await, no call
 # ids, aggregation mode, a JSON profile, a rank subset, a one-rank file
 # read by more processes than it has ranks); a file that cannot be read
@@ -222,6 +222,40 @@ for f in "$fixtures"/*.h5 "$tmp"/json.json "$tmp"/spt/t_rank00000.spt \
 done
 same 7 calls --region solve --format json --limit 40 "$tmp/g3.h5"
 same 6 calls --region solve --histogram 30 --ranks 4 "$tmp/g3.h5"
+# trend: each process finds its ranks' series and change points, and
+# every iteration's values go to process 0 a block at a time; one region
+# of every file above (the most called: schemas 1-3, threads, tasks, GPU,
+# await, no call ids, JSON, native traces, per-rank files, a one-rank
+# file on three processes, aggregation mode's refusal).
+for f in "${files[@]}"; do
+	region=$("$exe" summary --format csv --sort calls "$f" 2>/dev/null |
+		sed -n 2p | cut -d, -f1)
+	same 3 trend --region "${region:-main}" "$f"
+	same 2 trend --format json --metric exclusive --region \
+		"${region:-main}" "$f"
+done
+# A slowdown (a change point on rank 2) in every format and option, in
+# blocks of 7 values too (a block then holds one iteration of the five
+# ranks: the gather of many blocks), and more processes than ranks.
+gen steps.h5 --events 60000 --ranks 5 --slowdown 2:40 --threads 2
+for n in 1 2 3; do
+	same "$n" trend --region timestep "$tmp/steps.h5"
+	same "$n" trend --format json --metric exclusive --region solve \
+		"$tmp/steps.h5"
+	same "$n" trend --format csv --ranks 1-2,4 --region timestep \
+		"$tmp/steps.h5"
+	SCOPEVIEW_MPI_TREND_BLOCK=7 same "$n" trend --format csv \
+		--region kernel:spmv "$tmp/steps.h5"
+	SCOPEVIEW_MPI_TREND_BLOCK=7 same "$n" trend --format json \
+		--metric exclusive --ranks 0,2 --region timestep \
+		"$tmp/steps.h5"
+done
+same 7 trend --region timestep "$tmp/steps.h5"
+same 4 trend --format json --region timestep "$tmp/one.h5"
+same 3 trend --ranks 9 --region timestep "$tmp/steps.h5"
+same 3 trend --region nosuchregion "$tmp/steps.h5"
+same 2 trend --metric p95 --region timestep "$tmp/steps.h5"
+same 2 trend "$tmp/steps.h5"
 
 # Files that cannot be read: the same one message and exit 1 as
 # scopeview, printed once.
@@ -244,6 +278,7 @@ for bad in "$tmp/cut.h5" "$tmp/text.h5" "$tmp/missing.h5" "$tmp/mixed"; do
 		same "$n" tree --format json "$bad"
 		same "$n" scaling "$tmp/r2.h5" "$bad"
 		same "$n" calls --region solve "$bad"
+		same "$n" trend --region solve "$bad"
 	done
 done
 
@@ -267,7 +302,7 @@ else
 	sed 's/^/     /' "$tmp/m.err"
 fi
 expect "--help" 0 2 --help
-for c in summary tree ranks calls scaling diff; do
+for c in summary tree ranks calls scaling diff trend; do
 	grep -q "^  $c " "$tmp/m.out" && passed=$((passed + 1)) ||
 		{
 			failed=$((failed + 1))

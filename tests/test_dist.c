@@ -4,9 +4,9 @@
  * the ranks (every rank owned once, contiguous blocks balanced by calls,
  * more processes than ranks), the distributed selection against a sort
  * (negative and extreme values, ties, more values than it gathers at
- * once), the agreed status, the gather, and the tree, time origin and
- * scaling sample of a generated profile loaded split against the serial
- * ones (with a rank list and a range).  tests/e2e_mpi.sh runs the commands on 1,
+ * once), the agreed status, the gather, and the tree, time origin,
+ * scaling sample and trend of a generated profile loaded split against
+ * the serial ones (with a rank list and a range).  tests/e2e_mpi.sh runs the commands on 1,
  * 2 and 3 processes against scopeview.
  */
 #include <errno.h>
@@ -406,6 +406,87 @@ START_TEST(test_dist_calls_alone)
 }
 END_TEST
 
+/* A region's trend over a profile loaded split (a job of one) is the
+ * serial one, figure for figure: every rank, a rank list, the exclusive
+ * metric in blocks of 3 values (one iteration a block); no per-rank
+ * series on process 0, and a missing region refused. */
+START_TEST(test_dist_trend_alone)
+{
+	char *path = svt_tmp_path("dist_trend.h5");
+	struct sv_gen_opts g;
+	struct sv_load_opts lo;
+	struct sv_trend_opts to;
+	struct sv_dist_profile d;
+	struct sv_profile *p;
+	struct sv_error err = {0};
+	struct sv_trend ts, td;
+	bool on[4] = {false, true, true, false};
+	int64_t r;
+	size_t k;
+
+	sv_gen_opts_init(&g);
+	g.events = 30000;
+	g.ranks = 4;
+	g.slowdown = true;
+	g.slowdown_rank = 2;
+	g.slowdown_step = 30;
+	g.slowdown_factor = 1.5;
+	ck_assert_msg(
+		sv_gen_write(path, &g, NULL, NULL, &err) == 0, "%s", err.msg);
+	memset(&lo, 0, sizeof lo);
+	memset(&to, 0, sizeof to);
+	if (_i) { /* ranks 1 and 2 */
+		lo.rank_on = to.rank_on = on;
+		lo.nrank_on = to.nrank_on = 4;
+	}
+	if (_i == 2) {
+		to.metric = SV_TREND_EXCLUSIVE;
+		setenv("SCOPEVIEW_MPI_TREND_BLOCK", "3", 1);
+	}
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s", err.msg);
+	ck_assert_msg(sv_dist_load(path, &lo, &d, &err) == 0, "%s", err.msg);
+	r = sv_profile_find_region(p, "timestep");
+	ck_assert_int_ge(r, 0);
+	ck_assert_int_eq(sv_trend_compute(&ts, p, (uint32_t)r, &to, &err), 0);
+	ck_assert_msg(sv_dist_trend(&td, &d, "timestep", &to, &err) == 0, "%s",
+		err.msg);
+	unsetenv("SCOPEVIEW_MPI_TREND_BLOCK");
+	ck_assert_str_eq(d.whole->regions[td.region], "timestep");
+	ck_assert_int_eq(td.metric, ts.metric);
+	ck_assert_uint_eq(td.nranks, _i ? 2 : 4);
+	ck_assert_uint_eq(td.nranks, ts.nranks);
+	ck_assert_uint_eq(td.npoints, ts.npoints);
+	ck_assert_uint_gt(ts.npoints, 50);
+	for (k = 0; k < ts.npoints; k++) {
+		ck_assert_uint_eq(td.points[k].count, ts.points[k].count);
+		ck_assert_int_eq(td.points[k].min_ns, ts.points[k].min_ns);
+		ck_assert_int_eq(td.points[k].max_ns, ts.points[k].max_ns);
+		ck_assert(td.points[k].median_ns == ts.points[k].median_ns);
+		ck_assert_uint_eq(td.points[k].max_rank, ts.points[k].max_rank);
+		ck_assert_uint_eq(td.points[k].max_call, SV_NO_CALL);
+	}
+	ck_assert_uint_eq(td.nchanges, ts.nchanges);
+	ck_assert_uint_ge(ts.nchanges, 1);
+	ck_assert(!memcmp(
+		td.changes, ts.changes, ts.nchanges * sizeof *ts.changes));
+	ck_assert(!memcmp(
+		&td.drift_pct_per_100, &ts.drift_pct_per_100, sizeof(double)));
+	ck_assert(!memcmp(&td.jitter_pct, &ts.jitter_pct, sizeof(double)));
+	ck_assert_ptr_null(td.ranks);
+	ck_assert_ptr_null(td.calls);
+	sv_trend_fini(&ts);
+	sv_trend_fini(&td);
+
+	ck_assert_int_eq(sv_dist_trend(&td, &d, "nosuch", &to, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "no region named nosuch");
+
+	sv_dist_profile_fini(&d);
+	sv_profile_free(p);
+	remove(path);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dist");
@@ -418,6 +499,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_dist_gather_alone);
 	tcase_add_loop_test(t, test_dist_tree_and_scaling_alone, 0, 2);
 	tcase_add_loop_test(t, test_dist_calls_alone, 0, 2);
+	tcase_add_loop_test(t, test_dist_trend_alone, 0, 3);
 	suite_add_tcase(s, t);
 	return s;
 }

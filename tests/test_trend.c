@@ -6,8 +6,10 @@
  * shift with a spike just before it, a step in a series without noise)
  * and none (steady noise with periodic spikes, a shift under the minimum,
  * a series too short); drift and jitter; the errors, stop and progress;
- * values near the ends of int64; and on runs `scopeview gen --slowdown`
- * writes, the change point at the iteration and rank it was put.
+ * values near the ends of int64; on runs `scopeview gen --slowdown`
+ * writes, the change point at the iteration and rank it was put; and the
+ * parts scopeview-mpi puts together (sv_trend_series, sv_trend_point_of,
+ * sv_trend_finish) giving every figure of the whole.
  */
 #include <errno.h>
 #include <math.h>
@@ -466,6 +468,145 @@ START_TEST(generated_slowdown)
 }
 END_TEST
 
+/* sv_trend_compute of region in p put together from its parts over the
+ * ranks cut into ngroups contiguous blocks, as scopeview-mpi's processes
+ * hold them: each block's series and change points (sv_trend_series),
+ * each iteration's point from every block's values, the blocks taken
+ * last first (sv_trend_point_of), the change points sorted, and the
+ * drift and jitter (sv_trend_finish); every figure must be the same. */
+static void check_parts(const struct sv_profile *p, const char *region,
+	enum sv_trend_metric metric, uint32_t ngroups)
+{
+	struct sv_trend_opts o = {.metric = metric};
+	struct sv_trend whole, part[8], made;
+	struct sv_error err = {0};
+	int64_t *v[8], *val = NULL, r = sv_profile_find_region(p, region);
+	uint32_t nr = 0, g, *rank = NULL;
+	bool on[8][64];
+	double *scratch = NULL;
+	size_t k, i, m, cap = 0;
+
+	ck_assert_int_ge(r, 0);
+	for (i = 0; i < p->nrows; i++)
+		nr = p->rows[i].rank >= nr ? p->rows[i].rank + 1 : nr;
+	ck_assert_uint_le(ngroups, 8);
+	ck_assert_uint_le(nr, 64);
+	trend(&whole, p, region, &o);
+	memset(&made, 0, sizeof made);
+	memset(on, 0, sizeof on);
+	for (g = 0; g < ngroups; g++) {
+		struct sv_trend_opts go = o;
+		for (i = 0; i < nr; i++)
+			on[g][i] = i * ngroups / nr == g;
+		go.rank_on = on[g];
+		go.nrank_on = nr;
+		ck_assert_msg(sv_trend_series(&part[g], p, (uint32_t)r, &go,
+				      &v[g], &err) == 0,
+			"%s", err.msg);
+		ck_assert_uint_eq(part[g].npoints, 0);
+		made.nranks += part[g].nranks;
+		for (i = 0; i < part[g].nranks; i++) {
+			m = part[g].off[i + 1] - part[g].off[i];
+			made.npoints = m > made.npoints ? m : made.npoints;
+		}
+		for (i = 0; i < part[g].nchanges; i++) {
+			sv_grow((void **)&made.changes, &cap, made.nchanges + 1,
+				sizeof *made.changes);
+			made.changes[made.nchanges++] = part[g].changes[i];
+		}
+	}
+	made.points = sv_xcalloc(made.npoints + 1, sizeof *made.points);
+	val = sv_xcalloc(made.nranks + 1, sizeof *val);
+	rank = sv_xcalloc(made.nranks + 1, sizeof *rank);
+	scratch = sv_xcalloc(made.nranks + 1, sizeof *scratch);
+	for (k = 0; k < made.npoints; k++) {
+		for (m = 0, g = ngroups; g-- > 0;)
+			for (i = 0; i < part[g].nranks; i++)
+				if (part[g].off[i] + k < part[g].off[i + 1]) {
+					val[m] = v[g][part[g].off[i] + k];
+					rank[m++] = part[g].ranks[i];
+				}
+		sv_trend_point_of(&made.points[k], val, rank, m, scratch);
+	}
+	sv_trend_sort_changes(made.changes, made.nchanges);
+	sv_trend_finish(&made);
+
+	ck_assert_uint_eq(made.nranks, whole.nranks);
+	ck_assert_uint_eq(made.npoints, whole.npoints);
+	for (k = 0; k < whole.npoints; k++) {
+		const struct sv_trend_point *a = &whole.points[k],
+					    *b = &made.points[k];
+		ck_assert_uint_eq(a->count, b->count);
+		ck_assert_int_eq(a->min_ns, b->min_ns);
+		ck_assert_int_eq(a->max_ns, b->max_ns);
+		ck_assert(a->median_ns == b->median_ns);
+		ck_assert_uint_eq(a->max_rank, b->max_rank);
+		ck_assert_uint_eq(b->max_call, SV_NO_CALL);
+	}
+	ck_assert_uint_eq(made.nchanges, whole.nchanges);
+	ck_assert(made.nchanges == 0 ||
+		  !memcmp(made.changes, whole.changes,
+			  made.nchanges * sizeof *made.changes));
+	ck_assert(!memcmp(&made.drift_pct_per_100, &whole.drift_pct_per_100,
+		sizeof(double)));
+	ck_assert(!memcmp(&made.jitter_pct, &whole.jitter_pct, sizeof(double)));
+	for (g = 0; g < ngroups; g++) {
+		sv_trend_fini(&part[g]);
+		sv_free_big(v[g]);
+	}
+	sv_trend_fini(&whole);
+	sv_trend_fini(&made);
+	free(val);
+	free(rank);
+	free(scratch);
+}
+
+START_TEST(parts_make_the_whole)
+{
+	/* given a generated run with a slowdown (two threads a rank) and a
+	 * hand-made one whose slowest ranks tie across the blocks; then
+	 * the parts give sv_trend_compute's figures for 1, 2, 3 and more
+	 * blocks than ranks hold, for both metrics */
+	static const uint32_t groups[] = {1, 2, 3, 5, 8};
+	struct sv_profile *p, *h = sv_profile_new("ties.h5");
+	struct sv_gen_opts o;
+	struct sv_error err = {0};
+	char *path = svt_tmp_path("parts.h5");
+	size_t i;
+	int m;
+
+	sv_gen_opts_init(&o);
+	o.events = 60000;
+	o.ranks = 5;
+	o.threads = 2;
+	o.seed = 3;
+	o.slowdown = true;
+	o.slowdown_rank = 3;
+	o.slowdown_step = 40;
+	o.slowdown_factor = 1.6;
+	ck_assert_msg(
+		sv_gen_write(path, &o, NULL, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_msg(sv_load(path, NULL, &p, &err) == 0, "%s", err.msg);
+	ADD(h, 3, "step", 40, 40, 7);
+	ADD(h, 0, "step", 10, 40, 5, 9);
+	ADD(h, 1, "step", 40, 20, 7, 9);
+	ADD(h, 2, "step", 30, 40);
+	finish(h);
+	for (i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+		for (m = 0; m < 2; m++) {
+			check_parts(p, "timestep", (enum sv_trend_metric)m,
+				groups[i]);
+			check_parts(p, "kernel:spmv", (enum sv_trend_metric)m,
+				groups[i]);
+		}
+		check_parts(h, "step", SV_TREND_DURATION, groups[i]);
+	}
+	sv_profile_free(h);
+	sv_profile_free(p);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trend");
@@ -486,6 +627,7 @@ int main(void)
 		sizeof quiet_cases / sizeof quiet_cases[0]);
 	suite_add_tcase(s, c);
 	tcase_add_test(g, generated_slowdown);
+	tcase_add_test(g, parts_make_the_whole);
 	suite_add_tcase(s, g);
 	return svt_run(s);
 }

@@ -314,6 +314,10 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
  *    on the process that prints, elsewhere empty.
  *  - per_call: whether the file holds per-call data (the profile load
  *    gave may hold none on the process that prints).
+ *  - trend: as sv_trend_compute over the profile load gave, region an
+ *    index into its regions (trend); the trend is whole on the process
+ *    that prints, elsewhere one with no ranks, and its per-rank series
+ *    (ranks, off, calls) may be left out (NULL).
  *  - calls_here: the profile holds every selected call (false under MPI:
  *    what reads calls one by one, summary --group-by, is refused).
  *  - name: the program's name in messages.
@@ -325,6 +329,8 @@ struct sv_scaling_opts;
 struct sv_report_call_list;
 struct sv_calls_query;
 struct sv_hist;
+struct sv_trend;
+struct sv_trend_opts;
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);
@@ -335,6 +341,9 @@ struct sv_cli_engine {
 	int64_t (*origin)(const struct sv_profile *p);
 	int (*measure)(struct sv_scaling_sample *s, const struct sv_profile *p,
 		const char *file, const struct sv_scaling_opts *o,
+		struct sv_error *err);
+	int (*trend)(struct sv_trend *t, const struct sv_profile *p,
+		uint32_t region, const struct sv_trend_opts *o,
 		struct sv_error *err);
 	void (*release)(struct sv_profile *p);
 	int (*calls)(struct sv_report_call_list *l, const struct sv_profile *p,

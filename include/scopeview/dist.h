@@ -40,6 +40,7 @@
 #include "scopeview/scaling.h"
 #include "scopeview/source.h"
 #include "scopeview/stats.h"
+#include "scopeview/trend.h"
 
 /* ---- the job (dist.c) ------------------------------------------------------ */
 
@@ -161,6 +162,21 @@ int sv_dist_calls(struct sv_report_call_list *l,
  * (agreed). */
 int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
 	const struct sv_calls_query *q, size_t nbins, struct sv_error *err);
+/* ---- the trend (dist_trend.c) --------------------------------------------- */
+
+/* sv_trend_compute of the region named region over the whole profile
+ * (the ranks of the load's rank list; o's rank list is not used: each
+ * process takes its share), on process 0: t->region an index into
+ * d->whole's regions, every point and change point, the drift and
+ * jitter, but no per-rank series (ranks, off and calls NULL) and each
+ * point's max_call SV_NO_CALL.  Elsewhere a trend of no ranks, its
+ * region an index into d->local's (0 when it has none of that name).
+ * Process 0 never holds every value: the iterations' values are
+ * gathered there a block at a time.  0 or a negative errno (agreed);
+ * call sv_trend_fini() after a success. */
+int sv_dist_trend(struct sv_trend *t, const struct sv_dist_profile *d,
+	const char *region, const struct sv_trend_opts *o,
+	struct sv_error *err);
 
 /* ---- the program (dist_cmd.c) --------------------------------------------- */
 

@@ -110,6 +110,39 @@ int sv_trend_compute(struct sv_trend *t, const struct sv_profile *p,
 	struct sv_error *err);
 void sv_trend_fini(struct sv_trend *t);
 
+/*
+ * sv_trend_compute in parts, for a caller that holds the ranks on
+ * several processes (scopeview-mpi, dist.h): a rank's series is whole on
+ * one process, which finds it and its change points (sv_trend_series);
+ * an iteration's point needs every rank's value of it
+ * (sv_trend_point_of), gathered there; the drift and jitter need every
+ * point (sv_trend_finish).  Put together in that way, and the change
+ * points of every rank sorted (sv_trend_sort_changes), they give what
+ * sv_trend_compute gives.
+ */
+
+/* The first part of sv_trend_compute: t->region, metric, nranks, ranks,
+ * off and calls, the values of t->calls into *values (malloc'd, one a
+ * call, in t->calls' order; free with sv_free_big) and each rank's
+ * change points in t->changes, by iteration; no points, drift and
+ * jitter NaN.  Errors as sv_trend_compute's; *t and *values are written
+ * only on success.  Free t with sv_trend_fini. */
+int sv_trend_series(struct sv_trend *t, const struct sv_profile *p,
+	uint32_t region, const struct sv_trend_opts *opts, int64_t **values,
+	struct sv_error *err);
+/* The point of an iteration that n > 0 ranks have, rank[j] with value
+ * v[j] (in any order): count, min, numpy's median, max and max_rank (the
+ * lowest rank of the max), as sv_trend_compute makes it; max_call
+ * SV_NO_CALL (the call is in another process's profile).  scratch: room
+ * for n doubles. */
+void sv_trend_point_of(struct sv_trend_point *pt, const int64_t *v,
+	const uint32_t *rank, size_t n, double *scratch);
+/* The drift and jitter of t->points[0 .. npoints) (NaN where they are
+ * not defined). */
+void sv_trend_finish(struct sv_trend *t);
+/* c[0 .. n) in sv_trend_compute's order: by iteration, then rank. */
+void sv_trend_sort_changes(struct sv_trend_change *c, size_t n);
+
 /* The value the trend measures of call c (its duration or exclusive
  * time). */
 int64_t sv_trend_value(

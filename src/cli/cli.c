@@ -19,6 +19,7 @@
 #include "scopeview/load.h"
 #include "scopeview/outfile.h"
 #include "scopeview/scaling.h"
+#include "scopeview/trend.h"
 #include "scopeview/view.h"
 
 /* Whether a progress line is on the terminal, to be replaced. */
@@ -120,6 +121,7 @@ static const struct sv_cli_engine cli_engine_here = {
 	.callpath = sv_callpath_build,
 	.origin = sv_profile_time_origin,
 	.measure = sv_scaling_measure,
+	.trend = sv_trend_compute,
 	.release = sv_profile_free,
 	.calls = sv_cli_calls_here,
 	.hist = sv_cli_hist_here,

@@ -1,7 +1,8 @@
 /*
  * cmd_trend.c: `scopeview trend`, its command line.  Loads the profile
  * (only the ranks asked for), follows one region iteration by iteration
- * (trend.h) and hands the result to sv_report_trend (report.h).  Prints,
+ * (trend.h) and hands the result to sv_report_trend (report.h), through
+ * the engine (cli.h), so that scopeview-mpi runs the same code.  Prints,
  * and returns the exit status (cli.h).
  */
 #include "scopeview/cli.h"
@@ -83,7 +84,7 @@ static int trend_run(void *args)
 	int rc = SV_EXIT_OK;
 
 	sv_cli_select_load_opts(&a->sel, &lo);
-	if (sv_load(a->file, &lo, &p, &err) < 0) {
+	if (sv_cli_engine->load(a->file, &lo, &p, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		return SV_EXIT_LOAD;
 	}
@@ -92,7 +93,7 @@ static int trend_run(void *args)
 	region = sv_profile_find_region(p, a->region);
 	if (region < 0) {
 		sv_cli_stderr("trend: no region named ", a->region);
-		sv_profile_free(p);
+		sv_cli_engine->release(p);
 		return SV_EXIT_LOAD;
 	}
 	if (a->sel.rank_on) {
@@ -106,9 +107,9 @@ static int trend_run(void *args)
 	o.metric = (enum sv_trend_metric)a->metric;
 	o.rank_on = a->sel.rank_on;
 	o.nrank_on = a->sel.nrank_on;
-	if (sv_trend_compute(&t, p, (uint32_t)region, &o, &err) < 0) {
+	if (sv_cli_engine->trend(&t, p, (uint32_t)region, &o, &err) < 0) {
 		sv_cli_stderr("trend: ", err.msg);
-		sv_profile_free(p);
+		sv_cli_engine->release(p);
 		return SV_EXIT_LOAD;
 	}
 	if (sv_report_trend(stdout, p, &t, a->file,
@@ -117,7 +118,7 @@ static int trend_run(void *args)
 		rc = SV_EXIT_LOAD;
 	}
 	sv_trend_fini(&t);
-	sv_profile_free(p);
+	sv_cli_engine->release(p);
 	return rc;
 }
 

@@ -46,7 +46,8 @@
  *
  * Drift and jitter are computed from the medians: the least-squares
  * slope in long double, the median absolute deviation as numpy.median
- * takes it.  Nothing here knows about curses or HDF5.
+ * takes it.  The parts (sv_trend_series, sv_trend_point_of,
+ * sv_trend_finish) serve scopeview-mpi.  Nothing here knows HDF5.
  */
 #include "scopeview/trend.h"
 
@@ -379,8 +380,30 @@ static int trend_points(
 	return rc;
 }
 
-/* Drift and jitter of the medians (NaN where they are not defined). */
-static void trend_drift_jitter(struct sv_trend *t)
+void sv_trend_point_of(struct sv_trend_point *pt, const int64_t *v,
+	const uint32_t *rank, size_t n, double *scratch)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint32_t hi_rank = 0;
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		lo = v[j] < lo ? v[j] : lo;
+		if (v[j] > hi || (v[j] == hi && rank[j] < hi_rank)) {
+			hi = v[j];
+			hi_rank = rank[j];
+		}
+		scratch[j] = (double)v[j];
+	}
+	pt->count = (uint32_t)n;
+	pt->min_ns = lo;
+	pt->max_ns = hi;
+	pt->max_rank = hi_rank;
+	pt->max_call = SV_NO_CALL;
+	pt->median_ns = n ? trend_median(scratch, n) : NAN;
+}
+
+void sv_trend_finish(struct sv_trend *t)
 {
 	size_t n = t->npoints, k;
 	long double sk = 0, sm = 0, skk = 0, skm = 0, mk, mm, den;
@@ -640,6 +663,12 @@ static int trend_change_cmp(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+void sv_trend_sort_changes(struct sv_trend_change *c, size_t n)
+{
+	if (n)
+		qsort(c, n, sizeof *c, trend_change_cmp);
+}
+
 /* Every rank's change points, by iteration; -ECANCELED. */
 static int trend_changes(
 	struct sv_trend *t, const int64_t *v, const struct sv_trend_opts *o)
@@ -664,29 +693,26 @@ static int trend_changes(
 	sv_free_big(w.s1);
 	sv_free_big(w.s2);
 	sv_free_big(w.at);
-	if (!rc && t->nchanges)
-		qsort(t->changes, t->nchanges, sizeof *t->changes,
-			trend_change_cmp);
+	if (!rc)
+		sv_trend_sort_changes(t->changes, t->nchanges);
 	return rc;
 }
 
 /* ---- the whole -------------------------------------------------------------- */
 
-int sv_trend_compute(struct sv_trend *out, const struct sv_profile *p,
-	uint32_t region, const struct sv_trend_opts *opts, struct sv_error *err)
+/* Check the arguments (*opts NULL: the defaults), then each rank's calls
+ * of region in start order into *t and their values into *v (malloc'd,
+ * aligned with t->calls); 0 or an error as sv_trend_compute's. */
+static int trend_begin(struct sv_trend *t, const struct sv_profile *p,
+	uint32_t region, const struct sv_trend_opts **opts, int64_t **v,
+	struct sv_error *err)
 {
-	struct sv_trend t;
-	struct sv_trend_opts none;
-	int64_t *v;
+	static const struct sv_trend_opts none;
 	size_t n;
-	int rc;
 
-	if (!out || !p)
+	*opts = *opts ? *opts : &none;
+	if (!p)
 		return sv_error_set(err, -EINVAL, "no profile");
-	if (!opts) {
-		memset(&none, 0, sizeof none);
-		opts = &none;
-	}
 	if (region >= p->nregions)
 		return sv_error_set(err, -EINVAL,
 			"region %u out of range (the profile has %u)",
@@ -695,26 +721,68 @@ int sv_trend_compute(struct sv_trend *out, const struct sv_profile *p,
 		return sv_error_set(err, -EINVAL,
 			"%s holds no per-call data: no iterations to follow",
 			p->path ? p->path : "the profile");
-	if (opts->metric == SV_TREND_EXCLUSIVE && p->ncalls &&
+	if ((*opts)->metric == SV_TREND_EXCLUSIVE && p->ncalls &&
 		!sv_profile_has_exclusive(p))
 		return sv_error_set(err, -EINVAL, "%s has no exclusive times",
 			p->path ? p->path : "the profile");
-	memset(&t, 0, sizeof t);
-	t.region = region;
-	t.metric = opts->metric;
-	n = trend_gather(&t, p, region, opts);
-	v = sv_xmalloc((n ? n : 1) * sizeof *v);
-	trend_values(&t, p, t.calls, n, v);
+	memset(t, 0, sizeof *t);
+	t->region = region;
+	t->metric = (*opts)->metric;
+	t->drift_pct_per_100 = t->jitter_pct = NAN;
+	n = trend_gather(t, p, region, *opts);
+	*v = sv_xmalloc((n ? n : 1) * sizeof **v);
+	trend_values(t, p, t->calls, n, *v);
+	return 0;
+}
+
+/* The end of a computation that stopped with rc (t freed), or not. */
+static int trend_stop(
+	struct sv_trend *t, int64_t *v, int rc, struct sv_error *err)
+{
+	sv_free_big(v);
+	if (!rc)
+		return 0;
+	sv_trend_fini(t);
+	return sv_error_set(err, rc, "stopped");
+}
+
+int sv_trend_compute(struct sv_trend *out, const struct sv_profile *p,
+	uint32_t region, const struct sv_trend_opts *opts, struct sv_error *err)
+{
+	struct sv_trend t;
+	int64_t *v;
+	int rc;
+
+	if (!out)
+		return sv_error_set(err, -EINVAL, "no profile");
+	if ((rc = trend_begin(&t, p, region, &opts, &v, err)) < 0)
+		return rc;
 	rc = trend_cancelled(opts) ? -ECANCELED : trend_points(&t, v, opts);
 	if (!rc)
 		rc = trend_changes(&t, v, opts);
-	sv_free_big(v);
-	if (rc) {
-		sv_trend_fini(&t);
-		return sv_error_set(err, rc, "stopped");
-	}
-	trend_drift_jitter(&t);
+	if ((rc = trend_stop(&t, v, rc, err)) < 0)
+		return rc;
+	sv_trend_finish(&t);
 	*out = t;
+	return 0;
+}
+
+int sv_trend_series(struct sv_trend *out, const struct sv_profile *p,
+	uint32_t region, const struct sv_trend_opts *opts, int64_t **values,
+	struct sv_error *err)
+{
+	struct sv_trend t;
+	int64_t *v;
+	int rc;
+
+	if (!out || !values)
+		return sv_error_set(err, -EINVAL, "no profile");
+	if ((rc = trend_begin(&t, p, region, &opts, &v, err)) < 0)
+		return rc;
+	if ((rc = trend_changes(&t, v, opts)) < 0)
+		return trend_stop(&t, v, rc, err);
+	*out = t;
+	*values = v;
 	return 0;
 }
 

@@ -15,7 +15,7 @@
 #include "scopeview/cli.h"
 
 const char *const sv_dist_commands[] = {
-	"summary", "tree", "ranks", "calls", "scaling", "diff"};
+	"summary", "tree", "ranks", "calls", "scaling", "diff", "trend"};
 const size_t sv_dist_ncommands =
 	sizeof sv_dist_commands / sizeof sv_dist_commands[0];
 
@@ -121,6 +121,16 @@ static bool cmd_per_call(const struct sv_profile *p)
 	return d ? d->per_call : p->has_calls;
 }
 
+static int cmd_trend(struct sv_trend *t, const struct sv_profile *p,
+	uint32_t region, const struct sv_trend_opts *o, struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d || region >= p->nregions)
+		return sv_trend_compute(t, p, region, o, err);
+	return sv_dist_trend(t, d, p->regions[region], o, err);
+}
+
 static void cmd_release(struct sv_profile *p)
 {
 	struct sv_dist_profile *d = cmd_find(p);
@@ -143,6 +153,7 @@ const struct sv_cli_engine sv_dist_engine = {
 	.callpath = cmd_callpath,
 	.origin = cmd_origin,
 	.measure = cmd_measure,
+	.trend = cmd_trend,
 	.release = cmd_release,
 	.calls = cmd_calls,
 	.hist = cmd_hist,
