@@ -476,6 +476,7 @@ static const struct {
 	{"", "--depth", "3"},
 	{"", "--imbalance", "0.5"},
 	{"", "--seed", "7"},
+	{"gen", "--chunk", "4096"},
 };
 
 static const char *sample_value(
