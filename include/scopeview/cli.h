@@ -305,6 +305,9 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
  *  - measure: as sv_scaling_measure of the profile load gave (scaling);
  *    the sample is whole on the process that prints, elsewhere a sample
  *    with no regions.
+ *  - export: the export of the profile load gave (sv_cli_export_here
+ *    below is scopeview's); one output file, or standard output, written
+ *    whole or not at all.
  *  - calls_here: the profile holds every selected call (false under MPI:
  *    what reads calls one by one, summary --group-by, is refused).
  *  - name: the program's name in messages.
@@ -313,6 +316,22 @@ struct sv_callpath;
 struct sv_callpath_scope;
 struct sv_scaling_sample;
 struct sv_scaling_opts;
+/* An export as `scopeview export` asks for it. */
+struct sv_cli_export {
+	const char *format;  /* chrome, speedscope, collapsed, csv or json */
+	const char *out;     /* the file to write (outfile.h's rule), or NULL:
+			       standard output */
+	FILE *stream;        /* standard output (the command's) */
+	const char *file;    /* the profile, as the output names it */
+	const bool *rank_on; /* --ranks (sv_stats_parse_ranks), NULL: all */
+	uint32_t nrank_on;
+	bool has_range; /* --range, ns from the run's origin */
+	int64_t r0, r1;
+};
+/* scopeview's export of p (cmd_export.c): 0, or a negative errno with
+ * err (an aggregate file's refusal, a write that failed). */
+int sv_cli_export_here(const struct sv_cli_export *x,
+	const struct sv_profile *p, struct sv_error *err);
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);
@@ -325,6 +344,8 @@ struct sv_cli_engine {
 		const char *file, const struct sv_scaling_opts *o,
 		struct sv_error *err);
 	void (*release)(struct sv_profile *p);
+	int (*export)(const struct sv_cli_export *x, const struct sv_profile *p,
+		struct sv_error *err);
 	bool calls_here;
 	const char *name;
 };

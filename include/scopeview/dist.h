@@ -142,6 +142,17 @@ int sv_dist_measure(struct sv_scaling_sample *s,
 	const struct sv_dist_profile *d, const char *file,
 	const struct sv_scaling_opts *o, struct sv_error *err);
 
+/* ---- the export (dist_export.c) ----------------------------------------- */
+
+/* `export` as scopeview's (cli.h's sv_cli_export_here) of the whole
+ * profile: each process writes its share's calls or rows, process 0 the
+ * head and the tail from d->whole, and the parts go in order into one
+ * output, process 0's standard output or x->out (written by the output
+ * rule, outfile.h).  0 or a negative errno (agreed). */
+struct sv_cli_export;
+int sv_dist_export(const struct sv_dist_profile *d,
+	const struct sv_cli_export *x, struct sv_error *err);
+
 /* ---- the program (dist_cmd.c) --------------------------------------------- */
 
 /* The command names scopeview-mpi runs, and the engine (cli.h) it runs

@@ -116,6 +116,7 @@ static const struct sv_cli_engine cli_engine_here = {
 	.origin = sv_profile_time_origin,
 	.measure = sv_scaling_measure,
 	.release = sv_profile_free,
+	.export = sv_cli_export_here,
 	.calls_here = true,
 	.name = "scopeview",
 };

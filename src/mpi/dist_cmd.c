@@ -15,7 +15,7 @@
 #include "scopeview/cli.h"
 
 const char *const sv_dist_commands[] = {
-	"summary", "tree", "ranks", "scaling", "diff"};
+	"summary", "tree", "ranks", "scaling", "diff", "export"};
 const size_t sv_dist_ncommands =
 	sizeof sv_dist_commands / sizeof sv_dist_commands[0];
 
@@ -94,6 +94,16 @@ static int cmd_measure(struct sv_scaling_sample *s, const struct sv_profile *p,
 	return sv_dist_measure(s, d, file, o, err);
 }
 
+static int cmd_export(const struct sv_cli_export *x, const struct sv_profile *p,
+	struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d)
+		return sv_cli_export_here(x, p, err);
+	return sv_dist_export(d, x, err);
+}
+
 static void cmd_release(struct sv_profile *p)
 {
 	struct sv_dist_profile *d = cmd_find(p);
@@ -117,6 +127,7 @@ const struct sv_cli_engine sv_dist_engine = {
 	.origin = cmd_origin,
 	.measure = cmd_measure,
 	.release = cmd_release,
+	.export = cmd_export,
 	.calls_here = false,
 	.name = "scopeview-mpi",
 };
