@@ -1,8 +1,8 @@
 #!/bin/bash
 # e2e_mpi.sh: `mpirun -n N scopeview-mpi CMD ARGS` (summary, tree,
-# ranks, scaling, diff, trend) prints byte for byte what `scopeview CMD
-# ARGS` prints (standard output, standard error and exit status) for
-# N = 1, 2 and 3, on the fixtures and on files written
+# ranks, calls, scaling, diff, trend, export) prints byte for byte what
+# `scopeview CMD ARGS` prints (standard output, standard error and exit
+# status) for N = 1, 2 and 3, on the fixtures and on files written
 # by `scopeview gen` (schemas 1-3, threads, tasks, GPU, await, no call
 # ids, aggregation mode, a JSON profile, a rank subset, a one-rank file
 # read by more processes than it has ranks); a file that cannot be read
@@ -256,6 +256,73 @@ same 3 trend --ranks 9 --region timestep "$tmp/steps.h5"
 same 3 trend --region nosuchregion "$tmp/steps.h5"
 same 2 trend --metric p95 --region timestep "$tmp/steps.h5"
 same 2 trend "$tmp/steps.h5"
+# export: each process writes its share's lanes (chrome, speedscope,
+# csv) or rows (json, region by region) and process 0 puts the parts in
+# order into one output; folded stacks from the merged tree.  Every
+# format, on standard output and with -o (the file compared, and no
+# temporary left beside it), with --ranks and --range, more processes
+# than ranks.
+formats=(chrome speedscope csv json collapsed)
+for f in "${files[@]}"; do
+	for fmt in "${formats[@]}"; do
+		same 3 export --format "$fmt" "$f"
+	done
+done
+for f in "$tmp/g3.h5" "$tmp/threads.h5" "$tmp/gpu_await.h5" \
+	"$tmp/g1.h5" "$tmp/json.json" "$fixtures/threads_tasks.h5"; do
+	for fmt in "${formats[@]}"; do
+		for n in 1 2; do
+			same "$n" export --format "$fmt" "$f"
+		done
+		same 2 export --format "$fmt" --ranks 1,3-4 --range 1ms:9ms "$f"
+		same 3 export --format "$fmt" --ranks 0,2 "$f"
+	done
+done
+for fmt in "${formats[@]}"; do
+	same 5 export --format "$fmt" "$tmp/one.h5"
+	same 3 export --format "$fmt" --range 0.5ms:3ms "$tmp/one.h5"
+	same 2 export --format "$fmt" --ranks 9 "$tmp/g3.h5"
+done
+# same_out N ARGS... with @ for OUT: as same, and the files -o writes
+# compared, no temporary left beside them.
+same_out() {
+	local n=$1 s_rc m_rc
+	shift
+	rm -rf "$tmp/o" && mkdir "$tmp/o"
+	"$exe" "${@//@/$tmp/o/serial}" >"$tmp/s.out" 2>"$tmp/s.err"
+	s_rc=$?
+	ASAN_OPTIONS=$mpi_asan timeout 300 mpirun "${mpirun_args[@]}" \
+		-n "$n" "$mpi_exe" "${@//@/$tmp/o/mpi}" \
+		>"$tmp/m.out" 2>"$tmp/m.err"
+	m_rc=$?
+	sed -i "s|$tmp/o/mpi|$tmp/o/serial|g" "$tmp/m.err"
+	if [ "$s_rc" = "$m_rc" ] && cmp -s "$tmp/s.out" "$tmp/m.out" &&
+		cmp -s "$tmp/s.err" "$tmp/m.err" &&
+		{ { [ ! -e "$tmp/o/serial" ] && [ ! -e "$tmp/o/mpi" ]; } ||
+			cmp -s "$tmp/o/serial" "$tmp/o/mpi"; } &&
+		[ "$(ls -A "$tmp/o" | grep -c tmp)" = 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL -n $n $*: exit $m_rc, scopeview's $s_rc"
+		ls -la "$tmp/o" | sed 's/^/     /'
+		diff "$tmp/s.err" "$tmp/m.err" | head -n 10 | sed 's/^/     /'
+	fi
+}
+for fmt in "${formats[@]}"; do
+	same_out 3 export --format "$fmt" -o @ "$tmp/threads.h5"
+	same_out 2 export --format "$fmt" --ranks 1 -o @ "$tmp/g3.h5"
+	same_out 3 export --format "$fmt" -o @ "$tmp/agg.h5"
+	same_out 7 export --format "$fmt" -o @ "$tmp/g2.h5"
+done
+# Refusals (exit 2: an input, a directory) and a directory that is not
+# there (exit 1), as scopeview says them.
+mkdir "$tmp/adir"
+same 2 export --format chrome -o "$tmp/adir" "$tmp/g3.h5"
+same 2 export --format json -o "$tmp/g3.h5" "$tmp/g3.h5"
+same 2 export --format csv -o "$tmp/nodir/x.csv" "$tmp/g3.h5"
+same 2 export --format xml "$tmp/g3.h5"
+same 2 export --format csv --range 5:1 "$tmp/g3.h5"
 
 # Files that cannot be read: the same one message and exit 1 as
 # scopeview, printed once.
@@ -279,6 +346,8 @@ for bad in "$tmp/cut.h5" "$tmp/text.h5" "$tmp/missing.h5" "$tmp/mixed"; do
 		same "$n" scaling "$tmp/r2.h5" "$bad"
 		same "$n" calls --region solve "$bad"
 		same "$n" trend --region solve "$bad"
+		same "$n" export --format chrome "$bad"
+		same_out "$n" export --format json -o @ "$bad"
 	done
 done
 
@@ -293,16 +362,16 @@ same 2 tree --sort nosuchkey "$tmp/g3.h5"
 same 2 scaling --x '' "$tmp/g3.h5"
 same 2 calls --region solve --sort nosuchkey "$tmp/g3.h5"
 same 2 calls --histogram 0 --region solve "$tmp/g3.h5"
-expect "export is not split" 2 2 export "$tmp/g3.h5"
-if grep -q "run 'scopeview export'" "$tmp/m.err"; then
+expect "convert is not split" 2 2 convert "$tmp/g3.h5" "$tmp/c.h5"
+if grep -q "run 'scopeview convert'" "$tmp/m.err"; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
-	echo "FAIL scopeview-mpi export does not point to scopeview"
+	echo "FAIL scopeview-mpi convert does not point to scopeview"
 	sed 's/^/     /' "$tmp/m.err"
 fi
 expect "--help" 0 2 --help
-for c in summary tree ranks calls scaling diff trend; do
+for c in summary tree ranks calls scaling diff trend export; do
 	grep -q "^  $c " "$tmp/m.out" && passed=$((passed + 1)) ||
 		{
 			failed=$((failed + 1))

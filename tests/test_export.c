@@ -5,7 +5,8 @@
  * an RFC 4180 reader below) with exactly one event or row per call in
  * scope and the exact ns; speedscope's events ordered and balanced, also
  * where the file's nesting is broken; the scope's rule at the range's
- * ends; write errors; the check that an export is not its own profile.
+ * ends; write errors; the check that an export is not its own profile;
+ * an export in parts (scopeview-mpi's) equal to the whole.
  * The real files and the other tools' parsers are e2e_export.sh's and
  * e2e_speedscope.sh's.
  */
@@ -532,6 +533,125 @@ START_TEST(export_json_round_trip)
 }
 END_TEST
 
+/* One piece of format, of the ranks in share (NULL: the whole), as text;
+ * a list piece without its first skip bytes when *first. */
+static void piece_add(char **acc, size_t *len, const char *format,
+	enum sv_export_piece piece, const struct sv_profile *p,
+	const struct sv_export_scope *sc, struct sv_export_part *pt,
+	const bool *share, size_t skip, bool *first)
+{
+	struct sv_error err = {0};
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	pt->share = share;
+	pt->nshare = share ? 2 : 0;
+	ck_assert_int_eq(sv_export_piece(format, piece, f, p, sc, "x,\"y\".h5",
+				 pt, &err),
+		0);
+	fclose(f);
+	if (first && *first && n) {
+		ck_assert_uint_ge(n, skip);
+		memmove(buf, buf + skip, n - skip);
+		n -= skip;
+		*first = false;
+		pt->any = true;
+	}
+	*acc = realloc(*acc, *len + n + 1);
+	memcpy(*acc + *len, buf, n);
+	*len += n;
+	(*acc)[*len] = '\0';
+	free(buf);
+}
+
+/* An export in parts (sv_export_piece), rank 0's and rank 1's as two
+ * processes of scopeview-mpi write them and the first puts them
+ * together, is the serial writer's export byte for byte: with every
+ * call, with rank 0's calls out of the range, and with none. */
+static const int64_t piece_ranges[][3] = {{0, 0, 0}, {1, 160, 400}, {1, 9, 9}};
+
+START_TEST(export_pieces_make_the_whole)
+{
+	static const char *const fmts[] = {
+		"chrome", "speedscope", "csv", "json"};
+	int (*const whole[])(FILE *, const struct sv_profile *,
+		const struct sv_export_scope *, const char *,
+		struct sv_error *) = {sv_export_chrome, sv_export_speedscope,
+		sv_export_csv, sv_export_json};
+	static const bool share[2][2] = {{true, false}, {false, true}};
+	struct sv_profile *p = sample();
+	struct sv_export_scope sc = {0};
+	size_t f;
+
+	sc.has_range = piece_ranges[_i][0] != 0;
+	sc.t0 = piece_ranges[_i][1];
+	sc.t1 = piece_ranges[_i][2];
+	for (f = 0; f < 4; f++) {
+		struct sv_export_part pt;
+		char *want, *got = NULL;
+		size_t len = 0, k, skip = f == 3 ? 2 : f == 2 ? 0 : 1;
+		bool first = true;
+		int t;
+
+		want = export_text(whole[f], p, &sc);
+		sv_export_part_of(&pt, p);
+		piece_add(&got, &len, fmts[f], SV_EXPORT_HEAD, p, &sc, &pt,
+			NULL, 0, NULL);
+		if (f == 3) {
+			uint32_t *order = sv_export_json_order(p), g;
+			for (g = 0; g < p->nregions; g++)
+				for (k = 0; k < 2; k++) {
+					uint32_t rows[8];
+					size_t n = 0, i;
+					for (i = 0; i < p->nrows; i++)
+						if (p->rows[order[i]].region ==
+								g &&
+							p->rows[order[i]]
+									.rank ==
+								k)
+							rows[n++] = order[i];
+					pt.rows = rows;
+					pt.nrows = n;
+					piece_add(&got, &len, "json",
+						SV_EXPORT_ROWS, p, &sc, &pt,
+						share[k], 2, &first);
+				}
+			free(order);
+			for (t = 1; t <= 2; t++) {
+				pt.table = t - 1;
+				piece_add(&got, &len, "json", SV_EXPORT_BETWEEN,
+					p, &sc, &pt, NULL, 0, NULL);
+				pt.table = t;
+				first = true;
+				for (k = 0; k < 2; k++)
+					piece_add(&got, &len, "json",
+						SV_EXPORT_LANES, p, &sc, &pt,
+						share[k], 2, &first);
+			}
+			pt.table = 2;
+			piece_add(&got, &len, "json", SV_EXPORT_BETWEEN, p, &sc,
+				&pt, NULL, 0, NULL);
+		} else {
+			pt.any = false;
+			for (t = f == 0 ? SV_EXPORT_LANES : SV_EXPORT_CALLS;
+				t <= SV_EXPORT_CALLS; t++)
+				for (k = 0; k < 2; k++)
+					piece_add(&got, &len, fmts[f],
+						(enum sv_export_piece)t, p, &sc,
+						&pt, share[k], skip, &first);
+		}
+		piece_add(&got, &len, fmts[f], SV_EXPORT_TAIL, p, &sc, &pt,
+			NULL, 0, NULL);
+		ck_assert_msg(!strcmp(want, got), "%s:\n%s\n---\n%s", fmts[f],
+			want, got);
+		free(want);
+		free(got);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("export");
@@ -544,6 +664,8 @@ static Suite *suite(void)
 		t, export_range_rule, 0, sizeof ranges / sizeof ranges[0]);
 	tcase_add_test(t, export_lanes_and_errors);
 	tcase_add_test(t, export_json_round_trip);
+	tcase_add_loop_test(t, export_pieces_make_the_whole, 0,
+		sizeof piece_ranges / sizeof piece_ranges[0]);
 	suite_add_tcase(s, t);
 	return s;
 }

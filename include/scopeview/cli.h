@@ -318,6 +318,9 @@ int sv_cli_set_key(void *target, int key, const char *value, const char *what,
  *    index into its regions (trend); the trend is whole on the process
  *    that prints, elsewhere one with no ranks, and its per-rank series
  *    (ranks, off, calls) may be left out (NULL).
+ *  - export: the export of the profile load gave (sv_cli_export_here
+ *    below is scopeview's); one output file, or standard output, written
+ *    whole or not at all.
  *  - calls_here: the profile holds every selected call (false under MPI:
  *    what reads calls one by one, summary --group-by, is refused).
  *  - name: the program's name in messages.
@@ -331,6 +334,22 @@ struct sv_calls_query;
 struct sv_hist;
 struct sv_trend;
 struct sv_trend_opts;
+/* An export as `scopeview export` asks for it. */
+struct sv_cli_export {
+	const char *format;  /* chrome, speedscope, collapsed, csv or json */
+	const char *out;     /* the file to write (outfile.h's rule), or NULL:
+			       standard output */
+	FILE *stream;        /* standard output (the command's) */
+	const char *file;    /* the profile, as the output names it */
+	const bool *rank_on; /* --ranks (sv_stats_parse_ranks), NULL: all */
+	uint32_t nrank_on;
+	bool has_range; /* --range, ns from the run's origin */
+	int64_t r0, r1;
+};
+/* scopeview's export of p (cmd_export.c): 0, or a negative errno with
+ * err (an aggregate file's refusal, a write that failed). */
+int sv_cli_export_here(const struct sv_cli_export *x,
+	const struct sv_profile *p, struct sv_error *err);
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);
@@ -351,6 +370,8 @@ struct sv_cli_engine {
 	bool (*per_call)(const struct sv_profile *p);
 	int (*hist)(struct sv_hist *h, const struct sv_profile *p,
 		const struct sv_calls_query *q, size_t nbins,
+		struct sv_error *err);
+	int (*export)(const struct sv_cli_export *x, const struct sv_profile *p,
 		struct sv_error *err);
 	bool calls_here;
 	const char *name;

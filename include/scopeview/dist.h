@@ -177,6 +177,16 @@ int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
 int sv_dist_trend(struct sv_trend *t, const struct sv_dist_profile *d,
 	const char *region, const struct sv_trend_opts *o,
 	struct sv_error *err);
+/* ---- the export (dist_export.c) ----------------------------------------- */
+
+/* `export` as scopeview's (cli.h's sv_cli_export_here) of the whole
+ * profile: each process writes its share's calls or rows, process 0 the
+ * head and the tail from d->whole, and the parts go in order into one
+ * output, process 0's standard output or x->out (written by the output
+ * rule, outfile.h).  0 or a negative errno (agreed). */
+struct sv_cli_export;
+int sv_dist_export(const struct sv_dist_profile *d,
+	const struct sv_cli_export *x, struct sv_error *err);
 
 /* ---- the program (dist_cmd.c) --------------------------------------------- */
 

@@ -90,4 +90,69 @@ int sv_export_collapsed(FILE *out, const struct sv_profile *p,
 	const struct sv_export_scope *sc, const char *file,
 	struct sv_error *err);
 
+/*
+ * An export in parts (scopeview-mpi, dist.h): each process writes the
+ * items of its share of the ranks (its lanes' Chrome events, speedscope
+ * profiles and CSV rows; its rows of a JSON profile) and one process
+ * the head and the tail from the whole profile's rows, so that the
+ * pieces put together in order are the bytes the writers above give.
+ * Every item of a JSON list is written with the separator that goes
+ * before it ("," a line, ", " in a JSON profile's regions): whoever puts
+ * the pieces together drops the first item's.  The facts of the whole
+ * profile a share may not show (its time origin, its columns, its
+ * numbering of calls and lanes) come in the part.
+ */
+struct sv_export_part {
+	const bool *share; /* the ranks whose items are written (nshare
+			      flags); NULL: every rank */
+	uint32_t nshare;
+	int64_t origin;           /* the whole run's time origin */
+	int64_t lane_shift;       /* lane l of p is the whole's l + shift */
+	const uint64_t *row_call; /* per row of p, the whole profile's number
+				     of its first call; NULL: p's own */
+	/* The whole file has: call metadata, nesting, exclusive times, the
+	 * GPU and await columns, call and parent ids, calls at all. */
+	bool meta, nest, excl, gpu, await, id_call, id_parent, has_calls;
+	/* JSON: the ranks some lane of which is in the scope (a row or
+	 * lane table of another rank is left out); NULL: p's own. */
+	const bool *rank_in;
+	uint32_t nrank_in;
+	/* JSON's rows: the rows of p to write, in order. */
+	const uint32_t *rows;
+	size_t nrows;
+	/* JSON: the whole profile's rows of /thread_table and /task_table
+	 * (each table's key is written when it has some), and the list a
+	 * piece is of or after: 0 the regions, 1 the threads, 2 the
+	 * tasks. */
+	size_t nthreads, ntasks;
+	int table;
+	bool any; /* the tail: the list had items */
+};
+
+/* The rows of p in a JSON profile's order (by region, rank, then
+ * storage order): p->nrows indexes, malloc'd.  Not thread-safe. */
+uint32_t *sv_export_json_order(const struct sv_profile *p);
+
+/* The part that is the whole of p. */
+void sv_export_part_of(struct sv_export_part *part, const struct sv_profile *p);
+
+enum sv_export_piece {
+	SV_EXPORT_HEAD,    /* everything before the list (whole profile) */
+	SV_EXPORT_LANES,   /* Chrome: the share's lanes' metadata events;
+			    JSON: its ranks' rows of table (1, 2) */
+	SV_EXPORT_CALLS,   /* the share's calls: Chrome's events, speedscope's
+			    profiles, CSV's rows */
+	SV_EXPORT_ROWS,    /* JSON: part->rows */
+	SV_EXPORT_BETWEEN, /* JSON: what follows list part->table (whole) */
+	SV_EXPORT_TAIL,    /* everything after the list (whole profile) */
+};
+
+/* One piece of an export in format ("chrome", "speedscope", "csv" or
+ * "json": the formats written call by call) to out; a piece a format
+ * does not have writes nothing.  0, or what the writer returns. */
+int sv_export_piece(const char *format, enum sv_export_piece piece, FILE *out,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	const char *file, const struct sv_export_part *part,
+	struct sv_error *err);
+
 #endif

@@ -113,6 +113,15 @@ void sv_json_fini(struct sv_json *j);
  * in an array, after a key, or at the top.  sv_json_end closes the
  * innermost one.  (Inline below.) */
 void sv_json_array(struct sv_json *j, unsigned layout);
+/* Go on inside a container another writer opened (an export written in
+ * parts, export.h's sv_export_piece): the frame sv_json_object or
+ * sv_json_array would have pushed at the top with layout, count members
+ * written, its opening bracket ('{' for end '}', '[' for ']') not
+ * written again; sv_json_end then closes it as the first writer would
+ * have.  The container's base is 0 (a member of a top-level object or
+ * the top itself). */
+void sv_json_resume(
+	struct sv_json *j, unsigned layout, char end, unsigned long count);
 /* The next member of the innermost container starts a line of its own. */
 void sv_json_break(struct sv_json *j);
 /* The end of the document: a newline after the top-level value. */

@@ -126,6 +126,7 @@ static const struct sv_cli_engine cli_engine_here = {
 	.calls = sv_cli_calls_here,
 	.hist = sv_cli_hist_here,
 	.per_call = cli_per_call_here,
+	.export = sv_cli_export_here,
 	.calls_here = true,
 	.name = "scopeview",
 };

@@ -191,21 +191,44 @@ static void export_fini(void *args)
 	sv_cli_select_fini(&a->sel);
 }
 
+int sv_cli_export_here(const struct sv_cli_export *x,
+	const struct sv_profile *p, struct sv_error *err)
+{
+	struct sv_export_scope sc;
+	bool *lanes = sv_cli_lanes_of_ranks(p, x->rank_on, x->nrank_on);
+	int rc;
+
+	memset(&sc, 0, sizeof sc);
+	sc.lane_on = lanes;
+	if (x->has_range) {
+		int64_t origin = sv_profile_time_origin(p);
+		sc.has_range = true;
+		sc.t0 = sv_add_wrap(origin, x->r0);
+		sc.t1 = sv_add_wrap(origin, x->r1);
+	}
+	if (x->out)
+		rc = export_to_path(
+			x->format, x->out, p, &sc, &x->file, 1, err);
+	else
+		rc = export_write(
+			export_find(x->format), stdout, p, &sc, x->file, err);
+	free(lanes);
+	return rc;
+}
+
 static int export_main(void *args)
 {
 	const struct export_args *a = args;
-	struct sv_export_scope sc;
+	struct sv_cli_export x;
 	struct sv_profile *p = NULL;
 	struct sv_error err = {0};
-	bool *lanes = NULL;
-	int64_t r0 = 0, r1 = 0;
-	long f;
 	int rc;
 
-	if ((f = export_find(a->format)) < 0)
+	memset(&x, 0, sizeof x);
+	if (export_find(a->format) < 0)
 		return sv_cli_fail(&sv_cli_export_cmd,
 			"unknown format '%s' (see --help)", a->format);
-	if (a->range && sv_cli_parse_range(a->range, &r0, &r1) < 0)
+	if (a->range && sv_cli_parse_range(a->range, &x.r0, &x.r1) < 0)
 		return sv_cli_fail(&sv_cli_export_cmd,
 			"bad range '%s' (T0:T1, e.g. 1.5ms:2ms)", a->range);
 	/* OUT is checked before the load: a mistake costs no read. */
@@ -213,32 +236,25 @@ static int export_main(void *args)
 		if (sv_outfile_check(a->out, &a->file, 1, &err) < 0)
 			return sv_cli_output_fail(&err);
 		sv_cli_output_signals();
+		x.out = a->out;
 	}
 	/* Every rank is read even with --ranks: chrome's tid is the lane's
 	 * number and "call" the call's, both over the whole file, and
 	 * speedscope's frames take a region's source from any rank's row,
 	 * so a rank-subset load (sv_load_opts.rank_on) would change them. */
-	if (sv_load(a->file, NULL, &p, &err) < 0) {
+	if (sv_cli_engine->load(a->file, NULL, &p, &err) < 0) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	lanes = sv_cli_lanes_of_ranks(p, a->sel.rank_on, a->sel.nrank_on);
-	memset(&sc, 0, sizeof sc);
-	sc.lane_on = lanes;
-	if (a->range) {
-		int64_t origin = sv_profile_time_origin(p);
-		sc.has_range = true;
-		sc.t0 = sv_add_wrap(origin, r0);
-		sc.t1 = sv_add_wrap(origin, r1);
-	}
-	if (a->out && strcmp(a->out, "-"))
-		rc = export_to_path(
-			a->format, a->out, p, &sc, &a->file, 1, &err);
-	else
-		rc = export_write(f, stdout, p, &sc, a->file, &err);
+	x.format = a->format;
+	x.stream = stdout;
+	x.file = a->file;
+	x.rank_on = a->sel.rank_on;
+	x.nrank_on = a->sel.nrank_on;
+	x.has_range = a->range != NULL;
+	rc = sv_cli_engine->export(&x, p, &err);
 	rc = rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
-	sv_profile_free(p);
-	free(lanes);
+	sv_cli_engine->release(p);
 	return rc;
 }
 

@@ -14,8 +14,8 @@
 
 #include "scopeview/cli.h"
 
-const char *const sv_dist_commands[] = {
-	"summary", "tree", "ranks", "calls", "scaling", "diff", "trend"};
+const char *const sv_dist_commands[] = {"summary", "tree", "ranks", "calls",
+	"scaling", "diff", "trend", "export"};
 const size_t sv_dist_ncommands =
 	sizeof sv_dist_commands / sizeof sv_dist_commands[0];
 
@@ -131,6 +131,16 @@ static int cmd_trend(struct sv_trend *t, const struct sv_profile *p,
 	return sv_dist_trend(t, d, p->regions[region], o, err);
 }
 
+static int cmd_export(const struct sv_cli_export *x, const struct sv_profile *p,
+	struct sv_error *err)
+{
+	const struct sv_dist_profile *d = cmd_find(p);
+
+	if (!d)
+		return sv_cli_export_here(x, p, err);
+	return sv_dist_export(d, x, err);
+}
+
 static void cmd_release(struct sv_profile *p)
 {
 	struct sv_dist_profile *d = cmd_find(p);
@@ -158,6 +168,7 @@ const struct sv_cli_engine sv_dist_engine = {
 	.calls = cmd_calls,
 	.hist = cmd_hist,
 	.per_call = cmd_per_call,
+	.export = cmd_export,
 	.calls_here = false,
 	.name = "scopeview-mpi",
 };

@@ -54,7 +54,7 @@ static const struct sv_cli_command *main_command(const char *name)
 }
 
 /* Whether name is a command of scopeview that scopeview-mpi does not run
- * (the viewer, tree, export...). */
+ * (the viewer, convert...). */
 static bool main_serial_only(const char *name)
 {
 	size_t c;

@@ -63,9 +63,32 @@ bool sv_export_call_in(const struct sv_profile *p,
 	return e > sc->t0 || (s >= sc->t0 && e <= s);
 }
 
+void sv_export_part_of(struct sv_export_part *part, const struct sv_profile *p)
+{
+	memset(part, 0, sizeof *part);
+	part->origin = sv_profile_time_origin(p);
+	part->meta = p->call_meta || p->ncolumns;
+	part->nest = sv_profile_has_nesting(p);
+	part->excl = sv_profile_has_exclusive(p);
+	part->gpu = sv_profile_has_gpu(p);
+	part->await = sv_profile_has_await(p);
+	part->id_call = sv_profile_has_id(p, SV_ID_CALL);
+	part->id_parent = sv_profile_has_id(p, SV_ID_PARENT);
+	part->has_calls = p->has_calls;
+	part->nthreads = p->nthreads;
+	part->ntasks = p->ntasks;
+}
+
 int sv_export_begin(struct sv_export_ctx *x, FILE *out,
 	const struct sv_profile *p, const struct sv_export_scope *sc, bool json,
 	struct sv_error *err)
+{
+	return sv_export_begin_part(x, out, p, sc, json, NULL, err);
+}
+
+int sv_export_begin_part(struct sv_export_ctx *x, FILE *out,
+	const struct sv_profile *p, const struct sv_export_scope *sc, bool json,
+	const struct sv_export_part *part, struct sv_error *err)
 {
 	char **labels;
 	size_t l;
@@ -84,8 +107,27 @@ int sv_export_begin(struct sv_export_ctx *x, FILE *out,
 		labels[l] = p->lanes[l].label;
 	x->lane = export_names(labels, p->nlanes, json);
 	free(labels);
-	x->origin = sv_profile_time_origin(p);
-	x->meta = p->call_meta || p->ncolumns;
+	if (part)
+		x->part = *part;
+	else
+		sv_export_part_of(&x->part, p);
+	x->origin = x->part.origin;
+	x->meta = x->part.meta;
+	return 0;
+}
+
+int sv_export_begin_pieces(struct sv_export_ctx *x, FILE *out,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	const struct sv_export_part *part, unsigned pieces, unsigned object,
+	unsigned list, struct sv_error *err)
+{
+	int rc = sv_export_begin_part(x, out, p, sc, true, part, err);
+
+	if (rc < 0 || pieces & SV_EXPORT_BIT(HEAD))
+		return rc;
+	sv_json_resume(&x->j, object, '}', 1);
+	sv_json_resume(&x->j, list, ']',
+		pieces == SV_EXPORT_BIT(TAIL) ? part && part->any : 1);
 	return 0;
 }
 
@@ -182,49 +224,99 @@ static void export_csv_meta(struct sv_csv *c, const struct sv_profile *p,
 	sv_csv_field_n(c, text, n);
 }
 
-int sv_export_csv(FILE *out, const struct sv_profile *p,
-	const struct sv_export_scope *sc, const char *file,
-	struct sv_error *err)
+static const char export_csv_head[] =
+	"call,rank,lane,region,start_ns,end_ns,duration_ns,exclusive_ns,depth,"
+	"parent,gpu_ns,await_ns,metadata";
+
+/* The CSV rows of the calls of sc in x's share. */
+static void export_csv_rows(struct sv_export_ctx *x,
+	const struct sv_export_scope *sc, struct sv_outbuf *mem)
 {
-	struct sv_export_ctx x;
-	struct sv_outbuf mem;
-	struct sv_csv *c;
+	const struct sv_profile *p = x->p;
+	const struct sv_export_part *pt = &x->part;
+	struct sv_csv *c = &x->c;
 	size_t l = 0;
 	uint32_t i = 0, k;
-	bool nest;
-	int rc;
 
-	(void)file;
-	if ((rc = sv_export_begin(&x, out, p, sc, false, err)) < 0)
-		return rc;
-	c = &x.c;
-	nest = sv_profile_has_nesting(p);
-	sv_outbuf_init(&mem, NULL);
-	sv_csv_header(c, "call,rank,lane,region,start_ns,end_ns,duration_ns,"
-			 "exclusive_ns,depth,parent,gpu_ns,await_ns,metadata");
 	while (sv_export_next(p, sc, &l, &i, &k)) {
-		sv_csv_u64(c, k);
+		uint32_t par = pt->nest ? sv_profile_parent(p, k) : SV_NO_CALL;
+		if (!sv_export_lane_mine(x, l)) {
+			i = p->lanes[l].ncalls; /* the next lane */
+			continue;
+		}
+		sv_csv_u64(c, sv_export_callno(x, k));
 		sv_csv_u64(c, p->lanes[l].rank);
-		sv_csv_raw(c, x.lane[l]);
-		sv_csv_raw(c, x.region[sv_call_region(p, k)]);
+		sv_csv_raw(c, x->lane[l]);
+		sv_csv_raw(c, x->region[sv_call_region(p, k)]);
 		sv_csv_i64(c, sv_profile_start(p, k));
 		sv_csv_i64(c, sv_profile_end(p, k));
 		sv_csv_i64(c, sv_call_duration(p, k));
-		export_csv_opt(c, sv_profile_has_exclusive(p),
-			sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, k)
-						    : 0);
-		export_csv_opt(c, nest, nest ? sv_profile_depth(p, k) : 0);
-		export_csv_opt(c, nest && sv_profile_parent(p, k) != SV_NO_CALL,
-			nest ? sv_profile_parent(p, k) : 0);
-		export_csv_opt(c, sv_profile_has_gpu(p), sv_profile_gpu(p, k));
+		export_csv_opt(c, pt->excl,
+			pt->excl && sv_profile_has_exclusive(p)
+				? sv_profile_exclusive(p, k)
+				: 0);
 		export_csv_opt(
-			c, sv_profile_has_await(p), sv_profile_await(p, k));
-		if (x.meta)
-			export_csv_meta(c, p, k, &mem);
+			c, pt->nest, pt->nest ? sv_profile_depth(p, k) : 0);
+		if (par != SV_NO_CALL)
+			sv_csv_u64(c, sv_export_callno(x, par));
+		else
+			sv_csv_empty(c);
+		export_csv_opt(c, pt->gpu, sv_profile_gpu(p, k));
+		export_csv_opt(c, pt->await, sv_profile_await(p, k));
+		if (x->meta)
+			export_csv_meta(c, p, k, mem);
 		else
 			sv_csv_empty(c);
 		sv_csv_end_row(c);
 	}
+}
+
+/* The pieces (1u << enum sv_export_piece) of a CSV export to out: the
+ * header row (HEAD) and the calls' rows (CALLS). */
+static int export_csv_write(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const struct sv_export_part *part,
+	unsigned pieces, struct sv_error *err)
+{
+	struct sv_export_ctx x;
+	struct sv_outbuf mem;
+	int rc;
+
+	if ((rc = sv_export_begin_part(&x, out, p, sc, false, part, err)) < 0)
+		return rc;
+	sv_outbuf_init(&mem, NULL);
+	if (pieces & SV_EXPORT_BIT(HEAD))
+		sv_csv_header(&x.c, export_csv_head);
+	if (pieces & SV_EXPORT_BIT(CALLS))
+		export_csv_rows(&x, sc, &mem);
 	sv_outbuf_fini(&mem);
 	return sv_export_end(&x, "csv", err);
+}
+
+int sv_export_csv(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err)
+{
+	(void)file;
+	return export_csv_write(out, p, sc, NULL, SV_EXPORT_ALL, err);
+}
+
+int sv_export_piece(const char *format, enum sv_export_piece piece, FILE *out,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	const char *file, const struct sv_export_part *part,
+	struct sv_error *err)
+{
+	if (!format)
+		return sv_error_set(err, -EINVAL, "no export format");
+	if (!strcmp(format, "chrome"))
+		return sv_export_chrome_pieces(
+			out, p, sc, file, part, 1u << piece, err);
+	if (!strcmp(format, "speedscope"))
+		return sv_export_speedscope_pieces(
+			out, p, sc, file, part, 1u << piece, err);
+	if (!strcmp(format, "csv"))
+		return export_csv_write(out, p, sc, part, 1u << piece, err);
+	if (!strcmp(format, "json"))
+		return sv_export_json_piece(out, piece, p, sc, part, err);
+	return sv_error_set(
+		err, -EINVAL, "the %s export is not written in parts", format);
 }

@@ -14,12 +14,15 @@
 #include "sv_version.h"
 
 #define CHROME_OBJECT (SV_JSON_INLINE | SV_JSON_COMPACT)
+#define CHROME_LIST   (SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_CLOSE_LINE)
 
 /* A metadata event what of lane l: its value name (a JSON string), or
  * without one the sort index sort. */
-static void chrome_meta(struct sv_json *j, const struct sv_profile *p, size_t l,
-	const char *what, const char *name, int64_t sort)
+static void chrome_meta(struct sv_json *j, const struct sv_export_ctx *x,
+	size_t l, const char *what, const char *name, int64_t sort)
 {
+	const struct sv_profile *p = x->p;
+
 	sv_json_object(j, CHROME_OBJECT);
 	sv_json_raw_key(j, SV_JSON_LIT("ph"));
 	sv_json_raw(j, SV_JSON_LIT("M"));
@@ -28,7 +31,7 @@ static void chrome_meta(struct sv_json *j, const struct sv_profile *p, size_t l,
 	sv_json_raw_key(j, SV_JSON_LIT("pid"));
 	sv_json_u64(j, p->lanes[l].rank);
 	sv_json_raw_key(j, SV_JSON_LIT("tid"));
-	sv_json_u64(j, l);
+	sv_json_i64(j, (int64_t)l + x->part.lane_shift);
 	sv_json_raw_key(j, SV_JSON_LIT("args"));
 	sv_json_object(j, CHROME_OBJECT);
 	if (name) {
@@ -44,8 +47,10 @@ static void chrome_meta(struct sv_json *j, const struct sv_profile *p, size_t l,
 static void chrome_call(struct sv_export_ctx *x, size_t l, uint32_t c)
 {
 	const struct sv_profile *p = x->p;
+	const struct sv_export_part *pt = &x->part;
 	struct sv_json *j = &x->j;
-	bool nest = sv_profile_has_nesting(p);
+	bool nest = pt->nest;
+	uint32_t par = nest ? sv_profile_parent(p, c) : SV_NO_CALL;
 
 	sv_json_object(j, CHROME_OBJECT);
 	sv_json_raw_key(j, SV_JSON_LIT("ph"));
@@ -56,7 +61,7 @@ static void chrome_call(struct sv_export_ctx *x, size_t l, uint32_t c)
 	sv_json_raw_key(j, SV_JSON_LIT("pid"));
 	sv_json_u64(j, p->lanes[l].rank);
 	sv_json_raw_key(j, SV_JSON_LIT("tid"));
-	sv_json_u64(j, l);
+	sv_json_i64(j, (int64_t)l + pt->lane_shift);
 	sv_json_raw_key(j, SV_JSON_LIT("ts"));
 	sv_json_fixed(j, sv_sub_wrap(sv_profile_start(p, c), x->origin), 3);
 	sv_json_raw_key(j, SV_JSON_LIT("dur"));
@@ -69,26 +74,26 @@ static void chrome_call(struct sv_export_ctx *x, size_t l, uint32_t c)
 	sv_json_i64(j, sv_profile_end(p, c));
 	sv_json_raw_key(j, SV_JSON_LIT("duration_ns"));
 	sv_json_i64(j, sv_call_duration(p, c));
-	sv_export_opt(j, SV_JSON_LIT("exclusive_ns"),
-		sv_profile_has_exclusive(p),
-		sv_profile_has_exclusive(p) ? sv_profile_exclusive(p, c) : 0);
+	sv_export_opt(j, SV_JSON_LIT("exclusive_ns"), pt->excl,
+		pt->excl && sv_profile_has_exclusive(p)
+			? sv_profile_exclusive(p, c)
+			: 0);
 	sv_json_raw_key(j, SV_JSON_LIT("depth"));
 	sv_json_i64(j, nest ? sv_profile_depth(p, c) : 0);
 	sv_json_raw_key(j, SV_JSON_LIT("call"));
-	sv_json_u64(j, c);
-	sv_export_opt(j, SV_JSON_LIT("parent"),
-		nest && sv_profile_parent(p, c) != SV_NO_CALL,
-		nest ? sv_profile_parent(p, c) : 0);
-	if (sv_profile_has_gpu(p))
+	sv_json_u64(j, sv_export_callno(x, c));
+	sv_export_opt(j, SV_JSON_LIT("parent"), par != SV_NO_CALL,
+		par != SV_NO_CALL ? (int64_t)sv_export_callno(x, par) : 0);
+	if (pt->gpu)
 		sv_export_opt(
 			j, SV_JSON_LIT("gpu_ns"), true, sv_profile_gpu(p, c));
-	if (sv_profile_has_await(p))
+	if (pt->await)
 		sv_export_opt(j, SV_JSON_LIT("await_ns"), true,
 			sv_profile_await(p, c));
-	if (sv_profile_has_id(p, SV_ID_CALL))
+	if (pt->id_call)
 		sv_export_opt(j, SV_JSON_LIT("call_id"), true,
 			sv_profile_id(p, SV_ID_CALL, c));
-	if (sv_profile_has_id(p, SV_ID_PARENT))
+	if (pt->id_parent)
 		sv_export_opt(j, SV_JSON_LIT("parent_id"), true,
 			sv_profile_id(p, SV_ID_PARENT, c));
 	if (x->meta) {
@@ -99,52 +104,104 @@ static void chrome_call(struct sv_export_ctx *x, size_t l, uint32_t c)
 	sv_json_end(j);
 }
 
-int sv_export_chrome(FILE *out, const struct sv_profile *p,
-	const struct sv_export_scope *sc, const char *file,
-	struct sv_error *err)
+/* Everything before the events: the header and the list opened. */
+static void chrome_head(struct sv_export_ctx *x, const char *file)
 {
-	struct sv_export_ctx x;
-	struct sv_json *j;
-	uint32_t last_rank = UINT32_MAX, i = 0, c;
-	size_t l;
-	int rc;
+	struct sv_json *j = &x->j;
 
-	if ((rc = sv_export_begin(&x, out, p, sc, true, err)) < 0)
-		return rc;
-	j = &x.j;
 	sv_json_object(j, CHROME_OBJECT);
 	sv_json_raw_key(j, SV_JSON_LIT("displayTimeUnit"));
 	sv_json_raw(j, SV_JSON_LIT("ns"));
 	sv_json_raw_key(j, SV_JSON_LIT("otherData"));
 	sv_json_object(j, CHROME_OBJECT);
 	sv_json_raw_key(j, SV_JSON_LIT("file"));
-	sv_json_string(j, file ? file : p->path);
+	sv_json_string(j, file ? file : x->p->path);
 	sv_json_raw_key(j, SV_JSON_LIT("exporter"));
 	sv_json_string(j, "scopeview " SV_VERSION);
 	sv_json_end(j);
 	sv_json_break(j);
 	sv_json_raw_key(j, SV_JSON_LIT("traceEvents"));
-	sv_json_array(j, SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_CLOSE_LINE);
+	sv_json_array(j, CHROME_LIST);
+}
+
+/* The metadata events of the lanes of sc in x's share. */
+static void chrome_lanes(
+	struct sv_export_ctx *x, const struct sv_export_scope *sc)
+{
+	const struct sv_profile *p = x->p;
+	uint32_t last_rank = UINT32_MAX;
+	size_t l;
+
 	for (l = 0; l < p->nlanes; l++) {
 		char name[32];
-		if (!sv_export_lane_in(p, sc, l))
+		if (!sv_export_lane_in(p, sc, l) || !sv_export_lane_mine(x, l))
 			continue;
 		if (p->lanes[l].rank != last_rank) {
 			snprintf(name, sizeof name, "\"rank %u\"",
 				(unsigned)p->lanes[l].rank);
-			chrome_meta(j, p, l, "process_name", name, 0);
-			chrome_meta(j, p, l, "process_sort_index", NULL,
+			chrome_meta(&x->j, x, l, "process_name", name, 0);
+			chrome_meta(&x->j, x, l, "process_sort_index", NULL,
 				p->lanes[l].rank);
 		}
 		last_rank = p->lanes[l].rank;
-		chrome_meta(j, p, l, "thread_name", x.lane[l], 0);
-		chrome_meta(j, p, l, "thread_sort_index", NULL, (int64_t)l);
+		chrome_meta(&x->j, x, l, "thread_name", x->lane[l], 0);
+		chrome_meta(&x->j, x, l, "thread_sort_index", NULL,
+			(int64_t)l + x->part.lane_shift);
 	}
-	l = 0;
-	while (sv_export_next(p, sc, &l, &i, &c))
-		chrome_call(&x, l, c);
-	sv_json_end(j);
-	sv_json_end(j);
-	sv_json_finish(j);
+}
+
+/* The complete events of the calls of sc in x's share. */
+static void chrome_calls(
+	struct sv_export_ctx *x, const struct sv_export_scope *sc)
+{
+	size_t l = 0;
+	uint32_t i = 0, c;
+
+	while (sv_export_next(x->p, sc, &l, &i, &c)) {
+		if (sv_export_lane_mine(x, l))
+			chrome_call(x, l, c);
+		else
+			i = x->p->lanes[l].ncalls; /* the next lane */
+	}
+}
+
+/* The end: the list (with items or not) and the object closed. */
+static void chrome_tail(struct sv_export_ctx *x)
+{
+	sv_json_end(&x->j);
+	sv_json_end(&x->j);
+	sv_json_finish(&x->j);
+}
+
+/* The pieces (1u << enum sv_export_piece) of a Chrome export to out;
+ * without the head, inside the list another writer opened
+ * (sv_export_begin_pieces). */
+int sv_export_chrome_pieces(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	const struct sv_export_part *part, unsigned pieces,
+	struct sv_error *err)
+{
+	struct sv_export_ctx x;
+	int rc;
+
+	if ((rc = sv_export_begin_pieces(&x, out, p, sc, part, pieces,
+		     CHROME_OBJECT, CHROME_LIST, err)) < 0)
+		return rc;
+	if (pieces & SV_EXPORT_BIT(HEAD))
+		chrome_head(&x, file);
+	if (pieces & SV_EXPORT_BIT(LANES))
+		chrome_lanes(&x, sc);
+	if (pieces & SV_EXPORT_BIT(CALLS))
+		chrome_calls(&x, sc);
+	if (pieces & SV_EXPORT_BIT(TAIL))
+		chrome_tail(&x);
 	return sv_export_end(&x, "chrome", err);
+}
+
+int sv_export_chrome(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err)
+{
+	return sv_export_chrome_pieces(
+		out, p, sc, file, NULL, SV_EXPORT_ALL, err);
 }

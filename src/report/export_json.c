@@ -84,11 +84,15 @@ static void ej_meta(struct sv_outbuf *w, const struct sv_profile *p)
 	sv_outbuf_puts(w, "}");
 }
 
-/* Whether some lane of rank is in sc (every rank without a scope). */
+/* Whether some lane of rank is in sc (every rank without a scope), or
+ * what the part says of it. */
 static bool ej_rank_in(const struct sv_profile *p,
-	const struct sv_export_scope *sc, uint32_t rank)
+	const struct sv_export_scope *sc, uint32_t rank,
+	const struct sv_export_part *pt)
 {
 	size_t l;
+	if (pt && pt->rank_in)
+		return rank < pt->nrank_in && pt->rank_in[rank];
 	if (!sc || !sc->lane_on || !p->nlanes)
 		return true;
 	for (l = 0; l < p->nlanes; l++)
@@ -236,7 +240,8 @@ static void ej_call_meta(struct sv_outbuf *w, const struct sv_profile *p,
 }
 
 static void ej_row(struct sv_outbuf *w, const struct sv_profile *p,
-	const struct sv_export_scope *sc, const struct sv_row *r, bool *first)
+	const struct sv_export_scope *sc, const struct sv_export_part *pt,
+	const struct sv_row *r, bool *first)
 {
 	static const char *const cols[] = {"gpu_durations_ns", "call_ids",
 		"parent_ids", "thread_ids", "task_ids", "await_ns"};
@@ -278,9 +283,11 @@ static void ej_row(struct sv_outbuf *w, const struct sv_profile *p,
 	ej_column(w, p, sc, r, "end_times_ns", EJ_END);
 	ej_call_meta(w, p, sc, r);
 	for (k = EJ_GPU; k <= EJ_AWAIT; k++) {
-		bool has = k == EJ_GPU ? r->has_gpu
-			   : k == EJ_AWAIT
-				   ? sv_profile_has_await(p)
+		bool has = k == EJ_GPU     ? r->has_gpu
+			   : k == EJ_AWAIT ? pt->await
+			   : k == EJ_CALL  ? pt->id_call
+			   : k == EJ_PARENT
+				   ? pt->id_parent
 				   : sv_profile_has_id(p,
 					     (enum sv_id_column)(k - EJ_CALL));
 		if (has)
@@ -308,24 +315,41 @@ static int ej_cmp(const void *a, const void *b)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-/* "threads" or "tasks": rank -> its rows, as json_export.py's dicts. */
-static void ej_lanes(struct sv_outbuf *w, const struct sv_profile *p,
-	const struct sv_export_scope *sc, bool tasks)
+uint32_t *sv_export_json_order(const struct sv_profile *p)
+{
+	uint32_t *order = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *order);
+	size_t i;
+
+	for (i = 0; i < p->nrows; i++)
+		order[i] = (uint32_t)i;
+	ej_sort_p = p;
+	qsort(order, p->nrows, sizeof *order, ej_cmp);
+	ej_sort_p = NULL;
+	return order;
+}
+
+/* The entries of "threads" or "tasks" of the ranks in the scope and in
+ * the part's share: rank -> its rows, as json_export.py's dicts, each
+ * rank's after ", " but the first's while *first. */
+static void ej_lane_items(struct sv_outbuf *w, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const struct sv_export_part *pt,
+	bool tasks, bool *first)
 {
 	size_t n = tasks ? p->ntasks : p->nthreads, i;
 	int64_t last = -1;
 
-	if (!n)
-		return;
-	sv_outbuf_puts(w, tasks ? ", \"tasks\": {" : ", \"threads\": {");
 	/* rows of one rank are together in the tables' order by rank */
 	for (i = 0; i < n; i++) {
 		uint32_t at = tasks ? p->task_order[i] : p->thread_order[i];
 		uint32_t rank = tasks ? p->tasks[at].rank : p->threads[at].rank;
-		if (!ej_rank_in(p, sc, rank))
+		if (!ej_rank_in(p, sc, rank, pt) ||
+			(pt && pt->share &&
+				(rank >= pt->nshare || !pt->share[rank])))
 			continue;
 		if ((int64_t)rank != last) {
-			sv_outbuf_puts(w, last >= 0 ? "], \"" : "\"");
+			sv_outbuf_puts(w, last >= 0 ? "]" : "");
+			sv_outbuf_puts(w, *first ? "\"" : ", \"");
+			*first = false;
 			sv_outbuf_i64(w, rank);
 			sv_outbuf_puts(w, "\": [");
 			last = rank;
@@ -375,12 +399,32 @@ static void ej_lanes(struct sv_outbuf *w, const struct sv_profile *p,
 		}
 		sv_outbuf_puts(w, "}");
 	}
-	sv_outbuf_puts(w, last >= 0 ? "]}" : "}");
+	if (last >= 0)
+		sv_outbuf_puts(w, "]");
+}
+
+/* What comes between the lists of the regions, the threads and the
+ * tasks (after list k: 0 the regions, 1 the threads, 2 the tasks): a
+ * table's key and braces when the whole profile has rows in it
+ * (nthreads, ntasks). */
+static void ej_between(
+	struct sv_outbuf *w, size_t nthreads, size_t ntasks, int k)
+{
+	if (k == 0)
+		sv_outbuf_puts(w, "]");
+	if (k == 0 && nthreads)
+		sv_outbuf_puts(w, ", \"threads\": {");
+	if (k == 1 && nthreads)
+		sv_outbuf_puts(w, "}");
+	if (k == 1 && ntasks)
+		sv_outbuf_puts(w, ", \"tasks\": {");
+	if (k == 2 && ntasks)
+		sv_outbuf_puts(w, "}");
 }
 
 /* "line_profile": rank -> records, in the profile's order. */
 static void ej_lines(struct sv_outbuf *w, const struct sv_profile *p,
-	const struct sv_export_scope *sc)
+	const struct sv_export_scope *sc, const struct sv_export_part *pt)
 {
 	bool *done = sv_xcalloc(p->nlineprofs ? p->nlineprofs : 1, 1);
 	bool any = false;
@@ -389,7 +433,7 @@ static void ej_lines(struct sv_outbuf *w, const struct sv_profile *p,
 	for (i = 0; i < p->nlineprofs; i++) {
 		uint32_t rank = p->lineprofs[i].rank;
 		bool first = true;
-		if (done[i] || !ej_rank_in(p, sc, rank))
+		if (done[i] || !ej_rank_in(p, sc, rank, pt))
 			continue;
 		sv_outbuf_puts(w, any ? ", \"" : ", \"line_profile\": {\"");
 		any = true;
@@ -437,46 +481,95 @@ static void ej_lines(struct sv_outbuf *w, const struct sv_profile *p,
 	free(done);
 }
 
-int sv_export_json(FILE *out, const struct sv_profile *p,
-	const struct sv_export_scope *sc, const char *file,
-	struct sv_error *err)
+/* Everything before the rows: the header and the list opened. */
+static void ej_head(struct sv_export_ctx *x)
 {
-	struct sv_export_ctx x;
-	struct sv_outbuf *w;
-	uint32_t *order;
-	size_t i;
-	bool first = true;
-	int rc = sv_export_begin(&x, out, p, sc, true, err);
+	const struct sv_profile *p = x->p;
+	struct sv_outbuf *w = &x->o;
 
-	(void)file;
-	if (rc)
-		return rc;
-	w = &x.o;
 	sv_outbuf_puts(w, "{\"format\": \"scope-profiler-profile\", "
 			  "\"format_version\": 1, \"exporter\": \"scopeview "
 			  "" SV_VERSION "\", \"time_unit\": \"nanoseconds\", "
 			  "\"num_ranks\": ");
 	sv_outbuf_i64(w, p->num_ranks);
 	sv_outbuf_puts(w, ", \"event_data_available\": ");
-	sv_outbuf_puts(w, p->has_calls || p->layout == SV_LAYOUT_AGGREGATE
+	sv_outbuf_puts(w, x->part.has_calls || p->layout == SV_LAYOUT_AGGREGATE
 				  ? "true, "
 				  : "false, ");
 	ej_meta(w, p);
 	sv_outbuf_puts(w, ", \"regions\": [");
-	order = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *order);
+}
+
+/* Everything after the tasks. */
+static void ej_tail(struct sv_export_ctx *x, const struct sv_export_scope *sc,
+	const struct sv_export_part *pt)
+{
+	ej_lines(&x->o, x->p, sc, pt);
+	sv_outbuf_puts(&x->o, "}\n");
+}
+
+int sv_export_json_piece(FILE *out, enum sv_export_piece piece,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	const struct sv_export_part *part, struct sv_error *err)
+{
+	struct sv_export_ctx x;
+	struct sv_outbuf w;
+	size_t i;
+	bool first = false; /* every row after ", " */
+	int rc;
+
+	if (piece == SV_EXPORT_ROWS && part && out) {
+		/* one region's rows at a time: no names escaped for them */
+		sv_outbuf_init(&w, out);
+		for (i = 0; i < part->nrows; i++)
+			if (ej_rank_in(
+				    p, sc, p->rows[part->rows[i]].rank, part))
+				ej_row(&w, p, sc, part, &p->rows[part->rows[i]],
+					&first);
+		if (sv_outbuf_fini(&w) < 0 || fflush(out) || ferror(out))
+			return sv_error_set(
+				err, -EIO, "cannot write the JSON export");
+		return 0;
+	}
+	if ((rc = sv_export_begin_part(&x, out, p, sc, true, part, err)))
+		return rc;
+	if (piece == SV_EXPORT_HEAD)
+		ej_head(&x);
+	else if (piece == SV_EXPORT_BETWEEN)
+		ej_between(&x.o, x.part.nthreads, x.part.ntasks, x.part.table);
+	else if (piece == SV_EXPORT_LANES)
+		ej_lane_items(&x.o, p, sc, part, x.part.table == 2, &first);
+	else if (piece == SV_EXPORT_TAIL)
+		ej_tail(&x, sc, part);
+	return sv_export_end(&x, "JSON", err);
+}
+
+int sv_export_json(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err)
+{
+	struct sv_export_ctx x;
+	uint32_t *order;
+	size_t i;
+	bool first = true;
+	int k, rc = sv_export_begin(&x, out, p, sc, true, err);
+
+	(void)file;
+	if (rc)
+		return rc;
+	ej_head(&x);
+	order = sv_export_json_order(p);
 	for (i = 0; i < p->nrows; i++)
-		order[i] = (uint32_t)i;
-	ej_sort_p = p;
-	qsort(order, p->nrows, sizeof *order, ej_cmp);
-	ej_sort_p = NULL;
-	for (i = 0; i < p->nrows; i++)
-		if (ej_rank_in(p, sc, p->rows[order[i]].rank))
-			ej_row(w, p, sc, &p->rows[order[i]], &first);
+		if (ej_rank_in(p, sc, p->rows[order[i]].rank, NULL))
+			ej_row(&x.o, p, sc, &x.part, &p->rows[order[i]],
+				&first);
 	free(order);
-	sv_outbuf_puts(w, "]");
-	ej_lanes(w, p, sc, false);
-	ej_lanes(w, p, sc, true);
-	ej_lines(w, p, sc);
-	sv_outbuf_puts(w, "}\n");
+	for (k = 0; k < 3; k++) {
+		ej_between(&x.o, p->nthreads, p->ntasks, k);
+		first = true;
+		if (k < 2)
+			ej_lane_items(&x.o, p, sc, NULL, k == 1, &first);
+	}
+	ej_tail(&x, sc, NULL);
 	return sv_export_end(&x, "JSON", err);
 }

@@ -30,6 +30,7 @@ struct sv_export_ctx {
 	char **region, **lane;
 	int64_t origin;
 	bool meta;
+	struct sv_export_part part; /* the whole profile's facts */
 };
 
 /* Set x up for writing p's calls of sc to out (names escaped for JSON or
@@ -37,6 +38,58 @@ struct sv_export_ctx {
 int sv_export_begin(struct sv_export_ctx *x, FILE *out,
 	const struct sv_profile *p, const struct sv_export_scope *sc, bool json,
 	struct sv_error *err);
+/* The same for a piece of an export in parts (part NULL: all of p). */
+int sv_export_begin_part(struct sv_export_ctx *x, FILE *out,
+	const struct sv_profile *p, const struct sv_export_scope *sc, bool json,
+	const struct sv_export_part *part, struct sv_error *err);
+
+/* A set of pieces (enum sv_export_piece): SV_EXPORT_BIT(HEAD). */
+#define SV_EXPORT_BIT(piece) (1u << SV_EXPORT_##piece)
+#define SV_EXPORT_ALL        (~0u)
+
+/* sv_export_begin_part (JSON) for the pieces (SV_EXPORT_BIT) of an
+ * export whose items are a list laid out as list in a top-level object
+ * laid out as object: without the head, x's writer goes on inside them
+ * as another writer left them, every item after a ',', and a tail alone
+ * closes the list as it was (part->any). */
+int sv_export_begin_pieces(struct sv_export_ctx *x, FILE *out,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	const struct sv_export_part *part, unsigned pieces, unsigned object,
+	unsigned list, struct sv_error *err);
+
+/* Whether lane l of p is in the part's share (x->part.share). */
+static inline bool sv_export_lane_mine(const struct sv_export_ctx *x, size_t l)
+{
+	const struct sv_export_part *pt = &x->part;
+	uint32_t r = x->p->lanes[l].rank;
+	return !pt->share || (r < pt->nshare && pt->share[r]);
+}
+
+/* Call c's number in the whole profile (its index in storage order). */
+static inline uint64_t sv_export_callno(
+	const struct sv_export_ctx *x, uint32_t c)
+{
+	uint32_t r;
+	if (!x->part.row_call)
+		return c;
+	r = sv_profile_row_of(x->p, c);
+	return x->part.row_call[r] + (c - x->p->rows[r].first);
+}
+
+/* The pieces (SV_EXPORT_BIT) of a Chrome or speedscope export
+ * (export_chrome.c, export_speedscope.c), and a JSON profile's piece
+ * (export_json.c). */
+int sv_export_chrome_pieces(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	const struct sv_export_part *part, unsigned pieces,
+	struct sv_error *err);
+int sv_export_speedscope_pieces(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	const struct sv_export_part *part, unsigned pieces,
+	struct sv_error *err);
+int sv_export_json_piece(FILE *out, enum sv_export_piece piece,
+	const struct sv_profile *p, const struct sv_export_scope *sc,
+	const struct sv_export_part *part, struct sv_error *err);
 /* Flush and free x; a failed stream is -EIO with err ("cannot write the
  * <what> export"), a cancelled one -ECANCELED, else 0. */
 int sv_export_end(

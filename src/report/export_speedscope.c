@@ -22,6 +22,9 @@ struct speedscope_open {
 #define SPEEDSCOPE_OBJECT (SV_JSON_INLINE | SV_JSON_COMPACT)
 /* A list one item a line, its close right after the last item. */
 #define SPEEDSCOPE_LIST (SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_TIGHT)
+/* The list of profiles, its close on a line of its own. */
+#define SPEEDSCOPE_PROFILES \
+	(SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_CLOSE_LINE)
 
 static void speedscope_event(
 	struct sv_json *j, char type, uint32_t frame, int64_t at)
@@ -142,19 +145,12 @@ static bool speedscope_lane(struct sv_json *j, const struct sv_profile *p,
 	return true;
 }
 
-int sv_export_speedscope(FILE *out, const struct sv_profile *p,
-	const struct sv_export_scope *sc, const char *file,
-	struct sv_error *err)
+/* Everything before the profiles: the header, the frames, the list
+ * opened. */
+static void speedscope_head(struct sv_export_ctx *x, const char *file)
 {
-	struct sv_export_ctx x;
-	struct sv_json *j;
-	struct speedscope_open *stack = NULL;
-	size_t l, cap = 0;
-	int rc;
+	struct sv_json *j = &x->j;
 
-	if ((rc = sv_export_begin(&x, out, p, sc, true, err)) < 0)
-		return rc;
-	j = &x.j;
 	sv_json_object(j, SPEEDSCOPE_OBJECT);
 	sv_json_raw_key(j, SV_JSON_LIT("$schema"));
 	sv_json_string(j, "https://www.speedscope.app/file-format-schema.json");
@@ -162,21 +158,60 @@ int sv_export_speedscope(FILE *out, const struct sv_profile *p,
 	sv_json_raw_key(j, SV_JSON_LIT("exporter"));
 	sv_json_string(j, "scopeview " SV_VERSION);
 	sv_json_raw_key(j, SV_JSON_LIT("name"));
-	sv_json_string(j, file ? file : p->path);
+	sv_json_string(j, file ? file : x->p->path);
 	sv_json_raw_key(j, SV_JSON_LIT("activeProfileIndex"));
 	sv_json_i64(j, 0);
 	sv_json_break(j);
-	speedscope_frames(j, p, x.region);
+	speedscope_frames(j, x->p, x->region);
 	sv_json_break(j);
 	sv_json_raw_key(j, SV_JSON_LIT("profiles"));
-	sv_json_array(j, SV_JSON_BLOCK | SV_JSON_COMPACT | SV_JSON_CLOSE_LINE);
-	for (l = 0; l < p->nlanes; l++)
-		if (sv_export_lane_in(p, sc, l))
-			speedscope_lane(
-				j, p, sc, l, x.lane[l], x.origin, &stack, &cap);
-	sv_json_end(j);
-	sv_json_end(j);
-	sv_json_finish(j);
+	sv_json_array(j, SPEEDSCOPE_PROFILES);
+}
+
+/* The profiles of the lanes of sc in x's share. */
+static void speedscope_lanes(
+	struct sv_export_ctx *x, const struct sv_export_scope *sc)
+{
+	struct speedscope_open *stack = NULL;
+	size_t l, cap = 0;
+
+	for (l = 0; l < x->p->nlanes; l++)
+		if (sv_export_lane_in(x->p, sc, l) && sv_export_lane_mine(x, l))
+			speedscope_lane(&x->j, x->p, sc, l, x->lane[l],
+				x->origin, &stack, &cap);
 	free(stack);
+}
+
+/* The pieces (1u << enum sv_export_piece) of a speedscope export to
+ * out; without the head, inside the list another writer opened
+ * (sv_export_begin_pieces). */
+int sv_export_speedscope_pieces(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	const struct sv_export_part *part, unsigned pieces,
+	struct sv_error *err)
+{
+	struct sv_export_ctx x;
+	int rc;
+
+	if ((rc = sv_export_begin_pieces(&x, out, p, sc, part, pieces,
+		     SPEEDSCOPE_OBJECT, SPEEDSCOPE_PROFILES, err)) < 0)
+		return rc;
+	if (pieces & SV_EXPORT_BIT(HEAD))
+		speedscope_head(&x, file);
+	if (pieces & SV_EXPORT_BIT(CALLS))
+		speedscope_lanes(&x, sc);
+	if (pieces & SV_EXPORT_BIT(TAIL)) {
+		sv_json_end(&x.j);
+		sv_json_end(&x.j);
+		sv_json_finish(&x.j);
+	}
 	return sv_export_end(&x, "speedscope", err);
+}
+
+int sv_export_speedscope(FILE *out, const struct sv_profile *p,
+	const struct sv_export_scope *sc, const char *file,
+	struct sv_error *err)
+{
+	return sv_export_speedscope_pieces(
+		out, p, sc, file, NULL, SV_EXPORT_ALL, err);
 }

@@ -74,13 +74,13 @@ void sv_json_member(struct sv_json *j)
 	f->lines = j->lines;
 }
 
-void sv_json_open_at(struct sv_json *j, unsigned layout, char open, char end)
+/* Push a frame for a container laid out as layout, at base (its parent's
+ * column for members that start a line), with count members. */
+static void json_push(struct sv_json *j, unsigned layout, char end, int base,
+	unsigned long count)
 {
-	struct sv_json_frame *parent = json_top(j), *f;
-	int base = parent ? parent->inner : 0;
+	struct sv_json_frame *f;
 
-	sv_json_value_sep(j);
-	sv_outbuf_putc(j->o, open);
 	if (j->depth == j->cap)
 		sv_grow((void **)&j->stack, &j->cap, j->depth + 1,
 			sizeof *j->stack);
@@ -88,6 +88,7 @@ void sv_json_open_at(struct sv_json *j, unsigned layout, char open, char end)
 	memset(f, 0, sizeof *f);
 	f->layout = layout;
 	f->end = end;
+	f->count = count;
 	f->lines = j->lines;
 	switch (JSON_KIND(layout)) {
 	case SV_JSON_BLOCK:
@@ -102,6 +103,22 @@ void sv_json_open_at(struct sv_json *j, unsigned layout, char open, char end)
 		f->inner = j->line;
 		break;
 	}
+}
+
+void sv_json_open_at(struct sv_json *j, unsigned layout, char open, char end)
+{
+	struct sv_json_frame *parent = json_top(j);
+	int base = parent ? parent->inner : 0;
+
+	sv_json_value_sep(j);
+	sv_outbuf_putc(j->o, open);
+	json_push(j, layout, end, base, 0);
+}
+
+void sv_json_resume(
+	struct sv_json *j, unsigned layout, char end, unsigned long count)
+{
+	json_push(j, layout, end, 0, count);
 }
 
 void sv_json_array(struct sv_json *j, unsigned layout)
