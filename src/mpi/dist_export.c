@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 #include "scopeview/callpath.h"
 #include "scopeview/cli.h"
@@ -30,8 +29,6 @@
 
 #define EXPORT_TAG_DATA 41
 #define EXPORT_TAG_END  42
-/* The messages of a spooled part. */
-#define EXPORT_SPOOL_BUF (1 << 20)
 
 /* Where process 0 puts the bytes of the list: the output, less the
  * separator before the list's first item. */
@@ -117,68 +114,10 @@ static int export_receive(struct export_job *j, int k)
 	}
 }
 
-/* An anonymous file in $TMPDIR (or /tmp), or NULL. */
-static FILE *export_spool(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char *path = sv_xasprintf(
-		"%s/scopeview-mpi-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
-	FILE *f = NULL;
-
-	if (fd >= 0) {
-		unlink(path);
-		f = fdopen(fd, "w+");
-		if (!f)
-			close(fd);
-	}
-	free(path);
-	return f;
-}
-
-/* A process but 0: write the piece into a spool, so that every process
- * formats its part at once, then send the spool to process 0 when it
- * takes it; straight to process 0 when no spool can be made.  0 or a
- * negative errno with err. */
-static int export_spooled(
-	struct export_job *j, enum sv_export_piece piece, struct sv_error *err)
-{
-	FILE *spool = export_spool();
-	char *buf;
-	size_t n;
-	int rc;
-
-	if (!spool) {
-		rc = sv_export_piece(j->format, piece, j->mine, j->d->local,
-			&j->sc, NULL, &j->part, err);
-		if (fflush(j->mine) && rc == 0)
-			rc = sv_error_set(err, -EIO, "cannot send the export");
-		return rc;
-	}
-	rc = sv_export_piece(j->format, piece, spool, j->d->local, &j->sc, NULL,
-		&j->part, err);
-	if ((fflush(spool) || ferror(spool)) && rc == 0)
-		rc = sv_error_set(err, -EIO,
-			"cannot write the export's part into a temporary file");
-	buf = sv_xmalloc(EXPORT_SPOOL_BUF);
-	rewind(spool);
-	while (rc == 0 && (n = fread(buf, 1, EXPORT_SPOOL_BUF, spool)) > 0)
-		MPI_Send(buf, (int)n, MPI_CHAR, 0, EXPORT_TAG_DATA,
-			MPI_COMM_WORLD);
-	if (ferror(spool) && rc == 0)
-		rc = sv_error_set(err, -EIO,
-			"cannot read the export's part back from a temporary "
-			"file");
-	free(buf);
-	fclose(spool);
-	return rc;
-}
-
 /* One piece of the list from every process in order (each its share's;
  * rows, for a JSON profile's, the rows of one region): process 0 writes
- * its own and then takes the others', which they formatted meanwhile.
- * Not collective: the others send and go on.  0 or the first failure's
- * status (err: this process's). */
+ * its own and then takes the others'.  Not collective: the others send
+ * and go on.  0 or the first failure's status (err: this process's). */
 static int export_list(struct export_job *j, enum sv_export_piece piece,
 	const uint32_t *rows, size_t nrows, struct sv_error *err)
 {
@@ -186,15 +125,14 @@ static int export_list(struct export_job *j, enum sv_export_piece piece,
 
 	j->part.rows = rows;
 	j->part.nrows = nrows;
-	if (sv_dist_rank() != 0) {
-		rc = export_spooled(j, piece, err);
-		MPI_Send(&rc, 1, MPI_INT, 0, EXPORT_TAG_END, MPI_COMM_WORLD);
-		return rc;
-	}
 	rc = sv_export_piece(j->format, piece, j->mine, j->d->local, &j->sc,
 		NULL, &j->part, err);
 	if (fflush(j->mine) && rc == 0)
 		rc = sv_error_set(err, -EIO, "cannot send the export");
+	if (sv_dist_rank() != 0) {
+		MPI_Send(&rc, 1, MPI_INT, 0, EXPORT_TAG_END, MPI_COMM_WORLD);
+		return rc;
+	}
 	for (k = 1; k < sv_dist_size(); k++) {
 		theirs = export_receive(j, k);
 		if (theirs < 0 && rc == 0)
