@@ -23,6 +23,7 @@
 #include "scopeview/dist.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,6 +392,29 @@ static void calls_gather(struct calls_all *all, const struct calls_part *pt,
 	free(strides);
 }
 
+/* Whether the job's parts fit the gathers' int counts (MPI's): the
+ * records, the columns' values and the text, added up over the job.
+ * 0, or -E2BIG (agreed, every process the same sums). */
+static int calls_fits(const struct calls_part *pt, const struct sv_profile *p,
+	struct sv_error *err)
+{
+	unsigned long long mine[3], all[3];
+	int k;
+
+	mine[0] = pt->n;
+	mine[1] = (unsigned long long)pt->n * p->ncolumns;
+	mine[2] = pt->ntext;
+	MPI_Allreduce(
+		mine, all, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+	for (k = 0; k < 3; k++)
+		if (all[k] > (unsigned long long)INT_MAX)
+			return sv_error_set(err, -E2BIG,
+				"calls: %llu calls are more than one process "
+				"gathers; ask for fewer with --limit",
+				all[0]);
+	return 0;
+}
+
 /* Whether any process's profile says so. */
 static bool calls_any(bool mine)
 {
@@ -432,6 +456,8 @@ int sv_dist_calls(struct sv_report_call_list *l,
 	if (rc < 0)
 		sv_error_set(err, rc, "calls: cannot sort the calls");
 	rc = sv_dist_agree(rc, err);
+	if (rc == 0)
+		rc = calls_fits(&pt, p, err);
 	if (rc < 0) {
 		calls_part_fini(&pt);
 		return rc;
@@ -480,8 +506,10 @@ int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
 		rc = sv_error_set(
 			err, (int)n, "calls: cannot collect the calls");
 	rc = sv_dist_agree(rc, err);
-	if (rc < 0)
+	if (rc < 0) {
+		free(calls);
 		return rc;
+	}
 	for (i = 0; i < n; i++) {
 		int64_t dur = sv_call_duration(p, calls[i]);
 		if (dur <= 0)
@@ -489,11 +517,12 @@ int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
 		span[0] = dur < span[0] ? dur : span[0];
 		span[1] = dur > span[1] ? dur : span[1];
 	}
-	/* The span as (min, -max), so that one MIN reduces both. */
-	span[1] = -span[1] - 1;
+	/* The span as (min, ~max), so that one MIN reduces both (~ turns
+	 * the order round without overflowing). */
+	span[1] = ~span[1];
 	MPI_Allreduce(
 		span, all_span, 2, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-	all_span[1] = -(all_span[1] + 1);
+	all_span[1] = ~all_span[1];
 	mine[0] = (unsigned long long)n;
 	MPI_Allreduce(
 		mine, sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
