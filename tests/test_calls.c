@@ -229,7 +229,10 @@ START_TEST(calls_sort_random)
 END_TEST
 
 /* A list long enough to be sorted in two halves side by side gives the
- * same order (durations: one word a call; starts 2^40 apart: pairs). */
+ * same order (durations: one word a call; starts 2^40 apart: pairs), and
+ * so does the sort by rank, whose second pass gets the list in start
+ * order: the halves' ties are merged by that order, not by call
+ * number. */
 START_TEST(calls_sort_two_halves)
 {
 	static const int64_t spreads[] = {100000, 1ll << 40};
@@ -239,10 +242,12 @@ START_TEST(calls_sort_two_halves)
 		struct sv_profile *p =
 			random_profile(170000, spreads[s], (unsigned)s + 7);
 		ck_assert_uint_ge(p->ncalls, 1000000);
-		for (rev = 0; rev < 2; rev++)
+		for (rev = 0; rev < 2; rev++) {
 			check_sort(p,
 				s ? SV_CALLS_KEY_START : SV_CALLS_KEY_DURATION,
 				rev, 0);
+			check_sort(p, SV_CALLS_KEY_RANK, rev, 3);
+		}
 		sv_profile_free(p);
 	}
 }

@@ -278,12 +278,12 @@ static void halves_run(struct calls_half *h, int phase)
 		half_main(&h[1]);
 }
 
-/* Sort calls[0 .. n) (in call-number order) by key: packed into one word
- * each (key above, call below) when the keys span less than 2^32, as the
- * durations of one region do, each half of a long list on its own core
- * and the halves merged (the first half's calls are the lower numbers,
- * so comparing whole words keeps ties in call-number order); else as
- * (key, call) pairs.  Absent values come after every present one.  The
+/* Sort calls[0 .. n) by key, stably (the list comes in call-number
+ * order, or in start order for the second pass of a sort by rank or
+ * lane): packed into one word each (key above, call below) when the keys
+ * span less than 2^32, as the durations of one region do, each half of a
+ * long list on its own core and the halves merged by key, a tie taken
+ * from the first half; else as (key, call) pairs.  Absent values come after every present one.  The
  * keys are read once, into the words the sort then moves. */
 static int calls_sort_keyed(const struct sv_profile *p, uint32_t *calls,
 	size_t n, enum sv_calls_key key, bool desc, const atomic_bool *cancel)
@@ -317,10 +317,14 @@ static int calls_sort_keyed(const struct sv_profile *p, uint32_t *calls,
 			h[k].none = kmin > kmax ? 0 : kmax - kmin + 1;
 		}
 		halves_run(h, 2);
-		for (i = 0, j = n0, k = 0; k < n; k++)
-			calls[k] = (uint32_t)(j >= n || (i < n0 && w[i] < w[j])
-						      ? w[i++]
-						      : w[j++]);
+		/* Merged by key alone, ties from the first half first: the
+		 * halves keep the list's order (call numbers, or the start
+		 * order of a sort by rank or lane) among equal keys. */
+		for (i = 0, j = n0, k = 0; k < n; k++) {
+			bool first =
+				i < n0 && (j >= n || w[i] >> 32 <= w[j] >> 32);
+			calls[k] = (uint32_t)(first ? w[i++] : w[j++]);
+		}
 		free(w);
 		return 0;
 	}
