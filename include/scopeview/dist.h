@@ -97,6 +97,17 @@ int sv_dist_load(const char *path, const struct sv_load_opts *o,
 	struct sv_dist_profile *d, struct sv_error *err);
 void sv_dist_profile_fini(struct sv_dist_profile *d);
 
+/* The number in scopeview's own load of the file of the first call of
+ * each of d->local's rows of this process's share (of the region named
+ * region only, NULL: every region), into *out (malloc'd, a number per
+ * row of d->local, 0 for the rows left out): a call's number is then its
+ * row's plus its place in the row.  Process 0 hands every process the
+ * file's rows (of that region) with their first calls, and each pairs
+ * its rows with them in order.  0, or -EIO when they do not pair, the
+ * message naming file (agreed). */
+int sv_dist_row_calls(const struct sv_dist_profile *d, const char *region,
+	const char *file, uint64_t **out, struct sv_error *err);
+
 /* The ranks of a profile of nranks ranks whose rank r holds calls[r]
  * calls (ranks absent from the file hold none) that process k of n
  * computes: contiguous blocks balanced by calls.  Local; *out (malloc'd,

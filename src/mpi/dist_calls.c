@@ -11,9 +11,8 @@
  * labels, the calls' metadata text and extra columns beside them.
  * Process 0 puts the records in the serial order and prints them
  * through report.h's detached list.  The number of a call in scopeview's
- * load: its row's place in the file's rows (process 0's whole profile,
- * the calls of the rows before it) plus its place in the row, rows being
- * matched by rank; a process that read every row has its own numbers.
+ * load is its row's first call there (sv_dist_row_calls, which export
+ * numbers its calls with too) plus its place in the row.
  *
  * A histogram: the processes agree on the span of the positive
  * durations (minimum and maximum), frame the same bins over it
@@ -48,86 +47,6 @@ struct calls_rec {
 	uint32_t pad;
 };
 
-/* This process's share of the ranks within the command's (q). */
-static bool *calls_ranks(const struct sv_dist_profile *d,
-	const struct sv_calls_query *q, uint32_t *n)
-{
-	bool *on = sv_xcalloc(d->nshare + 1, sizeof *on);
-	uint32_t r;
-
-	for (r = 0; r < d->nshare; r++)
-		on[r] = d->share[r] &&
-			(!q->rank_on || (r < q->nrank_on && q->rank_on[r]));
-	*n = d->nshare;
-	return on;
-}
-
-/* ---- numbers in scopeview's load ------------------------------------------ */
-
-/* Process 0: each row of region (its name) in the whole file, in the
- * file's order, as (rank, its first call's number, its calls); then
- * every process has them. */
-static uint64_t *calls_file_rows(
-	const struct sv_dist_profile *d, const char *region, size_t *nout)
-{
-	unsigned long long n = 0;
-	uint64_t *rows = NULL;
-
-	if (sv_dist_rank() == 0) {
-		const struct sv_profile *w = d->whole;
-		int64_t g = sv_profile_find_region(w, region);
-		uint64_t at = 0;
-		size_t i;
-		rows = sv_xmalloc((w->nrows + 1) * 3 * sizeof *rows);
-		for (i = 0; i < w->nrows; i++) {
-			if (g >= 0 && w->rows[i].region == (uint32_t)g) {
-				rows[3 * n] = w->rows[i].rank;
-				rows[3 * n + 1] = at;
-				rows[3 * n + 2] = w->rows[i].count;
-				n++;
-			}
-			at += w->rows[i].count;
-		}
-	}
-	MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-	if (sv_dist_rank() != 0)
-		rows = sv_xmalloc((n + 1) * 3 * sizeof *rows);
-	if (n)
-		MPI_Bcast(rows, (int)(3 * n), MPI_UINT64_T, 0, MPI_COMM_WORLD);
-	*nout = (size_t)n;
-	return rows;
-}
-
-/* The number in scopeview's load of the first call of each of p's rows
- * of region g (CALLS_NONE elsewhere): the file's rows of the region
- * matched to p's in order, rank by rank.  NULL when they do not match
- * (p then read every row, and its numbers are scopeview's). */
-static uint64_t *calls_row_numbers(const struct sv_profile *p, int64_t g,
-	const uint64_t *file, size_t nfile)
-{
-	uint64_t *num = sv_xmalloc((p->nrows + 1) * sizeof *num);
-	bool *used = sv_xcalloc(nfile + 1, sizeof *used);
-	size_t i, k;
-
-	for (i = 0; i < p->nrows; i++) {
-		num[i] = CALLS_NONE;
-		if (g < 0 || p->rows[i].region != (uint32_t)g)
-			continue;
-		for (k = 0; k < nfile; k++)
-			if (!used[k] && file[3 * k] == p->rows[i].rank)
-				break;
-		if (k == nfile || file[3 * k + 2] != p->rows[i].count) {
-			free(used);
-			free(num);
-			return NULL;
-		}
-		used[k] = true;
-		num[i] = file[3 * k + 1];
-	}
-	free(used);
-	return num;
-}
-
 /* ---- a process's part ------------------------------------------------------ */
 
 struct calls_part {
@@ -155,30 +74,33 @@ static uint64_t calls_add_text(struct calls_part *pt, const char *s)
 
 /* This process's first q->limit calls of its share, as records. */
 static int calls_part_make(struct calls_part *pt,
-	const struct sv_dist_profile *d, const struct sv_calls_query *q)
+	const struct sv_dist_profile *d, const struct sv_calls_query *q,
+	struct sv_error *err)
 {
 	const struct sv_profile *p = d->local;
 	struct sv_calls_query lq = *q;
-	uint32_t *calls = NULL, nranks;
-	bool *ranks = calls_ranks(d, q, &nranks);
-	int64_t g = sv_profile_find_region(p, q->region);
 	struct sv_report_call_list pl;
-	uint64_t *file, *num;
-	size_t nfile, i;
+	uint32_t *calls = NULL;
+	uint64_t *num = NULL;
+	size_t i;
 	long n;
+	int status;
 
 	memset(pt, 0, sizeof *pt);
-	file = calls_file_rows(d, q->region, &nfile);
-	lq.rank_on = ranks;
-	lq.nrank_on = nranks;
-	n = sv_calls_pick(p, &lq, &calls);
-	free(ranks);
-	if (n < 0) {
-		free(file);
-		return (int)n;
+	status = sv_dist_row_calls(d, q->region, p->path, &num, err);
+	if (status < 0) {
+		free(num);
+		return status;
 	}
-	num = calls_row_numbers(p, g, file, nfile);
-	free(file);
+	/* The share: the loader narrowed it to the command's --ranks. */
+	lq.rank_on = d->share;
+	lq.nrank_on = d->nshare;
+	n = sv_calls_pick(p, &lq, &calls);
+	if (n < 0) {
+		free(num);
+		return sv_error_set(
+			err, (int)n, "calls: cannot sort the calls");
+	}
 	pt->n = (size_t)n;
 	pt->recs = sv_xcalloc(pt->n + 1, sizeof *pt->recs);
 	pt->colv = sv_xcalloc(pt->n * p->ncolumns + 1, sizeof *pt->colv);
@@ -200,7 +122,7 @@ static int calls_part_make(struct calls_part *pt,
 		r->exclusive_ns = rc.exclusive_ns;
 		r->gpu_ns = rc.gpu_ns;
 		r->await_ns = rc.await_ns;
-		r->number = num ? num[row] + (c - p->rows[row].first) : c;
+		r->number = num[row] + (c - p->rows[row].first);
 		r->rank = rc.rank;
 		r->lane = CALLS_NONE;
 		if (*rc.lane) {
@@ -452,9 +374,7 @@ int sv_dist_calls(struct sv_report_call_list *l,
 	int rc;
 
 	memset(l, 0, sizeof *l);
-	rc = calls_part_make(&pt, d, q);
-	if (rc < 0)
-		sv_error_set(err, rc, "calls: cannot sort the calls");
+	rc = calls_part_make(&pt, d, q, err);
 	rc = sv_dist_agree(rc, err);
 	if (rc == 0)
 		rc = calls_fits(&pt, p, err);
@@ -488,8 +408,7 @@ int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
 {
 	const struct sv_profile *p = d->local;
 	int64_t g = sv_profile_find_region(p, q->region);
-	uint32_t *calls = NULL, nranks;
-	bool *ranks = calls_ranks(d, q, &nranks);
+	uint32_t *calls = NULL;
 	long long span[2] = {INT64_MAX, INT64_MIN}, all_span[2];
 	unsigned long long mine[2] = {0, 0}, sum[2];
 	uint64_t *counts;
@@ -500,8 +419,7 @@ int sv_dist_hist(struct sv_hist *h, const struct sv_dist_profile *d,
 	memset(h, 0, sizeof *h);
 	if (g >= 0)
 		n = sv_calls_of_region(
-			p, (uint32_t)g, ranks, nranks, &calls, NULL);
-	free(ranks);
+			p, (uint32_t)g, d->share, d->nshare, &calls, NULL);
 	if (n < 0)
 		rc = sv_error_set(
 			err, (int)n, "calls: cannot collect the calls");

@@ -142,59 +142,6 @@ static int export_list(struct export_job *j, enum sv_export_piece piece,
 	return rc;
 }
 
-/* The whole profile's number of the first call of each row of d->local
- * (j->row_call): process 0 hands every process the whole file's rows
- * (rank, region, calls), and each pairs its share's rows with them in
- * order.  0, or -EIO when they do not pair (agreed). */
-static int export_row_calls(struct export_job *j, struct sv_error *err)
-{
-	const struct sv_dist_profile *d = j->d;
-	const struct sv_profile *l = d->local;
-	unsigned long long n = 0;
-	uint64_t *cnt, first = 0;
-	uint32_t *rr;
-	size_t i, w = 0;
-	int rc = 0;
-
-	if (sv_dist_rank() == 0)
-		n = d->whole->nrows;
-	MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-	rr = sv_xcalloc(2 * (size_t)n + 1, sizeof *rr);
-	cnt = sv_xcalloc((size_t)n + 1, sizeof *cnt);
-	if (sv_dist_rank() == 0)
-		for (i = 0; i < n; i++) {
-			rr[2 * i] = d->whole->rows[i].rank;
-			rr[2 * i + 1] = d->whole->rows[i].region;
-			cnt[i] = d->whole->rows[i].count;
-		}
-	MPI_Bcast(rr, (int)(2 * n), MPI_UINT32_T, 0, MPI_COMM_WORLD);
-	MPI_Bcast(cnt, (int)n, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-	j->row_call = sv_xcalloc(l->nrows + 1, sizeof *j->row_call);
-	for (i = 0; i < l->nrows && rc == 0; i++) {
-		uint32_t r = l->rows[i].rank;
-		if (r >= d->nshare || !d->share[r])
-			continue;
-		for (; w < n && !(rr[2 * w] < d->nshare && d->share[rr[2 * w]]);
-			w++)
-			first += cnt[w];
-		if (w == n || rr[2 * w] != r ||
-			rr[2 * w + 1] != l->rows[i].region ||
-			cnt[w] != l->rows[i].count) {
-			rc = sv_error_set(err, -EIO,
-				"%s: the rows of rank %u differ between two "
-				"reads of the file",
-				j->x->file, (unsigned)r);
-			break;
-		}
-		j->row_call[i] = first;
-		first += cnt[w++];
-	}
-	free(rr);
-	free(cnt);
-	j->part.row_call = j->row_call;
-	return sv_dist_agree(rc, err);
-}
-
 /* Lane numbers: this share's lanes are a run of d->local's and of the
  * whole profile's, after the lanes of the shares before it. */
 static void export_lane_shift(struct export_job *j)
@@ -498,7 +445,8 @@ int sv_dist_export(const struct sv_dist_profile *d,
 		export_lane_shift(&j);
 		if (!strcmp(x->format, "json") && x->rank_on)
 			export_rank_in(&j);
-		rc = export_row_calls(&j, err);
+		rc = sv_dist_row_calls(d, NULL, x->file, &j.row_call, err);
+		j.part.row_call = j.row_call;
 		if (rc == 0)
 			rc = export_parts(&j, err);
 	}

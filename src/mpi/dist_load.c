@@ -302,6 +302,62 @@ int sv_dist_load(const char *path, const struct sv_load_opts *o,
 	return 0;
 }
 
+int sv_dist_row_calls(const struct sv_dist_profile *d, const char *region,
+	const char *file, uint64_t **out, struct sv_error *err)
+{
+	const struct sv_profile *l = d->local;
+	int64_t g = region ? sv_profile_find_region(l, region) : -1;
+	unsigned long long n = 0;
+	uint64_t *rows = NULL; /* n x (rank, region, calls, first call) */
+	size_t i, w = 0;
+	int rc = 0;
+
+	if (sv_dist_rank() == 0) {
+		const struct sv_profile *wh = d->whole;
+		int64_t gw = region ? sv_profile_find_region(wh, region) : -1;
+		uint64_t at = 0;
+		rows = sv_xmalloc((wh->nrows + 1) * 4 * sizeof *rows);
+		for (i = 0; i < wh->nrows; i++) {
+			const struct sv_row *r = &wh->rows[i];
+			if (!region || (gw >= 0 && r->region == (uint32_t)gw)) {
+				rows[4 * n] = r->rank;
+				rows[4 * n + 1] = r->region;
+				rows[4 * n + 2] = r->count;
+				rows[4 * n + 3] = at;
+				n++;
+			}
+			at += r->count;
+		}
+	}
+	MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+	if (sv_dist_rank() != 0)
+		rows = sv_xmalloc((n + 1) * 4 * sizeof *rows);
+	sv_dist_bcast(NULL, rows, (size_t)n * 4 * sizeof *rows, 0);
+	*out = sv_xcalloc(l->nrows + 1, sizeof **out);
+	for (i = 0; i < l->nrows && rc == 0; i++) {
+		uint32_t r = l->rows[i].rank;
+		if (r >= d->nshare || !d->share[r] ||
+			(region && (g < 0 || l->rows[i].region != (uint32_t)g)))
+			continue;
+		while (w < n &&
+			!(rows[4 * w] < d->nshare && d->share[rows[4 * w]]))
+			w++;
+		if (w == n || rows[4 * w] != r ||
+			rows[4 * w + 1] != l->rows[i].region ||
+			rows[4 * w + 2] != l->rows[i].count) {
+			rc = sv_error_set(err, -EIO,
+				"%s: the rows of rank %u differ between two "
+				"reads of the file",
+				file, (unsigned)r);
+			break;
+		}
+		(*out)[i] = rows[4 * w + 3];
+		w++;
+	}
+	free(rows);
+	return sv_dist_agree(rc, err);
+}
+
 void sv_dist_profile_fini(struct sv_dist_profile *d)
 {
 	if (!d)
