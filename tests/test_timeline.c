@@ -1010,6 +1010,70 @@ START_TEST(test_strip_on_worker)
 }
 END_TEST
 
+/* A folded track's cells are kept between frames: after a zoom, a
+ * region filter and a solo lane of a rank of two threads (each a new key
+ * of what is kept), the
+ * screen is the one a view given that state before its first frame
+ * draws. */
+START_TEST(test_fold_cells_follow)
+{
+	static const char *const steps[] = {"", "+",
+		": f i l t e r Space m a i n Enter",
+		": f i l t e r Space a | c Enter t",
+		": f i l t e r Space a Enter + : f i l t e r Enter"};
+	static const struct vt_call deep[] = {
+		{0, "main", 0, 10000, 0, -1, -1, 0},
+		{0, "a", 0, 4000, 0, -1, -1, 0},
+		{0, "b", 1, 3000, 0, -1, -1, 0},
+		{0, "c", 5000, 8000, 0, -1, -1, 0},
+		{0, "c", 0, 6000, 1, -1, -1, 0},
+		{0, "a", 100, 5000, 1, -1, -1, 0},
+		{1, "main", 0, 10000, 0, -1, -1, 0},
+		{1, "a", 100, 9000, 0, -1, -1, 0},
+		{1, "b", 200, 800, 0, -1, -1, 0},
+		{2, "main", 0, 10000, 0, -1, -1, 0},
+		{2, "c", 2000, 9900, 0, -1, -1, 0},
+	};
+	struct sv_profile *p = vt_profile(
+		deep, sizeof deep / sizeof deep[0], VT_START | VT_THREADS);
+	struct sv_error err;
+	size_t k;
+
+	for (k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+		struct sv_view a, b;
+		struct sv_grid ga, gb;
+		char *da, *db;
+		ck_assert_int_eq(sv_view_init(&a, p, NULL, &err), 0);
+		ck_assert_int_eq(sv_view_init(&b, p, NULL, &err), 0);
+		sv_view_resize(&a, 100, 30);
+		sv_view_resize(&b, 100, 30);
+		vt_keys(&a, "Z");
+		vt_keys(&b, "Z");
+		ck_assert(sv_view_timeline(&a)->rows.rows[0].fold);
+		sv_grid_init(&ga);
+		sv_grid_init(&gb);
+		/* given a frame drawn, then the step taken */
+		sv_render(&ga, &a);
+		vt_keys(&a, steps[k]);
+		sv_render(&ga, &a);
+		/* then it matches a view that took the step first */
+		vt_keys(&b, steps[k]);
+		sv_render(&gb, &b);
+		da = vt_grid_dump(&ga);
+		db = vt_grid_dump(&gb);
+		ck_assert_msg(!strcmp(da, db), "after '%s':\n%s\n--\n%s",
+			steps[k], da, db);
+		free(da);
+		free(db);
+		sv_grid_fini(&ga);
+		sv_grid_fini(&gb);
+		sv_view_fini(&a);
+		sv_view_fini(&b);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
 /* Three ranks whose recursion a > b > c sits in the first column of the
  * whole run: on a screen too short for every row, each lane's depths 1-3
  * fold into one row, whose cell shows (and selects) the shallowest. */
@@ -1259,6 +1323,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_notify_profile_window);
 	tcase_add_test(tc, test_empty_rows_fold);
 	tcase_add_test(tc, test_short_screen_folds);
+	tcase_add_test(tc, test_fold_cells_follow);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("cells");

@@ -75,6 +75,8 @@ struct sv_tlranks {
  * the rows below afresh each frame). */
 #define SV_TIMELINE_SPAN_ROWS 256
 
+struct sv_fold_rows;
+
 struct sv_timeline {
 	struct sv_session *s; /* borrowed from the mode */
 
@@ -85,6 +87,8 @@ struct sv_timeline {
 	 * frame (SV_TIMELINE_SPAN_ROWS of them, by row from the top of the
 	 * lanes; mutable through a const timeline: a cache). */
 	struct sv_row_spans *span_rows;
+	/* The same for the folded tracks' cells (timeline_fold.c). */
+	struct sv_fold_rows *fold_rows;
 	struct sv_layout_rows rows; /* rows on display */
 
 	/* The time window [t0, t1) and its zoom history. */
@@ -244,6 +248,11 @@ void sv_timeline_sync(struct sv_timeline *tl);
 void sv_timeline_build_rows(struct sv_timeline *tl);
 
 /* ---- folding (timeline_fold.c) ---- */
+/* The folded tracks' cells kept between frames, per screen row of the
+ * lanes (SV_TIMELINE_SPAN_ROWS of them); freed with
+ * sv_timeline_fold_rows_free. */
+struct sv_fold_rows *sv_timeline_fold_rows_new(void);
+void sv_timeline_fold_rows_free(struct sv_fold_rows *f);
 /* Fold (on) or unfold the rank of lane of run (0, or 1: the second);
  * whether lane's rank is folded. */
 void sv_timeline_fold_rank(

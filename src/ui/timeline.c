@@ -74,6 +74,7 @@ void sv_timeline_init(struct sv_timeline *v, struct sv_session *s)
 	v->panel_shown = true;
 	v->details_shown = true;
 	v->span_rows = sv_xcalloc(SV_TIMELINE_SPAN_ROWS, sizeof *v->span_rows);
+	v->fold_rows = sv_timeline_fold_rows_new();
 	timeline_alloc_lanes(v);
 	v->w = 120;
 	v->h = 40;
@@ -92,6 +93,7 @@ void sv_timeline_fini(struct sv_timeline *v)
 	for (size_t i = 0; v->span_rows && i < SV_TIMELINE_SPAN_ROWS; i++)
 		sv_row_spans_fini(&v->span_rows[i]);
 	free(v->span_rows);
+	sv_timeline_fold_rows_free(v->fold_rows);
 	free(v->lane_folded);
 	free(v->lane2_folded);
 	memset(v, 0, sizeof *v);

@@ -304,6 +304,93 @@ static void fold_cell_at(const struct sv_timeline *v,
 		fold_dominant(src->p, best, t0, t1, best_lo, best_hi, out);
 }
 
+/* ---- the cells kept between frames --------------------------------------- */
+
+/* One screen row's cells, kept with what they were made from: the index
+ * (its build), the rank's lanes and which of them are hidden, the tracks'
+ * depth and the map.  A frame that only moves the cursor (most frames)
+ * then reads none of the index. */
+struct fold_row {
+	uint64_t serial, hidden;
+	size_t lane, lane_end;
+	unsigned run;
+	int depth;
+	struct sv_tmap m;
+	struct fold_cell *v;
+	size_t cap;
+	bool valid;
+};
+
+struct sv_fold_rows {
+	struct fold_row row[SV_TIMELINE_SPAN_ROWS];
+};
+
+struct sv_fold_rows *sv_timeline_fold_rows_new(void)
+{
+	return sv_xcalloc(1, sizeof(struct sv_fold_rows));
+}
+
+void sv_timeline_fold_rows_free(struct sv_fold_rows *f)
+{
+	size_t i;
+
+	for (i = 0; f && i < SV_TIMELINE_SPAN_ROWS; i++)
+		free(f->row[i].v);
+	free(f);
+}
+
+/* Which of lanes [r->lane, r->lane_end) are hidden, folded into a word
+ * (a lane's bit is its place modulo 64, mixed so that two rank's sets
+ * rarely collide; the lanes' range is in the key as well). */
+static uint64_t fold_hidden_key(const struct sv_timeline *v,
+	const struct sv_timeline_src *src, const struct sv_layout_row *r)
+{
+	uint64_t h = 0;
+	size_t l;
+
+	for (l = r->lane; l < r->lane_end && l < src->p->nlanes; l++)
+		if (!fold_lane_shown(v, src->run, l))
+			h = (h ^ (uint64_t)(l - r->lane + 1)) *
+			    0x9e3779b97f4a7c15ull;
+	return h;
+}
+
+/* Row y's kept cells for r in m: made when the key differs.  NULL when
+ * y has no place kept (a screen taller than SV_TIMELINE_SPAN_ROWS). */
+static const struct fold_row *fold_kept(const struct sv_timeline *v,
+	const struct sv_timeline_src *src, const struct sv_layout_row *r,
+	const struct sv_tmap *m, int y)
+{
+	struct fold_row *k;
+	uint64_t hidden;
+	int x;
+
+	if (!v->fold_rows || !src->ix || y < v->geom.lanes_y ||
+		y - v->geom.lanes_y >= SV_TIMELINE_SPAN_ROWS || m->w <= 0)
+		return NULL;
+	k = &v->fold_rows->row[y - v->geom.lanes_y];
+	hidden = fold_hidden_key(v, src, r);
+	if (k->valid && k->serial == src->ix->serial && k->hidden == hidden &&
+		k->lane == r->lane && k->lane_end == r->lane_end &&
+		k->run == src->run && k->depth == v->fold_depth &&
+		k->m.t0 == m->t0 && k->m.t1 == m->t1 && k->m.x0 == m->x0 &&
+		k->m.w == m->w)
+		return k;
+	sv_grow((void **)&k->v, &k->cap, (size_t)m->w, sizeof *k->v);
+	for (x = 0; x < m->w; x++)
+		fold_cell_at(v, src, r, sv_tmap_time(m, m->x0 + x),
+			sv_tmap_time(m, m->x0 + x + 1), &k->v[x]);
+	k->serial = src->ix->serial;
+	k->hidden = hidden;
+	k->lane = r->lane;
+	k->lane_end = r->lane_end;
+	k->run = src->run;
+	k->depth = v->fold_depth;
+	k->m = *m;
+	k->valid = true;
+	return k;
+}
+
 uint32_t sv_timeline_fold_hit(const struct sv_timeline *v,
 	const struct sv_layout_row *r, const struct sv_tmap *m, int x)
 {
@@ -355,11 +442,13 @@ void sv_timeline_draw_fold(const struct sv_timeline *v, struct sv_grid *g,
 	const struct sv_glyphs *gl = sv_render_glyphs(s->opts.ascii);
 	struct sv_tmap m = sv_timeline_tmap_run(v, r->run);
 	bool dim = sv_session_search_spec(s)[0] && sv_session_search_on(s);
+	const struct fold_row *kept;
 	uint32_t run_region = 0;
 	int x, run_x0 = -1, sel_x0, sel_x1;
 
 	if (!sv_tmap_valid(&m))
 		return;
+	kept = fold_kept(v, &src, r, &m, y);
 	/* The selected call, when in the rank, shows over the track. */
 	if (src.sel == SV_NO_CALL || sv_call_lane(p, src.sel) < r->lane ||
 		sv_call_lane(p, src.sel) >= r->lane_end ||
@@ -376,7 +465,10 @@ void sv_timeline_draw_fold(const struct sv_timeline *v, struct sv_grid *g,
 		} else if (x < m.x0 + m.w) {
 			int64_t t0 = sv_tmap_time(&m, x),
 				t1 = sv_tmap_time(&m, x + 1);
-			fold_cell_at(v, &src, r, t0, t1, &c);
+			if (kept)
+				c = kept->v[x - m.x0];
+			else
+				fold_cell_at(v, &src, r, t0, t1, &c);
 			if (c.call != SV_NO_CALL)
 				fold_put(v, &src, g, x, y, &c, t1 - t0, dim);
 		}
