@@ -984,6 +984,59 @@ START_TEST(test_sorted_lists)
 }
 END_TEST
 
+/* Whether a call of lane 0 at depth d that pat's regions hold meets
+ * [t0, t1) (a call of no length as [start, start + 1)): what
+ * sv_session_has_match answers, by a scan. */
+static bool scan_has_match(const struct sv_profile *p, const char *pat,
+	uint32_t d, int64_t t0, int64_t t1)
+{
+	uint32_t c;
+
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t a = sv_profile_start(p, c), e = sv_profile_end(p, c);
+		const char *r = p->regions[sv_call_region(p, c)];
+		if (e <= a)
+			e = a + 1;
+		if (sv_call_lane(p, c) == 0 && sv_profile_depth(p, c) == d &&
+			strstr(pat, r) && a < t1 && e > t0)
+			return true;
+	}
+	return false;
+}
+
+/* The highlights of a search matching most calls (the index of the
+ * others, on a lane that nests) and of one matching few, on a lane that
+ * nests and one that does not: sv_session_has_match as a scan finds. */
+START_TEST(test_has_match_most)
+{
+	static const char *const pats[] = {"a|b|c|d", "e", "a|b|c|d|e"};
+	unsigned seed = 7u + (unsigned)_i;
+	struct sv_profile *p = vt_rand_lane(_i, &seed);
+	struct sv_session t;
+	struct sv_error err;
+	size_t k;
+	int q;
+
+	ck_assert_int_eq(sv_session_init(&t, p, NULL, &err), 0);
+	for (k = 0; k < sizeof pats / sizeof pats[0]; k++) {
+		ck_assert_int_eq(sv_session_set_search(&t, pats[k], &err), 0);
+		for (q = 0; q < 3000; q++) {
+			int64_t t0 = rand_r(&seed) % 70000,
+				t1 = t0 + 1 +
+				     rand_r(&seed) % (q % 2 ? 50 : 3000);
+			uint32_t d = (uint32_t)(rand_r(&seed) % 6);
+			ck_assert_msg(
+				sv_session_has_match(&t, 0, d, t0, t1) ==
+					scan_has_match(p, pats[k], d, t0, t1),
+				"'%s' depth %u [%lld, %lld)", pats[k], d,
+				(long long)t0, (long long)t1);
+		}
+	}
+	sv_session_fini(&t);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* Marking a region on a large profile (bg_calls reached) collects its
  * calls on a worker: the list is empty and pending meanwhile, then the
  * same as made in place, announced once; a region marked while one runs
@@ -1615,6 +1668,9 @@ static const struct {
 	{NULL, 3, 2, 2, 12000, true},
 	{NULL, 2, 3, 0, 9000, false},
 	{NULL, 4, 1, 0, 20000, true},
+	/* Past 2^20 calls the list is merged in two halves
+	 * (session_order.c). */
+	{NULL, 4, 1, 0, 1200000, true},
 };
 
 START_TEST(test_search_rows_order)
@@ -1625,7 +1681,7 @@ START_TEST(test_search_rows_order)
 	struct sv_error err = {0, ""};
 	char name[32], what[96];
 	size_t k;
-	int bg;
+	int bg, big;
 
 	snprintf(name, sizeof name, "rows%d.h5", _i);
 	if (rows_profiles[_i].fixture) {
@@ -1641,10 +1697,14 @@ START_TEST(test_search_rows_order)
 			rows_profiles[_i].threads, rows_profiles[_i].tasks,
 			rows_profiles[_i].events, rows_profiles[_i].pack);
 	}
-	for (bg = 0; bg < 2; bg++) {
+	/* The big profile: one search of most calls, on a worker. */
+	big = p->ncalls >= 1000000;
+	for (bg = big; bg < 2; bg++) {
 		ck_assert_int_eq(sv_session_init(&ss, p, NULL, &err), 0);
 		ss.bg_calls = bg ? 1 : 0;
-		for (k = 0; k < sizeof searches / sizeof searches[0]; k++) {
+		for (k = 0;
+			k < (big ? 1 : sizeof searches / sizeof searches[0]);
+			k++) {
 			snprintf(what, sizeof what, "%s, '%s', bg %d", name,
 				searches[k], bg);
 			ck_assert_int_eq(
@@ -1713,6 +1773,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stats_span);
 	tcase_add_test(tc, test_stats_span_background);
 	tcase_add_test(tc, test_sorted_lists);
+	tcase_add_loop_test(tc, test_has_match_most, 0, 4);
 	tcase_add_test(tc, test_mark_default);
 	tcase_add_test(tc, test_mark_region);
 	tcase_add_test(tc, test_mark_background);

@@ -458,7 +458,9 @@ bool sv_session_matches_pending(const struct sv_session *s);
 long sv_session_jump_pos(const struct sv_session *s, bool marked);
 void sv_session_set_jump_pos(struct sv_session *s, bool marked, long pos);
 /* The level-of-detail index of the highlighted calls (the search's and
- * the marked region's), or NULL while there is none or it is made. */
+ * the marked region's), or NULL while there is none or it is made.  When
+ * they are most of the calls, it holds the others instead (a smaller
+ * index, made sooner): ask sv_session_has_match() what it means. */
 const struct sv_lod_index *sv_session_match_index(const struct sv_session *s);
 
 /* Whether call c is highlighted by the search or the marked region. */

@@ -16,8 +16,6 @@
 #include <string.h>
 
 #include "scopeview/callmeta.h"
-#include "scopeview/calls.h"
-#include "scopeview/radix.h"
 #include "scopeview/regex.h"
 
 /* The search and the marked region's calls (session.h's accessors say
@@ -47,6 +45,13 @@ struct sv_session_search {
 	 * before it. */
 	struct sv_lod_index match_index;
 	bool has_match_index;
+	/* match_index holds the calls of index_full NOT highlighted: made
+	 * when they are the fewer (a search matching most calls), and only
+	 * when no level of index_full has calls that overlap, so that the
+	 * calls of a level meeting a time range are one run of its
+	 * positions in both indexes and the highlighted ones their
+	 * difference (sv_session_has_match). */
+	bool match_inverted;
 	/* A worker's shadow session: the session's index_full, which it
 	 * keeps until every match worker is joined; NULL: this session's. */
 	const struct sv_lod_index *match_full;
@@ -169,6 +174,7 @@ void sv_session_search_drop_index(struct sv_session *s)
 {
 	sv_session_free_later(&s->search->match_index, NULL, NULL, 0);
 	s->search->has_match_index = false;
+	s->search->match_inverted = false;
 }
 
 void sv_session_search_clear(struct sv_session *s)
@@ -263,6 +269,14 @@ bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 	if (!s->search->has_match_index)
 		return false;
 	lv = sv_lod_index_level(&s->search->match_index, lane, depth);
+	if (s->search->match_inverted) {
+		/* The calls meeting [t0, t1), less those not highlighted. */
+		uint32_t a, b;
+		sv_lod_range(sv_lod_index_level(&s->index_full, lane, depth),
+			t0, t1, &a, &b);
+		sv_lod_range(lv, t0, t1, &lo, &hi);
+		return b - a > hi - lo;
+	}
 	if (!lv)
 		return false;
 	sv_lod_range(lv, t0, t1, &lo, &hi);
@@ -270,66 +284,6 @@ bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 }
 
 /* ---- match lists --------------------------------------------------------- */
-
-/* Sort calls by start (ties: the order given), or longest first (ties:
- * call number, as the call list orders them: calls.h).  O(n): a key press
- * on millions of calls stays quick. */
-/* Calls that start together (kv[a .. b)) in the order a scan of the
- * lanes gives them: by lane, then in the lane's own order. */
-static void session_sort_ties(
-	const struct sv_profile *p, struct sv_radix_kv *kv, size_t a, size_t b)
-{
-	size_t i, j;
-
-	for (i = a + 1; i < b; i++) {
-		struct sv_radix_kv x = kv[i];
-		uint32_t lx = sv_call_lane(p, x.value);
-		for (j = i; j > a; j--) {
-			uint32_t ly = sv_call_lane(p, kv[j - 1].value);
-			if (ly < lx ||
-				(ly == lx && !sv_profile_lane_order(p, x.value,
-						     kv[j - 1].value)))
-				break;
-			kv[j] = kv[j - 1];
-		}
-		kv[j] = x;
-	}
-}
-
-static void session_sort_calls(const struct sv_session *s, uint32_t *calls,
-	size_t n, bool longest, bool lane_ties)
-{
-	const uint64_t sign = (uint64_t)1 << 63;
-	struct sv_radix_kv *kv, *tmp;
-	size_t i;
-
-	if (n < 2)
-		return;
-	if (longest) {
-		sv_calls_sort(s->p, calls, n, SV_CALLS_KEY_DURATION, false,
-			s->search->match_cancel);
-		return;
-	}
-	kv = sv_xmalloc(n * sizeof *kv);
-	tmp = sv_xmalloc(n * sizeof *tmp);
-	for (i = 0; i < n; i++) {
-		kv[i].key = (uint64_t)sv_profile_start(s->p, calls[i]) ^ sign;
-		kv[i].value = calls[i];
-	}
-	sv_radix_sort(kv, tmp, n);
-	for (i = 0; lane_ties && i < n;) {
-		size_t j = i + 1;
-		while (j < n && kv[j].key == kv[i].key)
-			j++;
-		if (j - i > 1)
-			session_sort_ties(s->p, kv, i, j);
-		i = j;
-	}
-	for (i = 0; i < n; i++)
-		calls[i] = kv[i].value;
-	free(kv);
-	free(tmp);
-}
 
 /* Whether row r's region is flagged (region_on), or is one_region. */
 static bool session_row_on(const struct sv_profile *p, size_t r,
@@ -395,16 +349,26 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 		/* One region: its rows, in call-number order (what the sort
 		 * by duration reads in order). */
 		n = session_collect_rows(s, NULL, one_region, &calls);
-		session_sort_calls(s, calls, n, longest, false);
+		sv_session_sort_calls(s->p, calls, n, longest, false,
+			s->search->match_cancel);
 		*out = calls;
 		return n;
 	}
 	if (region_on && !call_on && !longest && p->has_calls &&
 		sv_profile_has_lanes(p)) {
 		/* Region names alone: the rows of those regions, not every
-		 * call; sorted as the scan of the lanes below orders them. */
+		 * call, merged in start order (session_order.c), or else
+		 * sorted as the scan of the lanes below orders them. */
+		n = sv_session_rows_by_start(s, region_on,
+			s->search->match_cancel, s->search->match_progress,
+			&calls);
+		if (n != SV_SESSION_ORDER_NO) {
+			*out = calls;
+			return n;
+		}
 		n = session_collect_rows(s, region_on, -1, &calls);
-		session_sort_calls(s, calls, n, false, true);
+		sv_session_sort_calls(
+			s->p, calls, n, false, true, s->search->match_cancel);
 		*out = calls;
 		return n;
 	}
@@ -432,9 +396,32 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 			calls[n++] = c;
 		}
 	}
-	session_sort_calls(s, calls, n, longest, false);
+	sv_session_sort_calls(
+		s->p, calls, n, longest, false, s->search->match_cancel);
 	*out = calls;
 	return n;
+}
+
+/* Whether the regions keep flags hold most of the calls of full, whose
+ * levels have no calls that overlap (struct sv_session_search's
+ * match_inverted). */
+static bool session_invert(const struct sv_profile *p,
+	const struct sv_lod_index *full, const bool *keep)
+{
+	uint64_t kept = 0;
+	size_t r, l;
+	uint32_t d;
+
+	for (r = 0; r < p->nrows; r++)
+		if (keep[p->rows[r].region])
+			kept += p->rows[r].count;
+	if (kept <= p->ncalls / 2)
+		return false;
+	for (l = 0; l < full->nlanes; l++)
+		for (d = 0; d < full->lanes[l].ndepth; d++)
+			if (full->lanes[l].levels[d].maxend)
+				return false;
+	return true;
 }
 
 /* Rebuild the index of highlighted calls (search and marked region). */
@@ -451,6 +438,7 @@ static void session_update_match_index(struct sv_session *s)
 
 	sv_lod_index_fini(&s->search->match_index);
 	s->search->has_match_index = false;
+	s->search->match_inverted = false;
 	if (!s->search->region_match && s->mark_region < 0)
 		return;
 	keep = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *keep);
@@ -476,10 +464,15 @@ static void session_update_match_index(struct sv_session *s)
 		free(kc);
 	} else if (full->p == p) {
 		/* Region names alone: the levels' groups of those regions in
-		 * the index of every call, no pass over the calls. */
+		 * the index of every call, no pass over the calls; or of the
+		 * other regions, when theirs are the fewer calls. */
+		bool inv = session_invert(p, full, keep);
+		for (r = 0; inv && r < p->nregions; r++)
+			keep[r] = !keep[r];
 		s->search->has_match_index =
 			sv_lod_index_select(&s->search->match_index, full, keep,
 				&stop, 1, NULL) == 0;
+		s->search->match_inverted = inv;
 	} else {
 		s->search->has_match_index =
 			sv_lod_index_build_stop(&s->search->match_index, p,
@@ -509,6 +502,7 @@ static void session_clear_matches(struct sv_session *s)
 		s->search->marked,
 		(s->search->nmatches + s->search->nmarked) * sizeof(uint32_t));
 	s->search->has_match_index = false;
+	s->search->match_inverted = false;
 	s->search->matches = s->search->marked = NULL;
 	session_clear_lists(s);
 }
@@ -773,6 +767,7 @@ bool sv_session_match_poll(struct sv_session *s)
 	if (!w->lists_only) {
 		s->search->match_index = w->shadow_search.match_index;
 		s->search->has_match_index = w->shadow_search.has_match_index;
+		s->search->match_inverted = w->shadow_search.match_inverted;
 		memset(&w->shadow_search.match_index, 0,
 			sizeof w->shadow_search.match_index);
 	}

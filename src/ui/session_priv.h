@@ -1,7 +1,7 @@
 /*
  * session_priv.h: what the session's files (session.c, session_filter.c,
- * session_match.c, session_stats.c, session_two.c, session_colors.c) share
- * beyond session.h.  Private to src/ui/session*.c.
+ * session_match.c, session_order.c, session_stats.c, session_two.c,
+ * session_colors.c) share beyond session.h.  Private to src/ui/session*.c.
  */
 #ifndef SCOPEVIEW_UI_SESSION_PRIV_H
 #define SCOPEVIEW_UI_SESSION_PRIV_H
@@ -55,6 +55,28 @@ void sv_session_update_matches(struct sv_session *s);
  * over every lane, is kept.  Both are made again while they are still
  * being made. */
 void sv_session_update_match_lists(struct sv_session *s);
+/* The calls of the rows of the regions region_on flags, on the lanes
+ * shown and kept by the filter, in start order (ties: by lane, then the
+ * lane's order), merged from the rows' runs on two threads
+ * (session_order.c); the count, with *out malloc'd (0 when told to stop
+ * through cancel; progress may be NULL).  SV_SESSION_ORDER_NO (*out NULL)
+ * when the rows do not suit: a filter by call, a row over several lanes,
+ * or rows too far from start order. */
+#define SV_SESSION_ORDER_NO ((size_t)-1)
+/* Sort calls by start (ties: the order given; with lane_ties as
+ * sv_session_order_ties orders them), or longest first (ties: call
+ * number, as the call list orders them: calls.h).  O(n): a key press on
+ * millions of calls stays quick.  cancel (may be NULL) stops the sort by
+ * duration. */
+void sv_session_sort_calls(const struct sv_profile *p, uint32_t *calls,
+	size_t n, bool longest, bool lane_ties, const atomic_bool *cancel);
+/* Calls out[a, b), which start together, in the order a scan of the
+ * lanes gives them: by lane, then in the lane's own order. */
+void sv_session_order_ties(
+	const struct sv_profile *p, uint32_t *out, size_t a, size_t b);
+size_t sv_session_rows_by_start(const struct sv_session *s,
+	const bool *region_on, const atomic_bool *cancel,
+	_Atomic uint64_t *progress, uint32_t **out);
 /* The search's part (session_match.c): made empty, and freed
  * (NULL-safe; its workers stopped before). */
 struct sv_session_search *sv_session_search_new(void);

@@ -1,0 +1,380 @@
+/*
+ * session_order.c: the search's match list in start order made from the
+ * profile's rows (session_priv.h's sv_session_rows_by_start).
+ *
+ * A region-name search matches whole (rank, region) rows, and a row's
+ * calls are stored in start order, or in a few runs of it.  So the list
+ * is a merge of sorted runs, not a sort: the runs are found in one pass
+ * over the rows' starts (read a block at a time), the time that halves
+ * the calls is found by binary searches in the runs, and each half is
+ * merged on a thread of its own through a heap of the runs' heads.  No
+ * key is copied per call: a list of 60M calls is 240 MB written once,
+ * where a radix sort of (start, call) pairs wrote 960 MB twice over.
+ * Calls that start together come out by lane, then in the lane's own
+ * order (as a scan of the lanes gives them), whatever order the runs
+ * had.  The sort of any list of calls by start or longest first
+ * (sv_session_sort_calls) is here too, for the lists that are not whole
+ * rows.  Nothing here knows about curses or HDF5.
+ */
+#include "scopeview/session.h"
+
+#include "session_priv.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopeview/calls.h"
+#include "scopeview/radix.h"
+
+/* Starts read at a time, per run. */
+#define ORDER_BUF 64
+/* More runs than this (rows far from start order) are left to the sort. */
+#define ORDER_RUNS_MAX 65536
+/* Below this many calls the list is merged on one thread. */
+#define ORDER_SPLIT_MIN (1u << 20)
+/* Calls merged between looks at the stop flag. */
+#define ORDER_STEP 65536
+
+/* A run: calls [a, b), their starts nondecreasing. */
+struct order_run {
+	uint32_t a, b;
+};
+
+struct order_ctx {
+	const struct sv_profile *p;
+	const atomic_bool *cancel;
+	_Atomic uint64_t *progress;
+	struct order_run *runs;
+	size_t nruns, cap;
+	size_t n;
+};
+
+static bool order_stopped(const struct order_ctx *o)
+{
+	return o->cancel && atomic_load(o->cancel);
+}
+
+/* The starts of calls [c, c + m) into buf (m <= ORDER_BUF). */
+static void order_starts(
+	const struct sv_profile *p, uint32_t c, size_t m, int64_t *buf)
+{
+	if (p->start_ns)
+		memcpy(buf, p->start_ns + c, m * sizeof *buf);
+	else
+		sv_packed_get_range(&p->start_pk, c, m, buf);
+}
+
+static void order_push(struct order_ctx *o, uint32_t a, uint32_t b)
+{
+	sv_grow((void **)&o->runs, &o->cap, o->nruns + 1, sizeof *o->runs);
+	o->runs[o->nruns].a = a;
+	o->runs[o->nruns].b = b;
+	o->nruns++;
+	o->n += b - a;
+}
+
+/* Row r's calls as runs in start order. */
+static void order_row(struct order_ctx *o, const struct sv_row *row)
+{
+	int64_t buf[ORDER_BUF], last = INT64_MIN;
+	uint32_t c = (uint32_t)row->first, end = c + (uint32_t)row->count,
+		 a = c;
+
+	while (c < end) {
+		size_t m = end - c < ORDER_BUF ? end - c : ORDER_BUF, j;
+		order_starts(o->p, c, m, buf);
+		for (j = 0; j < m; j++) {
+			if (buf[j] < last) {
+				order_push(o, a, c + (uint32_t)j);
+				a = c + (uint32_t)j;
+			}
+			last = buf[j];
+		}
+		c += (uint32_t)m;
+	}
+	if (end > a)
+		order_push(o, a, end);
+}
+
+/* The first call of run u that starts at t or later. */
+static uint32_t order_lower(
+	const struct sv_profile *p, const struct order_run *u, int64_t t)
+{
+	uint32_t lo = u->a, hi = u->b;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (sv_profile_start(p, mid) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Calls of every run that start before t. */
+static size_t order_count_below(const struct order_ctx *o, int64_t t)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < o->nruns; k++)
+		n += order_lower(o->p, &o->runs[k], t) - o->runs[k].a;
+	return n;
+}
+
+/* The smallest time t with at least half the calls starting before it
+ * (the calls that start at t all fall after it). */
+static int64_t order_pivot(const struct order_ctx *o)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t k;
+
+	for (k = 0; k < o->nruns; k++) {
+		int64_t a = sv_profile_start(o->p, o->runs[k].a),
+			b = sv_profile_start(o->p, o->runs[k].b - 1);
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	/* count_below(lo) is 0; find the least t in (lo, hi] with
+	 * count_below(t) >= n / 2. */
+	while (lo < hi) {
+		int64_t mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
+		if (order_count_below(o, mid + 1) >= o->n / 2)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo + (lo < INT64_MAX);
+}
+
+void sv_session_order_ties(
+	const struct sv_profile *p, uint32_t *out, size_t a, size_t b)
+{
+	size_t i, j;
+
+	for (i = a + 1; i < b; i++) {
+		uint32_t x = out[i], lx = sv_call_lane(p, x);
+		for (j = i; j > a; j--) {
+			uint32_t ly = sv_call_lane(p, out[j - 1]);
+			if (ly < lx || (ly == lx && !sv_profile_lane_order(
+							    p, x, out[j - 1])))
+				break;
+			out[j] = out[j - 1];
+		}
+		out[j] = x;
+	}
+}
+
+void sv_session_sort_calls(const struct sv_profile *p, uint32_t *calls,
+	size_t n, bool longest, bool lane_ties, const atomic_bool *cancel)
+{
+	const uint64_t sign = (uint64_t)1 << 63;
+	struct sv_radix_kv *kv, *tmp;
+	size_t i;
+
+	if (n < 2)
+		return;
+	if (longest) {
+		sv_calls_sort(
+			p, calls, n, SV_CALLS_KEY_DURATION, false, cancel);
+		return;
+	}
+	kv = sv_xmalloc(n * sizeof *kv);
+	tmp = sv_xmalloc(n * sizeof *tmp);
+	for (i = 0; i < n; i++) {
+		kv[i].key = (uint64_t)sv_profile_start(p, calls[i]) ^ sign;
+		kv[i].value = calls[i];
+	}
+	sv_radix_sort(kv, tmp, n);
+	for (i = 0; i < n; i++)
+		calls[i] = kv[i].value;
+	for (i = 0; lane_ties && i < n;) {
+		size_t j = i + 1;
+		while (j < n && kv[j].key == kv[i].key)
+			j++;
+		if (j - i > 1)
+			sv_session_order_ties(p, calls, i, j);
+		i = j;
+	}
+	free(kv);
+	free(tmp);
+}
+
+/* One half's merge: runs [lo[k], hi[k]) of every run k into out. */
+struct order_half {
+	const struct order_ctx *o;
+	const uint32_t *lo, *hi;
+	uint32_t *out;
+	bool stopped;
+};
+
+struct order_head {
+	int64_t t;
+	uint32_t run;
+};
+
+struct order_cursor {
+	uint32_t at, end;
+	uint32_t i, m;
+	int64_t buf[ORDER_BUF];
+};
+
+static bool order_head_less(
+	const struct order_head *x, const struct order_head *y)
+{
+	return x->t < y->t || (x->t == y->t && x->run < y->run);
+}
+
+static void order_sift(struct order_head *h, size_t n, size_t i)
+{
+	struct order_head x = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && order_head_less(&h[c + 1], &h[c]))
+			c++;
+		if (!order_head_less(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* The next start of cursor u into *t; false when it is done. */
+static bool order_next(
+	const struct sv_profile *p, struct order_cursor *u, int64_t *t)
+{
+	if (u->i == u->m) {
+		if (u->at >= u->end)
+			return false;
+		u->m = u->end - u->at < ORDER_BUF ? u->end - u->at : ORDER_BUF;
+		order_starts(p, u->at, u->m, u->buf);
+		u->i = 0;
+	}
+	*t = u->buf[u->i];
+	return true;
+}
+
+static void *order_merge(void *arg)
+{
+	struct order_half *hf = arg;
+	const struct order_ctx *o = hf->o;
+	struct order_cursor *cur =
+		sv_xmalloc((o->nruns ? o->nruns : 1) * sizeof *cur);
+	struct order_head *heap =
+		sv_xmalloc((o->nruns ? o->nruns : 1) * sizeof *heap);
+	size_t nh = 0, k, n = 0, tie = 0;
+	int64_t last = 0;
+
+	for (k = 0; k < o->nruns; k++) {
+		cur[k].at = hf->lo[k];
+		cur[k].end = hf->hi[k];
+		cur[k].i = cur[k].m = 0;
+		if (order_next(o->p, &cur[k], &heap[nh].t))
+			heap[nh++].run = (uint32_t)k;
+	}
+	for (k = nh / 2; k-- > 0;)
+		order_sift(heap, nh, k);
+	while (nh) {
+		struct order_cursor *u = &cur[heap[0].run];
+		int64_t t = heap[0].t;
+		if (n && t != last) {
+			if (n - tie > 1)
+				sv_session_order_ties(o->p, hf->out, tie, n);
+			tie = n;
+		}
+		last = t;
+		hf->out[n++] = u->at++;
+		u->i++;
+		if (!order_next(o->p, u, &heap[0].t))
+			heap[0] = heap[--nh];
+		order_sift(heap, nh, 0);
+		if (!(n % ORDER_STEP)) {
+			if (order_stopped(o)) {
+				hf->stopped = true;
+				break;
+			}
+			if (o->progress)
+				atomic_fetch_add(o->progress, ORDER_STEP);
+		}
+	}
+	if (!hf->stopped && n - tie > 1)
+		sv_session_order_ties(o->p, hf->out, tie, n);
+	free(cur);
+	free(heap);
+	return NULL;
+}
+
+size_t sv_session_rows_by_start(const struct sv_session *s,
+	const bool *region_on, const atomic_bool *cancel,
+	_Atomic uint64_t *progress, uint32_t **out)
+{
+	const bool *region_keep = sv_session_region_keep(s);
+	const struct sv_profile *p = s->p;
+	struct order_ctx o = {p, cancel, progress, NULL, 0, 0, 0};
+	struct order_half half[2];
+	uint32_t *lo = NULL, *mid = NULL, *hi = NULL, *calls;
+	size_t r, k, nhalf = 1, n0;
+	pthread_t t;
+	bool two = false;
+
+	*out = NULL;
+	if (sv_session_call_keep(s) || !p->row_lane)
+		return SV_SESSION_ORDER_NO;
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint32_t lane = sv_row_lane(p, r);
+		if (!region_on[row->region] || !row->count)
+			continue;
+		if (lane == UINT32_MAX || o.nruns > ORDER_RUNS_MAX) {
+			free(o.runs);
+			return SV_SESSION_ORDER_NO;
+		}
+		if (s->lane_hidden[lane] ||
+			(region_keep && !region_keep[row->region]))
+			continue;
+		if (order_stopped(&o))
+			break;
+		order_row(&o, row);
+	}
+	calls = sv_xmalloc((o.n ? o.n : 1) * sizeof *calls);
+	lo = sv_xmalloc((o.nruns ? o.nruns : 1) * sizeof *lo);
+	mid = sv_xmalloc((o.nruns ? o.nruns : 1) * sizeof *mid);
+	hi = sv_xmalloc((o.nruns ? o.nruns : 1) * sizeof *hi);
+	for (k = 0; k < o.nruns; k++) {
+		lo[k] = mid[k] = o.runs[k].a;
+		hi[k] = o.runs[k].b;
+	}
+	n0 = o.n;
+	if (o.n >= ORDER_SPLIT_MIN && !order_stopped(&o)) {
+		int64_t pivot = order_pivot(&o);
+		n0 = 0;
+		for (k = 0; k < o.nruns; k++) {
+			mid[k] = order_lower(p, &o.runs[k], pivot);
+			n0 += mid[k] - o.runs[k].a;
+		}
+		nhalf = 2;
+	}
+	half[0] = (struct order_half){
+		&o, lo, nhalf == 2 ? mid : hi, calls, false};
+	half[1] = (struct order_half){&o, mid, hi, calls + n0, false};
+	if (nhalf == 2)
+		two = pthread_create(&t, NULL, order_merge, &half[1]) == 0;
+	if (!order_stopped(&o))
+		order_merge(&half[0]);
+	if (two)
+		pthread_join(t, NULL);
+	else if (nhalf == 2 && !order_stopped(&o))
+		order_merge(&half[1]);
+	free(lo);
+	free(mid);
+	free(hi);
+	free(o.runs);
+	*out = calls;
+	return order_stopped(&o) || half[0].stopped || half[1].stopped ? 0
+								       : o.n;
+}
