@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/scale.sh: the viewer at 1M, 10M and 100M calls against the bare
-# h5py read of the same files, as one table with issue 14's targets.
+# h5py read of the same files, as one table with issue 39's targets.
 #
 #     bench/scale.sh [--sizes 1M,10M,100M] [--dir DIR] [--build DIR]
 #                    [--runs N] [--no-anchor]
