@@ -952,7 +952,8 @@ END_TEST
 
 /* A region of more calls than the timeline counts at once: the ranks
  * inside it are counted on a worker, the strip says so meanwhile, and
- * the figures arrive by the busy and poll hooks. */
+ * the figures arrive by the busy and poll hooks; they are counted again
+ * for a new rank filter, not for a solo lane or a region filter. */
 START_TEST(test_strip_on_worker)
 {
 	enum { N = 240000 };
@@ -960,6 +961,7 @@ START_TEST(test_strip_on_worker)
 	struct sv_profile *p;
 	struct sv_view w;
 	struct sv_error err;
+	const int64_t *t0;
 	int i, spins = 0;
 
 	ck_assert_ptr_nonnull(c);
@@ -980,6 +982,23 @@ START_TEST(test_strip_on_worker)
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
 	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.ncalls, N);
 	ck_assert_int_eq(sv_view_poll(&w), 0);
+	/* a solo lane and a region filter keep them (they depend on the
+	 * region and the ranks alone); a rank filter counts them again */
+	t0 = sv_view_timeline(&w)->ranks.ri.t0;
+	vt_keys(&w, "t");
+	vt_keys(&w, ": f i l t e r Space k Enter");
+	ck_assert(!sv_view_timeline(&w)->ranks.busy);
+	ck_assert_ptr_eq(sv_view_timeline(&w)->ranks.ri.t0, t0);
+	vt_keys(&w, "t : f i l t e r Enter");
+	ck_assert_ptr_eq(sv_view_timeline(&w)->ranks.ri.t0, t0);
+	vt_keys(&w, "r 1 Enter");
+	ck_assert(sv_view_timeline(&w)->ranks.busy);
+	ck_assert(sv_view_settle(&w, 100000));
+	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 1);
+	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.ranks[0], 1);
+	vt_keys(&w, "r a l l Enter");
+	ck_assert(sv_view_settle(&w, 100000));
+	ck_assert_uint_eq(sv_view_timeline(&w)->ranks.ri.nranks, 2);
 	/* and marking another region while it runs stops it cleanly */
 	vt_keys(&w, ": r e g i o n Space m a i n Enter");
 	vt_keys(&w, ": r e g i o n Space k Enter");

@@ -63,6 +63,11 @@ struct sv_tlranks {
 	long m_col;                /* the region's column of m, -1 */
 	struct sv_ranks_inside ri; /* valid when ri_valid */
 	bool ri_valid;
+	/* The rank filter ri is (being) made for (a copy; NULL: every
+	 * rank): ri depends on the region and the ranks alone, so a solo
+	 * lane or a region filter keeps it and redoes only m. */
+	bool *ri_rank_on;
+	uint32_t ri_nrank_on;
 	/* The worker building the ranks inside the region, a job on the
 	 * session's jobs (it reads only its own struct and the profile);
 	 * one for an older region or selection is dropped, not waited for

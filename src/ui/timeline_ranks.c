@@ -142,6 +142,9 @@ static void tlranks_clear(struct sv_timeline *v, bool wait)
 	tlranks_stop(v, wait);
 	tlranks_ri_drop(&t->ri);
 	t->ri_valid = false;
+	free(t->ri_rank_on);
+	t->ri_rank_on = NULL;
+	t->ri_nrank_on = 0;
 	sv_ranks_fini(&t->m);
 	t->m_valid = false;
 }
@@ -195,8 +198,24 @@ static void tlranks_matrix(struct sv_timeline *v)
 			t->m_col = (long)j;
 }
 
+/* Whether the ranks inside region are made, or being made, for the
+ * session's rank filter. */
+static bool tlranks_same(const struct sv_timeline *v, long region)
+{
+	const struct sv_tlranks *t = &v->ranks;
+	const struct sv_session *s = v->s;
+	uint32_t n = s->rank_on ? s->nrank_on : 0;
+
+	if (region < 0 || region != t->region || (!t->ri_valid && !t->busy))
+		return false;
+	if (!s->rank_on || !t->ri_rank_on)
+		return !s->rank_on && !t->ri_rank_on;
+	return n == t->ri_nrank_on && !memcmp(s->rank_on, t->ri_rank_on, n);
+}
+
 /* Start over for the current region: the matrix now, the ranks inside
- * it now or on the worker. */
+ * it now or on the worker (kept when made for the same region and
+ * ranks: the lanes shown and the region filter do not change them). */
 static void tlranks_recompute(struct sv_timeline *v, long region)
 {
 	struct sv_tlranks *t = &v->ranks;
@@ -207,6 +226,11 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 
 	struct sv_tlranks_work *w;
 
+	if (tlranks_same(v, region)) {
+		t->stale = false;
+		tlranks_matrix(v);
+		return;
+	}
 	tlranks_clear(v, false);
 	t->region = region;
 	t->stale = false;
@@ -225,6 +249,9 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 	if (s->rank_on) {
 		w->rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
 		memcpy(w->rank_on, s->rank_on, s->nrank_on);
+		t->ri_rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
+		memcpy(t->ri_rank_on, s->rank_on, s->nrank_on);
+		t->ri_nrank_on = s->nrank_on;
 	}
 	if (n <= TLRANKS_SYNC_CALLS) {
 		t->ri_valid = sv_ranks_inside_build(&t->ri, p, w->region,
