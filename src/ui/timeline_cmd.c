@@ -19,20 +19,31 @@
 #include "scopeview/view.h"
 
 /* No match on the lanes shown: say whether calls match on the lanes
- * hidden (a soloed lane, the rank filter) and how to show them. */
+ * hidden (a soloed lane, the rank filter) and how to show them.  Counted
+ * by rows (a row of one lane at once): no pass over every call on the
+ * loop (a third of a second at 100M calls). */
 static void timeline_no_match(struct sv_timeline *v, const char *pat)
 {
 	const struct sv_session *s = v->s;
 	const struct sv_profile *p = s->p;
-	size_t hidden = 0;
-	uint32_t c, row = 0;
+	size_t hidden = 0, r, l;
+	bool any = false;
+	uint64_t c;
 
-	for (c = 0; sv_session_search_on(s) && p->has_calls && c < p->ncalls;
-		c++)
-		if (sv_session_search_region(s,
-			    p->rows[sv_profile_row_next(p, c, &row)].region) &&
-			s->lane_hidden[sv_call_lane(p, c)])
-			hidden++;
+	for (l = 0; p->has_calls && l < p->nlanes; l++)
+		any |= s->lane_hidden[l];
+	for (r = 0; any && sv_session_search_on(s) && r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint32_t lane = sv_row_lane(p, r);
+		if (!sv_session_search_region(s, row->region))
+			continue;
+		if (lane != UINT32_MAX) {
+			hidden += s->lane_hidden[lane] ? row->count : 0;
+			continue;
+		}
+		for (c = row->first; c < row->first + row->count; c++)
+			hidden += s->lane_hidden[sv_call_lane(p, (uint32_t)c)];
+	}
 	if (!hidden) {
 		sv_session_message(v->s, true, "no call matches '%s'", pat);
 		return;
