@@ -5,8 +5,10 @@
  *
  *     build/bench/scale_bench [--runs N] [--no-anchor] LABEL=FILE...
  *
- * For each FILE it runs bench/h5py_anchor.py (the bare h5py read of every
- * column: seconds and peak RSS), then the real viewer loop (sv_app_run,
+ * For each FILE it times the inflate of every chunk of its event columns
+ * on every core (bench_inflate.h: the limit no reader can beat), runs
+ * bench/h5py_anchor.py (the bare h5py read of every column: seconds and
+ * peak RSS), then the real viewer loop (sv_app_run,
  * the loader thread, the view, the renderer: everything but curses) in a
  * child process of its own, driven by a timing backend:
  *
@@ -59,6 +61,7 @@
 
 #include "bench_clock.h"
 #include "bench_frames.h"
+#include "bench_inflate.h"
 #include "bench_mem.h"
 
 #ifndef SV_BENCH_DIR
@@ -77,6 +80,7 @@ struct sb_result {
 	int ok;
 	uint64_t calls;
 	double h5py_s, h5py_rss;                  /* s, bytes */
+	double inflate_s, inflate_bytes;          /* bench_inflate.h's limit */
 	double index_s, load_s, first_s, ready_s; /* s from the start */
 	double file_s;              /* the file read and closed (file_done) */
 	double ready_rss, peak_rss; /* bytes */
@@ -505,16 +509,24 @@ static int sb_file(
 	memset(&best, 0, sizeof best);
 	for (i = 0; i < runs; i++) {
 		struct sb_result r;
+		double ib = 0, is = bench_inflate_limit(path, &ib);
 		if (anchor)
 			sb_anchor(path, &best);
+		if (is > 0 && (best.inflate_s <= 0 || is < best.inflate_s)) {
+			best.inflate_s = is;
+			best.inflate_bytes = ib;
+		}
 		memset(&r, 0, sizeof r);
 		if (sb_child(path, 0, &r) < 0)
 			return -1;
 		if (i == 0 || r.ready_s < best.ready_s) {
-			double hs = best.h5py_s, hr = best.h5py_rss;
+			double hs = best.h5py_s, hr = best.h5py_rss,
+			       fs = best.inflate_s, fb = best.inflate_bytes;
 			best = r;
 			best.h5py_s = hs;
 			best.h5py_rss = hr;
+			best.inflate_s = fs;
+			best.inflate_bytes = fb;
 		}
 	}
 	/* q half-way through the read of the calls (after the index, before
@@ -613,6 +625,32 @@ static enum sb_verdict c_load(int k, char *b, size_t n)
 			R->load_s / R->h5py_s);
 	else
 		snprintf(b, n, "%.3f s", R->load_s);
+	return SB_NA;
+}
+
+static enum sb_verdict c_inflate(int k, char *b, size_t n)
+{
+	if (R->inflate_s <= 0) {
+		snprintf(b, n, "n/a");
+		return SB_NA;
+	}
+	snprintf(b, n, "%.3f s, %.0f MB", R->inflate_s,
+		R->inflate_bytes / 1048576.0);
+	if (R->h5py_s > 0) {
+		size_t len = strlen(b);
+		snprintf(b + len, n - len, " (%.2fx h5py)",
+			R->inflate_s / R->h5py_s);
+	}
+	return SB_NA;
+}
+
+static enum sb_verdict c_ready_inflate(int k, char *b, size_t n)
+{
+	if (R->inflate_s <= 0) {
+		snprintf(b, n, "n/a");
+		return SB_NA;
+	}
+	snprintf(b, n, "%.2fx", R->ready_s / R->inflate_s);
 	return SB_NA;
 }
 
@@ -786,9 +824,11 @@ static const struct {
 	sb_cell_fn cell;
 } sb_rows[] = {
 	{"h5py read of every column (peak RSS)", "baseline", c_h5py},
+	{"inflate only, every core (the limit)", "-", c_inflate},
 	{"load (x h5py)", "-", c_load},
 	{"first frame", "< 0.2 s", c_first},
 	{"ready: nesting, index, statistics (x h5py)", "<= 0.6x h5py", c_ready},
+	{"ready (x the inflate limit)", "-", c_ready_inflate},
 	{"RSS when ready", "<= 20 B/call + 64 MB", c_rss},
 	{"peak RSS (x ready)", "<= 1.25x ready", c_peak},
 	{"frame, whole run (x smallest file)", "< 2 ms, <= 1.5x", c_frame_full},
