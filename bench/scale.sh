@@ -5,9 +5,11 @@
 #     bench/scale.sh [--sizes 1M,10M,100M] [--dir DIR] [--build DIR]
 #                    [--runs N] [--no-anchor]
 #
-# Writes each size twice with `scopeview gen` (16 ranks, schema 3): a
-# two-column file (start deltas and durations only, --no-call-ids) and a
+# Writes each size three times with `scopeview gen` (16 ranks, schema 3):
+# a two-column file (start deltas and durations only, --no-call-ids) and a
 # five-column one (with call ids, parent ids and thread ids, --threads 2),
+# both in scope-profiler's writer's layout (1024-value chunks, shuffle +
+# deflate), and the two-column file in 65536-value chunks (--chunk 65536),
 # into DIR (default /tmp/scopeview-scale; kept and reused, so delete it
 # when done: 100M calls take about 0.4 GB a file), then runs
 # build/bench/scale_bench on them (see bench/scale_bench.c for what each
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
 	--no-anchor) anchor=(--no-anchor); shift ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "scale.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -40,9 +42,12 @@ bench_need_built scale.sh "$build" "$exe" "$bench"
 args=()
 IFS=, read -r -a list <<<"$sizes"
 for size in "${list[@]}"; do
-	for kind in 2 5; do
+	for kind in 2 5 2c; do
 		f=$(bench_scale_file scale.sh "$exe" "$dir" "$size" "$kind")
-		args+=("$size $kind-col=$f")
+		case "$kind" in
+		2c) args+=("$size 2-col 64k=$f") ;;
+		*) args+=("$size $kind-col=$f") ;;
+		esac
 	done
 done
 uptime >&2 || true
