@@ -55,14 +55,6 @@ void sv_session_update_matches(struct sv_session *s);
  * over every lane, is kept.  Both are made again while they are still
  * being made. */
 void sv_session_update_match_lists(struct sv_session *s);
-/* The calls of the rows of the regions region_on flags, on the lanes
- * shown and kept by the filter, in start order (ties: by lane, then the
- * lane's order), merged from the rows' runs on two threads
- * (session_order.c); the count, with *out malloc'd (0 when told to stop
- * through cancel; progress may be NULL).  SV_SESSION_ORDER_NO (*out NULL)
- * when the rows do not suit: a filter by call, a row over several lanes,
- * or rows too far from start order. */
-#define SV_SESSION_ORDER_NO ((size_t)-1)
 /* Sort calls by start (ties: the order given; with lane_ties as
  * sv_session_order_ties orders them), or longest first (ties: call
  * number, as the call list orders them: calls.h).  O(n): a key press on
@@ -74,6 +66,14 @@ void sv_session_sort_calls(const struct sv_profile *p, uint32_t *calls,
  * lanes gives them: by lane, then in the lane's own order. */
 void sv_session_order_ties(
 	const struct sv_profile *p, uint32_t *out, size_t a, size_t b);
+/* The calls of the rows of the regions region_on flags, on the lanes
+ * shown and kept by the filter, in start order (ties: by lane, then the
+ * lane's order), merged from the rows' runs on two threads
+ * (session_order.c); the count, with *out malloc'd (0 when told to stop
+ * through cancel; progress may be NULL).  SV_SESSION_ORDER_NO (*out NULL)
+ * when the rows do not suit: a filter by call, a row over several lanes,
+ * or rows too far from start order. */
+#define SV_SESSION_ORDER_NO ((size_t)-1)
 size_t sv_session_rows_by_start(const struct sv_session *s,
 	const bool *region_on, const atomic_bool *cancel,
 	_Atomic uint64_t *progress, uint32_t **out);
