@@ -307,12 +307,14 @@ static void fold_cell_at(const struct sv_timeline *v,
 /* ---- the cells kept between frames --------------------------------------- */
 
 /* One screen row's cells, kept with what they were made from: the index
- * (its build), the rank's lanes and which of them are hidden, the tracks'
- * depth and the map.  A frame that only moves the cursor (most frames)
+ * (its build), the rank's lanes and which of them were hidden (a copy of
+ * their flags), the tracks' depth and the map.  A frame that only moves the cursor (most frames)
  * then reads none of the index. */
 struct fold_row {
-	uint64_t serial, hidden;
+	uint64_t serial;
 	size_t lane, lane_end;
+	bool *hidden; /* lane_end - lane flags: lane l's at l - lane */
+	size_t hidden_cap;
 	unsigned run;
 	int depth;
 	struct sv_tmap m;
@@ -334,25 +336,27 @@ void sv_timeline_fold_rows_free(struct sv_fold_rows *f)
 {
 	size_t i;
 
-	for (i = 0; f && i < SV_TIMELINE_SPAN_ROWS; i++)
+	for (i = 0; f && i < SV_TIMELINE_SPAN_ROWS; i++) {
 		free(f->row[i].v);
+		free(f->row[i].hidden);
+	}
 	free(f);
 }
 
-/* Which of lanes [r->lane, r->lane_end) are hidden, folded into a word
- * (a lane's bit is its place modulo 64, mixed so that two rank's sets
- * rarely collide; the lanes' range is in the key as well). */
-static uint64_t fold_hidden_key(const struct sv_timeline *v,
-	const struct sv_timeline_src *src, const struct sv_layout_row *r)
+/* Whether k was made for r's lanes with the same of them hidden. */
+static bool fold_same_lanes(const struct sv_timeline *v,
+	const struct sv_timeline_src *src, const struct sv_layout_row *r,
+	const struct fold_row *k)
 {
-	uint64_t h = 0;
 	size_t l;
 
+	if (k->lane != r->lane || k->lane_end != r->lane_end ||
+		k->run != src->run)
+		return false;
 	for (l = r->lane; l < r->lane_end && l < src->p->nlanes; l++)
-		if (!fold_lane_shown(v, src->run, l))
-			h = (h ^ (uint64_t)(l - r->lane + 1)) *
-			    0x9e3779b97f4a7c15ull;
-	return h;
+		if (k->hidden[l - r->lane] != !fold_lane_shown(v, src->run, l))
+			return false;
+	return true;
 }
 
 /* Row y's kept cells for r in m: made when the key differs.  NULL when
@@ -362,28 +366,30 @@ static const struct fold_row *fold_kept(const struct sv_timeline *v,
 	const struct sv_tmap *m, int y)
 {
 	struct fold_row *k;
-	uint64_t hidden;
+	size_t l;
 	int x;
 
 	if (!v->fold_rows || !src->ix || y < v->geom.lanes_y ||
 		y - v->geom.lanes_y >= SV_TIMELINE_SPAN_ROWS || m->w <= 0)
 		return NULL;
 	k = &v->fold_rows->row[y - v->geom.lanes_y];
-	hidden = fold_hidden_key(v, src, r);
-	if (k->valid && k->serial == src->ix->serial && k->hidden == hidden &&
-		k->lane == r->lane && k->lane_end == r->lane_end &&
-		k->run == src->run && k->depth == v->fold_depth &&
-		k->m.t0 == m->t0 && k->m.t1 == m->t1 && k->m.x0 == m->x0 &&
-		k->m.w == m->w)
+	if (k->valid && k->serial == src->ix->serial &&
+		k->depth == v->fold_depth && k->m.t0 == m->t0 &&
+		k->m.t1 == m->t1 && k->m.x0 == m->x0 && k->m.w == m->w &&
+		fold_same_lanes(v, src, r, k))
 		return k;
 	sv_grow((void **)&k->v, &k->cap, (size_t)m->w, sizeof *k->v);
 	for (x = 0; x < m->w; x++)
 		fold_cell_at(v, src, r, sv_tmap_time(m, m->x0 + x),
 			sv_tmap_time(m, m->x0 + x + 1), &k->v[x]);
 	k->serial = src->ix->serial;
-	k->hidden = hidden;
 	k->lane = r->lane;
 	k->lane_end = r->lane_end;
+	sv_grow((void **)&k->hidden, &k->hidden_cap,
+		r->lane_end > r->lane ? r->lane_end - r->lane : 1,
+		sizeof *k->hidden);
+	for (l = r->lane; l < r->lane_end && l < src->p->nlanes; l++)
+		k->hidden[l - r->lane] = !fold_lane_shown(v, src->run, l);
 	k->run = src->run;
 	k->depth = v->fold_depth;
 	k->m = *m;
