@@ -198,6 +198,18 @@ static void tlranks_matrix(struct sv_timeline *v)
 			t->m_col = (long)j;
 }
 
+/* A copy of the session's rank filter (NULL: every rank). */
+static bool *tlranks_copy_ranks(const struct sv_session *s)
+{
+	bool *on;
+
+	if (!s->rank_on)
+		return NULL;
+	on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
+	memcpy(on, s->rank_on, s->nrank_on);
+	return on;
+}
+
 /* Whether the ranks inside region are made, or being made, for the
  * session's rank filter. */
 static bool tlranks_same(const struct sv_timeline *v, long region)
@@ -246,13 +258,9 @@ static void tlranks_recompute(struct sv_timeline *v, long region)
 	/* The ranks of the rank filter (a copy: it may change while the
 	 * worker runs). */
 	w->nrank_on = s->rank_on ? s->nrank_on : 0;
-	if (s->rank_on) {
-		w->rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
-		memcpy(w->rank_on, s->rank_on, s->nrank_on);
-		t->ri_rank_on = sv_xmalloc(s->nrank_on ? s->nrank_on : 1);
-		memcpy(t->ri_rank_on, s->rank_on, s->nrank_on);
-		t->ri_nrank_on = s->nrank_on;
-	}
+	w->rank_on = tlranks_copy_ranks(s);
+	t->ri_rank_on = tlranks_copy_ranks(s);
+	t->ri_nrank_on = w->nrank_on;
 	if (n <= TLRANKS_SYNC_CALLS) {
 		t->ri_valid = sv_ranks_inside_build(&t->ri, p, w->region,
 				      w->rank_on, w->nrank_on, NULL, NULL) == 0;
