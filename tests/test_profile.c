@@ -661,6 +661,40 @@ START_TEST(test_lane_pos_by_search)
 }
 END_TEST
 
+/* The first call of a run of call numbers that starts at or after a
+ * time, as a scan finds it, for every time around the run's starts
+ * (ties, the run's ends, an empty run). */
+START_TEST(test_range_lower)
+{
+	static const struct call_spec calls[] = {
+		{"a", 0, 0, 1, 1, -1},
+		{"a", 0, 2, 3, 1, -1},
+		{"a", 0, 2, 4, 1, -1},
+		{"a", 0, 2, 5, 1, -1},
+		{"a", 0, 7, 9, 1, -1},
+		{"a", 0, 9, 9, 1, -1},
+	};
+	struct sv_profile *p = build(calls, 6, true);
+	uint64_t a, b, want;
+	int64_t t;
+
+	ck_assert_uint_eq(p->nrows, 1);
+	for (a = 0; a <= 6; a++)
+		for (b = a; b <= 6; b++)
+			for (t = -1; t <= 11; t++) {
+				for (want = a;
+					want < b &&
+					sv_profile_start(p, (uint32_t)want) < t;
+					want++)
+					;
+				ck_assert_uint_eq(
+					sv_profile_range_lower(p, a, b, t),
+					want);
+			}
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_wide_exclusive_times)
 {
 	/* given a call of 5 * 2^32 ns around a 1000 ns child, a call ending
@@ -869,6 +903,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_lanes_overlap_each_other);
 	tcase_add_test(t, test_lane_labels_from_tables);
 	tcase_add_test(t, test_lane_pos_by_search);
+	tcase_add_test(t, test_range_lower);
 	suite_add_tcase(s, t);
 	t = tcase_create("model");
 	tcase_add_test(t, test_meta_and_origin);

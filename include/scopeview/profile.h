@@ -718,6 +718,11 @@ size_t sv_profile_calls_lower(
 /* The same for the calls of lane l (of finished profile p). */
 size_t sv_profile_lane_lower(
 	const struct sv_profile *p, const struct sv_lane *l, int64_t t);
+/* The same for the calls numbered [a, b) (a run of a row whose starts
+ * do not decrease): the first call number there whose call starts at or
+ * after t; b when none does. */
+uint64_t sv_profile_range_lower(
+	const struct sv_profile *p, uint64_t a, uint64_t b, int64_t t);
 
 /* The position of call c in its lane's calls[] (finished profile p), by
  * binary search over the lane's order (start asc, end desc, region_pos,

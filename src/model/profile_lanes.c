@@ -5,7 +5,8 @@
  * order.  Calls of different lanes never nest.
  *
  * Part of sv_profile_finish() (profile_priv.h); nothing else calls it,
- * but for sv_profile_lane_lower(), the search of a lane by time, and
+ * but for sv_profile_lane_lower(), the search of a lane by time (and its
+ * kin for a list of calls and a run of call numbers), and
  * sv_profile_lane_pos(), the search of a lane for a call.
  */
 #include "profile_priv.h"
@@ -352,6 +353,20 @@ size_t sv_profile_calls_lower(
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (sv_profile_start(p, calls[mid]) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t sv_profile_range_lower(
+	const struct sv_profile *p, uint64_t a, uint64_t b, int64_t t)
+{
+	uint64_t lo = a, hi = b;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (sv_profile_start(p, (uint32_t)mid) < t)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -122,24 +122,21 @@ static uint64_t stats_row_find(const struct sv_profile *p,
 {
 	uint64_t lo = 0, hi = r->count;
 
+	if (!ends_after)
+		return sv_profile_range_lower(
+			       p, r->first, r->first + r->count, t) -
+		       r->first;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		uint32_t c = (uint32_t)(r->first + mid);
-		int64_t cs = sv_profile_start(p, c), v;
-		if (ends_after) {
-			int64_t ce = sv_profile_end(p, c);
-			v = ce > cs ? ce : cs == INT64_MAX ? cs : cs + 1;
-			if (v > t)
-				hi = mid;
-			else
-				lo = mid + 1;
-		} else {
-			v = cs;
-			if (v >= t)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
+		int64_t cs = sv_profile_start(p, c), ce = sv_profile_end(p, c),
+			v = ce > cs           ? ce
+			    : cs == INT64_MAX ? cs
+					      : cs + 1;
+		if (v > t)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
 	return lo;
 }

@@ -97,29 +97,15 @@ static void order_row(struct order_ctx *o, const struct sv_row *row)
 		order_push(o, a, end);
 }
 
-/* The first call of run u that starts at t or later. */
-static uint32_t order_lower(
-	const struct sv_profile *p, const struct order_run *u, int64_t t)
-{
-	uint32_t lo = u->a, hi = u->b;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (sv_profile_start(p, mid) < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Calls of every run that start before t. */
 static size_t order_count_below(const struct order_ctx *o, int64_t t)
 {
 	size_t k, n = 0;
 
 	for (k = 0; k < o->nruns; k++)
-		n += order_lower(o->p, &o->runs[k], t) - o->runs[k].a;
+		n += sv_profile_range_lower(
+			     o->p, o->runs[k].a, o->runs[k].b, t) -
+		     o->runs[k].a;
 	return n;
 }
 
@@ -354,7 +340,8 @@ size_t sv_session_rows_by_start(const struct sv_session *s,
 		int64_t pivot = order_pivot(&o);
 		n0 = 0;
 		for (k = 0; k < o.nruns; k++) {
-			mid[k] = order_lower(p, &o.runs[k], pivot);
+			mid[k] = (uint32_t)sv_profile_range_lower(
+				p, o.runs[k].a, o.runs[k].b, pivot);
 			n0 += mid[k] - o.runs[k].a;
 		}
 		nhalf = 2;
