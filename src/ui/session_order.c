@@ -55,16 +55,6 @@ static bool order_stopped(const struct order_ctx *o)
 	return o->cancel && atomic_load(o->cancel);
 }
 
-/* The starts of calls [c, c + m) into buf (m <= ORDER_BUF). */
-static void order_starts(
-	const struct sv_profile *p, uint32_t c, size_t m, int64_t *buf)
-{
-	if (p->start_ns)
-		memcpy(buf, p->start_ns + c, m * sizeof *buf);
-	else
-		sv_packed_get_range(&p->start_pk, c, m, buf);
-}
-
 static void order_push(struct order_ctx *o, uint32_t a, uint32_t b)
 {
 	sv_grow((void **)&o->runs, &o->cap, o->nruns + 1, sizeof *o->runs);
@@ -83,7 +73,7 @@ static void order_row(struct order_ctx *o, const struct sv_row *row)
 
 	while (c < end) {
 		size_t m = end - c < ORDER_BUF ? end - c : ORDER_BUF, j;
-		order_starts(o->p, c, m, buf);
+		sv_profile_starts(o->p, c, m, buf);
 		for (j = 0; j < m; j++) {
 			if (buf[j] < last) {
 				order_push(o, a, c + (uint32_t)j);
@@ -238,7 +228,7 @@ static bool order_next(
 		if (u->at >= u->end)
 			return false;
 		u->m = u->end - u->at < ORDER_BUF ? u->end - u->at : ORDER_BUF;
-		order_starts(p, u->at, u->m, u->buf);
+		sv_profile_starts(p, u->at, u->m, u->buf);
 		u->i = 0;
 	}
 	*t = u->buf[u->i];
