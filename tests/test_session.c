@@ -551,7 +551,7 @@ START_TEST(test_search_metadata)
 	/* when searching phase=steady: the one call, highlighted */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=steady", &err), 0);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
-	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
+	ck_assert_uint_eq(sv_session_match_at(&s, 0), c100);
 	ck_assert(sv_session_is_match(&s, c100));
 	ck_assert(!sv_session_is_match(&s, c600));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, c100),
@@ -562,7 +562,7 @@ START_TEST(test_search_metadata)
 	ck_assert_int_eq(
 		sv_session_set_search(&s, "phase~^(steady|warm)$", &err), 0);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
-	ck_assert_uint_eq(sv_session_matches(&s, NULL)[1], c600);
+	ck_assert_uint_eq(sv_session_match_at(&s, 1), c600);
 	/* a term whose text is no regex still searches the metadata */
 	ck_assert_int_eq(sv_session_set_search(&s, "phase=[", &err), 0);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 0);
@@ -631,7 +631,7 @@ START_TEST(test_filter_metadata)
 	ck_assert_int_eq(sv_session_set_search(&s, "^child", &err), 0);
 	wait_idle(&s);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
-	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], c100);
+	ck_assert_uint_eq(sv_session_match_at(&s, 0), c100);
 	/* a bad regex after ~ is an error, and the filter stays */
 	ck_assert_int_eq(filter_set("phase~("), -EINVAL);
 	ck_assert_str_eq(sv_session_filter_spec(&s), "!phase=warm");
@@ -768,7 +768,7 @@ START_TEST(test_search)
 	/* then its calls, by start, and they are highlighted */
 	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	for (i = 0; i < 3; i++) {
-		uint32_t c = sv_session_matches(&s, NULL)[i];
+		uint32_t c = sv_session_match_at(&s, i);
 		ck_assert_str_eq(
 			prof->regions[sv_call_region(prof, c)], want[i].name);
 		ck_assert_int_eq(prof->start_ns[c], want[i].start);
@@ -776,13 +776,11 @@ START_TEST(test_search)
 	}
 	ck_assert(!sv_session_is_match(&s, call_of(prof, "work", 50)));
 	ck_assert(sv_session_has_match(&s,
-		sv_call_lane(prof, sv_session_matches(&s, NULL)[0]),
-		sv_profile_depth(prof, sv_session_matches(&s, NULL)[1]), 250,
-		260));
+		sv_call_lane(prof, sv_session_match_at(&s, 0)),
+		sv_profile_depth(prof, sv_session_match_at(&s, 1)), 250, 260));
 	ck_assert(!sv_session_has_match(&s,
-		sv_call_lane(prof, sv_session_matches(&s, NULL)[0]),
-		sv_profile_depth(prof, sv_session_matches(&s, NULL)[1]), 400,
-		500));
+		sv_call_lane(prof, sv_session_match_at(&s, 0)),
+		sv_profile_depth(prof, sv_session_match_at(&s, 1)), 400, 500));
 	ck_assert_str_eq(sv_session_search_spec(&s), "child");
 	ck_assert_int_eq(sv_session_jump_pos(&s, false), -1);
 	ck_assert_int_eq(heard.n, 1);
@@ -823,7 +821,8 @@ START_TEST(test_search_background)
 	ck_assert_int_eq(sv_session_set_search(&s, "child", &err), 0);
 	ck_assert(!sv_session_busy(&s));
 	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
-	memcpy(want, sv_session_matches(&s, NULL), sizeof want);
+	for (i = 0; i < 3; i++)
+		want[i] = sv_session_match_at(&s, i);
 
 	/* when the profile counts as large */
 	s.bg_calls = 1;
@@ -835,7 +834,7 @@ START_TEST(test_search_background)
 	wait_idle(&s);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 3);
 	for (i = 0; i < 3; i++)
-		ck_assert_uint_eq(sv_session_matches(&s, NULL)[i], want[i]);
+		ck_assert_uint_eq(sv_session_match_at(&s, i), want[i]);
 	ck_assert((sv_session_match_index(&s) != NULL));
 	ck_assert(sv_session_has_match(&s, sv_call_lane(prof, want[0]),
 		sv_profile_depth(prof, want[1]), 250, 260));
@@ -890,7 +889,7 @@ START_TEST(test_lanes_keep_match_index)
 		&(*sv_session_match_index(&s)), &before, sizeof before));
 	wait_idle(&s);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
-	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], main0);
+	ck_assert_uint_eq(sv_session_match_at(&s, 0), main0);
 	ck_assert(!memcmp(
 		&(*sv_session_match_index(&s)), &before, sizeof before));
 	ck_assert(sv_session_is_match(&s, main0));
@@ -900,7 +899,7 @@ START_TEST(test_lanes_keep_match_index)
 	ck_assert_int_eq(sv_session_set_ranks(&s, "1"), 0);
 	wait_idle(&s);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 1);
-	ck_assert_uint_eq(sv_session_matches(&s, NULL)[0], main1);
+	ck_assert_uint_eq(sv_session_match_at(&s, 0), main1);
 	ck_assert_int_eq(sv_session_set_ranks(&s, ""), 0);
 	wait_idle(&s);
 	ck_assert_uint_eq(sv_session_nmatches(&s), 2);
@@ -966,9 +965,8 @@ START_TEST(test_sorted_lists)
 	ck_assert_uint_eq(sv_session_nmatches(&t), 200);
 	ck_assert_uint_eq(sv_session_nmarked(&t), 200);
 	for (i = 1; i < sv_session_nmatches(&t); i++)
-		ck_assert_int_lt(
-			p->start_ns[sv_session_matches(&t, NULL)[i - 1]],
-			p->start_ns[sv_session_matches(&t, NULL)[i]]);
+		ck_assert_int_lt(p->start_ns[sv_session_match_at(&t, i - 1)],
+			p->start_ns[sv_session_match_at(&t, i)]);
 	for (i = 1; i < sv_session_nmarked(&t); i++) {
 		int64_t a = sv_call_duration(
 				p, sv_session_marked(&t, NULL)[i - 1]),
@@ -1608,6 +1606,18 @@ END_TEST
 /* The reference order of a search's matches: every lane shown scanned
  * in order, the calls of the regions matched (and kept), then a stable
  * sort by start. */
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 static const struct sv_session *order_of;
 static int order_cmp(const void *a, const void *b)
 {
@@ -1624,7 +1634,8 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 {
 	const struct sv_profile *p = ss->p;
 	uint64_t *v = calloc(p->ncalls + 1, sizeof *v);
-	size_t n = 0, l, i;
+	uint32_t *got;
+	size_t n = 0, l, i, m;
 
 	for (l = 0; l < p->nlanes; l++) {
 		if (ss->lane_hidden[l])
@@ -1643,12 +1654,37 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 	qsort(v, n, sizeof *v, order_cmp);
 	ck_assert_msg(sv_session_nmatches(ss) == n, "%s: %zu matches, not %zu",
 		what, sv_session_nmatches(ss), n);
+	/* The list in start order, whole, and in any order (the same calls);
+	 * a position and a count before a time, sampled (ties in them). */
+	got = sv_session_matches_copy(ss, true, &m);
+	ck_assert_uint_eq(m, n);
 	for (i = 0; i < n; i++)
-		ck_assert_msg(sv_session_matches(ss, NULL)[i] ==
-				      (uint32_t)(v[i] >> 32),
-			"%s: match %zu is call %u, not %u", what, i,
-			sv_session_matches(ss, NULL)[i],
+		ck_assert_msg(got[i] == (uint32_t)(v[i] >> 32),
+			"%s: match %zu is call %u, not %u", what, i, got[i],
 			(unsigned)(v[i] >> 32));
+	free(got);
+	for (i = 0; i < n; i += 1 + n / 61) {
+		int64_t t = sv_profile_start(p, (uint32_t)(v[i] >> 32));
+		size_t lo = i;
+		while (lo > 0 &&
+			sv_profile_start(p, (uint32_t)(v[lo - 1] >> 32)) == t)
+			lo--;
+		ck_assert_msg(
+			sv_session_match_at(ss, i) == (uint32_t)(v[i] >> 32),
+			"%s: match_at(%zu) is call %u, not %u", what, i,
+			sv_session_match_at(ss, i), (unsigned)(v[i] >> 32));
+		ck_assert_uint_eq(sv_session_match_lower(ss, t), lo);
+	}
+	ck_assert_uint_eq(sv_session_match_at(ss, n), SV_NO_CALL);
+	got = sv_session_matches_copy(ss, false, &m);
+	ck_assert_uint_eq(m, n);
+	for (i = 0; i < n; i++)
+		v[i] >>= 32;
+	qsort(v, n, sizeof *v, u64_cmp);
+	qsort(got, n, sizeof *got, u32_cmp);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(got[i], v[i]);
+	free(got);
 	free(v);
 }
 

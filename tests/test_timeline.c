@@ -434,7 +434,8 @@ START_TEST(test_jump_by_time_ties)
 	struct sv_view w;
 	struct sv_error err;
 	struct sv_timeline *t;
-	size_t i, k;
+	uint32_t *list;
+	size_t i, k, n;
 	int dir;
 
 	ck_assert_int_eq(sv_view_init(&w, p, NULL, &err), 0);
@@ -442,35 +443,36 @@ START_TEST(test_jump_by_time_ties)
 	t = sv_view_timeline(&w);
 	ck_assert_int_eq(sv_session_set_search(&w.s, "k", &err), 0);
 	ck_assert_uint_eq(sv_session_nmatches(&w.s), 6);
+	list = sv_session_matches_copy(&w.s, true, &n);
+	ck_assert_uint_eq(n, 6);
 	/* when n and N are pressed from each match, and from the cursor at
 	 * every time around them; then each lands where a scan of the whole
 	 * list does */
 	for (dir = -1; dir <= 1; dir += 2) {
 		for (i = 0; i < sv_session_nmatches(&w.s) + 5; i++) {
-			uint32_t sel =
-				i < sv_session_nmatches(&w.s)
-					? sv_session_matches(&w.s, NULL)[i]
-					: SV_NO_CALL;
+			uint32_t sel = i < sv_session_nmatches(&w.s)
+					       ? list[i]
+					       : SV_NO_CALL;
 			int64_t at = ((int64_t)i - (int64_t)sv_session_nmatches(
 							   &w.s)) *
 				     100;
 			int64_t from =
 				sel != SV_NO_CALL ? p->start_ns[sel] : at;
-			long want = jump_scan(p, sv_session_matches(&w.s, NULL),
-				sv_session_nmatches(&w.s), from, sel, dir);
+			long want = jump_scan(p, list, n, from, sel, dir);
 			sv_session_select(&w.s, 0, sel);
 			t->cur_t = at;
 			sv_timeline_jump_session(t, false, dir);
 			ck_assert_int_eq(
 				sv_session_jump_pos(&w.s, false), want);
-			ck_assert_uint_eq(
-				w.s.sel, sv_session_matches(&w.s, NULL)[want]);
+			ck_assert_uint_eq(w.s.sel, list[want]);
 		}
 	}
-	for (k = 1; k < sv_session_nmatches(&w.s); k++)
+	for (k = 1; k < n; k++) {
 		ck_assert_int_le(
-			p->start_ns[sv_session_matches(&w.s, NULL)[k - 1]],
-			p->start_ns[sv_session_matches(&w.s, NULL)[k]]);
+			p->start_ns[list[k - 1]], p->start_ns[list[k]]);
+		ck_assert_uint_eq(sv_session_match_at(&w.s, k), list[k]);
+	}
+	free(list);
 	sv_view_fini(&w);
 	sv_profile_free(p);
 }

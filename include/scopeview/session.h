@@ -441,11 +441,21 @@ const bool *sv_session_search_calls(const struct sv_session *s);
 bool sv_session_search_region(const struct sv_session *s, uint32_t r);
 /* Whether a search is in force (by region names or call metadata). */
 bool sv_session_search_on(const struct sv_session *s);
-/* The search's calls on the lanes shown, by start, and the marked
- * region's calls there, longest first (ties in call-number order): *n
- * of them (n may be NULL); NULL or empty while matches_pending; borrowed
- * until the next change of the search, the mark or the lanes. */
-const uint32_t *sv_session_matches(const struct sv_session *s, size_t *n);
+/* The search's calls on the lanes shown, in start order (ties: by lane,
+ * then the lane's order): a copy, malloc'd, of *n of them (by_start
+ * false: in no set order, sooner: a search of region names alone keeps
+ * its calls as the rows' runs, and their merge in start order takes a
+ * second at 100M calls); empty while matches_pending. */
+uint32_t *sv_session_matches_copy(
+	const struct sv_session *s, bool by_start, size_t *n);
+/* How many of those calls start before t, and the one at position i
+ * (SV_NO_CALL past the end): binary searches, the list is not made. */
+size_t sv_session_match_lower(const struct sv_session *s, int64_t t);
+uint32_t sv_session_match_at(const struct sv_session *s, size_t i);
+/* The marked region's calls on the lanes shown, longest first (ties in
+ * call-number order): *n of them (n may be NULL); NULL or empty while
+ * matches_pending; borrowed until the next change of the search, the
+ * mark or the lanes. */
 const uint32_t *sv_session_marked(const struct sv_session *s, size_t *n);
 /* How many calls each of those lists holds. */
 size_t sv_session_nmatches(const struct sv_session *s);

@@ -209,10 +209,11 @@ void sv_timeline_show_call(struct sv_timeline *tl, uint32_t c);
 /* Select c, or say none (not an error) and ring the bell; SV_REACT_*. */
 int sv_timeline_select_rel(
 	struct sv_timeline *tl, uint32_t c, const char *none);
-/* Jump through list[0 .. n) (sv_timeline_show_call): by time from the
- * selection or cursor (list in start order, as the session's matches
- * are: found by binary search), or cyclically from *pos; says "match K of
- * N".  SV_REACT_* flags. */
+/* Jump through list[0 .. n), or the session's n matches when list is
+ * NULL (sv_timeline_show_call): by time from the selection or cursor
+ * (list in start order, as the session's matches are: found by binary
+ * search), or cyclically from *pos; says "match K of N".  SV_REACT_*
+ * flags. */
 int sv_timeline_jump_list(struct sv_timeline *tl, const uint32_t *list,
 	size_t n, long *pos, int dir, bool by_time);
 /* sv_timeline_jump_list through the session's match list (by time) or

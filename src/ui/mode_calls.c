@@ -137,14 +137,20 @@ static void calls_sort_list(
 }
 
 /* Copy list[0 .. n) and sort it; the cursor goes to its first call. */
+static void calls_take_copy(
+	struct calls_data *d, uint32_t *copy, size_t n, bool longest)
+{
+	calls_sort_list(d, copy, n, longest);
+	sv_list_set_cursor(NULL, &d->list, 0);
+}
+
 static void calls_take_list(
 	struct calls_data *d, const uint32_t *list, size_t n, bool longest)
 {
 	uint32_t *copy = sv_xmalloc((n ? n : 1) * sizeof *copy);
 	if (n)
 		memcpy(copy, list, n * sizeof *copy);
-	calls_sort_list(d, copy, n, longest);
-	sv_list_set_cursor(NULL, &d->list, 0);
+	calls_take_copy(d, copy, n, longest);
 }
 
 /* The session's input: the marked region, else the search, else the
@@ -170,11 +176,13 @@ static void calls_from_session(struct sv_mode *m)
 		calls_take_list(d, sv_session_marked(s, NULL),
 			sv_session_nmarked(s), true);
 	} else if (sv_session_nmatches(s)) {
+		/* Sorted here by the key: the calls in any order. */
+		size_t n;
+		uint32_t *copy = sv_session_matches_copy(s, false, &n);
 		d->region = -1;
 		snprintf(d->title, sizeof d->title, "search '%s'",
 			sv_session_search_spec(s));
-		calls_take_list(d, sv_session_matches(s, NULL),
-			sv_session_nmatches(s), false);
+		calls_take_copy(d, copy, n, false);
 	} else {
 		calls_stop(d);
 		free(d->calls);

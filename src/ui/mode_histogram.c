@@ -166,9 +166,9 @@ static void hist_rebuild(struct sv_mode *m)
 		list = sv_session_marked(s, NULL);
 		n = sv_session_nmarked(s);
 	} else {
+		/* Bins by duration: the calls in any order. */
 		d->region = -1;
-		list = sv_session_matches(s, NULL);
-		n = sv_session_nmatches(s);
+		d->in = sv_session_matches_copy(s, false, &n);
 	}
 	d->ncalls = n;
 	if (d->source == HIST_REGION && d->region < 0)
@@ -181,9 +181,11 @@ static void hist_rebuild(struct sv_mode *m)
 		hist_take(d);
 		return;
 	}
-	d->in = sv_xmalloc((n ? n : 1) * sizeof *d->in);
-	if (n)
-		memcpy(d->in, list, n * sizeof *d->in);
+	if (!d->in) {
+		d->in = sv_xmalloc((n ? n : 1) * sizeof *d->in);
+		if (n)
+			memcpy(d->in, list, n * sizeof *d->in);
+	}
 	d->nin = n;
 	if (n <= HIST_SYNC) {
 		d->job.rc = sv_hist_build(

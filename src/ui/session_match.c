@@ -33,8 +33,12 @@ struct sv_session_search {
 	bool *call_match;
 	/* Its calls on the lanes shown, by start, and the marked region's,
 	 * longest first (ties in call-number order, as sv_calls_sort gives
-	 * them), each with the position of the last jump (-1). */
+	 * them), each with the position of the last jump (-1).  A search
+	 * of region names alone keeps its calls as the rows' runs in start
+	 * order (match_runs, matches NULL): a merge of 100M calls took a
+	 * second, and nothing needs the list made. */
 	uint32_t *matches;
+	struct sv_session_runs match_runs;
 	size_t nmatches;
 	long match_pos;
 	uint32_t *marked;
@@ -84,6 +88,7 @@ void sv_session_search_free(struct sv_session_search *m)
 	free(m->region_match);
 	free(m->call_match);
 	free(m->matches);
+	sv_session_runs_fini(&m->match_runs);
 	free(m->marked);
 	free(m);
 }
@@ -121,11 +126,38 @@ bool sv_session_search_region(const struct sv_session *s, uint32_t r)
 	return s->search->region_match && s->search->region_match[r];
 }
 
-const uint32_t *sv_session_matches(const struct sv_session *s, size_t *n)
+uint32_t *sv_session_matches_copy(
+	const struct sv_session *s, bool by_start, size_t *n)
 {
-	if (n)
-		*n = s->search->nmatches;
-	return s->search->matches;
+	const struct sv_session_search *m = s->search;
+	uint32_t *out;
+
+	*n = m->nmatches;
+	if (!m->matches)
+		return sv_session_runs_calls(s->p, &m->match_runs, by_start);
+	out = sv_xmalloc((*n ? *n : 1) * sizeof *out);
+	memcpy(out, m->matches, *n * sizeof *out);
+	return out;
+}
+
+size_t sv_session_match_lower(const struct sv_session *s, int64_t t)
+{
+	const struct sv_session_search *m = s->search;
+
+	if (m->matches)
+		return sv_profile_calls_lower(s->p, m->matches, m->nmatches, t);
+	return sv_session_runs_lower(s->p, &m->match_runs, t);
+}
+
+uint32_t sv_session_match_at(const struct sv_session *s, size_t i)
+{
+	const struct sv_session_search *m = s->search;
+
+	if (i >= m->nmatches)
+		return SV_NO_CALL;
+	if (m->matches)
+		return m->matches[i];
+	return sv_session_runs_at(s->p, &m->match_runs, i);
 }
 
 const uint32_t *sv_session_marked(const struct sv_session *s, size_t *n)
@@ -285,56 +317,6 @@ bool sv_session_has_match(const struct sv_session *s, uint32_t lane,
 
 /* ---- match lists --------------------------------------------------------- */
 
-/* Whether row r's region is flagged (region_on), or is one_region. */
-static bool session_row_on(const struct sv_profile *p, size_t r,
-	const bool *region_on, long one_region)
-{
-	return region_on ? region_on[p->rows[r].region]
-			 : (long)p->rows[r].region == one_region;
-}
-
-/* The calls of the rows of the regions region_on flags (NULL: of region
- * one_region) on the lanes on display, kept by the filter, in row order,
- * sized once.  Returns the count; *out is malloc'd. */
-static size_t session_collect_rows(const struct sv_session *s,
-	const bool *region_on, long one_region, uint32_t **out)
-{
-	const bool *call_keep = sv_session_call_keep(s),
-		   *region_keep = sv_session_region_keep(s);
-	const struct sv_profile *p = s->p;
-	uint32_t *calls;
-	size_t r, k = 0, n = 0;
-
-	for (r = 0; r < p->nrows; r++)
-		if (session_row_on(p, r, region_on, one_region))
-			k += p->rows[r].count;
-	calls = sv_xmalloc((k ? k : 1) * sizeof *calls);
-	for (r = 0; r < p->nrows; r++) {
-		const struct sv_row *row = &p->rows[r];
-		uint32_t row_lane = sv_row_lane(p, r);
-		uint64_t c;
-		if (!session_row_on(p, r, region_on, one_region))
-			continue;
-		if (s->search->match_cancel &&
-			atomic_load(s->search->match_cancel))
-			break;
-		if (s->search->match_progress)
-			atomic_fetch_add(s->search->match_progress, row->count);
-		if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
-			continue;
-		if (!call_keep && region_keep && !region_keep[row->region])
-			continue;
-		for (c = row->first; c < row->first + row->count; c++)
-			if ((row_lane != UINT32_MAX ||
-				    !s->lane_hidden[sv_call_lane(
-					    p, (uint32_t)c)]) &&
-				(!call_keep || call_keep[c]))
-				calls[n++] = (uint32_t)c;
-	}
-	*out = calls;
-	return n;
-}
-
 /* Calls of the lanes on display (and kept by the filter) whose region is
  * flagged, by start or longest first.  Returns the count; *out is
  * malloc'd. */
@@ -348,7 +330,9 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 	if (one_region >= 0 && p->has_calls && sv_profile_has_lanes(p)) {
 		/* One region: its rows, in call-number order (what the sort
 		 * by duration reads in order). */
-		n = session_collect_rows(s, NULL, one_region, &calls);
+		n = sv_session_collect_rows(s, NULL, one_region,
+			s->search->match_cancel, s->search->match_progress,
+			&calls);
 		sv_session_sort_calls(s->p, calls, n, longest, false,
 			s->search->match_cancel);
 		*out = calls;
@@ -356,17 +340,13 @@ static size_t session_collect(const struct sv_session *s, const bool *region_on,
 	}
 	if (region_on && !call_on && !longest && p->has_calls &&
 		sv_profile_has_lanes(p)) {
-		/* Region names alone: the rows of those regions, not every
-		 * call, merged in start order (session_order.c), or else
-		 * sorted as the scan of the lanes below orders them. */
-		n = sv_session_rows_by_start(s, region_on,
+		/* Region names alone, on rows that are not runs in start
+		 * order (session_compute_lists): the rows of those regions,
+		 * not every call, sorted as the scan of the lanes below
+		 * orders them. */
+		n = sv_session_collect_rows(s, region_on, -1,
 			s->search->match_cancel, s->search->match_progress,
 			&calls);
-		if (n != SV_SESSION_ORDER_NO) {
-			*out = calls;
-			return n;
-		}
-		n = session_collect_rows(s, region_on, -1, &calls);
 		sv_session_sort_calls(
 			s->p, calls, n, false, true, s->search->match_cancel);
 		*out = calls;
@@ -484,6 +464,7 @@ static void session_update_match_index(struct sv_session *s)
 /* Empty match lists (until the new ones are made). */
 static void session_clear_lists(struct sv_session *s)
 {
+	sv_session_runs_fini(&s->search->match_runs);
 	free(s->search->matches);
 	free(s->search->marked);
 	s->search->matches = NULL;
@@ -510,10 +491,20 @@ static void session_clear_matches(struct sv_session *s)
 /* The search's matches and the marked region's calls. */
 static void session_compute_lists(struct sv_session *s)
 {
-	if (s->search->region_match)
-		s->search->nmatches = session_collect(s,
-			s->search->region_match, s->search->call_match, -1,
-			&s->search->matches, false);
+	struct sv_session_search *m = s->search;
+	const struct sv_profile *p = s->p;
+	int rc = -EAGAIN;
+
+	/* Region names alone: the rows' runs (session_order.c). */
+	if (m->region_match && !m->call_match && p->has_calls &&
+		sv_profile_has_lanes(p))
+		rc = sv_session_rows_runs(s, m->region_match, m->match_cancel,
+			m->match_progress, &m->match_runs);
+	if (!rc)
+		m->nmatches = m->match_runs.ncalls;
+	else if (m->region_match && rc != -ECANCELED)
+		m->nmatches = session_collect(s, m->region_match, m->call_match,
+			-1, &m->matches, false);
 	if (s->mark_region >= 0)
 		s->search->nmarked = session_collect(s, NULL, NULL,
 			s->mark_region, &s->search->marked, true);
@@ -562,6 +553,7 @@ static void session_work_free(struct session_match_work *w)
 	sv_session_free_later(NULL, w->shadow_search.call_match, NULL,
 		w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
 	sv_session_filter_shadow_fini(&w->shadow);
+	sv_session_runs_fini(&w->shadow_search.match_runs);
 	free(w->old_matches);
 	free(w->old_marked);
 	free(w);
@@ -726,6 +718,9 @@ static void session_take_lists(struct sv_session *s)
 		session_clear_matches(s);
 	}
 	s->search->matches = w->shadow_search.matches;
+	s->search->match_runs = w->shadow_search.match_runs;
+	memset(&w->shadow_search.match_runs, 0,
+		sizeof w->shadow_search.match_runs);
 	s->search->nmatches = w->shadow_search.nmatches;
 	s->search->marked = w->shadow_search.marked;
 	s->search->nmarked = w->shadow_search.nmarked;

@@ -1,6 +1,6 @@
 /*
  * session_order.c: the search's match list in start order made from the
- * profile's rows (session_priv.h's sv_session_rows_by_start).
+ * profile's rows (session_priv.h's sv_session_rows_runs).
  *
  * A region-name search matches whole (rank, region) rows, and a row's
  * calls are stored in start order, or in a few runs of it.  So the list
@@ -12,14 +12,18 @@
  * where a radix sort of (start, call) pairs wrote 960 MB twice over.
  * Calls that start together come out by lane, then in the lane's own
  * order (as a scan of the lanes gives them), whatever order the runs
- * had.  The sort of any list of calls by start or longest first
- * (sv_session_sort_calls) is here too, for the lists that are not whole
- * rows.  Nothing here knows about curses or HDF5.
+ * had.  The list is made only when asked (sv_session_runs_calls): a
+ * position in it and the count of calls before a time are binary
+ * searches in the runs.  The sort of any list of calls by start or
+ * longest first (sv_session_sort_calls) is here too, for the lists that
+ * are not whole rows, and the rows' calls in row order.  Nothing here
+ * knows about curses or HDF5.
  */
 #include "scopeview/session.h"
 
 #include "session_priv.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,16 +40,11 @@
 /* Calls merged between looks at the stop flag. */
 #define ORDER_STEP 65536
 
-/* A run: calls [a, b), their starts nondecreasing. */
-struct order_run {
-	uint32_t a, b;
-};
-
 struct order_ctx {
 	const struct sv_profile *p;
 	const atomic_bool *cancel;
 	_Atomic uint64_t *progress;
-	struct order_run *runs;
+	struct sv_session_run *runs;
 	size_t nruns, cap;
 	size_t n;
 };
@@ -285,22 +284,18 @@ static void *order_merge(void *arg)
 	return NULL;
 }
 
-size_t sv_session_rows_by_start(const struct sv_session *s,
-	const bool *region_on, const atomic_bool *cancel,
-	_Atomic uint64_t *progress, uint32_t **out)
+int sv_session_rows_runs(const struct sv_session *s, const bool *region_on,
+	const atomic_bool *cancel, _Atomic uint64_t *progress,
+	struct sv_session_runs *out)
 {
 	const bool *region_keep = sv_session_region_keep(s);
 	const struct sv_profile *p = s->p;
 	struct order_ctx o = {p, cancel, progress, NULL, 0, 0, 0};
-	struct order_half half[2];
-	uint32_t *lo = NULL, *mid = NULL, *hi = NULL, *calls;
-	size_t r, k, nhalf = 1, n0;
-	pthread_t t;
-	bool two = false;
+	size_t r;
 
-	*out = NULL;
+	memset(out, 0, sizeof *out);
 	if (sv_session_call_keep(s) || !p->row_lane)
-		return SV_SESSION_ORDER_NO;
+		return -EAGAIN;
 	for (r = 0; r < p->nrows; r++) {
 		const struct sv_row *row = &p->rows[r];
 		uint32_t lane = sv_row_lane(p, r);
@@ -308,15 +303,52 @@ size_t sv_session_rows_by_start(const struct sv_session *s,
 			continue;
 		if (lane == UINT32_MAX || o.nruns > ORDER_RUNS_MAX) {
 			free(o.runs);
-			return SV_SESSION_ORDER_NO;
+			return -EAGAIN;
 		}
 		if (s->lane_hidden[lane] ||
 			(region_keep && !region_keep[row->region]))
 			continue;
-		if (order_stopped(&o))
-			break;
+		if (order_stopped(&o)) {
+			free(o.runs);
+			return -ECANCELED;
+		}
 		order_row(&o, row);
+		if (progress)
+			atomic_fetch_add(progress, row->count);
 	}
+	out->run = o.runs;
+	out->nruns = o.nruns;
+	out->ncalls = o.n;
+	return 0;
+}
+
+void sv_session_runs_fini(struct sv_session_runs *r)
+{
+	free(r->run);
+	memset(r, 0, sizeof *r);
+}
+
+/* A view of runs r for the functions above (which do not change them). */
+static struct order_ctx order_of(const struct sv_profile *p,
+	const struct sv_session_runs *r, const atomic_bool *cancel,
+	_Atomic uint64_t *progress)
+{
+	struct order_ctx o = {
+		p, cancel, progress, r->run, r->nruns, r->nruns, r->ncalls};
+	return o;
+}
+
+size_t sv_session_runs_merge(const struct sv_profile *p,
+	const struct sv_session_runs *r, const atomic_bool *cancel,
+	_Atomic uint64_t *progress, uint32_t **out)
+{
+	struct order_ctx o = order_of(p, r, cancel, progress);
+	struct order_half half[2];
+	uint32_t *lo = NULL, *mid = NULL, *hi = NULL, *calls;
+	size_t k, nhalf = 1, n0;
+	pthread_t t;
+	bool two = false;
+
 	calls = sv_xmalloc((o.n ? o.n : 1) * sizeof *calls);
 	lo = sv_xmalloc((o.nruns ? o.nruns : 1) * sizeof *lo);
 	mid = sv_xmalloc((o.nruns ? o.nruns : 1) * sizeof *mid);
@@ -350,8 +382,133 @@ size_t sv_session_rows_by_start(const struct sv_session *s,
 	free(lo);
 	free(mid);
 	free(hi);
-	free(o.runs);
 	*out = calls;
 	return order_stopped(&o) || half[0].stopped || half[1].stopped ? 0
 								       : o.n;
+}
+
+size_t sv_session_runs_lower(
+	const struct sv_profile *p, const struct sv_session_runs *r, int64_t t)
+{
+	struct order_ctx o = order_of(p, r, NULL, NULL);
+	return order_count_below(&o, t);
+}
+
+/* Calls [*a, *b) of run u that start at t. */
+static void order_run_at(const struct sv_profile *p,
+	const struct sv_session_run *u, int64_t t, uint64_t *a, uint64_t *b)
+{
+	*a = sv_profile_range_lower(p, u->a, u->b, t);
+	*b = t == INT64_MAX ? u->b : sv_profile_range_lower(p, *a, u->b, t + 1);
+}
+
+uint32_t sv_session_runs_at(
+	const struct sv_profile *p, const struct sv_session_runs *r, size_t i)
+{
+	struct order_ctx o = order_of(p, r, NULL, NULL);
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint64_t a, b;
+	uint32_t *tie, c;
+	size_t k, below, n = 0;
+
+	if (i >= r->ncalls)
+		return SV_NO_CALL;
+	for (k = 0; k < o.nruns; k++) {
+		int64_t x = sv_profile_start(p, o.runs[k].a),
+			y = sv_profile_start(p, o.runs[k].b - 1);
+		lo = x < lo ? x : lo;
+		hi = y > hi ? y : hi;
+	}
+	/* The start of call i: the greatest t with at most i calls starting
+	 * before it. */
+	while (lo < hi) {
+		int64_t mid = hi - (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
+		if (order_count_below(&o, mid) <= i)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	below = order_count_below(&o, lo);
+	/* The calls that start at lo, in the list's order of ties. */
+	for (k = 0; k < o.nruns; k++) {
+		order_run_at(p, &o.runs[k], lo, &a, &b);
+		n += b - a;
+	}
+	tie = sv_xmalloc((n ? n : 1) * sizeof *tie);
+	n = 0;
+	for (k = 0; k < o.nruns; k++) {
+		order_run_at(p, &o.runs[k], lo, &a, &b);
+		for (; a < b; a++)
+			tie[n++] = (uint32_t)a;
+	}
+	sv_session_order_ties(p, tie, 0, n);
+	c = i - below < n ? tie[i - below] : SV_NO_CALL;
+	free(tie);
+	return c;
+}
+
+uint32_t *sv_session_runs_calls(const struct sv_profile *p,
+	const struct sv_session_runs *r, bool by_start)
+{
+	uint32_t *out, c;
+	size_t k, i = 0;
+
+	if (by_start && r->ncalls) {
+		sv_session_runs_merge(p, r, NULL, NULL, &out);
+		return out;
+	}
+	out = sv_xmalloc((r->ncalls ? r->ncalls : 1) * sizeof *out);
+	for (k = 0; k < r->nruns; k++)
+		for (c = r->run[k].a; c < r->run[k].b; c++)
+			out[i++] = c;
+	return out;
+}
+
+/* ---- the rows' calls, in row order ------------------------------------ */
+
+/* Whether row r's region is flagged (region_on), or is one_region. */
+static bool order_row_on(const struct sv_profile *p, size_t r,
+	const bool *region_on, long one_region)
+{
+	return region_on ? region_on[p->rows[r].region]
+			 : (long)p->rows[r].region == one_region;
+}
+
+size_t sv_session_collect_rows(const struct sv_session *s,
+	const bool *region_on, long one_region, const atomic_bool *cancel,
+	_Atomic uint64_t *progress, uint32_t **out)
+{
+	const bool *call_keep = sv_session_call_keep(s),
+		   *region_keep = sv_session_region_keep(s);
+	const struct sv_profile *p = s->p;
+	uint32_t *calls;
+	size_t r, k = 0, n = 0;
+
+	for (r = 0; r < p->nrows; r++)
+		if (order_row_on(p, r, region_on, one_region))
+			k += p->rows[r].count;
+	calls = sv_xmalloc((k ? k : 1) * sizeof *calls);
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		uint32_t row_lane = sv_row_lane(p, r);
+		uint64_t c;
+		if (!order_row_on(p, r, region_on, one_region))
+			continue;
+		if (cancel && atomic_load(cancel))
+			break;
+		if (progress)
+			atomic_fetch_add(progress, row->count);
+		if (row_lane != UINT32_MAX && s->lane_hidden[row_lane])
+			continue;
+		if (!call_keep && region_keep && !region_keep[row->region])
+			continue;
+		for (c = row->first; c < row->first + row->count; c++)
+			if ((row_lane != UINT32_MAX ||
+				    !s->lane_hidden[sv_call_lane(
+					    p, (uint32_t)c)]) &&
+				(!call_keep || call_keep[c]))
+				calls[n++] = (uint32_t)c;
+	}
+	*out = calls;
+	return n;
 }

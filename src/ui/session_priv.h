@@ -66,17 +66,53 @@ void sv_session_sort_calls(const struct sv_profile *p, uint32_t *calls,
  * lanes gives them: by lane, then in the lane's own order. */
 void sv_session_order_ties(
 	const struct sv_profile *p, uint32_t *out, size_t a, size_t b);
-/* The calls of the rows of the regions region_on flags, on the lanes
- * shown and kept by the filter, in start order (ties: by lane, then the
- * lane's order), merged from the rows' runs on two threads
- * (session_order.c); the count, with *out malloc'd (0 when told to stop
- * through cancel; progress may be NULL).  SV_SESSION_ORDER_NO (*out NULL)
- * when the rows do not suit: a filter by call, a row over several lanes,
- * or rows too far from start order. */
-#define SV_SESSION_ORDER_NO ((size_t)-1)
-size_t sv_session_rows_by_start(const struct sv_session *s,
-	const bool *region_on, const atomic_bool *cancel,
+/* Runs of calls [a, b) whose starts do not descend (session_order.c):
+ * the calls of a region-name search, as the profile's rows hold them.
+ * The list in start order is their merge; a position in it and the
+ * count of calls before a time are binary searches in the runs, so the
+ * list itself need not be made. */
+struct sv_session_run {
+	uint32_t a, b;
+};
+struct sv_session_runs {
+	struct sv_session_run *run;
+	size_t nruns;
+	size_t ncalls; /* in every run */
+};
+/* The runs of the rows of the regions region_on flags, on the lanes
+ * shown and kept by the filter, in one pass over their starts (read a
+ * block at a time): 0; -EAGAIN when the rows do not suit (a filter by
+ * call, a row over several lanes, rows too far from start order);
+ * -ECANCELED when told to stop through cancel.  progress (may be NULL)
+ * counts the calls read. */
+int sv_session_rows_runs(const struct sv_session *s, const bool *region_on,
+	const atomic_bool *cancel, _Atomic uint64_t *progress,
+	struct sv_session_runs *out);
+void sv_session_runs_fini(struct sv_session_runs *r);
+/* The calls of r in start order (ties: by lane, then the lane's order,
+ * as a scan of the lanes gives them), merged on two threads: the count,
+ * with *out malloc'd (0 when told to stop). */
+size_t sv_session_runs_merge(const struct sv_profile *p,
+	const struct sv_session_runs *r, const atomic_bool *cancel,
 	_Atomic uint64_t *progress, uint32_t **out);
+/* The calls of the rows of the regions region_on flags (NULL: of region
+ * one_region) on the lanes on display, kept by the filter, in row order,
+ * sized once; cancel and progress (may be NULL) as above.  Returns the
+ * count; *out is malloc'd. */
+size_t sv_session_collect_rows(const struct sv_session *s,
+	const bool *region_on, long one_region, const atomic_bool *cancel,
+	_Atomic uint64_t *progress, uint32_t **out);
+/* The calls of r, malloc'd: merged by start (as above), or in the runs'
+ * order, at once. */
+uint32_t *sv_session_runs_calls(const struct sv_profile *p,
+	const struct sv_session_runs *r, bool by_start);
+/* How many calls of r start before t; and the call at position i of
+ * their merge (SV_NO_CALL past the end).  O(runs x log calls), and the
+ * latter x 64. */
+size_t sv_session_runs_lower(
+	const struct sv_profile *p, const struct sv_session_runs *r, int64_t t);
+uint32_t sv_session_runs_at(
+	const struct sv_profile *p, const struct sv_session_runs *r, size_t i);
 /* The search's part (session_match.c): made empty, and freed
  * (NULL-safe; its workers stopped before). */
 struct sv_session_search *sv_session_search_new(void);

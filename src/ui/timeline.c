@@ -433,14 +433,28 @@ int sv_timeline_select_rel(struct sv_timeline *v, uint32_t c, const char *none)
 
 int sv_timeline_jump_session(struct sv_timeline *v, bool marked, int dir)
 {
-	size_t n;
-	const uint32_t *list = marked ? sv_session_marked(v->s, &n)
-				      : sv_session_matches(v->s, &n);
+	size_t n = sv_session_nmatches(v->s);
+	const uint32_t *list = marked ? sv_session_marked(v->s, &n) : NULL;
 	long pos = sv_session_jump_pos(v->s, marked);
 	int rc = sv_timeline_jump_list(v, list, n, &pos, dir, !marked);
 
 	sv_session_set_jump_pos(v->s, marked, pos);
 	return rc;
+}
+
+/* Call i of list, or of the session's matches when list is NULL; and the
+ * count of those that start before t. */
+static uint32_t jump_at(
+	const struct sv_timeline *v, const uint32_t *list, size_t i)
+{
+	return list ? list[i] : sv_session_match_at(v->s, i);
+}
+
+static size_t jump_lower(
+	const struct sv_timeline *v, const uint32_t *list, size_t n, int64_t t)
+{
+	return list ? sv_profile_calls_lower(v->s->p, list, n, t)
+		    : sv_session_match_lower(v->s, t);
 }
 
 int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
@@ -468,12 +482,12 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 				    : v->cur_t;
 		long found = -1;
 		if (dir > 0) {
-			for (i = sv_profile_calls_lower(v->s->p, list, n, t);
-				i < n; i++) {
-				int64_t s = sv_profile_start(v->s->p, list[i]);
+			for (i = jump_lower(v, list, n, t); i < n; i++) {
+				uint32_t c = jump_at(v, list, i);
+				int64_t s = sv_profile_start(v->s->p, c);
 				if (s > t ||
 					(s == t && v->s->sel != SV_NO_CALL &&
-						list[i] > v->s->sel) ||
+						c > v->s->sel) ||
 					(s == t && v->s->sel == SV_NO_CALL)) {
 					found = (long)i;
 					break;
@@ -483,15 +497,14 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 				found = 0;
 		} else {
 			/* From the last call that starts at or before t. */
-			for (i = t == INT64_MAX
-					 ? n
-					 : sv_profile_calls_lower(
-						   v->s->p, list, n, t + 1);
+			for (i = t == INT64_MAX ? n
+						: jump_lower(v, list, n, t + 1);
 				i-- > 0;) {
-				int64_t s = sv_profile_start(v->s->p, list[i]);
+				uint32_t c = jump_at(v, list, i);
+				int64_t s = sv_profile_start(v->s->p, c);
 				if (s < t ||
 					(s == t && v->s->sel != SV_NO_CALL &&
-						list[i] < v->s->sel)) {
+						c < v->s->sel)) {
 					found = (long)i;
 					break;
 				}
@@ -504,7 +517,7 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 		*pos = *pos < 0 ? (dir > 0 ? 0 : (long)n - 1)
 				: (*pos + dir + (long)n) % (long)n;
 	}
-	sv_timeline_show_call(v, list[*pos]);
+	sv_timeline_show_call(v, jump_at(v, list, (size_t)*pos));
 	sv_session_message(v->s, false, "match %ld of %zu", *pos + 1, n);
 	return SV_REACT_REDRAW;
 }
