@@ -245,6 +245,77 @@ START_TEST(inside_counts_ranks)
 }
 END_TEST
 
+/* Whether some call of region on rank meets [t0, t1), by a scan. */
+static bool inside_scan(const struct sv_profile *p, uint32_t region,
+	uint32_t rank, int64_t t0, int64_t t1)
+{
+	uint32_t c;
+	for (c = 0; c < p->ncalls; c++) {
+		int64_t s = sv_profile_start(p, c), e = sv_profile_end(p, c);
+		if (e <= s)
+			e = s + 1;
+		if (sv_call_region(p, c) == region &&
+			sv_call_rank(p, c) == rank && s < t1 && e > t0)
+			return true;
+	}
+	return false;
+}
+
+START_TEST(inside_runs_and_unions)
+{
+	struct sv_profile *p = sv_profile_new("mem");
+	struct sv_ranks_inside ri;
+	struct sv_row *r;
+	int64_t t;
+	uint32_t i, k;
+
+	/* given one row of rank 0 whose calls nest in pairs (an outer call
+	 * of 500 ns with an inner one, 65 times: 65 runs of ascending ends,
+	 * more than a rank keeps), and one row of rank 1 of calls one after
+	 * another, one of no length */
+	p->has_calls = true;
+	sv_profile_add_region(p, "r");
+	r = sv_profile_add_row(p, 0, 0, 130, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < 65; i++) {
+		p->start_ns[r->first + 2 * i] = 1000 * (int64_t)i;
+		p->end_ns[r->first + 2 * i] = 1000 * (int64_t)i + 500;
+		p->start_ns[r->first + 2 * i + 1] = 1000 * (int64_t)i + 100;
+		p->end_ns[r->first + 2 * i + 1] = 1000 * (int64_t)i + 200;
+	}
+	r = sv_profile_add_row(p, 1, 0, 40, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < 40; i++) {
+		p->start_ns[r->first + i] = 1700 * (int64_t)i;
+		p->end_ns[r->first + i] =
+			1700 * (int64_t)i + (i == 7 ? 0 : 900);
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	ck_assert_int_eq(
+		sv_ranks_inside_build(&ri, p, 0, NULL, 0, NULL, NULL), 0);
+	/* then rank 0 keeps the union of its time, rank 1 one run */
+	ck_assert_uint_eq(ri.nranks, 2);
+	ck_assert_uint_eq(ri.off[1] - ri.off[0], 65);
+	ck_assert_uint_eq(ri.run_off[1] - ri.run_off[0], 0);
+	ck_assert_uint_eq(ri.off[2] - ri.off[1], 0);
+	ck_assert_uint_eq(ri.run_off[2] - ri.run_off[1], 1);
+	ck_assert_uint_eq(ri.ncalls, 170);
+	/* and every range's count is a scan's */
+	for (t = -50; t < 70000; t += 50)
+		for (k = 1; k <= 1200; k += 233) {
+			uint32_t want = inside_scan(p, 0, 0, t, t + k) +
+					inside_scan(p, 0, 1, t, t + k);
+			ck_assert_msg(
+				sv_ranks_inside_count(&ri, t, t + k) == want,
+				"[%lld, %lld): %u, not %u", (long long)t,
+				(long long)(t + k),
+				sv_ranks_inside_count(&ri, t, t + k), want);
+		}
+	sv_ranks_inside_fini(&ri);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(inside_intervals_depth_lane)
 {
 	struct sv_profile *p = inside_sample();
@@ -255,14 +326,11 @@ START_TEST(inside_intervals_depth_lane)
 				 (uint32_t)sv_profile_find_region(p, "r"), NULL,
 				 0, NULL, NULL),
 		0);
-	/* the union on rank 0 is [0,150) and [300,400), sorted on rank 1 */
-	ck_assert_uint_eq(ri.off[1] - ri.off[0], 2);
-	ck_assert_int_eq(ri.t0[0], 0);
-	ck_assert_int_eq(ri.t1[0], 150);
-	ck_assert_int_eq(ri.t0[1], 300);
-	ck_assert_uint_eq(ri.off[2] - ri.off[1], 3);
-	ck_assert_int_eq(ri.t0[ri.off[1]], 200);
-	ck_assert_int_eq(ri.t1[ri.off[2] - 1], 701);
+	/* a row a call: each rank's calls are runs, no interval kept */
+	ck_assert_uint_eq(ri.run_off[1] - ri.run_off[0], 3);
+	ck_assert_uint_eq(ri.run_off[2] - ri.run_off[1], 3);
+	ck_assert_uint_eq(ri.off[2], 0);
+	ck_assert_ptr_null(ri.t0);
 	/* five calls at depth 0, one at depth 1 */
 	ck_assert_uint_eq(ri.depth, 0);
 	ck_assert_uint_eq(p->lanes[ri.lane[1]].rank, 1);
@@ -338,6 +406,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, inside_counts_ranks, 0,
 		sizeof inside_counts / sizeof inside_counts[0]);
 	tcase_add_test(t, inside_intervals_depth_lane);
+	tcase_add_test(t, inside_runs_and_unions);
 	tcase_add_test(t, inside_cancel_and_degenerate);
 	suite_add_tcase(s, t);
 	return s;

@@ -963,7 +963,7 @@ START_TEST(test_strip_on_worker)
 	struct sv_profile *p;
 	struct sv_view w;
 	struct sv_error err;
-	const int64_t *t0;
+	const struct sv_ranks_run *t0;
 	int i, spins = 0;
 
 	ck_assert_ptr_nonnull(c);
@@ -986,13 +986,14 @@ START_TEST(test_strip_on_worker)
 	ck_assert_int_eq(sv_view_poll(&w), 0);
 	/* a solo lane and a region filter keep them (they depend on the
 	 * region and the ranks alone); a rank filter counts them again */
-	t0 = sv_view_timeline(&w)->ranks.ri.t0;
+	t0 = sv_view_timeline(&w)->ranks.ri.run;
+	ck_assert_ptr_nonnull(t0);
 	vt_keys(&w, "t");
 	vt_keys(&w, ": f i l t e r Space k Enter");
 	ck_assert(!sv_view_timeline(&w)->ranks.busy);
-	ck_assert_ptr_eq(sv_view_timeline(&w)->ranks.ri.t0, t0);
+	ck_assert_ptr_eq(sv_view_timeline(&w)->ranks.ri.run, t0);
 	vt_keys(&w, "t : f i l t e r Enter");
-	ck_assert_ptr_eq(sv_view_timeline(&w)->ranks.ri.t0, t0);
+	ck_assert_ptr_eq(sv_view_timeline(&w)->ranks.ri.run, t0);
 	vt_keys(&w, "r 1 Enter");
 	ck_assert(sv_view_timeline(&w)->ranks.busy);
 	ck_assert(sv_view_settle(&w, 100000));

@@ -107,9 +107,14 @@ size_t sv_ranks_group(const struct sv_ranks *m, size_t j, size_t r0, size_t r1,
 
 /*
  * Ranks inside a region, over time (ranks_inside.c): for one region, per
- * rank, the union of the time its calls cover, as disjoint intervals
- * sorted by start; so "how many ranks are inside the region during
- * [t0, t1)" is one binary search a rank.  Built from the region's rows
+ * rank, the time its calls cover, so "how many ranks are inside the
+ * region during [t0, t1)" is a few binary searches a rank.  A rank whose
+ * calls are runs of p's call numbers with starts and ends both ascending
+ * (calls of the region that neither nest nor overlap, stored in start
+ * order, as scope-profiler writes them) keeps those runs: of the calls
+ * of a run starting before t1, the last ends latest.  Other ranks keep
+ * the union of their calls' time as disjoint intervals sorted by start
+ * (16 bytes an interval, up to one a call).  Built from the region's rows
  * (every call of the region on a rank counts, at any depth; a call of
  * zero length covers [start, start + 1)), the ranks limited to rank_on
  * (p's rank numbers as flags, NULL for all; ranks past nrank_on are off).
@@ -119,14 +124,21 @@ size_t sv_ranks_group(const struct sv_ranks *m, size_t j, size_t r0, size_t r1,
  */
 struct sv_ranks_inside {
 	uint32_t region;
-	uint32_t nranks;  /* ranks with at least one call of the region */
-	uint32_t *ranks;  /* their numbers, ascending */
-	uint32_t *lane;   /* per rank: the lane with most of its calls */
-	uint64_t *off;    /* nranks + 1: rank k's intervals are
+	uint32_t nranks;   /* ranks with at least one call of the region */
+	uint32_t *ranks;   /* their numbers, ascending */
+	uint32_t *lane;    /* per rank: the lane with most of its calls */
+	uint64_t *off;     /* nranks + 1: rank k's intervals are
 			     [off[k], off[k + 1]) */
-	int64_t *t0, *t1; /* the intervals [t0[i], t1[i]) */
-	uint64_t ncalls;  /* calls of the region counted */
-	uint16_t depth;   /* most common depth of those calls */
+	int64_t *t0, *t1;  /* the intervals [t0[i], t1[i]) */
+	uint64_t *run_off; /* nranks + 1: rank k's runs are
+			      [run_off[k], run_off[k + 1]) */
+	struct sv_ranks_run {
+		uint32_t a, b; /* calls [a, b) of p */
+	} * run;
+	size_t nruns;
+	const struct sv_profile *p; /* what the runs are calls of */
+	uint64_t ncalls;            /* calls of the region counted */
+	uint16_t depth;             /* most common depth of those calls */
 };
 
 /*
@@ -134,8 +146,10 @@ struct sv_ranks_inside {
  * is called now and then with ctx and the calls done so far; when it
  * returns true the build stops and returns -ECANCELED with ri empty.
  * Returns 0, -EINVAL for a NULL argument or a region
- * out of range.  O(n log n) in the region's calls (O(n) when each rank's
- * calls are stored in start order, as scope-profiler writes them).
+ * out of range.  O(n) reads of the region's calls' starts, ends and
+ * depths, and nothing kept per call, when each rank's calls are runs as
+ * above; O(n log n) and 16 bytes a call for a rank whose are not.  ri
+ * reads p until it is freed.
  */
 int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 	const struct sv_profile *p, uint32_t region, const bool *rank_on,
@@ -143,7 +157,7 @@ int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 /* NULL-safe; ri may be re-used. */
 void sv_ranks_inside_fini(struct sv_ranks_inside *ri);
 /* How many of ri's ranks have region time meeting [t0, t1).  O(ranks x
- * log intervals). */
+ * log calls). */
 uint32_t sv_ranks_inside_count(
 	const struct sv_ranks_inside *ri, int64_t t0, int64_t t1);
 /* Index of rank number rank in ri->ranks, or -1. */
