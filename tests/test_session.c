@@ -1635,7 +1635,7 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 	const struct sv_profile *p = ss->p;
 	uint64_t *v = calloc(p->ncalls + 1, sizeof *v);
 	uint32_t *got;
-	size_t n = 0, l, i, m;
+	size_t n = 0, l, i, m, k;
 
 	for (l = 0; l < p->nlanes; l++) {
 		if (ss->lane_hidden[l])
@@ -1674,6 +1674,13 @@ static void same_as_lane_scan(const struct sv_session *ss, const char *what)
 			"%s: match_at(%zu) is call %u, not %u", what, i,
 			sv_session_match_at(ss, i), (unsigned)(v[i] >> 32));
 		ck_assert_uint_eq(sv_session_match_lower(ss, t), lo);
+		m = sv_session_match_ties(ss, t, &got);
+		for (k = 0; k < m; k++)
+			ck_assert_uint_eq(got[k], (uint32_t)(v[lo + k] >> 32));
+		ck_assert(
+			lo + m == n ||
+			sv_profile_start(p, (uint32_t)(v[lo + m] >> 32)) != t);
+		free(got);
 	}
 	ck_assert_uint_eq(sv_session_match_at(ss, n), SV_NO_CALL);
 	got = sv_session_matches_copy(ss, false, &m);

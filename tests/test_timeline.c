@@ -395,12 +395,16 @@ START_TEST(test_jump_by_time)
 }
 END_TEST
 
-/* The old jump by time, a scan of the whole list: what the binary
- * search must find. */
+/* The jump by time, a scan of the whole list: what the binary searches
+ * must find (from a match, its neighbour in the list: ties too). */
 static long jump_scan(const struct sv_profile *p, const uint32_t *list,
 	size_t n, int64_t t, uint32_t sel, int dir)
 {
 	size_t i;
+	/* From a match: the next (previous) in the list, wrapping. */
+	for (i = 0; sel != SV_NO_CALL && i < n; i++)
+		if (list[i] == sel)
+			return (long)((i + n + (size_t)dir) % n);
 	if (dir > 0) {
 		for (i = 0; i < n; i++) {
 			int64_t st = p->start_ns[list[i]];
@@ -465,6 +469,16 @@ START_TEST(test_jump_by_time_ties)
 			ck_assert_int_eq(
 				sv_session_jump_pos(&w.s, false), want);
 			ck_assert_uint_eq(w.s.sel, list[want]);
+		}
+	}
+	/* and n from the first match visits every match in the list's
+	 * order, ties included, then wraps; N goes back the same way */
+	for (dir = 1; dir >= -1; dir -= 2) {
+		sv_session_select(&w.s, 0, list[0]);
+		for (k = 1; k <= n; k++) {
+			sv_timeline_jump_session(t, false, dir);
+			ck_assert_uint_eq(
+				w.s.sel, list[dir > 0 ? k % n : (n - k) % n]);
 		}
 	}
 	for (k = 1; k < n; k++) {

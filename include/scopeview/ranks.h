@@ -109,8 +109,8 @@ size_t sv_ranks_group(const struct sv_ranks *m, size_t j, size_t r0, size_t r1,
  * Ranks inside a region, over time (ranks_inside.c): for one region, per
  * rank, the time its calls cover, so "how many ranks are inside the
  * region during [t0, t1)" is a few binary searches a rank.  A rank whose
- * calls are runs of p's call numbers with starts and ends both ascending
- * (calls of the region that neither nest nor overlap, stored in start
+ * calls are at most 64 runs of p's call numbers with starts and ends
+ * both ascending (calls of the region that do not nest, stored in start
  * order, as scope-profiler writes them) keeps those runs: of the calls
  * of a run starting before t1, the last ends latest.  Other ranks keep
  * the union of their calls' time as disjoint intervals sorted by start
@@ -157,7 +157,7 @@ int sv_ranks_inside_build(struct sv_ranks_inside *ri,
 /* NULL-safe; ri may be re-used. */
 void sv_ranks_inside_fini(struct sv_ranks_inside *ri);
 /* How many of ri's ranks have region time meeting [t0, t1).  O(ranks x
- * log calls). */
+ * runs x log calls). */
 uint32_t sv_ranks_inside_count(
 	const struct sv_ranks_inside *ri, int64_t t0, int64_t t1);
 /* Index of rank number rank in ri->ranks, or -1. */

@@ -452,6 +452,10 @@ uint32_t *sv_session_matches_copy(
  * (SV_NO_CALL past the end): binary searches, the list is not made. */
 size_t sv_session_match_lower(const struct sv_session *s, int64_t t);
 uint32_t sv_session_match_at(const struct sv_session *s, size_t i);
+/* Those that start at t, in the list's order: the count, with *out
+ * malloc'd (NULL when none); they sit at sv_session_match_lower(s, t). */
+size_t sv_session_match_ties(
+	const struct sv_session *s, int64_t t, uint32_t **out);
 /* The marked region's calls on the lanes shown, longest first (ties in
  * call-number order): *n of them (n may be NULL); NULL or empty while
  * matches_pending; borrowed until the next change of the search, the

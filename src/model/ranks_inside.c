@@ -1,8 +1,10 @@
 /*
  * ranks_inside.c: ranks inside a region, over time (ranks.h).  Per rank,
- * the union of the time the region's calls cover, from the region's rows
- * of the profile; the count of ranks inside a time range is then a binary
- * search a rank.  Nothing here prints or knows about the terminal.
+ * the runs of the region's calls whose starts and ends both ascend, or
+ * (more than INSIDE_RUNS of them: calls that nest) the union of the time
+ * they cover, from the region's rows of the profile; the count of ranks
+ * inside a time range is then a binary search a run or a rank.  Nothing
+ * here prints or knows about the terminal.
  */
 #include "scopeview/ranks.h"
 
@@ -196,8 +198,11 @@ static bool inside_intervals(struct inside_ctx *x, const size_t *rows, size_t n)
 			if (nb && x->buf[nb].t0 < x->buf[nb - 1].t0)
 				sorted = false;
 			nb++;
+			if (!((c - r->first + 1) % INSIDE_BLOCK) &&
+				!inside_go(x, INSIDE_BLOCK))
+				return false;
 		}
-		if (!inside_go(x, r->count))
+		if (!inside_go(x, r->count % INSIDE_BLOCK))
 			return false;
 	}
 	if (!sorted)

@@ -181,11 +181,6 @@ static void hist_rebuild(struct sv_mode *m)
 		hist_take(d);
 		return;
 	}
-	if (!d->in) {
-		d->in = sv_xmalloc((n ? n : 1) * sizeof *d->in);
-		if (n)
-			memcpy(d->in, list, n * sizeof *d->in);
-	}
 	d->nin = n;
 	if (n <= HIST_SYNC) {
 		d->job.rc = sv_hist_build(

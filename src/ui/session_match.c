@@ -149,6 +149,24 @@ size_t sv_session_match_lower(const struct sv_session *s, int64_t t)
 	return sv_session_runs_lower(s->p, &m->match_runs, t);
 }
 
+size_t sv_session_match_ties(
+	const struct sv_session *s, int64_t t, uint32_t **out)
+{
+	const struct sv_session_search *m = s->search;
+	size_t lo, hi;
+
+	if (!m->matches)
+		return sv_session_runs_ties(s->p, &m->match_runs, t, out);
+	lo = sv_profile_calls_lower(s->p, m->matches, m->nmatches, t);
+	hi = t == INT64_MAX ? m->nmatches
+			    : sv_profile_calls_lower(
+				      s->p, m->matches, m->nmatches, t + 1);
+	*out = hi > lo ? sv_xmalloc((hi - lo) * sizeof **out) : NULL;
+	if (hi > lo)
+		memcpy(*out, m->matches + lo, (hi - lo) * sizeof **out);
+	return hi - lo;
+}
+
 uint32_t sv_session_match_at(const struct sv_session *s, size_t i)
 {
 	const struct sv_session_search *m = s->search;
@@ -461,6 +479,12 @@ static void session_update_match_index(struct sv_session *s)
 	free(keep);
 }
 
+/* The bytes of m's lists (not of its runs, which are small). */
+static size_t session_list_bytes(const struct sv_session_search *m)
+{
+	return ((m->matches ? m->nmatches : 0) + m->nmarked) * sizeof(uint32_t);
+}
+
 /* Empty match lists (until the new ones are made). */
 static void session_clear_lists(struct sv_session *s)
 {
@@ -480,8 +504,7 @@ static void session_clear_lists(struct sv_session *s)
 static void session_clear_matches(struct sv_session *s)
 {
 	sv_session_free_later(&s->search->match_index, s->search->matches,
-		s->search->marked,
-		(s->search->nmatches + s->search->nmarked) * sizeof(uint32_t));
+		s->search->marked, session_list_bytes(s->search));
 	s->search->has_match_index = false;
 	s->search->match_inverted = false;
 	s->search->matches = s->search->marked = NULL;
@@ -548,8 +571,7 @@ static void session_work_free(struct session_match_work *w)
 	 * their own, so the loop taking in another result does not stall. */
 	sv_session_free_later(&w->shadow_search.match_index,
 		w->shadow_search.matches, w->shadow_search.marked,
-		(w->shadow_search.nmatches + w->shadow_search.nmarked) *
-			sizeof(uint32_t));
+		session_list_bytes(&w->shadow_search));
 	sv_session_free_later(NULL, w->shadow_search.call_match, NULL,
 		w->shadow.p ? (size_t)w->shadow.p->ncalls : 0);
 	sv_session_filter_shadow_fini(&w->shadow);
@@ -709,9 +731,7 @@ static void session_take_lists(struct sv_session *s)
 	if (w->lists_only) {
 		/* The old lists (4 bytes a match) freed off the loop. */
 		sv_session_free_later(NULL, s->search->matches,
-			s->search->marked,
-			(s->search->nmatches + s->search->nmarked) *
-				sizeof(uint32_t));
+			s->search->marked, session_list_bytes(s->search));
 		s->search->matches = s->search->marked = NULL;
 		session_clear_lists(s);
 	} else {

@@ -402,14 +402,35 @@ static void order_run_at(const struct sv_profile *p,
 	*b = t == INT64_MAX ? u->b : sv_profile_range_lower(p, *a, u->b, t + 1);
 }
 
+size_t sv_session_runs_ties(const struct sv_profile *p,
+	const struct sv_session_runs *r, int64_t t, uint32_t **out)
+{
+	uint64_t a, b;
+	size_t k, n = 0;
+
+	for (k = 0; k < r->nruns; k++) {
+		order_run_at(p, &r->run[k], t, &a, &b);
+		n += b - a;
+	}
+	*out = n ? sv_xmalloc(n * sizeof **out) : NULL;
+	n = 0;
+	for (k = 0; k < r->nruns; k++) {
+		order_run_at(p, &r->run[k], t, &a, &b);
+		for (; a < b; a++)
+			(*out)[n++] = (uint32_t)a;
+	}
+	if (n > 1)
+		sv_session_order_ties(p, *out, 0, n);
+	return n;
+}
+
 uint32_t sv_session_runs_at(
 	const struct sv_profile *p, const struct sv_session_runs *r, size_t i)
 {
 	struct order_ctx o = order_of(p, r, NULL, NULL);
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	uint64_t a, b;
 	uint32_t *tie, c;
-	size_t k, below, n = 0;
+	size_t k, below, n;
 
 	if (i >= r->ncalls)
 		return SV_NO_CALL;
@@ -429,19 +450,7 @@ uint32_t sv_session_runs_at(
 			hi = mid - 1;
 	}
 	below = order_count_below(&o, lo);
-	/* The calls that start at lo, in the list's order of ties. */
-	for (k = 0; k < o.nruns; k++) {
-		order_run_at(p, &o.runs[k], lo, &a, &b);
-		n += b - a;
-	}
-	tie = sv_xmalloc((n ? n : 1) * sizeof *tie);
-	n = 0;
-	for (k = 0; k < o.nruns; k++) {
-		order_run_at(p, &o.runs[k], lo, &a, &b);
-		for (; a < b; a++)
-			tie[n++] = (uint32_t)a;
-	}
-	sv_session_order_ties(p, tie, 0, n);
+	n = sv_session_runs_ties(p, r, lo, &tie);
 	c = i - below < n ? tie[i - below] : SV_NO_CALL;
 	free(tie);
 	return c;

@@ -113,6 +113,10 @@ size_t sv_session_runs_lower(
 	const struct sv_profile *p, const struct sv_session_runs *r, int64_t t);
 uint32_t sv_session_runs_at(
 	const struct sv_profile *p, const struct sv_session_runs *r, size_t i);
+/* The calls of r that start at t, in their merge's order: the count,
+ * with *out malloc'd (NULL when none). */
+size_t sv_session_runs_ties(const struct sv_profile *p,
+	const struct sv_session_runs *r, int64_t t, uint32_t **out);
 /* The search's part (session_match.c): made empty, and freed
  * (NULL-safe; its workers stopped before). */
 struct sv_session_search *sv_session_search_new(void);

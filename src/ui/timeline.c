@@ -457,10 +457,70 @@ static size_t jump_lower(
 		    : sv_session_match_lower(v->s, t);
 }
 
+/* The calls of list (the session's matches when NULL) that start at t:
+ * *g of them in *tie (into list, or malloc'd into *own), and their
+ * position. */
+static size_t jump_ties(const struct sv_timeline *v, const uint32_t *list,
+	size_t n, int64_t t, const uint32_t **tie, uint32_t **own, size_t *g)
+{
+	size_t lo = jump_lower(v, list, n, t);
+
+	*own = NULL;
+	if (!list) {
+		*g = sv_session_match_ties(v->s, t, own);
+		*tie = *own;
+		return lo;
+	}
+	*g = (t == INT64_MAX ? n : jump_lower(v, list, n, t + 1)) - lo;
+	*tie = list + lo;
+	return lo;
+}
+
+/* The position of the first match after (dir > 0; before, dir < 0) the
+ * selection or the cursor, wrapping, and that call into *c.  In a list in
+ * start order the calls that start before (after) the time are skipped
+ * by a binary search; of those that start then, the selection's
+ * neighbour in the list's order, or (the selection no match) those
+ * after (before) it by call number. */
+static long jump_by_time(const struct sv_timeline *v, const uint32_t *list,
+	size_t n, int dir, uint32_t *c)
+{
+	uint32_t sel = v->s->sel, *own;
+	int64_t t =
+		sel != SV_NO_CALL ? sv_profile_start(v->s->p, sel) : v->cur_t;
+	const uint32_t *tie;
+	size_t g, j, at = SIZE_MAX;
+	size_t lo = jump_ties(v, list, n, t, &tie, &own, &g);
+	long found = -1;
+
+	for (j = 0; sel != SV_NO_CALL && j < g; j++)
+		if (tie[j] == sel)
+			at = j;
+	if (dir > 0) {
+		for (j = at != SIZE_MAX ? at + 1 : 0; j < g; j++)
+			if (at != SIZE_MAX || sel == SV_NO_CALL || tie[j] > sel)
+				break;
+		found = lo + j < n ? (long)(lo + j) : 0;
+	} else {
+		for (j = at != SIZE_MAX ? at : g; j-- > 0;)
+			if (at != SIZE_MAX ||
+				(sel != SV_NO_CALL && tie[j] < sel))
+				break;
+		found = j != SIZE_MAX ? (long)(lo + j)
+			: lo          ? (long)lo - 1
+				      : (long)n - 1;
+	}
+	*c = (size_t)found >= lo && (size_t)found < lo + g
+		     ? tie[(size_t)found - lo]
+		     : jump_at(v, list, (size_t)found);
+	free(own);
+	return found;
+}
+
 int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 	long *pos, int dir, bool by_time)
 {
-	size_t i;
+	uint32_t c;
 
 	if (!n && sv_session_matches_pending(v->s)) {
 		sv_session_message(
@@ -473,51 +533,13 @@ int sv_timeline_jump_list(struct sv_timeline *v, const uint32_t *list, size_t n,
 		return SV_REACT_REDRAW | SV_REACT_BELL;
 	}
 	if (by_time) {
-		/* The first match after (before) the selection or cursor: in
-		 * a list in start order, the calls that start before (after)
-		 * t are skipped by a binary search, and those that start at t
-		 * go by call number. */
-		int64_t t = v->s->sel != SV_NO_CALL
-				    ? sv_profile_start(v->s->p, v->s->sel)
-				    : v->cur_t;
-		long found = -1;
-		if (dir > 0) {
-			for (i = jump_lower(v, list, n, t); i < n; i++) {
-				uint32_t c = jump_at(v, list, i);
-				int64_t s = sv_profile_start(v->s->p, c);
-				if (s > t ||
-					(s == t && v->s->sel != SV_NO_CALL &&
-						c > v->s->sel) ||
-					(s == t && v->s->sel == SV_NO_CALL)) {
-					found = (long)i;
-					break;
-				}
-			}
-			if (found < 0)
-				found = 0;
-		} else {
-			/* From the last call that starts at or before t. */
-			for (i = t == INT64_MAX ? n
-						: jump_lower(v, list, n, t + 1);
-				i-- > 0;) {
-				uint32_t c = jump_at(v, list, i);
-				int64_t s = sv_profile_start(v->s->p, c);
-				if (s < t ||
-					(s == t && v->s->sel != SV_NO_CALL &&
-						c < v->s->sel)) {
-					found = (long)i;
-					break;
-				}
-			}
-			if (found < 0)
-				found = (long)n - 1;
-		}
-		*pos = found;
+		*pos = jump_by_time(v, list, n, dir, &c);
 	} else {
 		*pos = *pos < 0 ? (dir > 0 ? 0 : (long)n - 1)
 				: (*pos + dir + (long)n) % (long)n;
+		c = jump_at(v, list, (size_t)*pos);
 	}
-	sv_timeline_show_call(v, jump_at(v, list, (size_t)*pos));
+	sv_timeline_show_call(v, c);
 	sv_session_message(v->s, false, "match %ld of %zu", *pos + 1, n);
 	return SV_REACT_REDRAW;
 }

@@ -95,8 +95,9 @@ static void tlranks_ri_free(void *arg)
 	free(arg);
 }
 
-/* Empty ri: its intervals (16 bytes each, up to one a call: hundreds of
- * MB at 100M calls) are freed on a thread of their own when large. */
+/* Empty ri: its intervals (16 bytes each, up to one a call of a rank
+ * whose calls nest: hundreds of MB at 100M calls) are freed on a thread
+ * of their own when large; its runs are a few a rank. */
 static void tlranks_ri_drop(struct sv_ranks_inside *ri)
 {
 	uint64_t n = ri->off ? ri->off[ri->nranks] : 0;
