@@ -1773,6 +1773,44 @@ START_TEST(test_search_rows_order)
 }
 END_TEST
 
+/* A row stored far from start order: more runs than a search keeps
+ * (session_priv.h's SV_SESSION_RUNS_KEEP), so they are merged into its
+ * list; the matches are still those of a scan, and so are the jumps'
+ * figures. */
+START_TEST(test_search_many_runs)
+{
+	enum { N = 10000 };
+	struct sv_profile *p = sv_profile_new("mem");
+	struct sv_session ss;
+	struct sv_error err = {0, ""};
+	struct sv_row *r;
+	uint32_t i;
+
+	/* given calls starting 10, 0, 30, 20, ...: a run of two each */
+	p->has_calls = true;
+	sv_profile_add_region(p, "k");
+	r = sv_profile_add_row(p, 0, 0, N, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < N; i++) {
+		int64_t at = 10 * (int64_t)(i ^ 1);
+		p->start_ns[r->first + i] = at;
+		p->end_ns[r->first + i] = at + 5;
+	}
+	ck_assert_int_eq(sv_profile_finish(p, NULL), 0);
+	ck_assert_int_eq(sv_session_init(&ss, p, NULL, &err), 0);
+	/* when searched for, in place and on a worker */
+	ck_assert_int_eq(sv_session_set_search(&ss, "k", &err), 0);
+	same_as_lane_scan(&ss, "many runs");
+	ck_assert_uint_eq(sv_session_match_at(&ss, 0), r->first + 1);
+	ss.bg_calls = 1;
+	ck_assert_int_eq(sv_session_set_search(&ss, "^k$", &err), 0);
+	wait_idle(&ss);
+	same_as_lane_scan(&ss, "many runs, bg");
+	sv_session_fini(&ss);
+	sv_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("session");
@@ -1823,6 +1861,7 @@ static Suite *suite(void)
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("search rows");
+	tcase_add_test(tc, test_search_many_runs);
 	tcase_add_loop_test(tc, test_search_rows_order, 0,
 		sizeof rows_profiles / sizeof rows_profiles[0]);
 	tcase_set_timeout(tc, 120);

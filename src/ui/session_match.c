@@ -523,9 +523,14 @@ static void session_compute_lists(struct sv_session *s)
 		sv_profile_has_lanes(p))
 		rc = sv_session_rows_runs(s, m->region_match, m->match_cancel,
 			m->match_progress, &m->match_runs);
-	if (!rc)
+	if (!rc && m->match_runs.nruns > SV_SESSION_RUNS_KEEP) {
+		/* Too many runs for a jump's binary searches: merged. */
+		m->nmatches = sv_session_runs_merge(p, &m->match_runs,
+			m->match_cancel, m->match_progress, &m->matches);
+		sv_session_runs_fini(&m->match_runs);
+	} else if (!rc) {
 		m->nmatches = m->match_runs.ncalls;
-	else if (m->region_match && rc != -ECANCELED)
+	} else if (m->region_match && rc != -ECANCELED)
 		m->nmatches = session_collect(s, m->region_match, m->call_match,
 			-1, &m->matches, false);
 	if (s->mark_region >= 0)

@@ -74,6 +74,9 @@ void sv_session_order_ties(
 struct sv_session_run {
 	uint32_t a, b;
 };
+/* A search keeps at most this many runs (a jump costs O(runs x log
+ * calls)); more are merged into its list. */
+#define SV_SESSION_RUNS_KEEP 4096
 struct sv_session_runs {
 	struct sv_session_run *run;
 	size_t nruns;
