@@ -22,7 +22,8 @@ static const struct {
 	{"F1", SV_KEY_F1}, {"F10", SV_KEY_F1 + 9}, {"F12", SV_KEY_F12},
 	{"C-x", 24}, {"C-a", 1}, {"C-i", SV_KEY_TAB}, {"C-m", SV_KEY_ENTER},
 	{"C-[", SV_KEY_ESCAPE}, {"é", 0xe9}, {"C-@", SV_KEY_NUL},
-	{"C-Space", SV_KEY_NUL}, {"Click:3,4", 0}, /* checked below */
+	{"C-Space", SV_KEY_NUL}, {"C-\\", 28}, {"C-]", 29}, {"C-^", 30},
+	{"C-_", 31}, {"Click:3,4", 0}, /* checked below */
 };
 
 START_TEST(test_parse_good)

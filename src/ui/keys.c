@@ -248,6 +248,11 @@ char *sv_key_name(int key, char *buf, size_t n)
 		snprintf(buf, n, "C-%c", 'a' + key - 1);
 		return buf;
 	}
+	if (key >= 28 && key <= 31) {
+		/* C-\ C-] C-^ C-_, as keys_parse_ctrl reads them. */
+		snprintf(buf, n, "C-%c", "\\]^_"[key - 28]);
+		return buf;
+	}
 	if (sv_key_is_text(key)) {
 		char tmp[5];
 		size_t len = sv_utf8_encode((uint32_t)key, tmp);
