@@ -44,6 +44,13 @@ static inline int64_t sv_add_wrap(int64_t a, int64_t b)
 {
 	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
+/* The end of the time a call [s, e) covers, as it is drawn and counted:
+ * a call of no length (or a negative one) covers [s, s + 1), and nothing
+ * past INT64_MAX. */
+static inline int64_t sv_covered_end(int64_t s, int64_t e)
+{
+	return e > s ? e : s == INT64_MAX ? s : s + 1;
+}
 
 /* FNV-1a of a NUL-terminated string: the hash of the name tables. */
 static inline uint64_t sv_hash_str(const char *s)

@@ -158,7 +158,7 @@ static inline int64_t sv_lod_maxend(const struct sv_lod_level *lv, uint32_t i)
 		return lv->maxend[i];
 	s = sv_lod_start(lv, i);
 	d = sv_lod_dur(lv, i);
-	return d > 0 ? s + d : s == INT64_MAX ? s : s + 1;
+	return sv_covered_end(s, d > 0 ? s + d : s);
 }
 
 struct sv_lod_lane {

@@ -28,19 +28,10 @@ int64_t sv_lod_end(const struct sv_profile *p, uint32_t c, int64_t s)
 				     : p->end_ns[c];
 }
 
-/* Where a call [s, e) ends in the index: at e, or, for a call of no
- * length (or one ending before it starts), one nanosecond after s. */
-static int64_t lod_drawn_end(int64_t s, int64_t e)
-{
-	if (e > s)
-		return e;
-	return s == INT64_MAX ? s : s + 1;
-}
-
 int64_t sv_lod_call_end(const struct sv_profile *p, uint32_t c)
 {
 	int64_t s = sv_profile_start(p, c);
-	return lod_drawn_end(s, sv_lod_end(p, c, s));
+	return sv_covered_end(s, sv_lod_end(p, c, s));
 }
 
 /* The better (longer; ties: earlier) of positions a and b of a level
@@ -234,7 +225,7 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 			dur[i] = d;
 			/* The ends are the running maxima of the drawn ends
 			 * when each call ends at or after those before it. */
-			e = lod_drawn_end(st, e);
+			e = sv_covered_end(st, e);
 			if (e > run)
 				run = e;
 			if (d > 0)
@@ -243,9 +234,8 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 					!__builtin_add_overflow(st, d, &own) &&
 					own == run;
 			else
-				ends_exact =
-					ends_exact &&
-					(st == INT64_MAX ? st : st + 1) == run;
+				ends_exact = ends_exact &&
+					     sv_covered_end(st, st) == run;
 			/* lod_better forwards: a tie keeps the earlier. */
 			if (i == lo || d > bd) {
 				best = i;
@@ -279,7 +269,7 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 		lv->dur = lod_keep(dur, n, sizeof *dur);
 	if (!ends_exact) {
 		for (i = 0, run = INT64_MIN; i < n; i++) {
-			int64_t e = lod_drawn_end(start[i], ends[i]);
+			int64_t e = sv_covered_end(start[i], ends[i]);
 			if (e > run)
 				run = e;
 			ends[i] = run;

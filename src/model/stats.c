@@ -129,10 +129,8 @@ static uint64_t stats_row_find(const struct sv_profile *p,
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		uint32_t c = (uint32_t)(r->first + mid);
-		int64_t cs = sv_profile_start(p, c), ce = sv_profile_end(p, c),
-			v = ce > cs           ? ce
-			    : cs == INT64_MAX ? cs
-					      : cs + 1;
+		int64_t cs = sv_profile_start(p, c),
+			v = sv_covered_end(cs, sv_profile_end(p, c));
 		if (v > t)
 			hi = mid;
 		else

@@ -173,7 +173,7 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 			stats_run_read(p, c, k1 - k, want_excl, &run);
 		cs = run.start[t];
 		ce = sv_add_wrap(cs, run.dur[t]);
-		de = ce > cs ? ce : cs == INT64_MAX ? cs : cs + 1;
+		de = sv_covered_end(cs, ce);
 		in_order = in_order && cs >= prev_s && de >= prev_e;
 		prev_s = cs;
 		prev_e = de;
