@@ -80,17 +80,15 @@ struct inside_ctx {
 	void *pctx;
 	uint64_t done;
 	uint32_t *depth_count;
-	uint32_t maxdepth;
 	size_t runcap, ivcap;
 	struct inside_iv *buf;
 	size_t bufcap;
 };
 
-/* The time call c covers (a call of zero length: [start, start + 1)). */
+/* The end of the time a call starting at s, of duration d, covers. */
 static int64_t inside_end(int64_t s, int64_t d)
 {
-	int64_t e = sv_add_wrap(s, d);
-	return e > s ? e : s == INT64_MAX ? s : s + 1;
+	return sv_covered_end(s, sv_add_wrap(s, d));
 }
 
 /* Count calls done; false when the poll says stop. */
@@ -125,6 +123,21 @@ static void inside_depths(struct inside_ctx *x, const struct sv_row *row)
 	}
 }
 
+/* Calls [a, b) as the next run of ri, unless the rank (whose runs
+ * start at first) has INSIDE_RUNS already: false then. */
+static bool inside_push(
+	struct inside_ctx *x, size_t first, uint32_t a, uint32_t b)
+{
+	struct sv_ranks_inside *ri = x->ri;
+
+	if (ri->nruns - first >= INSIDE_RUNS)
+		return false;
+	sv_grow((void **)&ri->run, &x->runcap, ri->nruns + 1, sizeof *ri->run);
+	ri->run[ri->nruns].a = a;
+	ri->run[ri->nruns++].b = b;
+	return true;
+}
+
 /* Row r's calls as runs whose starts and covered ends both ascend,
  * appended to ri's runs: false when the rank
  * would have more than INSIDE_RUNS runs (the runs past first then
@@ -133,7 +146,6 @@ static bool inside_row_runs(struct inside_ctx *x, const struct sv_row *row,
 	size_t first, bool *stop)
 {
 	const struct sv_profile *p = x->p;
-	struct sv_ranks_inside *ri = x->ri;
 	int64_t s[INSIDE_BLOCK], d[INSIDE_BLOCK], last_s = INT64_MIN,
 						  last_e = INT64_MIN;
 	uint32_t c = (uint32_t)row->first, end = c + (uint32_t)row->count,
@@ -147,12 +159,8 @@ static bool inside_row_runs(struct inside_ctx *x, const struct sv_row *row,
 		for (j = 0; j < m; j++) {
 			int64_t e = inside_end(s[j], d[j]);
 			if (s[j] < last_s || e < last_e) {
-				if (ri->nruns - first >= INSIDE_RUNS)
+				if (!inside_push(x, first, a, c + (uint32_t)j))
 					return false;
-				sv_grow((void **)&ri->run, &x->runcap,
-					ri->nruns + 1, sizeof *ri->run);
-				ri->run[ri->nruns].a = a;
-				ri->run[ri->nruns++].b = c + (uint32_t)j;
 				a = c + (uint32_t)j;
 			}
 			last_s = s[j];
@@ -164,15 +172,7 @@ static bool inside_row_runs(struct inside_ctx *x, const struct sv_row *row,
 			return false;
 		}
 	}
-	if (end > a) {
-		if (ri->nruns - first >= INSIDE_RUNS)
-			return false;
-		sv_grow((void **)&ri->run, &x->runcap, ri->nruns + 1,
-			sizeof *ri->run);
-		ri->run[ri->nruns].a = a;
-		ri->run[ri->nruns++].b = end;
-	}
-	return true;
+	return end == a || inside_push(x, first, a, end);
 }
 
 /* The union of the time of rows[0 .. n)'s calls as disjoint intervals,

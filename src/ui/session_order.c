@@ -98,19 +98,29 @@ static size_t order_count_below(const struct order_ctx *o, int64_t t)
 	return n;
 }
 
+/* The earliest start *lo and the latest *hi of the runs' calls (each
+ * run's first and last). */
+static void order_span(const struct order_ctx *o, int64_t *lo, int64_t *hi)
+{
+	size_t k;
+
+	*lo = INT64_MAX;
+	*hi = INT64_MIN;
+	for (k = 0; k < o->nruns; k++) {
+		int64_t a = sv_profile_start(o->p, o->runs[k].a),
+			b = sv_profile_start(o->p, o->runs[k].b - 1);
+		*lo = a < *lo ? a : *lo;
+		*hi = b > *hi ? b : *hi;
+	}
+}
+
 /* The smallest time t with at least half the calls starting before it
  * (the calls that start at t all fall after it). */
 static int64_t order_pivot(const struct order_ctx *o)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	size_t k;
+	int64_t lo, hi;
 
-	for (k = 0; k < o->nruns; k++) {
-		int64_t a = sv_profile_start(o->p, o->runs[k].a),
-			b = sv_profile_start(o->p, o->runs[k].b - 1);
-		lo = a < lo ? a : lo;
-		hi = b > hi ? b : hi;
-	}
+	order_span(o, &lo, &hi);
 	/* count_below(lo) is 0; find the least t in (lo, hi] with
 	 * count_below(t) >= n / 2. */
 	while (lo < hi) {
@@ -406,16 +416,13 @@ size_t sv_session_runs_ties(const struct sv_profile *p,
 	const struct sv_session_runs *r, int64_t t, uint32_t **out)
 {
 	uint64_t a, b;
-	size_t k, n = 0;
+	size_t k, n = 0, cap = 0;
 
+	*out = NULL;
 	for (k = 0; k < r->nruns; k++) {
 		order_run_at(p, &r->run[k], t, &a, &b);
-		n += b - a;
-	}
-	*out = n ? sv_xmalloc(n * sizeof **out) : NULL;
-	n = 0;
-	for (k = 0; k < r->nruns; k++) {
-		order_run_at(p, &r->run[k], t, &a, &b);
+		if (b > a)
+			sv_grow((void **)out, &cap, n + (b - a), sizeof **out);
 		for (; a < b; a++)
 			(*out)[n++] = (uint32_t)a;
 	}
@@ -428,18 +435,13 @@ uint32_t sv_session_runs_at(
 	const struct sv_profile *p, const struct sv_session_runs *r, size_t i)
 {
 	struct order_ctx o = order_of(p, r, NULL, NULL);
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int64_t lo, hi;
 	uint32_t *tie, c;
-	size_t k, below, n;
+	size_t below, n;
 
 	if (i >= r->ncalls)
 		return SV_NO_CALL;
-	for (k = 0; k < o.nruns; k++) {
-		int64_t x = sv_profile_start(p, o.runs[k].a),
-			y = sv_profile_start(p, o.runs[k].b - 1);
-		lo = x < lo ? x : lo;
-		hi = y > hi ? y : hi;
-	}
+	order_span(&o, &lo, &hi);
 	/* The start of call i: the greatest t with at most i calls starting
 	 * before it. */
 	while (lo < hi) {
