@@ -6,7 +6,9 @@
  * and nothing else does, and --help, the usage line, the man page and the
  * bash, zsh and fish completions name exactly the table's rows; and the
  * escaping of every message that quotes text from a file or the command
- * line (issue 43), run as a real process.
+ * line (issue 43), run as a real process.  And summary's table made a
+ * share of the ranks at a time (cli_stream.c): the summary of one load,
+ * byte for byte.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,12 @@
 #include "helpers.h"
 #include "scopeview/cli.h"
 #include "scopeview/common.h"
+#include "scopeview/gen.h"
+#include "scopeview/load.h"
+#include "scopeview/ranks.h"
+#include "scopeview/regex.h"
+#include "scopeview/report.h"
+#include "scopeview/summary.h"
 
 /* Run the built scopeview with args (a shell word list); capture stdout
  * and stderr together into out; returns the exit status. */
@@ -1024,11 +1032,182 @@ START_TEST(test_config_errors_escaped)
 }
 END_TEST
 
+/* ---- summary a share at a time ------------------------------------------ */
+
+/* The summary of t over p in format fmt, as text (malloc'd). */
+static char *stream_text(const struct sv_profile *p,
+	const struct sv_stats_table *t, enum sv_summary_format fmt)
+{
+	struct sv_summary_opts o;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	ck_assert_ptr_nonnull(f);
+	memset(&o, 0, sizeof o);
+	o.format = fmt;
+	o.per_rank = true;
+	o.file = "run.h5";
+	ck_assert_int_eq(sv_summary_write(f, p, t, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The rank x region matrix of t over p as JSON (malloc'd). */
+static char *stream_ranks(
+	const struct sv_profile *p, const struct sv_stats_table *t)
+{
+	struct sv_ranks m;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	ck_assert_ptr_nonnull(f);
+	sv_ranks_compute(&m, t, SV_RANKS_TOTAL);
+	ck_assert_int_eq(
+		sv_report_ranks(f, p, &m, "run.h5", SV_REPORT_JSON), 0);
+	sv_ranks_fini(&m);
+	fclose(f);
+	return buf;
+}
+
+/* The table of path in shares (which must happen: 1) and of one load:
+ * the same summary in every format, and the same rank x region matrix.
+ * Returns the number of regions. */
+static size_t stream_same(const char *path, struct sv_regex *include)
+{
+	struct sv_load_opts lo;
+	struct sv_stats_filter f;
+	struct sv_stats_table ts, tw;
+	struct sv_profile *whole = NULL, *p = NULL;
+	struct sv_error err = {0};
+	int fmt, rc;
+	size_t n;
+
+	memset(&lo, 0, sizeof lo);
+	memset(&f, 0, sizeof f);
+	if (include) {
+		f.include = &include;
+		f.ninclude = 1;
+	}
+	rc = sv_cli_stream_table(path, &lo, &f, &ts, &whole, &err);
+	ck_assert_msg(
+		rc == 1, "%s: not read in shares (%d: %s)", path, rc, err.msg);
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(sv_stats_table_compute(&tw, p, &f, &err), 0);
+	ck_assert_uint_eq(ts.nregions, tw.nregions);
+	for (fmt = SV_SUMMARY_TABLE; fmt <= SV_SUMMARY_JSON; fmt++) {
+		char *a = stream_text(whole, &ts, (enum sv_summary_format)fmt);
+		char *b = stream_text(p, &tw, (enum sv_summary_format)fmt);
+		ck_assert_msg(!strcmp(a, b), "%s: format %d differs:\n%s\n%s",
+			path, fmt, a, b);
+		free(a);
+		free(b);
+	}
+	{
+		char *a = stream_ranks(whole, &ts), *b = stream_ranks(p, &tw);
+		ck_assert_str_eq(a, b);
+		free(a);
+		free(b);
+	}
+	n = ts.nregions;
+	sv_stats_table_fini(&ts);
+	sv_stats_table_fini(&tw);
+	sv_profile_free(whole);
+	sv_profile_free(p);
+	return n;
+}
+
+/* Generated runs (ranks in shares of one or several, threads and tasks,
+ * a region filter) and the fixtures of several ranks with stored
+ * records: read a share at a time, the summary of one load. */
+START_TEST(test_stream_same)
+{
+	static const struct {
+		uint32_t ranks, threads, tasks;
+		uint64_t events;
+		const char *include;
+	} cases[] = {
+		{4, 1, 0, 40000, NULL},
+		{40, 1, 0, 60000, NULL},
+		{3, 2, 2, 30000, NULL},
+		{5, 1, 0, 30000, "kernel"},
+	};
+	char *path = svt_tmp_path("stream.h5");
+	struct sv_gen_opts g;
+	struct sv_error err = {0};
+	struct sv_regex *re = NULL;
+	size_t i;
+
+	setenv("SCOPEVIEW_STREAM_MIN_CALLS", "0", 1);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sv_gen_opts_init(&g);
+		g.ranks = cases[i].ranks;
+		g.threads = cases[i].threads;
+		g.tasks = cases[i].tasks;
+		g.events = cases[i].events;
+		g.seed = 3 + i;
+		ck_assert_msg(sv_gen_write(path, &g, NULL, NULL, &err) == 0,
+			"%s", err.msg);
+		re = NULL;
+		if (cases[i].include) {
+			re = sv_regex_compile(cases[i].include, &err);
+			ck_assert_ptr_nonnull(re);
+		}
+		ck_assert_uint_gt(stream_same(path, re), 0);
+		sv_regex_free(re);
+	}
+	{
+		char *fx = svt_fixture("four_ranks.h5");
+		ck_assert_uint_gt(stream_same(fx, NULL), 0);
+		free(fx);
+	}
+	unsetenv("SCOPEVIEW_STREAM_MIN_CALLS");
+	free(path);
+}
+END_TEST
+
+/* Files loaded whole: one rank, no stored records (schema 1), an
+ * aggregate file, fewer calls than the floor, a selection of ranks. */
+START_TEST(test_stream_declines)
+{
+	static const char *const whole[] = {"single_rank_nested.h5",
+		"hdf5-schema-1.h5", "aggregate_layout.h5"};
+	struct sv_load_opts lo;
+	struct sv_stats_table t;
+	struct sv_profile *w = (struct sv_profile *)&lo;
+	struct sv_error err = {0};
+	bool on[2] = {true, false};
+	char *fx;
+	size_t i;
+
+	memset(&lo, 0, sizeof lo);
+	setenv("SCOPEVIEW_STREAM_MIN_CALLS", "0", 1);
+	for (i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		fx = svt_fixture(whole[i]);
+		ck_assert_msg(
+			sv_cli_stream_table(fx, &lo, NULL, &t, &w, &err) == 0,
+			"%s was read in shares", whole[i]);
+		ck_assert_ptr_null(w);
+		free(fx);
+	}
+	fx = svt_fixture("four_ranks.h5");
+	lo.rank_on = on;
+	lo.nrank_on = 2;
+	ck_assert_int_eq(sv_cli_stream_table(fx, &lo, NULL, &t, &w, &err), 0);
+	lo.rank_on = NULL;
+	unsetenv("SCOPEVIEW_STREAM_MIN_CALLS");
+	ck_assert_int_eq(sv_cli_stream_table(fx, &lo, NULL, &t, &w, &err), 0);
+	free(fx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cli");
 	TCase *t = tcase_create("top level");
 	TCase *e = tcase_create("escapes");
+	TCase *st = tcase_create("shares");
 	tcase_add_test(t, test_version);
 	tcase_add_test(t, test_help_lists_commands);
 	tcase_add_loop_test(
@@ -1046,6 +1225,10 @@ static Suite *suite(void)
 		sizeof esc_cases / sizeof esc_cases[0]);
 	tcase_add_test(e, test_config_errors_escaped);
 	suite_add_tcase(s, e);
+	tcase_add_test(st, test_stream_same);
+	tcase_add_test(st, test_stream_declines);
+	tcase_set_timeout(st, 120);
+	suite_add_tcase(s, st);
 	return s;
 }
 

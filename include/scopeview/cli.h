@@ -79,6 +79,21 @@ void sv_cli_ranks_load_opts(
 	const bool *rank_on, uint32_t nrank_on, struct sv_load_opts *o);
 void sv_cli_select_load_opts(
 	const struct sv_cli_select *s, struct sv_load_opts *o);
+/*
+ * The table sv_stats_table_compute gives under f over every call of the
+ * profile at path, made a share of its ranks at a time (cli_stream.c):
+ * for a columnar file of 4M calls or more on two ranks or more (the
+ * environment variable SCOPEVIEW_STREAM_MIN_CALLS sets another floor)
+ * with stored records, under a filter of regions only, with this
+ * program's own calls (not scopeview-mpi).  Returns 1 with t filled and
+ * *whole the file's index (a summary-only load, which t borrows: free it
+ * after t); 0 when the profile is not one to read that way or its
+ * figures would not be exactly those of one load (the caller loads it
+ * whole); a negative errno with err when a share cannot be read.
+ */
+int sv_cli_stream_table(const char *path, const struct sv_load_opts *base,
+	const struct sv_stats_filter *f, struct sv_stats_table *t,
+	struct sv_profile **whole, struct sv_error *err);
 /* Which ranks of a --ranks list have no row in p: "--ranks: no data for
  * ranks 9,11-12 (the profile has ranks 0-3)" (malloc'd), or NULL when
  * each has some.  *none (may be NULL) says whether no listed rank has a

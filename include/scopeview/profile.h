@@ -358,6 +358,11 @@ struct sv_profile {
 	 * of the file left out, labelled "rN not read": set by the loader
 	 * before sv_profile_finish (sv_load_opts.absent_lanes). */
 	bool absent_lanes;
+	/* Not nested (sv_load_opts.stored_exclusive, set by the loader
+	 * before sv_profile_finish when every row stores its exclusive
+	 * total): the durations, the span and the index are made, the
+	 * lanes and the nesting are not. */
+	bool unnested;
 	/* Packed columns wanted (sv_load_opts.pack, set by the loader):
 	 * sv_profile_finish packs the thread and task ids as soon as the
 	 * lanes are built from them. */

@@ -105,6 +105,13 @@ struct sv_load_opts {
 	 * calls. */
 	const int64_t *region_first;
 	uint32_t nregion_first;
+	/* Leave the calls unnested (no lanes, depth, parents or per-call
+	 * exclusive times: sv_profile.unnested) when every row of the load
+	 * stores its exclusive total, for a holder that reads of the nesting
+	 * nothing but those totals (summary's shares).  scope-profiler
+	 * nests nothing then either, so a partial overlap goes unreported as
+	 * it does there. */
+	bool stored_exclusive;
 };
 
 /*

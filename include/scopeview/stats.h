@@ -409,6 +409,14 @@ struct sv_stats_part {
 };
 
 /*
+ * The figures of every row of table lt (computed over p) as parts, for
+ * sv_stats_table_merge over a profile holding p's rows among others: a
+ * new array (free it) of *n parts.
+ */
+struct sv_stats_part *sv_stats_parts(
+	const struct sv_profile *p, const struct sv_stats_table *lt, size_t *n);
+
+/*
  * The table sv_stats_table_compute would give over a profile holding
  * every row's calls, from the rows of p (read for their ranks, regions,
  * sources and tags only: a summary-only profile serves) and every
@@ -423,6 +431,27 @@ struct sv_stats_part {
 int sv_stats_table_merge(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, bool per_call,
 	const struct sv_stats_part *parts, size_t nparts, struct sv_error *err);
+
+/*
+ * The table of a profile whose calls are read a share of its ranks at a
+ * time, each share's calls held only while its table is computed
+ * (`scopeview summary` of 100M calls).  whole is the file's index (a
+ * summary-only load: rows, regions, stored records; borrowed, it must
+ * outlive the stream); sv_stats_stream_add takes the table of each share
+ * (a load of every row of some ranks, under the filter the end is given;
+ * its profile may be freed after the call) and keeps each call's
+ * duration, four bytes where it fits in 32 bits; sv_stats_stream_end
+ * writes into t the table sv_stats_table_compute gives over one load of
+ * every share, pooled percentiles included.  Each returns 0, or -EINVAL
+ * with err (a share of another region table).
+ */
+struct sv_stats_stream;
+struct sv_stats_stream *sv_stats_stream_new(const struct sv_profile *whole);
+int sv_stats_stream_add(struct sv_stats_stream *s,
+	const struct sv_stats_table *lt, struct sv_error *err);
+int sv_stats_stream_end(struct sv_stats_stream *s, struct sv_stats_table *t,
+	const struct sv_stats_filter *f, struct sv_error *err);
+void sv_stats_stream_free(struct sv_stats_stream *s);
 
 /*
  * numpy.percentile(v[0..n), pct) with the default 'linear' method, in the

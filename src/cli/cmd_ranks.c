@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scopeview/cli.h"
 #include "scopeview/load.h"
@@ -48,13 +49,18 @@ static int ranks_run(void *args)
 	struct sv_stats_table t;
 	struct sv_ranks m;
 	struct sv_error err = {0};
-	int rc = SV_EXIT_OK;
+	struct sv_load_opts lo;
+	int rc = SV_EXIT_OK, streamed;
 
-	if (sv_cli_engine->load(file, NULL, &p, &err) < 0) {
+	/* A large file a few ranks at a time (as summary reads it). */
+	memset(&lo, 0, sizeof lo);
+	streamed = sv_cli_stream_table(file, &lo, NULL, &t, &p, &err);
+	if (streamed < 0 ||
+		(!streamed && sv_cli_engine->load(file, NULL, &p, &err) < 0)) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	if (sv_cli_engine->table(&t, p, NULL, &err) < 0) {
+	if (!streamed && sv_cli_engine->table(&t, p, NULL, &err) < 0) {
 		sv_cli_eprintf("scopeview: cannot compute the statistics");
 		sv_cli_engine->release(p);
 		return SV_EXIT_LOAD;

@@ -213,6 +213,13 @@ static int load_finish(struct sv_profile *p, const char *path,
 		p->pack = true;
 		sv_profile_pack_ids(p);
 	}
+	if (opts && opts->stored_exclusive) {
+		size_t i;
+		p->unnested = true;
+		for (i = 0; i < p->nrows && p->unnested; i++)
+			p->unnested = !p->rows[i].count ||
+				      p->rows[i].exclusive_total >= 0;
+	}
 	rc = sv_profile_finish(p, err);
 	if (!rc && opts && opts->pack && p->ncalls >= opts->pack_min_calls)
 		sv_profile_pack(p);

@@ -643,7 +643,7 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	 * work): 10 bytes a call of page faults off the nesting's two.  But
 	 * not while id columns wait to be packed (after the lanes): they
 	 * would be on top of the int64 ids, not in their place. */
-	early = !p->pack || !profile_plain_ids(p);
+	early = !p->unnested && (!p->pack || !profile_plain_ids(p));
 	if (early)
 		finish_alloc_nesting(p);
 	memset(&fault, 0, sizeof fault);
@@ -663,6 +663,10 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	p->end_ns = NULL;
 	p->end_is_duration = false;
 	sv_profile_index_build(p);
+	if (p->unnested) {
+		free(first);
+		return 0;
+	}
 	sv_profile_lanes_build(p);
 	sv_profile_lanes_by_row(p);
 	if (p->pack)

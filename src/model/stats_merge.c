@@ -80,6 +80,61 @@ static size_t *merge_join(const struct sv_profile *p,
 	return part_of;
 }
 
+/* ---- the parts of a table ------------------------------------------------ */
+
+/* nth[row]: the row's place among the rows of its rank and region. */
+static uint32_t *stats_nth(const struct sv_profile *p)
+{
+	struct merge_key *k = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *k);
+	uint32_t *nth = sv_xcalloc(p->nrows ? p->nrows : 1, sizeof *nth);
+	size_t i, run = 0;
+
+	for (i = 0; i < p->nrows; i++) {
+		k[i].rank = p->rows[i].rank;
+		k[i].region = p->rows[i].region;
+		k[i].nth = 0;
+		k[i].at = i;
+	}
+	qsort(k, p->nrows, sizeof *k, merge_key_cmp);
+	for (i = 0; i < p->nrows; i++) {
+		if (i && k[i].rank == k[i - 1].rank &&
+			k[i].region == k[i - 1].region)
+			run++;
+		else
+			run = 0;
+		nth[k[i].at] = (uint32_t)run;
+	}
+	free(k);
+	return nth;
+}
+
+struct sv_stats_part *sv_stats_parts(
+	const struct sv_profile *p, const struct sv_stats_table *lt, size_t *n)
+{
+	struct sv_stats_part *parts;
+	uint32_t *nth = stats_nth(p);
+	size_t i, k, m = 0;
+
+	for (i = 0; i < lt->nregions; i++)
+		m += lt->regions[i].nranks;
+	parts = sv_xcalloc(m ? m : 1, sizeof *parts);
+	m = 0;
+	for (i = 0; i < lt->nregions; i++)
+		for (k = 0; k < lt->regions[i].nranks; k++) {
+			const struct sv_stats_rank *rk =
+				&lt->regions[i].ranks[k];
+			parts[m].rank = rk->rank;
+			parts[m].region = lt->regions[i].region;
+			parts[m].nth = nth[rk->row];
+			parts[m++].s = rk->s;
+		}
+	free(nth);
+	*n = m;
+	return parts;
+}
+
+/* ---- the table of the parts ---------------------------------------------- */
+
 int sv_stats_table_merge(struct sv_stats_table *t, const struct sv_profile *p,
 	const struct sv_stats_filter *f, bool per_call,
 	const struct sv_stats_part *parts, size_t nparts, struct sv_error *err)

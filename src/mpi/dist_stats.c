@@ -17,74 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A row index of a profile and its (rank, region), for numbering the
- * rows of one rank and region. */
-struct stats_key {
-	uint32_t rank, region;
-	size_t row;
-};
-
-static int stats_key_cmp(const void *a, const void *b)
-{
-	const struct stats_key *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->region != y->region)
-		return x->region < y->region ? -1 : 1;
-	return (x->row > y->row) - (x->row < y->row);
-}
-
-/* nth[row]: the row's place among the rows of its rank and region. */
-static uint32_t *stats_nth(const struct sv_profile *p)
-{
-	struct stats_key *k = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *k);
-	uint32_t *nth = sv_xcalloc(p->nrows ? p->nrows : 1, sizeof *nth);
-	size_t i, run = 0;
-
-	for (i = 0; i < p->nrows; i++) {
-		k[i].rank = p->rows[i].rank;
-		k[i].region = p->rows[i].region;
-		k[i].row = i;
-	}
-	qsort(k, p->nrows, sizeof *k, stats_key_cmp);
-	for (i = 0; i < p->nrows; i++) {
-		if (i && k[i].rank == k[i - 1].rank &&
-			k[i].region == k[i - 1].region)
-			run++;
-		else
-			run = 0;
-		nth[k[i].row] = (uint32_t)run;
-	}
-	free(k);
-	return nth;
-}
-
-/* This process's rows' figures from its table lt. */
-static struct sv_stats_part *stats_parts(
-	const struct sv_profile *p, const struct sv_stats_table *lt, size_t *n)
-{
-	struct sv_stats_part *parts;
-	uint32_t *nth = stats_nth(p);
-	size_t i, k, m = 0;
-
-	for (i = 0; i < lt->nregions; i++)
-		m += lt->regions[i].nranks;
-	parts = sv_xcalloc(m ? m : 1, sizeof *parts);
-	m = 0;
-	for (i = 0; i < lt->nregions; i++)
-		for (k = 0; k < lt->regions[i].nranks; k++) {
-			const struct sv_stats_rank *rk =
-				&lt->regions[i].ranks[k];
-			parts[m].rank = rk->rank;
-			parts[m].region = lt->regions[i].region;
-			parts[m].nth = nth[rk->row];
-			parts[m++].s = rk->s;
-		}
-	free(nth);
-	*n = m;
-	return parts;
-}
-
 /* The pooled percentiles of every region of t (process 0) from the
  * durations of each process's table lt. */
 static void stats_percentiles(struct sv_stats_table *t,
@@ -172,7 +104,7 @@ int sv_dist_table(struct sv_stats_table *t, const struct sv_dist_profile *d,
 	rc = sv_dist_agree(rc, err);
 	if (rc < 0)
 		return rc;
-	mine = stats_parts(d->local, &lt, &nmine);
+	mine = sv_stats_parts(d->local, &lt, &nmine);
 	all = sv_dist_gather(mine, nmine, sizeof *mine, &nall, NULL);
 	free(mine);
 	if (sv_dist_rank() == 0) {

@@ -1,0 +1,215 @@
+/*
+ * stats_stream.c: the statistics table of a profile whose calls are read
+ * a few ranks at a time (stats.h's sv_stats_stream): `scopeview summary`
+ * of 100M calls holds each share's calls only while it computes the
+ * share's table, and keeps of every call its duration, four bytes, for
+ * the pooled percentiles.
+ *
+ * Every (rank, region) row is whole in one share, so its figures are
+ * final there (the parts, as scopeview-mpi's processes hand them on);
+ * sv_stats_table_merge finishes each region over the index of the whole
+ * file, and the pooled percentiles are selected from the kept durations
+ * through the buckets of stats_select.c, so that every figure is the one
+ * sv_stats_table_compute gives over one load of every share.  Nothing
+ * here reads a file.
+ */
+#include "stats_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A region's durations: those that fit in 32 bits, four bytes each, and
+ * the rest (negative, or 4.3 s and longer) beside them. */
+struct stream_pool {
+	uint32_t *v;
+	size_t n, cap;
+	int64_t *wide;
+	size_t nwide, wide_cap;
+};
+
+struct sv_stats_stream {
+	const struct sv_profile *whole;
+	struct stream_pool *pool; /* whole->nregions */
+	struct sv_stats_part *parts;
+	size_t nparts, parts_cap;
+};
+
+struct sv_stats_stream *sv_stats_stream_new(const struct sv_profile *whole)
+{
+	struct sv_stats_stream *s = sv_xcalloc(1, sizeof *s);
+	uint64_t *calls = sv_xcalloc(
+		whole->nregions ? whole->nregions : 1, sizeof *calls);
+	size_t i;
+	uint32_t g;
+
+	s->whole = whole;
+	s->pool = sv_xcalloc(
+		whole->nregions ? whole->nregions : 1, sizeof *s->pool);
+	/* Each region's calls as the index counts them: its pool made once
+	 * at its size, not grown (and copied) share by share. */
+	for (i = 0; i < whole->nrows; i++)
+		if (whole->rows[i].region < whole->nregions)
+			calls[whole->rows[i].region] += whole->rows[i].count;
+	for (g = 0; g < whole->nregions; g++)
+		if (calls[g]) {
+			s->pool[g].cap = (size_t)calls[g];
+			s->pool[g].v = sv_xmalloc(
+				s->pool[g].cap * sizeof *s->pool[g].v);
+		}
+	free(calls);
+	return s;
+}
+
+static void stream_keep(struct stream_pool *pl, const int64_t *v, size_t n)
+{
+	size_t i;
+
+	if (pl->n + n > pl->cap)
+		sv_grow((void **)&pl->v, &pl->cap, pl->n + n, sizeof *pl->v);
+	for (i = 0; i < n; i++) {
+		if (v[i] >= 0 && v[i] <= (int64_t)UINT32_MAX) {
+			pl->v[pl->n++] = (uint32_t)v[i];
+			continue;
+		}
+		if (pl->nwide == pl->wide_cap)
+			sv_grow((void **)&pl->wide, &pl->wide_cap,
+				pl->nwide + 1, sizeof *pl->wide);
+		pl->wide[pl->nwide++] = v[i];
+	}
+}
+
+/* The durations of every call of region i's rows in lt (a table of
+ * whole rows), read a run of calls at a time. */
+static void stream_keep_rows(
+	struct stream_pool *pl, const struct sv_stats_table *lt, size_t i)
+{
+	const struct sv_stats_region *g = &lt->regions[i];
+	int64_t buf[4096];
+	size_t k;
+
+	for (k = 0; k < g->nranks; k++) {
+		const struct sv_row *r = &lt->p->rows[g->ranks[k].row];
+		uint64_t j, m;
+		for (j = 0; j < r->count; j += m) {
+			m = r->count - j < 4096 ? r->count - j : 4096;
+			sv_profile_durations(lt->p, (uint32_t)(r->first + j),
+				(size_t)m, buf);
+			stream_keep(pl, buf, (size_t)m);
+		}
+	}
+}
+
+int sv_stats_stream_add(struct sv_stats_stream *s,
+	const struct sv_stats_table *lt, struct sv_error *err)
+{
+	struct sv_stats_part *parts;
+	size_t n, i;
+
+	if (!s || !lt || !lt->p)
+		return sv_error_set(err, -EINVAL, "statistics: no share");
+	for (i = 0; i < lt->nregions; i++) {
+		uint32_t g = lt->regions[i].region;
+		int64_t *v = NULL;
+		size_t nv = 0;
+		if (g >= s->whole->nregions ||
+			strcmp(lt->p->regions[g], s->whole->regions[g]))
+			return sv_error_set(err, -EINVAL,
+				"statistics: a share of another region "
+				"table");
+		if (!lt->priv_lane_on && !lt->priv_by_thread &&
+			!lt->priv_call_on && !lt->priv_range) {
+			stream_keep_rows(&s->pool[g], lt, i);
+			continue;
+		}
+		if (sv_stats_values(lt, i, -1, &v, &nv) == 0)
+			stream_keep(&s->pool[g], v, nv);
+		sv_free_big(v);
+	}
+	parts = sv_stats_parts(lt->p, lt, &n);
+	if (s->nparts + n > s->parts_cap)
+		sv_grow((void **)&s->parts, &s->parts_cap, s->nparts + n,
+			sizeof *s->parts);
+	memcpy(s->parts + s->nparts, parts, n * sizeof *parts);
+	s->nparts += n;
+	free(parts);
+	return 0;
+}
+
+/* The pooled percentiles of pl (n > 0 values) into out, as
+ * sv_stats_percentiles gives them over the same values. */
+static void stream_percentiles(const struct stream_pool *pl, double *out)
+{
+	size_t n = pl->n + pl->nwide, i;
+	struct sv_stats_pick k;
+	uint32_t *count = sv_xcalloc(SV_STATS_BUCKETS, sizeof *count);
+
+	for (i = 0; i < pl->n; i++)
+		count[sv_stats_bucket(pl->v[i])]++;
+	for (i = 0; i < pl->nwide; i++)
+		count[sv_stats_bucket(pl->wide[i])]++;
+	if (sv_stats_pick_begin(&k, count, n, sv_stats_ppct, 3)) {
+		for (i = 0; i < pl->n; i++)
+			sv_stats_pick_take(&k, pl->v[i]);
+		for (i = 0; i < pl->nwide; i++)
+			sv_stats_pick_take(&k, pl->wide[i]);
+		sv_stats_pick_end(&k, out);
+	} else {
+		/* Few values, or most of them in the wanted buckets: every
+		 * one in 8 bytes, selected in place. */
+		int64_t *v = sv_xmalloc(n * sizeof *v);
+		for (i = 0; i < pl->n; i++)
+			v[i] = pl->v[i];
+		if (pl->nwide)
+			memcpy(v + pl->n, pl->wide, pl->nwide * sizeof *v);
+		sv_stats_percentiles(v, n, sv_stats_ppct, out, 3);
+		sv_free_big(v);
+	}
+	free(count);
+}
+
+int sv_stats_stream_end(struct sv_stats_stream *s, struct sv_stats_table *t,
+	const struct sv_stats_filter *f, struct sv_error *err)
+{
+	size_t i;
+	int rc;
+
+	if (!s)
+		return sv_error_set(err, -EINVAL, "statistics: no stream");
+	rc = sv_stats_table_merge(
+		t, s->whole, f, true, s->parts, s->nparts, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < t->nregions; i++) {
+		struct sv_stats *st = &t->regions[i].s;
+		struct stream_pool *pl = &s->pool[t->regions[i].region];
+		double out[3];
+		if (!st->num_calls || st->num_calls != pl->n + pl->nwide)
+			continue;
+		stream_percentiles(pl, out);
+		st->has_percentiles = true;
+		st->p50_ns = out[0];
+		st->p95_ns = out[1];
+		st->p99_ns = out[2];
+		/* Each region's durations are read once: gone now. */
+		sv_free_big(pl->v);
+		free(pl->wide);
+		memset(pl, 0, sizeof *pl);
+	}
+	return 0;
+}
+
+void sv_stats_stream_free(struct sv_stats_stream *s)
+{
+	uint32_t g;
+
+	if (!s)
+		return;
+	for (g = 0; g < s->whole->nregions; g++) {
+		sv_free_big(s->pool[g].v);
+		free(s->pool[g].wide);
+	}
+	free(s->pool);
+	free(s->parts);
+	free(s);
+}
