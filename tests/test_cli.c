@@ -30,6 +30,7 @@
 #include "scopeview/regex.h"
 #include "scopeview/report.h"
 #include "scopeview/summary.h"
+#include "scopeview/tree.h"
 
 /* Run the built scopeview with args (a shell word list); capture stdout
  * and stderr together into out; returns the exit status. */
@@ -1071,6 +1072,59 @@ static char *stream_ranks(
 	return buf;
 }
 
+/* The call tree of path in shares (which must happen) and of one load,
+ * recursion expanded or not, over a range or not: the same JSON. */
+static void stream_tree_same(const char *path, int k)
+{
+	struct sv_load_opts lo;
+	struct sv_callpath_scope sc;
+	struct sv_callpath ts, tw;
+	struct sv_profile *whole = NULL, *p = NULL;
+	struct sv_tree_opts o;
+	struct sv_error err = {0};
+	int64_t range[2];
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa, *fb;
+
+	memset(&lo, 0, sizeof lo);
+	memset(&sc, 0, sizeof sc);
+	sc.expand_recursion = k & 1;
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s", err.msg);
+	/* The second quarter of the run. */
+	range[0] = (sv_profile_max_end(p) - sv_profile_time_origin(p)) / 4;
+	range[1] = 2 * range[0];
+	ck_assert_int_eq(sv_cli_stream_tree(path, &lo, &sc,
+				 k & 2 ? range : NULL, &ts, &whole, &err),
+		1);
+	memset(&o, 0, sizeof o);
+	o.format = SV_TREE_JSON;
+	o.file = "run.h5";
+	o.origin = sv_profile_time_origin(p);
+	ck_assert_int_eq(o.origin, sv_profile_time_origin(whole));
+	if (k & 2) {
+		sc.has_range = true;
+		sc.t0 = o.origin + range[0];
+		sc.t1 = o.origin + range[1];
+	}
+	ck_assert_int_eq(sv_callpath_build(&tw, p, &sc, &err), 0);
+	ck_assert_uint_gt(tw.nnodes, 3);
+	fa = open_memstream(&a, &na);
+	fb = open_memstream(&b, &nb);
+	ck_assert_int_eq(sv_tree_write(fa, &ts, &o), 0);
+	ck_assert_int_eq(sv_tree_write(fb, &tw, &o), 0);
+	fclose(fa);
+	fclose(fb);
+	ck_assert_msg(
+		!strcmp(a, b), "%s: tree %d differs:\n%s\n%s", path, k, a, b);
+	free(a);
+	free(b);
+	sv_callpath_fini(&ts);
+	sv_callpath_fini(&tw);
+	sv_profile_free(whole);
+	sv_profile_free(p);
+}
+
 /* The table of path in shares (which must happen: 1) and of one load:
  * the same summary in every format, and the same rank x region matrix.
  * Returns the number of regions. */
@@ -1120,7 +1174,8 @@ static size_t stream_same(const char *path, struct sv_regex *include)
 
 /* Generated runs (ranks in shares of one or several, threads and tasks,
  * a region filter) and the fixtures of several ranks with stored
- * records: read a share at a time, the summary of one load. */
+ * records: read a share at a time, the summary, the rank x region
+ * matrix and the call tree of one load. */
 START_TEST(test_stream_same)
 {
 	static const struct {
@@ -1156,6 +1211,7 @@ START_TEST(test_stream_same)
 		}
 		ck_assert_uint_gt(stream_same(path, re), 0);
 		sv_regex_free(re);
+		stream_tree_same(path, (int)i);
 	}
 	{
 		char *fx = svt_fixture("four_ranks.h5");

@@ -80,20 +80,57 @@ void sv_cli_ranks_load_opts(
 void sv_cli_select_load_opts(
 	const struct sv_cli_select *s, struct sv_load_opts *o);
 /*
- * The table sv_stats_table_compute gives under f over every call of the
- * profile at path, made a share of its ranks at a time (cli_stream.c):
- * for a columnar file of 4M calls or more on two ranks or more (the
- * environment variable SCOPEVIEW_STREAM_MIN_CALLS sets another floor)
- * with stored records, under a filter of regions only, with this
- * program's own calls (not scopeview-mpi).  Returns 1 with t filled and
- * *whole the file's index (a summary-only load, which t borrows: free it
- * after t); 0 when the profile is not one to read that way or its
- * figures would not be exactly those of one load (the caller loads it
- * whole); a negative errno with err when a share cannot be read.
+ * A large profile read a share of its ranks at a time (cli_stream.c), for
+ * the reports that need one share's calls at once: a columnar file of
+ * 4M calls or more on two ranks or more (the environment variable
+ * SCOPEVIEW_STREAM_MIN_CALLS sets another floor) with stored records,
+ * all of it (no rank list), with this program's own calls (not
+ * scopeview-mpi).  sv_cli_shares_open: 1 with *out, or 0 when the file
+ * is not one to read that way (the command loads it whole, and reports
+ * what is wrong with it).  sv_cli_shares_run reads the shares in rank
+ * order on a thread of its own, each nested (lanes, depths, parents) or,
+ * when every row stores its exclusive total, not, and gives each to
+ * take (its profile freed after: 1 goes on, 0 or a negative errno
+ * stops); it returns 1 when every share was taken and what they hold is
+ * what one load holds (the nesting's tie order and the time origin, from
+ * the stored records, are those of the calls read; no share warned of
+ * what the index did not), 0 when the command is to load the file whole
+ * after all, or take's negative errno (or the load's) with err.  The
+ * file's index (a summary-only load) is the shares' whole; keep_whole
+ * hands it over (the caller frees it), close frees the rest.
+ */
+struct sv_cli_shares;
+int sv_cli_shares_open(const char *path, const struct sv_load_opts *base,
+	struct sv_cli_shares **out);
+const struct sv_profile *sv_cli_shares_whole(const struct sv_cli_shares *x);
+int sv_cli_shares_run(struct sv_cli_shares *x, bool nested,
+	int (*take)(void *ctx, const struct sv_profile *share,
+		struct sv_error *err),
+	void *ctx, struct sv_error *err);
+struct sv_profile *sv_cli_shares_keep_whole(struct sv_cli_shares *x);
+void sv_cli_shares_close(struct sv_cli_shares *x);
+
+/*
+ * The table sv_stats_table_compute gives under f (regions only: no rank,
+ * lane, thread, call or range part) over every call of the profile at
+ * path, made in shares: 1 with t filled and *whole the file's index
+ * (which t borrows: free it after t), 0 when the caller is to load the
+ * file whole (as sv_cli_shares_run), or a negative errno with err.
  */
 int sv_cli_stream_table(const char *path, const struct sv_load_opts *base,
 	const struct sv_stats_filter *f, struct sv_stats_table *t,
 	struct sv_profile **whole, struct sv_error *err);
+/*
+ * The tree sv_callpath_build gives under sc (no lane part) over every
+ * call of the profile at path, made in shares, with range (NULL: none)
+ * the two ends of sc's range from the run's time origin: 1 with t and
+ * *whole as above, 0 or a negative errno as above.
+ */
+struct sv_callpath;
+struct sv_callpath_scope;
+int sv_cli_stream_tree(const char *path, const struct sv_load_opts *base,
+	const struct sv_callpath_scope *sc, const int64_t *range,
+	struct sv_callpath *t, struct sv_profile **whole, struct sv_error *err);
 /* Which ranks of a --ranks list have no row in p: "--ranks: no data for
  * ranks 9,11-12 (the profile has ranks 0-3)" (malloc'd), or NULL when
  * each has some.  *none (may be NULL) says whether no listed rank has a

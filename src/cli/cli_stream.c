@@ -1,24 +1,28 @@
 /*
- * cli_stream.c: the statistics of a large profile read a share of its
- * ranks at a time (sv_cli_stream_table, cli.h), for `summary`: each
- * share is loaded (the loader's rank-subset reads), its table computed
- * and its calls freed before the next is read, so the command holds one
- * share's calls and four bytes of each call's duration, not every call
- * (stats.h's sv_stats_stream puts the tables together).
+ * cli_stream.c: a large profile read a share of its ranks at a time
+ * (struct sv_cli_shares, cli.h), for the reports that need no more than
+ * one share's calls at once: summary and ranks (their statistics table:
+ * sv_cli_stream_table, each share's table put together by stats.h's
+ * sv_stats_stream, which keeps four bytes of each call's duration) and
+ * tree (sv_cli_stream_tree, each share's tree merged into the last
+ * ones').  Each share is loaded (the loader's rank-subset reads) on a
+ * thread of its own while this one works on the share before, and freed
+ * once taken, so two shares' calls are held at most.
  *
  * The figures are those of one load of every rank, or the file is loaded
  * whole instead: the lanes' ties nest by each region's earliest start
- * over the whole run, which the shares take from the stored records and
- * which is checked against the calls read; a share that warns of what
- * the index did not (a call that ends before it starts, a partial
- * overlap) sends the command back to one load, whose warnings count
- * every rank at once.
+ * over the whole run, and the time origin is the earliest start, which
+ * the shares take from the stored records and which is checked against
+ * the calls read; a share that warns of what the index did not (a call
+ * that ends before it starts, a partial overlap) sends the command back
+ * to one load, whose warnings count every rank at once.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scopeview/callpath.h"
 #include "scopeview/cli.h"
 #include "scopeview/heap.h"
 #include "scopeview/load.h"
@@ -113,20 +117,22 @@ static bool stream_quiet(
 	return true;
 }
 
-/* The shares and what they found.  One thread reads them in rank
- * order, each as soon as the one before it was taken, while this one
- * makes each table: two shares' calls at most are held at once. */
-struct stream_run {
+/* The shares: the file's index, what each share is given and what the
+ * shares found.  One thread reads them in rank order, each as soon as
+ * the one before it was taken. */
+struct sv_cli_shares {
 	const char *path;
 	const struct sv_load_opts *base;
-	const struct sv_stats_filter *f;
-	const struct sv_profile *whole;
-	const int64_t *first; /* the tie order given to every share */
-	int64_t *low;         /* each region's earliest start read */
+	struct sv_profile *whole;
+	int64_t *first; /* the tie order given to every share */
+	int64_t *low;   /* each region's earliest start read */
 	bool *seen;
-	struct sv_stats_stream *s;
+	bool any;          /* some call read ... */
+	int64_t min_start; /* ... and the earliest start */
+	bool nested;
 	/* The shares: ranks [cut[k], cut[k + 1]), nshares of them. */
 	uint32_t *cut, nshares, nranks;
+	uint64_t ncalls;
 	/* The reader's hand-over: a share read (or its failure), taken by
 	 * setting full false. */
 	pthread_mutex_t mu;
@@ -139,7 +145,7 @@ struct stream_run {
 
 static int stream_stopped(void *ctx)
 {
-	struct stream_run *x = ctx;
+	struct sv_cli_shares *x = ctx;
 	bool stop;
 
 	pthread_mutex_lock(&x->mu);
@@ -151,7 +157,7 @@ static int stream_stopped(void *ctx)
 /* The reader: each share in turn, handed over one at a time. */
 static void *stream_reader(void *arg)
 {
-	struct stream_run *x = arg;
+	struct sv_cli_shares *x = arg;
 	const struct sv_profile *w = x->whole;
 	bool *on = sv_xcalloc(x->nranks ? x->nranks : 1, sizeof *on);
 	uint32_t k, r;
@@ -172,7 +178,7 @@ static void *stream_reader(void *arg)
 		lo.nrank_on = x->nranks;
 		lo.region_first = x->first;
 		lo.nregion_first = w->nregions;
-		lo.stored_exclusive = true;
+		lo.stored_exclusive = !x->nested;
 		lo.cancelled = stream_stopped;
 		lo.ctx = x;
 		rc = sv_load(x->path, &lo, &p, &err);
@@ -199,7 +205,7 @@ static void *stream_reader(void *arg)
 
 /* The next share read: 0 with *out, or a negative errno with err. */
 static int stream_take(
-	struct stream_run *x, struct sv_profile **out, struct sv_error *err)
+	struct sv_cli_shares *x, struct sv_profile **out, struct sv_error *err)
 {
 	int rc;
 
@@ -217,62 +223,37 @@ static int stream_take(
 	return rc;
 }
 
-/* Each region's earliest start among p's calls into the run's. */
-static void stream_low(struct stream_run *x, const struct sv_profile *p,
-	const struct sv_stats_table *lt)
+/* Each region's earliest start among p's calls (the tie order of a
+ * nested share), and the earliest of all, into the shares' (row by row:
+ * a row's calls are a run). */
+static void stream_low(struct sv_cli_shares *x, const struct sv_profile *p)
 {
-	uint32_t g, nr = x->whole->nregions;
-	size_t i, k;
+	int64_t buf[4096];
+	size_t i;
 
-	if (x->f && (x->f->ninclude || x->f->nexclude)) {
-		/* The table lacks some regions: from the calls. */
-		int64_t *mine = sv_xcalloc(nr ? nr : 1, sizeof *mine);
-		bool *had = sv_xcalloc(nr ? nr : 1, sizeof *had);
-		sv_profile_region_first(p, mine, had);
-		for (g = 0; g < nr; g++)
-			if (had[g] && (!x->seen[g] || mine[g] < x->low[g])) {
-				x->low[g] = mine[g];
-				x->seen[g] = true;
-			}
-		free(mine);
-		free(had);
-		return;
-	}
-	for (i = 0; i < lt->nregions; i++)
-		for (k = 0; k < lt->regions[i].nranks; k++) {
-			const struct sv_stats *s = &lt->regions[i].ranks[k].s;
-			g = lt->regions[i].region;
-			if (!s->num_calls || !s->has_span)
-				continue;
-			if (!x->seen[g] || s->first_start_ns < x->low[g])
-				x->low[g] = s->first_start_ns;
-			x->seen[g] = true;
+	for (i = 0; x->nested && i < p->nrows; i++) {
+		const struct sv_row *r = &p->rows[i];
+		uint32_t g = r->region;
+		uint64_t j, m, q;
+		for (j = 0; j < r->count && g < p->nregions; j += m) {
+			m = r->count - j < 4096 ? r->count - j : 4096;
+			sv_profile_starts(
+				p, (uint32_t)(r->first + j), (size_t)m, buf);
+			for (q = 0; q < m; q++)
+				if (!x->seen[g] || buf[q] < x->low[g]) {
+					x->low[g] = buf[q];
+					x->seen[g] = true;
+				}
 		}
-}
-
-/* A share's table into the stream: 1, 0 when the file is to be loaded
- * whole after all, or a negative errno with err. */
-static int stream_share(
-	struct stream_run *x, struct sv_profile *p, struct sv_error *err)
-{
-	const struct sv_profile *w = x->whole;
-	struct sv_stats_table lt;
-	int rc;
-
-	if (!p->rank_subset || p->nregions != w->nregions ||
-		!stream_quiet(p, w))
-		return 0;
-	rc = sv_stats_table_compute(&lt, p, x->f, err);
-	if (rc == 0) {
-		stream_low(x, p, &lt);
-		rc = sv_stats_stream_add(x->s, &lt, err);
 	}
-	sv_stats_table_fini(&lt);
-	return rc < 0 ? rc : 1;
+	if (p->ncalls && (!x->any || sv_profile_min_start(p) < x->min_start)) {
+		x->min_start = sv_profile_min_start(p);
+		x->any = true;
+	}
 }
 
 /* The shares of at most limit calls each (or one rank), in rank order. */
-static void stream_cut(struct stream_run *x, uint64_t limit)
+static void stream_cut(struct sv_cli_shares *x, uint64_t limit)
 {
 	const struct sv_profile *w = x->whole;
 	uint64_t *calls = sv_xcalloc(x->nranks ? x->nranks : 1, sizeof *calls);
@@ -281,6 +262,7 @@ static void stream_cut(struct stream_run *x, uint64_t limit)
 
 	for (i = 0; i < w->nrows; i++)
 		calls[w->rows[i].rank] += w->rows[i].count;
+	free(x->cut);
 	x->cut = sv_xmalloc(((size_t)x->nranks + 1) * sizeof *x->cut);
 	x->nshares = 0;
 	x->cut[0] = 0;
@@ -295,9 +277,67 @@ static void stream_cut(struct stream_run *x, uint64_t limit)
 	free(calls);
 }
 
-/* Every share through the stream: 1, 0 or a negative errno as
- * stream_share. */
-static int stream_shares(struct stream_run *x, struct sv_error *err)
+int sv_cli_shares_open(const char *path, const struct sv_load_opts *base,
+	struct sv_cli_shares **out)
+{
+	struct sv_load_opts lo = *base;
+	struct sv_cli_shares *x;
+	struct sv_profile *w = NULL;
+	struct sv_error quiet;
+	uint64_t ncalls;
+	uint32_t nranks;
+
+	*out = NULL;
+	if (!sv_cli_engine->calls_here || base->rank_on)
+		return 0;
+	lo.summary_only = true;
+	/* What the index cannot give, the whole load reports. */
+	if (sv_load(path, &lo, &w, &quiet) < 0)
+		return 0;
+	if (!stream_fits(w, &nranks, &ncalls)) {
+		sv_profile_free(w);
+		return 0;
+	}
+	x = sv_xcalloc(1, sizeof *x);
+	x->path = path;
+	x->base = base;
+	x->whole = w;
+	x->nranks = nranks;
+	x->ncalls = ncalls;
+	x->first = stream_first(w);
+	*out = x;
+	return 1;
+}
+
+const struct sv_profile *sv_cli_shares_whole(const struct sv_cli_shares *x)
+{
+	return x->whole;
+}
+
+struct sv_profile *sv_cli_shares_keep_whole(struct sv_cli_shares *x)
+{
+	struct sv_profile *w = x->whole;
+	x->whole = NULL;
+	return w;
+}
+
+void sv_cli_shares_close(struct sv_cli_shares *x)
+{
+	if (!x)
+		return;
+	sv_profile_free(x->whole);
+	free(x->first);
+	free(x->low);
+	free(x->seen);
+	free(x->cut);
+	free(x);
+}
+
+/* Every share to take, on this thread, read on another. */
+static int stream_shares(struct sv_cli_shares *x,
+	int (*take)(void *ctx, const struct sv_profile *share,
+		struct sv_error *err),
+	void *ctx, struct sv_error *err)
 {
 	pthread_t t;
 	uint32_t k;
@@ -305,6 +345,7 @@ static int stream_shares(struct stream_run *x, struct sv_error *err)
 
 	pthread_mutex_init(&x->mu, NULL);
 	pthread_cond_init(&x->cv, NULL);
+	x->full = x->stop = false;
 	if (pthread_create(&t, NULL, stream_reader, x) != 0) {
 		pthread_mutex_destroy(&x->mu);
 		pthread_cond_destroy(&x->cv);
@@ -313,8 +354,14 @@ static int stream_shares(struct stream_run *x, struct sv_error *err)
 	for (k = 0; rc == 1 && k < x->nshares; k++) {
 		struct sv_profile *p = NULL;
 		rc = stream_take(x, &p, err);
-		if (rc == 0)
-			rc = stream_share(x, p, err);
+		if (rc == 0 &&
+			(!p->rank_subset || p->nregions != x->whole->nregions ||
+				!stream_quiet(p, x->whole)))
+			rc = 0;
+		else if (rc == 0) {
+			stream_low(x, p);
+			rc = take(ctx, p, err);
+		}
 		sv_profile_free(p);
 	}
 	pthread_mutex_lock(&x->mu);
@@ -327,63 +374,159 @@ static int stream_shares(struct stream_run *x, struct sv_error *err)
 	return rc;
 }
 
+int sv_cli_shares_run(struct sv_cli_shares *x, bool nested,
+	int (*take)(void *ctx, const struct sv_profile *share,
+		struct sv_error *err),
+	void *ctx, struct sv_error *err)
+{
+	const struct sv_profile *w = x->whole;
+	uint64_t limit = x->ncalls / 16;
+	uint32_t g;
+	int rc;
+
+	if (limit > STREAM_SHARE_MAX)
+		limit = STREAM_SHARE_MAX;
+	stream_cut(x, limit);
+	x->nested = nested;
+	free(x->low);
+	free(x->seen);
+	x->low = sv_xcalloc(w->nregions ? w->nregions : 1, sizeof *x->low);
+	x->seen = sv_xcalloc(w->nregions ? w->nregions : 1, sizeof *x->seen);
+	x->any = false;
+	/* Each share's columns are the next one's: kept in the heap, not
+	 * mapped and faulted in again (heap.h). */
+	sv_heap_hold();
+	rc = stream_shares(x, take, ctx, err);
+	sv_heap_release();
+	/* The tie order the shares nested with, and the time origin the
+	 * index gave, are the run's own. */
+	for (g = 0; rc == 1 && g < w->nregions; g++)
+		if (x->seen[g] && x->low[g] != x->first[g])
+			rc = 0;
+	if (rc == 1 && !w->has_start_time &&
+		(!x->any || x->min_start != sv_profile_time_origin(w)))
+		rc = 0;
+	return rc;
+}
+
+/* ---- the statistics table ------------------------------------------------- */
+
+struct stream_table {
+	const struct sv_stats_filter *f;
+	struct sv_stats_stream *s;
+};
+
+static int stream_table_take(
+	void *ctx, const struct sv_profile *p, struct sv_error *err)
+{
+	struct stream_table *st = ctx;
+	struct sv_stats_table lt;
+	int rc = sv_stats_table_compute(&lt, p, st->f, err);
+
+	if (rc == 0)
+		rc = sv_stats_stream_add(st->s, &lt, err);
+	sv_stats_table_fini(&lt);
+	return rc < 0 ? rc : 1;
+}
+
 int sv_cli_stream_table(const char *path, const struct sv_load_opts *base,
 	const struct sv_stats_filter *f, struct sv_stats_table *t,
 	struct sv_profile **whole, struct sv_error *err)
 {
-	struct sv_load_opts lo = *base;
-	struct stream_run x;
-	struct sv_profile *w = NULL;
-	struct sv_error quiet;
-	uint64_t ncalls, limit;
-	uint32_t nranks, g;
+	struct sv_cli_shares *x;
+	struct stream_table st;
 	int rc;
 
 	*whole = NULL;
-	if (!sv_cli_engine->calls_here || base->rank_on ||
-		(f && (f->rank_on || f->lane_on || f->by_thread || f->call_on ||
-			      f->has_range)))
+	if (f && (f->rank_on || f->lane_on || f->by_thread || f->call_on ||
+			 f->has_range))
 		return 0;
-	lo.summary_only = true;
-	/* What the index cannot give, the whole load reports. */
-	if (sv_load(path, &lo, &w, &quiet) < 0)
+	if (sv_cli_shares_open(path, base, &x) != 1)
 		return 0;
-	if (!stream_fits(w, &nranks, &ncalls)) {
-		sv_profile_free(w);
-		return 0;
-	}
-	limit = ncalls / 16 < STREAM_SHARE_MAX ? ncalls / 16 : STREAM_SHARE_MAX;
-	memset(&x, 0, sizeof x);
-	x.nranks = nranks;
-	x.path = path;
-	x.base = base;
-	x.f = f;
-	x.whole = w;
-	x.first = stream_first(w);
-	x.low = sv_xcalloc(w->nregions ? w->nregions : 1, sizeof *x.low);
-	x.seen = sv_xcalloc(w->nregions ? w->nregions : 1, sizeof *x.seen);
-	x.s = sv_stats_stream_new(w);
-	stream_cut(&x, limit);
-	/* Each share's columns are the next one's: kept in the heap, not
-	 * mapped and faulted in again (heap.h). */
-	sv_heap_hold();
-	rc = stream_shares(&x, err);
-	sv_heap_release();
-	/* The tie order the shares nested with is the run's own. */
-	for (g = 0; rc == 1 && g < w->nregions; g++)
-		if (x.seen[g] && x.low[g] != x.first[g])
-			rc = 0;
-	if (rc == 1 && sv_stats_stream_end(x.s, t, f, err) < 0)
+	st.f = f;
+	st.s = sv_stats_stream_new(x->whole);
+	rc = sv_cli_shares_run(x, false, stream_table_take, &st, err);
+	if (rc == 1 && sv_stats_stream_end(st.s, t, f, err) < 0)
 		rc = -EINVAL;
-	sv_stats_stream_free(x.s);
-	free((void *)x.first);
-	free(x.low);
-	free(x.seen);
-	free(x.cut);
-	if (rc != 1) {
-		sv_profile_free(w);
+	sv_stats_stream_free(st.s);
+	if (rc == 1)
+		*whole = sv_cli_shares_keep_whole(x);
+	sv_cli_shares_close(x);
+	return rc;
+}
+
+/* ---- the call tree --------------------------------------------------------- */
+
+struct stream_tree {
+	const struct sv_callpath_scope *sc;
+	const struct sv_profile *whole;
+	struct sv_callpath_node *nodes; /* the shares' tree so far */
+	size_t nnodes;
+};
+
+static int stream_tree_take(
+	void *ctx, const struct sv_profile *p, struct sv_error *err)
+{
+	struct stream_tree *st = ctx;
+	struct sv_callpath lt, merged;
+	size_t i, base = st->nnodes;
+	int rc = sv_callpath_build(&lt, p, st->sc, err);
+
+	if (rc < 0) {
+		sv_callpath_fini(&lt);
 		return rc;
 	}
-	*whole = w;
-	return 1;
+	/* This share's nodes after the last ones', merged into one tree
+	 * (empty nodes kept until the last merge, as the scope says). */
+	st->nodes = sv_xrealloc(
+		st->nodes, (base + lt.nnodes + 1) * sizeof *st->nodes);
+	memcpy(st->nodes + base, lt.nodes, lt.nnodes * sizeof *lt.nodes);
+	for (i = base; i < base + lt.nnodes; i++)
+		if (st->nodes[i].parent != SV_CALLPATH_NONE)
+			st->nodes[i].parent += (uint32_t)base;
+	st->nnodes = base + lt.nnodes;
+	sv_callpath_fini(&lt);
+	rc = sv_callpath_merge(
+		&merged, st->whole, st->sc, st->nodes, st->nnodes, err);
+	free(st->nodes);
+	st->nodes = merged.nodes;
+	st->nnodes = rc < 0 ? 0 : merged.nnodes;
+	merged.nodes = NULL;
+	sv_callpath_fini(&merged);
+	return rc < 0 ? rc : 1;
+}
+
+int sv_cli_stream_tree(const char *path, const struct sv_load_opts *base,
+	const struct sv_callpath_scope *sc, const int64_t *range,
+	struct sv_callpath *t, struct sv_profile **whole, struct sv_error *err)
+{
+	struct sv_callpath_scope lsc = *sc;
+	struct sv_cli_shares *x;
+	struct stream_tree st;
+	int64_t origin;
+	int rc;
+
+	*whole = NULL;
+	if (sc->lane_on || sv_cli_shares_open(path, base, &x) != 1)
+		return 0;
+	origin = sv_profile_time_origin(x->whole);
+	if (range) {
+		lsc.has_range = true;
+		lsc.t0 = sv_add_wrap(origin, range[0]);
+		lsc.t1 = sv_add_wrap(origin, range[1]);
+	}
+	lsc.keep_empty = true;
+	memset(&st, 0, sizeof st);
+	st.sc = &lsc;
+	st.whole = x->whole;
+	rc = sv_cli_shares_run(x, true, stream_tree_take, &st, err);
+	lsc.keep_empty = sc->keep_empty;
+	if (rc == 1 && sv_callpath_merge(
+			       t, x->whole, &lsc, st.nodes, st.nnodes, err) < 0)
+		rc = -EINVAL;
+	free(st.nodes);
+	if (rc == 1)
+		*whole = sv_cli_shares_keep_whole(x);
+	sv_cli_shares_close(x);
+	return rc;
 }

@@ -128,8 +128,8 @@ static int tree_run(void *args)
 	struct sv_load_opts lo;
 	struct sv_error err = {0};
 	bool *lanes, *inc, *exc, *show = NULL;
-	int64_t r0 = 0, r1 = 0;
-	int rc;
+	int64_t r0 = 0, r1 = 0, range[2];
+	int rc, streamed;
 
 	if (a->range && sv_cli_parse_range(a->range, &r0, &r1) < 0)
 		return sv_cli_fail(&sv_cli_tree_cmd,
@@ -137,21 +137,30 @@ static int tree_run(void *args)
 	a->o.format = (enum sv_tree_format)a->format;
 	a->o.ranks = a->sel.ranks;
 	sv_cli_ranks_load_opts(a->sel.rank_on, a->sel.nrank_on, &lo);
-	if (sv_cli_engine->load(a->file, &lo, &p, &err) < 0) {
+	memset(&sc, 0, sizeof sc);
+	sc.expand_recursion = a->expand;
+	range[0] = r0;
+	range[1] = r1;
+	/* A large file a few ranks at a time, when every rank is asked. */
+	streamed = sv_cli_stream_tree(
+		a->file, &lo, &sc, a->range ? range : NULL, &t, &p, &err);
+	if (streamed < 0 || (!streamed && sv_cli_engine->load(a->file, &lo, &p,
+						  &err) < 0)) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	memset(&sc, 0, sizeof sc);
-	lanes = sv_cli_lanes_of_ranks(p, a->sel.rank_on, a->sel.nrank_on);
+	lanes = streamed ? NULL
+			 : sv_cli_lanes_of_ranks(
+				   p, a->sel.rank_on, a->sel.nrank_on);
 	sc.lane_on = lanes;
-	sc.expand_recursion = a->expand;
-	a->o.origin = sv_cli_engine->origin(p);
+	a->o.origin =
+		streamed ? sv_profile_time_origin(p) : sv_cli_engine->origin(p);
 	if (a->range) {
 		sc.has_range = true;
 		sc.t0 = sv_add_wrap(a->o.origin, r0);
 		sc.t1 = sv_add_wrap(a->o.origin, r1);
 	}
-	rc = sv_cli_engine->callpath(&t, p, &sc, &err);
+	rc = streamed ? 0 : sv_cli_engine->callpath(&t, p, &sc, &err);
 	if (rc < 0) {
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		rc = SV_EXIT_LOAD;
