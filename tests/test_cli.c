@@ -1223,8 +1223,71 @@ START_TEST(test_stream_same)
 }
 END_TEST
 
+/* export in shares (a rank at a time) and of one load: the same file,
+ * in each format written call by call and as folded stacks, over the
+ * whole run and a range. */
+START_TEST(test_stream_export)
+{
+	static const char *const formats[] = {
+		"chrome", "speedscope", "csv", "collapsed"};
+	char *path = svt_tmp_path("stream_export.h5");
+	char *a = svt_tmp_path("stream_export.a");
+	char *b = svt_tmp_path("stream_export.b");
+	struct sv_gen_opts g;
+	struct sv_load_opts lo;
+	struct sv_profile *p = NULL;
+	struct sv_error err = {0};
+	size_t f, na, nb;
+	int k;
+
+	sv_gen_opts_init(&g);
+	g.ranks = 6;
+	g.threads = 2;
+	g.tasks = _i;
+	g.events = 30000;
+	g.seed = 11;
+	ck_assert_msg(
+		sv_gen_write(path, &g, NULL, NULL, &err) == 0, "%s", err.msg);
+	memset(&lo, 0, sizeof lo);
+	ck_assert_msg(sv_load(path, &lo, &p, &err) == 0, "%s", err.msg);
+	setenv("SCOPEVIEW_STREAM_MIN_CALLS", "0", 1);
+	for (f = 0; f < sizeof formats / sizeof formats[0]; f++)
+		for (k = 0; k < 2; k++) {
+			struct sv_cli_export x;
+			char *ta, *tb;
+			memset(&x, 0, sizeof x);
+			x.format = formats[f];
+			x.file = path;
+			x.has_range = k;
+			x.r0 = (sv_profile_max_end(p) -
+				       sv_profile_time_origin(p)) /
+			       3;
+			x.r1 = 2 * x.r0;
+			x.out = a;
+			ck_assert_msg(sv_cli_stream_export(&x, &err) == 1,
+				"%s: not in shares: %s", formats[f], err.msg);
+			x.out = b;
+			ck_assert_int_eq(sv_cli_export_here(&x, p, &err), 0);
+			ta = svt_read_file(a, &na);
+			tb = svt_read_file(b, &nb);
+			ck_assert_msg(
+				na > 100 && na == nb && !memcmp(ta, tb, na),
+				"%s %d: %zu and %zu bytes differ", formats[f],
+				k, na, nb);
+			free(ta);
+			free(tb);
+		}
+	unsetenv("SCOPEVIEW_STREAM_MIN_CALLS");
+	sv_profile_free(p);
+	free(path);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* Files loaded whole: one rank, no stored records (schema 1), an
- * aggregate file, fewer calls than the floor, a selection of ranks. */
+ * aggregate file, fewer calls than the floor, a selection of ranks; an
+ * export as a JSON profile or of some ranks. */
 START_TEST(test_stream_declines)
 {
 	static const char *const whole[] = {"single_rank_nested.h5",
@@ -1252,6 +1315,18 @@ START_TEST(test_stream_declines)
 	lo.nrank_on = 2;
 	ck_assert_int_eq(sv_cli_stream_table(fx, &lo, NULL, &t, &w, &err), 0);
 	lo.rank_on = NULL;
+	{
+		/* export: a JSON profile (region by region), a rank list */
+		struct sv_cli_export x;
+		memset(&x, 0, sizeof x);
+		x.file = fx;
+		x.format = "json";
+		ck_assert_int_eq(sv_cli_stream_export(&x, &err), 0);
+		x.format = "chrome";
+		x.rank_on = on;
+		x.nrank_on = 2;
+		ck_assert_int_eq(sv_cli_stream_export(&x, &err), 0);
+	}
 	unsetenv("SCOPEVIEW_STREAM_MIN_CALLS");
 	ck_assert_int_eq(sv_cli_stream_table(fx, &lo, NULL, &t, &w, &err), 0);
 	free(fx);
@@ -1283,6 +1358,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, e);
 	tcase_add_test(st, test_stream_same);
 	tcase_add_test(st, test_stream_declines);
+	tcase_add_loop_test(st, test_stream_export, 0, 2);
 	tcase_set_timeout(st, 120);
 	suite_add_tcase(s, st);
 	return s;

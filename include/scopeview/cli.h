@@ -88,8 +88,10 @@ void sv_cli_select_load_opts(
  * scopeview-mpi).  sv_cli_shares_open: 1 with *out, or 0 when the file
  * is not one to read that way (the command loads it whole, and reports
  * what is wrong with it).  sv_cli_shares_run reads the shares in rank
- * order on a thread of its own, each nested (lanes, depths, parents) or,
- * when every row stores its exclusive total, not, and gives each to
+ * order on a thread of its own, each of at most limit calls or one rank
+ * (0: a sixteenth of the calls, at most 16M), nested (lanes, depths,
+ * parents) or, when every row stores its exclusive total, not, and
+ * gives each to
  * take (its profile freed after: 1 goes on, 0 or a negative errno
  * stops); it returns 1 when every share was taken and what they hold is
  * what one load holds (the nesting's tie order and the time origin, from
@@ -103,7 +105,7 @@ struct sv_cli_shares;
 int sv_cli_shares_open(const char *path, const struct sv_load_opts *base,
 	struct sv_cli_shares **out);
 const struct sv_profile *sv_cli_shares_whole(const struct sv_cli_shares *x);
-int sv_cli_shares_run(struct sv_cli_shares *x, bool nested,
+int sv_cli_shares_run(struct sv_cli_shares *x, bool nested, uint64_t limit,
 	int (*take)(void *ctx, const struct sv_profile *share,
 		struct sv_error *err),
 	void *ctx, struct sv_error *err);
@@ -402,6 +404,13 @@ struct sv_cli_export {
  * err (an aggregate file's refusal, a write that failed). */
 int sv_cli_export_here(const struct sv_cli_export *x,
 	const struct sv_profile *p, struct sv_error *err);
+/* The export x of a large file made in shares (cli_stream_export.c):
+ * chrome, speedscope and CSV a rank at a time, the folded stacks from the
+ * tree in shares, holding about two ranks' calls, when the file is one
+ * to read that way (sv_cli_shares_open) and x names no ranks.  1 once
+ * written, 0 when the caller is to load the file whole (nothing written
+ * then), or a negative errno with err. */
+int sv_cli_stream_export(const struct sv_cli_export *x, struct sv_error *err);
 struct sv_cli_engine {
 	int (*load)(const char *path, const struct sv_load_opts *o,
 		struct sv_profile **out, struct sv_error *err);

@@ -147,6 +147,20 @@ enum sv_export_piece {
 	SV_EXPORT_TAIL,    /* everything after the list (whole profile) */
 };
 
+/* Where the items of an export's list written in pieces go (by several
+ * writers one after the other: scopeview-mpi's processes, the shares of
+ * a large file): out, less the separator before the list's first item
+ * (skip bytes), and whether the list has an item at all (the tail's
+ * part->any).  sv_export_sink_stream gives a stream that writes into the
+ * sink (NULL when none can be made; fclose it before the tail). */
+struct sv_export_sink {
+	FILE *out;
+	size_t skip;
+	bool any;
+};
+void sv_export_sink_put(struct sv_export_sink *s, const char *b, size_t n);
+FILE *sv_export_sink_stream(struct sv_export_sink *s);
+
 /* One piece of an export in format ("chrome", "speedscope", "csv" or
  * "json": the formats written call by call) to out; a piece a format
  * does not have writes nothing.  0, or what the writer returns. */

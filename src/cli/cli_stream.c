@@ -374,18 +374,18 @@ static int stream_shares(struct sv_cli_shares *x,
 	return rc;
 }
 
-int sv_cli_shares_run(struct sv_cli_shares *x, bool nested,
+int sv_cli_shares_run(struct sv_cli_shares *x, bool nested, uint64_t limit,
 	int (*take)(void *ctx, const struct sv_profile *share,
 		struct sv_error *err),
 	void *ctx, struct sv_error *err)
 {
 	const struct sv_profile *w = x->whole;
-	uint64_t limit = x->ncalls / 16;
 	uint32_t g;
 	int rc;
 
-	if (limit > STREAM_SHARE_MAX)
-		limit = STREAM_SHARE_MAX;
+	if (!limit)
+		limit = x->ncalls / 16 < STREAM_SHARE_MAX ? x->ncalls / 16
+							  : STREAM_SHARE_MAX;
 	stream_cut(x, limit);
 	x->nested = nested;
 	free(x->low);
@@ -445,7 +445,7 @@ int sv_cli_stream_table(const char *path, const struct sv_load_opts *base,
 		return 0;
 	st.f = f;
 	st.s = sv_stats_stream_new(x->whole);
-	rc = sv_cli_shares_run(x, false, stream_table_take, &st, err);
+	rc = sv_cli_shares_run(x, false, 0, stream_table_take, &st, err);
 	if (rc == 1 && sv_stats_stream_end(st.s, t, f, err) < 0)
 		rc = -EINVAL;
 	sv_stats_stream_free(st.s);
@@ -519,7 +519,7 @@ int sv_cli_stream_tree(const char *path, const struct sv_load_opts *base,
 	memset(&st, 0, sizeof st);
 	st.sc = &lsc;
 	st.whole = x->whole;
-	rc = sv_cli_shares_run(x, true, stream_tree_take, &st, err);
+	rc = sv_cli_shares_run(x, true, 0, stream_tree_take, &st, err);
 	lsc.keep_empty = sc->keep_empty;
 	if (rc == 1 && sv_callpath_merge(
 			       t, x->whole, &lsc, st.nodes, st.nnodes, err) < 0)

@@ -238,6 +238,16 @@ static int export_main(void *args)
 		sv_cli_output_signals();
 		x.out = a->out;
 	}
+	x.format = a->format;
+	x.stream = stdout;
+	x.file = a->file;
+	x.rank_on = a->sel.rank_on;
+	x.nrank_on = a->sel.nrank_on;
+	x.has_range = a->range != NULL;
+	/* A large file a rank at a time, where it can be. */
+	rc = sv_cli_stream_export(&x, &err);
+	if (rc != 0)
+		return rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
 	/* Every rank is read even with --ranks: chrome's tid is the lane's
 	 * number and "call" the call's, both over the whole file, and
 	 * speedscope's frames take a region's source from any rank's row,
@@ -246,12 +256,6 @@ static int export_main(void *args)
 		sv_cli_eprintf("scopeview: %s", err.msg);
 		return SV_EXIT_LOAD;
 	}
-	x.format = a->format;
-	x.stream = stdout;
-	x.file = a->file;
-	x.rank_on = a->sel.rank_on;
-	x.nrank_on = a->sel.nrank_on;
-	x.has_range = a->range != NULL;
 	rc = sv_cli_engine->export(&x, p, &err);
 	rc = rc < 0 ? sv_cli_output_fail(&err) : SV_EXIT_OK;
 	sv_cli_engine->release(p);

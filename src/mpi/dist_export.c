@@ -30,33 +30,6 @@
 #define EXPORT_TAG_DATA 41
 #define EXPORT_TAG_END  42
 
-/* Where process 0 puts the bytes of the list: the output, less the
- * separator before the list's first item. */
-struct export_sink {
-	FILE *out;
-	size_t skip; /* bytes still to drop: the first item's separator */
-	bool any;    /* the list has an item */
-};
-
-static void export_sink_put(struct export_sink *s, const char *b, size_t n)
-{
-	size_t k;
-
-	if (!n)
-		return;
-	s->any = true;
-	k = n < s->skip ? n : s->skip;
-	s->skip -= k;
-	if (n > k)
-		fwrite(b + k, 1, n - k, s->out);
-}
-
-static ssize_t export_to_sink(void *c, const char *b, size_t n)
-{
-	export_sink_put(c, b, n);
-	return (ssize_t)n;
-}
-
 /* The other processes: each write a message to process 0 (which takes
  * them in order: a blocking send, so no more than a buffer waits). */
 static ssize_t export_to_root(void *c, const char *b, size_t n)
@@ -85,7 +58,7 @@ struct export_job {
 	uint64_t *row_call;
 	FILE *mine; /* this process's pieces: to sink, or to process 0 */
 	/* process 0 */
-	struct export_sink sink;
+	struct sv_export_sink sink;
 	FILE *out;
 	char *buf;
 	size_t cap;
@@ -110,7 +83,7 @@ static int export_receive(struct export_job *j, int k)
 			sv_grow((void **)&j->buf, &j->cap, (size_t)n + 1, 1);
 		MPI_Recv(j->buf, n, MPI_CHAR, k, EXPORT_TAG_DATA,
 			MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		export_sink_put(&j->sink, j->buf, (size_t)n);
+		sv_export_sink_put(&j->sink, j->buf, (size_t)n);
 	}
 }
 
@@ -312,8 +285,7 @@ static int export_parts(struct export_job *j, struct sv_error *err)
 
 	if (sv_dist_rank() == 0) {
 		j->sink.out = j->out;
-		j->mine = fopencookie(&j->sink, "w",
-			(cookie_io_functions_t){.write = export_to_sink});
+		j->mine = sv_export_sink_stream(&j->sink);
 	} else {
 		j->mine = fopencookie(NULL, "w",
 			(cookie_io_functions_t){.write = export_to_root});

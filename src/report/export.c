@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "export_priv.h"
 #include "scopeview/callpath.h"
@@ -298,6 +299,31 @@ int sv_export_csv(FILE *out, const struct sv_profile *p,
 {
 	(void)file;
 	return export_csv_write(out, p, sc, NULL, SV_EXPORT_ALL, err);
+}
+
+void sv_export_sink_put(struct sv_export_sink *s, const char *b, size_t n)
+{
+	size_t k;
+
+	if (!n)
+		return;
+	s->any = true;
+	k = n < s->skip ? n : s->skip;
+	s->skip -= k;
+	if (n > k)
+		fwrite(b + k, 1, n - k, s->out);
+}
+
+static ssize_t export_to_sink(void *c, const char *b, size_t n)
+{
+	sv_export_sink_put(c, b, n);
+	return (ssize_t)n;
+}
+
+FILE *sv_export_sink_stream(struct sv_export_sink *s)
+{
+	return fopencookie(
+		s, "w", (cookie_io_functions_t){.write = export_to_sink});
 }
 
 int sv_export_piece(const char *format, enum sv_export_piece piece, FILE *out,
