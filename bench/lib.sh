@@ -26,15 +26,16 @@ bench_need_built() {
 }
 
 # DIR/calls-SIZE-KIND.h5, written with EXE's gen when missing (16 ranks,
-# schema 3): KIND 2 is the two-column file (start deltas and durations,
+# 64 for a billion calls; schema 3): KIND 2 is the two-column file (start deltas and durations,
 # --no-call-ids), KIND 5 the five-column one (call, parent and thread
 # ids, --threads 2), both in scope-profiler's writer's layout (chunks of
 # 1024 values, shuffle + deflate); KIND 2c is the two-column file in
 # chunks of 65536 values (few large chunks, as a writer that sizes them
 # to the data leaves).  Prints the path.
 bench_scale_file() {
-	local name=$1 exe=$2 dir=$3 size=$4 kind=$5 f extra
+	local name=$1 exe=$2 dir=$3 size=$4 kind=$5 f extra ranks=16
 	f=$dir/calls-$size-$kind.h5
+	case "$size" in 1G|1000M|1000000000) ranks=64 ;; esac
 	if [ ! -s "$f" ]; then
 		case "$kind" in
 		2) extra=(--no-call-ids) ;;
@@ -43,7 +44,7 @@ bench_scale_file() {
 		esac
 		echo "$name: writing $f" >&2
 		mkdir -p "$dir"
-		"$exe" gen --quiet --ranks 16 --events "$size" "${extra[@]}" \
+		"$exe" gen --quiet --ranks "$ranks" --events "$size" "${extra[@]}" \
 			"$f.tmp"
 		mv "$f.tmp" "$f"
 	fi

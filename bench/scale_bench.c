@@ -3,7 +3,8 @@
  * file, as one table with the targets of issue 39.  Run through
  * bench/scale.sh (which writes the profiles), or by hand:
  *
- *     build/bench/scale_bench [--runs N] [--no-anchor] LABEL=FILE...
+ *     build/bench/scale_bench [--runs N] [--no-anchor] [--memory SIZE]
+ *                             LABEL=FILE...
  *
  * For each FILE it times the inflate of every chunk of its event columns
  * on every core (bench_inflate.h: the limit no reader can beat), runs
@@ -40,6 +41,13 @@
  * process of its own: its time against the h5py read and its peak RSS a
  * call, due at 100M calls within half the h5py read and 12 B/call.
  *
+ * With --memory SIZE the viewer has that budget (scopeview --memory):
+ * after the first frame (from the stored records, due within 2 s) and
+ * the ranks that fit, the only keys are a switch of the ranks held
+ * (":ranks A-B" Enter, as many ranks as are held, the last not held;
+ * the result due within 10 s) and q; the table says how many ranks were
+ * held and drawn from their stored rows (bench/scale.sh --sizes 1G).
+ *
  * Prints one markdown table: each measure, its target and whether every
  * file met it; a cell marked * missed its target.  Figures are read, not
  * asserted: the exit status is 0 whenever every file could be measured.
@@ -55,6 +63,7 @@
 #include <unistd.h>
 
 #include "scopeview/app.h"
+#include "scopeview/budget.h"
 #include "scopeview/heap.h"
 #include "scopeview/keys.h"
 #include "scopeview/load.h"
@@ -111,6 +120,12 @@ struct sb_result {
 	/* `scopeview summary FILE` in a process of its own: seconds and
 	 * peak RSS (bytes); -1 when it could not be run. */
 	double summary_s, summary_rss;
+	/* Under a memory budget (--memory): the ranks of the file, those
+	 * held when ready and those drawn from their stored rows; a switch
+	 * of the ranks held (:ranks A-B Enter, as many ranks, those not
+	 * held) and the time until the view holds them. */
+	uint32_t ranks, held, from_rows, switched;
+	double switch_ms, switch_done_s;
 };
 
 /* ---- the timing backend ---------------------------------------------- */
@@ -130,6 +145,7 @@ enum sb_step {
 	SB_RANGE,
 	SB_UNRANGE,
 	SB_FIELD,
+	SB_SWITCH,
 	SB_QUIT,
 	SB_STEPS
 };
@@ -154,6 +170,10 @@ struct sb_run {
 };
 
 static struct sb_run sb;
+/* --memory: the viewer's budget (0: none), and the :ranks command of its
+ * switch, made when ready. */
+static uint64_t sb_memory;
+static char sb_switch_cmd[64];
 
 static struct sv_view *sb_view(void)
 {
@@ -182,6 +202,40 @@ static double sb_frames(struct sv_view *v, int64_t span)
 	return bench_frames(v, span, SB_FRAMES, &ft) ? ft.median : 0;
 }
 
+/* The ranks held and drawn from stored rows, and the :ranks command
+ * that holds as many others (the last ranks not held). */
+static void sb_measure_budget(const struct sv_profile *p)
+{
+	uint32_t n = p->file_ranks ? p->file_ranks : p->num_ranks, r, k;
+	bool *held = calloc(n ? n : 1, sizeof *held);
+	size_t l;
+
+	if (!held)
+		return;
+	for (l = 0; l < p->nlanes; l++) {
+		r = p->lanes[l].rank;
+		if (r < n && !sv_lane_not_read(p, &p->lanes[l]))
+			held[r] = true;
+	}
+	sb.r->ranks = n;
+	sb.r->held = sb.r->from_rows = 0;
+	for (r = 0; r < n; r++) {
+		sb.r->held += held[r];
+		sb.r->from_rows += !held[r];
+	}
+	/* The last sb.r->held ranks not held, as one range when they are
+	 * one (the budget holds the first ranks). */
+	sb_switch_cmd[0] = '\0';
+	for (r = n, k = 0; r > 0 && k < sb.r->held; r--)
+		k += !held[r - 1];
+	if (k && sb.r->from_rows) {
+		snprintf(sb_switch_cmd, sizeof sb_switch_cmd, ":ranks %u-%u",
+			(unsigned)r, (unsigned)(n - 1));
+		sb.r->switched = n - r;
+	}
+	free(held);
+}
+
 static void sb_measure_ready(struct sv_view *v)
 {
 	struct sv_timeline *tl = sv_view_timeline(v);
@@ -191,6 +245,8 @@ static void sb_measure_ready(struct sv_view *v)
 	sb.r->ready_rss = bench_status_bytes("VmRSS");
 	sb.r->peak_rss = bench_status_bytes("VmHWM");
 	sb.r->calls = v->s.p->ncalls;
+	if (sb_memory)
+		sb_measure_budget(v->s.p);
 	if (!tl)
 		return;
 	narrow = sv_timeline_min_span(tl);
@@ -253,7 +309,17 @@ static int sb_script(bool idle)
 		*sb.done_slot = -1; /* gave up waiting */
 		sb.done_slot = NULL;
 	}
+	if (sb_memory && sb.step != SB_SWITCH && sb.step != SB_QUIT) {
+		/* Under a budget: the switch of the ranks held, then q. */
+		if (sb_switch_cmd[0])
+			return sb_enter_after(sb_switch_cmd, SB_SWITCH,
+				&sb.r->switch_ms, &sb.r->switch_done_s);
+		sb.step = SB_SWITCH;
+	}
 	switch (sb.step) {
+	case SB_SWITCH:
+		sb.step = SB_QUIT;
+		return sb_key('q', &sb.r->q_ms, NULL);
 	case SB_LOADING:
 		sb.step = SB_ZOOM;
 		return sb_key('+', &sb.r->zoom_ms, NULL);
@@ -421,12 +487,23 @@ static int sb_view_run(const char *path, double quit_at, struct sb_result *r)
 	memset(&sb, 0, sizeof sb);
 	memset(&ao, 0, sizeof ao);
 	sb.r = r;
+	if (sb_memory) {
+		/* Under a budget only the switch is asked for. */
+		double *skip[] = {&r->zoom_ms, &r->search_ms, &r->solo_ms,
+			&r->unsolo_ms, &r->filter_ms, &r->refilter_ms,
+			&r->unfilter_ms, &r->ranks_ms, &r->unranks_ms,
+			&r->range_ms, &r->unrange_ms, &r->field_ms};
+		size_t i;
+		for (i = 0; i < sizeof skip / sizeof skip[0]; i++)
+			*skip[i] = -1;
+	}
 	sb.quit_at = quit_at;
 	ao.path = path;
 	ao.load_in_thread = true;
 	ao.poll_ms = 20;
 	ao.source.load = sb_load;
 	ao.source.thread_init = sv_load_quiet_hdf5;
+	ao.source.memory = sb_memory;
 	b.size = sb_size;
 	b.getkey = sb_getkey;
 	b.present = sb_present;
@@ -796,6 +873,8 @@ static enum sb_verdict sb_bg_cell(
 {
 	enum sb_verdict v = sb_ms_cell(ms, 50, b, n);
 	size_t len = strlen(b);
+	if (ms < 0) /* not asked */
+		return SB_NA;
 	if (done_s < 0) {
 		snprintf(b + len, n - len, ", no result in %.0f s",
 			SB_STEP_MAX_S);
@@ -837,6 +916,43 @@ static enum sb_verdict c_field(int k, char *b, size_t n)
 	if (limit > 0 && R->field_done_s >= 0)
 		snprintf(b + len, n - len, " (%.2fx h5py)",
 			R->field_done_s / R->h5py_s);
+	return v;
+}
+
+/* Under a budget: the ranks held and drawn from stored rows. */
+static enum sb_verdict c_budget_ranks(int k, char *b, size_t n)
+{
+	if (!sb_memory || !R->ranks) {
+		snprintf(b, n, "-");
+		return SB_NA;
+	}
+	snprintf(b, n, "%u of %u held, %u from stored rows", (unsigned)R->held,
+		(unsigned)R->ranks, (unsigned)R->from_rows);
+	return SB_NA;
+}
+
+static enum sb_verdict c_budget_first(int k, char *b, size_t n)
+{
+	if (!sb_memory) {
+		snprintf(b, n, "-");
+		return SB_NA;
+	}
+	snprintf(b, n, "%.3f s", R->first_s);
+	return R->first_s < 2.0 ? SB_MET : SB_MISSED;
+}
+
+static enum sb_verdict c_budget_switch(int k, char *b, size_t n)
+{
+	enum sb_verdict v;
+	size_t len;
+
+	if (!sb_memory || !R->switched) {
+		snprintf(b, n, "-");
+		return SB_NA;
+	}
+	v = sb_bg_cell(R->switch_ms, R->switch_done_s, 10.0, b, n);
+	len = strlen(b);
+	snprintf(b + len, n - len, " (%u ranks)", (unsigned)R->switched);
 	return v;
 }
 
@@ -943,6 +1059,10 @@ static const struct {
 		c_stall_ready},
 	{"summary (x h5py)", "<= 0.5x h5py at 100M", c_summary},
 	{"summary: peak RSS", "<= 12 B/call at 100M", c_summary_rss},
+	{"budget (--memory): ranks held", "-", c_budget_ranks},
+	{"budget: first frame, from stored records", "< 2 s", c_budget_first},
+	{"budget: a switch of the ranks held (:ranks)",
+		"<= 50 ms, result < 10 s", c_budget_switch},
 	{"ready time, 10x calls", "<= 11x", c_lin_time},
 	{"RSS, 10x calls", "<= 11x", c_lin_mem},
 };
@@ -989,6 +1109,13 @@ int main(int argc, char **argv)
 			runs = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--no-anchor")) {
 			anchor = false;
+		} else if (!strcmp(argv[i], "--memory") && i + 1 < argc) {
+			struct sv_error err = {0};
+			if (sv_budget_parse(argv[++i], &sb_memory, &err) < 0) {
+				fprintf(stderr, "scale_bench: --memory: %s\n",
+					err.msg);
+				return 2;
+			}
 		} else if (eq && eq != argv[i] && sb_nfiles < SB_FILES &&
 			   argv[i][0] != '-') {
 			struct sb_file *f = &sb_files[sb_nfiles++];
@@ -997,13 +1124,14 @@ int main(int argc, char **argv)
 			f->path = eq + 1;
 		} else {
 			fprintf(stderr, "usage: scale_bench [--runs N] "
-					"[--no-anchor] LABEL=FILE...\n");
+					"[--no-anchor] [--memory SIZE] "
+					"LABEL=FILE...\n");
 			return 2;
 		}
 	}
 	if (!sb_nfiles || runs < 1) {
 		fprintf(stderr, "usage: scale_bench [--runs N] [--no-anchor] "
-				"LABEL=FILE...\n");
+				"[--memory SIZE] LABEL=FILE...\n");
 		return 2;
 	}
 	for (i = 0; i < sb_nfiles; i++) {
