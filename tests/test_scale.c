@@ -6,8 +6,9 @@
  *
  * No wall-clock thresholds: each case times the same operation at n and
  * 4n (process CPU time, the least of three trials of 20 ms or more) and
- * fails when the ratio reaches 10 (n log n gives about 4.5, up to 8 on a
- * loaded machine; n^2 gives 16).
+ * fails when the ratio reaches 12 (n log n gives about 4.5, up to 8 on a
+ * loaded machine, and once 10.8 for the regions, whose 4n case leaves
+ * the cache; n^2 gives 16).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ static void scale_check(const char *what, double (*f)(size_t), size_t n)
 	double ratio = b / (a > 1e-3 ? a : 1e-3);
 	fprintf(stderr, "scale %s: n=%zu %.4f s, 4n %.4f s, ratio %.2f\n", what,
 		n, a, b, ratio);
-	ck_assert_msg(ratio < 10, "%s: 4x the input took %.1fx the time", what,
+	ck_assert_msg(ratio < 12, "%s: 4x the input took %.1fx the time", what,
 		ratio);
 }
 

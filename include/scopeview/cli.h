@@ -81,7 +81,8 @@ void sv_cli_select_load_opts(
 	const struct sv_cli_select *s, struct sv_load_opts *o);
 /*
  * A large profile read a share of its ranks at a time (cli_stream.c), for
- * the reports that need one share's calls at once: a columnar file of
+ * the reports that need one share's calls at once (summary, ranks,
+ * diff, tree, export): a columnar file of
  * 4M calls or more on two ranks or more (the environment variable
  * SCOPEVIEW_STREAM_MIN_CALLS sets another floor) with stored records,
  * all of it (no rank list), with this program's own calls (not

@@ -151,17 +151,22 @@ static int diff_load(const struct diff_args *a, const char *file,
 	struct sv_load_opts lo;
 	struct sv_error err = {0};
 	size_t i;
+	int streamed;
 
 	sv_cli_select_load_opts(&a->sel, &lo);
-	if (sv_cli_engine->load(file, &lo, p, &err) < 0) {
+	memset(&f, 0, sizeof f);
+	sv_cli_select_filter(&a->sel, &f);
+	/* A large run a few ranks at a time (as summary reads it): two runs
+	 * of 100M calls are not both held. */
+	streamed = sv_cli_stream_table(file, &lo, &f, t, p, &err);
+	if (streamed < 0 ||
+		(!streamed && sv_cli_engine->load(file, &lo, p, &err) < 0)) {
 		sv_cli_stderr("", err.msg);
 		return -1;
 	}
 	for (i = 0; i < (*p)->nwarnings; i++)
 		sv_cli_stderr("warning: ", (*p)->warnings[i]);
-	memset(&f, 0, sizeof f);
-	sv_cli_select_filter(&a->sel, &f);
-	if (sv_cli_engine->table(t, *p, &f, &err) < 0) {
+	if (!streamed && sv_cli_engine->table(t, *p, &f, &err) < 0) {
 		sv_cli_stderr("", err.msg);
 		sv_cli_engine->release(*p);
 		*p = NULL;
