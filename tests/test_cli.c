@@ -1285,6 +1285,65 @@ START_TEST(test_stream_export)
 }
 END_TEST
 
+/* An index that claims more calls than the file holds (a row of 2^31):
+ * the share fails as one load does, before it reads past the events,
+ * what was reserved for the claim never became memory, and summary
+ * fails with one line naming the index (exit status 1). */
+START_TEST(test_stream_claims)
+{
+	char *path = svt_tmp_path("stream_claims.h5");
+	struct sv_gen_opts g;
+	struct sv_load_opts lo;
+	struct sv_stats_table t;
+	struct sv_profile *w = NULL;
+	struct sv_error err = {0};
+	hid_t f, d;
+	int64_t *cnt;
+	hsize_t n;
+	char out[8192], *cmd;
+
+	sv_gen_opts_init(&g);
+	g.ranks = 4;
+	g.events = 20000;
+	ck_assert_msg(
+		sv_gen_write(path, &g, NULL, NULL, &err) == 0, "%s", err.msg);
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	ck_assert_int_ge(f, 0);
+	d = H5Dopen2(f, "/rank_region_index/event_counts", H5P_DEFAULT);
+	ck_assert_int_ge(d, 0);
+	{
+		hid_t sp = H5Dget_space(d);
+		H5Sget_simple_extent_dims(sp, &n, NULL);
+		H5Sclose(sp);
+	}
+	cnt = sv_xcalloc(n, sizeof *cnt);
+	ck_assert_int_ge(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL,
+				 H5P_DEFAULT, cnt),
+		0);
+	cnt[n - 1] = (int64_t)1 << 31;
+	ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL,
+				 H5P_DEFAULT, cnt),
+		0);
+	H5Dclose(d);
+	H5Fclose(f);
+	free(cnt);
+
+	setenv("SCOPEVIEW_STREAM_MIN_CALLS", "0", 1);
+	memset(&lo, 0, sizeof lo);
+	ck_assert_int_lt(sv_cli_stream_table(path, &lo, NULL, &t, &w, &err), 0);
+	ck_assert_ptr_null(w);
+	ck_assert_msg(strstr(err.msg, "event_counts"), "%s", err.msg);
+	cmd = sv_xasprintf("summary '%s'", path);
+	ck_assert_int_eq(run_exe(cmd, out, sizeof out), 1);
+	ck_assert_msg(strstr(out, "rank_region_index"), "%s", out);
+	ck_assert_msg(strchr(out, '\n') == strrchr(out, '\n'),
+		"more than one line: %s", out);
+	free(cmd);
+	unsetenv("SCOPEVIEW_STREAM_MIN_CALLS");
+	free(path);
+}
+END_TEST
+
 /* Files loaded whole: one rank, no stored records (schema 1), an
  * aggregate file, fewer calls than the floor, a selection of ranks; an
  * export as a JSON profile or of some ranks. */
@@ -1359,6 +1418,7 @@ static Suite *suite(void)
 	tcase_add_test(st, test_stream_same);
 	tcase_add_test(st, test_stream_declines);
 	tcase_add_loop_test(st, test_stream_export, 0, 2);
+	tcase_add_test(st, test_stream_claims);
 	tcase_set_timeout(st, 120);
 	suite_add_tcase(s, st);
 	return s;

@@ -66,7 +66,7 @@ static bool stream_fits(
 			n = r->rank + 1;
 		if (!r->count)
 			continue;
-		if (!r->has_summary)
+		if (!r->has_summary || r->count > SV_MAX_CALLS)
 			return false;
 		total += r->count;
 		if (r0 == UINT32_MAX)
@@ -76,8 +76,9 @@ static bool stream_fits(
 	}
 	*nranks = n;
 	*ncalls = total;
+	/* (More calls than a load holds: the load says so.) */
 	return whole->layout == SV_LAYOUT_COLUMNAR && whole->schema >= 2 &&
-	       many && total >= stream_min_calls();
+	       many && total >= stream_min_calls() && total <= SV_MAX_CALLS;
 }
 
 /* Each region's earliest start from the stored records (0: no calls). */

@@ -16,17 +16,71 @@
 #include "stats_priv.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A region's durations: those that fit in 32 bits, four bytes each, and
- * the rest (negative, or 4.3 s and longer) beside them. */
+ * the rest (negative, or 4.3 s and longer) beside them.  v is a mapping
+ * of its own (cap values, reserved not committed: only the pages the
+ * values fill are memory), so a count the index claims costs nothing
+ * until the calls are read, however large, and growing it moves no
+ * values; or, where no mapping can be made, from malloc. */
 struct stream_pool {
 	uint32_t *v;
 	size_t n, cap;
+	bool mapped;
 	int64_t *wide;
 	size_t nwide, wide_cap;
 };
+
+/* Room for at least want values in pl->v. */
+static void stream_reserve(struct stream_pool *pl, size_t want)
+{
+	size_t cap = pl->cap ? pl->cap : 4096, bytes;
+	void *m;
+
+	while (cap < want)
+		cap = cap > SIZE_MAX / 8 ? want : cap * 2;
+	bytes = cap * sizeof *pl->v;
+	if (!pl->v)
+		m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	else if (pl->mapped)
+		m = mremap(
+			pl->v, pl->cap * sizeof *pl->v, bytes, MREMAP_MAYMOVE);
+	else
+		m = MAP_FAILED;
+	if (m != MAP_FAILED) {
+		pl->v = m;
+		pl->cap = cap;
+		pl->mapped = true;
+		return;
+	}
+	if (pl->mapped) { /* out of address space: copied to the heap */
+		uint32_t *v = sv_xmalloc(bytes);
+		memcpy(v, pl->v, pl->n * sizeof *v);
+		munmap(pl->v, pl->cap * sizeof *pl->v);
+		pl->v = v;
+		pl->cap = cap;
+		pl->mapped = false;
+		return;
+	}
+	sv_grow((void **)&pl->v, &pl->cap, want, sizeof *pl->v);
+}
+
+static void stream_pool_free(struct stream_pool *pl)
+{
+	if (pl->mapped)
+		munmap(pl->v, pl->cap * sizeof *pl->v);
+	else
+		sv_free_big(pl->v);
+	free(pl->wide);
+	memset(pl, 0, sizeof *pl);
+}
 
 struct sv_stats_stream {
 	const struct sv_profile *whole;
@@ -46,17 +100,18 @@ struct sv_stats_stream *sv_stats_stream_new(const struct sv_profile *whole)
 	s->whole = whole;
 	s->pool = sv_xcalloc(
 		whole->nregions ? whole->nregions : 1, sizeof *s->pool);
-	/* Each region's calls as the index counts them: its pool made once
-	 * at its size, not grown (and copied) share by share. */
+	/* Each region's calls as the index counts them: its pool reserved
+	 * once at that size (SV_MAX_CALLS at most, what a load holds), not
+	 * grown share by share. */
 	for (i = 0; i < whole->nrows; i++)
 		if (whole->rows[i].region < whole->nregions)
 			calls[whole->rows[i].region] += whole->rows[i].count;
 	for (g = 0; g < whole->nregions; g++)
-		if (calls[g]) {
-			s->pool[g].cap = (size_t)calls[g];
-			s->pool[g].v = sv_xmalloc(
-				s->pool[g].cap * sizeof *s->pool[g].v);
-		}
+		if (calls[g])
+			stream_reserve(
+				&s->pool[g], (size_t)(calls[g] < SV_MAX_CALLS
+							      ? calls[g]
+							      : SV_MAX_CALLS));
 	free(calls);
 	return s;
 }
@@ -66,7 +121,7 @@ static void stream_keep(struct stream_pool *pl, const int64_t *v, size_t n)
 	size_t i;
 
 	if (pl->n + n > pl->cap)
-		sv_grow((void **)&pl->v, &pl->cap, pl->n + n, sizeof *pl->v);
+		stream_reserve(pl, pl->n + n);
 	for (i = 0; i < n; i++) {
 		if (v[i] >= 0 && v[i] <= (int64_t)UINT32_MAX) {
 			pl->v[pl->n++] = (uint32_t)v[i];
@@ -168,21 +223,22 @@ static void stream_percentiles(const struct stream_pool *pl, double *out)
 	free(count);
 }
 
-int sv_stats_stream_end(struct sv_stats_stream *s, struct sv_stats_table *t,
-	const struct sv_stats_filter *f, struct sv_error *err)
-{
-	size_t i;
-	int rc;
+/* The regions of a table whose percentiles are to be selected, shared by
+ * two threads (each takes the next). */
+struct stream_end {
+	struct sv_stats_stream *s;
+	struct sv_stats_table *t;
+	atomic_size_t next;
+};
 
-	if (!s)
-		return sv_error_set(err, -EINVAL, "statistics: no stream");
-	rc = sv_stats_table_merge(
-		t, s->whole, f, true, s->parts, s->nparts, err);
-	if (rc < 0)
-		return rc;
-	for (i = 0; i < t->nregions; i++) {
-		struct sv_stats *st = &t->regions[i].s;
-		struct stream_pool *pl = &s->pool[t->regions[i].region];
+static void *stream_end_work(void *arg)
+{
+	struct stream_end *e = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&e->next, 1)) < e->t->nregions) {
+		struct sv_stats *st = &e->t->regions[i].s;
+		struct stream_pool *pl = &e->s->pool[e->t->regions[i].region];
 		double out[3];
 		if (!st->num_calls || st->num_calls != pl->n + pl->nwide)
 			continue;
@@ -192,10 +248,35 @@ int sv_stats_stream_end(struct sv_stats_stream *s, struct sv_stats_table *t,
 		st->p95_ns = out[1];
 		st->p99_ns = out[2];
 		/* Each region's durations are read once: gone now. */
-		sv_free_big(pl->v);
-		free(pl->wide);
-		memset(pl, 0, sizeof *pl);
+		stream_pool_free(pl);
 	}
+	return NULL;
+}
+
+int sv_stats_stream_end(struct sv_stats_stream *s, struct sv_stats_table *t,
+	const struct sv_stats_filter *f, struct sv_error *err)
+{
+	struct stream_end e;
+	pthread_t th;
+	bool two;
+	int rc;
+
+	if (!s)
+		return sv_error_set(err, -EINVAL, "statistics: no stream");
+	rc = sv_stats_table_merge(
+		t, s->whole, f, true, s->parts, s->nparts, err);
+	if (rc < 0)
+		return rc;
+	/* The pooled percentiles, a pass or two over every call's duration:
+	 * on two threads, a region at a time. */
+	e.s = s;
+	e.t = t;
+	atomic_init(&e.next, 0);
+	two = t->nregions > 1 &&
+	      pthread_create(&th, NULL, stream_end_work, &e) == 0;
+	stream_end_work(&e);
+	if (two)
+		pthread_join(th, NULL);
 	return 0;
 }
 
@@ -205,10 +286,8 @@ void sv_stats_stream_free(struct sv_stats_stream *s)
 
 	if (!s)
 		return;
-	for (g = 0; g < s->whole->nregions; g++) {
-		sv_free_big(s->pool[g].v);
-		free(s->pool[g].wide);
-	}
+	for (g = 0; g < s->whole->nregions; g++)
+		stream_pool_free(&s->pool[g]);
 	free(s->pool);
 	free(s->parts);
 	free(s);
