@@ -35,6 +35,9 @@
  * (about 40 bytes a call while its table is made), or one rank; two are
  * held at once (one read while the other's table is made). */
 #define STREAM_SHARE_MAX 16000000
+/* Rank numbers above this (the shares keep a flag and a count a rank up
+ * to the highest) are a file for one load. */
+#define STREAM_MAX_RANK (1u << 24)
 
 static uint64_t stream_min_calls(void)
 {
@@ -62,6 +65,8 @@ static bool stream_fits(
 
 	for (i = 0; i < whole->nrows; i++) {
 		const struct sv_row *r = &whole->rows[i];
+		if (r->rank >= STREAM_MAX_RANK)
+			return false;
 		if (r->rank + 1 > n)
 			n = r->rank + 1;
 		if (!r->count)
