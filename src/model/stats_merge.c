@@ -32,30 +32,39 @@ static int merge_key_cmp(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
+/* The rows of p as keys (at: the row), sorted by rank, region and row,
+ * each with its place among the rows of its rank and region (nth). */
+static struct merge_key *merge_row_keys(const struct sv_profile *p)
+{
+	struct merge_key *k = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *k);
+	size_t i;
+
+	for (i = 0; i < p->nrows; i++) {
+		k[i].rank = p->rows[i].rank;
+		k[i].region = p->rows[i].region;
+		k[i].nth = 0;
+		k[i].at = i;
+	}
+	qsort(k, p->nrows, sizeof *k, merge_key_cmp);
+	for (i = 1; i < p->nrows; i++)
+		if (k[i].rank == k[i - 1].rank &&
+			k[i].region == k[i - 1].region)
+			k[i].nth = k[i - 1].nth + 1;
+	return k;
+}
+
 /* part_of[row]: the part of each row of p, or SIZE_MAX. */
 static size_t *merge_join(const struct sv_profile *p,
 	const struct sv_stats_part *parts, size_t nparts)
 {
-	struct merge_key *rk =
-		sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *rk);
+	struct merge_key *rk = merge_row_keys(p);
 	struct merge_key *pk = sv_xmalloc((nparts ? nparts : 1) * sizeof *pk);
 	size_t *part_of =
 		sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *part_of);
 	size_t i, j;
 
-	for (i = 0; i < p->nrows; i++) {
-		rk[i].rank = p->rows[i].rank;
-		rk[i].region = p->rows[i].region;
-		rk[i].nth = 0;
-		rk[i].at = i;
+	for (i = 0; i < p->nrows; i++)
 		part_of[i] = SIZE_MAX;
-	}
-	qsort(rk, p->nrows, sizeof *rk, merge_key_cmp);
-	/* The nth row of the same rank and region, in row order. */
-	for (i = 1; i < p->nrows; i++)
-		if (rk[i].rank == rk[i - 1].rank &&
-			rk[i].region == rk[i - 1].region)
-			rk[i].nth = rk[i - 1].nth + 1;
 	for (i = 0; i < nparts; i++) {
 		pk[i].rank = parts[i].rank;
 		pk[i].region = parts[i].region;
@@ -85,25 +94,12 @@ static size_t *merge_join(const struct sv_profile *p,
 /* nth[row]: the row's place among the rows of its rank and region. */
 static uint32_t *stats_nth(const struct sv_profile *p)
 {
-	struct merge_key *k = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *k);
+	struct merge_key *k = merge_row_keys(p);
 	uint32_t *nth = sv_xcalloc(p->nrows ? p->nrows : 1, sizeof *nth);
-	size_t i, run = 0;
+	size_t i;
 
-	for (i = 0; i < p->nrows; i++) {
-		k[i].rank = p->rows[i].rank;
-		k[i].region = p->rows[i].region;
-		k[i].nth = 0;
-		k[i].at = i;
-	}
-	qsort(k, p->nrows, sizeof *k, merge_key_cmp);
-	for (i = 0; i < p->nrows; i++) {
-		if (i && k[i].rank == k[i - 1].rank &&
-			k[i].region == k[i - 1].region)
-			run++;
-		else
-			run = 0;
-		nth[k[i].at] = (uint32_t)run;
-	}
+	for (i = 0; i < p->nrows; i++)
+		nth[k[i].at] = k[i].nth;
 	free(k);
 	return nth;
 }
