@@ -6,8 +6,11 @@
  * its calls are from where the previous cell's predicted them).
  *
  * usage: render_bench [--size WxH] [--frames N] [--dir DIR] [--two]
- *                     [--full] [--no-panel] [CALLS | FILE.h5 ...]
+ *                     [--full] [--no-panel] [--filter SPEC]
+ *                     [CALLS | FILE.h5 ...]
  * --full: only the whole run's frame (for a profiler).
+ * --filter SPEC: the frames with the region filter SPEC on (\\SPEC in the
+ * viewer; its time is printed), drawn through its index.
  * --no-panel: hide the summary panel (shown by default, as in the viewer).
  * CALLS defaults to 1000000 10000000; 100000000 is worth a run by hand.
  * Profiles are written with the gen module (as `scopeview gen` does) into
@@ -81,7 +84,7 @@ static int bench_second(
 
 /* What to measure, from the command line. */
 struct bench_opts {
-	const char *dir;
+	const char *dir, *filter;
 	int w, h, frames;
 	bool two, full, no_panel;
 };
@@ -159,6 +162,18 @@ static int bench_one(const struct bench_opts *o, const char *arg)
 		sv_profile_free(p);
 		return 1;
 	}
+	if (o->filter) {
+		t = bench_now();
+		sv_session_set_filter(&v.s, o->filter);
+		while (sv_session_busy(&v.s)) {
+			sv_session_poll(&v.s);
+			nanosleep(&(struct timespec){0, 1000000}, NULL);
+		}
+		printf("  filter '%s': %.3f s, its index %.1f B/call\n",
+			o->filter, bench_now() - t,
+			(double)sv_session_index(&v.s)->bytes /
+				(double)(p->ncalls ? p->ncalls : 1));
+	}
 	run = v.s.run_t1 - v.s.run_t0;
 	spans[nspans++] = run;
 	for (k = 0; k < 7 && !o->full; k++) {
@@ -201,6 +216,8 @@ int main(int argc, char **argv)
 			o.two = true;
 		} else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			o.dir = argv[++i];
+		} else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+			o.filter = argv[++i];
 		} else if (!strcmp(argv[i], "--full")) {
 			o.full = true;
 		} else if (!strcmp(argv[i], "--no-panel")) {

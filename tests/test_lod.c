@@ -439,6 +439,68 @@ static void lod_same(const struct sv_lod_index *a, const struct sv_lod_index *b)
 	}
 }
 
+/* Whether a and b answer alike for every call of p: its position, its
+ * children, its siblings, and for a few time ranges of each level the
+ * positions, the busy time and the longest call. */
+static void lod_same_answers(const struct sv_profile *p,
+	const struct sv_lod_index *a, const struct sv_lod_index *b)
+{
+	uint32_t c, d, lo, hi, lo2, hi2;
+	size_t l;
+	int k;
+
+	for (c = 0; c < p->ncalls; c++) {
+		ck_assert_uint_eq(
+			sv_lod_level_pos(a, c), sv_lod_level_pos(b, c));
+		ck_assert_uint_eq(
+			sv_lod_first_child(a, c), sv_lod_first_child(b, c));
+		ck_assert_uint_eq(
+			sv_lod_longest_child(a, c), sv_lod_longest_child(b, c));
+		ck_assert_uint_eq(
+			sv_lod_sibling(a, c, 1), sv_lod_sibling(b, c, 1));
+		ck_assert_uint_eq(
+			sv_lod_sibling(a, c, -1), sv_lod_sibling(b, c, -1));
+	}
+	for (l = 0; l < a->nlanes; l++)
+		for (d = 0; d < a->lanes[l].ndepth; d++) {
+			const struct sv_lod_level *x = sv_lod_index_level(
+							  a, l, d),
+						  *y = sv_lod_index_level(
+							  b, l, d);
+			int64_t t0, span;
+			if (!x->n)
+				continue;
+			t0 = sv_lod_start(x, 0);
+			span = sv_lod_maxend(x, x->n - 1) - t0 + 1;
+			for (k = 1; k <= 16; k++) {
+				int64_t u0 = t0 + span * (k - 1) / 17,
+					u1 = t0 + span * (k + 3) / 17;
+				sv_lod_range(x, u0, u1, &lo, &hi);
+				sv_lod_range(y, u0, u1, &lo2, &hi2);
+				ck_assert_uint_eq(lo, lo2);
+				ck_assert_uint_eq(hi, hi2);
+				ck_assert_int_eq(sv_lod_busy(x, u0, u1, lo, hi),
+					sv_lod_busy(y, u0, u1, lo, hi));
+				if (hi > lo)
+					ck_assert_uint_eq(
+						sv_lod_longest(a, x, lo, hi),
+						sv_lod_longest(b, y, lo, hi));
+			}
+		}
+}
+
+/* The levels of ix read through the index of every call. */
+static size_t lod_overlays(const struct sv_lod_index *ix)
+{
+	size_t l, n = 0;
+	uint32_t d;
+
+	for (l = 0; l < ix->nlanes; l++)
+		for (d = 0; d < ix->lanes[l].ndepth; d++)
+			n += ix->lanes[l].levels[d].over != NULL;
+	return n;
+}
+
 /* Generated profiles (threads, tasks; packed and not) and region
  * filters: given the index of every call made with its regions, when
  * the index of some regions is selected from it, then it is the index
@@ -454,12 +516,14 @@ static const struct {
 	{1, 1, 0, 1, false},
 };
 /* Which regions a filter keeps: by name prefix, every other one, all,
- * none. */
-static const char *const select_keeps[] = {
-	"kernel", "mpi", "main", "fib", "#odd", "#all", "#none", "solve"};
+ * none, all but the mpi ones. */
+static const char *const select_keeps[] = {"kernel", "mpi", "main", "fib",
+	"#odd", "#all", "#none", "solve", "#not mpi"};
 
 static bool select_keep_name(const char *how, const char *name, uint32_t r)
 {
+	if (!strcmp(how, "#not mpi"))
+		return strncmp(name, "mpi", 3) != 0;
 	if (!strcmp(how, "#odd"))
 		return r % 2;
 	if (!strcmp(how, "#all"))
@@ -477,7 +541,7 @@ START_TEST(test_lod_select)
 	char name[32];
 	struct sv_profile *p;
 	bool *keep;
-	size_t k;
+	size_t k, overlays;
 	uint32_t r;
 
 	snprintf(name, sizeof name, "select%d.h5", _i);
@@ -490,7 +554,7 @@ START_TEST(test_lod_select)
 	sv_lod_build_run(&b, 2);
 	ck_assert_int_eq(sv_lod_build_end(&b, NULL), 0);
 	keep = calloc(p->nregions + 1, sizeof *keep);
-	for (k = 0; k < nk; k++) {
+	for (k = 0, overlays = 0; k < nk; k++) {
 		for (r = 0; r < p->nregions; r++)
 			keep[r] = select_keep_name(
 				select_keeps[k], p->regions[r], r);
@@ -499,11 +563,19 @@ START_TEST(test_lod_select)
 					 1 + k % 2, NULL),
 			0);
 		lod_same(&ref, &sel);
-		/* its own calls only: what is borrowed is not counted */
+		lod_same_answers(p, &ref, &sel);
+		/* its own calls only: what is borrowed is not counted, and
+		 * a level read through the index of every call holds only
+		 * its longest-call tables and runs */
 		ck_assert_uint_le(sel.bytes, ref.bytes);
+		overlays += lod_overlays(&sel);
 		sv_lod_index_fini(&sel);
 		sv_lod_index_fini(&ref);
 	}
+	/* a filter leaving out a few regions' calls reads most levels
+	 * through the index of every call (but the profile of one call) */
+	if (p->ncalls > 1)
+		ck_assert_uint_gt(overlays, 0);
 	/* every region: every level borrowed, the same index */
 	ck_assert_int_eq(
 		sv_lod_index_select(&sel, &all, NULL, NULL, 1, NULL), 0);

@@ -49,6 +49,29 @@ struct sv_lod_regions {
 	size_t bytes;         /* what it allocated */
 };
 
+struct sv_lod_level;
+
+/* A level of a filter's index that keeps most of a level of the index of
+ * every call (sv_lod_select_begin): the same calls but for runs of
+ * positions left out.  It reads the calls, starts and sums of that level
+ * through the runs, and keeps only its own longest-call tables (pre, suf
+ * and the sparse table): about 3.8 bytes a call where a level made anew
+ * takes 12.  Kept position i is position i + skip[r] of from, r being
+ * the runs before it, and the sums before it are from's less gone[r]. */
+struct sv_lod_over {
+	const struct sv_lod_level *from; /* the index of every call's */
+	uint32_t nruns;
+	uint32_t *at;   /* nruns: the kept positions before run r (each run
+			   lies between kept positions at[r] - 1 and at[r]),
+			   ascending */
+	uint32_t *skip; /* nruns + 1: the positions of from in runs [0, r) */
+	int64_t *gone;  /* nruns + 1: the sum of their durations */
+	uint32_t *brun; /* nblocks + 1: the runs r with at[r] <= b *
+			   SV_LOD_BLOCK, where a search for position i of
+			   block b starts */
+	size_t bytes;   /* what the runs allocated */
+};
+
 /* The calls of one lane at one depth, in start order.  The starts and
  * the prefix sums of durations are 32-bit offsets above a base per block
  * of SV_LOD_BLOCK calls where they fit.  What the starts and the sums of durations give is not stored
@@ -99,6 +122,9 @@ struct sv_lod_level {
 	/* Its calls' regions, or NULL (not asked for, or a level of a
 	 * filter's index). */
 	struct sv_lod_regions *rg;
+	/* A filter's level read through another (calls, start, cumdur,
+	 * maxend and dur all NULL then), or NULL. */
+	struct sv_lod_over *over;
 	/* The arrays are another index's (a level kept whole by
 	 * sv_lod_select_begin): this level reads them and does not free
 	 * them, and must not outlive that index. */
@@ -116,11 +142,53 @@ static inline uint32_t sv_lod_group_pos(
 /* 2^(k + 5) positions for level k: below 2^16 up to k = 10. */
 #define SV_LOD_SPARSE16 11
 
-/* The call at position i of lv. */
-static inline uint32_t sv_lod_call(const struct sv_lod_level *lv, uint32_t i)
+/* The runs of lv->over before kept position i of lv. */
+static inline uint32_t sv_lod_over_run(const struct sv_lod_over *o, uint32_t i)
+{
+	uint32_t r = o->brun[i / SV_LOD_BLOCK];
+	while (r < o->nruns && o->at[r] <= i)
+		r++;
+	return r;
+}
+/* The position in lv->over->from of kept position i. */
+static inline uint32_t sv_lod_over_pos(const struct sv_lod_over *o, uint32_t i)
+{
+	return i + o->skip[sv_lod_over_run(o, i)];
+}
+
+/* The accessors of a level that holds its arrays (not an overlay). */
+static inline uint32_t sv_lod_call_own(
+	const struct sv_lod_level *lv, uint32_t i)
 {
 	return lv->calls ? lv->calls[i]
 			 : (uint32_t)sv_packed_get(&lv->callpk, i);
+}
+static inline int64_t sv_lod_start_own(
+	const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->start ? lv->start[i]
+			 : lv->sbase[i / SV_LOD_BLOCK] + (int64_t)lv->soff[i];
+}
+static inline int64_t sv_lod_cumdur_own(
+	const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->cumdur ? lv->cumdur[i]
+			  : lv->cbase[i / SV_LOD_BLOCK] + (int64_t)lv->coff[i];
+}
+static inline int64_t sv_lod_dur_own(const struct sv_lod_level *lv, uint32_t i)
+{
+	return lv->dur ? lv->dur[i]
+		       : sv_lod_cumdur_own(lv, i + 1) -
+				 sv_lod_cumdur_own(lv, i);
+}
+
+/* The call at position i of lv. */
+static inline uint32_t sv_lod_call(const struct sv_lod_level *lv, uint32_t i)
+{
+	if (lv->over)
+		return sv_lod_call_own(
+			lv->over->from, sv_lod_over_pos(lv->over, i));
+	return sv_lod_call_own(lv, i);
 }
 /* The position of the longest call in blocks [b, b + 2^k) of lv. */
 static inline uint32_t sv_lod_sparse(
@@ -134,21 +202,29 @@ static inline uint32_t sv_lod_sparse(
 /* The start of the call at position i of lv. */
 static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->start ? lv->start[i]
-			 : lv->sbase[i / SV_LOD_BLOCK] + (int64_t)lv->soff[i];
+	if (lv->over)
+		return sv_lod_start_own(
+			lv->over->from, sv_lod_over_pos(lv->over, i));
+	return sv_lod_start_own(lv, i);
 }
 /* The sum of the durations of the calls before position i of lv (i <=
  * lv->n). */
 static inline int64_t sv_lod_cumdur(const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->cumdur ? lv->cumdur[i]
-			  : lv->cbase[i / SV_LOD_BLOCK] + (int64_t)lv->coff[i];
+	if (lv->over) {
+		const struct sv_lod_over *o = lv->over;
+		uint32_t r = sv_lod_over_run(o, i);
+		return sv_lod_cumdur_own(o->from, i + o->skip[r]) - o->gone[r];
+	}
+	return sv_lod_cumdur_own(lv, i);
 }
 /* The duration of the call at position i of lv. */
 static inline int64_t sv_lod_dur(const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->dur ? lv->dur[i]
-		       : sv_lod_cumdur(lv, i + 1) - sv_lod_cumdur(lv, i);
+	if (lv->over)
+		return sv_lod_dur_own(
+			lv->over->from, sv_lod_over_pos(lv->over, i));
+	return sv_lod_dur_own(lv, i);
 }
 /* max over j <= i of max(end, start + 1) of the calls of lv. */
 static inline int64_t sv_lod_maxend(const struct sv_lod_level *lv, uint32_t i)
@@ -246,8 +322,9 @@ void sv_lod_build_run(struct sv_lod_build *b, int nthreads);
  * sv_lod_index_build(ix, from->p, keep_region) makes, in time and
  * memory for the calls kept only.  A level whose calls are all kept is
  * borrowed from from, not copied (with keep_region NULL, every level: an
- * index of the same calls in O(lanes + levels)), so ix must be finished
- * before from.  A lane of from without regions is made from the profile.
+ * index of the same calls in O(lanes + levels)), and one that keeps all
+ * but a few runs of calls is read through from's (struct sv_lod_over),
+ * so ix must be finished before from.  A lane of from without regions is made from the profile.
  * Then sv_lod_build_work and sv_lod_build_end as for a build.
  */
 int sv_lod_select_begin(struct sv_lod_build *b, struct sv_lod_index *ix,

@@ -51,6 +51,8 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	}
 	/* The arrays of a level of millions of calls are tens of MB. */
 	sv_lod_regions_free(lv->rg);
+	if (lv->over)
+		sv_lod_over_free(lv->over);
 	sv_free_big(lv->calls);
 	sv_packed_fini(&lv->callpk);
 	sv_free_big(lv->start);
@@ -91,15 +93,19 @@ static uint32_t lod_sparse32_levels(uint32_t nlog)
 size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 {
 	size_t n = lv->n ? lv->n : 1, nb = lv->nblocks ? lv->nblocks : 1;
+	size_t longest =
+		n * 2 +
+		lod_sparse16_levels(lv->nlog) * nb * sizeof *lv->sparse16 +
+		lod_sparse32_levels(lv->nlog) * nb * sizeof *lv->sparse;
 	if (lv->borrowed)
 		return 0;
-	return (lv->rg ? lv->rg->bytes : 0) + lv->callpk.bytes + n * 2 +
+	if (lv->over)
+		return longest + lv->over->bytes;
+	return (lv->rg ? lv->rg->bytes : 0) + lv->callpk.bytes + longest +
 	       lod_col_bytes(n, !lv->start) +
 	       lod_col_bytes(n + 1, !lv->cumdur) +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
-	       (lv->dur ? n * sizeof *lv->dur : 0) +
-	       lod_sparse16_levels(lv->nlog) * nb * sizeof *lv->sparse16 +
-	       lod_sparse32_levels(lv->nlog) * nb * sizeof *lv->sparse;
+	       (lv->dur ? n * sizeof *lv->dur : 0);
 }
 
 /* Position at of level k, block b, of lv's sparse table (at lies in
@@ -168,6 +174,84 @@ static void lod_pack_end(
 	*v = lod_keep(*v, n, sizeof **v);
 }
 
+/* Room for lv's longest-call tables (the prefixes' and suffixes'
+ * offsets and the sparse table) for its n calls; sets nblocks and nlog. */
+static void lod_longest_alloc(struct sv_lod_level *lv)
+{
+	uint32_t n = lv->n, nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
+
+	lv->nblocks = nb;
+	lv->nlog = 1;
+	while (nb && (1u << lv->nlog) <= nb)
+		lv->nlog++;
+	lv->sparse16 = sv_xmalloc(lod_sparse16_levels(lv->nlog) *
+				  (size_t)(nb ? nb : 1) * sizeof *lv->sparse16);
+	lv->sparse = lod_sparse32_levels(lv->nlog)
+			     ? sv_xmalloc(lod_sparse32_levels(lv->nlog) *
+					  (size_t)nb * sizeof *lv->sparse)
+			     : NULL;
+	lv->pre = sv_xmalloc(2 * (size_t)(n ? n : 1));
+	lv->suf = lv->pre + n;
+}
+
+/* The longest call of each prefix and suffix of block b (positions [lo,
+ * hi), whose durations are dur[lo .. hi)) and of the whole block, the
+ * sparse table's level 0.  Forwards a tie keeps the earlier, backwards
+ * it takes the new one. */
+static void lod_block_longest(struct sv_lod_level *lv, const int64_t *dur,
+	uint32_t b, uint32_t lo, uint32_t hi)
+{
+	uint32_t i, best = lo;
+	int64_t bd = dur[lo];
+
+	for (i = lo; i < hi; i++) {
+		if (dur[i] > bd) {
+			best = i;
+			bd = dur[i];
+		}
+		lv->pre[i] = (uint8_t)(best - lo);
+	}
+	lod_sparse_put(lv, 0, b, best);
+	for (i = hi, best = hi - 1, bd = dur[best]; i-- > lo;) {
+		if (dur[i] >= bd) {
+			best = i;
+			bd = dur[i];
+		}
+		lv->suf[i] = (uint8_t)(best - lo);
+	}
+}
+
+/* The sparse table's levels above 0, from level 0.  Blocks b with b +
+ * 2^k past the end are never asked for: they take the level below's, so
+ * that every entry is set. */
+static void lod_sparse_up(struct sv_lod_level *lv, const int64_t *dur)
+{
+	uint32_t k, i, nb = lv->nblocks;
+
+	for (k = 1; k < lv->nlog; k++) {
+		uint32_t half = 1u << (k - 1);
+		for (i = 0; i < nb; i++) {
+			uint32_t at = sv_lod_sparse(lv, k - 1, i);
+			if (i + (1u << k) <= nb)
+				at = lod_better(dur, at,
+					sv_lod_sparse(lv, k - 1, i + half));
+			lod_sparse_put(lv, k, i, at);
+		}
+	}
+}
+
+void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
+{
+	uint32_t b;
+
+	lod_longest_alloc(lv);
+	for (b = 0; b < lv->nblocks; b++) {
+		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
+		lod_block_longest(lv, dur, b, lo, hi < lv->n ? hi : lv->n);
+	}
+	lod_sparse_up(lv, dur);
+}
+
 /*
  * Everything of a level whose calls, starts and stored ends are in the
  * builder's scratch (lv->calls, lv->start, lv->maxend, n values), in one
@@ -184,34 +268,21 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 {
 	const int64_t *start = lv->start;
 	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
-	uint32_t n = lv->n, i, b, nb, k, ncb;
+	uint32_t n = lv->n, i, b, nb, ncb;
 	bool sums_exact = true, ends_exact = true, spack = n > 0, cpack = true;
 
-	nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
+	lod_longest_alloc(lv);
+	nb = lv->nblocks;
 	ncb = (n + 1 + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 	lv->maxend = NULL;
 	lv->cumdur = cum;
-	lv->nblocks = nb;
-	lv->nlog = 1;
-	while (nb && (1u << lv->nlog) <= nb)
-		lv->nlog++;
-	lv->sparse16 = sv_xmalloc(lod_sparse16_levels(lv->nlog) *
-				  (size_t)(nb ? nb : 1) * sizeof *lv->sparse16);
-	lv->sparse = lod_sparse32_levels(lv->nlog)
-			     ? sv_xmalloc(lod_sparse32_levels(lv->nlog) *
-					  (size_t)nb * sizeof *lv->sparse)
-			     : NULL;
-	lv->pre = sv_xmalloc(2 * (size_t)(n ? n : 1));
-	lv->suf = lv->pre + n;
 	lv->sbase = sv_xmalloc((nb ? nb : 1) * sizeof *lv->sbase);
 	lv->soff = sv_xmalloc((n ? n : 1) * sizeof *lv->soff);
 	lv->cbase = sv_xmalloc(ncb * sizeof *lv->cbase);
 	lv->coff = sv_xmalloc(((size_t)n + 1) * sizeof *lv->coff);
 	cum[0] = 0;
 	for (b = 0; b < nb; b++) {
-		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK,
-			 best = lo;
-		int64_t bd = 0;
+		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
 		if (hi > n)
 			hi = n;
 		for (i = lo; i < hi; i++) {
@@ -236,22 +307,8 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 			else
 				ends_exact = ends_exact &&
 					     sv_covered_end(st, st) == run;
-			/* lod_better forwards: a tie keeps the earlier. */
-			if (i == lo || d > bd) {
-				best = i;
-				bd = d;
-			}
-			lv->pre[i] = (uint8_t)(best - lo);
 		}
-		lod_sparse_put(lv, 0, b, best);
-		/* Backwards a tie takes the new one. */
-		for (i = hi, best = hi - 1, bd = dur[best]; i-- > lo;) {
-			if (dur[i] >= bd) {
-				best = i;
-				bd = dur[i];
-			}
-			lv->suf[i] = (uint8_t)(best - lo);
-		}
+		lod_block_longest(lv, dur, b, lo, hi);
 		lod_pack_block(start, lo, hi, b, lv->sbase, lv->soff, &spack);
 		/* The sums' block b is whole once cum[hi] is known. */
 		if (hi == lo + SV_LOD_BLOCK)
@@ -276,18 +333,7 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 		}
 		lv->maxend = lod_keep(ends, n, sizeof *ends);
 	}
-	/* Blocks b with b + 2^k past the end are never asked for: they
-	 * take the level below's, so that every entry is set. */
-	for (k = 1; k < lv->nlog; k++) {
-		uint32_t half = 1u << (k - 1);
-		for (i = 0; i < nb; i++) {
-			uint32_t at = sv_lod_sparse(lv, k - 1, i);
-			if (i + (1u << k) <= nb)
-				at = lod_better(dur, at,
-					sv_lod_sparse(lv, k - 1, i + half));
-			lod_sparse_put(lv, k, i, at);
-		}
-	}
+	lod_sparse_up(lv, dur);
 	lod_pack_end(&lv->start, n, spack, &lv->sbase, &lv->soff);
 	lod_pack_end(&lv->cumdur, (size_t)n + 1, cpack, &lv->cbase, &lv->coff);
 	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);

@@ -43,6 +43,9 @@ bool sv_lod_stopped(const struct sv_lod_stop *stop, uint32_t i);
  * (lv->calls, lv->start, lv->maxend, lv->n values), with cum (n + 1
  * values) and dur (n) to work in: lod_build.c's lod_level_finish. */
 void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur);
+/* lv's longest-call tables (pre, suf, the sparse table; nblocks and
+ * nlog) for its n calls, whose durations are dur[0 .. n). */
+void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur);
 /* The bytes a level holds (none for a borrowed one). */
 size_t sv_lod_level_bytes(const struct sv_lod_level *lv);
 
@@ -59,6 +62,8 @@ bool sv_lod_lane_select(const struct sv_lod_build *b, size_t l,
 struct sv_lod_regions *sv_lod_regions_make(const uint32_t *reg, uint32_t n,
 	uint32_t nregions, struct sv_lod_scratch *sc);
 void sv_lod_regions_free(struct sv_lod_regions *rg);
+/* What an overlay level's runs hold, with it (lod_select.c). */
+void sv_lod_over_free(struct sv_lod_over *o);
 
 /* First position i of lv with sv_lod_start(lv, i) >= t (lv->n when
  * none): a binary search (lod_query.c). */

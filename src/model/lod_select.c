@@ -7,12 +7,15 @@
  * its positions grouped by region (struct sv_lod_regions), a packed list
  * of about a byte and a half a call.  A region filter then needs no pass
  * over the calls: a level whose regions are all kept is borrowed as it
- * is, one without a kept region is left out, and the rest are made from
- * the kept groups' positions alone (their calls, starts and durations
- * read from the level, not from the profile's packed columns), finished
- * by the same code as a level made from the profile, so the index is the
- * one sv_lod_index_build gives for the same regions.  Nothing here
- * draws or knows about curses.
+ * is, one without a kept region is left out, one that keeps all but a
+ * few runs of positions is read through the level (struct sv_lod_over:
+ * its own longest-call tables, 3.8 bytes a call, the rest read through
+ * the runs), and the rest are made from the kept groups' positions alone
+ * (their calls, starts and durations read from the level, not from the
+ * profile's packed columns), finished by the same code as a level made
+ * from the profile.  Either way the index answers as the one
+ * sv_lod_index_build gives for the same regions.  Nothing here draws or
+ * knows about curses.
  */
 #include "scopeview/lod.h"
 
@@ -157,6 +160,149 @@ static void select_take(const struct sv_profile *p,
 				      : (int64_t)((uint64_t)s + (uint64_t)d);
 }
 
+/* ---- a level read through the level of every call ------------------------- */
+
+/* A level keeping all but runs of calls, no more runs than one in this
+ * many kept calls, is read through the level of every call (struct
+ * sv_lod_over): each run costs a search step and 16 bytes. */
+#define SELECT_OVER_SHARE 8
+
+/* Word w of the kept positions' bits (bits set for the kept groups, or
+ * for the others when invert), no bit past n. */
+static uint64_t select_word(
+	const uint64_t *bits, size_t w, size_t nw, uint32_t n, bool invert)
+{
+	uint64_t x = invert ? ~bits[w] : bits[w];
+	if (w + 1 == nw && n % 64)
+		x &= ((uint64_t)1 << (n % 64)) - 1;
+	return x;
+}
+
+/* The runs of positions left out among n, from the bits. */
+static uint32_t select_runs(
+	const uint64_t *bits, size_t nw, uint32_t n, bool invert)
+{
+	uint64_t before = 0; /* the last position of the word before: out */
+	uint32_t runs = 0;
+	size_t w;
+
+	for (w = 0; w < nw; w++) {
+		uint64_t out = ~select_word(bits, w, nw, n, invert);
+		if (w + 1 == nw && n % 64)
+			out &= ((uint64_t)1 << (n % 64)) - 1;
+		runs += (uint32_t)__builtin_popcountll(
+			out & ~(out << 1 | before));
+		before = out >> 63;
+	}
+	return runs;
+}
+
+/* Position q of from, of duration d, into the overlay being made: a kept
+ * call's duration into dur[*i], or a call left out into the runs.  False
+ * when a sum passes int64 (the level is then made anew). */
+struct select_over_walk {
+	struct sv_lod_over *o;
+	int64_t *dur, kept_sum;
+	uint32_t i, r, skip;
+	bool in_run;
+};
+
+static bool select_over_put(struct select_over_walk *k, bool keep, int64_t d)
+{
+	struct sv_lod_over *o = k->o;
+
+	if (keep) {
+		k->in_run = false;
+		k->dur[k->i++] = d;
+		return !__builtin_add_overflow(k->kept_sum, d, &k->kept_sum);
+	}
+	if (!k->in_run) {
+		o->at[k->r++] = k->i;
+		k->in_run = true;
+		o->gone[k->r] = o->gone[k->r - 1];
+	}
+	o->skip[k->r] = ++k->skip;
+	return !__builtin_add_overflow(o->gone[k->r], d, &o->gone[k->r]);
+}
+
+void sv_lod_over_free(struct sv_lod_over *o)
+{
+	free(o->at);
+	free(o->skip);
+	free(o->gone);
+	sv_free_big(o->brun);
+	free(o);
+}
+
+/* The level of from's kept positions (the bits; kept of them, in nruns
+ * runs left out) into lv as an overlay of from: 1 when made, 0 when a
+ * sum passed int64 (nothing made), -1 when asked to stop. */
+static int select_over(const struct sv_lod_build *b,
+	const struct sv_lod_level *from, uint32_t kept, uint32_t nruns,
+	bool invert, struct sv_lod_level *lv, struct sv_lod_scratch *sc)
+{
+	size_t nw = ((size_t)from->n + 63) / 64, w;
+	struct select_over_walk k = {0};
+	struct sv_lod_over *o;
+	int64_t c0 = sv_lod_cumdur_own(from, 0), c1;
+	uint32_t bl, r = 0;
+
+	sv_lod_scratch_fit(sc, kept, 1);
+	o = sv_xcalloc(1, sizeof *o);
+	o->from = from;
+	o->nruns = nruns;
+	o->at = sv_xmalloc((nruns ? nruns : 1) * sizeof *o->at);
+	o->skip = sv_xcalloc((size_t)nruns + 1, sizeof *o->skip);
+	o->gone = sv_xcalloc((size_t)nruns + 1, sizeof *o->gone);
+	k.o = o;
+	k.dur = sc->dur;
+	for (w = 0; w < nw; w++) {
+		uint64_t x = select_word(sc->bits, w, nw, from->n, invert);
+		uint32_t q = (uint32_t)(w * 64),
+			 m = from->n - q < 64 ? from->n - q : 64, j;
+		bool ok = true;
+		if (!(w & 0x3ff) && sv_lod_stopped(b->stop, 0)) {
+			sv_lod_over_free(o);
+			return -1;
+		}
+		if (m == 64 && x == UINT64_MAX) {
+			/* Every call of the word kept, the usual case. */
+			k.in_run = false;
+			for (j = 0; j < 64; j++, c0 = c1) {
+				c1 = sv_lod_cumdur_own(from, q + j + 1);
+				k.dur[k.i++] = c1 - c0;
+				ok = !__builtin_add_overflow(k.kept_sum,
+					     c1 - c0, &k.kept_sum) &&
+				     ok;
+			}
+		} else {
+			for (j = 0; j < m; j++, c0 = c1) {
+				c1 = sv_lod_cumdur_own(from, q + j + 1);
+				ok = select_over_put(&k, x >> j & 1, c1 - c0) &&
+				     ok;
+			}
+		}
+		if (!ok) {
+			sv_lod_over_free(o);
+			return 0;
+		}
+	}
+	memset(lv, 0, sizeof *lv);
+	lv->n = kept;
+	lv->over = o;
+	sv_lod_level_longest(lv, k.dur);
+	o->brun = sv_xmalloc(((size_t)lv->nblocks + 1) * sizeof *o->brun);
+	for (bl = 0; bl <= lv->nblocks; bl++) {
+		while (r < nruns && o->at[r] <= bl * SV_LOD_BLOCK)
+			r++;
+		o->brun[bl] = r;
+	}
+	o->bytes = sizeof *o + (size_t)nruns * sizeof *o->at +
+		   ((size_t)nruns + 1) * (sizeof *o->skip + sizeof *o->gone) +
+		   ((size_t)lv->nblocks + 1) * sizeof *o->brun;
+	return 1;
+}
+
 /* The level of from's calls whose regions keep flags (kept of them) into
  * lv, finished.  False when asked to stop. */
 static bool select_level(const struct sv_lod_build *b,
@@ -171,10 +317,6 @@ static bool select_level(const struct sv_lod_build *b,
 	bool invert = kept > from->n - kept;
 
 	sv_lod_scratch_fit(sc, kept, 1);
-	lv->calls = sc->calls;
-	lv->start = sc->start;
-	lv->maxend = sc->ends;
-	lv->n = 0;
 	/* One group is kept whole or not at all: here there are several. */
 	{
 		/* The kept positions in order: one bit a position, set for
@@ -185,12 +327,27 @@ static bool select_level(const struct sv_lod_build *b,
 		for (g = 0; g < rg->n; g++)
 			if (b->keep_region[rg->region[g]] != invert)
 				select_mark(rg, g, sc->bits, buf);
+		/* Most calls kept in few runs: read through from, when its
+		 * sums and ends are exact (the kept calls' are then too). */
+		if (!from->dur && !from->maxend && !from->over) {
+			uint32_t nruns =
+				select_runs(sc->bits, nw, from->n, invert);
+			int rc = nruns <= kept / SELECT_OVER_SHARE
+					 ? select_over(b, from, kept, nruns,
+						   invert, lv, sc)
+					 : 0;
+			if (rc)
+				return rc > 0;
+		}
+		lv->calls = sc->calls;
+		lv->start = sc->start;
+		lv->maxend = sc->ends;
+		lv->n = 0;
 		for (w = 0; w < nw; w++) {
-			uint64_t x = invert ? ~sc->bits[w] : sc->bits[w];
+			uint64_t x =
+				select_word(sc->bits, w, nw, from->n, invert);
 			if (!(w & 0x3ff) && sv_lod_stopped(b->stop, 0))
 				return false;
-			if (w + 1 == nw && from->n % 64)
-				x &= ((uint64_t)1 << (from->n % 64)) - 1;
 			while (x) {
 				uint32_t q = (uint32_t)(w * 64) +
 					     (uint32_t)__builtin_ctzll(x);
