@@ -52,6 +52,13 @@ void sv_packed_build_u32(struct sv_packed *pk, const uint32_t *v, uint64_t n,
 	const struct sv_wide *wide);
 void sv_packed_build_i32(struct sv_packed *pk, const int32_t *v, uint64_t n,
 	const struct sv_wide *wide);
+/* The differences a[i] - b[i] (wrapping) of a uint32 and an int32
+ * column, each with its exception table (not NULL): what the durations
+ * less the exclusive times leave, the children's time, which is 0 for
+ * every leaf call and packs in no bits where a block holds only leaves. */
+void sv_packed_build_less(struct sv_packed *pk, const uint32_t *a,
+	const struct sv_wide *wa, const int32_t *b, const struct sv_wide *wb,
+	uint64_t n);
 /* Free pk and empty it. */
 void sv_packed_fini(struct sv_packed *pk);
 /* Values i .. i + n - 1 (all < pk->n) into out: a run read block by

@@ -28,7 +28,8 @@
  * only the required columns: start (8), duration (4), depth (2), parent,
  * exclusive time and the entry in the lane's calls (4 each); the lane of
  * a call (4 more) is kept only when a rank has several lanes
- * (sv_call_lane).
+ * (sv_call_lane).  Packed for the viewer (sv_profile_pack), a few bytes
+ * a call: 6.8 at 100M calls of a generated two-column profile.
  *
  * All strings are valid UTF-8 (invalid bytes were replaced by U+FFFD
  * when loaded) but may contain control characters: whoever draws them on
@@ -273,7 +274,10 @@ struct sv_profile {
 	 * int32, with the values that do not fit in exclusive_wide. */
 	int32_t *exclusive;
 	struct sv_wide exclusive_wide;
-	struct sv_packed depth_pk, parent_pk, exclusive_pk;
+	/* Packed (sv_profile_pack), the exclusive times are kept as what
+	 * the duration leaves of them, the time of the direct children
+	 * (children_pk: 0 for a leaf call, no bits for a block of them). */
+	struct sv_packed depth_pk, parent_pk, children_pk;
 	/* The lane of each call, read through sv_call_lane(): lane_of (call
 	 * -> index into lanes), or, when every row's calls are on one lane
 	 * (a rank without thread or task lanes: each rank is one lane),
@@ -586,7 +590,7 @@ static inline uint32_t sv_profile_parent(const struct sv_profile *p, uint32_t c)
 /* Whether p has the exclusive times. */
 static inline bool sv_profile_has_exclusive(const struct sv_profile *p)
 {
-	return p->exclusive || p->exclusive_pk.n;
+	return p->exclusive || p->children_pk.n;
 }
 /* The row holding call c (< ncalls): the last row whose first call is at
  * or before c (rows without calls share their first with the next row).
@@ -632,7 +636,8 @@ static inline int64_t sv_profile_exclusive(
 {
 	if (p->exclusive)
 		return sv_wide_get_i32(&p->exclusive_wide, p->exclusive, c);
-	return sv_packed_get(&p->exclusive_pk, c);
+	return sv_sub_wrap(
+		sv_call_duration(p, c), sv_packed_get(&p->children_pk, c));
 }
 static inline uint32_t sv_call_region(const struct sv_profile *p, uint32_t c)
 {

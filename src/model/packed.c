@@ -17,10 +17,18 @@ static unsigned packed_bits(uint64_t d)
 
 /* The column being packed: one of the arrays, and the exception table of
  * a narrowed one (markers read from it). */
-enum packed_type { PACKED_I64, PACKED_U16, PACKED_U32, PACKED_I32 };
+enum packed_type {
+	PACKED_I64,
+	PACKED_U16,
+	PACKED_U32,
+	PACKED_I32,
+	PACKED_LESS /* a narrowed uint32 less a narrowed int32 */
+};
 struct packed_src {
 	const void *v;
 	const struct sv_wide *wide;
+	const void *v2; /* PACKED_LESS: the int32 column and its table */
+	const struct sv_wide *wide2;
 };
 
 /* Value i of s, of type t (a constant where it is inlined, so that each
@@ -36,6 +44,9 @@ static inline __attribute__((always_inline)) int64_t packed_in(
 	case PACKED_U32:
 		return s->wide ? sv_wide_get_u32(s->wide, s->v, (uint32_t)i)
 			       : (int64_t)((const uint32_t *)s->v)[i];
+	case PACKED_LESS:
+		return sv_sub_wrap(sv_wide_get_u32(s->wide, s->v, (uint32_t)i),
+			sv_wide_get_i32(s->wide2, s->v2, (uint32_t)i));
 	default:
 		return s->wide ? sv_wide_get_i32(s->wide, s->v, (uint32_t)i)
 			       : (int64_t)((const int32_t *)s->v)[i];
@@ -76,6 +87,8 @@ static inline __attribute__((always_inline)) bool packed_range(
 		*hi = mx;
 		return true;
 	}
+	case PACKED_LESS:
+		return false;
 	case PACKED_U32: {
 		uint32_t mn, mx;
 		PACKED_MINMAX(uint32_t, (const uint32_t *)s->v, i0, i1, mn, mx);
@@ -207,28 +220,36 @@ static inline __attribute__((always_inline)) void packed_build(
 
 void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n)
 {
-	struct packed_src s = {v, NULL};
+	struct packed_src s = {v, NULL, NULL, NULL};
 	packed_build(pk, &s, PACKED_I64, n);
 }
 
 void sv_packed_build_u16(struct sv_packed *pk, const uint16_t *v, uint64_t n)
 {
-	struct packed_src s = {v, NULL};
+	struct packed_src s = {v, NULL, NULL, NULL};
 	packed_build(pk, &s, PACKED_U16, n);
 }
 
 void sv_packed_build_u32(struct sv_packed *pk, const uint32_t *v, uint64_t n,
 	const struct sv_wide *wide)
 {
-	struct packed_src s = {v, wide};
+	struct packed_src s = {v, wide, NULL, NULL};
 	packed_build(pk, &s, PACKED_U32, n);
 }
 
 void sv_packed_build_i32(struct sv_packed *pk, const int32_t *v, uint64_t n,
 	const struct sv_wide *wide)
 {
-	struct packed_src s = {v, wide};
+	struct packed_src s = {v, wide, NULL, NULL};
 	packed_build(pk, &s, PACKED_I32, n);
+}
+
+void sv_packed_build_less(struct sv_packed *pk, const uint32_t *a,
+	const struct sv_wide *wa, const int32_t *b, const struct sv_wide *wb,
+	uint64_t n)
+{
+	struct packed_src s = {a, wa, b, wb};
+	packed_build(pk, &s, PACKED_LESS, n);
 }
 
 void sv_packed_fini(struct sv_packed *pk)

@@ -110,7 +110,7 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->exclusive);
 	sv_packed_fini(&p->depth_pk);
 	sv_packed_fini(&p->parent_pk);
-	sv_packed_fini(&p->exclusive_pk);
+	sv_packed_fini(&p->children_pk);
 	sv_wide_fini(&p->exclusive_wide);
 	free(p->lane_of);
 	sv_packed_fini(&p->lane_pk);
@@ -557,7 +557,16 @@ void sv_profile_exclusives(
 	size_t i;
 
 	if (!p->exclusive) {
-		sv_packed_get_range(&p->exclusive_pk, c, n, out);
+		int64_t kids[256];
+		size_t k, m;
+		for (i = 0; i < n; i += m) {
+			m = n - i < 256 ? n - i : 256;
+			sv_profile_durations(p, c + (uint32_t)i, m, out + i);
+			sv_packed_get_range(
+				&p->children_pk, c + (uint32_t)i, m, kids);
+			for (k = 0; k < m; k++)
+				out[i + k] = sv_sub_wrap(out[i + k], kids[k]);
+		}
 		return;
 	}
 	for (i = 0; i < n; i++)

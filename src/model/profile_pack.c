@@ -17,22 +17,29 @@
 /* Below this many calls one thread packs everything. */
 #define PACK_THREAD_MIN_CALLS 200000
 
-/* The starts and the exclusive times: one thread's share. */
+/* The starts, the depths and the lanes' calls: one thread's share. */
 static void *pack_share(void *arg)
 {
 	struct sv_profile *p = arg;
+	size_t l;
 
 	if (p->start_ns) {
 		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
 		free(p->start_ns);
 		p->start_ns = NULL;
 	}
-	if (p->exclusive) {
-		sv_packed_build_i32(&p->exclusive_pk, p->exclusive, p->ncalls,
-			&p->exclusive_wide);
-		free(p->exclusive);
-		p->exclusive = NULL;
-		sv_wide_fini(&p->exclusive_wide);
+	if (p->depth) {
+		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
+		free(p->depth);
+		p->depth = NULL;
+	}
+	for (l = 0; l < p->nlanes; l++) {
+		struct sv_lane *ln = &p->lanes[l];
+		if (!ln->calls)
+			continue;
+		sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
+		free(ln->calls);
+		ln->calls = NULL;
 	}
 	return NULL;
 }
@@ -76,13 +83,22 @@ static void pack_parent_ids(struct sv_profile *p)
 	p->parent_id_derived = true;
 }
 
-/* The durations, the nesting and the lanes: the other share. */
+/* The exclusive times, the durations, the parents and the lanes of the
+ * calls: the other share.  The exclusive times are kept as what the
+ * durations leave of them (sv_profile_exclusive), made while both are
+ * at hand: 0 for a call without children, so a row of leaf calls takes
+ * no bits (188 against 25 MB at 100M calls of a generated profile). */
 static void pack_rest(struct sv_profile *p)
 {
-	size_t l;
-
 	pack_parent_ids(p);
 
+	if (p->exclusive && p->dur) {
+		sv_packed_build_less(&p->children_pk, p->dur, &p->dur_wide,
+			p->exclusive, &p->exclusive_wide, p->ncalls);
+		free(p->exclusive);
+		p->exclusive = NULL;
+		sv_wide_fini(&p->exclusive_wide);
+	}
 	if (p->dur) {
 		sv_packed_build_u32(
 			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
@@ -95,23 +111,10 @@ static void pack_rest(struct sv_profile *p)
 		free(p->parent);
 		p->parent = NULL;
 	}
-	if (p->depth) {
-		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
-		free(p->depth);
-		p->depth = NULL;
-	}
 	if (p->lane_of) {
 		sv_packed_build_u32(&p->lane_pk, p->lane_of, p->ncalls, NULL);
 		free(p->lane_of);
 		p->lane_of = NULL;
-	}
-	for (l = 0; l < p->nlanes; l++) {
-		struct sv_lane *ln = &p->lanes[l];
-		if (!ln->calls)
-			continue;
-		sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
-		free(ln->calls);
-		ln->calls = NULL;
 	}
 }
 
