@@ -189,12 +189,12 @@ static void lane_heap_push(struct lane_heap *h, size_t r)
 
 /*
  * Merge the sorted runs calls[from[k] .. from[k + 1]) (k < nrun) by start
- * into a (keys: start - lo).  The run with the earliest next call gives
- * calls until its next one starts after the next of any other run: one
- * comparison a call while a run's calls come in a row, as a row's do.
+ * into out.  The run with the earliest next call gives calls until its
+ * next one starts after the next of any other run: one comparison a call
+ * while a run's calls come in a row, as a row's do.
  */
 static void lane_merge(const struct sv_profile *p, const uint32_t *calls,
-	const size_t *from, size_t nrun, int64_t lo, struct sv_radix_kv *a)
+	const size_t *from, size_t nrun, int64_t lo, uint32_t *out)
 {
 	struct lane_heap h;
 	size_t pos[LANE_MERGE_RUNS], k, o = 0;
@@ -212,8 +212,7 @@ static void lane_merge(const struct sv_profile *p, const uint32_t *calls,
 		lane_heap_down(&h, 0);
 		limit = h.n ? h.key[h.run[0]] : UINT64_MAX;
 		do {
-			a[o].key = h.key[r];
-			a[o++].value = calls[pos[r]++];
+			out[o++] = calls[pos[r]++];
 			if (pos[r] == from[r + 1])
 				break;
 			h.key[r] = (uint64_t)p->start_ns[calls[pos[r]]] -
@@ -224,15 +223,26 @@ static void lane_merge(const struct sv_profile *p, const uint32_t *calls,
 	}
 }
 
-/* Sort calls[0..n) by start asc, then tie order; scratch holds 2n items.
- * A lane made of a few sorted runs is merged, any other radix-sorted. */
+/* A nesting worker's scratch for sorting its lanes, each of at most max
+ * calls: the merge's output (4 bytes a call), and the radix sort's keys
+ * and values, made only for a lane that needs them (16 bytes a call,
+ * twice: 200 MB a worker for a lane of 6M calls). */
+struct lane_scratch {
+	size_t max;
+	uint32_t *merged;
+	struct sv_radix_kv *a, *b;
+};
+
+/* Sort calls[0..n) by start asc, then tie order.  A lane made of a few
+ * sorted runs is merged, any other radix-sorted. */
 static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
-	struct sv_radix_kv *a, struct sv_radix_kv *b)
+	struct lane_scratch *sc)
 {
 	const struct sv_profile *p = t->p;
+	struct sv_radix_kv *a = NULL;
 	int64_t lo;
 	size_t i, start, from[LANE_MERGE_RUNS + 1], nrun = 1;
-	bool sorted = true;
+	bool sorted = true, keyed = false;
 
 	if (n < 2)
 		return;
@@ -251,17 +261,24 @@ static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
 	}
 	if (!sorted && nrun <= LANE_MERGE_RUNS) {
 		from[nrun] = n;
-		lane_merge(p, calls, from, nrun, lo, a);
-		for (i = 0; i < n; i++)
-			calls[i] = a[i].value;
+		if (!sc->merged)
+			sc->merged = sv_xmalloc(sc->max * sizeof *sc->merged);
+		lane_merge(p, calls, from, nrun, lo, sc->merged);
+		memcpy(calls, sc->merged, n * sizeof *calls);
 	} else if (!sorted) {
+		if (!sc->a) {
+			sc->a = sv_xmalloc(sc->max * sizeof *sc->a);
+			sc->b = sv_xmalloc(sc->max * sizeof *sc->b);
+		}
+		a = sc->a;
+		keyed = true;
 		for (i = 0; i < n; i++) {
 			a[i].key =
 				(uint64_t)p->start_ns[calls[i]] - (uint64_t)lo;
 			a[i].value = calls[i];
 		}
 		/* Stable, so equal starts keep call order. */
-		sv_radix_sort(a, b, n);
+		sv_radix_sort(a, sc->b, n);
 		for (i = 0; i < n; i++)
 			calls[i] = a[i].value;
 	}
@@ -269,7 +286,7 @@ static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
 	 * in order, rather than through the calls). */
 	for (start = 0; start < n;) {
 		size_t end = start + 1;
-		if (sorted) {
+		if (!keyed) {
 			int64_t s = p->start_ns[calls[start]];
 			while (end < n && p->start_ns[calls[end]] == s)
 				end++;
@@ -443,24 +460,24 @@ static void *finish_work(void *arg)
 {
 	struct finish_worker *w = arg;
 	size_t i, maxlane = 0;
-	struct sv_radix_kv *a, *b;
+	struct lane_scratch sc = {0};
 	uint32_t *stack;
 	int64_t *acc;
 
 	for (i = 0; i < w->nlanes; i++)
 		if (w->p->lanes[w->lanes[i]].ncalls > maxlane)
 			maxlane = w->p->lanes[w->lanes[i]].ncalls;
-	a = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *a);
-	b = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *b);
+	sc.max = maxlane ? maxlane : 1;
 	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
 	acc = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *acc);
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
-		lane_sort(w->tie, l->calls, l->ncalls, a, b);
+		lane_sort(w->tie, l->calls, l->ncalls, &sc);
 		lane_nest(w->p, l, stack, acc, &w->wide, &w->out[w->lanes[i]]);
 	}
-	free(a);
-	free(b);
+	free(sc.merged);
+	free(sc.a);
+	free(sc.b);
 	free(stack);
 	free(acc);
 	return NULL;
