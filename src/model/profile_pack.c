@@ -17,17 +17,15 @@
 /* Below this many calls one thread packs everything. */
 #define PACK_THREAD_MIN_CALLS 200000
 
-/* The starts, the depths and the lanes' calls: one thread's share. */
+/* The depths, the lanes' calls and the starts: one thread's share.  The
+ * smaller columns first, so that the starts' packed form (the largest)
+ * finds the room they leave in the heap (a load holds it: heap.h) rather
+ * than growing it. */
 static void *pack_share(void *arg)
 {
 	struct sv_profile *p = arg;
 	size_t l;
 
-	if (p->start_ns) {
-		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
-		free(p->start_ns);
-		p->start_ns = NULL;
-	}
 	if (p->depth) {
 		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
 		free(p->depth);
@@ -40,6 +38,11 @@ static void *pack_share(void *arg)
 		sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
 		free(ln->calls);
 		ln->calls = NULL;
+	}
+	if (p->start_ns) {
+		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
+		free(p->start_ns);
+		p->start_ns = NULL;
 	}
 	return NULL;
 }
