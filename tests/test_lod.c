@@ -252,11 +252,18 @@ END_TEST
 /* The range-maximum query agrees with a scan over long levels: several
  * sparse-table levels, all kept in 16 bits (5000 calls: 157 blocks), and
  * with levels of 2^11 blocks and more, kept in 32 (200,000 calls). */
-static const uint32_t longest_sizes[] = {5000, 200000};
+/* Sizes, and how far the durations spread: over 90 values many calls
+ * tie (the earliest is the longest), over a million few do (so the
+ * longest lies anywhere in the range, and every part of the query
+ * decides). */
+static const struct {
+	uint32_t n, spread;
+} longest_sizes[] = {
+	{5000, 90}, {200000, 90}, {5000, 1000000}, {200000, 1000000}};
 
 START_TEST(test_lod_longest)
 {
-	const uint32_t N = longest_sizes[_i];
+	const uint32_t N = longest_sizes[_i].n;
 	struct vt_call *calls = calloc(N, sizeof *calls);
 	struct sv_profile *p;
 	struct sv_lod_index ix = {0};
@@ -265,17 +272,24 @@ START_TEST(test_lod_longest)
 	uint32_t lo, hi, i;
 
 	for (i = 0; i < N; i++)
-		calls[i] = (struct vt_call){0, "r", (int64_t)i * 100,
-			(int64_t)i * 100 + 1 + rand_r(&seed) % 90, -1, -1, -1,
-			0};
+		calls[i] = (struct vt_call){0, "r",
+			(int64_t)i * (longest_sizes[_i].spread + 10),
+			(int64_t)i * (longest_sizes[_i].spread + 10) + 1 +
+				rand_r(&seed) % longest_sizes[_i].spread,
+			-1, -1, -1, 0};
 	p = vt_profile(calls, N, 0);
 	ck_assert_int_eq(sv_lod_index_build(&ix, p, NULL, NULL), 0);
 	lv = sv_lod_index_level(&ix, 0, 0);
 	ck_assert_uint_eq(lv->n, N);
-	for (i = 0; i < 400; i++) {
-		uint32_t best, j;
+	for (i = 0; i < 1200; i++) {
+		uint32_t best, j, span;
 		lo = (uint32_t)rand_r(&seed) % N;
-		hi = lo + 1 + (uint32_t)rand_r(&seed) % (N - lo);
+		/* Every third range short (up to 2^15 calls, a span of a
+		 * few blocks to several superblocks), the others anything. */
+		span = N - lo;
+		if (i % 3 == 0 && span > (1u << (i / 3 % 16)))
+			span = 1u << (i / 3 % 16);
+		hi = lo + 1 + (uint32_t)rand_r(&seed) % span;
 		best = lo;
 		for (j = lo + 1; j < hi; j++)
 			if (sv_call_duration(p, sv_lod_call(lv, j)) >
@@ -413,7 +427,8 @@ static void lod_same(const struct sv_lod_index *a, const struct sv_lod_index *b)
 							  b, l, d);
 			ck_assert_uint_eq(x->n, y->n);
 			ck_assert_uint_eq(x->nblocks, y->nblocks);
-			ck_assert_uint_eq(x->nlog, y->nlog);
+			ck_assert_uint_eq(x->nsuper, y->nsuper);
+			ck_assert_uint_eq(x->nslog, y->nslog);
 			ck_assert_int_eq(!x->dur, !y->dur);
 			ck_assert_int_eq(!x->maxend, !y->maxend);
 			for (i = 0; i < x->n; i++) {
@@ -430,11 +445,12 @@ static void lod_same(const struct sv_lod_index *a, const struct sv_lod_index *b)
 			}
 			ck_assert_int_eq(
 				sv_lod_cumdur(x, x->n), sv_lod_cumdur(y, y->n));
-			for (k = 0; k < x->nlog; k++)
+			for (k = 0; k < SV_LOD_BT; k++)
 				for (i = 0; i < x->nblocks; i++)
-					ck_assert_uint_eq(
-						sv_lod_sparse(x, k, i),
-						sv_lod_sparse(y, k, i));
+					ck_assert_uint_eq(sv_lod_bt(x, k, i),
+						sv_lod_bt(y, k, i));
+			for (i = 0; i < x->nslog * x->nsuper; i++)
+				ck_assert_uint_eq(x->super[i], y->super[i]);
 		}
 	}
 }

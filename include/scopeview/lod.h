@@ -2,8 +2,9 @@
  * lod.h: the level-of-detail index of a profile, built once per profile
  * (and per region filter or search): for every lane and depth the calls
  * in start order, their starts, the prefix sums of their durations, the
- * longest call of each block's prefixes and suffixes and a sparse table
- * of block maxima.  The calls of any time range of a level are then two
+ * longest call of each block's prefixes and suffixes, and tables of the
+ * longest call of spans of whole blocks (a byte a block, and a sparse
+ * table over superblocks of 1024 calls).  The calls of any time range of a level are then two
  * searches, the nanoseconds they cover one difference of sums, and the
  * longest of them a range-maximum query (O(1)); ranges taken left to
  * right with a cursor (sv_lod_cursor_range) start each search at the last
@@ -55,8 +56,8 @@ struct sv_lod_level;
  * every call (sv_lod_select_begin): the same calls but for runs of
  * positions left out.  It reads the calls, starts and sums of that level
  * through the runs, and keeps only its own longest-call tables (pre, suf
- * and the sparse table): about 3.8 bytes a call where a level made anew
- * takes 12.  Kept position i is position i + skip[r] of from, r being
+ * and the blocks' tables): about 2.3 bytes a call where a level made
+ * anew takes 11.  Kept position i is position i + skip[r] of from, r being
  * the runs before it, and the sums before it are from's less gone[r]. */
 struct sv_lod_over {
 	const struct sv_lod_level *from; /* the index of every call's */
@@ -110,15 +111,22 @@ struct sv_lod_level {
 	uint8_t *suf;     /* n (in pre's allocation): the same for
 			     [i, block end) */
 	uint32_t nblocks; /* ceil(n / SV_LOD_BLOCK) */
-	uint32_t nlog;    /* levels of the sparse table */
-	/* The sparse table: the position of the longest call in blocks
-	 * [b, b + 2^k), for k < nlog.  Its first SV_LOD_SPARSE16 levels as
-	 * offsets above the position of block b's first call, which fit in
-	 * 16 bits there (sparse16[k * nblocks + b]), the rest as positions
-	 * (sparse[(k - SV_LOD_SPARSE16) * nblocks + b]); NULL when there are
-	 * none.  Read with sv_lod_sparse(). */
-	uint16_t *sparse16;
-	uint32_t *sparse;
+	/* The longest call of whole blocks, a byte a block in each of
+	 * SV_LOD_BT tables (bt[t * nblocks + b], read with sv_lod_bt()):
+	 * SV_LOD_BT_BEST, its offset in block b; SV_LOD_BT_SPAN + k - 1
+	 * (k = 1 .. 4), the offset from b of the block that holds the
+	 * longest of blocks [b, b + 2^k); SV_LOD_BT_PRE and SV_LOD_BT_SUF,
+	 * the offset in b's superblock (SV_LOD_SUPER blocks) of the block
+	 * that holds the longest of the superblock's blocks up to b and
+	 * from b on. */
+	uint8_t *bt;
+	/* A sparse table over superblocks: super[k * nsuper + s], the
+	 * position of the longest call of superblocks [s, s + 2^k), for k <
+	 * nslog (NULL when there is none).  Whole blocks within a span of
+	 * 32 take two table entries, longer ones four: the longest call of
+	 * any range is O(1), at about 0.3 bytes a call. */
+	uint32_t *super;
+	uint32_t nsuper, nslog;
 	/* Its calls' regions, or NULL (not asked for, or a level of a
 	 * filter's index). */
 	struct sv_lod_regions *rg;
@@ -139,8 +147,22 @@ static inline uint32_t sv_lod_group_pos(
 	return rg->pos.n ? (uint32_t)sv_packed_get(&rg->pos, rg->off[k] + i)
 			 : i;
 }
-/* 2^(k + 5) positions for level k: below 2^16 up to k = 10. */
-#define SV_LOD_SPARSE16 11
+/* The tables of sv_lod_level.bt, and the blocks of a superblock. */
+enum {
+	SV_LOD_BT_BEST,
+	SV_LOD_BT_SPAN, /* k = 1 .. 4: SV_LOD_BT_SPAN + k - 1 */
+	SV_LOD_BT_PRE = SV_LOD_BT_SPAN + 4,
+	SV_LOD_BT_SUF,
+	SV_LOD_BT
+};
+#define SV_LOD_SUPER 32
+
+/* Table t of lv's longest calls of whole blocks, for block b. */
+static inline uint8_t sv_lod_bt(
+	const struct sv_lod_level *lv, unsigned t, uint32_t b)
+{
+	return lv->bt[(size_t)t * lv->nblocks + b];
+}
 
 /* The runs of lv->over before kept position i of lv. */
 static inline uint32_t sv_lod_over_run(const struct sv_lod_over *o, uint32_t i)
@@ -189,15 +211,6 @@ static inline uint32_t sv_lod_call(const struct sv_lod_level *lv, uint32_t i)
 		return sv_lod_call_own(
 			lv->over->from, sv_lod_over_pos(lv->over, i));
 	return sv_lod_call_own(lv, i);
-}
-/* The position of the longest call in blocks [b, b + 2^k) of lv. */
-static inline uint32_t sv_lod_sparse(
-	const struct sv_lod_level *lv, uint32_t k, uint32_t b)
-{
-	if (k < SV_LOD_SPARSE16)
-		return b * SV_LOD_BLOCK +
-		       lv->sparse16[(size_t)k * lv->nblocks + b];
-	return lv->sparse[(size_t)(k - SV_LOD_SPARSE16) * lv->nblocks + b];
 }
 /* The start of the call at position i of lv. */
 static inline int64_t sv_lod_start(const struct sv_lod_level *lv, uint32_t i)

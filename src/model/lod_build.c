@@ -2,8 +2,9 @@
  * lod_build.c: the level-of-detail index of lod.h made from a
  * profile: each lane's calls split by depth into levels in the lane's
  * start order, each level's starts, sums of durations and longest calls
- * per block (the prefix and suffix offsets and the sparse table over
- * blocks), packed as they are finished.  Any number of threads may work
+ * per block (the prefix and suffix offsets, the tables of spans of
+ * blocks and the sparse table over superblocks), packed as they are
+ * finished.  Any number of threads may work
  * on one build (sv_lod_build_work), each taking the next lane with a
  * scratch of its own.  lod_query.c, lod_cursor.c and lod_nav.c read what
  * is made here.  Nothing here knows about columns or screens.
@@ -64,8 +65,8 @@ static void lod_level_fini(struct sv_lod_level *lv)
 	free(lv->cbase);
 	sv_free_big(lv->coff);
 	sv_free_big(lv->pre);
-	sv_free_big(lv->sparse16);
-	sv_free_big(lv->sparse);
+	sv_free_big(lv->bt);
+	sv_free_big(lv->super);
 	memset(lv, 0, sizeof *lv);
 }
 
@@ -78,25 +79,11 @@ static size_t lod_col_bytes(size_t n, bool packed)
 	       (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK * sizeof(int64_t);
 }
 
-/* The levels of the sparse table of nlog levels kept in 16 bits, and in
- * 32. */
-static uint32_t lod_sparse16_levels(uint32_t nlog)
-{
-	return nlog < SV_LOD_SPARSE16 ? nlog : SV_LOD_SPARSE16;
-}
-
-static uint32_t lod_sparse32_levels(uint32_t nlog)
-{
-	return nlog - lod_sparse16_levels(nlog);
-}
-
 size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 {
 	size_t n = lv->n ? lv->n : 1, nb = lv->nblocks ? lv->nblocks : 1;
-	size_t longest =
-		n * 2 +
-		lod_sparse16_levels(lv->nlog) * nb * sizeof *lv->sparse16 +
-		lod_sparse32_levels(lv->nlog) * nb * sizeof *lv->sparse;
+	size_t longest = n * 2 + SV_LOD_BT * nb +
+			 (size_t)lv->nslog * lv->nsuper * sizeof *lv->super;
 	if (lv->borrowed)
 		return 0;
 	if (lv->over)
@@ -106,19 +93,6 @@ size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 	       lod_col_bytes(n + 1, !lv->cumdur) +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0);
-}
-
-/* Position at of level k, block b, of lv's sparse table (at lies in
- * blocks [b, b + 2^k)). */
-static void lod_sparse_put(
-	struct sv_lod_level *lv, uint32_t k, uint32_t b, uint32_t at)
-{
-	if (k < SV_LOD_SPARSE16)
-		lv->sparse16[(size_t)k * lv->nblocks + b] =
-			(uint16_t)(at - b * SV_LOD_BLOCK);
-	else
-		lv->sparse[(size_t)(k - SV_LOD_SPARSE16) * lv->nblocks + b] =
-			at;
 }
 
 /* One block [lo, hi) of v as offsets above its smallest value into
@@ -175,29 +149,28 @@ static void lod_pack_end(
 }
 
 /* Room for lv's longest-call tables (the prefixes' and suffixes'
- * offsets and the sparse table) for its n calls; sets nblocks and nlog. */
+ * offsets, the blocks' tables and the superblocks' sparse table) for its
+ * n calls; sets nblocks, nsuper and nslog. */
 static void lod_longest_alloc(struct sv_lod_level *lv)
 {
 	uint32_t n = lv->n, nb = (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 
 	lv->nblocks = nb;
-	lv->nlog = 1;
-	while (nb && (1u << lv->nlog) <= nb)
-		lv->nlog++;
-	lv->sparse16 = sv_xmalloc(lod_sparse16_levels(lv->nlog) *
-				  (size_t)(nb ? nb : 1) * sizeof *lv->sparse16);
-	lv->sparse = lod_sparse32_levels(lv->nlog)
-			     ? sv_xmalloc(lod_sparse32_levels(lv->nlog) *
-					  (size_t)nb * sizeof *lv->sparse)
-			     : NULL;
+	lv->nsuper = (nb + SV_LOD_SUPER - 1) / SV_LOD_SUPER;
+	lv->nslog = lv->nsuper ? 1 : 0;
+	while (lv->nsuper && (1u << lv->nslog) <= lv->nsuper)
+		lv->nslog++;
+	lv->bt = sv_xmalloc((size_t)SV_LOD_BT * (nb ? nb : 1));
+	lv->super = lv->nslog ? sv_xmalloc((size_t)lv->nslog * lv->nsuper *
+					   sizeof *lv->super)
+			      : NULL;
 	lv->pre = sv_xmalloc(2 * (size_t)(n ? n : 1));
 	lv->suf = lv->pre + n;
 }
 
 /* The longest call of each prefix and suffix of block b (positions [lo,
- * hi), whose durations are dur[lo .. hi)) and of the whole block, the
- * sparse table's level 0.  Forwards a tie keeps the earlier, backwards
- * it takes the new one. */
+ * hi), whose durations are dur[lo .. hi)) and of the whole block.
+ * Forwards a tie keeps the earlier, backwards it takes the new one. */
 static void lod_block_longest(struct sv_lod_level *lv, const int64_t *dur,
 	uint32_t b, uint32_t lo, uint32_t hi)
 {
@@ -211,7 +184,7 @@ static void lod_block_longest(struct sv_lod_level *lv, const int64_t *dur,
 		}
 		lv->pre[i] = (uint8_t)(best - lo);
 	}
-	lod_sparse_put(lv, 0, b, best);
+	lv->bt[(size_t)SV_LOD_BT_BEST * lv->nblocks + b] = (uint8_t)(best - lo);
 	for (i = hi, best = hi - 1, bd = dur[best]; i-- > lo;) {
 		if (dur[i] >= bd) {
 			best = i;
@@ -221,22 +194,70 @@ static void lod_block_longest(struct sv_lod_level *lv, const int64_t *dur,
 	}
 }
 
-/* The sparse table's levels above 0, from level 0.  Blocks b with b +
- * 2^k past the end are never asked for: they take the level below's, so
- * that every entry is set. */
-static void lod_sparse_up(struct sv_lod_level *lv, const int64_t *dur)
+/* The position of the longest call of block b. */
+static uint32_t lod_block_best(const struct sv_lod_level *lv, uint32_t b)
 {
-	uint32_t k, i, nb = lv->nblocks;
+	return b * SV_LOD_BLOCK + sv_lod_bt(lv, SV_LOD_BT_BEST, b);
+}
 
-	for (k = 1; k < lv->nlog; k++) {
+/* Of blocks a and b, the one that holds the better call (longer; ties:
+ * earlier). */
+static uint32_t lod_block_better(const struct sv_lod_level *lv,
+	const int64_t *dur, uint32_t a, uint32_t b)
+{
+	uint32_t x = lod_block_best(lv, a);
+	return lod_better(dur, x, lod_block_best(lv, b)) == x ? a : b;
+}
+
+/* The tables over whole blocks, from each block's longest call: the
+ * spans of 2 to 16 blocks, each superblock's prefixes and suffixes, and
+ * the sparse table over superblocks.  An entry whose span passes the end
+ * is never asked for: it takes what the blocks there give, so that every
+ * entry is set. */
+static void lod_blocks_make(struct sv_lod_level *lv, const int64_t *dur)
+{
+	uint32_t nb = lv->nblocks, b, k, s;
+	uint8_t *pre = lv->bt + (size_t)SV_LOD_BT_PRE * nb,
+		*suf = lv->bt + (size_t)SV_LOD_BT_SUF * nb;
+
+	for (k = 1; k <= 4; k++) {
+		uint8_t *up = lv->bt + (size_t)(SV_LOD_BT_SPAN + k - 1) * nb;
+		const uint8_t *below = up - nb;
 		uint32_t half = 1u << (k - 1);
-		for (i = 0; i < nb; i++) {
-			uint32_t at = sv_lod_sparse(lv, k - 1, i);
-			if (i + (1u << k) <= nb)
-				at = lod_better(dur, at,
-					sv_lod_sparse(lv, k - 1, i + half));
-			lod_sparse_put(lv, k, i, at);
+		for (b = 0; b < nb; b++) {
+			uint32_t x = k > 1 ? below[b] : 0;
+			if (b + half < nb)
+				x = lod_block_better(lv, dur, b + x,
+					    b + half +
+						    (k > 1 ? below[b + half]
+							   : 0)) -
+				    b;
+			up[b] = (uint8_t)x;
 		}
+	}
+	for (s = 0; s < lv->nsuper; s++) {
+		uint32_t lo = s * SV_LOD_SUPER,
+			 hi = lo + SV_LOD_SUPER < nb ? lo + SV_LOD_SUPER : nb,
+			 best = lo;
+		for (b = lo; b < hi; b++) {
+			best = lod_block_better(lv, dur, best, b);
+			pre[b] = (uint8_t)(best - lo);
+		}
+		/* Backwards a tie takes the earlier block, as forwards. */
+		for (b = hi, best = hi - 1; b-- > lo;) {
+			best = lod_block_better(lv, dur, b, best);
+			suf[b] = (uint8_t)(best - lo);
+		}
+		lv->super[s] = lod_block_best(lv, lo + suf[lo]);
+	}
+	for (k = 1; k < lv->nslog; k++) {
+		uint32_t half = 1u << (k - 1), *up = lv->super + k * lv->nsuper;
+		const uint32_t *below = up - lv->nsuper;
+		for (s = 0; s < lv->nsuper; s++)
+			up[s] = s + half < lv->nsuper
+					? lod_better(dur, below[s],
+						  below[s + half])
+					: below[s];
 	}
 }
 
@@ -249,7 +270,7 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
 		lod_block_longest(lv, dur, b, lo, hi < lv->n ? hi : lv->n);
 	}
-	lod_sparse_up(lv, dur);
+	lod_blocks_make(lv, dur);
 }
 
 /*
@@ -333,7 +354,7 @@ void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
 		}
 		lv->maxend = lod_keep(ends, n, sizeof *ends);
 	}
-	lod_sparse_up(lv, dur);
+	lod_blocks_make(lv, dur);
 	lod_pack_end(&lv->start, n, spack, &lv->sbase, &lv->soff);
 	lod_pack_end(&lv->cumdur, (size_t)n + 1, cpack, &lv->cbase, &lv->coff);
 	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);

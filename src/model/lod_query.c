@@ -7,9 +7,10 @@
  * Invariants: the levels hold their calls in the lane's start order, so
  * binary searches over the starts and the running maxima of the ends
  * (both nondecreasing) find the calls of any time range, and the longest
- * call of each block's prefixes and suffixes with the sparse table of
- * whole blocks answer "longest call among positions [lo, hi)" in O(1) (a
- * scan only inside one block).  Nothing here allocates, and nothing knows
+ * call of each block's prefixes and suffixes with the tables of whole
+ * blocks (spans of up to 16 blocks, superblocks' prefixes and suffixes,
+ * a sparse table over superblocks) answer "longest call among positions
+ * [lo, hi)" in O(1) (a scan only inside one block).  Nothing here allocates, and nothing knows
  * about columns or screens.
  */
 #include "scopeview/lod.h"
@@ -110,6 +111,53 @@ static void lod_take(
 	}
 }
 
+/* The position of the longest call of block b. */
+static uint32_t lod_block_best(const struct sv_lod_level *lv, uint32_t b)
+{
+	return b * SV_LOD_BLOCK + sv_lod_bt(lv, SV_LOD_BT_BEST, b);
+}
+
+/* Take the longest call of whole blocks [a, c] into best: two spans of
+ * the blocks' tables when they are fewer than a superblock, else the
+ * suffix of a's superblock, the prefix of c's and the sparse table over
+ * the superblocks between. */
+static void lod_blocks_take(const struct sv_lod_level *lv,
+	struct lod_best *best, uint32_t a, uint32_t c)
+{
+	uint32_t n = c - a + 1, k = 0, sa, sc;
+
+	if (n < SV_LOD_SUPER) {
+		uint32_t y = c + 1;
+		while ((2u << k) <= n)
+			k++;
+		y -= 1u << k;
+		if (k) {
+			a += sv_lod_bt(lv, SV_LOD_BT_SPAN + k - 1, a);
+			y += sv_lod_bt(lv, SV_LOD_BT_SPAN + k - 1, y);
+		}
+		lod_take(lv, best, lod_block_best(lv, a));
+		if (y != a)
+			lod_take(lv, best, lod_block_best(lv, y));
+		return;
+	}
+	sa = a / SV_LOD_SUPER;
+	sc = c / SV_LOD_SUPER;
+	lod_take(lv, best,
+		lod_block_best(lv,
+			sa * SV_LOD_SUPER + sv_lod_bt(lv, SV_LOD_BT_SUF, a)));
+	lod_take(lv, best,
+		lod_block_best(lv,
+			sc * SV_LOD_SUPER + sv_lod_bt(lv, SV_LOD_BT_PRE, c)));
+	if (sc > sa + 1) {
+		uint32_t s0 = sa + 1, s1 = sc - 1, m = s1 - s0 + 1;
+		while ((2u << k) <= m)
+			k++;
+		lod_take(lv, best, lv->super[(size_t)k * lv->nsuper + s0]);
+		lod_take(lv, best,
+			lv->super[(size_t)k * lv->nsuper + s1 - (1u << k) + 1]);
+	}
+}
+
 uint32_t sv_lod_longest(const struct sv_lod_index *ix,
 	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi)
 {
@@ -133,16 +181,8 @@ uint32_t sv_lod_longest(const struct sv_lod_index *ix,
 	 * overlapping powers of two), the prefix of hi - 1's block. */
 	best.at = bl * SV_LOD_BLOCK + lv->suf[lo];
 	best.dur = sv_lod_dur(lv, best.at);
-	if (bh > bl + 1) {
-		uint32_t a = bl + 1, c = bh - 1, k = 0, x, y;
-		while ((2u << k) <= c - a + 1)
-			k++;
-		x = sv_lod_sparse(lv, k, a);
-		y = sv_lod_sparse(lv, k, c - (1u << k) + 1);
-		lod_take(lv, &best, x);
-		if (y != x)
-			lod_take(lv, &best, y);
-	}
+	if (bh > bl + 1)
+		lod_blocks_take(lv, &best, bl + 1, bh - 1);
 	lod_take(lv, &best, bh * SV_LOD_BLOCK + lv->pre[hi - 1]);
 	return best.at;
 }

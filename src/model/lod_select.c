@@ -9,7 +9,7 @@
  * over the calls: a level whose regions are all kept is borrowed as it
  * is, one without a kept region is left out, one that keeps all but a
  * few runs of positions is read through the level (struct sv_lod_over:
- * its own longest-call tables, 3.8 bytes a call, the rest read through
+ * its own longest-call tables, 2.3 bytes a call, the rest read through
  * the runs), and the rest are made from the kept groups' positions alone
  * (their calls, starts and durations read from the level, not from the
  * profile's packed columns), finished by the same code as a level made
