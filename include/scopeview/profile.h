@@ -274,6 +274,9 @@ struct sv_profile {
 	 * int32, with the values that do not fit in exclusive_wide. */
 	int32_t *exclusive;
 	struct sv_wide exclusive_wide;
+	/* exclusive lies in parent's allocation (sv_profile_finish): freed
+	 * with it. */
+	bool exclusive_in_parent;
 	/* Packed (sv_profile_pack), the exclusive times are kept as what
 	 * the duration leaves of them, the time of the direct children
 	 * (children_pk: 0 for a leaf call, no bits for a block of them). */
@@ -371,6 +374,12 @@ struct sv_profile {
 	 * sv_profile_finish packs the thread and task ids as soon as the
 	 * lanes are built from them. */
 	bool pack;
+	/* And the lanes' calls as soon as each lane is nested (set by the
+	 * loader when sv_profile_pack will follow): where rows give the
+	 * lanes (row_lane), a lane's calls are listed only while its worker
+	 * sorts, nests and packs it, not every lane's at once (4 bytes a
+	 * call of the nesting's peak). */
+	bool pack_lanes;
 	/* Datasets in /events, set by an index-only load of a columnar file
 	 * (the calls are not read, but what a load would keep is known):
 	 * 0 = unknown.  For sv_budget_call_bytes(). */

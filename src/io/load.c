@@ -220,6 +220,7 @@ static int load_finish(struct sv_profile *p, const char *path,
 			p->unnested = !p->rows[i].count ||
 				      p->rows[i].exclusive_total >= 0;
 	}
+	p->pack_lanes = opts && opts->pack && p->ncalls >= opts->pack_min_calls;
 	rc = sv_profile_finish(p, err);
 	if (!rc && opts && opts->pack && p->ncalls >= opts->pack_min_calls)
 		sv_profile_pack(p);

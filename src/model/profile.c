@@ -107,7 +107,8 @@ void sv_profile_free(struct sv_profile *p)
 	free(p->nodes);
 	free(p->depth);
 	free(p->parent);
-	free(p->exclusive);
+	if (!p->exclusive_in_parent)
+		free(p->exclusive);
 	sv_packed_fini(&p->depth_pk);
 	sv_packed_fini(&p->parent_pk);
 	sv_packed_fini(&p->children_pk);

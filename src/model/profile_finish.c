@@ -472,8 +472,21 @@ static void *finish_work(void *arg)
 	acc = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *acc);
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
+		bool listed = !l->calls && l->ncalls;
+		if (listed) {
+			/* Left to this worker (p->pack_lanes): listed, then
+			 * packed once nested. */
+			l->calls = sv_xmalloc(l->ncalls * sizeof *l->calls);
+			sv_profile_lane_fill(w->p, w->lanes[i], l->calls);
+		}
 		lane_sort(w->tie, l->calls, l->ncalls, &sc);
 		lane_nest(w->p, l, stack, acc, &w->wide, &w->out[w->lanes[i]]);
+		if (listed) {
+			sv_packed_build_u32(
+				&l->callpk, l->calls, l->ncalls, NULL);
+			free(l->calls);
+			l->calls = NULL;
+		}
 	}
 	free(sc.merged);
 	free(sc.a);
@@ -570,27 +583,23 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 }
 
 /* The ends as durations (or the durations the loader left in end_ns,
- * end_is_duration): narrowed in place (call c's uint32 goes to bytes
- * [4c, 4c + 4), which only calls before c held), the wide values to
- * p->dur_wide, then shrunk to 4 bytes a call, so the two never take 12
- * bytes a call at once.  In the same pass over the calls: a warning for
- * each call that ends before it starts, the earliest start and the
- * latest end (sv_profile_min_start, sv_profile_max_end) and each
+ * end_is_duration), 4 bytes a call, the wide values to p->dur_wide, into
+ * an array of their own; the ends are then freed, so that their 8 bytes
+ * a call are room for the nesting's columns (sv_profile_finish) rather
+ * than a hole the durations leave.  In the same pass over the calls: a
+ * warning for each call that ends before it starts, the earliest start
+ * and the latest end (sv_profile_min_start, sv_profile_max_end) and each
  * region's earliest start, into first[] (p->nregions values). */
 static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 {
-	/* Read and written as bytes, so no int64/uint32 aliasing. */
-	unsigned char *mem = (unsigned char *)p->end_ns;
+	uint32_t *dur = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *dur);
 	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
 	size_t reversed = 0;
 	uint32_t c, row = 0;
 
-	if (!mem)
-		mem = sv_xmalloc(sizeof(uint32_t));
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t e, d, s = p->start_ns[c];
-		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
-		memcpy(&e, mem + (size_t)c * sizeof e, sizeof e);
+		int64_t e = p->end_ns[c], d, s = p->start_ns[c];
+		uint32_t g = p->rows[sv_profile_row_next(p, c, &row)].region;
 		/* Branch-free: the flag is the same for every call. */
 		d = p->end_is_duration ? e : sv_sub_wrap(e, s);
 		e = p->end_is_duration ? sv_add_wrap(s, e) : e;
@@ -610,15 +619,15 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 			first[g] = s;
 			seen[g] = true;
 		}
-		n = sv_wide_u32(&p->dur_wide, c, d);
-		memcpy(mem + (size_t)c * sizeof n, &n, sizeof n);
+		dur[c] = sv_wide_u32(&p->dur_wide, c, d);
 	}
 	if (reversed > PROFILE_MAX_NEST_WARNINGS)
 		sv_profile_warn(p, "%zu more calls end before they start",
 			reversed - PROFILE_MAX_NEST_WARNINGS);
 	free(seen);
-	return sv_xreallocarray(
-		mem, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
+	free(p->end_ns);
+	p->end_ns = NULL;
+	return dur;
 }
 
 /* Whether an id (or GPU or await) column is still held as int64, for
@@ -634,9 +643,14 @@ static void finish_alloc_nesting(struct sv_profile *p)
 {
 	size_t n = p->ncalls ? p->ncalls : 1;
 
+	/* The parents and the exclusive times in one block: 8 bytes a call,
+	 * as the ends were, whose room (freed just before) takes them both
+	 * where two blocks would miss it by the allocator's header; the
+	 * depths after them. */
+	p->parent = sv_xmalloc(n * (sizeof *p->parent + sizeof *p->exclusive));
+	p->exclusive = (int32_t *)(p->parent + n);
+	p->exclusive_in_parent = true;
 	p->depth = sv_xmalloc(n * sizeof *p->depth);
-	p->parent = sv_xmalloc(n * sizeof *p->parent);
-	p->exclusive = sv_xmalloc(n * sizeof *p->exclusive);
 }
 
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
@@ -655,11 +669,17 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 
 	if (!p->has_calls)
 		p->ncalls = 0;
-	/* The nesting's columns, faulted in on the other core while this
-	 * one narrows the durations and makes the lanes (one thread's
-	 * work): 10 bytes a call of page faults off the nesting's two.  But
-	 * not while id columns wait to be packed (after the lanes): they
-	 * would be on top of the int64 ids, not in their place. */
+	/* The durations first: the nesting reads them, and the ends'
+	 * 8 bytes a call are then 4 for the rest of the work. */
+	first = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *first);
+	p->dur = duration_narrow(p, first);
+	p->has_span = p->ncalls > 0;
+	p->end_is_duration = false;
+	/* The nesting's columns, where the ends were (a load holds the
+	 * heap: heap.h), faulted in on the other core while this one makes
+	 * the lanes.  But not while id columns wait to be packed (after the
+	 * lanes): they would be on top of the int64 ids, not in their
+	 * place. */
 	early = !p->unnested && (!p->pack || !profile_plain_ids(p));
 	if (early)
 		finish_alloc_nesting(p);
@@ -672,13 +692,6 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 			&fault, p->exclusive, p->ncalls * sizeof *p->exclusive);
 		sv_prefault_start(&fault);
 	}
-	/* The durations first: the nesting reads them, and the ends'
-	 * 8 bytes a call are then 4 for the rest of the work. */
-	first = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *first);
-	p->dur = duration_narrow(p, first);
-	p->has_span = p->ncalls > 0;
-	p->end_ns = NULL;
-	p->end_is_duration = false;
 	sv_profile_index_build(p);
 	if (p->unnested) {
 		free(first);

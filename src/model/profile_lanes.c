@@ -310,9 +310,14 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	for (i = 0; i < nlanes; i++) {
 		remap[lanes[i].depth_rows] = (uint32_t)i;
 		lanes[i].depth_rows = 0;
+		/* By rows, for a profile to be packed: listed by the
+		 * nesting, a lane at a time (sv_profile_lane_fill). */
 		lanes[i].calls =
-			sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls : 1) *
-				   sizeof(uint32_t));
+			row_lane && p->pack_lanes && lanes[i].ncalls
+				? NULL
+				: sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls
+							      : 1) *
+					     sizeof(uint32_t));
 		lanes[i].label = sv_lane_not_read(p, &lanes[i])
 					 ? sv_xasprintf("r%" PRIu32 " not read",
 						   lanes[i].rank)
@@ -327,6 +332,8 @@ void sv_profile_lanes_build(struct sv_profile *p)
 			if (row_lane[i] == UINT32_MAX)
 				continue;
 			l = row_lane[i] = remap[row_lane[i]];
+			if (!lanes[l].calls)
+				continue;
 			out = lanes[l].calls + fill[l];
 			for (c = 0; c < row->count; c++)
 				out[c] = (uint32_t)row->first + c;
@@ -344,6 +351,20 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	free(remap);
 	p->lanes = lanes;
 	p->nlanes = nlanes;
+}
+
+void sv_profile_lane_fill(const struct sv_profile *p, size_t l, uint32_t *out)
+{
+	size_t r, o = 0;
+	uint64_t c;
+
+	for (r = 0; r < p->nrows; r++) {
+		const struct sv_row *row = &p->rows[r];
+		if (p->row_lane[r] != l)
+			continue;
+		for (c = 0; c < row->count; c++)
+			out[o++] = (uint32_t)(row->first + c);
+	}
 }
 
 size_t sv_profile_calls_lower(

@@ -17,11 +17,9 @@
 /* Below this many calls one thread packs everything. */
 #define PACK_THREAD_MIN_CALLS 200000
 
-/* The depths, the lanes' calls and the starts: one thread's share.  The
- * smaller columns first, so that the starts' packed form (the largest)
- * finds the room they leave in the heap (a load holds it: heap.h) rather
- * than growing it. */
-static void *pack_share(void *arg)
+/* The depths and the lanes' calls: the other thread's share of the
+ * first round. */
+static void *pack_small(void *arg)
 {
 	struct sv_profile *p = arg;
 	size_t l;
@@ -39,6 +37,14 @@ static void *pack_share(void *arg)
 		free(ln->calls);
 		ln->calls = NULL;
 	}
+	return NULL;
+}
+
+/* The starts: the other thread's share of the second round. */
+static void *pack_starts(void *arg)
+{
+	struct sv_profile *p = arg;
+
 	if (p->start_ns) {
 		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
 		free(p->start_ns);
@@ -86,22 +92,41 @@ static void pack_parent_ids(struct sv_profile *p)
 	p->parent_id_derived = true;
 }
 
-/* The exclusive times, the durations, the parents and the lanes of the
- * calls: the other share.  The exclusive times are kept as what the
- * durations leave of them (sv_profile_exclusive), made while both are
- * at hand: 0 for a call without children, so a row of leaf calls takes
- * no bits (188 against 25 MB at 100M calls of a generated profile). */
-static void pack_rest(struct sv_profile *p)
+/* The exclusive times, the parents and the lanes of the calls: this
+ * thread's share of the first round.  The exclusive times are kept as
+ * what the durations leave of them (sv_profile_exclusive), made while
+ * both are at hand: 0 for a call without children, so a row of leaf
+ * calls takes no bits (188 against 25 MB at 100M calls of a generated
+ * profile). */
+static void pack_nesting(struct sv_profile *p)
 {
 	pack_parent_ids(p);
 
 	if (p->exclusive && p->dur) {
 		sv_packed_build_less(&p->children_pk, p->dur, &p->dur_wide,
 			p->exclusive, &p->exclusive_wide, p->ncalls);
-		free(p->exclusive);
+		if (!p->exclusive_in_parent)
+			free(p->exclusive);
 		p->exclusive = NULL;
 		sv_wide_fini(&p->exclusive_wide);
 	}
+	/* (Not while the exclusive times it holds are still needed.) */
+	if (p->parent && !(p->exclusive_in_parent && p->exclusive)) {
+		sv_packed_build_u32(&p->parent_pk, p->parent, p->ncalls, NULL);
+		free(p->parent);
+		p->parent = NULL;
+		p->exclusive_in_parent = false;
+	}
+	if (p->lane_of) {
+		sv_packed_build_u32(&p->lane_pk, p->lane_of, p->ncalls, NULL);
+		free(p->lane_of);
+		p->lane_of = NULL;
+	}
+}
+
+/* The durations: this thread's share of the second round. */
+static void pack_durations(struct sv_profile *p)
+{
 	if (p->dur) {
 		sv_packed_build_u32(
 			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
@@ -109,16 +134,22 @@ static void pack_rest(struct sv_profile *p)
 		p->dur = NULL;
 		sv_wide_fini(&p->dur_wide);
 	}
-	if (p->parent) {
-		sv_packed_build_u32(&p->parent_pk, p->parent, p->ncalls, NULL);
-		free(p->parent);
-		p->parent = NULL;
-	}
-	if (p->lane_of) {
-		sv_packed_build_u32(&p->lane_pk, p->lane_of, p->ncalls, NULL);
-		free(p->lane_of);
-		p->lane_of = NULL;
-	}
+}
+
+/* other on a thread (or here, for a small profile or when no thread can
+ * be had) while this one does own. */
+static void pack_round(struct sv_profile *p, void *(*other)(void *),
+	void (*own)(struct sv_profile *))
+{
+	pthread_t t;
+	bool started = p->ncalls >= PACK_THREAD_MIN_CALLS &&
+		       pthread_create(&t, NULL, other, p) == 0;
+
+	if (!started)
+		other(p);
+	own(p);
+	if (started)
+		pthread_join(t, NULL);
 }
 
 void sv_profile_pack_ids(struct sv_profile *p)
@@ -154,14 +185,12 @@ void sv_profile_pack_ids(struct sv_profile *p)
 void sv_profile_pack(struct sv_profile *p)
 {
 	if (p->ncalls && sv_profile_has_lanes(p)) {
-		pthread_t t;
-		bool started = p->ncalls >= PACK_THREAD_MIN_CALLS &&
-			       pthread_create(&t, NULL, pack_share, p) == 0;
-		if (!started)
-			pack_share(p);
-		pack_rest(p);
-		if (started)
-			pthread_join(t, NULL);
+		/* In two rounds on two threads: the nesting's columns and the
+		 * small ones first, so that the packed starts and durations,
+		 * the largest, find the room they leave in the heap (a load
+		 * holds it: heap.h) rather than growing it. */
+		pack_round(p, pack_small, pack_nesting);
+		pack_round(p, pack_starts, pack_durations);
 	}
 	sv_profile_pack_ids(p);
 	/* The lanes' arrays (a few MB each) lay in the heap, below the

@@ -16,6 +16,10 @@ void sv_profile_lanes_build(struct sv_profile *p);
 /* profile_lanes.c: when every row's calls are on one lane, keep the lane
  * by row (p->row_lane) and free p->lane_of, 4 bytes a call. */
 void sv_profile_lanes_by_row(struct sv_profile *p);
+/* profile_lanes.c: lane l's calls in storage order into out (ncalls
+ * values), from the rows (p->row_lane): for a lane whose list was left
+ * to its nesting worker (p->pack_lanes). */
+void sv_profile_lane_fill(const struct sv_profile *p, size_t l, uint32_t *out);
 
 /* The order of a finished lane's calls[] (p->region_pos set): start asc,
  * end desc, then the regions' display position, then call number, as
