@@ -87,6 +87,7 @@ START_TEST(test_nest_table)
 			.exclusive32 = excl32,
 			.exclusive_wide = &excl_wide,
 			.acc = acc};
+		struct sv_nest_stack grown = {0};
 		ck_assert_uint_eq(
 			sv_nest_lane(&narrow, tc->order, tc->n, stack), rows);
 		sv_wide_sort(&excl_wide);
@@ -94,6 +95,20 @@ START_TEST(test_nest_table)
 			ck_assert_int_eq(sv_wide_get_i32(&excl_wide, excl32,
 						 (uint32_t)i),
 				excl[i]);
+		/* (and on a stack grown as it goes, as sv_profile_finish
+		 * nests: the same figures, and room for its depth only) */
+		sv_wide_fini(&excl_wide);
+		memset(excl32, 0, sizeof excl32);
+		ck_assert_uint_eq(
+			sv_nest_lane_grow(&narrow, tc->order, tc->n, &grown),
+			rows);
+		sv_wide_sort(&excl_wide);
+		for (i = 0; i < tc->n; i++)
+			ck_assert_int_eq(sv_wide_get_i32(&excl_wide, excl32,
+						 (uint32_t)i),
+				excl[i]);
+		ck_assert_uint_le(grown.cap, tc->n > 64 ? 2 * tc->n : 64);
+		sv_nest_stack_fini(&grown);
 	}
 	sv_wide_fini(&dur_wide);
 	sv_wide_fini(&excl_wide);
@@ -110,6 +125,58 @@ START_TEST(test_nest_table)
 			"%s: exclusive of %zu: %lld", tc->what, i,
 			(long long)excl[i]);
 	}
+}
+END_TEST
+
+/* A chain of calls each inside the last, deeper than the grown stack's
+ * first room (64): given it nested on a stack grown as it goes, then
+ * every depth and exclusive time is that of the stack sized for the
+ * lane. */
+START_TEST(test_nest_grown_deep)
+{
+	enum { DEEP = 300 };
+	static int64_t s[DEEP];
+	static uint32_t order[DEEP], stack[DEEP], dur[DEEP];
+	static int64_t acc[DEEP];
+	static int32_t a[DEEP], b[DEEP];
+	static uint16_t da[DEEP], db[DEEP];
+	struct sv_wide dw = {0}, wa = {0}, wb = {0};
+	struct sv_nest_stack grown = {0};
+	uint32_t i;
+
+	for (i = 0; i < DEEP; i++) {
+		s[i] = i;
+		dur[i] = sv_wide_u32(&dw, i, 2 * (DEEP - (int64_t)i));
+		order[i] = i;
+	}
+	{
+		struct sv_nest x = {.start_ns = s,
+			.dur = dur,
+			.dur_wide = &dw,
+			.depth = da,
+			.exclusive32 = a,
+			.exclusive_wide = &wa,
+			.acc = acc};
+		struct sv_nest y = x;
+		y.depth = db;
+		y.exclusive32 = b;
+		y.exclusive_wide = &wb;
+		y.acc = NULL;
+		ck_assert_uint_eq(sv_nest_lane(&x, order, DEEP, stack), DEEP);
+		ck_assert_uint_eq(
+			sv_nest_lane_grow(&y, order, DEEP, &grown), DEEP);
+	}
+	ck_assert_uint_ge(grown.cap, DEEP);
+	for (i = 0; i < DEEP; i++) {
+		ck_assert_uint_eq(da[i], db[i]);
+		ck_assert_uint_eq(db[i], i);
+		ck_assert_int_eq(a[i], b[i]);
+		ck_assert_int_eq(b[i], 2);
+	}
+	sv_nest_stack_fini(&grown);
+	sv_wide_fini(&dw);
+	sv_wide_fini(&wa);
+	sv_wide_fini(&wb);
 }
 END_TEST
 
@@ -136,6 +203,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_nest_table, 0,
 		sizeof nest_cases / sizeof nest_cases[0]);
 	tcase_add_test(t, test_nest_outputs_optional);
+	tcase_add_test(t, test_nest_grown_deep);
 	suite_add_tcase(s, t);
 	return s;
 }

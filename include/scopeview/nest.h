@@ -63,4 +63,18 @@ struct sv_nest {
 uint32_t sv_nest_lane(const struct sv_nest *nest, const uint32_t *calls,
 	size_t n, uint32_t *stack);
 
+/* The same with a stack (and, for exclusive32, its running sums: nest->acc
+ * is not read) grown as the lane nests deeper rather than sized for n
+ * calls: a lane of millions of calls nests a few deep, so its stack
+ * takes bytes, not 12 bytes a call.  st starts zeroed, serves lane after
+ * lane, and is freed with sv_nest_stack_fini. */
+struct sv_nest_stack {
+	uint32_t *call;
+	int64_t *acc;
+	size_t cap;
+};
+uint32_t sv_nest_lane_grow(const struct sv_nest *nest, const uint32_t *calls,
+	size_t n, struct sv_nest_stack *st);
+void sv_nest_stack_fini(struct sv_nest_stack *st);
+
 #endif

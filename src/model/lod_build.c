@@ -35,11 +35,21 @@ int64_t sv_lod_call_end(const struct sv_profile *p, uint32_t c)
 	return sv_covered_end(s, sv_lod_end(p, c, s));
 }
 
-/* The better (longer; ties: earlier) of positions a and b of a level
- * whose durations are dur[]. */
-static uint32_t lod_better(const int64_t *dur, uint32_t a, uint32_t b)
+/* The duration of position i of lv: dur[i], or (dur NULL) what the
+ * level's finished sums give. */
+static inline int64_t lod_dur_at(
+	const struct sv_lod_level *lv, const int64_t *dur, uint32_t i)
 {
-	if (dur[b] > dur[a] || (dur[b] == dur[a] && b < a))
+	return dur ? dur[i] : sv_lod_dur_own(lv, i);
+}
+
+/* The better (longer; ties: earlier) of positions a and b of lv, whose
+ * durations are dur[] (or lv's own, dur NULL). */
+static uint32_t lod_better(const struct sv_lod_level *lv, const int64_t *dur,
+	uint32_t a, uint32_t b)
+{
+	int64_t da = lod_dur_at(lv, dur, a), db = lod_dur_at(lv, dur, b);
+	if (db > da || (db == da && b < a))
 		return b;
 	return a;
 }
@@ -95,18 +105,19 @@ size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 	       (lv->dur ? n * sizeof *lv->dur : 0);
 }
 
-/* One block [lo, hi) of v as offsets above its smallest value into
- * off[lo, hi) and base[b], while *ok: a block spanning 2^32 or more ends
- * it (the column is then kept as int64, lod_level_finish). */
+/* One block [lo, hi) of a column, its values v[0 .. hi - lo), as offsets
+ * above its smallest value into off[lo, hi) and base[b], while *ok: a
+ * block spanning 2^32 or more ends it (the column is then kept as int64,
+ * sv_lod_level_finish). */
 static void lod_pack_block(const int64_t *v, size_t lo, size_t hi, size_t b,
 	int64_t *base, uint32_t *off, bool *ok)
 {
-	int64_t mn = v[lo], mx = mn, span;
+	int64_t mn = v[0], mx = mn, span;
 	size_t i;
 
 	if (!*ok)
 		return;
-	for (i = lo + 1; i < hi; i++) {
+	for (i = 1; i < hi - lo; i++) {
 		mn = v[i] < mn ? v[i] : mn;
 		mx = v[i] > mx ? v[i] : mx;
 	}
@@ -117,35 +128,24 @@ static void lod_pack_block(const int64_t *v, size_t lo, size_t hi, size_t b,
 	}
 	base[b] = mn;
 	for (i = lo; i < hi; i++)
-		off[i] = (uint32_t)(v[i] - mn);
+		off[i] = (uint32_t)(v[i - lo] - mn);
 }
 
-/* A copy of the n values of scratch v that a level keeps (NULL stays). */
-static void *lod_keep(const void *v, size_t n, size_t size)
+/* A copy of the n values of scratch v that a level keeps. */
+static int64_t *lod_keep(const int64_t *v, size_t n)
 {
-	void *own;
+	int64_t *own = sv_xmalloc((n ? n : 1) * sizeof *own);
 
-	if (!v)
-		return NULL;
-	own = sv_xmalloc((n ? n : 1) * size);
-	memcpy(own, v, n * size);
+	memcpy(own, v, n * sizeof *own);
 	return own;
 }
 
-/* The packed form of a column of n values the level made (*v, scratch),
- * or, when a block did not pack (ok false), a copy of it. */
-static void lod_pack_end(
-	int64_t **v, size_t n, bool ok, int64_t **base, uint32_t **off)
+/* The duration of call i of a level being finished, from its scratch
+ * starts and ends. */
+static inline int64_t lod_scratch_dur(
+	const int64_t *start, const int64_t *ends, uint32_t i)
 {
-	if (ok) {
-		*v = NULL;
-		return;
-	}
-	free(*base);
-	sv_free_big(*off);
-	*base = NULL;
-	*off = NULL;
-	*v = lod_keep(*v, n, sizeof **v);
+	return sv_sub_sat(ends[i], start[i]);
 }
 
 /* Room for lv's longest-call tables (the prefixes' and suffixes'
@@ -169,28 +169,28 @@ static void lod_longest_alloc(struct sv_lod_level *lv)
 }
 
 /* The longest call of each prefix and suffix of block b (positions [lo,
- * hi), whose durations are dur[lo .. hi)) and of the whole block.
+ * hi), whose durations are d[0 .. hi - lo)) and of the whole block.
  * Forwards a tie keeps the earlier, backwards it takes the new one. */
-static void lod_block_longest(struct sv_lod_level *lv, const int64_t *dur,
+static void lod_block_longest(struct sv_lod_level *lv, const int64_t *d,
 	uint32_t b, uint32_t lo, uint32_t hi)
 {
-	uint32_t i, best = lo;
-	int64_t bd = dur[lo];
+	uint32_t i, best = 0, m = hi - lo;
+	int64_t bd = d[0];
 
-	for (i = lo; i < hi; i++) {
-		if (dur[i] > bd) {
+	for (i = 0; i < m; i++) {
+		if (d[i] > bd) {
 			best = i;
-			bd = dur[i];
+			bd = d[i];
 		}
-		lv->pre[i] = (uint8_t)(best - lo);
+		lv->pre[lo + i] = (uint8_t)best;
 	}
-	lv->bt[(size_t)SV_LOD_BT_BEST * lv->nblocks + b] = (uint8_t)(best - lo);
-	for (i = hi, best = hi - 1, bd = dur[best]; i-- > lo;) {
-		if (dur[i] >= bd) {
+	lv->bt[(size_t)SV_LOD_BT_BEST * lv->nblocks + b] = (uint8_t)best;
+	for (i = m, best = m - 1, bd = d[best]; i-- > 0;) {
+		if (d[i] >= bd) {
 			best = i;
-			bd = dur[i];
+			bd = d[i];
 		}
-		lv->suf[i] = (uint8_t)(best - lo);
+		lv->suf[lo + i] = (uint8_t)best;
 	}
 }
 
@@ -206,12 +206,13 @@ static uint32_t lod_block_better(const struct sv_lod_level *lv,
 	const int64_t *dur, uint32_t a, uint32_t b)
 {
 	uint32_t x = lod_block_best(lv, a);
-	return lod_better(dur, x, lod_block_best(lv, b)) == x ? a : b;
+	return lod_better(lv, dur, x, lod_block_best(lv, b)) == x ? a : b;
 }
 
 /* The tables over whole blocks, from each block's longest call: the
  * spans of 2 to 16 blocks, each superblock's prefixes and suffixes, and
- * the sparse table over superblocks.  An entry whose span passes the end
+ * the sparse table over superblocks (durations from dur, or from the
+ * level's own sums when dur is NULL).  An entry whose span passes the end
  * is never asked for: it takes what the blocks there give, so that every
  * entry is set. */
 static void lod_blocks_make(struct sv_lod_level *lv, const int64_t *dur)
@@ -255,7 +256,7 @@ static void lod_blocks_make(struct sv_lod_level *lv, const int64_t *dur)
 		const uint32_t *below = up - lv->nsuper;
 		for (s = 0; s < lv->nsuper; s++)
 			up[s] = s + half < lv->nsuper
-					? lod_better(dur, below[s],
+					? lod_better(lv, dur, below[s],
 						  below[s + half])
 					: below[s];
 	}
@@ -268,7 +269,7 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
 	lod_longest_alloc(lv);
 	for (b = 0; b < lv->nblocks; b++) {
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
-		lod_block_longest(lv, dur, b, lo, hi < lv->n ? hi : lv->n);
+		lod_block_longest(lv, dur + lo, b, lo, hi < lv->n ? hi : lv->n);
 	}
 	lod_blocks_make(lv, dur);
 }
@@ -277,86 +278,119 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
  * Everything of a level whose calls, starts and stored ends are in the
  * builder's scratch (lv->calls, lv->start, lv->maxend, n values), in one
  * pass a block of SV_LOD_BLOCK calls at a time while the block is in the
- * cache: the sums of durations into cum (scratch, n + 1 values), each
- * duration into dur (scratch), the longest call of each block's prefixes
- * and suffixes and of the block, whether the ends are those the starts
- * and durations give, and the starts and sums as offsets in their block.
- * Then what the sums or the ends do not give is kept (the durations when
- * a sum saturated, the running maxima of the ends when calls overlap),
- * the sparse table over blocks is made and the calls are packed.
+ * cache: the block's durations and sums of durations (in buffers of a
+ * block), the longest call of each block's prefixes and suffixes and of
+ * the block, whether the ends are those the starts and durations give,
+ * and the starts and sums as offsets in their block.  Then what the sums
+ * or the ends do not give is kept (the sums as int64 when a block of them
+ * spans 2^32 ns, the durations when a sum saturated, the running maxima
+ * of the ends when calls overlap: each made again from the starts and
+ * ends), the tables over whole blocks are made and the calls are packed.
  */
-void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur)
+void sv_lod_level_finish(struct sv_lod_level *lv)
 {
 	const int64_t *start = lv->start;
 	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
-	uint32_t n = lv->n, i, b, nb, ncb;
+	int64_t d[SV_LOD_BLOCK], sums[SV_LOD_BLOCK];
+	uint32_t n = lv->n, i, b, nb, ncb, ns = 1;
 	bool sums_exact = true, ends_exact = true, spack = n > 0, cpack = true;
 
 	lod_longest_alloc(lv);
 	nb = lv->nblocks;
 	ncb = (n + 1 + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 	lv->maxend = NULL;
-	lv->cumdur = cum;
 	lv->sbase = sv_xmalloc((nb ? nb : 1) * sizeof *lv->sbase);
 	lv->soff = sv_xmalloc((n ? n : 1) * sizeof *lv->soff);
 	lv->cbase = sv_xmalloc(ncb * sizeof *lv->cbase);
 	lv->coff = sv_xmalloc(((size_t)n + 1) * sizeof *lv->coff);
-	cum[0] = 0;
+	/* sums[] holds the sums' block being made: sum k of the level at
+	 * sums[k % SV_LOD_BLOCK], ns of them so far (the first is 0). */
+	sums[0] = 0;
 	for (b = 0; b < nb; b++) {
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
 		if (hi > n)
 			hi = n;
 		for (i = lo; i < hi; i++) {
 			int64_t st = start[i], e = ends[i],
-				d = sv_sub_sat(e, st), next, own;
-			if (__builtin_add_overflow(sum, d, &next)) {
-				next = sv_add_sat(sum, d);
+				di = lod_scratch_dur(start, ends, i), next, own;
+			if (__builtin_add_overflow(sum, di, &next)) {
+				next = sv_add_sat(sum, di);
 				sums_exact = false;
 			}
-			cum[i + 1] = sum = next;
-			dur[i] = d;
+			sum = next;
+			d[i - lo] = di;
+			if (ns == SV_LOD_BLOCK) {
+				/* Sums [i + 1 - 32, i + 1) are a block. */
+				lod_pack_block(sums, i + 1 - SV_LOD_BLOCK,
+					i + 1, i / SV_LOD_BLOCK, lv->cbase,
+					lv->coff, &cpack);
+				ns = 0;
+			}
+			sums[ns++] = sum;
 			/* The ends are the running maxima of the drawn ends
 			 * when each call ends at or after those before it. */
 			e = sv_covered_end(st, e);
 			if (e > run)
 				run = e;
-			if (d > 0)
+			if (di > 0)
 				ends_exact =
 					ends_exact &&
-					!__builtin_add_overflow(st, d, &own) &&
+					!__builtin_add_overflow(st, di, &own) &&
 					own == run;
 			else
 				ends_exact = ends_exact &&
 					     sv_covered_end(st, st) == run;
 		}
-		lod_block_longest(lv, dur, b, lo, hi);
-		lod_pack_block(start, lo, hi, b, lv->sbase, lv->soff, &spack);
-		/* The sums' block b is whole once cum[hi] is known. */
-		if (hi == lo + SV_LOD_BLOCK)
-			lod_pack_block(
-				cum, lo, hi, b, lv->cbase, lv->coff, &cpack);
+		lod_block_longest(lv, d, b, lo, hi);
+		lod_pack_block(
+			start + lo, lo, hi, b, lv->sbase, lv->soff, &spack);
 	}
-	/* The sums' blocks not yet packed: the last one or two. */
-	for (b = n / SV_LOD_BLOCK; b < ncb; b++) {
-		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
-		if (hi > n + 1)
-			hi = n + 1;
-		lod_pack_block(cum, lo, hi, b, lv->cbase, lv->coff, &cpack);
+	/* The last block of sums, whole or not. */
+	lod_pack_block(sums, (size_t)(ncb - 1) * SV_LOD_BLOCK, (size_t)n + 1,
+		ncb - 1, lv->cbase, lv->coff, &cpack);
+	if (!cpack || !sums_exact) {
+		/* Made again from the starts and ends: the sums as int64, and
+		 * the durations when a sum saturated. */
+		int64_t *cum = sv_xmalloc(((size_t)n + 1) * sizeof *cum);
+		cum[0] = sum = 0;
+		for (i = 0; i < n; i++)
+			cum[i + 1] = sum = sv_add_sat(
+				sum, lod_scratch_dur(start, ends, i));
+		if (!sums_exact) {
+			lv->dur = sv_xmalloc((n ? n : 1) * sizeof *lv->dur);
+			for (i = 0; i < n; i++)
+				lv->dur[i] = lod_scratch_dur(start, ends, i);
+		}
+		if (!cpack) {
+			free(lv->cbase);
+			sv_free_big(lv->coff);
+			lv->cbase = NULL;
+			lv->coff = NULL;
+			lv->cumdur = cum;
+		} else {
+			free(cum);
+		}
 	}
-	if (!sums_exact)
-		lv->dur = lod_keep(dur, n, sizeof *dur);
 	if (!ends_exact) {
+		int64_t *maxend = sv_xmalloc((n ? n : 1) * sizeof *maxend);
 		for (i = 0, run = INT64_MIN; i < n; i++) {
 			int64_t e = sv_covered_end(start[i], ends[i]);
 			if (e > run)
 				run = e;
-			ends[i] = run;
+			maxend[i] = run;
 		}
-		lv->maxend = lod_keep(ends, n, sizeof *ends);
+		lv->maxend = maxend;
 	}
-	lod_blocks_make(lv, dur);
-	lod_pack_end(&lv->start, n, spack, &lv->sbase, &lv->soff);
-	lod_pack_end(&lv->cumdur, (size_t)n + 1, cpack, &lv->cbase, &lv->coff);
+	lod_blocks_make(lv, NULL);
+	if (spack) {
+		lv->start = NULL;
+	} else {
+		free(lv->sbase);
+		sv_free_big(lv->soff);
+		lv->sbase = NULL;
+		lv->soff = NULL;
+		lv->start = lod_keep(start, n);
+	}
 	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);
 	lv->calls = NULL;
 }
@@ -400,7 +434,7 @@ bool sv_lod_stopped(const struct sv_lod_stop *stop, uint32_t i)
 static void lod_scratch_drop(struct sv_lod_scratch *sc)
 {
 	sv_free_big(sc->start);
-	sc->start = sc->ends = sc->cum = sc->dur = NULL;
+	sc->start = sc->ends = NULL;
 	sc->calls = NULL;
 }
 
@@ -415,11 +449,9 @@ void sv_lod_scratch_fit(struct sv_lod_scratch *sc, size_t n, uint32_t ndepth)
 	lod_scratch_drop(sc);
 	sc->cap = n + ndepth + 1;
 	sc->start =
-		sv_xmalloc(sc->cap * (4 * sizeof(int64_t) + sizeof(uint32_t)));
+		sv_xmalloc(sc->cap * (2 * sizeof(int64_t) + sizeof(uint32_t)));
 	sc->ends = sc->start + sc->cap;
-	sc->cum = sc->ends + sc->cap;
-	sc->dur = sc->cum + sc->cap;
-	sc->calls = (uint32_t *)(sc->dur + sc->cap);
+	sc->calls = (uint32_t *)(sc->ends + sc->cap);
 }
 
 void sv_lod_scratch_fini(struct sv_lod_scratch *sc)
@@ -432,6 +464,7 @@ void sv_lod_scratch_fini(struct sv_lod_scratch *sc)
 	free(sc->rcnt);
 	free(sc->seen);
 	sv_free_big(sc->bits);
+	sv_free_big(sc->durs);
 	free(sc->kept);
 }
 
@@ -545,7 +578,7 @@ bool sv_lod_lane_build(const struct sv_lod_build *b, size_t l,
 		if (b->regions)
 			lv->rg = sv_lod_regions_make(
 				sc->reg + at, lv->n, p->nregions, sc);
-		sv_lod_level_finish(lv, sc->cum + at + d, sc->dur + at);
+		sv_lod_level_finish(lv);
 		at += lv->n;
 		*ncalls += lv->n;
 		*bytes += sv_lod_level_bytes(lv);

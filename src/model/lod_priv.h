@@ -12,15 +12,17 @@
 #include "scopeview/lod.h"
 
 /* A worker's scratch, grown to its largest lane and used for each: the
- * depth of each call, the calls of each depth, and each level's starts,
- * ends and sums until they are packed (so the memory is touched once a
- * worker, not once a lane); with regions, each call's region, the
- * positions grouped by region, a count a region and the regions seen;
- * for a selection, one bit a position and the depths' kept counts. */
+ * depth of each call, the calls of each depth, and each level's starts
+ * and ends until they are packed (so the memory is touched once a
+ * worker, not once a lane: 20 bytes a call of the lane, the sums and
+ * durations are made a block at a time); with regions, each call's
+ * region, the positions grouped by region, a count a region and the
+ * regions seen; for a selection, one bit a position, the depths' kept
+ * counts and an overlay's durations. */
 struct sv_lod_scratch {
 	uint32_t *count, *dep, *calls;
-	int64_t *start, *ends, *cum, *dur;
-	size_t count_cap, dep_cap, cap;
+	int64_t *start, *ends, *durs;
+	size_t count_cap, dep_cap, cap, durs_cap;
 	uint32_t *reg, *rpos;
 	size_t reg_cap, rpos_cap;
 	uint32_t *rcnt, *seen;
@@ -40,9 +42,8 @@ int64_t sv_lod_end(const struct sv_profile *p, uint32_t c, int64_t s);
 /* Asked to stop? (every 2^16 calls of a lane's passes: i & 0xffff == 0). */
 bool sv_lod_stopped(const struct sv_lod_stop *stop, uint32_t i);
 /* Everything of a level whose calls, starts and ends are in the scratch
- * (lv->calls, lv->start, lv->maxend, lv->n values), with cum (n + 1
- * values) and dur (n) to work in: lod_build.c's lod_level_finish. */
-void sv_lod_level_finish(struct sv_lod_level *lv, int64_t *cum, int64_t *dur);
+ * (lv->calls, lv->start, lv->maxend, lv->n values). */
+void sv_lod_level_finish(struct sv_lod_level *lv);
 /* lv's longest-call tables (pre, suf, the sparse table; nblocks and
  * nlog) for its n calls, whose durations are dur[0 .. n). */
 void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur);

@@ -247,7 +247,8 @@ static int select_over(const struct sv_lod_build *b,
 	int64_t c0 = sv_lod_cumdur_own(from, 0), c1;
 	uint32_t bl, r = 0;
 
-	sv_lod_scratch_fit(sc, kept, 1);
+	sv_grow((void **)&sc->durs, &sc->durs_cap, kept ? kept : 1,
+		sizeof *sc->durs);
 	o = sv_xcalloc(1, sizeof *o);
 	o->from = from;
 	o->nruns = nruns;
@@ -255,7 +256,7 @@ static int select_over(const struct sv_lod_build *b,
 	o->skip = sv_xcalloc((size_t)nruns + 1, sizeof *o->skip);
 	o->gone = sv_xcalloc((size_t)nruns + 1, sizeof *o->gone);
 	k.o = o;
-	k.dur = sc->dur;
+	k.dur = sc->durs;
 	for (w = 0; w < nw; w++) {
 		uint64_t x = select_word(sc->bits, w, nw, from->n, invert);
 		uint32_t q = (uint32_t)(w * 64),
@@ -356,7 +357,7 @@ static bool select_level(const struct sv_lod_build *b,
 			}
 		}
 	}
-	sv_lod_level_finish(lv, sc->cum, sc->dur);
+	sv_lod_level_finish(lv);
 	return true;
 }
 

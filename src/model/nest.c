@@ -9,6 +9,9 @@
 
 #include "scopeview/common.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* The end of call c. */
 static inline int64_t nest_end(const struct sv_nest *x, uint32_t c)
 {
@@ -31,16 +34,18 @@ static bool nest_closed(const struct sv_nest *x, uint32_t c, int64_t t)
 }
 
 /* The call in stack slot k has closed: its exclusive time is final. */
-static inline void nest_pop(
-	const struct sv_nest *x, const uint32_t *stack, size_t k)
+static inline void nest_pop(const struct sv_nest *x, const uint32_t *stack,
+	const int64_t *acc, size_t k)
 {
 	if (x->exclusive32)
-		x->exclusive32[stack[k]] = sv_wide_i32_append(
-			x->exclusive_wide, stack[k], x->acc[k]);
+		x->exclusive32[stack[k]] =
+			sv_wide_i32_append(x->exclusive_wide, stack[k], acc[k]);
 }
 
-uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
-	uint32_t *stack)
+/* sv_nest_lane on stack and acc (room for n), or, st set, on st's
+ * arrays grown as needed. */
+static uint32_t nest_run(const struct sv_nest *x, const uint32_t *calls,
+	size_t n, uint32_t *stack, int64_t *acc, struct sv_nest_stack *st)
 {
 	size_t depth = 0, rows = 0, i;
 
@@ -51,14 +56,23 @@ uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
 
 		while (depth &&
 			nest_closed(x, stack[depth - 1], x->start_ns[c]))
-			nest_pop(x, stack, --depth);
+			nest_pop(x, stack, acc, --depth);
 		if (x->depth)
 			x->depth[c] = depth > SV_MAX_DEPTH ? SV_MAX_DEPTH
 							   : (uint16_t)depth;
 		if (x->exclusive)
 			x->exclusive[c] = dur;
+		if (st && depth == st->cap) {
+			st->cap = st->cap ? 2 * st->cap : 64;
+			st->call = sv_xreallocarray(
+				st->call, st->cap, sizeof *st->call);
+			st->acc = sv_xreallocarray(
+				st->acc, st->cap, sizeof *st->acc);
+			stack = st->call;
+			acc = st->acc;
+		}
 		if (x->exclusive32)
-			x->acc[depth] = dur;
+			acc[depth] = dur;
 		if (depth) {
 			uint32_t par = stack[depth - 1];
 			int64_t covered = dur, pend = nest_end(x, par);
@@ -73,8 +87,8 @@ uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
 				x->exclusive[par] =
 					sv_sub_wrap(x->exclusive[par], covered);
 			if (covered > 0 && x->exclusive32)
-				x->acc[depth - 1] =
-					sv_sub_wrap(x->acc[depth - 1], covered);
+				acc[depth - 1] =
+					sv_sub_wrap(acc[depth - 1], covered);
 		} else if (x->parent) {
 			x->parent[c] = SV_NO_CALL;
 		}
@@ -83,8 +97,27 @@ uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
 		stack[depth++] = c;
 	}
 	while (depth)
-		nest_pop(x, stack, --depth);
+		nest_pop(x, stack, acc, --depth);
 	return (uint32_t)(rows > (size_t)SV_MAX_DEPTH + 1
 				  ? (size_t)SV_MAX_DEPTH + 1
 				  : rows);
+}
+
+uint32_t sv_nest_lane(const struct sv_nest *x, const uint32_t *calls, size_t n,
+	uint32_t *stack)
+{
+	return nest_run(x, calls, n, stack, x->acc, NULL);
+}
+
+uint32_t sv_nest_lane_grow(const struct sv_nest *x, const uint32_t *calls,
+	size_t n, struct sv_nest_stack *st)
+{
+	return nest_run(x, calls, n, st->call, st->acc, st);
+}
+
+void sv_nest_stack_fini(struct sv_nest_stack *st)
+{
+	free(st->call);
+	free(st->acc);
+	memset(st, 0, sizeof *st);
 }

@@ -350,14 +350,14 @@ static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
 
 /* Nest lane l: its calls' depth, parent and exclusive time (the exclusive
  * times that do not fit in int32 to *wide, the worker's own). */
-static void lane_nest(struct sv_profile *p, struct sv_lane *l, uint32_t *stack,
-	int64_t *acc, struct sv_wide *wide, struct nest_out *n)
+static void lane_nest(struct sv_profile *p, struct sv_lane *l,
+	struct sv_nest_stack *stack, struct sv_wide *wide, struct nest_out *n)
 {
 	struct nest_ctx x = {p, l, n};
 	struct sv_nest nest = {p->start_ns, NULL, p->parent, p->depth, NULL,
 		nest_overlap, &x, p->dur, &p->dur_wide, p->exclusive, wide,
-		acc};
-	uint32_t rows = sv_nest_lane(&nest, l->calls, l->ncalls, stack);
+		NULL};
+	uint32_t rows = sv_nest_lane_grow(&nest, l->calls, l->ncalls, stack);
 
 	if (rows > l->depth_rows)
 		l->depth_rows = rows;
@@ -461,15 +461,12 @@ static void *finish_work(void *arg)
 	struct finish_worker *w = arg;
 	size_t i, maxlane = 0;
 	struct lane_scratch sc = {0};
-	uint32_t *stack;
-	int64_t *acc;
+	struct sv_nest_stack stack = {0};
 
 	for (i = 0; i < w->nlanes; i++)
 		if (w->p->lanes[w->lanes[i]].ncalls > maxlane)
 			maxlane = w->p->lanes[w->lanes[i]].ncalls;
 	sc.max = maxlane ? maxlane : 1;
-	stack = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *stack);
-	acc = sv_xmalloc((maxlane ? maxlane : 1) * sizeof *acc);
 	for (i = 0; i < w->nlanes; i++) {
 		struct sv_lane *l = &w->p->lanes[w->lanes[i]];
 		bool listed = !l->calls && l->ncalls;
@@ -480,7 +477,7 @@ static void *finish_work(void *arg)
 			sv_profile_lane_fill(w->p, w->lanes[i], l->calls);
 		}
 		lane_sort(w->tie, l->calls, l->ncalls, &sc);
-		lane_nest(w->p, l, stack, acc, &w->wide, &w->out[w->lanes[i]]);
+		lane_nest(w->p, l, &stack, &w->wide, &w->out[w->lanes[i]]);
 		if (listed) {
 			sv_packed_build_u32(
 				&l->callpk, l->calls, l->ncalls, NULL);
@@ -491,8 +488,7 @@ static void *finish_work(void *arg)
 	free(sc.merged);
 	free(sc.a);
 	free(sc.b);
-	free(stack);
-	free(acc);
+	sv_nest_stack_fini(&stack);
 	return NULL;
 }
 
