@@ -789,6 +789,11 @@ void sv_profile_durations(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
 void sv_profile_exclusives(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
+/* The same when the caller has their durations at hand (dur[0 .. n),
+ * which out may be): packed, an exclusive time is kept as what its
+ * duration leaves (children_pk), so only that column is read. */
+void sv_profile_exclusives_of(const struct sv_profile *p, uint32_t c, size_t n,
+	const int64_t *dur, int64_t *out);
 /* The parents of calls c .. c + n - 1 (p has the nesting), the same way:
  * SV_NO_CALL as such. */
 void sv_profile_parents(

@@ -552,8 +552,8 @@ void sv_profile_parents(
 		out[i] = p->parent[c + i];
 }
 
-void sv_profile_exclusives(
-	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
+void sv_profile_exclusives_of(const struct sv_profile *p, uint32_t c, size_t n,
+	const int64_t *dur, int64_t *out)
 {
 	size_t i;
 
@@ -562,16 +562,34 @@ void sv_profile_exclusives(
 		size_t k, m;
 		for (i = 0; i < n; i += m) {
 			m = n - i < 256 ? n - i : 256;
-			sv_profile_durations(p, c + (uint32_t)i, m, out + i);
 			sv_packed_get_range(
 				&p->children_pk, c + (uint32_t)i, m, kids);
 			for (k = 0; k < m; k++)
-				out[i + k] = sv_sub_wrap(out[i + k], kids[k]);
+				out[i + k] = sv_sub_wrap(dur[i + k], kids[k]);
 		}
 		return;
 	}
 	for (i = 0; i < n; i++)
 		out[i] = sv_profile_exclusive(p, c + (uint32_t)i);
+}
+
+void sv_profile_exclusives(
+	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out)
+{
+	size_t i, m;
+
+	if (p->exclusive) {
+		for (i = 0; i < n; i++)
+			out[i] = sv_profile_exclusive(p, c + (uint32_t)i);
+		return;
+	}
+	/* The durations into out, then less the children's time. */
+	for (i = 0; i < n; i += m) {
+		m = n - i < 256 ? n - i : 256;
+		sv_profile_durations(p, c + (uint32_t)i, m, out + i);
+		sv_profile_exclusives_of(
+			p, c + (uint32_t)i, m, out + i, out + i);
+	}
 }
 
 int64_t sv_profile_min_start(const struct sv_profile *p)

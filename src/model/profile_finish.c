@@ -582,20 +582,29 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
  * end_is_duration), 4 bytes a call, the wide values to p->dur_wide, into
  * an array of their own; the ends are then freed, so that their 8 bytes
  * a call are room for the nesting's columns (sv_profile_finish) rather
- * than a hole the durations leave.  In the same pass over the calls: a
+ * than a hole the durations leave.  Unnested (no such columns follow),
+ * narrowed in place instead: call c's uint32 goes to bytes [4c, 4c + 4),
+ * which only calls before c held, and the block shrinks to 4 bytes a
+ * call, so no new pages are touched.  In the same pass over the calls: a
  * warning for each call that ends before it starts, the earliest start
  * and the latest end (sv_profile_min_start, sv_profile_max_end) and each
  * region's earliest start, into first[] (p->nregions values). */
 static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 {
-	uint32_t *dur = sv_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *dur);
+	/* Read and written as bytes, so no int64/uint32 aliasing. */
+	unsigned char *ends = (unsigned char *)p->end_ns,
+		      *dur = p->unnested && ends
+				     ? ends
+				     : sv_xmalloc((p->ncalls ? p->ncalls : 1) *
+						  sizeof(uint32_t));
 	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
 	size_t reversed = 0;
 	uint32_t c, row = 0;
 
 	for (c = 0; c < p->ncalls; c++) {
-		int64_t e = p->end_ns[c], d, s = p->start_ns[c];
-		uint32_t g = p->rows[sv_profile_row_next(p, c, &row)].region;
+		int64_t e, d, s = p->start_ns[c];
+		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
+		memcpy(&e, ends + (size_t)c * sizeof e, sizeof e);
 		/* Branch-free: the flag is the same for every call. */
 		d = p->end_is_duration ? e : sv_sub_wrap(e, s);
 		e = p->end_is_duration ? sv_add_wrap(s, e) : e;
@@ -615,15 +624,19 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 			first[g] = s;
 			seen[g] = true;
 		}
-		dur[c] = sv_wide_u32(&p->dur_wide, c, d);
+		n = sv_wide_u32(&p->dur_wide, c, d);
+		memcpy(dur + (size_t)c * sizeof n, &n, sizeof n);
 	}
 	if (reversed > PROFILE_MAX_NEST_WARNINGS)
 		sv_profile_warn(p, "%zu more calls end before they start",
 			reversed - PROFILE_MAX_NEST_WARNINGS);
 	free(seen);
-	free(p->end_ns);
 	p->end_ns = NULL;
-	return dur;
+	if (dur == ends)
+		return sv_xreallocarray(
+			dur, p->ncalls ? p->ncalls : 1, sizeof(uint32_t));
+	free(ends);
+	return (uint32_t *)(void *)dur;
 }
 
 /* Whether an id (or GPU or await) column is still held as int64, for

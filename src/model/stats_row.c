@@ -113,7 +113,7 @@ static void stats_run_read(const struct sv_profile *p, uint32_t c,
 	sv_profile_durations(p, c, n, run->dur);
 	run->has_excl = want_excl && sv_profile_has_exclusive(p);
 	if (run->has_excl)
-		sv_profile_exclusives(p, c, n, run->excl);
+		sv_profile_exclusives_of(p, c, n, run->dur, run->excl);
 }
 
 void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
