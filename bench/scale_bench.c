@@ -595,37 +595,76 @@ static void sb_summary(const char *path, struct sb_result *r)
 	}
 }
 
-/* Run fn(path, quit_at, r) in a child so each run's memory is its own. */
-static int sb_child(const char *path, double quit_at, struct sb_result *r)
+/* fn(arg, out) in a child, so that what it allocates is its own and no
+ * later child's: the child starts with out as the caller has it and
+ * sends it back whole.  0 when it did (out then holds the child's), -1
+ * otherwise (out as it was). */
+static int sb_in_child(void (*fn)(const void *arg, void *out), const void *arg,
+	void *out, size_t size)
 {
 	int fd[2], status = 0;
+	void *got = malloc(size);
+	ssize_t n;
 	pid_t pid;
-	ssize_t got;
 
-	if (pipe(fd) < 0)
+	if (!got || pipe(fd) < 0) {
+		free(got);
 		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		struct sb_result c = *r;
+	if (pid < 0) {
 		close(fd[0]);
-		c.ok = sb_view_run(path, quit_at, &c) == 0;
-		if (write(fd[1], &c, sizeof c) != (ssize_t)sizeof c)
-			_exit(1);
-		_exit(0);
+		close(fd[1]);
+		free(got);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		fn(arg, out);
+		_exit(write(fd[1], out, size) == (ssize_t)size ? 0 : 1);
 	}
 	close(fd[1]);
-	{
-		struct sb_result c;
-		got = read(fd[0], &c, sizeof c);
-		if (got == (ssize_t)sizeof c)
-			*r = c;
-	}
+	n = read(fd[0], got, size);
 	close(fd[0]);
 	waitpid(pid, &status, 0);
-	return got == (ssize_t)sizeof *r && r->ok ? 0 : -1;
+	if (n == (ssize_t)size)
+		memcpy(out, got, size);
+	free(got);
+	return n == (ssize_t)size ? 0 : -1;
+}
+
+/* One run of the viewer (sb_view_run), for sb_in_child. */
+struct sb_view_job {
+	const char *path;
+	double quit_at;
+};
+
+static void sb_view_job_run(const void *arg, void *out)
+{
+	const struct sb_view_job *j = arg;
+	struct sb_result *r = out;
+
+	r->ok = sb_view_run(j->path, j->quit_at, r) == 0;
+}
+
+/* sb_view_run(path, quit_at, r) in a child so each run's memory is its
+ * own. */
+static int sb_child(const char *path, double quit_at, struct sb_result *r)
+{
+	struct sb_view_job j = {path, quit_at};
+
+	return sb_in_child(sb_view_job_run, &j, r, sizeof *r) == 0 && r->ok
+		       ? 0
+		       : -1;
+}
+
+/* bench_inflate_limit of the file arg into out (its time, its bytes). */
+static void sb_inflate_run(const void *arg, void *out)
+{
+	double *v = out;
+
+	v[0] = bench_inflate_limit(arg, &v[1]);
 }
 
 /* The decompression limit (bench_inflate.h), in a child: its raw chunks
@@ -635,28 +674,9 @@ static int sb_child(const char *path, double quit_at, struct sb_result *r)
 static double sb_inflate_child(const char *path, double *bytes)
 {
 	double v[2] = {-1, 0};
-	int fd[2], status = 0;
-	pid_t pid;
 
-	if (pipe(fd) < 0)
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fd[0]);
-		v[0] = bench_inflate_limit(path, &v[1]);
-		_exit(write(fd[1], v, sizeof v) == (ssize_t)sizeof v ? 0 : 1);
-	}
-	close(fd[1]);
-	if (read(fd[0], v, sizeof v) != (ssize_t)sizeof v)
+	if (sb_in_child(sb_inflate_run, path, v, sizeof v) < 0)
 		v[0] = -1;
-	close(fd[0]);
-	waitpid(pid, &status, 0);
 	*bytes = v[1];
 	return v[0];
 }

@@ -4,8 +4,9 @@
  * in start order, their starts, the prefix sums of their durations, the
  * longest call of each block's prefixes and suffixes, and tables of the
  * longest call of spans of whole blocks (a byte a block, and a sparse
- * table over superblocks of 1024 calls).  The calls of any time range of a level are then two
- * searches, the nanoseconds they cover one difference of sums, and the
+ * table over superblocks of 1024 calls).  The calls of any time range of
+ * a level are then two searches, the nanoseconds they cover one
+ * difference of sums, and the
  * longest of them a range-maximum query (O(1)); ranges taken left to
  * right with a cursor (sv_lod_cursor_range) start each search at the last
  * range's answer, so a pass over a whole row costs about the same at any
@@ -337,7 +338,8 @@ void sv_lod_build_run(struct sv_lod_build *b, int nthreads);
  * borrowed from from, not copied (with keep_region NULL, every level: an
  * index of the same calls in O(lanes + levels)), and one that keeps all
  * but a few runs of calls is read through from's (struct sv_lod_over),
- * so ix must be finished before from.  A lane of from without regions is made from the profile.
+ * so ix must be finished before from.  A lane of from without regions is
+ * made from the profile.
  * Then sv_lod_build_work and sv_lod_build_end as for a build.
  */
 int sv_lod_select_begin(struct sv_lod_build *b, struct sv_lod_index *ix,

@@ -374,11 +374,9 @@ struct sv_profile {
 	 * sv_profile_finish packs the thread and task ids as soon as the
 	 * lanes are built from them. */
 	bool pack;
-	/* And the lanes' calls as soon as each lane is nested (set by the
-	 * loader when sv_profile_pack will follow): where rows give the
-	 * lanes (row_lane), a lane's calls are listed only while its worker
-	 * sorts, nests and packs it, not every lane's at once (4 bytes a
-	 * call of the nesting's peak). */
+	/* sv_profile_pack will follow (set by the loader): where rows give
+	 * the lanes (row_lane), each lane's calls are listed by its nesting
+	 * worker and packed once nested, not every lane's at once. */
 	bool pack_lanes;
 	/* Datasets in /events, set by an index-only load of a columnar file
 	 * (the calls are not read, but what a load would keep is known):
@@ -789,9 +787,8 @@ void sv_profile_durations(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
 void sv_profile_exclusives(
 	const struct sv_profile *p, uint32_t c, size_t n, int64_t *out);
-/* The same when the caller has their durations at hand (dur[0 .. n),
- * which out may be): packed, an exclusive time is kept as what its
- * duration leaves (children_pk), so only that column is read. */
+/* The same from their durations at hand (dur[0 .. n), which out may be):
+ * packed, only children_pk is read. */
 void sv_profile_exclusives_of(const struct sv_profile *p, uint32_t c, size_t n,
 	const int64_t *dur, int64_t *out);
 /* The parents of calls c .. c + n - 1 (p has the nesting), the same way:

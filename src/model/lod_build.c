@@ -4,9 +4,9 @@
  * start order, each level's starts, sums of durations and longest calls
  * per block (the prefix and suffix offsets, the tables of spans of
  * blocks and the sparse table over superblocks), packed as they are
- * finished.  Any number of threads may work
- * on one build (sv_lod_build_work), each taking the next lane with a
- * scratch of its own.  lod_query.c, lod_cursor.c and lod_nav.c read what
+ * finished.  Any number of threads may work on one build
+ * (sv_lod_build_work), each taking the next lane with a scratch of its
+ * own.  lod_query.c, lod_cursor.c and lod_nav.c read what
  * is made here.  Nothing here knows about columns or screens.
  */
 #include "scopeview/lod.h"
@@ -194,19 +194,13 @@ static void lod_block_longest(struct sv_lod_level *lv, const int64_t *d,
 	}
 }
 
-/* The position of the longest call of block b. */
-static uint32_t lod_block_best(const struct sv_lod_level *lv, uint32_t b)
-{
-	return b * SV_LOD_BLOCK + sv_lod_bt(lv, SV_LOD_BT_BEST, b);
-}
-
 /* Of blocks a and b, the one that holds the better call (longer; ties:
  * earlier). */
 static uint32_t lod_block_better(const struct sv_lod_level *lv,
 	const int64_t *dur, uint32_t a, uint32_t b)
 {
-	uint32_t x = lod_block_best(lv, a);
-	return lod_better(lv, dur, x, lod_block_best(lv, b)) == x ? a : b;
+	uint32_t x = sv_lod_block_best(lv, a);
+	return lod_better(lv, dur, x, sv_lod_block_best(lv, b)) == x ? a : b;
 }
 
 /* The tables over whole blocks, from each block's longest call: the
@@ -249,7 +243,7 @@ static void lod_blocks_make(struct sv_lod_level *lv, const int64_t *dur)
 			best = lod_block_better(lv, dur, b, best);
 			suf[b] = (uint8_t)(best - lo);
 		}
-		lv->super[s] = lod_block_best(lv, lo + suf[lo]);
+		lv->super[s] = sv_lod_block_best(lv, lo + suf[lo]);
 	}
 	for (k = 1; k < lv->nslog; k++) {
 		uint32_t half = 1u << (k - 1), *up = lv->super + k * lv->nsuper;

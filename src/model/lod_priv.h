@@ -44,8 +44,15 @@ bool sv_lod_stopped(const struct sv_lod_stop *stop, uint32_t i);
 /* Everything of a level whose calls, starts and ends are in the scratch
  * (lv->calls, lv->start, lv->maxend, lv->n values). */
 void sv_lod_level_finish(struct sv_lod_level *lv);
-/* lv's longest-call tables (pre, suf, the sparse table; nblocks and
- * nlog) for its n calls, whose durations are dur[0 .. n). */
+/* The position of the longest call of block b of lv. */
+static inline uint32_t sv_lod_block_best(
+	const struct sv_lod_level *lv, uint32_t b)
+{
+	return b * SV_LOD_BLOCK + sv_lod_bt(lv, SV_LOD_BT_BEST, b);
+}
+/* lv's longest-call tables (pre, suf, the tables over whole blocks;
+ * nblocks, nsuper and nslog) for its n calls, whose durations are
+ * dur[0 .. n). */
 void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur);
 /* The bytes a level holds (none for a borrowed one). */
 size_t sv_lod_level_bytes(const struct sv_lod_level *lv);

@@ -10,8 +10,8 @@
  * call of each block's prefixes and suffixes with the tables of whole
  * blocks (spans of up to 16 blocks, superblocks' prefixes and suffixes,
  * a sparse table over superblocks) answer "longest call among positions
- * [lo, hi)" in O(1) (a scan only inside one block).  Nothing here allocates, and nothing knows
- * about columns or screens.
+ * [lo, hi)" in O(1) (a scan only inside one block).  Nothing here
+ * allocates, and nothing knows about columns or screens.
  */
 #include "scopeview/lod.h"
 
@@ -111,12 +111,6 @@ static void lod_take(
 	}
 }
 
-/* The position of the longest call of block b. */
-static uint32_t lod_block_best(const struct sv_lod_level *lv, uint32_t b)
-{
-	return b * SV_LOD_BLOCK + sv_lod_bt(lv, SV_LOD_BT_BEST, b);
-}
-
 /* Take the longest call of whole blocks [a, c] into best: two spans of
  * the blocks' tables when they are fewer than a superblock, else the
  * suffix of a's superblock, the prefix of c's and the sparse table over
@@ -135,18 +129,18 @@ static void lod_blocks_take(const struct sv_lod_level *lv,
 			a += sv_lod_bt(lv, SV_LOD_BT_SPAN + k - 1, a);
 			y += sv_lod_bt(lv, SV_LOD_BT_SPAN + k - 1, y);
 		}
-		lod_take(lv, best, lod_block_best(lv, a));
+		lod_take(lv, best, sv_lod_block_best(lv, a));
 		if (y != a)
-			lod_take(lv, best, lod_block_best(lv, y));
+			lod_take(lv, best, sv_lod_block_best(lv, y));
 		return;
 	}
 	sa = a / SV_LOD_SUPER;
 	sc = c / SV_LOD_SUPER;
 	lod_take(lv, best,
-		lod_block_best(lv,
+		sv_lod_block_best(lv,
 			sa * SV_LOD_SUPER + sv_lod_bt(lv, SV_LOD_BT_SUF, a)));
 	lod_take(lv, best,
-		lod_block_best(lv,
+		sv_lod_block_best(lv,
 			sc * SV_LOD_SUPER + sv_lod_bt(lv, SV_LOD_BT_PRE, c)));
 	if (sc > sa + 1) {
 		uint32_t s0 = sa + 1, s1 = sc - 1, m = s1 - s0 + 1;

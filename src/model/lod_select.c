@@ -160,7 +160,7 @@ static void select_take(const struct sv_profile *p,
 				      : (int64_t)((uint64_t)s + (uint64_t)d);
 }
 
-/* ---- a level read through the level of every call ------------------------- */
+/* ---- a level read through the level of every call ----------------------- */
 
 /* A level keeping all but runs of calls, no more runs than one in this
  * many kept calls, is read through the level of every call (struct
@@ -266,22 +266,9 @@ static int select_over(const struct sv_lod_build *b,
 			sv_lod_over_free(o);
 			return -1;
 		}
-		if (m == 64 && x == UINT64_MAX) {
-			/* Every call of the word kept, the usual case. */
-			k.in_run = false;
-			for (j = 0; j < 64; j++, c0 = c1) {
-				c1 = sv_lod_cumdur_own(from, q + j + 1);
-				k.dur[k.i++] = c1 - c0;
-				ok = !__builtin_add_overflow(k.kept_sum,
-					     c1 - c0, &k.kept_sum) &&
-				     ok;
-			}
-		} else {
-			for (j = 0; j < m; j++, c0 = c1) {
-				c1 = sv_lod_cumdur_own(from, q + j + 1);
-				ok = select_over_put(&k, x >> j & 1, c1 - c0) &&
-				     ok;
-			}
+		for (j = 0; j < m; j++, c0 = c1) {
+			c1 = sv_lod_cumdur_own(from, q + j + 1);
+			ok = select_over_put(&k, x >> j & 1, c1 - c0) && ok;
 		}
 		if (!ok) {
 			sv_lod_over_free(o);
@@ -317,7 +304,6 @@ static bool select_level(const struct sv_lod_build *b,
 	uint32_t g;
 	bool invert = kept > from->n - kept;
 
-	sv_lod_scratch_fit(sc, kept, 1);
 	/* One group is kept whole or not at all: here there are several. */
 	{
 		/* The kept positions in order: one bit a position, set for
@@ -340,6 +326,8 @@ static bool select_level(const struct sv_lod_build *b,
 			if (rc)
 				return rc > 0;
 		}
+		/* Else made from the kept positions, in the scratch. */
+		sv_lod_scratch_fit(sc, kept, 1);
 		lv->calls = sc->calls;
 		lv->start = sc->start;
 		lv->maxend = sc->ends;

@@ -478,12 +478,8 @@ static void *finish_work(void *arg)
 		}
 		lane_sort(w->tie, l->calls, l->ncalls, &sc);
 		lane_nest(w->p, l, &stack, &w->wide, &w->out[w->lanes[i]]);
-		if (listed) {
-			sv_packed_build_u32(
-				&l->callpk, l->calls, l->ncalls, NULL);
-			free(l->calls);
-			l->calls = NULL;
-		}
+		if (listed)
+			sv_lane_pack_calls(l);
 	}
 	free(sc.merged);
 	free(sc.a);

@@ -8,6 +8,8 @@
  */
 #include "scopeview/profile.h"
 
+#include "profile_priv.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,6 +18,15 @@
 
 /* Below this many calls one thread packs everything. */
 #define PACK_THREAD_MIN_CALLS 200000
+
+void sv_lane_pack_calls(struct sv_lane *ln)
+{
+	if (!ln->calls)
+		return;
+	sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
+	free(ln->calls);
+	ln->calls = NULL;
+}
 
 /* The depths and the lanes' calls: the other thread's share of the
  * first round. */
@@ -29,14 +40,8 @@ static void *pack_small(void *arg)
 		free(p->depth);
 		p->depth = NULL;
 	}
-	for (l = 0; l < p->nlanes; l++) {
-		struct sv_lane *ln = &p->lanes[l];
-		if (!ln->calls)
-			continue;
-		sv_packed_build_u32(&ln->callpk, ln->calls, ln->ncalls, NULL);
-		free(ln->calls);
-		ln->calls = NULL;
-	}
+	for (l = 0; l < p->nlanes; l++)
+		sv_lane_pack_calls(&p->lanes[l]);
 	return NULL;
 }
 

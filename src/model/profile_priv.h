@@ -20,6 +20,8 @@ void sv_profile_lanes_by_row(struct sv_profile *p);
  * values), from the rows (p->row_lane): for a lane whose list was left
  * to its nesting worker (p->pack_lanes). */
 void sv_profile_lane_fill(const struct sv_profile *p, size_t l, uint32_t *out);
+/* profile_pack.c: lane ln's calls packed (callpk), the list freed. */
+void sv_lane_pack_calls(struct sv_lane *ln);
 
 /* The order of a finished lane's calls[] (p->region_pos set): start asc,
  * end desc, then the regions' display position, then call number, as
