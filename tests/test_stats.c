@@ -1303,6 +1303,87 @@ START_TEST(many_calls)
 }
 END_TEST
 
+/* A region of more calls than the statistics hold at once (a quarter
+ * million and more) has its percentiles selected in a second read of its
+ * calls: the same as a sort of the values the selection keeps, whole,
+ * with a call filter, with a range between calls, on one thread and
+ * two, and when the wanted values fill their buckets (every duration
+ * equal but a few: the values are then held after all). */
+START_TEST(big_region_percentiles)
+{
+	enum { PER = 150000, N = 2 * PER };
+	struct sv_profile *p = sv_profile_new("bigregion.h5");
+	struct sv_stats_table t;
+	struct sv_stats_filter f;
+	bool *call_on = calloc(N + 16, sizeof *call_on);
+	int64_t *sel = malloc(N * sizeof *sel);
+	unsigned seed = 4242;
+	uint32_t r, c;
+	int k;
+
+	sv_profile_add_region(p, "big");
+	sv_profile_add_region(p, "small");
+	for (r = 0; r < 2; r++)
+		ck_assert_ptr_nonnull(sv_profile_add_row(p, r, 0, PER, NULL));
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 0, 1, 16, NULL));
+	for (c = 0; c < N + 16; c++) {
+		/* back to back, 1000 ns apart, durations below 1000 */
+		int64_t d = _i ? (c % 9973 == 0 ? 7 : 500)
+			       : (int64_t)(rand_r(&seed) % 997) +
+					    (c % 5 == 0 ? 0 : 2);
+		p->start_ns[c] = (int64_t)(c % PER) * 1000 + (c >= PER);
+		p->end_ns[c] = p->start_ns[c] + d;
+		call_on[c] = rand_r(&seed) % 3 != 0;
+	}
+	finish(p);
+	for (k = 0; k < 6; k++) {
+		const struct sv_stats_region *g;
+		size_t n = 0;
+		int64_t t0 = 40000 * 1000 + 999, t1 = 90000 * 1000 + 999;
+		static const double pct[3] = {50, 95, 99};
+		double want[3];
+		int j;
+
+		memset(&f, 0, sizeof f);
+		f.threads = 1 + k % 2;
+		if (k / 2 == 1)
+			f.call_on = call_on;
+		if (k / 2 == 2) {
+			f.has_range = true;
+			f.t0_ns = t0;
+			f.t1_ns = t1;
+		}
+		for (c = 0; c < N; c++) {
+			int64_t s0 = sv_profile_start(p, c),
+				e0 = sv_profile_end(p, c);
+			if (f.call_on && !call_on[c])
+				continue;
+			if (f.has_range && (s0 < t0 || e0 > t1))
+				continue;
+			sel[n++] = e0 - s0;
+		}
+		qsort(sel, n, sizeof *sel, cmp64);
+		for (j = 0; j < 3; j++)
+			want[j] = percentile_sorted(sel, n, pct[j]);
+		table(&t, p, &f);
+		g = region_of(&t, "big");
+		ck_assert_uint_eq(g->s.num_calls, n);
+		ck_assert(g->s.has_percentiles);
+		ck_assert_msg(g->s.p50_ns == want[0] &&
+				      g->s.p95_ns == want[1] &&
+				      g->s.p99_ns == want[2],
+			"case %d/%d: %.17g %.17g %.17g, sorted %.17g %.17g "
+			"%.17g",
+			_i, k, g->s.p50_ns, g->s.p95_ns, g->s.p99_ns, want[0],
+			want[1], want[2]);
+		sv_stats_table_fini(&t);
+	}
+	free(sel);
+	free(call_on);
+	sv_profile_free(p);
+}
+END_TEST
+
 /* ---- a selection's table from the whole run's ------------------------------ */
 
 /* Whether x and y are the same figures, bit for bit. */
@@ -1585,6 +1666,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("size");
 	tcase_add_test(tc, many_calls);
+	tcase_add_loop_test(tc, big_region_percentiles, 0, 2);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

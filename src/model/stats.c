@@ -187,24 +187,75 @@ static int64_t stats_row_exclusive(const struct sv_profile *p, size_t ri)
 	return sum;
 }
 
-/* Row ri's durations into pool, counted by bucket. */
-static void stats_row_pool(
-	const struct sv_profile *p, size_t ri, struct sv_stats_buf *pool)
+/* Row ri's durations counted by bucket into pool's total, and into
+ * pool itself unless only counted. */
+static void stats_row_pool(const struct sv_profile *p, size_t ri,
+	struct sv_stats_buf *pool, bool only_counted)
 {
-	const struct sv_row *r = &p->rows[ri];
-	int64_t buf[256];
-	uint64_t k;
+	int64_t buf[SV_STATS_RUN];
+	uint64_t k = 0;
 	size_t i, n;
 
-	for (k = 0; k < r->count; k += n) {
-		n = r->count - k < 256 ? (size_t)(r->count - k) : 256;
-		sv_profile_durations(p, (uint32_t)(r->first + k), n, buf);
+	while ((n = sv_stats_row_values(
+			p, ri, &k, p->rows[ri].count, NULL, buf)) > 0) {
 		for (i = 0; i < n; i++) {
-			sv_stats_buf_push(pool, buf[i]);
+			if (!only_counted)
+				sv_stats_buf_push(pool, buf[i]);
 			if (pool->total)
 				pool->total[sv_stats_bucket(buf[i])]++;
 		}
 	}
+}
+
+/*
+ * A region of more calls than this does not hold its values for its
+ * percentiles (8 bytes a call, hundreds of MB at 100M calls, in a block
+ * grown by doubling): its rows count them by bucket as they go, each row
+ * keeps its own only while its figures are made, and the region's
+ * percentiles are selected in a second read of its rows, which holds
+ * only the values of the wanted buckets (sv_stats_pick).
+ */
+#define STATS_REGION_HELD (1u << 18)
+
+/* The region's percentiles into out, from its rows read again and the
+ * counts by bucket in pool->total; false (pool then holds every value,
+ * for sv_stats_region_pool) when the wanted buckets hold too many. */
+static bool stats_region_pick(struct stats_work *w,
+	const struct sv_stats_region *reg, struct sv_stats_buf *pool,
+	double *out)
+{
+	struct sv_stats_pick pick;
+	int64_t buf[SV_STATS_RUN];
+	size_t n = 0, k, i, m;
+	bool picked;
+
+	for (k = 0; k < reg->nranks; k++)
+		n += reg->ranks[k].s.num_calls;
+	picked = n > 0 &&
+		 sv_stats_pick_begin(&pick, pool->total, n, sv_stats_ppct, 3);
+	pool->n = 0;
+	for (k = 0; k < reg->nranks; k++) {
+		size_t ri = reg->ranks[k].row;
+		uint64_t k0, k1;
+		enum stats_how how = stats_row_how(w, ri, &k0, &k1);
+		const struct sv_stats_sel *sel =
+			how == STATS_WHOLE ? NULL : w->sel;
+
+		if (how == STATS_FULL) {
+			k0 = 0;
+			k1 = w->p->rows[ri].count;
+		}
+		while ((m = sv_stats_row_values(w->p, ri, &k0, k1, sel, buf)))
+			for (i = 0; i < m; i++) {
+				if (picked)
+					sv_stats_pick_take(&pick, buf[i]);
+				else
+					sv_stats_buf_push(pool, buf[i]);
+			}
+	}
+	if (picked)
+		sv_stats_pick_end(&pick, out);
+	return picked;
 }
 
 /* Region g's figures into w->out[g] (listed when the table keeps it). */
@@ -216,7 +267,9 @@ static void stats_region(struct stats_work *w, uint32_t g,
 	const struct sv_stats_region *bg = w->base_reg ? w->base_reg[g] : NULL;
 	size_t a = w->row_start[g], b = w->row_start[g + 1], k, ntot = 0;
 	bool whole_all, filtered = w->sel->lane_on || w->sel->range;
-	uint64_t k0, k1;
+	bool held = true; /* the region's values held in pool */
+	uint64_t k0, k1, bound = 0;
+	double pct[3];
 
 	reg->region = g;
 	reg->name = p->regions[g];
@@ -232,6 +285,9 @@ static void stats_region(struct stats_work *w, uint32_t g,
 				SV_STATS_BUCKETS * sizeof *pool->total);
 		memset(pool->total, 0, SV_STATS_BUCKETS * sizeof *pool->total);
 	}
+	for (k = a; k < b; k++)
+		bound += p->rows[w->row_list[k]].count;
+	held = !p->has_calls || bound < STATS_REGION_HELD;
 	/* Every row of the region kept whole: the base's percentiles. */
 	whole_all = bg && bg->nranks == reg->nranks;
 	for (k = 0; whole_all && k < reg->nranks; k++)
@@ -255,7 +311,7 @@ static void stats_region(struct stats_work *w, uint32_t g,
 					stats_row_exclusive(p, rk->row);
 			}
 			if (!whole_all)
-				stats_row_pool(p, rk->row, pool);
+				stats_row_pool(p, rk->row, pool, !held);
 			break;
 		case STATS_PART:
 			sv_stats_row_part(p, rk->row, k0, k1, w->sel, &rk->s,
@@ -265,13 +321,25 @@ static void stats_region(struct stats_work *w, uint32_t g,
 			sv_stats_row_part(p, rk->row, 0, p->rows[rk->row].count,
 				w->sel, &rk->s, pool, &rk->ordered);
 		}
+		if (!held) /* counted: the row's values are not kept */
+			pool->n = 0;
 	}
 	for (k = 0; k < reg->nranks; k++)
 		if (reg->ranks[k].s.total_ns > 0)
 			tmp[ntot++] = sv_stats_secs(reg->ranks[k].s.total_ns);
 	qsort(reg->ranks, reg->nranks, sizeof *reg->ranks, sv_stats_rank_cmp);
-	sv_stats_region_pool(p, reg, pool->v, whole_all ? 0 : pool->n,
-		pool->total, tmp, ntot);
+	if (!held && !whole_all && stats_region_pick(w, reg, pool, pct)) {
+		sv_stats_region_pool(p, reg, NULL, 0, NULL, tmp, ntot);
+		if (reg->s.num_calls > 0) {
+			reg->s.has_percentiles = true;
+			reg->s.p50_ns = pct[0];
+			reg->s.p95_ns = pct[1];
+			reg->s.p99_ns = pct[2];
+		}
+	} else {
+		sv_stats_region_pool(p, reg, pool->v, whole_all ? 0 : pool->n,
+			pool->total, tmp, ntot);
+	}
 	if (whole_all && bg->s.has_percentiles) {
 		reg->s.has_percentiles = true;
 		reg->s.p50_ns = bg->s.p50_ns;

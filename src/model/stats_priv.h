@@ -173,6 +173,14 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 	uint64_t k1, const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool, bool *ordered);
 
+/* The values sv_stats_row_part takes of row ri's calls *k .. k1 - 1
+ * under sel (NULL: every call), their durations cut to sel's range, in
+ * the row's order: the next ones into out (SV_STATS_RUN at most), *k
+ * moved past the calls read; 0 when none is left. */
+#define SV_STATS_RUN 256
+size_t sv_stats_row_values(const struct sv_profile *p, size_t ri, uint64_t *k,
+	uint64_t k1, const struct sv_stats_sel *sel, int64_t *out);
+
 /* Whether f's name selection (include, then exclude regexes; NULL: all)
  * keeps region name. */
 bool sv_stats_name_on(const struct sv_stats_filter *f, const char *name);

@@ -96,7 +96,7 @@ static void stats_row_stored(
  * set stays the same), so one buffer serves the row and the region.
  */
 /* A run of a row's calls, read at once (the columns may be packed). */
-#define STATS_RUN 256
+#define STATS_RUN SV_STATS_RUN
 struct stats_run {
 	int64_t start[STATS_RUN], dur[STATS_RUN], excl[STATS_RUN];
 	bool has_excl;
@@ -275,6 +275,48 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 		s->gpu_total_ns = gpu;
 		s->gpu_mean_ns = (double)gpu / (double)n;
 	}
+}
+
+size_t sv_stats_row_values(const struct sv_profile *p, size_t ri, uint64_t *k,
+	uint64_t k1, const struct sv_stats_sel *sel, int64_t *out)
+{
+	const struct sv_row *r = &p->rows[ri];
+	bool filtered = stats_sel_any(sel), range = sel && sel->range;
+	uint32_t lane = filtered ? sv_row_lane(p, ri) : UINT32_MAX;
+	int64_t start[STATS_RUN], dur[STATS_RUN];
+	size_t m = 0;
+
+	while (m == 0 && *k < k1) {
+		size_t n = k1 - *k < STATS_RUN ? (size_t)(k1 - *k) : STATS_RUN;
+		uint32_t c = (uint32_t)(r->first + *k);
+		size_t t;
+
+		*k += n;
+		if (!filtered) {
+			sv_profile_durations(p, c, n, out);
+			return n;
+		}
+		sv_profile_durations(p, c, n, dur);
+		if (range)
+			sv_profile_starts(p, c, n, start);
+		for (t = 0; t < n; t++) {
+			int64_t cs, ce;
+			if (!sv_stats_call_on(p, sel, c + (uint32_t)t, lane))
+				continue;
+			if (!range) {
+				out[m++] = dur[t];
+				continue;
+			}
+			/* As sv_stats_row_part: the part inside. */
+			cs = start[t];
+			ce = sv_add_wrap(cs, dur[t]);
+			cs = cs > sel->t0 ? cs : sel->t0;
+			ce = ce < sel->t1 ? ce : sel->t1;
+			ce = ce > cs ? ce : cs;
+			out[m++] = sv_sub_wrap(ce, cs);
+		}
+	}
+	return m;
 }
 
 int sv_stats_row(const struct sv_profile *p, size_t row,
