@@ -6,7 +6,8 @@
  *   stats_region.c  one region's figures across its ranks
  *   stats_ranks.c   rank lists
  *   stats_range.c   the clipping of a time range
- *   stats.c         keys, the table, sorting, percentile queries
+ *   stats.c         the table: filters, computing
+ *   stats_sort.c    keys, a figure by key, the table's sort
  */
 #ifndef SCOPEVIEW_MODEL_STATS_PRIV_H
 #define SCOPEVIEW_MODEL_STATS_PRIV_H
