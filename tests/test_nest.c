@@ -140,7 +140,8 @@ START_TEST(test_nest_grown_deep)
 	static int64_t acc[DEEP];
 	static int32_t a[DEEP], b[DEEP];
 	static uint16_t da[DEEP], db[DEEP];
-	struct sv_wide dw = {0}, wa = {0}, wb = {0};
+	static uint8_t d8[DEEP];
+	struct sv_wide dw = {0}, wa = {0}, wb = {0}, w8 = {0};
 	struct sv_nest_stack grown = {0};
 	uint32_t i;
 
@@ -165,11 +166,21 @@ START_TEST(test_nest_grown_deep)
 		ck_assert_uint_eq(sv_nest_lane(&x, order, DEEP, stack), DEEP);
 		ck_assert_uint_eq(
 			sv_nest_lane_grow(&y, order, DEEP, &grown), DEEP);
+		/* and the depths in a byte, those of 255 and more apart */
+		y.depth = NULL;
+		y.depth8 = d8;
+		y.depth_wide = &w8;
+		y.exclusive32 = NULL;
+		ck_assert_uint_eq(
+			sv_nest_lane_grow(&y, order, DEEP, &grown), DEEP);
+		sv_wide_sort(&w8);
+		ck_assert_uint_eq(w8.n, DEEP - 255);
 	}
 	ck_assert_uint_ge(grown.cap, DEEP);
 	for (i = 0; i < DEEP; i++) {
 		ck_assert_uint_eq(da[i], db[i]);
 		ck_assert_uint_eq(db[i], i);
+		ck_assert_int_eq(sv_wide_get_u8(&w8, d8, i), i);
 		ck_assert_int_eq(a[i], b[i]);
 		ck_assert_int_eq(b[i], 2);
 	}
@@ -177,6 +188,7 @@ START_TEST(test_nest_grown_deep)
 	sv_wide_fini(&dw);
 	sv_wide_fini(&wa);
 	sv_wide_fini(&wb);
+	sv_wide_fini(&w8);
 }
 END_TEST
 

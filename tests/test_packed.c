@@ -1,43 +1,56 @@
 /*
  * test_packed.c: per-call int64 columns in a few bits a value (packed.h):
- * every value reads back exact, whatever its range, block boundaries and
- * the column's length.
+ * every value reads back exact, whatever its range, block boundaries, the
+ * block's size and the column's length.  The loop tests run at blocks of
+ * 64, 128 and 256 values (shift 6 + _i).
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "helpers.h"
 #include "scopeview/packed.h"
+#include "scopeview/wide.h"
 
-/* Pack v, then read every value back, one by one and in runs (from
- * inside a block, across blocks, to the end, and short ones). */
-static void packed_round_trip(const int64_t *v, uint64_t n)
+/* Read every value of pk back as v, one by one and in runs (from inside
+ * a block, across blocks, to the end, and short ones), then free it. */
+static void packed_check(struct sv_packed *pk, const int64_t *v, uint64_t n)
 {
-	static const uint64_t from[] = {0, 1, 5, 63, 64, 65, 130, 1000};
-	struct sv_packed pk = {0};
+	static const uint64_t from[] = {
+		0, 1, 5, 63, 64, 65, 127, 128, 130, 255, 256, 257, 1000};
 	int64_t *out = malloc((n ? n : 1) * sizeof *out);
 	uint64_t i, j, k;
 
 	ck_assert_ptr_nonnull(out);
-	sv_packed_build(&pk, v, n);
-	ck_assert_uint_eq(pk.n, n);
+	ck_assert_uint_eq(pk->n, n);
 	for (i = 0; i < n; i++)
-		ck_assert_int_eq(sv_packed_get(&pk, i), v[i]);
+		ck_assert_int_eq(sv_packed_get(pk, i), v[i]);
 	for (k = 0; k < sizeof from / sizeof *from && from[k] < n; k++) {
-		sv_packed_get_range(&pk, from[k], n - from[k], out);
+		sv_packed_get_range(pk, from[k], n - from[k], out);
 		for (j = 0; j < n - from[k]; j++)
 			ck_assert_int_eq(out[j], v[from[k] + j]);
 	}
 	for (i = 0; i < n; i += 7) {
 		uint64_t len = n - i < 3 ? n - i : 3;
-		sv_packed_get_range(&pk, i, len, out);
+		sv_packed_get_range(pk, i, len, out);
 		for (j = 0; j < len; j++)
 			ck_assert_int_eq(out[j], v[i + j]);
 	}
 	free(out);
-	sv_packed_fini(&pk);
-	ck_assert_uint_eq(pk.n, 0);
-	ck_assert_ptr_null(pk.bits);
+	sv_packed_fini(pk);
+	ck_assert_uint_eq(pk->n, 0);
+	ck_assert_uint_eq(pk->shift, 0);
+	ck_assert_ptr_null(pk->bits);
+}
+
+/* Pack v in blocks of 2^shift values and read it back. */
+static void packed_round_trip(const int64_t *v, uint64_t n, unsigned shift)
+{
+	struct sv_packed pk = {0};
+
+	pk.shift = shift;
+	sv_packed_build(&pk, v, n);
+	ck_assert_uint_eq(pk.shift, shift);
+	packed_check(&pk, v, n);
 }
 
 START_TEST(test_extremes)
@@ -46,7 +59,7 @@ START_TEST(test_extremes)
 	 * when packed; then each reads back exact (a 64-bit distance) */
 	static const int64_t v[] = {INT64_MIN, INT64_MAX, 0, -1, INT64_MAX,
 		INT64_MIN + 1, 1, INT64_MAX - 1};
-	packed_round_trip(v, sizeof v / sizeof v[0]);
+	packed_round_trip(v, sizeof v / sizeof v[0], SV_PACKED_SHIFT + _i);
 }
 END_TEST
 
@@ -55,20 +68,21 @@ START_TEST(test_every_width)
 	/* given blocks of every width from 0 to 64 bits, one after the other
 	 * (so that values straddle words at every offset), and a short last
 	 * block; when packed; then each reads back exact */
-	enum { N = 65 * SV_PACKED_BLOCK + 17 };
+	unsigned shift = SV_PACKED_SHIFT + (unsigned)_i;
+	uint64_t N = 65 * ((uint64_t)1 << shift) + 17;
 	int64_t *v = malloc(N * sizeof *v);
 	uint64_t i, x = 88172645463325252ull;
 
 	ck_assert_ptr_nonnull(v);
 	for (i = 0; i < N; i++) {
-		unsigned w = (unsigned)(i / SV_PACKED_BLOCK) % 65;
+		unsigned w = (unsigned)(i >> shift) % 65;
 		uint64_t mask = w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1;
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
 		v[i] = (int64_t)((uint64_t)-5000 + (x & mask));
 	}
-	packed_round_trip(v, N);
+	packed_round_trip(v, N, shift);
 	free(v);
 }
 END_TEST
@@ -78,8 +92,9 @@ START_TEST(test_short_last_block)
 	/* given, for every width, a whole block and a short one after it of
 	 * values of that width (the short block is written bit by bit, the
 	 * whole one word by word); when packed; then each reads back exact */
-	enum { N = SV_PACKED_BLOCK + 37 };
-	int64_t v[N];
+	unsigned shift = SV_PACKED_SHIFT + (unsigned)_i;
+	uint64_t nv = (uint64_t)1 << shift, N = nv + 37;
+	int64_t v[SV_PACKED_FLAT + 37];
 	uint64_t i, x = 2463534242ull;
 	unsigned w;
 
@@ -92,9 +107,9 @@ START_TEST(test_short_last_block)
 			v[i] = (int64_t)(x & mask);
 		}
 		/* both ends of the width, so that it is exactly w */
-		v[0] = v[SV_PACKED_BLOCK] = 0;
-		v[1] = v[SV_PACKED_BLOCK + 1] = (int64_t)mask;
-		packed_round_trip(v, N);
+		v[0] = v[nv] = 0;
+		v[1] = v[nv + 1] = (int64_t)mask;
+		packed_round_trip(v, N, shift);
 	}
 }
 END_TEST
@@ -127,6 +142,58 @@ START_TEST(test_constant_and_ids)
 }
 END_TEST
 
+START_TEST(test_flat_blocks)
+{
+	/* given a column of mostly zeros (a depth, a leaf's children time)
+	 * with a few other values; when packed in blocks of 256; then it
+	 * reads back exact in a quarter of the headers of blocks of 64 */
+	enum { N = 100000 };
+	int64_t *v = calloc(N, sizeof *v);
+	struct sv_packed a = {0}, b = {0};
+	uint64_t i;
+
+	ck_assert_ptr_nonnull(v);
+	for (i = 0; i < N; i += 9973)
+		v[i] = 3;
+	sv_packed_build(&a, v, N);
+	b.shift = SV_PACKED_FLAT_SHIFT;
+	sv_packed_build(&b, v, N);
+	ck_assert_uint_eq(a.shift, SV_PACKED_SHIFT);
+	ck_assert_uint_le(b.bytes * 3, a.bytes);
+	packed_check(&a, v, N);
+	packed_check(&b, v, N);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_u8_with_exceptions)
+{
+	/* given a byte a value with the values of 255 and more in an
+	 * exception table (the depths of deep recursion); when packed; then
+	 * every value reads back, the exceptions' own too */
+	enum { N = 3000 };
+	uint8_t col[N];
+	int64_t want[N];
+	struct sv_wide w = {0};
+	struct sv_packed pk = {0};
+	uint32_t i;
+
+	for (i = 0; i < N; i++) {
+		int64_t d = i % 700;
+		col[i] = sv_wide_u8_append(&w, i, d);
+		want[i] = d;
+		ck_assert_int_eq(col[i] == SV_WIDE_U8, d >= 255);
+	}
+	sv_wide_sort(&w);
+	for (i = 0; i < N; i++)
+		ck_assert_int_eq(sv_wide_get_u8(&w, col, i), want[i]);
+	pk.shift = SV_PACKED_FLAT_SHIFT;
+	sv_packed_build_u8(&pk, col, N, &w);
+	packed_check(&pk, want, N);
+	sv_wide_fini(&w);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	/* given no values; when packed; then the column is empty */
@@ -142,10 +209,12 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("packed");
 	TCase *t = tcase_create("column");
-	tcase_add_test(t, test_extremes);
-	tcase_add_test(t, test_every_width);
-	tcase_add_test(t, test_short_last_block);
+	tcase_add_loop_test(t, test_extremes, 0, 3);
+	tcase_add_loop_test(t, test_every_width, 0, 3);
+	tcase_add_loop_test(t, test_short_last_block, 0, 3);
 	tcase_add_test(t, test_constant_and_ids);
+	tcase_add_test(t, test_flat_blocks);
+	tcase_add_test(t, test_u8_with_exceptions);
 	tcase_add_test(t, test_empty);
 	suite_add_tcase(s, t);
 	return s;

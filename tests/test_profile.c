@@ -777,6 +777,41 @@ START_TEST(test_wide_exclusive_times)
 }
 END_TEST
 
+START_TEST(test_deep_recursion_depths)
+{
+	/* given 300 calls of one region each inside the one before; when
+	 * finished; then each call's depth is its place in the chain, those
+	 * of 255 and more kept apart from the byte a call, and the same once
+	 * the columns are packed */
+	enum { DEEP = 300 };
+	struct call_spec calls[DEEP];
+	struct sv_profile *p;
+	uint32_t c;
+	int pass;
+
+	for (c = 0; c < DEEP; c++)
+		calls[c] = (struct call_spec){
+			"rec", 0, (int64_t)c, 1000 - (int64_t)c, -1, -1};
+	p = build(calls, DEEP, false);
+	ck_assert_ptr_nonnull(p->depth);
+	ck_assert_uint_eq(p->depth_wide.n, DEEP - 255);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			sv_profile_pack(p);
+			ck_assert_ptr_null(p->depth);
+			ck_assert_uint_eq(p->depth_wide.n, 0);
+		}
+		for (c = 0; c < DEEP; c++) {
+			ck_assert_uint_eq(sv_profile_depth(p, c), c);
+			ck_assert_uint_eq(sv_profile_parent(p, c),
+				c ? c - 1 : SV_NO_CALL);
+		}
+		ck_assert_uint_eq(p->lanes[0].depth_rows, DEEP);
+	}
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_parent_ids_derived)
 {
 	/* given main > (a > b), a with call ids and parent ids that follow
@@ -886,6 +921,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
 	TCase *t = tcase_create("nesting");
+	tcase_add_test(t, test_deep_recursion_depths);
 	tcase_add_test(t, test_parent_ids_derived);
 	tcase_add_test(t, test_simple_nesting);
 	tcase_add_test(t, test_recursion_and_ties);

@@ -49,6 +49,11 @@ struct sv_nest {
 	int32_t *exclusive32;
 	struct sv_wide *exclusive_wide;
 	int64_t *acc;
+	/* Instead of depth (NULL): a byte a call, the depths of 255 and
+	 * more in *depth_wide (SV_WIDE_U8 marks them; appended in lane
+	 * order, so the caller sorts it). */
+	uint8_t *depth8;
+	struct sv_wide *depth_wide;
 };
 
 /*

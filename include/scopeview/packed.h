@@ -4,12 +4,20 @@
  * The id columns a profile may carry (call, parent, thread and task ids)
  * are read for one call at a time once the lanes and the nesting are
  * built: the details of a call, an export.  Their values change little
- * from one call to the next, so each block of SV_PACKED_BLOCK values is
- * kept as its smallest value and each value's distance above it, in as
- * many bits as the block's largest distance needs (frame of reference).
- * A block of equal values takes no bits at all; any int64 values round
- * trip exactly (a distance is taken modulo 2^64, up to 64 bits).  Reading
- * one value is O(1): two words at most.
+ * from one call to the next, so each block of values (SV_PACKED_BLOCK,
+ * or more where the column asks) is kept as its smallest value and each
+ * value's distance above it, in as many bits as the block's largest
+ * distance needs (frame of reference).  A block of equal values takes no
+ * bits at all; any int64 values round trip exactly (a distance is taken
+ * modulo 2^64, up to 64 bits).  Reading one value is O(1): two words at
+ * most.
+ *
+ * A block's header is 16 bytes: 2 bits a value in blocks of 64.  Where
+ * the values rise steadily (starts, lists of calls), a larger block
+ * widens every distance by as much as it saves; where they mostly repeat
+ * (depths, parents, exclusive times, thread ids: 0 bits in most blocks)
+ * the header is nearly all the column takes, and blocks of
+ * SV_PACKED_FLAT values take a quarter of it.
  */
 #ifndef SCOPEVIEW_PACKED_H
 #define SCOPEVIEW_PACKED_H
@@ -25,6 +33,11 @@
 #include "scopeview/wide.h"
 
 #define SV_PACKED_BLOCK 64
+#define SV_PACKED_SHIFT 6 /* log2 of SV_PACKED_BLOCK */
+/* The block a column of mostly repeated values asks for, and its log2:
+ * 0.5 bits a value of headers. */
+#define SV_PACKED_FLAT       256
+#define SV_PACKED_FLAT_SHIFT 8
 
 /* A block's smallest value and where its bits are, side by side, so that
  * reading a value touches one header and one or two words of bits. */
@@ -39,15 +52,21 @@ struct sv_packed {
 	struct sv_packed_block *blocks;
 	uint64_t *bits; /* the distances, low bits first, one word spare */
 	size_t bytes;   /* what the column allocated */
+	/* log2 of the values a block: SV_PACKED_SHIFT up to
+	 * SV_PACKED_FLAT_SHIFT.  Set before a build to ask for that block
+	 * (0: SV_PACKED_BLOCK); a build keeps it, sv_packed_fini clears
+	 * it. */
+	unsigned shift;
 };
 
-/* Pack v[0 .. n) into pk (replacing what it held). */
+/* Pack v[0 .. n) into pk (replacing what it held), in the blocks pk->shift
+ * asks for. */
 void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n);
-/* The same from the narrower columns of a profile: uint16, uint32 and
- * int32 values, the last two with their exception table (wide.h; NULL:
- * the values are plain), whose values are packed in place of the
- * markers. */
-void sv_packed_build_u16(struct sv_packed *pk, const uint16_t *v, uint64_t n);
+/* The same from the narrower columns of a profile: uint8, uint32 and
+ * int32 values, with their exception table (wide.h; NULL: the values are
+ * plain), whose values are packed in place of the markers. */
+void sv_packed_build_u8(struct sv_packed *pk, const uint8_t *v, uint64_t n,
+	const struct sv_wide *wide);
 void sv_packed_build_u32(struct sv_packed *pk, const uint32_t *v, uint64_t n,
 	const struct sv_wide *wide);
 void sv_packed_build_i32(struct sv_packed *pk, const int32_t *v, uint64_t n,
@@ -69,13 +88,14 @@ void sv_packed_get_range(
 /* Value i (< pk->n). */
 static inline int64_t sv_packed_get(const struct sv_packed *pk, uint64_t i)
 {
-	const struct sv_packed_block *k = &pk->blocks[i / SV_PACKED_BLOCK];
+	const struct sv_packed_block *k = &pk->blocks[i >> pk->shift];
 	uint64_t bit, d;
 	unsigned w = (unsigned)(k->at >> 56), sh;
 
 	if (!w)
 		return k->base;
-	bit = (k->at & (((uint64_t)1 << 56) - 1)) + (i % SV_PACKED_BLOCK) * w;
+	bit = (k->at & (((uint64_t)1 << 56) - 1)) +
+	      (i & (((uint64_t)1 << pk->shift) - 1)) * w;
 	sh = (unsigned)(bit % 64);
 	d = pk->bits[bit / 64] >> sh;
 	if (sh && sh + w > 64)

@@ -19,9 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The marker of an int32 column, and of a uint32 one. */
+/* The marker of an int32 column, of a uint32 one and of a uint8 one. */
 #define SV_WIDE_I32 INT32_MIN
 #define SV_WIDE_U32 UINT32_MAX
+#define SV_WIDE_U8  UINT8_MAX
 
 struct sv_wide {
 	uint32_t *call; /* ascending */
@@ -89,6 +90,22 @@ static inline uint32_t sv_wide_u32(struct sv_wide *w, uint32_t call, int64_t v)
 		return (uint32_t)v;
 	sv_wide_set(w, call, v);
 	return SV_WIDE_U32;
+}
+/* v (not negative) as a uint8 column stores it, for a table filled out
+ * of order (sv_wide_append): v itself, or SV_WIDE_U8 with v added to
+ * w. */
+static inline uint8_t sv_wide_u8_append(
+	struct sv_wide *w, uint32_t call, int64_t v)
+{
+	bool wide = v < 0 || v >= SV_WIDE_U8;
+	if (wide)
+		sv_wide_append(w, call, v);
+	return wide ? SV_WIDE_U8 : (uint8_t)v;
+}
+static inline int64_t sv_wide_get_u8(
+	const struct sv_wide *w, const uint8_t *col, uint32_t call)
+{
+	return sv_wide_value(w, call, col[call], col[call] == SV_WIDE_U8);
 }
 static inline int64_t sv_wide_get_u32(
 	const struct sv_wide *w, const uint32_t *col, uint32_t call)

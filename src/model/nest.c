@@ -60,6 +60,10 @@ static uint32_t nest_run(const struct sv_nest *x, const uint32_t *calls,
 		if (x->depth)
 			x->depth[c] = depth > SV_MAX_DEPTH ? SV_MAX_DEPTH
 							   : (uint16_t)depth;
+		if (x->depth8)
+			x->depth8[c] = sv_wide_u8_append(x->depth_wide, c,
+				depth > SV_MAX_DEPTH ? SV_MAX_DEPTH
+						     : (int64_t)depth);
 		if (x->exclusive)
 			x->exclusive[c] = dur;
 		if (st && depth == st->cap) {

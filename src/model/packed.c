@@ -19,7 +19,7 @@ static unsigned packed_bits(uint64_t d)
  * a narrowed one (markers read from it). */
 enum packed_type {
 	PACKED_I64,
-	PACKED_U16,
+	PACKED_U8,
 	PACKED_U32,
 	PACKED_I32,
 	PACKED_LESS /* a narrowed uint32 less a narrowed int32 */
@@ -39,8 +39,9 @@ static inline __attribute__((always_inline)) int64_t packed_in(
 	switch (t) {
 	case PACKED_I64:
 		return ((const int64_t *)s->v)[i];
-	case PACKED_U16:
-		return ((const uint16_t *)s->v)[i];
+	case PACKED_U8:
+		return s->wide ? sv_wide_get_u8(s->wide, s->v, (uint32_t)i)
+			       : (int64_t)((const uint8_t *)s->v)[i];
 	case PACKED_U32:
 		return s->wide ? sv_wide_get_u32(s->wide, s->v, (uint32_t)i)
 			       : (int64_t)((const uint32_t *)s->v)[i];
@@ -80,12 +81,12 @@ static inline __attribute__((always_inline)) bool packed_range(
 		*hi = mx;
 		return true;
 	}
-	case PACKED_U16: {
-		uint16_t mn, mx;
-		PACKED_MINMAX(uint16_t, (const uint16_t *)s->v, i0, i1, mn, mx);
+	case PACKED_U8: {
+		uint8_t mn, mx;
+		PACKED_MINMAX(uint8_t, (const uint8_t *)s->v, i0, i1, mn, mx);
 		*lo = mn;
 		*hi = mx;
-		return true;
+		return !s->wide || mx != SV_WIDE_U8;
 	}
 	case PACKED_LESS:
 		return false;
@@ -106,7 +107,7 @@ static inline __attribute__((always_inline)) bool packed_range(
 	}
 }
 
-/* The distances d[0 .. 64) of a whole block, each below 2^W (1 <= W <=
+/* The distances d[0 .. 64) of 64 values of a whole block, each below 2^W (1 <= W <=
  * 64), as the reader finds them: value k at bits [k W, k W + W) of the W
  * words at out, low bits first.  W is a constant where this is inlined
  * (packed_put_block), so every shift and store is known and nothing
@@ -118,7 +119,7 @@ static inline __attribute__((always_inline)) void packed_put64(
 	unsigned k;
 
 #pragma GCC unroll 64
-	for (k = 0; k < SV_PACKED_BLOCK; k++) {
+	for (k = 0; k < 64; k++) {
 		unsigned bit = k * W, sh = bit % 64;
 		word |= d[k] << sh;
 		if (sh + W >= 64) {
@@ -128,47 +129,54 @@ static inline __attribute__((always_inline)) void packed_put64(
 	}
 }
 
-static void packed_put_block(uint64_t *out, const uint64_t *d, unsigned w)
+/* A whole block of nv values (a multiple of 64): each 64 of them fill w
+ * words. */
+static void packed_put_block(
+	uint64_t *out, const uint64_t *d, unsigned w, uint64_t nv)
 {
-	switch (w) {
+	for (; nv; nv -= 64, out += w, d += 64)
+		switch (w) {
 #define PUT(n)                             \
 	case (n):                          \
 		packed_put64(out, d, (n)); \
 		break;
 #define PUT4(n)  PUT(n) PUT((n) + 1) PUT((n) + 2) PUT((n) + 3)
 #define PUT16(n) PUT4(n) PUT4((n) + 4) PUT4((n) + 8) PUT4((n) + 12)
-		PUT16(1)
-		PUT16(17)
-		PUT16(33)
-		PUT16(49)
+			PUT16(1)
+			PUT16(17)
+			PUT16(33)
+			PUT16(49)
 #undef PUT16
 #undef PUT4
 #undef PUT
-	default:
-		break;
-	}
+		default:
+			break;
+		}
 }
 
 /* Two passes over the values: each block's smallest value and width,
- * then the distances.  A block of 64 values of width w fills exactly w
- * words, so every block starts on a word; whole blocks are written by
+ * then the distances.  A block's every 64 values of width w fill exactly
+ * w words, so every block starts on a word; whole blocks are written by
  * packed_put_block, the last one, when short, bit by bit. */
 static inline __attribute__((always_inline)) void packed_build(
 	struct sv_packed *pk, const struct packed_src *s, enum packed_type t,
 	uint64_t n)
 {
-	uint64_t nb = (n + SV_PACKED_BLOCK - 1) / SV_PACKED_BLOCK, b, total = 0,
-		 words, *out;
+	unsigned shift = pk->shift >= SV_PACKED_SHIFT &&
+					 pk->shift <= SV_PACKED_FLAT_SHIFT
+				 ? pk->shift
+				 : SV_PACKED_SHIFT;
+	uint64_t nv = (uint64_t)1 << shift, nb = (n + nv - 1) >> shift, b,
+		 total = 0, words, *out;
 
 	sv_packed_fini(pk);
+	pk->shift = shift;
 	if (!n)
 		return;
 	pk->n = n;
 	pk->blocks = sv_xmalloc(nb * sizeof *pk->blocks);
 	for (b = 0; b < nb; b++) {
-		uint64_t i0 = b * SV_PACKED_BLOCK, i,
-			 i1 = n - i0 < SV_PACKED_BLOCK ? n
-						       : i0 + SV_PACKED_BLOCK;
+		uint64_t i0 = b << shift, i, i1 = n - i0 < nv ? n : i0 + nv;
 		int64_t lo, hi;
 		unsigned w;
 		if (!packed_range(s, t, i0, i1, &lo, &hi)) {
@@ -187,18 +195,17 @@ static inline __attribute__((always_inline)) void packed_build(
 	words = total / 64 + 2;
 	pk->bits = out = sv_xmalloc(words * sizeof *pk->bits);
 	for (b = 0; b < nb; b++) {
-		uint64_t i0 = b * SV_PACKED_BLOCK, i, d[SV_PACKED_BLOCK],
-			 i1 = n - i0 < SV_PACKED_BLOCK ? n
-						       : i0 + SV_PACKED_BLOCK;
+		uint64_t i0 = b << shift, i, d[SV_PACKED_FLAT],
+			 i1 = n - i0 < nv ? n : i0 + nv;
 		unsigned w = (unsigned)(pk->blocks[b].at >> 56), fill = 0;
 		uint64_t base = (uint64_t)pk->blocks[b].base, word = 0;
 		if (!w)
 			continue;
 		for (i = i0; i < i1; i++)
 			d[i - i0] = (uint64_t)packed_in(s, t, i) - base;
-		if (i1 - i0 == SV_PACKED_BLOCK) {
-			packed_put_block(out, d, w);
-			out += w;
+		if (i1 - i0 == nv) {
+			packed_put_block(out, d, w, nv);
+			out += (size_t)w << (shift - SV_PACKED_SHIFT);
 			continue;
 		}
 		for (i = 0; i < i1 - i0; i++) {
@@ -224,10 +231,11 @@ void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n)
 	packed_build(pk, &s, PACKED_I64, n);
 }
 
-void sv_packed_build_u16(struct sv_packed *pk, const uint16_t *v, uint64_t n)
+void sv_packed_build_u8(struct sv_packed *pk, const uint8_t *v, uint64_t n,
+	const struct sv_wide *wide)
 {
-	struct packed_src s = {v, NULL, NULL, NULL};
-	packed_build(pk, &s, PACKED_U16, n);
+	struct packed_src s = {v, wide, NULL, NULL};
+	packed_build(pk, &s, PACKED_U8, n);
 }
 
 void sv_packed_build_u32(struct sv_packed *pk, const uint32_t *v, uint64_t n,
@@ -265,9 +273,9 @@ void sv_packed_get_range(
 	const struct sv_packed *pk, uint64_t i, size_t n, int64_t *out)
 {
 	while (n) {
-		const struct sv_packed_block *k =
-			&pk->blocks[i / SV_PACKED_BLOCK];
-		uint64_t j = i % SV_PACKED_BLOCK, m = SV_PACKED_BLOCK - j, bit;
+		const struct sv_packed_block *k = &pk->blocks[i >> pk->shift];
+		uint64_t j = i & (((uint64_t)1 << pk->shift) - 1),
+			 m = ((uint64_t)1 << pk->shift) - j, bit;
 		uint64_t mask, base = (uint64_t)k->base;
 		unsigned w = (unsigned)(k->at >> 56);
 		size_t t;

@@ -113,6 +113,7 @@ void sv_profile_free(struct sv_profile *p)
 	sv_packed_fini(&p->parent_pk);
 	sv_packed_fini(&p->children_pk);
 	sv_wide_fini(&p->exclusive_wide);
+	sv_wide_fini(&p->depth_wide);
 	free(p->lane_of);
 	sv_packed_fini(&p->lane_pk);
 	free(p->row_lane);

@@ -349,14 +349,15 @@ static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
 }
 
 /* Nest lane l: its calls' depth, parent and exclusive time (the exclusive
- * times that do not fit in int32 to *wide, the worker's own). */
+ * times that do not fit in int32 and the depths in 8 bits to wide[0] and
+ * wide[1], the worker's own). */
 static void lane_nest(struct sv_profile *p, struct sv_lane *l,
 	struct sv_nest_stack *stack, struct sv_wide *wide, struct nest_out *n)
 {
 	struct nest_ctx x = {p, l, n};
-	struct sv_nest nest = {p->start_ns, NULL, p->parent, p->depth, NULL,
-		nest_overlap, &x, p->dur, &p->dur_wide, p->exclusive, wide,
-		NULL};
+	struct sv_nest nest = {p->start_ns, NULL, p->parent, NULL, NULL,
+		nest_overlap, &x, p->dur, &p->dur_wide, p->exclusive, &wide[0],
+		NULL, p->depth, &wide[1]};
 	uint32_t rows = sv_nest_lane_grow(&nest, l->calls, l->ncalls, stack);
 
 	if (rows > l->depth_rows)
@@ -451,7 +452,8 @@ struct finish_worker {
 	size_t *lanes; /* indices of its lanes */
 	size_t nlanes;
 	struct nest_out *out; /* per lane of the profile */
-	struct sv_wide wide;  /* its lanes' exclusive times outside int32 */
+	/* its lanes' exclusive times outside int32, depths outside 8 bits */
+	struct sv_wide wide[2];
 	pthread_t thread;
 	bool started;
 };
@@ -477,7 +479,7 @@ static void *finish_work(void *arg)
 			sv_profile_lane_fill(w->p, w->lanes[i], l->calls);
 		}
 		lane_sort(w->tie, l->calls, l->ncalls, &sc);
-		lane_nest(w->p, l, &stack, &w->wide, &w->out[w->lanes[i]]);
+		lane_nest(w->p, l, &stack, w->wide, &w->out[w->lanes[i]]);
 		if (listed)
 			sv_lane_pack_calls(l);
 	}
@@ -494,6 +496,16 @@ static int lane_size_cmp(const void *x, const void *y, void *ctx)
 	uint32_t a = lanes[*(const size_t *)x].ncalls;
 	uint32_t b = lanes[*(const size_t *)y].ncalls;
 	return a > b ? -1 : a < b;
+}
+
+/* A worker's exceptions appended to the profile's (sorted after). */
+static void wide_take(struct sv_wide *to, struct sv_wide *from)
+{
+	size_t j;
+
+	for (j = 0; j < from->n; j++)
+		sv_wide_append(to, from->call[j], from->value[j]);
+	sv_wide_fini(from);
 }
 
 /* Sort and nest every lane, on up to FINISH_MAX_THREADS threads when the
@@ -524,7 +536,7 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 			(p->nlanes ? p->nlanes : 1) * sizeof *w[i].lanes);
 		w[i].nlanes = 0;
 		w[i].out = out;
-		memset(&w[i].wide, 0, sizeof w[i].wide);
+		memset(w[i].wide, 0, sizeof w[i].wide);
 	}
 	for (i = 0; i < p->nlanes; i++)
 		order[i] = i;
@@ -563,13 +575,12 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 			"lane but end after it",
 			overlaps - PROFILE_MAX_NEST_WARNINGS);
 	for (i = 0; i < nw; i++) {
-		for (j = 0; j < w[i].wide.n; j++)
-			sv_wide_append(&p->exclusive_wide, w[i].wide.call[j],
-				w[i].wide.value[j]);
-		sv_wide_fini(&w[i].wide);
+		wide_take(&p->exclusive_wide, &w[i].wide[0]);
+		wide_take(&p->depth_wide, &w[i].wide[1]);
 		free(w[i].lanes);
 	}
 	sv_wide_sort(&p->exclusive_wide);
+	sv_wide_sort(&p->depth_wide);
 	free(order);
 	free(out);
 }

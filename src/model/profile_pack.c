@@ -36,9 +36,12 @@ static void *pack_small(void *arg)
 	size_t l;
 
 	if (p->depth) {
-		sv_packed_build_u16(&p->depth_pk, p->depth, p->ncalls);
+		p->depth_pk.shift = SV_PACKED_FLAT_SHIFT;
+		sv_packed_build_u8(
+			&p->depth_pk, p->depth, p->ncalls, &p->depth_wide);
 		free(p->depth);
 		p->depth = NULL;
+		sv_wide_fini(&p->depth_wide);
 	}
 	for (l = 0; l < p->nlanes; l++)
 		sv_lane_pack_calls(&p->lanes[l]);
@@ -108,6 +111,7 @@ static void pack_nesting(struct sv_profile *p)
 	pack_parent_ids(p);
 
 	if (p->exclusive && p->dur) {
+		p->children_pk.shift = SV_PACKED_FLAT_SHIFT;
 		sv_packed_build_less(&p->children_pk, p->dur, &p->dur_wide,
 			p->exclusive, &p->exclusive_wide, p->ncalls);
 		if (!p->exclusive_in_parent)
@@ -117,6 +121,7 @@ static void pack_nesting(struct sv_profile *p)
 	}
 	/* (Not while the exclusive times it holds are still needed.) */
 	if (p->parent && !(p->exclusive_in_parent && p->exclusive)) {
+		p->parent_pk.shift = SV_PACKED_FLAT_SHIFT;
 		sv_packed_build_u32(&p->parent_pk, p->parent, p->ncalls, NULL);
 		free(p->parent);
 		p->parent = NULL;
@@ -133,6 +138,9 @@ static void pack_nesting(struct sv_profile *p)
 static void pack_durations(struct sv_profile *p)
 {
 	if (p->dur) {
+		/* Blocks of 128: the headers' bit a value saved is more than
+		 * the wider spread of durations costs. */
+		p->dur_pk.shift = SV_PACKED_SHIFT + 1;
 		sv_packed_build_u32(
 			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
 		free(p->dur);
@@ -181,6 +189,9 @@ void sv_profile_pack_ids(struct sv_profile *p)
 		bool early = k == SV_ID_CALL || k == SV_ID_PARENT;
 		if (!*raw[k] || !p->ncalls || !(lanes || early))
 			continue;
+		/* Thread and task ids change at a lane's turn. */
+		if (k == SV_ID_THREAD || k == SV_ID_TASK)
+			p->ids[k].shift = SV_PACKED_FLAT_SHIFT;
 		sv_packed_build(&p->ids[k], *raw[k], p->ncalls);
 		free(*raw[k]);
 		*raw[k] = NULL;

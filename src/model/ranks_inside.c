@@ -114,7 +114,7 @@ static void inside_depths(struct inside_ctx *x, const struct sv_row *row)
 		m = end - c < INSIDE_BLOCK ? end - c : INSIDE_BLOCK;
 		if (p->depth) {
 			for (j = 0; j < m; j++)
-				x->depth_count[p->depth[c + j]]++;
+				x->depth_count[sv_profile_depth(p, c + j)]++;
 			continue;
 		}
 		sv_packed_get_range(&p->depth_pk, c, m, d);
