@@ -23,11 +23,11 @@ static bool stats_sel_any(const struct sv_stats_sel *sel)
 	       (sel->lane_on || sel->by_thread || sel->call_on || sel->range);
 }
 
-bool sv_stats_call_on(const struct sv_profile *p,
-	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane)
+/* sv_stats_call_on for call c of start s and end e (read already). */
+static bool stats_call_on_at(const struct sv_profile *p,
+	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane, int64_t s,
+	int64_t e)
 {
-	if (!sel)
-		return true;
 	if (sel->lane_on && sv_profile_has_lanes(p) &&
 		!sel->lane_on[lane != UINT32_MAX ? lane : sv_call_lane(p, c)])
 		return false;
@@ -38,10 +38,17 @@ bool sv_stats_call_on(const struct sv_profile *p,
 		return false;
 	if (sel->call_on && !sel->call_on[c])
 		return false;
-	if (sel->range && !sv_stats_range_meets(sel, sv_profile_start(p, c),
-				  sv_profile_end(p, c)))
-		return false;
-	return true;
+	return !sel->range || sv_stats_range_meets(sel, s, e);
+}
+
+bool sv_stats_call_on(const struct sv_profile *p,
+	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane)
+{
+	if (!sel)
+		return true;
+	return stats_call_on_at(p, sel, c, lane,
+		sel->range ? sv_profile_start(p, c) : 0,
+		sel->range ? sv_profile_end(p, c) : 0);
 }
 
 const double sv_stats_ppct[3] = {50.0, 95.0, 99.0};
@@ -177,7 +184,7 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 		in_order = in_order && cs >= prev_s && de >= prev_e;
 		prev_s = cs;
 		prev_e = de;
-		if (filtered && !sv_stats_call_on(p, sel, c, lane))
+		if (filtered && !stats_call_on_at(p, sel, c, lane, cs, ce))
 			continue;
 		if (range) {
 			/* The part inside the range. */
@@ -301,15 +308,16 @@ size_t sv_stats_row_values(const struct sv_profile *p, size_t ri, uint64_t *k,
 			sv_profile_starts(p, c, n, start);
 		for (t = 0; t < n; t++) {
 			int64_t cs, ce;
-			if (!sv_stats_call_on(p, sel, c + (uint32_t)t, lane))
+			cs = range ? start[t] : 0;
+			ce = range ? sv_add_wrap(cs, dur[t]) : 0;
+			if (!stats_call_on_at(
+				    p, sel, c + (uint32_t)t, lane, cs, ce))
 				continue;
 			if (!range) {
 				out[m++] = dur[t];
 				continue;
 			}
 			/* As sv_stats_row_part: the part inside. */
-			cs = start[t];
-			ce = sv_add_wrap(cs, dur[t]);
 			cs = cs > sel->t0 ? cs : sel->t0;
 			ce = ce < sel->t1 ? ce : sel->t1;
 			ce = ce > cs ? ce : cs;
