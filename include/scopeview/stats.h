@@ -201,6 +201,13 @@ struct sv_stats_filter {
 	/* Regions computed on this many threads at once (0 or 1: this
 	 * one); the result does not depend on it. */
 	int threads;
+	/* Each row's selected durations (those its figures are made of)
+	 * handed to keep, in no set order, and no region's own pooled
+	 * percentiles selected: a share of a streamed table, whose regions
+	 * are finished over the whole file (sv_stats_stream).  Called on
+	 * the table's threads, a region's rows all on one.  NULL: none. */
+	void (*keep)(void *ctx, uint32_t region, const int64_t *v, size_t n);
+	void *keep_ctx;
 };
 
 /* One rank of a region. */
@@ -437,18 +444,19 @@ int sv_stats_table_merge(struct sv_stats_table *t, const struct sv_profile *p,
  * time, each share's calls held only while its table is computed
  * (`scopeview summary` of 100M calls).  whole is the file's index (a
  * summary-only load: rows, regions, stored records; borrowed, it must
- * outlive the stream); sv_stats_stream_add takes the table of each share
- * (a load of every row of some ranks, under the filter the end is given;
- * its profile may be freed after the call) and keeps each call's
- * duration, four bytes where it fits in 32 bits; sv_stats_stream_end
+ * outlive the stream); sv_stats_stream_add computes the table of each
+ * share p (a load of every row of some ranks) under f, the filter the
+ * end is given (p may be freed after the call), and keeps each selected
+ * call's duration as the table reads it (sv_stats_filter.keep), four
+ * bytes where it fits in 32 bits; sv_stats_stream_end
  * writes into t the table sv_stats_table_compute gives over one load of
  * every share, pooled percentiles included.  Each returns 0, or -EINVAL
  * with err (a share of another region table).
  */
 struct sv_stats_stream;
 struct sv_stats_stream *sv_stats_stream_new(const struct sv_profile *whole);
-int sv_stats_stream_add(struct sv_stats_stream *s,
-	const struct sv_stats_table *lt, struct sv_error *err);
+int sv_stats_stream_add(struct sv_stats_stream *s, const struct sv_profile *p,
+	const struct sv_stats_filter *f, struct sv_error *err);
 int sv_stats_stream_end(struct sv_stats_stream *s, struct sv_stats_table *t,
 	const struct sv_stats_filter *f, struct sv_error *err);
 void sv_stats_stream_free(struct sv_stats_stream *s);

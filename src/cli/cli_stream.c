@@ -426,12 +426,8 @@ static int stream_table_take(
 	void *ctx, const struct sv_profile *p, struct sv_error *err)
 {
 	struct stream_table *st = ctx;
-	struct sv_stats_table lt;
-	int rc = sv_stats_table_compute(&lt, p, st->f, err);
+	int rc = sv_stats_stream_add(st->s, p, st->f, err);
 
-	if (rc == 0)
-		rc = sv_stats_stream_add(st->s, &lt, err);
-	sv_stats_table_fini(&lt);
 	return rc < 0 ? rc : 1;
 }
 

@@ -238,7 +238,8 @@ static void stats_region(struct stats_work *w, uint32_t g,
 	const struct sv_stats_region *bg = w->base_reg ? w->base_reg[g] : NULL;
 	size_t a = w->row_start[g], b = w->row_start[g + 1], k, ntot = 0;
 	bool whole_all, filtered = w->sel->lane_on || w->sel->range;
-	bool held = true; /* the region's values held in pool */
+	bool held = true;               /* the region's values held in pool */
+	bool keep = w->f && w->f->keep; /* handed on, row by row */
 	uint64_t k0, k1, bound = 0;
 	double pct[3];
 
@@ -258,7 +259,7 @@ static void stats_region(struct stats_work *w, uint32_t g,
 	}
 	for (k = a; k < b; k++)
 		bound += p->rows[w->row_list[k]].count;
-	held = !p->has_calls || bound < STATS_REGION_HELD;
+	held = !p->has_calls || (bound < STATS_REGION_HELD && !keep);
 	/* Every row of the region kept whole: the base's percentiles. */
 	whole_all = bg && bg->nranks == reg->nranks;
 	for (k = 0; whole_all && k < reg->nranks; k++)
@@ -281,8 +282,9 @@ static void stats_region(struct stats_work *w, uint32_t g,
 				rk->s.exclusive_ns =
 					stats_row_exclusive(p, rk->row);
 			}
-			if (!whole_all)
-				stats_row_pool(p, rk->row, pool, !held);
+			if (!whole_all || keep)
+				stats_row_pool(
+					p, rk->row, pool, !held && !keep);
 			break;
 		case STATS_PART:
 			sv_stats_row_part(p, rk->row, k0, k1, w->sel, &rk->s,
@@ -292,6 +294,8 @@ static void stats_region(struct stats_work *w, uint32_t g,
 			sv_stats_row_part(p, rk->row, 0, p->rows[rk->row].count,
 				w->sel, &rk->s, pool, &rk->ordered);
 		}
+		if (keep)
+			w->f->keep(w->f->keep_ctx, g, pool->v, pool->n);
 		if (!held) /* counted: the row's values are not kept */
 			pool->n = 0;
 	}
@@ -299,7 +303,10 @@ static void stats_region(struct stats_work *w, uint32_t g,
 		if (reg->ranks[k].s.total_ns > 0)
 			tmp[ntot++] = sv_stats_secs(reg->ranks[k].s.total_ns);
 	qsort(reg->ranks, reg->nranks, sizeof *reg->ranks, sv_stats_rank_cmp);
-	if (!held && !whole_all && stats_region_pick(w, reg, pool, pct)) {
+	if (keep) {
+		sv_stats_region_pool(p, reg, NULL, 0, NULL, tmp, ntot);
+	} else if (!held && !whole_all &&
+		   stats_region_pick(w, reg, pool, pct)) {
 		sv_stats_region_pool(p, reg, NULL, 0, NULL, tmp, ntot);
 		if (reg->s.num_calls > 0) {
 			reg->s.has_percentiles = true;

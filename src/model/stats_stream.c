@@ -3,7 +3,9 @@
  * a few ranks at a time (stats.h's sv_stats_stream): `scopeview summary`
  * of 100M calls holds each share's calls only while it computes the
  * share's table, and keeps of every call its duration, four bytes, for
- * the pooled percentiles.
+ * the pooled percentiles, handed on by the share's table as it reads
+ * them (sv_stats_filter.keep: no read of its own, and no percentiles of
+ * the share's regions, which nothing here would use).
  *
  * Every (rank, region) row is whole in one share, so its figures are
  * final there (the parts, as scopeview-mpi's processes hand them on);
@@ -134,60 +136,49 @@ static void stream_keep(struct stream_pool *pl, const int64_t *v, size_t n)
 	}
 }
 
-/* The durations of every call of region i's rows in lt (a table of
- * whole rows), read a run of calls at a time. */
-static void stream_keep_rows(
-	struct stream_pool *pl, const struct sv_stats_table *lt, size_t i)
+/* sv_stats_filter.keep of a share's table: region g's durations. */
+static void stream_keep_of(void *ctx, uint32_t g, const int64_t *v, size_t n)
 {
-	const struct sv_stats_region *g = &lt->regions[i];
-	int64_t buf[4096];
-	size_t k;
+	struct sv_stats_stream *s = ctx;
 
-	for (k = 0; k < g->nranks; k++) {
-		const struct sv_row *r = &lt->p->rows[g->ranks[k].row];
-		uint64_t j, m;
-		for (j = 0; j < r->count; j += m) {
-			m = r->count - j < 4096 ? r->count - j : 4096;
-			sv_profile_durations(lt->p, (uint32_t)(r->first + j),
-				(size_t)m, buf);
-			stream_keep(pl, buf, (size_t)m);
-		}
-	}
+	stream_keep(&s->pool[g], v, n);
 }
 
-int sv_stats_stream_add(struct sv_stats_stream *s,
-	const struct sv_stats_table *lt, struct sv_error *err)
+int sv_stats_stream_add(struct sv_stats_stream *s, const struct sv_profile *p,
+	const struct sv_stats_filter *f, struct sv_error *err)
 {
+	struct sv_stats_filter kf = {0};
+	struct sv_stats_table lt;
 	struct sv_stats_part *parts;
-	size_t n, i;
+	size_t n;
+	uint32_t g;
+	int rc;
 
-	if (!s || !lt || !lt->p)
+	if (!s || !p)
 		return sv_error_set(err, -EINVAL, "statistics: no share");
-	for (i = 0; i < lt->nregions; i++) {
-		uint32_t g = lt->regions[i].region;
-		int64_t *v = NULL;
-		size_t nv = 0;
+	/* The share's regions are the file's: their durations go to the
+	 * pools by region number as the table reads them. */
+	for (g = 0; g < p->nregions; g++)
 		if (g >= s->whole->nregions ||
-			strcmp(lt->p->regions[g], s->whole->regions[g]))
+			strcmp(p->regions[g], s->whole->regions[g]))
 			return sv_error_set(err, -EINVAL,
 				"statistics: a share of another region "
 				"table");
-		if (!lt->priv_lane_on && !lt->priv_by_thread &&
-			!lt->priv_call_on && !lt->priv_range) {
-			stream_keep_rows(&s->pool[g], lt, i);
-			continue;
-		}
-		if (sv_stats_values(lt, i, -1, &v, &nv) == 0)
-			stream_keep(&s->pool[g], v, nv);
-		sv_free_big(v);
-	}
-	parts = sv_stats_parts(lt->p, lt, &n);
+	if (f)
+		kf = *f;
+	kf.keep = stream_keep_of;
+	kf.keep_ctx = s;
+	rc = sv_stats_table_compute(&lt, p, &kf, err);
+	if (rc < 0)
+		return rc;
+	parts = sv_stats_parts(lt.p, &lt, &n);
 	if (s->nparts + n > s->parts_cap)
 		sv_grow((void **)&s->parts, &s->parts_cap, s->nparts + n,
 			sizeof *s->parts);
 	memcpy(s->parts + s->nparts, parts, n * sizeof *parts);
 	s->nparts += n;
 	free(parts);
+	sv_stats_table_fini(&lt);
 	return 0;
 }
 
