@@ -88,6 +88,28 @@ START_TEST(test_sets_and_rates)
 }
 END_TEST
 
+START_TEST(test_likwid_counts_saturate)
+{
+	/* given a LIKWID region whose threads' call counts add up past
+	 * int64 (a damaged file, found by fuzz_load); when added; then the
+	 * count saturates, and the events' values are summed */
+	struct sv_profile *p = sv_profile_new("t.h5");
+	char **events = calloc(1, sizeof *events);
+	const double ev[] = {1.0, 2.0};
+	const int64_t counts[] = {INT64_MAX, 3};
+	const double times[] = {0.5, 0.25};
+	struct sv_counters *k;
+
+	events[0] = sv_xstrdup("INSTR_RETIRED_ANY");
+	k = sv_counters_add_likwid(p, 0, "solve", NULL, events, 1, NULL, 0, ev,
+		2, counts, times, NULL, 0, NULL);
+	ck_assert_int_eq(k->calls, INT64_MAX);
+	ck_assert(k->values[0] == 3.0);
+	ck_assert(k->time_s == 0.5);
+	sv_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_line_profiles)
 {
 	struct sv_profile *p = sv_profile_new("t.h5");
@@ -125,6 +147,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("counters");
 
 	tcase_add_test(t, test_sets_and_rates);
+	tcase_add_test(t, test_likwid_counts_saturate);
 	tcase_add_test(t, test_line_profiles);
 	suite_add_tcase(s, t);
 	return s;

@@ -187,8 +187,9 @@ struct sv_counters *sv_counters_add_likwid(struct sv_profile *p, uint32_t rank,
 			k->values[e] += ev[e * nt + t];
 	if (call_counts) {
 		k->calls = 0;
+		/* A damaged file's counts saturate rather than wrap. */
 		for (t = 0; t < nt; t++)
-			k->calls += call_counts[t];
+			k->calls = sv_add_sat(k->calls, call_counts[t]);
 	}
 	for (t = 0; times && t < nt; t++)
 		if (times[t] > k->time_s)
