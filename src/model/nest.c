@@ -53,17 +53,17 @@ static uint32_t nest_run(const struct sv_nest *x, const uint32_t *calls,
 		uint32_t c = calls[i];
 		int64_t end = nest_end(x, c),
 			dur = sv_sub_wrap(end, x->start_ns[c]);
+		uint16_t shown; /* the depth, capped */
 
 		while (depth &&
 			nest_closed(x, stack[depth - 1], x->start_ns[c]))
 			nest_pop(x, stack, acc, --depth);
+		shown = depth > SV_MAX_DEPTH ? SV_MAX_DEPTH : (uint16_t)depth;
 		if (x->depth)
-			x->depth[c] = depth > SV_MAX_DEPTH ? SV_MAX_DEPTH
-							   : (uint16_t)depth;
+			x->depth[c] = shown;
 		if (x->depth8)
-			x->depth8[c] = sv_wide_u8_append(x->depth_wide, c,
-				depth > SV_MAX_DEPTH ? SV_MAX_DEPTH
-						     : (int64_t)depth);
+			x->depth8[c] =
+				sv_wide_u8_append(x->depth_wide, c, shown);
 		if (x->exclusive)
 			x->exclusive[c] = dur;
 		if (st && depth == st->cap) {

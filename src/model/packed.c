@@ -107,9 +107,10 @@ static inline __attribute__((always_inline)) bool packed_range(
 	}
 }
 
-/* The distances d[0 .. 64) of 64 values of a whole block, each below 2^W (1 <= W <=
- * 64), as the reader finds them: value k at bits [k W, k W + W) of the W
- * words at out, low bits first.  W is a constant where this is inlined
+/* The distances d[0 .. 64) of 64 values of a whole block (a block holds
+ * one or more such runs), each below 2^W (1 <= W <= 64), as the reader
+ * finds them: value k at bits [k W, k W + W) of the W words at out, low
+ * bits first.  W is a constant where this is inlined
  * (packed_put_block), so every shift and store is known and nothing
  * branches. */
 static inline __attribute__((always_inline)) void packed_put64(

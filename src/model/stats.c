@@ -212,10 +212,6 @@ static bool stats_region_pick(struct stats_work *w,
 		const struct sv_stats_sel *sel =
 			how == STATS_WHOLE ? NULL : w->sel;
 
-		if (how == STATS_FULL) {
-			k0 = 0;
-			k1 = w->p->rows[ri].count;
-		}
 		while ((m = sv_stats_row_values(w->p, ri, &k0, k1, sel, buf)))
 			for (i = 0; i < m; i++) {
 				if (picked)

@@ -57,11 +57,6 @@ void sv_stats_range_edges(const struct sv_profile *p, const bool *lane_on,
 int64_t sv_stats_range_exclusive(
 	const struct sv_profile *p, const struct sv_stats_sel *sel, uint32_t c);
 
-/* Whether call c of p is selected by sel.  lane is c's lane when the
- * caller knows it (sv_row_lane of its row), else UINT32_MAX. */
-bool sv_stats_call_on(const struct sv_profile *p,
-	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane);
-
 /* Percentiles of at least this many values go through buckets (below,
  * selection in place). */
 #define SV_STATS_MIN_BUCKETED 4096

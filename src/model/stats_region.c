@@ -249,23 +249,13 @@ int sv_stats_values(const struct sv_stats_table *t, size_t i, long rank_index,
 	from = rank_index >= 0 ? (size_t)rank_index : 0;
 	to = rank_index >= 0 ? (size_t)rank_index + 1 : g->nranks;
 	for (k = from; k < to; k++) {
-		const struct sv_row *r = &p->rows[g->ranks[k].row];
-		uint32_t lane = sv_row_lane(p, g->ranks[k].row);
-		uint64_t j;
-		for (j = 0; j < r->count; j++) {
-			uint32_t c = (uint32_t)(r->first + j);
-			if (sv_stats_call_on(p, &sel, c, lane))
-				sv_stats_buf_push(&buf,
-					sel.range
-						? sv_stats_range_clip(&sel,
-							  sv_profile_start(
-								  p, c),
-							  sv_profile_end(p, c))
-						: sv_sub_wrap(
-							  sv_profile_end(p, c),
-							  sv_profile_start(
-								  p, c)));
-		}
+		size_t ri = g->ranks[k].row, m, j;
+		uint64_t at = 0;
+		int64_t v[SV_STATS_RUN];
+		while ((m = sv_stats_row_values(
+				p, ri, &at, p->rows[ri].count, &sel, v)))
+			for (j = 0; j < m; j++)
+				sv_stats_buf_push(&buf, v[j]);
 	}
 	*out = buf.v;
 	*n = buf.n;

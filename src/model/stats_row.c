@@ -23,8 +23,10 @@ static bool stats_sel_any(const struct sv_stats_sel *sel)
 	       (sel->lane_on || sel->by_thread || sel->call_on || sel->range);
 }
 
-/* sv_stats_call_on for call c of start s and end e (read already). */
-static bool stats_call_on_at(const struct sv_profile *p,
+/* Whether call c of p, of start s and end e (read already), is selected
+ * by sel.  lane is c's lane when the caller knows it (sv_row_lane of its
+ * row), else UINT32_MAX. */
+static bool stats_call_on(const struct sv_profile *p,
 	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane, int64_t s,
 	int64_t e)
 {
@@ -39,16 +41,6 @@ static bool stats_call_on_at(const struct sv_profile *p,
 	if (sel->call_on && !sel->call_on[c])
 		return false;
 	return !sel->range || sv_stats_range_meets(sel, s, e);
-}
-
-bool sv_stats_call_on(const struct sv_profile *p,
-	const struct sv_stats_sel *sel, uint32_t c, uint32_t lane)
-{
-	if (!sel)
-		return true;
-	return stats_call_on_at(p, sel, c, lane,
-		sel->range ? sv_profile_start(p, c) : 0,
-		sel->range ? sv_profile_end(p, c) : 0);
 }
 
 const double sv_stats_ppct[3] = {50.0, 95.0, 99.0};
@@ -184,7 +176,7 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 		in_order = in_order && cs >= prev_s && de >= prev_e;
 		prev_s = cs;
 		prev_e = de;
-		if (filtered && !stats_call_on_at(p, sel, c, lane, cs, ce))
+		if (filtered && !stats_call_on(p, sel, c, lane, cs, ce))
 			continue;
 		if (range) {
 			/* The part inside the range. */
@@ -310,7 +302,7 @@ size_t sv_stats_row_values(const struct sv_profile *p, size_t ri, uint64_t *k,
 			int64_t cs, ce;
 			cs = range ? start[t] : 0;
 			ce = range ? sv_add_wrap(cs, dur[t]) : 0;
-			if (!stats_call_on_at(
+			if (!stats_call_on(
 				    p, sel, c + (uint32_t)t, lane, cs, ce))
 				continue;
 			if (!range) {
