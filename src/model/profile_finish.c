@@ -596,6 +596,18 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
  * warning for each call that ends before it starts, the earliest start
  * and the latest end (sv_profile_min_start, sv_profile_max_end) and each
  * region's earliest start, into first[] (p->nregions values). */
+/* The warning of call c, which ends before it starts. */
+static void narrow_reversed(struct sv_profile *p, uint32_t c)
+{
+	char a[256];
+
+	nest_describe(p, c, a, sizeof a);
+	sv_profile_warn(p,
+		"rank %" PRIu32 ": %s ends before it starts (figures kept as "
+		"stored)",
+		sv_call_rank(p, c), a);
+}
+
 static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 {
 	/* Read and written as bytes, so no int64/uint32 aliasing. */
@@ -606,33 +618,46 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 						  sizeof(uint32_t));
 	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
 	size_t reversed = 0;
-	uint32_t c, row = 0;
+	uint32_t c = 0, row = 0;
+	bool spanned = false;
 
-	for (c = 0; c < p->ncalls; c++) {
-		int64_t e, d, s = p->start_ns[c];
-		uint32_t n, g = p->rows[sv_profile_row_next(p, c, &row)].region;
-		memcpy(&e, ends + (size_t)c * sizeof e, sizeof e);
-		/* Branch-free: the flag is the same for every call. */
-		d = p->end_is_duration ? e : sv_sub_wrap(e, s);
-		e = p->end_is_duration ? sv_add_wrap(s, e) : e;
-		if (e < s && reversed++ < PROFILE_MAX_NEST_WARNINGS) {
-			char a[256];
-			nest_describe(p, c, a, sizeof a);
-			sv_profile_warn(p,
-				"rank %" PRIu32 ": %s ends before it "
-				"starts (figures kept as stored)",
-				sv_call_rank(p, c), a);
+	/* A row at a time (the calls of row r are those before the next
+	 * row's first, as sv_profile_row_next finds them): its region, its
+	 * earliest start and latest end once a row. */
+	while (c < p->ncalls) {
+		uint32_t g = p->nrows ? p->rows[row].region : UINT32_MAX;
+		uint32_t c1 =
+			row + 1 < p->nrows ? p->row_first[row + 1] : p->ncalls;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		bool any = c < c1;
+
+		for (c1 = c1 < p->ncalls ? c1 : p->ncalls; c < c1; c++) {
+			int64_t e, d, s = p->start_ns[c];
+			uint32_t n;
+			memcpy(&e, ends + (size_t)c * sizeof e, sizeof e);
+			/* Branch-free: the flag is the same for every call. */
+			d = p->end_is_duration ? e : sv_sub_wrap(e, s);
+			e = p->end_is_duration ? sv_add_wrap(s, e) : e;
+			if (e < s && reversed++ < PROFILE_MAX_NEST_WARNINGS)
+				narrow_reversed(p, c);
+			lo = s < lo ? s : lo;
+			hi = e > hi ? e : hi;
+			n = sv_wide_u32(&p->dur_wide, c, d);
+			memcpy(dur + (size_t)c * sizeof n, &n, sizeof n);
 		}
-		if (!c || s < p->span_start_ns)
-			p->span_start_ns = s;
-		if (!c || e > p->span_end_ns)
-			p->span_end_ns = e;
-		if (g < p->nregions && (!seen[g] || s < first[g])) {
-			first[g] = s;
-			seen[g] = true;
+		if (any) {
+			if (!spanned || lo < p->span_start_ns)
+				p->span_start_ns = lo;
+			if (!spanned || hi > p->span_end_ns)
+				p->span_end_ns = hi;
+			spanned = true;
+			if (g < p->nregions && (!seen[g] || lo < first[g])) {
+				first[g] = lo;
+				seen[g] = true;
+			}
 		}
-		n = sv_wide_u32(&p->dur_wide, c, d);
-		memcpy(dur + (size_t)c * sizeof n, &n, sizeof n);
+		if (row + 1 < p->nrows)
+			row++;
 	}
 	if (reversed > PROFILE_MAX_NEST_WARNINGS)
 		sv_profile_warn(p, "%zu more calls end before they start",
