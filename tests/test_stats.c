@@ -15,6 +15,8 @@
 #include "scopeview/regex.h"
 #include "scopeview/stats.h"
 
+#include "../src/model/stats_priv.h" /* sv_stats_bucket */
+
 /* ---- a small builder ------------------------------------------------------ */
 
 /*
@@ -1376,10 +1378,143 @@ START_TEST(big_region_percentiles)
 			"%.17g",
 			_i, k, g->s.p50_ns, g->s.p95_ns, g->s.p99_ns, want[0],
 			want[1], want[2]);
+		/* Each of its rows (read again for its spread and
+		 * percentiles, not held): the same as its values give. */
+		for (r = 0; r < 2; r++) {
+			const struct sv_stats *rs = &g->ranks[r].s;
+			double mean, m2 = 0, rw[3];
+			int64_t tot = 0;
+			size_t m = 0, i;
+			for (c = r * PER; c < (r + 1) * PER; c++) {
+				int64_t s0 = sv_profile_start(p, c),
+					e0 = sv_profile_end(p, c);
+				if (f.call_on && !call_on[c])
+					continue;
+				if (f.has_range) {
+					if (s0 >= t1 || e0 <= t0)
+						continue;
+					s0 = s0 > t0 ? s0 : t0;
+					e0 = e0 < t1 ? e0 : t1;
+				}
+				sel[m++] = e0 - s0;
+				tot += e0 - s0;
+			}
+			ck_assert_uint_eq(rs->num_calls, m);
+			mean = (double)tot / (double)m;
+			for (i = 0; i < m; i++)
+				m2 += ((double)sel[i] - mean) *
+				      ((double)sel[i] - mean);
+			qsort(sel, m, sizeof *sel, cmp64);
+			for (j = 0; j < 3; j++)
+				rw[j] = percentile_sorted(sel, m, pct[j]);
+			ck_assert_msg(
+				rs->p50_ns == rw[0] && rs->p95_ns == rw[1] &&
+					rs->p99_ns == rw[2] &&
+					rs->std_ns == sqrt(m2 / (double)m),
+				"case %d/%d row %u: %.17g %.17g %.17g %.17g",
+				_i, k, r, rs->p50_ns, rs->p95_ns, rs->p99_ns,
+				rs->std_ns);
+		}
 		sv_stats_table_fini(&t);
 	}
 	free(sel);
 	free(call_on);
+	sv_profile_free(p);
+}
+END_TEST
+
+/* What a table hands on (sv_stats_filter.keep and keep_counts): every
+ * value of region 0, and its counts. */
+struct kept {
+	int64_t *v;
+	size_t n, cap;
+	uint32_t counts[SV_STATS_BUCKETS];
+	unsigned ncounts;
+};
+
+static void kept_values(void *ctx, uint32_t g, const int64_t *v, size_t n)
+{
+	struct kept *k = ctx;
+
+	if (g != 0)
+		return;
+	if (k->n + n > k->cap) {
+		k->cap = (k->n + n) * 2;
+		k->v = realloc(k->v, k->cap * sizeof *k->v);
+	}
+	memcpy(k->v + k->n, v, n * sizeof *v);
+	k->n += n;
+}
+
+static void kept_counts(void *ctx, uint32_t g, const uint32_t *count, size_t n)
+{
+	struct kept *k = ctx;
+	size_t i;
+
+	ck_assert_uint_eq(n, SV_STATS_BUCKETS);
+	if (g != 0)
+		return;
+	for (i = 0; i < n; i++)
+		k->counts[i] += count[i];
+	k->ncounts++;
+}
+
+/* A streamed share's table hands on each call's duration once (a big
+ * row's as it reads them again, a small one's after it) and the counts of
+ * what it handed on, by the statistics' buckets; its rows' figures are
+ * those of the table without keep. */
+START_TEST(keep_values_and_counts)
+{
+	enum { PER = 20000, N = 2 * PER + 100 };
+	struct sv_profile *p = sv_profile_new("keep.h5");
+	struct sv_stats_table t, u;
+	struct sv_stats_filter f;
+	struct kept *k = calloc(1, sizeof *k);
+	int64_t *want = malloc(N * sizeof *want);
+	uint32_t *bucket = calloc(SV_STATS_BUCKETS, sizeof *bucket);
+	unsigned seed = 77;
+	size_t i, n = 0;
+	uint32_t c;
+
+	sv_profile_add_region(p, "kernel");
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 0, 0, PER, NULL));
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 1, 0, PER, NULL));
+	ck_assert_ptr_nonnull(sv_profile_add_row(p, 2, 0, 100, NULL));
+	for (c = 0; c < N; c++) {
+		/* a few past 32 bits, and a few that end before they start */
+		int64_t d = (int64_t)(rand_r(&seed) % 5000) +
+			    (c % 7919 == 0 ? ((int64_t)1 << 33) : 0) -
+			    (c % 9001 == 1 ? 9000 : 0);
+		p->start_ns[c] = (int64_t)(c % PER) * 10000000000 + c / PER;
+		p->end_ns[c] = p->start_ns[c] + d;
+		want[n++] = d;
+		bucket[sv_stats_bucket(d)]++;
+	}
+	finish(p);
+	memset(&f, 0, sizeof f);
+	table(&u, p, &f);
+	f.keep = kept_values;
+	f.keep_counts = kept_counts;
+	f.keep_ctx = k;
+	table(&t, p, &f);
+	ck_assert_uint_eq(k->n, n);
+	ck_assert_uint_eq(k->ncounts, 1);
+	qsort(k->v, k->n, sizeof *k->v, cmp64);
+	qsort(want, n, sizeof *want, cmp64);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(k->v[i], want[i]);
+	for (i = 0; i < SV_STATS_BUCKETS; i++)
+		ck_assert_uint_eq(k->counts[i], bucket[i]);
+	ck_assert_uint_eq(t.regions[0].nranks, 3);
+	for (i = 0; i < 3; i++)
+		ck_assert(!memcmp(&t.regions[0].ranks[i].s,
+			&u.regions[0].ranks[i].s, sizeof(struct sv_stats)));
+	sv_stats_table_fini(&t);
+	sv_stats_table_fini(&u);
+	free(k->v);
+	free(k);
+	free(want);
+	free(bucket);
 	sv_profile_free(p);
 }
 END_TEST
@@ -1667,6 +1802,7 @@ static Suite *suite(void)
 	tc = tcase_create("size");
 	tcase_add_test(tc, many_calls);
 	tcase_add_loop_test(tc, big_region_percentiles, 0, 2);
+	tcase_add_test(tc, keep_values_and_counts);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

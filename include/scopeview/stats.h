@@ -207,6 +207,12 @@ struct sv_stats_filter {
 	 * are finished over the whole file (sv_stats_stream).  Called on
 	 * the table's threads, a region's rows all on one.  NULL: none. */
 	void (*keep)(void *ctx, uint32_t region, const int64_t *v, size_t n);
+	/* With keep, after a region's rows: the values kept of it counted
+	 * by the statistics' buckets (ncount of them; what they are is
+	 * the statistics' own), so that the pooled percentiles need no
+	 * count of their own.  NULL: none. */
+	void (*keep_counts)(void *ctx, uint32_t region, const uint32_t *count,
+		size_t ncount);
 	void *keep_ctx;
 };
 

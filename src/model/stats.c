@@ -256,6 +256,10 @@ static void stats_region(struct stats_work *w, uint32_t g,
 	for (k = a; k < b; k++)
 		bound += p->rows[w->row_list[k]].count;
 	held = !p->has_calls || (bound < STATS_REGION_HELD && !keep);
+	pool->transient = !held;
+	pool->keep = keep ? w->f->keep : NULL;
+	pool->keep_ctx = keep ? w->f->keep_ctx : NULL;
+	pool->keep_g = g;
 	/* Every row of the region kept whole: the base's percentiles. */
 	whole_all = bg && bg->nranks == reg->nranks;
 	for (k = 0; whole_all && k < reg->nranks; k++)
@@ -290,7 +294,7 @@ static void stats_region(struct stats_work *w, uint32_t g,
 			sv_stats_row_part(p, rk->row, 0, p->rows[rk->row].count,
 				w->sel, &rk->s, pool, &rk->ordered);
 		}
-		if (keep)
+		if (keep && pool->n) /* (a row read again kept its own) */
 			w->f->keep(w->f->keep_ctx, g, pool->v, pool->n);
 		if (!held) /* counted: the row's values are not kept */
 			pool->n = 0;
@@ -300,6 +304,9 @@ static void stats_region(struct stats_work *w, uint32_t g,
 			tmp[ntot++] = sv_stats_secs(reg->ranks[k].s.total_ns);
 	qsort(reg->ranks, reg->nranks, sizeof *reg->ranks, sv_stats_rank_cmp);
 	if (keep) {
+		if (w->f->keep_counts && pool->total)
+			w->f->keep_counts(w->f->keep_ctx, g, pool->total,
+				SV_STATS_BUCKETS);
 		sv_stats_region_pool(p, reg, NULL, 0, NULL, tmp, ntot);
 	} else if (!held && !whole_all &&
 		   stats_region_pick(w, reg, pool, pct)) {
@@ -331,7 +338,7 @@ static void stats_region(struct stats_work *w, uint32_t g,
 static void stats_work_run(struct stats_work *w)
 {
 	const struct sv_profile *p = w->p;
-	struct sv_stats_buf pool = {NULL, 0, 0, NULL, NULL};
+	struct sv_stats_buf pool = {0};
 	double *tmp = sv_xmalloc((p->nrows ? p->nrows : 1) * sizeof *tmp);
 	size_t i;
 

@@ -91,6 +91,17 @@ struct sv_stats_buf {
 	int64_t *v;
 	size_t n, cap;
 	uint32_t *total, *count;
+	/* A row's values need not stay in v once its figures are made: a
+	 * row counted by bucket then reads them again for its spread and
+	 * percentiles instead of holding them (half the memory traffic of
+	 * 8 bytes a call written and read back, and none of v's growth). */
+	bool transient;
+	/* Values a row reads again go to keep (sv_stats_filter.keep, of
+	 * region keep_g) as it reads them; the others stay in v for the
+	 * caller to hand on. */
+	void (*keep)(void *ctx, uint32_t region, const int64_t *v, size_t n);
+	void *keep_ctx;
+	uint32_t keep_g;
 };
 
 /* Append x to b. */

@@ -226,7 +226,7 @@ int sv_stats_values(const struct sv_stats_table *t, size_t i, long rank_index,
 	const struct sv_stats_region *g;
 	const struct sv_profile *p;
 	struct sv_stats_sel sel;
-	struct sv_stats_buf buf = {NULL, 0, 0, NULL, NULL};
+	struct sv_stats_buf buf = {0};
 	size_t k, from, to;
 
 	if (!t || !out || !n || i >= t->nregions)

@@ -97,7 +97,8 @@ static void stats_row_stored(
 /* A run of a row's calls, read at once (the columns may be packed). */
 #define STATS_RUN SV_STATS_RUN
 struct stats_run {
-	int64_t start[STATS_RUN], dur[STATS_RUN], excl[STATS_RUN];
+	const int64_t *start; /* the column's own, or start_buf */
+	int64_t start_buf[STATS_RUN], dur[STATS_RUN], excl[STATS_RUN];
 	bool has_excl;
 };
 
@@ -108,7 +109,12 @@ static void stats_run_read(const struct sv_profile *p, uint32_t c,
 {
 	size_t n = left < STATS_RUN ? (size_t)left : STATS_RUN;
 
-	sv_profile_starts(p, c, n, run->start);
+	if (p->start_ns) { /* not packed: read in place */
+		run->start = p->start_ns + c;
+	} else {
+		sv_profile_starts(p, c, n, run->start_buf);
+		run->start = run->start_buf;
+	}
 	sv_profile_durations(p, c, n, run->dur);
 	run->has_excl = want_excl && sv_profile_has_exclusive(p);
 	if (run->has_excl)
@@ -123,27 +129,199 @@ void sv_stats_row_compute(const struct sv_profile *p, size_t ri,
 		s, pool, NULL);
 }
 
+/* A row's figures as its runs of calls add to them. */
+struct stats_acc {
+	uint64_t n;
+	int64_t total, excl, gpu, await;
+	int64_t min, max, first, last, first_start, last_end;
+	/* The calls in start order, each drawn to an end no earlier than
+	 * the one before's (stats.h's ordered). */
+	bool in_order;
+	int64_t prev_s, prev_e;
+};
+
+/* Room for m more values in pool. */
+static int64_t *stats_buf_room(struct sv_stats_buf *pool, size_t m)
+{
+	if (pool->n + m > pool->cap)
+		sv_grow((void **)&pool->v, &pool->cap, pool->n + m,
+			sizeof *pool->v);
+	return pool->v + pool->n;
+}
+
+/* m (> 0) calls of starts st and durations du, every one selected and
+ * whole, with no exclusive, GPU or await time to sum: the common case,
+ * in a loop of its own.  Each duration is the call's value (its end less
+ * its start, wrapping, is the duration itself); counted by bucket into
+ * counts (or not: NULL) and appended to pool (or not: NULL). */
+static void stats_acc_plain(struct stats_acc *a, const int64_t *st,
+	const int64_t *du, size_t m, uint32_t *counts,
+	struct sv_stats_buf *pool)
+{
+	int64_t mn = a->min, mx = a->max, fs = a->first_start, le = a->last_end,
+		tot = a->total, ps = a->prev_s, pe = a->prev_e;
+	bool ord = a->in_order;
+	size_t t;
+
+	if (!a->n)
+		a->first = du[0];
+	for (t = 0; t < m; t++) {
+		int64_t cs = st[t], d = du[t], ce = sv_add_wrap(cs, d),
+			de = sv_covered_end(cs, ce);
+		ord = ord & (cs >= ps) & (de >= pe);
+		ps = cs;
+		pe = de;
+		mn = d < mn ? d : mn;
+		mx = d > mx ? d : mx;
+		fs = cs < fs ? cs : fs;
+		le = ce > le ? ce : le;
+		tot = sv_add_wrap(tot, d);
+		if (counts)
+			counts[sv_stats_bucket(d)]++;
+	}
+	if (pool) {
+		memcpy(stats_buf_room(pool, m), du, m * sizeof *du);
+		pool->n += m;
+	}
+	a->min = mn;
+	a->max = mx;
+	a->first_start = fs;
+	a->last_end = le;
+	a->total = tot;
+	a->prev_s = ps;
+	a->prev_e = pe;
+	a->in_order = ord;
+	a->last = du[m - 1];
+	a->n += m;
+}
+
+/* m calls from c on, read into run, each as sel selects it (and cut to
+ * its range) and with its exclusive, GPU and await times: into a, as
+ * stats_acc_plain. */
+static void stats_acc_calls(struct stats_acc *a, const struct sv_profile *p,
+	const struct sv_stats_sel *sel, uint32_t lane, uint32_t c, size_t m,
+	const struct stats_run *run, uint32_t *counts,
+	struct sv_stats_buf *pool)
+{
+	bool filtered = stats_sel_any(sel), range = sel && sel->range;
+	size_t t;
+
+	for (t = 0; t < m; t++, c++) {
+		int64_t d, cs = run->start[t],
+			   ce = sv_add_wrap(cs, run->dur[t]),
+			   de = sv_covered_end(cs, ce);
+
+		a->in_order = a->in_order && cs >= a->prev_s && de >= a->prev_e;
+		a->prev_s = cs;
+		a->prev_e = de;
+		if (filtered && !stats_call_on(p, sel, c, lane, cs, ce))
+			continue;
+		if (range) {
+			/* The part inside the range. */
+			cs = cs > sel->t0 ? cs : sel->t0;
+			ce = ce < sel->t1 ? ce : sel->t1;
+			ce = ce > cs ? ce : cs;
+		}
+		d = sv_sub_wrap(ce, cs);
+		if (!a->n)
+			a->first = d;
+		a->min = d < a->min ? d : a->min;
+		a->max = d > a->max ? d : a->max;
+		a->first_start = cs < a->first_start ? cs : a->first_start;
+		a->last_end = ce > a->last_end ? ce : a->last_end;
+		a->last = d;
+		a->total = sv_add_wrap(a->total, d);
+		if (range)
+			a->excl = sv_add_wrap(
+				a->excl, sv_stats_range_exclusive(p, sel, c));
+		else if (run->has_excl)
+			a->excl = sv_add_wrap(a->excl, run->excl[t]);
+		if (sv_profile_has_gpu(p))
+			a->gpu = sv_add_wrap(a->gpu, sv_profile_gpu(p, c));
+		if (sv_profile_has_await(p))
+			a->await =
+				sv_add_wrap(a->await, sv_profile_await(p, c));
+		if (pool)
+			sv_stats_buf_push(pool, d);
+		if (counts)
+			counts[sv_stats_bucket(d)]++;
+		a->n++;
+	}
+}
+
+/* The spread (the sum of squares about mean) of a row's n selected
+ * values (calls k0 .. k1 - 1 under sel) and their percentiles into out,
+ * with the row's own counts by bucket (or NULL): the values in pool from
+ * from on, or, when reread, read again, each run handed to pool->keep,
+ * and not left in pool. */
+static double stats_row_spread(const struct sv_profile *p, size_t ri,
+	uint64_t k0, uint64_t k1, const struct sv_stats_sel *sel,
+	struct sv_stats_buf *pool, size_t from, size_t n, bool reread,
+	const uint32_t *counts, double mean, double *out)
+{
+	struct sv_stats_pick pick;
+	int64_t buf[STATS_RUN];
+	bool picked = counts &&
+		      sv_stats_pick_begin(&pick, counts, n, sv_stats_ppct, 3);
+	double m2 = 0;
+	size_t i, m;
+
+	if (!reread) {
+		for (i = 0; i < n; i++) {
+			double e = (double)pool->v[from + i] - mean;
+			m2 += e * e;
+			if (picked)
+				sv_stats_pick_take(&pick, pool->v[from + i]);
+		}
+	}
+	while (reread && (m = sv_stats_row_values(p, ri, &k0, k1, sel, buf))) {
+		for (i = 0; i < m; i++) {
+			double e = (double)buf[i] - mean;
+			m2 += e * e;
+			if (picked)
+				sv_stats_pick_take(&pick, buf[i]);
+			else /* for the selection in place below */
+				sv_stats_buf_push(pool, buf[i]);
+		}
+		if (pool->keep)
+			pool->keep(pool->keep_ctx, pool->keep_g, buf, m);
+	}
+	if (picked)
+		sv_stats_pick_end(&pick, out);
+	else
+		sv_stats_percentiles_counted(
+			pool->v + from, n, counts, sv_stats_ppct, out, 3);
+	if (reread)
+		pool->n = from;
+	return m2;
+}
+
 void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 	uint64_t k1, const struct sv_stats_sel *sel, struct sv_stats *s,
 	struct sv_stats_buf *pool, bool *ordered)
 {
 	struct stats_run run;
 	const struct sv_row *r = &p->rows[ri];
-	uint64_t k, n = 0;
-	int64_t total = 0, excl = 0, gpu = 0, await = 0;
+	struct stats_acc a = {.min = INT64_MAX,
+		.max = INT64_MIN,
+		.first_start = INT64_MAX,
+		.last_end = INT64_MIN,
+		.in_order = true,
+		.prev_s = INT64_MIN,
+		.prev_e = INT64_MIN};
+	uint64_t k, n;
 	double mean, m2 = 0;
 	bool filtered = stats_sel_any(sel);
 	bool range = sel && sel->range;
 	uint32_t lane = sv_row_lane(p, ri);
 	uint32_t *counts = NULL; /* where the values are counted by bucket */
 	bool own_counts = false; /* counts are the row's alone */
-	/* The calls in start order, each drawn to an end no earlier than
-	 * the one before's (stats.h's ordered). */
-	bool in_order = true;
-	int64_t prev_s = INT64_MIN, prev_e = INT64_MIN;
+	bool reread = false;     /* its values read again, not held */
 	/* The row's stored exclusive time stands for the whole row. */
 	bool want_excl = filtered || r->exclusive_total < 0;
-	size_t from;
+	bool plain = !filtered && !(want_excl && sv_profile_has_exclusive(p)) &&
+		     !sv_profile_has_gpu(p) && !sv_profile_has_await(p);
+	size_t from, m;
 
 	memset(s, 0, sizeof *s);
 	if (!p->has_calls) {
@@ -160,107 +338,58 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 		memset(pool->count, 0, SV_STATS_BUCKETS * sizeof *pool->count);
 		counts = pool->count;
 		own_counts = true;
+		reread = pool->transient;
 	} else {
 		counts = pool->total;
 	}
-	for (k = k0; k < k1; k++) {
+	for (k = k0; k < k1; k += m) {
 		uint32_t c = (uint32_t)(r->first + k);
-		size_t t = (k - k0) % STATS_RUN;
-		int64_t d, cs, ce, de;
-
-		if (!t) /* the next run of the row's calls */
-			stats_run_read(p, c, k1 - k, want_excl, &run);
-		cs = run.start[t];
-		ce = sv_add_wrap(cs, run.dur[t]);
-		de = sv_covered_end(cs, ce);
-		in_order = in_order && cs >= prev_s && de >= prev_e;
-		prev_s = cs;
-		prev_e = de;
-		if (filtered && !stats_call_on(p, sel, c, lane, cs, ce))
-			continue;
-		if (range) {
-			/* The part inside the range. */
-			cs = cs > sel->t0 ? cs : sel->t0;
-			ce = ce < sel->t1 ? ce : sel->t1;
-			ce = ce > cs ? ce : cs;
-		}
-		d = sv_sub_wrap(ce, cs);
-		if (n == 0) {
-			s->min_ns = s->max_ns = s->first_ns = d;
-			s->first_start_ns = cs;
-			s->last_end_ns = ce;
-		} else {
-			if (d < s->min_ns)
-				s->min_ns = d;
-			if (d > s->max_ns)
-				s->max_ns = d;
-			if (cs < s->first_start_ns)
-				s->first_start_ns = cs;
-			if (ce > s->last_end_ns)
-				s->last_end_ns = ce;
-		}
-		s->last_ns = d;
-		total = sv_add_wrap(total, d);
-		if (range)
-			excl = sv_add_wrap(
-				excl, sv_stats_range_exclusive(p, sel, c));
-		else if (run.has_excl)
-			excl = sv_add_wrap(excl, run.excl[t]);
-		if (sv_profile_has_gpu(p))
-			gpu = sv_add_wrap(gpu, sv_profile_gpu(p, c));
-		if (sv_profile_has_await(p))
-			await = sv_add_wrap(await, sv_profile_await(p, c));
-		sv_stats_buf_push(pool, d);
-		if (counts)
-			counts[sv_stats_bucket(d)]++;
-		n++;
+		m = k1 - k < STATS_RUN ? (size_t)(k1 - k) : STATS_RUN;
+		stats_run_read(p, c, k1 - k, want_excl, &run);
+		if (plain)
+			stats_acc_plain(&a, run.start, run.dur, m, counts,
+				reread ? NULL : pool);
+		else
+			stats_acc_calls(&a, p, sel, lane, c, m, &run, counts,
+				reread ? NULL : pool);
 	}
+	n = a.n;
+	s->min_ns = a.min;
+	s->max_ns = a.max;
+	s->first_ns = a.first;
+	s->last_ns = a.last;
+	s->first_start_ns = a.first_start;
+	s->last_end_ns = a.last_end;
 	if (own_counts)
 		for (k = 0; k < SV_STATS_BUCKETS; k++)
 			pool->total[k] += counts[k];
 	if (ordered)
-		*ordered = in_order;
+		*ordered = a.in_order;
 	s->num_calls = n;
 	s->has_total = true;
-	s->total_ns = total;
+	s->total_ns = a.total;
 	s->has_exclusive = true;
 	if (!filtered && r->exclusive_total >= 0)
 		s->exclusive_ns = r->exclusive_total;
 	else if (sv_profile_has_exclusive(p) || range)
-		s->exclusive_ns = excl;
+		s->exclusive_ns = a.excl;
 	else
 		s->has_exclusive = false;
 	/* GPU and await time cannot be placed inside a range. */
 	s->has_await = sv_profile_has_await(p) && !range;
-	s->await_total_ns = await;
+	s->await_total_ns = a.await;
 	if (n == 0) {
 		s->min_ns = s->max_ns = s->first_ns = s->last_ns = 0;
 		s->first_start_ns = s->last_end_ns = 0;
 		return;
 	}
 	s->has_dist = s->has_first_last = s->has_span = true;
-	mean = (double)total / (double)n;
+	mean = (double)a.total / (double)n;
 	s->mean_ns = mean;
 	{
-		/* The spread and, for a row counted by bucket, its values
-		 * of the wanted buckets, in one pass. */
-		struct sv_stats_pick pick;
 		double out[3];
-		bool picked =
-			own_counts && sv_stats_pick_begin(&pick, counts,
-					      (size_t)n, sv_stats_ppct, 3);
-		for (k = 0; k < n; k++) {
-			double e = (double)pool->v[from + k] - mean;
-			m2 += e * e;
-			if (picked)
-				sv_stats_pick_take(&pick, pool->v[from + k]);
-		}
-		if (picked)
-			sv_stats_pick_end(&pick, out);
-		else
-			sv_stats_percentiles_counted(pool->v + from, (size_t)n,
-				own_counts ? counts : NULL, sv_stats_ppct, out,
-				3);
+		m2 = stats_row_spread(p, ri, k0, k1, sel, pool, from, (size_t)n,
+			reread, own_counts ? counts : NULL, mean, out);
 		s->has_percentiles = true;
 		s->p50_ns = out[0];
 		s->p95_ns = out[1];
@@ -271,8 +400,8 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 	if (r->has_gpu && sv_profile_has_gpu(p) && !range) {
 		s->has_gpu = true;
 		s->gpu_count = n;
-		s->gpu_total_ns = gpu;
-		s->gpu_mean_ns = (double)gpu / (double)n;
+		s->gpu_total_ns = a.gpu;
+		s->gpu_mean_ns = (double)a.gpu / (double)n;
 	}
 }
 
@@ -323,7 +452,7 @@ int sv_stats_row(const struct sv_profile *p, size_t row,
 	const struct sv_stats_filter *f, struct sv_stats *out)
 {
 	struct sv_stats_sel sel = {0};
-	struct sv_stats_buf buf = {NULL, 0, 0, NULL, NULL};
+	struct sv_stats_buf buf = {0};
 
 	if (!p || !out || row >= p->nrows)
 		return -EINVAL;

@@ -37,7 +37,15 @@ struct stream_pool {
 	bool mapped;
 	int64_t *wide;
 	size_t nwide, wide_cap;
+	/* The values counted by bucket as the shares' tables counted them
+	 * (a region of STREAM_COUNTED calls and more), or NULL. */
+	uint32_t *count;
+	bool counted;
 };
+
+/* A region of fewer calls counts its values itself at the end: the
+ * counts (16 KB) would outweigh them. */
+#define STREAM_COUNTED (1u << 16)
 
 /* Room for at least want values in pl->v. */
 static void stream_reserve(struct stream_pool *pl, size_t want)
@@ -81,6 +89,7 @@ static void stream_pool_free(struct stream_pool *pl)
 	else
 		sv_free_big(pl->v);
 	free(pl->wide);
+	free(pl->count);
 	memset(pl, 0, sizeof *pl);
 }
 
@@ -108,12 +117,14 @@ struct sv_stats_stream *sv_stats_stream_new(const struct sv_profile *whole)
 	for (i = 0; i < whole->nrows; i++)
 		if (whole->rows[i].region < whole->nregions)
 			calls[whole->rows[i].region] += whole->rows[i].count;
-	for (g = 0; g < whole->nregions; g++)
+	for (g = 0; g < whole->nregions; g++) {
+		s->pool[g].counted = calls[g] >= STREAM_COUNTED;
 		if (calls[g])
 			stream_reserve(
 				&s->pool[g], (size_t)(calls[g] < SV_MAX_CALLS
 							      ? calls[g]
 							      : SV_MAX_CALLS));
+	}
 	free(calls);
 	return s;
 }
@@ -144,6 +155,22 @@ static void stream_keep_of(void *ctx, uint32_t g, const int64_t *v, size_t n)
 	stream_keep(&s->pool[g], v, n);
 }
 
+/* sv_stats_filter.keep_counts of a share's table: what region g kept of
+ * the share, counted. */
+static void stream_counts_of(
+	void *ctx, uint32_t g, const uint32_t *count, size_t n)
+{
+	struct stream_pool *pl = &((struct sv_stats_stream *)ctx)->pool[g];
+	size_t i;
+
+	if (!pl->counted || n != SV_STATS_BUCKETS)
+		return;
+	if (!pl->count)
+		pl->count = sv_xcalloc(SV_STATS_BUCKETS, sizeof *pl->count);
+	for (i = 0; i < n; i++)
+		pl->count[i] += count[i];
+}
+
 int sv_stats_stream_add(struct sv_stats_stream *s, const struct sv_profile *p,
 	const struct sv_stats_filter *f, struct sv_error *err)
 {
@@ -167,6 +194,7 @@ int sv_stats_stream_add(struct sv_stats_stream *s, const struct sv_profile *p,
 	if (f)
 		kf = *f;
 	kf.keep = stream_keep_of;
+	kf.keep_counts = stream_counts_of;
 	kf.keep_ctx = s;
 	rc = sv_stats_table_compute(&lt, p, &kf, err);
 	if (rc < 0)
@@ -186,14 +214,20 @@ int sv_stats_stream_add(struct sv_stats_stream *s, const struct sv_profile *p,
  * sv_stats_percentiles gives them over the same values. */
 static void stream_percentiles(const struct stream_pool *pl, double *out)
 {
-	size_t n = pl->n + pl->nwide, i;
+	size_t n = pl->n + pl->nwide, i, sum = 0;
 	struct sv_stats_pick k;
-	uint32_t *count = sv_xcalloc(SV_STATS_BUCKETS, sizeof *count);
+	uint32_t *count = pl->count;
 
-	for (i = 0; i < pl->n; i++)
-		count[sv_stats_bucket(pl->v[i])]++;
-	for (i = 0; i < pl->nwide; i++)
-		count[sv_stats_bucket(pl->wide[i])]++;
+	/* The shares' counts serve when they count every value kept. */
+	for (i = 0; count && i < SV_STATS_BUCKETS; i++)
+		sum += count[i];
+	if (!count || sum != n) {
+		count = sv_xcalloc(SV_STATS_BUCKETS, sizeof *count);
+		for (i = 0; i < pl->n; i++)
+			count[sv_stats_bucket(pl->v[i])]++;
+		for (i = 0; i < pl->nwide; i++)
+			count[sv_stats_bucket(pl->wide[i])]++;
+	}
 	if (sv_stats_pick_begin(&k, count, n, sv_stats_ppct, 3)) {
 		for (i = 0; i < pl->n; i++)
 			sv_stats_pick_take(&k, pl->v[i]);
@@ -211,7 +245,8 @@ static void stream_percentiles(const struct stream_pool *pl, double *out)
 		sv_stats_percentiles(v, n, sv_stats_ppct, out, 3);
 		sv_free_big(v);
 	}
-	free(count);
+	if (count != pl->count)
+		free(count);
 }
 
 /* The regions of a table whose percentiles are to be selected, shared by
