@@ -1187,6 +1187,9 @@ START_TEST(test_stream_same)
 		{40, 1, 0, 60000, NULL},
 		{3, 2, 2, 30000, NULL},
 		{5, 1, 0, 30000, "kernel"},
+		/* regions of 2^16 calls and more (the stream's counts by
+		 * bucket), rows of thousands (read again, not held) */
+		{3, 1, 0, 300000, NULL},
 	};
 	char *path = svt_tmp_path("stream.h5");
 	struct sv_gen_opts g;

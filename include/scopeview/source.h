@@ -112,6 +112,12 @@ struct sv_load_opts {
 	 * nests nothing then either, so a partial overlap goes unreported as
 	 * it does there. */
 	bool stored_exclusive;
+	/* With stored_exclusive, and the load left unnested: the profile
+	 * handed back before sv_profile_finish (no durations narrowed, no
+	 * span, no warnings of their own yet), for the holder to finish on
+	 * its own thread while the loading one goes on to the next load
+	 * (summary's shares).  Ignored otherwise. */
+	bool finish_later;
 };
 
 /*

@@ -185,6 +185,9 @@ static void *stream_reader(void *arg)
 		lo.region_first = x->first;
 		lo.nregion_first = w->nregions;
 		lo.stored_exclusive = !x->nested;
+		/* Finished on the taking thread (stream_shares): the
+		 * reading one goes on to the next share meanwhile. */
+		lo.finish_later = !x->nested;
 		lo.cancelled = stream_stopped;
 		lo.ctx = x;
 		rc = sv_load(x->path, &lo, &p, &err);
@@ -360,6 +363,10 @@ static int stream_shares(struct sv_cli_shares *x,
 	for (k = 0; rc == 1 && k < x->nshares; k++) {
 		struct sv_profile *p = NULL;
 		rc = stream_take(x, &p, err);
+		/* (sv_profile_finish makes every load's durations column:
+		 * a share without one was handed back unfinished.) */
+		if (rc == 0 && !p->dur && !p->dur_pk.n)
+			rc = sv_profile_finish(p, err);
 		if (rc == 0 &&
 			(!p->rank_subset || p->nregions != x->whole->nregions ||
 				!stream_quiet(p, x->whole)))

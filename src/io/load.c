@@ -221,6 +221,8 @@ static int load_finish(struct sv_profile *p, const char *path,
 				      p->rows[i].exclusive_total >= 0;
 	}
 	p->pack_lanes = opts && opts->pack && p->ncalls >= opts->pack_min_calls;
+	if (p->unnested && !p->pack && opts && opts->finish_later)
+		return sv_load_step(opts, path, 1.0, "done", err);
 	rc = sv_profile_finish(p, err);
 	if (!rc && opts && opts->pack && p->ncalls >= opts->pack_min_calls)
 		sv_profile_pack(p);
