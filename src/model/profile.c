@@ -536,6 +536,20 @@ void sv_profile_durations(
 		sv_packed_get_range(&p->dur_pk, c, n, out);
 		return;
 	}
+	if (p->dur) {
+		/* Widened in a loop of its own (a vector loop), the few
+		 * wide ones looked up after. */
+		const uint32_t *d = p->dur + c;
+		bool wide = false;
+		for (i = 0; i < n; i++) {
+			out[i] = d[i];
+			wide |= d[i] == SV_WIDE_U32;
+		}
+		for (i = 0; wide && i < n; i++)
+			if (d[i] == SV_WIDE_U32)
+				out[i] = sv_call_duration(p, c + (uint32_t)i);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		out[i] = sv_call_duration(p, c + (uint32_t)i);
 }
