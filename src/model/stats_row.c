@@ -140,64 +140,10 @@ struct stats_acc {
 	int64_t prev_s, prev_e;
 };
 
-/* Room for m more values in pool. */
-static int64_t *stats_buf_room(struct sv_stats_buf *pool, size_t m)
-{
-	if (pool->n + m > pool->cap)
-		sv_grow((void **)&pool->v, &pool->cap, pool->n + m,
-			sizeof *pool->v);
-	return pool->v + pool->n;
-}
-
-/* m (> 0) calls of starts st and durations du, every one selected and
- * whole, with no exclusive, GPU or await time to sum: the common case,
- * in a loop of its own.  Each duration is the call's value (its end less
- * its start, wrapping, is the duration itself); counted by bucket into
- * counts (or not: NULL) and appended to pool (or not: NULL). */
-static void stats_acc_plain(struct stats_acc *a, const int64_t *st,
-	const int64_t *du, size_t m, uint32_t *counts,
-	struct sv_stats_buf *pool)
-{
-	int64_t mn = a->min, mx = a->max, fs = a->first_start, le = a->last_end,
-		tot = a->total, ps = a->prev_s, pe = a->prev_e;
-	bool ord = a->in_order;
-	size_t t;
-
-	if (!a->n)
-		a->first = du[0];
-	for (t = 0; t < m; t++) {
-		int64_t cs = st[t], d = du[t], ce = sv_add_wrap(cs, d),
-			de = sv_covered_end(cs, ce);
-		ord = ord & (cs >= ps) & (de >= pe);
-		ps = cs;
-		pe = de;
-		mn = d < mn ? d : mn;
-		mx = d > mx ? d : mx;
-		fs = cs < fs ? cs : fs;
-		le = ce > le ? ce : le;
-		tot = sv_add_wrap(tot, d);
-		if (counts)
-			counts[sv_stats_bucket(d)]++;
-	}
-	if (pool) {
-		memcpy(stats_buf_room(pool, m), du, m * sizeof *du);
-		pool->n += m;
-	}
-	a->min = mn;
-	a->max = mx;
-	a->first_start = fs;
-	a->last_end = le;
-	a->total = tot;
-	a->prev_s = ps;
-	a->prev_e = pe;
-	a->in_order = ord;
-	a->last = du[m - 1];
-	a->n += m;
-}
-
 /* m calls from c on, read into run, each as sel selects it (and cut to
- * its range) and with its exclusive, GPU and await times: into a, as
- * stats_acc_plain. */
+ * its range) and with its exclusive, GPU and await times, into a: each
+ * duration counted by bucket into counts (or not: NULL) and appended to
+ * pool (or not: NULL). */
 static void stats_acc_calls(struct stats_acc *a, const struct sv_profile *p,
 	const struct sv_stats_sel *sel, uint32_t lane, uint32_t c, size_t m,
 	const struct stats_run *run, uint32_t *counts,
@@ -319,8 +265,6 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 	bool reread = false;     /* its values read again, not held */
 	/* The row's stored exclusive time stands for the whole row. */
 	bool want_excl = filtered || r->exclusive_total < 0;
-	bool plain = !filtered && !(want_excl && sv_profile_has_exclusive(p)) &&
-		     !sv_profile_has_gpu(p) && !sv_profile_has_await(p);
 	size_t from, m;
 
 	memset(s, 0, sizeof *s);
@@ -346,12 +290,8 @@ void sv_stats_row_part(const struct sv_profile *p, size_t ri, uint64_t k0,
 		uint32_t c = (uint32_t)(r->first + k);
 		m = k1 - k < STATS_RUN ? (size_t)(k1 - k) : STATS_RUN;
 		stats_run_read(p, c, k1 - k, want_excl, &run);
-		if (plain)
-			stats_acc_plain(&a, run.start, run.dur, m, counts,
-				reread ? NULL : pool);
-		else
-			stats_acc_calls(&a, p, sel, lane, c, m, &run, counts,
-				reread ? NULL : pool);
+		stats_acc_calls(&a, p, sel, lane, c, m, &run, counts,
+			reread ? NULL : pool);
 	}
 	n = a.n;
 	s->min_ns = a.min;
