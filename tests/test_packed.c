@@ -24,6 +24,9 @@ static void packed_check(struct sv_packed *pk, const int64_t *v, uint64_t n)
 	ck_assert_uint_eq(pk->n, n);
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(sv_packed_get(pk, i), v[i]);
+	for (i = 0; i + 1 < n; i++) /* the steps, inside blocks and across */
+		ck_assert_int_eq(sv_packed_step(pk, i),
+			(int64_t)((uint64_t)v[i + 1] - (uint64_t)v[i]));
 	for (k = 0; k < sizeof from / sizeof *from && from[k] < n; k++) {
 		sv_packed_get_range(pk, from[k], n - from[k], out);
 		for (j = 0; j < n - from[k]; j++)
@@ -194,6 +197,62 @@ START_TEST(test_u8_with_exceptions)
 }
 END_TEST
 
+/* The first i with v[i] >= t, by a walk. */
+static uint64_t first_ge_walk(const int64_t *v, uint64_t n, int64_t t)
+{
+	uint64_t i = 0;
+	while (i < n && v[i] < t)
+		i++;
+	return i;
+}
+
+START_TEST(test_first_ge)
+{
+	/* given nondecreasing columns (runs of equal values across block
+	 * bounds, steps of every size up to 2^51, blocks spanning up to 2^59,
+	 * a short last block);
+	 * when searched for each value, each value less and more one, and
+	 * the ends of int64; then each answer is the walk's */
+	unsigned shift = SV_PACKED_SHIFT + (unsigned)_i;
+	uint64_t N = 5 * ((uint64_t)1 << shift) + 11, i, n;
+	int64_t *v = malloc(N * sizeof *v);
+	uint64_t x = 88172645463325252ull;
+
+	ck_assert_ptr_nonnull(v);
+	for (n = 0; n <= N; n += n < 3 ? 1 : N / 4 + 1) {
+		struct sv_packed pk = {0};
+		int64_t at = INT64_MIN + 2;
+		for (i = 0; i < n; i++) {
+			unsigned w;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			w = (unsigned)(x % 52);
+			/* a third of the steps 0: runs of equal values */
+			if (x % 3)
+				at += (int64_t)((x >> 8) &
+						(((uint64_t)1 << w) - 1));
+			v[i] = at;
+		}
+		pk.shift = shift;
+		sv_packed_build(&pk, v, n);
+		ck_assert_uint_eq(sv_packed_first_ge(&pk, INT64_MIN), 0);
+		ck_assert_uint_eq(sv_packed_first_ge(&pk, INT64_MAX),
+			first_ge_walk(v, n, INT64_MAX));
+		for (i = 0; i < n; i++) {
+			ck_assert_uint_eq(sv_packed_first_ge(&pk, v[i]),
+				first_ge_walk(v, n, v[i]));
+			ck_assert_uint_eq(sv_packed_first_ge(&pk, v[i] - 1),
+				first_ge_walk(v, n, v[i] - 1));
+			ck_assert_uint_eq(sv_packed_first_ge(&pk, v[i] + 1),
+				first_ge_walk(v, n, v[i] + 1));
+		}
+		sv_packed_fini(&pk);
+	}
+	free(v);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	/* given no values; when packed; then the column is empty */
@@ -215,6 +274,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_constant_and_ids);
 	tcase_add_test(t, test_flat_blocks);
 	tcase_add_test(t, test_u8_with_exceptions);
+	tcase_add_loop_test(t, test_first_ge, 0, 3);
 	tcase_add_test(t, test_empty);
 	suite_add_tcase(s, t);
 	return s;

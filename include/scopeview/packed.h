@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scopeview/wide.h"
 
@@ -85,17 +86,28 @@ void sv_packed_fini(struct sv_packed *pk);
 void sv_packed_get_range(
 	const struct sv_packed *pk, uint64_t i, size_t n, int64_t *out);
 
-/* Value i (< pk->n). */
+/* Value i (< pk->n).  Where a value's bits fit in one unaligned 8-byte
+ * load (widths up to 57 bits, little-endian: every column but absurd
+ * ones), one load, a shift and a mask, with no branch (the mask of a
+ * width of 0 is 0: the block's base); the bits array's spare word keeps
+ * the load inside it. */
 static inline int64_t sv_packed_get(const struct sv_packed *pk, uint64_t i)
 {
 	const struct sv_packed_block *k = &pk->blocks[i >> pk->shift];
 	uint64_t bit, d;
 	unsigned w = (unsigned)(k->at >> 56), sh;
 
-	if (!w)
-		return k->base;
 	bit = (k->at & (((uint64_t)1 << 56) - 1)) +
 	      (i & (((uint64_t)1 << pk->shift) - 1)) * w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (w <= 57) {
+		memcpy(&d, (const unsigned char *)pk->bits + bit / 8, sizeof d);
+		return (int64_t)((uint64_t)k->base +
+				 ((d >> (bit % 8)) & (((uint64_t)1 << w) - 1)));
+	}
+#endif
+	if (!w)
+		return k->base;
 	sh = (unsigned)(bit % 64);
 	d = pk->bits[bit / 64] >> sh;
 	if (sh && sh + w > 64)
@@ -104,5 +116,35 @@ static inline int64_t sv_packed_get(const struct sv_packed *pk, uint64_t i)
 		d &= ((uint64_t)1 << w) - 1;
 	return (int64_t)((uint64_t)k->base + d);
 }
+
+/* v[i + 1] - v[i] (wrapping; i + 1 < pk->n): a duration from a column of
+ * sums.  Two values of a block of widths up to 28 bits come in one
+ * load. */
+static inline int64_t sv_packed_step(const struct sv_packed *pk, uint64_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t in = ((uint64_t)1 << pk->shift) - 1;
+	if ((i & in) != in) {
+		const struct sv_packed_block *k = &pk->blocks[i >> pk->shift];
+		unsigned w = (unsigned)(k->at >> 56);
+		if (w <= 28) {
+			uint64_t bit = (k->at & (((uint64_t)1 << 56) - 1)) +
+				       (i & in) * w,
+				 m = ((uint64_t)1 << w) - 1, d;
+			memcpy(&d, (const unsigned char *)pk->bits + bit / 8,
+				sizeof d);
+			d >>= bit % 8;
+			return (int64_t)(((d >> w) & m) - (d & m));
+		}
+	}
+#endif
+	return (int64_t)((uint64_t)sv_packed_get(pk, i + 1) -
+			 (uint64_t)sv_packed_get(pk, i));
+}
+
+/* The first i (< pk->n) with value i >= t, of a column whose values do
+ * not decrease, or pk->n: a binary search over the blocks' smallest
+ * values (each its block's first), then inside one block. */
+uint64_t sv_packed_first_ge(const struct sv_packed *pk, int64_t t);
 
 #endif

@@ -303,3 +303,30 @@ void sv_packed_get_range(
 		n -= (size_t)m;
 	}
 }
+
+uint64_t sv_packed_first_ge(const struct sv_packed *pk, int64_t t)
+{
+	uint64_t lo = 0,
+		 hi = (pk->n + ((uint64_t)1 << pk->shift) - 1) >> pk->shift;
+
+	while (lo < hi) { /* the first block whose first value is >= t */
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (pk->blocks[mid].base >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (!lo)
+		return 0;
+	/* Block lo - 1 starts below t: the answer is after its first. */
+	hi = lo << pk->shift < pk->n ? lo << pk->shift : pk->n;
+	lo = ((lo - 1) << pk->shift) + 1;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (sv_packed_get(pk, mid) >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
