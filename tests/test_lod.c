@@ -66,8 +66,13 @@ START_TEST(test_lod_levels)
 		int64_t run = INT64_MIN;
 		uint32_t i;
 		ck_assert_ptr_null(lv->dur);
-		ck_assert_ptr_null(lv->start); /* packed: a short run */
+		ck_assert_ptr_null(lv->start); /* packed, scratch gone */
 		ck_assert_ptr_null(lv->cumdur);
+		ck_assert_uint_eq(lv->startpk.n, lv->n);
+		ck_assert_uint_eq(lv->sumpk.n, (uint64_t)lv->n + 1);
+		/* a run of calls microseconds apart packs in well under
+		 * 32 bits a start */
+		ck_assert_uint_lt(lv->startpk.bytes, 4 * (size_t)lv->n + 64);
 		for (i = 0; i < lv->n; i++) {
 			int64_t e = sv_lod_call_end(p, sv_lod_call(lv, i));
 			ck_assert_int_eq(sv_lod_start(lv, i),
@@ -131,8 +136,10 @@ START_TEST(test_lod_kept_columns)
 	ck_assert_uint_eq(lv->n, 4);
 	ck_assert_ptr_nonnull(lv->dur);
 	ck_assert_ptr_null(lv->maxend);
-	ck_assert_ptr_nonnull(lv->start); /* a block spans 2^62 ns */
-	ck_assert_ptr_nonnull(lv->cumdur);
+	/* a block spans 2^62 ns: packed in 63 bits a value, exactly */
+	ck_assert_ptr_null(lv->start);
+	ck_assert_ptr_null(lv->cumdur);
+	ck_assert_uint_eq(lv->startpk.n, 4);
 	for (i = 0; i < lv->n; i++) {
 		uint32_t c = sv_lod_call(lv, i);
 		ck_assert_int_eq(sv_lod_start(lv, i), sv_profile_start(p, c));

@@ -1,7 +1,8 @@
 /*
  * lod.h: the level-of-detail index of a profile, built once per profile
  * (and per region filter or search): for every lane and depth the calls
- * in start order, their starts, the prefix sums of their durations, the
+ * in start order, their starts, the prefix sums of their durations (each
+ * packed), the
  * longest call of each block's prefixes and suffixes, and tables of the
  * longest call of spans of whole blocks (a byte a block, and a sparse
  * table over superblocks of 1024 calls).  The calls of any time range of
@@ -74,13 +75,12 @@ struct sv_lod_over {
 	size_t bytes;   /* what the runs allocated */
 };
 
-/* The calls of one lane at one depth, in start order.  The starts and
- * the prefix sums of durations are 32-bit offsets above a base per block
- * of SV_LOD_BLOCK calls where they fit.  What the starts and the sums of durations give is not stored
- * again: a call's duration
- * is the difference of two sums, and the running maximum of the ends is
- * the call's own end, unless a sum saturated (then dur is kept) or calls
- * of the level overlap (then maxend is kept).  Read them with
+/* The calls of one lane at one depth, in start order, with their
+ * starts and the prefix sums of their durations, packed.  What the
+ * starts and the sums give is not stored again: a call's duration is the
+ * difference of two sums, and the running maximum of the ends is the
+ * call's own end, unless a sum saturated (then dur is kept) or calls of
+ * the level overlap (then maxend is kept).  Read them with
  * sv_lod_start(), sv_lod_cumdur(), sv_lod_dur() and sv_lod_maxend(). */
 struct sv_lod_level {
 	uint32_t n;
@@ -90,19 +90,16 @@ struct sv_lod_level {
 	 * sv_lod_call(). */
 	uint32_t *calls;
 	struct sv_packed callpk;
-	int64_t *start;   /* NULL, or n: start_ns of calls[i] when the
-			     starts of a block span 2^32 ns or more */
-	int64_t *sbase;   /* nblocks: the first start of each block ... */
-	uint32_t *soff;   /* n: ... and each start above it (NULL when
-			     start is kept) */
-	int64_t *cumdur;  /* NULL, or n + 1: cumdur[i] = sum of the
-			     durations of calls[0 .. i), saturated (how busy
-			     a range is, in O(1)), when the sums of a block
-			     span 2^32 ns or more */
-	int64_t *cbase;   /* n / SV_LOD_BLOCK + 1: the smallest sum of each
-			     block ... */
-	uint32_t *coff;   /* n + 1: ... and each sum above it (NULL when
-			     cumdur is kept) */
+	/* The starts and the prefix sums of durations, packed (packed.h:
+	 * a block's values lie within a few milliseconds, some 20 bits a
+	 * value above its smallest): startpk, n values, the start_ns of
+	 * each call; sumpk, n + 1, the sum of the durations of calls[0 ..
+	 * i), saturated (how busy a range is, in O(1)).  While the level is
+	 * built they are in start and cumdur (scratch, NULL after). */
+	int64_t *start;
+	struct sv_packed startpk;
+	int64_t *cumdur;
+	struct sv_packed sumpk;
 	int64_t *maxend;  /* NULL, or n: max over j <= i of
 			     max(end, start + 1) */
 	int64_t *dur;     /* NULL, or n: duration of calls[i] */
@@ -189,20 +186,20 @@ static inline uint32_t sv_lod_call_own(
 static inline int64_t sv_lod_start_own(
 	const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->start ? lv->start[i]
-			 : lv->sbase[i / SV_LOD_BLOCK] + (int64_t)lv->soff[i];
+	return lv->start ? lv->start[i] : sv_packed_get(&lv->startpk, i);
 }
 static inline int64_t sv_lod_cumdur_own(
 	const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->cumdur ? lv->cumdur[i]
-			  : lv->cbase[i / SV_LOD_BLOCK] + (int64_t)lv->coff[i];
+	return lv->cumdur ? lv->cumdur[i] : sv_packed_get(&lv->sumpk, i);
 }
 static inline int64_t sv_lod_dur_own(const struct sv_lod_level *lv, uint32_t i)
 {
-	return lv->dur ? lv->dur[i]
-		       : sv_lod_cumdur_own(lv, i + 1) -
-				 sv_lod_cumdur_own(lv, i);
+	if (lv->dur)
+		return lv->dur[i];
+	if (lv->cumdur)
+		return lv->cumdur[i + 1] - lv->cumdur[i];
+	return sv_packed_step(&lv->sumpk, i);
 }
 
 /* The call at position i of lv. */

@@ -66,27 +66,14 @@ static void lod_level_fini(struct sv_lod_level *lv)
 		sv_lod_over_free(lv->over);
 	sv_free_big(lv->calls);
 	sv_packed_fini(&lv->callpk);
-	sv_free_big(lv->start);
-	free(lv->sbase);
-	sv_free_big(lv->soff);
+	sv_packed_fini(&lv->startpk);
+	sv_packed_fini(&lv->sumpk);
 	sv_free_big(lv->maxend);
 	sv_free_big(lv->dur);
-	sv_free_big(lv->cumdur);
-	free(lv->cbase);
-	sv_free_big(lv->coff);
 	sv_free_big(lv->pre);
 	sv_free_big(lv->bt);
 	sv_free_big(lv->super);
 	memset(lv, 0, sizeof *lv);
-}
-
-/* The bytes of an array of n int64 values, packed (lod_pack_block) or not. */
-static size_t lod_col_bytes(size_t n, bool packed)
-{
-	if (!packed)
-		return n * sizeof(int64_t);
-	return n * sizeof(uint32_t) +
-	       (n + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK * sizeof(int64_t);
 }
 
 size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
@@ -99,45 +86,9 @@ size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 	if (lv->over)
 		return longest + lv->over->bytes;
 	return (lv->rg ? lv->rg->bytes : 0) + lv->callpk.bytes + longest +
-	       lod_col_bytes(n, !lv->start) +
-	       lod_col_bytes(n + 1, !lv->cumdur) +
+	       lv->startpk.bytes + lv->sumpk.bytes +
 	       (lv->maxend ? n * sizeof *lv->maxend : 0) +
 	       (lv->dur ? n * sizeof *lv->dur : 0);
-}
-
-/* One block [lo, hi) of a column, its values v[0 .. hi - lo), as offsets
- * above its smallest value into off[lo, hi) and base[b], while *ok: a
- * block spanning 2^32 or more ends it (the column is then kept as int64,
- * sv_lod_level_finish). */
-static void lod_pack_block(const int64_t *v, size_t lo, size_t hi, size_t b,
-	int64_t *base, uint32_t *off, bool *ok)
-{
-	int64_t mn = v[0], mx = mn, span;
-	size_t i;
-
-	if (!*ok)
-		return;
-	for (i = 1; i < hi - lo; i++) {
-		mn = v[i] < mn ? v[i] : mn;
-		mx = v[i] > mx ? v[i] : mx;
-	}
-	if (__builtin_sub_overflow(mx, mn, &span) ||
-		span > (int64_t)UINT32_MAX) {
-		*ok = false;
-		return;
-	}
-	base[b] = mn;
-	for (i = lo; i < hi; i++)
-		off[i] = (uint32_t)(v[i - lo] - mn);
-}
-
-/* A copy of the n values of scratch v that a level keeps. */
-static int64_t *lod_keep(const int64_t *v, size_t n)
-{
-	int64_t *own = sv_xmalloc((n ? n : 1) * sizeof *own);
-
-	memcpy(own, v, n * sizeof *own);
-	return own;
 }
 
 /* The duration of call i of a level being finished, from its scratch
@@ -272,33 +223,26 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
  * Everything of a level whose calls, starts and stored ends are in the
  * builder's scratch (lv->calls, lv->start, lv->maxend, n values), in one
  * pass a block of SV_LOD_BLOCK calls at a time while the block is in the
- * cache: the block's durations and sums of durations (in buffers of a
- * block), the longest call of each block's prefixes and suffixes and of
- * the block, whether the ends are those the starts and durations give,
- * and the starts and sums as offsets in their block.  Then what the sums
- * or the ends do not give is kept (the sums as int64 when a block of them
- * spans 2^32 ns, the durations when a sum saturated, the running maxima
- * of the ends when calls overlap: each made again from the starts and
- * ends), the tables over whole blocks are made and the calls are packed.
+ * cache: the block's durations and sums of durations, the longest call
+ * of each block's prefixes and suffixes and of the block, and whether
+ * the ends are those the starts and durations give.  Then the starts and
+ * the sums are packed, what the sums or the ends do not give is kept (the
+ * durations when a sum saturated, the running maxima of the ends when
+ * calls overlap: each made again from the starts and ends), the tables
+ * over whole blocks are made and the calls are packed.
  */
 void sv_lod_level_finish(struct sv_lod_level *lv)
 {
 	const int64_t *start = lv->start;
-	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
-	int64_t d[SV_LOD_BLOCK], sums[SV_LOD_BLOCK];
-	uint32_t n = lv->n, i, b, nb, ncb, ns = 1;
-	bool sums_exact = true, ends_exact = true, spack = n > 0, cpack = true;
+	int64_t *ends = lv->maxend, *sums, sum = 0, run = INT64_MIN;
+	int64_t d[SV_LOD_BLOCK];
+	uint32_t n = lv->n, i, b, nb;
+	bool sums_exact = true, ends_exact = true;
 
 	lod_longest_alloc(lv);
 	nb = lv->nblocks;
-	ncb = (n + 1 + SV_LOD_BLOCK - 1) / SV_LOD_BLOCK;
 	lv->maxend = NULL;
-	lv->sbase = sv_xmalloc((nb ? nb : 1) * sizeof *lv->sbase);
-	lv->soff = sv_xmalloc((n ? n : 1) * sizeof *lv->soff);
-	lv->cbase = sv_xmalloc(ncb * sizeof *lv->cbase);
-	lv->coff = sv_xmalloc(((size_t)n + 1) * sizeof *lv->coff);
-	/* sums[] holds the sums' block being made: sum k of the level at
-	 * sums[k % SV_LOD_BLOCK], ns of them so far (the first is 0). */
+	sums = sv_xmalloc(((size_t)n + 1) * sizeof *sums);
 	sums[0] = 0;
 	for (b = 0; b < nb; b++) {
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
@@ -311,16 +255,8 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 				next = sv_add_sat(sum, di);
 				sums_exact = false;
 			}
-			sum = next;
+			sums[i + 1] = sum = next;
 			d[i - lo] = di;
-			if (ns == SV_LOD_BLOCK) {
-				/* Sums [i + 1 - 32, i + 1) are a block. */
-				lod_pack_block(sums, i + 1 - SV_LOD_BLOCK,
-					i + 1, i / SV_LOD_BLOCK, lv->cbase,
-					lv->coff, &cpack);
-				ns = 0;
-			}
-			sums[ns++] = sum;
 			/* The ends are the running maxima of the drawn ends
 			 * when each call ends at or after those before it. */
 			e = sv_covered_end(st, e);
@@ -336,34 +272,11 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 					     sv_covered_end(st, st) == run;
 		}
 		lod_block_longest(lv, d, b, lo, hi);
-		lod_pack_block(
-			start + lo, lo, hi, b, lv->sbase, lv->soff, &spack);
 	}
-	/* The last block of sums, whole or not. */
-	lod_pack_block(sums, (size_t)(ncb - 1) * SV_LOD_BLOCK, (size_t)n + 1,
-		ncb - 1, lv->cbase, lv->coff, &cpack);
-	if (!cpack || !sums_exact) {
-		/* Made again from the starts and ends: the sums as int64, and
-		 * the durations when a sum saturated. */
-		int64_t *cum = sv_xmalloc(((size_t)n + 1) * sizeof *cum);
-		cum[0] = sum = 0;
+	if (!sums_exact) {
+		lv->dur = sv_xmalloc((n ? n : 1) * sizeof *lv->dur);
 		for (i = 0; i < n; i++)
-			cum[i + 1] = sum = sv_add_sat(
-				sum, lod_scratch_dur(start, ends, i));
-		if (!sums_exact) {
-			lv->dur = sv_xmalloc((n ? n : 1) * sizeof *lv->dur);
-			for (i = 0; i < n; i++)
-				lv->dur[i] = lod_scratch_dur(start, ends, i);
-		}
-		if (!cpack) {
-			free(lv->cbase);
-			sv_free_big(lv->coff);
-			lv->cbase = NULL;
-			lv->coff = NULL;
-			lv->cumdur = cum;
-		} else {
-			free(cum);
-		}
+			lv->dur[i] = lod_scratch_dur(start, ends, i);
 	}
 	if (!ends_exact) {
 		int64_t *maxend = sv_xmalloc((n ? n : 1) * sizeof *maxend);
@@ -375,16 +288,13 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 		}
 		lv->maxend = maxend;
 	}
+	lv->cumdur = sums;
 	lod_blocks_make(lv, NULL);
-	if (spack) {
-		lv->start = NULL;
-	} else {
-		free(lv->sbase);
-		sv_free_big(lv->soff);
-		lv->sbase = NULL;
-		lv->soff = NULL;
-		lv->start = lod_keep(start, n);
-	}
+	sv_packed_build(&lv->sumpk, sums, (uint64_t)n + 1);
+	sv_free_big(sums);
+	lv->cumdur = NULL;
+	sv_packed_build(&lv->startpk, start, n);
+	lv->start = NULL;
 	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);
 	lv->calls = NULL;
 }

@@ -25,10 +25,16 @@ const struct sv_lod_level *sv_lod_index_level(
 	return &ix->lanes[lane].levels[depth];
 }
 
-/* First position i of lv with sv_lod_maxend(lv, i) > t. */
-static uint32_t lod_upper_end(const struct sv_lod_level *lv, int64_t t)
+/* Whether lv's starts are its own, packed: searched block by block. */
+static bool lod_packed_starts(const struct sv_lod_level *lv)
 {
-	uint32_t lo = 0, hi = lv->n;
+	return !lv->over && !lv->start && lv->startpk.n == lv->n;
+}
+
+/* First position of [lo, hi) with sv_lod_maxend(lv, i) > t, or hi. */
+static uint32_t lod_upper_end_in(
+	const struct sv_lod_level *lv, uint32_t lo, uint32_t hi, int64_t t)
+{
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (sv_lod_maxend(lv, mid) > t)
@@ -39,9 +45,37 @@ static uint32_t lod_upper_end(const struct sv_lod_level *lv, int64_t t)
 	return lo;
 }
 
+/* First position i of lv with sv_lod_maxend(lv, i) > t.  Every call
+ * starting at t or after ends after t (its covered end is past its
+ * start), so with the ends derived the answer is at most the first such
+ * call's position, and calls being short, a few before it: a gallop down
+ * from there. */
+static uint32_t lod_upper_end(const struct sv_lod_level *lv, int64_t t)
+{
+	uint32_t hi, lo = 0, step = 1;
+
+	if (lv->maxend || !lod_packed_starts(lv))
+		return lod_upper_end_in(lv, 0, lv->n, t);
+	hi = sv_lod_first_start(lv, t);
+	if (hi < lv->n && sv_lod_maxend(lv, hi) <= t) /* t = INT64_MAX */
+		return lod_upper_end_in(lv, hi, lv->n, t);
+	while (hi > 0) {
+		uint32_t q = hi > step ? hi - step : 0;
+		if (sv_lod_maxend(lv, q) <= t) {
+			lo = q + 1;
+			break;
+		}
+		hi = q;
+		step <<= 1;
+	}
+	return lod_upper_end_in(lv, lo, hi, t);
+}
+
 uint32_t sv_lod_first_start(const struct sv_lod_level *lv, int64_t t)
 {
 	uint32_t lo = 0, hi = lv->n;
+	if (lod_packed_starts(lv))
+		return (uint32_t)sv_packed_first_ge(&lv->startpk, t);
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (sv_lod_start(lv, mid) >= t)

@@ -129,7 +129,8 @@ int sv_timeline_step_call2(struct sv_timeline *v, int dir)
 			sv_lod_range(lv, t, INT64_MAX, &lo, &hi);
 			if (dir > 0 && lo < lv->n)
 				c = sv_lod_call(lv, lo);
-			else if (dir < 0 && lo < lv->n && lv->start[lo] <= t)
+			else if (dir < 0 && lo < lv->n &&
+				 sv_lod_start(lv, lo) <= t)
 				c = sv_lod_call(lv, lo);
 			else if (dir < 0 && lo > 0)
 				c = sv_lod_call(lv, lo - 1);
