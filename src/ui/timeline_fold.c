@@ -256,13 +256,19 @@ static void fold_dominant(const struct sv_profile *p,
 			    : 0;
 }
 
+/* The cell of r at [t0, t1).  With cur (a row's cells made left to
+ * right, fold_kept), each level's range is taken with a cursor of its
+ * own, cur[k] for the k-th level read (the same levels in the same order
+ * for every cell of the row), set up at the first cell; without, each
+ * with two binary searches. */
 static void fold_cell_at(const struct sv_timeline *v,
 	const struct sv_timeline_src *src, const struct sv_layout_row *r,
-	int64_t t0, int64_t t1, struct fold_cell *out)
+	int64_t t0, int64_t t1, struct fold_cell *out,
+	struct sv_lod_cursor *cur, bool first)
 {
 	const struct sv_lod_level *best = NULL;
 	uint32_t best_lo = 0, best_hi = 0;
-	size_t l;
+	size_t l, k = 0;
 
 	out->call = SV_NO_CALL;
 	out->excl = 0;
@@ -284,8 +290,14 @@ static void fold_cell_at(const struct sv_timeline *v,
 				sv_lod_index_level(src->ix, l, d);
 			uint32_t lo = 0, hi = 0;
 			int64_t busy = 0, excl;
+			if (cur && first)
+				sv_lod_cursor_init(&cur[k], lv);
 			if (lv && lv->n) {
-				sv_lod_range(lv, t0, t1, &lo, &hi);
+				if (cur)
+					sv_lod_cursor_range(
+						&cur[k], t0, t1, &lo, &hi);
+				else
+					sv_lod_range(lv, t0, t1, &lo, &hi);
 				if (hi > lo)
 					busy = sv_lod_busy(lv, t0, t1, lo, hi);
 			}
@@ -297,6 +309,7 @@ static void fold_cell_at(const struct sv_timeline *v,
 				best_hi = hi;
 			}
 			below = busy;
+			k++;
 		}
 		out->busy += below;
 	}
@@ -320,6 +333,8 @@ struct fold_row {
 	struct sv_tmap m;
 	struct fold_cell *v;
 	size_t cap;
+	struct sv_lod_cursor *cur; /* a cursor a level while made */
+	size_t cur_cap;
 	bool valid;
 };
 
@@ -338,6 +353,7 @@ void sv_timeline_fold_rows_free(struct sv_fold_rows *f)
 
 	for (i = 0; f && i < SV_TIMELINE_SPAN_ROWS; i++) {
 		free(f->row[i].v);
+		free(f->row[i].cur);
 		free(f->row[i].hidden);
 	}
 	free(f);
@@ -366,7 +382,7 @@ static const struct fold_row *fold_kept(const struct sv_timeline *v,
 	const struct sv_tmap *m, int y)
 {
 	struct fold_row *k;
-	size_t l;
+	size_t l, levels;
 	int x;
 
 	if (!v->fold_rows || !src->ix || y < v->geom.lanes_y ||
@@ -379,9 +395,15 @@ static const struct fold_row *fold_kept(const struct sv_timeline *v,
 		fold_same_lanes(v, src, r, k))
 		return k;
 	sv_grow((void **)&k->v, &k->cap, (size_t)m->w, sizeof *k->v);
+	for (l = r->lane, levels = 0; l < r->lane_end && l < src->p->nlanes;
+		l++)
+		levels += src->p->lanes[l].depth_rows;
+	sv_grow((void **)&k->cur, &k->cur_cap, levels ? levels : 1,
+		sizeof *k->cur);
 	for (x = 0; x < m->w; x++)
 		fold_cell_at(v, src, r, sv_tmap_time(m, m->x0 + x),
-			sv_tmap_time(m, m->x0 + x + 1), &k->v[x]);
+			sv_tmap_time(m, m->x0 + x + 1), &k->v[x], k->cur,
+			x == 0);
 	k->serial = src->ix->serial;
 	k->lane = r->lane;
 	k->lane_end = r->lane_end;
@@ -405,8 +427,8 @@ uint32_t sv_timeline_fold_hit(const struct sv_timeline *v,
 
 	if (!sv_tmap_valid(m) || x < m->x0 || x >= m->x0 + m->w)
 		return SV_NO_CALL;
-	fold_cell_at(
-		v, &src, r, sv_tmap_time(m, x), sv_tmap_time(m, x + 1), &c);
+	fold_cell_at(v, &src, r, sv_tmap_time(m, x), sv_tmap_time(m, x + 1), &c,
+		NULL, false);
 	return c.call;
 }
 
@@ -474,7 +496,8 @@ void sv_timeline_draw_fold(const struct sv_timeline *v, struct sv_grid *g,
 			if (kept)
 				c = kept->v[x - m.x0];
 			else
-				fold_cell_at(v, &src, r, t0, t1, &c);
+				fold_cell_at(
+					v, &src, r, t0, t1, &c, NULL, false);
 			if (c.call != SV_NO_CALL)
 				fold_put(v, &src, g, x, y, &c, t1 - t0, dim);
 		}
