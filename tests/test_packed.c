@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "scopeview/packed.h"
@@ -56,6 +57,26 @@ static void packed_round_trip(const int64_t *v, uint64_t n, unsigned shift)
 	packed_check(&pk, v, n);
 }
 
+/* n values into v whose blocks of 2^shift take every width from 0 to 64
+ * bits in turn (so that values straddle words at every offset), bias
+ * above random bits. */
+static int64_t *every_width(uint64_t n, unsigned shift, int64_t bias)
+{
+	int64_t *v = malloc((n ? n : 1) * sizeof *v);
+	uint64_t i, x = 88172645463325252ull;
+
+	ck_assert_ptr_nonnull(v);
+	for (i = 0; i < n; i++) {
+		unsigned w = (unsigned)(i >> shift) % 65;
+		uint64_t mask = w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[i] = (int64_t)((uint64_t)bias + (x & mask));
+	}
+	return v;
+}
+
 START_TEST(test_extremes)
 {
 	/* given the ends of int64 side by side in one block, zero and -1;
@@ -73,18 +94,8 @@ START_TEST(test_every_width)
 	 * block; when packed; then each reads back exact */
 	unsigned shift = SV_PACKED_SHIFT + (unsigned)_i;
 	uint64_t N = 65 * ((uint64_t)1 << shift) + 17;
-	int64_t *v = malloc(N * sizeof *v);
-	uint64_t i, x = 88172645463325252ull;
+	int64_t *v = every_width(N, shift, -5000);
 
-	ck_assert_ptr_nonnull(v);
-	for (i = 0; i < N; i++) {
-		unsigned w = (unsigned)(i >> shift) % 65;
-		uint64_t mask = w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1;
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		v[i] = (int64_t)((uint64_t)-5000 + (x & mask));
-	}
 	packed_round_trip(v, N, shift);
 	free(v);
 }
@@ -253,6 +264,71 @@ START_TEST(test_first_ge)
 }
 END_TEST
 
+START_TEST(test_two_threads)
+{
+	/* given a column of over 2^20 values of every width (blocks of 0 to
+	 * 64 bits) and a short last block; when packed on two threads; then
+	 * the column is the one thread's, word for word */
+	uint64_t N = ((uint64_t)1 << 20) + 777, i;
+	int64_t *v = every_width(N, SV_PACKED_SHIFT, 0);
+	struct sv_packed one = {0}, two = {0};
+	size_t nb = (N + SV_PACKED_BLOCK - 1) / SV_PACKED_BLOCK;
+
+	sv_packed_build(&one, v, N);
+	sv_packed_build2(&two, v, N);
+	ck_assert_uint_eq(two.n, N);
+	ck_assert_uint_eq(two.bytes, one.bytes);
+	ck_assert_int_eq(
+		memcmp(two.blocks, one.blocks, nb * sizeof *one.blocks), 0);
+	ck_assert_int_eq(
+		memcmp(two.bits, one.bits, one.bytes - nb * sizeof *one.blocks),
+		0);
+	for (i = 0; i < N; i += 1 + i % 61)
+		ck_assert_int_eq(sv_packed_get(&two, i), v[i]);
+	ck_assert_int_eq(sv_packed_get(&two, N - 1), v[N - 1]);
+	sv_packed_fini(&one);
+	sv_packed_fini(&two);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_writer)
+{
+	/* given columns of every length up to three blocks and more, of
+	 * every width (blocks of 0 to 64 bits); when packed a value at a
+	 * time; then each is the column packed at once, word for word */
+	unsigned shift = SV_PACKED_SHIFT + (unsigned)_i;
+	uint64_t nv = (uint64_t)1 << shift, N = 65 * nv + 5, i, n;
+	int64_t *v = every_width(N, shift, 0);
+
+	for (n = 0; n <= N; n += n < 3 * nv + 2 ? 1 : N / 3) {
+		struct sv_packed one = {0}, two = {0};
+		struct sv_packed_writer w;
+		one.shift = two.shift = shift;
+		sv_packed_build(&one, v, n);
+		sv_packed_writer_begin(&w, &two, n);
+		for (i = 0; i < n; i++)
+			sv_packed_writer_put(&w, v[i]);
+		sv_packed_writer_end(&w);
+		ck_assert_uint_eq(two.n, n);
+		ck_assert_uint_eq(two.bytes, one.bytes);
+		if (n) {
+			size_t nb = (size_t)((n + nv - 1) >> shift);
+			ck_assert_int_eq(memcmp(two.blocks, one.blocks,
+						 nb * sizeof *one.blocks),
+				0);
+			ck_assert_int_eq(
+				memcmp(two.bits, one.bits,
+					one.bytes - nb * sizeof *one.blocks),
+				0);
+		}
+		sv_packed_fini(&one);
+		packed_check(&two, v, n);
+	}
+	free(v);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	/* given no values; when packed; then the column is empty */
@@ -275,6 +351,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_flat_blocks);
 	tcase_add_test(t, test_u8_with_exceptions);
 	tcase_add_loop_test(t, test_first_ge, 0, 3);
+	tcase_add_test(t, test_two_threads);
+	tcase_add_loop_test(t, test_writer, 0, 3);
 	tcase_add_test(t, test_empty);
 	suite_add_tcase(s, t);
 	return s;

@@ -63,6 +63,20 @@ struct sv_packed {
 /* Pack v[0 .. n) into pk (replacing what it held), in the blocks pk->shift
  * asks for. */
 void sv_packed_build(struct sv_packed *pk, const int64_t *v, uint64_t n);
+/* The same on two threads (each half of the blocks), for a column of
+ * millions of values (fewer than 2^20: on this one). */
+void sv_packed_build2(struct sv_packed *pk, const int64_t *v, uint64_t n);
+/* The same for values that come one at a time (n of them, each packed
+ * as its block fills, with no array of them all): begin, n puts, end. */
+struct sv_packed_writer {
+	struct sv_packed *pk;
+	uint64_t nb, b, total, words, m;
+	int64_t v[SV_PACKED_FLAT]; /* the block being filled, m values */
+};
+void sv_packed_writer_begin(
+	struct sv_packed_writer *w, struct sv_packed *pk, uint64_t n);
+void sv_packed_writer_put(struct sv_packed_writer *w, int64_t v);
+void sv_packed_writer_end(struct sv_packed_writer *w);
 /* The same from the narrower columns of a profile: uint8, uint32 and
  * int32 values, with their exception table (wide.h; NULL: the values are
  * plain), whose values are packed in place of the markers. */
