@@ -223,10 +223,11 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
  * Everything of a level whose calls, starts and stored ends are in the
  * builder's scratch (lv->calls, lv->start, lv->maxend, n values), in one
  * pass a block of SV_LOD_BLOCK calls at a time while the block is in the
- * cache: the block's durations and sums of durations, the longest call
- * of each block's prefixes and suffixes and of the block, and whether
- * the ends are those the starts and durations give.  Then the starts and
- * the sums are packed, what the sums or the ends do not give is kept (the
+ * cache: the block's durations and sums of durations (packed as they
+ * come), the longest call of each block's prefixes and suffixes and of
+ * the block, and whether the ends are those the starts and durations
+ * give.  Then the starts are packed, what the sums or the ends do not
+ * give is kept (the
  * durations when a sum saturated, the running maxima of the ends when
  * calls overlap: each made again from the starts and ends), the tables
  * over whole blocks are made and the calls are packed.
@@ -234,16 +235,18 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
 void sv_lod_level_finish(struct sv_lod_level *lv)
 {
 	const int64_t *start = lv->start;
-	int64_t *ends = lv->maxend, *sums, sum = 0, run = INT64_MIN;
+	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
 	int64_t d[SV_LOD_BLOCK];
 	uint32_t n = lv->n, i, b, nb;
 	bool sums_exact = true, ends_exact = true;
+	struct sv_packed_writer sw;
 
 	lod_longest_alloc(lv);
 	nb = lv->nblocks;
 	lv->maxend = NULL;
-	sums = sv_xmalloc(((size_t)n + 1) * sizeof *sums);
-	sums[0] = 0;
+	/* The sums packed as they come: no array of them. */
+	sv_packed_writer_begin(&sw, &lv->sumpk, (uint64_t)n + 1);
+	sv_packed_writer_put(&sw, 0);
 	for (b = 0; b < nb; b++) {
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
 		if (hi > n)
@@ -255,7 +258,8 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 				next = sv_add_sat(sum, di);
 				sums_exact = false;
 			}
-			sums[i + 1] = sum = next;
+			sum = next;
+			sv_packed_writer_put(&sw, sum);
 			d[i - lo] = di;
 			/* The ends are the running maxima of the drawn ends
 			 * when each call ends at or after those before it. */
@@ -288,11 +292,8 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 		}
 		lv->maxend = maxend;
 	}
-	lv->cumdur = sums;
+	sv_packed_writer_end(&sw);
 	lod_blocks_make(lv, NULL);
-	sv_packed_build(&lv->sumpk, sums, (uint64_t)n + 1);
-	sv_free_big(sums);
-	lv->cumdur = NULL;
 	sv_packed_build(&lv->startpk, start, n);
 	lv->start = NULL;
 	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);
