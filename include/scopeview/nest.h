@@ -76,10 +76,20 @@ uint32_t sv_nest_lane(const struct sv_nest *nest, const uint32_t *calls,
 struct sv_nest_stack {
 	uint32_t *call;
 	int64_t *acc;
+	int64_t *start; /* each open call's start */
 	size_t cap;
 };
 uint32_t sv_nest_lane_grow(const struct sv_nest *nest, const uint32_t *calls,
 	size_t n, struct sv_nest_stack *st);
+/* The same for a lane whose order and starts are the caller's: call i
+ * (of start order) is calls[at[i]] and starts at starts[at[i]]
+ * (nest->start_ns is not read), so that neither the calls nor their
+ * starts need be moved into start order first, and the starts can be
+ * the lane's own (read once from a packed column) rather than an int64
+ * a call of the whole profile. */
+uint32_t sv_nest_lane_at(const struct sv_nest *nest, const uint32_t *calls,
+	const uint32_t *at, const int64_t *starts, size_t n,
+	struct sv_nest_stack *st);
 void sv_nest_stack_fini(struct sv_nest_stack *st);
 
 #endif

@@ -433,12 +433,12 @@ struct sv_profile *sv_profile_ref(struct sv_profile *p);
  * lists, the GPU and await times and the id columns (the parent ids
  * derived from the nesting where they follow it), 4 or 8 bytes a call
  * each down to a few bits or bytes.  Before sv_profile_finish only the
- * GPU and await times and the call and parent ids are packed (the
- * nesting and the lanes read the rest); a finished profile has them all
- * packed.  The values read through the accessors below do not change;
- * the raw arrays (p->start_ns, p->dur, p->thread_id, ...) are NULL
- * afterwards. */
+ * starts (sv_profile_pack_starts), the GPU and await times and the call
+ * and parent ids are packed; a finished profile has them all packed.
+ * The values read through the accessors below do not change; the raw
+ * arrays (p->start_ns, p->dur, ...) are NULL afterwards. */
 void sv_profile_pack(struct sv_profile *p);
+void sv_profile_pack_starts(struct sv_profile *p);
 /* The viewer packs profiles of this many calls (2^20) and more.  A
  * smaller one keeps its main columns plain (sv_load_opts.pack_min_calls):
  * they are read faster, the packing's passes are saved (a 1M-call

@@ -440,6 +440,11 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	if (delta)
 		event_decode_deltas(p, &dn);
 	sv_h5_donor_times(h, &dn);
+	/* A load that packs packs the starts now (sv_profile_finish would,
+	 * before the nesting): the id columns read next are then not on
+	 * top of them as int64. */
+	if (h->opts && h->opts->pack && p->ncalls >= h->opts->pack_min_calls)
+		sv_profile_pack_starts(p);
 
 	for (i = 0; i < sizeof optional_cols / sizeof optional_cols[0]; i++) {
 		int64_t **col = (int64_t **)(void *)((char *)p +

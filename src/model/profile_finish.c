@@ -2,11 +2,10 @@
  * profile_finish.c: sv_profile_finish(), the step between loading and
  * looking: it sorts the metadata, reads the run's start and finalize
  * times from it, groups calls into lanes (profile_lanes.c), sorts each
- * lane by (start asc, end desc, then scope-profiler's tie order) and
- * nests it with sv_nest_lane (nest.h) for depth, parent and exclusive
- * time, as scope-profiler's call_stack.py does.  Sorting is a radix sort
- * on the start times followed by a fix-up of equal-start runs, so ten
- * million calls sort in well under a second; large profiles nest their
+ * lane by (start asc, end desc, then scope-profiler's tie order:
+ * lane_sort.c) and nests it with sv_nest_lane_at (nest.h) for depth,
+ * parent and exclusive time, as scope-profiler's call_stack.py does.
+ * Ten million calls sort in well under a second; large profiles nest their
  * lanes on up to four threads, with warnings merged in lane order so they
  * do not depend on the threads.
  */
@@ -105,201 +104,6 @@ static bool meta_time(const struct sv_profile *p, const char *key, int64_t *out)
 	}
 }
 
-/* ---- finishing: sorting a lane ------------------------------------------ */
-
-/* Order of calls that start together: longer first (the parent), then by
- * region display position, then storage order, as scope-profiler's stable
- * lexsort over its display-ordered regions. */
-struct tie_ctx {
-	const struct sv_profile *p; /* its region_pos set */
-};
-
-static int tie_before(const struct tie_ctx *t, uint32_t a, uint32_t b)
-{
-	return sv_profile_lane_before(t->p, a, b);
-}
-
-static void tie_sort(const struct tie_ctx *t, uint32_t *v, size_t n)
-{
-	size_t i, j;
-	/* Equal starts come in small groups (a parent and its first child);
-	 * insertion sort, with a merge sort fallback for large groups. */
-	if (n <= 32) {
-		for (i = 1; i < n; i++) {
-			uint32_t x = v[i];
-			for (j = i; j > 0 && tie_before(t, x, v[j - 1]); j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return;
-	} else {
-		size_t h = n / 2, a = 0, b = h, o = 0;
-		uint32_t *tmp = sv_xmalloc(n * sizeof *tmp);
-		tie_sort(t, v, h);
-		tie_sort(t, v + h, n - h);
-		while (a < h && b < n)
-			tmp[o++] = tie_before(t, v[b], v[a]) ? v[b++] : v[a++];
-		while (a < h)
-			tmp[o++] = v[a++];
-		while (b < n)
-			tmp[o++] = v[b++];
-		memcpy(v, tmp, n * sizeof *tmp);
-		free(tmp);
-	}
-}
-
-/* A lane of at most this many sorted runs (a row's calls, as a rule) is
- * merged rather than radix-sorted. */
-#define LANE_MERGE_RUNS 64
-
-/* The runs of a merge, in a heap by the start of each one's next call. */
-struct lane_heap {
-	size_t run[LANE_MERGE_RUNS];
-	uint64_t key[LANE_MERGE_RUNS]; /* of each run (by run number) */
-	size_t n;
-};
-
-static void lane_heap_down(struct lane_heap *h, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i, t;
-		if (l < h->n && h->key[h->run[l]] < h->key[h->run[m]])
-			m = l;
-		if (l + 1 < h->n && h->key[h->run[l + 1]] < h->key[h->run[m]])
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h->run[i];
-		h->run[i] = h->run[m];
-		h->run[m] = t;
-		i = m;
-	}
-}
-
-static void lane_heap_push(struct lane_heap *h, size_t r)
-{
-	size_t i = h->n++;
-
-	while (i && h->key[h->run[(i - 1) / 2]] > h->key[r]) {
-		h->run[i] = h->run[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h->run[i] = r;
-}
-
-/*
- * Merge the sorted runs calls[from[k] .. from[k + 1]) (k < nrun) by start
- * into out.  The run with the earliest next call gives calls until its
- * next one starts after the next of any other run: one comparison a call
- * while a run's calls come in a row, as a row's do.
- */
-static void lane_merge(const struct sv_profile *p, const uint32_t *calls,
-	const size_t *from, size_t nrun, int64_t lo, uint32_t *out)
-{
-	struct lane_heap h;
-	size_t pos[LANE_MERGE_RUNS], k, o = 0;
-
-	h.n = 0;
-	for (k = 0; k < nrun; k++) {
-		pos[k] = from[k];
-		h.key[k] = (uint64_t)p->start_ns[calls[pos[k]]] - (uint64_t)lo;
-		lane_heap_push(&h, k);
-	}
-	while (h.n) {
-		size_t r = h.run[0];
-		uint64_t limit;
-		h.run[0] = h.run[--h.n];
-		lane_heap_down(&h, 0);
-		limit = h.n ? h.key[h.run[0]] : UINT64_MAX;
-		do {
-			out[o++] = calls[pos[r]++];
-			if (pos[r] == from[r + 1])
-				break;
-			h.key[r] = (uint64_t)p->start_ns[calls[pos[r]]] -
-				   (uint64_t)lo;
-		} while (h.key[r] <= limit);
-		if (pos[r] < from[r + 1])
-			lane_heap_push(&h, r);
-	}
-}
-
-/* A nesting worker's scratch for sorting its lanes, each of at most max
- * calls: the merge's output (4 bytes a call), and the radix sort's keys
- * and values, made only for a lane that needs them (16 bytes a call,
- * twice: 200 MB a worker for a lane of 6M calls). */
-struct lane_scratch {
-	size_t max;
-	uint32_t *merged;
-	struct sv_radix_kv *a, *b;
-};
-
-/* Sort calls[0..n) by start asc, then tie order.  A lane made of a few
- * sorted runs is merged, any other radix-sorted. */
-static void lane_sort(const struct tie_ctx *t, uint32_t *calls, size_t n,
-	struct lane_scratch *sc)
-{
-	const struct sv_profile *p = t->p;
-	struct sv_radix_kv *a = NULL;
-	int64_t lo;
-	size_t i, start, from[LANE_MERGE_RUNS + 1], nrun = 1;
-	bool sorted = true, keyed = false;
-
-	if (n < 2)
-		return;
-	lo = p->start_ns[calls[0]];
-	from[0] = 0;
-	for (i = 1; i < n; i++) {
-		int64_t s = p->start_ns[calls[i]];
-		if (s < lo)
-			lo = s;
-		if (s < p->start_ns[calls[i - 1]]) {
-			sorted = false;
-			if (nrun < LANE_MERGE_RUNS)
-				from[nrun] = i;
-			nrun++;
-		}
-	}
-	if (!sorted && nrun <= LANE_MERGE_RUNS) {
-		from[nrun] = n;
-		if (!sc->merged)
-			sc->merged = sv_xmalloc(sc->max * sizeof *sc->merged);
-		lane_merge(p, calls, from, nrun, lo, sc->merged);
-		memcpy(calls, sc->merged, n * sizeof *calls);
-	} else if (!sorted) {
-		if (!sc->a) {
-			sc->a = sv_xmalloc(sc->max * sizeof *sc->a);
-			sc->b = sv_xmalloc(sc->max * sizeof *sc->b);
-		}
-		a = sc->a;
-		keyed = true;
-		for (i = 0; i < n; i++) {
-			a[i].key =
-				(uint64_t)p->start_ns[calls[i]] - (uint64_t)lo;
-			a[i].value = calls[i];
-		}
-		/* Stable, so equal starts keep call order. */
-		sv_radix_sort(a, sc->b, n);
-		for (i = 0; i < n; i++)
-			calls[i] = a[i].value;
-	}
-	/* Order every run of equal starts (found in the sorted keys, read
-	 * in order, rather than through the calls). */
-	for (start = 0; start < n;) {
-		size_t end = start + 1;
-		if (!keyed) {
-			int64_t s = p->start_ns[calls[start]];
-			while (end < n && p->start_ns[calls[end]] == s)
-				end++;
-		} else {
-			while (end < n && a[end].key == a[start].key)
-				end++;
-		}
-		if (end - start > 1)
-			tie_sort(t, calls + start, end - start);
-		start = end;
-	}
-}
-
 /* ---- finishing: nesting ------------------------------------------------- */
 
 /* What nesting found in one lane: the first few overlap messages (to be
@@ -315,8 +119,8 @@ static void nest_describe(
 {
 	const struct sv_row *r = &p->rows[sv_profile_row_of(p, c)];
 	snprintf(buf, n, "'%s' call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns",
-		p->regions[r->region], (uint64_t)c - r->first, p->start_ns[c],
-		sv_profile_end(p, c));
+		p->regions[r->region], (uint64_t)c - r->first,
+		sv_profile_start(p, c), sv_profile_end(p, c));
 }
 
 /* What nesting a lane needs besides the profile: where its overlap
@@ -352,13 +156,15 @@ static void nest_overlap(void *ctx, uint32_t c, uint32_t par)
  * times that do not fit in int32 and the depths in 8 bits to wide[0] and
  * wide[1], the worker's own). */
 static void lane_nest(struct sv_profile *p, struct sv_lane *l,
-	struct sv_nest_stack *stack, struct sv_wide *wide, struct nest_out *n)
+	const struct sv_lane_scratch *sc, struct sv_nest_stack *stack,
+	struct sv_wide *wide, struct nest_out *n)
 {
 	struct nest_ctx x = {p, l, n};
-	struct sv_nest nest = {p->start_ns, NULL, p->parent, NULL, NULL,
-		nest_overlap, &x, p->dur, &p->dur_wide, p->exclusive, &wide[0],
-		NULL, p->depth, &wide[1]};
-	uint32_t rows = sv_nest_lane_grow(&nest, l->calls, l->ncalls, stack);
+	struct sv_nest nest = {NULL, NULL, p->parent, NULL, NULL, nest_overlap,
+		&x, p->dur, &p->dur_wide, p->exclusive, &wide[0], NULL,
+		p->depth, &wide[1]};
+	uint32_t rows = sv_nest_lane_at(
+		&nest, l->calls, sc->at, sc->starts, l->ncalls, stack);
 
 	if (rows > l->depth_rows)
 		l->depth_rows = rows;
@@ -448,7 +254,6 @@ bool sv_profile_ties_hold(const struct sv_profile *p, const int64_t *first)
 /* One worker sorts and nests a share of the lanes. */
 struct finish_worker {
 	struct sv_profile *p;
-	const struct tie_ctx *tie;
 	size_t *lanes; /* indices of its lanes */
 	size_t nlanes;
 	struct nest_out *out; /* per lane of the profile */
@@ -462,7 +267,7 @@ static void *finish_work(void *arg)
 {
 	struct finish_worker *w = arg;
 	size_t i, maxlane = 0;
-	struct lane_scratch sc = {0};
+	struct sv_lane_scratch sc = {0};
 	struct sv_nest_stack stack = {0};
 
 	for (i = 0; i < w->nlanes; i++)
@@ -478,12 +283,19 @@ static void *finish_work(void *arg)
 			l->calls = sv_xmalloc(l->ncalls * sizeof *l->calls);
 			sv_profile_lane_fill(w->p, w->lanes[i], l->calls);
 		}
-		lane_sort(w->tie, l->calls, l->ncalls, &sc);
-		lane_nest(w->p, l, &stack, w->wide, &w->out[w->lanes[i]]);
+		if (!sc.starts) {
+			sc.starts = sv_xmalloc(sc.max * sizeof *sc.starts);
+			sc.at = sv_xmalloc(sc.max * sizeof *sc.at);
+		}
+		sv_lane_starts(w->p, l->calls, l->ncalls, sc.starts);
+		sv_lane_sort(w->p, l->calls, l->ncalls, &sc);
+		lane_nest(w->p, l, &sc, &stack, w->wide, &w->out[w->lanes[i]]);
+		sv_lane_order(l->calls, l->ncalls, &sc);
 		if (listed)
 			sv_lane_pack_calls(l);
 	}
-	free(sc.merged);
+	free(sc.starts);
+	free(sc.at);
 	free(sc.a);
 	free(sc.b);
 	sv_nest_stack_fini(&stack);
@@ -514,7 +326,7 @@ static void wide_take(struct sv_wide *to, struct sv_wide *from)
 #define FINISH_MAX_THREADS      4
 #define FINISH_THREAD_MIN_CALLS 200000
 
-static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
+static void profile_nest_lanes(struct sv_profile *p)
 {
 	struct finish_worker w[FINISH_MAX_THREADS];
 	uint64_t load[FINISH_MAX_THREADS] = {0};
@@ -531,7 +343,6 @@ static void profile_nest_lanes(struct sv_profile *p, const struct tie_ctx *tie)
 		nw = p->nlanes ? p->nlanes : 1;
 	for (i = 0; i < nw; i++) {
 		w[i].p = p;
-		w[i].tie = tie;
 		w[i].lanes = sv_xmalloc(
 			(p->nlanes ? p->nlanes : 1) * sizeof *w[i].lanes);
 		w[i].nlanes = 0;
@@ -612,13 +423,14 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 {
 	/* Read and written as bytes, so no int64/uint32 aliasing. */
 	unsigned char *ends = (unsigned char *)p->end_ns,
-		      *dur = p->unnested && ends
+		      *dur = (p->unnested || p->pack) && ends
 				     ? ends
 				     : sv_xmalloc((p->ncalls ? p->ncalls : 1) *
 						  sizeof(uint32_t));
 	bool *seen = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *seen);
 	size_t reversed = 0;
 	uint32_t c = 0, row = 0;
+	int64_t buf[256];
 	bool spanned = false;
 
 	/* A row at a time (the calls of row r are those before the next
@@ -631,19 +443,31 @@ static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
 		bool any = c < c1;
 
-		for (c1 = c1 < p->ncalls ? c1 : p->ncalls; c < c1; c++) {
-			int64_t e, d, s = p->start_ns[c];
-			uint32_t n;
-			memcpy(&e, ends + (size_t)c * sizeof e, sizeof e);
-			/* Branch-free: the flag is the same for every call. */
-			d = p->end_is_duration ? e : sv_sub_wrap(e, s);
-			e = p->end_is_duration ? sv_add_wrap(s, e) : e;
-			if (e < s && reversed++ < PROFILE_MAX_NEST_WARNINGS)
-				narrow_reversed(p, c);
-			lo = s < lo ? s : lo;
-			hi = e > hi ? e : hi;
-			n = sv_wide_u32(&p->dur_wide, c, d);
-			memcpy(dur + (size_t)c * sizeof n, &n, sizeof n);
+		/* The starts 256 at a time: in place, or from the packed
+		 * column (the loader packed them). */
+		for (c1 = c1 < p->ncalls ? c1 : p->ncalls; c < c1;) {
+			uint32_t m = c1 - c < 256 ? c1 - c : 256, k;
+			const int64_t *sp = p->start_ns ? p->start_ns + c : buf;
+			if (!p->start_ns)
+				sv_packed_get_range(&p->start_pk, c, m, buf);
+			for (k = 0; k < m; k++, c++) {
+				int64_t e, d, s = sp[k];
+				uint32_t n;
+				memcpy(&e, ends + (size_t)c * sizeof e,
+					sizeof e);
+				/* Branch-free: the flag is the same for
+				 * every call. */
+				d = p->end_is_duration ? e : sv_sub_wrap(e, s);
+				e = p->end_is_duration ? sv_add_wrap(s, e) : e;
+				if (e < s &&
+					reversed++ < PROFILE_MAX_NEST_WARNINGS)
+					narrow_reversed(p, c);
+				lo = s < lo ? s : lo;
+				hi = e > hi ? e : hi;
+				n = sv_wide_u32(&p->dur_wide, c, d);
+				memcpy(dur + (size_t)c * sizeof n, &n,
+					sizeof n);
+			}
 		}
 		if (any) {
 			if (!spanned || lo < p->span_start_ns)
@@ -696,7 +520,6 @@ static void finish_alloc_nesting(struct sv_profile *p)
 
 int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 {
-	struct tie_ctx tie;
 	struct sv_prefault fault;
 	int64_t *first;
 	bool early;
@@ -716,6 +539,12 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	p->dur = duration_narrow(p, first);
 	p->has_span = p->ncalls > 0;
 	p->end_is_duration = false;
+	/* The starts packed before the nesting rather than after (a load
+	 * that packs them, p->pack_lanes; the loader may have): their 8
+	 * bytes a call are some 2.6, and the nesting reads each lane's
+	 * from a list of its own (sv_lane_starts). */
+	if (p->pack_lanes && !p->unnested)
+		sv_profile_pack_starts(p);
 	/* The nesting's columns, where the ends were (a load holds the
 	 * heap: heap.h), faulted in on the other core while this one makes
 	 * the lanes.  But not while id columns wait to be packed (after the
@@ -745,10 +574,9 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	if (!early)
 		finish_alloc_nesting(p);
 	sv_prefault_join(&fault);
-	tie.p = p;
 	p->region_pos =
 		region_positions(p, p->region_first ? p->region_first : first);
 	free(first);
-	profile_nest_lanes(p, &tie);
+	profile_nest_lanes(p);
 	return 0;
 }

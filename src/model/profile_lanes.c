@@ -310,10 +310,11 @@ void sv_profile_lanes_build(struct sv_profile *p)
 	for (i = 0; i < nlanes; i++) {
 		remap[lanes[i].depth_rows] = (uint32_t)i;
 		lanes[i].depth_rows = 0;
-		/* By rows, for a profile to be packed: listed by the
-		 * nesting, a lane at a time (sv_profile_lane_fill). */
+		/* For a profile to be packed: listed by the nesting, a
+		 * lane at a time (sv_profile_lane_fill), not all at once
+		 * (4 bytes a call). */
 		lanes[i].calls =
-			row_lane && p->pack_lanes && lanes[i].ncalls
+			p->pack_lanes && lanes[i].ncalls
 				? NULL
 				: sv_xmalloc((lanes[i].ncalls ? lanes[i].ncalls
 							      : 1) *
@@ -344,7 +345,8 @@ void sv_profile_lanes_build(struct sv_profile *p)
 		for (c = 0; c < p->ncalls; c++) {
 			uint32_t l = remap[p->lane_of[c]];
 			p->lane_of[c] = l;
-			lanes[l].calls[fill[l]++] = c;
+			if (lanes[l].calls)
+				lanes[l].calls[fill[l]++] = c;
 		}
 	}
 	free(fill);
@@ -360,10 +362,20 @@ void sv_profile_lane_fill(const struct sv_profile *p, size_t l, uint32_t *out)
 
 	for (r = 0; r < p->nrows; r++) {
 		const struct sv_row *row = &p->rows[r];
-		if (p->row_lane[r] != l)
+		if (p->row_lane) {
+			if (p->row_lane[r] != l)
+				continue;
+			for (c = 0; c < row->count; c++)
+				out[o++] = (uint32_t)(row->first + c);
 			continue;
-		for (c = 0; c < row->count; c++)
-			out[o++] = (uint32_t)(row->first + c);
+		}
+		/* Lanes by call (thread or task ids): the calls of the
+		 * lane's rank's rows that are on it. */
+		if (row->rank != p->lanes[l].rank)
+			continue;
+		for (c = row->first; c < row->first + row->count; c++)
+			if (p->lane_of[c] == l)
+				out[o++] = (uint32_t)c;
 	}
 }
 

@@ -48,16 +48,20 @@ static void *pack_small(void *arg)
 	return NULL;
 }
 
-/* The starts: the other thread's share of the second round. */
-static void *pack_starts(void *arg)
+void sv_profile_pack_starts(struct sv_profile *p)
 {
-	struct sv_profile *p = arg;
-
 	if (p->start_ns) {
-		sv_packed_build(&p->start_pk, p->start_ns, p->ncalls);
+		sv_packed_build2(&p->start_pk, p->start_ns, p->ncalls);
 		free(p->start_ns);
 		p->start_ns = NULL;
 	}
+}
+
+/* The starts (unless the nesting packed them first): the other thread's
+ * share of the second round. */
+static void *pack_starts(void *arg)
+{
+	sv_profile_pack_starts(arg);
 	return NULL;
 }
 
