@@ -91,14 +91,6 @@ size_t sv_lod_level_bytes(const struct sv_lod_level *lv)
 	       (lv->dur ? n * sizeof *lv->dur : 0);
 }
 
-/* The duration of call i of a level being finished, from its scratch
- * starts and ends. */
-static inline int64_t lod_scratch_dur(
-	const int64_t *start, const int64_t *ends, uint32_t i)
-{
-	return sv_sub_sat(ends[i], start[i]);
-}
-
 /* Room for lv's longest-call tables (the prefixes' and suffixes'
  * offsets, the blocks' tables and the superblocks' sparse table) for its
  * n calls; sets nblocks, nsuper and nslog. */
@@ -219,24 +211,35 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
 	lod_blocks_make(lv, dur);
 }
 
+/* Starts [lo, hi) of a level being finished: its scratch's (start), or
+ * read from its packed starts into buf (SV_LOD_BLOCK values). */
+static const int64_t *lod_starts(const struct sv_lod_level *lv,
+	const int64_t *start, uint32_t lo, uint32_t hi, int64_t *buf)
+{
+	if (start)
+		return start + lo;
+	sv_packed_get_range(&lv->startpk, lo, hi - lo, buf);
+	return buf;
+}
+
 /*
- * Everything of a level whose calls, starts and stored ends are in the
- * builder's scratch (lv->calls, lv->start, lv->maxend, n values), in one
- * pass a block of SV_LOD_BLOCK calls at a time while the block is in the
- * cache: the block's durations and sums of durations (packed as they
- * come), the longest call of each block's prefixes and suffixes and of
- * the block, and whether the ends are those the starts and durations
- * give.  Then the starts are packed, what the sums or the ends do not
- * give is kept (the
- * durations when a sum saturated, the running maxima of the ends when
- * calls overlap: each made again from the starts and ends), the tables
- * over whole blocks are made and the calls are packed.
+ * Everything of a level whose stored ends are in the builder's scratch
+ * (lv->maxend, n values) with its calls and starts (lv->calls, lv->start,
+ * or, NULL, packed already: callpk, startpk), in one pass a block of
+ * SV_LOD_BLOCK calls at a time while the block is in the cache: the
+ * block's durations and sums of durations (packed as they come), the
+ * longest call of each block's prefixes and suffixes and of the block,
+ * and whether the ends are those the starts and durations give.  Then
+ * what the sums or the ends do not give is kept (the durations when a
+ * sum saturated, the running maxima of the ends when calls overlap: each
+ * made again from the starts and ends), the tables over whole blocks are
+ * made and the starts and calls packed when they are not.
  */
 void sv_lod_level_finish(struct sv_lod_level *lv)
 {
-	const int64_t *start = lv->start;
+	const int64_t *start = lv->start, *st;
 	int64_t *ends = lv->maxend, sum = 0, run = INT64_MIN;
-	int64_t d[SV_LOD_BLOCK];
+	int64_t d[SV_LOD_BLOCK], buf[SV_LOD_BLOCK];
 	uint32_t n = lv->n, i, b, nb;
 	bool sums_exact = true, ends_exact = true;
 	struct sv_packed_writer sw;
@@ -251,9 +254,10 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
 		if (hi > n)
 			hi = n;
+		st = lod_starts(lv, start, lo, hi, buf);
 		for (i = lo; i < hi; i++) {
-			int64_t st = start[i], e = ends[i],
-				di = lod_scratch_dur(start, ends, i), next, own;
+			int64_t s = st[i - lo], e = ends[i],
+				di = sv_sub_sat(e, s), next, own;
 			if (__builtin_add_overflow(sum, di, &next)) {
 				next = sv_add_sat(sum, di);
 				sums_exact = false;
@@ -263,40 +267,45 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 			d[i - lo] = di;
 			/* The ends are the running maxima of the drawn ends
 			 * when each call ends at or after those before it. */
-			e = sv_covered_end(st, e);
+			e = sv_covered_end(s, e);
 			if (e > run)
 				run = e;
 			if (di > 0)
 				ends_exact =
 					ends_exact &&
-					!__builtin_add_overflow(st, di, &own) &&
+					!__builtin_add_overflow(s, di, &own) &&
 					own == run;
 			else
 				ends_exact = ends_exact &&
-					     sv_covered_end(st, st) == run;
+					     sv_covered_end(s, s) == run;
 		}
 		lod_block_longest(lv, d, b, lo, hi);
 	}
-	if (!sums_exact) {
+	if (!sums_exact)
 		lv->dur = sv_xmalloc((n ? n : 1) * sizeof *lv->dur);
-		for (i = 0; i < n; i++)
-			lv->dur[i] = lod_scratch_dur(start, ends, i);
-	}
-	if (!ends_exact) {
-		int64_t *maxend = sv_xmalloc((n ? n : 1) * sizeof *maxend);
-		for (i = 0, run = INT64_MIN; i < n; i++) {
-			int64_t e = sv_covered_end(start[i], ends[i]);
+	if (!ends_exact)
+		lv->maxend = sv_xmalloc((n ? n : 1) * sizeof *lv->maxend);
+	for (b = 0, run = INT64_MIN; (lv->dur || lv->maxend) && b < nb; b++) {
+		uint32_t lo = b * SV_LOD_BLOCK,
+			 hi = lo + SV_LOD_BLOCK < n ? lo + SV_LOD_BLOCK : n;
+		st = lod_starts(lv, start, lo, hi, buf);
+		for (i = lo; i < hi; i++) {
+			int64_t e = sv_covered_end(st[i - lo], ends[i]);
+			if (lv->dur)
+				lv->dur[i] = sv_sub_sat(ends[i], st[i - lo]);
 			if (e > run)
 				run = e;
-			maxend[i] = run;
+			if (lv->maxend)
+				lv->maxend[i] = run;
 		}
-		lv->maxend = maxend;
 	}
 	sv_packed_writer_end(&sw);
 	lod_blocks_make(lv, NULL);
-	sv_packed_build(&lv->startpk, start, n);
+	if (start)
+		sv_packed_build(&lv->startpk, start, n);
 	lv->start = NULL;
-	sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);
+	if (lv->calls)
+		sv_packed_build_u32(&lv->callpk, lv->calls, n, NULL);
 	lv->calls = NULL;
 }
 
@@ -410,8 +419,10 @@ bool sv_lod_lane_build(const struct sv_lod_build *b, size_t l,
 	const struct sv_lane *lane = &p->lanes[l];
 	struct sv_lod_lane *ll = &b->ix->lanes[l];
 	struct lod_calls k = {lane, 0, 0, {0}};
+	struct sv_packed_writer *wr;
 	uint32_t i, d, ndepth = 0, hint = 0;
-	size_t at = 0;
+	size_t at = 0, *at0;
+	bool stopped = false;
 
 	if (sv_lod_stopped(stop, 0))
 		return false;
@@ -441,38 +452,56 @@ bool sv_lod_lane_build(const struct sv_lod_build *b, size_t l,
 	ll->ndepth = ndepth;
 	if (!ndepth)
 		return true;
+	/* The ends in the scratch (its starts and calls are left
+	 * untouched: no pages of them), the starts and calls packed as they
+	 * come, a writer each a level. */
 	sv_lod_scratch_fit(sc, lane->ncalls, ndepth);
 	ll->levels = sv_xcalloc(ndepth, sizeof *ll->levels);
+	wr = sv_xmalloc(2 * (size_t)ndepth * sizeof *wr);
+	at0 = sv_xmalloc((size_t)ndepth * sizeof *at0);
 	if (b->regions)
 		sv_grow((void **)&sc->reg, &sc->reg_cap, lane->ncalls,
 			sizeof *sc->reg);
 	for (d = 0; d < ndepth; d++) {
 		struct sv_lod_level *lv = &ll->levels[d];
-		lv->calls = sc->calls + at;
-		lv->start = sc->start + at;
 		lv->maxend = sc->ends + at;
+		at0[d] = at;
 		at += sc->count[d];
+		sv_packed_writer_begin(&wr[2 * d], &lv->startpk, sc->count[d]);
+		sv_packed_writer_begin(
+			&wr[2 * d + 1], &lv->callpk, sc->count[d]);
 	}
 	k.n = 0;
-	for (i = 0; i < lane->ncalls; i++) {
+	for (i = 0; i < lane->ncalls && !stopped; i++) {
 		uint32_t c = lod_call_at(&k, i);
 		struct sv_lod_level *lv;
 		int64_t s;
 		if (sv_lod_stopped(stop, i)) {
-			lod_lane_unscratch(ll, 0);
-			return false;
+			stopped = true;
+			break;
 		}
 		if (sc->dep[i] == UINT32_MAX)
 			continue;
-		lv = &ll->levels[sc->dep[i]];
+		d = sc->dep[i];
+		lv = &ll->levels[d];
 		s = sv_profile_start(p, c);
 		if (b->regions) /* the level's slice of the lane's regions */
-			sc->reg[lv->calls - sc->calls + lv->n] =
+			sc->reg[at0[d] + lv->n] =
 				p->rows[sv_profile_row_near(p, c, &hint)]
 					.region;
-		lv->start[lv->n] = s;
-		lv->maxend[lv->n] = sv_lod_end(p, c, s);
-		lv->calls[lv->n++] = c;
+		sv_packed_writer_put(&wr[2 * d], s);
+		sv_packed_writer_put(&wr[2 * d + 1], c);
+		lv->maxend[lv->n++] = sv_lod_end(p, c, s);
+	}
+	for (d = 0; d < ndepth; d++) {
+		sv_packed_writer_end(&wr[2 * d]);
+		sv_packed_writer_end(&wr[2 * d + 1]);
+	}
+	free(wr);
+	free(at0);
+	if (stopped) {
+		lod_lane_unscratch(ll, 0);
+		return false;
 	}
 	for (d = 0, at = 0; d < ndepth; d++) {
 		struct sv_lod_level *lv = &ll->levels[d];
