@@ -363,6 +363,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	struct sv_h5_objects seen = {0};
 	size_t i;
 	hsize_t m;
+	bool packed;
 	int rc;
 
 	memset(&em, 0, sizeof em);
@@ -430,6 +431,24 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	em.f0 = 0.15;
 	em.f1 = 0.35;
 	rc = event_read(h, &em, c0.ds, obj0, H5T_NATIVE_INT64, p->start_ns);
+	/* A load that packs packs the starts as soon as they are whole
+	 * (sv_profile_finish would, before the nesting): the ends and the
+	 * id columns read next are then not on top of them as int64.  (A
+	 * donor's rows are copied in with the ends: then after them.) */
+	packed = !rc && !dn.d && h->opts && h->opts->pack &&
+		 p->ncalls >= h->opts->pack_min_calls;
+	if (packed) {
+		/* The ends' block made again once the starts' is freed, so
+		 * that it is the starts' room (a load holds the heap:
+		 * heap.h), not pages of its own beside it. */
+		free(p->end_ns);
+		p->end_ns = NULL;
+		if (delta)
+			event_decode_deltas(p, &dn);
+		sv_profile_pack_starts(p);
+		p->end_ns = sv_xmalloc(
+			(p->call_cap ? p->call_cap : 1) * sizeof *p->end_ns);
+	}
 	em.f0 = 0.35;
 	em.f1 = 0.55;
 	if (!rc)
@@ -437,12 +456,9 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 			h, &em, c1.ds, obj1, H5T_NATIVE_INT64, p->end_ns);
 	if (rc)
 		goto out;
-	if (delta)
+	if (delta && !packed)
 		event_decode_deltas(p, &dn);
 	sv_h5_donor_times(h, &dn);
-	/* A load that packs packs the starts now (sv_profile_finish would,
-	 * before the nesting): the id columns read next are then not on
-	 * top of them as int64. */
 	if (h->opts && h->opts->pack && p->ncalls >= h->opts->pack_min_calls)
 		sv_profile_pack_starts(p);
 

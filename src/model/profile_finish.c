@@ -401,7 +401,9 @@ static void profile_nest_lanes(struct sv_profile *p)
  * an array of their own; the ends are then freed, so that their 8 bytes
  * a call are room for the nesting's columns (sv_profile_finish) rather
  * than a hole the durations leave.  Unnested (no such columns follow),
- * narrowed in place instead: call c's uint32 goes to bytes [4c, 4c + 4),
+ * or when id columns are to be packed and freed before the nesting's
+ * columns are made (their room then takes them), narrowed in place
+ * instead (in_place): call c's uint32 goes to bytes [4c, 4c + 4),
  * which only calls before c held, and the block shrinks to 4 bytes a
  * call, so no new pages are touched.  In the same pass over the calls: a
  * warning for each call that ends before it starts, the earliest start
@@ -419,11 +421,12 @@ static void narrow_reversed(struct sv_profile *p, uint32_t c)
 		sv_call_rank(p, c), a);
 }
 
-static uint32_t *duration_narrow(struct sv_profile *p, int64_t *first)
+static uint32_t *duration_narrow(
+	struct sv_profile *p, int64_t *first, bool in_place)
 {
 	/* Read and written as bytes, so no int64/uint32 aliasing. */
 	unsigned char *ends = (unsigned char *)p->end_ns,
-		      *dur = (p->unnested || p->pack) && ends
+		      *dur = in_place && ends
 				     ? ends
 				     : sv_xmalloc((p->ncalls ? p->ncalls : 1) *
 						  sizeof(uint32_t));
@@ -536,7 +539,8 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	/* The durations first: the nesting reads them, and the ends'
 	 * 8 bytes a call are then 4 for the rest of the work. */
 	first = sv_xcalloc(p->nregions ? p->nregions : 1, sizeof *first);
-	p->dur = duration_narrow(p, first);
+	early = !p->unnested && (!p->pack || !profile_plain_ids(p));
+	p->dur = duration_narrow(p, first, !early);
 	p->has_span = p->ncalls > 0;
 	p->end_is_duration = false;
 	/* The starts packed before the nesting rather than after (a load
@@ -550,7 +554,6 @@ int sv_profile_finish(struct sv_profile *p, struct sv_error *err)
 	 * the lanes.  But not while id columns wait to be packed (after the
 	 * lanes): they would be on top of the int64 ids, not in their
 	 * place. */
-	early = !p->unnested && (!p->pack || !profile_plain_ids(p));
 	if (early)
 		finish_alloc_nesting(p);
 	memset(&fault, 0, sizeof fault);
