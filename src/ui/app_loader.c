@@ -222,6 +222,13 @@ static void *loader_main(void *arg)
 	pthread_mutex_lock(&l->mu);
 	loader_leave_file(l);
 	pthread_mutex_unlock(&l->mu);
+	/* What the load freed (the int64 columns read, the nesting's
+	 * columns once packed) goes back to the system before the view is
+	 * made: kept, the view's index would be made of it and of more
+	 * pages beside it, the peak of the whole open (1.30x the memory
+	 * ready at 100M calls; given back, 1.2x, for some 0.1 s more of
+	 * page faults). */
+	sv_heap_release();
 	if (rc == 0 && !atomic_load(&l->cancel)) {
 		/* The view (the layout index and the statistics), or what
 		 * a second run or a reload needs of them, off the loop's
@@ -243,7 +250,6 @@ static void *loader_main(void *arg)
 			p = NULL;
 		}
 	}
-	sv_heap_release();
 	pthread_mutex_lock(&l->mu);
 	l->rc = rc;
 	l->err = err;
