@@ -146,6 +146,11 @@ char *sv_xvasprintf(const char *fmt, va_list ap) SV_PRINTF(1, 0);
  * just freed, and so is any while a load holds the heap (heap.h): its
  * pages are then kept for the load's next blocks. */
 void sv_free_big(void *p);
+/* The same even while a load holds the heap, for a block the rest of the
+ * load has no use for (the nesting's columns once packed): its pages go
+ * back now, outside the allocator's lock, rather than all at once in the
+ * trim that ends the hold, under it, while the loop waits to allocate. */
+void sv_free_spent(void *p);
 
 /* Grow *buf (holding *cap elements of size elem) so it holds at least
  * need elements; capacity doubles.  Never shrinks. */

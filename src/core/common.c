@@ -90,13 +90,15 @@ void *sv_xreallocarray(void *ptr, size_t nmemb, size_t size)
 #define SV_FREE_BIG  ((size_t)32 << 20)
 #define SV_FREE_STEP ((size_t)8 << 20)
 
-void sv_free_big(void *p)
+/* free(p), its pages released first when it is big and (held) the heap
+ * is not to keep them. */
+static void free_pages(void *p, bool keep_held)
 {
 	size_t n = p ? malloc_usable_size(p) : 0;
 	long pg = sysconf(_SC_PAGESIZE);
 
 	/* Held, the heap keeps the block for the next (heap.h). */
-	if (n >= SV_FREE_BIG && pg > 0 && !sv_heap_holding()) {
+	if (n >= SV_FREE_BIG && pg > 0 && !(keep_held && sv_heap_holding())) {
 		/* Only whole pages inside the block, clear of the allocator's
 		 * headers on either side. */
 		uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) &
@@ -110,6 +112,16 @@ void sv_free_big(void *p)
 		}
 	}
 	free(p);
+}
+
+void sv_free_big(void *p)
+{
+	free_pages(p, true);
+}
+
+void sv_free_spent(void *p)
+{
+	free_pages(p, false);
 }
 
 char *sv_xstrdup(const char *s)

@@ -39,7 +39,7 @@ static void *pack_small(void *arg)
 		p->depth_pk.shift = SV_PACKED_FLAT_SHIFT;
 		sv_packed_build_u8(
 			&p->depth_pk, p->depth, p->ncalls, &p->depth_wide);
-		free(p->depth);
+		sv_free_spent(p->depth);
 		p->depth = NULL;
 		sv_wide_fini(&p->depth_wide);
 	}
@@ -119,7 +119,7 @@ static void pack_nesting(struct sv_profile *p)
 		sv_packed_build_less(&p->children_pk, p->dur, &p->dur_wide,
 			p->exclusive, &p->exclusive_wide, p->ncalls);
 		if (!p->exclusive_in_parent)
-			free(p->exclusive);
+			sv_free_spent(p->exclusive);
 		p->exclusive = NULL;
 		sv_wide_fini(&p->exclusive_wide);
 	}
@@ -127,13 +127,13 @@ static void pack_nesting(struct sv_profile *p)
 	if (p->parent && !(p->exclusive_in_parent && p->exclusive)) {
 		p->parent_pk.shift = SV_PACKED_FLAT_SHIFT;
 		sv_packed_build_u32(&p->parent_pk, p->parent, p->ncalls, NULL);
-		free(p->parent);
+		sv_free_spent(p->parent);
 		p->parent = NULL;
 		p->exclusive_in_parent = false;
 	}
 	if (p->lane_of) {
 		sv_packed_build_u32(&p->lane_pk, p->lane_of, p->ncalls, NULL);
-		free(p->lane_of);
+		sv_free_spent(p->lane_of);
 		p->lane_of = NULL;
 	}
 }
@@ -147,7 +147,7 @@ static void pack_durations(struct sv_profile *p)
 		p->dur_pk.shift = SV_PACKED_SHIFT + 1;
 		sv_packed_build_u32(
 			&p->dur_pk, p->dur, p->ncalls, &p->dur_wide);
-		free(p->dur);
+		sv_free_spent(p->dur);
 		p->dur = NULL;
 		sv_wide_fini(&p->dur_wide);
 	}
