@@ -35,18 +35,27 @@ int64_t sv_lod_call_end(const struct sv_profile *p, uint32_t c)
 	return sv_covered_end(s, sv_lod_end(p, c, s));
 }
 
-/* The duration of position i of lv: dur[i], or (dur NULL) what the
- * level's finished sums give. */
+/* The durations the tables over whole blocks compare: dur[i] of every
+ * position, or (dur NULL) best[b], that of block b's longest call (the
+ * only positions they compare), or (both NULL) what the level's
+ * finished sums give. */
+struct lod_durs {
+	const int64_t *dur, *best;
+};
+
+/* The duration of position i of lv, from d. */
 static inline int64_t lod_dur_at(
-	const struct sv_lod_level *lv, const int64_t *dur, uint32_t i)
+	const struct sv_lod_level *lv, const struct lod_durs *d, uint32_t i)
 {
-	return dur ? dur[i] : sv_lod_dur_own(lv, i);
+	return d->dur    ? d->dur[i]
+	       : d->best ? d->best[i / SV_LOD_BLOCK]
+			 : sv_lod_dur_own(lv, i);
 }
 
 /* The better (longer; ties: earlier) of positions a and b of lv, whose
- * durations are dur[] (or lv's own, dur NULL). */
-static uint32_t lod_better(const struct sv_lod_level *lv, const int64_t *dur,
-	uint32_t a, uint32_t b)
+ * durations d gives. */
+static uint32_t lod_better(const struct sv_lod_level *lv,
+	const struct lod_durs *dur, uint32_t a, uint32_t b)
 {
 	int64_t da = lod_dur_at(lv, dur, a), db = lod_dur_at(lv, dur, b);
 	if (db > da || (db == da && b < a))
@@ -140,7 +149,7 @@ static void lod_block_longest(struct sv_lod_level *lv, const int64_t *d,
 /* Of blocks a and b, the one that holds the better call (longer; ties:
  * earlier). */
 static uint32_t lod_block_better(const struct sv_lod_level *lv,
-	const int64_t *dur, uint32_t a, uint32_t b)
+	const struct lod_durs *dur, uint32_t a, uint32_t b)
 {
 	uint32_t x = sv_lod_block_best(lv, a);
 	return lod_better(lv, dur, x, sv_lod_block_best(lv, b)) == x ? a : b;
@@ -152,7 +161,7 @@ static uint32_t lod_block_better(const struct sv_lod_level *lv,
  * level's own sums when dur is NULL).  An entry whose span passes the end
  * is never asked for: it takes what the blocks there give, so that every
  * entry is set. */
-static void lod_blocks_make(struct sv_lod_level *lv, const int64_t *dur)
+static void lod_blocks_make(struct sv_lod_level *lv, const struct lod_durs *dur)
 {
 	uint32_t nb = lv->nblocks, b, k, s;
 	uint8_t *pre = lv->bt + (size_t)SV_LOD_BT_PRE * nb,
@@ -203,12 +212,14 @@ void sv_lod_level_longest(struct sv_lod_level *lv, const int64_t *dur)
 {
 	uint32_t b;
 
+	struct lod_durs d = {dur, NULL};
+
 	lod_longest_alloc(lv);
 	for (b = 0; b < lv->nblocks; b++) {
 		uint32_t lo = b * SV_LOD_BLOCK, hi = lo + SV_LOD_BLOCK;
 		lod_block_longest(lv, dur + lo, b, lo, hi < lv->n ? hi : lv->n);
 	}
-	lod_blocks_make(lv, dur);
+	lod_blocks_make(lv, &d);
 }
 
 /* Starts [lo, hi) of a level being finished: its scratch's (start), or
@@ -243,9 +254,15 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 	uint32_t n = lv->n, i, b, nb;
 	bool sums_exact = true, ends_exact = true;
 	struct sv_packed_writer sw;
+	int64_t *best;
+	struct lod_durs bd;
 
 	lod_longest_alloc(lv);
 	nb = lv->nblocks;
+	/* Each block's longest duration, for the tables over blocks. */
+	best = sv_xmalloc((nb ? nb : 1) * sizeof *best);
+	bd.dur = NULL;
+	bd.best = best;
 	lv->maxend = NULL;
 	/* The sums packed as they come: no array of them. */
 	sv_packed_writer_begin(&sw, &lv->sumpk, (uint64_t)n + 1);
@@ -280,6 +297,7 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 					     sv_covered_end(s, s) == run;
 		}
 		lod_block_longest(lv, d, b, lo, hi);
+		best[b] = d[sv_lod_bt(lv, SV_LOD_BT_BEST, b)];
 	}
 	if (!sums_exact)
 		lv->dur = sv_xmalloc((n ? n : 1) * sizeof *lv->dur);
@@ -300,7 +318,8 @@ void sv_lod_level_finish(struct sv_lod_level *lv)
 		}
 	}
 	sv_packed_writer_end(&sw);
-	lod_blocks_make(lv, NULL);
+	lod_blocks_make(lv, &bd);
+	free(best);
 	if (start)
 		sv_packed_build(&lv->startpk, start, n);
 	lv->start = NULL;

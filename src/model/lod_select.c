@@ -119,13 +119,32 @@ static void select_mark(const struct sv_lod_regions *rg, uint32_t k,
 	}
 }
 
-/* The call at position q of lv, read in order: a block of the packed
- * list at a time. */
+/* The call, start and duration at position q of lv, read in order: a
+ * block of its packed calls, starts and sums at a time (its own, packed:
+ * then read through the accessors, one by one). */
 struct select_calls {
 	const struct sv_lod_level *lv;
 	uint64_t lo, n;
 	int64_t buf[SV_PACKED_BLOCK];
+	int64_t start[SV_PACKED_BLOCK], sum[SV_PACKED_BLOCK + 1];
 };
+
+static void select_block(struct select_calls *k, uint32_t q)
+{
+	const struct sv_lod_level *lv = k->lv;
+
+	k->lo = q - q % SV_PACKED_BLOCK;
+	k->n = lv->n - k->lo < SV_PACKED_BLOCK ? lv->n - k->lo
+					       : SV_PACKED_BLOCK;
+	if (!lv->calls)
+		sv_packed_get_range(&lv->callpk, k->lo, (size_t)k->n, k->buf);
+	if (!lv->over && !lv->start && !lv->cumdur) {
+		sv_packed_get_range(
+			&lv->startpk, k->lo, (size_t)k->n, k->start);
+		sv_packed_get_range(
+			&lv->sumpk, k->lo, (size_t)k->n + 1, k->sum);
+	}
+}
 
 static uint32_t select_call_at(struct select_calls *k, uint32_t q)
 {
@@ -133,12 +152,8 @@ static uint32_t select_call_at(struct select_calls *k, uint32_t q)
 
 	if (lv->calls)
 		return lv->calls[q];
-	if (q - k->lo >= k->n) {
-		k->lo = q - q % SV_PACKED_BLOCK;
-		k->n = lv->n - k->lo < SV_PACKED_BLOCK ? lv->n - k->lo
-						       : SV_PACKED_BLOCK;
-		sv_packed_get_range(&lv->callpk, k->lo, (size_t)k->n, k->buf);
-	}
+	if (q - k->lo >= k->n)
+		select_block(k, q);
 	return (uint32_t)k->buf[q - k->lo];
 }
 
@@ -150,8 +165,22 @@ static void select_take(const struct sv_profile *p,
 	const struct sv_lod_level *from, struct select_calls *k, uint32_t q,
 	struct sv_lod_level *lv)
 {
-	uint32_t c = select_call_at(k, q);
-	int64_t s = sv_lod_start(from, q), d = sv_lod_dur(from, q);
+	uint32_t c;
+	int64_t s, d;
+
+	if (!from->calls && !from->over && !from->start && !from->cumdur &&
+		!from->dur) {
+		if (q - k->lo >= k->n)
+			select_block(k, q);
+		c = (uint32_t)k->buf[q - k->lo];
+		s = k->start[q - k->lo];
+		d = (int64_t)((uint64_t)k->sum[q - k->lo + 1] -
+			      (uint64_t)k->sum[q - k->lo]);
+	} else {
+		c = select_call_at(k, q);
+		s = sv_lod_start(from, q);
+		d = sv_lod_dur(from, q);
+	}
 
 	lv->calls[lv->n] = c;
 	lv->start[lv->n] = s;
@@ -262,12 +291,16 @@ static int select_over(const struct sv_lod_build *b,
 		uint32_t q = (uint32_t)(w * 64),
 			 m = from->n - q < 64 ? from->n - q : 64, j;
 		bool ok = true;
+		int64_t sums[64];
 		if (!(w & 0x3ff) && sv_lod_stopped(b->stop, 0)) {
 			sv_lod_over_free(o);
 			return -1;
 		}
+		/* The word's sums at once, from the packed ones. */
+		if (!from->cumdur)
+			sv_packed_get_range(&from->sumpk, q + 1, m, sums);
 		for (j = 0; j < m; j++, c0 = c1) {
-			c1 = sv_lod_cumdur_own(from, q + j + 1);
+			c1 = from->cumdur ? from->cumdur[q + j + 1] : sums[j];
 			ok = select_over_put(&k, x >> j & 1, c1 - c0) && ok;
 		}
 		if (!ok) {
@@ -298,7 +331,7 @@ static bool select_level(const struct sv_lod_build *b,
 	struct sv_lod_scratch *sc)
 {
 	const struct sv_lod_regions *rg = from->rg;
-	struct select_calls k = {from, 0, 0, {0}};
+	struct select_calls k = {from, 0, 0, {0}, {0}, {0}};
 	size_t nw = ((size_t)from->n + 63) / 64, w;
 	int64_t buf[256];
 	uint32_t g;
