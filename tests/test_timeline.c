@@ -1284,6 +1284,17 @@ START_TEST(test_two_runs_rows_and_window)
 	sv_timeline_select(&t, 0);
 	ck_assert_uint_eq(ss.sel2, SV_NO_CALL);
 	ck_assert_uint_eq(t.cur_run, 0);
+	/* with none of B's selected, a step back from inside B's child
+	 * takes the child (its level's starts read packed) */
+	t.cur_run = 1;
+	t.cur_lane = t.rows.rows[row].lane;
+	t.cur_depth = 1;
+	t.cur_t = 150;
+	ck_assert(sv_timeline_two_apply(&t, SV_ACTION_PREV_CALL) &
+		  SV_REACT_REDRAW);
+	ck_assert_uint_eq(ss.sel2, c);
+	sv_timeline_select(&t, 0);
+	ck_assert_uint_eq(ss.sel2, SV_NO_CALL);
 
 	/* a rank filter applies to B's rows too */
 	ck_assert_int_eq(sv_session_set_ranks(&ss, "1-2"), 0);
