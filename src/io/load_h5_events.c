@@ -363,7 +363,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	struct sv_h5_objects seen = {0};
 	size_t i;
 	hsize_t m;
-	bool packed;
+	bool pack, packed;
 	int rc;
 
 	memset(&em, 0, sizeof em);
@@ -435,8 +435,8 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	 * (sv_profile_finish would, before the nesting): the ends and the
 	 * id columns read next are then not on top of them as int64.  (A
 	 * donor's rows are copied in with the ends: then after them.) */
-	packed = !rc && !dn.d && h->opts && h->opts->pack &&
-		 p->ncalls >= h->opts->pack_min_calls;
+	pack = h->opts && h->opts->pack && p->ncalls >= h->opts->pack_min_calls;
+	packed = !rc && !dn.d && pack;
 	if (packed) {
 		/* The ends' block made again once the starts' is freed, so
 		 * that it is the starts' room (a load holds the heap:
@@ -459,7 +459,7 @@ int sv_h5_events_load(struct sv_h5 *h, hid_t ev, struct sv_h5_index *ix)
 	if (delta && !packed)
 		event_decode_deltas(p, &dn);
 	sv_h5_donor_times(h, &dn);
-	if (h->opts && h->opts->pack && p->ncalls >= h->opts->pack_min_calls)
+	if (pack) /* unless packed above */
 		sv_profile_pack_starts(p);
 
 	for (i = 0; i < sizeof optional_cols / sizeof optional_cols[0]; i++) {
